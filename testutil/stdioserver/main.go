@@ -1,0 +1,83 @@
+// Command stdioserver is an MCP server over stdio for Deckhand's tests. Beside
+// the in-process server's tools (echo, add, slow, fail, weather) it can be
+// told to misbehave: at start (-exit, -hang, -garbage) or through its tools
+// crash (the process exits mid-call), garbage (non-JSON on stdout), hang (a
+// call that never returns, ignoring cancellation) and add_tool (announces
+// tools/list_changed).
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"deckhand/testutil"
+)
+
+func main() {
+	exitCode := flag.Int("exit", 0, "write to stderr and exit with this code at start")
+	hang := flag.Bool("hang", false, "never answer: do not read stdin")
+	garbage := flag.Bool("garbage", false, "write garbage to stdout at start")
+	spawn := flag.Bool("spawn", false, "start a grandchild process (sleep) that outlives a careless parent")
+	pidfile := flag.String("pidfile", "", "write this process's pid (and the grandchild's) to this file")
+	flag.Parse()
+
+	fmt.Fprintln(os.Stderr, "stdioserver: starting")
+	pids := []string{fmt.Sprint(os.Getpid())}
+	if *spawn {
+		child := exec.Command("sleep", "1000")
+		if err := child.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, "stdioserver: spawn:", err)
+			os.Exit(1)
+		}
+		pids = append(pids, fmt.Sprint(child.Process.Pid))
+	}
+	if *pidfile != "" {
+		os.WriteFile(*pidfile, []byte(strings.Join(pids, "\n")+"\n"), 0o644)
+	}
+	switch {
+	case *exitCode != 0:
+		fmt.Fprintln(os.Stderr, "stdioserver: fatal: told to exit at start")
+		os.Exit(*exitCode)
+	case *hang:
+		select {}
+	case *garbage:
+		fmt.Println("this is not JSON-RPC")
+	}
+
+	s := testutil.NewServer("stdioserver")
+	sdk.AddTool(s, &sdk.Tool{Name: "crash", Description: "Exit the process in the middle of the call"},
+		func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
+			fmt.Fprintln(os.Stderr, "stdioserver: crashing on request")
+			os.Exit(3)
+			return nil, nil, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "garbage", Description: "Write garbage to stdout"},
+		func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
+			os.Stdout.WriteString("}}} garbage {{{\n")
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "wrote garbage"}}}, nil, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "hang", Description: "Never return"},
+		func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
+			select {}
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "add_tool", Description: "Add a tool named extra"},
+		func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
+			sdk.AddTool(s, &sdk.Tool{Name: "extra", Description: "Added at run time"},
+				func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
+					return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "extra"}}}, nil, nil
+				})
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "added"}}}, nil, nil
+		})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute) // never outlive a test run
+	defer cancel()
+	if err := s.Run(ctx, &sdk.StdioTransport{}); err != nil && ctx.Err() == nil {
+		fmt.Fprintln(os.Stderr, "stdioserver:", err)
+	}
+}

@@ -1,0 +1,54 @@
+package testutil
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Eventually polls cond until it holds, failing the test with msg after
+// timeout. For conditions with no channel to wait on (a process that is
+// gone, a file that appears); the timeout is a safety net, not a measurement.
+func Eventually(t testing.TB, timeout time.Duration, cond func() bool, msg string, args ...any) {
+	t.Helper()
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for !cond() {
+		select {
+		case <-deadline.C:
+			t.Fatalf("after %v: "+msg, append([]any{timeout}, args...)...)
+		case <-tick.C:
+		}
+	}
+}
+
+// Receive waits for a value on ch, failing the test after timeout.
+func Receive[T any](t testing.TB, ch <-chan T, timeout time.Duration, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(timeout):
+		t.Fatalf("no %s within %v", what, timeout)
+		panic("unreachable")
+	}
+}
+
+// ProcessGone reports whether pid has exited (a zombie counts as exited: its
+// parent may be a reaper that is slow, or not ours).
+func ProcessGone(pid int) bool {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true
+	}
+	// The state follows the command name in parentheses: "123 (cmd) S ...".
+	s := string(data)
+	if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) {
+		return s[i+2] == 'Z'
+	}
+	return false
+}

@@ -1,0 +1,183 @@
+// Package tools owns the merged tool catalog: the name a person sees
+// (alias.tool), the name a model API accepts (the wire name), and the way back
+// from either to the server and its own tool name. It also renders tool
+// results as text.
+//
+// A Catalog is immutable once built, so one value can be shared by any number
+// of goroutines and actors.
+package tools
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"regexp"
+	"slices"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// MaxWireName is the longest function name model APIs accept (OpenAI:
+// ^[a-zA-Z0-9_-]{1,64}$).
+const MaxWireName = 64
+
+// Tool is one tool of one server.
+type Tool struct {
+	Server  string    // the server's alias
+	Name    string    // the server's own name for the tool
+	Display string    // alias.name, for people
+	Wire    string    // valid for model APIs, unique across the catalog
+	Def     *sdk.Tool // the server's definition; never modified
+}
+
+// Catalog is the set of tools of every server, with lookups both ways.
+type Catalog struct {
+	tools     []Tool // sorted by Display
+	byDisplay map[string]int
+	byWire    map[string]int
+}
+
+// NewCatalog builds a catalog from each server's tool list. Aliases must be
+// valid config aliases (no "." and no "__"), which keeps wire names unique.
+func NewCatalog(servers map[string][]*sdk.Tool) *Catalog {
+	c := &Catalog{byDisplay: map[string]int{}, byWire: map[string]int{}}
+	for alias, defs := range servers {
+		for _, d := range defs {
+			if d == nil {
+				continue
+			}
+			c.tools = append(c.tools, Tool{Server: alias, Name: d.Name, Display: alias + "." + d.Name, Def: d})
+		}
+	}
+	slices.SortFunc(c.tools, func(a, b Tool) int { return strings.Compare(a.Display, b.Display) })
+	c.tools = slices.CompactFunc(c.tools, func(a, b Tool) bool { return a.Display == b.Display })
+
+	// Plain wire names first, so that a hashed name can never take the place
+	// of a plain one, whatever the order of the tools.
+	var lossy []int
+	for i := range c.tools {
+		t := &c.tools[i]
+		c.byDisplay[t.Display] = i
+		wire, exact := plainWireName(t.Server, t.Name)
+		if _, taken := c.byWire[wire]; exact && !taken {
+			t.Wire = wire
+			c.byWire[wire] = i
+			continue
+		}
+		lossy = append(lossy, i)
+	}
+	for _, i := range lossy {
+		t := &c.tools[i]
+		t.Wire = hashedWireName(t.Server, t.Name, t.Display, c.byWire)
+		c.byWire[t.Wire] = i
+	}
+	return c
+}
+
+var unsafeWire = regexp.MustCompile(`[^a-zA-Z0-9_-]`)
+
+// plainWireName is alias__name with unsafe characters replaced; exact reports
+// whether nothing was replaced or cut, in which case the name maps back
+// unambiguously (aliases never contain "__").
+func plainWireName(alias, name string) (wire string, exact bool) {
+	raw := alias + "__" + name
+	wire = unsafeWire.ReplaceAllString(raw, "_")
+	return wire, wire == raw && len(wire) <= MaxWireName && name != ""
+}
+
+// hashedWireName shortens or disambiguates a name with a suffix derived from
+// the display name, lengthening the suffix on the (astronomically rare)
+// collision.
+func hashedWireName(alias, name, display string, taken map[string]int) string {
+	sum := sha256.Sum256([]byte(display))
+	hash := hex.EncodeToString(sum[:])
+	base, _ := plainWireName(alias, name)
+	for n := 8; ; n++ {
+		suffix := "_" + hash[:min(n, len(hash))]
+		b := base
+		if len(b)+len(suffix) > MaxWireName {
+			b = b[:MaxWireName-len(suffix)]
+		}
+		if _, ok := taken[b+suffix]; !ok || n >= len(hash) {
+			return b + suffix
+		}
+	}
+}
+
+// Lookup finds a tool by display name (alias.tool) or wire name.
+func (c *Catalog) Lookup(name string) (Tool, bool) {
+	if c == nil {
+		return Tool{}, false
+	}
+	if i, ok := c.byDisplay[name]; ok {
+		return c.tools[i], true
+	}
+	if i, ok := c.byWire[name]; ok {
+		return c.tools[i], true
+	}
+	return Tool{}, false
+}
+
+// Tools returns every tool, sorted by display name. The slice is shared:
+// callers must not modify it.
+func (c *Catalog) Tools() []Tool {
+	if c == nil {
+		return nil
+	}
+	return c.tools
+}
+
+// Len is the number of tools.
+func (c *Catalog) Len() int {
+	if c == nil {
+		return 0
+	}
+	return len(c.tools)
+}
+
+// Server returns the tools of one server, sorted by name.
+func (c *Catalog) Server(alias string) []Tool {
+	var out []Tool
+	for _, t := range c.Tools() {
+		if t.Server == alias {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// Suggest returns up to n display names that look like name, for "unknown
+// tool" errors.
+func (c *Catalog) Suggest(name string, n int) []string {
+	type scored struct {
+		name  string
+		score int
+	}
+	var all []scored
+	lname := strings.ToLower(name)
+	_, short, found := strings.Cut(lname, ".")
+	if !found {
+		short = lname
+	}
+	for _, t := range c.Tools() {
+		d := strings.ToLower(t.Display)
+		s := 0
+		switch {
+		case strings.Contains(d, lname):
+			s = 3
+		case strings.Contains(strings.ToLower(t.Name), short) || strings.Contains(short, strings.ToLower(t.Name)):
+			s = 2
+		case strings.HasPrefix(d, strings.SplitN(lname, ".", 2)[0]+"."):
+			s = 1
+		}
+		if s > 0 {
+			all = append(all, scored{t.Display, s})
+		}
+	}
+	slices.SortStableFunc(all, func(a, b scored) int { return b.score - a.score })
+	out := make([]string, 0, n)
+	for _, s := range all[:min(n, len(all))] {
+		out = append(out, s.name)
+	}
+	return out
+}

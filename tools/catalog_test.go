@@ -1,0 +1,153 @@
+package tools
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+var wireRE = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+
+func defs(names ...string) []*sdk.Tool {
+	out := make([]*sdk.Tool, len(names))
+	for i, n := range names {
+		out[i] = &sdk.Tool{Name: n}
+	}
+	return out
+}
+
+func TestCatalogNames(t *testing.T) {
+	long := strings.Repeat("x", 70)
+	c := NewCatalog(map[string][]*sdk.Tool{
+		"fs":       defs("read_file", "list-directory", "odd.name", "odd_name", "über", long),
+		"everyone": defs("echo", "get-sum"),
+		"a_b":      defs("c"),
+		"a":        defs("b__c", "b_c"),
+	})
+	tests := []struct {
+		display, wire string
+	}{
+		{"fs.read_file", "fs__read_file"},
+		{"fs.list-directory", "fs__list-directory"},
+		{"everyone.get-sum", "everyone__get-sum"},
+		{"fs.odd_name", "fs__odd_name"},
+		{"a_b.c", "a_b__c"},
+		{"a.b__c", "a__b__c"},
+		{"a.b_c", "a__b_c"},
+	}
+	for _, tt := range tests {
+		got, ok := c.Lookup(tt.display)
+		if !ok || got.Wire != tt.wire {
+			t.Errorf("Lookup(%q).Wire = %q (found %v), want %q", tt.display, got.Wire, ok, tt.wire)
+		}
+		back, ok := c.Lookup(tt.wire)
+		if !ok || back.Display != tt.display {
+			t.Errorf("Lookup(%q).Display = %q, want %q", tt.wire, back.Display, tt.display)
+		}
+	}
+	seen := map[string]string{}
+	for _, tool := range c.Tools() {
+		if !wireRE.MatchString(tool.Wire) {
+			t.Errorf("%s: wire name %q is not valid for model APIs", tool.Display, tool.Wire)
+		}
+		if other, dup := seen[tool.Wire]; dup {
+			t.Errorf("wire name %q used by %s and %s", tool.Wire, other, tool.Display)
+		}
+		seen[tool.Wire] = tool.Display
+		if got, _ := c.Lookup(tool.Wire); got.Display != tool.Display {
+			t.Errorf("Lookup(%q) = %s, want %s", tool.Wire, got.Display, tool.Display)
+		}
+	}
+	// "odd.name" sanitizes to the same text as "odd_name", which keeps the plain form.
+	if got, _ := c.Lookup("fs.odd.name"); !strings.HasPrefix(got.Wire, "fs__odd_name_") {
+		t.Errorf("fs.odd.name wire = %q, want fs__odd_name_<hash>", got.Wire)
+	}
+	if got, _ := c.Lookup("fs." + long); len(got.Wire) != MaxWireName {
+		t.Errorf("long name wire = %q (%d chars), want %d chars", got.Wire, len(got.Wire), MaxWireName)
+	}
+}
+
+// Wire names do not depend on the order in which servers appear, nor does one
+// server's change disturb another's names.
+func TestCatalogStable(t *testing.T) {
+	a := NewCatalog(map[string][]*sdk.Tool{"x": defs("a.b", "a_b"), "y": defs("t")})
+	b := NewCatalog(map[string][]*sdk.Tool{"y": defs("t", "u"), "x": defs("a_b", "a.b")})
+	for _, name := range []string{"x.a.b", "x.a_b", "y.t"} {
+		ta, _ := a.Lookup(name)
+		tb, _ := b.Lookup(name)
+		if ta.Wire != tb.Wire {
+			t.Errorf("%s: wire %q in one catalog, %q in another", name, ta.Wire, tb.Wire)
+		}
+	}
+}
+
+func TestSuggest(t *testing.T) {
+	c := NewCatalog(map[string][]*sdk.Tool{"fs": defs("read_file", "write_file"), "git": defs("status")})
+	got := c.Suggest("fs.read", 3)
+	if len(got) == 0 || got[0] != "fs.read_file" {
+		t.Errorf("Suggest(fs.read) = %v, want fs.read_file first", got)
+	}
+	if got := c.Suggest("zzz.qqq", 3); len(got) != 0 {
+		t.Errorf("Suggest(zzz.qqq) = %v, want nothing", got)
+	}
+}
+
+func FuzzCatalog(f *testing.F) {
+	f.Add("fs", "read_file", "odd.name")
+	f.Add("a", "b__c", "b_c")
+	f.Fuzz(func(t *testing.T, alias, n1, n2 string) {
+		c := NewCatalog(map[string][]*sdk.Tool{alias: defs(n1, n2), "z": defs(n1)})
+		seen := map[string]bool{}
+		for _, tool := range c.Tools() {
+			if !wireRE.MatchString(tool.Wire) {
+				t.Fatalf("%q: invalid wire name %q", tool.Display, tool.Wire)
+			}
+			if seen[tool.Wire] {
+				t.Fatalf("duplicate wire name %q", tool.Wire)
+			}
+			seen[tool.Wire] = true
+			if got, ok := c.Lookup(tool.Wire); !ok || got.Display != tool.Display {
+				t.Fatalf("Lookup(%q) = %v, want %s", tool.Wire, got.Display, tool.Display)
+			}
+		}
+	})
+}
+
+func TestRenderResult(t *testing.T) {
+	size := int64(2048)
+	tests := []struct {
+		name string
+		res  *sdk.CallToolResult
+		want string
+	}{
+		{"text", &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "Echo: hi"}}}, "Echo: hi"},
+		{"image", &sdk.CallToolResult{Content: []sdk.Content{&sdk.ImageContent{MIMEType: "image/png", Data: make([]byte, 1536)}}}, "[image: image/png, 1.5 KiB]"},
+		{"audio", &sdk.CallToolResult{Content: []sdk.Content{&sdk.AudioContent{MIMEType: "audio/wav", Data: make([]byte, 10)}}}, "[audio: audio/wav, 10 B]"},
+		{"link", &sdk.CallToolResult{Content: []sdk.Content{&sdk.ResourceLink{URI: "file:///a.txt", Name: "a.txt", MIMEType: "text/plain", Size: &size}}}, "[resource link: a.txt <file:///a.txt> (text/plain, 2.0 KiB)]"},
+		{"embedded text", &sdk.CallToolResult{Content: []sdk.Content{&sdk.EmbeddedResource{Resource: &sdk.ResourceContents{URI: "mem://x", MIMEType: "text/plain", Text: "hello"}}}}, "[resource <mem://x> text/plain]\nhello"},
+		{"embedded blob", &sdk.CallToolResult{Content: []sdk.Content{&sdk.EmbeddedResource{Resource: &sdk.ResourceContents{URI: "mem://b", Blob: []byte{1, 2}}}}}, "[resource <mem://b>: unknown type, 2 B]"},
+		{"structured only", &sdk.CallToolResult{StructuredContent: map[string]any{"temp": 21}}, "structured content:\n{\n  \"temp\": 21\n}"},
+		{"structured mirrored in text", &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: `{"temp": 21}`}}, StructuredContent: map[string]any{"temp": 21}}, `{"temp": 21}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := RenderResult(tt.res); got != tt.want {
+				t.Errorf("RenderResult() = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func ExampleCatalog_Lookup() {
+	c := NewCatalog(map[string][]*sdk.Tool{"fs": defs("read_text_file")})
+	tool, _ := c.Lookup("fs.read_text_file")
+	fmt.Println(tool.Wire)
+	back, _ := c.Lookup("fs__read_text_file")
+	fmt.Println(back.Display)
+	// Output:
+	// fs__read_text_file
+	// fs.read_text_file
+}

@@ -1,0 +1,532 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"deckhand/config"
+)
+
+// Kind is how a connection talks to its server.
+type Kind string
+
+const (
+	KindStdio      Kind = "stdio"      // a child process over stdin/stdout
+	KindStreamable Kind = "streamable" // streamable HTTP
+	KindSSE        Kind = "sse"        // the legacy HTTP+SSE transport
+	KindJSON       Kind = "json"       // plain JSON answers to each POST, no stream (lmcp)
+)
+
+// Options configure [Dial]. The zero value works.
+type Options struct {
+	// Logger receives the connection's diagnostics; nil discards them.
+	Logger *slog.Logger
+	// ClientName and ClientVersion identify Deckhand in the handshake.
+	// Default "deckhand" and "dev".
+	ClientName, ClientVersion string
+	// LookupEnv reads auth_env variables. Default os.LookupEnv.
+	LookupEnv func(string) (string, bool)
+	// Paths resolves stdio commands. Default: a fresh [PathResolver].
+	Paths *PathResolver
+	// HTTPTransport carries HTTP requests. Default http.DefaultTransport.
+	HTTPTransport http.RoundTripper
+	// OnToolsChanged is called (from the SDK's goroutine; keep it short)
+	// when the server announces notifications/tools/list_changed.
+	OnToolsChanged func()
+	// TerminateGrace is how long Close waits for a child process to exit
+	// after closing its stdin, before signalling it. Default 2s.
+	TerminateGrace time.Duration
+}
+
+// Progress is one notifications/progress message for a call.
+type Progress struct {
+	Progress float64
+	Total    float64 // 0 when unknown
+	Message  string
+}
+
+// Conn is one live MCP session with one server.
+type Conn struct {
+	alias    string
+	endpoint string
+	log      *slog.Logger
+	redact   redactor
+
+	kind    Kind
+	session *sdk.ClientSession
+	http    *httpTransport // nil for stdio
+	cmd     *exec.Cmd      // nil for HTTP
+	stderr  *tailBuffer
+
+	// sessionCtx is what the SDK's transports live in: the legacy SSE
+	// transport ties its stream to the context given to Connect, so it must
+	// outlive Dial's ctx. release cancels it.
+	sessionCtx    context.Context
+	sessionCancel context.CancelFunc
+
+	// life ends when the connection dies or is closed; its cause is the
+	// reason. Every call's context is tied to it.
+	life    context.Context
+	end     context.CancelCauseFunc
+	done    chan struct{}
+	closing atomic.Bool
+	once    sync.Once
+
+	tokens   atomic.Uint64
+	mu       sync.Mutex
+	progress map[string]func(Progress)
+}
+
+// Dial connects to the server described by srv and completes the MCP
+// handshake. ctx bounds the whole attempt. Errors say what failed in plain
+// words (HTTP status and body, process exit and stderr) and never contain
+// the bearer token.
+func Dial(ctx context.Context, alias string, srv config.Server, opts Options) (*Conn, error) {
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	c := &Conn{
+		alias:    alias,
+		endpoint: srv.Endpoint(),
+		log:      log,
+		done:     make(chan struct{}),
+		progress: map[string]func(Progress){},
+	}
+	c.life, c.end = context.WithCancelCause(context.Background())
+	c.sessionCtx, c.sessionCancel = context.WithCancel(context.Background())
+	// Dial's ctx bounds the handshake only.
+	stop := context.AfterFunc(ctx, c.sessionCancel)
+
+	token, err := bearerToken(srv, opts.LookupEnv)
+	if err != nil {
+		return nil, err
+	}
+	c.redact = redactor{token}
+
+	name, version := opts.ClientName, opts.ClientVersion
+	if name == "" {
+		name = "deckhand"
+	}
+	if version == "" {
+		version = "dev"
+	}
+	client := sdk.NewClient(&sdk.Implementation{Name: name, Version: version}, &sdk.ClientOptions{
+		Logger: log,
+		// No roots: server-filesystem, for one, would replace the
+		// directories it was started with by the client's roots.
+		Capabilities: &sdk.ClientCapabilities{},
+		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
+			if opts.OnToolsChanged != nil {
+				opts.OnToolsChanged()
+			}
+		},
+		ProgressNotificationHandler: c.onProgress,
+		LoggingMessageHandler: func(_ context.Context, req *sdk.LoggingMessageRequest) {
+			log.Debug("server log", "level", req.Params.Level, "logger", req.Params.Logger, "data", req.Params.Data)
+		},
+	})
+
+	switch srv.EffectiveTransport() {
+	case config.TransportStdio:
+		err = c.dialStdio(ctx, client, srv, opts)
+	case config.TransportStreamable:
+		err = c.dialHTTP(ctx, client, srv.URL, KindStreamable, token, opts)
+	case config.TransportSSE:
+		err = c.dialHTTP(ctx, client, srv.URL, KindSSE, token, opts)
+	default:
+		err = c.dialAuto(ctx, client, srv.URL, token, opts)
+	}
+	if !stop() && err == nil {
+		c.session.Close()
+		err = fmt.Errorf("no answer to initialize: %w", ctx.Err())
+	}
+	if err != nil {
+		c.end(err)
+		c.sessionCancel()
+		return nil, c.redact.err(err)
+	}
+	go c.watch()
+	return c, nil
+}
+
+func bearerToken(srv config.Server, lookup func(string) (string, bool)) (string, error) {
+	if srv.AuthToken != "" {
+		return srv.AuthToken, nil
+	}
+	if srv.AuthEnv == "" {
+		return "", nil
+	}
+	if lookup == nil {
+		lookup = os.LookupEnv
+	}
+	v, ok := lookup(srv.AuthEnv)
+	switch {
+	case !ok:
+		return "", fmt.Errorf("auth_env %s is not set in Deckhand's environment", srv.AuthEnv)
+	case strings.TrimSpace(v) == "":
+		return "", fmt.Errorf("auth_env %s is empty", srv.AuthEnv)
+	}
+	return strings.TrimSpace(v), nil
+}
+
+func (c *Conn) dialStdio(ctx context.Context, client *sdk.Client, srv config.Server, opts Options) error {
+	paths := opts.Paths
+	if paths == nil {
+		paths = &PathResolver{}
+	}
+	path, loginPath, err := paths.LookPath(srv.Command)
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(path, srv.Args...)
+	cmd.Env = childEnv(os.Environ(), loginPath, srv.Env)
+	if cmd.Dir, err = expandHome(srv.Cwd); err != nil {
+		return err
+	}
+	if cmd.Dir != "" {
+		// exec reports a missing directory as a missing command.
+		if st, err := os.Stat(cmd.Dir); err != nil {
+			return fmt.Errorf("cwd: %w", err)
+		} else if !st.IsDir() {
+			return fmt.Errorf("cwd %s is not a directory", cmd.Dir)
+		}
+	}
+	c.stderr = newTailBuffer(8<<10, func(line string) { c.log.Debug("server stderr", "line", line) })
+	cmd.Stderr = c.stderr
+	isolate(cmd)
+	grace := opts.TerminateGrace
+	if grace <= 0 {
+		grace = 2 * time.Second
+	}
+	c.kind, c.cmd = KindStdio, cmd
+	cs, err := client.Connect(c.sessionCtx, &sdk.CommandTransport{Command: cmd, TerminateDuration: grace}, nil)
+	if err != nil {
+		// Connect closed the session, which waited for the process to end.
+		if cmd.Process != nil {
+			killGroup(cmd.Process.Pid)
+		}
+		return c.stdioFailure(ctx, err)
+	}
+	c.session = cs
+	return nil
+}
+
+// stdioFailure turns a failed handshake into the most useful reason: how the
+// process ended and what it said on stderr.
+func (c *Conn) stdioFailure(ctx context.Context, err error) error {
+	if c.cmd.Process == nil { // never started
+		return fmt.Errorf("starting %s: %w", c.cmd.Path, unwrapExec(err))
+	}
+	tail := c.stderr.Tail(3)
+	if st := c.cmd.ProcessState; st != nil && !st.Success() && ctx.Err() == nil {
+		return &ExitError{Command: c.cmd.Path, Status: st.String(), Stderr: tail}
+	}
+	if ctx.Err() != nil {
+		err = fmt.Errorf("no answer to initialize: %w", ctx.Err())
+	}
+	if tail != "" {
+		return fmt.Errorf("%w; stderr: %s", err, tail)
+	}
+	return err
+}
+
+func unwrapExec(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe
+	}
+	return err
+}
+
+func (c *Conn) dialHTTP(ctx context.Context, client *sdk.Client, endpoint string, kind Kind, token string, opts Options) error {
+	base := opts.HTTPTransport
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	ht := &httpTransport{base: base, token: token, redact: c.redact}
+	hc := &http.Client{Transport: ht}
+	var t sdk.Transport
+	if kind == KindSSE {
+		t = &sdk.SSEClientTransport{Endpoint: endpoint, HTTPClient: hc}
+	} else {
+		t = &sdk.StreamableClientTransport{Endpoint: endpoint, HTTPClient: hc}
+	}
+	c.kind, c.http = kind, ht
+	cs, err := client.Connect(c.sessionCtx, t, nil)
+	if err != nil {
+		return httpFailure(ctx, ht, err)
+	}
+	c.session = cs
+	// From now on, a server that vanishes fails the whole connection at once
+	// instead of leaving calls to their timeouts.
+	ht.setOnDead(func(err error) { c.die(fmt.Errorf("server unreachable: %w", err)) })
+	return nil
+}
+
+// httpFailure prefers what the wire said (status and body, or the network
+// error) over the SDK's summary of it.
+func httpFailure(ctx context.Context, ht *httpTransport, err error) error {
+	refusal, netErr := ht.failure()
+	switch {
+	case refusal != nil:
+		return refusal
+	case netErr != nil:
+		return netErr
+	case ctx.Err() != nil:
+		return fmt.Errorf("no answer to initialize: %w", ctx.Err())
+	}
+	return err
+}
+
+// dialAuto tries streamable HTTP and, if the server refuses the POST with a
+// 4xx status, the legacy SSE transport (MCP spec, "Backwards compatibility").
+func (c *Conn) dialAuto(ctx context.Context, client *sdk.Client, endpoint, token string, opts Options) error {
+	err := c.dialHTTP(ctx, client, endpoint, KindStreamable, token, opts)
+	if err == nil {
+		return nil
+	}
+	var refusal *HTTPError
+	if !errors.As(err, &refusal) || refusal.Method != http.MethodPost || !fallbackStatus(refusal.Status) {
+		return err
+	}
+	c.log.Debug("streamable HTTP refused, trying legacy SSE", "status", refusal.Status)
+	sseErr := c.dialHTTP(ctx, client, endpoint, KindSSE, token, opts)
+	if sseErr == nil {
+		return nil
+	}
+	return fmt.Errorf("streamable HTTP: %v; legacy SSE: %w", err, sseErr)
+}
+
+// fallbackStatus reports whether a refused POST suggests an older server
+// rather than a problem that SSE would meet as well.
+func fallbackStatus(status int) bool {
+	switch status {
+	case http.StatusUnauthorized, http.StatusForbidden, http.StatusProxyAuthRequired, http.StatusTooManyRequests:
+		return false
+	}
+	return status >= 400 && status < 500
+}
+
+// watch waits for the session to end and records why.
+func (c *Conn) watch() {
+	err := c.session.Wait()
+	if c.closing.Load() {
+		c.die(ErrClosed)
+		return
+	}
+	c.die(c.deathReason(err))
+}
+
+func (c *Conn) deathReason(err error) error {
+	if c.cmd != nil {
+		if st := c.cmd.ProcessState; st != nil {
+			return &ExitError{Command: c.cmd.Path, Status: st.String(), Stderr: c.stderr.Tail(3)}
+		}
+	}
+	if err == nil || errors.Is(err, io.EOF) {
+		return errors.New("server closed the connection")
+	}
+	return err
+}
+
+// die ends the connection with reason: calls in flight fail at once with it,
+// Done is closed, and the session and any process are cleaned up.
+func (c *Conn) die(reason error) {
+	c.once.Do(func() {
+		reason = c.redact.err(reason)
+		c.end(reason)
+		close(c.done)
+		go c.release()
+	})
+}
+
+// release closes the session and reaps the process group.
+func (c *Conn) release() {
+	if c.session != nil {
+		_ = c.session.Close()
+	}
+	c.sessionCancel()
+	if c.cmd != nil && c.cmd.Process != nil {
+		killGroup(c.cmd.Process.Pid)
+	}
+}
+
+// Close ends the connection on purpose. Calls in flight fail with
+// [ErrClosed]; the child process (if any) and its children are stopped before
+// Close returns.
+func (c *Conn) Close() error {
+	c.closing.Store(true)
+	c.once.Do(func() {
+		c.end(ErrClosed)
+		close(c.done)
+	})
+	c.release()
+	return nil
+}
+
+// Done is closed when the connection has died or been closed.
+func (c *Conn) Done() <-chan struct{} { return c.done }
+
+// Err is why the connection ended, or nil while it is alive.
+func (c *Conn) Err() error {
+	select {
+	case <-c.done:
+		return context.Cause(c.life)
+	default:
+		return nil
+	}
+}
+
+// Kind is the transport in use.
+func (c *Conn) Kind() Kind {
+	if c.http != nil && c.kind == KindStreamable && c.http.plain.Load() {
+		return KindJSON
+	}
+	return c.kind
+}
+
+// Endpoint is the URL or command line, without secrets.
+func (c *Conn) Endpoint() string { return c.endpoint }
+
+// PID is the child process's id, or 0 for HTTP servers.
+func (c *Conn) PID() int {
+	if c.cmd == nil || c.cmd.Process == nil {
+		return 0
+	}
+	return c.cmd.Process.Pid
+}
+
+// ProtocolVersion is the MCP version agreed in the handshake.
+func (c *Conn) ProtocolVersion() string {
+	if r := c.session.InitializeResult(); r != nil {
+		return r.ProtocolVersion
+	}
+	return ""
+}
+
+// ServerInfo is the server's name and version, possibly nil.
+func (c *Conn) ServerInfo() *sdk.Implementation {
+	if r := c.session.InitializeResult(); r != nil {
+		return r.ServerInfo
+	}
+	return nil
+}
+
+// Instructions are the server's usage instructions from the handshake.
+func (c *Conn) Instructions() string {
+	if r := c.session.InitializeResult(); r != nil {
+		return r.Instructions
+	}
+	return ""
+}
+
+// ListTools returns every tool, following pagination.
+func (c *Conn) ListTools(ctx context.Context) ([]*sdk.Tool, error) {
+	ctx, done := c.bind(ctx)
+	defer done()
+	var tools []*sdk.Tool
+	for t, err := range c.session.Tools(ctx, nil) {
+		if err != nil {
+			return nil, c.callError(ctx, "listing tools", err)
+		}
+		tools = append(tools, t)
+	}
+	return tools, nil
+}
+
+// CallTool calls the server's tool name with args (anything that marshals
+// to a JSON object, such as json.RawMessage). progress, if not nil, receives
+// the server's progress notifications for this call. A tool that failed is a
+// result with IsError set, not an error; errors are protocol or connection
+// failures.
+func (c *Conn) CallTool(ctx context.Context, name string, args any, progress func(Progress)) (*sdk.CallToolResult, error) {
+	ctx, done := c.bind(ctx)
+	defer done()
+	params := &sdk.CallToolParams{Name: name, Arguments: args}
+	if progress != nil {
+		token := fmt.Sprintf("deckhand-%d", c.tokens.Add(1))
+		params.SetProgressToken(token)
+		c.mu.Lock()
+		c.progress[token] = progress
+		c.mu.Unlock()
+		defer func() {
+			c.mu.Lock()
+			delete(c.progress, token)
+			c.mu.Unlock()
+		}()
+	}
+	res, err := c.session.CallTool(ctx, params)
+	if err != nil {
+		return nil, c.callError(ctx, "calling "+name, err)
+	}
+	return res, nil
+}
+
+// Ping checks that the server answers.
+func (c *Conn) Ping(ctx context.Context) error {
+	ctx, done := c.bind(ctx)
+	defer done()
+	if err := c.session.Ping(ctx, nil); err != nil {
+		return c.callError(ctx, "ping", err)
+	}
+	return nil
+}
+
+// bind ties ctx to the connection's life: when the connection dies, the
+// call returns at once with the reason.
+func (c *Conn) bind(ctx context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	stop := context.AfterFunc(c.life, func() { cancel(context.Cause(c.life)) })
+	return ctx, func() { stop(); cancel(nil) }
+}
+
+// callError explains a failed request: the connection's end, the caller's
+// deadline, or what the server or the wire said.
+func (c *Conn) callError(ctx context.Context, what string, err error) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, sdk.ErrConnectionClosed) {
+		// The session noticed the end before watch did: wait for the
+		// reason (exit status, stderr), which follows at once.
+		select {
+		case <-c.done:
+		case <-time.After(2 * time.Second):
+		}
+	}
+	if cause := context.Cause(c.life); cause != nil {
+		return fmt.Errorf("%s: %w", what, cause)
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("%s: %w", what, context.Cause(ctx))
+	}
+	if c.http != nil {
+		// A refused POST: give the status and body rather than the SDK's summary.
+		if refusal, _ := c.http.failure(); refusal != nil && strings.Contains(err.Error(), http.StatusText(refusal.Status)) {
+			c.http.resetFailure()
+			return c.redact.err(fmt.Errorf("%s: %w", what, refusal))
+		}
+	}
+	return c.redact.err(fmt.Errorf("%s: %w", what, err))
+}
+
+func (c *Conn) onProgress(_ context.Context, req *sdk.ProgressNotificationClientRequest) {
+	p := req.Params
+	key := fmt.Sprint(p.ProgressToken)
+	c.mu.Lock()
+	f := c.progress[key]
+	c.mu.Unlock()
+	if f != nil {
+		f(Progress{Progress: p.Progress, Total: p.Total, Message: p.Message})
+	}
+}

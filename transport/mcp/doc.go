@@ -1,0 +1,24 @@
+// Package mcp owns one connection to one MCP server, built on the official Go
+// SDK's client: a child process over stdio, streamable HTTP (with JSON or SSE
+// answers and Mcp-Session-Id), the legacy HTTP+SSE transport, and servers that
+// answer every POST with plain JSON and close the connection (as lmcp does;
+// their GET only announces the endpoint and closes).
+//
+// What this package adds to the SDK:
+//
+//   - "auto" for URLs: streamable HTTP first, then legacy SSE when the POST
+//     is refused with a 4xx status, as the MCP spec's backwards-compatibility
+//     section describes.
+//   - Bearer auth through an [http.RoundTripper]; the token is redacted from
+//     every error this package returns.
+//   - Clear reasons when a connection fails or dies: the HTTP status and body,
+//     the process's exit status and the tail of its stderr.
+//   - Prompt failure: when a connection dies, every call in flight returns at
+//     once with the reason (the SDK alone would let some wait for their
+//     timeout), and [Conn.Done] is closed.
+//   - Child processes in their own process group, killed with their children
+//     on Close, and (on Linux) killed if Deckhand itself dies.
+//   - Commands found on the login shell's PATH when they are not on ours.
+//
+// A Conn is safe for concurrent use: any number of calls may run at once.
+package mcp

@@ -1,0 +1,222 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// httpTransport is the RoundTripper under every HTTP connection. It adds the
+// bearer token, remembers why requests failed (for clear errors), notices a
+// server that died, and recognises servers that answer each POST with plain
+// JSON and have no stream to offer.
+type httpTransport struct {
+	base   http.RoundTripper
+	token  string
+	redact redactor
+
+	// plain is set once the server showed it answers POSTs with plain JSON
+	// and has no server-to-client stream (lmcp).
+	plain atomic.Bool
+
+	mu          sync.Mutex
+	lastRefusal *HTTPError // the last response with status >= 400
+	lastErr     error      // the last request that got no response at all
+	onDead      func(error)
+}
+
+var _ http.RoundTripper = (*httpTransport)(nil)
+
+func (t *httpTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if t.token != "" {
+		req = req.Clone(req.Context()) // a RoundTripper must not modify its request
+		req.Header.Set("Authorization", "Bearer "+t.token)
+	}
+	resp, err := t.base.RoundTrip(req)
+	if err != nil {
+		err = t.redact.err(err)
+		t.mu.Lock()
+		t.lastErr = err
+		onDead := t.onDead
+		t.mu.Unlock()
+		if onDead != nil && isUnreachable(err) {
+			onDead(err)
+		}
+		return nil, err
+	}
+	if resp.StatusCode >= 400 {
+		t.recordRefusal(req, resp)
+		return resp, nil
+	}
+	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	switch {
+	case req.Method == http.MethodPost && ct == "application/json" && resp.Close && resp.Header.Get("Mcp-Session-Id") == "":
+		// A sessionless server that closes the connection after each JSON
+		// answer: the lmcp style.
+		t.plain.Store(true)
+	case req.Method == http.MethodGet && ct == "text/event-stream":
+		resp.Body = &endpointSniffer{body: resp.Body, ctx: req.Context(), onPlain: func() { t.plain.Store(true) }}
+	}
+	return resp, nil
+}
+
+// recordRefusal keeps the status and a body excerpt of a failed response,
+// and puts the bytes it read back so the SDK sees the whole body.
+func (t *httpTransport) recordRefusal(req *http.Request, resp *http.Response) {
+	head, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+	resp.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(head), resp.Body), resp.Body}
+	refusal := &HTTPError{
+		Method: req.Method,
+		URL:    redactedURL(req.URL),
+		Status: resp.StatusCode,
+		Body:   t.redact.string(bodyExcerpt(head)),
+	}
+	t.mu.Lock()
+	t.lastRefusal = refusal
+	t.mu.Unlock()
+}
+
+// failure explains why connecting failed, from what the transport saw.
+func (t *httpTransport) failure() (refusal *HTTPError, err error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.lastRefusal, t.lastErr
+}
+
+func (t *httpTransport) resetFailure() {
+	t.mu.Lock()
+	t.lastRefusal, t.lastErr = nil, nil
+	t.mu.Unlock()
+}
+
+func (t *httpTransport) setOnDead(f func(error)) {
+	t.mu.Lock()
+	t.onDead = f
+	t.mu.Unlock()
+}
+
+// isUnreachable reports whether err means the server is not there at all:
+// no listener, no route, no such host. Timeouts and cancellations are not.
+func isUnreachable(err error) bool {
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return true
+	}
+	var dns *net.DNSError
+	return errors.As(err, &dns) && !dns.IsTimeout
+}
+
+// bodyExcerpt makes an error body printable: the JSON-RPC or OAuth error
+// message when there is one, otherwise the text with whitespace collapsed,
+// cut at 300 characters.
+func bodyExcerpt(b []byte) string {
+	var v struct {
+		Error   json.RawMessage `json:"error"`
+		Desc    string          `json:"error_description"`
+		Message string          `json:"message"`
+	}
+	if json.Unmarshal(b, &v) == nil {
+		var rpc struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		}
+		var plain string
+		switch {
+		case json.Unmarshal(v.Error, &rpc) == nil && rpc.Message != "":
+			return rpc.Message
+		case json.Unmarshal(v.Error, &plain) == nil && plain != "":
+			if v.Desc != "" {
+				return plain + ": " + v.Desc
+			}
+			return plain
+		case v.Message != "":
+			return v.Message
+		}
+	}
+	s := strings.Join(strings.Fields(string(b)), " ")
+	if len(s) > 300 {
+		s = s[:300] + "…"
+	}
+	return s
+}
+
+func redactedURL(u *url.URL) string {
+	c := *u
+	if q := c.Query(); len(q) > 0 {
+		for k := range q {
+			q.Set(k, "xxxxx")
+		}
+		c.RawQuery = q.Encode()
+	}
+	return c.Redacted()
+}
+
+// endpointSniffer watches the first event of the standalone GET stream. A
+// server that sends `event: endpoint` and closes is announcing where to POST
+// (lmcp, and the legacy SSE transport's first event), not offering a stream
+// of server messages. Left alone, the SDK would treat the close as a broken
+// stream and eventually fail the session; instead the stream is held open,
+// quietly, until the connection is closed.
+type endpointSniffer struct {
+	body    io.ReadCloser
+	ctx     context.Context
+	onPlain func()
+	head    []byte
+	held    bool
+}
+
+func (s *endpointSniffer) Read(p []byte) (int, error) {
+	if s.held {
+		<-s.ctx.Done()
+		return 0, s.ctx.Err()
+	}
+	n, err := s.body.Read(p)
+	if len(s.head) < 1024 {
+		s.head = append(s.head, p[:min(n, 1024-len(s.head))]...)
+	}
+	if errors.Is(err, io.EOF) && firstEventIsEndpoint(s.head) {
+		s.onPlain()
+		s.held = true
+		if n > 0 {
+			return n, nil
+		}
+		<-s.ctx.Done()
+		return 0, s.ctx.Err()
+	}
+	return n, err
+}
+
+func (s *endpointSniffer) Close() error { return s.body.Close() }
+
+// firstEventIsEndpoint reports whether the first event in an SSE stream's
+// opening bytes is named "endpoint".
+func firstEventIsEndpoint(head []byte) bool {
+	text := strings.ReplaceAll(string(head), "\r\n", "\n")
+	started := false
+	for line := range strings.SplitSeq(text, "\n") {
+		switch {
+		case line == "" && started:
+			return false // the first event ended without a name
+		case line == "", strings.HasPrefix(line, ":"):
+			continue // blank lines before the first event, and comments
+		}
+		started = true
+		field, value, _ := strings.Cut(line, ":")
+		if field == "event" {
+			return strings.TrimPrefix(value, " ") == "endpoint"
+		}
+	}
+	return false
+}

@@ -1,0 +1,70 @@
+package mcp
+
+import (
+	"bytes"
+	"strings"
+	"sync"
+)
+
+// tailBuffer is a child's stderr: it keeps the last bytes written, for error
+// reasons, and hands each complete line to a callback, for the log.
+type tailBuffer struct {
+	max    int
+	onLine func(string)
+
+	mu      sync.Mutex
+	buf     []byte
+	partial []byte
+}
+
+func newTailBuffer(max int, onLine func(string)) *tailBuffer {
+	return &tailBuffer{max: max, onLine: onLine}
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	t.buf = append(t.buf, p...)
+	if over := len(t.buf) - t.max; over > 0 {
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+	}
+	t.partial = append(t.partial, p...)
+	var lines []string
+	for {
+		i := bytes.IndexByte(t.partial, '\n')
+		if i < 0 {
+			break
+		}
+		lines = append(lines, string(bytes.TrimRight(t.partial[:i], "\r")))
+		t.partial = t.partial[i+1:]
+	}
+	if len(t.partial) > t.max {
+		t.partial = t.partial[len(t.partial)-t.max:]
+	}
+	t.mu.Unlock()
+	if t.onLine != nil {
+		for _, l := range lines {
+			t.onLine(l)
+		}
+	}
+	return len(p), nil
+}
+
+// Tail returns up to n of the last non-empty lines, joined with " | ".
+func (t *tailBuffer) Tail(n int) string {
+	if t == nil {
+		return ""
+	}
+	t.mu.Lock()
+	text := string(t.buf)
+	t.mu.Unlock()
+	var lines []string
+	for _, l := range strings.Split(text, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, " | ")
+}

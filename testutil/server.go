@@ -32,7 +32,7 @@ type (
 	}
 	FailIn  struct{}
 	Weather struct {
-		City string  `json:"city"`
+		City  string  `json:"city"`
 		TempC float64 `json:"temp_c"`
 	}
 )

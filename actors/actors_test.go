@@ -1,0 +1,446 @@
+package actors
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"deckhand/config"
+	"deckhand/testutil"
+	"deckhand/tools"
+)
+
+const wait = 30 * time.Second // safety net for things that should happen promptly
+
+func start(t *testing.T, servers map[string]config.Server, tweak ...func(*config.Config)) *System {
+	t.Helper()
+	cfg := &config.Config{MCP: config.MCP{Servers: servers, Reconnect: config.Backoff{Initial: 50 * time.Millisecond, Max: 200 * time.Millisecond}}}
+	for _, f := range tweak {
+		f(cfg)
+	}
+	cfg.ApplyDefaults()
+	sys := Start(Options{Config: cfg, LookupEnv: func(k string) (string, bool) {
+		v, ok := map[string]string{"LMCP_TOKEN": "lmcp-secret-token", "WRONG_TOKEN": "not-the-token-9"}[k]
+		return v, ok
+	}, Paths: &noLoginShell})
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), wait)
+		defer cancel()
+		if err := sys.Shutdown(ctx); err != nil {
+			t.Errorf("Shutdown() = %v", err)
+		}
+	})
+	return sys
+}
+
+var noLoginShell = mcpPaths()
+
+func stdio(t *testing.T, args ...string) config.Server {
+	return config.Server{Command: testutil.BuildProgram(t, "./testutil/stdioserver"), Args: args}
+}
+
+func statuses(t *testing.T, sys *System, settled bool) map[string]ServerStatus {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), wait)
+	defer cancel()
+	list, err := sys.ServerStatuses(ctx, settled)
+	if err != nil {
+		t.Fatalf("ServerStatuses() = %v", err)
+	}
+	out := map[string]ServerStatus{}
+	for _, s := range list {
+		out[s.Alias] = s
+	}
+	return out
+}
+
+func waitState(t *testing.T, sys *System, alias string, want State) ServerStatus {
+	t.Helper()
+	var st ServerStatus
+	testutil.Eventually(t, wait, func() bool {
+		st = statuses(t, sys, false)[alias]
+		return st.State == want
+	}, "server %s never became %s (last: %+v)", alias, want, &st)
+	return st
+}
+
+func call(t *testing.T, sys *System, tool, args string) *ToolResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), wait)
+	defer cancel()
+	res, err := sys.CallTool(ctx, tool, json.RawMessage(args), nil)
+	if err != nil {
+		t.Fatalf("CallTool(%s) = %v", tool, err)
+	}
+	return res
+}
+
+func text(t *testing.T, res *ToolResult) string {
+	t.Helper()
+	if res.Err != nil {
+		t.Fatalf("%s: %v", res.Tool, res.Err)
+	}
+	return tools.RenderResult(res.Result)
+}
+
+// Ten servers, one unreachable and one whose command does not exist: every
+// one is listed with the right state, the healthy ones are callable, and a
+// server that hangs at start delays none of them.
+func TestTenServers(t *testing.T) {
+	h := testutil.ServeHTTP(t, testutil.NewServer("inproc"))
+	l := testutil.NewLMCP(t, "lmcp-secret-token")
+	servers := map[string]config.Server{
+		"s1":      stdio(t),
+		"s2":      stdio(t),
+		"s3":      stdio(t),
+		"s4":      stdio(t),
+		"http":    {URL: h.StreamableURL},
+		"sse":     {URL: h.SSEURL},
+		"lmcp":    {URL: l.URL, AuthEnv: "LMCP_TOKEN"},
+		"hanging": {Command: stdio(t).Command, Args: []string{"-hang"}, ConnectTimeout: 10 * time.Minute},
+		"down":    {URL: "http://127.0.0.1:1/mcp"},
+		"missing": {Command: "deckhand-no-such-server"},
+	}
+	sys := start(t, servers)
+	healthy := []string{"s1", "s2", "s3", "s4", "http", "sse", "lmcp"}
+	var st map[string]ServerStatus
+	testutil.Eventually(t, wait, func() bool {
+		st = statuses(t, sys, false)
+		for _, a := range append(healthy, "down", "missing") {
+			if !st[a].Settled() {
+				return false
+			}
+		}
+		return true
+	}, "servers never settled: %v", st)
+	if len(st) != 10 {
+		t.Errorf("listed %d servers, want 10", len(st))
+	}
+	for _, a := range healthy {
+		if st[a].State != StateReady || st[a].Tools == 0 {
+			t.Errorf("%s: %+v, want ready with tools", a, st[a])
+		}
+	}
+	if st["hanging"].State != StateConnecting {
+		t.Errorf("hanging: %s, want connecting", st["hanging"].State)
+	}
+	if got := st["down"]; got.State != StateFailed || !strings.Contains(got.Reason, "connection refused") {
+		t.Errorf("down: %s %q, want failed: connection refused", got.State, got.Reason)
+	}
+	if got := st["missing"]; got.State != StateFailed || got.Reason != `exec: "deckhand-no-such-server": executable file not found in $PATH` {
+		t.Errorf("missing: %s %q, want failed with exec's not-found error", got.State, got.Reason)
+	}
+	wantTransport := map[string]string{"s1": "stdio", "http": "streamable", "sse": "sse", "lmcp": "json"}
+	for a, want := range wantTransport {
+		if st[a].Transport != want {
+			t.Errorf("%s transport = %q, want %q", a, st[a].Transport, want)
+		}
+	}
+	for _, a := range healthy {
+		tool := a + ".echo"
+		if got := text(t, call(t, sys, tool, `{"text":"hi"}`)); !strings.HasSuffix(got, "hi") {
+			t.Errorf("%s = %q", tool, got)
+		}
+	}
+}
+
+func TestKilledServerComesBack(t *testing.T) {
+	pidfile := filepath.Join(t.TempDir(), "pid")
+	sys := start(t, map[string]config.Server{"s": stdio(t, "-pidfile", pidfile)})
+	waitState(t, sys, "s", StateReady)
+	pid := readPid(t, pidfile)
+
+	progress := make(chan *ToolProgress, 100)
+	results := make(chan *ToolResult, 1)
+	go func() {
+		res, err := sys.CallTool(context.Background(), "s.slow", json.RawMessage(`{"ms": 600000, "steps": 6000}`), func(p *ToolProgress) { progress <- p })
+		if err != nil {
+			res = &ToolResult{Err: err}
+		}
+		results <- res
+	}()
+	p := testutil.Receive(t, progress, wait, "progress")
+	if p.Tool != "s.slow" || p.Progress.Total != 6000 {
+		t.Errorf("progress = %+v, want s.slow of 6000", p)
+	}
+	os.Remove(pidfile)
+	syscall.Kill(pid, syscall.SIGKILL)
+
+	res := testutil.Receive(t, results, wait, "the interrupted call")
+	if res.Err == nil || !strings.Contains(res.Err.Error(), "server s disconnected") || !strings.Contains(res.Err.Error(), "signal: killed") {
+		t.Errorf("interrupted call = %v, want a disconnect error saying the process was killed", res.Err)
+	}
+	st := waitState(t, sys, "s", StateReady)
+	if newPid := readPid(t, pidfile); newPid == pid {
+		t.Errorf("server was not restarted (pid %d)", pid)
+	}
+	if st.Attempts != 0 {
+		t.Errorf("Attempts after recovery = %d, want 0", st.Attempts)
+	}
+	if got := text(t, call(t, sys, "s.echo", `{"text":"back"}`)); got != "Echo: back" {
+		t.Errorf("echo after restart = %q", got)
+	}
+}
+
+func readPid(t *testing.T, file string) int {
+	t.Helper()
+	var pid int
+	testutil.Eventually(t, wait, func() bool {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return false
+		}
+		pid, err = strconv.Atoi(strings.Fields(string(data) + " x")[0])
+		return err == nil
+	}, "no pid in %s", file)
+	return pid
+}
+
+func TestShutdownLeavesNoProcess(t *testing.T) {
+	dir := t.TempDir()
+	cfg := &config.Config{MCP: config.MCP{Servers: map[string]config.Server{
+		"a": stdio(t, "-spawn", "-pidfile", filepath.Join(dir, "a")),
+		"b": stdio(t, "-pidfile", filepath.Join(dir, "b")),
+	}}}
+	cfg.ApplyDefaults()
+	sys := Start(Options{Config: cfg})
+	ctx, cancel := context.WithTimeout(t.Context(), wait)
+	defer cancel()
+	if _, err := sys.ServerStatuses(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	var pids []int
+	for _, f := range []string{"a", "b"} {
+		data, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, field := range strings.Fields(string(data)) {
+			pid, _ := strconv.Atoi(field)
+			pids = append(pids, pid)
+		}
+	}
+	if len(pids) != 3 {
+		t.Fatalf("pids = %v, want 3 (two servers and a grandchild)", pids)
+	}
+	if err := sys.Shutdown(ctx); err != nil {
+		t.Fatalf("Shutdown() = %v", err)
+	}
+	for _, pid := range pids {
+		if !testutil.ProcessGone(pid) {
+			t.Errorf("process %d still running after Shutdown", pid)
+		}
+	}
+}
+
+func TestLMCPAuth(t *testing.T) {
+	l := testutil.NewLMCP(t, "lmcp-secret-token")
+	sys := start(t, map[string]config.Server{
+		"good": {URL: l.URL, AuthEnv: "LMCP_TOKEN"},
+		"bad":  {URL: l.URL, AuthEnv: "WRONG_TOKEN"},
+	})
+	st := statuses(t, sys, true)
+	if st["good"].State != StateReady || st["good"].Tools != 3 {
+		t.Errorf("good: %+v, want ready with 3 tools", st["good"])
+	}
+	bad := st["bad"]
+	if bad.State != StateFailed || !strings.Contains(bad.Reason, "401 Unauthorized") {
+		t.Errorf("bad: %s %q, want failed with 401", bad.State, bad.Reason)
+	}
+	if strings.Contains(bad.Reason, "not-the-token-9") {
+		t.Errorf("bad: reason %q contains the token", bad.Reason)
+	}
+	if got := text(t, call(t, sys, "good.add", `{"a": 40, "b": 2}`)); got != "42" {
+		t.Errorf("good.add = %q", got)
+	}
+	res := call(t, sys, "good.fail", `{}`)
+	if res.Err != nil || !res.Result.IsError {
+		t.Errorf("good.fail = %+v, want an isError result", res)
+	}
+}
+
+func TestUnknownTool(t *testing.T) {
+	sys := start(t, map[string]config.Server{"s": stdio(t)})
+	statuses(t, sys, true)
+	tests := []struct {
+		tool string
+		want string
+	}{
+		{"s.ech", `unknown tool "s.ech": server s has no tool named "ech" (did you mean s.echo`},
+		{"nope.echo", `unknown tool "nope.echo": no server named "nope" (did you mean s.echo`},
+		{"plain", `unknown tool "plain"`},
+	}
+	for _, tt := range tests {
+		res := call(t, sys, tt.tool, `{}`)
+		if res.Err == nil || !strings.HasPrefix(res.Err.Error(), tt.want) {
+			t.Errorf("CallTool(%s) = %v, want %q", tt.tool, res.Err, tt.want)
+		}
+	}
+	// The wire name works as well as the display name.
+	if got := text(t, call(t, sys, "s__echo", `{"text":"wire"}`)); got != "Echo: wire" {
+		t.Errorf("s__echo = %q", got)
+	}
+}
+
+// A slow call holds up neither other calls nor a tools/list refresh.
+func TestSlowCallBlocksNothing(t *testing.T) {
+	sys := start(t, map[string]config.Server{"s": stdio(t)})
+	statuses(t, sys, true)
+	changed := make(chan *CatalogChanged, 10)
+	watcher := sys.Root.Spawn(propsFunc(func(m any) {
+		if c, ok := m.(*CatalogChanged); ok {
+			changed <- c
+		}
+	}))
+	sys.Root.Send(sys.Registry, &WatchCatalog{PID: watcher})
+	testutil.Receive(t, changed, wait, "the initial catalog")
+
+	hung := make(chan *ToolResult, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+		defer cancel()
+		res, _ := sys.CallTool(ctx, "s.hang", nil, nil)
+		hung <- res
+	}()
+	if got := text(t, call(t, sys, "s.echo", `{"text":"meanwhile"}`)); got != "Echo: meanwhile" {
+		t.Errorf("echo during a hung call = %q", got)
+	}
+	if got := text(t, call(t, sys, "s.add_tool", `{}`)); got != "added" {
+		t.Errorf("add_tool = %q", got)
+	}
+	for {
+		c := testutil.Receive(t, changed, wait, "a catalog with the new tool")
+		if _, ok := c.Catalog.Lookup("s.extra"); ok {
+			break
+		}
+	}
+	if got := text(t, call(t, sys, "s.extra", `{}`)); got != "extra" {
+		t.Errorf("extra = %q", got)
+	}
+	select {
+	case res := <-hung:
+		t.Errorf("the hung call returned early: %+v", res)
+	default:
+	}
+}
+
+func TestTimeoutAndCancel(t *testing.T) {
+	srv := stdio(t)
+	srv.Timeout = 100 * time.Millisecond
+	sys := start(t, map[string]config.Server{"s": srv})
+	statuses(t, sys, true)
+
+	res := call(t, sys, "s.hang", `{}`)
+	if res.Err == nil || res.Err.Error() != "s.hang timed out after 100ms" {
+		t.Errorf("hang = %v, want a timeout", res.Err)
+	}
+
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() {
+		_, err := sys.CallTool(ctx, "s.slow", json.RawMessage(`{"ms": 60000}`), nil)
+		done <- err
+	}()
+	cancel()
+	if err := testutil.Receive(t, done, wait, "the cancelled call"); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled call = %v, want context.Canceled", err)
+	}
+	// The server is still fine.
+	if got := text(t, call(t, sys, "s.echo", `{"text":"ok"}`)); got != "Echo: ok" {
+		t.Errorf("echo = %q", got)
+	}
+}
+
+func TestAddRemoveReconnect(t *testing.T) {
+	sys := start(t, nil)
+	if got := statuses(t, sys, true); len(got) != 0 {
+		t.Fatalf("no servers configured, got %v", got)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), wait)
+	defer cancel()
+	if err := sys.AddServer(ctx, "late", stdio(t)); err != nil {
+		t.Fatalf("AddServer() = %v", err)
+	}
+	if err := sys.AddServer(ctx, "late", stdio(t)); err == nil {
+		t.Errorf("AddServer(duplicate) succeeded")
+	}
+	if err := sys.AddServer(ctx, "bad.alias", stdio(t)); err == nil {
+		t.Errorf("AddServer(bad alias) succeeded")
+	}
+	waitState(t, sys, "late", StateReady)
+	if got := text(t, call(t, sys, "late.echo", `{"text":"x"}`)); got != "Echo: x" {
+		t.Errorf("late.echo = %q", got)
+	}
+	sys.Root.Send(sys.Servers, &ReconnectServer{Alias: "late"})
+	waitState(t, sys, "late", StateReady)
+	if err := sys.RemoveServer(ctx, "late"); err != nil {
+		t.Fatalf("RemoveServer() = %v", err)
+	}
+	if res := call(t, sys, "late.echo", `{"text":"x"}`); res.Err == nil {
+		t.Errorf("late.echo after removal succeeded")
+	}
+	cat, _ := sys.Catalog(ctx)
+	if cat.Len() != 0 {
+		t.Errorf("catalog after removal has %d tools", cat.Len())
+	}
+}
+
+func TestDisabled(t *testing.T) {
+	srv := stdio(t)
+	srv.Disabled = true
+	sys := start(t, map[string]config.Server{"off": srv})
+	st := statuses(t, sys, true)["off"]
+	if st.State != StateStopped || st.Reason != "disabled in config" {
+		t.Errorf("disabled server: %+v", st)
+	}
+}
+
+func TestFailingServerRetries(t *testing.T) {
+	sys := start(t, map[string]config.Server{"crashy": stdio(t, "-exit", "2")})
+	st := statuses(t, sys, true)["crashy"]
+	if st.State != StateFailed || !strings.Contains(st.Reason, "exit status 2") || !strings.Contains(st.Reason, "told to exit at start") {
+		t.Errorf("crashy: %s %q", st.State, st.Reason)
+	}
+	testutil.Eventually(t, wait, func() bool { return statuses(t, sys, false)["crashy"].Attempts >= 3 }, "no retries")
+	if st := statuses(t, sys, false)["crashy"]; st.State != StateFailed || st.NextRetry.IsZero() {
+		t.Errorf("crashy after retries: %+v", st)
+	}
+}
+
+func TestBackoff(t *testing.T) {
+	b := config.Backoff{Initial: 100 * time.Millisecond, Max: time.Second}
+	tests := []struct {
+		failures int
+		want     time.Duration
+	}{
+		{0, 100 * time.Millisecond},
+		{1, 100 * time.Millisecond},
+		{2, 200 * time.Millisecond},
+		{4, 800 * time.Millisecond},
+		{5, time.Second},
+		{50, time.Second},
+	}
+	for _, tt := range tests {
+		if got := backoff(b, tt.failures); got != tt.want {
+			t.Errorf("backoff(%d) = %v, want %v", tt.failures, got, tt.want)
+		}
+	}
+}
+
+func ExampleSystem_CallTool() {
+	cfg := &config.Config{}
+	cfg.ApplyDefaults()
+	sys := Start(Options{Config: cfg})
+	defer sys.Shutdown(context.Background())
+	res, _ := sys.CallTool(context.Background(), "fs.read_text_file", json.RawMessage(`{"path":"/etc/hostname"}`), nil)
+	fmt.Println(res.Err)
+	// Output: unknown tool "fs.read_text_file": no server named "fs"
+}

@@ -1,0 +1,85 @@
+package actors
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"deckhand/config"
+	"deckhand/tools"
+)
+
+// The blocking helpers below are for terminal commands and tests: each sends
+// the same message the window would send and waits for the answer.
+
+// ServerStatuses lists every server. With waitSettled it first waits (within
+// ctx) until no server is on its first connection attempt; if ctx ends
+// first, it lists the servers as they are.
+func (s *System) ServerStatuses(ctx context.Context, waitSettled bool) ([]ServerStatus, error) {
+	if waitSettled {
+		list, err := ask[*ServerList](ctx, s, s.Servers, &ListServers{WaitSettled: true})
+		if err == nil {
+			return list.Servers, nil
+		}
+		if ctx.Err() == nil {
+			return nil, err
+		}
+	}
+	list, err := ask[*ServerList](context.Background(), s, s.Servers, &ListServers{})
+	if err != nil {
+		return nil, err
+	}
+	return list.Servers, nil
+}
+
+// Catalog returns the merged tool catalog.
+func (s *System) Catalog(ctx context.Context) (*tools.Catalog, error) {
+	return ask[*tools.Catalog](ctx, s, s.Registry, &GetCatalog{})
+}
+
+// AddServer starts a server that was not in the config.
+func (s *System) AddServer(ctx context.Context, alias string, srv config.Server) error {
+	d, err := ask[*Done](ctx, s, s.Servers, &AddServer{Alias: alias, Server: srv})
+	if err != nil {
+		return err
+	}
+	return d.Err
+}
+
+// RemoveServer stops a server and forgets it.
+func (s *System) RemoveServer(ctx context.Context, alias string) error {
+	d, err := ask[*Done](ctx, s, s.Servers, &RemoveServer{Alias: alias})
+	if err != nil {
+		return err
+	}
+	return d.Err
+}
+
+// CallTool calls a tool by display or wire name through the registry and
+// waits for the result. progress, if not nil, is called for each progress
+// notification (from another goroutine). Cancelling ctx cancels the call on
+// the server.
+func (s *System) CallTool(ctx context.Context, tool string, args json.RawMessage, progress func(*ToolProgress)) (*ToolResult, error) {
+	if len(args) > 0 && !json.Valid(args) {
+		return nil, fmt.Errorf("arguments are not valid JSON")
+	}
+	id := "cli-" + strconv.FormatUint(s.ids.Add(1), 10)
+	req := &CallTool{ID: id, Tool: tool, Args: args}
+	if progress != nil {
+		pid := s.Root.Spawn(actor.PropsFromFunc(func(c actor.Context) {
+			if p, ok := c.Message().(*ToolProgress); ok {
+				progress(p)
+			}
+		}))
+		defer s.Root.Stop(pid)
+		req.ProgressTo = pid
+	}
+	res, err := ask[*ToolResult](ctx, s, s.Registry, req)
+	if err != nil && ctx.Err() != nil {
+		s.Root.Send(s.Registry, &CancelCall{ID: id, Tool: tool})
+	}
+	return res, err
+}

@@ -1,0 +1,144 @@
+package actors
+
+import (
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+
+	"github.com/asynkron/protoactor-go/actor"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"deckhand/config"
+	"deckhand/tools"
+)
+
+// ServerTools is a server's current tool list, sent by its actor to the
+// registry when it connects and when the server announces a change.
+type ServerTools struct {
+	Alias  string
+	Server config.Server
+	PID    *actor.PID
+	Tools  []*sdk.Tool
+}
+
+// GetCatalog asks the registry for the merged catalog; the answer is a
+// *tools.Catalog, immutable and safe to share.
+type GetCatalog struct{}
+
+// WatchCatalog subscribes PID to *CatalogChanged; the current catalog is
+// sent at once.
+type WatchCatalog struct{ PID *actor.PID }
+
+// CatalogChanged carries a new catalog after any server's tools changed.
+type CatalogChanged struct{ Catalog *tools.Catalog }
+
+type (
+	serverSpawned struct {
+		alias  string
+		server config.Server
+		pid    *actor.PID
+	}
+	serverRemoved struct{ alias string }
+)
+
+type registryEntry struct {
+	pid    *actor.PID
+	server config.Server
+	tools  []*sdk.Tool
+	listed bool // tools have been listed at least once
+}
+
+// registryActor keeps the merged catalog and routes tool calls to servers.
+type registryActor struct {
+	log      *slog.Logger
+	servers  map[string]*registryEntry
+	catalog  *tools.Catalog
+	watchers []*actor.PID
+}
+
+func newRegistry(log *slog.Logger) *registryActor {
+	return &registryActor{
+		log:     log.With("actor", "registry"),
+		servers: map[string]*registryEntry{},
+		catalog: tools.NewCatalog(nil),
+	}
+}
+
+func (a *registryActor) Receive(c actor.Context) {
+	switch m := c.Message().(type) {
+	case *serverSpawned:
+		a.servers[m.alias] = &registryEntry{pid: m.pid, server: m.server}
+	case *serverRemoved:
+		if e, ok := a.servers[m.alias]; ok {
+			delete(a.servers, m.alias)
+			if e.listed {
+				a.rebuild(c)
+			}
+		}
+	case *ServerTools:
+		e, ok := a.servers[m.Alias]
+		if !ok || !e.pid.Equal(m.PID) {
+			return // from a server that has been removed (or replaced)
+		}
+		e.tools, e.listed = m.Tools, true
+		a.rebuild(c)
+	case *GetCatalog:
+		c.Respond(a.catalog)
+	case *WatchCatalog:
+		a.watchers = append(a.watchers, m.PID)
+		c.Watch(m.PID)
+		c.Send(m.PID, &CatalogChanged{Catalog: a.catalog})
+	case *actor.Terminated:
+		a.watchers = slices.DeleteFunc(a.watchers, func(p *actor.PID) bool { return p.Equal(m.Who) })
+	case *CallTool:
+		a.route(c, m)
+	case *CancelCall:
+		alias, _, _ := strings.Cut(m.Tool, ".")
+		if t, ok := a.catalog.Lookup(m.Tool); ok {
+			alias = t.Server
+		}
+		if e, ok := a.servers[alias]; ok {
+			c.Send(e.pid, m)
+		}
+	}
+}
+
+func (a *registryActor) rebuild(c actor.Context) {
+	lists := make(map[string][]*sdk.Tool, len(a.servers))
+	for alias, e := range a.servers {
+		lists[alias] = e.tools
+	}
+	a.catalog = tools.NewCatalog(lists)
+	for _, w := range a.watchers {
+		c.Send(w, &CatalogChanged{Catalog: a.catalog})
+	}
+}
+
+// route resolves a call's tool and hands it to the server's actor, which
+// answers the original sender directly.
+func (a *registryActor) route(c actor.Context, m *CallTool) {
+	if t, ok := a.catalog.Lookup(m.Tool); ok {
+		c.RequestWithCustomSender(a.servers[t.Server].pid, &serverCall{req: m, tool: t.Name}, c.Sender())
+		return
+	}
+	alias, name, found := strings.Cut(m.Tool, ".")
+	if e, ok := a.servers[alias]; ok && found && !e.listed {
+		// Not connected yet: the server actor says why, and calls a tool
+		// it cannot check.
+		c.RequestWithCustomSender(e.pid, &serverCall{req: m, tool: name}, c.Sender())
+		return
+	}
+	err := fmt.Errorf("unknown tool %q", m.Tool)
+	if found {
+		if _, ok := a.servers[alias]; !ok {
+			err = fmt.Errorf("unknown tool %q: no server named %q", m.Tool, alias)
+		} else {
+			err = fmt.Errorf("unknown tool %q: server %s has no tool named %q", m.Tool, alias, name)
+		}
+	}
+	if s := a.catalog.Suggest(m.Tool, 3); len(s) > 0 {
+		err = fmt.Errorf("%w (did you mean %s?)", err, strings.Join(s, ", "))
+	}
+	c.Respond(&ToolResult{ID: m.ID, Tool: m.Tool, Err: err})
+}

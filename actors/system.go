@@ -1,0 +1,162 @@
+package actors
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"deckhand/config"
+	"deckhand/transport/mcp"
+)
+
+// Options configure [Start]. Config is required; the rest may be zero.
+type Options struct {
+	Config *config.Config
+	// Logger receives Deckhand's and protoactor's logs; nil discards them.
+	Logger *slog.Logger
+	// Version is Deckhand's version, sent to servers in the handshake.
+	Version string
+	// Paths resolves stdio commands (shared, so the login shell is asked
+	// once). Default: a fresh resolver.
+	Paths *mcp.PathResolver
+	// LookupEnv reads auth_env variables. Default os.LookupEnv.
+	LookupEnv func(string) (string, bool)
+}
+
+// System is the running actor system with Deckhand's long-lived actors.
+type System struct {
+	Root     *actor.RootContext
+	Servers  *actor.PID
+	Registry *actor.PID
+
+	as    *actor.ActorSystem
+	log   *slog.Logger
+	conns *sync.WaitGroup // connections not yet closed
+	ids   atomic.Uint64   // call ids for CallTool
+}
+
+// Start creates the actor system, the registry and the servers supervisor,
+// which begins connecting every enabled server at once.
+func Start(opts Options) *System {
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	as := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
+		return slog.New(quietHandler{log.Handler()}).With("component", "protoactor")
+	}))
+	s := &System{Root: as.Root, as: as, log: log, conns: &sync.WaitGroup{}}
+	paths := opts.Paths
+	if paths == nil {
+		paths = &mcp.PathResolver{}
+	}
+	s.Registry = as.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return newRegistry(log) }))
+	deps := serverDeps{
+		mcp:      opts.Config.MCP,
+		registry: s.Registry,
+		log:      log,
+		conns:    s.conns,
+		dial: func(ctx context.Context, alias string, srv config.Server, onChanged func()) (*mcp.Conn, error) {
+			return mcp.Dial(ctx, alias, srv, mcp.Options{
+				Logger:         log.With("server", alias),
+				ClientVersion:  opts.Version,
+				LookupEnv:      opts.LookupEnv,
+				Paths:          paths,
+				OnToolsChanged: onChanged,
+			})
+		},
+	}
+	s.Servers = as.Root.Spawn(actor.PropsFromProducer(
+		func() actor.Actor { return newServers(opts.Config.MCP.Servers, deps) },
+		actor.WithSupervisor(actor.NewExponentialBackoffStrategy(time.Minute, 500*time.Millisecond)),
+	))
+	return s
+}
+
+// Shutdown stops every actor and waits, within ctx, until every server
+// connection is closed and every child process reaped.
+func (s *System) Shutdown(ctx context.Context) error {
+	if err := s.Root.StopFuture(s.Servers).Wait(); err != nil {
+		s.log.Warn("stopping servers", "err", err)
+	}
+	s.Root.Stop(s.Registry)
+	done := make(chan struct{})
+	go func() { s.conns.Wait(); close(done) }()
+	defer s.as.Shutdown()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("waiting for servers to close: %w", ctx.Err())
+	}
+}
+
+// ask sends msg to pid and waits for the answer within ctx.
+func ask[T any](ctx context.Context, s *System, pid *actor.PID, msg any) (T, error) {
+	var zero T
+	timeout := 24 * time.Hour
+	if d, ok := ctx.Deadline(); ok {
+		timeout = time.Until(d)
+		if timeout <= 0 {
+			return zero, ctx.Err()
+		}
+	}
+	f := s.Root.RequestFuture(pid, msg, timeout)
+	type answer struct {
+		v   any
+		err error
+	}
+	ch := make(chan answer, 1)
+	go func() {
+		v, err := f.Result()
+		ch <- answer{v, err}
+	}()
+	select {
+	case <-ctx.Done():
+		return zero, ctx.Err()
+	case a := <-ch:
+		if errors.Is(a.err, actor.ErrTimeout) {
+			return zero, context.DeadlineExceeded
+		}
+		if a.err != nil {
+			return zero, a.err
+		}
+		v, ok := a.v.(T)
+		if !ok {
+			return zero, fmt.Errorf("unexpected answer %T to %T", a.v, msg)
+		}
+		return v, nil
+	}
+}
+
+// quietHandler moves protoactor's routine Info messages (system started,
+// actor restarted) down to Debug, keeping warnings and errors as they are.
+type quietHandler struct{ slog.Handler }
+
+func (h quietHandler) Enabled(ctx context.Context, l slog.Level) bool {
+	if l == slog.LevelInfo {
+		l = slog.LevelDebug
+	}
+	return h.Handler.Enabled(ctx, l)
+}
+
+func (h quietHandler) Handle(ctx context.Context, r slog.Record) error {
+	if r.Level == slog.LevelInfo {
+		r.Level = slog.LevelDebug
+	}
+	return h.Handler.Handle(ctx, r)
+}
+
+func (h quietHandler) WithAttrs(as []slog.Attr) slog.Handler {
+	return quietHandler{h.Handler.WithAttrs(as)}
+}
+
+func (h quietHandler) WithGroup(name string) slog.Handler {
+	return quietHandler{h.Handler.WithGroup(name)}
+}

@@ -131,8 +131,8 @@ type inflight struct {
 	sender  *actor.PID
 	req     *CallTool
 	display string
-	cancel context.CancelCauseFunc
-	start  time.Time
+	cancel  context.CancelCauseFunc
+	start   time.Time
 }
 
 // serverActor owns the connection to one server.

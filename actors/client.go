@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/asynkron/protoactor-go/actor"
-
 	"deckhand/config"
 	"deckhand/tools"
 )
@@ -60,26 +58,32 @@ func (s *System) RemoveServer(ctx context.Context, alias string) error {
 
 // CallTool calls a tool by display or wire name through the registry and
 // waits for the result. progress, if not nil, is called for each progress
-// notification (from another goroutine). Cancelling ctx cancels the call on
-// the server.
+// notification. Cancelling ctx cancels the call on the server.
 func (s *System) CallTool(ctx context.Context, tool string, args json.RawMessage, progress func(*ToolProgress)) (*ToolResult, error) {
 	if len(args) > 0 && !json.Valid(args) {
 		return nil, fmt.Errorf("arguments are not valid JSON")
 	}
+	in := s.newInbox(64)
+	defer in.close()
 	id := "cli-" + strconv.FormatUint(s.ids.Add(1), 10)
 	req := &CallTool{ID: id, Tool: tool, Args: args}
 	if progress != nil {
-		pid := s.Root.Spawn(actor.PropsFromFunc(func(c actor.Context) {
-			if p, ok := c.Message().(*ToolProgress); ok {
-				progress(p)
+		req.ProgressTo = in.pid
+	}
+	s.Root.RequestWithCustomSender(s.Registry, req, in.pid)
+	for {
+		m, err := in.receive(ctx)
+		if err != nil {
+			s.Root.Send(s.Registry, &CancelCall{ID: id, Tool: tool})
+			return nil, err
+		}
+		switch m := m.(type) {
+		case *ToolProgress:
+			if progress != nil {
+				progress(m)
 			}
-		}))
-		defer s.Root.Stop(pid)
-		req.ProgressTo = pid
+		case *ToolResult:
+			return m, nil
+		}
 	}
-	res, err := ask[*ToolResult](ctx, s, s.Registry, req)
-	if err != nil && ctx.Err() != nil {
-		s.Root.Send(s.Registry, &CancelCall{ID: id, Tool: tool})
-	}
-	return res, err
 }

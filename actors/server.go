@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -32,9 +33,10 @@ const (
 type ServerStatus struct {
 	Alias           string
 	State           State
-	Reason          string // why failed, reconnecting or stopped
-	Transport       string // once connected: stdio, streamable, sse or json; before: as configured
-	Endpoint        string // URL or command line, without secrets
+	Reason          string      // why failed, reconnecting or stopped
+	Failure         mcp.Failure // the kind of failure behind Reason, for advice
+	Transport       string      // once connected: stdio, streamable, sse or json; before: as configured
+	Endpoint        string      // URL or command line, without secrets
 	ProtocolVersion string
 	ServerName      string
 	ServerVersion   string
@@ -111,11 +113,7 @@ type (
 		tools []*sdk.Tool
 		err   error
 	}
-	callDone struct {
-		seq uint64
-		res *sdk.CallToolResult
-		err error
-	}
+	callDone struct{ seq uint64 }
 )
 
 // serverDeps is what a server actor needs from the system.
@@ -124,15 +122,24 @@ type serverDeps struct {
 	registry *actor.PID
 	log      *slog.Logger
 	conns    *sync.WaitGroup
+	workers  *workers
 	dial     func(ctx context.Context, alias string, srv config.Server, onToolsChanged func()) (*mcp.Conn, error)
 }
 
 type inflight struct {
-	sender  *actor.PID
-	req     *CallTool
-	display string
-	cancel  context.CancelCauseFunc
-	start   time.Time
+	sender   *actor.PID
+	req      *CallTool
+	display  string
+	cancel   context.CancelCauseFunc
+	start    time.Time
+	answered atomic.Bool // the call's goroutine and failCalls race to answer; the first wins
+}
+
+// answer sends the call's result to its sender, once.
+func (f *inflight) answer(root *actor.RootContext, res *sdk.CallToolResult, err error) {
+	if f.answered.CompareAndSwap(false, true) {
+		root.Send(f.sender, &ToolResult{ID: f.req.ID, Tool: f.display, Result: res, Err: err, Elapsed: time.Since(f.start)})
+	}
 }
 
 // serverActor owns the connection to one server.
@@ -196,7 +203,7 @@ func (a *serverActor) Receive(c actor.Context) {
 	case *serverCall:
 		a.startCall(c, m)
 	case *callDone:
-		a.finishCall(c, m)
+		a.finishCall(m)
 	case *CancelCall:
 		for _, call := range a.calls {
 			if call.req.ID == m.ID {
@@ -225,6 +232,18 @@ func (a *serverActor) Receive(c actor.Context) {
 
 // errCancelled is the cause of calls cancelled with CancelCall.
 var errCancelled = errors.New("cancelled")
+
+// timeoutError is the cause of a call that ran out of time; formatted only
+// when read.
+type timeoutError struct {
+	tool  string
+	after time.Duration
+}
+
+func (e *timeoutError) Error() string { return fmt.Sprintf("%s timed out after %v", e.tool, e.after) }
+
+// Is lets errors.Is(err, context.DeadlineExceeded) hold.
+func (e *timeoutError) Is(target error) bool { return target == context.DeadlineExceeded }
 
 // dial starts a connection attempt in the background.
 func (a *serverActor) dial(c actor.Context) {
@@ -272,6 +291,7 @@ func (a *serverActor) onDialed(c actor.Context, m *dialed) {
 			state = StateReconnecting
 		}
 		a.log.Debug("connect failed", "attempt", a.status.Attempts, "err", m.err)
+		a.status.Failure = mcp.Classify(m.err)
 		a.scheduleRetry(c)
 		a.setState(c, state, m.err.Error())
 		return
@@ -279,8 +299,10 @@ func (a *serverActor) onDialed(c actor.Context, m *dialed) {
 	a.conn = m.conn
 	conn := m.conn.conn
 	a.status.Attempts = 0
+	a.status.Failure = mcp.FailureNone
 	a.status.NextRetry = time.Time{}
 	a.status.Transport = string(conn.Kind())
+	a.status.Endpoint = conn.Endpoint()
 	a.status.ProtocolVersion = conn.ProtocolVersion()
 	if info := conn.ServerInfo(); info != nil {
 		a.status.ServerName, a.status.ServerVersion = info.Name, info.Version
@@ -300,6 +322,7 @@ func (a *serverActor) onLost(c actor.Context, reason error) {
 	a.failCalls(c, fmt.Errorf("server %s disconnected: %w", a.alias, reason))
 	a.drop()
 	a.status.Attempts = 1
+	a.status.Failure = mcp.Classify(reason)
 	a.scheduleRetry(c)
 	a.setState(c, StateReconnecting, reason.Error())
 }
@@ -388,8 +411,9 @@ func (a *serverActor) startCall(c actor.Context, m *serverCall) {
 		timeout = a.deps.mcp.CallTimeout(a.srv)
 	}
 	ctx, cancel := context.WithCancelCause(context.Background())
-	ctx, cancelTimeout := context.WithTimeoutCause(ctx, timeout, fmt.Errorf("%s timed out after %v", display, timeout))
-	a.calls[seq] = &inflight{sender: c.Sender(), req: m.req, display: display, cancel: cancel, start: time.Now()}
+	ctx, cancelTimeout := context.WithTimeoutCause(ctx, timeout, &timeoutError{tool: display, after: timeout})
+	call := &inflight{sender: c.Sender(), req: m.req, display: display, cancel: cancel, start: time.Now()}
+	a.calls[seq] = call
 
 	var progress func(mcp.Progress)
 	if to := m.req.ProgressTo; to != nil {
@@ -401,7 +425,7 @@ func (a *serverActor) startCall(c actor.Context, m *serverCall) {
 		args = map[string]any{}
 	}
 	conn, alias, self, root := a.conn.conn, a.alias, c.Self(), c.ActorSystem().Root
-	go func() {
+	a.deps.workers.run(func() {
 		defer cancelTimeout()
 		res, err := conn.CallTool(ctx, m.tool, args, progress)
 		switch {
@@ -411,31 +435,27 @@ func (a *serverActor) startCall(c actor.Context, m *serverCall) {
 		case ctx.Err() != nil:
 			err = context.Cause(ctx) // the timeout or the cancellation, said plainly
 		}
-		root.Send(self, &callDone{seq: seq, res: res, err: err})
-	}()
+		// Answer from here, not through the mailbox: one hop less on every
+		// call. The actor only forgets the call; telling it first leaves the
+		// caller, woken last, next in line to run.
+		root.Send(self, &callDone{seq: seq})
+		call.answer(root, res, err)
+	})
 }
 
-func (a *serverActor) finishCall(c actor.Context, m *callDone) {
-	call, ok := a.calls[m.seq]
-	if !ok {
-		return // already failed when the connection was lost
+func (a *serverActor) finishCall(m *callDone) {
+	if call, ok := a.calls[m.seq]; ok {
+		delete(a.calls, m.seq)
+		call.cancel(nil)
 	}
-	delete(a.calls, m.seq)
-	call.cancel(nil)
-	c.Send(call.sender, &ToolResult{
-		ID:      call.req.ID,
-		Tool:    call.display,
-		Result:  m.res,
-		Err:     m.err,
-		Elapsed: time.Since(call.start),
-	})
 }
 
 // failCalls answers every call in flight with err, at once.
 func (a *serverActor) failCalls(c actor.Context, err error) {
+	root := c.ActorSystem().Root
 	for seq, call := range a.calls {
 		call.cancel(err)
-		c.Send(call.sender, &ToolResult{ID: call.req.ID, Tool: call.display, Err: err, Elapsed: time.Since(call.start)})
+		call.answer(root, nil, err)
 		delete(a.calls, seq)
 	}
 }

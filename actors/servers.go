@@ -132,7 +132,7 @@ func (a *serversActor) spawn(c actor.Context, alias string, srv config.Server) {
 	}
 	a.status[alias] = st
 	deps := a.deps
-	pid, err := c.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return newServer(alias, srv, deps) }), alias)
+	pid, err := c.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return newServer(alias, srv, deps) }, inline), alias)
 	if err != nil {
 		st.State, st.Reason = StateFailed, "starting its actor: "+err.Error()
 		a.status[alias] = st

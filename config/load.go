@@ -32,16 +32,18 @@ func (e *Error) Error() string {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString(e.File)
-		if p.Line > 0 {
-			fmt.Fprintf(&b, ":%d", p.Line)
+		var where []string
+		if e.File != "" {
+			loc := e.File
+			if p.Line > 0 {
+				loc += fmt.Sprintf(":%d", p.Line)
+			}
+			where = append(where, loc)
 		}
 		if p.Key != "" {
-			b.WriteString(": ")
-			b.WriteString(p.Key)
+			where = append(where, p.Key)
 		}
-		b.WriteString(": ")
-		b.WriteString(p.Msg)
+		b.WriteString(strings.Join(append(where, p.Msg), ": "))
 	}
 	return b.String()
 }

@@ -36,6 +36,15 @@ func ValidAlias(alias string) error {
 	return nil
 }
 
+// CheckServer validates one server entry as if it were in a config file
+// under alias.
+func CheckServer(alias string, s Server) error {
+	if problems := validate(&Config{MCP: MCP{Servers: map[string]Server{alias: s}}}); len(problems) > 0 {
+		return &Error{Problems: problems}
+	}
+	return nil
+}
+
 func newValidator() *validator.Validate {
 	v := validator.New(validator.WithRequiredStructEnabled())
 	// Report TOML key names, not Go field names.

@@ -146,38 +146,59 @@ func (c *Catalog) Server(alias string) []Tool {
 	return out
 }
 
-// Suggest returns up to n display names that look like name, for "unknown
-// tool" errors.
+// Suggest returns up to n display names that look like name (a close
+// spelling, or one containing the other), best first, for "unknown tool"
+// errors.
 func (c *Catalog) Suggest(name string, n int) []string {
 	type scored struct {
-		name  string
-		score int
+		name string
+		dist int
+	}
+	want := strings.ToLower(name)
+	wantAlias, wantTool, hasAlias := strings.Cut(want, ".")
+	if !hasAlias {
+		wantTool, wantAlias = want, ""
 	}
 	var all []scored
-	lname := strings.ToLower(name)
-	_, short, found := strings.Cut(lname, ".")
-	if !found {
-		short = lname
-	}
 	for _, t := range c.Tools() {
-		d := strings.ToLower(t.Display)
-		s := 0
-		switch {
-		case strings.Contains(d, lname):
-			s = 3
-		case strings.Contains(strings.ToLower(t.Name), short) || strings.Contains(short, strings.ToLower(t.Name)):
-			s = 2
-		case strings.HasPrefix(d, strings.SplitN(lname, ".", 2)[0]+"."):
-			s = 1
+		tool := strings.ToLower(t.Name)
+		d := editDistance(wantTool, tool)
+		if strings.Contains(tool, wantTool) || strings.Contains(wantTool, tool) {
+			d = min(d, 1)
 		}
-		if s > 0 {
-			all = append(all, scored{t.Display, s})
+		if d > max(2, len(wantTool)/3) {
+			continue
 		}
+		if wantAlias != "" && wantAlias != strings.ToLower(t.Server) {
+			d++ // same tool name on another server: a little further away
+		}
+		all = append(all, scored{t.Display, d})
 	}
-	slices.SortStableFunc(all, func(a, b scored) int { return b.score - a.score })
+	slices.SortStableFunc(all, func(a, b scored) int { return a.dist - b.dist })
 	out := make([]string, 0, n)
 	for _, s := range all[:min(n, len(all))] {
 		out = append(out, s.name)
 	}
 	return out
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }

@@ -90,6 +90,15 @@ func TestSuggest(t *testing.T) {
 	if len(got) == 0 || got[0] != "fs.read_file" {
 		t.Errorf("Suggest(fs.read) = %v, want fs.read_file first", got)
 	}
+	if got := c.Suggest("git.stauts", 3); len(got) != 1 || got[0] != "git.status" {
+		t.Errorf("Suggest(git.stauts) = %v, want [git.status]", got)
+	}
+	if got := c.Suggest("other.status", 3); len(got) != 1 || got[0] != "git.status" {
+		t.Errorf("Suggest(other.status) = %v, want [git.status]", got)
+	}
+	if got := c.Suggest("fs.nope", 3); len(got) != 0 {
+		t.Errorf("Suggest(fs.nope) = %v, want nothing", got)
+	}
 	if got := c.Suggest("zzz.qqq", 3); len(got) != 0 {
 		t.Errorf("Suggest(zzz.qqq) = %v, want nothing", got)
 	}

@@ -27,6 +27,7 @@ const (
 	KindStreamable Kind = "streamable" // streamable HTTP
 	KindSSE        Kind = "sse"        // the legacy HTTP+SSE transport
 	KindJSON       Kind = "json"       // plain JSON answers to each POST, no stream (lmcp)
+	KindInProcess  Kind = "in-process" // a go-sdk server inside Deckhand, over in-memory pipes
 )
 
 // Options configure [Dial]. The zero value works.
@@ -45,6 +46,9 @@ type Options struct {
 	// OnToolsChanged is called (from the SDK's goroutine; keep it short)
 	// when the server announces notifications/tools/list_changed.
 	OnToolsChanged func()
+	// InProcess, if set, is a server running inside Deckhand: Dial connects
+	// to it over in-memory pipes and ignores the server entry's transport.
+	InProcess *sdk.Server
 	// TerminateGrace is how long Close waits for a child process to exit
 	// after closing its stdin, before signalling it. Default 2s.
 	TerminateGrace time.Duration
@@ -105,6 +109,9 @@ func Dial(ctx context.Context, alias string, srv config.Server, opts Options) (*
 		done:     make(chan struct{}),
 		progress: map[string]func(Progress){},
 	}
+	if opts.InProcess != nil {
+		c.endpoint = "in-process"
+	}
 	c.life, c.end = context.WithCancelCause(context.Background())
 	c.sessionCtx, c.sessionCancel = context.WithCancel(context.Background())
 	// Dial's ctx bounds the handshake only.
@@ -139,12 +146,14 @@ func Dial(ctx context.Context, alias string, srv config.Server, opts Options) (*
 		},
 	})
 
-	switch srv.EffectiveTransport() {
-	case config.TransportStdio:
+	switch {
+	case opts.InProcess != nil:
+		err = c.dialInProcess(client, opts.InProcess)
+	case srv.EffectiveTransport() == config.TransportStdio:
 		err = c.dialStdio(ctx, client, srv, opts)
-	case config.TransportStreamable:
+	case srv.EffectiveTransport() == config.TransportStreamable:
 		err = c.dialHTTP(ctx, client, srv.URL, KindStreamable, token, opts)
-	case config.TransportSSE:
+	case srv.EffectiveTransport() == config.TransportSSE:
 		err = c.dialHTTP(ctx, client, srv.URL, KindSSE, token, opts)
 	default:
 		err = c.dialAuto(ctx, client, srv.URL, token, opts)
@@ -175,11 +184,24 @@ func bearerToken(srv config.Server, lookup func(string) (string, bool)) (string,
 	v, ok := lookup(srv.AuthEnv)
 	switch {
 	case !ok:
-		return "", fmt.Errorf("auth_env %s is not set in Deckhand's environment", srv.AuthEnv)
+		return "", fmt.Errorf("auth_env %s is not set in Deckhand's environment%w", srv.AuthEnv, silently(ErrAuthEnv))
 	case strings.TrimSpace(v) == "":
-		return "", fmt.Errorf("auth_env %s is empty", srv.AuthEnv)
+		return "", fmt.Errorf("auth_env %s is empty%w", srv.AuthEnv, silently(ErrAuthEnv))
 	}
 	return strings.TrimSpace(v), nil
+}
+
+func (c *Conn) dialInProcess(client *sdk.Client, server *sdk.Server) error {
+	ct, st := sdk.NewInMemoryTransports()
+	if _, err := server.Connect(c.sessionCtx, st, nil); err != nil {
+		return fmt.Errorf("starting the in-process server: %w", err)
+	}
+	cs, err := client.Connect(c.sessionCtx, ct, nil)
+	if err != nil {
+		return err
+	}
+	c.kind, c.session = KindInProcess, cs
+	return nil
 }
 
 func (c *Conn) dialStdio(ctx context.Context, client *sdk.Client, srv config.Server, opts Options) error {

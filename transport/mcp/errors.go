@@ -1,9 +1,12 @@
 package mcp
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
+	"os/exec"
 	"strings"
 )
 
@@ -75,3 +78,58 @@ type redactedError struct {
 
 func (e *redactedError) Error() string { return e.msg }
 func (e *redactedError) Unwrap() error { return e.err }
+
+// Failure classifies why a connection attempt failed, so that callers can
+// give advice without reading error text.
+type Failure string
+
+const (
+	FailureNone        Failure = ""
+	FailureNotFound    Failure = "not_found"   // the command does not exist
+	FailureAuth        Failure = "auth"        // 401/403, or the token's variable is unset
+	FailureUnreachable Failure = "unreachable" // nothing listens there, or no such host
+	FailureHTTP        Failure = "http"        // another HTTP refusal (404, 405, 5xx)
+	FailureTimeout     Failure = "timeout"     // no answer in time
+	FailureExited      Failure = "exited"      // the process ended
+	FailureProtocol    Failure = "protocol"    // it answered, but not with MCP
+)
+
+// ErrAuthEnv is wrapped by errors about a missing or empty auth_env variable.
+var ErrAuthEnv = errors.New("auth_env variable missing")
+
+// Classify says what kind of failure err is.
+func Classify(err error) Failure {
+	var (
+		httpErr *HTTPError
+		exitErr *ExitError
+	)
+	switch {
+	case err == nil:
+		return FailureNone
+	case errors.Is(err, exec.ErrNotFound), errors.Is(err, fs.ErrNotExist) && strings.Contains(err.Error(), "exec"):
+		return FailureNotFound
+	case errors.Is(err, ErrAuthEnv):
+		return FailureAuth
+	case errors.As(err, &httpErr):
+		if httpErr.Status == http.StatusUnauthorized || httpErr.Status == http.StatusForbidden {
+			return FailureAuth
+		}
+		return FailureHTTP
+	case errors.As(err, &exitErr):
+		return FailureExited
+	case isUnreachable(err):
+		return FailureUnreachable
+	case errors.Is(err, context.DeadlineExceeded):
+		return FailureTimeout
+	}
+	return FailureProtocol
+}
+
+// silently wraps err so that it can be matched with errors.Is without adding
+// to the message.
+func silently(err error) error { return quiet{err} }
+
+type quiet struct{ err error }
+
+func (q quiet) Error() string { return "" }
+func (q quiet) Unwrap() error { return q.err }

@@ -1,0 +1,105 @@
+package actors
+
+import (
+	"context"
+	"encoding/json"
+	"os/exec"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"deckhand/config"
+	"deckhand/testutil"
+)
+
+// BenchmarkCallTool compares Deckhand's call path (CallTool → registry →
+// server actor → transport) with a raw go-sdk ClientSession.CallTool loop
+// against the same kind of server, alternating one call of each per
+// iteration so that both see the same machine. It reports calls per second
+// of each and their ratio (deckhand/raw; 1.0 means no overhead).
+func BenchmarkCallTool(b *testing.B) {
+	b.Run("server-everything-stdio", func(b *testing.B) {
+		p := testutil.RequirePeers(b)
+		raw := rawSession(b, &sdk.CommandTransport{Command: exec.Command(p.Node, p.Everything, "stdio")})
+		sys := benchSystem(b, map[string]config.Server{"ev": {Command: p.Node, Args: []string{p.Everything, "stdio"}}}, nil)
+		benchPair(b, raw, sys, "echo", "ev.echo", `{"message":"hello"}`)
+	})
+	b.Run("in-process", func(b *testing.B) {
+		ct, st := sdk.NewInMemoryTransports()
+		if _, err := testutil.NewServer("raw").Connect(b.Context(), st, nil); err != nil {
+			b.Fatal(err)
+		}
+		raw := rawSession(b, ct)
+		sys := benchSystem(b, nil, map[string]*sdk.Server{"mem": testutil.NewServer("deckhand")})
+		benchPair(b, raw, sys, "echo", "mem.echo", `{"text":"hello"}`)
+	})
+}
+
+func rawSession(b *testing.B, t sdk.Transport) *sdk.ClientSession {
+	client := sdk.NewClient(&sdk.Implementation{Name: "raw", Version: "1"}, &sdk.ClientOptions{Capabilities: &sdk.ClientCapabilities{}})
+	cs, err := client.Connect(b.Context(), t, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+func benchSystem(b *testing.B, servers map[string]config.Server, inProcess map[string]*sdk.Server) *System {
+	cfg := &config.Config{MCP: config.MCP{Servers: servers}}
+	cfg.ApplyDefaults()
+	sys := Start(Options{Config: cfg, InProcess: inProcess})
+	b.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), wait)
+		defer cancel()
+		sys.Shutdown(ctx)
+	})
+	ctx, cancel := context.WithTimeout(b.Context(), wait)
+	defer cancel()
+	list, err := sys.ServerStatuses(ctx, true)
+	if err != nil || len(list) != 1 || list[0].State != StateReady {
+		b.Fatalf("server not ready: %+v, %v", list, err)
+	}
+	return sys
+}
+
+func benchPair(b *testing.B, raw *sdk.ClientSession, sys *System, rawTool, tool, args string) {
+	ctx := context.Background()
+	rawParams := &sdk.CallToolParams{Name: rawTool, Arguments: json.RawMessage(args)}
+	rawCall := func() {
+		res, err := raw.CallTool(ctx, rawParams)
+		if err != nil || res.IsError {
+			b.Fatalf("raw call: %v %+v", err, res)
+		}
+	}
+	ourCall := func() {
+		res, err := sys.CallTool(ctx, tool, json.RawMessage(args), nil)
+		if err != nil || res.Err != nil || res.Result.IsError {
+			b.Fatalf("deckhand call: %v %+v", err, res)
+		}
+	}
+	timed := func(f func()) time.Duration {
+		t := time.Now()
+		f()
+		return time.Since(t)
+	}
+	var tRaw, tOurs time.Duration
+	n := 0
+	for b.Loop() {
+		// Alternate which goes first, so that neither always pays for the
+		// garbage the other left behind.
+		if n%2 == 0 {
+			tRaw += timed(rawCall)
+			tOurs += timed(ourCall)
+		} else {
+			tOurs += timed(ourCall)
+			tRaw += timed(rawCall)
+		}
+		n++
+	}
+	b.ReportMetric(float64(n)/tRaw.Seconds(), "raw-calls/s")
+	b.ReportMetric(float64(n)/tOurs.Seconds(), "deckhand-calls/s")
+	b.ReportMetric(tRaw.Seconds()/tOurs.Seconds(), "ratio")
+	b.ReportMetric(0, "ns/op") // the pair's total time is not a meaningful figure
+}

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"text/tabwriter"
+
+	"deckhand/config"
+)
+
+// runImport adds the servers of a Claude Desktop or VS Code config file.
+func runImport(_ context.Context, e *env, args []string) error {
+	fs := flag.NewFlagSet("import", flag.ContinueOnError)
+	dryRun := fs.Bool("dry-run", false, "")
+	asJSON := fs.Bool("json", false, "")
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) != 1 {
+		return usagef("usage: deckhand import FILE [--dry-run] [--json]\n  FILE is a claude_desktop_config.json (mcpServers) or a VS Code mcp.json (servers)")
+	}
+	data, err := os.ReadFile(rest[0])
+	if err != nil {
+		return err
+	}
+	cfg, err := e.loadConfig()
+	if err != nil {
+		return err
+	}
+	home, _ := os.UserHomeDir()
+	rep, err := config.ParseImport(rest[0], data, home, cfg.MCP.Servers)
+	if err != nil {
+		return err
+	}
+	if len(rep.Added) > 0 && !*dryRun {
+		add := map[string]config.Server{}
+		for _, a := range rep.Added {
+			add[a.Alias] = a.Server
+		}
+		if err := config.AddServers(cfg.Path, add); err != nil {
+			return err
+		}
+	}
+	if *asJSON {
+		type added struct {
+			Alias    string `json:"alias"`
+			From     string `json:"from"`
+			Endpoint string `json:"endpoint"`
+		}
+		type skipped struct {
+			Name   string `json:"name"`
+			Reason string `json:"reason"`
+		}
+		out := struct {
+			Format  string    `json:"format"`
+			Config  string    `json:"config"`
+			DryRun  bool      `json:"dry_run"`
+			Added   []added   `json:"added"`
+			Skipped []skipped `json:"skipped"`
+		}{Format: rep.Format, Config: cfg.Path, DryRun: *dryRun, Added: []added{}, Skipped: []skipped{}}
+		for _, a := range rep.Added {
+			out.Added = append(out.Added, added{a.Alias, a.From, a.Server.Endpoint()})
+		}
+		for _, s := range rep.Skipped {
+			out.Skipped = append(out.Skipped, skipped{s.Name, s.Reason})
+		}
+		return writeJSON(e.stdout, out)
+	}
+	w := e.stdout
+	fmt.Fprintf(w, "Read %s (%s): %d servers\n", rest[0], rep.Format, len(rep.Added)+len(rep.Skipped))
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, a := range rep.Added {
+		from := ""
+		if a.From != a.Alias {
+			from = fmt.Sprintf(" (from %q)", a.From)
+		}
+		fmt.Fprintf(tw, "  added\t%s\t%s%s\n", a.Alias, shorten(a.Server.Endpoint(), 70), from)
+	}
+	for _, s := range rep.Skipped {
+		fmt.Fprintf(tw, "  skipped\t%s\t%s\n", s.Name, s.Reason)
+	}
+	tw.Flush()
+	switch {
+	case len(rep.Added) == 0:
+		fmt.Fprintln(w, "Nothing to add.")
+	case *dryRun:
+		fmt.Fprintf(w, "Dry run: %s was not changed.\n", cfg.Path)
+	default:
+		fmt.Fprintf(w, "Saved %d server(s) to %s. Check them with: deckhand mcp list\n", len(rep.Added), cfg.Path)
+	}
+	return nil
+}

@@ -1,0 +1,245 @@
+// Command deckhand is a desktop agent for MCP tools. This file holds the
+// entry point, global flags and the subcommand table; each subcommand lives
+// in its own file.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"deckhand/actors"
+	"deckhand/config"
+	"deckhand/transport/mcp"
+)
+
+// version is set at link time (-ldflags "-X main.version=…").
+var version = "dev"
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.LookupEnv})
+	stop()
+	os.Exit(code)
+}
+
+// env is what a command may touch of the outside world; tests replace it.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) (string, bool)
+
+	// Set from the global flags.
+	configPath string
+	log        *slog.Logger
+}
+
+// exit codes
+const (
+	exitOK      = 0
+	exitFailure = 1 // the command ran and something failed (a tool error, a server down)
+	exitUsage   = 2 // bad flags, arguments or config
+)
+
+// usageError marks errors that should print usage and exit 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+
+// silentError carries an exit code for a failure that was already reported.
+type silentError struct{ code int }
+
+func (e *silentError) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, e *env, args []string) error
+	hidden  bool
+}
+
+func commands() []command {
+	return []command{
+		{name: "mcp", summary: "inspect and call MCP servers: list, tools, tool, call, connect", run: runMCP},
+		{name: "doctor", summary: "check the config and every server, and say what to fix", run: runDoctor},
+		{name: "import", summary: "add the servers of a Claude Desktop or VS Code config file", run: runImport},
+		{name: "conformance", summary: "client adapter for the MCP conformance suite", run: runConformance, hidden: true},
+	}
+}
+
+const usageText = `Deckhand: a desktop agent for MCP tools.
+
+Usage:
+  deckhand [global flags] [command] [flags] [arguments]
+
+With no command, deckhand shows the configured servers and how to add one.
+
+Commands:
+%s
+Global flags (before the command):
+  --config FILE       config file (default $XDG_CONFIG_HOME/deckhand/config.toml)
+  --log-level LEVEL   debug, info, warn or error (default warn); -v is --log-level debug
+  --version           print the version
+
+Run "deckhand mcp" for the mcp subcommands.
+`
+
+func usage(w io.Writer) {
+	var b strings.Builder
+	for _, c := range commands() {
+		if !c.hidden {
+			fmt.Fprintf(&b, "  %-10s %s\n", c.name, c.summary)
+		}
+	}
+	fmt.Fprintf(w, usageText, b.String())
+}
+
+func run(ctx context.Context, args []string, e *env) int {
+	fs := flag.NewFlagSet("deckhand", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&e.configPath, "config", "", "")
+	level := fs.String("log-level", "warn", "")
+	verbose := fs.Bool("v", false, "")
+	showVersion := fs.Bool("version", false, "")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			usage(e.stdout)
+			return exitOK
+		}
+		fmt.Fprintf(e.stderr, "deckhand: %v\n\n", err)
+		usage(e.stderr)
+		return exitUsage
+	}
+	if *showVersion {
+		fmt.Fprintln(e.stdout, "deckhand", version)
+		return exitOK
+	}
+	var lvl slog.Level
+	if err := lvl.UnmarshalText([]byte(*level)); err != nil {
+		fmt.Fprintf(e.stderr, "deckhand: --log-level: %v\n", err)
+		return exitUsage
+	}
+	if *verbose {
+		lvl = slog.LevelDebug
+	}
+	e.log = slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: lvl}))
+
+	rest := fs.Args()
+	var err error
+	if len(rest) == 0 {
+		err = runOverview(ctx, e)
+	} else {
+		name := rest[0]
+		var found *command
+		for _, c := range commands() {
+			if c.name == name {
+				found = &c
+			}
+		}
+		switch {
+		case name == "help":
+			usage(e.stdout)
+			return exitOK
+		case found == nil:
+			fmt.Fprintf(e.stderr, "deckhand: unknown command %q\n\n", name)
+			usage(e.stderr)
+			return exitUsage
+		}
+		err = found.run(ctx, e, rest[1:])
+	}
+	return report(e, err)
+}
+
+// report prints err (if any) and returns the exit code.
+func report(e *env, err error) int {
+	var silent *silentError
+	var uerr *usageError
+	var cerr *config.Error
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &silent):
+		return silent.code
+	case errors.As(err, &uerr):
+		fmt.Fprintf(e.stderr, "deckhand: %v\n", err)
+		return exitUsage
+	case errors.As(err, &cerr):
+		fmt.Fprintf(e.stderr, "deckhand: bad config:\n%v\n", err)
+		return exitUsage
+	default:
+		fmt.Fprintf(e.stderr, "deckhand: %v\n", err)
+		return exitFailure
+	}
+}
+
+// loadConfig reads the config named by --config, or the default one.
+func (e *env) loadConfig() (*config.Config, error) {
+	return config.Load(e.configPath)
+}
+
+// startSystem starts the actors for cfg's servers, or only for the aliases
+// in only when it is not empty.
+func (e *env) startSystem(cfg *config.Config, only ...string) (*actors.System, error) {
+	if len(only) > 0 {
+		picked := map[string]config.Server{}
+		for _, alias := range only {
+			srv, ok := cfg.MCP.Servers[alias]
+			if !ok {
+				return nil, fmt.Errorf("no server named %q in %s", alias, cfg.Path)
+			}
+			picked[alias] = srv
+		}
+		narrowed := *cfg
+		narrowed.MCP.Servers = picked
+		cfg = &narrowed
+	}
+	return actors.Start(actors.Options{
+		Config:    cfg,
+		Logger:    e.log,
+		Version:   version,
+		LookupEnv: e.getenv,
+		Paths:     &mcp.PathResolver{},
+	}), nil
+}
+
+// stopSystem shuts the actors down, waiting for child processes to exit.
+func (e *env) stopSystem(sys *actors.System) {
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := sys.Shutdown(ctx); err != nil {
+		e.log.Warn("shutdown", "err", err)
+	}
+}
+
+// parseFlags parses flags that may come before, between or after positional
+// arguments; everything after "--" is positional.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	fs.SetOutput(io.Discard)
+	var tail []string
+	if i := slices.Index(args, "--"); i >= 0 {
+		args, tail = args[:i], args[i+1:]
+	}
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, usagef("%s: %v", fs.Name(), err)
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return append(positional, tail...), nil
+		}
+		positional = append(positional, args[0])
+		args = args[1:]
+	}
+}

@@ -62,6 +62,30 @@ func statuses(t *testing.T, sys *System, settled bool) map[string]ServerStatus {
 	return out
 }
 
+// watch returns every status change from now on.
+func watch(t *testing.T, sys *System) <-chan *ServerStatus {
+	ch := make(chan *ServerStatus, 100)
+	pid := sys.Root.Spawn(propsFunc(func(m any) {
+		if st, ok := m.(*ServerStatus); ok {
+			ch <- st
+		}
+	}))
+	t.Cleanup(func() { sys.Root.Stop(pid) })
+	sys.Root.Send(sys.Servers, &WatchServers{PID: pid})
+	return ch
+}
+
+// next waits for alias to reach state, skipping other changes.
+func next(t *testing.T, ch <-chan *ServerStatus, alias string, state State) *ServerStatus {
+	t.Helper()
+	for {
+		st := testutil.Receive(t, ch, wait, fmt.Sprintf("%s to become %s", alias, state))
+		if st.Alias == alias && st.State == state {
+			return st
+		}
+	}
+}
+
 func waitState(t *testing.T, sys *System, alias string, want State) ServerStatus {
 	t.Helper()
 	var st ServerStatus
@@ -171,6 +195,7 @@ func TestKilledServerComesBack(t *testing.T) {
 	if p.Tool != "s.slow" || p.Progress.Total != 6000 {
 		t.Errorf("progress = %+v, want s.slow of 6000", p)
 	}
+	changes := watch(t, sys)
 	os.Remove(pidfile)
 	syscall.Kill(pid, syscall.SIGKILL)
 
@@ -178,7 +203,11 @@ func TestKilledServerComesBack(t *testing.T) {
 	if res.Err == nil || !strings.Contains(res.Err.Error(), "server s disconnected") || !strings.Contains(res.Err.Error(), "signal: killed") {
 		t.Errorf("interrupted call = %v, want a disconnect error saying the process was killed", res.Err)
 	}
-	st := waitState(t, sys, "s", StateReady)
+	lost := next(t, changes, "s", StateReconnecting)
+	if !strings.Contains(lost.Reason, "signal: killed") {
+		t.Errorf("reconnecting because %q, want the kill", lost.Reason)
+	}
+	st := next(t, changes, "s", StateReady)
 	if newPid := readPid(t, pidfile); newPid == pid {
 		t.Errorf("server was not restarted (pid %d)", pid)
 	}
@@ -231,6 +260,37 @@ func TestShutdownLeavesNoProcess(t *testing.T) {
 	if len(pids) != 3 {
 		t.Fatalf("pids = %v, want 3 (two servers and a grandchild)", pids)
 	}
+	if err := sys.Shutdown(ctx); err != nil {
+		t.Fatalf("Shutdown() = %v", err)
+	}
+	for _, pid := range pids {
+		if !testutil.ProcessGone(pid) {
+			t.Errorf("process %d still running after Shutdown", pid)
+		}
+	}
+}
+
+// A server still starting when Deckhand shuts down is cleaned up too,
+// children and all.
+func TestShutdownDuringConnect(t *testing.T) {
+	pidfile := filepath.Join(t.TempDir(), "pids")
+	cfg := &config.Config{MCP: config.MCP{Servers: map[string]config.Server{
+		"slow": stdio(t, "-hang", "-spawn", "-pidfile", pidfile),
+	}}}
+	cfg.ApplyDefaults()
+	sys := Start(Options{Config: cfg})
+	var pids []int
+	testutil.Eventually(t, wait, func() bool {
+		data, _ := os.ReadFile(pidfile)
+		pids = pids[:0]
+		for _, f := range strings.Fields(string(data)) {
+			pid, _ := strconv.Atoi(f)
+			pids = append(pids, pid)
+		}
+		return len(pids) == 2
+	}, "the hanging server never started")
+	ctx, cancel := context.WithTimeout(t.Context(), wait)
+	defer cancel()
 	if err := sys.Shutdown(ctx); err != nil {
 		t.Fatalf("Shutdown() = %v", err)
 	}

@@ -121,7 +121,7 @@ type serverDeps struct {
 	mcp      config.MCP
 	registry *actor.PID
 	log      *slog.Logger
-	conns    *sync.WaitGroup
+	conns    *sync.WaitGroup // connections and connection attempts not yet finished
 	workers  *workers
 	dial     func(ctx context.Context, alias string, srv config.Server, onToolsChanged func()) (*mcp.Conn, error)
 }
@@ -255,7 +255,11 @@ func (a *serverActor) dial(c actor.Context) {
 	onChanged := func() { root.Send(self, &toolsChanged{gen: gen}) }
 	life, conns := a.life, a.deps.conns
 	timeout := a.deps.mcp.DialTimeout(a.srv)
+	// Shutdown waits for attempts under way too: a half-started process must
+	// be cleaned up before Deckhand exits, or its children are orphaned.
+	conns.Add(1)
 	go func() {
+		defer conns.Done()
 		defer cancel()
 		conn, err := a.deps.dial(ctx, a.alias, a.srv, onChanged)
 		if err != nil {

@@ -52,8 +52,17 @@ func (e *Error) Error() string {
 // file there is the zero config, while a missing file named explicitly is an
 // error. Defaults are applied to the result.
 func Load(path string) (*Config, error) {
-	explicit := path != ""
-	if !explicit {
+	return load(path, path != "")
+}
+
+// LoadForUpdate is Load for commands that add to the config: a missing file,
+// named or not, is the zero config, and will be created on write.
+func LoadForUpdate(path string) (*Config, error) {
+	return load(path, false)
+}
+
+func load(path string, explicit bool) (*Config, error) {
+	if path == "" {
 		p, err := DefaultPath()
 		if err != nil {
 			return nil, fmt.Errorf("finding the config directory: %w", err)

@@ -140,6 +140,8 @@ func TestRenderResult(t *testing.T) {
 		{"embedded blob", &sdk.CallToolResult{Content: []sdk.Content{&sdk.EmbeddedResource{Resource: &sdk.ResourceContents{URI: "mem://b", Blob: []byte{1, 2}}}}}, "[resource <mem://b>: unknown type, 2 B]"},
 		{"structured only", &sdk.CallToolResult{StructuredContent: map[string]any{"temp": 21}}, "structured content:\n{\n  \"temp\": 21\n}"},
 		{"structured mirrored in text", &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: `{"temp": 21}`}}, StructuredContent: map[string]any{"temp": 21}}, `{"temp": 21}`},
+		{"structured rendered in text", &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "hello\n"}}, StructuredContent: map[string]any{"content": "hello\n"}}, "hello\n"},
+		{"text says less than structured", &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "Weather for Oslo:"}}, StructuredContent: map[string]any{"city": "Oslo", "temp": 21.5}}, "Weather for Oslo:\nstructured content:\n{\n  \"city\": \"Oslo\",\n  \"temp\": 21.5\n}"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -12,21 +12,19 @@ import (
 
 // RenderResult turns a tool result into plain text: text as it is, images and
 // audio as a short description, resource links and embedded resources by
-// URI, and structured content as indented JSON unless a text block already
-// carries the same JSON.
+// URI, and structured content as indented JSON unless the text already says
+// everything it holds (servers often send both: the JSON itself, or a human
+// rendering of it).
 func RenderResult(res *sdk.CallToolResult) string {
 	if res == nil {
 		return ""
 	}
-	var parts []string
-	structuredShown := res.StructuredContent == nil
+	var parts, texts []string
 	for _, c := range res.Content {
 		switch c := c.(type) {
 		case *sdk.TextContent:
 			parts = append(parts, c.Text)
-			if !structuredShown && sameJSON(c.Text, res.StructuredContent) {
-				structuredShown = true
-			}
+			texts = append(texts, c.Text)
 		case *sdk.ImageContent:
 			parts = append(parts, fmt.Sprintf("[image: %s, %s]", orUnknown(c.MIMEType), Size(len(c.Data))))
 		case *sdk.AudioContent:
@@ -40,7 +38,7 @@ func RenderResult(res *sdk.CallToolResult) string {
 			parts = append(parts, fmt.Sprintf("[%T content: %s]", c, data))
 		}
 	}
-	if !structuredShown {
+	if res.StructuredContent != nil && !coveredBy(strings.Join(texts, "\n"), res.StructuredContent) {
 		data, err := json.MarshalIndent(res.StructuredContent, "", "  ")
 		if err != nil {
 			data = []byte(fmt.Sprint(res.StructuredContent))
@@ -91,6 +89,55 @@ func renderEmbedded(r *sdk.ResourceContents) string {
 		head += " " + r.MIMEType
 	}
 	return head + "]\n" + r.Text
+}
+
+// coveredBy reports whether text already carries v: it is v's JSON, or every
+// scalar in v appears in it.
+func coveredBy(text string, v any) bool {
+	if text == "" {
+		return false
+	}
+	if sameJSON(text, v) {
+		return true
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return false
+	}
+	var generic any
+	if json.Unmarshal(data, &generic) != nil {
+		return false
+	}
+	budget := 500 // scalars to check before giving up and showing the JSON
+	var walk func(any) bool
+	walk = func(x any) bool {
+		if budget--; budget < 0 {
+			return false
+		}
+		switch x := x.(type) {
+		case map[string]any:
+			for _, e := range x {
+				if !walk(e) {
+					return false
+				}
+			}
+			return true
+		case []any:
+			for _, e := range x {
+				if !walk(e) {
+					return false
+				}
+			}
+			return true
+		case nil:
+			return true
+		case string:
+			return x == "" || strings.Contains(text, x)
+		default:
+			return strings.Contains(text, fmt.Sprint(x))
+		}
+	}
+	return walk(generic)
 }
 
 // sameJSON reports whether text is JSON equal to v.

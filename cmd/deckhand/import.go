@@ -26,7 +26,7 @@ func runImport(_ context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := e.loadConfig()
+	cfg, err := e.loadConfigForUpdate()
 	if err != nil {
 		return err
 	}

@@ -188,6 +188,12 @@ func (e *env) loadConfig() (*config.Config, error) {
 	return config.Load(e.configPath)
 }
 
+// loadConfigForUpdate is loadConfig for commands that add to the config,
+// which may create the file.
+func (e *env) loadConfigForUpdate() (*config.Config, error) {
+	return config.LoadForUpdate(e.configPath)
+}
+
 // startSystem starts the actors for cfg's servers, or only for the aliases
 // in only when it is not empty.
 func (e *env) startSystem(cfg *config.Config, only ...string) (*actors.System, error) {

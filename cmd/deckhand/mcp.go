@@ -492,7 +492,7 @@ func mcpConnect(ctx context.Context, e *env, args []string) error {
 	if err := config.CheckServer(*alias, srv); err != nil {
 		return usagef("%v", err)
 	}
-	cfg, err := e.loadConfig()
+	cfg, err := e.loadConfigForUpdate()
 	if err != nil {
 		return err
 	}

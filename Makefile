@@ -1,0 +1,73 @@
+# Deckhand's build. `make run` and `make test` each do their own setup on a
+# fresh Debian machine (apt packages for Fyne, Go modules, npm test peers),
+# skipping whatever is already there.
+
+SHELL := /bin/bash
+GO ?= go
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -X main.version=$(VERSION)
+BIN := bin/deckhand
+
+# Fyne needs cgo and these headers.
+APT_PACKAGES := gcc libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev \
+	libxi-dev libxxf86vm-dev libwayland-dev libxkbcommon-dev
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+PEERS_STAMP := testutil/node_modules/.deckhand-installed
+
+.PHONY: all run build test vet lint bench fuzz setup setup-apt setup-go setup-peers clean
+
+all: build
+
+run: build
+	./$(BIN) $(ARGS)
+
+build: setup-apt setup-go
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/deckhand
+
+# vet, formatting, then every test under the race detector (the peers'
+# integration tests and the conformance scenarios included).
+test: setup lint
+	$(GO) test -race -timeout 15m ./...
+
+lint: setup-go
+	$(GO) vet ./...
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './testutil/node_modules/*')); \
+	if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
+
+# Benchmarks, each reporting Deckhand against a baseline measured in the
+# same run.
+bench: setup
+	$(GO) test -run '^$$' -bench . -benchtime 3s ./...
+
+# Run every fuzz target for FUZZTIME each (the seed corpora also run as
+# ordinary tests in `make test`).
+FUZZTIME ?= 30s
+fuzz: setup-go
+	@set -e; for pkg in $$($(GO) list ./...); do \
+		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+			echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg; \
+		done; \
+	done
+
+setup: setup-apt setup-go setup-peers
+
+setup-apt:
+	@missing=""; for p in $(APT_PACKAGES); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+setup-go:
+	$(GO) mod download
+
+setup-peers: $(PEERS_STAMP)
+
+$(PEERS_STAMP): testutil/package.json testutil/package-lock.json
+	cd testutil && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+clean:
+	rm -rf bin testutil/node_modules

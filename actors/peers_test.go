@@ -1,0 +1,113 @@
+package actors
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"deckhand/config"
+	"deckhand/testutil"
+	"deckhand/tools"
+)
+
+// server-everything over stdio, streamable HTTP and legacy SSE, through the
+// same actors the app uses.
+func TestServerEverything(t *testing.T) {
+	p := testutil.RequirePeers(t)
+	httpPort := testutil.StartHTTPPeer(t, p.Node, p.Everything, "streamableHttp")
+	ssePort := testutil.StartHTTPPeer(t, p.Node, p.Everything, "sse")
+	tests := []struct {
+		name      string
+		server    config.Server
+		transport string
+	}{
+		{"stdio", config.Server{Command: p.Node, Args: []string{p.Everything, "stdio"}}, "stdio"},
+		{"streamable", config.Server{URL: fmt.Sprintf("http://127.0.0.1:%d/mcp", httpPort), Transport: "streamable"}, "streamable"},
+		{"sse", config.Server{URL: fmt.Sprintf("http://127.0.0.1:%d/sse", ssePort), Transport: "sse"}, "sse"},
+		{"auto finds sse", config.Server{URL: fmt.Sprintf("http://127.0.0.1:%d/sse", ssePort)}, "sse"},
+		{"auto finds streamable", config.Server{URL: fmt.Sprintf("http://127.0.0.1:%d/mcp", httpPort)}, "streamable"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sys := start(t, map[string]config.Server{"ev": tt.server})
+			st := statuses(t, sys, true)["ev"]
+			if st.State != StateReady || st.Transport != tt.transport || st.Tools < 13 || st.ServerName != "mcp-servers/everything" {
+				t.Fatalf("status = %+v, want ready over %s with at least 13 tools", st, tt.transport)
+			}
+			checks := []struct {
+				tool, args, want string
+			}{
+				{"ev.echo", `{"message": "hi there"}`, "Echo: hi there"},
+				{"ev.get-sum", `{"a": 2, "b": 40}`, "42"},
+				{"ev.get-tiny-image", `{}`, "[image: image/png"},
+				{"ev.get-resource-links", `{"count": 2}`, "[resource link:"},
+			}
+			for _, c := range checks {
+				if got := text(t, call(t, sys, c.tool, c.args)); !strings.Contains(got, c.want) {
+					t.Errorf("%s = %q, want it to contain %q", c.tool, got, c.want)
+				}
+			}
+			res := call(t, sys, "ev.get-structured-content", `{"location": "New York"}`)
+			if res.Err != nil || res.Result.StructuredContent == nil {
+				t.Errorf("get-structured-content = %+v, want structured content", res)
+			}
+
+			progress := make(chan *ToolProgress, 10)
+			ctx, cancel := context.WithTimeout(t.Context(), wait)
+			defer cancel()
+			lr, err := sys.CallTool(ctx, "ev.trigger-long-running-operation", json.RawMessage(`{"duration": 1, "steps": 2}`), func(p *ToolProgress) { progress <- p })
+			if err != nil || lr.Err != nil {
+				t.Fatalf("trigger-long-running-operation = %v, %v", err, lr.Err)
+			}
+			if p := testutil.Receive(t, progress, wait, "progress"); p.Progress.Total != 2 {
+				t.Errorf("progress = %+v, want a total of 2", p.Progress)
+			}
+		})
+	}
+}
+
+func TestServerFilesystem(t *testing.T) {
+	p := testutil.RequirePeers(t)
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "hello.txt"), []byte("hello from the disk\n"), 0o644)
+	sys := start(t, map[string]config.Server{"fs": {Command: p.Node, Args: []string{p.Filesystem, dir}}})
+	st := statuses(t, sys, true)["fs"]
+	if st.State != StateReady || st.Tools < 10 {
+		t.Fatalf("status = %+v", st)
+	}
+	args := func(v map[string]any) string { b, _ := json.Marshal(v); return string(b) }
+	hello := filepath.Join(dir, "hello.txt")
+	if got := text(t, call(t, sys, "fs.read_text_file", args(map[string]any{"path": hello}))); got != "hello from the disk\n" {
+		t.Errorf("read_text_file = %q", got)
+	}
+	if got := text(t, call(t, sys, "fs.list_directory", args(map[string]any{"path": dir}))); !strings.Contains(got, "[FILE] hello.txt") {
+		t.Errorf("list_directory = %q", got)
+	}
+	written := filepath.Join(dir, "new.txt")
+	call(t, sys, "fs.write_file", args(map[string]any{"path": written, "content": "written by deckhand"}))
+	if data, _ := os.ReadFile(written); string(data) != "written by deckhand" {
+		t.Errorf("write_file left %q on disk", data)
+	}
+	outside := call(t, sys, "fs.read_text_file", args(map[string]any{"path": "/etc/hostname"}))
+	if outside.Err != nil || !outside.Result.IsError || !strings.Contains(tools.RenderResult(outside.Result), "Access denied") {
+		t.Errorf("reading outside the root = %+v, want an isError result saying access denied", outside)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), wait)
+	defer cancel()
+	cat, err := sys.Catalog(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read, _ := cat.Lookup("fs.read_text_file")
+	write, _ := cat.Lookup("fs.write_file")
+	if a := read.Def.Annotations; a == nil || !a.ReadOnlyHint {
+		t.Errorf("read_text_file annotations = %+v, want readOnlyHint", a)
+	}
+	if a := write.Def.Annotations; a == nil || a.ReadOnlyHint || a.DestructiveHint == nil || !*a.DestructiveHint {
+		t.Errorf("write_file annotations = %+v, want destructive", a)
+	}
+}

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"deckhand/testutil"
+)
+
+const wait = 30 * time.Second
+
+func pidsIn(t *testing.T, file string, n int) []int {
+	t.Helper()
+	var pids []int
+	testutil.Eventually(t, wait, func() bool {
+		data, _ := os.ReadFile(file)
+		pids = pids[:0]
+		for _, f := range strings.Fields(string(data)) {
+			if pid, err := strconv.Atoi(f); err == nil {
+				pids = append(pids, pid)
+			}
+		}
+		return len(pids) == n
+	}, "%s never held %d pids", file, n)
+	return pids
+}
+
+// startLongCall runs the real binary with a call that would take ten minutes,
+// on a server that starts a grandchild, and returns once both are running.
+func startLongCall(t *testing.T) (cmd *exec.Cmd, exited chan error, pids []int) {
+	bin := testutil.BuildProgram(t, "./cmd/deckhand")
+	dir := t.TempDir()
+	pidfile := filepath.Join(dir, "pids")
+	cfg := writeConfig(t, fmt.Sprintf("[mcp.servers.s]\ncommand = %q\nargs = [\"-spawn\", \"-pidfile\", %q]\n", stdioServerBin(t), pidfile))
+	cmd = exec.Command(bin, "--config", cfg, "mcp", "call", "s.slow", `{"ms": 600000}`)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited = make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	pids = pidsIn(t, pidfile, 2)
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		for _, pid := range pids {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	})
+	return cmd, exited, pids
+}
+
+// Interrupting deckhand (Ctrl+C) stops the call and leaves no server process
+// behind, grandchildren included.
+func TestNoOrphansAfterInterrupt(t *testing.T) {
+	cmd, exited, pids := startLongCall(t)
+	cmd.Process.Signal(os.Interrupt)
+	err := testutil.Receive(t, exited, wait, "deckhand to exit after SIGINT")
+	if err == nil {
+		t.Errorf("an interrupted call exited 0")
+	}
+	for _, pid := range pids {
+		if !testutil.ProcessGone(pid) {
+			t.Errorf("process %d still running after deckhand exited", pid)
+		}
+	}
+}
+
+// Even when deckhand is killed outright, the kernel ends its servers.
+func TestServersDieWithDeckhand(t *testing.T) {
+	cmd, exited, pids := startLongCall(t)
+	cmd.Process.Kill()
+	testutil.Receive(t, exited, wait, "deckhand to die")
+	server := pids[0]
+	testutil.Eventually(t, wait, func() bool { return testutil.ProcessGone(server) }, "server %d outlived a killed deckhand", server)
+}
+
+// The MCP conformance suite's client scenarios, run against the real binary.
+func TestConformance(t *testing.T) {
+	p := testutil.RequirePeers(t)
+	bin := testutil.BuildProgram(t, "./cmd/deckhand")
+	for _, scenario := range []string{"initialize", "tools_call", "sse-retry"} {
+		t.Run(scenario, func(t *testing.T) {
+			cmd := exec.Command(p.Node22, p.Conformance, "client", "--command", bin+" conformance", "--scenario", scenario)
+			cmd.Dir = t.TempDir() // the suite writes its results here
+			out, err := cmd.CombinedOutput()
+			if err != nil || !strings.Contains(string(out), "OVERALL: PASSED") {
+				t.Errorf("scenario %s: %v\n%s", scenario, err, out)
+			}
+		})
+	}
+}

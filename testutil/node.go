@@ -1,0 +1,73 @@
+package testutil
+
+import (
+	"bytes"
+	"fmt"
+	"net"
+	"os/exec"
+	"sync"
+	"testing"
+	"time"
+)
+
+// StartHTTPPeer runs a node server that listens on the port given in its
+// PORT environment variable, waits until it accepts connections, and stops
+// it when the test ends. It returns the port.
+func StartHTTPPeer(t testing.TB, node string, args ...string) int {
+	t.Helper()
+	port := FreePort(t)
+	cmd := exec.Command(node, args...)
+	cmd.Env = append(cmd.Environ(), fmt.Sprintf("PORT=%d", port))
+	var out lockedBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("starting %v: %v", args, err)
+	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		<-exited
+	})
+	Eventually(t, 30*time.Second, func() bool {
+		select {
+		case <-exited:
+			t.Fatalf("%v exited: %s", args, out.String())
+		default:
+		}
+		c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+		if err == nil {
+			c.Close()
+		}
+		return err == nil
+	}, "%v never listened on port %d: %s", args, port, &out)
+	return port
+}
+
+// FreePort returns a TCP port that was free a moment ago.
+func FreePort(t testing.TB) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}

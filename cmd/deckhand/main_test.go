@@ -317,4 +317,3 @@ func TestOverviewWithNoConfig(t *testing.T) {
 		t.Errorf("deckhand with no config: exit %d\n%s", r.code, r.stdout)
 	}
 }
-

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -503,4 +505,56 @@ func ExampleSystem_CallTool() {
 	res, _ := sys.CallTool(context.Background(), "fs.read_text_file", json.RawMessage(`{"path":"/etc/hostname"}`), nil)
 	fmt.Println(res.Err)
 	// Output: unknown tool "fs.read_text_file": no server named "fs"
+}
+
+// Tokens never reach the log, even at debug level; protoactor's own log
+// lines arrive through the same logger.
+func TestLogsHoldNoSecrets(t *testing.T) {
+	const good, bad = "good-token-5b2e71", "bad-token-90fa3c"
+	l := testutil.NewLMCP(t, good)
+	var buf syncBuffer
+	cfg := &config.Config{MCP: config.MCP{Servers: map[string]config.Server{
+		"good": {URL: l.URL, AuthToken: good},
+		"bad":  {URL: l.URL, AuthEnv: "BAD"},
+	}}}
+	cfg.ApplyDefaults()
+	sys := Start(Options{
+		Config:    cfg,
+		Logger:    slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		LookupEnv: func(string) (string, bool) { return bad, true },
+	})
+	st := statuses(t, sys, true)
+	if st["good"].State != StateReady || st["bad"].State != StateFailed {
+		t.Fatalf("states: %+v", st)
+	}
+	text(t, call(t, sys, "good.echo", `{"text": "x"}`))
+	ctx, cancel := context.WithTimeout(t.Context(), wait)
+	defer cancel()
+	sys.Shutdown(ctx)
+	logs := buf.String()
+	for _, secret := range []string{good, bad} {
+		if strings.Contains(logs, secret) {
+			t.Errorf("the log contains the token %q:\n%s", secret, logs)
+		}
+	}
+	if !strings.Contains(logs, "component=protoactor") || !strings.Contains(logs, "401 Unauthorized") {
+		t.Errorf("the log lacks protoactor's lines or the 401:\n%s", logs)
+	}
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

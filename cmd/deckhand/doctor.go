@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -45,83 +46,148 @@ func runOverview(ctx context.Context, e *env) error {
 	return nil
 }
 
+// doctorReport is what doctor found; --json prints it as is.
+type doctorReport struct {
+	Config struct {
+		Path     string   `json:"path"`
+		Exists   bool     `json:"exists"`
+		Problems []string `json:"problems,omitempty"`
+	} `json:"config"`
+	Servers  []doctorServer `json:"servers"`
+	Problems int            `json:"problems"`
+}
+
+type doctorServer struct {
+	statusJSON
+	OK    bool     `json:"ok"`
+	Notes []string `json:"notes,omitempty"`
+	Fix   string   `json:"fix,omitempty"`
+}
+
 // runDoctor checks the config and every server and says what to fix.
 func runDoctor(ctx context.Context, e *env, args []string) error {
 	flags := flag.NewFlagSet("doctor", flag.ContinueOnError)
+	asJSON := flags.Bool("json", false, "")
 	if rest, err := parseFlags(flags, args); err != nil {
 		return err
 	} else if len(rest) > 0 {
 		return usagef("doctor takes no arguments")
 	}
-	w := e.stdout
-	problems := 0
+	rep, err := diagnose(ctx, e)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		if err := writeJSON(e.stdout, rep); err != nil {
+			return err
+		}
+	} else {
+		printDoctor(e.stdout, rep)
+	}
+	if rep.Problems > 0 {
+		return &silentError{code: exitFailure}
+	}
+	return nil
+}
+
+func diagnose(ctx context.Context, e *env) (*doctorReport, error) {
+	rep := &doctorReport{Servers: []doctorServer{}}
 	cfg, err := e.loadConfig()
 	var cerr *config.Error
 	switch {
 	case errors.As(err, &cerr):
-		fmt.Fprintf(w, "✗ config %s has %d problem(s):\n", cerr.File, len(cerr.Problems))
+		rep.Config.Path, rep.Config.Exists = cerr.File, true
 		for _, p := range cerr.Problems {
-			fmt.Fprintf(w, "    %s\n", (&config.Error{File: filepath.Base(cerr.File), Problems: []config.Problem{p}}).Error())
+			rep.Config.Problems = append(rep.Config.Problems, (&config.Error{File: filepath.Base(cerr.File), Problems: []config.Problem{p}}).Error())
 		}
-		fmt.Fprintln(w, "  fix: edit the file; the README's config reference lists every key")
-		return &silentError{code: exitFailure}
+		rep.Problems = len(cerr.Problems)
+		return rep, nil
 	case err != nil:
-		return err
+		return nil, err
 	}
-	if _, err := os.Stat(cfg.Path); errors.Is(err, fs.ErrNotExist) {
-		fmt.Fprintf(w, "✓ config %s does not exist yet: defaults apply\n", cfg.Path)
-	} else {
-		fmt.Fprintf(w, "✓ config %s is valid\n", cfg.Path)
+	rep.Config.Path = cfg.Path
+	if _, err := os.Stat(cfg.Path); err == nil {
+		rep.Config.Exists = true
 	}
 	if len(cfg.MCP.Servers) == 0 {
-		fmt.Fprintf(w, "\nNo MCP servers configured.\n\n%s", addServerHint)
-		return nil
+		return rep, nil
 	}
-
-	paths := &mcp.PathResolver{}
 	sys, err := e.startSystem(cfg)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer e.stopSystem(sys)
 	list, err := settle(ctx, sys, defaultWait(cfg))
 	if err != nil {
-		return err
+		return nil, err
 	}
-	fmt.Fprintf(w, "\nServers (%d):\n", len(list))
+	paths := &mcp.PathResolver{}
 	for _, st := range list {
 		srv := cfg.MCP.Servers[st.Alias]
-		notes := staticChecks(st.Alias, srv, paths, e.getenv)
+		d := doctorServer{statusJSON: toStatusJSON(st), Notes: staticChecks(srv, paths, e.getenv)}
 		switch st.State {
-		case actors.StateReady:
-			fmt.Fprintf(w, "✓ %s: ready over %s, protocol %s, %d tools\n", st.Alias, st.Transport, st.ProtocolVersion, st.Tools)
-		case actors.StateStopped:
-			fmt.Fprintf(w, "– %s: %s\n", st.Alias, st.Reason)
-			continue
+		case actors.StateReady, actors.StateStopped:
+			d.OK = true
 		case actors.StateConnecting:
-			problems++
-			fmt.Fprintf(w, "✗ %s: still connecting after %v\n", st.Alias, defaultWait(cfg))
-			notes = append(notes, fmt.Sprintf("fix: it may be slow to start (raise mcp.servers.%s.connect_timeout) or stuck; try: deckhand -v mcp tools %s", st.Alias, st.Alias))
+			d.Reason = fmt.Sprintf("still connecting after %v", defaultWait(cfg))
+			d.Fix = fmt.Sprintf("it may be slow to start (raise mcp.servers.%s.connect_timeout) or stuck; try: deckhand -v mcp tools %s", st.Alias, st.Alias)
 		default:
-			problems++
-			fmt.Fprintf(w, "✗ %s: %s\n", st.Alias, st.Reason)
-			notes = append(notes, "fix: "+advice(st, srv, cfg, e.getenv))
+			d.Fix = advice(st, srv, cfg, e.getenv)
 		}
-		for _, n := range notes {
+		if !d.OK {
+			rep.Problems++
+		}
+		rep.Servers = append(rep.Servers, d)
+	}
+	return rep, nil
+}
+
+func printDoctor(w io.Writer, rep *doctorReport) {
+	switch {
+	case len(rep.Config.Problems) > 0:
+		fmt.Fprintf(w, "✗ config %s has %d problem(s):\n", rep.Config.Path, len(rep.Config.Problems))
+		for _, p := range rep.Config.Problems {
+			fmt.Fprintf(w, "    %s\n", p)
+		}
+		fmt.Fprintln(w, "  fix: edit the file; the README's config reference lists every key")
+		return
+	case !rep.Config.Exists:
+		fmt.Fprintf(w, "✓ config %s does not exist yet: defaults apply\n", rep.Config.Path)
+	default:
+		fmt.Fprintf(w, "✓ config %s is valid\n", rep.Config.Path)
+	}
+	if len(rep.Servers) == 0 {
+		fmt.Fprintf(w, "\nNo MCP servers configured.\n\n%s", addServerHint)
+		return
+	}
+	fmt.Fprintf(w, "\nServers (%d):\n", len(rep.Servers))
+	for _, d := range rep.Servers {
+		switch {
+		case d.State == string(actors.StateReady):
+			fmt.Fprintf(w, "✓ %s: ready over %s, protocol %s, %d tools\n", d.Alias, d.Transport, d.ProtocolVersion, d.Tools)
+		case d.State == string(actors.StateStopped):
+			fmt.Fprintf(w, "– %s: %s\n", d.Alias, d.Reason)
+			continue
+		default:
+			fmt.Fprintf(w, "✗ %s: %s\n", d.Alias, d.Reason)
+		}
+		for _, n := range d.Notes {
 			fmt.Fprintf(w, "    %s\n", n)
 		}
+		if d.Fix != "" {
+			fmt.Fprintf(w, "    fix: %s\n", d.Fix)
+		}
 	}
-	if problems > 0 {
-		fmt.Fprintf(w, "\n%d of %d servers need attention.\n", problems, len(list))
-		return &silentError{code: exitFailure}
+	if rep.Problems > 0 {
+		fmt.Fprintf(w, "\n%d of %d servers need attention.\n", rep.Problems, len(rep.Servers))
+		return
 	}
 	fmt.Fprintln(w, "\nAll good.")
-	return nil
 }
 
 // staticChecks are facts found without connecting: where a command was
 // found, and whether a token's variable is set.
-func staticChecks(alias string, srv config.Server, paths *mcp.PathResolver, getenv func(string) (string, bool)) []string {
+func staticChecks(srv config.Server, paths *mcp.PathResolver, getenv func(string) (string, bool)) []string {
 	var notes []string
 	if srv.Disabled {
 		return nil

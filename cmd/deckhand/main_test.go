@@ -317,3 +317,30 @@ func TestOverviewWithNoConfig(t *testing.T) {
 		t.Errorf("deckhand with no config: exit %d\n%s", r.code, r.stdout)
 	}
 }
+
+func TestDoctorJSON(t *testing.T) {
+	cfgPath := writeConfig(t, "[mcp.servers.npx]\ncommand = \"deckhand-npx-missing\"\n")
+	r := deckhand(t, nil, "", "--config", cfgPath, "doctor", "--json")
+	var rep doctorReport
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatalf("doctor --json output is not JSON: %v\n%s", err, r.stdout)
+	}
+	if r.code != exitFailure || rep.Problems != 1 || len(rep.Servers) != 1 || rep.Servers[0].OK || !strings.Contains(rep.Servers[0].Fix, "install deckhand-npx-missing") {
+		t.Errorf("doctor --json: exit %d, %+v", r.code, rep)
+	}
+}
+
+func FuzzDeriveAlias(f *testing.F) {
+	f.Add("npx", "@scope/server-thing@1.2.3", "")
+	f.Add("", "", "http://[::1]:8080/mcp")
+	f.Add("/a/b/c.d/e", "../../x/dist/index.js", "")
+	f.Fuzz(func(t *testing.T, command, arg, url string) {
+		srv := config.Server{Command: command, Args: []string{arg}}
+		if url != "" {
+			srv = config.Server{URL: url}
+		}
+		if a := deriveAlias(srv); config.ValidAlias(a) != nil {
+			t.Fatalf("deriveAlias(%+v) = %q, not a valid alias", srv, a)
+		}
+	})
+}

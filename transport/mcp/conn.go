@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -53,6 +54,18 @@ type Options struct {
 	// after closing its stdin, before signalling it. Default 2s.
 	TerminateGrace time.Duration
 }
+
+// defaultHTTPTransport bounds the TCP and TLS handshakes: a host that drops
+// packets fails in seconds rather than holding up the whole connect timeout
+// (which exists for servers that are slow to start, not slow to reach).
+// Response times are not bounded here: streams stay open for as long as the
+// session lives.
+var defaultHTTPTransport http.RoundTripper = func() http.RoundTripper {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.DialContext = (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext
+	t.TLSHandshakeTimeout = 10 * time.Second
+	return t
+}()
 
 // Progress is one notifications/progress message for a call.
 type Progress struct {
@@ -276,7 +289,7 @@ func unwrapExec(err error) error {
 func (c *Conn) dialHTTP(ctx context.Context, client *sdk.Client, endpoint string, kind Kind, token string, opts Options) error {
 	base := opts.HTTPTransport
 	if base == nil {
-		base = http.DefaultTransport
+		base = defaultHTTPTransport
 	}
 	ht := &httpTransport{base: base, token: token, redact: c.redact}
 	hc := &http.Client{Transport: ht}

@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -449,6 +452,47 @@ func FuzzBodyExcerpt(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		if got := bodyExcerpt(body); len(got) > 300+len("…") && !strings.HasPrefix(string(body), "{") {
 			t.Fatalf("bodyExcerpt() returned %d bytes", len(got))
+		}
+	})
+}
+
+// HTTP servers that answer with something other than MCP get a clear error.
+func TestHTTPGarbage(t *testing.T) {
+	tests := []struct {
+		name        string
+		contentType string
+		body        string
+		want        string
+	}{
+		{"invalid JSON", "application/json", "{this is not json", "decode"},
+		{"a web page", "text/html", "<html><body>Welcome to nginx!</body></html>", `unsupported content type "text/html"`},
+		{"wrong JSON", "application/json", `{"hello": "world"}`, "decode"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", tt.contentType)
+				io.WriteString(w, tt.body)
+			}))
+			defer srv.Close()
+			ctx, cancel := context.WithTimeout(t.Context(), wait)
+			defer cancel()
+			_, err := Dial(ctx, "x", config.Server{URL: srv.URL + "/mcp"}, Options{})
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Dial() = %v, want an error mentioning %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func FuzzParsePathOutput(f *testing.F) {
+	f.Add([]byte("motd\n__DECKHAND_PATH__/usr/bin:/bin__DECKHAND_PATH__\n"))
+	f.Add([]byte("__DECKHAND_PATH____DECKHAND_PATH____DECKHAND_PATH__"))
+	f.Fuzz(func(t *testing.T, out []byte) {
+		for _, d := range parsePathOutput(out) {
+			if !filepath.IsAbs(d) {
+				t.Fatalf("parsePathOutput returned a relative directory %q", d)
+			}
 		}
 	})
 }

@@ -8,9 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -223,16 +221,7 @@ func TestKilledServerComesBack(t *testing.T) {
 
 func readPid(t *testing.T, file string) int {
 	t.Helper()
-	var pid int
-	testutil.Eventually(t, wait, func() bool {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			return false
-		}
-		pid, err = strconv.Atoi(strings.Fields(string(data) + " x")[0])
-		return err == nil
-	}, "no pid in %s", file)
-	return pid
+	return testutil.ReadPIDs(t, file, 1)[0]
 }
 
 func TestShutdownLeavesNoProcess(t *testing.T) {
@@ -248,20 +237,7 @@ func TestShutdownLeavesNoProcess(t *testing.T) {
 	if _, err := sys.ServerStatuses(ctx, true); err != nil {
 		t.Fatal(err)
 	}
-	var pids []int
-	for _, f := range []string{"a", "b"} {
-		data, err := os.ReadFile(filepath.Join(dir, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, field := range strings.Fields(string(data)) {
-			pid, _ := strconv.Atoi(field)
-			pids = append(pids, pid)
-		}
-	}
-	if len(pids) != 3 {
-		t.Fatalf("pids = %v, want 3 (two servers and a grandchild)", pids)
-	}
+	pids := append(testutil.ReadPIDs(t, filepath.Join(dir, "a"), 2), testutil.ReadPIDs(t, filepath.Join(dir, "b"), 1)...)
 	if err := sys.Shutdown(ctx); err != nil {
 		t.Fatalf("Shutdown() = %v", err)
 	}
@@ -281,16 +257,7 @@ func TestShutdownDuringConnect(t *testing.T) {
 	}}}
 	cfg.ApplyDefaults()
 	sys := Start(Options{Config: cfg})
-	var pids []int
-	testutil.Eventually(t, wait, func() bool {
-		data, _ := os.ReadFile(pidfile)
-		pids = pids[:0]
-		for _, f := range strings.Fields(string(data)) {
-			pid, _ := strconv.Atoi(f)
-			pids = append(pids, pid)
-		}
-		return len(pids) == 2
-	}, "the hanging server never started")
+	pids := testutil.ReadPIDs(t, pidfile, 2)
 	ctx, cancel := context.WithTimeout(t.Context(), wait)
 	defer cancel()
 	if err := sys.Shutdown(ctx); err != nil {
@@ -512,7 +479,7 @@ func ExampleSystem_CallTool() {
 func TestLogsHoldNoSecrets(t *testing.T) {
 	const good, bad = "good-token-5b2e71", "bad-token-90fa3c"
 	l := testutil.NewLMCP(t, good)
-	var buf syncBuffer
+	var buf testutil.LockedBuffer
 	cfg := &config.Config{MCP: config.MCP{Servers: map[string]config.Server{
 		"good": {URL: l.URL, AuthToken: good},
 		"bad":  {URL: l.URL, AuthEnv: "BAD"},
@@ -540,21 +507,4 @@ func TestLogsHoldNoSecrets(t *testing.T) {
 	if !strings.Contains(logs, "component=protoactor") || !strings.Contains(logs, "401 Unauthorized") {
 		t.Errorf("the log lacks protoactor's lines or the 401:\n%s", logs)
 	}
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

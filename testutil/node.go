@@ -18,7 +18,7 @@ func StartHTTPPeer(t testing.TB, node string, args ...string) int {
 	port := FreePort(t)
 	cmd := exec.Command(node, args...)
 	cmd.Env = append(cmd.Environ(), fmt.Sprintf("PORT=%d", port))
-	var out lockedBuffer
+	var out LockedBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("starting %v: %v", args, err)
@@ -55,18 +55,20 @@ func FreePort(t testing.TB) int {
 	return l.Addr().(*net.TCPAddr).Port
 }
 
-type lockedBuffer struct {
+// LockedBuffer is a bytes.Buffer safe for concurrent writers, for capturing
+// a process's output or a logger's.
+type LockedBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
 }
 
-func (l *lockedBuffer) Write(p []byte) (int, error) {
+func (l *LockedBuffer) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.Write(p)
 }
 
-func (l *lockedBuffer) String() string {
+func (l *LockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()

@@ -3,6 +3,7 @@ package testutil
 import (
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -51,4 +52,22 @@ func ProcessGone(pid int) bool {
 		return s[i+2] == 'Z'
 	}
 	return false
+}
+
+// ReadPIDs waits until file holds n process ids (whitespace-separated, as
+// the stdio test server writes them) and returns them.
+func ReadPIDs(t testing.TB, file string, n int) []int {
+	t.Helper()
+	var pids []int
+	Eventually(t, 30*time.Second, func() bool {
+		data, _ := os.ReadFile(file)
+		pids = pids[:0]
+		for _, f := range strings.Fields(string(data)) {
+			if pid, err := strconv.Atoi(f); err == nil {
+				pids = append(pids, pid)
+			}
+		}
+		return len(pids) >= n
+	}, "%s never held %d pids", file, n)
+	return pids
 }

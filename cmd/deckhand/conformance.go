@@ -25,15 +25,11 @@ func runConformance(ctx context.Context, e *env, args []string) error {
 		Servers:        map[string]config.Server{"conformance": {URL: url}},
 	}}
 	cfg.ApplyDefaults()
-	sys, err := e.startSystem(cfg)
+	sys, list, err := e.connect(ctx, cfg, 25*time.Second)
 	if err != nil {
 		return err
 	}
 	defer e.stopSystem(sys)
-	list, err := settle(ctx, sys, 25*time.Second)
-	if err != nil {
-		return err
-	}
 	if st := list[0]; st.State != actors.StateReady {
 		return fmt.Errorf("scenario %s: %s", scenario, stateText(st))
 	}

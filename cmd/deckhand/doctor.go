@@ -32,15 +32,11 @@ func runOverview(ctx context.Context, e *env) error {
 		fmt.Fprintf(e.stdout, "No MCP servers configured.\n\n%s", addServerHint)
 		return nil
 	}
-	sys, err := e.startSystem(cfg)
+	sys, list, err := e.connect(ctx, cfg, 0)
 	if err != nil {
 		return err
 	}
 	defer e.stopSystem(sys)
-	list, err := settle(ctx, sys, defaultWait(cfg))
-	if err != nil {
-		return err
-	}
 	printStatuses(e.stdout, list)
 	fmt.Fprint(e.stdout, "\nTry: deckhand mcp tools · deckhand mcp call ALIAS.TOOL '{...}' · deckhand doctor\n")
 	return nil
@@ -112,15 +108,11 @@ func diagnose(ctx context.Context, e *env) (*doctorReport, error) {
 	if len(cfg.MCP.Servers) == 0 {
 		return rep, nil
 	}
-	sys, err := e.startSystem(cfg)
+	sys, list, err := e.connect(ctx, cfg, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer e.stopSystem(sys)
-	list, err := settle(ctx, sys, defaultWait(cfg))
-	if err != nil {
-		return nil, err
-	}
 	paths := &mcp.PathResolver{}
 	for _, st := range list {
 		srv := cfg.MCP.Servers[st.Alias]

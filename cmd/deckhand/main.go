@@ -194,15 +194,16 @@ func (e *env) loadConfigForUpdate() (*config.Config, error) {
 	return config.LoadForUpdate(e.configPath)
 }
 
-// startSystem starts the actors for cfg's servers, or only for the aliases
-// in only when it is not empty.
-func (e *env) startSystem(cfg *config.Config, only ...string) (*actors.System, error) {
+// connect starts the actors for cfg's servers (or only those named in
+// only) and waits until each has an outcome, at most maxWait (0: the longest
+// connect timeout). On success the caller must stopSystem.
+func (e *env) connect(ctx context.Context, cfg *config.Config, maxWait time.Duration, only ...string) (*actors.System, []actors.ServerStatus, error) {
 	if len(only) > 0 {
 		picked := map[string]config.Server{}
 		for _, alias := range only {
 			srv, ok := cfg.MCP.Servers[alias]
 			if !ok {
-				return nil, fmt.Errorf("no server named %q in %s", alias, cfg.Path)
+				return nil, nil, fmt.Errorf("no server named %q in %s", alias, cfg.Path)
 			}
 			picked[alias] = srv
 		}
@@ -210,13 +211,27 @@ func (e *env) startSystem(cfg *config.Config, only ...string) (*actors.System, e
 		narrowed.MCP.Servers = picked
 		cfg = &narrowed
 	}
-	return actors.Start(actors.Options{
+	if maxWait <= 0 {
+		maxWait = defaultWait(cfg)
+	}
+	sys := actors.Start(actors.Options{
 		Config:    cfg,
 		Logger:    e.log,
 		Version:   version,
 		LookupEnv: e.getenv,
 		Paths:     &mcp.PathResolver{},
-	}), nil
+	})
+	wctx, cancel := context.WithTimeout(ctx, maxWait)
+	defer cancel()
+	list, err := sys.ServerStatuses(wctx, true)
+	if ctx.Err() != nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		e.stopSystem(sys)
+		return nil, nil, err
+	}
+	return sys, list, nil
 }
 
 // stopSystem shuts the actors down, waiting for child processes to exit.

@@ -58,17 +58,6 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	return sub(ctx, e, args[1:])
 }
 
-// settle waits (at most maxWait) for every server's first attempt.
-func settle(ctx context.Context, sys *actors.System, maxWait time.Duration) ([]actors.ServerStatus, error) {
-	wctx, cancel := context.WithTimeout(ctx, maxWait)
-	defer cancel()
-	list, err := sys.ServerStatuses(wctx, true)
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
-	return list, err
-}
-
 // defaultWait bounds how long list-like commands wait for slow servers: the
 // longest connect timeout among them.
 func defaultWait(cfg *config.Config) time.Duration {
@@ -115,18 +104,11 @@ func mcpList(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *maxWait <= 0 {
-		*maxWait = defaultWait(cfg)
-	}
-	sys, err := e.startSystem(cfg)
+	sys, list, err := e.connect(ctx, cfg, *maxWait)
 	if err != nil {
 		return err
 	}
 	defer e.stopSystem(sys)
-	list, err := settle(ctx, sys, *maxWait)
-	if err != nil {
-		return err
-	}
 	if *asJSON {
 		out := make([]statusJSON, len(list))
 		for i, s := range list {
@@ -201,15 +183,11 @@ func mcpTools(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	sys, err := e.startSystem(cfg, rest...)
+	sys, list, err := e.connect(ctx, cfg, 0, rest...)
 	if err != nil {
 		return err
 	}
 	defer e.stopSystem(sys)
-	list, err := settle(ctx, sys, defaultWait(cfg))
-	if err != nil {
-		return err
-	}
 	cat, err := sys.Catalog(ctx)
 	if err != nil {
 		return err
@@ -275,13 +253,8 @@ func connectOne(ctx context.Context, e *env, name string) (*actors.System, *conf
 	if err != nil {
 		return nil, nil, err
 	}
-	sys, err := e.startSystem(cfg, alias)
+	sys, list, err := e.connect(ctx, cfg, 0, alias)
 	if err != nil {
-		return nil, nil, err
-	}
-	list, err := settle(ctx, sys, defaultWait(cfg))
-	if err != nil {
-		e.stopSystem(sys)
 		return nil, nil, err
 	}
 	if len(list) == 1 && list[0].State != actors.StateReady {
@@ -501,15 +474,11 @@ func mcpConnect(ctx context.Context, e *env, args []string) error {
 	}
 	trial := *cfg
 	trial.MCP.Servers = map[string]config.Server{*alias: srv}
-	sys, err := e.startSystem(&trial)
+	sys, list, err := e.connect(ctx, &trial, 0)
 	if err != nil {
 		return err
 	}
 	defer e.stopSystem(sys)
-	list, err := settle(ctx, sys, defaultWait(&trial))
-	if err != nil {
-		return err
-	}
 	st := list[0]
 	cat, err := sys.Catalog(ctx)
 	if err != nil {

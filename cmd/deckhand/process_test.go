@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -15,22 +14,6 @@ import (
 )
 
 const wait = 30 * time.Second
-
-func pidsIn(t *testing.T, file string, n int) []int {
-	t.Helper()
-	var pids []int
-	testutil.Eventually(t, wait, func() bool {
-		data, _ := os.ReadFile(file)
-		pids = pids[:0]
-		for _, f := range strings.Fields(string(data)) {
-			if pid, err := strconv.Atoi(f); err == nil {
-				pids = append(pids, pid)
-			}
-		}
-		return len(pids) == n
-	}, "%s never held %d pids", file, n)
-	return pids
-}
 
 // startLongCall runs the real binary with a call that would take ten minutes,
 // on a server that starts a grandchild, and returns once both are running.
@@ -45,7 +28,7 @@ func startLongCall(t *testing.T) (cmd *exec.Cmd, exited chan error, pids []int) 
 	}
 	exited = make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
-	pids = pidsIn(t, pidfile, 2)
+	pids = testutil.ReadPIDs(t, pidfile, 2)
 	t.Cleanup(func() {
 		cmd.Process.Kill()
 		for _, pid := range pids {

@@ -9,7 +9,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -123,33 +122,15 @@ func TestStdioHangAtStartIsReaped(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "no answer to initialize") {
 		t.Fatalf("Dial(hanging server) = %v, want no answer to initialize", err)
 	}
-	for _, pid := range readPids(t, pidfile) {
+	for _, pid := range testutil.ReadPIDs(t, pidfile, 1) {
 		testutil.Eventually(t, wait, func() bool { return testutil.ProcessGone(pid) }, "process %d still running", pid)
 	}
-}
-
-func readPids(t *testing.T, file string) []int {
-	t.Helper()
-	var data []byte
-	testutil.Eventually(t, wait, func() bool {
-		data, _ = os.ReadFile(file)
-		return len(data) > 0
-	}, "no pid file %s", file)
-	var pids []int
-	for _, f := range strings.Fields(string(data)) {
-		pid, err := strconv.Atoi(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pids = append(pids, pid)
-	}
-	return pids
 }
 
 func TestCloseReapsProcessGroup(t *testing.T) {
 	pidfile := filepath.Join(t.TempDir(), "pids")
 	c := dial(t, stdioServer(t, "-spawn", "-pidfile", pidfile), Options{})
-	pids := readPids(t, pidfile)
+	pids := testutil.ReadPIDs(t, pidfile, 2)
 	if len(pids) != 2 {
 		t.Fatalf("pids = %v, want server and grandchild", pids)
 	}

@@ -63,7 +63,7 @@ func (s *System) CallTool(ctx context.Context, tool string, args json.RawMessage
 	if len(args) > 0 && !json.Valid(args) {
 		return nil, fmt.Errorf("arguments are not valid JSON")
 	}
-	in := s.newInbox(64)
+	in := s.newInbox(16)
 	defer in.close()
 	id := "cli-" + strconv.FormatUint(s.ids.Add(1), 10)
 	req := &CallTool{ID: id, Tool: tool, Args: args}

@@ -18,18 +18,96 @@ const (
 	DefaultConnectTimeout   = 30 * time.Second
 	DefaultReconnectInitial = 500 * time.Millisecond
 	DefaultReconnectMax     = 30 * time.Second
+	DefaultMaxToolDepth     = 8
+	DefaultMaxOutputBytes   = 256 << 10
+	DefaultApprovalTimeout  = 2 * time.Minute
+	DefaultContextTokens    = 32000
+	DefaultStreamTimeout    = 2 * time.Minute
+	DefaultModelRetries     = 2
 )
 
-// Config is the whole configuration. Its zero value is valid: no servers.
+// Config is the whole configuration. Its zero value is valid: no model, no
+// servers.
 type Config struct {
-	MCP MCP `toml:"mcp"`
+	Model Model `toml:"model"`
+	MCP   MCP   `toml:"mcp"`
+	Shell Shell `toml:"shell"`
 
 	// Path is the file this config was loaded from, or "" when none existed.
 	Path string `toml:"-"`
 }
 
+// Model is the language model Deckhand talks to: any OpenAI-compatible
+// chat-completions endpoint (OpenAI, OpenRouter, llama.cpp, Ollama, vLLM, LM
+// Studio). It is configured when BaseURL and Name are set.
+type Model struct {
+	// Provider is the wire format; only "openai" (compatible) for now.
+	Provider string `toml:"provider" validate:"omitempty,oneof=openai"`
+	// BaseURL is the API root, such as http://127.0.0.1:8080/v1; requests go
+	// to BaseURL/chat/completions.
+	BaseURL string `toml:"base_url" validate:"omitempty,http_url"`
+	// Name is the model to ask for.
+	Name string `toml:"name"`
+	// APIKeyEnv names the environment variable holding the API key, sent as
+	// a bearer token. Empty: no key (local servers).
+	APIKeyEnv string `toml:"api_key_env" validate:"omitempty,env_name"`
+	// MaxContextTokens bounds what one request carries (system prompt, tool
+	// schemas and messages, estimated); the oldest turns are dropped first.
+	// Default 32000.
+	MaxContextTokens int `toml:"max_context_tokens" validate:"gte=0"`
+	// MaxOutputTokens is sent as max_tokens when set. Default: the server's.
+	MaxOutputTokens int `toml:"max_output_tokens" validate:"gte=0"`
+	// Temperature is sent when set. Default: the server's.
+	Temperature *float64 `toml:"temperature" validate:"omitempty,gte=0,lte=2"`
+	// StreamTimeout is the longest silence allowed while a response
+	// streams, and the wait for its first byte. Default 2m.
+	StreamTimeout time.Duration `toml:"stream_timeout" validate:"gte=0"`
+	// MaxRetries is how often a request refused with 429 or 5xx is retried
+	// (honouring Retry-After) before the run fails. Default 2.
+	MaxRetries *int `toml:"max_retries" validate:"omitempty,gte=0,lte=10"`
+}
+
+// Configured reports whether a model is set up.
+func (m Model) Configured() bool { return m.BaseURL != "" && m.Name != "" }
+
+// Retries is MaxRetries with its default.
+func (m Model) Retries() int {
+	if m.MaxRetries == nil {
+		return DefaultModelRetries
+	}
+	return *m.MaxRetries
+}
+
+// Shell configures the CMD: route: shell commands the model proposes on
+// lines starting with "CMD:", run (after approval, as the pseudo-tool
+// local.exec) and fed back to the model.
+type Shell struct {
+	// Disabled turns the CMD: route off: such lines stay plain text.
+	Disabled bool `toml:"disabled"`
+	// Program runs each command as `Program -c COMMAND`. Default /bin/sh.
+	Program string `toml:"program"`
+}
+
 // MCP configures the MCP servers and how Deckhand talks to them.
 type MCP struct {
+	// MaxToolDepth bounds the model requests of one run that may ask for
+	// tools; the run then stops with "tool-call depth limit reached".
+	// Default 8.
+	MaxToolDepth int `toml:"max_tool_depth" validate:"gte=0"`
+
+	// MaxOutputBytes caps a tool result given to the model; the head and
+	// tail are kept with a marker saying how much was cut. Default 256 KiB.
+	MaxOutputBytes int `toml:"max_output_bytes" validate:"gte=0"`
+
+	// ApprovalTimeout is how long a tool call waits for the person to
+	// answer; no answer is a deny. Default 2m.
+	ApprovalTimeout time.Duration `toml:"approval_timeout" validate:"gte=0"`
+
+	// AutoApprove lets tools run without asking: "alias.tool" = true for one
+	// tool, "alias.*" = true for a server, "local.exec" for shell commands.
+	// A rule for one tool beats its server's; false means "ask".
+	AutoApprove map[string]bool `toml:"auto_approve" validate:"dive,keys,approve_rule,endkeys"`
+
 	// ToolTimeout bounds one tool call unless the server sets its own timeout.
 	// Default 60s.
 	ToolTimeout time.Duration `toml:"tool_timeout" validate:"gte=0"`
@@ -149,6 +227,28 @@ func (c *Config) ApplyDefaults() {
 	}
 	if m.Reconnect.Max < m.Reconnect.Initial {
 		m.Reconnect.Max = m.Reconnect.Initial
+	}
+	if m.MaxToolDepth == 0 {
+		m.MaxToolDepth = DefaultMaxToolDepth
+	}
+	if m.MaxOutputBytes == 0 {
+		m.MaxOutputBytes = DefaultMaxOutputBytes
+	}
+	if m.ApprovalTimeout == 0 {
+		m.ApprovalTimeout = DefaultApprovalTimeout
+	}
+	md := &c.Model
+	if md.Provider == "" {
+		md.Provider = "openai"
+	}
+	if md.MaxContextTokens == 0 {
+		md.MaxContextTokens = DefaultContextTokens
+	}
+	if md.StreamTimeout == 0 {
+		md.StreamTimeout = DefaultStreamTimeout
+	}
+	if c.Shell.Program == "" {
+		c.Shell.Program = "/bin/sh"
 	}
 }
 

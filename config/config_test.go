@@ -20,18 +20,41 @@ func TestParseValid(t *testing.T) {
 		{
 			name: "empty file is the zero config with defaults",
 			toml: "",
-			want: Config{MCP: MCP{
-				ToolTimeout:    DefaultToolTimeout,
-				ConnectTimeout: DefaultConnectTimeout,
-				Reconnect:      Backoff{DefaultReconnectInitial, DefaultReconnectMax},
-			}},
+			want: Config{
+				Model: Model{Provider: "openai", MaxContextTokens: DefaultContextTokens, StreamTimeout: DefaultStreamTimeout},
+				MCP: MCP{
+					ToolTimeout:     DefaultToolTimeout,
+					ConnectTimeout:  DefaultConnectTimeout,
+					Reconnect:       Backoff{DefaultReconnectInitial, DefaultReconnectMax},
+					MaxToolDepth:    DefaultMaxToolDepth,
+					MaxOutputBytes:  DefaultMaxOutputBytes,
+					ApprovalTimeout: DefaultApprovalTimeout,
+				},
+				Shell: Shell{Program: "/bin/sh"},
+			},
 		},
 		{
 			name: "design sketch",
 			toml: `
+[model]
+provider = "openai"
+base_url = "http://127.0.0.1:8080/v1"
+name = "mistral-nemo"
+api_key_env = "OPENAI_API_KEY"
+max_context_tokens = 16000
+temperature = 0.2
+max_retries = 0
+
 [mcp]
+max_tool_depth = 4
+approval_timeout = "30s"
 tool_timeout = "90s"
 reconnect = { initial = "1s", max = "1m" }
+
+[mcp.auto_approve]
+"fs.read_text_file" = true
+"boltzmann.*" = true
+"local.exec" = false
 
 [mcp.servers.fs]
 command = "npx"
@@ -52,10 +75,15 @@ auth_token = "literal"
 read_only = true
 disabled = true
 `,
-			want: Config{MCP: MCP{
-				ToolTimeout:    90 * time.Second,
-				ConnectTimeout: DefaultConnectTimeout,
-				Reconnect:      Backoff{time.Second, time.Minute},
+			want: Config{Model: Model{
+				Provider: "openai", BaseURL: "http://127.0.0.1:8080/v1", Name: "mistral-nemo", APIKeyEnv: "OPENAI_API_KEY",
+				MaxContextTokens: 16000, Temperature: ptr(0.2), MaxRetries: ptr(0),
+			}, MCP: MCP{
+				ToolTimeout:     90 * time.Second,
+				Reconnect:       Backoff{time.Second, time.Minute},
+				MaxToolDepth:    4,
+				ApprovalTimeout: 30 * time.Second,
+				AutoApprove:     map[string]bool{"fs.read_text_file": true, "boltzmann.*": true, "local.exec": false},
 				Servers: map[string]Server{
 					"fs": {
 						Command:  "npx",
@@ -75,12 +103,15 @@ disabled = true
 			if err != nil {
 				t.Fatalf("Parse() error = %v", err)
 			}
+			tt.want.ApplyDefaults()
 			if diff := cmp.Diff(&tt.want, got); diff != "" {
 				t.Errorf("Parse() mismatch (-want +got):\n%s", diff)
 			}
 		})
 	}
 }
+
+func ptr[T any](v T) *T { return &v }
 
 func TestParseErrors(t *testing.T) {
 	tests := []struct {
@@ -110,6 +141,11 @@ func TestParseErrors(t *testing.T) {
 		{"args on url", "[mcp.servers.r]\nurl = \"http://h/mcp\"\nargs = [\"x\"]", []string{"mcp.servers.r.args: applies to command servers only"}},
 		{"bad read_only", "[mcp.servers.r]\ncommand = \"x\"\nread_only = 3", []string{"mcp.servers.r.read_only: want true, false or a list of tool names"}},
 		{"backoff order", "[mcp.reconnect]\ninitial = \"10s\"\nmax = \"1s\"", []string{"mcp.reconnect.max: must not be less than initial"}},
+		{"bad approve rule", "[mcp.auto_approve]\n\"fs\" = true", []string{`config.toml: mcp.auto_approve.fs: not an auto_approve rule`}},
+		{"bad local rule", "[mcp.auto_approve]\n\"local.rm\" = true", []string{`mcp.auto_approve."local.rm": not an auto_approve rule`}},
+		{"bad model url", "[model]\nbase_url = \"localhost:8080\"", []string{"config.toml: model.base_url: not a valid URL"}},
+		{"bad provider", "[model]\nprovider = \"anthropic\"", []string{"config.toml: model.provider: must be one of: openai"}},
+		{"too many retries", "[model]\nmax_retries = 50", []string{"config.toml: model.max_retries: is too large (at most 10)"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -36,6 +36,21 @@ func ValidAlias(alias string) error {
 	return nil
 }
 
+// ValidRule reports why key cannot be an auto_approve rule, or nil. Rules
+// are "alias.tool", "alias.*" or "local.exec".
+func ValidRule(key string) error {
+	alias, tool, ok := strings.Cut(key, ".")
+	switch {
+	case key == "local.exec":
+		return nil
+	case !ok || tool == "":
+		return errors.New(`want "alias.tool" or "alias.*"`)
+	case alias == "local":
+		return errors.New(`the only local tool is "local.exec"`)
+	}
+	return ValidAlias(alias)
+}
+
 // CheckServer validates one server entry as if it were in a config file
 // under alias.
 func CheckServer(alias string, s Server) error {
@@ -61,6 +76,9 @@ func newValidator() *validator.Validate {
 	must(v.RegisterValidation("http_url", func(fl validator.FieldLevel) bool {
 		u, err := url.Parse(fl.Field().String())
 		return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+	}))
+	must(v.RegisterValidation("approve_rule", func(fl validator.FieldLevel) bool {
+		return ValidRule(fl.Field().String()) == nil
 	}))
 	must(v.RegisterValidation("env_name", func(fl validator.FieldLevel) bool {
 		return envNameRE.MatchString(fl.Field().String())
@@ -135,6 +153,8 @@ var messages = map[string]string{
 	"http_url":             "not a valid URL (want http://… or https://…)",
 	"env_name":             "not a valid environment variable name",
 	"gte":                  "must not be negative",
+	"lte":                  "is too large (at most %s)",
+	"approve_rule":         `not an auto_approve rule: want "alias.tool", "alias.*" or "local.exec"`,
 	"oneof":                "must be one of: %s",
 	"command_or_url":       "set command (a local server) or url (a remote one)",
 	"not_both_command_url": "set command or url, not both",

@@ -426,16 +426,6 @@ func FuzzFirstEventIsEndpoint(f *testing.F) {
 	})
 }
 
-func FuzzBodyExcerpt(f *testing.F) {
-	f.Add([]byte(`{"error":{"code":-32001,"message":"nope"}}`))
-	f.Add([]byte(`{"error":"unauthorized","error_description":"bad token"}`))
-	f.Add([]byte("<html>   lots \n of   text</html>"))
-	f.Fuzz(func(t *testing.T, body []byte) {
-		if got := bodyExcerpt(body); len(got) > 300+len("…") && !strings.HasPrefix(string(body), "{") {
-			t.Fatalf("bodyExcerpt() returned %d bytes", len(got))
-		}
-	})
-}
 
 // HTTP servers that answer with something other than MCP get a clear error.
 func TestHTTPGarbage(t *testing.T) {

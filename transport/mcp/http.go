@@ -3,7 +3,6 @@ package mcp
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"mime"
@@ -13,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"deckhand/transport/errbody"
 )
 
 // httpTransport is the RoundTripper under every HTTP connection. It adds the
@@ -81,7 +82,7 @@ func (t *httpTransport) recordRefusal(req *http.Request, resp *http.Response) {
 		Method: req.Method,
 		URL:    redactedURL(req.URL),
 		Status: resp.StatusCode,
-		Body:   t.redact.string(bodyExcerpt(head)),
+		Body:   t.redact.string(errbody.Summary(head)),
 	}
 	t.mu.Lock()
 	t.lastRefusal = refusal
@@ -116,40 +117,6 @@ func isUnreachable(err error) bool {
 	}
 	var dns *net.DNSError
 	return errors.As(err, &dns) && !dns.IsTimeout
-}
-
-// bodyExcerpt makes an error body printable: the JSON-RPC or OAuth error
-// message when there is one, otherwise the text with whitespace collapsed,
-// cut at 300 characters.
-func bodyExcerpt(b []byte) string {
-	var v struct {
-		Error   json.RawMessage `json:"error"`
-		Desc    string          `json:"error_description"`
-		Message string          `json:"message"`
-	}
-	if json.Unmarshal(b, &v) == nil {
-		var rpc struct {
-			Code    int    `json:"code"`
-			Message string `json:"message"`
-		}
-		var plain string
-		switch {
-		case json.Unmarshal(v.Error, &rpc) == nil && rpc.Message != "":
-			return rpc.Message
-		case json.Unmarshal(v.Error, &plain) == nil && plain != "":
-			if v.Desc != "" {
-				return plain + ": " + v.Desc
-			}
-			return plain
-		case v.Message != "":
-			return v.Message
-		}
-	}
-	s := strings.Join(strings.Fields(string(b)), " ")
-	if len(s) > 300 {
-		s = s[:300] + "…"
-	}
-	return s
 }
 
 func redactedURL(u *url.URL) string {

@@ -1,0 +1,64 @@
+package llm
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ErrIncomplete means the stream ended before a finish_reason: the answer
+// was cut off. The text received so far is kept in the Turn.
+var ErrIncomplete = errors.New("the model's answer stopped before it was finished")
+
+// ErrStreamTimeout is the cause when the server stays silent longer than the
+// stream timeout.
+var ErrStreamTimeout = errors.New("the model server stopped sending")
+
+// HTTPError is a refused request: the status and the server's own message.
+type HTTPError struct {
+	Status     int
+	Message    string
+	RetryAfter time.Duration // from Retry-After, when given
+}
+
+func (e *HTTPError) Error() string {
+	status := fmt.Sprintf("%d %s", e.Status, http.StatusText(e.Status))
+	msg := "model server: " + status
+	if e.Message != "" && !strings.EqualFold(e.Message, status) && !strings.EqualFold(e.Message, http.StatusText(e.Status)) {
+		msg += ": " + e.Message
+	}
+	if e.RetryAfter > 0 {
+		msg += fmt.Sprintf(" (retry after %v)", e.RetryAfter)
+	}
+	return msg
+}
+
+// Temporary reports whether trying again later may work: 408, 409, 429 and
+// 5xx.
+func (e *HTTPError) Temporary() bool {
+	return e.Status == http.StatusRequestTimeout || e.Status == http.StatusConflict ||
+		e.Status == http.StatusTooManyRequests || e.Status >= 500
+}
+
+// StreamError is an error object the server sent inside the stream.
+type StreamError struct{ Message string }
+
+func (e *StreamError) Error() string { return "model server: " + e.Message }
+
+// retryAfter reads a Retry-After header: seconds or an HTTP date.
+func retryAfter(h string, now time.Time) time.Duration {
+	h = strings.TrimSpace(h)
+	if h == "" {
+		return 0
+	}
+	if s, err := strconv.ParseFloat(h, 64); err == nil && s >= 0 {
+		return time.Duration(s * float64(time.Second))
+	}
+	if t, err := http.ParseTime(h); err == nil && t.After(now) {
+		return t.Sub(now).Round(time.Second)
+	}
+	return 0
+}

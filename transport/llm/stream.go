@@ -1,0 +1,255 @@
+package llm
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/r3labs/sse/v2"
+
+	"deckhand/transport/errbody"
+)
+
+// MaxEventSize bounds one SSE event (one chunk); a larger one is an error.
+const MaxEventSize = 8 << 20
+
+// Client talks to one OpenAI-compatible endpoint.
+type Client struct {
+	// BaseURL is the API root; requests go to BaseURL/chat/completions.
+	BaseURL string
+	// Model is sent as "model".
+	Model string
+	// APIKey, if set, is sent as a bearer token. It never appears in errors.
+	APIKey string
+	// HTTPClient sends requests. Default http.DefaultClient.
+	HTTPClient *http.Client
+	// Timeout is the longest wait for the first byte and the longest silence
+	// between chunks. Default 2m.
+	Timeout time.Duration
+}
+
+// Stream starts a streamed completion. A refused request is an *HTTPError
+// with the status and the server's message. The stream must be closed.
+func (c *Client) Stream(ctx context.Context, req *Request) (*Stream, error) {
+	wr := wireRequest{
+		Model:       c.Model,
+		Messages:    req.Messages,
+		Stream:      true,
+		Tools:       req.Tools,
+		MaxTokens:   req.MaxTokens,
+		Temperature: req.Temperature,
+	}
+	wr.StreamOptions.IncludeUsage = true
+	if len(req.Tools) > 0 {
+		wr.ToolChoice = "auto"
+	}
+	body, err := json.Marshal(wr)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the request: %w", err)
+	}
+	timeout := c.Timeout
+	if timeout <= 0 {
+		timeout = 2 * time.Minute
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	watchdog := time.AfterFunc(timeout, func() { cancel(ErrStreamTimeout) })
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimRight(c.BaseURL, "/")+"/chat/completions", bytes.NewReader(body))
+	if err != nil {
+		watchdog.Stop()
+		cancel(nil)
+		return nil, err
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	hreq.Header.Set("Accept", "text/event-stream")
+	if c.APIKey != "" {
+		hreq.Header.Set("Authorization", "Bearer "+c.APIKey)
+	}
+	hc := c.HTTPClient
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	resp, err := hc.Do(hreq)
+	if err != nil {
+		watchdog.Stop()
+		if cause := context.Cause(ctx); errors.Is(cause, ErrStreamTimeout) {
+			err = cause
+		}
+		cancel(nil)
+		return nil, c.clean(err)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		defer resp.Body.Close()
+		defer cancel(nil)
+		watchdog.Stop()
+		data, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+		return nil, &HTTPError{
+			Status:     resp.StatusCode,
+			Message:    c.redact(errbody.Summary(data)),
+			RetryAfter: retryAfter(resp.Header.Get("Retry-After"), time.Now()),
+		}
+	}
+	s := &Stream{body: resp.Body, cancel: cancel, client: c}
+	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if ct == "application/json" {
+		// The server ignored stream:true and sent the whole completion.
+		s.whole = true
+	}
+	s.events = newEventReader(&idleReader{r: resp.Body, timer: watchdog, timeout: timeout})
+	s.watchdog = watchdog
+	s.ctx = ctx
+	return s, nil
+}
+
+// clean removes the API key from an error's text.
+func (c *Client) clean(err error) error {
+	if c.APIKey == "" || len(c.APIKey) < 4 || !strings.Contains(err.Error(), c.APIKey) {
+		return err
+	}
+	return errors.New(c.redact(err.Error()))
+}
+
+func (c *Client) redact(s string) string {
+	if len(c.APIKey) < 4 {
+		return s
+	}
+	return strings.ReplaceAll(s, c.APIKey, "[redacted]")
+}
+
+func newEventReader(r io.Reader) *sse.EventStreamReader {
+	return sse.NewEventStreamReader(r, MaxEventSize)
+}
+
+// idleReader resets the watchdog on every read that returns data.
+type idleReader struct {
+	r       io.Reader
+	timer   *time.Timer
+	timeout time.Duration
+}
+
+func (r *idleReader) Read(p []byte) (int, error) {
+	n, err := r.r.Read(p)
+	if n > 0 {
+		r.timer.Reset(r.timeout)
+	}
+	return n, err
+}
+
+// Stream is a response being read.
+type Stream struct {
+	client   *Client
+	body     io.ReadCloser
+	events   *sse.EventStreamReader
+	ctx      context.Context
+	cancel   context.CancelCauseFunc
+	watchdog *time.Timer
+	whole    bool // a plain JSON body, not SSE
+	done     bool
+	once     sync.Once
+}
+
+// Next returns the next delta; io.EOF after [DONE] or the end of the body.
+// An error object in the stream is a *StreamError; a silence longer than
+// the timeout is ErrStreamTimeout.
+func (s *Stream) Next() (Delta, error) {
+	if s.done {
+		return Delta{}, io.EOF
+	}
+	if s.whole {
+		s.done = true
+		data, err := io.ReadAll(io.LimitReader(s.body, MaxEventSize))
+		if err != nil {
+			return Delta{}, s.readError(err)
+		}
+		return parseChunk(data)
+	}
+	for {
+		raw, err := s.events.ReadEvent()
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				if cause := context.Cause(s.ctx); cause != nil && s.ctx.Err() != nil {
+					return Delta{}, s.readError(cause)
+				}
+				s.done = true
+				return Delta{}, io.EOF
+			}
+			return Delta{}, s.readError(err)
+		}
+		data, ok := eventData(raw)
+		if !ok || len(bytes.TrimSpace(data)) == 0 {
+			continue // a comment (keep-alive), or an event without data
+		}
+		if string(bytes.TrimSpace(data)) == "[DONE]" {
+			s.done = true
+			return Delta{}, io.EOF
+		}
+		return parseChunk(data)
+	}
+}
+
+func (s *Stream) readError(err error) error {
+	if cause := context.Cause(s.ctx); s.ctx.Err() != nil && cause != nil {
+		err = cause
+	}
+	return s.client.clean(fmt.Errorf("reading the model's stream: %w", err))
+}
+
+// Close ends the request; reading stops at once.
+func (s *Stream) Close() error {
+	s.once.Do(func() {
+		s.watchdog.Stop()
+		s.cancel(nil)
+		s.body.Close()
+	})
+	return nil
+}
+
+// parseChunk decodes one chunk's JSON.
+func parseChunk(data []byte) (Delta, error) {
+	var c chunk
+	if err := json.Unmarshal(data, &c); err != nil {
+		return Delta{}, fmt.Errorf("the model server sent a malformed chunk (%v): %.200s", err, data)
+	}
+	if len(c.Error) > 0 && string(c.Error) != "null" {
+		return Delta{}, &StreamError{Message: errbody.Summary(data)}
+	}
+	return c.delta(), nil
+}
+
+// eventData returns an SSE event's data: the "data" fields joined with
+// newlines, the optional space after the colon removed. ok is false for an
+// event with no data field (only comments, an id, a retry). Written by hand:
+// r3labs/sse does this only inside its own client, which can only GET.
+func eventData(event []byte) (data []byte, ok bool) {
+	var out []byte
+	for len(event) > 0 {
+		var line []byte
+		if i := bytes.IndexAny(event, "\r\n"); i >= 0 {
+			line = event[:i]
+			if event[i] == '\r' && i+1 < len(event) && event[i+1] == '\n' {
+				i++
+			}
+			event = event[i+1:]
+		} else {
+			line, event = event, nil
+		}
+		field, value, _ := bytes.Cut(line, []byte(":"))
+		if string(field) != "data" {
+			continue // comments, event names, ids, retries, unknown fields
+		}
+		value = bytes.TrimPrefix(value, []byte(" "))
+		if ok {
+			out = append(out, '\n')
+		}
+		out = append(out, value...) // a copy: the reader reuses its buffer
+		ok = true
+	}
+	return out, ok
+}

@@ -1,0 +1,225 @@
+// Package llm owns the model wire format: OpenAI-compatible chat completions
+// with streaming. A [Client] posts a [Request] and returns a [Stream] of typed
+// deltas (text, tool-call fragments, usage, finish), read from the SSE body
+// with r3labs/sse; an [Accumulator] joins the deltas into one assistant
+// [Turn], tool calls joined by index.
+//
+// A Client is safe for concurrent use; a Stream and an Accumulator belong to
+// one goroutine.
+package llm
+
+import (
+	"encoding/json"
+)
+
+// Role values for [Message.Role].
+const (
+	RoleSystem    = "system"
+	RoleUser      = "user"
+	RoleAssistant = "assistant"
+	RoleTool      = "tool"
+)
+
+// Message is one chat message as the API takes it.
+type Message struct {
+	Role       string     `json:"role"`
+	Content    string     `json:"content"`
+	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
+	ToolCallID string     `json:"tool_call_id,omitempty"`
+}
+
+// MarshalJSON sends an assistant message that only calls tools with
+// "content": null, as the API documents.
+func (m Message) MarshalJSON() ([]byte, error) {
+	type plain Message
+	if m.Role == RoleAssistant && m.Content == "" && len(m.ToolCalls) > 0 {
+		return json.Marshal(struct {
+			plain
+			Content *string `json:"content"`
+		}{plain: plain(m)})
+	}
+	return json.Marshal(plain(m))
+}
+
+// ToolCall is a complete call the model asked for. Arguments is JSON text as
+// the model wrote it, which may be invalid.
+type ToolCall struct {
+	ID        string
+	Name      string
+	Arguments string
+}
+
+type wireToolCall struct {
+	ID       string `json:"id"`
+	Type     string `json:"type"`
+	Function struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	} `json:"function"`
+}
+
+func (c ToolCall) MarshalJSON() ([]byte, error) {
+	var w wireToolCall
+	w.ID, w.Type, w.Function.Name, w.Function.Arguments = c.ID, "function", c.Name, c.Arguments
+	return json.Marshal(w)
+}
+
+func (c *ToolCall) UnmarshalJSON(data []byte) error {
+	var w wireToolCall
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	c.ID, c.Name, c.Arguments = w.ID, w.Function.Name, w.Function.Arguments
+	return nil
+}
+
+// Tool is a function the model may call.
+type Tool struct {
+	Name        string
+	Description string
+	Parameters  json.RawMessage // a JSON schema of type object
+}
+
+func (t Tool) MarshalJSON() ([]byte, error) {
+	params := t.Parameters
+	if len(params) == 0 {
+		params = json.RawMessage(`{"type":"object","properties":{}}`)
+	}
+	return json.Marshal(struct {
+		Type     string `json:"type"`
+		Function struct {
+			Name        string          `json:"name"`
+			Description string          `json:"description,omitempty"`
+			Parameters  json.RawMessage `json:"parameters"`
+		} `json:"function"`
+	}{Type: "function", Function: struct {
+		Name        string          `json:"name"`
+		Description string          `json:"description,omitempty"`
+		Parameters  json.RawMessage `json:"parameters"`
+	}{t.Name, t.Description, params}})
+}
+
+// Request is one chat-completions request. Model, Stream and
+// stream_options are filled in by the client.
+type Request struct {
+	Messages    []Message
+	Tools       []Tool
+	MaxTokens   int
+	Temperature *float64
+}
+
+type wireRequest struct {
+	Model         string    `json:"model"`
+	Messages      []Message `json:"messages"`
+	Stream        bool      `json:"stream"`
+	StreamOptions struct {
+		IncludeUsage bool `json:"include_usage"`
+	} `json:"stream_options"`
+	Tools       []Tool   `json:"tools,omitempty"`
+	ToolChoice  string   `json:"tool_choice,omitempty"`
+	MaxTokens   int      `json:"max_tokens,omitempty"`
+	Temperature *float64 `json:"temperature,omitempty"`
+}
+
+// Usage is the token count of one request, as the server reports it.
+type Usage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+}
+
+// Delta is what one streamed chunk adds.
+type Delta struct {
+	Text         string
+	Reasoning    string // reasoning_content, from servers that show it
+	ToolCalls    []ToolCallFragment
+	Usage        *Usage
+	FinishReason string
+}
+
+// ToolCallFragment is a piece of a tool call. The first fragment of a call
+// carries its id and name; arguments arrive as JSON text in pieces.
+type ToolCallFragment struct {
+	Index     int // -1 when the server sent none
+	ID        string
+	Name      string
+	Arguments string
+}
+
+// chunk is one chat.completion.chunk, or a whole chat.completion from a
+// server that ignored stream:true.
+type chunk struct {
+	Choices []struct {
+		Delta   *chunkMessage `json:"delta"`
+		Message *chunkMessage `json:"message"`
+		// FinishReason is a string or null.
+		FinishReason *string `json:"finish_reason"`
+	} `json:"choices"`
+	Usage *Usage          `json:"usage"`
+	Error json.RawMessage `json:"error"`
+}
+
+type chunkMessage struct {
+	Content          *string `json:"content"`
+	ReasoningContent *string `json:"reasoning_content"`
+	Reasoning        *string `json:"reasoning"`
+	ToolCalls        []struct {
+		Index    *int   `json:"index"`
+		ID       string `json:"id"`
+		Function struct {
+			Name string `json:"name"`
+			// Arguments is a JSON string, or (some servers) an object.
+			Arguments json.RawMessage `json:"arguments"`
+		} `json:"function"`
+	} `json:"tool_calls"`
+}
+
+// delta turns a chunk into a Delta.
+func (c *chunk) delta() Delta {
+	var d Delta
+	d.Usage = c.Usage
+	if len(c.Choices) == 0 {
+		return d
+	}
+	ch := c.Choices[0]
+	if ch.FinishReason != nil {
+		d.FinishReason = *ch.FinishReason
+	}
+	m := ch.Delta
+	if m == nil {
+		m = ch.Message
+	}
+	if m == nil {
+		return d
+	}
+	if m.Content != nil {
+		d.Text = *m.Content
+	}
+	switch {
+	case m.ReasoningContent != nil:
+		d.Reasoning = *m.ReasoningContent
+	case m.Reasoning != nil:
+		d.Reasoning = *m.Reasoning
+	}
+	for _, tc := range m.ToolCalls {
+		f := ToolCallFragment{Index: -1, ID: tc.ID, Name: tc.Function.Name, Arguments: argumentsText(tc.Function.Arguments)}
+		if tc.Index != nil {
+			f.Index = *tc.Index
+		}
+		d.ToolCalls = append(d.ToolCalls, f)
+	}
+	return d
+}
+
+// argumentsText is the arguments as JSON text: the string's value when they
+// came as a string, the object's text when they came as an object.
+func argumentsText(raw json.RawMessage) string {
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	return string(raw)
+}

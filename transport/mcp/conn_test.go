@@ -426,7 +426,6 @@ func FuzzFirstEventIsEndpoint(f *testing.F) {
 	})
 }
 
-
 // HTTP servers that answer with something other than MCP get a clear error.
 func TestHTTPGarbage(t *testing.T) {
 	tests := []struct {

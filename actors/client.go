@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/asynkron/protoactor-go/actor"
+
 	"deckhand/config"
 	"deckhand/tools"
 )
@@ -86,4 +88,13 @@ func (s *System) CallTool(ctx context.Context, tool string, args json.RawMessage
 			return m, nil
 		}
 	}
+}
+
+// StartConversation opens a conversation whose events go to opts.Watchers.
+func (s *System) StartConversation(ctx context.Context, opts ConversationOptions) (*actor.PID, string, error) {
+	res, err := ask[*ConversationStarted](ctx, s, s.Conversations, &StartConversation{Options: opts})
+	if err != nil {
+		return nil, "", err
+	}
+	return res.PID, res.ID, res.Err
 }

@@ -105,11 +105,11 @@ func (a *registryActor) Receive(c actor.Context) {
 }
 
 func (a *registryActor) rebuild(c actor.Context) {
-	lists := make(map[string][]*sdk.Tool, len(a.servers))
+	sources := make(map[string]tools.Source, len(a.servers))
 	for alias, e := range a.servers {
-		lists[alias] = e.tools
+		sources[alias] = tools.Source{Tools: e.tools, Trusted: e.server.Trusted, ReadOnly: e.server.ReadOnly.Has}
 	}
-	a.catalog = tools.NewCatalog(lists)
+	a.catalog = tools.NewCatalog(sources)
 	for _, w := range a.watchers {
 		c.Send(w, &CatalogChanged{Catalog: a.catalog})
 	}

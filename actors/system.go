@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -13,7 +15,10 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"deckhand/approval"
 	"deckhand/config"
+	"deckhand/tools"
+	"deckhand/transport/llm"
 	"deckhand/transport/mcp"
 )
 
@@ -29,17 +34,20 @@ type Options struct {
 	Paths *mcp.PathResolver
 	// LookupEnv reads auth_env variables. Default os.LookupEnv.
 	LookupEnv func(string) (string, bool)
+	// Always keeps "always allow" grants. Default: in memory.
+	Always approval.Always
 	// InProcess are servers that run inside Deckhand, by alias; they are
 	// supervised like the configured ones and connected over in-memory
-	// pipes. An alias here hides a configured server of the same name.
+	// pipes. A configured server of the same alias lends them its settings.
 	InProcess map[string]*sdk.Server
 }
 
 // System is the running actor system with Deckhand's long-lived actors.
 type System struct {
-	Root     *actor.RootContext
-	Servers  *actor.PID
-	Registry *actor.PID
+	Root          *actor.RootContext
+	Servers       *actor.PID
+	Registry      *actor.PID
+	Conversations *actor.PID
 
 	as    *actor.ActorSystem
 	log   *slog.Logger
@@ -85,21 +93,64 @@ func Start(opts Options) *System {
 		servers = map[string]config.Server{}
 	}
 	for alias := range opts.InProcess {
-		if _, dup := servers[alias]; dup {
-			log.Warn("an in-process server hides the configured one", "server", alias)
-		}
-		servers[alias] = config.Server{}
+		// A config entry of the same alias configures the in-process server
+		// (trusted, read_only, timeouts); its command or url is not used.
+		srv := servers[alias]
+		srv.Command, srv.URL, srv.Disabled = "", "", false
+		servers[alias] = srv
 	}
 	s.Servers = as.Root.Spawn(actor.PropsFromProducer(
 		func() actor.Actor { return newServers(servers, deps) },
 		actor.WithSupervisor(actor.NewExponentialBackoffStrategy(time.Minute, 500*time.Millisecond)),
 	))
+	always := opts.Always
+	if always == nil {
+		always = &approval.MemoryAlways{}
+	}
+	cd := convDeps{
+		cfg:       opts.Config,
+		client:    modelClient(opts.Config.Model, opts.LookupEnv),
+		registry:  s.Registry,
+		validator: tools.NewValidator(1024),
+		always:    always,
+		log:       log,
+	}
+	s.Conversations = as.Root.Spawn(actor.PropsFromProducer(
+		func() actor.Actor { return &conversationsActor{deps: cd} },
+		actor.WithSupervisor(actor.NewOneForOneStrategy(10, time.Minute, actor.DefaultDecider)),
+	))
 	return s
+}
+
+// modelClient makes the model client from the config, reading the API key
+// when a conversation first needs it (so that a missing key is an error in
+// the conversation, not at start).
+func modelClient(m config.Model, lookup func(string) (string, bool)) func() (*llm.Client, error) {
+	if lookup == nil {
+		lookup = os.LookupEnv
+	}
+	return func() (*llm.Client, error) {
+		if !m.Configured() {
+			return nil, errNoModel
+		}
+		c := &llm.Client{BaseURL: m.BaseURL, Model: m.Name, Timeout: m.StreamTimeout}
+		if m.APIKeyEnv != "" {
+			key, ok := lookup(m.APIKeyEnv)
+			if !ok || strings.TrimSpace(key) == "" {
+				return nil, fmt.Errorf("model.api_key_env %s is not set in Deckhand's environment", m.APIKeyEnv)
+			}
+			c.APIKey = strings.TrimSpace(key)
+		}
+		return c, nil
+	}
 }
 
 // Shutdown stops every actor and waits, within ctx, until every server
 // connection is closed and every child process reaped.
 func (s *System) Shutdown(ctx context.Context) error {
+	if err := s.Root.StopFuture(s.Conversations).Wait(); err != nil {
+		s.log.Warn("stopping conversations", "err", err)
+	}
 	if err := s.Root.StopFuture(s.Servers).Wait(); err != nil {
 		s.log.Warn("stopping servers", "err", err)
 	}

@@ -28,6 +28,20 @@ type Tool struct {
 	Display string    // alias.name, for people
 	Wire    string    // valid for model APIs, unique across the catalog
 	Def     *sdk.Tool // the server's definition; never modified
+	// Trusted: the server's annotations are believed, not just hints.
+	Trusted bool
+	// ReadOnly: marked read-only in config, or readOnlyHint from a trusted
+	// server. Read-only calls in one model turn may run in parallel.
+	ReadOnly bool
+}
+
+// Source is one server's contribution to a catalog.
+type Source struct {
+	Tools   []*sdk.Tool
+	Trusted bool
+	// ReadOnly reports whether the config marks a tool (by the server's
+	// name for it) read-only; nil means none is.
+	ReadOnly func(name string) bool
 }
 
 // Catalog is the set of tools of every server, with lookups both ways.
@@ -37,16 +51,19 @@ type Catalog struct {
 	byWire    map[string]int
 }
 
-// NewCatalog builds a catalog from each server's tool list. Aliases must be
-// valid config aliases (no "." and no "__"), which keeps wire names unique.
-func NewCatalog(servers map[string][]*sdk.Tool) *Catalog {
+// NewCatalog builds a catalog from each server's tools, by alias. Aliases
+// must be valid config aliases (no "." and no "__"), which keeps wire names
+// unique.
+func NewCatalog(servers map[string]Source) *Catalog {
 	c := &Catalog{byDisplay: map[string]int{}, byWire: map[string]int{}}
-	for alias, defs := range servers {
-		for _, d := range defs {
+	for alias, src := range servers {
+		for _, d := range src.Tools {
 			if d == nil {
 				continue
 			}
-			c.tools = append(c.tools, Tool{Server: alias, Name: d.Name, Display: alias + "." + d.Name, Def: d})
+			readOnly := src.ReadOnly != nil && src.ReadOnly(d.Name) ||
+				src.Trusted && d.Annotations != nil && d.Annotations.ReadOnlyHint
+			c.tools = append(c.tools, Tool{Server: alias, Name: d.Name, Display: alias + "." + d.Name, Def: d, Trusted: src.Trusted, ReadOnly: readOnly})
 		}
 	}
 	slices.SortFunc(c.tools, func(a, b Tool) int { return strings.Compare(a.Display, b.Display) })

@@ -11,17 +11,17 @@ import (
 
 var wireRE = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
 
-func defs(names ...string) []*sdk.Tool {
+func defs(names ...string) Source {
 	out := make([]*sdk.Tool, len(names))
 	for i, n := range names {
 		out[i] = &sdk.Tool{Name: n}
 	}
-	return out
+	return Source{Tools: out}
 }
 
 func TestCatalogNames(t *testing.T) {
 	long := strings.Repeat("x", 70)
-	c := NewCatalog(map[string][]*sdk.Tool{
+	c := NewCatalog(map[string]Source{
 		"fs":       defs("read_file", "list-directory", "odd.name", "odd_name", "über", long),
 		"everyone": defs("echo", "get-sum"),
 		"a_b":      defs("c"),
@@ -73,8 +73,8 @@ func TestCatalogNames(t *testing.T) {
 // Wire names do not depend on the order in which servers appear, nor does one
 // server's change disturb another's names.
 func TestCatalogStable(t *testing.T) {
-	a := NewCatalog(map[string][]*sdk.Tool{"x": defs("a.b", "a_b"), "y": defs("t")})
-	b := NewCatalog(map[string][]*sdk.Tool{"y": defs("t", "u"), "x": defs("a_b", "a.b")})
+	a := NewCatalog(map[string]Source{"x": defs("a.b", "a_b"), "y": defs("t")})
+	b := NewCatalog(map[string]Source{"y": defs("t", "u"), "x": defs("a_b", "a.b")})
 	for _, name := range []string{"x.a.b", "x.a_b", "y.t"} {
 		ta, _ := a.Lookup(name)
 		tb, _ := b.Lookup(name)
@@ -84,8 +84,24 @@ func TestCatalogStable(t *testing.T) {
 	}
 }
 
+func TestReadOnly(t *testing.T) {
+	hinted := &sdk.Tool{Name: "get", Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}}
+	plain := &sdk.Tool{Name: "put"}
+	c := NewCatalog(map[string]Source{
+		"trusted":   {Tools: []*sdk.Tool{hinted, plain}, Trusted: true},
+		"untrusted": {Tools: []*sdk.Tool{hinted, plain}},
+		"marked":    {Tools: []*sdk.Tool{hinted, plain}, ReadOnly: func(n string) bool { return n == "put" }},
+	})
+	want := map[string]bool{"trusted.get": true, "trusted.put": false, "untrusted.get": false, "untrusted.put": false, "marked.get": false, "marked.put": true}
+	for name, ro := range want {
+		if got, _ := c.Lookup(name); got.ReadOnly != ro {
+			t.Errorf("%s.ReadOnly = %v, want %v", name, got.ReadOnly, ro)
+		}
+	}
+}
+
 func TestSuggest(t *testing.T) {
-	c := NewCatalog(map[string][]*sdk.Tool{"fs": defs("read_file", "write_file"), "git": defs("status")})
+	c := NewCatalog(map[string]Source{"fs": defs("read_file", "write_file"), "git": defs("status")})
 	got := c.Suggest("fs.read", 3)
 	if len(got) == 0 || got[0] != "fs.read_file" {
 		t.Errorf("Suggest(fs.read) = %v, want fs.read_file first", got)
@@ -108,7 +124,7 @@ func FuzzCatalog(f *testing.F) {
 	f.Add("fs", "read_file", "odd.name")
 	f.Add("a", "b__c", "b_c")
 	f.Fuzz(func(t *testing.T, alias, n1, n2 string) {
-		c := NewCatalog(map[string][]*sdk.Tool{alias: defs(n1, n2), "z": defs(n1)})
+		c := NewCatalog(map[string]Source{alias: defs(n1, n2), "z": defs(n1)})
 		seen := map[string]bool{}
 		for _, tool := range c.Tools() {
 			if !wireRE.MatchString(tool.Wire) {
@@ -153,7 +169,7 @@ func TestRenderResult(t *testing.T) {
 }
 
 func ExampleCatalog_Lookup() {
-	c := NewCatalog(map[string][]*sdk.Tool{"fs": defs("read_text_file")})
+	c := NewCatalog(map[string]Source{"fs": defs("read_text_file")})
 	tool, _ := c.Lookup("fs.read_text_file")
 	fmt.Println(tool.Wire)
 	back, _ := c.Lookup("fs__read_text_file")

@@ -1,0 +1,55 @@
+package actors
+
+import (
+	"fmt"
+
+	"github.com/asynkron/protoactor-go/actor"
+)
+
+// StartConversation asks the conversations supervisor for a new
+// conversation; the answer is a *ConversationStarted.
+type StartConversation struct{ Options ConversationOptions }
+
+// ConversationStarted answers StartConversation.
+type ConversationStarted struct {
+	ID  string
+	PID *actor.PID
+	Err error
+}
+
+// conversationsActor supervises one conversation actor per chat.
+type conversationsActor struct {
+	deps convDeps
+	byID map[string]*actor.PID
+}
+
+func (a *conversationsActor) Receive(c actor.Context) {
+	switch m := c.Message().(type) {
+	case *actor.Started:
+		a.byID = map[string]*actor.PID{}
+	case *StartConversation:
+		opts := m.Options
+		if opts.ID == "" {
+			opts.ID = newID("conv")
+		}
+		if pid, ok := a.byID[opts.ID]; ok {
+			c.Respond(&ConversationStarted{ID: opts.ID, PID: pid, Err: fmt.Errorf("conversation %s is already open", opts.ID)})
+			return
+		}
+		deps := a.deps
+		pid, err := c.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return newConversation(opts, deps) }), opts.ID)
+		if err != nil {
+			c.Respond(&ConversationStarted{ID: opts.ID, Err: err})
+			return
+		}
+		a.byID[opts.ID] = pid
+		c.Watch(pid)
+		c.Respond(&ConversationStarted{ID: opts.ID, PID: pid})
+	case *actor.Terminated:
+		for id, pid := range a.byID {
+			if pid.Equal(m.Who) {
+				delete(a.byID, id)
+			}
+		}
+	}
+}

@@ -1,0 +1,16 @@
+package actors
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"time"
+)
+
+// newID returns prefix-TTTTTTTTTTTT-RRRRRRRR: the time in milliseconds (hex,
+// so that ids sort by creation) and 32 random bits.
+func newID(prefix string) string {
+	var r [4]byte
+	rand.Read(r[:])
+	return fmt.Sprintf("%s-%012x-%s", prefix, time.Now().UnixMilli(), hex.EncodeToString(r[:]))
+}

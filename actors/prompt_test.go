@@ -1,0 +1,96 @@
+package actors
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"deckhand/transport/llm"
+)
+
+func TestFitContext(t *testing.T) {
+	big := strings.Repeat("x", 400) // about 100 tokens
+	u := func(s string) llm.Message { return llm.Message{Role: llm.RoleUser, Content: s} }
+	as := func(s string) llm.Message { return llm.Message{Role: llm.RoleAssistant, Content: s} }
+	call := func(id string) llm.Message {
+		return llm.Message{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: id, Name: "t", Arguments: big}}}
+	}
+	res := func(id string) llm.Message { return llm.Message{Role: llm.RoleTool, ToolCallID: id, Content: big} }
+	history := []llm.Message{
+		u("q1 " + big), as("a1 " + big),
+		u("q2"), call("c1"), res("c1"), as("a2"),
+		u("q3 " + big), call("c2"), res("c2"), call("c3"), res("c3"), as("a3"),
+	}
+	tests := []struct {
+		name    string
+		budget  int
+		want    []string // the first 12 characters of each kept message, or its tool call id
+		dropped int
+	}{
+		{"everything fits", 10000, nil, 0},
+		{"the oldest turn goes first", 800, []string{"q2", "c1", "c1", "a2", "q3", "c2", "c2", "c3", "c3", "a3"}, 2},
+		{"then whole turns", 650, []string{"q3", "c2", "c2", "c3", "c3", "a3"}, 6},
+		{"then units inside the current turn, keeping its question", 350, []string{"q3", "c3", "c3", "a3"}, 8},
+		{"the question and the latest unit always stay", 10, []string{"q3", "a3"}, 10},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			kept, dropped := fitContext(history, tt.budget)
+			if tt.want == nil {
+				if len(kept) != len(history) || dropped != 0 {
+					t.Errorf("fitContext kept %d of %d", len(kept), len(history))
+				}
+				return
+			}
+			var got []string
+			for _, m := range kept {
+				switch {
+				case m.ToolCallID != "":
+					got = append(got, m.ToolCallID)
+				case len(m.ToolCalls) > 0:
+					got = append(got, m.ToolCalls[0].ID)
+				default:
+					got = append(got, strings.Fields(m.Content)[0])
+				}
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" || dropped != tt.dropped {
+				t.Errorf("fitContext(budget %d) dropped %d (want %d); kept (-want +got):\n%s", tt.budget, dropped, tt.dropped, diff)
+			}
+			// A tool result never loses its call, nor a call its result.
+			for i, m := range kept {
+				if m.Role == llm.RoleTool && (i == 0 || (kept[i-1].Role != llm.RoleTool && len(kept[i-1].ToolCalls) == 0)) {
+					t.Errorf("tool result %s kept without its call", m.ToolCallID)
+				}
+			}
+		})
+	}
+}
+
+func TestExtractCommands(t *testing.T) {
+	text := "I'll check.\nCMD: ls -la ~\n  CMD:   `df -h`  \nNot a CMD: line\n```sh\nCMD: rm -rf /\n```\nCMD:\nCMD: echo 'a: b'"
+	want := []string{"ls -la ~", "df -h", "echo 'a: b'"}
+	if diff := cmp.Diff(want, extractCommands(text)); diff != "" {
+		t.Errorf("extractCommands (-want +got):\n%s", diff)
+	}
+}
+
+func TestSystemPrompt(t *testing.T) {
+	if p := systemPrompt(true); !strings.Contains(p, "CMD:") || len(p) > 1200 {
+		t.Errorf("systemPrompt(true) = %d bytes, %q", len(p), p)
+	}
+	if p := systemPrompt(false); strings.Contains(p, "CMD:") {
+		t.Errorf("systemPrompt(false) mentions CMD:")
+	}
+}
+
+func FuzzExtractCommands(f *testing.F) {
+	f.Add("CMD: ls\n```\nCMD: x\n```")
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, c := range extractCommands(text) {
+			if c == "" || strings.Contains(c, "\n") {
+				t.Fatalf("bad command %q", c)
+			}
+		}
+	})
+}

@@ -1,0 +1,111 @@
+package actors
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"deckhand/tools"
+)
+
+// cmdLine matches a line proposing a shell command: "CMD: ls -la".
+var cmdLine = regexp.MustCompile(`^\s*CMD:\s*(.*?)\s*$`)
+
+// extractCommands returns the commands proposed on CMD: lines, in order.
+// Lines inside fenced code blocks are examples, not proposals; backticks
+// around a command are removed.
+func extractCommands(text string) []string {
+	var out []string
+	fenced := false
+	for line := range strings.SplitSeq(text, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			fenced = !fenced
+			continue
+		}
+		if fenced {
+			continue
+		}
+		m := cmdLine.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		cmd := strings.TrimSpace(strings.Trim(m[1], "`"))
+		if cmd != "" {
+			out = append(out, cmd)
+		}
+	}
+	return out
+}
+
+// runCommand runs one approved shell command: `program -c command`, stdin
+// empty, stdout and stderr together, in its own process group (killed on
+// cancel or timeout, children included). The result is the text the model
+// gets: the command, its output capped at limit bytes, and how it ended.
+func runCommand(ctx context.Context, program, command string, timeout time.Duration, limit int) (text string, failed bool) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, program, "-c", command)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 2 * time.Second
+	var out cappedBuffer
+	out.limit = 4 * max(limit, 1024)
+	cmd.Stdout, cmd.Stderr = &out, &out
+	start := time.Now()
+	err := cmd.Run()
+	output := tools.Cap(out.String(), limit)
+	var status string
+	var exitErr *exec.ExitError
+	switch {
+	case err == nil:
+		status = "exit status 0"
+	case ctx.Err() == context.DeadlineExceeded:
+		status, failed = fmt.Sprintf("killed after %v (timeout)", timeout), true
+	case ctx.Err() != nil:
+		status, failed = "killed: cancelled", true
+	case errors.As(err, &exitErr):
+		status, failed = exitErr.ProcessState.String(), true
+	default:
+		status, failed = err.Error(), true
+	}
+	if out.dropped > 0 {
+		output += fmt.Sprintf("\n[… %s more output not kept …]", tools.Size(out.dropped))
+	}
+	return fmt.Sprintf("$ %s\n%s\n[%s, %v]", command, strings.TrimRight(output, "\n"), status, time.Since(start).Round(time.Millisecond)), failed
+}
+
+// cappedBuffer keeps the first limit bytes and counts the rest, so a command
+// that prints forever cannot fill memory.
+type cappedBuffer struct {
+	mu      sync.Mutex
+	buf     bytes.Buffer
+	limit   int
+	dropped int
+}
+
+func (c *cappedBuffer) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	room := c.limit - c.buf.Len()
+	if room >= len(p) {
+		return c.buf.Write(p)
+	}
+	if room > 0 {
+		c.buf.Write(p[:room])
+	}
+	c.dropped += len(p) - max(room, 0)
+	return len(p), nil
+}
+
+func (c *cappedBuffer) String() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.buf.String()
+}

@@ -1,0 +1,168 @@
+// Package approval owns the gate every tool call passes: a pure decision
+// (grants, then auto_approve rules) that gives allow or ask, the answers a
+// person can give, and the stores of grants. Asking is the caller's job: the
+// conversation actor sends the Request to the user actor and waits, and no
+// answer within the timeout is a deny.
+//
+// Decide is pure. A Grants value belongs to one conversation; an Always
+// store is shared and safe for concurrent use.
+package approval
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Request is one tool call awaiting a decision, with what a person needs to
+// decide: which server and tool, what it says it does, its annotations
+// (hints, unless the server is trusted), and the full arguments.
+type Request struct {
+	ID          string // the model's tool call id
+	Server      string // alias; "local" for local.exec
+	Tool        string // the server's name for it
+	Display     string // alias.tool
+	Title       string
+	Description string
+	Annotations *sdk.ToolAnnotations
+	Trusted     bool
+	ReadOnly    bool            // marked read-only in config, or by a trusted server
+	Arguments   json.RawMessage // as the model sent them
+}
+
+// Answer is what a person can answer.
+type Answer int
+
+const (
+	Deny         Answer = iota // the default, and what a timeout means
+	AllowOnce                  // this call only
+	AllowSession               // this tool, until the conversation ends
+	AllowAlways                // this tool, from now on
+)
+
+func (a Answer) String() string {
+	return [...]string{"deny", "allow once", "allow for this session", "always allow"}[a]
+}
+
+// Allowed reports whether the answer lets the call run.
+func (a Answer) Allowed() bool { return a != Deny }
+
+// Verdict is the gate's first word on a call.
+type Verdict int
+
+const (
+	Ask   Verdict = iota // a person must answer
+	Allow                // a grant or rule allows it
+)
+
+// Decision is a verdict and why.
+type Decision struct {
+	Verdict Verdict
+	Reason  string // "auto_approve fs.*", "allowed for this session", …
+}
+
+// Rules are the config's auto_approve entries: "alias.tool" or "alias.*"
+// (or "local.exec") to true; a tool's own rule beats its server's, and false
+// means ask.
+type Rules map[string]bool
+
+// Grants are tools a person allowed for a conversation, by display name.
+type Grants map[string]bool
+
+// Always is where "always allow" grants live: in memory here, in the event
+// log's database later.
+type Always interface {
+	Allowed(display string) bool
+	Grant(display, by string) error
+}
+
+// Decide is the gate. Grants come first (the person's own answers), then
+// the tool's rule, then its server's; with nothing allowing the call, the
+// person is asked.
+func Decide(rules Rules, always Always, session Grants, req Request) Decision {
+	switch {
+	case session[req.Display]:
+		return Decision{Allow, "allowed for this session"}
+	case always != nil && always.Allowed(req.Display):
+		return Decision{Allow, "always allowed"}
+	}
+	if v, ok := rules[req.Display]; ok {
+		if v {
+			return Decision{Allow, "auto_approve " + req.Display}
+		}
+		return Decision{Ask, "auto_approve " + req.Display + " = false"}
+	}
+	if rules[req.Server+".*"] {
+		return Decision{Allow, "auto_approve " + req.Server + ".*"}
+	}
+	return Decision{Ask, ""}
+}
+
+// MemoryAlways keeps "always" grants for the life of the process.
+type MemoryAlways struct {
+	mu     sync.Mutex
+	grants map[string]Grant
+}
+
+// Grant is one "always allow".
+type Grant struct {
+	Tool string
+	By   string // who granted it (the user actor's name)
+	At   time.Time
+}
+
+var _ Always = (*MemoryAlways)(nil)
+
+func (m *MemoryAlways) Allowed(display string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	_, ok := m.grants[display]
+	return ok
+}
+
+func (m *MemoryAlways) Grant(display, by string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.grants == nil {
+		m.grants = map[string]Grant{}
+	}
+	m.grants[display] = Grant{Tool: display, By: by, At: time.Now()}
+	return nil
+}
+
+// List returns the grants, sorted by tool.
+func (m *MemoryAlways) List() []Grant {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]Grant, 0, len(m.grants))
+	for _, g := range m.grants {
+		out = append(out, g)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Tool < out[j].Tool })
+	return out
+}
+
+// Revoke removes a grant.
+func (m *MemoryAlways) Revoke(display string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.grants, display)
+}
+
+// ParseAnswer reads a terminal answer: y/yes (once), s/session, a/always,
+// anything else (including nothing) is a deny.
+func ParseAnswer(s string) Answer {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "y", "yes", "o", "once":
+		return AllowOnce
+	case "s", "session":
+		return AllowSession
+	case "a", "always":
+		return AllowAlways
+	}
+	return Deny
+}

@@ -1,0 +1,84 @@
+package tools
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func toolWith(schema string) Tool {
+	var s any
+	json.Unmarshal([]byte(schema), &s)
+	return Tool{Server: "fs", Name: "read", Display: "fs.read", Def: &sdk.Tool{Name: "read", InputSchema: s}}
+}
+
+func TestValidate(t *testing.T) {
+	read := toolWith(`{"type":"object","properties":{"path":{"type":"string"},"lines":{"type":"integer","minimum":1}},"required":["path"],"additionalProperties":false}`)
+	draft4 := toolWith(`{"$schema":"http://json-schema.org/draft-04/schema#","type":"object","required":["x"]}`)
+	v := NewValidator(10)
+	tests := []struct {
+		name string
+		tool Tool
+		args string
+		want string // "" for valid
+	}{
+		{"valid", read, `{"path":"/a"}`, ""},
+		{"valid with optional", read, `{"path":"/a","lines":3}`, ""},
+		{"missing required", read, `{}`, "path"},
+		{"wrong type", read, `{"path":5}`, "do not match"},
+		{"below minimum", read, `{"path":"/a","lines":0}`, "do not match"},
+		{"unknown property", read, `{"path":"/a","x":1}`, "do not match"},
+		{"not JSON", read, `{"path":`, "not a JSON object"},
+		{"an array", read, `[1]`, "not a JSON object"},
+		{"null", read, `null`, "not a JSON object"},
+		{"empty means {} (then path is missing)", read, ``, "path"},
+		{"unsupported draft is not checked", draft4, `{}`, ""},
+		{"no schema", Tool{Def: &sdk.Tool{Name: "x"}}, `{"a":1}`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := v.Validate(tt.tool, tt.args)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("Validate(%s) = %v, want valid", tt.args, err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Errorf("Validate(%s) = %v, want an error mentioning %q", tt.args, err, tt.want)
+			}
+		})
+	}
+	if v.Len() != 3 {
+		t.Errorf("cache holds %d schemas, want 3 (one per definition)", v.Len())
+	}
+}
+
+func TestCap(t *testing.T) {
+	if got := Cap("short", 100); got != "short" {
+		t.Errorf("Cap(short) = %q", got)
+	}
+	long := strings.Repeat("a", 5000) + strings.Repeat("é", 5000) + "END"
+	got := Cap(long, 2000)
+	if len(got) > 2000 || !strings.HasPrefix(got, "aaaa") || !strings.HasSuffix(got, "éEND") || !strings.Contains(got, "cut: the output was 14.7 KiB, limit 2.0 KiB") {
+		t.Errorf("Cap(long, 2000) = %d bytes: %q…%q", len(got), got[:40], got[len(got)-40:])
+	}
+	if !utf8.ValidString(got) {
+		t.Errorf("Cap split a character")
+	}
+}
+
+func FuzzCap(f *testing.F) {
+	f.Add("héllo wörld", 5)
+	f.Add(strings.Repeat("x", 300), 100)
+	f.Fuzz(func(t *testing.T, s string, limit int) {
+		limit = limit % 100000
+		got := Cap(s, limit)
+		if limit > 0 && len(s) > limit && len(got) > max(limit, 64)+200 {
+			t.Fatalf("Cap(%d bytes, %d) = %d bytes", len(s), limit, len(got))
+		}
+		if utf8.ValidString(s) && !utf8.ValidString(got) {
+			t.Fatalf("Cap broke UTF-8")
+		}
+	})
+}

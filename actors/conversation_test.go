@@ -123,7 +123,9 @@ func (c *chat) request(i int) (msgs []map[string]any, toolNames []string) {
 	return body.Messages, toolNames
 }
 
-func answer(s string) testutil.ModelResponse { return testutil.ModelResponse{Body: testutil.TextChunks(s)} }
+func answer(s string) testutil.ModelResponse {
+	return testutil.ModelResponse{Body: testutil.TextChunks(s)}
+}
 
 func calls(cs ...testutil.ToolCallSpec) testutil.ModelResponse {
 	return testutil.ModelResponse{Body: testutil.ToolCallChunks(cs...)}

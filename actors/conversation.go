@@ -26,10 +26,12 @@ type (
 	// StopRun cancels the run: the model request, tool calls in flight and
 	// pending approvals. Messages queued behind it still run.
 	StopRun struct{}
-	// ApprovalAnswer answers an ApprovalRequested.
+	// ApprovalAnswer answers an ApprovalRequested. Reason, if set, says
+	// why (for a deny, the model hears it).
 	ApprovalAnswer struct {
 		ID     string
 		Answer approval.Answer
+		Reason string
 	}
 	// WatchConversation adds a watcher of the conversation's events.
 	WatchConversation struct{ PID *actor.PID }
@@ -164,21 +166,22 @@ type runState struct {
 }
 
 type callState struct {
-	id      string // the model's call id, or "cmd-N"
-	tool    tools.Tool
-	command string // for CMD: lines
-	args    json.RawMessage
-	req     approval.Request
-	decided bool
-	allowed bool
-	running bool
-	done    bool
-	output  string
-	isError bool
-	denied  bool
-	askID   string
-	timer   *time.Timer
-	start   time.Time
+	id         string // the model's call id, or "cmd-N"
+	tool       tools.Tool
+	command    string // for CMD: lines
+	args       json.RawMessage
+	req        approval.Request
+	decided    bool
+	allowed    bool
+	running    bool
+	done       bool
+	output     string
+	isError    bool
+	denied     bool
+	askID      string
+	denyReason string // when not the person's own no: a timeout, no terminal
+	timer      *time.Timer
+	start      time.Time
 }
 
 func (cs *callState) isCommand() bool { return cs.command != "" }
@@ -244,7 +247,11 @@ func (a *conversationActor) Receive(c actor.Context) {
 			a.onTurn(c, m.turn, m.err)
 		}
 	case *ApprovalAnswer:
-		a.answered(c, m.ID, m.Answer, "answered")
+		reason := m.Reason
+		if reason == "" {
+			reason = "answered"
+		}
+		a.answered(c, m.ID, m.Answer, reason)
 	case *approvalTimedOut:
 		if r := a.run; r != nil && r.id == m.run {
 			a.answered(c, m.id, approval.Deny, fmt.Sprintf("no answer within %v", a.deps.cfg.MCP.ApprovalTimeout))
@@ -462,7 +469,11 @@ func (a *conversationActor) process(c actor.Context) {
 			case cs.running:
 				busy = true
 			case !cs.allowed:
-				a.finishCall(c, cs, "The user denied this tool call; it was not run.", false, true)
+				out := "The user denied this tool call; it was not run."
+				if cs.denyReason != "" {
+					out = fmt.Sprintf("Denied (%s); the call was not run.", cs.denyReason)
+				}
+				a.finishCall(c, cs, out, false, true)
 			default:
 				a.dispatch(c, cs, len(r.segment) > 1)
 				busy = true
@@ -521,6 +532,9 @@ func (a *conversationActor) answered(c actor.Context, id string, ans approval.An
 		}
 	}
 	cs.decided, cs.allowed = true, ans.Allowed()
+	if !cs.allowed && reason != "answered" {
+		cs.denyReason = reason
+	}
 	a.emit(c, &ApprovalClosed{Conversation: a.id, ID: id, Answer: ans, Reason: reason})
 	a.process(c)
 }

@@ -14,6 +14,7 @@ import (
 	"os/signal"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -26,9 +27,26 @@ import (
 var version = "dev"
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.LookupEnv})
-	stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.LookupEnv}
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		cancelled := false
+		for sig := range sigs {
+			switch {
+			case sig == os.Interrupt && !cancelled && e.interrupt():
+				// The command took it (chat: stop the run).
+			case cancelled:
+				os.Exit(130) // a second signal while shutting down: give up waiting
+			default:
+				cancelled = true
+				cancel()
+			}
+		}
+	}()
+	code := run(ctx, os.Args[1:], e)
+	cancel()
 	os.Exit(code)
 }
 
@@ -41,6 +59,39 @@ type env struct {
 	// Set from the global flags.
 	configPath string
 	log        *slog.Logger
+
+	// tty reports whether a stream is a terminal; tests replace it.
+	tty func(any) bool
+
+	mu          sync.Mutex
+	onInterrupt func() bool // a command's Ctrl+C handler; false: let it cancel
+}
+
+func (e *env) isTerminal(f any) bool {
+	if e.tty != nil {
+		return e.tty(f)
+	}
+	return isTerminal(f)
+}
+
+// interrupt offers a Ctrl+C to the running command.
+func (e *env) interrupt() bool {
+	e.mu.Lock()
+	f := e.onInterrupt
+	e.mu.Unlock()
+	return f != nil && f()
+}
+
+// handleInterrupt makes f the Ctrl+C handler until the returned func is called.
+func (e *env) handleInterrupt(f func() bool) (restore func()) {
+	e.mu.Lock()
+	e.onInterrupt = f
+	e.mu.Unlock()
+	return func() {
+		e.mu.Lock()
+		e.onInterrupt = nil
+		e.mu.Unlock()
+	}
 }
 
 // exit codes
@@ -71,6 +122,7 @@ type command struct {
 
 func commands() []command {
 	return []command{
+		{name: "chat", summary: "chat with the model in the terminal; -p PROMPT for one answer", run: runChat},
 		{name: "mcp", summary: "inspect and call MCP servers: list, tools, tool, call, connect", run: runMCP},
 		{name: "doctor", summary: "check the config and every server, and say what to fix", run: runDoctor},
 		{name: "import", summary: "add the servers of a Claude Desktop or VS Code config file", run: runImport},

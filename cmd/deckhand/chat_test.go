@@ -1,0 +1,180 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"deckhand/testutil"
+)
+
+// chatConfig points at aimock (with the fixtures in testdata/aimock) and
+// server-everything over stdio, auto-approving ev.echo only.
+func chatConfig(t *testing.T, extra string) (string, *testutil.AIMock) {
+	t.Helper()
+	p := testutil.RequirePeers(t)
+	mock := testutil.StartAIMock(t, p, filepath.Join(testutil.ModuleRoot(t), "cmd", "deckhand", "testdata", "aimock"))
+	return writeConfig(t, fmt.Sprintf(`
+[model]
+base_url = %q
+name = "gpt-4o-mini"
+
+[mcp.auto_approve]
+"ev.echo" = true
+
+[mcp.servers.ev]
+command = %q
+args = [%q, "stdio"]
+%s`, mock.URL, p.Node, p.Everything, extra)), mock
+}
+
+// toolResultsSent returns the tool messages the model received.
+func toolResultsSent(t *testing.T, mock *testutil.AIMock) []string {
+	var out []string
+	for _, body := range mock.Journal(t) {
+		msgs, _ := body["messages"].([]any)
+		for _, m := range msgs {
+			mm := m.(map[string]any)
+			if mm["role"] == "tool" {
+				out = append(out, fmt.Sprint(mm["content"]))
+			}
+		}
+	}
+	return out
+}
+
+// deckhand chat -p against aimock and server-everything: the model calls
+// echo and get-sum, the results reach the model, the final answer prints.
+// echo is auto-approved; get-sum would be asked, which with no terminal is
+// a deny unless --approve=auto.
+func TestChatOneShot(t *testing.T) {
+	cfg, mock := chatConfig(t, "")
+	tests := []struct {
+		name    string
+		args    []string
+		stdout  string
+		stderr  []string
+		results []string
+	}{
+		{"auto-approved tool", []string{"-p", "please echo something"}, "The echo tool answered: hello from aimock.\n",
+			[]string{"⚙ ev.echo", "✓ ev.echo"}, []string{"Echo: hello from aimock"}},
+		{"asked with no terminal is denied", []string{"-p", "please add two numbers"}, "I was not allowed to add the numbers.\n",
+			[]string{"ev.get-sum denied: no terminal to ask for approval (use --approve=auto)"}, []string{"Denied (no terminal to ask the user; run with --approve=auto to allow); the call was not run."}},
+		{"--approve=auto", []string{"-p", "please add two numbers", "--approve=auto"}, "The server says 2 + 3 = 5.\n",
+			[]string{"ev.get-sum allowed (--approve=auto)"}, []string{"The sum of 2 and 3 is 5."}},
+		{"--approve=deny", []string{"-p", "please echo something", "--approve=deny"}, "The echo tool answered: hello from aimock.\n",
+			nil, []string{"Echo: hello from aimock"}}, // an auto_approve rule needs no asking
+		{"two calls in one turn", []string{"-p", "do both", "--approve=auto"}, "Echoed and added: 42.\n",
+			[]string{"✓ ev.echo", "✓ ev.get-sum"}, []string{"Echo: first", "The sum of 40 and 2 is 42."}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := len(toolResultsSent(t, mock))
+			r := deckhand(t, nil, "", append([]string{"--config", cfg, "chat"}, tt.args...)...)
+			if r.code != exitOK || r.stdout != tt.stdout {
+				t.Errorf("exit %d, stdout %q, want %q\nstderr:\n%s", r.code, r.stdout, tt.stdout, r.stderr)
+			}
+			for _, want := range tt.stderr {
+				if !strings.Contains(r.stderr, want) {
+					t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+				}
+			}
+			sent := strings.Join(toolResultsSent(t, mock)[before:], "\n")
+			for _, want := range tt.results {
+				if !strings.Contains(sent, want) {
+					t.Errorf("the model never got %q; it got:\n%s", want, sent)
+				}
+			}
+		})
+	}
+}
+
+func TestChatErrors(t *testing.T) {
+	r := deckhand(t, nil, "", "--config", writeConfig(t, ""), "chat", "-p", "hi")
+	if r.code != exitUsage || !strings.Contains(r.stderr, "no model is configured") || !strings.Contains(r.stderr, "base_url") {
+		t.Errorf("chat with no model: exit %d, stderr %q", r.code, r.stderr)
+	}
+	model := testutil.NewModelServer(t, testutil.ModelResponse{Status: 404, Body: `{"error":{"message":"The model 'nope' does not exist"}}`})
+	cfg := writeConfig(t, fmt.Sprintf("[model]\nbase_url = %q\nname = \"nope\"\nmax_retries = 0\n", model.URL))
+	r = deckhand(t, nil, "", "--config", cfg, "chat", "-p", "hi")
+	if r.code != exitFailure || !strings.Contains(r.stderr, "404 Not Found: The model 'nope' does not exist") {
+		t.Errorf("chat with a missing model: exit %d, stderr %q", r.code, r.stderr)
+	}
+	cfg = writeConfig(t, fmt.Sprintf("[model]\nbase_url = %q\nname = \"m\"\napi_key_env = \"DECKHAND_TEST_KEY\"\n", model.URL))
+	r = deckhand(t, nil, "", "--config", cfg, "chat", "-p", "hi")
+	if r.code != exitFailure || !strings.Contains(r.stderr, "model.api_key_env DECKHAND_TEST_KEY is not set") {
+		t.Errorf("chat with a missing key: exit %d, stderr %q", r.code, r.stderr)
+	}
+	r = deckhand(t, nil, "", "--config", cfg, "chat", "--approve", "maybe")
+	if r.code != exitUsage || !strings.Contains(r.stderr, "--approve must be ask, auto or deny") {
+		t.Errorf("chat --approve maybe: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// The REPL with input piped in: messages run in turn, commands answer, and
+// the chat ends when the input does and the work is done.
+func TestChatREPLPiped(t *testing.T) {
+	cfg, _ := chatConfig(t, "")
+	in := "hello\n:mcp list\nplease echo\n:nonsense\n"
+	r := deckhand(t, nil, in, "--config", cfg, "chat")
+	for _, want := range []string{
+		"1 of 1 servers ready",
+		"Hello! I can echo text and add numbers",
+		"ALIAS  TRANSPORT", "ev     stdio",
+		"✓ ev.echo", "The echo tool answered: hello from aimock.",
+		`unknown command ":nonsense"`,
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("REPL output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if r.code != exitOK {
+		t.Errorf("exit %d, stderr %s", r.code, r.stderr)
+	}
+}
+
+// The REPL at a terminal: a call that is not auto-approved is asked, and the
+// answer typed decides; no answer in time is a deny.
+func TestChatREPLApprovals(t *testing.T) {
+	cfg, mock := chatConfig(t, "\n[mcp]\napproval_timeout = \"1s\"\n")
+	stdinR, stdinW := io.Pipe()
+	var out testutil.LockedBuffer
+	e := &env{
+		stdin: stdinR, stdout: &out, stderr: &out,
+		getenv: func(string) (string, bool) { return "", false },
+		tty:    func(f any) bool { return f == stdinR },
+	}
+	exited := make(chan int, 1)
+	go func() { exited <- run(t.Context(), []string{"--config", cfg, "chat"}, e) }()
+	t.Cleanup(func() { stdinW.Close() })
+	say := func(s string) { io.WriteString(stdinW, s+"\n") }
+	waitFor := func(s string) {
+		t.Helper()
+		testutil.Eventually(t, wait, func() bool { return strings.Contains(out.String(), s) }, "output never showed %q:\n%s", s, &out)
+	}
+
+	waitFor("> ")
+	say("please add two numbers")
+	waitFor("Allow ev.get-sum?")
+	waitFor("hints from an untrusted server: read-only, idempotent")
+	waitFor(`"a": 2,`)
+	waitFor("[y]es once / [s]ession / [a]lways / [N]o")
+	say("y")
+	waitFor("The server says 2 + 3 = 5.")
+
+	say("add them again")
+	testutil.Eventually(t, wait, func() bool { return strings.Count(out.String(), "Allow ev.get-sum?") == 2 }, "not asked again:\n%s", &out)
+	waitFor("(approval for ev.get-sum closed: no answer within 1s; denied)")
+	waitFor("I was not allowed to add the numbers.")
+
+	say(":quit")
+	if code := testutil.Receive(t, exited, wait, "chat to quit"); code != exitOK {
+		t.Errorf("exit %d:\n%s", code, out.String())
+	}
+	sent := strings.Join(toolResultsSent(t, mock), "\n")
+	if !strings.Contains(sent, "The sum of 2 and 3 is 5.") || !strings.Contains(sent, "Denied (no answer within 1s)") {
+		t.Errorf("tool results the model got:\n%s", sent)
+	}
+}

@@ -3,7 +3,9 @@ package actors
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os/exec"
+	"slices"
 	"testing"
 	"time"
 
@@ -102,4 +104,78 @@ func benchPair(b *testing.B, raw *sdk.ClientSession, sys *System, rawTool, tool,
 	b.ReportMetric(float64(n)/tOurs.Seconds(), "deckhand-calls/s")
 	b.ReportMetric(tRaw.Seconds()/tOurs.Seconds(), "ratio")
 	b.ReportMetric(0, "ns/op") // the pair's total time is not a meaningful figure
+}
+
+// BenchmarkToolRoundTrip measures what Deckhand adds to one tool round trip:
+// from the moment the scripted model has written its whole answer (a call to
+// an in-process echo tool, approved by rule) to the moment the next request,
+// carrying the result, arrives at the model. One op is one round trip. Runs
+// of 10 rounds each, in fresh conversations, keep the context the size of a
+// real chat's.
+func BenchmarkToolRoundTrip(b *testing.B) {
+	const rounds = 10
+	model := testutil.NewModelServer(b)
+	model.Fallback = func(map[string]any) testutil.ModelResponse {
+		return calls(testutil.ToolCallSpec{ID: "c", Name: "mem__echo", Arguments: `{"text":"ping"}`})
+	}
+	c := startChat(b, model, map[string]*sdk.Server{"mem": testutil.NewServer("mem")}, autoApprove("mem.*"), func(cfg *config.Config) {
+		cfg.MCP.MaxToolDepth = rounds
+	})
+	var gaps []time.Duration
+	for done := 0; done < b.N; done += rounds {
+		c.restart()
+		before := len(model.Timings())
+		c.send("go")
+		expect[*RunFinished](c)
+		t := model.Timings()[before:]
+		for i := 0; i+1 < len(t) && len(gaps) < b.N; i++ {
+			gaps = append(gaps, t[i+1].Arrived.Sub(t[i].Answered))
+		}
+	}
+	slices.Sort(gaps)
+	b.ReportMetric(float64(gaps[len(gaps)/2].Microseconds()), "p50-µs")
+	b.ReportMetric(float64(gaps[len(gaps)*99/100].Microseconds()), "p99-µs")
+}
+
+// BenchmarkParallelReadOnly runs one turn of 8 calls of a 200 ms tool and
+// reports how long the tool phase took (first call started to last call
+// finished) against one such call alone: read-only calls run together, so
+// the goal is under 1.25×; other calls run one after another, about 8×.
+func BenchmarkParallelReadOnly(b *testing.B) {
+	phase := func(n int, readOnly bool) time.Duration {
+		var specs []testutil.ToolCallSpec
+		for i := range n {
+			specs = append(specs, testutil.ToolCallSpec{ID: fmt.Sprintf("c%d", i), Name: "mem__slow", Arguments: `{"ms":200}`})
+		}
+		model := testutil.NewModelServer(b, calls(specs...), answer("done"))
+		c := startChat(b, model, map[string]*sdk.Server{"mem": testutil.NewServer("mem")}, autoApprove("mem.*"), func(cfg *config.Config) {
+			if readOnly {
+				cfg.MCP.Servers = map[string]config.Server{"mem": {ReadOnly: config.ReadOnly{All: true}}}
+			}
+		})
+		var first, last time.Time
+		c.send("go")
+		for {
+			m := <-c.events
+			switch m.(type) {
+			case *ToolCallStarted:
+				if first.IsZero() {
+					first = time.Now()
+				}
+			case *ToolCallFinished:
+				last = time.Now()
+			case *RunFinished:
+				return last.Sub(first)
+			}
+		}
+	}
+	var one, par, seq time.Duration
+	for b.Loop() {
+		one += phase(1, false)
+		par += phase(8, true)
+		seq += phase(8, false)
+	}
+	b.ReportMetric(float64(par)/float64(one), "parallel-8/one")
+	b.ReportMetric(float64(seq)/float64(one), "sequential-8/one")
+	b.ReportMetric(0, "ns/op")
 }

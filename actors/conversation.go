@@ -132,18 +132,19 @@ type convDeps struct {
 }
 
 type conversationActor struct {
-	id       string
-	deps     convDeps
-	log      *slog.Logger
-	watchers []*actor.PID
-	history  []llm.Message
-	grants   approval.Grants
-	catalog  *tools.Catalog
-	toolDefs []llm.Tool
-	queue    []string
-	run      *runState
-	runs     int
-	requests int // model requests so far: tags stream reports, so that a late one from a stopped run is dropped
+	id         string
+	deps       convDeps
+	log        *slog.Logger
+	watchers   []*actor.PID
+	history    []llm.Message
+	grants     approval.Grants
+	catalog    *tools.Catalog
+	toolDefs   []llm.Tool
+	toolTokens int // the estimated size of toolDefs, counted once per catalog
+	queue      []string
+	run        *runState
+	runs       int
+	requests   int // model requests so far: tags stream reports, so that a late one from a stopped run is dropped
 	// hasCatalog: the registry's catalog has arrived; until then messages
 	// wait, so that the first request offers every tool already known.
 	hasCatalog bool
@@ -209,6 +210,7 @@ func (a *conversationActor) Receive(c actor.Context) {
 	case *CatalogChanged:
 		a.catalog = m.Catalog
 		a.toolDefs = toolList(m.Catalog)
+		a.toolTokens = toolTokens(a.toolDefs)
 		if !a.hasCatalog {
 			// Messages that came before the first catalog waited for it.
 			a.hasCatalog = true
@@ -307,7 +309,7 @@ func (a *conversationActor) request(c actor.Context) {
 	}
 	cfg := a.deps.cfg
 	system := systemPrompt(!cfg.Shell.Disabled)
-	budget := cfg.Model.MaxContextTokens - cfg.Model.MaxOutputTokens - estimateTokens(system) - toolTokens(a.toolDefs)
+	budget := cfg.Model.MaxContextTokens - cfg.Model.MaxOutputTokens - estimateTokens(system) - a.toolTokens
 	msgs, dropped := fitContext(a.history, budget)
 	if dropped > 0 {
 		a.log.Debug("context trimmed", "dropped_messages", dropped, "budget", budget)

@@ -22,15 +22,16 @@ import (
 
 // chat is a conversation under test: its events, and the scripted model.
 type chat struct {
-	t      *testing.T
-	sys    *System
-	conv   *actor.PID
-	model  *testutil.ModelServer
-	events chan any
-	seen   []any
+	t       testing.TB
+	sys     *System
+	conv    *actor.PID
+	watcher *actor.PID
+	model   *testutil.ModelServer
+	events  chan any
+	seen    []any
 }
 
-func startChat(t *testing.T, model *testutil.ModelServer, inproc map[string]*sdk.Server, tweak ...func(*config.Config)) *chat {
+func startChat(t testing.TB, model *testutil.ModelServer, inproc map[string]*sdk.Server, tweak ...func(*config.Config)) *chat {
 	t.Helper()
 	cfg := &config.Config{}
 	cfg.Model = config.Model{BaseURL: model.URL, Name: "scripted", StreamTimeout: 10 * time.Second}
@@ -61,7 +62,7 @@ func startChat(t *testing.T, model *testutil.ModelServer, inproc map[string]*sdk
 	if err != nil {
 		t.Fatal(err)
 	}
-	ch.conv = conv
+	ch.conv, ch.watcher = conv, watcher
 	// Wait until the conversation knows the in-process servers' tools.
 	if len(inproc) > 0 {
 		testutil.Eventually(t, wait, func() bool {
@@ -73,6 +74,19 @@ func startChat(t *testing.T, model *testutil.ModelServer, inproc map[string]*sdk
 }
 
 func (c *chat) send(text string) { c.sys.Root.Send(c.conv, &UserMessage{Text: text}) }
+
+// restart replaces the conversation with a fresh one (same watcher).
+func (c *chat) restart() {
+	c.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	c.sys.Root.Stop(c.conv)
+	conv, _, err := c.sys.StartConversation(ctx, ConversationOptions{Watchers: []*actor.PID{c.watcher}})
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	c.conv = conv
+}
 
 // expect waits for the next event of type T, keeping the others seen.
 func expect[T any](c *chat) T {
@@ -95,6 +109,10 @@ func expect[T any](c *chat) T {
 
 func describe(events []any) string {
 	var parts []string
+	if len(events) > 20 {
+		parts = append(parts, fmt.Sprintf("(%d more)", len(events)-20))
+		events = events[len(events)-20:]
+	}
 	for _, e := range events {
 		parts = append(parts, reflect.TypeOf(e).Elem().Name())
 	}

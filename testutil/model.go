@@ -121,6 +121,7 @@ type ModelServer struct {
 	responses []ModelResponse
 	requests  []json.RawMessage
 	headers   []http.Header
+	timings   []Timing
 	// Fallback, if set, answers requests after the script is used up.
 	Fallback func(req map[string]any) ModelResponse
 	arrived  chan struct{}
@@ -133,6 +134,17 @@ func NewModelServer(t testing.TB, responses ...ModelResponse) *ModelServer {
 	t.Cleanup(srv.Close)
 	m.URL = srv.URL + "/v1"
 	return m
+}
+
+// Timing says when a request's body had arrived and when its answer had been
+// written in full.
+type Timing struct{ Arrived, Answered time.Time }
+
+// Timings returns the timings of the requests so far, in order.
+func (m *ModelServer) Timings() []Timing {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]Timing(nil), m.timings...)
 }
 
 // Requests returns the request bodies received so far.
@@ -165,9 +177,12 @@ func (m *ModelServer) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	body, _ := io.ReadAll(r.Body)
+	arrived := time.Now()
 	var req map[string]any
 	json.Unmarshal(body, &req)
 	m.mu.Lock()
+	index := len(m.requests)
+	m.timings = append(m.timings, Timing{Arrived: arrived})
 	m.requests = append(m.requests, body)
 	m.headers = append(m.headers, r.Header.Clone())
 	var resp ModelResponse
@@ -180,7 +195,10 @@ func (m *ModelServer) serve(w http.ResponseWriter, r *http.Request) {
 		resp = ModelResponse{Status: 500, Body: `{"error":{"message":"the script has no more responses"}}`}
 	}
 	m.mu.Unlock()
-	m.arrived <- struct{}{}
+	select {
+	case m.arrived <- struct{}{}:
+	default: // nobody is counting
+	}
 
 	if resp.Delay > 0 {
 		select {
@@ -205,6 +223,12 @@ func (m *ModelServer) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	w.WriteHeader(status)
 	io.WriteString(w, resp.Body)
+	if f, ok := w.(http.Flusher); ok {
+		f.Flush()
+	}
+	m.mu.Lock()
+	m.timings[index].Answered = time.Now()
+	m.mu.Unlock()
 }
 
 // cut writes a chunked SSE response and drops the connection before its end.

@@ -66,6 +66,8 @@ func TestChatOneShot(t *testing.T) {
 			[]string{"ev.get-sum allowed (--approve=auto)"}, []string{"The sum of 2 and 3 is 5."}},
 		{"--approve=deny", []string{"-p", "please echo something", "--approve=deny"}, "The echo tool answered: hello from aimock.\n",
 			nil, []string{"Echo: hello from aimock"}}, // an auto_approve rule needs no asking
+		{"two rounds of tools", []string{"-p", "a multi-step task", "--approve=auto"}, "Step one echoed, then 3 + 4 = 7. Both tools worked.\n",
+			[]string{"✓ ev.echo", "✓ ev.get-sum"}, []string{"Echo: step one", "The sum of 3 and 4 is 7."}},
 		{"two calls in one turn", []string{"-p", "do both", "--approve=auto"}, "Echoed and added: 42.\n",
 			[]string{"✓ ev.echo", "✓ ev.get-sum"}, []string{"Echo: first", "The sum of 40 and 2 is 42."}},
 	}

@@ -205,6 +205,11 @@ func (s *Stream) readError(err error) error {
 func (s *Stream) Close() error {
 	s.once.Do(func() {
 		s.watchdog.Stop()
+		if s.done {
+			// Read what little follows [DONE] (the end of the chunked body), so
+			// that the connection can carry the next request.
+			io.Copy(io.Discard, io.LimitReader(s.body, 64<<10))
+		}
 		s.cancel(nil)
 		s.body.Close()
 	})

@@ -98,3 +98,16 @@ func (s *System) StartConversation(ctx context.Context, opts ConversationOptions
 	}
 	return res.PID, res.ID, res.Err
 }
+
+// SyncLog waits until everything recorded so far is on disk. Without a log
+// it returns at once.
+func (s *System) SyncLog(ctx context.Context) error {
+	if s.Store == nil {
+		return nil
+	}
+	d, err := ask[*Done](ctx, s, s.Store, &SyncLog{})
+	if err != nil {
+		return err
+	}
+	return d.Err
+}

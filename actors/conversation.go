@@ -38,8 +38,35 @@ type (
 )
 
 // Events from a conversation, to its watchers. Every one names the
-// conversation; all but RunQueued name the run.
+// conversation; all but ConversationOpened and RunQueued name the run.
 type (
+	// ConversationOpened is the first event of a conversation: new, or
+	// resumed from the log.
+	ConversationOpened struct {
+		Conversation, Model string
+		Resumed             bool
+	}
+	// PromptBuilt describes a request about to be sent (never its text).
+	PromptBuilt struct {
+		Conversation, Run string
+		Messages          int // sent, after trimming
+		Dropped           int // left out to fit the context budget
+		Tools             int
+		EstimatedTokens   int
+	}
+	// ToolCallRequested is a call the model asked for, before any check.
+	ToolCallRequested struct {
+		Conversation, Run, Call, Tool string
+		Arguments                     json.RawMessage
+	}
+	// ApprovalDecided is the gate's decision on a call, however it was
+	// reached: a rule, a grant, the person, or a timeout.
+	ApprovalDecided struct {
+		Conversation, Run, Call, Tool string
+		Allowed                       bool
+		Scope                         string // once, session, always, rule, grant (or "" when denied)
+		By                            string // why: "auto_approve fs.*", "the person", "no answer within 2m"
+	}
 	RunStarted struct {
 		Conversation, Run, Text string
 	}
@@ -52,11 +79,14 @@ type (
 		Conversation, Run, Text, Reasoning string
 	}
 	// AssistantMessage is one whole answer of the model; Incomplete when
-	// the stream broke off.
+	// the stream broke off. Usage is the request's, Estimated when the
+	// server sent none.
 	AssistantMessage struct {
 		Conversation, Run, Text string
 		ToolCalls               []llm.ToolCall
 		Incomplete              bool
+		Usage                   llm.Usage
+		Estimated               bool
 	}
 	ToolCallStarted struct {
 		Conversation, Run, Call, Tool string
@@ -74,6 +104,7 @@ type (
 		Output                        string
 		IsError                       bool // the tool failed, or could not be called
 		Denied                        bool // the gate or the person said no
+		Refused                       bool // never reached the gate: unknown tool, bad arguments, depth limit
 		Elapsed                       time.Duration
 	}
 	ApprovalRequested struct {
@@ -98,6 +129,8 @@ type (
 		Err               error
 		Stopped           bool
 		Usage             llm.Usage
+		Estimated         bool // some usage was estimated
+		CostUSD           float64
 		Requests          int
 	}
 )
@@ -115,8 +148,9 @@ type (
 type ConversationOptions struct {
 	ID       string
 	Watchers []*actor.PID
-	// History resumes a conversation; Grants are its "for this session"
-	// approvals.
+	// Resumed continues a conversation from the log: History is what it
+	// said, Grants its "for this session" approvals.
+	Resumed bool
 	History []llm.Message
 	Grants  approval.Grants
 }
@@ -148,22 +182,27 @@ type conversationActor struct {
 	// hasCatalog: the registry's catalog has arrived; until then messages
 	// wait, so that the first request offers every tool already known.
 	hasCatalog bool
+	resumed    bool
 }
 
 type runState struct {
-	id       string
-	ctx      context.Context // tool calls and commands; cancelled by StopRun
-	cancel   context.CancelFunc
-	depth    int // tool rounds so far
-	requests int
-	usage    llm.Usage
-	seq      int
-	stream   *actor.PID // the model request in flight, if any
-	text     strings.Builder
-	lastText string
-	calls    []*callState // of the current turn, tool calls then CMD: lines
-	segment  []*callState // being decided or run
-	asking   *callState
+	id        string
+	ctx       context.Context // tool calls and commands; cancelled by StopRun
+	cancel    context.CancelFunc
+	depth     int // tool rounds so far
+	requests  int
+	usage     llm.Usage
+	estimated bool // some usage was estimated
+	// promptEstimate is the current request's estimated size, for when the
+	// server reports no usage.
+	promptEstimate int
+	seq            int
+	stream         *actor.PID // the model request in flight, if any
+	text           strings.Builder
+	lastText       string
+	calls          []*callState // of the current turn, tool calls then CMD: lines
+	segment        []*callState // being decided or run
+	asking         *callState
 }
 
 type callState struct {
@@ -200,6 +239,7 @@ func newConversation(opts ConversationOptions, deps convDeps) *conversationActor
 		history:  slices.Clone(opts.History),
 		grants:   grants,
 		catalog:  tools.NewCatalog(nil),
+		resumed:  opts.Resumed,
 	}
 }
 
@@ -207,6 +247,7 @@ func (a *conversationActor) Receive(c actor.Context) {
 	switch m := c.Message().(type) {
 	case *actor.Started:
 		c.Send(a.deps.registry, &WatchCatalog{PID: c.Self()})
+		a.emit(c, &ConversationOpened{Conversation: a.id, Model: a.deps.cfg.Model.Name, Resumed: a.resumed})
 	case *CatalogChanged:
 		a.catalog = m.Catalog
 		a.toolDefs = toolList(m.Catalog)
@@ -324,6 +365,11 @@ func (a *conversationActor) request(c actor.Context) {
 	r.seq = a.requests
 	r.requests++
 	r.text.Reset()
+	r.promptEstimate = estimateTokens(system) + a.toolTokens
+	for _, m := range msgs {
+		r.promptEstimate += messageTokens(m)
+	}
+	a.emit(c, &PromptBuilt{Conversation: a.id, Run: r.id, Messages: len(req.Messages), Dropped: dropped, Tools: len(req.Tools), EstimatedTokens: r.promptEstimate})
 	seq, retries := r.seq, cfg.Model.Retries()
 	r.stream = c.Spawn(actor.PropsFromProducer(func() actor.Actor {
 		return &streamActor{client: client, req: req, retries: retries, seq: seq}
@@ -334,16 +380,20 @@ func (a *conversationActor) request(c actor.Context) {
 // CMD: lines go through the gate, run, and lead to the next request.
 func (a *conversationActor) onTurn(c actor.Context, turn llm.Turn, err error) {
 	r := a.run
-	if turn.Usage != nil {
-		r.usage.PromptTokens += turn.Usage.PromptTokens
-		r.usage.CompletionTokens += turn.Usage.CompletionTokens
-		r.usage.TotalTokens += turn.Usage.TotalTokens
+	var usage llm.Usage
+	var estimated bool
+	if err == nil || turn.Usage != nil || turn.Text != "" || len(turn.ToolCalls) > 0 {
+		usage, estimated = requestUsage(turn, r.promptEstimate)
 	}
+	r.usage.PromptTokens += usage.PromptTokens
+	r.usage.CompletionTokens += usage.CompletionTokens
+	r.usage.TotalTokens += usage.TotalTokens
+	r.estimated = r.estimated || estimated
 	if err != nil {
 		// Keep what arrived: the person saw it stream.
 		if turn.Text != "" {
 			a.history = append(a.history, llm.Message{Role: llm.RoleAssistant, Content: turn.Text})
-			a.emit(c, &AssistantMessage{Conversation: a.id, Run: r.id, Text: turn.Text, Incomplete: true})
+			a.emit(c, &AssistantMessage{Conversation: a.id, Run: r.id, Text: turn.Text, Incomplete: true, Usage: usage, Estimated: estimated})
 			r.lastText = turn.Text
 		}
 		a.finish(c, err, false)
@@ -357,17 +407,23 @@ func (a *conversationActor) onTurn(c actor.Context, turn llm.Turn, err error) {
 		commands = extractCommands(turn.Text)
 	}
 	a.history = append(a.history, llm.Message{Role: llm.RoleAssistant, Content: turn.Text, ToolCalls: turn.ToolCalls})
-	a.emit(c, &AssistantMessage{Conversation: a.id, Run: r.id, Text: turn.Text, ToolCalls: turn.ToolCalls})
+	a.emit(c, &AssistantMessage{Conversation: a.id, Run: r.id, Text: turn.Text, ToolCalls: turn.ToolCalls, Usage: usage, Estimated: estimated})
 	r.lastText = turn.Text
 	if len(turn.ToolCalls) == 0 && len(commands) == 0 {
 		a.finish(c, nil, false)
 		return
 	}
 	r.calls = a.prepare(turn.ToolCalls, commands)
+	for _, cs := range r.calls {
+		a.emit(c, &ToolCallRequested{Conversation: a.id, Run: r.id, Call: cs.id, Tool: cs.req.Display, Arguments: cs.args})
+	}
 	if r.depth >= a.deps.cfg.MCP.MaxToolDepth {
 		for _, cs := range r.calls {
-			cs.done, cs.isError = true, true
-			cs.output = "Not run: the tool-call depth limit of this run was reached."
+			if !cs.done {
+				cs.done, cs.isError = true, true
+				cs.output = "Not run: the tool-call depth limit of this run was reached."
+			}
+			a.emit(c, &ToolCallFinished{Conversation: a.id, Run: r.id, Call: cs.id, Tool: cs.req.Display, Arguments: cs.args, Output: cs.output, IsError: true, Refused: true})
 		}
 		a.appendResults()
 		a.emit(c, &Notice{Conversation: a.id, Run: r.id, Text: fmt.Sprintf("tool-call depth limit reached (%d rounds); the run stops here", r.depth)})
@@ -377,7 +433,7 @@ func (a *conversationActor) onTurn(c actor.Context, turn llm.Turn, err error) {
 	r.depth++
 	for _, cs := range r.calls {
 		if cs.done { // unknown tool or invalid arguments: the model hears why
-			a.emit(c, &ToolCallFinished{Conversation: a.id, Run: r.id, Call: cs.id, Tool: cs.req.Display, Arguments: cs.args, Output: cs.output, IsError: true})
+			a.emit(c, &ToolCallFinished{Conversation: a.id, Run: r.id, Call: cs.id, Tool: cs.req.Display, Arguments: cs.args, Output: cs.output, IsError: true, Refused: true})
 		}
 	}
 	a.process(c)
@@ -459,6 +515,11 @@ func (a *conversationActor) process(c actor.Context) {
 			d := approval.Decide(approval.Rules(a.deps.cfg.MCP.AutoApprove), a.deps.always, a.grants, cs.req)
 			if d.Verdict == approval.Allow {
 				cs.decided, cs.allowed = true, true
+				scope := "rule"
+				if !strings.HasPrefix(d.Reason, "auto_approve") {
+					scope = "grant"
+				}
+				a.emit(c, &ApprovalDecided{Conversation: a.id, Run: r.id, Call: cs.id, Tool: cs.req.Display, Allowed: true, Scope: scope, By: d.Reason})
 				continue
 			}
 			a.ask(c, cs)
@@ -537,6 +598,11 @@ func (a *conversationActor) answered(c actor.Context, id string, ans approval.An
 	if !cs.allowed && reason != "answered" {
 		cs.denyReason = reason
 	}
+	by := "the person"
+	if reason != "answered" {
+		by = reason
+	}
+	a.emit(c, &ApprovalDecided{Conversation: a.id, Run: r.id, Call: cs.id, Tool: cs.req.Display, Allowed: cs.allowed, Scope: answerScope(ans), By: by})
 	a.emit(c, &ApprovalClosed{Conversation: a.id, ID: id, Answer: ans, Reason: reason})
 	a.process(c)
 }
@@ -617,7 +683,7 @@ func (a *conversationActor) appendResults() {
 		a.history = append(a.history, llm.Message{Role: llm.RoleTool, ToolCallID: cs.id, Content: cs.output})
 	}
 	if len(outputs) > 0 {
-		a.history = append(a.history, llm.Message{Role: llm.RoleUser, Content: "[local.exec] Output of the commands you proposed:\n\n" + strings.Join(outputs, "\n\n")})
+		a.history = append(a.history, commandsMessage(outputs))
 	}
 	r.calls, r.segment = nil, nil
 }
@@ -663,7 +729,9 @@ func (a *conversationActor) finish(c actor.Context, err error, stopped bool) {
 	r := a.run
 	r.cancel()
 	a.run = nil
-	a.emit(c, &RunFinished{Conversation: a.id, Run: r.id, Text: r.lastText, Err: err, Stopped: stopped, Usage: r.usage, Requests: r.requests})
+	cost := a.deps.cfg.Model.PriceFor(a.deps.cfg.Model.Name).Cost(r.usage.PromptTokens, r.usage.CompletionTokens)
+	a.emit(c, &RunFinished{Conversation: a.id, Run: r.id, Text: r.lastText, Err: err, Stopped: stopped, Usage: r.usage,
+		Estimated: r.estimated, CostUSD: cost, Requests: r.requests})
 	a.startQueued(c)
 }
 
@@ -678,3 +746,34 @@ func (a *conversationActor) startQueued(c actor.Context) {
 
 // errNoModel is the answer to a message when no model is configured.
 var errNoModel = errors.New("no model is configured: set [model] base_url and name in the config (see the README)")
+
+// requestUsage is the usage of one request: the server's figures, or an
+// estimate (prompt from the request's size, completion from what came back)
+// when it sent none.
+func requestUsage(turn llm.Turn, promptEstimate int) (llm.Usage, bool) {
+	if turn.Usage != nil {
+		return *turn.Usage, false
+	}
+	out := estimateTokens(turn.Text) + estimateTokens(turn.Reasoning)
+	for _, tc := range turn.ToolCalls {
+		out += estimateTokens(tc.Name) + estimateTokens(tc.Arguments)
+	}
+	return llm.Usage{PromptTokens: promptEstimate, CompletionTokens: out, TotalTokens: promptEstimate + out}, true
+}
+
+func answerScope(a approval.Answer) string {
+	switch a {
+	case approval.AllowOnce:
+		return "once"
+	case approval.AllowSession:
+		return "session"
+	case approval.AllowAlways:
+		return "always"
+	}
+	return ""
+}
+
+// commandsMessage gives the model the output of the CMD: lines it proposed.
+func commandsMessage(outputs []string) llm.Message {
+	return llm.Message{Role: llm.RoleUser, Content: "[local.exec] Output of the commands you proposed:\n\n" + strings.Join(outputs, "\n\n")}
+}

@@ -33,13 +33,24 @@ type chat struct {
 
 func startChat(t testing.TB, model *testutil.ModelServer, inproc map[string]*sdk.Server, tweak ...func(*config.Config)) *chat {
 	t.Helper()
+	return startChatWith(t, nil, model, inproc, tweak...)
+}
+
+// startChatWith is startChat with a change to the system's options (a log,
+// secrets).
+func startChatWith(t testing.TB, opts func(*Options), model *testutil.ModelServer, inproc map[string]*sdk.Server, tweak ...func(*config.Config)) *chat {
+	t.Helper()
 	cfg := &config.Config{}
 	cfg.Model = config.Model{BaseURL: model.URL, Name: "scripted", StreamTimeout: 10 * time.Second}
 	for _, f := range tweak {
 		f(cfg)
 	}
 	cfg.ApplyDefaults()
-	sys := Start(Options{Config: cfg, InProcess: inproc})
+	o := Options{Config: cfg, InProcess: inproc}
+	if opts != nil {
+		opts(&o)
+	}
+	sys := Start(o)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), wait)
 		defer cancel()

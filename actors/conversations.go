@@ -2,6 +2,7 @@ package actors
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/asynkron/protoactor-go/actor"
 )
@@ -20,6 +21,7 @@ type ConversationStarted struct {
 // conversationsActor supervises one conversation actor per chat.
 type conversationsActor struct {
 	deps convDeps
+	log  *actor.PID // the store actor, which watches every conversation; nil without a log
 	byID map[string]*actor.PID
 }
 
@@ -31,6 +33,9 @@ func (a *conversationsActor) Receive(c actor.Context) {
 		opts := m.Options
 		if opts.ID == "" {
 			opts.ID = newID("conv")
+		}
+		if a.log != nil {
+			opts.Watchers = append(slices.Clone(opts.Watchers), a.log)
 		}
 		if pid, ok := a.byID[opts.ID]; ok {
 			c.Respond(&ConversationStarted{ID: opts.ID, PID: pid, Err: fmt.Errorf("conversation %s is already open", opts.ID)})

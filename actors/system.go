@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"maps"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -17,6 +18,7 @@ import (
 
 	"deckhand/approval"
 	"deckhand/config"
+	"deckhand/store"
 	"deckhand/tools"
 	"deckhand/transport/llm"
 	"deckhand/transport/mcp"
@@ -34,8 +36,12 @@ type Options struct {
 	Paths *mcp.PathResolver
 	// LookupEnv reads auth_env variables. Default os.LookupEnv.
 	LookupEnv func(string) (string, bool)
-	// Always keeps "always allow" grants. Default: in memory.
-	Always approval.Always
+	// Log, if set, is where every conversation is recorded and where
+	// "always allow" grants are kept; nil keeps grants in memory and
+	// records nothing.
+	Log *store.DB
+	// Secrets are values (tokens, keys) that must never reach the log.
+	Secrets []string
 	// InProcess are servers that run inside Deckhand, by alias; they are
 	// supervised like the configured ones and connected over in-memory
 	// pipes. A configured server of the same alias lends them its settings.
@@ -48,6 +54,7 @@ type System struct {
 	Servers       *actor.PID
 	Registry      *actor.PID
 	Conversations *actor.PID
+	Store         *actor.PID // nil without a log
 
 	as    *actor.ActorSystem
 	log   *slog.Logger
@@ -103,9 +110,15 @@ func Start(opts Options) *System {
 		func() actor.Actor { return newServers(servers, deps) },
 		actor.WithSupervisor(actor.NewExponentialBackoffStrategy(time.Minute, 500*time.Millisecond)),
 	))
-	always := opts.Always
-	if always == nil {
-		always = &approval.MemoryAlways{}
+	var always approval.Always = &approval.MemoryAlways{}
+	if opts.Log != nil {
+		la := &logAlways{db: opts.Log}
+		la.send = func(tool, by string) { s.Root.Send(s.Store, &grantAlways{tool: tool, by: by}) }
+		always = la
+		secrets := slices.Clone(opts.Secrets)
+		s.Store = as.Root.Spawn(actor.PropsFromProducer(func() actor.Actor {
+			return newStoreActor(opts.Log, log, secrets, opts.Config.MCP.MaxOutputBytes, la)
+		}))
 	}
 	cd := convDeps{
 		cfg:       opts.Config,
@@ -116,7 +129,7 @@ func Start(opts Options) *System {
 		log:       log,
 	}
 	s.Conversations = as.Root.Spawn(actor.PropsFromProducer(
-		func() actor.Actor { return &conversationsActor{deps: cd} },
+		func() actor.Actor { return &conversationsActor{deps: cd, log: s.Store} },
 		actor.WithSupervisor(actor.NewOneForOneStrategy(10, time.Minute, actor.DefaultDecider)),
 	))
 	return s
@@ -150,6 +163,12 @@ func modelClient(m config.Model, lookup func(string) (string, bool)) func() (*ll
 func (s *System) Shutdown(ctx context.Context) error {
 	if err := s.Root.StopFuture(s.Conversations).Wait(); err != nil {
 		s.log.Warn("stopping conversations", "err", err)
+	}
+	if s.Store != nil {
+		// Stopping the store actor writes what it still holds.
+		if err := s.Root.StopFuture(s.Store).Wait(); err != nil {
+			s.log.Warn("stopping the log", "err", err)
+		}
 	}
 	if err := s.Root.StopFuture(s.Servers).Wait(); err != nil {
 		s.log.Warn("stopping servers", "err", err)

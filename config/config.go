@@ -65,6 +65,32 @@ type Model struct {
 	// MaxRetries is how often a request refused with 429 or 5xx is retried
 	// (honouring Retry-After) before the run fails. Default 2.
 	MaxRetries *int `toml:"max_retries" validate:"omitempty,gte=0,lte=10"`
+	// Price is what the model costs, for the cost figures in the log.
+	// Default 0 (a local model).
+	Price Price `toml:"price"`
+	// Prices are per-model prices that beat Price, keyed by model name:
+	// [model.prices."gpt-4o-mini"].
+	Prices map[string]Price `toml:"prices" validate:"dive"`
+}
+
+// Price is a model's price in US dollars per million tokens.
+type Price struct {
+	InputPerMTok  float64 `toml:"input_per_mtok" validate:"gte=0"`
+	OutputPerMTok float64 `toml:"output_per_mtok" validate:"gte=0"`
+}
+
+// PriceFor is the price of the named model: its own entry in Prices, else
+// Price.
+func (m Model) PriceFor(name string) Price {
+	if p, ok := m.Prices[name]; ok {
+		return p
+	}
+	return m.Price
+}
+
+// Cost is what input and output tokens cost at this price.
+func (p Price) Cost(input, output int) float64 {
+	return float64(input)*p.InputPerMTok/1e6 + float64(output)*p.OutputPerMTok/1e6
 }
 
 // Configured reports whether a model is set up.

@@ -26,6 +26,9 @@ type ModelResponse struct {
 	Cut bool
 	// Delay waits before answering.
 	Delay time.Duration
+	// Pace, when set, sends the body one SSE event at a time with this
+	// pause between events: a model generating slowly.
+	Pace time.Duration
 }
 
 // Script is a transcript: the answers to give, in order, and the golden
@@ -80,6 +83,8 @@ func parseResponse(t testing.TB, path, name, text string) ModelResponse {
 			r.Cut = v == "true"
 		case "delay":
 			r.Delay, _ = time.ParseDuration(v)
+		case "pace":
+			r.Pace, _ = time.ParseDuration(v)
 		default:
 			r.Header[k] = v
 		}
@@ -222,7 +227,19 @@ func (m *ModelServer) serve(w http.ResponseWriter, r *http.Request) {
 		status = 200
 	}
 	w.WriteHeader(status)
-	io.WriteString(w, resp.Body)
+	if resp.Pace > 0 {
+		for _, event := range strings.SplitAfter(resp.Body, "\n\n") {
+			io.WriteString(w, event)
+			w.(http.Flusher).Flush()
+			select {
+			case <-time.After(resp.Pace):
+			case <-r.Context().Done():
+				return
+			}
+		}
+	} else {
+		io.WriteString(w, resp.Body)
+	}
 	if f, ok := w.(http.Flusher); ok {
 		f.Flush()
 	}

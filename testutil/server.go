@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"testing"
 	"time"
 
@@ -30,7 +31,10 @@ type (
 		MS    int `json:"ms" jsonschema:"how long to take, in milliseconds"`
 		Steps int `json:"steps,omitempty" jsonschema:"progress notifications to send"`
 	}
-	FailIn  struct{}
+	FailIn   struct{}
+	GetenvIn struct {
+		Name string `json:"name"`
+	}
 	Weather struct {
 		City  string  `json:"city"`
 		TempC float64 `json:"temp_c"`
@@ -70,6 +74,10 @@ func NewServer(name string) *sdk.Server {
 	sdk.AddTool(s, &sdk.Tool{Name: "fail", Description: "Always fails"},
 		func(context.Context, *sdk.CallToolRequest, FailIn) (*sdk.CallToolResult, any, error) {
 			return nil, nil, errors.New("the tool failed on purpose")
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "getenv", Description: "Read an environment variable of the server's process"},
+		func(_ context.Context, _ *sdk.CallToolRequest, in GetenvIn) (*sdk.CallToolResult, any, error) {
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: in.Name + "=" + os.Getenv(in.Name)}}}, nil, nil
 		})
 	sdk.AddTool(s, &sdk.Tool{Name: "weather", Description: "Current weather"},
 		func(_ context.Context, _ *sdk.CallToolRequest, in EchoIn) (*sdk.CallToolResult, Weather, error) {

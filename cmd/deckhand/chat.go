@@ -17,12 +17,16 @@ import (
 	"deckhand/actors"
 	"deckhand/approval"
 	"deckhand/config"
+	"deckhand/store"
 	"deckhand/tools"
 )
 
 const chatUsage = `Usage:
-  deckhand chat [--approve ask|auto|deny] [--model NAME]           a conversation in the terminal
-  deckhand chat -p PROMPT [--approve ask|auto|deny] [--model NAME] one answer, printed; exits 1 if the run fails
+  deckhand chat [--approve ask|auto|deny] [--model NAME] [--resume ID]           a conversation in the terminal
+  deckhand chat -p PROMPT [--approve ask|auto|deny] [--model NAME] [--resume ID] one answer, printed; exits 1 if the run fails
+
+--resume   continue a past session (see deckhand sessions): what was said, and the
+           tools allowed for it
 
 --approve  what to do when a tool call needs approval: ask (the default; with no
            terminal to ask on, that is a deny), auto (allow every call once), deny
@@ -46,6 +50,7 @@ func runChat(ctx context.Context, e *env, args []string) error {
 	prompt := fs.String("p", "", "")
 	mode := fs.String("approve", "ask", "")
 	model := fs.String("model", "", "")
+	resume := fs.String("resume", "", "")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -68,6 +73,19 @@ func runChat(ctx context.Context, e *env, args []string) error {
 	if !cfg.Model.Configured() {
 		return usagef("no model is configured in %s. Add, for example:\n\n[model]\nbase_url = \"http://127.0.0.1:11434/v1\"   # Ollama; llama.cpp is :8080, LM Studio :1234\nname = \"llama3.1\"\n# api_key_env = \"OPENAI_API_KEY\"          # for hosted APIs", cfg.Path)
 	}
+	db, err := e.openLog(ctx)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	e.logDB = db
+	opts := actors.ConversationOptions{}
+	var recap string
+	if *resume != "" {
+		if opts, recap, err = resumeOptions(ctx, db, *resume); err != nil {
+			return err
+		}
+	}
 	sys, list, err := e.connect(ctx, cfg, 0)
 	if err != nil {
 		return err
@@ -88,7 +106,8 @@ func runChat(ctx context.Context, e *env, args []string) error {
 	}
 	self := sys.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return t }))
 	defer sys.Root.Stop(self)
-	conv, id, err := sys.StartConversation(ctx, actors.ConversationOptions{Watchers: []*actor.PID{self}})
+	opts.Watchers = []*actor.PID{self}
+	conv, id, err := sys.StartConversation(ctx, opts)
 	if err != nil {
 		return err
 	}
@@ -116,6 +135,9 @@ func runChat(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	fmt.Fprintf(e.stdout, "Deckhand %s · model %s at %s · %d of %d servers ready · :help for commands\n", version, cfg.Model.Name, cfg.Model.BaseURL, ready, len(list))
+	if recap != "" {
+		fmt.Fprint(e.stdout, recap)
+	}
 	lines := make(chan string)
 	go func() {
 		sc := bufio.NewScanner(e.stdin)
@@ -592,4 +614,33 @@ func indent(s, prefix string) string {
 
 func progressLine(m *actors.ToolCallProgress) string {
 	return progressText(&actors.ToolProgress{Progress: m.Progress})
+}
+
+// resumeOptions rebuilds a past session for chat --resume, and a recap of
+// where it stopped.
+func resumeOptions(ctx context.Context, db *store.DB, id string) (actors.ConversationOptions, string, error) {
+	s, err := db.Session(ctx, id)
+	if err != nil {
+		return actors.ConversationOptions{}, "", err
+	}
+	events, err := db.Events(ctx, store.Filter{SessionID: s.ID})
+	if err != nil {
+		return actors.ConversationOptions{}, "", err
+	}
+	history, grants := actors.Rebuild(events)
+	var b strings.Builder
+	fmt.Fprintf(&b, "Resuming %q (%d runs, last active %s)\n", s.Title, s.Runs, s.Updated.Local().Format("2006-01-02 15:04"))
+	// The last exchange, so the person knows where they are.
+	for i := len(history) - 1; i >= 0; i-- {
+		if history[i].Role == "user" {
+			fmt.Fprintf(&b, "  you: %s\n", shorten(firstLine(history[i].Content), 100))
+			for _, m := range history[i+1:] {
+				if m.Role == "assistant" && m.Content != "" {
+					fmt.Fprintf(&b, "  model: %s\n", shorten(firstLine(m.Content), 100))
+				}
+			}
+			break
+		}
+	}
+	return actors.ConversationOptions{ID: s.ID, Resumed: true, History: history, Grants: grants}, b.String(), nil
 }

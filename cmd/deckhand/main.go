@@ -20,6 +20,7 @@ import (
 
 	"deckhand/actors"
 	"deckhand/config"
+	"deckhand/store"
 	"deckhand/transport/mcp"
 )
 
@@ -58,10 +59,14 @@ type env struct {
 
 	// Set from the global flags.
 	configPath string
+	dbPath     string
 	log        *slog.Logger
 
 	// tty reports whether a stream is a terminal; tests replace it.
 	tty func(any) bool
+
+	// logDB, when a command opened the log, is passed to the actors.
+	logDB *store.DB
 
 	mu          sync.Mutex
 	onInterrupt func() bool // a command's Ctrl+C handler; false: let it cancel
@@ -123,6 +128,9 @@ type command struct {
 func commands() []command {
 	return []command{
 		{name: "chat", summary: "chat with the model in the terminal; -p PROMPT for one answer", run: runChat},
+		{name: "sessions", summary: "past sessions: title, last activity, runs, tokens and cost", run: runSessions},
+		{name: "logs", summary: "what happened in a session or a run, as a timeline", run: runLogs},
+		{name: "approvals", summary: "the \"always allow\" grants: list, revoke", run: runApprovals},
 		{name: "mcp", summary: "inspect and call MCP servers: list, tools, tool, call, connect", run: runMCP},
 		{name: "doctor", summary: "check the config and every server, and say what to fix", run: runDoctor},
 		{name: "import", summary: "add the servers of a Claude Desktop or VS Code config file", run: runImport},
@@ -141,6 +149,7 @@ Commands:
 %s
 Global flags (before the command):
   --config FILE       config file (default $XDG_CONFIG_HOME/deckhand/config.toml)
+  --db FILE           the log of sessions (default $XDG_DATA_HOME/deckhand/deckhand.db)
   --log-level LEVEL   debug, info, warn or error (default warn); -v is --log-level debug
   --version           print the version
 
@@ -161,6 +170,7 @@ func run(ctx context.Context, args []string, e *env) int {
 	fs := flag.NewFlagSet("deckhand", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&e.configPath, "config", "", "")
+	fs.StringVar(&e.dbPath, "db", "", "")
 	level := fs.String("log-level", "warn", "")
 	verbose := fs.Bool("v", false, "")
 	showVersion := fs.Bool("version", false, "")
@@ -272,6 +282,8 @@ func (e *env) connect(ctx context.Context, cfg *config.Config, maxWait time.Dura
 		Version:   version,
 		LookupEnv: e.getenv,
 		Paths:     &mcp.PathResolver{},
+		Log:       e.logDB,
+		Secrets:   secrets(cfg, e.getenv),
 	})
 	wctx, cancel := context.WithTimeout(ctx, maxWait)
 	defer cancel()
@@ -284,6 +296,41 @@ func (e *env) connect(ctx context.Context, cfg *config.Config, maxWait time.Dura
 		return nil, nil, err
 	}
 	return sys, list, nil
+}
+
+// openLog opens the log named by --db, or the default one, for the rest of
+// the command.
+func (e *env) openLog(ctx context.Context) (*store.DB, error) {
+	db, err := store.Open(ctx, e.dbPath)
+	if err != nil {
+		return nil, fmt.Errorf("opening the log: %w", err)
+	}
+	return db, nil
+}
+
+// secrets are the values that must never reach the log: tokens and API keys,
+// literal or read from the environment.
+func secrets(cfg *config.Config, getenv func(string) (string, bool)) []string {
+	var out []string
+	add := func(v string) {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
+		}
+	}
+	lookup := func(name string) {
+		if name == "" || getenv == nil {
+			return
+		}
+		if v, ok := getenv(name); ok {
+			add(v)
+		}
+	}
+	lookup(cfg.Model.APIKeyEnv)
+	for _, s := range cfg.MCP.Servers {
+		add(s.AuthToken)
+		lookup(s.AuthEnv)
+	}
+	return out
 }
 
 // stopSystem shuts the actors down, waiting for child processes to exit.

@@ -1,0 +1,377 @@
+package actors
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"deckhand/store"
+	"deckhand/tools"
+)
+
+// SyncLog asks the store actor to write everything it holds; the answer, a
+// *Done, comes once it is on disk.
+type SyncLog struct{}
+
+// Internal messages of the store actor.
+type (
+	flushTick    struct{}
+	batchWritten struct{ err error }
+	grantAlways  struct{ tool, by, session string }
+)
+
+// Flush policy: a batch goes to disk when it is this big, this old, or a run
+// ends.
+const (
+	flushEvents   = 256
+	flushInterval = 200 * time.Millisecond
+)
+
+// storeActor is the only writer of the log in this process. It turns the
+// conversations' events into rows, coalesces streamed text, removes secrets,
+// and hands batches to one writer goroutine: while one batch is written the
+// next one fills, so recording never holds up a conversation.
+type storeActor struct {
+	db      *store.DB
+	log     *slog.Logger
+	secrets []string
+	limit   int // cap on stored arguments
+	owner   string
+	always  *logAlways
+
+	batch   *store.Batch
+	pending int // rows in batch
+	deltas  map[string]*pendingDelta
+	timer   *time.Timer
+	writes  chan *store.Batch
+	busy    bool // a batch is being written
+	waiting []*actor.PID
+	grants  []string // tools whose grant is in the batch being written
+	flushed sync.WaitGroup
+}
+
+type pendingDelta struct {
+	session, run string
+	text         strings.Builder
+	first        time.Time
+}
+
+func newStoreActor(db *store.DB, log *slog.Logger, secrets []string, limit int, always *logAlways) *storeActor {
+	return &storeActor{
+		db: db, log: log.With("actor", "store"), secrets: secrets, limit: limit, always: always,
+		owner:  store.Owner(),
+		batch:  &store.Batch{},
+		deltas: map[string]*pendingDelta{},
+	}
+}
+
+func (a *storeActor) Receive(c actor.Context) {
+	switch m := c.Message().(type) {
+	case *actor.Started:
+		a.writes = make(chan *store.Batch, 1)
+		self, root := c.Self(), c.ActorSystem().Root
+		a.flushed.Add(1)
+		go func() {
+			defer a.flushed.Done()
+			for b := range a.writes {
+				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				err := a.db.Write(ctx, b)
+				cancel()
+				root.Send(self, &batchWritten{err: err})
+			}
+		}()
+		a.markInterrupted(c)
+	case *actor.Stopping:
+		// The last batch is written before the process may exit. The writer
+		// takes batches one at a time and the channel holds one, so when it
+		// is busy there is room for this one.
+		a.takeDeltas()
+		if a.pending > 0 {
+			a.writes <- a.batch
+		}
+		close(a.writes)
+		a.flushed.Wait()
+	case *flushTick:
+		a.timer = nil
+		a.flush(c)
+	case *batchWritten:
+		a.busy = false
+		if m.err != nil {
+			a.log.Error("writing the log", "err", m.err)
+		}
+		for _, tool := range a.grants {
+			a.always.confirm(tool)
+		}
+		a.grants = nil
+		if a.pending > 0 {
+			a.flush(c)
+		} else {
+			for _, w := range a.waiting {
+				c.Send(w, &Done{Err: m.err})
+			}
+			a.waiting = nil
+		}
+	case *SyncLog:
+		a.takeDeltas()
+		if a.pending == 0 && !a.busy {
+			c.Respond(&Done{})
+			return
+		}
+		a.waiting = append(a.waiting, c.Sender())
+		a.flush(c)
+	case *grantAlways:
+		a.batch.Grants = append(a.batch.Grants, store.Grant{ID: newID("grant"), Tool: m.tool, Scope: "always", By: m.by, SessionID: m.session, Time: time.Now()})
+		a.pending++
+		a.flush(c)
+	default:
+		a.record(c, m)
+	}
+}
+
+// record turns one conversation event into rows.
+func (a *storeActor) record(c actor.Context, msg any) {
+	now := time.Now()
+	ev := func(session, run, kind string, data any) {
+		raw, err := json.Marshal(data)
+		if err != nil {
+			a.log.Error("encoding an event", "kind", kind, "err", err)
+			return
+		}
+		a.batch.Events = append(a.batch.Events, store.Event{
+			ID: newID("ev"), SessionID: session, RunID: run, Time: now, Kind: kind, Data: a.redact(raw),
+		})
+		a.pending++
+	}
+	switch m := msg.(type) {
+	case *ConversationOpened:
+		if m.Resumed {
+			return
+		}
+		a.batch.NewSessions = append(a.batch.NewSessions, store.NewSession{ID: m.Conversation, Time: now, Model: m.Model})
+		ev(m.Conversation, "", store.KindSessionCreated, map[string]any{"model": m.Model})
+	case *RunStarted:
+		a.batch.NewRuns = append(a.batch.NewRuns, store.NewRun{ID: m.Run, SessionID: m.Conversation, Time: now, Owner: a.owner})
+		a.batch.Titles = append(a.batch.Titles, store.Title{SessionID: m.Conversation, Title: string(a.redact([]byte(title(m.Text))))})
+		ev(m.Conversation, m.Run, store.KindRunStarted, map[string]any{"text": m.Text})
+	case *PromptBuilt:
+		ev(m.Conversation, m.Run, store.KindPromptBuilt, map[string]any{
+			"messages": m.Messages, "dropped": m.Dropped, "tools": m.Tools, "estimated_tokens": m.EstimatedTokens})
+	case *AssistantDelta:
+		if m.Text == "" {
+			return
+		}
+		d := a.deltas[m.Run]
+		if d == nil {
+			d = &pendingDelta{session: m.Conversation, run: m.Run, first: now}
+			a.deltas[m.Run] = d
+		}
+		d.text.WriteString(m.Text)
+		a.schedule(c)
+		return
+	case *AssistantMessage:
+		delete(a.deltas, m.Run) // the whole message says it all
+		calls := make([]map[string]string, len(m.ToolCalls))
+		for i, tc := range m.ToolCalls {
+			calls[i] = map[string]string{"id": tc.ID, "name": tc.Name, "arguments": tools.Cap(tc.Arguments, a.limit)}
+		}
+		ev(m.Conversation, m.Run, store.KindAssistantMessage, map[string]any{
+			"text": m.Text, "tool_calls": calls, "incomplete": m.Incomplete,
+			"usage": map[string]int{"input_tokens": m.Usage.PromptTokens, "output_tokens": m.Usage.CompletionTokens}, "estimated": m.Estimated})
+	case *ToolCallRequested:
+		ev(m.Conversation, m.Run, store.KindToolRequested, map[string]any{"call": m.Call, "tool": m.Tool, "arguments": a.capped(m.Arguments)})
+	case *ApprovalRequested:
+		ev(m.Conversation, m.Run, store.KindApprovalAsked, map[string]any{
+			"id": m.ID, "call": m.Request.ID, "tool": m.Request.Display, "title": m.Request.Title,
+			"trusted": m.Request.Trusted, "arguments": a.capped(m.Request.Arguments), "deadline": m.Deadline})
+	case *ApprovalDecided:
+		if m.Allowed {
+			ev(m.Conversation, m.Run, store.KindApprovalGranted, map[string]any{"call": m.Call, "tool": m.Tool, "scope": m.Scope, "by": m.By})
+		} else {
+			ev(m.Conversation, m.Run, store.KindApprovalDenied, map[string]any{"call": m.Call, "tool": m.Tool, "by": m.By})
+		}
+	case *ToolCallStarted:
+		ev(m.Conversation, m.Run, store.KindToolInvoked, map[string]any{"call": m.Call, "tool": m.Tool, "arguments": a.capped(m.Arguments), "parallel": m.Parallel})
+	case *ToolCallFinished:
+		kind := store.KindToolSucceeded
+		switch {
+		case m.Refused:
+			kind = store.KindCapabilityDenied
+		case m.IsError || m.Denied:
+			kind = store.KindToolFailed
+		}
+		ev(m.Conversation, m.Run, kind, map[string]any{
+			"call": m.Call, "tool": m.Tool, "output": tools.Cap(m.Output, a.limit), "denied": m.Denied, "elapsed_ms": m.Elapsed.Milliseconds()})
+	case *Notice:
+		ev(m.Conversation, m.Run, store.KindNotice, map[string]any{"text": m.Text})
+	case *RunFinished:
+		delete(a.deltas, m.Run)
+		status, kind := store.RunSucceeded, store.KindRunSucceeded
+		data := map[string]any{"text": m.Text, "requests": m.Requests, "input_tokens": m.Usage.PromptTokens,
+			"output_tokens": m.Usage.CompletionTokens, "cost_usd": m.CostUSD, "estimated": m.Estimated}
+		var errText string
+		switch {
+		case m.Stopped:
+			status, kind = store.RunStopped, store.KindRunStopped
+		case m.Err != nil:
+			status, kind = store.RunFailed, store.KindRunFailed
+			errText = string(a.redact([]byte(m.Err.Error())))
+			data["error"] = errText
+		}
+		ev(m.Conversation, m.Run, kind, data)
+		a.batch.Finished = append(a.batch.Finished, store.FinishedRun{
+			ID: m.Run, SessionID: m.Conversation, Time: now, Status: status, Error: errText, Requests: m.Requests,
+			Usage: store.Usage{InputTokens: m.Usage.PromptTokens, OutputTokens: m.Usage.CompletionTokens, CostUSD: m.CostUSD, Estimated: m.Estimated},
+		})
+		a.flush(c) // the end of a run is on disk at once
+		return
+	default:
+		return // events the log does not keep (RunQueued, ApprovalClosed, progress)
+	}
+	if a.pending >= flushEvents {
+		a.flush(c)
+	} else {
+		a.schedule(c)
+	}
+}
+
+// schedule makes sure a flush comes within flushInterval.
+func (a *storeActor) schedule(c actor.Context) {
+	if a.timer == nil {
+		self, root := c.Self(), c.ActorSystem().Root
+		a.timer = time.AfterFunc(flushInterval, func() { root.Send(self, &flushTick{}) })
+	}
+}
+
+// flush hands the batch to the writer, unless it is busy (the batch keeps
+// filling and goes when the writer is done).
+func (a *storeActor) flush(c actor.Context) {
+	a.takeDeltas()
+	if a.busy || a.pending == 0 {
+		return
+	}
+	if a.timer != nil {
+		a.timer.Stop()
+		a.timer = nil
+	}
+	for _, g := range a.batch.Grants {
+		a.grants = append(a.grants, g.Tool)
+	}
+	a.busy = true
+	a.writes <- a.batch
+	a.batch, a.pending = &store.Batch{}, 0
+}
+
+// takeDeltas turns streamed text held so far into one assistant.delta row
+// per run: coalesced, never a row per token.
+func (a *storeActor) takeDeltas() {
+	for run, d := range a.deltas {
+		raw, _ := json.Marshal(map[string]string{"text": d.text.String()})
+		a.batch.Events = append(a.batch.Events, store.Event{
+			ID: newID("ev"), SessionID: d.session, RunID: run, Time: d.first, Kind: store.KindAssistantDelta, Data: a.redact(raw),
+		})
+		a.pending++
+		delete(a.deltas, run)
+	}
+}
+
+// markInterrupted closes runs left "running" by a process that is gone.
+func (a *storeActor) markInterrupted(c actor.Context) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	runs, err := a.db.Running(ctx)
+	if err != nil {
+		a.log.Error("looking for interrupted runs", "err", err)
+		return
+	}
+	now := time.Now()
+	for _, r := range runs {
+		if store.OwnerAlive(r.Owner) {
+			continue
+		}
+		raw, _ := json.Marshal(map[string]string{"owner": r.Owner})
+		a.batch.Events = append(a.batch.Events, store.Event{ID: newID("ev"), SessionID: r.SessionID, RunID: r.ID, Time: now, Kind: store.KindRunInterrupted, Data: raw})
+		a.batch.Finished = append(a.batch.Finished, store.FinishedRun{ID: r.ID, SessionID: r.SessionID, Time: now, Status: store.RunInterrupted,
+			Error: "Deckhand stopped while the run was in progress"})
+		a.pending++
+	}
+	if a.pending > 0 {
+		a.flush(c)
+	}
+}
+
+// redact removes secrets (API keys, bearer tokens, values of auth_env and
+// api_key_env variables) from an event's JSON, in plain and escaped form.
+func (a *storeActor) redact(raw []byte) []byte {
+	s := string(raw)
+	for _, secret := range a.secrets {
+		if len(secret) < 4 {
+			continue
+		}
+		s = strings.ReplaceAll(s, secret, "[redacted]")
+		if esc, _ := json.Marshal(secret); len(esc) > 2 {
+			s = strings.ReplaceAll(s, string(esc[1:len(esc)-1]), "[redacted]")
+		}
+	}
+	return []byte(s)
+}
+
+// capped is arguments as sent, cut at the output limit when huge.
+func (a *storeActor) capped(args json.RawMessage) any {
+	if len(args) <= a.limit || a.limit <= 0 {
+		return args
+	}
+	return tools.Cap(string(args), a.limit)
+}
+
+// title shortens a first message to a session title.
+func title(text string) string {
+	t := strings.Join(strings.Fields(text), " ")
+	if r := []rune(t); len(r) > 60 {
+		t = strings.TrimSpace(string(r[:59])) + "…"
+	}
+	return t
+}
+
+// logAlways keeps "always allow" grants in the log. A new grant counts at
+// once; it is written by the store actor, and until then kept here.
+type logAlways struct {
+	db      *store.DB
+	mu      sync.Mutex
+	pending map[string]bool
+	send    func(tool, by string)
+}
+
+func (g *logAlways) Allowed(tool string) bool {
+	g.mu.Lock()
+	pending := g.pending[tool]
+	g.mu.Unlock()
+	if pending {
+		return true
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	ok, err := g.db.Granted(ctx, tool)
+	return err == nil && ok
+}
+
+func (g *logAlways) Grant(tool, by string) error {
+	g.mu.Lock()
+	if g.pending == nil {
+		g.pending = map[string]bool{}
+	}
+	g.pending[tool] = true
+	g.mu.Unlock()
+	g.send(tool, by)
+	return nil
+}
+
+func (g *logAlways) confirm(tool string) {
+	g.mu.Lock()
+	delete(g.pending, tool)
+	g.mu.Unlock()
+}

@@ -1,0 +1,211 @@
+// Package store owns Deckhand's local log: one SQLite file (modernc.org/sqlite,
+// no cgo) in WAL mode with sessions, runs, an append-only events table, and
+// the "always allow" grants. Schema versions live in PRAGMA user_version and
+// are migrated at open; a file from a newer Deckhand is refused.
+//
+// Reads (lists, timelines, resume) go straight to the database from any
+// goroutine. Writes come from one place per process, the store actor, which
+// batches them into transactions; several processes may share a file (SQLite's
+// locking, with a busy timeout, serializes their writes).
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"time"
+
+	_ "modernc.org/sqlite" // the "sqlite" driver
+)
+
+// DB is an open log file.
+type DB struct {
+	sql  *sql.DB
+	path string
+}
+
+// ErrNewerSchema is returned by Open for a file written by a newer Deckhand.
+var ErrNewerSchema = errors.New("the database was created by a newer Deckhand")
+
+// DefaultPath is $XDG_DATA_HOME/deckhand/deckhand.db, or
+// ~/.local/share/deckhand/deckhand.db.
+func DefaultPath() (string, error) {
+	dir := os.Getenv("XDG_DATA_HOME")
+	if dir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("finding the data directory: %w", err)
+		}
+		dir = filepath.Join(home, ".local", "share")
+	}
+	return filepath.Join(dir, "deckhand", "deckhand.db"), nil
+}
+
+// Open opens (creating it if needed) the log at path and brings its schema up
+// to date. Empty path means DefaultPath.
+func Open(ctx context.Context, path string) (*DB, error) {
+	if path == "" {
+		p, err := DefaultPath()
+		if err != nil {
+			return nil, err
+		}
+		path = p
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("creating the data directory: %w", err)
+	}
+	q := url.Values{}
+	for _, p := range []string{"busy_timeout(10000)", "journal_mode(WAL)", "synchronous(NORMAL)", "foreign_keys(1)"} {
+		q.Add("_pragma", p)
+	}
+	q.Set("_txlock", "immediate") // writers take the lock at BEGIN: no deadlock between two processes upgrading
+	sdb, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("opening %s: %w", path, err)
+	}
+	db := &DB{sql: sdb, path: path}
+	if err := db.migrate(ctx); err != nil {
+		sdb.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	os.Chmod(path, 0o600) // the log holds conversations
+	return db, nil
+}
+
+// Path is the file's path.
+func (db *DB) Path() string { return db.path }
+
+// Close closes the file.
+func (db *DB) Close() error { return db.sql.Close() }
+
+// IntegrityCheck runs PRAGMA integrity_check and returns its verdict ("ok"
+// when the file is sound).
+func (db *DB) IntegrityCheck(ctx context.Context) (string, error) {
+	var s string
+	err := db.sql.QueryRowContext(ctx, "PRAGMA integrity_check").Scan(&s)
+	return s, err
+}
+
+// migrations[i] brings the schema from version i to i+1.
+var migrations = []string{
+	// 1: Bosun's M0 schema, as its specification gives it.
+	`CREATE TABLE IF NOT EXISTS sessions (
+		session_id TEXT PRIMARY KEY,
+		created_at INTEGER NOT NULL,
+		updated_at INTEGER NOT NULL,
+		title TEXT
+	);
+	CREATE TABLE IF NOT EXISTS runs (
+		run_id TEXT PRIMARY KEY,
+		session_id TEXT NOT NULL,
+		created_at INTEGER NOT NULL,
+		status TEXT NOT NULL,
+		model TEXT,
+		input_tokens INTEGER,
+		output_tokens INTEGER,
+		cost_usd REAL,
+		error TEXT,
+		FOREIGN KEY(session_id) REFERENCES sessions(session_id)
+	);
+	CREATE TABLE IF NOT EXISTS events (
+		event_id TEXT PRIMARY KEY,
+		session_id TEXT,
+		run_id TEXT,
+		ts INTEGER NOT NULL,
+		kind TEXT NOT NULL,
+		data_json TEXT NOT NULL,
+		FOREIGN KEY(session_id) REFERENCES sessions(session_id),
+		FOREIGN KEY(run_id) REFERENCES runs(run_id)
+	);
+	CREATE INDEX IF NOT EXISTS idx_events_session_ts ON events(session_id, ts);
+	CREATE INDEX IF NOT EXISTS idx_events_run_ts ON events(run_id, ts);`,
+
+	// 2: Deckhand's additions: session totals (so that listing sessions
+	// never reads events), run bookkeeping, "always allow" grants, and the
+	// indexes that keep lists and timelines fast.
+	`ALTER TABLE sessions ADD COLUMN model TEXT;
+	ALTER TABLE sessions ADD COLUMN runs INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE sessions ADD COLUMN input_tokens INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE sessions ADD COLUMN output_tokens INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE sessions ADD COLUMN cost_usd REAL NOT NULL DEFAULT 0;
+	ALTER TABLE sessions ADD COLUMN estimated INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE runs ADD COLUMN finished_at INTEGER;
+	ALTER TABLE runs ADD COLUMN requests INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE runs ADD COLUMN estimated INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE runs ADD COLUMN owner TEXT;
+	UPDATE sessions SET
+		runs = (SELECT count(*) FROM runs r WHERE r.session_id = sessions.session_id),
+		input_tokens = (SELECT coalesce(sum(input_tokens), 0) FROM runs r WHERE r.session_id = sessions.session_id),
+		output_tokens = (SELECT coalesce(sum(output_tokens), 0) FROM runs r WHERE r.session_id = sessions.session_id),
+		cost_usd = (SELECT coalesce(sum(cost_usd), 0) FROM runs r WHERE r.session_id = sessions.session_id);
+	CREATE INDEX IF NOT EXISTS idx_sessions_updated ON sessions(updated_at);
+	CREATE INDEX IF NOT EXISTS idx_runs_session ON runs(session_id, created_at);
+	CREATE INDEX IF NOT EXISTS idx_runs_status ON runs(status);
+	CREATE TABLE IF NOT EXISTS approvals (
+		approval_id TEXT PRIMARY KEY,
+		tool TEXT NOT NULL UNIQUE,
+		scope TEXT NOT NULL,
+		granted_by TEXT NOT NULL,
+		granted_at INTEGER NOT NULL,
+		session_id TEXT
+	);`,
+}
+
+// SchemaVersion is the version this Deckhand writes.
+var SchemaVersion = len(migrations)
+
+func (db *DB) migrate(ctx context.Context) error {
+	conn, err := db.sql.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	var version int
+	if err := conn.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		return fmt.Errorf("reading the schema version: %w", err)
+	}
+	if version > SchemaVersion {
+		return fmt.Errorf("%w (schema version %d; this one knows up to %d): upgrade Deckhand, or use another --db", ErrNewerSchema, version, SchemaVersion)
+	}
+	for version < SchemaVersion {
+		tx, err := conn.BeginTx(ctx, nil)
+		if err != nil {
+			return fmt.Errorf("migrating: %w", err)
+		}
+		// Another process may have migrated while we waited for the lock.
+		if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+			tx.Rollback()
+			return err
+		}
+		if version >= SchemaVersion {
+			tx.Rollback()
+			break
+		}
+		if _, err := tx.ExecContext(ctx, migrations[version]); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migrating to schema version %d: %w", version+1, err)
+		}
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", version+1)); err != nil {
+			tx.Rollback()
+			return err
+		}
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("migrating to schema version %d: %w", version+1, err)
+		}
+		version++
+	}
+	return nil
+}
+
+func ms(t time.Time) int64 { return t.UnixMilli() }
+
+func fromMS(v int64) time.Time {
+	if v == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(v)
+}

@@ -1,0 +1,256 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// ErrNotFound is returned for an id that matches nothing.
+var ErrNotFound = errors.New("not found")
+
+// Session is one conversation's summary.
+type Session struct {
+	ID      string
+	Title   string
+	Model   string
+	Created time.Time
+	Updated time.Time // last activity
+	Runs    int
+	Usage   Usage
+}
+
+const sessionCols = `session_id, coalesce(title, ''), coalesce(model, ''), created_at, updated_at, runs, input_tokens, output_tokens, cost_usd, estimated`
+
+func scanSession(row interface{ Scan(...any) error }) (Session, error) {
+	var s Session
+	var created, updated int64
+	err := row.Scan(&s.ID, &s.Title, &s.Model, &created, &updated, &s.Runs, &s.Usage.InputTokens, &s.Usage.OutputTokens, &s.Usage.CostUSD, &s.Usage.Estimated)
+	s.Created, s.Updated = fromMS(created), fromMS(updated)
+	return s, err
+}
+
+// Sessions lists sessions, the most recently active first. It reads only the
+// sessions table (through idx_sessions_updated), however long the log.
+func (db *DB) Sessions(ctx context.Context, limit int) ([]Session, error) {
+	if limit <= 0 {
+		limit = 1000
+	}
+	rows, err := db.sql.QueryContext(ctx, `SELECT `+sessionCols+` FROM sessions ORDER BY updated_at DESC LIMIT ?`, limit)
+	if err != nil {
+		return nil, fmt.Errorf("listing sessions: %w", err)
+	}
+	defer rows.Close()
+	var out []Session
+	for rows.Next() {
+		s, err := scanSession(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// Session finds one session by id or unique id prefix.
+func (db *DB) Session(ctx context.Context, id string) (Session, error) {
+	rows, err := db.sql.QueryContext(ctx, `SELECT `+sessionCols+` FROM sessions WHERE session_id >= ? AND session_id < ? ORDER BY session_id LIMIT 2`, id, id+"\U0010FFFF")
+	if err != nil {
+		return Session{}, err
+	}
+	defer rows.Close()
+	var found []Session
+	for rows.Next() {
+		s, err := scanSession(rows)
+		if err != nil {
+			return Session{}, err
+		}
+		found = append(found, s)
+	}
+	switch {
+	case len(found) == 0:
+		return Session{}, fmt.Errorf("no session %q: %w", id, ErrNotFound)
+	case len(found) > 1 && found[0].ID != id:
+		return Session{}, fmt.Errorf("%q matches more than one session; give more of the id", id)
+	}
+	return found[0], nil
+}
+
+// Run is one run's summary.
+type Run struct {
+	ID        string
+	SessionID string
+	Status    string
+	Model     string
+	Error     string
+	Created   time.Time
+	Finished  time.Time
+	Requests  int
+	Usage     Usage
+	Owner     string
+}
+
+const runCols = `run_id, session_id, status, coalesce(model, ''), coalesce(error, ''), created_at, coalesce(finished_at, 0), requests,
+	coalesce(input_tokens, 0), coalesce(output_tokens, 0), coalesce(cost_usd, 0), estimated, coalesce(owner, '')`
+
+func scanRun(row interface{ Scan(...any) error }) (Run, error) {
+	var r Run
+	var created, finished int64
+	err := row.Scan(&r.ID, &r.SessionID, &r.Status, &r.Model, &r.Error, &created, &finished, &r.Requests,
+		&r.Usage.InputTokens, &r.Usage.OutputTokens, &r.Usage.CostUSD, &r.Usage.Estimated, &r.Owner)
+	r.Created, r.Finished = fromMS(created), fromMS(finished)
+	return r, err
+}
+
+func (db *DB) runs(ctx context.Context, where string, args ...any) ([]Run, error) {
+	rows, err := db.sql.QueryContext(ctx, `SELECT `+runCols+` FROM runs WHERE `+where, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Run
+	for rows.Next() {
+		r, err := scanRun(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// Runs lists a session's runs, oldest first (idx_runs_session).
+func (db *DB) Runs(ctx context.Context, sessionID string) ([]Run, error) {
+	return db.runs(ctx, `session_id = ? ORDER BY created_at`, sessionID)
+}
+
+// Run finds one run by id or unique id prefix.
+func (db *DB) Run(ctx context.Context, id string) (Run, error) {
+	found, err := db.runs(ctx, `run_id >= ? AND run_id < ? ORDER BY run_id LIMIT 2`, id, id+"\U0010FFFF")
+	switch {
+	case err != nil:
+		return Run{}, err
+	case len(found) == 0:
+		return Run{}, fmt.Errorf("no run %q: %w", id, ErrNotFound)
+	case len(found) > 1 && found[0].ID != id:
+		return Run{}, fmt.Errorf("%q matches more than one run; give more of the id", id)
+	}
+	return found[0], nil
+}
+
+// Running lists the runs marked running, for interrupted-run detection.
+func (db *DB) Running(ctx context.Context) ([]Run, error) {
+	return db.runs(ctx, `status = ?`, RunRunning)
+}
+
+// Filter selects events: of one session or one run, after a position.
+type Filter struct {
+	SessionID string
+	RunID     string
+	After     *Event // only events after this one (for following a log)
+	Limit     int    // 0: all
+}
+
+// Events reads events in the order they happened (time, then position),
+// through idx_events_run_ts or idx_events_session_ts.
+func (db *DB) Events(ctx context.Context, f Filter) ([]Event, error) {
+	var where []string
+	var args []any
+	switch {
+	case f.RunID != "":
+		where, args = append(where, "run_id = ?"), append(args, f.RunID)
+	case f.SessionID != "":
+		where, args = append(where, "session_id = ?"), append(args, f.SessionID)
+	default:
+		return nil, errors.New("events: a session or a run is needed")
+	}
+	if f.After != nil {
+		where = append(where, "(ts, rowid) > (?, ?)")
+		args = append(args, ms(f.After.Time), f.After.Seq)
+	}
+	q := `SELECT rowid, event_id, coalesce(session_id, ''), coalesce(run_id, ''), ts, kind, data_json FROM events WHERE ` +
+		strings.Join(where, " AND ") + ` ORDER BY ts, rowid`
+	if f.Limit > 0 {
+		q += fmt.Sprintf(" LIMIT %d", f.Limit)
+	}
+	rows, err := db.sql.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("reading events: %w", err)
+	}
+	defer rows.Close()
+	var out []Event
+	for rows.Next() {
+		var e Event
+		var ts int64
+		var data string
+		if err := rows.Scan(&e.Seq, &e.ID, &e.SessionID, &e.RunID, &ts, &e.Kind, &data); err != nil {
+			return nil, err
+		}
+		e.Time, e.Data = fromMS(ts), json.RawMessage(data)
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// Grant is one "always allow".
+type Grant struct {
+	ID        string
+	Tool      string // alias.tool
+	Scope     string // "always"
+	By        string
+	SessionID string // where it was granted
+	Time      time.Time
+}
+
+// Grants lists the "always allow" grants, by tool.
+func (db *DB) Grants(ctx context.Context) ([]Grant, error) {
+	rows, err := db.sql.QueryContext(ctx, `SELECT approval_id, tool, scope, granted_by, coalesce(session_id, ''), granted_at FROM approvals ORDER BY tool`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Grant
+	for rows.Next() {
+		var g Grant
+		var t int64
+		if err := rows.Scan(&g.ID, &g.Tool, &g.Scope, &g.By, &g.SessionID, &t); err != nil {
+			return nil, err
+		}
+		g.Time = fromMS(t)
+		out = append(out, g)
+	}
+	return out, rows.Err()
+}
+
+// Granted reports whether tool has an "always allow".
+func (db *DB) Granted(ctx context.Context, tool string) (bool, error) {
+	var one int
+	err := db.sql.QueryRowContext(ctx, `SELECT 1 FROM approvals WHERE tool = ?`, tool).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// RevokeGrant removes the grant with this id (or for this tool). It writes
+// directly: revoking is a person's command, typically from another process
+// than the one logging.
+func (db *DB) RevokeGrant(ctx context.Context, idOrTool string) (Grant, error) {
+	grants, err := db.Grants(ctx)
+	if err != nil {
+		return Grant{}, err
+	}
+	for _, g := range grants {
+		if g.ID == idOrTool || g.Tool == idOrTool {
+			if _, err := db.sql.ExecContext(ctx, `DELETE FROM approvals WHERE approval_id = ?`, g.ID); err != nil {
+				return Grant{}, fmt.Errorf("revoking %s: %w", g.Tool, err)
+			}
+			return g, nil
+		}
+	}
+	return Grant{}, fmt.Errorf("no grant %q: %w", idOrTool, ErrNotFound)
+}

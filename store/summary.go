@@ -1,0 +1,120 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Summary is an event in one line, for timelines: what happened, to which
+// tool, with the start of any text.
+func Summary(e Event) string {
+	var d struct {
+		Text            string          `json:"text"`
+		Model           string          `json:"model"`
+		Tool            string          `json:"tool"`
+		Output          string          `json:"output"`
+		Error           string          `json:"error"`
+		By              string          `json:"by"`
+		Scope           string          `json:"scope"`
+		Denied          bool            `json:"denied"`
+		Incomplete      bool            `json:"incomplete"`
+		Estimated       bool            `json:"estimated"`
+		ElapsedMS       int64           `json:"elapsed_ms"`
+		Messages        int             `json:"messages"`
+		Dropped         int             `json:"dropped"`
+		Tools           int             `json:"tools"`
+		EstimatedTokens int             `json:"estimated_tokens"`
+		Requests        int             `json:"requests"`
+		InputTokens     int             `json:"input_tokens"`
+		OutputTokens    int             `json:"output_tokens"`
+		CostUSD         float64         `json:"cost_usd"`
+		Arguments       json.RawMessage `json:"arguments"`
+		ToolCalls       []struct {
+			Name string `json:"name"`
+		} `json:"tool_calls"`
+		Usage struct {
+			InputTokens  int `json:"input_tokens"`
+			OutputTokens int `json:"output_tokens"`
+		} `json:"usage"`
+	}
+	json.Unmarshal(e.Data, &d)
+	usage := func(in, out int, estimated bool) string {
+		mark := ""
+		if estimated {
+			mark = "~"
+		}
+		return fmt.Sprintf("%s%d in / %s%d out", mark, in, mark, out)
+	}
+	switch e.Kind {
+	case KindSessionCreated:
+		return "model " + d.Model
+	case KindRunStarted:
+		return quote(d.Text)
+	case KindPromptBuilt:
+		s := fmt.Sprintf("%d messages, %d tools, ~%d tokens", d.Messages, d.Tools, d.EstimatedTokens)
+		if d.Dropped > 0 {
+			s += fmt.Sprintf(" (%d older messages left out)", d.Dropped)
+		}
+		return s
+	case KindAssistantDelta:
+		return quote(d.Text)
+	case KindAssistantMessage:
+		s := quote(d.Text)
+		var names []string
+		for _, c := range d.ToolCalls {
+			names = append(names, c.Name)
+		}
+		if len(names) > 0 {
+			if d.Text != "" {
+				s += " "
+			}
+			s += "calls " + strings.Join(names, ", ")
+		}
+		if d.Incomplete {
+			s += " (cut off)"
+		}
+		return s + " [" + usage(d.Usage.InputTokens, d.Usage.OutputTokens, d.Estimated) + "]"
+	case KindToolRequested, KindToolInvoked:
+		return d.Tool + " " + shorten(string(d.Arguments), 100)
+	case KindApprovalAsked:
+		return d.Tool + ": asked"
+	case KindApprovalGranted:
+		return fmt.Sprintf("%s: allowed (%s, %s)", d.Tool, d.Scope, d.By)
+	case KindApprovalDenied:
+		return fmt.Sprintf("%s: denied (%s)", d.Tool, d.By)
+	case KindToolSucceeded, KindToolFailed, KindCapabilityDenied:
+		s := d.Tool
+		if d.ElapsedMS > 0 {
+			s += fmt.Sprintf(" (%dms)", d.ElapsedMS)
+		}
+		return s + ": " + quote(d.Output)
+	case KindRunSucceeded, KindRunFailed, KindRunStopped:
+		s := fmt.Sprintf("%d requests, %s, $%.4f", d.Requests, usage(d.InputTokens, d.OutputTokens, d.Estimated), d.CostUSD)
+		if d.Error != "" {
+			s = d.Error + "; " + s
+		}
+		return s
+	case KindRunInterrupted:
+		return "Deckhand stopped while the run was in progress"
+	case KindNotice:
+		return d.Text
+	}
+	return shorten(string(e.Data), 120)
+}
+
+func quote(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if s == "" {
+		return ""
+	}
+	return fmt.Sprintf("%q", shorten(s, 100))
+}
+
+func shorten(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

@@ -1,0 +1,188 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// Event kinds. The first fifteen are the design's; the rest say how a run
+// ended, or what a person should see, in more detail.
+const (
+	KindSessionCreated   = "session.created"
+	KindRunStarted       = "run.started"
+	KindPromptBuilt      = "prompt.built"
+	KindAssistantDelta   = "assistant.delta"
+	KindAssistantMessage = "assistant.message"
+	KindToolRequested    = "tool.requested"
+	KindApprovalAsked    = "approval.asked"
+	KindApprovalGranted  = "approval.granted"
+	KindApprovalDenied   = "approval.denied"
+	KindToolInvoked      = "tool.invoked"
+	KindToolSucceeded    = "tool.succeeded"
+	KindToolFailed       = "tool.failed"
+	KindCapabilityDenied = "capability.denied"
+	KindRunSucceeded     = "run.succeeded"
+	KindRunFailed        = "run.failed"
+	KindRunStopped       = "run.stopped"
+	KindRunInterrupted   = "run.interrupted"
+	KindNotice           = "notice"
+)
+
+// Event is one row of the append-only log.
+type Event struct {
+	Seq       int64 // the row's position in the file, set on read
+	ID        string
+	SessionID string
+	RunID     string
+	Time      time.Time
+	Kind      string
+	Data      json.RawMessage
+}
+
+// Run statuses.
+const (
+	RunRunning     = "running"
+	RunSucceeded   = "succeeded"
+	RunFailed      = "failed"
+	RunStopped     = "stopped"
+	RunInterrupted = "interrupted"
+)
+
+// Usage is what a run or session used.
+type Usage struct {
+	InputTokens  int
+	OutputTokens int
+	CostUSD      float64
+	Estimated    bool // some figure was estimated: the server sent no usage
+}
+
+// Batch is what the store actor writes in one transaction.
+type Batch struct {
+	NewSessions []NewSession
+	NewRuns     []NewRun
+	Events      []Event
+	Finished    []FinishedRun
+	Titles      []Title
+	Grants      []Grant
+}
+
+// NewSession creates a session row (ignored when it exists).
+type NewSession struct {
+	ID    string
+	Time  time.Time
+	Model string
+}
+
+// NewRun creates a run row in status running.
+type NewRun struct {
+	ID, SessionID string
+	Time          time.Time
+	Model         string
+	Owner         string // the process running it, for interrupted-run detection
+}
+
+// FinishedRun records how a run ended and adds its usage to its session.
+type FinishedRun struct {
+	ID, SessionID string
+	Time          time.Time
+	Status        string
+	Error         string
+	Requests      int
+	Usage         Usage
+}
+
+// Title sets a session's title if it has none yet.
+type Title struct{ SessionID, Title string }
+
+// Write applies a batch in one transaction: sessions and runs first, then
+// events, then run results, so that every event's session and run exist.
+func (db *DB) Write(ctx context.Context, b *Batch) error {
+	tx, err := db.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("writing the log: %w", err)
+	}
+	defer tx.Rollback()
+	for _, s := range b.NewSessions {
+		if _, err := tx.ExecContext(ctx,
+			`INSERT INTO sessions (session_id, created_at, updated_at, model) VALUES (?, ?, ?, ?) ON CONFLICT (session_id) DO NOTHING`,
+			s.ID, ms(s.Time), ms(s.Time), s.Model); err != nil {
+			return fmt.Errorf("writing session %s: %w", s.ID, err)
+		}
+	}
+	for _, r := range b.NewRuns {
+		if _, err := tx.ExecContext(ctx,
+			`INSERT INTO runs (run_id, session_id, created_at, status, model, owner) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (run_id) DO NOTHING`,
+			r.ID, r.SessionID, ms(r.Time), RunRunning, r.Model, r.Owner); err != nil {
+			return fmt.Errorf("writing run %s: %w", r.ID, err)
+		}
+		if _, err := tx.ExecContext(ctx,
+			`UPDATE sessions SET runs = runs + 1, updated_at = max(updated_at, ?), model = ? WHERE session_id = ?`,
+			ms(r.Time), r.Model, r.SessionID); err != nil {
+			return err
+		}
+	}
+	for _, t := range b.Titles {
+		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET title = ? WHERE session_id = ? AND (title IS NULL OR title = '')`, t.Title, t.SessionID); err != nil {
+			return err
+		}
+	}
+	if len(b.Events) > 0 {
+		stmt, err := tx.PrepareContext(ctx, `INSERT INTO events (event_id, session_id, run_id, ts, kind, data_json) VALUES (?, ?, ?, ?, ?, ?)`)
+		if err != nil {
+			return err
+		}
+		var last = map[string]int64{}
+		for _, e := range b.Events {
+			var run any
+			if e.RunID != "" {
+				run = e.RunID
+			}
+			if _, err := stmt.ExecContext(ctx, e.ID, e.SessionID, run, ms(e.Time), e.Kind, string(e.Data)); err != nil {
+				stmt.Close()
+				return fmt.Errorf("writing event %s: %w", e.Kind, err)
+			}
+			last[e.SessionID] = max(last[e.SessionID], ms(e.Time))
+		}
+		stmt.Close()
+		for id, t := range last {
+			if _, err := tx.ExecContext(ctx, `UPDATE sessions SET updated_at = max(updated_at, ?) WHERE session_id = ?`, t, id); err != nil {
+				return err
+			}
+		}
+	}
+	for _, f := range b.Finished {
+		if _, err := tx.ExecContext(ctx,
+			`UPDATE runs SET status = ?, error = ?, finished_at = ?, requests = ?, input_tokens = ?, output_tokens = ?, cost_usd = ?, estimated = ?
+			 WHERE run_id = ?`,
+			f.Status, nullable(f.Error), ms(f.Time), f.Requests, f.Usage.InputTokens, f.Usage.OutputTokens, f.Usage.CostUSD, f.Usage.Estimated, f.ID); err != nil {
+			return fmt.Errorf("finishing run %s: %w", f.ID, err)
+		}
+		if _, err := tx.ExecContext(ctx,
+			`UPDATE sessions SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ?, cost_usd = cost_usd + ?,
+			 estimated = max(estimated, ?), updated_at = max(updated_at, ?) WHERE session_id = ?`,
+			f.Usage.InputTokens, f.Usage.OutputTokens, f.Usage.CostUSD, f.Usage.Estimated, ms(f.Time), f.SessionID); err != nil {
+			return err
+		}
+	}
+	for _, g := range b.Grants {
+		if _, err := tx.ExecContext(ctx,
+			`INSERT INTO approvals (approval_id, tool, scope, granted_by, granted_at, session_id) VALUES (?, ?, ?, ?, ?, ?)
+			 ON CONFLICT (tool) DO UPDATE SET granted_by = excluded.granted_by, granted_at = excluded.granted_at, session_id = excluded.session_id`,
+			g.ID, g.Tool, g.Scope, g.By, ms(g.Time), nullable(g.SessionID)); err != nil {
+			return fmt.Errorf("writing the grant for %s: %w", g.Tool, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("writing the log: %w", err)
+	}
+	return nil
+}
+
+func nullable(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}

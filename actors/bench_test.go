@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/config"
+	"deckhand/store"
 	"deckhand/testutil"
 )
 
@@ -177,5 +179,68 @@ func BenchmarkParallelReadOnly(b *testing.B) {
 	}
 	b.ReportMetric(float64(par)/float64(one), "parallel-8/one")
 	b.ReportMetric(float64(seq)/float64(one), "sequential-8/one")
+	b.ReportMetric(0, "ns/op")
+}
+
+// BenchmarkStoreEvents pushes conversation events through the store actor
+// (encoding, redaction, batching, the writer goroutine) and, in the same
+// run, writes the same number of rows with raw INSERTs in one transaction;
+// it reports events per second of each and their ratio.
+func BenchmarkStoreEvents(b *testing.B) {
+	const n = 20000
+	dir := b.TempDir()
+	var tOurs, tRaw time.Duration
+	round := 0
+	for b.Loop() {
+		round++
+		// Deckhand: events from a conversation, as they come during runs.
+		db, err := store.Open(b.Context(), filepath.Join(dir, fmt.Sprintf("ours-%d.db", round)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		cfg := &config.Config{}
+		cfg.ApplyDefaults()
+		sys := Start(Options{Config: cfg, Log: db, Secrets: []string{"not-in-these-events"}})
+		start := time.Now()
+		conv := "conv-bench"
+		sys.Root.Send(sys.Store, &ConversationOpened{Conversation: conv, Model: "m"})
+		for i := 0; i < n; i += 4 {
+			run := fmt.Sprintf("run-%d", i/400)
+			if i%400 == 0 {
+				sys.Root.Send(sys.Store, &RunStarted{Conversation: conv, Run: run, Text: "a question"})
+			}
+			call := fmt.Sprint("c", i)
+			sys.Root.Send(sys.Store, &ToolCallRequested{Conversation: conv, Run: run, Call: call, Tool: "fs.read_text_file", Arguments: json.RawMessage(`{"path":"/tmp/a.txt"}`)})
+			sys.Root.Send(sys.Store, &ToolCallStarted{Conversation: conv, Run: run, Call: call, Tool: "fs.read_text_file", Arguments: json.RawMessage(`{"path":"/tmp/a.txt"}`)})
+			sys.Root.Send(sys.Store, &ToolCallFinished{Conversation: conv, Run: run, Call: call, Tool: "fs.read_text_file", Output: "the file's first line\nand the second", Elapsed: time.Millisecond})
+			sys.Root.Send(sys.Store, &AssistantMessage{Conversation: conv, Run: run, Text: "Here is what the file says."})
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		if err := sys.SyncLog(ctx); err != nil {
+			b.Fatal(err)
+		}
+		tOurs += time.Since(start)
+		cancel()
+		ctx, cancel = context.WithTimeout(context.Background(), time.Minute)
+		sys.Shutdown(ctx)
+		cancel()
+		db.Close()
+
+		// Raw: the same number of rows, one prepared INSERT each, one transaction.
+		raw, err := store.Open(b.Context(), filepath.Join(dir, fmt.Sprintf("raw-%d.db", round)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		start = time.Now()
+		if err := store.RawInsert(b.Context(), raw, "conv-bench", n); err != nil {
+			b.Fatal(err)
+		}
+		tRaw += time.Since(start)
+		raw.Close()
+	}
+	events := float64(round * n)
+	b.ReportMetric(events/tOurs.Seconds(), "deckhand-events/s")
+	b.ReportMetric(events/tRaw.Seconds(), "raw-events/s")
+	b.ReportMetric(tRaw.Seconds()/tOurs.Seconds(), "ratio")
 	b.ReportMetric(0, "ns/op")
 }

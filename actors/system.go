@@ -165,8 +165,10 @@ func (s *System) Shutdown(ctx context.Context) error {
 		s.log.Warn("stopping conversations", "err", err)
 	}
 	if s.Store != nil {
-		// Stopping the store actor writes what it still holds.
-		if err := s.Root.StopFuture(s.Store).Wait(); err != nil {
+		// A poison pill queues behind the events the conversations sent as
+		// they stopped (a stop would jump the queue); stopping, the store
+		// actor writes what it still holds.
+		if err := s.Root.PoisonFuture(s.Store).Wait(); err != nil {
 			s.log.Warn("stopping the log", "err", err)
 		}
 	}

@@ -1,0 +1,266 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+
+	"deckhand/store"
+	"deckhand/testutil"
+)
+
+func modelConfig(t *testing.T, model *testutil.ModelServer, extra string) string {
+	return writeConfig(t, fmt.Sprintf(`
+[model]
+base_url = %q
+name = "scripted"
+price = { input_per_mtok = 2.5, output_per_mtok = 10 }
+
+[mcp.servers.s]
+command = %q
+%s`, model.URL, stdioServerBin(t), extra))
+}
+
+func openDB(t *testing.T, path string) *store.DB {
+	t.Helper()
+	db, err := store.Open(t.Context(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// sessions, logs and approvals read what chat wrote.
+func TestLogCommands(t *testing.T) {
+	model := testutil.NewModelServer(t,
+		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "c1", Name: "s__echo", Arguments: `{"text":"logged"}`})},
+		testutil.ModelResponse{Body: testutil.TextChunks("All ", "done.")},
+	)
+	cfg := modelConfig(t, model, "")
+	dbPath := filepath.Join(t.TempDir(), "log.db")
+	dh := func(args ...string) result {
+		return deckhand(t, nil, "", append([]string{"--config", cfg, "--db", dbPath}, args...)...)
+	}
+	if r := dh("chat", "-p", "use the echo tool please", "--approve=auto"); r.code != exitOK || r.stdout != "All done.\n" {
+		t.Fatalf("chat: exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
+	}
+
+	r := dh("sessions", "--json")
+	var sessions []struct {
+		ID           string  `json:"id"`
+		Title        string  `json:"title"`
+		Runs         int     `json:"runs"`
+		InputTokens  int     `json:"input_tokens"`
+		OutputTokens int     `json:"output_tokens"`
+		CostUSD      float64 `json:"cost_usd"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &sessions); err != nil || len(sessions) != 1 {
+		t.Fatalf("sessions --json = %q (%v)", r.stdout, err)
+	}
+	s := sessions[0]
+	// The scripted model reports 20+10 and 10+2 tokens.
+	if s.Title != "use the echo tool please" || s.Runs != 1 || s.InputTokens != 30 || s.OutputTokens != 12 || s.CostUSD != (30*2.5+12*10)/1e6 {
+		t.Errorf("session = %+v", s)
+	}
+	r = dh("sessions")
+	for _, want := range []string{"LAST ACTIVITY", s.ID, "30/12", "$0.0002", "use the echo tool please"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("sessions lacks %q:\n%s", want, r.stdout)
+		}
+	}
+
+	r = dh("logs", "--session", s.ID[:len(s.ID)-3])
+	for _, want := range []string{"session.created", "run.started", `"use the echo tool please"`, "tool.requested", `s.echo {"text":"logged"}`,
+		"approval.granted", "s.echo: allowed (once, --approve=auto)", "tool.succeeded", `"Echo: logged"`, "run.succeeded", "2 requests, 30 in / 12 out, $0.0002"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("logs --session lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	db := openDB(t, dbPath)
+	runs, _ := db.Runs(t.Context(), s.ID)
+	r = dh("logs", "--run", runs[0].ID, "--json")
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	var first struct {
+		Kind string          `json:"kind"`
+		Run  string          `json:"run"`
+		Data json.RawMessage `json:"data"`
+	}
+	if err := json.Unmarshal([]byte(lines[0]), &first); err != nil || first.Kind != "run.started" || first.Run != runs[0].ID || string(first.Data) != `{"text":"use the echo tool please"}` {
+		t.Errorf("logs --json first line = %s (%v)", lines[0], err)
+	}
+	if r := dh("logs", "--run", "nope"); r.code != exitFailure || !strings.Contains(r.stderr, `no run "nope"`) {
+		t.Errorf("logs --run nope: exit %d, %q", r.code, r.stderr)
+	}
+	if r := dh("logs"); r.code != exitUsage {
+		t.Errorf("logs without a target: exit %d", r.code)
+	}
+}
+
+// An "always allow" answered at the terminal is kept in the log, listed,
+// and revoked: then the tool is asked again.
+func TestAlwaysAllowPersists(t *testing.T) {
+	call := testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "c", Name: "s__add", Arguments: `{"a":1,"b":2}`})}
+	model := testutil.NewModelServer(t, call, testutil.ModelResponse{Body: testutil.TextChunks("3")}, call, testutil.ModelResponse{Body: testutil.TextChunks("3 again")})
+	cfg := modelConfig(t, model, "")
+	dbPath := filepath.Join(t.TempDir(), "log.db")
+
+	// Answer "a" at a (simulated) terminal.
+	stdinR, stdinW := io.Pipe()
+	var out testutil.LockedBuffer
+	e := &env{stdin: stdinR, stdout: &out, stderr: &out, getenv: func(string) (string, bool) { return "", false }, tty: func(f any) bool { return f == stdinR }}
+	exited := make(chan int, 1)
+	go func() { exited <- run(t.Context(), []string{"--config", cfg, "--db", dbPath, "chat"}, e) }()
+	io.WriteString(stdinW, "add\n")
+	testutil.Eventually(t, wait, func() bool { return strings.Contains(out.String(), "Allow s.add?") }, "not asked:\n%s", &out)
+	io.WriteString(stdinW, "a\n")
+	testutil.Eventually(t, wait, func() bool { return strings.Contains(out.String(), "\n3\n") }, "no answer:\n%s", &out)
+	io.WriteString(stdinW, ":quit\n")
+	testutil.Receive(t, exited, wait, "chat to quit")
+
+	r := deckhand(t, nil, "", "--db", dbPath, "approvals", "list")
+	if !strings.Contains(r.stdout, "s.add") || !strings.Contains(r.stdout, "always") {
+		t.Fatalf("approvals list:\n%s", r.stdout)
+	}
+	// The next process does not ask.
+	if r := deckhand(t, nil, "", "--config", cfg, "--db", dbPath, "chat", "-p", "add"); r.code != exitOK || r.stdout != "3 again\n" || strings.Contains(r.stderr, "denied") {
+		t.Errorf("chat after an always grant: exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
+	}
+	if r := deckhand(t, nil, "", "--db", dbPath, "approvals", "revoke", "s.add"); r.code != exitOK || !strings.Contains(r.stdout, "Revoked: s.add") {
+		t.Errorf("approvals revoke: exit %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	if r := deckhand(t, nil, "", "--db", dbPath, "approvals", "list"); !strings.Contains(r.stdout, "No \"always allow\" grants.") {
+		t.Errorf("approvals list after revoke:\n%s", r.stdout)
+	}
+}
+
+// Killing deckhand mid-run loses nothing that was flushed, leaves a sound
+// file, and the next start marks the run interrupted; chat --resume goes on.
+func TestKilledMidRun(t *testing.T) {
+	bin := testutil.BuildProgram(t, "./cmd/deckhand")
+	model := testutil.NewModelServer(t,
+		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "long", Name: "s__slow", Arguments: `{"ms":600000}`})},
+	)
+	cfg := modelConfig(t, model, "")
+	dbPath := filepath.Join(t.TempDir(), "log.db")
+	cmd := exec.Command(bin, "--config", cfg, "--db", dbPath, "chat", "-p", "start something long", "--approve=auto")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() { cmd.Process.Kill() })
+
+	db := openDB(t, dbPath)
+	var session string
+	testutil.Eventually(t, wait, func() bool {
+		list, _ := db.Sessions(t.Context(), 1)
+		if len(list) == 0 {
+			return false
+		}
+		session = list[0].ID
+		events, _ := db.Events(t.Context(), store.Filter{SessionID: session})
+		for _, e := range events {
+			if e.Kind == store.KindToolInvoked {
+				return true
+			}
+		}
+		return false
+	}, "the tool call never reached the log")
+	cmd.Process.Signal(syscall.SIGKILL)
+	testutil.Receive(t, exited, wait, "deckhand to die")
+
+	if check, err := db.IntegrityCheck(t.Context()); check != "ok" || err != nil {
+		t.Fatalf("integrity_check after SIGKILL = %q, %v", check, err)
+	}
+	runs, _ := db.Runs(t.Context(), session)
+	if len(runs) != 1 || runs[0].Status != store.RunRunning {
+		t.Fatalf("runs after the kill = %+v", runs)
+	}
+
+	model.Add(testutil.ModelResponse{Body: testutil.TextChunks("Picking up where we left off.")})
+	r := deckhand(t, nil, "", "--config", cfg, "--db", dbPath, "chat", "--resume", session, "-p", "go on")
+	if r.code != exitOK || r.stdout != "Picking up where we left off.\n" {
+		t.Fatalf("chat --resume: exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
+	}
+	runs, _ = db.Runs(t.Context(), session)
+	if len(runs) != 2 || runs[0].Status != store.RunInterrupted || runs[1].Status != store.RunSucceeded {
+		t.Errorf("runs after resume = %+v", runs)
+	}
+	// The model saw the old conversation, the unfinished call answered.
+	var body struct {
+		Messages []map[string]any `json:"messages"`
+	}
+	reqs := model.Requests()
+	json.Unmarshal(reqs[len(reqs)-1], &body)
+	var roles []string
+	for _, m := range body.Messages {
+		roles = append(roles, fmt.Sprint(m["role"]))
+	}
+	if strings.Join(roles, ",") != "system,user,assistant,tool,user" || body.Messages[1]["content"] != "start something long" ||
+		!strings.Contains(fmt.Sprint(body.Messages[3]["content"]), "Deckhand stopped before this call finished") {
+		t.Errorf("the resumed request = %v", body.Messages)
+	}
+}
+
+// Two deckhand processes writing to one log at once: both work, and the file
+// stays sound.
+func TestTwoProcessesOneLog(t *testing.T) {
+	bin := testutil.BuildProgram(t, "./cmd/deckhand")
+	model := testutil.NewModelServer(t)
+	model.Fallback = func(req map[string]any) testutil.ModelResponse {
+		msgs, _ := req["messages"].([]any)
+		if len(msgs) < 12 { // five tool rounds, then an answer
+			return testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: fmt.Sprint("c", len(msgs)), Name: "s__echo", Arguments: `{"text":"x"}`})}
+		}
+		return testutil.ModelResponse{Body: testutil.TextChunks("finished")}
+	}
+	cfg := modelConfig(t, model, "")
+	dbPath := filepath.Join(t.TempDir(), "log.db")
+	var wg sync.WaitGroup
+	outputs := make([]string, 4)
+	errs := make([]error, 4)
+	for i := range outputs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx, cancel := context.WithTimeout(context.Background(), wait)
+			defer cancel()
+			out, err := exec.CommandContext(ctx, bin, "--config", cfg, "--db", dbPath, "chat", "-p", fmt.Sprint("process ", i), "--approve=auto").CombinedOutput()
+			outputs[i], errs[i] = string(out), err
+		}()
+	}
+	wg.Wait()
+	for i := range outputs {
+		if errs[i] != nil || !strings.Contains(outputs[i], "finished") {
+			t.Errorf("process %d: %v\n%s", i, errs[i], outputs[i])
+		}
+	}
+	db := openDB(t, dbPath)
+	if check, _ := db.IntegrityCheck(t.Context()); check != "ok" {
+		t.Fatalf("integrity_check = %q", check)
+	}
+	sessions, _ := db.Sessions(t.Context(), 0)
+	if len(sessions) != 4 {
+		t.Fatalf("%d sessions, want 4", len(sessions))
+	}
+	for _, s := range sessions {
+		events, _ := db.Events(t.Context(), store.Filter{SessionID: s.ID})
+		succeeded := 0
+		for _, e := range events {
+			if e.Kind == store.KindToolSucceeded {
+				succeeded++
+			}
+		}
+		if succeeded != 5 || events[len(events)-1].Kind != store.KindRunSucceeded {
+			t.Errorf("session %s: %d tool results, last event %s", s.Title, succeeded, events[len(events)-1].Kind)
+		}
+	}
+}

@@ -626,3 +626,26 @@ func TestCommandLines(t *testing.T) {
 		}
 	}
 }
+
+// A server that reports no usage gets an estimate, marked as such, and the
+// run's cost follows the configured price.
+func TestEstimatedUsage(t *testing.T) {
+	body := "data: {\"choices\":[{\"delta\":{\"content\":\"no usage from me\"}}]}\n\ndata: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"
+	model := testutil.NewModelServer(t, testutil.ModelResponse{Body: body}, answer("with usage"))
+	c := startChat(t, model, nil, func(cfg *config.Config) {
+		cfg.Model.Prices = map[string]config.Price{"scripted": {InputPerMTok: 1000, OutputPerMTok: 2000}}
+	})
+	c.send("hi")
+	msg := expect[*AssistantMessage](c)
+	fin := expect[*RunFinished](c)
+	if !msg.Estimated || !fin.Estimated || fin.Usage.PromptTokens < 50 || fin.Usage.CompletionTokens != 4 {
+		t.Errorf("AssistantMessage = %+v, RunFinished = %+v; want an estimate", msg, fin)
+	}
+	if want := float64(fin.Usage.PromptTokens)*1000/1e6 + 4*2000/1e6; fin.CostUSD != want {
+		t.Errorf("CostUSD = %v, want %v", fin.CostUSD, want)
+	}
+	c.send("again")
+	if fin := expect[*RunFinished](c); fin.Estimated || fin.Usage.TotalTokens != 11 {
+		t.Errorf("with the server's usage: %+v", fin)
+	}
+}

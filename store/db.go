@@ -68,12 +68,34 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
 	db := &DB{sql: sdb, path: path}
-	if err := db.migrate(ctx); err != nil {
+	// Two processes opening a new file at once race to switch it to WAL,
+	// and SQLite answers the loser "busy" without waiting: try again.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		err = db.migrate(ctx)
+		if err == nil || !isBusy(err) || time.Now().After(deadline) {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			err = ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+			continue
+		}
+		break
+	}
+	if err != nil {
 		sdb.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	os.Chmod(path, 0o600) // the log holds conversations
 	return db, nil
+}
+
+// isBusy reports whether err is SQLite's SQLITE_BUSY (or its extended codes).
+func isBusy(err error) bool {
+	var coded interface{ Code() int }
+	return errors.As(err, &coded) && coded.Code()&0xff == 5
 }
 
 // Path is the file's path.

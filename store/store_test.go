@@ -184,3 +184,26 @@ func TestOwnerAlive(t *testing.T) {
 		}
 	}
 }
+
+// Several openers of one new file at once all succeed (the race to switch it
+// to WAL is retried).
+func TestConcurrentOpen(t *testing.T) {
+	for round := range 5 {
+		path := filepath.Join(t.TempDir(), "new.db")
+		errs := make(chan error, 4)
+		for range 4 {
+			go func() {
+				db, err := Open(context.Background(), path)
+				if err == nil {
+					db.Close()
+				}
+				errs <- err
+			}()
+		}
+		for range 4 {
+			if err := <-errs; err != nil {
+				t.Fatalf("round %d: Open() = %v", round, err)
+			}
+		}
+	}
+}

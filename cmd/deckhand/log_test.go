@@ -11,6 +11,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"deckhand/store"
 	"deckhand/testutil"
@@ -262,5 +263,42 @@ func TestTwoProcessesOneLog(t *testing.T) {
 		if succeeded != 5 || events[len(events)-1].Kind != store.KindRunSucceeded {
 			t.Errorf("session %s: %d tool results, last event %s", s.Title, succeeded, events[len(events)-1].Kind)
 		}
+	}
+}
+
+// logs --follow prints a session's events as they come.
+func TestLogsFollow(t *testing.T) {
+	model := testutil.NewModelServer(t, testutil.ModelResponse{Body: testutil.TextChunks("slow ", "answer"), Pace: 300 * time.Millisecond})
+	cfg := modelConfig(t, model, "")
+	dbPath := filepath.Join(t.TempDir(), "log.db")
+	chatDone := make(chan result, 1)
+	go func() { chatDone <- deckhand(t, nil, "", "--config", cfg, "--db", dbPath, "chat", "-p", "follow me") }()
+	db := openDB(t, dbPath)
+	var session string
+	testutil.Eventually(t, wait, func() bool {
+		list, _ := db.Sessions(t.Context(), 1)
+		if len(list) > 0 {
+			session = list[0].ID
+		}
+		return session != ""
+	}, "no session")
+
+	ctx, cancel := context.WithCancel(t.Context())
+	var out testutil.LockedBuffer
+	followed := make(chan int, 1)
+	go func() {
+		e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &out, getenv: func(string) (string, bool) { return "", false }}
+		followed <- run(ctx, []string{"--db", dbPath, "logs", "--session", session, "--follow"}, e)
+	}()
+	testutil.Eventually(t, wait, func() bool { return strings.Contains(out.String(), "run.succeeded") }, "--follow never showed the end of the run:\n%s", &out)
+	cancel()
+	if code := testutil.Receive(t, followed, wait, "logs --follow to stop"); code != exitOK {
+		t.Errorf("logs --follow: exit %d", code)
+	}
+	if r := testutil.Receive(t, chatDone, wait, "chat"); r.stdout != "slow answer\n" {
+		t.Errorf("chat: %+v", r)
+	}
+	if !strings.Contains(out.String(), `assistant.message  "slow answer"`) {
+		t.Errorf("--follow output:\n%s", out.String())
 	}
 }

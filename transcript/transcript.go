@@ -1,0 +1,322 @@
+// Package transcript is the model behind the window's chat view: a list of
+// rows (message headers, blocks of text, code blocks, tool-call cards,
+// notices) built from a conversation's events, with the changes since the
+// last look kept so that a view can redraw only what changed.
+//
+// A message is split into blocks (paragraphs, code fences, and pieces of at
+// most MaxBlock bytes), a row each: while an answer streams only its last
+// row changes, so the cost of a delta does not grow with the message, and a
+// long conversation can be shown by a virtualized list that never holds
+// every row's widgets.
+//
+// A Transcript belongs to one goroutine (the window's bridge actor); Rows
+// are values, safe to hand to another goroutine.
+package transcript
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"deckhand/tools"
+)
+
+// Kind is what a row shows.
+type Kind int
+
+const (
+	Header Kind = iota // who speaks: "You" or "Deckhand", with a copy of the whole message
+	Text               // a block of Markdown
+	Code               // a code block, monospace, with a copy button
+	Tool               // a tool-call card
+	Notice             // a note from Deckhand: a retry, the depth limit, an error
+)
+
+// ToolState is where a tool call stands.
+type ToolState int
+
+const (
+	Asked ToolState = iota // requested, waiting for the gate
+	Running
+	Succeeded
+	Failed
+	Denied
+)
+
+// Row is one line of the transcript view.
+type Row struct {
+	Kind Kind
+	Role string // "user" or "assistant", for headers and blocks
+	// Text is the block's Markdown, the code of a code block, the notice,
+	// or, for a header, the whole message (what its copy button copies).
+	Text      string
+	Lang      string // a code block's language
+	Streaming bool   // the last block of a message still arriving
+	Time      time.Time
+	Error     bool // a notice that reports a failure
+
+	// Tool cards.
+	Call      string
+	Tool      string // alias.tool
+	Args      string // pretty JSON
+	State     ToolState
+	Progress  float64
+	Total     float64
+	Status    string // progress message
+	Output    string
+	Elapsed   time.Duration
+	Collapsed bool // the output is long: show its head until expanded
+}
+
+// MaxBlock bounds a text block; longer paragraphs are cut at a line break
+// (or space) so that a streaming row stays small.
+const MaxBlock = 2048
+
+// CollapseAfter is how many lines of a tool's output a card shows before it
+// is expanded.
+const CollapseAfter = 8
+
+// Transcript is one conversation's rows.
+type Transcript struct {
+	rows  []Row
+	dirty map[int]bool
+	calls map[string]int // call id -> row
+
+	// The assistant message being streamed.
+	streaming bool
+	header    int             // its header row
+	text      strings.Builder // all of it so far
+	split     splitter
+}
+
+// New returns an empty transcript.
+func New() *Transcript {
+	return &Transcript{dirty: map[int]bool{}, calls: map[string]int{}}
+}
+
+// Len is the number of rows.
+func (t *Transcript) Len() int { return len(t.rows) }
+
+// Row returns row i.
+func (t *Transcript) Row(i int) Row { return t.rows[i] }
+
+// Changes returns the row count and copies of the rows changed since the
+// last call, and forgets them.
+func (t *Transcript) Changes() (n int, changed map[int]Row) {
+	if len(t.dirty) == 0 {
+		return len(t.rows), nil
+	}
+	changed = make(map[int]Row, len(t.dirty))
+	for i := range t.dirty {
+		if i < len(t.rows) {
+			changed[i] = t.rows[i]
+		}
+	}
+	clear(t.dirty)
+	return len(t.rows), changed
+}
+
+func (t *Transcript) add(r Row) int {
+	t.rows = append(t.rows, r)
+	i := len(t.rows) - 1
+	t.dirty[i] = true
+	return i
+}
+
+func (t *Transcript) set(i int, r Row) {
+	t.rows[i] = r
+	t.dirty[i] = true
+}
+
+// User adds what the person said.
+func (t *Transcript) User(text string, at time.Time) {
+	t.endStream()
+	t.add(Row{Kind: Header, Role: "user", Text: text, Time: at})
+	for _, b := range splitAll(text) {
+		b.Role = "user"
+		t.add(b)
+	}
+}
+
+// Delta appends streamed text to the assistant's answer.
+func (t *Transcript) Delta(text string, at time.Time) {
+	if text == "" {
+		return
+	}
+	if !t.streaming {
+		t.streaming = true
+		t.header = t.add(Row{Kind: Header, Role: "assistant", Time: at})
+		t.text.Reset()
+		t.split = splitter{}
+	}
+	t.text.WriteString(text)
+	full := t.text.String()
+	// Blocks that closed become rows of their own; the open one follows.
+	for _, b := range t.split.feed(full) {
+		t.placeBlock(b, false)
+	}
+	t.placeBlock(t.split.open(full), true)
+}
+
+// placeBlock writes a block into its row: the open block's row is reused
+// until it closes.
+func (t *Transcript) placeBlock(b block, streaming bool) {
+	r := b.row()
+	r.Role, r.Streaming = "assistant", streaming
+	idx := t.header + 1 + b.index
+	if idx < len(t.rows) {
+		t.set(idx, r)
+		return
+	}
+	t.add(r)
+}
+
+// Assistant completes the assistant's answer with its final text (which may
+// differ from what streamed, or arrive without streaming at all).
+func (t *Transcript) Assistant(text string, at time.Time) {
+	if t.streaming && t.text.String() == text {
+		// The header's copy button copies the whole message, now complete.
+		t.set(t.header, Row{Kind: Header, Role: "assistant", Text: text, Time: t.rows[t.header].Time})
+		// Close the last block: the text's last line is complete now.
+		full := t.text.String() + "\n"
+		for _, b := range t.split.feed(full) {
+			t.placeBlock(b, false)
+		}
+		if last := t.split.open(full); strings.TrimSpace(last.text) != "" || last.code {
+			t.placeBlock(last, false)
+		} else if n := t.header + 1 + last.index; n == len(t.rows)-1 && t.rows[n].Streaming {
+			// The open row turned out empty (the text ended with a blank line).
+			t.rows = t.rows[:n]
+			delete(t.dirty, n)
+		}
+		t.streaming = false
+		return
+	}
+	if text == "" {
+		t.endStream()
+		return
+	}
+	if t.streaming {
+		// Replace what streamed with the final text.
+		t.rows = t.rows[:t.header]
+		for i := range t.dirty {
+			if i >= t.header {
+				delete(t.dirty, i)
+			}
+		}
+		t.streaming = false
+	}
+	t.add(Row{Kind: Header, Role: "assistant", Text: text, Time: at})
+	for _, b := range splitAll(text) {
+		b.Role = "assistant"
+		t.add(b)
+	}
+}
+
+// endStream closes a stream that ended without a final message (stopped).
+func (t *Transcript) endStream() {
+	if !t.streaming {
+		return
+	}
+	t.streaming = false
+	if n := len(t.rows) - 1; n > t.header && t.rows[n].Streaming {
+		r := t.rows[n]
+		r.Streaming = false
+		t.set(n, r)
+	}
+}
+
+// ToolRequested adds a card for a call the model asked for.
+func (t *Transcript) ToolRequested(call, tool string, args json.RawMessage) {
+	t.endStream()
+	if _, ok := t.calls[call]; ok {
+		return
+	}
+	t.calls[call] = t.add(Row{Kind: Tool, Call: call, Tool: tool, Args: pretty(args), State: Asked})
+}
+
+// ToolStarted marks a call running.
+func (t *Transcript) ToolStarted(call, tool string, args json.RawMessage) {
+	i, ok := t.calls[call]
+	if !ok {
+		t.ToolRequested(call, tool, args)
+		i = t.calls[call]
+	}
+	r := t.rows[i]
+	r.State = Running
+	t.set(i, r)
+}
+
+// ToolProgress updates a running call's progress.
+func (t *Transcript) ToolProgress(call string, progress, total float64, message string) {
+	i, ok := t.calls[call]
+	if !ok {
+		return
+	}
+	r := t.rows[i]
+	r.Progress, r.Total, r.Status = progress, total, message
+	t.set(i, r)
+}
+
+// ToolFinished shows how a call ended.
+func (t *Transcript) ToolFinished(call, tool string, args json.RawMessage, output string, isError, denied bool, elapsed time.Duration) {
+	i, ok := t.calls[call]
+	if !ok {
+		t.ToolRequested(call, tool, args)
+		i = t.calls[call]
+	}
+	r := t.rows[i]
+	switch {
+	case denied:
+		r.State = Denied
+	case isError:
+		r.State = Failed
+	default:
+		r.State = Succeeded
+	}
+	r.Output, r.Elapsed = output, elapsed
+	r.Collapsed = strings.Count(output, "\n") >= CollapseAfter || len(output) > 1500
+	t.set(i, r)
+}
+
+// Expand shows (or hides again) the whole output of a card.
+func (t *Transcript) Expand(i int, expanded bool) {
+	if i < 0 || i >= len(t.rows) || t.rows[i].Kind != Tool {
+		return
+	}
+	r := t.rows[i]
+	r.Collapsed = !expanded
+	t.set(i, r)
+}
+
+// Note adds a notice; isError marks a failure.
+func (t *Transcript) Note(text string, isError bool) {
+	t.endStream()
+	t.add(Row{Kind: Notice, Text: text, Error: isError})
+}
+
+// Calls resets the call ids seen, at the end of a run: ids are the model's
+// and may repeat in the next run.
+func (t *Transcript) Calls() { clear(t.calls) }
+
+func pretty(args json.RawMessage) string {
+	if len(args) == 0 {
+		return "{}"
+	}
+	return tools.PrettyJSON(args)
+}
+
+// Preview is the head of a collapsed output: its first CollapseAfter lines,
+// and how much is hidden.
+func Preview(output string) string {
+	lines := strings.SplitN(output, "\n", CollapseAfter+1)
+	head := strings.Join(lines[:min(len(lines), CollapseAfter)], "\n")
+	if len(head) > 1500 {
+		head = head[:1500]
+	}
+	if rest := len(output) - len(head); rest > 0 {
+		head += fmt.Sprintf("\n… %s more", tools.Size(rest))
+	}
+	return head
+}

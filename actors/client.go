@@ -111,3 +111,10 @@ func (s *System) SyncLog(ctx context.Context) error {
 	}
 	return d.Err
 }
+
+// UpdateConfig gives conversations a new config (for the model, limits and
+// approval rules; servers are added and removed with AddServer and
+// RemoveServer).
+func (s *System) UpdateConfig(cfg *config.Config) {
+	s.Root.Send(s.Conversations, &ConfigChanged{Config: cfg})
+}

@@ -159,6 +159,7 @@ type ConversationOptions struct {
 type convDeps struct {
 	cfg       *config.Config
 	client    func() (*llm.Client, error)
+	lookupEnv func(string) (string, bool)
 	registry  *actor.PID
 	validator *tools.Validator
 	always    approval.Always
@@ -262,6 +263,9 @@ func (a *conversationActor) Receive(c actor.Context) {
 		}
 	case *WatchConversation:
 		a.watchers = append(a.watchers, m.PID)
+	case *ConfigChanged:
+		a.deps.cfg = m.Config
+		a.deps.client = modelClient(m.Config.Model, a.deps.lookupEnv)
 	case *UserMessage:
 		switch {
 		case a.run != nil:

@@ -5,6 +5,8 @@ import (
 	"slices"
 
 	"github.com/asynkron/protoactor-go/actor"
+
+	"deckhand/config"
 )
 
 // StartConversation asks the conversations supervisor for a new
@@ -17,6 +19,10 @@ type ConversationStarted struct {
 	PID *actor.PID
 	Err error
 }
+
+// ConfigChanged gives every conversation (and those to come) a new config:
+// the model, the loop's limits, the approval rules.
+type ConfigChanged struct{ Config *config.Config }
 
 // conversationsActor supervises one conversation actor per chat.
 type conversationsActor struct {
@@ -50,6 +56,12 @@ func (a *conversationsActor) Receive(c actor.Context) {
 		a.byID[opts.ID] = pid
 		c.Watch(pid)
 		c.Respond(&ConversationStarted{ID: opts.ID, PID: pid})
+	case *ConfigChanged:
+		a.deps.cfg = m.Config
+		a.deps.client = modelClient(m.Config.Model, a.deps.lookupEnv)
+		for _, pid := range a.byID {
+			c.Send(pid, m)
+		}
 	case *actor.Terminated:
 		for id, pid := range a.byID {
 			if pid.Equal(m.Who) {

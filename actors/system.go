@@ -123,6 +123,7 @@ func Start(opts Options) *System {
 	cd := convDeps{
 		cfg:       opts.Config,
 		client:    modelClient(opts.Config.Model, opts.LookupEnv),
+		lookupEnv: opts.LookupEnv,
 		registry:  s.Registry,
 		validator: tools.NewValidator(1024),
 		always:    always,

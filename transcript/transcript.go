@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"deckhand/tools"
 )
@@ -57,16 +58,18 @@ type Row struct {
 	Error     bool // a notice that reports a failure
 
 	// Tool cards.
-	Call      string
-	Tool      string // alias.tool
-	Args      string // pretty JSON
-	State     ToolState
-	Progress  float64
-	Total     float64
-	Status    string // progress message
-	Output    string
-	Elapsed   time.Duration
-	Collapsed bool // the output is long: show its head until expanded
+	Call     string
+	Tool     string // alias.tool
+	Args     string // pretty JSON
+	State    ToolState
+	Progress float64
+	Total    float64
+	Status   string // progress message
+	Output   string
+	Elapsed  time.Duration
+	// Expanded: the person asked to see all of a long card (Long arguments
+	// or output); until then the card shows their Preview.
+	Expanded bool
 }
 
 // MaxBlock bounds a text block; longer paragraphs are cut at a line break
@@ -276,18 +279,23 @@ func (t *Transcript) ToolFinished(call, tool string, args json.RawMessage, outpu
 		r.State = Succeeded
 	}
 	r.Output, r.Elapsed = output, elapsed
-	r.Collapsed = strings.Count(output, "\n") >= CollapseAfter || len(output) > 1500
 	t.set(i, r)
 }
 
-// Expand shows (or hides again) the whole output of a card.
+// Expand shows (or hides again) the whole of a card.
 func (t *Transcript) Expand(i int, expanded bool) {
 	if i < 0 || i >= len(t.rows) || t.rows[i].Kind != Tool {
 		return
 	}
 	r := t.rows[i]
-	r.Collapsed = !expanded
+	r.Expanded = expanded
 	t.set(i, r)
+}
+
+// Long reports whether a card's text (arguments or output) is long enough
+// to show only its Preview until expanded.
+func Long(s string) bool {
+	return len(s) > previewBytes || strings.Count(s, "\n") >= CollapseAfter
 }
 
 // Note adds a notice; isError marks a failure.
@@ -307,16 +315,24 @@ func pretty(args json.RawMessage) string {
 	return tools.PrettyJSON(args)
 }
 
-// Preview is the head of a collapsed output: its first CollapseAfter lines,
-// and how much is hidden.
+// previewBytes bounds a Preview.
+const previewBytes = 1500
+
+// Preview is the head of a long text: its first CollapseAfter lines, and
+// how much is hidden.
 func Preview(output string) string {
 	lines := strings.SplitN(output, "\n", CollapseAfter+1)
 	head := strings.Join(lines[:min(len(lines), CollapseAfter)], "\n")
-	if len(head) > 1500 {
-		head = head[:1500]
+	if len(head) > previewBytes {
+		head = head[:previewBytes]
+		for len(head) > 0 && !utf8.RuneStart(output[len(head)]) {
+			head = head[:len(head)-1]
+		}
 	}
 	if rest := len(output) - len(head); rest > 0 {
 		head += fmt.Sprintf("\n… %s more", tools.Size(rest))
 	}
 	return head
 }
+
+func msDuration(ms int64) time.Duration { return time.Duration(ms) * time.Millisecond }

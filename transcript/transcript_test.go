@@ -101,14 +101,14 @@ func TestToolCard(t *testing.T) {
 	long := strings.Repeat("line\n", 50)
 	tr.ToolFinished("c1", "fs.read", args, long, false, false, time.Second)
 	r = tr.Row(0)
-	if r.State != Succeeded || !r.Collapsed || r.Elapsed != time.Second {
+	if r.State != Succeeded || !Long(r.Output) || r.Expanded || r.Elapsed != time.Second {
 		t.Errorf("finished card = %+v", r)
 	}
 	if p := Preview(r.Output); strings.Count(p, "line") != CollapseAfter || !strings.Contains(p, "more") {
 		t.Errorf("Preview = %q", p)
 	}
 	tr.Expand(0, true)
-	if tr.Row(0).Collapsed {
+	if !tr.Row(0).Expanded {
 		t.Errorf("Expand did not expand")
 	}
 	tr.ToolFinished("c2", "fs.write", nil, "no", false, true, 0)

@@ -419,7 +419,7 @@ func (t *terminal) connect(ctx context.Context, args []string) string {
 		return "usage: :mcp connect URL [ALIAS], or :mcp connect -- COMMAND ARGS...\n"
 	}
 	if alias == "" {
-		alias = deriveAlias(srv)
+		alias = config.DeriveAlias(srv)
 	}
 	if err := config.CheckServer(alias, srv); err != nil {
 		return err.Error() + "\n"

@@ -16,7 +16,7 @@ import (
 	"deckhand/transport/mcp"
 )
 
-// runOverview is what plain `deckhand` does until the window exists: show the
+// runOverview is what plain `deckhand` does without a display: show the
 // config and the servers, and how to add one.
 func runOverview(ctx context.Context, e *env) error {
 	cfg, err := e.loadConfig()

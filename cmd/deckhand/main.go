@@ -127,6 +127,7 @@ type command struct {
 
 func commands() []command {
 	return []command{
+		{name: "window", summary: "open Deckhand's window (what plain deckhand does on a desktop)", run: runWindow},
 		{name: "chat", summary: "chat with the model in the terminal; -p PROMPT for one answer", run: runChat},
 		{name: "sessions", summary: "past sessions: title, last activity, runs, tokens and cost", run: runSessions},
 		{name: "logs", summary: "what happened in a session or a run, as a timeline", run: runLogs},
@@ -143,7 +144,7 @@ const usageText = `Deckhand: a desktop agent for MCP tools.
 Usage:
   deckhand [global flags] [command] [flags] [arguments]
 
-With no command, deckhand shows the configured servers and how to add one.
+With no command, deckhand opens its window (with no display: shows the servers).
 
 Commands:
 %s
@@ -200,7 +201,11 @@ func run(ctx context.Context, args []string, e *env) int {
 	rest := fs.Args()
 	var err error
 	if len(rest) == 0 {
-		err = runOverview(ctx, e)
+		if e.hasDisplay() {
+			err = runWindow(ctx, e, nil)
+		} else {
+			err = runOverview(ctx, e)
+		}
 	} else {
 		name := rest[0]
 		var found *command

@@ -231,8 +231,8 @@ func TestDeriveAlias(t *testing.T) {
 		{config.Server{URL: "http://127.0.0.1:3001/sse"}, "local-3001"},
 	}
 	for _, tt := range tests {
-		if got := deriveAlias(tt.srv); got != tt.want {
-			t.Errorf("deriveAlias(%s) = %q, want %q", tt.srv.Endpoint(), got, tt.want)
+		if got := config.DeriveAlias(tt.srv); got != tt.want {
+			t.Errorf("config.DeriveAlias(%s) = %q, want %q", tt.srv.Endpoint(), got, tt.want)
 		}
 	}
 }
@@ -339,8 +339,8 @@ func FuzzDeriveAlias(f *testing.F) {
 		if url != "" {
 			srv = config.Server{URL: url}
 		}
-		if a := deriveAlias(srv); config.ValidAlias(a) != nil {
-			t.Fatalf("deriveAlias(%+v) = %q, not a valid alias", srv, a)
+		if a := config.DeriveAlias(srv); config.ValidAlias(a) != nil {
+			t.Fatalf("config.DeriveAlias(%+v) = %q, not a valid alias", srv, a)
 		}
 	})
 }

@@ -1,0 +1,11 @@
+// Package assets holds Deckhand's own artwork, embedded in the binary: the
+// application icon (icon.png, rendered from icon.svg with
+// `rsvg-convert -w 512 -h 512 icon.svg -o icon.png`).
+package assets
+
+import _ "embed"
+
+// IconPNG is the application icon, 512×512.
+//
+//go:embed icon.png
+var IconPNG []byte

@@ -1,0 +1,240 @@
+package gui
+
+import (
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"deckhand/actors"
+	"deckhand/approval"
+	"deckhand/tools"
+)
+
+// approvals shows the pending approval requests one at a time, oldest
+// first. The list comes from the bridge each time it changes; a request
+// that leaves it (answered here, timed out, or cancelled with its run)
+// closes its dialog. None is lost: the next one opens when the last closes.
+type approvals struct {
+	ui       *UI
+	pending  []*actors.ApprovalRequested
+	showing  *actors.ApprovalRequested
+	dlg      *dialog.CustomDialog
+	parent   fyne.Window
+	closing  bool            // the dialog is being closed by us, not the person
+	answered map[string]bool // answered here, not yet gone from the bridge's list
+	notified map[string]bool
+	buttons  map[approval.Answer]*widget.Button // the open dialog's, for tests
+}
+
+func (a *approvals) set(list []*actors.ApprovalRequested, quickConv string) {
+	a.pending = list
+	live := map[string]bool{}
+	for _, r := range list {
+		live[r.ID] = true
+	}
+	for id := range a.answered {
+		if !live[id] {
+			delete(a.answered, id)
+		}
+	}
+	for id := range a.notified {
+		if !live[id] {
+			delete(a.notified, id)
+		}
+	}
+	if a.showing != nil && !live[a.showing.ID] {
+		a.close()
+	}
+	for _, r := range list {
+		if !a.notified[r.ID] {
+			a.notified[r.ID] = true
+			if !a.ui.foreground || a.ui.hidden {
+				a.ui.app.SendNotification(fyne.NewNotification("Deckhand: approval needed",
+					fmt.Sprintf("%s wants to run. Open Deckhand to allow or deny it.", r.Request.Display)))
+			}
+		}
+	}
+	a.next(quickConv)
+}
+
+// next opens the dialog for the oldest request not yet answered.
+func (a *approvals) next(quickConv string) {
+	if a.showing != nil {
+		return
+	}
+	for _, r := range a.pending {
+		if a.answered[r.ID] {
+			continue
+		}
+		parent := a.ui.win
+		if r.Conversation == quickConv && a.ui.quick != nil && a.ui.quick.visible {
+			parent = a.ui.quick.win
+		} else if a.ui.hidden {
+			a.ui.showMain()
+		}
+		a.open(r, parent)
+		return
+	}
+}
+
+func (a *approvals) open(r *actors.ApprovalRequested, parent fyne.Window) {
+	req := r.Request
+	a.showing, a.parent = r, parent
+
+	title := req.Title
+	if title == "" {
+		title = req.Tool
+	}
+	heading := widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	heading.SizeName = theme.SizeNameSubHeadingText
+	server := "untrusted server"
+	if req.Trusted {
+		server = "trusted server"
+	}
+	who := widget.NewLabel(fmt.Sprintf("%s  ·  tool %q on %s %q", req.Display, req.Tool, server, req.Server))
+	who.Wrapping = fyne.TextWrapWord
+	items := []fyne.CanvasObject{heading, who}
+	if d := strings.TrimSpace(req.Description); d != "" {
+		desc := widget.NewLabel(shorten(d, 600))
+		desc.Wrapping = fyne.TextWrapWord
+		items = append(items, desc)
+	}
+	if hints := annotationText(r.Request); hints != "" {
+		h := widget.NewLabel(hints)
+		h.Wrapping = fyne.TextWrapWord
+		h.Importance = widget.WarningImportance
+		if req.Trusted {
+			h.Importance = widget.MediumImportance
+		}
+		items = append(items, h)
+	}
+	argsLabel := widget.NewLabelWithStyle("Arguments", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	args := widget.NewRichText(&widget.TextSegment{Style: widget.RichTextStyleCodeBlock, Text: prettyArgs(req.Arguments)})
+	args.Wrapping = fyne.TextWrapBreak
+	scroll := container.NewVScroll(args)
+	scroll.SetMinSize(fyne.NewSize(560, 180))
+	items = append(items, argsLabel, scroll)
+	foot := fmt.Sprintf("Denied if not answered by %s.", r.Deadline.Format("15:04:05"))
+	if r.Deadline.IsZero() {
+		foot = ""
+	}
+	if n := a.waiting() - 1; n > 0 {
+		foot = strings.TrimSpace(fmt.Sprintf("%s %d more waiting.", foot, n))
+	}
+	if foot != "" {
+		f := widget.NewLabel(foot)
+		f.Importance = widget.LowImportance
+		f.SizeName = theme.SizeNameCaptionText
+		items = append(items, f)
+	}
+
+	a.dlg = dialog.NewCustomWithoutButtons("Allow this tool call?", container.NewVBox(items...), parent)
+	a.buttons = map[approval.Answer]*widget.Button{}
+	mk := func(label string, ans approval.Answer) *widget.Button {
+		b := widget.NewButton(label, func() { a.answer(r, ans) })
+		a.buttons[ans] = b
+		return b
+	}
+	deny := mk("Deny", approval.Deny)
+	deny.Importance = widget.HighImportance // the default: Enter and Escape deny too
+	a.dlg.SetButtons([]fyne.CanvasObject{
+		deny,
+		mk("Allow once", approval.AllowOnce),
+		mk("Allow for this session", approval.AllowSession),
+		mk("Always allow", approval.AllowAlways),
+	})
+	a.dlg.SetOnClosed(func() {
+		if !a.closing && a.showing == r {
+			a.answer(r, approval.Deny)
+		}
+	})
+	c := parent.Canvas()
+	c.Unfocus()
+	c.SetOnTypedKey(func(k *fyne.KeyEvent) {
+		switch k.Name {
+		case fyne.KeyEscape, fyne.KeyReturn, fyne.KeyEnter:
+			a.answer(r, approval.Deny)
+		}
+	})
+	a.dlg.Resize(fyne.NewSize(640, 0))
+	a.dlg.Show()
+}
+
+// waiting counts requests not yet answered.
+func (a *approvals) waiting() int {
+	n := 0
+	for _, r := range a.pending {
+		if !a.answered[r.ID] {
+			n++
+		}
+	}
+	return n
+}
+
+// answer sends the person's answer and moves on to the next request.
+func (a *approvals) answer(r *actors.ApprovalRequested, ans approval.Answer) {
+	if a.answered[r.ID] {
+		return
+	}
+	a.answered[r.ID] = true
+	a.ui.tell(&uiAnswer{conv: r.Conversation, id: r.ID, answer: ans})
+	if a.showing == r {
+		a.close()
+	}
+	a.next(a.ui.quickConv())
+}
+
+// close hides the open dialog without answering.
+func (a *approvals) close() {
+	if a.dlg == nil {
+		return
+	}
+	a.closing = true
+	a.dlg.Hide()
+	a.closing = false
+	a.parent.Canvas().SetOnTypedKey(nil)
+	a.dlg, a.showing, a.buttons = nil, nil, nil
+}
+
+// annotationText says what the server claims about the tool. Claims of an
+// untrusted server are hints, and say so.
+func annotationText(req approval.Request) string {
+	ann := req.Annotations
+	if ann == nil {
+		return ""
+	}
+	var hints []string
+	if ann.ReadOnlyHint {
+		hints = append(hints, "read-only")
+	} else {
+		if ann.DestructiveHint == nil || *ann.DestructiveHint {
+			hints = append(hints, "may change or delete things")
+		}
+		if ann.IdempotentHint {
+			hints = append(hints, "idempotent")
+		}
+	}
+	if ann.OpenWorldHint == nil || *ann.OpenWorldHint {
+		hints = append(hints, "reaches outside this machine")
+	}
+	if len(hints) == 0 {
+		return ""
+	}
+	text := "The server says: " + strings.Join(hints, ", ") + "."
+	if !req.Trusted {
+		text += " (A hint from an untrusted server.)"
+	}
+	return text
+}
+
+func prettyArgs(raw []byte) string {
+	if len(raw) == 0 {
+		return "{}"
+	}
+	return tools.PrettyJSON(raw)
+}

@@ -1,0 +1,16 @@
+// Package gui is Deckhand's window: the chat with its sessions sidebar, tool
+// cards and status line, the approval dialog, the servers panel, the
+// settings, the tray menu and the quick prompt. It is the only package that
+// imports Fyne; the app itself is made in cmd/deckhand (so that this
+// package's tests run headless on Fyne's test driver).
+//
+// Concurrency: the window is a user actor, split in two. The bridge is a
+// protoactor actor that receives the conversations', servers' and
+// registry's events and keeps the view state (one transcript.Transcript per
+// open conversation, server states, the approval queue). Once per frame at
+// most, it hands what changed to the UI goroutine in a single fyne.Do: a
+// streamed answer of a thousand deltas costs one widget update per frame,
+// not one per token. Widgets are touched only on the UI goroutine (Fyne's
+// callbacks and those fyne.Do calls); the UI never reads actor state, it
+// sends the bridge messages.
+package gui

@@ -1,0 +1,559 @@
+package gui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"deckhand/approval"
+	"deckhand/config"
+	"deckhand/testutil"
+	"deckhand/transcript"
+	"deckhand/transport/llm"
+)
+
+// button finds a visible button by its label in w (dialogs included).
+func (h *harness) button(w fyne.Window, label string) *widget.Button {
+	h.t.Helper()
+	var found *widget.Button
+	objs := append([]fyne.CanvasObject{w.Canvas().Content()}, w.Canvas().Overlays().List()...)
+	for _, o := range objs {
+		walk(o, func(o fyne.CanvasObject) {
+			if b, ok := o.(*widget.Button); ok && b.Text == label && found == nil {
+				found = b
+			}
+		})
+	}
+	return found
+}
+
+func (h *harness) tap(w fyne.Window, label string) {
+	h.t.Helper()
+	b := h.button(w, label)
+	if b == nil {
+		h.t.Fatalf("no button %q; the window shows:\n%s", label, strings.Join(h.texts(w), "\n"))
+	}
+	test.Tap(b)
+}
+
+func TestChatStreamsReply(t *testing.T) {
+	h := newHarness(t, harnessOptions{responses: []testutil.ModelResponse{{
+		Body: testutil.TextChunks("Hello", ", ", "wor", "ld", "!"),
+		Pace: 40 * time.Millisecond,
+	}}})
+	h.say("hi there")
+	if h.ui.input.Text != "" {
+		t.Errorf("the message box still holds %q after Enter", h.ui.input.Text)
+	}
+	partial := map[string]bool{}
+	h.until("the whole answer", func() bool {
+		for _, r := range h.visibleRows() {
+			if r.row.Kind == transcript.Text && r.row.Role == "assistant" {
+				if r.row.Streaming {
+					partial[r.text.rt.String()] = true
+				}
+				return !r.row.Streaming && r.text.rt.String() == "Hello, world!"
+			}
+		}
+		return false
+	})
+	if len(partial) < 2 {
+		t.Errorf("saw %d partial answers (%v); want the answer to grow as it streams", len(partial), partial)
+	}
+	if !h.shows(h.ui.win, "hi there") || !h.shows(h.ui.win, "You") || !h.shows(h.ui.win, "Deckhand") {
+		t.Errorf("the transcript lacks the question or the headers:\n%s", strings.Join(h.texts(h.ui.win), "\n"))
+	}
+	h.until("the status line's tokens", func() bool { return strings.Contains(h.ui.status.Text, "10 tokens in, 5 out") })
+	if !strings.Contains(h.ui.status.Text, "scripted") || !strings.Contains(h.ui.status.Text, "1 of 1 servers ready") {
+		t.Errorf("status = %q, want the model and the servers", h.ui.status.Text)
+	}
+}
+
+func TestShiftEnterStartsANewLine(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	e := h.ui.input
+	h.ui.win.Canvas().Focus(e)
+	test.Type(e, "one")
+	e.KeyDown(&fyne.KeyEvent{Name: desktop.KeyShiftLeft})
+	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	e.KeyUp(&fyne.KeyEvent{Name: desktop.KeyShiftLeft})
+	test.Type(e, "two")
+	if e.Text != "one\ntwo" {
+		t.Errorf("after Shift+Enter the box holds %q, want %q", e.Text, "one\ntwo")
+	}
+	if n := len(h.model.Requests()); n != 0 {
+		t.Errorf("Shift+Enter sent %d requests", n)
+	}
+	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if e.Text != "" {
+		t.Errorf("Enter left %q in the box", e.Text)
+	}
+}
+
+func TestToolCardShowsProgressThenResult(t *testing.T) {
+	h := newHarness(t, harnessOptions{
+		cfg: func(c *config.Config) { c.MCP.AutoApprove = map[string]bool{"t.*": true} },
+		fallback: toolThenText(testutil.ToolCallSpec{ID: "c1", Name: "t__slow", Arguments: `{"ms": 900, "steps": 3}`},
+			"It slept."),
+	})
+	h.say("take your time")
+	var sawSpinner, sawProgress bool
+	h.until("the card's result", func() bool {
+		c := h.card("t.slow")
+		if c == nil {
+			return false
+		}
+		tv := c.tool
+		if c.row.State == transcript.Running && tv.spinner.Visible() {
+			sawSpinner = true
+		}
+		if tv.progress.Visible() && tv.progress.Value > 0 && tv.progress.Max == 3 {
+			sawProgress = true
+		}
+		return c.row.State == transcript.Succeeded && tv.out.Visible() && tv.out.String() == "slept 900ms"
+	})
+	if !sawSpinner || !sawProgress {
+		t.Errorf("while running: spinner seen %v, progress seen %v; want both", sawSpinner, sawProgress)
+	}
+	c := h.card("t.slow")
+	if !strings.Contains(c.tool.args.String(), `"ms": 900`) || !strings.HasPrefix(c.tool.state.Text, "done in") {
+		t.Errorf("finished card: args %q, state %q", c.tool.args.String(), c.tool.state.Text)
+	}
+	if c.tool.spinner.Visible() || c.tool.progress.Visible() {
+		t.Errorf("a finished card still shows its spinner or progress bar")
+	}
+	h.until("the answer after the tool", func() bool { return h.shows(h.ui.win, "It slept.") })
+}
+
+func TestLongToolOutputCollapses(t *testing.T) {
+	long := strings.Repeat("a line of output\n", 40)
+	h := newHarness(t, harnessOptions{
+		cfg:      func(c *config.Config) { c.MCP.AutoApprove = map[string]bool{"t.*": true} },
+		fallback: toolThenText(testutil.ToolCallSpec{ID: "c1", Name: "t__echo", Arguments: `{"text": ` + jsonQuote(long) + `}`}, "Done."),
+	})
+	h.say("echo a lot")
+	h.until("the collapsed card", func() bool {
+		c := h.card("t.echo")
+		return c != nil && c.row.State == transcript.Succeeded && c.tool.expand.Visible()
+	})
+	c := h.card("t.echo")
+	if got := strings.Count(c.tool.out.String(), "a line of output"); got != transcript.CollapseAfter {
+		t.Errorf("collapsed card shows %d lines, want %d", got, transcript.CollapseAfter)
+	}
+	test.Tap(c.tool.expand)
+	h.until("the expanded card", func() bool {
+		c := h.card("t.echo")
+		return c != nil && strings.Count(c.tool.out.String(), "a line of output") == 40
+	})
+	if c := h.card("t.echo"); c.tool.expand.Text != "Show less" {
+		t.Errorf("expanded card's button says %q", c.tool.expand.Text)
+	}
+}
+
+func jsonQuote(s string) string {
+	return `"` + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), "\n", `\n`) + `"`
+}
+
+// approvalHarness calls t.echo (read-only by its own, untrusted, word) on
+// every message and answers "Echoed." once it has the result.
+func approvalHarness(t *testing.T, mod func(*config.Config)) *harness {
+	return newHarness(t, harnessOptions{
+		log:      true,
+		cfg:      mod,
+		fallback: toolThenText(testutil.ToolCallSpec{ID: "c1", Name: "t__echo", Arguments: `{"text": "hi"}`}, "Echoed."),
+	})
+}
+
+// runToEnd sends text and answers each approval dialog with ans (or, when
+// ans is nil, expects none); it returns how many dialogs opened.
+func (h *harness) runToEnd(text string, ans *approval.Answer) int {
+	h.t.Helper()
+	start := len(h.ui.chat.rows)
+	h.say(text)
+	dialogs := 0
+	h.until("the run's end", func() bool {
+		if a := h.ui.approvals; a.showing != nil {
+			dialogs++
+			if ans == nil {
+				h.t.Fatalf("a dialog opened for %s; want none", a.showing.Request.Display)
+			}
+			test.Tap(a.buttons[*ans])
+		}
+		if h.ui.running || len(h.ui.chat.rows) <= start {
+			return false
+		}
+		last := h.ui.chat.rows[len(h.ui.chat.rows)-1]
+		return last.Kind == transcript.Text && last.Text == "Echoed."
+	})
+	return dialogs
+}
+
+func TestApprovalDialogAnswers(t *testing.T) {
+	tests := []struct {
+		name   string
+		answer approval.Answer
+		state  transcript.ToolState
+		// Asked again: in the same conversation, and in a new one.
+		againSame, againNew bool
+	}{
+		{"deny", approval.Deny, transcript.Denied, true, true},
+		{"allow once", approval.AllowOnce, transcript.Succeeded, true, true},
+		{"allow for this session", approval.AllowSession, transcript.Succeeded, false, true},
+		{"always allow", approval.AllowAlways, transcript.Succeeded, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := approvalHarness(t, nil)
+			h.say("echo hi")
+			h.until("the approval dialog", func() bool { return h.ui.approvals.showing != nil })
+			for _, want := range []string{"Allow this tool call?", "t.echo", "untrusted server", "read-only", "hint from an untrusted server", `"text": "hi"`} {
+				if !h.shows(h.ui.win, want) {
+					t.Errorf("the dialog does not show %q:\n%s", want, strings.Join(h.texts(h.ui.win), "\n"))
+				}
+			}
+			for _, label := range []string{"Deny", "Allow once", "Allow for this session", "Always allow"} {
+				if h.button(h.ui.win, label) == nil {
+					t.Errorf("the dialog has no %q button", label)
+				}
+			}
+			test.Tap(h.ui.approvals.buttons[tt.answer])
+			if h.ui.approvals.showing != nil {
+				t.Errorf("the dialog stayed open after %s", tt.name)
+			}
+			h.until("the card's end", func() bool {
+				c := h.card("t.echo")
+				return c != nil && c.row.State == tt.state
+			})
+			h.until("the answer", func() bool { return h.shows(h.ui.win, "Echoed.") })
+			got := h.lastToolResult()
+			if tt.answer == approval.Deny && !strings.Contains(strings.ToLower(got), "denied") || tt.answer != approval.Deny && !strings.Contains(got, "Echo: hi") {
+				t.Errorf("after %s the model got %s", tt.name, got)
+			}
+
+			// The gate remembers the answer as it should.
+			ans := tt.answer
+			var maybe *approval.Answer
+			if tt.againSame {
+				maybe = &ans
+			}
+			if n := h.runToEnd("echo hi again", maybe); (n > 0) != tt.againSame {
+				t.Errorf("same conversation: %d dialogs, want asked again %v", n, tt.againSame)
+			}
+			test.Tap(h.button(h.ui.win, "New chat"))
+			h.until("a new chat", func() bool { return len(h.ui.chat.rows) == 0 })
+			maybe = nil
+			if tt.againNew {
+				maybe = &ans
+			}
+			if n := h.runToEnd("echo hi anew", maybe); (n > 0) != tt.againNew {
+				t.Errorf("new conversation: %d dialogs, want asked again %v", n, tt.againNew)
+			}
+		})
+	}
+}
+
+func TestApprovalTimeoutClosesDialogAsDeny(t *testing.T) {
+	h := approvalHarness(t, func(c *config.Config) { c.MCP.ApprovalTimeout = 300 * time.Millisecond })
+	h.say("echo hi")
+	h.until("the approval dialog", func() bool { return h.ui.approvals.showing != nil })
+	h.until("the dialog to close by itself", func() bool { return h.ui.approvals.showing == nil })
+	h.until("the denied card", func() bool {
+		c := h.card("t.echo")
+		return c != nil && c.row.State == transcript.Denied
+	})
+	h.until("the answer", func() bool { return h.shows(h.ui.win, "Echoed.") })
+	if got := h.lastToolResult(); !strings.Contains(strings.ToLower(got), "denied") {
+		t.Errorf("after a timeout the model got %s", got)
+	}
+	if len(h.ui.win.Canvas().Overlays().List()) != 0 {
+		t.Errorf("an overlay is still open after the timeout")
+	}
+}
+
+func TestApprovalsQueueAndNotify(t *testing.T) {
+	h := newHarness(t, harnessOptions{fallback: func(req map[string]any) testutil.ModelResponse {
+		msgs := req["messages"].([]any)
+		if last := msgs[len(msgs)-1].(map[string]any); last["role"] == "tool" {
+			return testutil.ModelResponse{Body: testutil.TextChunks("Both ran.")}
+		}
+		return testutil.ModelResponse{Body: testutil.ToolCallChunks(
+			testutil.ToolCallSpec{ID: "a1", Name: "t__add", Arguments: `{"a": 1, "b": 2}`},
+			testutil.ToolCallSpec{ID: "a2", Name: "t__add", Arguments: `{"a": 3, "b": 4}`},
+		)}
+	}})
+	h.ui.foreground = false // another window is in front
+	test.AssertNotificationSent(t, &fyne.Notification{
+		Title:   "Deckhand: approval needed",
+		Content: "t.add wants to run. Open Deckhand to allow or deny it.",
+	}, func() {
+		h.say("add twice")
+		h.until("the first dialog", func() bool { return h.ui.approvals.showing != nil })
+	})
+	seen := map[string]bool{}
+	h.until("both calls answered and run", func() bool {
+		if a := h.ui.approvals; a.showing != nil && !seen[a.showing.ID] {
+			seen[a.showing.ID] = true
+			test.Tap(a.buttons[approval.AllowOnce])
+		}
+		return h.shows(h.ui.win, "Both ran.")
+	})
+	if len(seen) != 2 {
+		t.Errorf("%d dialogs opened for two calls", len(seen))
+	}
+	for _, r := range h.ui.chat.rows {
+		if r.Kind == transcript.Tool && r.State != transcript.Succeeded {
+			t.Errorf("card %s ended %v", r.Call, r.State)
+		}
+	}
+}
+
+func TestStopButtonCancelsTheRun(t *testing.T) {
+	pieces := make([]string, 200)
+	for i := range pieces {
+		pieces[i] = "word "
+	}
+	h := newHarness(t, harnessOptions{responses: []testutil.ModelResponse{{Body: testutil.TextChunks(pieces...), Pace: 50 * time.Millisecond}}})
+	h.say("talk for a while")
+	h.until("the run to start streaming", func() bool { return h.ui.stop.Visible() && h.shows(h.ui.win, "word") })
+	test.Tap(h.ui.stop)
+	h.until("the run to stop", func() bool { return !h.ui.running && h.ui.send.Visible() && h.shows(h.ui.win, "Stopped.") })
+}
+
+func TestServersPanel(t *testing.T) {
+	up := testutil.ServeHTTP(t, testutil.NewServer("h"))
+	h := newHarness(t, harnessOptions{cfg: func(c *config.Config) {
+		c.MCP.Servers = map[string]config.Server{
+			"h":    {URL: up.StreamableURL},
+			"down": {URL: "http://127.0.0.1:1/mcp", ConnectTimeout: time.Second},
+		}
+	}})
+	h.ui.showServers()
+	sw := h.ui.serversW
+	state := func(alias string) string {
+		if r := sw.rows[alias]; r != nil {
+			return r.state.Text
+		}
+		return ""
+	}
+	h.until("h ready and down failed", func() bool {
+		return state("h") == "ready" && strings.HasPrefix(state("down"), "failed")
+	})
+	if r := sw.rows["down"]; !r.reason.Visible() || !strings.Contains(r.reason.Text, "127.0.0.1:1") {
+		t.Errorf("the failed server's reason = %q (visible %v)", r.reason.Text, r.reason.Visible())
+	}
+	for _, want := range []string{"streamable", "protocol 20", "6 tools", "h 1.0.0"} {
+		if !h.shows(sw.win, want) {
+			t.Errorf("the panel does not show %q:\n%s", want, strings.Join(h.texts(sw.win), "\n"))
+		}
+	}
+	h.until("the status line's count", func() bool { return strings.Contains(h.ui.status.Text, "2 of 3 servers ready") })
+
+	test.Tap(sw.rows["h"].disconnect)
+	h.until("h disconnected", func() bool { return state("h") == "stopped" && sw.rows["h"].reason.Text == "disconnected" })
+	if !sw.rows["h"].connect.Visible() || sw.rows["h"].disconnect.Visible() {
+		t.Errorf("a disconnected server should offer Connect, not Disconnect")
+	}
+	test.Tap(sw.rows["h"].connect)
+	h.until("h ready again", func() bool { return state("h") == "ready" })
+
+	h.until("h's tools in the catalog", func() bool { return h.ui.catalog != nil && len(h.ui.catalog.Server("h")) == 6 })
+	test.Tap(sw.rows["h"].tools)
+	var tw fyne.Window
+	for _, w := range h.app.Driver().AllWindows() {
+		if w.Title() == "Deckhand: tools of h" {
+			tw = w
+		}
+	}
+	if tw == nil {
+		t.Fatal("Tools opened no window")
+	}
+	for _, want := range []string{"echo", "weather", "h.add", "Input schema", `"a"`} {
+		if !h.shows(tw, want) {
+			t.Errorf("the tools window does not show %q:\n%s", want, strings.Join(h.texts(tw), "\n"))
+		}
+	}
+}
+
+func TestConnectServerSavesAndStarts(t *testing.T) {
+	up := testutil.ServeHTTP(t, testutil.NewServer("n"))
+	t.Setenv("NOTES_TOKEN", "a-token")
+	h := newHarness(t, harnessOptions{})
+	h.ui.showServers()
+	sw := h.ui.serversW
+	srv, alias, err := serverFromForm("URL", up.StreamableURL, "notes", "NOTES_TOKEN", "auto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sw.connect(alias, srv)
+	h.until("the new server ready", func() bool { return sw.rows["notes"] != nil && sw.rows["notes"].state.Text == "ready" })
+	if !strings.HasPrefix(h.ui.status.Text, "scripted") {
+		t.Errorf("saving the server lost the model: %q", h.ui.status.Text)
+	}
+	data, err := os.ReadFile(h.cfg.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "[mcp.servers.notes]") || !strings.Contains(string(data), up.StreamableURL) || !strings.Contains(string(data), `auth_env = "NOTES_TOKEN"`) {
+		t.Errorf("the config file is\n%s", data)
+	}
+}
+
+func TestSettingsWriteTheConfig(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	os.WriteFile(h.cfg.Path, []byte("# my settings\n[model]\nbase_url = \""+h.model.URL+"\"\nname = \"scripted\"\n"), 0o600)
+	h.ui.showSettings()
+	w := h.ui.settingsW
+	var entries []*widget.Entry
+	walk(w.Canvas().Content(), func(o fyne.CanvasObject) {
+		switch x := o.(type) {
+		case *widget.Entry:
+			entries = append(entries, x)
+		case *widget.SelectEntry:
+			entries = append(entries, &x.Entry)
+		}
+	})
+	if len(entries) < 6 {
+		t.Fatalf("the settings have %d entries, want 6", len(entries))
+	}
+	// In the form's order: URL, model, key variable, budget, timeout, rules.
+	entries[1].SetText("bigger-model")
+	entries[2].SetText("MODEL_KEY")
+	entries[3].SetText("a lot")
+	h.tap(w, "Save")
+	if !h.shows(w, `budget: "a lot" is not a number of tokens`) {
+		t.Errorf("a bad budget gave no error:\n%s", strings.Join(h.texts(w), "\n"))
+	}
+	entries[3].SetText("64000")
+	entries[4].SetText("45s")
+	entries[5].SetText("t.echo\nt.* = false\n")
+	for _, o := range w.Canvas().Overlays().List() {
+		o.Hide()
+		w.Canvas().Overlays().Remove(o)
+	}
+	h.tap(w, "Save")
+	data, _ := os.ReadFile(h.cfg.Path)
+	for _, want := range []string{"# my settings", `name = "bigger-model"`, `api_key_env = "MODEL_KEY"`, "max_context_tokens = 64000", `approval_timeout = "45s"`, `"t.echo" = true`, `"t.*" = false`} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("the config lacks %q:\n%s", want, data)
+		}
+	}
+	h.until("the status line's new model", func() bool { return strings.HasPrefix(h.ui.status.Text, "bigger-model") })
+	if h.ui.cfg.MCP.ApprovalTimeout != 45*time.Second || !h.ui.cfg.MCP.AutoApprove["t.echo"] {
+		t.Errorf("the window's config was not reloaded: %+v", h.ui.cfg.MCP)
+	}
+}
+
+func TestFirstRunOffersLocalModels(t *testing.T) {
+	h := newHarness(t, harnessOptions{
+		noModel:   true,
+		responses: []testutil.ModelResponse{{Body: testutil.TextChunks("Ready.")}},
+		probe: func(h *harness) []llm.Endpoint {
+			return []llm.Endpoint{{Name: "Ollama", BaseURL: h.model.URL, Models: []string{"llama3.2", "qwen3"}}}
+		},
+	})
+	h.until("the endpoint found", func() bool { return h.shows(h.ui.win, "Ollama at "+h.model.URL) })
+	if !h.shows(h.ui.win, "Choose a language model") || !h.shows(h.ui.win, "API key") {
+		t.Errorf("the first-run panel does not explain what to do:\n%s", strings.Join(h.texts(h.ui.win), "\n"))
+	}
+	h.tap(h.ui.win, "Use this")
+	data, _ := os.ReadFile(h.cfg.Path)
+	if !strings.Contains(string(data), `base_url = "`+h.model.URL+`"`) || !strings.Contains(string(data), `name = "llama3.2"`) {
+		t.Errorf("the config is\n%s", data)
+	}
+	if h.shows(h.ui.win, "Choose a language model") {
+		t.Errorf("the panel stayed after a model was chosen")
+	}
+	h.say("are you there?")
+	h.until("the answer", func() bool { return h.shows(h.ui.win, "Ready.") })
+}
+
+func TestSessionsSidebar(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "deckhand.db")
+	h := newHarness(t, harnessOptions{dbPath: dbPath, responses: []testutil.ModelResponse{
+		{Body: testutil.TextChunks("The first answer.")},
+		{Body: testutil.TextChunks("The second answer.")},
+	}})
+	h.say("the first question")
+	h.until("the first answer", func() bool { return h.shows(h.ui.win, "The first answer.") })
+	h.tap(h.ui.win, "New chat")
+	h.until("an empty chat", func() bool { return len(h.ui.chat.rows) == 0 })
+	h.say("the second question")
+	h.until("the second answer", func() bool { return h.shows(h.ui.win, "The second answer.") })
+	h.until("both sessions in the sidebar, with their tokens", func() bool {
+		return len(h.ui.sessions) == 2 && h.ui.sessions[1].title == "the first question" &&
+			strings.Contains(h.ui.sessions[1].subtitle(time.Now()), "tokens")
+	})
+	h.ui.sessionList.Select(1)
+	h.until("the first session again", func() bool { return h.shows(h.ui.win, "The first answer.") && !h.shows(h.ui.win, "The second answer.") })
+	if h.ui.title.Text != "the first question" {
+		t.Errorf("title = %q", h.ui.title.Text)
+	}
+
+	// Another window on the same log (Deckhand restarted) lists both and
+	// reopens the first from its events, then carries on with it.
+	h.ui.Stop()
+	h.sys.SyncLog(t.Context())
+	h2 := newHarness(t, harnessOptions{dbPath: dbPath, responses: []testutil.ModelResponse{{Body: testutil.TextChunks("Still here.")}}})
+	h2.until("the logged sessions", func() bool { return len(h2.ui.sessions) >= 3 })
+	idx := -1
+	for i, s := range h2.ui.sessions {
+		if s.title == "the first question" {
+			idx = i
+		}
+	}
+	if idx < 0 {
+		t.Fatalf("the sidebar lacks the first session: %+v", h2.ui.sessions)
+	}
+	h2.ui.sessionList.Select(idx)
+	h2.until("the first session from the log", func() bool {
+		return h2.shows(h2.ui.win, "the first question") && h2.shows(h2.ui.win, "The first answer.")
+	})
+	h2.say("and now?")
+	h2.until("the follow-up's answer", func() bool { return h2.shows(h2.ui.win, "Still here.") })
+	reqs := h2.model.Requests()
+	if last := string(reqs[len(reqs)-1]); !strings.Contains(last, "the first question") || !strings.Contains(last, "The first answer.") {
+		t.Errorf("the resumed conversation's request lacks its history: %s", last)
+	}
+}
+
+func TestQuickPrompt(t *testing.T) {
+	h := newHarness(t, harnessOptions{responses: []testutil.ModelResponse{{
+		Body: testutil.TextChunks("Quick ", "and ", "to the point."), Pace: 30 * time.Millisecond,
+	}}})
+	h.ui.showQuick()
+	q := h.ui.quick
+	test.Type(q.entry, "a quick one")
+	q.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	h.until("the quick answer", func() bool { return q.answer.String() == "Quick and to the point." && q.status.Text == "Done." })
+	if h.shows(h.ui.win, "Quick and to the point.") {
+		t.Errorf("the quick prompt's answer went to the main window's conversation")
+	}
+	h.tap(q.win, "Open in main window")
+	h.until("the quick session in the main window", func() bool {
+		return h.shows(h.ui.win, "a quick one") && h.shows(h.ui.win, "Quick and to the point.")
+	})
+	if q.visible {
+		t.Errorf("the quick prompt stayed open")
+	}
+}
+
+func TestQuickPromptApprovalUsesItsWindow(t *testing.T) {
+	h := approvalHarness(t, nil)
+	h.ui.showQuick()
+	q := h.ui.quick
+	test.Type(q.entry, "echo from the tray")
+	q.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	h.until("the dialog", func() bool { return h.ui.approvals.showing != nil })
+	if h.ui.approvals.parent != q.win {
+		t.Errorf("the approval opened on %q, want the quick prompt", h.ui.approvals.parent.Title())
+	}
+	test.Tap(h.ui.approvals.buttons[approval.AllowOnce])
+	h.until("the quick answer", func() bool { return q.answer.String() == "Echoed." })
+}

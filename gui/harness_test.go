@@ -1,0 +1,226 @@
+package gui
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"deckhand/actors"
+	"deckhand/config"
+	"deckhand/store"
+	"deckhand/testutil"
+	"deckhand/transcript"
+	"deckhand/transport/llm"
+)
+
+// harness runs the window on Fyne's test driver against real actors: a
+// scripted model server, an in-process MCP server ("t", with echo, add,
+// slow, fail) and, when asked, a SQLite log. The test goroutine plays the
+// UI goroutine: the bridge's frames queue up until the test drains them.
+type harness struct {
+	t     *testing.T
+	app   fyne.App
+	ui    *UI
+	sys   *actors.System
+	model *testutil.ModelServer
+	db    *store.DB
+	cfg   *config.Config
+	queue chan func()
+}
+
+type harnessOptions struct {
+	responses []testutil.ModelResponse
+	fallback  func(req map[string]any) testutil.ModelResponse
+	cfg       func(*config.Config)
+	log       bool   // record sessions in a SQLite file
+	dbPath    string // record them in this one
+	noModel   bool
+	probe     func(*harness) []llm.Endpoint
+}
+
+func newHarness(t *testing.T, o harnessOptions) *harness {
+	t.Helper()
+	h := &harness{t: t, app: test.NewTempApp(t), queue: make(chan func(), 4096)}
+	h.model = testutil.NewModelServer(t, o.responses...)
+	h.model.Fallback = o.fallback
+	cfg := &config.Config{Path: filepath.Join(t.TempDir(), "config.toml")}
+	if !o.noModel {
+		cfg.Model = config.Model{BaseURL: h.model.URL, Name: "scripted"}
+		// The window reloads the file after changing it.
+		if err := os.WriteFile(cfg.Path, []byte("[model]\nbase_url = \""+h.model.URL+"\"\nname = \"scripted\"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if o.cfg != nil {
+		o.cfg(cfg)
+	}
+	cfg.ApplyDefaults()
+	h.cfg = cfg
+	if o.log && o.dbPath == "" {
+		o.dbPath = filepath.Join(t.TempDir(), "deckhand.db")
+	}
+	if o.dbPath != "" {
+		db, err := store.Open(t.Context(), o.dbPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		h.db = db
+	}
+	h.sys = actors.Start(actors.Options{
+		Config:    cfg,
+		Log:       h.db,
+		InProcess: map[string]*sdk.Server{"t": testutil.NewServer("t")},
+	})
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		h.sys.Shutdown(ctx)
+	})
+	h.ui = New(Deps{
+		App: h.app, System: h.sys, Config: cfg, Log: h.db,
+		Probe: func(context.Context) []llm.Endpoint {
+			if o.probe == nil {
+				return nil
+			}
+			return o.probe(h)
+		},
+		LookupEnv: func(string) (string, bool) { return "", false },
+	})
+	h.ui.post = func(f func()) { h.queue <- f }
+	h.ui.Start()
+	t.Cleanup(h.ui.Stop)
+	return h
+}
+
+// until runs the window's queued work until cond holds.
+func (h *harness) until(what string, cond func() bool) {
+	h.t.Helper()
+	deadline := time.After(15 * time.Second)
+	for !cond() {
+		select {
+		case f := <-h.queue:
+			f()
+		case <-deadline:
+			h.t.Fatalf("timed out waiting for %s; the window shows:\n%s", what, strings.Join(h.texts(h.ui.win), "\n"))
+		}
+	}
+}
+
+// type sends text from the message box, as a person would: typed, then
+// Enter.
+func (h *harness) say(text string) {
+	h.t.Helper()
+	h.ui.win.Canvas().Focus(h.ui.input)
+	test.Type(h.ui.input, text)
+	h.ui.input.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+}
+
+// texts is what a window shows: the text of every visible label, rich text,
+// entry and button, its overlays (dialogs) included.
+func (h *harness) texts(w fyne.Window) []string {
+	var out []string
+	objs := []fyne.CanvasObject{w.Canvas().Content()}
+	objs = append(objs, w.Canvas().Overlays().List()...)
+	for _, o := range objs {
+		walk(o, func(o fyne.CanvasObject) {
+			switch x := o.(type) {
+			case *widget.Label:
+				out = append(out, x.Text)
+			case *widget.RichText:
+				out = append(out, x.String())
+			case *widget.Button:
+				out = append(out, "["+x.Text+"]")
+			}
+		})
+	}
+	return out
+}
+
+func (h *harness) shows(w fyne.Window, text string) bool {
+	return slices.ContainsFunc(h.texts(w), func(s string) bool { return strings.Contains(s, text) })
+}
+
+// walk visits the visible objects under o.
+func walk(o fyne.CanvasObject, f func(fyne.CanvasObject)) {
+	if o == nil || !o.Visible() {
+		return
+	}
+	f(o)
+	switch x := o.(type) {
+	case *fyne.Container:
+		for _, c := range x.Objects {
+			walk(c, f)
+		}
+	case fyne.Widget:
+		for _, c := range test.WidgetRenderer(x).Objects() {
+			walk(c, f)
+		}
+	}
+}
+
+// visibleRows are the transcript rows that have widgets on screen.
+func (h *harness) visibleRows() []*rowView {
+	var out []*rowView
+	walk(h.ui.chat.list, func(o fyne.CanvasObject) {
+		if r, ok := o.(*rowView); ok {
+			out = append(out, r)
+		}
+	})
+	return out
+}
+
+// card is the on-screen card of a tool call, or nil.
+func (h *harness) card(tool string) *rowView {
+	for _, r := range h.visibleRows() {
+		if r.row.Kind == transcript.Tool && r.row.Tool == tool {
+			return r
+		}
+	}
+	return nil
+}
+
+// toolThenText answers a request with a call of the tool, and the request
+// carrying its result with text.
+func toolThenText(call testutil.ToolCallSpec, text string) func(map[string]any) testutil.ModelResponse {
+	return func(req map[string]any) testutil.ModelResponse {
+		msgs, _ := req["messages"].([]any)
+		if len(msgs) > 0 {
+			if last, _ := msgs[len(msgs)-1].(map[string]any); last["role"] == "tool" {
+				return testutil.ModelResponse{Body: testutil.TextChunks(text)}
+			}
+		}
+		return testutil.ModelResponse{Body: testutil.ToolCallChunks(call)}
+	}
+}
+
+// lastToolResult is the content of the last tool message the model got.
+func (h *harness) lastToolResult() string {
+	reqs := h.model.Requests()
+	for i := len(reqs) - 1; i >= 0; i-- {
+		var req struct {
+			Messages []struct {
+				Role    string `json:"role"`
+				Content any    `json:"content"`
+			} `json:"messages"`
+		}
+		json.Unmarshal(reqs[i], &req)
+		for j := len(req.Messages) - 1; j >= 0; j-- {
+			if m := req.Messages[j]; m.Role == "tool" {
+				b, _ := json.Marshal(m.Content)
+				return string(b)
+			}
+		}
+	}
+	return ""
+}

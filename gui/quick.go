@@ -1,0 +1,115 @@
+package gui
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// quickPrompt is the small window the tray opens: one line to ask, the
+// answer streaming below, in a session of its own.
+type quickPrompt struct {
+	ui      *UI
+	win     fyne.Window
+	entry   *widget.Entry
+	answer  *widget.RichText
+	status  *widget.Label
+	open    *widget.Button
+	visible bool
+	text    string
+}
+
+func (u *UI) showQuick() {
+	if u.quick == nil {
+		u.quick = newQuickPrompt(u)
+	}
+	q := u.quick
+	q.visible = true
+	q.win.Show()
+	q.win.RequestFocus()
+	q.win.Canvas().Focus(q.entry)
+}
+
+func newQuickPrompt(u *UI) *quickPrompt {
+	q := &quickPrompt{ui: u, win: u.app.NewWindow("Deckhand: quick prompt")}
+	if u.d.Icon != nil {
+		q.win.SetIcon(u.d.Icon)
+	}
+	q.entry = widget.NewEntry()
+	q.entry.SetPlaceHolder("Ask anything, then press Enter")
+	q.entry.OnSubmitted = q.submit
+	q.answer = widget.NewRichText()
+	q.answer.Wrapping = fyne.TextWrapWord
+	q.status = widget.NewLabel("")
+	q.status.Importance = widget.LowImportance
+	q.status.SizeName = theme.SizeNameCaptionText
+	q.open = widget.NewButtonWithIcon("Open in main window", theme.ComputerIcon(), func() {
+		u.tell(&uiQuickToMain{})
+		q.hide()
+		u.showMain()
+	})
+	q.open.Disable()
+	bottom := container.NewHBox(q.status, layout.NewSpacer(), q.open)
+	q.win.SetContent(container.NewPadded(container.NewBorder(q.entry, bottom, nil, nil, container.NewVScroll(q.answer))))
+	q.win.Resize(fyne.NewSize(560, 340))
+	q.win.SetCloseIntercept(q.hide)
+	q.win.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) {
+		if k.Name == fyne.KeyEscape {
+			q.hide()
+		}
+	})
+	return q
+}
+
+func (q *quickPrompt) submit(text string) {
+	if text == "" {
+		return
+	}
+	if !q.ui.cfg.Model.Configured() {
+		q.status.SetText("No model is set up yet: open Settings in the main window.")
+		return
+	}
+	q.entry.SetText("")
+	q.text = ""
+	q.answer.ParseMarkdown("")
+	q.status.SetText("Asking…")
+	q.open.Enable()
+	q.ui.tell(&uiQuickPrompt{text: text})
+}
+
+func (q *quickPrompt) hide() {
+	q.visible = false
+	q.win.Hide()
+}
+
+// update shows the answer so far.
+func (q *quickPrompt) update(up *quickUpdate) {
+	if up.text != q.text {
+		q.text = up.text
+		q.answer.ParseMarkdown(up.text)
+	}
+	if up.running {
+		q.status.SetText("Answering…")
+	} else {
+		q.status.SetText(up.status)
+	}
+}
+
+// installTray puts Deckhand's menu in the system tray.
+func (u *UI) installTray() {
+	da, ok := u.app.(desktop.App)
+	if !ok {
+		return
+	}
+	show := fyne.NewMenuItem("Show Deckhand", u.showMain)
+	quick := fyne.NewMenuItem("Quick prompt…", u.showQuick)
+	quit := fyne.NewMenuItem("Quit", u.app.Quit)
+	quit.IsQuit = true
+	da.SetSystemTrayMenu(fyne.NewMenu("Deckhand", show, quick, fyne.NewMenuItemSeparator(), quit))
+	if u.d.Icon != nil {
+		da.SetSystemTrayIcon(u.d.Icon)
+	}
+}

@@ -1,0 +1,391 @@
+package gui
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image/color"
+	"net/url"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"deckhand/actors"
+	"deckhand/config"
+	"deckhand/tools"
+)
+
+// serversWindow is the servers panel: each server's state, transport,
+// protocol and tools; connect, disconnect, reconnect; a server's tools with
+// their schemas.
+type serversWindow struct {
+	ui   *UI
+	win  fyne.Window
+	list *fyne.Container
+	// rows by alias, for tests: the state text and the buttons.
+	rows map[string]*serverRow
+}
+
+type serverRow struct {
+	state                                 *widget.Label
+	reason                                *widget.Label
+	tools, reconnect, disconnect, connect *widget.Button
+}
+
+func (u *UI) showServers() {
+	if u.serversW == nil {
+		u.serversW = newServersWindow(u)
+	}
+	u.serversW.refresh()
+	u.serversW.win.Show()
+	u.serversW.win.RequestFocus()
+}
+
+func newServersWindow(u *UI) *serversWindow {
+	s := &serversWindow{ui: u, win: u.app.NewWindow("Deckhand: servers"), list: container.NewVBox()}
+	if u.d.Icon != nil {
+		s.win.SetIcon(u.d.Icon)
+	}
+	connect := widget.NewButtonWithIcon("Connect a server…", theme.ContentAddIcon(), s.showConnect)
+	connect.Importance = widget.HighImportance
+	heading := widget.NewLabelWithStyle("MCP servers", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	top := container.NewPadded(container.NewBorder(nil, nil, heading, connect))
+	s.win.SetContent(container.NewBorder(container.NewVBox(top, widget.NewSeparator()), nil, nil, nil, container.NewVScroll(s.list)))
+	s.win.Resize(fyne.NewSize(760, 520))
+	s.win.SetCloseIntercept(s.win.Hide)
+	return s
+}
+
+// refresh redraws the list from the UI's latest statuses (there are few
+// servers; rebuilding is simpler than patching).
+func (s *serversWindow) refresh() {
+	s.rows = map[string]*serverRow{}
+	objs := make([]fyne.CanvasObject, 0, len(s.ui.servers)+1)
+	if len(s.ui.servers) == 0 {
+		empty := widget.NewLabel("No servers yet. Connect one with the button above, or import those of Claude Desktop or VS Code with `deckhand import FILE`.")
+		empty.Wrapping = fyne.TextWrapWord
+		objs = append(objs, empty)
+	}
+	for _, st := range s.ui.servers {
+		objs = append(objs, s.row(st), widget.NewSeparator())
+	}
+	s.list.Objects = objs
+	s.list.Refresh()
+}
+
+func (s *serversWindow) row(st actors.ServerStatus) fyne.CanvasObject {
+	r := &serverRow{}
+	s.rows[st.Alias] = r
+	dot := canvas.NewCircle(stateColor(st.State))
+	dotBox := container.NewGridWrap(fyne.NewSize(12, 12), dot)
+	name := widget.NewLabelWithStyle(st.Alias, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	r.state = widget.NewLabel(stateLabel(st))
+	var details []string
+	if st.Transport != "" {
+		details = append(details, st.Transport)
+	}
+	if st.ProtocolVersion != "" {
+		details = append(details, "protocol "+st.ProtocolVersion)
+	}
+	if st.ServerName != "" {
+		details = append(details, strings.TrimSpace(st.ServerName+" "+st.ServerVersion))
+	}
+	if st.State == actors.StateReady {
+		details = append(details, fmt.Sprintf("%d tools", st.Tools))
+	}
+	info := widget.NewLabel(strings.Join(details, "  ·  "))
+	info.Importance = widget.LowImportance
+	endpoint := widget.NewLabel(st.Endpoint)
+	endpoint.Importance = widget.LowImportance
+	endpoint.SizeName = theme.SizeNameCaptionText
+	endpoint.Truncation = fyne.TextTruncateEllipsis
+	r.reason = widget.NewLabel(st.Reason)
+	r.reason.Wrapping = fyne.TextWrapWord
+	r.reason.Importance = widget.DangerImportance
+	if st.State != actors.StateFailed && st.State != actors.StateReconnecting {
+		r.reason.Importance = widget.LowImportance
+	}
+	if st.Reason == "" {
+		r.reason.Hide()
+	}
+
+	alias := st.Alias
+	r.tools = widget.NewButtonWithIcon("Tools", theme.ListIcon(), func() { s.showTools(alias) })
+	r.reconnect = widget.NewButtonWithIcon("Reconnect", theme.ViewRefreshIcon(), func() { s.ui.tell(&uiReconnect{alias: alias}) })
+	r.disconnect = widget.NewButtonWithIcon("Disconnect", theme.MediaStopIcon(), func() { s.ui.tell(&uiDisconnect{alias: alias}) })
+	r.connect = widget.NewButtonWithIcon("Connect", theme.MediaPlayIcon(), func() { s.ui.tell(&uiReconnect{alias: alias}) })
+	if st.State == actors.StateStopped {
+		r.tools.Hide()
+		r.reconnect.Hide()
+		r.disconnect.Hide()
+	} else {
+		r.connect.Hide()
+		if st.State != actors.StateReady {
+			r.tools.Disable()
+		}
+	}
+	buttons := container.NewHBox(r.tools, r.reconnect, r.disconnect, r.connect)
+	head := container.NewHBox(container.NewCenter(dotBox), name, r.state)
+	return container.NewPadded(container.NewBorder(nil, nil, nil, container.NewCenter(buttons),
+		container.NewVBox(head, info, endpoint, r.reason)))
+}
+
+func stateLabel(st actors.ServerStatus) string {
+	switch st.State {
+	case actors.StateReady:
+		return "ready"
+	case actors.StateConnecting:
+		return "connecting…"
+	case actors.StateFailed, actors.StateReconnecting:
+		label := string(st.State)
+		if !st.NextRetry.IsZero() {
+			label += fmt.Sprintf(", retrying in %s", time.Until(st.NextRetry).Round(time.Second))
+		}
+		return label
+	}
+	return string(st.State)
+}
+
+func stateColor(s actors.State) color.Color {
+	switch s {
+	case actors.StateReady:
+		return theme.Color(theme.ColorNameSuccess)
+	case actors.StateFailed, actors.StateReconnecting:
+		return theme.Color(theme.ColorNameError)
+	case actors.StateConnecting:
+		return theme.Color(theme.ColorNameWarning)
+	}
+	return theme.Color(theme.ColorNameDisabled)
+}
+
+// showTools lists a server's tools; picking one shows its description,
+// annotations and full input and output schemas.
+func (s *serversWindow) showTools(alias string) {
+	var list []tools.Tool
+	if s.ui.catalog != nil {
+		list = s.ui.catalog.Server(alias)
+	}
+	w := s.ui.app.NewWindow("Deckhand: tools of " + alias)
+	detail := widget.NewRichText()
+	detail.Wrapping = fyne.TextWrapWord
+	tl := widget.NewList(
+		func() int { return len(list) },
+		func() fyne.CanvasObject { return widget.NewLabel("a_tool_name_of_some_length") },
+		func(i widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(list[i].Name) },
+	)
+	tl.OnSelected = func(i widget.ListItemID) {
+		detail.ParseMarkdown(toolMarkdown(list[i]))
+	}
+	if len(list) > 0 {
+		tl.Select(0)
+	} else {
+		detail.ParseMarkdown("This server has no tools (or is not connected).")
+	}
+	split := container.NewHSplit(tl, container.NewScroll(detail))
+	split.Offset = 0.3
+	w.SetContent(split)
+	w.Resize(fyne.NewSize(860, 560))
+	w.Show()
+}
+
+// toolMarkdown describes a tool: name, description, annotations, schemas.
+func toolMarkdown(t tools.Tool) string {
+	d := t.Def
+	var b strings.Builder
+	fmt.Fprintf(&b, "## %s\n\n", t.Display)
+	if d.Title != "" {
+		fmt.Fprintf(&b, "**%s**\n\n", d.Title)
+	}
+	if d.Description != "" {
+		fmt.Fprintf(&b, "%s\n\n", d.Description)
+	}
+	if t.ReadOnly {
+		b.WriteString("Read-only: calls may run in parallel.\n\n")
+	}
+	if t.Trusted {
+		b.WriteString("From a trusted server: its annotations are believed.\n\n")
+	} else if d.Annotations != nil {
+		b.WriteString("From an untrusted server: its annotations are hints.\n\n")
+	}
+	add := func(label string, v any) {
+		if v == nil {
+			return
+		}
+		fmt.Fprintf(&b, "### %s\n\n```json\n%s\n```\n\n", label, tools.PrettyJSON(mustJSON(v)))
+	}
+	if d.Annotations != nil {
+		add("Annotations", d.Annotations)
+	}
+	add("Input schema", d.InputSchema)
+	add("Output schema", d.OutputSchema)
+	return b.String()
+}
+
+// showConnect asks for a new server: a URL, or a command and its
+// arguments; an alias; the environment variable holding its token. It is
+// saved to the config and connected at once.
+func (s *serversWindow) showConnect() {
+	kind := widget.NewRadioGroup([]string{"URL", "Command"}, nil)
+	kind.Horizontal = true
+	kind.SetSelected("URL")
+	target := widget.NewEntry()
+	target.SetPlaceHolder("https://mcp.example.com/mcp")
+	alias := widget.NewEntry()
+	alias.SetPlaceHolder("derived from the URL or command")
+	authEnv := widget.NewEntry()
+	authEnv.SetPlaceHolder("EXAMPLE_TOKEN (optional)")
+	transport := widget.NewSelect([]string{"auto", "streamable", "sse"}, nil)
+	transport.SetSelected("auto")
+	kind.OnChanged = func(k string) {
+		if k == "URL" {
+			target.SetPlaceHolder("https://mcp.example.com/mcp")
+			transport.Enable()
+			authEnv.Enable()
+		} else {
+			target.SetPlaceHolder("npx -y @modelcontextprotocol/server-filesystem ~/Documents")
+			transport.Disable()
+			authEnv.Disable()
+		}
+	}
+	items := []*widget.FormItem{
+		widget.NewFormItem("Kind", kind),
+		{Text: "URL or command", Widget: target, HintText: "a command is split into arguments like a shell would"},
+		widget.NewFormItem("Alias", alias),
+		{Text: "Token variable", Widget: authEnv, HintText: "sent as Authorization: Bearer; the token itself is never saved"},
+		widget.NewFormItem("Transport", transport),
+	}
+	d := dialog.NewForm("Connect a server", "Connect and save", "Cancel", items, func(ok bool) {
+		if !ok {
+			return
+		}
+		srv, name, err := serverFromForm(kind.Selected, target.Text, alias.Text, authEnv.Text, transport.Selected)
+		if err != nil {
+			dialog.ShowError(err, s.win)
+			return
+		}
+		s.connect(name, srv)
+	}, s.win)
+	d.Resize(fyne.NewSize(620, 0))
+	d.Show()
+}
+
+// serverFromForm checks the connect form and makes a server of it.
+func serverFromForm(kind, target, alias, authEnv, transport string) (config.Server, string, error) {
+	var srv config.Server
+	target = strings.TrimSpace(target)
+	if target == "" {
+		return srv, "", errors.New("give a URL or a command")
+	}
+	if kind == "URL" {
+		u, err := url.Parse(target)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return srv, "", fmt.Errorf("%q is not an http or https URL", target)
+		}
+		srv.URL = target
+		srv.AuthEnv = strings.TrimSpace(authEnv)
+		if transport != "auto" {
+			srv.Transport = transport
+		}
+	} else {
+		words, err := splitCommand(target)
+		if err != nil {
+			return srv, "", err
+		}
+		srv.Command, srv.Args = words[0], words[1:]
+	}
+	alias = strings.TrimSpace(alias)
+	if alias == "" {
+		alias = config.DeriveAlias(srv)
+	}
+	if err := config.CheckServer(alias, srv); err != nil {
+		return srv, "", err
+	}
+	return srv, alias, nil
+}
+
+// connect saves a server to the config and starts it.
+func (s *serversWindow) connect(alias string, srv config.Server) {
+	u := s.ui
+	if _, taken := u.cfg.MCP.Servers[alias]; taken {
+		dialog.ShowError(fmt.Errorf("a server named %q is already in %s: pick another alias", alias, u.cfg.Path), s.win)
+		return
+	}
+	if err := config.AddServers(u.cfg.Path, map[string]config.Server{alias: srv}); err != nil {
+		dialog.ShowError(err, s.win)
+		return
+	}
+	if cfg, err := config.Load(u.cfg.Path); err == nil {
+		u.setConfig(cfg)
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := u.d.System.AddServer(ctx, alias, srv); err != nil {
+			u.post(func() { dialog.ShowError(err, s.win) })
+		}
+	}()
+}
+
+// splitCommand splits a command line into words, with single and double
+// quotes and backslash escapes as in a POSIX shell (no expansion: the
+// command is not run by a shell).
+func splitCommand(line string) ([]string, error) {
+	var words []string
+	var cur strings.Builder
+	inWord, quote := false, rune(0)
+	escaped := false
+	for _, r := range line {
+		switch {
+		case escaped:
+			cur.WriteRune(r)
+			escaped = false
+		case r == '\\' && quote != '\'':
+			escaped, inWord = true, true
+		case quote != 0:
+			if r == quote {
+				quote = 0
+			} else {
+				cur.WriteRune(r)
+			}
+		case r == '\'' || r == '"':
+			quote, inWord = r, true
+		case r == ' ' || r == '\t' || r == '\n':
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteRune(r)
+			inWord = true
+		}
+	}
+	if quote != 0 {
+		return nil, fmt.Errorf("unclosed %c quote in %q", quote, line)
+	}
+	if escaped {
+		return nil, fmt.Errorf("a trailing backslash in %q", line)
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	if len(words) == 0 {
+		return nil, errors.New("give a URL or a command")
+	}
+	return words, nil
+}
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return []byte(fmt.Sprintf("%q", err.Error()))
+	}
+	return b
+}

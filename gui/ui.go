@@ -1,0 +1,454 @@
+package gui
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+	"github.com/asynkron/protoactor-go/actor"
+
+	"deckhand/actors"
+	"deckhand/config"
+	"deckhand/store"
+	"deckhand/tools"
+	"deckhand/transcript"
+	"deckhand/transport/llm"
+)
+
+// Deps is what the window needs. App, System and Config are required.
+type Deps struct {
+	App    fyne.App
+	System *actors.System
+	Config *config.Config
+	// Log is the event log, for the sessions sidebar and reopening past
+	// sessions; nil shows only this run's conversations.
+	Log *store.DB
+	// Logger receives the window's own logs; nil discards them.
+	Logger *slog.Logger
+	// Icon is the window's and the tray's icon.
+	Icon fyne.Resource
+	// Tray puts a menu in the system tray; the caller checks that a tray
+	// host exists (without one, closing the window quits).
+	Tray bool
+	// Probe looks for local model servers for the first-run panel.
+	// Default: llm.Probe of llm.LocalEndpoints.
+	Probe func(context.Context) []llm.Endpoint
+	// LookupEnv reads the API key for the settings' Check. Default
+	// os.LookupEnv.
+	LookupEnv func(string) (string, bool)
+	// Notices are problems found before the window opened (the log could
+	// not be opened), shown once it is up.
+	Notices []string
+}
+
+// UI is Deckhand's window and its companions (servers, settings, quick
+// prompt). Its fields belong to the UI goroutine.
+type UI struct {
+	d      Deps
+	log    *slog.Logger
+	app    fyne.App
+	win    fyne.Window
+	cfg    *config.Config
+	bridge *actor.PID
+	// post runs f on the UI goroutine; tests replace it with a queue they
+	// drain themselves, since the test driver would run f on the caller's
+	// goroutine.
+	post func(f func())
+
+	// Main window.
+	sessions    []sessionItem
+	sessionList *widget.List
+	selecting   bool // the sidebar's selection is being set, not chosen
+	title       *widget.Label
+	chat        *chatView
+	input       *chatEntry
+	send, stop  *widget.Button
+	status      *widget.Label
+	setup       *setupPanel
+	body        *fyne.Container // the chat, or the setup panel over it
+	conv        string
+	running     bool
+
+	servers   []actors.ServerStatus
+	catalog   *tools.Catalog
+	serversW  *serversWindow
+	settingsW fyne.Window
+	quick     *quickPrompt
+	approvals *approvals
+
+	quickID string // the quick prompt's conversation
+
+	foreground bool
+	hidden     bool // the main window was closed to the tray
+}
+
+func (u *UI) quickConv() string { return u.quickID }
+
+// New makes the window; Start shows it and connects it to the actors.
+func New(d Deps) *UI {
+	log := d.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if d.LookupEnv == nil {
+		d.LookupEnv = os.LookupEnv
+	}
+	if d.Probe == nil {
+		d.Probe = func(ctx context.Context) []llm.Endpoint { return llm.Probe(ctx, llm.LocalEndpoints) }
+	}
+	u := &UI{d: d, log: log.With("actor", "window"), app: d.App, cfg: d.Config, post: fyne.Do, foreground: true}
+	u.approvals = &approvals{ui: u, answered: map[string]bool{}, notified: map[string]bool{}}
+	u.build()
+	return u
+}
+
+// Window is the main window.
+func (u *UI) Window() fyne.Window { return u.win }
+
+// Start spawns the bridge actor and shows the window. Call it on the UI
+// goroutine, before the app runs.
+func (u *UI) Start() {
+	sys := u.d.System
+	b := &bridge{ui: u, sys: sys, db: u.d.Log, cfg: u.cfg}
+	u.bridge = sys.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return b }))
+	lc := u.app.Lifecycle()
+	lc.SetOnEnteredForeground(func() { u.foreground = true })
+	lc.SetOnExitedForeground(func() { u.foreground = false })
+	if u.d.Tray {
+		u.installTray()
+	}
+	u.win.Show()
+	u.input.focus(u.win)
+	if !u.cfg.Model.Configured() {
+		u.setup.probe()
+	}
+	for _, n := range u.d.Notices {
+		u.showError(n)
+	}
+}
+
+// Stop ends the bridge actor.
+func (u *UI) Stop() {
+	if u.bridge != nil {
+		u.d.System.Root.Stop(u.bridge)
+	}
+}
+
+// tell sends the bridge a message from the window.
+func (u *UI) tell(msg any) {
+	if u.bridge != nil {
+		u.d.System.Root.Send(u.bridge, msg)
+	}
+}
+
+func (u *UI) build() {
+	u.win = u.app.NewWindow("Deckhand")
+	if u.d.Icon != nil {
+		u.win.SetIcon(u.d.Icon)
+	}
+
+	// Sidebar.
+	newChat := widget.NewButtonWithIcon("New chat", theme.ContentAddIcon(), func() { u.tell(&uiNewChat{}) })
+	newChat.Importance = widget.HighImportance
+	u.sessionList = widget.NewList(
+		func() int { return len(u.sessions) },
+		func() fyne.CanvasObject {
+			title := widget.NewLabel("A session title long enough")
+			title.Truncation = fyne.TextTruncateEllipsis
+			title.TextStyle.Bold = true
+			sub := widget.NewLabel("2 h ago · 1.2k tokens")
+			sub.Truncation = fyne.TextTruncateEllipsis
+			sub.SizeName = theme.SizeNameCaptionText
+			sub.Importance = widget.LowImportance
+			return container.New(&tightVBox{}, title, sub)
+		},
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			if i >= len(u.sessions) {
+				return
+			}
+			s := u.sessions[i]
+			c := o.(*fyne.Container)
+			c.Objects[0].(*widget.Label).SetText(s.title)
+			c.Objects[1].(*widget.Label).SetText(s.subtitle(time.Now()))
+		},
+	)
+	u.sessionList.OnSelected = func(i widget.ListItemID) {
+		if u.selecting || i >= len(u.sessions) {
+			return
+		}
+		if id := u.sessions[i].id; id != u.conv {
+			u.tell(&uiOpenSession{id: id})
+		}
+	}
+	serversBtn := widget.NewButtonWithIcon("Servers", theme.StorageIcon(), u.showServers)
+	settingsBtn := widget.NewButtonWithIcon("Settings", theme.SettingsIcon(), u.showSettings)
+	sidebar := container.NewBorder(
+		container.NewPadded(newChat),
+		container.NewVBox(widget.NewSeparator(), serversBtn, settingsBtn),
+		nil, nil,
+		u.sessionList,
+	)
+
+	// The chat.
+	u.title = widget.NewLabelWithStyle("New chat", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	u.title.Truncation = fyne.TextTruncateEllipsis
+	u.chat = newChatView(u)
+	u.input = newChatEntry(u.sendInput)
+	u.send = widget.NewButtonWithIcon("Send", theme.MailSendIcon(), u.sendInput)
+	u.send.Importance = widget.HighImportance
+	u.stop = widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), func() { u.tell(&uiStop{}) })
+	u.stop.Importance = widget.DangerImportance
+	u.stop.Hide()
+	u.status = widget.NewLabel("")
+	u.status.SizeName = theme.SizeNameCaptionText
+	u.status.Importance = widget.LowImportance
+	u.status.Truncation = fyne.TextTruncateEllipsis
+	buttons := container.NewVBox(layout.NewSpacer(), container.NewStack(u.send, u.stop))
+	inputRow := container.NewBorder(nil, nil, nil, buttons, u.input)
+	u.setup = newSetupPanel(u)
+	u.body = container.NewStack(u.chat.list)
+	main := container.NewBorder(
+		container.NewVBox(container.NewPadded(u.title), widget.NewSeparator()),
+		container.NewVBox(widget.NewSeparator(), container.NewPadded(inputRow), u.status),
+		nil, nil,
+		u.body,
+	)
+	if !u.cfg.Model.Configured() {
+		u.body.Objects = []fyne.CanvasObject{u.setup.content}
+	}
+
+	split := container.NewHSplit(sidebar, main)
+	split.Offset = 0.24
+	u.win.SetContent(split)
+	u.win.Resize(fyne.NewSize(1100, 720))
+
+	for _, sc := range []struct {
+		key fyne.KeyName
+		f   func()
+	}{
+		{fyne.KeyN, func() { u.tell(&uiNewChat{}) }},
+		{fyne.KeyComma, u.showSettings},
+		{fyne.KeyK, u.showQuick},
+	} {
+		u.win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: sc.key, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { sc.f() })
+	}
+	u.win.SetCloseIntercept(func() {
+		if u.d.Tray {
+			u.hidden = true
+			u.win.Hide()
+			return
+		}
+		u.app.Quit()
+	})
+}
+
+func (u *UI) sendInput() {
+	text := u.input.Text
+	if u.input.blank() {
+		return
+	}
+	if !u.cfg.Model.Configured() {
+		u.showSettings()
+		return
+	}
+	u.input.SetText("")
+	u.chat.follow = true
+	u.tell(&uiSend{text: text})
+}
+
+// showMain brings the main window back (from the tray, or the quick
+// prompt).
+func (u *UI) showMain() {
+	u.hidden = false
+	u.win.Show()
+	u.win.RequestFocus()
+}
+
+// apply draws one frame's changes. It runs on the UI goroutine.
+func (u *UI) apply(up *update) {
+	if up.conv != "" {
+		if up.reset || up.conv != u.conv {
+			u.conv = up.conv
+			u.chat.reset(up.rows)
+		} else {
+			u.chat.update(up.n, up.changed)
+		}
+		if up.running != u.running {
+			u.running = up.running
+			if up.running {
+				u.send.Hide()
+				u.stop.Show()
+			} else {
+				u.stop.Hide()
+				u.send.Show()
+			}
+		}
+	}
+	if up.status != "" {
+		u.status.SetText(up.status)
+	}
+	if up.servers != nil {
+		u.servers = up.servers
+		if u.serversW != nil {
+			u.serversW.refresh()
+		}
+	}
+	if up.catalog != nil {
+		u.catalog = up.catalog
+		if u.serversW != nil {
+			u.serversW.refresh()
+		}
+	}
+	if up.sessionsSet {
+		u.sessions = up.sessions
+		u.selecting = true
+		u.sessionList.UnselectAll()
+		for i, s := range u.sessions {
+			if s.current {
+				u.sessionList.Select(i)
+				u.title.SetText(s.title)
+			}
+		}
+		u.selecting = false
+		u.sessionList.Refresh()
+	}
+	if up.quick != nil && u.quick != nil {
+		u.quick.update(up.quick)
+	}
+	if up.quickConv != "" {
+		u.quickID = up.quickConv
+	}
+	if up.approvalsSet {
+		u.approvals.set(up.approvals, u.quickID)
+	}
+	for _, n := range up.notices {
+		u.showError(n)
+	}
+}
+
+// showError tells the person something went wrong, without stopping them.
+func (u *UI) showError(text string) {
+	u.log.Warn("shown to the person", "text", text)
+	d := widget.NewLabel(text)
+	d.Wrapping = fyne.TextWrapWord
+	popup := widget.NewModalPopUp(container.NewVBox(d, widget.NewButton("OK", nil)), u.win.Canvas())
+	popup.Content.(*fyne.Container).Objects[1].(*widget.Button).OnTapped = popup.Hide
+	popup.Resize(fyne.NewSize(420, popup.MinSize().Height))
+	popup.Show()
+}
+
+// setConfig makes cfg the config of the window and of every conversation.
+func (u *UI) setConfig(cfg *config.Config) {
+	u.cfg = cfg
+	u.tell(&uiConfigChanged{cfg: cfg})
+	if cfg.Model.Configured() {
+		u.body.Objects = []fyne.CanvasObject{u.chat.list}
+	} else {
+		u.body.Objects = []fyne.CanvasObject{u.setup.content}
+	}
+	u.body.Refresh()
+}
+
+// update is one frame's changes, from the bridge to the window. Nil and
+// zero fields did not change.
+type update struct {
+	conv    string // the conversation shown
+	reset   bool   // a different conversation, or redraw all: rows holds every row
+	rows    []transcript.Row
+	n       int                    // the row count
+	changed map[int]transcript.Row // rows changed since the last frame
+	running bool
+
+	status       string
+	servers      []actors.ServerStatus
+	catalog      *tools.Catalog
+	sessions     []sessionItem
+	sessionsSet  bool
+	approvals    []*actors.ApprovalRequested
+	approvalsSet bool
+	quickConv    string // the quick prompt's conversation
+	quick        *quickUpdate
+	notices      []string
+}
+
+func (u *update) empty() bool {
+	return u.conv == "" && u.status == "" && u.servers == nil && u.catalog == nil && !u.sessionsSet &&
+		!u.approvalsSet && u.quick == nil && len(u.notices) == 0
+}
+
+// quickUpdate is the quick prompt's answer so far.
+type quickUpdate struct {
+	text    string
+	running bool
+	status  string // how the run ended
+}
+
+// sessionItem is one line of the sidebar.
+type sessionItem struct {
+	id, title string
+	when      time.Time
+	usage     store.Usage
+	current   bool
+}
+
+func (s sessionItem) subtitle(now time.Time) string {
+	out := ago(now.Sub(s.when))
+	if t := s.usage.InputTokens + s.usage.OutputTokens; t > 0 {
+		mark := ""
+		if s.usage.Estimated {
+			mark = "~"
+		}
+		out += fmt.Sprintf(" · %s%s tokens", mark, count(t))
+	}
+	if s.usage.CostUSD > 0 {
+		out += fmt.Sprintf(" · $%.4f", s.usage.CostUSD)
+	}
+	return out
+}
+
+// ago says how long ago, the way a person would.
+func ago(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%d min ago", int(d.Minutes()))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%d h ago", int(d.Hours()))
+	case d < 14*24*time.Hour:
+		return fmt.Sprintf("%d days ago", int(d.Hours()/24))
+	}
+	return time.Now().Add(-d).Format("2 Jan 2006")
+}
+
+// tightVBox stacks objects with no padding between them (a title and its
+// caption).
+type tightVBox struct{}
+
+func (tightVBox) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	y := float32(0)
+	for _, o := range objs {
+		h := o.MinSize().Height
+		o.Move(fyne.NewPos(0, y))
+		o.Resize(fyne.NewSize(size.Width, h))
+		y += h - theme.Padding()
+	}
+}
+
+func (tightVBox) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var s fyne.Size
+	for _, o := range objs {
+		m := o.MinSize()
+		s.Width = max(s.Width, m.Width)
+		s.Height += m.Height - theme.Padding()
+	}
+	return s.AddWidthHeight(0, theme.Padding())
+}

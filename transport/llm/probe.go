@@ -1,0 +1,88 @@
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// Endpoint is a model server found on this machine.
+type Endpoint struct {
+	Name    string   // "Ollama", "llama.cpp", "LM Studio"
+	BaseURL string   // ending in /v1
+	Models  []string // what GET /models lists
+}
+
+// LocalEndpoints are the usual local OpenAI-compatible servers.
+var LocalEndpoints = []Endpoint{
+	{Name: "Ollama", BaseURL: "http://127.0.0.1:11434/v1"},
+	{Name: "llama.cpp", BaseURL: "http://127.0.0.1:8080/v1"},
+	{Name: "LM Studio", BaseURL: "http://127.0.0.1:1234/v1"},
+}
+
+// Probe asks each candidate for its models, all at once, and returns those
+// that answered, in the candidates' order.
+func Probe(ctx context.Context, candidates []Endpoint) []Endpoint {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	results := make([]*Endpoint, len(candidates))
+	done := make(chan struct{}, len(candidates))
+	for i, c := range candidates {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			models, err := ListModels(ctx, c.BaseURL, "")
+			if err == nil {
+				c.Models = models
+				results[i] = &c
+			}
+		}()
+	}
+	for range candidates {
+		<-done
+	}
+	var out []Endpoint
+	for _, r := range results {
+		if r != nil {
+			out = append(out, *r)
+		}
+	}
+	return out
+}
+
+// ListModels asks an OpenAI-compatible server for its models (GET
+// base/models).
+func ListModels(ctx context.Context, baseURL, apiKey string) ([]string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(baseURL, "/")+"/models", nil)
+	if err != nil {
+		return nil, err
+	}
+	if apiKey != "" {
+		req.Header.Set("Authorization", "Bearer "+apiKey)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("GET %s/models: %d", baseURL, resp.StatusCode)
+	}
+	var list struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(body, &list); err != nil {
+		return nil, fmt.Errorf("GET %s/models: %w", baseURL, err)
+	}
+	var out []string
+	for _, m := range list.Data {
+		out = append(out, m.ID)
+	}
+	return out, nil
+}

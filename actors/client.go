@@ -42,6 +42,7 @@ func (s *System) Catalog(ctx context.Context) (*tools.Catalog, error) {
 
 // AddServer starts a server that was not in the config.
 func (s *System) AddServer(ctx context.Context, alias string, srv config.Server) error {
+	s.addSecrets(&config.Config{MCP: config.MCP{Servers: map[string]config.Server{alias: srv}}})
 	d, err := ask[*Done](ctx, s, s.Servers, &AddServer{Alias: alias, Server: srv})
 	if err != nil {
 		return err
@@ -116,5 +117,14 @@ func (s *System) SyncLog(ctx context.Context) error {
 // approval rules; servers are added and removed with AddServer and
 // RemoveServer).
 func (s *System) UpdateConfig(cfg *config.Config) {
+	s.addSecrets(cfg)
 	s.Root.Send(s.Conversations, &ConfigChanged{Config: cfg})
+}
+
+// addSecrets makes the log redact cfg's secrets too (a key or token that
+// came with a change of config).
+func (s *System) addSecrets(cfg *config.Config) {
+	if v := cfg.Secrets(s.lookupEnv); s.Store != nil && len(v) > 0 {
+		s.Root.Send(s.Store, &addSecrets{values: v})
+	}
 }

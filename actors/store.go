@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -61,6 +62,9 @@ type pendingDelta struct {
 	first        time.Time
 }
 
+// addSecrets adds values to redact from now on.
+type addSecrets struct{ values []string }
+
 func newStoreActor(db *store.DB, log *slog.Logger, secrets []string, limit int, always *logAlways) *storeActor {
 	return &storeActor{
 		db: db, log: log.With("actor", "store"), secrets: secrets, limit: limit, always: always,
@@ -115,6 +119,12 @@ func (a *storeActor) Receive(c actor.Context) {
 				c.Send(w, &Done{Err: m.err})
 			}
 			a.waiting = nil
+		}
+	case *addSecrets:
+		for _, v := range m.values {
+			if !slices.Contains(a.secrets, v) {
+				a.secrets = append(a.secrets, v)
+			}
 		}
 	case *SyncLog:
 		a.takeDeltas()

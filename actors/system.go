@@ -56,10 +56,11 @@ type System struct {
 	Conversations *actor.PID
 	Store         *actor.PID // nil without a log
 
-	as    *actor.ActorSystem
-	log   *slog.Logger
-	conns *sync.WaitGroup // connections not yet closed
-	ids   atomic.Uint64   // call ids for CallTool
+	as        *actor.ActorSystem
+	log       *slog.Logger
+	lookupEnv func(string) (string, bool)
+	conns     *sync.WaitGroup // connections not yet closed
+	ids       atomic.Uint64   // call ids for CallTool
 }
 
 // Start creates the actor system, the registry and the servers supervisor,
@@ -72,7 +73,11 @@ func Start(opts Options) *System {
 	as := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
 		return slog.New(quietHandler{log.Handler()}).With("component", "protoactor")
 	}))
-	s := &System{Root: as.Root, as: as, log: log, conns: &sync.WaitGroup{}}
+	lookupEnv := opts.LookupEnv
+	if lookupEnv == nil {
+		lookupEnv = os.LookupEnv
+	}
+	s := &System{Root: as.Root, as: as, log: log, conns: &sync.WaitGroup{}, lookupEnv: lookupEnv}
 	paths := opts.Paths
 	if paths == nil {
 		paths = &mcp.PathResolver{}

@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -17,23 +18,30 @@ import (
 )
 
 // chatView shows one conversation's transcript in a virtualized list: only
-// the rows on screen have widgets. Each row's height is measured once (and
-// again when it changes, or the width does), so scrolling never lays out
-// text that is not shown.
+// the rows on screen have widgets. A row's height is estimated from its
+// text until it is first shown, then measured (laid out off screen at the
+// list's width) and corrected; rows that change while streaming are
+// measured at once. Opening a long conversation lays out one screenful,
+// not every message, and scrolling lays out only what comes into view.
 type chatView struct {
-	ui      *UI
-	list    *transcriptList
-	rows    []transcript.Row
-	heights []float32
-	width   float32
-	measure *rowView // lays rows out off screen, to learn their height
-	follow  bool     // keep the end in view as rows arrive
+	ui       *UI
+	list     *transcriptList
+	rows     []transcript.Row
+	heights  []float32
+	measured []bool // heights[i] is exact at the current width
+	width    float32
+	measure  *rowView   // lays rows out off screen, to learn their height
+	views    []*rowView // every row view the list made (on screen or pooled)
+	est      estimator
+	follow   bool // keep the end in view as rows arrive
 
-	resizing bool // a re-measure at a new width is scheduled
+	resizing bool         // a re-measure at a new width is scheduled
+	fixes    map[int]bool // rows shown with an estimated height
+	fixing   bool         // fixHeights is scheduled
 }
 
 func newChatView(u *UI) *chatView {
-	cv := &chatView{ui: u, follow: true}
+	cv := &chatView{ui: u, follow: true, fixes: map[int]bool{}}
 	cv.measure = newRowView(cv)
 	cv.list = cv.newList()
 	return cv
@@ -49,10 +57,18 @@ type transcriptList struct {
 func (cv *chatView) newList() *transcriptList {
 	l := &transcriptList{cv: cv}
 	l.Length = func() int { return len(cv.rows) }
-	l.CreateItem = func() fyne.CanvasObject { return newRowView(cv) }
+	l.CreateItem = func() fyne.CanvasObject {
+		v := newRowView(cv)
+		cv.views = append(cv.views, v)
+		return v
+	}
 	l.UpdateItem = func(id widget.ListItemID, o fyne.CanvasObject) {
-		if id < len(cv.rows) {
-			o.(*rowView).show(id, cv.rows[id])
+		if id >= len(cv.rows) {
+			return
+		}
+		o.(*rowView).show(id, cv.rows[id])
+		if !cv.measured[id] {
+			cv.fixLater(id)
 		}
 	}
 	l.HideSeparators = true
@@ -74,22 +90,43 @@ func (l *transcriptList) Resize(s fyne.Size) {
 // Tapping a row must not select it: the transcript is read, not picked.
 func (l *transcriptList) Select(widget.ListItemID) {}
 
-// reset shows a whole transcript (another conversation, or a redraw).
+// reset shows a whole transcript (another conversation, or a redraw),
+// scrolled to its end.
 func (cv *chatView) reset(rows []transcript.Row) {
 	cv.rows = rows
-	cv.heights = make([]float32, len(rows))
-	for i, r := range rows {
-		cv.heights[i] = cv.measureRow(r)
-	}
+	cv.estimateAll()
+	cv.measureEnd()
 	cv.replaceList()
 	cv.follow = true
 	cv.list.ScrollToBottom()
+}
+
+// estimateAll guesses every row's height from its text.
+func (cv *chatView) estimateAll() {
+	cv.heights = make([]float32, len(cv.rows))
+	cv.measured = make([]bool, len(cv.rows))
+	clear(cv.fixes)
+	w := cv.listWidth()
+	for i, r := range cv.rows {
+		cv.heights[i] = cv.est.height(cv, r, w)
+	}
+}
+
+// measureEnd measures the rows of the last screenful and a half exactly:
+// what the person sees when a conversation opens.
+func (cv *chatView) measureEnd() {
+	want := max(cv.list.Size().Height, 600) * 1.5
+	for i := len(cv.rows) - 1; i >= 0 && want > 0; i-- {
+		cv.heights[i], cv.measured[i] = cv.measureRow(cv.rows[i]), true
+		want -= cv.heights[i]
+	}
 }
 
 // replaceList swaps in a fresh list with every height set: setting them on
 // a list that is on screen would redraw it once per row.
 func (cv *chatView) replaceList() {
 	old := cv.list
+	cv.views = nil
 	cv.list = cv.newList()
 	cv.list.Resize(old.Size())
 	for i, o := range cv.ui.body.Objects {
@@ -107,20 +144,27 @@ func (cv *chatView) update(n int, changed map[int]transcript.Row) {
 	}
 	follow := cv.atEnd()
 	if n < len(cv.rows) {
-		cv.rows, cv.heights = cv.rows[:n], cv.heights[:n]
+		cv.rows, cv.heights, cv.measured = cv.rows[:n], cv.heights[:n], cv.measured[:n]
 	}
 	for len(cv.rows) < n {
 		cv.rows = append(cv.rows, transcript.Row{})
 		cv.heights = append(cv.heights, 0)
+		cv.measured = append(cv.measured, false)
 	}
 	for i, r := range changed {
 		cv.rows[i] = r
-		h := cv.measureRow(r)
+		// Redraw the row's view alone (RefreshItem would redraw the whole
+		// list, at a cost that grows with its length), and learn the row's
+		// height from it; a row not on screen is measured off screen.
+		v := cv.viewOf(i)
+		if v != nil {
+			v.show(i, r)
+		}
+		h := cv.heightOf(v, r)
+		cv.measured[i] = true
 		if h != cv.heights[i] {
 			cv.heights[i] = h
 			cv.list.SetItemHeight(i, h)
-		} else {
-			cv.list.RefreshItem(i)
 		}
 	}
 	if len(changed) == 0 {
@@ -129,6 +173,50 @@ func (cv *chatView) update(n int, changed map[int]transcript.Row) {
 	if follow || cv.follow {
 		cv.follow = false
 		cv.list.ScrollToBottom()
+	}
+}
+
+// fixLater measures a row shown with an estimated height once the list is
+// done drawing (changing a height while it draws would redraw it within).
+func (cv *chatView) fixLater(id int) {
+	cv.fixes[id] = true
+	if !cv.fixing {
+		cv.fixing = true
+		cv.ui.post(cv.fixHeights)
+	}
+}
+
+// fixHeights replaces the estimates of the rows just shown with their
+// measured heights, keeping the rows in view where they were.
+func (cv *chatView) fixHeights() {
+	cv.fixing = false
+	if len(cv.fixes) == 0 {
+		return
+	}
+	end := cv.atEnd()
+	offset := cv.list.GetScrollOffset()
+	pad := theme.Padding()
+	var top, shift float32
+	for i := range cv.rows {
+		if cv.fixes[i] && !cv.measured[i] {
+			h := cv.heightOf(cv.viewOf(i), cv.rows[i])
+			cv.measured[i] = true
+			if d := h - cv.heights[i]; d != 0 {
+				if top < offset {
+					shift += d // a row above the view grew: move the view with it
+				}
+				cv.heights[i] = h
+				cv.list.SetItemHeight(i, h)
+			}
+		}
+		top += cv.heights[i] + pad
+	}
+	clear(cv.fixes)
+	switch {
+	case end:
+		cv.list.ScrollToBottom()
+	case shift != 0:
+		cv.list.ScrollToOffset(offset + shift)
 	}
 }
 
@@ -169,8 +257,9 @@ func (cv *chatView) remeasure() {
 	}
 	end := cv.atEnd()
 	offset := cv.list.GetScrollOffset()
-	for i, r := range cv.rows {
-		cv.heights[i] = cv.measureRow(r)
+	cv.estimateAll()
+	if end {
+		cv.measureEnd()
 	}
 	cv.replaceList()
 	if end {
@@ -180,14 +269,37 @@ func (cv *chatView) remeasure() {
 	}
 }
 
+func (cv *chatView) listWidth() float32 {
+	if w := cv.list.Size().Width; w > 0 {
+		return w
+	}
+	return 700 // not laid out yet: remeasure fixes it
+}
+
+// viewOf is the list's view of row i, if it has one laid out at the
+// list's width.
+func (cv *chatView) viewOf(i int) *rowView {
+	for _, v := range cv.views {
+		if v.id == i && v.Size().Width == cv.list.Size().Width {
+			return v
+		}
+	}
+	return nil
+}
+
+// heightOf is a row's height: its view's, if it has one (laid out anyway),
+// else measured off screen.
+func (cv *chatView) heightOf(v *rowView, r transcript.Row) float32 {
+	if v != nil && v.row == r {
+		return v.MinSize().Height
+	}
+	return cv.measureRow(r)
+}
+
 // measureRow lays a row out at the list's width and returns its height.
 func (cv *chatView) measureRow(r transcript.Row) float32 {
-	w := cv.list.Size().Width
-	if w <= 0 {
-		w = 700 // not laid out yet: remeasure fixes it
-	} else {
-		cv.width = w
-	}
+	w := cv.listWidth()
+	cv.width = w
 	m := cv.measure
 	m.show(-1, r)
 	m.Resize(fyne.NewSize(w, m.MinSize().Height))
@@ -195,7 +307,60 @@ func (cv *chatView) measureRow(r transcript.Row) float32 {
 	return m.MinSize().Height
 }
 
-// rowView draws one transcript row; the list reuses it for any kind.
+// estimator guesses a row's height from its text, with sizes calibrated by
+// measuring sample rows once per width: good enough to place rows that are
+// not on screen, and corrected when they are.
+type estimator struct {
+	width                          float32
+	header, text, code, notice     float32 // one-line rows
+	line, charW, monoW, textInnerW float32
+}
+
+func (e *estimator) calibrate(cv *chatView, w float32) {
+	e.width = w
+	e.header = cv.measureRow(transcript.Row{Kind: transcript.Header, Role: "assistant", Text: "x"})
+	e.text = cv.measureRow(transcript.Row{Kind: transcript.Text, Text: "x"})
+	e.code = cv.measureRow(transcript.Row{Kind: transcript.Code, Text: "x"})
+	e.notice = cv.measureRow(transcript.Row{Kind: transcript.Notice, Text: "x"})
+	e.line = cv.measureRow(transcript.Row{Kind: transcript.Code, Text: "x\nx"}) - e.code
+	const sample = "The quick brown fox jumps over the lazy dog, then rests."
+	size := theme.TextSize()
+	e.charW = fyne.MeasureText(sample, size, fyne.TextStyle{}).Width / float32(len(sample))
+	e.monoW = fyne.MeasureText("M", size, fyne.TextStyle{Monospace: true}).Width
+	e.textInnerW = w - inset - 4*theme.Padding() - 2*theme.InnerPadding()
+}
+
+// lines is how many lines text takes at charW per character.
+func (e *estimator) lines(text string, charW float32) float32 {
+	per := max(int(e.textInnerW/charW), 10)
+	n := 0
+	for line := range strings.SplitSeq(text, "\n") {
+		n += max(1, (utf8.RuneCountInString(line)+per-1)/per)
+	}
+	return float32(n)
+}
+
+func (e *estimator) height(cv *chatView, r transcript.Row, w float32) float32 {
+	if e.width != w {
+		e.calibrate(cv, w)
+	}
+	switch r.Kind {
+	case transcript.Header:
+		return e.header
+	case transcript.Text:
+		return e.text + (e.lines(r.Text, e.charW)-1)*e.line
+	case transcript.Code:
+		return e.code + (e.lines(r.Text, e.monoW)-1)*e.line
+	case transcript.Notice:
+		return e.notice + (e.lines(r.Text, e.charW)-1)*e.line
+	}
+	return cv.measureRow(r) // tool cards are few, and too varied to guess
+}
+
+// rowView draws one transcript row; the list reuses it for any kind. Its
+// parts change only what differs from the row it showed before: a list
+// redraws every visible row when one changes, and re-decoding icons or
+// re-wrapping unchanged text each time would make that cost grow.
 type rowView struct {
 	widget.BaseWidget
 	cv  *chatView
@@ -211,7 +376,7 @@ type rowView struct {
 }
 
 func newRowView(cv *chatView) *rowView {
-	r := &rowView{cv: cv, box: container.NewStack()}
+	r := &rowView{cv: cv, id: -2, box: container.NewStack()}
 	r.ExtendBaseWidget(r)
 	return r
 }
@@ -220,6 +385,9 @@ func (r *rowView) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimple
 
 // show draws row (number id; -1 when measuring).
 func (r *rowView) show(id int, row transcript.Row) {
+	if id >= 0 && id == r.id && row == r.row {
+		return
+	}
 	r.id, r.row = id, row
 	var obj fyne.CanvasObject
 	switch row.Kind {
@@ -256,12 +424,71 @@ func (r *rowView) show(id int, row transcript.Row) {
 	}
 	if len(r.box.Objects) != 1 || r.box.Objects[0] != obj {
 		r.box.Objects = []fyne.CanvasObject{obj}
+		r.box.Refresh()
+		return
 	}
-	r.box.Refresh()
+	relayout(r.box)
+}
+
+// relayout lays out a tree of containers again at their current sizes:
+// what changed inside may have changed their children's sizes, which
+// Resize (a no-op at the same size) would not notice.
+func relayout(o fyne.CanvasObject) {
+	c, ok := o.(*fyne.Container)
+	if !ok || c.Hidden {
+		return
+	}
+	if c.Layout != nil {
+		c.Layout.Layout(c.Objects, c.Size())
+	}
+	for _, child := range c.Objects {
+		relayout(child)
+	}
 }
 
 func (r *rowView) copy(text string) {
 	r.cv.ui.app.Clipboard().SetContent(text)
+}
+
+// Setters that refresh a widget only when what it shows changes.
+
+func setText(l *widget.Label, s string) {
+	if l.Text != s {
+		l.SetText(s)
+	}
+}
+
+func setIcon(i *widget.Icon, res fyne.Resource) {
+	if i.Resource != res {
+		i.SetResource(res)
+	}
+}
+
+func setVisible(o fyne.CanvasObject, visible bool) {
+	switch {
+	case visible && !o.Visible():
+		o.Show()
+	case !visible && o.Visible():
+		o.Hide()
+	}
+}
+
+// setSegment sets a one-segment rich text's text and colour.
+func setSegment(rt *widget.RichText, seg *widget.TextSegment, text string, color fyne.ThemeColorName) {
+	if seg.Text != text || seg.Style.ColorName != color {
+		seg.Text, seg.Style.ColorName = text, color
+		rt.Refresh()
+	}
+}
+
+// icons are the row views' themed icons, made once: a new resource per
+// draw would be decoded again each time.
+var icons = struct {
+	succeeded, failed, denied fyne.Resource
+}{
+	succeeded: theme.NewSuccessThemedResource(theme.ConfirmIcon()),
+	failed:    theme.NewErrorThemedResource(theme.ErrorIcon()),
+	denied:    theme.NewWarningThemedResource(theme.CancelIcon()),
 }
 
 // inset indents a message's blocks under its header.
@@ -312,32 +539,29 @@ func newHeaderView(r *rowView) *headerView {
 
 func (h *headerView) set(r transcript.Row) {
 	if r.Role == "user" {
-		h.icon.SetResource(theme.AccountIcon())
-		h.who.SetText("You")
+		setIcon(h.icon, theme.AccountIcon())
+		setText(h.who, "You")
 	} else {
-		h.icon.SetResource(theme.ComputerIcon())
-		h.who.SetText("Deckhand")
+		setIcon(h.icon, theme.ComputerIcon())
+		setText(h.who, "Deckhand")
 	}
-	if r.Time.IsZero() {
-		h.when.SetText("")
-	} else {
-		h.when.SetText(r.Time.Format("15:04"))
+	when := ""
+	if !r.Time.IsZero() {
+		when = r.Time.Format("15:04")
 	}
+	setText(h.when, when)
 	h.text = r.Text
-	if r.Text == "" {
-		h.cp.Hide() // still streaming
-	} else {
-		h.cp.Show()
-	}
+	setVisible(h.cp, r.Text != "") // hidden while the answer streams
 }
 
 // textView: a block of Markdown. The person's messages sit on a tinted
 // background, the model's on none.
 type textView struct {
-	obj fyne.CanvasObject
-	bg  *canvas.Rectangle
-	rt  *widget.RichText
-	src string
+	obj  fyne.CanvasObject
+	bg   *canvas.Rectangle
+	rt   *widget.RichText
+	src  string
+	user bool
 }
 
 func newTextView() *textView {
@@ -349,16 +573,18 @@ func newTextView() *textView {
 }
 
 func (t *textView) set(r transcript.Row) {
-	if r.Role == "user" {
-		t.bg.FillColor = theme.Color(theme.ColorNameInputBackground)
-	} else {
+	if user := r.Role == "user"; user != t.user || t.src == "" {
+		t.user = user
 		t.bg.FillColor = color.Transparent
+		if user {
+			t.bg.FillColor = theme.Color(theme.ColorNameInputBackground)
+		}
+		t.bg.Refresh()
 	}
 	if r.Text != t.src {
 		t.src = r.Text
 		t.rt.ParseMarkdown(r.Text)
 	}
-	t.bg.Refresh()
 }
 
 // codeView: a code block, monospace, with its language and a copy button.
@@ -392,11 +618,8 @@ func (c *codeView) set(r transcript.Row) {
 	if lang == "" {
 		lang = "code"
 	}
-	c.lang.SetText(lang)
-	if c.seg.Text != r.Text {
-		c.seg.Text = r.Text
-		c.rt.Refresh()
-	}
+	setText(c.lang, lang)
+	setSegment(c.rt, c.seg, r.Text, c.seg.Style.ColorName)
 }
 
 // toolView: a tool call's card: what, with which arguments, how it is
@@ -417,6 +640,7 @@ type toolView struct {
 	out      *widget.RichText
 	outSeg   *widget.TextSegment
 	outLabel *widget.Label
+	spinning bool
 }
 
 func newToolView(r *rowView) *toolView {
@@ -445,6 +669,7 @@ func newToolView(r *rowView) *toolView {
 	t.border = canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	t.border.CornerRadius = theme.InputRadiusSize()
 	t.border.StrokeWidth = 1
+	t.spinner.Hide()
 	title := container.NewHBox(container.NewStack(t.icon, t.spinner), t.name, t.state, layout.NewSpacer(), t.expand)
 	body := container.NewVBox(title, t.args, t.progress, t.status, t.outLabel, t.out)
 	t.obj = indented(container.NewStack(t.border, container.NewPadded(body)))
@@ -452,38 +677,41 @@ func newToolView(r *rowView) *toolView {
 }
 
 func (t *toolView) set(r transcript.Row) {
-	t.name.SetText(r.Tool)
+	setText(t.name, r.Tool)
 	stroke := theme.ColorNameSeparator
-	t.spinner.Stop()
-	t.spinner.Hide()
-	t.icon.Show()
+	var icon fyne.Resource
+	var state string
 	switch r.State {
 	case transcript.Asked:
-		t.icon.SetResource(theme.QuestionIcon())
-		t.state.SetText("waiting for approval")
-		stroke = theme.ColorNameWarning
+		icon, state, stroke = theme.QuestionIcon(), "waiting for approval", theme.ColorNameWarning
 	case transcript.Running:
-		t.icon.Hide()
-		t.spinner.Show()
-		if t.row.id >= 0 {
-			t.spinner.Start()
-		}
-		t.state.SetText("running")
-		stroke = theme.ColorNamePrimary
+		state, stroke = "running", theme.ColorNamePrimary
 	case transcript.Succeeded:
-		t.icon.SetResource(theme.NewSuccessThemedResource(theme.ConfirmIcon()))
-		t.state.SetText("done in " + elapsed(r.Elapsed))
+		icon, state = icons.succeeded, "done in "+elapsed(r.Elapsed)
 	case transcript.Failed:
-		t.icon.SetResource(theme.NewErrorThemedResource(theme.ErrorIcon()))
-		t.state.SetText("failed after " + elapsed(r.Elapsed))
-		stroke = theme.ColorNameError
+		icon, state, stroke = icons.failed, "failed after "+elapsed(r.Elapsed), theme.ColorNameError
 	case transcript.Denied:
-		t.icon.SetResource(theme.NewWarningThemedResource(theme.CancelIcon()))
-		t.state.SetText("denied")
-		stroke = theme.ColorNameWarning
+		icon, state, stroke = icons.denied, "denied", theme.ColorNameWarning
 	}
-	t.border.StrokeColor = theme.Color(stroke)
-	t.border.Refresh()
+	setText(t.state, state)
+	if icon != nil {
+		setIcon(t.icon, icon)
+	}
+	setVisible(t.icon, icon != nil)
+	spin := r.State == transcript.Running && t.row.id >= 0 // never animate the measuring view
+	setVisible(t.spinner, r.State == transcript.Running)
+	if spin != t.spinning {
+		t.spinning = spin
+		if spin {
+			t.spinner.Start()
+		} else {
+			t.spinner.Stop()
+		}
+	}
+	if c := theme.Color(stroke); t.border.StrokeColor != c {
+		t.border.StrokeColor = c
+		t.border.Refresh()
+	}
 
 	long := transcript.Long(r.Args) || transcript.Long(r.Output)
 	args, out := r.Args, r.Output
@@ -493,54 +721,34 @@ func (t *toolView) set(r transcript.Row) {
 	if long {
 		if r.Expanded {
 			t.expand.SetText("Show less")
-		} else {
+		} else if t.expand.Text != "Show all" {
 			t.expand.SetText("Show all")
 		}
-		t.expand.Show()
-	} else {
-		t.expand.Hide()
 	}
-	if t.argsSeg.Text != args {
-		t.argsSeg.Text = args
-		t.args.Refresh()
-	}
-	switch {
-	case r.State == transcript.Running && r.Total > 0:
+	setVisible(t.expand, long)
+	setSegment(t.args, t.argsSeg, args, theme.ColorNameForeground)
+	progress := r.State == transcript.Running && r.Total > 0
+	if progress && (t.progress.Max != r.Total || t.progress.Value != r.Progress) {
 		t.progress.Max = r.Total
 		t.progress.SetValue(r.Progress)
-		t.progress.Show()
-	default:
-		t.progress.Hide()
 	}
-	if r.State == transcript.Running && r.Status != "" {
-		t.status.SetText(r.Status)
-		t.status.Show()
-	} else {
-		t.status.Hide()
-	}
+	setVisible(t.progress, progress)
+	setText(t.status, r.Status)
+	setVisible(t.status, r.State == transcript.Running && r.Status != "")
 	finished := r.State == transcript.Succeeded || r.State == transcript.Failed || r.State == transcript.Denied
 	if finished && out != "" {
+		label, color := "Result", theme.ColorNameForeground
 		switch r.State {
 		case transcript.Failed:
-			t.outLabel.SetText("Error")
-			t.outSeg.Style.ColorName = theme.ColorNameError
+			label, color = "Error", theme.ColorNameError
 		case transcript.Denied:
-			t.outLabel.SetText("Why")
-			t.outSeg.Style.ColorName = theme.ColorNameForeground
-		default:
-			t.outLabel.SetText("Result")
-			t.outSeg.Style.ColorName = theme.ColorNameForeground
+			label = "Why"
 		}
-		if t.outSeg.Text != out {
-			t.outSeg.Text = out
-		}
-		t.out.Refresh()
-		t.outLabel.Show()
-		t.out.Show()
-	} else {
-		t.outLabel.Hide()
-		t.out.Hide()
+		setText(t.outLabel, label)
+		setSegment(t.out, t.outSeg, out, color)
 	}
+	setVisible(t.outLabel, finished && out != "")
+	setVisible(t.out, finished && out != "")
 }
 
 func elapsed(d time.Duration) string {
@@ -571,13 +779,11 @@ func newNoticeView() *noticeView {
 }
 
 func (n *noticeView) set(r transcript.Row) {
+	color := theme.ColorNamePlaceHolder
+	setIcon(n.icon, theme.InfoIcon())
 	if r.Error {
-		n.icon.SetResource(theme.NewErrorThemedResource(theme.ErrorIcon()))
-		n.seg.Style.ColorName = theme.ColorNameError
-	} else {
-		n.icon.SetResource(theme.InfoIcon())
-		n.seg.Style.ColorName = theme.ColorNamePlaceHolder
+		color = theme.ColorNameError
+		setIcon(n.icon, icons.failed)
 	}
-	n.seg.Text = strings.TrimSpace(r.Text)
-	n.rt.Refresh()
+	setSegment(n.rt, n.seg, strings.TrimSpace(r.Text), color)
 }

@@ -14,6 +14,7 @@ import (
 
 	"deckhand/approval"
 	"deckhand/config"
+	"deckhand/store"
 	"deckhand/testutil"
 	"deckhand/transcript"
 	"deckhand/transport/llm"
@@ -406,7 +407,8 @@ func TestConnectServerSavesAndStarts(t *testing.T) {
 }
 
 func TestSettingsWriteTheConfig(t *testing.T) {
-	h := newHarness(t, harnessOptions{})
+	t.Setenv("MODEL_KEY", "sk-test-key")
+	h := newHarness(t, harnessOptions{log: true, responses: []testutil.ModelResponse{{Body: testutil.TextChunks("From the bigger model.", " My key is sk-test-key.")}}})
 	os.WriteFile(h.cfg.Path, []byte("# my settings\n[model]\nbase_url = \""+h.model.URL+"\"\nname = \"scripted\"\n"), 0o600)
 	h.ui.showSettings()
 	w := h.ui.settingsW
@@ -447,6 +449,33 @@ func TestSettingsWriteTheConfig(t *testing.T) {
 	h.until("the status line's new model", func() bool { return strings.HasPrefix(h.ui.status.Text, "bigger-model") })
 	if h.ui.cfg.MCP.ApprovalTimeout != 45*time.Second || !h.ui.cfg.MCP.AutoApprove["t.echo"] {
 		t.Errorf("the window's config was not reloaded: %+v", h.ui.cfg.MCP)
+	}
+	// The open conversation asks the new model from its next message on.
+	h.say("who are you?")
+	h.until("the answer", func() bool { return h.shows(h.ui.win, "From the bigger model.") })
+	if req := string(h.model.Requests()[0]); !strings.Contains(req, `"model":"bigger-model"`) {
+		t.Errorf("the request after the change: %s", req)
+	}
+	if got := h.model.Headers()[0].Get("Authorization"); got != "Bearer sk-test-key" {
+		t.Errorf("the request after the change has Authorization %q, want the new key", got)
+	}
+	// The new key is a secret like those known at start: the log redacts it.
+	if err := h.sys.SyncLog(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	events, err := h.db.Events(t.Context(), store.Filter{SessionID: h.ui.conv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	redacted := false
+	for _, e := range events {
+		if strings.Contains(string(e.Data), "sk-test-key") {
+			t.Errorf("the log holds the new API key: %s %s", e.Kind, e.Data)
+		}
+		redacted = redacted || strings.Contains(string(e.Data), "[redacted]")
+	}
+	if !redacted {
+		t.Errorf("no event was redacted; the answer held the key")
 	}
 }
 

@@ -240,14 +240,18 @@ func (u *UI) build() {
 	} {
 		u.win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: sc.key, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { sc.f() })
 	}
-	u.win.SetCloseIntercept(func() {
-		if u.d.Tray {
-			u.hidden = true
-			u.win.Hide()
-			return
-		}
-		u.app.Quit()
-	})
+	u.win.SetCloseIntercept(u.closeMain)
+}
+
+// closeMain is the window's close button: with a tray, Deckhand keeps
+// running there; without one, closing the window quits.
+func (u *UI) closeMain() {
+	if u.d.Tray {
+		u.hidden = true
+		u.win.Hide()
+		return
+	}
+	u.app.Quit()
 }
 
 func (u *UI) sendInput() {

@@ -288,7 +288,7 @@ func (e *env) connect(ctx context.Context, cfg *config.Config, maxWait time.Dura
 		LookupEnv: e.getenv,
 		Paths:     &mcp.PathResolver{},
 		Log:       e.logDB,
-		Secrets:   secrets(cfg, e.getenv),
+		Secrets:   cfg.Secrets(e.getenv),
 	})
 	wctx, cancel := context.WithTimeout(ctx, maxWait)
 	defer cancel()
@@ -311,31 +311,6 @@ func (e *env) openLog(ctx context.Context) (*store.DB, error) {
 		return nil, fmt.Errorf("opening the log: %w", err)
 	}
 	return db, nil
-}
-
-// secrets are the values that must never reach the log: tokens and API keys,
-// literal or read from the environment.
-func secrets(cfg *config.Config, getenv func(string) (string, bool)) []string {
-	var out []string
-	add := func(v string) {
-		if v = strings.TrimSpace(v); v != "" {
-			out = append(out, v)
-		}
-	}
-	lookup := func(name string) {
-		if name == "" || getenv == nil {
-			return
-		}
-		if v, ok := getenv(name); ok {
-			add(v)
-		}
-	}
-	lookup(cfg.Model.APIKeyEnv)
-	for _, s := range cfg.MCP.Servers {
-		add(s.AuthToken)
-		lookup(s.AuthEnv)
-	}
-	return out
 }
 
 // stopSystem shuts the actors down, waiting for child processes to exit.

@@ -58,7 +58,7 @@ func runWindow(ctx context.Context, e *env, args []string) error {
 		LookupEnv: e.getenv,
 		Paths:     &mcp.PathResolver{},
 		Log:       e.logDB,
-		Secrets:   secrets(cfg, e.getenv),
+		Secrets:   cfg.Secrets(e.getenv),
 	})
 	defer e.stopSystem(sys)
 

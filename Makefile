@@ -11,10 +11,14 @@ BIN := bin/deckhand
 # Fyne needs cgo and these headers.
 APT_PACKAGES := gcc libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev \
 	libxi-dev libxxf86vm-dev libwayland-dev libxkbcommon-dev
+# The window's own tests run it on a virtual display; screenshots also
+# drive it with xdotool and capture it with ImageMagick.
+TEST_APT_PACKAGES := xvfb xauth
+SHOT_APT_PACKAGES := xvfb xauth xdotool imagemagick
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PEERS_STAMP := testutil/node_modules/.deckhand-installed
 
-.PHONY: all run build test vet lint bench fuzz setup setup-apt setup-go setup-peers clean
+.PHONY: all run build test vet lint bench fuzz screenshots setup setup-apt setup-test-apt setup-go setup-peers clean
 
 all: build
 
@@ -26,7 +30,7 @@ build: setup-apt setup-go
 
 # vet, formatting, then every test under the race detector (the peers'
 # integration tests and the conformance scenarios included).
-test: setup lint
+test: setup setup-test-apt lint
 	$(GO) test -race -timeout 15m ./...
 
 lint: setup-go
@@ -51,14 +55,28 @@ fuzz: setup-go
 
 setup: setup-apt setup-go setup-peers
 
-setup-apt:
-	@missing=""; for p in $(APT_PACKAGES); do \
+# apt-install installs the packages named in $(1) that are missing.
+define apt-install
+	@missing=""; for p in $(1); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
+endef
+
+# PNGs of the real window (chat with tool cards, approval dialog, servers
+# panel, quick prompt) under Xvfb, against aimock and real MCP servers.
+screenshots: build setup-peers
+	$(call apt-install,$(SHOT_APT_PACKAGES))
+	testutil/screenshots/run.sh $(BIN) assets/screenshots
+
+setup-test-apt:
+	$(call apt-install,$(TEST_APT_PACKAGES))
+
+setup-apt:
+	$(call apt-install,$(APT_PACKAGES))
 
 setup-go:
 	$(GO) mod download

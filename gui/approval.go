@@ -127,9 +127,7 @@ func (a *approvals) open(r *actors.ApprovalRequested, parent fyne.Window) {
 		foot = strings.TrimSpace(fmt.Sprintf("%s %d more waiting.", foot, n))
 	}
 	if foot != "" {
-		f := widget.NewLabel(foot)
-		f.Importance = widget.LowImportance
-		f.SizeName = theme.SizeNameCaptionText
+		_, f := caption(foot)
 		items = append(items, f)
 	}
 

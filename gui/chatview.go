@@ -34,6 +34,7 @@ type chatView struct {
 	views    []*rowView // every row view the list made (on screen or pooled)
 	est      estimator
 	follow   bool // keep the end in view as rows arrive
+	empty    fyne.CanvasObject // what an empty conversation shows
 
 	resizing bool         // a re-measure at a new width is scheduled
 	fixes    map[int]bool // rows shown with an estimated height
@@ -44,6 +45,10 @@ func newChatView(u *UI) *chatView {
 	cv := &chatView{ui: u, follow: true, fixes: map[int]bool{}}
 	cv.measure = newRowView(cv)
 	cv.list = cv.newList()
+	hint, obj := subtle("Ask anything. The model can use the tools of your MCP servers;\n" +
+		"each call waits for your approval unless a rule in Settings allows it.")
+	hint.Alignment = fyne.TextAlignCenter
+	cv.empty = container.NewCenter(obj)
 	return cv
 }
 
@@ -94,6 +99,7 @@ func (l *transcriptList) Select(widget.ListItemID) {}
 // scrolled to its end.
 func (cv *chatView) reset(rows []transcript.Row) {
 	cv.rows = rows
+	setVisible(cv.empty, len(rows) == 0)
 	cv.estimateAll()
 	cv.measureEnd()
 	cv.replaceList()
@@ -143,6 +149,7 @@ func (cv *chatView) update(n int, changed map[int]transcript.Row) {
 		return
 	}
 	follow := cv.atEnd()
+	setVisible(cv.empty, n == 0)
 	if n < len(cv.rows) {
 		cv.rows, cv.heights, cv.measured = cv.rows[:n], cv.heights[:n], cv.measured[:n]
 	}
@@ -528,12 +535,11 @@ type headerView struct {
 func newHeaderView(r *rowView) *headerView {
 	h := &headerView{icon: widget.NewIcon(nil), who: widget.NewLabel("")}
 	h.who.TextStyle.Bold = true
-	h.when = widget.NewLabel("")
-	h.when.SizeName = theme.SizeNameCaptionText
-	h.when.Importance = widget.LowImportance
+	var when fyne.CanvasObject
+	h.when, when = caption("")
 	h.cp = widget.NewButtonWithIcon("", theme.ContentCopyIcon(), func() { r.copy(h.text) })
 	h.cp.Importance = widget.LowImportance
-	h.obj = container.NewPadded(container.NewHBox(h.icon, h.who, h.when, layout.NewSpacer(), h.cp))
+	h.obj = container.NewPadded(container.NewHBox(h.icon, h.who, when, layout.NewSpacer(), h.cp))
 	return h
 }
 
@@ -597,9 +603,9 @@ type codeView struct {
 }
 
 func newCodeView(r *rowView) *codeView {
-	c := &codeView{lang: widget.NewLabel(""), rt: widget.NewRichText()}
-	c.lang.SizeName = theme.SizeNameCaptionText
-	c.lang.Importance = widget.LowImportance
+	c := &codeView{rt: widget.NewRichText()}
+	var lang fyne.CanvasObject
+	c.lang, lang = caption("")
 	c.seg = &widget.TextSegment{Style: widget.RichTextStyleCodeBlock}
 	c.rt.Segments = []widget.RichTextSegment{c.seg}
 	c.rt.Wrapping = fyne.TextWrapBreak
@@ -607,7 +613,7 @@ func newCodeView(r *rowView) *codeView {
 	cp.Importance = widget.LowImportance
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	bg.CornerRadius = theme.InputRadiusSize()
-	top := container.NewHBox(c.lang, layout.NewSpacer(), cp)
+	top := container.NewHBox(lang, layout.NewSpacer(), cp)
 	c.obj = indented(container.NewStack(bg, container.NewBorder(top, nil, nil, nil, c.rt)))
 	return c
 }
@@ -641,14 +647,17 @@ type toolView struct {
 	outSeg   *widget.TextSegment
 	outLabel *widget.Label
 	spinning bool
+	// The captions' theme wrappers: hiding those, not the labels inside,
+	// takes them out of the layout.
+	statusBox, outLabelBox fyne.CanvasObject
 }
 
 func newToolView(r *rowView) *toolView {
 	t := &toolView{row: r, icon: widget.NewIcon(nil), spinner: widget.NewActivity()}
 	t.name = widget.NewLabel("")
 	t.name.TextStyle.Bold = true
-	t.state = widget.NewLabel("")
-	t.state.Importance = widget.LowImportance
+	var state fyne.CanvasObject
+	t.state, state = subtle("")
 	t.expand = widget.NewButton("Show all", func() {
 		cv := r.cv
 		r.cv.ui.tell(&uiExpand{conv: cv.ui.conv, row: r.id, expanded: !r.row.Expanded})
@@ -658,11 +667,9 @@ func newToolView(r *rowView) *toolView {
 	t.args = widget.NewRichText(t.argsSeg)
 	t.args.Wrapping = fyne.TextWrapBreak
 	t.progress = widget.NewProgressBar()
-	t.status = widget.NewLabel("")
-	t.status.Importance = widget.LowImportance
+	t.status, t.statusBox = subtle("")
 	t.status.Wrapping = fyne.TextWrapWord
-	t.outLabel = widget.NewLabel("Result")
-	t.outLabel.SizeName = theme.SizeNameCaptionText
+	t.outLabel, t.outLabelBox = caption("Result")
 	t.outSeg = &widget.TextSegment{Style: widget.RichTextStyleCodeBlock}
 	t.out = widget.NewRichText(t.outSeg)
 	t.out.Wrapping = fyne.TextWrapBreak
@@ -670,8 +677,8 @@ func newToolView(r *rowView) *toolView {
 	t.border.CornerRadius = theme.InputRadiusSize()
 	t.border.StrokeWidth = 1
 	t.spinner.Hide()
-	title := container.NewHBox(container.NewStack(t.icon, t.spinner), t.name, t.state, layout.NewSpacer(), t.expand)
-	body := container.NewVBox(title, t.args, t.progress, t.status, t.outLabel, t.out)
+	title := container.NewHBox(container.NewStack(t.icon, t.spinner), t.name, state, layout.NewSpacer(), t.expand)
+	body := container.NewVBox(title, t.args, t.progress, t.statusBox, t.outLabelBox, t.out)
 	t.obj = indented(container.NewStack(t.border, container.NewPadded(body)))
 	return t
 }
@@ -734,7 +741,7 @@ func (t *toolView) set(r transcript.Row) {
 	}
 	setVisible(t.progress, progress)
 	setText(t.status, r.Status)
-	setVisible(t.status, r.State == transcript.Running && r.Status != "")
+	setVisible(t.statusBox, r.State == transcript.Running && r.Status != "")
 	finished := r.State == transcript.Succeeded || r.State == transcript.Failed || r.State == transcript.Denied
 	if finished && out != "" {
 		label, color := "Result", theme.ColorNameForeground
@@ -747,7 +754,7 @@ func (t *toolView) set(r transcript.Row) {
 		setText(t.outLabel, label)
 		setSegment(t.out, t.outSeg, out, color)
 	}
-	setVisible(t.outLabel, finished && out != "")
+	setVisible(t.outLabelBox, finished && out != "")
 	setVisible(t.out, finished && out != "")
 }
 

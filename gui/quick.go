@@ -14,8 +14,9 @@ import (
 type quickPrompt struct {
 	ui      *UI
 	win     fyne.Window
-	entry   *widget.Entry
-	answer  *widget.RichText
+	entry    *widget.Entry
+	question *widget.Label
+	answer   *widget.RichText
 	status  *widget.Label
 	open    *widget.Button
 	visible bool
@@ -43,17 +44,20 @@ func newQuickPrompt(u *UI) *quickPrompt {
 	q.entry.OnSubmitted = q.submit
 	q.answer = widget.NewRichText()
 	q.answer.Wrapping = fyne.TextWrapWord
-	q.status = widget.NewLabel("")
-	q.status.Importance = widget.LowImportance
-	q.status.SizeName = theme.SizeNameCaptionText
+	var status fyne.CanvasObject
+	q.status, status = caption("")
+	q.question = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	q.question.Wrapping = fyne.TextWrapWord
+	q.question.Hide()
 	q.open = widget.NewButtonWithIcon("Open in main window", theme.ComputerIcon(), func() {
 		u.tell(&uiQuickToMain{})
 		q.hide()
 		u.showMain()
 	})
 	q.open.Disable()
-	bottom := container.NewHBox(q.status, layout.NewSpacer(), q.open)
-	q.win.SetContent(container.NewPadded(container.NewBorder(q.entry, bottom, nil, nil, container.NewVScroll(q.answer))))
+	bottom := container.NewHBox(status, layout.NewSpacer(), q.open)
+	answer := container.NewVScroll(container.NewVBox(q.question, q.answer))
+	q.win.SetContent(container.NewPadded(container.NewBorder(q.entry, bottom, nil, nil, answer)))
 	q.win.Resize(fyne.NewSize(560, 340))
 	q.win.SetCloseIntercept(q.hide)
 	q.win.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) {
@@ -73,6 +77,8 @@ func (q *quickPrompt) submit(text string) {
 		return
 	}
 	q.entry.SetText("")
+	q.question.SetText(text)
+	q.question.Show()
 	q.text = ""
 	q.answer.ParseMarkdown("")
 	q.status.SetText("Asking…")

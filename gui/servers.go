@@ -58,7 +58,7 @@ func newServersWindow(u *UI) *serversWindow {
 	heading := widget.NewLabelWithStyle("MCP servers", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	top := container.NewPadded(container.NewBorder(nil, nil, heading, connect))
 	s.win.SetContent(container.NewBorder(container.NewVBox(top, widget.NewSeparator()), nil, nil, nil, container.NewVScroll(s.list)))
-	s.win.Resize(fyne.NewSize(760, 520))
+	s.win.Resize(fyne.NewSize(820, 640))
 	s.win.SetCloseIntercept(s.win.Hide)
 	return s
 }
@@ -100,17 +100,13 @@ func (s *serversWindow) row(st actors.ServerStatus) fyne.CanvasObject {
 	if st.State == actors.StateReady {
 		details = append(details, fmt.Sprintf("%d tools", st.Tools))
 	}
-	info := widget.NewLabel(strings.Join(details, "  ·  "))
-	info.Importance = widget.LowImportance
-	endpoint := widget.NewLabel(st.Endpoint)
-	endpoint.Importance = widget.LowImportance
-	endpoint.SizeName = theme.SizeNameCaptionText
+	_, info := subtle(strings.Join(details, "  ·  "))
+	endpoint, endpointObj := caption(st.Endpoint)
 	endpoint.Truncation = fyne.TextTruncateEllipsis
 	r.reason = widget.NewLabel(st.Reason)
 	r.reason.Wrapping = fyne.TextWrapWord
-	r.reason.Importance = widget.DangerImportance
-	if st.State != actors.StateFailed && st.State != actors.StateReconnecting {
-		r.reason.Importance = widget.LowImportance
+	if st.State == actors.StateFailed || st.State == actors.StateReconnecting {
+		r.reason.Importance = widget.DangerImportance
 	}
 	if st.Reason == "" {
 		r.reason.Hide()
@@ -134,7 +130,7 @@ func (s *serversWindow) row(st actors.ServerStatus) fyne.CanvasObject {
 	buttons := container.NewHBox(r.tools, r.reconnect, r.disconnect, r.connect)
 	head := container.NewHBox(container.NewCenter(dotBox), name, r.state)
 	return container.NewPadded(container.NewBorder(nil, nil, nil, container.NewCenter(buttons),
-		container.NewVBox(head, info, endpoint, r.reason)))
+		container.NewVBox(head, info, endpointObj, r.reason)))
 }
 
 func stateLabel(st actors.ServerStatus) string {
@@ -146,7 +142,7 @@ func stateLabel(st actors.ServerStatus) string {
 	case actors.StateFailed, actors.StateReconnecting:
 		label := string(st.State)
 		if !st.NextRetry.IsZero() {
-			label += fmt.Sprintf(", retrying in %s", time.Until(st.NextRetry).Round(time.Second))
+			label += ", next try at " + st.NextRetry.Format("15:04:05")
 		}
 		return label
 	}

@@ -49,12 +49,10 @@ func (u *UI) showSettings() {
 	)
 	check := widget.NewButtonWithIcon("Check", theme.SearchIcon(), func() { u.checkModel(f, w) })
 	cancel := widget.NewButton("Close", w.Hide)
-	path := widget.NewLabel("Saved in " + u.cfg.Path)
-	path.Importance = widget.LowImportance
-	path.SizeName = theme.SizeNameCaptionText
+	path, pathObj := caption("Saved in " + u.cfg.Path)
 	path.Truncation = fyne.TextTruncateEllipsis
 	buttons := container.NewHBox(check, layout.NewSpacer(), cancel, f.save)
-	w.SetContent(container.NewPadded(container.NewBorder(nil, container.NewVBox(path, buttons), nil, nil, container.NewVScroll(form))))
+	w.SetContent(container.NewPadded(container.NewBorder(nil, container.NewVBox(pathObj, buttons), nil, nil, container.NewVScroll(form))))
 	w.Resize(fyne.NewSize(720, 560))
 	w.SetCloseIntercept(w.Hide)
 	u.settingsW = w

@@ -164,11 +164,9 @@ func (u *UI) build() {
 			title := widget.NewLabel("A session title long enough")
 			title.Truncation = fyne.TextTruncateEllipsis
 			title.TextStyle.Bold = true
-			sub := widget.NewLabel("2 h ago · 1.2k tokens")
+			sub, subObj := caption("2 h ago · 1.2k tokens")
 			sub.Truncation = fyne.TextTruncateEllipsis
-			sub.SizeName = theme.SizeNameCaptionText
-			sub.Importance = widget.LowImportance
-			return container.New(&tightVBox{}, title, sub)
+			return container.New(&tightVBox{}, title, subObj)
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			if i >= len(u.sessions) {
@@ -177,7 +175,7 @@ func (u *UI) build() {
 			s := u.sessions[i]
 			c := o.(*fyne.Container)
 			c.Objects[0].(*widget.Label).SetText(s.title)
-			c.Objects[1].(*widget.Label).SetText(s.subtitle(time.Now()))
+			c.Objects[1].(*container.ThemeOverride).Content.(*widget.Label).SetText(s.subtitle(time.Now()))
 		},
 	)
 	u.sessionList.OnSelected = func(i widget.ListItemID) {
@@ -207,17 +205,16 @@ func (u *UI) build() {
 	u.stop = widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), func() { u.tell(&uiStop{}) })
 	u.stop.Importance = widget.DangerImportance
 	u.stop.Hide()
-	u.status = widget.NewLabel("")
-	u.status.SizeName = theme.SizeNameCaptionText
-	u.status.Importance = widget.LowImportance
+	var statusObj fyne.CanvasObject
+	u.status, statusObj = caption("")
 	u.status.Truncation = fyne.TextTruncateEllipsis
 	buttons := container.NewVBox(layout.NewSpacer(), container.NewStack(u.send, u.stop))
 	inputRow := container.NewBorder(nil, nil, nil, buttons, u.input)
 	u.setup = newSetupPanel(u)
-	u.body = container.NewStack(u.chat.list)
+	u.body = container.NewStack(u.chat.list, u.chat.empty)
 	main := container.NewBorder(
 		container.NewVBox(container.NewPadded(u.title), widget.NewSeparator()),
-		container.NewVBox(widget.NewSeparator(), container.NewPadded(inputRow), u.status),
+		container.NewVBox(widget.NewSeparator(), container.NewPadded(inputRow), statusObj),
 		nil, nil,
 		u.body,
 	)
@@ -354,7 +351,7 @@ func (u *UI) setConfig(cfg *config.Config) {
 	u.cfg = cfg
 	u.tell(&uiConfigChanged{cfg: cfg})
 	if cfg.Model.Configured() {
-		u.body.Objects = []fyne.CanvasObject{u.chat.list}
+		u.body.Objects = []fyne.CanvasObject{u.chat.list, u.chat.empty}
 	} else {
 		u.body.Objects = []fyne.CanvasObject{u.setup.content}
 	}

@@ -41,7 +41,7 @@ func writeConfig(t *testing.T, text string) string {
 	return path
 }
 
-func stdioServerBin(t *testing.T) string { return testutil.BuildProgram(t, "./testutil/stdioserver") }
+func stdioServerBin(t testing.TB) string { return testutil.BuildProgram(t, "./testutil/stdioserver") }
 
 func TestBadConfig(t *testing.T) {
 	path := writeConfig(t, "[mcp.servers.fs]\nurl = \"not a url\"\n")

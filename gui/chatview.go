@@ -33,7 +33,7 @@ type chatView struct {
 	measure  *rowView   // lays rows out off screen, to learn their height
 	views    []*rowView // every row view the list made (on screen or pooled)
 	est      estimator
-	follow   bool // keep the end in view as rows arrive
+	follow   bool              // keep the end in view as rows arrive
 	empty    fyne.CanvasObject // what an empty conversation shows
 
 	resizing bool         // a re-measure at a new width is scheduled

@@ -12,15 +12,15 @@ import (
 // quickPrompt is the small window the tray opens: one line to ask, the
 // answer streaming below, in a session of its own.
 type quickPrompt struct {
-	ui      *UI
-	win     fyne.Window
+	ui       *UI
+	win      fyne.Window
 	entry    *widget.Entry
 	question *widget.Label
 	answer   *widget.RichText
-	status  *widget.Label
-	open    *widget.Button
-	visible bool
-	text    string
+	status   *widget.Label
+	open     *widget.Button
+	visible  bool
+	text     string
 }
 
 func (u *UI) showQuick() {

@@ -148,7 +148,8 @@ func (b *bridge) Receive(c actor.Context) {
 		b.quickDirty = true
 		b.send(c, b.quick, m.text)
 	case *uiQuickToMain:
-		if b.quick != "" {
+		if cs := b.convs[b.quick]; cs != nil {
+			cs.quick = false // a session like the others now, in the sidebar
 			b.show(b.quick)
 			b.quick = "" // the next quick prompt starts a session of its own
 		}

@@ -586,3 +586,28 @@ func TestQuickPromptApprovalUsesItsWindow(t *testing.T) {
 	test.Tap(h.ui.approvals.buttons[approval.AllowOnce])
 	h.until("the quick answer", func() bool { return q.answer.String() == "Echoed." })
 }
+
+func TestReopenedSessionShowsToolCards(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "deckhand.db")
+	rules := func(c *config.Config) { c.MCP.AutoApprove = map[string]bool{"t.echo": true} }
+	h := newHarness(t, harnessOptions{dbPath: dbPath, cfg: rules,
+		fallback: toolThenText(testutil.ToolCallSpec{ID: "c1", Name: "t__echo", Arguments: `{"text": "hi"}`}, "Echoed.")})
+	h.say("echo hi")
+	h.until("the answer", func() bool { return h.shows(h.ui.win, "Echoed.") })
+	if err := h.sys.SyncLog(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	h.ui.Stop()
+
+	h2 := newHarness(t, harnessOptions{dbPath: dbPath, cfg: rules})
+	h2.until("the logged session", func() bool { return len(h2.ui.sessions) == 2 })
+	h2.ui.sessionList.Select(1)
+	h2.until("the card from the log", func() bool {
+		c := h2.card("t.echo")
+		return c != nil && c.row.State == transcript.Succeeded && c.tool.out.String() == "Echo: hi" &&
+			strings.Contains(c.tool.args.String(), `"text": "hi"`)
+	})
+	if !h2.shows(h2.ui.win, "echo hi") || !h2.shows(h2.ui.win, "Echoed.") {
+		t.Errorf("the reopened session lacks its messages:\n%s", strings.Join(h2.texts(h2.ui.win), "\n"))
+	}
+}

@@ -1,8 +1,6 @@
 package actors
 
 import (
-	"encoding/json"
-
 	"deckhand/approval"
 	"deckhand/store"
 	"deckhand/transport/llm"
@@ -35,17 +33,8 @@ func Rebuild(events []store.Event) ([]llm.Message, approval.Grants) {
 		calls, outputs, commands = nil, nil, nil
 	}
 	for _, e := range events {
-		var d struct {
-			Text      string `json:"text"`
-			Call      string `json:"call"`
-			Tool      string `json:"tool"`
-			Output    string `json:"output"`
-			Scope     string `json:"scope"`
-			ToolCalls []struct {
-				ID, Name, Arguments string
-			} `json:"tool_calls"`
-		}
-		if json.Unmarshal(e.Data, &d) != nil {
+		d, err := e.Decode()
+		if err != nil {
 			continue
 		}
 		switch e.Kind {

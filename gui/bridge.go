@@ -589,7 +589,7 @@ func (b *bridge) status() string {
 		if u.Estimated {
 			mark = "~"
 		}
-		parts = append(parts, fmt.Sprintf("%s%s tokens in, %s%s out", mark, count(u.InputTokens), mark, count(u.OutputTokens)))
+		parts = append(parts, fmt.Sprintf("%s%s tokens in, %s%s out", mark, store.Count(u.InputTokens), mark, store.Count(u.OutputTokens)))
 		if u.CostUSD > 0 {
 			parts = append(parts, fmt.Sprintf("$%.4f", u.CostUSD))
 		}
@@ -598,16 +598,6 @@ func (b *bridge) status() string {
 		}
 	}
 	return strings.Join(parts, "  ·  ")
-}
-
-func count(n int) string {
-	switch {
-	case n >= 1_000_000:
-		return fmt.Sprintf("%.1fM", float64(n)/1e6)
-	case n >= 1_000:
-		return fmt.Sprintf("%.1fk", float64(n)/1e3)
-	}
-	return fmt.Sprint(n)
 }
 
 func shorten(s string, n int) string {

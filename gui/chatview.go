@@ -375,11 +375,40 @@ type rowView struct {
 	row transcript.Row
 	box *fyne.Container // holds the view of the row's kind
 
-	header *headerView
-	text   *textView
-	code   *codeView
-	tool   *toolView
-	notice *noticeView
+	parts [transcript.Notice + 1]rowPart // by kind, made when first needed
+}
+
+// rowPart draws one kind of row.
+type rowPart interface {
+	set(transcript.Row)
+	view() fyne.CanvasObject
+}
+
+// newPart makes the part that draws rows of kind k.
+func (r *rowView) newPart(k transcript.Kind) rowPart {
+	switch k {
+	case transcript.Header:
+		return newHeaderView(r)
+	case transcript.Text:
+		return newTextView()
+	case transcript.Code:
+		return newCodeView(r)
+	case transcript.Tool:
+		return newToolView(r)
+	}
+	return newNoticeView()
+}
+
+// tool is the row's tool card part, if it has drawn one.
+func (r *rowView) tool() *toolView {
+	t, _ := r.parts[transcript.Tool].(*toolView)
+	return t
+}
+
+// text is the row's text part, if it has drawn one.
+func (r *rowView) text() *textView {
+	t, _ := r.parts[transcript.Text].(*textView)
+	return t
 }
 
 func newRowView(cv *chatView) *rowView {
@@ -396,39 +425,12 @@ func (r *rowView) show(id int, row transcript.Row) {
 		return
 	}
 	r.id, r.row = id, row
-	var obj fyne.CanvasObject
-	switch row.Kind {
-	case transcript.Header:
-		if r.header == nil {
-			r.header = newHeaderView(r)
-		}
-		r.header.set(row)
-		obj = r.header.obj
-	case transcript.Text:
-		if r.text == nil {
-			r.text = newTextView()
-		}
-		r.text.set(row)
-		obj = r.text.obj
-	case transcript.Code:
-		if r.code == nil {
-			r.code = newCodeView(r)
-		}
-		r.code.set(row)
-		obj = r.code.obj
-	case transcript.Tool:
-		if r.tool == nil {
-			r.tool = newToolView(r)
-		}
-		r.tool.set(row)
-		obj = r.tool.obj
-	default:
-		if r.notice == nil {
-			r.notice = newNoticeView()
-		}
-		r.notice.set(row)
-		obj = r.notice.obj
+	k := min(row.Kind, transcript.Notice)
+	if r.parts[k] == nil {
+		r.parts[k] = r.newPart(k)
 	}
+	r.parts[k].set(row)
+	obj := r.parts[k].view()
 	if len(r.box.Objects) != 1 || r.box.Objects[0] != obj {
 		r.box.Objects = []fyne.CanvasObject{obj}
 		r.box.Refresh()
@@ -543,6 +545,8 @@ func newHeaderView(r *rowView) *headerView {
 	return h
 }
 
+func (h *headerView) view() fyne.CanvasObject { return h.obj }
+
 func (h *headerView) set(r transcript.Row) {
 	if r.Role == "user" {
 		setIcon(h.icon, theme.AccountIcon())
@@ -577,6 +581,8 @@ func newTextView() *textView {
 	t.obj = indented(container.NewStack(t.bg, t.rt))
 	return t
 }
+
+func (t *textView) view() fyne.CanvasObject { return t.obj }
 
 func (t *textView) set(r transcript.Row) {
 	if user := r.Role == "user"; user != t.user || t.src == "" {
@@ -617,6 +623,8 @@ func newCodeView(r *rowView) *codeView {
 	c.obj = indented(container.NewStack(bg, container.NewBorder(top, nil, nil, nil, c.rt)))
 	return c
 }
+
+func (c *codeView) view() fyne.CanvasObject { return c.obj }
 
 func (c *codeView) set(r transcript.Row) {
 	c.text = r.Text
@@ -682,6 +690,8 @@ func newToolView(r *rowView) *toolView {
 	t.obj = indented(container.NewStack(t.border, container.NewPadded(body)))
 	return t
 }
+
+func (t *toolView) view() fyne.CanvasObject { return t.obj }
 
 func (t *toolView) set(r transcript.Row) {
 	setText(t.name, r.Tool)
@@ -784,6 +794,8 @@ func newNoticeView() *noticeView {
 	n.obj = indented(container.NewBorder(nil, nil, container.NewCenter(n.icon), nil, n.rt))
 	return n
 }
+
+func (n *noticeView) view() fyne.CanvasObject { return n.obj }
 
 func (n *noticeView) set(r transcript.Row) {
 	color := theme.ColorNamePlaceHolder

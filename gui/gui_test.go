@@ -58,9 +58,9 @@ func TestChatStreamsReply(t *testing.T) {
 		for _, r := range h.visibleRows() {
 			if r.row.Kind == transcript.Text && r.row.Role == "assistant" {
 				if r.row.Streaming {
-					partial[r.text.rt.String()] = true
+					partial[r.text().rt.String()] = true
 				}
-				return !r.row.Streaming && r.text.rt.String() == "Hello, world!"
+				return !r.row.Streaming && r.text().rt.String() == "Hello, world!"
 			}
 		}
 		return false
@@ -111,7 +111,7 @@ func TestToolCardShowsProgressThenResult(t *testing.T) {
 		if c == nil {
 			return false
 		}
-		tv := c.tool
+		tv := c.tool()
 		if c.row.State == transcript.Running && tv.spinner.Visible() {
 			sawSpinner = true
 		}
@@ -124,10 +124,10 @@ func TestToolCardShowsProgressThenResult(t *testing.T) {
 		t.Errorf("while running: spinner seen %v, progress seen %v; want both", sawSpinner, sawProgress)
 	}
 	c := h.card("t.slow")
-	if !strings.Contains(c.tool.args.String(), `"ms": 900`) || !strings.HasPrefix(c.tool.state.Text, "done in") {
-		t.Errorf("finished card: args %q, state %q", c.tool.args.String(), c.tool.state.Text)
+	if !strings.Contains(c.tool().args.String(), `"ms": 900`) || !strings.HasPrefix(c.tool().state.Text, "done in") {
+		t.Errorf("finished card: args %q, state %q", c.tool().args.String(), c.tool().state.Text)
 	}
-	if c.tool.spinner.Visible() || c.tool.progress.Visible() {
+	if c.tool().spinner.Visible() || c.tool().progress.Visible() {
 		t.Errorf("a finished card still shows its spinner or progress bar")
 	}
 	h.until("the answer after the tool", func() bool { return h.shows(h.ui.win, "It slept.") })
@@ -142,19 +142,19 @@ func TestLongToolOutputCollapses(t *testing.T) {
 	h.say("echo a lot")
 	h.until("the collapsed card", func() bool {
 		c := h.card("t.echo")
-		return c != nil && c.row.State == transcript.Succeeded && c.tool.expand.Visible()
+		return c != nil && c.row.State == transcript.Succeeded && c.tool().expand.Visible()
 	})
 	c := h.card("t.echo")
-	if got := strings.Count(c.tool.out.String(), "a line of output"); got != transcript.CollapseAfter {
+	if got := strings.Count(c.tool().out.String(), "a line of output"); got != transcript.CollapseAfter {
 		t.Errorf("collapsed card shows %d lines, want %d", got, transcript.CollapseAfter)
 	}
-	test.Tap(c.tool.expand)
+	test.Tap(c.tool().expand)
 	h.until("the expanded card", func() bool {
 		c := h.card("t.echo")
-		return c != nil && strings.Count(c.tool.out.String(), "a line of output") == 40
+		return c != nil && strings.Count(c.tool().out.String(), "a line of output") == 40
 	})
-	if c := h.card("t.echo"); c.tool.expand.Text != "Show less" {
-		t.Errorf("expanded card's button says %q", c.tool.expand.Text)
+	if c := h.card("t.echo"); c.tool().expand.Text != "Show less" {
+		t.Errorf("expanded card's button says %q", c.tool().expand.Text)
 	}
 }
 
@@ -604,8 +604,8 @@ func TestReopenedSessionShowsToolCards(t *testing.T) {
 	h2.ui.sessionList.Select(1)
 	h2.until("the card from the log", func() bool {
 		c := h2.card("t.echo")
-		return c != nil && c.row.State == transcript.Succeeded && c.tool.out.String() == "Echo: hi" &&
-			strings.Contains(c.tool.args.String(), `"text": "hi"`)
+		return c != nil && c.row.State == transcript.Succeeded && c.tool().out.String() == "Echo: hi" &&
+			strings.Contains(c.tool().args.String(), `"text": "hi"`)
 	})
 	if !h2.shows(h2.ui.win, "echo hi") || !h2.shows(h2.ui.win, "Echoed.") {
 		t.Errorf("the reopened session lacks its messages:\n%s", strings.Join(h2.texts(h2.ui.win), "\n"))

@@ -407,7 +407,7 @@ func (s sessionItem) subtitle(now time.Time) string {
 		if s.usage.Estimated {
 			mark = "~"
 		}
-		out += fmt.Sprintf(" · %s%s tokens", mark, count(t))
+		out += fmt.Sprintf(" · %s%s tokens", mark, store.Count(t))
 	}
 	if s.usage.CostUSD > 0 {
 		out += fmt.Sprintf(" · $%.4f", s.usage.CostUSD)

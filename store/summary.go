@@ -1,7 +1,6 @@
 package store
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -9,36 +8,7 @@ import (
 // Summary is an event in one line, for timelines: what happened, to which
 // tool, with the start of any text.
 func Summary(e Event) string {
-	var d struct {
-		Text            string          `json:"text"`
-		Model           string          `json:"model"`
-		Tool            string          `json:"tool"`
-		Output          string          `json:"output"`
-		Error           string          `json:"error"`
-		By              string          `json:"by"`
-		Scope           string          `json:"scope"`
-		Denied          bool            `json:"denied"`
-		Incomplete      bool            `json:"incomplete"`
-		Estimated       bool            `json:"estimated"`
-		ElapsedMS       int64           `json:"elapsed_ms"`
-		Messages        int             `json:"messages"`
-		Dropped         int             `json:"dropped"`
-		Tools           int             `json:"tools"`
-		EstimatedTokens int             `json:"estimated_tokens"`
-		Requests        int             `json:"requests"`
-		InputTokens     int             `json:"input_tokens"`
-		OutputTokens    int             `json:"output_tokens"`
-		CostUSD         float64         `json:"cost_usd"`
-		Arguments       json.RawMessage `json:"arguments"`
-		ToolCalls       []struct {
-			Name string `json:"name"`
-		} `json:"tool_calls"`
-		Usage struct {
-			InputTokens  int `json:"input_tokens"`
-			OutputTokens int `json:"output_tokens"`
-		} `json:"usage"`
-	}
-	json.Unmarshal(e.Data, &d)
+	d, _ := e.Decode()
 	usage := func(in, out int, estimated bool) string {
 		mark := ""
 		if estimated {

@@ -1,26 +1,13 @@
 package transcript
 
-import (
-	"encoding/json"
-
-	"deckhand/store"
-)
+import "deckhand/store"
 
 // FromEvents rebuilds a session's transcript from its logged events.
 func FromEvents(events []store.Event) *Transcript {
 	t := New()
 	for _, e := range events {
-		var d struct {
-			Text      string          `json:"text"`
-			Call      string          `json:"call"`
-			Tool      string          `json:"tool"`
-			Output    string          `json:"output"`
-			Arguments json.RawMessage `json:"arguments"`
-			Denied    bool            `json:"denied"`
-			ElapsedMS int64           `json:"elapsed_ms"`
-			Error     string          `json:"error"`
-		}
-		if json.Unmarshal(e.Data, &d) != nil {
+		d, err := e.Decode()
+		if err != nil {
 			continue
 		}
 		switch e.Kind {

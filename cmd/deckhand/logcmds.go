@@ -69,19 +69,7 @@ func tokens(u store.Usage) string {
 	if u.Estimated {
 		mark = "~"
 	}
-	return fmt.Sprintf("%s%s/%s%s", mark, count(u.InputTokens), mark, count(u.OutputTokens))
-}
-
-func count(n int) string {
-	switch {
-	case n >= 1_000_000:
-		return fmt.Sprintf("%.1fM", float64(n)/1e6)
-	case n >= 10_000:
-		return fmt.Sprintf("%.0fk", float64(n)/1e3)
-	case n >= 1_000:
-		return fmt.Sprintf("%.1fk", float64(n)/1e3)
-	}
-	return fmt.Sprint(n)
+	return fmt.Sprintf("%s%s/%s%s", mark, store.Count(u.InputTokens), mark, store.Count(u.OutputTokens))
 }
 
 func cost(u store.Usage) string {

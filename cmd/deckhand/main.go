@@ -281,15 +281,7 @@ func (e *env) connect(ctx context.Context, cfg *config.Config, maxWait time.Dura
 	if maxWait <= 0 {
 		maxWait = defaultWait(cfg)
 	}
-	sys := actors.Start(actors.Options{
-		Config:    cfg,
-		Logger:    e.log,
-		Version:   version,
-		LookupEnv: e.getenv,
-		Paths:     &mcp.PathResolver{},
-		Log:       e.logDB,
-		Secrets:   cfg.Secrets(e.getenv),
-	})
+	sys := e.startSystem(cfg)
 	wctx, cancel := context.WithTimeout(ctx, maxWait)
 	defer cancel()
 	list, err := sys.ServerStatuses(wctx, true)
@@ -301,6 +293,20 @@ func (e *env) connect(ctx context.Context, cfg *config.Config, maxWait time.Dura
 		return nil, nil, err
 	}
 	return sys, list, nil
+}
+
+// startSystem starts the actors for cfg, recording to the log if the
+// command opened one.
+func (e *env) startSystem(cfg *config.Config) *actors.System {
+	return actors.Start(actors.Options{
+		Config:    cfg,
+		Logger:    e.log,
+		Version:   version,
+		LookupEnv: e.getenv,
+		Paths:     &mcp.PathResolver{},
+		Log:       e.logDB,
+		Secrets:   cfg.Secrets(e.getenv),
+	})
 }
 
 // openLog opens the log named by --db, or the default one, for the rest of

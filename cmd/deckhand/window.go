@@ -8,10 +8,8 @@ import (
 	"fyne.io/fyne/v2/app"
 	"github.com/godbus/dbus/v5"
 
-	"deckhand/actors"
 	"deckhand/assets"
 	"deckhand/gui"
-	"deckhand/transport/mcp"
 )
 
 // appID is Deckhand's application ID, as in FyneApp.toml: Fyne keys the
@@ -51,15 +49,7 @@ func runWindow(ctx context.Context, e *env, args []string) error {
 		defer db.Close()
 		e.logDB = db
 	}
-	sys := actors.Start(actors.Options{
-		Config:    cfg,
-		Logger:    e.log,
-		Version:   version,
-		LookupEnv: e.getenv,
-		Paths:     &mcp.PathResolver{},
-		Log:       e.logDB,
-		Secrets:   cfg.Secrets(e.getenv),
-	})
+	sys := e.startSystem(cfg)
 	defer e.stopSystem(sys)
 
 	a := app.NewWithID(appID)

@@ -1,0 +1,64 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// EventData is what an event's Data may hold, for readers of the log (the
+// timeline, resuming a conversation, reopening it in the window). Each kind
+// fills its own fields; the rest stay zero.
+type EventData struct {
+	Text       string          `json:"text"`
+	Model      string          `json:"model"`
+	Call       string          `json:"call"`
+	Tool       string          `json:"tool"`
+	Arguments  json.RawMessage `json:"arguments"`
+	Output     string          `json:"output"`
+	Error      string          `json:"error"`
+	By         string          `json:"by"`
+	Scope      string          `json:"scope"`
+	Denied     bool            `json:"denied"`
+	Incomplete bool            `json:"incomplete"`
+	Estimated  bool            `json:"estimated"`
+	ElapsedMS  int64           `json:"elapsed_ms"`
+
+	Messages        int `json:"messages"`
+	Dropped         int `json:"dropped"`
+	Tools           int `json:"tools"`
+	EstimatedTokens int `json:"estimated_tokens"`
+
+	Requests     int     `json:"requests"`
+	InputTokens  int     `json:"input_tokens"`
+	OutputTokens int     `json:"output_tokens"`
+	CostUSD      float64 `json:"cost_usd"`
+	Usage        struct {
+		InputTokens  int `json:"input_tokens"`
+		OutputTokens int `json:"output_tokens"`
+	} `json:"usage"`
+	ToolCalls []struct {
+		ID        string `json:"id"`
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	} `json:"tool_calls"`
+}
+
+// Decode reads an event's Data.
+func (e Event) Decode() (EventData, error) {
+	var d EventData
+	err := json.Unmarshal(e.Data, &d)
+	return d, err
+}
+
+// Count is a count of tokens for people: 950, 1.2k, 34k, 1.5M.
+func Count(n int) string {
+	switch {
+	case n >= 1_000_000:
+		return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	case n >= 10_000:
+		return fmt.Sprintf("%.0fk", float64(n)/1e3)
+	case n >= 1_000:
+		return fmt.Sprintf("%.1fk", float64(n)/1e3)
+	}
+	return fmt.Sprint(n)
+}

@@ -153,6 +153,9 @@ type ConversationOptions struct {
 	Resumed bool
 	History []llm.Message
 	Grants  approval.Grants
+	// Loaded are the lazy tools (alias.tool) whose schemas the conversation
+	// already gets.
+	Loaded []string
 }
 
 // convDeps is what every conversation shares.
@@ -174,8 +177,8 @@ type conversationActor struct {
 	history    []llm.Message
 	grants     approval.Grants
 	catalog    *tools.Catalog
-	toolDefs   []llm.Tool
-	toolTokens int // the estimated size of toolDefs, counted once per catalog
+	surface    *surface        // what of the catalog the model is offered
+	loaded     map[string]bool // lazy tools whose schemas are sent, by display name
 	queue      []string
 	run        *runState
 	runs       int
@@ -221,6 +224,7 @@ type callState struct {
 	denied     bool
 	askID      string
 	denyReason string // when not the person's own no: a timeout, no terminal
+	local      bool   // Deckhand's own tool_search, answered in prepare
 	timer      *time.Timer
 	start      time.Time
 }
@@ -232,6 +236,10 @@ func newConversation(opts ConversationOptions, deps convDeps) *conversationActor
 	if grants == nil {
 		grants = approval.Grants{}
 	}
+	loaded := map[string]bool{}
+	for _, name := range opts.Loaded {
+		loaded[name] = true
+	}
 	return &conversationActor{
 		id:       opts.ID,
 		deps:     deps,
@@ -240,6 +248,8 @@ func newConversation(opts ConversationOptions, deps convDeps) *conversationActor
 		history:  slices.Clone(opts.History),
 		grants:   grants,
 		catalog:  tools.NewCatalog(nil),
+		surface:  planSurface(tools.NewCatalog(nil), deps.cfg),
+		loaded:   loaded,
 		resumed:  opts.Resumed,
 	}
 }
@@ -251,8 +261,7 @@ func (a *conversationActor) Receive(c actor.Context) {
 		a.emit(c, &ConversationOpened{Conversation: a.id, Model: a.deps.cfg.Model.Name, Resumed: a.resumed})
 	case *CatalogChanged:
 		a.catalog = m.Catalog
-		a.toolDefs = toolList(m.Catalog)
-		a.toolTokens = toolTokens(a.toolDefs)
+		a.surface = planSurface(m.Catalog, a.deps.cfg)
 		if !a.hasCatalog {
 			// Messages that came before the first catalog waited for it.
 			a.hasCatalog = true
@@ -266,6 +275,7 @@ func (a *conversationActor) Receive(c actor.Context) {
 	case *ConfigChanged:
 		a.deps.cfg = m.Config
 		a.deps.client = modelClient(m.Config.Model, a.deps.lookupEnv)
+		a.surface = planSurface(a.catalog, m.Config)
 	case *UserMessage:
 		switch {
 		case a.run != nil:
@@ -353,15 +363,17 @@ func (a *conversationActor) request(c actor.Context) {
 		return
 	}
 	cfg := a.deps.cfg
-	system := systemPrompt(!cfg.Shell.Disabled)
-	budget := cfg.Model.MaxContextTokens - cfg.Model.MaxOutputTokens - estimateTokens(system) - a.toolTokens
+	system := systemPrompt(!cfg.Shell.Disabled, a.surface.index)
+	toolDefs := a.surface.tools(a.loaded)
+	toolTok := a.surface.tokens + a.surface.loadedTokens(a.loaded)
+	budget := cfg.Model.MaxContextTokens - cfg.Model.MaxOutputTokens - estimateTokens(system) - toolTok
 	msgs, dropped := fitContext(a.history, budget)
 	if dropped > 0 {
 		a.log.Debug("context trimmed", "dropped_messages", dropped, "budget", budget)
 	}
 	req := &llm.Request{
 		Messages:    append([]llm.Message{{Role: llm.RoleSystem, Content: system}}, msgs...),
-		Tools:       a.toolDefs,
+		Tools:       toolDefs,
 		MaxTokens:   cfg.Model.MaxOutputTokens,
 		Temperature: cfg.Model.Temperature,
 	}
@@ -369,7 +381,7 @@ func (a *conversationActor) request(c actor.Context) {
 	r.seq = a.requests
 	r.requests++
 	r.text.Reset()
-	r.promptEstimate = estimateTokens(system) + a.toolTokens
+	r.promptEstimate = estimateTokens(system) + toolTok
 	for _, m := range msgs {
 		r.promptEstimate += messageTokens(m)
 	}
@@ -417,9 +429,13 @@ func (a *conversationActor) onTurn(c actor.Context, turn llm.Turn, err error) {
 		a.finish(c, nil, false)
 		return
 	}
-	r.calls = a.prepare(turn.ToolCalls, commands)
+	var loaded []loadedTools
+	r.calls, loaded = a.prepare(turn.ToolCalls, commands)
 	for _, cs := range r.calls {
 		a.emit(c, &ToolCallRequested{Conversation: a.id, Run: r.id, Call: cs.id, Tool: cs.req.Display, Arguments: cs.args})
+	}
+	for _, l := range loaded {
+		a.emit(c, &ToolsLoaded{Conversation: a.id, Run: r.id, Tools: l.tools, By: l.by})
 	}
 	if r.depth >= a.deps.cfg.MCP.MaxToolDepth {
 		for _, cs := range r.calls {
@@ -436,29 +452,68 @@ func (a *conversationActor) onTurn(c actor.Context, turn llm.Turn, err error) {
 	}
 	r.depth++
 	for _, cs := range r.calls {
-		if cs.done { // unknown tool or invalid arguments: the model hears why
+		switch {
+		case cs.done && cs.local: // tool_search: answered already
+			a.emit(c, &ToolCallStarted{Conversation: a.id, Run: r.id, Call: cs.id, Tool: cs.req.Display, Arguments: cs.args})
+			a.emit(c, &ToolCallFinished{Conversation: a.id, Run: r.id, Call: cs.id, Tool: cs.req.Display, Arguments: cs.args, Output: cs.output, IsError: cs.isError})
+		case cs.done: // unknown tool or invalid arguments: the model hears why
 			a.emit(c, &ToolCallFinished{Conversation: a.id, Run: r.id, Call: cs.id, Tool: cs.req.Display, Arguments: cs.args, Output: cs.output, IsError: true, Refused: true})
 		}
 	}
 	a.process(c)
 }
 
+// loadedTools are lazy tools a turn loaded, and how.
+type loadedTools struct {
+	tools []string
+	by    string
+}
+
 // prepare resolves each call's tool and checks its arguments; a call that
-// fails either is done at once, with an error for the model.
-func (a *conversationActor) prepare(calls []llm.ToolCall, commands []string) []*callState {
+// fails either is done at once, with an error for the model. tool_search is
+// answered here (it only searches), and a lazy tool called by name before
+// it was found is loaded and goes ahead like any other.
+func (a *conversationActor) prepare(calls []llm.ToolCall, commands []string) ([]*callState, []loadedTools) {
 	var out []*callState
+	var loaded []loadedTools
+	lazy := len(a.surface.lazy) > 0
 	for _, tc := range calls {
 		cs := &callState{id: tc.ID, args: json.RawMessage(tc.Arguments)}
 		cs.req = approval.Request{ID: tc.ID, Display: tc.Name, Arguments: cs.args}
+		if tc.Name == ToolSearchName && lazy {
+			cs.req.Server, cs.req.Tool, cs.req.Display = "local", ToolSearchName, toolSearchDisplay
+			cs.done, cs.local = true, true
+			output, newly, err := searchTools(a.catalog, a.surface, a.loaded, cs.args)
+			if err != nil {
+				cs.isError, output = true, "Error: "+err.Error()
+			}
+			cs.output = output
+			for _, name := range newly {
+				a.loaded[name] = true
+			}
+			if len(newly) > 0 {
+				loaded = append(loaded, loadedTools{newly, "tool_search"})
+			}
+			out = append(out, cs)
+			continue
+		}
 		t, ok := a.catalog.Lookup(tc.Name)
 		if !ok {
 			cs.done, cs.isError = true, true
 			cs.output = fmt.Sprintf("Error: there is no tool named %q. Use one of the tools in this request's tools field, by its exact name.", tc.Name)
+			if lazy {
+				cs.output = fmt.Sprintf("Error: there is no tool named %q. Call tool_search to find the tool you need, then call it by the name it gives.", tc.Name)
+			}
 			if s := a.catalog.Suggest(strings.Replace(tc.Name, "__", ".", 1), 3); len(s) > 0 {
 				cs.output += " Similar tools: " + strings.Join(s, ", ") + "."
 			}
 			out = append(out, cs)
 			continue
+		}
+		if a.surface.lazy[t.Display] && !a.loaded[t.Display] {
+			// Called before it was found: no need to waste a turn.
+			a.loaded[t.Display] = true
+			loaded = append(loaded, loadedTools{[]string{t.Display}, "called"})
 		}
 		cs.tool = t
 		cs.req = approval.Request{
@@ -491,7 +546,7 @@ func (a *conversationActor) prepare(calls []llm.ToolCall, commands []string) []*
 		}
 		out = append(out, cs)
 	}
-	return out
+	return out, loaded
 }
 
 // process moves the current turn's calls along: it takes the next segment

@@ -7,14 +7,16 @@ import (
 )
 
 // Rebuild reads a session's events back into what its conversation held:
-// the messages, in the form they were sent to the model, and the tools
-// allowed "for this session". A call whose result never reached the log (the
-// process died first) is answered with a note, so the history stays well
-// formed for the next request.
-func Rebuild(events []store.Event) ([]llm.Message, approval.Grants) {
+// the messages, in the form they were sent to the model, the tools allowed
+// "for this session", and the lazy tools it had loaded. A call whose result
+// never reached the log (the process died first) is answered with a note, so
+// the history stays well formed for the next request. The caller sets the
+// options' ID and Watchers.
+func Rebuild(events []store.Event) ConversationOptions {
 	var (
 		history  []llm.Message
 		grants   = approval.Grants{}
+		loaded   []string
 		calls    []llm.ToolCall    // of the last assistant message
 		outputs  map[string]string // call id -> what the model got
 		commands []string          // outputs of local.exec, in order
@@ -59,10 +61,12 @@ func Rebuild(events []store.Event) ([]llm.Message, approval.Grants) {
 			if d.Scope == "session" {
 				grants[d.Tool] = true
 			}
+		case store.KindToolsLoaded:
+			loaded = append(loaded, d.Loaded...)
 		case store.KindRunSucceeded, store.KindRunFailed, store.KindRunStopped, store.KindRunInterrupted:
 			settle()
 		}
 	}
 	settle()
-	return history, grants
+	return ConversationOptions{Resumed: true, History: history, Grants: grants, Loaded: loaded}
 }

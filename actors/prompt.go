@@ -8,12 +8,17 @@ import (
 	"deckhand/transport/llm"
 )
 
-// systemPrompt is the short static frame of every request: tools exist, how
-// to use them, and (when enabled) the CMD: route for shell commands.
-func systemPrompt(shell bool) string {
+// systemPrompt is the short frame of every request: tools exist, how to
+// use them, (when tools are lazy) how to find them and which servers have
+// which, and (when enabled) the CMD: route for shell commands.
+func systemPrompt(shell bool, lazyIndex string) string {
 	var b strings.Builder
 	b.WriteString("You are Deckhand, an assistant that works on the user's computer with tools from MCP servers.\n")
 	b.WriteString("- The tools you may call are in this request's tools field; a name like fs__read_file is the tool read_file of the server fs. Call one when it helps; its result comes back in the next message.\n")
+	if lazyIndex != "" {
+		b.WriteString("- Most tools are not in the tools field. Call tool_search with a few words (the action and what it acts on) to find one; the tools it finds can be called from your next step on. The servers and some of their tools:\n")
+		b.WriteString(lazyIndex + "\n")
+	}
 	b.WriteString("- Every tool call needs the user's approval. If a call is denied, do not repeat it unchanged: explain, or ask what to do instead.\n")
 	b.WriteString("- If a tool returns an error, read it, then correct the call or explain the problem.\n")
 	if shell {

@@ -76,11 +76,14 @@ func TestExtractCommands(t *testing.T) {
 }
 
 func TestSystemPrompt(t *testing.T) {
-	if p := systemPrompt(true); !strings.Contains(p, "CMD:") || len(p) > 1200 {
+	if p := systemPrompt(true, ""); !strings.Contains(p, "CMD:") || len(p) > 1200 || strings.Contains(p, "tool_search") {
 		t.Errorf("systemPrompt(true) = %d bytes, %q", len(p), p)
 	}
-	if p := systemPrompt(false); strings.Contains(p, "CMD:") {
+	if p := systemPrompt(false, ""); strings.Contains(p, "CMD:") {
 		t.Errorf("systemPrompt(false) mentions CMD:")
+	}
+	if p := systemPrompt(false, "- fs (3 tools): a, b, c"); !strings.Contains(p, "tool_search") || !strings.Contains(p, "- fs (3 tools): a, b, c") {
+		t.Errorf("systemPrompt with a lazy index = %q", p)
 	}
 }
 

@@ -218,6 +218,8 @@ func (a *storeActor) record(c actor.Context, msg any) {
 			"call": m.Call, "tool": m.Tool, "output": tools.Cap(m.Output, a.limit), "denied": m.Denied, "elapsed_ms": m.Elapsed.Milliseconds()})
 	case *Notice:
 		ev(m.Conversation, m.Run, store.KindNotice, map[string]any{"text": m.Text})
+	case *ToolsLoaded:
+		ev(m.Conversation, m.Run, store.KindToolsLoaded, map[string]any{"loaded": m.Tools, "by": m.By})
 	case *RunFinished:
 		delete(a.deltas, m.Run)
 		status, kind := store.RunSucceeded, store.KindRunSucceeded

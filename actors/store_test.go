@@ -235,7 +235,8 @@ func TestRebuild(t *testing.T) {
 	json.Unmarshal(reqs[len(reqs)-1], &body)
 	want := body.Messages[1 : len(body.Messages)-1]
 	events, _ := db.Events(t.Context(), store.Filter{SessionID: c.conversationID(t)})
-	got, grants := Rebuild(events)
+	opts := Rebuild(events)
+	got, grants := opts.History, opts.Grants
 	got = got[:len(got)-2] // "fourth" and its answer came after
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Rebuild (-sent +rebuilt):\n%s", diff)

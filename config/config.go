@@ -24,6 +24,21 @@ const (
 	DefaultContextTokens    = 32000
 	DefaultStreamTimeout    = 2 * time.Minute
 	DefaultModelRetries     = 2
+	DefaultLazyShare        = 0.05
+)
+
+// Lazy modes: when tool schemas are loaded on demand (through tool_search)
+// instead of sent with every request.
+const (
+	LazyAuto   = "auto"   // when the eager schemas would exceed mcp.lazy_share of the context budget
+	LazyAlways = "always" // always
+	LazyNever  = "never"  // never
+)
+
+// Connect modes of a server.
+const (
+	ConnectStart    = "start"     // connect when Deckhand starts
+	ConnectOnDemand = "on_demand" // connect at the first call; until then, the tools of the last connection
 )
 
 // Config is the whole configuration. Its zero value is valid: no model, no
@@ -129,6 +144,21 @@ type MCP struct {
 	// answer; no answer is a deny. Default 2m.
 	ApprovalTimeout time.Duration `toml:"approval_timeout" validate:"gte=0"`
 
+	// Lazy says when tool schemas are loaded on demand: the model gets a
+	// tool_search tool and an index of the servers, and a tool's schema from
+	// the request after it was found (or first called). "auto" (the
+	// default) is lazy when every schema together would take more than
+	// LazyShare of model.max_context_tokens; "always"; "never".
+	Lazy string `toml:"lazy" validate:"omitempty,oneof=auto always never"`
+
+	// LazyShare is the share of the context budget the eager schemas may
+	// take before "auto" turns lazy. Default 0.05.
+	LazyShare float64 `toml:"lazy_share" validate:"gte=0,lte=1"`
+
+	// Eager tools ("alias.tool") are always sent, even when the rest are
+	// lazy.
+	Eager []string `toml:"eager" validate:"dive,tool_pattern"`
+
 	// AutoApprove lets tools run without asking: "alias.tool" = true for one
 	// tool, "alias.*" = true for a server, "local.exec" for shell commands.
 	// A rule for one tool beats its server's; false means "ask".
@@ -208,6 +238,13 @@ type Server struct {
 	// the server, or a list of tool names. Read-only calls in one model turn
 	// may run in parallel.
 	ReadOnly ReadOnly `toml:"read_only,omitempty"`
+	// Lazy, when set, decides for this server's tools whatever mcp.lazy
+	// says: true loads them on demand, false always sends them.
+	Lazy *bool `toml:"lazy,omitempty"`
+	// Connect is when to connect: "start" (the default) or "on_demand", at
+	// the first call, with the tools of the last successful connection
+	// (kept in the log) offered until then.
+	Connect string `toml:"connect,omitempty" validate:"omitempty,oneof=start on_demand"`
 	// Disabled keeps the server in the file without connecting to it.
 	Disabled bool `toml:"disabled,omitempty"`
 }
@@ -262,6 +299,12 @@ func (c *Config) ApplyDefaults() {
 	}
 	if m.ApprovalTimeout == 0 {
 		m.ApprovalTimeout = DefaultApprovalTimeout
+	}
+	if m.Lazy == "" {
+		m.Lazy = LazyAuto
+	}
+	if m.LazyShare == 0 {
+		m.LazyShare = DefaultLazyShare
 	}
 	md := &c.Model
 	if md.Provider == "" {

@@ -80,6 +80,9 @@ func newValidator() *validator.Validate {
 	must(v.RegisterValidation("approve_rule", func(fl validator.FieldLevel) bool {
 		return ValidRule(fl.Field().String()) == nil
 	}))
+	must(v.RegisterValidation("tool_pattern", func(fl validator.FieldLevel) bool {
+		return ValidRule(fl.Field().String()) == nil && fl.Field().String() != "local.exec"
+	}))
 	must(v.RegisterValidation("env_name", func(fl validator.FieldLevel) bool {
 		return envNameRE.MatchString(fl.Field().String())
 	}))
@@ -155,6 +158,7 @@ var messages = map[string]string{
 	"gte":                  "must not be negative",
 	"lte":                  "is too large (at most %s)",
 	"approve_rule":         `not an auto_approve rule: want "alias.tool", "alias.*" or "local.exec"`,
+	"tool_pattern":         `not a tool: want "alias.tool" or "alias.*"`,
 	"oneof":                "must be one of: %s",
 	"command_or_url":       "set command (a local server) or url (a remote one)",
 	"not_both_command_url": "set command or url, not both",

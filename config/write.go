@@ -105,6 +105,10 @@ func writeServer(b *strings.Builder, alias string, s Server) {
 	case len(s.ReadOnly.Tools) > 0:
 		fmt.Fprintf(b, "read_only = %s\n", jsonStrings(s.ReadOnly.Tools))
 	}
+	if s.Lazy != nil {
+		fmt.Fprintf(b, "lazy = %v\n", *s.Lazy)
+	}
+	str("connect", s.Connect)
 	boolean("disabled", s.Disabled)
 }
 

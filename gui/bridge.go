@@ -412,7 +412,8 @@ func (b *bridge) opened(c actor.Context, m *sessionLoaded) {
 		b.show(m.id)
 		return
 	}
-	history, grants := actors.Rebuild(m.events)
+	opts := actors.Rebuild(m.events)
+	opts.ID, opts.Watchers = m.id, []*actor.PID{c.Self()}
 	cs := &convState{id: m.id, tr: transcript.FromEvents(m.events), starting: true}
 	for _, s := range b.sessions {
 		if s.ID == m.id {
@@ -420,9 +421,7 @@ func (b *bridge) opened(c actor.Context, m *sessionLoaded) {
 		}
 	}
 	b.convs[m.id] = cs
-	c.Request(b.sys.Conversations, &actors.StartConversation{Options: actors.ConversationOptions{
-		ID: m.id, Watchers: []*actor.PID{c.Self()}, Resumed: true, History: history, Grants: grants,
-	}})
+	c.Request(b.sys.Conversations, &actors.StartConversation{Options: opts})
 	b.show(m.id)
 }
 

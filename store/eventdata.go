@@ -36,6 +36,7 @@ type EventData struct {
 		InputTokens  int `json:"input_tokens"`
 		OutputTokens int `json:"output_tokens"`
 	} `json:"usage"`
+	Loaded    []string `json:"loaded"` // tools.loaded
 	ToolCalls []struct {
 		ID        string `json:"id"`
 		Name      string `json:"name"`

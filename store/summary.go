@@ -69,6 +69,8 @@ func Summary(e Event) string {
 		return "Deckhand stopped while the run was in progress"
 	case KindNotice:
 		return d.Text
+	case KindToolsLoaded:
+		return strings.Join(d.Loaded, ", ") + " (" + d.By + ")"
 	}
 	return shorten(string(e.Data), 120)
 }

@@ -28,6 +28,7 @@ const (
 	KindRunStopped       = "run.stopped"
 	KindRunInterrupted   = "run.interrupted"
 	KindNotice           = "notice"
+	KindToolsLoaded      = "tools.loaded" // lazy tools whose schemas the model gets from now on
 )
 
 // Event is one row of the append-only log.

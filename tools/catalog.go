@@ -49,6 +49,7 @@ type Catalog struct {
 	tools     []Tool // sorted by Display
 	byDisplay map[string]int
 	byWire    map[string]int
+	search    searcher
 }
 
 // NewCatalog builds a catalog from each server's tools, by alias. Aliases

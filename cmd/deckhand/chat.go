@@ -627,7 +627,9 @@ func resumeOptions(ctx context.Context, db *store.DB, id string) (actors.Convers
 	if err != nil {
 		return actors.ConversationOptions{}, "", err
 	}
-	history, grants := actors.Rebuild(events)
+	opts := actors.Rebuild(events)
+	opts.ID = s.ID
+	history := opts.History
 	var b strings.Builder
 	fmt.Fprintf(&b, "Resuming %q (%d runs, last active %s)\n", s.Title, s.Runs, s.Updated.Local().Format("2006-01-02 15:04"))
 	// The last exchange, so the person knows where they are.
@@ -642,5 +644,5 @@ func resumeOptions(ctx context.Context, db *store.DB, id string) (actors.Convers
 			break
 		}
 	}
-	return actors.ConversationOptions{ID: s.ID, Resumed: true, History: history, Grants: grants}, b.String(), nil
+	return opts, b.String(), nil
 }

@@ -1,0 +1,255 @@
+package actors
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/asynkron/protoactor-go/actor"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"deckhand/approval"
+	"deckhand/config"
+	"deckhand/store"
+	"deckhand/testutil"
+	"deckhand/tools"
+	"deckhand/transport/llm"
+)
+
+// bigCatalog serves the search benchmark's catalog (500 tools over 31
+// servers) from in-process servers.
+func bigCatalog(t testing.TB) map[string]*sdk.Server {
+	return testutil.CatalogServers(t, filepath.Join(testutil.ModuleRoot(t), "tools", "testdata", "catalog"))
+}
+
+// waitForCatalog waits until every tool of the in-process servers is in the
+// catalog, so the conversation plans its surface over all of them.
+func (c *chat) waitForCatalog(n int) {
+	c.t.Helper()
+	testutil.Eventually(c.t, wait, func() bool {
+		cat, _ := c.sys.Catalog(context.Background())
+		return cat != nil && cat.Len() >= n
+	}, "a catalog of %d tools", n)
+}
+
+func catalogOf(t *testing.T, servers map[string]*sdk.Server) *tools.Catalog {
+	t.Helper()
+	src := map[string]tools.Source{}
+	for alias := range servers {
+		src[alias] = tools.Source{}
+	}
+	// The definitions come from the files the servers were made of.
+	dir := filepath.Join(testutil.ModuleRoot(t), "tools", "testdata", "catalog")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	for _, f := range files {
+		var list sdk.ListToolsResult
+		data, _ := os.ReadFile(f)
+		json.Unmarshal(data, &list)
+		src[strings.TrimSuffix(filepath.Base(f), ".json")] = tools.Source{Tools: list.Tools}
+	}
+	return tools.NewCatalog(src)
+}
+
+func TestPlanSurface(t *testing.T) {
+	cat := catalogOf(t, nil)
+	yes, no := true, false
+	tests := []struct {
+		name      string
+		cfg       func(*config.Config)
+		lazy      int // how many tools are lazy
+		eagerHas  string
+		lazyHas   string
+		indexHas  string
+		noneLazy  bool
+	}{
+		{name: "auto, a large catalog", cfg: func(*config.Config) {}, lazy: cat.Len(), indexHas: "- gcal (14 tools): create_calendar, create_event"},
+		{name: "auto, a huge budget", cfg: func(c *config.Config) { c.Model.MaxContextTokens = 10_000_000 }, noneLazy: true},
+		{name: "never", cfg: func(c *config.Config) { c.MCP.Lazy = config.LazyNever }, noneLazy: true},
+		{name: "never, but one server lazy", cfg: func(c *config.Config) {
+			c.MCP.Lazy = config.LazyNever
+			c.MCP.Servers = map[string]config.Server{"aws": {URL: "http://x/mcp", Lazy: &yes}}
+		}, lazy: 36, lazyHas: "aws.s3_list_buckets", eagerHas: "git__status"},
+		{name: "always, but one server eager", cfg: func(c *config.Config) {
+			c.MCP.Lazy = config.LazyAlways
+			c.MCP.Servers = map[string]config.Server{"git": {Command: "git-mcp", Lazy: &no}}
+		}, lazy: cat.Len() - 25, eagerHas: "git__status", lazyHas: "github.create_issue"},
+		{name: "eager tools and servers", cfg: func(c *config.Config) {
+			c.MCP.Lazy = config.LazyAlways
+			c.MCP.Eager = []string{"github.create_issue", "weather.*"}
+		}, lazy: cat.Len() - 6, eagerHas: "weather__get_forecast", lazyHas: "github.get_issue"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := &config.Config{}
+			tt.cfg(cfg)
+			cfg.ApplyDefaults()
+			s := planSurface(cat, cfg)
+			if tt.noneLazy {
+				if len(s.lazy) != 0 || s.index != "" || len(s.tools(nil)) != cat.Len() {
+					t.Errorf("%d lazy tools, %d sent; want none lazy, all sent", len(s.lazy), len(s.tools(nil)))
+				}
+				return
+			}
+			if len(s.lazy) != tt.lazy {
+				t.Errorf("%d lazy tools, want %d", len(s.lazy), tt.lazy)
+			}
+			sent := s.tools(nil)
+			if sent[0].Name != ToolSearchName {
+				t.Errorf("the tools field starts with %s, want tool_search", sent[0].Name)
+			}
+			if tt.eagerHas != "" && !slices.ContainsFunc(sent, func(x llm.Tool) bool { return x.Name == tt.eagerHas }) {
+				t.Errorf("%s is not sent", tt.eagerHas)
+			}
+			if tt.lazyHas != "" && !s.lazy[tt.lazyHas] {
+				t.Errorf("%s is not lazy", tt.lazyHas)
+			}
+			if tt.indexHas != "" && !strings.Contains(s.index, tt.indexHas) {
+				t.Errorf("index lacks %q:\n%s", tt.indexHas, s.index)
+			}
+			loaded := s.tools(map[string]bool{tt.lazyHas: true})
+			if tt.lazyHas != "" && len(loaded) != len(sent)+1 {
+				t.Errorf("loading %s sends %d tools, want %d", tt.lazyHas, len(loaded), len(sent)+1)
+			}
+		})
+	}
+}
+
+func TestToolSearchLoadsWhatItFinds(t *testing.T) {
+	servers := bigCatalog(t)
+	model := testutil.NewModelServer(t,
+		calls(testutil.ToolCallSpec{ID: "s1", Name: "tool_search", Arguments: `{"query": "create a calendar event"}`}),
+		calls(testutil.ToolCallSpec{ID: "c1", Name: "gcal__create_event", Arguments: `{"summary": "Lunch", "start": "2026-11-22T12:00:00Z", "end": "2026-11-22T13:00:00Z"}`}),
+		answer("Booked."),
+	)
+	c := startChat(t, model, servers, autoApprove("gcal.*"))
+	c.waitForCatalog(500)
+	c.send("book lunch tomorrow at noon")
+	loaded := expect[*ToolsLoaded](c)
+	if loaded.By != "tool_search" || !slices.Contains(loaded.Tools, "gcal.create_event") {
+		t.Errorf("ToolsLoaded = %+v", loaded)
+	}
+	search := expect[*ToolCallFinished](c)
+	if search.Tool != "local.tool_search" || search.IsError || search.Refused || !strings.Contains(search.Output, "gcal__create_event (gcal.create_event)") {
+		t.Errorf("tool_search finished: %+v", search)
+	}
+	call := expect[*ToolCallFinished](c)
+	if call.Tool != "gcal.create_event" || call.IsError || !strings.Contains(call.Output, "gcal.create_event called with") {
+		t.Errorf("the found tool's call: %+v", call)
+	}
+	if fin := expect[*RunFinished](c); fin.Err != nil || fin.Text != "Booked." {
+		t.Errorf("RunFinished = %+v", fin)
+	}
+
+	msgs, first := c.request(0)
+	if !slices.Equal(first, []string{"tool_search"}) {
+		t.Errorf("the first request offers %v, want only tool_search", first)
+	}
+	if sys := msgs[0]["content"].(string); !strings.Contains(sys, "tool_search") || !strings.Contains(sys, "- gcal (14 tools):") {
+		t.Errorf("the system prompt lacks the lazy index:\n%s", sys)
+	}
+	if _, second := c.request(1); !slices.Contains(second, "gcal__create_event") || !slices.Contains(second, "tool_search") {
+		t.Errorf("the request after the search offers %v, want gcal__create_event too", second)
+	}
+	// Eager, the same catalog's tools field would be 10 times the size at
+	// least.
+	var body struct {
+		Tools json.RawMessage `json:"tools"`
+	}
+	json.Unmarshal(model.Requests()[0], &body)
+	eager, _ := json.Marshal(toolList(catalogOf(t, servers)))
+	if len(body.Tools)*10 > len(eager) {
+		t.Errorf("lazy tools field %d bytes, eager %d: want at least 90%% smaller", len(body.Tools), len(eager))
+	}
+}
+
+func TestLazyToolCalledByNameIsLoadedAndGated(t *testing.T) {
+	servers := bigCatalog(t)
+	model := testutil.NewModelServer(t,
+		calls(testutil.ToolCallSpec{ID: "c1", Name: "weather__get_current_weather", Arguments: `{"city": "Lisbon"}`},
+			testutil.ToolCallSpec{ID: "c2", Name: "weather__get_moon_phase", Arguments: `{}`}),
+		answer("Sunny, 21°C."),
+	)
+	c := startChat(t, model, servers)
+	c.waitForCatalog(500)
+	c.send("weather in Lisbon?")
+	loaded := expect[*ToolsLoaded](c)
+	if loaded.By != "called" || !slices.Equal(loaded.Tools, []string{"weather.get_current_weather"}) {
+		t.Errorf("ToolsLoaded = %+v", loaded)
+	}
+	// Lazy or not, the gate asks.
+	req := expect[*ApprovalRequested](c)
+	if req.Request.Display != "weather.get_current_weather" {
+		t.Errorf("asked about %s", req.Request.Display)
+	}
+	c.sys.Root.Send(c.conv, &ApprovalAnswer{ID: req.ID, Answer: approval.AllowOnce})
+	expect[*RunFinished](c)
+	var unknown, ran *ToolCallFinished
+	for _, e := range c.seen {
+		if f, ok := e.(*ToolCallFinished); ok && f.Call == "c1" {
+			ran = f
+		} else if ok && f.Call == "c2" {
+			unknown = f
+		}
+	}
+	if ran == nil || unknown == nil {
+		t.Fatalf("finished calls: %v, %v; seen %s", ran, unknown, describe(c.seen))
+	}
+	if ran.IsError || !strings.Contains(ran.Output, "called with") {
+		t.Errorf("the lazy tool's call: %+v", ran)
+	}
+	if !unknown.Refused || !strings.Contains(unknown.Output, "Call tool_search") {
+		t.Errorf("an unknown tool's call: %+v", unknown)
+	}
+	if _, second := c.request(1); !slices.Contains(second, "weather__get_current_weather") {
+		t.Errorf("the next request offers %v, want the called tool's schema", second)
+	}
+}
+
+func TestResumeRestoresLoadedTools(t *testing.T) {
+	servers := bigCatalog(t)
+	db, err := store.Open(t.Context(), filepath.Join(t.TempDir(), "deckhand.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	model := testutil.NewModelServer(t,
+		calls(testutil.ToolCallSpec{ID: "s1", Name: "tool_search", Arguments: `{"query": "kubernetes pod logs", "limit": 1}`}),
+		answer("Found it."),
+		answer("Still here."),
+	)
+	c := startChatWith(t, func(o *Options) { o.Log = db }, model, servers)
+	c.waitForCatalog(500)
+	c.send("find the tool for pod logs")
+	opened := expect[*ConversationOpened](c)
+	expect[*RunFinished](c)
+	if err := c.sys.SyncLog(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	events, err := db.Events(t.Context(), store.Filter{SessionID: opened.Conversation})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := Rebuild(events)
+	if !slices.Equal(opts.Loaded, []string{"k8s.pod_logs"}) {
+		t.Fatalf("Rebuild().Loaded = %v, want k8s.pod_logs", opts.Loaded)
+	}
+	opts.ID, opts.Watchers = opened.Conversation, []*actor.PID{c.watcher}
+	ctx, cancel := context.WithTimeout(t.Context(), wait)
+	defer cancel()
+	c.sys.Root.StopFuture(c.conv).Wait()
+	// The supervisor hears of the stop in its own time.
+	testutil.Eventually(t, wait, func() bool {
+		conv, _, err := c.sys.StartConversation(ctx, opts)
+		c.conv = conv
+		return err == nil
+	}, "the conversation reopened")
+	c.send("and now?")
+	expect[*RunFinished](c)
+	if _, resumed := c.request(2); !slices.Contains(resumed, "k8s__pod_logs") {
+		t.Errorf("the resumed conversation offers %v, want k8s__pod_logs", resumed)
+	}
+}

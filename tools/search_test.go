@@ -1,0 +1,236 @@
+package tools
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// loadCatalog reads testdata/catalog: one tools/list answer per server,
+// named after its alias.
+func loadCatalog(tb testing.TB) *Catalog {
+	tb.Helper()
+	files, err := filepath.Glob("testdata/catalog/*.json")
+	if err != nil || len(files) == 0 {
+		tb.Fatalf("no catalog in testdata: %v", err)
+	}
+	servers := map[string]Source{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		var list sdk.ListToolsResult
+		if err := json.Unmarshal(data, &list); err != nil {
+			tb.Fatalf("%s: %v", f, err)
+		}
+		servers[strings.TrimSuffix(filepath.Base(f), ".json")] = Source{Tools: list.Tools}
+	}
+	return NewCatalog(servers)
+}
+
+type query struct{ text, want string }
+
+func loadQueries(tb testing.TB) []query {
+	tb.Helper()
+	f, err := os.Open("testdata/queries.txt")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	var out []query
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		text, want, ok := strings.Cut(line, "|")
+		if !ok {
+			tb.Fatalf("queries.txt: %q has no |", line)
+		}
+		out = append(out, query{strings.TrimSpace(text), strings.TrimSpace(want)})
+	}
+	return out
+}
+
+// recall is the share of queries whose tool is among the first k matches,
+// for k = 1, 3 and 5, and the queries missed at 5.
+func recall(cat *Catalog, qs []query) (at [6]float64, missed []string) {
+	for _, q := range qs {
+		ms := cat.Search(q.text, "", 5)
+		rank := slices.IndexFunc(ms, func(m Match) bool { return m.Tool.Display == q.want })
+		for _, k := range []int{1, 3, 5} {
+			if rank >= 0 && rank < k {
+				at[k]++
+			}
+		}
+		if rank < 0 {
+			var got []string
+			for _, m := range ms {
+				got = append(got, m.Tool.Display)
+			}
+			missed = append(missed, q.text+" -> want "+q.want+", got "+strings.Join(got, " "))
+		}
+	}
+	for _, k := range []int{1, 3, 5} {
+		at[k] /= float64(len(qs))
+	}
+	return at, missed
+}
+
+func TestSearchQuerySet(t *testing.T) {
+	cat := loadCatalog(t)
+	qs := loadQueries(t)
+	servers := map[string]bool{}
+	for _, tool := range cat.Tools() {
+		servers[tool.Server] = true
+	}
+	if cat.Len() < 500 || len(servers) < 20 || len(qs) < 100 {
+		t.Fatalf("the benchmark wants 500 tools over 20 servers and 100 queries; testdata has %d tools, %d servers, %d queries", cat.Len(), len(servers), len(qs))
+	}
+	for _, q := range qs {
+		if _, ok := cat.Lookup(q.want); !ok {
+			t.Errorf("queries.txt: %q wants %s, which is not in the catalog", q.text, q.want)
+		}
+	}
+	at, missed := recall(cat, qs)
+	t.Logf("recall@1 %.3f, recall@3 %.3f, recall@5 %.3f over %d queries", at[1], at[3], at[5], len(qs))
+	for _, m := range missed {
+		t.Logf("missed: %s", m)
+	}
+	if at[5] < 0.95 {
+		t.Errorf("recall@5 = %.3f, want at least 0.95", at[5])
+	}
+}
+
+func TestSearch(t *testing.T) {
+	cat := loadCatalog(t)
+	tests := []struct {
+		name, query, server string
+		limit               int
+		first               string
+		n                   int
+	}{
+		{name: "plain words", query: "list a directory", first: "filesystem.list_directory"},
+		{name: "one server only", query: "create an issue", server: "linear", first: "linear.create_issue"},
+		{name: "limit", query: "delete", limit: 2, n: 2},
+		{name: "default limit", query: "list", n: DefaultSearchLimit},
+		{name: "camel and snake case", query: "listDirectory", first: "filesystem.list_directory"},
+		{name: "nothing in common", query: "zzqx plover", n: 0},
+		{name: "only stop words", query: "what is it", n: 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ms := cat.Search(tt.query, tt.server, tt.limit)
+			if tt.first != "" && (len(ms) == 0 || ms[0].Tool.Display != tt.first) {
+				t.Errorf("Search(%q) first = %v, want %s", tt.query, names(ms), tt.first)
+			}
+			if tt.first == "" && len(ms) != tt.n {
+				t.Errorf("Search(%q) = %d matches %v, want %d", tt.query, len(ms), names(ms), tt.n)
+			}
+			for _, m := range ms {
+				if tt.server != "" && m.Tool.Server != tt.server {
+					t.Errorf("Search(%q, server %s) found %s", tt.query, tt.server, m.Tool.Display)
+				}
+			}
+		})
+	}
+}
+
+func names(ms []Match) []string {
+	var out []string
+	for _, m := range ms {
+		out = append(out, m.Tool.Display)
+	}
+	return out
+}
+
+func TestRiskAndPreview(t *testing.T) {
+	no, yes := false, true
+	schema := map[string]any{"type": "object", "required": []any{"path"}, "properties": map[string]any{
+		"path": map[string]any{"type": "string"}, "depth": map[string]any{"type": "integer"}, "mode": map[string]any{"type": "string", "enum": []any{"a", "b"}},
+	}}
+	tests := []struct {
+		ann  *sdk.ToolAnnotations
+		want string
+	}{
+		{nil, "unknown"},
+		{&sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no}, "read"},
+		{&sdk.ToolAnnotations{ReadOnlyHint: true}, "read, external"},
+		{&sdk.ToolAnnotations{DestructiveHint: &no, OpenWorldHint: &no}, "write"},
+		{&sdk.ToolAnnotations{DestructiveHint: &yes, OpenWorldHint: &yes}, "destructive, external"},
+		{&sdk.ToolAnnotations{OpenWorldHint: &no}, "destructive"},
+	}
+	for _, tt := range tests {
+		if got := Risk(Tool{Def: &sdk.Tool{Annotations: tt.ann}}); got != tt.want {
+			t.Errorf("Risk(%+v) = %q, want %q", tt.ann, got, tt.want)
+		}
+	}
+	if got, want := Preview(schema, 200), "path: string, depth?: integer, mode?: enum"; got != want {
+		t.Errorf("Preview = %q, want %q", got, want)
+	}
+	if got := Preview(schema, 20); !strings.HasPrefix(got, "path: string") || !strings.Contains(got, "(3 parameters)") {
+		t.Errorf("Preview cut short = %q", got)
+	}
+	if got := Preview(nil, 100); got != "no parameters" {
+		t.Errorf("Preview(nil) = %q", got)
+	}
+}
+
+func TestRenderMatches(t *testing.T) {
+	cat := loadCatalog(t)
+	out := RenderMatches("read a file", cat.Search("read a file", "filesystem", 2))
+	for _, want := range []string{"1. filesystem__read_", "(filesystem.read_", "risk: read (the server's hint)", "parameters: path"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("RenderMatches lacks %q:\n%s", want, out)
+		}
+	}
+	if out := RenderMatches("zzqx", nil); !strings.Contains(out, "No tool matches") {
+		t.Errorf("RenderMatches(none) = %q", out)
+	}
+}
+
+func FuzzTerms(f *testing.F) {
+	for _, s := range []string{"listDirectory", "list_directory", "créer un fichier", "HTTPServer2Go", "", "   ", "ÀÉ-ü_ß"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, term := range terms(text) {
+			if term == "" || strings.ContainsAny(term, " _-") {
+				t.Fatalf("terms(%q) has %q", text, term)
+			}
+		}
+	})
+}
+
+// BenchmarkSearch reports tool_search's recall at 1, 3 and 5 on the query
+// set over the 500-tool catalog, and the cost of a query: uncached (a new
+// catalog, index built once, then every query) against cached (the same
+// queries again).
+func BenchmarkSearch(b *testing.B) {
+	qs := loadQueries(b)
+	var at [6]float64
+	b.Run("uncached", func(b *testing.B) {
+		for b.Loop() {
+			cat := loadCatalog(b)
+			at, _ = recall(cat, qs)
+		}
+		b.ReportMetric(at[1], "recall@1")
+		b.ReportMetric(at[3], "recall@3")
+		b.ReportMetric(at[5], "recall@5")
+	})
+	cat := loadCatalog(b)
+	recall(cat, qs)
+	b.Run("cached", func(b *testing.B) {
+		for b.Loop() {
+			recall(cat, qs)
+		}
+	})
+}

@@ -170,19 +170,19 @@ type convDeps struct {
 }
 
 type conversationActor struct {
-	id         string
-	deps       convDeps
-	log        *slog.Logger
-	watchers   []*actor.PID
-	history    []llm.Message
-	grants     approval.Grants
-	catalog    *tools.Catalog
-	surface    *surface        // what of the catalog the model is offered
-	loaded     map[string]bool // lazy tools whose schemas are sent, by display name
-	queue      []string
-	run        *runState
-	runs       int
-	requests   int // model requests so far: tags stream reports, so that a late one from a stopped run is dropped
+	id       string
+	deps     convDeps
+	log      *slog.Logger
+	watchers []*actor.PID
+	history  []llm.Message
+	grants   approval.Grants
+	catalog  *tools.Catalog
+	surface  *surface        // what of the catalog the model is offered
+	loaded   map[string]bool // lazy tools whose schemas are sent, by display name
+	queue    []string
+	run      *runState
+	runs     int
+	requests int // model requests so far: tags stream reports, so that a late one from a stopped run is dropped
 	// hasCatalog: the registry's catalog has arrived; until then messages
 	// wait, so that the first request offers every tool already known.
 	hasCatalog bool

@@ -58,13 +58,13 @@ func TestPlanSurface(t *testing.T) {
 	cat := catalogOf(t, nil)
 	yes, no := true, false
 	tests := []struct {
-		name      string
-		cfg       func(*config.Config)
-		lazy      int // how many tools are lazy
-		eagerHas  string
-		lazyHas   string
-		indexHas  string
-		noneLazy  bool
+		name     string
+		cfg      func(*config.Config)
+		lazy     int // how many tools are lazy
+		eagerHas string
+		lazyHas  string
+		indexHas string
+		noneLazy bool
 	}{
 		{name: "auto, a large catalog", cfg: func(*config.Config) {}, lazy: cat.Len(), indexHas: "- gcal (14 tools): create_calendar, create_event"},
 		{name: "auto, a huge budget", cfg: func(c *config.Config) { c.Model.MaxContextTokens = 10_000_000 }, noneLazy: true},

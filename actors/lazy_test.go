@@ -36,7 +36,7 @@ func (c *chat) waitForCatalog(n int) {
 	}, "a catalog of %d tools", n)
 }
 
-func catalogOf(t *testing.T, servers map[string]*sdk.Server) *tools.Catalog {
+func catalogOf(t testing.TB, servers map[string]*sdk.Server) *tools.Catalog {
 	t.Helper()
 	src := map[string]tools.Source{}
 	for alias := range servers {

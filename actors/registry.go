@@ -38,6 +38,7 @@ type (
 		alias  string
 		server config.Server
 		pid    *actor.PID
+		cached []*sdk.Tool // an on-demand server's tools of its last connection
 	}
 	serverRemoved struct{ alias string }
 )
@@ -69,6 +70,10 @@ func (a *registryActor) Receive(c actor.Context) {
 	switch m := c.Message().(type) {
 	case *serverSpawned:
 		a.servers[m.alias] = &registryEntry{pid: m.pid, server: m.server}
+		if len(m.cached) > 0 {
+			a.servers[m.alias].tools, a.servers[m.alias].listed = m.cached, true
+			a.rebuild(c)
+		}
 	case *serverRemoved:
 		if e, ok := a.servers[m.alias]; ok {
 			delete(a.servers, m.alias)

@@ -26,6 +26,7 @@ const (
 	StateFailed       State = "failed"       // never connected; retrying with backoff
 	StateReconnecting State = "reconnecting" // the connection died; retrying with backoff
 	StateStopped      State = "stopped"      // disabled, or disconnected on request
+	StateIdle         State = "idle"         // connects on demand: not yet; its tools are those of its last connection
 )
 
 // ServerStatus is a snapshot of one server, sent to the servers supervisor
@@ -124,6 +125,12 @@ type serverDeps struct {
 	conns    *sync.WaitGroup // connections and connection attempts not yet finished
 	workers  *workers
 	dial     func(ctx context.Context, alias string, srv config.Server, onToolsChanged func()) (*mcp.Conn, error)
+	// cached are the tools of each server's last connection (from the log),
+	// offered by servers that connect on demand until they do.
+	cached map[string][]*sdk.Tool
+	// saveTools keeps a server's tools for the next start; nil without a
+	// log.
+	saveTools func(alias string, tools []*sdk.Tool)
 }
 
 type inflight struct {
@@ -160,6 +167,14 @@ type serverActor struct {
 	retry      *time.Timer
 	calls      map[uint64]*inflight
 	seq        uint64
+	// waiting are calls that came while an on-demand server was idle or
+	// making its first connection; they go ahead once it is ready.
+	waiting []waitingCall
+}
+
+type waitingCall struct {
+	sender *actor.PID
+	call   *serverCall
 }
 
 func newServer(alias string, srv config.Server, deps serverDeps) *serverActor {
@@ -182,6 +197,14 @@ func (a *serverActor) Receive(c actor.Context) {
 	switch m := c.Message().(type) {
 	case *actor.Started:
 		a.life, a.endLife = context.WithCancel(context.Background())
+		if tools := a.deps.cached[a.alias]; a.srv.Connect == config.ConnectOnDemand && len(tools) > 0 {
+			// Startup waits for nothing: the tools of the last connection
+			// stand in until the first call.
+			// (The servers supervisor gives the registry the same tools.)
+			a.status.Tools = len(tools)
+			a.setState(c, StateIdle, "connects at its first call")
+			return
+		}
 		a.setState(c, StateConnecting, "")
 		a.dial(c)
 	case *dialed:
@@ -201,7 +224,16 @@ func (a *serverActor) Receive(c actor.Context) {
 		a.setState(c, StateReconnecting, "reconnecting on request")
 		a.dial(c)
 	case *serverCall:
-		a.startCall(c, m)
+		switch {
+		case a.status.State == StateIdle:
+			a.waiting = append(a.waiting, waitingCall{c.Sender(), m})
+			a.setState(c, StateConnecting, "connecting for its first call")
+			a.dial(c)
+		case a.conn == nil && len(a.waiting) > 0:
+			a.waiting = append(a.waiting, waitingCall{c.Sender(), m})
+		default:
+			a.startCall(c, c.Sender(), m)
+		}
 	case *callDone:
 		a.finishCall(m)
 	case *CancelCall:
@@ -224,6 +256,10 @@ func (a *serverActor) Receive(c actor.Context) {
 		}
 		a.publishTools(c, m.tools)
 	case *actor.Restarting, *actor.Stopping:
+		for _, w := range a.waiting {
+			c.Send(w.sender, &ToolResult{ID: w.call.req.ID, Tool: a.alias + "." + w.call.tool, Err: fmt.Errorf("server %s stopped", a.alias)})
+		}
+		a.waiting = nil
 		a.failCalls(c, fmt.Errorf("server %s stopped", a.alias))
 		a.drop()
 		a.endLife()
@@ -289,6 +325,10 @@ func (a *serverActor) onDialed(c actor.Context, m *dialed) {
 	}
 	a.cancelDial = nil
 	if m.err != nil {
+		for _, w := range a.waiting {
+			c.Send(w.sender, &ToolResult{ID: w.call.req.ID, Tool: a.alias + "." + w.call.tool, Err: fmt.Errorf("server %s: connecting: %w", a.alias, m.err)})
+		}
+		a.waiting = nil
 		a.status.Attempts++
 		state := StateFailed
 		if a.status.State == StateReconnecting {
@@ -319,6 +359,10 @@ func (a *serverActor) onDialed(c actor.Context, m *dialed) {
 	a.publishTools(c, m.tools)
 	a.setState(c, StateReady, "")
 	a.log.Info("connected", "transport", a.status.Transport, "protocol", a.status.ProtocolVersion, "tools", len(m.tools))
+	for _, w := range a.waiting {
+		a.startCall(c, w.sender, w.call)
+	}
+	a.waiting = nil
 }
 
 func (a *serverActor) onLost(c actor.Context, reason error) {
@@ -385,6 +429,9 @@ func (a *serverActor) setState(c actor.Context, s State, reason string) {
 
 func (a *serverActor) publishTools(c actor.Context, list []*sdk.Tool) {
 	a.status.Tools = len(list)
+	if a.deps.saveTools != nil {
+		a.deps.saveTools(a.alias, list)
+	}
 	c.Send(a.deps.registry, &ServerTools{Alias: a.alias, Server: a.srv, PID: c.Self(), Tools: list})
 	if a.status.State == StateReady {
 		st := a.status
@@ -402,10 +449,10 @@ func (a *serverActor) listTools(c actor.Context) {
 	}()
 }
 
-func (a *serverActor) startCall(c actor.Context, m *serverCall) {
+func (a *serverActor) startCall(c actor.Context, sender *actor.PID, m *serverCall) {
 	display := a.alias + "." + m.tool
 	if a.conn == nil {
-		c.Respond(&ToolResult{ID: m.req.ID, Tool: display, Err: a.unavailable()})
+		c.Send(sender, &ToolResult{ID: m.req.ID, Tool: display, Err: a.unavailable()})
 		return
 	}
 	a.seq++
@@ -416,7 +463,7 @@ func (a *serverActor) startCall(c actor.Context, m *serverCall) {
 	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	ctx, cancelTimeout := context.WithTimeoutCause(ctx, timeout, &timeoutError{tool: display, after: timeout})
-	call := &inflight{sender: c.Sender(), req: m.req, display: display, cancel: cancel, start: time.Now()}
+	call := &inflight{sender: sender, req: m.req, display: display, cancel: cancel, start: time.Now()}
 	a.calls[seq] = call
 
 	var progress func(mcp.Progress)

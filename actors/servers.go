@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/config"
 )
@@ -139,7 +140,11 @@ func (a *serversActor) spawn(c actor.Context, alias string, srv config.Server) {
 		return
 	}
 	a.children[alias] = pid
-	c.Send(a.deps.registry, &serverSpawned{alias: alias, server: srv, pid: pid})
+	var cached []*sdk.Tool
+	if srv.Connect == config.ConnectOnDemand {
+		cached = a.deps.cached[alias]
+	}
+	c.Send(a.deps.registry, &serverSpawned{alias: alias, server: srv, pid: pid, cached: cached})
 }
 
 func (a *serversActor) settled() bool {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/store"
 	"deckhand/tools"
@@ -60,6 +61,13 @@ type pendingDelta struct {
 	session, run string
 	text         strings.Builder
 	first        time.Time
+}
+
+// saveCatalog keeps a server's tools for the next start (servers that
+// connect on demand offer them until they connect).
+type saveCatalog struct {
+	alias string
+	tools []*sdk.Tool
 }
 
 // addSecrets adds values to redact from now on.
@@ -134,6 +142,15 @@ func (a *storeActor) Receive(c actor.Context) {
 		}
 		a.waiting = append(a.waiting, c.Sender())
 		a.flush(c)
+	case *saveCatalog:
+		raw, err := json.Marshal(m.tools)
+		if err != nil {
+			a.log.Error("encoding a server's tools", "server", m.alias, "err", err)
+			return
+		}
+		a.batch.Catalogs = append(a.batch.Catalogs, store.ServerCatalog{Alias: m.alias, Tools: raw, Time: time.Now()})
+		a.pending++
+		a.schedule(c)
 	case *grantAlways:
 		a.batch.Grants = append(a.batch.Grants, store.Grant{ID: newID("grant"), Tool: m.tool, Scope: "always", By: m.by, SessionID: m.session, Time: time.Now()})
 		a.pending++

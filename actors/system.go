@@ -2,6 +2,7 @@ package actors
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -63,6 +64,33 @@ type System struct {
 	ids       atomic.Uint64   // call ids for CallTool
 }
 
+// cachedCatalogs reads the tools of the last connection of each server that
+// connects on demand. (Start may block: it runs before any actor.)
+func cachedCatalogs(db *store.DB, servers map[string]config.Server, log *slog.Logger) map[string][]*sdk.Tool {
+	onDemand := false
+	for _, srv := range servers {
+		onDemand = onDemand || srv.Connect == config.ConnectOnDemand
+	}
+	if !onDemand {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	saved, err := db.Catalogs(ctx)
+	if err != nil {
+		log.Warn("reading saved server catalogs: on-demand servers connect at start", "err", err)
+		return nil
+	}
+	out := map[string][]*sdk.Tool{}
+	for alias, c := range saved {
+		var list []*sdk.Tool
+		if json.Unmarshal(c.Tools, &list) == nil {
+			out[alias] = list
+		}
+	}
+	return out
+}
+
 // Start creates the actor system, the registry and the servers supervisor,
 // which begins connecting every enabled server at once.
 func Start(opts Options) *System {
@@ -83,6 +111,16 @@ func Start(opts Options) *System {
 		paths = &mcp.PathResolver{}
 	}
 	s.Registry = as.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return newRegistry(log) }, inline))
+	var always approval.Always = &approval.MemoryAlways{}
+	if opts.Log != nil {
+		la := &logAlways{db: opts.Log}
+		la.send = func(tool, by string) { s.Root.Send(s.Store, &grantAlways{tool: tool, by: by}) }
+		always = la
+		secrets := slices.Clone(opts.Secrets)
+		s.Store = as.Root.Spawn(actor.PropsFromProducer(func() actor.Actor {
+			return newStoreActor(opts.Log, log, secrets, opts.Config.MCP.MaxOutputBytes, la)
+		}))
+	}
 	deps := serverDeps{
 		mcp:      opts.Config.MCP,
 		registry: s.Registry,
@@ -100,6 +138,11 @@ func Start(opts Options) *System {
 			})
 		},
 	}
+	if opts.Log != nil {
+		deps.cached = cachedCatalogs(opts.Log, opts.Config.MCP.Servers, log)
+		store := s.Store
+		deps.saveTools = func(alias string, tools []*sdk.Tool) { s.Root.Send(store, &saveCatalog{alias: alias, tools: tools}) }
+	}
 	servers := maps.Clone(opts.Config.MCP.Servers)
 	if servers == nil {
 		servers = map[string]config.Server{}
@@ -115,16 +158,6 @@ func Start(opts Options) *System {
 		func() actor.Actor { return newServers(servers, deps) },
 		actor.WithSupervisor(actor.NewExponentialBackoffStrategy(time.Minute, 500*time.Millisecond)),
 	))
-	var always approval.Always = &approval.MemoryAlways{}
-	if opts.Log != nil {
-		la := &logAlways{db: opts.Log}
-		la.send = func(tool, by string) { s.Root.Send(s.Store, &grantAlways{tool: tool, by: by}) }
-		always = la
-		secrets := slices.Clone(opts.Secrets)
-		s.Store = as.Root.Spawn(actor.PropsFromProducer(func() actor.Actor {
-			return newStoreActor(opts.Log, log, secrets, opts.Config.MCP.MaxOutputBytes, la)
-		}))
-	}
 	cd := convDeps{
 		cfg:       opts.Config,
 		client:    modelClient(opts.Config.Model, opts.LookupEnv),

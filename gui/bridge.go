@@ -573,7 +573,7 @@ func (b *bridge) sidebar() []sessionItem {
 func (b *bridge) status() string {
 	ready := 0
 	for _, s := range b.servers {
-		if s.State == actors.StateReady {
+		if s.State == actors.StateReady || s.State == actors.StateIdle { // idle: connects when used
 			ready++
 		}
 	}

@@ -97,7 +97,7 @@ func (s *serversWindow) row(st actors.ServerStatus) fyne.CanvasObject {
 	if st.ServerName != "" {
 		details = append(details, strings.TrimSpace(st.ServerName+" "+st.ServerVersion))
 	}
-	if st.State == actors.StateReady {
+	if st.State == actors.StateReady || st.State == actors.StateIdle {
 		details = append(details, fmt.Sprintf("%d tools", st.Tools))
 	}
 	_, info := subtle(strings.Join(details, "  ·  "))
@@ -108,7 +108,7 @@ func (s *serversWindow) row(st actors.ServerStatus) fyne.CanvasObject {
 	if st.State == actors.StateFailed || st.State == actors.StateReconnecting {
 		r.reason.Importance = widget.DangerImportance
 	}
-	if st.Reason == "" {
+	if st.Reason == "" || st.State == actors.StateIdle {
 		r.reason.Hide()
 	}
 
@@ -123,7 +123,7 @@ func (s *serversWindow) row(st actors.ServerStatus) fyne.CanvasObject {
 		r.disconnect.Hide()
 	} else {
 		r.connect.Hide()
-		if st.State != actors.StateReady {
+		if st.State != actors.StateReady && st.State != actors.StateIdle {
 			r.tools.Disable()
 		}
 	}
@@ -139,6 +139,8 @@ func stateLabel(st actors.ServerStatus) string {
 		return "ready"
 	case actors.StateConnecting:
 		return "connecting…"
+	case actors.StateIdle:
+		return "idle: connects at its first call"
 	case actors.StateFailed, actors.StateReconnecting:
 		label := string(st.State)
 		if !st.NextRetry.IsZero() {
@@ -157,6 +159,8 @@ func stateColor(s actors.State) color.Color {
 		return theme.Color(theme.ColorNameError)
 	case actors.StateConnecting:
 		return theme.Color(theme.ColorNameWarning)
+	case actors.StateIdle:
+		return theme.Color(theme.ColorNamePrimary)
 	}
 	return theme.Color(theme.ColorNameDisabled)
 }

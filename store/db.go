@@ -175,6 +175,13 @@ var migrations = []string{
 		granted_at INTEGER NOT NULL,
 		session_id TEXT
 	);`,
+	// v3: the tools of each server's last connection, for servers that
+	// connect on demand.
+	`CREATE TABLE IF NOT EXISTS server_catalogs (
+		alias TEXT PRIMARY KEY,
+		tools_json TEXT NOT NULL,
+		updated_at INTEGER NOT NULL
+	);`,
 }
 
 // SchemaVersion is the version this Deckhand writes.

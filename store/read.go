@@ -254,3 +254,24 @@ func (db *DB) RevokeGrant(ctx context.Context, idOrTool string) (Grant, error) {
 	}
 	return Grant{}, fmt.Errorf("no grant %q: %w", idOrTool, ErrNotFound)
 }
+
+// Catalogs returns the tools of each server's last connection, by alias.
+func (db *DB) Catalogs(ctx context.Context) (map[string]ServerCatalog, error) {
+	rows, err := db.sql.QueryContext(ctx, `SELECT alias, tools_json, updated_at FROM server_catalogs`)
+	if err != nil {
+		return nil, fmt.Errorf("reading server catalogs: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]ServerCatalog{}
+	for rows.Next() {
+		var c ServerCatalog
+		var tools string
+		var at int64
+		if err := rows.Scan(&c.Alias, &tools, &at); err != nil {
+			return nil, err
+		}
+		c.Tools, c.Time = json.RawMessage(tools), fromMS(at)
+		out[c.Alias] = c
+	}
+	return out, rows.Err()
+}

@@ -67,6 +67,14 @@ type Batch struct {
 	Finished    []FinishedRun
 	Titles      []Title
 	Grants      []Grant
+	Catalogs    []ServerCatalog
+}
+
+// ServerCatalog is the tools/list answer of a server's last connection.
+type ServerCatalog struct {
+	Alias string
+	Tools json.RawMessage // the tools, a JSON array
+	Time  time.Time
 }
 
 // NewSession creates a session row (ignored when it exists).
@@ -122,6 +130,14 @@ func (db *DB) Write(ctx context.Context, b *Batch) error {
 			`UPDATE sessions SET runs = runs + 1, updated_at = max(updated_at, ?), model = ? WHERE session_id = ?`,
 			ms(r.Time), r.Model, r.SessionID); err != nil {
 			return err
+		}
+	}
+	for _, c := range b.Catalogs {
+		if _, err := tx.ExecContext(ctx,
+			`INSERT INTO server_catalogs (alias, tools_json, updated_at) VALUES (?, ?, ?)
+			 ON CONFLICT (alias) DO UPDATE SET tools_json = excluded.tools_json, updated_at = excluded.updated_at`,
+			c.Alias, string(c.Tools), ms(c.Time)); err != nil {
+			return fmt.Errorf("writing the tools of %s: %w", c.Alias, err)
 		}
 	}
 	for _, t := range b.Titles {

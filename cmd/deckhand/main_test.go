@@ -152,6 +152,23 @@ disabled = true
 		}
 	}
 
+	r = dh("", "mcp", "search", "add", "two", "numbers", "--server", "lmcp")
+	if lines := strings.Split(r.stdout, "\n"); r.code != exitOK || !strings.HasPrefix(lines[0], "lmcp.add  [") || strings.Contains(r.stdout, "s.") {
+		t.Errorf("mcp search --server lmcp: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = dh("", "mcp", "search", "echo the text", "--json", "--limit", "1")
+	var found []struct {
+		Name       string `json:"name"`
+		Risk       string `json:"risk"`
+		Parameters string `json:"parameters"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &found); err != nil || len(found) != 1 || found[0].Name != "s.echo" || found[0].Parameters != "text: string" {
+		t.Errorf("mcp search --json = %q (%v)", r.stdout, err)
+	}
+	if r := dh("", "mcp", "search"); r.code != exitUsage || !strings.Contains(r.stderr, "wants words") {
+		t.Errorf("mcp search with no words: exit %d, stderr %q", r.code, r.stderr)
+	}
+
 	calls := []struct {
 		args   []string
 		stdin  string

@@ -24,6 +24,7 @@ const mcpUsage = `Usage:
   deckhand mcp list [--json] [--wait DURATION]
   deckhand mcp tools [ALIAS] [--json]
   deckhand mcp tool ALIAS.TOOL [--json]
+  deckhand mcp search QUERY... [--server ALIAS] [--limit N] [--json]
   deckhand mcp call ALIAS.TOOL [JSON_ARGS | -] [--json] [--timeout DURATION]
   deckhand mcp connect (URL | -- COMMAND ARGS...) [--alias A] [--transport T] [--auth-env VAR] [--save] [--json]
 
@@ -31,6 +32,8 @@ list     every configured server: transport, endpoint, state (with the reason
          when it failed), protocol version and tool count
 tools    every tool as alias.tool with a one-line description
 tool     one tool's whole definition: schemas and annotations
+search   find tools by what they do, as the model's tool_search does: name,
+         risk (from the annotations), parameters and description
 call     call a tool; JSON_ARGS is a JSON object ("-" reads it from stdin);
          a tool error exits 1 with the error text
 connect  try a server that is not in the config, list its tools, and with
@@ -46,6 +49,7 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 		"list":    mcpList,
 		"tools":   mcpTools,
 		"tool":    mcpTool,
+		"search":  mcpSearch,
 		"call":    mcpCall,
 		"connect": mcpConnect,
 	}[args[0]]
@@ -533,4 +537,72 @@ func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
+}
+
+// mcpSearch runs tool_search's search over every server's tools.
+func mcpSearch(ctx context.Context, e *env, args []string) error {
+	fs := flag.NewFlagSet("mcp search", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	server := fs.String("server", "", "")
+	limit := fs.Int("limit", tools.DefaultSearchLimit, "")
+	asJSON := fs.Bool("json", false, "")
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	query := strings.TrimSpace(strings.Join(rest, " "))
+	if query == "" {
+		return usagef("mcp search wants words to search for, such as: deckhand mcp search create calendar event")
+	}
+	if *limit < 1 {
+		return usagef("--limit must be at least 1")
+	}
+	cfg, err := e.loadConfig()
+	if err != nil {
+		return err
+	}
+	var only []string
+	if *server != "" {
+		only = []string{*server}
+	}
+	sys, list, err := e.connect(ctx, cfg, 0, only...)
+	if err != nil {
+		return err
+	}
+	defer e.stopSystem(sys)
+	for _, s := range list {
+		if s.State != actors.StateReady {
+			fmt.Fprintf(e.stderr, "%s: %s (its tools are not searched)\n", s.Alias, stateText(s))
+		}
+	}
+	cat, err := sys.Catalog(ctx)
+	if err != nil {
+		return err
+	}
+	matches := cat.Search(query, *server, *limit)
+	if *asJSON {
+		type matchJSON struct {
+			toolJSON
+			Score      float64 `json:"score"`
+			Risk       string  `json:"risk"`
+			Parameters string  `json:"parameters"`
+		}
+		out := []matchJSON{}
+		for _, m := range matches {
+			out = append(out, matchJSON{toToolJSON(m.Tool, false), m.Score, m.Risk, m.Preview})
+		}
+		return writeJSON(e.stdout, out)
+	}
+	if len(matches) == 0 {
+		fmt.Fprintf(e.stdout, "No tool matches %q.\n", query)
+		return nil
+	}
+	for _, m := range matches {
+		risk := m.Risk
+		if !m.Tool.Trusted && risk != "unknown" {
+			risk += " (hint)"
+		}
+		fmt.Fprintf(e.stdout, "%s  [%s]\n  %s\n  %s\n", m.Tool.Display, risk, m.Preview, shorten(firstLine(m.Tool.Def.Description), 110))
+	}
+	return nil
 }

@@ -253,7 +253,7 @@ func BenchmarkStoreEvents(b *testing.B) {
 // prompt), in bytes and estimated tokens; and, for lazy, after five tools
 // were found. Planning the surface is what is timed.
 func BenchmarkToolSurface(b *testing.B) {
-	cat := catalogOf(b, nil)
+	cat := catalogOf(b)
 	cfg := &config.Config{}
 	cfg.ApplyDefaults()
 	var lazy *surface

@@ -3,7 +3,6 @@ package actors
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -36,26 +35,18 @@ func (c *chat) waitForCatalog(n int) {
 	}, "a catalog of %d tools", n)
 }
 
-func catalogOf(t testing.TB, servers map[string]*sdk.Server) *tools.Catalog {
+// catalogOf is the catalog the big test catalog's servers give.
+func catalogOf(t testing.TB) *tools.Catalog {
 	t.Helper()
 	src := map[string]tools.Source{}
-	for alias := range servers {
-		src[alias] = tools.Source{}
-	}
-	// The definitions come from the files the servers were made of.
-	dir := filepath.Join(testutil.ModuleRoot(t), "tools", "testdata", "catalog")
-	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
-	for _, f := range files {
-		var list sdk.ListToolsResult
-		data, _ := os.ReadFile(f)
-		json.Unmarshal(data, &list)
-		src[strings.TrimSuffix(filepath.Base(f), ".json")] = tools.Source{Tools: list.Tools}
+	for alias, list := range testutil.LoadCatalog(t, filepath.Join(testutil.ModuleRoot(t), "tools", "testdata", "catalog")) {
+		src[alias] = tools.Source{Tools: list}
 	}
 	return tools.NewCatalog(src)
 }
 
 func TestPlanSurface(t *testing.T) {
-	cat := catalogOf(t, nil)
+	cat := catalogOf(t)
 	yes, no := true, false
 	tests := []struct {
 		name     string
@@ -160,7 +151,7 @@ func TestToolSearchLoadsWhatItFinds(t *testing.T) {
 		Tools json.RawMessage `json:"tools"`
 	}
 	json.Unmarshal(model.Requests()[0], &body)
-	eager, _ := json.Marshal(toolList(catalogOf(t, servers)))
+	eager, _ := json.Marshal(toolList(catalogOf(t)))
 	if len(body.Tools)*10 > len(eager) {
 		t.Errorf("lazy tools field %d bytes, eager %d: want at least 90%% smaller", len(body.Tools), len(eager))
 	}

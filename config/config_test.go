@@ -145,6 +145,10 @@ func TestParseErrors(t *testing.T) {
 		{"bad local rule", "[mcp.auto_approve]\n\"local.rm\" = true", []string{`mcp.auto_approve."local.rm": not an auto_approve rule`}},
 		{"bad model url", "[model]\nbase_url = \"localhost:8080\"", []string{"config.toml: model.base_url: not a valid URL"}},
 		{"bad provider", "[model]\nprovider = \"anthropic\"", []string{"config.toml: model.provider: must be one of: openai"}},
+		{"bad lazy", "[mcp]\nlazy = \"sometimes\"", []string{"config.toml: mcp.lazy: must be one of: auto, always, never"}},
+		{"bad lazy share", "[mcp]\nlazy_share = 2.0", []string{"config.toml: mcp.lazy_share: is too large"}},
+		{"bad eager", "[mcp]\neager = [\"fs\", \"local.exec\"]", []string{`mcp.eager[0]: not a tool: want "alias.tool" or "alias.*"`, `mcp.eager[1]: not a tool`}},
+		{"bad connect", "[mcp.servers.r]\nurl = \"http://h/mcp\"\nconnect = \"later\"", []string{"mcp.servers.r.connect: must be one of: start, on_demand"}},
 		{"too many retries", "[model]\nmax_retries = 50", []string{"config.toml: model.max_retries: is too large (at most 10)"}},
 	}
 	for _, tt := range tests {

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/go-playground/validator/v10"
@@ -198,6 +199,9 @@ func validate(c *Config) []Problem {
 
 // namespaceKey turns validator's "Config.mcp.servers[fs].url" into
 // "mcp.servers.fs.url".
+// mapKeys are the tables keyed by name, whose keys may look like numbers.
+var mapKeys = map[string]bool{"servers": true, "auto_approve": true, "autoapprove": true, "prices": true, "env": true}
+
 func namespaceKey(ns string) string {
 	_, ns, _ = strings.Cut(ns, ".") // drop the root type name
 	var parts []string
@@ -209,7 +213,14 @@ func namespaceKey(ns string) string {
 			if end < 0 {
 				end = len(ns) - 1
 			}
-			part, ns = quoteKey(ns[1:end]), ns[end+1:]
+			key := ns[1:end]
+			part, ns = quoteKey(key), ns[end+1:]
+			if _, err := strconv.Atoi(key); err == nil && len(parts) > 0 && !mapKeys[strings.ToLower(parts[len(parts)-1])] {
+				// A list's element: eager[1], not eager.1.
+				parts[len(parts)-1] += "[" + key + "]"
+				ns = strings.TrimPrefix(ns, ".")
+				continue
+			}
 		default:
 			end := strings.IndexAny(ns, ".[")
 			if end < 0 {

@@ -2,14 +2,14 @@ package tools
 
 import (
 	"bufio"
-	"encoding/json"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"deckhand/testutil"
 )
 
 // loadCatalog reads testdata/catalog: one tools/list answer per server,
@@ -18,21 +18,9 @@ func loadCatalog(tb testing.TB) *Catalog { return NewCatalog(loadSources(tb)) }
 
 func loadSources(tb testing.TB) map[string]Source {
 	tb.Helper()
-	files, err := filepath.Glob("testdata/catalog/*.json")
-	if err != nil || len(files) == 0 {
-		tb.Fatalf("no catalog in testdata: %v", err)
-	}
 	servers := map[string]Source{}
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		var list sdk.ListToolsResult
-		if err := json.Unmarshal(data, &list); err != nil {
-			tb.Fatalf("%s: %v", f, err)
-		}
-		servers[strings.TrimSuffix(filepath.Base(f), ".json")] = Source{Tools: list.Tools}
+	for alias, list := range testutil.LoadCatalog(tb, "testdata/catalog") {
+		servers[alias] = Source{Tools: list}
 	}
 	return servers
 }

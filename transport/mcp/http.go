@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"net"
@@ -59,6 +60,18 @@ func (t *httpTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return resp, nil
 	}
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if req.Method == http.MethodPost && resp.StatusCode == http.StatusOK && ct != "application/json" && ct != "text/event-stream" {
+		// Not MCP (a web page, say). The SDK fails the request too, but
+		// what reaches the caller of the handshake may be only that the
+		// connection closed; this keeps the reason.
+		head := peek(resp)
+		err := fmt.Errorf("POST %s: unsupported content type %q (is this an MCP endpoint?): %s",
+			redactedURL(req.URL), ct, t.redact.string(errbody.Summary(head)))
+		t.mu.Lock()
+		t.lastErr = err
+		t.mu.Unlock()
+		return resp, nil
+	}
 	switch {
 	case req.Method == http.MethodPost && ct == "application/json" && resp.Close && resp.Header.Get("Mcp-Session-Id") == "":
 		// A sessionless server that closes the connection after each JSON
@@ -73,11 +86,7 @@ func (t *httpTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 // recordRefusal keeps the status and a body excerpt of a failed response,
 // and puts the bytes it read back so the SDK sees the whole body.
 func (t *httpTransport) recordRefusal(req *http.Request, resp *http.Response) {
-	head, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
-	resp.Body = struct {
-		io.Reader
-		io.Closer
-	}{io.MultiReader(bytes.NewReader(head), resp.Body), resp.Body}
+	head := peek(resp)
 	refusal := &HTTPError{
 		Method: req.Method,
 		URL:    redactedURL(req.URL),
@@ -87,6 +96,17 @@ func (t *httpTransport) recordRefusal(req *http.Request, resp *http.Response) {
 	t.mu.Lock()
 	t.lastRefusal = refusal
 	t.mu.Unlock()
+}
+
+// peek reads the start of a response's body and puts it back, so the SDK
+// still sees the whole body.
+func peek(resp *http.Response) []byte {
+	head, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+	resp.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(head), resp.Body), resp.Body}
+	return head
 }
 
 // failure explains why connecting failed, from what the transport saw.

@@ -256,10 +256,7 @@ func (a *serverActor) Receive(c actor.Context) {
 		}
 		a.publishTools(c, m.tools)
 	case *actor.Restarting, *actor.Stopping:
-		for _, w := range a.waiting {
-			c.Send(w.sender, &ToolResult{ID: w.call.req.ID, Tool: a.alias + "." + w.call.tool, Err: fmt.Errorf("server %s stopped", a.alias)})
-		}
-		a.waiting = nil
+		a.failWaiting(c, fmt.Errorf("server %s stopped", a.alias))
 		a.failCalls(c, fmt.Errorf("server %s stopped", a.alias))
 		a.drop()
 		a.endLife()
@@ -325,10 +322,7 @@ func (a *serverActor) onDialed(c actor.Context, m *dialed) {
 	}
 	a.cancelDial = nil
 	if m.err != nil {
-		for _, w := range a.waiting {
-			c.Send(w.sender, &ToolResult{ID: w.call.req.ID, Tool: a.alias + "." + w.call.tool, Err: fmt.Errorf("server %s: connecting: %w", a.alias, m.err)})
-		}
-		a.waiting = nil
+		a.failWaiting(c, fmt.Errorf("server %s: connecting: %w", a.alias, m.err))
 		a.status.Attempts++
 		state := StateFailed
 		if a.status.State == StateReconnecting {
@@ -373,6 +367,14 @@ func (a *serverActor) onLost(c actor.Context, reason error) {
 	a.status.Failure = mcp.Classify(reason)
 	a.scheduleRetry(c)
 	a.setState(c, StateReconnecting, reason.Error())
+}
+
+// failWaiting answers the calls waiting for a first connection with err.
+func (a *serverActor) failWaiting(c actor.Context, err error) {
+	for _, w := range a.waiting {
+		c.Send(w.sender, &ToolResult{ID: w.call.req.ID, Tool: a.alias + "." + w.call.tool, Err: err})
+	}
+	a.waiting = nil
 }
 
 // drop forgets the current connection (closing it) and any attempt under way.

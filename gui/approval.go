@@ -114,7 +114,7 @@ func (a *approvals) open(r *actors.ApprovalRequested, parent fyne.Window) {
 		items = append(items, h)
 	}
 	argsLabel := widget.NewLabelWithStyle("Arguments", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	args := widget.NewRichText(&widget.TextSegment{Style: widget.RichTextStyleCodeBlock, Text: prettyArgs(req.Arguments)})
+	args := widget.NewRichText(&widget.TextSegment{Style: widget.RichTextStyleCodeBlock, Text: tools.PrettyArgs(req.Arguments)})
 	args.Wrapping = fyne.TextWrapBreak
 	scroll := container.NewVScroll(args)
 	scroll.SetMinSize(fyne.NewSize(560, 180))
@@ -228,11 +228,4 @@ func annotationText(req approval.Request) string {
 		text += " (A hint from an untrusted server.)"
 	}
 	return text
-}
-
-func prettyArgs(raw []byte) string {
-	if len(raw) == 0 {
-		return "{}"
-	}
-	return tools.PrettyJSON(raw)
 }

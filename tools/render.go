@@ -176,6 +176,14 @@ func Size(n int) string {
 	}
 }
 
+// PrettyArgs shows a tool call's arguments: indented JSON, and {} for none.
+func PrettyArgs(raw []byte) string {
+	if len(raw) == 0 {
+		return "{}"
+	}
+	return PrettyJSON(raw)
+}
+
 // PrettyJSON indents raw JSON for display, returning it unchanged if it is
 // not valid JSON.
 func PrettyJSON(raw []byte) string {

@@ -205,36 +205,36 @@ func (x *index) rank(query, server string) []ranked {
 
 // params returns an input schema's parameter names and descriptions.
 func params(schema any) map[string]string {
-	props := schemaProps(schema)
-	out := make(map[string]string, len(props))
-	for name, p := range props {
+	s := decodeSchema(schema)
+	out := make(map[string]string, len(s.Properties))
+	for name, p := range s.Properties {
 		desc, _ := p["description"].(string)
 		out[name] = desc
 	}
 	return out
 }
 
-func schemaProps(schema any) map[string]map[string]any {
-	var m struct {
-		Properties map[string]map[string]any `json:"properties"`
-		Required   []string                  `json:"required"`
+// objectSchema is the part of an input schema that names the parameters.
+type objectSchema struct {
+	Properties map[string]map[string]any `json:"properties"`
+	Required   []string                  `json:"required"`
+}
+
+// decodeSchema reads an input schema (a map, a *jsonschema.Schema, raw
+// JSON) through its JSON form; anything else has no parameters.
+func decodeSchema(schema any) objectSchema {
+	var m objectSchema
+	if data, err := json.Marshal(schema); err == nil {
+		json.Unmarshal(data, &m)
 	}
-	data, err := json.Marshal(schema)
-	if err != nil || json.Unmarshal(data, &m) != nil {
-		return nil
-	}
-	return m.Properties
+	return m
 }
 
 // Preview describes an input schema's parameters in at most n bytes:
 // "path: string, depth?: integer" (a ? marks the optional ones).
 func Preview(schema any, n int) string {
-	var m struct {
-		Properties map[string]map[string]any `json:"properties"`
-		Required   []string                  `json:"required"`
-	}
-	data, err := json.Marshal(schema)
-	if err != nil || json.Unmarshal(data, &m) != nil || len(m.Properties) == 0 {
+	m := decodeSchema(schema)
+	if len(m.Properties) == 0 {
 		return "no parameters"
 	}
 	names := make([]string, 0, len(m.Properties))

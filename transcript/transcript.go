@@ -236,7 +236,7 @@ func (t *Transcript) ToolRequested(call, tool string, args json.RawMessage) {
 	if _, ok := t.calls[call]; ok {
 		return
 	}
-	t.calls[call] = t.add(Row{Kind: Tool, Call: call, Tool: tool, Args: pretty(args), State: Asked})
+	t.calls[call] = t.add(Row{Kind: Tool, Call: call, Tool: tool, Args: tools.PrettyArgs(args), State: Asked})
 }
 
 // ToolStarted marks a call running.
@@ -307,13 +307,6 @@ func (t *Transcript) Note(text string, isError bool) {
 // Calls resets the call ids seen, at the end of a run: ids are the model's
 // and may repeat in the next run.
 func (t *Transcript) Calls() { clear(t.calls) }
-
-func pretty(args json.RawMessage) string {
-	if len(args) == 0 {
-		return "{}"
-	}
-	return tools.PrettyJSON(args)
-}
 
 // previewBytes bounds a Preview.
 const previewBytes = 1500

@@ -181,24 +181,11 @@ func mcpTools(ctx context.Context, e *env, args []string) error {
 	if len(rest) > 1 {
 		return usagef("mcp tools takes at most one alias")
 	}
-	cfg, err := e.loadConfig()
-	if err != nil {
-		return err
-	}
-	sys, list, err := e.connect(ctx, cfg, 0, rest...)
+	sys, cat, list, err := e.catalog(ctx, "", rest...)
 	if err != nil {
 		return err
 	}
 	defer e.stopSystem(sys)
-	cat, err := sys.Catalog(ctx)
-	if err != nil {
-		return err
-	}
-	for _, s := range list {
-		if s.State != actors.StateReady {
-			fmt.Fprintf(e.stderr, "%s: %s\n", s.Alias, stateText(s))
-		}
-	}
 	if *asJSON {
 		out := []toolJSON{}
 		for _, t := range cat.Tools() {
@@ -215,6 +202,32 @@ func mcpTools(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "No MCP servers configured.\n\n%s", addServerHint)
 	}
 	return nil
+}
+
+// catalog connects the configured servers (or only those named) and
+// returns their tools, saying on stderr which servers are down, with note
+// after the reason. An idle on-demand server is not down: its tools are
+// those of its last connection. On success the caller must stopSystem.
+func (e *env) catalog(ctx context.Context, note string, only ...string) (*actors.System, *tools.Catalog, []actors.ServerStatus, error) {
+	cfg, err := e.loadConfig()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	sys, list, err := e.connect(ctx, cfg, 0, only...)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	cat, err := sys.Catalog(ctx)
+	if err != nil {
+		e.stopSystem(sys)
+		return nil, nil, nil, err
+	}
+	for _, s := range list {
+		if s.State != actors.StateReady && s.State != actors.StateIdle {
+			fmt.Fprintf(e.stderr, "%s: %s%s\n", s.Alias, stateText(s), note)
+		}
+	}
+	return sys, cat, list, nil
 }
 
 func firstLine(s string) string {
@@ -557,28 +570,15 @@ func mcpSearch(ctx context.Context, e *env, args []string) error {
 	if *limit < 1 {
 		return usagef("--limit must be at least 1")
 	}
-	cfg, err := e.loadConfig()
-	if err != nil {
-		return err
-	}
 	var only []string
 	if *server != "" {
 		only = []string{*server}
 	}
-	sys, list, err := e.connect(ctx, cfg, 0, only...)
+	sys, cat, _, err := e.catalog(ctx, " (its tools are not searched)", only...)
 	if err != nil {
 		return err
 	}
 	defer e.stopSystem(sys)
-	for _, s := range list {
-		if s.State != actors.StateReady {
-			fmt.Fprintf(e.stderr, "%s: %s (its tools are not searched)\n", s.Alias, stateText(s))
-		}
-	}
-	cat, err := sys.Catalog(ctx)
-	if err != nil {
-		return err
-	}
 	matches := cat.Search(query, *server, *limit)
 	if *asJSON {
 		type matchJSON struct {

@@ -67,8 +67,9 @@ type (
 		Scope                         string // once, session, always, rule, grant (or "" when denied)
 		By                            string // why: "auto_approve fs.*", "the person", "no answer within 2m"
 	}
+	// RunStarted begins a run with the person's message, answered by Model.
 	RunStarted struct {
-		Conversation, Run, Text string
+		Conversation, Run, Text, Model string
 	}
 	RunQueued struct {
 		Conversation, Text string
@@ -350,7 +351,7 @@ func (a *conversationActor) startRun(c actor.Context, text string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	a.run = &runState{id: newID("run"), ctx: ctx, cancel: cancel}
 	a.history = append(a.history, llm.Message{Role: llm.RoleUser, Content: text})
-	a.emit(c, &RunStarted{Conversation: a.id, Run: a.run.id, Text: text})
+	a.emit(c, &RunStarted{Conversation: a.id, Run: a.run.id, Text: text, Model: a.deps.cfg.Model.Name})
 	a.request(c)
 }
 

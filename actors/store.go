@@ -45,6 +45,8 @@ type storeActor struct {
 	limit   int // cap on stored arguments
 	owner   string
 	always  *logAlways
+	cost    store.CostFunc
+	unsaved map[string]bool // conversations opened whose session row waits for a first message
 
 	batch   *store.Batch
 	pending int // rows in batch
@@ -73,9 +75,10 @@ type saveCatalog struct {
 // addSecrets adds values to redact from now on.
 type addSecrets struct{ values []string }
 
-func newStoreActor(db *store.DB, log *slog.Logger, secrets []string, limit int, always *logAlways) *storeActor {
+func newStoreActor(db *store.DB, log *slog.Logger, secrets []string, limit int, always *logAlways, cost store.CostFunc) *storeActor {
 	return &storeActor{
-		db: db, log: log.With("actor", "store"), secrets: secrets, limit: limit, always: always,
+		db: db, log: log.With("actor", "store"), secrets: secrets, limit: limit, always: always, cost: cost,
+		unsaved: map[string]bool{},
 		owner:  store.Owner(),
 		batch:  &store.Batch{},
 		deltas: map[string]*pendingDelta{},
@@ -90,14 +93,24 @@ func (a *storeActor) Receive(c actor.Context) {
 		a.flushed.Add(1)
 		go func() {
 			defer a.flushed.Done()
-			for b := range a.writes {
-				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-				err := a.db.Write(ctx, b)
-				cancel()
-				root.Send(self, &batchWritten{err: err})
+			a.closeDeadRuns()
+			refresh := time.NewTicker(grantsRefresh)
+			defer refresh.Stop()
+			for {
+				select {
+				case b, ok := <-a.writes:
+					if !ok {
+						return
+					}
+					ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+					err := a.db.Write(ctx, b)
+					cancel()
+					root.Send(self, &batchWritten{err: err})
+				case <-refresh.C:
+					a.refreshGrants()
+				}
 			}
 		}()
-		a.markInterrupted(c)
 	case *actor.Stopping:
 		// The last batch is written before the process may exit. The writer
 		// takes batches one at a time and the channel holds one, so when it
@@ -176,13 +189,19 @@ func (a *storeActor) record(c actor.Context, msg any) {
 	}
 	switch m := msg.(type) {
 	case *ConversationOpened:
-		if m.Resumed {
-			return
+		// The session's row waits for its first message: a window opened
+		// and closed without a word leaves nothing behind.
+		if !m.Resumed {
+			a.unsaved[m.Conversation] = true
 		}
-		a.batch.NewSessions = append(a.batch.NewSessions, store.NewSession{ID: m.Conversation, Time: now, Model: m.Model})
-		ev(m.Conversation, "", store.KindSessionCreated, map[string]any{"model": m.Model})
+		return
 	case *RunStarted:
-		a.batch.NewRuns = append(a.batch.NewRuns, store.NewRun{ID: m.Run, SessionID: m.Conversation, Time: now, Owner: a.owner})
+		if a.unsaved[m.Conversation] {
+			delete(a.unsaved, m.Conversation)
+			a.batch.NewSessions = append(a.batch.NewSessions, store.NewSession{ID: m.Conversation, Time: now, Model: m.Model})
+			ev(m.Conversation, "", store.KindSessionCreated, map[string]any{"model": m.Model})
+		}
+		a.batch.NewRuns = append(a.batch.NewRuns, store.NewRun{ID: m.Run, SessionID: m.Conversation, Time: now, Model: m.Model, Owner: a.owner})
 		a.batch.Titles = append(a.batch.Titles, store.Title{SessionID: m.Conversation, Title: string(a.redact([]byte(title(m.Text))))})
 		ev(m.Conversation, m.Run, store.KindRunStarted, map[string]any{"text": m.Text})
 	case *PromptBuilt:
@@ -308,28 +327,29 @@ func (a *storeActor) takeDeltas() {
 	}
 }
 
-// markInterrupted closes runs left "running" by a process that is gone.
-func (a *storeActor) markInterrupted(c actor.Context) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	runs, err := a.db.Running(ctx)
-	if err != nil {
-		a.log.Error("looking for interrupted runs", "err", err)
+// refreshGrants reads the "always allow" grants back from the log (another
+// process may have revoked one). It runs in the writer goroutine.
+func (a *storeActor) refreshGrants() {
+	if a.always == nil {
 		return
 	}
-	now := time.Now()
-	for _, r := range runs {
-		if store.OwnerAlive(r.Owner) {
-			continue
-		}
-		raw, _ := json.Marshal(map[string]string{"owner": r.Owner})
-		a.batch.Events = append(a.batch.Events, store.Event{ID: newID("ev"), SessionID: r.SessionID, RunID: r.ID, Time: now, Kind: store.KindRunInterrupted, Data: raw})
-		a.batch.Finished = append(a.batch.Finished, store.FinishedRun{ID: r.ID, SessionID: r.SessionID, Time: now, Status: store.RunInterrupted,
-			Error: "Deckhand stopped while the run was in progress"})
-		a.pending++
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := a.always.load(ctx, a.db); err != nil {
+		a.log.Warn("reading the grants", "err", err)
 	}
-	if a.pending > 0 {
-		a.flush(c)
+}
+
+// closeDeadRuns closes the runs a process that is gone left running,
+// counting the usage their events show. It runs off the actor, in the
+// writer goroutine's turn, before any batch of this process.
+func (a *storeActor) closeDeadRuns() {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if n, err := a.db.CloseDeadRuns(ctx, a.cost); err != nil {
+		a.log.Error("closing interrupted runs", "err", err)
+	} else if n > 0 {
+		a.log.Info("closed runs left by a Deckhand that stopped", "runs", n)
 	}
 }
 
@@ -351,6 +371,11 @@ func (a *storeActor) redact(raw []byte) []byte {
 
 // capped is arguments as sent, cut at the output limit when huge.
 func (a *storeActor) capped(args json.RawMessage) any {
+	if !json.Valid(args) {
+		// What the model sent is kept even when it is not JSON (a call cut
+		// off mid-arguments): as text, since it cannot be embedded as JSON.
+		return tools.Cap(string(args), a.limit)
+	}
 	if len(args) <= a.limit || a.limit <= 0 {
 		return args
 	}
@@ -366,26 +391,26 @@ func title(text string) string {
 	return t
 }
 
-// logAlways keeps "always allow" grants in the log. A new grant counts at
-// once; it is written by the store actor, and until then kept here.
+// logAlways keeps the "always allow" grants of the log in memory: the gate
+// asks it inside a conversation's Receive, which must never wait for the
+// disk. It is loaded at start and refreshed by the store actor's writer
+// (so that a grant revoked by another process stops counting within
+// grantsRefresh); a new grant counts at once and is written by the store
+// actor.
 type logAlways struct {
-	db      *store.DB
 	mu      sync.Mutex
-	pending map[string]bool
+	granted map[string]bool // as last read from the log
+	pending map[string]bool // granted here, not yet read back
 	send    func(tool, by string)
 }
 
+// grantsRefresh is how often the grants are read back from the log.
+const grantsRefresh = 2 * time.Second
+
 func (g *logAlways) Allowed(tool string) bool {
 	g.mu.Lock()
-	pending := g.pending[tool]
-	g.mu.Unlock()
-	if pending {
-		return true
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	ok, err := g.db.Granted(ctx, tool)
-	return err == nil && ok
+	defer g.mu.Unlock()
+	return g.granted[tool] || g.pending[tool]
 }
 
 func (g *logAlways) Grant(tool, by string) error {
@@ -399,8 +424,31 @@ func (g *logAlways) Grant(tool, by string) error {
 	return nil
 }
 
+// load reads the grants from the log. A grant made here that the log does
+// not hold yet stays pending until it does.
+func (g *logAlways) load(ctx context.Context, db *store.DB) error {
+	list, err := db.Grants(ctx)
+	if err != nil {
+		return err
+	}
+	granted := make(map[string]bool, len(list))
+	for _, gr := range list {
+		granted[gr.Tool] = true
+	}
+	g.mu.Lock()
+	g.granted = granted
+	g.mu.Unlock()
+	return nil
+}
+
+// confirm is called once a grant made here is on disk: from now on the
+// log's copy counts (and its revocation too).
 func (g *logAlways) confirm(tool string) {
 	g.mu.Lock()
+	if g.granted == nil {
+		g.granted = map[string]bool{}
+	}
+	g.granted[tool] = true
 	delete(g.pending, tool)
 	g.mu.Unlock()
 }

@@ -61,6 +61,7 @@ type System struct {
 	log       *slog.Logger
 	lookupEnv func(string) (string, bool)
 	conns     *sync.WaitGroup // connections not yet closed
+	always    approval.Always // the "always allow" grants every conversation shares
 	ids       atomic.Uint64   // call ids for CallTool
 }
 
@@ -113,12 +114,19 @@ func Start(opts Options) *System {
 	s.Registry = as.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return newRegistry(log) }, inline))
 	var always approval.Always = &approval.MemoryAlways{}
 	if opts.Log != nil {
-		la := &logAlways{db: opts.Log}
+		la := &logAlways{}
 		la.send = func(tool, by string) { s.Root.Send(s.Store, &grantAlways{tool: tool, by: by}) }
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		if err := la.load(ctx, opts.Log); err != nil {
+			log.Warn("reading the always-allow grants: none count until they can be read", "err", err)
+		}
+		cancel()
 		always = la
 		secrets := slices.Clone(opts.Secrets)
+		model := opts.Config.Model
+		cost := func(name string, in, out int) float64 { return model.PriceFor(name).Cost(in, out) }
 		s.Store = as.Root.Spawn(actor.PropsFromProducer(func() actor.Actor {
-			return newStoreActor(opts.Log, log, secrets, opts.Config.MCP.MaxOutputBytes, la)
+			return newStoreActor(opts.Log, log, secrets, opts.Config.MCP.MaxOutputBytes, la, cost)
 		}))
 	}
 	deps := serverDeps{
@@ -158,6 +166,7 @@ func Start(opts Options) *System {
 		func() actor.Actor { return newServers(servers, deps) },
 		actor.WithSupervisor(actor.NewExponentialBackoffStrategy(time.Minute, 500*time.Millisecond)),
 	))
+	s.always = always
 	cd := convDeps{
 		cfg:       opts.Config,
 		client:    modelClient(opts.Config.Model, opts.LookupEnv),

@@ -22,16 +22,34 @@ type Session struct {
 	Updated time.Time // last activity
 	Runs    int
 	Usage   Usage
+	// LastRun is the status of the session's latest run ("" when it has
+	// none): RunRunning only while the process running it is alive, read as
+	// RunInterrupted once that process is gone.
+	LastRun string
 }
 
-const sessionCols = `session_id, coalesce(title, ''), coalesce(model, ''), created_at, updated_at, runs, input_tokens, output_tokens, cost_usd, estimated`
+const sessionCols = `session_id, coalesce(title, ''), coalesce(model, ''), created_at, updated_at, runs, input_tokens, output_tokens, cost_usd, estimated,
+	coalesce((SELECT status || char(31) || coalesce(owner, '') FROM runs r WHERE r.session_id = sessions.session_id ORDER BY created_at DESC LIMIT 1), '')`
 
 func scanSession(row interface{ Scan(...any) error }) (Session, error) {
 	var s Session
 	var created, updated int64
-	err := row.Scan(&s.ID, &s.Title, &s.Model, &created, &updated, &s.Runs, &s.Usage.InputTokens, &s.Usage.OutputTokens, &s.Usage.CostUSD, &s.Usage.Estimated)
+	var last string
+	err := row.Scan(&s.ID, &s.Title, &s.Model, &created, &updated, &s.Runs, &s.Usage.InputTokens, &s.Usage.OutputTokens, &s.Usage.CostUSD, &s.Usage.Estimated, &last)
 	s.Created, s.Updated = fromMS(created), fromMS(updated)
+	status, owner, _ := strings.Cut(last, "\x1f")
+	s.LastRun = liveStatus(status, owner)
 	return s, err
+}
+
+// liveStatus is a run's status as a reader should see it: a run marked
+// running whose process is gone (killed, crashed, the machine restarted) is
+// interrupted, whether or not a later Deckhand has closed it yet.
+func liveStatus(status, owner string) string {
+	if status == RunRunning && !OwnerAlive(owner) {
+		return RunInterrupted
+	}
+	return status
 }
 
 // Sessions lists sessions, the most recently active first. It reads only the
@@ -103,6 +121,7 @@ func scanRun(row interface{ Scan(...any) error }) (Run, error) {
 	err := row.Scan(&r.ID, &r.SessionID, &r.Status, &r.Model, &r.Error, &created, &finished, &r.Requests,
 		&r.Usage.InputTokens, &r.Usage.OutputTokens, &r.Usage.CostUSD, &r.Usage.Estimated, &r.Owner)
 	r.Created, r.Finished = fromMS(created), fromMS(finished)
+	r.Status = liveStatus(r.Status, r.Owner)
 	return r, err
 }
 
@@ -142,10 +161,6 @@ func (db *DB) Run(ctx context.Context, id string) (Run, error) {
 	return found[0], nil
 }
 
-// Running lists the runs marked running, for interrupted-run detection.
-func (db *DB) Running(ctx context.Context) ([]Run, error) {
-	return db.runs(ctx, `status = ?`, RunRunning)
-}
 
 // Filter selects events: of one session or one run, after a position.
 type Filter struct {

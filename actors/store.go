@@ -79,9 +79,9 @@ func newStoreActor(db *store.DB, log *slog.Logger, secrets []string, limit int, 
 	return &storeActor{
 		db: db, log: log.With("actor", "store"), secrets: secrets, limit: limit, always: always, cost: cost,
 		unsaved: map[string]bool{},
-		owner:  store.Owner(),
-		batch:  &store.Batch{},
-		deltas: map[string]*pendingDelta{},
+		owner:   store.Owner(),
+		batch:   &store.Batch{},
+		deltas:  map[string]*pendingDelta{},
 	}
 }
 

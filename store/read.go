@@ -161,7 +161,6 @@ func (db *DB) Run(ctx context.Context, id string) (Run, error) {
 	return found[0], nil
 }
 
-
 // Filter selects events: of one session or one run, after a position.
 type Filter struct {
 	SessionID string

@@ -1,72 +1,60 @@
 package actors
 
 import (
-	"deckhand/approval"
+	"deckhand/replay"
 	"deckhand/store"
 	"deckhand/transport/llm"
 )
 
 // Rebuild reads a session's events back into what its conversation held:
 // the messages, in the form they were sent to the model, the tools allowed
-// "for this session", and the lazy tools it had loaded. A call whose result
-// never reached the log (the process died first) is answered with a note, so
-// the history stays well formed for the next request. The caller sets the
-// options' ID and Watchers.
+// "for this session", and the lazy tools it had loaded. What Deckhand did
+// not live to finish is told as it was: an answer cut off mid-stream is
+// kept as far as the person saw it, and each call says whether it finished
+// (with its result), was sent with its outcome unknown, or was never made.
+// The caller sets the options' ID and Watchers.
 func Rebuild(events []store.Event) ConversationOptions {
-	var (
-		history  []llm.Message
-		grants   = approval.Grants{}
-		loaded   []string
-		calls    []llm.ToolCall    // of the last assistant message
-		outputs  map[string]string // call id -> what the model got
-		commands []string          // outputs of local.exec, in order
-	)
-	settle := func() {
-		for _, c := range calls {
-			out, ok := outputs[c.ID]
-			if !ok {
-				out = "Not run: Deckhand stopped before this call finished."
+	s := replay.Read(events)
+	return ConversationOptions{Resumed: true, History: History(s), Grants: s.Grants, Loaded: s.Loaded}
+}
+
+// History is the model's side of a session read back from its log.
+func History(s replay.Session) []llm.Message {
+	var history []llm.Message
+	for _, run := range s.Runs {
+		history = append(history, llm.Message{Role: llm.RoleUser, Content: run.Text})
+		for _, step := range run.Steps {
+			a := step.Answer
+			if a == nil {
+				continue
 			}
-			history = append(history, llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, Content: out})
-		}
-		if len(commands) > 0 {
-			history = append(history, commandsMessage(commands))
-		}
-		calls, outputs, commands = nil, nil, nil
-	}
-	for _, e := range events {
-		d, err := e.Decode()
-		if err != nil {
-			continue
-		}
-		switch e.Kind {
-		case store.KindRunStarted:
-			settle()
-			history = append(history, llm.Message{Role: llm.RoleUser, Content: d.Text})
-		case store.KindAssistantMessage:
-			settle()
-			m := llm.Message{Role: llm.RoleAssistant, Content: d.Text}
-			for _, tc := range d.ToolCalls {
+			m := llm.Message{Role: llm.RoleAssistant, Content: a.Text}
+			if a.Partial && run.End.Status != store.RunStopped && run.End.Status != store.RunFailed {
+				m.Content += cutOffNote
+			}
+			for _, tc := range a.ToolCalls {
 				m.ToolCalls = append(m.ToolCalls, llm.ToolCall{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments})
 			}
+			if m.Content == "" && len(m.ToolCalls) == 0 {
+				continue
+			}
 			history = append(history, m)
-			calls, outputs = m.ToolCalls, map[string]string{}
-		case store.KindToolSucceeded, store.KindToolFailed, store.KindCapabilityDenied:
-			if d.Tool == "local.exec" {
-				commands = append(commands, d.Output)
-			} else if outputs != nil {
-				outputs[d.Call] = d.Output
+			for _, tc := range a.ToolCalls {
+				history = append(history, llm.Message{Role: llm.RoleTool, ToolCallID: tc.ID, Content: a.CallFor(tc.ID).Result()})
 			}
-		case store.KindApprovalGranted:
-			if d.Scope == "session" {
-				grants[d.Tool] = true
+			var outputs []string
+			for _, c := range a.Calls {
+				if c.Command() {
+					outputs = append(outputs, c.Result())
+				}
 			}
-		case store.KindToolsLoaded:
-			loaded = append(loaded, d.Loaded...)
-		case store.KindRunSucceeded, store.KindRunFailed, store.KindRunStopped, store.KindRunInterrupted:
-			settle()
+			if len(outputs) > 0 {
+				history = append(history, commandsMessage(outputs))
+			}
 		}
 	}
-	settle()
-	return ConversationOptions{Resumed: true, History: history, Grants: grants, Loaded: loaded}
+	return history
 }
+
+// cutOffNote ends an answer that Deckhand stopped writing down mid-stream.
+const cutOffNote = "\n\n[cut off: Deckhand stopped while this answer was streaming]"

@@ -1,38 +1,51 @@
 package transcript
 
-import "deckhand/store"
+import (
+	"deckhand/replay"
+	"deckhand/store"
+)
 
-// FromEvents rebuilds a session's transcript from its logged events.
+// FromEvents rebuilds a session's transcript from its logged events, read
+// the same way as when the conversation is resumed (package replay).
 func FromEvents(events []store.Event) *Transcript {
 	t := New()
-	for _, e := range events {
-		d, err := e.Decode()
-		if err != nil {
-			continue
-		}
-		switch e.Kind {
-		case store.KindRunStarted:
-			t.Calls()
-			t.User(d.Text, e.Time)
-		case store.KindAssistantMessage:
-			if d.Text != "" {
-				t.Assistant(d.Text, e.Time)
+	for _, run := range replay.Read(events).Runs {
+		t.User(run.Text, run.Time)
+		for _, step := range run.Steps {
+			if n := step.Notice; n != nil {
+				t.Note(n.Text, false)
+				continue
 			}
-		case store.KindToolRequested:
-			t.ToolRequested(d.Call, d.Tool, d.Arguments)
-		case store.KindToolInvoked:
-			t.ToolStarted(d.Call, d.Tool, d.Arguments)
-		case store.KindToolSucceeded, store.KindToolFailed, store.KindCapabilityDenied:
-			t.ToolFinished(d.Call, d.Tool, nil, d.Output, e.Kind != store.KindToolSucceeded, d.Denied, msDuration(d.ElapsedMS))
-		case store.KindNotice:
-			t.Note(d.Text, false)
-		case store.KindRunFailed:
-			t.Note("The run failed: "+d.Error, true)
-		case store.KindRunStopped:
+			a := step.Answer
+			if a.Text != "" {
+				t.Assistant(a.Text, a.Time)
+			}
+			for _, c := range a.Calls {
+				t.ToolRequested(c.ID, c.Tool, c.Arguments)
+				ended := run.End.Status != store.RunRunning // else it may still be going, in another process
+				switch {
+				case c.Outcome == replay.NeverStarted && ended:
+					t.ToolFinished(c.ID, c.Tool, nil, c.Result(), true, false, 0)
+				case c.Outcome == replay.Unknown:
+					t.ToolStarted(c.ID, c.Tool, c.Arguments)
+					if ended {
+						t.ToolFinished(c.ID, c.Tool, nil, c.Result(), true, false, 0)
+					}
+				case c.Outcome == replay.Finished:
+					t.ToolStarted(c.ID, c.Tool, c.Arguments)
+					t.ToolFinished(c.ID, c.Tool, nil, c.Output, c.IsError, c.Denied, c.Elapsed)
+				}
+			}
+		}
+		switch run.End.Status {
+		case store.RunFailed:
+			t.Note("The run failed: "+run.End.Error, true)
+		case store.RunStopped:
 			t.Note("Stopped.", false)
-		case store.KindRunInterrupted:
+		case store.RunInterrupted:
 			t.Note("Deckhand stopped while this run was in progress.", true)
 		}
+		t.Calls()
 	}
 	t.Changes() // a fresh view draws everything anyway
 	return t

@@ -1,0 +1,249 @@
+// Package replay reads a session's event log back into what happened, run by
+// run: what the person asked, what the model answered (whole or cut off),
+// which tools it called and how each call ended. It is the one reading of
+// the log that resuming a conversation (what the model is told) and
+// reopening it in the window (what the person sees) share, so that both tell
+// the same story, including of a run Deckhand did not live to finish.
+package replay
+
+import (
+	"encoding/json"
+	"strings"
+	"time"
+
+	"deckhand/store"
+)
+
+// Session is a session's log, read back.
+type Session struct {
+	Runs []Run
+	// Grants are the tools allowed "for this session".
+	Grants map[string]bool
+	// Loaded are the lazy tools whose schemas the model was given.
+	Loaded []string
+}
+
+// Run is one run: the person's message and what followed.
+type Run struct {
+	ID    string
+	Text  string // the person's message
+	Time  time.Time
+	Steps []Step
+	End   End
+}
+
+// Step is an answer of the model or a notice, in the order they happened;
+// exactly one field is set.
+type Step struct {
+	Answer *Answer
+	Notice *Notice
+}
+
+// Answer is one answer of the model and the calls it led to.
+type Answer struct {
+	Text string
+	Time time.Time
+	// Partial: the answer was cut off (the stream broke, the run was
+	// stopped, or Deckhand stopped while it streamed); Text is what had
+	// arrived, which the person saw.
+	Partial bool
+	// ToolCalls are the calls as the model sent them (wire names), for its
+	// history.
+	ToolCalls []ToolCall
+	// Calls are the tool calls and shell commands the answer led to, in the
+	// order they were requested, with how each ended.
+	Calls []*Call
+}
+
+// ToolCall is a tool call as the model sent it.
+type ToolCall struct{ ID, Name, Arguments string }
+
+// Call is one tool call or shell command and its fate.
+type Call struct {
+	ID        string
+	Tool      string // alias.tool, or local.exec for a shell command
+	Arguments json.RawMessage
+	Outcome   Outcome
+	Output    string // what the model was given, when Finished
+	IsError   bool
+	Denied    bool
+	Elapsed   time.Duration
+}
+
+// Command reports whether the call is a shell command the model proposed
+// on a CMD: line (not a tool call of its own).
+func (c *Call) Command() bool { return c.Tool == CommandTool }
+
+// CommandTool is the name shell commands are logged under.
+const CommandTool = "local.exec"
+
+// Outcome is how far a call got.
+type Outcome int
+
+const (
+	// NeverStarted: the call was requested (and perhaps asked about) but
+	// never sent to its server.
+	NeverStarted Outcome = iota
+	// Unknown: the call was sent, and Deckhand stopped before its result
+	// came back: it may have done what it does.
+	Unknown
+	// Finished: the call ended (done, failed, denied or refused) and Output
+	// is what the model was told.
+	Finished
+)
+
+// Notice is something the person was told during a run.
+type Notice struct {
+	Text string
+	Time time.Time
+}
+
+// End is how a run ended.
+type End struct {
+	Status string // a store.Run* status; RunRunning when the log stops mid-run
+	Error  string
+}
+
+// Read reads a session's events (in log order) back into its runs.
+func Read(events []store.Event) Session {
+	s := Session{Grants: map[string]bool{}}
+	var (
+		run    *Run
+		answer *Answer
+		calls  map[string]*Call
+		stream strings.Builder // text streamed since the last whole answer
+		first  time.Time       // when that text began
+	)
+	// settle closes the current answer: text that streamed and never became
+	// a whole answer is a partial one.
+	settle := func() {
+		if run == nil {
+			return
+		}
+		if stream.Len() > 0 {
+			run.Steps = append(run.Steps, Step{Answer: &Answer{Text: stream.String(), Time: first, Partial: true}})
+			stream.Reset()
+		}
+		answer, calls = nil, nil
+	}
+	call := func(id, tool string, args json.RawMessage) *Call {
+		if answer == nil {
+			// A call with no answer before it in this run (a log older than
+			// this reader, or written out of order): give it one.
+			answer = &Answer{}
+			calls = map[string]*Call{}
+			run.Steps = append(run.Steps, Step{Answer: answer})
+		}
+		c := calls[id]
+		if c == nil {
+			c = &Call{ID: id, Tool: tool, Arguments: args}
+			calls[id] = c
+			answer.Calls = append(answer.Calls, c)
+		}
+		return c
+	}
+	for _, e := range events {
+		d, err := e.Decode()
+		if err != nil {
+			continue
+		}
+		if run == nil && e.Kind != store.KindRunStarted {
+			if e.Kind == store.KindToolsLoaded {
+				s.Loaded = append(s.Loaded, d.Loaded...)
+			}
+			continue
+		}
+		switch e.Kind {
+		case store.KindRunStarted:
+			settle()
+			s.Runs = append(s.Runs, Run{ID: e.RunID, Text: d.Text, Time: e.Time, End: End{Status: store.RunRunning}})
+			run = &s.Runs[len(s.Runs)-1]
+		case store.KindAssistantDelta:
+			if stream.Len() == 0 {
+				first = e.Time
+			}
+			stream.WriteString(d.Text)
+		case store.KindPromptBuilt:
+			// A new request: whatever streamed before it was answered whole.
+			stream.Reset()
+		case store.KindAssistantMessage:
+			stream.Reset()
+			settle()
+			answer = &Answer{Text: d.Text, Time: e.Time, Partial: d.Incomplete}
+			for _, tc := range d.ToolCalls {
+				answer.ToolCalls = append(answer.ToolCalls, ToolCall{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments})
+			}
+			calls = map[string]*Call{}
+			run.Steps = append(run.Steps, Step{Answer: answer})
+		case store.KindToolRequested, store.KindApprovalAsked:
+			call(d.Call, d.Tool, d.Arguments)
+		case store.KindToolInvoked:
+			c := call(d.Call, d.Tool, d.Arguments)
+			if c.Outcome == NeverStarted {
+				c.Outcome = Unknown
+			}
+		case store.KindToolSucceeded, store.KindToolFailed, store.KindCapabilityDenied:
+			c := call(d.Call, d.Tool, nil)
+			c.Outcome, c.Output, c.Denied = Finished, d.Output, d.Denied
+			c.IsError = e.Kind != store.KindToolSucceeded
+			c.Elapsed = time.Duration(d.ElapsedMS) * time.Millisecond
+		case store.KindApprovalGranted:
+			if d.Scope == "session" {
+				s.Grants[d.Tool] = true
+			}
+		case store.KindToolsLoaded:
+			s.Loaded = append(s.Loaded, d.Loaded...)
+		case store.KindNotice:
+			run.Steps = append(run.Steps, Step{Notice: &Notice{Text: d.Text, Time: e.Time}})
+		case store.KindRunSucceeded, store.KindRunFailed, store.KindRunStopped, store.KindRunInterrupted:
+			settle()
+			run.End = End{Status: endStatus(e.Kind), Error: d.Error}
+			run = nil
+		}
+	}
+	settle()
+	return s
+}
+
+func endStatus(kind string) string {
+	switch kind {
+	case store.KindRunSucceeded:
+		return store.RunSucceeded
+	case store.KindRunFailed:
+		return store.RunFailed
+	case store.KindRunStopped:
+		return store.RunStopped
+	}
+	return store.RunInterrupted
+}
+
+// Outcome texts: what the model and the person are told of a call whose
+// result never reached the log.
+const (
+	NeverStartedText = "Not run: Deckhand stopped before this call was made."
+	UnknownText      = "Outcome unknown: the call was sent to its server, and Deckhand stopped before the result came back. " +
+		"It may have done what it does; check before calling it again."
+)
+
+// Result is what the model is told of a call: its output, or the truth
+// about a call whose result never arrived.
+func (c *Call) Result() string {
+	switch c.Outcome {
+	case Finished:
+		return c.Output
+	case Unknown:
+		return UnknownText
+	}
+	return NeverStartedText
+}
+
+// CallFor finds the call the answer made with the model's call id; a call
+// the log never saw requested was never started.
+func (a *Answer) CallFor(id string) *Call {
+	for _, c := range a.Calls {
+		if c.ID == id {
+			return c
+		}
+	}
+	return &Call{ID: id}
+}

@@ -1,0 +1,151 @@
+package replay
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"deckhand/store"
+)
+
+// events builds a log from kind, data pairs.
+func events(pairs ...string) []store.Event {
+	var out []store.Event
+	t0 := time.UnixMilli(1_700_000_000_000)
+	for i := 0; i < len(pairs); i += 2 {
+		out = append(out, store.Event{Kind: pairs[i], Data: json.RawMessage(pairs[i+1]), RunID: "r", Time: t0.Add(time.Duration(i) * time.Millisecond)})
+	}
+	return out
+}
+
+func TestCallOutcomes(t *testing.T) {
+	s := Read(events(
+		store.KindRunStarted, `{"text":"go"}`,
+		store.KindPromptBuilt, `{}`,
+		store.KindAssistantMessage, `{"text":"","tool_calls":[{"id":"a","name":"fs__read","arguments":"{}"},{"id":"b","name":"fs__write","arguments":"{}"},{"id":"c","name":"fs__rm","arguments":"{}"},{"id":"d","name":"fs__mv","arguments":"{}"}]}`,
+		store.KindToolRequested, `{"call":"a","tool":"fs.read","arguments":{}}`,
+		store.KindToolRequested, `{"call":"b","tool":"fs.write","arguments":{}}`,
+		store.KindToolRequested, `{"call":"c","tool":"fs.rm","arguments":{}}`,
+		store.KindToolInvoked, `{"call":"a","tool":"fs.read"}`,
+		store.KindToolSucceeded, `{"call":"a","tool":"fs.read","output":"the text"}`,
+		store.KindApprovalGranted, `{"call":"b","tool":"fs.write","scope":"session"}`,
+		store.KindToolInvoked, `{"call":"b","tool":"fs.write"}`,
+		store.KindApprovalAsked, `{"call":"c","tool":"fs.rm"}`,
+		// killed here: b was sent, c was being asked, d never logged
+	))
+	if len(s.Runs) != 1 || s.Runs[0].End.Status != store.RunRunning {
+		t.Fatalf("runs = %+v, want one still running", s.Runs)
+	}
+	a := s.Runs[0].Steps[0].Answer
+	got := map[string]string{}
+	for _, id := range []string{"a", "b", "c", "d"} {
+		got[id] = a.CallFor(id).Result()
+	}
+	want := map[string]string{"a": "the text", "b": UnknownText, "c": NeverStartedText, "d": NeverStartedText}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("results (-want +got):\n%s", diff)
+	}
+	if !s.Grants["fs.write"] {
+		t.Errorf("grants = %v, want fs.write", s.Grants)
+	}
+}
+
+func TestPartialAnswers(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		log    []store.Event
+		want   []Answer
+		status string
+	}{
+		{"killed mid-stream", events(
+			store.KindRunStarted, `{"text":"go"}`,
+			store.KindPromptBuilt, `{}`,
+			store.KindAssistantDelta, `{"text":"Half of "}`,
+			store.KindAssistantDelta, `{"text":"it"}`,
+		), []Answer{{Text: "Half of it", Partial: true}}, store.RunRunning},
+		{"closed as interrupted later", events(
+			store.KindRunStarted, `{"text":"go"}`,
+			store.KindAssistantDelta, `{"text":"Half"}`,
+			store.KindRunInterrupted, `{}`,
+		), []Answer{{Text: "Half", Partial: true}}, store.RunInterrupted},
+		{"deltas then the whole answer", events(
+			store.KindRunStarted, `{"text":"go"}`,
+			store.KindAssistantDelta, `{"text":"Wh"}`,
+			store.KindAssistantMessage, `{"text":"Whole"}`,
+			store.KindRunSucceeded, `{}`,
+		), []Answer{{Text: "Whole"}}, store.RunSucceeded},
+		{"a notice between deltas and the answer", events(
+			store.KindRunStarted, `{"text":"go"}`,
+			store.KindAssistantDelta, `{"text":"Wh"}`,
+			store.KindNotice, `{"text":"cut off at the output limit"}`,
+			store.KindAssistantMessage, `{"text":"Whole"}`,
+		), []Answer{{Text: "Whole"}}, store.RunRunning},
+		{"stopped", events(
+			store.KindRunStarted, `{"text":"go"}`,
+			store.KindAssistantMessage, `{"text":"Wh","incomplete":true}`,
+			store.KindRunStopped, `{}`,
+		), []Answer{{Text: "Wh", Partial: true}}, store.RunStopped},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := Read(tc.log)
+			var got []Answer
+			for _, st := range s.Runs[0].Steps {
+				if st.Answer != nil {
+					a := *st.Answer
+					a.Time = time.Time{}
+					got = append(got, a)
+				}
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("answers (-want +got):\n%s", diff)
+			}
+			if s.Runs[0].End.Status != tc.status {
+				t.Errorf("status = %q, want %q", s.Runs[0].End.Status, tc.status)
+			}
+		})
+	}
+}
+
+func TestCommandsAndLoaded(t *testing.T) {
+	s := Read(events(
+		store.KindToolsLoaded, `{"loaded":["k8s.logs"]}`,
+		store.KindRunStarted, `{"text":"go"}`,
+		store.KindAssistantMessage, `{"text":"CMD: ls"}`,
+		store.KindToolRequested, `{"call":"cmd-1","tool":"local.exec","arguments":{"command":"ls"}}`,
+		store.KindToolInvoked, `{"call":"cmd-1","tool":"local.exec"}`,
+		store.KindToolFailed, `{"call":"cmd-1","tool":"local.exec","output":"exit 2"}`,
+		store.KindToolsLoaded, `{"loaded":["k8s.pods"]}`,
+		store.KindRunFailed, `{"error":"model down"}`,
+		store.KindAssistantMessage, `{"text":"stray, outside any run"}`,
+	))
+	if diff := cmp.Diff([]string{"k8s.logs", "k8s.pods"}, s.Loaded); diff != "" {
+		t.Errorf("loaded (-want +got):\n%s", diff)
+	}
+	r := s.Runs[0]
+	if len(r.Steps) != 1 || r.End != (End{Status: store.RunFailed, Error: "model down"}) {
+		t.Fatalf("run = %+v", r)
+	}
+	c := r.Steps[0].Answer.Calls[0]
+	if !c.Command() || c.Result() != "exit 2" || !c.IsError {
+		t.Errorf("command = %+v", c)
+	}
+}
+
+// FuzzRead: any log reads back without a panic, and every call has an
+// answer to hold it.
+func FuzzRead(f *testing.F) {
+	f.Add(store.KindRunStarted, `{"text":"go"}`, store.KindToolInvoked, `{"call":"a"}`)
+	f.Add(store.KindAssistantDelta, `{"text":"x"}`, store.KindNotice, `{}`)
+	f.Fuzz(func(t *testing.T, k1, d1, k2, d2 string) {
+		s := Read(events(store.KindRunStarted, `{}`, k1, d1, k2, d2, store.KindRunStarted, `{}`, k2, d2))
+		for _, r := range s.Runs {
+			for _, st := range r.Steps {
+				if (st.Answer == nil) == (st.Notice == nil) {
+					t.Fatalf("a step with %v answer and %v notice", st.Answer, st.Notice)
+				}
+			}
+		}
+	})
+}

@@ -14,6 +14,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/config"
+	"deckhand/prompt"
 	"deckhand/store"
 	"deckhand/testutil"
 	"deckhand/transport/llm"
@@ -256,28 +257,28 @@ func BenchmarkToolSurface(b *testing.B) {
 	cat := catalogOf(b)
 	cfg := &config.Config{}
 	cfg.ApplyDefaults()
-	var lazy *surface
+	var lazy *prompt.Surface
 	for b.Loop() {
-		lazy = planSurface(cat, cfg)
+		lazy = prompt.Plan(cat, cfg)
 	}
 	size := func(list []llm.Tool) int {
 		data, _ := json.Marshal(list)
 		return len(data)
 	}
-	eager := size(toolList(cat))
-	first := size(lazy.tools(nil))
-	index := len(lazy.index)
+	eager := size(prompt.ToolList(cat))
+	first := size(lazy.Tools(nil))
+	index := len(lazy.Index)
 	loaded := map[string]bool{}
 	for _, m := range cat.Search("create calendar event", "", 5) {
 		loaded[m.Tool.Display] = true
 	}
-	after := size(lazy.tools(loaded))
+	after := size(lazy.Tools(loaded))
 	b.ReportMetric(float64(cat.Len()), "tools")
 	b.ReportMetric(float64(eager), "eager-bytes")
-	b.ReportMetric(float64(estimateTokens(strings.Repeat("x", eager))), "eager-tokens")
+	b.ReportMetric(float64(prompt.EstimateTokens(strings.Repeat("x", eager))), "eager-tokens")
 	b.ReportMetric(float64(first), "lazy-bytes")
 	b.ReportMetric(float64(index), "index-bytes")
-	b.ReportMetric(float64(estimateTokens(strings.Repeat("x", first+index))), "lazy+index-tokens")
+	b.ReportMetric(float64(prompt.EstimateTokens(strings.Repeat("x", first+index))), "lazy+index-tokens")
 	b.ReportMetric(100*(1-float64(first+index)/float64(eager)), "%smaller")
 	b.ReportMetric(float64(after), "lazy-5-loaded-bytes")
 }

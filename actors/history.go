@@ -3,6 +3,7 @@ package actors
 import (
 	"deckhand/replay"
 	"deckhand/store"
+	"deckhand/toolcall"
 	"deckhand/transport/llm"
 )
 
@@ -49,7 +50,7 @@ func History(s replay.Session) []llm.Message {
 				}
 			}
 			if len(outputs) > 0 {
-				history = append(history, commandsMessage(outputs))
+				history = append(history, toolcall.CommandsMessage(outputs))
 			}
 		}
 	}

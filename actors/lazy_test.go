@@ -12,11 +12,10 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/approval"
-	"deckhand/config"
+	"deckhand/prompt"
 	"deckhand/store"
 	"deckhand/testutil"
 	"deckhand/tools"
-	"deckhand/transport/llm"
 )
 
 // bigCatalog serves the search benchmark's catalog (500 tools over 31
@@ -43,70 +42,6 @@ func catalogOf(t testing.TB) *tools.Catalog {
 		src[alias] = tools.Source{Tools: list}
 	}
 	return tools.NewCatalog(src)
-}
-
-func TestPlanSurface(t *testing.T) {
-	cat := catalogOf(t)
-	yes, no := true, false
-	tests := []struct {
-		name     string
-		cfg      func(*config.Config)
-		lazy     int // how many tools are lazy
-		eagerHas string
-		lazyHas  string
-		indexHas string
-		noneLazy bool
-	}{
-		{name: "auto, a large catalog", cfg: func(*config.Config) {}, lazy: cat.Len(), indexHas: "- gcal (14 tools): create_calendar, create_event"},
-		{name: "auto, a huge budget", cfg: func(c *config.Config) { c.Model.MaxContextTokens = 10_000_000 }, noneLazy: true},
-		{name: "never", cfg: func(c *config.Config) { c.MCP.Lazy = config.LazyNever }, noneLazy: true},
-		{name: "never, but one server lazy", cfg: func(c *config.Config) {
-			c.MCP.Lazy = config.LazyNever
-			c.MCP.Servers = map[string]config.Server{"aws": {URL: "http://x/mcp", Lazy: &yes}}
-		}, lazy: 36, lazyHas: "aws.s3_list_buckets", eagerHas: "git__status"},
-		{name: "always, but one server eager", cfg: func(c *config.Config) {
-			c.MCP.Lazy = config.LazyAlways
-			c.MCP.Servers = map[string]config.Server{"git": {Command: "git-mcp", Lazy: &no}}
-		}, lazy: cat.Len() - 25, eagerHas: "git__status", lazyHas: "github.create_issue"},
-		{name: "eager tools and servers", cfg: func(c *config.Config) {
-			c.MCP.Lazy = config.LazyAlways
-			c.MCP.Eager = []string{"github.create_issue", "weather.*"}
-		}, lazy: cat.Len() - 6, eagerHas: "weather__get_forecast", lazyHas: "github.get_issue"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			cfg := &config.Config{}
-			tt.cfg(cfg)
-			cfg.ApplyDefaults()
-			s := planSurface(cat, cfg)
-			if tt.noneLazy {
-				if len(s.lazy) != 0 || s.index != "" || len(s.tools(nil)) != cat.Len() {
-					t.Errorf("%d lazy tools, %d sent; want none lazy, all sent", len(s.lazy), len(s.tools(nil)))
-				}
-				return
-			}
-			if len(s.lazy) != tt.lazy {
-				t.Errorf("%d lazy tools, want %d", len(s.lazy), tt.lazy)
-			}
-			sent := s.tools(nil)
-			if sent[0].Name != ToolSearchName {
-				t.Errorf("the tools field starts with %s, want tool_search", sent[0].Name)
-			}
-			if tt.eagerHas != "" && !slices.ContainsFunc(sent, func(x llm.Tool) bool { return x.Name == tt.eagerHas }) {
-				t.Errorf("%s is not sent", tt.eagerHas)
-			}
-			if tt.lazyHas != "" && !s.lazy[tt.lazyHas] {
-				t.Errorf("%s is not lazy", tt.lazyHas)
-			}
-			if tt.indexHas != "" && !strings.Contains(s.index, tt.indexHas) {
-				t.Errorf("index lacks %q:\n%s", tt.indexHas, s.index)
-			}
-			loaded := s.tools(map[string]bool{tt.lazyHas: true})
-			if tt.lazyHas != "" && len(loaded) != len(sent)+1 {
-				t.Errorf("loading %s sends %d tools, want %d", tt.lazyHas, len(loaded), len(sent)+1)
-			}
-		})
-	}
 }
 
 func TestToolSearchLoadsWhatItFinds(t *testing.T) {
@@ -151,7 +86,7 @@ func TestToolSearchLoadsWhatItFinds(t *testing.T) {
 		Tools json.RawMessage `json:"tools"`
 	}
 	json.Unmarshal(model.Requests()[0], &body)
-	eager, _ := json.Marshal(toolList(catalogOf(t)))
+	eager, _ := json.Marshal(prompt.ToolList(catalogOf(t)))
 	if len(body.Tools)*10 > len(eager) {
 		t.Errorf("lazy tools field %d bytes, eager %d: want at least 90%% smaller", len(body.Tools), len(eager))
 	}

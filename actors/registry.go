@@ -10,6 +10,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/config"
+	"deckhand/toolcall"
 	"deckhand/tools"
 )
 
@@ -123,6 +124,16 @@ func (a *registryActor) rebuild(c actor.Context) {
 // route resolves a call's tool and hands it to the server's actor, which
 // answers the original sender directly.
 func (a *registryActor) route(c actor.Context, m *CallTool) {
+	if want := m.Resolved; want != nil {
+		t, ok := a.catalog.Lookup(want.Display)
+		e := a.servers[want.Server]
+		if !ok || e == nil || t.Server != want.Server || t.Name != want.Name || !toolcall.Same(t.Def, want.Def) {
+			c.Respond(&ToolResult{ID: m.ID, Tool: want.Display, Err: fmt.Errorf("%s: %w", want.Display, toolcall.ErrChanged)})
+			return
+		}
+		c.RequestWithCustomSender(e.pid, &serverCall{req: m, tool: want.Name}, c.Sender())
+		return
+	}
 	if t, ok := a.catalog.Lookup(m.Tool); ok {
 		c.RequestWithCustomSender(a.servers[t.Server].pid, &serverCall{req: m, tool: t.Name}, c.Sender())
 		return

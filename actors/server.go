@@ -14,6 +14,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/config"
+	"deckhand/tools"
 	"deckhand/transport/mcp"
 )
 
@@ -54,8 +55,13 @@ func (s ServerStatus) Settled() bool { return s.State != StateConnecting }
 // name (alias.tool) or wire name; the answer, a *ToolResult, goes to the
 // sender.
 type CallTool struct {
-	ID         string          // the caller's id for this call, echoed in the answer
-	Tool       string          // alias.tool or the wire name
+	ID   string // the caller's id for this call, echoed in the answer
+	Tool string // alias.tool or the wire name
+	// Resolved, if set, is the definition the caller checked the call
+	// against and showed: the call goes to exactly that server and tool,
+	// and is refused (toolcall.ErrChanged) if the server has redefined the
+	// tool since. Without it, Tool is looked up in the current catalog.
+	Resolved   *tools.Tool
 	Args       json.RawMessage // a JSON object; nil means {}
 	Timeout    time.Duration   // 0: the server's configured timeout
 	ProgressTo *actor.PID      // if set, receives *ToolProgress

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
-	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -14,35 +13,6 @@ import (
 
 	"deckhand/tools"
 )
-
-// cmdLine matches a line proposing a shell command: "CMD: ls -la".
-var cmdLine = regexp.MustCompile(`^\s*CMD:\s*(.*?)\s*$`)
-
-// extractCommands returns the commands proposed on CMD: lines, in order.
-// Lines inside fenced code blocks are examples, not proposals; backticks
-// around a command are removed.
-func extractCommands(text string) []string {
-	var out []string
-	fenced := false
-	for line := range strings.SplitSeq(text, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(line), "```") {
-			fenced = !fenced
-			continue
-		}
-		if fenced {
-			continue
-		}
-		m := cmdLine.FindStringSubmatch(line)
-		if m == nil {
-			continue
-		}
-		cmd := strings.TrimSpace(strings.Trim(m[1], "`"))
-		if cmd != "" {
-			out = append(out, cmd)
-		}
-	}
-	return out
-}
 
 // runCommand runs one approved shell command: `program -c command`, stdin
 // empty, stdout and stderr together, in its own process group (killed on

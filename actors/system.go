@@ -47,6 +47,10 @@ type Options struct {
 	// supervised like the configured ones and connected over in-memory
 	// pipes. A configured server of the same alias lends them its settings.
 	InProcess map[string]*sdk.Server
+
+	// conversationHook, when set (by tests), sees every message of every
+	// conversation first.
+	conversationHook func(any)
 }
 
 // System is the running actor system with Deckhand's long-lived actors.
@@ -175,6 +179,7 @@ func Start(opts Options) *System {
 		validator: tools.NewValidator(1024),
 		always:    always,
 		log:       log,
+		onMessage: opts.conversationHook,
 	}
 	s.Conversations = as.Root.Spawn(actor.PropsFromProducer(
 		func() actor.Actor { return &conversationsActor{deps: cd, log: s.Store} },

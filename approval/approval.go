@@ -65,6 +65,29 @@ type Decision struct {
 	Reason  string // "auto_approve fs.*", "allowed for this session", …
 }
 
+// Scope is how an allowing decision was reached, as the log records it:
+// "rule" for an auto_approve rule, "grant" for the person's own grant.
+func (d Decision) Scope() string {
+	if strings.HasPrefix(d.Reason, "auto_approve") {
+		return "rule"
+	}
+	return "grant"
+}
+
+// Scope is what an answer allows, as the log records it: "once",
+// "session", "always", or "" for a deny.
+func (a Answer) Scope() string {
+	switch a {
+	case AllowOnce:
+		return "once"
+	case AllowSession:
+		return "session"
+	case AllowAlways:
+		return "always"
+	}
+	return ""
+}
+
 // Rules are the config's auto_approve entries: "alias.tool" or "alias.*"
 // (or "local.exec") to true; a tool's own rule beats its server's, and false
 // means ask.

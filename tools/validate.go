@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -31,33 +32,83 @@ func NewValidator(size int) *Validator {
 	return &Validator{cache: c}
 }
 
-// Validate parses args (JSON text; empty means {}) and checks them against
-// the tool's input schema. The error says what is wrong in words a model
-// can act on. A schema that cannot be compiled here (an unsupported draft, a
-// remote $ref) is not checked: the server will.
-func (v *Validator) Validate(t Tool, args string) (map[string]any, error) {
-	if strings.TrimSpace(args) == "" {
-		args = "{}"
+// Validate checks args (JSON text; empty means {}) against the tool's input
+// schema. It decodes a copy with json.Number, so that the check sees every
+// number as sent; the caller forwards args itself, unchanged. The error says
+// what is wrong in words a model can act on. A schema that cannot be
+// compiled here (an unsupported draft, a remote $ref) is not checked: the
+// server will.
+func (v *Validator) Validate(t Tool, args []byte) error {
+	if len(bytes.TrimSpace(args)) == 0 {
+		args = []byte("{}")
 	}
-	var obj map[string]any
-	if err := json.Unmarshal([]byte(args), &obj); err != nil {
-		return nil, fmt.Errorf("the arguments are not a JSON object: %v", err)
+	dec := json.NewDecoder(bytes.NewReader(args))
+	dec.UseNumber()
+	var obj any
+	if err := dec.Decode(&obj); err != nil {
+		return fmt.Errorf("the arguments are not a JSON object: %v", err)
 	}
-	if obj == nil {
-		return nil, fmt.Errorf("the arguments are not a JSON object: null")
+	if dec.More() {
+		return fmt.Errorf("the arguments are not one JSON object: more follows it")
 	}
+	if _, ok := obj.(map[string]any); !ok {
+		return fmt.Errorf("the arguments are not a JSON object: %s", jsonKind(obj))
+	}
+	obj = exactNumbers(obj)
 	c, ok := v.cache.Get(t.Def)
 	if !ok {
 		c = compile(t.Def)
 		v.cache.Add(t.Def, c)
 	}
 	if c.schema == nil {
-		return obj, nil
+		return nil
 	}
 	if err := c.schema.Validate(obj); err != nil {
-		return nil, fmt.Errorf("the arguments do not match the tool's input schema: %v", err)
+		return fmt.Errorf("the arguments do not match the tool's input schema: %v", err)
 	}
-	return obj, nil
+	return nil
+}
+
+// exactNumbers turns the json.Numbers of a decoded value into what the
+// schema validator compares exactly: int64 for every integer that fits,
+// float64 for the rest.
+func exactNumbers(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			v[k] = exactNumbers(e)
+		}
+	case []any:
+		for i, e := range v {
+			v[i] = exactNumbers(e)
+		}
+	case json.Number:
+		if n, err := v.Int64(); err == nil {
+			return n
+		}
+		if f, err := v.Float64(); err == nil {
+			return f
+		}
+		return v.String() // beyond float64: the server will judge it
+	}
+	return v
+}
+
+// jsonKind names a decoded JSON value's kind.
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case []any:
+		return "an array"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case json.Number:
+		return "a number"
+	}
+	return fmt.Sprintf("%T", v)
 }
 
 // Len is the number of compiled schemas held.

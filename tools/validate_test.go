@@ -35,12 +35,15 @@ func TestValidate(t *testing.T) {
 		{"an array", read, `[1]`, "not a JSON object"},
 		{"null", read, `null`, "not a JSON object"},
 		{"empty means {} (then path is missing)", read, ``, "path"},
+		{"an integer beyond 2^53 is an integer", read, `{"path":"/a","lines":9007199254740993}`, ""},
+		{"a fraction is not an integer", read, `{"path":"/a","lines":1.5}`, "do not match"},
+		{"two objects", read, `{"path":"/a"} {"path":"/b"}`, "more follows"},
 		{"unsupported draft is not checked", draft4, `{}`, ""},
 		{"no schema", Tool{Def: &sdk.Tool{Name: "x"}}, `{"a":1}`, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := v.Validate(tt.tool, tt.args)
+			err := v.Validate(tt.tool, []byte(tt.args))
 			switch {
 			case tt.want == "" && err != nil:
 				t.Errorf("Validate(%s) = %v, want valid", tt.args, err)

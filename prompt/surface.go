@@ -1,4 +1,4 @@
-package actors
+package prompt
 
 import (
 	"encoding/json"
@@ -15,35 +15,27 @@ import (
 // Deckhand's own: it runs nothing but a search, so it passes no gate.
 const (
 	ToolSearchName    = "tool_search"
-	toolSearchDisplay = "local.tool_search"
+	ToolSearchDisplay = "local.tool_search"
 )
 
-// ToolsLoaded says which lazy tools a conversation gets the schemas of from
-// its next request on, and why: found by tool_search, or called by name.
-type ToolsLoaded struct {
-	Conversation, Run string
-	Tools             []string // alias.tool
-	By                string   // "tool_search" or "called"
-}
-
-// surface is what a conversation offers the model of a catalog: the tools
+// Surface is what a conversation offers the model of a catalog: the tools
 // sent with every request and, when some are lazy, tool_search and an index
 // of the servers for the system prompt.
-type surface struct {
+type Surface struct {
+	Lazy   map[string]bool     // by display name
+	Index  string              // the servers, a line each, for the system prompt; "" when nothing is lazy
+	Tokens int                 // the estimated size of the tools always sent
 	eager  []llm.Tool          // sent always, in catalog order
-	lazy   map[string]bool     // by display name
 	defs   map[string]llm.Tool // every tool's definition, by display name
 	order  map[string]int      // catalog order by wire name, to keep the tools field stable
-	index  string              // the servers, a line each; "" when nothing is lazy
-	tokens int                 // the estimated size of eager
 }
 
-// planSurface decides which tools are lazy, from mcp.lazy ("auto" turns lazy
+// Plan decides which tools are lazy, from mcp.lazy ("auto" turns lazy
 // when every schema together would take more than mcp.lazy_share of the
 // context budget), each server's lazy, and mcp.eager.
-func planSurface(cat *tools.Catalog, cfg *config.Config) *surface {
-	all := toolList(cat)
-	s := &surface{lazy: map[string]bool{}, defs: map[string]llm.Tool{}, order: map[string]int{}}
+func Plan(cat *tools.Catalog, cfg *config.Config) *Surface {
+	all := ToolList(cat)
+	s := &Surface{Lazy: map[string]bool{}, defs: map[string]llm.Tool{}, order: map[string]int{}}
 	lazyAll := false
 	switch cfg.MCP.Lazy {
 	case config.LazyAlways:
@@ -53,7 +45,7 @@ func planSurface(cat *tools.Catalog, cfg *config.Config) *surface {
 		if share == 0 {
 			share = config.DefaultLazyShare
 		}
-		lazyAll = float64(toolTokens(all)) > share*float64(cfg.Model.MaxContextTokens)
+		lazyAll = float64(ToolTokens(all)) > share*float64(cfg.Model.MaxContextTokens)
 	}
 	for i, t := range cat.Tools() {
 		s.defs[t.Display], s.order[all[i].Name] = all[i], i
@@ -65,29 +57,29 @@ func planSurface(cat *tools.Catalog, cfg *config.Config) *surface {
 			lazy = false
 		}
 		if lazy {
-			s.lazy[t.Display] = true
+			s.Lazy[t.Display] = true
 		} else {
 			s.eager = append(s.eager, all[i])
 		}
 	}
-	s.tokens = toolTokens(s.eager)
-	if len(s.lazy) > 0 {
-		s.index = serverIndex(cat, s.lazy)
-		s.tokens += toolTokens([]llm.Tool{toolSearchTool})
+	s.Tokens = ToolTokens(s.eager)
+	if len(s.Lazy) > 0 {
+		s.Index = serverIndex(cat, s.Lazy)
+		s.Tokens += ToolTokens([]llm.Tool{ToolSearchTool})
 	}
 	return s
 }
 
-// tools is the request's tools field: tool_search when anything is lazy,
+// Tools is the request's tools field: tool_search when anything is lazy,
 // then the eager tools and those loaded, in catalog order.
-func (s *surface) tools(loaded map[string]bool) []llm.Tool {
-	if len(s.lazy) == 0 {
+func (s *Surface) Tools(loaded map[string]bool) []llm.Tool {
+	if len(s.Lazy) == 0 {
 		return s.eager
 	}
-	out := []llm.Tool{toolSearchTool}
+	out := []llm.Tool{ToolSearchTool}
 	var names []string
 	for name := range loaded {
-		if s.lazy[name] {
+		if s.Lazy[name] {
 			names = append(names, name)
 		}
 	}
@@ -102,22 +94,22 @@ func (s *surface) tools(loaded map[string]bool) []llm.Tool {
 	return append(out, list...)
 }
 
-// loadedTokens is the estimated size of the loaded lazy tools' schemas.
-func (s *surface) loadedTokens(loaded map[string]bool) int {
+// LoadedTokens is the estimated size of the loaded lazy tools' schemas.
+func (s *Surface) LoadedTokens(loaded map[string]bool) int {
 	var list []llm.Tool
 	for name := range loaded {
-		if s.lazy[name] {
+		if s.Lazy[name] {
 			list = append(list, s.defs[name])
 		}
 	}
 	if len(list) == 0 {
 		return 0
 	}
-	return toolTokens(list)
+	return ToolTokens(list)
 }
 
-// toolSearchTool is tool_search's definition.
-var toolSearchTool = llm.Tool{
+// ToolSearchTool is tool_search's definition.
+var ToolSearchTool = llm.Tool{
 	Name: ToolSearchName,
 	Description: "Find tools by what they do. Most tools are not listed in this request; describe the tool you need " +
 		"in a few words (the action and what it acts on, such as \"create calendar event\" or \"list kubernetes pods\"). " +
@@ -156,9 +148,9 @@ func serverIndex(cat *tools.Catalog, lazy map[string]bool) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// searchTools runs a tool_search call: the matches for the model, and the
+// Search runs a tool_search call: the matches for the model, and the
 // lazy tools among them that were not loaded yet.
-func searchTools(cat *tools.Catalog, s *surface, loaded map[string]bool, args json.RawMessage) (output string, newly []string, err error) {
+func Search(cat *tools.Catalog, s *Surface, loaded map[string]bool, args json.RawMessage) (output string, newly []string, err error) {
 	var in struct {
 		Query  string `json:"query"`
 		Server string `json:"server"`
@@ -170,7 +162,7 @@ func searchTools(cat *tools.Catalog, s *surface, loaded map[string]bool, args js
 	limit := min(max(in.Limit, 0), 20)
 	matches := cat.Search(in.Query, in.Server, limit)
 	for _, m := range matches {
-		if s.lazy[m.Tool.Display] && !loaded[m.Tool.Display] {
+		if s.Lazy[m.Tool.Display] && !loaded[m.Tool.Display] {
 			newly = append(newly, m.Tool.Display)
 		}
 	}

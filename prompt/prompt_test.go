@@ -1,4 +1,4 @@
-package actors
+package prompt
 
 import (
 	"strings"
@@ -36,10 +36,10 @@ func TestFitContext(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			kept, dropped := fitContext(history, tt.budget)
+			kept, dropped := Fit(history, tt.budget)
 			if tt.want == nil {
 				if len(kept) != len(history) || dropped != 0 {
-					t.Errorf("fitContext kept %d of %d", len(kept), len(history))
+					t.Errorf("Fit kept %d of %d", len(kept), len(history))
 				}
 				return
 			}
@@ -55,7 +55,7 @@ func TestFitContext(t *testing.T) {
 				}
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" || dropped != tt.dropped {
-				t.Errorf("fitContext(budget %d) dropped %d (want %d); kept (-want +got):\n%s", tt.budget, dropped, tt.dropped, diff)
+				t.Errorf("Fit(budget %d) dropped %d (want %d); kept (-want +got):\n%s", tt.budget, dropped, tt.dropped, diff)
 			}
 			// A tool result never loses its call, nor a call its result.
 			for i, m := range kept {
@@ -67,33 +67,14 @@ func TestFitContext(t *testing.T) {
 	}
 }
 
-func TestExtractCommands(t *testing.T) {
-	text := "I'll check.\nCMD: ls -la ~\n  CMD:   `df -h`  \nNot a CMD: line\n```sh\nCMD: rm -rf /\n```\nCMD:\nCMD: echo 'a: b'"
-	want := []string{"ls -la ~", "df -h", "echo 'a: b'"}
-	if diff := cmp.Diff(want, extractCommands(text)); diff != "" {
-		t.Errorf("extractCommands (-want +got):\n%s", diff)
-	}
-}
-
 func TestSystemPrompt(t *testing.T) {
-	if p := systemPrompt(true, ""); !strings.Contains(p, "CMD:") || len(p) > 1200 || strings.Contains(p, "tool_search") {
-		t.Errorf("systemPrompt(true) = %d bytes, %q", len(p), p)
+	if p := System(true, ""); !strings.Contains(p, "CMD:") || len(p) > 1200 || strings.Contains(p, "tool_search") {
+		t.Errorf("System(true) = %d bytes, %q", len(p), p)
 	}
-	if p := systemPrompt(false, ""); strings.Contains(p, "CMD:") {
-		t.Errorf("systemPrompt(false) mentions CMD:")
+	if p := System(false, ""); strings.Contains(p, "CMD:") {
+		t.Errorf("System(false) mentions CMD:")
 	}
-	if p := systemPrompt(false, "- fs (3 tools): a, b, c"); !strings.Contains(p, "tool_search") || !strings.Contains(p, "- fs (3 tools): a, b, c") {
-		t.Errorf("systemPrompt with a lazy index = %q", p)
+	if p := System(false, "- fs (3 tools): a, b, c"); !strings.Contains(p, "tool_search") || !strings.Contains(p, "- fs (3 tools): a, b, c") {
+		t.Errorf("System with a lazy index = %q", p)
 	}
-}
-
-func FuzzExtractCommands(f *testing.F) {
-	f.Add("CMD: ls\n```\nCMD: x\n```")
-	f.Fuzz(func(t *testing.T, text string) {
-		for _, c := range extractCommands(text) {
-			if c == "" || strings.Contains(c, "\n") {
-				t.Fatalf("bad command %q", c)
-			}
-		}
-	})
 }

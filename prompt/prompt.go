@@ -1,4 +1,8 @@
-package actors
+// Package prompt decides what a request to the model holds: the system
+// prompt, which tools are offered (all, or tool_search and the ones found,
+// for a large catalog), how much of the history fits the context budget, and
+// what a request used when the server did not say.
+package prompt
 
 import (
 	"encoding/json"
@@ -8,10 +12,10 @@ import (
 	"deckhand/transport/llm"
 )
 
-// systemPrompt is the short frame of every request: tools exist, how to
+// System is the short frame of every request: tools exist, how to
 // use them, (when tools are lazy) how to find them and which servers have
 // which, and (when enabled) the CMD: route for shell commands.
-func systemPrompt(shell bool, lazyIndex string) string {
+func System(shell bool, lazyIndex string) string {
 	var b strings.Builder
 	b.WriteString("You are Deckhand, an assistant that works on the user's computer with tools from MCP servers.\n")
 	b.WriteString("- The tools you may call are in this request's tools field; a name like fs__read_file is the tool read_file of the server fs. Call one when it helps; its result comes back in the next message.\n")
@@ -28,22 +32,22 @@ func systemPrompt(shell bool, lazyIndex string) string {
 	return b.String()
 }
 
-// toolList turns a catalog into the request's tools field. Input schemas are
+// ToolList turns a catalog into the request's tools field. Input schemas are
 // passed as the server gave them, with "type":"object" added when missing
 // (the API requires an object schema).
-func toolList(cat *tools.Catalog) []llm.Tool {
+func ToolList(cat *tools.Catalog) []llm.Tool {
 	out := make([]llm.Tool, 0, cat.Len())
 	for _, t := range cat.Tools() {
 		desc := t.Def.Description
 		if t.Def.Title != "" && !strings.Contains(desc, t.Def.Title) {
 			desc = strings.TrimSpace(t.Def.Title + ". " + desc)
 		}
-		out = append(out, llm.Tool{Name: t.Wire, Description: desc, Parameters: objectSchema(t.Def.InputSchema)})
+		out = append(out, llm.Tool{Name: t.Wire, Description: desc, Parameters: ObjectSchema(t.Def.InputSchema)})
 	}
 	return out
 }
 
-func objectSchema(schema any) json.RawMessage {
+func ObjectSchema(schema any) json.RawMessage {
 	data, err := json.Marshal(schema)
 	if err != nil || string(data) == "null" {
 		return json.RawMessage(`{"type":"object","properties":{}}`)
@@ -66,34 +70,34 @@ func objectSchema(schema any) json.RawMessage {
 	return data
 }
 
-// estimateTokens guesses a text's token count: about four bytes a token for
+// EstimateTokens guesses a text's token count: about four bytes a token for
 // English and code. Good enough to keep requests inside a budget; the
 // server's usage figures are the real count.
-func estimateTokens(s string) int { return (len(s) + 3) / 4 }
+func EstimateTokens(s string) int { return (len(s) + 3) / 4 }
 
-func messageTokens(m llm.Message) int {
-	n := 4 + estimateTokens(m.Content)
+func MessageTokens(m llm.Message) int {
+	n := 4 + EstimateTokens(m.Content)
 	for _, c := range m.ToolCalls {
-		n += 8 + estimateTokens(c.Name) + estimateTokens(c.Arguments)
+		n += 8 + EstimateTokens(c.Name) + EstimateTokens(c.Arguments)
 	}
 	return n
 }
 
-func toolTokens(list []llm.Tool) int {
+func ToolTokens(list []llm.Tool) int {
 	data, _ := json.Marshal(list)
-	return estimateTokens(string(data))
+	return EstimateTokens(string(data))
 }
 
-// fitContext returns the messages that fit in budget tokens, dropping the
+// Fit returns the messages that fit in budget tokens, dropping the
 // oldest first in whole units, so that an assistant message that calls
 // tools never loses its tool results: first whole turns (a user message and
 // everything up to the next), then, inside the current turn, the oldest
 // units after its question. The current question and the latest unit are
 // always kept. dropped counts the messages left out.
-func fitContext(history []llm.Message, budget int) (kept []llm.Message, dropped int) {
+func Fit(history []llm.Message, budget int) (kept []llm.Message, dropped int) {
 	total := 0
 	for _, m := range history {
-		total += messageTokens(m)
+		total += MessageTokens(m)
 	}
 	if total <= budget {
 		return history, 0
@@ -154,7 +158,21 @@ func splitUnits(history []llm.Message) [][]llm.Message {
 func unitTokens(u []llm.Message) int {
 	n := 0
 	for _, m := range u {
-		n += messageTokens(m)
+		n += MessageTokens(m)
 	}
 	return n
+}
+
+// Usage is the usage of one request: the server's figures, or an
+// estimate (prompt from the request's size, completion from what came back)
+// when it sent none.
+func Usage(turn llm.Turn, promptEstimate int) (llm.Usage, bool) {
+	if turn.Usage != nil {
+		return *turn.Usage, false
+	}
+	out := EstimateTokens(turn.Text) + EstimateTokens(turn.Reasoning)
+	for _, tc := range turn.ToolCalls {
+		out += EstimateTokens(tc.Name) + EstimateTokens(tc.Arguments)
+	}
+	return llm.Usage{PromptTokens: promptEstimate, CompletionTokens: out, TotalTokens: promptEstimate + out}, true
 }

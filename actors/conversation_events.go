@@ -1,0 +1,124 @@
+package actors
+
+import (
+	"encoding/json"
+	"time"
+
+	"deckhand/approval"
+	"deckhand/transport/llm"
+	"deckhand/transport/mcp"
+)
+
+// Events from a conversation, to its watchers. Every one names the
+// conversation; all but ConversationOpened and RunQueued name the run.
+type (
+	// ConversationOpened is the first event of a conversation: new, or
+	// resumed from the log.
+	ConversationOpened struct {
+		Conversation, Model string
+		Resumed             bool
+	}
+	// PromptBuilt describes a request about to be sent (never its text).
+	PromptBuilt struct {
+		Conversation, Run string
+		Messages          int // sent, after trimming
+		Dropped           int // left out to fit the context budget
+		Tools             int
+		EstimatedTokens   int
+	}
+	// ToolCallRequested is a call the model asked for, before any check.
+	ToolCallRequested struct {
+		Conversation, Run, Call, Tool string
+		Arguments                     json.RawMessage
+	}
+	// ApprovalDecided is the gate's decision on a call, however it was
+	// reached: a rule, a grant, the person, or a timeout.
+	ApprovalDecided struct {
+		Conversation, Run, Call, Tool string
+		Allowed                       bool
+		Scope                         string // once, session, always, rule, grant (or "" when denied)
+		By                            string // why: "auto_approve fs.*", "the person", "no answer within 2m"
+	}
+	// RunStarted begins a run with the person's message, answered by Model.
+	RunStarted struct {
+		Conversation, Run, Text, Model string
+	}
+	RunQueued struct {
+		Conversation, Text string
+		Position           int
+	}
+	// AssistantDelta is streamed text (or reasoning) as it arrives.
+	AssistantDelta struct {
+		Conversation, Run, Text, Reasoning string
+	}
+	// AssistantMessage is one whole answer of the model; Incomplete when
+	// the stream broke off. Usage is the request's, Estimated when the
+	// server sent none.
+	AssistantMessage struct {
+		Conversation, Run, Text string
+		ToolCalls               []llm.ToolCall
+		Incomplete              bool
+		Usage                   llm.Usage
+		Estimated               bool
+	}
+	ToolCallStarted struct {
+		Conversation, Run, Call, Tool string
+		Arguments                     json.RawMessage
+		Parallel                      bool // runs together with other read-only calls
+	}
+	ToolCallProgress struct {
+		Conversation, Run, Call, Tool string
+		Progress                      mcp.Progress
+	}
+	// ToolCallFinished says how a call ended; Output is what the model gets.
+	ToolCallFinished struct {
+		Conversation, Run, Call, Tool string
+		Arguments                     json.RawMessage
+		Output                        string
+		IsError                       bool // the tool failed, or could not be called
+		Denied                        bool // the gate or the person said no
+		Refused                       bool // never reached the gate: unknown tool, bad arguments, depth limit
+		Elapsed                       time.Duration
+	}
+	ApprovalRequested struct {
+		Conversation, Run, ID string
+		Request               approval.Request
+		Deadline              time.Time
+	}
+	// ApprovalClosed ends an ApprovalRequested: answered, timed out or
+	// cancelled with the run.
+	ApprovalClosed struct {
+		Conversation, ID string
+		Answer           approval.Answer
+		Reason           string
+	}
+	// ToolsLoaded says which lazy tools a conversation gets the schemas of
+	// from its next request on, and why: found by tool_search, or called by
+	// name.
+	ToolsLoaded struct {
+		Conversation, Run string
+		Tools             []string // alias.tool
+		By                string   // "tool_search" or "called"
+	}
+	// ConversationFailed says a conversation hit an internal error (a bug)
+	// and is gone: its run in flight failed with Err, and nothing after
+	// what its log holds was kept. It can be reopened from the log.
+	ConversationFailed struct {
+		Conversation string
+		Err          error
+	}
+	// Notice is something the person should see: a retry, the depth limit.
+	Notice struct {
+		Conversation, Run, Text string
+	}
+	RunFinished struct {
+		Conversation, Run string
+		Text              string // the model's last answer
+		Err               error
+		Stopped           bool
+		Usage             llm.Usage
+		Estimated         bool // some usage was estimated
+		CostUSD           float64
+		Requests          int
+	}
+)

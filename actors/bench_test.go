@@ -7,17 +7,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/config"
-	"deckhand/prompt"
 	"deckhand/store"
 	"deckhand/testutil"
-	"deckhand/transport/llm"
 )
 
 // BenchmarkCallTool compares Deckhand's call path (CallTool → registry →
@@ -246,39 +243,4 @@ func BenchmarkStoreEvents(b *testing.B) {
 	b.ReportMetric(events/tRaw.Seconds(), "raw-events/s")
 	b.ReportMetric(tRaw.Seconds()/tOurs.Seconds(), "ratio")
 	b.ReportMetric(0, "ns/op")
-}
-
-// BenchmarkToolSurface measures the tools field of a request over the
-// 507-tool, 31-server catalog in tools/testdata: every schema sent (eager)
-// against lazy (tool_search alone, the servers' index moving to the system
-// prompt), in bytes and estimated tokens; and, for lazy, after five tools
-// were found. Planning the surface is what is timed.
-func BenchmarkToolSurface(b *testing.B) {
-	cat := catalogOf(b)
-	cfg := &config.Config{}
-	cfg.ApplyDefaults()
-	var lazy *prompt.Surface
-	for b.Loop() {
-		lazy = prompt.Plan(cat, cfg)
-	}
-	size := func(list []llm.Tool) int {
-		data, _ := json.Marshal(list)
-		return len(data)
-	}
-	eager := size(prompt.ToolList(cat))
-	first := size(lazy.Tools(nil))
-	index := len(lazy.Index)
-	loaded := map[string]bool{}
-	for _, m := range cat.Search("create calendar event", "", 5) {
-		loaded[m.Tool.Display] = true
-	}
-	after := size(lazy.Tools(loaded))
-	b.ReportMetric(float64(cat.Len()), "tools")
-	b.ReportMetric(float64(eager), "eager-bytes")
-	b.ReportMetric(float64(prompt.EstimateTokens(strings.Repeat("x", eager))), "eager-tokens")
-	b.ReportMetric(float64(first), "lazy-bytes")
-	b.ReportMetric(float64(index), "index-bytes")
-	b.ReportMetric(float64(prompt.EstimateTokens(strings.Repeat("x", first+index))), "lazy+index-tokens")
-	b.ReportMetric(100*(1-float64(first+index)/float64(eager)), "%smaller")
-	b.ReportMetric(float64(after), "lazy-5-loaded-bytes")
 }

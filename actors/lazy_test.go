@@ -15,7 +15,6 @@ import (
 	"deckhand/prompt"
 	"deckhand/store"
 	"deckhand/testutil"
-	"deckhand/tools"
 )
 
 // bigCatalog serves the search benchmark's catalog (500 tools over 31
@@ -32,16 +31,6 @@ func (c *chat) waitForCatalog(n int) {
 		cat, _ := c.sys.Catalog(context.Background())
 		return cat != nil && cat.Len() >= n
 	}, "a catalog of %d tools", n)
-}
-
-// catalogOf is the catalog the big test catalog's servers give.
-func catalogOf(t testing.TB) *tools.Catalog {
-	t.Helper()
-	src := map[string]tools.Source{}
-	for alias, list := range testutil.LoadCatalog(t, filepath.Join(testutil.ModuleRoot(t), "tools", "testdata", "catalog")) {
-		src[alias] = tools.Source{Tools: list}
-	}
-	return tools.NewCatalog(src)
 }
 
 func TestToolSearchLoadsWhatItFinds(t *testing.T) {
@@ -86,7 +75,8 @@ func TestToolSearchLoadsWhatItFinds(t *testing.T) {
 		Tools json.RawMessage `json:"tools"`
 	}
 	json.Unmarshal(model.Requests()[0], &body)
-	eager, _ := json.Marshal(prompt.ToolList(catalogOf(t)))
+	cat, _ := c.sys.Catalog(t.Context())
+	eager, _ := json.Marshal(prompt.ToolList(cat))
 	if len(body.Tools)*10 > len(eager) {
 		t.Errorf("lazy tools field %d bytes, eager %d: want at least 90%% smaller", len(body.Tools), len(eager))
 	}

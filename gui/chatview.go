@@ -33,6 +33,7 @@ type chatView struct {
 	measure  *rowView   // lays rows out off screen, to learn their height
 	views    []*rowView // every row view the list made (on screen or pooled)
 	est      estimator
+	icons    rowIcons
 	follow   bool              // keep the end in view as rows arrive
 	empty    fyne.CanvasObject // what an empty conversation shows
 
@@ -42,7 +43,7 @@ type chatView struct {
 }
 
 func newChatView(u *UI) *chatView {
-	cv := &chatView{ui: u, follow: true, fixes: map[int]bool{}}
+	cv := &chatView{ui: u, follow: true, fixes: map[int]bool{}, icons: newRowIcons()}
 	cv.measure = newRowView(cv)
 	cv.list = cv.newList()
 	hint, obj := subtle("Ask anything. The model can use the tools of your MCP servers;\n" +
@@ -57,6 +58,11 @@ func newChatView(u *UI) *chatView {
 type transcriptList struct {
 	widget.List
 	cv *chatView
+	// drawn: the list has a renderer, hence a scroller to move. A list
+	// that was never on screen (the first-run panel stands in its place)
+	// has none, and Fyne's ScrollToBottom would dereference it.
+	drawn bool
+	toEnd bool // scroll to the end once drawn and laid out
 }
 
 func (cv *chatView) newList() *transcriptList {
@@ -84,11 +90,39 @@ func (cv *chatView) newList() *transcriptList {
 	return l
 }
 
+func (l *transcriptList) CreateRenderer() fyne.WidgetRenderer {
+	r := l.List.CreateRenderer()
+	l.drawn = true
+	return r
+}
+
 func (l *transcriptList) Resize(s fyne.Size) {
 	old := l.Size().Width
 	l.List.Resize(s)
 	if s.Width != old && s.Width > 0 {
 		l.cv.widthChanged(s.Width)
+	}
+	if l.toEnd && l.drawn && s.Height > 0 {
+		l.toEnd = false
+		l.List.ScrollToBottom()
+	}
+}
+
+// ScrollToBottom keeps the end in view; a list not yet drawn (or laid
+// out) scrolls when it is.
+func (l *transcriptList) ScrollToBottom() {
+	if !l.drawn || l.Size().Height <= 0 {
+		l.toEnd = true
+		return
+	}
+	l.toEnd = false
+	l.List.ScrollToBottom()
+}
+
+// ScrollToOffset moves the view; a list not drawn yet has no view to move.
+func (l *transcriptList) ScrollToOffset(offset float32) {
+	if l.drawn {
+		l.List.ScrollToOffset(offset)
 	}
 }
 
@@ -396,7 +430,7 @@ func (r *rowView) newPart(k transcript.Kind) rowPart {
 	case transcript.Tool:
 		return newToolView(r)
 	}
-	return newNoticeView()
+	return newNoticeView(r)
 }
 
 // tool is the row's tool card part, if it has drawn one.
@@ -490,14 +524,20 @@ func setSegment(rt *widget.RichText, seg *widget.TextSegment, text string, color
 	}
 }
 
-// icons are the row views' themed icons, made once: a new resource per
-// draw would be decoded again each time.
-var icons = struct {
+// rowIcons are the row views' themed icons, made once per view: a new
+// resource per draw would be decoded again each time. They are made with
+// the window, not at package init: looking up a theme icon needs the app,
+// and the terminal commands have none.
+type rowIcons struct {
 	succeeded, failed, denied fyne.Resource
-}{
-	succeeded: theme.NewSuccessThemedResource(theme.ConfirmIcon()),
-	failed:    theme.NewErrorThemedResource(theme.ErrorIcon()),
-	denied:    theme.NewWarningThemedResource(theme.CancelIcon()),
+}
+
+func newRowIcons() rowIcons {
+	return rowIcons{
+		succeeded: theme.NewSuccessThemedResource(theme.ConfirmIcon()),
+		failed:    theme.NewErrorThemedResource(theme.ErrorIcon()),
+		denied:    theme.NewWarningThemedResource(theme.CancelIcon()),
+	}
 }
 
 // inset indents a message's blocks under its header.
@@ -704,11 +744,11 @@ func (t *toolView) set(r transcript.Row) {
 	case transcript.Running:
 		state, stroke = "running", theme.ColorNamePrimary
 	case transcript.Succeeded:
-		icon, state = icons.succeeded, "done in "+elapsed(r.Elapsed)
+		icon, state = t.row.cv.icons.succeeded, "done in "+elapsed(r.Elapsed)
 	case transcript.Failed:
-		icon, state, stroke = icons.failed, "failed after "+elapsed(r.Elapsed), theme.ColorNameError
+		icon, state, stroke = t.row.cv.icons.failed, "failed after "+elapsed(r.Elapsed), theme.ColorNameError
 	case transcript.Denied:
-		icon, state, stroke = icons.denied, "denied", theme.ColorNameWarning
+		icon, state, stroke = t.row.cv.icons.denied, "denied", theme.ColorNameWarning
 	}
 	setText(t.state, state)
 	if icon != nil {
@@ -780,14 +820,15 @@ func elapsed(d time.Duration) string {
 
 // noticeView: a note from Deckhand, an error in the error colour.
 type noticeView struct {
-	obj  fyne.CanvasObject
-	icon *widget.Icon
-	rt   *widget.RichText
-	seg  *widget.TextSegment
+	obj   fyne.CanvasObject
+	icons *rowIcons
+	icon  *widget.Icon
+	rt    *widget.RichText
+	seg   *widget.TextSegment
 }
 
-func newNoticeView() *noticeView {
-	n := &noticeView{icon: widget.NewIcon(theme.InfoIcon())}
+func newNoticeView(r *rowView) *noticeView {
+	n := &noticeView{icons: &r.cv.icons, icon: widget.NewIcon(theme.InfoIcon())}
 	n.seg = &widget.TextSegment{Style: widget.RichTextStyle{TextStyle: fyne.TextStyle{Italic: true}, ColorName: theme.ColorNamePlaceHolder}}
 	n.rt = widget.NewRichText(n.seg)
 	n.rt.Wrapping = fyne.TextWrapWord
@@ -802,7 +843,7 @@ func (n *noticeView) set(r transcript.Row) {
 	setIcon(n.icon, theme.InfoIcon())
 	if r.Error {
 		color = theme.ColorNameError
-		setIcon(n.icon, icons.failed)
+		setIcon(n.icon, n.icons.failed)
 	}
 	setSegment(n.rt, n.seg, strings.TrimSpace(r.Text), color)
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/app"
@@ -52,6 +54,7 @@ func runWindow(ctx context.Context, e *env, args []string) error {
 	sys := e.startSystem(cfg)
 	defer e.stopSystem(sys)
 
+	makeCacheDir()
 	a := app.NewWithID(appID)
 	icon := fyne.NewStaticResource("deckhand.png", assets.IconPNG)
 	a.SetIcon(icon)
@@ -76,6 +79,15 @@ func runWindow(ctx context.Context, e *env, args []string) error {
 	a.Run()
 	ui.Stop()
 	return nil
+}
+
+// makeCacheDir makes Fyne's cache folder (~/.cache/fyne) ahead of Fyne,
+// which creates only its last two levels and complains on stderr, at first
+// launch, when ~/.cache itself does not exist yet.
+func makeCacheDir() {
+	if dir, err := os.UserCacheDir(); err == nil {
+		os.MkdirAll(filepath.Join(dir, "fyne"), 0o700)
+	}
 }
 
 // trayHost reports whether a StatusNotifier host (the tray of KDE, GNOME

@@ -73,6 +73,13 @@ type convState struct {
 	queued   []string // messages sent before the conversation started
 	starting bool
 	result   string // how the last run ended, for the quick prompt
+	lastRun  string // the status of its last run here (store.RunRunning, …); "" before one
+}
+
+// unsent reports whether the person has not said anything in this
+// conversation yet: it is not a session until they do.
+func (cs *convState) unsent() bool {
+	return cs.title == "" && len(cs.queued) == 0 && cs.tr.Len() == 0
 }
 
 // bridge is the window's user actor: it receives the conversations', the
@@ -227,7 +234,8 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 	switch m := msg.(type) {
 	case *actors.RunStarted:
 		if cs := conv(m.Conversation); cs != nil {
-			cs.running = true
+			cs.running, cs.lastRun = true, store.RunRunning
+			b.sessDirty = true
 			cs.tr.Calls()
 			cs.tr.User(m.Text, now)
 			if cs.title == "" {
@@ -295,13 +303,14 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 			switch {
 			case m.Stopped:
 				cs.tr.Note("Stopped.", false)
-				cs.result = "Stopped."
+				cs.result, cs.lastRun = "Stopped.", store.RunStopped
 			case m.Err != nil:
 				cs.tr.Note(m.Err.Error(), true)
-				cs.result = "Failed: " + m.Err.Error()
+				cs.result, cs.lastRun = "Failed: "+m.Err.Error(), store.RunFailed
 			default:
-				cs.result = "Done."
+				cs.result, cs.lastRun = "Done.", store.RunSucceeded
 			}
+			b.sessDirty = true
 			if cs.quick {
 				b.quickDirty = true
 			}
@@ -371,8 +380,18 @@ func (b *bridge) dropApproval(id string) bool {
 }
 
 // newChat starts a conversation and, unless it is the quick prompt's, shows
-// it. It returns the conversation's id.
+// it. It returns the conversation's id. A new chat the person has not
+// written in yet is shown again rather than joined by another: it is not
+// in the sidebar, and would be lost.
 func (b *bridge) newChat(c actor.Context, quick bool) string {
+	if !quick {
+		for id, cs := range b.convs {
+			if !cs.quick && cs.unsent() {
+				b.show(id)
+				return id
+			}
+		}
+	}
 	id := newConversationID()
 	cs := &convState{id: id, tr: transcript.New(), quick: quick, starting: true}
 	b.convs[id] = cs
@@ -446,6 +465,10 @@ func (b *bridge) send(c actor.Context, id, text string) {
 	if cs == nil || strings.TrimSpace(text) == "" {
 		return
 	}
+	if cs.title == "" {
+		cs.title = text // a session now: it joins the sidebar
+		b.sessDirty = true
+	}
 	if cs.pid == nil {
 		cs.queued = append(cs.queued, text)
 		return
@@ -515,6 +538,7 @@ func (b *bridge) flush() {
 	}
 	if b.sessDirty {
 		u.sessions, u.sessionsSet = b.sidebar(), true
+		u.title = b.title()
 		b.sessDirty = false
 	}
 	u.quickConv = b.quick
@@ -536,29 +560,35 @@ func (b *bridge) flush() {
 }
 
 // sidebar lists sessions: open conversations not yet in the log first, then
-// the log's, most recent first.
+// the log's, most recent first. A conversation is a session once the person
+// has written in it: the new chat they have not, and empty sessions an
+// older Deckhand logged, are not listed.
 func (b *bridge) sidebar() []sessionItem {
 	var out []sessionItem
 	seen := map[string]bool{}
 	for _, s := range b.sessions {
 		seen[s.ID] = true
 	}
-	var fresh []sessionItem
 	for id, cs := range b.convs {
-		if !seen[id] && !cs.quick {
-			title := cs.title
-			if title == "" {
-				title = "New chat"
-			}
-			fresh = append(fresh, sessionItem{id: id, title: title, when: time.Now(), usage: cs.usage})
+		if !seen[id] && !cs.quick && !cs.unsent() {
+			out = append(out, sessionItem{id: id, title: cs.title, when: time.Now(), usage: cs.usage, run: cs.lastRun})
 		}
 	}
-	slices.SortFunc(fresh, func(x, y sessionItem) int { return strings.Compare(y.id, x.id) })
-	out = append(out, fresh...)
+	slices.SortFunc(out, func(x, y sessionItem) int { return strings.Compare(y.id, x.id) })
 	for _, s := range b.sessions {
-		item := sessionItem{id: s.ID, title: s.Title, when: s.Updated, usage: s.Usage}
-		if cs := b.convs[s.ID]; cs != nil {
+		cs := b.convs[s.ID]
+		if s.Runs == 0 && (cs == nil || cs.unsent()) {
+			continue
+		}
+		item := sessionItem{id: s.ID, title: s.Title, when: s.Updated, usage: s.Usage, run: s.LastRun}
+		if cs != nil {
 			item.usage = cs.usage
+			if cs.lastRun != "" {
+				item.run = cs.lastRun // this window ran it since the log was read
+			}
+		}
+		if item.title == "" {
+			item.title = "Untitled"
 		}
 		out = append(out, item)
 	}
@@ -566,6 +596,19 @@ func (b *bridge) sidebar() []sessionItem {
 		out[i].current = out[i].id == b.current
 	}
 	return out
+}
+
+// title is the current conversation's title.
+func (b *bridge) title() string {
+	if cs := b.convs[b.current]; cs != nil && cs.title != "" {
+		return cs.title
+	}
+	for _, s := range b.sessions {
+		if s.ID == b.current && s.Title != "" {
+			return s.Title
+		}
+	}
+	return "New chat"
 }
 
 // status is the status line: model, servers ready, the session's tokens and

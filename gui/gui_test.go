@@ -3,6 +3,7 @@ package gui
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -530,7 +531,7 @@ func TestSessionsSidebar(t *testing.T) {
 	h.ui.Stop()
 	h.sys.SyncLog(t.Context())
 	h2 := newHarness(t, harnessOptions{dbPath: dbPath, responses: []testutil.ModelResponse{{Body: testutil.TextChunks("Still here.")}}})
-	h2.until("the logged sessions", func() bool { return len(h2.ui.sessions) >= 3 })
+	h2.until("the logged sessions", func() bool { return len(h2.ui.sessions) == 2 })
 	idx := -1
 	for i, s := range h2.ui.sessions {
 		if s.title == "the first question" {
@@ -600,8 +601,8 @@ func TestReopenedSessionShowsToolCards(t *testing.T) {
 	h.ui.Stop()
 
 	h2 := newHarness(t, harnessOptions{dbPath: dbPath, cfg: rules})
-	h2.until("the logged session", func() bool { return len(h2.ui.sessions) == 2 })
-	h2.ui.sessionList.Select(1)
+	h2.until("the logged session", func() bool { return len(h2.ui.sessions) == 1 })
+	h2.ui.sessionList.Select(0)
 	h2.until("the card from the log", func() bool {
 		c := h2.card("t.echo")
 		return c != nil && c.row.State == transcript.Succeeded && c.tool().out.String() == "Echo: hi" &&
@@ -609,5 +610,60 @@ func TestReopenedSessionShowsToolCards(t *testing.T) {
 	})
 	if !h2.shows(h2.ui.win, "echo hi") || !h2.shows(h2.ui.win, "Echoed.") {
 		t.Errorf("the reopened session lacks its messages:\n%s", strings.Join(h2.texts(h2.ui.win), "\n"))
+	}
+}
+
+// TestSidebarListsSessionsWithMessages: a chat is a session once the
+// person writes in it. The new chat is no row until then; empty sessions
+// an older Deckhand logged are not listed; a run cut off by a killed
+// Deckhand reads as interrupted.
+func TestSidebarListsSessionsWithMessages(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "deckhand.db")
+	db, err := store.Open(t.Context(), dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now().Add(-time.Hour)
+	err = db.Write(t.Context(), &store.Batch{
+		NewSessions: []store.NewSession{{ID: "s-empty", Time: now}, {ID: "s-killed", Time: now}},
+		NewRuns:     []store.NewRun{{ID: "r-killed", SessionID: "s-killed", Time: now}}, // no owner: its process is gone
+		Titles:      []store.Title{{SessionID: "s-killed", Title: "cut off"}},
+	})
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	h := newHarness(t, harnessOptions{dbPath: dbPath, responses: []testutil.ModelResponse{
+		{Body: testutil.TextChunks("Hello back.")}, {Body: testutil.TextChunks("Again.")},
+	}})
+	h.until("the logged session", func() bool { return len(h.ui.sessions) == 1 })
+	if s := h.ui.sessions[0]; s.title != "cut off" || !strings.Contains(s.subtitle(time.Now()), "interrupted") || s.current {
+		t.Errorf("sidebar = %+v (%q); want only the interrupted session, not current", h.ui.sessions, s.subtitle(time.Now()))
+	}
+	if h.ui.title.Text != "New chat" {
+		t.Errorf("title = %q, want New chat", h.ui.title.Text)
+	}
+
+	h.say("hello")
+	h.until("the new session at the top, current", func() bool {
+		return len(h.ui.sessions) == 2 && h.ui.sessions[0].title == "hello" && h.ui.sessions[0].current
+	})
+	h.until("the answer", func() bool { return h.shows(h.ui.win, "Hello back.") })
+	if h.ui.title.Text != "hello" {
+		t.Errorf("title = %q, want hello", h.ui.title.Text)
+	}
+
+	h.tap(h.ui.win, "New chat")
+	h.until("an empty chat, not listed", func() bool {
+		return len(h.ui.chat.rows) == 0 && h.ui.title.Text == "New chat" &&
+			!slices.ContainsFunc(h.ui.sessions, func(s sessionItem) bool { return s.current })
+	})
+	fresh := h.ui.conv
+	h.tap(h.ui.win, "New chat") // again: the same unwritten chat, not another
+	h.say("again")
+	h.until("the second session", func() bool { return len(h.ui.sessions) == 3 && h.ui.sessions[0].current })
+	if h.ui.sessions[0].id != fresh || h.ui.sessions[0].title != "again" {
+		t.Errorf("the message went to %+v, want the chat %s", h.ui.sessions[0], fresh)
 	}
 }

@@ -315,9 +315,9 @@ func (u *UI) apply(up *update) {
 		for i, s := range u.sessions {
 			if s.current {
 				u.sessionList.Select(i)
-				u.title.SetText(s.title)
 			}
 		}
+		u.title.SetText(up.title)
 		u.selecting = false
 		u.sessionList.Refresh()
 	}
@@ -373,6 +373,7 @@ type update struct {
 	catalog      *tools.Catalog
 	sessions     []sessionItem
 	sessionsSet  bool
+	title        string // the current conversation's, with sessions
 	approvals    []*actors.ApprovalRequested
 	approvalsSet bool
 	quickConv    string // the quick prompt's conversation
@@ -397,11 +398,18 @@ type sessionItem struct {
 	id, title string
 	when      time.Time
 	usage     store.Usage
+	run       string // its last run's status (store.RunRunning, …), "" if none
 	current   bool
 }
 
 func (s sessionItem) subtitle(now time.Time) string {
 	out := ago(now.Sub(s.when))
+	switch s.run {
+	case store.RunRunning:
+		out += " · working…"
+	case store.RunInterrupted:
+		out += " · interrupted" // its Deckhand stopped mid-run
+	}
 	if t := s.usage.InputTokens + s.usage.OutputTokens; t > 0 {
 		mark := ""
 		if s.usage.Estimated {

@@ -611,20 +611,15 @@ func (b *bridge) title() string {
 	return "New chat"
 }
 
-// status is the status line: model, servers ready, the session's tokens and
-// cost.
+// status is the status line: the model, the servers (which are still
+// connecting: a chat never waits for them, their tools join as they come),
+// the session's tokens and cost.
 func (b *bridge) status() string {
-	ready := 0
-	for _, s := range b.servers {
-		if s.State == actors.StateReady || s.State == actors.StateIdle { // idle: connects when used
-			ready++
-		}
-	}
 	model := b.cfg.Model.Name
 	if !b.cfg.Model.Configured() {
 		model = "no model set up"
 	}
-	parts := []string{model, fmt.Sprintf("%d of %d servers ready", ready, len(b.servers))}
+	parts := append([]string{model}, serverSummary(b.servers)...)
 	if cs := b.convs[b.current]; cs != nil {
 		u := cs.usage
 		mark := ""
@@ -640,6 +635,49 @@ func (b *bridge) status() string {
 		}
 	}
 	return strings.Join(parts, "  ·  ")
+}
+
+// serverSummary says how the servers are, for the status line: how many
+// are ready, then the names of those connecting and of those down.
+// Servers disconnected on request are not mentioned.
+func serverSummary(servers map[string]actors.ServerStatus) []string {
+	if len(servers) == 0 {
+		return []string{"no MCP servers"}
+	}
+	ready := 0
+	var connecting, down []string
+	for alias, s := range servers {
+		switch s.State {
+		case actors.StateReady, actors.StateIdle: // idle: connects when used
+			ready++
+		case actors.StateConnecting:
+			connecting = append(connecting, alias)
+		case actors.StateFailed, actors.StateReconnecting:
+			down = append(down, alias)
+		}
+	}
+	noun := "servers"
+	if ready == 1 {
+		noun = "server"
+	}
+	out := []string{fmt.Sprintf("%d %s ready", ready, noun)}
+	if len(connecting) > 0 {
+		out = append(out, "connecting: "+names(connecting))
+	}
+	if len(down) > 0 {
+		out = append(out, "down: "+names(down))
+	}
+	return out
+}
+
+// names lists a few aliases, in order, and counts the rest.
+func names(aliases []string) string {
+	const shown = 3
+	slices.Sort(aliases)
+	if len(aliases) <= shown {
+		return strings.Join(aliases, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(aliases[:shown], ", "), len(aliases)-shown)
 }
 
 func shorten(s string, n int) string {

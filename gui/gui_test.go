@@ -73,7 +73,7 @@ func TestChatStreamsReply(t *testing.T) {
 		t.Errorf("the transcript lacks the question or the headers:\n%s", strings.Join(h.texts(h.ui.win), "\n"))
 	}
 	h.until("the status line's tokens", func() bool { return strings.Contains(h.ui.status.Text, "10 tokens in, 5 out") })
-	if !strings.Contains(h.ui.status.Text, "scripted") || !strings.Contains(h.ui.status.Text, "1 of 1 servers ready") {
+	if !strings.Contains(h.ui.status.Text, "scripted") || !strings.Contains(h.ui.status.Text, "1 server ready") {
 		t.Errorf("status = %q, want the model and the servers", h.ui.status.Text)
 	}
 }
@@ -355,7 +355,7 @@ func TestServersPanel(t *testing.T) {
 			t.Errorf("the panel does not show %q:\n%s", want, strings.Join(h.texts(sw.win), "\n"))
 		}
 	}
-	h.until("the status line's count", func() bool { return strings.Contains(h.ui.status.Text, "2 of 3 servers ready") })
+	h.until("the status line's count", func() bool { return strings.Contains(h.ui.status.Text, "2 servers ready  ·  down: down") })
 
 	test.Tap(sw.rows["h"].disconnect)
 	h.until("h disconnected", func() bool { return state("h") == "stopped" && sw.rows["h"].reason.Text == "disconnected" })

@@ -13,4 +13,13 @@
 // not one per token. Widgets are touched only on the UI goroutine (Fyne's
 // callbacks and those fyne.Do calls); the UI never reads actor state, it
 // sends the bridge messages.
+//
+// Files: the bridge actor's messages, state and Receive are in bridge.go;
+// what it does with conversations in conversations.go, with the sidebar in
+// sidebar.go, and the frame it hands the window in frame.go. The window is
+// ui.go; the transcript's list is chatview.go (row heights estimated in
+// estimate.go), drawn by rowview.go's rows with the parts of rowparts.go
+// and toolcard.go. The servers panel (servers.go, connect.go), settings and
+// first-run panel (settings.go), approvals (approval.go) and quick prompt
+// (quick.go) each have their own.
 package gui

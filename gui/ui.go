@@ -2,10 +2,8 @@ package gui
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"os"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -19,7 +17,6 @@ import (
 	"deckhand/config"
 	"deckhand/store"
 	"deckhand/tools"
-	"deckhand/transcript"
 	"deckhand/transport/llm"
 )
 
@@ -155,45 +152,7 @@ func (u *UI) build() {
 		u.win.SetIcon(u.d.Icon)
 	}
 
-	// Sidebar.
-	newChat := widget.NewButtonWithIcon("New chat", theme.ContentAddIcon(), func() { u.tell(&uiNewChat{}) })
-	newChat.Importance = widget.HighImportance
-	u.sessionList = widget.NewList(
-		func() int { return len(u.sessions) },
-		func() fyne.CanvasObject {
-			title := widget.NewLabel("A session title long enough")
-			title.Truncation = fyne.TextTruncateEllipsis
-			title.TextStyle.Bold = true
-			sub, subObj := caption("2 h ago · 1.2k tokens")
-			sub.Truncation = fyne.TextTruncateEllipsis
-			return container.New(&tightVBox{}, title, subObj)
-		},
-		func(i widget.ListItemID, o fyne.CanvasObject) {
-			if i >= len(u.sessions) {
-				return
-			}
-			s := u.sessions[i]
-			c := o.(*fyne.Container)
-			c.Objects[0].(*widget.Label).SetText(s.title)
-			c.Objects[1].(*container.ThemeOverride).Content.(*widget.Label).SetText(s.subtitle(time.Now()))
-		},
-	)
-	u.sessionList.OnSelected = func(i widget.ListItemID) {
-		if u.selecting || i >= len(u.sessions) {
-			return
-		}
-		if id := u.sessions[i].id; id != u.conv {
-			u.tell(&uiOpenSession{id: id})
-		}
-	}
-	serversBtn := widget.NewButtonWithIcon("Servers", theme.StorageIcon(), u.showServers)
-	settingsBtn := widget.NewButtonWithIcon("Settings", theme.SettingsIcon(), u.showSettings)
-	sidebar := container.NewBorder(
-		container.NewPadded(newChat),
-		container.NewVBox(widget.NewSeparator(), serversBtn, settingsBtn),
-		nil, nil,
-		u.sessionList,
-	)
+	sidebar := u.newSidebar()
 
 	// The chat.
 	u.title = widget.NewLabelWithStyle("New chat", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
@@ -356,108 +315,4 @@ func (u *UI) setConfig(cfg *config.Config) {
 		u.body.Objects = []fyne.CanvasObject{u.setup.content}
 	}
 	u.body.Refresh()
-}
-
-// update is one frame's changes, from the bridge to the window. Nil and
-// zero fields did not change.
-type update struct {
-	conv    string // the conversation shown
-	reset   bool   // a different conversation, or redraw all: rows holds every row
-	rows    []transcript.Row
-	n       int                    // the row count
-	changed map[int]transcript.Row // rows changed since the last frame
-	running bool
-
-	status       string
-	servers      []actors.ServerStatus
-	catalog      *tools.Catalog
-	sessions     []sessionItem
-	sessionsSet  bool
-	title        string // the current conversation's, with sessions
-	approvals    []*actors.ApprovalRequested
-	approvalsSet bool
-	quickConv    string // the quick prompt's conversation
-	quick        *quickUpdate
-	notices      []string
-}
-
-func (u *update) empty() bool {
-	return u.conv == "" && u.status == "" && u.servers == nil && u.catalog == nil && !u.sessionsSet &&
-		!u.approvalsSet && u.quick == nil && len(u.notices) == 0
-}
-
-// quickUpdate is the quick prompt's answer so far.
-type quickUpdate struct {
-	text    string
-	running bool
-	status  string // how the run ended
-}
-
-// sessionItem is one line of the sidebar.
-type sessionItem struct {
-	id, title string
-	when      time.Time
-	usage     store.Usage
-	run       string // its last run's status (store.RunRunning, …), "" if none
-	current   bool
-}
-
-func (s sessionItem) subtitle(now time.Time) string {
-	out := ago(now.Sub(s.when))
-	switch s.run {
-	case store.RunRunning:
-		out += " · working…"
-	case store.RunInterrupted:
-		out += " · interrupted" // its Deckhand stopped mid-run
-	}
-	if t := s.usage.InputTokens + s.usage.OutputTokens; t > 0 {
-		mark := ""
-		if s.usage.Estimated {
-			mark = "~"
-		}
-		out += fmt.Sprintf(" · %s%s tokens", mark, store.Count(t))
-	}
-	if s.usage.CostUSD > 0 {
-		out += fmt.Sprintf(" · $%.4f", s.usage.CostUSD)
-	}
-	return out
-}
-
-// ago says how long ago, the way a person would.
-func ago(d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return "just now"
-	case d < time.Hour:
-		return fmt.Sprintf("%d min ago", int(d.Minutes()))
-	case d < 24*time.Hour:
-		return fmt.Sprintf("%d h ago", int(d.Hours()))
-	case d < 14*24*time.Hour:
-		return fmt.Sprintf("%d days ago", int(d.Hours()/24))
-	}
-	return time.Now().Add(-d).Format("2 Jan 2006")
-}
-
-// tightVBox stacks objects with no padding between them (a title and its
-// caption).
-type tightVBox struct{}
-
-func (tightVBox) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	y := float32(0)
-	for _, o := range objs {
-		h := o.MinSize().Height
-		o.Move(fyne.NewPos(0, y))
-		o.Resize(fyne.NewSize(size.Width, h))
-		y += h - theme.Padding()
-	}
-}
-
-func (tightVBox) MinSize(objs []fyne.CanvasObject) fyne.Size {
-	var s fyne.Size
-	for _, o := range objs {
-		m := o.MinSize()
-		s.Width = max(s.Width, m.Width)
-		s.Height += m.Height - theme.Padding()
-	}
-	return s.AddWidthHeight(0, theme.Padding())
 }

@@ -1,0 +1,123 @@
+package gui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"deckhand/actors"
+	"deckhand/store"
+	"deckhand/transcript"
+)
+
+// newChat starts a conversation and, unless it is the quick prompt's, shows
+// it. It returns the conversation's id. A new chat the person has not
+// written in yet is shown again rather than joined by another: it is not
+// in the sidebar, and would be lost.
+func (b *bridge) newChat(c actor.Context, quick bool) string {
+	if !quick {
+		for id, cs := range b.convs {
+			if !cs.quick && cs.unsent() {
+				b.show(id)
+				return id
+			}
+		}
+	}
+	id := newConversationID()
+	cs := &convState{id: id, tr: transcript.New(), quick: quick, starting: true}
+	b.convs[id] = cs
+	c.Request(b.sys.Conversations, &actors.StartConversation{Options: actors.ConversationOptions{ID: id, Watchers: []*actor.PID{c.Self()}}})
+	if !quick {
+		b.show(id)
+	}
+	b.sessDirty = true
+	return id
+}
+
+// open shows a session: at once when its conversation is open, else after
+// reading it from the log.
+func (b *bridge) open(c actor.Context, id string) {
+	if _, ok := b.convs[id]; ok {
+		b.show(id)
+		return
+	}
+	if b.db == nil {
+		return
+	}
+	self, root, db := c.Self(), c.ActorSystem().Root, b.db
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		events, err := db.Events(ctx, store.Filter{SessionID: id})
+		root.Send(self, &sessionLoaded{id: id, events: events, err: err})
+	}()
+}
+
+func (b *bridge) opened(c actor.Context, m *sessionLoaded) {
+	if m.err != nil {
+		b.notices = append(b.notices, "Could not open the session: "+m.err.Error())
+		return
+	}
+	if _, ok := b.convs[m.id]; ok {
+		b.show(m.id)
+		return
+	}
+	opts := actors.Rebuild(m.events)
+	opts.ID, opts.Watchers = m.id, []*actor.PID{c.Self()}
+	cs := &convState{id: m.id, tr: transcript.FromEvents(m.events), starting: true}
+	for _, s := range b.sessions {
+		if s.ID == m.id {
+			cs.title, cs.usage = s.Title, s.Usage
+		}
+	}
+	b.convs[m.id] = cs
+	c.Request(b.sys.Conversations, &actors.StartConversation{Options: opts})
+	b.show(m.id)
+}
+
+func (b *bridge) started(c actor.Context, m *actors.ConversationStarted) {
+	cs := b.convs[m.ID]
+	if cs == nil {
+		return
+	}
+	if m.Err != nil {
+		cs.tr.Note("Could not start the conversation: "+m.Err.Error(), true)
+		return
+	}
+	cs.pid, cs.starting = m.PID, false
+	for _, text := range cs.queued {
+		c.Send(cs.pid, &actors.UserMessage{Text: text})
+	}
+	cs.queued = nil
+}
+
+func (b *bridge) send(c actor.Context, id, text string) {
+	cs := b.convs[id]
+	if cs == nil || strings.TrimSpace(text) == "" {
+		return
+	}
+	if cs.title == "" {
+		cs.title = text // a session now: it joins the sidebar
+		b.sessDirty = true
+	}
+	if cs.pid == nil {
+		cs.queued = append(cs.queued, text)
+		return
+	}
+	c.Send(cs.pid, &actors.UserMessage{Text: text})
+}
+
+func (b *bridge) show(id string) {
+	if b.current != id {
+		b.current, b.reset = id, true
+		b.statusDirty, b.sessDirty = true, true
+	}
+}
+
+// newConversationID makes ids that sort by time, like the actors' own.
+func newConversationID() string {
+	return fmt.Sprintf("conv-%012x-%08x", time.Now().UnixMilli(), time.Now().UnixNano()&0xffffffff)
+}

@@ -1,0 +1,157 @@
+package gui
+
+import (
+	"image/color"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"deckhand/transcript"
+)
+
+// headerView: who speaks, when, and a copy button for the whole message.
+type headerView struct {
+	obj  fyne.CanvasObject
+	icon *widget.Icon
+	who  *widget.Label
+	when *widget.Label
+	cp   *widget.Button
+	text string
+}
+
+func newHeaderView(r *rowView) *headerView {
+	h := &headerView{icon: widget.NewIcon(nil), who: widget.NewLabel("")}
+	h.who.TextStyle.Bold = true
+	var when fyne.CanvasObject
+	h.when, when = caption("")
+	h.cp = widget.NewButtonWithIcon("", theme.ContentCopyIcon(), func() { r.copy(h.text) })
+	h.cp.Importance = widget.LowImportance
+	h.obj = container.NewPadded(container.NewHBox(h.icon, h.who, when, layout.NewSpacer(), h.cp))
+	return h
+}
+
+func (h *headerView) view() fyne.CanvasObject { return h.obj }
+
+func (h *headerView) set(r transcript.Row) {
+	if r.Role == "user" {
+		setIcon(h.icon, theme.AccountIcon())
+		setText(h.who, "You")
+	} else {
+		setIcon(h.icon, theme.ComputerIcon())
+		setText(h.who, "Deckhand")
+	}
+	when := ""
+	if !r.Time.IsZero() {
+		when = r.Time.Format("15:04")
+	}
+	setText(h.when, when)
+	h.text = r.Text
+	setVisible(h.cp, r.Text != "") // hidden while the answer streams
+}
+
+// textView: a block of Markdown. The person's messages sit on a tinted
+// background, the model's on none.
+type textView struct {
+	obj  fyne.CanvasObject
+	bg   *canvas.Rectangle
+	rt   *widget.RichText
+	src  string
+	user bool
+}
+
+func newTextView() *textView {
+	t := &textView{bg: canvas.NewRectangle(color.Transparent), rt: widget.NewRichText()}
+	t.bg.CornerRadius = theme.InputRadiusSize()
+	t.rt.Wrapping = fyne.TextWrapWord
+	t.obj = indented(container.NewStack(t.bg, t.rt))
+	return t
+}
+
+func (t *textView) view() fyne.CanvasObject { return t.obj }
+
+func (t *textView) set(r transcript.Row) {
+	if user := r.Role == "user"; user != t.user || t.src == "" {
+		t.user = user
+		t.bg.FillColor = color.Transparent
+		if user {
+			t.bg.FillColor = theme.Color(theme.ColorNameInputBackground)
+		}
+		t.bg.Refresh()
+	}
+	if r.Text != t.src {
+		t.src = r.Text
+		t.rt.ParseMarkdown(r.Text)
+	}
+}
+
+// codeView: a code block, monospace, with its language and a copy button.
+type codeView struct {
+	obj  fyne.CanvasObject
+	lang *widget.Label
+	rt   *widget.RichText
+	seg  *widget.TextSegment
+	text string
+}
+
+func newCodeView(r *rowView) *codeView {
+	c := &codeView{rt: widget.NewRichText()}
+	var lang fyne.CanvasObject
+	c.lang, lang = caption("")
+	c.seg = &widget.TextSegment{Style: widget.RichTextStyleCodeBlock}
+	c.rt.Segments = []widget.RichTextSegment{c.seg}
+	c.rt.Wrapping = fyne.TextWrapBreak
+	cp := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() { r.copy(c.text) })
+	cp.Importance = widget.LowImportance
+	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
+	bg.CornerRadius = theme.InputRadiusSize()
+	top := container.NewHBox(lang, layout.NewSpacer(), cp)
+	c.obj = indented(container.NewStack(bg, container.NewBorder(top, nil, nil, nil, c.rt)))
+	return c
+}
+
+func (c *codeView) view() fyne.CanvasObject { return c.obj }
+
+func (c *codeView) set(r transcript.Row) {
+	c.text = r.Text
+	lang := r.Lang
+	if lang == "" {
+		lang = "code"
+	}
+	setText(c.lang, lang)
+	setSegment(c.rt, c.seg, r.Text, c.seg.Style.ColorName)
+}
+
+// noticeView: a note from Deckhand, an error in the error colour.
+type noticeView struct {
+	obj   fyne.CanvasObject
+	icons *rowIcons
+	icon  *widget.Icon
+	rt    *widget.RichText
+	seg   *widget.TextSegment
+}
+
+func newNoticeView(r *rowView) *noticeView {
+	n := &noticeView{icons: &r.cv.icons, icon: widget.NewIcon(theme.InfoIcon())}
+	n.seg = &widget.TextSegment{Style: widget.RichTextStyle{TextStyle: fyne.TextStyle{Italic: true}, ColorName: theme.ColorNamePlaceHolder}}
+	n.rt = widget.NewRichText(n.seg)
+	n.rt.Wrapping = fyne.TextWrapWord
+	n.obj = indented(container.NewBorder(nil, nil, container.NewCenter(n.icon), nil, n.rt))
+	return n
+}
+
+func (n *noticeView) view() fyne.CanvasObject { return n.obj }
+
+func (n *noticeView) set(r transcript.Row) {
+	color := theme.ColorNamePlaceHolder
+	setIcon(n.icon, theme.InfoIcon())
+	if r.Error {
+		color = theme.ColorNameError
+		setIcon(n.icon, n.icons.failed)
+	}
+	setSegment(n.rt, n.seg, strings.TrimSpace(r.Text), color)
+}

@@ -1,0 +1,176 @@
+package gui
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"deckhand/transcript"
+)
+
+// rowView draws one transcript row; the list reuses it for any kind. Its
+// parts change only what differs from the row it showed before: a list
+// redraws every visible row when one changes, and re-decoding icons or
+// re-wrapping unchanged text each time would make that cost grow.
+type rowView struct {
+	widget.BaseWidget
+	cv  *chatView
+	id  int
+	row transcript.Row
+	box *fyne.Container // holds the view of the row's kind
+
+	parts [transcript.Notice + 1]rowPart // by kind, made when first needed
+}
+
+// rowPart draws one kind of row.
+type rowPart interface {
+	set(transcript.Row)
+	view() fyne.CanvasObject
+}
+
+// newPart makes the part that draws rows of kind k.
+func (r *rowView) newPart(k transcript.Kind) rowPart {
+	switch k {
+	case transcript.Header:
+		return newHeaderView(r)
+	case transcript.Text:
+		return newTextView()
+	case transcript.Code:
+		return newCodeView(r)
+	case transcript.Tool:
+		return newToolView(r)
+	}
+	return newNoticeView(r)
+}
+
+// tool is the row's tool card part, if it has drawn one.
+func (r *rowView) tool() *toolView {
+	t, _ := r.parts[transcript.Tool].(*toolView)
+	return t
+}
+
+// text is the row's text part, if it has drawn one.
+func (r *rowView) text() *textView {
+	t, _ := r.parts[transcript.Text].(*textView)
+	return t
+}
+
+func newRowView(cv *chatView) *rowView {
+	r := &rowView{cv: cv, id: -2, box: container.NewStack()}
+	r.ExtendBaseWidget(r)
+	return r
+}
+
+func (r *rowView) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(r.box) }
+
+// show draws row (number id; -1 when measuring).
+func (r *rowView) show(id int, row transcript.Row) {
+	if id >= 0 && id == r.id && row == r.row {
+		return
+	}
+	r.id, r.row = id, row
+	k := min(row.Kind, transcript.Notice)
+	if r.parts[k] == nil {
+		r.parts[k] = r.newPart(k)
+	}
+	r.parts[k].set(row)
+	obj := r.parts[k].view()
+	if len(r.box.Objects) != 1 || r.box.Objects[0] != obj {
+		r.box.Objects = []fyne.CanvasObject{obj}
+		r.box.Refresh()
+		return
+	}
+	relayout(r.box)
+}
+
+// relayout lays out a tree of containers again at their current sizes:
+// what changed inside may have changed their children's sizes, which
+// Resize (a no-op at the same size) would not notice.
+func relayout(o fyne.CanvasObject) {
+	c, ok := o.(*fyne.Container)
+	if !ok || c.Hidden {
+		return
+	}
+	if c.Layout != nil {
+		c.Layout.Layout(c.Objects, c.Size())
+	}
+	for _, child := range c.Objects {
+		relayout(child)
+	}
+}
+
+func (r *rowView) copy(text string) {
+	r.cv.ui.app.Clipboard().SetContent(text)
+}
+
+// Setters that refresh a widget only when what it shows changes.
+
+func setText(l *widget.Label, s string) {
+	if l.Text != s {
+		l.SetText(s)
+	}
+}
+
+func setIcon(i *widget.Icon, res fyne.Resource) {
+	if i.Resource != res {
+		i.SetResource(res)
+	}
+}
+
+func setVisible(o fyne.CanvasObject, visible bool) {
+	switch {
+	case visible && !o.Visible():
+		o.Show()
+	case !visible && o.Visible():
+		o.Hide()
+	}
+}
+
+// setSegment sets a one-segment rich text's text and colour.
+func setSegment(rt *widget.RichText, seg *widget.TextSegment, text string, color fyne.ThemeColorName) {
+	if seg.Text != text || seg.Style.ColorName != color {
+		seg.Text, seg.Style.ColorName = text, color
+		rt.Refresh()
+	}
+}
+
+// rowIcons are the row views' themed icons, made once per view: a new
+// resource per draw would be decoded again each time. They are made with
+// the window, not at package init: looking up a theme icon needs the app,
+// and the terminal commands have none.
+type rowIcons struct {
+	succeeded, failed, denied fyne.Resource
+}
+
+func newRowIcons() rowIcons {
+	return rowIcons{
+		succeeded: theme.NewSuccessThemedResource(theme.ConfirmIcon()),
+		failed:    theme.NewErrorThemedResource(theme.ErrorIcon()),
+		denied:    theme.NewWarningThemedResource(theme.CancelIcon()),
+	}
+}
+
+// inset indents a message's blocks under its header.
+const inset = 34
+
+type insetLayout struct{ left, right float32 }
+
+func (l insetLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objs {
+		o.Move(fyne.NewPos(l.left, 0))
+		o.Resize(fyne.NewSize(max(size.Width-l.left-l.right, 0), size.Height))
+	}
+}
+
+func (l insetLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var s fyne.Size
+	for _, o := range objs {
+		s = s.Max(o.MinSize())
+	}
+	return s.AddWidthHeight(l.left+l.right, 0)
+}
+
+func indented(o fyne.CanvasObject) *fyne.Container {
+	return container.New(insetLayout{left: inset, right: theme.Padding() * 2}, o)
+}

@@ -1,0 +1,207 @@
+package gui
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+	"github.com/asynkron/protoactor-go/actor"
+
+	"deckhand/store"
+)
+
+// sessionItem is one line of the sidebar.
+type sessionItem struct {
+	id, title string
+	when      time.Time
+	usage     store.Usage
+	run       string // its last run's status (store.RunRunning, …), "" if none
+	current   bool
+}
+
+func (s sessionItem) subtitle(now time.Time) string {
+	out := ago(now.Sub(s.when))
+	switch s.run {
+	case store.RunRunning:
+		out += " · working…"
+	case store.RunInterrupted:
+		out += " · interrupted" // its Deckhand stopped mid-run
+	}
+	if t := s.usage.InputTokens + s.usage.OutputTokens; t > 0 {
+		mark := ""
+		if s.usage.Estimated {
+			mark = "~"
+		}
+		out += fmt.Sprintf(" · %s%s tokens", mark, store.Count(t))
+	}
+	if s.usage.CostUSD > 0 {
+		out += fmt.Sprintf(" · $%.4f", s.usage.CostUSD)
+	}
+	return out
+}
+
+// ago says how long ago, the way a person would.
+func ago(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%d min ago", int(d.Minutes()))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%d h ago", int(d.Hours()))
+	case d < 14*24*time.Hour:
+		return fmt.Sprintf("%d days ago", int(d.Hours()/24))
+	}
+	return time.Now().Add(-d).Format("2 Jan 2006")
+}
+
+// loadSessions reads the sessions from the log, off the actor; they come
+// back as sessionsLoaded.
+func (b *bridge) loadSessions(c actor.Context) {
+	if b.db == nil {
+		return
+	}
+	self, root, db := c.Self(), c.ActorSystem().Root, b.db
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		list, err := db.Sessions(ctx, 200)
+		root.Send(self, &sessionsLoaded{list: list, err: err})
+	}()
+}
+
+// refreshSoon reloads the sessions list once the log has the run.
+func (b *bridge) refreshSoon(c actor.Context) {
+	self, root, sys := c.Self(), c.ActorSystem().Root, b.sys
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		sys.SyncLog(ctx)
+		root.Send(self, &uiRefresh{})
+	}()
+}
+
+// sidebar lists sessions: open conversations not yet in the log first, then
+// the log's, most recent first. A conversation is a session once the person
+// has written in it: the new chat they have not, and empty sessions an
+// older Deckhand logged, are not listed.
+func (b *bridge) sidebar() []sessionItem {
+	var out []sessionItem
+	seen := map[string]bool{}
+	for _, s := range b.sessions {
+		seen[s.ID] = true
+	}
+	for id, cs := range b.convs {
+		if !seen[id] && !cs.quick && !cs.unsent() {
+			out = append(out, sessionItem{id: id, title: cs.title, when: time.Now(), usage: cs.usage, run: cs.lastRun})
+		}
+	}
+	slices.SortFunc(out, func(x, y sessionItem) int { return strings.Compare(y.id, x.id) })
+	for _, s := range b.sessions {
+		cs := b.convs[s.ID]
+		if s.Runs == 0 && (cs == nil || cs.unsent()) {
+			continue
+		}
+		item := sessionItem{id: s.ID, title: s.Title, when: s.Updated, usage: s.Usage, run: s.LastRun}
+		if cs != nil {
+			item.usage = cs.usage
+			if cs.lastRun != "" {
+				item.run = cs.lastRun // this window ran it since the log was read
+			}
+		}
+		if item.title == "" {
+			item.title = "Untitled"
+		}
+		out = append(out, item)
+	}
+	for i := range out {
+		out[i].current = out[i].id == b.current
+	}
+	return out
+}
+
+// title is the current conversation's title.
+func (b *bridge) title() string {
+	if cs := b.convs[b.current]; cs != nil && cs.title != "" {
+		return cs.title
+	}
+	for _, s := range b.sessions {
+		if s.ID == b.current && s.Title != "" {
+			return s.Title
+		}
+	}
+	return "New chat"
+}
+
+// newSidebar makes the sidebar: New chat, the sessions, and the buttons
+// to the servers and settings.
+func (u *UI) newSidebar() fyne.CanvasObject {
+	newChat := widget.NewButtonWithIcon("New chat", theme.ContentAddIcon(), func() { u.tell(&uiNewChat{}) })
+	newChat.Importance = widget.HighImportance
+	u.sessionList = widget.NewList(
+		func() int { return len(u.sessions) },
+		func() fyne.CanvasObject {
+			title := widget.NewLabel("A session title long enough")
+			title.Truncation = fyne.TextTruncateEllipsis
+			title.TextStyle.Bold = true
+			sub, subObj := caption("2 h ago · 1.2k tokens")
+			sub.Truncation = fyne.TextTruncateEllipsis
+			return container.New(&tightVBox{}, title, subObj)
+		},
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			if i >= len(u.sessions) {
+				return
+			}
+			s := u.sessions[i]
+			c := o.(*fyne.Container)
+			c.Objects[0].(*widget.Label).SetText(s.title)
+			c.Objects[1].(*container.ThemeOverride).Content.(*widget.Label).SetText(s.subtitle(time.Now()))
+		},
+	)
+	u.sessionList.OnSelected = func(i widget.ListItemID) {
+		if u.selecting || i >= len(u.sessions) {
+			return
+		}
+		if id := u.sessions[i].id; id != u.conv {
+			u.tell(&uiOpenSession{id: id})
+		}
+	}
+	serversBtn := widget.NewButtonWithIcon("Servers", theme.StorageIcon(), u.showServers)
+	settingsBtn := widget.NewButtonWithIcon("Settings", theme.SettingsIcon(), u.showSettings)
+	return container.NewBorder(
+		container.NewPadded(newChat),
+		container.NewVBox(widget.NewSeparator(), serversBtn, settingsBtn),
+		nil, nil,
+		u.sessionList,
+	)
+}
+
+// tightVBox stacks objects with no padding between them (a title and its
+// caption).
+type tightVBox struct{}
+
+func (tightVBox) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	y := float32(0)
+	for _, o := range objs {
+		h := o.MinSize().Height
+		o.Move(fyne.NewPos(0, y))
+		o.Resize(fyne.NewSize(size.Width, h))
+		y += h - theme.Padding()
+	}
+}
+
+func (tightVBox) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var s fyne.Size
+	for _, o := range objs {
+		m := o.MinSize()
+		s.Width = max(s.Width, m.Width)
+		s.Height += m.Height - theme.Padding()
+	}
+	return s.AddWidthHeight(0, theme.Padding())
+}

@@ -1,0 +1,158 @@
+package gui
+
+import (
+	"fmt"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"deckhand/transcript"
+)
+
+// toolView: a tool call's card: what, with which arguments, how it is
+// going, and how it ended.
+type toolView struct {
+	obj      fyne.CanvasObject
+	row      *rowView
+	border   *canvas.Rectangle
+	icon     *widget.Icon
+	spinner  *widget.Activity
+	name     *widget.Label
+	state    *widget.Label
+	expand   *widget.Button
+	args     *widget.RichText
+	argsSeg  *widget.TextSegment
+	progress *widget.ProgressBar
+	status   *widget.Label
+	out      *widget.RichText
+	outSeg   *widget.TextSegment
+	outLabel *widget.Label
+	spinning bool
+	// The captions' theme wrappers: hiding those, not the labels inside,
+	// takes them out of the layout.
+	statusBox, outLabelBox fyne.CanvasObject
+}
+
+func newToolView(r *rowView) *toolView {
+	t := &toolView{row: r, icon: widget.NewIcon(nil), spinner: widget.NewActivity()}
+	t.name = widget.NewLabel("")
+	t.name.TextStyle.Bold = true
+	var state fyne.CanvasObject
+	t.state, state = subtle("")
+	t.expand = widget.NewButton("Show all", func() {
+		cv := r.cv
+		r.cv.ui.tell(&uiExpand{conv: cv.ui.conv, row: r.id, expanded: !r.row.Expanded})
+	})
+	t.expand.Importance = widget.LowImportance
+	t.argsSeg = &widget.TextSegment{Style: widget.RichTextStyleCodeBlock}
+	t.args = widget.NewRichText(t.argsSeg)
+	t.args.Wrapping = fyne.TextWrapBreak
+	t.progress = widget.NewProgressBar()
+	t.status, t.statusBox = subtle("")
+	t.status.Wrapping = fyne.TextWrapWord
+	t.outLabel, t.outLabelBox = caption("Result")
+	t.outSeg = &widget.TextSegment{Style: widget.RichTextStyleCodeBlock}
+	t.out = widget.NewRichText(t.outSeg)
+	t.out.Wrapping = fyne.TextWrapBreak
+	t.border = canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
+	t.border.CornerRadius = theme.InputRadiusSize()
+	t.border.StrokeWidth = 1
+	t.spinner.Hide()
+	title := container.NewHBox(container.NewStack(t.icon, t.spinner), t.name, state, layout.NewSpacer(), t.expand)
+	body := container.NewVBox(title, t.args, t.progress, t.statusBox, t.outLabelBox, t.out)
+	t.obj = indented(container.NewStack(t.border, container.NewPadded(body)))
+	return t
+}
+
+func (t *toolView) view() fyne.CanvasObject { return t.obj }
+
+func (t *toolView) set(r transcript.Row) {
+	icons := &t.row.cv.icons
+	setText(t.name, r.Tool)
+	stroke := theme.ColorNameSeparator
+	var icon fyne.Resource
+	var state string
+	switch r.State {
+	case transcript.Asked:
+		icon, state, stroke = theme.QuestionIcon(), "waiting for approval", theme.ColorNameWarning
+	case transcript.Running:
+		state, stroke = "running", theme.ColorNamePrimary
+	case transcript.Succeeded:
+		icon, state = icons.succeeded, "done in "+elapsed(r.Elapsed)
+	case transcript.Failed:
+		icon, state, stroke = icons.failed, "failed after "+elapsed(r.Elapsed), theme.ColorNameError
+	case transcript.Denied:
+		icon, state, stroke = icons.denied, "denied", theme.ColorNameWarning
+	}
+	setText(t.state, state)
+	if icon != nil {
+		setIcon(t.icon, icon)
+	}
+	setVisible(t.icon, icon != nil)
+	spin := r.State == transcript.Running && t.row.id >= 0 // never animate the measuring view
+	setVisible(t.spinner, r.State == transcript.Running)
+	if spin != t.spinning {
+		t.spinning = spin
+		if spin {
+			t.spinner.Start()
+		} else {
+			t.spinner.Stop()
+		}
+	}
+	if c := theme.Color(stroke); t.border.StrokeColor != c {
+		t.border.StrokeColor = c
+		t.border.Refresh()
+	}
+
+	long := transcript.Long(r.Args) || transcript.Long(r.Output)
+	args, out := r.Args, r.Output
+	if long && !r.Expanded {
+		args, out = transcript.Preview(args), transcript.Preview(out)
+	}
+	if long {
+		if r.Expanded {
+			t.expand.SetText("Show less")
+		} else if t.expand.Text != "Show all" {
+			t.expand.SetText("Show all")
+		}
+	}
+	setVisible(t.expand, long)
+	setSegment(t.args, t.argsSeg, args, theme.ColorNameForeground)
+	progress := r.State == transcript.Running && r.Total > 0
+	if progress && (t.progress.Max != r.Total || t.progress.Value != r.Progress) {
+		t.progress.Max = r.Total
+		t.progress.SetValue(r.Progress)
+	}
+	setVisible(t.progress, progress)
+	setText(t.status, r.Status)
+	setVisible(t.statusBox, r.State == transcript.Running && r.Status != "")
+	finished := r.State == transcript.Succeeded || r.State == transcript.Failed || r.State == transcript.Denied
+	if finished && out != "" {
+		label, color := "Result", theme.ColorNameForeground
+		switch r.State {
+		case transcript.Failed:
+			label, color = "Error", theme.ColorNameError
+		case transcript.Denied:
+			label = "Why"
+		}
+		setText(t.outLabel, label)
+		setSegment(t.out, t.outSeg, out, color)
+	}
+	setVisible(t.outLabelBox, finished && out != "")
+	setVisible(t.out, finished && out != "")
+}
+
+func elapsed(d time.Duration) string {
+	switch {
+	case d < time.Millisecond:
+		return "<1 ms"
+	case d < time.Second:
+		return fmt.Sprintf("%d ms", d.Milliseconds())
+	}
+	return d.Round(100 * time.Millisecond).String()
+}

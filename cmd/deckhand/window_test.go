@@ -24,26 +24,54 @@ func TestWindowNeedsADisplay(t *testing.T) {
 }
 
 // xvfb starts a virtual X display for the test, or skips it when Xvfb is
-// not installed.
+// not installed. Xvfb picks a free display number itself (-displayfd) and
+// is stopped with SIGTERM, so that it removes its socket and lock file: a
+// killed Xvfb leaves them behind, and they pile up run after run. With
+// -noreset it does not reset when its last client leaves: a program
+// connecting during a reset (as the window does while a test polls with
+// xdotool) is refused.
 func xvfb(tb testing.TB) string {
 	tb.Helper()
 	if _, err := exec.LookPath("Xvfb"); err != nil {
 		tb.Skip("Xvfb is not installed (apt-get install xvfb)")
 	}
-	for n := 90; n < 140; n++ {
-		sock := fmt.Sprintf("/tmp/.X11-unix/X%d", n)
-		if _, err := os.Stat(sock); err == nil {
-			continue
-		}
-		cmd := exec.Command("Xvfb", fmt.Sprintf(":%d", n), "-screen", "0", "1280x800x24", "-nolisten", "tcp")
-		if err := cmd.Start(); err != nil {
-			tb.Fatal(err)
-		}
-		tb.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-		testutil.Eventually(tb, 10*time.Second, func() bool { _, err := os.Stat(sock); return err == nil }, "Xvfb on :%d", n)
-		return fmt.Sprintf(":%d", n)
+	r, w, err := os.Pipe()
+	if err != nil {
+		tb.Fatal(err)
 	}
-	tb.Skip("no free X display number")
+	defer r.Close()
+	cmd := exec.Command("Xvfb", "-displayfd", "3", "-noreset", "-screen", "0", "1280x800x24", "-nolisten", "tcp")
+	cmd.ExtraFiles = []*os.File{w}
+	err = cmd.Start()
+	w.Close()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			<-done
+		}
+	})
+	n := make(chan string, 1)
+	go func() {
+		line, _ := bufio.NewReader(r).ReadString('\n')
+		n <- strings.TrimSpace(line)
+	}()
+	select {
+	case num := <-n:
+		if num == "" {
+			tb.Fatal("Xvfb exited without a display")
+		}
+		return ":" + num
+	case <-time.After(20 * time.Second):
+		tb.Fatal("Xvfb did not start within 20s")
+	}
 	return ""
 }
 

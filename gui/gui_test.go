@@ -667,3 +667,28 @@ func TestSidebarListsSessionsWithMessages(t *testing.T) {
 		t.Errorf("the message went to %+v, want the chat %s", h.ui.sessions[0], fresh)
 	}
 }
+
+// TestFirstRunPanelThenChat: behind the first-run panel the transcript
+// list was never drawn; showing a conversation in it, then a model being
+// chosen, must neither panic (a list not drawn has nothing to scroll) nor
+// lose the scroll to the end.
+func TestFirstRunPanelThenChat(t *testing.T) {
+	h := newHarness(t, harnessOptions{noModel: true,
+		responses: []testutil.ModelResponse{{Body: testutil.TextChunks("Ready.")}}})
+	h.until("the new chat behind the panel", func() bool { return h.ui.conv != "" && h.shows(h.ui.win, "Choose a language model") })
+	if h.ui.chat.list.drawn {
+		t.Fatalf("the transcript list was drawn behind the first-run panel")
+	}
+	h.ui.chat.reset(conversation(40))
+	if !h.ui.chat.list.toEnd {
+		t.Errorf("reset on a list not drawn: no scroll to the end pending")
+	}
+	h.ui.win.Resize(fyne.NewSize(900, 600))
+	h.ui.setConfig(&config.Config{Path: h.cfg.Path, Model: config.Model{BaseURL: h.model.URL, Name: "scripted"}})
+	if !h.ui.chat.list.drawn || h.ui.chat.list.toEnd {
+		t.Errorf("once shown: drawn %v, scroll to the end still pending %v", h.ui.chat.list.drawn, h.ui.chat.list.toEnd)
+	}
+	if !h.ui.chat.atEnd() {
+		t.Errorf("the list opened at offset %v, not at its end", h.ui.chat.list.GetScrollOffset())
+	}
+}

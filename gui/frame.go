@@ -124,7 +124,9 @@ func (b *bridge) status() string {
 		if u.Estimated {
 			mark = "~"
 		}
-		parts = append(parts, fmt.Sprintf("%s%s tokens in, %s%s out", mark, store.Count(u.InputTokens), mark, store.Count(u.OutputTokens)))
+		if u.InputTokens+u.OutputTokens > 0 {
+			parts = append(parts, fmt.Sprintf("%s%s tokens in, %s%s out", mark, store.Count(u.InputTokens), mark, store.Count(u.OutputTokens)))
+		}
 		if u.CostUSD > 0 {
 			parts = append(parts, fmt.Sprintf("$%.4f", u.CostUSD))
 		}

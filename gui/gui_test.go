@@ -679,6 +679,9 @@ func TestFirstRunPanelThenChat(t *testing.T) {
 	if h.ui.chat.list.drawn {
 		t.Fatalf("the transcript list was drawn behind the first-run panel")
 	}
+	if !h.shows(h.ui.win, "once you send a message") {
+		t.Errorf("the empty sidebar does not say what it will hold")
+	}
 	h.ui.chat.reset(conversation(40))
 	if !h.ui.chat.list.toEnd {
 		t.Errorf("reset on a list not drawn: no scroll to the end pending")

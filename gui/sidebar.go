@@ -172,13 +172,15 @@ func (u *UI) newSidebar() fyne.CanvasObject {
 			u.tell(&uiOpenSession{id: id})
 		}
 	}
+	_, hint := caption("Your chats are listed here\nonce you send a message.")
+	u.noSessions = container.NewVBox(hint)
 	serversBtn := widget.NewButtonWithIcon("Servers", theme.StorageIcon(), u.showServers)
 	settingsBtn := widget.NewButtonWithIcon("Settings", theme.SettingsIcon(), u.showSettings)
 	return container.NewBorder(
 		container.NewPadded(newChat),
 		container.NewVBox(widget.NewSeparator(), serversBtn, settingsBtn),
 		nil, nil,
-		u.sessionList,
+		container.NewStack(u.sessionList, u.noSessions),
 	)
 }
 

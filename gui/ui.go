@@ -63,7 +63,8 @@ type UI struct {
 	// Main window.
 	sessions    []sessionItem
 	sessionList *widget.List
-	selecting   bool // the sidebar's selection is being set, not chosen
+	noSessions  fyne.CanvasObject // in the sidebar's place while it is empty
+	selecting   bool              // the sidebar's selection is being set, not chosen
 	title       *widget.Label
 	chat        *chatView
 	input       *chatEntry
@@ -117,7 +118,10 @@ func (u *UI) Start() {
 	b := &bridge{ui: u, sys: sys, db: u.d.Log, cfg: u.cfg}
 	u.bridge = sys.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return b }))
 	lc := u.app.Lifecycle()
-	lc.SetOnEnteredForeground(func() { u.foreground = true })
+	lc.SetOnEnteredForeground(func() {
+		u.foreground = true
+		u.tell(&uiRefresh{}) // another Deckhand may have run, or died mid-run, meanwhile
+	})
 	lc.SetOnExitedForeground(func() { u.foreground = false })
 	if u.d.Tray {
 		u.installTray()
@@ -279,6 +283,7 @@ func (u *UI) apply(up *update) {
 		u.title.SetText(up.title)
 		u.selecting = false
 		u.sessionList.Refresh()
+		setVisible(u.noSessions, len(u.sessions) == 0)
 	}
 	if up.quick != nil && u.quick != nil {
 		u.quick.update(up.quick)

@@ -73,11 +73,12 @@ TOML
 # A display, and Deckhand on it.
 for n in $(seq 97 130); do [ -e /tmp/.X11-unix/X$n ] || break; done
 export DISPLAY=:$n
-Xvfb "$DISPLAY" -screen 0 1280x800x24 -nolisten tcp >"$WORK/xvfb.log" 2>&1 &
+Xvfb "$DISPLAY" -noreset -screen 0 1280x800x24 -nolisten tcp >"$WORK/xvfb.log" 2>&1 &
 PIDS+=($!)
 wait_for 10 test -e /tmp/.X11-unix/X$n
 XDG_DATA_HOME=$WORK/data XDG_CONFIG_HOME=$WORK "$BIN" --config "$WORK/config.toml" --log-level info window >"$WORK/deckhand.log" 2>&1 &
-PIDS+=($!)
+DECKHAND=$!
+PIDS+=($DECKHAND)
 wait_for 60 grep -q "server=memory.*msg=connected\|msg=connected.*server=memory" "$WORK/deckhand.log"
 wait_for 20 xdotool search --name '^Deckhand$'
 MAIN=$(xdotool search --name '^Deckhand$' | head -1)
@@ -123,3 +124,15 @@ focus "$QUICK"
 xdotool type --delay 15 "How do I say good morning in French?"
 xdotool key Return
 SETTLE=2 shot "$QUICK" quick-prompt.png
+
+# A fresh install: no config, an empty home. Deckhand offers to choose a
+# model.
+kill "$DECKHAND"
+wait "$DECKHAND" 2>/dev/null || true
+FRESH=$WORK/fresh
+mkdir -p "$FRESH/home" "$FRESH/config" "$FRESH/data"
+HOME=$FRESH/home XDG_CONFIG_HOME=$FRESH/config XDG_DATA_HOME=$FRESH/data "$BIN" >"$WORK/fresh.log" 2>&1 &
+PIDS+=($!)
+wait_for 20 xdotool search --name '^Deckhand$'
+FIRST=$(xdotool search --name '^Deckhand$' | head -1)
+SETTLE=2 shot "$FIRST" first-run.png

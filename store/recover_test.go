@@ -154,3 +154,27 @@ func TestInterruptedUsage(t *testing.T) {
 		}
 	}
 }
+
+// A process that was killed and not yet reaped (a zombie) is not alive.
+func TestOwnerAliveZombie(t *testing.T) {
+	cmd := exec.Command("sleep", "60")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	o := owner(cmd.Process.Pid)
+	if !OwnerAlive(o) {
+		t.Fatalf("a running child is not alive")
+	}
+	cmd.Process.Kill()
+	// Not reaped yet: wait until the kernel has made it a zombie.
+	for range 200 {
+		if f := procStat(cmd.Process.Pid); len(f) > 0 && f[0] == "Z" {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if OwnerAlive(o) {
+		t.Errorf("a killed, unreaped child is alive")
+	}
+	cmd.Wait()
+}

@@ -2,6 +2,7 @@ package actors
 
 import (
 	"context"
+	"errors"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -24,7 +25,7 @@ func (s *System) ServerStatuses(ctx context.Context, waitSettled bool) ([]Server
 		if err == nil {
 			return list.Servers, nil
 		}
-		if ctx.Err() == nil {
+		if ctx.Err() == nil && !errors.Is(err, context.DeadlineExceeded) {
 			return nil, err
 		}
 	}

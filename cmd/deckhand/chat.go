@@ -6,8 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -22,14 +24,18 @@ import (
 )
 
 const chatUsage = `Usage:
-  deckhand chat [--approve ask|auto|deny] [--model NAME] [--resume ID]           a conversation in the terminal
-  deckhand chat -p PROMPT [--approve ask|auto|deny] [--model NAME] [--resume ID] one answer, printed; exits 1 if the run fails
+  deckhand chat [--approve ask|auto|deny] [--model NAME] [--resume ID] [--wait D]           a conversation in the terminal
+  deckhand chat -p PROMPT [--approve ask|auto|deny] [--model NAME] [--resume ID] [--wait D] one answer, printed; exits 1 if the run fails
 
 --resume   continue a past session (see deckhand sessions): what was said, and the
            tools allowed for it
 
 --approve  what to do when a tool call needs approval: ask (the default; with no
            terminal to ask on, that is a deny), auto (allow every call once), deny
+
+--wait     how long servers still starting may hold up the first request
+           (default 2s; 0 waits for none); those not ready by then join
+           from the next request on
 `
 
 const chatHelp = `Type a message and press Enter. While the model works you can type the next one (it waits its turn).
@@ -51,6 +57,7 @@ func runChat(ctx context.Context, e *env, args []string) error {
 	mode := fs.String("approve", "ask", "")
 	model := fs.String("model", "", "")
 	resume := fs.String("resume", "", "")
+	grace := fs.Duration("wait", 2*time.Second, "")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -86,11 +93,18 @@ func runChat(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
-	sys, list, err := e.connect(ctx, cfg, 0)
+	// A broken server delays nobody: servers get a short grace (most local
+	// ones are ready within it), then the conversation offers the tools of
+	// those ready (and the last tools of on-demand ones), and those still
+	// connecting join from the next request on.
+	sys := e.startSystem(cfg)
+	defer e.stopSystem(sys)
+	wctx, cancel := context.WithTimeout(ctx, max(*grace, 0))
+	list, err := sys.ServerStatuses(wctx, *grace > 0)
+	cancel()
 	if err != nil {
 		return err
 	}
-	defer e.stopSystem(sys)
 
 	interactive := e.isTerminal(e.stdin)
 	oneShot := *prompt != ""
@@ -104,8 +118,10 @@ func runChat(ctx context.Context, e *env, args []string) error {
 	} else {
 		t.info = e.stdout
 	}
+	t.connecting = connectingOf(list)
 	self := sys.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return t }))
 	defer sys.Root.Stop(self)
+	sys.Root.Send(sys.Servers, &actors.WatchServers{PID: self})
 	opts.Watchers = []*actor.PID{self}
 	conv, id, err := sys.StartConversation(ctx, opts)
 	if err != nil {
@@ -119,6 +135,9 @@ func runChat(ctx context.Context, e *env, args []string) error {
 	defer restore()
 
 	if oneShot {
+		if len(t.connecting) > 0 {
+			fmt.Fprintln(t.info, t.paint(dim, "connecting: "+strings.Join(slices.Sorted(maps.Keys(t.connecting)), ", ")+" (their tools join when ready)"))
+		}
 		sys.Root.Send(self, &inputLine{text: *prompt}) // counted in sent by input
 		select {
 		case <-t.done:
@@ -130,11 +149,14 @@ func runChat(ctx context.Context, e *env, args []string) error {
 
 	ready := 0
 	for _, s := range list {
-		if s.State == actors.StateReady {
+		if s.State == actors.StateReady || s.State == actors.StateIdle {
 			ready++
 		}
 	}
 	fmt.Fprintf(e.stdout, "Deckhand %s · model %s at %s · %d of %d servers ready · :help for commands\n", version, cfg.Model.Name, cfg.Model.BaseURL, ready, len(list))
+	if len(t.connecting) > 0 {
+		fmt.Fprintln(e.stdout, t.paint(dim, "connecting: "+strings.Join(slices.Sorted(maps.Keys(t.connecting)), ", ")+" (their tools join when ready)"))
+	}
 	if recap != "" {
 		fmt.Fprint(e.stdout, recap)
 	}
@@ -199,6 +221,10 @@ type terminal struct {
 	oneShot     bool
 	color       bool
 	info        io.Writer // where tool activity and notices go
+
+	// connecting are the servers that were still connecting when the chat
+	// began; each is announced once it is ready or has failed.
+	connecting map[string]bool
 
 	pending  []*actors.ApprovalRequested
 	running  bool
@@ -277,7 +303,39 @@ func (t *terminal) Receive(c actor.Context) {
 		fmt.Fprintf(t.info, "%s\n", t.paint(yellow, "! "+m.Text))
 	case *actors.RunFinished:
 		t.runFinished(m)
+	case *actors.ConversationFailed:
+		t.endLine()
+		fmt.Fprintf(t.info, "%s\n", t.paint(red, fmt.Sprintf("error: %v. What was recorded is kept: deckhand chat --resume %s", m.Err, t.convID)))
+		t.quit(m.Err)
+	case *actors.ServerStatus:
+		t.serverChanged(m)
 	}
+}
+
+// connectingOf is the set of servers still on their first connection.
+func connectingOf(list []actors.ServerStatus) map[string]bool {
+	out := map[string]bool{}
+	for _, s := range list {
+		if !s.Settled() {
+			out[s.Alias] = true
+		}
+	}
+	return out
+}
+
+// serverChanged announces a server that was connecting when the chat began,
+// once it is ready (its tools join from the next request) or has failed.
+func (t *terminal) serverChanged(s *actors.ServerStatus) {
+	if !t.connecting[s.Alias] || !s.Settled() {
+		return
+	}
+	delete(t.connecting, s.Alias)
+	t.endLine()
+	if s.State == actors.StateReady {
+		fmt.Fprintf(t.info, "%s\n", t.paint(dim, fmt.Sprintf("(%s is ready: %d tools, offered from the next request)", s.Alias, s.Tools)))
+		return
+	}
+	fmt.Fprintf(t.info, "%s\n", t.paint(yellow, fmt.Sprintf("! %s: %s", s.Alias, stateText(*s))))
 }
 
 func (t *terminal) input(c actor.Context, text string) {

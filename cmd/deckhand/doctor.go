@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"deckhand/actors"
 	"deckhand/config"
@@ -32,7 +33,7 @@ func runOverview(ctx context.Context, e *env) error {
 		fmt.Fprintf(e.stdout, "No MCP servers configured.\n\n%s", addServerHint)
 		return nil
 	}
-	sys, list, err := e.connect(ctx, cfg, 0)
+	sys, list, err := e.connect(ctx, cfg, shortWait)
 	if err != nil {
 		return err
 	}
@@ -64,12 +65,13 @@ type doctorServer struct {
 func runDoctor(ctx context.Context, e *env, args []string) error {
 	flags := flag.NewFlagSet("doctor", flag.ContinueOnError)
 	asJSON := flags.Bool("json", false, "")
+	maxWait := flags.Duration("wait", shortWait, "")
 	if rest, err := parseFlags(flags, args); err != nil {
 		return err
 	} else if len(rest) > 0 {
 		return usagef("doctor takes no arguments")
 	}
-	rep, err := diagnose(ctx, e)
+	rep, err := diagnose(ctx, e, *maxWait)
 	if err != nil {
 		return err
 	}
@@ -86,7 +88,7 @@ func runDoctor(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
-func diagnose(ctx context.Context, e *env) (*doctorReport, error) {
+func diagnose(ctx context.Context, e *env, maxWait time.Duration) (*doctorReport, error) {
 	rep := &doctorReport{Servers: []doctorServer{}}
 	cfg, err := e.loadConfig()
 	var cerr *config.Error
@@ -108,7 +110,7 @@ func diagnose(ctx context.Context, e *env) (*doctorReport, error) {
 	if len(cfg.MCP.Servers) == 0 {
 		return rep, nil
 	}
-	sys, list, err := e.connect(ctx, cfg, 0)
+	sys, list, err := e.connect(ctx, cfg, maxWait)
 	if err != nil {
 		return nil, err
 	}
@@ -121,8 +123,9 @@ func diagnose(ctx context.Context, e *env) (*doctorReport, error) {
 		case actors.StateReady, actors.StateStopped:
 			d.OK = true
 		case actors.StateConnecting:
-			d.Reason = fmt.Sprintf("still connecting after %v", defaultWait(cfg))
-			d.Fix = fmt.Sprintf("it may be slow to start (raise mcp.servers.%s.connect_timeout) or stuck; try: deckhand -v mcp tools %s", st.Alias, st.Alias)
+			d.Reason = fmt.Sprintf("still connecting after %v", maxWait)
+			d.Fix = fmt.Sprintf("it may be slow to start (give it longer: deckhand doctor --wait %v; its limit is mcp.servers.%s.connect_timeout) or stuck; try: deckhand -v mcp tools %s --wait %v",
+				cfg.MCP.DialTimeout(srv), st.Alias, st.Alias, cfg.MCP.DialTimeout(srv))
 		default:
 			d.Fix = advice(st, srv, cfg, e.getenv)
 		}

@@ -142,15 +142,12 @@ func TestAlwaysAllowPersists(t *testing.T) {
 	}
 }
 
-// Killing deckhand mid-run loses nothing that was flushed, leaves a sound
-// file, and the next start marks the run interrupted; chat --resume goes on.
-func TestKilledMidRun(t *testing.T) {
+// killMidRun starts `deckhand chat -p` against model, waits until the log
+// holds an event of kind, and kills the process with SIGKILL. It returns
+// the session's id.
+func killMidRun(t *testing.T, cfg, dbPath, kind string) string {
+	t.Helper()
 	bin := testutil.BuildProgram(t, "./cmd/deckhand")
-	model := testutil.NewModelServer(t,
-		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "long", Name: "s__slow", Arguments: `{"ms":600000}`})},
-	)
-	cfg := modelConfig(t, model, "")
-	dbPath := filepath.Join(t.TempDir(), "log.db")
 	cmd := exec.Command(bin, "--config", cfg, "--db", dbPath, "chat", "-p", "start something long", "--approve=auto")
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -158,7 +155,6 @@ func TestKilledMidRun(t *testing.T) {
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 	t.Cleanup(func() { cmd.Process.Kill() })
-
 	db := openDB(t, dbPath)
 	var session string
 	testutil.Eventually(t, wait, func() bool {
@@ -169,45 +165,109 @@ func TestKilledMidRun(t *testing.T) {
 		session = list[0].ID
 		events, _ := db.Events(t.Context(), store.Filter{SessionID: session})
 		for _, e := range events {
-			if e.Kind == store.KindToolInvoked {
+			if e.Kind == kind {
 				return true
 			}
 		}
 		return false
-	}, "the tool call never reached the log")
+	}, "no %s in the log", kind)
 	cmd.Process.Signal(syscall.SIGKILL)
 	testutil.Receive(t, exited, wait, "deckhand to die")
-
 	if check, err := db.IntegrityCheck(t.Context()); check != "ok" || err != nil {
 		t.Fatalf("integrity_check after SIGKILL = %q, %v", check, err)
 	}
-	runs, _ := db.Runs(t.Context(), session)
-	if len(runs) != 1 || runs[0].Status != store.RunRunning {
-		t.Fatalf("runs after the kill = %+v", runs)
-	}
+	return session
+}
 
+// resumedRequest resumes session with one more message and returns the
+// messages of the model request it made.
+func resumedRequest(t *testing.T, model *testutil.ModelServer, cfg, dbPath, session string) []map[string]any {
+	t.Helper()
 	model.Add(testutil.ModelResponse{Body: testutil.TextChunks("Picking up where we left off.")})
 	r := deckhand(t, nil, "", "--config", cfg, "--db", dbPath, "chat", "--resume", session, "-p", "go on")
 	if r.code != exitOK || r.stdout != "Picking up where we left off.\n" {
 		t.Fatalf("chat --resume: exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
 	}
-	runs, _ = db.Runs(t.Context(), session)
-	if len(runs) != 2 || runs[0].Status != store.RunInterrupted || runs[1].Status != store.RunSucceeded {
-		t.Errorf("runs after resume = %+v", runs)
-	}
-	// The model saw the old conversation, the unfinished call answered.
 	var body struct {
 		Messages []map[string]any `json:"messages"`
 	}
 	reqs := model.Requests()
 	json.Unmarshal(reqs[len(reqs)-1], &body)
-	var roles []string
-	for _, m := range body.Messages {
-		roles = append(roles, fmt.Sprint(m["role"]))
+	return body.Messages
+}
+
+func roles(msgs []map[string]any) string {
+	var out []string
+	for _, m := range msgs {
+		out = append(out, fmt.Sprint(m["role"]))
 	}
-	if strings.Join(roles, ",") != "system,user,assistant,tool,user" || body.Messages[1]["content"] != "start something long" ||
-		!strings.Contains(fmt.Sprint(body.Messages[3]["content"]), "Deckhand stopped before this call finished") {
-		t.Errorf("the resumed request = %v", body.Messages)
+	return strings.Join(out, ",")
+}
+
+// Killing deckhand while a tool call runs loses nothing that was flushed and
+// leaves a sound file; with nothing else started, sessions and logs show the
+// run as interrupted (logs --follow ends) and count what it used; resume
+// tells the model the call was sent with its outcome unknown.
+func TestKilledMidRun(t *testing.T) {
+	model := testutil.NewModelServer(t,
+		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "long", Name: "s__slow", Arguments: `{"ms":600000}`})},
+	)
+	cfg := modelConfig(t, model, "")
+	dbPath := filepath.Join(t.TempDir(), "log.db")
+	session := killMidRun(t, cfg, dbPath, store.KindToolInvoked)
+	db := openDB(t, dbPath)
+
+	runs, _ := db.Runs(t.Context(), session)
+	if len(runs) != 1 || runs[0].Status != store.RunInterrupted {
+		t.Fatalf("runs after the kill = %+v, want one interrupted", runs)
+	}
+	r := deckhand(t, nil, "", "--db", dbPath, "sessions", "--json")
+	var list []struct {
+		ID           string `json:"id"`
+		Model        string `json:"model"`
+		LastRun      string `json:"last_run"`
+		InputTokens  int    `json:"input_tokens"`
+		OutputTokens int    `json:"output_tokens"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &list); err != nil || len(list) != 1 {
+		t.Fatalf("sessions --json: %v\n%s", err, r.stdout)
+	}
+	if s := list[0]; s.LastRun != store.RunInterrupted || s.Model != "scripted" || s.InputTokens == 0 || s.OutputTokens == 0 {
+		t.Errorf("sessions --json = %+v, want the run interrupted, model scripted, its usage counted", s)
+	}
+	if r := deckhand(t, nil, "", "--db", dbPath, "sessions"); !strings.Contains(r.stdout, "interrupted") {
+		t.Errorf("sessions:\n%s", r.stdout)
+	}
+	if r := deckhand(t, nil, "", "--db", dbPath, "logs", "--session", session, "--follow"); r.code != exitOK || !strings.Contains(r.stdout, "run.interrupted") {
+		t.Errorf("logs --follow on the dead session: exit %d\n%s", r.code, r.stdout)
+	}
+
+	msgs := resumedRequest(t, model, cfg, dbPath, session)
+	runs, _ = db.Runs(t.Context(), session)
+	if len(runs) != 2 || runs[0].Status != store.RunInterrupted || runs[1].Status != store.RunSucceeded {
+		t.Errorf("runs after resume = %+v", runs)
+	}
+	// The model saw the old conversation, the call it made answered
+	// honestly: sent, outcome unknown.
+	if roles(msgs) != "system,user,assistant,tool,user" || msgs[1]["content"] != "start something long" ||
+		!strings.Contains(fmt.Sprint(msgs[3]["content"]), "Outcome unknown: the call was sent") {
+		t.Errorf("the resumed request = %v", msgs)
+	}
+}
+
+// Killing deckhand while the answer streams: resume gives the model the
+// part of the answer the person had seen.
+func TestKilledMidStream(t *testing.T) {
+	model := testutil.NewModelServer(t,
+		testutil.ModelResponse{Body: testutil.TextChunks("Half of ", "the answer", " and the rest", " much later"), Pace: 3 * time.Second},
+	)
+	cfg := modelConfig(t, model, "")
+	dbPath := filepath.Join(t.TempDir(), "log.db")
+	session := killMidRun(t, cfg, dbPath, store.KindAssistantDelta)
+	msgs := resumedRequest(t, model, cfg, dbPath, session)
+	if roles(msgs) != "system,user,assistant,user" || !strings.HasPrefix(fmt.Sprint(msgs[2]["content"]), "Half of ") ||
+		!strings.Contains(fmt.Sprint(msgs[2]["content"]), "cut off") {
+		t.Errorf("the resumed request = %v", msgs)
 	}
 }
 

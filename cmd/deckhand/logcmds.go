@@ -28,6 +28,7 @@ func runSessions(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer db.Close()
+	e.closeDeadRuns(ctx, db)
 	list, err := db.Sessions(ctx, *limit)
 	if err != nil {
 		return err
@@ -44,10 +45,11 @@ func runSessions(ctx context.Context, e *env, args []string) error {
 			OutputTokens int       `json:"output_tokens"`
 			CostUSD      float64   `json:"cost_usd"`
 			Estimated    bool      `json:"estimated"`
+			LastRun      string    `json:"last_run"`
 		}
 		out := []sessionJSON{}
 		for _, s := range list {
-			out = append(out, sessionJSON{s.ID, s.Title, s.Model, s.Created, s.Updated, s.Runs, s.Usage.InputTokens, s.Usage.OutputTokens, s.Usage.CostUSD, s.Usage.Estimated})
+			out = append(out, sessionJSON{s.ID, s.Title, s.Model, s.Created, s.Updated, s.Runs, s.Usage.InputTokens, s.Usage.OutputTokens, s.Usage.CostUSD, s.Usage.Estimated, s.LastRun})
 		}
 		return writeJSON(e.stdout, out)
 	}
@@ -56,9 +58,9 @@ func runSessions(ctx context.Context, e *env, args []string) error {
 		return nil
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tLAST ACTIVITY\tRUNS\tTOKENS IN/OUT\tCOST\tTITLE")
+	fmt.Fprintln(tw, "ID\tLAST ACTIVITY\tRUNS\tLAST RUN\tTOKENS IN/OUT\tCOST\tTITLE")
 	for _, s := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", s.ID, s.Updated.Local().Format("2006-01-02 15:04"), s.Runs, tokens(s.Usage), cost(s.Usage), shorten(s.Title, 50))
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\n", s.ID, s.Updated.Local().Format("2006-01-02 15:04"), s.Runs, s.LastRun, tokens(s.Usage), cost(s.Usage), shorten(s.Title, 50))
 	}
 	tw.Flush()
 	return nil
@@ -97,6 +99,9 @@ func runLogs(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer db.Close()
+	if !*follow {
+		e.closeDeadRuns(ctx, db)
+	}
 	filter := store.Filter{}
 	if *run != "" {
 		r, err := db.Run(ctx, *run)
@@ -133,12 +138,52 @@ func runLogs(ctx context.Context, e *env, args []string) error {
 		if !*follow {
 			return nil
 		}
+		if gone, err := processGone(ctx, db, filter); err != nil {
+			return err
+		} else if gone != "" {
+			// What it wrote just before it died, then nothing more comes.
+			rest, err := db.Events(ctx, filter)
+			if err != nil {
+				return err
+			}
+			for _, ev := range rest {
+				p.print(ev)
+			}
+			if !*asJSON {
+				fmt.Fprintf(e.stdout, "(%s)\n", gone)
+			}
+			return nil
+		}
 		select {
 		case <-ctx.Done():
 			return nil
 		case <-time.After(300 * time.Millisecond):
 		}
 	}
+}
+
+// processGone says why following filter can stop: the run followed (or the
+// session's latest run) was interrupted, its process gone. "" means keep
+// following.
+func processGone(ctx context.Context, db *store.DB, filter store.Filter) (string, error) {
+	status := ""
+	if filter.RunID != "" {
+		r, err := db.Run(ctx, filter.RunID)
+		if err != nil {
+			return "", err
+		}
+		status = r.Status
+	} else {
+		s, err := db.Session(ctx, filter.SessionID)
+		if err != nil {
+			return "", err
+		}
+		status = s.LastRun
+	}
+	if status != store.RunInterrupted {
+		return "", nil
+	}
+	return "interrupted: the Deckhand running it is gone", nil
 }
 
 func runEnded(kind string) bool {

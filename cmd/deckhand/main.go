@@ -319,6 +319,21 @@ func (e *env) openLog(ctx context.Context) (*store.DB, error) {
 	return db, nil
 }
 
+// closeDeadRuns closes, for good, the runs of a Deckhand that died, counting
+// their usage (at the configured prices, when the config can be read).
+// Readers show such runs as interrupted anyway; this makes the totals right.
+// Best effort: a failure is logged, and the command goes on.
+func (e *env) closeDeadRuns(ctx context.Context, db *store.DB) {
+	var cost store.CostFunc
+	if cfg, err := e.loadConfig(); err == nil {
+		m := cfg.Model
+		cost = func(name string, in, out int) float64 { return m.PriceFor(name).Cost(in, out) }
+	}
+	if _, err := db.CloseDeadRuns(ctx, cost); err != nil {
+		e.log.Warn("closing interrupted runs", "err", err)
+	}
+}
+
 // stopSystem shuts the actors down, waiting for child processes to exit.
 func (e *env) stopSystem(sys *actors.System) {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)

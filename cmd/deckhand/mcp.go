@@ -22,9 +22,9 @@ import (
 
 const mcpUsage = `Usage:
   deckhand mcp list [--json] [--wait DURATION]
-  deckhand mcp tools [ALIAS] [--json]
+  deckhand mcp tools [ALIAS] [--json] [--wait DURATION]
   deckhand mcp tool ALIAS.TOOL [--json]
-  deckhand mcp search QUERY... [--server ALIAS] [--limit N] [--json]
+  deckhand mcp search QUERY... [--server ALIAS] [--limit N] [--json] [--wait DURATION]
   deckhand mcp call ALIAS.TOOL [JSON_ARGS | -] [--json] [--timeout DURATION]
   deckhand mcp connect (URL | -- COMMAND ARGS...) [--alias A] [--transport T] [--auth-env VAR] [--save] [--json]
 
@@ -38,6 +38,9 @@ call     call a tool; JSON_ARGS is a JSON object ("-" reads it from stdin);
          a tool error exits 1 with the error text
 connect  try a server that is not in the config, list its tools, and with
          --save add it to the config
+
+--wait   list, tools and search say what they know after this long (default
+         3s); servers still starting are shown as connecting
 `
 
 func runMCP(ctx context.Context, e *env, args []string) error {
@@ -60,8 +63,14 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	return sub(ctx, e, args[1:])
 }
 
-// defaultWait bounds how long list-like commands wait for slow servers: the
-// longest connect timeout among them.
+// shortWait is how long commands that report on servers (mcp list, mcp
+// tools, mcp search, doctor) wait by default before saying what they know:
+// a server still starting is reported as connecting, never a 30 s stall.
+// --wait gives slow servers longer.
+const shortWait = 3 * time.Second
+
+// defaultWait bounds how long a command that needs its servers waits for
+// them: the longest connect timeout among them.
 func defaultWait(cfg *config.Config) time.Duration {
 	d := cfg.MCP.DialTimeout(config.Server{})
 	for _, s := range cfg.MCP.Servers {
@@ -96,7 +105,7 @@ func toStatusJSON(s actors.ServerStatus) statusJSON {
 func mcpList(ctx context.Context, e *env, args []string) error {
 	fs := flag.NewFlagSet("mcp list", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "")
-	maxWait := fs.Duration("wait", 0, "")
+	maxWait := fs.Duration("wait", shortWait, "")
 	if rest, err := parseFlags(fs, args); err != nil {
 		return err
 	} else if len(rest) > 0 {
@@ -174,6 +183,7 @@ func shorten(s string, n int) string {
 func mcpTools(ctx context.Context, e *env, args []string) error {
 	fs := flag.NewFlagSet("mcp tools", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "")
+	maxWait := fs.Duration("wait", shortWait, "")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -181,7 +191,7 @@ func mcpTools(ctx context.Context, e *env, args []string) error {
 	if len(rest) > 1 {
 		return usagef("mcp tools takes at most one alias")
 	}
-	sys, cat, list, err := e.catalog(ctx, "", rest...)
+	sys, cat, list, err := e.catalog(ctx, "", *maxWait, rest...)
 	if err != nil {
 		return err
 	}
@@ -204,16 +214,17 @@ func mcpTools(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
-// catalog connects the configured servers (or only those named) and
-// returns their tools, saying on stderr which servers are down, with note
-// after the reason. An idle on-demand server is not down: its tools are
-// those of its last connection. On success the caller must stopSystem.
-func (e *env) catalog(ctx context.Context, note string, only ...string) (*actors.System, *tools.Catalog, []actors.ServerStatus, error) {
+// catalog connects the configured servers (or only those named), waits at
+// most maxWait, and returns the tools of those ready, saying on stderr which
+// servers are down or still connecting, with note after the reason. An idle
+// on-demand server is not down: its tools are those of its last
+// connection. On success the caller must stopSystem.
+func (e *env) catalog(ctx context.Context, note string, maxWait time.Duration, only ...string) (*actors.System, *tools.Catalog, []actors.ServerStatus, error) {
 	cfg, err := e.loadConfig()
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	sys, list, err := e.connect(ctx, cfg, 0, only...)
+	sys, list, err := e.connect(ctx, cfg, maxWait, only...)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -559,6 +570,7 @@ func mcpSearch(ctx context.Context, e *env, args []string) error {
 	server := fs.String("server", "", "")
 	limit := fs.Int("limit", tools.DefaultSearchLimit, "")
 	asJSON := fs.Bool("json", false, "")
+	maxWait := fs.Duration("wait", shortWait, "")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -574,7 +586,7 @@ func mcpSearch(ctx context.Context, e *env, args []string) error {
 	if *server != "" {
 		only = []string{*server}
 	}
-	sys, cat, _, err := e.catalog(ctx, " (its tools are not searched)", only...)
+	sys, cat, _, err := e.catalog(ctx, " (its tools are not searched)", *maxWait, only...)
 	if err != nil {
 		return err
 	}

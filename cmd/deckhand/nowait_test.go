@@ -1,0 +1,66 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"deckhand/testutil"
+)
+
+// silentServer is a stdio "server" that reads its input and never answers,
+// not even initialize.
+const silentServer = `
+[mcp.servers.silent]
+command = "sh"
+args = ["-c", "cat > /dev/null"]
+connect_timeout = "30s"
+`
+
+// A server that never answers initialize holds up neither chat -p (it
+// answers while the server is still connecting, well inside its 30 s
+// connect timeout) nor mcp list, tools, search and doctor (they say it is
+// connecting). The ready server's tools are there.
+func TestBrokenServerDelaysNobody(t *testing.T) {
+	model := testutil.NewModelServer(t, testutil.ModelResponse{Body: testutil.TextChunks("hello to you")})
+	cfg := modelConfig(t, model, silentServer)
+
+	start := time.Now()
+	r := deckhand(t, nil, "", "--config", cfg, "chat", "-p", "hello")
+	t.Logf("chat -p hello answered in %v with a server that never answers initialize (connect_timeout 30s)", time.Since(start).Round(time.Millisecond))
+	if r.code != exitOK || r.stdout != "hello to you\n" {
+		t.Fatalf("chat -p: exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "connecting: silent") || strings.Contains(r.stderr, "failed") {
+		t.Errorf("chat -p stderr = %q, want silent named as connecting", r.stderr)
+	}
+	var body struct {
+		Tools []json.RawMessage `json:"tools"`
+	}
+	json.Unmarshal(model.Requests()[0], &body)
+	if len(body.Tools) == 0 {
+		t.Errorf("the first request offers no tools; want the ready server's")
+	}
+
+	r = deckhand(t, nil, "", "--config", cfg, "mcp", "list", "--json", "--wait", "1s")
+	var list []statusJSON
+	if err := json.Unmarshal([]byte(r.stdout), &list); err != nil {
+		t.Fatalf("mcp list --json: %v\n%s", err, r.stdout)
+	}
+	states := map[string]string{}
+	for _, s := range list {
+		states[s.Alias] = s.State
+	}
+	if states["silent"] != "connecting" || states["s"] != "ready" {
+		t.Errorf("mcp list states = %v, want silent connecting and s ready", states)
+	}
+	r = deckhand(t, nil, "", "--config", cfg, "mcp", "tools", "--wait", "1s")
+	if !strings.Contains(r.stdout, "s.echo") || !strings.Contains(r.stderr, "silent: connecting") {
+		t.Errorf("mcp tools: stdout %q, stderr %q", r.stdout, r.stderr)
+	}
+	r = deckhand(t, nil, "", "--config", cfg, "doctor", "--wait", "1s")
+	if !strings.Contains(r.stdout, "still connecting after 1s") || !strings.Contains(r.stdout, "--wait") {
+		t.Errorf("doctor:\n%s", r.stdout)
+	}
+}

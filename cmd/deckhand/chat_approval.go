@@ -1,0 +1,72 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"deckhand/actors"
+	"deckhand/approval"
+	"deckhand/tools"
+)
+
+func (t *terminal) approval(c actor.Context, m *actors.ApprovalRequested) {
+	switch {
+	case t.mode == "auto":
+		c.Send(t.conv, &actors.ApprovalAnswer{ID: m.ID, Answer: approval.AllowOnce, Reason: "--approve=auto"})
+		fmt.Fprintf(t.info, "%s\n", t.paint(dim, "  ✓ "+m.Request.Display+" allowed (--approve=auto)"))
+	case t.mode == "deny":
+		c.Send(t.conv, &actors.ApprovalAnswer{ID: m.ID, Answer: approval.Deny, Reason: "the user runs with --approve=deny"})
+		fmt.Fprintf(t.info, "%s\n", t.paint(dim, "  ✗ "+m.Request.Display+" denied (--approve=deny)"))
+	case !t.interactive:
+		c.Send(t.conv, &actors.ApprovalAnswer{ID: m.ID, Answer: approval.Deny, Reason: "no terminal to ask the user; run with --approve=auto to allow"})
+		fmt.Fprintf(t.info, "%s\n", t.paint(yellow, "  ✗ "+m.Request.Display+" denied: no terminal to ask for approval (use --approve=auto)"))
+	default:
+		t.pending = append(t.pending, m)
+		if len(t.pending) == 1 {
+			t.askNext()
+		}
+	}
+}
+
+// askNext shows the first pending approval.
+func (t *terminal) askNext() {
+	m := t.pending[0]
+	r := m.Request
+	t.endLine()
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n%s\n", t.paint(bold, fmt.Sprintf("Allow %s?", r.Display)))
+	if r.Title != "" {
+		fmt.Fprintf(&b, "  %s\n", r.Title)
+	}
+	if r.Description != "" {
+		fmt.Fprintf(&b, "  %s\n", shorten(firstLine(r.Description), 160))
+	}
+	if a := r.Annotations; a != nil {
+		var hints []string
+		if a.ReadOnlyHint {
+			hints = append(hints, "read-only")
+		}
+		if a.DestructiveHint != nil && *a.DestructiveHint {
+			hints = append(hints, "destructive")
+		}
+		if a.IdempotentHint {
+			hints = append(hints, "idempotent")
+		}
+		if a.OpenWorldHint != nil && *a.OpenWorldHint {
+			hints = append(hints, "reaches the outside world")
+		}
+		if len(hints) > 0 {
+			label := "hints from an untrusted server"
+			if r.Trusted {
+				label = "the server says (trusted)"
+			}
+			fmt.Fprintf(&b, "  %s: %s\n", label, strings.Join(hints, ", "))
+		}
+	}
+	fmt.Fprintf(&b, "  arguments:\n%s\n", indent(tools.PrettyJSON(r.Arguments), "    "))
+	fmt.Fprintf(&b, "[y]es once / [s]ession / [a]lways / [N]o (%v left): ", time.Until(m.Deadline).Round(time.Second))
+	fmt.Fprint(t.info, b.String())
+}

@@ -1,0 +1,156 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"deckhand/actors"
+	"deckhand/config"
+)
+
+func (t *terminal) command(c actor.Context, line string) {
+	fields := strings.Fields(line)
+	root, self := c.ActorSystem().Root, c.Self()
+	later := func(f func(ctx context.Context) string) {
+		t.commands++
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			root.Send(self, &printOut{text: f(ctx)})
+		}()
+	}
+	switch {
+	case fields[0] == ":quit" || fields[0] == ":q" || fields[0] == ":exit":
+		if t.running {
+			c.Send(t.conv, &actors.StopRun{})
+		}
+		t.quit(nil)
+	case fields[0] == ":help" || fields[0] == ":h":
+		fmt.Fprint(t.info, chatHelp)
+		t.prompt()
+	case fields[0] == ":stop":
+		if t.running {
+			c.Send(t.conv, &actors.StopRun{})
+		} else {
+			t.note("(nothing to stop)")
+			t.prompt()
+		}
+	case fields[0] == ":mcp" && len(fields) >= 2:
+		later(func(ctx context.Context) string { return t.mcpCommand(ctx, fields[1], fields[2:]) })
+	default:
+		t.note(fmt.Sprintf("unknown command %q: :help lists them", fields[0]))
+		t.prompt()
+	}
+}
+
+// mcpCommand runs a :mcp command and returns what to print.
+func (t *terminal) mcpCommand(ctx context.Context, sub string, args []string) string {
+	var b strings.Builder
+	switch sub {
+	case "list":
+		list, err := t.sys.ServerStatuses(ctx, false)
+		if err != nil {
+			return err.Error() + "\n"
+		}
+		if len(list) == 0 {
+			return "No MCP servers. Add one with :mcp connect URL [ALIAS].\n"
+		}
+		printStatuses(&b, list)
+	case "tools":
+		cat, err := t.sys.Catalog(ctx)
+		if err != nil {
+			return err.Error() + "\n"
+		}
+		for _, tool := range cat.Tools() {
+			if len(args) == 0 || tool.Server == args[0] {
+				fmt.Fprintf(&b, "%-40s %s\n", tool.Display, shorten(firstLine(tool.Def.Description), 80))
+			}
+		}
+		if b.Len() == 0 {
+			return "No tools.\n"
+		}
+	case "tool":
+		if len(args) != 1 {
+			return "usage: :mcp tool ALIAS.TOOL\n"
+		}
+		cat, err := t.sys.Catalog(ctx)
+		if err != nil {
+			return err.Error() + "\n"
+		}
+		tool, ok := cat.Lookup(args[0])
+		if !ok {
+			return fmt.Sprintf("unknown tool %q\n", args[0])
+		}
+		fmt.Fprintf(&b, "%s (wire name %s)\n%s\n", tool.Display, tool.Wire, strings.TrimSpace(tool.Def.Description))
+		printSchema(&b, "input schema", tool.Def.InputSchema)
+		printSchema(&b, "output schema", tool.Def.OutputSchema)
+	case "connect":
+		return t.connect(ctx, args)
+	case "disconnect":
+		if len(args) != 1 {
+			return "usage: :mcp disconnect ALIAS\n"
+		}
+		if err := t.sys.RemoveServer(ctx, args[0]); err != nil {
+			return err.Error() + "\n"
+		}
+		return fmt.Sprintf("Disconnected %s.\n", args[0])
+	default:
+		return fmt.Sprintf("unknown :mcp command %q: :help lists them\n", sub)
+	}
+	return b.String()
+}
+
+// connect handles ":mcp connect URL [ALIAS]" and ":mcp connect -- COMMAND ARGS...".
+func (t *terminal) connect(ctx context.Context, args []string) string {
+	var srv config.Server
+	alias := ""
+	switch {
+	case len(args) >= 2 && args[0] == "--":
+		srv = config.Server{Command: args[1], Args: args[2:]}
+	case len(args) == 1 || len(args) == 2:
+		if u, err := url.Parse(args[0]); err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+			return "usage: :mcp connect URL [ALIAS], or :mcp connect -- COMMAND ARGS...\n"
+		}
+		srv = config.Server{URL: args[0]}
+		if len(args) == 2 {
+			alias = args[1]
+		}
+	default:
+		return "usage: :mcp connect URL [ALIAS], or :mcp connect -- COMMAND ARGS...\n"
+	}
+	if alias == "" {
+		alias = config.DeriveAlias(srv)
+	}
+	if err := config.CheckServer(alias, srv); err != nil {
+		return err.Error() + "\n"
+	}
+	if err := t.sys.AddServer(ctx, alias, srv); err != nil {
+		return err.Error() + "\n"
+	}
+	for {
+		list, err := t.sys.ServerStatuses(ctx, false)
+		if err != nil {
+			return err.Error() + "\n"
+		}
+		for _, s := range list {
+			if s.Alias != alias || !s.Settled() {
+				continue
+			}
+			if s.State != actors.StateReady {
+				t.sys.RemoveServer(ctx, alias)
+				return fmt.Sprintf("%s: %s\n", alias, stateText(s))
+			}
+			return fmt.Sprintf("Connected %s over %s: %d tools (for this session; deckhand mcp connect --save keeps it).\n", alias, s.Transport, s.Tools)
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Sprintf("%s: still connecting\n", alias)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}

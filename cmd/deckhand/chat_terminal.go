@@ -1,0 +1,292 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"deckhand/actors"
+	"deckhand/approval"
+)
+
+// Messages to the terminal actor.
+type (
+	chatReady struct {
+		conv *actor.PID
+		id   string
+	}
+	inputLine   struct{ text string }
+	inputClosed struct{}
+	interrupted struct{}
+	showPrompt  struct{}
+	printOut    struct{ text string }
+)
+
+// terminal is the user actor of `deckhand chat`: it prints the
+// conversation's events as they come and turns typed lines into messages,
+// commands and approval answers. All printing happens here, on the actor's
+// goroutine, so that lines never interleave.
+type terminal struct {
+	e           *env
+	sys         *actors.System
+	conv        *actor.PID
+	convID      string
+	mode        string
+	interactive bool
+	oneShot     bool
+	color       bool
+	info        io.Writer // where tool activity and notices go
+
+	// connecting are the servers that were still connecting when the chat
+	// began; each is announced once it is ready or has failed.
+	connecting map[string]bool
+
+	pending  []*actors.ApprovalRequested
+	running  bool
+	sent     int // messages sent whose run has not finished
+	commands int // :mcp commands still working
+	closing  bool
+	midLine  bool // streamed text has not ended with a newline
+	result   error
+	done     chan struct{}
+}
+
+func (t *terminal) Receive(c actor.Context) {
+	switch m := c.Message().(type) {
+	case *chatReady:
+		t.conv, t.convID = m.conv, m.id
+	case *inputLine:
+		t.input(c, m.text)
+	case *inputClosed:
+		t.closing = true
+		t.maybeQuit()
+	case *interrupted:
+		if t.running {
+			c.Send(t.conv, &actors.StopRun{})
+			return
+		}
+		t.quit(nil)
+	case *showPrompt:
+		t.prompt()
+	case *printOut:
+		t.commands--
+		t.endLine()
+		fmt.Fprint(t.info, m.text)
+		if !t.maybeQuit() {
+			t.prompt()
+		}
+
+	case *actors.RunStarted:
+		t.running = true
+	case *actors.RunQueued:
+		t.note(fmt.Sprintf("(queued: %q runs after the current answer)", shorten(m.Text, 40)))
+	case *actors.AssistantDelta:
+		if m.Reasoning != "" && !t.oneShot {
+			fmt.Fprint(t.e.stdout, t.paint(dim, m.Reasoning))
+			t.midLine = !strings.HasSuffix(m.Reasoning, "\n")
+		}
+		if m.Text != "" {
+			fmt.Fprint(t.e.stdout, m.Text)
+			t.midLine = !strings.HasSuffix(m.Text, "\n")
+		}
+	case *actors.AssistantMessage:
+		t.endLine()
+	case *actors.ToolCallStarted:
+		t.endLine()
+		fmt.Fprintf(t.info, "%s\n", t.paint(dim, fmt.Sprintf("  ⚙ %s %s", m.Tool, shorten(string(m.Arguments), 200))))
+	case *actors.ToolCallProgress:
+		fmt.Fprintf(t.info, "%s\n", t.paint(dim, "    … "+progressLine(m)))
+	case *actors.ToolCallFinished:
+		t.printResult(m)
+	case *actors.ApprovalRequested:
+		t.approval(c, m)
+	case *actors.ApprovalClosed:
+		for i, p := range t.pending {
+			if p.ID == m.ID {
+				t.pending = append(t.pending[:i], t.pending[i+1:]...)
+				if m.Reason != "answered" {
+					t.note(fmt.Sprintf("(approval for %s closed: %s; denied)", p.Request.Display, m.Reason))
+				}
+				if i == 0 && len(t.pending) > 0 {
+					t.askNext()
+				}
+				break
+			}
+		}
+	case *actors.Notice:
+		t.endLine()
+		fmt.Fprintf(t.info, "%s\n", t.paint(yellow, "! "+m.Text))
+	case *actors.RunFinished:
+		t.runFinished(m)
+	case *actors.ConversationFailed:
+		t.endLine()
+		fmt.Fprintf(t.info, "%s\n", t.paint(red, fmt.Sprintf("error: %v. What was recorded is kept: deckhand chat --resume %s", m.Err, t.convID)))
+		t.quit(m.Err)
+	case *actors.ServerStatus:
+		t.serverChanged(m)
+	}
+}
+
+// connectingOf is the set of servers still on their first connection.
+func connectingOf(list []actors.ServerStatus) map[string]bool {
+	out := map[string]bool{}
+	for _, s := range list {
+		if !s.Settled() {
+			out[s.Alias] = true
+		}
+	}
+	return out
+}
+
+// serverChanged announces a server that was connecting when the chat began,
+// once it is ready (its tools join from the next request) or has failed.
+func (t *terminal) serverChanged(s *actors.ServerStatus) {
+	if !t.connecting[s.Alias] || !s.Settled() {
+		return
+	}
+	delete(t.connecting, s.Alias)
+	t.endLine()
+	if s.State == actors.StateReady {
+		fmt.Fprintf(t.info, "%s\n", t.paint(dim, fmt.Sprintf("(%s is ready: %d tools, offered from the next request)", s.Alias, s.Tools)))
+		return
+	}
+	fmt.Fprintf(t.info, "%s\n", t.paint(yellow, fmt.Sprintf("! %s: %s", s.Alias, stateText(*s))))
+}
+
+func (t *terminal) input(c actor.Context, text string) {
+	if len(t.pending) > 0 {
+		req := t.pending[0]
+		ans := approval.ParseAnswer(text)
+		c.Send(t.conv, &actors.ApprovalAnswer{ID: req.ID, Answer: ans})
+		t.pending = t.pending[1:]
+		if ans.Allowed() {
+			fmt.Fprintf(t.info, "%s\n", t.paint(dim, "  → "+ans.String()))
+		} else {
+			fmt.Fprintf(t.info, "%s\n", t.paint(dim, "  → denied"))
+		}
+		if len(t.pending) > 0 {
+			t.askNext()
+		}
+		return
+	}
+	text = strings.TrimSpace(text)
+	switch {
+	case text == "":
+		t.prompt()
+	case strings.HasPrefix(text, ":"):
+		t.command(c, text)
+	default:
+		t.sent++
+		c.Send(t.conv, &actors.UserMessage{Text: text})
+	}
+}
+
+func (t *terminal) printResult(m *actors.ToolCallFinished) {
+	t.endLine()
+	mark, color := "  ✓", dim
+	switch {
+	case m.Denied:
+		mark, color = "  ✗ denied:", yellow
+	case m.IsError:
+		mark, color = "  ✗", red
+	}
+	body := m.Output
+	lines := strings.Split(strings.TrimRight(body, "\n"), "\n")
+	if len(lines) > 12 {
+		lines = append(lines[:12], fmt.Sprintf("… (%d more lines)", len(lines)-12))
+	}
+	head := fmt.Sprintf("%s %s", mark, m.Tool)
+	if m.Elapsed > 0 {
+		head += fmt.Sprintf(" (%v)", m.Elapsed.Round(time.Millisecond))
+	}
+	fmt.Fprintf(t.info, "%s\n%s\n", t.paint(color, head), t.paint(dim, indent(strings.Join(lines, "\n"), "    ")))
+}
+
+func (t *terminal) runFinished(m *actors.RunFinished) {
+	t.running = false
+	t.endLine()
+	switch {
+	case m.Stopped:
+		t.note("(stopped)")
+	case m.Err != nil:
+		fmt.Fprintf(t.info, "%s\n", t.paint(red, "error: "+m.Err.Error()))
+	}
+	if m.Usage.TotalTokens > 0 && !t.oneShot {
+		fmt.Fprintf(t.info, "%s\n", t.paint(dim, fmt.Sprintf("[%d tokens in, %d out, %d requests]", m.Usage.PromptTokens, m.Usage.CompletionTokens, m.Requests)))
+	}
+	t.sent--
+	if t.oneShot {
+		t.quit(m.Err)
+		return
+	}
+	if t.sent > 0 || t.maybeQuit() {
+		return // the next message runs now
+	}
+	t.prompt()
+}
+
+// maybeQuit ends a chat whose input is closed once nothing is left to do.
+func (t *terminal) maybeQuit() bool {
+	if t.closing && t.sent <= 0 && t.commands == 0 && len(t.pending) == 0 {
+		t.quit(nil)
+		return true
+	}
+	return false
+}
+
+func (t *terminal) quit(err error) {
+	select {
+	case <-t.done:
+	default:
+		t.result = err
+		if err != nil && t.oneShot {
+			t.result = &silentError{code: exitFailure}
+			fmt.Fprintf(t.e.stderr, "deckhand: %v\n", err)
+		}
+		close(t.done)
+	}
+}
+
+func (t *terminal) prompt() {
+	if !t.oneShot && t.interactive && t.sent <= 0 && len(t.pending) == 0 {
+		fmt.Fprint(t.e.stdout, t.paint(bold, "> "))
+	}
+}
+
+func (t *terminal) note(s string) {
+	t.endLine()
+	fmt.Fprintf(t.info, "%s\n", t.paint(dim, s))
+}
+
+// endLine ends streamed text that stopped mid-line.
+func (t *terminal) endLine() {
+	if t.midLine {
+		fmt.Fprintln(t.e.stdout)
+		t.midLine = false
+	}
+}
+
+const (
+	dim    = "2"
+	red    = "31"
+	yellow = "33"
+	bold   = "1"
+)
+
+func (t *terminal) paint(code, s string) string {
+	if !t.color || s == "" {
+		return s
+	}
+	return "\x1b[" + code + "m" + s + "\x1b[0m"
+}
+
+func indent(s, prefix string) string {
+	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
+}
+
+func progressLine(m *actors.ToolCallProgress) string {
+	return progressText(&actors.ToolProgress{Progress: m.Progress})
+}

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"deckhand/actors"
+	"deckhand/config"
+	"deckhand/tools"
+)
+
+// connectOne starts only the server of alias.tool and waits for it.
+func connectOne(ctx context.Context, e *env, name string) (*actors.System, *config.Config, error) {
+	alias, _, ok := strings.Cut(name, ".")
+	if !ok {
+		return nil, nil, usagef("want ALIAS.TOOL, got %q", name)
+	}
+	cfg, err := e.loadConfig()
+	if err != nil {
+		return nil, nil, err
+	}
+	sys, list, err := e.connect(ctx, cfg, 0, alias)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(list) == 1 && list[0].State != actors.StateReady {
+		e.stopSystem(sys)
+		return nil, nil, fmt.Errorf("server %s: %s", alias, stateText(list[0]))
+	}
+	return sys, cfg, nil
+}
+
+func mcpCall(ctx context.Context, e *env, args []string) error {
+	fs := flag.NewFlagSet("mcp call", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "")
+	timeout := fs.Duration("timeout", 0, "")
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) < 1 || len(rest) > 2 {
+		return usagef("usage: deckhand mcp call ALIAS.TOOL [JSON_ARGS | -]")
+	}
+	raw := []byte("{}")
+	if len(rest) == 2 {
+		raw = []byte(rest[1])
+		if rest[1] == "-" {
+			if raw, err = io.ReadAll(e.stdin); err != nil {
+				return fmt.Errorf("reading arguments from stdin: %w", err)
+			}
+		}
+	}
+	if err := checkArgs(raw); err != nil {
+		return err
+	}
+	sys, _, err := connectOne(ctx, e, rest[0])
+	if err != nil {
+		return err
+	}
+	defer e.stopSystem(sys)
+
+	cctx := ctx
+	if *timeout > 0 {
+		var cancel context.CancelFunc
+		cctx, cancel = context.WithTimeout(ctx, *timeout)
+		defer cancel()
+	}
+	res, err := sys.CallTool(cctx, rest[0], raw, func(p *actors.ToolProgress) {
+		fmt.Fprintf(e.stderr, "progress: %s\n", progressText(p))
+	})
+	if err != nil {
+		return err
+	}
+	if res.Err != nil {
+		return res.Err
+	}
+	if *asJSON {
+		if err := writeJSON(e.stdout, res.Result); err != nil {
+			return err
+		}
+	} else {
+		out := e.stdout
+		if res.Result.IsError {
+			out = e.stderr
+		}
+		text := tools.RenderResult(res.Result)
+		fmt.Fprint(out, text)
+		if !strings.HasSuffix(text, "\n") {
+			fmt.Fprintln(out)
+		}
+	}
+	if res.Result.IsError {
+		return &silentError{code: exitFailure}
+	}
+	return nil
+}
+
+// checkArgs insists on one JSON object, saying where it went wrong.
+func checkArgs(raw []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		var se *json.SyntaxError
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			return usagef("JSON_ARGS: the JSON ends early (is the object closed?)")
+		}
+		if errors.As(err, &se) {
+			return usagef("JSON_ARGS: %v at byte %d", err, se.Offset)
+		}
+		return usagef("JSON_ARGS: %v", err)
+	}
+	if _, ok := v.(map[string]any); !ok {
+		return usagef("JSON_ARGS must be a JSON object, like '{\"path\": \"/tmp\"}'")
+	}
+	if dec.More() {
+		return usagef("JSON_ARGS: text after the JSON object")
+	}
+	return nil
+}
+
+func progressText(p *actors.ToolProgress) string {
+	s := fmt.Sprintf("%g", p.Progress.Progress)
+	if p.Progress.Total > 0 {
+		s += fmt.Sprintf("/%g", p.Progress.Total)
+	}
+	if p.Progress.Message != "" {
+		s += " " + p.Progress.Message
+	}
+	return s
+}

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"text/tabwriter"
+	"time"
+
+	"deckhand/actors"
+	"deckhand/tools"
+)
+
+func mcpTools(ctx context.Context, e *env, args []string) error {
+	fs := flag.NewFlagSet("mcp tools", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "")
+	maxWait := fs.Duration("wait", shortWait, "")
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 1 {
+		return usagef("mcp tools takes at most one alias")
+	}
+	sys, cat, list, err := e.catalog(ctx, "", *maxWait, rest...)
+	if err != nil {
+		return err
+	}
+	defer e.stopSystem(sys)
+	if *asJSON {
+		out := []toolJSON{}
+		for _, t := range cat.Tools() {
+			out = append(out, toToolJSON(t, false))
+		}
+		return writeJSON(e.stdout, out)
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	for _, t := range cat.Tools() {
+		fmt.Fprintf(tw, "%s\t%s\n", t.Display, shorten(firstLine(t.Def.Description), 100))
+	}
+	tw.Flush()
+	if cat.Len() == 0 && len(list) == 0 {
+		fmt.Fprintf(e.stdout, "No MCP servers configured.\n\n%s", addServerHint)
+	}
+	return nil
+}
+
+// catalog connects the configured servers (or only those named), waits at
+// most maxWait, and returns the tools of those ready, saying on stderr which
+// servers are down or still connecting, with note after the reason. An idle
+// on-demand server is not down: its tools are those of its last
+// connection. On success the caller must stopSystem.
+func (e *env) catalog(ctx context.Context, note string, maxWait time.Duration, only ...string) (*actors.System, *tools.Catalog, []actors.ServerStatus, error) {
+	cfg, err := e.loadConfig()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	sys, list, err := e.connect(ctx, cfg, maxWait, only...)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	cat, err := sys.Catalog(ctx)
+	if err != nil {
+		e.stopSystem(sys)
+		return nil, nil, nil, err
+	}
+	for _, s := range list {
+		if s.State != actors.StateReady && s.State != actors.StateIdle {
+			fmt.Fprintf(e.stderr, "%s: %s%s\n", s.Alias, stateText(s), note)
+		}
+	}
+	return sys, cat, list, nil
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -12,6 +11,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"deckhand/redact"
 	"deckhand/store"
 	"deckhand/tools"
 )
@@ -41,7 +41,7 @@ const (
 type storeActor struct {
 	db      *store.DB
 	log     *slog.Logger
-	secrets []string
+	secrets redact.Secrets
 	limit   int // cap on stored arguments
 	owner   string
 	always  *logAlways
@@ -77,7 +77,7 @@ type addSecrets struct{ values []string }
 
 func newStoreActor(db *store.DB, log *slog.Logger, secrets []string, limit int, always *logAlways, cost store.CostFunc) *storeActor {
 	return &storeActor{
-		db: db, log: log.With("actor", "store"), secrets: secrets, limit: limit, always: always, cost: cost,
+		db: db, log: log.With("actor", "store"), secrets: redact.New(secrets...), limit: limit, always: always, cost: cost,
 		unsaved: map[string]bool{},
 		owner:   store.Owner(),
 		batch:   &store.Batch{},
@@ -142,11 +142,7 @@ func (a *storeActor) Receive(c actor.Context) {
 			a.waiting = nil
 		}
 	case *addSecrets:
-		for _, v := range m.values {
-			if !slices.Contains(a.secrets, v) {
-				a.secrets = append(a.secrets, v)
-			}
-		}
+		a.secrets = a.secrets.With(m.values...)
 	case *SyncLog:
 		a.takeDeltas()
 		if a.pending == 0 && !a.busy {
@@ -355,19 +351,7 @@ func (a *storeActor) closeDeadRuns() {
 
 // redact removes secrets (API keys, bearer tokens, values of auth_env and
 // api_key_env variables) from an event's JSON, in plain and escaped form.
-func (a *storeActor) redact(raw []byte) []byte {
-	s := string(raw)
-	for _, secret := range a.secrets {
-		if len(secret) < 4 {
-			continue
-		}
-		s = strings.ReplaceAll(s, secret, "[redacted]")
-		if esc, _ := json.Marshal(secret); len(esc) > 2 {
-			s = strings.ReplaceAll(s, string(esc[1:len(esc)-1]), "[redacted]")
-		}
-	}
-	return []byte(s)
-}
+func (a *storeActor) redact(raw []byte) []byte { return a.secrets.Bytes(raw) }
 
 // capped is arguments as sent, cut at the output limit when huge.
 func (a *storeActor) capped(args json.RawMessage) any {

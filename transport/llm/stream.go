@@ -15,6 +15,7 @@ import (
 
 	"github.com/r3labs/sse/v2"
 
+	"deckhand/redact"
 	"deckhand/transport/errbody"
 )
 
@@ -109,19 +110,10 @@ func (c *Client) Stream(ctx context.Context, req *Request) (*Stream, error) {
 }
 
 // clean removes the API key from an error's text.
-func (c *Client) clean(err error) error {
-	if c.APIKey == "" || len(c.APIKey) < 4 || !strings.Contains(err.Error(), c.APIKey) {
-		return err
-	}
-	return errors.New(c.redact(err.Error()))
-}
+func (c *Client) clean(err error) error { return redact.New(c.APIKey).Error(err) }
 
-func (c *Client) redact(s string) string {
-	if len(c.APIKey) < 4 {
-		return s
-	}
-	return strings.ReplaceAll(s, c.APIKey, "[redacted]")
-}
+// redact removes the API key from text.
+func (c *Client) redact(s string) string { return redact.New(c.APIKey).String(s) }
 
 func newEventReader(r io.Reader) *sse.EventStreamReader {
 	return sse.NewEventStreamReader(r, MaxEventSize)

@@ -18,6 +18,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/config"
+	"deckhand/redact"
 )
 
 // Kind is how a connection talks to its server.
@@ -79,7 +80,7 @@ type Conn struct {
 	alias    string
 	endpoint string
 	log      *slog.Logger
-	redact   redactor
+	redact   redact.Secrets
 
 	kind    Kind
 	session *sdk.ClientSession
@@ -134,7 +135,7 @@ func Dial(ctx context.Context, alias string, srv config.Server, opts Options) (*
 	if err != nil {
 		return nil, err
 	}
-	c.redact = redactor{token}
+	c.redact = redact.New(token)
 
 	name, version := opts.ClientName, opts.ClientVersion
 	if name == "" {
@@ -178,7 +179,7 @@ func Dial(ctx context.Context, alias string, srv config.Server, opts Options) (*
 	if err != nil {
 		c.end(err)
 		c.sessionCancel()
-		return nil, c.redact.err(err)
+		return nil, c.redact.Error(err)
 	}
 	go c.watch()
 	return c, nil
@@ -381,7 +382,7 @@ func (c *Conn) deathReason(err error) error {
 // Done is closed, and the session and any process are cleaned up.
 func (c *Conn) die(reason error) {
 	c.once.Do(func() {
-		reason = c.redact.err(reason)
+		reason = c.redact.Error(reason)
 		c.end(reason)
 		close(c.done)
 		go c.release()
@@ -549,10 +550,10 @@ func (c *Conn) callError(ctx context.Context, what string, err error) error {
 		// A refused POST: give the status and body rather than the SDK's summary.
 		if refusal, _ := c.http.failure(); refusal != nil && strings.Contains(err.Error(), http.StatusText(refusal.Status)) {
 			c.http.resetFailure()
-			return c.redact.err(fmt.Errorf("%s: %w", what, refusal))
+			return c.redact.Error(fmt.Errorf("%s: %w", what, refusal))
 		}
 	}
-	return c.redact.err(fmt.Errorf("%s: %w", what, err))
+	return c.redact.Error(fmt.Errorf("%s: %w", what, err))
 }
 
 func (c *Conn) onProgress(_ context.Context, req *sdk.ProgressNotificationClientRequest) {

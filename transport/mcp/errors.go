@@ -46,39 +46,6 @@ func (e *ExitError) Error() string {
 	return msg
 }
 
-// redactor removes secrets from error text.
-type redactor []string
-
-func (r redactor) string(s string) string {
-	for _, secret := range r {
-		if len(secret) >= 4 {
-			s = strings.ReplaceAll(s, secret, "[redacted]")
-		}
-	}
-	return s
-}
-
-// err returns err with secrets removed from its message; errors.Is and
-// errors.As still see the original chain.
-func (r redactor) err(err error) error {
-	if err == nil {
-		return nil
-	}
-	msg := err.Error()
-	if clean := r.string(msg); clean != msg {
-		return &redactedError{msg: clean, err: err}
-	}
-	return err
-}
-
-type redactedError struct {
-	msg string
-	err error
-}
-
-func (e *redactedError) Error() string { return e.msg }
-func (e *redactedError) Unwrap() error { return e.err }
-
 // Failure classifies why a connection attempt failed, so that callers can
 // give advice without reading error text.
 type Failure string

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"deckhand/redact"
 	"deckhand/transport/errbody"
 )
 
@@ -24,7 +25,7 @@ import (
 type httpTransport struct {
 	base   http.RoundTripper
 	token  string
-	redact redactor
+	redact redact.Secrets
 
 	// plain is set once the server showed it answers POSTs with plain JSON
 	// and has no server-to-client stream (lmcp).
@@ -45,7 +46,7 @@ func (t *httpTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	resp, err := t.base.RoundTrip(req)
 	if err != nil {
-		err = t.redact.err(err)
+		err = t.redact.Error(err)
 		t.mu.Lock()
 		t.lastErr = err
 		onDead := t.onDead
@@ -66,7 +67,7 @@ func (t *httpTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		// connection closed; this keeps the reason.
 		head := peek(resp)
 		err := fmt.Errorf("POST %s: unsupported content type %q (is this an MCP endpoint?): %s",
-			redactedURL(req.URL), ct, t.redact.string(errbody.Summary(head)))
+			redactedURL(req.URL), ct, t.redact.String(errbody.Summary(head)))
 		t.mu.Lock()
 		t.lastErr = err
 		t.mu.Unlock()
@@ -91,7 +92,7 @@ func (t *httpTransport) recordRefusal(req *http.Request, resp *http.Response) {
 		Method: req.Method,
 		URL:    redactedURL(req.URL),
 		Status: resp.StatusCode,
-		Body:   t.redact.string(errbody.Summary(head)),
+		Body:   t.redact.String(errbody.Summary(head)),
 	}
 	t.mu.Lock()
 	t.lastRefusal = refusal

@@ -1,0 +1,239 @@
+package actors
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"deckhand/config"
+	"deckhand/transport/mcp"
+)
+
+// Internal continuations, tagged with the connection generation they belong to.
+type (
+	dialed struct {
+		gen   int
+		conn  *tracked
+		tools []*sdk.Tool
+		err   error
+	}
+	connLost struct {
+		gen int
+		err error
+	}
+	retryDial    struct{ gen int }
+	toolsChanged struct{ gen int }
+	toolsListed  struct {
+		gen   int
+		tools []*sdk.Tool
+		err   error
+	}
+	callDone struct{ seq uint64 }
+)
+
+// dial starts a connection attempt in the background.
+func (a *serverActor) dial(c actor.Context) {
+	a.gen++
+	gen := a.gen
+	self, root := c.Self(), c.ActorSystem().Root
+	ctx, cancel := context.WithTimeout(a.life, a.deps.mcp.DialTimeout(a.srv))
+	a.cancelDial = cancel
+	onChanged := func() { root.Send(self, &toolsChanged{gen: gen}) }
+	life, conns := a.life, a.deps.conns
+	timeout := a.deps.mcp.DialTimeout(a.srv)
+	// Shutdown waits for attempts under way too: a half-started process must
+	// be cleaned up before Deckhand exits, or its children are orphaned.
+	conns.Add(1)
+	go func() {
+		defer conns.Done()
+		defer cancel()
+		conn, err := a.deps.dial(ctx, a.alias, a.srv, onChanged)
+		if err != nil {
+			if errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
+				err = fmt.Errorf("timed out after %v: %w", timeout, err)
+			}
+			root.Send(self, &dialed{gen: gen, err: err})
+			return
+		}
+		t := track(life, conns, conn)
+		tools, err := conn.ListTools(ctx)
+		if err != nil {
+			t.close()
+			root.Send(self, &dialed{gen: gen, err: fmt.Errorf("listing tools: %w", err)})
+			return
+		}
+		root.Send(self, &dialed{gen: gen, conn: t, tools: tools})
+	}()
+}
+
+func (a *serverActor) onDialed(c actor.Context, m *dialed) {
+	if m.gen != a.gen {
+		if m.conn != nil {
+			m.conn.close() // a late answer to an attempt that was superseded
+		}
+		return
+	}
+	a.cancelDial = nil
+	if m.err != nil {
+		a.failWaiting(c, fmt.Errorf("server %s: connecting: %w", a.alias, m.err))
+		a.status.Attempts++
+		state := StateFailed
+		if a.status.State == StateReconnecting {
+			state = StateReconnecting
+		}
+		a.log.Debug("connect failed", "attempt", a.status.Attempts, "err", m.err)
+		a.status.Failure = mcp.Classify(m.err)
+		a.scheduleRetry(c)
+		a.setState(c, state, m.err.Error())
+		return
+	}
+	a.conn = m.conn
+	conn := m.conn.conn
+	a.status.Attempts = 0
+	a.status.Failure = mcp.FailureNone
+	a.status.NextRetry = time.Time{}
+	a.status.Transport = string(conn.Kind())
+	a.status.Endpoint = conn.Endpoint()
+	a.status.ProtocolVersion = conn.ProtocolVersion()
+	if info := conn.ServerInfo(); info != nil {
+		a.status.ServerName, a.status.ServerVersion = info.Name, info.Version
+	}
+	gen, self, root := a.gen, c.Self(), c.ActorSystem().Root
+	go func() {
+		<-conn.Done()
+		root.Send(self, &connLost{gen: gen, err: conn.Err()})
+	}()
+	a.publishTools(c, m.tools)
+	a.setState(c, StateReady, "")
+	a.log.Info("connected", "transport", a.status.Transport, "protocol", a.status.ProtocolVersion, "tools", len(m.tools))
+	for _, w := range a.waiting {
+		a.startCall(c, w.sender, w.call)
+	}
+	a.waiting = nil
+}
+
+func (a *serverActor) onLost(c actor.Context, reason error) {
+	a.log.Warn("connection lost", "err", reason)
+	a.failCalls(c, fmt.Errorf("server %s disconnected: %w", a.alias, reason))
+	a.drop()
+	a.status.Attempts = 1
+	a.status.Failure = mcp.Classify(reason)
+	a.scheduleRetry(c)
+	a.setState(c, StateReconnecting, reason.Error())
+}
+
+// failWaiting answers the calls waiting for a first connection with err.
+func (a *serverActor) failWaiting(c actor.Context, err error) {
+	for _, w := range a.waiting {
+		c.Send(w.sender, &ToolResult{ID: w.call.req.ID, Tool: a.alias + "." + w.call.tool, Err: err})
+	}
+	a.waiting = nil
+}
+
+// drop forgets the current connection (closing it) and any attempt under way.
+func (a *serverActor) drop() {
+	a.gen++ // late messages from the old connection are now stale
+	if a.cancelDial != nil {
+		a.cancelDial()
+		a.cancelDial = nil
+	}
+	if a.retry != nil {
+		a.retry.Stop()
+		a.retry = nil
+	}
+	if a.conn != nil {
+		a.conn.close()
+		a.conn = nil
+	}
+}
+
+func (a *serverActor) scheduleRetry(c actor.Context) {
+	delay := backoff(a.deps.mcp.Reconnect, a.status.Attempts)
+	gen, self, root := a.gen, c.Self(), c.ActorSystem().Root
+	a.retry = time.AfterFunc(delay, func() { root.Send(self, &retryDial{gen: gen}) })
+	a.status.NextRetry = time.Now().Add(delay)
+}
+
+// backoff is Initial doubled for every failure after the first, capped at Max.
+func backoff(b config.Backoff, failures int) time.Duration {
+	initial, ceiling := b.Initial, b.Max
+	if initial <= 0 {
+		initial = config.DefaultReconnectInitial
+	}
+	if ceiling < initial {
+		ceiling = max(initial, config.DefaultReconnectMax)
+	}
+	d := initial
+	for i := 1; i < failures && d < ceiling; i++ {
+		d *= 2
+	}
+	return min(d, ceiling)
+}
+
+func (a *serverActor) setState(c actor.Context, s State, reason string) {
+	if s != a.status.State {
+		a.status.Since = time.Now()
+	}
+	a.status.State, a.status.Reason = s, reason
+	if s == StateReady {
+		a.status.NextRetry = time.Time{}
+	}
+	st := a.status
+	c.Send(c.Parent(), &st)
+}
+
+func (a *serverActor) publishTools(c actor.Context, list []*sdk.Tool) {
+	a.status.Tools = len(list)
+	if a.deps.saveTools != nil {
+		a.deps.saveTools(a.alias, list)
+	}
+	c.Send(a.deps.registry, &ServerTools{Alias: a.alias, Server: a.srv, PID: c.Self(), Tools: list})
+	if a.status.State == StateReady {
+		st := a.status
+		c.Send(c.Parent(), &st)
+	}
+}
+
+func (a *serverActor) listTools(c actor.Context) {
+	conn, gen, self, root := a.conn.conn, a.gen, c.Self(), c.ActorSystem().Root
+	ctx, cancel := context.WithTimeout(a.life, a.deps.mcp.CallTimeout(a.srv))
+	go func() {
+		defer cancel()
+		tools, err := conn.ListTools(ctx)
+		root.Send(self, &toolsListed{gen: gen, tools: tools, err: err})
+	}()
+}
+
+// tracked is a connection that the system waits for at shutdown: it is
+// closed either by its actor (close) or, at the latest, when the actor's life
+// ends.
+type tracked struct {
+	conn *mcp.Conn
+	stop func() bool
+	wg   *sync.WaitGroup
+}
+
+func track(life context.Context, wg *sync.WaitGroup, conn *mcp.Conn) *tracked {
+	wg.Add(1)
+	t := &tracked{conn: conn, wg: wg}
+	t.stop = context.AfterFunc(life, func() {
+		conn.Close()
+		wg.Done()
+	})
+	return t
+}
+
+// close closes the connection in the background.
+func (t *tracked) close() {
+	if t.stop() {
+		go func() {
+			t.conn.Close()
+			t.wg.Done()
+		}()
+	}
+}

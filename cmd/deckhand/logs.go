@@ -69,7 +69,9 @@ func runLogs(ctx context.Context, e *env, args []string) error {
 		if !*follow {
 			return nil
 		}
-		if gone, err := processGone(ctx, db, filter); err != nil {
+		if gone, err := processGone(ctx, db, filter); ctx.Err() != nil {
+			return nil // Ctrl+C: following ends there
+		} else if err != nil {
 			return err
 		} else if gone != "" {
 			// What it wrote just before it died, then nothing more comes.

@@ -10,10 +10,10 @@ import (
 
 	"deckhand/actors"
 	"deckhand/approval"
+	"deckhand/chatmodel"
 	"deckhand/config"
 	"deckhand/store"
 	"deckhand/tools"
-	"deckhand/transcript"
 )
 
 // frame is how often the bridge hands changes to the window: at most one
@@ -63,7 +63,7 @@ type (
 type convState struct {
 	id       string
 	pid      *actor.PID
-	tr       *transcript.Transcript
+	tr       *chatmodel.Transcript
 	running  bool
 	title    string
 	usage    store.Usage // from the log, plus runs finished since

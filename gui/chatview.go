@@ -8,7 +8,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"deckhand/transcript"
+	"deckhand/chatmodel"
 )
 
 // chatView shows one conversation's transcript in a virtualized list: only
@@ -20,7 +20,7 @@ import (
 type chatView struct {
 	ui       *UI
 	list     *transcriptList
-	rows     []transcript.Row
+	rows     []chatmodel.Row
 	heights  []float32
 	measured []bool // heights[i] is exact at the current width
 	width    float32
@@ -125,7 +125,7 @@ func (l *transcriptList) Select(widget.ListItemID) {}
 
 // reset shows a whole transcript (another conversation, or a redraw),
 // scrolled to its end.
-func (cv *chatView) reset(rows []transcript.Row) {
+func (cv *chatView) reset(rows []chatmodel.Row) {
 	cv.rows = rows
 	setVisible(cv.empty, len(rows) == 0)
 	cv.estimateAll()
@@ -172,7 +172,7 @@ func (cv *chatView) replaceList() {
 }
 
 // update applies a frame's changed rows.
-func (cv *chatView) update(n int, changed map[int]transcript.Row) {
+func (cv *chatView) update(n int, changed map[int]chatmodel.Row) {
 	if n == len(cv.rows) && len(changed) == 0 {
 		return
 	}
@@ -182,7 +182,7 @@ func (cv *chatView) update(n int, changed map[int]transcript.Row) {
 		cv.rows, cv.heights, cv.measured = cv.rows[:n], cv.heights[:n], cv.measured[:n]
 	}
 	for len(cv.rows) < n {
-		cv.rows = append(cv.rows, transcript.Row{})
+		cv.rows = append(cv.rows, chatmodel.Row{})
 		cv.heights = append(cv.heights, 0)
 		cv.measured = append(cv.measured, false)
 	}
@@ -324,7 +324,7 @@ func (cv *chatView) viewOf(i int) *rowView {
 
 // heightOf is a row's height: its view's, if it has one (laid out anyway),
 // else measured off screen.
-func (cv *chatView) heightOf(v *rowView, r transcript.Row) float32 {
+func (cv *chatView) heightOf(v *rowView, r chatmodel.Row) float32 {
 	if v != nil && v.row == r {
 		return v.MinSize().Height
 	}
@@ -332,7 +332,7 @@ func (cv *chatView) heightOf(v *rowView, r transcript.Row) float32 {
 }
 
 // measureRow lays a row out at the list's width and returns its height.
-func (cv *chatView) measureRow(r transcript.Row) float32 {
+func (cv *chatView) measureRow(r chatmodel.Row) float32 {
 	w := cv.listWidth()
 	cv.width = w
 	m := cv.measure

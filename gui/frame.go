@@ -6,9 +6,9 @@ import (
 	"strings"
 
 	"deckhand/actors"
+	"deckhand/chatmodel"
 	"deckhand/store"
 	"deckhand/tools"
-	"deckhand/transcript"
 )
 
 // update is one frame's changes, from the bridge to the window. Nil and
@@ -16,9 +16,9 @@ import (
 type update struct {
 	conv    string // the conversation shown
 	reset   bool   // a different conversation, or redraw all: rows holds every row
-	rows    []transcript.Row
-	n       int                    // the row count
-	changed map[int]transcript.Row // rows changed since the last frame
+	rows    []chatmodel.Row
+	n       int                   // the row count
+	changed map[int]chatmodel.Row // rows changed since the last frame
 	running bool
 
 	status       string
@@ -55,7 +55,7 @@ func (b *bridge) flush() {
 		if b.reset {
 			u.reset = true
 			cs.tr.Changes()
-			u.rows = make([]transcript.Row, cs.tr.Len())
+			u.rows = make([]chatmodel.Row, cs.tr.Len())
 			for i := range u.rows {
 				u.rows[i] = cs.tr.Row(i)
 			}

@@ -11,7 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"deckhand/transcript"
+	"deckhand/chatmodel"
 )
 
 // headerView: who speaks, when, and a copy button for the whole message.
@@ -37,7 +37,7 @@ func newHeaderView(r *rowView) *headerView {
 
 func (h *headerView) view() fyne.CanvasObject { return h.obj }
 
-func (h *headerView) set(r transcript.Row) {
+func (h *headerView) set(r chatmodel.Row) {
 	if r.Role == "user" {
 		setIcon(h.icon, theme.AccountIcon())
 		setText(h.who, "You")
@@ -74,7 +74,7 @@ func newTextView() *textView {
 
 func (t *textView) view() fyne.CanvasObject { return t.obj }
 
-func (t *textView) set(r transcript.Row) {
+func (t *textView) set(r chatmodel.Row) {
 	if user := r.Role == "user"; user != t.user || t.src == "" {
 		t.user = user
 		t.bg.FillColor = color.Transparent
@@ -116,7 +116,7 @@ func newCodeView(r *rowView) *codeView {
 
 func (c *codeView) view() fyne.CanvasObject { return c.obj }
 
-func (c *codeView) set(r transcript.Row) {
+func (c *codeView) set(r chatmodel.Row) {
 	c.text = r.Text
 	lang := r.Lang
 	if lang == "" {
@@ -146,7 +146,7 @@ func newNoticeView(r *rowView) *noticeView {
 
 func (n *noticeView) view() fyne.CanvasObject { return n.obj }
 
-func (n *noticeView) set(r transcript.Row) {
+func (n *noticeView) set(r chatmodel.Row) {
 	color := theme.ColorNamePlaceHolder
 	setIcon(n.icon, theme.InfoIcon())
 	if r.Error {

@@ -6,7 +6,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"deckhand/transcript"
+	"deckhand/chatmodel"
 )
 
 // rowView draws one transcript row; the list reuses it for any kind. Its
@@ -17,28 +17,28 @@ type rowView struct {
 	widget.BaseWidget
 	cv  *chatView
 	id  int
-	row transcript.Row
+	row chatmodel.Row
 	box *fyne.Container // holds the view of the row's kind
 
-	parts [transcript.Notice + 1]rowPart // by kind, made when first needed
+	parts [chatmodel.Notice + 1]rowPart // by kind, made when first needed
 }
 
 // rowPart draws one kind of row.
 type rowPart interface {
-	set(transcript.Row)
+	set(chatmodel.Row)
 	view() fyne.CanvasObject
 }
 
 // newPart makes the part that draws rows of kind k.
-func (r *rowView) newPart(k transcript.Kind) rowPart {
+func (r *rowView) newPart(k chatmodel.Kind) rowPart {
 	switch k {
-	case transcript.Header:
+	case chatmodel.Header:
 		return newHeaderView(r)
-	case transcript.Text:
+	case chatmodel.Text:
 		return newTextView()
-	case transcript.Code:
+	case chatmodel.Code:
 		return newCodeView(r)
-	case transcript.Tool:
+	case chatmodel.Tool:
 		return newToolView(r)
 	}
 	return newNoticeView(r)
@@ -46,13 +46,13 @@ func (r *rowView) newPart(k transcript.Kind) rowPart {
 
 // tool is the row's tool card part, if it has drawn one.
 func (r *rowView) tool() *toolView {
-	t, _ := r.parts[transcript.Tool].(*toolView)
+	t, _ := r.parts[chatmodel.Tool].(*toolView)
 	return t
 }
 
 // text is the row's text part, if it has drawn one.
 func (r *rowView) text() *textView {
-	t, _ := r.parts[transcript.Text].(*textView)
+	t, _ := r.parts[chatmodel.Text].(*textView)
 	return t
 }
 
@@ -65,12 +65,12 @@ func newRowView(cv *chatView) *rowView {
 func (r *rowView) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(r.box) }
 
 // show draws row (number id; -1 when measuring).
-func (r *rowView) show(id int, row transcript.Row) {
+func (r *rowView) show(id int, row chatmodel.Row) {
 	if id >= 0 && id == r.id && row == r.row {
 		return
 	}
 	r.id, r.row = id, row
-	k := min(row.Kind, transcript.Notice)
+	k := min(row.Kind, chatmodel.Notice)
 	if r.parts[k] == nil {
 		r.parts[k] = r.newPart(k)
 	}

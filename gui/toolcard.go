@@ -11,7 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"deckhand/transcript"
+	"deckhand/chatmodel"
 )
 
 // toolView: a tool call's card: what, with which arguments, how it is
@@ -71,22 +71,22 @@ func newToolView(r *rowView) *toolView {
 
 func (t *toolView) view() fyne.CanvasObject { return t.obj }
 
-func (t *toolView) set(r transcript.Row) {
+func (t *toolView) set(r chatmodel.Row) {
 	icons := &t.row.cv.icons
 	setText(t.name, r.Tool)
 	stroke := theme.ColorNameSeparator
 	var icon fyne.Resource
 	var state string
 	switch r.State {
-	case transcript.Asked:
+	case chatmodel.Asked:
 		icon, state, stroke = theme.QuestionIcon(), "waiting for approval", theme.ColorNameWarning
-	case transcript.Running:
+	case chatmodel.Running:
 		state, stroke = "running", theme.ColorNamePrimary
-	case transcript.Succeeded:
+	case chatmodel.Succeeded:
 		icon, state = icons.succeeded, "done in "+elapsed(r.Elapsed)
-	case transcript.Failed:
+	case chatmodel.Failed:
 		icon, state, stroke = icons.failed, "failed after "+elapsed(r.Elapsed), theme.ColorNameError
-	case transcript.Denied:
+	case chatmodel.Denied:
 		icon, state, stroke = icons.denied, "denied", theme.ColorNameWarning
 	}
 	setText(t.state, state)
@@ -94,8 +94,8 @@ func (t *toolView) set(r transcript.Row) {
 		setIcon(t.icon, icon)
 	}
 	setVisible(t.icon, icon != nil)
-	spin := r.State == transcript.Running && t.row.id >= 0 // never animate the measuring view
-	setVisible(t.spinner, r.State == transcript.Running)
+	spin := r.State == chatmodel.Running && t.row.id >= 0 // never animate the measuring view
+	setVisible(t.spinner, r.State == chatmodel.Running)
 	if spin != t.spinning {
 		t.spinning = spin
 		if spin {
@@ -109,10 +109,10 @@ func (t *toolView) set(r transcript.Row) {
 		t.border.Refresh()
 	}
 
-	long := transcript.Long(r.Args) || transcript.Long(r.Output)
+	long := chatmodel.Long(r.Args) || chatmodel.Long(r.Output)
 	args, out := r.Args, r.Output
 	if long && !r.Expanded {
-		args, out = transcript.Preview(args), transcript.Preview(out)
+		args, out = chatmodel.Preview(args), chatmodel.Preview(out)
 	}
 	if long {
 		if r.Expanded {
@@ -123,21 +123,21 @@ func (t *toolView) set(r transcript.Row) {
 	}
 	setVisible(t.expand, long)
 	setSegment(t.args, t.argsSeg, args, theme.ColorNameForeground)
-	progress := r.State == transcript.Running && r.Total > 0
+	progress := r.State == chatmodel.Running && r.Total > 0
 	if progress && (t.progress.Max != r.Total || t.progress.Value != r.Progress) {
 		t.progress.Max = r.Total
 		t.progress.SetValue(r.Progress)
 	}
 	setVisible(t.progress, progress)
 	setText(t.status, r.Status)
-	setVisible(t.statusBox, r.State == transcript.Running && r.Status != "")
-	finished := r.State == transcript.Succeeded || r.State == transcript.Failed || r.State == transcript.Denied
+	setVisible(t.statusBox, r.State == chatmodel.Running && r.Status != "")
+	finished := r.State == chatmodel.Succeeded || r.State == chatmodel.Failed || r.State == chatmodel.Denied
 	if finished && out != "" {
 		label, color := "Result", theme.ColorNameForeground
 		switch r.State {
-		case transcript.Failed:
+		case chatmodel.Failed:
 			label, color = "Error", theme.ColorNameError
-		case transcript.Denied:
+		case chatmodel.Denied:
 			label = "Why"
 		}
 		setText(t.outLabel, label)

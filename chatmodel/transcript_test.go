@@ -1,4 +1,4 @@
-package transcript
+package chatmodel
 
 import (
 	"encoding/json"

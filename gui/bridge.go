@@ -55,6 +55,7 @@ type (
 		id     string
 		events []store.Event
 		err    error
+		reopen bool // a conversation that failed, read back to go on
 	}
 	serverCommandFailed struct{ err error }
 )
@@ -73,6 +74,7 @@ type convState struct {
 	starting bool
 	result   string // how the last run ended, for the quick prompt
 	lastRun  string // the status of its last run here (store.RunRunning, …); "" before one
+	failed   bool   // its actor failed: the next message reopens it from the log
 }
 
 // unsent reports whether the person has not said anything in this
@@ -291,6 +293,12 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 	case *actors.Notice:
 		if cs := conv(m.Conversation); cs != nil {
 			cs.tr.Note(m.Text, false)
+		}
+	case *actors.ConversationFailed:
+		if cs := conv(m.Conversation); cs != nil {
+			cs.pid, cs.running, cs.failed = nil, false, true
+			cs.tr.Note("This conversation stopped on an internal error ("+m.Err.Error()+"). Everything it recorded is kept; your next message reopens it from the log.", true)
+			b.sessDirty = true
 		}
 	case *actors.RunFinished:
 		if cs := conv(m.Conversation); cs != nil {

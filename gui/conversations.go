@@ -61,6 +61,14 @@ func (b *bridge) opened(c actor.Context, m *sessionLoaded) {
 		b.notices = append(b.notices, "Could not open the session: "+m.err.Error())
 		return
 	}
+	if cs := b.convs[m.id]; cs != nil && m.reopen {
+		// A conversation that failed goes on from what its log holds; the
+		// transcript on screen stays.
+		opts := actors.Rebuild(m.events)
+		opts.ID, opts.Watchers = m.id, []*actor.PID{c.Self()}
+		c.Request(b.sys.Conversations, &actors.StartConversation{Options: opts})
+		return
+	}
 	if _, ok := b.convs[m.id]; ok {
 		b.show(m.id)
 		return
@@ -103,11 +111,35 @@ func (b *bridge) send(c actor.Context, id, text string) {
 		cs.title = text // a session now: it joins the sidebar
 		b.sessDirty = true
 	}
+	if cs.failed {
+		cs.failed, cs.starting = false, true
+		b.reopen(c, id)
+	}
 	if cs.pid == nil {
 		cs.queued = append(cs.queued, text)
 		return
 	}
 	c.Send(cs.pid, &actors.UserMessage{Text: text})
+}
+
+// reopen starts a failed conversation again from its log, once everything
+// it recorded is on disk. Without a log it starts afresh under the same id.
+func (b *bridge) reopen(c actor.Context, id string) {
+	if b.db == nil {
+		c.Request(b.sys.Conversations, &actors.StartConversation{Options: actors.ConversationOptions{ID: id, Watchers: []*actor.PID{c.Self()}}})
+		return
+	}
+	self, root, db, sys := c.Self(), c.ActorSystem().Root, b.db, b.sys
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		err := sys.SyncLog(ctx)
+		var events []store.Event
+		if err == nil {
+			events, err = db.Events(ctx, store.Filter{SessionID: id})
+		}
+		root.Send(self, &sessionLoaded{id: id, events: events, err: err, reopen: true})
+	}()
 }
 
 func (b *bridge) show(id string) {

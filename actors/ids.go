@@ -14,3 +14,7 @@ func newID(prefix string) string {
 	rand.Read(r[:])
 	return fmt.Sprintf("%s-%012x-%s", prefix, time.Now().UnixMilli(), hex.EncodeToString(r[:]))
 }
+
+// NewConversationID makes the id of a new conversation (and its session in
+// the log), for a user actor that names it before it starts.
+func NewConversationID() string { return newID("conv") }

@@ -189,3 +189,34 @@ func ParseAnswer(s string) Answer {
 	}
 	return Deny
 }
+
+// Claims says what the server claims about the tool. Claims of an
+// untrusted server are hints, and say so.
+func Claims(req Request) string {
+	ann := req.Annotations
+	if ann == nil {
+		return ""
+	}
+	var hints []string
+	if ann.ReadOnlyHint {
+		hints = append(hints, "read-only")
+	} else {
+		if ann.DestructiveHint == nil || *ann.DestructiveHint {
+			hints = append(hints, "may change or delete things")
+		}
+		if ann.IdempotentHint {
+			hints = append(hints, "idempotent")
+		}
+	}
+	if ann.OpenWorldHint == nil || *ann.OpenWorldHint {
+		hints = append(hints, "reaches outside this machine")
+	}
+	if len(hints) == 0 {
+		return ""
+	}
+	text := "The server says: " + strings.Join(hints, ", ") + "."
+	if !req.Trusted {
+		text += " (A hint from an untrusted server.)"
+	}
+	return text
+}

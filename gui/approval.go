@@ -104,7 +104,7 @@ func (a *approvals) open(r *actors.ApprovalRequested, parent fyne.Window) {
 		desc.Wrapping = fyne.TextWrapWord
 		items = append(items, desc)
 	}
-	if hints := annotationText(r.Request); hints != "" {
+	if hints := approval.Claims(r.Request); hints != "" {
 		h := widget.NewLabel(hints)
 		h.Wrapping = fyne.TextWrapWord
 		h.Importance = widget.WarningImportance
@@ -197,35 +197,4 @@ func (a *approvals) close() {
 	a.closing = false
 	a.parent.Canvas().SetOnTypedKey(nil)
 	a.dlg, a.showing, a.buttons = nil, nil, nil
-}
-
-// annotationText says what the server claims about the tool. Claims of an
-// untrusted server are hints, and say so.
-func annotationText(req approval.Request) string {
-	ann := req.Annotations
-	if ann == nil {
-		return ""
-	}
-	var hints []string
-	if ann.ReadOnlyHint {
-		hints = append(hints, "read-only")
-	} else {
-		if ann.DestructiveHint == nil || *ann.DestructiveHint {
-			hints = append(hints, "may change or delete things")
-		}
-		if ann.IdempotentHint {
-			hints = append(hints, "idempotent")
-		}
-	}
-	if ann.OpenWorldHint == nil || *ann.OpenWorldHint {
-		hints = append(hints, "reaches outside this machine")
-	}
-	if len(hints) == 0 {
-		return ""
-	}
-	text := "The server says: " + strings.Join(hints, ", ") + "."
-	if !req.Trusted {
-		text += " (A hint from an untrusted server.)"
-	}
-	return text
 }

@@ -2,10 +2,7 @@ package gui
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"net/url"
-	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -52,7 +49,7 @@ func (s *serversWindow) showConnect() {
 		if !ok {
 			return
 		}
-		srv, name, err := serverFromForm(kind.Selected, target.Text, alias.Text, authEnv.Text, transport.Selected)
+		srv, name, err := config.ServerFromForm(kind.Selected, target.Text, alias.Text, authEnv.Text, transport.Selected)
 		if err != nil {
 			dialog.ShowError(err, s.win)
 			return
@@ -61,40 +58,6 @@ func (s *serversWindow) showConnect() {
 	}, s.win)
 	d.Resize(fyne.NewSize(620, 0))
 	d.Show()
-}
-
-// serverFromForm checks the connect form and makes a server of it.
-func serverFromForm(kind, target, alias, authEnv, transport string) (config.Server, string, error) {
-	var srv config.Server
-	target = strings.TrimSpace(target)
-	if target == "" {
-		return srv, "", errors.New("give a URL or a command")
-	}
-	if kind == "URL" {
-		u, err := url.Parse(target)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return srv, "", fmt.Errorf("%q is not an http or https URL", target)
-		}
-		srv.URL = target
-		srv.AuthEnv = strings.TrimSpace(authEnv)
-		if transport != "auto" {
-			srv.Transport = transport
-		}
-	} else {
-		words, err := splitCommand(target)
-		if err != nil {
-			return srv, "", err
-		}
-		srv.Command, srv.Args = words[0], words[1:]
-	}
-	alias = strings.TrimSpace(alias)
-	if alias == "" {
-		alias = config.DeriveAlias(srv)
-	}
-	if err := config.CheckServer(alias, srv); err != nil {
-		return srv, "", err
-	}
-	return srv, alias, nil
 }
 
 // connect saves a server to the config and starts it.
@@ -118,53 +81,4 @@ func (s *serversWindow) connect(alias string, srv config.Server) {
 			u.post(func() { dialog.ShowError(err, s.win) })
 		}
 	}()
-}
-
-// splitCommand splits a command line into words, with single and double
-// quotes and backslash escapes as in a POSIX shell (no expansion: the
-// command is not run by a shell).
-func splitCommand(line string) ([]string, error) {
-	var words []string
-	var cur strings.Builder
-	inWord, quote := false, rune(0)
-	escaped := false
-	for _, r := range line {
-		switch {
-		case escaped:
-			cur.WriteRune(r)
-			escaped = false
-		case r == '\\' && quote != '\'':
-			escaped, inWord = true, true
-		case quote != 0:
-			if r == quote {
-				quote = 0
-			} else {
-				cur.WriteRune(r)
-			}
-		case r == '\'' || r == '"':
-			quote, inWord = r, true
-		case r == ' ' || r == '\t' || r == '\n':
-			if inWord {
-				words = append(words, cur.String())
-				cur.Reset()
-				inWord = false
-			}
-		default:
-			cur.WriteRune(r)
-			inWord = true
-		}
-	}
-	if quote != 0 {
-		return nil, fmt.Errorf("unclosed %c quote in %q", quote, line)
-	}
-	if escaped {
-		return nil, fmt.Errorf("a trailing backslash in %q", line)
-	}
-	if inWord {
-		words = append(words, cur.String())
-	}
-	if len(words) == 0 {
-		return nil, errors.New("give a URL or a command")
-	}
-	return words, nil
 }

@@ -2,7 +2,6 @@ package gui
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"time"
 
@@ -26,7 +25,7 @@ func (b *bridge) newChat(c actor.Context, quick bool) string {
 			}
 		}
 	}
-	id := newConversationID()
+	id := actors.NewConversationID()
 	cs := &convState{id: id, tr: chatmodel.New(), quick: quick, starting: true}
 	b.convs[id] = cs
 	c.Request(b.sys.Conversations, &actors.StartConversation{Options: actors.ConversationOptions{ID: id, Watchers: []*actor.PID{c.Self()}}})
@@ -147,9 +146,4 @@ func (b *bridge) show(id string) {
 		b.current, b.reset = id, true
 		b.statusDirty, b.sessDirty = true, true
 	}
-}
-
-// newConversationID makes ids that sort by time, like the actors' own.
-func newConversationID() string {
-	return fmt.Sprintf("conv-%012x-%08x", time.Now().UnixMilli(), time.Now().UnixNano()&0xffffffff)
 }

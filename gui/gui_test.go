@@ -389,7 +389,7 @@ func TestConnectServerSavesAndStarts(t *testing.T) {
 	h := newHarness(t, harnessOptions{})
 	h.ui.showServers()
 	sw := h.ui.serversW
-	srv, alias, err := serverFromForm("URL", up.StreamableURL, "notes", "NOTES_TOKEN", "auto")
+	srv, alias, err := config.ServerFromForm("URL", up.StreamableURL, "notes", "NOTES_TOKEN", "auto")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -77,7 +77,7 @@ func (u *UI) newSettingsForm(w fyne.Window) *settingsForm {
 	f.apiKeyEnv.SetPlaceHolder("OPENAI_API_KEY")
 	f.budget.SetText(strconv.Itoa(m.MaxContextTokens))
 	f.timeout.SetText(u.cfg.MCP.ApprovalTimeout.String())
-	f.rules.SetText(formatRules(u.cfg.MCP.AutoApprove))
+	f.rules.SetText(config.FormatRules(u.cfg.MCP.AutoApprove))
 	f.rules.SetMinRowsVisible(4)
 	f.save = widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), func() {
 		if err := u.saveSettings(f); err != nil {
@@ -93,26 +93,13 @@ func (u *UI) newSettingsForm(w fyne.Window) *settingsForm {
 // saveSettings checks the form, writes it to the config file (keeping the
 // rest of the file as it is) and gives every conversation the new config.
 func (u *UI) saveSettings(f *settingsForm) error {
-	budget, err := strconv.Atoi(strings.TrimSpace(f.budget.Text))
-	if err != nil || budget < 0 {
-		return fmt.Errorf("context budget: %q is not a number of tokens", f.budget.Text)
-	}
-	timeout, err := time.ParseDuration(strings.TrimSpace(f.timeout.Text))
-	if err != nil || timeout < 0 {
-		return fmt.Errorf("approval timeout: %q is not a duration such as 90s or 2m", f.timeout.Text)
-	}
-	rules, err := parseRules(f.rules.Text)
+	edits, tables, err := config.SettingsForm{
+		BaseURL: f.baseURL.Text, Model: f.model.Text, APIKeyEnv: f.apiKeyEnv.Text,
+		ContextBudget: f.budget.Text, ApprovalTimeout: f.timeout.Text, AutoApprove: f.rules.Text,
+	}.Edits()
 	if err != nil {
-		return fmt.Errorf("auto-approve: %w", err)
+		return err
 	}
-	edits := []config.Edit{
-		{Table: "model", Key: "base_url", Value: orNil(strings.TrimSpace(f.baseURL.Text))},
-		{Table: "model", Key: "name", Value: orNil(strings.TrimSpace(f.model.Text))},
-		{Table: "model", Key: "api_key_env", Value: orNil(strings.TrimSpace(f.apiKeyEnv.Text))},
-		{Table: "model", Key: "max_context_tokens", Value: budget},
-		{Table: "mcp", Key: "approval_timeout", Value: timeout},
-	}
-	tables := map[string]map[string]any{"mcp.auto_approve": rules}
 	return u.writeConfig(edits, tables)
 }
 
@@ -127,14 +114,6 @@ func (u *UI) writeConfig(edits []config.Edit, tables map[string]map[string]any) 
 	}
 	u.setConfig(cfg)
 	return nil
-}
-
-// orNil removes a key left empty.
-func orNil(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
 }
 
 // checkModel asks the endpoint in the form for its models and offers them.
@@ -169,50 +148,6 @@ func (u *UI) checkModel(f *settingsForm, w fyne.Window) {
 			dialog.ShowInformation("The model server answers", msg, w)
 		})
 	}()
-}
-
-func formatRules(rules map[string]bool) string {
-	keys := make([]string, 0, len(rules))
-	for k := range rules {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	var b strings.Builder
-	for _, k := range keys {
-		if rules[k] {
-			fmt.Fprintln(&b, k)
-		} else {
-			fmt.Fprintf(&b, "%s = false\n", k)
-		}
-	}
-	return b.String()
-}
-
-// parseRules reads the auto-approve box: a rule a line, "alias.tool" or
-// "alias.*", optionally "= true" or "= false".
-func parseRules(text string) (map[string]any, error) {
-	out := map[string]any{}
-	for i, line := range strings.Split(text, "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		key, val, hasVal := strings.Cut(line, "=")
-		key = strings.Trim(strings.TrimSpace(key), `"`)
-		allow := true
-		if hasVal {
-			b, err := strconv.ParseBool(strings.TrimSpace(val))
-			if err != nil {
-				return nil, fmt.Errorf("line %d: %q: the value must be true or false", i+1, line)
-			}
-			allow = b
-		}
-		if err := config.ValidRule(key); err != nil {
-			return nil, fmt.Errorf("line %d: %w", i+1, err)
-		}
-		out[key] = allow
-	}
-	return out, nil
 }
 
 // setupPanel replaces the chat until a model is set up: it says what to do
@@ -262,7 +197,7 @@ func (p *setupPanel) show(found []llm.Endpoint) {
 	if len(found) == 0 {
 		var where []string
 		for _, e := range llm.LocalEndpoints {
-			where = append(where, fmt.Sprintf("%s (%s)", e.Name, strings.TrimSuffix(strings.TrimPrefix(e.BaseURL, "http://"), "/v1")))
+			where = append(where, fmt.Sprintf("%s (%s)", e.Name, e.Where()))
 		}
 		l := widget.NewLabel("No model server answered at " + strings.Join(where, ", ") + ".")
 		l.Wrapping = fyne.TextWrapWord

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 )
@@ -15,6 +16,14 @@ type Endpoint struct {
 	Name    string   // "Ollama", "llama.cpp", "LM Studio"
 	BaseURL string   // ending in /v1
 	Models  []string // what GET /models lists
+}
+
+// Where is the endpoint's host and port, for people: "127.0.0.1:11434".
+func (e Endpoint) Where() string {
+	if u, err := url.Parse(e.BaseURL); err == nil && u.Host != "" {
+		return u.Host
+	}
+	return e.BaseURL
 }
 
 // LocalEndpoints are the usual local OpenAI-compatible servers.

@@ -1,0 +1,183 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The window's forms are read here: the text a person typed becomes config
+// values, or an error that names the field.
+
+// ServerFromForm checks the connect form and makes a server of it.
+func ServerFromForm(kind, target, alias, authEnv, transport string) (Server, string, error) {
+	var srv Server
+	target = strings.TrimSpace(target)
+	if target == "" {
+		return srv, "", errors.New("give a URL or a command")
+	}
+	if kind == "URL" {
+		u, err := url.Parse(target)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return srv, "", fmt.Errorf("%q is not an http or https URL", target)
+		}
+		srv.URL = target
+		srv.AuthEnv = strings.TrimSpace(authEnv)
+		if transport != "auto" {
+			srv.Transport = transport
+		}
+	} else {
+		words, err := SplitCommand(target)
+		if err != nil {
+			return srv, "", err
+		}
+		srv.Command, srv.Args = words[0], words[1:]
+	}
+	alias = strings.TrimSpace(alias)
+	if alias == "" {
+		alias = DeriveAlias(srv)
+	}
+	if err := CheckServer(alias, srv); err != nil {
+		return srv, "", err
+	}
+	return srv, alias, nil
+}
+
+// SplitCommand splits a command line into words, with single and double
+// quotes and backslash escapes as in a POSIX shell (no expansion: the
+// command is not run by a shell).
+func SplitCommand(line string) ([]string, error) {
+	var words []string
+	var cur strings.Builder
+	inWord, quote := false, rune(0)
+	escaped := false
+	for _, r := range line {
+		switch {
+		case escaped:
+			cur.WriteRune(r)
+			escaped = false
+		case r == '\\' && quote != '\'':
+			escaped, inWord = true, true
+		case quote != 0:
+			if r == quote {
+				quote = 0
+			} else {
+				cur.WriteRune(r)
+			}
+		case r == '\'' || r == '"':
+			quote, inWord = r, true
+		case r == ' ' || r == '\t' || r == '\n':
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteRune(r)
+			inWord = true
+		}
+	}
+	if quote != 0 {
+		return nil, fmt.Errorf("unclosed %c quote in %q", quote, line)
+	}
+	if escaped {
+		return nil, fmt.Errorf("a trailing backslash in %q", line)
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	if len(words) == 0 {
+		return nil, errors.New("give a URL or a command")
+	}
+	return words, nil
+}
+
+// FormatRules writes auto_approve rules for the settings box, a rule a
+// line.
+func FormatRules(rules map[string]bool) string {
+	keys := make([]string, 0, len(rules))
+	for k := range rules {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		if rules[k] {
+			fmt.Fprintln(&b, k)
+		} else {
+			fmt.Fprintf(&b, "%s = false\n", k)
+		}
+	}
+	return b.String()
+}
+
+// ParseRules reads the auto-approve box: a rule a line, "alias.tool" or
+// "alias.*", optionally "= true" or "= false".
+func ParseRules(text string) (map[string]any, error) {
+	out := map[string]any{}
+	for i, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		key, val, hasVal := strings.Cut(line, "=")
+		key = strings.Trim(strings.TrimSpace(key), `"`)
+		allow := true
+		if hasVal {
+			b, err := strconv.ParseBool(strings.TrimSpace(val))
+			if err != nil {
+				return nil, fmt.Errorf("line %d: %q: the value must be true or false", i+1, line)
+			}
+			allow = b
+		}
+		if err := ValidRule(key); err != nil {
+			return nil, fmt.Errorf("line %d: %w", i+1, err)
+		}
+		out[key] = allow
+	}
+	return out, nil
+}
+
+// SettingsForm is what the settings form holds, as typed.
+type SettingsForm struct {
+	BaseURL, Model, APIKeyEnv string
+	ContextBudget             string // tokens
+	ApprovalTimeout           string // a duration: 90s, 2m
+	AutoApprove               string // ParseRules' text
+}
+
+// Edits reads the settings form into edits of the config file (an empty
+// field removes its key) and the auto_approve table, or says which field
+// is wrong.
+func (f SettingsForm) Edits() ([]Edit, map[string]map[string]any, error) {
+	budget, err := strconv.Atoi(strings.TrimSpace(f.ContextBudget))
+	if err != nil || budget < 0 {
+		return nil, nil, fmt.Errorf("context budget: %q is not a number of tokens", f.ContextBudget)
+	}
+	timeout, err := time.ParseDuration(strings.TrimSpace(f.ApprovalTimeout))
+	if err != nil || timeout < 0 {
+		return nil, nil, fmt.Errorf("approval timeout: %q is not a duration such as 90s or 2m", f.ApprovalTimeout)
+	}
+	rules, err := ParseRules(f.AutoApprove)
+	if err != nil {
+		return nil, nil, fmt.Errorf("auto-approve: %w", err)
+	}
+	orNil := func(s string) any {
+		if s = strings.TrimSpace(s); s != "" {
+			return s
+		}
+		return nil
+	}
+	edits := []Edit{
+		{Table: "model", Key: "base_url", Value: orNil(f.BaseURL)},
+		{Table: "model", Key: "name", Value: orNil(f.Model)},
+		{Table: "model", Key: "api_key_env", Value: orNil(f.APIKeyEnv)},
+		{Table: "model", Key: "max_context_tokens", Value: budget},
+		{Table: "mcp", Key: "approval_timeout", Value: timeout},
+	}
+	return edits, map[string]map[string]any{"mcp.auto_approve": rules}, nil
+}

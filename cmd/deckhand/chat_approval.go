@@ -44,27 +44,8 @@ func (t *terminal) askNext() {
 	if r.Description != "" {
 		fmt.Fprintf(&b, "  %s\n", shorten(firstLine(r.Description), 160))
 	}
-	if a := r.Annotations; a != nil {
-		var hints []string
-		if a.ReadOnlyHint {
-			hints = append(hints, "read-only")
-		}
-		if a.DestructiveHint != nil && *a.DestructiveHint {
-			hints = append(hints, "destructive")
-		}
-		if a.IdempotentHint {
-			hints = append(hints, "idempotent")
-		}
-		if a.OpenWorldHint != nil && *a.OpenWorldHint {
-			hints = append(hints, "reaches the outside world")
-		}
-		if len(hints) > 0 {
-			label := "hints from an untrusted server"
-			if r.Trusted {
-				label = "the server says (trusted)"
-			}
-			fmt.Fprintf(&b, "  %s: %s\n", label, strings.Join(hints, ", "))
-		}
+	if claims := approval.Claims(r); claims != "" {
+		fmt.Fprintf(&b, "  %s\n", claims)
 	}
 	fmt.Fprintf(&b, "  arguments:\n%s\n", indent(tools.PrettyJSON(r.Arguments), "    "))
 	fmt.Fprintf(&b, "[y]es once / [s]ession / [a]lways / [N]o (%v left): ", time.Until(m.Deadline).Round(time.Second))

@@ -78,3 +78,24 @@ func TestSystemPrompt(t *testing.T) {
 		t.Errorf("System with a lazy index = %q", p)
 	}
 }
+
+func TestUsage(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		turn      llm.Turn
+		estimate  int
+		want      llm.Usage
+		estimated bool
+	}{
+		{"the server's figures", llm.Turn{Text: "hi", Usage: &llm.Usage{PromptTokens: 10, CompletionTokens: 2, TotalTokens: 12}}, 99,
+			llm.Usage{PromptTokens: 10, CompletionTokens: 2, TotalTokens: 12}, false},
+		{"estimated from the text", llm.Turn{Text: "12345678"}, 50, llm.Usage{PromptTokens: 50, CompletionTokens: 2, TotalTokens: 52}, true},
+		{"estimated with tool calls", llm.Turn{ToolCalls: []llm.ToolCall{{Name: "fs__read", Arguments: `{"path":"/a"}`}}}, 10,
+			llm.Usage{PromptTokens: 10, CompletionTokens: 6, TotalTokens: 16}, true},
+	} {
+		got, estimated := Usage(tc.turn, tc.estimate)
+		if got != tc.want || estimated != tc.estimated {
+			t.Errorf("%s: Usage() = %+v, %v; want %+v, %v", tc.name, got, estimated, tc.want, tc.estimated)
+		}
+	}
+}

@@ -1,10 +1,14 @@
 package toolcall
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"deckhand/tools"
 )
 
 func TestExtractCommands(t *testing.T) {
@@ -24,4 +28,86 @@ func FuzzExtractCommands(f *testing.F) {
 			}
 		}
 	})
+}
+
+func catalog() *tools.Catalog {
+	add := &sdk.Tool{Name: "add", Description: "Add two numbers", InputSchema: map[string]any{
+		"type": "object", "properties": map[string]any{"a": map[string]any{"type": "integer"}, "b": map[string]any{"type": "integer"}},
+		"required": []any{"a", "b"}}}
+	return tools.NewCatalog(map[string]tools.Source{"calc": {Tools: []*sdk.Tool{add}}})
+}
+
+func TestResolve(t *testing.T) {
+	cat := catalog()
+	for _, tc := range []struct {
+		name, call string
+		lazy       bool
+		ok         bool
+		refusal    string
+	}{
+		{"wire name", "calc__add", false, true, ""},
+		{"display name", "calc.add", false, true, ""},
+		{"unknown, with a suggestion", "calc__ad", false, false, "Similar tools: calc.add"},
+		{"unknown, lazy", "nope", true, false, "Call tool_search"},
+		{"unknown, eager", "nope", false, false, "Use one of the tools in this request's tools field"},
+	} {
+		tool, refusal, ok := Resolve(cat, tc.call, tc.lazy)
+		if ok != tc.ok || !strings.Contains(refusal, tc.refusal) || (ok && tool.Display != "calc.add") {
+			t.Errorf("%s: Resolve(%q) = %v, %q, %v", tc.name, tc.call, tool.Display, refusal, ok)
+		}
+	}
+}
+
+func TestArguments(t *testing.T) {
+	v := tools.NewValidator(4)
+	tool, _, _ := Resolve(catalog(), "calc.add", false)
+	for _, tc := range []struct {
+		name, raw, want, refusal string
+	}{
+		{"bytes kept as sent", `{"a": 9007199254740993, "b":1}`, `{"a": 9007199254740993, "b":1}`, ""},
+		{"empty is {}, then a and b are missing", ``, ``, "the call was not made"},
+		{"wrong type", `{"a":"<a&b>","b":1}`, ``, "do not match"},
+		{"not JSON", `{"a":1,`, ``, "not a JSON object"},
+	} {
+		args, refusal, ok := Arguments(v, tool, tc.raw)
+		if string(args) != tc.want || !strings.Contains(refusal, tc.refusal) || ok != (tc.refusal == "") {
+			t.Errorf("%s: Arguments(%q) = %q, %q, %v", tc.name, tc.raw, args, refusal, ok)
+		}
+	}
+}
+
+func TestOutput(t *testing.T) {
+	text := func(s string) *sdk.CallToolResult {
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: s}}}
+	}
+	failed := text("no such file")
+	failed.IsError = true
+	for _, tc := range []struct {
+		name    string
+		res     *sdk.CallToolResult
+		err     error
+		limit   int
+		want    string
+		isError bool
+	}{
+		{"text", text("hello"), nil, 100, "hello", false},
+		{"the tool failed", failed, nil, 100, "The tool reported an error:\nno such file", true},
+		{"no result", nil, errors.New("server fs disconnected"), 100, "Error: the tool call failed: server fs disconnected", true},
+		{"nothing at all", nil, nil, 100, "Error: the tool call failed: the server sent no result", true},
+		{"capped", text(strings.Repeat("x", 1000)), nil, 200, "cut", false},
+	} {
+		got, isError := Output(tc.res, tc.err, tc.limit)
+		if !strings.Contains(got, tc.want) || isError != tc.isError || (tc.limit > 0 && len(got) > tc.limit+64) {
+			t.Errorf("%s: Output() = %q, %v", tc.name, got, isError)
+		}
+	}
+}
+
+func TestSame(t *testing.T) {
+	a := &sdk.Tool{Name: "x", Description: "one"}
+	b := &sdk.Tool{Name: "x", Description: "one"}
+	c := &sdk.Tool{Name: "x", Description: "two"}
+	if !Same(a, a) || !Same(a, b) || Same(a, c) || Same(a, nil) || !Same(nil, nil) {
+		t.Error("Same is wrong")
+	}
 }

@@ -8,6 +8,7 @@ package clean
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -200,3 +201,40 @@ func Name(name string) error {
 // Quote is a safe, visible rendering of untrusted text: Go-quoted, so that
 // control, invisible and bidi characters show as escapes.
 func Quote(s string) string { return fmt.Sprintf("%+q", s) }
+
+// Writer cleans everything written through it with Text before passing it
+// on. A UTF-8 character split between two writes is kept whole; an escape
+// sequence split between writes loses its ESC, which leaves it harmless
+// text.
+type Writer struct {
+	w    io.Writer
+	tail []byte // an incomplete UTF-8 sequence held for the next write
+}
+
+// NewWriter returns a Writer that writes to w.
+func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
+
+func (c *Writer) Write(p []byte) (int, error) {
+	data := append(c.tail, p...)
+	c.tail = nil
+	// Hold back an incomplete character at the end.
+	if i := lastRuneStart(data); i >= 0 && !utf8.FullRune(data[i:]) {
+		c.tail = append([]byte(nil), data[i:]...)
+		data = data[:i]
+	}
+	if _, err := io.WriteString(c.w, Text(string(data))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// lastRuneStart is the index of the last byte that starts a UTF-8
+// character within the last four bytes, or -1.
+func lastRuneStart(b []byte) int {
+	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(b[i]) {
+			return i
+		}
+	}
+	return -1
+}

@@ -85,3 +85,14 @@ func BenchmarkTextClean(b *testing.B) {
 		Text(s)
 	}
 }
+
+func TestWriter(t *testing.T) {
+	var b strings.Builder
+	w := NewWriter(&b)
+	for _, part := range []string{"caf", "\xc3", "\xa9 \x1b[2", "Jok\x1b]0;x\x07 ", "\u202Eend\n"} {
+		w.Write([]byte(part))
+	}
+	if got := b.String(); got != "café Jok end\n" {
+		t.Errorf("written %q", got)
+	}
+}

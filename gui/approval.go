@@ -12,6 +12,7 @@ import (
 
 	"deckhand/actors"
 	"deckhand/approval"
+	"deckhand/clean"
 	"deckhand/tools"
 )
 
@@ -86,20 +87,24 @@ func (a *approvals) open(r *actors.ApprovalRequested, parent fyne.Window) {
 	req := r.Request
 	a.showing, a.parent = r, parent
 
-	title := req.Title
-	if title == "" {
-		title = req.Tool
-	}
-	heading := widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	// The heading is Deckhand's own words: which tool, of which server. What
+	// the server says of it (its title, its description) comes below, as
+	// the server's claim, cleaned of anything that could disguise it.
+	heading := widget.NewLabelWithStyle("Allow "+req.Display+"?", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	heading.SizeName = theme.SizeNameSubHeadingText
 	server := "untrusted server"
 	if req.Trusted {
 		server = "trusted server"
 	}
-	who := widget.NewLabel(fmt.Sprintf("%s  ·  tool %q on %s %q", req.Display, req.Tool, server, req.Server))
+	who := widget.NewLabel(fmt.Sprintf("Tool %q on the %s %q", req.Tool, server, req.Server))
 	who.Wrapping = fyne.TextWrapWord
 	items := []fyne.CanvasObject{heading, who}
-	if d := strings.TrimSpace(req.Description); d != "" {
+	if title := clean.Line(req.Title); title != "" {
+		q := widget.NewLabel(fmt.Sprintf("The server calls it: \u201c%s\u201d", title))
+		q.Wrapping = fyne.TextWrapWord
+		items = append(items, q)
+	}
+	if d := strings.TrimSpace(clean.Text(req.Description)); d != "" {
 		desc := widget.NewLabel(shorten(d, 600))
 		desc.Wrapping = fyne.TextWrapWord
 		items = append(items, desc)
@@ -114,7 +119,7 @@ func (a *approvals) open(r *actors.ApprovalRequested, parent fyne.Window) {
 		items = append(items, h)
 	}
 	argsLabel := widget.NewLabelWithStyle("Arguments", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	args := widget.NewRichText(&widget.TextSegment{Style: widget.RichTextStyleCodeBlock, Text: tools.PrettyArgs(req.Arguments)})
+	args := widget.NewRichText(&widget.TextSegment{Style: widget.RichTextStyleCodeBlock, Text: clean.Text(tools.PrettyArgs(req.Arguments))})
 	args.Wrapping = fyne.TextWrapBreak
 	scroll := container.NewVScroll(args)
 	scroll.SetMinSize(fyne.NewSize(560, 180))

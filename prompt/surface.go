@@ -141,7 +141,13 @@ func serverIndex(cat *tools.Catalog, lazy map[string]bool) string {
 		names := byServer[alias]
 		line := fmt.Sprintf("- %s (%d tools): %s", alias, len(names), strings.Join(names, ", "))
 		if len(line) > 140 {
-			line = line[:strings.LastIndex(line[:137], ",")] + ", …"
+			// Cut after the last whole name that fits; a first name longer
+			// than the line (tool names run to 128 characters) is cut itself.
+			cut := strings.LastIndex(line[:137], ",")
+			if cut < 0 {
+				cut = 137
+			}
+			line = line[:cut] + ", …"
 		}
 		b.WriteString(line + "\n")
 	}

@@ -1,6 +1,8 @@
 package prompt
 
 import (
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"path/filepath"
 	"slices"
 	"strings"
@@ -84,5 +86,19 @@ func TestPlanSurface(t *testing.T) {
 				t.Errorf("loading %s sends %d tools, want %d", tt.lazyHas, len(loaded), len(sent)+1)
 			}
 		})
+	}
+}
+
+// A server whose first tool has a 128-character name (the spec's longest)
+// gets an index line; planning does not panic.
+func TestServerIndexLongNames(t *testing.T) {
+	long := strings.Repeat("n", 128)
+	cat := tools.NewCatalog(map[string]tools.Source{"odd": {Tools: []*sdk.Tool{{Name: long}, {Name: "short"}}}})
+	cfg := &config.Config{}
+	cfg.MCP.Lazy = config.LazyAlways
+	cfg.ApplyDefaults()
+	s := Plan(cat, cfg)
+	if !strings.HasPrefix(s.Index, "- odd (2 tools): nnn") || len(s.Index) > 142 {
+		t.Errorf("index = %q", s.Index)
 	}
 }

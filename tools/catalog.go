@@ -15,6 +15,8 @@ import (
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"deckhand/clean"
 )
 
 // MaxWireName is the longest function name model APIs accept (OpenAI:
@@ -23,11 +25,13 @@ const MaxWireName = 64
 
 // Tool is one tool of one server.
 type Tool struct {
-	Server  string    // the server's alias
-	Name    string    // the server's own name for the tool
-	Display string    // alias.name, for people
-	Wire    string    // valid for model APIs, unique across the catalog
-	Def     *sdk.Tool // the server's definition; never modified
+	Server  string // the server's alias
+	Name    string // the server's own name for the tool
+	Display string // alias.name, for people
+	Wire    string // valid for model APIs, unique across the catalog
+	// Def is the server's definition, with its title and description made
+	// safe to show (package clean); never modified.
+	Def *sdk.Tool
 	// Trusted: the server's annotations are believed, not just hints.
 	Trusted bool
 	// ReadOnly: marked read-only in config, or readOnlyHint from a trusted
@@ -44,8 +48,16 @@ type Source struct {
 	ReadOnly func(name string) bool
 }
 
+// Rejected is a tool left out of the catalog, and why.
+type Rejected struct {
+	Server string
+	Name   string // quoted safely (clean.Quote)
+	Reason string
+}
+
 // Catalog is the set of tools of every server, with lookups both ways.
 type Catalog struct {
+	rejected  []Rejected
 	tools     []Tool // sorted by Display
 	byDisplay map[string]int
 	byWire    map[string]int
@@ -62,6 +74,11 @@ func NewCatalog(servers map[string]Source) *Catalog {
 			if d == nil {
 				continue
 			}
+			if err := clean.Name(d.Name); err != nil {
+				c.rejected = append(c.rejected, Rejected{Server: alias, Name: clean.Quote(d.Name), Reason: err.Error()})
+				continue
+			}
+			d = cleanDef(d)
 			readOnly := src.ReadOnly != nil && src.ReadOnly(d.Name) ||
 				src.Trusted && d.Annotations != nil && d.Annotations.ReadOnlyHint
 			c.tools = append(c.tools, Tool{Server: alias, Name: d.Name, Display: alias + "." + d.Name, Def: d, Trusted: src.Trusted, ReadOnly: readOnly})
@@ -90,6 +107,31 @@ func NewCatalog(servers map[string]Source) *Catalog {
 		c.byWire[t.Wire] = i
 	}
 	return c
+}
+
+// Rejected lists the tools left out because their names break the MCP
+// specification's rules, by server then name.
+func (c *Catalog) Rejected() []Rejected { return c.rejected }
+
+// cleanDef returns d, or when its title or description holds anything
+// unsafe to show, a copy with them cleaned (schemas are JSON, shown only
+// as escaped JSON).
+func cleanDef(d *sdk.Tool) *sdk.Tool {
+	title := ""
+	if d.Annotations != nil {
+		title = d.Annotations.Title
+	}
+	if clean.Line(d.Title) == d.Title && clean.Text(d.Description) == d.Description && clean.Line(title) == title {
+		return d
+	}
+	c := *d
+	c.Title, c.Description = clean.Line(d.Title), clean.Text(d.Description)
+	if d.Annotations != nil {
+		a := *d.Annotations
+		a.Title = clean.Line(a.Title)
+		c.Annotations = &a
+	}
+	return &c
 }
 
 var unsafeWire = regexp.MustCompile(`[^a-zA-Z0-9_-]`)

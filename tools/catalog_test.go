@@ -178,3 +178,37 @@ func ExampleCatalog_Lookup() {
 	// fs__read_text_file
 	// fs.read_text_file
 }
+
+// Names that break the MCP spec's rules are left out with the reason, quoted
+// safely; titles and descriptions are cleaned of escapes and bidi tricks;
+// clean definitions are kept as they are (same pointer).
+func TestCatalogHostileTools(t *testing.T) {
+	fine := &sdk.Tool{Name: "fine", Description: "Reads the weather."}
+	spoof := &sdk.Tool{Name: "spoof", Title: "Allow\x1b[2J fs.read?", Description: "ok\x1b]0;pwned\x07\u202Eexe.txt"}
+	cat := NewCatalog(map[string]Source{"hz": {Tools: []*sdk.Tool{
+		fine, spoof,
+		{Name: "new\nline"}, {Name: "rtl\u202Eevil"}, {Name: "rеad"}, {Name: strings.Repeat("x", 200)}, {Name: ""},
+		{Name: strings.Repeat("y", 128)},
+	}}})
+	if cat.Len() != 3 {
+		t.Errorf("%d tools kept, want fine, spoof and the 128-character one", cat.Len())
+	}
+	if len(cat.Rejected()) != 5 {
+		t.Errorf("rejected = %+v, want 5", cat.Rejected())
+	}
+	for _, r := range cat.Rejected() {
+		if strings.ContainsAny(r.Name+r.Reason, "\n\u202E") || r.Reason == "" {
+			t.Errorf("rejected %+v is not safe to print", r)
+		}
+	}
+	got, _ := cat.Lookup("hz.spoof")
+	if got.Def.Title != "Allow fs.read?" || got.Def.Description != "okexe.txt" {
+		t.Errorf("cleaned spoof = %q / %q", got.Def.Title, got.Def.Description)
+	}
+	if spoof.Title != "Allow\x1b[2J fs.read?" {
+		t.Error("the server's own definition was modified")
+	}
+	if f, _ := cat.Lookup("hz.fine"); f.Def != fine {
+		t.Error("a clean definition was copied")
+	}
+}

@@ -9,6 +9,7 @@ import (
 
 	"deckhand/actors"
 	"deckhand/approval"
+	"deckhand/clean"
 	"deckhand/tools"
 )
 
@@ -39,15 +40,15 @@ func (t *terminal) askNext() {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n%s\n", t.paint(bold, fmt.Sprintf("Allow %s?", r.Display)))
 	if r.Title != "" {
-		fmt.Fprintf(&b, "  %s\n", r.Title)
+		fmt.Fprintf(&b, "  %s\n", clean.Line(r.Title))
 	}
 	if r.Description != "" {
-		fmt.Fprintf(&b, "  %s\n", shorten(firstLine(r.Description), 160))
+		fmt.Fprintf(&b, "  %s\n", clean.Line(shorten(firstLine(r.Description), 160)))
 	}
 	if claims := approval.Claims(r); claims != "" {
-		fmt.Fprintf(&b, "  %s\n", claims)
+		fmt.Fprintf(&b, "  %s\n", clean.Line(claims))
 	}
-	fmt.Fprintf(&b, "  arguments:\n%s\n", indent(tools.PrettyJSON(r.Arguments), "    "))
+	fmt.Fprintf(&b, "  arguments:\n%s\n", indent(clean.Text(tools.PrettyJSON(r.Arguments)), "    "))
 	fmt.Fprintf(&b, "[y]es once / [s]ession / [a]lways / [N]o (%v left): ", time.Until(m.Deadline).Round(time.Second))
 	fmt.Fprint(t.info, b.String())
 }

@@ -10,6 +10,7 @@ import (
 
 	"deckhand/actors"
 	"deckhand/approval"
+	"deckhand/clean"
 )
 
 // Messages to the terminal actor.
@@ -74,7 +75,7 @@ func (t *terminal) Receive(c actor.Context) {
 	case *printOut:
 		t.commands--
 		t.endLine()
-		fmt.Fprint(t.info, m.text)
+		fmt.Fprint(t.info, clean.Text(m.text))
 		if !t.maybeQuit() {
 			t.prompt()
 		}
@@ -89,7 +90,7 @@ func (t *terminal) Receive(c actor.Context) {
 			t.midLine = !strings.HasSuffix(m.Reasoning, "\n")
 		}
 		if m.Text != "" {
-			fmt.Fprint(t.e.stdout, m.Text)
+			fmt.Fprint(t.e.stdout, clean.Text(m.Text))
 			t.midLine = !strings.HasSuffix(m.Text, "\n")
 		}
 	case *actors.AssistantMessage:
@@ -244,7 +245,7 @@ func (t *terminal) quit(err error) {
 		t.result = err
 		if err != nil && t.oneShot {
 			t.result = &silentError{code: exitFailure}
-			fmt.Fprintf(t.e.stderr, "deckhand: %v\n", err)
+			fmt.Fprintf(t.e.stderr, "deckhand: %s\n", clean.Text(err.Error()))
 		}
 		close(t.done)
 	}
@@ -276,7 +277,10 @@ const (
 	bold   = "1"
 )
 
+// paint colours untrusted text for the terminal: the text is cleaned first
+// (package clean), so that the only escape sequences printed are its own.
 func (t *terminal) paint(code, s string) string {
+	s = clean.Text(s)
 	if !t.color || s == "" {
 		return s
 	}

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"deckhand/actors"
+	"deckhand/clean"
 	"deckhand/config"
 	"deckhand/store"
 	"deckhand/transport/mcp"
@@ -204,6 +205,7 @@ func run(ctx context.Context, args []string, e *env) int {
 		if e.hasDisplay() {
 			err = runWindow(ctx, e, nil)
 		} else {
+			e.stdout, e.stderr = clean.NewWriter(e.stdout), clean.NewWriter(e.stderr)
 			err = runOverview(ctx, e)
 		}
 	} else {
@@ -222,6 +224,12 @@ func run(ctx context.Context, args []string, e *env) int {
 			fmt.Fprintf(e.stderr, "deckhand: unknown command %q\n\n", name)
 			usage(e.stderr)
 			return exitUsage
+		}
+		if name != "chat" && name != "window" {
+			// What servers, models and the log hold is untrusted text: no
+			// escape sequence or bidi trick of theirs reaches the terminal.
+			// (chat cleans what it prints itself, around its own colours.)
+			e.stdout, e.stderr = clean.NewWriter(e.stdout), clean.NewWriter(e.stderr)
 		}
 		err = found.run(ctx, e, rest[1:])
 	}

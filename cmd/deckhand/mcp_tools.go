@@ -39,6 +39,9 @@ func mcpTools(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(tw, "%s\t%s\n", t.Display, shorten(firstLine(t.Def.Description), 100))
 	}
 	tw.Flush()
+	for _, r := range cat.Rejected() {
+		fmt.Fprintf(e.stderr, "%s: tool %s left out: %s\n", r.Server, r.Name, r.Reason)
+	}
 	if cat.Len() == 0 && len(list) == 0 {
 		fmt.Fprintf(e.stdout, "No MCP servers configured.\n\n%s", addServerHint)
 	}

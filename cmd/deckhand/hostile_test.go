@@ -1,0 +1,70 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"deckhand/testutil"
+)
+
+// unsafe reports the first byte or character of s that could steer a
+// terminal: a control byte other than newline and tab, an ESC, a C1 control
+// or a bidi override.
+func unsafe(s string) string {
+	for _, r := range s {
+		if (r < 0x20 && r != '\n' && r != '\t') || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == 0x202e || r == 0x2066 {
+			return fmt.Sprintf("%U", r)
+		}
+	}
+	return ""
+}
+
+// A server whose names, titles, descriptions, progress and results carry
+// escape sequences and bidi overrides: nothing of it reaches the terminal
+// raw, odd names are left out with the reason, and a conversation with it
+// answers.
+func TestHostileServerText(t *testing.T) {
+	model := testutil.NewModelServer(t,
+		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "a", Name: "hz__spoof", Arguments: `{"text":"rm -rf ~"}`})},
+		testutil.ModelResponse{Body: testutil.TextChunks("Done\x1b[2J, \u202eall fine.")},
+	)
+	cfg := writeConfig(t, fmt.Sprintf(`
+[model]
+base_url = %q
+name = "scripted"
+
+[mcp.servers.hz]
+command = %q
+args = ["-hostile"]
+`, model.URL, stdioServerBin(t)))
+	runs := []struct {
+		name string
+		args []string
+	}{
+		{"mcp tools", []string{"mcp", "tools"}},
+		{"mcp tool", []string{"mcp", "tool", "hz.spoof"}},
+		{"mcp call", []string{"mcp", "call", "hz.spoof", `{"text":"x"}`}},
+		{"chat -p", []string{"chat", "-p", "go", "--approve=auto"}},
+	}
+	for _, tc := range runs {
+		r := deckhand(t, nil, "", append([]string{"--config", cfg}, tc.args...)...)
+		if r.code != exitOK {
+			t.Errorf("%s: exit %d\nstdout %q\nstderr %q", tc.name, r.code, r.stdout, r.stderr)
+		}
+		if u := unsafe(r.stdout + r.stderr); u != "" {
+			t.Errorf("%s printed %s:\nstdout %q\nstderr %q", tc.name, u, r.stdout, r.stderr)
+		}
+		switch tc.name {
+		case "mcp tools":
+			if !strings.Contains(r.stderr, `tool "new\nline" left out`) || !strings.Contains(r.stderr, "200 bytes long") ||
+				!strings.Contains(r.stdout, "hz.spoof") || !strings.Contains(r.stdout, "hz."+strings.Repeat("y", 128)) {
+				t.Errorf("mcp tools:\nstdout %s\nstderr %s", r.stdout, r.stderr)
+			}
+		case "chat -p":
+			if r.stdout != "Done, all fine.\n" {
+				t.Errorf("chat -p stdout = %q", r.stdout)
+			}
+		}
+	}
+}

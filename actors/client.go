@@ -122,10 +122,12 @@ func (s *System) UpdateConfig(cfg *config.Config) {
 	s.Root.Send(s.Conversations, &ConfigChanged{Config: cfg})
 }
 
-// addSecrets makes the log redact cfg's secrets too (a key or token that
+// addSecrets makes the log and the conversations redact cfg's secrets too (a key or token that
 // came with a change of config).
 func (s *System) addSecrets(cfg *config.Config) {
-	if v := cfg.Secrets(s.lookupEnv); s.Store != nil && len(v) > 0 {
+	v := cfg.Secrets(s.lookupEnv)
+	s.secrets.add(v...)
+	if s.Store != nil && len(v) > 0 {
 		s.Root.Send(s.Store, &addSecrets{values: v})
 	}
 }

@@ -82,6 +82,9 @@ type convDeps struct {
 	validator *tools.Validator
 	always    approval.Always
 	log       *slog.Logger
+	// secrets are removed from tool results: a tool that prints the model's
+	// key or another server's token does not hand it to the model.
+	secrets *secretSet
 	// onMessage, when set (by tests), sees each message first.
 	onMessage func(any)
 }
@@ -244,19 +247,21 @@ func (a *conversationActor) Receive(c actor.Context) {
 		}
 	case *ToolProgress:
 		if cs := a.callByResultID(m.ID); cs != nil {
-			a.emit(c, &ToolCallProgress{Conversation: a.id, Run: a.run.id, Call: cs.id, Tool: cs.req.Display, Progress: m.Progress})
+			p := m.Progress
+			p.Message = a.deps.secrets.get().String(p.Message)
+			a.emit(c, &ToolCallProgress{Conversation: a.id, Run: a.run.id, Call: cs.id, Tool: cs.req.Display, Progress: p})
 		}
 	case *ToolResult:
 		if cs := a.callByResultID(m.ID); cs != nil && cs.running {
 			output, isError := toolcall.Output(m.Result, m.Err, a.deps.cfg.MCP.MaxOutputBytes)
-			a.finishCall(c, cs, output, isError, false)
+			a.finishCall(c, cs, a.deps.secrets.get().String(output), isError, false)
 			a.process(c)
 		}
 	case *execDone:
 		if r := a.run; r != nil && r.id == m.run {
 			for _, cs := range r.calls {
 				if cs.id == m.call && cs.running {
-					a.finishCall(c, cs, m.output, m.failed, false)
+					a.finishCall(c, cs, a.deps.secrets.get().String(m.output), m.failed, false)
 				}
 			}
 			a.process(c)

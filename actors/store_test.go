@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -166,10 +167,18 @@ func TestLogHoldsNoSecrets(t *testing.T) {
 		func(cfg *config.Config) { cfg.Model.APIKeyEnv = "DECKHAND_PLANTED" })
 	c.send("what is " + secret + "?")
 	f := expect[*ToolCallFinished](c)
-	if !strings.Contains(f.Output, secret) {
-		t.Fatalf("the tool did not read the secret: %q", f.Output)
+	if strings.Contains(f.Output, secret) || !strings.Contains(f.Output, "DECKHAND_PLANTED=[redacted]") {
+		t.Fatalf("the tool's result reached the person and the model as %q; want the secret redacted", f.Output)
 	}
 	expect[*RunFinished](c)
+	// The request after the call holds the result without the secret (the
+	// person's own message, which quotes it, is theirs to send).
+	msgs, _ := c.request(1)
+	for _, m := range msgs {
+		if m["role"] == "tool" && strings.Contains(fmt.Sprint(m["content"]), secret) {
+			t.Errorf("the model was sent the secret in a tool result: %v", m["content"])
+		}
+	}
 	syncLog(t, c)
 	if h := model.Headers()[0].Get("Authorization"); h != "Bearer "+secret {
 		t.Fatalf("the key was not sent to the model: %q", h)

@@ -19,6 +19,7 @@ import (
 
 	"deckhand/approval"
 	"deckhand/config"
+	"deckhand/redact"
 	"deckhand/store"
 	"deckhand/tools"
 	"deckhand/transport/llm"
@@ -66,6 +67,7 @@ type System struct {
 	lookupEnv func(string) (string, bool)
 	conns     *sync.WaitGroup // connections not yet closed
 	always    approval.Always // the "always allow" grants every conversation shares
+	secrets   *secretSet      // removed from tool results before the model or a person sees them
 	ids       atomic.Uint64   // call ids for CallTool
 }
 
@@ -171,7 +173,10 @@ func Start(opts Options) *System {
 		actor.WithSupervisor(actor.NewExponentialBackoffStrategy(time.Minute, 500*time.Millisecond)),
 	))
 	s.always = always
+	s.secrets = &secretSet{}
+	s.secrets.add(opts.Secrets...)
 	cd := convDeps{
+		secrets:   s.secrets,
 		cfg:       opts.Config,
 		client:    modelClient(opts.Config.Model, opts.LookupEnv),
 		lookupEnv: opts.LookupEnv,
@@ -186,6 +191,33 @@ func Start(opts Options) *System {
 		actor.WithSupervisor(actor.NewOneForOneStrategy(10, time.Minute, actor.DefaultDecider)),
 	))
 	return s
+}
+
+// secretSet is the secrets every conversation removes from tool results,
+// growing as servers and keys are added.
+type secretSet struct {
+	v atomic.Pointer[redact.Secrets]
+}
+
+func (s *secretSet) add(values ...string) {
+	for {
+		old := s.v.Load()
+		var cur redact.Secrets
+		if old != nil {
+			cur = *old
+		}
+		next := cur.With(values...)
+		if s.v.CompareAndSwap(old, &next) {
+			return
+		}
+	}
+}
+
+func (s *secretSet) get() redact.Secrets {
+	if p := s.v.Load(); p != nil {
+		return *p
+	}
+	return redact.Secrets{}
 }
 
 // modelClient makes the model client from the config, reading the API key

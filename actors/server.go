@@ -136,6 +136,10 @@ type serverActor struct {
 	// waiting are calls that came while an on-demand server was idle or
 	// making its first connection; they go ahead once it is ready.
 	waiting []waitingCall
+	// listed is the last listing published; listing says one is under
+	// way, relist that another announcement came meanwhile.
+	listed          []*sdk.Tool
+	listing, relist bool
 }
 
 type waitingCall struct {
@@ -209,12 +213,26 @@ func (a *serverActor) Receive(c actor.Context) {
 			}
 		}
 	case *toolsChanged:
+		m.pending.Store(false)
 		if m.gen == a.gen && a.conn != nil {
+			a.listTools(c)
+		}
+	case *relistNow:
+		if m.gen == a.gen && a.conn != nil {
+			a.listing = false
 			a.listTools(c)
 		}
 	case *toolsListed:
 		if m.gen != a.gen || a.conn == nil {
 			return
+		}
+		a.listing = false
+		if a.relist {
+			// Announced again meanwhile: list once more, after a pause, so
+			// that a flood costs a few listings a second at most.
+			a.relist, a.listing = false, true
+			gen, self, root := a.gen, c.Self(), c.ActorSystem().Root
+			time.AfterFunc(relistPause, func() { root.Send(self, &relistNow{gen: gen}) })
 		}
 		if m.err != nil {
 			a.log.Warn("refreshing tools", "err", m.err)

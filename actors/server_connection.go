@@ -1,10 +1,13 @@
 package actors
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -26,14 +29,21 @@ type (
 		gen int
 		err error
 	}
-	retryDial    struct{ gen int }
-	toolsChanged struct{ gen int }
-	toolsListed  struct {
+	retryDial struct{ gen int }
+	// toolsChanged says the server announced tools/list_changed; pending
+	// is cleared when the actor takes it, so that a flood of notifications
+	// sends one message until then.
+	toolsChanged struct {
+		gen     int
+		pending *atomic.Bool
+	}
+	toolsListed struct {
 		gen   int
 		tools []*sdk.Tool
 		err   error
 	}
-	callDone struct{ seq uint64 }
+	callDone  struct{ seq uint64 }
+	relistNow struct{ gen int }
 )
 
 // dial starts a connection attempt in the background.
@@ -43,7 +53,12 @@ func (a *serverActor) dial(c actor.Context) {
 	self, root := c.Self(), c.ActorSystem().Root
 	ctx, cancel := context.WithTimeout(a.life, a.deps.mcp.DialTimeout(a.srv))
 	a.cancelDial = cancel
-	onChanged := func() { root.Send(self, &toolsChanged{gen: gen}) }
+	pending := &atomic.Bool{}
+	onChanged := func() {
+		if pending.CompareAndSwap(false, true) {
+			root.Send(self, &toolsChanged{gen: gen, pending: pending})
+		}
+	}
 	life, conns := a.life, a.deps.conns
 	timeout := a.deps.mcp.DialTimeout(a.srv)
 	// Shutdown waits for attempts under way too: a half-started process must
@@ -138,6 +153,7 @@ func (a *serverActor) failWaiting(c actor.Context, err error) {
 // drop forgets the current connection (closing it) and any attempt under way.
 func (a *serverActor) drop() {
 	a.gen++ // late messages from the old connection are now stale
+	a.listing, a.relist, a.listed = false, false, nil
 	if a.cancelDial != nil {
 		a.cancelDial()
 		a.cancelDial = nil
@@ -188,6 +204,10 @@ func (a *serverActor) setState(c actor.Context, s State, reason string) {
 }
 
 func (a *serverActor) publishTools(c actor.Context, list []*sdk.Tool) {
+	if a.status.State == StateReady && sameTools(a.listed, list) {
+		return // announced as changed, but it is not: nothing to rebuild
+	}
+	a.listed = list
 	a.status.Tools = len(list)
 	if a.deps.saveTools != nil {
 		a.deps.saveTools(a.alias, list)
@@ -199,7 +219,17 @@ func (a *serverActor) publishTools(c actor.Context, list []*sdk.Tool) {
 	}
 }
 
+// relistPause is the least time between two listings a server asked for.
+const relistPause = 250 * time.Millisecond
+
+// A flood of tools/list_changed costs one listing at a time: while one is
+// under way, later announcements fold into one more.
 func (a *serverActor) listTools(c actor.Context) {
+	if a.listing {
+		a.relist = true
+		return
+	}
+	a.listing = true
 	conn, gen, self, root := a.conn.conn, a.gen, c.Self(), c.ActorSystem().Root
 	ctx, cancel := context.WithTimeout(a.life, a.deps.mcp.CallTimeout(a.srv))
 	go func() {
@@ -236,4 +266,14 @@ func (t *tracked) close() {
 			t.wg.Done()
 		}()
 	}
+}
+
+// sameTools reports whether two listings hold the same definitions.
+func sameTools(a, b []*sdk.Tool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	x, err1 := json.Marshal(a)
+	y, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && bytes.Equal(x, y)
 }

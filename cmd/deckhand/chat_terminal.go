@@ -45,6 +45,8 @@ type terminal struct {
 	// began; each is announced once it is ready or has failed.
 	connecting map[string]bool
 
+	progress progressGate // when each call's progress was last printed
+
 	pending  []*actors.ApprovalRequested
 	running  bool
 	sent     int // messages sent whose run has not finished
@@ -99,8 +101,11 @@ func (t *terminal) Receive(c actor.Context) {
 		t.endLine()
 		fmt.Fprintf(t.info, "%s\n", t.paint(dim, fmt.Sprintf("  ⚙ %s %s", m.Tool, shorten(string(m.Arguments), 200))))
 	case *actors.ToolCallProgress:
-		fmt.Fprintf(t.info, "%s\n", t.paint(dim, "    … "+progressLine(m)))
+		if t.progress.due(m.Run + "/" + m.Call) {
+			fmt.Fprintf(t.info, "%s\n", t.paint(dim, "    … "+progressLine(m)))
+		}
 	case *actors.ToolCallFinished:
+		delete(t.progress, m.Run+"/"+m.Call)
 		t.printResult(m)
 	case *actors.ApprovalRequested:
 		t.approval(c, m)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"deckhand/testutil"
 )
@@ -66,5 +67,18 @@ args = ["-hostile"]
 				t.Errorf("chat -p stdout = %q", r.stdout)
 			}
 		}
+	}
+}
+
+// A call that floods progress prints a few lines a second, and its result.
+func TestProgressFloodPrintsFewLines(t *testing.T) {
+	model := testutil.NewModelServer(t)
+	cfg := modelConfig(t, model, "")
+	start := time.Now()
+	r := deckhand(t, nil, "", "--config", cfg, "mcp", "call", "s.slow", `{"ms":1500,"steps":3000}`)
+	took := time.Since(start)
+	lines := strings.Count(r.stderr, "progress:")
+	if most := int(took/progressEvery) + 2; r.code != exitOK || !strings.Contains(r.stdout, "slept 1500ms") || lines == 0 || lines > most {
+		t.Errorf("exit %d, %d progress lines for 3000 notifications in %v (want at most %d)\nstdout %q", r.code, lines, took, most, r.stdout)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"deckhand/actors"
 	"deckhand/config"
@@ -71,8 +72,11 @@ func mcpCall(ctx context.Context, e *env, args []string) error {
 		cctx, cancel = context.WithTimeout(ctx, *timeout)
 		defer cancel()
 	}
+	var shown progressGate
 	res, err := sys.CallTool(cctx, rest[0], raw, func(p *actors.ToolProgress) {
-		fmt.Fprintf(e.stderr, "progress: %s\n", progressText(p))
+		if shown.due(p.ID) {
+			fmt.Fprintf(e.stderr, "progress: %s\n", progressText(p))
+		}
 	})
 	if err != nil {
 		return err
@@ -122,6 +126,25 @@ func checkArgs(raw []byte) error {
 		return usagef("JSON_ARGS: text after the JSON object")
 	}
 	return nil
+}
+
+// progressEvery is how often a call's progress is printed at most: a server
+// that floods progress gets a few lines a second, not thousands.
+const progressEvery = 250 * time.Millisecond
+
+// progressGate lets a call's progress through at most once per
+// progressEvery.
+type progressGate map[string]time.Time
+
+func (g *progressGate) due(call string) bool {
+	if *g == nil {
+		*g = progressGate{}
+	}
+	if last, ok := (*g)[call]; ok && time.Since(last) < progressEvery {
+		return false
+	}
+	(*g)[call] = time.Now()
+	return true
 }
 
 func progressText(p *actors.ToolProgress) string {

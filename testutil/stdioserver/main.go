@@ -7,12 +7,15 @@
 package main
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -27,6 +30,7 @@ func main() {
 	garbage := flag.Bool("garbage", false, "write garbage to stdout at start")
 	spawn := flag.Bool("spawn", false, "start a grandchild process (sleep) that outlives a careless parent")
 	pidfile := flag.String("pidfile", "", "write this process's pid (and the grandchild's) to this file")
+	flood := flag.Int("flood", 0, "be a bare JSON-RPC server with one tool that, once initialized, sends this many tools/list_changed a second for ever; it writes how many tools/list it answered to -pidfile's file + \".lists\"")
 	hostile := flag.Bool("hostile", false, "add tools with odd names, and one whose title, description, progress and result carry escape sequences")
 	flag.Parse()
 
@@ -42,6 +46,10 @@ func main() {
 	}
 	if *pidfile != "" {
 		os.WriteFile(*pidfile, []byte(strings.Join(pids, "\n")+"\n"), 0o644)
+	}
+	if *flood > 0 {
+		floodServer(*flood, *pidfile)
+		return
 	}
 	switch {
 	case *exitCode != 0:
@@ -116,4 +124,62 @@ func addHostile(s *sdk.Server) {
 		}
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "result" + clearScreen + setTitle + fakePrompt}}}, nil
 	})
+}
+
+// floodServer speaks JSON-RPC by hand (the SDK debounces list_changed):
+// initialize, tools/list with one tool, tools/call of it, and from
+// notifications/initialized on, rate tools/list_changed notifications a
+// second.
+func floodServer(rate int, pidfile string) {
+	var mu sync.Mutex
+	out := bufio.NewWriter(os.Stdout)
+	send := func(v any) {
+		data, _ := json.Marshal(v)
+		mu.Lock()
+		out.Write(append(data, '\n'))
+		out.Flush()
+		mu.Unlock()
+	}
+	lists := 0
+	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(make([]byte, 1<<20), 1<<20)
+	for in.Scan() {
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if json.Unmarshal(in.Bytes(), &req) != nil {
+			continue
+		}
+		reply := func(result any) { send(map[string]any{"jsonrpc": "2.0", "id": req.ID, "result": result}) }
+		switch req.Method {
+		case "initialize":
+			reply(map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{"tools": map[string]any{"listChanged": true}},
+				"serverInfo": map[string]any{"name": "flood", "version": "1"}})
+		case "notifications/initialized":
+			go func() {
+				tick := time.NewTicker(time.Second / time.Duration(min(rate, 1000)))
+				per := max(rate/1000, 1)
+				for range tick.C {
+					for range per {
+						send(map[string]any{"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+					}
+				}
+			}()
+		case "tools/list":
+			lists++
+			if pidfile != "" {
+				os.WriteFile(pidfile+".lists", []byte(fmt.Sprint(lists)), 0o644)
+			}
+			reply(map[string]any{"tools": []any{map[string]any{"name": "echo", "description": "Echo", "inputSchema": map[string]any{"type": "object"}}}})
+		case "tools/call":
+			reply(map[string]any{"content": []any{map[string]any{"type": "text", "text": "echoed"}}})
+		case "ping":
+			reply(map[string]any{})
+		default:
+			if len(req.ID) > 0 {
+				send(map[string]any{"jsonrpc": "2.0", "id": req.ID, "error": map[string]any{"code": -32601, "message": "no such method"}})
+			}
+		}
+	}
 }

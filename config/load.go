@@ -89,12 +89,19 @@ func load(path string, explicit bool) (*Config, error) {
 // Parse decodes and validates TOML text; name is used in errors. Defaults are
 // applied to the result.
 func Parse(name string, data []byte) (*Config, error) {
+	if p := checkShape(data); p != nil {
+		return nil, &Error{File: name, Problems: []Problem{*p}}
+	}
 	var c Config
 	md, err := toml.NewDecoder(strings.NewReader(string(data))).Decode(&c)
 	if err != nil {
-		return nil, &Error{File: name, Problems: []Problem{decodeProblem(err)}}
+		p := decodeProblem(err)
+		if tp := typeProblems(md); len(tp) > 0 {
+			p = tp[0] // say it plainly, rather than the decoder's type names
+		}
+		return nil, &Error{File: name, Problems: []Problem{p}}
 	}
-	var problems []Problem
+	problems := typeProblems(md)
 	for _, k := range md.Undecoded() {
 		problems = append(problems, Problem{Key: keyString(k), Msg: "unknown key"})
 	}

@@ -17,11 +17,16 @@ const wait = 30 * time.Second
 
 // startLongCall runs the real binary with a call that would take ten minutes,
 // on a server that starts a grandchild, and returns once both are running.
-func startLongCall(t *testing.T) (cmd *exec.Cmd, exited chan error, pids []int) {
+func startLongCall(t *testing.T, extra ...string) (cmd *exec.Cmd, exited chan error, pids []int) {
 	bin := testutil.BuildProgram(t, "./cmd/deckhand")
 	dir := t.TempDir()
 	pidfile := filepath.Join(dir, "pids")
-	cfg := writeConfig(t, fmt.Sprintf("[mcp.servers.s]\ncommand = %q\nargs = [\"-spawn\", \"-pidfile\", %q]\n", stdioServerBin(t), pidfile))
+	args := append([]string{"-spawn", "-pidfile", pidfile}, extra...)
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = fmt.Sprintf("%q", a)
+	}
+	cfg := writeConfig(t, fmt.Sprintf("[mcp.servers.s]\ncommand = %q\nargs = [%s]\n", stdioServerBin(t), strings.Join(quoted, ", ")))
 	cmd = exec.Command(bin, "--config", cfg, "mcp", "call", "s.slow", `{"ms": 600000}`)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -54,13 +59,33 @@ func TestNoOrphansAfterInterrupt(t *testing.T) {
 	}
 }
 
-// Even when deckhand is killed outright, the kernel ends its servers.
+// Even when deckhand is killed outright, its servers die, and so does a
+// grandchild that ignores SIGTERM and EOF and has left the process group.
 func TestServersDieWithDeckhand(t *testing.T) {
-	cmd, exited, pids := startLongCall(t)
-	cmd.Process.Kill()
-	testutil.Receive(t, exited, wait, "deckhand to die")
-	server := pids[0]
-	testutil.Eventually(t, wait, func() bool { return testutil.ProcessGone(server) }, "server %d outlived a killed deckhand", server)
+	for _, stubborn := range []bool{false, true} {
+		t.Run(fmt.Sprintf("stubborn=%v", stubborn), func(t *testing.T) {
+			var extra []string
+			if stubborn {
+				extra = []string{"-stubborn"}
+			}
+			cmd, exited, pids := startLongCall(t, extra...)
+			cmd.Process.Kill()
+			testutil.Receive(t, exited, wait, "deckhand to die")
+			for _, pid := range pids {
+				testutil.Eventually(t, wait, func() bool { return testutil.ProcessGone(pid) }, "process %d outlived a killed deckhand", pid)
+			}
+		})
+	}
+}
+
+// Stopping normally (Ctrl+C) also ends a stubborn grandchild.
+func TestNoStubbornOrphansAfterInterrupt(t *testing.T) {
+	cmd, exited, pids := startLongCall(t, "-stubborn")
+	cmd.Process.Signal(os.Interrupt)
+	testutil.Receive(t, exited, wait, "deckhand to exit after SIGINT")
+	for _, pid := range pids {
+		testutil.Eventually(t, wait, func() bool { return testutil.ProcessGone(pid) }, "process %d outlived deckhand", pid)
+	}
 }
 
 // The MCP conformance suite's client scenarios, run against the real binary.

@@ -14,8 +14,10 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -30,14 +32,25 @@ func main() {
 	garbage := flag.Bool("garbage", false, "write garbage to stdout at start")
 	spawn := flag.Bool("spawn", false, "start a grandchild process (sleep) that outlives a careless parent")
 	pidfile := flag.String("pidfile", "", "write this process's pid (and the grandchild's) to this file")
+	stubborn := flag.Bool("stubborn", false, "with -spawn, the grandchild ignores SIGTERM, SIGHUP and SIGINT and leaves the process group (setsid)")
+	stubbornChild := flag.Bool("stubborn-child", false, "be that grandchild")
 	flood := flag.Int("flood", 0, "be a bare JSON-RPC server with one tool that, once initialized, sends this many tools/list_changed a second for ever; it writes how many tools/list it answered to -pidfile's file + \".lists\"")
 	hostile := flag.Bool("hostile", false, "add tools with odd names, and one whose title, description, progress and result carry escape sequences")
 	flag.Parse()
 
+	if *stubbornChild {
+		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
+		syscall.Setsid()
+		time.Sleep(10 * time.Minute) // never outlive a test run by much
+		return
+	}
 	fmt.Fprintln(os.Stderr, "stdioserver: starting")
 	pids := []string{fmt.Sprint(os.Getpid())}
 	if *spawn {
 		child := exec.Command("sleep", "1000")
+		if *stubborn {
+			child = exec.Command(os.Args[0], "-stubborn-child")
+		}
 		if err := child.Start(); err != nil {
 			fmt.Fprintln(os.Stderr, "stdioserver: spawn:", err)
 			os.Exit(1)

@@ -85,7 +85,8 @@ type Conn struct {
 	kind    Kind
 	session *sdk.ClientSession
 	http    *httpTransport // nil for stdio
-	cmd     *exec.Cmd      // nil for HTTP
+	cmd     *exec.Cmd      // nil for HTTP; the supervisor (supervise_linux.go) of the server
+	command string         // the server's command, for messages
 	stderr  *tailBuffer
 
 	// sessionCtx is what the SDK's transports live in: the legacy SSE
@@ -227,7 +228,8 @@ func (c *Conn) dialStdio(ctx context.Context, client *sdk.Client, srv config.Ser
 	if err != nil {
 		return err
 	}
-	cmd := exec.Command(path, srv.Args...)
+	cmd := supervisedCommand(path, srv.Args)
+	c.command = path
 	cmd.Env = childEnv(os.Environ(), loginPath, srv.Env)
 	if cmd.Dir, err = expandHome(srv.Cwd); err != nil {
 		return err
@@ -264,11 +266,11 @@ func (c *Conn) dialStdio(ctx context.Context, client *sdk.Client, srv config.Ser
 // process ended and what it said on stderr.
 func (c *Conn) stdioFailure(ctx context.Context, err error) error {
 	if c.cmd.Process == nil { // never started
-		return fmt.Errorf("starting %s: %w", c.cmd.Path, unwrapExec(err))
+		return fmt.Errorf("starting %s: %w", c.command, unwrapExec(err))
 	}
 	tail := c.stderr.Tail(3)
 	if st := c.cmd.ProcessState; st != nil && !st.Success() && ctx.Err() == nil {
-		return &ExitError{Command: c.cmd.Path, Status: st.String(), Stderr: tail}
+		return &ExitError{Command: c.command, Status: st.String(), Stderr: tail}
 	}
 	if ctx.Err() != nil {
 		err = fmt.Errorf("no answer to initialize: %w", ctx.Err())
@@ -369,7 +371,7 @@ func (c *Conn) watch() {
 func (c *Conn) deathReason(err error) error {
 	if c.cmd != nil {
 		if st := c.cmd.ProcessState; st != nil {
-			return &ExitError{Command: c.cmd.Path, Status: st.String(), Stderr: c.stderr.Tail(3)}
+			return &ExitError{Command: c.command, Status: st.String(), Stderr: c.stderr.Tail(3)}
 		}
 	}
 	if err == nil || errors.Is(err, io.EOF) {
@@ -437,7 +439,8 @@ func (c *Conn) Kind() Kind {
 // Endpoint is the URL or command line, without secrets.
 func (c *Conn) Endpoint() string { return c.endpoint }
 
-// PID is the child process's id, or 0 for HTTP servers.
+// PID is the id of the server's process (under Linux, of its supervisor,
+// which leads its process group), or 0 for HTTP servers.
 func (c *Conn) PID() int {
 	if c.cmd == nil || c.cmd.Process == nil {
 		return 0

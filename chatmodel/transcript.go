@@ -20,6 +20,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"deckhand/clean"
 	"deckhand/tools"
 )
 
@@ -144,6 +145,7 @@ func (t *Transcript) User(text string, at time.Time) {
 
 // Delta appends streamed text to the assistant's answer.
 func (t *Transcript) Delta(text string, at time.Time) {
+	text = clean.Text(text)
 	if text == "" {
 		return
 	}
@@ -178,6 +180,7 @@ func (t *Transcript) placeBlock(b block, streaming bool) {
 // Assistant completes the assistant's answer with its final text (which may
 // differ from what streamed, or arrive without streaming at all).
 func (t *Transcript) Assistant(text string, at time.Time) {
+	text = clean.Text(text)
 	if t.streaming && t.text.String() == text {
 		// The header's copy button copies the whole message, now complete.
 		t.set(t.header, Row{Kind: Header, Role: "assistant", Text: text, Time: t.rows[t.header].Time})
@@ -232,11 +235,12 @@ func (t *Transcript) endStream() {
 
 // ToolRequested adds a card for a call the model asked for.
 func (t *Transcript) ToolRequested(call, tool string, args json.RawMessage) {
+	tool = clean.Line(tool)
 	t.endStream()
 	if _, ok := t.calls[call]; ok {
 		return
 	}
-	t.calls[call] = t.add(Row{Kind: Tool, Call: call, Tool: tool, Args: tools.PrettyArgs(args), State: Asked})
+	t.calls[call] = t.add(Row{Kind: Tool, Call: call, Tool: tool, Args: clean.Text(tools.PrettyArgs(args)), State: Asked})
 }
 
 // ToolStarted marks a call running.
@@ -253,6 +257,7 @@ func (t *Transcript) ToolStarted(call, tool string, args json.RawMessage) {
 
 // ToolProgress updates a running call's progress.
 func (t *Transcript) ToolProgress(call string, progress, total float64, message string) {
+	message = clean.Line(message)
 	i, ok := t.calls[call]
 	if !ok {
 		return
@@ -264,6 +269,7 @@ func (t *Transcript) ToolProgress(call string, progress, total float64, message 
 
 // ToolFinished shows how a call ended.
 func (t *Transcript) ToolFinished(call, tool string, args json.RawMessage, output string, isError, denied bool, elapsed time.Duration) {
+	tool, output = clean.Line(tool), clean.Text(output)
 	i, ok := t.calls[call]
 	if !ok {
 		t.ToolRequested(call, tool, args)
@@ -300,6 +306,7 @@ func Long(s string) bool {
 
 // Note adds a notice; isError marks a failure.
 func (t *Transcript) Note(text string, isError bool) {
+	text = clean.Text(text)
 	t.endStream()
 	t.add(Row{Kind: Notice, Text: text, Error: isError})
 }

@@ -1,6 +1,7 @@
 package chatmodel
 
 import (
+	"deckhand/clean"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -130,6 +131,7 @@ func FuzzStreaming(f *testing.F) {
 		}
 		tr.Assistant(text, time.Time{})
 		got := rows(tr)
+		text = clean.Text(text) // what a server or model sends is shown cleaned
 		if text == "" {
 			return
 		}
@@ -141,4 +143,22 @@ func FuzzStreaming(f *testing.F) {
 			t.Fatalf("streamed %d bytes in pieces of %d: %d rows, whole: %d rows", len(text), size, len(got), len(want))
 		}
 	})
+}
+
+// What servers and models send reaches the rows cleaned.
+func TestRowsAreClean(t *testing.T) {
+	tr := New()
+	tr.Delta("hi\x1b[2J\u202e", time.Time{})
+	tr.ToolRequested("c", "x\u202eevil", json.RawMessage(`{"a":"\u202e"}`))
+	tr.ToolProgress("c", 1, 2, "step\x1b]0;t\x07")
+	tr.ToolFinished("c", "x\u202eevil", nil, "out\x1b[31m\u2066", false, false, 0)
+	tr.Note("note\x07", false)
+	for i := range tr.Len() {
+		r := tr.Row(i)
+		for _, s := range []string{r.Text, r.Tool, r.Args, r.Output, r.Status} {
+			if strings.ContainsAny(s, "\x1b\x07\u202e\u2066") {
+				t.Errorf("row %d holds %q", i, s)
+			}
+		}
+	}
 }

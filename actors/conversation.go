@@ -253,7 +253,7 @@ func (a *conversationActor) Receive(c actor.Context) {
 		}
 	case *ToolResult:
 		if cs := a.callByResultID(m.ID); cs != nil && cs.running {
-			output, isError := toolcall.Output(m.Result, m.Err, a.deps.cfg.MCP.MaxOutputBytes)
+			output, isError := toolcall.Output(m.Result, m.Err, toolcall.Limit(a.deps.cfg.MCP.MaxOutputBytes, a.deps.cfg.Model.MaxContextTokens))
 			a.finishCall(c, cs, a.deps.secrets.get().String(output), isError, false)
 			a.process(c)
 		}

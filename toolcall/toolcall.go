@@ -92,6 +92,24 @@ func Output(res *sdk.CallToolResult, err error, limit int) (text string, isError
 	return text, false
 }
 
+// ResultShare is the part of the context budget one result may take.
+const ResultShare = 0.25
+
+// Limit is the most a tool result given to the model may hold, in bytes:
+// mcp.max_output_bytes, but never more than ResultShare of the context
+// budget (at about four bytes a token), so that one result cannot crowd out
+// the conversation. 0 means no limit.
+func Limit(maxOutputBytes, maxContextTokens int) int {
+	share := int(float64(maxContextTokens) * 4 * ResultShare)
+	switch {
+	case maxContextTokens <= 0:
+		return maxOutputBytes
+	case maxOutputBytes <= 0:
+		return share
+	}
+	return min(maxOutputBytes, share)
+}
+
 // The texts the model is told of calls that did not run.
 const (
 	DeniedText    = "The user denied this tool call; it was not run."

@@ -111,3 +111,17 @@ func TestSame(t *testing.T) {
 		t.Error("Same is wrong")
 	}
 }
+
+func TestLimit(t *testing.T) {
+	for _, tc := range []struct{ maxBytes, ctxTokens, want int }{
+		{262144, 32000, 32000},    // the defaults: a quarter of 32k tokens, not 256 KiB
+		{16384, 32000, 16384},     // a smaller configured cap wins
+		{262144, 2000000, 262144}, // a huge context: the configured cap
+		{0, 32000, 32000},
+		{1000, 0, 1000},
+	} {
+		if got := Limit(tc.maxBytes, tc.ctxTokens); got != tc.want {
+			t.Errorf("Limit(%d, %d) = %d, want %d", tc.maxBytes, tc.ctxTokens, got, tc.want)
+		}
+	}
+}

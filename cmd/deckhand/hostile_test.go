@@ -82,3 +82,17 @@ func TestProgressFloodPrintsFewLines(t *testing.T) {
 		t.Errorf("exit %d, %d progress lines for 3000 notifications in %v (want at most %d)\nstdout %q", r.code, lines, took, most, r.stdout)
 	}
 }
+
+// mcp call prints a big result's head and tail unless --full.
+func TestCallCapsBigResults(t *testing.T) {
+	cfg := modelConfig(t, testutil.NewModelServer(t), "")
+	big := strings.Repeat("x", 200<<10)
+	r := deckhand(t, nil, "", "--config", cfg, "mcp", "call", "s.echo", `{"text":"`+big+`"}`)
+	if r.code != exitOK || len(r.stdout) > printLimit+1024 || !strings.Contains(r.stdout, "--full prints it all") {
+		t.Errorf("capped: exit %d, %d bytes printed", r.code, len(r.stdout))
+	}
+	r = deckhand(t, nil, "", "--config", cfg, "mcp", "call", "s.echo", `{"text":"`+big+`"}`, "--full")
+	if r.code != exitOK || !strings.Contains(r.stdout, big) {
+		t.Errorf("--full: exit %d, %d bytes printed", r.code, len(r.stdout))
+	}
+}

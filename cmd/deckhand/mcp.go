@@ -13,7 +13,7 @@ const mcpUsage = `Usage:
   deckhand mcp tools [ALIAS] [--json] [--wait DURATION]
   deckhand mcp tool ALIAS.TOOL [--json]
   deckhand mcp search QUERY... [--server ALIAS] [--limit N] [--json] [--wait DURATION]
-  deckhand mcp call ALIAS.TOOL [JSON_ARGS | -] [--json] [--timeout DURATION]
+  deckhand mcp call ALIAS.TOOL [JSON_ARGS | -] [--json] [--timeout DURATION] [--full]
   deckhand mcp connect (URL | -- COMMAND ARGS...) [--alias A] [--transport T] [--auth-env VAR] [--save] [--json]
 
 list     every configured server: transport, endpoint, state (with the reason

@@ -41,6 +41,7 @@ func mcpCall(ctx context.Context, e *env, args []string) error {
 	fs := flag.NewFlagSet("mcp call", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "")
 	timeout := fs.Duration("timeout", 0, "")
+	full := fs.Bool("full", false, "")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -94,6 +95,9 @@ func mcpCall(ctx context.Context, e *env, args []string) error {
 			out = e.stderr
 		}
 		text := tools.RenderResult(res.Result)
+		if !*full && len(text) > printLimit {
+			text = tools.Cap(text, printLimit) + "\n(the whole result is " + tools.Size(len(text)) + ": --full prints it all)"
+		}
 		fmt.Fprint(out, text)
 		if !strings.HasSuffix(text, "\n") {
 			fmt.Fprintln(out)
@@ -104,6 +108,10 @@ func mcpCall(ctx context.Context, e *env, args []string) error {
 	}
 	return nil
 }
+
+// printLimit is how much of a result mcp call prints without --full: head
+// and tail, with a marker between.
+const printLimit = 64 << 10
 
 // checkArgs insists on one JSON object, saying where it went wrong.
 func checkArgs(raw []byte) error {

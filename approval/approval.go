@@ -32,6 +32,9 @@ type Request struct {
 	Trusted     bool
 	ReadOnly    bool            // marked read-only in config, or by a trusted server
 	Arguments   json.RawMessage // as the model sent them
+	// Warnings say what in the tool's definition looks like an attempt to
+	// steer the model or fool the person (tools.Tool.Warnings).
+	Warnings []string
 }
 
 // Answer is what a person can answer.

@@ -109,6 +109,12 @@ func (a *approvals) open(r *actors.ApprovalRequested, parent fyne.Window) {
 		desc.Wrapping = fyne.TextWrapWord
 		items = append(items, desc)
 	}
+	for _, w := range req.Warnings {
+		l := widget.NewLabel("Warning: " + w + ".")
+		l.Wrapping = fyne.TextWrapWord
+		l.Importance = widget.DangerImportance
+		items = append(items, l)
+	}
 	if hints := approval.Claims(r.Request); hints != "" {
 		h := widget.NewLabel(hints)
 		h.Wrapping = fyne.TextWrapWord

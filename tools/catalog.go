@@ -37,6 +37,9 @@ type Tool struct {
 	// ReadOnly: marked read-only in config, or readOnlyHint from a trusted
 	// server. Read-only calls in one model turn may run in parallel.
 	ReadOnly bool
+	// Warnings say what in the definition looks like an attempt to steer
+	// the model or fool a person (see warnings.go); flagged, not blocked.
+	Warnings []string
 }
 
 // Source is one server's contribution to a catalog.
@@ -58,7 +61,8 @@ type Rejected struct {
 // Catalog is the set of tools of every server, with lookups both ways.
 type Catalog struct {
 	rejected  []Rejected
-	tools     []Tool // sorted by Display
+	byServer  map[string][]int // indices of each server's tools, while flagging
+	tools     []Tool           // sorted by Display
 	byDisplay map[string]int
 	byWire    map[string]int
 	search    searcher
@@ -78,14 +82,22 @@ func NewCatalog(servers map[string]Source) *Catalog {
 				c.rejected = append(c.rejected, Rejected{Server: alias, Name: clean.Quote(d.Name), Reason: err.Error()})
 				continue
 			}
+			raw := d
 			d = cleanDef(d)
 			readOnly := src.ReadOnly != nil && src.ReadOnly(d.Name) ||
 				src.Trusted && d.Annotations != nil && d.Annotations.ReadOnlyHint
-			c.tools = append(c.tools, Tool{Server: alias, Name: d.Name, Display: alias + "." + d.Name, Def: d, Trusted: src.Trusted, ReadOnly: readOnly})
+			t := Tool{Server: alias, Name: d.Name, Display: alias + "." + d.Name, Def: d, Trusted: src.Trusted, ReadOnly: readOnly}
+			if d != raw {
+				t.Warnings = append(t.Warnings, "its title or description held control characters, escape sequences or invisible text (removed)")
+			}
+			c.tools = append(c.tools, t)
 		}
 	}
 	slices.SortFunc(c.tools, func(a, b Tool) int { return strings.Compare(a.Display, b.Display) })
 	c.tools = slices.CompactFunc(c.tools, func(a, b Tool) bool { return a.Display == b.Display })
+
+	c.flag()
+	c.byServer = nil
 
 	// Plain wire names first, so that a hashed name can never take the place
 	// of a plain one, whatever the order of the tools.

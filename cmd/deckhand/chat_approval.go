@@ -45,6 +45,9 @@ func (t *terminal) askNext() {
 	if r.Description != "" {
 		fmt.Fprintf(&b, "  %s\n", clean.Line(shorten(firstLine(r.Description), 160)))
 	}
+	for _, w := range r.Warnings {
+		fmt.Fprintf(&b, "  %s\n", t.paint(yellow, "! "+w))
+	}
 	if claims := approval.Claims(r); claims != "" {
 		fmt.Fprintf(&b, "  %s\n", clean.Line(claims))
 	}

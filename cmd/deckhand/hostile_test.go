@@ -62,6 +62,10 @@ args = ["-hostile"]
 				!strings.Contains(r.stdout, "hz.spoof") || !strings.Contains(r.stdout, "hz."+strings.Repeat("y", 128)) {
 				t.Errorf("mcp tools:\nstdout %s\nstderr %s", r.stdout, r.stderr)
 			}
+		case "mcp tool":
+			if !strings.Contains(r.stdout, "warning:    its title or description held control characters") {
+				t.Errorf("mcp tool does not warn:\n%s", r.stdout)
+			}
 		case "chat -p":
 			if r.stdout != "Done, all fine.\n" {
 				t.Errorf("chat -p stdout = %q", r.stdout)

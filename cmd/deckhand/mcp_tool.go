@@ -22,12 +22,13 @@ type toolJSON struct {
 	Title        string               `json:"title,omitempty"`
 	Description  string               `json:"description,omitempty"`
 	Annotations  *sdk.ToolAnnotations `json:"annotations,omitempty"`
+	Warnings     []string             `json:"warnings,omitempty"`
 	InputSchema  any                  `json:"input_schema,omitempty"`
 	OutputSchema any                  `json:"output_schema,omitempty"`
 }
 
 func toToolJSON(t tools.Tool, full bool) toolJSON {
-	j := toolJSON{Name: t.Display, Server: t.Server, Tool: t.Name, WireName: t.Wire, Title: t.Def.Title, Description: t.Def.Description}
+	j := toolJSON{Name: t.Display, Server: t.Server, Tool: t.Name, WireName: t.Wire, Title: t.Def.Title, Description: t.Def.Description, Warnings: t.Warnings}
 	if full {
 		j.Annotations, j.InputSchema, j.OutputSchema = t.Def.Annotations, t.Def.InputSchema, t.Def.OutputSchema
 	}
@@ -70,6 +71,9 @@ func mcpTool(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(w, "title:      %s\n", t.Def.Title)
 	}
 	fmt.Fprintf(w, "wire name:  %s\n", t.Wire)
+	for _, warn := range t.Warnings {
+		fmt.Fprintf(w, "warning:    %s\n", warn)
+	}
 	if t.Def.Description != "" {
 		fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(t.Def.Description))
 	}

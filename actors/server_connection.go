@@ -13,6 +13,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"deckhand/clean"
 	"deckhand/config"
 	"deckhand/transport/mcp"
 )
@@ -114,9 +115,9 @@ func (a *serverActor) onDialed(c actor.Context, m *dialed) {
 	a.status.NextRetry = time.Time{}
 	a.status.Transport = string(conn.Kind())
 	a.status.Endpoint = conn.Endpoint()
-	a.status.ProtocolVersion = conn.ProtocolVersion()
+	a.status.ProtocolVersion = clean.Line(conn.ProtocolVersion())
 	if info := conn.ServerInfo(); info != nil {
-		a.status.ServerName, a.status.ServerVersion = info.Name, info.Version
+		a.status.ServerName, a.status.ServerVersion = clean.Line(info.Name), clean.Line(info.Version)
 	}
 	gen, self, root := a.gen, c.Self(), c.ActorSystem().Root
 	go func() {
@@ -195,7 +196,9 @@ func (a *serverActor) setState(c actor.Context, s State, reason string) {
 	if s != a.status.State {
 		a.status.Since = time.Now()
 	}
-	a.status.State, a.status.Reason = s, reason
+	// A reason may quote the server (its stderr, an HTTP body): shown as
+	// one clean line.
+	a.status.State, a.status.Reason = s, clean.Line(reason)
 	if s == StateReady {
 		a.status.NextRetry = time.Time{}
 	}

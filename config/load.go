@@ -96,12 +96,12 @@ func Parse(name string, data []byte) (*Config, error) {
 	md, err := toml.NewDecoder(strings.NewReader(string(data))).Decode(&c)
 	if err != nil {
 		p := decodeProblem(err)
-		if tp := typeProblems(md); len(tp) > 0 {
+		if tp := typeProblems(md, data); len(tp) > 0 {
 			p = tp[0] // say it plainly, rather than the decoder's type names
 		}
 		return nil, &Error{File: name, Problems: []Problem{p}}
 	}
-	problems := typeProblems(md)
+	problems := typeProblems(md, data)
 	for _, k := range md.Undecoded() {
 		problems = append(problems, Problem{Key: keyString(k), Msg: "unknown key"})
 	}

@@ -2,7 +2,10 @@ package config
 
 import (
 	"fmt"
+	"reflect"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/BurntSushi/toml"
 )
@@ -74,7 +77,9 @@ func skipString(data []byte, i int) (end, lines int) {
 	for ; i < len(data); i++ {
 		c := data[i]
 		switch {
-		case c == '\\' && q == '"':
+		case c == '\\' && q == '"' && (multi || i+1 >= len(data) || data[i+1] != '\n'):
+			// In a single-line string a backslash cannot escape the newline
+			// (the parser stops there too), so that case falls to the next.
 			if i+1 < len(data) && data[i+1] == '\n' {
 				lines++
 			}
@@ -103,28 +108,108 @@ func skipString(data []byte, i int) (end, lines int) {
 
 // typeProblems finds values of the wrong TOML type that the decoder would
 // take silently: a bare number for a duration (read as nanoseconds), and a
-// list where a table is wanted.
-func typeProblems(md toml.MetaData) []Problem {
+// list where a table is wanted. The values, needed only to write the fix,
+// come from decoding data a second time, which happens only on a problem.
+func typeProblems(md toml.MetaData, data []byte) []Problem {
 	var out []Problem
+	var raw map[string]any
+	value := func(k toml.Key) any {
+		if raw == nil {
+			raw = map[string]any{}
+			toml.Decode(string(data), &raw) // already parsed once; an error leaves what it has
+		}
+		return lookup(raw, k)
+	}
 	for _, k := range md.Keys() {
 		typ := md.Type(k...)
 		path := keyString(k)
 		switch {
-		case isDuration(k) && (typ == "Integer" || typ == "Float"):
-			out = append(out, Problem{Key: path, Msg: fmt.Sprintf("a duration needs a unit: write %q (or \"%dms\", \"%dm\")", "60s", 500, 2)})
+		case (typ == "Integer" || typ == "Float") && fieldType(k) == durationType:
+			out = append(out, Problem{Key: path, Msg: durationFix(value(k))})
 		case len(k) == 4 && k[0] == "mcp" && k[1] == "servers" && k[3] == "env" && typ != "Hash":
-			out = append(out, Problem{Key: path, Msg: `env is a table of variables: write env = { NAME = "value" }`})
+			out = append(out, Problem{Key: path, Msg: "env must be a table of variables: write " + envFix(value(k))})
 		}
 	}
 	return out
 }
 
-// isDuration reports whether a key holds a duration.
-func isDuration(k toml.Key) bool {
-	p := strings.Join(k, ".")
-	switch p {
-	case "model.stream_timeout", "mcp.approval_timeout", "mcp.tool_timeout", "mcp.connect_timeout", "mcp.reconnect.initial", "mcp.reconnect.max":
-		return true
+var durationType = reflect.TypeFor[time.Duration]()
+
+// fieldType is the Go type a key decodes into, found by following the
+// toml tags from Config, so a duration field added later is checked too;
+// nil when the key is unknown.
+func fieldType(k toml.Key) reflect.Type {
+	t := reflect.TypeFor[Config]()
+	for _, part := range k {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
+			t = t.Elem()
+		}
+		switch t.Kind() {
+		case reflect.Map:
+			t = t.Elem()
+		case reflect.Struct:
+			f, ok := fieldByTag(t, part)
+			if !ok {
+				return nil
+			}
+			t = f.Type
+		default:
+			return nil
+		}
 	}
-	return len(k) == 4 && k[0] == "mcp" && k[1] == "servers" && (k[3] == "timeout" || k[3] == "connect_timeout")
+	return t
+}
+
+func fieldByTag(t reflect.Type, name string) (reflect.StructField, bool) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if tag, _, _ := strings.Cut(f.Tag.Get("toml"), ","); tag == name {
+			return f, true
+		}
+	}
+	return reflect.StructField{}, false
+}
+
+// durationFix says how to write a bare number n as a duration.
+func durationFix(n any) string {
+	num := fmt.Sprint(n)
+	switch n := n.(type) {
+	case float64:
+		num = strconv.FormatFloat(n, 'f', -1, 64)
+	case nil:
+		num = "60"
+	}
+	return fmt.Sprintf("a duration needs a unit: write %q, not %s (or \"500ms\", \"2m\")", num+"s", num)
+}
+
+// envFix writes env as a table, from a list of NAME=value strings when it
+// is one.
+func envFix(v any) string {
+	list, ok := v.([]any)
+	if !ok || len(list) == 0 {
+		return `env = { NAME = "value" }`
+	}
+	var parts []string
+	for _, e := range list {
+		s, ok := e.(string)
+		name, val, found := strings.Cut(s, "=")
+		if !ok || !found {
+			return `env = { NAME = "value" }`
+		}
+		parts = append(parts, quoteKey(name)+" = "+jsonString(val))
+	}
+	return "env = { " + strings.Join(parts, ", ") + " }"
+}
+
+// lookup finds the value at k in a decoded document.
+func lookup(m map[string]any, k toml.Key) any {
+	var v any = m
+	for _, part := range k {
+		t, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = t[part]
+	}
+	return v
 }

@@ -82,6 +82,8 @@ type convDeps struct {
 	validator *tools.Validator
 	always    approval.Always
 	log       *slog.Logger
+	// pins hold the tools' pinned definitions; nil: none are kept.
+	pins *pinBook
 	// secrets are removed from tool results: a tool that prints the model's
 	// key or another server's token does not hand it to the model.
 	secrets *secretSet

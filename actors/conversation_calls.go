@@ -103,6 +103,10 @@ func (a *conversationActor) process(c actor.Context) {
 			if cs.decided || cs.done {
 				continue
 			}
+			if a.redefined(c, cs) {
+				a.ask(c, cs) // no rule or grant covers a changed definition
+				return
+			}
 			d := approval.Decide(approval.Rules(a.deps.cfg.MCP.AutoApprove), a.deps.always, a.grants, cs.req)
 			if d.Verdict == approval.Allow {
 				cs.decided, cs.allowed = true, true
@@ -134,6 +138,25 @@ func (a *conversationActor) process(c actor.Context) {
 		}
 		r.segment = nil
 	}
+}
+
+// redefined reports whether a tool call's tool differs from its pinned
+// definition; the first time, it says what changed (in the request the
+// person sees, and as an event).
+func (a *conversationActor) redefined(c actor.Context, cs *callState) bool {
+	if cs.isCommand() || a.deps.pins == nil {
+		return false
+	}
+	if cs.req.Change != "" {
+		return true
+	}
+	changed, before := a.deps.pins.changed(cs.tool)
+	if !changed {
+		return false
+	}
+	cs.req.Change = toolcall.Diff(before, cs.tool.Raw)
+	a.emit(c, &ToolDefinitionChanged{Conversation: a.id, Run: a.run.id, Call: cs.id, Tool: cs.req.Display, Change: cs.req.Change})
+	return true
 }
 
 // nextSegment returns the next calls to decide and run together.
@@ -182,6 +205,9 @@ func (a *conversationActor) answered(c actor.Context, id string, ans approval.An
 		}
 	}
 	cs.decided, cs.allowed = true, ans.Allowed()
+	if cs.allowed && cs.req.Change != "" && a.deps.pins != nil {
+		a.deps.pins.accept(cs.tool) // the person approved the new definition
+	}
 	if !cs.allowed && reason != "answered" {
 		cs.denyReason = reason
 	}

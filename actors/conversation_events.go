@@ -107,6 +107,12 @@ type (
 		Conversation string
 		Err          error
 	}
+	// ToolDefinitionChanged says a call's tool differs from its pinned
+	// definition: the person is asked, whatever rules and grants say.
+	ToolDefinitionChanged struct {
+		Conversation, Run, Call, Tool string
+		Change                        string // what changed, for people
+	}
 	// Notice is something the person should see: a retry, the depth limit.
 	Notice struct {
 		Conversation, Run, Text string

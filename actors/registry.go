@@ -54,14 +54,16 @@ type registryEntry struct {
 // registryActor keeps the merged catalog and routes tool calls to servers.
 type registryActor struct {
 	log      *slog.Logger
+	pins     *pinBook // nil: no pins kept
 	servers  map[string]*registryEntry
 	catalog  *tools.Catalog
 	watchers []*actor.PID
 }
 
-func newRegistry(log *slog.Logger) *registryActor {
+func newRegistry(log *slog.Logger, pins *pinBook) *registryActor {
 	return &registryActor{
 		log:     log.With("actor", "registry"),
+		pins:    pins,
 		servers: map[string]*registryEntry{},
 		catalog: tools.NewCatalog(nil),
 	}
@@ -116,6 +118,11 @@ func (a *registryActor) rebuild(c actor.Context) {
 		sources[alias] = tools.Source{Tools: e.tools, Trusted: e.server.Trusted, ReadOnly: e.server.ReadOnly.Has}
 	}
 	a.catalog = tools.NewCatalog(sources)
+	if a.pins != nil {
+		for _, t := range a.pins.observe(a.catalog) {
+			a.log.Info("a trusted server changed a tool's definition: accepted", "tool", t.Display)
+		}
+	}
 	for _, w := range a.watchers {
 		c.Send(w, &CatalogChanged{Catalog: a.catalog})
 	}

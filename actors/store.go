@@ -72,6 +72,9 @@ type saveCatalog struct {
 	tools []*sdk.Tool
 }
 
+// pinTool keeps a tool's pinned definition.
+type pinTool struct{ pin store.Pin }
+
 // addSecrets adds values to redact from now on.
 type addSecrets struct{ values []string }
 
@@ -158,6 +161,10 @@ func (a *storeActor) Receive(c actor.Context) {
 			return
 		}
 		a.batch.Catalogs = append(a.batch.Catalogs, store.ServerCatalog{Alias: m.alias, Tools: raw, Time: time.Now()})
+		a.pending++
+		a.schedule(c)
+	case *pinTool:
+		a.batch.Pins = append(a.batch.Pins, m.pin)
 		a.pending++
 		a.schedule(c)
 	case *grantAlways:
@@ -250,6 +257,8 @@ func (a *storeActor) record(c actor.Context, msg any) {
 			"call": m.Call, "tool": m.Tool, "output": tools.Cap(m.Output, a.limit), "denied": m.Denied, "elapsed_ms": m.Elapsed.Milliseconds()})
 	case *Notice:
 		ev(m.Conversation, m.Run, store.KindNotice, map[string]any{"text": m.Text})
+	case *ToolDefinitionChanged:
+		ev(m.Conversation, m.Run, store.KindToolChanged, map[string]any{"call": m.Call, "tool": m.Tool, "change": m.Change})
 	case *ToolsLoaded:
 		ev(m.Conversation, m.Run, store.KindToolsLoaded, map[string]any{"loaded": m.Tools, "by": m.By})
 	case *RunFinished:

@@ -68,6 +68,7 @@ type System struct {
 	conns     *sync.WaitGroup // connections not yet closed
 	always    approval.Always // the "always allow" grants every conversation shares
 	secrets   *secretSet      // removed from tool results before the model or a person sees them
+	pins      *pinBook        // the pinned tool definitions
 	ids       atomic.Uint64   // call ids for CallTool
 }
 
@@ -117,7 +118,18 @@ func Start(opts Options) *System {
 	if paths == nil {
 		paths = &mcp.PathResolver{}
 	}
-	s.Registry = as.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return newRegistry(log) }, inline))
+	var savePin func(store.Pin)
+	if opts.Log != nil {
+		savePin = func(p store.Pin) { s.Root.Send(s.Store, &pinTool{pin: p}) }
+	}
+	pctx, pcancel := context.WithTimeout(context.Background(), 10*time.Second)
+	pins, err := newPinBook(pctx, opts.Log, savePin)
+	pcancel()
+	if err != nil {
+		log.Warn("reading the pinned tool definitions: tools are pinned anew", "err", err)
+	}
+	s.pins = pins
+	s.Registry = as.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return newRegistry(log, pins) }, inline))
 	var always approval.Always = &approval.MemoryAlways{}
 	if opts.Log != nil {
 		la := &logAlways{}
@@ -177,6 +189,7 @@ func Start(opts Options) *System {
 	s.secrets.add(opts.Secrets...)
 	cd := convDeps{
 		secrets:   s.secrets,
+		pins:      s.pins,
 		cfg:       opts.Config,
 		client:    modelClient(opts.Config.Model, opts.LookupEnv),
 		lookupEnv: opts.LookupEnv,

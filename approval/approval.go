@@ -35,6 +35,10 @@ type Request struct {
 	// Warnings say what in the tool's definition looks like an attempt to
 	// steer the model or fool the person (tools.Tool.Warnings).
 	Warnings []string
+	// Change, when set, says what changed in the tool's definition since
+	// it was pinned: no rule or grant covers the call until the person
+	// accepts the new definition by allowing it.
+	Change string
 }
 
 // Answer is what a person can answer.

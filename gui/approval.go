@@ -109,6 +109,12 @@ func (a *approvals) open(r *actors.ApprovalRequested, parent fyne.Window) {
 		desc.Wrapping = fyne.TextWrapWord
 		items = append(items, desc)
 	}
+	if req.Change != "" {
+		l := widget.NewLabel("Changed since it was last allowed (no rule or grant covers it until you allow it again):\n" + req.Change)
+		l.Wrapping = fyne.TextWrapWord
+		l.Importance = widget.DangerImportance
+		items = append(items, l)
+	}
 	for _, w := range req.Warnings {
 		l := widget.NewLabel("Warning: " + w + ".")
 		l.Wrapping = fyne.TextWrapWord

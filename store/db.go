@@ -182,6 +182,14 @@ var migrations = []string{
 		tools_json TEXT NOT NULL,
 		updated_at INTEGER NOT NULL
 	);`,
+	// v4: pinned tool definitions (trust on first use): the hash of each
+	// tool's whole definition when first seen or last accepted.
+	`CREATE TABLE IF NOT EXISTS tool_pins (
+		tool TEXT PRIMARY KEY,
+		hash TEXT NOT NULL,
+		definition TEXT NOT NULL,
+		pinned_at INTEGER NOT NULL
+	);`,
 }
 
 // SchemaVersion is the version this Deckhand writes.

@@ -289,3 +289,24 @@ func (db *DB) Catalogs(ctx context.Context) (map[string]ServerCatalog, error) {
 	}
 	return out, rows.Err()
 }
+
+// Pins returns every pinned tool definition, by tool (alias.tool).
+func (db *DB) Pins(ctx context.Context) (map[string]Pin, error) {
+	rows, err := db.sql.QueryContext(ctx, `SELECT tool, hash, definition, pinned_at FROM tool_pins`)
+	if err != nil {
+		return nil, fmt.Errorf("reading pinned tools: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]Pin{}
+	for rows.Next() {
+		var p Pin
+		var def string
+		var at int64
+		if err := rows.Scan(&p.Tool, &p.Hash, &def, &at); err != nil {
+			return nil, err
+		}
+		p.Definition, p.Time = json.RawMessage(def), fromMS(at)
+		out[p.Tool] = p
+	}
+	return out, rows.Err()
+}

@@ -29,6 +29,7 @@ const (
 	KindRunInterrupted   = "run.interrupted"
 	KindNotice           = "notice"
 	KindToolsLoaded      = "tools.loaded" // lazy tools whose schemas the model gets from now on
+	KindToolChanged      = "tool.definition_changed"
 )
 
 // Event is one row of the append-only log.
@@ -68,6 +69,16 @@ type Batch struct {
 	Titles      []Title
 	Grants      []Grant
 	Catalogs    []ServerCatalog
+	Pins        []Pin
+}
+
+// Pin is a tool's definition as the person last accepted it (or as it was
+// first seen): its hash, and the definition itself, to show what changed.
+type Pin struct {
+	Tool       string // alias.tool
+	Hash       string
+	Definition json.RawMessage
+	Time       time.Time
 }
 
 // ServerCatalog is the tools/list answer of a server's last connection.
@@ -189,6 +200,14 @@ func (db *DB) Write(ctx context.Context, b *Batch) error {
 			 ON CONFLICT (tool) DO UPDATE SET granted_by = excluded.granted_by, granted_at = excluded.granted_at, session_id = excluded.session_id`,
 			g.ID, g.Tool, g.Scope, g.By, ms(g.Time), nullable(g.SessionID)); err != nil {
 			return fmt.Errorf("writing the grant for %s: %w", g.Tool, err)
+		}
+	}
+	for _, p := range b.Pins {
+		if _, err := tx.ExecContext(ctx,
+			`INSERT INTO tool_pins (tool, hash, definition, pinned_at) VALUES (?, ?, ?, ?)
+			 ON CONFLICT (tool) DO UPDATE SET hash = excluded.hash, definition = excluded.definition, pinned_at = excluded.pinned_at`,
+			p.Tool, p.Hash, string(p.Definition), ms(p.Time)); err != nil {
+			return fmt.Errorf("pinning %s: %w", p.Tool, err)
 		}
 	}
 	if err := tx.Commit(); err != nil {

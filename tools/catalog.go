@@ -10,6 +10,7 @@ package tools
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"regexp"
 	"slices"
 	"strings"
@@ -37,6 +38,11 @@ type Tool struct {
 	// ReadOnly: marked read-only in config, or readOnlyHint from a trusted
 	// server. Read-only calls in one model turn may run in parallel.
 	ReadOnly bool
+	// Hash identifies the server's whole definition (name, title,
+	// description, schemas, annotations), as sent: what a pin holds.
+	Hash string
+	// Raw is the definition as the server sent it (Def is cleaned).
+	Raw *sdk.Tool
 	// Warnings say what in the definition looks like an attempt to steer
 	// the model or fool a person (see warnings.go); flagged, not blocked.
 	Warnings []string
@@ -86,7 +92,7 @@ func NewCatalog(servers map[string]Source) *Catalog {
 			d = cleanDef(d)
 			readOnly := src.ReadOnly != nil && src.ReadOnly(d.Name) ||
 				src.Trusted && d.Annotations != nil && d.Annotations.ReadOnlyHint
-			t := Tool{Server: alias, Name: d.Name, Display: alias + "." + d.Name, Def: d, Trusted: src.Trusted, ReadOnly: readOnly}
+			t := Tool{Server: alias, Name: d.Name, Display: alias + "." + d.Name, Def: d, Raw: raw, Hash: Hash(raw), Trusted: src.Trusted, ReadOnly: readOnly}
 			if d != raw {
 				t.Warnings = append(t.Warnings, "its title or description held control characters, escape sequences or invisible text (removed)")
 			}
@@ -119,6 +125,17 @@ func NewCatalog(servers map[string]Source) *Catalog {
 		c.byWire[t.Wire] = i
 	}
 	return c
+}
+
+// Hash is a short digest of a definition's JSON: equal for equal
+// definitions, different when anything in it changed.
+func Hash(d *sdk.Tool) string {
+	data, err := json.Marshal(d)
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:16])
 }
 
 // Rejected lists the tools left out because their names break the MCP

@@ -45,6 +45,10 @@ func (t *terminal) askNext() {
 	if r.Description != "" {
 		fmt.Fprintf(&b, "  %s\n", clean.Line(shorten(firstLine(r.Description), 160)))
 	}
+	if r.Change != "" {
+		fmt.Fprintf(&b, "  %s\n", t.paint(yellow, "! changed since you last allowed it; no rule or grant covers it until you allow it again:"))
+		fmt.Fprintf(&b, "%s\n", t.paint(yellow, indent(r.Change, "    ")))
+	}
 	for _, w := range r.Warnings {
 		fmt.Fprintf(&b, "  %s\n", t.paint(yellow, "! "+w))
 	}

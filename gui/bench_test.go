@@ -20,11 +20,11 @@ import (
 func benchView(b *testing.B) (u *UI, drain func()) {
 	b.Helper()
 	test.NewTempApp(b)
-	u = New(Deps{App: fyne.CurrentApp(), Config: &config.Config{Model: config.Model{BaseURL: "http://x/v1", Name: "m"}}})
 	// Work the view defers to after a frame runs when the benchmark drains
 	// it, as the app's loop would.
 	queue := make(chan func(), 1<<16)
-	u.post = func(f func()) { queue <- f }
+	u = New(Deps{App: fyne.CurrentApp(), Config: &config.Config{Model: config.Model{BaseURL: "http://x/v1", Name: "m"}},
+		Post: func(f func()) { queue <- f }})
 	drain = func() {
 		for {
 			select {

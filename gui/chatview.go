@@ -273,9 +273,8 @@ func (cv *chatView) widthChanged(w float32) {
 		return
 	}
 	cv.resizing = true
-	post := cv.ui.post // read here, on the UI goroutine, not from the timer's
 	time.AfterFunc(150*time.Millisecond, func() {
-		post(func() {
+		cv.ui.post(func() {
 			cv.resizing = false
 			cv.remeasure()
 		})

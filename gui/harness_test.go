@@ -96,8 +96,8 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 			return o.probe(h)
 		},
 		LookupEnv: func(string) (string, bool) { return "", false },
+		Post:      func(f func()) { h.queue <- f },
 	})
-	h.ui.post = func(f func()) { h.queue <- f }
 	h.ui.Start()
 	t.Cleanup(h.ui.Stop)
 	return h

@@ -44,6 +44,9 @@ type Deps struct {
 	// Notices are problems found before the window opened (the log could
 	// not be opened), shown once it is up.
 	Notices []string
+	// Post runs a function on the UI goroutine. Default fyne.Do; tests
+	// give a queue they drain.
+	Post func(func())
 }
 
 // UI is Deckhand's window and its companions (servers, settings, quick
@@ -102,7 +105,11 @@ func New(d Deps) *UI {
 	if d.Probe == nil {
 		d.Probe = func(ctx context.Context) []llm.Endpoint { return llm.Probe(ctx, llm.LocalEndpoints) }
 	}
-	u := &UI{d: d, log: log.With("actor", "window"), app: d.App, cfg: d.Config, post: fyne.Do, foreground: true}
+	post := d.Post
+	if post == nil {
+		post = fyne.Do
+	}
+	u := &UI{d: d, log: log.With("actor", "window"), app: d.App, cfg: d.Config, post: post, foreground: true}
 	u.approvals = &approvals{ui: u, answered: map[string]bool{}, notified: map[string]bool{}}
 	u.build()
 	return u

@@ -10,6 +10,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"deckhand/config"
+	"deckhand/toolcall"
 	"deckhand/tools"
 )
 
@@ -130,4 +131,43 @@ func (s *System) addSecrets(cfg *config.Config) {
 	if s.Store != nil && len(v) > 0 {
 		s.Root.Send(s.Store, &addSecrets{values: v})
 	}
+}
+
+// PinState is one tool's definition against its pin.
+type PinState struct {
+	Tool    tools.Tool
+	Changed bool   // differs from its pinned definition
+	Change  string // what changed, for people
+}
+
+// Pins compares every tool of the catalog with its pinned definition.
+func (s *System) Pins(ctx context.Context) ([]PinState, error) {
+	cat, err := s.Catalog(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []PinState
+	for _, t := range cat.Tools() {
+		st := PinState{Tool: t}
+		if changed, before := s.pins.changed(t); changed {
+			st.Changed, st.Change = true, toolcall.Diff(before, t.Raw)
+		}
+		out = append(out, st)
+	}
+	return out, nil
+}
+
+// AcceptPin pins a tool's current definition (the person accepts a
+// change). It is written to the log with the next batch (SyncLog waits).
+func (s *System) AcceptPin(ctx context.Context, tool string) error {
+	cat, err := s.Catalog(ctx)
+	if err != nil {
+		return err
+	}
+	t, ok := cat.Lookup(tool)
+	if !ok {
+		return fmt.Errorf("unknown tool %q", tool)
+	}
+	s.pins.accept(t)
+	return nil
 }

@@ -14,6 +14,7 @@ const mcpUsage = `Usage:
   deckhand mcp tool ALIAS.TOOL [--json]
   deckhand mcp search QUERY... [--server ALIAS] [--limit N] [--json] [--wait DURATION]
   deckhand mcp call ALIAS.TOOL [JSON_ARGS | -] [--json] [--timeout DURATION] [--full]
+  deckhand mcp pins [ALIAS] [--wait DURATION] | deckhand mcp pins accept ALIAS.TOOL
   deckhand mcp connect (URL | -- COMMAND ARGS...) [--alias A] [--transport T] [--auth-env VAR] [--save] [--json]
 
 list     every configured server: transport, endpoint, state (with the reason
@@ -24,6 +25,8 @@ search   find tools by what they do, as the model's tool_search does: name,
          risk (from the annotations), parameters and description
 call     call a tool; JSON_ARGS is a JSON object ("-" reads it from stdin);
          a tool error exits 1 with the error text
+pins     each tool against its pinned definition (a changed tool is asked
+         again before it runs); accept pins a tool's current definition
 connect  try a server that is not in the config, list its tools, and with
          --save add it to the config
 
@@ -43,6 +46,7 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 		"search":  mcpSearch,
 		"call":    mcpCall,
 		"connect": mcpConnect,
+		"pins":    mcpPins,
 	}[args[0]]
 	if sub == nil {
 		fmt.Fprint(e.stderr, mcpUsage)

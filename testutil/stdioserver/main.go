@@ -35,6 +35,7 @@ func main() {
 	stubborn := flag.Bool("stubborn", false, "with -spawn, the grandchild ignores SIGTERM, SIGHUP and SIGINT and leaves the process group (setsid)")
 	stubbornChild := flag.Bool("stubborn-child", false, "be that grandchild")
 	flood := flag.Int("flood", 0, "be a bare JSON-RPC server with one tool that, once initialized, sends this many tools/list_changed a second for ever; it writes how many tools/list it answered to -pidfile's file + \".lists\"")
+	describe := flag.String("describe", "", "add a tool named mutable with this description")
 	hostile := flag.Bool("hostile", false, "add tools with odd names, and one whose title, description, progress and result carry escape sequences")
 	flag.Parse()
 
@@ -100,6 +101,12 @@ func main() {
 		})
 	if *hostile {
 		addHostile(s)
+	}
+	if *describe != "" {
+		s.AddTool(&sdk.Tool{Name: "mutable", Description: *describe, InputSchema: &jsonschema.Schema{Type: "object"}},
+			func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+				return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "mutable ran"}}}, nil
+			})
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute) // never outlive a test run
 	defer cancel()

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"strings"
+)
+
+// mcpPins lists how each tool compares with its pinned definition, or
+// accepts a tool's changed definition.
+func mcpPins(ctx context.Context, e *env, args []string) error {
+	fs := flag.NewFlagSet("mcp pins", flag.ContinueOnError)
+	maxWait := fs.Duration("wait", shortWait, "")
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	accept := len(rest) == 2 && rest[0] == "accept"
+	if len(rest) > 1 && !accept {
+		return usagef("usage: deckhand mcp pins [ALIAS] | deckhand mcp pins accept ALIAS.TOOL")
+	}
+	var only []string
+	switch {
+	case accept:
+		alias, _, ok := strings.Cut(rest[1], ".")
+		if !ok {
+			return usagef("want ALIAS.TOOL, got %q", rest[1])
+		}
+		only = []string{alias}
+	case len(rest) == 1:
+		only = rest
+	}
+	db, err := e.openLog(ctx)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	e.logDB = db
+	sys, _, _, err := e.catalog(ctx, "", *maxWait, only...)
+	if err != nil {
+		return err
+	}
+	defer e.stopSystem(sys)
+	if accept {
+		if err := sys.AcceptPin(ctx, rest[1]); err != nil {
+			return err
+		}
+		if err := sys.SyncLog(ctx); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "Pinned the current definition of %s: its rules and grants count again.\n", rest[1])
+		return nil
+	}
+	states, err := sys.Pins(ctx)
+	if err != nil {
+		return err
+	}
+	changed := 0
+	for _, st := range states {
+		if !st.Changed {
+			fmt.Fprintf(e.stdout, "%s  pinned\n", st.Tool.Display)
+			continue
+		}
+		changed++
+		fmt.Fprintf(e.stdout, "%s  CHANGED since it was pinned:\n%s\n", st.Tool.Display, indent(st.Change, "    "))
+	}
+	if changed > 0 {
+		fmt.Fprintf(e.stdout, "\n%d changed: each is asked again before it runs; deckhand mcp pins accept ALIAS.TOOL accepts a change.\n", changed)
+	}
+	return nil
+}

@@ -100,3 +100,40 @@ func TestCallCapsBigResults(t *testing.T) {
 		t.Errorf("--full: exit %d, %d bytes printed", r.code, len(r.stdout))
 	}
 }
+
+// A tool that answers with 50 MiB fails that call with the reason, the model
+// is told, and the server's next call in the same turn answers.
+func TestFiftyMegabyteResult(t *testing.T) {
+	model := testutil.NewModelServer(t,
+		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "a", Name: "b__big", Arguments: `{"mib":50}`})},
+		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "b", Name: "b__echo", Arguments: `{"text":"after"}`})},
+		testutil.ModelResponse{Body: testutil.TextChunks("It was too big.")},
+	)
+	cfg := writeConfig(t, fmt.Sprintf(`
+[model]
+base_url = %q
+name = "scripted"
+
+[mcp.servers.b]
+command = %q
+args = ["-big"]
+`, model.URL, stdioServerBin(t)))
+	r := deckhand(t, nil, "", "--config", cfg, "chat", "-p", "go", "--approve=auto")
+	if r.code != exitOK || r.stdout != "It was too big.\n" {
+		t.Fatalf("exit %d\nstdout %q\nstderr %q", r.code, r.stdout, r.stderr)
+	}
+	reqs := model.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d model requests, want 3", len(reqs))
+	}
+	if second := string(reqs[1]); !strings.Contains(second, "50.0 MiB, over the 16.0 MiB one message may have") {
+		t.Errorf("the model was not told why: %.2000s", second)
+	}
+	if third := string(reqs[2]); !strings.Contains(third, "Echo: after") {
+		t.Errorf("the call after the big one did not answer: %.2000s", third)
+	}
+	r = deckhand(t, nil, "", "--config", cfg, "mcp", "call", "b.big", `{"mib":50}`)
+	if r.code == exitOK || !strings.Contains(r.stderr, "over the 16.0 MiB one message may have") || len(r.stdout)+len(r.stderr) > 4096 {
+		t.Errorf("mcp call of 50 MiB: exit %d, stdout %.300q, stderr %.500q", r.code, r.stdout, r.stderr)
+	}
+}

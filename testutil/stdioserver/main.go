@@ -35,7 +35,9 @@ func main() {
 	stubborn := flag.Bool("stubborn", false, "with -spawn, the grandchild ignores SIGTERM, SIGHUP and SIGINT and leaves the process group (setsid)")
 	stubbornChild := flag.Bool("stubborn-child", false, "be that grandchild")
 	flood := flag.Int("flood", 0, "be a bare JSON-RPC server with one tool that, once initialized, sends this many tools/list_changed a second for ever; it writes how many tools/list it answered to -pidfile's file + \".lists\"")
+	floodAll := flag.Bool("flood-all", false, "with -flood, send every notification kind at that rate (list_changed of tools, prompts and resources, resources/updated, log messages with escape sequences, progress for unknown tokens), and 2,000 progress notifications during each call")
 	describe := flag.String("describe", "", "add a tool named mutable with this description")
+	big := flag.Bool("big", false, "add tools big {mib} (a result of that size), huge_notice {mib} (a log message of that size, then a small result) and huge_orphan {mib} (a message of that size with no id)")
 	hostile := flag.Bool("hostile", false, "add tools with odd names, and one whose title, description, progress and result carry escape sequences")
 	flag.Parse()
 
@@ -62,7 +64,7 @@ func main() {
 		os.WriteFile(*pidfile, []byte(strings.Join(pids, "\n")+"\n"), 0o644)
 	}
 	if *flood > 0 {
-		floodServer(*flood, *pidfile)
+		floodServer(*flood, *floodAll, *pidfile)
 		return
 	}
 	switch {
@@ -101,6 +103,9 @@ func main() {
 		})
 	if *hostile {
 		addHostile(s)
+	}
+	if *big {
+		addBig(s)
 	}
 	if *describe != "" {
 		s.AddTool(&sdk.Tool{Name: "mutable", Description: *describe, InputSchema: &jsonschema.Schema{Type: "object"}},
@@ -150,7 +155,7 @@ func addHostile(s *sdk.Server) {
 // initialize, tools/list with one tool, tools/call of it, and from
 // notifications/initialized on, rate tools/list_changed notifications a
 // second.
-func floodServer(rate int, pidfile string) {
+func floodServer(rate int, all bool, pidfile string) {
 	var mu sync.Mutex
 	out := bufio.NewWriter(os.Stdout)
 	send := func(v any) {
@@ -167,6 +172,11 @@ func floodServer(rate int, pidfile string) {
 		var req struct {
 			ID     json.RawMessage `json:"id"`
 			Method string          `json:"method"`
+			Params struct {
+				Meta struct {
+					ProgressToken any `json:"progressToken"`
+				} `json:"_meta"`
+			} `json:"params"`
 		}
 		if json.Unmarshal(in.Bytes(), &req) != nil {
 			continue
@@ -174,7 +184,8 @@ func floodServer(rate int, pidfile string) {
 		reply := func(result any) { send(map[string]any{"jsonrpc": "2.0", "id": req.ID, "result": result}) }
 		switch req.Method {
 		case "initialize":
-			reply(map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{"tools": map[string]any{"listChanged": true}},
+			reply(map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{"tools": map[string]any{"listChanged": true},
+				"resources": map[string]any{"listChanged": true, "subscribe": true}, "prompts": map[string]any{"listChanged": true}, "logging": map[string]any{}},
 				"serverInfo": map[string]any{"name": "flood", "version": "1"}})
 		case "notifications/initialized":
 			go func() {
@@ -182,7 +193,9 @@ func floodServer(rate int, pidfile string) {
 				per := max(rate/1000, 1)
 				for range tick.C {
 					for range per {
-						send(map[string]any{"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+						for _, n := range notices(all) {
+							send(n)
+						}
 					}
 				}
 			}()
@@ -193,13 +206,81 @@ func floodServer(rate int, pidfile string) {
 			}
 			reply(map[string]any{"tools": []any{map[string]any{"name": "echo", "description": "Echo", "inputSchema": map[string]any{"type": "object"}}}})
 		case "tools/call":
+			if tok := req.Params.Meta.ProgressToken; all && tok != nil {
+				for i := range 2000 {
+					send(map[string]any{"jsonrpc": "2.0", "method": "notifications/progress", "params": map[string]any{
+						"progressToken": tok, "progress": i + 1, "total": 2000, "message": clearScreen + "step" + setTitle}})
+				}
+			}
 			reply(map[string]any{"content": []any{map[string]any{"type": "text", "text": "echoed"}}})
-		case "ping":
+		case "ping", "logging/setLevel":
 			reply(map[string]any{})
+		case "resources/list":
+			reply(map[string]any{"resources": []any{}})
+		case "prompts/list":
+			reply(map[string]any{"prompts": []any{}})
 		default:
 			if len(req.ID) > 0 {
 				send(map[string]any{"jsonrpc": "2.0", "id": req.ID, "error": map[string]any{"code": -32601, "message": "no such method"}})
 			}
 		}
 	}
+}
+
+// notices is what the flood server sends each time: tools/list_changed, or
+// with all, one of every notification kind.
+func notices(all bool) []any {
+	n := func(method string, params any) any {
+		m := map[string]any{"jsonrpc": "2.0", "method": method}
+		if params != nil {
+			m["params"] = params
+		}
+		return m
+	}
+	if !all {
+		return []any{n("notifications/tools/list_changed", nil)}
+	}
+	return []any{
+		n("notifications/tools/list_changed", nil),
+		n("notifications/prompts/list_changed", nil),
+		n("notifications/resources/list_changed", nil),
+		n("notifications/resources/updated", map[string]any{"uri": "file:///flood"}),
+		n("notifications/message", map[string]any{"level": "error", "logger": "flood" + setTitle, "data": clearScreen + fakePrompt}),
+		n("notifications/progress", map[string]any{"progressToken": "nobody", "progress": 1, "message": clearScreen}),
+	}
+}
+
+type size struct {
+	MiB int `json:"mib"`
+}
+
+// addBig adds tools that send messages of many megabytes.
+func addBig(s *sdk.Server) {
+	text := func(t string) *sdk.CallToolResult {
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: t}}}
+	}
+	sdk.AddTool(s, &sdk.Tool{Name: "big", Description: "Return a text of mib MiB"},
+		func(_ context.Context, _ *sdk.CallToolRequest, in size) (*sdk.CallToolResult, any, error) {
+			return text(strings.Repeat("x", in.MiB<<20)), nil, nil
+		})
+	raw := func(prefix string, mib int, suffix string) {
+		w := bufio.NewWriterSize(os.Stdout, 1<<20)
+		w.WriteString(prefix)
+		chunk := strings.Repeat("y", 1<<20)
+		for range mib {
+			w.WriteString(chunk)
+		}
+		w.WriteString(suffix + "\n")
+		w.Flush()
+	}
+	sdk.AddTool(s, &sdk.Tool{Name: "huge_notice", Description: "Send a log message of mib MiB, then answer"},
+		func(_ context.Context, _ *sdk.CallToolRequest, in size) (*sdk.CallToolResult, any, error) {
+			raw(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"`, in.MiB, `"}}`)
+			return text("sent a big notice"), nil, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "huge_orphan", Description: "Send a message of mib MiB that answers nothing"},
+		func(_ context.Context, _ *sdk.CallToolRequest, in size) (*sdk.CallToolResult, any, error) {
+			raw(`{"jsonrpc":"2.0","result":{"text":"`, in.MiB, `"}}`)
+			return text("sent an orphan"), nil, nil
+		})
 }

@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/config"
@@ -54,6 +55,9 @@ type Options struct {
 	// TerminateGrace is how long Close waits for a child process to exit
 	// after closing its stdin, before signalling it. Default 2s.
 	TerminateGrace time.Duration
+	// MaxMessageBytes bounds one message from a stdio server. Default
+	// [MaxMessageBytes].
+	MaxMessageBytes int
 }
 
 // defaultHTTPTransport bounds the TCP and TLS handshakes: a host that drops
@@ -88,6 +92,7 @@ type Conn struct {
 	cmd     *exec.Cmd      // nil for HTTP; the supervisor (supervise_linux.go) of the server
 	command string         // the server's command, for messages
 	stderr  *tailBuffer
+	frames  *stdioTransport // nil for HTTP
 
 	// sessionCtx is what the SDK's transports live in: the legacy SSE
 	// transport ties its stream to the context given to Connect, so it must
@@ -250,7 +255,10 @@ func (c *Conn) dialStdio(ctx context.Context, client *sdk.Client, srv config.Ser
 		grace = 2 * time.Second
 	}
 	c.kind, c.cmd = KindStdio, cmd
-	cs, err := client.Connect(c.sessionCtx, &sdk.CommandTransport{Command: cmd, TerminateDuration: grace}, nil)
+	c.frames = &stdioTransport{cmd: cmd, grace: grace, limit: opts.MaxMessageBytes, dropped: func(fe *FrameError) {
+		c.log.Warn("message dropped", "server", c.alias, "reason", fe.Error())
+	}}
+	cs, err := client.Connect(c.sessionCtx, c.frames, nil)
 	if err != nil {
 		// Connect closed the session, which waited for the process to end.
 		if cmd.Process != nil {
@@ -369,6 +377,11 @@ func (c *Conn) watch() {
 }
 
 func (c *Conn) deathReason(err error) error {
+	if c.frames != nil {
+		if fe := c.frames.guard.Fatal(); fe != nil {
+			return fe
+		}
+	}
 	if c.cmd != nil {
 		if st := c.cmd.ProcessState; st != nil {
 			return &ExitError{Command: c.command, Status: st.String(), Stderr: c.stderr.Tail(3)}
@@ -555,6 +568,12 @@ func (c *Conn) callError(ctx context.Context, what string, err error) error {
 			c.http.resetFailure()
 			return c.redact.Error(fmt.Errorf("%s: %w", what, refusal))
 		}
+	}
+	var wire *jsonrpc.Error
+	if errors.As(err, &wire) {
+		// The server's (or the frame guard's) answer, without the SDK's
+		// `calling "tools/call"` in front of it.
+		return c.redact.Error(fmt.Errorf("%s: %w", what, wire))
 	}
 	return c.redact.Error(fmt.Errorf("%s: %w", what, err))
 }

@@ -1,0 +1,364 @@
+package mcp
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"sync"
+	"syscall"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// MaxMessageBytes is the largest message Deckhand reads from a stdio server.
+// The SDK's own reader fails the whole connection on a bigger one, and the
+// next call then fails with a misleading "process exited"; Deckhand's reader
+// (frameGuard) drops the message instead and answers the call it belonged
+// to with an error that says why, so the connection stays up.
+const MaxMessageBytes = 16 << 20
+
+// maxDiscard is how much of one over-long line the guard reads past before
+// it gives the connection up: a server that writes without end.
+const maxDiscard = 1 << 30
+
+// FrameError is a message from the server that Deckhand would not read.
+type FrameError struct {
+	Size   int64 // bytes read of it (at least Limit+1)
+	Limit  int
+	Reason string // what was done about it
+}
+
+func (e *FrameError) Error() string {
+	return fmt.Sprintf("the server sent a message of %s, over the %s one message may have; %s",
+		byteSize(e.Size), byteSize(int64(e.Limit)), e.Reason)
+}
+
+// stdioTransport starts cmd like the SDK's CommandTransport (and stops it the
+// same way: stdin closed, a grace period, SIGTERM, SIGKILL), but reads its
+// stdout through a frameGuard.
+type stdioTransport struct {
+	cmd   *exec.Cmd
+	grace time.Duration
+	limit int // MaxMessageBytes when 0
+	// dropped notes a message the guard dropped; may be nil.
+	dropped func(*FrameError)
+	guard   *frameGuard
+}
+
+func (t *stdioTransport) Connect(ctx context.Context) (sdk.Connection, error) {
+	stdout, err := t.cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdin, err := t.cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := t.cmd.Start(); err != nil {
+		return nil, err
+	}
+	limit := t.limit
+	if limit <= 0 {
+		limit = MaxMessageBytes
+	}
+	t.guard = newFrameGuard(stdout, limit)
+	t.guard.dropped = t.dropped
+	// Lines are bounded by the guard; the SDK's own cap is off so that it
+	// does not count differently.
+	return (&sdk.IOTransport{
+		Reader:        io.NopCloser(t.guard), // the connection ends by closing stdin
+		Writer:        &childStdin{WriteCloser: stdin, cmd: t.cmd, grace: t.grace},
+		MaxLineLength: -1,
+	}).Connect(ctx)
+}
+
+// childStdin closes the server as the spec says: close its input, wait, then
+// SIGTERM, then SIGKILL.
+type childStdin struct {
+	io.WriteCloser
+	cmd   *exec.Cmd
+	grace time.Duration
+	once  sync.Once
+	err   error
+}
+
+func (s *childStdin) Close() error {
+	s.once.Do(func() { s.err = s.close() })
+	return s.err
+}
+
+func (s *childStdin) close() error {
+	_ = s.WriteCloser.Close()
+	exited := make(chan error, 1)
+	go func() { exited <- s.cmd.Wait() }()
+	wait := func() (error, bool) {
+		select {
+		case err := <-exited:
+			return err, true
+		case <-time.After(s.grace):
+			return nil, false
+		}
+	}
+	if err, ok := wait(); ok {
+		return err
+	}
+	if s.cmd.Process.Signal(syscall.SIGTERM) == nil {
+		if err, ok := wait(); ok {
+			return err
+		}
+	}
+	_ = s.cmd.Process.Kill()
+	if err, ok := wait(); ok {
+		return err
+	}
+	return errors.New("the server process did not exit")
+}
+
+// frameGuard passes a server's newline-delimited messages through whole, up
+// to limit bytes each. A longer one is read to its end and dropped: if it
+// answered a request (a top-level "id" and no "method"), the guard passes an
+// error answer to that request in its place; a request or notification from
+// the server is dropped with a note; one with no readable id ends the
+// connection with a FrameError, since the call it answered cannot be told.
+type frameGuard struct {
+	r     *bufio.Reader
+	limit int
+
+	line    []byte // the line being handed out
+	off     int
+	dropped func(*FrameError) // notes a dropped message; may be nil
+
+	mu    sync.Mutex
+	fatal *FrameError
+}
+
+func newFrameGuard(r io.Reader, limit int) *frameGuard {
+	return &frameGuard{r: bufio.NewReaderSize(r, 64<<10), limit: limit}
+}
+
+// Fatal is the FrameError that ended the stream, if one did.
+func (g *frameGuard) Fatal() *FrameError {
+	if g == nil {
+		return nil
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.fatal
+}
+
+func (g *frameGuard) Read(p []byte) (int, error) {
+	for g.off >= len(g.line) {
+		if err := g.next(); err != nil {
+			return 0, err
+		}
+	}
+	n := copy(p, g.line[g.off:])
+	g.off += n
+	return n, nil
+}
+
+// next reads one line into g.line, or its replacement.
+func (g *frameGuard) next() error {
+	if cap(g.line) > 1<<20 {
+		g.line = nil // give a big message's memory back
+	}
+	g.line, g.off = g.line[:0], 0
+	for {
+		chunk, err := g.r.ReadSlice('\n')
+		if len(g.line)+len(chunk) > g.limit {
+			return g.overflow(chunk, err)
+		}
+		g.line = append(g.line, chunk...)
+		switch {
+		case err == nil:
+			return nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case len(g.line) > 0:
+			return nil // the last line, without its newline; err comes next time
+		default:
+			return err
+		}
+	}
+}
+
+// overflow reads the rest of an over-long line (whose first part is g.line,
+// then chunk) and decides what stands in for it.
+func (g *frameGuard) overflow(chunk []byte, err error) error {
+	var s idScanner
+	s.feed(g.line)
+	s.feed(chunk)
+	size := int64(len(g.line) + len(chunk))
+	g.line = nil
+	for errors.Is(err, bufio.ErrBufferFull) {
+		if size > maxDiscard {
+			return g.fail(&FrameError{Size: size, Limit: g.limit, Reason: "it did not end, so Deckhand closed the connection"})
+		}
+		chunk, err = g.r.ReadSlice('\n')
+		s.feed(chunk)
+		size += int64(len(chunk))
+	}
+	switch id := s.id(); {
+	case id != nil && !s.method:
+		fe := &FrameError{Size: size, Limit: g.limit, Reason: "Deckhand dropped it and the connection stays up"}
+		g.note(fe)
+		msg, _ := json.Marshal(map[string]any{
+			"jsonrpc": "2.0",
+			"id":      id,
+			"error":   map[string]any{"code": -32603, "message": fe.Error()},
+		})
+		g.line = append(msg, '\n')
+		return nil
+	case s.method:
+		g.note(&FrameError{Size: size, Limit: g.limit, Reason: "it was a request or notification from the server, and Deckhand dropped it"})
+		if err != nil {
+			return err
+		}
+		return g.next()
+	default:
+		return g.fail(&FrameError{Size: size, Limit: g.limit, Reason: "it names no request, so Deckhand closed the connection"})
+	}
+}
+
+func (g *frameGuard) note(fe *FrameError) {
+	if g.dropped != nil {
+		g.dropped(fe)
+	}
+}
+
+func (g *frameGuard) fail(fe *FrameError) error {
+	g.mu.Lock()
+	g.fatal = fe
+	g.mu.Unlock()
+	return fe
+}
+
+// idScanner finds, in a stream of bytes holding one JSON object, the raw value
+// of its top-level "id" and whether it has a top-level "method", without
+// keeping the rest. It reads what it is given; it does not validate JSON.
+type idScanner struct {
+	depth    int
+	inString bool
+	escaped  bool
+	wantKey  bool   // at depth 1, the next string is a key
+	inKey    bool   // reading a depth-1 key
+	key      []byte // that key, up to 8 bytes
+	keyLong  bool
+	inID     bool   // reading the value of "id"
+	raw      []byte // that value, up to 64 bytes
+	rawLong  bool
+	sawID    bool
+	method   bool
+}
+
+func (s *idScanner) feed(b []byte) {
+	for _, c := range b {
+		s.byte(c)
+	}
+}
+
+func (s *idScanner) byte(c byte) {
+	if s.inID && !(s.depth == 1 && !s.inString && (c == ',' || c == '}')) {
+		if len(s.raw) < 64 {
+			s.raw = append(s.raw, c)
+		} else {
+			s.rawLong = true
+		}
+	}
+	if s.inString {
+		switch {
+		case s.escaped:
+			s.escaped = false
+		case c == '\\':
+			s.escaped = true
+		case c == '"':
+			s.inString = false
+			if s.inKey {
+				s.inKey = false
+				s.endKey()
+			}
+			return
+		}
+		if s.inKey {
+			if len(s.key) < 8 {
+				s.key = append(s.key, c)
+			} else {
+				s.keyLong = true
+			}
+		}
+		return
+	}
+	switch c {
+	case '"':
+		s.inString = true
+		if s.depth == 1 && s.wantKey {
+			s.inKey, s.wantKey = true, false
+			s.key, s.keyLong = s.key[:0], false
+		}
+	case '{', '[':
+		s.depth++
+		if s.depth == 1 && c == '{' {
+			s.wantKey = true
+		}
+	case '}', ']':
+		if s.depth == 1 {
+			s.inID = false
+		}
+		s.depth--
+	case ',':
+		if s.depth == 1 {
+			s.inID = false
+			s.wantKey = true
+		}
+	}
+}
+
+// endKey is called when a depth-1 key has been read; its value follows.
+func (s *idScanner) endKey() {
+	if s.keyLong {
+		return
+	}
+	switch string(s.key) {
+	case "id":
+		s.inID, s.sawID = true, true
+		s.raw, s.rawLong = s.raw[:0], false
+	case "method":
+		s.method = true
+	}
+}
+
+// id is the top-level id (a number or a string), or nil.
+func (s *idScanner) id() any {
+	if !s.sawID || s.rawLong {
+		return nil
+	}
+	raw := bytes.TrimSpace(s.raw)
+	raw = bytes.TrimSpace(bytes.TrimPrefix(raw, []byte(":")))
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return nil
+	}
+	switch v.(type) {
+	case string:
+		return v
+	case float64:
+		return json.Number(raw)
+	}
+	return nil
+}
+
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

@@ -1,0 +1,152 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// A 50 MiB result fails that call with the reason, and the connection goes
+// on: the next call answers. A big notification is dropped unnoticed by the
+// call, and a big message that answers nothing ends the connection with
+// that reason, not "process exited".
+func TestOversizedMessages(t *testing.T) {
+	var logged syncBuffer
+	c := dial(t, stdioServer(t, "-big"), Options{Logger: slog.New(slog.NewTextHandler(&logged, nil))})
+
+	var before runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, err := c.CallTool(t.Context(), "big", map[string]any{"mib": 50}, nil)
+	if err == nil || !strings.Contains(err.Error(), "50.0 MiB, over the 16.0 MiB one message may have") || !strings.Contains(err.Error(), "connection stays up") {
+		t.Fatalf("50 MiB result: %v, want the size and the limit", err)
+	}
+	var after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	t.Logf("50 MiB result refused: %v; heap %.1f MB before, %.1f MB after", err, float64(before.HeapAlloc)/1e6, float64(after.HeapAlloc)/1e6)
+	if grown := int64(after.HeapAlloc) - int64(before.HeapAlloc); grown > 8<<20 {
+		t.Errorf("heap grew by %d bytes after a refused message", grown)
+	}
+	if got := callText(t, c, "echo", map[string]any{"text": "still here"}); got != "Echo: still here" {
+		t.Errorf("after the big result, echo = %q", got)
+	}
+	if got := callText(t, c, "big", map[string]any{"mib": 2}); len(got) != 2<<20 {
+		t.Errorf("a 2 MiB result came back as %d bytes", len(got))
+	}
+
+	if got := callText(t, c, "huge_notice", map[string]any{"mib": 20}); got != "sent a big notice" {
+		t.Errorf("huge_notice = %q", got)
+	}
+	if log := logged.String(); strings.Count(log, "message dropped") != 2 || !strings.Contains(log, "a request or notification from the server") {
+		t.Errorf("log = %q, want the result and the notice dropped", log)
+	}
+
+	_, _ = c.CallTool(t.Context(), "huge_orphan", map[string]any{"mib": 20}, nil)
+	<-c.Done()
+	if err := c.Err(); err == nil || !strings.Contains(err.Error(), "it names no request, so Deckhand closed the connection") {
+		t.Errorf("after an orphan message, Err() = %v", err)
+	}
+}
+
+func TestFrameGuard(t *testing.T) {
+	big := strings.Repeat("z", 100)
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"result":{}}`,
+		`{"jsonrpc":"2.0","result":{"t":"` + big + `"},"id":"a\"b"}`,
+		`{"jsonrpc":"2.0","method":"notifications/message","params":{"id":7,"data":"` + big + `"}}`,
+		`{"jsonrpc":"2.0","id":2,"result":{}}`,
+		`{"jsonrpc":"2.0","id":12345678901234567890,"result":"` + big + `"}`,
+		`{"jsonrpc":"2.0","id":[1],"result":"` + big + `"}`,
+		`{"jsonrpc":"2.0","id":3,"result":{}}`,
+	}, "\n") + "\n"
+	g := newFrameGuard(strings.NewReader(in), 64)
+	out, err := io.ReadAll(g)
+	var fe *FrameError
+	if !errors.As(err, &fe) || !strings.Contains(fe.Reason, "names no request") {
+		t.Fatalf("ReadAll: %v, want a FrameError for the message with an array id", err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	want := []string{`{"jsonrpc":"2.0","id":1,"result":{}}`, `"id":"a\"b"`, `{"jsonrpc":"2.0","id":2,"result":{}}`, `"id":12345678901234567890`}
+	if len(lines) != len(want) {
+		t.Fatalf("out = %q", out)
+	}
+	for i, w := range want {
+		if !strings.Contains(lines[i], w) {
+			t.Errorf("line %d = %s, want %s", i, lines[i], w)
+		}
+		if !json.Valid([]byte(lines[i])) {
+			t.Errorf("line %d is not JSON: %s", i, lines[i])
+		}
+	}
+	if g.Fatal() == nil {
+		t.Error("Fatal() = nil after the connection was given up")
+	}
+}
+
+// FuzzFrameGuard: whatever a server writes, the guard never hands on a line
+// over its limit (an error answer it writes itself may be longer, but is
+// valid JSON), and hands on short lines unchanged.
+func FuzzFrameGuard(f *testing.F) {
+	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"result":{"x":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"}}`+"\n{\"id\":2}\n"), 32)
+	f.Add([]byte(`{"method":"x","id":"q\\\"","p":[{"id":3}]}`), 8)
+	f.Add([]byte("\n\n{\"id\" : -1.5e3 , \"r\":\"\\\\\"}"), 10)
+	f.Fuzz(func(t *testing.T, data []byte, limit int) {
+		limit = 1 + abs(limit)%200
+		g := newFrameGuard(bytes.NewReader(data), limit)
+		out, err := io.ReadAll(g)
+		if err != nil {
+			var fe *FrameError
+			if !errors.As(err, &fe) {
+				t.Fatalf("error %v is not a FrameError", err)
+			}
+		}
+		for _, line := range bytes.SplitAfter(out, []byte("\n")) {
+			if len(line) <= limit {
+				if !bytes.Contains(data, line) {
+					t.Fatalf("line %q is not from the input", line)
+				}
+				continue
+			}
+			var msg struct {
+				ID    any `json:"id"`
+				Error struct {
+					Message string `json:"message"`
+				} `json:"error"`
+			}
+			if json.Unmarshal(line, &msg) != nil || msg.ID == nil || !strings.Contains(msg.Error.Message, "over the") {
+				t.Fatalf("a long line that is not the guard's answer: %q", line)
+			}
+		}
+	})
+}
+
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}

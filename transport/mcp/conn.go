@@ -302,7 +302,9 @@ func (c *Conn) dialHTTP(ctx context.Context, client *sdk.Client, endpoint string
 	if base == nil {
 		base = defaultHTTPTransport
 	}
-	ht := &httpTransport{base: base, token: token, redact: c.redact}
+	ht := &httpTransport{base: base, token: token, redact: c.redact, limit: opts.MaxMessageBytes, dropped: func(fe *FrameError) {
+		c.log.Warn("message dropped", "server", c.alias, "reason", fe.Error())
+	}}
 	hc := &http.Client{Transport: ht}
 	var t sdk.Transport
 	if kind == KindSSE {

@@ -134,6 +134,16 @@ type frameGuard struct {
 	off     int
 	dropped func(*FrameError) // notes a dropped message; may be nil
 
+	// sse: the stream is server-sent events, whose messages are data:
+	// lines. A line put in place of a long one is a data: line too, and a
+	// dropped request or notification is replaced by a log notification
+	// (an event without data could upset the reader).
+	sse bool
+	// request is the id of the request this stream answers (the POST of a
+	// streamable HTTP call), used when a long message's own id cannot be
+	// read. nil for a session's stream.
+	request any
+
 	mu    sync.Mutex
 	fatal *FrameError
 }
@@ -204,19 +214,31 @@ func (g *frameGuard) overflow(chunk []byte, err error) error {
 		s.feed(chunk)
 		size += int64(len(chunk))
 	}
-	switch id := s.id(); {
+	id := s.id()
+	if id == nil && !s.method {
+		id = g.request
+	}
+	switch {
 	case id != nil && !s.method:
 		fe := &FrameError{Size: size, Limit: g.limit, Reason: "Deckhand dropped it and the connection stays up"}
 		g.note(fe)
-		msg, _ := json.Marshal(map[string]any{
+		g.replace(map[string]any{
 			"jsonrpc": "2.0",
 			"id":      id,
 			"error":   map[string]any{"code": -32603, "message": fe.Error()},
 		})
-		g.line = append(msg, '\n')
 		return nil
 	case s.method:
-		g.note(&FrameError{Size: size, Limit: g.limit, Reason: "it was a request or notification from the server, and Deckhand dropped it"})
+		fe := &FrameError{Size: size, Limit: g.limit, Reason: "it was a request or notification from the server, and Deckhand dropped it"}
+		g.note(fe)
+		if g.sse {
+			g.replace(map[string]any{
+				"jsonrpc": "2.0",
+				"method":  "notifications/message",
+				"params":  map[string]any{"level": "warning", "logger": "deckhand", "data": fe.Error()},
+			})
+			return nil
+		}
 		if err != nil {
 			return err
 		}
@@ -224,6 +246,15 @@ func (g *frameGuard) overflow(chunk []byte, err error) error {
 	default:
 		return g.fail(&FrameError{Size: size, Limit: g.limit, Reason: "it names no request, so Deckhand closed the connection"})
 	}
+}
+
+// replace hands out msg in place of the line that was dropped.
+func (g *frameGuard) replace(msg any) {
+	data, _ := json.Marshal(msg)
+	if g.sse {
+		data = append([]byte("data: "), data...)
+	}
+	g.line = append(data, '\n')
 }
 
 func (g *frameGuard) note(fe *FrameError) {

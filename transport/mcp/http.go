@@ -3,6 +3,7 @@ package mcp
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -26,6 +27,9 @@ type httpTransport struct {
 	base   http.RoundTripper
 	token  string
 	redact redact.Secrets
+	limit  int // bytes in one message; MaxMessageBytes when 0
+	// dropped notes a message over the limit; may be nil.
+	dropped func(*FrameError)
 
 	// plain is set once the server showed it answers POSTs with plain JSON
 	// and has no server-to-client stream (lmcp).
@@ -81,7 +85,80 @@ func (t *httpTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	case req.Method == http.MethodGet && ct == "text/event-stream":
 		resp.Body = &endpointSniffer{body: resp.Body, ctx: req.Context(), onPlain: func() { t.plain.Store(true) }}
 	}
+	return t.bound(req, resp, ct)
+}
+
+// bound keeps each message of a response under the limit for one message
+// (see frameGuard): an event stream is read through a guard, and a JSON
+// answer to a POST is read whole up to the limit and, if longer, replaced
+// by an error answer to the request, so that the session goes on.
+func (t *httpTransport) bound(req *http.Request, resp *http.Response, ct string) (*http.Response, error) {
+	limit := t.limit
+	if limit <= 0 {
+		limit = MaxMessageBytes
+	}
+	var id any
+	if req.Method == http.MethodPost {
+		id = requestID(req)
+	}
+	switch {
+	case ct == "text/event-stream":
+		g := newFrameGuard(resp.Body, limit)
+		g.sse, g.request = true, id
+		g.dropped = t.dropped
+		resp.Body = struct {
+			io.Reader
+			io.Closer
+		}{g, resp.Body}
+	case ct == "application/json" && req.Method == http.MethodPost && resp.StatusCode < 300:
+		body, err := io.ReadAll(io.LimitReader(resp.Body, int64(limit)+1))
+		if err != nil {
+			resp.Body.Close()
+			return nil, err
+		}
+		if len(body) > limit {
+			size := int64(len(body))
+			n, _ := io.Copy(io.Discard, io.LimitReader(resp.Body, maxDiscard))
+			size += n
+			fe := &FrameError{Size: size, Limit: limit, Reason: "Deckhand dropped it and the connection stays up"}
+			if t.dropped != nil {
+				t.dropped(fe)
+			}
+			if id == nil {
+				resp.Body.Close()
+				return nil, fe
+			}
+			body, _ = json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": -32603, "message": fe.Error()}})
+			resp.ContentLength = int64(len(body))
+			resp.Header.Del("Content-Length")
+		}
+		resp.Body.Close()
+		resp.Body = io.NopCloser(bytes.NewReader(body))
+	}
 	return resp, nil
+}
+
+// requestID is the JSON-RPC id of the request in a POST's body, or nil.
+func requestID(req *http.Request) any {
+	if req.GetBody == nil {
+		return nil
+	}
+	body, err := req.GetBody()
+	if err != nil {
+		return nil
+	}
+	defer body.Close()
+	var msg struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.NewDecoder(io.LimitReader(body, 1<<20)).Decode(&msg) != nil || len(msg.ID) == 0 {
+		return nil
+	}
+	var s idScanner
+	s.feed([]byte(`{"id":`))
+	s.feed(msg.ID)
+	s.feed([]byte(`}`))
+	return s.id()
 }
 
 // recordRefusal keeps the status and a body excerpt of a failed response,

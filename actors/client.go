@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -138,6 +139,25 @@ type PinState struct {
 	Tool    tools.Tool
 	Changed bool   // differs from its pinned definition
 	Change  string // what changed, for people
+	// New: added to a server already known, at Since (see NewToolWarning).
+	New   bool
+	Since time.Time
+}
+
+// GonePin is a pinned tool missing from its server's last listing.
+type GonePin struct {
+	Tool  string    // alias.tool
+	Since time.Time // when its absence was first seen
+}
+
+// Gone lists the pinned tools missing from their server's last listing:
+// of alias, or of every server when alias is "".
+func (s *System) Gone(alias string) []GonePin {
+	var out []GonePin
+	for _, p := range s.pins.gone(alias) {
+		out = append(out, GonePin{Tool: p.Tool, Since: p.Gone})
+	}
+	return out
 }
 
 // Pins compares every tool of the catalog with its pinned definition.
@@ -146,15 +166,21 @@ func (s *System) Pins(ctx context.Context) ([]PinState, error) {
 	if err != nil {
 		return nil, err
 	}
+	return s.PinStates(cat.Tools()), nil
+}
+
+// PinStates compares tools with their pinned definitions.
+func (s *System) PinStates(list []tools.Tool) []PinState {
 	var out []PinState
-	for _, t := range cat.Tools() {
+	for _, t := range list {
 		st := PinState{Tool: t}
 		if changed, before := s.pins.changed(t); changed {
 			st.Changed, st.Change = true, toolcall.Diff(before, t.Raw)
 		}
+		st.New, st.Since = s.pins.fresh(t.Display)
 		out = append(out, st)
 	}
-	return out, nil
+	return out
 }
 
 // AcceptPin pins a tool's current definition (the person accepts a

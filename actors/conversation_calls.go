@@ -3,6 +3,7 @@ package actors
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -68,6 +69,11 @@ func (a *conversationActor) prepare(calls []llm.ToolCall, commands []string) ([]
 			cs.args = args
 		}
 		cs.req = toolcall.Request(tc.ID, t, cs.args)
+		if a.deps.pins != nil {
+			if fresh, since := a.deps.pins.fresh(t.Display); fresh {
+				cs.req.Warnings = append(slices.Clone(cs.req.Warnings), NewToolWarning(t.Server, since))
+			}
+		}
 		if !ok {
 			cs.done, cs.isError, cs.output = true, true, refusal
 		}

@@ -3,6 +3,9 @@ package actors
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -37,22 +40,98 @@ func newPinBook(ctx context.Context, db *store.DB, save func(store.Pin)) (*pinBo
 	return b, nil
 }
 
-// observe pins the tools of a catalog seen for the first time, and accepts
-// the changes of trusted servers. It returns the trusted changes (to log).
-func (b *pinBook) observe(cat *tools.Catalog) (accepted []tools.Tool) {
+// newFor is how long a tool added to a known server is marked new.
+const newFor = 7 * 24 * time.Hour
+
+// PinNews is what one look at the catalog found: tools added to servers
+// already known, tools gone from their server's listing, and changes a
+// trusted server made (accepted).
+type PinNews struct {
+	Added, Gone, Accepted []string // alias.tool
+}
+
+// observe pins the tools of a catalog seen for the first time, marks those
+// that appear on a server already known as added, notes the tools missing
+// from the listing of a server in listed (aliases whose listing the catalog
+// holds), and accepts the changes of trusted servers.
+func (b *pinBook) observe(cat *tools.Catalog, listed []string) PinNews {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	for _, t := range cat.Tools() {
-		p, ok := b.pins[t.Display]
-		switch {
-		case !ok:
-			b.pinLocked(t)
-		case p.Hash != t.Hash && t.Trusted:
-			b.pinLocked(t)
-			accepted = append(accepted, t)
+	var news PinNews
+	now := time.Now()
+	for _, alias := range listed {
+		known := false
+		prefix := alias + "."
+		for name := range b.pins {
+			if strings.HasPrefix(name, prefix) {
+				known = true
+				break
+			}
+		}
+		present := map[string]bool{}
+		for _, t := range cat.Server(alias) {
+			present[t.Display] = true
+			p, ok := b.pins[t.Display]
+			switch {
+			case !ok:
+				p = store.Pin{FirstSeen: now, Added: known}
+				if known {
+					news.Added = append(news.Added, t.Display)
+				}
+				b.pinLocked(t, p)
+			case p.Hash != t.Hash && t.Trusted:
+				p.Gone = time.Time{}
+				b.pinLocked(t, p)
+				news.Accepted = append(news.Accepted, t.Display)
+			case !p.Gone.IsZero():
+				p.Gone = time.Time{}
+				b.saveLocked(p)
+			}
+		}
+		for name, p := range b.pins {
+			if strings.HasPrefix(name, prefix) && !present[name] && p.Gone.IsZero() {
+				p.Gone = now
+				b.saveLocked(p)
+				news.Gone = append(news.Gone, name)
+			}
 		}
 	}
-	return accepted
+	slices.Sort(news.Added)
+	slices.Sort(news.Gone)
+	return news
+}
+
+// pin is what the book holds of a tool, if anything.
+func (b *pinBook) pin(tool string) (store.Pin, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	p, ok := b.pins[tool]
+	return p, ok
+}
+
+// fresh reports whether a tool was added to a server already known, less
+// than newFor ago, and when.
+func (b *pinBook) fresh(tool string) (bool, time.Time) {
+	p, ok := b.pin(tool)
+	if !ok || !p.Added || p.FirstSeen.IsZero() || time.Since(p.FirstSeen) > newFor {
+		return false, time.Time{}
+	}
+	return true, p.FirstSeen
+}
+
+// gone lists the pinned tools of alias (every alias when "") missing from
+// their server's last listing, by name.
+func (b *pinBook) gone(alias string) []store.Pin {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []store.Pin
+	for name, p := range b.pins {
+		if !p.Gone.IsZero() && (alias == "" || strings.HasPrefix(name, alias+".")) {
+			out = append(out, p)
+		}
+	}
+	slices.SortFunc(out, func(a, b store.Pin) int { return strings.Compare(a.Tool, b.Tool) })
+	return out
 }
 
 // changed reports whether t differs from its pinned definition, and that
@@ -75,17 +154,31 @@ func (b *pinBook) changed(t tools.Tool) (bool, *sdk.Tool) {
 func (b *pinBook) accept(t tools.Tool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.pinLocked(t)
+	p, ok := b.pins[t.Display]
+	if !ok {
+		p.FirstSeen = time.Now()
+	}
+	b.pinLocked(t, p)
 }
 
-func (b *pinBook) pinLocked(t tools.Tool) {
+// pinLocked pins t's definition, keeping p's history (first seen, added).
+func (b *pinBook) pinLocked(t tools.Tool, p store.Pin) {
 	def, err := json.Marshal(t.Raw)
 	if err != nil {
 		return
 	}
-	p := store.Pin{Tool: t.Display, Hash: t.Hash, Definition: def, Time: time.Now()}
-	b.pins[t.Display] = p
+	p.Tool, p.Hash, p.Definition, p.Time = t.Display, t.Hash, def, time.Now()
+	b.saveLocked(p)
+}
+
+func (b *pinBook) saveLocked(p store.Pin) {
+	b.pins[p.Tool] = p
 	if b.save != nil {
 		b.save(p)
 	}
+}
+
+// NewToolWarning says that a server already known added a tool at since.
+func NewToolWarning(alias string, since time.Time) string {
+	return fmt.Sprintf("new: %s added this tool on %s; it was not in the server's earlier listings", alias, since.Local().Format("2006-01-02 15:04"))
 }

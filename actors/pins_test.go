@@ -81,3 +81,44 @@ func TestRugPullIsAskedAgain(t *testing.T) {
 		t.Errorf("no %s event in %v", store.KindToolChanged, kindsOf(events))
 	}
 }
+
+// A tool the server adds after its first listing is asked with a warning
+// that it is new; the tools of the first listing are not.
+func TestAddedToolIsMarkedNew(t *testing.T) {
+	db := openLog(t)
+	srv := sdk.NewServer(&sdk.Implementation{Name: "grower", Version: "1"}, nil)
+	ok := func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "ok"}}}, nil
+	}
+	srv.AddTool(&sdk.Tool{Name: "first", Description: "There from the start", InputSchema: map[string]any{"type": "object"}}, ok)
+	model := testutil.NewModelServer(t,
+		calls(testutil.ToolCallSpec{ID: "a", Name: "g__first", Arguments: `{}`}), answer("one"),
+		calls(testutil.ToolCallSpec{ID: "b", Name: "g__later", Arguments: `{}`}), answer("two"),
+	)
+	c := startChatWith(t, func(o *Options) { o.Log = db }, model, map[string]*sdk.Server{"g": srv})
+	c.send("first")
+	req := expect[*ApprovalRequested](c)
+	for _, w := range req.Request.Warnings {
+		if strings.HasPrefix(w, "new:") {
+			t.Errorf("a tool of the first listing is marked new: %q", w)
+		}
+	}
+	c.sys.Root.Send(c.conv, &ApprovalAnswer{ID: req.ID, Answer: approval.AllowOnce})
+	expect[*RunFinished](c)
+
+	srv.AddTool(&sdk.Tool{Name: "later", Description: "Added later", InputSchema: map[string]any{"type": "object"}}, ok)
+	testutil.Eventually(t, wait, func() bool { cat, _ := c.sys.Catalog(t.Context()); _, ok := cat.Lookup("g.later"); return ok }, "no new tool")
+	c.send("later")
+	req = expect[*ApprovalRequested](c)
+	if len(req.Request.Warnings) == 0 || !strings.Contains(req.Request.Warnings[len(req.Request.Warnings)-1], "new: g added this tool on") {
+		t.Errorf("warnings = %q, want the tool marked new", req.Request.Warnings)
+	}
+	c.sys.Root.Send(c.conv, &ApprovalAnswer{ID: req.ID, Answer: approval.AllowOnce})
+	expect[*RunFinished](c)
+
+	srv.RemoveTools("first")
+	testutil.Eventually(t, wait, func() bool { return len(c.sys.Gone("g")) == 1 }, "the removed tool is not noted")
+	if g := c.sys.Gone(""); g[0].Tool != "g.first" || g[0].Since.IsZero() {
+		t.Errorf("Gone = %+v", g)
+	}
+}

@@ -119,8 +119,21 @@ func (a *registryActor) rebuild(c actor.Context) {
 	}
 	a.catalog = tools.NewCatalog(sources)
 	if a.pins != nil {
-		for _, t := range a.pins.observe(a.catalog) {
-			a.log.Info("a trusted server changed a tool's definition: accepted", "tool", t.Display)
+		var listed []string
+		for alias, e := range a.servers {
+			if e.listed {
+				listed = append(listed, alias)
+			}
+		}
+		news := a.pins.observe(a.catalog, listed)
+		for _, t := range news.Accepted {
+			a.log.Info("a trusted server changed a tool's definition: accepted", "tool", t)
+		}
+		for _, t := range news.Added {
+			a.log.Info("a known server added a tool", "tool", t)
+		}
+		for _, t := range news.Gone {
+			a.log.Info("a tool is gone from its server's listing", "tool", t)
 		}
 	}
 	for _, w := range a.watchers {

@@ -695,3 +695,28 @@ func TestFirstRunPanelThenChat(t *testing.T) {
 		t.Errorf("the list opened at offset %v, not at its end", h.ui.chat.list.GetScrollOffset())
 	}
 }
+
+// The servers panel says which tools were left out and why: on the
+// server's row, and below its tools.
+func TestServersPanelListsLeftOutTools(t *testing.T) {
+	h := newHarness(t, harnessOptions{cfg: func(c *config.Config) {
+		c.MCP.Servers = map[string]config.Server{
+			"hz": {Command: testutil.BuildProgram(t, "./testutil/stdioserver"), Args: []string{"-hostile"}},
+		}
+	}})
+	h.ui.showServers()
+	sw := h.ui.serversW
+	h.until("hz ready with its left-out tools", func() bool {
+		r := sw.rows["hz"]
+		return r != nil && r.state.Text == "ready" && r.leftOut.Visible()
+	})
+	if got := sw.rows["hz"].leftOut.Text; !strings.HasPrefix(got, "4 tools left out") {
+		t.Errorf("left out = %q", got)
+	}
+	test.Tap(sw.rows["hz"].tools)
+	for _, want := range []string{`Left out: "new\nline"`, "200 bytes long", `Left out: "r\u0435ad"`} {
+		if !strings.Contains(sw.notes, want) {
+			t.Errorf("the tools window's notes lack %q:\n%s", want, sw.notes)
+		}
+	}
+}

@@ -27,11 +27,14 @@ type serversWindow struct {
 	list *fyne.Container
 	// rows by alias, for tests: the state text and the buttons.
 	rows map[string]*serverRow
+	// notes is what the last tools window said below its list, for tests.
+	notes string
 }
 
 type serverRow struct {
 	state                                 *widget.Label
 	reason                                *widget.Label
+	leftOut                               *widget.Label // tools left out of the catalog
 	tools, reconnect, disconnect, connect *widget.Button
 }
 
@@ -107,6 +110,14 @@ func (s *serversWindow) row(st actors.ServerStatus) fyne.CanvasObject {
 	if st.Reason == "" || st.State == actors.StateIdle {
 		r.reason.Hide()
 	}
+	r.leftOut = widget.NewLabel("")
+	r.leftOut.Wrapping = fyne.TextWrapWord
+	r.leftOut.Importance = widget.WarningImportance
+	if n := len(s.rejected(st.Alias)); n > 0 {
+		r.leftOut.SetText(fmt.Sprintf("%d %s left out for breaking the MCP rules for names: see Tools.", n, plural(n, "tool", "tools")))
+	} else {
+		r.leftOut.Hide()
+	}
 
 	alias := st.Alias
 	r.tools = widget.NewButtonWithIcon("Tools", theme.ListIcon(), func() { s.showTools(alias) })
@@ -126,7 +137,7 @@ func (s *serversWindow) row(st actors.ServerStatus) fyne.CanvasObject {
 	buttons := container.NewHBox(r.tools, r.reconnect, r.disconnect, r.connect)
 	head := container.NewHBox(container.NewCenter(dotBox), name, r.state)
 	return container.NewPadded(container.NewBorder(nil, nil, nil, container.NewCenter(buttons),
-		container.NewVBox(head, info, endpointObj, r.reason)))
+		container.NewVBox(head, info, endpointObj, r.reason, r.leftOut)))
 }
 
 func stateLabel(st actors.ServerStatus) string {
@@ -200,12 +211,41 @@ func (b *bridge) disconnect(c actor.Context, alias string) {
 	}()
 }
 
-// showTools lists a server's tools; picking one shows its description,
-// annotations and full input and output schemas.
+// rejected lists the tools of alias the catalog left out, with why.
+func (s *serversWindow) rejected(alias string) []tools.Rejected {
+	var out []tools.Rejected
+	if s.ui.catalog == nil {
+		return nil
+	}
+	for _, r := range s.ui.catalog.Rejected() {
+		if r.Server == alias {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// showTools lists a server's tools, marking those new on the server or
+// changed since they were pinned; picking one shows its description,
+// warnings, annotations and full input and output schemas. Below: the tools
+// left out (with why) and those gone from the server's listing.
 func (s *serversWindow) showTools(alias string) {
 	var list []tools.Tool
 	if s.ui.catalog != nil {
 		list = s.ui.catalog.Server(alias)
+	}
+	var states []actors.PinState
+	if sys := s.ui.d.System; sys != nil {
+		states = sys.PinStates(list)
+	}
+	label := func(i int) string {
+		switch {
+		case i < len(states) && states[i].Changed:
+			return list[i].Name + "  · changed"
+		case i < len(states) && states[i].New:
+			return list[i].Name + "  · new"
+		}
+		return list[i].Name
 	}
 	w := s.ui.app.NewWindow("Deckhand: tools of " + alias)
 	detail := widget.NewRichText()
@@ -213,19 +253,52 @@ func (s *serversWindow) showTools(alias string) {
 	tl := widget.NewList(
 		func() int { return len(list) },
 		func() fyne.CanvasObject { return widget.NewLabel("a_tool_name_of_some_length") },
-		func(i widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(list[i].Name) },
+		func(i widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(label(i)) },
 	)
 	tl.OnSelected = func(i widget.ListItemID) {
-		detail.ParseMarkdown(tools.Markdown(list[i]))
+		md := tools.Markdown(list[i])
+		if i < len(states) {
+			switch st := states[i]; {
+			case st.Changed:
+				md = "**Changed since it was pinned**: it is asked again before it runs.\n\n```\n" + st.Change + "\n```\n\n" + md
+			case st.New:
+				md = "**" + actors.NewToolWarning(alias, st.Since) + "**\n\n" + md
+			}
+		}
+		detail.ParseMarkdown(md)
 	}
 	if len(list) > 0 {
 		tl.Select(0)
 	} else {
 		detail.ParseMarkdown("This server has no tools (or is not connected).")
 	}
+	var notes []string
+	for _, r := range s.rejected(alias) {
+		notes = append(notes, fmt.Sprintf("Left out: %s (%s)", r.Name, r.Reason))
+	}
+	if sys := s.ui.d.System; sys != nil {
+		for _, g := range sys.Gone(alias) {
+			notes = append(notes, fmt.Sprintf("Gone: %s is not in the server's listing since %s", g.Tool, g.Since.Local().Format("2006-01-02 15:04")))
+		}
+	}
+	var bottom fyne.CanvasObject
+	if len(notes) > 0 {
+		l := widget.NewLabel(strings.Join(notes, "\n"))
+		l.Wrapping = fyne.TextWrapWord
+		l.Importance = widget.WarningImportance
+		bottom = container.NewVBox(widget.NewSeparator(), l)
+		s.notes = l.Text
+	}
 	split := container.NewHSplit(tl, container.NewScroll(detail))
 	split.Offset = 0.3
-	w.SetContent(split)
+	w.SetContent(container.NewBorder(nil, bottom, nil, nil, split))
 	w.Resize(fyne.NewSize(860, 560))
 	w.Show()
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -190,6 +190,11 @@ var migrations = []string{
 		definition TEXT NOT NULL,
 		pinned_at INTEGER NOT NULL
 	);`,
+	// v5: when each tool was first seen, whether it was added to a server
+	// already known, and since when its server's listing lacks it.
+	`ALTER TABLE tool_pins ADD COLUMN first_seen INTEGER NOT NULL DEFAULT 0;
+	 ALTER TABLE tool_pins ADD COLUMN added INTEGER NOT NULL DEFAULT 0;
+	 ALTER TABLE tool_pins ADD COLUMN gone_at INTEGER NOT NULL DEFAULT 0;`,
 }
 
 // SchemaVersion is the version this Deckhand writes.

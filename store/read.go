@@ -292,7 +292,7 @@ func (db *DB) Catalogs(ctx context.Context) (map[string]ServerCatalog, error) {
 
 // Pins returns every pinned tool definition, by tool (alias.tool).
 func (db *DB) Pins(ctx context.Context) (map[string]Pin, error) {
-	rows, err := db.sql.QueryContext(ctx, `SELECT tool, hash, definition, pinned_at FROM tool_pins`)
+	rows, err := db.sql.QueryContext(ctx, `SELECT tool, hash, definition, pinned_at, first_seen, added, gone_at FROM tool_pins`)
 	if err != nil {
 		return nil, fmt.Errorf("reading pinned tools: %w", err)
 	}
@@ -301,11 +301,17 @@ func (db *DB) Pins(ctx context.Context) (map[string]Pin, error) {
 	for rows.Next() {
 		var p Pin
 		var def string
-		var at int64
-		if err := rows.Scan(&p.Tool, &p.Hash, &def, &at); err != nil {
+		var at, first, gone int64
+		if err := rows.Scan(&p.Tool, &p.Hash, &def, &at, &first, &p.Added, &gone); err != nil {
 			return nil, err
 		}
 		p.Definition, p.Time = json.RawMessage(def), fromMS(at)
+		if first > 0 {
+			p.FirstSeen = fromMS(first)
+		}
+		if gone > 0 {
+			p.Gone = fromMS(gone)
+		}
 		out[p.Tool] = p
 	}
 	return out, rows.Err()

@@ -78,7 +78,14 @@ type Pin struct {
 	Tool       string // alias.tool
 	Hash       string
 	Definition json.RawMessage
-	Time       time.Time
+	Time       time.Time // when pinned or last accepted
+	FirstSeen  time.Time // when the tool was first seen (zero before schema v5)
+	// Added: the tool appeared on a server whose other tools were known
+	// already (not in its first listing).
+	Added bool
+	// Gone is when the server's listing was first seen without the tool
+	// (zero while it is listed).
+	Gone time.Time
 }
 
 // ServerCatalog is the tools/list answer of a server's last connection.
@@ -204,9 +211,10 @@ func (db *DB) Write(ctx context.Context, b *Batch) error {
 	}
 	for _, p := range b.Pins {
 		if _, err := tx.ExecContext(ctx,
-			`INSERT INTO tool_pins (tool, hash, definition, pinned_at) VALUES (?, ?, ?, ?)
-			 ON CONFLICT (tool) DO UPDATE SET hash = excluded.hash, definition = excluded.definition, pinned_at = excluded.pinned_at`,
-			p.Tool, p.Hash, string(p.Definition), ms(p.Time)); err != nil {
+			`INSERT INTO tool_pins (tool, hash, definition, pinned_at, first_seen, added, gone_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+			 ON CONFLICT (tool) DO UPDATE SET hash = excluded.hash, definition = excluded.definition, pinned_at = excluded.pinned_at,
+			   first_seen = excluded.first_seen, added = excluded.added, gone_at = excluded.gone_at`,
+			p.Tool, p.Hash, string(p.Definition), ms(p.Time), msOrZero(p.FirstSeen), p.Added, msOrZero(p.Gone)); err != nil {
 			return fmt.Errorf("pinning %s: %w", p.Tool, err)
 		}
 	}
@@ -214,6 +222,13 @@ func (db *DB) Write(ctx context.Context, b *Batch) error {
 		return fmt.Errorf("writing the log: %w", err)
 	}
 	return nil
+}
+
+func msOrZero(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return ms(t)
 }
 
 func nullable(s string) any {

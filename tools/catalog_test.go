@@ -223,15 +223,22 @@ func TestCatalogWarnings(t *testing.T) {
 			{Name: "Echo", Description: "Echo."}, {Name: "echo", Description: "Echo."},
 			{Name: "hidden", Description: "Fine\u200b text"},
 			{Name: "plain", Description: "Adds two numbers."},
+			{Name: "delete_files", Description: "Deletes."}, {Name: "de1ete-fi1es", Description: "Deletes too."},
+			{Name: "modern", Description: "New."}, {Name: "rnodern", Description: "Newer."},
+			{Name: "read_file", Description: "Reads."},
 		}},
 	})
 	want := map[string][]string{
-		"hz.weather":   {"speaks to the model", "names fs.read_file"},
-		"hz.Echo":      {"differs only in case from hz.echo"},
-		"hz.echo":      {"differs only in case from hz.Echo"},
-		"hz.hidden":    {"invisible text"},
-		"hz.plain":     nil,
-		"fs.read_file": nil,
+		"hz.weather":      {"speaks to the model", "names fs.read_file"},
+		"hz.Echo":         {"differs only in case from hz.echo"},
+		"hz.echo":         {"differs only in case from hz.Echo"},
+		"hz.hidden":       {"invisible text"},
+		"hz.plain":        nil,
+		"fs.read_file":    nil,
+		"hz.de1ete-fi1es": {"looks like hz.delete_files on the same server (characters easy to confuse: 1 and l, - and _)"},
+		"hz.delete_files": {"looks like hz.de1ete-fi1es"},
+		"hz.rnodern":      {"looks like hz.modern", "rn and m"},
+		"hz.read_file":    nil, // fs.read_file is another server's: its alias tells them apart
 	}
 	for name, parts := range want {
 		tool, _ := cat.Lookup(name)

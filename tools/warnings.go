@@ -2,6 +2,7 @@ package tools
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -26,23 +27,31 @@ func steers(text string) string {
 }
 
 // flag adds warnings about what a tool's definition says of other tools and
-// of the model, and about names on one server that differ only in case.
-// Called with c.tools sorted by display name.
+// of the model, and about names on one server that look alike: equal but
+// for case, or for characters easy to confuse (see skeleton). Names are
+// ASCII by then (the catalog leaves out any other), so look-alikes from
+// other scripts cannot occur. Called with c.tools sorted by display name.
 func (c *Catalog) flag() {
-	folded := map[string][]int{}
+	alike := map[string][]int{}
 	for i := range c.tools {
 		t := &c.tools[i]
-		key := t.Server + "." + strings.ToLower(t.Name)
-		folded[key] = append(folded[key], i)
+		key := t.Server + "." + skeleton(t.Name)
+		alike[key] = append(alike[key], i)
 	}
-	for _, idx := range folded {
+	for _, idx := range alike {
 		if len(idx) < 2 {
 			continue
 		}
 		for _, i := range idx {
 			for _, j := range idx {
-				if i != j {
-					c.tools[i].Warnings = append(c.tools[i].Warnings, "its name differs only in case from "+c.tools[j].Display+" on the same server")
+				if i == j {
+					continue
+				}
+				a, b := c.tools[i], c.tools[j]
+				if strings.EqualFold(a.Name, b.Name) {
+					c.tools[i].Warnings = append(c.tools[i].Warnings, "its name differs only in case from "+b.Display+" on the same server")
+				} else {
+					c.tools[i].Warnings = append(c.tools[i].Warnings, "its name looks like "+b.Display+" on the same server (characters easy to confuse: "+confusedIn(a.Name, b.Name)+")")
 				}
 			}
 		}
@@ -81,4 +90,50 @@ func (c *Catalog) namesOther(alias, text string) string {
 		}
 	}
 	return ""
+}
+
+// confusables are the ASCII sequences a reader easily takes for another, and
+// what skeleton makes of each. Longer ones come first.
+var confusables = strings.NewReplacer("rn", "m", "vv", "w", "cl", "d", "0", "o", "1", "l", "i", "l", "-", "_", ".", "_")
+
+// skeleton is what a name looks like to a hurried reader: lower case, and
+// each confusable replaced by what it is taken for.
+func skeleton(name string) string {
+	return confusables.Replace(strings.ToLower(name))
+}
+
+// confusedIn names the characters that make a and b look alike, for the
+// warning: those that differ, position by position, when the names are as
+// long; otherwise the multi-letter look-alikes (rn and m) they hold.
+func confusedIn(a, b string) string {
+	var out []string
+	add := func(x, y string) {
+		if x > y {
+			x, y = y, x
+		}
+		if p := x + " and " + y; !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	la, lb := strings.ToLower(a), strings.ToLower(b)
+	if len(la) == len(lb) {
+		for i := range len(la) {
+			if la[i] != lb[i] {
+				add(la[i:i+1], lb[i:i+1])
+			}
+		}
+	} else {
+		for _, p := range [][2]string{{"rn", "m"}, {"vv", "w"}, {"cl", "d"}} {
+			if (strings.Contains(la, p[0]) && strings.Contains(lb, p[1])) || (strings.Contains(la, p[1]) && strings.Contains(lb, p[0])) {
+				out = append(out, p[0]+" and "+p[1])
+			}
+		}
+	}
+	if la != a || lb != b {
+		out = append(out, "case")
+	}
+	if len(out) == 0 {
+		return "several"
+	}
+	return strings.Join(out, ", ")
 }

@@ -59,11 +59,22 @@ func mcpPins(ctx context.Context, e *env, args []string) error {
 	changed := 0
 	for _, st := range states {
 		if !st.Changed {
-			fmt.Fprintf(e.stdout, "%s  pinned\n", st.Tool.Display)
+			added := ""
+			if st.New {
+				added = ", new: added on " + st.Since.Local().Format("2006-01-02 15:04") + " to a server already known"
+			}
+			fmt.Fprintf(e.stdout, "%s  pinned%s\n", st.Tool.Display, added)
 			continue
 		}
 		changed++
 		fmt.Fprintf(e.stdout, "%s  CHANGED since it was pinned:\n%s\n", st.Tool.Display, indent(st.Change, "    "))
+	}
+	alias := ""
+	if len(rest) == 1 {
+		alias = rest[0]
+	}
+	for _, g := range sys.Gone(alias) {
+		fmt.Fprintf(e.stdout, "%s  gone: not in its server's listing since %s\n", g.Tool, g.Since.Local().Format("2006-01-02 15:04"))
 	}
 	if changed > 0 {
 		fmt.Fprintf(e.stdout, "\n%d changed: each is asked again before it runs; deckhand mcp pins accept ALIAS.TOOL accepts a change.\n", changed)

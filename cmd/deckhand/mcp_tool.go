@@ -23,6 +23,8 @@ type toolJSON struct {
 	Description  string               `json:"description,omitempty"`
 	Annotations  *sdk.ToolAnnotations `json:"annotations,omitempty"`
 	Warnings     []string             `json:"warnings,omitempty"`
+	New          bool                 `json:"new,omitempty"`     // added to a known server lately
+	Changed      bool                 `json:"changed,omitempty"` // differs from its pinned definition
 	InputSchema  any                  `json:"input_schema,omitempty"`
 	OutputSchema any                  `json:"output_schema,omitempty"`
 }

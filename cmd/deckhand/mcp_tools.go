@@ -22,25 +22,49 @@ func mcpTools(ctx context.Context, e *env, args []string) error {
 	if len(rest) > 1 {
 		return usagef("mcp tools takes at most one alias")
 	}
+	// The log holds the pinned definitions: which tools are new, changed
+	// or gone. Without it the list is still shown.
+	if db, err := e.openLog(ctx); err != nil {
+		fmt.Fprintf(e.stderr, "(%v: new, changed and gone tools are not marked)\n", err)
+	} else {
+		defer db.Close()
+		e.logDB = db
+	}
 	sys, cat, list, err := e.catalog(ctx, "", *maxWait, rest...)
 	if err != nil {
 		return err
 	}
 	defer e.stopSystem(sys)
+	states, err := sys.Pins(ctx)
+	if err != nil {
+		return err
+	}
 	if *asJSON {
 		out := []toolJSON{}
-		for _, t := range cat.Tools() {
-			out = append(out, toToolJSON(t, false))
+		for _, st := range states {
+			j := toToolJSON(st.Tool, false)
+			j.New, j.Changed = st.New, st.Changed
+			out = append(out, j)
 		}
 		return writeJSON(e.stdout, out)
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	for _, t := range cat.Tools() {
-		fmt.Fprintf(tw, "%s\t%s\n", t.Display, shorten(firstLine(t.Def.Description), 100))
+	for _, st := range states {
+		mark := ""
+		switch {
+		case st.Changed:
+			mark = "[CHANGED] "
+		case st.New:
+			mark = "[new] "
+		}
+		fmt.Fprintf(tw, "%s\t%s%s\n", st.Tool.Display, mark, shorten(firstLine(st.Tool.Def.Description), 100))
 	}
 	tw.Flush()
 	for _, r := range cat.Rejected() {
 		fmt.Fprintf(e.stderr, "%s: tool %s left out: %s\n", r.Server, r.Name, r.Reason)
+	}
+	for _, g := range sys.Gone(only(rest)) {
+		fmt.Fprintf(e.stderr, "%s: gone from its server's listing since %s\n", g.Tool, g.Since.Local().Format("2006-01-02 15:04"))
 	}
 	if cat.Len() == 0 && len(list) == 0 {
 		fmt.Fprintf(e.stdout, "No MCP servers configured.\n\n%s", addServerHint)
@@ -73,4 +97,12 @@ func (e *env) catalog(ctx context.Context, note string, maxWait time.Duration, o
 		}
 	}
 	return sys, cat, list, nil
+}
+
+// only is the one alias a command was given, or "" for all.
+func only(args []string) string {
+	if len(args) == 1 {
+		return args[0]
+	}
+	return ""
 }

@@ -37,3 +37,40 @@ func TestMCPPins(t *testing.T) {
 		t.Errorf("after accepting:\n%s", r.stdout)
 	}
 }
+
+// A tool that appears on a server already known is marked new, in mcp
+// tools, mcp pins and the approval prompt; one that leaves the listing is
+// noted as gone, and no longer once it is back.
+func TestNewAndGoneTools(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "log.db")
+	plain := writeConfig(t, fmt.Sprintf("[mcp.servers.s]\ncommand = %q\n", stdioServerBin(t)))
+	more := writeConfig(t, fmt.Sprintf("[mcp.servers.s]\ncommand = %q\nargs = [\"-describe\", \"Reads the weather.\"]\n", stdioServerBin(t)))
+	run := func(cfg string, args ...string) result {
+		t.Helper()
+		r := deckhand(t, nil, "", append([]string{"--config", cfg, "--db", db}, args...)...)
+		if r.code != exitOK {
+			t.Fatalf("%v: exit %d\n%s%s", args, r.code, r.stdout, r.stderr)
+		}
+		return r
+	}
+	if r := run(plain, "mcp", "tools"); strings.Contains(r.stdout, "[new]") || strings.Contains(r.stderr, "gone") {
+		t.Errorf("first sight marks tools:\n%s%s", r.stdout, r.stderr)
+	}
+	r := run(more, "mcp", "tools")
+	if !strings.Contains(r.stdout, "[new] Reads the weather.") || strings.Count(r.stdout, "[new]") != 1 {
+		t.Errorf("the added tool is not marked new:\n%s", r.stdout)
+	}
+	if r := run(more, "mcp", "pins"); !strings.Contains(r.stdout, "s.mutable  pinned, new: added on") {
+		t.Errorf("mcp pins:\n%s", r.stdout)
+	}
+	r = run(plain, "mcp", "tools")
+	if !strings.Contains(r.stderr, "s.mutable: gone from its server's listing since") {
+		t.Errorf("the removed tool is not noted:\n%s", r.stderr)
+	}
+	if r := run(plain, "mcp", "pins"); !strings.Contains(r.stdout, "s.mutable  gone: not in its server's listing since") {
+		t.Errorf("mcp pins after the removal:\n%s", r.stdout)
+	}
+	if r := run(more, "mcp", "tools"); strings.Contains(r.stderr, "gone") || !strings.Contains(r.stdout, "[new]") {
+		t.Errorf("back again:\n%s%s", r.stdout, r.stderr)
+	}
+}

@@ -128,6 +128,8 @@ func typeProblems(md toml.MetaData, data []byte) []Problem {
 			out = append(out, Problem{Key: path, Msg: durationFix(value(k))})
 		case len(k) == 4 && k[0] == "mcp" && k[1] == "servers" && k[3] == "env" && typ != "Hash":
 			out = append(out, Problem{Key: path, Msg: "env must be a table of variables: write " + envFix(value(k))})
+		case typ != "Hash" && fieldType(k) != nil && fieldType(k).Kind() == reflect.Map:
+			out = append(out, Problem{Key: path, Msg: k[len(k)-1] + " must be a table, not " + article(strings.ToLower(typ)) + ": write " + tableFix(k[len(k)-1], fieldType(k), value(k))})
 		}
 	}
 	return out
@@ -199,6 +201,31 @@ func envFix(v any) string {
 		parts = append(parts, quoteKey(name)+" = "+jsonString(val))
 	}
 	return "env = { " + strings.Join(parts, ", ") + " }"
+}
+
+func article(noun string) string {
+	if noun != "" && strings.ContainsRune("aeiou", rune(noun[0])) {
+		return "an " + noun
+	}
+	return "a " + noun
+}
+
+// tableFix writes a list of names as the table a map of booleans wants
+// (auto_approve = { "fs.*" = true }), or says what a table looks like.
+func tableFix(key string, t reflect.Type, v any) string {
+	list, ok := v.([]any)
+	if !ok || len(list) == 0 || t.Elem().Kind() != reflect.Bool {
+		return key + ` = { NAME = value }`
+	}
+	var parts []string
+	for _, e := range list {
+		s, ok := e.(string)
+		if !ok {
+			return key + ` = { NAME = true }`
+		}
+		parts = append(parts, jsonString(s)+" = true")
+	}
+	return key + " = { " + strings.Join(parts, ", ") + " }"
 }
 
 // lookup finds the value at k in a decoded document.

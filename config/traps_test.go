@@ -22,6 +22,7 @@ func TestConfigTraps(t *testing.T) {
 		{"a server's timeout", "[mcp.servers.fs]\ncommand = \"x\"\ntimeout = 10\n", `config.toml: mcp.servers.fs.timeout: a duration needs a unit: write "10s"`},
 		{"a server's connect_timeout", "[mcp.servers.fs]\ncommand = \"x\"\nconnect_timeout = 5\n", `config.toml: mcp.servers.fs.connect_timeout: a duration needs a unit: write "5s"`},
 		{"env as a list", "[mcp.servers.fs]\ncommand = \"x\"\nenv = [\"A=1\", \"B=x y\"]\n", `config.toml: mcp.servers.fs.env: env must be a table of variables: write env = { A = "1", B = "x y" }`},
+		{"auto_approve as a list", "[mcp]\nauto_approve = [\"fs.*\", \"git.status\"]\n", `config.toml: mcp.auto_approve: auto_approve must be a table, not an array: write auto_approve = { "fs.*" = true, "git.status" = true }`},
 		{"env as a string", "[mcp.servers.fs]\ncommand = \"x\"\nenv = \"A=1\"\n", `config.toml: mcp.servers.fs.env: env must be a table of variables: write env = { NAME = "value" }`},
 		{"too deep", "a = " + strings.Repeat("{b = ", 40) + "1" + strings.Repeat("}", 40) + "\n", "config.toml:1: arrays and tables are nested more than 32 deep"},
 		{"too deep, on line 3", "x = 1\n\na = " + strings.Repeat("[", 33) + strings.Repeat("]", 33) + "\n", "config.toml:3: arrays and tables are nested more than 32 deep"},

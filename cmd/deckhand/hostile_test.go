@@ -1,8 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -135,5 +140,48 @@ args = ["-big"]
 	r = deckhand(t, nil, "", "--config", cfg, "mcp", "call", "b.big", `{"mib":50}`)
 	if r.code == exitOK || !strings.Contains(r.stderr, "over the 16.0 MiB one message may have") || len(r.stdout)+len(r.stderr) > 4096 {
 		t.Errorf("mcp call of 50 MiB: exit %d, stdout %.300q, stderr %.500q", r.code, r.stdout, r.stderr)
+	}
+}
+
+// The real binary, in a chat of five turns with a server that sends every
+// notification kind 10,000 times a second: each turn answers, and the
+// peak RSS is reported (with a bound far above what it is, to catch growth
+// without limit).
+func TestFloodedChatMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	model := testutil.NewModelServer(t)
+	for range 5 {
+		model.Add(testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "a", Name: "f__echo", Arguments: `{}`})},
+			testutil.ModelResponse{Body: testutil.TextChunks("done")})
+	}
+	cfg := writeConfig(t, fmt.Sprintf(`
+[model]
+base_url = %q
+name = "scripted"
+
+[mcp.servers.f]
+command = %q
+args = ["-flood", "10000", "-flood-all"]
+`, model.URL, stdioServerBin(t)))
+	bin := testutil.BuildProgram(t, "./cmd/deckhand")
+	cmd := exec.Command(bin, "--config", cfg, "--db", filepath.Join(t.TempDir(), "log.db"), "chat", "--wait", "5s", "--approve=auto")
+	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+	cmd.Stdin = strings.NewReader(strings.Repeat("echo\n", 5))
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("chat: %v\n%s\n%s", err, out.String(), errOut.String())
+	}
+	took := time.Since(start)
+	rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss // KiB on Linux
+	if n := strings.Count(out.String(), "done"); n != 5 || strings.Contains(out.String(), "denied") {
+		t.Errorf("%d of 5 turns answered:\n%s\n%s", n, out.String(), errOut.String())
+	}
+	t.Logf("5 turns under a flood of every notification kind: %v in all (with start and stop), peak RSS %.1f MB", took.Round(time.Millisecond), float64(rss)/1024)
+	if rss > 400<<10 {
+		t.Errorf("peak RSS %d KiB", rss)
 	}
 }

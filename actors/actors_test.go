@@ -43,9 +43,7 @@ func start(t *testing.T, servers map[string]config.Server, tweak ...func(*config
 
 var noLoginShell = mcpPaths()
 
-func stdio(t *testing.T, args ...string) config.Server {
-	return config.Server{Command: testutil.BuildProgram(t, "./testutil/stdioserver"), Args: args}
-}
+func stdio(t *testing.T, args ...string) config.Server { return testutil.StdioServer(t, args...) }
 
 func statuses(t *testing.T, sys *System, settled bool) map[string]ServerStatus {
 	t.Helper()

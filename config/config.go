@@ -47,6 +47,8 @@ type Config struct {
 	Model Model `toml:"model"`
 	MCP   MCP   `toml:"mcp"`
 	Shell Shell `toml:"shell"`
+	// Policy bounds what tools may touch: files, commands, hosts, secrets.
+	Policy Policy `toml:"policy"`
 
 	// Path is the file this config was loaded from, or "" when none existed.
 	Path string `toml:"-"`
@@ -247,6 +249,23 @@ type Server struct {
 	Connect string `toml:"connect,omitempty" validate:"omitempty,oneof=start on_demand"`
 	// Disabled keeps the server in the file without connecting to it.
 	Disabled bool `toml:"disabled,omitempty"`
+
+	// Sandbox confines a command server with the kernel (Landlock): it
+	// reads the system, its own install folder and package caches, the
+	// read roots and Read; it writes the write roots, Write and a private
+	// state folder; nothing else in the home folder. "on" (the default) or
+	// "off" (unconfined, shown as a warning).
+	Sandbox string `toml:"sandbox,omitempty" validate:"omitempty,oneof=on off"`
+	// Secrets names variables of Deckhand's environment passed on to this
+	// server; each must also be in policy.secrets.keys.
+	Secrets []string `toml:"secrets,omitempty" validate:"dive,env_name"`
+	// Read and Write add folders this server may read, or read and write,
+	// besides the policy's roots ("~/" expands).
+	Read  []string `toml:"read,omitempty"`
+	Write []string `toml:"write,omitempty"`
+	// Network lets a sandboxed server use TCP (default true); false denies
+	// it every TCP connection and listening port.
+	Network *bool `toml:"network,omitempty"`
 }
 
 // IsStdio reports whether the server is a local command.

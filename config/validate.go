@@ -133,6 +133,18 @@ func validateServer(sl validator.StructLevel) {
 		if s.Cwd != "" {
 			report("Cwd", "cwd", "command_only")
 		}
+		if s.Sandbox != "" {
+			report("Sandbox", "sandbox", "command_only")
+		}
+		if len(s.Secrets) > 0 {
+			report("Secrets", "secrets", "command_only")
+		}
+		if len(s.Read) > 0 || len(s.Write) > 0 {
+			report("Read", "read", "command_only")
+		}
+		if s.Network != nil {
+			report("Network", "network", "command_only")
+		}
 		if s.AuthToken != "" && s.AuthEnv != "" {
 			report("AuthEnv", "auth_env", "auth_both")
 		}

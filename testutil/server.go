@@ -7,11 +7,13 @@ package testutil
 
 import (
 	"context"
+	"deckhand/config"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -109,4 +111,16 @@ func ServeHTTP(t testing.TB, s *sdk.Server) *HTTPServer {
 func (h *HTTPServer) Close() {
 	h.srv.CloseClientConnections()
 	h.srv.Close()
+}
+
+// StdioServer is a config entry for the stdioserver test program with args.
+// A -pidfile's folder is made writable to it: it runs sandboxed.
+func StdioServer(t testing.TB, args ...string) config.Server {
+	srv := config.Server{Command: BuildProgram(t, "./testutil/stdioserver"), Args: args}
+	for i, a := range args {
+		if a == "-pidfile" && i+1 < len(args) {
+			srv.Write = append(srv.Write, filepath.Dir(args[i+1]))
+		}
+	}
+	return srv
 }

@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -37,6 +38,7 @@ func main() {
 	flood := flag.Int("flood", 0, "be a bare JSON-RPC server with one tool that, once initialized, sends this many tools/list_changed a second for ever; it writes how many tools/list it answered to -pidfile's file + \".lists\"")
 	floodAll := flag.Bool("flood-all", false, "with -flood, send every notification kind at that rate (list_changed of tools, prompts and resources, resources/updated, log messages with escape sequences, progress for unknown tokens), and 2,000 progress notifications during each call")
 	describe := flag.String("describe", "", "add a tool named mutable with this description")
+	probe := flag.Bool("probe", false, "add tools getenv {name}, read_file {path}, write_file {path, text} and dial {addr}, which report what the process may do")
 	big := flag.Bool("big", false, "add tools big {mib} (a result of that size), huge_notice {mib} (a log message of that size, then a small result) and huge_orphan {mib} (a message of that size with no id)")
 	hostile := flag.Bool("hostile", false, "add tools with odd names, and one whose title, description, progress and result carry escape sequences")
 	flag.Parse()
@@ -106,6 +108,9 @@ func main() {
 	}
 	if *big {
 		addBig(s)
+	}
+	if *probe {
+		addProbe(s)
 	}
 	if *describe != "" {
 		s.AddTool(&sdk.Tool{Name: "mutable", Description: *describe, InputSchema: &jsonschema.Schema{Type: "object"}},
@@ -282,5 +287,60 @@ func addBig(s *sdk.Server) {
 		func(_ context.Context, _ *sdk.CallToolRequest, in size) (*sdk.CallToolResult, any, error) {
 			raw(`{"jsonrpc":"2.0","result":{"text":"`, in.MiB, `"}}`)
 			return text("sent an orphan"), nil, nil
+		})
+}
+
+type probeArgs struct {
+	Name string `json:"name,omitempty"`
+	Path string `json:"path,omitempty"`
+	Text string `json:"text,omitempty"`
+	Addr string `json:"addr,omitempty"`
+}
+
+// addProbe adds tools that try what a sandbox forbids and say what
+// happened: the result is the value or content, or "error: …".
+func addProbe(s *sdk.Server) {
+	text := func(t string) (*sdk.CallToolResult, any, error) {
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: t}}}, nil, nil
+	}
+	sdk.AddTool(s, &sdk.Tool{Name: "getenv", Description: "The value of an environment variable"},
+		func(_ context.Context, _ *sdk.CallToolRequest, in probeArgs) (*sdk.CallToolResult, any, error) {
+			if v, ok := os.LookupEnv(in.Name); ok {
+				return text(v)
+			}
+			return text("(unset)")
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "environ", Description: "The names of every environment variable"},
+		func(_ context.Context, _ *sdk.CallToolRequest, in probeArgs) (*sdk.CallToolResult, any, error) {
+			var names []string
+			for _, kv := range os.Environ() {
+				k, _, _ := strings.Cut(kv, "=")
+				names = append(names, k)
+			}
+			return text(strings.Join(names, " "))
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "read_file", Description: "Read a file"},
+		func(_ context.Context, _ *sdk.CallToolRequest, in probeArgs) (*sdk.CallToolResult, any, error) {
+			data, err := os.ReadFile(in.Path)
+			if err != nil {
+				return text("error: " + err.Error())
+			}
+			return text(string(data))
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "write_file", Description: "Write a file"},
+		func(_ context.Context, _ *sdk.CallToolRequest, in probeArgs) (*sdk.CallToolResult, any, error) {
+			if err := os.WriteFile(in.Path, []byte(in.Text), 0o644); err != nil {
+				return text("error: " + err.Error())
+			}
+			return text("wrote " + in.Path)
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "dial", Description: "Open a TCP connection"},
+		func(_ context.Context, _ *sdk.CallToolRequest, in probeArgs) (*sdk.CallToolResult, any, error) {
+			c, err := net.DialTimeout("tcp", in.Addr, 5*time.Second)
+			if err != nil {
+				return text("error: " + err.Error())
+			}
+			c.Close()
+			return text("connected")
 		})
 }

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -19,7 +20,9 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/config"
+	"deckhand/policy"
 	"deckhand/redact"
+	"deckhand/sandbox"
 )
 
 // Kind is how a connection talks to its server.
@@ -58,6 +61,11 @@ type Options struct {
 	// MaxMessageBytes bounds one message from a stdio server. Default
 	// [MaxMessageBytes].
 	MaxMessageBytes int
+	// Policy decides a stdio server's environment and sandbox, the roots
+	// it is told, and the hosts an HTTP server may be reached at. Default:
+	// the policy of an empty config (sandbox on, the workspace as the
+	// only root, no secrets passed on).
+	Policy *policy.Policy
 }
 
 // defaultHTTPTransport bounds the TCP and TLS handshakes: a host that drops
@@ -93,6 +101,8 @@ type Conn struct {
 	command string         // the server's command, for messages
 	stderr  *tailBuffer
 	frames  *stdioTransport // nil for HTTP
+	// sandboxed: the stdio server runs confined (package sandbox).
+	sandboxed bool
 
 	// sessionCtx is what the SDK's transports live in: the legacy SSE
 	// transport ties its stream to the context given to Connect, so it must
@@ -150,11 +160,20 @@ func Dial(ctx context.Context, alias string, srv config.Server, opts Options) (*
 	if version == "" {
 		version = "dev"
 	}
+	if opts.Policy == nil {
+		opts.Policy = policy.New(&config.Config{}, opts.LookupEnv)
+	}
+	caps := &sdk.ClientCapabilities{}
+	local := opts.InProcess == nil && srv.EffectiveTransport() == config.TransportStdio
+	if local {
+		// A local server is told the roots it may work in (server-
+		// filesystem narrows its folders to them); a remote one's files
+		// are not ours to bound.
+		caps.RootsV2 = &sdk.RootCapabilities{}
+	}
 	client := sdk.NewClient(&sdk.Implementation{Name: name, Version: version}, &sdk.ClientOptions{
-		Logger: log,
-		// No roots: server-filesystem, for one, would replace the
-		// directories it was started with by the client's roots.
-		Capabilities: &sdk.ClientCapabilities{},
+		Logger:       log,
+		Capabilities: caps,
 		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
 			if opts.OnToolsChanged != nil {
 				opts.OnToolsChanged()
@@ -166,6 +185,11 @@ func Dial(ctx context.Context, alias string, srv config.Server, opts Options) (*
 		},
 	})
 
+	if local {
+		for _, r := range opts.Policy.ServerRoots(srv) {
+			client.AddRoots(&sdk.Root{URI: "file://" + r, Name: filepath.Base(r)})
+		}
+	}
 	switch {
 	case opts.InProcess != nil:
 		err = c.dialInProcess(client, opts.InProcess)
@@ -233,11 +257,39 @@ func (c *Conn) dialStdio(ctx context.Context, client *sdk.Client, srv config.Ser
 	if err != nil {
 		return err
 	}
-	cmd := supervisedCommand(path, srv.Args)
-	c.command = path
-	cmd.Env = childEnv(os.Environ(), loginPath, srv.Env)
+	pol := opts.Policy
+	childPath := os.Getenv("PATH")
+	if loginPath != "" {
+		childPath = mergePath(childPath, loginPath)
+	}
+	spec := pol.ServerSpec(c.alias, srv, path, childPath)
+	var tmp string
+	if spec != nil {
+		if err := sandbox.Available(); err != nil {
+			return fmt.Errorf("%w; to run this server unconfined, set sandbox = \"off\" in mcp.servers.%s", err, c.alias)
+		}
+		tmp = filepath.Join(pol.StateDir(c.alias), "tmp")
+		if err := os.MkdirAll(tmp, 0o700); err != nil {
+			return fmt.Errorf("creating the server's state folder: %w", err)
+		}
+		if err := pol.EnsureWorkspace(); err != nil {
+			return err
+		}
+	}
+	env, err := pol.Env(c.alias, srv, childPath, tmp)
+	if err != nil {
+		return err
+	}
+	cmd, err := sandbox.Command(path, srv.Args, env, spec)
+	if err != nil {
+		return err
+	}
+	c.command, c.sandboxed = path, spec != nil
 	if cmd.Dir, err = expandHome(srv.Cwd); err != nil {
 		return err
+	}
+	if cmd.Dir == "" && spec != nil {
+		cmd.Dir = pol.Workspace // relative paths land in the workspace
 	}
 	if cmd.Dir != "" {
 		// exec reports a missing directory as a missing command.

@@ -23,9 +23,7 @@ import (
 
 const wait = 20 * time.Second // safety net for things that should happen promptly
 
-func stdioServer(t *testing.T, args ...string) config.Server {
-	return config.Server{Command: testutil.BuildProgram(t, "./testutil/stdioserver"), Args: args}
-}
+func stdioServer(t testing.TB, args ...string) config.Server { return testutil.StdioServer(t, args...) }
 
 func dial(t *testing.T, srv config.Server, opts Options) *Conn {
 	t.Helper()

@@ -95,31 +95,6 @@ func parsePathOutput(out []byte) []string {
 	return dirs
 }
 
-// childEnv is base with PATH extended by loginPath and overrides applied.
-func childEnv(base []string, loginPath string, overrides map[string]string) []string {
-	env := make([]string, 0, len(base)+len(overrides)+1)
-	set := map[string]string{}
-	for k, v := range overrides {
-		set[k] = v
-	}
-	if loginPath != "" {
-		if _, ok := set["PATH"]; !ok {
-			set["PATH"] = mergePath(os.Getenv("PATH"), loginPath)
-		}
-	}
-	for _, kv := range base {
-		k, _, _ := strings.Cut(kv, "=")
-		if _, ok := set[k]; ok {
-			continue
-		}
-		env = append(env, kv)
-	}
-	for k, v := range set {
-		env = append(env, k+"="+v)
-	}
-	return env
-}
-
 func mergePath(a, b string) string {
 	seen := map[string]bool{}
 	var out []string

@@ -9,6 +9,3 @@ import "os/exec"
 func isolate(cmd *exec.Cmd) {}
 
 func killGroup(pid int) {}
-
-// supervisedCommand runs the server plainly: the supervisor is Linux-only.
-func supervisedCommand(path string, args []string) *exec.Cmd { return exec.Command(path, args...) }

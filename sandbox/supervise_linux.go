@@ -1,4 +1,4 @@
-package mcp
+package sandbox
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -34,15 +35,29 @@ func init() {
 	}
 }
 
-// supervisedCommand returns the command that runs path with args under the
-// supervisor, or plainly when Deckhand's binary cannot be found.
-func supervisedCommand(path string, args []string) *exec.Cmd {
+// Command returns the command that runs path with args and the environment
+// env under the supervisor, confined by spec when it is not nil. Without
+// Deckhand's binary, an unconfined command runs plainly, and a confined
+// one cannot run.
+func Command(path string, args, env []string, spec *Spec) (*exec.Cmd, error) {
 	self, err := os.Executable()
 	if err != nil {
-		return exec.Command(path, args...)
+		if spec != nil {
+			return nil, fmt.Errorf("the sandbox needs Deckhand's own binary: %w", err)
+		}
+		cmd := exec.Command(path, args...)
+		cmd.Env = env
+		return cmd, nil
 	}
 	cmd := exec.Command(self, append([]string{superviseArg, path}, args...)...)
-	return cmd
+	cmd.Env = env
+	if spec != nil {
+		if err := spec.Check(); err != nil {
+			return nil, err
+		}
+		cmd.Env = append(slices.Clone(env), specEnv+"="+spec.encode())
+	}
+	return cmd, nil
 }
 
 // supervise runs argv and returns its exit code, leaving no descendant.
@@ -55,13 +70,28 @@ func supervise(argv []string) int {
 	if os.Getppid() != parent {
 		return 1 // Deckhand died before the signal was armed
 	}
+	if raw, ok := os.LookupEnv(specEnv); ok {
+		os.Unsetenv(specEnv) // the server never sees it
+		spec, err := decodeSpec(raw)
+		if err == nil {
+			err = spec.apply()
+		}
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "deckhand sandbox: %v\n", err)
+			return 126
+		}
+	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	// The server stays in the supervisor's process group: Deckhand's
 	// killGroup reaches it, and it dies with the supervisor.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
-		fmt.Fprintf(os.Stderr, "%s: %v\n", filepath.Base(argv[0]), unwrapExec(err))
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe
+		}
+		fmt.Fprintf(os.Stderr, "%s: %v\n", filepath.Base(argv[0]), err)
 		return 127
 	}
 	os.Stdin.Close() // the server holds it; Deckhand's closing it must reach the server alone

@@ -1,0 +1,303 @@
+// Package policy is Deckhand's capability policy applied: the environment a
+// child process gets, the sandbox a stdio server or shell command runs in,
+// the file paths a tool call may name, and the hosts a remote server may be
+// reached at. It reads config.Policy (whose fields carry the defaults) and
+// decides; the sandbox package enforces.
+package policy
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"deckhand/config"
+	"deckhand/sandbox"
+)
+
+// Policy is the effective policy of one config.
+type Policy struct {
+	// Workspace, Read and Write are absolute and clean; Read holds every
+	// write root too.
+	Workspace   string
+	Read, Write []string
+	AllowExec   bool
+	Domains     []string
+	Secrets     []string // names allowed to be passed on
+	modelKeyEnv string
+	lookupEnv   func(string) (string, bool)
+	home        string
+	stateHome   string
+}
+
+// New reads cfg's policy. lookupEnv reads Deckhand's environment (secrets
+// passed on); nil means os.LookupEnv.
+func New(cfg *config.Config, lookupEnv func(string) (string, bool)) *Policy {
+	if lookupEnv == nil {
+		lookupEnv = os.LookupEnv
+	}
+	p := &Policy{
+		Workspace:   cfg.Policy.WorkspaceDir(),
+		AllowExec:   cfg.Policy.AllowExec && !cfg.Shell.Disabled,
+		Domains:     cfg.Policy.Net.AllowDomains,
+		Secrets:     cfg.Policy.Secrets.Keys,
+		modelKeyEnv: cfg.Model.APIKeyEnv,
+		lookupEnv:   lookupEnv,
+	}
+	p.Read, p.Write = cfg.Policy.Roots()
+	p.home, _ = os.UserHomeDir()
+	p.stateHome = os.Getenv("XDG_STATE_HOME")
+	if p.stateHome == "" && p.home != "" {
+		p.stateHome = filepath.Join(p.home, ".local", "state")
+	}
+	return p
+}
+
+// EnsureWorkspace creates the workspace folder if it is missing.
+func (p *Policy) EnsureWorkspace() error {
+	if err := os.MkdirAll(p.Workspace, 0o755); err != nil {
+		return fmt.Errorf("creating the workspace %s: %w", p.Workspace, err)
+	}
+	return nil
+}
+
+// StateDir is the private folder of a sandboxed server (its TMPDIR too).
+func (p *Policy) StateDir(alias string) string {
+	return filepath.Join(p.stateHome, "deckhand", "servers", alias)
+}
+
+// minimalEnv are the variables of Deckhand's environment every child gets:
+// the MCP reference SDKs' list, and the locale. PATH is set separately.
+var minimalEnv = []string{"HOME", "LOGNAME", "SHELL", "TERM", "USER", "LANG", "LANGUAGE", "TZ"}
+
+// secretRef is a reference to a variable of Deckhand's environment in a
+// server's env value: "${NAME}".
+var secretRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+
+// Env is the environment of a child: the minimal set (with LC_*
+// variables), PATH, tmp (as TMPDIR, when not ""), the server's env (with
+// "${NAME}" references to allowed secrets filled in), and the secrets it
+// names that the policy allows. The model's key is never passed. alias
+// names the server in errors ("" for a shell command).
+func (p *Policy) Env(alias string, srv config.Server, path, tmp string) ([]string, error) {
+	set := map[string]string{}
+	for _, k := range minimalEnv {
+		if v, ok := p.lookupEnv(k); ok {
+			set[k] = v
+		}
+	}
+	for _, kv := range os.Environ() {
+		if k, v, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "LC_") {
+			if lv, ok := p.lookupEnv(k); ok {
+				set[k] = lv
+			} else {
+				set[k] = v
+			}
+		}
+	}
+	if path != "" {
+		set["PATH"] = path
+	} else if v, ok := p.lookupEnv("PATH"); ok {
+		set["PATH"] = v
+	}
+	if tmp != "" {
+		set["TMPDIR"] = tmp
+	} else if v, ok := p.lookupEnv("TMPDIR"); ok {
+		set["TMPDIR"] = v
+	}
+	for _, name := range srv.Secrets {
+		v, err := p.secret(alias, name, "secrets")
+		if err != nil {
+			return nil, err
+		}
+		set[name] = v
+	}
+	for k, v := range srv.Env {
+		var failed error
+		set[k] = secretRef.ReplaceAllStringFunc(v, func(ref string) string {
+			name := secretRef.FindStringSubmatch(ref)[1]
+			val, err := p.secret(alias, name, "env."+k)
+			if err != nil && failed == nil {
+				failed = err
+			}
+			return val
+		})
+		if failed != nil {
+			return nil, failed
+		}
+	}
+	env := make([]string, 0, len(set))
+	for k, v := range set {
+		env = append(env, k+"="+v)
+	}
+	slices.Sort(env)
+	return env, nil
+}
+
+// secret is the value of the variable name of Deckhand's environment, if
+// the policy lets it be passed on; key says where the server asked for it.
+func (p *Policy) secret(alias, name, key string) (string, error) {
+	where := "mcp.servers." + alias + "." + key
+	if alias == "" {
+		where = key
+	}
+	switch {
+	case name == p.modelKeyEnv:
+		return "", fmt.Errorf("%s asks for %s, the model's API key, which is never passed on", where, name)
+	case !slices.Contains(p.Secrets, name):
+		return "", fmt.Errorf("%s asks for %s, which policy.secrets.keys does not allow: add %q there to pass it on", where, name, name)
+	}
+	v, ok := p.lookupEnv(name)
+	if !ok {
+		return "", fmt.Errorf("%s asks for %s, which is not set in Deckhand's environment", where, name)
+	}
+	return v, nil
+}
+
+// systemRead are the folders a confined program may read and execute:
+// the system, not the home folder.
+var systemRead = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt",
+	"/proc", "/sys", "/run", "/var/lib", "/snap", "/nix/store", "/dev"}
+
+// deviceWrite are the device files any program writes.
+var deviceWrite = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty", "/dev/ptmx", "/dev/pts", "/dev/shm"}
+
+// homeRead are folders and files in the home folder that launchers need to
+// read: Node version managers and npm's settings.
+var homeRead = []string{".nvm", ".volta", ".local/share/fnm", ".npmrc", ".bun"}
+
+// homeWrite are the package caches npx and uvx write.
+var homeWrite = []string{".npm", ".cache/uv", ".local/share/uv", ".cache/node-gyp", ".cache/pip", ".bun/install/cache"}
+
+// ServerSpec is the sandbox of a stdio server whose resolved command is
+// command and whose PATH is path, or nil when its sandbox is off. It
+// reads the system, the command's install folder, the folders of its PATH
+// outside the home folder's sensitive ones, the read roots and its own
+// read paths; it writes the write roots, its write paths, its state folder
+// and the package caches.
+func (p *Policy) ServerSpec(alias string, srv config.Server, command, path string) *sandbox.Spec {
+	if !srv.SandboxOn() {
+		return nil
+	}
+	s := &sandbox.Spec{Network: srv.NetworkOn()}
+	s.Read = append(s.Read, systemRead...)
+	s.Read = append(s.Read, p.installDirs(command)...)
+	for _, d := range filepath.SplitList(path) {
+		if d != "" && filepath.IsAbs(d) && !p.sensitive(d) {
+			s.Read = append(s.Read, filepath.Clean(d))
+		}
+	}
+	for _, h := range homeRead {
+		s.Read = append(s.Read, filepath.Join(p.home, h))
+	}
+	s.Read = append(s.Read, p.Read...)
+	s.Read = append(s.Read, expandAll(srv.Read)...)
+	if srv.Cwd != "" {
+		s.Read = append(s.Read, config.ExpandPath(srv.Cwd))
+	}
+	s.Write = append(s.Write, deviceWrite...)
+	for _, h := range homeWrite {
+		s.Write = append(s.Write, filepath.Join(p.home, h))
+	}
+	s.Write = append(s.Write, p.Write...)
+	s.Write = append(s.Write, expandAll(srv.Write)...)
+	s.Write = append(s.Write, p.StateDir(alias))
+	s.Read, s.Write = dedupe(s.Read), dedupe(s.Write)
+	return s
+}
+
+// CommandSpec is the sandbox of a shell command: the system, and the
+// workspace to read and write; no network.
+func (p *Policy) CommandSpec(shell string) *sandbox.Spec {
+	s := &sandbox.Spec{Network: false}
+	s.Read = append(append(s.Read, systemRead...), p.installDirs(shell)...)
+	s.Write = append(append(s.Write, deviceWrite...), p.Workspace, p.StateDir("local"))
+	s.Read, s.Write = dedupe(s.Read), dedupe(s.Write)
+	return s
+}
+
+// installDirs are the folders a command needs to read to run: its own
+// folder and, through a symlink, its target's; for a folder named bin, its
+// parent (the install prefix: lib/ beside bin/), unless that is a
+// sensitive part of the home folder.
+func (p *Policy) installDirs(command string) []string {
+	if command == "" || !filepath.IsAbs(command) {
+		return nil
+	}
+	var out []string
+	add := func(file string) {
+		dir := filepath.Dir(file)
+		if !p.sensitive(dir) {
+			out = append(out, dir)
+		}
+		if filepath.Base(dir) == "bin" && !p.sensitive(filepath.Dir(dir)) {
+			out = append(out, filepath.Dir(dir))
+		}
+	}
+	add(command)
+	if real, err := filepath.EvalSymlinks(command); err == nil && real != command {
+		add(real)
+	}
+	return out
+}
+
+// sensitive reports whether reading all of dir would expose the person's
+// files: the home folder itself or a folder holding others' settings and
+// data (~/.local, ~/.local/share, ~/.config, ~/.cache), or any ancestor of
+// them.
+func (p *Policy) sensitive(dir string) bool {
+	dir = filepath.Clean(dir)
+	if dir == "/" {
+		return true
+	}
+	if p.home == "" {
+		return false
+	}
+	for _, s := range []string{"", ".local", ".local/share", ".local/state", ".config", ".cache", ".ssh", ".gnupg", ".aws"} {
+		guarded := filepath.Join(p.home, s)
+		if dir == guarded || within(guarded, dir) || (s == ".ssh" || s == ".gnupg" || s == ".aws") && within(dir, guarded) {
+			return true
+		}
+	}
+	return false
+}
+
+// within reports whether path is root or inside it.
+func within(path, root string) bool {
+	if path == root {
+		return true
+	}
+	rel, err := filepath.Rel(root, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../") && !filepath.IsAbs(rel)
+}
+
+func expandAll(paths []string) []string {
+	out := make([]string, 0, len(paths))
+	for _, p := range paths {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, config.ExpandPath(p))
+		}
+	}
+	return out
+}
+
+func dedupe(list []string) []string {
+	seen := map[string]bool{}
+	out := list[:0]
+	for _, s := range list {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// ServerRoots are the folders a local server is told it may work in: the
+// read roots (which hold the write roots) and its own read and write
+// paths.
+func (p *Policy) ServerRoots(srv config.Server) []string {
+	return dedupe(slices.Concat(slices.Clone(p.Read), expandAll(srv.Read), expandAll(srv.Write)))
+}

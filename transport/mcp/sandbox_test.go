@@ -1,0 +1,180 @@
+package mcp
+
+import (
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"deckhand/config"
+	"deckhand/policy"
+	"deckhand/sandbox"
+)
+
+// sandboxHome gives the test a home folder of its own, with a secret in
+// ~/.ssh, and returns it.
+func sandboxHome(t *testing.T) string {
+	stdioServer(t) // built with the real home's build cache
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_STATE_HOME", filepath.Join(home, ".local", "state"))
+	if err := os.MkdirAll(filepath.Join(home, ".ssh"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, ".ssh", "id_ed25519"), []byte("PRIVATE KEY"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return home
+}
+
+// A stdio server gets the minimal environment, its env, and the secrets
+// both it and the policy name: not the model's key, not a variable nobody
+// named, not one the policy does not allow.
+func TestServerEnvironment(t *testing.T) {
+	sandboxHome(t)
+	vars := map[string]string{
+		"PATH": os.Getenv("PATH"), "HOME": os.Getenv("HOME"), "USER": "someone",
+		"MODEL_KEY": "sk-model", "PLANTED": "planted-secret", "GH_TOKEN": "gh-secret", "OTHER_TOKEN": "other",
+	}
+	lookup := func(k string) (string, bool) { v, ok := vars[k]; return v, ok }
+	cfg := &config.Config{Model: config.Model{APIKeyEnv: "MODEL_KEY"}}
+	cfg.Policy.Secrets.Keys = []string{"GH_TOKEN", "OTHER_TOKEN", "MODEL_KEY"}
+	pol := policy.New(cfg, lookup)
+
+	srv := stdioServer(t, "-probe")
+	srv.Secrets = []string{"GH_TOKEN"}
+	srv.Env = map[string]string{"GREETING": "hello", "FROM_REF": "${OTHER_TOKEN}"}
+	c := dial(t, srv, Options{Policy: pol, LookupEnv: lookup})
+	for name, want := range map[string]string{
+		"GH_TOKEN": "gh-secret", "FROM_REF": "other", "GREETING": "hello", "USER": "someone",
+		"PLANTED": "(unset)", "MODEL_KEY": "(unset)", "OTHER_TOKEN": "(unset)", "DECKHAND_SANDBOX": "(unset)",
+	} {
+		if got := callText(t, c, "getenv", map[string]any{"name": name}); got != want {
+			t.Errorf("%s = %q, want %q", name, got, want)
+		}
+	}
+	names := strings.Fields(callText(t, c, "environ", map[string]any{}))
+	t.Logf("the server's environment: %v", names)
+	if len(names) > 14 {
+		t.Errorf("the server got %d variables: %v", len(names), names)
+	}
+
+	for _, tc := range []struct {
+		name string
+		mod  func(*config.Server)
+		want string
+	}{
+		{"secret not in the policy", func(s *config.Server) { s.Secrets = []string{"PLANTED"} }, "mcp.servers.test.secrets asks for PLANTED, which policy.secrets.keys does not allow"},
+		{"reference not in the policy", func(s *config.Server) { s.Env = map[string]string{"X": "${PLANTED}"} }, "mcp.servers.test.env.X asks for PLANTED, which policy.secrets.keys does not allow"},
+		{"the model's key", func(s *config.Server) { s.Secrets = []string{"MODEL_KEY"} }, "MODEL_KEY, the model's API key, which is never passed on"},
+	} {
+		s := stdioServer(t, "-probe")
+		tc.mod(&s)
+		_, err := Dial(t.Context(), "test", s, Options{Policy: pol, LookupEnv: lookup})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: Dial = %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// A sandboxed server reads and writes in the workspace, and can neither
+// read ~/.ssh nor write outside its write roots; with network = false it
+// cannot connect; with sandbox = "off" it can do all of it.
+func TestSandboxedServer(t *testing.T) {
+	if err := sandbox.Available(); err != nil {
+		t.Skip(err)
+	}
+	home := sandboxHome(t)
+	pol := policy.New(&config.Config{}, nil)
+	ws := pol.Workspace
+	if ws != filepath.Join(home, "Deckhand") {
+		t.Fatalf("workspace = %s", ws)
+	}
+	outside := t.TempDir()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+
+	c := dial(t, stdioServer(t, "-probe"), Options{Policy: pol})
+	if !c.sandboxed {
+		t.Fatal("the server is not sandboxed")
+	}
+	inside := filepath.Join(ws, "notes.txt")
+	if got := callText(t, c, "write_file", map[string]any{"path": inside, "text": "inside"}); got != "wrote "+inside {
+		t.Errorf("write in the workspace: %s", got)
+	}
+	if got := callText(t, c, "read_file", map[string]any{"path": inside}); got != "inside" {
+		t.Errorf("read in the workspace: %s", got)
+	}
+	if got := callText(t, c, "read_file", map[string]any{"path": filepath.Join(home, ".ssh", "id_ed25519")}); !strings.Contains(got, "permission denied") {
+		t.Errorf("read ~/.ssh: %s", got)
+	}
+	for _, p := range []string{filepath.Join(outside, "x"), filepath.Join(home, "x"), filepath.Join(home, ".bashrc")} {
+		if got := callText(t, c, "write_file", map[string]any{"path": p, "text": "x"}); !strings.Contains(got, "permission denied") {
+			t.Errorf("write %s: %s", p, got)
+		}
+	}
+	if got := callText(t, c, "read_file", map[string]any{"path": "/etc/hostname"}); strings.HasPrefix(got, "error") && !strings.Contains(got, "no such file") {
+		t.Errorf("read /etc: %s", got)
+	}
+	if got := callText(t, c, "dial", map[string]any{"addr": l.Addr().String()}); got != "connected" {
+		t.Errorf("network on: %s", got)
+	}
+
+	off := false
+	srv := stdioServer(t, "-probe")
+	srv.Network = &off
+	if sandbox.ABI() >= 4 {
+		nc := dial(t, srv, Options{Policy: pol})
+		if got := callText(t, nc, "dial", map[string]any{"addr": l.Addr().String()}); !strings.Contains(got, "permission denied") {
+			t.Errorf("network off: %s", got)
+		}
+	}
+
+	srv = stdioServer(t, "-probe")
+	srv.Sandbox = config.SandboxOff
+	free := dial(t, srv, Options{Policy: pol})
+	if free.sandboxed {
+		t.Fatal("sandbox = off, but the server is sandboxed")
+	}
+	if got := callText(t, free, "read_file", map[string]any{"path": filepath.Join(home, ".ssh", "id_ed25519")}); got != "PRIVATE KEY" {
+		t.Errorf("unsandboxed read ~/.ssh: %s", got)
+	}
+}
+
+// The cost of the sandbox at start: dialling a stdio server with it and
+// without, timed in the same run (reported, not asserted).
+func BenchmarkDialStdio(b *testing.B) {
+	home := b.TempDir()
+	b.Setenv("HOME", home)
+	pol := policy.New(&config.Config{}, nil)
+	for _, mode := range []string{config.SandboxOff, config.SandboxOn} {
+		b.Run("sandbox="+mode, func(b *testing.B) {
+			if mode == config.SandboxOn && sandbox.Available() != nil {
+				b.Skip(sandbox.Available())
+			}
+			srv := stdioServer(b, "-probe")
+			srv.Sandbox = mode
+			for b.Loop() {
+				c, err := Dial(b.Context(), "bench", srv, Options{Policy: pol, TerminateGrace: time.Second})
+				if err != nil {
+					b.Fatal(err)
+				}
+				c.Close()
+			}
+		})
+	}
+}

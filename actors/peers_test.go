@@ -74,7 +74,9 @@ func TestServerFilesystem(t *testing.T) {
 	p := testutil.RequirePeers(t)
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "hello.txt"), []byte("hello from the disk\n"), 0o644)
-	sys := start(t, map[string]config.Server{"fs": {Command: p.Node, Args: []string{p.Filesystem, dir}}})
+	// The folder is the server's to write: it runs sandboxed, and is told
+	// its roots (server-filesystem serves those, not its arguments).
+	sys := start(t, map[string]config.Server{"fs": {Command: p.Node, Args: []string{p.Filesystem, dir}, Write: []string{dir}}})
 	st := statuses(t, sys, true)["fs"]
 	if st.State != StateReady || st.Tools < 10 {
 		t.Fatalf("status = %+v", st)

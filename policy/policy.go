@@ -184,6 +184,7 @@ func (p *Policy) ServerSpec(alias string, srv config.Server, command, path strin
 	s := &sandbox.Spec{Network: srv.NetworkOn()}
 	s.Read = append(s.Read, systemRead...)
 	s.Read = append(s.Read, p.installDirs(command)...)
+	s.Read = append(s.Read, p.argDirs(srv.Args)...)
 	for _, d := range filepath.SplitList(path) {
 		if d != "" && filepath.IsAbs(d) && !p.sensitive(d) {
 			s.Read = append(s.Read, filepath.Clean(d))
@@ -239,6 +240,39 @@ func (p *Policy) installDirs(command string) []string {
 	add(command)
 	if real, err := filepath.EvalSymlinks(command); err == nil && real != command {
 		add(real)
+	}
+	return out
+}
+
+// argDirs are the folders named by a server's arguments that exist: a
+// script's folder (node /opt/x/dist/index.js), and for a script inside
+// node_modules the outermost node_modules (its dependencies), or a folder
+// given as it is (uv run --directory /srv/x). Sensitive ones are skipped.
+func (p *Policy) argDirs(args []string) []string {
+	var out []string
+	for _, a := range args {
+		if _, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(a, "-") {
+			a = v // --directory=/srv/x
+		}
+		if !filepath.IsAbs(a) {
+			continue
+		}
+		st, err := os.Stat(a)
+		if err != nil {
+			continue
+		}
+		dir := filepath.Clean(a)
+		if !st.IsDir() {
+			dir = filepath.Dir(dir)
+		}
+		if i := strings.Index(dir, "/node_modules"); i >= 0 {
+			if rest := dir[i+len("/node_modules"):]; rest == "" || strings.HasPrefix(rest, "/") {
+				dir = dir[:i+len("/node_modules")]
+			}
+		}
+		if !p.sensitive(dir) {
+			out = append(out, dir)
+		}
 	}
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -113,3 +114,27 @@ type buildError struct {
 }
 
 func (e *buildError) Error() string { return e.err.Error() + "\n" + e.out }
+
+// IsolateHome points HOME and the XDG folders at a fresh temporary folder
+// for a test binary, so that tests never read or write the developer's own
+// (the workspace ~/Deckhand and servers' state folders among them). Go's
+// caches stay where they were, so BuildProgram stays fast. It returns a
+// function that removes the folder.
+func IsolateHome() func() {
+	for _, k := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
+		if os.Getenv(k) == "" {
+			if out, err := exec.Command("go", "env", k).Output(); err == nil {
+				os.Setenv(k, strings.TrimSpace(string(out)))
+			}
+		}
+	}
+	dir, err := os.MkdirTemp("", "deckhand-home-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("HOME", dir)
+	for k, sub := range map[string]string{"XDG_CONFIG_HOME": ".config", "XDG_DATA_HOME": ".local/share", "XDG_STATE_HOME": ".local/state", "XDG_CACHE_HOME": ".cache"} {
+		os.Setenv(k, filepath.Join(dir, sub))
+	}
+	return func() { os.RemoveAll(dir) }
+}

@@ -26,7 +26,7 @@ func startLongCall(t *testing.T, extra ...string) (cmd *exec.Cmd, exited chan er
 	for i, a := range args {
 		quoted[i] = fmt.Sprintf("%q", a)
 	}
-	cfg := writeConfig(t, fmt.Sprintf("[mcp.servers.s]\ncommand = %q\nargs = [%s]\n", stdioServerBin(t), strings.Join(quoted, ", ")))
+	cfg := writeConfig(t, fmt.Sprintf("[mcp.servers.s]\ncommand = %q\nargs = [%s]\nwrite = [%q]\n", stdioServerBin(t), strings.Join(quoted, ", "), dir))
 	cmd = exec.Command(bin, "--config", cfg, "mcp", "call", "s.slow", `{"ms": 600000}`)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

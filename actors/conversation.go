@@ -15,6 +15,7 @@ import (
 
 	"deckhand/approval"
 	"deckhand/config"
+	"deckhand/policy"
 	"deckhand/prompt"
 	"deckhand/toolcall"
 	"deckhand/tools"
@@ -101,6 +102,9 @@ type conversationActor struct {
 	catalog  *tools.Catalog
 	surface  *prompt.Surface // what of the catalog the model is offered
 	loaded   map[string]bool // lazy tools whose schemas are sent, by display name
+	// pol is the capability policy of polFor (deps.cfg when it was made).
+	pol      *policy.Policy
+	polFor   *config.Config
 	queue    []string
 	run      *runState
 	runs     int
@@ -152,8 +156,11 @@ type callState struct {
 	askID      string
 	denyReason string // when not the person's own no: a timeout, no terminal
 	local      bool   // Deckhand's own tool_search, answered in prepare
-	timer      *time.Timer
-	start      time.Time
+	// decisions are the capability policy's, made in prepare; a denied one
+	// refuses the call before the gate.
+	decisions []policy.Decision
+	timer     *time.Timer
+	start     time.Time
 }
 
 func (cs *callState) isCommand() bool { return cs.command != "" }

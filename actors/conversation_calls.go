@@ -10,6 +10,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"deckhand/approval"
+	"deckhand/policy"
 	"deckhand/prompt"
 	"deckhand/toolcall"
 	"deckhand/transport/llm"
@@ -76,7 +77,9 @@ func (a *conversationActor) prepare(calls []llm.ToolCall, commands []string) ([]
 		}
 		if !ok {
 			cs.done, cs.isError, cs.output = true, true, refusal
+			continue
 		}
+		a.checkPaths(cs)
 	}
 	for i, cmd := range commands {
 		cs := &callState{id: fmt.Sprintf("cmd-%d", i+1), command: cmd}
@@ -144,6 +147,33 @@ func (a *conversationActor) process(c actor.Context) {
 		}
 		r.segment = nil
 	}
+}
+
+// checkPaths applies the policy to the paths a call of a local server's
+// tool names; one outside the roots refuses the call, and the model is
+// told which path and which roots.
+func (a *conversationActor) checkPaths(cs *callState) {
+	srv, configured := a.deps.cfg.MCP.Servers[cs.tool.Server]
+	if configured && !srv.IsStdio() {
+		return // a remote server's paths are on another machine
+	}
+	readOnly := cs.tool.ReadOnly || cs.tool.Def.Annotations != nil && cs.tool.Def.Annotations.ReadOnlyHint
+	cs.decisions = a.policy().CheckPaths(srv, cs.tool.Def, cs.args, readOnly)
+	for _, d := range cs.decisions {
+		if !d.Allowed {
+			cs.done, cs.isError = true, true
+			cs.output = toolcall.PolicyRefusal(d.Capability, d.Target, d.Rule)
+			return
+		}
+	}
+}
+
+// policy is the capability policy of the conversation's config.
+func (a *conversationActor) policy() *policy.Policy {
+	if a.pol == nil || a.polFor != a.deps.cfg {
+		a.pol, a.polFor = policy.New(a.deps.cfg, a.deps.lookupEnv), a.deps.cfg
+	}
+	return a.pol
 }
 
 // redefined reports whether a tool call's tool differs from its pinned

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"deckhand/approval"
+	"deckhand/policy"
 	"deckhand/transport/llm"
 	"deckhand/transport/mcp"
 )
@@ -77,8 +78,14 @@ type (
 		Output                        string
 		IsError                       bool // the tool failed, or could not be called
 		Denied                        bool // the gate or the person said no
-		Refused                       bool // never reached the gate: unknown tool, bad arguments, depth limit
+		Refused                       bool // never reached the gate: unknown tool, bad arguments, depth limit, the policy
 		Elapsed                       time.Duration
+	}
+	// CapabilityDecided is one decision of the capability policy about a
+	// call: a path it names, a command it would run.
+	CapabilityDecided struct {
+		Conversation, Run, Call, Tool string
+		Decision                      policy.Decision
 	}
 	ApprovalRequested struct {
 		Conversation, Run, ID string

@@ -103,6 +103,9 @@ func (a *conversationActor) onTurn(c actor.Context, turn llm.Turn, err error) {
 	r.calls, loaded = a.prepare(turn.ToolCalls, commands)
 	for _, cs := range r.calls {
 		a.emit(c, &ToolCallRequested{Conversation: a.id, Run: r.id, Call: cs.id, Tool: cs.req.Display, Arguments: cs.args})
+		for _, d := range cs.decisions {
+			a.emit(c, &CapabilityDecided{Conversation: a.id, Run: r.id, Call: cs.id, Tool: cs.req.Display, Decision: d})
+		}
 	}
 	for _, l := range loaded {
 		a.emit(c, &ToolsLoaded{Conversation: a.id, Run: r.id, Tools: l.tools, By: l.by})
@@ -126,7 +129,7 @@ func (a *conversationActor) onTurn(c actor.Context, turn llm.Turn, err error) {
 		case cs.done && cs.local: // tool_search: answered already
 			a.emit(c, &ToolCallStarted{Conversation: a.id, Run: r.id, Call: cs.id, Tool: cs.req.Display, Arguments: cs.args})
 			a.emit(c, &ToolCallFinished{Conversation: a.id, Run: r.id, Call: cs.id, Tool: cs.req.Display, Arguments: cs.args, Output: cs.output, IsError: cs.isError})
-		case cs.done: // unknown tool or invalid arguments: the model hears why
+		case cs.done: // unknown tool, invalid arguments or the policy: the model hears why
 			a.emit(c, &ToolCallFinished{Conversation: a.id, Run: r.id, Call: cs.id, Tool: cs.req.Display, Arguments: cs.args, Output: cs.output, IsError: true, Refused: true})
 		}
 	}

@@ -248,15 +248,20 @@ func (a *storeActor) record(c actor.Context, msg any) {
 	case *ToolCallFinished:
 		kind := store.KindToolSucceeded
 		switch {
-		case m.Refused:
-			kind = store.KindCapabilityDenied
-		case m.IsError || m.Denied:
+		case m.IsError || m.Denied || m.Refused:
 			kind = store.KindToolFailed
 		}
 		ev(m.Conversation, m.Run, kind, map[string]any{
-			"call": m.Call, "tool": m.Tool, "output": tools.Cap(m.Output, a.limit), "denied": m.Denied, "elapsed_ms": m.Elapsed.Milliseconds()})
+			"call": m.Call, "tool": m.Tool, "output": tools.Cap(m.Output, a.limit), "denied": m.Denied, "refused": m.Refused, "elapsed_ms": m.Elapsed.Milliseconds()})
 	case *Notice:
 		ev(m.Conversation, m.Run, store.KindNotice, map[string]any{"text": m.Text})
+	case *CapabilityDecided:
+		kind := store.KindCapabilityGranted
+		if !m.Decision.Allowed {
+			kind = store.KindCapabilityDenied
+		}
+		ev(m.Conversation, m.Run, kind, map[string]any{"call": m.Call, "tool": m.Tool, "capability": m.Decision.Capability,
+			"target": m.Decision.Target, "rule": m.Decision.Rule})
 	case *ToolDefinitionChanged:
 		ev(m.Conversation, m.Run, store.KindToolChanged, map[string]any{"call": m.Call, "tool": m.Tool, "change": m.Change})
 	case *ToolsLoaded:

@@ -101,7 +101,7 @@ func TestLogEveryKind(t *testing.T) {
 	for _, k := range []string{
 		store.KindSessionCreated, store.KindRunStarted, store.KindPromptBuilt, store.KindAssistantDelta, store.KindAssistantMessage,
 		store.KindToolRequested, store.KindApprovalAsked, store.KindApprovalGranted, store.KindApprovalDenied, store.KindToolInvoked,
-		store.KindToolSucceeded, store.KindToolFailed, store.KindCapabilityDenied, store.KindRunSucceeded, store.KindRunFailed, store.KindNotice,
+		store.KindToolSucceeded, store.KindToolFailed, store.KindRunSucceeded, store.KindRunFailed, store.KindNotice,
 	} {
 		if !seen[k] {
 			t.Errorf("no %s event; kinds: %v", k, kindsOf(events))
@@ -130,7 +130,7 @@ func TestLogEveryKind(t *testing.T) {
 	second, _ := db.Events(t.Context(), store.Filter{RunID: runs[1].ID})
 	want = []string{
 		"run.started", "prompt.built", "assistant.message",
-		"tool.requested", "tool.requested", "tool.requested", "capability.denied",
+		"tool.requested", "tool.requested", "tool.requested", "tool.failed",
 		"approval.granted", "tool.invoked", "tool.succeeded",
 		"approval.asked", "approval.granted", "tool.invoked", "tool.succeeded",
 		"prompt.built", "assistant.message", "run.succeeded",

@@ -10,26 +10,27 @@ import (
 // Event kinds. The first fifteen are the design's; the rest say how a run
 // ended, or what a person should see, in more detail.
 const (
-	KindSessionCreated   = "session.created"
-	KindRunStarted       = "run.started"
-	KindPromptBuilt      = "prompt.built"
-	KindAssistantDelta   = "assistant.delta"
-	KindAssistantMessage = "assistant.message"
-	KindToolRequested    = "tool.requested"
-	KindApprovalAsked    = "approval.asked"
-	KindApprovalGranted  = "approval.granted"
-	KindApprovalDenied   = "approval.denied"
-	KindToolInvoked      = "tool.invoked"
-	KindToolSucceeded    = "tool.succeeded"
-	KindToolFailed       = "tool.failed"
-	KindCapabilityDenied = "capability.denied"
-	KindRunSucceeded     = "run.succeeded"
-	KindRunFailed        = "run.failed"
-	KindRunStopped       = "run.stopped"
-	KindRunInterrupted   = "run.interrupted"
-	KindNotice           = "notice"
-	KindToolsLoaded      = "tools.loaded" // lazy tools whose schemas the model gets from now on
-	KindToolChanged      = "tool.definition_changed"
+	KindSessionCreated    = "session.created"
+	KindRunStarted        = "run.started"
+	KindPromptBuilt       = "prompt.built"
+	KindAssistantDelta    = "assistant.delta"
+	KindAssistantMessage  = "assistant.message"
+	KindToolRequested     = "tool.requested"
+	KindApprovalAsked     = "approval.asked"
+	KindApprovalGranted   = "approval.granted"
+	KindApprovalDenied    = "approval.denied"
+	KindToolInvoked       = "tool.invoked"
+	KindToolSucceeded     = "tool.succeeded"
+	KindToolFailed        = "tool.failed"
+	KindCapabilityGranted = "capability.granted" // the policy allowed a path or command (data: capability, target, rule)
+	KindCapabilityDenied  = "capability.denied"  // the policy refused it
+	KindRunSucceeded      = "run.succeeded"
+	KindRunFailed         = "run.failed"
+	KindRunStopped        = "run.stopped"
+	KindRunInterrupted    = "run.interrupted"
+	KindNotice            = "notice"
+	KindToolsLoaded       = "tools.loaded" // lazy tools whose schemas the model gets from now on
+	KindToolChanged       = "tool.definition_changed"
 )
 
 // Event is one row of the append-only log.

@@ -252,3 +252,13 @@ func params(schema any) map[string]bool {
 	}
 	return out
 }
+
+// PolicyRefusal is what the model is told of a call the capability policy
+// refused before the gate: which capability, for what, and why.
+func PolicyRefusal(capability, target, rule string) string {
+	what := map[string]string{"fs.read": "read", "fs.write": "write", "exec": "run", "net": "reach"}[capability]
+	if what == "" {
+		what = capability
+	}
+	return fmt.Sprintf("Refused by Deckhand's policy (not run): this call would %s %s, which is %s. Do not retry it with the same path; ask the person to widen the roots (Settings, or policy.fs in the config) if it is needed.", what, target, rule)
+}

@@ -1,0 +1,156 @@
+package policy
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"deckhand/config"
+)
+
+func testPolicy(t *testing.T, edit func(*config.Config)) (*Policy, string) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_STATE_HOME", "")
+	cfg := &config.Config{}
+	if edit != nil {
+		edit(cfg)
+	}
+	p := New(cfg, func(string) (string, bool) { return "", false })
+	os.MkdirAll(p.Workspace, 0o755)
+	return p, home
+}
+
+func TestDefaults(t *testing.T) {
+	p, home := testPolicy(t, nil)
+	ws := filepath.Join(home, "Deckhand")
+	if p.Workspace != ws || !slices.Equal(p.Read, []string{ws}) || !slices.Equal(p.Write, []string{ws}) || p.AllowExec {
+		t.Errorf("defaults: %+v", p)
+	}
+	if got := p.StateDir("fs"); got != filepath.Join(home, ".local", "state", "deckhand", "servers", "fs") {
+		t.Errorf("StateDir = %s", got)
+	}
+}
+
+func TestCheckPaths(t *testing.T) {
+	p, home := testPolicy(t, func(c *config.Config) {
+		c.Policy.FS.ReadRoots = []string{"~/Documents"}
+	})
+	ws := p.Workspace
+	os.Symlink("/etc", filepath.Join(ws, "etc-link"))
+	def := &sdk.Tool{Name: "t", InputSchema: map[string]any{"type": "object", "properties": map[string]any{
+		"where": map[string]any{"type": "string", "format": "path"},
+		"many":  map[string]any{"type": "array", "items": map[string]any{"type": "string", "format": "path"}},
+	}}}
+	cases := []struct {
+		name     string
+		args     string
+		readOnly bool
+		want     []bool // allowed, per decision
+	}{
+		{"inside", `{"path":"notes.txt"}`, false, []bool{true}},
+		{"dot-dot out", `{"path":"../.ssh/id_rsa"}`, true, []bool{false}},
+		{"symlink out", `{"path":"etc-link/passwd"}`, true, []bool{false}},
+		{"read root, read-only", `{"path":"~/Documents/a.txt"}`, true, []bool{true}},
+		{"read root, writing", `{"path":"~/Documents/a.txt"}`, false, []bool{false}},
+		{"declared format path", `{"where":"/etc/passwd"}`, true, []bool{false}},
+		{"list of paths", `{"many":["` + ws + `/a","/root/b"]}`, true, []bool{true, false}},
+		{"absolute value elsewhere", `{"anything":"/var/log/syslog"}`, true, []bool{false}},
+		{"file URL", `{"uri":"file:///etc/shadow"}`, true, []bool{false}},
+		{"text is not a path", `{"content":"/etc/passwd is a file","path":"x.txt"}`, false, []bool{true}},
+		{"relative in a text field", `{"query":"../../"}`, true, nil},
+		{"not an object", `[1,2]`, true, nil},
+	}
+	for _, tc := range cases {
+		got := p.CheckPaths(config.Server{Command: "x"}, def, json.RawMessage(tc.args), tc.readOnly)
+		var allowed []bool
+		for _, d := range got {
+			allowed = append(allowed, d.Allowed)
+			if !filepath.IsAbs(d.Target) || d.Rule == "" {
+				t.Errorf("%s: decision %+v", tc.name, d)
+			}
+		}
+		if !slices.Equal(allowed, tc.want) {
+			t.Errorf("%s: decisions %+v, want allowed %v", tc.name, got, tc.want)
+		}
+	}
+	_ = home
+}
+
+func TestEnvAndSecrets(t *testing.T) {
+	vars := map[string]string{"PATH": "/usr/bin", "HOME": "/home/x", "KEY": "sk", "TOKEN": "t0k", "LEAK": "no"}
+	cfg := &config.Config{Model: config.Model{APIKeyEnv: "KEY"}}
+	cfg.Policy.Secrets.Keys = []string{"TOKEN", "KEY"}
+	p := New(cfg, func(k string) (string, bool) { v, ok := vars[k]; return v, ok })
+	env, err := p.Env("s", config.Server{Secrets: []string{"TOKEN"}, Env: map[string]string{"A": "x-${TOKEN}-y", "B": "$LEAK"}}, "", "/tmp/s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	joined := strings.Join(env, "\n")
+	for _, want := range []string{"TOKEN=t0k", "A=x-t0k-y", "B=$LEAK", "PATH=/usr/bin", "HOME=/home/x", "TMPDIR=/tmp/s"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("env lacks %s:\n%s", want, joined)
+		}
+	}
+	if strings.Contains(joined, "sk") || strings.Contains(joined, "LEAK=") {
+		t.Errorf("env leaks:\n%s", joined)
+	}
+	if _, err := p.Env("s", config.Server{Secrets: []string{"LEAK"}}, "", ""); err == nil || !strings.Contains(err.Error(), "policy.secrets.keys does not allow") {
+		t.Errorf("LEAK: %v", err)
+	}
+	if _, err := p.Env("s", config.Server{Env: map[string]string{"K": "${KEY}"}}, "", ""); err == nil || !strings.Contains(err.Error(), "never passed on") {
+		t.Errorf("model key: %v", err)
+	}
+}
+
+func TestServerSpec(t *testing.T) {
+	p, home := testPolicy(t, nil)
+	bin := filepath.Join(home, ".local", "bin")
+	os.MkdirAll(bin, 0o755)
+	os.WriteFile(filepath.Join(bin, "srv"), []byte("#!/bin/sh\n"), 0o755)
+	nm := filepath.Join(home, "tools", "node_modules", "pkg", "dist")
+	os.MkdirAll(nm, 0o755)
+	os.WriteFile(filepath.Join(nm, "index.js"), nil, 0o644)
+	s := p.ServerSpec("x", config.Server{Command: "srv", Args: []string{filepath.Join(nm, "index.js"), home}}, filepath.Join(bin, "srv"), "/usr/bin:"+home+":"+bin)
+	for _, bad := range []string{home, filepath.Join(home, ".local"), filepath.Join(home, ".ssh"), "/"} {
+		if slices.Contains(s.Read, bad) || slices.Contains(s.Write, bad) {
+			t.Errorf("the spec opens %s:\nread %v\nwrite %v", bad, s.Read, s.Write)
+		}
+	}
+	for _, want := range []string{bin, filepath.Join(home, "tools", "node_modules"), "/usr"} {
+		if !slices.Contains(s.Read, want) {
+			t.Errorf("the spec does not read %s: %v", want, s.Read)
+		}
+	}
+	for _, want := range []string{p.Workspace, p.StateDir("x"), filepath.Join(home, ".npm")} {
+		if !slices.Contains(s.Write, want) {
+			t.Errorf("the spec does not write %s: %v", want, s.Write)
+		}
+	}
+	if p.ServerSpec("x", config.Server{Command: "srv", Sandbox: "off"}, "/usr/bin/srv", "") != nil {
+		t.Error("sandbox = off still has a spec")
+	}
+}
+
+// FuzzCheckPaths: whatever arguments a model sends, checking them neither
+// panics nor allows a path outside the roots.
+func FuzzCheckPaths(f *testing.F) {
+	f.Add(`{"path":"../../etc/passwd"}`, true)
+	f.Add(`{"paths":["/a","~/b","file:///c"],"x":"/d"}`, false)
+	f.Add(`{"path":"\u0000"}`, true)
+	home := f.TempDir()
+	f.Setenv("HOME", home)
+	p := New(&config.Config{}, func(string) (string, bool) { return "", false })
+	f.Fuzz(func(t *testing.T, args string, readOnly bool) {
+		for _, d := range p.CheckPaths(config.Server{Command: "x"}, nil, json.RawMessage(args), readOnly) {
+			if d.Allowed && !within(d.Target, p.Workspace) {
+				t.Fatalf("allowed %s outside %s", d.Target, p.Workspace)
+			}
+		}
+	})
+}

@@ -232,6 +232,9 @@ func (a *conversationActor) answered(c actor.Context, id string, ans approval.An
 	cs := r.asking
 	r.asking = nil
 	cs.timer.Stop()
+	if cs.req.OnceOnly && ans.Allowed() {
+		ans = approval.AllowOnce // a shell command is asked each time
+	}
 	switch ans {
 	case approval.AllowSession:
 		a.grants[cs.req.Display] = true
@@ -266,9 +269,9 @@ func (a *conversationActor) dispatch(c actor.Context, cs *callState, parallel bo
 	a.emit(c, &ToolCallStarted{Conversation: a.id, Run: r.id, Call: cs.id, Tool: cs.req.Display, Arguments: cs.args, Parallel: parallel})
 	if cs.isCommand() {
 		self, root := c.Self(), c.ActorSystem().Root
-		ctx, runID, sh, mcpCfg := r.ctx, r.id, a.deps.cfg.Shell, a.deps.cfg.MCP
+		ctx, runID, sh, mcpCfg, pol := r.ctx, r.id, a.deps.cfg.Shell, a.deps.cfg.MCP, a.policy()
 		go func() {
-			out, failed := runCommand(ctx, sh.Program, cs.command, mcpCfg.ToolTimeout, mcpCfg.MaxOutputBytes)
+			out, failed := runCommand(ctx, pol, sh.Program, cs.command, mcpCfg.ToolTimeout, mcpCfg.MaxOutputBytes)
 			root.Send(self, &execDone{run: runID, call: cs.id, output: out, failed: failed})
 		}()
 		return

@@ -33,7 +33,7 @@ func (a *conversationActor) request(c actor.Context) {
 		return
 	}
 	cfg := a.deps.cfg
-	system := prompt.System(!cfg.Shell.Disabled, a.surface.Index)
+	system := prompt.System(a.policy().AllowExec, a.surface.Index)
 	toolDefs := a.surface.Tools(a.loaded)
 	toolTok := a.surface.Tokens + a.surface.LoadedTokens(a.loaded)
 	budget := cfg.Model.MaxContextTokens - cfg.Model.MaxOutputTokens - prompt.EstimateTokens(system) - toolTok
@@ -89,7 +89,7 @@ func (a *conversationActor) onTurn(c actor.Context, turn llm.Turn, err error) {
 		a.emit(c, &Notice{Conversation: a.id, Run: r.id, Text: "the model's answer was cut off at its output limit (model.max_output_tokens)"})
 	}
 	var commands []string
-	if !a.deps.cfg.Shell.Disabled {
+	if a.policy().AllowExec {
 		commands = toolcall.Commands(turn.Text)
 	}
 	a.history = append(a.history, llm.Message{Role: llm.RoleAssistant, Content: turn.Text, ToolCalls: turn.ToolCalls})

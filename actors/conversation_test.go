@@ -193,7 +193,7 @@ func TestPlainAnswer(t *testing.T) {
 		t.Errorf("streamed %q", streamed.String())
 	}
 	msgs, toolNames := c.request(0)
-	if len(msgs) != 2 || msgs[0]["role"] != "system" || !strings.Contains(msgs[0]["content"].(string), "CMD:") || msgs[1]["content"] != "hi" {
+	if len(msgs) != 2 || msgs[0]["role"] != "system" || strings.Contains(msgs[0]["content"].(string), "CMD:") || msgs[1]["content"] != "hi" {
 		t.Errorf("messages = %v", msgs)
 	}
 	if !strings.Contains(strings.Join(toolNames, ","), "mem__echo") {
@@ -601,7 +601,7 @@ func TestModelErrors(t *testing.T) {
 
 func TestCommandLines(t *testing.T) {
 	model := testutil.NewModelServer(t, answer("Let me look.\nCMD: echo hello from the shell\n```\nCMD: rm -rf / (an example, not run)\n```"), answer("It printed hello."))
-	c := startChat(t, model, nil)
+	c := startChat(t, model, nil, allowExec)
 	c.send("run something")
 	req := expect[*ApprovalRequested](c)
 	if req.Request.Display != "local.exec" || string(req.Request.Arguments) != `{"command":"echo hello from the shell"}` {
@@ -649,3 +649,5 @@ func TestEstimatedUsage(t *testing.T) {
 		t.Errorf("with the server's usage: %+v", fin)
 	}
 }
+
+func allowExec(cfg *config.Config) { cfg.Policy.AllowExec = true }

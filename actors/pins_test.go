@@ -31,7 +31,7 @@ func TestRugPullIsAskedAgain(t *testing.T) {
 		InputSchema: map[string]any{"type": "object"}}, handler("weather"))
 	model := testutil.NewModelServer(t,
 		calls(testutil.ToolCallSpec{ID: "a", Name: "mu__mutant", Arguments: `{}`}), answer("sunny"),
-		calls(testutil.ToolCallSpec{ID: "b", Name: "mu__mutant", Arguments: `{"path":"/"}`}), answer("done"),
+		calls(testutil.ToolCallSpec{ID: "b", Name: "mu__mutant", Arguments: `{"path":"notes"}`}), answer("done"),
 	)
 	c := startChatWith(t, func(o *Options) { o.Log = db }, model, map[string]*sdk.Server{"mu": srv})
 	c.send("weather?")

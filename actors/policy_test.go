@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"deckhand/approval"
 	"deckhand/config"
+	"deckhand/sandbox"
 	"deckhand/store"
 	"deckhand/testutil"
 )
@@ -76,5 +78,67 @@ func TestPathOutsideTheRootsIsRefused(t *testing.T) {
 	}
 	if denied != 2 || granted != 1 {
 		t.Errorf("%d capability.denied and %d capability.granted events, want 2 and 1", denied, granted)
+	}
+}
+
+// CMD: lines are plain text unless policy.allow_exec: no approval, no
+// command, and the model is not told of them.
+func TestCommandsOffByDefault(t *testing.T) {
+	model := testutil.NewModelServer(t, answer("Run this:\nCMD: touch /tmp/deckhand-should-not-exist"))
+	c := startChat(t, model, nil, autoApprove("local.exec"))
+	c.send("go")
+	if fin := expect[*RunFinished](c); !strings.Contains(fin.Text, "CMD: touch") {
+		t.Errorf("RunFinished = %+v", fin)
+	}
+	for _, e := range c.seen {
+		if _, ok := e.(*ApprovalRequested); ok {
+			t.Errorf("a command was offered with allow_exec off")
+		}
+	}
+	if _, err := os.Stat("/tmp/deckhand-should-not-exist"); err == nil {
+		t.Errorf("the command ran")
+	}
+}
+
+// With allow_exec, each command is asked (an "always" answer counts once),
+// and runs confined: it writes in the workspace and nowhere else, and
+// gets no secrets.
+func TestCommandsAreConfined(t *testing.T) {
+	if err := sandbox.Available(); err != nil {
+		t.Skip(err)
+	}
+	outside := filepath.Join(t.TempDir(), "outside")
+	model := testutil.NewModelServer(t,
+		answer("CMD: echo in > inside.txt && cat inside.txt; echo out > "+outside+"; cat ~/.ssh/id_ed25519; echo key=$MODEL_KEY"),
+		answer("first done"),
+		answer("CMD: pwd"),
+		answer("second done"),
+	)
+	t.Setenv("MODEL_KEY", "sk-secret")
+	c := startChat(t, model, nil, allowExec, func(cfg *config.Config) { cfg.Model.APIKeyEnv = "MODEL_KEY" })
+	c.send("go")
+	req := expect[*ApprovalRequested](c)
+	if !req.Request.OnceOnly || !strings.Contains(req.Request.Command, "echo in > inside.txt") {
+		t.Errorf("request = %+v", req.Request)
+	}
+	c.sys.Root.Send(c.conv, &ApprovalAnswer{ID: req.ID, Answer: approval.AllowAlways})
+	f := expect[*ToolCallFinished](c)
+	expect[*RunFinished](c)
+	home, _ := os.UserHomeDir()
+	ws := filepath.Join(home, "Deckhand")
+	if data, _ := os.ReadFile(filepath.Join(ws, "inside.txt")); string(data) != "in\n" {
+		t.Errorf("inside.txt = %q; output:\n%s", data, f.Output)
+	}
+	if _, err := os.Stat(outside); err == nil {
+		t.Errorf("the command wrote outside the workspace; output:\n%s", f.Output)
+	}
+	if !strings.Contains(f.Output, "Permission denied") || strings.Contains(f.Output, "sk-secret") || !strings.Contains(f.Output, "key=\n") {
+		t.Errorf("output:\n%s", f.Output)
+	}
+	c.send("again")
+	req = expect[*ApprovalRequested](c) // "always" did not stick
+	c.sys.Root.Send(c.conv, &ApprovalAnswer{ID: req.ID, Answer: approval.AllowOnce})
+	if f := expect[*ToolCallFinished](c); !strings.Contains(f.Output, ws) {
+		t.Errorf("pwd = %s, want the workspace", f.Output)
 	}
 }

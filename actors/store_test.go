@@ -217,8 +217,10 @@ func TestRebuild(t *testing.T) {
 		answer("final"),
 	)
 	c := startChatWith(t, func(o *Options) { o.Log = db }, model, map[string]*sdk.Server{"mem": testutil.NewServer("mem")},
-		autoApprove("mem.echo", "local.exec"))
+		autoApprove("mem.echo"), func(cfg *config.Config) { cfg.Policy.AllowExec = true })
 	c.send("first")
+	cmd := expect[*ApprovalRequested](c) // a command is asked each time
+	c.sys.Root.Send(c.conv, &ApprovalAnswer{ID: cmd.ID, Answer: approval.AllowOnce})
 	expect[*RunFinished](c)
 	c.send("second")
 	req := expect[*ApprovalRequested](c)

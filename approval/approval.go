@@ -39,6 +39,11 @@ type Request struct {
 	// it was pinned: no rule or grant covers the call until the person
 	// accepts the new definition by allowing it.
 	Change string
+	// Command is a shell command (local.exec), shown as it is.
+	Command string
+	// OnceOnly: no rule or grant covers the call, and the only yes is
+	// "allow once" (shell commands: each is asked).
+	OnceOnly bool
 }
 
 // Answer is what a person can answer.
@@ -115,6 +120,8 @@ type Always interface {
 // person is asked.
 func Decide(rules Rules, always Always, session Grants, req Request) Decision {
 	switch {
+	case req.OnceOnly:
+		return Decision{Ask, "each is asked"}
 	case session[req.Display]:
 		return Decision{Allow, "allowed for this session"}
 	case always != nil && always.Allowed(req.Display):

@@ -164,8 +164,10 @@ func CommandRequest(id, command, shell string) approval.Request {
 	return approval.Request{
 		ID: id, Server: "local", Tool: "exec", Display: CommandTool,
 		Title:       "Run a shell command",
-		Description: fmt.Sprintf("The model proposed this command on a CMD: line. It runs with %s -c on this machine, as you.", shell),
+		Description: fmt.Sprintf("The model proposed this command on a CMD: line. It runs with %s -c, confined to the workspace (it can read the system and write only there), with no network.", shell),
 		Arguments:   args,
+		Command:     command,
+		OnceOnly:    true,
 	}
 }
 

@@ -55,7 +55,15 @@ func (t *terminal) askNext() {
 	if claims := approval.Claims(r); claims != "" {
 		fmt.Fprintf(&b, "  %s\n", clean.Line(claims))
 	}
-	fmt.Fprintf(&b, "  arguments:\n%s\n", indent(clean.Text(tools.PrettyJSON(r.Arguments)), "    "))
-	fmt.Fprintf(&b, "[y]es once / [s]ession / [a]lways / [N]o (%v left): ", time.Until(m.Deadline).Round(time.Second))
+	if r.Command != "" {
+		fmt.Fprintf(&b, "  command:\n%s\n", indent(clean.Text(r.Command), "    $ "))
+	} else {
+		fmt.Fprintf(&b, "  arguments:\n%s\n", indent(clean.Text(tools.PrettyJSON(r.Arguments)), "    "))
+	}
+	if r.OnceOnly {
+		fmt.Fprintf(&b, "[y]es once / [N]o (each command is asked; %v left): ", time.Until(m.Deadline).Round(time.Second))
+	} else {
+		fmt.Fprintf(&b, "[y]es once / [s]ession / [a]lways / [N]o (%v left): ", time.Until(m.Deadline).Round(time.Second))
+	}
 	fmt.Fprint(t.info, b.String())
 }

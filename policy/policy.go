@@ -335,3 +335,29 @@ func dedupe(list []string) []string {
 func (p *Policy) ServerRoots(srv config.Server) []string {
 	return dedupe(slices.Concat(slices.Clone(p.Read), expandAll(srv.Read), expandAll(srv.Write)))
 }
+
+// HostAllowed reports whether an HTTP server whose url is at serverHost
+// may be reached at host: its own host, or one of policy.net.allow_domains
+// ("example.com", ".example.com" or "*.example.com" for its subdomains).
+func (p *Policy) HostAllowed(serverHost, host string) bool {
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	if host == strings.ToLower(serverHost) {
+		return true
+	}
+	for _, d := range p.Domains {
+		d = strings.ToLower(strings.TrimSpace(d))
+		switch {
+		case strings.HasPrefix(d, "*."):
+			if strings.HasSuffix(host, d[1:]) {
+				return true
+			}
+		case strings.HasPrefix(d, "."):
+			if host == d[1:] || strings.HasSuffix(host, d) {
+				return true
+			}
+		case host == d:
+			return true
+		}
+	}
+	return false
+}

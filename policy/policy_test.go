@@ -154,3 +154,17 @@ func FuzzCheckPaths(f *testing.F) {
 		}
 	})
 }
+
+func TestHostAllowed(t *testing.T) {
+	cfg := &config.Config{}
+	cfg.Policy.Net.AllowDomains = []string{"auth.example.com", ".example.org", "*.corp.net"}
+	p := New(cfg, nil)
+	for host, want := range map[string]bool{
+		"mcp.example.com": true, "auth.example.com": true, "evil.com": false, "example.org": true, "a.example.org": true,
+		"corp.net": false, "x.corp.net": true, "notexample.org": false, "MCP.EXAMPLE.COM.": true,
+	} {
+		if got := p.HostAllowed("mcp.example.com", host); got != want {
+			t.Errorf("HostAllowed(%s) = %v", host, got)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -357,6 +358,13 @@ func (c *Conn) dialHTTP(ctx context.Context, client *sdk.Client, endpoint string
 	ht := &httpTransport{base: base, token: token, redact: c.redact, limit: opts.MaxMessageBytes, dropped: func(fe *FrameError) {
 		c.log.Warn("message dropped", "server", c.alias, "reason", fe.Error())
 	}}
+	if u, err := url.Parse(endpoint); err == nil {
+		pol, own := opts.Policy, u.Hostname()
+		ht.allowHost = func(host string) bool { return pol.HostAllowed(own, host) }
+		ht.refusedHost = func(host string) {
+			c.log.Warn("capability denied", "capability", policy.CapNet, "server", c.alias, "target", host, "rule", "not the server's host, nor in policy.net.allow_domains")
+		}
+	}
 	hc := &http.Client{Transport: ht}
 	var t sdk.Transport
 	if kind == KindSSE {

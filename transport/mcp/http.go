@@ -30,6 +30,9 @@ type httpTransport struct {
 	limit  int // bytes in one message; MaxMessageBytes when 0
 	// dropped notes a message over the limit; may be nil.
 	dropped func(*FrameError)
+	// allowHost says whether a host may be reached (policy.net); nil: any.
+	allowHost   func(host string) bool
+	refusedHost func(host string) // notes a refusal; may be nil
 
 	// plain is set once the server showed it answers POSTs with plain JSON
 	// and has no server-to-client stream (lmcp).
@@ -44,6 +47,18 @@ type httpTransport struct {
 var _ http.RoundTripper = (*httpTransport)(nil)
 
 func (t *httpTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if t.allowHost != nil && !t.allowHost(req.URL.Hostname()) {
+		// A redirect, or a legacy SSE endpoint, pointing elsewhere: the
+		// token would go with it.
+		err := fmt.Errorf("%s %s refused: %s is not the server's host, nor in policy.net.allow_domains", req.Method, redactedURL(req.URL), req.URL.Hostname())
+		t.mu.Lock()
+		t.lastErr = err
+		t.mu.Unlock()
+		if t.refusedHost != nil {
+			t.refusedHost(req.URL.Hostname())
+		}
+		return nil, err
+	}
 	if t.token != "" {
 		req = req.Clone(req.Context()) // a RoundTripper must not modify its request
 		req.Header.Set("Authorization", "Bearer "+t.token)

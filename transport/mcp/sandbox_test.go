@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +13,7 @@ import (
 	"deckhand/config"
 	"deckhand/policy"
 	"deckhand/sandbox"
+	"deckhand/testutil"
 )
 
 // sandboxHome gives the test a home folder of its own, with a secret in
@@ -176,5 +179,27 @@ func BenchmarkDialStdio(b *testing.B) {
 				c.Close()
 			}
 		})
+	}
+}
+
+// A remote server that redirects to another host is refused (the token
+// would follow), unless policy.net.allow_domains names that host.
+func TestRedirectElsewhereRefused(t *testing.T) {
+	real := testutil.ServeHTTP(t, testutil.NewServer("real"))
+	target := strings.Replace(real.StreamableURL, "127.0.0.1", "localhost", 1)
+	redirect := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, target, http.StatusTemporaryRedirect)
+	}))
+	t.Cleanup(redirect.Close)
+	srv := config.Server{URL: redirect.URL + "/mcp", Transport: "streamable", AuthToken: "tok-123"}
+	_, err := Dial(t.Context(), "r", srv, Options{})
+	if err == nil || !strings.Contains(err.Error(), "refused: localhost is not the server's host, nor in policy.net.allow_domains") || strings.Contains(err.Error(), "tok-123") {
+		t.Fatalf("Dial = %v, want the redirect refused", err)
+	}
+	cfg := &config.Config{}
+	cfg.Policy.Net.AllowDomains = []string{"localhost"}
+	c := dial(t, srv, Options{Policy: policy.New(cfg, nil)})
+	if got := callText(t, c, "echo", map[string]any{"text": "via"}); got != "Echo: via" {
+		t.Errorf("echo = %q", got)
 	}
 }

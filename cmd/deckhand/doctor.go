@@ -13,6 +13,7 @@ import (
 
 	"deckhand/actors"
 	"deckhand/config"
+	"deckhand/policy"
 	"deckhand/transport/mcp"
 )
 
@@ -23,8 +24,11 @@ type doctorReport struct {
 		Exists   bool     `json:"exists"`
 		Problems []string `json:"problems,omitempty"`
 	} `json:"config"`
-	Servers  []doctorServer `json:"servers"`
-	Problems int            `json:"problems"`
+	Servers []doctorServer `json:"servers"`
+	// Policy are warnings about the capability policy (deckhand policy
+	// shows it whole): unconfined servers, broad roots.
+	Policy   []string `json:"policy_warnings"`
+	Problems int      `json:"problems"`
 }
 
 type doctorServer struct {
@@ -62,7 +66,7 @@ func runDoctor(ctx context.Context, e *env, args []string) error {
 }
 
 func diagnose(ctx context.Context, e *env, maxWait time.Duration) (*doctorReport, error) {
-	rep := &doctorReport{Servers: []doctorServer{}}
+	rep := &doctorReport{Servers: []doctorServer{}, Policy: []string{}}
 	cfg, err := e.loadConfig()
 	var cerr *config.Error
 	switch {
@@ -80,6 +84,7 @@ func diagnose(ctx context.Context, e *env, maxWait time.Duration) (*doctorReport
 	if _, err := os.Stat(cfg.Path); err == nil {
 		rep.Config.Exists = true
 	}
+	rep.Policy = nonNil(policy.New(cfg, e.getenv).Warnings(cfg))
 	if len(cfg.MCP.Servers) == 0 {
 		return rep, nil
 	}
@@ -123,6 +128,12 @@ func printDoctor(w io.Writer, rep *doctorReport) {
 		fmt.Fprintf(w, "✓ config %s does not exist yet: defaults apply\n", rep.Config.Path)
 	default:
 		fmt.Fprintf(w, "✓ config %s is valid\n", rep.Config.Path)
+	}
+	for _, warn := range rep.Policy {
+		fmt.Fprintf(w, "! %s\n", warn)
+	}
+	if len(rep.Policy) > 0 {
+		fmt.Fprintln(w, "  (deckhand policy shows the policy in effect)")
 	}
 	if len(rep.Servers) == 0 {
 		fmt.Fprintf(w, "\nNo MCP servers configured.\n\n%s", addServerHint)

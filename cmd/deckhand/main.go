@@ -135,6 +135,7 @@ func commands() []command {
 		{name: "approvals", summary: "the \"always allow\" grants: list, revoke", run: runApprovals},
 		{name: "mcp", summary: "inspect and call MCP servers: list, tools, tool, call, connect", run: runMCP},
 		{name: "doctor", summary: "check the config and every server, and say what to fix", run: runDoctor},
+		{name: "policy", summary: "the capability policy in effect: roots, shell, hosts, secrets, the sandbox", run: runPolicy},
 		{name: "import", summary: "add the servers of a Claude Desktop or VS Code config file", run: runImport},
 		{name: "conformance", summary: "client adapter for the MCP conformance suite", run: runConformance, hidden: true},
 	}

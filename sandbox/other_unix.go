@@ -1,4 +1,4 @@
-//go:build !linux
+//go:build !linux && !darwin
 
 package sandbox
 
@@ -11,9 +11,9 @@ import (
 // ABI is 0: Landlock is Linux's.
 func ABI() int { return 0 }
 
-// Available says that programs cannot be confined on this system yet.
+// Available says that programs cannot be confined on this system.
 func Available() error {
-	return fmt.Errorf("%w (%s: Landlock is Linux's; the macOS profile is written but not yet used)", ErrUnavailable, runtime.GOOS)
+	return fmt.Errorf("%w (%s: Deckhand confines programs on Linux, with Landlock, and on macOS)", ErrUnavailable, runtime.GOOS)
 }
 
 func (s *Spec) apply() error { return Available() }

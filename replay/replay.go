@@ -182,7 +182,12 @@ func Read(events []store.Event) Session {
 			if c.Outcome == NeverStarted {
 				c.Outcome = Unknown
 			}
-		case store.KindToolSucceeded, store.KindToolFailed, store.KindCapabilityDenied:
+		case store.KindCapabilityDenied:
+			if d.Capability != "" {
+				break // a policy decision; the call's tool.failed follows
+			}
+			fallthrough // before schema 5: the refused call itself
+		case store.KindToolSucceeded, store.KindToolFailed:
 			c := call(d.Call, d.Tool, nil)
 			c.Outcome, c.Output, c.Denied = Finished, d.Output, d.Denied
 			c.IsError = e.Kind != store.KindToolSucceeded

@@ -22,6 +22,12 @@ type EventData struct {
 	Incomplete bool            `json:"incomplete"`
 	Estimated  bool            `json:"estimated"`
 	ElapsedMS  int64           `json:"elapsed_ms"`
+	Refused    bool            `json:"refused"` // tool.failed: before the gate (unknown tool, bad arguments, the policy)
+
+	// capability.granted and capability.denied
+	Capability string `json:"capability"`
+	Target     string `json:"target"`
+	Rule       string `json:"rule"`
 
 	Messages        int `json:"messages"`
 	Dropped         int `json:"dropped"`

@@ -53,7 +53,16 @@ func Summary(e Event) string {
 		return fmt.Sprintf("%s: allowed (%s, %s)", d.Tool, d.Scope, d.By)
 	case KindApprovalDenied:
 		return fmt.Sprintf("%s: denied (%s)", d.Tool, d.By)
-	case KindToolSucceeded, KindToolFailed, KindCapabilityDenied:
+	case KindCapabilityGranted, KindCapabilityDenied:
+		if d.Capability == "" { // before schema 5, a refused call
+			return d.Tool + ": " + quote(d.Output)
+		}
+		verdict := "allowed"
+		if e.Kind == KindCapabilityDenied {
+			verdict = "DENIED"
+		}
+		return fmt.Sprintf("%s: %s %s %s (%s)", d.Tool, d.Capability, d.Target, verdict, d.Rule)
+	case KindToolSucceeded, KindToolFailed:
 		s := d.Tool
 		if d.ElapsedMS > 0 {
 			s += fmt.Sprintf(" (%dms)", d.ElapsedMS)

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"deckhand/testutil"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -46,5 +48,31 @@ url = "https://mcp.example.com/mcp"
 	r = deckhand(t, nil, "", "--config", cfg, "doctor", "--wait", "0")
 	if !strings.Contains(r.stdout, "! loose runs unconfined") || !strings.Contains(r.stdout, "deckhand policy shows") {
 		t.Errorf("doctor does not warn:\n%s", r.stdout)
+	}
+}
+
+// A call that names a path outside the roots is refused in the terminal,
+// with why, and the log's timeline shows the decision.
+func TestRefusalShownAndLogged(t *testing.T) {
+	model := testutil.NewModelServer(t,
+		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "a", Name: "s__read_file", Arguments: `{"path":"/etc/shadow"}`})},
+		testutil.ModelResponse{Body: testutil.TextChunks("It was refused.")},
+	)
+	db := filepath.Join(t.TempDir(), "log.db")
+	cfg := writeConfig(t, fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[mcp.servers.s]\ncommand = %q\nargs = [\"-probe\"]\n", model.URL, stdioServerBin(t)))
+	r := deckhand(t, nil, "", "--config", cfg, "--db", db, "chat", "-p", "read it", "--approve=auto")
+	if r.code != exitOK || !strings.Contains(r.stderr, "Refused by Deckhand's policy") || !strings.Contains(r.stderr, "/etc/shadow") {
+		t.Errorf("chat -p: exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+	r = deckhand(t, nil, "", "--config", cfg, "--db", db, "sessions", "--json")
+	var sessions []struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &sessions); err != nil || len(sessions) != 1 {
+		t.Fatalf("sessions: %v %s", err, r.stdout)
+	}
+	r = deckhand(t, nil, "", "--config", cfg, "--db", db, "logs", "--session", sessions[0].ID)
+	if !strings.Contains(r.stdout, "capability.denied") || !strings.Contains(r.stdout, "s.read_file: fs.write /etc/shadow DENIED (outside the write roots") {
+		t.Errorf("logs:\n%s%s", r.stdout, r.stderr)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -111,5 +112,48 @@ func TestServerFilesystem(t *testing.T) {
 	}
 	if a := write.Def.Annotations; a == nil || a.ReadOnlyHint || a.DestructiveHint == nil || !*a.DestructiveHint {
 		t.Errorf("write_file annotations = %+v, want destructive", a)
+	}
+}
+
+// The reference servers launched the way people launch them, with npx,
+// run sandboxed and work: memory keeps a graph, everything echoes, and
+// filesystem serves the workspace (its roots) and nothing else. npx finds
+// the packages installed under testutil/ (the server's cwd), so no
+// download is needed.
+func TestNpxServersSandboxed(t *testing.T) {
+	testutil.RequirePeers(t)
+	npx, err := exec.LookPath("npx")
+	if err != nil {
+		t.Skip("no npx")
+	}
+	dir := filepath.Join(testutil.ModuleRoot(t), "testutil")
+	home, _ := os.UserHomeDir()
+	ws := filepath.Join(home, "Deckhand")
+	sys := start(t, map[string]config.Server{
+		"mem":   {Command: npx, Args: []string{"--no-install", "mcp-server-memory"}, Cwd: dir, Env: map[string]string{"MEMORY_FILE_PATH": filepath.Join(ws, "memory.jsonl")}},
+		"every": {Command: npx, Args: []string{"--no-install", "mcp-server-everything"}, Cwd: dir},
+		"fs":    {Command: npx, Args: []string{"--no-install", "mcp-server-filesystem", ws}, Cwd: dir},
+	})
+	for alias, st := range statuses(t, sys, true) {
+		if st.State != StateReady {
+			t.Fatalf("%s: %+v", alias, st)
+		}
+	}
+	args := func(v any) string { b, _ := json.Marshal(v); return string(b) }
+	call(t, sys, "mem.create_entities", args(map[string]any{"entities": []any{map[string]any{"name": "deckhand", "entityType": "app", "observations": []string{"sandboxed"}}}}))
+	if got := text(t, call(t, sys, "mem.read_graph", "{}")); !strings.Contains(got, "sandboxed") {
+		t.Errorf("memory read_graph = %q", got)
+	}
+	if got := text(t, call(t, sys, "every.echo", args(map[string]any{"message": "hi"}))); got != "Echo: hi" {
+		t.Errorf("everything echo = %q", got)
+	}
+	note := filepath.Join(ws, "note.txt")
+	call(t, sys, "fs.write_file", args(map[string]any{"path": note, "content": "from npx"}))
+	if data, _ := os.ReadFile(note); string(data) != "from npx" {
+		t.Errorf("filesystem write_file left %q", data)
+	}
+	outside := call(t, sys, "fs.read_text_file", args(map[string]any{"path": filepath.Join(home, ".bashrc")}))
+	if outside.Err == nil && !outside.Result.IsError {
+		t.Errorf("filesystem read outside the workspace: %s", text(t, outside))
 	}
 }

@@ -160,6 +160,11 @@ func (a *conversationActor) checkPaths(cs *callState) {
 	readOnly := cs.tool.ReadOnly || cs.tool.Def.Annotations != nil && cs.tool.Def.Annotations.ReadOnlyHint
 	cs.decisions = a.policy().CheckPaths(srv, cs.tool.Def, cs.args, readOnly)
 	for _, d := range cs.decisions {
+		if d.Allowed {
+			cs.req.Access = append(cs.req.Access, d.Describe())
+		}
+	}
+	for _, d := range cs.decisions {
 		if !d.Allowed {
 			cs.done, cs.isError = true, true
 			cs.output = toolcall.PolicyRefusal(d.Capability, d.Target, d.Rule)

@@ -41,6 +41,9 @@ type Request struct {
 	Change string
 	// Command is a shell command (local.exec), shown as it is.
 	Command string
+	// Access says what the call may touch, as the policy decided it
+	// ("reads /home/me/Deckhand/a.txt (within /home/me/Deckhand)").
+	Access []string
 	// OnceOnly: no rule or grant covers the call, and the only yes is
 	// "allow once" (shell commands: each is asked).
 	OnceOnly bool

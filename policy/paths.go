@@ -177,3 +177,12 @@ func realPath(path string) string {
 		cur = parent
 	}
 }
+
+// Describe says what the decision lets a call do, for the approval prompt.
+func (d Decision) Describe() string {
+	verb := map[string]string{CapRead: "reads", CapWrite: "may write", CapExec: "runs", CapNet: "reaches"}[d.Capability]
+	if verb == "" {
+		verb = d.Capability
+	}
+	return fmt.Sprintf("%s %s (%s)", verb, d.Target, d.Rule)
+}

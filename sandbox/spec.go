@@ -34,6 +34,11 @@ type Spec struct {
 	Network bool `json:"network"`
 }
 
+// noLandlockEnv, set to 1, makes this process act as if the kernel had no
+// Landlock: for tests of what a person without it meets. It can only make
+// sandboxed programs fail to start, never run them unconfined.
+const noLandlockEnv = "DECKHAND_TEST_NO_LANDLOCK"
+
 // ErrUnavailable means the kernel cannot confine a program here.
 var ErrUnavailable = errors.New("the kernel offers no Landlock sandbox here")
 

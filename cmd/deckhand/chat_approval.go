@@ -55,6 +55,9 @@ func (t *terminal) askNext() {
 	if claims := approval.Claims(r); claims != "" {
 		fmt.Fprintf(&b, "  %s\n", clean.Line(claims))
 	}
+	for _, a := range r.Access {
+		fmt.Fprintf(&b, "  %s\n", clean.Line(a))
+	}
 	if r.Command != "" {
 		fmt.Fprintf(&b, "  command:\n%s\n", indent(clean.Text(r.Command), "    $ "))
 	} else {

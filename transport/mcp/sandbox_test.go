@@ -203,3 +203,16 @@ func TestRedirectElsewhereRefused(t *testing.T) {
 		t.Errorf("echo = %q", got)
 	}
 }
+
+// Without Landlock, a sandboxed server does not start, and says why and how
+// to opt out; one with sandbox = "off" starts.
+func TestNoLandlock(t *testing.T) {
+	t.Setenv("DECKHAND_TEST_NO_LANDLOCK", "1")
+	_, err := Dial(t.Context(), "fs", stdioServer(t), Options{})
+	if err == nil || !strings.Contains(err.Error(), "no Landlock sandbox") || !strings.Contains(err.Error(), `set sandbox = "off" in mcp.servers.fs`) {
+		t.Fatalf("Dial = %v", err)
+	}
+	srv := stdioServer(t)
+	srv.Sandbox = config.SandboxOff
+	dial(t, srv, Options{})
+}

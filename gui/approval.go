@@ -55,8 +55,12 @@ func (a *approvals) set(list []*actors.ApprovalRequested, quickConv string) {
 		if !a.notified[r.ID] {
 			a.notified[r.ID] = true
 			if !a.ui.foreground || a.ui.hidden {
+				what := r.Request.Display + " wants to run."
+				if r.Request.Command != "" {
+					what = "The model proposed a shell command."
+				}
 				a.ui.app.SendNotification(fyne.NewNotification("Deckhand: approval needed",
-					fmt.Sprintf("%s wants to run. Open Deckhand to allow or deny it.", r.Request.Display)))
+					what+" Open Deckhand to allow or deny it."))
 			}
 		}
 	}
@@ -89,17 +93,26 @@ func (a *approvals) open(r *actors.ApprovalRequested, parent fyne.Window) {
 
 	// The heading is Deckhand's own words: which tool, of which server. What
 	// the server says of it (its title, its description) comes below, as
-	// the server's claim, cleaned of anything that could disguise it.
+	// the server's claim, cleaned of anything that could disguise it. A
+	// shell command (a CMD: line) is no server's: the command itself is
+	// what the person judges, shown as it will run.
+	command := req.Command != ""
 	heading := widget.NewLabelWithStyle("Allow "+req.Display+"?", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	if command {
+		heading.SetText("Run this shell command?")
+	}
 	heading.SizeName = theme.SizeNameSubHeadingText
 	server := "untrusted server"
 	if req.Trusted {
 		server = "trusted server"
 	}
 	who := widget.NewLabel(fmt.Sprintf("Tool %q on the %s %q", req.Tool, server, req.Server))
+	if command {
+		who.SetText("A shell command the model proposed (runs in the workspace, sandboxed)")
+	}
 	who.Wrapping = fyne.TextWrapWord
 	items := []fyne.CanvasObject{heading, who}
-	if title := clean.Line(req.Title); title != "" {
+	if title := clean.Line(req.Title); title != "" && !command {
 		q := widget.NewLabel(fmt.Sprintf("The server calls it: \u201c%s\u201d", title))
 		q.Wrapping = fyne.TextWrapWord
 		items = append(items, q)
@@ -130,12 +143,39 @@ func (a *approvals) open(r *actors.ApprovalRequested, parent fyne.Window) {
 		}
 		items = append(items, h)
 	}
-	argsLabel := widget.NewLabelWithStyle("Arguments", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	args := widget.NewRichText(&widget.TextSegment{Style: widget.RichTextStyleCodeBlock, Text: clean.Text(tools.PrettyArgs(req.Arguments))})
+	if len(req.Access) > 0 {
+		// What the policy found the call may touch, in Deckhand's words
+		// (the paths themselves are the model's: cleaned).
+		lines := make([]string, len(req.Access))
+		for i, s := range req.Access {
+			lines[i] = clean.Line(s)
+		}
+		l := widget.NewLabel("It may touch: " + strings.Join(lines, "; ") + ".")
+		l.Wrapping = fyne.TextWrapWord
+		items = append(items, l)
+	}
+	codeLabel, code := "Arguments", tools.PrettyArgs(req.Arguments)
+	if command {
+		codeLabel, code = "Command", req.Command
+	}
+	argsLabel := widget.NewLabelWithStyle(codeLabel, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	args := widget.NewRichText(&widget.TextSegment{Style: widget.RichTextStyleCodeBlock, Text: clean.Text(code)})
 	args.Wrapping = fyne.TextWrapBreak
 	scroll := container.NewVScroll(args)
 	scroll.SetMinSize(fyne.NewSize(560, 180))
+	if command {
+		scroll.SetMinSize(fyne.NewSize(560, 100))
+	}
 	items = append(items, argsLabel, scroll)
+	if req.OnceOnly {
+		once := "This call is asked every time: it can only be allowed once."
+		if command {
+			once = "Each shell command is asked every time: it can only be allowed once."
+		}
+		l := widget.NewLabel(once)
+		l.Wrapping = fyne.TextWrapWord
+		items = append(items, l)
+	}
 	foot := fmt.Sprintf("Denied if not answered by %s.", r.Deadline.Format("15:04:05"))
 	if r.Deadline.IsZero() {
 		foot = ""
@@ -148,7 +188,11 @@ func (a *approvals) open(r *actors.ApprovalRequested, parent fyne.Window) {
 		items = append(items, f)
 	}
 
-	a.dlg = dialog.NewCustomWithoutButtons("Allow this tool call?", container.NewVBox(items...), parent)
+	title := "Allow this tool call?"
+	if command {
+		title = "Allow this shell command?"
+	}
+	a.dlg = dialog.NewCustomWithoutButtons(title, container.NewVBox(items...), parent)
 	a.buttons = map[approval.Answer]*widget.Button{}
 	mk := func(label string, ans approval.Answer) *widget.Button {
 		b := widget.NewButton(label, func() { a.answer(r, ans) })
@@ -157,12 +201,14 @@ func (a *approvals) open(r *actors.ApprovalRequested, parent fyne.Window) {
 	}
 	deny := mk("Deny", approval.Deny)
 	deny.Importance = widget.HighImportance // the default: Enter and Escape deny too
-	a.dlg.SetButtons([]fyne.CanvasObject{
-		deny,
-		mk("Allow once", approval.AllowOnce),
-		mk("Allow for this session", approval.AllowSession),
-		mk("Always allow", approval.AllowAlways),
-	})
+	buttons := []fyne.CanvasObject{deny, mk("Allow once", approval.AllowOnce)}
+	if !req.OnceOnly {
+		// No grant can cover a once-only call: offering one would be a lie.
+		buttons = append(buttons,
+			mk("Allow for this session", approval.AllowSession),
+			mk("Always allow", approval.AllowAlways))
+	}
+	a.dlg.SetButtons(buttons)
 	a.dlg.SetOnClosed(func() {
 		if !a.closing && a.showing == r {
 			a.answer(r, approval.Deny)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,6 +27,9 @@ type settingsForm struct {
 	model                               *widget.SelectEntry
 	rules                               *widget.Entry
 	save                                *widget.Button
+	// The capability policy.
+	workspace, readRoots, writeRoots *widget.Entry
+	allowExec                        *widget.Check
 }
 
 func (u *UI) showSettings() {
@@ -47,13 +51,27 @@ func (u *UI) showSettings() {
 		&widget.FormItem{Text: "Approval timeout", Widget: f.timeout, HintText: "unanswered approvals are denied after this (e.g. 2m)"},
 		&widget.FormItem{Text: "Auto-approve", Widget: f.rules, HintText: "one rule a line: alias.tool or alias.* (= false to always ask)"},
 	)
+	policyHeading := widget.NewLabelWithStyle("Policy", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	policyIntro := widget.NewLabel("What tools may touch, whatever you allow when asked: calls naming files outside these folders are refused before they run.")
+	policyIntro.Wrapping = fyne.TextWrapWord
+	execHint := "the model may propose commands; each is asked every time and runs sandboxed in the workspace"
+	if u.cfg.Shell.Disabled {
+		execHint = "shell.disabled is set in the config file: CMD: lines stay plain text until it is removed"
+	}
+	policy := widget.NewForm(
+		&widget.FormItem{Text: "Workspace folder", Widget: f.workspace, HintText: "where tools and shell commands work; created on first use"},
+		&widget.FormItem{Text: "Read roots", Widget: f.readRoots, HintText: "folders tools may read, one a line; empty: the workspace (write roots can be read too)"},
+		&widget.FormItem{Text: "Write roots", Widget: f.writeRoots, HintText: "folders tools may read and write, one a line; empty: the workspace"},
+		&widget.FormItem{Text: "", Widget: f.allowExec, HintText: execHint},
+	)
+	settings := container.NewVBox(form, widget.NewSeparator(), policyHeading, policyIntro, policy)
 	check := widget.NewButtonWithIcon("Check", theme.SearchIcon(), func() { u.checkModel(f, w) })
 	cancel := widget.NewButton("Close", w.Hide)
 	path, pathObj := caption("Saved in " + u.cfg.Path)
 	path.Truncation = fyne.TextTruncateEllipsis
 	buttons := container.NewHBox(check, layout.NewSpacer(), cancel, f.save)
-	w.SetContent(container.NewPadded(container.NewBorder(nil, container.NewVBox(pathObj, buttons), nil, nil, container.NewVScroll(form))))
-	w.Resize(fyne.NewSize(720, 560))
+	w.SetContent(container.NewPadded(container.NewBorder(nil, container.NewVBox(pathObj, buttons), nil, nil, container.NewVScroll(settings))))
+	w.Resize(fyne.NewSize(720, 640))
 	w.SetCloseIntercept(w.Hide)
 	u.settingsW = w
 	w.Show()
@@ -79,6 +97,30 @@ func (u *UI) newSettingsForm(w fyne.Window) *settingsForm {
 	f.timeout.SetText(u.cfg.MCP.ApprovalTimeout.String())
 	f.rules.SetText(config.FormatRules(u.cfg.MCP.AutoApprove))
 	f.rules.SetMinRowsVisible(4)
+	p := u.cfg.Policy
+	f.workspace = widget.NewEntry()
+	f.workspace.SetText(p.Workspace)
+	f.workspace.SetPlaceHolder(config.DefaultWorkspace)
+	f.readRoots, f.writeRoots = widget.NewMultiLineEntry(), widget.NewMultiLineEntry()
+	for _, r := range []struct {
+		e     *widget.Entry
+		roots []string
+		none  string
+	}{
+		{f.readRoots, p.FS.ReadRoots, "none besides the write roots (read_roots = [] in the config)"},
+		{f.writeRoots, p.FS.WriteRoots, "none (write_roots = [] in the config)"},
+	} {
+		r.e.SetText(strings.Join(r.roots, "\n"))
+		r.e.SetMinRowsVisible(3)
+		// An empty list in the file is not the same as no list: say which.
+		if r.roots != nil && len(rootLines(strings.Join(r.roots, "\n"))) == 0 {
+			r.e.SetPlaceHolder(r.none)
+		} else {
+			r.e.SetPlaceHolder("the workspace (" + p.WorkspaceDir() + ")")
+		}
+	}
+	f.allowExec = widget.NewCheck("Allow shell commands (CMD: lines)", nil)
+	f.allowExec.SetChecked(p.AllowExec)
 	f.save = widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), func() {
 		if err := u.saveSettings(f); err != nil {
 			dialog.ShowError(err, w)
@@ -100,7 +142,75 @@ func (u *UI) saveSettings(f *settingsForm) error {
 	if err != nil {
 		return err
 	}
-	return u.writeConfig(edits, tables)
+	pol, err := policyEdits(u.cfg.Policy, f.workspace.Text, f.readRoots.Text, f.writeRoots.Text, f.allowExec.Checked)
+	if err != nil {
+		return err
+	}
+	return u.writeConfig(append(edits, pol...), tables)
+}
+
+// policyEdits reads the form's policy section into edits of the config
+// file. Only what the person changed is written: a policy section written
+// by hand (comments, a form the line editor cannot change) is left alone
+// when they only change the model. An empty workspace or list of roots
+// removes its key, which means the default (the workspace).
+func policyEdits(was config.Policy, workspace, read, write string, allowExec bool) ([]config.Edit, error) {
+	var edits []config.Edit
+	workspace = strings.TrimSpace(workspace)
+	if workspace != strings.TrimSpace(was.Workspace) {
+		if workspace != "" && !absFolder(workspace) {
+			return nil, fmt.Errorf("workspace folder: %q is not a full path: start it with / or ~/", workspace)
+		}
+		var v any
+		if workspace != "" {
+			v = workspace
+		}
+		edits = append(edits, config.Edit{Table: "policy", Key: "workspace", Value: v})
+	}
+	for _, r := range []struct {
+		name, key, text string
+		was             []string
+	}{
+		{"read roots", "read_roots", read, was.FS.ReadRoots},
+		{"write roots", "write_roots", write, was.FS.WriteRoots},
+	} {
+		roots := rootLines(r.text)
+		if slices.Equal(roots, rootLines(strings.Join(r.was, "\n"))) {
+			continue
+		}
+		for _, root := range roots {
+			if !absFolder(root) {
+				return nil, fmt.Errorf("%s: %q is not a full path: start it with / or ~/", r.name, root)
+			}
+		}
+		var v any
+		if len(roots) > 0 {
+			v = roots
+		}
+		edits = append(edits, config.Edit{Table: "policy.fs", Key: r.key, Value: v})
+	}
+	if allowExec != was.AllowExec {
+		edits = append(edits, config.Edit{Table: "policy", Key: "allow_exec", Value: allowExec})
+	}
+	return edits, nil
+}
+
+// rootLines are the folders of a roots entry: one a line, blank lines
+// dropped.
+func rootLines(text string) []string {
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// absFolder reports whether p names a folder wherever Deckhand was started
+// from: absolute, or in the home folder.
+func absFolder(p string) bool {
+	return filepath.IsAbs(p) || p == "~" || strings.HasPrefix(p, "~/")
 }
 
 // writeConfig applies edits to the config file, then reloads it.

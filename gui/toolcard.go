@@ -2,6 +2,7 @@ package gui
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -71,12 +72,24 @@ func newToolView(r *rowView) *toolView {
 
 func (t *toolView) view() fyne.CanvasObject { return t.obj }
 
+// policyRefusal begins what the model (and the card) is told of a call
+// Deckhand's capability policy refused before the gate
+// (toolcall.PolicyRefusal). The transcript keeps only the output of a
+// call, so this is how a card knows it was refused rather than failed.
+const policyRefusal = "Refused by Deckhand's policy"
+
+// refusedByPolicy reports whether r is a call the policy refused.
+func refusedByPolicy(r chatmodel.Row) bool {
+	return r.State == chatmodel.Failed && strings.HasPrefix(r.Output, policyRefusal)
+}
+
 func (t *toolView) set(r chatmodel.Row) {
 	icons := &t.row.cv.icons
 	setText(t.name, r.Tool)
 	stroke := theme.ColorNameSeparator
 	var icon fyne.Resource
 	var state string
+	refused := refusedByPolicy(r)
 	switch r.State {
 	case chatmodel.Asked:
 		icon, state, stroke = theme.QuestionIcon(), "waiting for approval", theme.ColorNameWarning
@@ -86,6 +99,9 @@ func (t *toolView) set(r chatmodel.Row) {
 		icon, state = icons.succeeded, "done in "+elapsed(r.Elapsed)
 	case chatmodel.Failed:
 		icon, state, stroke = icons.failed, "failed after "+elapsed(r.Elapsed), theme.ColorNameError
+		if refused {
+			icon, state, stroke = icons.denied, "refused by policy (not run)", theme.ColorNameWarning
+		}
 	case chatmodel.Denied:
 		icon, state, stroke = icons.denied, "denied", theme.ColorNameWarning
 	}
@@ -129,14 +145,24 @@ func (t *toolView) set(r chatmodel.Row) {
 		t.progress.SetValue(r.Progress)
 	}
 	setVisible(t.progress, progress)
-	setText(t.status, r.Status)
-	setVisible(t.statusBox, r.State == chatmodel.Running && r.Status != "")
+	status := r.Status
+	if refused {
+		status = "Deckhand's policy stopped this call before it ran. To allow such calls, change the policy in Settings, under Policy."
+		if strings.Contains(r.Output, " roots") {
+			status = "Deckhand's policy stopped this call before it ran. To allow such calls, widen the read or write roots in Settings, under Policy."
+		}
+	}
+	setText(t.status, status)
+	setVisible(t.statusBox, r.State == chatmodel.Running && r.Status != "" || refused)
 	finished := r.State == chatmodel.Succeeded || r.State == chatmodel.Failed || r.State == chatmodel.Denied
 	if finished && out != "" {
 		label, color := "Result", theme.ColorNameForeground
 		switch r.State {
 		case chatmodel.Failed:
 			label, color = "Error", theme.ColorNameError
+			if refused {
+				label, color = "Why (what the model was told)", theme.ColorNameForeground
+			}
 		case chatmodel.Denied:
 			label = "Why"
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"deckhand/config"
+	"deckhand/policy"
 	"deckhand/toolcall"
 	"deckhand/tools"
 )
@@ -120,6 +121,7 @@ func (s *System) SyncLog(ctx context.Context) error {
 // approval rules; servers are added and removed with AddServer and
 // RemoveServer).
 func (s *System) UpdateConfig(cfg *config.Config) {
+	s.policy.Store(policy.New(cfg, s.lookupEnv))
 	s.addSecrets(cfg)
 	s.Root.Send(s.Conversations, &ConfigChanged{Config: cfg})
 }

@@ -142,3 +142,31 @@ func TestCommandsAreConfined(t *testing.T) {
 		t.Errorf("pwd = %s, want the workspace", f.Output)
 	}
 }
+
+// Servers start under the config's policy: the secrets it allows reach
+// them, and its write roots are theirs to write.
+func TestServersGetTheConfigsPolicy(t *testing.T) {
+	if err := sandbox.Available(); err != nil {
+		t.Skip(err)
+	}
+	extra := t.TempDir()
+	srv := stdio(t, "-probe")
+	srv.Secrets = []string{"LMCP_TOKEN"}
+	sys := start(t, map[string]config.Server{"p": srv}, func(cfg *config.Config) {
+		cfg.Policy.Secrets.Keys = []string{"LMCP_TOKEN"}
+		cfg.Policy.FS.WriteRoots = []string{"~/Deckhand", extra}
+	})
+	if st := statuses(t, sys, true)["p"]; st.State != StateReady {
+		t.Fatalf("status = %+v", st)
+	}
+	if got := text(t, call(t, sys, "p.getenv", `{"name":"LMCP_TOKEN"}`)); got != "lmcp-secret-token" {
+		t.Errorf("the allowed secret = %q", got)
+	}
+	if got := text(t, call(t, sys, "p.getenv", `{"name":"WRONG_TOKEN"}`)); got != "(unset)" {
+		t.Errorf("a secret nobody named = %q", got)
+	}
+	file := filepath.Join(extra, "x.txt")
+	if got := text(t, call(t, sys, "p.write_file", fmt.Sprintf(`{"path":%q,"text":"x"}`, file))); got != "wrote "+file {
+		t.Errorf("writing a write root of the config: %s", got)
+	}
+}

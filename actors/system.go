@@ -19,6 +19,7 @@ import (
 
 	"deckhand/approval"
 	"deckhand/config"
+	"deckhand/policy"
 	"deckhand/redact"
 	"deckhand/store"
 	"deckhand/tools"
@@ -56,6 +57,10 @@ type Options struct {
 
 // System is the running actor system with Deckhand's long-lived actors.
 type System struct {
+	// policy is the capability policy servers are started under; a change
+	// of config replaces it (servers started from then on get the new one).
+	policy atomic.Pointer[policy.Policy]
+
 	Root          *actor.RootContext
 	Servers       *actor.PID
 	Registry      *actor.PID
@@ -114,6 +119,7 @@ func Start(opts Options) *System {
 		lookupEnv = os.LookupEnv
 	}
 	s := &System{Root: as.Root, as: as, log: log, conns: &sync.WaitGroup{}, lookupEnv: lookupEnv}
+	s.policy.Store(policy.New(opts.Config, lookupEnv))
 	paths := opts.Paths
 	if paths == nil {
 		paths = &mcp.PathResolver{}
@@ -161,6 +167,7 @@ func Start(opts Options) *System {
 				Paths:          paths,
 				OnToolsChanged: onChanged,
 				InProcess:      opts.InProcess[alias],
+				Policy:         s.policy.Load(),
 			})
 		},
 	}

@@ -83,28 +83,26 @@ var secretRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
 // names the server in errors ("" for a shell command).
 func (p *Policy) Env(alias string, srv config.Server, path, tmp string) ([]string, error) {
 	set := map[string]string{}
+	// The minimal set is Deckhand's own process environment; lookupEnv
+	// is for the secrets.
 	for _, k := range minimalEnv {
-		if v, ok := p.lookupEnv(k); ok {
+		if v, ok := os.LookupEnv(k); ok {
 			set[k] = v
 		}
 	}
 	for _, kv := range os.Environ() {
 		if k, v, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "LC_") {
-			if lv, ok := p.lookupEnv(k); ok {
-				set[k] = lv
-			} else {
-				set[k] = v
-			}
+			set[k] = v
 		}
 	}
 	if path != "" {
 		set["PATH"] = path
-	} else if v, ok := p.lookupEnv("PATH"); ok {
+	} else if v, ok := os.LookupEnv("PATH"); ok {
 		set["PATH"] = v
 	}
 	if tmp != "" {
 		set["TMPDIR"] = tmp
-	} else if v, ok := p.lookupEnv("TMPDIR"); ok {
+	} else if v, ok := os.LookupEnv("TMPDIR"); ok {
 		set["TMPDIR"] = v
 	}
 	for _, name := range srv.Secrets {

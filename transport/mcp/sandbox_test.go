@@ -51,7 +51,7 @@ func TestServerEnvironment(t *testing.T) {
 	srv.Env = map[string]string{"GREETING": "hello", "FROM_REF": "${OTHER_TOKEN}"}
 	c := dial(t, srv, Options{Policy: pol, LookupEnv: lookup})
 	for name, want := range map[string]string{
-		"GH_TOKEN": "gh-secret", "FROM_REF": "other", "GREETING": "hello", "USER": "someone",
+		"GH_TOKEN": "gh-secret", "FROM_REF": "other", "GREETING": "hello", "HOME": os.Getenv("HOME"),
 		"PLANTED": "(unset)", "MODEL_KEY": "(unset)", "OTHER_TOKEN": "(unset)", "DECKHAND_SANDBOX": "(unset)",
 	} {
 		if got := callText(t, c, "getenv", map[string]any{"name": name}); got != want {

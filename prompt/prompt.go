@@ -26,7 +26,7 @@ func System(shell bool, lazyIndex string) string {
 	b.WriteString("- Every tool call needs the user's approval. If a call is denied, do not repeat it unchanged: explain, or ask what to do instead.\n")
 	b.WriteString("- If a tool returns an error, read it, then correct the call or explain the problem.\n")
 	if shell {
-		b.WriteString("- To run a shell command on the user's machine, write it alone on a line that starts with CMD: (for example: CMD: ls -la). The user approves it, and its output comes back to you. Prefer a tool when one fits.\n")
+		b.WriteString("- To run a shell command, write it alone on a line that starts with CMD: (for example: CMD: ls -la). The user approves each one; it runs in the workspace folder, sandboxed (it can read the system and write only the workspace, with no network), and its output comes back to you. Prefer a tool when one fits.\n")
 	}
 	b.WriteString("- Be concise.")
 	return b.String()

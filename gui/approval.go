@@ -30,6 +30,7 @@ type approvals struct {
 	answered map[string]bool // answered here, not yet gone from the bridge's list
 	notified map[string]bool
 	buttons  map[approval.Answer]*widget.Button // the open dialog's, for tests
+	keys     func(*fyne.KeyEvent)               // the parent's key handler while the dialog is open
 }
 
 func (a *approvals) set(list []*actors.ApprovalRequested, quickConv string) {
@@ -216,6 +217,7 @@ func (a *approvals) open(r *actors.ApprovalRequested, parent fyne.Window) {
 	})
 	c := parent.Canvas()
 	c.Unfocus()
+	a.keys = c.OnTypedKey() // the window's own (Escape stops a run), back when the dialog closes
 	c.SetOnTypedKey(func(k *fyne.KeyEvent) {
 		switch k.Name {
 		case fyne.KeyEscape, fyne.KeyReturn, fyne.KeyEnter:
@@ -258,6 +260,7 @@ func (a *approvals) close() {
 	a.closing = true
 	a.dlg.Hide()
 	a.closing = false
-	a.parent.Canvas().SetOnTypedKey(nil)
+	a.parent.Canvas().SetOnTypedKey(a.keys)
+	a.keys = nil
 	a.dlg, a.showing, a.buttons = nil, nil, nil
 }

@@ -9,11 +9,18 @@ import (
 )
 
 // chatEntry is the message box: several lines, Enter sends, Shift+Enter
-// starts a new line.
+// starts a new line, Escape stops the run, Tab and Shift+Tab move the
+// focus on (a tab character is never what a message needs), and the
+// window's shortcuts (Ctrl+N, Ctrl+K, Ctrl+,) work while it has the focus:
+// a focused entry would otherwise take every shortcut for itself.
 type chatEntry struct {
 	widget.Entry
 	onSend func()
-	shift  bool
+	// onEscape, if set, is Escape (stop the run).
+	onEscape func()
+	// shortcuts are the window's Ctrl (Cmd) shortcuts, by key.
+	shortcuts map[fyne.KeyName]func()
+	shift     bool
 }
 
 var _ desktop.Keyable = (*chatEntry)(nil)
@@ -43,11 +50,30 @@ func (e *chatEntry) KeyUp(k *fyne.KeyEvent) {
 }
 
 func (e *chatEntry) TypedKey(k *fyne.KeyEvent) {
-	if (k.Name == fyne.KeyReturn || k.Name == fyne.KeyEnter) && !e.shift {
+	switch {
+	case (k.Name == fyne.KeyReturn || k.Name == fyne.KeyEnter) && !e.shift:
 		e.onSend()
+		return
+	case k.Name == fyne.KeyEscape && e.onEscape != nil:
+		e.onEscape()
 		return
 	}
 	e.Entry.TypedKey(k)
+}
+
+// AcceptsTab is false: Tab leaves the box, as in a form.
+func (e *chatEntry) AcceptsTab() bool { return false }
+
+// TypedShortcut runs the window's own shortcuts, and gives the rest (copy,
+// paste, select all, undo) to the entry.
+func (e *chatEntry) TypedShortcut(s fyne.Shortcut) {
+	if cs, ok := s.(*desktop.CustomShortcut); ok && cs.Modifier == fyne.KeyModifierShortcutDefault {
+		if f := e.shortcuts[cs.KeyName]; f != nil {
+			f()
+			return
+		}
+	}
+	e.Entry.TypedShortcut(s)
 }
 
 // FocusLost forgets Shift: its KeyUp may go to another widget.
@@ -59,3 +85,24 @@ func (e *chatEntry) FocusLost() {
 func (e *chatEntry) blank() bool { return strings.TrimSpace(e.Text) == "" }
 
 func (e *chatEntry) focus(w fyne.Window) { w.Canvas().Focus(e) }
+
+// escEntry is a one-line entry in which Escape does something (a focused
+// entry keeps every key from the window's own handler).
+type escEntry struct {
+	widget.Entry
+	onEscape func()
+}
+
+func newEscEntry(onEscape func()) *escEntry {
+	e := &escEntry{onEscape: onEscape}
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+func (e *escEntry) TypedKey(k *fyne.KeyEvent) {
+	if k.Name == fyne.KeyEscape && e.onEscape != nil {
+		e.onEscape()
+		return
+	}
+	e.Entry.TypedKey(k)
+}

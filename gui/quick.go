@@ -14,7 +14,7 @@ import (
 type quickPrompt struct {
 	ui       *UI
 	win      fyne.Window
-	entry    *widget.Entry
+	entry    *escEntry
 	question *widget.Label
 	answer   *widget.RichText
 	status   *widget.Label
@@ -39,7 +39,7 @@ func newQuickPrompt(u *UI) *quickPrompt {
 	if u.d.Icon != nil {
 		q.win.SetIcon(u.d.Icon)
 	}
-	q.entry = widget.NewEntry()
+	q.entry = newEscEntry(q.hide) // Escape closes it, from the box too
 	q.entry.SetPlaceHolder("Ask anything, then press Enter")
 	q.entry.OnSubmitted = q.submit
 	q.answer = widget.NewRichText()

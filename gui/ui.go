@@ -197,16 +197,24 @@ func (u *UI) build() {
 	u.win.SetContent(split)
 	u.win.Resize(fyne.NewSize(1100, 720))
 
-	for _, sc := range []struct {
-		key fyne.KeyName
-		f   func()
-	}{
-		{fyne.KeyN, func() { u.tell(&uiNewChat{}) }},
-		{fyne.KeyComma, u.showSettings},
-		{fyne.KeyK, u.showQuick},
-	} {
-		u.win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: sc.key, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { sc.f() })
+	u.input.shortcuts = map[fyne.KeyName]func(){
+		fyne.KeyN:     func() { u.tell(&uiNewChat{}) },
+		fyne.KeyComma: u.showSettings,
+		fyne.KeyK:     u.showQuick,
 	}
+	u.input.onEscape = func() {
+		if u.running {
+			u.tell(&uiStop{})
+		}
+	}
+	for key, f := range u.input.shortcuts {
+		u.win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: key, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { f() })
+	}
+	u.win.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) {
+		if k.Name == fyne.KeyEscape && u.running {
+			u.tell(&uiStop{})
+		}
+	})
 	u.win.SetCloseIntercept(u.closeMain)
 }
 
@@ -247,8 +255,12 @@ func (u *UI) showMain() {
 func (u *UI) apply(up *update) {
 	if up.conv != "" {
 		if up.reset || up.conv != u.conv {
+			switched := up.conv != u.conv
 			u.conv = up.conv
 			u.chat.reset(up.rows)
+			if switched && (u.quick == nil || !u.quick.visible) {
+				u.input.focus(u.win) // a new chat or another session: type at once
+			}
 		} else {
 			u.chat.update(up.n, up.changed)
 		}

@@ -16,7 +16,9 @@ import (
 // The real window, driven as a person would: a message typed into it; the
 // model calls a tool with a path outside the roots (refused, and the card
 // says so), then proposes a shell command, which is asked with the command
-// shown and only "Allow once" offered. A screenshot is kept (DECKHAND_SHOTS).
+// shown and only "Allow once" offered, answered from the keyboard; then
+// Ctrl+N, pressed in the message box, starts a new chat that is typed into
+// at once. Screenshots are kept (DECKHAND_SHOTS).
 func TestWindowShowsPolicy(t *testing.T) {
 	if !hasProgram("xdotool") {
 		t.Skip("no xdotool")
@@ -26,6 +28,7 @@ func TestWindowShowsPolicy(t *testing.T) {
 		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "a", Name: "s__read_file", Arguments: `{"path":"/etc/shadow"}`})},
 		testutil.ModelResponse{Body: testutil.TextChunks("That was refused. Let me list the workspace instead.\nCMD: ls -la")},
 		testutil.ModelResponse{Body: testutil.TextChunks("The workspace is empty.")},
+		testutil.ModelResponse{Body: testutil.TextChunks("A fresh start.")},
 	)
 	display := xvfb(t)
 	env, dir := freshHome(t)
@@ -82,6 +85,17 @@ func TestWindowShowsPolicy(t *testing.T) {
 	}
 	time.Sleep(time.Second)
 	keep("window-policy-after.png")
+
+	// Ctrl+N with the focus in the message box opens a new chat, whose
+	// box has the focus: typing goes on at once.
+	xdo("key", "ctrl+n")
+	time.Sleep(time.Second)
+	xdo("type", "--delay", "20", "a new one")
+	xdo("key", "Return")
+	testutil.Eventually(t, 20*time.Second, func() bool { return len(model.Requests()) >= 4 }, "the new chat's request; stderr:\n%s", &stderr)
+	if fourth := string(model.Requests()[3]); strings.Contains(fourth, "show me the secrets") || !strings.Contains(fourth, "a new one") {
+		t.Errorf("Ctrl+N did not start a new chat: %.600s", fourth)
+	}
 	if strings.Contains(stderr.String(), "panic") {
 		t.Errorf("stderr:\n%s", &stderr)
 	}

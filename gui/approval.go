@@ -30,6 +30,8 @@ type approvals struct {
 	answered map[string]bool // answered here, not yet gone from the bridge's list
 	notified map[string]bool
 	buttons  map[approval.Answer]*widget.Button // the open dialog's, for tests
+	hints    *widget.Label                      // the open dialog's claims, for tests
+	title    string                             // the open dialog's title, for tests
 	keys     func(*fyne.KeyEvent)               // the parent's key handler while the dialog is open
 }
 
@@ -138,11 +140,9 @@ func (a *approvals) open(r *actors.ApprovalRequested, parent fyne.Window) {
 	if hints := approval.Claims(r.Request); hints != "" {
 		h := widget.NewLabel(hints)
 		h.Wrapping = fyne.TextWrapWord
-		h.Importance = widget.WarningImportance
-		if req.Trusted {
-			h.Importance = widget.MediumImportance
-		}
+		h.Importance = hintImportance(req)
 		items = append(items, h)
+		a.hints = h
 	}
 	if len(req.Access) > 0 {
 		// What the policy found the call may touch, in Deckhand's words
@@ -193,6 +193,10 @@ func (a *approvals) open(r *actors.ApprovalRequested, parent fyne.Window) {
 	if command {
 		title = "Allow this shell command?"
 	}
+	if n := a.waiting(); n > 1 {
+		title += fmt.Sprintf(" (1 of %d)", n)
+	}
+	a.title = title
 	a.dlg = dialog.NewCustomWithoutButtons(title, container.NewVBox(items...), parent)
 	a.buttons = map[approval.Answer]*widget.Button{}
 	mk := func(label string, ans approval.Answer) *widget.Button {
@@ -263,4 +267,19 @@ func (a *approvals) close() {
 	a.parent.Canvas().SetOnTypedKey(a.keys)
 	a.keys = nil
 	a.dlg, a.showing, a.buttons = nil, nil, nil
+}
+
+// hintImportance colours what the server claims of a tool: a claim that it
+// may change or delete things stands out (red from a trusted server, amber
+// from another); a read-only claim is plain, since from an untrusted server
+// it may be false, and the two never share a colour.
+func hintImportance(req approval.Request) widget.Importance {
+	ann := req.Annotations
+	if ann == nil || ann.ReadOnlyHint {
+		return widget.MediumImportance
+	}
+	if req.Trusted {
+		return widget.DangerImportance
+	}
+	return widget.WarningImportance
 }

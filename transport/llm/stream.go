@@ -84,7 +84,7 @@ func (c *Client) Stream(ctx context.Context, req *Request) (*Stream, error) {
 			err = cause
 		}
 		cancel(nil)
-		return nil, c.clean(err)
+		return nil, c.clean(unreachable(c.BaseURL, err))
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		defer resp.Body.Close()

@@ -86,3 +86,22 @@ func TestApprovalHintsAndQueue(t *testing.T) {
 		t.Errorf("title = %q", got)
 	}
 }
+
+// A code block's Copy button copies the code and says "Copied" for a
+// moment.
+func TestCopyButtonSaysCopied(t *testing.T) {
+	copiedFor = 200 * time.Millisecond
+	t.Cleanup(func() { copiedFor = 1500 * time.Millisecond })
+	h := newHarness(t, harnessOptions{responses: []testutil.ModelResponse{{Body: testutil.TextChunks("Here:\n\n```sh\necho copied\n```\n")}}})
+	h.say("code please")
+	h.until("the code block", func() bool { return h.button(h.ui.win, "Copy") != nil })
+	b := h.button(h.ui.win, "Copy")
+	test.Tap(b)
+	if got := h.app.Clipboard().Content(); got != "echo copied" {
+		t.Errorf("clipboard = %q", got)
+	}
+	if b.Text != "Copied" {
+		t.Errorf("button says %q after copying", b.Text)
+	}
+	h.until("the button to say Copy again", func() bool { return b.Text == "Copy" })
+}

@@ -29,7 +29,8 @@ func newHeaderView(r *rowView) *headerView {
 	h.who.TextStyle.Bold = true
 	var when fyne.CanvasObject
 	h.when, when = caption("")
-	h.cp = widget.NewButtonWithIcon("", theme.ContentCopyIcon(), func() { r.copy(h.text) })
+	h.cp = widget.NewButtonWithIcon("", theme.ContentCopyIcon(), nil)
+	h.cp.OnTapped = func() { r.copy(h.text, h.cp) }
 	h.cp.Importance = widget.LowImportance
 	h.obj = container.NewPadded(container.NewHBox(h.icon, h.who, when, layout.NewSpacer(), h.cp))
 	return h
@@ -105,7 +106,8 @@ func newCodeView(r *rowView) *codeView {
 	c.seg = &widget.TextSegment{Style: widget.RichTextStyleCodeBlock}
 	c.rt.Segments = []widget.RichTextSegment{c.seg}
 	c.rt.Wrapping = fyne.TextWrapBreak
-	cp := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() { r.copy(c.text) })
+	cp := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), nil)
+	cp.OnTapped = func() { r.copy(c.text, cp) }
 	cp.Importance = widget.LowImportance
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	bg.CornerRadius = theme.InputRadiusSize()

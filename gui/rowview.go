@@ -1,6 +1,8 @@
 package gui
 
 import (
+	"time"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
@@ -100,9 +102,31 @@ func relayout(o fyne.CanvasObject) {
 	}
 }
 
-func (r *rowView) copy(text string) {
+// copy puts text on the clipboard and says so on the button that did it
+// for a moment: a check mark, and "Copied" where the button has a label.
+func (r *rowView) copy(text string, b *widget.Button) {
 	r.cv.ui.app.Clipboard().SetContent(text)
+	if b == nil {
+		return
+	}
+	label := b.Text
+	if label != "" {
+		b.SetText("Copied")
+	}
+	b.SetIcon(theme.ConfirmIcon())
+	ui := r.cv.ui
+	time.AfterFunc(copiedFor, func() {
+		ui.post(func() {
+			if label != "" {
+				b.SetText(label)
+			}
+			b.SetIcon(theme.ContentCopyIcon())
+		})
+	})
 }
+
+// copiedFor is how long a copy button says it copied.
+var copiedFor = 1500 * time.Millisecond
 
 // Setters that refresh a widget only when what it shows changes.
 

@@ -3,6 +3,7 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -71,16 +72,16 @@ func (p Policy) WorkspaceDir() string {
 // Roots are the read and write roots, absolute and cleaned, with their
 // defaults (the workspace). Read includes every write root.
 func (p Policy) Roots() (read, write []string) {
-	write = absAll(p.FS.WriteRoots)
+	write = ExpandPaths(p.FS.WriteRoots)
 	if p.FS.WriteRoots == nil {
 		write = []string{p.WorkspaceDir()}
 	}
-	read = absAll(p.FS.ReadRoots)
+	read = ExpandPaths(p.FS.ReadRoots)
 	if p.FS.ReadRoots == nil {
 		read = []string{p.WorkspaceDir()}
 	}
 	for _, w := range write {
-		if !containsString(read, w) {
+		if !slices.Contains(read, w) {
 			read = append(read, w)
 		}
 	}
@@ -89,7 +90,7 @@ func (p Policy) Roots() (read, write []string) {
 
 // SecretAllowed reports whether the policy lets name be passed on.
 func (p Policy) SecretAllowed(name string) bool {
-	return containsString(p.Secrets.Keys, name)
+	return slices.Contains(p.Secrets.Keys, name)
 }
 
 // SandboxOn reports whether a command server runs in the sandbox.
@@ -112,7 +113,8 @@ func ExpandPath(p string) string {
 	return filepath.Clean(p)
 }
 
-func absAll(paths []string) []string {
+// ExpandPaths expands each of paths (see ExpandPath), leaving out blank ones.
+func ExpandPaths(paths []string) []string {
 	out := make([]string, 0, len(paths))
 	for _, p := range paths {
 		if p = strings.TrimSpace(p); p != "" {
@@ -120,13 +122,4 @@ func absAll(paths []string) []string {
 		}
 	}
 	return out
-}
-
-func containsString(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }

@@ -59,9 +59,9 @@ func (p *Policy) CheckPaths(srv config.Server, def *sdk.Tool, args json.RawMessa
 	if srv.Cwd != "" {
 		base = config.ExpandPath(srv.Cwd)
 	}
-	capability, roots, kind := CapWrite, slices.Concat(p.Write, expandAll(srv.Write)), "write roots"
+	capability, roots, kind := CapWrite, slices.Concat(p.Write, config.ExpandPaths(srv.Write)), "write roots"
 	if readOnly {
-		capability, roots, kind = CapRead, slices.Concat(p.Read, expandAll(srv.Read), expandAll(srv.Write)), "read roots"
+		capability, roots, kind = CapRead, slices.Concat(p.Read, config.ExpandPaths(srv.Read), config.ExpandPaths(srv.Write)), "read roots"
 	}
 	var out []Decision
 	keys := make([]string, 0, len(obj))

@@ -192,7 +192,7 @@ func (p *Policy) ServerSpec(alias string, srv config.Server, command, path strin
 		s.Read = append(s.Read, filepath.Join(p.home, h))
 	}
 	s.Read = append(s.Read, p.Read...)
-	s.Read = append(s.Read, expandAll(srv.Read)...)
+	s.Read = append(s.Read, config.ExpandPaths(srv.Read)...)
 	if srv.Cwd != "" {
 		s.Read = append(s.Read, config.ExpandPath(srv.Cwd))
 	}
@@ -201,7 +201,7 @@ func (p *Policy) ServerSpec(alias string, srv config.Server, command, path strin
 		s.Write = append(s.Write, filepath.Join(p.home, h))
 	}
 	s.Write = append(s.Write, p.Write...)
-	s.Write = append(s.Write, expandAll(srv.Write)...)
+	s.Write = append(s.Write, config.ExpandPaths(srv.Write)...)
 	s.Write = append(s.Write, p.StateDir(alias))
 	s.Read, s.Write = dedupe(s.Read), dedupe(s.Write)
 	return s
@@ -305,16 +305,6 @@ func within(path, root string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../") && !filepath.IsAbs(rel)
 }
 
-func expandAll(paths []string) []string {
-	out := make([]string, 0, len(paths))
-	for _, p := range paths {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, config.ExpandPath(p))
-		}
-	}
-	return out
-}
-
 func dedupe(list []string) []string {
 	seen := map[string]bool{}
 	out := list[:0]
@@ -331,7 +321,7 @@ func dedupe(list []string) []string {
 // read roots (which hold the write roots) and its own read and write
 // paths.
 func (p *Policy) ServerRoots(srv config.Server) []string {
-	return dedupe(slices.Concat(slices.Clone(p.Read), expandAll(srv.Read), expandAll(srv.Write)))
+	return dedupe(slices.Concat(slices.Clone(p.Read), config.ExpandPaths(srv.Read), config.ExpandPaths(srv.Write)))
 }
 
 // HostAllowed reports whether an HTTP server whose url is at serverHost

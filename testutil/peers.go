@@ -138,3 +138,12 @@ func IsolateHome() func() {
 	}
 	return func() { os.RemoveAll(dir) }
 }
+
+// RunIsolated runs a test binary's tests with IsolateHome, and exits with
+// their code: a package's TestMain is this one call.
+func RunIsolated(m *testing.M) {
+	cleanup := IsolateHome()
+	code := m.Run()
+	cleanup()
+	os.Exit(code)
+}

@@ -82,11 +82,7 @@ func runPolicy(ctx context.Context, e *env, args []string) error {
 			if err != nil {
 				ps.Unresolve = err.Error()
 			}
-			childPath := os.Getenv("PATH")
-			if loginPath != "" {
-				childPath += string(os.PathListSeparator) + loginPath
-			}
-			spec := pol.ServerSpec(alias, srv, path, childPath)
+			spec := pol.ServerSpec(alias, srv, path, mcp.ChildPath(loginPath))
 			ps.Read, ps.Write, ps.Roots, ps.StateDir = spec.Read, spec.Write, pol.ServerRoots(srv), pol.StateDir(alias)
 			on := spec.Network
 			ps.Network = &on

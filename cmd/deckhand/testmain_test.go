@@ -1,16 +1,12 @@
 package main
 
 import (
-	"os"
 	"testing"
 
 	"deckhand/testutil"
 )
 
-// TestMain keeps every test away from the developer's own config and log.
-func TestMain(m *testing.M) {
-	cleanup := testutil.IsolateHome()
-	code := m.Run()
-	cleanup()
-	os.Exit(code)
-}
+// TestMain keeps every test away from the developer's own home folder,
+// config and log: servers run sandboxed, with the workspace and state
+// folders there.
+func TestMain(m *testing.M) { testutil.RunIsolated(m) }

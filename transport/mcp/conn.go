@@ -259,10 +259,7 @@ func (c *Conn) dialStdio(ctx context.Context, client *sdk.Client, srv config.Ser
 		return err
 	}
 	pol := opts.Policy
-	childPath := os.Getenv("PATH")
-	if loginPath != "" {
-		childPath = mergePath(childPath, loginPath)
-	}
+	childPath := ChildPath(loginPath)
 	spec := pol.ServerSpec(c.alias, srv, path, childPath)
 	var tmp string
 	if spec != nil {

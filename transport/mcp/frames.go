@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"deckhand/tools"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -36,7 +37,7 @@ type FrameError struct {
 
 func (e *FrameError) Error() string {
 	return fmt.Sprintf("the server sent a message of %s, over the %s one message may have; %s",
-		byteSize(e.Size), byteSize(int64(e.Limit)), e.Reason)
+		tools.Size(int(e.Size)), tools.Size(e.Limit), e.Reason)
 }
 
 // stdioTransport starts cmd like the SDK's CommandTransport (and stops it the
@@ -382,14 +383,4 @@ func (s *idScanner) id() any {
 		return json.Number(raw)
 	}
 	return nil
-}
-
-func byteSize(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
 }

@@ -95,6 +95,15 @@ func parsePathOutput(out []byte) []string {
 	return dirs
 }
 
+// ChildPath is the PATH a child gets: Deckhand's own, extended by the
+// login shell's (loginPath, from LookPath) when the command was found there.
+func ChildPath(loginPath string) string {
+	if loginPath == "" {
+		return os.Getenv("PATH")
+	}
+	return mergePath(os.Getenv("PATH"), loginPath)
+}
+
 func mergePath(a, b string) string {
 	seen := map[string]bool{}
 	var out []string

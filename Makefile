@@ -13,7 +13,7 @@ APT_PACKAGES := gcc libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libx
 	libxi-dev libxxf86vm-dev libwayland-dev libxkbcommon-dev
 # The window's own tests run it on a virtual display; screenshots also
 # drive it with xdotool and capture it with ImageMagick.
-TEST_APT_PACKAGES := xvfb xauth
+TEST_APT_PACKAGES := xvfb xauth dbus gnome-keyring
 SHOT_APT_PACKAGES := xvfb xauth xdotool imagemagick
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PEERS_STAMP := testutil/node_modules/.deckhand-installed

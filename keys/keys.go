@@ -1,0 +1,235 @@
+// Package keys finds the model's API key: in the environment variable the
+// config names (model.api_key_env, kept for scripts), else in the desktop's
+// keyring (the Secret Service: GNOME Keyring, KWallet, KeePassXC), where
+// the settings window keeps a key a person types. The window and
+// `deckhand chat` both resolve the key here, in that order.
+//
+// A key is a secret: it is never logged, written to the event log, put in
+// an error or passed to a child process. A [Key]'s String, GoString and
+// LogValue do not show it; only [Key.Value] does, for the Authorization
+// header.
+package keys
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/godbus/dbus/v5"
+	"github.com/zalando/go-keyring"
+
+	"deckhand/config"
+)
+
+// Service is the keyring's service name for Deckhand's keys; the user is
+// the model's base URL (see [Account]).
+const Service = "deckhand"
+
+// Timeout bounds one keyring call: a locked keyring may ask the person to
+// unlock it, and nobody may be there to answer.
+var Timeout = 15 * time.Second
+
+// Source says where a key was found.
+type Source int
+
+const (
+	None    Source = iota // no key: fine for local model servers
+	Env                   // the environment variable model.api_key_env names
+	Keyring               // the keyring
+)
+
+// Key is a resolved API key. It prints as where it came from, never as
+// itself.
+type Key struct {
+	value  string
+	Source Source
+	Env    string // the variable, when Source is Env
+}
+
+// Value is the key itself, for the request's Authorization header.
+func (k Key) Value() string { return k.value }
+
+// String says where the key came from.
+func (k Key) String() string {
+	switch k.Source {
+	case Env:
+		return "the key in $" + k.Env
+	case Keyring:
+		return "the key in the keyring"
+	}
+	return "no key"
+}
+
+func (k Key) GoString() string             { return "keys.Key{" + k.String() + "}" }
+func (k Key) LogValue() slog.Value         { return slog.StringValue(k.String()) }
+func (k Key) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// ErrUnavailable is returned when no Secret Service can be reached. Its
+// text says what to do instead.
+var ErrUnavailable = errors.New("no keyring available: set an environment variable instead")
+
+// Unavailable explains ErrUnavailable to a person: how to give Deckhand the
+// key through the environment instead.
+const Unavailable = "No keyring available (no Secret Service such as GNOME Keyring or KWallet is running), so a typed key cannot be kept. " +
+	"Set an environment variable instead: put a line such as OPENAI_API_KEY=sk-… in ~/.config/environment.d/deckhand.conf " +
+	"(or export it in ~/.profile), log out and back in, and enter OPENAI_API_KEY as the API key variable under Advanced."
+
+// Account is the keyring user a model's key is kept under: its base URL,
+// without a trailing slash, so that each provider has its own key.
+func Account(baseURL string) string {
+	return strings.TrimRight(strings.TrimSpace(baseURL), "/")
+}
+
+// Resolve finds the key for m: the variable m.APIKeyEnv names, if it is set
+// and not empty; else the keyring's key for m.BaseURL. No key at all is
+// not an error (local servers need none), and neither is a missing
+// keyring; a keyring that fails (or does not answer) is.
+func Resolve(m config.Model, lookupEnv func(string) (string, bool)) (Key, error) {
+	if lookupEnv == nil {
+		lookupEnv = os.LookupEnv
+	}
+	if m.APIKeyEnv != "" {
+		if v, ok := lookupEnv(m.APIKeyEnv); ok && strings.TrimSpace(v) != "" {
+			return Key{value: strings.TrimSpace(v), Source: Env, Env: m.APIKeyEnv}, nil
+		}
+	}
+	v, err := Get(m.BaseURL)
+	switch {
+	case err == nil && v != "":
+		return Key{value: v, Source: Keyring}, nil
+	case err == nil, errors.Is(err, keyring.ErrNotFound), errors.Is(err, ErrUnavailable):
+		return Key{}, nil
+	}
+	return Key{}, err
+}
+
+// Get reads the keyring's key for the model at baseURL: "" with
+// keyring.ErrNotFound when there is none, ErrUnavailable without a keyring.
+func Get(baseURL string) (string, error) {
+	account := Account(baseURL)
+	if account == "" {
+		return "", keyring.ErrNotFound
+	}
+	var v string
+	err := call(func() error {
+		var err error
+		v, err = keyring.Get(Service, account)
+		return err
+	})
+	return strings.TrimSpace(v), err
+}
+
+// Store keeps key in the keyring for the model at baseURL, replacing the
+// one there.
+func Store(baseURL, key string) error {
+	account := Account(baseURL)
+	key = strings.TrimSpace(key)
+	switch {
+	case account == "":
+		return errors.New("give the model URL first: the key is kept for it")
+	case key == "":
+		return errors.New("the key is empty")
+	case strings.ContainsAny(key, "\r\n"):
+		return errors.New("the key is more than one line: paste the key alone")
+	}
+	return call(func() error { return keyring.Set(Service, account, key) })
+}
+
+// Remove deletes the keyring's key for the model at baseURL. No key there
+// is not an error.
+func Remove(baseURL string) error {
+	account := Account(baseURL)
+	if account == "" {
+		return nil
+	}
+	err := call(func() error { return keyring.Delete(Service, account) })
+	if errors.Is(err, keyring.ErrNotFound) {
+		return nil
+	}
+	return err
+}
+
+// mock is set by MockInit and MockUnavailable: the keyring is go-keyring's
+// in-memory mock (or none at all), whatever the session offers.
+var mock atomic.Int32
+
+const (
+	mockNone = iota
+	mockMemory
+	mockUnavailable
+)
+
+// MockInit keeps keys in memory for the rest of the process, for tests
+// (go-keyring's MockInit).
+func MockInit() {
+	keyring.MockInit()
+	mock.Store(mockMemory)
+}
+
+// MockUnavailable makes the rest of the process behave as if no Secret
+// Service ran, for tests.
+func MockUnavailable() { mock.Store(mockUnavailable) }
+
+// call runs one keyring operation within Timeout, after checking that a
+// session bus exists (without one, godbus would try to start a bus of its
+// own with dbus-launch).
+func call(op func() error) error {
+	switch mock.Load() {
+	case mockUnavailable:
+		return ErrUnavailable
+	case mockNone:
+		if !sessionBus() {
+			return ErrUnavailable
+		}
+	}
+	done := make(chan error, 1)
+	go func() { done <- op() }()
+	t := time.NewTimer(Timeout)
+	defer t.Stop()
+	select {
+	case err := <-done:
+		return explain(err)
+	case <-t.C:
+		return fmt.Errorf("the keyring did not answer within %s: if it asked to be unlocked, unlock it and try again", Timeout)
+	}
+}
+
+// sessionBus reports whether a D-Bus session bus can be found without
+// starting one.
+func sessionBus() bool {
+	if os.Getenv("DBUS_SESSION_BUS_ADDRESS") != "" {
+		return true
+	}
+	if dir := os.Getenv("XDG_RUNTIME_DIR"); dir != "" {
+		if _, err := os.Stat(filepath.Join(dir, "bus")); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// explain turns the D-Bus errors that mean "no Secret Service" into
+// ErrUnavailable, and says "the keyring" in the others. (Neither kind holds
+// the key: it travels only in the call's arguments.)
+func explain(err error) error {
+	if err == nil || errors.Is(err, keyring.ErrNotFound) {
+		return err
+	}
+	var de dbus.Error
+	if errors.As(err, &de) {
+		switch de.Name {
+		case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner",
+			"org.freedesktop.DBus.Error.Spawn.ServiceNotFound", "org.freedesktop.DBus.Error.Spawn.ExecFailed":
+			return ErrUnavailable
+		}
+	}
+	if strings.Contains(err.Error(), "dbus") && strings.Contains(err.Error(), "connect") {
+		return ErrUnavailable
+	}
+	return fmt.Errorf("the keyring: %w", err)
+}

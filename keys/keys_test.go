@@ -1,0 +1,196 @@
+package keys
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"deckhand/config"
+)
+
+const secret = "sk-test-0123456789abcdef"
+
+func env(vars map[string]string) func(string) (string, bool) {
+	return func(k string) (string, bool) { v, ok := vars[k]; return v, ok }
+}
+
+func TestResolveOrder(t *testing.T) {
+	if os.Getenv(realChild) != "" {
+		t.Skip("inside the real keyring's session")
+	}
+	MockInit()
+	base := "https://api.example.com/v1/"
+	m := config.Model{BaseURL: base, Name: "m", APIKeyEnv: "EXAMPLE_KEY"}
+
+	// Nothing anywhere: no key, no error (local servers need none).
+	k, err := Resolve(m, env(nil))
+	if err != nil || k.Source != None || k.Value() != "" {
+		t.Fatalf("nothing saved: %v %v", k, err)
+	}
+	if err := Store(base, "  "+secret+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	// The keyring, when the variable is unset or empty.
+	for _, vars := range []map[string]string{nil, {"EXAMPLE_KEY": " "}} {
+		k, err = Resolve(m, env(vars))
+		if err != nil || k.Source != Keyring || k.Value() != secret {
+			t.Fatalf("keyring with %v: %v %v", vars, k, err)
+		}
+	}
+	// The same URL without its trailing slash finds the same key.
+	if v, err := Get("https://api.example.com/v1"); err != nil || v != secret {
+		t.Fatalf("Get without slash: %q %v", v, err)
+	}
+	// The variable wins when it is set.
+	k, err = Resolve(m, env(map[string]string{"EXAMPLE_KEY": "from-env"}))
+	if err != nil || k.Source != Env || k.Value() != "from-env" || k.Env != "EXAMPLE_KEY" {
+		t.Fatalf("env: %v %v", k, err)
+	}
+	// Another provider has its own key.
+	if k, _ := Resolve(config.Model{BaseURL: "https://other.example/v1"}, env(nil)); k.Source != None {
+		t.Fatalf("other provider: %v", k)
+	}
+	if err := Remove(base); err != nil {
+		t.Fatal(err)
+	}
+	if err := Remove(base); err != nil {
+		t.Fatalf("removing twice: %v", err)
+	}
+	if k, _ := Resolve(m, env(nil)); k.Source != None {
+		t.Fatalf("after Remove: %v", k)
+	}
+}
+
+func TestStoreRefuses(t *testing.T) {
+	if os.Getenv(realChild) != "" {
+		t.Skip("inside the real keyring's session")
+	}
+	MockInit()
+	for _, c := range []struct{ base, key, want string }{
+		{"", secret, "model URL"},
+		{"http://x/v1", "  ", "empty"},
+		{"http://x/v1", "a\nb", "one line"},
+	} {
+		err := Store(c.base, c.key)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Store(%q, %q) = %v, want %q", c.base, c.key, err, c.want)
+		}
+		if err != nil && strings.Contains(err.Error(), secret) {
+			t.Errorf("the error shows the key: %v", err)
+		}
+	}
+}
+
+func TestKeyNeverPrints(t *testing.T) {
+	k := Key{value: secret, Source: Keyring}
+	var logged bytes.Buffer
+	slog.New(slog.NewJSONHandler(&logged, nil)).Info("resolved", "key", k)
+	for _, s := range []string{fmt.Sprint(k), fmt.Sprintf("%v %+v %#v %s %q", k, k, k, k, k), logged.String()} {
+		if strings.Contains(s, secret) {
+			t.Fatalf("the key shows: %s", s)
+		}
+	}
+	if !strings.Contains(logged.String(), "the key in the keyring") {
+		t.Fatalf("log: %s", logged.String())
+	}
+}
+
+func TestUnavailable(t *testing.T) {
+	if os.Getenv(realChild) != "" {
+		t.Skip("inside the real keyring's session")
+	}
+	MockUnavailable()
+	defer MockInit()
+	m := config.Model{BaseURL: "http://x/v1", Name: "m"}
+	if k, err := Resolve(m, env(nil)); err != nil || k.Source != None {
+		t.Fatalf("no keyring is no key, not an error: %v %v", k, err)
+	}
+	if err := Store("http://x/v1", secret); !errors.Is(err, ErrUnavailable) {
+		t.Fatalf("Store without a keyring: %v", err)
+	}
+	// The variable still works.
+	m.APIKeyEnv = "K"
+	if k, err := Resolve(m, env(map[string]string{"K": "v"})); err != nil || k.Source != Env {
+		t.Fatalf("env without a keyring: %v %v", k, err)
+	}
+}
+
+func TestNoSessionBusIsUnavailable(t *testing.T) {
+	if os.Getenv(realChild) != "" {
+		t.Skip("inside the real keyring's session")
+	}
+	mock.Store(mockNone)
+	defer MockInit()
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "")
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	if _, err := Get("http://x/v1"); !errors.Is(err, ErrUnavailable) {
+		t.Fatalf("without a session bus: %v", err)
+	}
+}
+
+// realChild marks the test binary run again inside dbus-run-session.
+const realChild = "DECKHAND_KEYRING_SESSION"
+
+// TestRealGnomeKeyring stores, reads and removes a key in a real
+// gnome-keyring, in a D-Bus session of its own: the test binary runs
+// itself again inside dbus-run-session, after unlocking a fresh keyring
+// (in a temporary home) with an empty password: an empty line on stdin,
+// since no line at all leaves the login keyring uncreated.
+func TestRealGnomeKeyring(t *testing.T) {
+	if os.Getenv(realChild) != "" {
+		realKeyring(t)
+		return
+	}
+	for _, p := range []string{"dbus-run-session", "gnome-keyring-daemon"} {
+		if _, err := exec.LookPath(p); err != nil {
+			t.Skipf("%s is not installed (apt-get install dbus-x11 gnome-keyring; make test installs them): the real keyring is not tested", p)
+		}
+	}
+	home := t.TempDir()
+	script := `printf '\n' | gnome-keyring-daemon --unlock --components=secrets >/dev/null && exec "$0" -test.run='^TestRealGnomeKeyring$' -test.v`
+	cmd := exec.Command("dbus-run-session", "--", "sh", "-c", script, os.Args[0])
+	cmd.Env = append(os.Environ(), realChild+"=1", "HOME="+home, "XDG_DATA_HOME="+home+"/.local/share",
+		"XDG_RUNTIME_DIR="+home, "XDG_CONFIG_HOME="+home+"/.config", "DBUS_SESSION_BUS_ADDRESS=")
+	out, err := cmd.CombinedOutput()
+	if strings.Contains(string(out), secret) {
+		t.Errorf("the key was printed:\n%s", out)
+	}
+	if err != nil || !strings.Contains(string(out), "--- PASS: TestRealGnomeKeyring") {
+		t.Fatalf("in the keyring's session: %v\n%s", err, out)
+	}
+	// gnome-keyring-daemon outlives the session's bus by a moment; it
+	// exits when the bus does.
+}
+
+func realKeyring(t *testing.T) {
+	mock.Store(mockNone)
+	base := "https://api.example.com/v1"
+	m := config.Model{BaseURL: base, Name: "m"}
+	if k, err := Resolve(m, env(nil)); err != nil || k.Source != None {
+		t.Fatalf("fresh keyring: %v %v", k, err)
+	}
+	if err := Store(base, secret); err != nil {
+		t.Fatalf("Store: %v", err)
+	}
+	k, err := Resolve(m, env(nil))
+	if err != nil || k.Source != Keyring || k.Value() != secret {
+		t.Fatalf("Resolve after Store: %v %v", k, err)
+	}
+	if err := Store(base, secret+"2"); err != nil {
+		t.Fatalf("Store again: %v", err)
+	}
+	if v, err := Get(base); err != nil || v != secret+"2" {
+		t.Fatalf("replaced key: ok=%v %v", v == secret+"2", err)
+	}
+	if err := Remove(base); err != nil {
+		t.Fatalf("Remove: %v", err)
+	}
+	if k, err := Resolve(m, env(nil)); err != nil || k.Source != None {
+		t.Fatalf("after Remove: %v %v", k, err)
+	}
+}

@@ -230,6 +230,7 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 		if cs != nil && id == b.current {
 			b.statusDirty = true
 		}
+		b.quickDirty = b.quickDirty || cs != nil && cs.quick // its tool calls show there too
 		return cs
 	}
 	switch m := msg.(type) {

@@ -43,7 +43,9 @@ func (u *update) empty() bool {
 type quickUpdate struct {
 	text    string
 	running bool
-	status  string // how the run ended
+	status  string          // how the run ended
+	asked   string          // the question the calls answer, from the transcript
+	calls   []chatmodel.Row // the tool calls made for it (quick_tools.go)
 }
 
 // flush hands what changed since the last frame to the window, in one
@@ -99,6 +101,7 @@ func (b *bridge) flush() {
 	if b.quickDirty {
 		if cs := b.convs[b.quick]; cs != nil {
 			u.quick = &quickUpdate{text: cs.answer.String(), running: cs.running || cs.starting, status: cs.result}
+			u.quick.asked, u.quick.calls = quickCalls(cs.tr)
 		}
 		b.quickDirty = false
 	}

@@ -16,11 +16,15 @@ type quickPrompt struct {
 	win      fyne.Window
 	entry    *escEntry
 	question *widget.Label
+	calls    *fyne.Container // the tool calls' lines, above the answer
 	answer   *widget.RichText
 	status   *widget.Label
 	open     *widget.Button
 	visible  bool
 	text     string
+
+	callViews []*quickCallView
+	icons     rowIcons
 }
 
 func (u *UI) showQuick() {
@@ -35,7 +39,7 @@ func (u *UI) showQuick() {
 }
 
 func newQuickPrompt(u *UI) *quickPrompt {
-	q := &quickPrompt{ui: u, win: u.app.NewWindow("Deckhand: quick prompt")}
+	q := &quickPrompt{ui: u, win: u.app.NewWindow("Deckhand: quick prompt"), icons: newRowIcons()}
 	if u.d.Icon != nil {
 		q.win.SetIcon(u.d.Icon)
 	}
@@ -49,6 +53,8 @@ func newQuickPrompt(u *UI) *quickPrompt {
 	q.question = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	q.question.Wrapping = fyne.TextWrapWord
 	q.question.Hide()
+	q.calls = container.NewVBox()
+	q.calls.Hide()
 	q.open = widget.NewButtonWithIcon("Open in main window", theme.ComputerIcon(), func() {
 		u.tell(&uiQuickToMain{})
 		q.hide()
@@ -56,7 +62,7 @@ func newQuickPrompt(u *UI) *quickPrompt {
 	})
 	q.open.Disable()
 	bottom := container.NewHBox(status, layout.NewSpacer(), q.open)
-	answer := container.NewVScroll(container.NewVBox(q.question, q.answer))
+	answer := container.NewVScroll(container.NewVBox(q.question, q.calls, q.answer))
 	q.win.SetContent(container.NewPadded(container.NewBorder(q.entry, bottom, nil, nil, answer)))
 	q.win.Resize(fyne.NewSize(560, 340))
 	q.win.SetCloseIntercept(q.hide)
@@ -81,6 +87,7 @@ func (q *quickPrompt) submit(text string) {
 	q.question.Show()
 	q.text = ""
 	q.answer.ParseMarkdown("")
+	q.setCalls(nil)
 	q.status.SetText("Asking…")
 	q.open.Enable()
 	q.ui.tell(&uiQuickPrompt{text: text})
@@ -91,8 +98,11 @@ func (q *quickPrompt) hide() {
 	q.win.Hide()
 }
 
-// update shows the answer so far.
+// update shows the answer so far, and the tool calls made for it.
 func (q *quickPrompt) update(up *quickUpdate) {
+	if up.asked == q.question.Text {
+		q.setCalls(up.calls)
+	} // else the bridge has not seen the run of the question asked yet
 	if up.text != q.text {
 		q.text = up.text
 		q.answer.ParseMarkdown(up.text)

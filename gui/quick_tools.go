@@ -1,0 +1,193 @@
+package gui
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"deckhand/chatmodel"
+	"deckhand/clean"
+)
+
+// The quick prompt's tool activity: one compact line per tool call of the
+// current question (its tool, server, state and a short summary of its
+// arguments), above the answer, from the same transcript rows the main
+// window's tool cards show.
+
+// quickCalls returns the text of the last thing the person asked in t and
+// the tool calls made since, oldest first. Called by the bridge, on its
+// goroutine.
+func quickCalls(t *chatmodel.Transcript) (asked string, calls []chatmodel.Row) {
+	for i := t.Len() - 1; i >= 0; i-- {
+		r := t.Row(i)
+		switch {
+		case r.Kind == chatmodel.Tool:
+			calls = append(calls, r)
+		case r.Kind == chatmodel.Header && r.Role == "user":
+			asked = r.Text
+			i = 0
+		}
+	}
+	for i, j := 0, len(calls)-1; i < j; i, j = i+1, j-1 {
+		calls[i], calls[j] = calls[j], calls[i]
+	}
+	return asked, calls
+}
+
+// quickCallView is one call's line.
+type quickCallView struct {
+	obj      fyne.CanvasObject
+	icon     *widget.Icon
+	spinner  *widget.Activity
+	name     *widget.Label
+	detail   *widget.Label
+	spinning bool
+}
+
+func newQuickCallView() *quickCallView {
+	v := &quickCallView{icon: widget.NewIcon(nil), spinner: widget.NewActivity()}
+	v.name = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	var detail fyne.CanvasObject
+	v.detail, detail = subtle("")
+	v.detail.Wrapping = fyne.TextWrapWord
+	v.spinner.Hide()
+	left := container.NewHBox(container.NewStack(v.icon, v.spinner), v.name)
+	v.obj = container.NewBorder(nil, nil, left, nil, detail)
+	return v
+}
+
+// set shows r: its name, then server · state · arguments.
+func (v *quickCallView) set(r chatmodel.Row, icons *rowIcons) {
+	server, name, ok := strings.Cut(r.Tool, ".")
+	if !ok {
+		server, name = "", r.Tool
+	}
+	setText(v.name, name)
+	var icon fyne.Resource
+	state := ""
+	switch r.State {
+	case chatmodel.Asked:
+		icon, state = theme.QuestionIcon(), "waiting for approval"
+	case chatmodel.Running:
+		state = "running"
+		if r.Total > 0 {
+			state += fmt.Sprintf(" (%d%%)", int(100*r.Progress/r.Total))
+		}
+		if r.Status != "" {
+			state += ": " + shorten(r.Status, 40)
+		}
+	case chatmodel.Succeeded:
+		icon, state = icons.succeeded, "done in "+elapsed(r.Elapsed)
+	case chatmodel.Failed:
+		icon, state = icons.failed, "failed after "+elapsed(r.Elapsed)
+		if refusedByPolicy(r) {
+			icon, state = icons.denied, "refused by policy (not run)"
+		} else if r.Output != "" {
+			state += ": " + shorten(r.Output, 80)
+		}
+	case chatmodel.Denied:
+		icon, state = icons.denied, "denied"
+	}
+	parts := make([]string, 0, 3)
+	if server != "" {
+		parts = append(parts, server)
+	}
+	parts = append(parts, state)
+	if args := argSummary(r.Args, 90); args != "" {
+		parts = append(parts, args)
+	}
+	setText(v.detail, strings.Join(parts, " · "))
+	if icon != nil {
+		setIcon(v.icon, icon)
+	}
+	setVisible(v.icon, icon != nil)
+	running := r.State == chatmodel.Running
+	setVisible(v.spinner, running)
+	if running != v.spinning {
+		v.spinning = running
+		if running {
+			v.spinner.Start()
+		} else {
+			v.spinner.Stop()
+		}
+	}
+}
+
+func (v *quickCallView) stop() {
+	if v.spinning {
+		v.spinner.Stop()
+		v.spinning = false
+	}
+}
+
+// setCalls shows calls, one line each, reusing the lines it has.
+func (q *quickPrompt) setCalls(calls []chatmodel.Row) {
+	for len(q.callViews) < len(calls) {
+		v := newQuickCallView()
+		q.callViews = append(q.callViews, v)
+		q.calls.Add(v.obj)
+	}
+	for i, v := range q.callViews {
+		if i < len(calls) {
+			v.set(calls[i], &q.icons)
+			setVisible(v.obj, true)
+		} else {
+			v.stop()
+			setVisible(v.obj, false)
+		}
+	}
+	setVisible(q.calls, len(calls) > 0)
+}
+
+// argSummary says in one line what a call's
+// arguments (a JSON object, as the card shows them) are, in at most limit
+// characters: each key with its value, strings quoted and cut short,
+// objects and arrays compacted.
+// Arguments that are not an object are shown cut short as they are.
+func argSummary(args string, limit int) string {
+	args = strings.TrimSpace(args)
+	if args == "" || args == "{}" || args == "null" {
+		return ""
+	}
+	var fields map[string]json.RawMessage
+	if json.Unmarshal([]byte(args), &fields) != nil {
+		return shorten(clean.Line(args), limit)
+	}
+	// The keys in the order the model wrote them.
+	dec := json.NewDecoder(strings.NewReader(args))
+	dec.Token() // {
+	var parts []string
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		key, _ := tok.(string)
+		var raw json.RawMessage
+		if dec.Decode(&raw) != nil {
+			break
+		}
+		parts = append(parts, clean.Line(key)+": "+valueSummary(raw))
+	}
+	return shorten(strings.Join(parts, ", "), limit)
+}
+
+// valueSummary is one argument's value, short.
+func valueSummary(raw json.RawMessage) string {
+	const most = 40
+	var s string
+	if bytes.HasPrefix(raw, []byte{'"'}) && json.Unmarshal(raw, &s) == nil {
+		return `"` + shorten(clean.Line(s), most) + `"`
+	}
+	var buf bytes.Buffer
+	if json.Compact(&buf, raw) == nil {
+		return shorten(clean.Line(buf.String()), most)
+	}
+	return shorten(clean.Line(string(raw)), most)
+}

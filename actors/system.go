@@ -19,6 +19,7 @@ import (
 
 	"deckhand/approval"
 	"deckhand/config"
+	"deckhand/keys"
 	"deckhand/policy"
 	"deckhand/redact"
 	"deckhand/store"
@@ -194,6 +195,7 @@ func Start(opts Options) *System {
 	s.always = always
 	s.secrets = &secretSet{}
 	s.secrets.add(opts.Secrets...)
+	s.addKeyringSecret(opts.Config.Model, lookupEnv)
 	cd := convDeps{
 		secrets:   s.secrets,
 		pins:      s.pins,
@@ -241,26 +243,66 @@ func (s *secretSet) get() redact.Secrets {
 }
 
 // modelClient makes the model client from the config, reading the API key
-// when a conversation first needs it (so that a missing key is an error in
-// the conversation, not at start).
+// (model.api_key_env's variable, else the keyring: package keys) when a
+// conversation first needs it, so that a missing key is an error in the
+// conversation, not at start. The key is read once per config: a key saved
+// or removed in the settings comes with a change of config.
 func modelClient(m config.Model, lookup func(string) (string, bool)) func() (*llm.Client, error) {
 	if lookup == nil {
 		lookup = os.LookupEnv
 	}
+	var mu sync.Mutex
+	var key *keys.Key
 	return func() (*llm.Client, error) {
 		if !m.Configured() {
 			return nil, errNoModel
 		}
-		c := &llm.Client{BaseURL: m.BaseURL, Model: m.Name, Timeout: m.StreamTimeout}
-		if m.APIKeyEnv != "" {
-			key, ok := lookup(m.APIKeyEnv)
-			if !ok || strings.TrimSpace(key) == "" {
-				return nil, fmt.Errorf("model.api_key_env %s is not set in Deckhand's environment", m.APIKeyEnv)
+		mu.Lock()
+		defer mu.Unlock()
+		if key == nil {
+			k, err := keys.Resolve(m, lookup)
+			if err != nil {
+				return nil, fmt.Errorf("reading the API key: %w", err)
 			}
-			c.APIKey = strings.TrimSpace(key)
+			if k.Source == keys.None && m.APIKeyEnv != "" {
+				return nil, fmt.Errorf("model.api_key_env %s is not set in Deckhand's environment, and the keyring holds no key for %s", m.APIKeyEnv, keys.Account(m.BaseURL))
+			}
+			key = &k
 		}
-		return c, nil
+		return &llm.Client{BaseURL: m.BaseURL, Model: m.Name, Timeout: m.StreamTimeout, APIKey: key.Value()}, nil
 	}
+}
+
+// AddSecrets makes the conversations and the log remove these values too
+// (a key typed into the settings).
+func (s *System) AddSecrets(values ...string) {
+	var v []string
+	for _, x := range values {
+		if x = strings.TrimSpace(x); x != "" {
+			v = append(v, x)
+		}
+	}
+	if len(v) == 0 {
+		return
+	}
+	s.secrets.add(v...)
+	if s.Store != nil {
+		s.Root.Send(s.Store, &addSecrets{values: v})
+	}
+}
+
+// addKeyringSecret reads the model's key from the keyring, off the caller's
+// goroutine (the keyring may ask to be unlocked), and adds it to the
+// secrets: like a key from the environment, it must never reach the log.
+func (s *System) addKeyringSecret(m config.Model, lookup func(string) (string, bool)) {
+	if !m.Configured() {
+		return
+	}
+	go func() {
+		if k, err := keys.Resolve(m, lookup); err == nil && k.Source == keys.Keyring {
+			s.AddSecrets(k.Value())
+		}
+	}()
 }
 
 // Shutdown stops every actor and waits, within ctx, until every server

@@ -151,6 +151,7 @@ type callState struct {
 	running    bool
 	done       bool
 	output     string
+	media      *tools.Media // the result's images and links, for the window
 	isError    bool
 	denied     bool
 	askID      string
@@ -263,6 +264,9 @@ func (a *conversationActor) Receive(c actor.Context) {
 	case *ToolResult:
 		if cs := a.callByResultID(m.ID); cs != nil && cs.running {
 			output, isError := toolcall.Output(m.Result, m.Err, toolcall.Limit(a.deps.cfg.MCP.MaxOutputBytes, a.deps.cfg.Model.MaxContextTokens))
+			if m.Err == nil {
+				cs.media = tools.ResultMedia(m.Result).Map(a.deps.secrets.get().String)
+			}
 			a.finishCall(c, cs, a.deps.secrets.get().String(output), isError, false)
 			a.process(c)
 		}

@@ -6,6 +6,7 @@ import (
 
 	"deckhand/approval"
 	"deckhand/policy"
+	"deckhand/tools"
 	"deckhand/transport/llm"
 	"deckhand/transport/mcp"
 )
@@ -80,6 +81,9 @@ type (
 		Denied                        bool // the gate or the person said no
 		Refused                       bool // never reached the gate: unknown tool, bad arguments, depth limit, the policy
 		Elapsed                       time.Duration
+		// Media is the result's images and resource links, for the window
+		// (the model and the log get Output alone); nil when none.
+		Media *tools.Media
 	}
 	// CapabilityDecided is one decision of the capability policy about a
 	// call: a path it names, a command it would run.

@@ -16,6 +16,7 @@ package chatmodel
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -71,6 +72,14 @@ type Row struct {
 	// Expanded: the person asked to see all of a long card (Long arguments
 	// or output); until then the card shows their Preview.
 	Expanded bool
+	// Collapsed: the card shows its one-line header alone. The finished
+	// cards of a run of CollapseRun calls or more collapse when the run
+	// is over (Calls).
+	Collapsed bool
+	// Media is the result's images and resource links (nil: none), their
+	// names and URIs cleaned. An image's bytes are dropped, oldest first,
+	// once the transcript keeps more than MaxMediaBytes of them.
+	Media *tools.Media
 }
 
 // MaxBlock bounds a text block; longer paragraphs are cut at a line break
@@ -81,11 +90,21 @@ const MaxBlock = 2048
 // is expanded.
 const CollapseAfter = 8
 
+// CollapseRun is how many calls make a run long enough for its finished
+// cards to collapse when it is over.
+const CollapseRun = 4
+
+// MaxMediaBytes bounds the image bytes a transcript keeps.
+const MaxMediaBytes = 48 << 20
+
 // Transcript is one conversation's rows.
 type Transcript struct {
 	rows  []Row
 	dirty map[int]bool
 	calls map[string]int // call id -> row
+
+	mediaRows  []int // rows whose Media keeps image bytes, oldest first
+	mediaBytes int
 
 	// The assistant message being streamed.
 	streaming bool
@@ -240,7 +259,7 @@ func (t *Transcript) ToolRequested(call, tool string, args json.RawMessage) {
 	if _, ok := t.calls[call]; ok {
 		return
 	}
-	t.calls[call] = t.add(Row{Kind: Tool, Call: call, Tool: tool, Args: clean.Text(tools.PrettyArgs(args)), State: Asked})
+	t.calls[call] = t.add(Row{Kind: Tool, Call: call, Tool: tool, Args: clean.Text(readableJSON(tools.PrettyArgs(args))), State: Asked})
 }
 
 // ToolStarted marks a call running.
@@ -288,13 +307,64 @@ func (t *Transcript) ToolFinished(call, tool string, args json.RawMessage, outpu
 	t.set(i, r)
 }
 
-// Expand shows (or hides again) the whole of a card.
+// ToolMedia gives a finished call's card the images and links of its
+// result. Names and URIs are cleaned; image bytes past MaxMediaBytes in the
+// whole transcript are dropped from the oldest cards first.
+func (t *Transcript) ToolMedia(call string, m *tools.Media) {
+	i, ok := t.calls[call]
+	if !ok || m == nil {
+		return
+	}
+	m = m.Map(clean.Line)
+	r := t.rows[i]
+	if r.Media != nil {
+		t.mediaBytes -= r.Media.Bytes()
+		t.mediaRows = slices.DeleteFunc(t.mediaRows, func(j int) bool { return j == i })
+	}
+	r.Media = m
+	t.set(i, r)
+	if n := m.Bytes(); n > 0 {
+		t.mediaBytes += n
+		t.mediaRows = append(t.mediaRows, i)
+	}
+	for t.mediaBytes > MaxMediaBytes && len(t.mediaRows) > 0 {
+		j := t.mediaRows[0]
+		t.mediaRows = t.mediaRows[1:]
+		if j >= len(t.rows) || t.rows[j].Media == nil {
+			continue
+		}
+		old := t.rows[j]
+		t.mediaBytes -= old.Media.Bytes()
+		dropped := &tools.Media{Images: slices.Clone(old.Media.Images), Links: old.Media.Links}
+		for k := range dropped.Images {
+			if dropped.Images[k].Data != nil {
+				dropped.Images[k].Data = nil
+				dropped.Images[k].Refused = "no longer kept (later images took its place)"
+			}
+		}
+		old.Media = dropped
+		t.set(j, old)
+	}
+}
+
+// Expand shows (or hides again) the whole of a card; either way the card
+// is open (not Collapsed).
 func (t *Transcript) Expand(i int, expanded bool) {
 	if i < 0 || i >= len(t.rows) || t.rows[i].Kind != Tool {
 		return
 	}
 	r := t.rows[i]
-	r.Expanded = expanded
+	r.Expanded, r.Collapsed = expanded, false
+	t.set(i, r)
+}
+
+// Collapse folds a card to its header, or opens it again.
+func (t *Transcript) Collapse(i int, collapsed bool) {
+	if i < 0 || i >= len(t.rows) || t.rows[i].Kind != Tool || t.rows[i].Collapsed == collapsed {
+		return
+	}
+	r := t.rows[i]
+	r.Collapsed = collapsed
 	t.set(i, r)
 }
 
@@ -312,8 +382,19 @@ func (t *Transcript) Note(text string, isError bool) {
 }
 
 // Calls resets the call ids seen, at the end of a run: ids are the model's
-// and may repeat in the next run.
-func (t *Transcript) Calls() { clear(t.calls) }
+// and may repeat in the next run. The finished cards of a run of
+// CollapseRun calls or more collapse: the answer is what is read then.
+func (t *Transcript) Calls() {
+	if len(t.calls) >= CollapseRun {
+		for _, i := range t.calls {
+			switch t.rows[i].State {
+			case Succeeded, Failed, Denied:
+				t.Collapse(i, true)
+			}
+		}
+	}
+	clear(t.calls)
+}
 
 // previewBytes bounds a Preview.
 const previewBytes = 1500

@@ -1,0 +1,79 @@
+package tools
+
+import (
+	"strings"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func TestResultMedia(t *testing.T) {
+	if m := ResultMedia(nil); m != nil {
+		t.Errorf("ResultMedia(nil) = %+v", m)
+	}
+	if m := ResultMedia(&sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "hi"}}}); m != nil {
+		t.Errorf("a text result has media: %+v", m)
+	}
+	huge := make([]byte, MaxImageBase64/4*3+3) // one base64 quantum over
+	res := &sdk.CallToolResult{Content: []sdk.Content{
+		&sdk.TextContent{Text: "look"},
+		&sdk.ImageContent{MIMEType: "image/png", Data: []byte("png bytes")},
+		&sdk.ImageContent{MIMEType: "image/png", Data: huge},
+		&sdk.ImageContent{MIMEType: "image/gif"},
+		&sdk.ResourceLink{URI: "https://example.com/a", Name: "a", Title: "The A"},
+		&sdk.ResourceLink{URI: "file:///tmp/b.txt", Name: "b.txt"},
+		&sdk.ResourceLink{Name: "no uri"},
+		&sdk.ResourceLink{URI: "https://example.com/" + strings.Repeat("x", maxURI)},
+		&sdk.EmbeddedResource{Resource: &sdk.ResourceContents{URI: "mem://x", MIMEType: "text/plain", Text: "hello"}},
+		&sdk.EmbeddedResource{},
+	}}
+	m := ResultMedia(res)
+	if len(m.Images) != 3 {
+		t.Fatalf("images: %+v", m.Images)
+	}
+	if img := m.Images[0]; string(img.Data) != "png bytes" || img.MIME != "image/png" || img.Refused != "" {
+		t.Errorf("first image: %+v", img)
+	}
+	if img := m.Images[1]; img.Data != nil || !strings.Contains(img.Refused, "too large") || img.Size != len(huge) {
+		t.Errorf("huge image: data %d bytes, refused %q", len(img.Data), img.Refused)
+	}
+	if img := m.Images[2]; img.Data != nil || img.Refused != "empty" {
+		t.Errorf("empty image: %+v", img)
+	}
+	want := []Link{{"The A", "https://example.com/a", ""}, {"b.txt", "file:///tmp/b.txt", ""}, {"", "mem://x", "text/plain"}}
+	if len(m.Links) != len(want) {
+		t.Fatalf("links: %+v", m.Links)
+	}
+	for i := range want {
+		if m.Links[i] != want[i] {
+			t.Errorf("link %d = %+v, want %+v", i, m.Links[i], want[i])
+		}
+	}
+	if m.Bytes() != len("png bytes") {
+		t.Errorf("Bytes() = %d", m.Bytes())
+	}
+	up := m.Map(strings.ToUpper)
+	if up.Links[0].URI != "HTTPS://EXAMPLE.COM/A" || m.Links[0].URI != "https://example.com/a" || &up.Images[0] == &m.Images[0] {
+		t.Errorf("Map: %+v (the original: %+v)", up.Links[0], m.Links[0])
+	}
+}
+
+func TestResultMediaBounds(t *testing.T) {
+	var content []sdk.Content
+	for range MaxImages + 2 {
+		content = append(content, &sdk.ImageContent{MIMEType: "image/png", Data: make([]byte, MaxMediaBytes/MaxImages+1)})
+	}
+	for range MaxLinks + 5 {
+		content = append(content, &sdk.ResourceLink{URI: "https://example.com"})
+	}
+	m := ResultMedia(&sdk.CallToolResult{Content: content})
+	if len(m.Images) != MaxImages || len(m.Links) != MaxLinks {
+		t.Errorf("kept %d images and %d links, want %d and %d", len(m.Images), len(m.Links), MaxImages, MaxLinks)
+	}
+	if m.Bytes() > MaxMediaBytes {
+		t.Errorf("kept %d image bytes, more than %d", m.Bytes(), MaxMediaBytes)
+	}
+	if last := m.Images[MaxImages-1]; last.Data != nil || last.Refused == "" {
+		t.Errorf("the image past the budget: %d bytes kept, refused %q", len(last.Data), last.Refused)
+	}
+}

@@ -33,7 +33,7 @@ func (a *conversationActor) request(c actor.Context) {
 		return
 	}
 	cfg := a.deps.cfg
-	system := prompt.System(a.policy().AllowExec, a.surface.Index)
+	system := cfg.Model.WithSystemPrompt(prompt.System(a.policy().AllowExec, a.surface.Index))
 	toolDefs := a.surface.Tools(a.loaded)
 	toolTok := a.surface.Tokens + a.surface.LoadedTokens(a.loaded)
 	budget := cfg.Model.MaxContextTokens - cfg.Model.MaxOutputTokens - prompt.EstimateTokens(system) - toolTok

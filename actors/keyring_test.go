@@ -10,6 +10,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"deckhand/config"
 	"deckhand/keys"
 	"deckhand/testutil"
 )
@@ -58,5 +59,29 @@ func TestKeyringKey(t *testing.T) {
 		if bytes.Contains(data, []byte(secret)) {
 			t.Errorf("%s contains the key", f)
 		}
+	}
+}
+
+// model.system_prompt follows Deckhand's own system prompt in every
+// request, and a change of config changes it for the next one.
+func TestSystemPrompt(t *testing.T) {
+	model := testutil.NewModelServer(t, answer("oui"), answer("si"))
+	var started *config.Config
+	c := startChat(t, model, nil, func(cfg *config.Config) { cfg.Model.SystemPrompt, started = "Answer in French.", cfg })
+	c.send("hello")
+	expect[*RunFinished](c)
+	msgs, _ := c.request(0)
+	sys, _ := msgs[0]["content"].(string)
+	if msgs[0]["role"] != "system" || !strings.HasPrefix(sys, "You are Deckhand") || !strings.HasSuffix(sys, "\n\nAnswer in French.") {
+		t.Fatalf("system message: %v", msgs[0])
+	}
+	cfg := *started
+	cfg.Model.SystemPrompt = "Answer in Italian."
+	c.sys.Root.Send(c.conv, &ConfigChanged{Config: &cfg}) // as UpdateConfig forwards it, ahead of the message
+	c.send("again")
+	expect[*RunFinished](c)
+	msgs, _ = c.request(1)
+	if sys, _ := msgs[0]["content"].(string); !strings.HasSuffix(sys, "\n\nAnswer in Italian.") {
+		t.Fatalf("after the change: %q", sys)
 	}
 }

@@ -49,6 +49,8 @@ type Config struct {
 	Shell Shell `toml:"shell"`
 	// Policy bounds what tools may touch: files, commands, hosts, secrets.
 	Policy Policy `toml:"policy"`
+	// UI is how the window looks.
+	UI UI `toml:"ui"`
 
 	// Path is the file this config was loaded from, or "" when none existed.
 	Path string `toml:"-"`
@@ -76,6 +78,9 @@ type Model struct {
 	MaxOutputTokens int `toml:"max_output_tokens" validate:"gte=0"`
 	// Temperature is sent when set. Default: the server's.
 	Temperature *float64 `toml:"temperature" validate:"omitempty,gte=0,lte=2"`
+	// SystemPrompt is the person's instructions, sent after Deckhand's own
+	// system prompt with every request.
+	SystemPrompt string `toml:"system_prompt"`
 	// StreamTimeout is the longest silence allowed while a response
 	// streams, and the wait for its first byte. Default 2m.
 	StreamTimeout time.Duration `toml:"stream_timeout" validate:"gte=0"`

@@ -148,6 +148,10 @@ type SettingsForm struct {
 	ContextBudget             string // tokens
 	ApprovalTimeout           string // a duration: 90s, 2m
 	AutoApprove               string // ParseRules' text
+	SystemPrompt              string // the person's instructions, any number of lines
+	Temperature               string // 0 to 2; "": the model's default
+	MaxOutputTokens           string // "" or 0: the model's default
+	UI                        UI     // how the window looks
 }
 
 // Edits reads the settings form into edits of the config file (an empty
@@ -166,6 +170,26 @@ func (f SettingsForm) Edits() ([]Edit, map[string]map[string]any, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("auto-approve: %w", err)
 	}
+	temperature, err := ParseTemperature(f.Temperature)
+	if err != nil {
+		return nil, nil, err
+	}
+	var temp, maxOut any
+	if temperature != nil {
+		temp = *temperature
+	}
+	if t := strings.TrimSpace(f.MaxOutputTokens); t != "" {
+		n, err := strconv.Atoi(t)
+		if err != nil || n < 0 {
+			return nil, nil, fmt.Errorf("longest answer: %q is not a number of tokens", f.MaxOutputTokens)
+		}
+		if n > 0 {
+			maxOut = n
+		}
+	}
+	if err := f.UI.check(); err != nil {
+		return nil, nil, err
+	}
 	orNil := func(s string) any {
 		if s = strings.TrimSpace(s); s != "" {
 			return s
@@ -177,7 +201,11 @@ func (f SettingsForm) Edits() ([]Edit, map[string]map[string]any, error) {
 		{Table: "model", Key: "name", Value: orNil(f.Model)},
 		{Table: "model", Key: "api_key_env", Value: orNil(f.APIKeyEnv)},
 		{Table: "model", Key: "max_context_tokens", Value: budget},
+		{Table: "model", Key: "max_output_tokens", Value: maxOut},
+		{Table: "model", Key: "temperature", Value: temp},
+		{Table: "model", Key: "system_prompt", Value: orNil(strings.ReplaceAll(f.SystemPrompt, "\r\n", "\n"))},
 		{Table: "mcp", Key: "approval_timeout", Value: timeout},
 	}
+	edits = append(edits, f.UI.Edits()...)
 	return edits, map[string]map[string]any{"mcp.auto_approve": rules}, nil
 }

@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -34,6 +35,24 @@ type WatchCatalog struct{ PID *actor.PID }
 // CatalogChanged carries a new catalog after any server's tools changed.
 type CatalogChanged struct{ Catalog *tools.Catalog }
 
+// SetDisabledTools changes which tools of a server the catalog leaves out
+// (config.Server.DisabledTools, by the server's names for them), at once.
+type SetDisabledTools struct {
+	Alias string
+	Tools []string
+}
+
+// GetServerListing asks the registry for a server's whole listing, the
+// tools its disabled_tools leave out of the catalog included; the answer is
+// a *ServerListing.
+type GetServerListing struct{ Alias string }
+
+// ServerListing answers GetServerListing.
+type ServerListing struct {
+	Tools    []tools.Tool    // sorted by name
+	Disabled map[string]bool // by the server's name for the tool
+}
+
 type (
 	serverSpawned struct {
 		alias  string
@@ -56,7 +75,8 @@ type registryActor struct {
 	log      *slog.Logger
 	pins     *pinBook // nil: no pins kept
 	servers  map[string]*registryEntry
-	catalog  *tools.Catalog
+	catalog  *tools.Catalog // what the model is offered: disabled tools left out
+	full     *tools.Catalog // every listed tool: for pins and the servers panel
 	watchers []*actor.PID
 }
 
@@ -66,6 +86,7 @@ func newRegistry(log *slog.Logger, pins *pinBook) *registryActor {
 		pins:    pins,
 		servers: map[string]*registryEntry{},
 		catalog: tools.NewCatalog(nil),
+		full:    tools.NewCatalog(nil),
 	}
 }
 
@@ -91,6 +112,21 @@ func (a *registryActor) Receive(c actor.Context) {
 		}
 		e.tools, e.listed = m.Tools, true
 		a.rebuild(c)
+	case *SetDisabledTools:
+		if e, ok := a.servers[m.Alias]; ok {
+			e.server.DisabledTools = slices.Clone(m.Tools)
+			if e.listed {
+				a.rebuild(c)
+			}
+		}
+	case *GetServerListing:
+		out := &ServerListing{Tools: a.full.Server(m.Alias), Disabled: map[string]bool{}}
+		if e, ok := a.servers[m.Alias]; ok {
+			for _, name := range e.server.DisabledTools {
+				out.Disabled[name] = true
+			}
+		}
+		c.Respond(out)
 	case *GetCatalog:
 		c.Respond(a.catalog)
 	case *WatchCatalog:
@@ -114,10 +150,26 @@ func (a *registryActor) Receive(c actor.Context) {
 
 func (a *registryActor) rebuild(c actor.Context) {
 	sources := make(map[string]tools.Source, len(a.servers))
+	offered := make(map[string]tools.Source, len(a.servers))
+	someDisabled := false
 	for alias, e := range a.servers {
-		sources[alias] = tools.Source{Tools: e.tools, Trusted: e.server.Trusted, ReadOnly: e.server.ReadOnly.Has}
+		src := tools.Source{Tools: e.tools, Trusted: e.server.Trusted, ReadOnly: e.server.ReadOnly.Has}
+		sources[alias] = src
+		if len(e.server.DisabledTools) > 0 {
+			src.Tools = slices.DeleteFunc(slices.Clone(src.Tools), func(t *sdk.Tool) bool {
+				return t != nil && slices.Contains(e.server.DisabledTools, t.Name)
+			})
+			someDisabled = someDisabled || len(src.Tools) < len(e.tools)
+		}
+		offered[alias] = src
 	}
-	a.catalog = tools.NewCatalog(sources)
+	a.full = tools.NewCatalog(sources)
+	a.catalog = a.full
+	if someDisabled {
+		// Disabled tools are neither offered nor found by tool_search,
+		// and calls to them are refused; they stay pinned.
+		a.catalog = tools.NewCatalog(offered)
+	}
 	if a.pins != nil {
 		var listed []string
 		for alias, e := range a.servers {
@@ -125,7 +177,7 @@ func (a *registryActor) rebuild(c actor.Context) {
 				listed = append(listed, alias)
 			}
 		}
-		news := a.pins.observe(a.catalog, listed)
+		news := a.pins.observe(a.full, listed)
 		for _, t := range news.Accepted {
 			a.log.Info("a trusted server changed a tool's definition: accepted", "tool", t)
 		}
@@ -145,6 +197,10 @@ func (a *registryActor) rebuild(c actor.Context) {
 // answers the original sender directly.
 func (a *registryActor) route(c actor.Context, m *CallTool) {
 	if want := m.Resolved; want != nil {
+		if a.disabled(want.Server, want.Name) {
+			c.Respond(&ToolResult{ID: m.ID, Tool: want.Display, Err: fmt.Errorf("tool %s is disabled (disabled_tools in the config)", want.Display)})
+			return
+		}
 		t, ok := a.catalog.Lookup(want.Display)
 		e := a.servers[want.Server]
 		if !ok || e == nil || t.Server != want.Server || t.Name != want.Name || !toolcall.Same(t.Def, want.Def) {
@@ -158,7 +214,15 @@ func (a *registryActor) route(c actor.Context, m *CallTool) {
 		c.RequestWithCustomSender(a.servers[t.Server].pid, &serverCall{req: m, tool: t.Name}, c.Sender())
 		return
 	}
+	if t, ok := a.full.Lookup(m.Tool); ok && a.disabled(t.Server, t.Name) {
+		c.Respond(&ToolResult{ID: m.ID, Tool: t.Display, Err: fmt.Errorf("tool %s is disabled (disabled_tools in the config)", t.Display)})
+		return
+	}
 	alias, name, found := strings.Cut(m.Tool, ".")
+	if found && a.disabled(alias, name) {
+		c.Respond(&ToolResult{ID: m.ID, Tool: m.Tool, Err: fmt.Errorf("tool %s is disabled (disabled_tools in the config)", m.Tool)})
+		return
+	}
 	if e, ok := a.servers[alias]; ok && found && !e.listed {
 		// Not connected yet: the server actor says why, and calls a tool
 		// it cannot check.
@@ -177,4 +241,22 @@ func (a *registryActor) route(c actor.Context, m *CallTool) {
 		err = fmt.Errorf("%w (did you mean %s?)", err, strings.Join(s, ", "))
 	}
 	c.Respond(&ToolResult{ID: m.ID, Tool: m.Tool, Err: err})
+}
+
+// disabled reports whether the config disables the server's tool name.
+func (a *registryActor) disabled(alias, name string) bool {
+	e, ok := a.servers[alias]
+	return ok && slices.Contains(e.server.DisabledTools, name)
+}
+
+// ServerListing is a server's whole listing, its disabled tools included
+// and marked.
+func (s *System) ServerListing(ctx context.Context, alias string) (*ServerListing, error) {
+	return ask[*ServerListing](ctx, s, s.Registry, &GetServerListing{Alias: alias})
+}
+
+// SetDisabledTools leaves the named tools of a server out of the catalog
+// from now on (the config file is the caller's to change).
+func (s *System) SetDisabledTools(alias string, names []string) {
+	s.Root.Send(s.Registry, &SetDisabledTools{Alias: alias, Tools: slices.Clone(names)})
 }

@@ -254,6 +254,10 @@ type Server struct {
 	Connect string `toml:"connect,omitempty" validate:"omitempty,oneof=start on_demand"`
 	// Disabled keeps the server in the file without connecting to it.
 	Disabled bool `toml:"disabled,omitempty"`
+	// DisabledTools are tools of the server (its own names for them) left
+	// out of what the model is offered and of tool_search; calls to them
+	// are refused. The servers panel still lists them, as disabled.
+	DisabledTools []string `toml:"disabled_tools,omitempty" validate:"dive,required,lte=128"`
 
 	// Sandbox confines a command server with the kernel (Landlock): it
 	// reads the system, its own install folder and package caches, the

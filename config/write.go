@@ -56,8 +56,8 @@ func AddServers(path string, servers map[string]Server) error {
 	return writeFileAtomic(path, next)
 }
 
-// writeServer renders one server table. Strings are written as JSON strings,
-// which are valid TOML basic strings.
+// writeServer renders one server table, every key that is set. Strings are
+// written as JSON strings, which are valid TOML basic strings.
 func writeServer(b *strings.Builder, alias string, s Server) {
 	fmt.Fprintf(b, "[mcp.servers.%s]\n", quoteKey(alias))
 	str := func(key, v string) {
@@ -92,6 +92,18 @@ func writeServer(b *strings.Builder, alias string, s Server) {
 		fmt.Fprintf(b, "env = { %s }\n", strings.Join(pairs, ", "))
 	}
 	str("cwd", s.Cwd)
+	str("sandbox", s.Sandbox)
+	list := func(key string, v []string) {
+		if len(v) > 0 {
+			fmt.Fprintf(b, "%s = %s\n", key, jsonStrings(v))
+		}
+	}
+	list("secrets", s.Secrets)
+	list("read", s.Read)
+	list("write", s.Write)
+	if s.Network != nil {
+		fmt.Fprintf(b, "network = %v\n", *s.Network)
+	}
 	str("url", s.URL)
 	str("transport", s.Transport)
 	str("auth_token", s.AuthToken)
@@ -105,6 +117,7 @@ func writeServer(b *strings.Builder, alias string, s Server) {
 	case len(s.ReadOnly.Tools) > 0:
 		fmt.Fprintf(b, "read_only = %s\n", jsonStrings(s.ReadOnly.Tools))
 	}
+	list("disabled_tools", s.DisabledTools)
 	if s.Lazy != nil {
 		fmt.Fprintf(b, "lazy = %v\n", *s.Lazy)
 	}

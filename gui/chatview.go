@@ -28,6 +28,7 @@ type chatView struct {
 	views    []*rowView // every row view the list made (on screen or pooled)
 	est      estimator
 	icons    rowIcons
+	sel      selection         // the selected text, in one block
 	follow   bool              // keep the end in view as rows arrive
 	empty    fyne.CanvasObject // what an empty conversation shows
 
@@ -38,6 +39,12 @@ type chatView struct {
 
 func newChatView(u *UI) *chatView {
 	cv := &chatView{ui: u, follow: true, fixes: map[int]bool{}, icons: newRowIcons()}
+	cv.sel.unfocus = func() {
+		if u.win != nil {
+			u.win.Canvas().Unfocus()
+		}
+	}
+	cv.sel.clip = func(s string) { u.app.Clipboard().SetContent(s) }
 	cv.measure = newRowView(cv)
 	cv.list = cv.newList()
 	hint, obj := subtle("Ask anything. The model can use the tools of your MCP servers;\n" +

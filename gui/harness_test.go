@@ -139,6 +139,8 @@ func (h *harness) texts(w fyne.Window) []string {
 				out = append(out, x.Text)
 			case *widget.RichText:
 				out = append(out, x.String())
+			case *mdText:
+				out = append(out, x.String())
 			case *widget.Button:
 				out = append(out, "["+x.Text+"]")
 			}

@@ -60,18 +60,22 @@ func (h *headerView) set(r chatmodel.Row) {
 type textView struct {
 	obj  fyne.CanvasObject
 	bg   *canvas.Rectangle
-	rt   *widget.RichText
+	rt   *mdText
+	sel  *selText
 	src  string
 	user bool
 }
 
-func newTextView() *textView {
-	t := &textView{bg: canvas.NewRectangle(color.Transparent), rt: widget.NewRichText()}
+func newTextView(host *selection) *textView {
+	t := &textView{bg: canvas.NewRectangle(color.Transparent), rt: newMDText()}
 	t.bg.CornerRadius = theme.InputRadiusSize()
 	t.rt.Wrapping = fyne.TextWrapWord
-	t.obj = indented(container.NewStack(t.bg, t.rt))
+	t.sel = newSelText(host, t.rt)
+	t.obj = indented(container.NewStack(t.bg, t.sel))
 	return t
 }
+
+func (t *textView) selectable() *selText { return t.sel }
 
 func (t *textView) view() fyne.CanvasObject { return t.obj }
 
@@ -86,46 +90,56 @@ func (t *textView) set(r chatmodel.Row) {
 	}
 	if r.Text != t.src {
 		t.src = r.Text
+		t.sel.host.drop(t.sel)
 		t.rt.ParseMarkdown(r.Text)
 	}
 }
 
-// codeView: a code block, monospace, with its language and a copy button.
+// codeView: a code block, monospace and highlighted by its language, with
+// the language and a copy button.
 type codeView struct {
 	obj  fyne.CanvasObject
 	lang *widget.Label
-	rt   *widget.RichText
-	seg  *widget.TextSegment
+	rt   *mdText
+	sel  *selText
 	text string
+	hl   string // the language text was highlighted as
 }
 
 func newCodeView(r *rowView) *codeView {
-	c := &codeView{rt: widget.NewRichText()}
+	c := &codeView{rt: newMDText()}
 	var lang fyne.CanvasObject
 	c.lang, lang = caption("")
-	c.seg = &widget.TextSegment{Style: widget.RichTextStyleCodeBlock}
-	c.rt.Segments = []widget.RichTextSegment{c.seg}
-	c.rt.Wrapping = fyne.TextWrapBreak
+	// Lines break between words; a word longer than the line is cut.
+	c.rt.Wrapping = fyne.TextWrapWord
+	c.sel = newSelText(&r.cv.sel, c.rt)
 	cp := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), nil)
 	cp.OnTapped = func() { r.copy(c.text, cp) }
 	cp.Importance = widget.LowImportance
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	bg.CornerRadius = theme.InputRadiusSize()
 	top := container.NewHBox(lang, layout.NewSpacer(), cp)
-	c.obj = indented(container.NewStack(bg, container.NewBorder(top, nil, nil, nil, c.rt)))
+	c.obj = indented(container.NewStack(bg, container.NewBorder(top, nil, nil, nil, c.sel)))
 	return c
 }
+
+func (c *codeView) selectable() *selText { return c.sel }
 
 func (c *codeView) view() fyne.CanvasObject { return c.obj }
 
 func (c *codeView) set(r chatmodel.Row) {
-	c.text = r.Text
 	lang := r.Lang
 	if lang == "" {
 		lang = "code"
 	}
 	setText(c.lang, lang)
-	setSegment(c.rt, c.seg, r.Text, c.seg.Style.ColorName)
+	if r.Text == c.text && r.Lang == c.hl && c.rt.Segments != nil {
+		return
+	}
+	c.text, c.hl = r.Text, r.Lang
+	c.sel.host.drop(c.sel)
+	c.rt.Segments = highlight(r.Text, r.Lang)
+	c.rt.Refresh()
 }
 
 // noticeView: a note from Deckhand, an error in the error colour.

@@ -37,7 +37,7 @@ func (r *rowView) newPart(k chatmodel.Kind) rowPart {
 	case chatmodel.Header:
 		return newHeaderView(r)
 	case chatmodel.Text:
-		return newTextView()
+		return newTextView(&r.cv.sel)
 	case chatmodel.Code:
 		return newCodeView(r)
 	case chatmodel.Tool:
@@ -70,6 +70,14 @@ func (r *rowView) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimple
 func (r *rowView) show(id int, row chatmodel.Row) {
 	if id >= 0 && id == r.id && row == r.row {
 		return
+	}
+	if id != r.id {
+		// Another row: a selection belonged to the one before.
+		for _, p := range r.parts {
+			if s, ok := p.(interface{ selectable() *selText }); ok {
+				r.cv.sel.drop(s.selectable())
+			}
+		}
 	}
 	r.id, r.row = id, row
 	k := min(row.Kind, chatmodel.Notice)

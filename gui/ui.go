@@ -210,6 +210,9 @@ func (u *UI) build() {
 	for key, f := range u.input.shortcuts {
 		u.win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: key, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { f() })
 	}
+	// Ctrl+C copies the text selected in the transcript (a press there
+	// takes the focus from the message box).
+	u.win.Canvas().AddShortcut(&fyne.ShortcutCopy{}, func(fyne.Shortcut) { u.chat.sel.copy() })
 	u.win.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) {
 		if k.Name == fyne.KeyEscape && u.running {
 			u.tell(&uiStop{})

@@ -1,0 +1,130 @@
+package gui
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+
+	"deckhand/testutil"
+)
+
+// selTextWith is the selectable text on screen whose block holds s.
+func (h *harness) selTextWith(s string) *selText {
+	for _, r := range h.visibleRows() {
+		for _, p := range r.parts {
+			if v, ok := p.(interface{ selectable() *selText }); ok && p.view().Visible() && r.box.Objects[0] == p.view() {
+				var all strings.Builder
+				for _, run := range v.selectable().md.runs() {
+					all.WriteString(string(run.text))
+				}
+				if strings.Contains(all.String(), s) {
+					return v.selectable()
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// typeOnCanvas presses a shortcut on the window's canvas (no widget has
+// the focus): the test canvas hides its shortcut handler inside it.
+func typeOnCanvas(c fyne.Canvas, s fyne.Shortcut) {
+	inner := reflect.ValueOf(c).Elem().FieldByName("WindowlessCanvas").Interface()
+	inner.(fyne.Shortcutable).TypedShortcut(s)
+}
+
+// pointAt is the window position of the first character of want in st.
+func pointAt(t *testing.T, st *selText, want string) (fyne.Position, textRun) {
+	t.Helper()
+	for _, r := range st.md.runs() {
+		if i := strings.Index(string(r.text), want); i >= 0 {
+			col := len([]rune(string(r.text)[:i]))
+			abs := fyne.CurrentApp().Driver().AbsolutePositionForObject(st)
+			return abs.Add(r.pos).AddXY(r.width(col)+0.5, r.size.Height/2), r
+		}
+	}
+	t.Fatalf("no run shows %q", want)
+	return fyne.Position{}, textRun{}
+}
+
+// Text in an answer is selected by dragging across it, and Ctrl+C copies
+// it, even though the message box had the focus; a double click selects a
+// word; code blocks are highlighted and selectable too.
+func TestSelectAndCopyAnswerText(t *testing.T) {
+	h := newHarness(t, harnessOptions{responses: []testutil.ModelResponse{{Body: testutil.TextChunks(
+		"The **quick** brown fox jumps over the lazy dog.\n\n```go\nfunc main() { fmt.Println(\"hi\") }\n```\n")}}})
+	h.say("hello")
+	h.until("the answer", func() bool { return h.selTextWith("lazy dog") != nil && h.selTextWith("Println") != nil })
+	c := h.ui.win.Canvas()
+	if c.Focused() != h.ui.input {
+		t.Fatalf("the message box does not have the focus")
+	}
+
+	st := h.selTextWith("lazy dog")
+	from, _ := pointAt(t, st, "brown")
+	to, run := pointAt(t, st, " over")
+	// A press takes the focus from the message box; the drag selects.
+	st.MouseDown(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: from.Subtract(fyne.CurrentApp().Driver().AbsolutePositionForObject(st))}, Button: desktop.MouseButtonPrimary})
+	// What the driver sends while the pointer moves with the button down:
+	// the pointer's place, relative to the widget.
+	abs := fyne.CurrentApp().Driver().AbsolutePositionForObject(st)
+	st.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: to.Subtract(abs), AbsolutePosition: to}, Dragged: fyne.Delta{DX: to.X - from.X}})
+	st.DragEnd()
+	if c.Focused() != nil {
+		t.Errorf("the message box kept the focus: Ctrl+C would copy from it")
+	}
+	typeOnCanvas(c, &fyne.ShortcutCopy{})
+	if got := h.app.Clipboard().Content(); got != "brown fox jumps" {
+		t.Errorf("clipboard = %q, want %q (run %q)", got, "brown fox jumps", string(run.text))
+	}
+	if len(st.hl.Objects) == 0 {
+		t.Errorf("no highlight drawn")
+	}
+
+	// A double click selects a word; the selection before is cleared.
+	code := h.selTextWith("Println")
+	p, _ := pointAt(t, code, "Println")
+	code.DoubleTapped(&fyne.PointEvent{Position: p.Subtract(fyne.CurrentApp().Driver().AbsolutePositionForObject(code)).AddXY(3, 0)})
+	if got := h.ui.chat.sel.text(); got != "Println" {
+		t.Errorf("double click selected %q", got)
+	}
+	if len(st.hl.Objects) != 0 {
+		t.Errorf("the first block still shows a selection")
+	}
+	// The code block is highlighted: its tokens have colours of their own.
+	if n := len(highlight("func main() {}", "go")); n < 3 {
+		t.Errorf("go code highlighted in %d segments", n)
+	}
+	if len(code.md.Segments) < 3 {
+		t.Errorf("the code block has %d segments: not highlighted", len(code.md.Segments))
+	}
+
+	// Select all in a block, then Ctrl+C.
+	st.selectAll()
+	typeOnCanvas(c, &fyne.ShortcutCopy{})
+	if got := h.app.Clipboard().Content(); got != "The quick brown fox jumps over the lazy dog." {
+		t.Errorf("select all copied %q", got)
+	}
+}
+
+// A language chroma does not know, or none, is one plain segment; tabs
+// become spaces; the text is kept whole.
+func TestHighlightKeepsText(t *testing.T) {
+	for _, tc := range []struct{ code, lang string }{
+		{"a\tb\n  c", ""},
+		{"x = 1\nprint(x)", "python"},
+		{"SELECT 1;", "no-such-language"},
+		{"{\"a\": [1, 2]}", "json"},
+	} {
+		var b strings.Builder
+		for _, s := range highlight(tc.code, tc.lang) {
+			b.WriteString(s.Textual())
+		}
+		if want := strings.ReplaceAll(tc.code, "\t", "    "); b.String() != want {
+			t.Errorf("%s: %q, want %q", tc.lang, b.String(), want)
+		}
+	}
+}

@@ -139,11 +139,11 @@ func (s *selText) CreateRenderer() fyne.WidgetRenderer {
 }
 
 var (
-	_ desktop.Mouseable    = (*selText)(nil)
-	_ desktop.Cursorable   = (*selText)(nil)
-	_ fyne.Draggable       = (*selText)(nil)
-	_ fyne.DoubleTappable  = (*selText)(nil)
-	_ fyne.Tappable        = (*selText)(nil)
+	_ desktop.Mouseable      = (*selText)(nil)
+	_ desktop.Cursorable     = (*selText)(nil)
+	_ fyne.Draggable         = (*selText)(nil)
+	_ fyne.DoubleTappable    = (*selText)(nil)
+	_ fyne.Tappable          = (*selText)(nil)
 	_ fyne.SecondaryTappable = (*selText)(nil)
 )
 

@@ -2,9 +2,11 @@ package actors
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
+	"deckhand/approval"
 	"deckhand/store"
 )
 
@@ -19,6 +21,7 @@ type logAlways struct {
 	granted map[string]bool // as last read from the log
 	pending map[string]bool // granted here, not yet read back
 	send    func(tool, by string)
+	revoked int // revocations so far: a read of the log that began before one is stale
 }
 
 // grantsRefresh is how often the grants are read back from the log.
@@ -44,6 +47,9 @@ func (g *logAlways) Grant(tool, by string) error {
 // load reads the grants from the log. A grant made here that the log does
 // not hold yet stays pending until it does.
 func (g *logAlways) load(ctx context.Context, db *store.DB) error {
+	g.mu.Lock()
+	revoked := g.revoked
+	g.mu.Unlock()
 	list, err := db.Grants(ctx)
 	if err != nil {
 		return err
@@ -53,9 +59,21 @@ func (g *logAlways) load(ctx context.Context, db *store.DB) error {
 		granted[gr.Tool] = true
 	}
 	g.mu.Lock()
-	g.granted = granted
+	if g.revoked == revoked { // else the next refresh reads the log after the revocation
+		g.granted = granted
+	}
 	g.mu.Unlock()
 	return nil
+}
+
+// revoke stops tool's grant counting at once (the log's copy is deleted
+// by the caller).
+func (g *logAlways) revoke(tool string) {
+	g.mu.Lock()
+	delete(g.granted, tool)
+	delete(g.pending, tool)
+	g.revoked++
+	g.mu.Unlock()
 }
 
 // confirm is called once a grant made here is on disk: from now on the
@@ -68,4 +86,45 @@ func (g *logAlways) confirm(tool string) {
 	g.granted[tool] = true
 	delete(g.pending, tool)
 	g.mu.Unlock()
+}
+
+// Grants lists the "always allow" grants, by tool: the log's, or this
+// process's when there is no log.
+func (s *System) Grants(ctx context.Context) ([]store.Grant, error) {
+	switch a := s.always.(type) {
+	case *logAlways:
+		// A grant just given may not be on disk yet.
+		if err := s.SyncLog(ctx); err != nil {
+			return nil, err
+		}
+		return s.db.Grants(ctx)
+	case *approval.MemoryAlways:
+		var out []store.Grant
+		for _, g := range a.List() {
+			out = append(out, store.Grant{Tool: g.Tool, Scope: "always", By: g.By, Time: g.At})
+		}
+		return out, nil
+	}
+	return nil, nil
+}
+
+// RevokeGrant removes tool's "always allow": the next call of the tool is
+// asked again, in every conversation, without a restart. A tool without a
+// grant is not an error.
+func (s *System) RevokeGrant(ctx context.Context, tool string) error {
+	switch a := s.always.(type) {
+	case *logAlways:
+		// A grant still on its way to the disk would come back after the
+		// delete: let it land first.
+		if err := s.SyncLog(ctx); err != nil {
+			return err
+		}
+		if _, err := s.db.RevokeGrant(ctx, tool); err != nil && !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+		a.revoke(tool)
+	case *approval.MemoryAlways:
+		a.Revoke(tool)
+	}
+	return nil
 }

@@ -73,6 +73,7 @@ type System struct {
 	lookupEnv func(string) (string, bool)
 	conns     *sync.WaitGroup // connections not yet closed
 	always    approval.Always // the "always allow" grants every conversation shares
+	db        *store.DB       // the log, or nil
 	secrets   *secretSet      // removed from tool results before the model or a person sees them
 	pins      *pinBook        // the pinned tool definitions
 	ids       atomic.Uint64   // call ids for CallTool
@@ -119,7 +120,7 @@ func Start(opts Options) *System {
 	if lookupEnv == nil {
 		lookupEnv = os.LookupEnv
 	}
-	s := &System{Root: as.Root, as: as, log: log, conns: &sync.WaitGroup{}, lookupEnv: lookupEnv}
+	s := &System{Root: as.Root, as: as, log: log, conns: &sync.WaitGroup{}, lookupEnv: lookupEnv, db: opts.Log}
 	s.policy.Store(policy.New(opts.Config, lookupEnv))
 	paths := opts.Paths
 	if paths == nil {

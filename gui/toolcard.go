@@ -21,6 +21,7 @@ type toolView struct {
 	obj      fyne.CanvasObject
 	row      *rowView
 	border   *canvas.Rectangle
+	fold     *widget.Button // collapses the card to its header, or opens it
 	icon     *widget.Icon
 	spinner  *widget.Activity
 	name     *widget.Label
@@ -33,6 +34,7 @@ type toolView struct {
 	out      *widget.RichText
 	outSeg   *widget.TextSegment
 	outLabel *widget.Label
+	media    *mediaView
 	spinning bool
 	// The captions' theme wrappers: hiding those, not the labels inside,
 	// takes them out of the layout.
@@ -46,31 +48,82 @@ func newToolView(r *rowView) *toolView {
 	var state fyne.CanvasObject
 	t.state, state = subtle("")
 	t.expand = widget.NewButton("Show all", func() {
-		cv := r.cv
-		r.cv.ui.tell(&uiExpand{conv: cv.ui.conv, row: r.id, expanded: !r.row.Expanded})
+		row := r.row
+		row.Expanded, row.Collapsed = !row.Expanded, false
+		t.apply(row)
+		r.cv.ui.tell(&uiExpand{conv: r.cv.ui.conv, row: r.id, expanded: row.Expanded})
 	})
 	t.expand.Importance = widget.LowImportance
+	t.fold = widget.NewButtonWithIcon("", theme.MenuDropDownIcon(), func() {
+		row := r.row
+		row.Collapsed = !row.Collapsed
+		t.apply(row)
+		r.cv.ui.tell(&uiCollapse{conv: r.cv.ui.conv, row: r.id, collapsed: row.Collapsed})
+	})
+	t.fold.Importance = widget.LowImportance
+	// Monospace text wraps at spaces; a token longer than the line is
+	// broken where it reaches the edge.
 	t.argsSeg = &widget.TextSegment{Style: widget.RichTextStyleCodeBlock}
 	t.args = widget.NewRichText(t.argsSeg)
-	t.args.Wrapping = fyne.TextWrapBreak
+	t.args.Wrapping = fyne.TextWrapWord
 	t.progress = widget.NewProgressBar()
 	t.status, t.statusBox = subtle("")
 	t.status.Wrapping = fyne.TextWrapWord
 	t.outLabel, t.outLabelBox = caption("Result")
 	t.outSeg = &widget.TextSegment{Style: widget.RichTextStyleCodeBlock}
 	t.out = widget.NewRichText(t.outSeg)
-	t.out.Wrapping = fyne.TextWrapBreak
+	t.out.Wrapping = fyne.TextWrapWord
+	t.media = newMediaView(t)
 	t.border = canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	t.border.CornerRadius = theme.InputRadiusSize()
 	t.border.StrokeWidth = 1
 	t.spinner.Hide()
-	title := container.NewHBox(container.NewStack(t.icon, t.spinner), t.name, state, layout.NewSpacer(), t.expand)
-	body := container.NewVBox(title, t.args, t.progress, t.statusBox, t.outLabelBox, t.out)
+	title := container.NewHBox(t.fold, container.NewStack(t.icon, t.spinner), t.name, state, layout.NewSpacer(), t.expand)
+	body := container.NewVBox(title, t.args, t.progress, t.statusBox, t.outLabelBox, t.out, t.media.obj)
 	t.obj = indented(container.NewStack(t.border, container.NewPadded(body)))
 	return t
 }
 
 func (t *toolView) view() fyne.CanvasObject { return t.obj }
+
+// uiCollapse asks the bridge to fold a card (chatmodel.Transcript.Collapse),
+// so that it stays folded when the conversation is shown again. The card
+// folds at once, without waiting for it.
+type uiCollapse struct {
+	conv      string
+	row       int
+	collapsed bool
+}
+
+// apply shows a change the person made to the card (folded, Show all) at
+// once, and gives the row its new height, keeping the view where it is: the
+// card grows or shrinks below its header. The bridge's copy of the row,
+// when it comes, is the same, and changes nothing.
+func (t *toolView) apply(row chatmodel.Row) {
+	r, cv := t.row, t.row.cv
+	id := r.id
+	if id < 0 || id >= len(cv.rows) {
+		return
+	}
+	offset := cv.list.GetScrollOffset()
+	cv.rows[id] = row
+	r.show(id, row)
+	h := cv.heightOf(r, row)
+	cv.measured[id] = true
+	if h != cv.heights[id] {
+		cv.heights[id] = h
+		cv.list.SetItemHeight(id, h)
+	}
+	if cv.list.GetScrollOffset() != offset {
+		cv.list.ScrollToOffset(offset)
+	}
+}
+
+// onScreen reports whether the card is one of the list's (not the view
+// that measures rows) and open.
+func (t *toolView) onScreen() bool {
+	return t.row.id >= 0 && t.row.row.Kind == chatmodel.Tool && !t.row.row.Collapsed
+}
 
 // policyRefusal begins what the model (and the card) is told of a call
 // Deckhand's capability policy refused before the gate
@@ -125,6 +178,14 @@ func (t *toolView) set(r chatmodel.Row) {
 		t.border.Refresh()
 	}
 
+	open := !r.Collapsed
+	fold := theme.MenuDropDownIcon()
+	if !open {
+		fold = theme.MenuExpandIcon()
+	}
+	if t.fold.Icon != fold {
+		t.fold.SetIcon(fold)
+	}
 	long := chatmodel.Long(r.Args) || chatmodel.Long(r.Output)
 	args, out := r.Args, r.Output
 	if long && !r.Expanded {
@@ -137,14 +198,15 @@ func (t *toolView) set(r chatmodel.Row) {
 			t.expand.SetText("Show all")
 		}
 	}
-	setVisible(t.expand, long)
+	setVisible(t.expand, long && open)
+	setVisible(t.args, open)
 	setSegment(t.args, t.argsSeg, args, theme.ColorNameForeground)
 	progress := r.State == chatmodel.Running && r.Total > 0
 	if progress && (t.progress.Max != r.Total || t.progress.Value != r.Progress) {
 		t.progress.Max = r.Total
 		t.progress.SetValue(r.Progress)
 	}
-	setVisible(t.progress, progress)
+	setVisible(t.progress, progress && open)
 	status := r.Status
 	if refused {
 		status = "Deckhand's policy stopped this call before it ran. To allow such calls, change the policy in Settings, under Policy."
@@ -153,7 +215,7 @@ func (t *toolView) set(r chatmodel.Row) {
 		}
 	}
 	setText(t.status, status)
-	setVisible(t.statusBox, r.State == chatmodel.Running && r.Status != "" || refused)
+	setVisible(t.statusBox, open && (r.State == chatmodel.Running && r.Status != "" || refused))
 	finished := r.State == chatmodel.Succeeded || r.State == chatmodel.Failed || r.State == chatmodel.Denied
 	if finished && out != "" {
 		label, color := "Result", theme.ColorNameForeground
@@ -169,8 +231,13 @@ func (t *toolView) set(r chatmodel.Row) {
 		setText(t.outLabel, label)
 		setSegment(t.out, t.outSeg, out, color)
 	}
-	setVisible(t.outLabelBox, finished && out != "")
-	setVisible(t.out, finished && out != "")
+	setVisible(t.outLabelBox, open && finished && out != "")
+	setVisible(t.out, open && finished && out != "")
+	media := r.Media
+	if !open || !finished {
+		media = nil
+	}
+	t.media.set(media, t.onScreen())
 }
 
 func elapsed(d time.Duration) string {

@@ -262,9 +262,12 @@ func modelClient(m config.Model, lookup func(string) (string, bool)) func() (*ll
 		defer mu.Unlock()
 		if key == nil {
 			k, err := keys.Resolve(m, lookup)
-			if err != nil {
+			if err != nil && m.APIKeyEnv != "" {
 				return nil, fmt.Errorf("reading the API key: %w", err)
 			}
+			// No key was asked for: a local model server needs none, and a
+			// keyring that is locked or absent must not stop it. A server
+			// that wants a key answers 401, which says so.
 			if k.Source == keys.None && m.APIKeyEnv != "" {
 				return nil, fmt.Errorf("model.api_key_env %s is not set in Deckhand's environment, and the keyring holds no key for %s", m.APIKeyEnv, keys.Account(m.BaseURL))
 			}

@@ -177,6 +177,8 @@ func (b *bridge) Receive(c actor.Context) {
 		b.statusDirty = true
 	case *uiRefresh:
 		b.loadSessions(c)
+	case settingsMsg:
+		m.handle(b, c)
 
 	// Background work.
 	case *sessionsLoaded:

@@ -413,15 +413,7 @@ func TestSettingsWriteTheConfig(t *testing.T) {
 	os.WriteFile(h.cfg.Path, []byte("# my settings\n[model]\nbase_url = \""+h.model.URL+"\"\nname = \"scripted\"\n"), 0o600)
 	h.ui.showSettings()
 	w := h.ui.settingsW
-	var entries []*widget.Entry
-	walk(w.Canvas().Content(), func(o fyne.CanvasObject) {
-		switch x := o.(type) {
-		case *widget.Entry:
-			entries = append(entries, x)
-		case *widget.SelectEntry:
-			entries = append(entries, &x.Entry)
-		}
-	})
+	entries, _ := h.settingsEntries()
 	if len(entries) < 6 {
 		t.Fatalf("the settings have %d entries, want 6", len(entries))
 	}

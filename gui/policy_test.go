@@ -177,20 +177,9 @@ func TestFailedCardIsNotRefused(t *testing.T) {
 }
 
 // settingsEntries are the settings window's entries, in the form's order.
-func settingsEntries(w fyne.Window) ([]*widget.Entry, *widget.Check) {
-	var entries []*widget.Entry
-	var check *widget.Check
-	walk(w.Canvas().Content(), func(o fyne.CanvasObject) {
-		switch x := o.(type) {
-		case *widget.Entry:
-			entries = append(entries, x)
-		case *widget.SelectEntry:
-			entries = append(entries, &x.Entry)
-		case *widget.Check:
-			check = x
-		}
-	})
-	return entries, check
+func (h *harness) settingsEntries() ([]*widget.Entry, *widget.Check) {
+	f := h.ui.settingsF
+	return []*widget.Entry{f.baseURL, &f.model.Entry, f.apiKeyEnv, f.budget, f.timeout, f.rules, f.workspace, f.readRoots, f.writeRoots}, f.allowExec
 }
 
 // TestSettingsWriteThePolicy: the settings window widens the roots and
@@ -206,12 +195,13 @@ func TestSettingsWriteThePolicy(t *testing.T) {
 	h.ui.setConfig(cfg)
 	h.ui.showSettings()
 	w := h.ui.settingsW
+	h.ui.settingsF.tabs.SelectIndex(1) // Permissions
 	for _, want := range []string{"Policy", "Workspace folder", "Read roots", "Write roots"} {
 		if !h.shows(w, want) {
 			t.Errorf("the settings do not show %q", want)
 		}
 	}
-	entries, check := settingsEntries(w)
+	entries, check := h.settingsEntries()
 	if len(entries) != 9 || check == nil || check.Text != "Allow shell commands (CMD: lines)" {
 		t.Fatalf("the settings have %d entries and check %v, want 9 and the shell commands' check", len(entries), check)
 	}
@@ -271,7 +261,7 @@ func TestSettingsWriteThePolicy(t *testing.T) {
 	h.ui.settingsW = nil
 	h.ui.showSettings()
 	w = h.ui.settingsW
-	entries, check = settingsEntries(w)
+	entries, check = h.settingsEntries()
 	if entries[7].Text != docs+"\n~/Projects" || !check.Checked {
 		t.Errorf("the reopened settings show read %q, allow exec %v", entries[7].Text, check.Checked)
 	}
@@ -302,7 +292,7 @@ func TestSettingsLeaveAHandWrittenPolicy(t *testing.T) {
 	h.ui.setConfig(cfg)
 	h.ui.showSettings()
 	w := h.ui.settingsW
-	entries, _ := settingsEntries(w)
+	entries, _ := h.settingsEntries()
 	if entries[7].Text != "/srv" {
 		t.Fatalf("the read roots show %q", entries[7].Text)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -18,24 +19,91 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"deckhand/config"
+	"deckhand/keys"
 	"deckhand/transport/llm"
 )
 
-// settingsForm holds the settings window's fields.
+// settingsForm holds the settings window's fields. It belongs to the UI
+// goroutine.
 type settingsForm struct {
-	baseURL, apiKeyEnv, budget, timeout *widget.Entry
-	model                               *widget.SelectEntry
-	rules                               *widget.Entry
-	save                                *widget.Button
-	// The capability policy.
+	w    fyne.Window
+	tabs *container.AppTabs
+
+	// General: the model, its key, how it answers, the look.
+	service   *widget.Select
+	model     *widget.SelectEntry
+	apiKey    *widget.Entry // typed, kept in the keyring on Save; never shown again
+	keyStatus *widget.Label
+	removeKey *widget.Button
+	keyCheck  int // the key status asked last: older answers are dropped
+	prompt    *widget.Entry
+	tempAuto  *widget.Check
+	temp      *widget.Slider
+	tempLabel *widget.Label
+	theme     *widget.RadioGroup
+	textSize  *widget.Slider
+	textLabel *widget.Label
+
+	// Permissions: grants and rules (settings_permissions.go), the policy.
+	grants, rulesList                *fyne.Container
 	workspace, readRoots, writeRoots *widget.Entry
 	allowExec                        *widget.Check
+
+	// Advanced.
+	baseURL, apiKeyEnv, maxOut, budget, timeout *widget.Entry
+	rules                                       *widget.Entry
+
+	save    *widget.Button
+	saving  bool // a key is on its way to the keyring
+	syncing bool // the service and the URL are being matched
+}
+
+// A service is a model provider the settings know by name.
+type service struct{ name, url string }
+
+// services are offered by name; any other URL is "Other", set under
+// Advanced.
+var services = []service{
+	{"Ollama, on this computer", "http://127.0.0.1:11434/v1"},
+	{"LM Studio, on this computer", "http://127.0.0.1:1234/v1"},
+	{"llama.cpp, on this computer", "http://127.0.0.1:8080/v1"},
+	{"OpenAI", "https://api.openai.com/v1"},
+	{"OpenRouter", "https://openrouter.ai/api/v1"},
+	{"Groq", "https://api.groq.com/openai/v1"},
+	{"Mistral", "https://api.mistral.ai/v1"},
+}
+
+const otherService = "Other (its address is under Advanced)"
+
+func serviceOf(url string) string {
+	for _, s := range services {
+		if keys.Account(s.url) == keys.Account(url) {
+			return s.name
+		}
+	}
+	return otherService
+}
+
+// heading is a section's title in the settings.
+func heading(text string) *widget.Label {
+	l := widget.NewLabelWithStyle(text, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	l.SizeName = theme.SizeNameSubHeadingText
+	return l
+}
+
+// note is a paragraph of explanation.
+func note(text string) *widget.Label {
+	l := widget.NewLabel(text)
+	l.Wrapping = fyne.TextWrapWord
+	return l
 }
 
 func (u *UI) showSettings() {
 	if u.settingsW != nil {
 		u.settingsW.Show()
 		u.settingsW.RequestFocus()
+		u.settingsF.refreshKey(u)
+		u.listGrants()
 		return
 	}
 	w := u.app.NewWindow("Deckhand: settings")
@@ -43,17 +111,30 @@ func (u *UI) showSettings() {
 		w.SetIcon(u.d.Icon)
 	}
 	f := u.newSettingsForm(w)
-	form := widget.NewForm(
-		&widget.FormItem{Text: "Model URL", Widget: f.baseURL, HintText: "any OpenAI-compatible API root, ending in /v1"},
-		&widget.FormItem{Text: "Model", Widget: f.model, HintText: "the model's name; Check lists what the server offers"},
-		&widget.FormItem{Text: "API key variable", Widget: f.apiKeyEnv, HintText: "the environment variable holding the key (empty for local servers)"},
-		&widget.FormItem{Text: "Context budget", Widget: f.budget, HintText: "tokens per request; the oldest turns are dropped to fit"},
-		&widget.FormItem{Text: "Approval timeout", Widget: f.timeout, HintText: "unanswered approvals are denied after this (e.g. 2m)"},
-		&widget.FormItem{Text: "Auto-approve", Widget: f.rules, HintText: "one rule a line: alias.tool or alias.* (= false to always ask)"},
+	u.settingsF = f
+
+	// General.
+	check := widget.NewButtonWithIcon("Check", theme.SearchIcon(), func() { u.checkModel(f, w) })
+	model := widget.NewForm(
+		&widget.FormItem{Text: "Service", Widget: f.service, HintText: "where the model runs: on this computer, or a provider on the internet"},
+		&widget.FormItem{Text: "Model", Widget: container.NewBorder(nil, nil, nil, check, f.model), HintText: "the model's name; Check asks the service which it offers"},
+		&widget.FormItem{Text: "API key", Widget: container.NewBorder(nil, nil, nil, f.removeKey, f.apiKey), HintText: "from your provider's website; kept in this computer's keyring, not in the settings file"},
 	)
-	policyHeading := widget.NewLabelWithStyle("Policy", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	policyIntro := widget.NewLabel("What tools may touch, whatever you allow when asked: calls naming files outside these folders are refused before they run.")
-	policyIntro.Wrapping = fyne.TextWrapWord
+	answers := widget.NewForm(
+		&widget.FormItem{Text: "Instructions", Widget: f.prompt, HintText: "said to the model before every chat, such as \"Answer in French\" or \"I work in Go\""},
+		&widget.FormItem{Text: "Creativity", Widget: container.NewBorder(nil, nil, f.tempAuto, f.tempLabel, f.temp), HintText: "temperature: low is focused and repeatable, high is varied"},
+	)
+	look := widget.NewForm(
+		&widget.FormItem{Text: "Theme", Widget: f.theme},
+		&widget.FormItem{Text: "Text size", Widget: container.NewBorder(nil, nil, nil, f.textLabel, f.textSize)},
+	)
+	general := container.NewVBox(
+		heading("Language model"), model, f.keyStatus,
+		widget.NewSeparator(), heading("Answers"), answers,
+		widget.NewSeparator(), heading("Appearance"), look,
+	)
+
+	// Permissions.
 	execHint := "the model may propose commands; each is asked every time and runs sandboxed in the workspace"
 	if u.cfg.Shell.Disabled {
 		execHint = "shell.disabled is set in the config file: CMD: lines stay plain text until it is removed"
@@ -64,39 +145,161 @@ func (u *UI) showSettings() {
 		&widget.FormItem{Text: "Write roots", Widget: f.writeRoots, HintText: "folders tools may read and write, one a line; empty: the workspace"},
 		&widget.FormItem{Text: "", Widget: f.allowExec, HintText: execHint},
 	)
-	settings := container.NewVBox(form, widget.NewSeparator(), policyHeading, policyIntro, policy)
-	check := widget.NewButtonWithIcon("Check", theme.SearchIcon(), func() { u.checkModel(f, w) })
-	cancel := widget.NewButton("Close", w.Hide)
+	permissions := container.NewVBox(
+		heading("Always allowed"),
+		note("Tools you answered \"Always\" for run without asking. Revoke one and it is asked again from its next call."),
+		f.grants,
+		widget.NewSeparator(), heading("Allowed by rule"),
+		note("Rules from the settings file (mcp.auto_approve). They can be added under Advanced."),
+		f.rulesList,
+		widget.NewSeparator(), heading("Policy: what tools may touch"),
+		note("What tools may touch, whatever you allow when asked: calls naming files outside these folders are refused before they run."),
+		policy,
+	)
+
+	// Advanced.
+	advanced := container.NewVBox(
+		note("For developers and unusual setups. Most people never need these."),
+		widget.NewForm(
+			&widget.FormItem{Text: "Model URL", Widget: f.baseURL, HintText: "any OpenAI-compatible API root, ending in /v1"},
+			&widget.FormItem{Text: "API key variable", Widget: f.apiKeyEnv, HintText: "an environment variable holding the key; when set, it wins over the saved key"},
+			&widget.FormItem{Text: "Longest answer", Widget: f.maxOut, HintText: "max_tokens, in tokens; empty: the model's own limit"},
+			&widget.FormItem{Text: "Context budget", Widget: f.budget, HintText: "tokens per request; the oldest turns are dropped to fit"},
+			&widget.FormItem{Text: "Approval timeout", Widget: f.timeout, HintText: "unanswered approvals are denied after this (e.g. 2m)"},
+			&widget.FormItem{Text: "Auto-approve", Widget: f.rules, HintText: "one rule a line: alias.tool or alias.* (= false to always ask)"},
+		),
+	)
+
+	pad := func(o fyne.CanvasObject) fyne.CanvasObject { return container.NewVScroll(container.NewPadded(o)) }
+	f.tabs = container.NewAppTabs(
+		container.NewTabItemWithIcon("General", theme.SettingsIcon(), pad(general)),
+		container.NewTabItemWithIcon("Permissions", theme.AccountIcon(), pad(permissions)),
+		container.NewTabItemWithIcon("Advanced", theme.ComputerIcon(), pad(advanced)),
+	)
+	f.tabs.OnSelected = func(t *container.TabItem) {
+		if t.Text == "Permissions" {
+			u.listGrants()
+		}
+	}
+	cancel := widget.NewButton("Close", func() { f.close(u) })
 	path, pathObj := caption("Saved in " + u.cfg.Path)
 	path.Truncation = fyne.TextTruncateEllipsis
-	buttons := container.NewHBox(check, layout.NewSpacer(), cancel, f.save)
-	w.SetContent(container.NewPadded(container.NewBorder(nil, container.NewVBox(pathObj, buttons), nil, nil, container.NewVScroll(settings))))
-	w.Resize(fyne.NewSize(720, 640))
-	w.SetCloseIntercept(w.Hide)
+	buttons := container.NewHBox(layout.NewSpacer(), cancel, f.save)
+	w.SetContent(container.NewBorder(nil, container.NewPadded(container.NewVBox(pathObj, buttons)), nil, nil, f.tabs))
+	w.Resize(fyne.NewSize(760, 680))
+	w.SetCloseIntercept(func() { f.close(u) })
 	u.settingsW = w
+	f.showRules(u)
+	u.listGrants()
+	f.refreshKey(u)
 	w.Show()
 }
 
 func (u *UI) newSettingsForm(w fyne.Window) *settingsForm {
 	m := u.cfg.Model
 	f := &settingsForm{
+		w:         w,
 		baseURL:   widget.NewEntry(),
 		model:     widget.NewSelectEntry(nil),
+		apiKey:    widget.NewPasswordEntry(),
+		keyStatus: note(""),
 		apiKeyEnv: widget.NewEntry(),
+		maxOut:    widget.NewEntry(),
 		budget:    widget.NewEntry(),
 		timeout:   widget.NewEntry(),
 		rules:     widget.NewMultiLineEntry(),
+		prompt:    widget.NewMultiLineEntry(),
+		grants:    container.NewVBox(),
+		rulesList: container.NewVBox(),
+	}
+	names := []string{}
+	for _, s := range services {
+		names = append(names, s.name)
+	}
+	f.service = widget.NewSelect(append(names, otherService), func(name string) {
+		if f.syncing {
+			return
+		}
+		for _, s := range services {
+			if s.name == name {
+				f.syncing = true
+				f.baseURL.SetText(s.url)
+				f.syncing = false
+			}
+		}
+		if name == otherService && f.tabs != nil {
+			f.tabs.SelectIndex(2)
+			w.Canvas().Focus(f.baseURL)
+		}
+		f.refreshKey(u)
+	})
+	f.baseURL.OnChanged = func(string) {
+		if f.syncing {
+			return
+		}
+		f.syncing = true
+		f.service.SetSelected(serviceOf(f.baseURL.Text))
+		f.syncing = false
+		f.refreshKey(u)
 	}
 	f.baseURL.SetText(m.BaseURL)
 	f.baseURL.SetPlaceHolder("http://127.0.0.1:11434/v1")
+	if m.BaseURL == "" {
+		f.service.PlaceHolder = "choose one"
+	}
 	f.model.SetText(m.Name)
 	f.model.SetPlaceHolder("llama3.2, gpt-4o-mini, …")
+	f.apiKey.SetPlaceHolder("paste the key here")
+	f.removeKey = widget.NewButtonWithIcon("Remove key", theme.DeleteIcon(), func() { f.forgetKey(u) })
+	f.removeKey.Hide()
 	f.apiKeyEnv.SetText(m.APIKeyEnv)
 	f.apiKeyEnv.SetPlaceHolder("OPENAI_API_KEY")
+	f.apiKeyEnv.OnChanged = func(string) { f.refreshKey(u) }
+	if m.MaxOutputTokens > 0 {
+		f.maxOut.SetText(strconv.Itoa(m.MaxOutputTokens))
+	}
+	f.maxOut.SetPlaceHolder("the model's own")
 	f.budget.SetText(strconv.Itoa(m.MaxContextTokens))
 	f.timeout.SetText(u.cfg.MCP.ApprovalTimeout.String())
 	f.rules.SetText(config.FormatRules(u.cfg.MCP.AutoApprove))
 	f.rules.SetMinRowsVisible(4)
+
+	f.prompt.SetText(m.SystemPrompt)
+	f.prompt.SetPlaceHolder("Optional. For example: Answer in British English. Explain commands before you run them.")
+	f.prompt.Wrapping = fyne.TextWrapWord
+	f.prompt.SetMinRowsVisible(4)
+	f.temp = widget.NewSlider(0, 2)
+	f.temp.Step = 0.1
+	f.tempLabel = widget.NewLabel("")
+	f.temp.OnChanged = func(v float64) { f.tempLabel.SetText(fmt.Sprintf("%.1f", v)) }
+	f.tempAuto = widget.NewCheck("The model's default", func(on bool) {
+		if on {
+			f.temp.Disable()
+			f.tempLabel.SetText("")
+		} else {
+			f.temp.Enable()
+			f.tempLabel.SetText(fmt.Sprintf("%.1f", f.temp.Value))
+		}
+	})
+	if m.Temperature != nil {
+		f.temp.SetValue(*m.Temperature)
+		f.tempAuto.SetChecked(false)
+		f.tempLabel.SetText(fmt.Sprintf("%.1f", *m.Temperature))
+	} else {
+		f.temp.SetValue(0.7)
+		f.tempAuto.SetChecked(true)
+	}
+
+	f.theme = widget.NewRadioGroup([]string{"System", "Light", "Dark"}, func(string) { applyLook(u.app, f.look()) })
+	f.theme.Horizontal = true
+	f.theme.Required = true
+	f.textSize = widget.NewSlider(config.MinTextScale*100, config.MaxTextScale*100)
+	f.textSize.Step = 5
+	f.textLabel = widget.NewLabel("")
+	f.textSize.OnChanged = func(v float64) { f.textLabel.SetText(fmt.Sprintf("%.0f%%", v)) }
+	f.textSize.OnChangeEnded = func(float64) { applyLook(u.app, f.look()) }
+	f.setLook(u.cfg.UI)
+
 	p := u.cfg.Policy
 	f.workspace = widget.NewEntry()
 	f.workspace.SetText(p.Workspace)
@@ -121,32 +324,131 @@ func (u *UI) newSettingsForm(w fyne.Window) *settingsForm {
 	}
 	f.allowExec = widget.NewCheck("Allow shell commands (CMD: lines)", nil)
 	f.allowExec.SetChecked(p.AllowExec)
-	f.save = widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), func() {
-		if err := u.saveSettings(f); err != nil {
-			dialog.ShowError(err, w)
-			return
-		}
-		w.Hide()
-	})
+	f.save = widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), func() { u.saveSettingsAndClose(f) })
 	f.save.Importance = widget.HighImportance
 	return f
+}
+
+// look is the theme and text size the form shows.
+func (f *settingsForm) look() config.UI {
+	ui := config.UI{Theme: strings.ToLower(f.theme.Selected), TextScale: math.Round(f.textSize.Value) / 100}
+	if ui.Theme == config.ThemeSystem {
+		ui.Theme = ""
+	}
+	if ui.TextScale == 1 {
+		ui.TextScale = 0
+	}
+	return ui
+}
+
+func (f *settingsForm) setLook(ui config.UI) {
+	t := ui.ThemeOrDefault()
+	f.theme.SetSelected(strings.ToUpper(t[:1]) + t[1:])
+	f.textSize.SetValue(ui.Scale() * 100)
+	f.textLabel.SetText(fmt.Sprintf("%.0f%%", ui.Scale()*100))
+}
+
+// close hides the window; a look tried but not saved is undone.
+func (f *settingsForm) close(u *UI) {
+	f.setLook(u.cfg.UI)
+	applyLook(u.app, u.cfg.UI)
+	f.w.Hide()
+}
+
+// temperature is the form's temperature as the config file's text.
+func (f *settingsForm) temperature() string {
+	if f.tempAuto.Checked {
+		return ""
+	}
+	return strconv.FormatFloat(math.Round(f.temp.Value*10)/10, 'f', -1, 64)
+}
+
+// saveSettingsAndClose saves the form (a typed key first, to the
+// keyring: off the UI goroutine, since the keyring may ask to be
+// unlocked) and closes the window, or shows what is wrong.
+func (u *UI) saveSettingsAndClose(f *settingsForm) {
+	if f.saving {
+		return
+	}
+	key := strings.TrimSpace(f.apiKey.Text)
+	if key == "" {
+		if err := u.saveSettings(f); err != nil {
+			dialog.ShowError(err, f.w)
+			return
+		}
+		f.w.Hide()
+		return
+	}
+	// Check the rest first: a bad field should not leave a key stored
+	// for a URL that is not saved.
+	if _, err := u.settingsEdits(f); err != nil {
+		dialog.ShowError(err, f.w)
+		return
+	}
+	base := strings.TrimSpace(f.baseURL.Text)
+	f.saving = true
+	f.save.Disable()
+	go func() {
+		err := keys.Store(base, key)
+		u.post(func() {
+			f.saving = false
+			f.save.Enable()
+			if err != nil {
+				dialog.ShowError(keyError(err), f.w)
+				return
+			}
+			// Redacted from the log and tool results before the
+			// conversations get the config that uses it.
+			u.tell(&uiAddSecret{value: key})
+			f.apiKey.SetText("")
+			if err := u.saveSettings(f); err != nil {
+				f.refreshKey(u)
+				dialog.ShowError(err, f.w)
+				return
+			}
+			f.refreshKey(u)
+			f.w.Hide()
+		})
+	}()
+}
+
+// configChange is what saving the settings does to the config file.
+type configChange struct {
+	edits  []config.Edit
+	tables map[string]map[string]any
+}
+
+// settingsEdits reads the form into edits of the config file.
+func (u *UI) settingsEdits(f *settingsForm) (configChange, error) {
+	edits, tables, err := config.SettingsForm{
+		BaseURL: f.baseURL.Text, Model: f.model.Text, APIKeyEnv: f.apiKeyEnv.Text,
+		ContextBudget: f.budget.Text, ApprovalTimeout: f.timeout.Text, AutoApprove: f.rules.Text,
+		SystemPrompt: f.prompt.Text, Temperature: f.temperature(), MaxOutputTokens: f.maxOut.Text,
+		UI: f.look(),
+	}.Edits()
+	if err != nil {
+		return configChange{}, err
+	}
+	pol, err := policyEdits(u.cfg.Policy, f.workspace.Text, f.readRoots.Text, f.writeRoots.Text, f.allowExec.Checked)
+	if err != nil {
+		return configChange{}, err
+	}
+	return configChange{edits: append(edits, pol...), tables: tables}, nil
 }
 
 // saveSettings checks the form, writes it to the config file (keeping the
 // rest of the file as it is) and gives every conversation the new config.
 func (u *UI) saveSettings(f *settingsForm) error {
-	edits, tables, err := config.SettingsForm{
-		BaseURL: f.baseURL.Text, Model: f.model.Text, APIKeyEnv: f.apiKeyEnv.Text,
-		ContextBudget: f.budget.Text, ApprovalTimeout: f.timeout.Text, AutoApprove: f.rules.Text,
-	}.Edits()
+	up, err := u.settingsEdits(f)
 	if err != nil {
 		return err
 	}
-	pol, err := policyEdits(u.cfg.Policy, f.workspace.Text, f.readRoots.Text, f.writeRoots.Text, f.allowExec.Checked)
-	if err != nil {
+	if err := u.writeConfig(up.edits, up.tables); err != nil {
 		return err
 	}
-	return u.writeConfig(append(edits, pol...), tables)
+	applyLook(u.app, u.cfg.UI)
+	f.showRules(u)
+	return nil
 }
 
 // policyEdits reads the form's policy section into edits of the config
@@ -226,22 +528,26 @@ func (u *UI) writeConfig(edits []config.Edit, tables map[string]map[string]any) 
 	return nil
 }
 
-// checkModel asks the endpoint in the form for its models and offers them.
+// checkModel asks the endpoint in the form for its models and offers them,
+// with the key typed, or else the one saved or in the environment.
 func (u *UI) checkModel(f *settingsForm, w fyne.Window) {
 	base := strings.TrimSpace(f.baseURL.Text)
 	if base == "" {
-		dialog.ShowError(errors.New("model URL: give the API root first, such as http://127.0.0.1:11434/v1"), w)
+		dialog.ShowError(errors.New("choose a service first (or give the model URL under Advanced, such as http://127.0.0.1:11434/v1)"), w)
 		return
 	}
-	var key string
-	if env := strings.TrimSpace(f.apiKeyEnv.Text); env != "" {
-		key, _ = u.d.LookupEnv(env)
-		if key == "" {
-			dialog.ShowError(fmt.Errorf("API key variable: %s is not set in Deckhand's environment", env), w)
-			return
-		}
-	}
+	typed := strings.TrimSpace(f.apiKey.Text)
+	m := config.Model{BaseURL: base, APIKeyEnv: strings.TrimSpace(f.apiKeyEnv.Text)}
 	go func() {
+		key := typed
+		if key == "" {
+			k, err := keys.Resolve(m, u.d.LookupEnv)
+			if err != nil {
+				u.post(func() { dialog.ShowError(keyError(err), w) })
+				return
+			}
+			key = k.Value()
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		models, err := llm.ListModels(ctx, base, key)
@@ -275,8 +581,7 @@ func newSetupPanel(u *UI) *setupPanel {
 	heading.SizeName = theme.SizeNameSubHeadingText
 	intro := widget.NewLabel("Deckhand works with any OpenAI-compatible chat API: a model running on this machine " +
 		"(Ollama, llama.cpp, LM Studio) or a provider such as OpenAI or OpenRouter. " +
-		"Start a local server and pick it below, or open Settings and give the provider's URL, the model's name " +
-		"and the environment variable that holds your API key.")
+		"Start a local server and pick it below, or open Settings, choose the provider, the model and paste your API key.")
 	intro.Wrapping = fyne.TextWrapWord
 	settings := widget.NewButtonWithIcon("Open settings", theme.SettingsIcon(), u.showSettings)
 	again := widget.NewButtonWithIcon("Look again", theme.ViewRefreshIcon(), p.probe)

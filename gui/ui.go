@@ -82,6 +82,7 @@ type UI struct {
 	catalog   *tools.Catalog
 	serversW  *serversWindow
 	settingsW fyne.Window
+	settingsF *settingsForm // the settings' fields, while settingsW exists
 	quick     *quickPrompt
 	approvals *approvals
 
@@ -111,6 +112,7 @@ func New(d Deps) *UI {
 	}
 	u := &UI{d: d, log: log.With("actor", "window"), app: d.App, cfg: d.Config, post: post, foreground: true}
 	u.approvals = &approvals{ui: u, answered: map[string]bool{}, notified: map[string]bool{}}
+	applyLook(d.App, d.Config.UI) // the theme and text size of the settings
 	u.build()
 	return u
 }

@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -175,6 +176,9 @@ func MockInit() {
 // Service ran, for tests.
 func MockUnavailable() { mock.Store(mockUnavailable) }
 
+// serial orders the keyring operations.
+var serial sync.Mutex
+
 // call runs one keyring operation within Timeout, after checking that a
 // session bus exists (without one, godbus would try to start a bus of its
 // own with dbus-launch).
@@ -188,7 +192,13 @@ func call(op func() error) error {
 		}
 	}
 	done := make(chan error, 1)
-	go func() { done <- op() }()
+	go func() {
+		// One at a time: go-keyring's mock is not safe for concurrent
+		// use, and two unlock prompts at once help nobody.
+		serial.Lock()
+		defer serial.Unlock()
+		done <- op()
+	}()
 	t := time.NewTimer(Timeout)
 	defer t.Stop()
 	select {

@@ -1,0 +1,62 @@
+package gui
+
+import (
+	"context"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"deckhand/store"
+)
+
+// The settings' messages to the bridge: the window never touches actor
+// state, it asks. Each answers on the UI goroutine through its reply.
+
+// settingsMsg is a message from the settings; the bridge's Receive hands
+// it over with one case.
+type settingsMsg interface {
+	handle(b *bridge, c actor.Context)
+}
+
+// uiListGrants asks for the "always allow" grants.
+type uiListGrants struct {
+	reply func([]store.Grant, error)
+}
+
+// uiRevokeGrant revokes one; the next call of the tool is asked again.
+type uiRevokeGrant struct {
+	tool  string
+	reply func(error)
+}
+
+// uiAddSecret makes the log and the conversations remove a key typed into
+// the settings, before the config that uses it arrives.
+type uiAddSecret struct{ value string }
+
+// grantsTimeout bounds reading or revoking the grants.
+const grantsTimeout = 10 * time.Second
+
+// The log is read off the bridge's goroutine: the bridge keeps frames
+// flowing meanwhile.
+
+func (m *uiListGrants) handle(b *bridge, _ actor.Context) {
+	sys, post := b.sys, b.ui.post
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), grantsTimeout)
+		defer cancel()
+		list, err := sys.Grants(ctx)
+		post(func() { m.reply(list, err) })
+	}()
+}
+
+func (m *uiRevokeGrant) handle(b *bridge, _ actor.Context) {
+	sys, post := b.sys, b.ui.post
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), grantsTimeout)
+		defer cancel()
+		err := sys.RevokeGrant(ctx, m.tool)
+		post(func() { m.reply(err) })
+	}()
+}
+
+func (m *uiAddSecret) handle(b *bridge, _ actor.Context) { b.sys.AddSecrets(m.value) }

@@ -1,0 +1,138 @@
+package gui
+
+import (
+	"errors"
+	"strings"
+
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+	"github.com/zalando/go-keyring"
+
+	"deckhand/keys"
+)
+
+// The API key in the settings: typed into a password entry, kept in the
+// desktop's keyring (package keys) when the settings are saved, never shown
+// again and never written to the config file. Every keyring call runs off
+// the UI goroutine: a locked keyring may ask to be unlocked.
+
+// keyState is where the key for the form's service is, as the settings
+// say it.
+type keyState struct {
+	source      keys.Source
+	env         string // the variable, when the key is in the environment
+	unavailable bool   // no Secret Service
+	err         error  // the keyring failed
+}
+
+// readKeyState finds the key for the model at base: in the environment
+// variable env names, else in the keyring.
+func readKeyState(base, env string, lookup func(string) (string, bool)) keyState {
+	if env != "" {
+		if v, ok := lookup(env); ok && strings.TrimSpace(v) != "" {
+			return keyState{source: keys.Env, env: env}
+		}
+	}
+	if keys.Account(base) == "" {
+		return keyState{}
+	}
+	_, err := keys.Get(base)
+	switch {
+	case err == nil:
+		return keyState{source: keys.Keyring}
+	case errors.Is(err, keyring.ErrNotFound):
+		return keyState{}
+	case errors.Is(err, keys.ErrUnavailable):
+		return keyState{unavailable: true}
+	}
+	return keyState{err: err}
+}
+
+// text is the key's status in plain words.
+func (s keyState) text(base, env string) string {
+	local := strings.Contains(base, "://127.0.0.1") || strings.Contains(base, "://localhost")
+	switch {
+	case s.source == keys.Env:
+		return "Using the key in the environment variable " + s.env + " (set under Advanced); it wins over a key saved here."
+	case s.source == keys.Keyring:
+		return "A key is saved in this computer's keyring for " + keys.Account(base) + ". Paste another to replace it."
+	case s.unavailable:
+		return keys.Unavailable
+	case s.err != nil:
+		return "Could not read the keyring: " + s.err.Error()
+	case env != "":
+		return "The variable " + env + " (under Advanced) is not set in Deckhand's environment, and no key is saved for " + keys.Account(base) + "."
+	case keys.Account(base) == "":
+		return "Choose a service first."
+	case local:
+		return "No key saved. Models on this computer need none."
+	}
+	return "No key saved for " + keys.Account(base) + ": paste the key from your provider and Save."
+}
+
+// refreshKey asks where the key for the form's service is, and says so.
+func (f *settingsForm) refreshKey(u *UI) {
+	f.keyCheck++
+	seq := f.keyCheck
+	base, env := strings.TrimSpace(f.baseURL.Text), strings.TrimSpace(f.apiKeyEnv.Text)
+	go func() {
+		st := readKeyState(base, env, u.d.LookupEnv)
+		u.post(func() {
+			if seq != f.keyCheck {
+				return // the form changed meanwhile: a newer answer comes
+			}
+			f.showKey(st, base, env)
+		})
+	}()
+}
+
+func (f *settingsForm) showKey(st keyState, base, env string) {
+	f.keyStatus.SetText(st.text(base, env))
+	f.keyStatus.Importance = widget.MediumImportance
+	if st.unavailable || st.err != nil {
+		f.keyStatus.Importance = widget.WarningImportance
+	}
+	f.keyStatus.Refresh()
+	if st.source == keys.Keyring {
+		f.removeKey.Show()
+		f.apiKey.SetPlaceHolder("saved (hidden); paste a new key to replace it")
+	} else {
+		f.removeKey.Hide()
+		f.apiKey.SetPlaceHolder("paste the key here")
+	}
+	if st.unavailable {
+		// A key typed here could not be kept: say so instead of taking it.
+		f.apiKey.SetText("")
+		f.apiKey.SetPlaceHolder("no keyring available: see below")
+		f.apiKey.Disable()
+	} else {
+		f.apiKey.Enable()
+	}
+}
+
+// forgetKey removes the saved key for the form's service; conversations
+// stop using it from their next request.
+func (f *settingsForm) forgetKey(u *UI) {
+	base := strings.TrimSpace(f.baseURL.Text)
+	f.removeKey.Disable()
+	go func() {
+		err := keys.Remove(base)
+		u.post(func() {
+			f.removeKey.Enable()
+			if err != nil {
+				dialog.ShowError(keyError(err), f.w)
+				return
+			}
+			u.setConfig(u.cfg) // the model client reads the key anew
+			f.refreshKey(u)
+		})
+	}()
+}
+
+// keyError is a keyring failure in plain words.
+func keyError(err error) error {
+	if errors.Is(err, keys.ErrUnavailable) {
+		return errors.New(keys.Unavailable)
+	}
+	return err
+}

@@ -1,0 +1,121 @@
+package gui
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"deckhand/config"
+	"deckhand/store"
+)
+
+// The settings' Permissions: the "always allow" grants (kept in the log,
+// asked of the bridge) and the auto_approve rules (in the config file),
+// each with a button that takes it away from the next call on.
+
+// listGrants asks the bridge for the grants and shows them.
+func (u *UI) listGrants() {
+	u.tell(&uiListGrants{reply: func(list []store.Grant, err error) {
+		if f := u.settingsF; f != nil {
+			f.showGrants(u, list, err)
+		}
+	}})
+}
+
+// permissionRow is one grant or rule: what it allows, in words, and its
+// button.
+func permissionRow(what, detail string, button *widget.Button) fyne.CanvasObject {
+	label := widget.NewLabelWithStyle(what, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+	label.Truncation = fyne.TextTruncateEllipsis
+	_, d := caption(detail)
+	return container.NewBorder(nil, nil, nil, button, container.NewVBox(label, d))
+}
+
+func (f *settingsForm) showGrants(u *UI, list []store.Grant, err error) {
+	var rows []fyne.CanvasObject
+	switch {
+	case err != nil:
+		rows = append(rows, note("Could not read the grants: "+err.Error()))
+	case len(list) == 0:
+		_, none := subtle("None. When you answer \"Always\" for a tool, it is listed here.")
+		rows = append(rows, none)
+	}
+	for _, g := range list {
+		tool := g.Tool
+		detail := "runs without asking"
+		if !g.Time.IsZero() {
+			detail += ", since " + g.Time.Local().Format("2 Jan 2006, 15:04")
+		}
+		var revoke *widget.Button
+		revoke = widget.NewButtonWithIcon("Revoke", theme.CancelIcon(), func() {
+			revoke.Disable()
+			u.tell(&uiRevokeGrant{tool: tool, reply: func(err error) {
+				if err != nil {
+					revoke.Enable()
+					dialog.ShowError(fmt.Errorf("revoking %s: %w", tool, err), f.w)
+					return
+				}
+				u.listGrants()
+			}})
+		})
+		rows = append(rows, permissionRow(tool, detail, revoke))
+	}
+	f.grants.Objects = rows
+	f.grants.Refresh()
+}
+
+// ruleText says what an auto_approve rule does.
+func ruleText(rule string, allow bool) string {
+	switch {
+	case !allow:
+		return "always asked, even where a wider rule allows it"
+	case rule == "local.exec":
+		return "shell commands (CMD: lines) run without asking"
+	case strings.HasSuffix(rule, ".*"):
+		return "every tool of " + strings.TrimSuffix(rule, ".*") + " runs without asking"
+	}
+	return "runs without asking"
+}
+
+// showRules lists the config's auto_approve rules.
+func (f *settingsForm) showRules(u *UI) {
+	rules := u.cfg.MCP.AutoApprove
+	var rows []fyne.CanvasObject
+	if len(rules) == 0 {
+		_, none := subtle("None.")
+		rows = append(rows, none)
+	}
+	for _, rule := range slices.Sorted(maps.Keys(rules)) {
+		rows = append(rows, permissionRow(rule, ruleText(rule, rules[rule]), widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), func() {
+			if err := f.removeRule(u, rule); err != nil {
+				dialog.ShowError(err, f.w)
+			}
+		})))
+	}
+	f.rulesList.Objects = rows
+	f.rulesList.Refresh()
+}
+
+// removeRule takes one rule out of the config file at once; the
+// conversations get the new rules with the config.
+func (f *settingsForm) removeRule(u *UI, rule string) error {
+	rest := map[string]any{}
+	for k, v := range u.cfg.MCP.AutoApprove {
+		if k != rule {
+			rest[k] = v
+		}
+	}
+	if err := u.writeConfig(nil, map[string]map[string]any{"mcp.auto_approve": rest}); err != nil {
+		return err
+	}
+	f.rules.SetText(config.FormatRules(u.cfg.MCP.AutoApprove))
+	f.showRules(u)
+	return nil
+}

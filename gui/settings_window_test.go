@@ -1,0 +1,247 @@
+package gui
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"deckhand/approval"
+	"deckhand/config"
+	"deckhand/keys"
+	"deckhand/testutil"
+)
+
+// openSettings opens the settings and waits for the key's status.
+func (h *harness) openSettings() *settingsForm {
+	h.t.Helper()
+	h.ui.showSettings()
+	f := h.ui.settingsF
+	h.until("the key's status", func() bool { return f.keyStatus.Text != "" })
+	return f
+}
+
+// saveSettings taps Save (without a typed key, saving is done at once).
+func (h *harness) saveSettings(f *settingsForm) {
+	h.t.Helper()
+	h.tap(f.w, "Save")
+	if top := f.w.Canvas().Overlays().Top(); top != nil {
+		h.t.Fatalf("saving failed:\n%s", strings.Join(h.texts(f.w), "\n"))
+	}
+}
+
+// textsOf is the text of the labels and buttons under o.
+func (h *harness) textsOf(o fyne.CanvasObject) []string {
+	var out []string
+	walk(o, func(o fyne.CanvasObject) {
+		switch x := o.(type) {
+		case *widget.Label:
+			out = append(out, x.Text)
+		case *widget.Button:
+			out = append(out, "["+x.Text+"]")
+		}
+	})
+	return out
+}
+
+// buttonIn is the button labelled label under o.
+func (h *harness) buttonIn(o fyne.CanvasObject, label string) *widget.Button {
+	var found *widget.Button
+	walk(o, func(o fyne.CanvasObject) {
+		if b, ok := o.(*widget.Button); ok && b.Text == label && found == nil {
+			found = b
+		}
+	})
+	if found == nil {
+		h.t.Fatalf("no button %q in %v", label, h.textsOf(o))
+	}
+	return found
+}
+
+// TestSettingsAPIKeyInKeyring: a key typed into the settings is kept in the
+// keyring, never in the config file; the model gets it from the next
+// request on, the log never holds it, and Remove key takes it away.
+func TestSettingsAPIKeyInKeyring(t *testing.T) {
+	keys.MockInit()
+	const secret = "sk-typed-5e1f0b7c2a9d"
+	h := newHarness(t, harnessOptions{log: true, fallback: func(map[string]any) testutil.ModelResponse {
+		return testutil.ModelResponse{Body: testutil.TextChunks("Your key is " + secret + ".")}
+	}})
+	t.Cleanup(func() { keys.Remove(h.model.URL) })
+	f := h.openSettings()
+	if !strings.Contains(f.keyStatus.Text, "No key saved") || !f.removeKey.Hidden || f.apiKey.Disabled() {
+		t.Fatalf("before: status %q, remove shown %v, entry disabled %v", f.keyStatus.Text, !f.removeKey.Hidden, f.apiKey.Disabled())
+	}
+	if !f.apiKey.Password {
+		t.Error("the key's entry shows what is typed")
+	}
+	test.Type(f.apiKey, secret)
+	h.tap(f.w, "Save")
+	h.until("the key to be saved", func() bool { return !f.saving && f.apiKey.Text == "" && strings.Contains(f.keyStatus.Text, "saved in this computer's keyring") })
+	if v, err := keys.Get(h.model.URL); err != nil || v != secret {
+		t.Fatalf("the keyring holds ok=%v, %v", v == secret, err)
+	}
+	data, _ := os.ReadFile(h.cfg.Path)
+	if bytes.Contains(data, []byte(secret)) {
+		t.Fatalf("the config file holds the key:\n%s", data)
+	}
+	if f.removeKey.Hidden {
+		t.Error("no Remove key button with a saved key")
+	}
+
+	h.say("what is my key?")
+	h.until("the answer", func() bool { return len(h.model.Requests()) == 1 && !h.ui.running })
+	if got := h.model.Headers()[0].Get("Authorization"); got != "Bearer "+secret {
+		t.Errorf("the request's Authorization is not the saved key (%d bytes)", len(got))
+	}
+	if err := h.sys.SyncLog(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(h.db.Path() + "*")
+	for _, p := range files {
+		if data, _ := os.ReadFile(p); bytes.Contains(data, []byte(secret)) {
+			t.Errorf("%s holds the key", p)
+		}
+	}
+
+	// Remove key: the next request goes without it.
+	h.ui.showSettings()
+	h.tap(f.w, "Remove key")
+	h.until("the key to be removed", func() bool { return strings.Contains(f.keyStatus.Text, "No key saved") })
+	if _, err := keys.Get(h.model.URL); err == nil {
+		t.Fatal("the keyring still holds the key")
+	}
+	f.close(h.ui)
+	h.say("again")
+	h.until("the second answer", func() bool { return len(h.model.Requests()) == 2 && !h.ui.running })
+	if got := h.model.Headers()[1].Get("Authorization"); got != "" {
+		t.Errorf("after Remove key the request still has Authorization (%d bytes)", len(got))
+	}
+}
+
+// TestSettingsNoKeyring: without a Secret Service the settings say so and
+// how to use a variable instead; the entry takes no key to lose.
+func TestSettingsNoKeyring(t *testing.T) {
+	keys.MockUnavailable()
+	t.Cleanup(keys.MockInit)
+	h := newHarness(t, harnessOptions{})
+	f := h.openSettings()
+	for _, want := range []string{"No keyring available", "environment variable", "API key variable under Advanced"} {
+		if !strings.Contains(f.keyStatus.Text, want) {
+			t.Errorf("the status %q lacks %q", f.keyStatus.Text, want)
+		}
+	}
+	if !f.apiKey.Disabled() {
+		t.Error("the key's entry takes a key that cannot be kept")
+	}
+	// The variable still works, and the status says it is used.
+	h.ui.d.LookupEnv = func(k string) (string, bool) { return "sk-env", k == "MY_KEY" }
+	f.apiKeyEnv.SetText("MY_KEY")
+	h.until("the variable's status", func() bool { return strings.Contains(f.keyStatus.Text, "environment variable MY_KEY") })
+}
+
+// TestSettingsAnswersAndLook: instructions, creativity, theme and text
+// size are saved; the look applies at once, the rest from the next
+// request; closing without saving undoes a look tried.
+func TestSettingsAnswersAndLook(t *testing.T) {
+	keys.MockInit()
+	h := newHarness(t, harnessOptions{responses: []testutil.ModelResponse{{Body: testutil.TextChunks("Bonjour.")}}})
+	f := h.openSettings()
+	if !f.tempAuto.Checked || !f.temp.Disabled() || f.theme.Selected != "System" || f.textLabel.Text != "100%" {
+		t.Fatalf("defaults: auto %v, theme %q, size %q", f.tempAuto.Checked, f.theme.Selected, f.textLabel.Text)
+	}
+	base := theme.DefaultTheme().Size(theme.SizeNameText)
+
+	// Tried, then closed: undone.
+	f.theme.SetSelected("Dark")
+	if l, ok := h.app.Settings().Theme().(*look); !ok || l.variant == nil || *l.variant != theme.VariantDark {
+		t.Fatalf("the dark theme was not applied at once: %#v", h.app.Settings().Theme())
+	}
+	f.close(h.ui)
+	if l := h.app.Settings().Theme().(*look); l.variant != nil || f.theme.Selected != "System" {
+		t.Fatal("closing without saving kept the dark theme")
+	}
+
+	h.ui.showSettings()
+	f.prompt.SetText("Answer in French.\nBe brief.")
+	f.tempAuto.SetChecked(false)
+	f.temp.SetValue(0.3)
+	f.theme.SetSelected("Light")
+	f.textSize.SetValue(125)
+	f.textSize.OnChangeEnded(125)
+	h.saveSettings(f)
+	l := h.app.Settings().Theme().(*look)
+	if l.variant == nil || *l.variant != theme.VariantLight || l.Size(theme.SizeNameText) != base*1.25 || l.Size(theme.SizeNamePadding) != theme.DefaultTheme().Size(theme.SizeNamePadding) {
+		t.Errorf("the look: variant %v, text %v (base %v)", l.variant, l.Size(theme.SizeNameText), base)
+	}
+	got, err := config.Load(h.cfg.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.UI.Theme != "light" || got.UI.TextScale != 1.25 || got.Model.SystemPrompt != "Answer in French.\nBe brief." || got.Model.Temperature == nil || *got.Model.Temperature != 0.3 {
+		t.Fatalf("saved: %+v %+v", got.UI, got.Model)
+	}
+	h.say("hello")
+	h.until("the answer", func() bool { return h.shows(h.ui.win, "Bonjour.") })
+	req := string(h.model.Requests()[0])
+	if !strings.Contains(req, `Answer in French.\nBe brief.`) || !strings.Contains(req, `"temperature":0.3`) {
+		t.Errorf("the request: %s", req)
+	}
+}
+
+// TestSettingsPermissions: an "always allow" grant and an auto_approve
+// rule are listed; revoking or removing one asks again from the next call,
+// without a restart.
+func TestSettingsPermissions(t *testing.T) {
+	keys.MockInit()
+	h := approvalHarness(t, func(c *config.Config) { c.MCP.AutoApprove = map[string]bool{"t.add": true, "local.exec": true} })
+	always := approval.AllowAlways
+	if n := h.runToEnd("echo hi", &always); n != 1 {
+		t.Fatalf("%d dialogs, want 1", n)
+	}
+	f := h.openSettings()
+	f.tabs.SelectIndex(1)
+	h.until("the grant", func() bool { return h.shows(f.w, "t.echo") && h.button(f.w, "Revoke") != nil })
+	for _, want := range []string{"runs without asking, since", "t.add", "shell commands (CMD: lines) run without asking", "local.exec"} {
+		if !h.shows(f.w, want) {
+			t.Errorf("the permissions do not show %q:\n%s", want, strings.Join(h.texts(f.w), "\n"))
+		}
+	}
+	if n := h.runToEnd("echo hi again", nil); n != 0 {
+		t.Fatalf("the grant did not count: %d dialogs", n)
+	}
+	h.tap(f.w, "Revoke")
+	h.until("the grant to go", func() bool { return h.shows(f.w, "None. When you answer") })
+	allow := approval.AllowOnce
+	if n := h.runToEnd("echo hi once more", &allow); n != 1 {
+		t.Fatalf("after Revoke: %d dialogs, want 1", n)
+	}
+
+	// Removing a rule writes the file and the rule box at once.
+	var remove fyne.CanvasObject
+	for _, o := range f.rulesList.Objects {
+		if strings.Contains(strings.Join(h.textsOf(o), " "), "t.add") {
+			remove = o
+		}
+	}
+	if remove == nil {
+		t.Fatal("no row for t.add")
+	}
+	test.Tap(h.buttonIn(remove, "Remove"))
+	if _, ok := h.ui.cfg.MCP.AutoApprove["t.add"]; ok || !h.ui.cfg.MCP.AutoApprove["local.exec"] {
+		t.Errorf("the rules after Remove: %v", h.ui.cfg.MCP.AutoApprove)
+	}
+	if strings.Contains(f.rules.Text, "t.add") {
+		t.Errorf("the rule box still has t.add: %q", f.rules.Text)
+	}
+	data, _ := os.ReadFile(h.cfg.Path)
+	if strings.Contains(string(data), "t.add") || !strings.Contains(string(data), `"local.exec" = true`) {
+		t.Errorf("the file after Remove:\n%s", data)
+	}
+}

@@ -83,7 +83,9 @@ func TestSettingsAPIKeyInKeyring(t *testing.T) {
 	}
 	test.Type(f.apiKey, secret)
 	h.tap(f.w, "Save")
-	h.until("the key to be saved", func() bool { return !f.saving && f.apiKey.Text == "" && strings.Contains(f.keyStatus.Text, "saved in this computer's keyring") })
+	h.until("the key to be saved", func() bool {
+		return !f.saving && f.apiKey.Text == "" && strings.Contains(f.keyStatus.Text, "saved in this computer's keyring")
+	})
 	if v, err := keys.Get(h.model.URL); err != nil || v != secret {
 		t.Fatalf("the keyring holds ok=%v, %v", v == secret, err)
 	}

@@ -33,10 +33,15 @@ func readKeyState(base, env string, lookup func(string) (string, bool)) keyState
 			return keyState{source: keys.Env, env: env}
 		}
 	}
+	var err error
 	if keys.Account(base) == "" {
-		return keyState{}
+		// No service yet: say at once if a key could not be kept.
+		if err = keys.Available(); err == nil {
+			return keyState{}
+		}
+	} else {
+		_, err = keys.Get(base)
 	}
-	_, err := keys.Get(base)
 	switch {
 	case err == nil:
 		return keyState{source: keys.Keyring}

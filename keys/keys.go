@@ -125,6 +125,19 @@ func Get(baseURL string) (string, error) {
 	return strings.TrimSpace(v), err
 }
 
+// Available reports whether a keyring can be used: nil, ErrUnavailable, or
+// the keyring's failure.
+func Available() error {
+	err := call(func() error {
+		_, err := keyring.Get(Service, "deckhand: is there a keyring?")
+		return err
+	})
+	if errors.Is(err, keyring.ErrNotFound) {
+		return nil
+	}
+	return err
+}
+
 // Store keeps key in the keyring for the model at baseURL, replacing the
 // one there.
 func Store(baseURL, key string) error {

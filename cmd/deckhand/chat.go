@@ -73,7 +73,7 @@ func runChat(ctx context.Context, e *env, args []string) error {
 		cfg.Model.Name = *model
 	}
 	if !cfg.Model.Configured() {
-		return usagef("no model is configured in %s. Add, for example:\n\n[model]\nbase_url = \"http://127.0.0.1:11434/v1\"   # Ollama; llama.cpp is :8080, LM Studio :1234\nname = \"llama3.1\"\n# api_key_env = \"OPENAI_API_KEY\"          # for hosted APIs", cfg.Path)
+		return usagef("no model is configured in %s. Add, for example:\n\n[model]\nbase_url = \"http://127.0.0.1:11434/v1\"   # Ollama; llama.cpp is :8080, LM Studio :1234\nname = \"llama3.1\"\n# api_key_env = \"OPENAI_API_KEY\"          # for hosted APIs, or save the key in the window's Settings (kept in the keyring)", cfg.Path)
 	}
 	db, err := e.openLog(ctx)
 	if err != nil {

@@ -13,12 +13,20 @@ APT_PACKAGES := gcc libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libx
 	libxi-dev libxxf86vm-dev libwayland-dev libxkbcommon-dev
 # The window's own tests run it on a virtual display; screenshots also
 # drive it with xdotool and capture it with ImageMagick.
-TEST_APT_PACKAGES := xvfb xauth dbus gnome-keyring
+TEST_APT_PACKAGES := xvfb xauth xdotool xclip dbus gnome-keyring
 SHOT_APT_PACKAGES := xvfb xauth xdotool imagemagick
+# The desktop check runs the tray and notifications on a real session bus:
+# a StatusNotifier watcher and tray host, a notification daemon, the bus's
+# own tools (dbus-run-session, dbus-monitor, dbus-send), a virtual display,
+# xdotool and ImageMagick. `make test` does not install these (GTK and two
+# Haskell programs: not cheap); its TestDesktop runs when they are there
+# and skips, saying which are missing, when they are not.
+DESKTOP_APT_PACKAGES := dbus xvfb xauth xdotool imagemagick dunst \
+	haskell-status-notifier-item-utils haskell-gtk-sni-tray-utils
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PEERS_STAMP := testutil/node_modules/.deckhand-installed
 
-.PHONY: all run build test vet lint bench fuzz screenshots setup setup-apt setup-test-apt setup-go setup-peers clean
+.PHONY: all run build test vet lint bench fuzz screenshots desktop-check setup setup-apt setup-test-apt setup-go setup-peers clean
 
 all: build
 
@@ -71,6 +79,17 @@ endef
 screenshots: build setup-peers
 	$(call apt-install,$(SHOT_APT_PACKAGES))
 	testutil/screenshots/run.sh $(BIN) assets/screenshots
+
+# The tray and notifications on a real desktop bus (testutil/desktop/run.sh):
+# checks the StatusNotifierItem, its dbusmenu, the quick prompt from the
+# tray menu, an approval's notification and Quit, in the bus log and on the
+# screen. Screenshots go to DESKTOP_SHOTS (make desktop-check
+# DESKTOP_SHOTS=assets/screenshots refreshes the README's), the logs to
+# bin/desktop-logs.
+DESKTOP_SHOTS ?= bin/desktop-shots
+desktop-check: build setup-peers
+	$(call apt-install,$(DESKTOP_APT_PACKAGES))
+	testutil/desktop/run.sh $(BIN) $(DESKTOP_SHOTS) bin/desktop-logs
 
 setup-test-apt:
 	$(call apt-install,$(TEST_APT_PACKAGES))

@@ -5,6 +5,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -65,6 +66,16 @@ func newRowView(cv *chatView) *rowView {
 }
 
 func (r *rowView) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(r.box) }
+
+// A row takes the pointer's comings and goings for itself: the list would
+// otherwise highlight the row under the pointer, as if rows could be
+// picked, and the highlight stayed when the pointer left for a button in
+// the row or left the window.
+var _ desktop.Hoverable = (*rowView)(nil)
+
+func (r *rowView) MouseIn(*desktop.MouseEvent)    {}
+func (r *rowView) MouseMoved(*desktop.MouseEvent) {}
+func (r *rowView) MouseOut()                      {}
 
 // show draws row (number id; -1 when measuring).
 func (r *rowView) show(id int, row chatmodel.Row) {

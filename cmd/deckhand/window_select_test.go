@@ -1,0 +1,151 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"deckhand/store"
+	"deckhand/testutil"
+)
+
+// The real window, with the mouse and the keyboard: text dragged across in
+// an answer is selected and Ctrl+C puts it on the X clipboard (read back
+// with xclip); then, in the message box again, a question whose answer
+// streams slowly is stopped with Escape, and the log says the run was
+// stopped.
+func TestWindowSelectCopyAndEscape(t *testing.T) {
+	for _, p := range []string{"xdotool", "xclip"} {
+		if !hasProgram(p) {
+			t.Skip("no " + p)
+		}
+	}
+	bin := testutil.BuildProgram(t, "./cmd/deckhand")
+	var slow []string
+	for i := range 400 {
+		slow = append(slow, fmt.Sprintf("word%d ", i))
+	}
+	model := testutil.NewModelServer(t,
+		testutil.ModelResponse{Body: testutil.TextChunks("Selectable words live here in the answer, for a person to copy.")},
+		testutil.ModelResponse{Body: testutil.TextChunks(slow...), Pace: 100 * time.Millisecond},
+	)
+	display := xvfb(t)
+	env, dir := freshHome(t)
+	cfgPath := filepath.Join(dir, "config", "deckhand", "config.toml")
+	os.MkdirAll(filepath.Dir(cfgPath), 0o700)
+	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n", model.URL)
+	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env = append(env, "DISPLAY="+display)
+	cmd := exec.Command(bin)
+	cmd.Env, cmd.Dir = env, dir
+	var stderr testutil.LockedBuffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	run := func(name string, args ...string) string {
+		c := exec.Command(name, args...)
+		c.Env = append(os.Environ(), "DISPLAY="+display)
+		out, _ := c.Output()
+		return string(bytes.TrimSpace(out))
+	}
+	xdo := func(args ...string) string { return run("xdotool", args...) }
+	keep := func(name string) {
+		shot := filepath.Join(t.TempDir(), name)
+		if screenshot(t, display, shot) {
+			t.Logf("screenshot: %s", shot)
+			if out := os.Getenv("DECKHAND_SHOTS"); out != "" {
+				data, _ := os.ReadFile(shot)
+				os.WriteFile(filepath.Join(out, name), data, 0o644)
+			}
+		}
+	}
+	var win string
+	testutil.Eventually(t, 30*time.Second, func() bool { win = xdo("search", "--name", "^Deckhand$"); return win != "" }, "the window; stderr:\n%s", &stderr)
+	time.Sleep(2 * time.Second)
+	xdo("windowactivate", "--sync", win)
+	xdo("type", "--delay", "20", "hello")
+	xdo("key", "Return")
+	time.Sleep(time.Second)
+	keep("window-asked.png")
+	testutil.Eventually(t, 30*time.Second, func() bool { return len(model.Requests()) >= 1 }, "a model request; stderr:\n%s", &stderr)
+	time.Sleep(2 * time.Second) // the answer is drawn
+
+	// The answer is the fourth row (You, the question, Deckhand, the
+	// answer): find its line from the window's geometry and drag across it.
+	geo := map[string]int{}
+	for _, l := range strings.Split(xdo("getwindowgeometry", "--shell", win), "\n") {
+		if k, v, ok := strings.Cut(l, "="); ok {
+			geo[k], _ = strconv.Atoi(v)
+		}
+	}
+	sidebar := int(float64(geo["WIDTH"]) * 0.24)
+	y := geo["Y"] + answerLineY
+	x0, x1 := geo["X"]+sidebar+60, geo["X"]+sidebar+260
+	xdo("mousemove", "--sync", strconv.Itoa(x0), strconv.Itoa(y))
+	xdo("mousedown", "1")
+	for x := x0; x <= x1; x += 20 {
+		xdo("mousemove", "--sync", strconv.Itoa(x), strconv.Itoa(y))
+	}
+	xdo("mouseup", "1")
+	time.Sleep(300 * time.Millisecond)
+	keep("window-select.png")
+	xdo("key", "ctrl+c")
+	var clip string
+	testutil.Eventually(t, 5*time.Second, func() bool {
+		clip = run("xclip", "-o", "-selection", "clipboard")
+		return clip != ""
+	}, "the clipboard to hold the selection")
+	if !strings.Contains("Selectable words live here in the answer, for a person to copy.", clip) || len(clip) < 8 {
+		t.Errorf("the clipboard holds %q, not a part of the answer", clip)
+	}
+
+	// Ctrl+N starts a new chat and gives the message box the focus; a slow
+	// answer is stopped with Escape.
+	xdo("key", "ctrl+n")
+	time.Sleep(500 * time.Millisecond)
+	xdo("type", "--delay", "20", "go slowly")
+	xdo("key", "Return")
+	testutil.Eventually(t, 30*time.Second, func() bool { return len(model.Requests()) >= 2 }, "the second request; stderr:\n%s", &stderr)
+	time.Sleep(1500 * time.Millisecond) // some words arrive
+	xdo("key", "Escape")
+	time.Sleep(time.Second)
+	keep("window-stopped.png")
+
+	db, err := store.Open(context.Background(), filepath.Join(dir, "data", "deckhand", "deckhand.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var status string
+	testutil.Eventually(t, 10*time.Second, func() bool {
+		sessions, _ := db.Sessions(context.Background(), 10)
+		for _, s := range sessions {
+			runs, _ := db.Runs(context.Background(), s.ID)
+			for _, r := range runs {
+				if r.Status == store.RunStopped {
+					status = r.Status
+					return true
+				}
+			}
+		}
+		return false
+	}, "a stopped run in the log after Escape; stderr:\n%s", &stderr)
+	if status != store.RunStopped {
+		t.Errorf("run status %q", status)
+	}
+}
+
+// answerLineY is the height, in the 1100x720 window, of the first line of
+// the first answer in a new chat.
+const answerLineY = 208

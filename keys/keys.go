@@ -74,6 +74,10 @@ func (k Key) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
 // text says what to do instead.
 var ErrUnavailable = errors.New("no keyring available: set an environment variable instead")
 
+// ErrLocked is returned when the keyring is locked and was not unlocked
+// (nobody answered its prompt, or there is no prompter).
+var ErrLocked = errors.New("the keyring is locked and was not unlocked: unlock it (in Passwords and Keys, or by logging in again) and try again, or set an environment variable under Advanced instead")
+
 // Unavailable explains ErrUnavailable to a person: how to give Deckhand the
 // key through the environment instead.
 const Unavailable = "No keyring available (no Secret Service such as GNOME Keyring or KWallet is running), so a typed key cannot be kept. " +
@@ -250,6 +254,9 @@ func explain(err error) error {
 			"org.freedesktop.DBus.Error.Spawn.ServiceNotFound", "org.freedesktop.DBus.Error.Spawn.ExecFailed":
 			return ErrUnavailable
 		}
+	}
+	if strings.Contains(err.Error(), "unlock") {
+		return ErrLocked
 	}
 	if strings.Contains(err.Error(), "dbus") && strings.Contains(err.Error(), "connect") {
 		return ErrUnavailable

@@ -194,3 +194,13 @@ func realKeyring(t *testing.T) {
 		t.Fatalf("after Remove: %v %v", k, err)
 	}
 }
+
+func TestLockedKeyring(t *testing.T) {
+	if os.Getenv(realChild) != "" {
+		t.Skip("inside the real keyring's session")
+	}
+	err := explain(errors.New("failed to unlock correct collection '/org/freedesktop/secrets/aliases/default'"))
+	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "environment variable") {
+		t.Fatalf("a locked keyring: %v", err)
+	}
+}

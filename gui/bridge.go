@@ -169,6 +169,8 @@ func (b *bridge) Receive(c actor.Context) {
 		b.reconnect(c, m.alias)
 	case *uiDisconnect:
 		b.disconnect(c, m.alias)
+	case *uiServerChanged:
+		b.serverChanged(c, m)
 	case *serverCommandFailed:
 		b.notices = append(b.notices, m.err.Error())
 	case *uiConfigChanged:

@@ -2,83 +2,393 @@ package gui
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"time"
+	"image/color"
+	"slices"
+	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"deckhand/config"
 )
 
-// showConnect asks for a new server: a URL, or a command and its
-// arguments; an alias; the environment variable holding its token. It is
-// saved to the config and connected at once.
-func (s *serversWindow) showConnect() {
-	kind := widget.NewRadioGroup([]string{"URL", "Command"}, nil)
-	kind.Horizontal = true
-	kind.SetSelected("URL")
-	target := widget.NewEntry()
-	target.SetPlaceHolder("https://mcp.example.com/mcp")
-	alias := widget.NewEntry()
-	alias.SetPlaceHolder("derived from the URL or command")
-	authEnv := widget.NewEntry()
-	authEnv.SetPlaceHolder("EXAMPLE_TOKEN (optional)")
-	transport := widget.NewSelect([]string{"auto", "streamable", "sse"}, nil)
-	transport.SetSelected("auto")
-	kind.OnChanged = func(k string) {
-		if k == "URL" {
-			target.SetPlaceHolder("https://mcp.example.com/mcp")
-			transport.Enable()
-			authEnv.Enable()
-		} else {
-			target.SetPlaceHolder("npx -y @modelcontextprotocol/server-filesystem ~/Documents")
-			transport.Disable()
-			authEnv.Disable()
-		}
-	}
-	items := []*widget.FormItem{
-		widget.NewFormItem("Kind", kind),
-		{Text: "URL or command", Widget: target, HintText: "a command is split into arguments like a shell would"},
-		widget.NewFormItem("Alias", alias),
-		{Text: "Token variable", Widget: authEnv, HintText: "sent as Authorization: Bearer; the token itself is never saved"},
-		widget.NewFormItem("Transport", transport),
-	}
-	d := dialog.NewForm("Connect a server", "Connect and save", "Cancel", items, func(ok bool) {
-		if !ok {
-			return
-		}
-		srv, name, err := config.ServerFromForm(kind.Selected, target.Text, alias.Text, authEnv.Text, transport.Selected)
-		if err != nil {
-			dialog.ShowError(err, s.win)
-			return
-		}
-		s.connect(name, srv)
-	}, s.win)
-	d.Resize(fyne.NewSize(620, 0))
-	d.Show()
+// serverForm connects a new server, or edits one: a URL, or a command with
+// its arguments, environment and folder; an alias; the variable holding a
+// URL server's token. It stays open until the server connected, listed its
+// tools and was saved, or the person gave up: a server that fails is never
+// written to the config, and the whole reason is shown in the form, with
+// what was typed kept to fix it.
+type serverForm struct {
+	s       *serversWindow
+	editing string        // the alias of the server edited; "" for a new one
+	base    config.Server // the edited server, for the settings the form does not show
+
+	win       fyne.Window
+	kind      *widget.RadioGroup
+	target    *widget.Entry
+	alias     *widget.Entry
+	aliasNote *widget.Label // what the alias will be, or why it cannot be
+	authEnv   *widget.Entry
+	transport *widget.Select
+	env       *widget.Entry
+	cwd       *widget.Entry
+	// The form's items: those of every server, and those of one kind.
+	common, commandOnly, urlOnly []*widget.FormItem
+
+	form *widget.Form
+
+	busy     *widget.Label // "Connecting to …"
+	activity *widget.Activity
+	problem  *widget.Label     // why the last try failed: selectable, scrolled, copyable
+	problems fyne.CanvasObject // its box, hidden until a failure
+	copy     *widget.Button
+	submit   *widget.Button
+	stop     context.CancelFunc // ends the try under way; nil when none is
+	closed   bool
+	onDone   func(alias string) // for tests: called once saved
 }
 
-// connect saves a server to the config and starts it.
-func (s *serversWindow) connect(alias string, srv config.Server) {
-	u := s.ui
-	if _, taken := u.cfg.MCP.Servers[alias]; taken {
-		dialog.ShowError(fmt.Errorf("a server named %q is already in %s: pick another alias", alias, u.cfg.Path), s.win)
+// showConnect opens the form for a new server.
+func (s *serversWindow) showConnect() {
+	s.openForm("", config.Server{}, config.ServerForm{Kind: "URL", Transport: config.TransportAuto})
+}
+
+// showEdit opens the form on a configured server.
+func (s *serversWindow) showEdit(alias string) {
+	srv, ok := s.ui.cfg.MCP.Servers[alias]
+	if !ok {
+		dialog.ShowError(fmt.Errorf("%q is not in %s", alias, s.ui.cfg.Path), s.win)
 		return
 	}
-	if err := config.AddServers(u.cfg.Path, map[string]config.Server{alias: srv}); err != nil {
+	s.openForm(alias, srv, config.FormOf(alias, srv))
+}
+
+func (s *serversWindow) openForm(editing string, base config.Server, values config.ServerForm) {
+	f := &serverForm{s: s, editing: editing, base: base}
+	f.kind = widget.NewRadioGroup([]string{"URL", "Command"}, nil)
+	f.kind.Horizontal = true
+	f.target = widget.NewEntry()
+	f.alias = widget.NewEntry()
+	f.alias.SetPlaceHolder("derived from the URL or command")
+	f.aliasNote = widget.NewLabel("")
+	f.aliasNote.Wrapping = fyne.TextWrapWord
+	f.authEnv = widget.NewEntry()
+	f.authEnv.SetPlaceHolder("EXAMPLE_TOKEN (optional)")
+	f.transport = widget.NewSelect([]string{config.TransportAuto, config.TransportStreamable, config.TransportSSE}, nil)
+	f.env = widget.NewMultiLineEntry()
+	f.env.SetPlaceHolder("NAME=value, one a line (optional)")
+	f.env.SetMinRowsVisible(3)
+	f.cwd = widget.NewEntry()
+	f.cwd.SetPlaceHolder("the workspace (optional)")
+
+	envItem := &widget.FormItem{Text: "Environment", Widget: f.env, HintText: "added to the server's environment; secrets are better passed with secrets = [...] in the config"}
+	cwdItem := widget.NewFormItem("Working folder", f.cwd)
+	authItem := &widget.FormItem{Text: "Token variable", Widget: f.authEnv, HintText: "sent as Authorization: Bearer; the token itself is never saved"}
+	transportItem := widget.NewFormItem("Transport", f.transport)
+	f.commandOnly = []*widget.FormItem{envItem, cwdItem}
+	f.urlOnly = []*widget.FormItem{authItem, transportItem}
+	f.common = []*widget.FormItem{
+		widget.NewFormItem("Kind", f.kind),
+		{Text: "URL or command", Widget: f.target, HintText: "a command is split into arguments like a shell would"},
+		widget.NewFormItem("Alias", container.NewVBox(f.alias, f.aliasNote)),
+	}
+	f.form = widget.NewForm(append(slices.Clone(f.common), f.urlOnly...)...)
+
+	f.busy = widget.NewLabel("")
+	f.activity = widget.NewActivity()
+	f.activity.Hide()
+	f.problem = widget.NewLabel("")
+	f.problem.Wrapping = fyne.TextWrapWord
+	f.problem.Selectable = true
+	f.problem.Importance = widget.DangerImportance
+	f.copy = widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), f.copyProblem)
+	heading := widget.NewLabelWithStyle("Could not connect", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	space := canvas.NewRectangle(color.Transparent)
+	space.SetMinSize(fyne.NewSize(0, 120))
+	f.problems = container.NewBorder(container.NewBorder(widget.NewSeparator(), nil, heading, f.copy), nil, nil, nil,
+		container.NewStack(space, container.NewScroll(f.problem)))
+	f.problems.Hide()
+
+	title, action := "Connect a server", "Connect and save"
+	if editing != "" {
+		title, action = "Edit "+editing, "Save and reconnect"
+	}
+	f.submit = widget.NewButtonWithIcon(action, theme.ConfirmIcon(), f.trySubmit)
+	f.submit.Importance = widget.HighImportance
+	cancel := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), f.close)
+	f.busy.Truncation = fyne.TextTruncateEllipsis
+	buttons := container.NewBorder(nil, nil, f.activity, container.NewHBox(cancel, f.submit), f.busy)
+	// A window of its own, not a dialog: the person can make it as big as
+	// a long reason needs, and look at the servers meanwhile.
+	f.win = s.ui.app.NewWindow("Deckhand: " + strings.ToLower(title[:1]) + title[1:])
+	if s.ui.d.Icon != nil {
+		f.win.SetIcon(s.ui.d.Icon)
+	}
+	f.win.SetContent(container.NewPadded(container.NewBorder(f.form, buttons, nil, nil, f.problems)))
+	f.win.SetCloseIntercept(f.close)
+
+	f.kind.OnChanged = func(string) { f.kindChanged(); f.checkAlias() }
+	f.target.OnChanged = func(string) { f.checkAlias() }
+	f.alias.OnChanged = func(string) { f.checkAlias() }
+	f.fill(values)
+	s.form = f
+	f.win.Resize(fyne.NewSize(700, f.win.Content().MinSize().Height))
+	f.win.Show()
+	f.win.Canvas().Focus(f.target)
+}
+
+func (f *serverForm) fill(v config.ServerForm) {
+	if v.Kind == "" {
+		v.Kind = "URL"
+	}
+	if v.Transport == "" {
+		v.Transport = config.TransportAuto
+	}
+	f.target.SetText(v.Target)
+	f.alias.SetText(v.Alias)
+	f.authEnv.SetText(v.AuthEnv)
+	f.transport.SetSelected(v.Transport)
+	f.env.SetText(v.Env)
+	f.cwd.SetText(v.Cwd)
+	f.kind.SetSelected(v.Kind) // calls kindChanged
+	f.kindChanged()
+	f.checkAlias()
+}
+
+// kindChanged shows the fields of the kind of server picked.
+func (f *serverForm) kindChanged() {
+	url := f.kind.Selected != "Command"
+	if url {
+		f.target.SetPlaceHolder("https://mcp.example.com/mcp")
+	} else {
+		f.target.SetPlaceHolder("npx -y @modelcontextprotocol/server-filesystem ~/Documents")
+	}
+	items := slices.Clone(f.common)
+	if url {
+		items = append(items, f.urlOnly...)
+	} else {
+		items = append(items, f.commandOnly...)
+	}
+	f.form.Items = items
+	f.form.Refresh()
+}
+
+// values is what the form holds; command fields are left out of a URL
+// server and the other way round (hidden, they may still hold text).
+func (f *serverForm) values() config.ServerForm {
+	v := config.ServerForm{Kind: f.kind.Selected, Target: f.target.Text, Alias: f.alias.Text}
+	if v.Kind == "Command" {
+		v.Env, v.Cwd = f.env.Text, f.cwd.Text
+	} else {
+		v.AuthEnv, v.Transport = f.authEnv.Text, f.transport.Selected
+	}
+	return v
+}
+
+// checkAlias says, as the person types, what the server will be called,
+// or why it cannot be; the same check stops a submit.
+func (f *serverForm) checkAlias() error {
+	alias := strings.TrimSpace(f.alias.Text)
+	derived := false
+	if alias == "" {
+		v := f.values()
+		v.Alias = "x" // only the target matters here
+		srv, _, err := v.Server(f.base)
+		if err != nil || strings.TrimSpace(f.target.Text) == "" {
+			f.note("", nil)
+			return nil // the target's own problem is said on submit
+		}
+		alias, derived = config.DeriveAlias(srv), true
+	}
+	err := f.s.aliasProblem(alias, f.editing)
+	switch {
+	case err != nil:
+		f.note("", err)
+	case derived:
+		f.note(fmt.Sprintf("Saved as %q.", alias), nil)
+	default:
+		f.note("", nil)
+	}
+	return err
+}
+
+func (f *serverForm) note(text string, err error) {
+	if err != nil {
+		f.aliasNote.SetText(err.Error())
+		f.aliasNote.Importance = widget.DangerImportance
+	} else {
+		f.aliasNote.SetText(text)
+		f.aliasNote.Importance = widget.LowImportance
+	}
+	if f.aliasNote.Text == "" {
+		f.aliasNote.Hide()
+	} else {
+		f.aliasNote.Show()
+	}
+	f.aliasNote.Refresh()
+}
+
+// aliasProblem says why alias cannot name a new server (or the server
+// being edited, which may keep its own).
+func (s *serversWindow) aliasProblem(alias, editing string) error {
+	if err := config.ValidAlias(alias); err != nil {
+		return fmt.Errorf("alias %q: %w", alias, err)
+	}
+	if alias == editing {
+		return nil
+	}
+	taken := false
+	if _, ok := s.ui.cfg.MCP.Servers[alias]; ok {
+		taken = true
+	}
+	for _, st := range s.ui.servers {
+		if st.Alias == alias {
+			taken = true
+		}
+	}
+	if taken {
+		return fmt.Errorf("a server named %q already exists: pick another alias", alias)
+	}
+	return nil
+}
+
+// trySubmit checks the form and tries the server; the form stays open
+// until it connected and was saved.
+func (f *serverForm) trySubmit() {
+	if f.stop != nil {
+		return // a try is under way
+	}
+	srv, alias, err := f.values().Server(f.base)
+	if err == nil {
+		err = f.s.aliasProblem(alias, f.editing)
+		if err != nil {
+			f.note("", err)
+		}
+	}
+	if err != nil {
+		f.fail(err.Error())
+		return
+	}
+	u := f.s.ui
+	ctx, stop := context.WithCancel(context.Background())
+	f.stop = stop
+	f.submit.Disable()
+	f.busy.SetText("Connecting to " + srv.Endpoint() + "…")
+	f.activity.Show()
+	f.activity.Start()
+	cfg := u.cfg
+	go func() {
+		r := u.trial(ctx, cfg, alias, srv)
+		u.post(func() { f.tried(alias, srv, r) })
+	}()
+}
+
+// tried takes the outcome of a try: saves and closes, or says why not.
+func (f *serverForm) tried(alias string, srv config.Server, r trialResult) {
+	if f.stop != nil {
+		f.stop()
+		f.stop = nil
+	}
+	if f.closed {
+		return
+	}
+	f.activity.Stop()
+	f.activity.Hide()
+	f.busy.SetText("")
+	f.submit.Enable()
+	u := f.s.ui
+	if r.err != nil {
+		f.fail(r.failure(u.cfg, alias, srv, u.lookupEnv))
+		return
+	}
+	if err := f.s.save(f.editing, alias, srv); err != nil {
+		f.fail(err.Error())
+		return
+	}
+	f.close()
+	if f.onDone != nil {
+		f.onDone(alias)
+	}
+}
+
+// fail shows why, in the form, which stays open.
+func (f *serverForm) fail(why string) {
+	f.problem.SetText(why)
+	if !f.problems.Visible() {
+		f.problems.Show()
+		// Room for the reason: a dozen lines or so, more if the person
+		// makes the window bigger.
+		size := f.win.Canvas().Size()
+		f.win.Resize(fyne.NewSize(size.Width, max(size.Height, f.win.Content().MinSize().Height+200)))
+	}
+}
+
+func (f *serverForm) copyProblem() {
+	f.s.ui.app.Clipboard().SetContent(f.problem.Text)
+	f.copy.SetText("Copied")
+	f.copy.SetIcon(theme.ConfirmIcon())
+}
+
+func (f *serverForm) close() {
+	f.closed = true
+	if f.stop != nil {
+		f.stop()
+		f.stop = nil
+	}
+	f.win.Close()
+	if f.s.form == f {
+		f.s.form = nil
+	}
+}
+
+// connect tries a server, then saves it to the config and starts it;
+// without the form (a failure is shown in a dialog).
+func (s *serversWindow) connect(alias string, srv config.Server) {
+	if err := s.aliasProblem(alias, ""); err != nil {
 		dialog.ShowError(err, s.win)
 		return
 	}
-	if cfg, err := config.Load(u.cfg.Path); err == nil {
-		u.setConfig(cfg)
-	}
+	u := s.ui
+	cfg := u.cfg
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if err := u.d.System.AddServer(ctx, alias, srv); err != nil {
-			u.post(func() { dialog.ShowError(err, s.win) })
-		}
+		r := u.trial(context.Background(), cfg, alias, srv)
+		u.post(func() {
+			if r.err != nil {
+				dialog.ShowError(errors.New(r.failure(u.cfg, alias, srv, u.lookupEnv)), s.win)
+				return
+			}
+			if err := s.save("", alias, srv); err != nil {
+				dialog.ShowError(err, s.win)
+			}
+		})
 	}()
+}
+
+// save writes a server that connected to the config (in place of editing,
+// if set), reloads the config, and has the bridge (re)start it.
+func (s *serversWindow) save(editing, alias string, srv config.Server) error {
+	u := s.ui
+	var err error
+	if editing == "" {
+		err = config.AddServers(u.cfg.Path, map[string]config.Server{alias: srv})
+	} else {
+		err = config.ReplaceServer(u.cfg.Path, editing, alias, srv)
+	}
+	if err != nil {
+		return err
+	}
+	cfg, err := config.Load(u.cfg.Path)
+	if err != nil {
+		return fmt.Errorf("saved, but reading the config back: %w", err)
+	}
+	u.setConfig(cfg)
+	saved := cfg.MCP.Servers[alias]
+	u.tell(&uiServerChanged{old: editing, alias: alias, srv: &saved})
+	return nil
 }

@@ -29,6 +29,10 @@ type serversWindow struct {
 	rows map[string]*serverRow
 	// notes is what the last tools window said below its list, for tests.
 	notes string
+	// form is the connect or edit form while it is open; tools the last
+	// tools window.
+	form  *serverForm
+	tools *toolsWindow
 }
 
 type serverRow struct {
@@ -36,6 +40,7 @@ type serverRow struct {
 	reason                                *widget.Label
 	leftOut                               *widget.Label // tools left out of the catalog
 	tools, reconnect, disconnect, connect *widget.Button
+	edit, remove                          *widget.Button // configured servers only
 }
 
 func (u *UI) showServers() {
@@ -96,8 +101,13 @@ func (s *serversWindow) row(st actors.ServerStatus) fyne.CanvasObject {
 	if st.ServerName != "" {
 		details = append(details, strings.TrimSpace(st.ServerName+" "+st.ServerVersion))
 	}
+	srv, configured := s.ui.cfg.MCP.Servers[st.Alias]
 	if st.State == actors.StateReady || st.State == actors.StateIdle {
-		details = append(details, fmt.Sprintf("%d tools", st.Tools))
+		count := fmt.Sprintf("%d tools", st.Tools)
+		if n := len(srv.DisabledTools); n > 0 {
+			count += fmt.Sprintf(" (%d disabled)", n)
+		}
+		details = append(details, count)
 	}
 	_, info := subtle(strings.Join(details, "  ·  "))
 	endpoint, endpointObj := caption(st.Endpoint)
@@ -124,6 +134,16 @@ func (s *serversWindow) row(st actors.ServerStatus) fyne.CanvasObject {
 	r.reconnect = widget.NewButtonWithIcon("Reconnect", theme.ViewRefreshIcon(), func() { s.ui.tell(&uiReconnect{alias: alias}) })
 	r.disconnect = widget.NewButtonWithIcon("Disconnect", theme.MediaStopIcon(), func() { s.ui.tell(&uiDisconnect{alias: alias}) })
 	r.connect = widget.NewButtonWithIcon("Connect", theme.MediaPlayIcon(), func() { s.ui.tell(&uiReconnect{alias: alias}) })
+	// Edit and Remove are icons (a pencil, a bin): the row has room for
+	// the server's details that way.
+	r.edit = widget.NewButtonWithIcon("", theme.DocumentCreateIcon(), func() { s.showEdit(alias) })
+	r.remove = widget.NewButtonWithIcon("", theme.DeleteIcon(), func() { s.confirmRemove(alias) })
+	r.edit.Importance, r.remove.Importance = widget.LowImportance, widget.LowImportance
+	if !configured {
+		// In-process, or gone from the file: nothing there to change.
+		r.edit.Hide()
+		r.remove.Hide()
+	}
 	if st.State == actors.StateStopped {
 		r.tools.Hide()
 		r.reconnect.Hide()
@@ -134,7 +154,7 @@ func (s *serversWindow) row(st actors.ServerStatus) fyne.CanvasObject {
 			r.tools.Disable()
 		}
 	}
-	buttons := container.NewHBox(r.tools, r.reconnect, r.disconnect, r.connect)
+	buttons := container.NewHBox(r.tools, r.reconnect, r.disconnect, r.connect, r.edit, r.remove)
 	head := container.NewHBox(container.NewCenter(dotBox), name, r.state)
 	return container.NewPadded(container.NewBorder(nil, nil, nil, container.NewCenter(buttons),
 		container.NewVBox(head, info, endpointObj, r.reason, r.leftOut)))
@@ -223,77 +243,6 @@ func (s *serversWindow) rejected(alias string) []tools.Rejected {
 		}
 	}
 	return out
-}
-
-// showTools lists a server's tools, marking those new on the server or
-// changed since they were pinned; picking one shows its description,
-// warnings, annotations and full input and output schemas. Below: the tools
-// left out (with why) and those gone from the server's listing.
-func (s *serversWindow) showTools(alias string) {
-	var list []tools.Tool
-	if s.ui.catalog != nil {
-		list = s.ui.catalog.Server(alias)
-	}
-	var states []actors.PinState
-	if sys := s.ui.d.System; sys != nil {
-		states = sys.PinStates(list)
-	}
-	label := func(i int) string {
-		switch {
-		case i < len(states) && states[i].Changed:
-			return list[i].Name + "  · changed"
-		case i < len(states) && states[i].New:
-			return list[i].Name + "  · new"
-		}
-		return list[i].Name
-	}
-	w := s.ui.app.NewWindow("Deckhand: tools of " + alias)
-	detail := widget.NewRichText()
-	detail.Wrapping = fyne.TextWrapWord
-	tl := widget.NewList(
-		func() int { return len(list) },
-		func() fyne.CanvasObject { return widget.NewLabel("a_tool_name_of_some_length") },
-		func(i widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(label(i)) },
-	)
-	tl.OnSelected = func(i widget.ListItemID) {
-		md := tools.Markdown(list[i])
-		if i < len(states) {
-			switch st := states[i]; {
-			case st.Changed:
-				md = "**Changed since it was pinned**: it is asked again before it runs.\n\n```\n" + st.Change + "\n```\n\n" + md
-			case st.New:
-				md = "**" + actors.NewToolWarning(alias, st.Since) + "**\n\n" + md
-			}
-		}
-		detail.ParseMarkdown(md)
-	}
-	if len(list) > 0 {
-		tl.Select(0)
-	} else {
-		detail.ParseMarkdown("This server has no tools (or is not connected).")
-	}
-	var notes []string
-	for _, r := range s.rejected(alias) {
-		notes = append(notes, fmt.Sprintf("Left out: %s (%s)", r.Name, r.Reason))
-	}
-	if sys := s.ui.d.System; sys != nil {
-		for _, g := range sys.Gone(alias) {
-			notes = append(notes, fmt.Sprintf("Gone: %s is not in the server's listing since %s", g.Tool, g.Since.Local().Format("2006-01-02 15:04")))
-		}
-	}
-	var bottom fyne.CanvasObject
-	if len(notes) > 0 {
-		l := widget.NewLabel(strings.Join(notes, "\n"))
-		l.Wrapping = fyne.TextWrapWord
-		l.Importance = widget.WarningImportance
-		bottom = container.NewVBox(widget.NewSeparator(), l)
-		s.notes = l.Text
-	}
-	split := container.NewHSplit(tl, container.NewScroll(detail))
-	split.Offset = 0.3
-	w.SetContent(container.NewBorder(nil, bottom, nil, nil, split))
-	w.Resize(fyne.NewSize(860, 560))
-	w.Show()
 }
 
 func plural(n int, one, many string) string {

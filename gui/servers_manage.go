@@ -1,0 +1,275 @@
+package gui
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"deckhand/actors"
+	"deckhand/config"
+	"deckhand/tools"
+)
+
+// confirmRemove asks before a server is removed: disconnected, and its
+// table deleted from the config file.
+func (s *serversWindow) confirmRemove(alias string) {
+	msg := fmt.Sprintf("Remove the server %q?\n\nIt is disconnected, and its [mcp.servers.%s] table is deleted from %s; the rest of the file stays as it is.",
+		alias, alias, s.ui.cfg.Path)
+	d := dialog.NewConfirm("Remove "+alias, msg, func(ok bool) {
+		if ok {
+			s.remove(alias)
+		}
+	}, s.win)
+	d.SetConfirmText("Remove")
+	d.SetDismissText("Cancel")
+	d.SetConfirmImportance(widget.DangerImportance)
+	d.Show()
+}
+
+// remove deletes a server from the config file, then stops it.
+func (s *serversWindow) remove(alias string) {
+	u := s.ui
+	if err := config.RemoveServer(u.cfg.Path, alias); err != nil {
+		dialog.ShowError(err, s.win)
+		return
+	}
+	cfg, err := config.Load(u.cfg.Path)
+	if err != nil {
+		dialog.ShowError(fmt.Errorf("removed, but reading the config back: %w", err), s.win)
+		return
+	}
+	u.setConfig(cfg)
+	u.tell(&uiServerChanged{old: alias})
+}
+
+// toolsWindow is a server's tools: each with a check box that enables or
+// disables it (disabled_tools in the config), marked new or changed since
+// pinned; picking one shows its description, warnings, annotations and
+// full input and output schemas. Below: the tools left out (with why) and
+// those gone from the server's listing.
+type toolsWindow struct {
+	s        *serversWindow
+	alias    string
+	win      fyne.Window
+	list     []tools.Tool
+	states   []actors.PinState
+	disabled map[string]bool
+	// editable: the server is in the config file, which keeps the choice.
+	editable bool
+	tl       *widget.List
+	detail   *widget.RichText
+	selected int
+	// checks are the check boxes on screen, by tool name, for tests;
+	// loaded says the listing arrived.
+	checks map[string]*widget.Check
+	loaded bool
+}
+
+// showTools opens the tools window of a server, with the tools of the
+// catalog; when the server has tools disabled, which the catalog leaves
+// out, its whole listing is asked of the registry (off the UI goroutine)
+// and shown when it comes.
+func (s *serversWindow) showTools(alias string) {
+	u := s.ui
+	tw := &toolsWindow{s: s, alias: alias, win: u.app.NewWindow("Deckhand: tools of " + alias), checks: map[string]*widget.Check{}}
+	s.tools = tw
+	tw.fill(nil)
+	tw.win.Resize(fyne.NewSize(860, 560))
+	tw.win.Show()
+	sys := u.d.System
+	if sys == nil || len(u.cfg.MCP.Servers[alias].DisabledTools) == 0 {
+		return
+	}
+	tw.loaded = false
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		listing, err := sys.ServerListing(ctx, alias)
+		if err != nil {
+			u.log.Warn("listing a server's tools", "server", alias, "err", err)
+		}
+		if listing != nil {
+			u.post(func() { tw.fill(listing) })
+		}
+	}()
+}
+
+func (tw *toolsWindow) fill(listing *actors.ServerListing) {
+	s, u := tw.s, tw.s.ui
+	srv, editable := u.cfg.MCP.Servers[tw.alias]
+	tw.editable = editable
+	tw.list, tw.states, tw.selected = nil, nil, -1
+	tw.disabled, tw.checks = map[string]bool{}, map[string]*widget.Check{}
+	if listing != nil {
+		tw.list = listing.Tools
+		for name := range listing.Disabled {
+			tw.disabled[name] = true
+		}
+	} else if u.catalog != nil {
+		tw.list = u.catalog.Server(tw.alias)
+	}
+	for _, name := range srv.DisabledTools {
+		tw.disabled[name] = true
+	}
+	if sys := u.d.System; sys != nil {
+		tw.states = sys.PinStates(tw.list)
+	}
+	tw.detail = widget.NewRichText()
+	tw.detail.Wrapping = fyne.TextWrapWord
+	tw.tl = widget.NewList(
+		func() int { return len(tw.list) },
+		func() fyne.CanvasObject {
+			return container.NewBorder(nil, nil, widget.NewCheck("", nil), nil, widget.NewLabel("a_tool_name_of_some_length"))
+		},
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			row := o.(*fyne.Container)
+			label, check := row.Objects[0].(*widget.Label), row.Objects[1].(*widget.Check)
+			t := tw.list[i]
+			label.SetText(tw.label(i))
+			if tw.disabled[t.Name] {
+				label.Importance = widget.LowImportance
+			} else {
+				label.Importance = widget.MediumImportance
+			}
+			label.Refresh()
+			for name, c := range tw.checks {
+				if c == check {
+					delete(tw.checks, name)
+				}
+			}
+			tw.checks[t.Name] = check
+			check.OnChanged = nil
+			check.SetChecked(!tw.disabled[t.Name])
+			name := t.Name
+			check.OnChanged = func(on bool) { tw.setEnabled(name, on) }
+			if tw.editable {
+				check.Enable()
+			} else {
+				check.Disable()
+			}
+		},
+	)
+	tw.tl.OnSelected = func(i widget.ListItemID) {
+		tw.selected = i
+		tw.showDetail()
+	}
+	if len(tw.list) > 0 {
+		tw.tl.Select(0)
+	} else {
+		tw.detail.ParseMarkdown("This server has no tools (or is not connected).")
+	}
+	var notes []string
+	for _, r := range s.rejected(tw.alias) {
+		notes = append(notes, fmt.Sprintf("Left out: %s (%s)", r.Name, r.Reason))
+	}
+	if sys := u.d.System; sys != nil {
+		for _, g := range sys.Gone(tw.alias) {
+			notes = append(notes, fmt.Sprintf("Gone: %s is not in the server's listing since %s", g.Tool, g.Since.Local().Format("2006-01-02 15:04")))
+		}
+	}
+	var unlisted []string
+	for name := range tw.disabled {
+		if !slices.ContainsFunc(tw.list, func(t tools.Tool) bool { return t.Name == name }) {
+			unlisted = append(unlisted, name)
+		}
+	}
+	if len(unlisted) > 0 {
+		slices.Sort(unlisted)
+		notes = append(notes, "Disabled in the config, not in the listing: "+strings.Join(unlisted, ", "))
+	}
+	var bottom fyne.CanvasObject
+	if len(notes) > 0 {
+		l := widget.NewLabel(strings.Join(notes, "\n"))
+		l.Wrapping = fyne.TextWrapWord
+		l.Importance = widget.WarningImportance
+		bottom = container.NewVBox(widget.NewSeparator(), l)
+		s.notes = l.Text
+	}
+	hint := "Unchecked tools are disabled: not offered to the model, not found by tool_search, and their calls are refused."
+	if !tw.editable {
+		hint = "This server is not in the config file: its tools cannot be disabled here."
+	}
+	_, top := caption(hint)
+	split := container.NewHSplit(tw.tl, container.NewScroll(tw.detail))
+	split.Offset = 0.35
+	tw.win.SetContent(container.NewBorder(top, bottom, nil, nil, split))
+	tw.loaded = true
+}
+
+func (tw *toolsWindow) label(i int) string {
+	t, states := tw.list[i], tw.states
+	switch {
+	case tw.disabled[t.Name]:
+		return t.Name + "  · disabled"
+	case i < len(states) && states[i].Changed:
+		return t.Name + "  · changed"
+	case i < len(states) && states[i].New:
+		return t.Name + "  · new"
+	}
+	return t.Name
+}
+
+func (tw *toolsWindow) showDetail() {
+	i := tw.selected
+	if i < 0 || i >= len(tw.list) {
+		return
+	}
+	md := tools.Markdown(tw.list[i])
+	if i < len(tw.states) {
+		switch st := tw.states[i]; {
+		case st.Changed:
+			md = "**Changed since it was pinned**: it is asked again before it runs.\n\n```\n" + st.Change + "\n```\n\n" + md
+		case st.New:
+			md = "**" + actors.NewToolWarning(tw.alias, st.Since) + "**\n\n" + md
+		}
+	}
+	if tw.disabled[tw.list[i].Name] {
+		md = "**Disabled**: not offered to the model, and its calls are refused. Check it to enable it.\n\n" + md
+	}
+	tw.detail.ParseMarkdown(md)
+}
+
+// setEnabled enables or disables a tool: in the config file first, then
+// in the registry, at once.
+func (tw *toolsWindow) setEnabled(name string, on bool) {
+	u := tw.s.ui
+	if tw.disabled[name] == !on {
+		return
+	}
+	srv, ok := u.cfg.MCP.Servers[tw.alias]
+	if !ok {
+		return
+	}
+	names := slices.DeleteFunc(slices.Clone(srv.DisabledTools), func(n string) bool { return n == name })
+	if !on {
+		names = append(names, name)
+	}
+	err := config.SetDisabledTools(u.cfg.Path, tw.alias, names)
+	var cfg *config.Config
+	if err == nil {
+		cfg, err = config.Load(u.cfg.Path)
+	}
+	if err != nil {
+		dialog.ShowError(err, tw.win)
+		tw.tl.Refresh() // the check box goes back
+		return
+	}
+	u.setConfig(cfg)
+	if sys := u.d.System; sys != nil {
+		sys.SetDisabledTools(tw.alias, cfg.MCP.Servers[tw.alias].DisabledTools)
+	}
+	if on {
+		delete(tw.disabled, name)
+	} else {
+		tw.disabled[name] = true
+	}
+	tw.tl.Refresh()
+	tw.showDetail()
+}

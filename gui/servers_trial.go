@@ -1,0 +1,184 @@
+package gui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"deckhand/clean"
+	"deckhand/config"
+	"deckhand/policy"
+	"deckhand/redact"
+	"deckhand/transport/mcp"
+)
+
+// A server typed into the connect form is tried before it is saved, as
+// `deckhand mcp connect --save` does: connected on its own (under the same
+// policy and sandbox the servers get), its tools listed, then closed. Only
+// a server that got that far is written to the config. A failure says
+// everything: the error, and every line the server wrote on stderr (the
+// real cause is often some lines above the last, as with node's "Cannot
+// find module").
+
+// trialResult is what a trial connection found.
+type trialResult struct {
+	tools int
+	err   error
+	// stderr is what the server wrote on stderr (its last lines), cleaned.
+	stderr  []string
+	earlier int // lines before those, not kept
+}
+
+// maxStderrLines bounds the stderr a failure shows.
+const maxStderrLines = 200
+
+// lookupEnv reads the environment the servers are started with: the
+// window's (Deps.LookupEnv), then Deckhand's own.
+func (u *UI) lookupEnv(name string) (string, bool) {
+	if u.d.LookupEnv != nil {
+		if v, ok := u.d.LookupEnv(name); ok {
+			return v, true
+		}
+	}
+	return os.LookupEnv(name)
+}
+
+// trial connects to srv, lists its tools and closes the connection. It
+// blocks; run it off the UI goroutine.
+func (u *UI) trial(ctx context.Context, cfg *config.Config, alias string, srv config.Server) trialResult {
+	capture := &stderrCapture{}
+	ctx, cancel := context.WithTimeout(ctx, cfg.MCP.DialTimeout(srv))
+	defer cancel()
+	conn, err := mcp.Dial(ctx, alias, srv, mcp.Options{
+		Logger:    slog.New(capture),
+		LookupEnv: u.lookupEnv,
+		Policy:    policy.New(cfg, u.lookupEnv),
+	})
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
+			err = fmt.Errorf("timed out after %v: %w", cfg.MCP.DialTimeout(srv), err)
+		}
+		lines, earlier := capture.tail()
+		return trialResult{err: err, stderr: lines, earlier: earlier}
+	}
+	defer conn.Close()
+	list, err := conn.ListTools(ctx)
+	if err != nil {
+		lines, earlier := capture.tail()
+		return trialResult{err: fmt.Errorf("listing tools: %w", err), stderr: lines, earlier: earlier}
+	}
+	return trialResult{tools: len(list)}
+}
+
+// failure is the whole reason a trial failed, for people: the error, a hint
+// where one helps, and the server's stderr. Known secrets are removed.
+func (r trialResult) failure(cfg *config.Config, alias string, srv config.Server, lookup func(string) (string, bool)) string {
+	var b strings.Builder
+	msg := r.err.Error()
+	var exit *mcp.ExitError
+	if errors.As(r.err, &exit) && msg == exit.Error() && len(r.stderr) > 0 {
+		short := *exit
+		short.Stderr = "" // all of it follows
+		msg = short.Error()
+	}
+	b.WriteString(clean.Text(msg))
+	if hint := failureHint(r.err, srv); hint != "" {
+		b.WriteString("\n\n" + hint)
+	}
+	if len(r.stderr) > 0 {
+		b.WriteString("\n\nWhat the server wrote on stderr")
+		if r.earlier > 0 {
+			fmt.Fprintf(&b, " (its last %d lines; %d before them are not shown)", len(r.stderr), r.earlier)
+		}
+		b.WriteString(":\n")
+		b.WriteString(strings.Join(r.stderr, "\n"))
+	}
+	one := *cfg
+	one.MCP.Servers = map[string]config.Server{alias: srv}
+	secrets := redact.New(append(cfg.Secrets(lookup), one.Secrets(lookup)...)...)
+	return secrets.String(b.String())
+}
+
+// failureHint says what to do about the common failures.
+func failureHint(err error, srv config.Server) string {
+	switch mcp.Classify(err) {
+	case mcp.FailureNotFound:
+		if srv.IsStdio() {
+			return fmt.Sprintf("Is %s installed? Give its full path if it is not on PATH.", filepath.Base(srv.Command))
+		}
+	case mcp.FailureExited:
+		return "The command stopped at start: its stderr below usually says why."
+	case mcp.FailureTimeout:
+		return "No answer in time: the server may be slow to start (raise connect_timeout) or stuck."
+	case mcp.FailureAuth:
+		if srv.AuthEnv != "" {
+			return fmt.Sprintf("Check that %s holds the server's token in the environment Deckhand was started from.", srv.AuthEnv)
+		}
+		return "The server wants a token: name the variable holding it in Token variable."
+	case mcp.FailureUnreachable:
+		return "Nothing answers there: is the server running? Check the host and port."
+	}
+	return ""
+}
+
+// stderrCapture is a slog handler that keeps the lines a stdio server
+// writes on stderr, which the connection logs one by one ("server
+// stderr", at debug level).
+type stderrCapture struct {
+	mu      sync.Mutex
+	lines   []string
+	earlier int
+}
+
+func (h *stderrCapture) Enabled(context.Context, slog.Level) bool { return true }
+func (h *stderrCapture) WithAttrs([]slog.Attr) slog.Handler       { return h }
+func (h *stderrCapture) WithGroup(string) slog.Handler            { return h }
+
+func (h *stderrCapture) Handle(_ context.Context, r slog.Record) error {
+	if r.Message != "server stderr" {
+		return nil
+	}
+	r.Attrs(func(a slog.Attr) bool {
+		if a.Key != "line" {
+			return true
+		}
+		line := clean.Line(a.Value.String())
+		if len(line) > 2000 {
+			cut := 2000
+			for cut > 0 && !utf8.RuneStart(line[cut]) {
+				cut--
+			}
+			line = line[:cut] + "…"
+		}
+		h.mu.Lock()
+		h.lines = append(h.lines, line)
+		if len(h.lines) > maxStderrLines {
+			h.lines = h.lines[1:]
+			h.earlier++
+		}
+		h.mu.Unlock()
+		return false
+	})
+	return nil
+}
+
+// tail is the lines kept, without blank ones at the ends, and how many
+// came before them.
+func (h *stderrCapture) tail() ([]string, int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	lines := h.lines
+	for len(lines) > 0 && strings.TrimSpace(lines[0]) == "" {
+		lines = lines[1:]
+	}
+	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return append([]string(nil), lines...), h.earlier
+}

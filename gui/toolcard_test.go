@@ -2,6 +2,7 @@ package gui
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"image"
 	"image/color"
@@ -387,4 +388,18 @@ func FuzzToolImage(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestShellCommandCardShowsItsArguments: a local.exec card shows the
+// command in its JSON arguments as it is, not with <, > and & escaped.
+func TestShellCommandCardShowsItsArguments(t *testing.T) {
+	h := newCardHarness(t)
+	args, _ := json.Marshal(map[string]string{"command": "ls -la /tmp > out && cat <out"}) // as toolcall.CommandRequest makes them
+	h.tr.ToolRequested("cmd-1", "local.exec", args)
+	h.frame()
+	var c *rowView
+	h.until("the card", func() bool { c = h.card("local.exec"); return c != nil })
+	if got, want := c.tool().args.String(), "{\n  \"command\": \"ls -la /tmp > out && cat <out\"\n}"; got != want || !c.tool().args.Visible() {
+		t.Errorf("the card shows %q (visible %v), want %q", got, c.tool().args.Visible(), want)
+	}
 }

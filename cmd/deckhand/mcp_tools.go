@@ -4,6 +4,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"slices"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -35,16 +37,32 @@ func mcpTools(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer e.stopSystem(sys)
+	disabled := map[string]bool{} // by display name
 	states, err := sys.Pins(ctx)
 	if err != nil {
 		return err
 	}
+	// Tools the config disables (disabled_tools) are not in the catalog;
+	// they are listed too, marked.
+	for _, s := range list {
+		listing, err := sys.ServerListing(ctx, s.Alias)
+		if err != nil {
+			return err
+		}
+		for _, t := range listing.Tools {
+			if listing.Disabled[t.Name] {
+				states = append(states, actors.PinState{Tool: t})
+				disabled[t.Display] = true
+			}
+		}
+	}
+	slices.SortStableFunc(states, func(a, b actors.PinState) int { return strings.Compare(a.Tool.Display, b.Tool.Display) })
 	if *asJSON {
-		out := []toolJSON{}
+		out := []listedToolJSON{}
 		for _, st := range states {
 			j := toToolJSON(st.Tool, false)
 			j.New, j.Changed = st.New, st.Changed
-			out = append(out, j)
+			out = append(out, listedToolJSON{toolJSON: j, Disabled: disabled[st.Tool.Display]})
 		}
 		return writeJSON(e.stdout, out)
 	}
@@ -52,6 +70,8 @@ func mcpTools(ctx context.Context, e *env, args []string) error {
 	for _, st := range states {
 		mark := ""
 		switch {
+		case disabled[st.Tool.Display]:
+			mark = "[disabled] "
 		case st.Changed:
 			mark = "[CHANGED] "
 		case st.New:
@@ -70,6 +90,13 @@ func mcpTools(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "No MCP servers configured.\n\n%s", addServerHint)
 	}
 	return nil
+}
+
+// listedToolJSON is a tool of `mcp tools --json`: disabled ones (by the
+// config's disabled_tools) are listed too, and say so.
+type listedToolJSON struct {
+	toolJSON
+	Disabled bool `json:"disabled,omitempty"`
 }
 
 // catalog connects the configured servers (or only those named), waits at

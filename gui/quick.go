@@ -114,6 +114,20 @@ func (q *quickPrompt) update(up *quickUpdate) {
 	}
 }
 
+// SetTrayHost says whether a tray host is on the desktop now (the caller
+// watches the session bus; call it on the UI goroutine). With one, closing
+// the main window keeps Deckhand in the tray; without, closing quits, and a
+// main window closed to the tray comes back, since there is no icon left
+// to bring it back from. Start puts the tray menu in when Deps.Tray is set,
+// with a host or not (its icon shows when one comes); this then says what
+// closing does.
+func (u *UI) SetTrayHost(up bool) {
+	u.d.Tray = up
+	if !up && u.hidden {
+		u.showMain()
+	}
+}
+
 // installTray puts Deckhand's menu in the system tray.
 func (u *UI) installTray() {
 	da, ok := u.app.(desktop.App)

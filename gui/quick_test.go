@@ -134,6 +134,10 @@ func TestQuickPromptShowsToolCalls(t *testing.T) {
 }
 
 func TestArgSummary(t *testing.T) {
+	home := homeDir()
+	if home == "" {
+		t.Skip("no home folder")
+	}
 	for _, c := range []struct{ args, want string }{
 		{``, ``},
 		{`{}`, ``},
@@ -144,11 +148,37 @@ func TestArgSummary(t *testing.T) {
 		{`{"a": "` + strings.Repeat("b", 35) + `", "c": "` + strings.Repeat("d", 35) + `", "e": "more"}`,
 			`a: "` + strings.Repeat("b", 35) + `", c: "` + strings.Repeat("d", 35) + `", e: "m…`},
 		{`{"esc": "\u001b[31mred\u001b[0m"}`, `esc: "red"`},
+		{`{"path": "/srv/a/rather/long/folder/name/that/goes/on/and/on/notes.txt"}`, `path: "…lder/name/that/goes/on/and/on/notes.txt"`},
+		{`{"path": "` + home + `/Deckhand/train.txt"}`, `path: "~/Deckhand/train.txt"`},
 		{`[1, 2]`, `[1, 2]`}, // not an object: as it is
 		{`not json at all`, `not json at all`},
 	} {
 		if got := argSummary(c.args, 90); got != c.want {
 			t.Errorf("argSummary(%q) = %q; want %q", c.args, got, c.want)
 		}
+	}
+}
+
+// TestTrayHostComesAndGoes: with a tray host, closing the main window keeps
+// Deckhand in the tray; when the host leaves (the panel quits or crashes),
+// a window closed to the tray comes back, there being no icon left to
+// bring it back from.
+func TestTrayHostComesAndGoes(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	h.ui.SetTrayHost(true)
+	h.ui.closeMain()
+	if !h.ui.hidden {
+		t.Fatalf("closing the window with a tray host did not keep Deckhand in the tray")
+	}
+	h.ui.SetTrayHost(false)
+	if h.ui.hidden {
+		t.Errorf("the window stayed hidden after the tray host left")
+	}
+	if h.ui.d.Tray {
+		t.Errorf("without a tray host, closing the window would still hide it")
+	}
+	h.ui.SetTrayHost(true)
+	if !h.ui.d.Tray {
+		t.Errorf("a tray host that came back is not used")
 	}
 }

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
+	"sync"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -55,14 +57,15 @@ func newQuickCallView() *quickCallView {
 	v.name = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	var detail fyne.CanvasObject
 	v.detail, detail = subtle("")
-	v.detail.Wrapping = fyne.TextWrapWord
+	v.detail.Truncation = fyne.TextTruncateEllipsis // one line each, however wide
 	v.spinner.Hide()
 	left := container.NewHBox(container.NewStack(v.icon, v.spinner), v.name)
 	v.obj = container.NewBorder(nil, nil, left, nil, detail)
 	return v
 }
 
-// set shows r: its name, then server · state · arguments.
+// set shows r: its name, then server · state · arguments, on one line (a
+// failure's reason before the arguments, so that it is not the part cut).
 func (v *quickCallView) set(r chatmodel.Row, icons *rowIcons) {
 	server, name, ok := strings.Cut(r.Tool, ".")
 	if !ok {
@@ -178,12 +181,20 @@ func argSummary(args string, limit int) string {
 	return shorten(strings.Join(parts, ", "), limit)
 }
 
-// valueSummary is one argument's value, short.
+// valueSummary is one argument's value, short. A path keeps its end (the
+// file's name), with the home folder as ~.
 func valueSummary(raw json.RawMessage) string {
 	const most = 40
 	var s string
 	if bytes.HasPrefix(raw, []byte{'"'}) && json.Unmarshal(raw, &s) == nil {
-		return `"` + shorten(clean.Line(s), most) + `"`
+		s = clean.Line(s)
+		if home := homeDir(); home != "" && (s == home || strings.HasPrefix(s, home+"/")) {
+			s = "~" + s[len(home):]
+		}
+		if r := []rune(s); len(r) > most && looksLikePath(s) {
+			return `"…` + string(r[len(r)-most+1:]) + `"`
+		}
+		return `"` + shorten(s, most) + `"`
 	}
 	var buf bytes.Buffer
 	if json.Compact(&buf, raw) == nil {
@@ -191,3 +202,13 @@ func valueSummary(raw json.RawMessage) string {
 	}
 	return shorten(clean.Line(string(raw)), most)
 }
+
+// looksLikePath: an absolute or home-relative path without spaces.
+func looksLikePath(s string) bool {
+	return (strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~/")) && !strings.ContainsAny(s, " \t")
+}
+
+var homeDir = sync.OnceValue(func() string {
+	home, _ := os.UserHomeDir()
+	return strings.TrimSuffix(home, "/")
+})

@@ -3,8 +3,11 @@ package main
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/app"
@@ -58,10 +61,11 @@ func runWindow(ctx context.Context, e *env, args []string) error {
 	a := app.NewWithID(appID)
 	icon := fyne.NewStaticResource("deckhand.png", assets.IconPNG)
 	a.SetIcon(icon)
-	tray := trayHost()
-	if !tray {
-		e.log.Warn("no system tray host (org.kde.StatusNotifierWatcher) on the session bus: no tray menu; closing the window quits")
-	}
+	// The tray menu goes in whenever there is a session bus: Fyne starts
+	// its tray only before the app runs, and registers the item with a
+	// tray host whenever one comes (a panel that starts after Deckhand, or
+	// restarts). Whether closing the window hides it follows the host.
+	bus, _ := dbus.SessionBus()
 	ui := gui.New(gui.Deps{
 		App:       a,
 		System:    sys,
@@ -69,11 +73,28 @@ func runWindow(ctx context.Context, e *env, args []string) error {
 		Log:       e.logDB,
 		Logger:    e.log,
 		Icon:      icon,
-		Tray:      tray,
+		Tray:      bus != nil,
 		LookupEnv: e.getenv,
 		Notices:   notices,
 	})
 	ui.Start()
+	if bus != nil {
+		host := trayHost(bus)
+		ui.SetTrayHost(host)
+		if !host {
+			e.log.Warn("no system tray host (org.kde.StatusNotifierWatcher) on the session bus yet: the tray icon shows once one starts; until then closing the window quits")
+		}
+		unwatch := watchTrayHost(bus, func(up bool) {
+			e.log.Info("system tray host", "up", up)
+			fyne.Do(func() { ui.SetTrayHost(up) })
+			if up {
+				ensureTrayItem(bus, e.log)
+			}
+		})
+		defer unwatch()
+	} else {
+		e.log.Warn("no session bus: no tray menu and no notifications; closing the window quits")
+	}
 	stop := context.AfterFunc(ctx, func() { fyne.Do(a.Quit) })
 	defer stop()
 	a.Run()
@@ -90,15 +111,98 @@ func makeCacheDir() {
 	}
 }
 
-// trayHost reports whether a StatusNotifier host (the tray of KDE, GNOME
-// with AppIndicator, XFCE, …) is on the session bus. Without one Fyne's
-// tray cannot show, and closing the window must quit instead of hiding it.
-func trayHost() bool {
-	conn, err := dbus.SessionBus()
-	if err != nil {
-		return false
-	}
+// trayWatcher is the bus name of the StatusNotifierWatcher, which tray
+// hosts (the tray of KDE, GNOME with AppIndicator, XFCE, …) own or start.
+const trayWatcher = "org.kde.StatusNotifierWatcher"
+
+// trayHost reports whether a StatusNotifier host is on the session bus now.
+// Without one Fyne's tray cannot show, and closing the window must quit
+// instead of hiding it.
+func trayHost(conn *dbus.Conn) bool {
 	var has bool
-	err = conn.BusObject().Call("org.freedesktop.DBus.NameHasOwner", 0, "org.kde.StatusNotifierWatcher").Store(&has)
+	err := conn.BusObject().Call("org.freedesktop.DBus.NameHasOwner", 0, trayWatcher).Store(&has)
 	return err == nil && has
+}
+
+// watchTrayHost calls changed, from a goroutine of its own, each time a
+// tray host comes to the session bus or leaves it, until the returned
+// function is called.
+func watchTrayHost(conn *dbus.Conn, changed func(up bool)) (stop func()) {
+	match := []dbus.MatchOption{
+		dbus.WithMatchSender("org.freedesktop.DBus"),
+		dbus.WithMatchInterface("org.freedesktop.DBus"),
+		dbus.WithMatchMember("NameOwnerChanged"),
+		dbus.WithMatchArg(0, trayWatcher),
+	}
+	if err := conn.AddMatchSignal(match...); err != nil {
+		return func() {}
+	}
+	signals := make(chan *dbus.Signal, 16)
+	conn.Signal(signals) // every signal the connection receives: filtered below
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case sig, ok := <-signals:
+				if !ok {
+					return
+				}
+				if sig.Name != "org.freedesktop.DBus.NameOwnerChanged" || len(sig.Body) < 3 {
+					continue
+				}
+				name, _ := sig.Body[0].(string)
+				owner, _ := sig.Body[2].(string)
+				if name == trayWatcher {
+					changed(owner != "")
+				}
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		conn.RemoveSignal(signals)
+		conn.RemoveMatchSignal(match...)
+	}
+}
+
+// trayItemPath is where Fyne's tray (fyne.io/systray) exports Deckhand's
+// StatusNotifierItem, on the shared session bus connection.
+const trayItemPath = "/StatusNotifierItem"
+
+// ensureTrayItem makes sure a tray host that has just come sees Deckhand's
+// item. Fyne's tray registers the item the moment the watcher's name
+// appears, but a watcher may take its name before it serves its object
+// (status-notifier-watcher does): that registration fails with
+// UnknownObject and is not tried again, and the icon never shows. So ask
+// the watcher, for a few seconds, whether it lists the item, and register
+// it when it does not.
+func ensureTrayItem(conn *dbus.Conn, log *slog.Logger) {
+	names := conn.Names()
+	if len(names) == 0 {
+		return
+	}
+	self := names[0] // the unique name, which the watcher lists the item by
+	watcher := conn.Object(trayWatcher, "/StatusNotifierWatcher")
+	delay := 100 * time.Millisecond
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); delay = min(2*delay, time.Second) {
+		time.Sleep(delay)
+		v, err := watcher.GetProperty(trayWatcher + ".RegisteredStatusNotifierItems")
+		if err != nil {
+			continue // not serving yet
+		}
+		items, _ := v.Value().([]string)
+		for _, it := range items {
+			if it == self || strings.HasPrefix(it, self+"/") {
+				return
+			}
+		}
+		if call := watcher.Call(trayWatcher+".RegisterStatusNotifierItem", 0, trayItemPath); call.Err != nil {
+			log.Debug("registering the tray item", "err", call.Err)
+			continue
+		}
+		log.Info("registered the tray item with a tray host that came late")
+		return
+	}
 }

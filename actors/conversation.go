@@ -47,6 +47,16 @@ type (
 		Answer approval.Answer
 		Reason string
 	}
+	// RemoveRun takes a finished run (the person's message and all that
+	// followed it; Run "" is the last) out of the conversation: the model
+	// no longer sees it, the window no longer shows it, and the log keeps
+	// it marked removed. Resend runs the same message again in its place
+	// (Retry); editing the last message is RemoveRun then the edited
+	// UserMessage. Refused (a Notice) while a run is in progress.
+	RemoveRun struct {
+		Run    string
+		Resend bool
+	}
 	// WatchConversation adds a watcher of the conversation's events.
 	WatchConversation struct{ PID *actor.PID }
 )
@@ -68,6 +78,7 @@ type ConversationOptions struct {
 	// said, Grants its "for this session" approvals.
 	Resumed bool
 	History []llm.Message
+	Runs    []RunMark // where History's runs begin
 	Grants  approval.Grants
 	// Loaded are the lazy tools (alias.tool) whose schemas the conversation
 	// already gets.
@@ -98,6 +109,7 @@ type conversationActor struct {
 	log      *slog.Logger
 	watchers []*actor.PID
 	history  []llm.Message
+	marks    []RunMark // where each run's messages begin in history
 	grants   approval.Grants
 	catalog  *tools.Catalog
 	surface  *prompt.Surface // what of the catalog the model is offered
@@ -181,6 +193,7 @@ func newConversation(opts ConversationOptions, deps convDeps) *conversationActor
 		log:      deps.log.With("actor", "conversation", "conversation", opts.ID),
 		watchers: slices.Clone(opts.Watchers),
 		history:  slices.Clone(opts.History),
+		marks:    slices.Clone(opts.Runs),
 		grants:   grants,
 		catalog:  tools.NewCatalog(nil),
 		surface:  prompt.Plan(tools.NewCatalog(nil), deps.cfg),
@@ -230,6 +243,8 @@ func (a *conversationActor) Receive(c actor.Context) {
 		}
 	case *StopRun:
 		a.stop(c)
+	case *RemoveRun:
+		a.removeRun(c, m.Run, m.Resend)
 	case *streamText:
 		if r := a.run; r != nil && m.seq == r.seq {
 			r.text.WriteString(m.text)
@@ -334,3 +349,33 @@ func (a *conversationActor) cost(u llm.Usage) float64 {
 
 // errNoModel is the answer to a message when no model is configured.
 var errNoModel = errors.New("no model is configured: set [model] base_url and name in the config (see the README)")
+
+// removeRun takes run id (or the last run) out of the history.
+func (a *conversationActor) removeRun(c actor.Context, id string, resend bool) {
+	if a.run != nil || len(a.queue) > 0 {
+		a.emit(c, &Notice{Conversation: a.id, Text: "A message cannot be removed while an answer is being written: stop it first."})
+		return
+	}
+	i := len(a.marks) - 1
+	if id != "" {
+		i = slices.IndexFunc(a.marks, func(m RunMark) bool { return m.Run == id })
+	}
+	if i < 0 {
+		a.emit(c, &Notice{Conversation: a.id, Text: "That message is no longer in this conversation."})
+		return
+	}
+	m := a.marks[i]
+	end := len(a.history)
+	if i+1 < len(a.marks) {
+		end = a.marks[i+1].At
+	}
+	a.history = slices.Delete(a.history, min(m.At, len(a.history)), min(end, len(a.history)))
+	a.marks = slices.Delete(a.marks, i, i+1)
+	for j := i; j < len(a.marks); j++ {
+		a.marks[j].At -= end - m.At
+	}
+	a.emit(c, &RunRemoved{Conversation: a.id, Run: m.Run, Text: m.Text})
+	if resend {
+		a.startRun(c, m.Text)
+	}
+}

@@ -45,6 +45,11 @@ type (
 	RunStarted struct {
 		Conversation, Run, Text, Model string
 	}
+	// RunRemoved: a finished run was taken out of the conversation (see
+	// RemoveRun); Text was its message.
+	RunRemoved struct {
+		Conversation, Run, Text string
+	}
 	RunQueued struct {
 		Conversation, Text string
 		Position           int

@@ -19,6 +19,7 @@ func (a *conversationActor) startRun(c actor.Context, text string) {
 	a.runs++
 	ctx, cancel := context.WithCancel(context.Background())
 	a.run = &runState{id: newID("run"), ctx: ctx, cancel: cancel}
+	a.marks = append(a.marks, RunMark{Run: a.run.id, Text: text, At: len(a.history)})
 	a.history = append(a.history, llm.Message{Role: llm.RoleUser, Content: text})
 	a.emit(c, &RunStarted{Conversation: a.id, Run: a.run.id, Text: text, Model: a.deps.cfg.Model.Name})
 	a.request(c)

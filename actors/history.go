@@ -16,13 +16,22 @@ import (
 // The caller sets the options' ID and Watchers.
 func Rebuild(events []store.Event) ConversationOptions {
 	s := replay.Read(events)
-	return ConversationOptions{Resumed: true, History: History(s), Grants: s.Grants, Loaded: s.Loaded}
+	history, runs := historyOf(s)
+	return ConversationOptions{Resumed: true, History: history, Runs: runs, Grants: s.Grants, Loaded: s.Loaded}
 }
 
 // History is the model's side of a session read back from its log.
 func History(s replay.Session) []llm.Message {
+	h, _ := historyOf(s)
+	return h
+}
+
+// historyOf is History, with where each run's messages begin.
+func historyOf(s replay.Session) ([]llm.Message, []RunMark) {
 	var history []llm.Message
+	var runs []RunMark
 	for _, run := range s.Runs {
+		runs = append(runs, RunMark{Run: run.ID, Text: run.Text, At: len(history)})
 		history = append(history, llm.Message{Role: llm.RoleUser, Content: run.Text})
 		for _, step := range run.Steps {
 			a := step.Answer
@@ -54,7 +63,13 @@ func History(s replay.Session) []llm.Message {
 			}
 		}
 	}
-	return history
+	return history, runs
+}
+
+// RunMark is where a run's messages begin in a conversation's history.
+type RunMark struct {
+	Run, Text string
+	At        int
 }
 
 // cutOffNote ends an answer that Deckhand stopped writing down mid-stream.

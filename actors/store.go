@@ -207,6 +207,8 @@ func (a *storeActor) record(c actor.Context, msg any) {
 		a.batch.NewRuns = append(a.batch.NewRuns, store.NewRun{ID: m.Run, SessionID: m.Conversation, Time: now, Model: m.Model, Owner: a.owner})
 		a.batch.Titles = append(a.batch.Titles, store.Title{SessionID: m.Conversation, Title: string(a.redact([]byte(title(m.Text))))})
 		ev(m.Conversation, m.Run, store.KindRunStarted, map[string]any{"text": m.Text})
+	case *RunRemoved:
+		ev(m.Conversation, m.Run, store.KindRunRemoved, map[string]any{"text": m.Text})
 	case *PromptBuilt:
 		ev(m.Conversation, m.Run, store.KindPromptBuilt, map[string]any{
 			"messages": m.Messages, "dropped": m.Dropped, "tools": m.Tools, "estimated_tokens": m.EstimatedTokens})

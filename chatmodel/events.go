@@ -10,6 +10,7 @@ import (
 func FromEvents(events []store.Event) *Transcript {
 	t := New()
 	for _, run := range replay.Read(events).Runs {
+		t.StartRun(run.ID)
 		t.User(run.Text, run.Time)
 		for _, step := range run.Steps {
 			if n := step.Notice; n != nil {
@@ -39,9 +40,9 @@ func FromEvents(events []store.Event) *Transcript {
 		}
 		switch run.End.Status {
 		case store.RunFailed:
-			t.Note("The run failed: "+run.End.Error, true)
+			t.NoteAction("The run failed: "+run.End.Error, true, ActionRetry)
 		case store.RunStopped:
-			t.Note("Stopped.", false)
+			t.NoteAction("Stopped.", false, ActionContinue)
 		case store.RunInterrupted:
 			t.Note("Deckhand stopped while this run was in progress.", true)
 		}

@@ -59,6 +59,15 @@ type Row struct {
 	Time      time.Time
 	Error     bool // a notice that reports a failure
 
+	// Run is the run a user message's header begins, and Last says it is
+	// the conversation's last: the header offers Retry, Edit and Delete.
+	Run  string
+	Last bool
+	// Action is what a notice offers: "retry" (after a failure) or
+	// "continue" (after Stop, which also offers Retry). Only the last
+	// run's notices keep theirs.
+	Action string
+
 	// Tool cards.
 	Call     string
 	Tool     string // alias.tool
@@ -100,6 +109,7 @@ const MaxMediaBytes = 48 << 20
 // Transcript is one conversation's rows.
 type Transcript struct {
 	rows  []Row
+	runs  []runStart // where each run's rows begin
 	dirty map[int]bool
 	calls map[string]int // call id -> row
 
@@ -152,10 +162,107 @@ func (t *Transcript) set(i int, r Row) {
 	t.dirty[i] = true
 }
 
-// User adds what the person said.
+// runStart is the first row of a run.
+type runStart struct {
+	id  string
+	row int
+}
+
+// Note actions.
+const (
+	ActionRetry    = "retry"
+	ActionContinue = "continue"
+)
+
+// StartRun begins run id: the rows added from here to the next run's are
+// its own. The run before is no longer the last: its header's Retry and
+// Edit, and its notices' actions, go.
+func (t *Transcript) StartRun(id string) {
+	t.endStream()
+	t.unlast()
+	t.runs = append(t.runs, runStart{id: id, row: len(t.rows)})
+}
+
+// unlast takes the last run's controls away.
+func (t *Transcript) unlast() {
+	if len(t.runs) == 0 {
+		return
+	}
+	for i := t.runs[len(t.runs)-1].row; i < len(t.rows); i++ {
+		if r := t.rows[i]; r.Last || r.Action != "" {
+			r.Last, r.Action = false, ""
+			t.set(i, r)
+		}
+	}
+}
+
+// RemoveRun takes run id's rows out (retry, edit, delete); false if the
+// transcript has no such run. The rows after it move up: the caller
+// redraws the whole view.
+func (t *Transcript) RemoveRun(id string) bool {
+	i := -1
+	for j, r := range t.runs {
+		if r.id == id {
+			i = j
+		}
+	}
+	if i < 0 || t.streaming {
+		return false
+	}
+	start, end := t.runs[i].row, len(t.rows)
+	if i+1 < len(t.runs) {
+		end = t.runs[i+1].row
+	}
+	n := end - start
+	t.rows = append(t.rows[:start], t.rows[end:]...)
+	t.runs = append(t.runs[:i], t.runs[i+1:]...)
+	for j := i; j < len(t.runs); j++ {
+		t.runs[j].row -= n
+	}
+	for call, row := range t.calls {
+		switch {
+		case row >= end:
+			t.calls[call] = row - n
+		case row >= start:
+			delete(t.calls, call)
+		}
+	}
+	media := t.mediaRows[:0]
+	t.mediaBytes = 0
+	for _, row := range t.mediaRows {
+		switch {
+		case row >= end:
+			row -= n
+		case row >= start:
+			continue
+		}
+		media = append(media, row)
+		t.mediaBytes += t.rows[row].Media.Bytes()
+	}
+	t.mediaRows = media
+	if i == len(t.runs) && i > 0 { // the last run went: the one before is last now
+		if h := t.runs[i-1].row; h < len(t.rows) && t.rows[h].Kind == Header {
+			r := t.rows[h]
+			r.Last = true
+			t.rows[h] = r
+		}
+	}
+	clear(t.dirty)
+	for j := range t.rows {
+		t.dirty[j] = true
+	}
+	return true
+}
+
+// User adds what the person said; after StartRun, its header begins the
+// run.
 func (t *Transcript) User(text string, at time.Time) {
 	t.endStream()
-	t.add(Row{Kind: Header, Role: "user", Text: text, Time: at})
+	h := Row{Kind: Header, Role: "user", Text: text, Time: at}
+	if n := len(t.runs); n > 0 && t.runs[n-1].row == len(t.rows) {
+		h.Run, h.Last = t.runs[n-1].id, true
+	}
+	t.add(h)
 	for _, b := range splitAll(text) {
 		b.Role = "user"
 		t.add(b)
@@ -376,9 +483,15 @@ func Long(s string) bool {
 
 // Note adds a notice; isError marks a failure.
 func (t *Transcript) Note(text string, isError bool) {
+	t.NoteAction(text, isError, "")
+}
+
+// NoteAction adds a notice that offers an action (ActionRetry,
+// ActionContinue) until the next run starts.
+func (t *Transcript) NoteAction(text string, isError bool, action string) {
 	text = clean.Text(text)
 	t.endStream()
-	t.add(Row{Kind: Notice, Text: text, Error: isError})
+	t.add(Row{Kind: Notice, Text: text, Error: isError, Action: action})
 }
 
 // Calls resets the call ids seen, at the end of a run: ids are the model's

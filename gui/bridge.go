@@ -165,6 +165,12 @@ func (b *bridge) Receive(c actor.Context) {
 		if cs := b.convs[m.conv]; cs != nil {
 			cs.tr.Expand(m.row, m.expanded)
 		}
+	case *uiCollapse:
+		if cs := b.convs[m.conv]; cs != nil {
+			cs.tr.Collapse(m.row, m.collapsed)
+		}
+	case *uiRunAction:
+		b.runAction(c, m)
 	case *uiReconnect:
 		b.reconnect(c, m.alias)
 	case *uiDisconnect:
@@ -243,6 +249,7 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 			cs.running, cs.lastRun = true, store.RunRunning
 			b.sessDirty = true
 			cs.tr.Calls()
+			cs.tr.StartRun(m.Run)
 			cs.tr.User(m.Text, now)
 			if cs.title == "" {
 				cs.title = m.Text
@@ -285,6 +292,11 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 	case *actors.ToolCallFinished:
 		if cs := conv(m.Conversation); cs != nil {
 			cs.tr.ToolFinished(m.Call, m.Tool, m.Arguments, m.Output, m.IsError, m.Denied, m.Elapsed)
+			cs.tr.ToolMedia(m.Call, m.Media)
+		}
+	case *actors.RunRemoved:
+		if cs := conv(m.Conversation); cs != nil {
+			b.runRemoved(cs, m)
 		}
 	case *actors.ApprovalRequested:
 		b.approvals = append(b.approvals, m)
@@ -314,10 +326,10 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 			cs.usage.Estimated = cs.usage.Estimated || m.Estimated
 			switch {
 			case m.Stopped:
-				cs.tr.Note("Stopped.", false)
+				cs.tr.NoteAction("Stopped.", false, chatmodel.ActionContinue)
 				cs.result, cs.lastRun = "Stopped.", store.RunStopped
 			case m.Err != nil:
-				cs.tr.Note(m.Err.Error(), true)
+				cs.tr.NoteAction(m.Err.Error(), true, chatmodel.ActionRetry)
 				cs.result, cs.lastRun = "Failed: "+m.Err.Error(), store.RunFailed
 			default:
 				cs.result, cs.lastRun = "Done.", store.RunSucceeded

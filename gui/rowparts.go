@@ -15,13 +15,15 @@ import (
 )
 
 // headerView: who speaks, when, and a copy button for the whole message.
+// The person's messages also have Delete, and the last one Retry and Edit.
 type headerView struct {
-	obj  fyne.CanvasObject
-	icon *widget.Icon
-	who  *widget.Label
-	when *widget.Label
-	cp   *widget.Button
-	text string
+	obj                 fyne.CanvasObject
+	icon                *widget.Icon
+	who                 *widget.Label
+	when                *widget.Label
+	cp                  *widget.Button
+	retry, edit, delete *widget.Button
+	text, run           string
 }
 
 func newHeaderView(r *rowView) *headerView {
@@ -31,8 +33,13 @@ func newHeaderView(r *rowView) *headerView {
 	h.when, when = caption("")
 	h.cp = widget.NewButtonWithIcon("", theme.ContentCopyIcon(), nil)
 	h.cp.OnTapped = func() { r.copy(h.text, h.cp) }
-	h.cp.Importance = widget.LowImportance
-	h.obj = container.NewPadded(container.NewHBox(h.icon, h.who, when, layout.NewSpacer(), h.cp))
+	h.retry = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), func() { r.cv.ui.runAction(runRetry, h.run, h.text) })
+	h.edit = widget.NewButtonWithIcon("Edit", theme.DocumentCreateIcon(), func() { r.cv.ui.runAction(runEdit, h.run, h.text) })
+	h.delete = widget.NewButtonWithIcon("", theme.DeleteIcon(), func() { r.cv.ui.runAction(runRemove, h.run, h.text) })
+	for _, b := range []*widget.Button{h.cp, h.retry, h.edit, h.delete} {
+		b.Importance = widget.LowImportance
+	}
+	h.obj = container.NewPadded(container.NewHBox(h.icon, h.who, when, layout.NewSpacer(), h.retry, h.edit, h.delete, h.cp))
 	return h
 }
 
@@ -51,8 +58,11 @@ func (h *headerView) set(r chatmodel.Row) {
 		when = r.Time.Format("15:04")
 	}
 	setText(h.when, when)
-	h.text = r.Text
+	h.text, h.run = r.Text, r.Run
 	setVisible(h.cp, r.Text != "") // hidden while the answer streams
+	setVisible(h.retry, r.Run != "" && r.Last)
+	setVisible(h.edit, r.Run != "" && r.Last)
+	setVisible(h.delete, r.Run != "")
 }
 
 // textView: a block of Markdown. The person's messages sit on a tinted
@@ -142,13 +152,16 @@ func (c *codeView) set(r chatmodel.Row) {
 	c.rt.Refresh()
 }
 
-// noticeView: a note from Deckhand, an error in the error colour.
+// noticeView: a note from Deckhand, an error in the error colour; the
+// last run's failure offers Retry, its Stop Continue and Retry.
 type noticeView struct {
-	obj   fyne.CanvasObject
-	icons *rowIcons
-	icon  *widget.Icon
-	rt    *widget.RichText
-	seg   *widget.TextSegment
+	obj         fyne.CanvasObject
+	icons       *rowIcons
+	icon        *widget.Icon
+	rt          *widget.RichText
+	seg         *widget.TextSegment
+	actions     *fyne.Container
+	cont, retry *widget.Button
 }
 
 func newNoticeView(r *rowView) *noticeView {
@@ -156,7 +169,11 @@ func newNoticeView(r *rowView) *noticeView {
 	n.seg = &widget.TextSegment{Style: widget.RichTextStyle{TextStyle: fyne.TextStyle{Italic: true}, ColorName: theme.ColorNamePlaceHolder}}
 	n.rt = widget.NewRichText(n.seg)
 	n.rt.Wrapping = fyne.TextWrapWord
-	n.obj = indented(container.NewBorder(nil, nil, container.NewCenter(n.icon), nil, n.rt))
+	n.cont = widget.NewButtonWithIcon("Continue", theme.MediaPlayIcon(), func() { r.cv.ui.runAction(runContinue, "", "") })
+	n.retry = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), func() { r.cv.ui.runAction(runRetry, "", "") })
+	n.actions = container.NewHBox(n.cont, n.retry)
+	n.actions.Hide()
+	n.obj = indented(container.NewBorder(nil, nil, container.NewCenter(n.icon), container.NewCenter(n.actions), n.rt))
 	return n
 }
 
@@ -170,4 +187,6 @@ func (n *noticeView) set(r chatmodel.Row) {
 		setIcon(n.icon, n.icons.failed)
 	}
 	setSegment(n.rt, n.seg, strings.TrimSpace(r.Text), color)
+	setVisible(n.cont, r.Action == chatmodel.ActionContinue)
+	setVisible(n.actions, r.Action != "")
 }

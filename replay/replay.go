@@ -8,6 +8,7 @@ package replay
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"time"
 
@@ -142,7 +143,12 @@ func Read(events []store.Event) Session {
 		}
 		return c
 	}
+	removed := map[string]bool{}
 	for _, e := range events {
+		if e.Kind == store.KindRunRemoved {
+			removed[e.RunID] = true
+			continue
+		}
 		d, err := e.Decode()
 		if err != nil {
 			continue
@@ -207,6 +213,9 @@ func Read(events []store.Event) Session {
 		}
 	}
 	settle()
+	if len(removed) > 0 {
+		s.Runs = slices.DeleteFunc(s.Runs, func(r Run) bool { return removed[r.ID] })
+	}
 	return s
 }
 

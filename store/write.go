@@ -28,6 +28,7 @@ const (
 	KindRunFailed         = "run.failed"
 	KindRunStopped        = "run.stopped"
 	KindRunInterrupted    = "run.interrupted"
+	KindRunRemoved        = "run.removed" // the person took a finished run out of its conversation (retry, edit, delete); its events stay
 	KindNotice            = "notice"
 	KindToolsLoaded       = "tools.loaded" // lazy tools whose schemas the model gets from now on
 	KindToolChanged       = "tool.definition_changed"

@@ -347,9 +347,7 @@ func TestToolCardMediaEndToEnd(t *testing.T) {
 	if !strings.Contains(h.lastToolResult(), "[image: image/png") {
 		t.Errorf("the model was not told of the image: %s", h.lastToolResult())
 	}
-	if c.row.Media == nil {
-		t.Skip("the bridge does not hand ToolCallFinished.Media to the transcript yet (gui/bridge.go: cs.tr.ToolMedia(m.Call, m.Media))")
-	}
+	h.until("the card's media", func() bool { c = h.card("m.shot"); return c.row.Media != nil })
 	h.until("the image", func() bool { c = h.card("m.shot"); return c.tool().media.pic.pic.Image != nil })
 	if n := len(c.row.Media.Links); n != 4 {
 		t.Errorf("the card has %d links, want 4", n)

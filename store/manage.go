@@ -1,0 +1,219 @@
+package store
+
+import (
+	"context"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"modernc.org/sqlite"
+)
+
+// A person's commands on sessions: rename, delete, search. Like RevokeGrant
+// they write directly, not through the store actor: they are a person's
+// commands, and a rename or a delete must not wait behind a batch.
+
+// MaxTitle is the longest title a person may give a session, in characters.
+const MaxTitle = 200
+
+// Errors of RenameSession and DeleteSession. Their text is for people.
+var (
+	ErrEmptyTitle     = errors.New("a session's title cannot be empty")
+	ErrTitleTooLong   = fmt.Errorf("a session's title can be at most %d characters", MaxTitle)
+	ErrSessionRunning = errors.New("the session is still running; stop it first")
+)
+
+// CleanTitle is a title as RenameSession stores it: on one line, its runs
+// of spaces and line breaks made one space, trimmed. It fails when nothing
+// is left or more than MaxTitle characters are.
+func CleanTitle(title string) (string, error) {
+	t := strings.Join(strings.Fields(strings.ToValidUTF8(title, "\uFFFD")), " ")
+	switch {
+	case t == "":
+		return "", ErrEmptyTitle
+	case utf8.RuneCountInString(t) > MaxTitle:
+		return "", ErrTitleTooLong
+	}
+	return t, nil
+}
+
+// RenameSession gives a session the title a person chose (see CleanTitle).
+// A later run keeps it: the store actor only titles sessions that have no
+// title yet (Batch.Titles).
+func (db *DB) RenameSession(ctx context.Context, id, title string) error {
+	t, err := CleanTitle(title)
+	if err != nil {
+		return err
+	}
+	res, err := db.sql.ExecContext(ctx, `UPDATE sessions SET title = ? WHERE session_id = ?`, t, id)
+	if err != nil {
+		return fmt.Errorf("renaming the session: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("no session %q: %w", id, ErrNotFound)
+	}
+	return nil
+}
+
+// DeleteSession removes a session from the log, in one transaction: its
+// events, its runs and its row. Other sessions, their totals and the
+// "always allow" grants are untouched. A session with a run still running
+// (in a live process) is refused with ErrSessionRunning; a run whose
+// process is gone does not hold it.
+func (db *DB) DeleteSession(ctx context.Context, id string) error {
+	tx, err := db.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("deleting the session: %w", err)
+	}
+	defer tx.Rollback()
+	var one int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM sessions WHERE session_id = ?`, id).Scan(&one); err != nil {
+		return fmt.Errorf("deleting the session: %w", err)
+	}
+	if one == 0 {
+		return fmt.Errorf("no session %q: %w", id, ErrNotFound)
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT coalesce(owner, '') FROM runs WHERE session_id = ? AND status = ?`, id, RunRunning)
+	if err != nil {
+		return fmt.Errorf("deleting the session: %w", err)
+	}
+	running := false
+	for rows.Next() {
+		var owner string
+		if err := rows.Scan(&owner); err != nil {
+			rows.Close()
+			return err
+		}
+		running = running || liveStatus(RunRunning, owner) == RunRunning
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if running {
+		return ErrSessionRunning
+	}
+	// Events name their session; an event of one of its runs that did not
+	// would go too.
+	if _, err := tx.ExecContext(ctx, `DELETE FROM events WHERE session_id = ?1 OR run_id IN (SELECT run_id FROM runs WHERE session_id = ?1)`, id); err != nil {
+		return fmt.Errorf("deleting the session's events: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM runs WHERE session_id = ?`, id); err != nil {
+		return fmt.Errorf("deleting the session's runs: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE session_id = ?`, id); err != nil {
+		return fmt.Errorf("deleting the session: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("deleting the session: %w", err)
+	}
+	return nil
+}
+
+// Search limits: a query's words beyond maxSearchWords, and the bytes of a
+// word beyond maxSearchWord, are not looked for (a pasted page must not
+// become a query of thousands of clauses).
+const (
+	maxSearchWords = 16
+	maxSearchWord  = 256
+)
+
+// SearchWords are the words a query looks for: split at spaces, folded to
+// lower case, each once, at most maxSearchWords of at most maxSearchWord
+// bytes.
+func SearchWords(query string) []string {
+	var out []string
+	for _, w := range strings.Fields(fold(query)) {
+		if len(w) > maxSearchWord {
+			w = strings.ToValidUTF8(w[:maxSearchWord], "")
+		}
+		if w == "" || contains(out, w) {
+			continue
+		}
+		out = append(out, w)
+		if len(out) == maxSearchWords {
+			break
+		}
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// fold is how search compares text: lower case, any invalid UTF-8 replaced.
+func fold(s string) string { return strings.ToLower(strings.ToValidUTF8(s, "\uFFFD")) }
+
+// SearchedKinds are the events whose text search reads: what the person
+// wrote, and what the model answered (streamed text is kept as
+// assistant.delta when a run ended before the whole message).
+var SearchedKinds = []string{KindRunStarted, KindAssistantMessage, KindAssistantDelta}
+
+func init() {
+	// deckhand_fold(x) is fold for SQL: SQLite's own lower() and LIKE
+	// fold ASCII only.
+	sqlite.MustRegisterDeterministicScalarFunction("deckhand_fold", 1, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+		switch v := args[0].(type) {
+		case string:
+			return fold(v), nil
+		case []byte:
+			return fold(string(v)), nil
+		case nil:
+			return "", nil
+		default:
+			return fold(fmt.Sprint(v)), nil
+		}
+	})
+}
+
+// SearchSessions lists the sessions, most recently active first, whose
+// title or messages (the person's and the model's) contain every word of
+// query, ignoring case (see SearchWords). An empty query lists them all, as
+// Sessions does. The query only ever reaches SQLite as parameters of
+// instr(), which has no wildcards: %, _ and \ are plain characters.
+func (db *DB) SearchSessions(ctx context.Context, query string, limit int) ([]Session, error) {
+	words := SearchWords(query)
+	if len(words) == 0 {
+		return db.Sessions(ctx, limit)
+	}
+	if limit <= 0 {
+		limit = 1000
+	}
+	var where []string
+	var args []any
+	kinds := strings.Repeat("?, ", len(SearchedKinds)-1) + "?"
+	for _, w := range words {
+		where = append(where, `(instr(deckhand_fold(coalesce(title, '')), ?) > 0 OR EXISTS (
+			SELECT 1 FROM events e WHERE e.session_id = sessions.session_id AND e.kind IN (`+kinds+`)
+			AND instr(deckhand_fold(CASE WHEN json_valid(e.data_json) THEN json_extract(e.data_json, '$.text') END), ?) > 0))`)
+		args = append(args, w)
+		for _, k := range SearchedKinds {
+			args = append(args, k)
+		}
+		args = append(args, w)
+	}
+	args = append(args, limit)
+	rows, err := db.sql.QueryContext(ctx, `SELECT `+sessionCols+` FROM sessions WHERE `+strings.Join(where, " AND ")+
+		` ORDER BY updated_at DESC LIMIT ?`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("searching the sessions: %w", err)
+	}
+	defer rows.Close()
+	var out []Session
+	for rows.Next() {
+		s, err := scanSession(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}

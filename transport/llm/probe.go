@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"deckhand/clean"
 )
 
 // Endpoint is a model server found on this machine.
@@ -77,7 +79,7 @@ func ListModels(ctx context.Context, baseURL, apiKey string) ([]string, error) {
 		return nil, err
 	}
 	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 8<<20)) // some list hundreds of models, with prices
 	if resp.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("GET %s/models: %d", baseURL, resp.StatusCode)
 	}
@@ -89,9 +91,36 @@ func ListModels(ctx context.Context, baseURL, apiKey string) ([]string, error) {
 	if err := json.Unmarshal(body, &list); err != nil {
 		return nil, fmt.Errorf("GET %s/models: %w", baseURL, err)
 	}
-	var out []string
+	ids := make([]string, 0, len(list.Data))
 	for _, m := range list.Data {
-		out = append(out, m.ID)
+		ids = append(ids, m.ID)
 	}
-	return out, nil
+	return ModelNames(ids), nil
+}
+
+// Limits on what a model server's list of models may bring.
+const (
+	MaxModels       = 200 // names kept, in the server's order
+	MaxModelNameLen = 200 // bytes; a longer name is left out
+)
+
+// ModelNames keeps the usable names of a server's list of models: the
+// names are untrusted, so one that is empty, longer than MaxModelNameLen,
+// or holds control characters, escape sequences, bidi overrides or
+// newlines (anything clean.Line would change) is left out, as are
+// repeats; at most MaxModels are kept.
+func ModelNames(ids []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if len(out) == MaxModels {
+			break
+		}
+		if id == "" || len(id) > MaxModelNameLen || clean.Line(id) != id || strings.TrimSpace(id) != id || seen[id] {
+			continue
+		}
+		seen[id] = true
+		out = append(out, id)
+	}
+	return out
 }

@@ -9,7 +9,11 @@
 package llm
 
 import (
+	"bytes"
+	"encoding/base64"
 	"encoding/json"
+	"fmt"
+	"strings"
 )
 
 // Role values for [Message.Role].
@@ -22,23 +26,104 @@ const (
 
 // Message is one chat message as the API takes it.
 type Message struct {
-	Role       string     `json:"role"`
-	Content    string     `json:"content"`
-	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
-	ToolCallID string     `json:"tool_call_id,omitempty"`
+	Role    string `json:"role"`
+	Content string `json:"content"`
+	// Parts are content parts after the text (images, for a user message).
+	// With none, Content goes as a plain string, as it always has; with
+	// some, "content" is an array: Content as a text part, then Parts.
+	Parts      []ContentPart `json:"-"`
+	ToolCalls  []ToolCall    `json:"tool_calls,omitempty"`
+	ToolCallID string        `json:"tool_call_id,omitempty"`
+}
+
+// Content part types.
+const (
+	PartText  = "text"
+	PartImage = "image_url"
+)
+
+// ContentPart is one part of a message's content, as the API takes it:
+// {"type":"text","text":…} or {"type":"image_url","image_url":{"url":…}}.
+type ContentPart struct {
+	Type     string    `json:"type"`
+	Text     string    `json:"text,omitempty"`
+	ImageURL *ImageURL `json:"image_url,omitempty"`
+}
+
+// ImageURL is an image part's image: an https URL or a data: URL
+// ("data:image/png;base64,…").
+type ImageURL struct {
+	URL    string `json:"url"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// ImagePart is an image part of a data: URL made of the image's bytes.
+func ImagePart(mime string, data []byte) ContentPart {
+	return ContentPart{Type: PartImage, ImageURL: &ImageURL{URL: "data:" + mime + ";base64," + base64.StdEncoding.EncodeToString(data)}}
 }
 
 // MarshalJSON sends an assistant message that only calls tools with
-// "content": null, as the API documents.
+// "content": null, as the API documents, and a message with Parts with its
+// content as an array of parts.
 func (m Message) MarshalJSON() ([]byte, error) {
 	type plain Message
-	if m.Role == RoleAssistant && m.Content == "" && len(m.ToolCalls) > 0 {
+	switch {
+	case len(m.Parts) > 0:
+		parts := make([]ContentPart, 0, len(m.Parts)+1)
+		if m.Content != "" {
+			parts = append(parts, ContentPart{Type: PartText, Text: m.Content})
+		}
+		parts = append(parts, m.Parts...)
+		return json.Marshal(struct {
+			plain
+			Content []ContentPart `json:"content"`
+		}{plain: plain(m), Content: parts})
+	case m.Role == RoleAssistant && m.Content == "" && len(m.ToolCalls) > 0:
 		return json.Marshal(struct {
 			plain
 			Content *string `json:"content"`
 		}{plain: plain(m)})
 	}
 	return json.Marshal(plain(m))
+}
+
+// UnmarshalJSON reads a message whose content is a string, null, or an
+// array of parts: the text parts, joined by blank lines, become Content,
+// the others Parts, in their order.
+func (m *Message) UnmarshalJSON(data []byte) error {
+	type plain Message
+	var w struct {
+		plain
+		Content json.RawMessage `json:"content"`
+	}
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	*m = Message(w.plain)
+	m.Content, m.Parts = "", nil
+	raw := bytes.TrimSpace(w.Content)
+	switch {
+	case len(raw) == 0 || string(raw) == "null":
+		return nil
+	case raw[0] == '"':
+		return json.Unmarshal(raw, &m.Content)
+	case raw[0] == '[':
+		var parts []ContentPart
+		if err := json.Unmarshal(raw, &parts); err != nil {
+			return fmt.Errorf("message content: %w", err)
+		}
+		var texts []string
+		for _, p := range parts {
+			if p.Type == PartText {
+				texts = append(texts, p.Text)
+				continue
+			}
+			m.Parts = append(m.Parts, p)
+		}
+		m.Content = strings.Join(texts, "\n\n")
+		return nil
+	}
+	return fmt.Errorf("message content: want a string, null or an array, got %.20s", raw)
 }
 
 // ToolCall is a complete call the model asked for. Arguments is JSON text as

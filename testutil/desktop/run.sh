@@ -145,12 +145,19 @@ wait_for 20 "the tray host to register with the watcher" in_log "member=Register
 dunst -conf "$HERE/dunstrc" >"$LOGS/dunst.log" 2>&1 &
 PIDS+=($!)
 wait_for 20 "dunst on the bus" has_name org.freedesktop.Notifications
-say "desktop up on $DISPLAY: watcher, tray host, dunst"
-
-# The model and the MCP server.
 HOMEDIR=$WORK/home
 WORKSPACE=$HOMEDIR/Deckhand
 mkdir -p "$WORKSPACE" "$WORK/config/deckhand" "$WORK/data"
+# A desktop session's keyring, unlocked, where Deckhand looks for the
+# model's key: without it, the Secret Service that D-Bus starts on demand
+# would be locked and ask to be unlocked.
+if command -v gnome-keyring-daemon >/dev/null 2>&1; then
+	printf '\n' | HOME=$HOMEDIR XDG_DATA_HOME=$WORK/data XDG_CONFIG_HOME=$WORK/config \
+		gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>"$LOGS/keyring.log"
+fi
+say "desktop up on $DISPLAY: watcher, tray host, dunst"
+
+# The model and the MCP server.
 sed "s#WORKSPACE#$WORKSPACE#g" "$HERE/fixtures.json" >"$WORK/fixtures.json"
 MODEL_PORT=$(free_port)
 "$NODE" "$AIMOCK" -p "$MODEL_PORT" -f "$WORK/fixtures.json" --log-level warn >"$LOGS/aimock.log" 2>&1 &
@@ -158,7 +165,9 @@ PIDS+=($!)
 wait_for 30 "aimock" bash -c "exec 3<>/dev/tcp/127.0.0.1/$MODEL_PORT"
 SERVER=${STDIOSERVER:-}
 if [ -z "$SERVER" ]; then
-	SERVER=$WORK/stdioserver
+	# In a folder of its own: the sandbox lets a server read its command's
+	# folder, never one holding the home folder.
+	SERVER=$WORK/bin/stdioserver
 	(cd "$ROOT" && go build -o "$SERVER" ./testutil/stdioserver)
 fi
 cat >"$WORK/config/deckhand/config.toml" <<TOML

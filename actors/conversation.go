@@ -2,6 +2,8 @@ package actors
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -36,7 +38,16 @@ import (
 // Commands to a conversation, from its user actor.
 type (
 	// UserMessage starts a run, or waits for the current one to end.
-	UserMessage struct{ Text string }
+	// Attachments go to the model with Text (see userMessage).
+	UserMessage struct {
+		Text        string
+		Attachments []Attachment
+	}
+	// SetModel makes the conversation ask model Name from its next run on
+	// ("": the configured model, which new and reopened conversations
+	// start with). A run in progress keeps the model it started with, so
+	// that its log and cost name one model.
+	SetModel struct{ Name string }
 	// StopRun cancels the run: the model request, tool calls in flight and
 	// pending approvals. Messages queued behind it still run.
 	StopRun struct{}
@@ -60,6 +71,25 @@ type (
 	// WatchConversation adds a watcher of the conversation's events.
 	WatchConversation struct{ PID *actor.PID }
 )
+
+// Attachment is a file the person attached to a message, read when it was
+// attached. A text file (valid UTF-8) goes to the model in the message's
+// text, fenced and named; an image (Type image/png, image/jpeg, image/gif
+// or image/webp) as an image part. The window checks the limits.
+type Attachment struct {
+	Name string // the file's base name, one clean line
+	Type string // its media type: "text/plain; charset=utf-8", "image/png"
+	Data []byte
+}
+
+// Image reports whether the attachment goes to the model as an image.
+func (at Attachment) Image() bool { return strings.HasPrefix(at.Type, "image/") }
+
+// Info is what the log and the window keep of the attachment.
+func (at Attachment) Info() AttachmentInfo {
+	sum := sha256.Sum256(at.Data)
+	return AttachmentInfo{Name: at.Name, Type: at.Type, Size: len(at.Data), SHA256: hex.EncodeToString(sum[:])}
+}
 
 // Internal continuations.
 type (
@@ -115,9 +145,14 @@ type conversationActor struct {
 	surface  *prompt.Surface // what of the catalog the model is offered
 	loaded   map[string]bool // lazy tools whose schemas are sent, by display name
 	// pol is the capability policy of polFor (deps.cfg when it was made).
-	pol      *policy.Policy
-	polFor   *config.Config
-	queue    []string
+	pol    *policy.Policy
+	polFor *config.Config
+	queue  []UserMessage
+	// model is the model chosen for this conversation (SetModel); "" is
+	// the configured one.
+	model string
+	// attached are the attachments of the runs in history, for Retry.
+	attached map[string][]Attachment
 	run      *runState
 	runs     int
 	requests int // model requests so far: tags stream reports, so that a late one from a stopped run is dropped
@@ -132,6 +167,7 @@ type conversationActor struct {
 // last answer.
 type runState struct {
 	id        string
+	model     string          // what this run asks, from its start to its end
 	ctx       context.Context // tool calls and commands; cancelled by StopRun
 	cancel    context.CancelFunc
 	depth     int // tool rounds so far
@@ -221,8 +257,8 @@ func (a *conversationActor) Receive(c actor.Context) {
 			// Messages that came before the first catalog waited for it.
 			a.hasCatalog = true
 			a.startQueued(c)
-			for i, text := range a.queue {
-				a.emit(c, &RunQueued{Conversation: a.id, Text: text, Position: i + 1})
+			for i, m := range a.queue {
+				a.emit(c, &RunQueued{Conversation: a.id, Text: m.Text, Position: i + 1})
 			}
 		}
 	case *WatchConversation:
@@ -234,13 +270,15 @@ func (a *conversationActor) Receive(c actor.Context) {
 	case *UserMessage:
 		switch {
 		case a.run != nil:
-			a.queue = append(a.queue, m.Text)
+			a.queue = append(a.queue, *m)
 			a.emit(c, &RunQueued{Conversation: a.id, Text: m.Text, Position: len(a.queue)})
 		case !a.hasCatalog:
-			a.queue = append(a.queue, m.Text) // for a moment: see hasCatalog
+			a.queue = append(a.queue, *m) // for a moment: see hasCatalog
 		default:
-			a.startRun(c, m.Text)
+			a.startRun(c, m.Text, m.Attachments)
 		}
+	case *SetModel:
+		a.model = strings.TrimSpace(m.Name)
 	case *StopRun:
 		a.stop(c)
 	case *RemoveRun:
@@ -336,15 +374,24 @@ func (a *conversationActor) recoverFailure(c actor.Context) {
 			}
 		}
 		a.emit(c, &RunFinished{Conversation: a.id, Run: r.id, Text: r.lastText, Err: err, Usage: r.usage,
-			Estimated: r.estimated, Requests: r.requests, CostUSD: a.cost(r.usage)})
+			Estimated: r.estimated, Requests: r.requests, CostUSD: a.cost(r.model, r.usage)})
 	}
 	a.emit(c, &ConversationFailed{Conversation: a.id, Err: err})
 	c.Stop(c.Self())
 }
 
-// cost is what usage costs at the configured model's price.
-func (a *conversationActor) cost(u llm.Usage) float64 {
-	return a.deps.cfg.Model.PriceFor(a.deps.cfg.Model.Name).Cost(u.PromptTokens, u.CompletionTokens)
+// cost is what usage costs at the price configured for model.
+func (a *conversationActor) cost(model string, u llm.Usage) float64 {
+	return a.deps.cfg.Model.PriceFor(model).Cost(u.PromptTokens, u.CompletionTokens)
+}
+
+// modelName is the model the next run asks: the one chosen for this
+// conversation, else the configured one.
+func (a *conversationActor) modelName() string {
+	if a.model != "" {
+		return a.model
+	}
+	return a.deps.cfg.Model.Name
 }
 
 // errNoModel is the answer to a message when no model is configured.
@@ -375,7 +422,9 @@ func (a *conversationActor) removeRun(c actor.Context, id string, resend bool) {
 		a.marks[j].At -= end - m.At
 	}
 	a.emit(c, &RunRemoved{Conversation: a.id, Run: m.Run, Text: m.Text})
+	attached := a.attached[m.Run]
+	delete(a.attached, m.Run)
 	if resend {
-		a.startRun(c, m.Text)
+		a.startRun(c, m.Text, attached)
 	}
 }

@@ -42,8 +42,18 @@ type (
 		By                            string // why: "auto_approve fs.*", "the person", "no answer within 2m"
 	}
 	// RunStarted begins a run with the person's message, answered by Model.
+	// Attachments describe the files attached to it (their contents went
+	// to the model, not here).
 	RunStarted struct {
 		Conversation, Run, Text, Model string
+		Attachments                    []AttachmentInfo
+	}
+	// AttachmentInfo is what is kept of an attachment: its name, media
+	// type, size in bytes and SHA-256 (hex), never its bytes.
+	AttachmentInfo struct {
+		Name, Type string
+		Size       int
+		SHA256     string
 	}
 	// RunRemoved: a finished run was taken out of the conversation (see
 	// RemoveRun); Text was its message.

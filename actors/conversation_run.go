@@ -3,6 +3,7 @@ package actors
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -15,14 +16,81 @@ import (
 // A run, from the person's message to the model's last answer: each request
 // to the model, each answer taken, and how the run ends.
 
-func (a *conversationActor) startRun(c actor.Context, text string) {
+func (a *conversationActor) startRun(c actor.Context, text string, attached []Attachment) {
 	a.runs++
 	ctx, cancel := context.WithCancel(context.Background())
-	a.run = &runState{id: newID("run"), ctx: ctx, cancel: cancel}
+	a.run = &runState{id: newID("run"), ctx: ctx, cancel: cancel, model: a.modelName()}
 	a.marks = append(a.marks, RunMark{Run: a.run.id, Text: text, At: len(a.history)})
-	a.history = append(a.history, llm.Message{Role: llm.RoleUser, Content: text})
-	a.emit(c, &RunStarted{Conversation: a.id, Run: a.run.id, Text: text, Model: a.deps.cfg.Model.Name})
+	a.history = append(a.history, userMessage(text, attached))
+	var infos []AttachmentInfo
+	if len(attached) > 0 {
+		if a.attached == nil {
+			a.attached = map[string][]Attachment{}
+		}
+		a.attached[a.run.id] = attached
+		for _, at := range attached {
+			infos = append(infos, at.Info())
+		}
+	}
+	a.emit(c, &RunStarted{Conversation: a.id, Run: a.run.id, Text: text, Model: a.run.model, Attachments: infos})
 	a.request(c)
+}
+
+// userMessage is the person's message as the model gets it: the text, then
+// each text attachment in a fence longer than any run of backticks in it
+// (so that nothing in a file can close the fence early and pass for the
+// person's words), named and sized; images are named in the text and
+// follow as image parts.
+func userMessage(text string, attached []Attachment) llm.Message {
+	m := llm.Message{Role: llm.RoleUser, Content: text}
+	if len(attached) == 0 {
+		return m
+	}
+	var b strings.Builder
+	b.WriteString(text)
+	for _, at := range attached {
+		if b.Len() > 0 {
+			b.WriteString("\n\n")
+		}
+		if at.Image() {
+			fmt.Fprintf(&b, "[Attached image %q (%s, %s), below.]", at.Name, at.Type, SizeText(len(at.Data)))
+			m.Parts = append(m.Parts, llm.ImagePart(at.Type, at.Data))
+			continue
+		}
+		content := string(at.Data)
+		fence := strings.Repeat("`", max(3, longestRun(content, '`')+1))
+		if content != "" && !strings.HasSuffix(content, "\n") {
+			content += "\n"
+		}
+		fmt.Fprintf(&b, "[Attached file %q (%s), between the fences of %d backticks:]\n%s\n%s%s", at.Name, SizeText(len(at.Data)), len(fence), fence, content, fence)
+	}
+	m.Content = b.String()
+	return m
+}
+
+// longestRun is the length of the longest run of r in s.
+func longestRun(s string, r byte) int {
+	longest, n := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == r {
+			n++
+			longest = max(longest, n)
+		} else {
+			n = 0
+		}
+	}
+	return longest
+}
+
+// SizeText is a size for people: "812 B", "3.2 KiB", "1.5 MiB".
+func SizeText(n int) string {
+	switch {
+	case n < 1024:
+		return fmt.Sprintf("%d B", n)
+	case n < 1<<20:
+		return fmt.Sprintf("%.1f KiB", float64(n)/1024)
+	}
+	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 }
 
 // request sends the conversation so far to the model.
@@ -32,6 +100,11 @@ func (a *conversationActor) request(c actor.Context) {
 	if err != nil {
 		a.finish(c, err, false)
 		return
+	}
+	if r.model != client.Model {
+		cl := *client
+		cl.Model = r.model // chosen for this conversation (SetModel)
+		client = &cl
 	}
 	cfg := a.deps.cfg
 	system := cfg.Model.WithSystemPrompt(prompt.System(a.policy().AllowExec, a.surface.Index))
@@ -179,7 +252,7 @@ func (a *conversationActor) finish(c actor.Context, err error, stopped bool) {
 	r.cancel()
 	a.run = nil
 	a.emit(c, &RunFinished{Conversation: a.id, Run: r.id, Text: r.lastText, Err: err, Stopped: stopped, Usage: r.usage,
-		Estimated: r.estimated, CostUSD: a.cost(r.usage), Requests: r.requests})
+		Estimated: r.estimated, CostUSD: a.cost(r.model, r.usage), Requests: r.requests})
 	a.startQueued(c)
 }
 
@@ -188,6 +261,6 @@ func (a *conversationActor) startQueued(c actor.Context) {
 	if a.run == nil && len(a.queue) > 0 {
 		next := a.queue[0]
 		a.queue = a.queue[1:]
-		a.startRun(c, next)
+		a.startRun(c, next.Text, next.Attachments)
 	}
 }

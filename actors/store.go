@@ -206,7 +206,16 @@ func (a *storeActor) record(c actor.Context, msg any) {
 		}
 		a.batch.NewRuns = append(a.batch.NewRuns, store.NewRun{ID: m.Run, SessionID: m.Conversation, Time: now, Model: m.Model, Owner: a.owner})
 		a.batch.Titles = append(a.batch.Titles, store.Title{SessionID: m.Conversation, Title: string(a.redact([]byte(title(m.Text))))})
-		ev(m.Conversation, m.Run, store.KindRunStarted, map[string]any{"text": m.Text})
+		data := map[string]any{"text": m.Text}
+		if len(m.Attachments) > 0 {
+			// Names, types, sizes and digests: never the files' bytes.
+			files := make([]map[string]any, len(m.Attachments))
+			for i, at := range m.Attachments {
+				files[i] = map[string]any{"name": at.Name, "type": at.Type, "size": at.Size, "sha256": at.SHA256}
+			}
+			data["attachments"] = files
+		}
+		ev(m.Conversation, m.Run, store.KindRunStarted, data)
 	case *RunRemoved:
 		ev(m.Conversation, m.Run, store.KindRunRemoved, map[string]any{"text": m.Text})
 	case *PromptBuilt:

@@ -185,6 +185,8 @@ func (b *bridge) Receive(c actor.Context) {
 		b.statusDirty = true
 	case *uiRefresh:
 		b.loadSessions(c)
+	case sidebarMsg:
+		m.handleSidebar(b, c)
 	case settingsMsg:
 		m.handle(b, c)
 

@@ -74,6 +74,9 @@ func (b *bridge) loadSessions(c actor.Context) {
 		list, err := db.Sessions(ctx, 200)
 		root.Send(self, &sessionsLoaded{list: list, err: err})
 	}()
+	if b.search().query != "" {
+		b.runSearch(c) // its matches may have changed too
+	}
 }
 
 // refreshSoon reloads the sessions list once the log has the run.
@@ -91,19 +94,30 @@ func (b *bridge) refreshSoon(c actor.Context) {
 // the log's, most recent first. A conversation is a session once the person
 // has written in it: the new chat they have not, and empty sessions an
 // older Deckhand logged, are not listed.
+//
+// While the person searches, it lists the search's matches instead, and
+// the open conversations not yet in the log whose titles match.
 func (b *bridge) sidebar() []sessionItem {
 	var out []sessionItem
+	st := b.search()
+	logged := b.sessions
+	if st.query != "" {
+		logged = st.results
+	}
 	seen := map[string]bool{}
 	for _, s := range b.sessions {
 		seen[s.ID] = true
 	}
+	for _, s := range st.results {
+		seen[s.ID] = true
+	}
 	for id, cs := range b.convs {
-		if !seen[id] && !cs.quick && !cs.unsent() {
+		if !seen[id] && !cs.quick && !cs.unsent() && (st.query == "" || matchesTitle(cs.title, st.query)) {
 			out = append(out, sessionItem{id: id, title: cs.title, when: time.Now(), usage: cs.usage, run: cs.lastRun})
 		}
 	}
 	slices.SortFunc(out, func(x, y sessionItem) int { return strings.Compare(y.id, x.id) })
-	for _, s := range b.sessions {
+	for _, s := range logged {
 		cs := b.convs[s.ID]
 		if s.Runs == 0 && (cs == nil || cs.unsent()) {
 			continue
@@ -144,26 +158,18 @@ func (b *bridge) title() string {
 func (u *UI) newSidebar() fyne.CanvasObject {
 	newChat := widget.NewButtonWithIcon("New chat", theme.ContentAddIcon(), func() { u.tell(&uiNewChat{}) })
 	newChat.Importance = widget.HighImportance
-	u.sessionList = widget.NewList(
-		func() int { return len(u.sessions) },
-		func() fyne.CanvasObject {
-			title := widget.NewLabel("A session title long enough")
-			title.Truncation = fyne.TextTruncateEllipsis
-			title.TextStyle.Bold = true
-			sub, subObj := caption("2 h ago · 1.2k tokens")
-			sub.Truncation = fyne.TextTruncateEllipsis
-			return container.New(&tightVBox{}, title, subObj)
-		},
-		func(i widget.ListItemID, o fyne.CanvasObject) {
-			if i >= len(u.sessions) {
-				return
-			}
-			s := u.sessions[i]
-			c := o.(*fyne.Container)
-			c.Objects[0].(*widget.Label).SetText(s.title)
-			c.Objects[1].(*container.ThemeOverride).Content.(*widget.Label).SetText(s.subtitle(time.Now()))
-		},
-	)
+	side := newSidebarSide(u)
+	u.side = side
+	list := &sessionsList{side: side}
+	list.Length = func() int { return len(u.sessions) }
+	list.CreateItem = func() fyne.CanvasObject { return newSessionRow(side) }
+	list.UpdateItem = func(i widget.ListItemID, o fyne.CanvasObject) {
+		if i < len(u.sessions) {
+			o.(*sessionRow).set(u.sessions[i])
+		}
+	}
+	list.ExtendBaseWidget(list)
+	side.list, u.sessionList = list, &list.List
 	u.sessionList.OnSelected = func(i widget.ListItemID) {
 		if u.selecting || i >= len(u.sessions) {
 			return
@@ -172,15 +178,14 @@ func (u *UI) newSidebar() fyne.CanvasObject {
 			u.tell(&uiOpenSession{id: id})
 		}
 	}
-	_, hint := caption("Your chats are listed here\nonce you send a message.")
-	u.noSessions = container.NewVBox(hint)
+	u.noSessions = container.NewVBox(side.hintObj)
 	serversBtn := widget.NewButtonWithIcon("Servers", theme.StorageIcon(), u.showServers)
 	settingsBtn := widget.NewButtonWithIcon("Settings", theme.SettingsIcon(), u.showSettings)
 	return container.NewBorder(
-		container.NewPadded(newChat),
+		container.NewVBox(container.NewPadded(newChat), container.NewPadded(side.search)),
 		container.NewVBox(widget.NewSeparator(), serversBtn, settingsBtn),
 		nil, nil,
-		container.NewStack(u.sessionList, u.noSessions),
+		container.NewStack(list, u.noSessions),
 	)
 }
 

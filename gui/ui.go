@@ -68,6 +68,7 @@ type UI struct {
 	sessionList *widget.List
 	noSessions  fyne.CanvasObject // in the sidebar's place while it is empty
 	selecting   bool              // the sidebar's selection is being set, not chosen
+	side        *sidebarSide      // the sidebar's search, rename and delete (sidebar_manage.go)
 	title       *widget.Label
 	chat        *chatView
 	input       *chatEntry

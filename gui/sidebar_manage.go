@@ -1,0 +1,236 @@
+package gui
+
+import (
+	"fmt"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/widget"
+
+	"deckhand/store"
+)
+
+// The sidebar's management of sessions: a search box over the list, and
+// renaming and deleting a session, from its row's menu (secondary tap) or,
+// while the list has the focus, with F2 and Delete.
+
+// searchDelay is how long typing pauses before the search runs.
+const searchDelay = 200 * time.Millisecond
+
+// Texts of the sidebar's empty list.
+const (
+	hintNoSessions = "Your chats are listed here\nonce you send a message."
+	hintNoMatch    = "No sessions match"
+)
+
+// sidebarSide is the state of the sidebar's search, rename and delete.
+// Its fields belong to the UI goroutine, but for bridge, which belongs to
+// the bridge's.
+type sidebarSide struct {
+	u       *UI
+	list    *sessionsList
+	search  *searchEntry
+	hint    *widget.Label // what the empty list says
+	hintObj fyne.CanvasObject
+	timer   *time.Timer // the search waiting for typing to pause
+
+	menuItems *fyne.Menu            // its items
+	menu      *widget.PopUpMenu     // the row menu shown, for tests
+	rename    *dialog.FormDialog    // the rename dialog shown
+	title     *widget.Entry         // its entry
+	del       *dialog.ConfirmDialog // the delete confirmation shown
+
+	bridge sidebarSearch
+}
+
+func newSidebarSide(u *UI) *sidebarSide {
+	s := &sidebarSide{u: u}
+	s.search = newSearchEntry(u)
+	s.search.SetPlaceHolder("Search chats")
+	s.search.OnChanged = s.typed
+	s.search.onEscape = func() { s.search.SetText("") }
+	s.hint, s.hintObj = caption(hintNoSessions)
+	return s
+}
+
+// typed asks for the search once typing pauses; an empty box shows every
+// session at once.
+func (s *sidebarSide) typed(query string) {
+	if s.timer != nil {
+		s.timer.Stop()
+		s.timer = nil
+	}
+	if len(store.SearchWords(query)) == 0 {
+		s.u.tell(&uiSearchSessions{query: ""})
+		return
+	}
+	u := s.u
+	s.timer = time.AfterFunc(searchDelay, func() { u.tell(&uiSearchSessions{query: query}) })
+}
+
+// searching says whether the list shows a search's matches; called by the
+// bridge just before the frame that shows them.
+func (s *sidebarSide) searching(yes bool) {
+	if yes {
+		s.hint.SetText(hintNoMatch)
+	} else {
+		s.hint.SetText(hintNoSessions)
+	}
+}
+
+// selected is the session the list has selected (the current one), if
+// listed.
+func (s *sidebarSide) selected() (sessionItem, bool) {
+	for _, it := range s.u.sessions {
+		if it.current {
+			return it, true
+		}
+	}
+	return sessionItem{}, false
+}
+
+// showMenu shows a session's menu where the person tapped.
+func (s *sidebarSide) showMenu(item sessionItem, at fyne.Position) {
+	menu := fyne.NewMenu("",
+		fyne.NewMenuItem("Rename…", func() { s.askRename(item) }),
+		fyne.NewMenuItem("Delete…", func() { s.askDelete(item) }),
+	)
+	s.menuItems = menu
+	s.menu = widget.NewPopUpMenu(menu, s.u.win.Canvas())
+	s.menu.ShowAtPosition(at)
+}
+
+// askRename opens the rename dialog, its entry holding the title.
+func (s *sidebarSide) askRename(item sessionItem) {
+	entry := widget.NewEntry()
+	entry.SetText(item.title)
+	entry.Validator = func(t string) error {
+		_, err := store.CleanTitle(t)
+		return err
+	}
+	entry.AlwaysShowValidationError = true // as it is typed, not once the focus leaves
+	d := dialog.NewForm("Rename chat", "Rename", "Cancel",
+		[]*widget.FormItem{widget.NewFormItem("Title", entry)},
+		func(ok bool) {
+			s.rename, s.title = nil, nil
+			if ok {
+				s.u.tell(&uiRenameSession{id: item.id, title: entry.Text})
+			}
+		}, s.u.win)
+	entry.OnSubmitted = func(string) { d.Submit() }
+	s.rename, s.title = d, entry
+	d.Resize(fyne.NewSize(420, d.MinSize().Height))
+	d.Show()
+	s.u.win.Canvas().Focus(entry)
+	entry.TypedShortcut(&fyne.ShortcutSelectAll{})
+}
+
+// askDelete asks before deleting a session; one still running is not
+// offered.
+func (s *sidebarSide) askDelete(item sessionItem) {
+	if item.run == store.RunRunning {
+		s.u.showError(fmt.Sprintf("“%s” is still working: stop it first, then delete it.", item.title))
+		return
+	}
+	d := dialog.NewConfirm("Delete chat",
+		fmt.Sprintf("Delete “%s”? Its messages and tool results are removed from this computer's log; usage totals of other sessions are kept.", item.title),
+		func(ok bool) {
+			s.del = nil
+			if ok {
+				s.u.tell(&uiDeleteSession{id: item.id})
+			}
+		}, s.u.win)
+	d.SetConfirmText("Delete")
+	d.SetDismissText("Cancel")
+	d.SetConfirmImportance(widget.DangerImportance)
+	s.del = d
+	d.Show()
+}
+
+// sessionsList is the sidebar's list, with F2 (rename) and Delete for the
+// selected session while it has the focus.
+type sessionsList struct {
+	widget.List
+	side *sidebarSide
+}
+
+func (l *sessionsList) TypedKey(k *fyne.KeyEvent) {
+	switch k.Name {
+	case fyne.KeyF2:
+		if it, ok := l.side.selected(); ok {
+			l.side.askRename(it)
+		}
+	case fyne.KeyDelete:
+		if it, ok := l.side.selected(); ok {
+			l.side.askDelete(it)
+		}
+	default:
+		l.List.TypedKey(k)
+	}
+}
+
+// sessionRow is one session in the list: its title over a caption. A
+// secondary tap opens its menu.
+type sessionRow struct {
+	widget.BaseWidget
+	side  *sidebarSide
+	item  sessionItem
+	title *widget.Label
+	sub   *widget.Label
+	box   *fyne.Container
+}
+
+var _ fyne.SecondaryTappable = (*sessionRow)(nil)
+
+func newSessionRow(side *sidebarSide) *sessionRow {
+	r := &sessionRow{side: side}
+	r.title = widget.NewLabel("A session title long enough")
+	r.title.Truncation = fyne.TextTruncateEllipsis
+	r.title.TextStyle.Bold = true
+	var subObj fyne.CanvasObject
+	r.sub, subObj = caption("2 h ago · 1.2k tokens")
+	r.sub.Truncation = fyne.TextTruncateEllipsis
+	r.box = container.New(&tightVBox{}, r.title, subObj)
+	r.ExtendBaseWidget(r)
+	return r
+}
+
+func (r *sessionRow) set(item sessionItem) {
+	r.item = item
+	r.title.SetText(item.title)
+	r.sub.SetText(item.subtitle(time.Now()))
+}
+
+func (r *sessionRow) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(r.box) }
+
+func (r *sessionRow) TappedSecondary(e *fyne.PointEvent) {
+	if r.item.id != "" {
+		r.side.showMenu(r.item, e.AbsolutePosition)
+	}
+}
+
+// searchEntry is the search box: Escape clears it, and the window's
+// shortcuts (Ctrl+N, Ctrl+K, Ctrl+,) work in it as in the message box.
+type searchEntry struct {
+	escEntry
+	u *UI
+}
+
+func newSearchEntry(u *UI) *searchEntry {
+	e := &searchEntry{u: u}
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+func (e *searchEntry) TypedShortcut(s fyne.Shortcut) {
+	if cs, ok := s.(*desktop.CustomShortcut); ok && cs.Modifier == fyne.KeyModifierShortcutDefault && e.u.input != nil {
+		if f := e.u.input.shortcuts[cs.KeyName]; f != nil {
+			f()
+			return
+		}
+	}
+	e.Entry.TypedShortcut(s)
+}

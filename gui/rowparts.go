@@ -102,6 +102,9 @@ func (t *textView) set(r chatmodel.Row) {
 		t.src = r.Text
 		t.sel.host.drop(t.sel)
 		t.rt.ParseMarkdown(r.Text)
+		if fitTables(t.rt) {
+			t.rt.Refresh()
+		}
 	}
 }
 

@@ -82,6 +82,7 @@ func (s *serversWindow) showTools(alias string) {
 	s.tools = tw
 	tw.fill(nil)
 	tw.win.Resize(fyne.NewSize(860, 560))
+	closeKeys(tw.win, tw.win.Close)
 	tw.win.Show()
 	sys := u.d.System
 	if sys == nil || len(u.cfg.MCP.Servers[alias].DisabledTools) == 0 {

@@ -188,6 +188,7 @@ func (u *UI) showSettings() {
 	w.SetContent(container.NewBorder(nil, container.NewPadded(container.NewVBox(pathObj, buttons)), nil, nil, f.tabs))
 	w.Resize(fyne.NewSize(760, 680))
 	w.SetCloseIntercept(func() { f.close(u) })
+	closeKeys(w, func() { f.close(u) })
 	u.settingsW = w
 	f.showRules(u)
 	u.listGrants()

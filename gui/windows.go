@@ -1,0 +1,19 @@
+package gui
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+)
+
+// closeKeys makes Escape and Ctrl+W (Cmd+W) close a secondary window (the
+// servers, a server's tools, the settings), as they close dialogs. A field
+// being typed in keeps its keys: Escape there leaves the field first.
+func closeKeys(w fyne.Window, close func()) {
+	c := w.Canvas()
+	c.SetOnTypedKey(func(k *fyne.KeyEvent) {
+		if k.Name == fyne.KeyEscape {
+			close()
+		}
+	})
+	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyW, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { close() })
+}

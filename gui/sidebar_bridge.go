@@ -56,6 +56,7 @@ type sidebarSearch struct {
 	asked   string          // its query
 	query   string          // the query the sidebar shows the matches of; "" none
 	results []store.Session // those matches
+	cancel  func()          // stops the search running, if any
 }
 
 // manageTimeout bounds a rename, a delete or a search.
@@ -198,6 +199,10 @@ func (m *uiSearchSessions) handleSidebar(b *bridge, c actor.Context) {
 	st := b.search()
 	st.seq++
 	st.asked = m.query
+	if st.cancel != nil {
+		st.cancel() // its answer would come too late to be shown
+		st.cancel = nil
+	}
 	if len(store.SearchWords(m.query)) == 0 {
 		b.showSearch("", nil)
 		return
@@ -213,9 +218,14 @@ func (m *uiSearchSessions) handleSidebar(b *bridge, c actor.Context) {
 // back as sessionsFound.
 func (b *bridge) runSearch(c actor.Context) {
 	st := b.search()
+	st.seq++ // an answer to one asked before is stale
 	self, root, db, sys, seq, query := c.Self(), c.ActorSystem().Root, b.db, b.sys, st.seq, st.asked
+	ctx, cancel := context.WithTimeout(context.Background(), manageTimeout)
+	if st.cancel != nil {
+		st.cancel()
+	}
+	st.cancel = cancel
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), manageTimeout)
 		defer cancel()
 		sys.SyncLog(ctx) // the chats of this run are found too
 		list, err := db.SearchSessions(ctx, query, 200)
@@ -227,6 +237,7 @@ func (m *sessionsFound) handleSidebar(b *bridge, c actor.Context) {
 	if m.seq != b.search().seq {
 		return // the person has typed on since
 	}
+	b.search().cancel = nil
 	if m.err != nil {
 		b.notices = append(b.notices, "Could not search the sessions: "+m.err.Error())
 		return

@@ -25,8 +25,9 @@ type sidebarMsg interface {
 // uiRenameSession gives a session the title the person typed.
 type uiRenameSession struct{ id, title string }
 
-// uiDeleteSession deletes a session the person confirmed deleting.
-type uiDeleteSession struct{ id string }
+// uiDeleteSession deletes a session the person confirmed deleting; title
+// is how the sidebar showed it.
+type uiDeleteSession struct{ id, title string }
 
 // uiSearchSessions filters the sidebar to the sessions whose title or
 // messages hold every word of query; "" shows them all again.
@@ -117,7 +118,10 @@ func (m *sessionRenamed) handleSidebar(b *bridge, c actor.Context) {
 // forgets it. The current one gives way to a new chat. A session still
 // running is refused: the person stops it first.
 func (m *uiDeleteSession) handleSidebar(b *bridge, c actor.Context) {
-	title := b.sessionTitle(m.id)
+	title := m.title
+	if title == "" {
+		title = b.sessionTitle(m.id)
+	}
 	var pid *actor.PID
 	if cs := b.convs[m.id]; cs != nil {
 		if cs.running || cs.starting && len(cs.queued) > 0 {
@@ -179,10 +183,10 @@ func (m *sessionDeleted) handleSidebar(b *bridge, c actor.Context) {
 		b.notices = append(b.notices, fmt.Sprintf("“%s” is still working: stop it first, then delete it.", m.title))
 	case m.err != nil:
 		b.notices = append(b.notices, fmt.Sprintf("Could not delete “%s”: %v", m.title, m.err))
-	default:
-		return
 	}
-	b.loadSessions(c) // it is back, as the log has it
+	// After a failure it is back, as the log has it; after a success, a
+	// list read just before the delete does not bring it back.
+	b.loadSessions(c)
 }
 
 // sessionTitle is a session's title as the sidebar shows it.

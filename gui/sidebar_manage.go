@@ -140,7 +140,7 @@ func (s *sidebarSide) askDelete(item sessionItem) {
 		func(ok bool) {
 			s.del = nil
 			if ok {
-				s.u.tell(&uiDeleteSession{id: item.id})
+				s.u.tell(&uiDeleteSession{id: item.id, title: item.title})
 			}
 		}, s.u.win)
 	d.SetConfirmText("Delete")
@@ -150,8 +150,8 @@ func (s *sidebarSide) askDelete(item sessionItem) {
 	d.Show()
 }
 
-// sessionsList is the sidebar's list, with F2 (rename) and Delete for the
-// selected session while it has the focus.
+// sessionsList is the sidebar's list, with F2 (rename) and Delete (or
+// Backspace) for the selected session while it has the focus.
 type sessionsList struct {
 	widget.List
 	side *sidebarSide
@@ -163,7 +163,7 @@ func (l *sessionsList) TypedKey(k *fyne.KeyEvent) {
 		if it, ok := l.side.selected(); ok {
 			l.side.askRename(it)
 		}
-	case fyne.KeyDelete:
+	case fyne.KeyDelete, fyne.KeyBackspace: // a Mac's Delete is Backspace
 		if it, ok := l.side.selected(); ok {
 			l.side.askDelete(it)
 		}

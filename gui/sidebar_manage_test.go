@@ -307,3 +307,27 @@ func TestSessionSearch(t *testing.T) {
 		t.Errorf("searching changed the chat shown to %q", h.ui.title.Text)
 	}
 }
+
+// TestSessionManageWithoutLog: without a log the sidebar holds this run's
+// chats: they are renamed, found by title and deleted all the same.
+func TestSessionManageWithoutLog(t *testing.T) {
+	h := newHarness(t, harnessOptions{responses: []testutil.ModelResponse{{Body: testutil.TextChunks("Hi.")}}})
+	h.say("hello there")
+	h.until("the answer", func() bool { return h.shows(h.ui.win, "Hi.") && len(h.ui.sessions) == 1 })
+	h.pressInList(fyne.KeyF2)
+	h.ui.side.title.SetText("Greeting")
+	h.ui.side.title.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // Enter renames
+	h.until("the new title", func() bool { return slices.Equal(h.titles(), []string{"Greeting"}) && h.ui.title.Text == "Greeting" })
+
+	test.Type(h.ui.side.search, "greet")
+	h.until("found by its title", func() bool { return slices.Equal(h.titles(), []string{"Greeting"}) })
+	h.ui.side.search.SetText("nothing like it")
+	h.until("no match", func() bool { return len(h.titles()) == 0 && h.shows(h.ui.win, hintNoMatch) })
+	h.ui.side.search.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	h.until("all again", func() bool { return slices.Equal(h.titles(), []string{"Greeting"}) })
+
+	test.TapSecondary(h.sessionRowOf("Greeting"))
+	h.menuItem("Delete…")
+	h.tap(h.ui.win, "Delete")
+	h.until("a new chat", func() bool { return len(h.ui.sessions) == 0 && h.ui.title.Text == "New chat" })
+}

@@ -1,6 +1,8 @@
 package chatmodel
 
 import (
+	"encoding/json"
+
 	"deckhand/replay"
 	"deckhand/store"
 )
@@ -9,9 +11,11 @@ import (
 // the same way as when the conversation is resumed (package replay).
 func FromEvents(events []store.Event) *Transcript {
 	t := New()
+	attached := attachedFiles(events)
 	for _, run := range replay.Read(events).Runs {
 		t.StartRun(run.ID)
 		t.User(run.Text, run.Time)
+		t.Attached(attached[run.ID])
 		for _, step := range run.Steps {
 			if n := step.Notice; n != nil {
 				t.Note(n.Text, false)
@@ -50,4 +54,22 @@ func FromEvents(events []store.Event) *Transcript {
 	}
 	t.Changes() // a fresh view draws everything anyway
 	return t
+}
+
+// attachedFiles are the files attached to each run's message, as its
+// run.started event names them.
+func attachedFiles(events []store.Event) map[string][]Attachment {
+	out := map[string][]Attachment{}
+	for _, e := range events {
+		if e.Kind != store.KindRunStarted {
+			continue
+		}
+		var d struct {
+			Attachments []Attachment `json:"attachments"`
+		}
+		if json.Unmarshal(e.Data, &d) == nil && len(d.Attachments) > 0 {
+			out[e.RunID] = d.Attachments
+		}
+	}
+	return out
 }

@@ -530,3 +530,53 @@ func Preview(output string) string {
 }
 
 func msDuration(ms int64) time.Duration { return time.Duration(ms) * time.Millisecond }
+
+// Attachment is a file attached to the person's message, as the
+// transcript names it.
+type Attachment struct {
+	Name string
+	Size int // bytes
+}
+
+// Attached names the files attached to the person's last message, under
+// it, one line each: "📎 notes.txt (3.2 KiB)".
+func (t *Transcript) Attached(files []Attachment) {
+	if len(files) == 0 {
+		return
+	}
+	lines := make([]string, len(files))
+	for i, f := range files {
+		lines[i] = "📎 " + codeSpan(clean.Line(f.Name)) + " (" + SizeText(f.Size) + ")"
+	}
+	t.add(Row{Kind: Text, Role: "user", Text: strings.Join(lines, "\n\n")})
+}
+
+// SizeText is a size for people: "812 B", "3.2 KiB", "1.5 MiB".
+func SizeText(n int) string {
+	switch {
+	case n < 1024:
+		return fmt.Sprintf("%d B", n)
+	case n < 1<<20:
+		return fmt.Sprintf("%.1f KiB", float64(n)/1024)
+	}
+	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+}
+
+// codeSpan is text as a Markdown code span, shown as it is: its fence is
+// longer than any run of backticks in it.
+func codeSpan(s string) string {
+	longest, n := 0, 0
+	for _, r := range s {
+		if r == '`' {
+			n++
+			longest = max(longest, n)
+		} else {
+			n = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		s = " " + s + " "
+	}
+	return fence + s + fence
+}

@@ -189,6 +189,8 @@ func (b *bridge) Receive(c actor.Context) {
 		m.handleSidebar(b, c)
 	case settingsMsg:
 		m.handle(b, c)
+	case composerMsg:
+		m.handleComposer(b, c)
 
 	// Background work.
 	case *sessionsLoaded:
@@ -201,6 +203,10 @@ func (b *bridge) Receive(c actor.Context) {
 		b.opened(c, m)
 	case *actors.ConversationStarted:
 		b.started(c, m)
+	case *actors.ConversationOpened:
+		b.composerOpened(c, m)
+	case *actors.RunStarted:
+		b.composerRunStarted(c, m)
 
 	// From the servers and the registry.
 	case *actors.ServerStatus:

@@ -116,7 +116,7 @@ func (b *bridge) flush() {
 // connecting: a chat never waits for them, their tools join as they come),
 // the session's tokens and cost.
 func (b *bridge) status() string {
-	model := b.cfg.Model.Name
+	model := b.statusModel() // the conversation's (composer_bridge.go)
 	if !b.cfg.Model.Configured() {
 		model = "no model set up"
 	}

@@ -72,6 +72,7 @@ type UI struct {
 	title       *widget.Label
 	chat        *chatView
 	input       *chatEntry
+	comp        *composer // the model picker and attachments (composer.go)
 	send, stop  *widget.Button
 	status      *widget.Label
 	setup       *setupPanel
@@ -181,8 +182,10 @@ func (u *UI) build() {
 	var statusObj fyne.CanvasObject
 	u.status, statusObj = caption("")
 	u.status.Truncation = fyne.TextTruncateEllipsis
-	buttons := container.NewVBox(layout.NewSpacer(), container.NewStack(u.send, u.stop))
-	inputRow := container.NewBorder(nil, nil, nil, buttons, u.input)
+	u.comp = newComposer(u)
+	buttons := container.NewVBox(layout.NewSpacer(), container.NewHBox(u.comp.pickerBox, container.NewStack(u.send, u.stop)))
+	attach := container.NewVBox(layout.NewSpacer(), u.comp.attach)
+	inputRow := container.NewBorder(u.comp.chips, nil, attach, buttons, u.input)
 	u.setup = newSetupPanel(u)
 	u.body = container.NewStack(u.chat.list, u.chat.empty)
 	main := container.NewBorder(
@@ -222,6 +225,7 @@ func (u *UI) build() {
 		}
 	})
 	u.win.SetCloseIntercept(u.closeMain)
+	u.win.SetOnDropped(u.comp.dropped) // files dropped anywhere are attached
 }
 
 // closeMain is the window's close button: with a tray, Deckhand keeps
@@ -237,16 +241,25 @@ func (u *UI) closeMain() {
 
 func (u *UI) sendInput() {
 	text := u.input.Text
-	if u.input.blank() {
+	attached, reading := u.comp.ready()
+	if u.input.blank() && len(attached) == 0 && !reading {
 		return
 	}
 	if !u.cfg.Model.Configured() {
 		u.showSettings()
 		return
 	}
+	if reading {
+		u.showError("The attached files are still being read: send again in a moment.")
+		return
+	}
+	if u.input.blank() {
+		text = ""
+	}
 	u.input.SetText("")
+	u.comp.clear()
 	u.chat.follow = true
-	u.tell(&uiSend{text: text})
+	u.tell(&uiComposerSend{text: text, attachments: attached})
 }
 
 // showMain brings the main window back (from the tray, or the quick

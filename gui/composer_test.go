@@ -153,7 +153,9 @@ func TestModelPickerOther(t *testing.T) {
 	}
 	entry.SetText("  my-model:latest\t")
 	h.tap(h.ui.win, "Use")
-	h.until("the typed model", func() bool { return p.picker.Selected == "my-model:latest" && strings.HasPrefix(h.ui.status.Text, "my-model:latest") })
+	h.until("the typed model", func() bool {
+		return p.picker.Selected == "my-model:latest" && strings.HasPrefix(h.ui.status.Text, "my-model:latest")
+	})
 	h.say("hi")
 	h.until("the answer", func() bool { return h.shows(h.ui.win, "Typed.") && !h.ui.running })
 	if got := modelOfRequest(t, h.model.Requests()[0]); got != "my-model:latest" {

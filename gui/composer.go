@@ -245,8 +245,8 @@ func (p *composer) choose() {
 	if l, err := storage.ListerForURI(storage.NewFileURI(p.startDir())); err == nil {
 		d.SetLocation(l)
 	}
-	d.Resize(fyne.NewSize(820, 560))
 	d.Show()
+	d.Resize(fyne.NewSize(820, 560)) // after Show: a FileDialog not shown yet has no size to change
 }
 
 // startDir is where the file chooser opens: the workspace when it exists,

@@ -302,6 +302,21 @@ func TestAttachFiles(t *testing.T) {
 	}
 }
 
+// Attach opens the file chooser in the workspace.
+func TestAttachButtonOpensChooser(t *testing.T) {
+	ws := t.TempDir()
+	os.WriteFile(filepath.Join(ws, "in-the-workspace.txt"), []byte("x"), 0o600)
+	h := newHarness(t, harnessOptions{cfg: func(c *config.Config) { c.Policy.Workspace = ws }})
+	if got := h.ui.comp.startDir(); got != ws {
+		t.Errorf("the chooser starts in %q, want %q", got, ws)
+	}
+	test.Tap(h.ui.comp.attach)
+	h.until("the file chooser", func() bool { return h.button(h.ui.win, "Open") != nil })
+	if !h.shows(h.ui.win, filepath.Base(ws)) { // the path bar ends in the workspace
+		t.Errorf("the chooser does not show the workspace:\n%s", strings.Join(h.texts(h.ui.win), "\n"))
+	}
+}
+
 // A text file is told apart by its content, and the limits hold.
 func TestAttachCheck(t *testing.T) {
 	for _, tc := range []struct {

@@ -182,6 +182,15 @@ func (b *bridge) Receive(c actor.Context) {
 	case *uiConfigChanged:
 		b.cfg = m.cfg
 		b.sys.UpdateConfig(m.cfg)
+		// The open conversations hear of it from the bridge too, before any
+		// message the person sends next: through the conversations'
+		// supervisor alone, a message sent right after saving could reach
+		// a conversation first and be answered with the old settings.
+		for _, cs := range b.convs {
+			if cs.pid != nil {
+				c.Send(cs.pid, &actors.ConfigChanged{Config: m.cfg})
+			}
+		}
 		b.statusDirty = true
 	case *uiRefresh:
 		b.loadSessions(c)

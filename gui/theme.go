@@ -4,43 +4,74 @@ import (
 	"image/color"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"deckhand/config"
 )
 
-// subdued is the app's theme with text in the placeholder colour, for
-// captions that should recede but stay readable (a LowImportance label
-// takes the disabled colour, too faint on the dark theme).
-type subdued struct{}
-
-func (subdued) base() fyne.Theme { return fyne.CurrentApp().Settings().Theme() }
-
-func (s subdued) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
-	if n == theme.ColorNameForeground {
-		n = theme.ColorNamePlaceHolder
-	}
-	return s.base().Color(n, v)
-}
-
-func (s subdued) Font(st fyne.TextStyle) fyne.Resource    { return s.base().Font(st) }
-func (s subdued) Icon(n fyne.ThemeIconName) fyne.Resource { return s.base().Icon(n) }
-func (s subdued) Size(n fyne.ThemeSizeName) float32       { return s.base().Size(n) }
-
 // caption makes a small label in the subdued colour, and what to place in a
 // layout for it.
 func caption(text string) (*widget.Label, fyne.CanvasObject) {
-	l := widget.NewLabel(text)
-	l.SizeName = theme.SizeNameCaptionText
-	return l, container.NewThemeOverride(l, subdued{})
+	d := newDimLabel(text)
+	d.SizeName = theme.SizeNameCaptionText
+	return &d.Label, d
 }
 
 // subtle is a label of normal size in the subdued colour.
 func subtle(text string) (*widget.Label, fyne.CanvasObject) {
-	l := widget.NewLabel(text)
-	return l, container.NewThemeOverride(l, subdued{})
+	d := newDimLabel(text)
+	return &d.Label, d
+}
+
+// dimLabel is a label whose text takes the placeholder colour: captions
+// that recede but stay readable (a LowImportance label takes the disabled
+// colour, too faint on the dark theme). It recolours the label's own text
+// after each refresh. A theme override would do it too, but Fyne caches
+// the fonts of each override apart and never lets them go: every caption
+// so loaded the fonts again (about 5 MB each), and the window's memory
+// grew with every row, panel and session switch.
+type dimLabel struct {
+	widget.Label
+}
+
+func newDimLabel(text string) *dimLabel {
+	d := &dimLabel{}
+	d.Text = text
+	d.ExtendBaseWidget(d)
+	return d
+}
+
+func (d *dimLabel) CreateRenderer() fyne.WidgetRenderer {
+	r := d.Label.CreateRenderer()
+	dr := &dimRenderer{WidgetRenderer: r}
+	dr.dim()
+	return dr
+}
+
+type dimRenderer struct {
+	fyne.WidgetRenderer
+}
+
+func (r *dimRenderer) Refresh() {
+	r.WidgetRenderer.Refresh()
+	r.dim()
+}
+
+// dim gives the label's text the placeholder colour; true if it changed.
+func (r *dimRenderer) dim() bool {
+	for _, o := range r.WidgetRenderer.Objects() {
+		rt, ok := o.(*widget.RichText)
+		if !ok || len(rt.Segments) == 0 {
+			continue
+		}
+		if seg, ok := rt.Segments[0].(*widget.TextSegment); ok && seg.Style.ColorName == theme.ColorNameForeground {
+			seg.Style.ColorName = theme.ColorNamePlaceHolder
+			rt.Refresh()
+			return true
+		}
+	}
+	return false
 }
 
 // look is the app's theme: Fyne's, with the light or dark variant the

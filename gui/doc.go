@@ -16,10 +16,17 @@
 //
 // Files: the bridge actor's messages, state and Receive are in bridge.go;
 // what it does with conversations in conversations.go, with the sidebar in
-// sidebar.go, and the frame it hands the window in frame.go. The window is
-// ui.go; the transcript's list is chatview.go (row heights estimated in
-// estimate.go), drawn by rowview.go's rows with the parts of rowparts.go
-// and toolcard.go. The servers panel (servers.go, connect.go), settings and
-// first-run panel (settings.go), approvals (approval.go) and quick prompt
-// (quick.go) each have their own.
+// sidebar.go (rename, delete and search: sidebar_manage.go and
+// sidebar_bridge.go), and the frame it hands the window in frame.go. The
+// window is ui.go; its message box, model picker and attachments are
+// input.go and composer*.go. The transcript's list is chatview.go (row
+// heights estimated in estimate.go, the wheel in wheel.go), drawn by
+// rowview.go's rows with the parts of rowparts.go and toolcard.go (images
+// and links: toolcard_image.go, toolcard_media.go). Text selection is
+// selecttext.go, code highlighting highlight.go, the message controls
+// (retry, edit, delete, continue) runactions.go. The servers panel is
+// servers.go, connect.go and servers_*.go; settings and the first-run
+// panel settings*.go; approvals approval.go; the quick prompt quick*.go;
+// captions and the app's look theme.go; the secondary windows' keys
+// windows.go.
 package gui

@@ -11,6 +11,7 @@ import (
 	"deckhand/config"
 	"deckhand/store"
 	"deckhand/testutil"
+	"deckhand/tools"
 	"deckhand/transport/llm"
 )
 
@@ -162,8 +163,8 @@ func TestUserMessageFence(t *testing.T) {
 		t.Errorf("without attachments: %+v", m)
 	}
 	for n, want := range map[int]string{0: "0 B", 1023: "1023 B", 3277: "3.2 KiB", 3 << 20: "3.0 MiB"} {
-		if got := SizeText(n); got != want {
-			t.Errorf("SizeText(%d) = %q, want %q", n, got, want)
+		if got := tools.Size(n); got != want {
+			t.Errorf("tools.Size(%d) = %q, want %q", n, got, want)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"deckhand/approval"
 	"deckhand/prompt"
 	"deckhand/toolcall"
+	"deckhand/tools"
 	"deckhand/transport/llm"
 )
 
@@ -53,7 +54,7 @@ func userMessage(text string, attached []Attachment) llm.Message {
 			b.WriteString("\n\n")
 		}
 		if at.Image() {
-			fmt.Fprintf(&b, "[Attached image %q (%s, %s), below.]", at.Name, at.Type, SizeText(len(at.Data)))
+			fmt.Fprintf(&b, "[Attached image %q (%s, %s), below.]", at.Name, at.Type, tools.Size(len(at.Data)))
 			m.Parts = append(m.Parts, llm.ImagePart(at.Type, at.Data))
 			continue
 		}
@@ -62,7 +63,7 @@ func userMessage(text string, attached []Attachment) llm.Message {
 		if content != "" && !strings.HasSuffix(content, "\n") {
 			content += "\n"
 		}
-		fmt.Fprintf(&b, "[Attached file %q (%s), between the fences of %d backticks:]\n%s\n%s%s", at.Name, SizeText(len(at.Data)), len(fence), fence, content, fence)
+		fmt.Fprintf(&b, "[Attached file %q (%s), between the fences of %d backticks:]\n%s\n%s%s", at.Name, tools.Size(len(at.Data)), len(fence), fence, content, fence)
 	}
 	m.Content = b.String()
 	return m
@@ -80,17 +81,6 @@ func longestRun(s string, r byte) int {
 		}
 	}
 	return longest
-}
-
-// SizeText is a size for people: "812 B", "3.2 KiB", "1.5 MiB".
-func SizeText(n int) string {
-	switch {
-	case n < 1024:
-		return fmt.Sprintf("%d B", n)
-	case n < 1<<20:
-		return fmt.Sprintf("%.1f KiB", float64(n)/1024)
-	}
-	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 }
 
 // request sends the conversation so far to the model.

@@ -546,20 +546,9 @@ func (t *Transcript) Attached(files []Attachment) {
 	}
 	lines := make([]string, len(files))
 	for i, f := range files {
-		lines[i] = "📎 " + codeSpan(clean.Line(f.Name)) + " (" + SizeText(f.Size) + ")"
+		lines[i] = "📎 " + codeSpan(clean.Line(f.Name)) + " (" + tools.Size(f.Size) + ")"
 	}
 	t.add(Row{Kind: Text, Role: "user", Text: strings.Join(lines, "\n\n")})
-}
-
-// SizeText is a size for people: "812 B", "3.2 KiB", "1.5 MiB".
-func SizeText(n int) string {
-	switch {
-	case n < 1024:
-		return fmt.Sprintf("%d B", n)
-	case n < 1<<20:
-		return fmt.Sprintf("%.1f KiB", float64(n)/1024)
-	}
-	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 }
 
 // codeSpan is text as a Markdown code span, shown as it is: its fence is

@@ -20,6 +20,7 @@ import (
 	"deckhand/actors"
 	"deckhand/clean"
 	"deckhand/keys"
+	"deckhand/tools"
 	"deckhand/transport/llm"
 )
 
@@ -294,7 +295,7 @@ func (p *composer) read(f *attachedFile, at actors.Attachment, err error) {
 		return // removed meanwhile
 	}
 	if err == nil && !at.Image() && p.textBytes()+len(at.Data) > maxTextTotal {
-		err = fmt.Errorf("%s does not fit: the text files of one message can be at most %s together", f.name, actors.SizeText(maxTextTotal))
+		err = fmt.Errorf("%s does not fit: the text files of one message can be at most %s together", f.name, tools.Size(maxTextTotal))
 	}
 	if err != nil {
 		p.remove(f)
@@ -358,7 +359,7 @@ func (p *composer) chip(f *attachedFile) fyne.CanvasObject {
 	icon := theme.FileTextIcon()
 	text := f.name + "  ·  reading…"
 	if f.at != nil {
-		text = f.name + "  ·  " + actors.SizeText(len(f.at.Data))
+		text = f.name + "  ·  " + tools.Size(len(f.at.Data))
 		if f.at.Image() {
 			icon = theme.FileImageIcon()
 		}

@@ -18,6 +18,7 @@ import (
 
 	"deckhand/actors"
 	"deckhand/clean"
+	"deckhand/tools"
 )
 
 // Limits on attachments. A text file goes to the model inside the message,
@@ -98,7 +99,7 @@ func checkAttachment(name string, data []byte) (actors.Attachment, error) {
 }
 
 func tooBig(name string, size int, what string, limit int) error {
-	return fmt.Errorf("%s is too big to attach (%s): %s can be at most %s", name, actors.SizeText(size), what, actors.SizeText(limit))
+	return fmt.Errorf("%s is too big to attach (%s): %s can be at most %s", name, tools.Size(size), what, tools.Size(limit))
 }
 
 // attachName is a file's name as the model and the person see it: its
@@ -116,5 +117,5 @@ func attachName(path string) string {
 
 // attachLine is how an attachment is named in the transcript.
 func attachLine(at actors.AttachmentInfo) string {
-	return fmt.Sprintf("📎 %s (%s)", at.Name, actors.SizeText(at.Size))
+	return fmt.Sprintf("📎 %s (%s)", at.Name, tools.Size(at.Size))
 }

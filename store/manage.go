@@ -201,19 +201,10 @@ func (db *DB) SearchSessions(ctx context.Context, query string, limit int) ([]Se
 		args = append(args, w)
 	}
 	args = append(args, limit)
-	rows, err := db.sql.QueryContext(ctx, `SELECT `+sessionCols+` FROM sessions WHERE `+strings.Join(where, " AND ")+
+	out, err := db.querySessions(ctx, `SELECT `+sessionCols+` FROM sessions WHERE `+strings.Join(where, " AND ")+
 		` ORDER BY updated_at DESC LIMIT ?`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("searching the sessions: %w", err)
 	}
-	defer rows.Close()
-	var out []Session
-	for rows.Next() {
-		s, err := scanSession(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, rows.Err()
+	return out, nil
 }

@@ -58,9 +58,18 @@ func (db *DB) Sessions(ctx context.Context, limit int) ([]Session, error) {
 	if limit <= 0 {
 		limit = 1000
 	}
-	rows, err := db.sql.QueryContext(ctx, `SELECT `+sessionCols+` FROM sessions ORDER BY updated_at DESC LIMIT ?`, limit)
+	out, err := db.querySessions(ctx, `SELECT `+sessionCols+` FROM sessions ORDER BY updated_at DESC LIMIT ?`, limit)
 	if err != nil {
 		return nil, fmt.Errorf("listing sessions: %w", err)
+	}
+	return out, nil
+}
+
+// querySessions runs a query of sessionCols rows and reads them.
+func (db *DB) querySessions(ctx context.Context, query string, args ...any) ([]Session, error) {
+	rows, err := db.sql.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
 	}
 	defer rows.Close()
 	var out []Session

@@ -31,8 +31,9 @@ type serversWindow struct {
 	notes string
 	// form is the connect or edit form while it is open; tools the last
 	// tools window.
-	form  *serverForm
-	tools *toolsWindow
+	form     *serverForm
+	tools    *toolsWindow
+	toolsWin fyne.Window // the tools window, made once
 }
 
 type serverRow struct {

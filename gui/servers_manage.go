@@ -78,12 +78,20 @@ type toolsWindow struct {
 // and shown when it comes.
 func (s *serversWindow) showTools(alias string) {
 	u := s.ui
-	tw := &toolsWindow{s: s, alias: alias, win: u.app.NewWindow("Deckhand: tools of " + alias), checks: map[string]*widget.Check{}}
+	// One window serves every server's tools, hidden when closed: each
+	// new window costs memory the GL driver does not give back.
+	if s.toolsWin == nil {
+		s.toolsWin = u.app.NewWindow("")
+		s.toolsWin.Resize(fyne.NewSize(860, 560))
+		s.toolsWin.SetCloseIntercept(s.toolsWin.Hide)
+		closeKeys(s.toolsWin, s.toolsWin.Hide)
+	}
+	tw := &toolsWindow{s: s, alias: alias, win: s.toolsWin, checks: map[string]*widget.Check{}}
+	tw.win.SetTitle("Deckhand: tools of " + alias)
 	s.tools = tw
 	tw.fill(nil)
-	tw.win.Resize(fyne.NewSize(860, 560))
-	closeKeys(tw.win, tw.win.Close)
 	tw.win.Show()
+	tw.win.RequestFocus()
 	sys := u.d.System
 	if sys == nil || len(u.cfg.MCP.Servers[alias].DisabledTools) == 0 {
 		return

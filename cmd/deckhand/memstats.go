@@ -9,30 +9,45 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
+	"strconv"
+	"strings"
 	"syscall"
+	"time"
+
+	"deckhand/memtrim"
 )
 
-// logMemoryOnSignal logs the process's memory (Go heap, and what the Go
-// runtime holds from the system) each time it gets SIGUSR1, after a
-// collection: `kill -USR1 <pid>` while the window runs, to see whether
-// memory grows with use. The window benchmark reads these lines.
-func logMemoryOnSignal(log *slog.Logger) func() {
+// memoryUpkeep gives the C heap's free memory back every trimEvery, and
+// logs the process's memory (Go heap, what the Go runtime holds from the
+// system, RSS before and after giving memory back) each time it gets
+// SIGUSR1, after a collection: `kill -USR1 <pid>` while the window runs,
+// to see whether memory grows with use. The window benchmark reads these
+// lines.
+func memoryUpkeep(log *slog.Logger) func() {
 	ch := make(chan os.Signal, 1)
 	signal.Notify(ch, syscall.SIGUSR1)
 	done := make(chan struct{})
 	n := 0
+	trim := time.NewTicker(trimEvery)
 	go func() {
+		defer trim.Stop()
 		for {
 			select {
 			case <-done:
 				return
+			case <-trim.C:
+				// What the GL driver freed (a window closed, a long
+				// transcript redrawn) goes back to the system.
+				memtrim.Trim()
 			case <-ch:
+				before := selfRSS()
 				runtime.GC()
 				debug.FreeOSMemory()
+				memtrim.Trim()
 				var m runtime.MemStats
 				runtime.ReadMemStats(&m)
 				log.Info("memory", "heap_alloc_mb", mb(m.HeapAlloc), "heap_inuse_mb", mb(m.HeapInuse),
-					"go_sys_mb", mb(m.Sys), "goroutines", runtime.NumGoroutine())
+					"go_sys_mb", mb(m.Sys), "goroutines", runtime.NumGoroutine(), "rss_mb", before, "rss_trimmed_mb", selfRSS())
 				if dir := os.Getenv("DECKHAND_HEAP_PROFILES"); dir != "" {
 					n++
 					writeHeapProfile(log, filepath.Join(dir, fmt.Sprintf("heap-%d.pprof", n)))
@@ -57,4 +72,23 @@ func writeHeapProfile(log *slog.Logger, path string) {
 	}
 }
 
+// trimEvery is how often the window gives the C heap's free memory back.
+const trimEvery = 30 * time.Second
+
 func mb(n uint64) float64 { return float64(n*10/(1<<20)) / 10 }
+
+// selfRSS is this process's resident memory in MB, from /proc (0
+// elsewhere).
+func selfRSS() float64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmRSS:" {
+			kb, _ := strconv.Atoi(f[1])
+			return float64(kb*10/1024) / 10
+		}
+	}
+	return 0
+}

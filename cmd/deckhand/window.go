@@ -57,7 +57,7 @@ func runWindow(ctx context.Context, e *env, args []string) error {
 	sys := e.startSystem(cfg)
 	defer e.stopSystem(sys)
 
-	defer logMemoryOnSignal(e.log)()
+	defer memoryUpkeep(e.log)()
 	makeCacheDir()
 	a := app.NewWithID(appID)
 	icon := fyne.NewStaticResource("deckhand.png", assets.IconPNG)

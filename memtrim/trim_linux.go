@@ -1,0 +1,14 @@
+//go:build linux && cgo
+
+package memtrim
+
+/*
+#include <malloc.h>
+*/
+import "C"
+
+// Trim gives the C heap's free memory back to the system (glibc's
+// malloc_trim): the GL driver and the windowing code allocate outside Go's
+// heap, and glibc keeps what they free for reuse, so without it the
+// window's resident memory only grows after a window or a big redraw.
+func Trim() { C.malloc_trim(0) }

@@ -116,7 +116,8 @@ func (s *Script) UpdateWant(t testing.TB, want string) {
 }
 
 // ModelServer is a scripted OpenAI-compatible server: POST
-// /v1/chat/completions answers with the scripted responses in order, and
+// /v1/chat/completions (or Anthropic's /v1/messages: the script says what
+// is sent) answers with the scripted responses in order, and
 // every request body is kept. When the script runs out, it answers with
 // Fallback if set, else 500.
 type ModelServer struct {
@@ -177,7 +178,7 @@ func (m *ModelServer) Add(responses ...ModelResponse) {
 }
 
 func (m *ModelServer) serve(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/chat/completions") {
+	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/chat/completions") && !strings.HasSuffix(r.URL.Path, "/messages") {
 		http.Error(w, `{"error":{"message":"not found"}}`, http.StatusNotFound)
 		return
 	}

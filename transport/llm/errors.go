@@ -25,9 +25,9 @@ type HTTPError struct {
 }
 
 func (e *HTTPError) Error() string {
-	status := fmt.Sprintf("%d %s", e.Status, http.StatusText(e.Status))
+	status := fmt.Sprintf("%d %s", e.Status, statusText(e.Status))
 	msg := "model server: " + status
-	if e.Message != "" && !strings.EqualFold(e.Message, status) && !strings.EqualFold(e.Message, http.StatusText(e.Status)) {
+	if e.Message != "" && !strings.EqualFold(e.Message, status) && !strings.EqualFold(e.Message, statusText(e.Status)) {
 		msg += ": " + e.Message
 	}
 	if e.RetryAfter > 0 {
@@ -36,8 +36,16 @@ func (e *HTTPError) Error() string {
 	return msg
 }
 
+// statusText is the status's name, Anthropic's 529 too.
+func statusText(code int) string {
+	if code == 529 {
+		return "Overloaded"
+	}
+	return http.StatusText(code)
+}
+
 // Temporary reports whether trying again later may work: 408, 409, 429 and
-// 5xx.
+// 5xx (Anthropic's 529, overloaded, too).
 func (e *HTTPError) Temporary() bool {
 	return e.Status == http.StatusRequestTimeout || e.Status == http.StatusConflict ||
 		e.Status == http.StatusTooManyRequests || e.Status >= 500

@@ -22,13 +22,19 @@ import (
 // MaxEventSize bounds one SSE event (one chunk); a larger one is an error.
 const MaxEventSize = 8 << 20
 
-// Client talks to one OpenAI-compatible endpoint.
+// Client talks to one OpenAI-compatible endpoint, or to the Anthropic
+// Messages API when Provider is ProviderAnthropic.
 type Client struct {
-	// BaseURL is the API root; requests go to BaseURL/chat/completions.
+	// Provider is the wire format: ProviderOpenAI ("" too) or
+	// ProviderAnthropic.
+	Provider string
+	// BaseURL is the API root; requests go to BaseURL/chat/completions
+	// (BaseURL/messages for Anthropic).
 	BaseURL string
 	// Model is sent as "model".
 	Model string
-	// APIKey, if set, is sent as a bearer token. It never appears in errors.
+	// APIKey, if set, is sent as a bearer token (x-api-key for Anthropic).
+	// It never appears in errors.
 	APIKey string
 	// HTTPClient sends requests. Default http.DefaultClient.
 	HTTPClient *http.Client
@@ -40,19 +46,16 @@ type Client struct {
 // Stream starts a streamed completion. A refused request is an *HTTPError
 // with the status and the server's message. The stream must be closed.
 func (c *Client) Stream(ctx context.Context, req *Request) (*Stream, error) {
-	wr := wireRequest{
-		Model:       c.Model,
-		Messages:    req.Messages,
-		Stream:      true,
-		Tools:       req.Tools,
-		MaxTokens:   req.MaxTokens,
-		Temperature: req.Temperature,
+	anthropic := c.Provider == ProviderAnthropic
+	var body []byte
+	var err error
+	path := "/chat/completions"
+	if anthropic {
+		path = "/messages"
+		body, err = anthropicBody(c.Model, req)
+	} else {
+		body, err = openAIBody(c.Model, req)
 	}
-	wr.StreamOptions.IncludeUsage = true
-	if len(req.Tools) > 0 {
-		wr.ToolChoice = "auto"
-	}
-	body, err := json.Marshal(wr)
 	if err != nil {
 		return nil, fmt.Errorf("encoding the request: %w", err)
 	}
@@ -62,7 +65,7 @@ func (c *Client) Stream(ctx context.Context, req *Request) (*Stream, error) {
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	watchdog := time.AfterFunc(timeout, func() { cancel(ErrStreamTimeout) })
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimRight(c.BaseURL, "/")+"/chat/completions", bytes.NewReader(body))
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimRight(c.BaseURL, "/")+path, bytes.NewReader(body))
 	if err != nil {
 		watchdog.Stop()
 		cancel(nil)
@@ -70,7 +73,13 @@ func (c *Client) Stream(ctx context.Context, req *Request) (*Stream, error) {
 	}
 	hreq.Header.Set("Content-Type", "application/json")
 	hreq.Header.Set("Accept", "text/event-stream")
-	if c.APIKey != "" {
+	switch {
+	case anthropic:
+		hreq.Header.Set("anthropic-version", AnthropicVersion)
+		if c.APIKey != "" {
+			hreq.Header.Set("x-api-key", c.APIKey)
+		}
+	case c.APIKey != "":
 		hreq.Header.Set("Authorization", "Bearer "+c.APIKey)
 	}
 	hc := c.HTTPClient
@@ -91,13 +100,20 @@ func (c *Client) Stream(ctx context.Context, req *Request) (*Stream, error) {
 		defer cancel(nil)
 		watchdog.Stop()
 		data, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+		msg := errbody.Summary(data)
+		if anthropic {
+			msg = anthropicErrorText(data, msg)
+		}
 		return nil, &HTTPError{
 			Status:     resp.StatusCode,
-			Message:    c.redact(errbody.Summary(data)),
+			Message:    c.redact(msg),
 			RetryAfter: retryAfter(resp.Header.Get("Retry-After"), time.Now()),
 		}
 	}
 	s := &Stream{body: resp.Body, cancel: cancel, client: c}
+	if anthropic {
+		s.anthropic = &anthropicState{}
+	}
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if ct == "application/json" {
 		// The server ignored stream:true and sent the whole completion.
@@ -143,8 +159,11 @@ type Stream struct {
 	cancel   context.CancelCauseFunc
 	watchdog *time.Timer
 	whole    bool // a plain JSON body, not SSE
-	done     bool
-	once     sync.Once
+	// anthropic, when set, reads the body as Anthropic Messages events
+	// (anthropic.go) instead of chat-completion chunks.
+	anthropic *anthropicState
+	done      bool
+	once      sync.Once
 }
 
 // Next returns the next delta; io.EOF after [DONE] or the end of the body.
@@ -153,6 +172,9 @@ type Stream struct {
 func (s *Stream) Next() (Delta, error) {
 	if s.done {
 		return Delta{}, io.EOF
+	}
+	if s.anthropic != nil {
+		return s.nextAnthropic()
 	}
 	if s.whole {
 		s.done = true

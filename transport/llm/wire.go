@@ -185,12 +185,30 @@ func (t Tool) MarshalJSON() ([]byte, error) {
 }
 
 // Request is one chat-completions request. Model, Stream and
-// stream_options are filled in by the client.
+// stream_options are filled in by the client. The Anthropic provider maps
+// the same request to its own format (anthropic.go).
 type Request struct {
 	Messages    []Message
 	Tools       []Tool
 	MaxTokens   int
 	Temperature *float64
+}
+
+// openAIBody is the chat-completions request body.
+func openAIBody(model string, req *Request) ([]byte, error) {
+	wr := wireRequest{
+		Model:       model,
+		Messages:    req.Messages,
+		Stream:      true,
+		Tools:       req.Tools,
+		MaxTokens:   req.MaxTokens,
+		Temperature: req.Temperature,
+	}
+	wr.StreamOptions.IncludeUsage = true
+	if len(req.Tools) > 0 {
+		wr.ToolChoice = "auto"
+	}
+	return json.Marshal(wr)
 }
 
 type wireRequest struct {
@@ -207,10 +225,27 @@ type wireRequest struct {
 }
 
 // Usage is the token count of one request, as the server reports it.
+// PromptTokens is every input token, cached or not (as OpenAI counts it);
+// CacheReadTokens and CacheWriteTokens are the parts of it read from and
+// written to the server's prompt cache (Anthropic reports them; they are
+// priced apart).
 type Usage struct {
 	PromptTokens     int `json:"prompt_tokens"`
 	CompletionTokens int `json:"completion_tokens"`
 	TotalTokens      int `json:"total_tokens"`
+	CacheReadTokens  int `json:"cache_read_tokens,omitempty"`
+	CacheWriteTokens int `json:"cache_write_tokens,omitempty"`
+}
+
+// Plus is u and v added up, field by field.
+func (u Usage) Plus(v Usage) Usage {
+	return Usage{
+		PromptTokens:     u.PromptTokens + v.PromptTokens,
+		CompletionTokens: u.CompletionTokens + v.CompletionTokens,
+		TotalTokens:      u.TotalTokens + v.TotalTokens,
+		CacheReadTokens:  u.CacheReadTokens + v.CacheReadTokens,
+		CacheWriteTokens: u.CacheWriteTokens + v.CacheWriteTokens,
+	}
 }
 
 // Delta is what one streamed chunk adds.

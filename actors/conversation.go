@@ -380,9 +380,10 @@ func (a *conversationActor) recoverFailure(c actor.Context) {
 	c.Stop(c.Self())
 }
 
-// cost is what usage costs at the price configured for model.
+// cost is what usage costs at the price configured for model, input read
+// from or written to the prompt cache at its own price (config.Price.CostCached).
 func (a *conversationActor) cost(model string, u llm.Usage) float64 {
-	return a.deps.cfg.Model.PriceFor(model).Cost(u.PromptTokens, u.CompletionTokens)
+	return a.deps.cfg.Model.PriceFor(model).CostCached(u.PromptTokens, u.CompletionTokens, u.CacheReadTokens, u.CacheWriteTokens)
 }
 
 // modelName is the model the next run asks: the one chosen for this

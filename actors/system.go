@@ -273,7 +273,7 @@ func modelClient(m config.Model, lookup func(string) (string, bool)) func() (*ll
 			}
 			key = &k
 		}
-		return &llm.Client{BaseURL: m.BaseURL, Model: m.Name, Timeout: m.StreamTimeout, APIKey: key.Value()}, nil
+		return &llm.Client{Provider: m.Provider, BaseURL: m.BaseURL, Model: m.Name, Timeout: m.StreamTimeout, APIKey: key.Value()}, nil
 	}
 }
 

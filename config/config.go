@@ -7,8 +7,10 @@
 package config
 
 import (
+	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -60,10 +62,13 @@ type Config struct {
 // chat-completions endpoint (OpenAI, OpenRouter, llama.cpp, Ollama, vLLM, LM
 // Studio). It is configured when BaseURL and Name are set.
 type Model struct {
-	// Provider is the wire format; only "openai" (compatible) for now.
-	Provider string `toml:"provider" validate:"omitempty,oneof=openai"`
+	// Provider is the wire format: "openai" (chat completions, the
+	// default) or "anthropic" (the Messages API). Default: anthropic when
+	// base_url is Anthropic's, else openai.
+	Provider string `toml:"provider" validate:"omitempty,oneof=openai anthropic"`
 	// BaseURL is the API root, such as http://127.0.0.1:8080/v1; requests go
-	// to BaseURL/chat/completions.
+	// to BaseURL/chat/completions (BaseURL/messages for anthropic). Default
+	// for anthropic: https://api.anthropic.com/v1.
 	BaseURL string `toml:"base_url" validate:"omitempty,http_url"`
 	// Name is the model to ask for.
 	Name string `toml:"name"`
@@ -74,7 +79,8 @@ type Model struct {
 	// schemas and messages, estimated); the oldest turns are dropped first.
 	// Default 32000.
 	MaxContextTokens int `toml:"max_context_tokens" validate:"gte=0"`
-	// MaxOutputTokens is sent as max_tokens when set. Default: the server's.
+	// MaxOutputTokens is sent as max_tokens when set. Default: the server's
+	// (anthropic, which requires one: 8192).
 	MaxOutputTokens int `toml:"max_output_tokens" validate:"gte=0"`
 	// Temperature is sent when set. Default: the server's.
 	Temperature *float64 `toml:"temperature" validate:"omitempty,gte=0,lte=2"`
@@ -95,10 +101,15 @@ type Model struct {
 	Prices map[string]Price `toml:"prices" validate:"dive"`
 }
 
-// Price is a model's price in US dollars per million tokens.
+// Price is a model's price in US dollars per million tokens. Input tokens
+// read from or written to a prompt cache (Anthropic's) cost their own
+// prices when given, else what Anthropic charges: a cache read 0.1 times
+// the input price, a cache write 1.25 times.
 type Price struct {
-	InputPerMTok  float64 `toml:"input_per_mtok" validate:"gte=0"`
-	OutputPerMTok float64 `toml:"output_per_mtok" validate:"gte=0"`
+	InputPerMTok      float64  `toml:"input_per_mtok" validate:"gte=0"`
+	OutputPerMTok     float64  `toml:"output_per_mtok" validate:"gte=0"`
+	CacheReadPerMTok  *float64 `toml:"cache_read_per_mtok" validate:"omitempty,gte=0"`
+	CacheWritePerMTok *float64 `toml:"cache_write_per_mtok" validate:"omitempty,gte=0"`
 }
 
 // PriceFor is the price of the named model: its own entry in Prices, else
@@ -114,6 +125,24 @@ func (m Model) PriceFor(name string) Price {
 func (p Price) Cost(input, output int) float64 {
 	return float64(input)*p.InputPerMTok/1e6 + float64(output)*p.OutputPerMTok/1e6
 }
+
+// CostCached is what a request costs when cacheRead and cacheWrite of its
+// input tokens (which count them all) were read from and written to the
+// prompt cache.
+func (p Price) CostCached(input, output, cacheRead, cacheWrite int) float64 {
+	read, write := 0.1*p.InputPerMTok, 1.25*p.InputPerMTok
+	if p.CacheReadPerMTok != nil {
+		read = *p.CacheReadPerMTok
+	}
+	if p.CacheWritePerMTok != nil {
+		write = *p.CacheWritePerMTok
+	}
+	plain := max(input-cacheRead-cacheWrite, 0)
+	return p.Cost(plain, output) + (float64(cacheRead)*read+float64(cacheWrite)*write)/1e6
+}
+
+// AnthropicBaseURL is model.base_url's default for provider anthropic.
+const AnthropicBaseURL = "https://api.anthropic.com/v1"
 
 // Configured reports whether a model is set up.
 func (m Model) Configured() bool { return m.BaseURL != "" && m.Name != "" }
@@ -337,6 +366,12 @@ func (c *Config) ApplyDefaults() {
 	md := &c.Model
 	if md.Provider == "" {
 		md.Provider = "openai"
+		if u, err := url.Parse(strings.TrimSpace(md.BaseURL)); err == nil && strings.EqualFold(u.Hostname(), "api.anthropic.com") {
+			md.Provider = "anthropic"
+		}
+	}
+	if md.Provider == "anthropic" && md.BaseURL == "" {
+		md.BaseURL = AnthropicBaseURL
 	}
 	if md.MaxContextTokens == 0 {
 		md.MaxContextTokens = DefaultContextTokens

@@ -144,7 +144,7 @@ func TestParseErrors(t *testing.T) {
 		{"bad approve rule", "[mcp.auto_approve]\n\"fs\" = true", []string{`config.toml: mcp.auto_approve.fs: not an auto_approve rule`}},
 		{"bad local rule", "[mcp.auto_approve]\n\"local.rm\" = true", []string{`mcp.auto_approve."local.rm": not an auto_approve rule`}},
 		{"bad model url", "[model]\nbase_url = \"localhost:8080\"", []string{"config.toml: model.base_url: not a valid URL"}},
-		{"bad provider", "[model]\nprovider = \"anthropic\"", []string{"config.toml: model.provider: must be one of: openai"}},
+		{"bad provider", "[model]\nprovider = \"gemini\"", []string{"config.toml: model.provider: must be one of: openai, anthropic"}},
 		{"bad lazy", "[mcp]\nlazy = \"sometimes\"", []string{"config.toml: mcp.lazy: must be one of: auto, always, never"}},
 		{"bad lazy share", "[mcp]\nlazy_share = 2.0", []string{"config.toml: mcp.lazy_share: is too large"}},
 		{"bad eager", "[mcp]\neager = [\"fs\", \"local.exec\"]", []string{`mcp.eager[0]: not a tool: want "alias.tool" or "alias.*"`, `mcp.eager[1]: not a tool`}},
@@ -400,4 +400,52 @@ func FuzzParseImport(f *testing.F) {
 			t.Fatalf("ParseImport added servers that do not validate: %v", problems)
 		}
 	})
+}
+
+// provider = "anthropic" brings Anthropic's base URL; Anthropic's base URL
+// brings the anthropic provider unless another is named.
+func TestAnthropicDefaults(t *testing.T) {
+	for _, tt := range []struct{ toml, provider, baseURL string }{
+		{"[model]\nprovider = \"anthropic\"\nname = \"claude-haiku-4-5\"", "anthropic", AnthropicBaseURL},
+		{"[model]\nbase_url = \"https://api.anthropic.com/v1\"\nname = \"claude-haiku-4-5\"", "anthropic", AnthropicBaseURL},
+		{"[model]\nprovider = \"openai\"\nbase_url = \"https://api.anthropic.com/v1\"", "openai", AnthropicBaseURL},
+		{"[model]\nprovider = \"anthropic\"\nbase_url = \"http://127.0.0.1:4010/v1\"", "anthropic", "http://127.0.0.1:4010/v1"},
+		{"[model]\nbase_url = \"https://api.openai.com/v1\"", "openai", "https://api.openai.com/v1"},
+	} {
+		c, err := Parse("config.toml", []byte(tt.toml))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Model.Provider != tt.provider || c.Model.BaseURL != tt.baseURL {
+			t.Errorf("%q: provider %q, base_url %q; want %q, %q", tt.toml, c.Model.Provider, c.Model.BaseURL, tt.provider, tt.baseURL)
+		}
+	}
+}
+
+// Cache reads cost 0.1 times the input price and writes 1.25 times, unless
+// the config prices them.
+func TestCostCached(t *testing.T) {
+	p := Price{InputPerMTok: 3, OutputPerMTok: 15}
+	// 1M input tokens: 200k plain, 500k read, 300k written; 100k output.
+	got := p.CostCached(1_000_000, 100_000, 500_000, 300_000)
+	want := 0.2*3 + 0.5*0.3 + 0.3*3.75 + 0.1*15
+	if diff := got - want; diff > 1e-9 || diff < -1e-9 {
+		t.Errorf("CostCached = %v, want %v", got, want)
+	}
+	if got, want := p.CostCached(1000, 10, 0, 0), p.Cost(1000, 10); got != want {
+		t.Errorf("without the cache: %v, want %v", got, want)
+	}
+	read, write := 0.5, 6.0
+	p.CacheReadPerMTok, p.CacheWritePerMTok = &read, &write
+	got = p.CostCached(1_000_000, 0, 500_000, 300_000)
+	if want := 0.2*3 + 0.5*0.5 + 0.3*6; got-want > 1e-9 || want-got > 1e-9 {
+		t.Errorf("with cache prices: %v, want %v", got, want)
+	}
+	c, err := Parse("config.toml", []byte("[model.price]\ninput_per_mtok = 1\ncache_read_per_mtok = 0.1\ncache_write_per_mtok = 1.25\n"))
+	if err != nil || c.Model.Price.CacheReadPerMTok == nil || *c.Model.Price.CacheWritePerMTok != 1.25 {
+		t.Errorf("parsing cache prices: %+v, %v", c.Model.Price, err)
+	}
+	if _, err := Parse("config.toml", []byte("[model.price]\ncache_read_per_mtok = -1\n")); err == nil {
+		t.Error("a negative cache price parsed")
+	}
 }

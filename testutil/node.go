@@ -78,7 +78,8 @@ func (l *LockedBuffer) String() string {
 }
 
 // AIMock is a running @copilotkit/aimock: an OpenAI-compatible model server
-// answering from fixture files.
+// answering from fixture files, which also serves the same fixtures as the
+// Anthropic Messages API (/v1/messages).
 type AIMock struct {
 	URL string // the base URL, ending in /v1
 }
@@ -115,6 +116,13 @@ func StartAIMock(t testing.TB, p *Peers, fixtures string) *AIMock {
 // Journal returns the chat-completion request bodies aimock received.
 func (a *AIMock) Journal(t testing.TB) []map[string]any {
 	t.Helper()
+	return a.JournalOf(t, "/chat/completions")
+}
+
+// JournalOf returns the bodies of the requests aimock received at paths
+// ending in suffix ("/messages": the Anthropic Messages API).
+func (a *AIMock) JournalOf(t testing.TB, suffix string) []map[string]any {
+	t.Helper()
 	resp, err := http.Get(strings.TrimSuffix(a.URL, "/v1") + "/__aimock/journal")
 	if err != nil {
 		t.Fatal(err)
@@ -129,7 +137,7 @@ func (a *AIMock) Journal(t testing.TB) []map[string]any {
 	}
 	var out []map[string]any
 	for _, e := range entries {
-		if strings.HasSuffix(e.Path, "/chat/completions") {
+		if strings.HasSuffix(e.Path, suffix) {
 			out = append(out, e.Body)
 		}
 	}

@@ -68,6 +68,7 @@ var services = []service{
 	{"LM Studio, on this computer", "http://127.0.0.1:1234/v1"},
 	{"llama.cpp, on this computer", "http://127.0.0.1:8080/v1"},
 	{"OpenAI", "https://api.openai.com/v1"},
+	{"Anthropic", "https://api.anthropic.com/v1"}, // provider anthropic: config infers it from this URL
 	{"OpenRouter", "https://openrouter.ai/api/v1"},
 	{"Groq", "https://api.groq.com/openai/v1"},
 	{"Mistral", "https://api.mistral.ai/v1"},

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -217,4 +218,28 @@ func FuzzAnthropicStream(f *testing.F) {
 			ids[c.ID] = true
 		}
 	})
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// Anthropic's list of models is asked with its own headers.
+func TestListModelsAnthropic(t *testing.T) {
+	var got *http.Request
+	old := http.DefaultClient.Transport
+	http.DefaultClient.Transport = roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		got = r
+		return &http.Response{StatusCode: 200, Header: http.Header{}, Request: r,
+			Body: io.NopCloser(strings.NewReader(`{"data":[{"type":"model","id":"claude-haiku-4-5","display_name":"Claude Haiku 4.5"},{"type":"model","id":"claude-sonnet-4-5"}],"has_more":false}`))}, nil
+	})
+	t.Cleanup(func() { http.DefaultClient.Transport = old })
+	models, err := ListModels(t.Context(), AnthropicBaseURL, "sk-ant-k")
+	if err != nil || strings.Join(models, ",") != "claude-haiku-4-5,claude-sonnet-4-5" {
+		t.Fatalf("ListModels = %v, %v", models, err)
+	}
+	if got.URL.String() != "https://api.anthropic.com/v1/models?limit=1000" || got.Header.Get("x-api-key") != "sk-ant-k" ||
+		got.Header.Get("anthropic-version") != AnthropicVersion || got.Header.Get("Authorization") != "" {
+		t.Errorf("request %s %v", got.URL, got.Header)
+	}
 }

@@ -65,13 +65,25 @@ func Probe(ctx context.Context, candidates []Endpoint) []Endpoint {
 }
 
 // ListModels asks an OpenAI-compatible server for its models (GET
-// base/models).
+// base/models). Anthropic's API answers the same question in the same
+// shape, with its own headers.
 func ListModels(ctx context.Context, baseURL, apiKey string) ([]string, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(baseURL, "/")+"/models", nil)
+	u := strings.TrimRight(baseURL, "/") + "/models"
+	anthropic := IsAnthropicURL(baseURL)
+	if anthropic {
+		u += "?limit=1000" // else the first 20
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, err
 	}
-	if apiKey != "" {
+	switch {
+	case anthropic:
+		req.Header.Set("anthropic-version", AnthropicVersion)
+		if apiKey != "" {
+			req.Header.Set("x-api-key", apiKey)
+		}
+	case apiKey != "":
 		req.Header.Set("Authorization", "Bearer "+apiKey)
 	}
 	resp, err := http.DefaultClient.Do(req)

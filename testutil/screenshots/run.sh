@@ -115,6 +115,16 @@ SERVERS=$(xdotool search --name '^Deckhand: servers$' | head -1)
 shot "$SERVERS" servers.png
 xdotool windowunmap "$SERVERS"
 
+# The settings (Ctrl+,), then Escape closes them.
+focus "$MAIN"
+xdotool mousemove --window "$MAIN" 600 640 click 1
+xdotool key ctrl+comma
+wait_for 10 xdotool search --name '^Deckhand: settings$'
+SETTINGS=$(xdotool search --name '^Deckhand: settings$' | head -1)
+SETTLE=2 shot "$SETTINGS" settings.png
+focus "$SETTINGS"
+xdotool key Escape
+
 # The quick prompt (Ctrl+K, as the tray's "Quick prompt…" does).
 focus "$MAIN"
 xdotool key ctrl+k

@@ -310,7 +310,11 @@ func (s *Stream) nextAnthropic() (Delta, error) {
 		if err != nil {
 			return Delta{}, s.readError(err)
 		}
-		return s.anthropic.whole(data)
+		d, err := s.anthropic.whole(data)
+		if se, ok := err.(*StreamError); ok {
+			se.Message = s.client.redact(se.Message)
+		}
+		return d, err
 	}
 	for {
 		raw, err := s.events.ReadEvent()
@@ -331,6 +335,9 @@ func (s *Stream) nextAnthropic() (Delta, error) {
 		d, more, end, err := s.anthropic.event(data)
 		if end {
 			s.done = true
+		}
+		if se, ok := err.(*StreamError); ok {
+			se.Message = s.client.redact(se.Message)
 		}
 		if err != nil || more {
 			return d, err

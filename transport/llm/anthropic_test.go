@@ -147,6 +147,12 @@ func TestAnthropicKeyNotInErrors(t *testing.T) {
 	if err == nil || strings.Contains(err.Error(), key) || !strings.Contains(err.Error(), "401 Unauthorized: invalid x-api-key [redacted] (authentication_error)") {
 		t.Errorf("Stream() = %v, want a 401 without the key", err)
 	}
+	// An error event in the stream, too.
+	srv.Add(testutil.ModelResponse{Body: "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"api_error\",\"message\":\"bad key " + key + "\"}}\n\n"})
+	o := run(t.Context(), c)
+	if o.Error == "" || strings.Contains(o.Error, key) {
+		t.Errorf("stream error %q", o.Error)
+	}
 }
 
 // Nothing listening: the same plain words as the OpenAI path.

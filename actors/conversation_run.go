@@ -135,9 +135,7 @@ func (a *conversationActor) onTurn(c actor.Context, turn llm.Turn, err error) {
 	if err == nil || turn.Usage != nil || turn.Text != "" || len(turn.ToolCalls) > 0 {
 		usage, estimated = prompt.Usage(turn, r.promptEstimate)
 	}
-	r.usage.PromptTokens += usage.PromptTokens
-	r.usage.CompletionTokens += usage.CompletionTokens
-	r.usage.TotalTokens += usage.TotalTokens
+	r.usage = r.usage.Plus(usage) // cache reads and writes too, for the cost
 	r.estimated = r.estimated || estimated
 	if err != nil {
 		// Keep what arrived: the person saw it stream.

@@ -51,6 +51,9 @@ cat >"$WORK/config.toml" <<TOML
 base_url = "http://127.0.0.1:$MODEL_PORT/v1"
 name = "gpt-4o-mini"
 
+[policy]
+workspace = "$NOTES"
+
 [mcp.auto_approve]
 "fs.list_directory" = true
 

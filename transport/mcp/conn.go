@@ -53,6 +53,10 @@ type Options struct {
 	// OnToolsChanged is called (from the SDK's goroutine; keep it short)
 	// when the server announces notifications/tools/list_changed.
 	OnToolsChanged func()
+	// OnResourceUpdated is called (from the SDK's goroutine; keep it
+	// short) with the URI of a subscribed resource the server says changed
+	// (notifications/resources/updated). See resources.go.
+	OnResourceUpdated func(uri string)
 	// InProcess, if set, is a server running inside Deckhand: Dial connects
 	// to it over in-memory pipes and ignores the server entry's transport.
 	InProcess *sdk.Server
@@ -181,6 +185,7 @@ func Dial(ctx context.Context, alias string, srv config.Server, opts Options) (*
 			}
 		},
 		ProgressNotificationHandler: c.onProgress,
+		ResourceUpdatedHandler:      resourceUpdated(opts.OnResourceUpdated),
 		LoggingMessageHandler: func(_ context.Context, req *sdk.LoggingMessageRequest) {
 			log.Debug("server log", "level", req.Params.Level, "logger", req.Params.Logger, "data", req.Params.Data)
 		},

@@ -29,6 +29,7 @@ type chatView struct {
 	est      estimator
 	icons    rowIcons
 	sel      selection         // the selected text, in one block
+	running  bool              // an answer is being written: no message controls
 	follow   bool              // keep the end in view as rows arrive
 	empty    fyne.CanvasObject // what an empty conversation shows
 
@@ -347,4 +348,19 @@ func (cv *chatView) measureRow(r chatmodel.Row) float32 {
 	m.Resize(fyne.NewSize(w, m.MinSize().Height))
 	m.box.Refresh()
 	return m.MinSize().Height
+}
+
+// setRunning shows or hides the message controls of the rows on screen
+// (the conversation refuses them while an answer is being written).
+func (cv *chatView) setRunning(running bool) {
+	if cv.running == running {
+		return
+	}
+	cv.running = running
+	for _, v := range cv.views {
+		if h, ok := v.parts[chatmodel.Header].(*headerView); ok && v.id >= 0 && v.row.Kind == chatmodel.Header {
+			h.set(v.row)
+			relayout(v.box)
+		}
+	}
 }

@@ -24,10 +24,11 @@ type headerView struct {
 	cp                  *widget.Button
 	retry, edit, delete *widget.Button
 	text, run           string
+	cv                  *chatView
 }
 
 func newHeaderView(r *rowView) *headerView {
-	h := &headerView{icon: widget.NewIcon(nil), who: widget.NewLabel("")}
+	h := &headerView{icon: widget.NewIcon(nil), who: widget.NewLabel(""), cv: r.cv}
 	h.who.TextStyle.Bold = true
 	var when fyne.CanvasObject
 	h.when, when = caption("")
@@ -60,9 +61,12 @@ func (h *headerView) set(r chatmodel.Row) {
 	setText(h.when, when)
 	h.text, h.run = r.Text, r.Run
 	setVisible(h.cp, r.Text != "") // hidden while the answer streams
-	setVisible(h.retry, r.Run != "" && r.Last)
-	setVisible(h.edit, r.Run != "" && r.Last)
-	setVisible(h.delete, r.Run != "")
+	// While an answer is being written the conversation refuses them:
+	// they show once it is over.
+	idle := !h.cv.running
+	setVisible(h.retry, r.Run != "" && r.Last && idle)
+	setVisible(h.edit, r.Run != "" && r.Last && idle)
+	setVisible(h.delete, r.Run != "" && idle)
 }
 
 // textView: a block of Markdown. The person's messages sit on a tinted

@@ -106,6 +106,11 @@ func TestMessageControls(t *testing.T) {
 		testutil.ModelResponse{Body: testutil.TextChunks("The rest.")})
 	h.say("third question")
 	h.until("words", func() bool { return h.shows(h.ui.win, "word word") })
+	for _, hv := range h.userHeaders() {
+		if hv.delete.Visible() || hv.retry.Visible() {
+			t.Error("message controls shown while an answer is being written")
+		}
+	}
 	h.ui.tell(&uiStop{})
 	h.until("Continue", func() bool { return h.button(h.ui.win, "Continue") != nil && !h.ui.running })
 	test.Tap(h.button(h.ui.win, "Continue"))

@@ -285,6 +285,7 @@ func (u *UI) apply(up *update) {
 		}
 		if up.running != u.running {
 			u.running = up.running
+			u.chat.setRunning(up.running)
 			if up.running {
 				u.send.Hide()
 				u.stop.Show()

@@ -154,8 +154,8 @@ func TestTenServers(t *testing.T) {
 	if st["hanging"].State != StateConnecting {
 		t.Errorf("hanging: %s, want connecting", st["hanging"].State)
 	}
-	if got := st["down"]; got.State != StateFailed || !strings.Contains(got.Reason, "connection refused") {
-		t.Errorf("down: %s %q, want failed: connection refused", got.State, got.Reason)
+	if got := st["down"]; got.State != StateFailed || !strings.Contains(got.Reason, "not reachable: nothing is listening there (connection refused). Is the server running at http") {
+		t.Errorf("down: %s %q, want failed: not reachable, in plain words", got.State, got.Reason)
 	}
 	if got := st["missing"]; got.State != StateFailed || got.Reason != `exec: "deckhand-no-such-server": executable file not found in $PATH` {
 		t.Errorf("missing: %s %q, want failed with exec's not-found error", got.State, got.Reason)

@@ -15,6 +15,7 @@ import (
 
 	"deckhand/clean"
 	"deckhand/config"
+	"deckhand/netwhy"
 	"deckhand/transport/mcp"
 )
 
@@ -105,7 +106,7 @@ func (a *serverActor) onDialed(c actor.Context, m *dialed) {
 		a.log.Debug("connect failed", "attempt", a.status.Attempts, "err", m.err)
 		a.status.Failure = mcp.Classify(m.err)
 		a.scheduleRetry(c)
-		a.setState(c, state, m.err.Error())
+		a.setState(c, state, unreachable(a.status.Endpoint, m.err))
 		return
 	}
 	a.conn = m.conn
@@ -279,4 +280,13 @@ func sameTools(a, b []*sdk.Tool) bool {
 	x, err1 := json.Marshal(a)
 	y, err2 := json.Marshal(b)
 	return err1 == nil && err2 == nil && bytes.Equal(x, y)
+}
+
+// unreachable is a failed connection's reason, in plain words when the
+// server could not be reached at all.
+func unreachable(endpoint string, err error) string {
+	if why, ok := netwhy.Why(err); ok && endpoint != "" {
+		return fmt.Sprintf("not reachable: %s. Is the server running at %s?", why, endpoint)
+	}
+	return err.Error()
 }

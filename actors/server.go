@@ -106,7 +106,7 @@ type serverDeps struct {
 	log      *slog.Logger
 	conns    *sync.WaitGroup // connections and connection attempts not yet finished
 	workers  *workers
-	dial     func(ctx context.Context, alias string, srv config.Server, onToolsChanged func()) (*mcp.Conn, error)
+	dial     func(ctx context.Context, alias string, srv config.Server, hooks connHooks) (*mcp.Conn, error)
 	// cached are the tools of each server's last connection (from the log),
 	// offered by servers that connect on demand until they do.
 	cached map[string][]*sdk.Tool
@@ -140,6 +140,16 @@ type serverActor struct {
 	// way, relist that another announcement came meanwhile.
 	listed          []*sdk.Tool
 	listing, relist bool
+	// pending are resource and prompt requests waiting for a connection;
+	// subs the subscribers of each watched resource (resources.go).
+	pending []pendingRequest
+	subs    map[string][]*actor.PID
+}
+
+// connHooks are what a connection calls back (from the SDK's goroutines).
+type connHooks struct {
+	toolsChanged    func()
+	resourceUpdated func(uri string)
 }
 
 type waitingCall struct {
@@ -244,5 +254,7 @@ func (a *serverActor) Receive(c actor.Context) {
 		a.failCalls(c, fmt.Errorf("server %s stopped", a.alias))
 		a.drop()
 		a.endLife()
+	default:
+		a.resourceReceive(c, m)
 	}
 }

@@ -61,6 +61,7 @@ func (a *serverActor) dial(c actor.Context) {
 			root.Send(self, &toolsChanged{gen: gen, pending: pending})
 		}
 	}
+	onUpdated := func(uri string) { root.Send(self, &resourceChanged{gen: gen, uri: uri}) }
 	life, conns := a.life, a.deps.conns
 	timeout := a.deps.mcp.DialTimeout(a.srv)
 	// Shutdown waits for attempts under way too: a half-started process must
@@ -69,7 +70,7 @@ func (a *serverActor) dial(c actor.Context) {
 	go func() {
 		defer conns.Done()
 		defer cancel()
-		conn, err := a.deps.dial(ctx, a.alias, a.srv, onChanged)
+		conn, err := a.deps.dial(ctx, a.alias, a.srv, connHooks{toolsChanged: onChanged, resourceUpdated: onUpdated})
 		if err != nil {
 			if errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
 				err = fmt.Errorf("timed out after %v: %w", timeout, err)
@@ -132,6 +133,8 @@ func (a *serverActor) onDialed(c actor.Context, m *dialed) {
 		a.startCall(c, w.sender, w.call)
 	}
 	a.waiting = nil
+	a.resubscribe(c)
+	a.runPending(c)
 }
 
 func (a *serverActor) onLost(c actor.Context, reason error) {
@@ -150,6 +153,7 @@ func (a *serverActor) failWaiting(c actor.Context, err error) {
 		c.Send(w.sender, &ToolResult{ID: w.call.req.ID, Tool: a.alias + "." + w.call.tool, Err: err})
 	}
 	a.waiting = nil
+	a.failPending(c, err)
 }
 
 // drop forgets the current connection (closing it) and any attempt under way.

@@ -115,6 +115,8 @@ func (a *serversActor) Receive(c actor.Context) {
 		}
 	case *actor.Terminated:
 		a.watchers = slices.DeleteFunc(a.watchers, func(p *actor.PID) bool { return p.Equal(m.Who) })
+	case serverRequest:
+		a.forwardRequest(c, m) // resources and prompts (resources.go)
 	}
 }
 

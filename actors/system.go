@@ -161,15 +161,16 @@ func Start(opts Options) *System {
 		log:      log,
 		conns:    s.conns,
 		workers:  newWorkers(time.Minute),
-		dial: func(ctx context.Context, alias string, srv config.Server, onChanged func()) (*mcp.Conn, error) {
+		dial: func(ctx context.Context, alias string, srv config.Server, hooks connHooks) (*mcp.Conn, error) {
 			return mcp.Dial(ctx, alias, srv, mcp.Options{
-				Logger:         log.With("server", alias),
-				ClientVersion:  opts.Version,
-				LookupEnv:      opts.LookupEnv,
-				Paths:          paths,
-				OnToolsChanged: onChanged,
-				InProcess:      opts.InProcess[alias],
-				Policy:         s.policy.Load(),
+				Logger:            log.With("server", alias),
+				ClientVersion:     opts.Version,
+				LookupEnv:         opts.LookupEnv,
+				Paths:             paths,
+				OnToolsChanged:    hooks.toolsChanged,
+				OnResourceUpdated: hooks.resourceUpdated,
+				InProcess:         opts.InProcess[alias],
+				Policy:            s.policy.Load(),
 			})
 		},
 	}

@@ -1,18 +1,14 @@
 package gui
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"image"
 	_ "image/gif" // DecodeConfig of attached images
 	_ "image/jpeg"
 	_ "image/png"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
-	"unicode/utf8"
 
 	_ "golang.org/x/image/webp"
 
@@ -21,22 +17,15 @@ import (
 	"deckhand/tools"
 )
 
-// Limits on attachments. A text file goes to the model inside the message,
-// so text is held to what a context can take; an image goes as an image
-// part and is checked for its size in pixels before anything decodes it.
+// Limits on attachments: the actors' (shared with resources and the
+// terminal).
 const (
-	maxTextFile      = 256 << 10 // one text file
-	maxTextTotal     = 1 << 20   // the text files of one message together
-	maxImageFile     = 5 << 20
-	maxAttachSide    = 8192 // pixels
-	maxImagePixels   = 40 << 20
-	maxAttachments   = 20 // files on one message
+	maxTextFile      = actors.MaxTextAttachment  // one text file
+	maxTextTotal     = actors.MaxTextAttachments // the text files of one message together
+	maxImageFile     = actors.MaxImageAttachment
+	maxAttachments   = actors.MaxAttachments // files on one message
 	maxAttachNameLen = 120
 )
-
-// imageTypes are the images a model is sent (what http.DetectContentType
-// names them).
-var imageTypes = map[string]bool{"image/png": true, "image/jpeg": true, "image/gif": true, "image/webp": true}
 
 // readAttachment reads a file to attach, deciding by its content (not its
 // name) whether it is an image the model can be sent or UTF-8 text; it
@@ -71,35 +60,13 @@ func readAttachment(path string) (actors.Attachment, error) {
 }
 
 // checkAttachment decides what data is: an image within the limits, or
-// UTF-8 text within them.
+// UTF-8 text within them (actors.CheckAttachment).
 func checkAttachment(name string, data []byte) (actors.Attachment, error) {
-	at := actors.Attachment{Name: name, Data: data}
-	if kind := http.DetectContentType(data); imageTypes[kind] {
-		if len(data) > maxImageFile {
-			return at, tooBig(name, len(data), "an image", maxImageFile)
-		}
-		cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
-		if err != nil || "image/"+format != kind {
-			return at, fmt.Errorf("%s looks like %s but cannot be read as one", name, kind)
-		}
-		if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width > maxAttachSide || cfg.Height > maxAttachSide || cfg.Width*cfg.Height > maxImagePixels {
-			return at, fmt.Errorf("%s is %d×%d pixels: an image can be at most %d on a side", name, cfg.Width, cfg.Height, maxAttachSide)
-		}
-		at.Type = kind
-		return at, nil
-	}
-	if !utf8.Valid(data) || bytes.IndexByte(data, 0) >= 0 {
-		return at, fmt.Errorf("%s is not a text file (UTF-8) or an image (PNG, JPEG, GIF, WebP): binary files cannot be attached", name)
-	}
-	if len(data) > maxTextFile {
-		return at, tooBig(name, len(data), "a text file", maxTextFile)
-	}
-	at.Type = "text/plain; charset=utf-8"
-	return at, nil
+	return actors.CheckAttachment(name, data)
 }
 
 func tooBig(name string, size int, what string, limit int) error {
-	return fmt.Errorf("%s is too big to attach (%s): %s can be at most %s", name, tools.Size(size), what, tools.Size(limit))
+	return actors.AttachmentTooBig(name, size, what, limit)
 }
 
 // attachName is a file's name as the model and the person see it: its

@@ -41,6 +41,9 @@ Approvals: [y]es once · [s]ession (this tool, until you quit) · [a]lways · [N
   :mcp tool ALIAS.TOOL        one tool's whole definition
   :mcp connect URL [ALIAS]    add a server for this session (also: :mcp connect -- COMMAND ARGS...)
   :mcp disconnect ALIAS       remove a server
+  :resources [ALIAS]          servers' resources and resource templates
+  :attach [ALIAS:]URI         attach a resource to your next message (kept up to date until sent, where the server offers it)
+  :prompts [ALIAS]            servers' prompts, as typed: /ALIAS.PROMPT ARG=VALUE … sends one
   :stop                       stop the current answer and its tool calls (Ctrl+C does too)
   :help                       this
   :quit                       leave (Ctrl+D, or Ctrl+C when nothing runs)

@@ -40,6 +40,12 @@ func (t *terminal) command(c actor.Context, line string) {
 			t.note("(nothing to stop)")
 			t.prompt()
 		}
+	case fields[0] == ":attach" && len(fields) == 2:
+		t.attachResource(c, fields[1])
+	case fields[0] == ":resources" && len(fields) <= 2:
+		later(func(ctx context.Context) string { return t.listResources(ctx, fields[1:]) })
+	case fields[0] == ":prompts" && len(fields) <= 2:
+		later(func(ctx context.Context) string { return t.listPrompts(ctx, fields[1:]) })
 	case fields[0] == ":mcp" && len(fields) >= 2:
 		later(func(ctx context.Context) string { return t.mcpCommand(ctx, fields[1], fields[2:]) })
 	default:

@@ -55,6 +55,12 @@ type terminal struct {
 	midLine  bool // streamed text has not ended with a newline
 	result   error
 	done     chan struct{}
+
+	// resources are attached to the next message (:attach; chat_resources.go);
+	// held are lines typed while one is being read, taken in turn after.
+	resources []*chatResource
+	attaching int
+	held      []string
 }
 
 func (t *terminal) Receive(c actor.Context) {
@@ -133,6 +139,8 @@ func (t *terminal) Receive(c actor.Context) {
 		t.quit(m.Err)
 	case *actors.ServerStatus:
 		t.serverChanged(m)
+	default:
+		t.resourceEvent(c, m) // :attach and prompts (chat_resources.go)
 	}
 }
 
@@ -163,6 +171,10 @@ func (t *terminal) serverChanged(s *actors.ServerStatus) {
 }
 
 func (t *terminal) input(c actor.Context, text string) {
+	if t.attaching > 0 {
+		t.held = append(t.held, text)
+		return
+	}
 	if len(t.pending) > 0 {
 		req := t.pending[0]
 		ans := approval.ParseAnswer(text)
@@ -184,9 +196,11 @@ func (t *terminal) input(c actor.Context, text string) {
 		t.prompt()
 	case strings.HasPrefix(text, ":"):
 		t.command(c, text)
+	case isPromptLine(text):
+		t.promptCommand(c, text) // a server's prompt (chat_resources.go)
 	default:
 		t.sent++
-		c.Send(t.conv, &actors.UserMessage{Text: text})
+		c.Send(t.conv, &actors.UserMessage{Text: text, Attachments: t.takeAttached(c)})
 	}
 }
 

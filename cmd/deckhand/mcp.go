@@ -16,6 +16,9 @@ const mcpUsage = `Usage:
   deckhand mcp call ALIAS.TOOL [JSON_ARGS | -] [--json] [--timeout DURATION] [--full]
   deckhand mcp pins [ALIAS] [--wait DURATION] | deckhand mcp pins accept ALIAS.TOOL
   deckhand mcp connect (URL | -- COMMAND ARGS...) [--alias A] [--transport T] [--auth-env VAR] [--save] [--json]
+  deckhand mcp resources [ALIAS] [--json] [--wait DURATION]
+  deckhand mcp read [ALIAS:]URI [--json]
+  deckhand mcp prompts [ALIAS] [--json] [--wait DURATION]
 
 list     every configured server: transport, endpoint, state (with the reason
          when it failed), protocol version and tool count
@@ -29,6 +32,11 @@ pins     each tool against its pinned definition (a changed tool is asked
          again before it runs); accept pins a tool's current definition
 connect  try a server that is not in the config, list its tools, and with
          --save add it to the config
+resources  each server's resources and resource templates (with its protocol)
+read     read a resource: ALIAS:URI, or a URI that one server lists (or has
+         a template for); binary contents are described, not printed
+prompts  each server's prompts, as /alias.prompt with their arguments (in
+         deckhand chat, /alias.prompt ARG=VALUE … sends one)
 
 --wait   list, tools and search say what they know after this long (default
          3s); servers still starting are shown as connecting
@@ -40,13 +48,16 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 		return nil
 	}
 	sub := map[string]func(context.Context, *env, []string) error{
-		"list":    mcpList,
-		"tools":   mcpTools,
-		"tool":    mcpTool,
-		"search":  mcpSearch,
-		"call":    mcpCall,
-		"connect": mcpConnect,
-		"pins":    mcpPins,
+		"list":      mcpList,
+		"tools":     mcpTools,
+		"tool":      mcpTool,
+		"search":    mcpSearch,
+		"call":      mcpCall,
+		"connect":   mcpConnect,
+		"pins":      mcpPins,
+		"resources": mcpResources,
+		"read":      mcpRead,
+		"prompts":   mcpPrompts,
 	}[args[0]]
 	if sub == nil {
 		fmt.Fprint(e.stderr, mcpUsage)

@@ -1,0 +1,246 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"deckhand/actors"
+	"deckhand/clean"
+	"deckhand/config"
+	"deckhand/tools"
+)
+
+// `deckhand mcp resources [ALIAS]` and `deckhand mcp read [ALIAS:]URI`.
+
+func mcpResources(ctx context.Context, e *env, args []string) error {
+	fs := flag.NewFlagSet("mcp resources", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "")
+	maxWait := fs.Duration("wait", shortWait, "")
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 1 {
+		return usagef("mcp resources takes at most one alias")
+	}
+	cfg, err := e.loadConfig()
+	if err != nil {
+		return err
+	}
+	sys, list, err := e.connect(ctx, cfg, *maxWait, rest...)
+	if err != nil {
+		return err
+	}
+	defer e.stopSystem(sys)
+	out := []resourcesJSON{}
+	for _, s := range list {
+		if s.State != actors.StateReady && s.State != actors.StateIdle {
+			fmt.Fprintf(e.stderr, "%s: %s\n", s.Alias, stateText(s))
+			continue
+		}
+		l, err := sys.Resources(ctx, s.Alias)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "%s: %v\n", s.Alias, err)
+			continue
+		}
+		out = append(out, resourcesJSON{Server: s.Alias, Protocol: s.ProtocolVersion, Offered: l.Offered, Subscribe: l.Subscribe,
+			Resources: orEmpty(l.Resources), Templates: orEmpty(l.Templates), Truncated: l.Truncated, LeftOut: l.LeftOut})
+	}
+	if *asJSON {
+		return writeJSON(e.stdout, out)
+	}
+	if len(list) == 0 {
+		fmt.Fprintf(e.stdout, "No MCP servers configured in %s.\n\n%s", cfg.Path, addServerHint)
+		return nil
+	}
+	for i, l := range out {
+		if i > 0 {
+			fmt.Fprintln(e.stdout)
+		}
+		printResources(e.stdout, l)
+	}
+	return nil
+}
+
+// resourcesJSON is one server's listing in `mcp resources --json`.
+type resourcesJSON struct {
+	Server    string                    `json:"server"`
+	Protocol  string                    `json:"protocol,omitempty"`
+	Offered   bool                      `json:"offered"`
+	Subscribe bool                      `json:"subscribe,omitempty"`
+	Resources []actors.Resource         `json:"resources"`
+	Templates []actors.ResourceTemplate `json:"templates"`
+	Truncated bool                      `json:"truncated,omitempty"`
+	LeftOut   int                       `json:"left_out,omitempty"`
+}
+
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// printResources prints one server's resources and templates (their texts
+// were cleaned by the actors).
+func printResources(w io.Writer, l resourcesJSON) {
+	head := l.Server
+	if l.Protocol != "" {
+		head += " (protocol " + l.Protocol + ")"
+	}
+	if !l.Offered {
+		fmt.Fprintf(w, "%s: no resources\n", head)
+		return
+	}
+	notes := []string{fmt.Sprintf("%d %s, %d %s", len(l.Resources), plural(len(l.Resources), "resource", "resources"), len(l.Templates), plural(len(l.Templates), "template", "templates"))}
+	if l.Subscribe {
+		notes = append(notes, "subscriptions")
+	}
+	fmt.Fprintf(w, "%s: %s\n", head, strings.Join(notes, ", "))
+	for _, r := range l.Resources {
+		line := "  " + r.URI
+		if label := actors.Label(r.Name, r.Title); label != "" && label != r.URI {
+			line += "  " + label
+		}
+		if r.MIMEType != "" {
+			line += " [" + r.MIMEType + "]"
+		}
+		if d := firstLine(r.Description); d != "" {
+			line += " — " + shorten(d, 80)
+		}
+		fmt.Fprintln(w, line)
+	}
+	if len(l.Templates) > 0 {
+		fmt.Fprintln(w, "  templates:")
+		for _, t := range l.Templates {
+			line := "  " + t.URITemplate
+			if label := actors.Label(t.Name, t.Title); label != "" {
+				line += "  " + label
+			}
+			if d := firstLine(t.Description); d != "" {
+				line += " — " + shorten(d, 80)
+			}
+			fmt.Fprintln(w, line)
+		}
+	}
+	if l.Truncated {
+		fmt.Fprintln(w, "  (the server listed more: the rest are left out)")
+	}
+	if l.LeftOut > 0 {
+		fmt.Fprintf(w, "  (%d left out: their URIs are not one clean line)\n", l.LeftOut)
+	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func mcpRead(ctx context.Context, e *env, args []string) error {
+	fs := flag.NewFlagSet("mcp read", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "")
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) != 1 {
+		return usagef("usage: deckhand mcp read [ALIAS:]URI")
+	}
+	cfg, err := e.loadConfig()
+	if err != nil {
+		return err
+	}
+	alias, uri := splitResourceArg(rest[0], cfg)
+	var only []string
+	if alias != "" {
+		only = []string{alias}
+	}
+	sys, list, err := e.connect(ctx, cfg, 0, only...)
+	if err != nil {
+		return err
+	}
+	defer e.stopSystem(sys)
+	if alias != "" && len(list) == 1 && list[0].State != actors.StateReady && list[0].State != actors.StateIdle {
+		return fmt.Errorf("server %s: %s", alias, stateText(list[0]))
+	}
+	read, err := readResource(ctx, sys, alias, uri)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(e.stdout, map[string]any{"server": read.Alias, "uri": read.URI, "contents": read.Contents})
+	}
+	fmt.Fprint(e.stdout, describeContents(read))
+	return nil
+}
+
+// splitResourceArg reads ALIAS:URI when ALIAS is a configured server.
+func splitResourceArg(arg string, cfg *config.Config) (alias, uri string) {
+	var servers []actors.ServerStatus
+	for a := range cfg.MCP.Servers {
+		servers = append(servers, actors.ServerStatus{Alias: a})
+	}
+	return actors.SplitResource(arg, servers)
+}
+
+// readResource reads uri from alias, or (alias "") from the one server
+// that lists it or has a template for it.
+func readResource(ctx context.Context, sys *actors.System, alias, uri string) (*actors.ResourceRead, error) {
+	if alias == "" {
+		found, err := sys.FindResource(ctx, uri)
+		if err != nil {
+			return nil, err
+		}
+		switch len(found) {
+		case 0:
+			return nil, fmt.Errorf("no ready server lists %s (or has a template for it): name the server as ALIAS:URI", clean.Line(uri))
+		case 1:
+			alias = found[0]
+		default:
+			slices.Sort(found)
+			return nil, fmt.Errorf("%s is offered by %s: name the server as ALIAS:URI", clean.Line(uri), strings.Join(found, ", "))
+		}
+	}
+	return sys.ReadResource(ctx, alias, uri)
+}
+
+// describeContents prints what a resource holds: text as it is (cleaned),
+// a blob that is text the same, other blobs as a line saying what they
+// are.
+func describeContents(r *actors.ResourceRead) string {
+	var b strings.Builder
+	for i, c := range r.Contents {
+		if len(r.Contents) > 1 || c.URI != r.URI && c.URI != "" {
+			if i > 0 {
+				b.WriteString("\n")
+			}
+			fmt.Fprintf(&b, "== %s\n", actors.ResourceName(c.URI))
+		}
+		text := c.Text
+		if text == "" && c.Blob != nil {
+			if !utf8.Valid(c.Blob) || slices.Contains(c.Blob, 0) {
+				kind := http.DetectContentType(c.Blob)
+				fmt.Fprintf(&b, "[%s, %s]\n", kind, tools.Size(len(c.Blob)))
+				continue
+			}
+			text = string(c.Blob)
+		}
+		text = clean.Text(text)
+		b.WriteString(text)
+		if text != "" && !strings.HasSuffix(text, "\n") {
+			b.WriteString("\n")
+		}
+	}
+	if len(r.Contents) == 0 {
+		b.WriteString("(the server returned no contents)\n")
+	}
+	return b.String()
+}

@@ -44,6 +44,12 @@ type ServerStatus struct {
 	Since           time.Time // when State last changed
 	NextRetry       time.Time // zero unless a retry is scheduled
 	Attempts        int       // failed attempts since the last success
+	// Sign-in (OAuth; signin.go): whether the connection is signed in and,
+	// when the server said, as whom; while signing in, the page opened in
+	// the browser, to show and copy.
+	SignedIn  bool
+	Account   string
+	SignInURL string
 }
 
 // Settled reports whether the first connection attempt has an outcome.
@@ -113,6 +119,11 @@ type serverDeps struct {
 	// saveTools keeps a server's tools for the next start; nil without a
 	// log.
 	saveTools func(alias string, tools []*sdk.Tool)
+	// signIn configures OAuth sign-in (signin.go); addSecrets makes new
+	// tokens secrets; store, if set, logs elicitations (elicit.go).
+	signIn     *SignInOptions
+	addSecrets func(...string)
+	store      *actor.PID
 }
 
 // serverActor owns the connection to one server.
@@ -140,6 +151,7 @@ type serverActor struct {
 	// way, relist that another announcement came meanwhile.
 	listed          []*sdk.Tool
 	listing, relist bool
+	auth            authState // signing in (signin.go)
 	// pending are resource and prompt requests waiting for a connection;
 	// subs the subscribers of each watched resource (resources.go).
 	pending []pendingRequest
@@ -249,6 +261,8 @@ func (a *serverActor) Receive(c actor.Context) {
 			return
 		}
 		a.publishTools(c, m.tools)
+	case *SignIn, *SignOut, *signInURL, *signInNeeded, *signedOut, *elicitAsk:
+		a.authReceive(c, m)
 	case *actor.Restarting, *actor.Stopping:
 		a.failWaiting(c, fmt.Errorf("server %s stopped", a.alias))
 		a.failCalls(c, fmt.Errorf("server %s stopped", a.alias))

@@ -109,6 +109,9 @@ func (a *serverActor) failCalls(c actor.Context, err error) {
 // unavailable explains why a call cannot be made now.
 func (a *serverActor) unavailable() error {
 	msg := fmt.Sprintf("server %s is %s", a.alias, a.status.State)
+	if a.status.State == StateNeedsSignIn {
+		msg = fmt.Sprintf("server %s needs you to sign in (Servers, Sign in; or deckhand mcp login %s)", a.alias, a.alias)
+	}
 	if a.status.Reason != "" {
 		msg += ": " + a.status.Reason
 	}

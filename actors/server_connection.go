@@ -53,7 +53,8 @@ func (a *serverActor) dial(c actor.Context) {
 	a.gen++
 	gen := a.gen
 	self, root := c.Self(), c.ActorSystem().Root
-	ctx, cancel := context.WithTimeout(a.life, a.deps.mcp.DialTimeout(a.srv))
+	ctx, cancel := context.WithTimeout(a.life, a.dialTimeout())
+	ctx = mcp.WithAttempt(ctx, a.attempt(c, gen)) // sign-in and elicitation (signin.go)
 	a.cancelDial = cancel
 	pending := &atomic.Bool{}
 	onChanged := func() {
@@ -63,7 +64,7 @@ func (a *serverActor) dial(c actor.Context) {
 	}
 	onUpdated := func(uri string) { root.Send(self, &resourceChanged{gen: gen, uri: uri}) }
 	life, conns := a.life, a.deps.conns
-	timeout := a.deps.mcp.DialTimeout(a.srv)
+	timeout := a.dialTimeout()
 	// Shutdown waits for attempts under way too: a half-started process must
 	// be cleaned up before Deckhand exits, or its children are orphaned.
 	conns.Add(1)
@@ -97,6 +98,9 @@ func (a *serverActor) onDialed(c actor.Context, m *dialed) {
 		return
 	}
 	a.cancelDial = nil
+	if m.err != nil && a.signInFailed(c, m.err) {
+		return
+	}
 	if m.err != nil {
 		a.failWaiting(c, fmt.Errorf("server %s: connecting: %w", a.alias, m.err))
 		a.status.Attempts++
@@ -127,7 +131,9 @@ func (a *serverActor) onDialed(c actor.Context, m *dialed) {
 		root.Send(self, &connLost{gen: gen, err: conn.Err()})
 	}()
 	a.publishTools(c, m.tools)
+	a.signedIn(conn)
 	a.setState(c, StateReady, "")
+	a.signInDone(c)
 	a.log.Info("connected", "transport", a.status.Transport, "protocol", a.status.ProtocolVersion, "tools", len(m.tools))
 	for _, w := range a.waiting {
 		a.startCall(c, w.sender, w.call)

@@ -46,6 +46,7 @@ type serversActor struct {
 	status   map[string]ServerStatus
 	watchers []*actor.PID
 	waiting  []*actor.PID // ListServers{WaitSettled} requests not yet answered
+	elicit   elicitations // servers' questions to the person (elicit.go)
 }
 
 func newServers(servers map[string]config.Server, deps serverDeps) *serversActor {
@@ -115,6 +116,20 @@ func (a *serversActor) Receive(c actor.Context) {
 		}
 	case *actor.Terminated:
 		a.watchers = slices.DeleteFunc(a.watchers, func(p *actor.PID) bool { return p.Equal(m.Who) })
+	case *SignIn:
+		if pid := a.children[m.Alias]; pid != nil {
+			c.Forward(pid)
+		} else if c.Sender() != nil {
+			c.Respond(&ServerStatus{Alias: m.Alias, State: StateStopped, Reason: "no such server, or it is disabled"})
+		}
+	case *SignOut:
+		if pid := a.children[m.Alias]; pid != nil {
+			c.Forward(pid)
+		} else if c.Sender() != nil {
+			c.Respond(&Done{Err: fmt.Errorf("no server named %q is running", m.Alias)})
+		}
+	case *ElicitationRequested, *ElicitationAnswer, *elicitEnded:
+		a.elicitReceive(c, m)
 	case serverRequest:
 		a.forwardRequest(c, m) // resources and prompts (resources.go)
 	}

@@ -277,6 +277,10 @@ func (a *storeActor) record(c actor.Context, msg any) {
 		ev(m.Conversation, m.Run, store.KindToolChanged, map[string]any{"call": m.Call, "tool": m.Tool, "change": m.Change})
 	case *ToolsLoaded:
 		ev(m.Conversation, m.Run, store.KindToolsLoaded, map[string]any{"loaded": m.Tools, "by": m.By})
+	case *ElicitationRequested:
+		ev(m.Conversation, m.Run, store.KindElicitationAsked, elicitAskedData(m))
+	case *ElicitationClosed:
+		ev(m.Conversation, m.Run, store.KindElicitationAnswered, elicitClosedData(m))
 	case *RunFinished:
 		delete(a.deltas, m.Run)
 		status, kind := store.RunSucceeded, store.KindRunSucceeded

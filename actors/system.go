@@ -50,6 +50,9 @@ type Options struct {
 	// supervised like the configured ones and connected over in-memory
 	// pipes. A configured server of the same alias lends them its settings.
 	InProcess map[string]*sdk.Server
+	// SignIn configures OAuth sign-in for HTTP servers that ask for it;
+	// nil: tokens in the keyring, the system browser (signin.go).
+	SignIn *SignInOptions
 
 	// conversationHook, when set (by tests), sees every message of every
 	// conversation first.
@@ -77,6 +80,7 @@ type System struct {
 	secrets   *secretSet      // removed from tool results before the model or a person sees them
 	pins      *pinBook        // the pinned tool definitions
 	ids       atomic.Uint64   // call ids for CallTool
+	signIn    *SignInOptions  // OAuth sign-in (signin.go)
 }
 
 // cachedCatalogs reads the tools of the last connection of each server that
@@ -120,7 +124,7 @@ func Start(opts Options) *System {
 	if lookupEnv == nil {
 		lookupEnv = os.LookupEnv
 	}
-	s := &System{Root: as.Root, as: as, log: log, conns: &sync.WaitGroup{}, lookupEnv: lookupEnv, db: opts.Log}
+	s := &System{Root: as.Root, as: as, log: log, conns: &sync.WaitGroup{}, lookupEnv: lookupEnv, db: opts.Log, signIn: opts.SignIn.withDefaults(), secrets: &secretSet{}}
 	s.policy.Store(policy.New(opts.Config, lookupEnv))
 	paths := opts.Paths
 	if paths == nil {
@@ -174,6 +178,8 @@ func Start(opts Options) *System {
 			})
 		},
 	}
+	deps.signIn, deps.store = s.signIn, s.Store
+	deps.addSecrets = func(v ...string) { s.AddSecrets(v...) }
 	if opts.Log != nil {
 		deps.cached = cachedCatalogs(opts.Log, opts.Config.MCP.Servers, log)
 		store := s.Store
@@ -195,7 +201,6 @@ func Start(opts Options) *System {
 		actor.WithSupervisor(actor.NewExponentialBackoffStrategy(time.Minute, 500*time.Millisecond)),
 	))
 	s.always = always
-	s.secrets = &secretSet{}
 	s.secrets.add(opts.Secrets...)
 	s.addKeyringSecret(opts.Config.Model, lookupEnv)
 	cd := convDeps{

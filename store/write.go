@@ -32,6 +32,10 @@ const (
 	KindNotice            = "notice"
 	KindToolsLoaded       = "tools.loaded" // lazy tools whose schemas the model gets from now on
 	KindToolChanged       = "tool.definition_changed"
+	// A server asked the person something (MCP elicitation), and how it
+	// ended: the fields asked and answered, never the values.
+	KindElicitationAsked    = "elicitation.asked"
+	KindElicitationAnswered = "elicitation.answered"
 )
 
 // Event is one row of the append-only log.

@@ -4,10 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
 
 	"deckhand/actors"
 	"deckhand/config"
+	"deckhand/keys"
+	"deckhand/transport/mcp"
 )
 
 // runConformance is the client adapter for @modelcontextprotocol/conformance:
@@ -25,11 +31,22 @@ func runConformance(ctx context.Context, e *env, args []string) error {
 		Servers:        map[string]config.Server{"conformance": {URL: url}},
 	}}
 	cfg.ApplyDefaults()
-	sys, list, err := e.connect(ctx, cfg, 25*time.Second)
+	sys := actors.Start(actors.Options{
+		Config:    cfg,
+		Logger:    e.log,
+		Version:   version,
+		LookupEnv: e.getenv,
+		Paths:     &mcp.PathResolver{},
+		SignIn:    conformanceSignIn(e),
+	})
+	defer e.stopSystem(sys)
+	answerElicitations(sys)
+	wctx, cancel := context.WithTimeout(ctx, 25*time.Second)
+	list, err := sys.ServerStatuses(wctx, true)
+	cancel()
 	if err != nil {
 		return err
 	}
-	defer e.stopSystem(sys)
 	if st := list[0]; st.State != actors.StateReady {
 		return fmt.Errorf("scenario %s: %s", scenario, stateText(st))
 	}
@@ -102,4 +119,66 @@ func exampleArgs(schema any) map[string]any {
 		}
 	}
 	return out
+}
+
+// conformanceSignIn signs in as the suite expects of a client: at once,
+// whenever a server asks, with the browser step done by an HTTP client
+// that follows the authorization server's redirect to Deckhand's loopback
+// redirect. Tokens stay in memory. The suite's context
+// (MCP_CONFORMANCE_CONTEXT) may give a pre-registered client.
+func conformanceSignIn(e *env) *actors.SignInOptions {
+	o := &actors.SignInOptions{
+		AtStart: true,
+		Browser: followRedirects,
+		OAuth: mcp.OAuth{
+			Tokens: &keys.Tokens{Memory: true},
+			// A client ID metadata document URL, for servers that take one
+			// (the suite does not fetch it).
+			ClientMetadataURL: "https://conformance-test.local/client-metadata.json",
+		},
+	}
+	if raw, ok := e.getenv("MCP_CONFORMANCE_CONTEXT"); ok {
+		var c struct {
+			ClientID     string `json:"client_id"`
+			ClientSecret string `json:"client_secret"`
+		}
+		if json.Unmarshal([]byte(raw), &c) == nil {
+			o.OAuth.ClientID, o.OAuth.ClientSecret = c.ClientID, c.ClientSecret
+		}
+	}
+	return o
+}
+
+// followRedirects is the automated browser: it opens the authorization
+// page and follows its redirects, the last of which is Deckhand's loopback
+// redirect with the code.
+func followRedirects(ctx context.Context, url string) error {
+	go func() {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if err != nil {
+			return
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}()
+	return nil
+}
+
+// answerElicitations answers every server question as a person who
+// accepts the form as it comes (its defaults), and agrees to open a page.
+func answerElicitations(sys *actors.System) {
+	pid := sys.Root.Spawn(actor.PropsFromFunc(func(c actor.Context) {
+		if m, ok := c.Message().(*actors.ElicitationRequested); ok {
+			var content map[string]any
+			if m.Form != nil {
+				content = m.Form.Defaults()
+			}
+			c.Send(sys.Servers, &actors.ElicitationAnswer{ID: m.ID, Action: actors.ElicitAccept, Content: content})
+		}
+	}))
+	sys.Root.Send(sys.Servers, &actors.WatchServers{PID: pid})
 }

@@ -16,6 +16,7 @@ const mcpUsage = `Usage:
   deckhand mcp call ALIAS.TOOL [JSON_ARGS | -] [--json] [--timeout DURATION] [--full]
   deckhand mcp pins [ALIAS] [--wait DURATION] | deckhand mcp pins accept ALIAS.TOOL
   deckhand mcp connect (URL | -- COMMAND ARGS...) [--alias A] [--transport T] [--auth-env VAR] [--save] [--json]
+  deckhand mcp login ALIAS [--timeout DURATION] | deckhand mcp logout ALIAS
   deckhand mcp resources [ALIAS] [--json] [--wait DURATION]
   deckhand mcp read [ALIAS:]URI [--json]
   deckhand mcp prompts [ALIAS] [--json] [--wait DURATION]
@@ -32,6 +33,10 @@ pins     each tool against its pinned definition (a changed tool is asked
          again before it runs); accept pins a tool's current definition
 connect  try a server that is not in the config, list its tools, and with
          --save add it to the config
+login    sign in to a server that asks for it (OAuth): the browser opens at
+         its sign-in page (the address is printed too); tokens go to the
+         keyring and are refreshed before they expire
+logout   forget a server's sign-in (its tokens leave the keyring)
 resources  each server's resources and resource templates (with its protocol)
 read     read a resource: ALIAS:URI, or a URI that one server lists (or has
          a template for); binary contents are described, not printed

@@ -71,6 +71,12 @@ type Options struct {
 	// the policy of an empty config (sandbox on, the workspace as the
 	// only root, no secrets passed on).
 	Policy *policy.Policy
+	// OAuth, if set, signs in to HTTP servers that ask for it (and have
+	// no auth_token or auth_env). See oauth.go.
+	OAuth *OAuth
+	// OnElicit, if set, answers the server's elicitation requests (form
+	// and URL mode), called on the SDK's goroutine. See elicit.go.
+	OnElicit func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error)
 }
 
 // defaultHTTPTransport bounds the TCP and TLS handshakes: a host that drops
@@ -126,6 +132,8 @@ type Conn struct {
 	tokens   atomic.Uint64
 	mu       sync.Mutex
 	progress map[string]func(Progress)
+
+	oauth *oauthHandler // nil unless the server may ask to sign in
 }
 
 // Dial connects to the server described by srv and completes the MCP
@@ -133,6 +141,7 @@ type Conn struct {
 // words (HTTP status and body, process exit and stderr) and never contain
 // the bearer token.
 func Dial(ctx context.Context, alias string, srv config.Server, opts Options) (*Conn, error) {
+	opts = attemptOptions(ctx, opts)
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -176,6 +185,9 @@ func Dial(ctx context.Context, alias string, srv config.Server, opts Options) (*
 		// are not ours to bound.
 		caps.RootsV2 = &sdk.RootCapabilities{}
 	}
+	if opts.OnElicit != nil {
+		caps.Elicitation = &sdk.ElicitationCapabilities{Form: &sdk.FormElicitationCapabilities{}, URL: &sdk.URLElicitationCapabilities{}}
+	}
 	client := sdk.NewClient(&sdk.Implementation{Name: name, Version: version}, &sdk.ClientOptions{
 		Logger:       log,
 		Capabilities: caps,
@@ -185,6 +197,7 @@ func Dial(ctx context.Context, alias string, srv config.Server, opts Options) (*
 			}
 		},
 		ProgressNotificationHandler: c.onProgress,
+		ElicitationHandler:          opts.OnElicit,
 		ResourceUpdatedHandler:      resourceUpdated(opts.OnResourceUpdated),
 		LoggingMessageHandler: func(_ context.Context, req *sdk.LoggingMessageRequest) {
 			log.Debug("server log", "level", req.Params.Level, "logger", req.Params.Logger, "data", req.Params.Data)
@@ -372,11 +385,18 @@ func (c *Conn) dialHTTP(ctx context.Context, client *sdk.Client, endpoint string
 	if kind == KindSSE {
 		t = &sdk.SSEClientTransport{Endpoint: endpoint, HTTPClient: hc}
 	} else {
-		t = &sdk.StreamableClientTransport{Endpoint: endpoint, HTTPClient: hc}
+		st := &sdk.StreamableClientTransport{Endpoint: endpoint, HTTPClient: hc}
+		if err := c.withOAuth(st, token, opts); err != nil {
+			return err
+		}
+		t = st
 	}
 	c.kind, c.http = kind, ht
 	cs, err := client.Connect(c.sessionCtx, t, nil)
 	if err != nil {
+		if se := c.signInNeeded(); se != nil {
+			return se
+		}
 		return httpFailure(ctx, ht, err)
 	}
 	c.session = cs

@@ -59,6 +59,7 @@ const (
 	FailureTimeout     Failure = "timeout"     // no answer in time
 	FailureExited      Failure = "exited"      // the process ended
 	FailureProtocol    Failure = "protocol"    // it answered, but not with MCP
+	FailureSignIn      Failure = "sign_in"     // the server wants the person to sign in (OAuth)
 )
 
 // ErrAuthEnv is wrapped by errors about a missing or empty auth_env variable.
@@ -77,6 +78,8 @@ func Classify(err error) Failure {
 		return FailureNotFound
 	case errors.Is(err, ErrAuthEnv):
 		return FailureAuth
+	case errors.Is(err, ErrSignInRequired):
+		return FailureSignIn
 	case errors.As(err, &httpErr):
 		if httpErr.Status == http.StatusUnauthorized || httpErr.Status == http.StatusForbidden {
 			return FailureAuth

@@ -200,6 +200,8 @@ func (b *bridge) Receive(c actor.Context) {
 		m.handle(b, c)
 	case composerMsg:
 		m.handleComposer(b, c)
+	case *actors.ResourceUpdated:
+		b.resourceUpdated(m) // an attached resource changed (resources_bridge.go)
 
 	// Background work.
 	case *sessionsLoaded:

@@ -40,7 +40,8 @@ type composer struct {
 	u *UI
 
 	attach    *widget.Button
-	chips     *fyne.Container // the attached files; hidden while there are none
+	chips     *fyne.Container // the prompt suggestions and the attachments; hidden while neither shows
+	chipRow   *fyne.Container // the attached files and resources
 	files     []*attachedFile
 	picker    *widget.Select
 	pickerBox fyne.CanvasObject
@@ -58,21 +59,30 @@ type composer struct {
 	listing  bool
 
 	bridge *composerBridge
+
+	// The servers' side: resources and prompts (composer_resources.go,
+	// prompts.go).
+	browser *resourcesWindow
+	slash   *slashState
 }
 
 // attachedFile is a file attached to the next message: being read (at is
-// nil), or read.
+// nil), or read; or a server's resource, or a prompt's parts (res).
 type attachedFile struct {
 	name string
 	at   *actors.Attachment
+	res  *resourceRef
 }
 
 func newComposer(u *UI) *composer {
 	p := &composer{u: u, decided: map[string]bool{}, bridge: newComposerBridge()}
 	p.attach = widget.NewButtonWithIcon("", theme.MailAttachmentIcon(), p.choose)
 	p.attach.Importance = widget.LowImportance
-	p.chips = container.New(layout.NewRowWrapLayout())
+	p.chipRow = container.New(layout.NewRowWrapLayout())
+	p.slash = newSlashState(p)
+	p.chips = container.NewVBox(p.slash.box, p.chipRow)
 	p.chips.Hide()
+	p.slash.hook()
 	p.picker = widget.NewSelect(nil, p.picked)
 	p.picker.PlaceHolder = "Model"
 	// As wide as a usual model name; longer ones are cut with an ellipsis.
@@ -313,6 +323,9 @@ func (p *composer) textBytes() int {
 		if f.at != nil && !f.at.Image() {
 			n += len(f.at.Data)
 		}
+		if f.res != nil {
+			n += textSize(f.res.parts)
+		}
 	}
 	return n
 }
@@ -320,6 +333,7 @@ func (p *composer) textBytes() int {
 func (p *composer) remove(f *attachedFile) {
 	if i := slices.Index(p.files, f); i >= 0 {
 		p.files = slices.Delete(p.files, i, i+1)
+		p.unwatch(f)
 		p.refreshChips()
 	}
 }
@@ -328,6 +342,11 @@ func (p *composer) remove(f *attachedFile) {
 // read.
 func (p *composer) ready() (out []actors.Attachment, reading bool) {
 	for _, f := range p.files {
+		if f.res != nil {
+			reading = reading || !f.res.read
+			out = append(out, f.res.parts...)
+			continue
+		}
 		if f.at == nil {
 			reading = true
 			continue
@@ -339,6 +358,9 @@ func (p *composer) ready() (out []actors.Attachment, reading bool) {
 
 // clear takes the attachments away once they are sent.
 func (p *composer) clear() {
+	for _, f := range p.files {
+		p.unwatch(f)
+	}
 	p.files = nil
 	p.refreshChips()
 }
@@ -348,8 +370,16 @@ func (p *composer) refreshChips() {
 	for i, f := range p.files {
 		objs[i] = p.chip(f)
 	}
-	p.chips.Objects = objs
-	setVisible(p.chips, len(objs) > 0)
+	p.chipRow.Objects = objs
+	setVisible(p.chipRow, len(objs) > 0)
+	p.chipRow.Refresh()
+	p.showChips()
+}
+
+// showChips shows the area above the message box while it has something
+// to show.
+func (p *composer) showChips() {
+	setVisible(p.chips, len(p.files) > 0 || p.slash.box.Visible())
 	p.chips.Refresh()
 }
 
@@ -358,7 +388,9 @@ func (p *composer) refreshChips() {
 func (p *composer) chip(f *attachedFile) fyne.CanvasObject {
 	icon := theme.FileTextIcon()
 	text := f.name + "  ·  reading…"
-	if f.at != nil {
+	if f.res != nil {
+		icon, text = theme.StorageIcon(), f.res.chipText(f.name)
+	} else if f.at != nil {
 		text = f.name + "  ·  " + tools.Size(len(f.at.Data))
 		if f.at.Image() {
 			icon = theme.FileImageIcon()

@@ -41,6 +41,7 @@ type serverRow struct {
 	reason                                *widget.Label
 	leftOut                               *widget.Label // tools left out of the catalog
 	tools, reconnect, disconnect, connect *widget.Button
+	resources                             *widget.Button // its resources (resources.go)
 	edit, remove                          *widget.Button // configured servers only
 }
 
@@ -133,6 +134,7 @@ func (s *serversWindow) row(st actors.ServerStatus) fyne.CanvasObject {
 
 	alias := st.Alias
 	r.tools = widget.NewButtonWithIcon("Tools", theme.ListIcon(), func() { s.showTools(alias) })
+	r.resources = widget.NewButtonWithIcon("Resources", theme.StorageIcon(), func() { s.ui.showResources(alias) })
 	r.reconnect = widget.NewButtonWithIcon("Reconnect", theme.ViewRefreshIcon(), func() { s.ui.tell(&uiReconnect{alias: alias}) })
 	r.disconnect = widget.NewButtonWithIcon("Disconnect", theme.MediaStopIcon(), func() { s.ui.tell(&uiDisconnect{alias: alias}) })
 	r.connect = widget.NewButtonWithIcon("Connect", theme.MediaPlayIcon(), func() { s.ui.tell(&uiReconnect{alias: alias}) })
@@ -146,6 +148,9 @@ func (s *serversWindow) row(st actors.ServerStatus) fyne.CanvasObject {
 		r.edit.Hide()
 		r.remove.Hide()
 	}
+	if st.State != actors.StateReady {
+		r.resources.Hide()
+	}
 	if st.State == actors.StateStopped {
 		r.tools.Hide()
 		r.reconnect.Hide()
@@ -156,7 +161,7 @@ func (s *serversWindow) row(st actors.ServerStatus) fyne.CanvasObject {
 			r.tools.Disable()
 		}
 	}
-	buttons := container.NewHBox(r.tools, r.reconnect, r.disconnect, r.connect, r.edit, r.remove)
+	buttons := container.NewHBox(r.tools, r.resources, r.reconnect, r.disconnect, r.connect, r.edit, r.remove)
 	head := container.NewHBox(container.NewCenter(dotBox), name, r.state)
 	return container.NewPadded(container.NewBorder(nil, nil, nil, container.NewCenter(buttons),
 		container.NewVBox(head, info, endpointObj, r.reason, r.leftOut)))

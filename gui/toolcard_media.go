@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"deckhand/actors"
 	"deckhand/tools"
 )
 
@@ -283,7 +284,7 @@ func (m *mediaView) linkRow(l tools.Link) fyne.CanvasObject {
 		path.Wrapping = fyne.TextWrapBreak
 		b := widget.NewButtonWithIcon("Open", theme.FolderOpenIcon(), open)
 		b.Importance = widget.LowImportance
-		return container.NewBorder(nil, nil, widget.NewIcon(theme.FileIcon()), b, path)
+		return container.NewBorder(nil, nil, widget.NewIcon(theme.FileIcon()), m.withAttach(l, b), path)
 	}
 	text := l.URI
 	if name != "" && name != l.URI {
@@ -295,7 +296,24 @@ func (m *mediaView) linkRow(l tools.Link) fyne.CanvasObject {
 	var b *widget.Button
 	b = widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() { m.t.row.copy(l.URI, b) })
 	b.Importance = widget.LowImportance
-	return container.NewBorder(nil, nil, widget.NewIcon(theme.InfoIcon()), b, t)
+	return container.NewBorder(nil, nil, widget.NewIcon(theme.InfoIcon()), m.withAttach(l, b), t)
+}
+
+// withAttach puts Attach before a link's button when the link is a
+// resource of the card's server and that server is connected: it attaches
+// the resource to the next message (composer_resources.go).
+func (m *mediaView) withAttach(l tools.Link, b *widget.Button) fyne.CanvasObject {
+	ui := m.t.row.cv.ui
+	alias, _, _ := strings.Cut(m.t.row.row.Tool, ".")
+	ready := slices.ContainsFunc(ui.servers, func(st actors.ServerStatus) bool {
+		return st.Alias == alias && st.State == actors.StateReady
+	})
+	if !ready || ui.comp == nil {
+		return b
+	}
+	a := widget.NewButtonWithIcon("Attach", theme.MailAttachmentIcon(), func() { ui.comp.attachResource(alias, l.URI) })
+	a.Importance = widget.LowImportance
+	return container.NewHBox(a, b)
 }
 
 // cardImage shows an image scaled to fit its width and at most

@@ -61,6 +61,8 @@ type terminal struct {
 	resources []*chatResource
 	attaching int
 	held      []string
+
+	elicit elicitState // servers' questions (chat_elicit.go)
 }
 
 func (t *terminal) Receive(c actor.Context) {
@@ -139,6 +141,8 @@ func (t *terminal) Receive(c actor.Context) {
 		t.quit(m.Err)
 	case *actors.ServerStatus:
 		t.serverChanged(m)
+	case *actors.ElicitationRequested, *actors.ElicitationClosed:
+		t.elicitEvent(c, m) // a server's question (chat_elicit.go)
 	default:
 		t.resourceEvent(c, m) // :attach and prompts (chat_resources.go)
 	}
@@ -173,6 +177,9 @@ func (t *terminal) serverChanged(s *actors.ServerStatus) {
 func (t *terminal) input(c actor.Context, text string) {
 	if t.attaching > 0 {
 		t.held = append(t.held, text)
+		return
+	}
+	if t.elicitInput(c, text) {
 		return
 	}
 	if len(t.pending) > 0 {

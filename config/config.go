@@ -53,6 +53,8 @@ type Config struct {
 	Policy Policy `toml:"policy"`
 	// UI is how the window looks.
 	UI UI `toml:"ui"`
+	// Tools configures the built-in tools server (the server "local").
+	Tools Tools `toml:"tools"`
 
 	// Path is the file this config was loaded from, or "" when none existed.
 	Path string `toml:"-"`

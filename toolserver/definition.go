@@ -650,7 +650,7 @@ func checkParams(t *Tool, path string, report func(string, string, ...any)) {
 		if len(p.Default) > 0 {
 			var d any
 			if err := json.Unmarshal(p.Default, &d); err != nil || !defaultOK(p, d) {
-				report(at+".default", "the default %s is not a %s of the parameter's values", string(p.Default), p.Type)
+				report(at+".default", "the default %s does not fit the parameter (type %s%s)", string(p.Default), p.Type, enumNote(p))
 			}
 			if p.Required {
 				report(at+".default", "a required parameter has no default (the call always gives it)")
@@ -709,6 +709,13 @@ func defaultOK(p Param, d any) bool {
 		return true
 	}
 	return ofType(d, p.Type) && (len(p.Enum) == 0 || inEnum(d, p.Enum))
+}
+
+func enumNote(p Param) string {
+	if len(p.Enum) > 0 {
+		return ", one of its enum"
+	}
+	return ""
 }
 
 func inEnum(v any, enum []any) bool {

@@ -414,7 +414,7 @@ func TestDefinitionsAndHotReload(t *testing.T) {
 	f.mustCall("hello", map[string]any{"words": []string{"a", "b c"}}, "a b c")
 	problems := f.srv.Problems()
 	if len(problems) != 1 || problems[0].File != filepath.Join(f.dir, "broken.json") || problems[0].Path != "$.options[0].default" ||
-		!strings.Contains(problems[0].Reason, "not a integer") {
+		!strings.Contains(problems[0].Reason, `the default "two" does not fit the parameter (type integer)`) {
 		t.Errorf("problems: %+v", problems)
 	}
 	if f.tools()["broken"] != nil {
@@ -472,7 +472,7 @@ func TestDefinitionProblems(t *testing.T) {
 		{`{"name": "x", "description": "d", "command": "ls", "subcommands": [{"name": "a", "description": "d", "flag": "-a"}]}`, "$.subcommands[0]", `unknown key "flag"`},
 		{`{"name": "x", "description": "d", "command": "bash", "args": ["-c"], "positional_args": [{"name": "s", "type": "string", "required": true}]}`, "$.command", "is a shell"},
 		{`{"name": "x", "description": "d", "command": "ls", "options": [{"name": "working_directory", "type": "string"}]}`, "$.options[0].name", "meta parameter"},
-		{`{"name": "x", "description": "d", "command": "ls", "options": [{"name": "a", "type": "string", "enum": ["x", "y"], "default": "z"}]}`, "$.options[0].default", "not a string"},
+		{`{"name": "x", "description": "d", "command": "ls", "options": [{"name": "a", "type": "string", "enum": ["x", "y"], "default": "z"}]}`, "$.options[0].default", "one of its enum"},
 		{`{"name": "x", "description": "d", "command": "ls", "options": [{"name": "a", "type": "integer", "format": "path"}]}`, "$.options[0].format", "path"},
 		{`{"name": "x", "description": "d", "command": "ls", "positional_args": [{"name": "a", "type": "array"}, {"name": "b", "type": "string"}]}`, "$.positional_args[0]", "last"},
 		{`{"name": "x", "description": "d", "command": "ls", "sandbox_read": ["~/.ssh"]}`, "$.sandbox_read[0]", "secrets"},

@@ -95,7 +95,7 @@ func runChat(ctx context.Context, e *env, args []string) error {
 	// ones are ready within it), then the conversation offers the tools of
 	// those ready (and the last tools of on-demand ones), and those still
 	// connecting join from the next request on.
-	sys := e.startSystem(cfg)
+	sys := e.startChat(cfg)
 	defer e.stopSystem(sys)
 	wctx, cancel := context.WithTimeout(ctx, max(*grace, 0))
 	list, err := sys.ServerStatuses(wctx, *grace > 0)

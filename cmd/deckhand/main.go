@@ -18,6 +18,8 @@ import (
 	"syscall"
 	"time"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"deckhand/actors"
 	"deckhand/clean"
 	"deckhand/config"
@@ -68,6 +70,11 @@ type env struct {
 
 	// logDB, when a command opened the log, is passed to the actors.
 	logDB *store.DB
+
+	// inProcess are the in-process servers (the built-in tools server
+	// "local", for the window and chat); stopLocal stops it.
+	inProcess map[string]*sdk.Server
+	stopLocal func()
 
 	mu          sync.Mutex
 	onInterrupt func() bool // a command's Ctrl+C handler; false: let it cancel
@@ -137,6 +144,7 @@ func commands() []command {
 		{name: "doctor", summary: "check the config and every server, and say what to fix", run: runDoctor},
 		{name: "policy", summary: "the capability policy in effect: roots, shell, hosts, secrets, the sandbox", run: runPolicy},
 		{name: "import", summary: "add the servers of a Claude Desktop or VS Code config file", run: runImport},
+		{name: "tools", summary: "the built-in tools server: serve, list, validate, schema", run: runTools},
 		{name: "conformance", summary: "client adapter for the MCP conformance suite", run: runConformance, hidden: true},
 	}
 }
@@ -315,7 +323,21 @@ func (e *env) startSystem(cfg *config.Config) *actors.System {
 		Paths:     &mcp.PathResolver{},
 		Log:       e.logDB,
 		Secrets:   cfg.Secrets(e.getenv),
+		InProcess: e.inProcess,
 	})
+}
+
+// startApp is startSystem for the window (and deckhand chat): with the
+// built-in tools server connected in-process as "local". The window
+// connects it unless the config's tools.enabled is false; deckhand chat
+// only when it is written true (its scripts and tests see the configured
+// servers alone otherwise).
+func (e *env) startApp(cfg *config.Config) *actors.System {
+	if srv, stop := e.localTools(cfg); srv != nil {
+		e.inProcess = map[string]*sdk.Server{"local": srv.MCP}
+		e.stopLocal = stop
+	}
+	return e.startSystem(cfg)
 }
 
 // openLog opens the log named by --db, or the default one, for the rest of
@@ -349,6 +371,10 @@ func (e *env) stopSystem(sys *actors.System) {
 	defer cancel()
 	if err := sys.Shutdown(ctx); err != nil {
 		e.log.Warn("shutdown", "err", err)
+	}
+	if e.stopLocal != nil {
+		e.stopLocal()
+		e.stopLocal, e.inProcess = nil, nil
 	}
 }
 

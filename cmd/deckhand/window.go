@@ -54,7 +54,7 @@ func runWindow(ctx context.Context, e *env, args []string) error {
 		defer db.Close()
 		e.logDB = db
 	}
-	sys := e.startSystem(cfg)
+	sys := e.startApp(cfg)
 	defer e.stopSystem(sys)
 
 	defer memoryUpkeep(e.log)()

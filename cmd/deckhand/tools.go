@@ -1,0 +1,310 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"deckhand/actors"
+	"deckhand/config"
+	"deckhand/policy"
+	"deckhand/sandbox"
+	"deckhand/toolserver"
+)
+
+const toolsUsage = `Usage:
+  deckhand tools serve [--dir D] [--scope PATH] [--http ADDR] [--no-sandbox]
+  deckhand tools list [--dir D] [--json]
+  deckhand tools validate [FILE | DIR]
+  deckhand tools schema
+
+The built-in tools server: command-line programs as MCP tools, from JSON
+definitions (the built-in files_, git_ and shell tools, and yours in
+$XDG_CONFIG_HOME/deckhand/tools/*.json, which add to them or replace those
+of the same name). Every command runs sandboxed: it reads the system and
+the scope, writes only the scope, with no network and the minimal
+environment.
+
+serve     serve the tools over stdio (or streamable HTTP at ADDR/mcp with
+          --http, loopback only); definitions are reloaded as their files change
+list      the tools: name, whether it is offered (or why not), description
+validate  check definition files (default: your folder) and say why each
+          bad one is rejected: file, JSON path, reason
+schema    print the definitions' JSON Schema
+
+--dir         the folder of your definitions (default: config tools.dir)
+--scope       the folder commands may read and write (default: the
+              workspace, config policy.workspace)
+--http        listen at ADDR (127.0.0.1:PORT) instead of stdio
+--no-sandbox  run commands without the kernel sandbox (where Landlock is
+              missing): they can then read and change any of your files
+`
+
+func runTools(ctx context.Context, e *env, args []string) error {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		fmt.Fprint(e.stdout, toolsUsage)
+		return nil
+	}
+	sub := map[string]func(context.Context, *env, []string) error{
+		"serve":    toolsServe,
+		"list":     toolsList,
+		"validate": toolsValidate,
+		"schema":   toolsSchema,
+	}[args[0]]
+	if sub == nil {
+		fmt.Fprint(e.stderr, toolsUsage)
+		return usagef("unknown tools subcommand %q", args[0])
+	}
+	return sub(ctx, e, args[1:])
+}
+
+// toolsOptions are the server's options from the config and flags.
+func toolsOptions(e *env, cfg *config.Config, dir, scope string, noSandbox bool) toolserver.Options {
+	if dir == "" {
+		dir = cfg.Tools.DefinitionsDir()
+	}
+	return toolserver.Options{
+		Dir:         config.ExpandPath(dir),
+		Scope:       scope,
+		Policy:      policy.New(cfg, e.getenv),
+		NoSandbox:   noSandbox,
+		Logger:      e.log.With("component", "tools"),
+		Version:     version,
+		OutputLimit: cfg.MCP.MaxOutputBytes,
+	}
+}
+
+func toolsServe(ctx context.Context, e *env, args []string) error {
+	fs := flag.NewFlagSet("tools serve", flag.ContinueOnError)
+	dir := fs.String("dir", "", "")
+	scope := fs.String("scope", "", "")
+	addr := fs.String("http", "", "")
+	noSandbox := fs.Bool("no-sandbox", false, "")
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return usagef("tools serve takes no arguments")
+	}
+	cfg, err := e.loadConfig()
+	if err != nil {
+		return err
+	}
+	if *noSandbox {
+		fmt.Fprintln(e.stderr, "deckhand tools: WARNING: --no-sandbox: commands run WITHOUT the kernel sandbox and can read and change any of your files")
+	}
+	srv, err := toolserver.New(toolsOptions(e, cfg, *dir, *scope, *noSandbox))
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	for _, p := range srv.Problems() {
+		fmt.Fprintf(e.stderr, "deckhand tools: rejected %s\n", p)
+	}
+	wctx, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	go func() {
+		if err := srv.Watch(wctx); err != nil {
+			e.log.Warn("tool definitions are not watched", "err", err)
+		}
+	}()
+	if *addr != "" {
+		l, err := toolserver.Listen(*addr)
+		if err != nil {
+			return usagef("%v", err)
+		}
+		fmt.Fprintf(e.stderr, "deckhand tools: serving http://%s/mcp (scope %s)\n", l.Addr(), srv.Scope())
+		return srv.ServeHTTP(ctx, l)
+	}
+	// stdio: the protocol owns the process's own stdin and stdout.
+	err = srv.MCP.Run(ctx, &sdk.StdioTransport{})
+	if ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+func toolsList(ctx context.Context, e *env, args []string) error {
+	fs := flag.NewFlagSet("tools list", flag.ContinueOnError)
+	dir := fs.String("dir", "", "")
+	asJSON := fs.Bool("json", false, "")
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return usagef("tools list takes no arguments")
+	}
+	cfg, err := e.loadConfig()
+	if err != nil {
+		return err
+	}
+	opts := toolsOptions(e, cfg, *dir, "", false)
+	if _, err := os.Stat(opts.Policy.Workspace); err != nil {
+		opts.Scope = os.TempDir() // listing does not create the workspace
+	}
+	// Listing runs no tool, only the availability checks: without
+	// Landlock it still lists, and says so.
+	noLandlock := sandbox.Available() != nil
+	opts.NoSandbox = noLandlock
+	opts.Logger = slog.New(slog.DiscardHandler)
+	srv, err := toolserver.New(opts)
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	list := srv.List()
+	problems := srv.Problems()
+	if *asJSON {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(struct {
+			Tools    []toolserver.Listed  `json:"tools"`
+			Problems []toolserver.Problem `json:"problems"`
+		}{list, problems})
+	}
+	fmt.Fprintf(e.stdout, "Definitions: built in, and %s\n", opts.Dir)
+	if noLandlock {
+		fmt.Fprintf(e.stdout, "No Landlock here: `tools serve` refuses to start without --no-sandbox (%v)\n", sandbox.Available())
+	}
+	for _, t := range list {
+		if !t.Available {
+			fmt.Fprintf(e.stdout, "  %-16s not offered: %s\n", t.Name, t.Why)
+			continue
+		}
+		mode := "async"
+		if t.Synchronous {
+			mode = "sync"
+		}
+		risk := "writes"
+		if t.Annotations != nil && t.Annotations.ReadOnlyHint {
+			risk = "read-only"
+		} else if t.Annotations != nil && t.Annotations.DestructiveHint != nil && *t.Annotations.DestructiveHint {
+			risk = "destructive"
+		}
+		desc, _, _ := strings.Cut(t.Description, ". ")
+		fmt.Fprintf(e.stdout, "  %-16s %-5s %-11s %s\n", t.Name, mode, risk, desc)
+	}
+	for _, p := range problems {
+		fmt.Fprintf(e.stdout, "rejected: %s\n", p)
+	}
+	return nil
+}
+
+func toolsValidate(ctx context.Context, e *env, args []string) error {
+	fs := flag.NewFlagSet("tools validate", flag.ContinueOnError)
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 1 {
+		return usagef("tools validate takes one file or folder")
+	}
+	target := ""
+	if len(rest) == 1 {
+		target = rest[0]
+	} else {
+		cfg, err := e.loadConfig()
+		if err != nil {
+			return err
+		}
+		target = cfg.Tools.DefinitionsDir()
+	}
+	var files []*toolserver.File
+	var problems []toolserver.Problem
+	st, err := os.Stat(target)
+	switch {
+	case err != nil:
+		return err
+	case st.IsDir():
+		files, problems = toolserver.ReadDir(target)
+	default:
+		f, err := toolserver.ParseFile(target)
+		if err != nil {
+			var de *toolserver.DefError
+			if !asDefError(err, &de) {
+				return err
+			}
+			problems = de.Problems
+		} else {
+			files = []*toolserver.File{f}
+		}
+	}
+	builtin, _ := toolserver.Builtin()
+	cat := toolserver.Assemble(builtin, files)
+	problems = append(problems, cat.Problems...)
+	for _, f := range files {
+		var names []string
+		for _, t := range f.Tools {
+			names = append(names, t.Name)
+		}
+		fmt.Fprintf(e.stdout, "ok %s: %s\n", f.Path, strings.Join(names, ", "))
+	}
+	for _, r := range cat.Replaced {
+		fmt.Fprintf(e.stdout, "replaces %s\n", r)
+	}
+	for _, p := range problems {
+		fmt.Fprintf(e.stdout, "rejected %s\n", p)
+	}
+	if len(files) == 0 && len(problems) == 0 {
+		fmt.Fprintf(e.stdout, "no definitions (*.json) in %s\n", filepath.Clean(target))
+	}
+	if len(problems) > 0 {
+		return &silentError{code: exitFailure}
+	}
+	return nil
+}
+
+func asDefError(err error, target **toolserver.DefError) bool {
+	de, ok := err.(*toolserver.DefError)
+	if ok {
+		*target = de
+	}
+	return ok
+}
+
+func toolsSchema(ctx context.Context, e *env, args []string) error {
+	if len(args) > 0 {
+		return usagef("tools schema takes no arguments")
+	}
+	_, err := e.stdout.Write(toolserver.SchemaJSON)
+	return err
+}
+
+// localTools starts the built-in tools server for the window and deckhand
+// chat (the in-process server "local"), or nil when the config turns it off
+// or it cannot start (the reason is logged). Its definitions are watched
+// until the returned func is called.
+func (e *env) localTools(cfg *config.Config) (*toolserver.Server, func()) {
+	if !cfg.Tools.On() {
+		return nil, func() {}
+	}
+	srv, err := toolserver.New(toolsOptions(e, cfg, "", "", false))
+	if err != nil {
+		e.log.Warn("the built-in tools server (local) is not started", "err", err)
+		return nil, func() {}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	go srv.Watch(ctx)
+	return srv, func() {
+		cancel()
+		srv.Close()
+	}
+}
+
+// startChat is startApp for deckhand chat: the built-in server only when
+// the config asks for it (tools.enabled = true).
+func (e *env) startChat(cfg *config.Config) *actors.System {
+	if cfg.Tools.Enabled == nil || !*cfg.Tools.Enabled {
+		return e.startSystem(cfg)
+	}
+	return e.startApp(cfg)
+}

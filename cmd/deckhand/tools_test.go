@@ -1,0 +1,230 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"deckhand/sandbox"
+	"deckhand/testutil"
+)
+
+const goodDef = `{"name": "hello", "command": "echo", "synchronous": true, "description": "Says hello.",
+	"positional_args": [{"name": "words", "type": "array", "default": ["hello"]}]}`
+
+const badDef = `{"name": "broken", "command": "echo", "description": "x",
+	"options": [{"name": "n", "type": "integer", "default": "two"}]}`
+
+// toolsWorkspace is a workspace holding a git repository with one commit.
+func toolsWorkspace(t *testing.T) string {
+	t.Helper()
+	if err := sandbox.Available(); err != nil {
+		t.Skipf("no Landlock here: %v", err)
+	}
+	home, _ := os.UserHomeDir()
+	os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[user]\n\tname = Test\n\temail = test@example.com\n"), 0o644)
+	ws, _ := filepath.EvalSymlinks(t.TempDir())
+	os.WriteFile(filepath.Join(ws, "README.md"), []byte("# demo\nthe workspace readme\n"), 0o644)
+	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"commit", "-q", "-m", "the first commit"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = ws
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	return ws
+}
+
+func TestToolsCLI(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "hello.json"), []byte(goodDef), 0o644)
+	os.WriteFile(filepath.Join(dir, "broken.json"), []byte(badDef), 0o644)
+	cfg := writeConfig(t, fmt.Sprintf("[tools]\ndir = %q\n", dir))
+
+	r := deckhand(t, nil, "", "tools", "schema")
+	var schema map[string]any
+	if r.code != exitOK || json.Unmarshal([]byte(r.stdout), &schema) != nil || schema["title"] == nil {
+		t.Errorf("tools schema: exit %d, %.200s", r.code, r.stdout)
+	}
+	r = deckhand(t, nil, "", "--config", cfg, "tools", "validate")
+	if r.code != exitFailure || !strings.Contains(r.stdout, "ok "+filepath.Join(dir, "hello.json")+": hello") ||
+		!strings.Contains(r.stdout, "rejected "+filepath.Join(dir, "broken.json")+`: $.options[0].default: the default "two" does not fit the parameter (type integer)`) {
+		t.Errorf("tools validate: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = deckhand(t, nil, "", "tools", "validate", filepath.Join(dir, "hello.json"))
+	if r.code != exitOK || !strings.Contains(r.stdout, "ok ") {
+		t.Errorf("tools validate FILE: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = deckhand(t, nil, "", "--config", cfg, "tools", "list", "--json")
+	var list struct {
+		Tools []struct {
+			Name      string `json:"name"`
+			Available bool   `json:"available"`
+		} `json:"tools"`
+		Problems []struct{ File, Path, Reason string } `json:"problems"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &list); err != nil || r.code != exitOK {
+		t.Fatalf("tools list --json: exit %d, %v\n%s%s", r.code, err, r.stdout, r.stderr)
+	}
+	names := map[string]bool{}
+	for _, tl := range list.Tools {
+		names[tl.Name] = tl.Available
+	}
+	for _, want := range []string{"hello", "files_list", "files_read", "files_search", "git_log", "shell"} {
+		if !names[want] {
+			t.Errorf("tools list lacks %s: %v", want, names)
+		}
+	}
+	if len(list.Problems) != 1 || list.Problems[0].Path != "$.options[0].default" {
+		t.Errorf("problems: %+v", list.Problems)
+	}
+	r = deckhand(t, nil, "", "tools", "frob")
+	if r.code != exitUsage {
+		t.Errorf("tools frob: exit %d", r.code)
+	}
+	r = deckhand(t, nil, "", "tools", "serve", "--http", "0.0.0.0:0")
+	if r.code != exitUsage || !strings.Contains(r.stderr, "loopback only") {
+		t.Errorf("tools serve on 0.0.0.0: exit %d, %s", r.code, r.stderr)
+	}
+}
+
+// startToolsHTTP runs `deckhand tools serve --http 127.0.0.1:0` and
+// returns its URL.
+func startToolsHTTP(t *testing.T, ws string, extra ...string) string {
+	t.Helper()
+	bin := testutil.BuildProgram(t, "./cmd/deckhand")
+	cmd := exec.Command(bin, append([]string{"tools", "serve", "--http", "127.0.0.1:0", "--scope", ws, "--dir", t.TempDir()}, extra...)...)
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Signal(os.Interrupt); cmd.Wait() })
+	urls := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		re := regexp.MustCompile(`serving (http://\S+/mcp)`)
+		for sc.Scan() {
+			if m := re.FindStringSubmatch(sc.Text()); m != nil {
+				urls <- m[1]
+			}
+		}
+	}()
+	select {
+	case u := <-urls:
+		return u
+	case <-time.After(30 * time.Second):
+		t.Fatal("tools serve --http did not start")
+	}
+	return ""
+}
+
+// The conformance suite's server scenarios that apply to a server with its
+// own tools, against `deckhand tools serve --http`. The tools-call-*,
+// resources-*, prompts-*, completion-complete, elicitation-* and
+// json-schema-2020-12 scenarios call fixture tools, resources and prompts
+// of the suite's own test server (test_simple_text, …), which a server
+// with our own tools does not have; server-sse-polling needs such a tool
+// too (it reports 0/0).
+func TestToolsConformance(t *testing.T) {
+	p := testutil.RequirePeers(t)
+	url := startToolsHTTP(t, toolsWorkspace(t))
+	for _, scenario := range []string{"server-initialize", "ping", "tools-list", "dns-rebinding-protection", "logging-set-level", "server-sse-multiple-streams"} {
+		t.Run(scenario, func(t *testing.T) {
+			cmd := exec.Command(p.Node22, p.Conformance, "server", "--url", url, "--scenario", scenario)
+			cmd.Dir = t.TempDir()
+			out, err := cmd.CombinedOutput()
+			m := regexp.MustCompile(`Passed: (\d+)/(\d+), 0 failed`).FindStringSubmatch(string(out))
+			if err != nil || m == nil || m[1] != m[2] || m[1] == "0" {
+				t.Errorf("scenario %s: %v\n%s", scenario, err, out)
+			}
+		})
+	}
+}
+
+// The real binary over stdio, with a go-sdk client: tools listed and
+// called, and a definition added while connected is announced.
+func TestToolsServeStdio(t *testing.T) {
+	ws := toolsWorkspace(t)
+	dir := t.TempDir()
+	bin := testutil.BuildProgram(t, "./cmd/deckhand")
+	changed := make(chan struct{}, 8)
+	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, &sdk.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) { changed <- struct{}{} },
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: exec.Command(bin, "tools", "serve", "--scope", ws, "--dir", dir)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "git_log", Arguments: map[string]any{"oneline": true}})
+	if err != nil || res.IsError || !strings.Contains(res.Content[0].(*sdk.TextContent).Text, "the first commit") {
+		t.Fatalf("git_log: %v %+v", err, res)
+	}
+	os.WriteFile(filepath.Join(dir, "hello.json"), []byte(goodDef), 0o644)
+	deadline := time.After(20 * time.Second)
+	for {
+		lt, err := cs.ListTools(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, tl := range lt.Tools {
+			found = found || tl.Name == "hello"
+		}
+		if found {
+			break
+		}
+		select {
+		case <-changed:
+		case <-time.After(500 * time.Millisecond):
+		case <-deadline:
+			t.Fatal("the new definition's tool never appeared")
+		}
+	}
+	res, err = cs.CallTool(ctx, &sdk.CallToolParams{Name: "hello", Arguments: map[string]any{"words": []string{"hi", "there"}}})
+	if err != nil || res.IsError || !strings.Contains(res.Content[0].(*sdk.TextContent).Text, "hi there") {
+		t.Fatalf("hello: %v %+v", err, res)
+	}
+}
+
+// deckhand chat with the built-in server: the model lists the workspace,
+// reads a file and shows git log, each call through the approval gate.
+func TestToolsInChat(t *testing.T) {
+	ws := toolsWorkspace(t)
+	model := testutil.NewModelServer(t,
+		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "c1", Name: "local__files_list", Arguments: `{}`})},
+		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "c2", Name: "local__files_read", Arguments: `{"path": "README.md"}`})},
+		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "c3", Name: "local__git_log", Arguments: `{"oneline": true}`})},
+		testutil.ModelResponse{Body: testutil.TextChunks("All three worked.")},
+	)
+	cfg := writeConfig(t, fmt.Sprintf("[model]\nbase_url = %q\nname = \"m\"\n\n[policy]\nworkspace = %q\n\n[tools]\nenabled = true\ndir = %q\n",
+		model.URL, ws, t.TempDir()))
+	r := deckhand(t, nil, "", "--config", cfg, "chat", "-p", "look around", "--approve=auto")
+	if r.code != exitOK || !strings.Contains(r.stdout, "All three worked.") {
+		t.Fatalf("chat: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{"local.files_list allowed (--approve=auto)", "local.files_read allowed (--approve=auto)", "local.git_log allowed (--approve=auto)"} {
+		if !strings.Contains(r.stdout+r.stderr, want) {
+			t.Errorf("the gate did not decide %q:\n%s\n%s", want, r.stdout, r.stderr)
+		}
+	}
+	reqs := model.Requests()
+	last := string(reqs[len(reqs)-1])
+	for _, want := range []string{"README.md", "the workspace readme", "the first commit"} {
+		if !strings.Contains(last, want) {
+			t.Errorf("the model never saw %q", want)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"deckhand/actors"
@@ -70,6 +71,20 @@ type toolsWindow struct {
 	// loaded says the listing arrived.
 	checks map[string]*widget.Check
 	loaded bool
+	// listContent is the servers list, shown again by Back.
+	listContent fyne.CanvasObject
+}
+
+// back shows the servers list again.
+func (tw *toolsWindow) back() {
+	s := tw.s
+	if s.tools != tw {
+		return
+	}
+	s.tools = nil
+	s.win.SetTitle("Deckhand: servers")
+	s.win.SetContent(tw.listContent)
+	closeKeys(s.win, s.win.Hide)
 }
 
 // showTools opens the tools window of a server, with the tools of the
@@ -78,18 +93,18 @@ type toolsWindow struct {
 // and shown when it comes.
 func (s *serversWindow) showTools(alias string) {
 	u := s.ui
-	// One window serves every server's tools, hidden when closed: each
-	// new window costs memory the GL driver does not give back.
-	if s.toolsWin == nil {
-		s.toolsWin = u.app.NewWindow("")
-		s.toolsWin.Resize(fyne.NewSize(860, 560))
-		s.toolsWin.SetCloseIntercept(s.toolsWin.Hide)
-		closeKeys(s.toolsWin, s.toolsWin.Hide)
+	// The tools show in the servers window itself, with Back to the list:
+	// a window of their own cost memory the GL driver never gave back
+	// (about 18 MB each under a software renderer).
+	list := s.win.Content()
+	if s.tools != nil && s.tools.listContent != nil {
+		list = s.tools.listContent // showing another server's tools
 	}
-	tw := &toolsWindow{s: s, alias: alias, win: s.toolsWin, checks: map[string]*widget.Check{}}
+	tw := &toolsWindow{s: s, alias: alias, win: s.win, checks: map[string]*widget.Check{}, listContent: list}
 	tw.win.SetTitle("Deckhand: tools of " + alias)
 	s.tools = tw
 	tw.fill(nil)
+	closeKeys(s.win, tw.back)
 	tw.win.Show()
 	tw.win.RequestFocus()
 	sys := u.d.System
@@ -112,6 +127,9 @@ func (s *serversWindow) showTools(alias string) {
 
 func (tw *toolsWindow) fill(listing *actors.ServerListing) {
 	s, u := tw.s, tw.s.ui
+	if s.tools != tw {
+		return // Back was pressed, or another server's tools are shown
+	}
 	srv, editable := u.cfg.MCP.Servers[tw.alias]
 	tw.editable = editable
 	tw.list, tw.states, tw.selected = nil, nil, -1
@@ -205,7 +223,11 @@ func (tw *toolsWindow) fill(listing *actors.ServerListing) {
 	if !tw.editable {
 		hint = "This server is not in the config file: its tools cannot be disabled here."
 	}
-	_, top := caption(hint)
+	_, hintObj := caption(hint)
+	backBtn := widget.NewButtonWithIcon("Servers", theme.NavigateBackIcon(), tw.back)
+	backBtn.Importance = widget.LowImportance
+	heading := widget.NewLabelWithStyle("Tools of "+tw.alias, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	top := container.NewVBox(container.NewHBox(backBtn, heading), hintObj)
 	split := container.NewHSplit(tw.tl, container.NewScroll(tw.detail))
 	split.Offset = 0.35
 	tw.win.SetContent(container.NewBorder(top, bottom, nil, nil, split))

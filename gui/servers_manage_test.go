@@ -337,6 +337,14 @@ func TestServersToolsEnableDisable(t *testing.T) {
 	if !h.shows(tw.win, "echo  · disabled") || tw.checks["echo"].Checked {
 		t.Errorf("the disabled tool is not shown as disabled:\n%s", strings.Join(h.texts(tw.win), "\n"))
 	}
+	// The tools show in the servers window; Back returns to the list.
+	if sw.win.Title() != "Deckhand: tools of h" {
+		t.Errorf("the servers window is titled %q while showing h's tools", sw.win.Title())
+	}
+	test.Tap(h.buttonIn(sw.win.Content(), "Servers"))
+	if sw.win.Title() != "Deckhand: servers" || sw.tools != nil {
+		t.Errorf("Back left the title %q", sw.win.Title())
+	}
 	h.until("the row counts it", func() bool { return strings.Contains(strings.Join(h.texts(sw.win), "\n"), "(1 disabled)") })
 
 	// Opened again, the window lists it, disabled.

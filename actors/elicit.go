@@ -3,6 +3,7 @@ package actors
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"sort"
@@ -215,8 +216,12 @@ func (a *serversActor) elicitReceive(c actor.Context, msg any) {
 		default:
 			res.Action = ElicitCancel
 		}
+		// The SDK applies the schema's defaults to the content it is
+		// given, on its own goroutine: the log's field names come from a
+		// copy taken before.
+		answered := maps.Clone(res.Content)
 		r.reply <- res
-		a.closeElicitation(c, r, res.Action, "answered", res.Content)
+		a.closeElicitation(c, r, res.Action, "answered", answered)
 	case *elicitEnded:
 		r := e.open[m.id]
 		if r == nil {

@@ -202,6 +202,8 @@ func (b *bridge) Receive(c actor.Context) {
 		m.handleComposer(b, c)
 	case *actors.ResourceUpdated:
 		b.resourceUpdated(m) // an attached resource changed (resources_bridge.go)
+	case serverAskMsg:
+		m.handleServerAsk(b, c) // answers to servers' questions, sign-in (elicit_bridge.go, signin.go)
 
 	// Background work.
 	case *sessionsLoaded:
@@ -236,6 +238,8 @@ func (b *bridge) Receive(c actor.Context) {
 		b.serversDirty, b.statusDirty = true, true
 	case *actors.CatalogChanged:
 		b.catalog, b.catalogDirty = m.Catalog, true
+	case *actors.ElicitationRequested, *actors.ElicitationClosed:
+		b.elicitEvent(m) // servers' questions (elicit_bridge.go)
 
 	default:
 		b.conversationEvent(c, m)

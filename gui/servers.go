@@ -43,6 +43,7 @@ type serverRow struct {
 	tools, reconnect, disconnect, connect *widget.Button
 	resources                             *widget.Button // its resources (resources.go)
 	edit, remove                          *widget.Button // configured servers only
+	signIn                                *signInRow     // signing in (signin.go)
 }
 
 func (u *UI) showServers() {
@@ -120,6 +121,8 @@ func (s *serversWindow) row(st actors.ServerStatus) fyne.CanvasObject {
 	if st.State == actors.StateFailed || st.State == actors.StateReconnecting {
 		r.reason.Importance = widget.DangerImportance
 	}
+	// Signing in: a state to act on, in plain words (signin.go).
+	signIn, signInButtons := s.signInPart(st, r)
 	if st.Reason == "" || st.State == actors.StateIdle {
 		r.reason.Hide()
 	}
@@ -161,10 +164,16 @@ func (s *serversWindow) row(st actors.ServerStatus) fyne.CanvasObject {
 			r.tools.Disable()
 		}
 	}
-	buttons := container.NewHBox(r.tools, r.resources, r.reconnect, r.disconnect, r.connect, r.edit, r.remove)
+	if needsSignIn(st) {
+		r.reconnect.Hide() // it would only need signing in again: Sign in is the way
+	}
+	buttons := container.NewHBox(append(signInButtons, r.tools, r.resources, r.reconnect, r.disconnect, r.connect, r.edit, r.remove)...)
 	head := container.NewHBox(container.NewCenter(dotBox), name, r.state)
-	return container.NewPadded(container.NewBorder(nil, nil, nil, container.NewCenter(buttons),
-		container.NewVBox(head, info, endpointObj, r.reason, r.leftOut)))
+	body := container.NewVBox(head, info, endpointObj, r.reason, r.leftOut)
+	if signIn != nil {
+		body.Add(signIn)
+	}
+	return container.NewPadded(container.NewBorder(nil, nil, nil, container.NewCenter(buttons), body))
 }
 
 func stateLabel(st actors.ServerStatus) string {
@@ -175,6 +184,10 @@ func stateLabel(st actors.ServerStatus) string {
 		return "connecting…"
 	case actors.StateIdle:
 		return "idle: connects at its first call"
+	case actors.StateNeedsSignIn:
+		return "needs sign-in"
+	case actors.StateSigningIn:
+		return "signing in…"
 	case actors.StateFailed, actors.StateReconnecting:
 		label := string(st.State)
 		if !st.NextRetry.IsZero() {
@@ -191,9 +204,9 @@ func stateColor(s actors.State) color.Color {
 		return theme.Color(theme.ColorNameSuccess)
 	case actors.StateFailed, actors.StateReconnecting:
 		return theme.Color(theme.ColorNameError)
-	case actors.StateConnecting:
+	case actors.StateConnecting, actors.StateSigningIn:
 		return theme.Color(theme.ColorNameWarning)
-	case actors.StateIdle:
+	case actors.StateIdle, actors.StateNeedsSignIn: // waiting for the person, not broken
 		return theme.Color(theme.ColorNamePrimary)
 	}
 	return theme.Color(theme.ColorNameDisabled)

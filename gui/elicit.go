@@ -1,0 +1,794 @@
+package gui
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"deckhand/actors"
+	"deckhand/clean"
+	"deckhand/transport/mcp"
+)
+
+// Servers' questions (MCP elicitation), asked like approvals: one dialog
+// at a time, oldest first, "1 of N" when more wait, the deadline shown, a
+// desktop notification when Deckhand is not in front; a question that
+// closes elsewhere (timed out: declined; its call cancelled) closes its
+// dialog. A form is built from mcp.Form's fields; a page (URL mode) is
+// shown in full with its host, and opened only when the person presses
+// Open. Everything the server says is cleaned (package clean) and bounded.
+//
+// Keys, as in the approval dialog: Escape declines (the safe answer, what
+// no answer in time does too). Enter in a form's field sends the form when
+// it is valid (else the problem shows in the form); Enter with no field
+// focused (the dialog may have opened under someone typing) only moves into
+// the first field, and in URL mode it declines, as it denies an approval:
+// a page is never opened from the keyboard.
+
+// elicitors keeps each window's questions. The UI struct is not this
+// file's to extend; the map is touched on the UI goroutine, and locked
+// because tests run windows side by side.
+var elicitors = struct {
+	sync.Mutex
+	m map[*UI]*elicitor
+}{m: map[*UI]*elicitor{}}
+
+// elicits is the window's questions (made at the first).
+func (u *UI) elicits() *elicitor {
+	elicitors.Lock()
+	defer elicitors.Unlock()
+	e := elicitors.m[u]
+	if e == nil {
+		e = &elicitor{ui: u, answered: map[string]bool{}, notified: map[string]bool{}}
+		elicitors.m[u] = e
+	}
+	return e
+}
+
+// Bounds on what a server's question may take of the dialog.
+const (
+	elicitTitleMax   = 80   // a field's title
+	elicitDescMax    = 400  // a field's description
+	elicitOptionMax  = 100  // an option's label
+	elicitMessageMax = 4000 // the message (it scrolls past a few lines)
+	elicitBigChoice  = 12   // more options than this: a list with a filter
+)
+
+// elicitor shows the servers' questions to the person.
+type elicitor struct {
+	ui       *UI
+	pending  []*elicitItem
+	showing  *elicitItem
+	dlg      *dialog.CustomDialog
+	parent   fyne.Window
+	closing  bool
+	answered map[string]bool // answered here, not yet closed by the servers
+	notified map[string]bool
+	keys     func(*fyne.KeyEvent) // the parent's key handler while the dialog is open
+	waiting  bool                 // a retry is due: an approval dialog was open
+
+	// The open dialog's parts, for tests.
+	title   string
+	form    *elicitForm
+	buttons map[string]*widget.Button // by action; URL mode's accept is Open
+	problem *widget.Label             // what is wrong with the form's answers
+	foot    *widget.Label             // the deadline, and how many more wait
+	footObj fyne.CanvasObject
+}
+
+func (e *elicitor) add(it *elicitItem) {
+	e.pending = append(e.pending, it)
+	if !e.notified[it.req.ID] {
+		e.notified[it.req.ID] = true
+		if !e.ui.foreground || e.ui.hidden {
+			e.ui.app.SendNotification(fyne.NewNotification("Deckhand: a server asks",
+				it.req.Server+" asks you something. Open Deckhand to answer it."))
+		}
+	}
+	if e.showing != nil {
+		e.retitle()
+	}
+	e.next()
+}
+
+// closed forgets a question the servers closed (answered, timed out or
+// abandoned), closing its dialog.
+func (e *elicitor) closed(id string) {
+	for i, it := range e.pending {
+		if it.req.ID == id {
+			e.pending = append(e.pending[:i:i], e.pending[i+1:]...)
+			break
+		}
+	}
+	delete(e.answered, id)
+	delete(e.notified, id)
+	if e.showing != nil && e.showing.req.ID == id {
+		e.close()
+	} else if e.showing != nil {
+		e.retitle()
+	}
+	e.next()
+}
+
+// next opens the dialog of the oldest question not yet answered. An
+// approval dialog open on the window goes first: the two would fight over
+// the window's keys.
+func (e *elicitor) next() {
+	if e.showing != nil {
+		return
+	}
+	var it *elicitItem
+	for _, p := range e.pending {
+		if !e.answered[p.req.ID] {
+			it = p
+			break
+		}
+	}
+	if it == nil {
+		return
+	}
+	if e.ui.approvals.showing != nil {
+		if !e.waiting {
+			e.waiting = true
+			time.AfterFunc(250*time.Millisecond, func() {
+				e.ui.post(func() { e.waiting = false; e.next() })
+			})
+		}
+		return
+	}
+	parent := e.ui.win
+	if it.quick && e.ui.quick != nil && e.ui.quick.visible {
+		parent = e.ui.quick.win
+	} else if e.ui.hidden {
+		e.ui.showMain()
+	}
+	e.open(it, parent)
+}
+
+// waitingCount counts questions not yet answered.
+func (e *elicitor) waitingCount() int {
+	n := 0
+	for _, p := range e.pending {
+		if !e.answered[p.req.ID] {
+			n++
+		}
+	}
+	return n
+}
+
+func (e *elicitor) dialogTitle(it *elicitItem) string {
+	t := "A server asks"
+	if it.req.Mode == "url" {
+		t = "Open a page for a server?"
+	}
+	if n := e.waitingCount(); n > 1 {
+		t += fmt.Sprintf(" (1 of %d)", n)
+	}
+	return t
+}
+
+// retitle updates the open dialog's count of questions waiting (its title
+// keeps the count it opened with: a dialog's title is fixed).
+func (e *elicitor) retitle() {
+	if e.dlg == nil || e.foot == nil {
+		return
+	}
+	e.foot.SetText(e.footText(e.showing))
+	setVisible(e.footObj, e.foot.Text != "")
+}
+
+func (e *elicitor) footText(it *elicitItem) string {
+	foot := ""
+	if !it.req.Deadline.IsZero() {
+		foot = fmt.Sprintf("Declined if not answered by %s.", it.req.Deadline.Format("15:04:05"))
+	}
+	if n := e.waitingCount() - 1; n > 0 {
+		foot = strings.TrimSpace(fmt.Sprintf("%s %d more waiting.", foot, n))
+	}
+	return foot
+}
+
+func (e *elicitor) open(it *elicitItem, parent fyne.Window) {
+	r := it.req
+	e.showing, e.parent = it, parent
+	e.form, e.problem = nil, nil
+	e.buttons = map[string]*widget.Button{}
+
+	// Deckhand's own words first: which server, during which call. What the
+	// server says comes below, cleaned.
+	server := fmt.Sprintf("The server \u201c%s\u201d", r.Server)
+	heading := widget.NewLabelWithStyle(server+" asks:", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	if r.Mode == "url" {
+		heading.SetText(server + " asks you to open a page")
+	}
+	heading.SizeName = theme.SizeNameSubHeadingText
+	heading.Wrapping = fyne.TextWrapWord
+	items := []fyne.CanvasObject{heading}
+	if it.tool != "" {
+		where := "During its tool call " + clean.Line(it.tool)
+		if it.conv != "" {
+			where += " in \u201c" + shorten(clean.Line(it.conv), 60) + "\u201d"
+		}
+		_, w := subtle(where + ".")
+		items = append(items, w)
+	}
+	if msg := strings.TrimSpace(clean.Text(r.Message)); msg != "" {
+		items = append(items, elicitMessage(msg))
+	}
+
+	e.problem = widget.NewLabel("")
+	e.problem.Wrapping = fyne.TextWrapWord
+	e.problem.Importance = widget.DangerImportance
+	e.problem.Hide()
+
+	var buttons []fyne.CanvasObject
+	mk := func(label, action string, f func()) *widget.Button {
+		b := widget.NewButton(label, f)
+		e.buttons[action] = b
+		return b
+	}
+	decline := mk("Decline", actors.ElicitDecline, func() { e.answer(it, actors.ElicitDecline, nil) })
+	cancel := mk("Cancel", actors.ElicitCancel, func() { e.answer(it, actors.ElicitCancel, nil) })
+	buttons = append(buttons, decline, cancel)
+	var first fyne.Focusable
+	if r.Mode == "url" {
+		items = append(items, e.urlPart(it)...)
+		open := mk("Open page", actors.ElicitAccept, func() { e.openPage(it) })
+		open.Icon = theme.ComputerIcon()
+		decline.Importance = widget.HighImportance // the default: Enter and Escape decline
+		buttons = append(buttons, open)
+	} else {
+		f := newElicitForm(r.Form, func() { e.submit(it) }, func() { e.answer(it, actors.ElicitDecline, nil) })
+		e.form = f
+		if len(f.fields) > 0 {
+			items = append(items, f.object())
+			first = f.first()
+		}
+		send := mk("Accept", actors.ElicitAccept, func() { e.submit(it) })
+		send.Importance = widget.HighImportance
+		buttons = append(buttons, send)
+	}
+	items = append(items, e.problem)
+
+	e.foot, e.footObj = caption(e.footText(it))
+	setVisible(e.footObj, e.foot.Text != "")
+	items = append(items, e.footObj)
+
+	e.title = e.dialogTitle(it)
+	e.dlg = dialog.NewCustomWithoutButtons(e.title, container.NewVBox(items...), parent)
+	e.dlg.SetButtons(buttons)
+	e.dlg.SetOnClosed(func() {
+		if !e.closing && e.showing == it {
+			e.answer(it, actors.ElicitCancel, nil) // dismissed without choosing
+		}
+	})
+	c := parent.Canvas()
+	c.Unfocus()
+	e.keys = c.OnTypedKey()
+	c.SetOnTypedKey(func(k *fyne.KeyEvent) {
+		if e.showing != it {
+			return
+		}
+		switch k.Name {
+		case fyne.KeyEscape:
+			e.answer(it, actors.ElicitDecline, nil)
+		case fyne.KeyReturn, fyne.KeyEnter:
+			if first != nil {
+				c.Focus(first)
+			} else {
+				e.answer(it, actors.ElicitDecline, nil)
+			}
+		}
+	})
+	e.dlg.Resize(fyne.NewSize(660, 0))
+	e.dlg.Show()
+}
+
+// elicitMessage is the server's message: wrapped, selectable, and in a
+// scroll when long.
+func elicitMessage(msg string) fyne.CanvasObject {
+	r := []rune(msg)
+	if len(r) > elicitMessageMax {
+		msg = string(r[:elicitMessageMax]) + "…"
+	}
+	l := widget.NewLabel(msg)
+	l.Wrapping = fyne.TextWrapWord
+	l.Selectable = true
+	if len([]rune(msg)) < 300 && strings.Count(msg, "\n") < 5 {
+		return l
+	}
+	s := container.NewVScroll(l)
+	s.SetMinSize(fyne.NewSize(600, 120))
+	return s
+}
+
+// urlPart shows the page to open: its full address (selectable, with a
+// Copy button), its host, and warnings about addresses that may mislead.
+func (e *elicitor) urlPart(it *elicitItem) []fyne.CanvasObject {
+	r := it.req
+	addr := widget.NewLabel(clean.Line(r.URL))
+	addr.Selectable = true
+	addr.Wrapping = fyne.TextWrapBreak
+	copyBtn := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() { e.ui.app.Clipboard().SetContent(r.URL) })
+	e.buttons["copy"] = copyBtn
+	addrBox := container.NewVScroll(addr)
+	addrBox.SetMinSize(fyne.NewSize(540, 60))
+	host := widget.NewLabelWithStyle("On the site: "+clean.Line(r.Host), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	host.Wrapping = fyne.TextWrapBreak
+	out := []fyne.CanvasObject{
+		widget.NewLabel("The page's full address:"),
+		container.NewBorder(nil, nil, nil, container.NewCenter(copyBtn), addrBox),
+		host,
+	}
+	for _, w := range urlWarnings(r.URL) {
+		l := widget.NewLabel("Warning: " + w)
+		l.Wrapping = fyne.TextWrapWord
+		l.Importance = widget.WarningImportance
+		out = append(out, l)
+	}
+	_, note := caption("It opens in your browser only when you press Open page.")
+	return append(out, note)
+}
+
+// urlWarnings are what may mislead in a page's address.
+func urlWarnings(raw string) []string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return []string{"the address does not parse: " + clean.Line(err.Error())}
+	}
+	var out []string
+	if strings.EqualFold(u.Scheme, "http") {
+		out = append(out, "the page is not encrypted (http, not https).")
+	}
+	if u.User != nil {
+		out = append(out, "the address has a name before an @: the site is the host shown, not what comes before the @.")
+	}
+	h := u.Hostname()
+	if strings.Contains(strings.ToLower(h), "xn--") || strings.IndexFunc(h, func(r rune) bool { return r > unicode.MaxASCII }) >= 0 {
+		out = append(out, "the host name has letters of other alphabets: check that it is the site you expect.")
+	}
+	return out
+}
+
+// openPage opens the page in the browser, and says yes to the server.
+func (e *elicitor) openPage(it *elicitItem) {
+	u, err := url.Parse(it.req.URL)
+	if err == nil {
+		err = openURL(e.ui.app, u)
+	}
+	e.answer(it, actors.ElicitAccept, nil)
+	if err != nil {
+		e.ui.showError("The browser did not open (" + clean.Line(err.Error()) + "). The page's address:\n" + clean.Line(it.req.URL))
+	}
+}
+
+// submit sends the form's answers if they fit it, or shows what does not.
+func (e *elicitor) submit(it *elicitItem) {
+	if e.showing != it || e.form == nil {
+		return
+	}
+	content, bad, err := e.form.collect()
+	if err != nil {
+		e.problem.SetText(err.Error())
+		e.problem.Show()
+		if bad != nil && e.parent != nil {
+			e.parent.Canvas().Focus(bad)
+		}
+		return
+	}
+	e.answer(it, actors.ElicitAccept, content)
+}
+
+// answer sends the person's answer and moves on to the next question.
+func (e *elicitor) answer(it *elicitItem, action string, content map[string]any) {
+	if e.answered[it.req.ID] {
+		return
+	}
+	e.answered[it.req.ID] = true
+	e.ui.tell(&uiElicitAnswer{id: it.req.ID, action: action, content: content})
+	if e.showing == it {
+		e.close()
+	}
+	e.next()
+}
+
+// close hides the open dialog without answering.
+func (e *elicitor) close() {
+	if e.dlg == nil {
+		return
+	}
+	e.closing = true
+	e.dlg.Hide()
+	e.closing = false
+	e.parent.Canvas().SetOnTypedKey(e.keys)
+	e.keys = nil
+	e.dlg, e.showing, e.buttons, e.form = nil, nil, nil, nil
+}
+
+// elicitForm is a form's fields as widgets.
+type elicitForm struct {
+	form   *mcp.Form
+	fields []*elicitField
+	box    *fyne.Container
+}
+
+// elicitField is one field's widget: an entry (text, numbers), a check
+// (yes/no), a select or check group (few options), or a list with a
+// filter (many).
+type elicitField struct {
+	fl      mcp.Field
+	title   string // cleaned, bounded
+	entry   *elicitEntry
+	check   *widget.Check
+	touched bool // the check was changed: an answer even when unchecked
+	sel     *widget.Select
+	group   *widget.CheckGroup
+	list    *choiceList
+	labels  []string // the options' labels as shown
+}
+
+func newElicitForm(f *mcp.Form, submit, escape func()) *elicitForm {
+	ef := &elicitForm{form: f}
+	if f == nil {
+		return ef
+	}
+	objs := []fyne.CanvasObject{}
+	required := false
+	for _, fl := range f.Fields {
+		x := newElicitField(fl, submit, escape)
+		ef.fields = append(ef.fields, x)
+		required = required || fl.Required
+		title := widget.NewLabelWithStyle(x.title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		title.Wrapping = fyne.TextWrapBreak
+		if fl.Required {
+			title.SetText(x.title + " *")
+		}
+		objs = append(objs, title, x.object())
+		if d := strings.TrimSpace(clean.Text(fl.Description)); d != "" {
+			dl, dobj := caption(shorten(d, elicitDescMax))
+			dl.Wrapping = fyne.TextWrapWord
+			objs = append(objs, dobj)
+		}
+	}
+	if required {
+		_, note := caption("* required")
+		objs = append(objs, note)
+	}
+	ef.box = container.NewVBox(objs...)
+	return ef
+}
+
+// object is the form, scrolling when long.
+func (ef *elicitForm) object() fyne.CanvasObject {
+	s := container.NewVScroll(ef.box)
+	s.SetMinSize(fyne.NewSize(600, min(ef.box.MinSize().Height, 340)))
+	return s
+}
+
+// first is the first field that takes the focus.
+func (ef *elicitForm) first() fyne.Focusable {
+	for _, x := range ef.fields {
+		if f := x.focusable(); f != nil {
+			return f
+		}
+	}
+	return nil
+}
+
+// collect reads the answers, checked against the form: the content to
+// send, or what is wrong (and the field to focus).
+func (ef *elicitForm) collect() (map[string]any, fyne.Focusable, error) {
+	content := map[string]any{}
+	for _, x := range ef.fields {
+		v, err := x.value()
+		if err != nil {
+			return nil, x.focusable(), fmt.Errorf("%s: %v", x.title, clean.Line(err.Error()))
+		}
+		if v == nil {
+			if x.fl.Required {
+				return nil, x.focusable(), fmt.Errorf("%s is required.", x.title)
+			}
+			continue
+		}
+		content[x.fl.Name] = v
+	}
+	checked, err := ef.form.Check(content)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s", shorten(clean.Line(err.Error()), 200))
+	}
+	return checked, nil, nil
+}
+
+func newElicitField(fl mcp.Field, submit, escape func()) *elicitField {
+	x := &elicitField{fl: fl, title: shorten(clean.Line(fl.Title), elicitTitleMax)}
+	if x.title == "" {
+		x.title = shorten(clean.Line(fl.Name), elicitTitleMax)
+	}
+	switch fl.Kind {
+	case mcp.FieldBoolean:
+		x.check = widget.NewCheck("Yes", func(bool) { x.touched = true })
+		if b, ok := fl.Default.(bool); ok {
+			x.check.SetChecked(b)
+		}
+		x.touched = false
+	case mcp.FieldEnum, mcp.FieldMulti:
+		seen := map[string]bool{}
+		for i := range fl.Options {
+			l := shorten(clean.Line(fl.Label(i)), elicitOptionMax)
+			if l == "" || seen[l] {
+				l = fmt.Sprintf("%s (%d)", l, i+1) // labels tell options apart
+			}
+			seen[l] = true
+			x.labels = append(x.labels, l)
+		}
+		defaults := x.defaultIndexes()
+		switch {
+		case len(fl.Options) > elicitBigChoice:
+			x.list = newChoiceList(x.labels, fl.Kind == mcp.FieldMulti, defaults)
+		case fl.Kind == mcp.FieldEnum:
+			x.sel = widget.NewSelect(x.labels, nil)
+			x.sel.PlaceHolder = "(choose one)"
+			if len(defaults) > 0 {
+				x.sel.SetSelectedIndex(defaults[0])
+			}
+		default:
+			x.group = widget.NewCheckGroup(x.labels, nil)
+			x.group.Horizontal = len(x.labels) <= 5
+			var sel []string
+			for _, i := range defaults {
+				sel = append(sel, x.labels[i])
+			}
+			x.group.SetSelected(sel)
+		}
+	default:
+		x.entry = newElicitEntry(submit, escape)
+		x.entry.PlaceHolder = fieldHint(fl)
+		if fl.Default != nil {
+			x.entry.SetText(fmt.Sprint(fl.Default))
+		}
+	}
+	return x
+}
+
+// defaultIndexes are the options the field's default chooses.
+func (x *elicitField) defaultIndexes() []int {
+	var vals []string
+	switch d := x.fl.Default.(type) {
+	case nil:
+	case []any:
+		for _, v := range d {
+			vals = append(vals, fmt.Sprint(v))
+		}
+	default:
+		vals = []string{fmt.Sprint(d)}
+	}
+	var out []int
+	for _, v := range vals {
+		for i, o := range x.fl.Options {
+			if o == v {
+				out = append(out, i)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// fieldHint is what an empty entry says it wants.
+func fieldHint(fl mcp.Field) string {
+	var h string
+	switch fl.Kind {
+	case mcp.FieldInteger:
+		h = "a whole number"
+	case mcp.FieldNumber:
+		h = "a number"
+	default:
+		switch fl.Format {
+		case "email":
+			h = "an email address"
+		case "uri":
+			h = "a web address"
+		case "date":
+			h = "a date, YYYY-MM-DD"
+		case "date-time":
+			h = "a date and time, YYYY-MM-DDThh:mm:ssZ"
+		default:
+			h = "text"
+		}
+	}
+	switch {
+	case fl.Min != nil && fl.Max != nil:
+		h += fmt.Sprintf(" from %v to %v", *fl.Min, *fl.Max)
+	case fl.Min != nil:
+		h += fmt.Sprintf(", at least %v", *fl.Min)
+	case fl.Max != nil:
+		h += fmt.Sprintf(", at most %v", *fl.Max)
+	}
+	if fl.MaxLen != nil {
+		h += fmt.Sprintf(", up to %d characters", *fl.MaxLen)
+	}
+	return h
+}
+
+func (x *elicitField) object() fyne.CanvasObject {
+	switch {
+	case x.entry != nil:
+		return x.entry
+	case x.check != nil:
+		return x.check
+	case x.sel != nil:
+		return x.sel
+	case x.group != nil:
+		return x.group
+	}
+	return x.list.object
+}
+
+func (x *elicitField) focusable() fyne.Focusable {
+	switch {
+	case x.entry != nil:
+		return x.entry
+	case x.check != nil:
+		return x.check
+	case x.sel != nil:
+		return x.sel
+	case x.list != nil:
+		return x.list.filter
+	}
+	return nil
+}
+
+// value is the field's answer, typed; nil for none.
+func (x *elicitField) value() (any, error) {
+	switch {
+	case x.entry != nil:
+		return x.fl.Parse(x.entry.Text)
+	case x.check != nil:
+		if !x.touched && !x.fl.Required && x.fl.Default == nil {
+			return nil, nil // not answered
+		}
+		return x.check.Checked, nil
+	case x.sel != nil:
+		i := x.sel.SelectedIndex()
+		if i < 0 {
+			return nil, nil
+		}
+		return x.fl.Options[i], nil
+	case x.group != nil:
+		var out []any
+		for i, l := range x.labels {
+			for _, s := range x.group.Selected {
+				if s == l {
+					out = append(out, x.fl.Options[i])
+				}
+			}
+		}
+		if out == nil {
+			return nil, nil
+		}
+		return out, nil
+	}
+	chosen := x.list.chosenIndexes()
+	if len(chosen) == 0 {
+		return nil, nil
+	}
+	if x.fl.Kind == mcp.FieldEnum {
+		return x.fl.Options[chosen[0]], nil
+	}
+	out := make([]any, len(chosen))
+	for j, i := range chosen {
+		out[j] = x.fl.Options[i]
+	}
+	return out, nil
+}
+
+// elicitEntry is a form's entry: Enter sends the form, Escape declines.
+type elicitEntry struct {
+	widget.Entry
+	submit, escape func()
+}
+
+func newElicitEntry(submit, escape func()) *elicitEntry {
+	e := &elicitEntry{submit: submit, escape: escape}
+	e.Wrapping = fyne.TextWrapOff
+	e.Scroll = container.ScrollHorizontalOnly
+	e.ExtendBaseWidget(e)
+	e.OnSubmitted = func(string) { e.submit() }
+	return e
+}
+
+func (e *elicitEntry) TypedKey(k *fyne.KeyEvent) {
+	if k.Name == fyne.KeyEscape {
+		e.escape()
+		return
+	}
+	e.Entry.TypedKey(k)
+}
+
+// choiceList is a long list of options, filtered as the person types: a
+// server may offer thousands, which a select's menu would draw all at once.
+type choiceList struct {
+	labels []string
+	multi  bool
+	chosen map[int]bool
+	shown  []int // the options the filter keeps
+	filter *widget.Entry
+	list   *widget.List
+	count  *widget.Label
+	object fyne.CanvasObject
+}
+
+func newChoiceList(labels []string, multi bool, defaults []int) *choiceList {
+	l := &choiceList{labels: labels, multi: multi, chosen: map[int]bool{}}
+	for _, i := range defaults {
+		l.chosen[i] = true
+		if !multi {
+			break
+		}
+	}
+	l.filter = widget.NewEntry()
+	l.filter.PlaceHolder = fmt.Sprintf("Filter %d options", len(labels))
+	l.list = widget.NewList(
+		func() int { return len(l.shown) },
+		func() fyne.CanvasObject { return widget.NewCheck("", nil) },
+		func(id widget.ListItemID, o fyne.CanvasObject) {
+			c := o.(*widget.Check)
+			i := l.shown[id]
+			c.OnChanged = nil
+			c.Text = l.labels[i]
+			c.SetChecked(l.chosen[i])
+			c.OnChanged = func(on bool) { l.choose(i, on) }
+		})
+	l.count = widget.NewLabel("")
+	l.count.SizeName = theme.SizeNameCaptionText
+	l.filter.OnChanged = func(string) { l.apply() }
+	l.apply()
+	box := container.NewGridWrap(fyne.NewSize(600, 180), l.list)
+	l.object = container.NewVBox(container.NewBorder(nil, nil, nil, l.count, l.filter), box)
+	return l
+}
+
+func (l *choiceList) choose(i int, on bool) {
+	if !l.multi && on {
+		clear(l.chosen)
+	}
+	if on {
+		l.chosen[i] = true
+	} else {
+		delete(l.chosen, i)
+	}
+	l.list.Refresh()
+	l.apply()
+}
+
+// apply keeps the options the filter matches.
+func (l *choiceList) apply() {
+	q := strings.ToLower(strings.TrimSpace(l.filter.Text))
+	l.shown = l.shown[:0]
+	for i, s := range l.labels {
+		if q == "" || strings.Contains(strings.ToLower(s), q) {
+			l.shown = append(l.shown, i)
+		}
+	}
+	l.count.SetText(fmt.Sprintf("%d shown, %d chosen", len(l.shown), len(l.chosen)))
+	l.list.Refresh()
+}
+
+func (l *choiceList) chosenIndexes() []int {
+	var out []int
+	for i := range l.labels {
+		if l.chosen[i] {
+			out = append(out, i)
+		}
+	}
+	return out
+}

@@ -1,0 +1,117 @@
+package gui
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+	"github.com/asynkron/protoactor-go/actor"
+
+	"deckhand/actors"
+	"deckhand/clean"
+)
+
+// Signing in to a server (OAuth) from the servers panel. A server that
+// needs signing in is a state to act on, not a failure: its row says why,
+// in plain colours, beside a Sign in button. While the person signs in,
+// the row shows the sign-in page's address to select or copy (the browser
+// may not have opened). A signed-in server shows its account and Sign out,
+// asked first.
+
+// uiSignIn asks a server to sign in (the browser opens at its page).
+type uiSignIn struct{ alias string }
+
+// uiSignOut forgets a server's sign-in and disconnects it.
+type uiSignOut struct{ alias string }
+
+func (m *uiSignIn) handleServerAsk(b *bridge, c actor.Context) {
+	c.Send(b.sys.Servers, &actors.SignIn{Alias: m.alias})
+}
+
+func (m *uiSignOut) handleServerAsk(b *bridge, c actor.Context) {
+	self, root, sys, alias := c.Self(), c.ActorSystem().Root, b.sys, m.alias
+	go func() {
+		// The keyring may take its time (or ask to be unlocked).
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := sys.SignOut(ctx, alias); err != nil {
+			root.Send(self, &serverCommandFailed{fmt.Errorf("signing out of %q: %w", alias, err)})
+		}
+	}()
+}
+
+// signInRow is the sign-in part of a server's row, for tests.
+type signInRow struct {
+	signIn, signOut, copyURL *widget.Button
+	url                      *widget.Label // the sign-in page, while signing in
+	account                  *widget.Label // "Signed in as …"
+}
+
+// needsSignIn reports whether a server waits for the person to sign in.
+func needsSignIn(st actors.ServerStatus) bool {
+	return st.State == actors.StateNeedsSignIn
+}
+
+// signInPart is what a server's row shows of its sign-in, and the buttons
+// it adds; nothing for a server that does not sign in.
+func (s *serversWindow) signInPart(st actors.ServerStatus, r *serverRow) (info fyne.CanvasObject, buttons []fyne.CanvasObject) {
+	alias := st.Alias
+	p := &signInRow{}
+	r.signIn = p
+	var objs []fyne.CanvasObject
+	switch {
+	case st.State == actors.StateNeedsSignIn:
+		p.signIn = widget.NewButtonWithIcon("Sign in", theme.LoginIcon(), func() { s.ui.tell(&uiSignIn{alias: alias}) })
+		p.signIn.Importance = widget.HighImportance
+		buttons = append(buttons, p.signIn)
+	case st.State == actors.StateSigningIn:
+		if st.SignInURL != "" {
+			_, lead := caption("If your browser did not open, open this page to sign in:")
+			p.url = widget.NewLabel(clean.Line(st.SignInURL))
+			p.url.Selectable = true
+			p.url.Wrapping = fyne.TextWrapBreak
+			u := st.SignInURL
+			p.copyURL = widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() {
+				s.ui.app.Clipboard().SetContent(u)
+			})
+			objs = append(objs, lead, container.NewBorder(nil, nil, nil, container.NewCenter(p.copyURL), p.url))
+		}
+		// Signing in again from the start (a closed browser tab).
+		p.signIn = widget.NewButtonWithIcon("Sign in again", theme.LoginIcon(), func() { s.ui.tell(&uiSignIn{alias: alias}) })
+		buttons = append(buttons, p.signIn)
+	case st.SignedIn:
+		text := "Signed in"
+		if st.Account != "" {
+			text = "Signed in as " + clean.Line(st.Account)
+		}
+		p.account = widget.NewLabel(text)
+		p.account.Importance = widget.SuccessImportance
+		p.account.Truncation = fyne.TextTruncateEllipsis
+		objs = append(objs, p.account)
+		p.signOut = widget.NewButtonWithIcon("Sign out", theme.LogoutIcon(), func() { s.confirmSignOut(alias) })
+		buttons = append(buttons, p.signOut)
+	}
+	if len(objs) == 0 {
+		return nil, buttons
+	}
+	return container.NewVBox(objs...), buttons
+}
+
+// confirmSignOut asks before forgetting a server's sign-in.
+func (s *serversWindow) confirmSignOut(alias string) {
+	d := dialog.NewConfirm("Sign out of "+alias+"?",
+		"Deckhand forgets this sign-in (its tokens, in the keyring too) and disconnects "+alias+".\nIts tools are unavailable until you sign in again.",
+		func(ok bool) {
+			if ok {
+				s.ui.tell(&uiSignOut{alias: alias})
+			}
+		}, s.win)
+	d.SetConfirmText("Sign out")
+	d.SetDismissText("Keep signed in")
+	d.Show()
+}

@@ -1,0 +1,147 @@
+package gui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"deckhand/actors"
+	"deckhand/config"
+	"deckhand/keys"
+	"deckhand/testutil"
+)
+
+// gatedBrowser puts a fake xdg-open on PATH that notes the URL it is
+// given, waits until the test opens the gate, then signs in at once (the
+// fake browser follows the redirects). It returns the gate's opener.
+func gatedBrowser(t *testing.T) (opened func() string, open func()) {
+	bin := testutil.BuildProgram(t, "./testutil/fakebrowser")
+	dir := t.TempDir()
+	seen, gate := filepath.Join(dir, "seen"), filepath.Join(dir, "gate")
+	script := "#!/bin/sh\nprintf '%s' \"$1\" > " + seen + "\nwhile [ ! -e " + gate + " ]; do sleep 0.05; done\nexec " + bin + " \"$1\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "xdg-open"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Cleanup(func() { os.WriteFile(gate, nil, 0o600) }) // no script left waiting
+	return func() string {
+			b, _ := os.ReadFile(seen)
+			return string(b)
+		}, func() {
+			if err := os.WriteFile(gate, nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+}
+
+// overlayButton is a button of w's dialogs (not of its content).
+func (h *harness) overlayButton(w fyne.Window, label string) *widget.Button {
+	h.t.Helper()
+	var found *widget.Button
+	for _, o := range w.Canvas().Overlays().List() {
+		walk(o, func(o fyne.CanvasObject) {
+			if b, ok := o.(*widget.Button); ok && b.Text == label && found == nil {
+				found = b
+			}
+		})
+	}
+	if found == nil {
+		h.t.Fatalf("no dialog button %q; the window shows:\n%s", label, strings.Join(h.texts(w), "\n"))
+	}
+	return found
+}
+
+// The servers panel signs in to a server behind OAuth: it needs signing in
+// (a state with its reason and a Sign in button, not a failure); Sign in
+// opens the browser and, while the person signs in, shows the page's
+// address to select and copy; once signed in the server is ready with its
+// account shown; Sign out, asked first, makes it need signing in again.
+func TestSignInFromServersPanel(t *testing.T) {
+	keys.MockInit()
+	opened, open := gatedBrowser(t)
+	o := testutil.NewOAuthServer(t, "o", time.Hour)
+	t.Cleanup(func() { (&keys.Tokens{}).Remove(o.URL) })
+	h := newHarness(t, harnessOptions{cfg: func(c *config.Config) {
+		c.MCP.Servers = map[string]config.Server{"o": {URL: o.URL}}
+	}})
+	h.ui.showServers()
+	sw := h.ui.serversW
+	row := func() *serverRow { return sw.rows["o"] }
+	h.until("o to need signing in", func() bool { return h.serverState(sw, "o") == "needs sign-in" })
+	r := row()
+	if r.signIn == nil || r.signIn.signIn == nil || !r.signIn.signIn.Visible() || r.signIn.signIn.Text != "Sign in" {
+		t.Fatalf("no Sign in button; the panel shows:\n%s", strings.Join(h.texts(sw.win), "\n"))
+	}
+	if !r.reason.Visible() || r.reason.Text == "" || r.reason.Importance == widget.DangerImportance {
+		t.Errorf("the reason %q (shown %v) should be shown, not as a failure", r.reason.Text, r.reason.Visible())
+	}
+	if r.reconnect.Visible() || r.signIn.signOut != nil {
+		t.Errorf("a server needing sign-in offers Reconnect or Sign out")
+	}
+	if o.Authorized() != 0 || opened() != "" {
+		t.Errorf("the browser opened before Sign in was pressed")
+	}
+
+	test.Tap(r.signIn.signIn)
+	h.until("the sign-in page shown", func() bool {
+		r := row()
+		return r != nil && r.signIn.url != nil && r.signIn.url.Visible()
+	})
+	r = row()
+	if got := h.serverState(sw, "o"); got != "signing in…" {
+		t.Errorf("state while signing in: %q", got)
+	}
+	page := opened()
+	if !strings.HasPrefix(page, o.Base+"/authorize?") || r.signIn.url.Text != page || !r.signIn.url.Selectable {
+		t.Errorf("the page shown %q (selectable %v), the browser was given %q", r.signIn.url.Text, r.signIn.url.Selectable, page)
+	}
+	test.Tap(r.signIn.copyURL)
+	if got := h.app.Clipboard().Content(); got != page {
+		t.Errorf("Copy put %q on the clipboard, want %q", got, page)
+	}
+
+	open() // the person signs in
+	h.until("o to be ready and signed in", func() bool {
+		r := row()
+		return h.serverState(sw, "o") == "ready" && r.signIn.account != nil
+	})
+	r = row()
+	if want := "Signed in as " + o.Account; r.signIn.account.Text != want {
+		t.Errorf("account: %q, want %q", r.signIn.account.Text, want)
+	}
+	if r.signIn.signOut == nil || r.signIn.signIn != nil || r.signIn.url != nil {
+		t.Errorf("a signed-in server: Sign out %v, Sign in %v, page %v", r.signIn.signOut != nil, r.signIn.signIn != nil, r.signIn.url != nil)
+	}
+
+	// Sign out asks first; keeping the sign-in changes nothing.
+	test.Tap(r.signIn.signOut)
+	test.Tap(h.overlayButton(sw.win, "Keep signed in"))
+	h.drain()
+	if got := h.serverState(sw, "o"); got != "ready" {
+		t.Fatalf("after keeping the sign-in: %q", got)
+	}
+	test.Tap(row().signIn.signOut)
+	if !h.shows(sw.win, "Sign out of o?") {
+		t.Fatalf("Sign out did not ask first:\n%s", strings.Join(h.texts(sw.win), "\n"))
+	}
+	test.Tap(h.overlayButton(sw.win, "Sign out"))
+	h.until("o to need signing in again", func() bool { return h.serverState(sw, "o") == "needs sign-in" })
+	r = row()
+	if r.reason.Text != "signed out" || r.signIn.signIn == nil || r.signIn.account != nil {
+		t.Errorf("after signing out: reason %q, Sign in %v, account %v", r.reason.Text, r.signIn.signIn != nil, r.signIn.account != nil)
+	}
+	if left, _ := (&keys.Tokens{}).Load(o.URL); left != nil {
+		t.Errorf("the keyring still holds the sign-in")
+	}
+	for _, st := range h.ui.servers {
+		if st.Alias == "o" && (st.State != actors.StateNeedsSignIn || st.SignedIn) {
+			t.Errorf("status after signing out: %+v", st)
+		}
+	}
+}

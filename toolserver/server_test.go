@@ -558,3 +558,38 @@ func TestNoLandlockRefuses(t *testing.T) {
 	}
 	s.Close()
 }
+
+// Sequences run their steps in order; a failed availability check keeps a
+// tool out (with its install instructions); a missing program's fallback
+// stands in under the tool's name.
+func TestSequenceAvailabilityFallback(t *testing.T) {
+	f := newFixture(t)
+	os.WriteFile(filepath.Join(f.dir, "more.json"), []byte(`{"name": "more", "description": "More.", "synchronous": true, "subcommands": [
+		{"name": "check", "description": "Status then list.", "sequence": [{"tool": "git_status"}, {"tool": "files_list", "args": {"paths": ["src"]}}]},
+		{"name": "failing", "description": "Stops early.", "sequence": [{"tool": "files_read", "args": {"path": "missing.txt"}}, {"tool": "git_status"}]},
+		{"name": "gated", "command": "echo", "description": "Never offered.", "availability_check": {"command": "false"},
+			"install_instructions": "Install the gate."},
+		{"name": "alt", "command": "no-such-program-here", "description": "Falls back.",
+			"positional_args": [{"name": "w", "type": "string"}],
+			"fallback": {"name": "alt", "command": "echo", "args": ["fallback:"], "description": "Echoes.",
+				"positional_args": [{"name": "w", "type": "string"}]}}]}`), 0o644)
+	f.srv.Reload()
+	f.mustCall("more_check", nil, "$ git --no-pager status --short --branch", "## main", "$ ls -la -- src", "main.go")
+	text, failed := f.call("more_failing", nil, nil)
+	if !failed || !strings.Contains(text, "step 1 of 2 failed") || strings.Contains(text, "## main") {
+		t.Errorf("more_failing (failed=%v):\n%s", failed, text)
+	}
+	f.mustCall("more_alt", map[string]any{"w": "yes"}, "fallback: yes")
+	if f.tools()["more_gated"] != nil {
+		t.Error("a tool whose availability check fails is offered")
+	}
+	var why string
+	for _, l := range f.srv.List() {
+		if l.Name == "more_gated" {
+			why = l.Why
+		}
+	}
+	if !strings.Contains(why, "availability check `false` failed") || !strings.Contains(why, "Install the gate.") {
+		t.Errorf("why more_gated is not offered: %q", why)
+	}
+}

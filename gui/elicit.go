@@ -3,6 +3,7 @@ package gui
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -442,11 +443,25 @@ func newElicitForm(f *mcp.Form, submit, escape func()) *elicitForm {
 		return ef
 	}
 	objs := []fyne.CanvasObject{}
-	required := false
-	for _, fl := range f.Fields {
+	// Required fields first, then the others, each in the form's order
+	// (which the SDK may have lost: it hands the schema over as a map).
+	fields := slices.Clone(f.Fields)
+	slices.SortStableFunc(fields, func(a, b mcp.Field) int {
+		switch {
+		case a.Required == b.Required:
+			return 0
+		case a.Required:
+			return -1
+		}
+		return 1
+	})
+	if slices.ContainsFunc(fields, func(fl mcp.Field) bool { return fl.Required }) {
+		_, note := caption("Fields marked * are required.")
+		objs = append(objs, note)
+	}
+	for _, fl := range fields {
 		x := newElicitField(fl, submit, escape)
 		ef.fields = append(ef.fields, x)
-		required = required || fl.Required
 		title := widget.NewLabelWithStyle(x.title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 		title.Wrapping = fyne.TextWrapBreak
 		if fl.Required {
@@ -458,10 +473,6 @@ func newElicitForm(f *mcp.Form, submit, escape func()) *elicitForm {
 			dl.Wrapping = fyne.TextWrapWord
 			objs = append(objs, dobj)
 		}
-	}
-	if required {
-		_, note := caption("* required")
-		objs = append(objs, note)
 	}
 	ef.box = container.NewVBox(objs...)
 	return ef
@@ -601,20 +612,18 @@ func fieldHint(fl mcp.Field) string {
 			h = "a date, YYYY-MM-DD"
 		case "date-time":
 			h = "a date and time, YYYY-MM-DDThh:mm:ssZ"
-		default:
-			h = "text"
 		}
 	}
 	switch {
 	case fl.Min != nil && fl.Max != nil:
 		h += fmt.Sprintf(" from %v to %v", *fl.Min, *fl.Max)
 	case fl.Min != nil:
-		h += fmt.Sprintf(", at least %v", *fl.Min)
+		h = strings.TrimPrefix(h+fmt.Sprintf(", at least %v", *fl.Min), ", ")
 	case fl.Max != nil:
-		h += fmt.Sprintf(", at most %v", *fl.Max)
+		h = strings.TrimPrefix(h+fmt.Sprintf(", at most %v", *fl.Max), ", ")
 	}
 	if fl.MaxLen != nil {
-		h += fmt.Sprintf(", up to %d characters", *fl.MaxLen)
+		h = strings.TrimPrefix(h+fmt.Sprintf(", up to %d characters", *fl.MaxLen), ", ")
 	}
 	return h
 }

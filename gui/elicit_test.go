@@ -55,10 +55,13 @@ func TestElicitFormAccept(t *testing.T) {
 	e := h.ui.elicits()
 	h.until("the question", func() bool { return e.showing != nil })
 	for _, want := range []string{"The server \u201cev\u201d asks:", "During its tool call ev.trigger-elicitation-request",
-		"Please provide inputs for the following fields:", "String *", "Your full, legal name", "* required", "Declined if not answered by"} {
+		"Please provide inputs for the following fields:", "String *", "Your full, legal name", "Fields marked * are required.", "Declined if not answered by"} {
 		if !h.shows(h.ui.win, want) {
 			t.Errorf("the dialog does not show %q:\n%s", want, strings.Join(h.texts(h.ui.win), "\n"))
 		}
+	}
+	if e.form.fields[0].fl.Name != "name" {
+		t.Errorf("the required field is not first: %q", e.form.fields[0].fl.Name)
 	}
 	if got := e.field(t, "firstLine").entry.Text; got != "It was a dark and stormy night." {
 		t.Errorf("the default is not prefilled: %q", got)

@@ -52,9 +52,10 @@ type signInRow struct {
 	account                  *widget.Label // "Signed in as …"
 }
 
-// needsSignIn reports whether a server waits for the person to sign in.
+// needsSignIn reports whether a server waits for the person to sign in
+// (or signs in): Sign in is what to press, not Reconnect.
 func needsSignIn(st actors.ServerStatus) bool {
-	return st.State == actors.StateNeedsSignIn
+	return st.State == actors.StateNeedsSignIn || st.State == actors.StateSigningIn
 }
 
 // signInPart is what a server's row shows of its sign-in, and the buttons
@@ -79,7 +80,11 @@ func (s *serversWindow) signInPart(st actors.ServerStatus, r *serverRow) (info f
 			p.copyURL = widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() {
 				s.ui.app.Clipboard().SetContent(u)
 			})
-			objs = append(objs, lead, container.NewBorder(nil, nil, nil, container.NewCenter(p.copyURL), p.url))
+			// A long address wraps within a box of its own height, which
+			// scrolls: the row below keeps its place.
+			box := container.NewVScroll(p.url)
+			box.SetMinSize(fyne.NewSize(340, 76))
+			objs = append(objs, lead, container.NewBorder(nil, nil, nil, container.NewCenter(p.copyURL), box))
 		}
 		// Signing in again from the start (a closed browser tab).
 		p.signIn = widget.NewButtonWithIcon("Sign in again", theme.LoginIcon(), func() { s.ui.tell(&uiSignIn{alias: alias}) })
@@ -87,14 +92,15 @@ func (s *serversWindow) signInPart(st actors.ServerStatus, r *serverRow) (info f
 	case st.SignedIn:
 		text := "Signed in"
 		if st.Account != "" {
-			text = "Signed in as " + clean.Line(st.Account)
+			text = "Signed in as " + shorten(clean.Line(st.Account), 60)
 		}
 		p.account = widget.NewLabel(text)
 		p.account.Importance = widget.SuccessImportance
-		p.account.Truncation = fyne.TextTruncateEllipsis
-		objs = append(objs, p.account)
+		// Sign out beside the account, not among the row's buttons: the
+		// server's details keep their room.
 		p.signOut = widget.NewButtonWithIcon("Sign out", theme.LogoutIcon(), func() { s.confirmSignOut(alias) })
-		buttons = append(buttons, p.signOut)
+		p.signOut.Importance = widget.LowImportance
+		objs = append(objs, container.NewHBox(p.account, p.signOut))
 	}
 	if len(objs) == 0 {
 		return nil, buttons

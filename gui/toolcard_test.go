@@ -338,6 +338,9 @@ func TestToolCardMediaEndToEnd(t *testing.T) {
 		},
 		fallback: toolThenText(testutil.ToolCallSpec{ID: "c1", Name: "m__shot", Arguments: `{}`}, "That is the page."),
 	})
+	// The media server connects over HTTP after the in-process one: a
+	// message sent before would offer the model no m.shot.
+	h.until("m's tools", func() bool { return h.ui.catalog != nil && hasTool(h, "m.shot") })
 	h.say("show me the page")
 	var c *rowView
 	h.until("the card's result", func() bool {

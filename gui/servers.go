@@ -31,9 +31,8 @@ type serversWindow struct {
 	notes string
 	// form is the connect or edit form while it is open; tools the last
 	// tools window.
-	form     *serverForm
-	tools    *toolsWindow
-	toolsWin fyne.Window // the tools window, made once
+	form  *serverForm
+	tools *toolsWindow
 }
 
 type serverRow struct {

@@ -17,7 +17,7 @@ import (
 	"deckhand/memtrim"
 )
 
-// memoryUpkeep gives the C heap's free memory back every trimEvery, and
+// memoryUpkeep gives free memory back every trimEvery, and
 // logs the process's memory (Go heap, what the Go runtime holds from the
 // system, RSS before and after giving memory back) each time it gets
 // SIGUSR1, after a collection: `kill -USR1 <pid>` while the window runs,
@@ -36,8 +36,11 @@ func memoryUpkeep(log *slog.Logger) func() {
 			case <-done:
 				return
 			case <-trim.C:
-				// What the GL driver freed (a window closed, a long
-				// transcript redrawn) goes back to the system.
+				// What was freed goes back to the system: Go's heap (a
+				// long transcript left, a panel closed; Go's own scavenger
+				// takes minutes) and the C heap (what the GL driver freed).
+				// A collection of a heap this size takes milliseconds.
+				debug.FreeOSMemory()
 				memtrim.Trim()
 			case <-ch:
 				before := selfRSS()

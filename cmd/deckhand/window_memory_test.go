@@ -103,7 +103,7 @@ func windowMemoryRun(b *testing.B, display, bin, bare, server string) memFigures
 		testutil.Eventually(b, 20*time.Second, func() bool { w = xdo("search", "--name", name); return w != "" }, "window %q; log:\n%s", name, logs)
 		return strings.Fields(w)[0]
 	}
-	heapRe := regexp.MustCompile(`msg=memory heap_alloc_mb=([0-9.]+)`)
+	heapRe := regexp.MustCompile(`msg=memory heap_alloc_mb=([0-9.]+)[^\n]*`)
 	// measure waits until what was done has settled (Fyne keeps the
 	// renderers of widgets gone from the screen for a minute; Go gives
 	// freed memory back to the system within minutes), reads the RSS,
@@ -119,6 +119,9 @@ func windowMemoryRun(b *testing.B, display, bin, bare, server string) memFigures
 			return len(all) > before
 		}, "a memory line; log:\n%s", logs)
 		m[stage+"-heap-MB"], _ = strconv.ParseFloat(all[len(all)-1][1], 64)
+		if line := lineWith(logs.String(), all[len(all)-1][0]); line != "" {
+			b.Logf("%s: %s", stage, line)
+		}
 		b.Logf("%s: rss %.1f MB, heap %.1f MB", stage, m[stage+"-rss-MB"], m[stage+"-heap-MB"])
 	}
 	win := find("^Deckhand$")
@@ -200,3 +203,13 @@ var (
 	sessionRowY = [2]int{135, 69}  // the second session in the sidebar, then the first
 	toolsButton = [2]int{455, 116} // in the servers panel: the first server's Tools
 )
+
+// lineWith is the log line that holds s.
+func lineWith(log, s string) string {
+	for _, l := range strings.Split(log, "\n") {
+		if strings.Contains(l, s) {
+			return l
+		}
+	}
+	return ""
+}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -287,7 +288,13 @@ func (e *env) localTools(cfg *config.Config) (*toolserver.Server, func()) {
 	if !cfg.Tools.On() {
 		return nil, func() {}
 	}
-	srv, err := toolserver.New(toolsOptions(e, cfg, "", "", false))
+	opts := toolsOptions(e, cfg, "", "", false)
+	// Deckhand's own conversations wait for a command (its output shows
+	// as progress on the tool card, and Stop cancels it), so that its
+	// result reaches the model as the call's answer; only a command that
+	// outlives the tool timeout answers with an operation to await.
+	opts.InlineWait = max(cfg.MCP.ToolTimeout-2*time.Second, 2*time.Second)
+	srv, err := toolserver.New(opts)
 	if err != nil {
 		e.log.Warn("the built-in tools server (local) is not started", "err", err)
 		return nil, func() {}

@@ -228,3 +228,24 @@ func TestToolsInChat(t *testing.T) {
 		}
 	}
 }
+
+// A command that takes longer than the server's usual inline wait (2 s)
+// still answers Deckhand's own conversation with its result, not an
+// operation to await: the model sees the output.
+func TestToolsLongCommandInChat(t *testing.T) {
+	ws := toolsWorkspace(t)
+	model := testutil.NewModelServer(t,
+		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "c1", Name: "local__shell", Arguments: `{"command": "sleep 3; echo $((40+2))-done"}`})},
+		testutil.ModelResponse{Body: testutil.TextChunks("It finished.")},
+	)
+	cfg := writeConfig(t, fmt.Sprintf("[model]\nbase_url = %q\nname = \"m\"\n\n[policy]\nworkspace = %q\nallow_exec = true\n\n[tools]\nenabled = true\ndir = %q\n",
+		model.URL, ws, t.TempDir()))
+	r := deckhand(t, nil, "", "--config", cfg, "chat", "-p", "run it", "--approve=auto")
+	if r.code != exitOK || !strings.Contains(r.stdout, "It finished.") {
+		t.Fatalf("chat: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	reqs := model.Requests()
+	if last := string(reqs[len(reqs)-1]); !strings.Contains(last, "42-done") {
+		t.Errorf("the model did not get the command's output: %.2000s", last)
+	}
+}

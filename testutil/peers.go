@@ -19,6 +19,7 @@ type Peers struct {
 	Memory      string // @modelcontextprotocol/server-memory entry point
 	Conformance string // @modelcontextprotocol/conformance CLI
 	AIMock      string // @copilotkit/aimock CLI
+	Inspector   string // @modelcontextprotocol/inspector's launcher (--cli)
 }
 
 // RequirePeers returns the peers, or stops the test when they are missing:
@@ -33,6 +34,7 @@ func RequirePeers(t testing.TB) *Peers {
 		Memory:      filepath.Join(nm, "@modelcontextprotocol", "server-memory", "dist", "index.js"),
 		Conformance: filepath.Join(nm, "@modelcontextprotocol", "conformance", "dist", "index.js"),
 		AIMock:      filepath.Join(nm, "@copilotkit", "aimock", "dist", "cli.js"),
+		Inspector:   filepath.Join(nm, "@modelcontextprotocol", "inspector", "clients", "launcher", "build", "index.js"),
 	}
 	node, err := exec.LookPath("node")
 	missing := ""
@@ -40,7 +42,7 @@ func RequirePeers(t testing.TB) *Peers {
 		missing = "node"
 	}
 	p.Node = node
-	for _, f := range []string{p.Node22, p.Everything, p.Filesystem, p.Memory, p.Conformance, p.AIMock} {
+	for _, f := range []string{p.Node22, p.Everything, p.Filesystem, p.Memory, p.Conformance, p.AIMock, p.Inspector} {
 		if _, err := os.Stat(f); err != nil {
 			missing = f
 		}

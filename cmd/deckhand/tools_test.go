@@ -249,3 +249,43 @@ func TestToolsLongCommandInChat(t *testing.T) {
 		t.Errorf("the model did not get the command's output: %.2000s", last)
 	}
 }
+
+// The MCP Inspector's CLI mode lists the built-in server's tools and calls
+// one, over stdio against the real binary.
+func TestToolsInspectorCLI(t *testing.T) {
+	peers := testutil.RequirePeers(t)
+	ws := toolsWorkspace(t)
+	bin := testutil.BuildProgram(t, "./cmd/deckhand")
+	home := t.TempDir()
+	inspect := func(args ...string) string {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, peers.Node22, append([]string{peers.Inspector, "--cli", bin, "tools", "serve", "--scope", ws}, args...)...)
+		cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "MCP_CATALOG_PATH="+filepath.Join(home, "mcp.json"))
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("inspector %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	var list struct {
+		Tools []struct{ Name string } `json:"tools"`
+	}
+	out := inspect("--method", "tools/list")
+	if err := json.Unmarshal([]byte(out), &list); err != nil {
+		t.Fatalf("tools/list: %v\n%s", err, out)
+	}
+	names := map[string]bool{}
+	for _, tl := range list.Tools {
+		names[tl.Name] = true
+	}
+	for _, want := range []string{"files_list", "files_read", "git_log", "shell", "await", "status", "cancel"} {
+		if !names[want] {
+			t.Errorf("the Inspector does not list %s: %v", want, names)
+		}
+	}
+	if out := inspect("--method", "tools/call", "--tool-name", "files_read", "--tool-arg", "path=README.md"); !strings.Contains(out, "the workspace readme") {
+		t.Errorf("tools/call files_read: %s", out)
+	}
+}

@@ -89,14 +89,7 @@ func (t *terminal) resourceEvent(c actor.Context, msg any) bool {
 			return true
 		}
 		t.commands--
-		if t.attaching--; t.attaching == 0 {
-			// Lines typed meanwhile, in order (one may attach again).
-			for len(t.held) > 0 && t.attaching == 0 {
-				line := t.held[0]
-				t.held = t.held[1:]
-				t.input(c, line)
-			}
-		}
+		t.resolved(c)
 		if !t.maybeQuit() {
 			t.prompt()
 		}
@@ -118,6 +111,8 @@ func (t *terminal) resourceEvent(c actor.Context, msg any) bool {
 		}()
 	case *promptReady:
 		t.promptReady(c, m)
+		t.resolved(c)
+		t.maybeQuit()
 	default:
 		return false
 	}
@@ -222,13 +217,26 @@ func (t *terminal) takeAttached(c actor.Context) []actors.Attachment {
 
 // promptCommand is /ALIAS.PROMPT ARG=VALUE …: the prompt is asked for in
 // the background and sent when it comes.
+// resolved is an :attach or a prompt read: when none is left, the lines
+// typed meanwhile go on, in order (one may attach or ask a prompt again).
+func (t *terminal) resolved(c actor.Context) {
+	if t.attaching--; t.attaching == 0 {
+		for len(t.held) > 0 && t.attaching == 0 {
+			line := t.held[0]
+			t.held = t.held[1:]
+			t.input(c, line)
+		}
+	}
+}
+
 func (t *terminal) promptCommand(c actor.Context, line string) {
 	alias, name, args, err := parsePromptLine(line)
 	if err != nil {
 		t.promptFailed(err)
 		return
 	}
-	t.sent++ // a message is on its way: the prompt waits for it
+	t.sent++      // a message is on its way: the prompt waits for it
+	t.attaching++ // lines typed meanwhile wait, to be sent after it
 	root, self, sys := c.ActorSystem().Root, c.Self(), t.sys
 	label := "/" + alias + "." + name
 	go func() {

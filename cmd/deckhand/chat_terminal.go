@@ -257,7 +257,7 @@ func (t *terminal) runFinished(m *actors.RunFinished) {
 
 // maybeQuit ends a chat whose input is closed once nothing is left to do.
 func (t *terminal) maybeQuit() bool {
-	if t.closing && t.sent <= 0 && t.commands == 0 && len(t.pending) == 0 {
+	if t.closing && t.sent <= 0 && t.commands == 0 && len(t.pending) == 0 && t.attaching == 0 && len(t.held) == 0 {
 		t.quit(nil)
 		return true
 	}

@@ -122,7 +122,7 @@ func TestChatREPLPiped(t *testing.T) {
 	in := "hello\n:mcp list\nplease echo\n:nonsense\n"
 	r := deckhand(t, nil, in, "--config", cfg, "chat")
 	for _, want := range []string{
-		"1 of 1 servers ready",
+		"2 of 2 servers ready", // ev and the built-in local
 		"Hello! I can echo text and add numbers",
 		"ALIAS  TRANSPORT", "ev     stdio",
 		"✓ ev.echo", "The echo tool answered: hello from aimock.",

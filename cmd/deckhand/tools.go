@@ -307,11 +307,6 @@ func (e *env) localTools(cfg *config.Config) (*toolserver.Server, func()) {
 	}
 }
 
-// startChat is startApp for deckhand chat: the built-in server only when
-// the config asks for it (tools.enabled = true).
-func (e *env) startChat(cfg *config.Config) *actors.System {
-	if cfg.Tools.Enabled == nil || !*cfg.Tools.Enabled {
-		return e.startSystem(cfg)
-	}
-	return e.startApp(cfg)
-}
+// startChat is startApp for deckhand chat: the built-in server too, as in
+// the window, unless the config turns it off.
+func (e *env) startChat(cfg *config.Config) *actors.System { return e.startApp(cfg) }

@@ -304,50 +304,12 @@ func (t *terminal) promptReady(c actor.Context, m *promptReady) {
 
 // listResources is :resources [ALIAS].
 func (t *terminal) listResources(ctx context.Context, args []string) string {
-	list, err := t.sys.ServerStatuses(ctx, false)
-	if err != nil {
-		return err.Error() + "\n"
-	}
-	var b strings.Builder
-	for _, s := range list {
-		if len(args) > 0 && s.Alias != args[0] || s.State != actors.StateReady {
-			continue
-		}
-		l, err := t.sys.Resources(ctx, s.Alias)
-		if err != nil {
-			fmt.Fprintf(&b, "%s: %v\n", s.Alias, err)
-			continue
-		}
-		printResources(&b, resourcesJSON{Server: s.Alias, Protocol: s.ProtocolVersion, Offered: l.Offered, Subscribe: l.Subscribe, Resources: l.Resources, Templates: l.Templates, Truncated: l.Truncated, LeftOut: l.LeftOut})
-	}
-	if b.Len() == 0 {
-		return "No ready servers.\n"
-	}
-	return b.String()
+	return readyListing(ctx, t.sys, args, resourcesOf, printAllResources)
 }
 
 // listPrompts is :prompts [ALIAS].
 func (t *terminal) listPrompts(ctx context.Context, args []string) string {
-	list, err := t.sys.ServerStatuses(ctx, false)
-	if err != nil {
-		return err.Error() + "\n"
-	}
-	var b strings.Builder
-	for _, s := range list {
-		if len(args) > 0 && s.Alias != args[0] || s.State != actors.StateReady {
-			continue
-		}
-		l, err := t.sys.Prompts(ctx, s.Alias)
-		if err != nil {
-			fmt.Fprintf(&b, "%s: %v\n", s.Alias, err)
-			continue
-		}
-		printPrompts(&b, promptsJSON{Server: s.Alias, Offered: l.Offered, Prompts: l.Prompts, Truncated: l.Truncated})
-	}
-	if b.Len() == 0 {
-		return "No ready servers.\n"
-	}
-	return b.String()
+	return readyListing(ctx, t.sys, args, promptsOf, printAllPrompts)
 }
 
 // isPromptLine reports whether a typed line is a prompt (/alias.prompt …)

@@ -14,7 +14,32 @@ import (
 // `deckhand chat` (/alias.prompt arg=value …).
 
 func mcpPrompts(ctx context.Context, e *env, args []string) error {
-	fs := flag.NewFlagSet("mcp prompts", flag.ContinueOnError)
+	return eachServer(ctx, e, "mcp prompts", args, promptsOf, printAllPrompts)
+}
+
+// promptsOf is server s's prompts.
+func promptsOf(ctx context.Context, sys *actors.System, s actors.ServerStatus) (promptsJSON, error) {
+	l, err := sys.Prompts(ctx, s.Alias)
+	if err != nil {
+		return promptsJSON{}, err
+	}
+	return promptsJSON{Server: s.Alias, Protocol: s.ProtocolVersion, Offered: l.Offered, Prompts: orEmpty(l.Prompts), Truncated: l.Truncated}, nil
+}
+
+func printAllPrompts(w io.Writer, out []promptsJSON) {
+	for _, l := range out {
+		printPrompts(w, l)
+	}
+}
+
+// eachServer is what `mcp prompts` and `mcp resources` share: their flags
+// (--json, --wait), the config, the servers connected (all, or the one
+// alias given), one listing per server that is ready (or connects on
+// demand; the others are said on stderr, as is a listing that failed),
+// then the listings as JSON or as text.
+func eachServer[T any](ctx context.Context, e *env, name string, args []string,
+	list func(context.Context, *actors.System, actors.ServerStatus) (T, error), print func(io.Writer, []T)) error {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "")
 	maxWait := fs.Duration("wait", shortWait, "")
 	rest, err := parseFlags(fs, args)
@@ -22,40 +47,38 @@ func mcpPrompts(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if len(rest) > 1 {
-		return usagef("mcp prompts takes at most one alias")
+		return usagef("%s takes at most one alias", name)
 	}
 	cfg, err := e.loadConfig()
 	if err != nil {
 		return err
 	}
-	sys, list, err := e.connect(ctx, cfg, *maxWait, rest...)
+	sys, servers, err := e.connect(ctx, cfg, *maxWait, rest...)
 	if err != nil {
 		return err
 	}
 	defer e.stopSystem(sys)
-	out := []promptsJSON{}
-	for _, s := range list {
+	out := []T{}
+	for _, s := range servers {
 		if s.State != actors.StateReady && s.State != actors.StateIdle {
 			fmt.Fprintf(e.stderr, "%s: %s\n", s.Alias, stateText(s))
 			continue
 		}
-		l, err := sys.Prompts(ctx, s.Alias)
+		l, err := list(ctx, sys, s)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "%s: %v\n", s.Alias, err)
 			continue
 		}
-		out = append(out, promptsJSON{Server: s.Alias, Protocol: s.ProtocolVersion, Offered: l.Offered, Prompts: orEmpty(l.Prompts), Truncated: l.Truncated})
+		out = append(out, l)
 	}
 	if *asJSON {
 		return writeJSON(e.stdout, out)
 	}
-	if len(list) == 0 {
+	if len(servers) == 0 {
 		fmt.Fprintf(e.stdout, "No MCP servers configured in %s.\n\n%s", cfg.Path, addServerHint)
 		return nil
 	}
-	for _, l := range out {
-		printPrompts(e.stdout, l)
-	}
+	print(e.stdout, out)
 	return nil
 }
 
@@ -144,4 +167,32 @@ func missingArgs(p actors.Prompt, args map[string]string) []string {
 		}
 	}
 	return out
+}
+
+// readyListing is what :resources and :prompts in deckhand chat share: the
+// listings of the ready servers (or of the one alias given), as text.
+func readyListing[T any](ctx context.Context, sys *actors.System, args []string,
+	list func(context.Context, *actors.System, actors.ServerStatus) (T, error), print func(io.Writer, []T)) string {
+	servers, err := sys.ServerStatuses(ctx, false)
+	if err != nil {
+		return err.Error() + "\n"
+	}
+	var b strings.Builder
+	var out []T
+	for _, s := range servers {
+		if len(args) > 0 && s.Alias != args[0] || s.State != actors.StateReady {
+			continue
+		}
+		l, err := list(ctx, sys, s)
+		if err != nil {
+			fmt.Fprintf(&b, "%s: %v\n", s.Alias, err)
+			continue
+		}
+		out = append(out, l)
+	}
+	print(&b, out)
+	if b.Len() == 0 {
+		return "No ready servers.\n"
+	}
+	return b.String()
 }

@@ -19,53 +19,26 @@ import (
 // `deckhand mcp resources [ALIAS]` and `deckhand mcp read [ALIAS:]URI`.
 
 func mcpResources(ctx context.Context, e *env, args []string) error {
-	fs := flag.NewFlagSet("mcp resources", flag.ContinueOnError)
-	asJSON := fs.Bool("json", false, "")
-	maxWait := fs.Duration("wait", shortWait, "")
-	rest, err := parseFlags(fs, args)
+	return eachServer(ctx, e, "mcp resources", args, resourcesOf, printAllResources)
+}
+
+// resourcesOf is server s's resources and templates.
+func resourcesOf(ctx context.Context, sys *actors.System, s actors.ServerStatus) (resourcesJSON, error) {
+	l, err := sys.Resources(ctx, s.Alias)
 	if err != nil {
-		return err
+		return resourcesJSON{}, err
 	}
-	if len(rest) > 1 {
-		return usagef("mcp resources takes at most one alias")
-	}
-	cfg, err := e.loadConfig()
-	if err != nil {
-		return err
-	}
-	sys, list, err := e.connect(ctx, cfg, *maxWait, rest...)
-	if err != nil {
-		return err
-	}
-	defer e.stopSystem(sys)
-	out := []resourcesJSON{}
-	for _, s := range list {
-		if s.State != actors.StateReady && s.State != actors.StateIdle {
-			fmt.Fprintf(e.stderr, "%s: %s\n", s.Alias, stateText(s))
-			continue
-		}
-		l, err := sys.Resources(ctx, s.Alias)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "%s: %v\n", s.Alias, err)
-			continue
-		}
-		out = append(out, resourcesJSON{Server: s.Alias, Protocol: s.ProtocolVersion, Offered: l.Offered, Subscribe: l.Subscribe,
-			Resources: orEmpty(l.Resources), Templates: orEmpty(l.Templates), Truncated: l.Truncated, LeftOut: l.LeftOut})
-	}
-	if *asJSON {
-		return writeJSON(e.stdout, out)
-	}
-	if len(list) == 0 {
-		fmt.Fprintf(e.stdout, "No MCP servers configured in %s.\n\n%s", cfg.Path, addServerHint)
-		return nil
-	}
+	return resourcesJSON{Server: s.Alias, Protocol: s.ProtocolVersion, Offered: l.Offered, Subscribe: l.Subscribe,
+		Resources: orEmpty(l.Resources), Templates: orEmpty(l.Templates), Truncated: l.Truncated, LeftOut: l.LeftOut}, nil
+}
+
+func printAllResources(w io.Writer, out []resourcesJSON) {
 	for i, l := range out {
 		if i > 0 {
-			fmt.Fprintln(e.stdout)
+			fmt.Fprintln(w)
 		}
-		printResources(e.stdout, l)
+		printResources(w, l)
 	}
-	return nil
 }
 
 // resourcesJSON is one server's listing in `mcp resources --json`.

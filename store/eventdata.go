@@ -42,7 +42,16 @@ type EventData struct {
 		InputTokens  int `json:"input_tokens"`
 		OutputTokens int `json:"output_tokens"`
 	} `json:"usage"`
-	Loaded    []string `json:"loaded"` // tools.loaded
+	Loaded []string `json:"loaded"` // tools.loaded
+
+	// elicitation.asked and elicitation.answered
+	Server    string   `json:"server"`
+	Mode      string   `json:"mode"`
+	Message   string   `json:"message"`
+	Host      string   `json:"host"`
+	Action    string   `json:"action"`
+	Reason    string   `json:"reason"`
+	Fields    []string `json:"fields"`
 	ToolCalls []struct {
 		ID        string `json:"id"`
 		Name      string `json:"name"`

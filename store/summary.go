@@ -80,6 +80,22 @@ func Summary(e Event) string {
 		return d.Text
 	case KindToolsLoaded:
 		return strings.Join(d.Loaded, ", ") + " (" + d.By + ")"
+	case KindRunRemoved:
+		return quote(d.Text) + " taken out of the conversation"
+	case KindElicitationAsked:
+		if d.Mode == "url" {
+			return fmt.Sprintf("%s asks to open a page on %s: %s", d.Server, d.Host, quote(d.Message))
+		}
+		return fmt.Sprintf("%s asks %s (fields: %s)", d.Server, quote(d.Message), strings.Join(d.Fields, ", "))
+	case KindElicitationAnswered:
+		s := d.Action
+		if len(d.Fields) > 0 {
+			s += " (fields: " + strings.Join(d.Fields, ", ") + ")"
+		}
+		if d.Reason != "" && d.Reason != "answered" {
+			s += ": " + d.Reason
+		}
+		return s
 	}
 	return shorten(string(e.Data), 120)
 }

@@ -1,0 +1,29 @@
+package store
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// The newer kinds read as sentences in timelines, and say nothing of an
+// elicitation's answers beyond the fields' names.
+func TestSummaryOfNewKinds(t *testing.T) {
+	ev := func(kind string, data map[string]any) Event {
+		raw, _ := json.Marshal(data)
+		return Event{Kind: kind, Data: raw}
+	}
+	for _, tc := range []struct {
+		e    Event
+		want string
+	}{
+		{ev(KindRunRemoved, map[string]any{"text": "what time is it"}), `"what time is it" taken out of the conversation`},
+		{ev(KindElicitationAsked, map[string]any{"server": "ev", "mode": "form", "message": "Your name?", "fields": []string{"name"}}), `ev asks "Your name?" (fields: name)`},
+		{ev(KindElicitationAsked, map[string]any{"server": "ev", "mode": "url", "host": "example.com", "message": "Sign the form"}), `ev asks to open a page on example.com: "Sign the form"`},
+		{ev(KindElicitationAnswered, map[string]any{"action": "accept", "reason": "answered", "fields": []string{"name"}}), `accept (fields: name)`},
+		{ev(KindElicitationAnswered, map[string]any{"action": "decline", "reason": "no answer within 2m0s"}), `decline: no answer within 2m0s`},
+	} {
+		if got := Summary(tc.e); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.e.Kind, got, tc.want)
+		}
+	}
+}

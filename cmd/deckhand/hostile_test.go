@@ -164,6 +164,11 @@ name = "scripted"
 [mcp.servers.f]
 command = %q
 args = ["-flood", "10000", "-flood-all"]
+
+# The flooding server alone: the built-in one's start (its availability
+# checks run sandboxed commands) is not what this measures.
+[tools]
+enabled = false
 `, model.URL, stdioServerBin(t)))
 	bin := testutil.BuildProgram(t, "./cmd/deckhand")
 	cmd := exec.Command(bin, "--config", cfg, "--db", filepath.Join(t.TempDir(), "log.db"), "chat", "--wait", "5s", "--approve=auto")

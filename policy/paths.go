@@ -89,7 +89,7 @@ func (p *Policy) CheckPaths(srv config.Server, def *sdk.Tool, args json.RawMessa
 
 func decide(capability, path string, roots []string, kind string) Decision {
 	for _, r := range roots {
-		if within(path, realPath(r)) || within(path, r) {
+		if within(path, RealPath(r)) || within(path, r) {
 			return Decision{Capability: capability, Target: path, Allowed: true, Rule: "within " + r}
 		}
 	}
@@ -158,12 +158,12 @@ func resolve(v, base string) string {
 	if !filepath.IsAbs(v) {
 		v = filepath.Join(base, v)
 	}
-	return realPath(filepath.Clean(v))
+	return RealPath(filepath.Clean(v))
 }
 
-// realPath follows the symbolic links of the longest part of path that
+// RealPath follows the symbolic links of the longest part of path that
 // exists, and keeps the rest.
-func realPath(path string) string {
+func RealPath(path string) string {
 	rest := ""
 	for cur := path; ; {
 		if r, err := filepath.EvalSymlinks(cur); err == nil {

@@ -1,6 +1,7 @@
 package toolserver
 
 import (
+	"deckhand/policy"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -192,28 +193,11 @@ func insideScope(v, dir, scope string) (string, error) {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(dir, p)
 	}
-	real := realPath(filepath.Clean(p))
+	real := policy.RealPath(filepath.Clean(p))
 	if !within(real, scope) {
 		return "", fmt.Errorf("%s is outside the sandbox scope %s", v, scope)
 	}
 	return real, nil
-}
-
-// realPath follows the symbolic links of the longest part of path that
-// exists, and keeps the rest.
-func realPath(path string) string {
-	rest := ""
-	for cur := path; ; {
-		if r, err := filepath.EvalSymlinks(cur); err == nil {
-			return filepath.Join(r, rest)
-		}
-		parent := filepath.Dir(cur)
-		if parent == cur {
-			return path
-		}
-		rest = filepath.Join(filepath.Base(cur), rest)
-		cur = parent
-	}
 }
 
 // within reports whether path is root or inside it.

@@ -8,9 +8,7 @@ package llm
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -317,20 +315,9 @@ func (s *Stream) nextAnthropic() (Delta, error) {
 		return d, err
 	}
 	for {
-		raw, err := s.events.ReadEvent()
+		data, err := s.nextData()
 		if err != nil {
-			if errors.Is(err, io.EOF) {
-				if cause := context.Cause(s.ctx); cause != nil && s.ctx.Err() != nil {
-					return Delta{}, s.readError(cause)
-				}
-				s.done = true
-				return Delta{}, io.EOF
-			}
-			return Delta{}, s.readError(err)
-		}
-		data, ok := eventData(raw)
-		if !ok || len(bytes.TrimSpace(data)) == 0 {
-			continue
+			return Delta{}, err
 		}
 		d, more, end, err := s.anthropic.event(data)
 		if end {

@@ -166,6 +166,28 @@ type Stream struct {
 	once      sync.Once
 }
 
+// nextData is the data of the next event that has some (comments, keep-
+// alives and events without data are skipped); io.EOF at the end of the
+// body, unless a cancellation ended it.
+func (s *Stream) nextData() ([]byte, error) {
+	for {
+		raw, err := s.events.ReadEvent()
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				if cause := context.Cause(s.ctx); cause != nil && s.ctx.Err() != nil {
+					return nil, s.readError(cause)
+				}
+				s.done = true
+				return nil, io.EOF
+			}
+			return nil, s.readError(err)
+		}
+		if data, ok := eventData(raw); ok && len(bytes.TrimSpace(data)) > 0 {
+			return data, nil
+		}
+	}
+}
+
 // Next returns the next delta; io.EOF after [DONE] or the end of the body.
 // An error object in the stream is a *StreamError; a silence longer than
 // the timeout is ErrStreamTimeout.
@@ -185,20 +207,9 @@ func (s *Stream) Next() (Delta, error) {
 		return parseChunk(data)
 	}
 	for {
-		raw, err := s.events.ReadEvent()
+		data, err := s.nextData()
 		if err != nil {
-			if errors.Is(err, io.EOF) {
-				if cause := context.Cause(s.ctx); cause != nil && s.ctx.Err() != nil {
-					return Delta{}, s.readError(cause)
-				}
-				s.done = true
-				return Delta{}, io.EOF
-			}
-			return Delta{}, s.readError(err)
-		}
-		data, ok := eventData(raw)
-		if !ok || len(bytes.TrimSpace(data)) == 0 {
-			continue // a comment (keep-alive), or an event without data
+			return Delta{}, err
 		}
 		if string(bytes.TrimSpace(data)) == "[DONE]" {
 			s.done = true

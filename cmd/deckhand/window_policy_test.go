@@ -1,11 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -23,68 +19,33 @@ func TestWindowShowsPolicy(t *testing.T) {
 	if !hasProgram("xdotool") {
 		t.Skip("no xdotool")
 	}
-	bin := testutil.BuildProgram(t, "./cmd/deckhand")
 	model := testutil.NewModelServer(t,
 		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "a", Name: "s__read_file", Arguments: `{"path":"/etc/shadow"}`})},
 		testutil.ModelResponse{Body: testutil.TextChunks("That was refused. Let me list the workspace instead.\nCMD: ls -la")},
 		testutil.ModelResponse{Body: testutil.TextChunks("The workspace is empty.")},
 		testutil.ModelResponse{Body: testutil.TextChunks("A fresh start.")},
 	)
-	display := xvfb(t)
-	env, dir := freshHome(t)
-	cfgPath := filepath.Join(dir, "config", "deckhand", "config.toml")
-	os.MkdirAll(filepath.Dir(cfgPath), 0o700)
 	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[policy]\nallow_exec = true\n\n[mcp.servers.s]\ncommand = %q\nargs = [\"-probe\"]\n\n[mcp.auto_approve]\n\"s.*\" = true\n", model.URL, stdioServerBin(t))
-	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	env = append(env, "DISPLAY="+display)
-	cmd := exec.Command(bin)
-	cmd.Env, cmd.Dir = env, dir
-	var stderr testutil.LockedBuffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	xdo := func(args ...string) string {
-		c := exec.Command("xdotool", args...)
-		c.Env = append(os.Environ(), "DISPLAY="+display)
-		out, _ := c.Output()
-		return string(bytes.TrimSpace(out))
-	}
-	var win string
-	testutil.Eventually(t, 30*time.Second, func() bool { win = xdo("search", "--name", "^Deckhand$"); return win != "" }, "the window; stderr:\n%s", &stderr)
-	time.Sleep(2 * time.Second) // the servers connect, the message box takes focus
-	xdo("windowactivate", "--sync", win)
+	w := startRealWindow(t, cfg, nil)
+	xdo, stderr := w.xdo, w.stderr
 	xdo("type", "--delay", "20", "show me the secrets")
 	xdo("key", "Return")
-	testutil.Eventually(t, 30*time.Second, func() bool { return len(model.Requests()) >= 2 }, "two model requests; stderr:\n%s", &stderr)
+	testutil.Eventually(t, 30*time.Second, func() bool { return len(model.Requests()) >= 2 }, "two model requests; stderr:\n%s", stderr)
 	if second := string(model.Requests()[1]); !strings.Contains(second, "Refused by Deckhand's policy") {
 		t.Errorf("the model was not told of the refusal: %.1500s", second)
 	}
 	time.Sleep(2 * time.Second) // the dialog opens
-	keep := func(name string) {
-		shot := filepath.Join(t.TempDir(), name)
-		if screenshot(t, display, shot) {
-			t.Logf("screenshot: %s", shot)
-			if out := os.Getenv("DECKHAND_SHOTS"); out != "" {
-				data, _ := os.ReadFile(shot)
-				os.WriteFile(filepath.Join(out, name), data, 0o644)
-			}
-		}
-	}
-	keep("window-policy-command.png")
+	w.keep("window-policy-command.png")
 	// Tab to Deny, then to Allow once, and press it.
 	xdo("key", "Tab")
 	xdo("key", "Tab")
 	xdo("key", "space")
-	testutil.Eventually(t, 20*time.Second, func() bool { return len(model.Requests()) >= 3 }, "the command's output sent to the model; stderr:\n%s", &stderr)
+	testutil.Eventually(t, 20*time.Second, func() bool { return len(model.Requests()) >= 3 }, "the command's output sent to the model; stderr:\n%s", stderr)
 	if third := string(model.Requests()[2]); !strings.Contains(third, "$ ls -la") || !strings.Contains(third, "exit status 0") {
 		t.Errorf("the command's output: %s", third[strings.Index(third, "[local.exec]"):])
 	}
 	time.Sleep(time.Second)
-	keep("window-policy-after.png")
+	w.keep("window-policy-after.png")
 
 	// Ctrl+N with the focus in the message box opens a new chat, whose
 	// box has the focus: typing goes on at once.
@@ -92,11 +53,11 @@ func TestWindowShowsPolicy(t *testing.T) {
 	time.Sleep(time.Second)
 	xdo("type", "--delay", "20", "a new one")
 	xdo("key", "Return")
-	testutil.Eventually(t, 20*time.Second, func() bool { return len(model.Requests()) >= 4 }, "the new chat's request; stderr:\n%s", &stderr)
+	testutil.Eventually(t, 20*time.Second, func() bool { return len(model.Requests()) >= 4 }, "the new chat's request; stderr:\n%s", stderr)
 	if fourth := string(model.Requests()[3]); strings.Contains(fourth, "show me the secrets") || !strings.Contains(fourth, "a new one") {
 		t.Errorf("Ctrl+N did not start a new chat: %.600s", fourth)
 	}
 	if strings.Contains(stderr.String(), "panic") {
-		t.Errorf("stderr:\n%s", &stderr)
+		t.Errorf("stderr:\n%s", stderr)
 	}
 }

@@ -1,11 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -27,7 +24,6 @@ func TestWindowSelectCopyAndEscape(t *testing.T) {
 			t.Skip("no " + p)
 		}
 	}
-	bin := testutil.BuildProgram(t, "./cmd/deckhand")
 	var slow []string
 	for i := range 400 {
 		slow = append(slow, fmt.Sprintf("word%d ", i))
@@ -36,49 +32,13 @@ func TestWindowSelectCopyAndEscape(t *testing.T) {
 		testutil.ModelResponse{Body: testutil.TextChunks("Selectable words live here in the answer, for a person to copy.")},
 		testutil.ModelResponse{Body: testutil.TextChunks(slow...), Pace: 100 * time.Millisecond},
 	)
-	display := xvfb(t)
-	env, dir := freshHome(t)
-	cfgPath := filepath.Join(dir, "config", "deckhand", "config.toml")
-	os.MkdirAll(filepath.Dir(cfgPath), 0o700)
-	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n", model.URL)
-	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	env = append(env, "DISPLAY="+display)
-	cmd := exec.Command(bin)
-	cmd.Env, cmd.Dir = env, dir
-	var stderr testutil.LockedBuffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	run := func(name string, args ...string) string {
-		c := exec.Command(name, args...)
-		c.Env = append(os.Environ(), "DISPLAY="+display)
-		out, _ := c.Output()
-		return string(bytes.TrimSpace(out))
-	}
-	xdo := func(args ...string) string { return run("xdotool", args...) }
-	keep := func(name string) {
-		shot := filepath.Join(t.TempDir(), name)
-		if screenshot(t, display, shot) {
-			t.Logf("screenshot: %s", shot)
-			if out := os.Getenv("DECKHAND_SHOTS"); out != "" {
-				data, _ := os.ReadFile(shot)
-				os.WriteFile(filepath.Join(out, name), data, 0o644)
-			}
-		}
-	}
-	var win string
-	testutil.Eventually(t, 30*time.Second, func() bool { win = xdo("search", "--name", "^Deckhand$"); return win != "" }, "the window; stderr:\n%s", &stderr)
-	time.Sleep(2 * time.Second)
-	xdo("windowactivate", "--sync", win)
+	w := startRealWindow(t, fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n", model.URL), nil)
+	run, xdo, keep, stderr, win, dir := w.run, w.xdo, w.keep, w.stderr, w.win, w.dir
 	xdo("type", "--delay", "20", "hello")
 	xdo("key", "Return")
 	time.Sleep(time.Second)
 	keep("window-asked.png")
-	testutil.Eventually(t, 30*time.Second, func() bool { return len(model.Requests()) >= 1 }, "a model request; stderr:\n%s", &stderr)
+	testutil.Eventually(t, 30*time.Second, func() bool { return len(model.Requests()) >= 1 }, "a model request; stderr:\n%s", stderr)
 	time.Sleep(2 * time.Second) // the answer is drawn
 
 	// The answer is the fourth row (You, the question, Deckhand, the
@@ -116,7 +76,7 @@ func TestWindowSelectCopyAndEscape(t *testing.T) {
 	time.Sleep(500 * time.Millisecond)
 	xdo("type", "--delay", "20", "go slowly")
 	xdo("key", "Return")
-	testutil.Eventually(t, 30*time.Second, func() bool { return len(model.Requests()) >= 2 }, "the second request; stderr:\n%s", &stderr)
+	testutil.Eventually(t, 30*time.Second, func() bool { return len(model.Requests()) >= 2 }, "the second request; stderr:\n%s", stderr)
 	time.Sleep(1500 * time.Millisecond) // some words arrive
 	xdo("key", "Escape")
 	time.Sleep(time.Second)
@@ -140,7 +100,7 @@ func TestWindowSelectCopyAndEscape(t *testing.T) {
 			}
 		}
 		return false
-	}, "a stopped run in the log after Escape; stderr:\n%s", &stderr)
+	}, "a stopped run in the log after Escape; stderr:\n%s", stderr)
 	if status != store.RunStopped {
 		t.Errorf("run status %q", status)
 	}

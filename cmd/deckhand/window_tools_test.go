@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -25,65 +24,42 @@ func TestWindowFreshInstallTools(t *testing.T) {
 	if err := sandbox.Available(); err != nil {
 		t.Skipf("no Landlock here: %v", err)
 	}
-	bin := testutil.BuildProgram(t, "./cmd/deckhand")
 	model := testutil.NewModelServer(t,
 		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "c1", Name: "local__files_list", Arguments: `{}`})},
 		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "c2", Name: "local__files_read", Arguments: `{"path": "notes.md"}`})},
 		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "c3", Name: "local__git_log", Arguments: `{"oneline": true}`})},
 		testutil.ModelResponse{Body: testutil.TextChunks("Listed, read and logged.")},
 	)
-	display := xvfb(t)
-	env, dir := freshHome(t)
-	home := filepath.Join(dir, "home")
-	// The workspace a person keeps: ~/Deckhand, a git repository.
-	ws := filepath.Join(home, "Deckhand")
-	os.MkdirAll(ws, 0o700)
-	os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[user]\n\tname = Ada\n\temail = ada@example.com\n"), 0o644)
-	os.WriteFile(filepath.Join(ws, "notes.md"), []byte("# Notes\nbuy a lighthouse\n"), 0o644)
-	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"commit", "-q", "-m", "the very first note"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir, cmd.Env = ws, env
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
+	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n", model.URL)
+	w := startRealWindow(t, cfg, func(env []string, home string) {
+		// The workspace a person keeps: ~/Deckhand, a git repository.
+		ws := filepath.Join(home, "Deckhand")
+		os.MkdirAll(ws, 0o700)
+		os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[user]\n\tname = Ada\n\temail = ada@example.com\n"), 0o644)
+		os.WriteFile(filepath.Join(ws, "notes.md"), []byte("# Notes\nbuy a lighthouse\n"), 0o644)
+		for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"commit", "-q", "-m", "the very first note"}} {
+			cmd := exec.Command("git", args...)
+			cmd.Dir, cmd.Env = ws, env
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("git %v: %v\n%s", args, err, out)
+			}
 		}
-	}
-	cfgPath := filepath.Join(dir, "config", "deckhand", "config.toml")
-	os.MkdirAll(filepath.Dir(cfgPath), 0o700)
-	if err := os.WriteFile(cfgPath, []byte(fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n", model.URL)), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin)
-	cmd.Env, cmd.Dir = append(env, "DISPLAY="+display), dir
-	var stderr testutil.LockedBuffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	xdo := func(args ...string) string {
-		c := exec.Command("xdotool", args...)
-		c.Env = append(os.Environ(), "DISPLAY="+display)
-		out, _ := c.Output()
-		return string(bytes.TrimSpace(out))
-	}
-	var win string
-	testutil.Eventually(t, 30*time.Second, func() bool { win = xdo("search", "--name", "^Deckhand$"); return win != "" }, "the window; stderr:\n%s", &stderr)
-	time.Sleep(2 * time.Second)
-	xdo("windowactivate", "--sync", win)
+	})
+	xdo, stderr := w.xdo, w.stderr
 	xdo("type", "--delay", "20", "look at my workspace")
 	xdo("key", "Return")
 	for i := 1; i <= 3; i++ {
-		testutil.Eventually(t, 30*time.Second, func() bool { return len(model.Requests()) >= i }, "request %d; stderr:\n%s", i, &stderr)
+		testutil.Eventually(t, 30*time.Second, func() bool { return len(model.Requests()) >= i }, "request %d; stderr:\n%s", i, stderr)
 		time.Sleep(2 * time.Second) // the dialog opens
 		if i == 1 {
-			keep(t, display, "window-local-approval.png")
+			w.keep("window-local-approval.png")
 		}
 		// Deny is first and the default: Tab to Allow once, and press it.
 		xdo("key", "Tab")
 		xdo("key", "Tab")
 		xdo("key", "space")
 	}
-	testutil.Eventually(t, 30*time.Second, func() bool { return len(model.Requests()) >= 4 }, "the last request; stderr:\n%s", &stderr)
+	testutil.Eventually(t, 30*time.Second, func() bool { return len(model.Requests()) >= 4 }, "the last request; stderr:\n%s", stderr)
 	last := string(model.Requests()[3])
 	for _, want := range []string{"notes.md", "buy a lighthouse", "the very first note"} {
 		if !strings.Contains(last, want) {
@@ -91,18 +67,5 @@ func TestWindowFreshInstallTools(t *testing.T) {
 		}
 	}
 	time.Sleep(time.Second)
-	keep(t, display, "window-local-done.png")
-}
-
-// keep saves a screenshot of the display, and copies it to DECKHAND_SHOTS
-// when that is set.
-func keep(t *testing.T, display, name string) {
-	shot := filepath.Join(t.TempDir(), name)
-	if screenshot(t, display, shot) {
-		t.Logf("screenshot: %s", shot)
-		if out := os.Getenv("DECKHAND_SHOTS"); out != "" {
-			data, _ := os.ReadFile(shot)
-			os.WriteFile(filepath.Join(out, name), data, 0o644)
-		}
-	}
+	w.keep("window-local-done.png")
 }

@@ -5,7 +5,6 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 	"unicode"
 
@@ -35,24 +34,13 @@ import (
 // the first field, and in URL mode it declines, as it denies an approval:
 // a page is never opened from the keyboard.
 
-// elicitors keeps each window's questions. The UI struct is not this
-// file's to extend; the map is touched on the UI goroutine, and locked
-// because tests run windows side by side.
-var elicitors = struct {
-	sync.Mutex
-	m map[*UI]*elicitor
-}{m: map[*UI]*elicitor{}}
-
-// elicits is the window's questions (made at the first).
+// elicits is the window's questions (made at the first; touched on the UI
+// goroutine only).
 func (u *UI) elicits() *elicitor {
-	elicitors.Lock()
-	defer elicitors.Unlock()
-	e := elicitors.m[u]
-	if e == nil {
-		e = &elicitor{ui: u, answered: map[string]bool{}, notified: map[string]bool{}}
-		elicitors.m[u] = e
+	if u.elicitor == nil {
+		u.elicitor = &elicitor{ui: u, answered: map[string]bool{}, notified: map[string]bool{}}
 	}
-	return e
+	return u.elicitor
 }
 
 // Bounds on what a server's question may take of the dialog.

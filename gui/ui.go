@@ -87,6 +87,7 @@ type UI struct {
 	settingsF *settingsForm // the settings' fields, while settingsW exists
 	quick     *quickPrompt
 	approvals *approvals
+	elicitor  *elicitor // the servers' questions (elicit.go)
 
 	quickID string // the quick prompt's conversation
 

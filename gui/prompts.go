@@ -58,27 +58,11 @@ func newSlashState(p *composer) *slashState {
 	return s
 }
 
-// hook listens to the message box: its text as it changes, and Enter (and
-// Send) on a prompt's name.
+// hook listens to the message box's text as it changes; Enter and Send on
+// a prompt's name reach the slash state from sendInput.
 func (s *slashState) hook() {
-	u := s.p.u
-	if u.input == nil {
-		return
-	}
-	u.input.OnChanged = s.typed
-	send := u.input.onSend
-	u.input.onSend = func() {
-		if !s.enter() {
-			send()
-		}
-	}
-	if u.send != nil {
-		tapped := u.send.OnTapped
-		u.send.OnTapped = func() {
-			if !s.enter() {
-				tapped()
-			}
-		}
+	if u := s.p.u; u.input != nil {
+		u.input.OnChanged = s.typed
 	}
 }
 

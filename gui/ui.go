@@ -241,6 +241,9 @@ func (u *UI) closeMain() {
 }
 
 func (u *UI) sendInput() {
+	if u.comp != nil && u.comp.slash.enter() {
+		return // a prompt's name: its arguments are asked first
+	}
 	text := u.input.Text
 	attached, reading := u.comp.ready()
 	if u.input.blank() && len(attached) == 0 && !reading {

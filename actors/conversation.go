@@ -21,6 +21,7 @@ import (
 	"deckhand/prompt"
 	"deckhand/toolcall"
 	"deckhand/tools"
+	"deckhand/toolserver"
 	"deckhand/transport/llm"
 )
 
@@ -131,6 +132,9 @@ type convDeps struct {
 	secrets *secretSet
 	// onMessage, when set (by tests), sees each message first.
 	onMessage func(any)
+	// commands runs the CMD: route's commands, in sandboxes kept between
+	// them (shared by every conversation).
+	commands *toolserver.Runner
 }
 
 type conversationActor struct {

@@ -10,6 +10,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"deckhand/approval"
+	"deckhand/clean"
 	"deckhand/policy"
 	"deckhand/prompt"
 	"deckhand/toolcall"
@@ -85,6 +86,14 @@ func (a *conversationActor) prepare(calls []llm.ToolCall, commands []string) ([]
 		cs := &callState{id: fmt.Sprintf("cmd-%d", i+1), command: cmd}
 		cs.req = toolcall.CommandRequest(cs.id, cmd, a.deps.cfg.Shell.Program)
 		cs.args = cs.req.Arguments
+		if what, at, ok := clean.Hidden(cmd); ok {
+			// What a person approves must be exactly what runs: a
+			// command holding what the screen would not show (an escape
+			// sequence that redraws "echo hello" over "touch …") is
+			// never asked.
+			cs.done, cs.isError = true, true
+			cs.output = toolcall.HiddenCommandRefusal(what, at, cmd)
+		}
 		out = append(out, cs)
 	}
 	return out, loaded
@@ -157,7 +166,10 @@ func (a *conversationActor) checkPaths(cs *callState) {
 	if configured && !srv.IsStdio() {
 		return // a remote server's paths are on another machine
 	}
-	readOnly := cs.tool.ReadOnly || cs.tool.Def.Annotations != nil && cs.tool.Def.Annotations.ReadOnlyHint
+	// Read-only as the person's config or a trusted server says; an
+	// untrusted server's readOnlyHint must not move the check to the
+	// read roots.
+	readOnly := cs.tool.ReadOnly
 	cs.decisions = a.policy().CheckPaths(srv, cs.tool.Def, cs.args, readOnly)
 	for _, d := range cs.decisions {
 		if d.Allowed {
@@ -276,7 +288,7 @@ func (a *conversationActor) dispatch(c actor.Context, cs *callState, parallel bo
 		self, root := c.Self(), c.ActorSystem().Root
 		ctx, runID, sh, mcpCfg, pol := r.ctx, r.id, a.deps.cfg.Shell, a.deps.cfg.MCP, a.policy()
 		go func() {
-			out, failed := runCommand(ctx, pol, sh.Program, cs.command, mcpCfg.ToolTimeout, mcpCfg.MaxOutputBytes)
+			out, failed := runCommand(ctx, a.deps.commands, pol, sh.Program, cs.command, mcpCfg.ToolTimeout, mcpCfg.MaxOutputBytes)
 			root.Send(self, &execDone{run: runID, call: cs.id, output: out, failed: failed})
 		}()
 		return

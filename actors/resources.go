@@ -468,6 +468,8 @@ func (a *serverActor) resourceReceive(c actor.Context, msg any) bool {
 	switch m := msg.(type) {
 	case serverRequest:
 		a.serve(c, c.Sender(), m)
+	case *egressDecided:
+		a.onEgress(c, m)
 	case *resourceChanged:
 		if m.gen != a.gen {
 			return true

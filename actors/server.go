@@ -50,6 +50,10 @@ type ServerStatus struct {
 	SignedIn  bool
 	Account   string
 	SignInURL string
+	// Refused are the last hosts a sandboxed server whose network is a
+	// list of hosts asked for and was refused (network = [...] would
+	// allow them).
+	Refused []string
 }
 
 // Settled reports whether the first connection attempt has an outcome.
@@ -162,6 +166,7 @@ type serverActor struct {
 type connHooks struct {
 	toolsChanged    func()
 	resourceUpdated func(uri string)
+	egress          func(target string, allowed bool)
 }
 
 type waitingCall struct {

@@ -63,6 +63,7 @@ func (a *serverActor) dial(c actor.Context) {
 		}
 	}
 	onUpdated := func(uri string) { root.Send(self, &resourceChanged{gen: gen, uri: uri}) }
+	onEgress := func(target string, allowed bool) { root.Send(self, &egressDecided{target: target, allowed: allowed}) }
 	life, conns := a.life, a.deps.conns
 	timeout := a.dialTimeout()
 	// Shutdown waits for attempts under way too: a half-started process must
@@ -71,7 +72,7 @@ func (a *serverActor) dial(c actor.Context) {
 	go func() {
 		defer conns.Done()
 		defer cancel()
-		conn, err := a.deps.dial(ctx, a.alias, a.srv, connHooks{toolsChanged: onChanged, resourceUpdated: onUpdated})
+		conn, err := a.deps.dial(ctx, a.alias, a.srv, connHooks{toolsChanged: onChanged, resourceUpdated: onUpdated, egress: onEgress})
 		if err != nil {
 			if errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
 				err = fmt.Errorf("timed out after %v: %w", timeout, err)

@@ -273,6 +273,12 @@ func (a *storeActor) record(c actor.Context, msg any) {
 		}
 		ev(m.Conversation, m.Run, kind, map[string]any{"call": m.Call, "tool": m.Tool, "capability": m.Decision.Capability,
 			"target": m.Decision.Target, "rule": m.Decision.Rule})
+	case *EgressDecided:
+		kind, rule := store.KindCapabilityGranted, "in the server's network list"
+		if !m.Allowed {
+			kind, rule = store.KindCapabilityDenied, "not in the server's network list"
+		}
+		ev("", "", kind, map[string]any{"server": m.Server, "capability": "net", "target": m.Target, "rule": rule})
 	case *ToolDefinitionChanged:
 		ev(m.Conversation, m.Run, store.KindToolChanged, map[string]any{"call": m.Call, "tool": m.Tool, "change": m.Change})
 	case *ToolsLoaded:

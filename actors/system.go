@@ -24,6 +24,7 @@ import (
 	"deckhand/redact"
 	"deckhand/store"
 	"deckhand/tools"
+	"deckhand/toolserver"
 	"deckhand/transport/llm"
 	"deckhand/transport/mcp"
 )
@@ -74,13 +75,14 @@ type System struct {
 	as        *actor.ActorSystem
 	log       *slog.Logger
 	lookupEnv func(string) (string, bool)
-	conns     *sync.WaitGroup // connections not yet closed
-	always    approval.Always // the "always allow" grants every conversation shares
-	db        *store.DB       // the log, or nil
-	secrets   *secretSet      // removed from tool results before the model or a person sees them
-	pins      *pinBook        // the pinned tool definitions
-	ids       atomic.Uint64   // call ids for CallTool
-	signIn    *SignInOptions  // OAuth sign-in (signin.go)
+	conns     *sync.WaitGroup    // connections not yet closed
+	always    approval.Always    // the "always allow" grants every conversation shares
+	db        *store.DB          // the log, or nil
+	secrets   *secretSet         // removed from tool results before the model or a person sees them
+	pins      *pinBook           // the pinned tool definitions
+	ids       atomic.Uint64      // call ids for CallTool
+	signIn    *SignInOptions     // OAuth sign-in (signin.go)
+	commands  *toolserver.Runner // the CMD: route's commands
 }
 
 // cachedCatalogs reads the tools of the last connection of each server that
@@ -126,6 +128,7 @@ func Start(opts Options) *System {
 	}
 	s := &System{Root: as.Root, as: as, log: log, conns: &sync.WaitGroup{}, lookupEnv: lookupEnv, db: opts.Log, signIn: opts.SignIn.withDefaults(), secrets: &secretSet{}}
 	s.policy.Store(policy.New(opts.Config, lookupEnv))
+	s.commands = &toolserver.Runner{Policy: s.policy.Load()}
 	paths := opts.Paths
 	if paths == nil {
 		paths = &mcp.PathResolver{}
@@ -173,6 +176,7 @@ func Start(opts Options) *System {
 				Paths:             paths,
 				OnToolsChanged:    hooks.toolsChanged,
 				OnResourceUpdated: hooks.resourceUpdated,
+				OnEgress:          hooks.egress,
 				InProcess:         opts.InProcess[alias],
 				Policy:            s.policy.Load(),
 			})
@@ -214,6 +218,7 @@ func Start(opts Options) *System {
 		always:    always,
 		log:       log,
 		onMessage: opts.conversationHook,
+		commands:  s.commands,
 	}
 	s.Conversations = as.Root.Spawn(actor.PropsFromProducer(
 		func() actor.Actor { return &conversationsActor{deps: cd, log: s.Store} },
@@ -336,6 +341,7 @@ func (s *System) Shutdown(ctx context.Context) error {
 	done := make(chan struct{})
 	go func() { s.conns.Wait(); close(done) }()
 	defer s.as.Shutdown()
+	defer s.commands.Close()
 	select {
 	case <-done:
 		return nil

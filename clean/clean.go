@@ -177,6 +177,29 @@ func skipOSC(s string, i int) int {
 	return i
 }
 
+// Hidden finds the first character of s a person would not see as it is:
+// a control character (tabs and newlines included), the start of an
+// escape sequence, a bidi or invisible format character, or invalid
+// UTF-8. It returns a description ("U+001B (an escape)"), the byte offset,
+// and whether there is one.
+func Hidden(s string) (string, int, bool) {
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n <= 1:
+			return fmt.Sprintf("byte %#02x (invalid UTF-8)", s[i]), i, true
+		case r == 0x1b:
+			return "U+001B (an escape, which starts a terminal sequence)", i, true
+		case r < 0x20 || r == 0x7f:
+			return fmt.Sprintf("U+%04X (a control character)", r), i, true
+		case hidden(r):
+			return fmt.Sprintf("U+%04X (an invisible or bidi character)", r), i, true
+		}
+		i += n
+	}
+	return "", 0, false
+}
+
 // MaxName is the longest tool name the MCP specification allows.
 const MaxName = 128
 

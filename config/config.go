@@ -290,11 +290,12 @@ type Server struct {
 	// are refused. The servers panel still lists them, as disabled.
 	DisabledTools []string `toml:"disabled_tools,omitempty" validate:"dive,required,lte=128"`
 
-	// Sandbox confines a command server with the kernel (Landlock): it
-	// reads the system, its own install folder and package caches, the
-	// read roots and Read; it writes the write roots, Write and a private
-	// state folder; nothing else in the home folder. "on" (the default) or
-	// "off" (unconfined, shown as a warning).
+	// Sandbox confines a command server with the kernel (namespaces and
+	// Landlock): it sees the system, its own install folder and package
+	// caches, the read roots and Read; it writes the write roots, Write
+	// and a private state folder; nothing else of the home folder and no
+	// socket of the session. "on" (the default) or "off" (unconfined,
+	// shown as a warning).
 	Sandbox string `toml:"sandbox,omitempty" validate:"omitempty,oneof=on off"`
 	// Secrets names variables of Deckhand's environment passed on to this
 	// server; each must also be in policy.secrets.keys.
@@ -303,9 +304,15 @@ type Server struct {
 	// besides the policy's roots ("~/" expands).
 	Read  []string `toml:"read,omitempty"`
 	Write []string `toml:"write,omitempty"`
-	// Network lets a sandboxed server use TCP (default true); false denies
-	// it every TCP connection and listening port.
-	Network *bool `toml:"network,omitempty"`
+	// Network is what a sandboxed server may reach: true (everything, the
+	// default), false (nothing: a network of its own), or a list of hosts
+	// ("api.github.com", "*.example.com"), reached only through Deckhand's
+	// egress proxy, each connection logged.
+	Network Network `toml:"network,omitempty"`
+	// Sockets are sockets of the person's session a sandboxed server may
+	// connect to, by name ("ssh-agent", "gpg-agent", "dbus", "wayland",
+	// "x11", "pulse", "pipewire", "docker") or by path. It sees no other.
+	Sockets []string `toml:"sockets,omitempty"`
 }
 
 // IsStdio reports whether the server is a local command.

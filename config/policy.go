@@ -98,7 +98,7 @@ func (s Server) SandboxOn() bool { return s.IsStdio() && s.Sandbox != SandboxOff
 
 // NetworkOn reports whether a sandboxed server may use the network
 // (default on: npx and uvx fetch packages).
-func (s Server) NetworkOn() bool { return s.Network == nil || *s.Network }
+func (s Server) NetworkOn() bool { return s.Network.On() }
 
 // ExpandPath expands a leading "~/" and makes p absolute and clean.
 func ExpandPath(p string) string {

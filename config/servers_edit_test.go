@@ -194,13 +194,14 @@ func TestReplaceServer(t *testing.T) {
 
 // Every key of a server survives a replace by itself.
 func TestReplaceServerKeepsEveryKey(t *testing.T) {
-	yes, no := true, false
+	yes := true
 	cmd := Server{
 		Command: "npx", Args: []string{"-y", "pkg"}, Env: map[string]string{"K": "v"}, Cwd: "~/x",
 		Timeout: time.Minute, ConnectTimeout: 90 * time.Second, Trusted: true,
 		ReadOnly: ReadOnly{Tools: []string{"read"}}, Lazy: &yes, Connect: ConnectOnDemand,
 		Sandbox: "off", Secrets: []string{"GITHUB_TOKEN"}, Read: []string{"~/a"}, Write: []string{"~/b"},
-		Network: &no, DisabledTools: []string{"delete", "write"},
+		Network: NetworkHosts("api.github.com", "*.example.com"), Sockets: []string{"ssh-agent", "/run/x.sock"},
+		DisabledTools: []string{"delete", "write"},
 	}
 	web := Server{URL: "https://x.example/mcp", Transport: TransportSSE, AuthToken: "t0k", Disabled: true, ReadOnly: ReadOnly{All: true}}
 	for name, srv := range map[string]Server{"cmd": cmd, "web": web} {

@@ -58,7 +58,7 @@ func (f ServerForm) Server(base Server) (Server, string, error) {
 		if srv.AuthEnv != "" {
 			srv.AuthToken = ""
 		}
-		srv.Sandbox, srv.Secrets, srv.Read, srv.Write, srv.Network = "", nil, nil, nil, nil
+		srv.Sandbox, srv.Secrets, srv.Read, srv.Write, srv.Network, srv.Sockets = "", nil, nil, nil, Network{}, nil
 	} else {
 		if strings.TrimSpace(f.AuthEnv) != "" {
 			return Server{}, "", fmt.Errorf("a token variable applies to URL servers; pass secrets to a command through its environment")

@@ -4,10 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+
+	"deckhand/sandbox"
 
 	"github.com/go-playground/validator/v10"
 )
@@ -142,11 +146,26 @@ func validateServer(sl validator.StructLevel) {
 		if len(s.Read) > 0 || len(s.Write) > 0 {
 			report("Read", "read", "command_only")
 		}
-		if s.Network != nil {
+		if s.Network.Set {
 			report("Network", "network", "command_only")
+		}
+		if len(s.Sockets) > 0 {
+			report("Sockets", "sockets", "command_only")
 		}
 		if s.AuthToken != "" && s.AuthEnv != "" {
 			report("AuthEnv", "auth_env", "auth_both")
+		}
+	}
+	for _, h := range s.Network.Hosts {
+		if sandbox.CheckHost(h) != nil {
+			report("Network", "network", "network_hosts")
+			break
+		}
+	}
+	for _, name := range s.Sockets {
+		if !slices.Contains(SocketNames, name) && !filepath.IsAbs(ExpandPath(name)) {
+			report("Sockets", "sockets", "socket_names")
+			break
 		}
 	}
 	for k := range s.Env {
@@ -181,6 +200,8 @@ var messages = map[string]string{
 	"command_only":         "applies to command servers only",
 	"auth_both":            "set auth_token or auth_env, not both",
 	"env_keys":             "keys must be valid environment variable names",
+	"network_hosts":        "each host must be a name such as \"api.github.com\", \"*.example.com\" or \".example.com\", or an IP address, without a port",
+	"socket_names":         "each socket must be one of ssh-agent, gpg-agent, dbus, wayland, x11, pulse, pipewire, docker, or an absolute path",
 	"max_below_initial":    "must not be less than initial",
 }
 

@@ -101,9 +101,10 @@ func writeServer(b *strings.Builder, alias string, s Server) {
 	list("secrets", s.Secrets)
 	list("read", s.Read)
 	list("write", s.Write)
-	if s.Network != nil {
-		fmt.Fprintf(b, "network = %v\n", *s.Network)
+	if s.Network.Set {
+		fmt.Fprintf(b, "network = %s\n", s.Network.TOML())
 	}
+	list("sockets", s.Sockets)
 	str("url", s.URL)
 	str("transport", s.Transport)
 	str("auth_token", s.AuthToken)

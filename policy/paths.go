@@ -3,6 +3,7 @@ package policy
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -37,20 +38,21 @@ var pathNames = map[string]bool{
 	"old_path": true, "new_path": true, "output_path": true, "input_path": true,
 }
 
-// textNames are parameters whose value is text, never a path, even if it
-// starts with a slash.
-var textNames = map[string]bool{"content": true, "contents": true, "text": true, "body": true, "message": true,
-	"query": true, "pattern": true, "command": true, "code": true, "script": true, "description": true, "data": true}
-
-// CheckPaths decides the file paths a call of a local server's tool names:
-// parameters declared `format: "path"`, parameters named like paths, and
-// absolute paths in any other top-level string (or list of strings). A
-// read-only tool's paths must be within the read roots, any other's within
-// the write roots (the server's own read and write paths count too).
-// Relative paths are taken from the server's folder (its cwd, or the
-// workspace). Symbolic links are followed as far as they exist.
+// CheckPaths decides the file paths a call of a local server's tool names.
+// Every string of the arguments, at any depth, is looked at: a parameter
+// declared `format: "path"` or named like a path is always a path; any
+// other string is one when it looks like one (absolute, ~/, file://, ./
+// or ../, or with a /..) or names something that exists. A read-only
+// tool's paths must be within the read roots, any other's within the
+// write roots (the server's own read and write paths count too);
+// readOnly must come from the person's config or a trusted server, never
+// from an untrusted server's hint. Paths are resolved as the kernel would
+// (a symbolic link before the .. after it), relative ones from the
+// server's folder (its cwd, or the workspace). A path in a secret folder
+// is refused unless a root names that folder exactly; one the kernel
+// would refuse as too long, or holding a NUL, is refused outright.
 func (p *Policy) CheckPaths(srv config.Server, def *sdk.Tool, args json.RawMessage, readOnly bool) []Decision {
-	var obj map[string]any
+	var obj any
 	if json.Unmarshal(args, &obj) != nil {
 		return nil
 	}
@@ -64,27 +66,77 @@ func (p *Policy) CheckPaths(srv config.Server, def *sdk.Tool, args json.RawMessa
 		capability, roots, kind = CapRead, slices.Concat(p.Read, config.ExpandPaths(srv.Read), config.ExpandPaths(srv.Write)), "read roots"
 	}
 	var out []Decision
-	keys := make([]string, 0, len(obj))
-	for k := range obj {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		named := declared[k] || pathNames[strings.ToLower(k)]
-		if textNames[strings.ToLower(k)] && !declared[k] {
-			continue
+	walkStrings(obj, false, func(v string, named bool) {
+		if !named && !p.looksLikePath(v, base) {
+			return
 		}
-		for _, v := range strs(obj[k]) {
-			if !named && !looksAbsolute(v) {
-				continue
-			}
-			if v == "" || strings.ContainsAny(v, "\n\x00") || len(v) > 4096 {
-				continue
-			}
-			out = append(out, decide(capability, resolve(v, base), roots, kind))
+		if v == "" {
+			return
 		}
-	}
+		if strings.ContainsRune(v, 0) || len(v) > maxPath {
+			out = append(out, Decision{Capability: capability, Target: cut(strings.ToValidUTF8(strings.ReplaceAll(v, "\x00", "␀"), "?"), 120), Rule: "a path holding a NUL byte or longer than the kernel takes (4096 bytes)"})
+			return
+		}
+		if !named && strings.ContainsAny(v, "\n\r") {
+			return
+		}
+		path := resolve(v, base)
+		if secret := p.secretHolding(path); secret != "" && !slices.Contains(roots, secret) {
+			out = append(out, Decision{Capability: capability, Target: path, Rule: fmt.Sprintf("inside %s, a secret folder, which only a root naming it exactly opens", p.short(secret))})
+			return
+		}
+		out = append(out, decide(capability, path, roots, kind))
+	}, declared)
 	return out
+}
+
+// maxPath is the kernel's PATH_MAX.
+const maxPath = 4096
+
+// walkStrings calls f with every string in v, depth first in key order,
+// and whether it is a path by its parameter's name (a top-level one
+// declared as a path, or any key named like one).
+func walkStrings(v any, named bool, f func(string, bool), declared map[string]bool) {
+	switch v := v.(type) {
+	case string:
+		f(v, named)
+	case []any:
+		for _, e := range v {
+			walkStrings(e, named, f, nil)
+		}
+	case map[string]any:
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			walkStrings(v[k], declared[k] || pathNames[strings.ToLower(k)], f, nil)
+		}
+	}
+}
+
+// looksLikePath says whether a string that no name marks as a path is
+// one anyway: by its form, or because it names something that exists.
+func (p *Policy) looksLikePath(v, base string) bool {
+	if !strings.ContainsAny(v, " \t") && (looksAbsolute(v) || strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../") || v == ".." ||
+		strings.Contains(v, "/../") || strings.HasSuffix(v, "/..") || strings.HasPrefix(v, "~")) {
+		return true
+	}
+	if len(v) > maxPath || strings.ContainsAny(v, "\n\r") {
+		return false
+	}
+	// Prose that starts with a slash ("/etc/passwd is a file") is a path
+	// only if it names something; so is a relative name.
+	_, err := os.Lstat(resolve(v, base))
+	return err == nil
+}
+
+func cut(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
 }
 
 func decide(capability, path string, roots []string, kind string) Decision {
@@ -126,56 +178,58 @@ func pathParams(def *sdk.Tool) map[string]bool {
 	return out
 }
 
-// strs is v's strings: v itself, or the strings of a list.
-func strs(v any) []string {
-	switch v := v.(type) {
-	case string:
-		return []string{v}
-	case []any:
-		var out []string
-		for _, e := range v {
-			if s, ok := e.(string); ok {
-				out = append(out, s)
-			}
-		}
-		return out
-	}
-	return nil
-}
-
 func looksAbsolute(v string) bool {
 	return strings.HasPrefix(v, "/") && !strings.HasPrefix(v, "//") && !strings.HasPrefix(v, "/*") ||
 		strings.HasPrefix(v, "~/") || strings.HasPrefix(v, "file:///")
 }
 
-// resolve makes v an absolute, clean path, with symbolic links followed
-// as far as the path exists.
+// resolve makes v an absolute path resolved as the kernel would.
 func resolve(v, base string) string {
 	v = strings.TrimPrefix(v, "file://")
 	if v == "~" || strings.HasPrefix(v, "~/") {
 		v = config.ExpandPath(v)
 	}
 	if !filepath.IsAbs(v) {
-		v = filepath.Join(base, v)
+		v = base + "/" + v
 	}
-	return RealPath(filepath.Clean(v))
+	return RealPath(v)
 }
 
-// RealPath follows the symbolic links of the longest part of path that
-// exists, and keeps the rest.
+// RealPath resolves path (absolute) as the kernel would: component by
+// component, a symbolic link replaced by its target before a ".." after
+// it is taken, so "link/../x" is x beside the link's target, not beside
+// the link. From the first component that does not exist, the rest is
+// taken as written (cleaned).
 func RealPath(path string) string {
-	rest := ""
-	for cur := path; ; {
-		if r, err := filepath.EvalSymlinks(cur); err == nil {
-			return filepath.Join(r, rest)
+	parts := strings.Split(path, "/")
+	cur := "/"
+	for hops, i := 0, 0; i < len(parts); i++ {
+		switch part := parts[i]; part {
+		case "", ".":
+		case "..":
+			cur = filepath.Dir(cur)
+		default:
+			next := filepath.Join(cur, part)
+			st, err := os.Lstat(next)
+			if err != nil {
+				return filepath.Join(cur, filepath.Clean(strings.Join(parts[i:], "/")))
+			}
+			if st.Mode()&os.ModeSymlink == 0 {
+				cur = next
+				continue
+			}
+			target, err := os.Readlink(next)
+			if hops++; err != nil || hops > 40 {
+				return filepath.Join(cur, filepath.Clean(strings.Join(parts[i:], "/")))
+			}
+			if filepath.IsAbs(target) {
+				cur = "/"
+			}
+			parts = append(strings.Split(target, "/"), parts[i+1:]...)
+			i = -1
 		}
-		parent := filepath.Dir(cur)
-		if parent == cur {
-			return path
-		}
-		rest = filepath.Join(filepath.Base(cur), rest)
-		cur = parent
 	}
+	return cur
 }
 
 // Describe says what the decision lets a call do, for the approval prompt.

@@ -105,6 +105,16 @@ func (p *Policy) Env(alias string, srv config.Server, path, tmp string) ([]strin
 	} else if v, ok := os.LookupEnv("TMPDIR"); ok {
 		set["TMPDIR"] = v
 	}
+	if srv.SandboxOn() {
+		for _, name := range srv.Sockets {
+			if path, err := SocketPath(name); err == nil {
+				for _, kv := range SocketEnv(name, path) {
+					k, v, _ := strings.Cut(kv, "=")
+					set[k] = v
+				}
+			}
+		}
+	}
 	for _, name := range srv.Secrets {
 		v, err := p.secret(alias, name, "secrets")
 		if err != nil {
@@ -155,37 +165,44 @@ func (p *Policy) secret(alias, name, key string) (string, error) {
 }
 
 // systemRead are the folders a confined program may read and execute:
-// the system, not the home folder.
+// the system, not the home folder. /proc, /dev and /tmp are the
+// sandbox's own (a proc of its PID namespace, the usual devices, a
+// private /tmp); /run is left out, for it holds the session's sockets.
 var systemRead = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt",
-	"/proc", "/sys", "/run", "/var/lib", "/snap", "/nix/store", "/dev"}
+	"/sys", "/var/lib", "/snap", "/nix/store", "/run/current-system", "/home/linuxbrew/.linuxbrew"}
 
-// deviceWrite are the device files any program writes.
-var deviceWrite = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty", "/dev/ptmx", "/dev/pts", "/dev/shm"}
-
-// homeRead are folders and files in the home folder that launchers need to
-// read: Node version managers and npm's settings.
-var homeRead = []string{".nvm", ".volta", ".local/share/fnm", ".npmrc", ".bun"}
+// homeRead are folders in the home folder that launchers need to read:
+// version managers (their shims run the real program from their own
+// folder) and language installs. Each is read whole; what holds secrets
+// (~/.cargo's credentials, ~/.npmrc's tokens) is not here.
+var homeRead = []string{".nvm", ".volta", ".local/share/fnm", ".bun", ".pyenv", ".rbenv", ".nodenv", ".asdf",
+	".local/share/mise", ".local/share/uv/python", ".local/share/uv/tools", ".local/share/pipx", ".cargo/bin",
+	"go/bin", ".local/bin", ".linuxbrew", ".deno/bin", ".sdkman/candidates"}
 
 // homeWrite are the package caches npx and uvx write.
 var homeWrite = []string{".npm", ".cache/uv", ".local/share/uv", ".cache/node-gyp", ".cache/pip", ".bun/install/cache"}
 
 // ServerSpec is the sandbox of a stdio server whose resolved command is
 // command and whose PATH is path, or nil when its sandbox is off. It
-// reads the system, the command's install folder, the folders of its PATH
-// outside the home folder's sensitive ones, the read roots and its own
-// read paths; it writes the write roots, its write paths, its state folder
-// and the package caches.
-func (p *Policy) ServerSpec(alias string, srv config.Server, command, path string) *sandbox.Spec {
+// reads the system, the command's install folder (a version manager's
+// whole folder for its shims), the folders of its PATH outside the home
+// folder's sensitive ones, the read roots and its own read paths; it
+// writes the write roots, its write paths, its state folder and the
+// package caches. Its network and the sockets it is granted come from its
+// config; the secret folders inside what it sees stay hidden unless named
+// exactly. An error says what in the config cannot be honoured.
+func (p *Policy) ServerSpec(alias string, srv config.Server, command, path string) (*sandbox.Spec, error) {
 	if !srv.SandboxOn() {
-		return nil
+		return nil, nil
 	}
-	s := &sandbox.Spec{Network: srv.NetworkOn()}
+	s := &sandbox.Spec{Network: srv.NetworkOn(), Hosts: srv.Network.Hosts}
 	s.Read = append(s.Read, systemRead...)
 	s.Read = append(s.Read, p.installDirs(command)...)
 	s.Read = append(s.Read, p.argDirs(srv.Args)...)
 	for _, d := range filepath.SplitList(path) {
 		if d != "" && filepath.IsAbs(d) && !p.sensitive(d) {
 			s.Read = append(s.Read, filepath.Clean(d))
+			s.Read = append(s.Read, p.managerRoot(d)...)
 		}
 	}
 	for _, h := range homeRead {
@@ -194,9 +211,12 @@ func (p *Policy) ServerSpec(alias string, srv config.Server, command, path strin
 	s.Read = append(s.Read, p.Read...)
 	s.Read = append(s.Read, config.ExpandPaths(srv.Read)...)
 	if srv.Cwd != "" {
-		s.Read = append(s.Read, config.ExpandPath(srv.Cwd))
+		cwd := config.ExpandPath(srv.Cwd)
+		if secret := p.secretHolding(cwd); secret != "" && !slices.Contains(config.ExpandPaths(slices.Concat(srv.Read, srv.Write)), secret) {
+			return nil, fmt.Errorf("mcp.servers.%s.cwd is %s, inside %s, which a sandboxed server never sees unless read or write names it exactly", alias, srv.Cwd, secret)
+		}
+		s.Read = append(s.Read, cwd)
 	}
-	s.Write = append(s.Write, deviceWrite...)
 	for _, h := range homeWrite {
 		s.Write = append(s.Write, filepath.Join(p.home, h))
 	}
@@ -204,17 +224,42 @@ func (p *Policy) ServerSpec(alias string, srv config.Server, command, path strin
 	s.Write = append(s.Write, config.ExpandPaths(srv.Write)...)
 	s.Write = append(s.Write, p.StateDir(alias))
 	s.Read, s.Write = dedupe(s.Read), dedupe(s.Write)
-	return s
+	s.Hide = p.hidden(config.ExpandPaths(slices.Concat(srv.Read, srv.Write)))
+	for _, name := range srv.Sockets {
+		sock, err := SocketPath(name)
+		if err != nil {
+			return nil, fmt.Errorf("mcp.servers.%s.sockets: %w", alias, err)
+		}
+		s.Sockets = append(s.Sockets, sock)
+	}
+	return s, nil
 }
 
 // CommandSpec is the sandbox of a shell command: the system, and the
-// workspace to read and write; no network.
+// workspace to read and write; no network, no socket.
 func (p *Policy) CommandSpec(shell string) *sandbox.Spec {
 	s := &sandbox.Spec{Network: false}
 	s.Read = append(append(s.Read, systemRead...), p.installDirs(shell)...)
-	s.Write = append(append(s.Write, deviceWrite...), p.Workspace, p.StateDir("local"))
+	s.Write = append(s.Write, p.Workspace, p.StateDir("local"))
 	s.Read, s.Write = dedupe(s.Read), dedupe(s.Write)
+	s.Hide = p.hidden(nil)
 	return s
+}
+
+// managerRoot is, for a folder inside a version manager's (pyenv's shims,
+// asdf's), the manager's own folder: its shims are scripts that run the
+// real program from there.
+func (p *Policy) managerRoot(dir string) []string {
+	if p.home == "" {
+		return nil
+	}
+	for _, h := range homeRead {
+		root := filepath.Join(p.home, h)
+		if within(dir, root) {
+			return []string{root}
+		}
+	}
+	return nil
 }
 
 // installDirs are the folders a command needs to read to run: its own
@@ -231,6 +276,7 @@ func (p *Policy) installDirs(command string) []string {
 		if !p.sensitive(dir) {
 			out = append(out, dir)
 		}
+		out = append(out, p.managerRoot(dir)...)
 		if filepath.Base(dir) == "bin" && !p.sensitive(filepath.Dir(dir)) {
 			out = append(out, filepath.Dir(dir))
 		}

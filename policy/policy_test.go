@@ -39,10 +39,12 @@ func TestDefaults(t *testing.T) {
 
 func TestCheckPaths(t *testing.T) {
 	p, home := testPolicy(t, func(c *config.Config) {
-		c.Policy.FS.ReadRoots = []string{"~/Documents"}
+		c.Policy.FS.ReadRoots = []string{"~/Documents", "~"}
 	})
 	ws := p.Workspace
 	os.Symlink("/etc", filepath.Join(ws, "etc-link"))
+	os.Symlink("/etc/ssl", filepath.Join(ws, "ssl-link"))
+	os.MkdirAll(filepath.Join(ws, "sub"), 0o755)
 	def := &sdk.Tool{Name: "t", InputSchema: map[string]any{"type": "object", "properties": map[string]any{
 		"where": map[string]any{"type": "string", "format": "path"},
 		"many":  map[string]any{"type": "array", "items": map[string]any{"type": "string", "format": "path"}},
@@ -63,7 +65,14 @@ func TestCheckPaths(t *testing.T) {
 		{"absolute value elsewhere", `{"anything":"/var/log/syslog"}`, true, []bool{false}},
 		{"file URL", `{"uri":"file:///etc/shadow"}`, true, []bool{false}},
 		{"text is not a path", `{"content":"/etc/passwd is a file","path":"x.txt"}`, false, []bool{true}},
-		{"relative in a text field", `{"query":"../../"}`, true, nil},
+		{"relative in a text field", `{"query":"../../"}`, true, []bool{false}},
+		{"nested object", `{"opts":{"file":{"name":"/etc/passwd"}},"list":[{"x":"/etc/shadow"}]}`, true, []bool{false, false}},
+		{"symlink then ..", `{"path":"ssl-link/../passwd"}`, true, []bool{false}},
+		{"not named like a path", `{"content":"/etc/passwd"}`, true, []bool{false}},
+		{"too long", `{"path":"` + ws + "/" + strings.Repeat("./", 2100) + `../../../etc/passwd"}`, true, []bool{false}},
+		{"a NUL", `{"path":"` + ws + `/a\u0000/../../etc/passwd"}`, true, []bool{false}},
+		{"relative name that exists", `{"q":"sub"}`, false, []bool{true}},
+		{"secret folder in a root", `{"path":"~/.ssh/id_rsa"}`, true, []bool{false}},
 		{"not an object", `[1,2]`, true, nil},
 	}
 	for _, tc := range cases {
@@ -117,7 +126,10 @@ func TestServerSpec(t *testing.T) {
 	nm := filepath.Join(home, "tools", "node_modules", "pkg", "dist")
 	os.MkdirAll(nm, 0o755)
 	os.WriteFile(filepath.Join(nm, "index.js"), nil, 0o644)
-	s := p.ServerSpec("x", config.Server{Command: "srv", Args: []string{filepath.Join(nm, "index.js"), home}}, filepath.Join(bin, "srv"), "/usr/bin:"+home+":"+bin)
+	s, err := p.ServerSpec("x", config.Server{Command: "srv", Args: []string{filepath.Join(nm, "index.js"), home}}, filepath.Join(bin, "srv"), "/usr/bin:"+home+":"+bin)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, bad := range []string{home, filepath.Join(home, ".local"), filepath.Join(home, ".ssh"), "/"} {
 		if slices.Contains(s.Read, bad) || slices.Contains(s.Write, bad) {
 			t.Errorf("the spec opens %s:\nread %v\nwrite %v", bad, s.Read, s.Write)
@@ -133,8 +145,63 @@ func TestServerSpec(t *testing.T) {
 			t.Errorf("the spec does not write %s: %v", want, s.Write)
 		}
 	}
-	if p.ServerSpec("x", config.Server{Command: "srv", Sandbox: "off"}, "/usr/bin/srv", "") != nil {
+	if s, _ := p.ServerSpec("x", config.Server{Command: "srv", Sandbox: "off"}, "/usr/bin/srv", ""); s != nil {
 		t.Error("sandbox = off still has a spec")
+	}
+}
+
+// A root that opens the home folder still hides the secret folders and
+// Deckhand's own data, unless a server names one exactly; a cwd inside one
+// is refused; and policy warns about each such root.
+func TestHomeOpenedByAccident(t *testing.T) {
+	p, home := testPolicy(t, nil)
+	for _, d := range []string{".ssh", ".gnupg", ".local/state/deckhand", ".config/gh"} {
+		os.MkdirAll(filepath.Join(home, d), 0o700)
+	}
+	srv := config.Server{Command: "srv", Read: []string{"~"}}
+	s, err := p.ServerSpec("x", srv, "/usr/bin/srv", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{".ssh", ".gnupg", ".local/state/deckhand", ".config/gh", ".aws"} {
+		if !slices.Contains(s.Hide, filepath.Join(home, want)) {
+			t.Errorf("read = [\"~\"] does not hide ~/%s: %v", want, s.Hide)
+		}
+	}
+	named := config.Server{Command: "srv", Read: []string{"~", "~/.ssh"}}
+	if s, _ := p.ServerSpec("x", named, "/usr/bin/srv", ""); slices.Contains(s.Hide, filepath.Join(home, ".ssh")) {
+		t.Errorf("~/.ssh named exactly is still hidden")
+	}
+	if _, err := p.ServerSpec("x", config.Server{Command: "srv", Cwd: "~/.ssh"}, "/usr/bin/srv", ""); err == nil || !strings.Contains(err.Error(), "cwd") {
+		t.Errorf("cwd = ~/.ssh: %v", err)
+	}
+	cfg := &config.Config{MCP: config.MCP{Servers: map[string]config.Server{
+		"a": {Command: "srv", Read: []string{"~"}}, "b": {Command: "srv", Cwd: "~"}, "c": {Command: "srv", Cwd: "~/.ssh"},
+	}}}
+	warnings := strings.Join(p.Warnings(cfg), "\n")
+	for _, want := range []string{"mcp.servers.a.read is ~, which opens your whole home folder", "mcp.servers.b.cwd is ~", "mcp.servers.c.cwd is ~/.ssh, inside"} {
+		if !strings.Contains(warnings, want) {
+			t.Errorf("warnings lack %q:\n%s", want, warnings)
+		}
+	}
+}
+
+// A version manager's shim (pyenv's) runs the real program from the
+// manager's folder: the spec reads that folder, and not its neighbours.
+func TestShimManagerFolder(t *testing.T) {
+	p, home := testPolicy(t, nil)
+	shims := filepath.Join(home, ".pyenv", "shims")
+	os.MkdirAll(shims, 0o755)
+	os.WriteFile(filepath.Join(shims, "python3"), []byte("#!/bin/sh\n"), 0o755)
+	s, err := p.ServerSpec("x", config.Server{Command: "python3"}, filepath.Join(shims, "python3"), shims+":/usr/bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(s.Read, filepath.Join(home, ".pyenv")) {
+		t.Errorf("the spec does not read ~/.pyenv: %v", s.Read)
+	}
+	if slices.Contains(s.Read, home) || slices.Contains(s.Read, filepath.Join(home, ".cargo")) {
+		t.Errorf("the spec reads more than the manager: %v", s.Read)
 	}
 }
 

@@ -13,9 +13,10 @@ import (
 )
 
 // Warnings are what a careful person should know about cfg's policy:
-// servers that run unconfined, roots that open the whole home folder (or
-// more), a folder a server's arguments name that its roots leave out, and
-// a kernel that cannot confine. Sorted, in plain words.
+// servers that run unconfined, roots (the policy's, or a server's read,
+// write and cwd) that open the whole home folder, other programs' data or
+// a secret folder, a folder a server's arguments name that its roots
+// leave out, and a kernel that cannot confine. Sorted, in plain words.
 func (p *Policy) Warnings(cfg *config.Config) []string {
 	var out []string
 	for _, kind := range []struct {
@@ -23,8 +24,8 @@ func (p *Policy) Warnings(cfg *config.Config) []string {
 		roots []string
 	}{{"write_roots", p.Write}, {"read_roots", p.Read}} {
 		for _, r := range kind.roots {
-			if p.broad(r) {
-				out = append(out, fmt.Sprintf("policy.fs.%s includes %s, which holds your whole home folder (keys, browser profiles, Deckhand's own log): narrow it to the folders tools need", kind.name, r))
+			if what := p.opensHome(r); what != "" {
+				out = append(out, fmt.Sprintf("policy.fs.%s includes %s, which opens %s: narrow it to the folders tools need (%s stay hidden from sandboxed servers unless named exactly)", kind.name, p.short(r), what, p.hiddenSummary()))
 			}
 		}
 	}
@@ -36,10 +37,26 @@ func (p *Policy) Warnings(cfg *config.Config) []string {
 			continue
 		}
 		if !srv.SandboxOn() {
-			out = append(out, fmt.Sprintf("%s runs unconfined (sandbox = \"off\"): it can read and write everything you can", alias))
+			out = append(out, fmt.Sprintf("%s runs unconfined (sandbox = \"off\"): it can read and write everything you can, and reach your session (display, keyring, ssh-agent)", alias))
 			continue
 		}
 		confined = true
+		for _, key := range []struct {
+			name  string
+			paths []string
+		}{{"read", srv.Read}, {"write", srv.Write}, {"cwd", []string{srv.Cwd}}} {
+			for _, r := range key.paths {
+				if r == "" {
+					continue
+				}
+				if what := p.opensHome(config.ExpandPath(r)); what != "" {
+					out = append(out, fmt.Sprintf("mcp.servers.%s.%s is %s, which opens %s to that server: narrow it (%s stay hidden unless named exactly)", alias, key.name, r, what, p.hiddenSummary()))
+				}
+			}
+		}
+		if _, err := p.ServerSpec(alias, srv, "", ""); err != nil {
+			out = append(out, fmt.Sprintf("%v: the server will not start", err))
+		}
 		roots := p.ServerRoots(srv)
 		for _, a := range srv.Args {
 			dir := config.ExpandPath(a)
@@ -53,14 +70,19 @@ func (p *Policy) Warnings(cfg *config.Config) []string {
 				out = append(out, fmt.Sprintf("%s names %s in its arguments, outside its roots: the sandbox lets it read there but not write, and servers that follow roots (server-filesystem) will not serve it; add write = [%q] (or read) to mcp.servers.%s, or move the files into the workspace", alias, a, a, alias))
 			}
 		}
-		if !srv.NetworkOn() && sandbox.ABI() > 0 && sandbox.ABI() < 4 {
-			out = append(out, fmt.Sprintf("%s has network = false, which needs Landlock ABI 4 (Linux 6.7); this kernel has ABI %d, so it will not start", alias, sandbox.ABI()))
+		if sandbox.ABI() > 0 && sandbox.ABI() < 6 && srv.NetworkOn() {
+			out = append(out, fmt.Sprintf("%s has the network on, and this kernel's Landlock (ABI %d, before 6) cannot keep it from abstract unix sockets (an X display or a bus listening on one); set network = false or a list of hosts to give it a network of its own", alias, sandbox.ABI()))
 		}
 	}
 	if err := sandbox.Available(); err != nil && confined {
 		out = append(out, fmt.Sprintf("%v: sandboxed servers will not start; set sandbox = \"off\" on a server to run it unconfined, knowing it can then read and write everything you can", err))
 	}
 	return out
+}
+
+// hiddenSummary names a few of the places sandboxes hide.
+func (p *Policy) hiddenSummary() string {
+	return "~/.ssh, ~/.gnupg, ~/.aws, keyrings, browser profiles and Deckhand's own data"
 }
 
 // broad reports whether a root opens the whole home folder or more.

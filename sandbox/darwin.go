@@ -23,15 +23,25 @@ func Available() error {
 	return nil
 }
 
-func (s *Spec) apply() error { return Available() }
+// Cmd is a program to start under sandbox-exec, or plain.
+type Cmd struct {
+	*exec.Cmd
+	OnConnect func(target string, allowed bool)
+}
+
+// Wait waits for the program.
+func (c *Cmd) Wait() error { return c.Cmd.Wait() }
+
+// Close does nothing: hosts are not proxied on macOS yet.
+func (c *Cmd) Close() {}
 
 // Command runs path with args under sandbox-exec with the profile of spec
 // (or plainly without one).
-func Command(path string, args, env []string, spec *Spec) (*exec.Cmd, error) {
+func Command(path string, args, env []string, spec *Spec) (*Cmd, error) {
 	if spec == nil {
 		cmd := exec.Command(path, args...)
 		cmd.Env = env
-		return cmd, nil
+		return &Cmd{Cmd: cmd}, nil
 	}
 	if err := Available(); err != nil {
 		return nil, err
@@ -39,7 +49,13 @@ func Command(path string, args, env []string, spec *Spec) (*exec.Cmd, error) {
 	if err := spec.Check(); err != nil {
 		return nil, err
 	}
+	if len(spec.Hosts) > 0 || len(spec.Sockets) > 0 {
+		return nil, fmt.Errorf("%w: network hosts and granted sockets are Linux-only for now", ErrUnavailable)
+	}
 	cmd := exec.Command(sandboxExec, append([]string{"-p", Profile(spec), path}, args...)...)
 	cmd.Env = env
-	return cmd, nil
+	return &Cmd{Cmd: cmd}, nil
 }
+
+// Summarize says what sandbox-exec gives (no namespaces).
+func Summarize(spec *Spec) Summary { return Summary{Network: spec.NetworkMode(), Hosts: spec.Hosts} }

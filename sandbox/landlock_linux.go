@@ -22,24 +22,23 @@ func ABI() int {
 	return v
 }
 
-// Available says whether programs can be confined here, and if not, why.
-func Available() error {
-	if ABI() < 1 {
-		return fmt.Errorf("%w (Linux 5.13 or later with Landlock enabled is needed)", ErrUnavailable)
-	}
-	return nil
-}
-
-// apply confines this process (and what it starts) to s. It never falls
-// back to less than the file rules: on a kernel without Landlock it fails.
-func (s *Spec) apply() error {
+// landlock confines this process (and what it starts) to the plan's rules,
+// in one layer: files (read, or read and write), TCP (with a network of
+// its own: nothing, or only the proxy's port), and, from ABI 6, no signals
+// to and no abstract sockets of processes outside. Below what a rule needs
+// it fails rather than run with less: Landlock is the second wall, behind
+// the namespaces, and a person who asked for it gets it.
+func (p *plan) landlock(proxyPort int) error {
 	abi := ABI()
 	if abi < 1 {
-		return Available()
+		return fmt.Errorf("%w: no Landlock (Linux 5.13 or later with Landlock enabled is needed)", ErrUnavailable)
 	}
-	cfg := landlock.V7.BestEffort()
-	readDirs, readFiles := split(s.Read)
-	writeDirs, writeFiles := split(s.Write)
+	cfg := landlock.V11.BestEffort()
+	if !p.NewNet {
+		cfg.HandledAccessNet = 0 // the network is on: TCP is not filtered
+	}
+	readDirs, readFiles := split(p.Read)
+	writeDirs, writeFiles := split(p.Write)
 	rw := landlock.RWDirs(writeDirs...).IgnoreIfMissing()
 	if abi >= 2 {
 		// Moving files between folders (npm's cache does) needs "refer";
@@ -51,22 +50,17 @@ func (s *Spec) apply() error {
 		landlock.ROFiles(readFiles...).IgnoreIfMissing(),
 		landlock.RWFiles(writeFiles...).IgnoreIfMissing(),
 	}
-	if err := cfg.RestrictPaths(rules...); err != nil {
-		return fmt.Errorf("confining files: %w", err)
-	}
-	if !s.Network {
-		if abi < 4 {
-			return fmt.Errorf("network = false needs Landlock ABI 4 (Linux 6.7); this kernel has ABI %d", abi)
-		}
-		if err := cfg.RestrictNet(); err != nil {
-			return fmt.Errorf("confining the network: %w", err)
+	for _, m := range p.Mounts {
+		if m.Kind == mountSock {
+			// From ABI 9, Landlock also guards pathname sockets.
+			rules = append(rules, landlock.RWFiles(m.Path).WithResolveUnix().IgnoreIfMissing())
 		}
 	}
-	if abi >= 6 {
-		// No signals to, and no abstract sockets of, processes outside.
-		if err := cfg.RestrictScoped(); err != nil {
-			return fmt.Errorf("confining signals: %w", err)
-		}
+	if proxyPort > 0 {
+		rules = append(rules, landlock.ConnectTCP(uint16(proxyPort)))
+	}
+	if err := cfg.Restrict(rules...); err != nil {
+		return fmt.Errorf("confining with Landlock: %w", err)
 	}
 	return nil
 }

@@ -13,17 +13,30 @@ func ABI() int { return 0 }
 
 // Available says that programs cannot be confined on this system.
 func Available() error {
-	return fmt.Errorf("%w (%s: Deckhand confines programs on Linux, with Landlock, and on macOS)", ErrUnavailable, runtime.GOOS)
+	return fmt.Errorf("%w (%s: Deckhand confines programs on Linux, with namespaces and Landlock, and on macOS)", ErrUnavailable, runtime.GOOS)
 }
 
-func (s *Spec) apply() error { return Available() }
+// Cmd is a program to start, plain.
+type Cmd struct {
+	*exec.Cmd
+	OnConnect func(target string, allowed bool)
+}
+
+// Wait waits for the program.
+func (c *Cmd) Wait() error { return c.Cmd.Wait() }
+
+// Close does nothing: there is no proxy here.
+func (c *Cmd) Close() {}
 
 // Command runs path plainly when it need not be confined.
-func Command(path string, args, env []string, spec *Spec) (*exec.Cmd, error) {
+func Command(path string, args, env []string, spec *Spec) (*Cmd, error) {
 	if spec != nil {
 		return nil, Available()
 	}
 	cmd := exec.Command(path, args...)
 	cmd.Env = env
-	return cmd, nil
+	return &Cmd{Cmd: cmd}, nil
 }
+
+// Summarize says that nothing confines programs here.
+func Summarize(spec *Spec) Summary { return Summary{Network: spec.NetworkMode(), Hosts: spec.Hosts} }

@@ -1,13 +1,3 @@
-// Package sandbox confines what Deckhand starts (stdio servers, shell
-// commands) with the kernel: on Linux, Landlock, applied by a supervisor
-// (Deckhand's own binary in a hidden mode) to itself before it starts the
-// program, so that the program and everything it starts inherit the
-// confinement while Deckhand stays free. On macOS the same supervisor would
-// run the program under sandbox-exec with a profile (profile_darwin.go
-// writes it; it is not tested on a Mac).
-//
-// A Spec is allow-only: what is not named is denied. Landlock filters TCP
-// by port, not by host, and (before ABI 10) not UDP at all.
 package sandbox
 
 import (
@@ -19,58 +9,147 @@ import (
 	"strings"
 )
 
-// specEnv carries the spec from Deckhand to the supervisor, which removes
-// it from the environment before the program starts.
-const specEnv = "DECKHAND_SANDBOX"
-
-// Spec is what a confined program may do.
+// Spec is what a confined program may do. It is allow-only: what is not
+// named is denied.
 type Spec struct {
 	// Read are folders (and files) it may read and execute.
 	Read []string `json:"read,omitempty"`
 	// Write are folders (and files) it may read, write, create and delete in.
 	Write []string `json:"write,omitempty"`
-	// Network: TCP allowed. When false, every TCP connect and bind is denied
-	// (Landlock ABI 4 and later).
+	// Network: every socket reaches the network as Deckhand's would. When
+	// false, the program has a network of its own with only its own
+	// loopback: nothing outside, of any address family.
 	Network bool `json:"network"`
+	// Hosts, with Network false, are the hosts it may reach through
+	// Deckhand's proxy (HTTP CONNECT and SOCKS5, the only way out of its
+	// network): "api.github.com", "*.example.com" (subdomains),
+	// ".example.com" (the domain and its subdomains).
+	Hosts []string `json:"hosts,omitempty"`
+	// Sockets are unix sockets of the person's session it may connect to,
+	// by path (granted by name in the config). Every other socket of the
+	// session is out of its sight.
+	Sockets []string `json:"sockets,omitempty"`
+	// Hide are folders and files inside what Read and Write show that the
+	// program must not see (keys, tokens, Deckhand's own data): each is
+	// replaced by an empty one.
+	Hide []string `json:"hide,omitempty"`
 }
 
 // noLandlockEnv, set to 1, makes this process act as if the kernel had no
-// Landlock: for tests of what a person without it meets. It can only make
-// sandboxed programs fail to start, never run them unconfined.
-const noLandlockEnv = "DECKHAND_TEST_NO_LANDLOCK"
+// Landlock; noUsernsEnv as if user namespaces were disabled: for tests of
+// what a person without them meets. They can only make sandboxed programs
+// fail to start, never run them unconfined.
+const (
+	noLandlockEnv = "DECKHAND_TEST_NO_LANDLOCK"
+	noUsernsEnv   = "DECKHAND_TEST_NO_USERNS"
+)
 
 // ErrUnavailable means the kernel cannot confine a program here.
-var ErrUnavailable = errors.New("the kernel offers no Landlock sandbox here")
+var ErrUnavailable = errors.New("the kernel cannot sandbox programs here")
 
-// Check reports a spec that cannot be applied: paths must be absolute.
+// Check reports a spec that cannot be applied: paths must be absolute and
+// hosts plain names.
 func (s *Spec) Check() error {
-	for _, p := range slices.Concat(s.Read, s.Write) {
+	for _, p := range slices.Concat(s.Read, s.Write, s.Sockets, s.Hide) {
 		if !filepath.IsAbs(p) {
 			return fmt.Errorf("sandbox path %q is not absolute", p)
+		}
+	}
+	for _, h := range s.Hosts {
+		if err := CheckHost(h); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-func (s *Spec) encode() string {
-	data, _ := json.Marshal(s)
-	return string(data)
+// CheckHost reports a host pattern that is not a host name, an IP address,
+// "*.domain" or ".domain".
+func CheckHost(h string) error {
+	name := strings.TrimPrefix(strings.TrimPrefix(h, "*"), ".")
+	if name == "" || len(name) > 253 {
+		return fmt.Errorf("network host %q is not a host name", h)
+	}
+	for _, r := range name {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '.', r == ':':
+		default:
+			return fmt.Errorf("network host %q is not a host name (%q is not allowed; ports are not part of it)", h, r)
+		}
+	}
+	if strings.Contains(name, "*") || strings.HasPrefix(h, "*") && !strings.HasPrefix(h, "*.") {
+		return fmt.Errorf("network host %q: only a leading \"*.\" is allowed", h)
+	}
+	return nil
 }
 
-func decodeSpec(raw string) (*Spec, error) {
-	var s Spec
-	if err := json.Unmarshal([]byte(raw), &s); err != nil {
-		return nil, fmt.Errorf("reading the sandbox spec: %w", err)
+// HostAllowed reports whether host matches one of patterns (see
+// Spec.Hosts). Names compare without case and a trailing dot.
+func HostAllowed(patterns []string, host string) bool {
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	if host == "" {
+		return false
 	}
-	return &s, s.Check()
+	for _, p := range patterns {
+		p = strings.ToLower(strings.TrimSpace(p))
+		switch {
+		case strings.HasPrefix(p, "*."):
+			if strings.HasSuffix(host, p[1:]) {
+				return true
+			}
+		case strings.HasPrefix(p, "."):
+			if host == p[1:] || strings.HasSuffix(host, p) {
+				return true
+			}
+		case host == p:
+			return true
+		}
+	}
+	return false
+}
+
+// NetworkMode says in a word how a spec reaches the network: "all",
+// "none" or "hosts".
+func (s *Spec) NetworkMode() string {
+	switch {
+	case s.Network:
+		return "all"
+	case len(s.Hosts) > 0:
+		return "hosts"
+	}
+	return "none"
 }
 
 // Describe says in a line what the spec allows, for logs and `deckhand
 // policy`.
 func (s *Spec) Describe() string {
-	net := "network on"
-	if !s.Network {
+	net := "network: all"
+	switch s.NetworkMode() {
+	case "none":
 		net = "no network"
+	case "hosts":
+		net = "network only to " + strings.Join(s.Hosts, ", ")
 	}
-	return fmt.Sprintf("reads %s; writes %s; %s", strings.Join(s.Read, ", "), strings.Join(s.Write, ", "), net)
+	d := fmt.Sprintf("reads %s; writes %s; %s", strings.Join(s.Read, ", "), strings.Join(s.Write, ", "), net)
+	if len(s.Sockets) > 0 {
+		d += "; sockets " + strings.Join(s.Sockets, ", ")
+	}
+	return d
+}
+
+func encodeJSON(v any) string {
+	data, _ := json.Marshal(v)
+	return string(data)
+}
+
+// Summary is what a spec amounts to on this machine, for `deckhand
+// policy`: the namespaces the program gets, the Landlock ABI behind them,
+// the session's sockets it can reach, and its network.
+type Summary struct {
+	Namespaces []string `json:"namespaces"`
+	Landlock   int      `json:"landlock_abi"`
+	Sockets    []string `json:"sockets_visible"`
+	Network    string   `json:"network"` // all, none, hosts
+	Hosts      []string `json:"hosts,omitempty"`
+	Hidden     []string `json:"hidden,omitempty"` // secret places inside what it sees, replaced by empty ones
 }

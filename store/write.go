@@ -180,7 +180,7 @@ func (db *DB) Write(ctx context.Context, b *Batch) error {
 			if e.RunID != "" {
 				run = e.RunID
 			}
-			if _, err := stmt.ExecContext(ctx, e.ID, e.SessionID, run, ms(e.Time), e.Kind, string(e.Data)); err != nil {
+			if _, err := stmt.ExecContext(ctx, e.ID, nullable(e.SessionID), run, ms(e.Time), e.Kind, string(e.Data)); err != nil {
 				stmt.Close()
 				return fmt.Errorf("writing event %s: %w", e.Kind, err)
 			}

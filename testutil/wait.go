@@ -42,6 +42,9 @@ func Receive[T any](t testing.TB, ch <-chan T, timeout time.Duration, what strin
 // ProcessGone reports whether pid has exited (a zombie counts as exited: its
 // parent may be a reaper that is slow, or not ours).
 func ProcessGone(pid int) bool {
+	if pid < 0 {
+		return true
+	}
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
 		return true
@@ -55,7 +58,11 @@ func ProcessGone(pid int) bool {
 }
 
 // ReadPIDs waits until file holds n process ids (whitespace-separated, as
-// the stdio test server writes them) and returns them.
+// the stdio test server writes them) and returns them as this process
+// sees them. A pid written as "N@pid:[I]" is N in the PID namespace I (a
+// sandbox's): it is found again by that namespace; one no longer found is
+// returned as -1, which ProcessGone reports gone (every process of that
+// namespace is).
 func ReadPIDs(t testing.TB, file string, n int) []int {
 	t.Helper()
 	var pids []int
@@ -63,11 +70,46 @@ func ReadPIDs(t testing.TB, file string, n int) []int {
 		data, _ := os.ReadFile(file)
 		pids = pids[:0]
 		for _, f := range strings.Fields(string(data)) {
-			if pid, err := strconv.Atoi(f); err == nil {
-				pids = append(pids, pid)
+			inner, ns, _ := strings.Cut(f, "@")
+			pid, err := strconv.Atoi(inner)
+			if err != nil {
+				continue
 			}
+			if ns != "" {
+				pid = HostPID(ns, pid)
+			}
+			pids = append(pids, pid)
 		}
 		return len(pids) >= n
 	}, "%s never held %d pids", file, n)
 	return pids
+}
+
+// HostPID is the pid, as this process sees it, of the process numbered
+// inner in the PID namespace ns ("pid:[4026532]"), or -1 when no process
+// of that namespace has that number.
+func HostPID(ns string, inner int) int {
+	if own, _ := os.Readlink("/proc/self/ns/pid"); own == ns {
+		return inner
+	}
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if link, _ := os.Readlink("/proc/" + e.Name() + "/ns/pid"); link != ns {
+			continue
+		}
+		status, _ := os.ReadFile("/proc/" + e.Name() + "/status")
+		for _, line := range strings.Split(string(status), "\n") {
+			if rest, ok := strings.CutPrefix(line, "NSpid:"); ok {
+				f := strings.Fields(rest)
+				if len(f) > 0 && f[len(f)-1] == strconv.Itoa(inner) {
+					return pid
+				}
+			}
+		}
+	}
+	return -1
 }

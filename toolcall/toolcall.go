@@ -157,6 +157,12 @@ func Commands(text string) []string {
 	return out
 }
 
+// HiddenCommandRefusal is what the model is told of a CMD: line holding
+// a character a person would not see: which one, and where.
+func HiddenCommandRefusal(what string, at int, command string) string {
+	return fmt.Sprintf("Refused (not run): the command holds %s at byte %d, so what a person would be shown is not what would run: %s. Write the command in plain visible characters.", what, at, clean.Quote(command))
+}
+
 // CommandRequest is what the gate, and a person, are shown of a proposed
 // shell command.
 func CommandRequest(id, command, shell string) approval.Request {

@@ -191,10 +191,10 @@ func insideScope(v, dir, scope string) (string, error) {
 	}
 	p := v
 	if !filepath.IsAbs(p) {
-		p = filepath.Join(dir, p)
+		p = dir + "/" + p // not Join: its cleaning would take "link/.." away before the link is followed
 	}
-	real := policy.RealPath(filepath.Clean(p))
-	if !within(real, scope) {
+	real := policy.RealPath(p)
+	if !within(real, policy.RealPath(scope)) {
 		return "", fmt.Errorf("%s is outside the sandbox scope %s", v, scope)
 	}
 	return real, nil

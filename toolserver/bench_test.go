@@ -120,28 +120,37 @@ func FuzzDefinition(f *testing.F) {
 	})
 }
 
-// The HTTP handler refuses DNS rebinding: a Host or Origin that is not
-// loopback.
+// The HTTP handler refuses DNS rebinding (a Host or Origin that is not
+// loopback) and a client without the token (another user of this
+// computer reaches loopback too).
 func TestHTTPLoopbackOnly(t *testing.T) {
 	srv, err := New(Options{Scope: t.TempDir(), NoSandbox: true, NoBuiltin: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	h := srv.HTTPHandler()
+	const token = "0123456789abcdef0123456789abcdef-token"
+	h := srv.HTTPHandler(token)
 	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
 	for _, c := range []struct {
-		host, origin string
-		want         int
+		host, origin, auth string
+		want               int
 	}{
-		{"127.0.0.1:8080", "", http.StatusOK},
-		{"localhost:8080", "http://localhost:8080", http.StatusOK},
-		{"[::1]:8080", "", http.StatusOK},
-		{"evil.example:8080", "", http.StatusForbidden},
-		{"127.0.0.1:8080", "http://evil.example", http.StatusForbidden},
-		{"127.0.0.1.nip.io:8080", "", http.StatusForbidden},
+		{"127.0.0.1:8080", "", "Bearer " + token, http.StatusOK},
+		{"localhost:8080", "http://localhost:8080", "Bearer " + token, http.StatusOK},
+		{"[::1]:8080", "", "Bearer " + token, http.StatusOK},
+		{"evil.example:8080", "", "Bearer " + token, http.StatusForbidden},
+		{"127.0.0.1:8080", "http://evil.example", "Bearer " + token, http.StatusForbidden},
+		{"127.0.0.1.nip.io:8080", "", "Bearer " + token, http.StatusForbidden},
+		{"127.0.0.1:8080", "", "", http.StatusUnauthorized},
+		{"127.0.0.1:8080", "", "Bearer wrong", http.StatusUnauthorized},
+		{"127.0.0.1:8080", "", "Bearer " + token + "x", http.StatusUnauthorized},
+		{"127.0.0.1:8080", "", "Basic " + token, http.StatusUnauthorized},
 	} {
 		req := httptest.NewRequest("POST", "/mcp", strings.NewReader(body))
+		if c.auth != "" {
+			req.Header.Set("Authorization", c.auth)
+		}
 		req.Host = c.host
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
@@ -154,10 +163,39 @@ func TestHTTPLoopbackOnly(t *testing.T) {
 			t.Errorf("Host %s Origin %q: %d, want %d (%s)", c.host, c.origin, rec.Code, c.want, rec.Body)
 		}
 	}
+	if rec := httptest.NewRecorder(); true {
+		req := httptest.NewRequest("POST", "/mcp", strings.NewReader(body))
+		req.Host = "127.0.0.1:8080"
+		req.Header.Set("Authorization", "Bearer ")
+		srv.HTTPHandler("").ServeHTTP(rec, req)
+		if rec.Code != http.StatusUnauthorized {
+			t.Errorf("an empty token let a request in: %d", rec.Code)
+		}
+	}
 	for _, addr := range []string{"0.0.0.0:0", "192.168.1.5:80", ":8080"} {
 		if l, err := Listen(addr); err == nil {
 			l.Close()
 			t.Errorf("Listen(%s) accepted a non-loopback address", addr)
 		}
+	}
+}
+
+// The token file is made 0600 once and read back; one others may read is
+// refused.
+func TestToken(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "sub", "tools-token")
+	tok, err := Token(file)
+	if err != nil || len(tok) < 32 {
+		t.Fatalf("Token = %q, %v", tok, err)
+	}
+	if st, _ := os.Stat(file); st.Mode().Perm() != 0o600 {
+		t.Errorf("token file mode %v", st.Mode().Perm())
+	}
+	if again, err := Token(file); err != nil || again != tok {
+		t.Errorf("Token again = %q, %v; want %q", again, err, tok)
+	}
+	os.Chmod(file, 0o644)
+	if _, err := Token(file); err == nil || !strings.Contains(err.Error(), "chmod 600") {
+		t.Errorf("a world-readable token file: %v", err)
 	}
 }

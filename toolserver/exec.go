@@ -18,6 +18,8 @@ import (
 	"deckhand/policy"
 	"deckhand/sandbox"
 	"deckhand/tools"
+
+	lru "github.com/hashicorp/golang-lru/v2"
 )
 
 // Job is one command to run: argv as separate elements (never a shell
@@ -38,6 +40,9 @@ type Job struct {
 	// OnOutput, when set, receives the output as it comes (stdout and
 	// stderr merged in order), from the reading goroutine.
 	OnOutput func([]byte)
+	// Policy, when set, is this job's policy instead of the Runner's
+	// (the CMD: route follows the settings as they change).
+	Policy *policy.Policy
 }
 
 // Result is how a Job ended.
@@ -55,10 +60,13 @@ type Result struct {
 
 // Runner runs jobs confined to a scope: it may read the system and the
 // scope, and write only the scope (and its own temporary folder), with no
-// network, the minimal environment, in its own process group (killed on
-// cancel or timeout, children included). Every command Deckhand runs for
-// a model goes through [Runner.Run]: the built-in tools and the CMD: route
-// alike.
+// network, no socket of the session, the minimal environment, in a PID
+// namespace of its own (killed on cancel or timeout, everything it started
+// included). Every command Deckhand runs for a model goes through
+// [Runner.Run]: the built-in tools and the CMD: route alike. Its sandboxes
+// stay between commands (one per distinct set of folders, a few at most,
+// each ending after half a minute idle): a confined command costs about
+// what a plain one does. Close ends them.
 type Runner struct {
 	// Policy gives the environment and the sandbox; its workspace is
 	// replaced by Scope.
@@ -69,11 +77,19 @@ type Runner struct {
 	// NoSandbox runs commands unconfined (still in the minimal environment
 	// and their own process group). Only `tools serve --no-sandbox` sets it.
 	NoSandbox bool
+
+	once  sync.Once
+	mu    sync.Mutex
+	boxes *lru.Cache[string, *sandbox.Runner]
 }
 
-// scopePolicy is the policy with the scope as its workspace.
-func (r *Runner) scopePolicy() *policy.Policy {
-	p := *r.Policy
+// scopePolicy is the policy (pol, or the Runner's) with the scope as its
+// workspace.
+func (r *Runner) scopePolicy(pol *policy.Policy) *policy.Policy {
+	if pol == nil {
+		pol = r.Policy
+	}
+	p := *pol
 	if r.Scope != "" {
 		p.Workspace = r.Scope
 	}
@@ -91,12 +107,47 @@ func (r *Runner) Ready() error {
 	return nil
 }
 
-// command builds the confined command of job.
-func (r *Runner) command(ctx context.Context, job Job) (*exec.Cmd, error) {
+// box is the sandbox for spec, made on first use.
+func (r *Runner) box(spec *sandbox.Spec) *sandbox.Runner {
+	r.once.Do(func() {
+		r.boxes, _ = lru.NewWithEvict(4, func(_ string, b *sandbox.Runner) { go b.Close() })
+	})
+	key := fmt.Sprint(spec.Read, spec.Write, spec.Hide)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if b, ok := r.boxes.Get(key); ok {
+		return b
+	}
+	b := sandbox.NewRunner(spec)
+	r.boxes.Add(key, b)
+	return b
+}
+
+// Close ends the sandboxes and whatever still runs in them.
+func (r *Runner) Close() {
+	r.mu.Lock()
+	boxes := r.boxes
+	r.mu.Unlock()
+	if boxes != nil {
+		boxes.Purge()
+	}
+}
+
+// prepared is a job ready to start: its program resolved, its
+// environment and folder, and the sandbox it runs in (nil: plainly).
+type prepared struct {
+	path string
+	args []string
+	env  []string
+	dir  string
+	box  *sandbox.Runner
+}
+
+func (r *Runner) prepare(ctx context.Context, job Job) (*prepared, error) {
 	if err := r.Ready(); err != nil {
 		return nil, err
 	}
-	pol := r.scopePolicy()
+	pol := r.scopePolicy(job.Policy)
 	if err := pol.EnsureWorkspace(); err != nil {
 		return nil, err
 	}
@@ -108,26 +159,23 @@ func (r *Runner) command(ctx context.Context, job Job) (*exec.Cmd, error) {
 	if err != nil {
 		return nil, err
 	}
-	env = append(env, job.Env...)
-	path := job.Path
-	if p, err := exec.LookPath(path); err == nil {
-		path = p
+	p := &prepared{path: job.Path, args: job.Args, env: append(env, job.Env...), dir: job.Dir}
+	if lp, err := exec.LookPath(p.path); err == nil {
+		p.path = lp
 	}
-	var spec *sandbox.Spec
+	if p.dir == "" {
+		p.dir = pol.Workspace
+	}
+	if isGit(p.path) {
+		p.args = hardenGit(ctx, p.path, p.dir, p.args)
+		p.env = append(p.env, gitEnv...)
+	}
 	if !r.NoSandbox {
-		spec = pol.CommandSpec(path)
+		spec := pol.CommandSpec(p.path)
 		spec.Read = append(spec.Read, job.Read...)
+		p.box = r.box(spec)
 	}
-	cmd, err := sandbox.Command(path, job.Args, env, spec)
-	if err != nil {
-		return nil, err
-	}
-	plain := exec.CommandContext(ctx, cmd.Path, cmd.Args[1:]...)
-	plain.Env, plain.Dir = cmd.Env, job.Dir
-	if plain.Dir == "" {
-		plain.Dir = pol.Workspace
-	}
-	return plain, nil
+	return p, nil
 }
 
 // Run runs job and waits for it; ctx's end kills it (and everything it
@@ -139,36 +187,88 @@ func (r *Runner) Run(ctx context.Context, job Job) Result {
 	ctx, cancel := context.WithTimeout(ctx, job.Timeout)
 	defer cancel()
 	start := time.Now()
-	cmd, err := r.command(ctx, job)
+	p, err := r.prepare(ctx, job)
 	if err != nil {
 		return Result{NotRun: err, Failed: true, ExitCode: -1, Status: "not run: " + err.Error()}
 	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	out := &cappedBuffer{limit: 4 * max(job.Limit, 1024), onWrite: job.OnOutput}
+	var status syscall.WaitStatus
+	if p.box != nil {
+		status, err = r.runConfined(ctx, p, job, out)
+	} else {
+		status, err = runPlain(ctx, p, job, out)
+	}
+	res := Result{Output: tools.Cap(out.String(), max(job.Limit, 1)), Dropped: out.Dropped(), ExitCode: -1, Elapsed: time.Since(start)}
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		res.Status, res.Failed, res.TimedOut = fmt.Sprintf("killed after %v (timeout)", job.Timeout), true, true
+	case ctx.Err() != nil:
+		res.Status, res.Failed, res.Cancelled = "killed: cancelled", true, true
+	case err != nil:
+		res.NotRun, res.Status, res.Failed = err, "not run: "+err.Error(), true
+	case status.Exited() && status.ExitStatus() == 0:
+		res.Status, res.ExitCode = "exit status 0", 0
+	case status.Exited():
+		res.Status, res.Failed, res.ExitCode = fmt.Sprintf("exit status %d", status.ExitStatus()), true, status.ExitStatus()
+	case status.Signaled():
+		res.Status, res.Failed = "signal: "+status.Signal().String(), true
+	default:
+		res.Status, res.Failed = fmt.Sprint(status), true
+	}
+	return res
+}
+
+// runConfined runs the job in its sandbox, its output (stdout and stderr
+// on one pipe, so their order is kept) read into out until every process
+// that held the pipe is gone.
+func (r *Runner) runConfined(ctx context.Context, p *prepared, job Job, out *cappedBuffer) (syscall.WaitStatus, error) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return 0, err
+	}
+	var stdin *os.File
+	if job.Stdin != "" {
+		ir, iw, err := os.Pipe()
+		if err != nil {
+			pr.Close()
+			pw.Close()
+			return 0, err
+		}
+		stdin = ir
+		go func() { io.WriteString(iw, job.Stdin); iw.Close() }()
+		defer ir.Close()
+	}
+	copied := make(chan struct{})
+	go func() { io.Copy(out, pr); pr.Close(); close(copied) }()
+	status, err := p.box.Run(ctx, sandbox.Job{Path: p.path, Args: p.args, Env: p.env, Dir: p.dir, Stdin: stdin, Stdout: pw, Stderr: pw})
+	pw.Close()
+	select {
+	case <-copied:
+	case <-time.After(2 * time.Second):
+		pr.Close() // the command's PID namespace is gone; nothing should hold the pipe
+	}
+	return status, err
+}
+
+// runPlain runs the job unconfined (tools serve --no-sandbox), in a
+// session of its own, killed with its process group.
+func runPlain(ctx context.Context, p *prepared, job Job, out *cappedBuffer) (syscall.WaitStatus, error) {
+	cmd := exec.CommandContext(ctx, p.path, p.args...)
+	cmd.Env, cmd.Dir = p.env, p.dir
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 2 * time.Second
 	if job.Stdin != "" {
 		cmd.Stdin = strings.NewReader(job.Stdin)
 	}
-	out := &cappedBuffer{limit: 4 * max(job.Limit, 1024), onWrite: job.OnOutput}
-	// One writer for both: exec gives the child one pipe, so the order of
-	// stdout and stderr is kept.
 	cmd.Stdout, cmd.Stderr = out, out
-	err = cmd.Run()
-	res := Result{Output: tools.Cap(out.String(), max(job.Limit, 1)), Dropped: out.Dropped(), ExitCode: -1, Elapsed: time.Since(start)}
-	var exitErr *exec.ExitError
-	switch {
-	case err == nil:
-		res.Status, res.ExitCode = "exit status 0", 0
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		res.Status, res.Failed, res.TimedOut = fmt.Sprintf("killed after %v (timeout)", job.Timeout), true, true
-	case ctx.Err() != nil:
-		res.Status, res.Failed, res.Cancelled = "killed: cancelled", true, true
-	case errors.As(err, &exitErr):
-		res.Status, res.Failed, res.ExitCode = exitErr.ProcessState.String(), true, exitErr.ExitCode()
-	default:
-		res.Status, res.Failed = err.Error(), true
+	err := cmd.Run()
+	if cmd.ProcessState != nil {
+		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok {
+			return ws, nil
+		}
 	}
-	return res
+	return 0, err
 }
 
 // ShellJob is `program -c command` as a job: the one way a shell runs, for
@@ -177,12 +277,13 @@ func ShellJob(program, command string, timeout time.Duration, limit int) Job {
 	return Job{Path: program, Args: []string{"-c", command}, Timeout: timeout, Limit: limit}
 }
 
-// RunShell runs one approved shell command of the CMD: route in the
+// Shell runs one approved shell command of the CMD: route in the
 // policy's workspace, confined, and gives the text the model gets: the
 // command, its output capped at limit bytes, and how it ended.
-func RunShell(ctx context.Context, pol *policy.Policy, program, command string, timeout time.Duration, limit int) (text string, failed bool) {
-	r := &Runner{Policy: pol}
-	res := r.Run(ctx, ShellJob(program, command, timeout, limit))
+func (r *Runner) Shell(ctx context.Context, pol *policy.Policy, program, command string, timeout time.Duration, limit int) (text string, failed bool) {
+	job := ShellJob(program, command, timeout, limit)
+	job.Policy = pol
+	res := r.Run(ctx, job)
 	if res.NotRun != nil {
 		return fmt.Sprintf("$ %s\n[not run: %v]", command, res.NotRun), true
 	}

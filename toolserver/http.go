@@ -2,11 +2,16 @@ package toolserver
 
 import (
 	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -14,13 +19,68 @@ import (
 )
 
 // HTTPHandler serves the server over streamable HTTP, for loopback
-// clients only: a request whose Host or Origin is not a loopback name is
-// refused (DNS rebinding: a web page whose name resolves to 127.0.0.1
-// cannot reach it).
-func (s *Server) HTTPHandler() http.Handler {
+// clients that hold token only: a request whose Host or Origin is not a
+// loopback name is refused (DNS rebinding: a web page whose name resolves
+// to 127.0.0.1 cannot reach it), and so is one without "Authorization:
+// Bearer <token>" (another user of this computer reaches loopback too).
+// An empty token refuses every request.
+func (s *Server) HTTPHandler(token string) http.Handler {
 	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.MCP },
 		&sdk.StreamableHTTPOptions{Logger: s.log, SessionTimeout: time.Hour})
-	return loopbackOnly(h)
+	return loopbackOnly(bearerOnly(token, h))
+}
+
+// bearerOnly refuses a request without the token, in constant time.
+func bearerOnly(token string, h http.Handler) http.Handler {
+	want := []byte("Bearer " + token)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got := []byte(r.Header.Get("Authorization"))
+		if token == "" || subtle.ConstantTimeCompare(got, want) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="deckhand-tools"`)
+			http.Error(w, "Unauthorized: send the header Authorization: Bearer <token>, with the token `deckhand tools serve --http` printed (it is kept in Deckhand's config folder, readable by its owner only)", http.StatusUnauthorized)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// Token reads the bearer token of `tools serve --http` from file, making
+// one (32 random bytes, 0600) when there is none. A file that others may
+// read is refused: anyone who can read it can run commands as its owner.
+func Token(file string) (string, error) {
+	if data, err := os.ReadFile(file); err == nil {
+		st, err := os.Stat(file)
+		if err != nil {
+			return "", err
+		}
+		if st.Mode().Perm()&0o077 != 0 {
+			return "", fmt.Errorf("the token file %s may be read by others (mode %v): chmod 600 it, or delete it for a new token", file, st.Mode().Perm())
+		}
+		if tok := strings.TrimSpace(string(data)); len(tok) >= 32 {
+			return tok, nil
+		}
+		return "", fmt.Errorf("the token file %s holds no token of at least 32 characters: delete it for a new one", file)
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return "", err
+	}
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		return "", err
+	}
+	raw := make([]byte, 32)
+	rand.Read(raw)
+	tok := base64.RawURLEncoding.EncodeToString(raw)
+	f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return Token(file) // made meanwhile by another tools serve
+		}
+		return "", err
+	}
+	defer f.Close()
+	if _, err := f.WriteString(tok + "\n"); err != nil {
+		return "", err
+	}
+	return tok, nil
 }
 
 func loopbackOnly(h http.Handler) http.Handler {
@@ -67,10 +127,10 @@ func Listen(addr string) (net.Listener, error) {
 	return net.Listen("tcp", addr)
 }
 
-// ServeHTTP serves on l at /mcp until ctx ends.
-func (s *Server) ServeHTTP(ctx context.Context, l net.Listener) error {
+// ServeHTTP serves on l at /mcp, to clients holding token, until ctx ends.
+func (s *Server) ServeHTTP(ctx context.Context, l net.Listener, token string) error {
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", s.HTTPHandler())
+	mux.Handle("/mcp", s.HTTPHandler(token))
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		<-ctx.Done()

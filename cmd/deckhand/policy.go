@@ -29,16 +29,17 @@ type policyReport struct {
 }
 
 type policyServer struct {
-	Alias     string   `json:"alias"`
-	Kind      string   `json:"kind"` // sandboxed, unconfined, remote, disabled
-	Read      []string `json:"read,omitempty"`
-	Write     []string `json:"write,omitempty"`
-	Network   *bool    `json:"network,omitempty"`
-	Secrets   []string `json:"secrets,omitempty"`
-	Hosts     []string `json:"hosts,omitempty"`
-	Roots     []string `json:"roots,omitempty"`
-	StateDir  string   `json:"state_dir,omitempty"`
-	Unresolve string   `json:"command_error,omitempty"`
+	Alias     string           `json:"alias"`
+	Kind      string           `json:"kind"` // sandboxed, unconfined, remote, disabled
+	Read      []string         `json:"read,omitempty"`
+	Write     []string         `json:"write,omitempty"`
+	Network   string           `json:"network,omitempty"` // all, none, hosts
+	Sandbox   *sandbox.Summary `json:"sandbox,omitempty"`
+	Secrets   []string         `json:"secrets,omitempty"`
+	Hosts     []string         `json:"hosts,omitempty"`
+	Roots     []string         `json:"roots,omitempty"`
+	StateDir  string           `json:"state_dir,omitempty"`
+	Unresolve string           `json:"command_error,omitempty"`
 }
 
 // runPolicy prints the effective capability policy and the sandbox's state.
@@ -82,10 +83,17 @@ func runPolicy(ctx context.Context, e *env, args []string) error {
 			if err != nil {
 				ps.Unresolve = err.Error()
 			}
-			spec := pol.ServerSpec(alias, srv, path, mcp.ChildPath(loginPath))
+			spec, err := pol.ServerSpec(alias, srv, path, mcp.ChildPath(loginPath))
+			if err != nil {
+				ps.Unresolve = err.Error()
+				break
+			}
+			sum := sandbox.Summarize(spec)
 			ps.Read, ps.Write, ps.Roots, ps.StateDir = spec.Read, spec.Write, pol.ServerRoots(srv), pol.StateDir(alias)
-			on := spec.Network
-			ps.Network = &on
+			ps.Network, ps.Sandbox = spec.NetworkMode(), &sum
+			if len(spec.Hosts) > 0 {
+				ps.Hosts = spec.Hosts
+			}
 		}
 		rep.Servers = append(rep.Servers, ps)
 	}
@@ -113,7 +121,7 @@ func printPolicy(e *env, rep policyReport) {
 	fmt.Fprintf(w, "Remote hosts:  each server's own host%s\n", listOr(rep.AllowDomains, "; also ", ""))
 	fmt.Fprintf(w, "Secrets:       %s\n", listOr(rep.SecretKeys, "may be passed on: ", "none are passed on (policy.secrets.keys)"))
 	if rep.Sandbox == "available" {
-		fmt.Fprintf(w, "Sandbox:       Landlock ABI %d: files%s%s\n", rep.Landlock, ifs(rep.Landlock >= 4, ", TCP ports"), ifs(rep.Landlock >= 6, ", signals"))
+		fmt.Fprintf(w, "Sandbox:       namespaces (user, mount, PID, IPC, network) and Landlock ABI %d: files%s%s\n", rep.Landlock, ifs(rep.Landlock >= 4, ", TCP ports"), ifs(rep.Landlock >= 6, ", signals and abstract sockets"))
 	} else {
 		fmt.Fprintf(w, "Sandbox:       %s\n", rep.Sandbox)
 	}
@@ -123,11 +131,18 @@ func printPolicy(e *env, rep policyReport) {
 	for _, s := range rep.Servers {
 		switch s.Kind {
 		case "sandboxed":
-			net := "network on"
-			if s.Network != nil && !*s.Network {
-				net = "no network"
-			}
+			net := map[string]string{"all": "network: all", "none": "network: none (a network of its own)", "hosts": "network: only " + strings.Join(s.Hosts, ", ") + " (through Deckhand's proxy)"}[s.Network]
 			fmt.Fprintf(w, "  %s: sandboxed, %s; writes %s (and devices, package caches); told roots %s\n", s.Alias, net, strings.Join(notable(s.Write), ", "), strings.Join(s.Roots, ", "))
+			if sb := s.Sandbox; sb != nil {
+				socks := "none of the session's"
+				if len(sb.Sockets) > 0 {
+					socks = strings.Join(sb.Sockets, ", ")
+				}
+				fmt.Fprintf(w, "      namespaces %s; Landlock ABI %d; sockets: %s\n", strings.Join(sb.Namespaces, ", "), sb.Landlock, socks)
+				if len(sb.Hidden) > 0 {
+					fmt.Fprintf(w, "      hidden inside what it sees: %s\n", strings.Join(sb.Hidden, ", "))
+				}
+			}
 			if len(s.Secrets) > 0 {
 				fmt.Fprintf(w, "      secrets passed on: %s\n", strings.Join(s.Secrets, ", "))
 			}

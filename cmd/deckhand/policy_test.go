@@ -24,16 +24,22 @@ secrets = ["GH_TOKEN"]
 command = %q
 sandbox = "off"
 
+[mcp.servers.narrow]
+command = %q
+network = ["api.github.com", "*.example.com"]
+
 [mcp.servers.far]
 url = "https://mcp.example.com/mcp"
-`, stdioServerBin(t), stdioServerBin(t)))
+`, stdioServerBin(t), stdioServerBin(t), stdioServerBin(t)))
 	r := deckhand(t, nil, "", "--config", cfg, "policy")
 	if r.code != exitOK {
 		t.Fatalf("exit %d: %s%s", r.code, r.stdout, r.stderr)
 	}
 	for _, want := range []string{
 		"Workspace:", "/Deckhand", "Shell (CMD:):  off", "none are passed on", "Landlock ABI",
-		"boxed: sandboxed, network on", "secrets passed on: GH_TOKEN", "loose: UNCONFINED", "far: remote, reached only at mcp.example.com",
+		"boxed: sandboxed, network: all", "namespaces user, mount, pid, ipc; Landlock ABI", "sockets: none of the session's",
+		"narrow: sandboxed, network: only api.github.com, *.example.com (through Deckhand's proxy)", "namespaces user, mount, pid, ipc, net;",
+		"secrets passed on: GH_TOKEN", "loose: UNCONFINED", "far: remote, reached only at mcp.example.com",
 		"loose runs unconfined", "policy.fs.write_roots includes", "whole home folder",
 	} {
 		if !strings.Contains(r.stdout, want) {
@@ -42,7 +48,7 @@ url = "https://mcp.example.com/mcp"
 	}
 	r = deckhand(t, nil, "", "--config", cfg, "policy", "--json")
 	var rep policyReport
-	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || len(rep.Servers) != 3 || rep.AllowExec || len(rep.Warnings) < 2 {
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || len(rep.Servers) != 4 || rep.Servers[3].Sandbox == nil || rep.Servers[3].Network != "hosts" || rep.AllowExec || len(rep.Warnings) < 2 {
 		t.Errorf("--json: %v %+v", err, rep)
 	}
 	r = deckhand(t, nil, "", "--config", cfg, "doctor", "--wait", "0")

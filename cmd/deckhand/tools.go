@@ -87,6 +87,7 @@ func toolsServe(ctx context.Context, e *env, args []string) error {
 	dir := fs.String("dir", "", "")
 	scope := fs.String("scope", "", "")
 	addr := fs.String("http", "", "")
+	tokenFile := fs.String("token-file", "", "")
 	noSandbox := fs.Bool("no-sandbox", false, "")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
@@ -118,12 +119,26 @@ func toolsServe(ctx context.Context, e *env, args []string) error {
 		}
 	}()
 	if *addr != "" {
+		if *tokenFile == "" {
+			cfgPath := e.configPath
+			if cfgPath == "" {
+				if cfgPath, err = config.DefaultPath(); err != nil {
+					return err
+				}
+			}
+			*tokenFile = filepath.Join(filepath.Dir(cfgPath), "tools-token")
+		}
+		token, err := toolserver.Token(*tokenFile)
+		if err != nil {
+			return err
+		}
 		l, err := toolserver.Listen(*addr)
 		if err != nil {
 			return usagef("%v", err)
 		}
 		fmt.Fprintf(e.stderr, "deckhand tools: serving http://%s/mcp (scope %s)\n", l.Addr(), srv.Scope())
-		return srv.ServeHTTP(ctx, l)
+		fmt.Fprintf(e.stderr, "deckhand tools: clients must send the header \"Authorization: Bearer %s\" (the token is kept in %s, readable by you only)\n", token, *tokenFile)
+		return srv.ServeHTTP(ctx, l, token)
 	}
 	// stdio: the protocol owns the process's own stdin and stdout.
 	err = srv.MCP.Run(ctx, &sdk.StdioTransport{})

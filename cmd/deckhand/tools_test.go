@@ -5,6 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -99,8 +103,8 @@ func TestToolsCLI(t *testing.T) {
 }
 
 // startToolsHTTP runs `deckhand tools serve --http 127.0.0.1:0` and
-// returns its URL.
-func startToolsHTTP(t *testing.T, ws string, extra ...string) string {
+// returns its URL and the token it printed.
+func startToolsHTTP(t *testing.T, ws string, extra ...string) (string, string) {
 	t.Helper()
 	bin := testutil.BuildProgram(t, "./cmd/deckhand")
 	cmd := exec.Command(bin, append([]string{"tools", "serve", "--http", "127.0.0.1:0", "--scope", ws, "--dir", t.TempDir()}, extra...)...)
@@ -109,23 +113,83 @@ func startToolsHTTP(t *testing.T, ws string, extra ...string) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Signal(os.Interrupt); cmd.Wait() })
-	urls := make(chan string, 1)
+	urls, tokens := make(chan string, 1), make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stderr)
-		re := regexp.MustCompile(`serving (http://\S+/mcp)`)
+		serving := regexp.MustCompile(`serving (http://\S+/mcp)`)
+		bearer := regexp.MustCompile(`Authorization: Bearer (\S+)"`)
 		for sc.Scan() {
-			if m := re.FindStringSubmatch(sc.Text()); m != nil {
+			if m := serving.FindStringSubmatch(sc.Text()); m != nil {
 				urls <- m[1]
+			}
+			if m := bearer.FindStringSubmatch(sc.Text()); m != nil {
+				tokens <- m[1]
 			}
 		}
 	}()
-	select {
-	case u := <-urls:
-		return u
-	case <-time.After(30 * time.Second):
-		t.Fatal("tools serve --http did not start")
+	var u, tok string
+	for u == "" || tok == "" {
+		select {
+		case u = <-urls:
+		case tok = <-tokens:
+		case <-time.After(30 * time.Second):
+			t.Fatal("tools serve --http did not start")
+		}
 	}
-	return ""
+	return u, tok
+}
+
+// withBearer is a loopback proxy to target that adds the token, for
+// clients that cannot send headers (the conformance suite). The Host
+// header passes as it came.
+func withBearer(t *testing.T, target, token string) string {
+	up, _ := url.Parse(target)
+	proxy := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
+		r.SetURL(up)
+		r.Out.URL.Path = up.Path
+		r.Out.Host = r.In.Host
+		r.Out.Header.Set("Authorization", "Bearer "+token)
+	}, FlushInterval: -1}
+	srv := httptest.NewServer(proxy)
+	t.Cleanup(srv.Close)
+	return srv.URL + "/mcp"
+}
+
+// Without the token, nobody reaches the tools: not a client of this
+// user's that lacks it, not another user of this computer.
+func TestToolsHTTPNeedsToken(t *testing.T) {
+	u, tok := startToolsHTTP(t, toolsWorkspace(t))
+	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	post := func(auth string) int {
+		req, _ := http.NewRequest("POST", u, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if got := post(""); got != http.StatusUnauthorized {
+		t.Errorf("no token: %d", got)
+	}
+	if got := post("Bearer " + strings.Repeat("x", len(tok))); got != http.StatusUnauthorized {
+		t.Errorf("a wrong token: %d", got)
+	}
+	if got := post("Bearer " + tok); got != http.StatusOK {
+		t.Errorf("the token: %d", got)
+	}
+	// Another user, with curl and no way to read the token file.
+	if os.Getuid() == 0 && testutil.Unprivileged(t) != "" {
+		out, _ := exec.Command("su", testutil.Unprivileged(t), "-c", "curl -s -o /dev/null -w '%{http_code}' -X POST -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' --data '"+body+"' "+u).CombinedOutput()
+		if strings.TrimSpace(string(out)) != "401" {
+			t.Errorf("another user got %q", out)
+		}
+	}
 }
 
 // The conformance suite's server scenarios that apply to a server with its
@@ -137,7 +201,8 @@ func startToolsHTTP(t *testing.T, ws string, extra ...string) string {
 // too (it reports 0/0).
 func TestToolsConformance(t *testing.T) {
 	p := testutil.RequirePeers(t)
-	url := startToolsHTTP(t, toolsWorkspace(t))
+	u, tok := startToolsHTTP(t, toolsWorkspace(t))
+	url := withBearer(t, u, tok)
 	for _, scenario := range []string{"server-initialize", "ping", "tools-list", "dns-rebinding-protection", "logging-set-level", "server-sse-multiple-streams"} {
 		t.Run(scenario, func(t *testing.T) {
 			cmd := exec.Command(p.Node22, p.Conformance, "server", "--url", url, "--scenario", scenario)

@@ -50,7 +50,11 @@ func main() {
 		return
 	}
 	fmt.Fprintln(os.Stderr, "stdioserver: starting")
-	pids := []string{fmt.Sprint(os.Getpid())}
+	// A pid is written with its PID namespace ("12@pid:[4026532]"): in
+	// a sandbox it is the namespace's own number, which the test finds
+	// again from outside (testutil.ReadPIDs).
+	ns, _ := os.Readlink("/proc/self/ns/pid")
+	pids := []string{fmt.Sprint(os.Getpid(), "@", ns)}
 	if *spawn {
 		child := exec.Command("sleep", "1000")
 		if *stubborn {
@@ -60,7 +64,7 @@ func main() {
 			fmt.Fprintln(os.Stderr, "stdioserver: spawn:", err)
 			os.Exit(1)
 		}
-		pids = append(pids, fmt.Sprint(child.Process.Pid))
+		pids = append(pids, fmt.Sprint(child.Process.Pid, "@", ns))
 	}
 	if *pidfile != "" {
 		os.WriteFile(*pidfile, []byte(strings.Join(pids, "\n")+"\n"), 0o644)

@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -77,6 +76,10 @@ type Options struct {
 	// OnElicit, if set, answers the server's elicitation requests (form
 	// and URL mode), called on the SDK's goroutine. See elicit.go.
 	OnElicit func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error)
+	// OnEgress hears each connection a sandboxed server whose network is
+	// a list of hosts asks Deckhand's proxy for ("host:port") and whether
+	// it was allowed; called from the proxy's goroutines.
+	OnEgress func(target string, allowed bool)
 }
 
 // defaultHTTPTransport bounds the TCP and TLS handshakes: a host that drops
@@ -108,7 +111,7 @@ type Conn struct {
 	kind    Kind
 	session *sdk.ClientSession
 	http    *httpTransport // nil for stdio
-	cmd     *exec.Cmd      // nil for HTTP; the supervisor (supervise_linux.go) of the server
+	cmd     *sandbox.Cmd   // nil for HTTP; the server's process (sandboxed: its namespaces' first process)
 	command string         // the server's command, for messages
 	stderr  *tailBuffer
 	frames  *stdioTransport // nil for HTTP
@@ -278,7 +281,10 @@ func (c *Conn) dialStdio(ctx context.Context, client *sdk.Client, srv config.Ser
 	}
 	pol := opts.Policy
 	childPath := ChildPath(loginPath)
-	spec := pol.ServerSpec(c.alias, srv, path, childPath)
+	spec, err := pol.ServerSpec(c.alias, srv, path, childPath)
+	if err != nil {
+		return err
+	}
 	var tmp string
 	if spec != nil {
 		if err := sandbox.Available(); err != nil {
@@ -317,7 +323,7 @@ func (c *Conn) dialStdio(ctx context.Context, client *sdk.Client, srv config.Ser
 	}
 	c.stderr = newTailBuffer(8<<10, func(line string) { c.log.Debug("server stderr", "line", line) })
 	cmd.Stderr = c.stderr
-	isolate(cmd)
+	cmd.OnConnect = opts.OnEgress
 	grace := opts.TerminateGrace
 	if grace <= 0 {
 		grace = 2 * time.Second

@@ -4,17 +4,18 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"deckhand/tools"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os/exec"
 	"sync"
 	"syscall"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"deckhand/sandbox"
+	"deckhand/tools"
 )
 
 // MaxMessageBytes is the largest message Deckhand reads from a stdio server.
@@ -44,7 +45,7 @@ func (e *FrameError) Error() string {
 // same way: stdin closed, a grace period, SIGTERM, SIGKILL), but reads its
 // stdout through a frameGuard.
 type stdioTransport struct {
-	cmd   *exec.Cmd
+	cmd   *sandbox.Cmd
 	grace time.Duration
 	limit int // MaxMessageBytes when 0
 	// dropped notes a message the guard dropped; may be nil.
@@ -83,7 +84,7 @@ func (t *stdioTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 // SIGTERM, then SIGKILL.
 type childStdin struct {
 	io.WriteCloser
-	cmd   *exec.Cmd
+	cmd   *sandbox.Cmd
 	grace time.Duration
 	once  sync.Once
 	err   error

@@ -1,20 +1,14 @@
 package mcp
 
 import (
-	"os/exec"
 	"syscall"
 	"time"
 )
 
-// isolate puts the child in its own process group, so that Close can signal
-// it together with anything it started (npx starts node), and asks the kernel
-// to kill it if Deckhand dies first.
-func isolate(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-}
-
-// killGroup ends what is left of the process group led by pid: SIGTERM, a
-// short grace period, then SIGKILL.
+// killGroup ends what is left of the process group led by pid (a server
+// runs in a session of its own, and a sandboxed one as the first process
+// of its PID namespace, which takes everything it started with it):
+// SIGTERM, a short grace period, then SIGKILL.
 func killGroup(pid int) {
 	if pid <= 0 {
 		return

@@ -2,10 +2,6 @@
 
 package mcp
 
-import "os/exec"
-
-// isolate is Linux-only for now: elsewhere the SDK's own shutdown (close
+// killGroup is Linux-only for now: elsewhere the SDK's own shutdown (close
 // stdin, SIGTERM, SIGKILL) ends the direct child.
-func isolate(cmd *exec.Cmd) {}
-
 func killGroup(pid int) {}

@@ -1,0 +1,257 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// Cmd is a program to start, confined by a Spec or plain. Use its Start
+// and Wait (not the embedded exec.Cmd's): Start builds the sandbox, Wait
+// ends what serves it.
+type Cmd struct {
+	*exec.Cmd
+	spec *Spec
+	// OnConnect, when set before Start, hears every connection the
+	// program asks the egress proxy for: the host (and port) and whether
+	// the spec allows it. It is called from the proxy's goroutines.
+	OnConnect func(host string, allowed bool)
+
+	mu    sync.Mutex
+	proxy *Proxy
+}
+
+// Command returns the command that runs path with args and the
+// environment env, confined by spec when it is not nil. Either way the
+// program starts in a session of its own (no controlling terminal) and is
+// killed if Deckhand dies; a confined one is also the first process of a
+// PID namespace of its own, so that nothing it starts outlives it.
+func Command(path string, args, env []string, spec *Spec) (*Cmd, error) {
+	c := &Cmd{spec: spec}
+	if spec == nil {
+		c.Cmd = exec.Command(path, args...)
+		c.Cmd.Env = env
+		c.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
+		return c, nil
+	}
+	if err := spec.Check(); err != nil {
+		return nil, err
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("the sandbox needs Deckhand's own binary: %w", err)
+	}
+	c.Cmd = exec.Command(self, append([]string{helperArg, path}, args...)...)
+	c.Cmd.Env = env
+	return c, nil
+}
+
+// Start starts the program. A confined one's plan is made here, from the
+// files as they are now and Dir.
+func (c *Cmd) Start() error {
+	if c.spec == nil {
+		return c.Cmd.Start()
+	}
+	if err := Available(); err != nil {
+		return err
+	}
+	p, err := buildPlan(c.spec, c.Dir, socketPaths())
+	if err != nil {
+		return err
+	}
+	var parentEnd, childEnd *os.File
+	if p.Proxy {
+		if parentEnd, childEnd, err = socketPair(); err != nil {
+			return err
+		}
+		c.ExtraFiles = []*os.File{childEnd}
+	}
+	c.Env = append(slices.DeleteFunc(slices.Clone(c.Env), func(kv string) bool { return strings.HasPrefix(kv, planEnv+"=") }),
+		planEnv+"="+encodeJSON(p))
+	c.SysProcAttr = namespaces(p.NewNet)
+	err = c.Cmd.Start()
+	if childEnd != nil {
+		childEnd.Close()
+	}
+	if err != nil {
+		if parentEnd != nil {
+			parentEnd.Close()
+		}
+		return err
+	}
+	if p.Proxy {
+		ln, err := receiveListener(parentEnd)
+		parentEnd.Close()
+		if err != nil {
+			// The helper failed before handing it over; Wait says how.
+			return nil
+		}
+		c.mu.Lock()
+		c.proxy = &Proxy{Hosts: c.spec.Hosts, OnConnect: c.OnConnect}
+		c.mu.Unlock()
+		go c.proxy.Serve(ln)
+	}
+	return nil
+}
+
+// Wait waits for the program and closes its proxy.
+func (c *Cmd) Wait() error {
+	err := c.Cmd.Wait()
+	c.Close()
+	return err
+}
+
+// Close stops serving the program's proxy (its network namespace goes
+// with the last of its sockets).
+func (c *Cmd) Close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.proxy != nil {
+		c.proxy.Close()
+		c.proxy = nil
+	}
+}
+
+// namespaces are the attributes of the helper's process: new user, mount,
+// PID and IPC namespaces (and network, when newNet), the person's own uid
+// and gid inside, the capabilities to build the sandbox (dropped before
+// the program runs), a session of its own, and death with Deckhand.
+func namespaces(newNet bool) *syscall.SysProcAttr {
+	flags := uintptr(unix.CLONE_NEWUSER | unix.CLONE_NEWNS | unix.CLONE_NEWPID | unix.CLONE_NEWIPC)
+	if newNet {
+		flags |= unix.CLONE_NEWNET
+	}
+	uid, gid := os.Getuid(), os.Getgid()
+	return &syscall.SysProcAttr{
+		Cloneflags:  flags,
+		UidMappings: []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}},
+		GidMappings: []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}},
+		AmbientCaps: []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN, unix.CAP_SETPCAP},
+		Setsid:      true,
+		Pdeathsig:   syscall.SIGKILL,
+	}
+}
+
+func socketPair() (parent, child *os.File, err error) {
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	return os.NewFile(uintptr(fds[0]), "sandbox"), os.NewFile(uintptr(fds[1]), "sandbox-child"), nil
+}
+
+// receiveListener takes the listener the helper opened in the program's
+// network.
+func receiveListener(conn *os.File) (net.Listener, error) {
+	buf, oob := make([]byte, 16), make([]byte, unix.CmsgSpace(4))
+	n, oobn, _, _, err := unix.Recvmsg(int(conn.Fd()), buf, oob, unix.MSG_CMSG_CLOEXEC)
+	if err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		return nil, errors.New("the sandbox helper ended before opening the proxy")
+	}
+	msgs, err := unix.ParseSocketControlMessage(oob[:oobn])
+	if err != nil || len(msgs) != 1 {
+		return nil, errors.New("the sandbox helper sent no listener")
+	}
+	fds, err := unix.ParseUnixRights(&msgs[0])
+	if err != nil || len(fds) != 1 {
+		return nil, errors.New("the sandbox helper sent no listener")
+	}
+	if _, err := strconv.Atoi(string(buf[:n])); err != nil {
+		unix.Close(fds[0])
+		return nil, errors.New("the sandbox helper sent no port")
+	}
+	f := os.NewFile(uintptr(fds[0]), "proxy")
+	defer f.Close()
+	return net.FileListener(f)
+}
+
+// Available says whether programs can be confined here, and if not, why
+// (and what the kernel lacks). The answer is found once, by building a
+// sandbox for nothing.
+func Available() error {
+	if ABI() < 1 {
+		return fmt.Errorf("%w: no Landlock (Linux 5.13 or later with Landlock enabled is needed)", ErrUnavailable)
+	}
+	if os.Getenv(noUsernsEnv) == "1" {
+		return fmt.Errorf("%w: %s", ErrUnavailable, usernsAdvice())
+	}
+	probe.once.Do(func() { probe.err = runProbe() })
+	return probe.err
+}
+
+var probe struct {
+	once sync.Once
+	err  error
+}
+
+func runProbe() error {
+	self, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("%w: the sandbox needs Deckhand's own binary: %v", ErrUnavailable, err)
+	}
+	p, err := buildPlan(&Spec{Read: []string{"/usr"}}, "/", nil)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrUnavailable, err)
+	}
+	cmd := exec.Command(self, helperArg)
+	cmd.Env = []string{planEnv + "=" + encodeJSON(p)}
+	cmd.SysProcAttr = namespaces(true)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		why := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(string(out)), "deckhand sandbox: "))
+		if why == "" {
+			why = err.Error()
+		}
+		return fmt.Errorf("%w: the sandbox could not be built (%s); %s", ErrUnavailable, why, usernsAdvice())
+	}
+	return nil
+}
+
+// usernsAdvice says what keeps user namespaces off, where the kernel says.
+func usernsAdvice() string {
+	for _, k := range []struct{ file, want, what string }{
+		{"/proc/sys/kernel/unprivileged_userns_clone", "0", "kernel.unprivileged_userns_clone is 0"},
+		{"/proc/sys/user/max_user_namespaces", "0", "user.max_user_namespaces is 0"},
+		{"/proc/sys/kernel/apparmor_restrict_unprivileged_userns", "1", "AppArmor restricts unprivileged user namespaces (kernel.apparmor_restrict_unprivileged_userns = 1)"},
+	} {
+		if data, err := os.ReadFile(k.file); err == nil && strings.TrimSpace(string(data)) == k.want {
+			return "user namespaces are needed and " + k.what
+		}
+	}
+	return "user namespaces (Linux 3.8 or later, allowed for unprivileged users) are needed"
+}
+
+// Summarize says what spec amounts to here (see Summary).
+func Summarize(spec *Spec) Summary {
+	s := Summary{Namespaces: []string{"user", "mount", "pid", "ipc"}, Landlock: ABI(), Network: spec.NetworkMode(), Hosts: spec.Hosts,
+		Sockets: []string{}}
+	if !spec.Network {
+		s.Namespaces = append(s.Namespaces, "net")
+	}
+	if p, err := buildPlan(spec, "", socketPaths()); err == nil {
+		for _, m := range p.Mounts {
+			switch m.Kind {
+			case mountSock:
+				s.Sockets = append(s.Sockets, m.Path)
+			case mountHide:
+				s.Hidden = append(s.Hidden, m.Path)
+			}
+		}
+	}
+	if spec.Network && s.Landlock < 6 {
+		s.Sockets = append(s.Sockets, "abstract sockets (Landlock before ABI 6 cannot scope them)")
+	}
+	return s
+}

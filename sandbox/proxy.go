@@ -1,0 +1,324 @@
+package sandbox
+
+import (
+	"bufio"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/netip"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Proxy is the only way out of a sandbox whose network is limited to some
+// hosts: HTTP CONNECT, plain HTTP requests in absolute form, and SOCKS5
+// CONNECT, on one port (the first byte tells which). A host is checked by
+// name before anything is resolved or dialled; the addresses a name
+// resolves to must be public unless the allowed name is itself a local one
+// (so a name the program controls cannot point back at this machine). No
+// library here serves both protocols with a check before the dial, so this
+// is written by hand, and fuzzed.
+type Proxy struct {
+	// Hosts are the allowed host patterns (see Spec.Hosts).
+	Hosts []string
+	// OnConnect hears every request: "host:port" and whether it was
+	// allowed. Called from the proxy's goroutines; may be nil.
+	OnConnect func(target string, allowed bool)
+	// Resolve and Dial default to the system's resolver and dialer.
+	Resolve func(ctx context.Context, host string) ([]netip.Addr, error)
+	Dial    func(ctx context.Context, addr netip.AddrPort) (net.Conn, error)
+
+	mu     sync.Mutex
+	ln     net.Listener
+	conns  map[net.Conn]bool
+	closed bool
+}
+
+// handshakeTimeout bounds how long a client may take to say where it goes.
+const handshakeTimeout = 10 * time.Second
+
+// Serve accepts connections on ln until Close.
+func (p *Proxy) Serve(ln net.Listener) error {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		ln.Close()
+		return net.ErrClosed
+	}
+	p.ln, p.conns = ln, map[net.Conn]bool{}
+	p.mu.Unlock()
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			return err
+		}
+		if !p.track(c, true) {
+			c.Close()
+			return net.ErrClosed
+		}
+		go func() {
+			defer p.track(c, false)
+			defer c.Close()
+			p.handle(c)
+		}()
+	}
+}
+
+func (p *Proxy) track(c net.Conn, add bool) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if add {
+		if p.closed {
+			return false
+		}
+		p.conns[c] = true
+	} else {
+		delete(p.conns, c)
+	}
+	return true
+}
+
+// Close stops the proxy and cuts every connection through it.
+func (p *Proxy) Close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.closed = true
+	if p.ln != nil {
+		p.ln.Close()
+	}
+	for c := range p.conns {
+		c.Close()
+	}
+}
+
+func (p *Proxy) handle(c net.Conn) {
+	c.SetDeadline(time.Now().Add(handshakeTimeout))
+	br := bufio.NewReaderSize(c, 4096)
+	first, err := br.Peek(1)
+	if err != nil {
+		return
+	}
+	if first[0] == 5 {
+		p.socks(c, br)
+		return
+	}
+	p.http(c, br)
+}
+
+// errRefused is a host the spec does not allow.
+var errRefused = errors.New("not allowed")
+
+// open checks host and dials it, saying what was asked.
+func (p *Proxy) open(ctx context.Context, host string, port int) (net.Conn, error) {
+	target := net.JoinHostPort(host, strconv.Itoa(port))
+	conn, err := p.dial(ctx, host, port)
+	if p.OnConnect != nil {
+		p.OnConnect(target, !errors.Is(err, errRefused))
+	}
+	return conn, err
+}
+
+func (p *Proxy) dial(ctx context.Context, host string, port int) (net.Conn, error) {
+	host = strings.TrimSuffix(strings.Trim(host, "[]"), ".")
+	if port <= 0 || port > 65535 || !HostAllowed(p.Hosts, host) {
+		return nil, errRefused
+	}
+	var addrs []netip.Addr
+	if ip, err := netip.ParseAddr(host); err == nil {
+		addrs = []netip.Addr{ip.Unmap()}
+	} else {
+		resolve := p.Resolve
+		if resolve == nil {
+			resolve = func(ctx context.Context, host string) ([]netip.Addr, error) {
+				return net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+			}
+		}
+		var err error
+		if addrs, err = resolve(ctx, host); err != nil {
+			return nil, err
+		}
+	}
+	// A name must not lead back to this machine unless it was allowed as
+	// a local one, and a name allowed only through a wildcard (whose
+	// subdomains someone else may point anywhere) must not lead into the
+	// local network either.
+	exact := slices.ContainsFunc(p.Hosts, func(h string) bool { return strings.EqualFold(strings.TrimSpace(h), host) })
+	addrs = slices.DeleteFunc(addrs, func(a netip.Addr) bool {
+		local := a.IsLoopback() || a.IsUnspecified() || a.IsMulticast()
+		lan := a.IsPrivate() || a.IsLinkLocalUnicast()
+		return local && !(exact && (host == "localhost" || a.String() == host)) || lan && !exact
+	})
+	if len(addrs) == 0 {
+		return nil, fmt.Errorf("%s: %w (it resolves to this machine or its local network)", host, errRefused)
+	}
+	dial := p.Dial
+	if dial == nil {
+		dial = func(ctx context.Context, a netip.AddrPort) (net.Conn, error) {
+			var d net.Dialer
+			return d.DialContext(ctx, "tcp", a.String())
+		}
+	}
+	var last error
+	for _, a := range addrs {
+		conn, err := dial(ctx, netip.AddrPortFrom(a.Unmap(), uint16(port)))
+		if err == nil {
+			return conn, nil
+		}
+		last = err
+	}
+	return nil, last
+}
+
+// socks serves one SOCKS5 client: no authentication, CONNECT only.
+func (p *Proxy) socks(c net.Conn, br *bufio.Reader) {
+	var hdr [2]byte
+	if _, err := io.ReadFull(br, hdr[:]); err != nil {
+		return
+	}
+	methods := make([]byte, hdr[1])
+	if _, err := io.ReadFull(br, methods); err != nil {
+		return
+	}
+	if !slices.Contains(methods, 0) {
+		c.Write([]byte{5, 0xff})
+		return
+	}
+	c.Write([]byte{5, 0})
+	var req [4]byte
+	if _, err := io.ReadFull(br, req[:]); err != nil || req[0] != 5 {
+		return
+	}
+	var host string
+	switch req[3] {
+	case 1, 4: // IPv4, IPv6
+		b := make([]byte, map[byte]int{1: 4, 4: 16}[req[3]])
+		if _, err := io.ReadFull(br, b); err != nil {
+			return
+		}
+		ip, _ := netip.AddrFromSlice(b)
+		host = ip.String()
+	case 3: // a name
+		n, err := br.ReadByte()
+		if err != nil {
+			return
+		}
+		b := make([]byte, n)
+		if _, err := io.ReadFull(br, b); err != nil {
+			return
+		}
+		host = string(b)
+	default:
+		socksReply(c, 8) // address type not supported
+		return
+	}
+	var pb [2]byte
+	if _, err := io.ReadFull(br, pb[:]); err != nil {
+		return
+	}
+	if req[1] != 1 {
+		socksReply(c, 7) // command not supported
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), handshakeTimeout)
+	defer cancel()
+	up, err := p.open(ctx, host, int(binary.BigEndian.Uint16(pb[:])))
+	if err != nil {
+		code := byte(5) // connection refused
+		if errors.Is(err, errRefused) {
+			code = 2 // not allowed by the rule set
+		}
+		socksReply(c, code)
+		return
+	}
+	defer up.Close()
+	socksReply(c, 0)
+	pipe(c, br, up)
+}
+
+func socksReply(c net.Conn, code byte) {
+	c.Write([]byte{5, code, 0, 1, 0, 0, 0, 0, 0, 0})
+}
+
+// http serves one HTTP proxy request: CONNECT, or a request in absolute
+// form, sent on with Connection: close.
+func (p *Proxy) http(c net.Conn, br *bufio.Reader) {
+	req, err := http.ReadRequest(bufio.NewReader(io.LimitReader(br, 64<<10)))
+	if err != nil {
+		io.WriteString(c, "HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")
+		return
+	}
+	host, portText := req.URL.Hostname(), req.URL.Port()
+	if req.Method == http.MethodConnect {
+		host, portText, err = net.SplitHostPort(req.RequestURI)
+		if err != nil {
+			io.WriteString(c, "HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")
+			return
+		}
+	} else if req.URL.Scheme != "http" || host == "" {
+		refuse(c, 400, "only http:// requests and CONNECT go through this proxy")
+		return
+	}
+	port := 80
+	if portText != "" {
+		if port, err = strconv.Atoi(portText); err != nil {
+			refuse(c, 400, "bad port")
+			return
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), handshakeTimeout)
+	defer cancel()
+	up, err := p.open(ctx, host, port)
+	if err != nil {
+		if errors.Is(err, errRefused) {
+			refuse(c, 403, fmt.Sprintf("Deckhand's sandbox does not allow %s: add it to this server's network list to allow it", host))
+		} else {
+			refuse(c, 502, "could not reach "+host)
+		}
+		return
+	}
+	defer up.Close()
+	if req.Method == http.MethodConnect {
+		io.WriteString(c, "HTTP/1.1 200 Connection established\r\n\r\n")
+		pipe(c, br, up)
+		return
+	}
+	req.RequestURI = ""
+	req.Close = true
+	req.Header.Del("Proxy-Connection")
+	req.Header.Del("Proxy-Authorization")
+	c.SetDeadline(time.Time{})
+	if err := req.Write(up); err != nil {
+		return
+	}
+	io.Copy(c, up)
+}
+
+func refuse(c net.Conn, status int, why string) {
+	fmt.Fprintf(c, "HTTP/1.1 %d %s\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: %d\r\n\r\n%s",
+		status, http.StatusText(status), len(why), why)
+}
+
+// pipe copies both ways until either side ends.
+func pipe(c net.Conn, br *bufio.Reader, up net.Conn) {
+	c.SetDeadline(time.Time{})
+	done := make(chan struct{}, 2)
+	go func() { io.Copy(up, br); closeWrite(up); done <- struct{}{} }()
+	go func() { io.Copy(c, up); closeWrite(c); done <- struct{}{} }()
+	<-done
+	<-done
+}
+
+func closeWrite(c net.Conn) {
+	if cw, ok := c.(interface{ CloseWrite() error }); ok {
+		cw.CloseWrite()
+	} else {
+		c.Close()
+	}
+}

@@ -1,0 +1,149 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// systemDirs are what every confined program here reads.
+var systemDirs = []string{"/usr", "/bin", "/sbin", "/lib", "/lib64", "/etc"}
+
+func requireSandbox(t testing.TB) {
+	t.Helper()
+	if err := Available(); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("no sandbox under CI: %v", err)
+		}
+		t.Skip(err)
+	}
+}
+
+// shell runs script confined by spec and returns its output.
+func shell(t *testing.T, spec *Spec, dir, script string) (string, error) {
+	t.Helper()
+	cmd, err := Command("/bin/sh", []string{"-c", script}, []string{"PATH=/usr/bin:/bin"}, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Dir = dir
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		return "", err
+	}
+	err = cmd.Wait()
+	return out.String(), err
+}
+
+func TestConfinedView(t *testing.T) {
+	requireSandbox(t)
+	root := t.TempDir()
+	ws := filepath.Join(root, "ws")
+	secret := filepath.Join(root, "secret")
+	for _, d := range []string{ws, secret} {
+		os.MkdirAll(d, 0o755)
+	}
+	os.WriteFile(filepath.Join(secret, "key"), []byte("hunter2"), 0o600)
+	// A socket inside the workspace, as a session's would be: covered.
+	sock := filepath.Join(ws, "agent.sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Write([]byte("reached"))
+			c.Close()
+		}
+	}()
+	spec := &Spec{Read: systemDirs, Write: []string{ws}}
+	out, err := shell(t, spec, ws, `
+echo pid=$$
+echo w > `+ws+`/ok && echo wrote-ws
+echo w > `+root+`/no 2>/dev/null && echo wrote-outside
+cat `+secret+`/key 2>/dev/null && echo read-secret
+ls /tmp/.X11-unix 2>/dev/null && echo saw-x11
+test -S `+sock+` && echo socket-visible
+(echo x > /dev/tty) 2>/dev/null && echo opened-the-terminal
+ls /proc | grep -c '^[0-9]'
+`)
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	for _, bad := range []string{"read-secret", "saw-x11", "socket-visible", "opened-the-terminal"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("confined program could: %s\n%s", bad, out)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(root, "no")); err == nil {
+		t.Errorf("confined program wrote outside its folders")
+	}
+	for _, good := range []string{"pid=1", "wrote-ws"} {
+		if !strings.Contains(out, good) {
+			t.Errorf("confined program lacks %s:\n%s", good, out)
+		}
+	}
+}
+
+func TestNoNetwork(t *testing.T) {
+	requireSandbox(t)
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	port := ln.Addr().(*net.TCPAddr).Port
+	out, err := shell(t, &Spec{Read: systemDirs, Write: []string{t.TempDir()}}, "",
+		`cat /proc/net/dev | grep -c ':' ; echo > /dev/tcp/127.0.0.1/`+itoa(port)+` 2>/dev/null && echo connected; true`)
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if strings.Contains(out, "connected") {
+		t.Errorf("reached the host's loopback with no network:\n%s", out)
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func TestRunner(t *testing.T) {
+	requireSandbox(t)
+	ws := t.TempDir()
+	r := NewRunner(&Spec{Read: systemDirs, Write: []string{ws}})
+	defer r.Close()
+	for i := range 3 {
+		pr, pw, _ := os.Pipe()
+		st, err := r.Run(t.Context(), Job{Path: "/bin/sh", Args: []string{"-c", "echo hi $$; exit 3"}, Dir: ws, Env: []string{"PATH=/bin"}, Stdout: pw, Stderr: pw})
+		pw.Close()
+		out, _ := readAll(pr)
+		if err != nil || st.ExitStatus() != 3 || strings.TrimSpace(out) != "hi 1" {
+			t.Fatalf("run %d = %v, %v, %q", i, st, err, out)
+		}
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
+	defer cancel()
+	st, err := r.Run(ctx, Job{Path: "/bin/sh", Args: []string{"-c", "sleep 100 & sleep 100"}, Dir: ws})
+	if !errors.Is(err, context.DeadlineExceeded) || !st.Signaled() || st.Signal() != syscall.SIGKILL {
+		t.Fatalf("cancelled run = %v, %v", st, err)
+	}
+}
+
+func readAll(f *os.File) (string, error) {
+	defer f.Close()
+	var b bytes.Buffer
+	_, err := b.ReadFrom(f)
+	return b.String(), err
+}

@@ -128,6 +128,9 @@ type serverDeps struct {
 	signIn     *SignInOptions
 	addSecrets func(...string)
 	store      *actor.PID
+	// secrets are removed from results, progress and errors as they
+	// leave the server (redact_result.go).
+	secrets *secretSet
 }
 
 // serverActor owns the connection to one server.

@@ -64,16 +64,21 @@ func (a *serverActor) startCall(c actor.Context, sender *actor.PID, m *serverCal
 	var progress func(mcp.Progress)
 	if to := m.req.ProgressTo; to != nil {
 		root, id := c.ActorSystem().Root, m.req.ID
-		progress = func(p mcp.Progress) { root.Send(to, &ToolProgress{ID: id, Tool: display, Progress: p}) }
+		secrets := a.deps.secrets
+		progress = func(p mcp.Progress) {
+			p.Message = secrets.get().String(p.Message)
+			root.Send(to, &ToolProgress{ID: id, Tool: display, Progress: p})
+		}
 	}
 	args := any(m.req.Args)
 	if len(m.req.Args) == 0 {
 		args = map[string]any{}
 	}
-	conn, alias, self, root := a.conn.conn, a.alias, c.Self(), c.ActorSystem().Root
+	conn, alias, self, root, secrets := a.conn.conn, a.alias, c.Self(), c.ActorSystem().Root, a.deps.secrets
 	a.deps.workers.run(func() {
 		defer cancelTimeout()
 		res, err := conn.CallTool(ctx, m.tool, args, progress)
+		res, err = redactResult(secrets.get(), res), secrets.get().Error(err)
 		switch {
 		case err == nil:
 		case conn.Err() != nil:

@@ -17,14 +17,42 @@ import (
 )
 
 // SyncLog asks the store actor to write everything it holds; the answer, a
-// *Done, comes once it is on disk.
+// *Done, comes once it is on disk, or with the error that kept it off.
 type SyncLog struct{}
+
+// WatchLog asks the store actor to tell Watcher when the log cannot be
+// written (LogFailed) and when it can again (LogRecovered).
+type WatchLog struct{ Watcher *actor.PID }
+
+// LogFailed says the log could not be written: Err (a full disk, a
+// failing one), and how many rows wait in memory to be written when it
+// can (Unsaved; beyond maxUnsaved the oldest are dropped, counted in
+// Dropped). Until then nothing said since is kept.
+type LogFailed struct {
+	Err     error
+	Unsaved int
+	Dropped int
+}
+
+// LogRecovered says the log is written again, what waited included.
+type LogRecovered struct{}
 
 // Internal messages of the store actor.
 type (
 	flushTick    struct{}
-	batchWritten struct{ err error }
-	grantAlways  struct{ tool, by, session string }
+	batchWritten struct {
+		err   error
+		batch *store.Batch
+	}
+	grantAlways struct{ tool, by, session string }
+	retryWrite  struct{}
+)
+
+// While the log cannot be written, what was not written is kept for the
+// next attempt (every retryEvery), up to maxUnsaved rows.
+const (
+	retryEvery = 2 * time.Second
+	maxUnsaved = 50000
 )
 
 // Flush policy: a batch goes to disk when it is this big, this old, or a run
@@ -57,6 +85,12 @@ type storeActor struct {
 	waiting []*actor.PID
 	grants  []string // tools whose grant is in the batch being written
 	flushed sync.WaitGroup
+	// failing is the last write's error while the log cannot be written;
+	// unwritten what it could not write; dropped the rows given up.
+	failing   error
+	unwritten *store.Batch
+	dropped   int
+	watchers  []*actor.PID
 }
 
 type pendingDelta struct {
@@ -108,7 +142,7 @@ func (a *storeActor) Receive(c actor.Context) {
 					ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 					err := a.db.Write(ctx, b)
 					cancel()
-					root.Send(self, &batchWritten{err: err})
+					root.Send(self, &batchWritten{err: err, batch: b})
 				case <-refresh.C:
 					a.refreshGrants()
 				}
@@ -119,6 +153,10 @@ func (a *storeActor) Receive(c actor.Context) {
 		// takes batches one at a time and the channel holds one, so when it
 		// is busy there is room for this one.
 		a.takeDeltas()
+		if a.unwritten != nil {
+			a.batch.Merge(a.unwritten)
+			a.pending += a.unwritten.Rows()
+		}
 		if a.pending > 0 {
 			a.writes <- a.batch
 		}
@@ -129,13 +167,7 @@ func (a *storeActor) Receive(c actor.Context) {
 		a.flush(c)
 	case *batchWritten:
 		a.busy = false
-		if m.err != nil {
-			a.log.Error("writing the log", "err", m.err)
-		}
-		for _, tool := range a.grants {
-			a.always.confirm(tool)
-		}
-		a.grants = nil
+		a.written(c, m)
 		if a.pending > 0 {
 			a.flush(c)
 		} else {
@@ -144,11 +176,18 @@ func (a *storeActor) Receive(c actor.Context) {
 			}
 			a.waiting = nil
 		}
+	case *WatchLog:
+		a.watchers = append(a.watchers, m.Watcher)
+		if a.failing != nil {
+			c.Send(m.Watcher, &LogFailed{Err: a.failing, Unsaved: a.unsavedRows(), Dropped: a.dropped})
+		}
+	case *retryWrite:
+		a.flush(c)
 	case *addSecrets:
 		a.secrets = a.secrets.With(m.values...)
 	case *SyncLog:
 		a.takeDeltas()
-		if a.pending == 0 && !a.busy {
+		if a.pending == 0 && !a.busy && a.unwritten == nil {
 			c.Respond(&Done{})
 			return
 		}
@@ -326,10 +365,69 @@ func (a *storeActor) schedule(c actor.Context) {
 	}
 }
 
+// written takes the writer's outcome. A batch the disk had no room for
+// (or failed to write) is kept for the next attempt, and the watchers are
+// told at once, so that the window and the terminal say the conversation
+// is not being kept; when a write goes through again, they are told that
+// too. A batch the log refuses for another reason is dropped, said.
+func (a *storeActor) written(c actor.Context, m *batchWritten) {
+	if m.err == nil {
+		for _, tool := range a.grants {
+			a.always.confirm(tool)
+		}
+		a.grants = nil
+		if a.failing != nil {
+			a.failing, a.dropped = nil, 0
+			a.log.Info("the log is written again")
+			for _, w := range a.watchers {
+				c.Send(w, &LogRecovered{})
+			}
+		}
+		return
+	}
+	a.grants = nil
+	if !store.IsFull(m.err) {
+		a.log.Error("writing the log", "err", m.err, "rows dropped", m.batch.Rows())
+		return
+	}
+	first := a.failing == nil
+	a.failing = m.err
+	m.batch.Merge(a.unwrittenOr())
+	a.unwritten = m.batch
+	if over := a.unwritten.Rows() - maxUnsaved; over > 0 && over <= len(a.unwritten.Events) {
+		// Memory is bounded: the oldest events go first.
+		a.unwritten.Events = a.unwritten.Events[over:]
+		a.dropped += over
+	}
+	if first {
+		a.log.Error("the log cannot be written; what follows is kept in memory until it can", "err", m.err)
+	}
+	for _, w := range a.watchers {
+		c.Send(w, &LogFailed{Err: m.err, Unsaved: a.unsavedRows(), Dropped: a.dropped})
+	}
+	self, root := c.Self(), c.ActorSystem().Root
+	time.AfterFunc(retryEvery, func() { root.Send(self, &retryWrite{}) })
+}
+
+func (a *storeActor) unwrittenOr() *store.Batch {
+	if a.unwritten == nil {
+		return &store.Batch{}
+	}
+	return a.unwritten
+}
+
+func (a *storeActor) unsavedRows() int { return a.unwrittenOr().Rows() + a.pending }
+
 // flush hands the batch to the writer, unless it is busy (the batch keeps
-// filling and goes when the writer is done).
+// filling and goes when the writer is done). Rows that could not be
+// written before go first.
 func (a *storeActor) flush(c actor.Context) {
 	a.takeDeltas()
+	if a.unwritten != nil && !a.busy {
+		a.batch.Merge(a.unwritten)
+		a.pending += a.unwritten.Rows()
+		a.unwritten = nil
+	}
 	if a.busy || a.pending == 0 {
 		return
 	}

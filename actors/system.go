@@ -182,7 +182,7 @@ func Start(opts Options) *System {
 			})
 		},
 	}
-	deps.signIn, deps.store = s.signIn, s.Store
+	deps.signIn, deps.store, deps.secrets = s.signIn, s.Store, s.secrets
 	deps.addSecrets = func(v ...string) { s.AddSecrets(v...) }
 	if opts.Log != nil {
 		deps.cached = cachedCatalogs(opts.Log, opts.Config.MCP.Servers, log)
@@ -248,6 +248,9 @@ func (s *secretSet) add(values ...string) {
 }
 
 func (s *secretSet) get() redact.Secrets {
+	if s == nil {
+		return redact.Secrets{}
+	}
 	if p := s.v.Load(); p != nil {
 		return *p
 	}

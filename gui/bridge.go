@@ -109,6 +109,7 @@ type bridge struct {
 	statusDirty  bool
 	quickDirty   bool
 	notices      []string // errors to show the person once
+	logFailing   bool     // the log cannot be written (LogFailed)
 
 	timer *time.Timer
 
@@ -124,6 +125,9 @@ func (b *bridge) Receive(c actor.Context) {
 		b.servers = map[string]actors.ServerStatus{}
 		c.Send(b.sys.Servers, &actors.WatchServers{PID: c.Self()})
 		c.Send(b.sys.Registry, &actors.WatchCatalog{PID: c.Self()})
+		if b.sys.Store != nil {
+			c.Send(b.sys.Store, &actors.WatchLog{Watcher: c.Self()})
+		}
 		b.loadSessions(c)
 		b.newChat(c, false)
 	case *flushFrame:
@@ -334,10 +338,27 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 		if cs := conv(m.Conversation); cs != nil {
 			cs.tr.Note(m.Text, false)
 		}
+	case *actors.LogFailed:
+		if !b.logFailing {
+			b.notices = append(b.notices, fmt.Sprintf("Deckhand cannot write its log (%s): what is said from now on is NOT kept. %d entries wait in memory and are written if room frees up before you quit.", m.Err, m.Unsaved))
+			if cs := b.convs[b.current]; cs != nil {
+				cs.tr.Note("The log cannot be written ("+m.Err.Error()+"): this conversation is not being kept.", true)
+			}
+		}
+		b.logFailing = true
+	case *actors.LogRecovered:
+		b.logFailing = false
+		if cs := b.convs[b.current]; cs != nil {
+			cs.tr.Note("The log is written again: this conversation is kept.", false)
+		}
 	case *actors.ConversationFailed:
 		if cs := conv(m.Conversation); cs != nil {
 			cs.pid, cs.running, cs.failed = nil, false, true
-			cs.tr.Note("This conversation stopped on an internal error ("+m.Err.Error()+"). Everything it recorded is kept; your next message reopens it from the log.", true)
+			if b.logFailing {
+				cs.tr.Note("This conversation stopped on an internal error ("+m.Err.Error()+"). The log cannot be written, so it is not kept.", true)
+			} else {
+				cs.tr.Note("This conversation stopped on an internal error ("+m.Err.Error()+"). Everything it recorded is kept; your next message reopens it from the log.", true)
+			}
 			b.sessDirty = true
 		}
 	case *actors.RunFinished:

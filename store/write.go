@@ -3,8 +3,12 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"syscall"
 	"time"
+
+	"modernc.org/sqlite"
 )
 
 // Event kinds. The first fifteen are the design's; the rest say how a run
@@ -242,4 +246,37 @@ func nullable(s string) any {
 		return nil
 	}
 	return s
+}
+
+// Merge puts b's rows after older's, for a batch that could not be written
+// (a full disk) to go again with the next: older's rows come first, as
+// they happened. Is the write atomic, a failed batch left nothing behind.
+func (b *Batch) Merge(older *Batch) {
+	b.NewSessions = append(older.NewSessions, b.NewSessions...)
+	b.NewRuns = append(older.NewRuns, b.NewRuns...)
+	b.Events = append(older.Events, b.Events...)
+	b.Finished = append(older.Finished, b.Finished...)
+	b.Titles = append(older.Titles, b.Titles...)
+	b.Grants = append(older.Grants, b.Grants...)
+	b.Catalogs = append(older.Catalogs, b.Catalogs...)
+	b.Pins = append(older.Pins, b.Pins...)
+}
+
+// Rows counts the rows b would write.
+func (b *Batch) Rows() int {
+	return len(b.NewSessions) + len(b.NewRuns) + len(b.Events) + len(b.Finished) + len(b.Titles) + len(b.Grants) + len(b.Catalogs) + len(b.Pins)
+}
+
+// IsFull reports whether a write failed for want of room or because the
+// disk failed (SQLITE_FULL, SQLITE_IOERR): what may go once there is room
+// again, unlike a row the log refuses.
+func IsFull(err error) bool {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() & 0xff {
+		case 13, 10: // SQLITE_FULL, SQLITE_IOERR
+			return true
+		}
+	}
+	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) || errors.Is(err, syscall.EIO)
 }

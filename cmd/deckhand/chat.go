@@ -15,6 +15,7 @@ import (
 	"golang.org/x/term"
 
 	"deckhand/actors"
+	"deckhand/clean"
 	"deckhand/store"
 )
 
@@ -120,6 +121,9 @@ func runChat(ctx context.Context, e *env, args []string) error {
 	self := sys.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return t }))
 	defer sys.Root.Stop(self)
 	sys.Root.Send(sys.Servers, &actors.WatchServers{PID: self})
+	if sys.Store != nil {
+		sys.Root.Send(sys.Store, &actors.WatchLog{Watcher: self})
+	}
 	opts.Watchers = []*actor.PID{self}
 	conv, id, err := sys.StartConversation(ctx, opts)
 	if err != nil {
@@ -142,7 +146,7 @@ func runChat(ctx context.Context, e *env, args []string) error {
 		case <-ctx.Done():
 			return ctx.Err()
 		}
-		return t.result
+		return kept(e, sys, t.result)
 	}
 
 	ready := 0
@@ -178,11 +182,24 @@ func runChat(ctx context.Context, e *env, args []string) error {
 			}
 			sys.Root.Send(self, &inputLine{text: line})
 		case <-t.done:
-			return t.result
+			return kept(e, sys, t.result)
 		case <-ctx.Done():
-			return nil
+			return kept(e, sys, nil)
 		}
 	}
+}
+
+// kept makes sure what the chat recorded is on disk before it ends; when
+// it cannot be (a full disk), it says so, and the chat fails: it is not
+// reported as kept.
+func kept(e *env, sys *actors.System, result error) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := sys.SyncLog(ctx); err != nil {
+		fmt.Fprintf(e.stderr, "deckhand: this conversation was NOT kept in the log: %s\n", clean.Text(err.Error()))
+		return &silentError{code: exitFailure}
+	}
+	return result
 }
 
 // isTerminal reports whether r is a terminal (not merely a character

@@ -63,6 +63,10 @@ type terminal struct {
 	held      []string
 
 	elicit elicitState // servers' questions (chat_elicit.go)
+
+	// logFailing: the log cannot be written (a full disk); nothing said
+	// meanwhile is kept until it can.
+	logFailing bool
 }
 
 func (t *terminal) Receive(c actor.Context) {
@@ -135,9 +139,22 @@ func (t *terminal) Receive(c actor.Context) {
 		fmt.Fprintf(t.info, "%s\n", t.paint(yellow, "! "+m.Text))
 	case *actors.RunFinished:
 		t.runFinished(m)
+	case *actors.LogFailed:
+		if !t.logFailing {
+			t.endLine()
+			fmt.Fprintf(t.e.stderr, "%s\n", t.paint(red, fmt.Sprintf("! the log cannot be written (%s): this conversation is NOT being kept; %d rows wait in memory and are written if room frees up before you quit", clean.Line(m.Err.Error()), m.Unsaved)))
+		}
+		t.logFailing = true
+	case *actors.LogRecovered:
+		t.logFailing = false
+		t.note("(the log is written again: the conversation is kept)")
 	case *actors.ConversationFailed:
 		t.endLine()
-		fmt.Fprintf(t.info, "%s\n", t.paint(red, fmt.Sprintf("error: %v. What was recorded is kept: deckhand chat --resume %s", m.Err, t.convID)))
+		kept := fmt.Sprintf("What was recorded is kept: deckhand chat --resume %s", t.convID)
+		if t.logFailing {
+			kept = "The log cannot be written, so it is not kept."
+		}
+		fmt.Fprintf(t.info, "%s\n", t.paint(red, fmt.Sprintf("error: %v. %s", m.Err, kept)))
 		t.quit(m.Err)
 	case *actors.ServerStatus:
 		t.serverChanged(m)

@@ -80,11 +80,19 @@ func runChat(ctx context.Context, e *env, args []string) error {
 		return usagef("no model is configured in %s. Add, for example:\n\n[model]\nbase_url = \"http://127.0.0.1:11434/v1\"   # Ollama; llama.cpp is :8080, LM Studio :1234\nname = \"llama3.1\"\n# api_key_env = \"OPENAI_API_KEY\"          # for hosted APIs, or save the key in the window's Settings (kept in the keyring)", cfg.Path)
 	}
 	db, err := e.openLog(ctx)
-	if err != nil {
+	switch {
+	case err != nil && *resume == "" && store.IsFull(err):
+		// A full disk does not keep the person from an answer; it keeps
+		// the conversation from being recorded, which is said now and
+		// when the chat ends.
+		fmt.Fprintf(e.stderr, "deckhand: %s: this conversation will NOT be kept\n", clean.Text(err.Error()))
+		e.noLog = err
+	case err != nil:
 		return err
+	default:
+		defer db.Close()
+		e.logDB = db
 	}
-	defer db.Close()
-	e.logDB = db
 	opts := actors.ConversationOptions{}
 	var recap string
 	if *resume != "" {
@@ -195,7 +203,11 @@ func runChat(ctx context.Context, e *env, args []string) error {
 func kept(e *env, sys *actors.System, result error) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := sys.SyncLog(ctx); err != nil {
+	err := e.noLog
+	if err == nil {
+		err = sys.SyncLog(ctx)
+	}
+	if err != nil {
 		fmt.Fprintf(e.stderr, "deckhand: this conversation was NOT kept in the log: %s\n", clean.Text(err.Error()))
 		return &silentError{code: exitFailure}
 	}

@@ -62,6 +62,9 @@ type env struct {
 
 	// Set from the global flags.
 	configPath string
+	// noLog is why the log could not be opened, when a command goes on
+	// without it (chat on a full disk).
+	noLog error
 	dbPath     string
 	log        *slog.Logger
 

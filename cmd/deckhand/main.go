@@ -64,9 +64,9 @@ type env struct {
 	configPath string
 	// noLog is why the log could not be opened, when a command goes on
 	// without it (chat on a full disk).
-	noLog error
-	dbPath     string
-	log        *slog.Logger
+	noLog  error
+	dbPath string
+	log    *slog.Logger
 
 	// tty reports whether a stream is a terminal; tests replace it.
 	tty func(any) bool

@@ -4,7 +4,10 @@ import (
 	"os"
 	"os/exec"
 	"os/user"
+	"path/filepath"
+	"strconv"
 	"sync"
+	"syscall"
 	"testing"
 )
 
@@ -34,4 +37,58 @@ func Unprivileged(t testing.TB) string {
 		t.Fatalf("no unprivileged user to run as: %v", err)
 	}
 	return UnprivilegedUser
+}
+
+// AsUnprivileged makes cmd run as the Unprivileged account (when the tests
+// run as root) with home as its home folder and runtime as its
+// XDG_RUNTIME_DIR, both made its own; its environment is the minimal one
+// a login gives, plus extra.
+func AsUnprivileged(t testing.TB, cmd *exec.Cmd, home, runtime string, extra ...string) {
+	t.Helper()
+	name := Unprivileged(t)
+	env := []string{"HOME=" + home, "XDG_RUNTIME_DIR=" + runtime, "PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8", "TERM=xterm"}
+	if name == "" {
+		cmd.Env = append(env, extra...)
+		return
+	}
+	u, err := user.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	uid, _ := strconv.Atoi(u.Uid)
+	gid, _ := strconv.Atoi(u.Gid)
+	for _, d := range []string{home, runtime} {
+		os.Chown(d, uid, gid)
+		os.Chmod(d, 0o700)
+	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid), NoSetGroups: false, Groups: []uint32{}}}
+	cmd.Env = append(append(env, "USER="+name, "LOGNAME="+name), extra...)
+}
+
+// Shared is a folder every account may read and run programs from, for
+// binaries an unprivileged account runs (a test's temporary folders are
+// its owner's only). Removed when the test ends.
+func Shared(t testing.TB) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "deckhand-shared-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(dir, 0o755)
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
+}
+
+// CopyExecutable copies the program at src into dir, runnable by anyone.
+func CopyExecutable(t testing.TB, src, dir string) string {
+	t.Helper()
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := filepath.Join(dir, filepath.Base(src))
+	if err := os.WriteFile(dst, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dst
 }

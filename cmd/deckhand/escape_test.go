@@ -1,0 +1,292 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"deckhand/sandbox"
+	"deckhand/testutil"
+)
+
+// sessionTools are what a real desktop session needs here.
+var sessionTools = []string{"Xvfb", "dbus-run-session", "gnome-keyring-daemon", "ssh-agent", "ssh-keygen", "ssh-add", "script"}
+
+// escapeSession is a desktop session as a person has one, run as an
+// unprivileged account: an X display, a session bus with an unlocked
+// gnome-keyring holding Deckhand's API key, an ssh-agent holding a key, a
+// terminal (a pty), host listeners for TCP and UDP, and secrets in the
+// home folder. run runs a shell line in it and returns what it printed.
+type escapeSession struct {
+	t             *testing.T
+	home, runtime string
+	shared        string
+	bin, escape   string
+	tcp, udp      string
+	display       int
+}
+
+func newEscapeSession(t *testing.T) *escapeSession {
+	t.Helper()
+	for _, tool := range sessionTools {
+		if _, err := exec.LookPath(tool); err != nil {
+			if os.Getenv("CI") != "" {
+				t.Fatalf("%s is missing under CI (make test installs it)", tool)
+			}
+			t.Skipf("%s is missing (make test installs it)", tool)
+		}
+	}
+	if err := sandbox.Available(); err != nil {
+		t.Skip(err)
+	}
+	s := &escapeSession{t: t, shared: testutil.Shared(t)}
+	s.bin = testutil.CopyExecutable(t, testutil.BuildProgram(t, "./cmd/deckhand"), s.shared)
+	s.escape = testutil.CopyExecutable(t, testutil.BuildProgram(t, "./testutil/escape"), s.shared)
+	var err error
+	if s.home, err = os.MkdirTemp("", "deckhand-user-home-"); err != nil {
+		t.Fatal(err)
+	}
+	if s.runtime, err = os.MkdirTemp("", "deckhand-user-runtime-"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(s.home); os.RemoveAll(s.runtime) })
+	// Listeners on the host's loopback that a server without the network
+	// must not reach.
+	tl, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tl.Close() })
+	go func() {
+		for {
+			c, err := tl.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	ul, err := net.ListenPacket("udp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ul.Close() })
+	go func() {
+		b := make([]byte, 64)
+		for {
+			_, from, err := ul.ReadFrom(b)
+			if err != nil {
+				return
+			}
+			ul.WriteTo([]byte("ack"), from)
+		}
+	}()
+	s.tcp, s.udp = tl.Addr().String(), ul.LocalAddr().String()
+	for s.display = 100 + rand.IntN(800); ; s.display++ {
+		if _, err := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", s.display)); err != nil {
+			break
+		}
+	}
+	return s
+}
+
+// writeHome writes a file in the account's home folder.
+func (s *escapeSession) writeHome(rel, content string) {
+	p := filepath.Join(s.home, rel)
+	os.MkdirAll(filepath.Dir(p), 0o700)
+	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
+// run runs script inside the session and returns its output.
+func (s *escapeSession) run(script string) string {
+	s.t.Helper()
+	full := fmt.Sprintf(`set -u
+cd "$HOME"
+export DISPLAY=:%[1]d
+Xvfb :%[1]d -nolisten tcp -screen 0 800x600x24 >/dev/null 2>&1 &
+XVFB=$!
+for i in $(seq 50); do [ -S /tmp/.X11-unix/X%[1]d ] && break; sleep 0.1; done
+dbus-run-session -- bash -c '
+set -u
+eval "$(printf pw | gnome-keyring-daemon --unlock --components=secrets)" >/dev/null
+eval "$(ssh-agent -s)" >/dev/null
+mkdir -p ~/.ssh && ssh-keygen -q -t ed25519 -N "" -f ~/.ssh/id_ed25519 && ssh-add -q ~/.ssh/id_ed25519 2>/dev/null
+%[2]s keyring-set deckhand http://model.test/v1 sk-the-model-key
+%[3]s
+kill $SSH_AGENT_PID 2>/dev/null
+'
+kill $XVFB 2>/dev/null
+`, s.display, s.escape, strings.ReplaceAll(script, "'", `'"'"'`))
+	cmd := exec.Command("bash", "-c", full)
+	testutil.AsUnprivileged(s.t, cmd, s.home, s.runtime)
+	// The home folder's files are the account's own.
+	if testutil.Unprivileged(s.t) != "" {
+		exec.Command("chown", "-R", testutil.UnprivilegedUser+":", s.home).Run()
+	}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		s.t.Logf("session ended with %v", err)
+	}
+	return string(out)
+}
+
+type findings map[string]struct {
+	Escaped bool   `json:"escaped"`
+	Detail  string `json:"detail"`
+}
+
+// reports reads the JSON reports printed after each "=== NAME" line.
+func reports(t *testing.T, out string) map[string]findings {
+	t.Helper()
+	all := map[string]findings{}
+	name := ""
+	sc := bufio.NewScanner(strings.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	var text strings.Builder
+	flush := func() {
+		if name == "" {
+			return
+		}
+		// The first JSON object that holds the report: decoded from its
+		// opening brace, whatever follows it.
+		if loc := regexp.MustCompile(`\{\s*"abstract-sockets"`).FindStringIndex(text.String()); loc != nil {
+			var f findings
+			if err := json.NewDecoder(strings.NewReader(text.String()[loc[0]:])).Decode(&f); err != nil {
+				t.Errorf("%s: %v in %s", name, err, text.String()[loc[0]:])
+			}
+			all[name] = f
+		}
+		text.Reset()
+	}
+	for sc.Scan() {
+		line := strings.TrimRight(sc.Text(), "\r")
+		if n, ok := strings.CutPrefix(line, "=== "); ok {
+			flush()
+			name = n
+			continue
+		}
+		text.WriteString(line + "\n")
+	}
+	flush()
+	return all
+}
+
+// Every escape found on a real desktop session, tried by a hostile server
+// in one run as an unprivileged account: confined with Deckhand's
+// defaults (network on), with network = false, and as a command of the
+// built-in shell. None gets out: not to the display that shows the
+// approval dialog, the session bus and the keyring behind it, the
+// ssh-agent, any other socket of the session, the host's network over any
+// protocol (MPTCP included), the terminal, the home folder's keys and
+// Deckhand's own data, or Deckhand's process. The positive controls run
+// the same probes unconfined (directly, under a pty; and as a server with
+// sandbox = "off") and must each get out, or the test proves nothing.
+func TestEscapes(t *testing.T) {
+	s := newEscapeSession(t)
+	s.writeHome(".aws/credentials", "[default]\naws_secret_access_key = AKIASECRET\n")
+	s.writeHome(".local/state/deckhand/deckhand.db", "the log")
+	// The shell runs what is in the workspace.
+	os.MkdirAll(filepath.Join(s.home, "Deckhand"), 0o755)
+	testutil.CopyExecutable(t, s.escape, filepath.Join(s.home, "Deckhand"))
+	model := testutil.NewModelServer(t,
+		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "a", Name: "local__shell",
+			Arguments: fmt.Sprintf(`{"command":%q}`, fmt.Sprintf("./escape probe --tcp %s --udp %s", s.tcp, s.udp))})},
+		testutil.ModelResponse{Body: testutil.TextChunks("done")},
+	)
+	s.writeHome(".config/deckhand/config.toml", fmt.Sprintf(`
+[model]
+base_url = %[1]q
+name = "scripted"
+
+[mcp.servers.hostile]
+command = %[2]q
+args = ["serve"]
+
+[mcp.servers.offline]
+command = %[2]q
+args = ["serve"]
+network = false
+
+[mcp.servers.loose]
+command = %[2]q
+args = ["serve"]
+sandbox = "off"
+
+[tools]
+enabled = true
+`, model.URL, s.escape))
+	callScript := filepath.Join(s.shared, "call.sh")
+	os.WriteFile(callScript, []byte(fmt.Sprintf("#!/bin/sh\nexec %s mcp call \"$1\" '{\"tcp\":\"%s\",\"udp\":\"%s\"}'\n", s.bin, s.tcp, s.udp)), 0o755)
+	call := func(alias string) string {
+		return fmt.Sprintf("echo '=== %s'; script -qec '%s %s.escape' /dev/null", alias, callScript, alias)
+	}
+	out := s.run(strings.Join([]string{
+		fmt.Sprintf("echo '=== control'; script -qec '%s probe --tcp %s --udp %s' /dev/null", s.escape, s.tcp, s.udp),
+		call("loose"), call("hostile"), call("offline"),
+		fmt.Sprintf("echo '=== shell'; script -qec '%s chat -p go --approve=auto' /dev/null", s.bin),
+	}, "\n"))
+	got := reports(t, out)
+	t.Logf("session output:\n%s", out)
+
+	// The controls: each probe works where nothing confines it.
+	mustEscape := map[string][]string{
+		"control": {"x11", "session-bus", "ssh-agent", "sockets", "tcp", "mptcp", "udp", "tty", "files"},
+		"loose":   {"x11", "session-bus", "ssh-agent", "sockets", "tcp", "mptcp", "udp", "files", "processes"},
+	}
+	for name, probes := range mustEscape {
+		f, ok := got[name]
+		if !ok {
+			t.Errorf("no report from %s", name)
+			continue
+		}
+		for _, p := range probes {
+			if !f[p].Escaped {
+				t.Errorf("control %s: the %s probe did not get out unconfined (%s), so the test shows nothing", name, p, f[p].Detail)
+			}
+		}
+		if name == "control" && !strings.Contains(f["session-bus"].Detail, "read 1 secret") {
+			t.Errorf("control: the keyring probe did not read Deckhand's key: %s", f["session-bus"].Detail)
+		}
+	}
+	// Confined: nothing gets out. With the network on, the network is
+	// allowed by the config, so those probes do not count.
+	for _, name := range []string{"hostile", "offline", "shell"} {
+		f, ok := got[name]
+		if !ok {
+			t.Errorf("no report from %s", name)
+			continue
+		}
+		for probe, r := range f {
+			allowed := name == "hostile" && (probe == "tcp" || probe == "mptcp" || probe == "udp" || probe == "mptcp-listen")
+			if r.Escaped && !allowed {
+				t.Errorf("%s got out through %s: %s", name, probe, r.Detail)
+			}
+		}
+		if name == "hostile" {
+			continue
+		}
+		// A listener inside a network of its own is out of the host's
+		// reach.
+		var port int
+		if _, err := fmt.Sscanf(f["mptcp-listen"].Detail, "listening on port %d", &port); err == nil {
+			if c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), time.Second); err == nil {
+				c.Close()
+				t.Errorf("%s: the host reached the server's listener on port %d", name, port)
+			}
+		}
+	}
+	if strings.Contains(out, "sk-the-model-key") {
+		t.Errorf("the model's key was printed")
+	}
+}

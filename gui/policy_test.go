@@ -30,7 +30,7 @@ func TestShellCommandAsksOnce(t *testing.T) {
 					return testutil.ModelResponse{Body: testutil.TextChunks("Not run, then.")}
 				}
 			}
-			return testutil.ModelResponse{Body: testutil.TextChunks("Let me look.\nCMD: ls -la /tmp | grep \x1b[31mdeck\n")}
+			return testutil.ModelResponse{Body: testutil.TextChunks("Let me look.\nCMD: ls -la /tmp | grep deck\n")}
 		},
 	})
 	h.say("what is in /tmp?")

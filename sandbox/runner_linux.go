@@ -167,6 +167,10 @@ func (r *Runner) forget(id uint64) {
 }
 
 func (r *Runner) write(req runnerRequest, files []*os.File) error {
+	// wmu, held from here to the send, keeps read from closing conn
+	// under it (and its number from being reused meanwhile).
+	r.wmu.Lock()
+	defer r.wmu.Unlock()
 	r.mu.Lock()
 	conn := r.conn
 	r.mu.Unlock()
@@ -182,13 +186,18 @@ func (r *Runner) write(req runnerRequest, files []*os.File) error {
 		oob = unix.UnixRights(fds...)
 	}
 	data, _ := json.Marshal(req)
-	r.wmu.Lock()
-	defer r.wmu.Unlock()
 	return unix.Sendmsg(int(conn.Fd()), data, oob, nil, 0)
 }
 
-// startLocked starts the helper if none runs.
+// startLocked starts the helper if none runs (r.mu held; a helper that is
+// ending is waited for first).
 func (r *Runner) startLocked() error {
+	for r.helper != nil && r.conn == nil {
+		dead := r.dead
+		r.mu.Unlock()
+		<-dead
+		r.mu.Lock()
+	}
 	if r.helper != nil {
 		return nil
 	}
@@ -248,7 +257,14 @@ func (r *Runner) read(cmd *exec.Cmd, conn *os.File, waiting map[uint64]chan runn
 			ch <- rep
 		}
 	}
+	r.wmu.Lock()
+	r.mu.Lock()
+	if r.conn == conn {
+		r.conn = nil
+	}
+	r.mu.Unlock()
 	conn.Close()
+	r.wmu.Unlock()
 	cmd.Wait()
 	r.mu.Lock()
 	for id, ch := range waiting {
@@ -256,7 +272,7 @@ func (r *Runner) read(cmd *exec.Cmd, conn *os.File, waiting map[uint64]chan runn
 		delete(waiting, id)
 	}
 	if r.helper == cmd {
-		r.helper, r.conn, r.busy = nil, nil, 0
+		r.helper, r.busy = nil, 0
 	}
 	r.mu.Unlock()
 	close(dead)

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -288,5 +289,48 @@ enabled = true
 	}
 	if strings.Contains(out, "sk-the-model-key") {
 		t.Errorf("the model's key was printed")
+	}
+}
+
+// A grandchild that leaves its session, ignores every signal it can and
+// tries to kill the server (and what was once its supervisor) dies with
+// Deckhand however Deckhand ends: killed outright, terminated, or
+// interrupted. Run as an unprivileged account.
+func TestOrphansDieWithDeckhand(t *testing.T) {
+	if err := sandbox.Available(); err != nil {
+		t.Skip(err)
+	}
+	shared := testutil.Shared(t)
+	bin := testutil.CopyExecutable(t, testutil.BuildProgram(t, "./cmd/deckhand"), shared)
+	escape := testutil.CopyExecutable(t, testutil.BuildProgram(t, "./testutil/escape"), shared)
+	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGTERM, syscall.SIGINT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			home, _ := os.MkdirTemp("", "deckhand-user-home-")
+			runtime, _ := os.MkdirTemp("", "deckhand-user-runtime-")
+			t.Cleanup(func() { os.RemoveAll(home); os.RemoveAll(runtime) })
+			ws := filepath.Join(home, "Deckhand")
+			os.MkdirAll(filepath.Join(home, ".config", "deckhand"), 0o755)
+			os.MkdirAll(ws, 0o755)
+			os.WriteFile(filepath.Join(home, ".config", "deckhand", "config.toml"), []byte(fmt.Sprintf("[mcp.servers.hostile]\ncommand = %q\nargs = [\"serve\"]\n", escape)), 0o644)
+			pidfile := filepath.Join(ws, "orphan.pid")
+			cmd := exec.Command(bin, "mcp", "call", "hostile.spawn_orphan", fmt.Sprintf(`{"pidfile":%q,"wait_ms":600000}`, pidfile))
+			testutil.AsUnprivileged(t, cmd, home, runtime)
+			if testutil.Unprivileged(t) != "" {
+				exec.Command("chown", "-R", testutil.UnprivilegedUser+":", home).Run()
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			exited := make(chan error, 1)
+			go func() { exited <- cmd.Wait() }()
+			t.Cleanup(func() { cmd.Process.Kill() })
+			pid := testutil.ReadPIDs(t, pidfile, 1)[0]
+			if pid < 0 {
+				t.Fatal("the grandchild was gone before Deckhand ended")
+			}
+			cmd.Process.Signal(sig)
+			testutil.Receive(t, exited, wait, "deckhand to end")
+			testutil.Eventually(t, wait, func() bool { return testutil.ProcessGone(pid) }, "the grandchild %d outlived Deckhand (%v)", pid, sig)
+		})
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"deckhand/config"
+	"deckhand/store"
 	"deckhand/testutil"
 	"deckhand/tools"
 )
@@ -21,6 +22,12 @@ import (
 const wait = 30 * time.Second // safety net for things that should happen promptly
 
 func start(t *testing.T, servers map[string]config.Server, tweak ...func(*config.Config)) *System {
+	t.Helper()
+	return startWithLog(t, nil, servers, tweak...)
+}
+
+// startWithLog is start recording to db (nil: no log).
+func startWithLog(t *testing.T, db *store.DB, servers map[string]config.Server, tweak ...func(*config.Config)) *System {
 	t.Helper()
 	cfg := &config.Config{MCP: config.MCP{Servers: servers, Reconnect: config.Backoff{Initial: 50 * time.Millisecond, Max: 200 * time.Millisecond}}}
 	for _, f := range tweak {
@@ -30,7 +37,7 @@ func start(t *testing.T, servers map[string]config.Server, tweak ...func(*config
 	sys := Start(Options{Config: cfg, LookupEnv: func(k string) (string, bool) {
 		v, ok := map[string]string{"LMCP_TOKEN": "lmcp-secret-token", "WRONG_TOKEN": "not-the-token-9"}[k]
 		return v, ok
-	}, Paths: &noLoginShell})
+	}, Paths: &noLoginShell, Log: db})
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), wait)
 		defer cancel()

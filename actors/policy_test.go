@@ -2,8 +2,13 @@ package actors
 
 import (
 	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -171,5 +176,55 @@ func TestServersGetTheConfigsPolicy(t *testing.T) {
 	file := filepath.Join(extra, "x.txt")
 	if got := text(t, call(t, sys, "p.write_file", fmt.Sprintf(`{"path":%q,"text":"x"}`, file))); got != "wrote "+file {
 		t.Errorf("writing a write root of the config: %s", got)
+	}
+}
+
+// A server whose network is a list of hosts reaches those through
+// Deckhand's proxy and nothing else: another host is refused by the proxy
+// (before any connection), a direct connection finds no network at all.
+// Each request is a capability event in the log, and a refused host is in
+// the server's status, for the servers panel to offer the setting.
+func TestEgressByHost(t *testing.T) {
+	if err := sandbox.Available(); err != nil {
+		t.Skip(err)
+	}
+	web := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "hello from "+r.Host) }))
+	t.Cleanup(web.Close)
+	_, port, _ := net.SplitHostPort(web.Listener.Addr().String())
+	db := openLog(t)
+	srv := stdio(t, "-probe")
+	srv.Network = config.NetworkHosts("localhost")
+	sys := startWithLog(t, db, map[string]config.Server{"p": srv})
+	if st := statuses(t, sys, true)["p"]; st.State != StateReady {
+		t.Fatalf("status = %+v", st)
+	}
+	if got := text(t, call(t, sys, "p.fetch", fmt.Sprintf(`{"url":"http://localhost:%s/"}`, port))); got != "status 200: hello from localhost:"+port {
+		t.Errorf("an allowed host: %s", got)
+	}
+	if got := text(t, call(t, sys, "p.fetch", fmt.Sprintf(`{"url":"http://127.0.0.1:%s/"}`, port))); !strings.Contains(got, "status 403") || !strings.Contains(got, "does not allow 127.0.0.1") {
+		t.Errorf("a host not in the list: %s", got)
+	}
+	if got := text(t, call(t, sys, "p.dial", fmt.Sprintf(`{"addr":"127.0.0.1:%s"}`, port))); got == "connected" {
+		t.Errorf("a direct connection got out")
+	}
+	testutil.Eventually(t, wait, func() bool { return slices.Contains(statuses(t, sys, false)["p"].Refused, "127.0.0.1") }, "the refused host is not in the status")
+	if err := sys.SyncLog(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	events, err := db.Events(t.Context(), store.Filter{Servers: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var granted, denied int
+	for _, e := range events {
+		switch {
+		case e.Kind == store.KindCapabilityGranted && strings.Contains(string(e.Data), `"target":"localhost:`+port+`"`):
+			granted++
+		case e.Kind == store.KindCapabilityDenied && strings.Contains(string(e.Data), `"target":"127.0.0.1:`+port+`"`):
+			denied++
+		}
+	}
+	if granted != 1 || denied != 1 {
+		t.Errorf("%d capability.granted and %d capability.denied for the proxy, want 1 and 1", granted, denied)
 	}
 }

@@ -292,3 +292,29 @@ func TestServerForm(t *testing.T) {
 		}
 	}
 }
+
+// The form's sandbox settings read back as the config has them.
+func TestServerFormSandbox(t *testing.T) {
+	base := Server{Command: "srv", Args: []string{}, Sandbox: SandboxOff, Network: NetworkHosts("api.github.com", "*.example.com"),
+		Read: []string{"~/a", "/b"}, Write: []string{"~/c"}, Secrets: []string{"GH_TOKEN", "X"}}
+	f := FormOf("s", base)
+	if !f.Unconfined || f.Network != FormNetworkHosts || f.Hosts != "api.github.com, *.example.com" || f.Read != "~/a\n/b" || f.Secrets != "GH_TOKEN, X" {
+		t.Errorf("FormOf = %+v", f)
+	}
+	srv, _, err := f.Server(Server{})
+	if err != nil || !reflect.DeepEqual(srv, base) {
+		t.Errorf("read back = %+v, %v; want %+v", srv, err, base)
+	}
+	f.Network, f.Hosts = FormNetworkHosts, " "
+	if _, _, err := f.Server(Server{}); err == nil || !strings.Contains(err.Error(), "name the hosts") {
+		t.Errorf("hosts without a host: %v", err)
+	}
+	f.Hosts = "api.github.com:443"
+	if _, _, err := f.Server(Server{}); err == nil {
+		t.Errorf("a host with a port was accepted")
+	}
+	f.Network = FormNetworkNone
+	if srv, _, _ := f.Server(Server{}); srv.Network.On() || len(srv.Network.Hosts) > 0 || !srv.Network.Set {
+		t.Errorf("none = %+v", srv.Network)
+	}
+}

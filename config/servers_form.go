@@ -16,14 +16,40 @@ type ServerForm struct {
 	Transport string // URL servers: auto, streamable or sse
 	Env       string // command servers: NAME=value, one a line
 	Cwd       string // command servers
+	// The sandbox of a command server: Unconfined turns it off; Network
+	// is "all", "none" or "hosts" (then Hosts, separated by commas or
+	// spaces); Read and Write are folders, one a line; Secrets are
+	// variable names, separated by commas or spaces.
+	Unconfined  bool
+	Network     string
+	Hosts       string
+	Read, Write string
+	Secrets     string
 }
+
+// Network choices of the form.
+const (
+	FormNetworkAll   = "all"
+	FormNetworkNone  = "none"
+	FormNetworkHosts = "hosts"
+)
 
 // FormOf is the form that edits srv.
 func FormOf(alias string, srv Server) ServerForm {
-	f := ServerForm{Alias: alias, Transport: TransportAuto}
+	f := ServerForm{Alias: alias, Transport: TransportAuto, Network: FormNetworkAll}
 	if srv.IsStdio() {
 		f.Kind, f.Target = "Command", commandLine(srv.Command, srv.Args)
 		f.Env, f.Cwd = FormatEnv(srv.Env), srv.Cwd
+		f.Unconfined = srv.Sandbox == SandboxOff
+		switch {
+		case srv.Network.On():
+		case len(srv.Network.Hosts) > 0:
+			f.Network, f.Hosts = FormNetworkHosts, strings.Join(srv.Network.Hosts, ", ")
+		default:
+			f.Network = FormNetworkNone
+		}
+		f.Read, f.Write = strings.Join(srv.Read, "\n"), strings.Join(srv.Write, "\n")
+		f.Secrets = strings.Join(srv.Secrets, ", ")
 		return f
 	}
 	f.Kind, f.Target, f.AuthEnv = "URL", srv.URL, srv.AuthEnv
@@ -73,6 +99,9 @@ func (f ServerForm) Server(base Server) (Server, string, error) {
 		}
 		srv.Cwd = strings.TrimSpace(f.Cwd)
 		srv.AuthToken = ""
+		if err := f.sandbox(&srv); err != nil {
+			return Server{}, "", err
+		}
 	}
 	alias := strings.TrimSpace(f.Alias)
 	if alias == "" {
@@ -85,6 +114,51 @@ func (f ServerForm) Server(base Server) (Server, string, error) {
 		return Server{}, "", err
 	}
 	return srv, alias, nil
+}
+
+// sandbox reads the form's sandbox settings into srv. Settings left at
+// their defaults are left out of the file.
+func (f ServerForm) sandbox(srv *Server) error {
+	srv.Sandbox = ""
+	if f.Unconfined {
+		srv.Sandbox = SandboxOff
+	}
+	hosts := fields(f.Hosts)
+	switch f.Network {
+	case "", FormNetworkAll:
+		srv.Network = Network{}
+	case FormNetworkNone:
+		srv.Network = NetworkNone
+	case FormNetworkHosts:
+		if len(hosts) == 0 {
+			return fmt.Errorf("network: name the hosts the server may reach (api.github.com, *.example.com)")
+		}
+		srv.Network = NetworkHosts(hosts...)
+	default:
+		return fmt.Errorf("network: want all, none or hosts, got %q", f.Network)
+	}
+	srv.Read, srv.Write = lines(f.Read), lines(f.Write)
+	srv.Secrets = fields(f.Secrets)
+	return nil
+}
+
+// fields splits on commas and spaces; lines on newlines. Both drop blanks.
+func fields(s string) []string {
+	out := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\n' || r == '\t' })
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+func lines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // ParseEnv reads NAME=value lines (blank lines and # comments skipped).

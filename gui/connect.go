@@ -38,6 +38,15 @@ type serverForm struct {
 	transport *widget.Select
 	env       *widget.Entry
 	cwd       *widget.Entry
+	// A command server's sandbox: confined or not, its network (all,
+	// none, or only hosts), the folders it may also read and write, and
+	// the secrets passed on to it.
+	confined *widget.Check
+	network  *widget.Select
+	hosts    *widget.Entry
+	read     *widget.Entry
+	write    *widget.Entry
+	secrets  *widget.Entry
 	// The form's items: those of every server, and those of one kind.
 	common, commandOnly, urlOnly []*widget.FormItem
 
@@ -53,6 +62,13 @@ type serverForm struct {
 	closed   bool
 	onDone   func(alias string) // for tests: called once saved
 }
+
+// The network choices, as the form says them.
+const (
+	networkAll   = "All"
+	networkNone  = "None"
+	networkHosts = "Only these hosts:"
+)
 
 // showConnect opens the form for a new server.
 func (s *serversWindow) showConnect() {
@@ -87,11 +103,38 @@ func (s *serversWindow) openForm(editing string, base config.Server, values conf
 	f.cwd = widget.NewEntry()
 	f.cwd.SetPlaceHolder("the workspace (optional)")
 
-	envItem := &widget.FormItem{Text: "Environment", Widget: f.env, HintText: "added to the server's environment; secrets are better passed with secrets = [...] in the config"}
+	f.confined = widget.NewCheck("Confined by the kernel (recommended)", nil)
+	f.network = widget.NewSelect([]string{networkAll, networkNone, networkHosts}, nil)
+	f.hosts = widget.NewEntry()
+	f.hosts.SetPlaceHolder("api.github.com, *.example.com")
+	f.network.OnChanged = func(choice string) {
+		if choice == networkHosts {
+			f.hosts.Enable()
+		} else {
+			f.hosts.Disable()
+		}
+	}
+	f.read = widget.NewMultiLineEntry()
+	f.read.SetPlaceHolder("~/notes (one folder a line; optional)")
+	f.read.SetMinRowsVisible(2)
+	f.write = widget.NewMultiLineEntry()
+	f.write.SetPlaceHolder("~/projects/site (one folder a line; optional)")
+	f.write.SetMinRowsVisible(2)
+	f.secrets = widget.NewEntry()
+	f.secrets.SetPlaceHolder("GITHUB_TOKEN (names of variables; optional)")
+
+	envItem := &widget.FormItem{Text: "Environment", Widget: f.env, HintText: "added to the server's environment; secrets are better passed with Secrets below"}
 	cwdItem := widget.NewFormItem("Working folder", f.cwd)
+	sandboxItems := []*widget.FormItem{
+		{Text: "Sandbox", Widget: f.confined, HintText: "it sees only the system, its own install, the workspace and the folders below; never your keys, display or session"},
+		{Text: "Network", Widget: container.NewBorder(nil, nil, f.network, nil, f.hosts), HintText: "only these hosts: through Deckhand's proxy, each connection logged"},
+		{Text: "Also reads", Widget: f.read},
+		{Text: "Also writes", Widget: f.write},
+		{Text: "Secrets", Widget: f.secrets, HintText: "variables of Deckhand's environment passed on; each must be in policy.secrets.keys"},
+	}
 	authItem := &widget.FormItem{Text: "Token variable", Widget: f.authEnv, HintText: "sent as Authorization: Bearer; the token itself is never saved"}
 	transportItem := widget.NewFormItem("Transport", f.transport)
-	f.commandOnly = []*widget.FormItem{envItem, cwdItem}
+	f.commandOnly = append([]*widget.FormItem{envItem, cwdItem}, sandboxItems...)
 	f.urlOnly = []*widget.FormItem{authItem, transportItem}
 	f.common = []*widget.FormItem{
 		widget.NewFormItem("Kind", f.kind),
@@ -156,6 +199,15 @@ func (f *serverForm) fill(v config.ServerForm) {
 	f.transport.SetSelected(v.Transport)
 	f.env.SetText(v.Env)
 	f.cwd.SetText(v.Cwd)
+	f.confined.SetChecked(!v.Unconfined)
+	f.network.SetSelected(map[string]string{config.FormNetworkNone: networkNone, config.FormNetworkHosts: networkHosts}[v.Network])
+	if f.network.Selected == "" {
+		f.network.SetSelected(networkAll)
+	}
+	f.hosts.SetText(v.Hosts)
+	f.read.SetText(v.Read)
+	f.write.SetText(v.Write)
+	f.secrets.SetText(v.Secrets)
 	f.kind.SetSelected(v.Kind) // calls kindChanged
 	f.kindChanged()
 	f.checkAlias()
@@ -185,6 +237,9 @@ func (f *serverForm) values() config.ServerForm {
 	v := config.ServerForm{Kind: f.kind.Selected, Target: f.target.Text, Alias: f.alias.Text}
 	if v.Kind == "Command" {
 		v.Env, v.Cwd = f.env.Text, f.cwd.Text
+		v.Unconfined = !f.confined.Checked
+		v.Network = map[string]string{networkNone: config.FormNetworkNone, networkHosts: config.FormNetworkHosts}[f.network.Selected]
+		v.Hosts, v.Read, v.Write, v.Secrets = f.hosts.Text, f.read.Text, f.write.Text, f.secrets.Text
 	} else {
 		v.AuthEnv, v.Transport = f.authEnv.Text, f.transport.Selected
 	}

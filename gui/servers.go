@@ -4,17 +4,20 @@ import (
 	"context"
 	"fmt"
 	"image/color"
+	"slices"
 	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/asynkron/protoactor-go/actor"
 
 	"deckhand/actors"
+	"deckhand/config"
 	"deckhand/tools"
 )
 
@@ -43,6 +46,8 @@ type serverRow struct {
 	resources                             *widget.Button // its resources (resources.go)
 	edit, remove                          *widget.Button // configured servers only
 	signIn                                *signInRow     // signing in (signin.go)
+	refused                               *widget.Label  // hosts its network list refused
+	allow                                 *widget.Button // adds the last of them to the list
 }
 
 func (u *UI) showServers() {
@@ -135,6 +140,8 @@ func (s *serversWindow) row(st actors.ServerStatus) fyne.CanvasObject {
 	}
 
 	alias := st.Alias
+	r.refused, r.allow = s.refusedPart(alias, srv, configured, st.Refused)
+
 	r.tools = widget.NewButtonWithIcon("Tools", theme.ListIcon(), func() { s.showTools(alias) })
 	r.resources = widget.NewButtonWithIcon("Resources", theme.StorageIcon(), func() { s.ui.showResources(alias) })
 	r.reconnect = widget.NewButtonWithIcon("Reconnect", theme.ViewRefreshIcon(), func() { s.ui.tell(&uiReconnect{alias: alias}) })
@@ -168,11 +175,38 @@ func (s *serversWindow) row(st actors.ServerStatus) fyne.CanvasObject {
 	}
 	buttons := container.NewHBox(append(signInButtons, r.tools, r.resources, r.reconnect, r.disconnect, r.connect, r.edit, r.remove)...)
 	head := container.NewHBox(container.NewCenter(dotBox), name, r.state)
-	body := container.NewVBox(head, info, endpointObj, r.reason, r.leftOut)
+	body := container.NewVBox(head, info, endpointObj, r.reason, r.leftOut, container.NewHBox(r.refused, r.allow))
 	if signIn != nil {
 		body.Add(signIn)
 	}
 	return container.NewPadded(container.NewBorder(nil, nil, nil, container.NewCenter(buttons), body))
+}
+
+// refusedPart says which hosts a sandboxed server asked for that its
+// network list leaves out, with the setting that would allow the last one
+// and a button that writes it (the server then reconnects).
+func (s *serversWindow) refusedPart(alias string, srv config.Server, configured bool, refused []string) (*widget.Label, *widget.Button) {
+	label := widget.NewLabel("")
+	label.Wrapping = fyne.TextWrapWord
+	label.Importance = widget.WarningImportance
+	allow := widget.NewButton("", nil)
+	if len(refused) == 0 || !configured {
+		label.Hide()
+		allow.Hide()
+		return label, allow
+	}
+	last := refused[len(refused)-1]
+	hosts := append(slices.Clone(srv.Network.Hosts), last)
+	label.SetText(fmt.Sprintf("Refused by its network list: %s. To allow %s: network = %s", strings.Join(refused, ", "), last, config.NetworkHosts(hosts...).TOML()))
+	allow.SetText("Allow " + last)
+	allow.OnTapped = func() {
+		next := srv
+		next.Network = config.NetworkHosts(hosts...)
+		if err := s.save(alias, alias, next); err != nil {
+			dialog.ShowError(err, s.win)
+		}
+	}
+	return label, allow
 }
 
 func stateLabel(st actors.ServerStatus) string {

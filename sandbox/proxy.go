@@ -150,7 +150,11 @@ func (p *Proxy) dial(ctx context.Context, host string, port int) (net.Conn, erro
 	// subdomains someone else may point anywhere) must not lead into the
 	// local network either.
 	exact := slices.ContainsFunc(p.Hosts, func(h string) bool { return strings.EqualFold(strings.TrimSpace(h), host) })
-	addrs = slices.DeleteFunc(addrs, func(a netip.Addr) bool {
+	addrs = slices.DeleteFunc(slices.Clone(addrs), func(a netip.Addr) bool {
+		a = a.Unmap()
+		if !a.IsValid() {
+			return true
+		}
 		local := a.IsLoopback() || a.IsUnspecified() || a.IsMulticast()
 		lan := a.IsPrivate() || a.IsLinkLocalUnicast()
 		return local && !(exact && (host == "localhost" || a.String() == host)) || lan && !exact

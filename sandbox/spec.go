@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/netip"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -79,6 +80,11 @@ func CheckHost(h string) error {
 	}
 	if strings.Contains(name, "*") || strings.HasPrefix(h, "*") && !strings.HasPrefix(h, "*.") {
 		return fmt.Errorf("network host %q: only a leading \"*.\" is allowed", h)
+	}
+	if strings.Contains(name, ":") {
+		if _, err := netip.ParseAddr(name); err != nil || name != h {
+			return fmt.Errorf("network host %q is not a host name (ports are not part of it)", h)
+		}
 	}
 	return nil
 }

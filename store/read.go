@@ -174,6 +174,9 @@ func (db *DB) Run(ctx context.Context, id string) (Run, error) {
 type Filter struct {
 	SessionID string
 	RunID     string
+	// Servers: the events of no session (what servers did on their own:
+	// the connections a sandboxed server asked the egress proxy for).
+	Servers bool
 	After     *Event // only events after this one (for following a log)
 	Limit     int    // 0: all
 }
@@ -188,8 +191,10 @@ func (db *DB) Events(ctx context.Context, f Filter) ([]Event, error) {
 		where, args = append(where, "run_id = ?"), append(args, f.RunID)
 	case f.SessionID != "":
 		where, args = append(where, "session_id = ?"), append(args, f.SessionID)
+	case f.Servers:
+		where = append(where, "session_id IS NULL")
 	default:
-		return nil, errors.New("events: a session or a run is needed")
+		return nil, errors.New("events: a session, a run or the servers' events is needed")
 	}
 	if f.After != nil {
 		where = append(where, "(ts, rowid) > (?, ?)")

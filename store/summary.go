@@ -61,7 +61,11 @@ func Summary(e Event) string {
 		if e.Kind == KindCapabilityDenied {
 			verdict = "DENIED"
 		}
-		return fmt.Sprintf("%s: %s %s %s (%s)", d.Tool, d.Capability, d.Target, verdict, d.Rule)
+		who := d.Tool
+		if who == "" {
+			who = "server " + d.Server // the egress proxy's, outside any call
+		}
+		return fmt.Sprintf("%s: %s %s %s (%s)", who, d.Capability, d.Target, verdict, d.Rule)
 	case KindToolSucceeded, KindToolFailed:
 		s := d.Tool
 		if d.ElapsedMS > 0 {

@@ -130,7 +130,11 @@ kill $SSH_AGENT_PID 2>/dev/null
 kill $XVFB 2>/dev/null
 `, s.display, s.escape, strings.ReplaceAll(script, "'", `'"'"'`))
 	cmd := exec.Command("bash", "-c", full)
-	testutil.AsUnprivileged(s.t, cmd, s.home, s.runtime)
+	// A PATH entry the account cannot open (another user's folder) must
+	// not stop its servers.
+	locked := filepath.Join(s.shared, "locked")
+	os.Mkdir(locked, 0o700)
+	testutil.AsUnprivileged(s.t, cmd, s.home, s.runtime, "PATH="+locked+":/usr/local/bin:/usr/bin:/bin")
 	// The home folder's files are the account's own.
 	if testutil.Unprivileged(s.t) != "" {
 		exec.Command("chown", "-R", testutil.UnprivilegedUser+":", s.home).Run()

@@ -17,13 +17,14 @@ func runLogs(ctx context.Context, e *env, args []string) error {
 	fs := flag.NewFlagSet("logs", flag.ContinueOnError)
 	session := fs.String("session", "", "")
 	run := fs.String("run", "", "")
+	servers := fs.Bool("servers", false, "")
 	asJSON := fs.Bool("json", false, "")
 	follow := fs.Bool("follow", false, "")
 	fs.BoolVar(follow, "f", false, "")
 	if rest, err := parseFlags(fs, args); err != nil {
 		return err
-	} else if len(rest) > 0 || (*session == "") == (*run == "") {
-		return usagef("usage: deckhand logs (--session ID | --run ID) [--json] [--follow]")
+	} else if n := btoi(*session != "") + btoi(*run != "") + btoi(*servers); len(rest) > 0 || n != 1 {
+		return usagef("usage: deckhand logs (--session ID | --run ID | --servers) [--json] [--follow]")
 	}
 	db, err := e.openLog(ctx)
 	if err != nil {
@@ -33,8 +34,11 @@ func runLogs(ctx context.Context, e *env, args []string) error {
 	if !*follow {
 		e.closeDeadRuns(ctx, db)
 	}
-	filter := store.Filter{}
-	if *run != "" {
+	filter := store.Filter{Servers: *servers}
+	if *servers {
+		// What servers did outside any session: the connections sandboxed
+		// servers asked Deckhand's egress proxy for.
+	} else if *run != "" {
 		r, err := db.Run(ctx, *run)
 		if err != nil {
 			return err
@@ -154,4 +158,11 @@ func (t *timeline) print(ev store.Event) {
 		t.lastRun = ev.RunID
 	}
 	fmt.Fprintf(t.w, "%s  %-18s %s\n", ev.Time.Local().Format("15:04:05.000"), ev.Kind, strings.ReplaceAll(store.Summary(ev), "\n", " "))
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -12,7 +12,10 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"net"
+	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -299,6 +302,7 @@ type probeArgs struct {
 	Path string `json:"path,omitempty"`
 	Text string `json:"text,omitempty"`
 	Addr string `json:"addr,omitempty"`
+	URL  string `json:"url,omitempty"`
 }
 
 // addProbe adds tools that try what a sandbox forbids and say what
@@ -346,5 +350,22 @@ func addProbe(s *sdk.Server) {
 			}
 			c.Close()
 			return text("connected")
+		})
+	// fetch goes through the proxy the environment names (HTTP_PROXY),
+	// whatever the host: Go's own rule leaves loopback hosts unproxied.
+	sdk.AddTool(s, &sdk.Tool{Name: "fetch", Description: "GET a URL through $HTTP_PROXY"},
+		func(ctx context.Context, _ *sdk.CallToolRequest, in probeArgs) (*sdk.CallToolResult, any, error) {
+			proxy, err := url.Parse(os.Getenv("HTTP_PROXY"))
+			if err != nil || proxy.Host == "" {
+				return text("error: no HTTP_PROXY")
+			}
+			client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{Proxy: http.ProxyURL(proxy)}}
+			resp, err := client.Get(in.URL)
+			if err != nil {
+				return text("error: " + err.Error())
+			}
+			defer resp.Body.Close()
+			body, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+			return text(fmt.Sprintf("status %d: %s", resp.StatusCode, body))
 		})
 }

@@ -232,3 +232,34 @@ func TestNoLandlock(t *testing.T) {
 	srv.Sandbox = config.SandboxOff
 	dial(t, srv, Options{})
 }
+
+// A server started as a version manager's shim (pyenv: ~/.pyenv/shims/X
+// is a script that runs the manager's own script, which runs the real
+// program from ~/.pyenv/versions) starts in the sandbox: the manager's
+// folder is readable, and nothing else of the home folder.
+func TestShimServer(t *testing.T) {
+	if err := sandbox.Available(); err != nil {
+		t.Skip(err)
+	}
+	home := sandboxHome(t)
+	pyenv := filepath.Join(home, ".pyenv")
+	shims, libexec, bin := filepath.Join(pyenv, "shims"), filepath.Join(pyenv, "libexec"), filepath.Join(pyenv, "versions", "3.12.1", "bin")
+	for _, d := range []string{shims, libexec, bin} {
+		os.MkdirAll(d, 0o755)
+	}
+	real, err := os.ReadFile(stdioServer(t).Command)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(bin, "python3"), real, 0o755)
+	os.WriteFile(filepath.Join(shims, "python3"), []byte("#!/bin/sh\n# pyenv shim\nexec \"$HOME/.pyenv/libexec/pyenv\" exec python3 \"$@\"\n"), 0o755)
+	os.WriteFile(filepath.Join(libexec, "pyenv"), []byte("#!/bin/sh\n[ \"$1\" = exec ] && shift\nprog=$1; shift\nexec \"$HOME/.pyenv/versions/3.12.1/bin/$prog\" \"$@\"\n"), 0o755)
+	t.Setenv("PATH", shims+":"+os.Getenv("PATH"))
+	c := dial(t, config.Server{Command: "python3", Args: []string{"-probe"}}, Options{Policy: policy.New(&config.Config{}, nil)})
+	if !c.sandboxed {
+		t.Fatal("not sandboxed")
+	}
+	if got := callText(t, c, "read_file", map[string]any{"path": filepath.Join(home, ".ssh", "id_ed25519")}); !refused(got) {
+		t.Errorf("the shim's server read ~/.ssh: %s", got)
+	}
+}

@@ -31,9 +31,10 @@ func BenchmarkEchoDirect(b *testing.B) {
 	perSecond(b)
 }
 
-// The sandbox helper's cost per command: echo through Runner.Run (the
-// supervisor re-executed, Landlock applied, the minimal environment, a
-// process group), without the MCP server.
+// The sandbox's cost per command: echo through Runner.Run (in a kept
+// sandbox: namespaces, a root of its own and Landlock, built once; the
+// command in a PID namespace of its own, with the minimal environment),
+// without the MCP server. Compare with BenchmarkEchoDirect in the same run.
 func BenchmarkEchoSandboxed(b *testing.B) {
 	requireSandbox(b)
 	ws := b.TempDir()

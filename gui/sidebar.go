@@ -162,7 +162,11 @@ func (u *UI) newSidebar() fyne.CanvasObject {
 	u.side = side
 	list := &sessionsList{side: side}
 	list.Length = func() int { return len(u.sessions) }
-	list.CreateItem = func() fyne.CanvasObject { return newSessionRow(side) }
+	list.CreateItem = func() fyne.CanvasObject {
+		r := newSessionRow(side)
+		side.rows = append(side.rows, r)
+		return r
+	}
 	list.UpdateItem = func(i widget.ListItemID, o fyne.CanvasObject) {
 		if i < len(u.sessions) {
 			o.(*sessionRow).set(u.sessions[i])

@@ -32,6 +32,7 @@ const (
 type sidebarSide struct {
 	u       *UI
 	list    *sessionsList
+	rows    []*sessionRow // every row the list made (it recycles them)
 	search  *searchEntry
 	hint    *widget.Label // what the empty list says
 	hintObj fyne.CanvasObject

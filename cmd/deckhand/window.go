@@ -79,6 +79,7 @@ func runWindow(ctx context.Context, e *env, args []string) error {
 		Notices:   notices,
 	})
 	ui.Start()
+	defer screenOnSignal(e.log)()
 	if bus != nil {
 		host := trayHost(bus)
 		ui.SetTrayHost(host)

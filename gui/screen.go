@@ -1,0 +1,243 @@
+package gui
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+)
+
+// ScreenItem is one thing a person sees in one of Deckhand's windows: for
+// tests that drive the real binary with the mouse and keyboard, which find
+// a button by what it says rather than by a pixel, and check what the
+// window shows. X, Y, W and H are in pixels, within the window's content.
+type ScreenItem struct {
+	Window   string  `json:"window"`
+	Kind     string  `json:"kind"` // button, label, entry, check, select, text, tab, row…
+	Text     string  `json:"text"`
+	X        float32 `json:"x"`
+	Y        float32 `json:"y"`
+	W        float32 `json:"w"`
+	H        float32 `json:"h"`
+	Visible  bool    `json:"visible"` // inside its window and the scrollers around it
+	Focused  bool    `json:"focused,omitempty"`
+	Disabled bool    `json:"disabled,omitempty"`
+	Checked  bool    `json:"checked,omitempty"`
+}
+
+// ScreenWindow is a window and its content's size in pixels.
+type ScreenWindow struct {
+	Title string  `json:"title"`
+	W     float32 `json:"w"`
+	H     float32 `json:"h"`
+}
+
+// Screen is what Deckhand's windows show.
+type Screen struct {
+	Windows []ScreenWindow `json:"windows"`
+	Items   []ScreenItem   `json:"items"`
+}
+
+// screenParent is a widget of this package whose parts a Screen walks
+// into.
+type screenParent interface{ screenChildren() []fyne.CanvasObject }
+
+// entryOf is one of this package's entries.
+type entryOf interface{ entryWidget() *widget.Entry }
+
+func (e *chatEntry) entryWidget() *widget.Entry   { return &e.Entry }
+func (e *escEntry) entryWidget() *widget.Entry    { return &e.Entry }
+func (e *elicitEntry) entryWidget() *widget.Entry { return &e.Entry }
+
+func (r *rowView) screenChildren() []fyne.CanvasObject    { return []fyne.CanvasObject{r.box} }
+func (r *sessionRow) screenChildren() []fyne.CanvasObject { return []fyne.CanvasObject{r.box} }
+func (s *selText) screenChildren() []fyne.CanvasObject    { return []fyne.CanvasObject{s.md} }
+func (b *tableBox) screenChildren() []fyne.CanvasObject   { return []fyne.CanvasObject{b.sc} }
+func (l *transcriptList) screenChildren() []fyne.CanvasObject {
+	out := make([]fyne.CanvasObject, 0, len(l.cv.views))
+	for _, v := range l.cv.views {
+		out = append(out, v)
+	}
+	return out
+}
+func (l *sessionsList) screenChildren() []fyne.CanvasObject {
+	out := make([]fyne.CanvasObject, 0, len(l.side.rows))
+	for _, r := range l.side.rows {
+		out = append(out, r)
+	}
+	return out
+}
+
+// WriteScreen writes what every window of the app shows, as JSON. It
+// waits for the Fyne thread.
+func WriteScreen(w io.Writer) error {
+	var s Screen
+	fyne.DoAndWait(func() { s = screen() })
+	return json.NewEncoder(w).Encode(s)
+}
+
+func screen() Screen {
+	var s Screen
+	a := fyne.CurrentApp()
+	if a == nil {
+		return s
+	}
+	drv := a.Driver()
+	for _, win := range drv.AllWindows() {
+		c := win.Canvas()
+		size := c.Size()
+		scale := c.Scale()
+		s.Windows = append(s.Windows, ScreenWindow{Title: win.Title(), W: size.Width * scale, H: size.Height * scale})
+		wk := &screenWalker{win: win, drv: drv, scale: scale, focused: c.Focused()}
+		full := rect{0, 0, size.Width, size.Height}
+		if content := c.Content(); content != nil {
+			wk.walk(content, full)
+		}
+		for _, o := range c.Overlays().List() {
+			wk.walk(o, full)
+		}
+		s.Items = append(s.Items, wk.out...)
+	}
+	return s
+}
+
+type rect struct{ x, y, w, h float32 }
+
+func (r rect) intersect(o rect) rect {
+	x0, y0 := max(r.x, o.x), max(r.y, o.y)
+	x1, y1 := min(r.x+r.w, o.x+o.w), min(r.y+r.h, o.y+o.h)
+	return rect{x0, y0, max(0, x1-x0), max(0, y1-y0)}
+}
+
+type screenWalker struct {
+	win     fyne.Window
+	drv     fyne.Driver
+	scale   float32
+	focused fyne.Focusable
+	out     []ScreenItem
+}
+
+func (w *screenWalker) add(o fyne.CanvasObject, kind, text string, clip rect, extra func(*ScreenItem)) {
+	pos := w.drv.AbsolutePositionForObject(o)
+	size := o.Size()
+	in := clip.intersect(rect{pos.X, pos.Y, size.Width, size.Height})
+	it := ScreenItem{Window: w.win.Title(), Kind: kind, Text: text,
+		X: pos.X * w.scale, Y: pos.Y * w.scale, W: size.Width * w.scale, H: size.Height * w.scale,
+		Visible: in.w > 0 && in.h > 0}
+	if f, ok := o.(fyne.Focusable); ok && w.focused != nil && f == w.focused {
+		it.Focused = true
+	}
+	if d, ok := o.(fyne.Disableable); ok && d.Disabled() {
+		it.Disabled = true
+	}
+	if extra != nil {
+		extra(&it)
+	}
+	w.out = append(w.out, it)
+}
+
+func (w *screenWalker) walk(o fyne.CanvasObject, clip rect) {
+	if o == nil || !o.Visible() {
+		return
+	}
+	switch x := o.(type) {
+	case *widget.Button:
+		w.add(o, "button", x.Text, clip, nil)
+		return
+	case *widget.Check:
+		w.add(o, "check", x.Text, clip, func(it *ScreenItem) { it.Checked = x.Checked })
+		return
+	case *widget.Select:
+		w.add(o, "select", x.Selected, clip, nil)
+		return
+	case *widget.RadioGroup:
+		w.add(o, "radio", x.Selected, clip, nil)
+		return
+	case *widget.Hyperlink:
+		w.add(o, "link", x.Text, clip, nil)
+		return
+	case *widget.Label:
+		w.add(o, "label", x.Text, clip, nil)
+		return
+	case *dimLabel:
+		w.add(o, "label", x.Text, clip, nil)
+		return
+	case *widget.Entry:
+		w.add(o, "entry", x.Text, clip, nil)
+		return
+	case entryOf:
+		w.add(o, "entry", x.entryWidget().Text, clip, nil)
+		return
+	case *mdText:
+		w.add(o, "text", x.String(), clip, nil)
+		return
+	case *widget.RichText:
+		w.add(o, "text", x.String(), clip, nil)
+		return
+	case *canvas.Text:
+		w.add(o, "text", x.Text, clip, nil)
+		return
+	case *sessionRow:
+		w.add(o, "row", x.item.title, clip, nil)
+	case *rowView:
+		w.add(o, "message", "", clip, nil)
+	}
+	var kids []fyne.CanvasObject
+	switch x := o.(type) {
+	case screenParent:
+		kids = x.screenChildren()
+	case *fyne.Container:
+		kids = x.Objects
+	case *container.Scroll:
+		pos := w.drv.AbsolutePositionForObject(o)
+		clip = clip.intersect(rect{pos.X, pos.Y, o.Size().Width, o.Size().Height})
+		kids = []fyne.CanvasObject{x.Content}
+	case *container.Split:
+		kids = []fyne.CanvasObject{x.Leading, x.Trailing}
+	case *container.AppTabs:
+		for _, t := range x.Items {
+			w.add(o, "tab", t.Text, rect{}, func(it *ScreenItem) { it.Checked = t == x.Selected() })
+		}
+		if t := x.Selected(); t != nil {
+			kids = []fyne.CanvasObject{t.Content}
+		}
+	case *widget.Form:
+		for _, it := range x.Items {
+			kids = append(kids, it.Widget)
+		}
+	case *widget.PopUp:
+		kids = []fyne.CanvasObject{x.Content}
+	case *widget.Card:
+		if x.Title != "" {
+			w.add(o, "title", x.Title, clip, nil)
+		}
+		kids = []fyne.CanvasObject{x.Content}
+	case *widget.Accordion:
+		for _, it := range x.Items {
+			w.add(o, "section", it.Title, clip, func(s *ScreenItem) { s.Checked = it.Open })
+			if it.Open {
+				kids = append(kids, it.Detail)
+			}
+		}
+	}
+	for _, k := range kids {
+		w.walk(k, clip)
+	}
+}
+
+// ScreenText is every visible text of a Screen, a line each: a quick
+// way to see what a window shows.
+func (s Screen) ScreenText() string {
+	var b strings.Builder
+	for _, it := range s.Items {
+		if it.Visible && it.Text != "" {
+			fmt.Fprintf(&b, "[%s] %s\n", it.Kind, it.Text)
+		}
+	}
+	return b.String()
+}

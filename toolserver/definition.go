@@ -52,7 +52,13 @@ type Node struct {
 	Positional          []Param           `json:"positional_args,omitempty"`
 	Subcommands         []*Node           `json:"subcommands,omitempty"`
 	Sequence            []Step            `json:"sequence,omitempty"`
+	StepDelayMS         int               `json:"step_delay_ms,omitempty"`
 	Fallback            *Node             `json:"fallback,omitempty"`
+
+	// MTDFSubcommand is MTDF's spelling of Subcommands ("subcommand", as
+	// Ahma's documents write it); Parse moves it into Subcommands.
+	MTDFSubcommand []*Node `json:"subcommand,omitempty"`
+	subKey         string  // the key its subcommands were written under
 }
 
 // Annotations are a definition's honest hints.
@@ -67,6 +73,23 @@ type Annotations struct {
 type Check struct {
 	Command string   `json:"command"`
 	Args    []string `json:"args,omitempty"`
+}
+
+// UnmarshalJSON reads a check as an object, or in MTDF's form as one
+// command line ("which cargo-nextest"), split at spaces: never given to a
+// shell (Parse has refused shell syntax in it).
+func (c *Check) UnmarshalJSON(data []byte) error {
+	var line string
+	if json.Unmarshal(data, &line) == nil {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			return errors.New("an empty availability check")
+		}
+		*c = Check{Command: f[0], Args: f[1:]}
+		return nil
+	}
+	type check Check
+	return json.Unmarshal(data, (*check)(c))
 }
 
 // Param is an option or a positional argument.
@@ -97,7 +120,10 @@ type Items struct {
 
 // Step is one call of a sequence.
 type Step struct {
-	Tool        string         `json:"tool"`
+	Tool string `json:"tool"`
+	// Subcommand (MTDF) makes the step's tool {Tool}_{Subcommand}; Parse
+	// joins them into Tool.
+	Subcommand  string         `json:"subcommand,omitempty"`
 	Args        map[string]any `json:"args,omitempty"`
 	Description string         `json:"description,omitempty"`
 }
@@ -156,9 +182,11 @@ type Tool struct {
 	Options     []Param
 	Positional  []Param
 	Sequence    []Step
+	StepDelay   time.Duration // between a sequence's steps (MTDF's step_delay_ms)
 	Fallback    *Tool
 	Schema      *jsonschema.Schema // the input schema, with the meta parameters
 	resolved    *jsonschema.Resolved
+	seqMarker   bool // the command was MTDF's "sequence": no program
 }
 
 var (
@@ -204,9 +232,9 @@ func compiled() (map[string]*jsonschema.Resolved, error) {
 // children are, for each schema definition, where its instances hold
 // instances of other definitions (for locating a failure).
 var children = map[string][]struct{ key, def string }{
-	"": {{"subcommands", "subcommand"}, {"options", "option"}, {"positional_args", "positional"}, {"sequence", "step"},
+	"": {{"subcommands", "subcommand"}, {"subcommand", "subcommand"}, {"options", "option"}, {"positional_args", "positional"}, {"sequence", "step"},
 		{"fallback", "subcommand"}, {"annotations", "annotations"}, {"availability_check", "availability_check"}},
-	"subcommand": {{"subcommands", "subcommand"}, {"options", "option"}, {"positional_args", "positional"}, {"sequence", "step"},
+	"subcommand": {{"subcommands", "subcommand"}, {"subcommand", "subcommand"}, {"options", "option"}, {"positional_args", "positional"}, {"sequence", "step"},
 		{"fallback", "subcommand"}, {"annotations", "annotations"}, {"availability_check", "availability_check"}},
 	"option":     {{"items", ""}},
 	"positional": {{"items", ""}},
@@ -346,6 +374,11 @@ func Parse(file string, data []byte) (*Definition, []*Tool, error) {
 	if err := json.Unmarshal(data, &plain); err != nil {
 		return nil, nil, bad("$", "not JSON: %s", jsonError(data, err))
 	}
+	// What MTDF writes its own way, said plainly before the schema's
+	// terser reasons.
+	if problems := mtdfProblems(file, plain); len(problems) > 0 {
+		return nil, nil, &DefError{Problems: problems}
+	}
 	if err := rs[""].Validate(plain); err != nil {
 		path, why := locate(rs, plain, "", "$")
 		if path == "" {
@@ -360,6 +393,7 @@ func Parse(file string, data []byte) (*Definition, []*Tool, error) {
 	// json.Unmarshal puts "command" in Definition.Command; Node.Command is
 	// the subcommands'.
 	def.Node.Command = ""
+	normalize(&def.Node)
 	var problems []Problem
 	report := func(path, format string, args ...any) {
 		problems = append(problems, Problem{File: file, Path: path, Reason: fmt.Sprintf(format, args...)})
@@ -372,6 +406,9 @@ func Parse(file string, data []byte) (*Definition, []*Tool, error) {
 	}
 	var tools []*Tool
 	base := &Tool{File: file, Definition: def.Name, Command: def.Command, Shell: def.Shell, Timeout: DefaultTimeout}
+	if def.Command == seqCommand {
+		base.Command, base.seqMarker = "", true
+	}
 	flatten(&def.Node, base, "$", def.Name, true, report, &tools)
 	seen := map[string]bool{}
 	for _, t := range tools {
@@ -420,11 +457,13 @@ func flatten(n *Node, parent *Tool, path, name string, top bool, report func(str
 	if !top && n.Name != "default" {
 		t.Args = append(t.Args, n.Name)
 	}
-	if n.Command != "" {
+	if n.Command == seqCommand {
+		t.Command, t.Args, t.seqMarker = "", nil, true
+	} else if n.Command != "" {
 		if isShell(n.Command) && !t.Shell {
 			report(path+".command", "%s is a shell: only a definition marked \"shell\": true runs one", n.Command)
 		}
-		t.Command, t.Args = n.Command, nil
+		t.Command, t.Args, t.seqMarker = n.Command, nil, false
 	}
 	t.Args = append(t.Args, n.Args...)
 	if n.Enabled != nil && !*n.Enabled {
@@ -435,6 +474,9 @@ func flatten(n *Node, parent *Tool, path, name string, top bool, report func(str
 	}
 	if n.TimeoutSeconds > 0 {
 		t.Timeout = time.Duration(n.TimeoutSeconds) * time.Second
+	}
+	if n.StepDelayMS > 0 {
+		t.StepDelay = time.Duration(n.StepDelayMS) * time.Millisecond
 	}
 	if n.Annotations != nil {
 		t.Annotations = mergeAnnotations(t.Annotations, *n.Annotations)
@@ -480,12 +522,16 @@ func flatten(n *Node, parent *Tool, path, name string, top bool, report func(str
 		if n.Fallback != nil {
 			report(path+".fallback", "only a tool (a node without subcommands) has a fallback")
 		}
+		key := n.subKey
+		if key == "" {
+			key = "subcommands"
+		}
 		for i, sub := range n.Subcommands {
 			subName := name + "_" + sub.Name
 			if sub.Name == "default" {
 				subName = name
 			}
-			flatten(sub, &t, fmt.Sprintf("%s.subcommands[%d]", path, i), subName, false, report, out)
+			flatten(sub, &t, fmt.Sprintf("%s.%s[%d]", path, key, i), subName, false, report, out)
 		}
 		return
 	}
@@ -496,8 +542,13 @@ func flatten(n *Node, parent *Tool, path, name string, top bool, report func(str
 	if slices.Contains(reservedTools, t.Name) {
 		report(path+".name", "%q is one of the server's own tools", t.Name)
 	}
-	if t.Command == "" && len(n.Sequence) == 0 {
+	switch {
+	case t.seqMarker && len(n.Sequence) == 0:
+		report(path, "\"command\": \"sequence\" makes a sequence tool, but there is no \"sequence\" of steps here")
+	case t.Command == "" && len(n.Sequence) == 0:
 		report(path, "no command to run: set command (here or above) or a sequence")
+	case n.StepDelayMS > 0 && len(n.Sequence) == 0:
+		report(path+".step_delay_ms", "step_delay_ms is for a sequence (a pause between its steps)")
 	}
 	if len(n.Sequence) > 0 {
 		if len(n.Options)+len(n.Positional) > 0 {
@@ -599,6 +650,8 @@ func checkParams(t *Tool, path string, report func(string, string, ...any)) {
 		switch {
 		case p.Name == MetaDir || p.Name == MetaTimeout:
 			report(at+".name", "%q is a meta parameter every tool takes; it is never passed to the program", p.Name)
+		case p.Name == mtdfExecutionMode:
+			report(at+".name", "%q is an MTDF meta parameter (sync or async), never passed to the program; here \"synchronous\" in the definition decides", p.Name)
 		case seen[p.Name]:
 			report(at+".name", "two parameters are named %q", p.Name)
 		}
@@ -790,4 +843,106 @@ func inputSchema(t *Tool) (*jsonschema.Schema, error) {
 	}
 	t.resolved = rs
 	return s, nil
+}
+
+// MTDF, as Ahma's documents write it, spells a few things its own way:
+// Parse accepts them as written.
+const (
+	// seqCommand as a command is no program: it marks a sequence tool.
+	seqCommand = "sequence"
+	// mtdfExecutionMode is MTDF's third meta parameter (sync or async per
+	// call); no definition may take it as a parameter of its own.
+	mtdfExecutionMode = "execution_mode"
+	// shellSyntax are the characters a shell would give meaning to.
+	shellSyntax = "|&;<>()$`\\\"'*?[]{}~#!"
+	// maxCheckArgs is the most arguments an availability check takes.
+	maxCheckArgs = 16
+)
+
+var envAssignment = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
+
+// mtdfProblems are the problems of the document as written (decoded into
+// any) that concern MTDF's own spellings: "subcommand" beside
+// "subcommands", and an availability check written as a command line that
+// needs a shell.
+func mtdfProblems(file string, doc any) []Problem {
+	var out []Problem
+	var walk func(v any, path string)
+	walk = func(v any, path string) {
+		n, ok := v.(map[string]any)
+		if !ok {
+			return
+		}
+		_, mtdf := n["subcommand"]
+		_, ours := n["subcommands"]
+		if mtdf && ours {
+			out = append(out, Problem{File: file, Path: path,
+				Reason: `both "subcommand" (MTDF's spelling) and "subcommands" are given: they are one key, keep one`})
+		}
+		if line, ok := n["availability_check"].(string); ok {
+			if why := checkLineProblem(line); why != "" {
+				out = append(out, Problem{File: file, Path: path + ".availability_check", Reason: why})
+			}
+		}
+		for _, key := range []string{"subcommand", "subcommands"} {
+			if list, ok := n[key].([]any); ok {
+				for i, e := range list {
+					walk(e, fmt.Sprintf("%s.%s[%d]", path, key, i))
+				}
+			}
+		}
+		walk(n["fallback"], path+".fallback")
+	}
+	walk(doc, "$")
+	return out
+}
+
+// checkLineProblem says why an availability check written as one command
+// line cannot run as a program with its arguments, or "".
+func checkLineProblem(line string) string {
+	const how = `Deckhand runs a check as a program with its arguments, never through a shell: write {"command": "...", "args": [...]} without shell syntax`
+	for _, r := range line {
+		if r < 0x20 || r == 0x7f {
+			return fmt.Sprintf("the availability check %q holds a control character", line)
+		}
+	}
+	if i := strings.IndexAny(line, shellSyntax); i >= 0 {
+		return fmt.Sprintf("the availability check %q needs a shell (%s): %s", line, line[i:i+1], how)
+	}
+	f := strings.Fields(line)
+	switch {
+	case len(f) == 0:
+		return "the availability check is empty: give the command that must succeed for the tool to be offered"
+	case envAssignment.MatchString(f[0]):
+		return fmt.Sprintf("the availability check %q sets a variable (%s), which only a shell does: %s", line, f[0], how)
+	case len(f)-1 > maxCheckArgs:
+		return fmt.Sprintf("the availability check %q has %d arguments; at most %d", line, len(f)-1, maxCheckArgs)
+	}
+	return ""
+}
+
+// normalize moves MTDF's spellings into Deckhand's, through the tree of
+// nodes: "subcommand" into Subcommands (remembering the key, for problems'
+// paths), a step's tool and subcommand into the tool's name.
+func normalize(n *Node) {
+	if n == nil {
+		return
+	}
+	if len(n.MTDFSubcommand) > 0 {
+		n.Subcommands, n.MTDFSubcommand, n.subKey = n.MTDFSubcommand, nil, "subcommand"
+	}
+	for _, sub := range n.Subcommands {
+		normalize(sub)
+	}
+	normalize(n.Fallback)
+	for i := range n.Sequence {
+		st := &n.Sequence[i]
+		if st.Subcommand == "" {
+			continue
+		}
+		if st.Subcommand != "default" {
+			st.Tool += "_" + st.Subcommand
+		}
+		st.Tool, st.Subcommand = strings.ReplaceAll(st.Tool, "-", "_"), ""
+	}
 }

@@ -40,6 +40,36 @@ func IsAnthropicURL(baseURL string) bool {
 	return err == nil && strings.EqualFold(u.Hostname(), "api.anthropic.com")
 }
 
+// AnthropicEndpoint is the URL of an endpoint of the Messages API
+// ("messages", "models") under baseURL. The base may leave out /v1, as
+// Anthropic's SDKs and ANTHROPIC_BASE_URL do (https://api.anthropic.com,
+// https://proxy.example/anthropic), or carry it, as Deckhand's default does
+// (https://api.anthropic.com/v1), with or without a trailing slash: /v1 is
+// in the URL exactly once. A base that is already a whole endpoint's URL
+// (…/v1/messages, pasted) stands for its root.
+func AnthropicEndpoint(baseURL, endpoint string) string {
+	base := strings.TrimSpace(baseURL)
+	u, err := url.Parse(base)
+	if err != nil {
+		return strings.TrimRight(base, "/") + "/v1/" + endpoint
+	}
+	p := strings.TrimRight(u.EscapedPath(), "/")
+	for _, e := range []string{"/v1/messages", "/v1/models"} {
+		if strings.HasSuffix(p, e) {
+			p = strings.TrimSuffix(p, e) + "/v1"
+		}
+	}
+	if !strings.HasSuffix(p, "/v1") {
+		p += "/v1"
+	}
+	p += "/" + endpoint
+	if u.Path, err = url.PathUnescape(p); err != nil {
+		return strings.TrimRight(base, "/") + "/v1/" + endpoint
+	}
+	u.RawPath = p
+	return u.String()
+}
+
 // ephemeral is the prompt-cache breakpoint Anthropic offers: the prefix up
 // to and including the marked block is cached for five minutes.
 var ephemeral = &anthropicCache{Type: "ephemeral"}

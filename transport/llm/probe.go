@@ -66,12 +66,29 @@ func Probe(ctx context.Context, candidates []Endpoint) []Endpoint {
 
 // ListModels asks an OpenAI-compatible server for its models (GET
 // base/models). Anthropic's API answers the same question in the same
-// shape, with its own headers.
+// shape, with its own headers: a base URL on api.anthropic.com is asked
+// that way (ListModelsFor says so of any other, such as a proxy).
 func ListModels(ctx context.Context, baseURL, apiKey string) ([]string, error) {
-	u := strings.TrimRight(baseURL, "/") + "/models"
-	anthropic := IsAnthropicURL(baseURL)
+	return ListModelsFor(ctx, "", baseURL, apiKey)
+}
+
+// ListModelsFor is ListModels for a server of a known provider
+// (ProviderOpenAI, ProviderAnthropic; "": Anthropic when the base URL is
+// Anthropic's own API). Anthropic's list is at /v1/models, whether or not
+// the base URL ends in /v1 (AnthropicEndpoint).
+func ListModelsFor(ctx context.Context, provider, baseURL, apiKey string) ([]string, error) {
+	anthropic := provider == ProviderAnthropic || provider == "" && IsAnthropicURL(baseURL)
+	shown := strings.TrimRight(baseURL, "/") + "/models"
+	u := shown
 	if anthropic {
-		u += "?limit=1000" // else the first 20
+		shown = AnthropicEndpoint(baseURL, "models")
+		u = shown
+		if pu, err := url.Parse(shown); err == nil {
+			q := pu.Query()
+			q.Set("limit", "1000") // else the first 20
+			pu.RawQuery = q.Encode()
+			u = pu.String()
+		}
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
@@ -93,7 +110,7 @@ func ListModels(ctx context.Context, baseURL, apiKey string) ([]string, error) {
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 8<<20)) // some list hundreds of models, with prices
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("GET %s/models: %d", baseURL, resp.StatusCode)
+		return nil, fmt.Errorf("GET %s: %d", shown, resp.StatusCode)
 	}
 	var list struct {
 		Data []struct {
@@ -101,7 +118,7 @@ func ListModels(ctx context.Context, baseURL, apiKey string) ([]string, error) {
 		} `json:"data"`
 	}
 	if err := json.Unmarshal(body, &list); err != nil {
-		return nil, fmt.Errorf("GET %s/models: %w", baseURL, err)
+		return nil, fmt.Errorf("GET %s: %w", shown, err)
 	}
 	ids := make([]string, 0, len(list.Data))
 	for _, m := range list.Data {

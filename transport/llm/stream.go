@@ -29,7 +29,8 @@ type Client struct {
 	// ProviderAnthropic.
 	Provider string
 	// BaseURL is the API root; requests go to BaseURL/chat/completions
-	// (BaseURL/messages for Anthropic).
+	// (for Anthropic BaseURL/v1/messages, BaseURL with or without /v1:
+	// see AnthropicEndpoint).
 	BaseURL string
 	// Model is sent as "model".
 	Model string
@@ -49,9 +50,9 @@ func (c *Client) Stream(ctx context.Context, req *Request) (*Stream, error) {
 	anthropic := c.Provider == ProviderAnthropic
 	var body []byte
 	var err error
-	path := "/chat/completions"
+	endpoint := strings.TrimRight(c.BaseURL, "/") + "/chat/completions"
 	if anthropic {
-		path = "/messages"
+		endpoint = AnthropicEndpoint(c.BaseURL, "messages")
 		body, err = anthropicBody(c.Model, req)
 	} else {
 		body, err = openAIBody(c.Model, req)
@@ -65,7 +66,7 @@ func (c *Client) Stream(ctx context.Context, req *Request) (*Stream, error) {
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	watchdog := time.AfterFunc(timeout, func() { cancel(ErrStreamTimeout) })
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimRight(c.BaseURL, "/")+path, bytes.NewReader(body))
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
 	if err != nil {
 		watchdog.Stop()
 		cancel(nil)

@@ -12,6 +12,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/redact"
+	"deckhand/chatmodel"
 	"deckhand/store"
 	"deckhand/tools"
 )
@@ -499,11 +500,5 @@ func (a *storeActor) capped(args json.RawMessage) any {
 	return tools.Cap(string(args), a.limit)
 }
 
-// title shortens a first message to a session title.
-func title(text string) string {
-	t := strings.Join(strings.Fields(text), " ")
-	if r := []rune(t); len(r) > 60 {
-		t = strings.TrimSpace(string(r[:59])) + "…"
-	}
-	return t
-}
+// title shortens a first message to a session title (one line).
+func title(text string) string { return chatmodel.Title(text) }

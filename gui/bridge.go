@@ -279,7 +279,7 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 			cs.tr.StartRun(m.Run)
 			cs.tr.User(m.Text, now)
 			if cs.title == "" {
-				cs.title = m.Text
+				cs.title = chatmodel.Title(m.Text)
 				b.sessDirty = true
 			}
 		}

@@ -105,11 +105,32 @@ func (t *textView) set(r chatmodel.Row) {
 	if r.Text != t.src {
 		t.src = r.Text
 		t.sel.host.drop(t.sel)
+		if t.user {
+			// The person's words as typed, line breaks kept: not
+			// Markdown, whose single newlines join lines.
+			t.rt.Segments = plainSegments(r.Text)
+			t.rt.Refresh()
+			return
+		}
 		t.rt.ParseMarkdown(r.Text)
 		if fitTables(t.rt) {
 			t.rt.Refresh()
 		}
 	}
+}
+
+// plainSegments shows text as it is: a paragraph a line (an empty line
+// keeps its height).
+func plainSegments(text string) []widget.RichTextSegment {
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	segs := make([]widget.RichTextSegment, 0, len(lines))
+	for _, l := range lines {
+		if l == "" {
+			l = " "
+		}
+		segs = append(segs, &widget.TextSegment{Text: l, Style: widget.RichTextStyleParagraph})
+	}
+	return segs
 }
 
 // codeView: a code block, monospace and highlighted by its language, with

@@ -28,6 +28,7 @@ type ScreenItem struct {
 	Focused  bool    `json:"focused,omitempty"`
 	Disabled bool    `json:"disabled,omitempty"`
 	Checked  bool    `json:"checked,omitempty"`
+	Hint     string  `json:"hint,omitempty"` // an entry's placeholder
 }
 
 // ScreenWindow is a window and its content's size in pixels.
@@ -168,10 +169,11 @@ func (w *screenWalker) walk(o fyne.CanvasObject, clip rect) {
 		w.add(o, "label", x.Text, clip, nil)
 		return
 	case *widget.Entry:
-		w.add(o, "entry", x.Text, clip, nil)
+		w.add(o, "entry", x.Text, clip, func(it *ScreenItem) { it.Hint = x.PlaceHolder })
 		return
 	case entryOf:
-		w.add(o, "entry", x.entryWidget().Text, clip, nil)
+		e := x.entryWidget()
+		w.add(o, "entry", e.Text, clip, func(it *ScreenItem) { it.Hint = e.PlaceHolder })
 		return
 	case *mdText:
 		w.add(o, "text", x.String(), clip, nil)
@@ -184,6 +186,8 @@ func (w *screenWalker) walk(o fyne.CanvasObject, clip rect) {
 		return
 	case *sessionRow:
 		w.add(o, "row", x.item.title, clip, nil)
+	case *sessionsList:
+		w.add(o, "sessions", "", clip, nil)
 	case *rowView:
 		w.add(o, "message", "", clip, nil)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/asynkron/protoactor-go/actor"
@@ -122,7 +123,7 @@ func (b *bridge) sidebar() []sessionItem {
 		if s.Runs == 0 && (cs == nil || cs.unsent()) {
 			continue
 		}
-		item := sessionItem{id: s.ID, title: s.Title, when: s.Updated, usage: s.Usage, run: s.LastRun}
+		item := sessionItem{id: s.ID, title: oneLine(s.Title), when: s.Updated, usage: s.Usage, run: s.LastRun}
 		if cs != nil {
 			item.usage = cs.usage
 			if cs.lastRun != "" {
@@ -140,18 +141,22 @@ func (b *bridge) sidebar() []sessionItem {
 	return out
 }
 
-// title is the current conversation's title.
+// title is the current conversation's title, on one line.
 func (b *bridge) title() string {
 	if cs := b.convs[b.current]; cs != nil && cs.title != "" {
-		return cs.title
+		return oneLine(cs.title)
 	}
 	for _, s := range b.sessions {
 		if s.ID == b.current && s.Title != "" {
-			return s.Title
+			return oneLine(s.Title)
 		}
 	}
 	return "New chat"
 }
+
+// oneLine is a title as one line: a renamed session's title is the
+// person's, but a label given newlines grows a line each.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // newSidebar makes the sidebar: New chat, the sessions, and the buttons
 // to the servers and settings.
@@ -174,6 +179,7 @@ func (u *UI) newSidebar() fyne.CanvasObject {
 	}
 	list.ExtendBaseWidget(list)
 	side.list, u.sessionList = list, &list.List
+	list.OnHighlighted = func(i widget.ListItemID) { list.highlight = i }
 	u.sessionList.OnSelected = func(i widget.ListItemID) {
 		if u.selecting || i >= len(u.sessions) {
 			return
@@ -185,12 +191,12 @@ func (u *UI) newSidebar() fyne.CanvasObject {
 	u.noSessions = container.NewVBox(side.hintObj)
 	serversBtn := widget.NewButtonWithIcon("Servers", theme.StorageIcon(), u.showServers)
 	settingsBtn := widget.NewButtonWithIcon("Settings", theme.SettingsIcon(), u.showSettings)
-	return container.NewBorder(
-		container.NewVBox(container.NewPadded(newChat), container.NewPadded(side.search)),
-		container.NewVBox(widget.NewSeparator(), serversBtn, settingsBtn),
-		nil, nil,
-		container.NewStack(list, u.noSessions),
-	)
+	// Tab goes top to bottom: New chat, the search box, the list, Servers,
+	// Settings. (NewBorder puts the middle first, which Tab would skip from
+	// the search box.)
+	top := container.NewVBox(container.NewPadded(newChat), container.NewPadded(side.search))
+	bottom := container.NewVBox(widget.NewSeparator(), serversBtn, settingsBtn)
+	return container.New(layout.NewBorderLayout(top, bottom, nil, nil), top, container.NewStack(list, u.noSessions), bottom)
 }
 
 // tightVBox stacks objects with no padding between them (a title and its

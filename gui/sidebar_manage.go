@@ -93,6 +93,22 @@ func (s *sidebarSide) selected() (sessionItem, bool) {
 	return sessionItem{}, false
 }
 
+// open opens the session at index i of the list (if it is not the one
+// open already), and shows it selected.
+func (s *sidebarSide) open(i widget.ListItemID) {
+	u := s.u
+	if i < 0 || i >= len(u.sessions) {
+		return
+	}
+	if id := u.sessions[i].id; id != u.conv {
+		u.tell(&uiOpenSession{id: id})
+	}
+	u.selecting = true
+	u.sessionList.Select(i)
+	u.selecting = false
+	s.list.highlight = i
+}
+
 // showMenu shows a session's menu where the person tapped.
 func (s *sidebarSide) showMenu(item sessionItem, at fyne.Position) {
 	menu := fyne.NewMenu("",
@@ -151,15 +167,22 @@ func (s *sidebarSide) askDelete(item sessionItem) {
 	d.Show()
 }
 
-// sessionsList is the sidebar's list, with F2 (rename) and Delete (or
-// Backspace) for the selected session while it has the focus.
+// sessionsList is the sidebar's list. With the focus, the arrows move to
+// a session and open it, Enter (or Space) opens the highlighted one, F2
+// renames and Delete (or Backspace) deletes the open one.
 type sessionsList struct {
 	widget.List
-	side *sidebarSide
+	side      *sidebarSide
+	highlight widget.ListItemID // where the keyboard is (Fyne keeps its own unexported)
 }
 
 func (l *sessionsList) TypedKey(k *fyne.KeyEvent) {
 	switch k.Name {
+	case fyne.KeyUp, fyne.KeyDown:
+		l.List.TypedKey(k)
+		l.side.open(l.highlight)
+	case fyne.KeyReturn, fyne.KeyEnter, fyne.KeySpace:
+		l.side.open(l.highlight)
 	case fyne.KeyF2:
 		if it, ok := l.side.selected(); ok {
 			l.side.askRename(it)
@@ -206,6 +229,24 @@ func (r *sessionRow) set(item sessionItem) {
 }
 
 func (r *sessionRow) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(r.box) }
+
+// Tapped opens the row's session (Fyne's list would, but a row that takes
+// secondary taps is the target of primary ones too), and gives the list
+// the focus, for the keyboard.
+func (r *sessionRow) Tapped(*fyne.PointEvent) {
+	if r.item.id == "" {
+		return
+	}
+	for i, it := range r.side.u.sessions {
+		if it.id == r.item.id {
+			r.side.list.Highlight(i)
+			r.side.open(i)
+		}
+	}
+	r.side.u.win.Canvas().Focus(r.side.list)
+}
+
+var _ fyne.Tappable = (*sessionRow)(nil)
 
 func (r *sessionRow) TappedSecondary(e *fyne.PointEvent) {
 	if r.item.id != "" {

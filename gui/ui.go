@@ -281,8 +281,10 @@ func (u *UI) apply(up *update) {
 			switched := up.conv != u.conv
 			u.conv = up.conv
 			u.chat.reset(up.rows)
-			if switched && (u.quick == nil || !u.quick.visible) {
-				u.input.focus(u.win) // a new chat or another session: type at once
+			// A new chat or another session: type at once, unless the
+			// person is going through the sidebar's list with the keys.
+			if switched && (u.quick == nil || !u.quick.visible) && u.win.Canvas().Focused() != fyne.Focusable(u.side.list) {
+				u.input.focus(u.win)
 			}
 		} else {
 			u.chat.update(up.n, up.changed)

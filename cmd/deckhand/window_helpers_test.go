@@ -2,12 +2,18 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
+	"deckhand/gui"
 	"deckhand/testutil"
 )
 
@@ -19,16 +25,37 @@ type realWindow struct {
 	dir     string // holds home/, config/ and data/
 	win     string // the main window's X id
 	stderr  *testutil.LockedBuffer
+	cmd     *exec.Cmd
+	shot    string // where the window writes what it shows (DECKHAND_TEST_SCREEN)
+	extra   []string
+}
+
+// windowOption changes how startRealWindow starts Deckhand: more
+// environment (FYNE_SCALE=2), or a display size.
+type windowOption func(*windowSetup)
+
+type windowSetup struct {
+	env    []string
+	screen string // WxH of the virtual display
+}
+
+func withEnv(kv ...string) windowOption { return func(s *windowSetup) { s.env = append(s.env, kv...) } }
+func withDisplay(wxh string) windowOption {
+	return func(s *windowSetup) { s.screen = wxh }
 }
 
 // startRealWindow writes cfg as the config of a fresh home, runs setup
 // (if any) on that home's environment, starts Deckhand and waits for its
 // window (and two seconds more: the servers connect, the message box takes
 // the focus), then activates it.
-func startRealWindow(t *testing.T, cfg string, setup func(env []string, home string)) *realWindow {
+func startRealWindow(t *testing.T, cfg string, setup func(env []string, home string), opts ...windowOption) *realWindow {
 	t.Helper()
+	var ws windowSetup
+	for _, o := range opts {
+		o(&ws)
+	}
 	bin := testutil.BuildProgram(t, "./cmd/deckhand")
-	w := &realWindow{t: t, display: xvfb(t), stderr: &testutil.LockedBuffer{}}
+	w := &realWindow{t: t, display: desktopDisplay(t, ws.screen), stderr: &testutil.LockedBuffer{}}
 	env, dir := freshHome(t)
 	w.dir = dir
 	if setup != nil {
@@ -39,12 +66,14 @@ func startRealWindow(t *testing.T, cfg string, setup func(env []string, home str
 	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	w.shot = filepath.Join(dir, "screen.json")
 	cmd := exec.Command(bin)
-	cmd.Env, cmd.Dir = append(env, "DISPLAY="+w.display), dir
+	cmd.Env, cmd.Dir = append(append(env, "DISPLAY="+w.display, screenEnv+"="+w.shot), ws.env...), dir
 	cmd.Stderr = w.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	w.cmd = cmd
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	testutil.Eventually(t, 30*time.Second, func() bool { w.win = w.xdo("search", "--name", "^Deckhand$"); return w.win != "" }, "the window; stderr:\n%s", w.stderr)
 	time.Sleep(2 * time.Second)
@@ -73,4 +102,142 @@ func (w *realWindow) keep(name string) {
 			os.WriteFile(filepath.Join(out, name), data, 0o644)
 		}
 	}
+}
+
+// desktopDisplay is a virtual display (size WxH, default 1280x800) with a
+// window manager (openbox), as a person's desktop has: windows get
+// decorations, focus and stacking from it.
+func desktopDisplay(t *testing.T, size string) string {
+	t.Helper()
+	display := xvfbSized(t, size)
+	if _, err := exec.LookPath("openbox"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("openbox is missing under CI (make test installs it)")
+		}
+		t.Log("no window manager (openbox is not installed)")
+		return display
+	}
+	wm := exec.Command("openbox", "--sm-disable")
+	wm.Env = append(os.Environ(), "DISPLAY="+display)
+	if err := wm.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { wm.Process.Kill(); wm.Wait() })
+	return display
+}
+
+// screen asks the window what it shows (it writes the file on SIGUSR2).
+func (w *realWindow) screen() gui.Screen {
+	w.t.Helper()
+	before, _ := os.Stat(w.shot)
+	w.cmd.Process.Signal(syscall.SIGUSR2)
+	var s gui.Screen
+	testutil.Eventually(w.t, 10*time.Second, func() bool {
+		st, err := os.Stat(w.shot)
+		if err != nil || before != nil && !st.ModTime().After(before.ModTime()) && st.Size() == before.Size() {
+			return false
+		}
+		data, err := os.ReadFile(w.shot)
+		return err == nil && json.Unmarshal(data, &s) == nil
+	}, "the window never said what it shows")
+	return s
+}
+
+// waitScreen waits until the screen satisfies ok, and returns it.
+func (w *realWindow) waitScreen(what string, ok func(gui.Screen) bool) gui.Screen {
+	w.t.Helper()
+	var s gui.Screen
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		s = w.screen()
+		if ok(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			w.keep(strings.ReplaceAll(what, " ", "-") + ".png")
+			f, _ := focused(s)
+			w.t.Fatalf("%s: never on screen; the focus is on %s %q; it shows:\n%s", what, f.Kind, f.Text+f.Hint, s.ScreenText())
+		}
+		time.Sleep(150 * time.Millisecond)
+	}
+}
+
+// find is the first visible item of kind ("" for any) whose text holds
+// text.
+func find(s gui.Screen, kind, text string) (gui.ScreenItem, bool) {
+	for _, it := range s.Items {
+		if it.Visible && (kind == "" || it.Kind == kind) && strings.Contains(it.Text, text) {
+			return it, true
+		}
+	}
+	return gui.ScreenItem{}, false
+}
+
+// findEntry is the first visible entry whose placeholder holds hint.
+func findEntry(s gui.Screen, hint string) (gui.ScreenItem, bool) {
+	for _, it := range s.Items {
+		if it.Visible && it.Kind == "entry" && strings.Contains(it.Hint, hint) {
+			return it, true
+		}
+	}
+	return gui.ScreenItem{}, false
+}
+
+// focused is the item that has the keyboard focus.
+func focused(s gui.Screen) (gui.ScreenItem, bool) {
+	for _, it := range s.Items {
+		if it.Focused {
+			return it, true
+		}
+	}
+	return gui.ScreenItem{}, false
+}
+
+// shows reports whether some visible text holds text.
+func shows(s gui.Screen, text string) bool { _, ok := find(s, "", text); return ok }
+
+// click clicks the middle of an item with the real mouse (button 1, or 3
+// for a secondary click).
+func (w *realWindow) click(it gui.ScreenItem, button ...string) {
+	w.t.Helper()
+	b := "1"
+	if len(button) > 0 {
+		b = button[0]
+	}
+	win := w.windowID(it.Window)
+	w.xdo("mousemove", "--window", win, fmt.Sprint(int(it.X+it.W/2)), fmt.Sprint(int(it.Y+it.H/2)))
+	w.xdo("click", b)
+}
+
+// clickText waits for a visible item of kind showing text, and clicks it.
+func (w *realWindow) clickText(kind, text string) {
+	w.t.Helper()
+	s := w.waitScreen(kind+" "+text, func(s gui.Screen) bool { _, ok := find(s, kind, text); return ok })
+	it, _ := find(s, kind, text)
+	w.click(it)
+}
+
+// windowID is the X id of the window titled title (the main one for
+// "Deckhand").
+func (w *realWindow) windowID(title string) string {
+	if title == "Deckhand" || title == "" {
+		return w.win
+	}
+	var id string
+	testutil.Eventually(w.t, 10*time.Second, func() bool {
+		id = strings.Fields(w.xdo("search", "--name", "^"+regexp.QuoteMeta(title)+"$") + " ")[0]
+		return id != ""
+	}, "no window titled %q", title)
+	return id
+}
+
+// key presses keys (xdotool names: ctrl+n, Return, Escape) in the window
+// that has the focus.
+func (w *realWindow) key(keys ...string) {
+	w.xdo(append([]string{"key", "--clearmodifiers"}, keys...)...)
+}
+
+// typeText types text as a person would.
+func (w *realWindow) typeText(text string) {
+	w.xdo("type", "--delay", "20", text)
 }

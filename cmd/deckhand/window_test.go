@@ -30,8 +30,14 @@ func TestWindowNeedsADisplay(t *testing.T) {
 // -noreset it does not reset when its last client leaves: a program
 // connecting during a reset (as the window does while a test polls with
 // xdotool) is refused.
-func xvfb(tb testing.TB) string {
+func xvfb(tb testing.TB) string { return xvfbSized(tb, "") }
+
+// xvfbSized is xvfb with a screen of size WxH ("" for 1280x800).
+func xvfbSized(tb testing.TB, size string) string {
 	tb.Helper()
+	if size == "" {
+		size = "1280x800"
+	}
 	if _, err := exec.LookPath("Xvfb"); err != nil {
 		tb.Skip("Xvfb is not installed (apt-get install xvfb)")
 	}
@@ -40,7 +46,7 @@ func xvfb(tb testing.TB) string {
 		tb.Fatal(err)
 	}
 	defer r.Close()
-	cmd := exec.Command("Xvfb", "-displayfd", "3", "-noreset", "-screen", "0", "1280x800x24", "-nolisten", "tcp")
+	cmd := exec.Command("Xvfb", "-displayfd", "3", "-noreset", "-screen", "0", size+"x24", "-nolisten", "tcp")
 	cmd.ExtraFiles = []*os.File{w}
 	err = cmd.Start()
 	w.Close()

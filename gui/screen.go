@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -126,6 +127,9 @@ type screenWalker struct {
 func (w *screenWalker) add(o fyne.CanvasObject, kind, text string, clip rect, extra func(*ScreenItem)) {
 	pos := w.drv.AbsolutePositionForObject(o)
 	size := o.Size()
+	if size.IsZero() {
+		size = o.MinSize() // laid out by a layout that never sized it (a dialog's title)
+	}
 	in := clip.intersect(rect{pos.X, pos.Y, size.Width, size.Height})
 	it := ScreenItem{Window: w.win.Title(), Kind: kind, Text: text,
 		X: pos.X * w.scale, Y: pos.Y * w.scale, W: size.Width * w.scale, H: size.Height * w.scale,
@@ -143,8 +147,20 @@ func (w *screenWalker) add(o fyne.CanvasObject, kind, text string, clip rect, ex
 }
 
 func (w *screenWalker) walk(o fyne.CanvasObject, clip rect) {
+	w.walkAt(o, clip, 0)
+}
+
+func (w *screenWalker) walkAt(o fyne.CanvasObject, clip rect, depth int) {
 	if o == nil || !o.Visible() {
 		return
+	}
+	// The driver finds an object by walking what is drawn; one it does
+	// not find (a list's spare row, kept for reuse, or anything under a
+	// hidden parent) is at 0,0, where nothing but a window's root is.
+	if depth > 0 && w.drv.AbsolutePositionForObject(o).IsZero() {
+		if _, container := o.(*fyne.Container); !container {
+			return
+		}
 	}
 	switch x := o.(type) {
 	case *widget.Button:
@@ -228,10 +244,30 @@ func (w *screenWalker) walk(o fyne.CanvasObject, clip rect) {
 				kids = append(kids, it.Detail)
 			}
 		}
+	default:
+		kids = contentOf(o)
 	}
 	for _, k := range kids {
-		w.walk(k, clip)
+		w.walkAt(k, clip, depth+1)
 	}
+}
+
+// contentOf is what a widget of Fyne's own internals shows through an
+// exported Content field (the overlay that holds a dialog): found by
+// reflection, since the type is not exported.
+func contentOf(o fyne.CanvasObject) []fyne.CanvasObject {
+	v := reflect.ValueOf(o)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return nil
+	}
+	f := v.Elem().FieldByName("Content")
+	if !f.IsValid() || !f.CanInterface() {
+		return nil
+	}
+	if c, ok := f.Interface().(fyne.CanvasObject); ok && c != nil {
+		return []fyne.CanvasObject{c}
+	}
+	return nil
 }
 
 // ScreenText is every visible text of a Screen, a line each: a quick

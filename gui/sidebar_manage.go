@@ -122,23 +122,26 @@ func (s *sidebarSide) showMenu(item sessionItem, at fyne.Position) {
 
 // askRename opens the rename dialog, its entry holding the title.
 func (s *sidebarSide) askRename(item sessionItem) {
-	entry := widget.NewEntry()
+	var d *dialog.FormDialog
+	back := s.u.keepFocus()
+	entry := newEscEntry(func() { d.Hide() }) // Escape cancels
 	entry.SetText(item.title)
 	entry.Validator = func(t string) error {
 		_, err := store.CleanTitle(t)
 		return err
 	}
 	entry.AlwaysShowValidationError = true // as it is typed, not once the focus leaves
-	d := dialog.NewForm("Rename chat", "Rename", "Cancel",
+	d = dialog.NewForm("Rename chat", "Rename", "Cancel",
 		[]*widget.FormItem{widget.NewFormItem("Title", entry)},
 		func(ok bool) {
 			s.rename, s.title = nil, nil
+			back()
 			if ok {
 				s.u.tell(&uiRenameSession{id: item.id, title: entry.Text})
 			}
 		}, s.u.win)
 	entry.OnSubmitted = func(string) { d.Submit() }
-	s.rename, s.title = d, entry
+	s.rename, s.title = d, &entry.Entry
 	d.Resize(fyne.NewSize(420, d.MinSize().Height))
 	d.Show()
 	s.u.win.Canvas().Focus(entry)
@@ -152,10 +155,12 @@ func (s *sidebarSide) askDelete(item sessionItem) {
 		s.u.showError(fmt.Sprintf("“%s” is still working: stop it first, then delete it.", item.title))
 		return
 	}
+	back := s.u.keepFocus()
 	d := dialog.NewConfirm("Delete chat",
 		fmt.Sprintf("Delete “%s”? Its messages and tool results are removed from this computer's log; usage totals of other sessions are kept.", item.title),
 		func(ok bool) {
 			s.del = nil
+			back()
 			if ok {
 				s.u.tell(&uiDeleteSession{id: item.id, title: item.title})
 			}

@@ -366,3 +366,22 @@ func (u *UI) setConfig(cfg *config.Config) {
 	}
 	u.body.Refresh()
 }
+
+// keepFocus notes where the keyboard focus is, before a dialog takes it;
+// the function returned puts it back (where it still can go), so that
+// what a person types after answering lands where it did before.
+func (u *UI) keepFocus() func() {
+	c := u.win.Canvas()
+	prev := c.Focused()
+	return func() {
+		if prev == nil {
+			u.input.focus(u.win)
+			return
+		}
+		if o, ok := prev.(fyne.CanvasObject); ok && !o.Visible() {
+			u.input.focus(u.win)
+			return
+		}
+		c.Focus(prev)
+	}
+}

@@ -156,6 +156,7 @@ func (w *realWindow) waitScreen(what string, ok func(gui.Screen) bool) gui.Scree
 		if time.Now().After(deadline) {
 			w.keep(strings.ReplaceAll(what, " ", "-") + ".png")
 			f, _ := focused(s)
+			w.t.Logf("stderr:\n%s", w.stderr)
 			w.t.Fatalf("%s: never on screen; the focus is on %s %q; it shows:\n%s", what, f.Kind, f.Text+f.Hint, s.ScreenText())
 		}
 		time.Sleep(150 * time.Millisecond)

@@ -60,8 +60,20 @@ func TestWindowOpensPastChats(t *testing.T) {
 	w.waitScreen("the second chat's history", func(s gui.Screen) bool { return shows(s, "answer two") && !shows(s, "answer one") })
 	w.key("Down", "Return")
 	w.waitScreen("the first chat again", func(s gui.Screen) bool { return shows(s, "answer one") })
-	f, _ := focused(w.screen())
-	t.Logf("before F2 the focus is on %s %q", f.Kind, f.Text)
 	w.key("F2")
 	w.waitScreen("the rename dialog", func(s gui.Screen) bool { return shows(s, "Rename chat") })
+	w.key("Escape")
+	w.waitScreen("the rename dialog closed", func(s gui.Screen) bool { return !shows(s, "Rename chat") })
+
+	// A search result opens with a click too.
+	w.click(search)
+	w.typeText("second")
+	s = w.waitScreen("one search result", func(s gui.Screen) bool {
+		_, first := find(s, "row", "first question")
+		_, second := find(s, "row", "second question")
+		return second && !first
+	})
+	row, _ = find(s, "row", "second question")
+	w.click(row)
+	w.waitScreen("the search result's history", func(s gui.Screen) bool { return shows(s, "answer two") })
 }

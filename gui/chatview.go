@@ -31,6 +31,7 @@ type chatView struct {
 	sel      selection         // the selected text, in one block
 	running  bool              // an answer is being written: no message controls
 	follow   bool              // keep the end in view as rows arrive
+	settling bool              // a second scroll to the end is due
 	empty    fyne.CanvasObject // what an empty conversation shows
 
 	resizing bool         // a re-measure at a new width is scheduled
@@ -215,7 +216,22 @@ func (cv *chatView) update(n int, changed map[int]chatmodel.Row) {
 	}
 	if follow || cv.follow {
 		cv.follow = false
-		cv.list.ScrollToBottom()
+		cv.toBottom()
+	}
+}
+
+// toBottom scrolls to the end, and again once the list has laid out the
+// heights just set: a scroll asked in the same frame as a much taller row
+// (a long paste sent) stops short of the end, and the next rows would then
+// not follow.
+func (cv *chatView) toBottom() {
+	cv.list.ScrollToBottom()
+	if !cv.settling {
+		cv.settling = true
+		cv.ui.post(func() {
+			cv.settling = false
+			cv.list.ScrollToBottom()
+		})
 	}
 }
 
@@ -257,7 +273,7 @@ func (cv *chatView) fixHeights() {
 	clear(cv.fixes)
 	switch {
 	case end:
-		cv.list.ScrollToBottom()
+		cv.toBottom()
 	case shift != 0:
 		cv.list.ScrollToOffset(offset + shift)
 	}

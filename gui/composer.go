@@ -299,6 +299,32 @@ func (p *composer) add(path string) {
 	}()
 }
 
+// addText attaches text the person pasted (too long for the message box)
+// as a text file named name, numbered when there are several; too long a
+// text is refused, saying its size and the limit.
+func (p *composer) addText(name string, text string) {
+	if len(p.files) >= maxAttachments {
+		p.u.showError(fmt.Sprintf("A message can have at most %d attachments.", maxAttachments))
+		return
+	}
+	n := 1
+	for _, f := range p.files {
+		if strings.HasPrefix(f.name, name) {
+			n++
+		}
+	}
+	if n > 1 {
+		name = fmt.Sprintf("%s %d", name, n)
+	}
+	f := &attachedFile{name: name}
+	p.files = append(p.files, f)
+	p.refreshChips()
+	go func() {
+		at, err := checkAttachment(name, []byte(text))
+		p.u.post(func() { p.read(f, at, err) })
+	}()
+}
+
 // read is a file read (or not) in the background.
 func (p *composer) read(f *attachedFile, at actors.Attachment, err error) {
 	if !slices.Contains(p.files, f) {

@@ -21,7 +21,15 @@ type chatEntry struct {
 	// shortcuts are the window's Ctrl (Cmd) shortcuts, by key.
 	shortcuts map[fyne.KeyName]func()
 	shift     bool
+	// onLongPaste, if set, takes a paste of more than longPaste bytes
+	// instead of the box (it becomes an attachment): an entry holding
+	// megabytes lays them out on every key.
+	onLongPaste func(text string)
 }
+
+// longPaste is the most a paste puts in the message box; more becomes an
+// attached text file, as other chat apps do.
+const longPaste = 32 << 10
 
 var _ desktop.Keyable = (*chatEntry)(nil)
 
@@ -70,6 +78,12 @@ func (e *chatEntry) TypedShortcut(s fyne.Shortcut) {
 	if cs, ok := s.(*desktop.CustomShortcut); ok && cs.Modifier == fyne.KeyModifierShortcutDefault {
 		if f := e.shortcuts[cs.KeyName]; f != nil {
 			f()
+			return
+		}
+	}
+	if p, ok := s.(*fyne.ShortcutPaste); ok && e.onLongPaste != nil && p.Clipboard != nil {
+		if text := p.Clipboard.Content(); len(text) > longPaste {
+			e.onLongPaste(text)
 			return
 		}
 	}

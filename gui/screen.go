@@ -192,10 +192,10 @@ func (w *screenWalker) walkAt(o fyne.CanvasObject, clip rect, depth int) {
 		w.add(o, "entry", e.Text, clip, func(it *ScreenItem) { it.Hint = e.PlaceHolder })
 		return
 	case *mdText:
-		w.add(o, "text", x.String(), clip, nil)
+		w.add(o, "text", richString(&x.RichText), clip, nil)
 		return
 	case *widget.RichText:
-		w.add(o, "text", x.String(), clip, nil)
+		w.add(o, "text", richString(x), clip, nil)
 		return
 	case *canvas.Text:
 		w.add(o, "text", x.Text, clip, nil)
@@ -250,6 +250,19 @@ func (w *screenWalker) walkAt(o fyne.CanvasObject, clip rect, depth int) {
 	for _, k := range kids {
 		w.walkAt(k, clip, depth+1)
 	}
+}
+
+// richString is a rich text's text as shown: a line break after each
+// paragraph (RichText.String runs them together).
+func richString(rt *widget.RichText) string {
+	var b strings.Builder
+	for i, s := range rt.Segments {
+		if i > 0 && !s.Inline() {
+			b.WriteByte('\n')
+		}
+		b.WriteString(s.Textual())
+	}
+	return strings.TrimRight(b.String(), "\n")
 }
 
 // contentOf is what a widget of Fyne's own internals shows through an

@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
+	"strings"
 	"testing"
 
 	"deckhand/gui"
@@ -76,4 +78,113 @@ func TestWindowOpensPastChats(t *testing.T) {
 	row, _ = find(s, "row", "second question")
 	w.click(row)
 	w.waitScreen("the search result's history", func(s gui.Screen) bool { return shows(s, "answer two") })
+}
+
+// windowHeight is the window's height in pixels, as X has it.
+func (w *realWindow) windowHeight() int {
+	out := w.xdo("getwindowgeometry", w.win)
+	var width, height int
+	for _, line := range strings.Split(out, "\n") {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "Geometry: "); ok {
+			fmt.Sscanf(rest, "%dx%d", &width, &height)
+		}
+	}
+	return height
+}
+
+// setClipboard puts text on the display's clipboard (xclip serves it).
+func (w *realWindow) setClipboard(text string) {
+	w.t.Helper()
+	cmd := exec.Command("xclip", "-selection", "clipboard", "-i")
+	cmd.Env = append(os.Environ(), "DISPLAY="+w.display)
+	cmd.Stdin = strings.NewReader(text)
+	// xclip stays to serve the clipboard: its output is not waited for.
+	if err := cmd.Run(); err != nil {
+		w.t.Fatalf("xclip: %v", err)
+	}
+}
+
+// A multi-line first message makes a one-line title and keeps its line
+// breaks on screen; a 30 KB paste never makes the window taller than the
+// screen nor pushes the message box out of it; a paste over 32 KB becomes
+// an attached text file with its size (100 KB), or is refused saying why
+// (1 MB), and the window answers at once.
+func TestWindowLongMessages(t *testing.T) {
+	model := testutil.NewModelServer(t)
+	for range 3 {
+		model.Add(testutil.ModelResponse{Body: testutil.TextChunks("noted")})
+	}
+	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n", model.URL)
+	w := startRealWindow(t, cfg, nil)
+	box, ok := findEntry(w.screen(), "Message Deckhand")
+	if !ok {
+		t.Fatal("no message box")
+	}
+	w.click(box)
+	w.typeText("line one")
+	w.key("shift+Return")
+	w.typeText("line two")
+	w.key("Return")
+	s := w.waitScreen("the answer", func(s gui.Screen) bool { return shows(s, "noted") })
+	if title, ok := find(s, "label", "line one"); !ok || strings.Contains(title.Text, "\n") {
+		t.Errorf("the title is %q", title.Text)
+	}
+	if !shows(s, "line one\nline two") {
+		t.Errorf("the message lost its line break:\n%s", s.ScreenText())
+	}
+
+	screenH := 800
+	long := pasteText(30 << 10)
+	w.setClipboard(long)
+	w.click(box)
+	w.key("ctrl+v")
+	w.key("Return")
+	s = w.waitScreen("the second answer", func(s gui.Screen) bool {
+		n := 0
+		for _, it := range s.Items {
+			if it.Visible && strings.TrimSpace(it.Text) == "noted" {
+				n++
+			}
+		}
+		return n >= 1 && !strings.Contains(strings.Join(entryTexts(s), ""), "quick brown")
+	})
+	if h := w.windowHeight(); h == 0 || h > screenH {
+		t.Errorf("the window is %d px tall on a %d px screen", h, screenH)
+	}
+	if b, ok := findEntry(s, "Message Deckhand"); !ok || b.Y+b.H > float32(screenH) {
+		t.Errorf("the message box is off the screen: %+v", b)
+	}
+	w.keep("after-30KB-message.png")
+
+	// 100 KB: an attachment, with its size.
+	w.setClipboard(pasteText(100 << 10))
+	w.click(box)
+	w.key("ctrl+v")
+	s = w.waitScreen("the pasted text as an attachment", func(s gui.Screen) bool { return shows(s, "Pasted text") && shows(s, "100.0 KiB") })
+	if strings.Contains(strings.Join(entryTexts(s), ""), "quick brown") {
+		t.Errorf("100 KB went into the message box")
+	}
+	w.keep("paste-100KB.png")
+	// 1 MB: refused, saying why.
+	w.setClipboard(pasteText(1 << 20))
+	w.click(box)
+	w.key("ctrl+v")
+	w.waitScreen("the 1 MB paste refused", func(s gui.Screen) bool { return shows(s, "too big to attach (1.0 MiB)") })
+}
+
+// entryTexts are the texts of the visible entries.
+func entryTexts(s gui.Screen) []string {
+	var out []string
+	for _, it := range s.Items {
+		if it.Visible && it.Kind == "entry" {
+			out = append(out, it.Text)
+		}
+	}
+	return out
+}
+
+// pasteText is n bytes of prose in lines.
+func pasteText(n int) string {
+	line := "The quick brown fox jumps over the lazy dog, then naps in the sun for a while. 0123456789\n"
+	return strings.Repeat(line, n/len(line)+1)[:n]
 }

@@ -226,3 +226,122 @@ func BenchmarkSearch(b *testing.B) {
 		b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*len(qs)), "µs/query")
 	})
 }
+
+func TestWords(t *testing.T) {
+	tests := []struct {
+		text      string
+		compounds bool
+		want      []string
+	}{
+		{"listDirectory", false, []string{"list", "directory"}},
+		{"list_directory list-directory list.directory", false, []string{"list", "directory", "list", "directory", "list", "directory"}},
+		{"MySQL server", false, []string{"my", "sql", "server"}},
+		{"MySQL server", true, []string{"my", "sql", "mysql", "server"}},
+		{"show PostgreSQL", true, []string{"show", "postgre", "sql", "postgresql"}},
+		{"getIssue", true, []string{"get", "issue", "getissue"}},
+	}
+	for _, tt := range tests {
+		if got := words(tt.text, tt.compounds); !slices.Equal(got, tt.want) {
+			t.Errorf("words(%q, %v) = %q, want %q", tt.text, tt.compounds, got, tt.want)
+		}
+	}
+	vocab := map[string]bool{"host": true, "pool": true, "work": true, "log": true, "hostpool": true}
+	for w, want := range map[string][]string{"hostpool": {"host", "pool"}, "worklog": {"work", "log"}, "hostess": nil, "logs": nil} {
+		if got := split(w, vocab); !slices.Equal(got, want) {
+			t.Errorf("split(%q) = %q, want %q", w, got, want)
+		}
+	}
+}
+
+// toolList builds a server's tools from name, description and parameter
+// names.
+func toolList(tools ...[3]string) Source {
+	var out []*sdk.Tool
+	for _, t := range tools {
+		props := map[string]any{}
+		for _, p := range strings.Fields(t[2]) {
+			props[p] = map[string]any{"type": "string", "description": "The " + p + "."}
+		}
+		out = append(out, &sdk.Tool{Name: t[0], Description: t[1], InputSchema: map[string]any{"type": "object", "properties": props}})
+	}
+	return Source{Tools: out}
+}
+
+// Look-alike tools: the parameters every tool takes say nothing, a plural
+// asks for the list, and a compound name meets the words apart.
+func TestSearchLookAlikes(t *testing.T) {
+	cat := NewCatalog(map[string]Source{"cloud": toolList(
+		[3]string{"subscription_list", "List all subscriptions for an account.", ""},
+		[3]string{"group_list", "List the resource groups in a subscription.", "subscription tenant"},
+		[3]string{"server_list", "Lists all servers in a subscription.", "subscription tenant"},
+		[3]string{"server_get", "Retrieves the configuration of a server.", "subscription tenant server"},
+		[3]string{"database_list", "Lists the databases of a server.", "subscription tenant server"},
+		[3]string{"hostpool_list", "List the hostpools in a subscription: pools of session hosts.", "subscription tenant"},
+		[3]string{"hostpool_host_list", "List the session hosts in a hostpool.", "subscription tenant hostpool"},
+		[3]string{"user_list", "List the users of a subscription.", "subscription tenant"},
+	)})
+	tests := []struct {
+		query, want string
+		within      int
+	}{
+		{"what subscriptions do I have", "cloud.subscription_list", 1},
+		{"show me my servers", "cloud.server_list", 1},
+		{"configuration of server web-1", "cloud.server_get", 1},
+		// hostpool_host_list holds "host" twice over: second is fair
+		{"list all host pools", "cloud.hostpool_list", 2},
+	}
+	for _, tt := range tests {
+		ms := cat.Search(tt.query, "", 5)
+		if i := slices.IndexFunc(ms, func(m Match) bool { return m.Tool.Display == tt.want }); i < 0 || i >= tt.within {
+			t.Errorf("Search(%q) = %v, want %s among the first %d", tt.query, names(ms), tt.want, tt.within)
+		}
+	}
+}
+
+func TestSearchSeveralQueries(t *testing.T) {
+	src, _ := synthCatalog()
+	cat := NewCatalog(src)
+	ms := cat.Search("list open pull requests on github; post a message to a slack channel\nmake a directory", "", 0)
+	if len(ms) != 9 {
+		t.Errorf("three searches, no limit: %d matches %v, want 9", len(ms), names(ms))
+	}
+	for i, want := range []string{"github.list_pull_requests", "slack.slack_post_message", "filesystem.create_directory"} {
+		if len(ms) <= i || ms[i].Tool.Display != want {
+			t.Errorf("match %d = %v, want %s (each search's best first)", i, names(ms), want)
+		}
+	}
+	if ms := cat.Search("list open pull requests on github; post a message to a slack channel", "", 3); len(ms) != 3 {
+		t.Errorf("limit 3: %v", names(ms))
+	}
+	one := cat.Search("list open pull requests on github", "", 0)
+	if again := cat.Search(" ; list open pull requests on github;", "", 0); !slices.Equal(names(one), names(again)) {
+		t.Errorf("empty searches should change nothing: %v, then %v", names(one), names(again))
+	}
+}
+
+// Searches from many goroutines at once, on a fresh catalog: the index
+// is built once, and the answers are those of a search alone.
+func TestSearchConcurrent(t *testing.T) {
+	src, qs := synthCatalog()
+	want := map[string][]string{}
+	alone := NewCatalog(src)
+	for _, q := range qs {
+		want[q.text] = names(alone.Search(q.text, "", 5))
+	}
+	cat := NewCatalog(src)
+	done := make(chan bool)
+	for g := range 8 {
+		go func() {
+			defer func() { done <- true }()
+			for i := range qs {
+				q := qs[(i+g*7)%len(qs)]
+				if got := names(cat.Search(q.text, "", 5)); !slices.Equal(got, want[q.text]) {
+					t.Errorf("Search(%q) = %v, alone %v", q.text, got, want[q.text])
+				}
+			}
+		}()
+	}
+	for range 8 {
+		<-done
+	}
+}

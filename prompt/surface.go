@@ -111,11 +111,13 @@ func (s *Surface) LoadedTokens(loaded map[string]bool) int {
 // ToolSearchTool is tool_search's definition.
 var ToolSearchTool = llm.Tool{
 	Name: ToolSearchName,
-	Description: "Find tools by what they do. Most tools are not listed in this request; describe the tool you need " +
-		"in a few words (the action and what it acts on, such as \"create calendar event\" or \"list kubernetes pods\"). " +
-		"The tools found can be called from your next step on, by the name given. It runs no tool itself.",
+	Description: "Find tools by what you want done. Most tools are not listed in this request. Describe the task in a " +
+		"few plain words: the action and what it acts on, with the product or service when you know it (\"list open pull " +
+		"requests on github\", \"send an email\", \"scale a kubernetes deployment\"). Don't guess tool names. For several " +
+		"needs, or several ways of saying one, separate the searches with ';' (\"read a file; write a file\"). If nothing " +
+		"fits, try other words. The tools found can be called from your next step on, by the name given. It runs no tool itself.",
 	Parameters: json.RawMessage(`{"type":"object","properties":{` +
-		`"query":{"type":"string","description":"What the tool should do, in plain words"},` +
+		`"query":{"type":"string","description":"What you want done, in plain words; several searches separated by ';'"},` +
 		`"server":{"type":"string","description":"Only tools of this server (its alias)"},` +
 		`"limit":{"type":"integer","description":"How many tools to return (default 5, at most 20)"}},` +
 		`"required":["query"]}`),

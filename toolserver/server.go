@@ -380,8 +380,8 @@ func signature(def *sdk.Tool, t *Tool) string {
 		Opts, Pos         []Param
 		Seq               []Step
 		Sync, Shell, Dash bool
-		Timeout           time.Duration
-	}{def, t.Command, t.Args, t.Env, t.SandboxRead, t.Options, t.Positional, t.Sequence, t.Sync, t.Shell, t.EndOfOpts, t.Timeout})
+		Timeout, Delay    time.Duration
+	}{def, t.Command, t.Args, t.Env, t.SandboxRead, t.Options, t.Positional, t.Sequence, t.Sync, t.Shell, t.EndOfOpts, t.Timeout, t.StepDelay})
 	return string(data)
 }
 
@@ -470,11 +470,20 @@ func (s *Server) plan(t *Tool, args map[string]any) (func(context.Context, func(
 		calls = append(calls, call)
 		names = append(names, call.Display)
 	}
+	delay := t.StepDelay
 	return func(ctx context.Context, out func([]byte)) Result {
 		var all strings.Builder
 		var last Result
 		start := time.Now()
 		for i, call := range calls {
+			if i > 0 && delay > 0 {
+				// MTDF's step_delay_ms: a pause between steps (a build
+				// tool releasing its lock); cancelling ends it.
+				select {
+				case <-time.After(delay):
+				case <-ctx.Done():
+				}
+			}
 			header := fmt.Sprintf("$ %s\n", call.Display)
 			if i > 0 {
 				header = "\n" + header

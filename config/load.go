@@ -106,6 +106,11 @@ func Parse(name string, data []byte) (*Config, error) {
 		problems = append(problems, Problem{Key: keyString(k), Msg: "unknown key"})
 	}
 	problems = append(problems, validate(&c)...)
+	for i := range problems {
+		if problems[i].Line == 0 && problems[i].Key != "" {
+			problems[i].Line = lineOfKey(data, problems[i].Key)
+		}
+	}
 	if len(problems) > 0 {
 		sort.SliceStable(problems, func(i, j int) bool { return problems[i].Key < problems[j].Key })
 		return nil, &Error{File: name, Problems: problems}
@@ -130,6 +135,51 @@ func decodeProblem(err error) Problem {
 		return Problem{Key: m[2], Line: line, Msg: msg[len(m[0]):]}
 	}
 	return Problem{Msg: strings.TrimPrefix(msg, "toml: ")}
+}
+
+// lineOfKey is the line (1-based) where key is set in the TOML text, or where
+// the nearest table holding it begins; 0 when it cannot be told. The
+// decoder keeps no positions for keys it decoded.
+func lineOfKey(data []byte, key string) int {
+	table, best := "", 0
+	for i, raw := range strings.Split(string(data), "\n") {
+		line := strings.TrimSpace(raw)
+		if strings.HasPrefix(line, "#") || line == "" {
+			continue
+		}
+		if strings.HasPrefix(line, "[") {
+			name := strings.Trim(strings.SplitN(line, "#", 2)[0], "[] \t")
+			table = normKey(name)
+			if table == key || strings.HasPrefix(key, table+".") {
+				best = i + 1
+			}
+			continue
+		}
+		name, _, ok := strings.Cut(line, "=")
+		if !ok {
+			continue
+		}
+		full := normKey(strings.TrimSpace(name))
+		if table != "" {
+			full = table + "." + full
+		}
+		if full == key || strings.HasPrefix(key, full+".") {
+			return i + 1
+		}
+	}
+	return best
+}
+
+// normKey writes a TOML key path as keyString does: parts quoted only
+// when they must be.
+func normKey(k string) string {
+	var parts []string
+	for _, p := range strings.Split(k, ".") {
+		p = strings.TrimSpace(p)
+		p = strings.Trim(p, `"'`)
+		parts = append(parts, quoteKey(p))
+	}
+	return strings.Join(parts, ".")
 }
 
 // keyString renders a key path, quoting parts that are not bare keys.

@@ -23,28 +23,35 @@ func screenOnSignal(log *slog.Logger) func() {
 	ch := make(chan os.Signal, 1)
 	signal.Notify(ch, syscall.SIGUSR2)
 	done := make(chan struct{})
+	first := make(chan struct{}, 1)
+	first <- struct{}{} // once at the start: a test sees the window is up (after a restart, too)
 	go func() {
 		for {
 			select {
 			case <-done:
 				return
+			case <-first:
 			case <-ch:
-				tmp := path + ".tmp"
-				f, err := os.Create(tmp)
-				if err != nil {
-					log.Warn("writing the screen", "err", err)
-					continue
-				}
-				err = gui.WriteScreen(f)
-				f.Close()
-				if err == nil {
-					err = os.Rename(tmp, path)
-				}
-				if err != nil {
-					log.Warn("writing the screen", "err", err)
-				}
+			}
+			if err := writeScreen(path); err != nil {
+				log.Warn("writing the screen", "err", err)
 			}
 		}
 	}()
 	return func() { signal.Stop(ch); close(done) }
+}
+
+// writeScreen writes the screen to path, whole or not at all.
+func writeScreen(path string) error {
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	err = gui.WriteScreen(f)
+	f.Close()
+	if err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
 }

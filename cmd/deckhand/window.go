@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -14,6 +16,7 @@ import (
 	"github.com/godbus/dbus/v5"
 
 	"deckhand/assets"
+	"deckhand/config"
 	"deckhand/gui"
 )
 
@@ -41,6 +44,12 @@ func runWindow(ctx context.Context, e *env, args []string) error {
 		return errors.New("no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset): try deckhand chat")
 	}
 	cfg, err := e.loadConfigForUpdate()
+	var cerr *config.Error
+	if errors.As(err, &cerr) {
+		// A config that does not read means a window that says why, not
+		// no window at all.
+		return e.configProblem(ctx, err)
+	}
 	if err != nil {
 		return err
 	}
@@ -207,4 +216,48 @@ func ensureTrayItem(conn *dbus.Conn, log *slog.Logger) {
 		log.Info("registered the tray item with a tray host that came late")
 		return
 	}
+}
+
+// configProblem shows why the config cannot be read, with ways out; once
+// it reads (or the defaults are in place), Deckhand starts again, whole.
+func (e *env) configProblem(ctx context.Context, problem error) error {
+	path := e.configPath
+	if path == "" {
+		var err error
+		if path, err = config.DefaultPath(); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(e.stderr, "deckhand: %v\n", problem)
+	makeCacheDir()
+	a := app.NewWithID(appID)
+	icon := fyne.NewStaticResource("deckhand.png", assets.IconPNG)
+	a.SetIcon(icon)
+	restart := false
+	gui.ShowConfigProblem(a, gui.ConfigProblem{
+		Path: path, Problem: problem, Icon: icon,
+		Retry: func() error {
+			_, err := config.LoadForUpdate(path)
+			return err
+		},
+		Defaults: func() (string, error) {
+			aside := path + ".broken-" + time.Now().Format("20060102-150405")
+			return aside, os.Rename(path, aside)
+		},
+		Done: func() { restart = true; a.Quit() },
+	})
+	defer screenOnSignal(e.log)()
+	stop := context.AfterFunc(ctx, func() { fyne.Do(a.Quit) })
+	defer stop()
+	a.Run()
+	if !restart {
+		return nil
+	}
+	// Start over as a new process: the tray, the log and the servers come
+	// up as on any start.
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	return syscall.Exec(self, os.Args, os.Environ())
 }

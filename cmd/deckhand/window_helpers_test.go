@@ -129,6 +129,9 @@ func desktopDisplay(t *testing.T, size string) string {
 // screen asks the window what it shows (it writes the file on SIGUSR2).
 func (w *realWindow) screen() gui.Screen {
 	w.t.Helper()
+	// SIGUSR2 kills a process that does not catch it: wait until the
+	// window listens (after a restart, too).
+	testutil.Eventually(w.t, 30*time.Second, func() bool { return catches(w.cmd.Process.Pid, syscall.SIGUSR2) }, "the window never listened for SIGUSR2")
 	before, _ := os.Stat(w.shot)
 	w.cmd.Process.Signal(syscall.SIGUSR2)
 	var s gui.Screen
@@ -226,7 +229,7 @@ func (w *realWindow) windowID(title string) string {
 	}
 	var id string
 	testutil.Eventually(w.t, 10*time.Second, func() bool {
-		id = strings.Fields(w.xdo("search", "--name", "^"+regexp.QuoteMeta(title)+"$") + " ")[0]
+		id = firstField(w.xdo("search", "--name", "^"+regexp.QuoteMeta(title)+"$"))
 		return id != ""
 	}, "no window titled %q", title)
 	return id
@@ -241,4 +244,29 @@ func (w *realWindow) key(keys ...string) {
 // typeText types text as a person would.
 func (w *realWindow) typeText(text string) {
 	w.xdo("type", "--delay", "20", text)
+}
+
+// firstField is the first word of s, or "".
+func firstField(s string) string {
+	if f := strings.Fields(s); len(f) > 0 {
+		return f[0]
+	}
+	return ""
+}
+
+// catches reports whether process pid has a handler for sig (SigCgt in
+// /proc/PID/status).
+func catches(pid int, sig syscall.Signal) bool {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return false
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "SigCgt:"); ok {
+			var mask uint64
+			fmt.Sscanf(strings.TrimSpace(rest), "%x", &mask)
+			return mask&(1<<(uint(sig)-1)) != 0
+		}
+	}
+	return false
 }

@@ -33,6 +33,7 @@ type approvals struct {
 	hints    *widget.Label                      // the open dialog's claims, for tests
 	title    string                             // the open dialog's title, for tests
 	keys     func(*fyne.KeyEvent)               // the parent's key handler while the dialog is open
+	focus    fyne.Focusable                     // what had the keyboard before the dialog took it
 }
 
 func (a *approvals) set(list []*actors.ApprovalRequested, quickConv string) {
@@ -220,6 +221,7 @@ func (a *approvals) open(r *actors.ApprovalRequested, parent fyne.Window) {
 		}
 	})
 	c := parent.Canvas()
+	a.focus = c.Focused()
 	c.Unfocus()
 	a.keys = c.OnTypedKey() // the window's own (Escape stops a run), back when the dialog closes
 	c.SetOnTypedKey(func(k *fyne.KeyEvent) {
@@ -264,8 +266,14 @@ func (a *approvals) close() {
 	a.closing = true
 	a.dlg.Hide()
 	a.closing = false
-	a.parent.Canvas().SetOnTypedKey(a.keys)
-	a.keys = nil
+	c := a.parent.Canvas()
+	c.SetOnTypedKey(a.keys)
+	// What the person was typing in gets the keys back: a word typed
+	// after answering lands where the one before it did.
+	if f, ok := a.focus.(fyne.CanvasObject); ok && f.Visible() {
+		c.Focus(a.focus)
+	}
+	a.keys, a.focus = nil, nil
 	a.dlg, a.showing, a.buttons = nil, nil, nil
 }
 

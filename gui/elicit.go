@@ -63,6 +63,7 @@ type elicitor struct {
 	answered map[string]bool // answered here, not yet closed by the servers
 	notified map[string]bool
 	keys     func(*fyne.KeyEvent) // the parent's key handler while the dialog is open
+	focus    fyne.Focusable       // what had the keyboard before the dialog took it
 	waiting  bool                 // a retry is due: an approval dialog was open
 
 	// The open dialog's parts, for tests.
@@ -261,6 +262,7 @@ func (e *elicitor) open(it *elicitItem, parent fyne.Window) {
 		}
 	})
 	c := parent.Canvas()
+	e.focus = c.Focused()
 	c.Unfocus()
 	e.keys = c.OnTypedKey()
 	c.SetOnTypedKey(func(k *fyne.KeyEvent) {
@@ -398,8 +400,12 @@ func (e *elicitor) close() {
 	e.closing = true
 	e.dlg.Hide()
 	e.closing = false
-	e.parent.Canvas().SetOnTypedKey(e.keys)
-	e.keys = nil
+	c := e.parent.Canvas()
+	c.SetOnTypedKey(e.keys)
+	if f, ok := e.focus.(fyne.CanvasObject); ok && f.Visible() {
+		c.Focus(e.focus) // typing goes on where it was
+	}
+	e.keys, e.focus = nil, nil
 	e.dlg, e.showing, e.buttons, e.form = nil, nil, nil, nil
 }
 

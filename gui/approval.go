@@ -34,6 +34,7 @@ type approvals struct {
 	title    string                             // the open dialog's title, for tests
 	keys     func(*fyne.KeyEvent)               // the parent's key handler while the dialog is open
 	focus    fyne.Focusable                     // what had the keyboard before the dialog took it
+	args     *widget.RichText                   // the open dialog's arguments, for tests
 }
 
 func (a *approvals) set(list []*actors.ApprovalRequested, quickConv string) {
@@ -115,16 +116,20 @@ func (a *approvals) open(r *actors.ApprovalRequested, parent fyne.Window) {
 		who.SetText("A shell command the model proposed (runs in the workspace, sandboxed)")
 	}
 	who.Wrapping = fyne.TextWrapWord
+	// What runs comes first, right under whose tool it is and anything
+	// alarming: in a small window (the quick prompt's) it is what shows
+	// without scrolling. What the server says of its tool follows.
 	items := []fyne.CanvasObject{heading, who}
+	var claims []fyne.CanvasObject
 	if title := clean.Line(req.Title); title != "" && !command {
 		q := widget.NewLabel(fmt.Sprintf("The server calls it: \u201c%s\u201d", title))
 		q.Wrapping = fyne.TextWrapWord
-		items = append(items, q)
+		claims = append(claims, q)
 	}
 	if d := strings.TrimSpace(clean.Text(req.Description)); d != "" {
 		desc := widget.NewLabel(shorten(d, 600))
 		desc.Wrapping = fyne.TextWrapWord
-		items = append(items, desc)
+		claims = append(claims, desc)
 	}
 	if req.Change != "" {
 		l := widget.NewLabel("Changed since it was last allowed (no rule or grant covers it until you allow it again):\n" + req.Change)
@@ -142,7 +147,7 @@ func (a *approvals) open(r *actors.ApprovalRequested, parent fyne.Window) {
 		h := widget.NewLabel(hints)
 		h.Wrapping = fyne.TextWrapWord
 		h.Importance = hintImportance(req)
-		items = append(items, h)
+		claims = append(claims, h)
 		a.hints = h
 	}
 	if len(req.Access) > 0 {
@@ -154,7 +159,7 @@ func (a *approvals) open(r *actors.ApprovalRequested, parent fyne.Window) {
 		}
 		l := widget.NewLabel("It may touch: " + strings.Join(lines, "; ") + ".")
 		l.Wrapping = fyne.TextWrapWord
-		items = append(items, l)
+		claims = append(claims, l)
 	}
 	codeLabel, code := "Arguments", tools.PrettyArgs(req.Arguments)
 	if command {
@@ -163,12 +168,9 @@ func (a *approvals) open(r *actors.ApprovalRequested, parent fyne.Window) {
 	argsLabel := widget.NewLabelWithStyle(codeLabel, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	args := widget.NewRichText(&widget.TextSegment{Style: widget.RichTextStyleCodeBlock, Text: clean.Text(code)})
 	args.Wrapping = fyne.TextWrapBreak
-	scroll := container.NewVScroll(args)
-	scroll.SetMinSize(fyne.NewSize(560, 180))
-	if command {
-		scroll.SetMinSize(fyne.NewSize(560, 100))
-	}
-	items = append(items, argsLabel, scroll)
+	a.args = args
+	items = append(items, argsLabel, args)
+	items = append(items, claims...)
 	if req.OnceOnly {
 		once := "This call is asked every time: it can only be allowed once."
 		if command {
@@ -198,7 +200,6 @@ func (a *approvals) open(r *actors.ApprovalRequested, parent fyne.Window) {
 		title += fmt.Sprintf(" (1 of %d)", n)
 	}
 	a.title = title
-	a.dlg = dialog.NewCustomWithoutButtons(title, container.NewVBox(items...), parent)
 	a.buttons = map[approval.Answer]*widget.Button{}
 	mk := func(label string, ans approval.Answer) *widget.Button {
 		b := widget.NewButton(label, func() { a.answer(r, ans) })
@@ -214,7 +215,11 @@ func (a *approvals) open(r *actors.ApprovalRequested, parent fyne.Window) {
 			mk("Allow for this session", approval.AllowSession),
 			mk("Always allow", approval.AllowAlways))
 	}
-	a.dlg.SetButtons(buttons)
+	// The dialog fits the window it is in, whatever its size (the quick
+	// prompt's is small): the call scrolls, whole, above the buttons,
+	// which never cover it and wrap to two rows when one is too wide.
+	content := fitDialog(parent.Canvas().Size(), container.NewVBox(items...), buttons)
+	a.dlg = dialog.NewCustomWithoutButtons(title, content, parent)
 	a.dlg.SetOnClosed(func() {
 		if !a.closing && a.showing == r {
 			a.answer(r, approval.Deny)
@@ -230,8 +235,35 @@ func (a *approvals) open(r *actors.ApprovalRequested, parent fyne.Window) {
 			a.answer(r, approval.Deny)
 		}
 	})
-	a.dlg.Resize(fyne.NewSize(640, 0))
 	a.dlg.Show()
+}
+
+// fitDialog lays out a dialog's body and buttons for a window of size
+// win: the body in a scroll no taller than what the window leaves, the
+// buttons below it in one row, or in two when one row is wider than the
+// window.
+func fitDialog(win fyne.Size, body fyne.CanvasObject, buttons []fyne.CanvasObject) fyne.CanvasObject {
+	pad := theme.Padding()
+	// A dialog has its title, its own padding and a margin to the window.
+	width := min(640, win.Width-12*pad)
+	// Columns of equal width: as many as the widest button allows (a
+	// button's text is never cut).
+	widest := float32(0)
+	for _, b := range buttons {
+		widest = max(widest, b.MinSize().Width)
+	}
+	cols := len(buttons)
+	for cols > 1 && float32(cols)*(widest+pad) > width {
+		cols--
+	}
+	if cols == 3 {
+		cols = 2 // 3 then 1 looks broken: 2 and 2
+	}
+	btns := container.NewGridWithColumns(cols, buttons...)
+	room := win.Height - btns.MinSize().Height - 18*pad - theme.TextSubHeadingSize()
+	scroll := container.NewVScroll(body)
+	scroll.SetMinSize(fyne.NewSize(max(width, 100), max(min(body.MinSize().Height, room), 60)))
+	return container.NewBorder(nil, btns, nil, nil, scroll)
 }
 
 // waiting counts requests not yet answered.

@@ -30,6 +30,9 @@ type ScreenItem struct {
 	Disabled bool    `json:"disabled,omitempty"`
 	Checked  bool    `json:"checked,omitempty"`
 	Hint     string  `json:"hint,omitempty"` // an entry's placeholder
+	// MinW is the width it needs (a button narrower than that cuts its
+	// text), in pixels.
+	MinW float32 `json:"min_w,omitempty"`
 }
 
 // ScreenWindow is a window and its content's size in pixels.
@@ -133,7 +136,7 @@ func (w *screenWalker) add(o fyne.CanvasObject, kind, text string, clip rect, ex
 	in := clip.intersect(rect{pos.X, pos.Y, size.Width, size.Height})
 	it := ScreenItem{Window: w.win.Title(), Kind: kind, Text: text,
 		X: pos.X * w.scale, Y: pos.Y * w.scale, W: size.Width * w.scale, H: size.Height * w.scale,
-		Visible: in.w > 0 && in.h > 0}
+		Visible: in.w > 0 && in.h > 0, MinW: o.MinSize().Width * w.scale}
 	if f, ok := o.(fyne.Focusable); ok && w.focused != nil && f == w.focused {
 		it.Focused = true
 	}

@@ -1,6 +1,8 @@
 package gui
 
 import (
+	lru "github.com/hashicorp/golang-lru/v2"
+
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -37,10 +39,16 @@ type chatView struct {
 	resizing bool         // a re-measure at a new width is scheduled
 	fixes    map[int]bool // rows shown with an estimated height
 	fixing   bool         // fixHeights is scheduled
+
+	// undecodable are images whose header read but whose data did not
+	// decode, with why: a card shows the note in the image's place (and is
+	// measured with it), rather than an empty box.
+	undecodable *lru.Cache[string, string]
 }
 
 func newChatView(u *UI) *chatView {
 	cv := &chatView{ui: u, follow: true, fixes: map[int]bool{}, icons: newRowIcons()}
+	cv.undecodable, _ = lru.New[string, string](64)
 	cv.sel.unfocus = func() {
 		if u.win != nil {
 			u.win.Canvas().Unfocus()

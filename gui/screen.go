@@ -209,6 +209,13 @@ func (w *screenWalker) walkAt(o fyne.CanvasObject, clip rect, depth int) {
 		w.add(o, "sessions", "", clip, nil)
 	case *rowView:
 		w.add(o, "message", "", clip, nil)
+	case *cardImage:
+		state := "empty"
+		if x.pic.Image != nil {
+			state = "bitmap"
+		}
+		w.add(o, "image", state, clip, nil)
+		return
 	}
 	var kids []fyne.CanvasObject
 	switch x := o.(type) {

@@ -119,6 +119,25 @@ func (t *toolView) apply(row chatmodel.Row) {
 	}
 }
 
+// resize gives the row the height of what the card now shows (a note in
+// an image's place), keeping the view where it is.
+func (t *toolView) resize() {
+	r, cv := t.row, t.row.cv
+	id := r.id
+	if id < 0 || id >= len(cv.rows) {
+		return
+	}
+	relayout(r.box)
+	offset := cv.list.GetScrollOffset()
+	if h := r.MinSize().Height; h != cv.heights[id] {
+		cv.heights[id] = h
+		cv.list.SetItemHeight(id, h)
+	}
+	if cv.list.GetScrollOffset() != offset {
+		cv.list.ScrollToOffset(offset)
+	}
+}
+
 // onScreen reports whether the card is one of the list's (not the view
 // that measures rows) and open.
 func (t *toolView) onScreen() bool {

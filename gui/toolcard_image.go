@@ -57,6 +57,7 @@ func checkToolImage(mime string, data []byte) (w, h int, format string, err erro
 	if len(data) == 0 {
 		return 0, 0, "", errors.New("empty")
 	}
+	data, _ = tools.RepairPNG(data) // an optional chunk with a bad checksum: browsers show it, and so do we
 	var cfg image.Config
 	err = safely(func() error {
 		var err error
@@ -112,6 +113,7 @@ func decodeToolImage(mime string, data []byte) (image.Image, error) {
 	if err != nil {
 		return nil, err
 	}
+	data, _ = tools.RepairPNG(data)
 	var img image.Image
 	err = safely(func() error {
 		var err error

@@ -102,6 +102,8 @@ func (m *mediaView) set(media *tools.Media, onScreen bool) {
 		var err error
 		if w, h, _, err = checkToolImage(img.MIME, img.Data); err != nil {
 			why = err.Error()
+		} else if failed, ok := m.t.row.cv.undecodable.Get(imageKey(img)); ok {
+			why = failed
 		}
 	}
 	if why != "" {
@@ -119,6 +121,14 @@ func (m *mediaView) set(media *tools.Media, onScreen bool) {
 		return
 	}
 	m.load(img)
+}
+
+// imageKey names an image by its bytes (its length and ends), for the
+// undecodable cache.
+func imageKey(img *tools.Image) string {
+	d := img.Data
+	head, tail := d[:min(len(d), 64)], d[max(0, len(d)-64):]
+	return fmt.Sprintf("%d:%x:%x", len(d), head, tail)
 }
 
 // placeholder is an image's line when it is not shown: the rendered
@@ -168,9 +178,12 @@ func (m *mediaView) load(img *tools.Image) {
 			}
 			m.pending = nil
 			if err != nil {
-				setText(m.note, placeholder(img, err.Error()))
-				setVisible(m.noteBox, true)
-				m.pic.setBitmap(nil)
+				// The note takes the picture's place now, and the row
+				// its new height: not after the card is folded.
+				m.t.row.cv.undecodable.Add(imageKey(img), err.Error())
+				m.shown = nil
+				m.set(m.media, m.t.onScreen())
+				m.t.resize()
 				return
 			}
 			m.pic.setBitmap(bm)

@@ -42,6 +42,14 @@ func NewMediaServer(name string) *sdk.Server {
 				&sdk.ImageContent{MIMEType: "image/png", Data: TestPNG(100, 900)},
 			}}, nil, nil
 		})
+	sdk.AddTool(s, &sdk.Tool{Name: "broken", Description: "One image whose data does not decode", Annotations: ro},
+		func(context.Context, *sdk.CallToolRequest, MediaIn) (*sdk.CallToolResult, any, error) {
+			corrupt := TestPNG(50, 50)
+			for i := len(corrupt) - 40; i < len(corrupt)-20; i++ {
+				corrupt[i] ^= 0x5a
+			}
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.ImageContent{MIMEType: "image/png", Data: corrupt}}}, nil, nil
+		})
 	sdk.AddTool(s, &sdk.Tool{Name: "bad", Description: "Images that must not be shown", Annotations: ro},
 		func(context.Context, *sdk.CallToolRequest, MediaIn) (*sdk.CallToolResult, any, error) {
 			corrupt := TestPNG(50, 50)

@@ -85,6 +85,12 @@ func newTextView(host *selection) *textView {
 	t.bg.CornerRadius = theme.InputRadiusSize()
 	t.rt.Wrapping = fyne.TextWrapWord
 	t.sel = newSelText(host, t.rt)
+	t.sel.source = func() string {
+		if t.user {
+			return t.src // as typed
+		}
+		return "" // Markdown: its source is not what shows
+	}
 	t.obj = indented(container.NewStack(t.bg, t.sel))
 	return t
 }
@@ -151,6 +157,7 @@ func newCodeView(r *rowView) *codeView {
 	// Lines break between words; a word longer than the line is cut.
 	c.rt.Wrapping = fyne.TextWrapWord
 	c.sel = newSelText(&r.cv.sel, c.rt)
+	c.sel.source = func() string { return c.text }
 	cp := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), nil)
 	cp.OnTapped = func() { r.copy(c.text, cp) }
 	cp.Importance = widget.LowImportance

@@ -51,6 +51,15 @@ type textRun struct {
 	size  fyne.Size
 	tsize float32
 	style fyne.TextStyle
+	cell  bool // a table's cell: cells of a row are copied tab-separated
+}
+
+// sameRow reports whether two runs are on one row: their heights overlap
+// by half the lower one (inline code and italics sit a little off the
+// plain text's top).
+func sameRow(a, b textRun) bool {
+	top, bottom := max(a.pos.Y, b.pos.Y), min(a.pos.Y+a.size.Height, b.pos.Y+b.size.Height)
+	return bottom-top >= min(a.size.Height, b.size.Height)/2
 }
 
 // width is the width of the run's first n characters.
@@ -105,6 +114,22 @@ func (t *mdText) runs() []textRun {
 				}
 			case *fyne.Container:
 				walk(o.Objects, p)
+			case *tableBox:
+				if o.wide {
+					walk([]fyne.CanvasObject{o.sc}, p)
+				} else {
+					walk([]fyne.CanvasObject{o.content}, p)
+				}
+			case *container.Scroll:
+				walk([]fyne.CanvasObject{o.Content}, p)
+			case *widget.RichText:
+				// A table's cell: its renderer is Fyne's own, so the cell
+				// is one run of its text (one line, as cells are).
+				if text := strings.TrimSpace(strings.ReplaceAll(o.String(), "\n", " ")); text != "" {
+					pad := theme.InnerPadding()
+					out = append(out, textRun{text: []rune(text), pos: p.AddXY(pad, pad), size: o.Size().SubtractWidthHeight(2*pad, 2*pad),
+						tsize: theme.TextSize(), cell: true})
+				}
 			}
 		}
 	}
@@ -123,6 +148,10 @@ type selText struct {
 	md   *mdText
 	hl   *fyne.Container // the highlight, behind the text
 	host *selection      // the window's one selection
+	// source, when set, is the text as written (a code block's, the
+	// person's own message): what is copied is cut from it, so that line
+	// breaks and blank lines are exactly the source's.
+	source func() string
 
 	from, to mark
 	dragging bool
@@ -171,10 +200,12 @@ func (s *selText) hit(p fyne.Position) mark {
 	if p.Y < runs[row].pos.Y && row == 0 {
 		return mark{0, 0}
 	}
-	// The run of that row at p.X: rows are runs with the same top.
-	top := runs[row].pos.Y
+	// The row's first run, then the run of that row at p.X.
+	for row > 0 && sameRow(runs[row-1], runs[row]) {
+		row--
+	}
 	best := row
-	for i := row; i < len(runs) && runs[i].pos.Y == top; i++ {
+	for i := row; i < len(runs) && sameRow(runs[row], runs[i]); i++ {
 		if p.X >= runs[i].pos.X {
 			best = i
 		}
@@ -289,6 +320,11 @@ func (s *selText) selected() string {
 	if hi.run >= len(runs) {
 		return ""
 	}
+	if s.source != nil {
+		if text, ok := cutSource(s.source(), runs, lo, hi); ok && text != "" {
+			return text
+		}
+	}
 	var b strings.Builder
 	for i := lo.run; i <= hi.run; i++ {
 		r := runs[i]
@@ -302,10 +338,17 @@ func (s *selText) selected() string {
 		piece := string(r.text[c0:c1])
 		if i > lo.run {
 			prev := runs[i-1]
-			if r.pos.Y >= prev.pos.Y+prev.size.Height/2 { // a new row
+			switch {
+			case sameRow(prev, r):
+				if r.cell && prev.cell {
+					b.WriteString("\t") // the next cell of a table's row
+				}
+			case r.cell && prev.cell:
+				b.WriteString("\n") // the table's next row
+			default: // a new row: a wrapped line, or a new paragraph
 				gap := r.pos.Y - (prev.pos.Y + prev.size.Height)
 				switch {
-				case gap > 0.5:
+				case gap > 0.5 || r.cell != prev.cell:
 					b.WriteString("\n")
 				case !strings.HasSuffix(b.String(), " ") && !strings.HasPrefix(piece, " "):
 					b.WriteString(" ")
@@ -315,6 +358,64 @@ func (s *selText) selected() string {
 		b.WriteString(piece)
 	}
 	return b.String()
+}
+
+// cutSource is the selection cut from the source text the runs show: each
+// run found in it in order, so that what lies between two runs (a line
+// break, a blank line, the spaces a wrapped line lost) is the source's.
+// ok is false when a run is not found (the source was transformed).
+func cutSource(src string, runs []textRun, lo, hi mark) (string, bool) {
+	// Tabs are drawn as spaces: look for the runs in the text as drawn,
+	// and cut the source at the places they map back to.
+	for _, width := range []int{0, 4, 8} {
+		shown, back := expandTabs(src, width)
+		if text, ok := cutShown(shown, runs, lo, hi); ok {
+			from, to := back[text[0]], back[text[1]]
+			return src[from:to], true
+		}
+	}
+	return "", false
+}
+
+// expandTabs is src with each tab as width spaces (0: unchanged), and for
+// each byte of the result (and its end) the offset in src it came from.
+func expandTabs(src string, width int) (string, []int) {
+	var b strings.Builder
+	back := make([]int, 0, len(src)+1)
+	for i := 0; i < len(src); i++ {
+		if src[i] == '\t' && width > 0 {
+			for range width {
+				b.WriteByte(' ')
+				back = append(back, i)
+			}
+			continue
+		}
+		b.WriteByte(src[i])
+		back = append(back, i)
+	}
+	back = append(back, len(src))
+	return b.String(), back
+}
+
+// cutShown finds the selection's ends in src by placing each run in it,
+// in order; it returns the two byte offsets.
+func cutShown(src string, runs []textRun, lo, hi mark) ([2]int, bool) {
+	starts := make([]int, hi.run+1)
+	at := 0
+	for i := 0; i <= hi.run; i++ {
+		j := strings.Index(src[at:], string(runs[i].text))
+		if j < 0 {
+			return [2]int{}, false
+		}
+		starts[i] = at + j
+		at = starts[i] + len(string(runs[i].text))
+	}
+	from := starts[lo.run] + len(string(runs[lo.run].text[:min(lo.col, len(runs[lo.run].text))]))
+	to := starts[hi.run] + len(string(runs[hi.run].text[:min(hi.col, len(runs[hi.run].text))]))
+	if to < from {
+		return [2]int{}, false
+	}
+	return [2]int{from, to}, true
 }
 
 // draw puts the highlight behind the selected characters.

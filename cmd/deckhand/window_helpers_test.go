@@ -20,14 +20,15 @@ import (
 // realWindow is the real binary's window on a virtual display, started
 // from an empty home with a config of the test's, driven with xdotool.
 type realWindow struct {
-	t       *testing.T
-	display string
-	dir     string // holds home/, config/ and data/
-	win     string // the main window's X id
-	stderr  *testutil.LockedBuffer
-	cmd     *exec.Cmd
-	shot    string // where the window writes what it shows (DECKHAND_TEST_SCREEN)
-	extra   []string
+	t        *testing.T
+	display  string
+	dir      string // holds home/, config/ and data/
+	win      string // the main window's X id
+	stderr   *testutil.LockedBuffer
+	cmd      *exec.Cmd
+	shot     string // where the window writes what it shows (DECKHAND_TEST_SCREEN)
+	lastClip string // what the last copy put on the clipboard
+	extra    []string
 }
 
 // windowOption changes how startRealWindow starts Deckhand: more
@@ -269,4 +270,25 @@ func catches(pid int, sig syscall.Signal) bool {
 		}
 	}
 	return false
+}
+
+// drag presses the mouse at (x0, y0) of the window titled title, moves it
+// to (x1, y1) in steps, and lets go (pixels, within the window).
+func (w *realWindow) drag(title string, x0, y0, x1, y1 float32) {
+	win := w.windowID(title)
+	w.xdo("mousemove", "--sync", "--window", win, fmt.Sprint(int(x0)), fmt.Sprint(int(y0)))
+	w.xdo("mousedown", "1")
+	for i := 1; i <= 10; i++ {
+		x, y := x0+(x1-x0)*float32(i)/10, y0+(y1-y0)*float32(i)/10
+		w.xdo("mousemove", "--sync", "--window", win, fmt.Sprint(int(x)), fmt.Sprint(int(y)))
+	}
+	w.xdo("mouseup", "1")
+}
+
+// clipboard is what the display's clipboard holds.
+func (w *realWindow) clipboard() string {
+	c := exec.Command("xclip", "-o", "-selection", "clipboard")
+	c.Env = append(os.Environ(), "DISPLAY="+w.display)
+	out, _ := c.Output()
+	return string(out)
 }

@@ -56,8 +56,11 @@ type Row struct {
 	Text      string
 	Lang      string // a code block's language
 	Streaming bool   // the last block of a message still arriving
-	Time      time.Time
-	Error     bool // a notice that reports a failure
+	// Plain: the block is shown as written, line breaks kept, not as
+	// Markdown (the person's own words).
+	Plain bool
+	Time  time.Time
+	Error bool // a notice that reports a failure
 
 	// Run is the run a user message's header begins, and Last says it is
 	// the conversation's last: the header offers Retry, Edit and Delete.
@@ -264,7 +267,7 @@ func (t *Transcript) User(text string, at time.Time) {
 	}
 	t.add(h)
 	for _, b := range splitAll(text) {
-		b.Role = "user"
+		b.Role, b.Plain = "user", b.Kind == Text
 		t.add(b)
 	}
 }

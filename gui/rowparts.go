@@ -72,12 +72,13 @@ func (h *headerView) set(r chatmodel.Row) {
 // textView: a block of Markdown. The person's messages sit on a tinted
 // background, the model's on none.
 type textView struct {
-	obj  fyne.CanvasObject
-	bg   *canvas.Rectangle
-	rt   *mdText
-	sel  *selText
-	src  string
-	user bool
+	obj   fyne.CanvasObject
+	bg    *canvas.Rectangle
+	rt    *mdText
+	sel   *selText
+	src   string
+	user  bool
+	plain bool // shown as written (Row.Plain)
 }
 
 func newTextView(host *selection) *textView {
@@ -86,7 +87,7 @@ func newTextView(host *selection) *textView {
 	t.rt.Wrapping = fyne.TextWrapWord
 	t.sel = newSelText(host, t.rt)
 	t.sel.source = func() string {
-		if t.user {
+		if t.plain {
 			return t.src // as typed
 		}
 		return "" // Markdown: its source is not what shows
@@ -111,7 +112,8 @@ func (t *textView) set(r chatmodel.Row) {
 	if r.Text != t.src {
 		t.src = r.Text
 		t.sel.host.drop(t.sel)
-		if t.user {
+		t.plain = r.Plain
+		if r.Plain {
 			// The person's words as typed, line breaks kept: not
 			// Markdown, whose single newlines join lines.
 			t.rt.Segments = plainSegments(r.Text)

@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"deckhand/config"
+	"deckhand/policy"
 )
 
 // serverForm connects a new server, or edits one: a URL, or a command with
@@ -61,6 +62,10 @@ type serverForm struct {
 	stop     context.CancelFunc // ends the try under way; nil when none is
 	closed   bool
 	onDone   func(alias string) // for tests: called once saved
+	// granted are the argument folders the person has been asked about
+	// (and answered), so that a second try does not ask again.
+	granted map[string]bool
+	grant   *dialog.CustomDialog // the question shown, for tests
 }
 
 // The network choices, as the form says them.
@@ -177,7 +182,20 @@ func (s *serversWindow) openForm(editing string, base config.Server, values conf
 	f.win.SetCloseIntercept(f.close)
 
 	f.kind.OnChanged = func(string) { f.kindChanged(); f.checkAlias() }
-	f.target.OnChanged = func(string) { f.checkAlias() }
+	f.target.OnChanged = func(text string) {
+		// What is typed says what kind it is: an address is a URL, anything
+		// else a command (the choice above follows, and can be changed).
+		if t := strings.TrimSpace(text); len(t) > 3 {
+			url := strings.HasPrefix(t, "http://") || strings.HasPrefix(t, "https://")
+			switch {
+			case url && f.kind.Selected != "URL":
+				f.kind.SetSelected("URL")
+			case !url && !strings.HasPrefix("https://", t) && f.kind.Selected != "Command":
+				f.kind.SetSelected("Command")
+			}
+		}
+		f.checkAlias()
+	}
 	f.alias.OnChanged = func(string) { f.checkAlias() }
 	f.fill(values)
 	s.form = f
@@ -331,6 +349,19 @@ func (f *serverForm) trySubmit() {
 		return
 	}
 	u := f.s.ui
+	// A folder its arguments name outside what it may use (server-filesystem
+	// for ~/Documents) would be refused or silently replaced by the
+	// workspace: ask, in the form, whether to grant it.
+	var ask []string
+	for _, a := range policy.New(u.cfg, u.lookupEnv).ArgFoldersOutside(srv) {
+		if !f.granted[a] {
+			ask = append(ask, a)
+		}
+	}
+	if len(ask) > 0 && srv.SandboxOn() {
+		f.askGrant(ask)
+		return
+	}
 	ctx, stop := context.WithCancel(context.Background())
 	f.stop = stop
 	f.submit.Disable()
@@ -446,4 +477,41 @@ func (s *serversWindow) save(editing, alias string, srv config.Server) error {
 	saved := cfg.MCP.Servers[alias]
 	u.tell(&uiServerChanged{old: editing, alias: alias, srv: &saved})
 	return nil
+}
+
+// askGrant asks whether the server may use the folders its arguments
+// name, outside the policy's roots: read and write them, only read them,
+// or neither (it then serves the workspace, as the roots say). The answer
+// goes into the form's fields, and the try goes on.
+func (f *serverForm) askGrant(folders []string) {
+	if f.granted == nil {
+		f.granted = map[string]bool{}
+	}
+	list := strings.Join(folders, ", ")
+	msg := widget.NewLabel(fmt.Sprintf("Its arguments name %s, outside the folders servers may use (the workspace and "+
+		"the policy's roots). Sandboxed, it cannot write there, and a server that follows its roots (server-filesystem) "+
+		"would serve the workspace instead. Let this server use it?", list))
+	msg.Wrapping = fyne.TextWrapWord
+	answer := func(read, write bool) {
+		for _, a := range folders {
+			f.granted[a] = true
+			switch {
+			case write:
+				f.write.SetText(strings.TrimSpace(f.write.Text + "\n" + a))
+			case read:
+				f.read.SetText(strings.TrimSpace(f.read.Text + "\n" + a))
+			}
+		}
+		f.grant.Hide()
+		f.grant = nil
+		f.trySubmit()
+	}
+	rw := widget.NewButton("Read and write", func() { answer(true, true) })
+	rw.Importance = widget.HighImportance
+	ro := widget.NewButton("Read only", func() { answer(true, false) })
+	no := widget.NewButton("Neither", func() { answer(false, false) })
+	f.grant = dialog.NewCustomWithoutButtons("Grant "+list+"?", msg, f.win)
+	f.grant.SetButtons([]fyne.CanvasObject{no, ro, rw})
+	f.grant.Resize(fyne.NewSize(min(560, f.win.Canvas().Size().Width-40), 0))
+	f.grant.Show()
 }

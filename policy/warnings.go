@@ -57,18 +57,8 @@ func (p *Policy) Warnings(cfg *config.Config) []string {
 		if _, err := p.ServerSpec(alias, srv, "", ""); err != nil {
 			out = append(out, fmt.Sprintf("%v: the server will not start", err))
 		}
-		roots := p.ServerRoots(srv)
-		for _, a := range srv.Args {
-			dir := config.ExpandPath(a)
-			if !strings.HasPrefix(a, "/") && !strings.HasPrefix(a, "~") {
-				continue
-			}
-			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-				continue
-			}
-			if !slices.ContainsFunc(roots, func(r string) bool { return within(dir, r) }) {
-				out = append(out, fmt.Sprintf("%s names %s in its arguments, outside its roots: the sandbox lets it read there but not write, and servers that follow roots (server-filesystem) will not serve it; add write = [%q] (or read) to mcp.servers.%s, or move the files into the workspace", alias, a, a, alias))
-			}
+		for _, a := range p.ArgFoldersOutside(srv) {
+			out = append(out, fmt.Sprintf("%s names %s in its arguments, outside its roots: the sandbox lets it read there but not write, and servers that follow roots (server-filesystem) will not serve it; add write = [%q] (or read) to mcp.servers.%s, or move the files into the workspace", alias, a, a, alias))
 		}
 		if sandbox.ABI() > 0 && sandbox.ABI() < 6 && srv.NetworkOn() {
 			out = append(out, fmt.Sprintf("%s has the network on, and this kernel's Landlock (ABI %d, before 6) cannot keep it from abstract unix sockets (an X display or a bus listening on one); set network = false or a list of hosts to give it a network of its own", alias, sandbox.ABI()))
@@ -91,4 +81,29 @@ func (p *Policy) broad(root string) bool {
 		return root == "/"
 	}
 	return within(p.home, filepath.Clean(root))
+}
+
+// ArgFoldersOutside are the folders a command server's arguments name
+// (as written) that exist and lie outside its roots: a server-filesystem
+// added for ~/Documents that would serve the workspace instead, unless the
+// person grants them.
+func (p *Policy) ArgFoldersOutside(srv config.Server) []string {
+	if !srv.IsStdio() {
+		return nil
+	}
+	roots := p.ServerRoots(srv)
+	var out []string
+	for _, a := range srv.Args {
+		if !strings.HasPrefix(a, "/") && !strings.HasPrefix(a, "~") {
+			continue
+		}
+		dir := config.ExpandPath(a)
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			continue
+		}
+		if !slices.ContainsFunc(roots, func(r string) bool { return within(dir, r) }) && !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	return out
 }

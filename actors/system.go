@@ -287,7 +287,11 @@ func modelClient(m config.Model, lookup func(string) (string, bool)) func() (*ll
 			}
 			key = &k
 		}
-		return &llm.Client{Provider: m.Provider, BaseURL: m.BaseURL, Model: m.Name, Timeout: m.StreamTimeout, APIKey: key.Value()}, nil
+		from := key.String() + " for " + keys.Account(m.BaseURL)
+		if key.Source == keys.Env {
+			from = key.String()
+		}
+		return &llm.Client{Provider: m.Provider, BaseURL: m.BaseURL, Model: m.Name, Timeout: m.StreamTimeout, APIKey: key.Value(), KeyFrom: from}, nil
 	}
 }
 

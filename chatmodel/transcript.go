@@ -175,6 +175,9 @@ type runStart struct {
 const (
 	ActionRetry    = "retry"
 	ActionContinue = "continue"
+	// ActionKey offers the settings at the API key (the model refused the
+	// key), besides Retry.
+	ActionKey = "key"
 )
 
 // StartRun begins run id: the rows added from here to the next run's are

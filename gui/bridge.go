@@ -1,7 +1,9 @@
 package gui
 
 import (
+	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"time"
@@ -14,6 +16,7 @@ import (
 	"deckhand/config"
 	"deckhand/store"
 	"deckhand/tools"
+	"deckhand/transport/llm"
 )
 
 // frame is how often the bridge hands changes to the window: at most one
@@ -373,7 +376,12 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 				cs.tr.NoteAction("Stopped.", false, chatmodel.ActionContinue)
 				cs.result, cs.lastRun = "Stopped.", store.RunStopped
 			case m.Err != nil:
-				cs.tr.NoteAction(m.Err.Error(), true, chatmodel.ActionRetry)
+				action := chatmodel.ActionRetry
+				var he *llm.HTTPError
+				if errors.As(m.Err, &he) && (he.Status == http.StatusUnauthorized || he.Status == http.StatusForbidden) {
+					action = chatmodel.ActionKey // the key was refused: Settings, at the key
+				}
+				cs.tr.NoteAction(m.Err.Error(), true, action)
 				cs.result, cs.lastRun = "Failed: "+m.Err.Error(), store.RunFailed
 			default:
 				cs.result, cs.lastRun = "Done.", store.RunSucceeded

@@ -199,6 +199,7 @@ type noticeView struct {
 	seg         *widget.TextSegment
 	actions     *fyne.Container
 	cont, retry *widget.Button
+	key         *widget.Button // the settings, at the API key
 }
 
 func newNoticeView(r *rowView) *noticeView {
@@ -208,7 +209,8 @@ func newNoticeView(r *rowView) *noticeView {
 	n.rt.Wrapping = fyne.TextWrapWord
 	n.cont = widget.NewButtonWithIcon("Continue", theme.MediaPlayIcon(), func() { r.cv.ui.runAction(runContinue, "", "") })
 	n.retry = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), func() { r.cv.ui.runAction(runRetry, "", "") })
-	n.actions = container.NewHBox(n.cont, n.retry)
+	n.key = widget.NewButtonWithIcon("Settings", theme.SettingsIcon(), func() { r.cv.ui.showKeySettings() })
+	n.actions = container.NewHBox(n.cont, n.key, n.retry)
 	n.actions.Hide()
 	n.obj = indented(container.NewBorder(nil, nil, container.NewCenter(n.icon), container.NewCenter(n.actions), n.rt))
 	return n
@@ -225,5 +227,6 @@ func (n *noticeView) set(r chatmodel.Row) {
 	}
 	setSegment(n.rt, n.seg, strings.TrimSpace(r.Text), color)
 	setVisible(n.cont, r.Action == chatmodel.ActionContinue)
+	setVisible(n.key, r.Action == chatmodel.ActionKey)
 	setVisible(n.actions, r.Action != "")
 }

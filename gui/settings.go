@@ -35,6 +35,10 @@ type settingsForm struct {
 	apiKey    *widget.Entry // typed, kept in the keyring on Save; never shown again
 	keyStatus *widget.Label
 	removeKey *widget.Button
+	// useFile: no keyring runs, and the person chose the key file (asked
+	// first, told it is less safe); keyFile offers it.
+	useFile bool
+	keyFile *widget.Button
 	keyCheck  int // the key status asked last: older answers are dropped
 	prompt    *widget.Entry
 	tempAuto  *widget.Check
@@ -130,7 +134,7 @@ func (u *UI) showSettings() {
 		&widget.FormItem{Text: "Text size", Widget: container.NewBorder(nil, nil, nil, f.textLabel, f.textSize)},
 	)
 	general := container.NewVBox(
-		heading("Language model"), model, f.keyStatus,
+		heading("Language model"), model, f.keyStatus, container.NewHBox(f.keyFile),
 		widget.NewSeparator(), heading("Answers"), answers,
 		widget.NewSeparator(), heading("Appearance"), look,
 	)
@@ -254,6 +258,8 @@ func (u *UI) newSettingsForm(w fyne.Window) *settingsForm {
 	f.apiKey.SetPlaceHolder("paste the key here")
 	f.removeKey = widget.NewButtonWithIcon("Remove key", theme.DeleteIcon(), func() { f.forgetKey(u) })
 	f.removeKey.Hide()
+	f.keyFile = widget.NewButtonWithIcon("Keep the key in a file…", theme.DocumentSaveIcon(), func() { f.askKeyFile(u) })
+	f.keyFile.Hide()
 	f.apiKeyEnv.SetText(m.APIKeyEnv)
 	f.apiKeyEnv.SetPlaceHolder("OPENAI_API_KEY")
 	f.apiKeyEnv.OnChanged = func(string) { f.refreshKey(u) }
@@ -390,8 +396,17 @@ func (u *UI) saveSettingsAndClose(f *settingsForm) {
 	base := strings.TrimSpace(f.baseURL.Text)
 	f.saving = true
 	f.save.Disable()
+	useFile := f.useFile
 	go func() {
-		err := keys.Store(base, key)
+		var err error
+		if useFile {
+			var path string
+			if path, err = keys.FilePath(""); err == nil {
+				err = keys.StoreFile(path, base, key)
+			}
+		} else {
+			err = keys.Store(base, key)
+		}
 		u.post(func() {
 			f.saving = false
 			f.save.Enable()

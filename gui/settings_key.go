@@ -45,10 +45,16 @@ func readKeyState(base, env string, lookup func(string) (string, bool)) keyState
 	switch {
 	case err == nil:
 		return keyState{source: keys.Keyring}
-	case errors.Is(err, keyring.ErrNotFound):
-		return keyState{}
-	case errors.Is(err, keys.ErrUnavailable):
-		return keyState{unavailable: true}
+	case errors.Is(err, keyring.ErrNotFound), errors.Is(err, keys.ErrUnavailable):
+		// The key file, where a key is kept when no keyring runs.
+		if path, perr := keys.FilePath(""); perr == nil && keys.Account(base) != "" {
+			if _, ferr := keys.GetFile(path, base); ferr == nil {
+				return keyState{source: keys.File, unavailable: errors.Is(err, keys.ErrUnavailable)}
+			} else if !errors.Is(ferr, keyring.ErrNotFound) {
+				return keyState{err: ferr}
+			}
+		}
+		return keyState{unavailable: errors.Is(err, keys.ErrUnavailable)}
 	}
 	return keyState{err: err}
 }
@@ -61,6 +67,8 @@ func (s keyState) text(base, env string) string {
 		return "Using the key in the environment variable " + s.env + " (set under Advanced); it wins over a key saved here."
 	case s.source == keys.Keyring:
 		return "A key is saved in this computer's keyring for " + keys.Account(base) + ". Paste another to replace it."
+	case s.source == keys.File:
+		return "A key is kept in the key file (" + keys.FileName + " in Deckhand's config folder, readable by you only; less safe than a keyring) for " + keys.Account(base) + ". Paste another to replace it."
 	case s.unavailable:
 		return keys.Unavailable
 	case s.err != nil:
@@ -98,15 +106,18 @@ func (f *settingsForm) showKey(st keyState, base, env string) {
 		f.keyStatus.Importance = widget.WarningImportance
 	}
 	f.keyStatus.Refresh()
-	if st.source == keys.Keyring {
+	if st.source == keys.Keyring || st.source == keys.File {
 		f.removeKey.Show()
 		f.apiKey.SetPlaceHolder("saved (hidden); paste a new key to replace it")
 	} else {
 		f.removeKey.Hide()
 		f.apiKey.SetPlaceHolder("paste the key here")
 	}
-	if st.unavailable {
-		// A key typed here could not be kept: say so instead of taking it.
+	f.useFile = f.useFile || st.source == keys.File
+	setVisible(f.keyFile, st.unavailable && !f.useFile)
+	if st.unavailable && !f.useFile {
+		// A key typed here could not be kept: say so, and offer the key
+		// file instead of taking it.
 		f.apiKey.SetText("")
 		f.apiKey.SetPlaceHolder("no keyring available: see below")
 		f.apiKey.Disable()
@@ -115,13 +126,39 @@ func (f *settingsForm) showKey(st keyState, base, env string) {
 	}
 }
 
+// askKeyFile offers to keep the key in a file, saying first what that
+// means; yes enables the key field, and Save writes the file.
+func (f *settingsForm) askKeyFile(u *UI) {
+	path, _ := keys.FilePath("")
+	dialog.ShowConfirm("Keep the API key in a file?",
+		"No keyring runs here, so the key can be kept in a file instead: "+path+", readable by you only. "+
+			"That is less safe than a keyring: any program running as you can read it. Keep it there?",
+		func(ok bool) {
+			if !ok {
+				return
+			}
+			f.useFile = true
+			f.keyFile.Hide()
+			f.keyStatus.SetText("Paste the key and Save: it is kept in " + path + " (readable by you only).")
+			f.apiKey.Enable()
+			f.apiKey.SetPlaceHolder("paste the key here")
+			f.w.Canvas().Focus(f.apiKey)
+		}, f.w)
+}
+
 // forgetKey removes the saved key for the form's service; conversations
 // stop using it from their next request.
 func (f *settingsForm) forgetKey(u *UI) {
 	base := strings.TrimSpace(f.baseURL.Text)
 	f.removeKey.Disable()
+	useFile := f.useFile
 	go func() {
 		err := keys.Remove(base)
+		if useFile {
+			if path, perr := keys.FilePath(""); perr == nil {
+				err = keys.RemoveFile(path, base)
+			}
+		}
 		u.post(func() {
 			f.removeKey.Enable()
 			if err != nil {
@@ -140,4 +177,13 @@ func keyError(err error) error {
 		return errors.New(keys.Unavailable)
 	}
 	return err
+}
+
+// showKeySettings opens the settings at the API key (the model refused
+// the key sent).
+func (u *UI) showKeySettings() {
+	u.showSettings()
+	if f := u.settingsF; f != nil {
+		f.w.Canvas().Focus(f.apiKey)
+	}
 }

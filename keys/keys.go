@@ -42,6 +42,7 @@ const (
 	None    Source = iota // no key: fine for local model servers
 	Env                   // the environment variable model.api_key_env names
 	Keyring               // the keyring
+	File                  // the key file (no keyring ran; the person chose it)
 )
 
 // Key is a resolved API key. It prints as where it came from, never as
@@ -62,6 +63,8 @@ func (k Key) String() string {
 		return "the key in $" + k.Env
 	case Keyring:
 		return "the key in the keyring"
+	case File:
+		return "the key in the key file (" + FileName + ")"
 	}
 	return "no key"
 }
@@ -108,7 +111,19 @@ func Resolve(m config.Model, lookupEnv func(string) (string, bool)) (Key, error)
 	case err == nil && v != "":
 		return Key{value: v, Source: Keyring}, nil
 	case err == nil, errors.Is(err, keyring.ErrNotFound), errors.Is(err, ErrUnavailable):
-		return Key{}, nil
+		// No keyring key: the key file, where the person chose to keep one.
+		path, perr := FilePath("")
+		if perr != nil {
+			return Key{}, nil
+		}
+		v, ferr := GetFile(path, m.BaseURL)
+		switch {
+		case ferr == nil:
+			return Key{value: v, Source: File}, nil
+		case errors.Is(ferr, keyring.ErrNotFound):
+			return Key{}, nil
+		}
+		return Key{}, ferr
 	}
 	return Key{}, err
 }

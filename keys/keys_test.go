@@ -7,8 +7,11 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/zalando/go-keyring"
 
 	"deckhand/config"
 )
@@ -202,5 +205,32 @@ func TestLockedKeyring(t *testing.T) {
 	err := explain(errors.New("failed to unlock correct collection '/org/freedesktop/secrets/aliases/default'"))
 	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "environment variable") {
 		t.Fatalf("a locked keyring: %v", err)
+	}
+}
+
+// The key file keeps keys 0600, by base URL, and refuses to be read once
+// others may read it.
+func TestKeyFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sub", FileName)
+	if _, err := GetFile(path, "https://api.example.com/v1"); !errors.Is(err, keyring.ErrNotFound) {
+		t.Fatalf("no file: %v", err)
+	}
+	if err := StoreFile(path, "https://api.example.com/v1/", "sk-one"); err != nil {
+		t.Fatal(err)
+	}
+	StoreFile(path, "https://other.example/v1", "sk-two")
+	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v", st.Mode().Perm())
+	}
+	if v, err := GetFile(path, "https://api.example.com/v1"); v != "sk-one" || err != nil {
+		t.Errorf("GetFile = %q, %v", v, err)
+	}
+	RemoveFile(path, "https://api.example.com/v1")
+	if _, err := GetFile(path, "https://api.example.com/v1"); !errors.Is(err, keyring.ErrNotFound) {
+		t.Errorf("after RemoveFile: %v", err)
+	}
+	os.Chmod(path, 0o644)
+	if _, err := GetFile(path, "https://other.example/v1"); err == nil || !strings.Contains(err.Error(), "chmod 600") {
+		t.Errorf("a file others may read: %v", err)
 	}
 }

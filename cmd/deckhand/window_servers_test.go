@@ -46,3 +46,63 @@ func TestWindowAddServerGrantsItsFolder(t *testing.T) {
 	}
 	w.waitScreen("the server ready with its tools", func(s gui.Screen) bool { return shows(s, "tools") && shows(s, "ready") })
 }
+
+// Where no keyring runs, the settings offer to keep the API key in a file
+// (asked first, said to be less safe), and keep it there 0600; a 401 from
+// the model then says which key was sent, and offers the settings, which
+// open at the key.
+func TestWindowKeyFileAnd401(t *testing.T) {
+	model := testutil.NewModelServer(t,
+		testutil.ModelResponse{Status: 401, Header: map[string]string{"Content-Type": "application/json"}, Body: `{"error":{"message":"Incorrect API key provided"}}`},
+	)
+	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n", model.URL)
+	w := startRealWindow(t, cfg, nil)
+	w.clickText("button", "Settings")
+	w.clickText("button", "Keep the key in a file")
+	w.waitScreen("the question", func(s gui.Screen) bool { return shows(s, "less safe than a keyring") })
+	w.clickText("button", "Yes")
+	s := w.waitScreen("the key field", func(s gui.Screen) bool {
+		e, ok := findEntry(s, "paste the key here")
+		return ok && !e.Disabled
+	})
+	key, _ := findEntry(s, "paste the key here")
+	w.click(key)
+	w.typeText("sk-test-in-a-file-0123456789")
+	w.clickText("button", "Save")
+	path := filepath.Join(w.dir, "config", "deckhand", "api-keys.json")
+	testutil.Eventually(t, 20*time.Second, func() bool {
+		data, _ := os.ReadFile(path)
+		return strings.Contains(string(data), "sk-test-in-a-file-0123456789")
+	}, "the key file was not written")
+	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
+		t.Errorf("the key file's mode is %v", st.Mode().Perm())
+	}
+
+	box, _ := findEntry(w.screen(), "Message Deckhand")
+	w.click(box)
+	w.typeText("hello")
+	w.key("Return")
+	s = w.waitScreen("the refusal", func(s gui.Screen) bool { return shows(s, "401") && shows(s, "Deckhand sent the key in the key file") })
+	if strings.Contains(s.ScreenText(), "sk-test-in-a-file") {
+		t.Errorf("the key is on screen")
+	}
+	if auth := model.Headers(); len(auth) == 0 || auth[0].Get("Authorization") != "Bearer sk-test-in-a-file-0123456789" {
+		t.Errorf("the key from the file was not sent")
+	}
+	w.keep("key-refused.png")
+	settings, ok := find(s, "button", "Settings")
+	if !ok {
+		t.Fatal("no Settings button")
+	}
+	// Two Settings buttons: the sidebar's, and the notice's to its right.
+	for _, it := range s.Items {
+		if it.Kind == "button" && it.Text == "Settings" && it.X > settings.X {
+			settings = it
+		}
+	}
+	w.click(settings)
+	w.waitScreen("the settings at the key", func(s gui.Screen) bool {
+		f, ok := focused(s)
+		return ok && f.Kind == "entry" && f.Window == "Deckhand: settings" && strings.Contains(f.Hint, "saved (hidden)")
+	})
+}

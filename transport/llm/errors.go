@@ -22,6 +22,9 @@ type HTTPError struct {
 	Status     int
 	Message    string
 	RetryAfter time.Duration // from Retry-After, when given
+	// Key is where the key that was refused came from, for a 401 or 403
+	// (Client.KeyFrom).
+	Key string
 }
 
 func (e *HTTPError) Error() string {
@@ -32,6 +35,9 @@ func (e *HTTPError) Error() string {
 	}
 	if e.RetryAfter > 0 {
 		msg += fmt.Sprintf(" (retry after %v)", e.RetryAfter)
+	}
+	if e.Key != "" {
+		msg += ". Deckhand sent " + e.Key + ": check or replace it in Settings"
 	}
 	return msg
 }

@@ -42,6 +42,10 @@ type Client struct {
 	// Timeout is the longest wait for the first byte and the longest silence
 	// between chunks. Default 2m.
 	Timeout time.Duration
+	// KeyFrom says where APIKey came from, in words ("the key in the
+	// keyring for https://api.openai.com/v1"): a refused key (401, 403)
+	// names it, never the key itself.
+	KeyFrom string
 }
 
 // Stream starts a streamed completion. A refused request is an *HTTPError
@@ -105,11 +109,15 @@ func (c *Client) Stream(ctx context.Context, req *Request) (*Stream, error) {
 		if anthropic {
 			msg = anthropicErrorText(data, msg)
 		}
-		return nil, &HTTPError{
+		herr := &HTTPError{
 			Status:     resp.StatusCode,
 			Message:    c.redact(msg),
 			RetryAfter: retryAfter(resp.Header.Get("Retry-After"), time.Now()),
 		}
+		if (resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden) && c.KeyFrom != "" {
+			herr.Key = c.KeyFrom
+		}
+		return nil, herr
 	}
 	s := &Stream{body: resp.Body, cancel: cancel, client: c}
 	if anthropic {

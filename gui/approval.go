@@ -13,6 +13,7 @@ import (
 	"deckhand/actors"
 	"deckhand/approval"
 	"deckhand/clean"
+	"deckhand/notify"
 	"deckhand/tools"
 )
 
@@ -51,25 +52,99 @@ func (a *approvals) set(list []*actors.ApprovalRequested, quickConv string) {
 	for id := range a.notified {
 		if !live[id] {
 			delete(a.notified, id)
+			a.ui.notes.withdraw(id) // answered, here or anywhere else, or gone with its run
 		}
 	}
 	if a.showing != nil && !live[a.showing.ID] {
 		a.close()
 	}
 	for _, r := range list {
-		if !a.notified[r.ID] {
+		if !a.notified[r.ID] && !a.answered[r.ID] {
 			a.notified[r.ID] = true
 			if !a.ui.foreground || a.ui.hidden {
-				what := r.Request.Display + " wants to run."
-				if r.Request.Command != "" {
-					what = "The model proposed a shell command."
-				}
-				a.ui.app.SendNotification(fyne.NewNotification("Deckhand: approval needed",
-					what+" Open Deckhand to allow or deny it."))
+				a.notify(r)
 			}
 		}
 	}
 	a.next(quickConv)
+}
+
+// notify asks in a desktop notification, for when Deckhand is not in
+// front. It offers Deny, and Allow once when everything the person needs
+// to judge the call fits in it: whose tool, the whole arguments (or the
+// whole command), and no warning or change that the dialog would show.
+// Never a grant: that needs the dialog. A click on its body brings the
+// window, at the dialog.
+func (a *approvals) notify(r *actors.ApprovalRequested) {
+	req := r.Request
+	title, what := "Allow "+clean.Line(req.Display)+"?", ""
+	server := "untrusted server"
+	if req.Trusted {
+		server = "trusted server"
+	}
+	what = fmt.Sprintf("Tool %q on the %s %q", clean.Line(req.Tool), server, clean.Line(req.Server))
+	code := strings.TrimSpace(tools.PrettyArgs(req.Arguments))
+	if req.Command != "" {
+		title, what, code = "Run this shell command?", "The model proposed a shell command", req.Command
+	}
+	code = clean.Text(code)
+	whole := len([]rune(code)) <= notifyArgs && len(req.Warnings) == 0 && req.Change == ""
+	body := what + ":\n" + code
+	if !whole {
+		body = what + ". Open Deckhand to see the whole call."
+	}
+	id, conv := r.ID, r.Conversation
+	a.ui.notes.send(id, func(actions bool) notify.Notification {
+		n := notify.Notification{Title: "Deckhand: " + title, Body: body, Urgency: notify.Critical, Expire: -1}
+		if !actions {
+			n.Body += "\nOpen Deckhand to allow or deny it."
+			return n
+		}
+		n.Actions = []notify.Action{{Key: notify.DefaultAction, Label: "Open Deckhand"}, {Key: "deny", Label: "Deny"}}
+		if whole {
+			n.Actions = append(n.Actions, notify.Action{Key: "allow", Label: "Allow once"})
+		}
+		n.OnAction = func(key string) { a.fromNotification(id, conv, key, whole) }
+		return n
+	})
+}
+
+// notifyArgs is the longest call (arguments or command, in characters)
+// that a notification shows whole, and so may allow.
+const notifyArgs = 300
+
+// fromNotification carries out what the person chose in a notification,
+// if the request still waits.
+func (a *approvals) fromNotification(id, conv, key string, whole bool) {
+	var r *actors.ApprovalRequested
+	for _, p := range a.pending {
+		if p.ID == id && p.Conversation == conv {
+			r = p
+		}
+	}
+	if r == nil || a.answered[id] {
+		return
+	}
+	switch key {
+	case "allow":
+		if whole {
+			a.answer(r, approval.AllowOnce)
+		}
+	case "deny":
+		a.answer(r, approval.Deny)
+	default: // the body: to the dialog
+		if r.Conversation == a.ui.quickConv() && a.ui.quick != nil && a.ui.quick.visible {
+			a.ui.quick.win.Show()
+			a.ui.quick.win.RequestFocus()
+		} else {
+			a.ui.showMain()
+		}
+		if a.showing != nil && a.showing.ID != id {
+			// Another request's dialog is open: this one's comes next.
+			return
+		}
+		a.next(a.ui.quickConv())
+	}
 }
 
 // next opens the dialog for the oldest request not yet answered.

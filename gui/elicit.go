@@ -16,6 +16,7 @@ import (
 
 	"deckhand/actors"
 	"deckhand/clean"
+	"deckhand/notify"
 	"deckhand/transport/mcp"
 )
 
@@ -80,8 +81,16 @@ func (e *elicitor) add(it *elicitItem) {
 	if !e.notified[it.req.ID] {
 		e.notified[it.req.ID] = true
 		if !e.ui.foreground || e.ui.hidden {
-			e.ui.app.SendNotification(fyne.NewNotification("Deckhand: a server asks",
-				it.req.Server+" asks you something. Open Deckhand to answer it."))
+			id := it.req.ID
+			body := clean.Line(it.req.Server) + " asks you something. Open Deckhand to answer it."
+			e.ui.notes.send(id, func(actions bool) notify.Notification {
+				n := notify.Notification{Title: "Deckhand: a server asks", Body: body, Urgency: notify.Normal, Expire: -1}
+				if actions {
+					n.Actions = []notify.Action{{Key: notify.DefaultAction, Label: "Open Deckhand"}}
+					n.OnAction = func(string) { e.toFront(id) }
+				}
+				return n
+			})
 		}
 	}
 	if e.showing != nil {
@@ -100,6 +109,9 @@ func (e *elicitor) closed(id string) {
 		}
 	}
 	delete(e.answered, id)
+	if e.notified[id] {
+		e.ui.notes.withdraw(id)
+	}
 	delete(e.notified, id)
 	if e.showing != nil && e.showing.req.ID == id {
 		e.close()
@@ -794,4 +806,16 @@ func (l *choiceList) chosenIndexes() []int {
 		}
 	}
 	return out
+}
+
+// toFront brings the window a question is asked in to the front: the
+// person clicked its notification.
+func (e *elicitor) toFront(id string) {
+	for _, it := range e.pending {
+		if it.req.ID == id {
+			e.ui.showMain()
+			e.next()
+			return
+		}
+	}
 }

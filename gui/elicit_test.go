@@ -203,8 +203,10 @@ func TestElicitHostileForm(t *testing.T) {
 	}
 	h.ui.foreground = false
 	e := h.ui.elicits()
-	test.AssertNotificationSent(t, &fyne.Notification{Title: "Deckhand: a server asks", Content: "t asks you something. Open Deckhand to answer it."}, func() {
-		e.add(&elicitItem{req: reqs[0]})
+	e.add(&elicitItem{req: reqs[0]})
+	h.until("the notification", func() bool {
+		_, all := h.notes.shown()
+		return len(all) == 1 && all[0].Title == "Deckhand: a server asks" && all[0].Body == "t asks you something. Open Deckhand to answer it."
 	})
 	e.add(&elicitItem{req: reqs[1]})
 	if e.showing == nil || e.showing.req.ID != "h1" || !strings.HasSuffix(e.foot.Text, "1 more waiting.") {

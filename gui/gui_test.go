@@ -1,6 +1,7 @@
 package gui
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"deckhand/actors"
 	"deckhand/approval"
 	"deckhand/chatmodel"
 	"deckhand/config"
@@ -291,12 +293,10 @@ func TestApprovalsQueueAndNotify(t *testing.T) {
 		)}
 	}})
 	h.ui.foreground = false // another window is in front
-	test.AssertNotificationSent(t, &fyne.Notification{
-		Title:   "Deckhand: approval needed",
-		Content: "t.add wants to run. Open Deckhand to allow or deny it.",
-	}, func() {
-		h.say("add twice")
-		h.until("the first dialog", func() bool { return h.ui.approvals.showing != nil })
+	h.say("add twice")
+	h.until("the first dialog and its notification", func() bool {
+		_, all := h.notes.shown()
+		return h.ui.approvals.showing != nil && len(all) >= 1
 	})
 	seen := map[string]bool{}
 	h.until("both calls answered and run", func() bool {
@@ -308,6 +308,24 @@ func TestApprovalsQueueAndNotify(t *testing.T) {
 	})
 	if len(seen) != 2 {
 		t.Errorf("%d dialogs opened for two calls", len(seen))
+	}
+	// Answered in the window: both withdrawn.
+	h.until("the notifications withdrawn", func() bool { live, _ := h.notes.shown(); return len(live) == 0 })
+	_, all := h.notes.shown()
+	if len(all) != 2 {
+		t.Errorf("%d notifications for two calls", len(all))
+	}
+	for _, n := range all {
+		if n.Title != "Deckhand: Allow t.add?" || !strings.Contains(n.Body, `Tool "add" on the untrusted server "t":`) || !strings.Contains(n.Body, `"a": `) {
+			t.Errorf("notification %q: %q", n.Title, n.Body)
+		}
+		var keys []string
+		for _, a := range n.Actions {
+			keys = append(keys, a.Key+"="+a.Label)
+		}
+		if got := strings.Join(keys, ","); got != "default=Open Deckhand,deny=Deny,allow=Allow once" {
+			t.Errorf("actions %s", got)
+		}
 	}
 	for _, r := range h.ui.chat.rows {
 		if r.Kind == chatmodel.Tool && r.State != chatmodel.Succeeded {
@@ -711,4 +729,57 @@ func TestServersPanelListsLeftOutTools(t *testing.T) {
 			t.Errorf("the tools window's notes lack %q:\n%s", want, sw.notes)
 		}
 	}
+}
+
+// A notification allows only what it shows whole, with nothing the dialog
+// would warn of: a long call, a warning or a changed definition offers
+// Deny and Open only; an action for a request already answered does
+// nothing.
+func TestNotificationAllowsOnlyWhatItShows(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	h.ui.foreground = false
+	base := approval.Request{Server: "t", Tool: "echo", Display: "t.echo", Arguments: json.RawMessage(`{"text":"hi"}`)}
+	long, warned, changed, cmd := base, base, base, base
+	long.Arguments = json.RawMessage(`{"text":"` + strings.Repeat("x", 400) + `"}`)
+	warned.Warnings = []string{"its description tells the model to hide things"}
+	changed.Change = "description changed"
+	cmd.Command = "rm -rf ~/notes"
+	reqs := []*actors.ApprovalRequested{
+		{Conversation: "c", ID: "whole", Request: base},
+		{Conversation: "c", ID: "long", Request: long},
+		{Conversation: "c", ID: "warned", Request: warned},
+		{Conversation: "c", ID: "changed", Request: changed},
+		{Conversation: "c", ID: "cmd", Request: cmd},
+	}
+	h.ui.approvals.set(reqs, "")
+	h.until("five notifications", func() bool { _, all := h.notes.shown(); return len(all) == 5 })
+	_, all := h.notes.shown()
+	allows := map[string]bool{}
+	for i, n := range all {
+		for _, a := range n.Actions {
+			if a.Key == "allow" {
+				allows[reqs[i].ID] = true
+			}
+		}
+	}
+	if !allows["whole"] || !allows["cmd"] || allows["long"] || allows["warned"] || allows["changed"] {
+		t.Errorf("Allow once offered for %v; want whole and cmd only", allows)
+	}
+	if !strings.Contains(all[4].Body, "rm -rf ~/notes") || all[4].Title != "Deckhand: Run this shell command?" {
+		t.Errorf("the command's notification: %q %q", all[4].Title, all[4].Body)
+	}
+	if !strings.Contains(all[1].Body, "Open Deckhand to see the whole call") {
+		t.Errorf("the long call's notification: %q", all[1].Body)
+	}
+	// Deny from a notification answers that request; allow for a long one
+	// (forged: it was not offered) and for an answered one do nothing.
+	h.ui.approvals.fromNotification("long", "c", "allow", false)
+	if h.ui.approvals.answered["long"] {
+		t.Error("allow answered a call whose notification did not offer it")
+	}
+	h.ui.approvals.fromNotification("warned", "c", "deny", false)
+	if !h.ui.approvals.answered["warned"] {
+		t.Error("Deny in a notification did not answer")
+	}
+	h.ui.approvals.fromNotification("nobody", "c", "deny", false)
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -18,6 +19,7 @@ import (
 	"deckhand/actors"
 	"deckhand/chatmodel"
 	"deckhand/config"
+	"deckhand/notify"
 	"deckhand/store"
 	"deckhand/testutil"
 	"deckhand/transport/llm"
@@ -36,6 +38,47 @@ type harness struct {
 	db    *store.DB
 	cfg   *config.Config
 	queue chan func()
+	notes *noteRecorder // the desktop notifications sent
+}
+
+// noteRecorder stands in for the session's notification server: the real
+// one (dunst, on a real bus) is driven in cmd/deckhand's
+// TestWindowApprovalNotification and in package notify.
+type noteRecorder struct {
+	mu        sync.Mutex
+	sent      []notify.Notification
+	ids       []uint32
+	withdrawn map[uint32]bool
+}
+
+func (r *noteRecorder) Actions() bool { return true }
+func (r *noteRecorder) Close()        {}
+func (r *noteRecorder) Send(n notify.Notification) (uint32, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.sent = append(r.sent, n)
+	r.ids = append(r.ids, uint32(len(r.sent)))
+	return uint32(len(r.sent)), nil
+}
+func (r *noteRecorder) Withdraw(id uint32) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.withdrawn == nil {
+		r.withdrawn = map[uint32]bool{}
+	}
+	r.withdrawn[id] = true
+}
+
+// shown is the notifications sent and not withdrawn, and all sent.
+func (r *noteRecorder) shown() (live, all []notify.Notification) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i, n := range r.sent {
+		if !r.withdrawn[r.ids[i]] {
+			live = append(live, n)
+		}
+	}
+	return live, slices.Clone(r.sent)
 }
 
 type harnessOptions struct {
@@ -98,6 +141,8 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 		LookupEnv: func(string) (string, bool) { return "", false },
 		Post:      func(f func()) { h.queue <- f },
 	})
+	h.notes = &noteRecorder{}
+	h.ui.notes.connect = func() (notifier, error) { return h.notes, nil }
 	h.ui.Start()
 	t.Cleanup(h.ui.Stop)
 	return h

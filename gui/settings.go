@@ -37,8 +37,8 @@ type settingsForm struct {
 	removeKey *widget.Button
 	// useFile: no keyring runs, and the person chose the key file (asked
 	// first, told it is less safe); keyFile offers it.
-	useFile bool
-	keyFile *widget.Button
+	useFile   bool
+	keyFile   *widget.Button
 	keyCheck  int // the key status asked last: older answers are dropped
 	prompt    *widget.Entry
 	tempAuto  *widget.Check

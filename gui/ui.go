@@ -92,7 +92,8 @@ type UI struct {
 	quickID string // the quick prompt's conversation
 
 	foreground bool
-	hidden     bool // the main window was closed to the tray
+	notes      *notes // desktop notifications
+	hidden     bool   // the main window was closed to the tray
 }
 
 func (u *UI) quickConv() string { return u.quickID }
@@ -115,6 +116,7 @@ func New(d Deps) *UI {
 	}
 	u := &UI{d: d, log: log.With("actor", "window"), app: d.App, cfg: d.Config, post: post, foreground: true}
 	u.approvals = &approvals{ui: u, answered: map[string]bool{}, notified: map[string]bool{}}
+	u.notes = newNotes(u.log, post)
 	applyLook(d.App, d.Config.UI) // the theme and text size of the settings
 	u.build()
 	return u
@@ -148,8 +150,10 @@ func (u *UI) Start() {
 	}
 }
 
-// Stop ends the bridge actor.
+// Stop ends the bridge actor and withdraws the notifications still
+// asking: nobody is left to answer them.
 func (u *UI) Stop() {
+	u.notes.close()
 	if u.bridge != nil {
 		u.d.System.Root.Stop(u.bridge)
 	}

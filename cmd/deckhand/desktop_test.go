@@ -78,7 +78,8 @@ func TestDesktopTrayAndNotifications(t *testing.T) {
 	t.Logf("%s", out)
 	for _, want := range []string{
 		"registered its StatusNotifierItem", "the tray host shows the icon", "items from com.canonical.dbusmenu",
-		"opened the quick prompt", "sent org.freedesktop.Notifications.Notify and dunst shows it",
+		"opened the quick prompt", "sent org.freedesktop.Notifications.Notify, offering Allow once, and dunst shows it",
+		"answered in the window, the notification was withdrawn",
 		"the icon is back", "Quit in the tray menu ended Deckhand", "every check passed",
 	} {
 		if !strings.Contains(string(out), want) {
@@ -93,7 +94,8 @@ func TestDesktopTrayAndNotifications(t *testing.T) {
 		"interface=org.kde.StatusNotifierWatcher; member=RegisterStatusNotifierItem",
 		"interface=com.canonical.dbusmenu; member=GetLayout",
 		"interface=org.freedesktop.Notifications; member=Notify",
-		`string "Deckhand: approval needed"`,
+		`string "Deckhand: Allow `,
+		"interface=org.freedesktop.Notifications; member=CloseNotification",
 	} {
 		if !strings.Contains(string(dbusLog), want) {
 			t.Errorf("the bus log lacks %q", want)

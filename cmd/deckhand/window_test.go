@@ -33,53 +33,7 @@ func TestWindowNeedsADisplay(t *testing.T) {
 func xvfb(tb testing.TB) string { return xvfbSized(tb, "") }
 
 // xvfbSized is xvfb with a screen of size WxH ("" for 1280x800).
-func xvfbSized(tb testing.TB, size string) string {
-	tb.Helper()
-	if size == "" {
-		size = "1280x800"
-	}
-	if _, err := exec.LookPath("Xvfb"); err != nil {
-		tb.Skip("Xvfb is not installed (apt-get install xvfb)")
-	}
-	r, w, err := os.Pipe()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer r.Close()
-	cmd := exec.Command("Xvfb", "-displayfd", "3", "-noreset", "-screen", "0", size+"x24", "-nolisten", "tcp")
-	cmd.ExtraFiles = []*os.File{w}
-	err = cmd.Start()
-	w.Close()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() {
-		cmd.Process.Signal(syscall.SIGTERM)
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
-			<-done
-		}
-	})
-	n := make(chan string, 1)
-	go func() {
-		line, _ := bufio.NewReader(r).ReadString('\n')
-		n <- strings.TrimSpace(line)
-	}()
-	select {
-	case num := <-n:
-		if num == "" {
-			tb.Fatal("Xvfb exited without a display")
-		}
-		return ":" + num
-	case <-time.After(20 * time.Second):
-		tb.Fatal("Xvfb did not start within 20s")
-	}
-	return ""
-}
+func xvfbSized(tb testing.TB, size string) string { return testutil.Xvfb(tb, size) }
 
 // window runs the deckhand binary's window with servers stdio servers on a
 // virtual display, waits until every server is connected, and returns the

@@ -288,16 +288,20 @@ OTHER=$(xdotool search --onlyvisible --name '^Another application$' | head -1)
 focus "$OTHER"
 xdotool mousemove 640 780
 wait_for 30 "org.freedesktop.Notifications.Notify" in_log "interface=org.freedesktop.Notifications; member=Notify"
-wait_for 5 "the notification's text" grep -q "Deckhand: approval needed" "$LOGS/dbus.log"
+wait_for 5 "the notification's text" grep -q "Deckhand: Allow " "$LOGS/dbus.log"
+wait_for 5 "the notification's Allow once" grep -q '"Allow once"' "$LOGS/dbus.log"
 wait_for 10 "dunst to show it" xdotool search --onlyvisible --class Dunst
-say "Deckhand sent org.freedesktop.Notifications.Notify and dunst shows it"
+say "Deckhand sent org.freedesktop.Notifications.Notify, offering Allow once, and dunst shows it"
 SETTLE=1 shot approval-notification.png 900x420+380+0
 
-# Back to Deckhand, to allow it.
+# Back to Deckhand, to allow it in the window: the notification is
+# withdrawn.
 focus "$MAIN"
 sleep 1
 xdotool key Tab Tab space
 wait_for 20 "the file the main window's call wrote" test -s "$WORKSPACE/invoice.txt"
+wait_for 10 "the notification withdrawn (CloseNotification)" in_log "member=CloseNotification"
+say "answered in the window, the notification was withdrawn"
 
 # 3. The panel restarts (the watcher and the host quit, and start again):
 # the icon comes back. A watcher may own its name before it serves its

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"deckhand/gui"
+	"deckhand/testutil"
+)
+
+// An approval asked while another window is in front comes as a desktop
+// notification that does something, on a real session bus with dunst:
+// Allow once chosen in it runs the call; answered in the window, it is
+// withdrawn; a click on its body brings Deckhand to the front at the
+// dialog. Dunst offers a notification's actions in its context menu
+// (dmenu), here a script choosing the line that names the action.
+func TestWindowApprovalNotification(t *testing.T) {
+	if _, err := exec.LookPath("display"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("ImageMagick's display is missing under CI (make test installs imagemagick)")
+		}
+		t.Skip("no ImageMagick display, for another window in front")
+	}
+	call := func(id, name string) testutil.ModelResponse {
+		// The delay leaves time to put another window in front.
+		return testutil.ModelResponse{Delay: 2 * time.Second, Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: id, Name: "p__getenv", Arguments: fmt.Sprintf(`{"name":%q}`, name)})}
+	}
+	model := testutil.NewModelServer(t,
+		call("a", "HOME"), testutil.ModelResponse{Body: testutil.TextChunks("first answered")},
+		call("b", "USER"), testutil.ModelResponse{Body: testutil.TextChunks("second answered")},
+		call("c", "LANG"), testutil.ModelResponse{Body: testutil.TextChunks("third answered")},
+	)
+	bus := testutil.SessionBus(t)
+	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n\n[mcp.servers.p]\ncommand = %q\nargs = [\"-probe\"]\n", model.URL, stdioServerBin(t))
+	w := startRealWindow(t, cfg, nil, withEnv("DBUS_SESSION_BUS_ADDRESS="+bus))
+
+	dir := t.TempDir()
+	want, seen := filepath.Join(dir, "want"), filepath.Join(dir, "menu")
+	dmenu := filepath.Join(dir, "dmenu")
+	os.WriteFile(dmenu, []byte(fmt.Sprintf("#!/bin/sh\ntee %q | grep -F -- \"$(cat %q)\" | head -n1\n", seen, want)), 0o755)
+	ctl := testutil.Dunst(t, w.display, bus, dmenu)
+	shown := func() string { out, _ := ctl("count", "displayed"); return out }
+
+	// Another application, in front while Deckhand works.
+	other := exec.Command("display", "-title", "Another application", "-size", "700x400", "xc:#dde3ea")
+	other.Env = append(os.Environ(), "DISPLAY="+w.display)
+	if err := other.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { other.Process.Kill(); other.Wait() })
+	var otherWin string
+	testutil.Eventually(t, 20*time.Second, func() bool {
+		otherWin = firstField(w.xdo("search", "--name", "^Another application$"))
+		return otherWin != ""
+	}, "the other window")
+	ask := func(text string) {
+		t.Helper()
+		w.xdo("windowactivate", "--sync", w.win)
+		box := w.waitScreen("the message box", func(s gui.Screen) bool { _, ok := findEntry(s, "Message Deckhand"); return ok })
+		b, _ := findEntry(box, "Message Deckhand")
+		w.click(b)
+		w.typeText(text)
+		w.key("Return")
+		w.xdo("windowactivate", "--sync", otherWin)
+		testutil.Eventually(t, 20*time.Second, func() bool { return shown() == "1" }, "the approval's notification; stderr:\n%s", w.stderr)
+	}
+
+	// 1. Allow once, from the notification.
+	ask("first")
+	os.WriteFile(want, []byte("Allow once"), 0o600)
+	if out, err := ctl("context"); err != nil {
+		t.Fatalf("dunstctl context: %v %s", err, out)
+	}
+	w.waitScreen("the first call run and answered", func(s gui.Screen) bool { return shows(s, "first answered") })
+	menu, _ := os.ReadFile(seen)
+	if m := string(menu); !strings.Contains(m, "Deny") || !strings.Contains(m, "Allow once") || strings.Contains(m, "Always") || strings.Contains(m, "session") {
+		t.Errorf("the notification offers, in dunst's menu:\n%s\nwant Allow once and Deny, never a grant", m)
+	}
+	testutil.Eventually(t, 10*time.Second, func() bool { return shown() == "0" }, "the answered notification gone")
+	if a := firstField(w.xdo("getactivewindow")); a != otherWin {
+		t.Errorf("answering from the notification raised window %s over the one in front (%s)", a, otherWin)
+	}
+
+	// 2. Answered in the window: the notification is withdrawn.
+	ask("second")
+	w.xdo("windowactivate", "--sync", w.win)
+	w.waitScreen("the approval dialog", func(s gui.Screen) bool { _, ok := find(s, "button", "Allow once"); return ok })
+	w.key("Escape") // Deny
+	w.waitScreen("the second answered", func(s gui.Screen) bool { return shows(s, "second answered") })
+	testutil.Eventually(t, 10*time.Second, func() bool { return shown() == "0" }, "the notification withdrawn once answered in the window")
+
+	// 3. A click on the body brings Deckhand to the front, at the dialog.
+	ask("third")
+	w.keep("approval-notification.png")
+	if out, err := ctl("action", "0"); err != nil {
+		t.Fatalf("dunstctl action: %v %s", err, out)
+	}
+	testutil.Eventually(t, 10*time.Second, func() bool { return firstField(w.xdo("getactivewindow")) == w.win }, "Deckhand in front after a click on the notification")
+	w.clickText("button", "Allow once")
+	w.waitScreen("the third answered", func(s gui.Screen) bool { return shows(s, "third answered") })
+	testutil.Eventually(t, 10*time.Second, func() bool { return shown() == "0" }, "the notification gone")
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -208,4 +209,36 @@ func (f SettingsForm) Edits() ([]Edit, map[string]map[string]any, error) {
 	}
 	edits = append(edits, f.UI.Edits()...)
 	return edits, map[string]map[string]any{"mcp.auto_approve": rules}, nil
+}
+
+// EditsSince is Edits, keeping only what differs from the form as it was
+// (was: the form as it opened): saving the settings writes what the person
+// changed, and leaves the rest of the file, defaults included, as it is.
+func (f SettingsForm) EditsSince(was SettingsForm) ([]Edit, map[string]map[string]any, error) {
+	edits, tables, err := f.Edits()
+	if err != nil {
+		return nil, nil, err
+	}
+	before, beforeTables, err := was.Edits()
+	if err != nil {
+		// What was there does not read as a form (a hand-written value
+		// out of range): everything is written, as before.
+		return edits, tables, nil
+	}
+	old := map[string]any{}
+	for _, e := range before {
+		old[e.Table+"\x00"+e.Key] = e.Value
+	}
+	changed := edits[:0:0]
+	for _, e := range edits {
+		if v, ok := old[e.Table+"\x00"+e.Key]; !ok || !reflect.DeepEqual(v, e.Value) {
+			changed = append(changed, e)
+		}
+	}
+	for name, t := range tables {
+		if reflect.DeepEqual(t, beforeTables[name]) {
+			delete(tables, name)
+		}
+	}
+	return changed, tables, nil
 }

@@ -16,9 +16,13 @@ import (
 	"github.com/go-playground/validator/v10"
 )
 
-// ReservedAliases cannot name a server: "local" holds Deckhand's own
-// pseudo-tools (local.exec).
-var ReservedAliases = []string{"local"}
+// LocalAlias is the server of Deckhand's own tools: the built-in tools
+// server and pseudo-tools such as local.exec. No configured server can
+// take it.
+const LocalAlias = "local"
+
+// ReservedAliases cannot name a server.
+var ReservedAliases = []string{LocalAlias}
 
 var (
 	aliasRE   = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$`)

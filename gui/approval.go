@@ -13,6 +13,7 @@ import (
 	"deckhand/actors"
 	"deckhand/approval"
 	"deckhand/clean"
+	"deckhand/config"
 	"deckhand/notify"
 	"deckhand/tools"
 )
@@ -77,12 +78,7 @@ func (a *approvals) set(list []*actors.ApprovalRequested, quickConv string) {
 // window, at the dialog.
 func (a *approvals) notify(r *actors.ApprovalRequested) {
 	req := r.Request
-	title, what := "Allow "+clean.Line(req.Display)+"?", ""
-	server := "untrusted server"
-	if req.Trusted {
-		server = "trusted server"
-	}
-	what = fmt.Sprintf("Tool %q on the %s %q", clean.Line(req.Tool), server, clean.Line(req.Server))
+	title, what := "Allow "+clean.Line(req.Display)+"?", whose(req)
 	code := strings.TrimSpace(tools.PrettyArgs(req.Arguments))
 	if req.Command != "" {
 		title, what, code = "Run this shell command?", "The model proposed a shell command", req.Command
@@ -107,6 +103,20 @@ func (a *approvals) notify(r *actors.ApprovalRequested) {
 		n.OnAction = func(key string) { a.fromNotification(id, conv, key, whole) }
 		return n
 	})
+}
+
+// whose says whose tool a call is: Deckhand's own built-in tools (the
+// server "local", which no configured server can be called), or a server
+// the config trusts or not.
+func whose(req approval.Request) string {
+	if req.Server == config.LocalAlias {
+		return fmt.Sprintf("Tool %q of Deckhand's built-in tools (%q)", clean.Line(req.Tool), req.Server)
+	}
+	server := "untrusted server"
+	if req.Trusted {
+		server = "trusted server"
+	}
+	return fmt.Sprintf("Tool %q on the %s %q", clean.Line(req.Tool), server, clean.Line(req.Server))
 }
 
 // notifyArgs is the longest call (arguments or command, in characters)
@@ -182,11 +192,7 @@ func (a *approvals) open(r *actors.ApprovalRequested, parent fyne.Window) {
 		heading.SetText("Run this shell command?")
 	}
 	heading.SizeName = theme.SizeNameSubHeadingText
-	server := "untrusted server"
-	if req.Trusted {
-		server = "trusted server"
-	}
-	who := widget.NewLabel(fmt.Sprintf("Tool %q on the %s %q", req.Tool, server, req.Server))
+	who := widget.NewLabel(whose(req))
 	if command {
 		who.SetText("A shell command the model proposed (runs in the workspace, sandboxed)")
 	}

@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -57,10 +58,11 @@ func newChatView(u *UI) *chatView {
 	cv.sel.clip = func(s string) { u.app.Clipboard().SetContent(s) }
 	cv.measure = newRowView(cv)
 	cv.list = cv.newList()
-	hint, obj := subtle("Ask anything. The model can use the tools of your MCP servers;\n" +
+	hint, obj := subtle("Ask anything. The model can use the tools of your MCP servers; " +
 		"each call waits for your approval unless a rule in Settings allows it.")
 	hint.Alignment = fyne.TextAlignCenter
-	cv.empty = container.NewCenter(obj)
+	hint.Wrapping = fyne.TextWrapWord // a narrow window wraps it, rather than being held wide
+	cv.empty = container.NewVBox(layout.NewSpacer(), obj, layout.NewSpacer())
 	return cv
 }
 

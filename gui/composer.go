@@ -125,7 +125,7 @@ func (p *composer) listModels() {
 		key, err := keys.Resolve(m, lookup)
 		if err == nil {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			models, err = llm.ListModels(ctx, m.BaseURL, key.Value())
+			models, err = llm.ListModelsFor(ctx, m.Provider, m.BaseURL, key.Value())
 			cancel()
 		}
 		p.u.post(func() {

@@ -783,3 +783,45 @@ func TestNotificationAllowsOnlyWhatItShows(t *testing.T) {
 	}
 	h.ui.approvals.fromNotification("nobody", "c", "deny", false)
 }
+
+// Notices that come while one is shown join it: one box, the same notice
+// counted, not stacked three times over the window.
+func TestNoticesJoinOneBox(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	for range 3 {
+		h.ui.showError("Could not reach the model at http://x: connection refused")
+	}
+	h.ui.showError("Something else")
+	if n := len(h.ui.win.Canvas().Overlays().List()); n != 1 {
+		t.Fatalf("%d boxes over the window, want 1", n)
+	}
+	texts := strings.Join(h.texts(h.ui.win), "\n")
+	if !strings.Contains(texts, "connection refused (3 times)") || !strings.Contains(texts, "Something else") {
+		t.Errorf("the box says:\n%s", texts)
+	}
+	test.Tap(h.button(h.ui.win, "OK"))
+	if n := len(h.ui.win.Canvas().Overlays().List()); n != 0 {
+		t.Fatalf("%d boxes after OK", n)
+	}
+	h.ui.showError("Again")
+	if texts := strings.Join(h.texts(h.ui.win), "\n"); !strings.Contains(texts, "Again") || strings.Contains(texts, "Something else") {
+		t.Errorf("a new box says:\n%s", texts)
+	}
+}
+
+// Deckhand's own tools are not called an untrusted server's.
+func TestWhoseTool(t *testing.T) {
+	for _, c := range []struct {
+		req  approval.Request
+		want string
+	}{
+		{approval.Request{Server: "local", Tool: "exec"}, `Tool "exec" of Deckhand's built-in tools ("local")`},
+		{approval.Request{Server: "fs", Tool: "read"}, `Tool "read" on the untrusted server "fs"`},
+		{approval.Request{Server: "fs", Tool: "read", Trusted: true}, `Tool "read" on the trusted server "fs"`},
+		{approval.Request{Server: "fs\x1b[2J", Tool: "r\u202ead"}, `Tool "rad" on the untrusted server "fs"`},
+	} {
+		if got := whose(c.req); got != c.want {
+			t.Errorf("whose(%+v) = %s, want %s", c.req, got, c.want)
+		}
+	}
+}

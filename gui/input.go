@@ -69,6 +69,16 @@ func (e *chatEntry) TypedKey(k *fyne.KeyEvent) {
 	e.Entry.TypedKey(k)
 }
 
+// TypedShortcut quits on Ctrl+Q (a focused entry gets the shortcuts
+// before the window does), and gives the rest to the entry.
+func (e *escEntry) TypedShortcut(s fyne.Shortcut) {
+	if cs, ok := s.(*desktop.CustomShortcut); ok && cs.Modifier == fyne.KeyModifierShortcutDefault && cs.KeyName == fyne.KeyQ && e.onQuit != nil {
+		e.onQuit()
+		return
+	}
+	e.Entry.TypedShortcut(s)
+}
+
 // AcceptsTab is false: Tab leaves the box, as in a form.
 func (e *chatEntry) AcceptsTab() bool { return false }
 
@@ -105,6 +115,7 @@ func (e *chatEntry) focus(w fyne.Window) { w.Canvas().Focus(e) }
 type escEntry struct {
 	widget.Entry
 	onEscape func()
+	onQuit   func() // Ctrl+Q (Cmd+Q), if set
 }
 
 func newEscEntry(onEscape func()) *escEntry {

@@ -44,6 +44,7 @@ func newQuickPrompt(u *UI) *quickPrompt {
 		q.win.SetIcon(u.d.Icon)
 	}
 	q.entry = newEscEntry(q.hide) // Escape closes it, from the box too
+	q.entry.onQuit = u.app.Quit
 	q.entry.SetPlaceHolder("Ask anything, then press Enter")
 	q.entry.OnSubmitted = q.submit
 	q.answer = widget.NewRichText()
@@ -66,6 +67,7 @@ func newQuickPrompt(u *UI) *quickPrompt {
 	q.win.SetContent(container.NewPadded(container.NewBorder(q.entry, bottom, nil, nil, answer)))
 	q.win.Resize(fyne.NewSize(560, 340))
 	q.win.SetCloseIntercept(q.hide)
+	quitKey(q.win, u.app)
 	q.win.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) {
 		if k.Name == fyne.KeyEscape {
 			q.hide()

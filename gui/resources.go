@@ -143,7 +143,7 @@ func newResourcesWindow(p *composer) *resourcesWindow {
 	rw.win.SetContent(container.NewBorder(top, nil, nil, nil, split))
 	rw.win.Resize(fyne.NewSize(900, 580))
 	rw.win.SetCloseIntercept(rw.win.Hide)
-	closeKeys(rw.win, rw.win.Hide)
+	closeKeys(rw.win, rw.win.Hide, rw.p.u.app)
 	return rw
 }
 

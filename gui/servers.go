@@ -71,7 +71,7 @@ func newServersWindow(u *UI) *serversWindow {
 	s.win.SetContent(container.NewBorder(container.NewVBox(top, widget.NewSeparator()), nil, nil, nil, container.NewVScroll(s.list)))
 	s.win.Resize(fyne.NewSize(820, 640))
 	s.win.SetCloseIntercept(s.win.Hide)
-	closeKeys(s.win, s.win.Hide)
+	closeKeys(s.win, s.win.Hide, s.ui.app)
 	return s
 }
 

@@ -84,7 +84,7 @@ func (tw *toolsWindow) back() {
 	s.tools = nil
 	s.win.SetTitle("Deckhand: servers")
 	s.win.SetContent(tw.listContent)
-	closeKeys(s.win, s.win.Hide)
+	closeKeys(s.win, s.win.Hide, s.ui.app)
 }
 
 // showTools opens the tools window of a server, with the tools of the
@@ -104,7 +104,7 @@ func (s *serversWindow) showTools(alias string) {
 	tw.win.SetTitle("Deckhand: tools of " + alias)
 	s.tools = tw
 	tw.fill(nil)
-	closeKeys(s.win, tw.back)
+	closeKeys(s.win, tw.back, s.ui.app)
 	tw.win.Show()
 	tw.win.RequestFocus()
 	sys := u.d.System

@@ -2,7 +2,6 @@ package gui
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -18,6 +17,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"deckhand/clean"
 	"deckhand/config"
 	"deckhand/keys"
 	"deckhand/transport/llm"
@@ -34,6 +34,10 @@ type settingsForm struct {
 	model     *widget.SelectEntry
 	apiKey    *widget.Entry // typed, kept in the keyring on Save; never shown again
 	keyStatus *widget.Label
+	checked   *widget.Label       // what Check found
+	checks    int                 // Checks asked: older answers are dropped
+	pages     []*container.Scroll // the tabs' scrollers, in order
+	opened    config.SettingsForm // the form as it opened (or was last saved): only changes are written
 	removeKey *widget.Button
 	// useFile: no keyring runs, and the person chose the key file (asked
 	// first, told it is less safe); keyFile offers it.
@@ -126,7 +130,7 @@ func (u *UI) showSettings() {
 		&widget.FormItem{Text: "API key", Widget: container.NewBorder(nil, nil, nil, f.removeKey, f.apiKey), HintText: "from your provider's website; kept in this computer's keyring, not in the settings file"},
 	)
 	answers := widget.NewForm(
-		&widget.FormItem{Text: "Instructions", Widget: f.prompt, HintText: "said to the model before every chat, such as \"Answer in French\" or \"I work in Go\""},
+		&widget.FormItem{Text: "Instructions", Widget: overPage(f.prompt, f.page(0)), HintText: "said to the model before every chat, such as \"Answer in French\" or \"I work in Go\""},
 		&widget.FormItem{Text: "Creativity", Widget: container.NewBorder(nil, nil, f.tempAuto, f.tempLabel, f.temp), HintText: "temperature: low is focused and repeatable, high is varied"},
 	)
 	look := widget.NewForm(
@@ -134,7 +138,7 @@ func (u *UI) showSettings() {
 		&widget.FormItem{Text: "Text size", Widget: container.NewBorder(nil, nil, nil, f.textLabel, f.textSize)},
 	)
 	general := container.NewVBox(
-		heading("Language model"), model, f.keyStatus, container.NewHBox(f.keyFile),
+		heading("Language model"), model, f.checked, f.keyStatus, container.NewHBox(f.keyFile),
 		widget.NewSeparator(), heading("Answers"), answers,
 		widget.NewSeparator(), heading("Appearance"), look,
 	)
@@ -146,8 +150,8 @@ func (u *UI) showSettings() {
 	}
 	policy := widget.NewForm(
 		&widget.FormItem{Text: "Workspace folder", Widget: f.workspace, HintText: "where tools and shell commands work; created on first use"},
-		&widget.FormItem{Text: "Read roots", Widget: f.readRoots, HintText: "folders tools may read, one a line; empty: the workspace (write roots can be read too)"},
-		&widget.FormItem{Text: "Write roots", Widget: f.writeRoots, HintText: "folders tools may read and write, one a line; empty: the workspace"},
+		&widget.FormItem{Text: "Read roots", Widget: overPage(f.readRoots, f.page(1)), HintText: "folders tools may read, one a line; empty: the workspace (write roots can be read too)"},
+		&widget.FormItem{Text: "Write roots", Widget: overPage(f.writeRoots, f.page(1)), HintText: "folders tools may read and write, one a line; empty: the workspace"},
 		&widget.FormItem{Text: "", Widget: f.allowExec, HintText: execHint},
 	)
 	permissions := container.NewVBox(
@@ -171,11 +175,15 @@ func (u *UI) showSettings() {
 			&widget.FormItem{Text: "Longest answer", Widget: f.maxOut, HintText: "max_tokens, in tokens; empty: the model's own limit"},
 			&widget.FormItem{Text: "Context budget", Widget: f.budget, HintText: "tokens per request; the oldest turns are dropped to fit"},
 			&widget.FormItem{Text: "Approval timeout", Widget: f.timeout, HintText: "unanswered approvals are denied after this (e.g. 2m)"},
-			&widget.FormItem{Text: "Auto-approve", Widget: f.rules, HintText: "one rule a line: alias.tool or alias.* (= false to always ask)"},
+			&widget.FormItem{Text: "Auto-approve", Widget: overPage(f.rules, f.page(2)), HintText: "one rule a line: alias.tool or alias.* (= false to always ask)"},
 		),
 	)
 
-	pad := func(o fyne.CanvasObject) fyne.CanvasObject { return container.NewVScroll(container.NewPadded(o)) }
+	pad := func(o fyne.CanvasObject) fyne.CanvasObject {
+		sc := container.NewVScroll(container.NewPadded(o))
+		f.pages = append(f.pages, sc)
+		return sc
+	}
 	f.tabs = container.NewAppTabs(
 		container.NewTabItemWithIcon("General", theme.SettingsIcon(), pad(general)),
 		container.NewTabItemWithIcon("Permissions", theme.AccountIcon(), pad(permissions)),
@@ -193,7 +201,7 @@ func (u *UI) showSettings() {
 	w.SetContent(container.NewBorder(nil, container.NewPadded(container.NewVBox(pathObj, buttons)), nil, nil, f.tabs))
 	w.Resize(fyne.NewSize(760, 680))
 	w.SetCloseIntercept(func() { f.close(u) })
-	closeKeys(w, func() { f.close(u) })
+	closeKeys(w, func() { f.close(u) }, u.app)
 	u.settingsW = w
 	f.showRules(u)
 	u.listGrants()
@@ -209,6 +217,7 @@ func (u *UI) newSettingsForm(w fyne.Window) *settingsForm {
 		model:     widget.NewSelectEntry(nil),
 		apiKey:    widget.NewPasswordEntry(),
 		keyStatus: note(""),
+		checked:   note(""),
 		apiKeyEnv: widget.NewEntry(),
 		maxOut:    widget.NewEntry(),
 		budget:    widget.NewEntry(),
@@ -218,6 +227,7 @@ func (u *UI) newSettingsForm(w fyne.Window) *settingsForm {
 		grants:    container.NewVBox(),
 		rulesList: container.NewVBox(),
 	}
+	f.checked.Hide()
 	names := []string{}
 	for _, s := range services {
 		names = append(names, s.name)
@@ -270,12 +280,12 @@ func (u *UI) newSettingsForm(w fyne.Window) *settingsForm {
 	f.budget.SetText(strconv.Itoa(m.MaxContextTokens))
 	f.timeout.SetText(u.cfg.MCP.ApprovalTimeout.String())
 	f.rules.SetText(config.FormatRules(u.cfg.MCP.AutoApprove))
-	f.rules.SetMinRowsVisible(4)
+	growing(f.rules, 4)
 
 	f.prompt.SetText(m.SystemPrompt)
 	f.prompt.SetPlaceHolder("Optional. For example: Answer in British English. Explain commands before you run them.")
 	f.prompt.Wrapping = fyne.TextWrapWord
-	f.prompt.SetMinRowsVisible(4)
+	growing(f.prompt, 4)
 	f.temp = widget.NewSlider(0, 2)
 	f.temp.Step = 0.1
 	f.tempLabel = widget.NewLabel("")
@@ -322,7 +332,7 @@ func (u *UI) newSettingsForm(w fyne.Window) *settingsForm {
 		{f.writeRoots, p.FS.WriteRoots, "none (write_roots = [] in the config)"},
 	} {
 		r.e.SetText(strings.Join(r.roots, "\n"))
-		r.e.SetMinRowsVisible(3)
+		growing(r.e, 3)
 		// An empty list in the file is not the same as no list: say which.
 		if r.roots != nil && len(rootLines(strings.Join(r.roots, "\n"))) == 0 {
 			r.e.SetPlaceHolder(r.none)
@@ -334,6 +344,7 @@ func (u *UI) newSettingsForm(w fyne.Window) *settingsForm {
 	f.allowExec.SetChecked(p.AllowExec)
 	f.save = widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), func() { u.saveSettingsAndClose(f) })
 	f.save.Importance = widget.HighImportance
+	f.opened = f.form()
 	return f
 }
 
@@ -429,6 +440,26 @@ func (u *UI) saveSettingsAndClose(f *settingsForm) {
 	}()
 }
 
+// page is the scroller of tab i, once made.
+func (f *settingsForm) page(i int) func() *container.Scroll {
+	return func() *container.Scroll {
+		if i < len(f.pages) {
+			return f.pages[i]
+		}
+		return nil
+	}
+}
+
+// form is what the form holds.
+func (f *settingsForm) form() config.SettingsForm {
+	return config.SettingsForm{
+		BaseURL: f.baseURL.Text, Model: f.model.Text, APIKeyEnv: f.apiKeyEnv.Text,
+		ContextBudget: f.budget.Text, ApprovalTimeout: f.timeout.Text, AutoApprove: f.rules.Text,
+		SystemPrompt: f.prompt.Text, Temperature: f.temperature(), MaxOutputTokens: f.maxOut.Text,
+		UI: f.look(),
+	}
+}
+
 // configChange is what saving the settings does to the config file.
 type configChange struct {
 	edits  []config.Edit
@@ -437,12 +468,7 @@ type configChange struct {
 
 // settingsEdits reads the form into edits of the config file.
 func (u *UI) settingsEdits(f *settingsForm) (configChange, error) {
-	edits, tables, err := config.SettingsForm{
-		BaseURL: f.baseURL.Text, Model: f.model.Text, APIKeyEnv: f.apiKeyEnv.Text,
-		ContextBudget: f.budget.Text, ApprovalTimeout: f.timeout.Text, AutoApprove: f.rules.Text,
-		SystemPrompt: f.prompt.Text, Temperature: f.temperature(), MaxOutputTokens: f.maxOut.Text,
-		UI: f.look(),
-	}.Edits()
+	edits, tables, err := f.form().EditsSince(f.opened)
 	if err != nil {
 		return configChange{}, err
 	}
@@ -465,6 +491,7 @@ func (u *UI) saveSettings(f *settingsForm) error {
 	}
 	applyLook(u.app, u.cfg.UI)
 	f.showRules(u)
+	f.opened = f.form() // what is saved is what a later save compares with
 	return nil
 }
 
@@ -548,29 +575,47 @@ func (u *UI) writeConfig(edits []config.Edit, tables map[string]map[string]any) 
 // checkModel asks the endpoint in the form for its models and offers them,
 // with the key typed, or else the one saved or in the environment.
 func (u *UI) checkModel(f *settingsForm, w fyne.Window) {
+	// The answer is said under the model, where the person looks next: no
+	// box to dismiss before picking one.
+	say := func(text string, imp widget.Importance) {
+		f.checked.SetText(text)
+		f.checked.Importance = imp
+		f.checked.Show()
+		f.checked.Refresh()
+	}
 	base := strings.TrimSpace(f.baseURL.Text)
 	if base == "" {
-		dialog.ShowError(errors.New("choose a service first (or give the model URL under Advanced, such as http://127.0.0.1:11434/v1)"), w)
+		say("Choose a service first (or give the model URL under Advanced, such as http://127.0.0.1:11434/v1).", widget.DangerImportance)
 		return
 	}
 	typed := strings.TrimSpace(f.apiKey.Text)
 	m := config.Model{BaseURL: base, APIKeyEnv: strings.TrimSpace(f.apiKeyEnv.Text)}
+	f.checks++
+	n := f.checks
+	say("Asking "+base+" for its models…", widget.MediumImportance)
 	go func() {
 		key := typed
 		if key == "" {
 			k, err := keys.Resolve(m, u.d.LookupEnv)
 			if err != nil {
-				u.post(func() { dialog.ShowError(keyError(err), w) })
+				u.post(func() {
+					if n == f.checks {
+						say(keyError(err).Error(), widget.DangerImportance)
+					}
+				})
 				return
 			}
 			key = k.Value()
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		models, err := llm.ListModels(ctx, base, key)
+		models, err := llm.ListModelsFor(ctx, "", base, key)
 		u.post(func() {
+			if n != f.checks {
+				return // a later Check is under way
+			}
 			if err != nil {
-				dialog.ShowError(err, w)
+				say("The model server did not answer as expected: "+clean.Line(err.Error()), widget.DangerImportance)
 				return
 			}
 			f.model.SetOptions(models)
@@ -578,7 +623,7 @@ func (u *UI) checkModel(f *settingsForm, w fyne.Window) {
 			if len(models) > 0 && !slices.Contains(models, strings.TrimSpace(f.model.Text)) {
 				msg += " Pick one in Model."
 			}
-			dialog.ShowInformation("The model server answers", msg, w)
+			say(msg, widget.SuccessImportance)
 		})
 	}()
 }

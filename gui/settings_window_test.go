@@ -247,3 +247,23 @@ func TestSettingsPermissions(t *testing.T) {
 		t.Errorf("the file after Remove:\n%s", data)
 	}
 }
+
+// Saving the settings writes what the person changed, nothing more: the
+// defaults the form shows stay out of the file.
+func TestSettingsWriteOnlyWhatChanged(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	orig := "# mine\n[model]\nbase_url = \"" + h.model.URL + "\"\nname = \"scripted\"\n"
+	os.WriteFile(h.cfg.Path, []byte(orig), 0o600)
+	f := h.openSettings()
+	h.saveSettings(f)
+	if data, _ := os.ReadFile(h.cfg.Path); string(data) != orig {
+		t.Errorf("saving an unchanged form changed the file:\n%s", data)
+	}
+	h.openSettings()
+	f.model.SetText("other-model")
+	h.saveSettings(f)
+	data, _ := os.ReadFile(h.cfg.Path)
+	if want := strings.Replace(orig, `name = "scripted"`, `name = "other-model"`, 1); string(data) != want {
+		t.Errorf("changing the model wrote:\n%s\nwant:\n%s", data, want)
+	}
+}

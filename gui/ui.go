@@ -2,6 +2,7 @@ package gui
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"os"
 
@@ -92,8 +93,9 @@ type UI struct {
 	quickID string // the quick prompt's conversation
 
 	foreground bool
-	notes      *notes // desktop notifications
-	hidden     bool   // the main window was closed to the tray
+	notes      *notes  // desktop notifications
+	notice     *notice // the notices shown
+	hidden     bool    // the main window was closed to the tray
 }
 
 func (u *UI) quickConv() string { return u.quickID }
@@ -191,7 +193,10 @@ func (u *UI) build() {
 	u.comp = newComposer(u)
 	buttons := container.NewVBox(layout.NewSpacer(), container.NewHBox(u.comp.pickerBox, container.NewStack(u.send, u.stop)))
 	attach := container.NewVBox(layout.NewSpacer(), u.comp.attach)
-	inputRow := container.NewBorder(u.comp.chips, nil, attach, buttons, u.input)
+	cl := &composerLayout{}
+	composer := container.New(cl, attach, u.input, buttons)
+	cl.owner = composer
+	inputRow := container.NewBorder(u.comp.chips, nil, nil, nil, composer)
 	u.setup = newSetupPanel(u)
 	u.body = container.NewStack(u.chat.list, u.chat.empty)
 	main := container.NewBorder(
@@ -213,6 +218,7 @@ func (u *UI) build() {
 		fyne.KeyN:     func() { u.tell(&uiNewChat{}) },
 		fyne.KeyComma: u.showSettings,
 		fyne.KeyK:     u.showQuick,
+		fyne.KeyQ:     u.app.Quit,
 	}
 	u.input.onEscape = func() {
 		if u.running {
@@ -350,15 +356,71 @@ func (u *UI) apply(up *update) {
 }
 
 // showError tells the person something went wrong, without stopping them.
+// Notices that come while one is shown join it, in one box, rather than
+// stacking box over box; the same notice again is counted, not repeated.
 func (u *UI) showError(text string) {
 	u.log.Warn("shown to the person", "text", text)
+	if u.notice == nil {
+		u.notice = &notice{}
+	}
+	n := u.notice
+	for _, l := range n.lines {
+		if l.text == text {
+			l.count++
+			l.label.SetText(fmt.Sprintf("%s (%d times)", text, l.count))
+			return
+		}
+	}
 	d := widget.NewLabel(text)
 	d.Wrapping = fyne.TextWrapWord
-	popup := widget.NewModalPopUp(container.NewVBox(d, widget.NewButton("OK", nil)), u.win.Canvas())
-	popup.Content.(*fyne.Container).Objects[1].(*widget.Button).OnTapped = popup.Hide
-	popup.Resize(fyne.NewSize(420, popup.MinSize().Height))
-	popup.Show()
+	if len(n.lines) >= maxNotices {
+		n.lines[0].label.Hide() // the oldest goes: the box stays on the screen
+		n.lines = n.lines[1:]
+	}
+	n.lines = append(n.lines, &noticeLine{text: text, count: 1, label: d})
+	if n.popup != nil {
+		n.box.Add(d)
+		n.fit(u.win.Canvas().Size())
+		return
+	}
+	n.box = container.NewVBox(d)
+	n.scroll = container.NewVScroll(n.box)
+	ok := widget.NewButton("OK", nil)
+	n.popup = widget.NewModalPopUp(container.NewBorder(nil, ok, nil, nil, n.scroll), u.win.Canvas())
+	ok.OnTapped = func() {
+		n.popup.Hide()
+		n.popup, n.box, n.lines = nil, nil, nil
+	}
+	n.fit(u.win.Canvas().Size())
+	n.popup.Show()
 }
+
+// fit sizes the box to its notices, within the window.
+func (n *notice) fit(win fyne.Size) {
+	w := min(float32(420), win.Width-40)
+	// The labels wrap to the box's width: their height is known once they
+	// have it.
+	n.box.Resize(fyne.NewSize(w-theme.Padding()*4, n.box.MinSize().Height))
+	n.scroll.SetMinSize(fyne.NewSize(w-theme.Padding()*4, min(n.box.MinSize().Height, win.Height-140)))
+	n.popup.Resize(fyne.NewSize(w, n.popup.MinSize().Height))
+}
+
+// notice is the box of notices shown, if one is.
+type notice struct {
+	popup  *widget.PopUp
+	box    *fyne.Container
+	scroll *container.Scroll
+	lines  []*noticeLine
+}
+
+type noticeLine struct {
+	text  string
+	count int
+	label *widget.Label
+}
+
+// maxNotices is how many different notices one box holds.
+const maxNotices = 6
 
 // setConfig makes cfg the config of the window and of every conversation.
 func (u *UI) setConfig(cfg *config.Config) {

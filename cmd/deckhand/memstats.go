@@ -61,6 +61,27 @@ func memoryUpkeep(log *slog.Logger) func() {
 	return func() { signal.Stop(ch); close(done) }
 }
 
+// cpuProfile profiles the window from start to end into the file
+// DECKHAND_CPU_PROFILE names, if set: what an idle window spends its CPU
+// on (`go tool pprof -top FILE`).
+func cpuProfile(log *slog.Logger) func() {
+	path := os.Getenv("DECKHAND_CPU_PROFILE")
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		log.Warn("cpu profile", "err", err)
+		return func() {}
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		log.Warn("cpu profile", "err", err)
+		f.Close()
+		return func() {}
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }
+}
+
 // writeHeapProfile writes a heap profile (DECKHAND_HEAP_PROFILES names the
 // folder): `go tool pprof -top -sample_index=inuse_space FILE`.
 func writeHeapProfile(log *slog.Logger, path string) {

@@ -67,6 +67,7 @@ func runWindow(ctx context.Context, e *env, args []string) error {
 	defer e.stopSystem(sys)
 
 	defer memoryUpkeep(e.log)()
+	defer cpuProfile(e.log)()
 	makeCacheDir()
 	a := app.NewWithID(appID)
 	icon := fyne.NewStaticResource("deckhand.png", assets.IconPNG)

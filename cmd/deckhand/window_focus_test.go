@@ -63,7 +63,10 @@ func TestWindowApprovalFits(t *testing.T) {
 			cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n\n[mcp.servers.p]\ncommand = %q\nargs = [\"-probe\"]\n", model.URL, stdioServerBin(t))
 			w := startRealWindow(t, cfg, nil, withDisplay(c.display), withEnv(c.env...))
 			w.key("ctrl+k")
-			s := w.waitScreen("the quick prompt", func(s gui.Screen) bool { _, ok := findEntry(s, ""); return windowOf(s, "Deckhand: quick prompt") != nil && ok })
+			s := w.waitScreen("the quick prompt", func(s gui.Screen) bool {
+				_, ok := findEntry(s, "")
+				return windowOf(s, "Deckhand: quick prompt") != nil && ok
+			})
 			_ = s
 			w.typeText("write it")
 			w.key("Return")

@@ -124,7 +124,40 @@ func ListModelsFor(ctx context.Context, provider, baseURL, apiKey string) ([]str
 	for _, m := range list.Data {
 		ids = append(ids, m.ID)
 	}
-	return ModelNames(ids), nil
+	return ChatModels(ModelNames(ids)), nil
+}
+
+// ChatModels leaves out the models that cannot chat, by the names their
+// kinds go by: embedding models (text-embedding-3-small, nomic-embed-text,
+// bge-m3), rerankers, speech, images and moderation. A server's list
+// says nothing of a model's kind (OpenAI's and Ollama's do not), so a
+// picker offering them would offer names that fail on the first message.
+func ChatModels(names []string) []string {
+	out := names[:0:0]
+	for _, n := range names {
+		if !notChat(n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func notChat(name string) bool {
+	n := strings.ToLower(name)
+	if i := strings.LastIndexByte(n, '/'); i >= 0 {
+		n = n[i+1:] // openrouter's "openai/text-embedding-3-small"
+	}
+	for _, w := range []string{"embed", "rerank", "whisper", "tts", "dall-e", "moderation", "transcribe", "gpt-image", "sora"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	for _, p := range []string{"bge-", "bge:", "all-minilm", "e5-", "gte-", "paraphrase-multilingual"} {
+		if strings.HasPrefix(n, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // Limits on what a model server's list of models may bring.

@@ -130,6 +130,7 @@ type ModelServer struct {
 	timings   []Timing
 	// Fallback, if set, answers requests after the script is used up.
 	Fallback func(req map[string]any) ModelResponse
+	models   []string // SetModels
 	arrived  chan struct{}
 }
 
@@ -177,7 +178,28 @@ func (m *ModelServer) Add(responses ...ModelResponse) {
 	m.responses = append(m.responses, responses...)
 }
 
+// SetModels makes GET /models list these.
+func (m *ModelServer) SetModels(ids ...string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.models = ids
+}
+
 func (m *ModelServer) serve(w http.ResponseWriter, r *http.Request) {
+	m.mu.Lock()
+	models := m.models
+	m.mu.Unlock()
+	if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models") && models != nil {
+		var list struct {
+			Data []map[string]string `json:"data"`
+		}
+		for _, id := range models {
+			list.Data = append(list.Data, map[string]string{"id": id, "object": "model"})
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(list)
+		return
+	}
 	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/chat/completions") && !strings.HasSuffix(r.URL.Path, "/messages") {
 		http.Error(w, `{"error":{"message":"not found"}}`, http.StatusNotFound)
 		return

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"deckhand/gui"
+	"deckhand/testutil"
+)
+
+// The settings as a person uses them: the wheel over the Instructions box
+// scrolls the page (it stopped there); Check says what it found under the
+// model, with no box to dismiss, and the picker leaves out the embedding
+// models the server lists; Ctrl+Q quits Deckhand.
+func TestWindowSettingsScrollCheckAndQuit(t *testing.T) {
+	model := testutil.NewModelServer(t)
+	model.SetModels("scripted", "text-embedding-3-small", "nomic-embed-text", "bigger")
+	cfg := "[model]\nbase_url = \"" + model.URL + "\"\nname = \"scripted\"\n\n[tools]\nenabled = false\n"
+	w := startRealWindow(t, cfg, nil, withDisplay("1280x600"))
+	w.key("ctrl+comma")
+	s := w.waitScreen("the settings", func(s gui.Screen) bool { _, ok := findEntry(s, "Optional. For example"); return ok })
+	box, _ := findEntry(s, "Optional. For example")
+	w.keep("settings-before-wheel.png")
+
+	// The wheel over the Instructions.
+	win := w.windowID(box.Window)
+	w.xdo("mousemove", "--window", win, fmt.Sprint(int(box.X+box.W/2)), fmt.Sprint(int(box.Y+box.H/2)))
+	for range 5 {
+		w.xdo("click", "5")
+		time.Sleep(50 * time.Millisecond)
+	}
+	s = w.waitScreen("the page scrolled", func(s gui.Screen) bool {
+		b, ok := findEntry(s, "Optional. For example")
+		return !ok || b.Y < box.Y-20
+	})
+	w.keep("settings-after-wheel.png")
+
+	// Check, at the top of the page again.
+	for range 10 {
+		w.xdo("click", "4")
+	}
+	w.clickText("button", "Check")
+	s = w.waitScreen("what Check found", func(s gui.Screen) bool { return shows(s, "answers with 2 models") })
+	if d := windowOf(s, "Deckhand: settings"); d == nil {
+		t.Fatal("no settings window")
+	}
+	for _, it := range s.Items {
+		if it.Kind == "button" && it.Text == "OK" && it.Visible {
+			t.Errorf("Check opened a box to dismiss:\n%s", s.ScreenText())
+		}
+	}
+	w.keep("settings-checked.png")
+
+	// Ctrl+Q, from the settings.
+	w.key("ctrl+q")
+	done := make(chan error, 1)
+	go func() { done <- w.cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Ctrl+Q: Deckhand exited with %v; stderr:\n%s", err, w.stderr)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatalf("Ctrl+Q did not quit Deckhand; stderr:\n%s", w.stderr)
+	}
+	if strings.Contains(w.stderr.String(), "panic") {
+		t.Errorf("stderr:\n%s", w.stderr)
+	}
+}

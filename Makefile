@@ -6,6 +6,10 @@ SHELL := /bin/bash
 GO ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
+# no_animations: Fyne's text cursor does not blink (its fade redraws the
+# window at the frame rate while a box has the focus), so an idle window
+# costs no CPU. testutil.BuildTags says the same for the tests' builds.
+TAGS := no_animations
 BIN := bin/deckhand
 
 # Fyne needs cgo and these headers.
@@ -34,22 +38,22 @@ run: build
 	./$(BIN) $(ARGS)
 
 build: setup-apt setup-go
-	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/deckhand
+	$(GO) build -tags $(TAGS) -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/deckhand
 
 # vet, formatting, then every test under the race detector (the peers'
 # integration tests and the conformance scenarios included).
 test: setup setup-test-apt lint
-	$(GO) test -race -timeout 15m ./...
+	$(GO) test -tags $(TAGS) -race -timeout 15m ./...
 
 lint: setup-go
-	$(GO) vet ./...
+	$(GO) vet -tags $(TAGS) ./...
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './testutil/node_modules/*')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 
 # Benchmarks, each reporting Deckhand against a baseline measured in the
 # same run.
 bench: setup
-	$(GO) test -run '^$$' -bench . -benchtime 3s ./...
+	$(GO) test -tags $(TAGS) -run '^$$' -bench . -benchtime 3s ./...
 
 # Run every fuzz target for FUZZTIME each (the seed corpora also run as
 # ordinary tests in `make test`).

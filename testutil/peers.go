@@ -83,12 +83,25 @@ type build struct {
 	err  error
 }
 
+// BuildTags are the build tags Deckhand is built with (the Makefile's
+// TAGS): no_animations, so that Fyne's text cursor does not blink (its fade
+// redraws the window at the frame rate while a box has the focus: 5% of a
+// core for an idle window here, under software rendering).
+const BuildTags = "no_animations"
+
 // BuildProgram builds the main package at pkg (relative to the module root,
-// such as "./testutil/stdioserver") once per test process and returns the
-// binary's path.
+// such as "./testutil/stdioserver") with BuildTags, once per test process,
+// and returns the binary's path.
 func BuildProgram(t testing.TB, pkg string) string {
 	t.Helper()
-	v, _ := builds.LoadOrStore(pkg, &build{})
+	return BuildProgramWith(t, pkg, BuildTags)
+}
+
+// BuildProgramWith is BuildProgram with the given build tags ("" for
+// none).
+func BuildProgramWith(t testing.TB, pkg, tags string) string {
+	t.Helper()
+	v, _ := builds.LoadOrStore(pkg+" "+tags, &build{})
 	b := v.(*build)
 	b.once.Do(func() {
 		root := ModuleRoot(t)
@@ -98,7 +111,7 @@ func BuildProgram(t testing.TB, pkg string) string {
 			return
 		}
 		b.path = filepath.Join(dir, filepath.Base(pkg))
-		cmd := exec.Command("go", "build", "-o", b.path, pkg)
+		cmd := exec.Command("go", "build", "-tags="+tags, "-o", b.path, pkg)
 		cmd.Dir = root
 		if out, err := cmd.CombinedOutput(); err != nil {
 			b.err = &buildError{pkg: pkg, out: string(out), err: err}

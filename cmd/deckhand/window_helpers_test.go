@@ -108,7 +108,7 @@ func (w *realWindow) keep(name string) {
 // desktopDisplay is a virtual display (size WxH, default 1280x800) with a
 // window manager (openbox), as a person's desktop has: windows get
 // decorations, focus and stacking from it.
-func desktopDisplay(t *testing.T, size string) string {
+func desktopDisplay(t testing.TB, size string) string {
 	t.Helper()
 	display := xvfbSized(t, size)
 	if _, err := exec.LookPath("openbox"); err != nil {

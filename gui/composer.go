@@ -407,6 +407,12 @@ func (p *composer) refreshChips() {
 func (p *composer) showChips() {
 	setVisible(p.chips, len(p.files) > 0 || p.slash.box.Visible())
 	p.chips.Refresh()
+	// The area's height changed: the chat lays out its bottom again (a
+	// container's refresh does not reach its parents; without this the
+	// chips showed only once something else moved).
+	if c, ok := p.u.chatArea.(*fyne.Container); ok {
+		c.Refresh()
+	}
 }
 
 // chip shows one attached file: its icon, name and size (or that it is

@@ -174,7 +174,7 @@ func (s *serversWindow) openForm(editing string, base config.Server, values conf
 	buttons := container.NewBorder(nil, nil, f.activity, container.NewHBox(cancel, f.submit), f.busy)
 	// A window of its own, not a dialog: the person can make it as big as
 	// a long reason needs, and look at the servers meanwhile.
-	f.win = s.ui.app.NewWindow("Deckhand: " + strings.ToLower(title[:1]) + title[1:])
+	f.win = s.ui.newPanel("Deckhand: " + strings.ToLower(title[:1]) + title[1:])
 	if s.ui.d.Icon != nil {
 		f.win.SetIcon(s.ui.d.Icon)
 	}

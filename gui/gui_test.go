@@ -385,14 +385,10 @@ func TestServersPanel(t *testing.T) {
 
 	h.until("h's tools in the catalog", func() bool { return h.ui.catalog != nil && len(h.ui.catalog.Server("h")) == 6 })
 	test.Tap(sw.rows["h"].tools)
-	var tw fyne.Window
-	for _, w := range h.app.Driver().AllWindows() {
-		if w.Title() == "Deckhand: tools of h" {
-			tw = w
-		}
-	}
-	if tw == nil {
-		t.Fatal("Tools opened no window")
+	// The tools take the servers panel's place, in the main window.
+	var tw fyne.Window = sw.win
+	if tw.Title() != "Deckhand: tools of h" || h.ui.panel != sw.win {
+		t.Fatalf("Tools opened no panel: %q", tw.Title())
 	}
 	for _, want := range []string{"echo", "weather", "h.add", "Input schema", `"a"`} {
 		if !h.shows(tw, want) {

@@ -79,7 +79,7 @@ func (u *UI) showResources(alias string) {
 
 func newResourcesWindow(p *composer) *resourcesWindow {
 	u := p.u
-	rw := &resourcesWindow{p: p, win: u.app.NewWindow("Deckhand: resources"), detail: container.NewVBox()}
+	rw := &resourcesWindow{p: p, win: u.newPanel("Deckhand: resources"), detail: container.NewVBox()}
 	if u.d.Icon != nil {
 		rw.win.SetIcon(u.d.Icon)
 	}
@@ -267,6 +267,9 @@ func (rw *resourcesWindow) show(it resItem) {
 		}
 		rw.p.attachResource(alias, target)
 		rw.status.SetText("Attached " + actors.ResourceName(target) + ": it goes with your next message.")
+		if p, ok := rw.win.(*panel); ok {
+			p.under = nil // back goes to the chat, where the attachment waits
+		}
 	})
 	rw.attach.Importance = widget.HighImportance
 	objs = append(objs, container.NewHBox(rw.attach))

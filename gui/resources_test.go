@@ -115,10 +115,10 @@ func TestResourcesBrowseAndAttach(t *testing.T) {
 	test.Tap(rw.attach)
 	test.Tap(rw.attach) // twice: still one chip
 	h.until("both read", func() bool { return h.chipsRead(2) })
+	rw.win.Close() // hidden, kept for next time: the chat is back, with its chips
 	if !h.shows(h.ui.win, "demo://resource/dynamic/text/9  ·  ") {
 		t.Errorf("no chip for the template's resource:\n%s", strings.Join(h.texts(h.ui.win), "\n"))
 	}
-	rw.win.Close() // hidden, kept for next time
 	if h.ui.comp.browser != rw {
 		t.Error("the window was not kept")
 	}

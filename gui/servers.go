@@ -60,7 +60,7 @@ func (u *UI) showServers() {
 }
 
 func newServersWindow(u *UI) *serversWindow {
-	s := &serversWindow{ui: u, win: u.app.NewWindow("Deckhand: servers"), list: container.NewVBox()}
+	s := &serversWindow{ui: u, win: u.newPanel("Deckhand: servers"), list: container.NewVBox()}
 	if u.d.Icon != nil {
 		s.win.SetIcon(u.d.Icon)
 	}

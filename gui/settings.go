@@ -115,7 +115,7 @@ func (u *UI) showSettings() {
 		u.listGrants()
 		return
 	}
-	w := u.app.NewWindow("Deckhand: settings")
+	w := u.newPanel("Deckhand: settings")
 	if u.d.Icon != nil {
 		w.SetIcon(u.d.Icon)
 	}

@@ -161,7 +161,7 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 // newSidebar makes the sidebar: New chat, the sessions, and the buttons
 // to the servers and settings.
 func (u *UI) newSidebar() fyne.CanvasObject {
-	newChat := widget.NewButtonWithIcon("New chat", theme.ContentAddIcon(), func() { u.tell(&uiNewChat{}) })
+	newChat := widget.NewButtonWithIcon("New chat", theme.ContentAddIcon(), func() { u.toChat(); u.tell(&uiNewChat{}) })
 	newChat.Importance = widget.HighImportance
 	side := newSidebarSide(u)
 	u.side = side
@@ -184,6 +184,7 @@ func (u *UI) newSidebar() fyne.CanvasObject {
 		if u.selecting || i >= len(u.sessions) {
 			return
 		}
+		u.toChat()
 		if id := u.sessions[i].id; id != u.conv {
 			u.tell(&uiOpenSession{id: id})
 		}

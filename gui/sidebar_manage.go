@@ -100,6 +100,7 @@ func (s *sidebarSide) open(i widget.ListItemID) {
 	if i < 0 || i >= len(u.sessions) {
 		return
 	}
+	u.toChat()
 	if id := u.sessions[i].id; id != u.conv {
 		u.tell(&uiOpenSession{id: id})
 	}

@@ -93,9 +93,12 @@ type UI struct {
 	quickID string // the quick prompt's conversation
 
 	foreground bool
-	notes      *notes  // desktop notifications
-	notice     *notice // the notices shown
-	hidden     bool    // the main window was closed to the tray
+	notes      *notes          // desktop notifications
+	notice     *notice         // the notices shown
+	mainArea   *fyne.Container // the chat, or a panel in its place
+	chatArea   fyne.CanvasObject
+	panel      *panel // the panel shown, if one is
+	hidden     bool   // the main window was closed to the tray
 }
 
 func (u *UI) quickConv() string { return u.quickID }
@@ -199,23 +202,24 @@ func (u *UI) build() {
 	inputRow := container.NewBorder(u.comp.chips, nil, nil, nil, composer)
 	u.setup = newSetupPanel(u)
 	u.body = container.NewStack(u.chat.list, u.chat.empty)
-	main := container.NewBorder(
+	u.chatArea = container.NewBorder(
 		container.NewVBox(container.NewPadded(u.title), widget.NewSeparator()),
 		container.NewVBox(widget.NewSeparator(), container.NewPadded(inputRow), statusObj),
 		nil, nil,
 		u.body,
 	)
+	u.mainArea = container.NewStack(u.chatArea) // or a panel (panel.go)
 	if !u.cfg.Model.Configured() {
 		u.body.Objects = []fyne.CanvasObject{u.setup.content}
 	}
 
-	split := container.NewHSplit(sidebar, main)
+	split := container.NewHSplit(sidebar, u.mainArea)
 	split.Offset = 0.24
 	u.win.SetContent(split)
 	u.win.Resize(fyne.NewSize(1100, 720))
 
 	u.input.shortcuts = map[fyne.KeyName]func(){
-		fyne.KeyN:     func() { u.tell(&uiNewChat{}) },
+		fyne.KeyN:     func() { u.toChat(); u.tell(&uiNewChat{}) },
 		fyne.KeyComma: u.showSettings,
 		fyne.KeyK:     u.showQuick,
 		fyne.KeyQ:     u.app.Quit,
@@ -225,12 +229,7 @@ func (u *UI) build() {
 			u.tell(&uiStop{})
 		}
 	}
-	for key, f := range u.input.shortcuts {
-		u.win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: key, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { f() })
-	}
-	// Ctrl+C copies the text selected in the transcript (a press there
-	// takes the focus from the message box).
-	u.win.Canvas().AddShortcut(&fyne.ShortcutCopy{}, func(fyne.Shortcut) { u.chat.sel.copy() })
+	u.mainShortcuts()
 	u.win.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) {
 		if k.Name == fyne.KeyEscape && u.running {
 			u.tell(&uiStop{})
@@ -238,6 +237,25 @@ func (u *UI) build() {
 	})
 	u.win.SetCloseIntercept(u.closeMain)
 	u.win.SetOnDropped(u.comp.dropped) // files dropped anywhere are attached
+}
+
+// mainShortcuts gives the main window's canvas its shortcuts (again,
+// after a panel had some of the keys).
+func (u *UI) mainShortcuts() {
+	for key, f := range u.input.shortcuts {
+		u.win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: key, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { f() })
+	}
+	// Ctrl+C copies the text selected in the transcript (a press there
+	// takes the focus from the message box).
+	u.win.Canvas().AddShortcut(&fyne.ShortcutCopy{}, func(fyne.Shortcut) { u.chat.sel.copy() })
+}
+
+// toChat brings the chat back in place of a panel, if one is shown.
+func (u *UI) toChat() {
+	if p := u.panel; p != nil {
+		p.under = nil
+		p.Hide()
+	}
 }
 
 // closeMain is the window's close button: with a tray, Deckhand keeps

@@ -20,7 +20,7 @@ import (
 // realWindow is the real binary's window on a virtual display, started
 // from an empty home with a config of the test's, driven with xdotool.
 type realWindow struct {
-	t        *testing.T
+	t        testing.TB
 	display  string
 	dir      string // holds home/, config/ and data/
 	win      string // the main window's X id
@@ -37,7 +37,12 @@ type windowOption func(*windowSetup)
 
 type windowSetup struct {
 	env    []string
-	screen string // WxH of the virtual display
+	args   []string // deckhand's, before the (default) window command
+	screen string   // WxH of the virtual display
+}
+
+func withArgs(args ...string) windowOption {
+	return func(s *windowSetup) { s.args = append(s.args, args...) }
 }
 
 func withEnv(kv ...string) windowOption { return func(s *windowSetup) { s.env = append(s.env, kv...) } }
@@ -49,7 +54,7 @@ func withDisplay(wxh string) windowOption {
 // (if any) on that home's environment, starts Deckhand and waits for its
 // window (and two seconds more: the servers connect, the message box takes
 // the focus), then activates it.
-func startRealWindow(t *testing.T, cfg string, setup func(env []string, home string), opts ...windowOption) *realWindow {
+func startRealWindow(t testing.TB, cfg string, setup func(env []string, home string), opts ...windowOption) *realWindow {
 	t.Helper()
 	var ws windowSetup
 	for _, o := range opts {
@@ -68,7 +73,7 @@ func startRealWindow(t *testing.T, cfg string, setup func(env []string, home str
 		t.Fatal(err)
 	}
 	w.shot = filepath.Join(dir, "screen.json")
-	cmd := exec.Command(bin)
+	cmd := exec.Command(bin, ws.args...)
 	cmd.Env, cmd.Dir = append(append(env, "DISPLAY="+w.display, screenEnv+"="+w.shot), ws.env...), dir
 	cmd.Stderr = w.stderr
 	if err := cmd.Start(); err != nil {

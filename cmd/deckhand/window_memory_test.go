@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -13,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"deckhand/gui"
 	"deckhand/testutil"
 )
 
@@ -33,13 +32,11 @@ func BenchmarkWindowMemory(b *testing.B) {
 			b.Skip("no " + p)
 		}
 	}
-	display := xvfb(b)
 	bare := testutil.BuildProgram(b, "./testutil/barewindow")
-	bin := testutil.BuildProgram(b, "./cmd/deckhand")
 	server := stdioServerBin(b)
 	var shots string
 	for b.Loop() {
-		m := windowMemoryRun(b, display, bin, bare, server)
+		m := windowMemoryRun(b, bare, server)
 		for k, v := range m {
 			b.ReportMetric(v, k)
 		}
@@ -54,17 +51,17 @@ func (m memFigures) String() string {
 	var b strings.Builder
 	for _, k := range []string{"bare-rss-MB", "idle-rss-MB", "idle-ratio", "idle-heap-MB", "messages-rss-MB", "messages-heap-MB",
 		"switches-rss-MB", "switches-heap-MB", "panels-once-rss-MB", "panels-once-heap-MB", "panels-rss-MB", "panels-heap-MB",
-		"growth-rss-MB", "growth-heap-MB", "reuse-growth-rss-MB", "reuse-growth-heap-MB"} {
+		"messages-growth-rss-MB", "growth-rss-MB", "growth-heap-MB", "reuse-growth-rss-MB", "reuse-growth-heap-MB"} {
 		fmt.Fprintf(&b, "%s=%.1f ", k, m[k])
 	}
 	return b.String()
 }
 
-func windowMemoryRun(b *testing.B, display, bin, bare, server string) memFigures {
+func windowMemoryRun(b *testing.B, bare, server string) memFigures {
 	m := memFigures{}
-	// The bare window.
+	// The bare window, on a display like Deckhand's.
 	bw := exec.Command(bare)
-	bw.Env = append(os.Environ(), "DISPLAY="+display)
+	bw.Env = append(os.Environ(), "DISPLAY="+desktopDisplay(b, ""))
 	if err := bw.Start(); err != nil {
 		b.Fatal(err)
 	}
@@ -75,34 +72,12 @@ func windowMemoryRun(b *testing.B, display, bin, bare, server string) memFigures
 
 	model := testutil.NewModelServer(b)
 	model.Fallback = func(map[string]any) testutil.ModelResponse {
-		return testutil.ModelResponse{Body: testutil.TextChunks("A short answer, with **bold** text and a list:\n\n- one\n- two\n")}
+		return testutil.ModelResponse{Body: testutil.TextChunks("A short answer, with **bold** text and a list:\n\n- one\n- two\n\n```go\nfunc main() { fmt.Println(\"code, highlighted\") }\n```\n")}
 	}
-	env, dir := freshHome(b)
-	cfgPath := filepath.Join(dir, "config", "deckhand", "config.toml")
-	os.MkdirAll(filepath.Dir(cfgPath), 0o700)
 	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[mcp.servers.s]\ncommand = %q\n", model.URL, server)
-	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
-		b.Fatal(err)
-	}
-	cmd := exec.Command(bin, "--log-level", "info")
-	cmd.Env, cmd.Dir = append(env, "DISPLAY="+display), dir
-	logs := &testutil.LockedBuffer{}
-	cmd.Stdout, cmd.Stderr = logs, logs
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	defer func() { cmd.Process.Kill(); cmd.Wait() }()
-	xdo := func(args ...string) string {
-		c := exec.Command("xdotool", args...)
-		c.Env = append(os.Environ(), "DISPLAY="+display)
-		out, _ := c.Output()
-		return string(bytes.TrimSpace(out))
-	}
-	find := func(name string) string {
-		var w string
-		testutil.Eventually(b, 20*time.Second, func() bool { w = xdo("search", "--name", name); return w != "" }, "window %q; log:\n%s", name, logs)
-		return strings.Fields(w)[0]
-	}
+	w := startRealWindow(b, cfg, nil, withArgs("--log-level", "info"))
+	logs := w.stderr
+	pid := w.cmd.Process.Pid
 	heapRe := regexp.MustCompile(`msg=memory heap_alloc_mb=([0-9.]+)[^\n]*`)
 	// measure waits until what was done has settled (Fyne keeps the
 	// renderers of widgets gone from the screen for a minute; Go gives
@@ -110,9 +85,9 @@ func windowMemoryRun(b *testing.B, display, bin, bare, server string) memFigures
 	// then has the window log its Go heap after a collection.
 	measure := func(stage string) {
 		time.Sleep(settle)
-		m[stage+"-rss-MB"] = rssMB(b, cmd.Process.Pid)
+		m[stage+"-rss-MB"] = rssMB(b, pid)
 		before := len(heapRe.FindAllStringSubmatch(logs.String(), -1))
-		cmd.Process.Signal(syscall.SIGUSR1)
+		w.cmd.Process.Signal(syscall.SIGUSR1)
 		var all [][]string
 		testutil.Eventually(b, 10*time.Second, func() bool {
 			all = heapRe.FindAllStringSubmatch(logs.String(), -1)
@@ -124,61 +99,58 @@ func windowMemoryRun(b *testing.B, display, bin, bare, server string) memFigures
 		}
 		b.Logf("%s: rss %.1f MB, heap %.1f MB", stage, m[stage+"-rss-MB"], m[stage+"-heap-MB"])
 	}
-	win := find("^Deckhand$")
-	testutil.Eventually(b, 30*time.Second, func() bool { return strings.Contains(logs.String(), "msg=connected") }, "the server; log:\n%s", logs)
-	xdo("windowactivate", "--sync", win)
+	w.waitScreen("the server connected", func(s gui.Screen) bool { return shows(s, "1 MCP server") || shows(s, "tools") })
 	measure("idle")
 	m["idle-ratio"] = m["idle-rss-MB"] / m["bare-rss-MB"]
 
 	// 200 messages in one session.
+	box, _ := findEntry(w.screen(), "Message Deckhand")
+	w.click(box)
 	for i := range 200 {
-		xdo("type", "--delay", "5", fmt.Sprintf("message %d", i))
-		xdo("key", "Return")
+		w.xdo("type", "--delay", "5", fmt.Sprintf("message %d", i))
+		w.key("Return")
 		testutil.Eventually(b, 20*time.Second, func() bool { return len(model.Requests()) > i }, "request %d; log:\n%s", i, logs)
 	}
 	measure("messages")
+	m["messages-growth-rss-MB"] = m["messages-rss-MB"] - m["idle-rss-MB"]
 
-	// A short session, then 40 switches between the two.
-	xdo("key", "ctrl+n")
-	xdo("type", "--delay", "5", "a short one")
-	xdo("key", "Return")
+	// A short session, then 40 switches between the two, clicking them in
+	// the sidebar.
+	w.key("ctrl+n")
+	w.typeText("a short one")
+	w.key("Return")
 	testutil.Eventually(b, 20*time.Second, func() bool { return len(model.Requests()) > 200 }, "the short session; log:\n%s", logs)
-	time.Sleep(time.Second)
+	s := w.waitScreen("both sessions listed", func(s gui.Screen) bool { return shows(s, "message 0") && shows(s, "a short one") })
+	long, _ := find(s, "text", "message 0")
+	short, _ := find(s, "text", "a short one")
 	for i := range 40 {
-		y := sessionRowY[i%2]
-		xdo("mousemove", "--sync", "120", strconv.Itoa(y))
-		xdo("click", "1")
+		w.click([2]gui.ScreenItem{long, short}[i%2])
 		time.Sleep(400 * time.Millisecond)
 	}
 	measure("switches")
 
-	// The servers panel, a server's tools and the settings, 20 times. With
-	// no window manager, keys go to the window under the pointer: each
-	// window opens at the top left, over the one before.
+	// The servers panel, a server's tools and the settings, 20 times.
 	for i := range 20 {
 		if i == 1 {
-			// The first opening makes the three windows (a GL context
-			// each): memory that stays while Deckhand runs. What grows
-			// with use is measured from here.
+			// The first opening makes what the panels need: memory that
+			// stays while Deckhand runs. What grows with use is measured
+			// from here.
 			measure("panels-once")
 		}
-		xdo("mousemove", "--sync", "134", "657")
-		xdo("click", "1")
-		find("^Deckhand: servers$")
-		time.Sleep(500 * time.Millisecond)
-		xdo("mousemove", "--sync", strconv.Itoa(toolsButton[0]), strconv.Itoa(toolsButton[1]))
-		xdo("click", "1")
-		find("^Deckhand: tools of s$")
-		time.Sleep(500 * time.Millisecond)
-		xdo("key", "Escape") // the tools
+		w.clickText("button", "Servers")
+		s := w.waitScreen("the servers panel", func(s gui.Screen) bool { return serverTools(s, "s").W > 0 })
+		w.click(serverTools(s, "s"))
+		w.waitScreen("the tools of s", func(s gui.Screen) bool { return windowOf(s, "Deckhand: tools of s") != nil || shows(s, "Tools of s") })
+		w.key("Escape") // the tools
 		time.Sleep(300 * time.Millisecond)
-		xdo("key", "Escape") // the servers
+		w.key("Escape") // the servers
 		time.Sleep(300 * time.Millisecond)
-		xdo("key", "ctrl+comma")
-		find("^Deckhand: settings$")
-		time.Sleep(500 * time.Millisecond)
-		xdo("key", "Escape")
+		w.xdo("windowactivate", "--sync", w.win)
+		w.key("ctrl+comma")
+		w.waitScreen("the settings", func(s gui.Screen) bool { _, ok := findEntry(s, "Optional. For example"); return ok })
+		w.key("Escape")
 		time.Sleep(300 * time.Millisecond)
+		w.xdo("windowactivate", "--sync", w.win)
 	}
 	if n := strings.Count(logs.String(), "level=ERROR"); n > 0 {
 		b.Errorf("%d errors in the log:\n%s", n, logs)
@@ -188,21 +160,32 @@ func windowMemoryRun(b *testing.B, display, bin, bare, server string) memFigures
 	m["reuse-growth-rss-MB"] = m["panels-rss-MB"] - m["panels-once-rss-MB"]
 	m["reuse-growth-heap-MB"] = m["panels-heap-MB"] - m["panels-once-heap-MB"]
 	m["growth-heap-MB"] = m["panels-heap-MB"] - m["idle-heap-MB"]
-	if os.Getenv("DECKHAND_SHOTS") != "" {
-		screenshot(b, display, filepath.Join(os.Getenv("DECKHAND_SHOTS"), "memory-end.png"))
-	}
+	w.keep("memory-end.png")
 	return m
+}
+
+// serverTools is the Tools button on the servers panel's row of alias.
+func serverTools(s gui.Screen, alias string) gui.ScreenItem {
+	var row gui.ScreenItem
+	for _, it := range s.Items {
+		if it.Visible && it.Text == alias && it.Kind != "button" {
+			row = it
+		}
+	}
+	if row.W == 0 {
+		return gui.ScreenItem{}
+	}
+	for _, it := range s.Items {
+		if it.Visible && it.Kind == "button" && it.Text == "Tools" && it.Window == row.Window && it.Y < row.Y+row.H+40 && it.Y+it.H > row.Y-40 {
+			return it
+		}
+	}
+	return gui.ScreenItem{}
 }
 
 // settle is how long the benchmark waits before each measure: a little
 // over Fyne's renderer cache lifetime (a minute).
 var settle = 75 * time.Second
-
-// Where to click in the 1100x720 main window.
-var (
-	sessionRowY = [2]int{135, 69}  // the second session in the sidebar, then the first
-	toolsButton = [2]int{455, 116} // in the servers panel: the first server's Tools
-)
 
 // lineWith is the log line that holds s.
 func lineWith(log, s string) string {

@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"deckhand/gui"
 	"deckhand/store"
 	"deckhand/testutil"
 )
@@ -33,7 +33,7 @@ func TestWindowSelectCopyAndEscape(t *testing.T) {
 		testutil.ModelResponse{Body: testutil.TextChunks(slow...), Pace: 100 * time.Millisecond},
 	)
 	w := startRealWindow(t, fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n", model.URL), nil)
-	run, xdo, keep, stderr, win, dir := w.run, w.xdo, w.keep, w.stderr, w.win, w.dir
+	run, xdo, keep, stderr, dir := w.run, w.xdo, w.keep, w.stderr, w.dir
 	xdo("type", "--delay", "20", "hello")
 	xdo("key", "Return")
 	time.Sleep(time.Second)
@@ -41,23 +41,11 @@ func TestWindowSelectCopyAndEscape(t *testing.T) {
 	testutil.Eventually(t, 30*time.Second, func() bool { return len(model.Requests()) >= 1 }, "a model request; stderr:\n%s", stderr)
 	time.Sleep(2 * time.Second) // the answer is drawn
 
-	// The answer is the fourth row (You, the question, Deckhand, the
-	// answer): find its line from the window's geometry and drag across it.
-	geo := map[string]int{}
-	for _, l := range strings.Split(xdo("getwindowgeometry", "--shell", win), "\n") {
-		if k, v, ok := strings.Cut(l, "="); ok {
-			geo[k], _ = strconv.Atoi(v)
-		}
-	}
-	sidebar := int(float64(geo["WIDTH"]) * 0.24)
-	y := geo["Y"] + answerLineY
-	x0, x1 := geo["X"]+sidebar+60, geo["X"]+sidebar+260
-	xdo("mousemove", "--sync", strconv.Itoa(x0), strconv.Itoa(y))
-	xdo("mousedown", "1")
-	for x := x0; x <= x1; x += 20 {
-		xdo("mousemove", "--sync", strconv.Itoa(x), strconv.Itoa(y))
-	}
-	xdo("mouseup", "1")
+	// Drag across the answer's words, where the window shows them.
+	s := w.waitScreen("the answer", func(s gui.Screen) bool { return shows(s, "Selectable words live here") })
+	ans, _ := find(s, "", "Selectable words live here")
+	y := ans.Y + ans.H/2
+	w.drag(ans.Window, ans.X+4, y, ans.X+min(ans.W-4, 200), y)
 	time.Sleep(300 * time.Millisecond)
 	keep("window-select.png")
 	xdo("key", "ctrl+c")
@@ -105,7 +93,3 @@ func TestWindowSelectCopyAndEscape(t *testing.T) {
 		t.Errorf("run status %q", status)
 	}
 }
-
-// answerLineY is the height, in the 1100x720 window, of the first line of
-// the first answer in a new chat.
-const answerLineY = 208

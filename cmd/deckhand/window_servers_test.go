@@ -103,6 +103,6 @@ func TestWindowKeyFileAnd401(t *testing.T) {
 	w.click(settings)
 	w.waitScreen("the settings at the key", func(s gui.Screen) bool {
 		f, ok := focused(s)
-		return ok && f.Kind == "entry" && f.Window == "Deckhand: settings" && strings.Contains(f.Hint, "saved (hidden)")
+		return ok && f.Kind == "entry" && f.Window == "Deckhand" && strings.Contains(f.Hint, "saved (hidden)")
 	})
 }

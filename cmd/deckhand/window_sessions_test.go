@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"deckhand/gui"
 	"deckhand/testutil"
@@ -102,6 +103,9 @@ func (w *realWindow) setClipboard(text string) {
 	if err := cmd.Run(); err != nil {
 		w.t.Fatalf("xclip: %v", err)
 	}
+	// xclip serves it from a child once that owns the clipboard: wait for
+	// that, or a paste may get what was there before.
+	testutil.Eventually(w.t, 10*time.Second, func() bool { return w.clipboard() == text }, "the clipboard to hold %d bytes", len(text))
 }
 
 // A multi-line first message makes a one-line title and keeps its line

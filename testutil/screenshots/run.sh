@@ -111,21 +111,19 @@ xdotool mousemove --window "$MAIN" 700 300 click --repeat 4 --delay 50 4
 xdotool mousemove --window "$MAIN" 135 400 # off the transcript: no hover highlight
 shot "$MAIN" chat.png
 
-# The servers panel.
+# The servers panel, in the main window in the chat's place; Escape
+# brings the chat back.
 xdotool mousemove --window "$MAIN" 135 657 click 1
-wait_for 10 xdotool search --name '^Deckhand: servers$'
-SERVERS=$(xdotool search --name '^Deckhand: servers$' | head -1)
-shot "$SERVERS" servers.png
-xdotool windowunmap "$SERVERS"
+SETTLE=2 shot "$MAIN" servers.png
+focus "$MAIN"
+xdotool key Escape
 
 # The settings (Ctrl+,), then Escape closes them.
 focus "$MAIN"
 xdotool mousemove --window "$MAIN" 600 640 click 1
 xdotool key ctrl+comma
-wait_for 10 xdotool search --name '^Deckhand: settings$'
-SETTINGS=$(xdotool search --name '^Deckhand: settings$' | head -1)
-SETTLE=2 shot "$SETTINGS" settings.png
-focus "$SETTINGS"
+SETTLE=2 shot "$MAIN" settings.png
+focus "$MAIN"
 xdotool key Escape
 
 # The quick prompt (Ctrl+K, as the tray's "Quick prompt…" does).

@@ -8,6 +8,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/yosida95/uritemplate/v3"
 
 	"deckhand/clean"
 	"deckhand/transport/mcp"
@@ -562,7 +563,7 @@ func (s *System) GetPrompt(ctx context.Context, alias, name string, args map[str
 }
 
 // FindResource says which ready servers list uri among their resources,
-// or whose templates could make it (by its fixed prefix): for `mcp read
+// or whose templates could make it (RFC 6570, see TemplateMatches): for `mcp read
 // URI` and `:attach URI` without an alias.
 func (s *System) FindResource(ctx context.Context, uri string) ([]string, error) {
 	list, err := s.ServerStatuses(ctx, false)
@@ -592,39 +593,14 @@ func (s *System) FindResource(ctx context.Context, uri string) ([]string, error)
 	return templated, nil
 }
 
-// TemplateMatches reports whether uri could come from an RFC 6570 template:
-// its literal parts in order, something in each {…}.
+// TemplateMatches reports whether uri could come from the RFC 6570
+// template (as go-sdk's servers decide which template serves a URI). A
+// template that does not parse matches nothing. Match, not Regexp: the
+// template comes from a server, and Regexp panics on one whose regular
+// expression Go cannot compile (a query of over a thousand variables).
 func TemplateMatches(template, uri string) bool {
-	var lits []string // the literals around the expressions
-	for {
-		open := strings.IndexByte(template, '{')
-		if open < 0 {
-			lits = append(lits, template)
-			break
-		}
-		end := strings.IndexByte(template[open:], '}')
-		if end < 0 {
-			return false
-		}
-		lits = append(lits, template[:open])
-		template = template[open+end+1:]
-	}
-	if len(lits) == 1 {
-		return uri == lits[0]
-	}
-	if !strings.HasPrefix(uri, lits[0]) {
-		return false
-	}
-	rest := uri[len(lits[0]):]
-	for _, lit := range lits[1 : len(lits)-1] {
-		j := strings.Index(rest, lit)
-		if j <= 0 || lit == "" {
-			return false
-		}
-		rest = rest[j+len(lit):]
-	}
-	last := lits[len(lits)-1]
-	return len(rest) > len(last) && strings.HasSuffix(rest, last)
+	t, err := uritemplate.New(template)
+	return err == nil && t.Match(uri) != nil
 }
 
 // SplitResource reads ALIAS:URI when ALIAS is a server of list (a URI's own

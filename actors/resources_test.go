@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -316,10 +317,22 @@ func TestTemplateMatches(t *testing.T) {
 		}
 	}
 	// A server's template whose regular expression Go cannot compile (a
-	// repeat count over 1000) is matched without panicking.
+	// repeat count over 1000) matches nothing, without panicking.
 	huge := "x://a{?" + strings.TrimSuffix(strings.Repeat("v,", 1200), ",") + "}"
-	if !TemplateMatches(huge, "x://a?v=1") {
-		t.Errorf("TemplateMatches(a query of 1200 variables, x://a?v=1) = false, want true")
+	if TemplateMatches(huge, "x://a?v=1") {
+		t.Errorf("TemplateMatches(a query of 1200 variables, x://a?v=1) = true, want false")
+	}
+	// Hundreds of expressions against a URI of the longest length kept
+	// (maxURILen) take milliseconds, not the seconds of
+	// uritemplate.Template.Match; the bound is for a loaded machine.
+	long := "x://" + strings.Repeat("{a}", 680)
+	uri := "x://" + strings.Repeat("a", maxURILen-4)
+	start := time.Now()
+	if !TemplateMatches(long, uri) {
+		t.Errorf("TemplateMatches(680 expressions, %d characters) = false, want true", len(uri))
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("TemplateMatches(680 expressions, %d characters) took %v", len(uri), d)
 	}
 	servers := []ServerStatus{{Alias: "ev"}, {Alias: "file"}}
 	for _, tc := range []struct{ in, alias, uri string }{

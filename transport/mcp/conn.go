@@ -199,6 +199,7 @@ func Dial(ctx context.Context, alias string, srv config.Server, opts Options) (*
 		// A local server is told the roots it may work in (server-
 		// filesystem narrows its folders to them); a remote one's files
 		// are not ours to bound.
+		//lint:ignore SA1019 deprecated by SEP-2577 (2026-07-28) but still how servers of earlier protocols (server-filesystem) learn their folders
 		caps.RootsV2 = &sdk.RootCapabilities{}
 	}
 	if opts.OnElicit != nil {
@@ -215,6 +216,7 @@ func Dial(ctx context.Context, alias string, srv config.Server, opts Options) (*
 		ProgressNotificationHandler: c.onProgress,
 		ElicitationHandler:          opts.OnElicit,
 		ResourceUpdatedHandler:      resourceUpdated(opts.OnResourceUpdated),
+		//lint:ignore SA1019 deprecated by SEP-2577 (2026-07-28); servers of earlier protocols still send log messages, kept for debugging
 		LoggingMessageHandler: func(_ context.Context, req *sdk.LoggingMessageRequest) {
 			log.Debug("server log", "level", req.Params.Level, "logger", req.Params.Logger, "data", req.Params.Data)
 		},
@@ -222,6 +224,7 @@ func Dial(ctx context.Context, alias string, srv config.Server, opts Options) (*
 
 	if local {
 		for _, r := range opts.Policy.ServerRoots(srv) {
+			//lint:ignore SA1019 the roots advertised above
 			client.AddRoots(&sdk.Root{URI: "file://" + r, Name: filepath.Base(r)})
 		}
 	}

@@ -106,21 +106,21 @@ func (s *childStdin) close() error {
 	go func() { exited <- s.cmd.Wait() }()
 	// wait waits up to d for the process to end; hurried reports that
 	// Deckhand started ending first.
-	wait := func(d time.Duration) (err error, ended, hurried bool) {
+	wait := func(d time.Duration) (ended, hurried bool, err error) {
 		t := time.NewTimer(d)
 		defer t.Stop()
 		select {
 		case err := <-exited:
-			return err, true, false
+			return true, false, err
 		case <-t.C:
-			return nil, false, false
+			return false, false, nil
 		case <-s.exiting:
-			return nil, false, true
+			return false, true, nil
 		}
 	}
-	err, ended, hurried := wait(s.grace)
+	ended, hurried, err := wait(s.grace)
 	if !ended && !hurried && s.cmd.Process.Signal(syscall.SIGTERM) == nil {
-		err, ended, hurried = wait(s.grace)
+		ended, hurried, err = wait(s.grace)
 	}
 	if ended {
 		return err

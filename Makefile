@@ -55,6 +55,43 @@ lint: setup-go
 bench: setup
 	$(GO) test -tags $(TAGS) -run '^$$' -bench . -benchtime 3s ./...
 
+# Deckhand against other MCP hosts (testutil/benchpeers): mark3labs/mcphost
+# and charmbracelet/crush at the versions pinned here, built with the Go
+# toolchain into bin/bench-peers, all pointed at the same aimock and
+# server-everything instances; prints a Markdown table of ratios measured
+# in this one run. Not part of `make test`. `go install module@version`
+# first; where it stops only because the proxy will not list the module's
+# versions (it checks for deprecation), the pinned version is downloaded
+# and built from its own go.mod and go.sum, as go install would. A peer
+# that cannot be had either way is named in the table with why
+# (bin/bench-peers/NAME.unavailable). BENCH_PEERS_ARGS passes flags, e.g.
+# BENCH_PEERS_ARGS="-n 3 -slow-n 1 -only answer1,tree".
+BENCH_PEERS_DIR := bin/bench-peers
+BENCH_PEERS_MODULES := github.com/mark3labs/mcphost@v0.34.0 github.com/charmbracelet/crush@v0.96.1
+BENCH_PEERS_ARGS ?=
+.PHONY: bench-peers
+bench-peers: build setup-peers
+	@mkdir -p $(BENCH_PEERS_DIR)
+	@for m in $(BENCH_PEERS_MODULES); do \
+		path=$${m%@*}; name=$${path##*/}; out=$(CURDIR)/$(BENCH_PEERS_DIR)/$$name; \
+		if [ -x $$out ] && [ "$$(cat $$out.version 2>/dev/null)" = "$$m" ]; then continue; fi; \
+		rm -f $$out $$out.version $$out.unavailable; \
+		echo "installing $$m"; \
+		if GOBIN=$(CURDIR)/$(BENCH_PEERS_DIR) $(GO) install $$m > $$out.log 2>&1; then ok=1; \
+		else \
+			dir=$$(cd / && $(GO) mod download -json $$m 2>>$$out.log | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$$/\1/p'); \
+			if [ -n "$$dir" ] && (cd $$dir && $(GO) build -o $$out .) >> $$out.log 2>&1; then ok=1; else ok=; fi; \
+		fi; \
+		if [ -n "$$ok" ]; then echo $$m > $$out.version; \
+		else \
+			if grep -q '403 Forbidden' $$out.log; then \
+				echo "the Go module proxy answers 403 Forbidden for $$m"; \
+			else head -n1 $$out.log; fi > $$out.unavailable; \
+			echo "$$m could not be installed: $$(cat $$out.unavailable) (log: $$out.log)"; \
+		fi; \
+	done
+	$(GO) run ./testutil/benchpeers -deckhand $(BIN) -peers $(BENCH_PEERS_DIR) $(BENCH_PEERS_ARGS)
+
 # Run every fuzz target for FUZZTIME each (the seed corpora also run as
 # ordinary tests in `make test`).
 FUZZTIME ?= 30s

@@ -8,6 +8,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/yosida95/uritemplate/v3"
 
 	"deckhand/clean"
 	"deckhand/transport/mcp"
@@ -562,7 +563,7 @@ func (s *System) GetPrompt(ctx context.Context, alias, name string, args map[str
 }
 
 // FindResource says which ready servers list uri among their resources,
-// or whose templates could make it (by its fixed prefix): for `mcp read
+// or whose templates could make it (RFC 6570, see TemplateMatches): for `mcp read
 // URI` and `:attach URI` without an alias.
 func (s *System) FindResource(ctx context.Context, uri string) ([]string, error) {
 	list, err := s.ServerStatuses(ctx, false)
@@ -592,39 +593,24 @@ func (s *System) FindResource(ctx context.Context, uri string) ([]string, error)
 	return templated, nil
 }
 
-// TemplateMatches reports whether uri could come from an RFC 6570 template:
-// its literal parts in order, something in each {…}.
-func TemplateMatches(template, uri string) bool {
-	var lits []string // the literals around the expressions
-	for {
-		open := strings.IndexByte(template, '{')
-		if open < 0 {
-			lits = append(lits, template)
-			break
-		}
-		end := strings.IndexByte(template[open:], '}')
-		if end < 0 {
-			return false
-		}
-		lits = append(lits, template[:open])
-		template = template[open+end+1:]
-	}
-	if len(lits) == 1 {
-		return uri == lits[0]
-	}
-	if !strings.HasPrefix(uri, lits[0]) {
+// TemplateMatches reports whether uri could come from the RFC 6570
+// template, as go-sdk's servers decide which template serves a URI: by the
+// template's regular expression, which Go's regexp matches in time linear
+// in the URI (the library's own Match takes seconds on a server's template
+// of hundreds of expressions). A template that does not parse, or whose
+// expression Go cannot compile (Regexp panics: a query of over a thousand
+// variables), matches nothing.
+func TemplateMatches(template, uri string) (matches bool) {
+	t, err := uritemplate.New(template)
+	if err != nil {
 		return false
 	}
-	rest := uri[len(lits[0]):]
-	for _, lit := range lits[1 : len(lits)-1] {
-		j := strings.Index(rest, lit)
-		if j <= 0 || lit == "" {
-			return false
+	defer func() {
+		if recover() != nil {
+			matches = false
 		}
-		rest = rest[j+len(lit):]
-	}
-	last := lits[len(lits)-1]
-	return len(rest) > len(last) && strings.HasSuffix(rest, last)
+	}()
+	return t.Regexp().MatchString(uri)
 }
 
 // SplitResource reads ALIAS:URI when ALIAS is a server of list (a URI's own

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -182,13 +183,21 @@ func (a *serverActor) drop() {
 }
 
 func (a *serverActor) scheduleRetry(c actor.Context) {
-	delay := backoff(a.deps.mcp.Reconnect, a.status.Attempts)
+	delay := retryDelay(a.deps.mcp.Reconnect, a.status.Attempts)
 	gen, self, root := a.gen, c.Self(), c.ActorSystem().Root
 	a.retry = time.AfterFunc(delay, func() { root.Send(self, &retryDial{gen: gen}) })
 	a.status.NextRetry = time.Now().Add(delay)
 }
 
-// backoff is Initial doubled for every failure after the first, capped at Max.
+// retryDelay is the wait before the next attempt: backoff with full jitter
+// (uniform in [0, backoff]), so that servers failing together, as after a
+// network change or a resumed laptop, do not retry together.
+func retryDelay(b config.Backoff, failures int) time.Duration {
+	return rand.N(backoff(b, failures) + 1)
+}
+
+// backoff is the ceiling of the next delay: Initial doubled for every
+// failure after the first, capped at Max.
 func backoff(b config.Backoff, failures int) time.Duration {
 	initial, ceiling := b.Initial, b.Max
 	if initial <= 0 {

@@ -83,6 +83,10 @@ type System struct {
 	ids       atomic.Uint64      // call ids for CallTool
 	signIn    *SignInOptions     // OAuth sign-in (signin.go)
 	commands  *toolserver.Runner // the CMD: route's commands
+	// exiting is closed when Shutdown begins: servers closed from then on
+	// are ended at once (mcp.Options.Exiting), not gracefully.
+	exiting  chan struct{}
+	exitOnce sync.Once
 }
 
 // cachedCatalogs reads the tools of the last connection of each server that
@@ -126,7 +130,7 @@ func Start(opts Options) *System {
 	if lookupEnv == nil {
 		lookupEnv = os.LookupEnv
 	}
-	s := &System{Root: as.Root, as: as, log: log, conns: &sync.WaitGroup{}, lookupEnv: lookupEnv, db: opts.Log, signIn: opts.SignIn.withDefaults(), secrets: &secretSet{}}
+	s := &System{Root: as.Root, as: as, log: log, conns: &sync.WaitGroup{}, lookupEnv: lookupEnv, db: opts.Log, signIn: opts.SignIn.withDefaults(), secrets: &secretSet{}, exiting: make(chan struct{})}
 	s.policy.Store(policy.New(opts.Config, lookupEnv))
 	s.commands = &toolserver.Runner{Policy: s.policy.Load()}
 	paths := opts.Paths
@@ -179,6 +183,7 @@ func Start(opts Options) *System {
 				OnEgress:          hooks.egress,
 				InProcess:         opts.InProcess[alias],
 				Policy:            s.policy.Load(),
+				Exiting:           s.exiting,
 			})
 		},
 	}
@@ -330,6 +335,9 @@ func (s *System) addKeyringSecret(m config.Model, lookup func(string) (string, b
 // Shutdown stops every actor and waits, within ctx, until every server
 // connection is closed and every child process reaped.
 func (s *System) Shutdown(ctx context.Context) error {
+	// Deckhand is ending: its servers get a short grace, not the graceful
+	// close of a server removed while Deckhand runs on.
+	s.exitOnce.Do(func() { close(s.exiting) })
 	if err := s.Root.StopFuture(s.Conversations).Wait(); err != nil {
 		s.log.Warn("stopping conversations", "err", err)
 	}

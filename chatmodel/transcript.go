@@ -535,8 +535,6 @@ func Preview(output string) string {
 	return head
 }
 
-func msDuration(ms int64) time.Duration { return time.Duration(ms) * time.Millisecond }
-
 // Attachment is a file attached to the person's message, as the
 // transcript names it.
 type Attachment struct {

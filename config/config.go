@@ -219,11 +219,12 @@ type MCP struct {
 	Servers map[string]Server `toml:"servers" validate:"dive,keys,alias,endkeys"`
 }
 
-// Backoff is a capped exponential backoff: Initial, doubling up to Max.
+// Backoff is a capped exponential backoff with full jitter: each delay is
+// drawn from [0, ceiling], the ceiling being Initial, doubling up to Max.
 type Backoff struct {
-	// Initial is the first delay. Default 500ms.
+	// Initial is the first delay's ceiling. Default 500ms.
 	Initial time.Duration `toml:"initial" validate:"gte=0"`
-	// Max caps the delay. Default 30s.
+	// Max caps the ceiling. Default 30s.
 	Max time.Duration `toml:"max" validate:"gte=0"`
 }
 

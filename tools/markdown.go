@@ -6,16 +6,19 @@ import (
 	"strings"
 )
 
-// Markdown describes a tool: name, description, annotations, schemas.
+// Markdown describes a tool: name, description, annotations, schemas. What
+// the server wrote (its name, title and description) is escaped to show as
+// written: a server's text is untrusted, and as Markdown it could show a
+// link to click, fetch an image, or pass for Deckhand's own words.
 func Markdown(t Tool) string {
 	d := t.Def
 	var b strings.Builder
-	fmt.Fprintf(&b, "## %s\n\n", t.Display)
+	fmt.Fprintf(&b, "## %s\n\n", EscapeMarkdown(t.Display))
 	if d.Title != "" {
-		fmt.Fprintf(&b, "**%s**\n\n", d.Title)
+		fmt.Fprintf(&b, "**%s**\n\n", EscapeMarkdown(d.Title))
 	}
 	if d.Description != "" {
-		fmt.Fprintf(&b, "%s\n\n", d.Description)
+		fmt.Fprintf(&b, "%s\n\n", EscapeMarkdown(d.Description))
 	}
 	if t.ReadOnly {
 		b.WriteString("Read-only: calls may run in parallel.\n\n")
@@ -29,7 +32,9 @@ func Markdown(t Tool) string {
 		if v == nil {
 			return
 		}
-		fmt.Fprintf(&b, "### %s\n\n```json\n%s\n```\n\n", label, PrettyJSON(mustJSON(v)))
+		code := PrettyJSON(mustJSON(v))
+		fence := strings.Repeat("`", max(3, longestRun(code, '`')+1))
+		fmt.Fprintf(&b, "### %s\n\n%sjson\n%s\n%s\n\n", label, fence, code, fence)
 	}
 	if d.Annotations != nil {
 		add("Annotations", d.Annotations)
@@ -37,6 +42,52 @@ func Markdown(t Tool) string {
 	add("Input schema", d.InputSchema)
 	add("Output schema", d.OutputSchema)
 	return b.String()
+}
+
+// EscapeMarkdown makes s plain text in Markdown (CommonMark, with GitHub's
+// tables and strikethrough): every ASCII punctuation character becomes a
+// numeric character reference, which CommonMark reads as literal text, so
+// nothing in s opens a link, an autolink, an image, HTML, emphasis, a
+// heading, a list, a quote or a table; and each line's leading and
+// trailing blanks are dropped, so no line becomes indented code and none
+// ends in a hard break (which Fyne shows without a space). Paragraph
+// breaks (blank lines) stay. References rather than backslashes because Fyne's renderer shows a
+// text node's source as it is, decoding HTML entities but leaving
+// backslash escapes in.
+func EscapeMarkdown(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + len(s)/4)
+	for i, line := range strings.Split(s, "\n") {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		for _, r := range strings.Trim(line, " \t\r\f\v") {
+			if r < 0x80 && strings.ContainsRune(markdownPunct, r) {
+				fmt.Fprintf(&b, "&#%d;", r)
+				continue
+			}
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// markdownPunct is CommonMark's ASCII punctuation: the characters that
+// may take part in its syntax.
+const markdownPunct = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
+
+// longestRun is the length of the longest run of c in s.
+func longestRun(s string, c rune) int {
+	longest, n := 0, 0
+	for _, r := range s {
+		if r == c {
+			n++
+			longest = max(longest, n)
+		} else {
+			n = 0
+		}
+	}
+	return longest
 }
 
 func mustJSON(v any) []byte {

@@ -71,7 +71,12 @@ func (t *Tool) prepare(args map[string]any, scope string, limit int) (*Call, err
 			s = v
 		case float64:
 			if p.Type == "integer" || p.Items != nil && p.Items.Type == "integer" {
-				s = strconv.FormatInt(int64(v), 10)
+				// The whole number in digits, however large (int64(v)
+				// would make 1e19 a negative number); -0 is 0.
+				s = "0"
+				if v != 0 {
+					s = strconv.FormatFloat(v, 'f', -1, 64)
+				}
 			} else {
 				s = strconv.FormatFloat(v, 'g', -1, 64)
 			}

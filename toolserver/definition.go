@@ -638,8 +638,6 @@ func badSandboxRead(p string) string {
 	return ""
 }
 
-var paramName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
-
 // checkParams checks a tool's parameters: unique names, the meta names
 // left free, defaults and enums of the parameter's type.
 func checkParams(t *Tool, path string, report func(string, string, ...any)) {

@@ -13,8 +13,12 @@ import (
 	"deckhand/actors"
 	"deckhand/config"
 	"deckhand/keys"
+	"deckhand/tools"
 	"deckhand/transport/mcp"
 )
+
+// conformanceAlias is the suite's server's alias in the adapter's config.
+const conformanceAlias = "conformance"
 
 // runConformance is the client adapter for @modelcontextprotocol/conformance:
 // the suite runs `deckhand conformance URL` with MCP_CONFORMANCE_SCENARIO set,
@@ -28,7 +32,7 @@ func runConformance(ctx context.Context, e *env, args []string) error {
 	scenario, _ := e.getenv("MCP_CONFORMANCE_SCENARIO")
 	cfg := &config.Config{MCP: config.MCP{
 		ConnectTimeout: 20 * time.Second,
-		Servers:        map[string]config.Server{"conformance": {URL: url}},
+		Servers:        map[string]config.Server{conformanceAlias: {URL: url}},
 	}}
 	cfg.ApplyDefaults()
 	sys := actors.Start(actors.Options{
@@ -58,25 +62,71 @@ func runConformance(ctx context.Context, e *env, args []string) error {
 	if scenario == "initialize" {
 		return nil
 	}
-	// Every other scenario: call each tool with arguments built from its
-	// schema, and report what came back.
-	for _, t := range cat.Tools() {
-		args, err := json.Marshal(exampleArgs(t.Def.InputSchema))
-		if err != nil {
-			return err
-		}
+	for _, c := range conformanceCalls(e, scenario, cat) {
 		cctx, cancel := context.WithTimeout(ctx, 20*time.Second)
-		res, err := sys.CallTool(cctx, t.Display, args, nil)
+		res, err := sys.CallTool(cctx, c.tool, c.args, nil)
 		cancel()
 		if err != nil {
 			return err
 		}
 		if res.Err != nil {
-			return fmt.Errorf("%s: %w", t.Display, res.Err)
+			return fmt.Errorf("%s: %w", c.tool, res.Err)
 		}
-		fmt.Fprintf(e.stdout, "%s(%s): isError=%v\n", t.Display, args, res.Result.IsError)
+		fmt.Fprintf(e.stdout, "%s(%s): isError=%v\n", c.tool, c.args, res.Result.IsError)
 	}
 	return nil
+}
+
+// conformanceCall is one tool call a scenario asks for: the tool's display
+// name and the arguments.
+type conformanceCall struct {
+	tool string
+	args json.RawMessage
+}
+
+// conformanceCalls says which tools a scenario calls, with what:
+//   - the calls the suite's context (MCP_CONFORMANCE_CONTEXT) lists, with
+//     their arguments as given (http-custom-headers: values that must be
+//     mirrored into Mcp-Param headers, some needing Base64);
+//   - json-schema-2020-12-preservation: the echo tool, given the other
+//     tool's input schema as Deckhand received it, to show no keyword was
+//     lost;
+//   - otherwise every tool, with arguments built from its schema.
+func conformanceCalls(e *env, scenario string, cat *tools.Catalog) []conformanceCall {
+	var calls []conformanceCall
+	if raw, ok := e.getenv("MCP_CONFORMANCE_CONTEXT"); ok {
+		var c struct {
+			ToolCalls []struct {
+				Name      string          `json:"name"`
+				Arguments json.RawMessage `json:"arguments"`
+			} `json:"toolCalls"`
+		}
+		if json.Unmarshal([]byte(raw), &c) == nil && len(c.ToolCalls) > 0 {
+			for _, tc := range c.ToolCalls {
+				calls = append(calls, conformanceCall{tool: conformanceAlias + "." + tc.Name, args: tc.Arguments})
+			}
+			return calls
+		}
+	}
+	if scenario == "json-schema-2020-12-preservation" {
+		for _, t := range cat.Tools() {
+			if t.Name == "json_schema_echo" {
+				continue
+			}
+			args, err := json.Marshal(map[string]any{"schema": t.Raw.InputSchema})
+			if err == nil {
+				calls = append(calls, conformanceCall{tool: conformanceAlias + ".json_schema_echo", args: args})
+			}
+		}
+		return calls
+	}
+	for _, t := range cat.Tools() {
+		args, err := json.Marshal(exampleArgs(t.Def.InputSchema))
+		if err == nil {
+			calls = append(calls, conformanceCall{tool: t.Display, args: args})
+		}
+	}
+	return calls
 }
 
 // exampleArgs builds an object satisfying a simple JSON schema: each

@@ -59,6 +59,8 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 		"search":    mcpSearch,
 		"call":      mcpCall,
 		"connect":   mcpConnect,
+		"login":     mcpLogin,
+		"logout":    mcpLogout,
 		"pins":      mcpPins,
 		"resources": mcpResources,
 		"read":      mcpRead,

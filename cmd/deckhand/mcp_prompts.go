@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"deckhand/actors"
 )
@@ -128,9 +130,10 @@ func printPrompts(w io.Writer, l promptsJSON) {
 
 // parsePromptLine reads "/alias.prompt arg=value arg2="two words" …": the
 // prompt and its arguments. A value may be quoted with double quotes.
+// Blanks (a tab as a space) separate the prompt and the arguments.
 func parsePromptLine(line string) (alias, name string, args map[string]string, err error) {
 	line = strings.TrimSpace(strings.TrimPrefix(line, "/"))
-	head, rest, _ := strings.Cut(line, " ")
+	head, rest := cutBlank(line)
 	alias, name, ok := strings.Cut(head, ".")
 	if !ok || alias == "" || name == "" {
 		return "", "", nil, fmt.Errorf("a prompt is /ALIAS.PROMPT [ARG=VALUE …]: :prompts lists them")
@@ -139,7 +142,7 @@ func parsePromptLine(line string) (alias, name string, args map[string]string, e
 	rest = strings.TrimSpace(rest)
 	for rest != "" {
 		key, after, ok := strings.Cut(rest, "=")
-		if !ok || key == "" || strings.ContainsAny(key, " \t") {
+		if !ok || key == "" || strings.IndexFunc(key, unicode.IsSpace) >= 0 {
 			return "", "", nil, fmt.Errorf("arguments are NAME=VALUE, got %q", shorten(rest, 40))
 		}
 		var value string
@@ -150,12 +153,22 @@ func parsePromptLine(line string) (alias, name string, args map[string]string, e
 			}
 			value, rest = after[1:end+1], after[end+2:]
 		} else {
-			value, rest, _ = strings.Cut(after, " ")
+			value, rest = cutBlank(after)
 		}
 		args[key] = value
 		rest = strings.TrimSpace(rest)
 	}
 	return alias, name, args, nil
+}
+
+// cutBlank cuts s around its first blank.
+func cutBlank(s string) (before, after string) {
+	i := strings.IndexFunc(s, unicode.IsSpace)
+	if i < 0 {
+		return s, ""
+	}
+	_, n := utf8.DecodeRuneInString(s[i:])
+	return s[:i], s[i+n:]
 }
 
 // missingArgs names the required arguments of p not given.

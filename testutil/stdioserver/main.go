@@ -44,6 +44,7 @@ func main() {
 	probe := flag.Bool("probe", false, "add tools getenv {name}, read_file {path}, write_file {path, text} and dial {addr}, which report what the process may do")
 	big := flag.Bool("big", false, "add tools big {mib} (a result of that size), huge_notice {mib} (a log message of that size, then a small result) and huge_orphan {mib} (a message of that size with no id)")
 	hostile := flag.Bool("hostile", false, "add tools with odd names, and one whose title, description, progress and result carry escape sequences")
+	linger := flag.Bool("linger", false, "ignore SIGTERM, and keep running once stdin closes (as server-everything does when the client advertised roots)")
 	flag.Parse()
 
 	if *stubbornChild {
@@ -125,10 +126,17 @@ func main() {
 				return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "mutable ran"}}}, nil
 			})
 	}
+	if *linger {
+		signal.Ignore(syscall.SIGTERM)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute) // never outlive a test run
 	defer cancel()
 	if err := s.Run(ctx, &sdk.StdioTransport{}); err != nil && ctx.Err() == nil {
 		fmt.Fprintln(os.Stderr, "stdioserver:", err)
+	}
+	if *linger {
+		fmt.Fprintln(os.Stderr, "stdioserver: stdin closed, lingering")
+		<-ctx.Done()
 	}
 }
 

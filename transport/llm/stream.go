@@ -215,17 +215,15 @@ func (s *Stream) Next() (Delta, error) {
 		}
 		return parseChunk(data)
 	}
-	for {
-		data, err := s.nextData()
-		if err != nil {
-			return Delta{}, err
-		}
-		if string(bytes.TrimSpace(data)) == "[DONE]" {
-			s.done = true
-			return Delta{}, io.EOF
-		}
-		return parseChunk(data)
+	data, err := s.nextData()
+	if err != nil {
+		return Delta{}, err
 	}
+	if string(bytes.TrimSpace(data)) == "[DONE]" {
+		s.done = true
+		return Delta{}, io.EOF
+	}
+	return parseChunk(data)
 }
 
 func (s *Stream) readError(err error) error {

@@ -62,6 +62,14 @@ type Options struct {
 	// TerminateGrace is how long Close waits for a child process to exit
 	// after closing its stdin, before signalling it. Default 2s.
 	TerminateGrace time.Duration
+	// Exiting, once closed, says Deckhand itself is ending: a stdio server
+	// closed from then on (or still being closed) is given ExitGrace to
+	// end after its input closes, and then its whole process group is
+	// killed, rather than the graceful close (TerminateGrace, SIGTERM,
+	// TerminateGrace) kept for a server removed or restarted while
+	// Deckhand runs on. Some servers never end at the end of their input
+	// (server-everything once the client advertised roots). nil: never.
+	Exiting <-chan struct{}
 	// MaxMessageBytes bounds one message from a stdio server. Default
 	// [MaxMessageBytes].
 	MaxMessageBytes int
@@ -81,6 +89,10 @@ type Options struct {
 	// it was allowed; called from the proxy's goroutines.
 	OnEgress func(target string, allowed bool)
 }
+
+// ExitGrace is how long a stdio server has to end after its input closes
+// when Deckhand itself is ending (Options.Exiting).
+const ExitGrace = 100 * time.Millisecond
 
 // defaultHTTPTransport bounds the TCP and TLS handshakes: a host that drops
 // packets fails in seconds rather than holding up the whole connect timeout
@@ -115,6 +127,7 @@ type Conn struct {
 	command string         // the server's command, for messages
 	stderr  *tailBuffer
 	frames  *stdioTransport // nil for HTTP
+	exiting <-chan struct{} // Options.Exiting
 	// sandboxed: the stdio server runs confined (package sandbox).
 	sandboxed bool
 
@@ -186,6 +199,7 @@ func Dial(ctx context.Context, alias string, srv config.Server, opts Options) (*
 		// A local server is told the roots it may work in (server-
 		// filesystem narrows its folders to them); a remote one's files
 		// are not ours to bound.
+		//lint:ignore SA1019 deprecated by SEP-2577 (2026-07-28) but still how servers of earlier protocols (server-filesystem) learn their folders
 		caps.RootsV2 = &sdk.RootCapabilities{}
 	}
 	if opts.OnElicit != nil {
@@ -202,6 +216,7 @@ func Dial(ctx context.Context, alias string, srv config.Server, opts Options) (*
 		ProgressNotificationHandler: c.onProgress,
 		ElicitationHandler:          opts.OnElicit,
 		ResourceUpdatedHandler:      resourceUpdated(opts.OnResourceUpdated),
+		//lint:ignore SA1019 deprecated by SEP-2577 (2026-07-28); servers of earlier protocols still send log messages, kept for debugging
 		LoggingMessageHandler: func(_ context.Context, req *sdk.LoggingMessageRequest) {
 			log.Debug("server log", "level", req.Params.Level, "logger", req.Params.Logger, "data", req.Params.Data)
 		},
@@ -209,6 +224,7 @@ func Dial(ctx context.Context, alias string, srv config.Server, opts Options) (*
 
 	if local {
 		for _, r := range opts.Policy.ServerRoots(srv) {
+			//lint:ignore SA1019 the roots advertised above
 			client.AddRoots(&sdk.Root{URI: "file://" + r, Name: filepath.Base(r)})
 		}
 	}
@@ -329,15 +345,14 @@ func (c *Conn) dialStdio(ctx context.Context, client *sdk.Client, srv config.Ser
 		grace = 2 * time.Second
 	}
 	c.kind, c.cmd = KindStdio, cmd
-	c.frames = &stdioTransport{cmd: cmd, grace: grace, limit: opts.MaxMessageBytes, dropped: func(fe *FrameError) {
+	c.exiting = opts.Exiting
+	c.frames = &stdioTransport{cmd: cmd, grace: grace, exiting: opts.Exiting, limit: opts.MaxMessageBytes, dropped: func(fe *FrameError) {
 		c.log.Warn("message dropped", "server", c.alias, "reason", fe.Error())
 	}}
 	cs, err := client.Connect(c.sessionCtx, c.frames, nil)
 	if err != nil {
 		// Connect closed the session, which waited for the process to end.
-		if cmd.Process != nil {
-			killGroup(cmd.Process.Pid)
-		}
+		c.reap()
 		return c.stdioFailure(ctx, err)
 	}
 	c.session = cs
@@ -500,7 +515,19 @@ func (c *Conn) release() {
 		_ = c.session.Close()
 	}
 	c.sessionCancel()
-	if c.cmd != nil && c.cmd.Process != nil {
+	c.reap()
+}
+
+// reap ends what is left of a stdio server's process group: at once when
+// Deckhand itself is ending, else after SIGTERM and a short grace.
+func (c *Conn) reap() {
+	if c.cmd == nil || c.cmd.Process == nil {
+		return
+	}
+	select {
+	case <-c.exiting:
+		killGroupNow(c.cmd.Process.Pid)
+	default:
 		killGroup(c.cmd.Process.Pid)
 	}
 }

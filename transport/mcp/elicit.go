@@ -101,7 +101,14 @@ func ParseForm(schema any) (*Form, error) {
 		}
 	}
 	f := &Form{}
+	seen := map[string]bool{}
 	for _, name := range names {
+		// A key given twice is one field (with the last definition, as
+		// JSON decoding keeps), where it first came.
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
 		p := props[name]
 		fl := Field{
 			Name: name, Title: p.Title, Description: p.Description, Required: slices.Contains(s.Required, name),
@@ -260,8 +267,10 @@ func (fl Field) convert(v any) (any, error) {
 			}
 			x = f
 		case string:
+			// ParseFloat takes "NaN" and "Inf", and rounds "1e400" up to
+			// infinity: none is a number JSON can carry.
 			f, err := strconv.ParseFloat(strings.TrimSpace(n), 64)
-			if err != nil {
+			if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
 				return nil, errors.New("not a number")
 			}
 			x = f
@@ -270,6 +279,10 @@ func (fl Field) convert(v any) (any, error) {
 		}
 		if fl.Kind == FieldInteger && x != math.Trunc(x) {
 			return nil, errors.New("not a whole number")
+		}
+		if fl.Kind == FieldInteger && (x < math.MinInt64 || x >= math.MaxInt64) {
+			// int64(x) would be some other number.
+			return nil, errors.New("too large a number")
 		}
 		if fl.Min != nil && x < *fl.Min {
 			return nil, fmt.Errorf("at least %v", *fl.Min)

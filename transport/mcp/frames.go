@@ -45,9 +45,10 @@ func (e *FrameError) Error() string {
 // same way: stdin closed, a grace period, SIGTERM, SIGKILL), but reads its
 // stdout through a frameGuard.
 type stdioTransport struct {
-	cmd   *sandbox.Cmd
-	grace time.Duration
-	limit int // MaxMessageBytes when 0
+	cmd     *sandbox.Cmd
+	grace   time.Duration
+	exiting <-chan struct{} // Options.Exiting
+	limit   int             // MaxMessageBytes when 0
 	// dropped notes a message the guard dropped; may be nil.
 	dropped func(*FrameError)
 	guard   *frameGuard
@@ -75,19 +76,23 @@ func (t *stdioTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 	// does not count differently.
 	return (&sdk.IOTransport{
 		Reader:        io.NopCloser(t.guard), // the connection ends by closing stdin
-		Writer:        &childStdin{WriteCloser: stdin, cmd: t.cmd, grace: t.grace},
+		Writer:        &childStdin{WriteCloser: stdin, cmd: t.cmd, grace: t.grace, exiting: t.exiting},
 		MaxLineLength: -1,
 	}).Connect(ctx)
 }
 
 // childStdin closes the server as the spec says: close its input, wait, then
-// SIGTERM, then SIGKILL.
+// SIGTERM, then SIGKILL. Once exiting is closed (Deckhand itself is
+// ending), the waits are cut to ExitGrace and then the whole process group
+// is killed: with the sandbox, the process is the first of its PID
+// namespace, whose death takes everything in it.
 type childStdin struct {
 	io.WriteCloser
-	cmd   *sandbox.Cmd
-	grace time.Duration
-	once  sync.Once
-	err   error
+	cmd     *sandbox.Cmd
+	grace   time.Duration
+	exiting <-chan struct{} // nil: never
+	once    sync.Once
+	err     error
 }
 
 func (s *childStdin) Close() error {
@@ -99,27 +104,43 @@ func (s *childStdin) close() error {
 	_ = s.WriteCloser.Close()
 	exited := make(chan error, 1)
 	go func() { exited <- s.cmd.Wait() }()
-	wait := func() (error, bool) {
+	// wait waits up to d for the process to end; hurried reports that
+	// Deckhand started ending first.
+	wait := func(d time.Duration) (ended, hurried bool, err error) {
+		t := time.NewTimer(d)
+		defer t.Stop()
 		select {
 		case err := <-exited:
-			return err, true
-		case <-time.After(s.grace):
-			return nil, false
+			return true, false, err
+		case <-t.C:
+			return false, false, nil
+		case <-s.exiting:
+			return false, true, nil
 		}
 	}
-	if err, ok := wait(); ok {
+	ended, hurried, err := wait(s.grace)
+	if !ended && !hurried && s.cmd.Process.Signal(syscall.SIGTERM) == nil {
+		ended, hurried, err = wait(s.grace)
+	}
+	if ended {
 		return err
 	}
-	if s.cmd.Process.Signal(syscall.SIGTERM) == nil {
-		if err, ok := wait(); ok {
+	if hurried {
+		select {
+		case err := <-exited:
 			return err
+		case <-time.After(ExitGrace):
 		}
+		killGroupNow(s.cmd.Process.Pid)
+	} else {
+		_ = s.cmd.Process.Kill()
 	}
-	_ = s.cmd.Process.Kill()
-	if err, ok := wait(); ok {
+	select {
+	case err := <-exited:
 		return err
+	case <-time.After(s.grace):
+		return errors.New("the server process did not exit")
 	}
-	return errors.New("the server process did not exit")
 }
 
 // frameGuard passes a server's newline-delimited messages through whole, up

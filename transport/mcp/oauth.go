@@ -15,12 +15,14 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"golang.org/x/oauth2"
 
+	"deckhand/clean"
 	"deckhand/keys"
 )
 
@@ -145,7 +147,8 @@ func (h *oauthHandler) Account() (account string, signedIn bool) {
 	if h.tok == nil || h.ts == nil {
 		return "", false
 	}
-	return h.tok.Account, true
+	// Kept tokens may come from a version that did not clean it.
+	return showAccount(h.tok.Account), true
 }
 
 // Authorize runs the sign-in after a 401, or a 403 asking for more scope.
@@ -363,11 +366,27 @@ func accountOf(t *oauth2.Token) string {
 		return ""
 	}
 	for _, v := range []string{claims.Email, claims.PreferredUsername, claims.Name} {
-		if v != "" {
+		if v = showAccount(v); v != "" {
 			return v
 		}
 	}
 	return ""
+}
+
+// maxAccountLen bounds an account's name, in characters: an email address
+// is at most 254.
+const maxAccountLen = 256
+
+// showAccount is an account name fit to show: the authorization server
+// wrote it, so it is one clean line (no escape sequence or newline to
+// forge the terminal's output), trimmed, and cut to maxAccountLen.
+func showAccount(s string) string {
+	s = strings.TrimSpace(clean.Line(s))
+	if utf8.RuneCountInString(s) <= maxAccountLen {
+		return s
+	}
+	r := []rune(s)[:maxAccountLen-1]
+	return strings.TrimSpace(string(r)) + "…"
 }
 
 type callbackResult struct {

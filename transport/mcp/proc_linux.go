@@ -25,3 +25,11 @@ func killGroup(pid int) {
 	}
 	_ = syscall.Kill(-pid, syscall.SIGKILL)
 }
+
+// killGroupNow kills the process group led by pid outright (SIGKILL), for
+// when Deckhand itself is ending.
+func killGroupNow(pid int) {
+	if pid > 0 {
+		_ = syscall.Kill(-pid, syscall.SIGKILL)
+	}
+}

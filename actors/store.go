@@ -11,8 +11,8 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"deckhand/redact"
 	"deckhand/chatmodel"
+	"deckhand/redact"
 	"deckhand/store"
 	"deckhand/tools"
 )

@@ -177,8 +177,8 @@ type Filter struct {
 	// Servers: the events of no session (what servers did on their own:
 	// the connections a sandboxed server asked the egress proxy for).
 	Servers bool
-	After     *Event // only events after this one (for following a log)
-	Limit     int    // 0: all
+	After   *Event // only events after this one (for following a log)
+	Limit   int    // 0: all
 }
 
 // Events reads events in the order they happened (time, then position),

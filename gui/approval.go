@@ -365,6 +365,9 @@ func (a *approvals) answer(r *actors.ApprovalRequested, ans approval.Answer) {
 	}
 	a.answered[r.ID] = true
 	a.ui.tell(&uiAnswer{conv: r.Conversation, id: r.ID, answer: ans})
+	if a.notified[r.ID] {
+		a.ui.notes.withdraw(r.ID) // answered here: the notification asks no more
+	}
 	if a.showing == r {
 		a.close()
 	}

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
@@ -98,8 +99,15 @@ func (r *rowView) show(id int, row chatmodel.Row) {
 	r.parts[k].set(row)
 	obj := r.parts[k].view()
 	if len(r.box.Objects) != 1 || r.box.Objects[0] != obj {
+		// Another kind of row: its part goes in and is laid out. Not
+		// r.box.Refresh(): that refreshes every widget of the part, and a
+		// button's refresh parses, colours and rasterises its SVG icon
+		// again (Fyne caches none of it): per row measured, that was most
+		// of what a message allocated.
 		r.box.Objects = []fyne.CanvasObject{obj}
-		r.box.Refresh()
+		obj.Resize(r.box.Size())
+		relayout(r.box)
+		canvas.Refresh(r.box)
 		return
 	}
 	relayout(r.box)

@@ -46,7 +46,7 @@ func stdioServerBin(t testing.TB) string { return testutil.BuildProgram(t, "./te
 func TestBadConfig(t *testing.T) {
 	path := writeConfig(t, "[mcp.servers.fs]\nurl = \"not a url\"\n")
 	r := deckhand(t, nil, "", "--config", path, "mcp", "list")
-	want := path + ": mcp.servers.fs.url: not a valid URL"
+	want := path + ":2: mcp.servers.fs.url: not a valid URL" // the file, the line, the key
 	if r.code != exitUsage || !strings.Contains(r.stderr, want) {
 		t.Errorf("mcp list with a bad config: exit %d, stderr %q; want exit 2 and %q", r.code, r.stderr, want)
 	}

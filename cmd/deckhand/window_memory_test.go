@@ -75,7 +75,11 @@ func windowMemoryRun(b *testing.B, bare, server string) memFigures {
 		return testutil.ModelResponse{Body: testutil.TextChunks("A short answer, with **bold** text and a list:\n\n- one\n- two\n\n```go\nfunc main() { fmt.Println(\"code, highlighted\") }\n```\n")}
 	}
 	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[mcp.servers.s]\ncommand = %q\n", model.URL, server)
-	w := startRealWindow(b, cfg, nil, withArgs("--log-level", "info"))
+	opts := []windowOption{withArgs("--log-level", "info")}
+	if dir := os.Getenv("DECKHAND_HEAP_PROFILES"); dir != "" {
+		opts = append(opts, withEnv("DECKHAND_HEAP_PROFILES="+dir)) // a heap profile at each measure
+	}
+	w := startRealWindow(b, cfg, nil, opts...)
 	logs := w.stderr
 	pid := w.cmd.Process.Pid
 	heapRe := regexp.MustCompile(`msg=memory heap_alloc_mb=([0-9.]+)[^\n]*`)
@@ -184,8 +188,14 @@ func serverTools(s gui.Screen, alias string) gui.ScreenItem {
 }
 
 // settle is how long the benchmark waits before each measure: a little
-// over Fyne's renderer cache lifetime (a minute).
-var settle = 75 * time.Second
+// over Fyne's renderer cache lifetime (a minute). DECKHAND_BENCH_SETTLE
+// shortens it, to look around (a heap profile) rather than to measure.
+var settle = func() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("DECKHAND_BENCH_SETTLE")); err == nil {
+		return d
+	}
+	return 75 * time.Second
+}()
 
 // lineWith is the log line that holds s.
 func lineWith(log, s string) string {

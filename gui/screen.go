@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -230,8 +231,22 @@ func (w *screenWalker) walkAt(o fyne.CanvasObject, clip rect, depth int) {
 	case *container.Split:
 		kids = []fyne.CanvasObject{x.Leading, x.Trailing}
 	case *container.AppTabs:
+		// Where each tab's button is, estimated from its text and icon
+		// (Fyne keeps the buttons in its renderer): near enough to click.
+		pos := w.drv.AbsolutePositionForObject(o)
+		left, pad, in := pos.X+theme.Padding(), theme.Padding(), theme.InnerPadding()
+		h := theme.IconInlineSize() + 2*in
 		for _, t := range x.Items {
-			w.add(o, "tab", t.Text, rect{}, func(it *ScreenItem) { it.Checked = t == x.Selected() })
+			tw := fyne.MeasureText(t.Text, theme.TextSize(), fyne.TextStyle{}).Width + 2*in
+			if t.Icon != nil {
+				tw += theme.IconInlineSize() + pad
+			}
+			x0 := left
+			w.add(o, "tab", t.Text, clip, func(it *ScreenItem) {
+				it.Checked = t == x.Selected()
+				it.X, it.Y, it.W, it.H = x0*w.scale, pos.Y*w.scale, tw*w.scale, h*w.scale
+			})
+			left += tw + pad
 		}
 		if t := x.Selected(); t != nil {
 			kids = []fyne.CanvasObject{t.Content}

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -117,7 +118,8 @@ func (s *serversWindow) row(st actors.ServerStatus) fyne.CanvasObject {
 		}
 		details = append(details, count)
 	}
-	_, info := subtle(strings.Join(details, "  ·  "))
+	infoLabel, info := subtle(strings.Join(details, "  ·  "))
+	infoLabel.Wrapping = fyne.TextWrapWord // a long server name wraps, rather than widening the window
 	endpoint, endpointObj := caption(st.Endpoint)
 	endpoint.Truncation = fyne.TextTruncateEllipsis
 	r.reason = widget.NewLabel(st.Reason)
@@ -173,13 +175,17 @@ func (s *serversWindow) row(st actors.ServerStatus) fyne.CanvasObject {
 	if needsSignIn(st) {
 		r.reconnect.Hide() // it would only need signing in again: Sign in is the way
 	}
-	buttons := container.NewHBox(append(signInButtons, r.tools, r.resources, r.reconnect, r.disconnect, r.connect, r.edit, r.remove)...)
-	head := container.NewHBox(container.NewCenter(dotBox), name, r.state)
+	// The row fits the panel whatever its width: the actions go under the
+	// details and wrap to more lines when the window is narrow (beside them,
+	// they held the whole window wider than the screen allows).
+	actions := container.New(layout.NewRowWrapLayout(), append(signInButtons, r.tools, r.resources, r.reconnect, r.disconnect, r.connect)...)
+	head := container.NewBorder(nil, nil, container.NewHBox(container.NewCenter(dotBox), name, r.state), container.NewHBox(r.edit, r.remove))
 	body := container.NewVBox(head, info, endpointObj, r.reason, r.leftOut, container.NewHBox(r.refused, r.allow))
 	if signIn != nil {
 		body.Add(signIn)
 	}
-	return container.NewPadded(container.NewBorder(nil, nil, nil, container.NewCenter(buttons), body))
+	body.Add(actions)
+	return container.NewPadded(body)
 }
 
 // refusedPart says which hosts a sandboxed server asked for that its

@@ -168,7 +168,8 @@ func windowMemoryRun(b *testing.B, bare, server string) memFigures {
 	return m
 }
 
-// serverTools is the Tools button on the servers panel's row of alias.
+// serverTools is the Tools button on the servers panel's row of alias:
+// the first below the alias.
 func serverTools(s gui.Screen, alias string) gui.ScreenItem {
 	var row gui.ScreenItem
 	for _, it := range s.Items {
@@ -179,12 +180,13 @@ func serverTools(s gui.Screen, alias string) gui.ScreenItem {
 	if row.W == 0 {
 		return gui.ScreenItem{}
 	}
+	var best gui.ScreenItem
 	for _, it := range s.Items {
-		if it.Visible && it.Kind == "button" && it.Text == "Tools" && it.Window == row.Window && it.Y < row.Y+row.H+40 && it.Y+it.H > row.Y-40 {
-			return it
+		if it.Visible && it.Kind == "button" && it.Text == "Tools" && it.Window == row.Window && it.Y > row.Y-10 && (best.W == 0 || it.Y < best.Y) {
+			best = it
 		}
 	}
-	return gui.ScreenItem{}
+	return best
 }
 
 // settle is how long the benchmark waits before each measure: a little

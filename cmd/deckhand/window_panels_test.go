@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"deckhand/gui"
 	"deckhand/testutil"
@@ -32,6 +33,13 @@ func TestWindowPanelsInMainWindow(t *testing.T) {
 		t.Errorf("panels opened windows of their own: %s", others)
 	}
 	w.keep("panel-servers.png")
+	wide := func(s gui.Screen, what string) {
+		t.Helper()
+		if win := windowOf(s, "Deckhand"); win == nil || win.W > 1101 {
+			t.Errorf("%s made the window wider than it was (1100): %+v", what, win)
+		}
+	}
+	wide(s, "the servers")
 	// A server's tools, then Escape twice: the servers, then the chat.
 	w.click(serverTools(s, "p"))
 	w.waitScreen("the tools of p", func(s gui.Screen) bool { return shows(s, "Tools of p") })
@@ -45,8 +53,14 @@ func TestWindowPanelsInMainWindow(t *testing.T) {
 
 	// The settings (Ctrl+,), and Back to the chat.
 	w.key("ctrl+comma")
-	w.waitScreen("the settings panel", func(s gui.Screen) bool { _, ok := findEntry(s, "Optional. For example"); return ok && !chatShown(s) })
+	s = w.waitScreen("the settings panel", func(s gui.Screen) bool { _, ok := findEntry(s, "Optional. For example"); return ok && !chatShown(s) })
 	w.keep("panel-settings.png")
+	wide(s, "the settings")
+	for _, tab := range []string{"Permissions", "Advanced", "General"} {
+		w.clickText("tab", tab)
+		time.Sleep(300 * time.Millisecond)
+		wide(w.screen(), "the settings' "+tab)
+	}
 	w.clickText("button", "Back to the chat")
 	w.waitScreen("the chat after Back", chatShown)
 

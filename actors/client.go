@@ -14,6 +14,7 @@ import (
 	"deckhand/policy"
 	"deckhand/toolcall"
 	"deckhand/tools"
+	"deckhand/transport/mcp"
 )
 
 // The blocking helpers below are for terminal commands and tests: each sends
@@ -41,7 +42,7 @@ func (s *System) ServerStatuses(ctx context.Context, waitSettled bool) ([]Server
 
 // Catalog returns the merged tool catalog.
 func (s *System) Catalog(ctx context.Context) (*tools.Catalog, error) {
-	return ask[*tools.Catalog](ctx, s, s.Registry, &GetCatalog{})
+	return s.router.Catalog(), nil
 }
 
 // AddServer starts a server that was not in the config.
@@ -63,25 +64,43 @@ func (s *System) RemoveServer(ctx context.Context, alias string) error {
 	return d.Err
 }
 
-// CallTool calls a tool by display or wire name through the registry and
-// waits for the result. progress, if not nil, is called for each progress
-// notification. Cancelling ctx cancels the call on the server.
+// CallTool calls a tool by display or wire name and waits for the result.
+// On a connected server the call runs on the caller's goroutine; one that
+// must wait for its server's connection goes through the server's actor.
+// progress, if not nil, is called for each progress notification.
+// Cancelling ctx cancels the call on the server.
 func (s *System) CallTool(ctx context.Context, tool string, args json.RawMessage, progress func(*ToolProgress)) (*ToolResult, error) {
 	if len(args) > 0 && !json.Valid(args) {
 		return nil, fmt.Errorf("arguments are not valid JSON")
 	}
-	in := s.newInbox(16)
-	defer in.close()
 	id := "cli-" + strconv.FormatUint(s.ids.Add(1), 10)
 	req := &CallTool{ID: id, Tool: tool, Args: args}
+	t, res := s.router.resolve(req)
+	if res != nil {
+		return res, nil
+	}
+	if l := t.route.line.live(); l != nil {
+		var each func(mcp.Progress)
+		if progress != nil {
+			each = func(p mcp.Progress) { progress(&ToolProgress{ID: id, Tool: t.display, Progress: p}) }
+		}
+		if res, ok := l.call(ctx, req, t.tool, each); ok {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			return res, nil
+		}
+	}
+	in := s.newInbox(16)
+	defer in.close()
 	if progress != nil {
 		req.ProgressTo = in.pid
 	}
-	s.Root.RequestWithCustomSender(s.Registry, req, in.pid)
+	s.Root.RequestWithCustomSender(t.route.pid, &serverCall{req: req, tool: t.tool}, in.pid)
 	for {
 		m, err := in.receive(ctx)
 		if err != nil {
-			s.Root.Send(s.Registry, &CancelCall{ID: id, Tool: tool})
+			s.router.cancel(s.Root, id, tool)
 			return nil, err
 		}
 		switch m := m.(type) {

@@ -121,7 +121,8 @@ type convDeps struct {
 	cfg       *config.Config
 	client    func() (*llm.Client, error)
 	lookupEnv func(string) (string, bool)
-	registry  *actor.PID
+	registry  *actor.PID // for the catalog's changes
+	router    *router    // where calls go
 	validator *tools.Validator
 	always    approval.Always
 	log       *slog.Logger
@@ -374,7 +375,7 @@ func (a *conversationActor) recoverFailure(c actor.Context) {
 		}
 		for _, cs := range r.calls {
 			if cs.running && !cs.isCommand() {
-				c.Send(a.deps.registry, &CancelCall{ID: r.id + "/" + cs.id, Tool: cs.tool.Display})
+				a.deps.router.cancel(c.ActorSystem().Root, r.id+"/"+cs.id, cs.tool.Display)
 			}
 		}
 		a.emit(c, &RunFinished{Conversation: a.id, Run: r.id, Text: r.lastText, Err: err, Usage: r.usage,

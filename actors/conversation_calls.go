@@ -277,9 +277,9 @@ func (a *conversationActor) answered(c actor.Context, id string, ans approval.An
 }
 
 // dispatch runs an allowed call: a command here, a tool call through the
-// registry, which sends exactly the definition that was checked and shown
+// router, which sends exactly the definition that was checked and shown
 // (Resolved) to its server, and refuses the call if that server has
-// redefined the tool since.
+// redefined the tool since. Stopping the run cancels the call.
 func (a *conversationActor) dispatch(c actor.Context, cs *callState, parallel bool) {
 	r := a.run
 	cs.running, cs.start = true, time.Now()
@@ -294,7 +294,7 @@ func (a *conversationActor) dispatch(c actor.Context, cs *callState, parallel bo
 		return
 	}
 	t := cs.tool
-	c.RequestWithCustomSender(a.deps.registry, &CallTool{
+	a.deps.router.dispatch(r.ctx, c.ActorSystem().Root, &CallTool{
 		ID:         r.id + "/" + cs.id,
 		Tool:       t.Display,
 		Resolved:   &t,

@@ -226,7 +226,7 @@ func (a *conversationActor) stop(c actor.Context) {
 				continue
 			}
 			if cs.running && !cs.isCommand() {
-				c.Send(a.deps.registry, &CancelCall{ID: r.id + "/" + cs.id, Tool: cs.tool.Display})
+				a.deps.router.cancel(c.ActorSystem().Root, r.id+"/"+cs.id, cs.tool.Display)
 			}
 			a.finishCall(c, cs, toolcall.CancelledText, true, false)
 		}

@@ -2,7 +2,7 @@
 // messages between them. The tree, as [Start] builds it:
 //
 //	root
-//	├── registry        the merged tool catalog; routes each call to its server
+//	├── registry        builds the merged tool catalog and swaps it into the router
 //	├── servers         supervisor: one-for-one, restart with backoff
 //	│   └── <alias>         one per MCP server; owns one transport/mcp connection
 //	├── conversations   supervisor of the open chats
@@ -20,11 +20,14 @@
 // its arguments (package toolcall), asks the gate (package approval), and,
 // when no rule or grant allows the call, emits ApprovalRequested and waits
 // for an ApprovalAnswer (or its timeout). An allowed call goes to the
-// registry as CallTool carrying the exact definition that was checked and
-// shown; the registry refuses it if the server has redefined the tool since,
-// else hands it to that server's actor, which calls the server (in a worker
-// goroutine) with the model's argument bytes unchanged and answers the
-// conversation directly with ToolProgress and a ToolResult. The result,
+// router (router.go: the catalog as an immutable value swapped atomically,
+// no actor on the way) as CallTool carrying the exact definition that was
+// checked and shown; the router refuses it if the server has redefined the
+// tool since, else runs it on the server's live connection (line.go) in a
+// worker goroutine, with the model's argument bytes unchanged and the run's
+// context (Stop cancels it), answering the conversation directly with
+// ToolProgress and a ToolResult. Only a call that must wait for its server's
+// connection goes to the server's actor. The result,
 // rendered and capped (toolcall.Output), goes back to the model in the next
 // request, built by package prompt. Every step is an event to the watchers;
 // the store actor turns them into rows of the log.

@@ -136,10 +136,8 @@ func (a *serverActor) elicitAsked(c actor.Context, m *elicitAsk) {
 		m.reply <- &sdk.ElicitResult{Action: ElicitDecline}
 		return
 	}
-	if len(a.calls) == 1 {
-		for _, call := range a.calls {
-			r.Conversation, r.Run, r.Call = callOrigin(call)
-		}
+	if call, ok := a.live.only(); ok {
+		r.Conversation, r.Run, r.Call = callOrigin(call)
 	}
 	c.Send(c.Parent(), r)
 }

@@ -2,16 +2,13 @@ package actors
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"slices"
-	"strings"
 
 	"github.com/asynkron/protoactor-go/actor"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/config"
-	"deckhand/toolcall"
 	"deckhand/tools"
 )
 
@@ -58,6 +55,7 @@ type (
 		alias  string
 		server config.Server
 		pid    *actor.PID
+		line   *serverLine
 		cached []*sdk.Tool // an on-demand server's tools of its last connection
 	}
 	serverRemoved struct{ alias string }
@@ -65,14 +63,18 @@ type (
 
 type registryEntry struct {
 	pid    *actor.PID
+	line   *serverLine
 	server config.Server
 	tools  []*sdk.Tool
 	listed bool // tools have been listed at least once
 }
 
-// registryActor keeps the merged catalog and routes tool calls to servers.
+// registryActor keeps the merged catalog: it rebuilds it when a server's
+// tools change and swaps it into the router (router.go), which routes the
+// calls; it is on no call's path.
 type registryActor struct {
 	log      *slog.Logger
+	router   *router
 	pins     *pinBook // nil: no pins kept
 	servers  map[string]*registryEntry
 	catalog  *tools.Catalog // what the model is offered: disabled tools left out
@@ -80,9 +82,10 @@ type registryActor struct {
 	watchers []*actor.PID
 }
 
-func newRegistry(log *slog.Logger, pins *pinBook) *registryActor {
+func newRegistry(log *slog.Logger, pins *pinBook, r *router) *registryActor {
 	return &registryActor{
 		log:     log.With("actor", "registry"),
+		router:  r,
 		pins:    pins,
 		servers: map[string]*registryEntry{},
 		catalog: tools.NewCatalog(nil),
@@ -93,16 +96,20 @@ func newRegistry(log *slog.Logger, pins *pinBook) *registryActor {
 func (a *registryActor) Receive(c actor.Context) {
 	switch m := c.Message().(type) {
 	case *serverSpawned:
-		a.servers[m.alias] = &registryEntry{pid: m.pid, server: m.server}
+		a.servers[m.alias] = &registryEntry{pid: m.pid, line: m.line, server: m.server}
 		if len(m.cached) > 0 {
 			a.servers[m.alias].tools, a.servers[m.alias].listed = m.cached, true
 			a.rebuild(c)
+		} else {
+			a.publish()
 		}
 	case *serverRemoved:
 		if e, ok := a.servers[m.alias]; ok {
 			delete(a.servers, m.alias)
 			if e.listed {
 				a.rebuild(c)
+			} else {
+				a.publish()
 			}
 		}
 	case *ServerTools:
@@ -117,6 +124,8 @@ func (a *registryActor) Receive(c actor.Context) {
 			e.server.DisabledTools = slices.Clone(m.Tools)
 			if e.listed {
 				a.rebuild(c)
+			} else {
+				a.publish()
 			}
 		}
 	case *GetServerListing:
@@ -136,15 +145,10 @@ func (a *registryActor) Receive(c actor.Context) {
 	case *actor.Terminated:
 		a.watchers = slices.DeleteFunc(a.watchers, func(p *actor.PID) bool { return p.Equal(m.Who) })
 	case *CallTool:
-		a.route(c, m)
+		// The router's work, for a sender that asks the registry.
+		a.router.dispatch(context.Background(), c.ActorSystem().Root, m, c.Sender())
 	case *CancelCall:
-		alias, _, _ := strings.Cut(m.Tool, ".")
-		if t, ok := a.catalog.Lookup(m.Tool); ok {
-			alias = t.Server
-		}
-		if e, ok := a.servers[alias]; ok {
-			c.Send(e.pid, m)
-		}
+		a.router.cancel(c.ActorSystem().Root, m.ID, m.Tool)
 	}
 }
 
@@ -188,65 +192,19 @@ func (a *registryActor) rebuild(c actor.Context) {
 			a.log.Info("a tool is gone from its server's listing", "tool", t)
 		}
 	}
+	a.publish()
 	for _, w := range a.watchers {
 		c.Send(w, &CatalogChanged{Catalog: a.catalog})
 	}
 }
 
-// route resolves a call's tool and hands it to the server's actor, which
-// answers the original sender directly.
-func (a *registryActor) route(c actor.Context, m *CallTool) {
-	if want := m.Resolved; want != nil {
-		if a.disabled(want.Server, want.Name) {
-			c.Respond(&ToolResult{ID: m.ID, Tool: want.Display, Err: fmt.Errorf("tool %s is disabled (disabled_tools in the config)", want.Display)})
-			return
-		}
-		t, ok := a.catalog.Lookup(want.Display)
-		e := a.servers[want.Server]
-		if !ok || e == nil || t.Server != want.Server || t.Name != want.Name || !toolcall.Same(t.Def, want.Def) {
-			c.Respond(&ToolResult{ID: m.ID, Tool: want.Display, Err: fmt.Errorf("%s: %w", want.Display, toolcall.ErrChanged)})
-			return
-		}
-		c.RequestWithCustomSender(e.pid, &serverCall{req: m, tool: want.Name}, c.Sender())
-		return
+// publish swaps the current catalog and servers into the router.
+func (a *registryActor) publish() {
+	rs := &routes{catalog: a.catalog, full: a.full, servers: make(map[string]route, len(a.servers))}
+	for alias, e := range a.servers {
+		rs.servers[alias] = route{pid: e.pid, line: e.line, disabled: slices.Clone(e.server.DisabledTools), listed: e.listed}
 	}
-	if t, ok := a.catalog.Lookup(m.Tool); ok {
-		c.RequestWithCustomSender(a.servers[t.Server].pid, &serverCall{req: m, tool: t.Name}, c.Sender())
-		return
-	}
-	if t, ok := a.full.Lookup(m.Tool); ok && a.disabled(t.Server, t.Name) {
-		c.Respond(&ToolResult{ID: m.ID, Tool: t.Display, Err: fmt.Errorf("tool %s is disabled (disabled_tools in the config)", t.Display)})
-		return
-	}
-	alias, name, found := strings.Cut(m.Tool, ".")
-	if found && a.disabled(alias, name) {
-		c.Respond(&ToolResult{ID: m.ID, Tool: m.Tool, Err: fmt.Errorf("tool %s is disabled (disabled_tools in the config)", m.Tool)})
-		return
-	}
-	if e, ok := a.servers[alias]; ok && found && !e.listed {
-		// Not connected yet: the server actor says why, and calls a tool
-		// it cannot check.
-		c.RequestWithCustomSender(e.pid, &serverCall{req: m, tool: name}, c.Sender())
-		return
-	}
-	err := fmt.Errorf("unknown tool %q", m.Tool)
-	if found {
-		if _, ok := a.servers[alias]; !ok {
-			err = fmt.Errorf("unknown tool %q: no server named %q", m.Tool, alias)
-		} else {
-			err = fmt.Errorf("unknown tool %q: server %s has no tool named %q", m.Tool, alias, name)
-		}
-	}
-	if s := a.catalog.Suggest(m.Tool, 3); len(s) > 0 {
-		err = fmt.Errorf("%w (did you mean %s?)", err, strings.Join(s, ", "))
-	}
-	c.Respond(&ToolResult{ID: m.ID, Tool: m.Tool, Err: err})
-}
-
-// disabled reports whether the config disables the server's tool name.
-func (a *registryActor) disabled(alias, name string) bool {
-	e, ok := a.servers[alias]
-	return ok && slices.Contains(e.server.DisabledTools, name)
+	a.router.store(rs)
 }
 
 // ServerListing is a server's whole listing, its disabled tools included

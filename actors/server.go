@@ -59,9 +59,10 @@ type ServerStatus struct {
 // Settled reports whether the first connection attempt has an outcome.
 func (s ServerStatus) Settled() bool { return s.State != StateConnecting }
 
-// CallTool asks for one tool call. Send it to the registry with a display
-// name (alias.tool) or wire name; the answer, a *ToolResult, goes to the
-// sender.
+// CallTool asks for one tool call, by display name (alias.tool) or wire
+// name; the answer, a *ToolResult, goes to the sender. Conversations and
+// System.CallTool hand it to the router; sent to the registry, it is routed
+// the same way.
 type CallTool struct {
 	ID   string // the caller's id for this call, echoed in the answer
 	Tool string // alias.tool or the wire name
@@ -149,8 +150,9 @@ type serverActor struct {
 	gen        int
 	cancelDial context.CancelFunc
 	retry      *time.Timer
-	calls      map[uint64]*inflight
-	seq        uint64
+	// line publishes live, the connection calls run on, to the router.
+	line *serverLine
+	live *liveConn
 	// waiting are calls that came while an on-demand server was idle or
 	// making its first connection; they go ahead once it is ready.
 	waiting []waitingCall
@@ -177,13 +179,13 @@ type waitingCall struct {
 	call   *serverCall
 }
 
-func newServer(alias string, srv config.Server, deps serverDeps) *serverActor {
+func newServer(alias string, srv config.Server, deps serverDeps, line *serverLine) *serverActor {
 	return &serverActor{
 		alias: alias,
 		srv:   srv,
 		deps:  deps,
 		log:   deps.log.With("actor", "server", "server", alias),
-		calls: map[uint64]*inflight{},
+		line:  line,
 		status: ServerStatus{
 			Alias:     alias,
 			State:     StateConnecting,
@@ -218,7 +220,7 @@ func (a *serverActor) Receive(c actor.Context) {
 			a.dial(c)
 		}
 	case *ReconnectServer:
-		a.failCalls(c, fmt.Errorf("server %s is reconnecting on request", a.alias))
+		a.failCalls(fmt.Errorf("server %s is reconnecting on request", a.alias))
 		a.drop()
 		a.status.Attempts = 0
 		a.setState(c, StateReconnecting, "reconnecting on request")
@@ -234,13 +236,9 @@ func (a *serverActor) Receive(c actor.Context) {
 		default:
 			a.startCall(c, c.Sender(), m)
 		}
-	case *callDone:
-		a.finishCall(m)
 	case *CancelCall:
-		for _, call := range a.calls {
-			if call.req.ID == m.ID {
-				call.cancel(errCancelled)
-			}
+		if a.live != nil {
+			a.live.cancel(m.ID)
 		}
 	case *toolsChanged:
 		m.pending.Store(false)
@@ -273,7 +271,7 @@ func (a *serverActor) Receive(c actor.Context) {
 		a.authReceive(c, m)
 	case *actor.Restarting, *actor.Stopping:
 		a.failWaiting(c, fmt.Errorf("server %s stopped", a.alias))
-		a.failCalls(c, fmt.Errorf("server %s stopped", a.alias))
+		a.failCalls(fmt.Errorf("server %s stopped", a.alias))
 		a.drop()
 		a.endLife()
 	default:

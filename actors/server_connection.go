@@ -45,7 +45,6 @@ type (
 		tools []*sdk.Tool
 		err   error
 	}
-	callDone  struct{ seq uint64 }
 	relistNow struct{ gen int }
 )
 
@@ -118,6 +117,9 @@ func (a *serverActor) onDialed(c actor.Context, m *dialed) {
 	}
 	a.conn = m.conn
 	conn := m.conn.conn
+	a.live = &liveConn{conn: conn, alias: a.alias, timeout: a.deps.mcp.CallTimeout(a.srv), secrets: a.deps.secrets,
+		workers: a.deps.workers, calls: map[*inflight]struct{}{}}
+	a.line.v.Store(a.live)
 	a.status.Attempts = 0
 	a.status.Failure = mcp.FailureNone
 	a.status.NextRetry = time.Time{}
@@ -147,7 +149,7 @@ func (a *serverActor) onDialed(c actor.Context, m *dialed) {
 
 func (a *serverActor) onLost(c actor.Context, reason error) {
 	a.log.Warn("connection lost", "err", reason)
-	a.failCalls(c, fmt.Errorf("server %s disconnected: %w", a.alias, reason))
+	a.failCalls(fmt.Errorf("server %s disconnected: %w", a.alias, reason))
 	a.drop()
 	a.status.Attempts = 1
 	a.status.Failure = mcp.Classify(reason)
@@ -167,6 +169,7 @@ func (a *serverActor) failWaiting(c actor.Context, err error) {
 // drop forgets the current connection (closing it) and any attempt under way.
 func (a *serverActor) drop() {
 	a.gen++ // late messages from the old connection are now stale
+	a.failCalls(fmt.Errorf("server %s: its connection was closed", a.alias))
 	a.listing, a.relist, a.listed = false, false, nil
 	if a.cancelDial != nil {
 		a.cancelDial()

@@ -149,8 +149,8 @@ func (a *serversActor) spawn(c actor.Context, alias string, srv config.Server) {
 		return
 	}
 	a.status[alias] = st
-	deps := a.deps
-	pid, err := c.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return newServer(alias, srv, deps) }, inline), alias)
+	deps, line := a.deps, &serverLine{}
+	pid, err := c.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return newServer(alias, srv, deps, line) }, inline), alias)
 	if err != nil {
 		st.State, st.Reason = StateFailed, "starting its actor: "+err.Error()
 		a.status[alias] = st
@@ -161,7 +161,7 @@ func (a *serversActor) spawn(c actor.Context, alias string, srv config.Server) {
 	if srv.Connect == config.ConnectOnDemand {
 		cached = a.deps.cached[alias]
 	}
-	c.Send(a.deps.registry, &serverSpawned{alias: alias, server: srv, pid: pid, cached: cached})
+	c.Send(a.deps.registry, &serverSpawned{alias: alias, server: srv, pid: pid, line: line, cached: cached})
 }
 
 func (a *serversActor) settled() bool {

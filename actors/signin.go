@@ -181,7 +181,7 @@ func (a *serverActor) authReceive(c actor.Context, msg any) {
 		if c.Sender() != nil {
 			a.auth.waiters = append(a.auth.waiters, c.Sender())
 		}
-		a.failCalls(c, fmt.Errorf("server %s is signing in again", a.alias))
+		a.failCalls(fmt.Errorf("server %s is signing in again", a.alias))
 		a.drop()
 		a.auth.signingIn = true
 		a.status.Attempts, a.status.NextRetry = 0, time.Time{}
@@ -200,7 +200,7 @@ func (a *serverActor) authReceive(c actor.Context, msg any) {
 	case *signInNeeded:
 		if m.gen == a.gen && a.conn != nil {
 			a.log.Info("sign-in needed again", "reason", m.reason)
-			a.failCalls(c, fmt.Errorf("server %s: %s: sign in again", a.alias, m.reason))
+			a.failCalls(fmt.Errorf("server %s: %s: sign in again", a.alias, m.reason))
 			a.drop()
 			a.status.SignedIn, a.status.Account = false, ""
 			a.status.Failure = mcp.FailureSignIn
@@ -223,7 +223,7 @@ func (a *serverActor) authReceive(c actor.Context, msg any) {
 		}()
 	case *signedOut:
 		if m.err == nil {
-			a.failCalls(c, fmt.Errorf("server %s: signed out", a.alias))
+			a.failCalls(fmt.Errorf("server %s: signed out", a.alias))
 			a.failWaiting(c, fmt.Errorf("server %s: signed out", a.alias))
 			a.drop()
 			a.auth.signingIn = false

@@ -80,6 +80,7 @@ type System struct {
 	db        *store.DB          // the log, or nil
 	secrets   *secretSet         // removed from tool results before the model or a person sees them
 	pins      *pinBook           // the pinned tool definitions
+	router    *router            // the catalog, and where each call goes
 	ids       atomic.Uint64      // call ids for CallTool
 	signIn    *SignInOptions     // OAuth sign-in (signin.go)
 	commands  *toolserver.Runner // the CMD: route's commands
@@ -148,7 +149,8 @@ func Start(opts Options) *System {
 		log.Warn("reading the pinned tool definitions: tools are pinned anew", "err", err)
 	}
 	s.pins = pins
-	s.Registry = as.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return newRegistry(log, pins) }, inline))
+	s.router = &router{}
+	s.Registry = as.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return newRegistry(log, pins, s.router) }, inline))
 	var always approval.Always = &approval.MemoryAlways{}
 	if opts.Log != nil {
 		la := &logAlways{}
@@ -219,6 +221,7 @@ func Start(opts Options) *System {
 		client:    modelClient(opts.Config.Model, opts.LookupEnv),
 		lookupEnv: opts.LookupEnv,
 		registry:  s.Registry,
+		router:    s.router,
 		validator: tools.NewValidator(1024),
 		always:    always,
 		log:       log,

@@ -61,6 +61,8 @@ type (
 		reopen bool // a conversation that failed, read back to go on
 	}
 	serverCommandFailed struct{ err error }
+	// bridgeDo runs f in the bridge (tests: a message that panics).
+	bridgeDo func(b *bridge, c actor.Context)
 )
 
 // convState is one open conversation as the window sees it.
@@ -116,6 +118,9 @@ type bridge struct {
 
 	timer *time.Timer
 
+	begun    bool // its first start is done: a restart keeps what it holds
+	restarts int
+
 	// What the window shows of the current conversation.
 	shownRows    int
 	shownRunning bool
@@ -123,7 +128,21 @@ type bridge struct {
 
 func (b *bridge) Receive(c actor.Context) {
 	switch m := c.Message().(type) {
+	case *actor.Restarting:
+		// A panic in a message: the supervisor restarts the bridge with
+		// the same object. What it holds (the open chats, the servers'
+		// states) is still right; only the message that panicked is lost.
+		b.restarts++
 	case *actor.Started:
+		if b.begun {
+			// Restarted: its watches still stand (same PID), and asking
+			// again would deliver every event twice. Redraw everything.
+			b.reset, b.serversDirty, b.catalogDirty, b.sessDirty, b.apprDirty, b.statusDirty = true, true, true, true, true, true
+			b.notices = append(b.notices, "Something went wrong in the window (it was logged); the chats and servers carry on.")
+			b.schedule(c)
+			return
+		}
+		b.begun = true
 		b.convs = map[string]*convState{}
 		b.servers = map[string]actors.ServerStatus{}
 		c.Send(b.sys.Servers, &actors.WatchServers{PID: c.Self()})
@@ -137,6 +156,8 @@ func (b *bridge) Receive(c actor.Context) {
 		b.timer = nil
 		b.flush()
 		return
+	case bridgeDo:
+		m(b, c)
 
 	// From the window.
 	case *uiSend:

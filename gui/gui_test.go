@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+	"github.com/asynkron/protoactor-go/actor"
 
 	"deckhand/actors"
 	"deckhand/approval"
@@ -819,5 +820,34 @@ func TestWhoseTool(t *testing.T) {
 		if got := whose(c.req); got != c.want {
 			t.Errorf("whose(%+v) = %s, want %s", c.req, got, c.want)
 		}
+	}
+}
+
+// A panic in the window's bridge restarts it with what it held: the open
+// chat stays listed and answers its next message (before, the restart ran
+// its start-up again: the chats were forgotten and every server event came
+// twice).
+func TestBridgeSurvivesAPanic(t *testing.T) {
+	h := newHarness(t, harnessOptions{log: true, responses: []testutil.ModelResponse{
+		{Body: testutil.TextChunks("first answer")}, {Body: testutil.TextChunks("second answer")},
+	}})
+	h.say("hello there")
+	h.until("the answer", func() bool { return h.shows(h.ui.win, "first answer") })
+	h.until("the session listed", func() bool { return len(h.ui.sessions) == 1 })
+	conv := h.ui.conv
+	h.ui.tell(bridgeDo(func(*bridge, actor.Context) { panic("a bug in the window") }))
+	h.until("the notice of it", func() bool { return h.shows(h.ui.win, "Something went wrong in the window") })
+	if h.ui.conv != conv || len(h.ui.sessions) != 1 || !h.shows(h.ui.win, "first answer") {
+		t.Fatalf("after the panic: conv %q (was %q), %d sessions", h.ui.conv, conv, len(h.ui.sessions))
+	}
+	test.Tap(h.button(h.ui.win, "OK"))
+	h.say("and again")
+	h.until("the second answer, in the same chat", func() bool { return h.shows(h.ui.win, "second answer") && h.ui.conv == conv })
+	var restarts int
+	done := make(chan struct{})
+	h.ui.tell(bridgeDo(func(b *bridge, _ actor.Context) { restarts = b.restarts; close(done) }))
+	<-done
+	if restarts != 1 {
+		t.Errorf("%d restarts", restarts)
 	}
 }

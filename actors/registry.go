@@ -56,7 +56,7 @@ type (
 		server config.Server
 		pid    *actor.PID
 		line   *serverLine
-		cached []*sdk.Tool // an on-demand server's tools of its last connection
+		cached []*sdk.Tool // the server's tools of its last connection, offered until it lists its own
 	}
 	serverRemoved struct{ alias string }
 )
@@ -66,7 +66,8 @@ type registryEntry struct {
 	line   *serverLine
 	server config.Server
 	tools  []*sdk.Tool
-	listed bool // tools have been listed at least once
+	listed bool // tools have been listed at least once (or come from the last connection)
+	cached bool // tools come from the last connection: not listed by this one yet
 }
 
 // registryActor keeps the merged catalog: it rebuilds it when a server's
@@ -98,7 +99,8 @@ func (a *registryActor) Receive(c actor.Context) {
 	case *serverSpawned:
 		a.servers[m.alias] = &registryEntry{pid: m.pid, line: m.line, server: m.server}
 		if len(m.cached) > 0 {
-			a.servers[m.alias].tools, a.servers[m.alias].listed = m.cached, true
+			e := a.servers[m.alias]
+			e.tools, e.listed, e.cached = m.cached, true, true
 			a.rebuild(c)
 		} else {
 			a.publish()
@@ -117,7 +119,7 @@ func (a *registryActor) Receive(c actor.Context) {
 		if !ok || !e.pid.Equal(m.PID) {
 			return // from a server that has been removed (or replaced)
 		}
-		e.tools, e.listed = m.Tools, true
+		e.tools, e.listed, e.cached = m.Tools, true, false
 		a.rebuild(c)
 	case *SetDisabledTools:
 		if e, ok := a.servers[m.Alias]; ok {
@@ -157,7 +159,7 @@ func (a *registryActor) rebuild(c actor.Context) {
 	offered := make(map[string]tools.Source, len(a.servers))
 	someDisabled := false
 	for alias, e := range a.servers {
-		src := tools.Source{Tools: e.tools, Trusted: e.server.Trusted, ReadOnly: e.server.ReadOnly.Has}
+		src := tools.Source{Tools: e.tools, Trusted: e.server.Trusted, ReadOnly: e.server.ReadOnly.Has, Cached: e.cached}
 		sources[alias] = src
 		if len(e.server.DisabledTools) > 0 {
 			src.Tools = slices.DeleteFunc(slices.Clone(src.Tools), func(t *sdk.Tool) bool {

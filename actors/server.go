@@ -199,11 +199,13 @@ func (a *serverActor) Receive(c actor.Context) {
 	switch m := c.Message().(type) {
 	case *actor.Started:
 		a.life, a.endLife = context.WithCancel(context.Background())
-		if tools := a.deps.cached[a.alias]; a.srv.Connect == config.ConnectOnDemand && len(tools) > 0 {
-			// Startup waits for nothing: the tools of the last connection
-			// stand in until the first call.
-			// (The servers supervisor gives the registry the same tools.)
-			a.status.Tools = len(tools)
+		// The tools of the last connection stand in until the server lists
+		// its own: until its first call for one that connects on demand
+		// (start-up waits for nothing), while it connects for any other.
+		// (The servers supervisor gives the registry the same tools.)
+		tools := a.deps.cached[a.alias]
+		a.status.Tools = len(tools)
+		if a.srv.Connect == config.ConnectOnDemand && len(tools) > 0 {
 			a.setState(c, StateIdle, "connects at its first call")
 			return
 		}
@@ -231,7 +233,9 @@ func (a *serverActor) Receive(c actor.Context) {
 			a.waiting = append(a.waiting, waitingCall{c.Sender(), m})
 			a.setState(c, StateConnecting, "connecting for its first call")
 			a.dial(c)
-		case a.conn == nil && len(a.waiting) > 0:
+		case a.conn == nil && (a.status.State == StateConnecting || len(a.waiting) > 0):
+			// Its first connection is under way: the call waits for it (at
+			// most its connect timeout; CancelCall ends the wait).
 			a.waiting = append(a.waiting, waitingCall{c.Sender(), m})
 		default:
 			a.startCall(c, c.Sender(), m)
@@ -240,6 +244,7 @@ func (a *serverActor) Receive(c actor.Context) {
 		if a.live != nil {
 			a.live.cancel(m.ID)
 		}
+		a.cancelWaiting(c, m.ID)
 	case *toolsChanged:
 		m.pending.Store(false)
 		if m.gen == a.gen && a.conn != nil {

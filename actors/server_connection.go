@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"deckhand/clean"
 	"deckhand/config"
 	"deckhand/netwhy"
+	"deckhand/toolcall"
 	"deckhand/transport/mcp"
 )
 
@@ -140,6 +142,10 @@ func (a *serverActor) onDialed(c actor.Context, m *dialed) {
 	a.signInDone(c)
 	a.log.Info("connected", "transport", a.status.Transport, "protocol", a.status.ProtocolVersion, "tools", len(m.tools))
 	for _, w := range a.waiting {
+		if err := stillOffered(a.alias, w.call, m.tools); err != nil {
+			c.Send(w.sender, &ToolResult{ID: w.call.req.ID, Tool: a.alias + "." + w.call.tool, Err: err})
+			continue
+		}
 		a.startCall(c, w.sender, w.call)
 	}
 	a.waiting = nil
@@ -164,6 +170,43 @@ func (a *serverActor) failWaiting(c actor.Context, err error) {
 	}
 	a.waiting = nil
 	a.failPending(c, err)
+}
+
+// stillOffered checks a call that waited for the connection against the
+// tools the server now lists: it was checked (and perhaps shown and
+// approved) against the definition of the last connection, and runs only if
+// the server still offers exactly that. A changed definition is refused as
+// any redefined tool is (toolcall.ErrChanged: the model calls again, and the
+// pin check applies to the new definition); a tool gone says so.
+func stillOffered(alias string, call *serverCall, listed []*sdk.Tool) error {
+	display := alias + "." + call.tool
+	i := slices.IndexFunc(listed, func(t *sdk.Tool) bool { return t != nil && t.Name == call.tool })
+	if i < 0 {
+		return fmt.Errorf("%s: %w", display, &goneError{alias: alias, tool: call.tool})
+	}
+	if want := call.req.Resolved; want != nil && !toolcall.Same(want.Raw, listed[i]) {
+		return fmt.Errorf("%s: %w", display, toolcall.ErrChanged)
+	}
+	return nil
+}
+
+// goneError answers a call to a tool offered from its server's last
+// connection that the server, once connected, no longer has.
+type goneError struct{ alias, tool string }
+
+func (e *goneError) Error() string {
+	return fmt.Sprintf("server %s connected without a tool named %q (it was offered from the server's last connection); the call was not made", e.alias, e.tool)
+}
+
+// cancelWaiting answers the waiting calls with id: cancelled.
+func (a *serverActor) cancelWaiting(c actor.Context, id string) {
+	a.waiting = slices.DeleteFunc(a.waiting, func(w waitingCall) bool {
+		if w.call.req.ID != id {
+			return false
+		}
+		c.Send(w.sender, &ToolResult{ID: id, Tool: a.alias + "." + w.call.tool, Err: errCancelled})
+		return true
+	})
 }
 
 // drop forgets the current connection (closing it) and any attempt under way.

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/config"
 )
@@ -141,6 +140,7 @@ func (a *serversActor) spawn(c actor.Context, alias string, srv config.Server) {
 		State:     StateConnecting,
 		Transport: srv.EffectiveTransport(),
 		Endpoint:  srv.Endpoint(),
+		Tools:     len(a.deps.cached[alias]), // offered from its last connection meanwhile
 		Since:     time.Now(),
 	}
 	if srv.Disabled {
@@ -157,11 +157,9 @@ func (a *serversActor) spawn(c actor.Context, alias string, srv config.Server) {
 		return
 	}
 	a.children[alias] = pid
-	var cached []*sdk.Tool
-	if srv.Connect == config.ConnectOnDemand {
-		cached = a.deps.cached[alias]
-	}
-	c.Send(a.deps.registry, &serverSpawned{alias: alias, server: srv, pid: pid, line: line, cached: cached})
+	// The tools of its last connection are offered until it lists its own:
+	// a slow start loses no call (a call waits for the connection).
+	c.Send(a.deps.registry, &serverSpawned{alias: alias, server: srv, pid: pid, line: line, cached: a.deps.cached[alias]})
 }
 
 func (a *serversActor) settled() bool {

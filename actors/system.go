@@ -90,27 +90,24 @@ type System struct {
 	exitOnce sync.Once
 }
 
-// cachedCatalogs reads the tools of the last connection of each server that
-// connects on demand. (Start may block: it runs before any actor.)
+// cachedCatalogs reads the tools of each server's last connection, offered
+// while it connects (and, for one that connects on demand, until its first
+// call). (Start may block: it runs before any actor.)
 func cachedCatalogs(db *store.DB, servers map[string]config.Server, log *slog.Logger) map[string][]*sdk.Tool {
-	onDemand := false
-	for _, srv := range servers {
-		onDemand = onDemand || srv.Connect == config.ConnectOnDemand
-	}
-	if !onDemand {
+	if len(servers) == 0 {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	saved, err := db.Catalogs(ctx)
 	if err != nil {
-		log.Warn("reading saved server catalogs: on-demand servers connect at start", "err", err)
+		log.Warn("reading saved server catalogs: servers' tools are offered once they connect", "err", err)
 		return nil
 	}
 	out := map[string][]*sdk.Tool{}
 	for alias, c := range saved {
 		var list []*sdk.Tool
-		if json.Unmarshal(c.Tools, &list) == nil {
+		if _, ok := servers[alias]; ok && json.Unmarshal(c.Tools, &list) == nil {
 			out[alias] = list
 		}
 	}

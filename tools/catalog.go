@@ -46,6 +46,10 @@ type Tool struct {
 	// Warnings say what in the definition looks like an attempt to steer
 	// the model or fool a person (see warnings.go); flagged, not blocked.
 	Warnings []string
+	// Cached: offered from its server's last connection, kept in the log;
+	// the server has not connected (or listed its tools) yet, and a call
+	// waits for it.
+	Cached bool
 }
 
 // Source is one server's contribution to a catalog.
@@ -55,6 +59,9 @@ type Source struct {
 	// ReadOnly reports whether the config marks a tool (by the server's
 	// name for it) read-only; nil means none is.
 	ReadOnly func(name string) bool
+	// Cached: the tools are those of the server's last connection (see
+	// Tool.Cached).
+	Cached bool
 }
 
 // Rejected is a tool left out of the catalog, and why.
@@ -92,7 +99,7 @@ func NewCatalog(servers map[string]Source) *Catalog {
 			d = cleanDef(d)
 			readOnly := src.ReadOnly != nil && src.ReadOnly(d.Name) ||
 				src.Trusted && d.Annotations != nil && d.Annotations.ReadOnlyHint
-			t := Tool{Server: alias, Name: d.Name, Display: alias + "." + d.Name, Def: d, Raw: raw, Hash: Hash(raw), Trusted: src.Trusted, ReadOnly: readOnly}
+			t := Tool{Server: alias, Name: d.Name, Display: alias + "." + d.Name, Def: d, Raw: raw, Hash: Hash(raw), Trusted: src.Trusted, ReadOnly: readOnly, Cached: src.Cached}
 			if d != raw {
 				t.Warnings = append(t.Warnings, "its title or description held control characters, escape sequences or invisible text (removed)")
 			}

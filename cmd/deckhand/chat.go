@@ -5,9 +5,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"maps"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
@@ -145,8 +143,8 @@ func runChat(ctx context.Context, e *env, args []string) error {
 	defer restore()
 
 	if oneShot {
-		if len(t.connecting) > 0 {
-			fmt.Fprintln(t.info, t.paint(dim, "connecting: "+strings.Join(slices.Sorted(maps.Keys(t.connecting)), ", ")+" (their tools join when ready)"))
+		if line := connectingLine(list); line != "" {
+			fmt.Fprintln(t.info, t.paint(dim, line))
 		}
 		sys.Root.Send(self, &inputLine{text: *prompt}) // counted in sent by input
 		select {
@@ -164,8 +162,8 @@ func runChat(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	fmt.Fprintf(e.stdout, "Deckhand %s · model %s at %s · %d of %d servers ready · :help for commands\n", version, cfg.Model.Name, cfg.Model.BaseURL, ready, len(list))
-	if len(t.connecting) > 0 {
-		fmt.Fprintln(e.stdout, t.paint(dim, "connecting: "+strings.Join(slices.Sorted(maps.Keys(t.connecting)), ", ")+" (their tools join when ready)"))
+	if line := connectingLine(list); line != "" {
+		fmt.Fprintln(e.stdout, t.paint(dim, line))
 	}
 	if recap != "" {
 		fmt.Fprint(e.stdout, recap)

@@ -42,7 +42,8 @@ type terminal struct {
 	info        io.Writer // where tool activity and notices go
 
 	// connecting are the servers that were still connecting when the chat
-	// began; each is announced once it is ready or has failed.
+	// began; each is announced once it is ready or has failed. True: its
+	// tools were offered from its last connection meanwhile.
 	connecting map[string]bool
 
 	progress progressGate // when each call's progress was last printed
@@ -165,25 +166,58 @@ func (t *terminal) Receive(c actor.Context) {
 	}
 }
 
-// connectingOf is the set of servers still on their first connection.
+// connectingOf is the set of servers still on their first connection, true
+// for those whose tools are offered from their last connection meanwhile.
 func connectingOf(list []actors.ServerStatus) map[string]bool {
 	out := map[string]bool{}
 	for _, s := range list {
 		if !s.Settled() {
-			out[s.Alias] = true
+			out[s.Alias] = s.Tools > 0
 		}
 	}
 	return out
 }
 
+// connectingLine names the servers still on their first connection: those
+// whose tools are offered from their last connection (a call to one waits
+// for it), and those whose tools join when they are ready.
+func connectingLine(list []actors.ServerStatus) string {
+	var cached, fresh []string
+	for _, s := range list {
+		switch {
+		case s.Settled():
+		case s.Tools > 0:
+			cached = append(cached, s.Alias)
+		default:
+			fresh = append(fresh, s.Alias)
+		}
+	}
+	var parts []string
+	if len(cached) > 0 {
+		parts = append(parts, strings.Join(cached, ", ")+" (tools offered from the last connection; a call waits for its server)")
+	}
+	if len(fresh) > 0 {
+		parts = append(parts, strings.Join(fresh, ", ")+" (their tools join when ready)")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "connecting: " + strings.Join(parts, "; ")
+}
+
 // serverChanged announces a server that was connecting when the chat began,
 // once it is ready (its tools join from the next request) or has failed.
 func (t *terminal) serverChanged(s *actors.ServerStatus) {
-	if !t.connecting[s.Alias] || !s.Settled() {
+	cached, ok := t.connecting[s.Alias]
+	if !ok || !s.Settled() {
 		return
 	}
 	delete(t.connecting, s.Alias)
 	t.endLine()
+	if s.State == actors.StateReady && cached {
+		fmt.Fprintf(t.info, "%s\n", t.paint(dim, fmt.Sprintf("(%s is ready: %d tools)", s.Alias, s.Tools)))
+		return
+	}
 	if s.State == actors.StateReady {
 		fmt.Fprintf(t.info, "%s\n", t.paint(dim, fmt.Sprintf("(%s is ready: %d tools, offered from the next request)", s.Alias, s.Tools)))
 		return

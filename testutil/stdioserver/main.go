@@ -1,6 +1,6 @@
 // Command stdioserver is an MCP server over stdio for Deckhand's tests. Beside
 // the in-process server's tools (echo, add, slow, fail, weather) it can be
-// told to misbehave: at start (-exit, -hang, -garbage) or through its tools
+// told to misbehave: at start (-exit, -hang, -garbage, -delay) or through its tools
 // crash (the process exits mid-call), garbage (non-JSON on stdout), hang (a
 // call that never returns, ignoring cancellation) and add_tool (announces
 // tools/list_changed).
@@ -44,6 +44,7 @@ func main() {
 	probe := flag.Bool("probe", false, "add tools getenv {name}, read_file {path}, write_file {path, text} and dial {addr}, which report what the process may do")
 	big := flag.Bool("big", false, "add tools big {mib} (a result of that size), huge_notice {mib} (a log message of that size, then a small result) and huge_orphan {mib} (a message of that size with no id)")
 	hostile := flag.Bool("hostile", false, "add tools with odd names, and one whose title, description, progress and result carry escape sequences")
+	delay := flag.Duration("delay", 0, "start slowly: read nothing (initialize included) for this long, as a server that loads a runtime first")
 	linger := flag.Bool("linger", false, "ignore SIGTERM, and keep running once stdin closes (as server-everything does when the client advertised roots)")
 	flag.Parse()
 
@@ -77,6 +78,7 @@ func main() {
 		floodServer(*flood, *floodAll, *pidfile)
 		return
 	}
+	time.Sleep(*delay)
 	switch {
 	case *exitCode != 0:
 		fmt.Fprintln(os.Stderr, "stdioserver: fatal: told to exit at start")

@@ -18,56 +18,93 @@ import (
 	"deckhand/tools"
 )
 
-// approvals shows the pending approval requests one at a time, oldest
-// first. The list comes from the bridge each time it changes; a request
-// that leaves it (answered here, timed out, or cancelled with its run)
-// closes its dialog. None is lost: the next one opens when the last closes.
+// approvals are the tool calls waiting for the person's approval. The
+// list comes from the bridge each time it changes; each new request joins
+// the window's modal queue (modal.go), which shows one dialog at a time. A
+// request that leaves the list (answered here, timed out, or cancelled
+// with its run) leaves the queue, closing its dialog if it is open.
 type approvals struct {
 	ui       *UI
-	pending  []*actors.ApprovalRequested
-	showing  *actors.ApprovalRequested
-	dlg      *dialog.CustomDialog
-	parent   fyne.Window
-	closing  bool            // the dialog is being closed by us, not the person
-	answered map[string]bool // answered here, not yet gone from the bridge's list
+	asks     map[string]*approvalAsk // the bridge's list, by id: waiting, or answered here
+	answered map[string]bool         // answered here, not yet gone from the bridge's list
 	notified map[string]bool
-	buttons  map[approval.Answer]*widget.Button // the open dialog's, for tests
-	hints    *widget.Label                      // the open dialog's claims, for tests
-	title    string                             // the open dialog's title, for tests
-	keys     func(*fyne.KeyEvent)               // the parent's key handler while the dialog is open
-	focus    fyne.Focusable                     // what had the keyboard before the dialog took it
-	args     *widget.RichText                   // the open dialog's arguments, for tests
+
+	// The open dialog's parts, for tests.
+	buttons map[approval.Answer]*widget.Button
+	hints   *widget.Label    // what the server claims
+	title   string           // the dialog's title
+	args    *widget.RichText // the arguments
+	foot    *widget.Label    // the deadline, and how many more wait
+	footObj fyne.CanvasObject
 }
 
-func (a *approvals) set(list []*actors.ApprovalRequested, quickConv string) {
-	a.pending = list
+func newApprovals(u *UI) *approvals {
+	return &approvals{ui: u, asks: map[string]*approvalAsk{}, answered: map[string]bool{}, notified: map[string]bool{}}
+}
+
+// approvalAsk is one approval request in the modal queue.
+type approvalAsk struct {
+	a *approvals
+	r *actors.ApprovalRequested
+}
+
+func (q *approvalAsk) inQuick() bool { return q.r.Conversation == q.a.ui.quickConv() }
+func (q *approvalAsk) dismissed()    { q.a.answer(q.r, approval.Deny) }
+func (q *approvalAsk) recount()      { q.a.recount(q.r) }
+func (q *approvalAsk) dialog(parent fyne.Window) *dialog.CustomDialog {
+	return q.a.dialog(q.r, parent)
+}
+
+// typedKey: Escape and Enter deny (the dialog may have opened under
+// someone typing).
+func (q *approvalAsk) typedKey(_ fyne.Canvas, k *fyne.KeyEvent) {
+	switch k.Name {
+	case fyne.KeyEscape, fyne.KeyReturn, fyne.KeyEnter:
+		q.a.answer(q.r, approval.Deny)
+	}
+}
+
+// shown is the request whose dialog is open, if one is.
+func (a *approvals) shown() *actors.ApprovalRequested {
+	if q, ok := a.ui.modals.showing.(*approvalAsk); ok {
+		return q.r
+	}
+	return nil
+}
+
+// set takes the bridge's list of requests waiting.
+func (a *approvals) set(list []*actors.ApprovalRequested) {
 	live := map[string]bool{}
 	for _, r := range list {
 		live[r.ID] = true
 	}
-	for id := range a.answered {
+	var gone []modalRequest
+	for id, q := range a.asks {
 		if !live[id] {
+			gone = append(gone, q)
+			delete(a.asks, id)
 			delete(a.answered, id)
-		}
-	}
-	for id := range a.notified {
-		if !live[id] {
-			delete(a.notified, id)
-			a.ui.notes.withdraw(id) // answered, here or anywhere else, or gone with its run
-		}
-	}
-	if a.showing != nil && !live[a.showing.ID] {
-		a.close()
-	}
-	for _, r := range list {
-		if !a.notified[r.ID] && !a.answered[r.ID] {
-			a.notified[r.ID] = true
-			if !a.ui.foreground || a.ui.hidden {
-				a.notify(r)
+			if a.notified[id] {
+				delete(a.notified, id)
+				a.ui.notes.withdraw(id) // answered, here or anywhere else, or gone with its run
 			}
 		}
 	}
-	a.next(quickConv)
+	a.ui.modals.drop(gone...)
+	var added []modalRequest
+	for _, r := range list {
+		if a.asks[r.ID] != nil {
+			continue
+		}
+		q := &approvalAsk{a: a, r: r}
+		a.asks[r.ID] = q
+		added = append(added, q)
+		a.notified[r.ID] = true
+		if !a.ui.foreground || a.ui.hidden {
+			a.notify(r)
+		}
+	}
+	a.ui.modals.add(added...)
 }
 
 // notify asks in a desktop notification, for when Deckhand is not in
@@ -126,60 +163,31 @@ const notifyArgs = 300
 // fromNotification carries out what the person chose in a notification,
 // if the request still waits.
 func (a *approvals) fromNotification(id, conv, key string, whole bool) {
-	var r *actors.ApprovalRequested
-	for _, p := range a.pending {
-		if p.ID == id && p.Conversation == conv {
-			r = p
-		}
-	}
-	if r == nil || a.answered[id] {
+	q := a.asks[id]
+	if q == nil || q.r.Conversation != conv || a.answered[id] {
 		return
 	}
 	switch key {
 	case "allow":
 		if whole {
-			a.answer(r, approval.AllowOnce)
+			a.answer(q.r, approval.AllowOnce)
 		}
 	case "deny":
-		a.answer(r, approval.Deny)
-	default: // the body: to the dialog
-		if r.Conversation == a.ui.quickConv() && a.ui.quick != nil && a.ui.quick.visible {
+		a.answer(q.r, approval.Deny)
+	default: // the body: to the window its dialog opens on (it may be waiting behind another)
+		if q.inQuick() && a.ui.quick != nil && a.ui.quick.visible {
 			a.ui.quick.win.Show()
 			a.ui.quick.win.RequestFocus()
 		} else {
 			a.ui.showMain()
 		}
-		if a.showing != nil && a.showing.ID != id {
-			// Another request's dialog is open: this one's comes next.
-			return
-		}
-		a.next(a.ui.quickConv())
+		a.ui.modals.next()
 	}
 }
 
-// next opens the dialog for the oldest request not yet answered.
-func (a *approvals) next(quickConv string) {
-	if a.showing != nil {
-		return
-	}
-	for _, r := range a.pending {
-		if a.answered[r.ID] {
-			continue
-		}
-		parent := a.ui.win
-		if r.Conversation == quickConv && a.ui.quick != nil && a.ui.quick.visible {
-			parent = a.ui.quick.win
-		} else if a.ui.hidden {
-			a.ui.showMain()
-		}
-		a.open(r, parent)
-		return
-	}
-}
-
-func (a *approvals) open(r *actors.ApprovalRequested, parent fyne.Window) {
+// dialog makes the dialog asking about r.
+func (a *approvals) dialog(r *actors.ApprovalRequested, parent fyne.Window) *dialog.CustomDialog {
 	req := r.Request
-	a.showing, a.parent = r, parent
 
 	// The heading is Deckhand's own words: which tool, of which server. What
 	// the server says of it (its title, its description) comes below, as
@@ -261,23 +269,15 @@ func (a *approvals) open(r *actors.ApprovalRequested, parent fyne.Window) {
 		l.Wrapping = fyne.TextWrapWord
 		items = append(items, l)
 	}
-	foot := fmt.Sprintf("Denied if not answered by %s.", r.Deadline.Format("15:04:05"))
-	if r.Deadline.IsZero() {
-		foot = ""
-	}
-	if n := a.waiting() - 1; n > 0 {
-		foot = strings.TrimSpace(fmt.Sprintf("%s %d more waiting.", foot, n))
-	}
-	if foot != "" {
-		_, f := caption(foot)
-		items = append(items, f)
-	}
+	a.foot, a.footObj = caption(a.footText(r))
+	setVisible(a.footObj, a.foot.Text != "")
+	items = append(items, a.footObj)
 
 	title := "Allow this tool call?"
 	if command {
 		title = "Allow this shell command?"
 	}
-	if n := a.waiting(); n > 1 {
+	if n := a.ui.modals.waiting(); n > 1 {
 		title += fmt.Sprintf(" (1 of %d)", n)
 	}
 	a.title = title
@@ -300,23 +300,22 @@ func (a *approvals) open(r *actors.ApprovalRequested, parent fyne.Window) {
 	// prompt's is small): the call scrolls, whole, above the buttons,
 	// which never cover it and wrap to two rows when one is too wide.
 	content := fitDialog(parent.Canvas().Size(), container.NewVBox(items...), buttons)
-	a.dlg = dialog.NewCustomWithoutButtons(title, content, parent)
-	a.dlg.SetOnClosed(func() {
-		if !a.closing && a.showing == r {
-			a.answer(r, approval.Deny)
-		}
-	})
-	c := parent.Canvas()
-	a.focus = c.Focused()
-	c.Unfocus()
-	a.keys = c.OnTypedKey() // the window's own (Escape stops a run), back when the dialog closes
-	c.SetOnTypedKey(func(k *fyne.KeyEvent) {
-		switch k.Name {
-		case fyne.KeyEscape, fyne.KeyReturn, fyne.KeyEnter:
-			a.answer(r, approval.Deny)
-		}
-	})
-	a.dlg.Show()
+	return dialog.NewCustomWithoutButtons(title, content, parent)
+}
+
+// footText is the dialog's last line: the deadline, and how many more
+// requests wait (of either kind).
+func (a *approvals) footText(r *actors.ApprovalRequested) string {
+	return waitingFoot("Denied", r.Deadline, a.ui.modals.waiting()-1)
+}
+
+// recount updates the open dialog's count of requests waiting (its title
+// keeps the count it opened with: a dialog's title is fixed).
+func (a *approvals) recount(r *actors.ApprovalRequested) {
+	if a.foot != nil {
+		a.foot.SetText(a.footText(r))
+		setVisible(a.footObj, a.foot.Text != "")
+	}
 }
 
 // fitDialog lays out a dialog's body and buttons for a window of size
@@ -347,18 +346,7 @@ func fitDialog(win fyne.Size, body fyne.CanvasObject, buttons []fyne.CanvasObjec
 	return container.NewBorder(nil, btns, nil, nil, scroll)
 }
 
-// waiting counts requests not yet answered.
-func (a *approvals) waiting() int {
-	n := 0
-	for _, r := range a.pending {
-		if !a.answered[r.ID] {
-			n++
-		}
-	}
-	return n
-}
-
-// answer sends the person's answer and moves on to the next request.
+// answer sends the person's answer; the next request's dialog opens.
 func (a *approvals) answer(r *actors.ApprovalRequested, ans approval.Answer) {
 	if a.answered[r.ID] {
 		return
@@ -368,29 +356,9 @@ func (a *approvals) answer(r *actors.ApprovalRequested, ans approval.Answer) {
 	if a.notified[r.ID] {
 		a.ui.notes.withdraw(r.ID) // answered here: the notification asks no more
 	}
-	if a.showing == r {
-		a.close()
+	if q := a.asks[r.ID]; q != nil {
+		a.ui.modals.drop(q)
 	}
-	a.next(a.ui.quickConv())
-}
-
-// close hides the open dialog without answering.
-func (a *approvals) close() {
-	if a.dlg == nil {
-		return
-	}
-	a.closing = true
-	a.dlg.Hide()
-	a.closing = false
-	c := a.parent.Canvas()
-	c.SetOnTypedKey(a.keys)
-	// What the person was typing in gets the keys back: a word typed
-	// after answering lands where the one before it did.
-	if f, ok := a.focus.(fyne.CanvasObject); ok && f.Visible() {
-		c.Focus(a.focus)
-	}
-	a.keys, a.focus = nil, nil
-	a.dlg, a.showing, a.buttons = nil, nil, nil
 }
 
 // hintImportance colours what the server claims of a tool: a claim that it

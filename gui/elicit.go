@@ -5,7 +5,6 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"time"
 	"unicode"
 
 	"fyne.io/fyne/v2"
@@ -20,8 +19,9 @@ import (
 	"deckhand/transport/mcp"
 )
 
-// Servers' questions (MCP elicitation), asked like approvals: one dialog
-// at a time, oldest first, "1 of N" when more wait, the deadline shown, a
+// Servers' questions (MCP elicitation), asked in the same queue as
+// approvals (modal.go): one dialog at a time, of either kind, oldest first,
+// "1 of N" when more wait, the deadline shown, a
 // desktop notification when Deckhand is not in front; a question that
 // closes elsewhere (timed out: declined; its call cancelled) closes its
 // dialog. A form is built from mcp.Form's fields; a page (URL mode) is
@@ -35,15 +35,6 @@ import (
 // the first field, and in URL mode it declines, as it denies an approval:
 // a page is never opened from the keyboard.
 
-// elicits is the window's questions (made at the first; touched on the UI
-// goroutine only).
-func (u *UI) elicits() *elicitor {
-	if u.elicitor == nil {
-		u.elicitor = &elicitor{ui: u, answered: map[string]bool{}, notified: map[string]bool{}}
-	}
-	return u.elicitor
-}
-
 // Bounds on what a server's question may take of the dialog.
 const (
 	elicitTitleMax   = 80   // a field's title
@@ -53,31 +44,65 @@ const (
 	elicitBigChoice  = 12   // more options than this: a list with a filter
 )
 
-// elicitor shows the servers' questions to the person.
+// elicitor is the servers' questions waiting for the person. Each joins
+// the window's modal queue (modal.go) as it comes, and leaves it when the
+// servers close it (answered, here or not, timed out or abandoned).
 type elicitor struct {
 	ui       *UI
-	pending  []*elicitItem
-	showing  *elicitItem
-	dlg      *dialog.CustomDialog
-	parent   fyne.Window
-	closing  bool
-	answered map[string]bool // answered here, not yet closed by the servers
+	asks     map[string]*elicitItem // by id: waiting, or answered here and not yet closed
+	answered map[string]bool        // answered here, not yet closed by the servers
 	notified map[string]bool
-	keys     func(*fyne.KeyEvent) // the parent's key handler while the dialog is open
-	focus    fyne.Focusable       // what had the keyboard before the dialog took it
-	waiting  bool                 // a retry is due: an approval dialog was open
 
 	// The open dialog's parts, for tests.
 	title   string
 	form    *elicitForm
+	first   fyne.Focusable            // the form's first field, if it has one
 	buttons map[string]*widget.Button // by action; URL mode's accept is Open
 	problem *widget.Label             // what is wrong with the form's answers
 	foot    *widget.Label             // the deadline, and how many more wait
 	footObj fyne.CanvasObject
 }
 
+func newElicitor(u *UI) *elicitor {
+	return &elicitor{ui: u, asks: map[string]*elicitItem{}, answered: map[string]bool{}, notified: map[string]bool{}}
+}
+
+// An elicitItem is a request in the modal queue.
+func (it *elicitItem) inQuick() bool { return it.quick }
+func (it *elicitItem) dismissed()    { it.e.answer(it, actors.ElicitCancel, nil) } // closed without choosing
+func (it *elicitItem) recount()      { it.e.recount(it) }
+func (it *elicitItem) dialog(parent fyne.Window) *dialog.CustomDialog {
+	return it.e.dialog(it, parent)
+}
+
+// typedKey: Escape declines; Enter moves into the form's first field, or
+// declines when there is none (a page is never opened from the keyboard).
+func (it *elicitItem) typedKey(c fyne.Canvas, k *fyne.KeyEvent) {
+	e := it.e
+	switch k.Name {
+	case fyne.KeyEscape:
+		e.answer(it, actors.ElicitDecline, nil)
+	case fyne.KeyReturn, fyne.KeyEnter:
+		if e.first != nil {
+			c.Focus(e.first)
+		} else {
+			e.answer(it, actors.ElicitDecline, nil)
+		}
+	}
+}
+
+// shown is the question whose dialog is open, if one is.
+func (e *elicitor) shown() *elicitItem {
+	it, _ := e.ui.modals.showing.(*elicitItem)
+	return it
+}
+
 func (e *elicitor) add(it *elicitItem) {
-	e.pending = append(e.pending, it)
+	if e.asks[it.req.ID] != nil {
+		return
+	}
+	it.e = e
+	e.asks[it.req.ID] = it
 	if !e.notified[it.req.ID] {
 		e.notified[it.req.ID] = true
 		if !e.ui.foreground || e.ui.hidden {
@@ -93,78 +118,22 @@ func (e *elicitor) add(it *elicitItem) {
 			})
 		}
 	}
-	if e.showing != nil {
-		e.retitle()
-	}
-	e.next()
+	e.ui.modals.add(it)
 }
 
 // closed forgets a question the servers closed (answered, timed out or
 // abandoned), closing its dialog.
 func (e *elicitor) closed(id string) {
-	for i, it := range e.pending {
-		if it.req.ID == id {
-			e.pending = append(e.pending[:i:i], e.pending[i+1:]...)
-			break
-		}
-	}
+	it := e.asks[id]
+	delete(e.asks, id)
 	delete(e.answered, id)
 	if e.notified[id] {
 		e.ui.notes.withdraw(id)
 	}
 	delete(e.notified, id)
-	if e.showing != nil && e.showing.req.ID == id {
-		e.close()
-	} else if e.showing != nil {
-		e.retitle()
+	if it != nil {
+		e.ui.modals.drop(it)
 	}
-	e.next()
-}
-
-// next opens the dialog of the oldest question not yet answered. An
-// approval dialog open on the window goes first: the two would fight over
-// the window's keys.
-func (e *elicitor) next() {
-	if e.showing != nil {
-		return
-	}
-	var it *elicitItem
-	for _, p := range e.pending {
-		if !e.answered[p.req.ID] {
-			it = p
-			break
-		}
-	}
-	if it == nil {
-		return
-	}
-	if e.ui.approvals.showing != nil {
-		if !e.waiting {
-			e.waiting = true
-			time.AfterFunc(250*time.Millisecond, func() {
-				e.ui.post(func() { e.waiting = false; e.next() })
-			})
-		}
-		return
-	}
-	parent := e.ui.win
-	if it.quick && e.ui.quick != nil && e.ui.quick.visible {
-		parent = e.ui.quick.win
-	} else if e.ui.hidden {
-		e.ui.showMain()
-	}
-	e.open(it, parent)
-}
-
-// waitingCount counts questions not yet answered.
-func (e *elicitor) waitingCount() int {
-	n := 0
-	for _, p := range e.pending {
-		if !e.answered[p.req.ID] {
-			n++
-		}
-	}
-	return n
 }
 
 func (e *elicitor) dialogTitle(it *elicitItem) string {
@@ -172,37 +141,30 @@ func (e *elicitor) dialogTitle(it *elicitItem) string {
 	if it.req.Mode == "url" {
 		t = "Open a page for a server?"
 	}
-	if n := e.waitingCount(); n > 1 {
+	if n := e.ui.modals.waiting(); n > 1 {
 		t += fmt.Sprintf(" (1 of %d)", n)
 	}
 	return t
 }
 
-// retitle updates the open dialog's count of questions waiting (its title
+// recount updates the open dialog's count of requests waiting (its title
 // keeps the count it opened with: a dialog's title is fixed).
-func (e *elicitor) retitle() {
-	if e.dlg == nil || e.foot == nil {
+func (e *elicitor) recount(it *elicitItem) {
+	if e.foot == nil {
 		return
 	}
-	e.foot.SetText(e.footText(e.showing))
+	e.foot.SetText(e.footText(it))
 	setVisible(e.footObj, e.foot.Text != "")
 }
 
 func (e *elicitor) footText(it *elicitItem) string {
-	foot := ""
-	if !it.req.Deadline.IsZero() {
-		foot = fmt.Sprintf("Declined if not answered by %s.", it.req.Deadline.Format("15:04:05"))
-	}
-	if n := e.waitingCount() - 1; n > 0 {
-		foot = strings.TrimSpace(fmt.Sprintf("%s %d more waiting.", foot, n))
-	}
-	return foot
+	return waitingFoot("Declined", it.req.Deadline, e.ui.modals.waiting()-1)
 }
 
-func (e *elicitor) open(it *elicitItem, parent fyne.Window) {
+// dialog makes the dialog asking the question it.
+func (e *elicitor) dialog(it *elicitItem, parent fyne.Window) *dialog.CustomDialog {
 	r := it.req
-	e.showing, e.parent = it, parent
-	e.form, e.problem = nil, nil
+	e.form, e.problem, e.first = nil, nil, nil
 	e.buttons = map[string]*widget.Button{}
 
 	// Deckhand's own words first: which server, during which call. What the
@@ -241,7 +203,6 @@ func (e *elicitor) open(it *elicitItem, parent fyne.Window) {
 	decline := mk("Decline", actors.ElicitDecline, func() { e.answer(it, actors.ElicitDecline, nil) })
 	cancel := mk("Cancel", actors.ElicitCancel, func() { e.answer(it, actors.ElicitCancel, nil) })
 	buttons = append(buttons, decline, cancel)
-	var first fyne.Focusable
 	if r.Mode == "url" {
 		items = append(items, e.urlPart(it)...)
 		open := mk("Open page", actors.ElicitAccept, func() { e.openPage(it) })
@@ -253,7 +214,7 @@ func (e *elicitor) open(it *elicitItem, parent fyne.Window) {
 		e.form = f
 		if len(f.fields) > 0 {
 			items = append(items, f.object())
-			first = f.first()
+			e.first = f.first()
 		}
 		send := mk("Accept", actors.ElicitAccept, func() { e.submit(it) })
 		send.Importance = widget.HighImportance
@@ -266,34 +227,10 @@ func (e *elicitor) open(it *elicitItem, parent fyne.Window) {
 	items = append(items, e.footObj)
 
 	e.title = e.dialogTitle(it)
-	e.dlg = dialog.NewCustomWithoutButtons(e.title, container.NewVBox(items...), parent)
-	e.dlg.SetButtons(buttons)
-	e.dlg.SetOnClosed(func() {
-		if !e.closing && e.showing == it {
-			e.answer(it, actors.ElicitCancel, nil) // dismissed without choosing
-		}
-	})
-	c := parent.Canvas()
-	e.focus = c.Focused()
-	c.Unfocus()
-	e.keys = c.OnTypedKey()
-	c.SetOnTypedKey(func(k *fyne.KeyEvent) {
-		if e.showing != it {
-			return
-		}
-		switch k.Name {
-		case fyne.KeyEscape:
-			e.answer(it, actors.ElicitDecline, nil)
-		case fyne.KeyReturn, fyne.KeyEnter:
-			if first != nil {
-				c.Focus(first)
-			} else {
-				e.answer(it, actors.ElicitDecline, nil)
-			}
-		}
-	})
-	e.dlg.Resize(fyne.NewSize(660, 0))
-	e.dlg.Show()
+	dlg := dialog.NewCustomWithoutButtons(e.title, container.NewVBox(items...), parent)
+	dlg.SetButtons(buttons)
+	dlg.Resize(fyne.NewSize(660, 0))
+	return dlg
 }
 
 // elicitMessage is the server's message: wrapped, selectable, and in a
@@ -376,49 +313,29 @@ func (e *elicitor) openPage(it *elicitItem) {
 
 // submit sends the form's answers if they fit it, or shows what does not.
 func (e *elicitor) submit(it *elicitItem) {
-	if e.showing != it || e.form == nil {
+	if e.shown() != it || e.form == nil {
 		return
 	}
 	content, bad, err := e.form.collect()
 	if err != nil {
 		e.problem.SetText(err.Error())
 		e.problem.Show()
-		if bad != nil && e.parent != nil {
-			e.parent.Canvas().Focus(bad)
+		if p := e.ui.modals.parent; bad != nil && p != nil {
+			p.Canvas().Focus(bad)
 		}
 		return
 	}
 	e.answer(it, actors.ElicitAccept, content)
 }
 
-// answer sends the person's answer and moves on to the next question.
+// answer sends the person's answer; the next request's dialog opens.
 func (e *elicitor) answer(it *elicitItem, action string, content map[string]any) {
 	if e.answered[it.req.ID] {
 		return
 	}
 	e.answered[it.req.ID] = true
 	e.ui.tell(&uiElicitAnswer{id: it.req.ID, action: action, content: content})
-	if e.showing == it {
-		e.close()
-	}
-	e.next()
-}
-
-// close hides the open dialog without answering.
-func (e *elicitor) close() {
-	if e.dlg == nil {
-		return
-	}
-	e.closing = true
-	e.dlg.Hide()
-	e.closing = false
-	c := e.parent.Canvas()
-	c.SetOnTypedKey(e.keys)
-	if f, ok := e.focus.(fyne.CanvasObject); ok && f.Visible() {
-		c.Focus(e.focus) // typing goes on where it was
-	}
-	e.keys, e.focus = nil, nil
-	e.dlg, e.showing, e.buttons, e.form = nil, nil, nil, nil
+	e.ui.modals.drop(it)
 }
 
 // elicitForm is a form's fields as widgets.
@@ -811,11 +728,8 @@ func (l *choiceList) chosenIndexes() []int {
 // toFront brings the window a question is asked in to the front: the
 // person clicked its notification.
 func (e *elicitor) toFront(id string) {
-	for _, it := range e.pending {
-		if it.req.ID == id {
-			e.ui.showMain()
-			e.next()
-			return
-		}
+	if e.asks[id] != nil && !e.answered[id] {
+		e.ui.showMain()
+		e.ui.modals.next()
 	}
 }

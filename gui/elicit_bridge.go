@@ -34,6 +34,8 @@ type elicitItem struct {
 	tool  string // the tool call it came during (alias.tool), when known
 	conv  string // that call's conversation's title
 	quick bool   // the quick prompt's conversation
+
+	e *elicitor // set when it joins the window's questions
 }
 
 // elicitEvent passes the servers' questions to the window as they come and
@@ -46,7 +48,7 @@ func (b *bridge) elicitEvent(msg any) {
 		if cs := b.convs[m.Conversation]; cs != nil && m.Conversation != "" {
 			it.tool, it.conv, it.quick = callTool(cs.tr, m.Call), cs.title, cs.quick
 		}
-		b.ui.post(func() { b.ui.elicits().add(it) })
+		b.ui.post(func() { b.ui.elicitor.add(it) })
 	case *actors.ElicitationClosed:
 		if m.Reason != "answered" {
 			if cs := b.convs[m.Conversation]; cs != nil && m.Conversation != "" {
@@ -56,7 +58,7 @@ func (b *bridge) elicitEvent(msg any) {
 				}
 			}
 		}
-		b.ui.post(func() { b.ui.elicits().closed(m.ID) })
+		b.ui.post(func() { b.ui.elicitor.closed(m.ID) })
 	}
 }
 

@@ -52,8 +52,8 @@ func (e *elicitor) field(t *testing.T, name string) *elicitField {
 func TestElicitFormAccept(t *testing.T) {
 	h := elicitHarness(t, "trigger-elicitation-request", "{}", nil)
 	h.say("ask me a question")
-	e := h.ui.elicits()
-	h.until("the question", func() bool { return e.showing != nil })
+	e := h.ui.elicitor
+	h.until("the question", func() bool { return e.shown() != nil })
 	for _, want := range []string{"The server \u201cev\u201d asks:", "During its tool call ev.trigger-elicitation-request",
 		"Please provide inputs for the following fields:", "String *", "Your full, legal name", "Fields marked * are required.", "Declined if not answered by"} {
 		if !h.shows(h.ui.win, want) {
@@ -78,14 +78,14 @@ func TestElicitFormAccept(t *testing.T) {
 
 	// Required, and enforced.
 	test.Tap(e.buttons[actors.ElicitAccept])
-	if e.showing == nil || !e.problem.Visible() || e.problem.Text != "String is required." {
+	if e.shown() == nil || !e.problem.Visible() || e.problem.Text != "String is required." {
 		t.Fatalf("an empty required field was sent, or not said: %q", e.problem.Text)
 	}
 	name := e.field(t, "name").entry
 	test.Type(name, "Ada Lovelace")
 	e.field(t, "integer").entry.SetText("500")
 	name.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if e.showing == nil || !strings.Contains(e.problem.Text, "Integer: at most 100") {
+	if e.shown() == nil || !strings.Contains(e.problem.Text, "Integer: at most 100") {
 		t.Fatalf("an integer out of range was sent, or not said: %q", e.problem.Text)
 	}
 	e.field(t, "integer").entry.SetText("7")
@@ -93,7 +93,7 @@ func TestElicitFormAccept(t *testing.T) {
 	e.field(t, "untitledSingleSelectEnum").sel.SetSelected("Ross")
 	name.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // Enter in a field sends a valid form
 	h.until("the answer", func() bool { return h.shows(h.ui.win, "Thanks.") })
-	if e.showing != nil || len(h.ui.win.Canvas().Overlays().List()) != 0 {
+	if e.shown() != nil || len(h.ui.win.Canvas().Overlays().List()) != 0 {
 		t.Errorf("the dialog is still open")
 	}
 	got := h.lastToolResult()
@@ -109,8 +109,8 @@ func TestElicitFormAccept(t *testing.T) {
 func TestElicitFormDecline(t *testing.T) {
 	h := elicitHarness(t, "trigger-elicitation-request", "{}", nil)
 	h.say("ask me a question")
-	e := h.ui.elicits()
-	h.until("the question", func() bool { return e.showing != nil })
+	e := h.ui.elicitor
+	h.until("the question", func() bool { return e.shown() != nil })
 	h.ui.win.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	h.until("the answer", func() bool { return h.shows(h.ui.win, "Thanks.") })
 	if got := h.lastToolResult(); !strings.Contains(got, "User declined") {
@@ -123,9 +123,9 @@ func TestElicitFormDecline(t *testing.T) {
 func TestElicitTimeoutDeclines(t *testing.T) {
 	h := elicitHarness(t, "trigger-elicitation-request", "{}", func(c *config.Config) { c.MCP.ApprovalTimeout = 1500 * time.Millisecond })
 	h.say("ask me a question")
-	e := h.ui.elicits()
-	h.until("the question", func() bool { return e.showing != nil })
-	h.until("the dialog to close by itself", func() bool { return e.showing == nil })
+	e := h.ui.elicitor
+	h.until("the question", func() bool { return e.shown() != nil })
+	h.until("the dialog to close by itself", func() bool { return e.shown() == nil })
 	h.until("the answer", func() bool { return h.shows(h.ui.win, "Thanks.") })
 	if got := h.lastToolResult(); !strings.Contains(got, "User declined") {
 		t.Errorf("after a timeout the tool's result: %s", got)
@@ -149,8 +149,8 @@ func TestElicitURLOpensOnlyWhenAsked(t *testing.T) {
 	const page = "https://example.com/verify?code=42&step=2"
 	h := elicitHarness(t, "trigger-url-elicitation", `{"url": "`+page+`", "message": "Confirm your account"}`, nil)
 	h.say("ask me to open a page")
-	e := h.ui.elicits()
-	h.until("the question", func() bool { return e.showing != nil })
+	e := h.ui.elicitor
+	h.until("the question", func() bool { return e.shown() != nil })
 	for _, want := range []string{"The server \u201cev\u201d asks you to open a page", page, "On the site: example.com", "Confirm your account"} {
 		if !h.shows(h.ui.win, want) {
 			t.Errorf("the dialog does not show %q:\n%s", want, strings.Join(h.texts(h.ui.win), "\n"))
@@ -202,15 +202,15 @@ func TestElicitHostileForm(t *testing.T) {
 		{ID: "h2", Server: "t", Mode: "url", URL: "http://user@xn--80ak6aa92e.com/x", Host: "xn--80ak6aa92e.com", Deadline: time.Now().Add(time.Minute)},
 	}
 	h.ui.foreground = false
-	e := h.ui.elicits()
+	e := h.ui.elicitor
 	e.add(&elicitItem{req: reqs[0]})
 	h.until("the notification", func() bool {
 		_, all := h.notes.shown()
 		return len(all) == 1 && all[0].Title == "Deckhand: a server asks" && all[0].Body == "t asks you something. Open Deckhand to answer it."
 	})
 	e.add(&elicitItem{req: reqs[1]})
-	if e.showing == nil || e.showing.req.ID != "h1" || !strings.HasSuffix(e.foot.Text, "1 more waiting.") {
-		t.Fatalf("showing %v, saying %q", e.showing, e.foot.Text)
+	if e.shown() == nil || e.shown().req.ID != "h1" || !strings.HasSuffix(e.foot.Text, "1 more waiting.") {
+		t.Fatalf("showing %v, saying %q", e.shown(), e.foot.Text)
 	}
 	for _, s := range h.texts(h.ui.win) {
 		if strings.ContainsAny(s, "\x1b\x07\u202e") {
@@ -236,7 +236,7 @@ func TestElicitHostileForm(t *testing.T) {
 		t.Errorf("the filter keeps %d options", len(pick.list.shown))
 	}
 	test.Tap(e.buttons[actors.ElicitAccept])
-	if e.showing == nil || !strings.Contains(e.problem.Text, "is required") {
+	if e.shown() == nil || !strings.Contains(e.problem.Text, "is required") {
 		t.Fatalf("a required choice left empty was sent: %q", e.problem.Text)
 	}
 	pick.list.choose(pick.list.shown[0], true)
@@ -248,7 +248,7 @@ func TestElicitHostileForm(t *testing.T) {
 	// Declined; the next (a page on a look-alike host, over http, with a
 	// name before the @) is warned of.
 	test.Tap(e.buttons[actors.ElicitDecline])
-	if e.showing == nil || e.showing.req.ID != "h2" || e.title != "Open a page for a server?" {
+	if e.shown() == nil || e.shown().req.ID != "h2" || e.title != "Open a page for a server?" {
 		t.Fatalf("the second question did not follow")
 	}
 	for _, want := range []string{"not encrypted", "before the @", "other alphabets"} {
@@ -258,12 +258,12 @@ func TestElicitHostileForm(t *testing.T) {
 	}
 	// Enter declines a page; the server closing both clears the queue.
 	h.ui.win.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if e.showing != nil {
+	if e.shown() != nil {
 		t.Errorf("Enter did not decline the page")
 	}
 	e.closed("h1")
 	e.closed("h2")
-	if len(e.pending) != 0 || len(h.ui.win.Canvas().Overlays().List()) != 0 {
-		t.Errorf("left: %d pending, %d overlays", len(e.pending), len(h.ui.win.Canvas().Overlays().List()))
+	if len(e.asks)+h.ui.modals.waiting() != 0 || len(h.ui.win.Canvas().Overlays().List()) != 0 {
+		t.Errorf("left: %d questions, %d overlays", len(e.asks)+h.ui.modals.waiting(), len(h.ui.win.Canvas().Overlays().List()))
 	}
 }

@@ -184,10 +184,10 @@ func (h *harness) runToEnd(text string, ans *approval.Answer) int {
 	h.say(text)
 	dialogs := 0
 	h.until("the run's end", func() bool {
-		if a := h.ui.approvals; a.showing != nil {
+		if a := h.ui.approvals; a.shown() != nil {
 			dialogs++
 			if ans == nil {
-				h.t.Fatalf("a dialog opened for %s; want none", a.showing.Request.Display)
+				h.t.Fatalf("a dialog opened for %s; want none", a.shown().Request.Display)
 			}
 			test.Tap(a.buttons[*ans])
 		}
@@ -217,7 +217,7 @@ func TestApprovalDialogAnswers(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			h := approvalHarness(t, nil)
 			h.say("echo hi")
-			h.until("the approval dialog", func() bool { return h.ui.approvals.showing != nil })
+			h.until("the approval dialog", func() bool { return h.ui.approvals.shown() != nil })
 			for _, want := range []string{"Allow this tool call?", "t.echo", "untrusted server", "read-only", "hint from an untrusted server", `"text": "hi"`} {
 				if !h.shows(h.ui.win, want) {
 					t.Errorf("the dialog does not show %q:\n%s", want, strings.Join(h.texts(h.ui.win), "\n"))
@@ -229,7 +229,7 @@ func TestApprovalDialogAnswers(t *testing.T) {
 				}
 			}
 			test.Tap(h.ui.approvals.buttons[tt.answer])
-			if h.ui.approvals.showing != nil {
+			if h.ui.approvals.shown() != nil {
 				t.Errorf("the dialog stayed open after %s", tt.name)
 			}
 			h.until("the card's end", func() bool {
@@ -267,8 +267,8 @@ func TestApprovalDialogAnswers(t *testing.T) {
 func TestApprovalTimeoutClosesDialogAsDeny(t *testing.T) {
 	h := approvalHarness(t, func(c *config.Config) { c.MCP.ApprovalTimeout = 300 * time.Millisecond })
 	h.say("echo hi")
-	h.until("the approval dialog", func() bool { return h.ui.approvals.showing != nil })
-	h.until("the dialog to close by itself", func() bool { return h.ui.approvals.showing == nil })
+	h.until("the approval dialog", func() bool { return h.ui.approvals.shown() != nil })
+	h.until("the dialog to close by itself", func() bool { return h.ui.approvals.shown() == nil })
 	h.until("the denied card", func() bool {
 		c := h.card("t.echo")
 		return c != nil && c.row.State == chatmodel.Denied
@@ -297,12 +297,12 @@ func TestApprovalsQueueAndNotify(t *testing.T) {
 	h.say("add twice")
 	h.until("the first dialog and its notification", func() bool {
 		_, all := h.notes.shown()
-		return h.ui.approvals.showing != nil && len(all) >= 1
+		return h.ui.approvals.shown() != nil && len(all) >= 1
 	})
 	seen := map[string]bool{}
 	h.until("both calls answered and run", func() bool {
-		if a := h.ui.approvals; a.showing != nil && !seen[a.showing.ID] {
-			seen[a.showing.ID] = true
+		if a := h.ui.approvals; a.shown() != nil && !seen[a.shown().ID] {
+			seen[a.shown().ID] = true
 			test.Tap(a.buttons[approval.AllowOnce])
 		}
 		return h.shows(h.ui.win, "Both ran.")
@@ -587,9 +587,9 @@ func TestQuickPromptApprovalUsesItsWindow(t *testing.T) {
 	q := h.ui.quick
 	test.Type(q.entry, "echo from the tray")
 	q.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	h.until("the dialog", func() bool { return h.ui.approvals.showing != nil })
-	if h.ui.approvals.parent != q.win {
-		t.Errorf("the approval opened on %q, want the quick prompt", h.ui.approvals.parent.Title())
+	h.until("the dialog", func() bool { return h.ui.approvals.shown() != nil })
+	if h.ui.modals.parent != q.win {
+		t.Errorf("the approval opened on %q, want the quick prompt", h.ui.modals.parent.Title())
 	}
 	test.Tap(h.ui.approvals.buttons[approval.AllowOnce])
 	h.until("the quick answer", func() bool { return q.answer.String() == "Echoed." })
@@ -748,7 +748,7 @@ func TestNotificationAllowsOnlyWhatItShows(t *testing.T) {
 		{Conversation: "c", ID: "changed", Request: changed},
 		{Conversation: "c", ID: "cmd", Request: cmd},
 	}
-	h.ui.approvals.set(reqs, "")
+	h.ui.approvals.set(reqs)
 	h.until("five notifications", func() bool { _, all := h.notes.shown(); return len(all) == 5 })
 	_, all := h.notes.shown()
 	allows := map[string]bool{}

@@ -81,7 +81,7 @@ func TestApprovalHintsAndQueue(t *testing.T) {
 	h.ui.approvals.set([]*actors.ApprovalRequested{
 		{Conversation: "c1", ID: "a1", Request: approval.Request{Display: "x.one", Tool: "one", Server: "x"}, Deadline: deadline},
 		{Conversation: "c2", ID: "a2", Request: approval.Request{Display: "y.two", Tool: "two", Server: "y"}, Deadline: deadline},
-	}, "")
+	})
 	if got := h.ui.approvals.title; got != "Allow this tool call? (1 of 2)" {
 		t.Errorf("title = %q", got)
 	}

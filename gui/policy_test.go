@@ -34,8 +34,8 @@ func TestShellCommandAsksOnce(t *testing.T) {
 		},
 	})
 	h.say("what is in /tmp?")
-	h.until("the approval dialog", func() bool { return h.ui.approvals.showing != nil })
-	if req := h.ui.approvals.showing.Request; !req.OnceOnly || req.Command == "" {
+	h.until("the approval dialog", func() bool { return h.ui.approvals.shown() != nil })
+	if req := h.ui.approvals.shown().Request; !req.OnceOnly || req.Command == "" {
 		t.Fatalf("the request is not a once-only command: %+v", req)
 	}
 	for _, want := range []string{
@@ -101,7 +101,7 @@ func TestShellCommandAsksOnce(t *testing.T) {
 func TestToolDialogKeepsItsGrants(t *testing.T) {
 	h := approvalHarness(t, nil)
 	h.say("echo hi")
-	h.until("the approval dialog", func() bool { return h.ui.approvals.showing != nil })
+	h.until("the approval dialog", func() bool { return h.ui.approvals.shown() != nil })
 	if len(h.ui.approvals.buttons) != 4 || !h.shows(h.ui.win, "Arguments") || h.shows(h.ui.win, "asked every time") {
 		t.Errorf("the tool's dialog changed:\n%s", strings.Join(h.texts(h.ui.win), "\n"))
 	}
@@ -121,7 +121,7 @@ func TestPolicyRefusedCard(t *testing.T) {
 	h := newHarness(t, harnessOptions{dbPath: dbPath, fallback: toolThenText(call, "It was refused.")})
 	h.say("read the passwords")
 	h.until("the answer", func() bool {
-		if h.ui.approvals.showing != nil {
+		if h.ui.approvals.shown() != nil {
 			t.Fatalf("a refused call was asked about")
 		}
 		return h.shows(h.ui.win, "It was refused.")
@@ -315,7 +315,7 @@ func TestApprovalShowsWhatTheCallMayTouch(t *testing.T) {
 	call := testutil.ToolCallSpec{ID: "g1", Name: "t__getenv", Arguments: `{"name": ` + jsonQuote(target) + `}`}
 	h := newHarness(t, harnessOptions{fallback: toolThenText(call, "Done.")})
 	h.say("look")
-	h.until("the approval dialog", func() bool { return h.ui.approvals.showing != nil })
+	h.until("the approval dialog", func() bool { return h.ui.approvals.shown() != nil })
 	// The target as the policy resolved it (symbolic links followed).
 	if !h.shows(h.ui.win, "It may touch: may write ") || !h.shows(h.ui.win, filepath.Join("Deckhand", "notes.txt")) {
 		t.Errorf("the dialog does not say what the call may touch:\n%s", strings.Join(h.texts(h.ui.win), "\n"))

@@ -74,7 +74,7 @@ func TestQuickPromptShowsToolCalls(t *testing.T) {
 
 	h.until("echo waiting for approval", func() bool {
 		l := quickLines(q)
-		return len(l) == 1 && h.ui.approvals.showing != nil && strings.HasPrefix(l[0], "echo | t · waiting for approval · ")
+		return len(l) == 1 && h.ui.approvals.shown() != nil && strings.HasPrefix(l[0], "echo | t · waiting for approval · ")
 	})
 	if l := quickLines(q)[0]; !strings.Contains(l, `text: "a note for later, long enough to be cut…"`) {
 		t.Errorf("echo's line: %q; want its argument on one line, cut short", l)
@@ -124,7 +124,7 @@ func TestQuickPromptShowsToolCalls(t *testing.T) {
 	}
 	h.until("add waiting for approval", func() bool {
 		l := quickLines(q)
-		return len(l) == 1 && h.ui.approvals.showing != nil && l[0] == "add | t · waiting for approval · a: 1, b: 2"
+		return len(l) == 1 && h.ui.approvals.shown() != nil && l[0] == "add | t · waiting for approval · a: 1, b: 2"
 	})
 	test.Tap(h.ui.approvals.buttons[approval.Deny])
 	h.until("add denied, and the answer", func() bool {

@@ -87,8 +87,9 @@ type UI struct {
 	settingsW fyne.Window
 	settingsF *settingsForm // the settings' fields, while settingsW exists
 	quick     *quickPrompt
-	approvals *approvals
-	elicitor  *elicitor // the servers' questions (elicit.go)
+	modals    *modals    // the one queue of dialogs asking the person (modal.go)
+	approvals *approvals // the tool calls to approve (approval.go)
+	elicitor  *elicitor  // the servers' questions (elicit.go)
 
 	quickID string // the quick prompt's conversation
 
@@ -120,7 +121,8 @@ func New(d Deps) *UI {
 		post = fyne.Do
 	}
 	u := &UI{d: d, log: log.With("actor", "window"), app: d.App, cfg: d.Config, post: post, foreground: true}
-	u.approvals = &approvals{ui: u, answered: map[string]bool{}, notified: map[string]bool{}}
+	u.modals = &modals{ui: u}
+	u.approvals, u.elicitor = newApprovals(u), newElicitor(u)
 	u.notes = newNotes(u.log, post)
 	applyLook(d.App, d.Config.UI) // the theme and text size of the settings
 	u.build()
@@ -366,7 +368,7 @@ func (u *UI) apply(up *update) {
 		u.quickID = up.quickConv
 	}
 	if up.approvalsSet {
-		u.approvals.set(up.approvals, u.quickID)
+		u.approvals.set(up.approvals)
 	}
 	for _, n := range up.notices {
 		u.showError(n)

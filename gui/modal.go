@@ -1,0 +1,147 @@
+package gui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+)
+
+// modals is the window's one queue of requests the person answers in a
+// dialog: tool calls to approve (approval.go) and servers' questions
+// (elicit.go). One dialog shows at a time, for the oldest request, whatever
+// its kind; the next opens as soon as the one before is answered or goes
+// (timed out, or cancelled with its run). While a dialog is open it has the
+// window's keys; when it closes, the keys and the focus go back to where
+// they were, so typing goes on where it was.
+//
+// It is touched on the UI goroutine only. The two kinds say what their
+// dialog shows and what its keys do; the queue decides which shows, where,
+// and when.
+type modals struct {
+	ui      *UI
+	queue   []modalRequest // not yet answered, oldest first
+	showing modalRequest   // the one whose dialog is open, if any
+	dlg     *dialog.CustomDialog
+	parent  fyne.Window          // the window the dialog is open on
+	closing bool                 // the dialog is being closed by us, not the person
+	keys    func(*fyne.KeyEvent) // the parent's key handler while the dialog is open
+	focus   fyne.Focusable       // what had the keyboard before the dialog took it
+}
+
+// modalRequest is one request in the queue.
+type modalRequest interface {
+	// inQuick says it comes from the quick prompt's conversation: its
+	// dialog opens on the quick prompt while that shows.
+	inQuick() bool
+	// dialog makes the request's dialog on parent, not yet shown.
+	dialog(parent fyne.Window) *dialog.CustomDialog
+	// typedKey takes a key typed while its dialog is open.
+	typedKey(c fyne.Canvas, k *fyne.KeyEvent)
+	// dismissed: the person closed the dialog without choosing.
+	dismissed()
+	// recount: the number waiting changed while its dialog is open.
+	recount()
+}
+
+// add queues requests, in the order given, after those already waiting.
+func (m *modals) add(rs ...modalRequest) {
+	if len(rs) == 0 {
+		return
+	}
+	m.queue = append(m.queue, rs...)
+	if m.showing != nil {
+		m.showing.recount()
+	}
+	m.next()
+}
+
+// drop takes requests off the queue (answered, here or elsewhere, timed
+// out, or gone with their run), closing the dialog of the one shown, and
+// opens the next.
+func (m *modals) drop(rs ...modalRequest) {
+	n := len(m.queue)
+	m.queue = slices.DeleteFunc(m.queue, func(q modalRequest) bool { return slices.Contains(rs, q) })
+	if len(m.queue) == n {
+		return
+	}
+	if m.showing != nil && slices.Contains(rs, m.showing) {
+		m.close()
+	} else if m.showing != nil {
+		m.showing.recount()
+	}
+	m.next()
+}
+
+// waiting counts the requests not yet answered, the one shown included.
+func (m *modals) waiting() int { return len(m.queue) }
+
+// next opens the dialog of the oldest request, unless one is open. It
+// opens on the quick prompt for the quick prompt's conversation while that
+// shows; else on the main window, brought back from the tray if need be.
+func (m *modals) next() {
+	if m.showing != nil || len(m.queue) == 0 {
+		return
+	}
+	r := m.queue[0]
+	parent := m.ui.win
+	if r.inQuick() && m.ui.quick != nil && m.ui.quick.visible {
+		parent = m.ui.quick.win
+	} else if m.ui.hidden {
+		m.ui.showMain()
+	}
+	m.showing, m.parent = r, parent
+	m.dlg = r.dialog(parent)
+	m.dlg.SetOnClosed(func() {
+		if !m.closing && m.showing == r {
+			r.dismissed()
+		}
+	})
+	c := parent.Canvas()
+	m.focus = c.Focused()
+	c.Unfocus()
+	m.keys = c.OnTypedKey() // the window's own (Escape stops a run), back when the dialog closes
+	c.SetOnTypedKey(func(k *fyne.KeyEvent) {
+		if m.showing == r {
+			r.typedKey(c, k)
+		}
+	})
+	m.dlg.Show()
+}
+
+// close hides the open dialog without answering, and gives the window its
+// keys and focus back.
+func (m *modals) close() {
+	if m.dlg == nil {
+		m.showing = nil
+		return
+	}
+	m.closing = true
+	m.dlg.Hide()
+	m.closing = false
+	c := m.parent.Canvas()
+	c.SetOnTypedKey(m.keys)
+	// What the person was typing in gets the keys back: a word typed
+	// after answering lands where the one before it did.
+	if f, ok := m.focus.(fyne.CanvasObject); ok && f.Visible() {
+		c.Focus(m.focus)
+	}
+	m.keys, m.focus = nil, nil
+	m.dlg, m.showing = nil, nil
+}
+
+// waitingFoot is a dialog's last line: what no answer by the deadline
+// counts as ("Denied", "Declined"), and how many more requests wait.
+func waitingFoot(verb string, deadline time.Time, more int) string {
+	foot := ""
+	if !deadline.IsZero() {
+		foot = fmt.Sprintf("%s if not answered by %s.", verb, deadline.Format("15:04:05"))
+	}
+	if more > 0 {
+		foot = strings.TrimSpace(fmt.Sprintf("%s %d more waiting.", foot, more))
+	}
+	return foot
+}

@@ -45,11 +45,17 @@ type chatView struct {
 	// decode, with why: a card shows the note in the image's place (and is
 	// measured with it), rather than an empty box.
 	undecodable *lru.Cache[string, string]
+	// bitmaps are the cards holding a decoded image (toolcard_media.go).
+	bitmaps *lru.Cache[*mediaView, struct{}]
+	// decodes bounds the image decodes running at once: each may take up
+	// to maxImageSide² pixels of memory until it is scaled down.
+	decodes chan struct{}
 }
 
 func newChatView(u *UI) *chatView {
 	cv := &chatView{ui: u, follow: true, fixes: map[int]bool{}, icons: newRowIcons()}
 	cv.undecodable, _ = lru.New[string, string](64)
+	cv.bitmaps, cv.decodes = newBitmaps(), make(chan struct{}, 2)
 	cv.sel.unfocus = func() {
 		if u.win != nil {
 			u.win.Canvas().Unfocus()

@@ -319,6 +319,7 @@ func TestAttachButtonOpensChooser(t *testing.T) {
 
 // A text file is told apart by its content, and the limits hold.
 func TestAttachCheck(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, data, want string
 	}{

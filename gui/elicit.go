@@ -303,7 +303,7 @@ func urlWarnings(raw string) []string {
 func (e *elicitor) openPage(it *elicitItem) {
 	u, err := url.Parse(it.req.URL)
 	if err == nil {
-		err = openURL(e.ui.app, u)
+		err = e.ui.openURL(u)
 	}
 	e.answer(it, actors.ElicitAccept, nil)
 	if err != nil {

@@ -143,11 +143,9 @@ func TestElicitTimeoutDeclines(t *testing.T) {
 // approval), then the browser gets the page and the server hears yes.
 func TestElicitURLOpensOnlyWhenAsked(t *testing.T) {
 	var opened []string
-	old := openURL
-	openURL = func(_ fyne.App, u *url.URL) error { opened = append(opened, u.String()); return nil }
-	t.Cleanup(func() { openURL = old })
 	const page = "https://example.com/verify?code=42&step=2"
 	h := elicitHarness(t, "trigger-url-elicitation", `{"url": "`+page+`", "message": "Confirm your account"}`, nil)
+	h.ui.openURL = func(u *url.URL) error { opened = append(opened, u.String()); return nil }
 	h.say("ask me to open a page")
 	e := h.ui.elicitor
 	h.until("the question", func() bool { return e.shown() != nil })

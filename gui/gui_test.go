@@ -808,6 +808,7 @@ func TestNoticesJoinOneBox(t *testing.T) {
 
 // Deckhand's own tools are not called an untrusted server's.
 func TestWhoseTool(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		req  approval.Request
 		want string

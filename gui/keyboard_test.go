@@ -90,9 +90,8 @@ func TestApprovalHintsAndQueue(t *testing.T) {
 // A code block's Copy button copies the code and says "Copied" for a
 // moment.
 func TestCopyButtonSaysCopied(t *testing.T) {
-	copiedFor = 200 * time.Millisecond
-	t.Cleanup(func() { copiedFor = 1500 * time.Millisecond })
 	h := newHarness(t, harnessOptions{responses: []testutil.ModelResponse{{Body: testutil.TextChunks("Here:\n\n```sh\necho copied\n```\n")}}})
+	h.ui.copiedFor = 200 * time.Millisecond
 	h.say("code please")
 	h.until("the code block", func() bool { return h.button(h.ui.win, "Copy") != nil })
 	b := h.button(h.ui.win, "Copy")

@@ -134,6 +134,7 @@ func TestQuickPromptShowsToolCalls(t *testing.T) {
 }
 
 func TestArgSummary(t *testing.T) {
+	t.Parallel()
 	home := homeDir()
 	if home == "" {
 		t.Skip("no home folder")

@@ -142,7 +142,7 @@ func (r *rowView) copy(text string, b *widget.Button) {
 	}
 	b.SetIcon(theme.ConfirmIcon())
 	ui := r.cv.ui
-	time.AfterFunc(copiedFor, func() {
+	time.AfterFunc(ui.copiedFor, func() {
 		ui.post(func() {
 			if label != "" {
 				b.SetText(label)
@@ -151,9 +151,6 @@ func (r *rowView) copy(text string, b *widget.Button) {
 		})
 	})
 }
-
-// copiedFor is how long a copy button says it copied.
-var copiedFor = 1500 * time.Millisecond
 
 // Setters that refresh a widget only when what it shows changes.
 

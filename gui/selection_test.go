@@ -113,6 +113,7 @@ func TestSelectAndCopyAnswerText(t *testing.T) {
 // A language chroma does not know, or none, is one plain segment; tabs
 // become spaces; the text is kept whole.
 func TestHighlightKeepsText(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ code, lang string }{
 		{"a\tb\n  c", ""},
 		{"x = 1\nprint(x)", "python"},

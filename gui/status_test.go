@@ -11,6 +11,7 @@ import (
 )
 
 func TestServerSummary(t *testing.T) {
+	t.Parallel()
 	st := func(states ...actors.State) map[string]actors.ServerStatus {
 		m := map[string]actors.ServerStatus{}
 		for i, s := range states {

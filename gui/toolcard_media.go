@@ -6,7 +6,6 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"fyne.io/fyne/v2"
@@ -14,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	lru "github.com/hashicorp/golang-lru/v2"
 
 	"deckhand/actors"
 	"deckhand/tools"
@@ -159,16 +159,16 @@ func (m *mediaView) load(img *tools.Image) {
 	m.gen++
 	gen, stop := m.gen, &atomic.Bool{}
 	m.pending = stop
-	ui := m.t.row.cv.ui
+	ui, slots := m.t.row.cv.ui, m.t.row.cv.decodes
 	mime, data := img.MIME, img.Data
 	go func() {
-		decodeSlots <- struct{}{}
+		slots <- struct{}{}
 		var bm image.Image
 		var err error
 		if !stop.Load() {
 			bm, err = decodeToolImage(mime, data)
 		}
-		<-decodeSlots
+		<-slots
 		if stop.Load() {
 			return
 		}
@@ -192,16 +192,11 @@ func (m *mediaView) load(img *tools.Image) {
 	}()
 }
 
-// decodeSlots bounds the decodes running at once: each may take up to
-// maxImageSide² pixels of memory until it is scaled down.
-var decodeSlots = make(chan struct{}, 2)
-
 // release drops the card's bitmap, and any decode under way.
 func (m *mediaView) release() {
-	m.dropBitmap()
-	bitmaps.Lock()
-	bitmaps.held = slices.DeleteFunc(bitmaps.held, func(v *mediaView) bool { return v == m })
-	bitmaps.Unlock()
+	if !m.t.row.cv.bitmaps.Remove(m) { // dropped as it leaves
+		m.dropBitmap()
+	}
 }
 
 func (m *mediaView) dropBitmap() {
@@ -219,37 +214,27 @@ func (m *mediaView) current() bool {
 	return m.shown != nil && m.t.onScreen() && m.t.row.row.Media == m.media
 }
 
-// maxBitmaps bounds the decoded images held by all cards.
+// maxBitmaps bounds the decoded images a window holds in all its cards.
 const maxBitmaps = 8
 
-// bitmaps are the cards holding a decoded image, least recent first.
-var bitmaps struct {
-	sync.Mutex
-	held []*mediaView
+// newBitmaps is a window's cards holding a decoded image, least recent
+// first: one that leaves drops its bitmap.
+func newBitmaps() *lru.Cache[*mediaView, struct{}] {
+	c, _ := lru.NewWithEvict(maxBitmaps, func(m *mediaView, _ struct{}) { m.dropBitmap() })
+	return c
 }
 
 // holdBitmap notes that m holds a bitmap: views that no longer show theirs
 // (reused for another row) drop them, and the least recent go past
 // maxBitmaps.
 func holdBitmap(m *mediaView) {
-	bitmaps.Lock()
-	defer bitmaps.Unlock()
-	held := slices.DeleteFunc(bitmaps.held, func(v *mediaView) bool {
-		if v == m {
-			return true
+	held := m.t.row.cv.bitmaps
+	for _, v := range held.Keys() {
+		if v != m && !v.current() {
+			held.Remove(v)
 		}
-		if !v.current() {
-			v.dropBitmap()
-			return true
-		}
-		return false
-	})
-	held = append(held, m)
-	for len(held) > maxBitmaps {
-		held[0].dropBitmap()
-		held = held[1:]
 	}
-	bitmaps.held = held
+	held.Add(m, struct{}{})
 }
 
 // setLinks makes a row per link: http(s) links open in the browser, a
@@ -265,9 +250,6 @@ func (m *mediaView) setLinks(media *tools.Media) {
 	m.links.Refresh()
 }
 
-// openURL opens a link; tests replace it.
-var openURL = func(a fyne.App, u *url.URL) error { return a.OpenURL(u) }
-
 func (m *mediaView) linkRow(l tools.Link) fyne.CanvasObject {
 	u, err := url.Parse(l.URI)
 	scheme := ""
@@ -277,7 +259,7 @@ func (m *mediaView) linkRow(l tools.Link) fyne.CanvasObject {
 	name := l.Name
 	open := func() {
 		ui := m.t.row.cv.ui
-		if err := openURL(ui.app, u); err != nil {
+		if err := ui.openURL(u); err != nil {
 			ui.showError("Could not open " + l.URI + ": " + err.Error())
 		}
 	}

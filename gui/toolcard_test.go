@@ -191,11 +191,9 @@ func TestToolCardRefusesBadImages(t *testing.T) {
 
 func TestToolCardLinks(t *testing.T) {
 	var opened []string
-	old := openURL
-	openURL = func(_ fyne.App, u *url.URL) error { opened = append(opened, u.String()); return nil }
-	t.Cleanup(func() { openURL = old })
 
 	h := newCardHarness(t)
+	h.ui.openURL = func(u *url.URL) error { opened = append(opened, u.String()); return nil }
 	h.finished("c1", "m.shot", "links", &tools.Media{Links: []tools.Link{
 		{Name: "The page", URI: "https://example.com/page"},
 		{Name: "notes.txt", URI: "file:///tmp/notes.txt"},
@@ -402,5 +400,35 @@ func TestShellCommandCardShowsItsArguments(t *testing.T) {
 	h.until("the card", func() bool { c = h.card("local.exec"); return c != nil })
 	if got, want := c.tool().args.String(), "{\n  \"command\": \"ls -la /tmp > out && cat <out\"\n}"; got != want || !c.tool().args.Visible() {
 		t.Errorf("the card shows %q (visible %v), want %q", got, c.tool().args.Visible(), want)
+	}
+}
+
+// Each window holds its own decoded images: another window's (another
+// test's, run in parallel) showing many does not take this one's away.
+func TestToolCardBitmapsArePerWindow(t *testing.T) {
+	a := newCardHarness(t)
+	a.finished("a1", "m.shot", "[image]", mediaOf(tools.Image{MIME: "image/png", Data: testutil.TestPNG(40, 20), Size: 100}))
+	var ca *rowView
+	a.until("the first window's image", func() bool {
+		ca = a.card("m.shot")
+		return ca != nil && ca.tool().media.pic.pic.Image != nil
+	})
+	b := newCardHarness(t)
+	b.ui.win.Resize(fyne.NewSize(900, 6000))
+	for i := range maxBitmaps + 1 {
+		b.finished(fmt.Sprintf("b%d", i), fmt.Sprintf("m.shot%d", i), "[image]", mediaOf(tools.Image{MIME: "image/png", Data: testutil.TestPNG(40+i, 20), Size: 100}))
+	}
+	b.until("the other window's images", func() bool {
+		n := 0
+		for _, v := range b.visibleRows() {
+			if v.tool() != nil && v.tool().media.pic.pic.Image != nil {
+				n++
+			}
+		}
+		return n == maxBitmaps
+	})
+	a.drain()
+	if ca.tool().media.pic.pic.Image == nil {
+		t.Error("another window's images took this window's away")
 	}
 }

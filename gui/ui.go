@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"os"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -100,6 +102,9 @@ type UI struct {
 	chatArea   fyne.CanvasObject
 	panel      *panel // the panel shown, if one is
 	hidden     bool   // the main window was closed to the tray
+
+	openURL   func(*url.URL) error // opens a link in the browser; tests replace it
+	copiedFor time.Duration        // how long a copy button says it copied
 }
 
 func (u *UI) quickConv() string { return u.quickID }
@@ -121,6 +126,7 @@ func New(d Deps) *UI {
 		post = fyne.Do
 	}
 	u := &UI{d: d, log: log.With("actor", "window"), app: d.App, cfg: d.Config, post: post, foreground: true}
+	u.openURL, u.copiedFor = d.App.OpenURL, 1500*time.Millisecond
 	u.modals = &modals{ui: u}
 	u.approvals, u.elicitor = newApprovals(u), newElicitor(u)
 	u.notes = newNotes(u.log, post)

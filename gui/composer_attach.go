@@ -14,7 +14,6 @@ import (
 
 	"deckhand/actors"
 	"deckhand/clean"
-	"deckhand/tools"
 )
 
 // Limits on attachments: the actors' (shared with resources and the
@@ -82,7 +81,3 @@ func attachName(path string) string {
 	return name
 }
 
-// attachLine is how an attachment is named in the transcript.
-func attachLine(at actors.AttachmentInfo) string {
-	return fmt.Sprintf("📎 %s (%s)", at.Name, tools.Size(at.Size))
-}

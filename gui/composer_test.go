@@ -44,7 +44,7 @@ func listingServer(t *testing.T, models ...string) (url string, target *atomic.P
 		body, _ := io.ReadAll(r.Body)
 		resp, err := http.Post(*target.Load()+"/chat/completions", "application/json", bytes.NewReader(body))
 		if err != nil {
-			http.Error(w, err.Error(), 502)
+			http.Error(w, err.Error(), http.StatusBadGateway)
 			return
 		}
 		defer resp.Body.Close()

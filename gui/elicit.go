@@ -429,7 +429,7 @@ func (ef *elicitForm) collect() (map[string]any, fyne.Focusable, error) {
 		}
 		if v == nil {
 			if x.fl.Required {
-				return nil, x.focusable(), fmt.Errorf("%s is required.", x.title)
+				return nil, x.focusable(), sentence(x.title + " is required.")
 			}
 			continue
 		}

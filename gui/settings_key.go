@@ -174,7 +174,7 @@ func (f *settingsForm) forgetKey(u *UI) {
 // keyError is a keyring failure in plain words.
 func keyError(err error) error {
 	if errors.Is(err, keys.ErrUnavailable) {
-		return errors.New(keys.Unavailable)
+		return sentence(keys.Unavailable)
 	}
 	return err
 }

@@ -478,3 +478,9 @@ func (u *UI) keepFocus() func() {
 		c.Focus(prev)
 	}
 }
+
+// sentence is an error said to the person as it is: a whole sentence,
+// capitalised and ending in a full stop, unlike an error for a log.
+type sentence string
+
+func (s sentence) Error() string { return string(s) }

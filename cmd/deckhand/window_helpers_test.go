@@ -28,7 +28,6 @@ type realWindow struct {
 	cmd      *exec.Cmd
 	shot     string // where the window writes what it shows (DECKHAND_TEST_SCREEN)
 	lastClip string // what the last copy put on the clipboard
-	extra    []string
 }
 
 // windowOption changes how startRealWindow starts Deckhand: more

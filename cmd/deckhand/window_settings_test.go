@@ -31,7 +31,7 @@ func TestWindowSettingsScrollCheckAndQuit(t *testing.T) {
 		w.xdo("click", "5")
 		time.Sleep(50 * time.Millisecond)
 	}
-	s = w.waitScreen("the page scrolled", func(s gui.Screen) bool {
+	w.waitScreen("the page scrolled", func(s gui.Screen) bool {
 		b, ok := findEntry(s, "Optional. For example")
 		return !ok || b.Y < box.Y-20
 	})

@@ -80,4 +80,3 @@ func attachName(path string) string {
 	}
 	return name
 }
-

@@ -4,13 +4,17 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/yosida95/uritemplate/v3"
 
 	"deckhand/actors"
 	"deckhand/tools"
@@ -277,93 +281,75 @@ func (rw *resourcesWindow) show(it resItem) {
 	rw.detail.Refresh()
 }
 
-// templateVars are the variables of an RFC 6570 template, in order.
+// templateVars are the variables of an RFC 6570 template, in order; none
+// when it does not parse (attaching then says why).
 func templateVars(tmpl string) []string {
-	var out []string
-	for {
-		open := strings.IndexByte(tmpl, '{')
-		if open < 0 {
-			return out
-		}
-		end := strings.IndexByte(tmpl[open:], '}')
-		if end < 0 {
-			return out
-		}
-		expr := strings.TrimLeft(tmpl[open+1:open+end], "+#./;?&")
-		for _, v := range strings.Split(expr, ",") {
-			v = strings.TrimSuffix(strings.SplitN(v, ":", 2)[0], "*")
-			if v != "" && !contains(out, v) {
-				out = append(out, v)
-			}
-		}
-		tmpl = tmpl[open+end+1:]
+	t, err := uritemplate.New(tmpl)
+	if err != nil {
+		return nil
 	}
+	return t.Varnames()
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
+// expandTemplate fills in an RFC 6570 template (package uritemplate, as
+// the actors match one); every variable must have a value.
+//
+// uritemplate v3.0.2 percent-encodes a character beyond ASCII as the bytes
+// of its code point rather than of its UTF-8 (é as %E9, not %C3%A9), which
+// servers cannot decode. Such characters pass through it as ASCII marks,
+// put back afterwards as their UTF-8 encoding; a prefix (:N) would count
+// the marks' letters, so it is refused on such a value.
+func expandTemplate(tmpl string, values map[string]string) (string, error) {
+	t, err := uritemplate.New(tmpl)
+	if err != nil {
+		return "", fmt.Errorf("the template does not parse: %v", err)
+	}
+	mark := "Zq" // in neither the template nor a value
+	taken := func() bool {
+		if strings.Contains(tmpl, mark) {
 			return true
 		}
+		for _, v := range values {
+			if strings.Contains(v, mark) {
+				return true
+			}
+		}
+		return false
 	}
-	return false
+	for taken() {
+		mark += "q"
+	}
+	mark += "Z"
+	marked := false
+	vals := uritemplate.Values{}
+	for _, name := range t.Varnames() {
+		v := values[name]
+		if v == "" {
+			return "", fmt.Errorf("%s needs a value", name)
+		}
+		var b strings.Builder
+		for _, r := range v {
+			if r < utf8.RuneSelf {
+				b.WriteRune(r)
+				continue
+			}
+			marked = true
+			fmt.Fprintf(&b, "%s%X%s", mark, r, mark)
+		}
+		vals.Set(name, uritemplate.String(b.String()))
+	}
+	if marked && templatePrefix.MatchString(tmpl) {
+		return "", fmt.Errorf("the template takes a prefix (:N) of a value, which works only with ASCII letters")
+	}
+	out, err := t.Expand(vals)
+	if err != nil || !marked {
+		return out, err
+	}
+	return regexp.MustCompile(regexp.QuoteMeta(mark)+"([0-9A-F]+)"+regexp.QuoteMeta(mark)).ReplaceAllStringFunc(out, func(m string) string {
+		n, _ := strconv.ParseUint(m[len(mark):len(m)-len(mark)], 16, 32)
+		return url.PathEscape(string(rune(n)))
+	}), nil
 }
 
-// expandTemplate fills in a template (RFC 6570's simple, reserved,
-// fragment, path and query forms); every variable must have a value.
-func expandTemplate(tmpl string, values map[string]string) (string, error) {
-	var b strings.Builder
-	for {
-		open := strings.IndexByte(tmpl, '{')
-		if open < 0 {
-			b.WriteString(tmpl)
-			return b.String(), nil
-		}
-		end := strings.IndexByte(tmpl[open:], '}')
-		if end < 0 {
-			return "", fmt.Errorf("the template has an unclosed {")
-		}
-		b.WriteString(tmpl[:open])
-		expr := tmpl[open+1 : open+end]
-		op := ""
-		if expr != "" && strings.ContainsRune("+#./;?&", rune(expr[0])) {
-			op, expr = expr[:1], expr[1:]
-		}
-		for i, v := range strings.Split(expr, ",") {
-			v = strings.TrimSuffix(strings.SplitN(v, ":", 2)[0], "*")
-			val, ok := values[v]
-			if !ok || val == "" {
-				return "", fmt.Errorf("%s needs a value", v)
-			}
-			sep := ","
-			switch op {
-			case "?", "&":
-				sep = "&"
-				if i == 0 {
-					sep = op
-				}
-				b.WriteString(sep + v + "=" + url.QueryEscape(val))
-				continue
-			case "/", ".", ";":
-				sep = op
-			case "#":
-				if i == 0 {
-					sep = "#"
-				}
-			default:
-				if i == 0 {
-					sep = ""
-				}
-			}
-			if op == "/" || op == "." || op == ";" || i > 0 || op == "#" {
-				b.WriteString(sep)
-			}
-			if op == "+" || op == "#" {
-				b.WriteString(val)
-			} else {
-				b.WriteString(url.PathEscape(val))
-			}
-		}
-		tmpl = tmpl[open+end+1:]
-	}
-}
+// templatePrefix finds a prefix modifier (:N) in a template's expression.
+var templatePrefix = regexp.MustCompile(`\{[^}]*:[0-9]`)

@@ -256,7 +256,7 @@ func (tw *toolsWindow) showDetail() {
 	if i < len(tw.states) {
 		switch st := tw.states[i]; {
 		case st.Changed:
-			md = "**Changed since it was pinned**: it is asked again before it runs.\n\n```\n" + st.Change + "\n```\n\n" + md
+			md = "**Changed since it was pinned**: it is asked again before it runs.\n\n" + codeBlock(st.Change) + "\n\n" + md
 		case st.New:
 			md = "**" + actors.NewToolWarning(tw.alias, st.Since) + "**\n\n" + md
 		}
@@ -303,4 +303,21 @@ func (tw *toolsWindow) setEnabled(name string, on bool) {
 	}
 	tw.tl.Refresh()
 	tw.showDetail()
+}
+
+// codeBlock puts text in a Markdown code block whose fence is longer than
+// any run of backticks in it, so that the text (a server's) cannot close
+// the block and have its own Markdown, links included, drawn.
+func codeBlock(text string) string {
+	longest, run := 0, 0
+	for _, r := range text {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", max(3, longest+1))
+	return fence + "\n" + strings.TrimSuffix(text, "\n") + "\n" + fence
 }

@@ -9,10 +9,12 @@ import (
 
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/actors"
 	"deckhand/config"
 	"deckhand/testutil"
+	"deckhand/tools"
 )
 
 // serversHarness is a window whose config file holds servers (besides
@@ -362,5 +364,31 @@ func TestServersToolsEnableDisable(t *testing.T) {
 	h.until("echo back in the catalog", func() bool { return hasTool(h, "h.echo") })
 	if st := h.ui.servers; len(st) == 0 || st[0].State != actors.StateReady {
 		t.Errorf("toggling a tool disturbed the server: %+v", st)
+	}
+}
+
+// What changed in a pinned tool is the server's text: shown whole as code,
+// never as Markdown, however many backticks it holds to close the block.
+func TestPinChangeStaysCode(t *testing.T) {
+	t.Parallel()
+	hostile := "description: \"x\" →\n```\n[Click to re-authorize](https://evil.example/steal) **now**\n````\n``` `more` ``\n"
+	tw := &toolsWindow{
+		list:     []tools.Tool{{Server: "ev", Name: "echo", Display: "ev.echo", Def: &sdk.Tool{Name: "echo"}}},
+		states:   []actors.PinState{{Changed: true, Change: hostile}},
+		disabled: map[string]bool{},
+		detail:   widget.NewRichText(),
+	}
+	tw.showDetail()
+	var code string
+	for _, s := range tw.detail.Segments {
+		switch s := s.(type) {
+		case *widget.HyperlinkSegment:
+			t.Errorf("the server's text made a link: %q → %v", s.Text, s.URL)
+		case *widget.CodeBlockSegment:
+			code += s.Text
+		}
+	}
+	if !strings.Contains(code, "[Click to re-authorize](https://evil.example/steal) **now**") || !strings.Contains(code, "``` `more` ``") {
+		t.Errorf("the change is not shown whole as code: %q", code)
 	}
 }

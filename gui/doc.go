@@ -1,32 +1,104 @@
 // Package gui is Deckhand's window: the chat with its sessions sidebar, tool
-// cards and status line, the approval dialog, the servers panel, the
-// settings, the tray menu and the quick prompt. It is the only package that
-// imports Fyne; the app itself is made in cmd/deckhand (so that this
-// package's tests run headless on Fyne's test driver).
+// cards and status line, the message box, the dialogs that ask the person
+// (approvals and servers' questions), the servers panel, the settings, the
+// tray menu and the quick prompt.
 //
-// Concurrency: the window is a user actor, split in two. The bridge is a
-// protoactor actor that receives the conversations', servers' and
-// registry's events and keeps the view state (one chatmodel.Transcript per
-// open conversation, server states, the approval queue). Once per frame at
-// most, it hands what changed to the UI goroutine in a single fyne.Do: a
-// streamed answer of a thousand deltas costs one widget update per frame,
-// not one per token. Widgets are touched only on the UI goroutine (Fyne's
-// callbacks and those fyne.Do calls); the UI never reads actor state, it
-// sends the bridge messages.
+// Fyne: only gui/... builds widgets. cmd/deckhand/window.go only makes the
+// Fyne app (its driver needs a display, so this package's tests run
+// headless on Fyne's test driver) and hands it to New; no other package
+// imports Fyne (testutil/barewindow, a bare Fyne window, is the memory
+// benchmark's baseline, not part of Deckhand).
 //
-// Files: the bridge actor's messages, state and Receive are in bridge.go;
-// what it does with conversations in conversations.go, with the sidebar in
-// sidebar.go (rename, delete and search: sidebar_manage.go and
-// sidebar_bridge.go), and the frame it hands the window in frame.go. The
-// window is ui.go; its message box, model picker and attachments are
-// input.go and composer*.go. The transcript's list is chatview.go (row
-// heights estimated in estimate.go, the wheel in wheel.go), drawn by
-// rowview.go's rows with the parts of rowparts.go and toolcard.go (images
-// and links: toolcard_image.go, toolcard_media.go). Text selection is
-// selecttext.go, code highlighting highlight.go, the message controls
-// (retry, edit, delete, continue) runactions.go. The servers panel is
-// servers.go, connect.go and servers_*.go; settings and the first-run
-// panel settings*.go; approvals approval.go; the quick prompt quick*.go;
-// captions and the app's look theme.go; the secondary windows' keys
-// windows.go.
+// Concurrency: the window is a user actor, split in two.
+//
+//   - The bridge is a protoactor actor. It receives the conversations',
+//     servers' and registry's events and owns the state they make: one
+//     chatmodel.Transcript per open conversation, the server states, the
+//     approvals waiting, the sessions list. That state lives in the bridge
+//     alone, touched only in its Receive; the UI never reads it.
+//   - The UI is everything on Fyne's goroutine (its callbacks and fyne.Do
+//     calls). Widgets are touched only there. It holds copies made for it
+//     (the rows on screen, the servers as last told) and asks the bridge for
+//     anything else by message (UI.tell); replies come back through
+//     UI.post.
+//
+// Once per frame at most, the bridge hands what changed to the UI in a
+// single fyne.Do (frame.go): a streamed answer of a thousand deltas costs
+// one widget update per frame, not one per token. Rare events (a server's
+// questions) are posted at once.
+//
+// Files, by what a person sees. A file named *_bridge.go is the bridge's
+// half of the part before it (its messages and what the bridge does with
+// them); the rest run on the UI goroutine.
+//
+// The window and the bridge:
+//   - ui.go: the UI, New and Start, the main window's layout, notices,
+//     showing and hiding the window.
+//   - bridge.go: the bridge actor's state, messages and Receive.
+//   - frame.go: one frame's changes, from the bridge to the UI.
+//   - conversations.go: opening, switching and starting conversations
+//     (bridge side).
+//   - theme.go: the app's look, captions; windows.go: the secondary
+//     windows' keys; pagewheel.go: a form page scrolls under the wheel.
+//   - screen.go: what the windows show, as data, for the real-window tests
+//     in cmd/deckhand.
+//   - configproblem.go: the window shown when the config cannot be read.
+//
+// The chat view (the transcript):
+//   - chatview.go: the virtualized list of rows, and the window's image
+//     caches (decoded bitmaps, undecodable images).
+//   - estimate.go: row heights guessed before a row is measured.
+//   - wheel.go: the mouse wheel over the transcript.
+//   - rowview.go: one row, of any kind; rowparts.go: its header, text and
+//     notes.
+//   - toolcard.go: a tool call's card; toolcard_media.go: its images and
+//     links; toolcard_image.go: checking and decoding a server's images.
+//   - selecttext.go: selecting and copying text; highlight.go: code
+//     highlighting.
+//   - runactions.go: retry, edit, delete and continue a message (both
+//     halves).
+//
+// The sidebar (sessions):
+//   - sidebar.go: the list of sessions; sidebar_manage.go: search, rename,
+//     delete; sidebar_bridge.go: the bridge's half.
+//
+// The composer (the message box):
+//   - input.go: the message box and its keys; composerlayout.go: its
+//     layout.
+//   - composer.go: the model picker and attached files;
+//     composer_attach.go: limits and names of attachments;
+//     composer_resources.go: attached resources; composer_bridge.go and
+//     resources_bridge.go: the bridge's half.
+//   - prompts.go: servers' prompts as slash commands.
+//
+// The tray and the quick prompt:
+//   - quick.go: the tray menu and the quick prompt's window; quick_tools.go:
+//     its one-line tool activity.
+//
+// The servers panel:
+//   - panel.go: a panel drawn in the main window in the chat's place (the
+//     servers, a server's tools, resources, the settings, a form).
+//   - servers.go: the servers and their states; servers_manage.go:
+//     removing a server, a server's tools (enable, pins);
+//     servers_bridge.go: the bridge's half.
+//   - connect.go: the form that adds or edits a server; servers_trial.go:
+//     trying it before it is saved.
+//   - resources.go: a server's resources and resource templates.
+//   - signin.go: signing in to a server (OAuth).
+//
+// The settings:
+//   - settings.go: the settings and the first-run setup panel;
+//     settings_key.go: the API key in the keyring; settings_permissions.go:
+//     grants and auto-approve rules; settings_bridge.go: the bridge's half.
+//
+// Dialogs that ask the person (one modal queue):
+//   - modal.go: the one queue of requests answered in a dialog, one dialog
+//     at a time in arrival order, whatever its kind; it owns the dialog,
+//     the window's keys while it is open, and gives the focus back.
+//   - approval.go: tool calls to approve: what their dialog shows, their
+//     answers, their desktop notifications.
+//   - elicit.go: servers' questions (MCP elicitation): forms and pages to
+//     open; elicit_bridge.go: the bridge's half.
+//   - notes.go: desktop notifications for both while Deckhand is not in
+//     front, withdrawn once answered.
 package gui

@@ -51,6 +51,13 @@ type Options struct {
 	// supervised like the configured ones and connected over in-memory
 	// pipes. A configured server of the same alias lends them its settings.
 	InProcess map[string]*sdk.Server
+	// BuildInProcess are in-process servers built when first needed: at
+	// their first connection. One whose tools the log holds from an earlier
+	// connection connects on demand unless its config entry says when, so
+	// it is not built at all until the model calls one of its tools (the
+	// built-in tools server: tens of milliseconds and megabytes saved at
+	// every start).
+	BuildInProcess map[string]func() (*sdk.Server, error)
 	// SignIn configures OAuth sign-in for HTTP servers that ask for it;
 	// nil: tokens in the keyring, the system browser (signin.go).
 	SignIn *SignInOptions
@@ -88,6 +95,8 @@ type System struct {
 	// are ended at once (mcp.Options.Exiting), not gracefully.
 	exiting  chan struct{}
 	exitOnce sync.Once
+	shutOnce sync.Once
+	shutErr  error
 }
 
 // cachedCatalogs reads the tools of each server's last connection, offered
@@ -172,6 +181,13 @@ func Start(opts Options) *System {
 		conns:    s.conns,
 		workers:  newWorkers(time.Minute),
 		dial: func(ctx context.Context, alias string, srv config.Server, hooks connHooks) (*mcp.Conn, error) {
+			inProcess := opts.InProcess[alias]
+			if build := opts.BuildInProcess[alias]; build != nil && inProcess == nil {
+				var err error
+				if inProcess, err = build(); err != nil {
+					return nil, fmt.Errorf("starting the built-in server: %w", err)
+				}
+			}
 			return mcp.Dial(ctx, alias, srv, mcp.Options{
 				Logger:            log.With("server", alias),
 				ClientVersion:     opts.Version,
@@ -180,7 +196,7 @@ func Start(opts Options) *System {
 				OnToolsChanged:    hooks.toolsChanged,
 				OnResourceUpdated: hooks.resourceUpdated,
 				OnEgress:          hooks.egress,
-				InProcess:         opts.InProcess[alias],
+				InProcess:         inProcess,
 				Policy:            s.policy.Load(),
 				Exiting:           s.exiting,
 			})
@@ -188,21 +204,30 @@ func Start(opts Options) *System {
 	}
 	deps.signIn, deps.store, deps.secrets = s.signIn, s.Store, s.secrets
 	deps.addSecrets = func(v ...string) { s.AddSecrets(v...) }
-	if opts.Log != nil {
-		deps.cached = cachedCatalogs(opts.Log, opts.Config.MCP.Servers, log)
-		store := s.Store
-		deps.saveTools = func(alias string, tools []*sdk.Tool) { s.Root.Send(store, &saveCatalog{alias: alias, tools: tools}) }
-	}
 	servers := maps.Clone(opts.Config.MCP.Servers)
 	if servers == nil {
 		servers = map[string]config.Server{}
 	}
-	for alias := range opts.InProcess {
+	inProcess := slices.Concat(slices.Collect(maps.Keys(opts.InProcess)), slices.Collect(maps.Keys(opts.BuildInProcess)))
+	for _, alias := range inProcess {
 		// A config entry of the same alias configures the in-process server
 		// (trusted, read_only, timeouts); its command or url is not used.
 		srv := servers[alias]
 		srv.Command, srv.URL, srv.Disabled = "", "", false
 		servers[alias] = srv
+	}
+	if opts.Log != nil {
+		deps.cached = cachedCatalogs(opts.Log, servers, log)
+		store := s.Store
+		deps.saveTools = func(alias string, tools []*sdk.Tool) { s.Root.Send(store, &saveCatalog{alias: alias, tools: tools}) }
+	}
+	for alias := range opts.BuildInProcess {
+		// Built when first needed: with the tools of its last connection
+		// to offer, at the model's first call to one of them.
+		if srv := servers[alias]; srv.Connect == "" && len(deps.cached[alias]) > 0 {
+			srv.Connect = config.ConnectOnDemand
+			servers[alias] = srv
+		}
 	}
 	s.Servers = as.Root.Spawn(actor.PropsFromProducer(
 		func() actor.Actor { return newServers(servers, deps) },
@@ -335,6 +360,13 @@ func (s *System) addKeyringSecret(m config.Model, lookup func(string) (string, b
 // Shutdown stops every actor and waits, within ctx, until every server
 // connection is closed and every child process reaped.
 func (s *System) Shutdown(ctx context.Context) error {
+	// A second call (a deferred one after an explicit one) waits for the
+	// first and returns what it did.
+	s.shutOnce.Do(func() { s.shutErr = s.shutdown(ctx) })
+	return s.shutErr
+}
+
+func (s *System) shutdown(ctx context.Context) error {
 	// Deckhand is ending: its servers get a short grace, not the graceful
 	// close of a server removed while Deckhand runs on.
 	s.exitOnce.Do(func() { close(s.exiting) })

@@ -74,10 +74,10 @@ type env struct {
 	// logDB, when a command opened the log, is passed to the actors.
 	logDB *store.DB
 
-	// inProcess are the in-process servers (the built-in tools server
-	// "local", for the window and chat); stopLocal stops it.
-	inProcess map[string]*sdk.Server
-	stopLocal func()
+	// buildLocal builds the built-in tools server "local" (for the window
+	// and chat) when it first connects; stopLocal stops it.
+	buildLocal func() (*sdk.Server, error)
+	stopLocal  func()
 
 	mu          sync.Mutex
 	onInterrupt func() bool // a command's Ctrl+C handler; false: let it cancel
@@ -326,7 +326,12 @@ func (e *env) startSystem(cfg *config.Config) *actors.System {
 		Paths:     &mcp.PathResolver{},
 		Log:       e.logDB,
 		Secrets:   cfg.Secrets(e.getenv),
-		InProcess: e.inProcess,
+		BuildInProcess: func() map[string]func() (*sdk.Server, error) {
+			if e.buildLocal == nil {
+				return nil
+			}
+			return map[string]func() (*sdk.Server, error){config.LocalAlias: e.buildLocal}
+		}(),
 	})
 }
 
@@ -336,9 +341,8 @@ func (e *env) startSystem(cfg *config.Config) *actors.System {
 // only when it is written true (its scripts and tests see the configured
 // servers alone otherwise).
 func (e *env) startApp(cfg *config.Config) *actors.System {
-	if srv, stop := e.localTools(cfg); srv != nil {
-		e.inProcess = map[string]*sdk.Server{"local": srv.MCP}
-		e.stopLocal = stop
+	if build, stop := e.localTools(cfg); build != nil {
+		e.buildLocal, e.stopLocal = build, stop
 	}
 	return e.startSystem(cfg)
 }
@@ -377,7 +381,7 @@ func (e *env) stopSystem(sys *actors.System) {
 	}
 	if e.stopLocal != nil {
 		e.stopLocal()
-		e.stopLocal, e.inProcess = nil, nil
+		e.stopLocal, e.buildLocal = nil, nil
 	}
 }
 

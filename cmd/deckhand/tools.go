@@ -3,12 +3,14 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -295,30 +297,62 @@ func toolsSchema(ctx context.Context, e *env, args []string) error {
 	return err
 }
 
-// localTools starts the built-in tools server for the window and deckhand
-// chat (the in-process server "local"), or nil when the config turns it off
-// or it cannot start (the reason is logged). Its definitions are watched
-// until the returned func is called.
-func (e *env) localTools(cfg *config.Config) (*toolserver.Server, func()) {
+// localTools returns the built-in tools server for the window and deckhand
+// chat, built when first needed (its definitions read, its regular
+// expressions compiled, its folder watched), and how to stop it; nil when
+// the config turns it off.
+func (e *env) localTools(cfg *config.Config) (build func() (*sdk.Server, error), stop func()) {
 	if !cfg.Tools.On() {
 		return nil, func() {}
 	}
-	opts := toolsOptions(e, cfg, "", "", false)
-	// Deckhand's own conversations wait for a command (its output shows
-	// as progress on the tool card, and Stop cancels it), so that its
-	// result reaches the model as the call's answer; only a command that
-	// outlives the tool timeout answers with an operation to await.
-	opts.InlineWait = max(cfg.MCP.ToolTimeout-2*time.Second, 2*time.Second)
-	srv, err := toolserver.New(opts)
-	if err != nil {
-		e.log.Warn("the built-in tools server (local) is not started", "err", err)
-		return nil, func() {}
+	var (
+		once   sync.Once
+		mu     sync.Mutex
+		srv    *toolserver.Server
+		err    error
+		cancel context.CancelFunc
+		done   bool
+	)
+	build = func() (*sdk.Server, error) {
+		once.Do(func() {
+			opts := toolsOptions(e, cfg, "", "", false)
+			// Deckhand's own conversations wait for a command (its output
+			// shows as progress on the tool card, and Stop cancels it), so
+			// that its result reaches the model as the call's answer; only
+			// a command that outlives the tool timeout answers with an
+			// operation to await.
+			opts.InlineWait = max(cfg.MCP.ToolTimeout-2*time.Second, 2*time.Second)
+			s, nerr := toolserver.New(opts)
+			mu.Lock()
+			defer mu.Unlock()
+			if nerr != nil {
+				err = nerr
+				e.log.Warn("the built-in tools server (local) is not started", "err", err)
+				return
+			}
+			if done { // Deckhand is ending
+				s.Close()
+				err = errors.New("Deckhand is ending")
+				return
+			}
+			var ctx context.Context
+			ctx, cancel = context.WithCancel(context.Background())
+			srv = s
+			go srv.Watch(ctx)
+		})
+		if err != nil {
+			return nil, err
+		}
+		return srv.MCP, nil
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	go srv.Watch(ctx)
-	return srv, func() {
-		cancel()
-		srv.Close()
+	return build, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		done = true
+		if srv != nil {
+			cancel()
+			srv.Close()
+		}
 	}
 }
 

@@ -74,10 +74,9 @@ type env struct {
 	// logDB, when a command opened the log, is passed to the actors.
 	logDB *store.DB
 
-	// buildLocal builds the built-in tools server "local" (for the window
-	// and chat) when it first connects; stopLocal stops it.
-	buildLocal func() (*sdk.Server, error)
-	stopLocal  func()
+	// local is the built-in tools server (for the window and chat), built
+	// when it first connects.
+	local *lazyLocal
 
 	mu          sync.Mutex
 	onInterrupt func() bool // a command's Ctrl+C handler; false: let it cancel
@@ -327,10 +326,10 @@ func (e *env) startSystem(cfg *config.Config) *actors.System {
 		Log:       e.logDB,
 		Secrets:   cfg.Secrets(e.getenv),
 		BuildInProcess: func() map[string]func() (*sdk.Server, error) {
-			if e.buildLocal == nil {
+			if e.local == nil {
 				return nil
 			}
-			return map[string]func() (*sdk.Server, error){config.LocalAlias: e.buildLocal}
+			return map[string]func() (*sdk.Server, error){config.LocalAlias: e.local.build}
 		}(),
 	})
 }
@@ -341,10 +340,12 @@ func (e *env) startSystem(cfg *config.Config) *actors.System {
 // only when it is written true (its scripts and tests see the configured
 // servers alone otherwise).
 func (e *env) startApp(cfg *config.Config) *actors.System {
-	if build, stop := e.localTools(cfg); build != nil {
-		e.buildLocal, e.stopLocal = build, stop
+	e.local = e.localTools(cfg)
+	sys := e.startSystem(cfg)
+	if e.local != nil {
+		e.local.wake(sys, e.logDB)
 	}
-	return e.startSystem(cfg)
+	return sys
 }
 
 // openLog opens the log named by --db, or the default one, for the rest of
@@ -379,9 +380,9 @@ func (e *env) stopSystem(sys *actors.System) {
 	if err := sys.Shutdown(ctx); err != nil {
 		e.log.Warn("shutdown", "err", err)
 	}
-	if e.stopLocal != nil {
-		e.stopLocal()
-		e.stopLocal, e.buildLocal = nil, nil
+	if e.local != nil {
+		e.local.stop()
+		e.local = nil
 	}
 }
 

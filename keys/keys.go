@@ -33,7 +33,7 @@ const Service = "deckhand"
 
 // Timeout bounds one keyring call: a locked keyring may ask the person to
 // unlock it, and nobody may be there to answer.
-var Timeout = 15 * time.Second
+const Timeout = 15 * time.Second
 
 // Source says where a key was found.
 type Source int

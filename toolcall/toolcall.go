@@ -7,6 +7,9 @@
 // The model's argument bytes are never re-encoded: what was validated and
 // shown is what the server receives, byte for byte (integers beyond 2^53,
 // "<", "&" and all).
+//
+// Every function is pure and safe anywhere; the gate's own decision
+// (policy, pins, grants and rules) is approval.DecideCall.
 package toolcall
 
 import (

@@ -18,7 +18,7 @@ import (
 	"deckhand/approval"
 	"deckhand/config"
 	"deckhand/policy"
-	"deckhand/prompt"
+	"deckhand/request"
 	"deckhand/toolcall"
 	"deckhand/tools"
 	"deckhand/toolserver"
@@ -32,7 +32,7 @@ import (
 // the results back to the model until it answers without calls. Its events
 // (conversation_events.go) go to its watchers: the user actor (window or
 // terminal) and the store actor. The decisions along the way are plain
-// functions of packages prompt, toolcall and approval; this actor holds the
+// functions of packages request, toolcall and approval; this actor holds the
 // state and the order of things. Runs are in conversation_run.go, calls in
 // conversation_calls.go.
 
@@ -147,8 +147,8 @@ type conversationActor struct {
 	marks    []RunMark // where each run's messages begin in history
 	grants   approval.Grants
 	catalog  *tools.Catalog
-	surface  *prompt.Surface // what of the catalog the model is offered
-	loaded   map[string]bool // lazy tools whose schemas are sent, by display name
+	surface  *request.Surface // what of the catalog the model is offered
+	loaded   map[string]bool  // lazy tools whose schemas are sent, by display name
 	// pol is the capability policy of polFor (deps.cfg when it was made).
 	pol    *policy.Policy
 	polFor *config.Config
@@ -237,7 +237,7 @@ func newConversation(opts ConversationOptions, deps convDeps) *conversationActor
 		marks:    slices.Clone(opts.Runs),
 		grants:   grants,
 		catalog:  tools.NewCatalog(nil),
-		surface:  prompt.Plan(tools.NewCatalog(nil), deps.cfg),
+		surface:  request.Plan(tools.NewCatalog(nil), deps.cfg),
 		loaded:   loaded,
 		resumed:  opts.Resumed,
 	}
@@ -257,7 +257,7 @@ func (a *conversationActor) Receive(c actor.Context) {
 		a.emit(c, &ConversationOpened{Conversation: a.id, Model: a.deps.cfg.Model.Name, Resumed: a.resumed})
 	case *CatalogChanged:
 		a.catalog = m.Catalog
-		a.surface = prompt.Plan(m.Catalog, a.deps.cfg)
+		a.surface = request.Plan(m.Catalog, a.deps.cfg)
 		if !a.hasCatalog {
 			// Messages that came before the first catalog waited for it.
 			a.hasCatalog = true
@@ -271,7 +271,7 @@ func (a *conversationActor) Receive(c actor.Context) {
 	case *ConfigChanged:
 		a.deps.cfg = m.Config
 		a.deps.client = modelClient(m.Config.Model, a.deps.lookupEnv)
-		a.surface = prompt.Plan(a.catalog, m.Config)
+		a.surface = request.Plan(a.catalog, m.Config)
 	case *UserMessage:
 		switch {
 		case a.run != nil:

@@ -12,7 +12,7 @@ import (
 	"deckhand/approval"
 	"deckhand/clean"
 	"deckhand/policy"
-	"deckhand/prompt"
+	"deckhand/request"
 	"deckhand/toolcall"
 	"deckhand/transport/llm"
 )
@@ -39,10 +39,10 @@ func (a *conversationActor) prepare(calls []llm.ToolCall, commands []string) ([]
 		cs := &callState{id: tc.ID, args: json.RawMessage(tc.Arguments)}
 		cs.req = toolcall.Unresolved(tc.ID, tc.Name, cs.args)
 		out = append(out, cs)
-		if tc.Name == prompt.ToolSearchName && lazy {
-			cs.req.Server, cs.req.Tool, cs.req.Display = "local", prompt.ToolSearchName, prompt.ToolSearchDisplay
+		if tc.Name == request.ToolSearchName && lazy {
+			cs.req.Server, cs.req.Tool, cs.req.Display = "local", request.ToolSearchName, request.ToolSearchDisplay
 			cs.done, cs.local = true, true
-			output, newly, err := prompt.Search(a.catalog, a.surface, a.loaded, cs.args)
+			output, newly, err := request.Search(a.catalog, a.surface, a.loaded, cs.args)
 			if err != nil {
 				cs.isError, output = true, "Error: "+err.Error()
 			}

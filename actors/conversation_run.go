@@ -8,7 +8,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"deckhand/approval"
-	"deckhand/prompt"
+	"deckhand/request"
 	"deckhand/toolcall"
 	"deckhand/tools"
 	"deckhand/transport/llm"
@@ -97,11 +97,11 @@ func (a *conversationActor) request(c actor.Context) {
 		client = &cl
 	}
 	cfg := a.deps.cfg
-	system := cfg.Model.WithSystemPrompt(prompt.System(a.policy().AllowExec, a.surface.Index))
+	system := cfg.Model.WithSystemPrompt(request.System(a.policy().AllowExec, a.surface.Index))
 	toolDefs := a.surface.Tools(a.loaded)
 	toolTok := a.surface.Tokens + a.surface.LoadedTokens(a.loaded)
-	budget := cfg.Model.MaxContextTokens - cfg.Model.MaxOutputTokens - prompt.EstimateTokens(system) - toolTok
-	msgs, dropped := prompt.Fit(a.history, budget)
+	budget := cfg.Model.MaxContextTokens - cfg.Model.MaxOutputTokens - request.EstimateTokens(system) - toolTok
+	msgs, dropped := request.Fit(a.history, budget)
 	if dropped > 0 {
 		a.log.Debug("context trimmed", "dropped_messages", dropped, "budget", budget)
 	}
@@ -115,9 +115,9 @@ func (a *conversationActor) request(c actor.Context) {
 	r.seq = a.requests
 	r.requests++
 	r.text.Reset()
-	r.promptEstimate = prompt.EstimateTokens(system) + toolTok
+	r.promptEstimate = request.EstimateTokens(system) + toolTok
 	for _, m := range msgs {
-		r.promptEstimate += prompt.MessageTokens(m)
+		r.promptEstimate += request.MessageTokens(m)
 	}
 	a.emit(c, &PromptBuilt{Conversation: a.id, Run: r.id, Messages: len(req.Messages), Dropped: dropped, Tools: len(req.Tools), EstimatedTokens: r.promptEstimate})
 	seq, retries := r.seq, cfg.Model.Retries()
@@ -133,7 +133,7 @@ func (a *conversationActor) onTurn(c actor.Context, turn llm.Turn, err error) {
 	var usage llm.Usage
 	var estimated bool
 	if err == nil || turn.Usage != nil || turn.Text != "" || len(turn.ToolCalls) > 0 {
-		usage, estimated = prompt.Usage(turn, r.promptEstimate)
+		usage, estimated = request.Usage(turn, r.promptEstimate)
 	}
 	r.usage = r.usage.Plus(usage) // cache reads and writes too, for the cost
 	r.estimated = r.estimated || estimated

@@ -29,7 +29,7 @@
 // ToolProgress and a ToolResult. Only a call that must wait for its server's
 // connection goes to the server's actor. The result,
 // rendered and capped (toolcall.Output), goes back to the model in the next
-// request, built by package prompt. Every step is an event to the watchers;
+// request, built by package request. Every step is an event to the watchers;
 // the store actor turns them into rows of the log.
 //
 // Receive never blocks: connecting, listing, calling, requesting the model

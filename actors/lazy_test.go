@@ -12,7 +12,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/approval"
-	"deckhand/prompt"
+	"deckhand/request"
 	"deckhand/store"
 	"deckhand/testutil"
 )
@@ -76,7 +76,7 @@ func TestToolSearchLoadsWhatItFinds(t *testing.T) {
 	}
 	json.Unmarshal(model.Requests()[0], &body)
 	cat, _ := c.sys.Catalog(t.Context())
-	eager, _ := json.Marshal(prompt.ToolList(cat))
+	eager, _ := json.Marshal(request.ToolList(cat))
 	if len(body.Tools)*10 > len(eager) {
 		t.Errorf("lazy tools field %d bytes, eager %d: want at least 90%% smaller", len(body.Tools), len(eager))
 	}

@@ -11,10 +11,10 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"deckhand/chatmodel"
 	"deckhand/redact"
 	"deckhand/store"
 	"deckhand/tools"
+	"deckhand/transcript"
 )
 
 // SyncLog asks the store actor to write everything it holds; the answer, a
@@ -501,4 +501,4 @@ func (a *storeActor) capped(args json.RawMessage) any {
 }
 
 // title shortens a first message to a session title (one line).
-func title(text string) string { return chatmodel.Title(text) }
+func title(text string) string { return transcript.Title(text) }

@@ -11,8 +11,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"deckhand/chatmodel"
 	"deckhand/config"
+	"deckhand/transcript"
 )
 
 // benchView is the window with no actors behind it: the benchmarks drive
@@ -71,7 +71,7 @@ func BenchmarkStreamDeltas(b *testing.B) {
 	for b.Loop() {
 		u, _ := benchView(b)
 		before := heap()
-		tr := chatmodel.New()
+		tr := transcript.New()
 		tr.User("write a lot", time.Now())
 		n, changed := tr.Changes()
 		u.chat.update(n, changed)
@@ -103,8 +103,8 @@ func BenchmarkStreamDeltas(b *testing.B) {
 // conversation is a transcript of messages exchanges: questions, answers
 // of a few paragraphs with a code block now and then, and a tool card in
 // every fourth exchange.
-func conversation(messages int) []chatmodel.Row {
-	tr := chatmodel.New()
+func conversation(messages int) []transcript.Row {
+	tr := transcript.New()
 	at := time.Now()
 	for i := range messages / 2 {
 		tr.User(fmt.Sprintf("Question %d: how do I read the file number %d and count its lines?", i, i), at)
@@ -122,7 +122,7 @@ func conversation(messages int) []chatmodel.Row {
 		tr.Assistant(answer, at)
 		tr.Calls()
 	}
-	rows := make([]chatmodel.Row, tr.Len())
+	rows := make([]transcript.Row, tr.Len())
 	for i := range rows {
 		rows[i] = tr.Row(i)
 	}

@@ -12,10 +12,10 @@ import (
 
 	"deckhand/actors"
 	"deckhand/approval"
-	"deckhand/chatmodel"
 	"deckhand/config"
 	"deckhand/store"
 	"deckhand/tools"
+	"deckhand/transcript"
 	"deckhand/transport/llm"
 )
 
@@ -69,7 +69,7 @@ type (
 type convState struct {
 	id       string
 	pid      *actor.PID
-	tr       *chatmodel.Transcript
+	tr       *transcript.Transcript
 	running  bool
 	title    string
 	usage    store.Usage // from the log, plus runs finished since
@@ -303,7 +303,7 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 			cs.tr.StartRun(m.Run)
 			cs.tr.User(m.Text, now)
 			if cs.title == "" {
-				cs.title = chatmodel.Title(m.Text)
+				cs.title = transcript.Title(m.Text)
 				b.sessDirty = true
 			}
 		}
@@ -394,13 +394,13 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 			cs.usage.Estimated = cs.usage.Estimated || m.Estimated
 			switch {
 			case m.Stopped:
-				cs.tr.NoteAction("Stopped.", false, chatmodel.ActionContinue)
+				cs.tr.NoteAction("Stopped.", false, transcript.ActionContinue)
 				cs.result, cs.lastRun = "Stopped.", store.RunStopped
 			case m.Err != nil:
-				action := chatmodel.ActionRetry
+				action := transcript.ActionRetry
 				var he *llm.HTTPError
 				if errors.As(m.Err, &he) && (he.Status == http.StatusUnauthorized || he.Status == http.StatusForbidden) {
-					action = chatmodel.ActionKey // the key was refused: Settings, at the key
+					action = transcript.ActionKey // the key was refused: Settings, at the key
 				}
 				cs.tr.NoteAction(m.Err.Error(), true, action)
 				cs.result, cs.lastRun = "Failed: "+m.Err.Error(), store.RunFailed

@@ -7,7 +7,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"deckhand/actors"
-	"deckhand/chatmodel"
+	"deckhand/transcript"
 )
 
 // The bridge's half of the composer (composer.go): which model each open
@@ -145,9 +145,9 @@ func (b *bridge) composerOpened(c actor.Context, m *actors.ConversationOpened) {
 func (b *bridge) composerRunStarted(c actor.Context, m *actors.RunStarted) {
 	b.conversationEvent(c, m)
 	if cs := b.convs[m.Conversation]; cs != nil && len(m.Attachments) > 0 {
-		files := make([]chatmodel.Attachment, len(m.Attachments))
+		files := make([]transcript.Attachment, len(m.Attachments))
 		for i, at := range m.Attachments {
-			files[i] = chatmodel.Attachment{Name: at.Name, Size: at.Size}
+			files[i] = transcript.Attachment{Name: at.Name, Size: at.Size}
 		}
 		cs.tr.Attached(files)
 	}

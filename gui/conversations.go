@@ -8,8 +8,8 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"deckhand/actors"
-	"deckhand/chatmodel"
 	"deckhand/store"
+	"deckhand/transcript"
 )
 
 // newChat starts a conversation and, unless it is the quick prompt's, shows
@@ -26,7 +26,7 @@ func (b *bridge) newChat(c actor.Context, quick bool) string {
 		}
 	}
 	id := actors.NewConversationID()
-	cs := &convState{id: id, tr: chatmodel.New(), quick: quick, starting: true}
+	cs := &convState{id: id, tr: transcript.New(), quick: quick, starting: true}
 	b.convs[id] = cs
 	c.Request(b.sys.Conversations, &actors.StartConversation{Options: actors.ConversationOptions{ID: id, Watchers: []*actor.PID{c.Self()}}})
 	if !quick {
@@ -74,7 +74,7 @@ func (b *bridge) opened(c actor.Context, m *sessionLoaded) {
 	}
 	opts := actors.Rebuild(m.events)
 	opts.ID, opts.Watchers = m.id, []*actor.PID{c.Self()}
-	cs := &convState{id: m.id, tr: chatmodel.FromEvents(m.events), starting: true}
+	cs := &convState{id: m.id, tr: transcript.FromEvents(m.events), starting: true}
 	for _, s := range b.sessions {
 		if s.ID == m.id {
 			cs.title, cs.usage = s.Title, s.Usage

@@ -6,8 +6,8 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"deckhand/actors"
-	"deckhand/chatmodel"
 	"deckhand/clean"
+	"deckhand/transcript"
 )
 
 // serverAskMsg is a message from the window about what servers ask of the
@@ -61,12 +61,12 @@ func (b *bridge) elicitEvent(msg any) {
 }
 
 // callTool is the tool of a call in a transcript, or "".
-func callTool(tr *chatmodel.Transcript, call string) string {
+func callTool(tr *transcript.Transcript, call string) string {
 	if call == "" {
 		return ""
 	}
 	for i := tr.Len() - 1; i >= 0; i-- {
-		if r := tr.Row(i); r.Kind == chatmodel.Tool && r.Call == call {
+		if r := tr.Row(i); r.Kind == transcript.Tool && r.Call == call {
 			return r.Tool
 		}
 	}

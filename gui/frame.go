@@ -6,9 +6,9 @@ import (
 	"strings"
 
 	"deckhand/actors"
-	"deckhand/chatmodel"
 	"deckhand/store"
 	"deckhand/tools"
+	"deckhand/transcript"
 )
 
 // update is one frame's changes, from the bridge to the window. Nil and
@@ -16,9 +16,9 @@ import (
 type update struct {
 	conv    string // the conversation shown
 	reset   bool   // a different conversation, or redraw all: rows holds every row
-	rows    []chatmodel.Row
-	n       int                   // the row count
-	changed map[int]chatmodel.Row // rows changed since the last frame
+	rows    []transcript.Row
+	n       int                    // the row count
+	changed map[int]transcript.Row // rows changed since the last frame
 	running bool
 
 	status       string
@@ -43,9 +43,9 @@ func (u *update) empty() bool {
 type quickUpdate struct {
 	text    string
 	running bool
-	status  string          // how the run ended
-	asked   string          // the question the calls answer, from the transcript
-	calls   []chatmodel.Row // the tool calls made for it (quick_tools.go)
+	status  string           // how the run ended
+	asked   string           // the question the calls answer, from the transcript
+	calls   []transcript.Row // the tool calls made for it (quick_tools.go)
 }
 
 // flush hands what changed since the last frame to the window, in one
@@ -57,7 +57,7 @@ func (b *bridge) flush() {
 		if b.reset {
 			u.reset = true
 			cs.tr.Changes()
-			u.rows = make([]chatmodel.Row, cs.tr.Len())
+			u.rows = make([]transcript.Row, cs.tr.Len())
 			for i := range u.rows {
 				u.rows[i] = cs.tr.Row(i)
 			}

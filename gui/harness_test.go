@@ -17,11 +17,11 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/actors"
-	"deckhand/chatmodel"
 	"deckhand/config"
 	"deckhand/notify"
 	"deckhand/store"
 	"deckhand/testutil"
+	"deckhand/transcript"
 	"deckhand/transport/llm"
 )
 
@@ -230,7 +230,7 @@ func (h *harness) visibleRows() []*rowView {
 // card is the on-screen card of a tool call, or nil.
 func (h *harness) card(tool string) *rowView {
 	for _, r := range h.visibleRows() {
-		if r.row.Kind == chatmodel.Tool && r.row.Tool == tool {
+		if r.row.Kind == transcript.Tool && r.row.Tool == tool {
 			return r
 		}
 	}

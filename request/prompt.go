@@ -1,8 +1,8 @@
-// Package prompt decides what a request to the model holds: the system
+// Package request decides what a request to the model holds: the system
 // prompt, which tools are offered (all, or tool_search and the ones found,
 // for a large catalog), how much of the history fits the context budget, and
 // what a request used when the server did not say.
-package prompt
+package request
 
 import (
 	"encoding/json"

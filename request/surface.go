@@ -1,4 +1,4 @@
-package prompt
+package request
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-// Package chatmodel is the model behind the window's chat view: a list of
+// Package transcript is the model behind the window's chat view: a list of
 // rows (message headers, blocks of text, code blocks, tool-call cards,
 // notices) built from a conversation's events, with the changes since the
 // last look kept so that a view can redraw only what changed.
@@ -11,7 +11,7 @@
 //
 // A Transcript belongs to one goroutine (the window's bridge actor); Rows
 // are values, safe to hand to another goroutine.
-package chatmodel
+package transcript
 
 import (
 	"encoding/json"

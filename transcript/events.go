@@ -1,4 +1,4 @@
-package chatmodel
+package transcript
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package prompt
+package request
 
 import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"deckhand/config"
+	"deckhand/servers"
 	"deckhand/store"
 	"deckhand/testutil"
 	"deckhand/tools"
@@ -52,7 +53,7 @@ var noLoginShell = mcpPaths()
 
 func stdio(t *testing.T, args ...string) config.Server { return testutil.StdioServer(t, args...) }
 
-func statuses(t *testing.T, sys *System, settled bool) map[string]ServerStatus {
+func statuses(t *testing.T, sys *System, settled bool) map[string]servers.ServerStatus {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), wait)
 	defer cancel()
@@ -60,7 +61,7 @@ func statuses(t *testing.T, sys *System, settled bool) map[string]ServerStatus {
 	if err != nil {
 		t.Fatalf("ServerStatuses() = %v", err)
 	}
-	out := map[string]ServerStatus{}
+	out := map[string]servers.ServerStatus{}
 	for _, s := range list {
 		out[s.Alias] = s
 	}
@@ -68,20 +69,20 @@ func statuses(t *testing.T, sys *System, settled bool) map[string]ServerStatus {
 }
 
 // watch returns every status change from now on.
-func watch(t *testing.T, sys *System) <-chan *ServerStatus {
-	ch := make(chan *ServerStatus, 100)
+func watch(t *testing.T, sys *System) <-chan *servers.ServerStatus {
+	ch := make(chan *servers.ServerStatus, 100)
 	pid := sys.Root.Spawn(propsFunc(func(m any) {
-		if st, ok := m.(*ServerStatus); ok {
+		if st, ok := m.(*servers.ServerStatus); ok {
 			ch <- st
 		}
 	}))
 	t.Cleanup(func() { sys.Root.Stop(pid) })
-	sys.Root.Send(sys.Servers, &WatchServers{PID: pid})
+	sys.Root.Send(sys.Servers, &servers.WatchServers{PID: pid})
 	return ch
 }
 
 // next waits for alias to reach state, skipping other changes.
-func next(t *testing.T, ch <-chan *ServerStatus, alias string, state State) *ServerStatus {
+func next(t *testing.T, ch <-chan *servers.ServerStatus, alias string, state servers.State) *servers.ServerStatus {
 	t.Helper()
 	for {
 		st := testutil.Receive(t, ch, wait, fmt.Sprintf("%s to become %s", alias, state))
@@ -91,9 +92,9 @@ func next(t *testing.T, ch <-chan *ServerStatus, alias string, state State) *Ser
 	}
 }
 
-func waitState(t *testing.T, sys *System, alias string, want State) ServerStatus {
+func waitState(t *testing.T, sys *System, alias string, want servers.State) servers.ServerStatus {
 	t.Helper()
-	var st ServerStatus
+	var st servers.ServerStatus
 	testutil.Eventually(t, wait, func() bool {
 		st = statuses(t, sys, false)[alias]
 		return st.State == want
@@ -101,7 +102,7 @@ func waitState(t *testing.T, sys *System, alias string, want State) ServerStatus
 	return st
 }
 
-func call(t *testing.T, sys *System, tool, args string) *ToolResult {
+func call(t *testing.T, sys *System, tool, args string) *servers.ToolResult {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), wait)
 	defer cancel()
@@ -112,7 +113,7 @@ func call(t *testing.T, sys *System, tool, args string) *ToolResult {
 	return res
 }
 
-func text(t *testing.T, res *ToolResult) string {
+func text(t *testing.T, res *servers.ToolResult) string {
 	t.Helper()
 	if res.Err != nil {
 		t.Fatalf("%s: %v", res.Tool, res.Err)
@@ -126,7 +127,7 @@ func text(t *testing.T, res *ToolResult) string {
 func TestTenServers(t *testing.T) {
 	h := testutil.ServeHTTP(t, testutil.NewServer("inproc"))
 	l := testutil.NewLMCP(t, "lmcp-secret-token")
-	servers := map[string]config.Server{
+	srvs := map[string]config.Server{
 		"s1":      stdio(t),
 		"s2":      stdio(t),
 		"s3":      stdio(t),
@@ -138,9 +139,9 @@ func TestTenServers(t *testing.T) {
 		"down":    {URL: "http://127.0.0.1:1/mcp"},
 		"missing": {Command: "deckhand-no-such-server"},
 	}
-	sys := start(t, servers)
+	sys := start(t, srvs)
 	healthy := []string{"s1", "s2", "s3", "s4", "http", "sse", "lmcp"}
-	var st map[string]ServerStatus
+	var st map[string]servers.ServerStatus
 	testutil.Eventually(t, wait, func() bool {
 		st = statuses(t, sys, false)
 		for _, a := range append(healthy, "down", "missing") {
@@ -154,17 +155,17 @@ func TestTenServers(t *testing.T) {
 		t.Errorf("listed %d servers, want 10", len(st))
 	}
 	for _, a := range healthy {
-		if st[a].State != StateReady || st[a].Tools == 0 {
+		if st[a].State != servers.StateReady || st[a].Tools == 0 {
 			t.Errorf("%s: %+v, want ready with tools", a, st[a])
 		}
 	}
-	if st["hanging"].State != StateConnecting {
+	if st["hanging"].State != servers.StateConnecting {
 		t.Errorf("hanging: %s, want connecting", st["hanging"].State)
 	}
-	if got := st["down"]; got.State != StateFailed || !strings.Contains(got.Reason, "not reachable: nothing is listening there (connection refused). Is the server running at http") {
+	if got := st["down"]; got.State != servers.StateFailed || !strings.Contains(got.Reason, "not reachable: nothing is listening there (connection refused). Is the server running at http") {
 		t.Errorf("down: %s %q, want failed: not reachable, in plain words", got.State, got.Reason)
 	}
-	if got := st["missing"]; got.State != StateFailed || got.Reason != `exec: "deckhand-no-such-server": executable file not found in $PATH` {
+	if got := st["missing"]; got.State != servers.StateFailed || got.Reason != `exec: "deckhand-no-such-server": executable file not found in $PATH` {
 		t.Errorf("missing: %s %q, want failed with exec's not-found error", got.State, got.Reason)
 	}
 	wantTransport := map[string]string{"s1": "stdio", "http": "streamable", "sse": "sse", "lmcp": "json"}
@@ -184,15 +185,15 @@ func TestTenServers(t *testing.T) {
 func TestKilledServerComesBack(t *testing.T) {
 	pidfile := filepath.Join(t.TempDir(), "pid")
 	sys := start(t, map[string]config.Server{"s": stdio(t, "-pidfile", pidfile)})
-	waitState(t, sys, "s", StateReady)
+	waitState(t, sys, "s", servers.StateReady)
 	pid := readPid(t, pidfile)
 
-	progress := make(chan *ToolProgress, 100)
-	results := make(chan *ToolResult, 1)
+	progress := make(chan *servers.ToolProgress, 100)
+	results := make(chan *servers.ToolResult, 1)
 	go func() {
-		res, err := sys.CallTool(context.Background(), "s.slow", json.RawMessage(`{"ms": 600000, "steps": 6000}`), func(p *ToolProgress) { progress <- p })
+		res, err := sys.CallTool(context.Background(), "s.slow", json.RawMessage(`{"ms": 600000, "steps": 6000}`), func(p *servers.ToolProgress) { progress <- p })
 		if err != nil {
-			res = &ToolResult{Err: err}
+			res = &servers.ToolResult{Err: err}
 		}
 		results <- res
 	}()
@@ -208,11 +209,11 @@ func TestKilledServerComesBack(t *testing.T) {
 	if res.Err == nil || !strings.Contains(res.Err.Error(), "server s disconnected") || !strings.Contains(res.Err.Error(), "signal: killed") {
 		t.Errorf("interrupted call = %v, want a disconnect error saying the process was killed", res.Err)
 	}
-	lost := next(t, changes, "s", StateReconnecting)
+	lost := next(t, changes, "s", servers.StateReconnecting)
 	if !strings.Contains(lost.Reason, "signal: killed") {
 		t.Errorf("reconnecting because %q, want the kill", lost.Reason)
 	}
-	st := next(t, changes, "s", StateReady)
+	st := next(t, changes, "s", servers.StateReady)
 	if newPid := readPid(t, pidfile); newPid == pid {
 		t.Errorf("server was not restarted (pid %d)", pid)
 	}
@@ -282,11 +283,11 @@ func TestLMCPAuth(t *testing.T) {
 		"bad":  {URL: l.URL, AuthEnv: "WRONG_TOKEN"},
 	})
 	st := statuses(t, sys, true)
-	if st["good"].State != StateReady || st["good"].Tools != 3 {
+	if st["good"].State != servers.StateReady || st["good"].Tools != 3 {
 		t.Errorf("good: %+v, want ready with 3 tools", st["good"])
 	}
 	bad := st["bad"]
-	if bad.State != StateFailed || !strings.Contains(bad.Reason, "401 Unauthorized") {
+	if bad.State != servers.StateFailed || !strings.Contains(bad.Reason, "401 Unauthorized") {
 		t.Errorf("bad: %s %q, want failed with 401", bad.State, bad.Reason)
 	}
 	if strings.Contains(bad.Reason, "not-the-token-9") {
@@ -328,16 +329,16 @@ func TestUnknownTool(t *testing.T) {
 func TestSlowCallBlocksNothing(t *testing.T) {
 	sys := start(t, map[string]config.Server{"s": stdio(t)})
 	statuses(t, sys, true)
-	changed := make(chan *CatalogChanged, 10)
+	changed := make(chan *servers.CatalogChanged, 10)
 	watcher := sys.Root.Spawn(propsFunc(func(m any) {
-		if c, ok := m.(*CatalogChanged); ok {
+		if c, ok := m.(*servers.CatalogChanged); ok {
 			changed <- c
 		}
 	}))
-	sys.Root.Send(sys.Registry, &WatchCatalog{PID: watcher})
+	sys.Root.Send(sys.Registry, &servers.WatchCatalog{PID: watcher})
 	testutil.Receive(t, changed, wait, "the initial catalog")
 
-	hung := make(chan *ToolResult, 1)
+	hung := make(chan *servers.ToolResult, 1)
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 		defer cancel()
@@ -409,12 +410,12 @@ func TestAddRemoveReconnect(t *testing.T) {
 	if err := sys.AddServer(ctx, "bad.alias", stdio(t)); err == nil {
 		t.Errorf("AddServer(bad alias) succeeded")
 	}
-	waitState(t, sys, "late", StateReady)
+	waitState(t, sys, "late", servers.StateReady)
 	if got := text(t, call(t, sys, "late.echo", `{"text":"x"}`)); got != "Echo: x" {
 		t.Errorf("late.echo = %q", got)
 	}
-	sys.Root.Send(sys.Servers, &ReconnectServer{Alias: "late"})
-	waitState(t, sys, "late", StateReady)
+	sys.Root.Send(sys.Servers, &servers.ReconnectServer{Alias: "late"})
+	waitState(t, sys, "late", servers.StateReady)
 	if err := sys.RemoveServer(ctx, "late"); err != nil {
 		t.Fatalf("RemoveServer() = %v", err)
 	}
@@ -432,7 +433,7 @@ func TestDisabled(t *testing.T) {
 	srv.Disabled = true
 	sys := start(t, map[string]config.Server{"off": srv})
 	st := statuses(t, sys, true)["off"]
-	if st.State != StateStopped || st.Reason != "disabled in config" {
+	if st.State != servers.StateStopped || st.Reason != "disabled in config" {
 		t.Errorf("disabled server: %+v", st)
 	}
 }
@@ -440,32 +441,12 @@ func TestDisabled(t *testing.T) {
 func TestFailingServerRetries(t *testing.T) {
 	sys := start(t, map[string]config.Server{"crashy": stdio(t, "-exit", "2")})
 	st := statuses(t, sys, true)["crashy"]
-	if st.State != StateFailed || !strings.Contains(st.Reason, "exit status 2") || !strings.Contains(st.Reason, "told to exit at start") {
+	if st.State != servers.StateFailed || !strings.Contains(st.Reason, "exit status 2") || !strings.Contains(st.Reason, "told to exit at start") {
 		t.Errorf("crashy: %s %q", st.State, st.Reason)
 	}
 	testutil.Eventually(t, wait, func() bool { return statuses(t, sys, false)["crashy"].Attempts >= 3 }, "no retries")
-	if st := statuses(t, sys, false)["crashy"]; st.State != StateFailed || st.NextRetry.IsZero() {
+	if st := statuses(t, sys, false)["crashy"]; st.State != servers.StateFailed || st.NextRetry.IsZero() {
 		t.Errorf("crashy after retries: %+v", st)
-	}
-}
-
-func TestBackoff(t *testing.T) {
-	b := config.Backoff{Initial: 100 * time.Millisecond, Max: time.Second}
-	tests := []struct {
-		failures int
-		want     time.Duration
-	}{
-		{0, 100 * time.Millisecond},
-		{1, 100 * time.Millisecond},
-		{2, 200 * time.Millisecond},
-		{4, 800 * time.Millisecond},
-		{5, time.Second},
-		{50, time.Second},
-	}
-	for _, tt := range tests {
-		if got := backoff(b, tt.failures); got != tt.want {
-			t.Errorf("backoff(%d) = %v, want %v", tt.failures, got, tt.want)
-		}
 	}
 }
 
@@ -496,7 +477,7 @@ func TestLogsHoldNoSecrets(t *testing.T) {
 		LookupEnv: func(string) (string, bool) { return bad, true },
 	})
 	st := statuses(t, sys, true)
-	if st["good"].State != StateReady || st["bad"].State != StateFailed {
+	if st["good"].State != servers.StateReady || st["bad"].State != servers.StateFailed {
 		t.Fatalf("states: %+v", st)
 	}
 	text(t, call(t, sys, "good.echo", `{"text": "x"}`))

@@ -7,40 +7,9 @@ import (
 	"time"
 
 	"deckhand/config"
+	"deckhand/servers"
 	"deckhand/testutil"
 )
-
-// retryDelay draws each delay from [0, backoff]: never past the cap, and
-// spread over it rather than one value.
-func TestRetryDelayJitter(t *testing.T) {
-	b := config.Backoff{Initial: 100 * time.Millisecond, Max: time.Second}
-	tests := []struct {
-		name     string
-		failures int
-		ceiling  time.Duration
-	}{
-		{"first", 1, 100 * time.Millisecond},
-		{"third", 3, 400 * time.Millisecond},
-		{"capped", 50, time.Second},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			const draws = 1000
-			var lo, hi time.Duration = tt.ceiling, 0
-			for range draws {
-				d := retryDelay(b, tt.failures)
-				if d < 0 || d > tt.ceiling {
-					t.Fatalf("retryDelay(%d) = %v, want within [0, %v]", tt.failures, d, tt.ceiling)
-				}
-				lo, hi = min(lo, d), max(hi, d)
-			}
-			// 1000 uniform draws leave no gap of a quarter at either end.
-			if lo > tt.ceiling/4 || hi < tt.ceiling*3/4 {
-				t.Errorf("retryDelay(%d) over %d draws spans [%v, %v], want most of [0, %v]", tt.failures, draws, lo, hi, tt.ceiling)
-			}
-		})
-	}
-}
 
 // Servers that fail together (here twelve servers on a port nobody
 // listens on) do not retry together: their next attempts are spread over
@@ -53,18 +22,18 @@ func TestRetriesNotInLockstep(t *testing.T) {
 	refused := "http://" + l.Addr().String() + "/mcp"
 	l.Close()
 	const n = 12
-	servers := map[string]config.Server{}
+	srvs := map[string]config.Server{}
 	for i := range n {
-		servers[fmt.Sprintf("s%02d", i)] = config.Server{URL: refused}
+		srvs[fmt.Sprintf("s%02d", i)] = config.Server{URL: refused}
 	}
-	sys := start(t, servers, func(c *config.Config) {
+	sys := start(t, srvs, func(c *config.Config) {
 		c.MCP.Reconnect = config.Backoff{Initial: 10 * time.Second, Max: 10 * time.Second}
 	})
 	var next map[string]time.Time
 	testutil.Eventually(t, wait, func() bool {
 		next = map[string]time.Time{}
 		for alias, st := range statuses(t, sys, false) {
-			if st.State == StateFailed && !st.NextRetry.IsZero() {
+			if st.State == servers.StateFailed && !st.NextRetry.IsZero() {
 				next[alias] = st.NextRetry
 			}
 		}

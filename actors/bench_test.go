@@ -13,6 +13,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/config"
+	"deckhand/servers"
 	"deckhand/store"
 	"deckhand/testutil"
 )
@@ -50,8 +51,8 @@ func rawSession(b *testing.B, t sdk.Transport) *sdk.ClientSession {
 	return cs
 }
 
-func benchSystem(b *testing.B, servers map[string]config.Server, inProcess map[string]*sdk.Server) *System {
-	cfg := &config.Config{MCP: config.MCP{Servers: servers}}
+func benchSystem(b *testing.B, srvs map[string]config.Server, inProcess map[string]*sdk.Server) *System {
+	cfg := &config.Config{MCP: config.MCP{Servers: srvs}}
 	cfg.ApplyDefaults()
 	sys := Start(Options{Config: cfg, InProcess: inProcess})
 	b.Cleanup(func() {
@@ -62,7 +63,7 @@ func benchSystem(b *testing.B, servers map[string]config.Server, inProcess map[s
 	ctx, cancel := context.WithTimeout(b.Context(), wait)
 	defer cancel()
 	list, err := sys.ServerStatuses(ctx, true)
-	if err != nil || len(list) != 1 || list[0].State != StateReady {
+	if err != nil || len(list) != 1 || list[0].State != servers.StateReady {
 		b.Fatalf("server not ready: %+v, %v", list, err)
 	}
 	return sys

@@ -12,9 +12,9 @@ import (
 
 	"deckhand/config"
 	"deckhand/policy"
+	"deckhand/servers"
 	"deckhand/toolcall"
 	"deckhand/tools"
-	"deckhand/transport/mcp"
 )
 
 // The blocking helpers below are for terminal commands and tests: each sends
@@ -23,9 +23,9 @@ import (
 // ServerStatuses lists every server. With waitSettled it first waits (within
 // ctx) until no server is on its first connection attempt; if ctx ends
 // first, it lists the servers as they are.
-func (s *System) ServerStatuses(ctx context.Context, waitSettled bool) ([]ServerStatus, error) {
+func (s *System) ServerStatuses(ctx context.Context, waitSettled bool) ([]servers.ServerStatus, error) {
 	if waitSettled {
-		list, err := ask[*ServerList](ctx, s, s.Servers, &ListServers{WaitSettled: true})
+		list, err := ask[*servers.ServerList](ctx, s, s.Servers, &servers.ListServers{WaitSettled: true})
 		if err == nil {
 			return list.Servers, nil
 		}
@@ -33,7 +33,7 @@ func (s *System) ServerStatuses(ctx context.Context, waitSettled bool) ([]Server
 			return nil, err
 		}
 	}
-	list, err := ask[*ServerList](context.Background(), s, s.Servers, &ListServers{})
+	list, err := ask[*servers.ServerList](context.Background(), s, s.Servers, &servers.ListServers{})
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +48,7 @@ func (s *System) Catalog(ctx context.Context) (*tools.Catalog, error) {
 // AddServer starts a server that was not in the config.
 func (s *System) AddServer(ctx context.Context, alias string, srv config.Server) error {
 	s.addSecrets(&config.Config{MCP: config.MCP{Servers: map[string]config.Server{alias: srv}}})
-	d, err := ask[*Done](ctx, s, s.Servers, &AddServer{Alias: alias, Server: srv})
+	d, err := ask[*servers.Done](ctx, s, s.Servers, &servers.AddServer{Alias: alias, Server: srv})
 	if err != nil {
 		return err
 	}
@@ -57,7 +57,7 @@ func (s *System) AddServer(ctx context.Context, alias string, srv config.Server)
 
 // RemoveServer stops a server and forgets it.
 func (s *System) RemoveServer(ctx context.Context, alias string) error {
-	d, err := ask[*Done](ctx, s, s.Servers, &RemoveServer{Alias: alias})
+	d, err := ask[*servers.Done](ctx, s, s.Servers, &servers.RemoveServer{Alias: alias})
 	if err != nil {
 		return err
 	}
@@ -69,49 +69,12 @@ func (s *System) RemoveServer(ctx context.Context, alias string) error {
 // must wait for its server's connection goes through the server's actor.
 // progress, if not nil, is called for each progress notification.
 // Cancelling ctx cancels the call on the server.
-func (s *System) CallTool(ctx context.Context, tool string, args json.RawMessage, progress func(*ToolProgress)) (*ToolResult, error) {
+func (s *System) CallTool(ctx context.Context, tool string, args json.RawMessage, progress func(*servers.ToolProgress)) (*servers.ToolResult, error) {
 	if len(args) > 0 && !json.Valid(args) {
 		return nil, fmt.Errorf("arguments are not valid JSON")
 	}
 	id := "cli-" + strconv.FormatUint(s.ids.Add(1), 10)
-	req := &CallTool{ID: id, Tool: tool, Args: args}
-	t, res := s.router.resolve(req)
-	if res != nil {
-		return res, nil
-	}
-	if l := t.route.line.live(); l != nil {
-		var each func(mcp.Progress)
-		if progress != nil {
-			each = func(p mcp.Progress) { progress(&ToolProgress{ID: id, Tool: t.display, Progress: p}) }
-		}
-		if res, ok := l.call(ctx, req, t.tool, each); ok {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			return res, nil
-		}
-	}
-	in := s.newInbox(16)
-	defer in.close()
-	if progress != nil {
-		req.ProgressTo = in.pid
-	}
-	s.Root.RequestWithCustomSender(t.route.pid, &serverCall{req: req, tool: t.tool}, in.pid)
-	for {
-		m, err := in.receive(ctx)
-		if err != nil {
-			s.router.cancel(s.Root, id, tool)
-			return nil, err
-		}
-		switch m := m.(type) {
-		case *ToolProgress:
-			if progress != nil {
-				progress(m)
-			}
-		case *ToolResult:
-			return m, nil
-		}
-	}
+	return s.router.Call(ctx, s.Root, &servers.CallTool{ID: id, Tool: tool, Args: args}, progress)
 }
 
 // StartConversation opens a conversation whose events go to opts.Watchers.
@@ -129,7 +92,7 @@ func (s *System) SyncLog(ctx context.Context) error {
 	if s.Store == nil {
 		return nil
 	}
-	d, err := ask[*Done](ctx, s, s.Store, &SyncLog{})
+	d, err := ask[*servers.Done](ctx, s, s.Store, &SyncLog{})
 	if err != nil {
 		return err
 	}
@@ -149,7 +112,7 @@ func (s *System) UpdateConfig(cfg *config.Config) {
 // came with a change of config).
 func (s *System) addSecrets(cfg *config.Config) {
 	v := cfg.Secrets(s.lookupEnv)
-	s.secrets.add(v...)
+	s.secrets.Add(v...)
 	if s.Store != nil && len(v) > 0 {
 		s.Root.Send(s.Store, &addSecrets{values: v})
 	}
@@ -175,7 +138,7 @@ type GonePin struct {
 // of alias, or of every server when alias is "".
 func (s *System) Gone(alias string) []GonePin {
 	var out []GonePin
-	for _, p := range s.pins.gone(alias) {
+	for _, p := range s.pins.Gone(alias) {
 		out = append(out, GonePin{Tool: p.Tool, Since: p.Gone})
 	}
 	return out
@@ -195,10 +158,10 @@ func (s *System) PinStates(list []tools.Tool) []PinState {
 	var out []PinState
 	for _, t := range list {
 		st := PinState{Tool: t}
-		if changed, before := s.pins.changed(t); changed {
+		if changed, before := s.pins.Changed(t); changed {
 			st.Changed, st.Change = true, toolcall.Diff(before, t.Raw)
 		}
-		st.New, st.Since = s.pins.fresh(t.Display)
+		st.New, st.Since = s.pins.Fresh(t.Display)
 		out = append(out, st)
 	}
 	return out
@@ -215,6 +178,6 @@ func (s *System) AcceptPin(ctx context.Context, tool string) error {
 	if !ok {
 		return fmt.Errorf("unknown tool %q", tool)
 	}
-	s.pins.accept(t)
+	s.pins.Accept(t)
 	return nil
 }

@@ -18,7 +18,9 @@ import (
 	"deckhand/approval"
 	"deckhand/config"
 	"deckhand/policy"
+	"deckhand/redact"
 	"deckhand/request"
+	"deckhand/servers"
 	"deckhand/toolcall"
 	"deckhand/tools"
 	"deckhand/toolserver"
@@ -121,16 +123,16 @@ type convDeps struct {
 	cfg       *config.Config
 	client    func() (*llm.Client, error)
 	lookupEnv func(string) (string, bool)
-	registry  *actor.PID // for the catalog's changes
-	router    *router    // where calls go
+	registry  *actor.PID      // for the catalog's changes
+	router    *servers.Router // where calls go
 	validator *tools.Validator
 	always    approval.Always
 	log       *slog.Logger
 	// pins hold the tools' pinned definitions; nil: none are kept.
-	pins *pinBook
+	pins *servers.Pins
 	// secrets are removed from tool results: a tool that prints the model's
 	// key or another server's token does not hand it to the model.
-	secrets *secretSet
+	secrets *redact.Set
 	// onMessage, when set (by tests), sees each message first.
 	onMessage func(any)
 	// commands runs the CMD: route's commands, in sandboxes kept between
@@ -253,9 +255,9 @@ func (a *conversationActor) Receive(c actor.Context) {
 	}
 	switch m := c.Message().(type) {
 	case *actor.Started:
-		c.Send(a.deps.registry, &WatchCatalog{PID: c.Self()})
+		c.Send(a.deps.registry, &servers.WatchCatalog{PID: c.Self()})
 		a.emit(c, &ConversationOpened{Conversation: a.id, Model: a.deps.cfg.Model.Name, Resumed: a.resumed})
-	case *CatalogChanged:
+	case *servers.CatalogChanged:
 		a.catalog = m.Catalog
 		a.surface = request.Plan(m.Catalog, a.deps.cfg)
 		if !a.hasCatalog {
@@ -313,26 +315,26 @@ func (a *conversationActor) Receive(c actor.Context) {
 		if r := a.run; r != nil && r.id == m.run {
 			a.answered(c, m.id, approval.Deny, fmt.Sprintf("no answer within %v", a.deps.cfg.MCP.ApprovalTimeout))
 		}
-	case *ToolProgress:
+	case *servers.ToolProgress:
 		if cs := a.callByResultID(m.ID); cs != nil {
 			p := m.Progress
-			p.Message = a.deps.secrets.get().String(p.Message)
+			p.Message = a.deps.secrets.Get().String(p.Message)
 			a.emit(c, &ToolCallProgress{Conversation: a.id, Run: a.run.id, Call: cs.id, Tool: cs.req.Display, Progress: p})
 		}
-	case *ToolResult:
+	case *servers.ToolResult:
 		if cs := a.callByResultID(m.ID); cs != nil && cs.running {
 			output, isError := toolcall.Output(m.Result, m.Err, toolcall.Limit(a.deps.cfg.MCP.MaxOutputBytes, a.deps.cfg.Model.MaxContextTokens))
 			if m.Err == nil {
-				cs.media = tools.ResultMedia(m.Result).Map(a.deps.secrets.get().String)
+				cs.media = tools.ResultMedia(m.Result).Map(a.deps.secrets.Get().String)
 			}
-			a.finishCall(c, cs, a.deps.secrets.get().String(output), isError, false)
+			a.finishCall(c, cs, a.deps.secrets.Get().String(output), isError, false)
 			a.process(c)
 		}
 	case *execDone:
 		if r := a.run; r != nil && r.id == m.run {
 			for _, cs := range r.calls {
 				if cs.id == m.call && cs.running {
-					a.finishCall(c, cs, a.deps.secrets.get().String(m.output), m.failed, false)
+					a.finishCall(c, cs, a.deps.secrets.Get().String(m.output), m.failed, false)
 				}
 			}
 			a.process(c)
@@ -375,7 +377,7 @@ func (a *conversationActor) recoverFailure(c actor.Context) {
 		}
 		for _, cs := range r.calls {
 			if cs.running && !cs.isCommand() {
-				a.deps.router.cancel(c.ActorSystem().Root, r.id+"/"+cs.id, cs.tool.Display)
+				a.deps.router.Cancel(c.ActorSystem().Root, r.id+"/"+cs.id, cs.tool.Display)
 			}
 		}
 		a.emit(c, &RunFinished{Conversation: a.id, Run: r.id, Text: r.lastText, Err: err, Usage: r.usage,

@@ -13,6 +13,8 @@ import (
 	"deckhand/clean"
 	"deckhand/policy"
 	"deckhand/request"
+	"deckhand/servers"
+	"deckhand/store"
 	"deckhand/toolcall"
 	"deckhand/transport/llm"
 )
@@ -72,8 +74,8 @@ func (a *conversationActor) prepare(calls []llm.ToolCall, commands []string) ([]
 		}
 		cs.req = toolcall.Request(tc.ID, t, cs.args)
 		if a.deps.pins != nil {
-			if fresh, since := a.deps.pins.fresh(t.Display); fresh {
-				cs.req.Warnings = append(slices.Clone(cs.req.Warnings), NewToolWarning(t.Server, since))
+			if fresh, since := a.deps.pins.Fresh(t.Display); fresh {
+				cs.req.Warnings = append(slices.Clone(cs.req.Warnings), servers.NewToolWarning(t.Server, since))
 			}
 		}
 		if !ok {
@@ -203,7 +205,7 @@ func (a *conversationActor) redefined(c actor.Context, cs *callState) bool {
 	if cs.req.Change != "" {
 		return true
 	}
-	changed, before := a.deps.pins.changed(cs.tool)
+	changed, before := a.deps.pins.Changed(cs.tool)
 	if !changed {
 		return false
 	}
@@ -232,7 +234,7 @@ func nextSegment(calls []*callState) []*callState {
 
 func (a *conversationActor) ask(c actor.Context, cs *callState) {
 	r := a.run
-	cs.askID = newID("ask")
+	cs.askID = store.NewID("ask")
 	r.asking = cs
 	timeout := a.deps.cfg.MCP.ApprovalTimeout
 	self, root, runID, askID := c.Self(), c.ActorSystem().Root, r.id, cs.askID
@@ -262,7 +264,7 @@ func (a *conversationActor) answered(c actor.Context, id string, ans approval.An
 	}
 	cs.decided, cs.allowed = true, ans.Allowed()
 	if cs.allowed && cs.req.Change != "" && a.deps.pins != nil {
-		a.deps.pins.accept(cs.tool) // the person approved the new definition
+		a.deps.pins.Accept(cs.tool) // the person approved the new definition
 	}
 	if !cs.allowed && reason != "answered" {
 		cs.denyReason = reason
@@ -294,7 +296,7 @@ func (a *conversationActor) dispatch(c actor.Context, cs *callState, parallel bo
 		return
 	}
 	t := cs.tool
-	a.deps.router.dispatch(r.ctx, c.ActorSystem().Root, &CallTool{
+	a.deps.router.Dispatch(r.ctx, c.ActorSystem().Root, &servers.CallTool{
 		ID:         r.id + "/" + cs.id,
 		Tool:       t.Display,
 		Resolved:   &t,

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"deckhand/store"
+
 	"github.com/asynkron/protoactor-go/actor"
 
 	"deckhand/approval"
@@ -20,7 +22,7 @@ import (
 func (a *conversationActor) startRun(c actor.Context, text string, attached []Attachment) {
 	a.runs++
 	ctx, cancel := context.WithCancel(context.Background())
-	a.run = &runState{id: newID("run"), ctx: ctx, cancel: cancel, model: a.modelName()}
+	a.run = &runState{id: store.NewID("run"), ctx: ctx, cancel: cancel, model: a.modelName()}
 	a.marks = append(a.marks, RunMark{Run: a.run.id, Text: text, At: len(a.history)})
 	a.history = append(a.history, userMessage(text, attached))
 	var infos []AttachmentInfo
@@ -226,7 +228,7 @@ func (a *conversationActor) stop(c actor.Context) {
 				continue
 			}
 			if cs.running && !cs.isCommand() {
-				a.deps.router.cancel(c.ActorSystem().Root, r.id+"/"+cs.id, cs.tool.Display)
+				a.deps.router.Cancel(c.ActorSystem().Root, r.id+"/"+cs.id, cs.tool.Display)
 			}
 			a.finishCall(c, cs, toolcall.CancelledText, true, false)
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 
+	"deckhand/store"
+
 	"github.com/asynkron/protoactor-go/actor"
 
 	"deckhand/config"
@@ -38,7 +40,7 @@ func (a *conversationsActor) Receive(c actor.Context) {
 	case *StartConversation:
 		opts := m.Options
 		if opts.ID == "" {
-			opts.ID = newID("conv")
+			opts.ID = store.NewID("conv")
 		}
 		if a.log != nil {
 			opts.Watchers = append(slices.Clone(opts.Watchers), a.log)
@@ -70,3 +72,7 @@ func (a *conversationsActor) Receive(c actor.Context) {
 		}
 	}
 }
+
+// NewConversationID makes the id of a new conversation (and its session in
+// the log), for a user actor that names it before it starts.
+func NewConversationID() string { return store.NewID("conv") }

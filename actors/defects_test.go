@@ -10,6 +10,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/approval"
+	"deckhand/servers"
 	"deckhand/store"
 	"deckhand/testutil"
 	"deckhand/toolcall"
@@ -100,11 +101,8 @@ func TestCallToolResolvedChecksTheDefinition(t *testing.T) {
 		tool    *tools.Tool
 		changed bool
 	}{{"the same definition", &echo, false}, {"another definition", &other, true}} {
-		in := sys.newInbox(4)
-		sys.Root.RequestWithCustomSender(sys.Registry, &CallTool{ID: "x", Tool: "mem.echo", Resolved: tc.tool, Args: []byte(`{"text":"hi"}`)}, in.pid)
-		m, err := in.receive(t.Context())
-		in.close()
-		res, _ := m.(*ToolResult)
+		m, err := sys.Root.RequestFuture(sys.Registry, &servers.CallTool{ID: "x", Tool: "mem.echo", Resolved: tc.tool, Args: []byte(`{"text":"hi"}`)}, wait).Result()
+		res, _ := m.(*servers.ToolResult)
 		if err != nil || res == nil || errors.Is(res.Err, toolcall.ErrChanged) != tc.changed {
 			t.Errorf("%s: result %+v, %v; want changed=%v", tc.name, res, err, tc.changed)
 		}

@@ -20,11 +20,11 @@
 // its arguments (package toolcall), asks the gate (package approval), and,
 // when no rule or grant allows the call, emits ApprovalRequested and waits
 // for an ApprovalAnswer (or its timeout). An allowed call goes to the
-// router (router.go: the catalog as an immutable value swapped atomically,
+// router (package servers: the catalog as an immutable value swapped atomically,
 // no actor on the way) as CallTool carrying the exact definition that was
 // checked and shown; the router refuses it if the server has redefined the
-// tool since, else runs it on the server's live connection (line.go) in a
-// worker goroutine, with the model's argument bytes unchanged and the run's
+// tool since, else runs it on the server's live connection in a
+// worker goroutine (package servers), with the model's argument bytes unchanged and the run's
 // context (Stop cancels it), answering the conversation directly with
 // ToolProgress and a ToolResult. Only a call that must wait for its server's
 // connection goes to the server's actor. The result,

@@ -34,7 +34,7 @@ func TestKeyringKey(t *testing.T) {
 	c := startChatWith(t, func(o *Options) { o.Log = db }, model,
 		map[string]*sdk.Server{"mem": testutil.NewServer("mem")}, autoApprove("mem.*"))
 	// Start reads the keyring in the background.
-	for deadline := time.Now().Add(wait); !strings.Contains(c.sys.secrets.get().String(secret), "[redacted]"); {
+	for deadline := time.Now().Add(wait); !strings.Contains(c.sys.secrets.Get().String(secret), "[redacted]"); {
 		if time.Now().After(deadline) {
 			t.Fatal("the keyring's key never joined the secrets")
 		}

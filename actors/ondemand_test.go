@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"deckhand/config"
+	"deckhand/servers"
 	"deckhand/store"
 	"deckhand/testutil"
 )
@@ -41,7 +42,7 @@ func TestOnDemandServer(t *testing.T) {
 	// No saved tools yet: it connects at start, and its tools are kept.
 	sys, db := start()
 	list, err := sys.ServerStatuses(ctx, true)
-	if err != nil || len(list) != 1 || list[0].State != StateReady {
+	if err != nil || len(list) != 1 || list[0].State != servers.StateReady {
 		t.Fatalf("first start: %+v, %v; want od ready", list, err)
 	}
 	if err := sys.SyncLog(ctx); err != nil {
@@ -58,7 +59,7 @@ func TestOnDemandServer(t *testing.T) {
 	sys, db = start()
 	defer stop(sys, db)
 	list, err = sys.ServerStatuses(ctx, true)
-	if err != nil || list[0].State != StateIdle || list[0].Tools != len(testutil.LMCPTools) {
+	if err != nil || list[0].State != servers.StateIdle || list[0].Tools != len(testutil.LMCPTools) {
 		t.Fatalf("second start: %+v, %v; want od idle with its tools", list, err)
 	}
 	testutil.Eventually(t, wait, func() bool {
@@ -80,7 +81,7 @@ func TestOnDemandServer(t *testing.T) {
 	}
 	testutil.Eventually(t, time.Second, func() bool {
 		list, _ := sys.ServerStatuses(ctx, false)
-		return list[0].State == StateReady
+		return list[0].State == servers.StateReady
 	}, "od ready after its first call")
 }
 
@@ -109,7 +110,7 @@ func TestOnDemandServerThatFailsToConnect(t *testing.T) {
 	}()
 	ctx, cancel := context.WithTimeout(t.Context(), wait)
 	defer cancel()
-	if list, _ := sys.ServerStatuses(ctx, true); list[0].State != StateIdle {
+	if list, _ := sys.ServerStatuses(ctx, true); list[0].State != servers.StateIdle {
 		t.Fatalf("od = %+v, want idle", list[0])
 	}
 	res, err := sys.CallTool(ctx, "od.add", json.RawMessage(`{"a": 2, "b": 3}`), nil)

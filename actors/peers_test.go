@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"deckhand/config"
+	"deckhand/servers"
 	"deckhand/testutil"
 	"deckhand/tools"
 )
@@ -36,7 +37,7 @@ func TestServerEverything(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			sys := start(t, map[string]config.Server{"ev": tt.server})
 			st := statuses(t, sys, true)["ev"]
-			if st.State != StateReady || st.Transport != tt.transport || st.Tools < 13 || st.ServerName != "mcp-servers/everything" {
+			if st.State != servers.StateReady || st.Transport != tt.transport || st.Tools < 13 || st.ServerName != "mcp-servers/everything" {
 				t.Fatalf("status = %+v, want ready over %s with at least 13 tools", st, tt.transport)
 			}
 			checks := []struct {
@@ -57,10 +58,10 @@ func TestServerEverything(t *testing.T) {
 				t.Errorf("get-structured-content = %+v, want structured content", res)
 			}
 
-			progress := make(chan *ToolProgress, 10)
+			progress := make(chan *servers.ToolProgress, 10)
 			ctx, cancel := context.WithTimeout(t.Context(), wait)
 			defer cancel()
-			lr, err := sys.CallTool(ctx, "ev.trigger-long-running-operation", json.RawMessage(`{"duration": 1, "steps": 2}`), func(p *ToolProgress) { progress <- p })
+			lr, err := sys.CallTool(ctx, "ev.trigger-long-running-operation", json.RawMessage(`{"duration": 1, "steps": 2}`), func(p *servers.ToolProgress) { progress <- p })
 			if err != nil || lr.Err != nil {
 				t.Fatalf("trigger-long-running-operation = %v, %v", err, lr.Err)
 			}
@@ -79,7 +80,7 @@ func TestServerFilesystem(t *testing.T) {
 	// its roots (server-filesystem serves those, not its arguments).
 	sys := start(t, map[string]config.Server{"fs": {Command: p.Node, Args: []string{p.Filesystem, dir}, Write: []string{dir}}})
 	st := statuses(t, sys, true)["fs"]
-	if st.State != StateReady || st.Tools < 10 {
+	if st.State != servers.StateReady || st.Tools < 10 {
 		t.Fatalf("status = %+v", st)
 	}
 	args := func(v map[string]any) string { b, _ := json.Marshal(v); return string(b) }
@@ -135,7 +136,7 @@ func TestNpxServersSandboxed(t *testing.T) {
 		"fs":    {Command: npx, Args: []string{"--no-install", "mcp-server-filesystem", ws}, Cwd: dir},
 	})
 	for alias, st := range statuses(t, sys, true) {
-		if st.State != StateReady {
+		if st.State != servers.StateReady {
 			t.Fatalf("%s: %+v", alias, st)
 		}
 	}

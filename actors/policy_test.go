@@ -15,6 +15,7 @@ import (
 	"deckhand/approval"
 	"deckhand/config"
 	"deckhand/sandbox"
+	"deckhand/servers"
 	"deckhand/store"
 	"deckhand/testutil"
 )
@@ -164,7 +165,7 @@ func TestServersGetTheConfigsPolicy(t *testing.T) {
 		cfg.Policy.Secrets.Keys = []string{"LMCP_TOKEN"}
 		cfg.Policy.FS.WriteRoots = []string{"~/Deckhand", extra}
 	})
-	if st := statuses(t, sys, true)["p"]; st.State != StateReady {
+	if st := statuses(t, sys, true)["p"]; st.State != servers.StateReady {
 		t.Fatalf("status = %+v", st)
 	}
 	if got := text(t, call(t, sys, "p.getenv", `{"name":"LMCP_TOKEN"}`)); got != "lmcp-secret-token" {
@@ -195,7 +196,7 @@ func TestEgressByHost(t *testing.T) {
 	srv := stdio(t, "-probe")
 	srv.Network = config.NetworkHosts("localhost")
 	sys := startWithLog(t, db, map[string]config.Server{"p": srv})
-	if st := statuses(t, sys, true)["p"]; st.State != StateReady {
+	if st := statuses(t, sys, true)["p"]; st.State != servers.StateReady {
 		t.Fatalf("status = %+v", st)
 	}
 	if got := text(t, call(t, sys, "p.fetch", fmt.Sprintf(`{"url":"http://localhost:%s/"}`, port))); got != "status 200: hello from localhost:"+port {

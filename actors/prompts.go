@@ -7,6 +7,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/clean"
+	"deckhand/servers"
 )
 
 // maxPromptText bounds the text a prompt puts in the message box.
@@ -26,7 +27,7 @@ const maxPromptText = MaxTextAttachment
 //
 // The text is cleaned (package clean); the person sees it all before it is
 // sent.
-func PromptMessage(r *PromptResult) (text string, attached []Attachment, notes []string) {
+func PromptMessage(r *servers.PromptResult) (text string, attached []Attachment, notes []string) {
 	var b strings.Builder
 	para := func(s string) {
 		s = strings.TrimSpace(clean.Text(s))
@@ -66,7 +67,7 @@ func PromptMessage(r *PromptResult) (text string, attached []Attachment, notes [
 			}
 		case *sdk.ResourceLink:
 			line := "[Resource link: " + ResourceName(c.URI)
-			if name := cut(Label(c.Name, c.Title), maxNameLen); name != "" && name != c.URI {
+			if name := cut(servers.Label(c.Name, c.Title), maxNameLen); name != "" && name != c.URI {
 				line += " (" + name + ")"
 			}
 			para(line + "]")

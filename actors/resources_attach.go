@@ -3,12 +3,30 @@ package actors
 import (
 	"errors"
 	"fmt"
+	"strings"
+
+	"deckhand/clean"
+	"deckhand/servers"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// maxResourceNameLen bounds a resource attachment's name (its URI).
-const maxResourceNameLen = 300
+// maxResourceNameLen bounds a resource attachment's name (its URI);
+// maxNameLen an embedded resource's name in a prompt (as servers' listings
+// cut theirs).
+const (
+	maxResourceNameLen = 300
+	maxNameLen         = 200
+)
+
+// cut cleans s to one line of at most n runes.
+func cut(s string, n int) string {
+	s = strings.TrimSpace(clean.Line(s))
+	if r := []rune(s); len(r) > n {
+		s = string(r[:n-1]) + "…"
+	}
+	return s
+}
 
 // ResourceName is how an attachment from a resource is named, to the model
 // and the person: its URI, one clean line, cut to a length.
@@ -33,7 +51,7 @@ func ResourceAttachments(uri string, contents []*sdk.ResourceContents) ([]Attach
 			continue
 		}
 		name := ResourceName(uri)
-		if c.URI != "" && c.URI != uri && usableURI(c.URI) {
+		if c.URI != "" && c.URI != uri && servers.UsableURI(c.URI) {
 			name = ResourceName(c.URI)
 		}
 		data := c.Blob

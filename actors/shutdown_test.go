@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"deckhand/config"
+	"deckhand/servers"
 )
 
 // Shutdown is Deckhand ending: its servers get mcp.ExitGrace and then
@@ -17,7 +18,7 @@ func TestShutdownEndsServersAtOnce(t *testing.T) {
 	cfg.ApplyDefaults()
 	sys := Start(Options{Config: cfg, Paths: &noLoginShell}) // shut down here, not by start's cleanup
 	for alias, st := range statuses(t, sys, true) {
-		if st.State != StateReady {
+		if st.State != servers.StateReady {
 			t.Fatalf("%s: %s %q, want ready", alias, st.State, st.Reason)
 		}
 	}

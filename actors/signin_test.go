@@ -10,6 +10,7 @@ import (
 
 	"deckhand/config"
 	"deckhand/keys"
+	"deckhand/servers"
 	"deckhand/testutil"
 	"deckhand/transport/mcp"
 )
@@ -30,7 +31,7 @@ func startSignIn(t *testing.T, tokens *keys.Tokens, url string) *System {
 	cfg := &config.Config{MCP: config.MCP{Servers: map[string]config.Server{"o": {URL: url}},
 		Reconnect: config.Backoff{Initial: 50 * time.Millisecond, Max: 200 * time.Millisecond}}}
 	cfg.ApplyDefaults()
-	sys := Start(Options{Config: cfg, Paths: &noLoginShell, SignIn: &SignInOptions{OAuth: mcpOAuth(tokens)}})
+	sys := Start(Options{Config: cfg, Paths: &noLoginShell, SignIn: &servers.SignInOptions{OAuth: mcpOAuth(tokens)}})
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), wait)
 		defer cancel()
@@ -54,11 +55,11 @@ func TestSignInEndToEnd(t *testing.T) {
 
 	sys := startSignIn(t, tokens, o.URL)
 	st := statuses(t, sys, true)["o"]
-	if st.State != StateNeedsSignIn || st.SignedIn {
+	if st.State != servers.StateNeedsSignIn || st.SignedIn {
 		t.Fatalf("before signing in: %+v, want needs sign-in", st)
 	}
 	time.Sleep(300 * time.Millisecond)
-	if st := statuses(t, sys, false)["o"]; st.State != StateNeedsSignIn || st.Attempts > 1 || o.Authorized() != 0 {
+	if st := statuses(t, sys, false)["o"]; st.State != servers.StateNeedsSignIn || st.Attempts > 1 || o.Authorized() != 0 {
 		t.Fatalf("a server needing sign-in retried or opened the browser: %+v, %d authorizations", st, o.Authorized())
 	}
 	if res := call(t, sys, "o.echo", `{"text": "hi"}`); res.Err == nil || !strings.Contains(res.Err.Error(), "sign in") {
@@ -86,7 +87,7 @@ func TestSignInEndToEnd(t *testing.T) {
 	if err != nil || kept == nil || kept.RefreshToken == "" {
 		t.Fatalf("keyring holds %v (%v), want the tokens", kept, err)
 	}
-	if got := sys.secrets.get().String(kept.AccessToken); got != "[redacted]" {
+	if got := sys.secrets.Get().String(kept.AccessToken); got != "[redacted]" {
 		t.Errorf("the access token is not a secret of the system: %q", got)
 	}
 
@@ -104,7 +105,7 @@ func TestSignInEndToEnd(t *testing.T) {
 
 	// The next start signs in from the keyring, without the browser.
 	sys2 := startSignIn(t, tokens, o.URL)
-	if st := statuses(t, sys2, true)["o"]; st.State != StateReady || !st.SignedIn {
+	if st := statuses(t, sys2, true)["o"]; st.State != servers.StateReady || !st.SignedIn {
 		t.Errorf("a second start: %+v, want ready and signed in", st)
 	}
 	if o.Authorized() != 1 {
@@ -115,7 +116,7 @@ func TestSignInEndToEnd(t *testing.T) {
 	if err := sys.SignOut(ctx, "o"); err != nil {
 		t.Fatalf("SignOut() = %v", err)
 	}
-	if st := waitState(t, sys, "o", StateNeedsSignIn); st.SignedIn || st.Reason != "signed out" {
+	if st := waitState(t, sys, "o", servers.StateNeedsSignIn); st.SignedIn || st.Reason != "signed out" {
 		t.Errorf("after signing out: %+v", st)
 	}
 	if left, _ := tokens.Load(o.URL); left != nil {
@@ -140,14 +141,14 @@ func TestSignInRevoked(t *testing.T) {
 		t.Fatalf("SignIn() = %v", err)
 	}
 	sys2 := startSignIn(t, tokens, o.URL)
-	if st := statuses(t, sys2, true)["o"]; st.State != StateReady {
+	if st := statuses(t, sys2, true)["o"]; st.State != servers.StateReady {
 		t.Fatalf("from the keyring: %+v", st)
 	}
 	o.Revoke()
 	if res := call(t, sys2, "o.echo", `{"text": "hi"}`); res.Err == nil {
 		t.Errorf("a call with a revoked token succeeded")
 	}
-	st := waitState(t, sys2, "o", StateNeedsSignIn)
+	st := waitState(t, sys2, "o", servers.StateNeedsSignIn)
 	if !strings.Contains(st.Reason, "sign") || o.Authorized() != 1 {
 		t.Errorf("reason %q, %d authorizations", st.Reason, o.Authorized())
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"deckhand/config"
+	"deckhand/servers"
 	"deckhand/store"
 	"deckhand/testutil"
 )
@@ -61,7 +62,7 @@ func TestSlowStartLosesNoCall(t *testing.T) {
 	lastConnected := func(t *testing.T) *store.DB {
 		db := openLog(t)
 		first := slowChat(t, db, testutil.NewModelServer(t), "-describe", "version one")
-		waitState(t, first.sys, "s", StateReady)
+		waitState(t, first.sys, "s", servers.StateReady)
 		syncLog(t, first)
 		return db
 	}
@@ -96,7 +97,7 @@ func TestSlowStartLosesNoCall(t *testing.T) {
 				tool, ok := cat.Lookup("s.mutable")
 				return ok && tool.Cached
 			}, "s.mutable not offered from the last connection")
-			if st := statuses(t, c.sys, false)["s"]; st.State != StateConnecting || st.Tools == 0 {
+			if st := statuses(t, c.sys, false)["s"]; st.State != servers.StateConnecting || st.Tools == 0 {
 				t.Errorf("s = %+v, want connecting with the tools of its last connection", st)
 			}
 			c.send("go")

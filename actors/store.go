@@ -12,6 +12,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/redact"
+	"deckhand/servers"
 	"deckhand/store"
 	"deckhand/tools"
 	"deckhand/transcript"
@@ -173,7 +174,7 @@ func (a *storeActor) Receive(c actor.Context) {
 			a.flush(c)
 		} else {
 			for _, w := range a.waiting {
-				c.Send(w, &Done{Err: m.err})
+				c.Send(w, &servers.Done{Err: m.err})
 			}
 			a.waiting = nil
 		}
@@ -189,7 +190,7 @@ func (a *storeActor) Receive(c actor.Context) {
 	case *SyncLog:
 		a.takeDeltas()
 		if a.pending == 0 && !a.busy && a.unwritten == nil {
-			c.Respond(&Done{})
+			c.Respond(&servers.Done{})
 			return
 		}
 		a.waiting = append(a.waiting, c.Sender())
@@ -208,7 +209,7 @@ func (a *storeActor) Receive(c actor.Context) {
 		a.pending++
 		a.schedule(c)
 	case *grantAlways:
-		a.batch.Grants = append(a.batch.Grants, store.Grant{ID: newID("grant"), Tool: m.tool, Scope: "always", By: m.by, SessionID: m.session, Time: time.Now()})
+		a.batch.Grants = append(a.batch.Grants, store.Grant{ID: store.NewID("grant"), Tool: m.tool, Scope: "always", By: m.by, SessionID: m.session, Time: time.Now()})
 		a.pending++
 		a.flush(c)
 	default:
@@ -226,7 +227,7 @@ func (a *storeActor) record(c actor.Context, msg any) {
 			return
 		}
 		a.batch.Events = append(a.batch.Events, store.Event{
-			ID: newID("ev"), SessionID: session, RunID: run, Time: now, Kind: kind, Data: a.redact(raw),
+			ID: store.NewID("ev"), SessionID: session, RunID: run, Time: now, Kind: kind, Data: a.redact(raw),
 		})
 		a.pending++
 	}
@@ -313,7 +314,7 @@ func (a *storeActor) record(c actor.Context, msg any) {
 		}
 		ev(m.Conversation, m.Run, kind, map[string]any{"call": m.Call, "tool": m.Tool, "capability": m.Decision.Capability,
 			"target": m.Decision.Target, "rule": m.Decision.Rule})
-	case *EgressDecided:
+	case *servers.EgressDecided:
 		kind, rule := store.KindCapabilityGranted, "in the server's network list"
 		if !m.Allowed {
 			kind, rule = store.KindCapabilityDenied, "not in the server's network list"
@@ -323,9 +324,9 @@ func (a *storeActor) record(c actor.Context, msg any) {
 		ev(m.Conversation, m.Run, store.KindToolChanged, map[string]any{"call": m.Call, "tool": m.Tool, "change": m.Change})
 	case *ToolsLoaded:
 		ev(m.Conversation, m.Run, store.KindToolsLoaded, map[string]any{"loaded": m.Tools, "by": m.By})
-	case *ElicitationRequested:
+	case *servers.ElicitationRequested:
 		ev(m.Conversation, m.Run, store.KindElicitationAsked, elicitAskedData(m))
-	case *ElicitationClosed:
+	case *servers.ElicitationClosed:
 		ev(m.Conversation, m.Run, store.KindElicitationAnswered, elicitClosedData(m))
 	case *RunFinished:
 		delete(a.deltas, m.Run)
@@ -450,7 +451,7 @@ func (a *storeActor) takeDeltas() {
 	for run, d := range a.deltas {
 		raw, _ := json.Marshal(map[string]string{"text": d.text.String()})
 		a.batch.Events = append(a.batch.Events, store.Event{
-			ID: newID("ev"), SessionID: d.session, RunID: run, Time: d.first, Kind: store.KindAssistantDelta, Data: a.redact(raw),
+			ID: store.NewID("ev"), SessionID: d.session, RunID: run, Time: d.first, Kind: store.KindAssistantDelta, Data: a.redact(raw),
 		})
 		a.pending++
 		delete(a.deltas, run)
@@ -502,3 +503,19 @@ func (a *storeActor) capped(args json.RawMessage) any {
 
 // title shortens a first message to a session title (one line).
 func title(text string) string { return transcript.Title(text) }
+
+// elicitLog is what the log keeps of an elicitation: never the answer's
+// values (they may be secret), only which fields were asked and answered.
+func elicitAskedData(m *servers.ElicitationRequested) map[string]any {
+	d := map[string]any{"id": m.ID, "server": m.Server, "call": m.Call, "mode": m.Mode, "message": m.Message, "deadline": m.Deadline}
+	if m.Mode == "url" {
+		d["host"] = m.Host
+	} else {
+		d["fields"] = m.Form.Names()
+	}
+	return d
+}
+
+func elicitClosedData(m *servers.ElicitationClosed) map[string]any {
+	return map[string]any{"id": m.ID, "server": m.Server, "call": m.Call, "mode": m.Mode, "action": m.Action, "reason": m.Reason, "fields": m.Fields}
+}

@@ -22,6 +22,7 @@ import (
 	"deckhand/keys"
 	"deckhand/policy"
 	"deckhand/redact"
+	"deckhand/servers"
 	"deckhand/store"
 	"deckhand/tools"
 	"deckhand/toolserver"
@@ -53,7 +54,7 @@ type Options struct {
 	InProcess map[string]*sdk.Server
 	// SignIn configures OAuth sign-in for HTTP servers that ask for it;
 	// nil: tokens in the keyring, the system browser (signin.go).
-	SignIn *SignInOptions
+	SignIn *servers.SignInOptions
 
 	// conversationHook, when set (by tests), sees every message of every
 	// conversation first.
@@ -75,15 +76,15 @@ type System struct {
 	as        *actor.ActorSystem
 	log       *slog.Logger
 	lookupEnv func(string) (string, bool)
-	conns     *sync.WaitGroup    // connections not yet closed
-	always    approval.Always    // the "always allow" grants every conversation shares
-	db        *store.DB          // the log, or nil
-	secrets   *secretSet         // removed from tool results before the model or a person sees them
-	pins      *pinBook           // the pinned tool definitions
-	router    *router            // the catalog, and where each call goes
-	ids       atomic.Uint64      // call ids for CallTool
-	signIn    *SignInOptions     // OAuth sign-in (signin.go)
-	commands  *toolserver.Runner // the CMD: route's commands
+	conns     *sync.WaitGroup        // connections not yet closed
+	always    approval.Always        // the "always allow" grants every conversation shares
+	db        *store.DB              // the log, or nil
+	secrets   *redact.Set            // removed from tool results before the model or a person sees them
+	pins      *servers.Pins          // the pinned tool definitions
+	router    *servers.Router        // the catalog, and where each call goes
+	ids       atomic.Uint64          // call ids for CallTool
+	signIn    *servers.SignInOptions // OAuth sign-in (signin.go)
+	commands  *toolserver.Runner     // the CMD: route's commands
 	// exiting is closed when Shutdown begins: servers closed from then on
 	// are ended at once (mcp.Options.Exiting), not gracefully.
 	exiting  chan struct{}
@@ -128,7 +129,7 @@ func Start(opts Options) *System {
 	if lookupEnv == nil {
 		lookupEnv = os.LookupEnv
 	}
-	s := &System{Root: as.Root, as: as, log: log, conns: &sync.WaitGroup{}, lookupEnv: lookupEnv, db: opts.Log, signIn: opts.SignIn.withDefaults(), secrets: &secretSet{}, exiting: make(chan struct{})}
+	s := &System{Root: as.Root, as: as, log: log, conns: &sync.WaitGroup{}, lookupEnv: lookupEnv, db: opts.Log, signIn: opts.SignIn, secrets: &redact.Set{}, exiting: make(chan struct{})}
 	s.policy.Store(policy.New(opts.Config, lookupEnv))
 	s.commands = &toolserver.Runner{Policy: s.policy.Load()}
 	paths := opts.Paths
@@ -140,14 +141,14 @@ func Start(opts Options) *System {
 		savePin = func(p store.Pin) { s.Root.Send(s.Store, &pinTool{pin: p}) }
 	}
 	pctx, pcancel := context.WithTimeout(context.Background(), 10*time.Second)
-	pins, err := newPinBook(pctx, opts.Log, savePin)
+	pins, err := servers.NewPins(pctx, opts.Log, savePin)
 	pcancel()
 	if err != nil {
 		log.Warn("reading the pinned tool definitions: tools are pinned anew", "err", err)
 	}
 	s.pins = pins
-	s.router = &router{}
-	s.Registry = as.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return newRegistry(log, pins, s.router) }, inline))
+	s.router = &servers.Router{}
+	s.Registry = servers.SpawnRegistry(as.Root, log, pins, s.router)
 	var always approval.Always = &approval.MemoryAlways{}
 	if opts.Log != nil {
 		la := &logAlways{}
@@ -165,51 +166,45 @@ func Start(opts Options) *System {
 			return newStoreActor(opts.Log, log, secrets, opts.Config.MCP.MaxOutputBytes, la, cost)
 		}))
 	}
-	deps := serverDeps{
-		mcp:      opts.Config.MCP,
-		registry: s.Registry,
-		log:      log,
-		conns:    s.conns,
-		workers:  newWorkers(time.Minute),
-		dial: func(ctx context.Context, alias string, srv config.Server, hooks connHooks) (*mcp.Conn, error) {
-			return mcp.Dial(ctx, alias, srv, mcp.Options{
-				Logger:            log.With("server", alias),
-				ClientVersion:     opts.Version,
-				LookupEnv:         opts.LookupEnv,
-				Paths:             paths,
-				OnToolsChanged:    hooks.toolsChanged,
-				OnResourceUpdated: hooks.resourceUpdated,
-				OnEgress:          hooks.egress,
-				InProcess:         opts.InProcess[alias],
-				Policy:            s.policy.Load(),
-				Exiting:           s.exiting,
-			})
-		},
-	}
-	deps.signIn, deps.store, deps.secrets = s.signIn, s.Store, s.secrets
-	deps.addSecrets = func(v ...string) { s.AddSecrets(v...) }
+	var cached map[string][]*sdk.Tool
+	var saveTools func(alias string, tools []*sdk.Tool)
 	if opts.Log != nil {
-		deps.cached = cachedCatalogs(opts.Log, opts.Config.MCP.Servers, log)
+		cached = cachedCatalogs(opts.Log, opts.Config.MCP.Servers, log)
 		store := s.Store
-		deps.saveTools = func(alias string, tools []*sdk.Tool) { s.Root.Send(store, &saveCatalog{alias: alias, tools: tools}) }
+		saveTools = func(alias string, tools []*sdk.Tool) { s.Root.Send(store, &saveCatalog{alias: alias, tools: tools}) }
 	}
-	servers := maps.Clone(opts.Config.MCP.Servers)
-	if servers == nil {
-		servers = map[string]config.Server{}
+	initial := maps.Clone(opts.Config.MCP.Servers)
+	if initial == nil {
+		initial = map[string]config.Server{}
 	}
 	for alias := range opts.InProcess {
 		// A config entry of the same alias configures the in-process server
 		// (trusted, read_only, timeouts); its command or url is not used.
-		srv := servers[alias]
+		srv := initial[alias]
 		srv.Command, srv.URL, srv.Disabled = "", "", false
-		servers[alias] = srv
+		initial[alias] = srv
 	}
-	s.Servers = as.Root.Spawn(actor.PropsFromProducer(
-		func() actor.Actor { return newServers(servers, deps) },
-		actor.WithSupervisor(actor.NewExponentialBackoffStrategy(time.Minute, 500*time.Millisecond)),
-	))
+	s.Servers = servers.Spawn(as.Root, servers.Options{
+		MCP:        opts.Config.MCP,
+		Servers:    initial,
+		Registry:   s.Registry,
+		Logger:     log,
+		Conns:      s.conns,
+		Version:    opts.Version,
+		LookupEnv:  opts.LookupEnv,
+		Paths:      paths,
+		InProcess:  opts.InProcess,
+		Policy:     s.policy.Load,
+		Exiting:    s.exiting,
+		SignIn:     s.signIn,
+		AddSecrets: func(v ...string) { s.AddSecrets(v...) },
+		Store:      s.Store,
+		Secrets:    s.secrets,
+		Cached:     cached,
+		SaveTools:  saveTools,
+	})
 	s.always = always
-	s.secrets.add(opts.Secrets...)
+	s.secrets.Add(opts.Secrets...)
 	s.addKeyringSecret(opts.Config.Model, lookupEnv)
 	cd := convDeps{
 		secrets:   s.secrets,
@@ -230,36 +225,6 @@ func Start(opts Options) *System {
 		actor.WithSupervisor(actor.NewOneForOneStrategy(10, time.Minute, actor.DefaultDecider)),
 	))
 	return s
-}
-
-// secretSet is the secrets every conversation removes from tool results,
-// growing as servers and keys are added.
-type secretSet struct {
-	v atomic.Pointer[redact.Secrets]
-}
-
-func (s *secretSet) add(values ...string) {
-	for {
-		old := s.v.Load()
-		var cur redact.Secrets
-		if old != nil {
-			cur = *old
-		}
-		next := cur.With(values...)
-		if s.v.CompareAndSwap(old, &next) {
-			return
-		}
-	}
-}
-
-func (s *secretSet) get() redact.Secrets {
-	if s == nil {
-		return redact.Secrets{}
-	}
-	if p := s.v.Load(); p != nil {
-		return *p
-	}
-	return redact.Secrets{}
 }
 
 // modelClient makes the model client from the config, reading the API key
@@ -312,7 +277,7 @@ func (s *System) AddSecrets(values ...string) {
 	if len(v) == 0 {
 		return
 	}
-	s.secrets.add(v...)
+	s.secrets.Add(v...)
 	if s.Store != nil {
 		s.Root.Send(s.Store, &addSecrets{values: v})
 	}
@@ -402,14 +367,6 @@ func ask[T any](ctx context.Context, s *System, pid *actor.PID, msg any) (T, err
 		return v, nil
 	}
 }
-
-// inline runs an actor's mailbox on the sending goroutine when the actor is
-// idle, instead of on a new goroutine: the same one-message-at-a-time
-// guarantee, without a goroutine handoff per message. For actors whose
-// Receive is quick and never blocks (the registry, the server actors), on
-// the path of every tool call; a handoff costs 6 to 9µs on a small VM, a
-// tenth of a stdio round trip (BenchmarkCallTool).
-var inline = actor.WithDispatcher(actor.NewSynchronizedDispatcher(300))
 
 // quietHandler moves protoactor's routine Info messages (system started,
 // actor restarted) down to Debug, keeping warnings and errors as they are.

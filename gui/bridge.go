@@ -13,6 +13,7 @@ import (
 	"deckhand/actors"
 	"deckhand/approval"
 	"deckhand/config"
+	"deckhand/servers"
 	"deckhand/store"
 	"deckhand/tools"
 	"deckhand/transcript"
@@ -102,7 +103,7 @@ type bridge struct {
 	current string
 	quick   string
 
-	servers      map[string]actors.ServerStatus
+	servers      map[string]servers.ServerStatus
 	serversDirty bool
 	catalog      *tools.Catalog
 	catalogDirty bool
@@ -144,9 +145,9 @@ func (b *bridge) Receive(c actor.Context) {
 		}
 		b.begun = true
 		b.convs = map[string]*convState{}
-		b.servers = map[string]actors.ServerStatus{}
-		c.Send(b.sys.Servers, &actors.WatchServers{PID: c.Self()})
-		c.Send(b.sys.Registry, &actors.WatchCatalog{PID: c.Self()})
+		b.servers = map[string]servers.ServerStatus{}
+		c.Send(b.sys.Servers, &servers.WatchServers{PID: c.Self()})
+		c.Send(b.sys.Registry, &servers.WatchCatalog{PID: c.Self()})
 		if b.sys.Store != nil {
 			c.Send(b.sys.Store, &actors.WatchLog{Watcher: c.Self()})
 		}
@@ -228,7 +229,7 @@ func (b *bridge) Receive(c actor.Context) {
 		m.handle(b, c)
 	case composerMsg:
 		m.handleComposer(b, c)
-	case *actors.ResourceUpdated:
+	case *servers.ResourceUpdated:
 		b.resourceUpdated(m) // an attached resource changed (resources_bridge.go)
 	case serverAskMsg:
 		m.handleServerAsk(b, c) // answers to servers' questions, sign-in (elicit_bridge.go, signin.go)
@@ -250,8 +251,8 @@ func (b *bridge) Receive(c actor.Context) {
 		b.composerRunStarted(c, m)
 
 	// From the servers and the registry.
-	case *actors.ServerStatus:
-		if m.State == actors.StateStopped && m.Reason == "removed" {
+	case *servers.ServerStatus:
+		if m.State == servers.StateStopped && m.Reason == "removed" {
 			if _, configured := b.cfg.MCP.Servers[m.Alias]; configured {
 				// Disconnected on request: it can be connected again.
 				st := *m
@@ -264,9 +265,9 @@ func (b *bridge) Receive(c actor.Context) {
 			b.servers[m.Alias] = *m
 		}
 		b.serversDirty, b.statusDirty = true, true
-	case *actors.CatalogChanged:
+	case *servers.CatalogChanged:
 		b.catalog, b.catalogDirty = m.Catalog, true
-	case *actors.ElicitationRequested, *actors.ElicitationClosed:
+	case *servers.ElicitationRequested, *servers.ElicitationClosed:
 		b.elicitEvent(m) // servers' questions (elicit_bridge.go)
 
 	default:

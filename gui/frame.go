@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"deckhand/actors"
+	"deckhand/servers"
 	"deckhand/store"
 	"deckhand/tools"
 	"deckhand/transcript"
@@ -22,7 +23,7 @@ type update struct {
 	running bool
 
 	status       string
-	servers      []actors.ServerStatus
+	servers      []servers.ServerStatus
 	catalog      *tools.Catalog
 	sessions     []sessionItem
 	sessionsSet  bool
@@ -78,11 +79,11 @@ func (b *bridge) flush() {
 		b.statusDirty = false
 	}
 	if b.serversDirty {
-		u.servers = make([]actors.ServerStatus, 0, len(b.servers))
+		u.servers = make([]servers.ServerStatus, 0, len(b.servers))
 		for _, s := range b.servers {
 			u.servers = append(u.servers, s)
 		}
-		slices.SortFunc(u.servers, func(x, y actors.ServerStatus) int { return strings.Compare(x.Alias, y.Alias) })
+		slices.SortFunc(u.servers, func(x, y servers.ServerStatus) int { return strings.Compare(x.Alias, y.Alias) })
 		b.serversDirty = false
 	}
 	if b.catalogDirty {
@@ -143,19 +144,19 @@ func (b *bridge) status() string {
 // serverSummary says how the servers are, for the status line: how many
 // are ready, then the names of those connecting and of those down.
 // Servers disconnected on request are not mentioned.
-func serverSummary(servers map[string]actors.ServerStatus) []string {
-	if len(servers) == 0 {
+func serverSummary(list map[string]servers.ServerStatus) []string {
+	if len(list) == 0 {
 		return []string{"no MCP servers"}
 	}
 	ready := 0
 	var connecting, down []string
-	for alias, s := range servers {
+	for alias, s := range list {
 		switch s.State {
-		case actors.StateReady, actors.StateIdle: // idle: connects when used
+		case servers.StateReady, servers.StateIdle: // idle: connects when used
 			ready++
-		case actors.StateConnecting:
+		case servers.StateConnecting:
 			connecting = append(connecting, alias)
-		case actors.StateFailed, actors.StateReconnecting:
+		case servers.StateFailed, servers.StateReconnecting:
 			down = append(down, alias)
 		}
 	}

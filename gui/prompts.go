@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"deckhand/actors"
+	"deckhand/servers"
 )
 
 // Prompts as slash commands in the message box. Typing "/" lists the
@@ -34,7 +35,7 @@ const maxSuggestions = 8
 
 type slashPrompt struct {
 	alias  string
-	prompt actors.Prompt
+	prompt servers.Prompt
 }
 
 func (sp slashPrompt) command() string { return sp.alias + "." + sp.prompt.Name }
@@ -100,7 +101,7 @@ func (s *slashState) load() {
 		var out []slashPrompt
 		list, _ := sys.ServerStatuses(ctx, false)
 		for _, st := range list {
-			if st.State != actors.StateReady {
+			if st.State != servers.StateReady {
 				continue
 			}
 			l, err := sys.Prompts(ctx, st.Alias)
@@ -143,7 +144,7 @@ func (s *slashState) show() {
 			break
 		}
 		text := "/" + sp.command()
-		if d := firstLineOf(actors.Label(sp.prompt.Description, sp.prompt.Title)); d != "" {
+		if d := firstLineOf(servers.Label(sp.prompt.Description, sp.prompt.Title)); d != "" {
 			text += " — " + shorten(d, 70)
 		}
 		b := widget.NewButton(text, func() { s.choose(sp, nil) })
@@ -216,7 +217,7 @@ func (s *slashState) choose(sp slashPrompt, given map[string]string) {
 	for _, a := range sp.prompt.Arguments {
 		e := widget.NewEntry()
 		e.SetText(given[a.Name])
-		label := actors.Label(a.Name, a.Title)
+		label := servers.Label(a.Name, a.Title)
 		if a.Required {
 			label += " *"
 			name := label

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"deckhand/actors"
+	"deckhand/servers"
 	"deckhand/tools"
 )
 
@@ -40,15 +41,15 @@ type resourcesWindow struct {
 
 // resItem is a resource or a template.
 type resItem struct {
-	res  *actors.Resource
-	tmpl *actors.ResourceTemplate
+	res  *servers.Resource
+	tmpl *servers.ResourceTemplate
 }
 
 func (it resItem) label() string {
 	if it.res != nil {
-		return actors.Label(it.res.Name, it.res.Title)
+		return servers.Label(it.res.Name, it.res.Title)
 	}
-	return actors.Label(it.tmpl.Name, it.tmpl.Title)
+	return servers.Label(it.tmpl.Name, it.tmpl.Title)
 }
 
 func (it resItem) uri() string {
@@ -168,7 +169,7 @@ func (rw *resourcesWindow) load() {
 	}()
 }
 
-func (rw *resourcesWindow) fill(l *actors.ResourceListing, err error) {
+func (rw *resourcesWindow) fill(l *servers.ResourceListing, err error) {
 	rw.loaded = true
 	rw.items = nil
 	switch {

@@ -10,6 +10,7 @@ import (
 
 	"deckhand/actors"
 	"deckhand/config"
+	"deckhand/servers"
 )
 
 // uiServerChanged says the config file changed a server: old (if not "")
@@ -63,7 +64,7 @@ func spawnClashed(ctx context.Context, sys *actors.System, alias string) bool {
 	}
 	for _, st := range list {
 		if st.Alias == alias {
-			return st.State == actors.StateFailed && strings.HasPrefix(st.Reason, "starting its actor")
+			return st.State == servers.StateFailed && strings.HasPrefix(st.Reason, "starting its actor")
 		}
 	}
 	return false

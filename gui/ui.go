@@ -16,6 +16,7 @@ import (
 
 	"deckhand/actors"
 	"deckhand/config"
+	"deckhand/servers"
 	"deckhand/store"
 	"deckhand/tools"
 	"deckhand/transport/llm"
@@ -81,7 +82,7 @@ type UI struct {
 	conv        string
 	running     bool
 
-	servers   []actors.ServerStatus
+	servers   []servers.ServerStatus
 	catalog   *tools.Catalog
 	serversW  *serversWindow
 	settingsW fyne.Window

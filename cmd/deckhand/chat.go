@@ -14,6 +14,7 @@ import (
 
 	"deckhand/actors"
 	"deckhand/clean"
+	"deckhand/servers"
 	"deckhand/store"
 )
 
@@ -126,7 +127,7 @@ func runChat(ctx context.Context, e *env, args []string) error {
 	t.connecting = connectingOf(list)
 	self := sys.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return t }))
 	defer sys.Root.Stop(self)
-	sys.Root.Send(sys.Servers, &actors.WatchServers{PID: self})
+	sys.Root.Send(sys.Servers, &servers.WatchServers{PID: self})
 	if sys.Store != nil {
 		sys.Root.Send(sys.Store, &actors.WatchLog{Watcher: self})
 	}
@@ -157,7 +158,7 @@ func runChat(ctx context.Context, e *env, args []string) error {
 
 	ready := 0
 	for _, s := range list {
-		if s.State == actors.StateReady || s.State == actors.StateIdle {
+		if s.State == servers.StateReady || s.State == servers.StateIdle {
 			ready++
 		}
 	}

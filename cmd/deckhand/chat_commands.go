@@ -11,6 +11,7 @@ import (
 
 	"deckhand/actors"
 	"deckhand/config"
+	"deckhand/servers"
 )
 
 func (t *terminal) command(c actor.Context, line string) {
@@ -147,7 +148,7 @@ func (t *terminal) connect(ctx context.Context, args []string) string {
 			if s.Alias != alias || !s.Settled() {
 				continue
 			}
-			if s.State != actors.StateReady {
+			if s.State != servers.StateReady {
 				t.sys.RemoveServer(ctx, alias)
 				return fmt.Sprintf("%s: %s\n", alias, stateText(s))
 			}

@@ -12,6 +12,7 @@ import (
 	"deckhand/actors"
 	"deckhand/clean"
 	"deckhand/config"
+	"deckhand/servers"
 	"deckhand/tools"
 )
 
@@ -68,7 +69,7 @@ func (t *terminal) attachResource(c actor.Context, arg string) {
 			root.Send(self, &resourceAttached{uri: arg, err: err})
 			return
 		}
-		alias, uri := actors.SplitResource(arg, list)
+		alias, uri := servers.SplitResource(arg, list)
 		read, err := readResource(ctx, sys, alias, uri)
 		if err != nil {
 			root.Send(self, &resourceAttached{uri: uri, err: err})
@@ -93,7 +94,7 @@ func (t *terminal) resourceEvent(c actor.Context, msg any) bool {
 		if !t.maybeQuit() {
 			t.prompt()
 		}
-	case *actors.ResourceUpdated:
+	case *servers.ResourceUpdated:
 		i := slices.IndexFunc(t.resources, func(r *chatResource) bool { return r.alias == m.Alias && r.uri == m.URI })
 		if i < 0 {
 			return true
@@ -248,7 +249,7 @@ func (t *terminal) promptCommand(c actor.Context, line string) {
 			fail(err)
 			return
 		}
-		i := slices.IndexFunc(list.Prompts, func(p actors.Prompt) bool { return p.Name == name })
+		i := slices.IndexFunc(list.Prompts, func(p servers.Prompt) bool { return p.Name == name })
 		if i < 0 {
 			fail(fmt.Errorf("server %s has no prompt %q: :prompts %s lists them", alias, clean.Line(name), alias))
 			return

@@ -11,6 +11,7 @@ import (
 	"deckhand/actors"
 	"deckhand/approval"
 	"deckhand/clean"
+	"deckhand/servers"
 )
 
 // Messages to the terminal actor.
@@ -157,9 +158,9 @@ func (t *terminal) Receive(c actor.Context) {
 		}
 		fmt.Fprintf(t.info, "%s\n", t.paint(red, fmt.Sprintf("error: %v. %s", m.Err, kept)))
 		t.quit(m.Err)
-	case *actors.ServerStatus:
+	case *servers.ServerStatus:
 		t.serverChanged(m)
-	case *actors.ElicitationRequested, *actors.ElicitationClosed:
+	case *servers.ElicitationRequested, *servers.ElicitationClosed:
 		t.elicitEvent(c, m) // a server's question (chat_elicit.go)
 	default:
 		t.resourceEvent(c, m) // :attach and prompts (chat_resources.go)
@@ -168,7 +169,7 @@ func (t *terminal) Receive(c actor.Context) {
 
 // connectingOf is the set of servers still on their first connection, true
 // for those whose tools are offered from their last connection meanwhile.
-func connectingOf(list []actors.ServerStatus) map[string]bool {
+func connectingOf(list []servers.ServerStatus) map[string]bool {
 	out := map[string]bool{}
 	for _, s := range list {
 		if !s.Settled() {
@@ -181,7 +182,7 @@ func connectingOf(list []actors.ServerStatus) map[string]bool {
 // connectingLine names the servers still on their first connection: those
 // whose tools are offered from their last connection (a call to one waits
 // for it), and those whose tools join when they are ready.
-func connectingLine(list []actors.ServerStatus) string {
+func connectingLine(list []servers.ServerStatus) string {
 	var cached, fresh []string
 	for _, s := range list {
 		switch {
@@ -207,18 +208,18 @@ func connectingLine(list []actors.ServerStatus) string {
 
 // serverChanged announces a server that was connecting when the chat began,
 // once it is ready (its tools join from the next request) or has failed.
-func (t *terminal) serverChanged(s *actors.ServerStatus) {
+func (t *terminal) serverChanged(s *servers.ServerStatus) {
 	cached, ok := t.connecting[s.Alias]
 	if !ok || !s.Settled() {
 		return
 	}
 	delete(t.connecting, s.Alias)
 	t.endLine()
-	if s.State == actors.StateReady && cached {
+	if s.State == servers.StateReady && cached {
 		fmt.Fprintf(t.info, "%s\n", t.paint(dim, fmt.Sprintf("(%s is ready: %d tools)", s.Alias, s.Tools)))
 		return
 	}
-	if s.State == actors.StateReady {
+	if s.State == servers.StateReady {
 		fmt.Fprintf(t.info, "%s\n", t.paint(dim, fmt.Sprintf("(%s is ready: %d tools, offered from the next request)", s.Alias, s.Tools)))
 		return
 	}
@@ -369,5 +370,5 @@ func indent(s, prefix string) string {
 }
 
 func progressLine(m *actors.ToolCallProgress) string {
-	return progressText(&actors.ToolProgress{Progress: m.Progress})
+	return progressText(&servers.ToolProgress{Progress: m.Progress})
 }

@@ -13,6 +13,7 @@ import (
 	"deckhand/actors"
 	"deckhand/config"
 	"deckhand/keys"
+	"deckhand/servers"
 	"deckhand/tools"
 	"deckhand/transport/mcp"
 )
@@ -51,7 +52,7 @@ func runConformance(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if st := list[0]; st.State != actors.StateReady {
+	if st := list[0]; st.State != servers.StateReady {
 		return fmt.Errorf("scenario %s: %s", scenario, stateText(st))
 	}
 	cat, err := sys.Catalog(ctx)
@@ -176,8 +177,8 @@ func exampleArgs(schema any) map[string]any {
 // that follows the authorization server's redirect to Deckhand's loopback
 // redirect. Tokens stay in memory. The suite's context
 // (MCP_CONFORMANCE_CONTEXT) may give a pre-registered client.
-func conformanceSignIn(e *env) *actors.SignInOptions {
-	o := &actors.SignInOptions{
+func conformanceSignIn(e *env) *servers.SignInOptions {
+	o := &servers.SignInOptions{
 		AtStart: true,
 		Browser: followRedirects,
 		OAuth: mcp.OAuth{
@@ -222,13 +223,13 @@ func followRedirects(ctx context.Context, url string) error {
 // accepts the form as it comes (its defaults), and agrees to open a page.
 func answerElicitations(sys *actors.System) {
 	pid := sys.Root.Spawn(actor.PropsFromFunc(func(c actor.Context) {
-		if m, ok := c.Message().(*actors.ElicitationRequested); ok {
+		if m, ok := c.Message().(*servers.ElicitationRequested); ok {
 			var content map[string]any
 			if m.Form != nil {
 				content = m.Form.Defaults()
 			}
-			c.Send(sys.Servers, &actors.ElicitationAnswer{ID: m.ID, Action: actors.ElicitAccept, Content: content})
+			c.Send(sys.Servers, &servers.ElicitationAnswer{ID: m.ID, Action: servers.ElicitAccept, Content: content})
 		}
 	}))
-	sys.Root.Send(sys.Servers, &actors.WatchServers{PID: pid})
+	sys.Root.Send(sys.Servers, &servers.WatchServers{PID: pid})
 }

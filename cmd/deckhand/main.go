@@ -23,6 +23,7 @@ import (
 	"deckhand/actors"
 	"deckhand/clean"
 	"deckhand/config"
+	"deckhand/servers"
 	"deckhand/store"
 	"deckhand/transport/mcp"
 )
@@ -284,7 +285,7 @@ func (e *env) loadConfigForUpdate() (*config.Config, error) {
 // connect starts the actors for cfg's servers (or only those named in
 // only) and waits until each has an outcome, at most maxWait (0: the longest
 // connect timeout). On success the caller must stopSystem.
-func (e *env) connect(ctx context.Context, cfg *config.Config, maxWait time.Duration, only ...string) (*actors.System, []actors.ServerStatus, error) {
+func (e *env) connect(ctx context.Context, cfg *config.Config, maxWait time.Duration, only ...string) (*actors.System, []servers.ServerStatus, error) {
 	if len(only) > 0 {
 		picked := map[string]config.Server{}
 		for _, alias := range only {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"deckhand/actors"
+	"deckhand/servers"
 	"deckhand/tools"
 )
 
@@ -104,7 +105,7 @@ type listedToolJSON struct {
 // servers are down or still connecting, with note after the reason. An idle
 // on-demand server is not down: its tools are those of its last
 // connection. On success the caller must stopSystem.
-func (e *env) catalog(ctx context.Context, note string, maxWait time.Duration, only ...string) (*actors.System, *tools.Catalog, []actors.ServerStatus, error) {
+func (e *env) catalog(ctx context.Context, note string, maxWait time.Duration, only ...string) (*actors.System, *tools.Catalog, []servers.ServerStatus, error) {
 	cfg, err := e.loadConfig()
 	if err != nil {
 		return nil, nil, nil, err
@@ -119,7 +120,7 @@ func (e *env) catalog(ctx context.Context, note string, maxWait time.Duration, o
 		return nil, nil, nil, err
 	}
 	for _, s := range list {
-		if s.State != actors.StateReady && s.State != actors.StateIdle {
+		if s.State != servers.StateReady && s.State != servers.StateIdle {
 			fmt.Fprintf(e.stderr, "%s: %s%s\n", s.Alias, stateText(s), note)
 		}
 	}

@@ -1,4 +1,4 @@
-package actors
+package servers
 
 import (
 	"context"
@@ -15,20 +15,20 @@ import (
 	"deckhand/tools"
 )
 
-// pinBook keeps the pinned definition of every tool (trust on first use):
+// Pins keeps the pinned definition of every tool (trust on first use):
 // the first definition seen of a tool is pinned; a later, different one is
 // a change, which no grant or rule covers until the person accepts it (or,
 // for a trusted server, is accepted and logged). Kept in memory, loaded
 // from the log at start and written to it by the store actor; safe for
 // concurrent use (the registry pins, conversations check and accept).
-type pinBook struct {
+type Pins struct {
 	mu   sync.Mutex
 	pins map[string]store.Pin // by alias.tool
 	save func(store.Pin)      // nil without a log
 }
 
-func newPinBook(ctx context.Context, db *store.DB, save func(store.Pin)) (*pinBook, error) {
-	b := &pinBook{pins: map[string]store.Pin{}, save: save}
+func NewPins(ctx context.Context, db *store.DB, save func(store.Pin)) (*Pins, error) {
+	b := &Pins{pins: map[string]store.Pin{}, save: save}
 	if db == nil {
 		return b, nil
 	}
@@ -54,7 +54,7 @@ type PinNews struct {
 // that appear on a server already known as added, notes the tools missing
 // from the listing of a server in listed (aliases whose listing the catalog
 // holds), and accepts the changes of trusted servers.
-func (b *pinBook) observe(cat *tools.Catalog, listed []string) PinNews {
+func (b *Pins) observe(cat *tools.Catalog, listed []string) PinNews {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	var news PinNews
@@ -102,7 +102,7 @@ func (b *pinBook) observe(cat *tools.Catalog, listed []string) PinNews {
 }
 
 // pin is what the book holds of a tool, if anything.
-func (b *pinBook) pin(tool string) (store.Pin, bool) {
+func (b *Pins) pin(tool string) (store.Pin, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	p, ok := b.pins[tool]
@@ -111,7 +111,7 @@ func (b *pinBook) pin(tool string) (store.Pin, bool) {
 
 // fresh reports whether a tool was added to a server already known, less
 // than newFor ago, and when.
-func (b *pinBook) fresh(tool string) (bool, time.Time) {
+func (b *Pins) Fresh(tool string) (bool, time.Time) {
 	p, ok := b.pin(tool)
 	if !ok || !p.Added || p.FirstSeen.IsZero() || time.Since(p.FirstSeen) > newFor {
 		return false, time.Time{}
@@ -121,7 +121,7 @@ func (b *pinBook) fresh(tool string) (bool, time.Time) {
 
 // gone lists the pinned tools of alias (every alias when "") missing from
 // their server's last listing, by name.
-func (b *pinBook) gone(alias string) []store.Pin {
+func (b *Pins) Gone(alias string) []store.Pin {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	var out []store.Pin
@@ -136,7 +136,7 @@ func (b *pinBook) gone(alias string) []store.Pin {
 
 // changed reports whether t differs from its pinned definition, and that
 // definition (nil when unknown).
-func (b *pinBook) changed(t tools.Tool) (bool, *sdk.Tool) {
+func (b *Pins) Changed(t tools.Tool) (bool, *sdk.Tool) {
 	b.mu.Lock()
 	p, ok := b.pins[t.Display]
 	b.mu.Unlock()
@@ -151,7 +151,7 @@ func (b *pinBook) changed(t tools.Tool) (bool, *sdk.Tool) {
 }
 
 // accept pins t's current definition: the person approved it as it is.
-func (b *pinBook) accept(t tools.Tool) {
+func (b *Pins) Accept(t tools.Tool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	p, ok := b.pins[t.Display]
@@ -162,7 +162,7 @@ func (b *pinBook) accept(t tools.Tool) {
 }
 
 // pinLocked pins t's definition, keeping p's history (first seen, added).
-func (b *pinBook) pinLocked(t tools.Tool, p store.Pin) {
+func (b *Pins) pinLocked(t tools.Tool, p store.Pin) {
 	def, err := json.Marshal(t.Raw)
 	if err != nil {
 		return
@@ -171,7 +171,7 @@ func (b *pinBook) pinLocked(t tools.Tool, p store.Pin) {
 	b.saveLocked(p)
 }
 
-func (b *pinBook) saveLocked(p store.Pin) {
+func (b *Pins) saveLocked(p store.Pin) {
 	b.pins[p.Tool] = p
 	if b.save != nil {
 		b.save(p)

@@ -1,4 +1,4 @@
-package actors
+package servers
 
 import (
 	"context"
@@ -155,9 +155,9 @@ func cutText(s string, n int) string {
 	return s
 }
 
-// usableURI reports whether a server's URI can be shown and asked for as
+// UsableURI reports whether a server's URI can be shown and asked for as
 // it is: one clean line of a bounded length.
-func usableURI(uri string) bool {
+func UsableURI(uri string) bool {
 	return uri != "" && len(uri) <= maxURILen && clean.Line(uri) == uri && strings.TrimSpace(uri) == uri
 }
 
@@ -204,7 +204,7 @@ func (m *ListResources) run(ctx context.Context, conn *mcp.Conn) any {
 	}
 	out.Truncated = truncated
 	for _, r := range list {
-		if !usableURI(r.URI) {
+		if !UsableURI(r.URI) {
 			out.LeftOut++
 			continue
 		}
@@ -221,7 +221,7 @@ func (m *ListResources) run(ctx context.Context, conn *mcp.Conn) any {
 	}
 	out.Truncated = out.Truncated || truncated
 	for _, t := range templates {
-		if !usableURI(t.URITemplate) {
+		if !UsableURI(t.URITemplate) {
 			out.LeftOut++
 			continue
 		}
@@ -235,7 +235,7 @@ func (m *ListResources) run(ctx context.Context, conn *mcp.Conn) any {
 
 func (m *ReadResource) run(ctx context.Context, conn *mcp.Conn) any {
 	out := &ResourceRead{Alias: m.Alias, URI: m.URI}
-	if !usableURI(m.URI) {
+	if !UsableURI(m.URI) {
 		out.Err = fmt.Errorf("%q is not a resource URI", m.URI)
 		return out
 	}
@@ -396,7 +396,7 @@ func (a *serverActor) subscribe(c actor.Context, sender *actor.PID, m *Subscribe
 			c.Send(sender, &Done{Err: err})
 		}
 	}
-	if !usableURI(m.URI) {
+	if !UsableURI(m.URI) {
 		answer(fmt.Errorf("%q is not a resource URI", m.URI))
 		return false
 	}
@@ -515,83 +515,6 @@ func (a *serversActor) forwardRequest(c actor.Context, m serverRequest) {
 
 // --- Blocking helpers, for terminal commands, tests and the window's
 // background work.
-
-// Resources lists a server's resources and templates.
-func (s *System) Resources(ctx context.Context, alias string) (*ResourceListing, error) {
-	l, err := ask[*ResourceListing](ctx, s, s.Servers, &ListResources{Alias: alias})
-	if err != nil {
-		return nil, err
-	}
-	return l, l.Err
-}
-
-// ReadResource reads one resource of a server.
-func (s *System) ReadResource(ctx context.Context, alias, uri string) (*ResourceRead, error) {
-	r, err := ask[*ResourceRead](ctx, s, s.Servers, &ReadResource{Alias: alias, URI: uri})
-	if err != nil {
-		return nil, err
-	}
-	return r, r.Err
-}
-
-// Subscribe makes pid hear of changes to a server's resource (off: no
-// longer).
-func (s *System) Subscribe(ctx context.Context, alias, uri string, pid *actor.PID, off bool) error {
-	d, err := ask[*Done](ctx, s, s.Servers, &SubscribeResource{Alias: alias, URI: uri, PID: pid, Off: off})
-	if err != nil {
-		return err
-	}
-	return d.Err
-}
-
-// Prompts lists a server's prompts.
-func (s *System) Prompts(ctx context.Context, alias string) (*PromptListing, error) {
-	l, err := ask[*PromptListing](ctx, s, s.Servers, &ListPrompts{Alias: alias})
-	if err != nil {
-		return nil, err
-	}
-	return l, l.Err
-}
-
-// GetPrompt asks a server for a prompt filled in with args.
-func (s *System) GetPrompt(ctx context.Context, alias, name string, args map[string]string) (*PromptResult, error) {
-	r, err := ask[*PromptResult](ctx, s, s.Servers, &GetPrompt{Alias: alias, Name: name, Args: args})
-	if err != nil {
-		return nil, err
-	}
-	return r, r.Err
-}
-
-// FindResource says which ready servers list uri among their resources,
-// or whose templates could make it (RFC 6570, see TemplateMatches): for `mcp read
-// URI` and `:attach URI` without an alias.
-func (s *System) FindResource(ctx context.Context, uri string) ([]string, error) {
-	list, err := s.ServerStatuses(ctx, false)
-	if err != nil {
-		return nil, err
-	}
-	var listed, templated []string
-	for _, st := range list {
-		if st.State != StateReady {
-			continue
-		}
-		l, err := s.Resources(ctx, st.Alias)
-		if err != nil || l == nil {
-			continue
-		}
-		if slices.ContainsFunc(l.Resources, func(r Resource) bool { return r.URI == uri }) {
-			listed = append(listed, st.Alias)
-			continue
-		}
-		if slices.ContainsFunc(l.Templates, func(t ResourceTemplate) bool { return TemplateMatches(t.URITemplate, uri) }) {
-			templated = append(templated, st.Alias)
-		}
-	}
-	if len(listed) > 0 {
-		return listed, nil
-	}
-	return templated, nil
-}
 
 // TemplateMatches reports whether uri could come from the RFC 6570
 // template, as go-sdk's servers decide which template serves a URI: by the

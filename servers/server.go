@@ -1,4 +1,4 @@
-package actors
+package servers
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/config"
+	"deckhand/redact"
 	"deckhand/tools"
 	"deckhand/transport/mcp"
 )
@@ -131,7 +132,7 @@ type serverDeps struct {
 	store      *actor.PID
 	// secrets are removed from results, progress and errors as they
 	// leave the server (redact_result.go).
-	secrets *secretSet
+	secrets *redact.Set
 }
 
 // serverActor owns the connection to one server.

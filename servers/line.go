@@ -1,4 +1,4 @@
-package actors
+package servers
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"deckhand/redact"
 	"deckhand/transport/mcp"
 )
 
@@ -35,7 +36,7 @@ type liveConn struct {
 	conn    *mcp.Conn
 	alias   string
 	timeout time.Duration // a call's, unless it sets its own
-	secrets *secretSet
+	secrets *redact.Set
 	workers *workers
 
 	mu     sync.Mutex
@@ -94,7 +95,7 @@ func (l *liveConn) run(ctx context.Context, call *inflight, cancelTimeout contex
 		args = map[string]any{}
 	}
 	res, err := l.conn.CallTool(ctx, tool, args, progress)
-	secrets := l.secrets.get()
+	secrets := l.secrets.Get()
 	res, err = redactResult(secrets, res), secrets.Error(err)
 	switch {
 	case err == nil:
@@ -147,7 +148,7 @@ func (l *liveConn) redacted(f func(mcp.Progress)) func(mcp.Progress) {
 		return nil
 	}
 	return func(p mcp.Progress) {
-		p.Message = l.secrets.get().String(p.Message)
+		p.Message = l.secrets.Get().String(p.Message)
 		f(p)
 	}
 }

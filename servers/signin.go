@@ -1,4 +1,4 @@
-package actors
+package servers
 
 import (
 	"context"
@@ -275,61 +275,8 @@ func (a *serverActor) signedIn(conn *mcp.Conn) {
 	a.status.Account, a.status.SignedIn = conn.Account()
 }
 
-// SignIn signs in to a server and waits (within ctx) until it is ready or
-// the sign-in failed. shown, if not nil, is given the authorization page's
-// URL once the browser has been asked to open it.
-func (s *System) SignIn(ctx context.Context, alias string, shown func(url string)) (ServerStatus, error) {
-	type outcome struct {
-		st  *ServerStatus
-		err error
-	}
-	done := make(chan outcome, 1)
-	go func() {
-		st, err := ask[*ServerStatus](ctx, s, s.Servers, &SignIn{Alias: alias})
-		done <- outcome{st, err}
-	}()
-	lastURL := ""
-	tick := time.NewTicker(100 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		select {
-		case o := <-done:
-			if o.err != nil {
-				return ServerStatus{}, o.err
-			}
-			if o.st.State != StateReady {
-				return *o.st, fmt.Errorf("server %s: %s: %s", alias, o.st.State, o.st.Reason)
-			}
-			return *o.st, nil
-		case <-tick.C:
-			if shown == nil {
-				continue
-			}
-			list, err := s.ServerStatuses(ctx, false)
-			if err != nil {
-				continue
-			}
-			for _, st := range list {
-				if st.Alias == alias && st.SignInURL != "" && st.SignInURL != lastURL {
-					lastURL = st.SignInURL
-					shown(lastURL)
-				}
-			}
-		}
-	}
-}
-
-// SignOut forgets a server's sign-in and disconnects it.
-func (s *System) SignOut(ctx context.Context, alias string) error {
-	d, err := ask[*Done](ctx, s, s.Servers, &SignOut{Alias: alias})
-	if err != nil {
-		return err
-	}
-	return d.Err
-}
-
 // TokensWarning says why sign-ins are kept in memory only (no keyring), or
 // "".
-func (s *System) TokensWarning() string {
-	return s.signIn.withDefaults().OAuth.Tokens.Warning()
+func (o *SignInOptions) TokensWarning() string {
+	return o.withDefaults().OAuth.Tokens.Warning()
 }

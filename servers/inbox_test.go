@@ -1,10 +1,12 @@
-package actors
+package servers
 
 import (
 	"context"
 	"testing"
+	"time"
 
-	"deckhand/testutil"
+	"github.com/asynkron/protoactor-go/actor"
+
 	"deckhand/transport/mcp"
 )
 
@@ -12,16 +14,17 @@ import (
 // loses the oldest progress and never the result; what is held stays
 // bounded whatever the flood.
 func TestInboxKeepsResultsUnderAProgressFlood(t *testing.T) {
-	sys := startChat(t, testutil.NewModelServer(t), nil).sys
-	in := sys.newInbox(16)
+	as := actor.NewActorSystem()
+	defer as.Shutdown()
+	in := newInbox(as.ProcessRegistry, 16)
 	defer in.close()
 	const flood = 50_000
 	for i := range flood {
-		sys.Root.Send(in.pid, &ToolProgress{ID: "x", Progress: progressOf(i)})
+		as.Root.Send(in.pid, &ToolProgress{ID: "x", Progress: progressOf(i)})
 	}
-	sys.Root.Send(in.pid, &ToolResult{ID: "x"})
+	as.Root.Send(in.pid, &ToolResult{ID: "x"})
 	for i := range flood {
-		sys.Root.Send(in.pid, &ToolProgress{ID: "x", Progress: progressOf(flood + i)})
+		as.Root.Send(in.pid, &ToolProgress{ID: "x", Progress: progressOf(flood + i)})
 	}
 	in.q.mu.Lock()
 	held := len(in.q.items)
@@ -29,7 +32,7 @@ func TestInboxKeepsResultsUnderAProgressFlood(t *testing.T) {
 	if held > 17 {
 		t.Errorf("%d messages held after a flood of %d progress, want at most 16 progress and the result", held, 2*flood)
 	}
-	ctx, cancel := context.WithTimeout(t.Context(), wait)
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	var got []any
 	for len(got) < held {

@@ -1,11 +1,10 @@
-package actors
+package servers
 
 import (
 	"context"
 	"fmt"
 	"maps"
 	"net/url"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -14,6 +13,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/clean"
+	"deckhand/store"
 	"deckhand/transport/mcp"
 )
 
@@ -88,7 +88,7 @@ type (
 func (a *serverActor) elicitor(c actor.Context) func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
 	self, root, servers := c.Self(), c.ActorSystem().Root, c.Parent()
 	return func(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
-		id := newID("elicit")
+		id := store.NewID("elicit")
 		reply := make(chan *sdk.ElicitResult, 1)
 		root.Send(self, &elicitAsk{id: id, params: req.Params, reply: reply})
 		select {
@@ -184,7 +184,7 @@ func (a *serversActor) elicitReceive(c actor.Context, msg any) {
 		time.AfterFunc(timeout, func() {
 			root.Send(self, &elicitEnded{id: id, reason: fmt.Sprintf("no answer within %v", timeout), action: ElicitDecline})
 		})
-		a.deps.log.Info("elicitation asked", "server", m.Server, "mode", m.Mode, "fields", fieldNames(m.Form))
+		a.deps.log.Info("elicitation asked", "server", m.Server, "mode", m.Mode, "fields", m.Form.Names())
 		if a.deps.store != nil && m.Conversation != "" {
 			c.Send(a.deps.store, m)
 		}
@@ -246,37 +246,4 @@ func (a *serversActor) closeElicitation(c actor.Context, r *ElicitationRequested
 	for _, w := range a.watchers {
 		c.Send(w, closed)
 	}
-}
-
-func fieldNames(f *mcp.Form) []string {
-	if f == nil {
-		return nil
-	}
-	var out []string
-	for _, fl := range f.Fields {
-		out = append(out, fl.Name)
-	}
-	return slices.Clip(out)
-}
-
-// elicitLog is what the log keeps of an elicitation: never the answer's
-// values (they may be secret), only which fields were asked and answered.
-func elicitAskedData(m *ElicitationRequested) map[string]any {
-	d := map[string]any{"id": m.ID, "server": m.Server, "call": m.Call, "mode": m.Mode, "message": m.Message, "deadline": m.Deadline}
-	if m.Mode == "url" {
-		d["host"] = m.Host
-	} else {
-		d["fields"] = fieldNames(m.Form)
-	}
-	return d
-}
-
-func elicitClosedData(m *ElicitationClosed) map[string]any {
-	return map[string]any{"id": m.ID, "server": m.Server, "call": m.Call, "mode": m.Mode, "action": m.Action, "reason": m.Reason, "fields": m.Fields}
-}
-
-// AnswerElicitation answers a server's question (for terminal commands and
-// tests; the window sends the same message).
-func (s *System) AnswerElicitation(id, action string, content map[string]any) {
-	s.Root.Send(s.Servers, &ElicitationAnswer{ID: id, Action: action, Content: content})
 }

@@ -1,4 +1,4 @@
-package actors
+package servers
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"deckhand/toolcall"
 	"deckhand/tools"
+	"deckhand/transport/mcp"
 )
 
 // router routes tool calls to their servers without an actor in the way.
@@ -19,8 +20,8 @@ import (
 // goroutine. A call to a server that is connected runs on that server's
 // live connection (line.go) straight away; any other goes to the server's
 // actor, which queues it for a connection under way or says why it cannot
-// be made. Safe for concurrent use; a nil *router routes nothing.
-type router struct {
+// be made. Safe for concurrent use; a nil *Router routes nothing.
+type Router struct {
 	v atomic.Pointer[routes]
 }
 
@@ -41,7 +42,7 @@ type route struct {
 
 var emptyRoutes = &routes{catalog: tools.NewCatalog(nil), full: tools.NewCatalog(nil)}
 
-func (r *router) load() *routes {
+func (r *Router) load() *routes {
 	if r == nil {
 		return emptyRoutes
 	}
@@ -51,10 +52,10 @@ func (r *router) load() *routes {
 	return emptyRoutes
 }
 
-func (r *router) store(v *routes) { r.v.Store(v) }
+func (r *Router) store(v *routes) { r.v.Store(v) }
 
 // Catalog is the catalog the model is offered now.
-func (r *router) Catalog() *tools.Catalog { return r.load().catalog }
+func (r *Router) Catalog() *tools.Catalog { return r.load().catalog }
 
 // target is where a resolved call goes.
 type target struct {
@@ -66,7 +67,7 @@ type target struct {
 // resolve finds a call's server and tool. A call that cannot be made (an
 // unknown or disabled tool, a definition changed since it was checked) is
 // answered with res.
-func (r *router) resolve(m *CallTool) (t target, res *ToolResult) {
+func (r *Router) resolve(m *CallTool) (t target, res *ToolResult) {
 	rs := r.load()
 	refuse := func(display string, err error) (target, *ToolResult) {
 		return target{}, &ToolResult{ID: m.ID, Tool: display, Err: err}
@@ -125,7 +126,7 @@ func (rs *routes) disabled(alias, name string) bool {
 // m.ProgressTo) goes to from. A call on a live connection runs in a worker
 // goroutine and ends when ctx does; one that waits for its server's
 // connection is cancelled with CancelCall. dispatch never blocks.
-func (r *router) dispatch(ctx context.Context, root *actor.RootContext, m *CallTool, from *actor.PID) {
+func (r *Router) Dispatch(ctx context.Context, root *actor.RootContext, m *CallTool, from *actor.PID) {
 	t, res := r.resolve(m)
 	if res != nil {
 		root.Send(from, res)
@@ -139,7 +140,7 @@ func (r *router) dispatch(ctx context.Context, root *actor.RootContext, m *CallT
 
 // cancel cancels the call id (to tool, a display or wire name), whether it
 // runs on a live connection or waits in its server's actor.
-func (r *router) cancel(root *actor.RootContext, id, tool string) {
+func (r *Router) Cancel(root *actor.RootContext, id, tool string) {
 	rs := r.load()
 	alias, _, _ := strings.Cut(tool, ".")
 	if t, ok := rs.full.Lookup(tool); ok {
@@ -153,4 +154,49 @@ func (r *router) cancel(root *actor.RootContext, id, tool string) {
 		l.cancel(id)
 	}
 	root.Send(e.pid, &CancelCall{ID: id, Tool: tool})
+}
+
+// Call runs req and waits for its result, for a caller that is not an
+// actor (a terminal command, a test). On a connected server the call runs on
+// the caller's goroutine; one that must wait for its server's connection
+// goes through the server's actor. progress, if not nil, is called for each
+// progress notification. Cancelling ctx cancels the call on the server.
+func (r *Router) Call(ctx context.Context, root *actor.RootContext, req *CallTool, progress func(*ToolProgress)) (*ToolResult, error) {
+	t, res := r.resolve(req)
+	if res != nil {
+		return res, nil
+	}
+	if l := t.route.line.live(); l != nil {
+		var each func(mcp.Progress)
+		if progress != nil {
+			each = func(p mcp.Progress) { progress(&ToolProgress{ID: req.ID, Tool: t.display, Progress: p}) }
+		}
+		if res, ok := l.call(ctx, req, t.tool, each); ok {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			return res, nil
+		}
+	}
+	in := newInbox(root.ActorSystem().ProcessRegistry, 16)
+	defer in.close()
+	if progress != nil {
+		req.ProgressTo = in.pid
+	}
+	root.RequestWithCustomSender(t.route.pid, &serverCall{req: req, tool: t.tool}, in.pid)
+	for {
+		m, err := in.receive(ctx)
+		if err != nil {
+			r.Cancel(root, req.ID, req.Tool)
+			return nil, err
+		}
+		switch m := m.(type) {
+		case *ToolProgress:
+			if progress != nil {
+				progress(m)
+			}
+		case *ToolResult:
+			return m, nil
+		}
+	}
 }

@@ -1,8 +1,7 @@
-package actors
+package servers
 
 import (
 	"context"
-	"strconv"
 	"sync"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -86,15 +85,6 @@ func (q *inboxQueue) take() (any, bool) {
 	return m, true
 }
 
-// newInbox makes an inbox that keeps at most progressLimit progress
-// messages the reader has not taken yet.
-func (s *System) newInbox(progressLimit int) *inbox {
-	reg := s.as.ProcessRegistry
-	q := &inboxQueue{limit: max(progressLimit, 1), ready: make(chan struct{}, 1)}
-	pid, _ := reg.Add(inboxProcess{q}, "inbox/"+strconv.FormatUint(s.ids.Add(1), 10))
-	return &inbox{pid: pid, reg: reg, q: q}
-}
-
 func (in *inbox) close() { in.reg.Remove(in.pid) }
 
 // receive waits for the next message within ctx.
@@ -109,4 +99,12 @@ func (in *inbox) receive(ctx context.Context) (any, error) {
 		case <-in.q.ready:
 		}
 	}
+}
+
+// newInbox makes an inbox, registered in reg, that keeps at most
+// progressLimit progress messages the reader has not taken yet.
+func newInbox(reg *actor.ProcessRegistryValue, progressLimit int) *inbox {
+	q := &inboxQueue{limit: max(progressLimit, 1), ready: make(chan struct{}, 1)}
+	pid, _ := reg.Add(inboxProcess{q}, "inbox/"+reg.NextId())
+	return &inbox{pid: pid, reg: reg, q: q}
 }

@@ -1,4 +1,4 @@
-package actors
+package servers
 
 import (
 	"context"
@@ -75,15 +75,15 @@ type registryEntry struct {
 // calls; it is on no call's path.
 type registryActor struct {
 	log      *slog.Logger
-	router   *router
-	pins     *pinBook // nil: no pins kept
+	router   *Router
+	pins     *Pins // nil: no pins kept
 	servers  map[string]*registryEntry
 	catalog  *tools.Catalog // what the model is offered: disabled tools left out
 	full     *tools.Catalog // every listed tool: for pins and the servers panel
 	watchers []*actor.PID
 }
 
-func newRegistry(log *slog.Logger, pins *pinBook, r *router) *registryActor {
+func newRegistry(log *slog.Logger, pins *Pins, r *Router) *registryActor {
 	return &registryActor{
 		log:     log.With("actor", "registry"),
 		router:  r,
@@ -148,9 +148,9 @@ func (a *registryActor) Receive(c actor.Context) {
 		a.watchers = slices.DeleteFunc(a.watchers, func(p *actor.PID) bool { return p.Equal(m.Who) })
 	case *CallTool:
 		// The router's work, for a sender that asks the registry.
-		a.router.dispatch(context.Background(), c.ActorSystem().Root, m, c.Sender())
+		a.router.Dispatch(context.Background(), c.ActorSystem().Root, m, c.Sender())
 	case *CancelCall:
-		a.router.cancel(c.ActorSystem().Root, m.ID, m.Tool)
+		a.router.Cancel(c.ActorSystem().Root, m.ID, m.Tool)
 	}
 }
 
@@ -207,16 +207,4 @@ func (a *registryActor) publish() {
 		rs.servers[alias] = route{pid: e.pid, line: e.line, disabled: slices.Clone(e.server.DisabledTools), listed: e.listed}
 	}
 	a.router.store(rs)
-}
-
-// ServerListing is a server's whole listing, its disabled tools included
-// and marked.
-func (s *System) ServerListing(ctx context.Context, alias string) (*ServerListing, error) {
-	return ask[*ServerListing](ctx, s, s.Registry, &GetServerListing{Alias: alias})
-}
-
-// SetDisabledTools leaves the named tools of a server out of the catalog
-// from now on (the config file is the caller's to change).
-func (s *System) SetDisabledTools(alias string, names []string) {
-	s.Root.Send(s.Registry, &SetDisabledTools{Alias: alias, Tools: slices.Clone(names)})
 }

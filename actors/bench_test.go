@@ -13,6 +13,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/config"
+	"deckhand/conversation"
 	"deckhand/servers"
 	"deckhand/store"
 	"deckhand/testutil"
@@ -129,7 +130,7 @@ func BenchmarkToolRoundTrip(b *testing.B) {
 		c.restart()
 		before := len(model.Timings())
 		c.send("go")
-		expect[*RunFinished](c)
+		expect[*conversation.RunFinished](c)
 		t := model.Timings()[before:]
 		for i := 0; i+1 < len(t) && len(gaps) < b.N; i++ {
 			gaps = append(gaps, t[i+1].Arrived.Sub(t[i].Answered))
@@ -161,13 +162,13 @@ func BenchmarkParallelReadOnly(b *testing.B) {
 		for {
 			m := <-c.events
 			switch m.(type) {
-			case *ToolCallStarted:
+			case *conversation.ToolCallStarted:
 				if first.IsZero() {
 					first = time.Now()
 				}
-			case *ToolCallFinished:
+			case *conversation.ToolCallFinished:
 				last = time.Now()
-			case *RunFinished:
+			case *conversation.RunFinished:
 				return last.Sub(first)
 			}
 		}
@@ -204,17 +205,17 @@ func BenchmarkStoreEvents(b *testing.B) {
 		sys := Start(Options{Config: cfg, Log: db, Secrets: []string{"not-in-these-events"}})
 		start := time.Now()
 		conv := "conv-bench"
-		sys.Root.Send(sys.Store, &ConversationOpened{Conversation: conv, Model: "m"})
+		sys.Root.Send(sys.Store, &conversation.ConversationOpened{Conversation: conv, Model: "m"})
 		for i := 0; i < n; i += 4 {
 			run := fmt.Sprintf("run-%d", i/400)
 			if i%400 == 0 {
-				sys.Root.Send(sys.Store, &RunStarted{Conversation: conv, Run: run, Text: "a question"})
+				sys.Root.Send(sys.Store, &conversation.RunStarted{Conversation: conv, Run: run, Text: "a question"})
 			}
 			call := fmt.Sprint("c", i)
-			sys.Root.Send(sys.Store, &ToolCallRequested{Conversation: conv, Run: run, Call: call, Tool: "fs.read_text_file", Arguments: json.RawMessage(`{"path":"/tmp/a.txt"}`)})
-			sys.Root.Send(sys.Store, &ToolCallStarted{Conversation: conv, Run: run, Call: call, Tool: "fs.read_text_file", Arguments: json.RawMessage(`{"path":"/tmp/a.txt"}`)})
-			sys.Root.Send(sys.Store, &ToolCallFinished{Conversation: conv, Run: run, Call: call, Tool: "fs.read_text_file", Output: "the file's first line\nand the second", Elapsed: time.Millisecond})
-			sys.Root.Send(sys.Store, &AssistantMessage{Conversation: conv, Run: run, Text: "Here is what the file says."})
+			sys.Root.Send(sys.Store, &conversation.ToolCallRequested{Conversation: conv, Run: run, Call: call, Tool: "fs.read_text_file", Arguments: json.RawMessage(`{"path":"/tmp/a.txt"}`)})
+			sys.Root.Send(sys.Store, &conversation.ToolCallStarted{Conversation: conv, Run: run, Call: call, Tool: "fs.read_text_file", Arguments: json.RawMessage(`{"path":"/tmp/a.txt"}`)})
+			sys.Root.Send(sys.Store, &conversation.ToolCallFinished{Conversation: conv, Run: run, Call: call, Tool: "fs.read_text_file", Output: "the file's first line\nand the second", Elapsed: time.Millisecond})
+			sys.Root.Send(sys.Store, &conversation.AssistantMessage{Conversation: conv, Run: run, Text: "Here is what the file says."})
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		if err := sys.SyncLog(ctx); err != nil {

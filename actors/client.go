@@ -11,6 +11,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"deckhand/config"
+	"deckhand/conversation"
 	"deckhand/policy"
 	"deckhand/servers"
 	"deckhand/toolcall"
@@ -78,8 +79,8 @@ func (s *System) CallTool(ctx context.Context, tool string, args json.RawMessage
 }
 
 // StartConversation opens a conversation whose events go to opts.Watchers.
-func (s *System) StartConversation(ctx context.Context, opts ConversationOptions) (*actor.PID, string, error) {
-	res, err := ask[*ConversationStarted](ctx, s, s.Conversations, &StartConversation{Options: opts})
+func (s *System) StartConversation(ctx context.Context, opts conversation.ConversationOptions) (*actor.PID, string, error) {
+	res, err := ask[*conversation.ConversationStarted](ctx, s, s.Conversations, &conversation.StartConversation{Options: opts})
 	if err != nil {
 		return nil, "", err
 	}
@@ -105,7 +106,7 @@ func (s *System) SyncLog(ctx context.Context) error {
 func (s *System) UpdateConfig(cfg *config.Config) {
 	s.policy.Store(policy.New(cfg, s.lookupEnv))
 	s.addSecrets(cfg)
-	s.Root.Send(s.Conversations, &ConfigChanged{Config: cfg})
+	s.Root.Send(s.Conversations, &conversation.ConfigChanged{Config: cfg})
 }
 
 // addSecrets makes the log and the conversations redact cfg's secrets too (a key or token that

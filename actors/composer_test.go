@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"deckhand/config"
+	"deckhand/conversation"
 	"deckhand/store"
 	"deckhand/testutil"
-	"deckhand/tools"
 	"deckhand/transport/llm"
 )
 
@@ -35,24 +35,24 @@ func TestSetModel(t *testing.T) {
 		cfg.Model.Prices = map[string]config.Price{"big": {InputPerMTok: 1e6}}
 	})
 	c.send("q1")
-	if got := expect[*RunStarted](c).Model; got != "scripted" {
+	if got := expect[*conversation.RunStarted](c).Model; got != "scripted" {
 		t.Errorf("first run's model = %q", got)
 	}
-	if fin := expect[*RunFinished](c); fin.CostUSD != 0 {
+	if fin := expect[*conversation.RunFinished](c); fin.CostUSD != 0 {
 		t.Errorf("cost at the default price = %v", fin.CostUSD)
 	}
-	c.sys.Root.Send(c.conv, &SetModel{Name: "big"})
+	c.sys.Root.Send(c.conv, &conversation.SetModel{Name: "big"})
 	c.send("q2")
-	started := expect[*RunStarted](c)
+	started := expect[*conversation.RunStarted](c)
 	if started.Model != "big" {
 		t.Errorf("after SetModel, RunStarted.Model = %q", started.Model)
 	}
-	if fin := expect[*RunFinished](c); fin.CostUSD <= 0 {
+	if fin := expect[*conversation.RunFinished](c); fin.CostUSD <= 0 {
 		t.Errorf("cost at big's price = %v, want its input tokens at $1 each", fin.CostUSD)
 	}
-	c.sys.Root.Send(c.conv, &SetModel{})
+	c.sys.Root.Send(c.conv, &conversation.SetModel{})
 	c.send("q3")
-	expect[*RunFinished](c)
+	expect[*conversation.RunFinished](c)
 	reqs := model.Requests()
 	for i, want := range []string{"scripted", "big", "scripted"} {
 		if got := modelOf(t, reqs[i]); got != want {
@@ -83,15 +83,15 @@ func TestAttachmentsReachTheModel(t *testing.T) {
 	c := startChatWith(t, func(o *Options) { o.Log = db }, model, nil)
 	text := "line one\n```\nnot the end of the file\n"
 	png := testutil.TestPNG(3, 2)
-	c.sys.Root.Send(c.conv, &UserMessage{Text: "look", Attachments: []Attachment{
+	c.sys.Root.Send(c.conv, &conversation.UserMessage{Text: "look", Attachments: []conversation.Attachment{
 		{Name: "notes.md", Type: "text/plain; charset=utf-8", Data: []byte(text)},
 		{Name: "dot.png", Type: "image/png", Data: png},
 	}})
-	started := expect[*RunStarted](c)
+	started := expect[*conversation.RunStarted](c)
 	if started.Text != "look" || len(started.Attachments) != 2 || started.Attachments[1].Size != len(png) || len(started.Attachments[0].SHA256) != 64 {
 		t.Errorf("RunStarted = %+v", started)
 	}
-	expect[*RunFinished](c)
+	expect[*conversation.RunFinished](c)
 
 	var req struct{ Messages []llm.Message }
 	if err := json.Unmarshal(model.Requests()[0], &req); err != nil {
@@ -115,8 +115,8 @@ func TestAttachmentsReachTheModel(t *testing.T) {
 		t.Errorf("request = %.300s", model.Requests()[0])
 	}
 
-	c.sys.Root.Send(c.conv, &RemoveRun{Resend: true})
-	expect[*RunFinished](c)
+	c.sys.Root.Send(c.conv, &conversation.RemoveRun{Resend: true})
+	expect[*conversation.RunFinished](c)
 	if err := json.Unmarshal(model.Requests()[1], &req); err != nil {
 		t.Fatal(err)
 	}
@@ -151,20 +151,5 @@ func TestAttachmentsReachTheModel(t *testing.T) {
 	}
 	if !logged {
 		t.Error("no run.started for the run")
-	}
-}
-
-func TestUserMessageFence(t *testing.T) {
-	m := userMessage("", []Attachment{{Name: "a.txt", Type: "text/plain", Data: []byte("x ````` y")}})
-	if !strings.Contains(m.Content, "\n``````\nx ````` y\n``````") || strings.HasPrefix(m.Content, "\n") {
-		t.Errorf("content = %q", m.Content)
-	}
-	if m := userMessage("hi", nil); m.Content != "hi" || m.Parts != nil {
-		t.Errorf("without attachments: %+v", m)
-	}
-	for n, want := range map[int]string{0: "0 B", 1023: "1023 B", 3277: "3.2 KiB", 3 << 20: "3.0 MiB"} {
-		if got := tools.Size(n); got != want {
-			t.Errorf("tools.Size(%d) = %q, want %q", n, got, want)
-		}
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"deckhand/approval"
 	"deckhand/config"
+	"deckhand/conversation"
 	"deckhand/testutil"
 	"deckhand/transport/llm"
 )
@@ -69,7 +70,7 @@ func startChatWith(t testing.TB, opts func(*Options), model *testutil.ModelServe
 			ch.events <- m
 		}
 	}))
-	conv, _, err := sys.StartConversation(ctx, ConversationOptions{Watchers: []*actor.PID{watcher}})
+	conv, _, err := sys.StartConversation(ctx, conversation.ConversationOptions{Watchers: []*actor.PID{watcher}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +85,7 @@ func startChatWith(t testing.TB, opts func(*Options), model *testutil.ModelServe
 	return ch
 }
 
-func (c *chat) send(text string) { c.sys.Root.Send(c.conv, &UserMessage{Text: text}) }
+func (c *chat) send(text string) { c.sys.Root.Send(c.conv, &conversation.UserMessage{Text: text}) }
 
 // restart replaces the conversation with a fresh one (same watcher).
 func (c *chat) restart() {
@@ -92,7 +93,7 @@ func (c *chat) restart() {
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
 	c.sys.Root.Stop(c.conv)
-	conv, _, err := c.sys.StartConversation(ctx, ConversationOptions{Watchers: []*actor.PID{c.watcher}})
+	conv, _, err := c.sys.StartConversation(ctx, conversation.ConversationOptions{Watchers: []*actor.PID{c.watcher}})
 	if err != nil {
 		c.t.Fatal(err)
 	}
@@ -173,16 +174,16 @@ func TestPlainAnswer(t *testing.T) {
 	model := testutil.NewModelServer(t, testutil.ModelResponse{Body: testutil.TextChunks("Hello", ", ", "there.")})
 	c := startChat(t, model, map[string]*sdk.Server{"mem": testutil.NewServer("mem")})
 	c.send("hi")
-	started := expect[*RunStarted](c)
+	started := expect[*conversation.RunStarted](c)
 	var streamed strings.Builder
 	for {
 		m := <-c.events
 		c.seen = append(c.seen, m)
-		if d, ok := m.(*AssistantDelta); ok {
+		if d, ok := m.(*conversation.AssistantDelta); ok {
 			streamed.WriteString(d.Text)
 		}
-		if _, ok := m.(*RunFinished); ok {
-			fin := m.(*RunFinished)
+		if _, ok := m.(*conversation.RunFinished); ok {
+			fin := m.(*conversation.RunFinished)
 			if fin.Err != nil || fin.Text != "Hello, there." || fin.Run != started.Run || fin.Requests != 1 || fin.Usage.TotalTokens != 13 {
 				t.Errorf("RunFinished = %+v", fin)
 			}
@@ -207,15 +208,15 @@ func TestToolLoop(t *testing.T) {
 		answer("The server said ping."))
 	c := startChat(t, model, map[string]*sdk.Server{"mem": testutil.NewServer("mem")}, autoApprove("mem.echo"))
 	c.send("echo ping")
-	st := expect[*ToolCallStarted](c)
+	st := expect[*conversation.ToolCallStarted](c)
 	if st.Tool != "mem.echo" || st.Call != "call_1" || string(st.Arguments) != `{"text":"ping"}` {
 		t.Errorf("ToolCallStarted = %+v", st)
 	}
-	fin := expect[*ToolCallFinished](c)
+	fin := expect[*conversation.ToolCallFinished](c)
 	if fin.Output != "Echo: ping" || fin.IsError {
 		t.Errorf("ToolCallFinished = %+v", fin)
 	}
-	done := expect[*RunFinished](c)
+	done := expect[*conversation.RunFinished](c)
 	if done.Text != "The server said ping." || done.Requests != 2 {
 		t.Errorf("RunFinished = %+v", done)
 	}
@@ -252,63 +253,63 @@ func TestApprovals(t *testing.T) {
 		cfg.MCP.ApprovalTimeout = 200 * time.Millisecond
 	})
 	reply := func(a approval.Answer) {
-		req := expect[*ApprovalRequested](c)
-		c.sys.Root.Send(c.conv, &ApprovalAnswer{ID: req.ID, Answer: a})
+		req := expect[*conversation.ApprovalRequested](c)
+		c.sys.Root.Send(c.conv, &conversation.ApprovalAnswer{ID: req.ID, Answer: a})
 	}
 
 	c.send("1")
-	req := expect[*ApprovalRequested](c)
+	req := expect[*conversation.ApprovalRequested](c)
 	if req.Request.Display != "mem.echo" || req.Request.Server != "mem" || string(req.Request.Arguments) != `{"text":"once"}` || req.Request.Description != "Echo the text back" || req.Deadline.IsZero() {
 		t.Errorf("ApprovalRequested = %+v", req)
 	}
-	c.sys.Root.Send(c.conv, &ApprovalAnswer{ID: req.ID, Answer: approval.AllowOnce})
-	if cl := expect[*ApprovalClosed](c); cl.Answer != approval.AllowOnce {
+	c.sys.Root.Send(c.conv, &conversation.ApprovalAnswer{ID: req.ID, Answer: approval.AllowOnce})
+	if cl := expect[*conversation.ApprovalClosed](c); cl.Answer != approval.AllowOnce {
 		t.Errorf("ApprovalClosed = %+v", cl)
 	}
-	if f := expect[*ToolCallFinished](c); f.Output != "Echo: once" {
+	if f := expect[*conversation.ToolCallFinished](c); f.Output != "Echo: once" {
 		t.Errorf("allowed once: %+v", f)
 	}
-	expect[*RunFinished](c)
+	expect[*conversation.RunFinished](c)
 
 	c.send("2")
 	reply(approval.AllowSession)
-	if f := expect[*ToolCallFinished](c); f.Output != "Echo: session" {
+	if f := expect[*conversation.ToolCallFinished](c); f.Output != "Echo: session" {
 		t.Errorf("allowed for the session: %+v", f)
 	}
-	expect[*RunFinished](c)
+	expect[*conversation.RunFinished](c)
 
 	c.send("3") // granted for the session: no question
-	if f := expect[*ToolCallFinished](c); f.Output != "Echo: no ask now" {
+	if f := expect[*conversation.ToolCallFinished](c); f.Output != "Echo: no ask now" {
 		t.Errorf("session grant: %+v", f)
 	}
 	for _, e := range c.seen {
-		if r, ok := e.(*ApprovalRequested); ok && strings.Contains(string(r.Request.Arguments), "no ask now") {
+		if r, ok := e.(*conversation.ApprovalRequested); ok && strings.Contains(string(r.Request.Arguments), "no ask now") {
 			t.Errorf("asked again after a session grant")
 		}
 	}
-	expect[*RunFinished](c)
+	expect[*conversation.RunFinished](c)
 
 	c.send("4")
 	reply(approval.Deny)
-	if f := expect[*ToolCallFinished](c); !f.Denied || !strings.Contains(f.Output, "denied") {
+	if f := expect[*conversation.ToolCallFinished](c); !f.Denied || !strings.Contains(f.Output, "denied") {
 		t.Errorf("denied: %+v", f)
 	}
-	expect[*RunFinished](c)
+	expect[*conversation.RunFinished](c)
 	msgs, _ := c.request(7)
 	if last := msgs[len(msgs)-1]; last["role"] != "tool" || !strings.Contains(last["content"].(string), "The user denied this tool call") {
 		t.Errorf("the model was not told of the denial: %v", last)
 	}
 
 	c.send("5") // nobody answers
-	expect[*ApprovalRequested](c)
-	cl := expect[*ApprovalClosed](c)
+	expect[*conversation.ApprovalRequested](c)
+	cl := expect[*conversation.ApprovalClosed](c)
 	if cl.Answer != approval.Deny || !strings.Contains(cl.Reason, "no answer within 200ms") {
 		t.Errorf("timeout: %+v", cl)
 	}
-	if f := expect[*ToolCallFinished](c); !f.Denied {
+	if f := expect[*conversation.ToolCallFinished](c); !f.Denied {
 		t.Errorf("timed out call: %+v", f)
 	}
-	expect[*RunFinished](c)
+	expect[*conversation.RunFinished](c)
 }
 
 func TestAlwaysGrant(t *testing.T) {
@@ -317,9 +318,9 @@ func TestAlwaysGrant(t *testing.T) {
 	)
 	c := startChat(t, model, map[string]*sdk.Server{"mem": testutil.NewServer("mem")})
 	c.send("add")
-	req := expect[*ApprovalRequested](c)
-	c.sys.Root.Send(c.conv, &ApprovalAnswer{ID: req.ID, Answer: approval.AllowAlways})
-	expect[*RunFinished](c)
+	req := expect[*conversation.ApprovalRequested](c)
+	c.sys.Root.Send(c.conv, &conversation.ApprovalAnswer{ID: req.ID, Answer: approval.AllowAlways})
+	expect[*conversation.RunFinished](c)
 
 	// A new conversation in the same process no longer asks.
 	model.Add(calls(testutil.ToolCallSpec{ID: "b", Name: "mem__add", Arguments: `{"a":2,"b":2}`}), answer("4"))
@@ -327,16 +328,16 @@ func TestAlwaysGrant(t *testing.T) {
 	w := c.sys.Root.Spawn(propsFunc(func(m any) { events <- m }))
 	ctx, cancel := context.WithTimeout(t.Context(), wait)
 	defer cancel()
-	conv2, _, err := c.sys.StartConversation(ctx, ConversationOptions{Watchers: []*actor.PID{w}})
+	conv2, _, err := c.sys.StartConversation(ctx, conversation.ConversationOptions{Watchers: []*actor.PID{w}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.sys.Root.Send(conv2, &UserMessage{Text: "add again"})
+	c.sys.Root.Send(conv2, &conversation.UserMessage{Text: "add again"})
 	for m := range events {
-		if _, ok := m.(*ApprovalRequested); ok {
+		if _, ok := m.(*conversation.ApprovalRequested); ok {
 			t.Fatal("asked despite an always grant")
 		}
-		if f, ok := m.(*RunFinished); ok {
+		if f, ok := m.(*conversation.RunFinished); ok {
 			if f.Text != "4" {
 				t.Errorf("RunFinished = %+v", f)
 			}
@@ -364,7 +365,7 @@ func TestInvalidCalls(t *testing.T) {
 		answer("done"))
 	c := startChat(t, model, map[string]*sdk.Server{"cnt": srv}, autoApprove("cnt.*"))
 	c.send("go")
-	expect[*RunFinished](c)
+	expect[*conversation.RunFinished](c)
 	if n := served.Load(); n != 1 {
 		t.Errorf("the server saw %d calls, want only the valid one", n)
 	}
@@ -404,11 +405,11 @@ func TestToolErrors(t *testing.T) {
 		answer("it failed"))
 	c := startChat(t, model, map[string]*sdk.Server{"mem": testutil.NewServer("mem")}, autoApprove("mem.*"))
 	c.send("fail")
-	f := expect[*ToolCallFinished](c)
+	f := expect[*conversation.ToolCallFinished](c)
 	if !f.IsError || !strings.HasPrefix(f.Output, "The tool reported an error:\n") || !strings.Contains(f.Output, "failed on purpose") {
 		t.Errorf("isError result: %+v", f)
 	}
-	expect[*RunFinished](c)
+	expect[*conversation.RunFinished](c)
 }
 
 // Consecutive read-only calls run together; other calls one at a time.
@@ -426,16 +427,16 @@ func TestParallelDispatch(t *testing.T) {
 				}
 			})
 			c.send("go")
-			expect[*RunFinished](c)
+			expect[*conversation.RunFinished](c)
 			var order []string
 			for _, e := range c.seen {
 				switch e := e.(type) {
-				case *ToolCallStarted:
+				case *conversation.ToolCallStarted:
 					order = append(order, "start")
 					if e.Parallel != readOnly {
 						t.Errorf("ToolCallStarted.Parallel = %v", e.Parallel)
 					}
-				case *ToolCallFinished:
+				case *conversation.ToolCallFinished:
 					order = append(order, "end")
 				}
 			}
@@ -468,18 +469,18 @@ func TestDepthLimit(t *testing.T) {
 		cfg.MCP.MaxToolDepth = 2
 	})
 	c.send("loop")
-	n := expect[*Notice](c)
+	n := expect[*conversation.Notice](c)
 	if !strings.Contains(n.Text, "tool-call depth limit reached") {
 		t.Errorf("Notice = %q", n.Text)
 	}
-	fin := expect[*RunFinished](c)
+	fin := expect[*conversation.RunFinished](c)
 	if fin.Requests != 3 || fin.Err != nil {
 		t.Errorf("RunFinished = %+v, want 3 requests (2 tool rounds)", fin)
 	}
 	// The next run starts from a well-formed history.
 	model.Add(answer("fine"))
 	c.send("next")
-	expect[*RunFinished](c)
+	expect[*conversation.RunFinished](c)
 	msgs, _ := c.request(3)
 	for i, m := range msgs {
 		if m["role"] == "assistant" && m["tool_calls"] != nil {
@@ -494,15 +495,15 @@ func TestStopDuringStream(t *testing.T) {
 	model := testutil.NewModelServer(t, testutil.ModelResponse{Body: testutil.TextChunks("late"), Delay: time.Minute}, answer("after"))
 	c := startChat(t, model, nil)
 	c.send("slow")
-	expect[*RunStarted](c)
+	expect[*conversation.RunStarted](c)
 	testutil.Receive(t, model.Arrived(), wait, "the request")
-	c.sys.Root.Send(c.conv, &StopRun{})
-	fin := expect[*RunFinished](c)
+	c.sys.Root.Send(c.conv, &conversation.StopRun{})
+	fin := expect[*conversation.RunFinished](c)
 	if !fin.Stopped {
 		t.Errorf("RunFinished = %+v, want Stopped", fin)
 	}
 	c.send("again")
-	if fin := expect[*RunFinished](c); fin.Text != "after" {
+	if fin := expect[*conversation.RunFinished](c); fin.Text != "after" {
 		t.Errorf("the next run: %+v", fin)
 	}
 }
@@ -513,17 +514,17 @@ func TestStopDuringToolCall(t *testing.T) {
 		answer("next answer"))
 	c := startChat(t, model, map[string]*sdk.Server{"mem": testutil.NewServer("mem")}, autoApprove("mem.*"))
 	c.send("slow tool")
-	expect[*ToolCallStarted](c)
-	c.sys.Root.Send(c.conv, &StopRun{})
-	f := expect[*ToolCallFinished](c)
+	expect[*conversation.ToolCallStarted](c)
+	c.sys.Root.Send(c.conv, &conversation.StopRun{})
+	f := expect[*conversation.ToolCallFinished](c)
 	if !strings.Contains(f.Output, "Cancelled") {
 		t.Errorf("ToolCallFinished = %+v", f)
 	}
-	if fin := expect[*RunFinished](c); !fin.Stopped {
+	if fin := expect[*conversation.RunFinished](c); !fin.Stopped {
 		t.Errorf("RunFinished = %+v", fin)
 	}
 	c.send("and now?")
-	expect[*RunFinished](c)
+	expect[*conversation.RunFinished](c)
 	msgs, _ := c.request(1)
 	if len(msgs) != 5 || msgs[3]["role"] != "tool" || !strings.Contains(msgs[3]["content"].(string), "Cancelled") || msgs[4]["content"] != "and now?" {
 		t.Errorf("messages after a stop = %v", msgs)
@@ -535,16 +536,16 @@ func TestQueue(t *testing.T) {
 	c := startChat(t, model, nil)
 	c.send("first")
 	c.send("second")
-	if q := expect[*RunQueued](c); q.Text != "second" || q.Position != 1 {
+	if q := expect[*conversation.RunQueued](c); q.Text != "second" || q.Position != 1 {
 		t.Errorf("RunQueued = %+v", q)
 	}
-	if f := expect[*RunFinished](c); f.Text != "one" {
+	if f := expect[*conversation.RunFinished](c); f.Text != "one" {
 		t.Errorf("first run = %+v", f)
 	}
-	if s := expect[*RunStarted](c); s.Text != "second" {
+	if s := expect[*conversation.RunStarted](c); s.Text != "second" {
 		t.Errorf("second run = %+v", s)
 	}
-	if f := expect[*RunFinished](c); f.Text != "two" {
+	if f := expect[*conversation.RunFinished](c); f.Text != "two" {
 		t.Errorf("second run = %+v", f)
 	}
 }
@@ -554,7 +555,7 @@ func TestModelErrors(t *testing.T) {
 		model := testutil.NewModelServer(t, testutil.ModelResponse{Status: 401, Body: `{"error":{"message":"Incorrect API key provided"}}`})
 		c := startChat(t, model, nil)
 		c.send("hi")
-		fin := expect[*RunFinished](c)
+		fin := expect[*conversation.RunFinished](c)
 		var he *llm.HTTPError
 		if !errors.As(fin.Err, &he) || he.Status != 401 || !strings.Contains(fin.Err.Error(), "Incorrect API key provided") {
 			t.Errorf("RunFinished.Err = %v", fin.Err)
@@ -566,10 +567,10 @@ func TestModelErrors(t *testing.T) {
 			answer("finally"))
 		c := startChat(t, model, nil)
 		c.send("hi")
-		if n := expect[*Notice](c); !strings.Contains(n.Text, "429") || !strings.Contains(n.Text, "trying again in") {
+		if n := expect[*conversation.Notice](c); !strings.Contains(n.Text, "429") || !strings.Contains(n.Text, "trying again in") {
 			t.Errorf("Notice = %q", n.Text)
 		}
-		if fin := expect[*RunFinished](c); fin.Err != nil || fin.Text != "finally" || fin.Requests != 1 {
+		if fin := expect[*conversation.RunFinished](c); fin.Err != nil || fin.Text != "finally" || fin.Requests != 1 {
 			t.Errorf("RunFinished = %+v", fin)
 		}
 	})
@@ -577,13 +578,13 @@ func TestModelErrors(t *testing.T) {
 		model := testutil.NewModelServer(t, testutil.ModelResponse{Cut: true, Body: "data: {\"choices\":[{\"delta\":{\"content\":\"partial answ\"}}]}\n\n"}, answer("whole"))
 		c := startChat(t, model, nil)
 		c.send("hi")
-		msg := expect[*AssistantMessage](c)
-		fin := expect[*RunFinished](c)
+		msg := expect[*conversation.AssistantMessage](c)
+		fin := expect[*conversation.RunFinished](c)
 		if !msg.Incomplete || msg.Text != "partial answ" || fin.Err == nil {
 			t.Errorf("AssistantMessage = %+v, RunFinished = %+v", msg, fin)
 		}
 		c.send("again")
-		expect[*RunFinished](c)
+		expect[*conversation.RunFinished](c)
 		msgs, _ := c.request(1)
 		if msgs[2]["role"] != "assistant" || msgs[2]["content"] != "partial answ" {
 			t.Errorf("the partial answer is not in the history: %v", msgs)
@@ -593,7 +594,7 @@ func TestModelErrors(t *testing.T) {
 		model := testutil.NewModelServer(t)
 		c := startChat(t, model, nil, func(cfg *config.Config) { cfg.Model = config.Model{} })
 		c.send("hi")
-		if fin := expect[*RunFinished](c); !errors.Is(fin.Err, errNoModel) {
+		if fin := expect[*conversation.RunFinished](c); !errors.Is(fin.Err, conversation.ErrNoModel) {
 			t.Errorf("RunFinished.Err = %v", fin.Err)
 		}
 	})
@@ -603,16 +604,16 @@ func TestCommandLines(t *testing.T) {
 	model := testutil.NewModelServer(t, answer("Let me look.\nCMD: echo hello from the shell\n```\nCMD: rm -rf / (an example, not run)\n```"), answer("It printed hello."))
 	c := startChat(t, model, nil, allowExec)
 	c.send("run something")
-	req := expect[*ApprovalRequested](c)
+	req := expect[*conversation.ApprovalRequested](c)
 	if req.Request.Display != "local.exec" || string(req.Request.Arguments) != `{"command":"echo hello from the shell"}` {
 		t.Errorf("ApprovalRequested = %+v", req.Request)
 	}
-	c.sys.Root.Send(c.conv, &ApprovalAnswer{ID: req.ID, Answer: approval.AllowOnce})
-	f := expect[*ToolCallFinished](c)
+	c.sys.Root.Send(c.conv, &conversation.ApprovalAnswer{ID: req.ID, Answer: approval.AllowOnce})
+	f := expect[*conversation.ToolCallFinished](c)
 	if !strings.Contains(f.Output, "$ echo hello from the shell\nhello from the shell\n[exit status 0") {
 		t.Errorf("ToolCallFinished = %q", f.Output)
 	}
-	if fin := expect[*RunFinished](c); fin.Text != "It printed hello." {
+	if fin := expect[*conversation.RunFinished](c); fin.Text != "It printed hello." {
 		t.Errorf("RunFinished = %+v", fin)
 	}
 	msgs, _ := c.request(1)
@@ -621,7 +622,7 @@ func TestCommandLines(t *testing.T) {
 		t.Errorf("the command's output did not reach the model: %v", last)
 	}
 	for _, e := range c.seen {
-		if r, ok := e.(*ApprovalRequested); ok && strings.Contains(string(r.Request.Arguments), "rm -rf") {
+		if r, ok := e.(*conversation.ApprovalRequested); ok && strings.Contains(string(r.Request.Arguments), "rm -rf") {
 			t.Errorf("a CMD: line inside a code block was offered")
 		}
 	}
@@ -636,8 +637,8 @@ func TestEstimatedUsage(t *testing.T) {
 		cfg.Model.Prices = map[string]config.Price{"scripted": {InputPerMTok: 1000, OutputPerMTok: 2000}}
 	})
 	c.send("hi")
-	msg := expect[*AssistantMessage](c)
-	fin := expect[*RunFinished](c)
+	msg := expect[*conversation.AssistantMessage](c)
+	fin := expect[*conversation.RunFinished](c)
 	if !msg.Estimated || !fin.Estimated || fin.Usage.PromptTokens < 50 || fin.Usage.CompletionTokens != 4 {
 		t.Errorf("AssistantMessage = %+v, RunFinished = %+v; want an estimate", msg, fin)
 	}
@@ -645,7 +646,7 @@ func TestEstimatedUsage(t *testing.T) {
 		t.Errorf("CostUSD = %v, want %v", fin.CostUSD, want)
 	}
 	c.send("again")
-	if fin := expect[*RunFinished](c); fin.Estimated || fin.Usage.TotalTokens != 11 {
+	if fin := expect[*conversation.RunFinished](c); fin.Estimated || fin.Usage.TotalTokens != 11 {
 		t.Errorf("with the server's usage: %+v", fin)
 	}
 }

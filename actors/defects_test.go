@@ -3,6 +3,7 @@ package actors
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/approval"
+	"deckhand/conversation"
 	"deckhand/servers"
 	"deckhand/store"
 	"deckhand/testutil"
@@ -41,7 +43,7 @@ func TestArgumentsForwardedByteForByte(t *testing.T) {
 	model := testutil.NewModelServer(t, calls(testutil.ToolCallSpec{ID: "a", Name: "raw__raw", Arguments: args}), answer("done"))
 	c := startChat(t, model, map[string]*sdk.Server{"raw": rawServer(&got, &mu)}, autoApprove("raw.raw"))
 	c.send("go")
-	expect[*RunFinished](c)
+	expect[*conversation.RunFinished](c)
 	mu.Lock()
 	defer mu.Unlock()
 	if len(got) != 1 || got[0] != args {
@@ -59,7 +61,7 @@ func TestRedefinedWhileAskedIsNotRun(t *testing.T) {
 	model := testutil.NewModelServer(t, calls(testutil.ToolCallSpec{ID: "a", Name: "raw__raw", Arguments: `{"n":1}`}), answer("ok"))
 	c := startChat(t, model, map[string]*sdk.Server{"raw": srv})
 	c.send("go")
-	req := expect[*ApprovalRequested](c)
+	req := expect[*conversation.ApprovalRequested](c)
 	if !strings.Contains(req.Request.Description, "Show the arguments") {
 		t.Fatalf("asked about %+v", req.Request)
 	}
@@ -75,12 +77,12 @@ func TestRedefinedWhileAskedIsNotRun(t *testing.T) {
 		cat, _ := c.sys.Catalog(t.Context())
 		return cat != before
 	}, "the catalog did not change")
-	c.sys.Root.Send(c.conv, &ApprovalAnswer{ID: req.ID, Answer: approval.AllowOnce})
-	fin := expect[*ToolCallFinished](c)
+	c.sys.Root.Send(c.conv, &conversation.ApprovalAnswer{ID: req.ID, Answer: approval.AllowOnce})
+	fin := expect[*conversation.ToolCallFinished](c)
 	if !fin.IsError || !strings.Contains(fin.Output, "definition changed") {
 		t.Errorf("finished = %+v, want refused: the definition changed", fin)
 	}
-	expect[*RunFinished](c)
+	expect[*conversation.RunFinished](c)
 	mu.Lock()
 	defer mu.Unlock()
 	if len(got) != 0 {
@@ -118,17 +120,18 @@ func TestPanickingConversationFailsVisibly(t *testing.T) {
 	c := startChatWith(t, func(o *Options) {
 		o.Log = db
 		o.conversationHook = func(m any) {
-			if _, ok := m.(*streamDone); ok {
+			// The stream's end, an internal message of package conversation.
+			if fmt.Sprintf("%T", m) == "*conversation.streamDone" {
 				panic("a bug")
 			}
 		}
 	}, model, nil)
 	c.send("hello")
-	fin := expect[*RunFinished](c)
+	fin := expect[*conversation.RunFinished](c)
 	if fin.Err == nil || !strings.Contains(fin.Err.Error(), "a bug") {
 		t.Errorf("RunFinished = %+v, want the internal error", fin)
 	}
-	failed := expect[*ConversationFailed](c)
+	failed := expect[*conversation.ConversationFailed](c)
 	if !strings.Contains(failed.Err.Error(), "a bug") {
 		t.Errorf("ConversationFailed = %+v", failed)
 	}

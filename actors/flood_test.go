@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"deckhand/config"
+	"deckhand/conversation"
 	"deckhand/testutil"
 )
 
@@ -43,7 +44,7 @@ func floodTest(t *testing.T, args ...string) {
 	for range 5 {
 		start := time.Now()
 		c.send("echo")
-		if f := expect[*RunFinished](c); f.Err != nil || f.Text != "done" {
+		if f := expect[*conversation.RunFinished](c); f.Err != nil || f.Text != "done" {
 			t.Fatalf("turn under the flood: %+v", f)
 		}
 		turns = append(turns, time.Since(start))

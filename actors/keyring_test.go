@@ -11,6 +11,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/config"
+	"deckhand/conversation"
 	"deckhand/keys"
 	"deckhand/testutil"
 )
@@ -41,11 +42,11 @@ func TestKeyringKey(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	c.send("read it")
-	f := expect[*ToolCallFinished](c)
+	f := expect[*conversation.ToolCallFinished](c)
 	if strings.Contains(f.Output, secret) {
 		t.Fatalf("the tool's result holds the key: %q", f.Output)
 	}
-	expect[*RunFinished](c)
+	expect[*conversation.RunFinished](c)
 	syncLog(t, c)
 	if h := model.Headers()[0].Get("Authorization"); h != "Bearer "+secret {
 		t.Fatalf("the keyring's key was not sent to the model (Authorization %q)", strings.ReplaceAll(h, secret, "<the key>"))
@@ -69,7 +70,7 @@ func TestSystemPrompt(t *testing.T) {
 	var started *config.Config
 	c := startChat(t, model, nil, func(cfg *config.Config) { cfg.Model.SystemPrompt, started = "Answer in French.", cfg })
 	c.send("hello")
-	expect[*RunFinished](c)
+	expect[*conversation.RunFinished](c)
 	msgs, _ := c.request(0)
 	sys, _ := msgs[0]["content"].(string)
 	if msgs[0]["role"] != "system" || !strings.HasPrefix(sys, "You are Deckhand") || !strings.HasSuffix(sys, "\n\nAnswer in French.") {
@@ -77,9 +78,9 @@ func TestSystemPrompt(t *testing.T) {
 	}
 	cfg := *started
 	cfg.Model.SystemPrompt = "Answer in Italian."
-	c.sys.Root.Send(c.conv, &ConfigChanged{Config: &cfg}) // as UpdateConfig forwards it, ahead of the message
+	c.sys.Root.Send(c.conv, &conversation.ConfigChanged{Config: &cfg}) // as UpdateConfig forwards it, ahead of the message
 	c.send("again")
-	expect[*RunFinished](c)
+	expect[*conversation.RunFinished](c)
 	msgs, _ = c.request(1)
 	if sys, _ := msgs[0]["content"].(string); !strings.HasSuffix(sys, "\n\nAnswer in Italian.") {
 		t.Fatalf("after the change: %q", sys)

@@ -12,6 +12,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/approval"
+	"deckhand/conversation"
 	"deckhand/request"
 	"deckhand/store"
 	"deckhand/testutil"
@@ -43,19 +44,19 @@ func TestToolSearchLoadsWhatItFinds(t *testing.T) {
 	c := startChat(t, model, servers, autoApprove("gcal.*"))
 	c.waitForCatalog(500)
 	c.send("book lunch tomorrow at noon")
-	loaded := expect[*ToolsLoaded](c)
+	loaded := expect[*conversation.ToolsLoaded](c)
 	if loaded.By != "tool_search" || !slices.Contains(loaded.Tools, "gcal.create_event") {
 		t.Errorf("ToolsLoaded = %+v", loaded)
 	}
-	search := expect[*ToolCallFinished](c)
+	search := expect[*conversation.ToolCallFinished](c)
 	if search.Tool != "local.tool_search" || search.IsError || search.Refused || !strings.Contains(search.Output, "gcal__create_event (gcal.create_event)") {
 		t.Errorf("tool_search finished: %+v", search)
 	}
-	call := expect[*ToolCallFinished](c)
+	call := expect[*conversation.ToolCallFinished](c)
 	if call.Tool != "gcal.create_event" || call.IsError || !strings.Contains(call.Output, "gcal.create_event called with") {
 		t.Errorf("the found tool's call: %+v", call)
 	}
-	if fin := expect[*RunFinished](c); fin.Err != nil || fin.Text != "Booked." {
+	if fin := expect[*conversation.RunFinished](c); fin.Err != nil || fin.Text != "Booked." {
 		t.Errorf("RunFinished = %+v", fin)
 	}
 
@@ -92,20 +93,20 @@ func TestLazyToolCalledByNameIsLoadedAndGated(t *testing.T) {
 	c := startChat(t, model, servers)
 	c.waitForCatalog(500)
 	c.send("weather in Lisbon?")
-	loaded := expect[*ToolsLoaded](c)
+	loaded := expect[*conversation.ToolsLoaded](c)
 	if loaded.By != "called" || !slices.Equal(loaded.Tools, []string{"weather.get_current_weather"}) {
 		t.Errorf("ToolsLoaded = %+v", loaded)
 	}
 	// Lazy or not, the gate asks.
-	req := expect[*ApprovalRequested](c)
+	req := expect[*conversation.ApprovalRequested](c)
 	if req.Request.Display != "weather.get_current_weather" {
 		t.Errorf("asked about %s", req.Request.Display)
 	}
-	c.sys.Root.Send(c.conv, &ApprovalAnswer{ID: req.ID, Answer: approval.AllowOnce})
-	expect[*RunFinished](c)
-	var unknown, ran *ToolCallFinished
+	c.sys.Root.Send(c.conv, &conversation.ApprovalAnswer{ID: req.ID, Answer: approval.AllowOnce})
+	expect[*conversation.RunFinished](c)
+	var unknown, ran *conversation.ToolCallFinished
 	for _, e := range c.seen {
-		if f, ok := e.(*ToolCallFinished); ok && f.Call == "c1" {
+		if f, ok := e.(*conversation.ToolCallFinished); ok && f.Call == "c1" {
 			ran = f
 		} else if ok && f.Call == "c2" {
 			unknown = f
@@ -140,8 +141,8 @@ func TestResumeRestoresLoadedTools(t *testing.T) {
 	c := startChatWith(t, func(o *Options) { o.Log = db }, model, servers)
 	c.waitForCatalog(500)
 	c.send("find the tool for pod logs")
-	opened := expect[*ConversationOpened](c)
-	expect[*RunFinished](c)
+	opened := expect[*conversation.ConversationOpened](c)
+	expect[*conversation.RunFinished](c)
 	if err := c.sys.SyncLog(t.Context()); err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +150,7 @@ func TestResumeRestoresLoadedTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := Rebuild(events)
+	opts := conversation.Rebuild(events)
 	if !slices.Equal(opts.Loaded, []string{"k8s.pod_logs"}) {
 		t.Fatalf("Rebuild().Loaded = %v, want k8s.pod_logs", opts.Loaded)
 	}
@@ -164,7 +165,7 @@ func TestResumeRestoresLoadedTools(t *testing.T) {
 		return err == nil
 	}, "the conversation reopened")
 	c.send("and now?")
-	expect[*RunFinished](c)
+	expect[*conversation.RunFinished](c)
 	if _, resumed := c.request(2); !slices.Contains(resumed, "k8s__pod_logs") {
 		t.Errorf("the resumed conversation offers %v, want k8s__pod_logs", resumed)
 	}

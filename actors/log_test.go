@@ -9,6 +9,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"deckhand/conversation"
 	"deckhand/store"
 	"deckhand/testutil"
 )
@@ -23,7 +24,7 @@ func TestNoSessionUntilAMessage(t *testing.T) {
 	// A second conversation that is never used.
 	ctx, cancel := context.WithTimeout(t.Context(), wait)
 	defer cancel()
-	if _, _, err := c.sys.StartConversation(ctx, ConversationOptions{Watchers: []*actor.PID{c.watcher}}); err != nil {
+	if _, _, err := c.sys.StartConversation(ctx, conversation.ConversationOptions{Watchers: []*actor.PID{c.watcher}}); err != nil {
 		t.Fatal(err)
 	}
 	syncLog(t, c)
@@ -31,7 +32,7 @@ func TestNoSessionUntilAMessage(t *testing.T) {
 		t.Fatalf("sessions before any message: %+v", list)
 	}
 	c.send("hello")
-	expect[*RunFinished](c)
+	expect[*conversation.RunFinished](c)
 	syncLog(t, c)
 	list, err := db.Sessions(ctx, 0)
 	if err != nil || len(list) != 1 {
@@ -60,7 +61,7 @@ func TestUnterminatedArgumentsAreLogged(t *testing.T) {
 	)
 	c := startChatWith(t, func(o *Options) { o.Log = db }, model, map[string]*sdk.Server{"mem": testutil.NewServer("mem")})
 	c.send("add")
-	expect[*RunFinished](c)
+	expect[*conversation.RunFinished](c)
 	syncLog(t, c)
 	events, err := db.Events(t.Context(), store.Filter{SessionID: c.conversationID(t)})
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/approval"
+	"deckhand/conversation"
 	"deckhand/store"
 	"deckhand/testutil"
 )
@@ -35,12 +36,12 @@ func TestRugPullIsAskedAgain(t *testing.T) {
 	)
 	c := startChatWith(t, func(o *Options) { o.Log = db }, model, map[string]*sdk.Server{"mu": srv})
 	c.send("weather?")
-	req := expect[*ApprovalRequested](c)
+	req := expect[*conversation.ApprovalRequested](c)
 	if req.Request.Change != "" {
 		t.Fatalf("asked about a change on first use: %q", req.Request.Change)
 	}
-	c.sys.Root.Send(c.conv, &ApprovalAnswer{ID: req.ID, Answer: approval.AllowAlways})
-	expect[*RunFinished](c)
+	c.sys.Root.Send(c.conv, &conversation.ApprovalAnswer{ID: req.ID, Answer: approval.AllowAlways})
+	expect[*conversation.RunFinished](c)
 	testutil.Receive(t, ran, wait, "the first call")
 
 	before, _ := c.sys.Catalog(t.Context())
@@ -50,8 +51,8 @@ func TestRugPullIsAskedAgain(t *testing.T) {
 	testutil.Eventually(t, wait, func() bool { cat, _ := c.sys.Catalog(t.Context()); return cat != before }, "the catalog did not change")
 
 	c.send("again")
-	changed := expect[*ToolDefinitionChanged](c)
-	req = expect[*ApprovalRequested](c)
+	changed := expect[*conversation.ToolDefinitionChanged](c)
+	req = expect[*conversation.ApprovalRequested](c)
 	for _, want := range []string{"DESTRUCTIVE", "new parameters: path", "annotations"} {
 		if !strings.Contains(req.Request.Change, want) || !strings.Contains(changed.Change, want) {
 			t.Errorf("the change shown = %q, want it to mention %q", req.Request.Change, want)
@@ -62,8 +63,8 @@ func TestRugPullIsAskedAgain(t *testing.T) {
 		t.Fatalf("%s ran before the person answered", name)
 	default:
 	}
-	c.sys.Root.Send(c.conv, &ApprovalAnswer{ID: req.ID, Answer: approval.AllowOnce})
-	expect[*RunFinished](c)
+	c.sys.Root.Send(c.conv, &conversation.ApprovalAnswer{ID: req.ID, Answer: approval.AllowOnce})
+	expect[*conversation.RunFinished](c)
 	if name := testutil.Receive(t, ran, wait, "the second call"); name != "delete" {
 		t.Errorf("ran %q", name)
 	}
@@ -97,24 +98,24 @@ func TestAddedToolIsMarkedNew(t *testing.T) {
 	)
 	c := startChatWith(t, func(o *Options) { o.Log = db }, model, map[string]*sdk.Server{"g": srv})
 	c.send("first")
-	req := expect[*ApprovalRequested](c)
+	req := expect[*conversation.ApprovalRequested](c)
 	for _, w := range req.Request.Warnings {
 		if strings.HasPrefix(w, "new:") {
 			t.Errorf("a tool of the first listing is marked new: %q", w)
 		}
 	}
-	c.sys.Root.Send(c.conv, &ApprovalAnswer{ID: req.ID, Answer: approval.AllowOnce})
-	expect[*RunFinished](c)
+	c.sys.Root.Send(c.conv, &conversation.ApprovalAnswer{ID: req.ID, Answer: approval.AllowOnce})
+	expect[*conversation.RunFinished](c)
 
 	srv.AddTool(&sdk.Tool{Name: "later", Description: "Added later", InputSchema: map[string]any{"type": "object"}}, ok)
 	testutil.Eventually(t, wait, func() bool { cat, _ := c.sys.Catalog(t.Context()); _, ok := cat.Lookup("g.later"); return ok }, "no new tool")
 	c.send("later")
-	req = expect[*ApprovalRequested](c)
+	req = expect[*conversation.ApprovalRequested](c)
 	if len(req.Request.Warnings) == 0 || !strings.Contains(req.Request.Warnings[len(req.Request.Warnings)-1], "new: g added this tool on") {
 		t.Errorf("warnings = %q, want the tool marked new", req.Request.Warnings)
 	}
-	c.sys.Root.Send(c.conv, &ApprovalAnswer{ID: req.ID, Answer: approval.AllowOnce})
-	expect[*RunFinished](c)
+	c.sys.Root.Send(c.conv, &conversation.ApprovalAnswer{ID: req.ID, Answer: approval.AllowOnce})
+	expect[*conversation.RunFinished](c)
 
 	srv.RemoveTools("first")
 	testutil.Eventually(t, wait, func() bool { return len(c.sys.Gone("g")) == 1 }, "the removed tool is not noted")

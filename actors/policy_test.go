@@ -14,6 +14,7 @@ import (
 
 	"deckhand/approval"
 	"deckhand/config"
+	"deckhand/conversation"
 	"deckhand/sandbox"
 	"deckhand/servers"
 	"deckhand/store"
@@ -43,19 +44,19 @@ func TestPathOutsideTheRootsIsRefused(t *testing.T) {
 	})
 	testutil.Eventually(t, wait, func() bool { cat, _ := c.sys.Catalog(t.Context()); return cat.Len() > 5 }, "no tools")
 	c.send("read my key")
-	var finished []*ToolCallFinished
-	var decided []*CapabilityDecided
+	var finished []*conversation.ToolCallFinished
+	var decided []*conversation.CapabilityDecided
 	for len(finished) < 3 {
 		switch m := testutil.Receive(t, c.events, wait, "the calls' events").(type) {
-		case *ToolCallFinished:
+		case *conversation.ToolCallFinished:
 			finished = append(finished, m)
-		case *CapabilityDecided:
+		case *conversation.CapabilityDecided:
 			decided = append(decided, m)
-		case *RunFinished:
+		case *conversation.RunFinished:
 			t.Fatalf("the run ended early: %+v", m)
 		}
 	}
-	expect[*RunFinished](c)
+	expect[*conversation.RunFinished](c)
 	// server-filesystem says read_text_file is read-only, but it is not
 	// trusted: its paths are checked as writes (an untrusted hint never
 	// widens what is allowed), and ~/.ssh is a secret folder.
@@ -96,11 +97,11 @@ func TestCommandsOffByDefault(t *testing.T) {
 	model := testutil.NewModelServer(t, answer("Run this:\nCMD: touch /tmp/deckhand-should-not-exist"))
 	c := startChat(t, model, nil, autoApprove("local.exec"))
 	c.send("go")
-	if fin := expect[*RunFinished](c); !strings.Contains(fin.Text, "CMD: touch") {
+	if fin := expect[*conversation.RunFinished](c); !strings.Contains(fin.Text, "CMD: touch") {
 		t.Errorf("RunFinished = %+v", fin)
 	}
 	for _, e := range c.seen {
-		if _, ok := e.(*ApprovalRequested); ok {
+		if _, ok := e.(*conversation.ApprovalRequested); ok {
 			t.Errorf("a command was offered with allow_exec off")
 		}
 	}
@@ -126,13 +127,13 @@ func TestCommandsAreConfined(t *testing.T) {
 	t.Setenv("MODEL_KEY", "sk-secret")
 	c := startChat(t, model, nil, allowExec, func(cfg *config.Config) { cfg.Model.APIKeyEnv = "MODEL_KEY" })
 	c.send("go")
-	req := expect[*ApprovalRequested](c)
+	req := expect[*conversation.ApprovalRequested](c)
 	if !req.Request.OnceOnly || !strings.Contains(req.Request.Command, "echo in > inside.txt") {
 		t.Errorf("request = %+v", req.Request)
 	}
-	c.sys.Root.Send(c.conv, &ApprovalAnswer{ID: req.ID, Answer: approval.AllowAlways})
-	f := expect[*ToolCallFinished](c)
-	expect[*RunFinished](c)
+	c.sys.Root.Send(c.conv, &conversation.ApprovalAnswer{ID: req.ID, Answer: approval.AllowAlways})
+	f := expect[*conversation.ToolCallFinished](c)
+	expect[*conversation.RunFinished](c)
 	home, _ := os.UserHomeDir()
 	ws := filepath.Join(home, "Deckhand")
 	if data, _ := os.ReadFile(filepath.Join(ws, "inside.txt")); string(data) != "in\n" {
@@ -145,9 +146,9 @@ func TestCommandsAreConfined(t *testing.T) {
 		t.Errorf("output:\n%s", f.Output)
 	}
 	c.send("again")
-	req = expect[*ApprovalRequested](c) // "always" did not stick
-	c.sys.Root.Send(c.conv, &ApprovalAnswer{ID: req.ID, Answer: approval.AllowOnce})
-	if f := expect[*ToolCallFinished](c); !strings.Contains(f.Output, ws) {
+	req = expect[*conversation.ApprovalRequested](c) // "always" did not stick
+	c.sys.Root.Send(c.conv, &conversation.ApprovalAnswer{ID: req.ID, Answer: approval.AllowOnce})
+	if f := expect[*conversation.ToolCallFinished](c); !strings.Contains(f.Output, ws) {
 		t.Errorf("pwd = %s, want the workspace", f.Output)
 	}
 }

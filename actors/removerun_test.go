@@ -3,11 +3,10 @@ package actors
 import (
 	"context"
 	"encoding/json"
-	"log/slog"
 	"strings"
 	"testing"
 
-	"deckhand/config"
+	"deckhand/conversation"
 	"deckhand/store"
 	"deckhand/testutil"
 )
@@ -38,28 +37,28 @@ func TestRemoveRun(t *testing.T) {
 	db := openLog(t)
 	c := startChatWith(t, func(o *Options) { o.Log = db }, model, nil)
 	c.send("q1")
-	expect[*RunFinished](c)
+	expect[*conversation.RunFinished](c)
 	c.send("q2")
-	r2 := expect[*RunStarted](c).Run
-	expect[*RunFinished](c)
-	c.sys.Root.Send(c.conv, &RemoveRun{Resend: true})
-	if got := expect[*RunRemoved](c); got.Run != r2 || got.Text != "q2" {
+	r2 := expect[*conversation.RunStarted](c).Run
+	expect[*conversation.RunFinished](c)
+	c.sys.Root.Send(c.conv, &conversation.RemoveRun{Resend: true})
+	if got := expect[*conversation.RunRemoved](c); got.Run != r2 || got.Text != "q2" {
 		t.Fatalf("removed %+v, want run %s", got, r2)
 	}
-	expect[*RunFinished](c)
+	expect[*conversation.RunFinished](c)
 	if got := users(t, model.Requests()[2]); got != "q1|q2" {
 		t.Errorf("Retry sent %q", got)
 	}
 	first := ""
 	for _, m := range c.seen {
-		if s, ok := m.(*RunStarted); ok && s.Text == "q1" {
+		if s, ok := m.(*conversation.RunStarted); ok && s.Text == "q1" {
 			first = s.Run
 		}
 	}
-	c.sys.Root.Send(c.conv, &RemoveRun{Run: first})
-	expect[*RunRemoved](c)
+	c.sys.Root.Send(c.conv, &conversation.RemoveRun{Run: first})
+	expect[*conversation.RunRemoved](c)
 	c.send("q3")
-	expect[*RunFinished](c)
+	expect[*conversation.RunFinished](c)
 	if got := users(t, model.Requests()[3]); got != "q2|q3" {
 		t.Errorf("after deleting q1 the model saw %q", got)
 	}
@@ -69,7 +68,7 @@ func TestRemoveRun(t *testing.T) {
 	syncLog(t, c)
 	var session string
 	for _, m := range c.seen {
-		if s, ok := m.(*RunStarted); ok {
+		if s, ok := m.(*conversation.RunStarted); ok {
 			session = s.Conversation
 		}
 	}
@@ -77,20 +76,8 @@ func TestRemoveRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := Rebuild(events)
+	opts := conversation.Rebuild(events)
 	if len(opts.Runs) != 2 || opts.Runs[0].Text != "q2" || opts.Runs[1].Text != "q3" {
 		t.Fatalf("rebuilt runs %+v", opts.Runs)
-	}
-	opts.Watchers = nil
-	resumed := newConversation(opts, convDeps{log: slog.New(slog.DiscardHandler), cfg: &config.Config{}})
-	resumed.removeRun(nil, opts.Runs[0].Run, false) // no watchers: nothing is sent
-	var us []string
-	for _, m := range resumed.history {
-		if m.Role == "user" {
-			us = append(us, m.Content)
-		}
-	}
-	if strings.Join(us, "|") != "q3" || resumed.marks[0].At != 0 {
-		t.Errorf("after removing q2 from the resumed history: %q, marks %+v", us, resumed.marks)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/config"
+	"deckhand/conversation"
 	"deckhand/servers"
 	"deckhand/testutil"
 )
@@ -70,7 +71,7 @@ func TestResourcesAndPromptsEverything(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ats, err := ResourceAttachments(read.URI, read.Contents)
+	ats, err := conversation.ResourceAttachments(read.URI, read.Contents)
 	if err != nil || len(ats) != 1 || ats[0].Name != "demo://resource/dynamic/text/7" || ats[0].Image() || !strings.Contains(string(ats[0].Data), "Resource 7: This is a plaintext resource") {
 		t.Fatalf("attachments = %+v, %v", ats, err)
 	}
@@ -78,7 +79,7 @@ func TestResourcesAndPromptsEverything(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ats, err := ResourceAttachments(blob.URI, blob.Contents); err != nil || len(ats) != 1 || !strings.Contains(string(ats[0].Data), "Resource 3: This is a base64 blob") {
+	if ats, err := conversation.ResourceAttachments(blob.URI, blob.Contents); err != nil || len(ats) != 1 || !strings.Contains(string(ats[0].Data), "Resource 3: This is a base64 blob") {
 		t.Fatalf("blob attachments = %+v, %v", ats, err)
 	}
 	if _, err := sys.ReadResource(ctx, "ev", "demo://resource/dynamic/text/0"); err == nil {
@@ -124,14 +125,14 @@ func TestResourcesAndPromptsEverything(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if msg, ats, _ := PromptMessage(res); !strings.Contains(msg, "Lyon") || len(ats) != 0 {
+	if msg, ats, _ := conversation.PromptMessage(res); !strings.Contains(msg, "Lyon") || len(ats) != 0 {
 		t.Errorf("args-prompt = %q, %d attachments", msg, len(ats))
 	}
 	res, err = sys.GetPrompt(ctx, "ev", "resource-prompt", map[string]string{"resourceType": "Text", "resourceId": "5"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	msg, ats, notes := PromptMessage(res)
+	msg, ats, notes := conversation.PromptMessage(res)
 	if msg == "" || len(ats) != 1 || ats[0].Name != "demo://resource/dynamic/text/5" || !strings.Contains(string(ats[0].Data), "Resource 5") || len(notes) != 0 {
 		t.Errorf("resource-prompt = %q, %+v, %v", msg, ats, notes)
 	}
@@ -212,11 +213,11 @@ func TestResourcesHostileNewProtocol(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ats, err := ResourceAttachments(pic.URI, pic.Contents); err != nil || len(ats) != 1 || ats[0].Type != "image/png" {
+	if ats, err := conversation.ResourceAttachments(pic.URI, pic.Contents); err != nil || len(ats) != 1 || ats[0].Type != "image/png" {
 		t.Errorf("image resource = %+v, %v", ats, err)
 	}
 	bin, _ := sys.ReadResource(ctx, "res", "mem://bin")
-	if _, err := ResourceAttachments(bin.URI, bin.Contents); err == nil || !strings.Contains(err.Error(), "binary files cannot") {
+	if _, err := conversation.ResourceAttachments(bin.URI, bin.Contents); err == nil || !strings.Contains(err.Error(), "binary files cannot") {
 		t.Errorf("binary resource = %v, want refused", err)
 	}
 	if found, _ := sys.FindResource(ctx, "mem://day/2026-01-02"); len(found) != 1 {
@@ -245,7 +246,7 @@ func TestResourcesHostileNewProtocol(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	msg, ats, notes := PromptMessage(res)
+	msg, ats, notes := conversation.PromptMessage(res)
 	if !strings.HasPrefix(msg, "Brief me on tides") || strings.Contains(msg, "\x1b") || !strings.Contains(msg, "(The prompt's words for the assistant:) Sure.") {
 		t.Errorf("message = %q", msg)
 	}
@@ -265,12 +266,12 @@ func TestResourceAttachmentReachesModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ats, err := ResourceAttachments(read.URI, read.Contents)
+	ats, err := conversation.ResourceAttachments(read.URI, read.Contents)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.sys.Root.Send(c.conv, &UserMessage{Text: "summarise", Attachments: ats})
-	expect[*RunFinished](c)
+	c.sys.Root.Send(c.conv, &conversation.UserMessage{Text: "summarise", Attachments: ats})
+	expect[*conversation.RunFinished](c)
 	msgs, _ := c.request(0)
 	last, _ := msgs[len(msgs)-1]["content"].(string)
 	if !strings.Contains(last, `[Attached file "mem://notes"`) || !strings.Contains(last, "notes of mem://notes") {

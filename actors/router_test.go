@@ -8,6 +8,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"deckhand/conversation"
 	"deckhand/testutil"
 )
 
@@ -36,17 +37,17 @@ func TestCallsBypassTheRegistry(t *testing.T) {
 	}
 
 	c.send("go")
-	fin := expect[*ToolCallFinished](c)
+	fin := expect[*conversation.ToolCallFinished](c)
 	if fin.IsError || fin.Output != "Echo: through the router" {
 		t.Errorf("the conversation's call = %+v, want through the router", fin)
 	}
-	expect[*RunFinished](c)
+	expect[*conversation.RunFinished](c)
 
 	c.send("again")
-	expect[*ToolCallStarted](c)
+	expect[*conversation.ToolCallStarted](c)
 	start := time.Now()
-	c.sys.Root.Send(c.conv, &StopRun{})
-	if fin := expect[*RunFinished](c); !fin.Stopped || time.Since(start) > 5*time.Second {
+	c.sys.Root.Send(c.conv, &conversation.StopRun{})
+	if fin := expect[*conversation.RunFinished](c); !fin.Stopped || time.Since(start) > 5*time.Second {
 		t.Errorf("run = %+v after %v, want stopped at once", fin, time.Since(start))
 	}
 }

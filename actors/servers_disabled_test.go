@@ -9,6 +9,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/config"
+	"deckhand/conversation"
 	"deckhand/testutil"
 )
 
@@ -46,11 +47,11 @@ func TestServersDisabledToolsLeftOut(t *testing.T) {
 	}
 
 	c.send("echo hi")
-	fin := expect[*ToolCallFinished](c)
+	fin := expect[*conversation.ToolCallFinished](c)
 	if !fin.IsError && !fin.Refused {
 		t.Errorf("the call of a disabled tool ran: %+v", fin)
 	}
-	expect[*RunFinished](c)
+	expect[*conversation.RunFinished](c)
 	if _, offered := c.request(0); slices.Contains(offered, "t__echo") || !slices.Contains(offered, "t__add") {
 		t.Errorf("the model was offered %v", offered)
 	}
@@ -89,9 +90,9 @@ func TestServersDisabledToolsNotSearched(t *testing.T) {
 	c := startChat(t, model, map[string]*sdk.Server{"t": testutil.NewServer("t")}, disableTools("t", "echo"),
 		func(c *config.Config) { c.MCP.Lazy = config.LazyAlways })
 	c.send("find echo")
-	search := expect[*ToolCallFinished](c)
+	search := expect[*conversation.ToolCallFinished](c)
 	if search.Tool != "local.tool_search" || strings.Contains(search.Output, "t__echo") || strings.Contains(search.Output, "t.echo") {
 		t.Errorf("tool_search found the disabled tool: %+v", search)
 	}
-	expect[*RunFinished](c)
+	expect[*conversation.RunFinished](c)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"deckhand/config"
+	"deckhand/conversation"
 	"deckhand/servers"
 	"deckhand/store"
 	"deckhand/testutil"
@@ -42,7 +43,7 @@ func slowChat(t *testing.T, db *store.DB, model *testutil.ModelServer, args ...s
 	}))
 	ctx, cancel := context.WithTimeout(t.Context(), wait)
 	defer cancel()
-	conv, _, err := sys.StartConversation(ctx, ConversationOptions{Watchers: []*actor.PID{c.watcher}})
+	conv, _, err := sys.StartConversation(ctx, conversation.ConversationOptions{Watchers: []*actor.PID{c.watcher}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,19 +72,19 @@ func TestSlowStartLosesNoCall(t *testing.T) {
 		name  string
 		args  []string
 		call  testutil.ToolCallSpec
-		check func(*testing.T, *ToolCallFinished)
+		check func(*testing.T, *conversation.ToolCallFinished)
 	}{
-		{"same tools: the call waits and runs", []string{"-delay", "1500ms", "-describe", "version one"}, echo, func(t *testing.T, fin *ToolCallFinished) {
+		{"same tools: the call waits and runs", []string{"-delay", "1500ms", "-describe", "version one"}, echo, func(t *testing.T, fin *conversation.ToolCallFinished) {
 			if fin.IsError || fin.Output != "Echo: waited" {
 				t.Errorf("finished = %+v, want Echo: waited", fin)
 			}
 		}},
-		{"a changed definition is not run", []string{"-delay", "1500ms", "-describe", "version two"}, mutable, func(t *testing.T, fin *ToolCallFinished) {
+		{"a changed definition is not run", []string{"-delay", "1500ms", "-describe", "version two"}, mutable, func(t *testing.T, fin *conversation.ToolCallFinished) {
 			if !fin.IsError || !strings.Contains(fin.Output, "definition changed") {
 				t.Errorf("finished = %+v, want refused: the definition changed", fin)
 			}
 		}},
-		{"a tool gone says so", []string{"-delay", "1500ms"}, mutable, func(t *testing.T, fin *ToolCallFinished) {
+		{"a tool gone says so", []string{"-delay", "1500ms"}, mutable, func(t *testing.T, fin *conversation.ToolCallFinished) {
 			if !fin.IsError || !strings.Contains(fin.Output, `connected without a tool named "mutable"`) {
 				t.Errorf("finished = %+v, want: connected without the tool", fin)
 			}
@@ -101,8 +102,8 @@ func TestSlowStartLosesNoCall(t *testing.T) {
 				t.Errorf("s = %+v, want connecting with the tools of its last connection", st)
 			}
 			c.send("go")
-			tc.check(t, expect[*ToolCallFinished](c))
-			expect[*RunFinished](c)
+			tc.check(t, expect[*conversation.ToolCallFinished](c))
+			expect[*conversation.RunFinished](c)
 		})
 	}
 
@@ -110,10 +111,10 @@ func TestSlowStartLosesNoCall(t *testing.T) {
 		model := testutil.NewModelServer(t, calls(echo), answer("done"))
 		c := slowChat(t, lastConnected(t), model, "-delay", "30s")
 		c.send("go")
-		expect[*ToolCallStarted](c)
+		expect[*conversation.ToolCallStarted](c)
 		start := time.Now()
-		c.sys.Root.Send(c.conv, &StopRun{})
-		if fin := expect[*RunFinished](c); !fin.Stopped || time.Since(start) > 5*time.Second {
+		c.sys.Root.Send(c.conv, &conversation.StopRun{})
+		if fin := expect[*conversation.RunFinished](c); !fin.Stopped || time.Since(start) > 5*time.Second {
 			t.Errorf("run = %+v after %v, want stopped at once", fin, time.Since(start))
 		}
 		// A blocking call waits too, and its context ends the wait.

@@ -11,6 +11,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"deckhand/conversation"
 	"deckhand/redact"
 	"deckhand/servers"
 	"deckhand/store"
@@ -232,14 +233,14 @@ func (a *storeActor) record(c actor.Context, msg any) {
 		a.pending++
 	}
 	switch m := msg.(type) {
-	case *ConversationOpened:
+	case *conversation.ConversationOpened:
 		// The session's row waits for its first message: a window opened
 		// and closed without a word leaves nothing behind.
 		if !m.Resumed {
 			a.unsaved[m.Conversation] = true
 		}
 		return
-	case *RunStarted:
+	case *conversation.RunStarted:
 		if a.unsaved[m.Conversation] {
 			delete(a.unsaved, m.Conversation)
 			a.batch.NewSessions = append(a.batch.NewSessions, store.NewSession{ID: m.Conversation, Time: now, Model: m.Model})
@@ -257,12 +258,12 @@ func (a *storeActor) record(c actor.Context, msg any) {
 			data["attachments"] = files
 		}
 		ev(m.Conversation, m.Run, store.KindRunStarted, data)
-	case *RunRemoved:
+	case *conversation.RunRemoved:
 		ev(m.Conversation, m.Run, store.KindRunRemoved, map[string]any{"text": m.Text})
-	case *PromptBuilt:
+	case *conversation.PromptBuilt:
 		ev(m.Conversation, m.Run, store.KindPromptBuilt, map[string]any{
 			"messages": m.Messages, "dropped": m.Dropped, "tools": m.Tools, "estimated_tokens": m.EstimatedTokens})
-	case *AssistantDelta:
+	case *conversation.AssistantDelta:
 		if m.Text == "" {
 			return
 		}
@@ -274,7 +275,7 @@ func (a *storeActor) record(c actor.Context, msg any) {
 		d.text.WriteString(m.Text)
 		a.schedule(c)
 		return
-	case *AssistantMessage:
+	case *conversation.AssistantMessage:
 		delete(a.deltas, m.Run) // the whole message says it all
 		calls := make([]map[string]string, len(m.ToolCalls))
 		for i, tc := range m.ToolCalls {
@@ -283,21 +284,21 @@ func (a *storeActor) record(c actor.Context, msg any) {
 		ev(m.Conversation, m.Run, store.KindAssistantMessage, map[string]any{
 			"text": m.Text, "tool_calls": calls, "incomplete": m.Incomplete,
 			"usage": map[string]int{"input_tokens": m.Usage.PromptTokens, "output_tokens": m.Usage.CompletionTokens}, "estimated": m.Estimated})
-	case *ToolCallRequested:
+	case *conversation.ToolCallRequested:
 		ev(m.Conversation, m.Run, store.KindToolRequested, map[string]any{"call": m.Call, "tool": m.Tool, "arguments": a.capped(m.Arguments)})
-	case *ApprovalRequested:
+	case *conversation.ApprovalRequested:
 		ev(m.Conversation, m.Run, store.KindApprovalAsked, map[string]any{
 			"id": m.ID, "call": m.Request.ID, "tool": m.Request.Display, "title": m.Request.Title,
 			"trusted": m.Request.Trusted, "arguments": a.capped(m.Request.Arguments), "deadline": m.Deadline})
-	case *ApprovalDecided:
+	case *conversation.ApprovalDecided:
 		if m.Allowed {
 			ev(m.Conversation, m.Run, store.KindApprovalGranted, map[string]any{"call": m.Call, "tool": m.Tool, "scope": m.Scope, "by": m.By})
 		} else {
 			ev(m.Conversation, m.Run, store.KindApprovalDenied, map[string]any{"call": m.Call, "tool": m.Tool, "by": m.By})
 		}
-	case *ToolCallStarted:
+	case *conversation.ToolCallStarted:
 		ev(m.Conversation, m.Run, store.KindToolInvoked, map[string]any{"call": m.Call, "tool": m.Tool, "arguments": a.capped(m.Arguments), "parallel": m.Parallel})
-	case *ToolCallFinished:
+	case *conversation.ToolCallFinished:
 		kind := store.KindToolSucceeded
 		switch {
 		case m.IsError || m.Denied || m.Refused:
@@ -305,9 +306,9 @@ func (a *storeActor) record(c actor.Context, msg any) {
 		}
 		ev(m.Conversation, m.Run, kind, map[string]any{
 			"call": m.Call, "tool": m.Tool, "output": tools.Cap(m.Output, a.limit), "denied": m.Denied, "refused": m.Refused, "elapsed_ms": m.Elapsed.Milliseconds()})
-	case *Notice:
+	case *conversation.Notice:
 		ev(m.Conversation, m.Run, store.KindNotice, map[string]any{"text": m.Text})
-	case *CapabilityDecided:
+	case *conversation.CapabilityDecided:
 		kind := store.KindCapabilityGranted
 		if !m.Decision.Allowed {
 			kind = store.KindCapabilityDenied
@@ -320,15 +321,15 @@ func (a *storeActor) record(c actor.Context, msg any) {
 			kind, rule = store.KindCapabilityDenied, "not in the server's network list"
 		}
 		ev("", "", kind, map[string]any{"server": m.Server, "capability": "net", "target": m.Target, "rule": rule})
-	case *ToolDefinitionChanged:
+	case *conversation.ToolDefinitionChanged:
 		ev(m.Conversation, m.Run, store.KindToolChanged, map[string]any{"call": m.Call, "tool": m.Tool, "change": m.Change})
-	case *ToolsLoaded:
+	case *conversation.ToolsLoaded:
 		ev(m.Conversation, m.Run, store.KindToolsLoaded, map[string]any{"loaded": m.Tools, "by": m.By})
 	case *servers.ElicitationRequested:
 		ev(m.Conversation, m.Run, store.KindElicitationAsked, elicitAskedData(m))
 	case *servers.ElicitationClosed:
 		ev(m.Conversation, m.Run, store.KindElicitationAnswered, elicitClosedData(m))
-	case *RunFinished:
+	case *conversation.RunFinished:
 		delete(a.deltas, m.Run)
 		status, kind := store.RunSucceeded, store.KindRunSucceeded
 		data := map[string]any{"text": m.Text, "requests": m.Requests, "input_tokens": m.Usage.PromptTokens,

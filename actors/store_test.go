@@ -17,6 +17,7 @@ import (
 
 	"deckhand/approval"
 	"deckhand/config"
+	"deckhand/conversation"
 	"deckhand/store"
 	"deckhand/testutil"
 	"deckhand/transport/llm"
@@ -74,17 +75,17 @@ func TestLogEveryKind(t *testing.T) {
 		autoApprove("mem.echo", "mem.fail"), func(cfg *config.Config) { cfg.Model.MaxRetries = ptrInt(1) })
 	// Run 1 needs the first text turn to end before the calls: send it as two messages.
 	c.send("look")
-	expect[*RunFinished](c)
+	expect[*conversation.RunFinished](c)
 	c.send("now the tools")
-	req := expect[*ApprovalRequested](c)
-	c.sys.Root.Send(c.conv, &ApprovalAnswer{ID: req.ID, Answer: approval.AllowOnce})
-	expect[*RunFinished](c)
+	req := expect[*conversation.ApprovalRequested](c)
+	c.sys.Root.Send(c.conv, &conversation.ApprovalAnswer{ID: req.ID, Answer: approval.AllowOnce})
+	expect[*conversation.RunFinished](c)
 	c.send("again")
-	req = expect[*ApprovalRequested](c)
-	c.sys.Root.Send(c.conv, &ApprovalAnswer{ID: req.ID, Answer: approval.Deny})
-	expect[*RunFinished](c)
+	req = expect[*conversation.ApprovalRequested](c)
+	c.sys.Root.Send(c.conv, &conversation.ApprovalAnswer{ID: req.ID, Answer: approval.Deny})
+	expect[*conversation.RunFinished](c)
 	c.send("and fail")
-	expect[*RunFinished](c)
+	expect[*conversation.RunFinished](c)
 	syncLog(t, c)
 
 	events, err := db.Events(t.Context(), store.Filter{SessionID: c.conversationID(t)})
@@ -166,11 +167,11 @@ func TestLogHoldsNoSecrets(t *testing.T) {
 		map[string]*sdk.Server{"mem": testutil.NewServer("mem")}, autoApprove("mem.*"),
 		func(cfg *config.Config) { cfg.Model.APIKeyEnv = "DECKHAND_PLANTED" })
 	c.send("what is " + secret + "?")
-	f := expect[*ToolCallFinished](c)
+	f := expect[*conversation.ToolCallFinished](c)
 	if strings.Contains(f.Output, secret) || !strings.Contains(f.Output, "DECKHAND_PLANTED=[redacted]") {
 		t.Fatalf("the tool's result reached the person and the model as %q; want the secret redacted", f.Output)
 	}
-	expect[*RunFinished](c)
+	expect[*conversation.RunFinished](c)
 	// The request after the call holds the result without the secret (the
 	// person's own message, which quotes it, is theirs to send).
 	msgs, _ := c.request(1)
@@ -219,22 +220,22 @@ func TestRebuild(t *testing.T) {
 	c := startChatWith(t, func(o *Options) { o.Log = db }, model, map[string]*sdk.Server{"mem": testutil.NewServer("mem")},
 		autoApprove("mem.echo"), func(cfg *config.Config) { cfg.Policy.AllowExec = true })
 	c.send("first")
-	cmd := expect[*ApprovalRequested](c) // a command is asked each time
-	c.sys.Root.Send(c.conv, &ApprovalAnswer{ID: cmd.ID, Answer: approval.AllowOnce})
-	expect[*RunFinished](c)
+	cmd := expect[*conversation.ApprovalRequested](c) // a command is asked each time
+	c.sys.Root.Send(c.conv, &conversation.ApprovalAnswer{ID: cmd.ID, Answer: approval.AllowOnce})
+	expect[*conversation.RunFinished](c)
 	c.send("second")
-	req := expect[*ApprovalRequested](c)
-	c.sys.Root.Send(c.conv, &ApprovalAnswer{ID: req.ID, Answer: approval.AllowSession})
-	expect[*RunFinished](c)
+	req := expect[*conversation.ApprovalRequested](c)
+	c.sys.Root.Send(c.conv, &conversation.ApprovalAnswer{ID: req.ID, Answer: approval.AllowSession})
+	expect[*conversation.RunFinished](c)
 	c.send("third")
 	testutil.Receive(t, model.Arrived(), wait, "a request")
 	for len(model.Requests()) < 6 {
 		testutil.Receive(t, model.Arrived(), wait, "the slow request")
 	}
-	c.sys.Root.Send(c.conv, &StopRun{})
-	expect[*RunFinished](c)
+	c.sys.Root.Send(c.conv, &conversation.StopRun{})
+	expect[*conversation.RunFinished](c)
 	c.send("fourth")
-	expect[*RunFinished](c)
+	expect[*conversation.RunFinished](c)
 	syncLog(t, c)
 
 	// What the conversation sent last, without the system prompt and the
@@ -246,7 +247,7 @@ func TestRebuild(t *testing.T) {
 	json.Unmarshal(reqs[len(reqs)-1], &body)
 	want := body.Messages[1 : len(body.Messages)-1]
 	events, _ := db.Events(t.Context(), store.Filter{SessionID: c.conversationID(t)})
-	opts := Rebuild(events)
+	opts := conversation.Rebuild(events)
 	got, grants := opts.History, opts.Grants
 	got = got[:len(got)-2] // "fourth" and its answer came after
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -19,14 +19,13 @@ import (
 
 	"deckhand/approval"
 	"deckhand/config"
+	"deckhand/conversation"
 	"deckhand/keys"
 	"deckhand/policy"
 	"deckhand/redact"
 	"deckhand/servers"
 	"deckhand/store"
-	"deckhand/tools"
 	"deckhand/toolserver"
-	"deckhand/transport/llm"
 	"deckhand/transport/mcp"
 )
 
@@ -206,63 +205,20 @@ func Start(opts Options) *System {
 	s.always = always
 	s.secrets.Add(opts.Secrets...)
 	s.addKeyringSecret(opts.Config.Model, lookupEnv)
-	cd := convDeps{
-		secrets:   s.secrets,
-		pins:      s.pins,
-		cfg:       opts.Config,
-		client:    modelClient(opts.Config.Model, opts.LookupEnv),
-		lookupEnv: opts.LookupEnv,
-		registry:  s.Registry,
-		router:    s.router,
-		validator: tools.NewValidator(1024),
-		always:    always,
-		log:       log,
-		onMessage: opts.conversationHook,
-		commands:  s.commands,
-	}
-	s.Conversations = as.Root.Spawn(actor.PropsFromProducer(
-		func() actor.Actor { return &conversationsActor{deps: cd, log: s.Store} },
-		actor.WithSupervisor(actor.NewOneForOneStrategy(10, time.Minute, actor.DefaultDecider)),
-	))
+	s.Conversations = conversation.Spawn(as.Root, conversation.Deps{
+		Config:    opts.Config,
+		LookupEnv: opts.LookupEnv,
+		Registry:  s.Registry,
+		Router:    s.router,
+		Pins:      s.pins,
+		Secrets:   s.secrets,
+		Always:    always,
+		Commands:  s.commands,
+		Logger:    log,
+		Log:       s.Store,
+		OnMessage: opts.conversationHook,
+	})
 	return s
-}
-
-// modelClient makes the model client from the config, reading the API key
-// (model.api_key_env's variable, else the keyring: package keys) when a
-// conversation first needs it, so that a missing key is an error in the
-// conversation, not at start. The key is read once per config: a key saved
-// or removed in the settings comes with a change of config.
-func modelClient(m config.Model, lookup func(string) (string, bool)) func() (*llm.Client, error) {
-	if lookup == nil {
-		lookup = os.LookupEnv
-	}
-	var mu sync.Mutex
-	var key *keys.Key
-	return func() (*llm.Client, error) {
-		if !m.Configured() {
-			return nil, errNoModel
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		if key == nil {
-			k, err := keys.Resolve(m, lookup)
-			if err != nil && m.APIKeyEnv != "" {
-				return nil, fmt.Errorf("reading the API key: %w", err)
-			}
-			// No key was asked for: a local model server needs none, and a
-			// keyring that is locked or absent must not stop it. A server
-			// that wants a key answers 401, which says so.
-			if k.Source == keys.None && m.APIKeyEnv != "" {
-				return nil, fmt.Errorf("model.api_key_env %s is not set in Deckhand's environment, and the keyring holds no key for %s", m.APIKeyEnv, keys.Account(m.BaseURL))
-			}
-			key = &k
-		}
-		from := key.String() + " for " + keys.Account(m.BaseURL)
-		if key.Source == keys.Env {
-			from = key.String()
-		}
-		return &llm.Client{Provider: m.Provider, BaseURL: m.BaseURL, Model: m.Name, Timeout: m.StreamTimeout, APIKey: key.Value(), KeyFrom: from}, nil
-	}
 }
 
 // AddSecrets makes the conversations and the log remove these values too

@@ -100,10 +100,10 @@ func BenchmarkStreamDeltas(b *testing.B) {
 	b.ReportMetric(float64(rows), "rows")
 }
 
-// conversation is a transcript of messages exchanges: questions, answers
+// sampleConversation is a transcript of messages exchanges: questions, answers
 // of a few paragraphs with a code block now and then, and a tool card in
 // every fourth exchange.
-func conversation(messages int) []transcript.Row {
+func sampleConversation(messages int) []transcript.Row {
 	tr := transcript.New()
 	at := time.Now()
 	for i := range messages / 2 {
@@ -139,7 +139,7 @@ func BenchmarkOpenConversation(b *testing.B) {
 		screens      int
 	}
 	measure := func(messages int) result {
-		rows := conversation(messages)
+		rows := sampleConversation(messages)
 		u, drain := benchView(b)
 		start := time.Now()
 		u.chat.reset(rows)

@@ -13,6 +13,7 @@ import (
 	"deckhand/actors"
 	"deckhand/approval"
 	"deckhand/config"
+	"deckhand/conversation"
 	"deckhand/servers"
 	"deckhand/store"
 	"deckhand/tools"
@@ -109,7 +110,7 @@ type bridge struct {
 	catalogDirty bool
 	sessions     []store.Session
 	sessDirty    bool
-	approvals    []*actors.ApprovalRequested
+	approvals    []*conversation.ApprovalRequested
 	apprDirty    bool
 	reset        bool // the current conversation changed: redraw all its rows
 	statusDirty  bool
@@ -165,7 +166,7 @@ func (b *bridge) Receive(c actor.Context) {
 		b.send(c, b.current, m.text)
 	case *uiStop:
 		if cs := b.convs[b.current]; cs != nil && cs.pid != nil {
-			c.Send(cs.pid, &actors.StopRun{})
+			c.Send(cs.pid, &conversation.StopRun{})
 		}
 	case *uiNewChat:
 		b.newChat(c, false)
@@ -174,7 +175,7 @@ func (b *bridge) Receive(c actor.Context) {
 	case *uiAnswer:
 		b.dropApproval(m.id)
 		if cs := b.convs[m.conv]; cs != nil && cs.pid != nil {
-			c.Send(cs.pid, &actors.ApprovalAnswer{ID: m.id, Answer: m.answer})
+			c.Send(cs.pid, &conversation.ApprovalAnswer{ID: m.id, Answer: m.answer})
 		}
 	case *uiQuickPrompt:
 		if b.quick == "" || b.convs[b.quick] == nil {
@@ -217,7 +218,7 @@ func (b *bridge) Receive(c actor.Context) {
 		// a conversation first and be answered with the old settings.
 		for _, cs := range b.convs {
 			if cs.pid != nil {
-				c.Send(cs.pid, &actors.ConfigChanged{Config: m.cfg})
+				c.Send(cs.pid, &conversation.ConfigChanged{Config: m.cfg})
 			}
 		}
 		b.statusDirty = true
@@ -243,11 +244,11 @@ func (b *bridge) Receive(c actor.Context) {
 		}
 	case *sessionLoaded:
 		b.opened(c, m)
-	case *actors.ConversationStarted:
+	case *conversation.ConversationStarted:
 		b.started(c, m)
-	case *actors.ConversationOpened:
+	case *conversation.ConversationOpened:
 		b.composerOpened(c, m)
-	case *actors.RunStarted:
+	case *conversation.RunStarted:
 		b.composerRunStarted(c, m)
 
 	// From the servers and the registry.
@@ -296,7 +297,7 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 		return cs
 	}
 	switch m := msg.(type) {
-	case *actors.RunStarted:
+	case *conversation.RunStarted:
 		if cs := conv(m.Conversation); cs != nil {
 			cs.running, cs.lastRun = true, store.RunRunning
 			b.sessDirty = true
@@ -308,11 +309,11 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 				b.sessDirty = true
 			}
 		}
-	case *actors.RunQueued:
+	case *conversation.RunQueued:
 		if cs := conv(m.Conversation); cs != nil {
 			cs.tr.Note(fmt.Sprintf("Waiting: %q runs after the current answer.", shorten(m.Text, 60)), false)
 		}
-	case *actors.AssistantDelta:
+	case *conversation.AssistantDelta:
 		if cs := conv(m.Conversation); cs != nil {
 			cs.tr.Delta(m.Text, now)
 			if cs.quick {
@@ -320,7 +321,7 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 				b.quickDirty = true
 			}
 		}
-	case *actors.AssistantMessage:
+	case *conversation.AssistantMessage:
 		if cs := conv(m.Conversation); cs != nil {
 			cs.tr.Assistant(m.Text, now)
 			if cs.quick && cs.answer.String() != m.Text && m.Text != "" {
@@ -329,37 +330,37 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 				b.quickDirty = true
 			}
 		}
-	case *actors.ToolCallRequested:
+	case *conversation.ToolCallRequested:
 		if cs := conv(m.Conversation); cs != nil {
 			cs.tr.ToolRequested(m.Call, m.Tool, m.Arguments)
 		}
-	case *actors.ToolCallStarted:
+	case *conversation.ToolCallStarted:
 		if cs := conv(m.Conversation); cs != nil {
 			cs.tr.ToolStarted(m.Call, m.Tool, m.Arguments)
 		}
-	case *actors.ToolCallProgress:
+	case *conversation.ToolCallProgress:
 		if cs := conv(m.Conversation); cs != nil {
 			cs.tr.ToolProgress(m.Call, m.Progress.Progress, m.Progress.Total, m.Progress.Message)
 		}
-	case *actors.ToolCallFinished:
+	case *conversation.ToolCallFinished:
 		if cs := conv(m.Conversation); cs != nil {
 			cs.tr.ToolFinished(m.Call, m.Tool, m.Arguments, m.Output, m.IsError, m.Denied, m.Elapsed)
 			cs.tr.ToolMedia(m.Call, m.Media)
 		}
-	case *actors.RunRemoved:
+	case *conversation.RunRemoved:
 		if cs := conv(m.Conversation); cs != nil {
 			b.runRemoved(cs, m)
 		}
-	case *actors.ApprovalRequested:
+	case *conversation.ApprovalRequested:
 		b.approvals = append(b.approvals, m)
 		b.apprDirty = true
-	case *actors.ApprovalClosed:
+	case *conversation.ApprovalClosed:
 		if b.dropApproval(m.ID) && m.Reason != "answered" {
 			if cs := conv(m.Conversation); cs != nil {
 				cs.tr.Note("Approval closed: "+m.Reason+"; the call was denied.", false)
 			}
 		}
-	case *actors.Notice:
+	case *conversation.Notice:
 		if cs := conv(m.Conversation); cs != nil {
 			cs.tr.Note(m.Text, false)
 		}
@@ -376,7 +377,7 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 		if cs := b.convs[b.current]; cs != nil {
 			cs.tr.Note("The log is written again: this conversation is kept.", false)
 		}
-	case *actors.ConversationFailed:
+	case *conversation.ConversationFailed:
 		if cs := conv(m.Conversation); cs != nil {
 			cs.pid, cs.running, cs.failed = nil, false, true
 			if b.logFailing {
@@ -386,7 +387,7 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 			}
 			b.sessDirty = true
 		}
-	case *actors.RunFinished:
+	case *conversation.RunFinished:
 		if cs := conv(m.Conversation); cs != nil {
 			cs.running = false
 			cs.usage.InputTokens += m.Usage.PromptTokens
@@ -418,7 +419,7 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 }
 
 func (b *bridge) dropApproval(id string) bool {
-	i := slices.IndexFunc(b.approvals, func(a *actors.ApprovalRequested) bool { return a.ID == id })
+	i := slices.IndexFunc(b.approvals, func(a *conversation.ApprovalRequested) bool { return a.ID == id })
 	if i < 0 {
 		return false
 	}

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"deckhand/actors"
+	"deckhand/conversation"
 	"deckhand/servers"
 	"deckhand/store"
 	"deckhand/tools"
@@ -28,7 +28,7 @@ type update struct {
 	sessions     []sessionItem
 	sessionsSet  bool
 	title        string // the current conversation's, with sessions
-	approvals    []*actors.ApprovalRequested
+	approvals    []*conversation.ApprovalRequested
 	approvalsSet bool
 	quickConv    string // the quick prompt's conversation
 	quick        *quickUpdate

@@ -15,9 +15,9 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/asynkron/protoactor-go/actor"
 
-	"deckhand/actors"
 	"deckhand/approval"
 	"deckhand/config"
+	"deckhand/conversation"
 	"deckhand/store"
 	"deckhand/testutil"
 	"deckhand/transcript"
@@ -689,7 +689,7 @@ func TestFirstRunPanelThenChat(t *testing.T) {
 	if !h.shows(h.ui.win, "once you send a message") {
 		t.Errorf("the empty sidebar does not say what it will hold")
 	}
-	h.ui.chat.reset(conversation(40))
+	h.ui.chat.reset(sampleConversation(40))
 	if !h.ui.chat.list.toEnd {
 		t.Errorf("reset on a list not drawn: no scroll to the end pending")
 	}
@@ -741,7 +741,7 @@ func TestNotificationAllowsOnlyWhatItShows(t *testing.T) {
 	warned.Warnings = []string{"its description tells the model to hide things"}
 	changed.Change = "description changed"
 	cmd.Command = "rm -rf ~/notes"
-	reqs := []*actors.ApprovalRequested{
+	reqs := []*conversation.ApprovalRequested{
 		{Conversation: "c", ID: "whole", Request: base},
 		{Conversation: "c", ID: "long", Request: long},
 		{Conversation: "c", ID: "warned", Request: warned},

@@ -11,7 +11,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
-	"deckhand/actors"
+	"deckhand/conversation"
 	"deckhand/servers"
 )
 
@@ -23,7 +23,7 @@ import (
 // to read before sending: the text of its user messages is the message, an
 // assistant message's text is included marked as the prompt's words for
 // the assistant, and its images and embedded resources are attached as a
-// chip (actors.PromptMessage says how). What a prompt holds that cannot
+// chip (conversation.PromptMessage says how). What a prompt holds that cannot
 // go (audio) is said in a notice.
 
 // promptsTTL is how long the servers' prompts are kept before "/" asks
@@ -269,7 +269,7 @@ func (s *slashState) get(sp slashPrompt, args map[string]string) {
 				u.showError(fmt.Sprintf("/%s: %v", sp.command(), err))
 				return
 			}
-			text, parts, notes := actors.PromptMessage(res)
+			text, parts, notes := conversation.PromptMessage(res)
 			u.input.SetText(text)
 			s.p.attachParts("/"+sp.command(), parts)
 			if len(notes) > 0 {

@@ -12,7 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"deckhand/actors"
+	"deckhand/conversation"
 	"deckhand/servers"
 	"deckhand/tools"
 )
@@ -267,7 +267,7 @@ func (rw *resourcesWindow) show(it resItem) {
 			}
 		}
 		rw.p.attachResource(alias, target)
-		rw.status.SetText("Attached " + actors.ResourceName(target) + ": it goes with your next message.")
+		rw.status.SetText("Attached " + conversation.ResourceName(target) + ": it goes with your next message.")
 		if p, ok := rw.win.(*panel); ok {
 			p.under = nil // back goes to the chat, where the attachment waits
 		}

@@ -14,6 +14,7 @@ import (
 
 	"deckhand/actors"
 	"deckhand/clean"
+	"deckhand/conversation"
 	"deckhand/servers"
 	"deckhand/store"
 )
@@ -92,7 +93,7 @@ func runChat(ctx context.Context, e *env, args []string) error {
 		defer db.Close()
 		e.logDB = db
 	}
-	opts := actors.ConversationOptions{}
+	opts := conversation.ConversationOptions{}
 	var recap string
 	if *resume != "" {
 		if opts, recap, err = resumeOptions(ctx, db, *resume); err != nil {
@@ -222,16 +223,16 @@ func isTerminal(r any) bool {
 
 // resumeOptions rebuilds a past session for chat --resume, and a recap of
 // where it stopped.
-func resumeOptions(ctx context.Context, db *store.DB, id string) (actors.ConversationOptions, string, error) {
+func resumeOptions(ctx context.Context, db *store.DB, id string) (conversation.ConversationOptions, string, error) {
 	s, err := db.Session(ctx, id)
 	if err != nil {
-		return actors.ConversationOptions{}, "", err
+		return conversation.ConversationOptions{}, "", err
 	}
 	events, err := db.Events(ctx, store.Filter{SessionID: s.ID})
 	if err != nil {
-		return actors.ConversationOptions{}, "", err
+		return conversation.ConversationOptions{}, "", err
 	}
-	opts := actors.Rebuild(events)
+	opts := conversation.Rebuild(events)
 	opts.ID = s.ID
 	history := opts.History
 	var b strings.Builder

@@ -11,6 +11,7 @@ import (
 	"deckhand/actors"
 	"deckhand/approval"
 	"deckhand/clean"
+	"deckhand/conversation"
 	"deckhand/servers"
 )
 
@@ -49,7 +50,7 @@ type terminal struct {
 
 	progress progressGate // when each call's progress was last printed
 
-	pending  []*actors.ApprovalRequested
+	pending  []*conversation.ApprovalRequested
 	running  bool
 	sent     int // messages sent whose run has not finished
 	commands int // :mcp commands still working
@@ -82,7 +83,7 @@ func (t *terminal) Receive(c actor.Context) {
 		t.maybeQuit()
 	case *interrupted:
 		if t.running {
-			c.Send(t.conv, &actors.StopRun{})
+			c.Send(t.conv, &conversation.StopRun{})
 			return
 		}
 		t.quit(nil)
@@ -96,11 +97,11 @@ func (t *terminal) Receive(c actor.Context) {
 			t.prompt()
 		}
 
-	case *actors.RunStarted:
+	case *conversation.RunStarted:
 		t.running = true
-	case *actors.RunQueued:
+	case *conversation.RunQueued:
 		t.note(fmt.Sprintf("(queued: %q runs after the current answer)", shorten(m.Text, 40)))
-	case *actors.AssistantDelta:
+	case *conversation.AssistantDelta:
 		if m.Reasoning != "" && !t.oneShot {
 			fmt.Fprint(t.e.stdout, t.paint(dim, m.Reasoning))
 			t.midLine = !strings.HasSuffix(m.Reasoning, "\n")
@@ -109,21 +110,21 @@ func (t *terminal) Receive(c actor.Context) {
 			fmt.Fprint(t.e.stdout, clean.Text(m.Text))
 			t.midLine = !strings.HasSuffix(m.Text, "\n")
 		}
-	case *actors.AssistantMessage:
+	case *conversation.AssistantMessage:
 		t.endLine()
-	case *actors.ToolCallStarted:
+	case *conversation.ToolCallStarted:
 		t.endLine()
 		fmt.Fprintf(t.info, "%s\n", t.paint(dim, fmt.Sprintf("  ⚙ %s %s", m.Tool, shorten(string(m.Arguments), 200))))
-	case *actors.ToolCallProgress:
+	case *conversation.ToolCallProgress:
 		if t.progress.due(m.Run + "/" + m.Call) {
 			fmt.Fprintf(t.info, "%s\n", t.paint(dim, "    … "+progressLine(m)))
 		}
-	case *actors.ToolCallFinished:
+	case *conversation.ToolCallFinished:
 		delete(t.progress, m.Run+"/"+m.Call)
 		t.printResult(m)
-	case *actors.ApprovalRequested:
+	case *conversation.ApprovalRequested:
 		t.approval(c, m)
-	case *actors.ApprovalClosed:
+	case *conversation.ApprovalClosed:
 		for i, p := range t.pending {
 			if p.ID == m.ID {
 				t.pending = append(t.pending[:i], t.pending[i+1:]...)
@@ -136,10 +137,10 @@ func (t *terminal) Receive(c actor.Context) {
 				break
 			}
 		}
-	case *actors.Notice:
+	case *conversation.Notice:
 		t.endLine()
 		fmt.Fprintf(t.info, "%s\n", t.paint(yellow, "! "+m.Text))
-	case *actors.RunFinished:
+	case *conversation.RunFinished:
 		t.runFinished(m)
 	case *actors.LogFailed:
 		if !t.logFailing {
@@ -150,7 +151,7 @@ func (t *terminal) Receive(c actor.Context) {
 	case *actors.LogRecovered:
 		t.logFailing = false
 		t.note("(the log is written again: the conversation is kept)")
-	case *actors.ConversationFailed:
+	case *conversation.ConversationFailed:
 		t.endLine()
 		kept := fmt.Sprintf("What was recorded is kept: deckhand chat --resume %s", t.convID)
 		if t.logFailing {
@@ -237,7 +238,7 @@ func (t *terminal) input(c actor.Context, text string) {
 	if len(t.pending) > 0 {
 		req := t.pending[0]
 		ans := approval.ParseAnswer(text)
-		c.Send(t.conv, &actors.ApprovalAnswer{ID: req.ID, Answer: ans})
+		c.Send(t.conv, &conversation.ApprovalAnswer{ID: req.ID, Answer: ans})
 		t.pending = t.pending[1:]
 		if ans.Allowed() {
 			fmt.Fprintf(t.info, "%s\n", t.paint(dim, "  → "+ans.String()))
@@ -259,11 +260,11 @@ func (t *terminal) input(c actor.Context, text string) {
 		t.promptCommand(c, text) // a server's prompt (chat_resources.go)
 	default:
 		t.sent++
-		c.Send(t.conv, &actors.UserMessage{Text: text, Attachments: t.takeAttached(c)})
+		c.Send(t.conv, &conversation.UserMessage{Text: text, Attachments: t.takeAttached(c)})
 	}
 }
 
-func (t *terminal) printResult(m *actors.ToolCallFinished) {
+func (t *terminal) printResult(m *conversation.ToolCallFinished) {
 	t.endLine()
 	mark, color := "  ✓", dim
 	switch {
@@ -284,7 +285,7 @@ func (t *terminal) printResult(m *actors.ToolCallFinished) {
 	fmt.Fprintf(t.info, "%s\n%s\n", t.paint(color, head), t.paint(dim, indent(strings.Join(lines, "\n"), "    ")))
 }
 
-func (t *terminal) runFinished(m *actors.RunFinished) {
+func (t *terminal) runFinished(m *conversation.RunFinished) {
 	t.running = false
 	t.endLine()
 	switch {
@@ -369,6 +370,6 @@ func indent(s, prefix string) string {
 	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
 }
 
-func progressLine(m *actors.ToolCallProgress) string {
+func progressLine(m *conversation.ToolCallProgress) string {
 	return progressText(&servers.ToolProgress{Progress: m.Progress})
 }

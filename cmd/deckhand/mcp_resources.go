@@ -13,6 +13,7 @@ import (
 	"deckhand/actors"
 	"deckhand/clean"
 	"deckhand/config"
+	"deckhand/conversation"
 	"deckhand/servers"
 	"deckhand/tools"
 )
@@ -196,7 +197,7 @@ func describeContents(r *servers.ResourceRead) string {
 			if i > 0 {
 				b.WriteString("\n")
 			}
-			fmt.Fprintf(&b, "== %s\n", actors.ResourceName(c.URI))
+			fmt.Fprintf(&b, "== %s\n", conversation.ResourceName(c.URI))
 		}
 		text := c.Text
 		if text == "" && c.Blob != nil {

@@ -1,4 +1,4 @@
-package actors
+package conversation
 
 import (
 	"context"
@@ -402,8 +402,8 @@ func (a *conversationActor) modelName() string {
 	return a.deps.cfg.Model.Name
 }
 
-// errNoModel is the answer to a message when no model is configured.
-var errNoModel = errors.New("no model is configured: set [model] base_url and name in the config (see the README)")
+// ErrNoModel is the answer to a message when no model is configured.
+var ErrNoModel = errors.New("no model is configured: set [model] base_url and name in the config (see the README)")
 
 // removeRun takes run id (or the last run) out of the history.
 func (a *conversationActor) removeRun(c actor.Context, id string, resend bool) {

@@ -14,6 +14,7 @@ import (
 	"deckhand/conversation"
 	"deckhand/policy"
 	"deckhand/servers"
+	"deckhand/store/writer"
 	"deckhand/toolcall"
 	"deckhand/tools"
 )
@@ -93,7 +94,7 @@ func (s *System) SyncLog(ctx context.Context) error {
 	if s.Store == nil {
 		return nil
 	}
-	d, err := ask[*servers.Done](ctx, s, s.Store, &SyncLog{})
+	d, err := ask[*servers.Done](ctx, s, s.Store, &writer.SyncLog{})
 	if err != nil {
 		return err
 	}
@@ -115,7 +116,7 @@ func (s *System) addSecrets(cfg *config.Config) {
 	v := cfg.Secrets(s.lookupEnv)
 	s.secrets.Add(v...)
 	if s.Store != nil && len(v) > 0 {
-		s.Root.Send(s.Store, &addSecrets{values: v})
+		s.Root.Send(s.Store, &writer.AddSecrets{Values: v})
 	}
 }
 

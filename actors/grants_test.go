@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"deckhand/config"
+	"deckhand/store/writer"
 )
 
 // The settings list the "always allow" grants and revoke them; a revoked
@@ -37,7 +38,7 @@ func TestListAndRevokeGrants(t *testing.T) {
 		}
 		if withLog {
 			// The refresh from the log does not bring it back.
-			if err := s.always.(*logAlways).load(ctx, o.Log); err != nil || s.always.Allowed("fs.write_file") {
+			if err := s.always.(*writer.Always).Load(ctx, o.Log); err != nil || s.always.Allowed("fs.write_file") {
 				t.Errorf("after a refresh: %v %v", s.always.Allowed("fs.write_file"), err)
 			}
 		}

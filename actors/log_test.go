@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -76,27 +75,6 @@ func TestUnterminatedArgumentsAreLogged(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no tool.requested event with the cut-off arguments; kinds: %v", kindsOf(events))
-	}
-}
-
-// The gate's "always allow" answers come from memory: the log is read at
-// start and refreshed in the background, never while a conversation waits.
-func TestAlwaysGrantsInMemory(t *testing.T) {
-	db := openLog(t)
-	if err := db.Write(t.Context(), &store.Batch{Grants: []store.Grant{{ID: "g1", Tool: "mem.add", Scope: "always", By: "user", Time: time.Now()}}}); err != nil {
-		t.Fatal(err)
-	}
-	g := &logAlways{send: func(string, string) {}}
-	if err := g.load(t.Context(), db); err != nil {
-		t.Fatal(err)
-	}
-	db.Close() // a query now would fail
-	if !g.Allowed("mem.add") || g.Allowed("mem.echo") {
-		t.Errorf("Allowed(mem.add, mem.echo) = %v, %v; want true, false without reading the log", g.Allowed("mem.add"), g.Allowed("mem.echo"))
-	}
-	g.Grant("mem.echo", "user")
-	if !g.Allowed("mem.echo") {
-		t.Error("a new grant does not count at once")
 	}
 }
 

@@ -25,6 +25,7 @@ import (
 	"deckhand/redact"
 	"deckhand/servers"
 	"deckhand/store"
+	"deckhand/store/writer"
 	"deckhand/toolserver"
 	"deckhand/transport/mcp"
 )
@@ -137,7 +138,7 @@ func Start(opts Options) *System {
 	}
 	var savePin func(store.Pin)
 	if opts.Log != nil {
-		savePin = func(p store.Pin) { s.Root.Send(s.Store, &pinTool{pin: p}) }
+		savePin = func(p store.Pin) { s.Root.Send(s.Store, &writer.PinTool{Pin: p}) }
 	}
 	pctx, pcancel := context.WithTimeout(context.Background(), 10*time.Second)
 	pins, err := servers.NewPins(pctx, opts.Log, savePin)
@@ -150,10 +151,9 @@ func Start(opts Options) *System {
 	s.Registry = servers.SpawnRegistry(as.Root, log, pins, s.router)
 	var always approval.Always = &approval.MemoryAlways{}
 	if opts.Log != nil {
-		la := &logAlways{}
-		la.send = func(tool, by string) { s.Root.Send(s.Store, &grantAlways{tool: tool, by: by}) }
+		la := writer.NewAlways(func(m any) { s.Root.Send(s.Store, m) })
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		if err := la.load(ctx, opts.Log); err != nil {
+		if err := la.Load(ctx, opts.Log); err != nil {
 			log.Warn("reading the always-allow grants: none count until they can be read", "err", err)
 		}
 		cancel()
@@ -161,16 +161,16 @@ func Start(opts Options) *System {
 		secrets := slices.Clone(opts.Secrets)
 		model := opts.Config.Model
 		cost := func(name string, in, out int) float64 { return model.PriceFor(name).Cost(in, out) }
-		s.Store = as.Root.Spawn(actor.PropsFromProducer(func() actor.Actor {
-			return newStoreActor(opts.Log, log, secrets, opts.Config.MCP.MaxOutputBytes, la, cost)
-		}))
+		s.Store = writer.Spawn(as.Root, writer.Options{DB: opts.Log, Logger: log, Secrets: secrets, MaxOutputBytes: opts.Config.MCP.MaxOutputBytes, Always: la, Cost: cost})
 	}
 	var cached map[string][]*sdk.Tool
 	var saveTools func(alias string, tools []*sdk.Tool)
 	if opts.Log != nil {
 		cached = cachedCatalogs(opts.Log, opts.Config.MCP.Servers, log)
 		store := s.Store
-		saveTools = func(alias string, tools []*sdk.Tool) { s.Root.Send(store, &saveCatalog{alias: alias, tools: tools}) }
+		saveTools = func(alias string, tools []*sdk.Tool) {
+			s.Root.Send(store, &writer.SaveCatalog{Alias: alias, Tools: tools})
+		}
 	}
 	initial := maps.Clone(opts.Config.MCP.Servers)
 	if initial == nil {
@@ -235,7 +235,7 @@ func (s *System) AddSecrets(values ...string) {
 	}
 	s.secrets.Add(v...)
 	if s.Store != nil {
-		s.Root.Send(s.Store, &addSecrets{values: v})
+		s.Root.Send(s.Store, &writer.AddSecrets{Values: v})
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"deckhand/conversation"
 	"deckhand/servers"
 	"deckhand/store"
+	"deckhand/store/writer"
 	"deckhand/tools"
 	"deckhand/transcript"
 	"deckhand/transport/llm"
@@ -150,7 +151,7 @@ func (b *bridge) Receive(c actor.Context) {
 		c.Send(b.sys.Servers, &servers.WatchServers{PID: c.Self()})
 		c.Send(b.sys.Registry, &servers.WatchCatalog{PID: c.Self()})
 		if b.sys.Store != nil {
-			c.Send(b.sys.Store, &actors.WatchLog{Watcher: c.Self()})
+			c.Send(b.sys.Store, &writer.WatchLog{Watcher: c.Self()})
 		}
 		b.loadSessions(c)
 		b.newChat(c, false)
@@ -364,7 +365,7 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 		if cs := conv(m.Conversation); cs != nil {
 			cs.tr.Note(m.Text, false)
 		}
-	case *actors.LogFailed:
+	case *writer.LogFailed:
 		if !b.logFailing {
 			b.notices = append(b.notices, fmt.Sprintf("Deckhand cannot write its log (%s): what is said from now on is NOT kept. %d entries wait in memory and are written if room frees up before you quit.", m.Err, m.Unsaved))
 			if cs := b.convs[b.current]; cs != nil {
@@ -372,7 +373,7 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 			}
 		}
 		b.logFailing = true
-	case *actors.LogRecovered:
+	case *writer.LogRecovered:
 		b.logFailing = false
 		if cs := b.convs[b.current]; cs != nil {
 			cs.tr.Note("The log is written again: this conversation is kept.", false)

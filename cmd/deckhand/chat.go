@@ -17,6 +17,7 @@ import (
 	"deckhand/conversation"
 	"deckhand/servers"
 	"deckhand/store"
+	"deckhand/store/writer"
 )
 
 const chatUsage = `Usage:
@@ -130,7 +131,7 @@ func runChat(ctx context.Context, e *env, args []string) error {
 	defer sys.Root.Stop(self)
 	sys.Root.Send(sys.Servers, &servers.WatchServers{PID: self})
 	if sys.Store != nil {
-		sys.Root.Send(sys.Store, &actors.WatchLog{Watcher: self})
+		sys.Root.Send(sys.Store, &writer.WatchLog{Watcher: self})
 	}
 	opts.Watchers = []*actor.PID{self}
 	conv, id, err := sys.StartConversation(ctx, opts)

@@ -13,6 +13,7 @@ import (
 	"deckhand/clean"
 	"deckhand/conversation"
 	"deckhand/servers"
+	"deckhand/store/writer"
 )
 
 // Messages to the terminal actor.
@@ -142,13 +143,13 @@ func (t *terminal) Receive(c actor.Context) {
 		fmt.Fprintf(t.info, "%s\n", t.paint(yellow, "! "+m.Text))
 	case *conversation.RunFinished:
 		t.runFinished(m)
-	case *actors.LogFailed:
+	case *writer.LogFailed:
 		if !t.logFailing {
 			t.endLine()
 			fmt.Fprintf(t.e.stderr, "%s\n", t.paint(red, fmt.Sprintf("! the log cannot be written (%s): this conversation is NOT being kept; %d rows wait in memory and are written if room frees up before you quit", clean.Line(m.Err.Error()), m.Unsaved)))
 		}
 		t.logFailing = true
-	case *actors.LogRecovered:
+	case *writer.LogRecovered:
 		t.logFailing = false
 		t.note("(the log is written again: the conversation is kept)")
 	case *conversation.ConversationFailed:

@@ -1,4 +1,4 @@
-package actors
+package writer
 
 import (
 	"context"
@@ -75,7 +75,7 @@ type storeActor struct {
 	secrets redact.Secrets
 	limit   int // cap on stored arguments
 	owner   string
-	always  *logAlways
+	always  *Always
 	cost    store.CostFunc
 	unsaved map[string]bool // conversations opened whose session row waits for a first message
 
@@ -102,20 +102,45 @@ type pendingDelta struct {
 	first        time.Time
 }
 
-// saveCatalog keeps a server's tools for the next start (servers that
-// connect on demand offer them until they connect).
-type saveCatalog struct {
-	alias string
-	tools []*sdk.Tool
+// SaveCatalog asks the store actor to keep a server's tools for the next
+// start (servers that connect on demand offer them until they connect).
+type SaveCatalog struct {
+	Alias string
+	Tools []*sdk.Tool
 }
 
-// pinTool keeps a tool's pinned definition.
-type pinTool struct{ pin store.Pin }
+// PinTool asks the store actor to keep a tool's pinned definition.
+type PinTool struct{ Pin store.Pin }
 
-// addSecrets adds values to redact from now on.
-type addSecrets struct{ values []string }
+// AddSecrets asks the store actor to redact values from now on.
+type AddSecrets struct{ Values []string }
 
-func newStoreActor(db *store.DB, log *slog.Logger, secrets []string, limit int, always *logAlways, cost store.CostFunc) *storeActor {
+// Options configure [Spawn]. DB is required.
+type Options struct {
+	DB     *store.DB
+	Logger *slog.Logger
+	// Secrets are values never written to the log (more come with
+	// AddSecrets).
+	Secrets []string
+	// MaxOutputBytes caps the tool arguments stored (config's
+	// mcp.max_output_bytes).
+	MaxOutputBytes int
+	// Always, if set, are the "always allow" grants this actor writes and
+	// refreshes from the log.
+	Always *Always
+	// Cost prices a run's usage.
+	Cost store.CostFunc
+}
+
+// Spawn starts the store actor, the only writer of the log in this
+// process.
+func Spawn(root *actor.RootContext, o Options) *actor.PID {
+	return root.Spawn(actor.PropsFromProducer(func() actor.Actor {
+		return newStoreActor(o.DB, o.Logger, o.Secrets, o.MaxOutputBytes, o.Always, o.Cost)
+	}))
+}
+
+func newStoreActor(db *store.DB, log *slog.Logger, secrets []string, limit int, always *Always, cost store.CostFunc) *storeActor {
 	return &storeActor{
 		db: db, log: log.With("actor", "store"), secrets: redact.New(secrets...), limit: limit, always: always, cost: cost,
 		unsaved: map[string]bool{},
@@ -186,8 +211,8 @@ func (a *storeActor) Receive(c actor.Context) {
 		}
 	case *retryWrite:
 		a.flush(c)
-	case *addSecrets:
-		a.secrets = a.secrets.With(m.values...)
+	case *AddSecrets:
+		a.secrets = a.secrets.With(m.Values...)
 	case *SyncLog:
 		a.takeDeltas()
 		if a.pending == 0 && !a.busy && a.unwritten == nil {
@@ -196,17 +221,17 @@ func (a *storeActor) Receive(c actor.Context) {
 		}
 		a.waiting = append(a.waiting, c.Sender())
 		a.flush(c)
-	case *saveCatalog:
-		raw, err := json.Marshal(m.tools)
+	case *SaveCatalog:
+		raw, err := json.Marshal(m.Tools)
 		if err != nil {
-			a.log.Error("encoding a server's tools", "server", m.alias, "err", err)
+			a.log.Error("encoding a server's tools", "server", m.Alias, "err", err)
 			return
 		}
-		a.batch.Catalogs = append(a.batch.Catalogs, store.ServerCatalog{Alias: m.alias, Tools: raw, Time: time.Now()})
+		a.batch.Catalogs = append(a.batch.Catalogs, store.ServerCatalog{Alias: m.Alias, Tools: raw, Time: time.Now()})
 		a.pending++
 		a.schedule(c)
-	case *pinTool:
-		a.batch.Pins = append(a.batch.Pins, m.pin)
+	case *PinTool:
+		a.batch.Pins = append(a.batch.Pins, m.Pin)
 		a.pending++
 		a.schedule(c)
 	case *grantAlways:
@@ -467,7 +492,7 @@ func (a *storeActor) refreshGrants() {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := a.always.load(ctx, a.db); err != nil {
+	if err := a.always.Load(ctx, a.db); err != nil {
 		a.log.Warn("reading the grants", "err", err)
 	}
 }

@@ -10,7 +10,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"deckhand/actors"
+	"deckhand/agent"
 	"deckhand/approval"
 	"deckhand/config"
 	"deckhand/conversation"
@@ -97,7 +97,7 @@ func (cs *convState) unsent() bool {
 // once a frame, on the UI goroutine. It never touches a widget.
 type bridge struct {
 	ui  *UI
-	sys *actors.System
+	sys *agent.System
 	db  *store.DB
 	cfg *config.Config
 

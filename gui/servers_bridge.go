@@ -8,7 +8,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"deckhand/actors"
+	"deckhand/agent"
 	"deckhand/config"
 	"deckhand/servers"
 )
@@ -57,7 +57,7 @@ func (b *bridge) serverChanged(c actor.Context, m *uiServerChanged) {
 	}()
 }
 
-func spawnClashed(ctx context.Context, sys *actors.System, alias string) bool {
+func spawnClashed(ctx context.Context, sys *agent.System, alias string) bool {
 	list, err := sys.ServerStatuses(ctx, false)
 	if err != nil {
 		return false

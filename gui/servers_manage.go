@@ -13,7 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"deckhand/actors"
+	"deckhand/agent"
 	"deckhand/config"
 	"deckhand/servers"
 	"deckhand/tools"
@@ -61,7 +61,7 @@ type toolsWindow struct {
 	alias    string
 	win      fyne.Window
 	list     []tools.Tool
-	states   []actors.PinState
+	states   []agent.PinState
 	disabled map[string]bool
 	// editable: the server is in the config file, which keeps the choice.
 	editable bool

@@ -27,7 +27,7 @@ const (
 // ElicitationRequested is a server asking the person something (MCP
 // elicitation): a form to fill in, or a page to open in the browser. It
 // goes to the servers' watchers (the window's bridge, the terminal chat),
-// which ask the person and send an ElicitationAnswer to System.Servers; the
+// which ask the person and send an ElicitationAnswer to agent.System.Servers; the
 // first answer counts, and ElicitationClosed tells every watcher it is
 // over. No answer by Deadline declines it.
 type ElicitationRequested struct {

@@ -15,7 +15,7 @@ import (
 )
 
 // Resources and prompts: what a server offers besides tools. The window and
-// the terminal send these requests to the servers supervisor (System.Servers),
+// the terminal send these requests to the servers supervisor (agent.System.Servers),
 // which hands each to the server's actor; that actor makes the request in a
 // worker goroutine and the answer goes straight to the sender, so no
 // actor's Receive waits for a server. An idle on-demand server connects for

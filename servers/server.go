@@ -61,9 +61,9 @@ type ServerStatus struct {
 func (s ServerStatus) Settled() bool { return s.State != StateConnecting }
 
 // CallTool asks for one tool call, by display name (alias.tool) or wire
-// name; the answer, a *ToolResult, goes to the sender. Conversations and
-// System.CallTool hand it to the router; sent to the registry, it is routed
-// the same way.
+// name; the answer, a *ToolResult, goes to the sender. Conversations hand
+// it to the router (Router.Dispatch; agent.System.CallTool uses
+// Router.Call); sent to the registry, it is routed the same way.
 type CallTool struct {
 	ID   string // the caller's id for this call, echoed in the answer
 	Tool string // alias.tool or the wire name

@@ -12,7 +12,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	"golang.org/x/term"
 
-	"deckhand/actors"
+	"deckhand/agent"
 	"deckhand/clean"
 	"deckhand/conversation"
 	"deckhand/servers"
@@ -201,7 +201,7 @@ func runChat(ctx context.Context, e *env, args []string) error {
 // kept makes sure what the chat recorded is on disk before it ends; when
 // it cannot be (a full disk), it says so, and the chat fails: it is not
 // reported as kept.
-func kept(e *env, sys *actors.System, result error) error {
+func kept(e *env, sys *agent.System, result error) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	err := e.noLog

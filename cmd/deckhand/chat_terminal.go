@@ -8,7 +8,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"deckhand/actors"
+	"deckhand/agent"
 	"deckhand/approval"
 	"deckhand/clean"
 	"deckhand/conversation"
@@ -35,7 +35,7 @@ type (
 // goroutine, so that lines never interleave.
 type terminal struct {
 	e           *env
-	sys         *actors.System
+	sys         *agent.System
 	conv        *actor.PID
 	convID      string
 	mode        string

@@ -10,7 +10,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"deckhand/actors"
+	"deckhand/agent"
 	"deckhand/config"
 	"deckhand/keys"
 	"deckhand/servers"
@@ -36,7 +36,7 @@ func runConformance(ctx context.Context, e *env, args []string) error {
 		Servers:        map[string]config.Server{conformanceAlias: {URL: url}},
 	}}
 	cfg.ApplyDefaults()
-	sys := actors.Start(actors.Options{
+	sys := agent.Start(agent.Options{
 		Config:    cfg,
 		Logger:    e.log,
 		Version:   version,
@@ -221,7 +221,7 @@ func followRedirects(ctx context.Context, url string) error {
 
 // answerElicitations answers every server question as a person who
 // accepts the form as it comes (its defaults), and agrees to open a page.
-func answerElicitations(sys *actors.System) {
+func answerElicitations(sys *agent.System) {
 	pid := sys.Root.Spawn(actor.PropsFromFunc(func(c actor.Context) {
 		if m, ok := c.Message().(*servers.ElicitationRequested); ok {
 			var content map[string]any

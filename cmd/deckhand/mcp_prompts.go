@@ -9,7 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"deckhand/actors"
+	"deckhand/agent"
 	"deckhand/servers"
 )
 
@@ -21,7 +21,7 @@ func mcpPrompts(ctx context.Context, e *env, args []string) error {
 }
 
 // promptsOf is server s's prompts.
-func promptsOf(ctx context.Context, sys *actors.System, s servers.ServerStatus) (promptsJSON, error) {
+func promptsOf(ctx context.Context, sys *agent.System, s servers.ServerStatus) (promptsJSON, error) {
 	l, err := sys.Prompts(ctx, s.Alias)
 	if err != nil {
 		return promptsJSON{}, err
@@ -41,7 +41,7 @@ func printAllPrompts(w io.Writer, out []promptsJSON) {
 // demand; the others are said on stderr, as is a listing that failed),
 // then the listings as JSON or as text.
 func eachServer[T any](ctx context.Context, e *env, name string, args []string,
-	list func(context.Context, *actors.System, servers.ServerStatus) (T, error), print func(io.Writer, []T)) error {
+	list func(context.Context, *agent.System, servers.ServerStatus) (T, error), print func(io.Writer, []T)) error {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "")
 	maxWait := fs.Duration("wait", shortWait, "")
@@ -185,8 +185,8 @@ func missingArgs(p servers.Prompt, args map[string]string) []string {
 
 // readyListing is what :resources and :prompts in deckhand chat share: the
 // listings of the ready servers (or of the one alias given), as text.
-func readyListing[T any](ctx context.Context, sys *actors.System, args []string,
-	list func(context.Context, *actors.System, servers.ServerStatus) (T, error), print func(io.Writer, []T)) string {
+func readyListing[T any](ctx context.Context, sys *agent.System, args []string,
+	list func(context.Context, *agent.System, servers.ServerStatus) (T, error), print func(io.Writer, []T)) string {
 	srvs, err := sys.ServerStatuses(ctx, false)
 	if err != nil {
 		return err.Error() + "\n"

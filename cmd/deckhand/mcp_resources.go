@@ -10,7 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"deckhand/actors"
+	"deckhand/agent"
 	"deckhand/clean"
 	"deckhand/config"
 	"deckhand/conversation"
@@ -25,7 +25,7 @@ func mcpResources(ctx context.Context, e *env, args []string) error {
 }
 
 // resourcesOf is server s's resources and templates.
-func resourcesOf(ctx context.Context, sys *actors.System, s servers.ServerStatus) (resourcesJSON, error) {
+func resourcesOf(ctx context.Context, sys *agent.System, s servers.ServerStatus) (resourcesJSON, error) {
 	l, err := sys.Resources(ctx, s.Alias)
 	if err != nil {
 		return resourcesJSON{}, err
@@ -168,7 +168,7 @@ func splitResourceArg(arg string, cfg *config.Config) (alias, uri string) {
 
 // readResource reads uri from alias, or (alias "") from the one server
 // that lists it or has a template for it.
-func readResource(ctx context.Context, sys *actors.System, alias, uri string) (*servers.ResourceRead, error) {
+func readResource(ctx context.Context, sys *agent.System, alias, uri string) (*servers.ResourceRead, error) {
 	if alias == "" {
 		found, err := sys.FindResource(ctx, uri)
 		if err != nil {

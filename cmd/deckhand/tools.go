@@ -13,7 +13,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"deckhand/actors"
+	"deckhand/agent"
 	"deckhand/config"
 	"deckhand/policy"
 	"deckhand/sandbox"
@@ -324,4 +324,4 @@ func (e *env) localTools(cfg *config.Config) (*toolserver.Server, func()) {
 
 // startChat is startApp for deckhand chat: the built-in server too, as in
 // the window, unless the config turns it off.
-func (e *env) startChat(cfg *config.Config) *actors.System { return e.startApp(cfg) }
+func (e *env) startChat(cfg *config.Config) *agent.System { return e.startApp(cfg) }

@@ -1,4 +1,4 @@
-package actors
+package agent
 
 import (
 	"context"

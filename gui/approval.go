@@ -10,10 +10,10 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"deckhand/actors"
 	"deckhand/approval"
 	"deckhand/clean"
 	"deckhand/config"
+	"deckhand/conversation"
 	"deckhand/notify"
 	"deckhand/tools"
 )
@@ -24,8 +24,8 @@ import (
 // closes its dialog. None is lost: the next one opens when the last closes.
 type approvals struct {
 	ui       *UI
-	pending  []*actors.ApprovalRequested
-	showing  *actors.ApprovalRequested
+	pending  []*conversation.ApprovalRequested
+	showing  *conversation.ApprovalRequested
 	dlg      *dialog.CustomDialog
 	parent   fyne.Window
 	closing  bool            // the dialog is being closed by us, not the person
@@ -39,7 +39,7 @@ type approvals struct {
 	args     *widget.RichText                   // the open dialog's arguments, for tests
 }
 
-func (a *approvals) set(list []*actors.ApprovalRequested, quickConv string) {
+func (a *approvals) set(list []*conversation.ApprovalRequested, quickConv string) {
 	a.pending = list
 	live := map[string]bool{}
 	for _, r := range list {
@@ -76,7 +76,7 @@ func (a *approvals) set(list []*actors.ApprovalRequested, quickConv string) {
 // whole command), and no warning or change that the dialog would show.
 // Never a grant: that needs the dialog. A click on its body brings the
 // window, at the dialog.
-func (a *approvals) notify(r *actors.ApprovalRequested) {
+func (a *approvals) notify(r *conversation.ApprovalRequested) {
 	req := r.Request
 	title, what := "Allow "+clean.Line(req.Display)+"?", whose(req)
 	code := strings.TrimSpace(tools.PrettyArgs(req.Arguments))
@@ -126,7 +126,7 @@ const notifyArgs = 300
 // fromNotification carries out what the person chose in a notification,
 // if the request still waits.
 func (a *approvals) fromNotification(id, conv, key string, whole bool) {
-	var r *actors.ApprovalRequested
+	var r *conversation.ApprovalRequested
 	for _, p := range a.pending {
 		if p.ID == id && p.Conversation == conv {
 			r = p
@@ -177,7 +177,7 @@ func (a *approvals) next(quickConv string) {
 	}
 }
 
-func (a *approvals) open(r *actors.ApprovalRequested, parent fyne.Window) {
+func (a *approvals) open(r *conversation.ApprovalRequested, parent fyne.Window) {
 	req := r.Request
 	a.showing, a.parent = r, parent
 
@@ -359,7 +359,7 @@ func (a *approvals) waiting() int {
 }
 
 // answer sends the person's answer and moves on to the next request.
-func (a *approvals) answer(r *actors.ApprovalRequested, ans approval.Answer) {
+func (a *approvals) answer(r *conversation.ApprovalRequested, ans approval.Answer) {
 	if a.answered[r.ID] {
 		return
 	}

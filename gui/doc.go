@@ -6,7 +6,7 @@
 //
 // Concurrency: the window is a user actor, split in two. The bridge is a
 // protoactor actor that receives the conversations', servers' and
-// registry's events and keeps the view state (one chatmodel.Transcript per
+// registry's events and keeps the view state (one transcript.Transcript per
 // open conversation, server states, the approval queue). Once per frame at
 // most, it hands what changed to the UI goroutine in a single fyne.Do: a
 // streamed answer of a thousand deltas costs one widget update per frame,

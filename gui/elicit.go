@@ -14,9 +14,9 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"deckhand/actors"
 	"deckhand/clean"
 	"deckhand/notify"
+	"deckhand/servers"
 	"deckhand/transport/mcp"
 )
 
@@ -238,24 +238,24 @@ func (e *elicitor) open(it *elicitItem, parent fyne.Window) {
 		e.buttons[action] = b
 		return b
 	}
-	decline := mk("Decline", actors.ElicitDecline, func() { e.answer(it, actors.ElicitDecline, nil) })
-	cancel := mk("Cancel", actors.ElicitCancel, func() { e.answer(it, actors.ElicitCancel, nil) })
+	decline := mk("Decline", servers.ElicitDecline, func() { e.answer(it, servers.ElicitDecline, nil) })
+	cancel := mk("Cancel", servers.ElicitCancel, func() { e.answer(it, servers.ElicitCancel, nil) })
 	buttons = append(buttons, decline, cancel)
 	var first fyne.Focusable
 	if r.Mode == "url" {
 		items = append(items, e.urlPart(it)...)
-		open := mk("Open page", actors.ElicitAccept, func() { e.openPage(it) })
+		open := mk("Open page", servers.ElicitAccept, func() { e.openPage(it) })
 		open.Icon = theme.ComputerIcon()
 		decline.Importance = widget.HighImportance // the default: Enter and Escape decline
 		buttons = append(buttons, open)
 	} else {
-		f := newElicitForm(r.Form, func() { e.submit(it) }, func() { e.answer(it, actors.ElicitDecline, nil) })
+		f := newElicitForm(r.Form, func() { e.submit(it) }, func() { e.answer(it, servers.ElicitDecline, nil) })
 		e.form = f
 		if len(f.fields) > 0 {
 			items = append(items, f.object())
 			first = f.first()
 		}
-		send := mk("Accept", actors.ElicitAccept, func() { e.submit(it) })
+		send := mk("Accept", servers.ElicitAccept, func() { e.submit(it) })
 		send.Importance = widget.HighImportance
 		buttons = append(buttons, send)
 	}
@@ -270,7 +270,7 @@ func (e *elicitor) open(it *elicitItem, parent fyne.Window) {
 	e.dlg.SetButtons(buttons)
 	e.dlg.SetOnClosed(func() {
 		if !e.closing && e.showing == it {
-			e.answer(it, actors.ElicitCancel, nil) // dismissed without choosing
+			e.answer(it, servers.ElicitCancel, nil) // dismissed without choosing
 		}
 	})
 	c := parent.Canvas()
@@ -283,12 +283,12 @@ func (e *elicitor) open(it *elicitItem, parent fyne.Window) {
 		}
 		switch k.Name {
 		case fyne.KeyEscape:
-			e.answer(it, actors.ElicitDecline, nil)
+			e.answer(it, servers.ElicitDecline, nil)
 		case fyne.KeyReturn, fyne.KeyEnter:
 			if first != nil {
 				c.Focus(first)
 			} else {
-				e.answer(it, actors.ElicitDecline, nil)
+				e.answer(it, servers.ElicitDecline, nil)
 			}
 		}
 	})
@@ -368,7 +368,7 @@ func (e *elicitor) openPage(it *elicitItem) {
 	if err == nil {
 		err = openURL(e.ui.app, u)
 	}
-	e.answer(it, actors.ElicitAccept, nil)
+	e.answer(it, servers.ElicitAccept, nil)
 	if err != nil {
 		e.ui.showError("The browser did not open (" + clean.Line(err.Error()) + "). The page's address:\n" + clean.Line(it.req.URL))
 	}
@@ -388,7 +388,7 @@ func (e *elicitor) submit(it *elicitItem) {
 		}
 		return
 	}
-	e.answer(it, actors.ElicitAccept, content)
+	e.answer(it, servers.ElicitAccept, content)
 }
 
 // answer sends the person's answer and moves on to the next question.

@@ -12,7 +12,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"deckhand/actors"
+	"deckhand/conversation"
+	"deckhand/servers"
 	"deckhand/tools"
 )
 
@@ -40,15 +41,15 @@ type resourcesWindow struct {
 
 // resItem is a resource or a template.
 type resItem struct {
-	res  *actors.Resource
-	tmpl *actors.ResourceTemplate
+	res  *servers.Resource
+	tmpl *servers.ResourceTemplate
 }
 
 func (it resItem) label() string {
 	if it.res != nil {
-		return actors.Label(it.res.Name, it.res.Title)
+		return servers.Label(it.res.Name, it.res.Title)
 	}
-	return actors.Label(it.tmpl.Name, it.tmpl.Title)
+	return servers.Label(it.tmpl.Name, it.tmpl.Title)
 }
 
 func (it resItem) uri() string {
@@ -168,7 +169,7 @@ func (rw *resourcesWindow) load() {
 	}()
 }
 
-func (rw *resourcesWindow) fill(l *actors.ResourceListing, err error) {
+func (rw *resourcesWindow) fill(l *servers.ResourceListing, err error) {
 	rw.loaded = true
 	rw.items = nil
 	switch {
@@ -266,7 +267,7 @@ func (rw *resourcesWindow) show(it resItem) {
 			}
 		}
 		rw.p.attachResource(alias, target)
-		rw.status.SetText("Attached " + actors.ResourceName(target) + ": it goes with your next message.")
+		rw.status.SetText("Attached " + conversation.ResourceName(target) + ": it goes with your next message.")
 		if p, ok := rw.win.(*panel); ok {
 			p.under = nil // back goes to the chat, where the attachment waits
 		}

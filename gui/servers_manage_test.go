@@ -10,8 +10,8 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"deckhand/actors"
 	"deckhand/config"
+	"deckhand/servers"
 	"deckhand/testutil"
 )
 
@@ -360,7 +360,7 @@ func TestServersToolsEnableDisable(t *testing.T) {
 		t.Errorf("enabled again, the config is\n%s", text)
 	}
 	h.until("echo back in the catalog", func() bool { return hasTool(h, "h.echo") })
-	if st := h.ui.servers; len(st) == 0 || st[0].State != actors.StateReady {
+	if st := h.ui.servers; len(st) == 0 || st[0].State != servers.StateReady {
 		t.Errorf("toggling a tool disturbed the server: %+v", st)
 	}
 }

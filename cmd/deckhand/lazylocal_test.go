@@ -8,8 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"deckhand/actors"
+	"deckhand/agent"
 	"deckhand/config"
+	"deckhand/servers"
 	"deckhand/store"
 	"deckhand/testutil"
 )
@@ -31,21 +32,21 @@ func TestLocalBuiltWhenFirstNeeded(t *testing.T) {
 	}
 	defer db.Close()
 	e := &env{stdout: io.Discard, stderr: io.Discard, getenv: func(string) (string, bool) { return "", false }, log: slog.New(slog.DiscardHandler), logDB: db}
-	state := func(sys *actors.System) actors.ServerStatus {
+	state := func(sys *agent.System) servers.ServerStatus {
 		list, _ := sys.ServerStatuses(t.Context(), false)
 		for _, s := range list {
 			if s.Alias == config.LocalAlias {
 				return s
 			}
 		}
-		return actors.ServerStatus{}
+		return servers.ServerStatus{}
 	}
-	offers := func(sys *actors.System, tool string) bool {
+	offers := func(sys *agent.System, tool string) bool {
 		cat, _ := sys.Catalog(t.Context())
 		_, ok := cat.Lookup(tool)
 		return ok
 	}
-	start := func() *actors.System {
+	start := func() *agent.System {
 		sys := e.startApp(cfg)
 		t.Cleanup(func() { e.stopSystem(sys) })
 		return sys
@@ -54,7 +55,7 @@ func TestLocalBuiltWhenFirstNeeded(t *testing.T) {
 
 	// First start: nothing kept yet, so it is built and connects.
 	sys := start()
-	testutil.Eventually(t, wait, func() bool { return state(sys).State == actors.StateReady }, "local never ready at the first start")
+	testutil.Eventually(t, wait, func() bool { return state(sys).State == servers.StateReady }, "local never ready at the first start")
 	if err := sys.SyncLog(t.Context()); err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +63,7 @@ func TestLocalBuiltWhenFirstNeeded(t *testing.T) {
 
 	// Next start: not built; a definition written now connects it.
 	sys = start()
-	testutil.Eventually(t, wait, func() bool { return state(sys).State == actors.StateIdle }, "local not idle at the next start")
+	testutil.Eventually(t, wait, func() bool { return state(sys).State == servers.StateIdle }, "local not idle at the next start")
 	if st := state(sys); st.Tools == 0 || e.local.isBuilt() {
 		t.Fatalf("local = %+v (built: %v), want the tools of its last connection and not built", st, e.local.isBuilt())
 	}

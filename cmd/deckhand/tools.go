@@ -16,10 +16,11 @@ import (
 	"github.com/fsnotify/fsnotify"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"deckhand/actors"
+	"deckhand/agent"
 	"deckhand/config"
 	"deckhand/policy"
 	"deckhand/sandbox"
+	"deckhand/servers"
 	"deckhand/store"
 	"deckhand/toolserver"
 )
@@ -363,9 +364,11 @@ func (l *lazyLocal) build() (*sdk.Server, error) {
 // call): at once when a definition changed since those were kept (while
 // Deckhand was not running), else at the first change in its folder. It
 // ends once local is built or Deckhand ends.
-func (l *lazyLocal) wake(sys *actors.System, db *store.DB) {
+func (l *lazyLocal) wake(sys *agent.System, db *store.DB) {
 	dir := config.ExpandPath(l.cfg.Tools.DefinitionsDir())
-	connect := func() { sys.Root.Send(sys.Servers, &actors.ReconnectServer{Alias: config.LocalAlias}) }
+	connect := func() {
+		sys.Root.Send(sys.Servers, &servers.ConnectServer{Alias: config.LocalAlias, Why: "connecting: its tool definitions changed"})
+	}
 	if db != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		saved, err := db.Catalogs(ctx)
@@ -444,4 +447,4 @@ func (l *lazyLocal) stop() {
 
 // startChat is startApp for deckhand chat: the built-in server too, as in
 // the window, unless the config turns it off.
-func (e *env) startChat(cfg *config.Config) *actors.System { return e.startApp(cfg) }
+func (e *env) startChat(cfg *config.Config) *agent.System { return e.startApp(cfg) }

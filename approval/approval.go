@@ -1,15 +1,26 @@
-// Package approval owns the gate every tool call passes: a pure decision
-// (grants, then auto_approve rules) that gives allow or ask, the answers a
-// person can give, and the stores of grants. Asking is the caller's job: the
-// conversation actor sends the Request to the user actor and waits, and no
-// answer within the timeout is a deny.
+// Package approval owns the gate every tool call passes, and what a person
+// is shown and can answer there.
 //
-// Decide is pure. A Grants value belongs to one conversation; an Always
-// store is shared and safe for concurrent use.
+// DecideCall is the gate as one pure decision: the capability policy's
+// refusals first, then the tool's pin (a definition changed since it was
+// pinned is asked again), then the person's grants and the config's
+// auto_approve rules; it gives Allow, Refuse (with a typed error, ErrPolicy
+// or ErrHidden) or Ask (with the Request to show). Asking is the caller's
+// job: the conversation actor sends the Request to whoever answers and
+// waits, and no answer within the timeout is a deny (Reason, Denial and the
+// sentinel errors say why, for errors.Is). The package also holds the
+// answers a person can give, the stores of "always" grants, and the texts
+// that describe a tool's claims and a change to its definition.
+//
+// Concurrency: DecideCall, Decide, Diff, Claims and the error types are
+// pure and safe anywhere. A Grants value belongs to one conversation (its
+// actor alone reads and writes it); an Always store is shared and must be
+// safe for concurrent use (MemoryAlways is).
 package approval
 
 import (
 	"encoding/json"
+	"fmt"
 	"sort"
 	"strings"
 	"sync"
@@ -66,13 +77,26 @@ func (a Answer) String() string {
 // Allowed reports whether the answer lets the call run.
 func (a Answer) Allowed() bool { return a != Deny }
 
-// Verdict is the gate's first word on a call.
+// Verdict is the gate's word on a call.
 type Verdict int
 
 const (
-	Ask   Verdict = iota // a person must answer
-	Allow                // a grant or rule allows it
+	Ask    Verdict = iota // a person must answer
+	Allow                 // a grant or rule allows it
+	Refuse                // it must not run, and no one is asked (DecideCall only)
 )
+
+func (v Verdict) String() string {
+	switch v {
+	case Ask:
+		return "ask"
+	case Allow:
+		return "allow"
+	case Refuse:
+		return "refuse"
+	}
+	return fmt.Sprintf("Verdict(%d)", int(v))
+}
 
 // Decision is a verdict and why.
 type Decision struct {
@@ -118,28 +142,35 @@ type Always interface {
 	Grant(display, by string) error
 }
 
-// Decide is the gate. Grants come first (the person's own answers), then
-// the tool's rule, then its server's; with nothing allowing the call, the
-// person is asked.
+// Decide is the grants-and-rules step of the gate (DecideCall is the
+// whole gate, policy and pins first). Grants come first (the person's own
+// answers), then the tool's rule, then its server's; with nothing allowing
+// the call, the person is asked.
+// It stays until the conversation actor calls DecideCall instead.
 func Decide(rules Rules, always Always, session Grants, req Request) Decision {
+	d, _ := decide(rules, always, session, req)
+	return d
+}
+
+func decide(rules Rules, always Always, session Grants, req Request) (Decision, Cause) {
 	switch {
 	case req.OnceOnly:
-		return Decision{Ask, "each is asked"}
+		return Decision{Ask, "each is asked"}, CauseOnceOnly
 	case session[req.Display]:
-		return Decision{Allow, "allowed for this session"}
+		return Decision{Allow, "allowed for this session"}, CauseSession
 	case always != nil && always.Allowed(req.Display):
-		return Decision{Allow, "always allowed"}
+		return Decision{Allow, "always allowed"}, CauseAlways
 	}
 	if v, ok := rules[req.Display]; ok {
 		if v {
-			return Decision{Allow, "auto_approve " + req.Display}
+			return Decision{Allow, "auto_approve " + req.Display}, CauseRule
 		}
-		return Decision{Ask, "auto_approve " + req.Display + " = false"}
+		return Decision{Ask, "auto_approve " + req.Display + " = false"}, CauseRuleAsk
 	}
 	if rules[req.Server+".*"] {
-		return Decision{Allow, "auto_approve " + req.Server + ".*"}
+		return Decision{Allow, "auto_approve " + req.Server + ".*"}, CauseRule
 	}
-	return Decision{Ask, ""}
+	return Decision{Ask, ""}, CauseNone
 }
 
 // MemoryAlways keeps "always" grants for the life of the process.

@@ -62,3 +62,23 @@ func TestMemoryAlways(t *testing.T) {
 		t.Errorf("revoked grant still allowed")
 	}
 }
+
+// FuzzParseAnswer: whatever a person types, the answer is one of the four,
+// and only the words that say yes allow.
+func FuzzParseAnswer(f *testing.F) {
+	for _, s := range []string{"y", "yes", "s", "a", "always", "", "no", " ONCE\n", "yés"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		a := ParseAnswer(s)
+		if a < Deny || a > AllowAlways {
+			t.Fatalf("ParseAnswer(%q) = %d", s, int(a))
+		}
+		if a.Allowed() && ParseAnswer(a.Scope()) != a {
+			t.Fatalf("ParseAnswer(%q) = %v, but its scope %q reads back as %v", s, a, a.Scope(), ParseAnswer(a.Scope()))
+		}
+		if _ = a.String(); a == Deny && a.Scope() != "" {
+			t.Fatalf("a deny has a scope")
+		}
+	})
+}

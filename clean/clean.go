@@ -4,6 +4,9 @@
 // override could show one name and mean another, and a newline in a tool's
 // name could forge a line of output. Text strips all of that; Name checks a
 // tool name against the MCP specification's rules.
+//
+// Concurrency: the functions are pure and safe anywhere; a Writer, like the
+// io.Writer under it, belongs to one writer at a time.
 package clean
 
 import (

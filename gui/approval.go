@@ -10,10 +10,10 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"deckhand/actors"
 	"deckhand/approval"
 	"deckhand/clean"
 	"deckhand/config"
+	"deckhand/conversation"
 	"deckhand/notify"
 	"deckhand/tools"
 )
@@ -45,7 +45,7 @@ func newApprovals(u *UI) *approvals {
 // approvalAsk is one approval request in the modal queue.
 type approvalAsk struct {
 	a *approvals
-	r *actors.ApprovalRequested
+	r *conversation.ApprovalRequested
 }
 
 func (q *approvalAsk) inQuick() bool { return q.r.Conversation == q.a.ui.quickConv() }
@@ -65,7 +65,7 @@ func (q *approvalAsk) typedKey(_ fyne.Canvas, k *fyne.KeyEvent) {
 }
 
 // shown is the request whose dialog is open, if one is.
-func (a *approvals) shown() *actors.ApprovalRequested {
+func (a *approvals) shown() *conversation.ApprovalRequested {
 	if q, ok := a.ui.modals.showing.(*approvalAsk); ok {
 		return q.r
 	}
@@ -73,7 +73,7 @@ func (a *approvals) shown() *actors.ApprovalRequested {
 }
 
 // set takes the bridge's list of requests waiting.
-func (a *approvals) set(list []*actors.ApprovalRequested) {
+func (a *approvals) set(list []*conversation.ApprovalRequested) {
 	live := map[string]bool{}
 	for _, r := range list {
 		live[r.ID] = true
@@ -113,7 +113,7 @@ func (a *approvals) set(list []*actors.ApprovalRequested) {
 // whole command), and no warning or change that the dialog would show.
 // Never a grant: that needs the dialog. A click on its body brings the
 // window, at the dialog.
-func (a *approvals) notify(r *actors.ApprovalRequested) {
+func (a *approvals) notify(r *conversation.ApprovalRequested) {
 	req := r.Request
 	title, what := "Allow "+clean.Line(req.Display)+"?", whose(req)
 	code := strings.TrimSpace(tools.PrettyArgs(req.Arguments))
@@ -186,7 +186,7 @@ func (a *approvals) fromNotification(id, conv, key string, whole bool) {
 }
 
 // dialog makes the dialog asking about r.
-func (a *approvals) dialog(r *actors.ApprovalRequested, parent fyne.Window) *dialog.CustomDialog {
+func (a *approvals) dialog(r *conversation.ApprovalRequested, parent fyne.Window) *dialog.CustomDialog {
 	req := r.Request
 
 	// The heading is Deckhand's own words: which tool, of which server. What
@@ -305,13 +305,13 @@ func (a *approvals) dialog(r *actors.ApprovalRequested, parent fyne.Window) *dia
 
 // footText is the dialog's last line: the deadline, and how many more
 // requests wait (of either kind).
-func (a *approvals) footText(r *actors.ApprovalRequested) string {
+func (a *approvals) footText(r *conversation.ApprovalRequested) string {
 	return waitingFoot("Denied", r.Deadline, a.ui.modals.waiting()-1)
 }
 
 // recount updates the open dialog's count of requests waiting (its title
 // keeps the count it opened with: a dialog's title is fixed).
-func (a *approvals) recount(r *actors.ApprovalRequested) {
+func (a *approvals) recount(r *conversation.ApprovalRequested) {
 	if a.foot != nil {
 		a.foot.SetText(a.footText(r))
 		setVisible(a.footObj, a.foot.Text != "")
@@ -347,7 +347,7 @@ func fitDialog(win fyne.Size, body fyne.CanvasObject, buttons []fyne.CanvasObjec
 }
 
 // answer sends the person's answer; the next request's dialog opens.
-func (a *approvals) answer(r *actors.ApprovalRequested, ans approval.Answer) {
+func (a *approvals) answer(r *conversation.ApprovalRequested, ans approval.Answer) {
 	if a.answered[r.ID] {
 		return
 	}

@@ -11,8 +11,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"deckhand/chatmodel"
 	"deckhand/config"
+	"deckhand/transcript"
 )
 
 // benchView is the window with no actors behind it: the benchmarks drive
@@ -71,7 +71,7 @@ func BenchmarkStreamDeltas(b *testing.B) {
 	for b.Loop() {
 		u, _ := benchView(b)
 		before := heap()
-		tr := chatmodel.New()
+		tr := transcript.New()
 		tr.User("write a lot", time.Now())
 		n, changed := tr.Changes()
 		u.chat.update(n, changed)
@@ -100,11 +100,11 @@ func BenchmarkStreamDeltas(b *testing.B) {
 	b.ReportMetric(float64(rows), "rows")
 }
 
-// conversation is a transcript of messages exchanges: questions, answers
+// sampleConversation is a transcript of messages exchanges: questions, answers
 // of a few paragraphs with a code block now and then, and a tool card in
 // every fourth exchange.
-func conversation(messages int) []chatmodel.Row {
-	tr := chatmodel.New()
+func sampleConversation(messages int) []transcript.Row {
+	tr := transcript.New()
 	at := time.Now()
 	for i := range messages / 2 {
 		tr.User(fmt.Sprintf("Question %d: how do I read the file number %d and count its lines?", i, i), at)
@@ -122,7 +122,7 @@ func conversation(messages int) []chatmodel.Row {
 		tr.Assistant(answer, at)
 		tr.Calls()
 	}
-	rows := make([]chatmodel.Row, tr.Len())
+	rows := make([]transcript.Row, tr.Len())
 	for i := range rows {
 		rows[i] = tr.Row(i)
 	}
@@ -139,7 +139,7 @@ func BenchmarkOpenConversation(b *testing.B) {
 		screens      int
 	}
 	measure := func(messages int) result {
-		rows := conversation(messages)
+		rows := sampleConversation(messages)
 		u, drain := benchView(b)
 		start := time.Now()
 		u.chat.reset(rows)

@@ -10,12 +10,15 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"deckhand/actors"
+	"deckhand/agent"
 	"deckhand/approval"
-	"deckhand/chatmodel"
 	"deckhand/config"
+	"deckhand/conversation"
+	"deckhand/servers"
 	"deckhand/store"
+	"deckhand/store/writer"
 	"deckhand/tools"
+	"deckhand/transcript"
 	"deckhand/transport/llm"
 )
 
@@ -69,7 +72,7 @@ type (
 type convState struct {
 	id       string
 	pid      *actor.PID
-	tr       *chatmodel.Transcript
+	tr       *transcript.Transcript
 	running  bool
 	title    string
 	usage    store.Usage // from the log, plus runs finished since
@@ -94,7 +97,7 @@ func (cs *convState) unsent() bool {
 // once a frame, on the UI goroutine. It never touches a widget.
 type bridge struct {
 	ui  *UI
-	sys *actors.System
+	sys *agent.System
 	db  *store.DB
 	cfg *config.Config
 
@@ -102,13 +105,13 @@ type bridge struct {
 	current string
 	quick   string
 
-	servers      map[string]actors.ServerStatus
+	servers      map[string]servers.ServerStatus
 	serversDirty bool
 	catalog      *tools.Catalog
 	catalogDirty bool
 	sessions     []store.Session
 	sessDirty    bool
-	approvals    []*actors.ApprovalRequested
+	approvals    []*conversation.ApprovalRequested
 	apprDirty    bool
 	reset        bool // the current conversation changed: redraw all its rows
 	statusDirty  bool
@@ -144,11 +147,11 @@ func (b *bridge) Receive(c actor.Context) {
 		}
 		b.begun = true
 		b.convs = map[string]*convState{}
-		b.servers = map[string]actors.ServerStatus{}
-		c.Send(b.sys.Servers, &actors.WatchServers{PID: c.Self()})
-		c.Send(b.sys.Registry, &actors.WatchCatalog{PID: c.Self()})
+		b.servers = map[string]servers.ServerStatus{}
+		c.Send(b.sys.Servers, &servers.WatchServers{PID: c.Self()})
+		c.Send(b.sys.Registry, &servers.WatchCatalog{PID: c.Self()})
 		if b.sys.Store != nil {
-			c.Send(b.sys.Store, &actors.WatchLog{Watcher: c.Self()})
+			c.Send(b.sys.Store, &writer.WatchLog{Watcher: c.Self()})
 		}
 		b.loadSessions(c)
 		b.newChat(c, false)
@@ -164,7 +167,7 @@ func (b *bridge) Receive(c actor.Context) {
 		b.send(c, b.current, m.text)
 	case *uiStop:
 		if cs := b.convs[b.current]; cs != nil && cs.pid != nil {
-			c.Send(cs.pid, &actors.StopRun{})
+			c.Send(cs.pid, &conversation.StopRun{})
 		}
 	case *uiNewChat:
 		b.newChat(c, false)
@@ -173,7 +176,7 @@ func (b *bridge) Receive(c actor.Context) {
 	case *uiAnswer:
 		b.dropApproval(m.id)
 		if cs := b.convs[m.conv]; cs != nil && cs.pid != nil {
-			c.Send(cs.pid, &actors.ApprovalAnswer{ID: m.id, Answer: m.answer})
+			c.Send(cs.pid, &conversation.ApprovalAnswer{ID: m.id, Answer: m.answer})
 		}
 	case *uiQuickPrompt:
 		if b.quick == "" || b.convs[b.quick] == nil {
@@ -216,7 +219,7 @@ func (b *bridge) Receive(c actor.Context) {
 		// a conversation first and be answered with the old settings.
 		for _, cs := range b.convs {
 			if cs.pid != nil {
-				c.Send(cs.pid, &actors.ConfigChanged{Config: m.cfg})
+				c.Send(cs.pid, &conversation.ConfigChanged{Config: m.cfg})
 			}
 		}
 		b.statusDirty = true
@@ -228,7 +231,7 @@ func (b *bridge) Receive(c actor.Context) {
 		m.handle(b, c)
 	case composerMsg:
 		m.handleComposer(b, c)
-	case *actors.ResourceUpdated:
+	case *servers.ResourceUpdated:
 		b.resourceUpdated(m) // an attached resource changed (resources_bridge.go)
 	case serverAskMsg:
 		m.handleServerAsk(b, c) // answers to servers' questions, sign-in (elicit_bridge.go, signin.go)
@@ -242,16 +245,16 @@ func (b *bridge) Receive(c actor.Context) {
 		}
 	case *sessionLoaded:
 		b.opened(c, m)
-	case *actors.ConversationStarted:
+	case *conversation.ConversationStarted:
 		b.started(c, m)
-	case *actors.ConversationOpened:
+	case *conversation.ConversationOpened:
 		b.composerOpened(c, m)
-	case *actors.RunStarted:
+	case *conversation.RunStarted:
 		b.composerRunStarted(c, m)
 
 	// From the servers and the registry.
-	case *actors.ServerStatus:
-		if m.State == actors.StateStopped && m.Reason == "removed" {
+	case *servers.ServerStatus:
+		if m.State == servers.StateStopped && m.Reason == "removed" {
 			if _, configured := b.cfg.MCP.Servers[m.Alias]; configured {
 				// Disconnected on request: it can be connected again.
 				st := *m
@@ -264,9 +267,9 @@ func (b *bridge) Receive(c actor.Context) {
 			b.servers[m.Alias] = *m
 		}
 		b.serversDirty, b.statusDirty = true, true
-	case *actors.CatalogChanged:
+	case *servers.CatalogChanged:
 		b.catalog, b.catalogDirty = m.Catalog, true
-	case *actors.ElicitationRequested, *actors.ElicitationClosed:
+	case *servers.ElicitationRequested, *servers.ElicitationClosed:
 		b.elicitEvent(m) // servers' questions (elicit_bridge.go)
 
 	default:
@@ -295,7 +298,7 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 		return cs
 	}
 	switch m := msg.(type) {
-	case *actors.RunStarted:
+	case *conversation.RunStarted:
 		if cs := conv(m.Conversation); cs != nil {
 			cs.running, cs.lastRun = true, store.RunRunning
 			b.sessDirty = true
@@ -303,15 +306,15 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 			cs.tr.StartRun(m.Run)
 			cs.tr.User(m.Text, now)
 			if cs.title == "" {
-				cs.title = chatmodel.Title(m.Text)
+				cs.title = transcript.Title(m.Text)
 				b.sessDirty = true
 			}
 		}
-	case *actors.RunQueued:
+	case *conversation.RunQueued:
 		if cs := conv(m.Conversation); cs != nil {
 			cs.tr.Note(fmt.Sprintf("Waiting: %q runs after the current answer.", shorten(m.Text, 60)), false)
 		}
-	case *actors.AssistantDelta:
+	case *conversation.AssistantDelta:
 		if cs := conv(m.Conversation); cs != nil {
 			cs.tr.Delta(m.Text, now)
 			if cs.quick {
@@ -319,7 +322,7 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 				b.quickDirty = true
 			}
 		}
-	case *actors.AssistantMessage:
+	case *conversation.AssistantMessage:
 		if cs := conv(m.Conversation); cs != nil {
 			cs.tr.Assistant(m.Text, now)
 			if cs.quick && cs.answer.String() != m.Text && m.Text != "" {
@@ -328,41 +331,41 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 				b.quickDirty = true
 			}
 		}
-	case *actors.ToolCallRequested:
+	case *conversation.ToolCallRequested:
 		if cs := conv(m.Conversation); cs != nil {
 			cs.tr.ToolRequested(m.Call, m.Tool, m.Arguments)
 		}
-	case *actors.ToolCallStarted:
+	case *conversation.ToolCallStarted:
 		if cs := conv(m.Conversation); cs != nil {
 			cs.tr.ToolStarted(m.Call, m.Tool, m.Arguments)
 		}
-	case *actors.ToolCallProgress:
+	case *conversation.ToolCallProgress:
 		if cs := conv(m.Conversation); cs != nil {
 			cs.tr.ToolProgress(m.Call, m.Progress.Progress, m.Progress.Total, m.Progress.Message)
 		}
-	case *actors.ToolCallFinished:
+	case *conversation.ToolCallFinished:
 		if cs := conv(m.Conversation); cs != nil {
 			cs.tr.ToolFinished(m.Call, m.Tool, m.Arguments, m.Output, m.IsError, m.Denied, m.Elapsed)
 			cs.tr.ToolMedia(m.Call, m.Media)
 		}
-	case *actors.RunRemoved:
+	case *conversation.RunRemoved:
 		if cs := conv(m.Conversation); cs != nil {
 			b.runRemoved(cs, m)
 		}
-	case *actors.ApprovalRequested:
+	case *conversation.ApprovalRequested:
 		b.approvals = append(b.approvals, m)
 		b.apprDirty = true
-	case *actors.ApprovalClosed:
+	case *conversation.ApprovalClosed:
 		if b.dropApproval(m.ID) && m.Reason != "answered" {
 			if cs := conv(m.Conversation); cs != nil {
 				cs.tr.Note("Approval closed: "+m.Reason+"; the call was denied.", false)
 			}
 		}
-	case *actors.Notice:
+	case *conversation.Notice:
 		if cs := conv(m.Conversation); cs != nil {
 			cs.tr.Note(m.Text, false)
 		}
-	case *actors.LogFailed:
+	case *writer.LogFailed:
 		if !b.logFailing {
 			b.notices = append(b.notices, fmt.Sprintf("Deckhand cannot write its log (%s): what is said from now on is NOT kept. %d entries wait in memory and are written if room frees up before you quit.", m.Err, m.Unsaved))
 			if cs := b.convs[b.current]; cs != nil {
@@ -370,12 +373,12 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 			}
 		}
 		b.logFailing = true
-	case *actors.LogRecovered:
+	case *writer.LogRecovered:
 		b.logFailing = false
 		if cs := b.convs[b.current]; cs != nil {
 			cs.tr.Note("The log is written again: this conversation is kept.", false)
 		}
-	case *actors.ConversationFailed:
+	case *conversation.ConversationFailed:
 		if cs := conv(m.Conversation); cs != nil {
 			cs.pid, cs.running, cs.failed = nil, false, true
 			if b.logFailing {
@@ -385,7 +388,7 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 			}
 			b.sessDirty = true
 		}
-	case *actors.RunFinished:
+	case *conversation.RunFinished:
 		if cs := conv(m.Conversation); cs != nil {
 			cs.running = false
 			cs.usage.InputTokens += m.Usage.PromptTokens
@@ -394,13 +397,13 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 			cs.usage.Estimated = cs.usage.Estimated || m.Estimated
 			switch {
 			case m.Stopped:
-				cs.tr.NoteAction("Stopped.", false, chatmodel.ActionContinue)
+				cs.tr.NoteAction("Stopped.", false, transcript.ActionContinue)
 				cs.result, cs.lastRun = "Stopped.", store.RunStopped
 			case m.Err != nil:
-				action := chatmodel.ActionRetry
+				action := transcript.ActionRetry
 				var he *llm.HTTPError
 				if errors.As(m.Err, &he) && (he.Status == http.StatusUnauthorized || he.Status == http.StatusForbidden) {
-					action = chatmodel.ActionKey // the key was refused: Settings, at the key
+					action = transcript.ActionKey // the key was refused: Settings, at the key
 				}
 				cs.tr.NoteAction(m.Err.Error(), true, action)
 				cs.result, cs.lastRun = "Failed: "+m.Err.Error(), store.RunFailed
@@ -417,7 +420,7 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 }
 
 func (b *bridge) dropApproval(id string) bool {
-	i := slices.IndexFunc(b.approvals, func(a *actors.ApprovalRequested) bool { return a.ID == id })
+	i := slices.IndexFunc(b.approvals, func(a *conversation.ApprovalRequested) bool { return a.ID == id })
 	if i < 0 {
 		return false
 	}

@@ -11,7 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"deckhand/chatmodel"
+	"deckhand/transcript"
 )
 
 // chatView shows one conversation's transcript in a virtualized list: only
@@ -23,7 +23,7 @@ import (
 type chatView struct {
 	ui       *UI
 	list     *transcriptList
-	rows     []chatmodel.Row
+	rows     []transcript.Row
 	heights  []float32
 	measured []bool // heights[i] is exact at the current width
 	width    float32
@@ -150,7 +150,7 @@ func (l *transcriptList) Select(widget.ListItemID) {}
 
 // reset shows a whole transcript (another conversation, or a redraw),
 // scrolled to its end.
-func (cv *chatView) reset(rows []chatmodel.Row) {
+func (cv *chatView) reset(rows []transcript.Row) {
 	cv.rows = rows
 	setVisible(cv.empty, len(rows) == 0)
 	cv.estimateAll()
@@ -197,7 +197,7 @@ func (cv *chatView) replaceList() {
 }
 
 // update applies a frame's changed rows.
-func (cv *chatView) update(n int, changed map[int]chatmodel.Row) {
+func (cv *chatView) update(n int, changed map[int]transcript.Row) {
 	if n == len(cv.rows) && len(changed) == 0 {
 		return
 	}
@@ -207,7 +207,7 @@ func (cv *chatView) update(n int, changed map[int]chatmodel.Row) {
 		cv.rows, cv.heights, cv.measured = cv.rows[:n], cv.heights[:n], cv.measured[:n]
 	}
 	for len(cv.rows) < n {
-		cv.rows = append(cv.rows, chatmodel.Row{})
+		cv.rows = append(cv.rows, transcript.Row{})
 		cv.heights = append(cv.heights, 0)
 		cv.measured = append(cv.measured, false)
 	}
@@ -364,7 +364,7 @@ func (cv *chatView) viewOf(i int) *rowView {
 
 // heightOf is a row's height: its view's, if it has one (laid out anyway),
 // else measured off screen.
-func (cv *chatView) heightOf(v *rowView, r chatmodel.Row) float32 {
+func (cv *chatView) heightOf(v *rowView, r transcript.Row) float32 {
 	if v != nil && v.row == r {
 		return v.MinSize().Height
 	}
@@ -372,7 +372,7 @@ func (cv *chatView) heightOf(v *rowView, r chatmodel.Row) float32 {
 }
 
 // measureRow lays a row out at the list's width and returns its height.
-func (cv *chatView) measureRow(r chatmodel.Row) float32 {
+func (cv *chatView) measureRow(r transcript.Row) float32 {
 	w := cv.listWidth()
 	cv.width = w
 	m := cv.measure
@@ -390,7 +390,7 @@ func (cv *chatView) setRunning(running bool) {
 	}
 	cv.running = running
 	for _, v := range cv.views {
-		if h, ok := v.parts[chatmodel.Header].(*headerView); ok && v.id >= 0 && v.row.Kind == chatmodel.Header {
+		if h, ok := v.parts[transcript.Header].(*headerView); ok && v.id >= 0 && v.row.Kind == transcript.Header {
 			h.set(v.row)
 			relayout(v.box)
 		}

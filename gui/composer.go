@@ -17,8 +17,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"deckhand/actors"
 	"deckhand/clean"
+	"deckhand/conversation"
 	"deckhand/keys"
 	"deckhand/tools"
 	"deckhand/transport/llm"
@@ -70,7 +70,7 @@ type composer struct {
 // nil), or read; or a server's resource, or a prompt's parts (res).
 type attachedFile struct {
 	name string
-	at   *actors.Attachment
+	at   *conversation.Attachment
 	res  *resourceRef
 }
 
@@ -326,7 +326,7 @@ func (p *composer) addText(name string, text string) {
 }
 
 // read is a file read (or not) in the background.
-func (p *composer) read(f *attachedFile, at actors.Attachment, err error) {
+func (p *composer) read(f *attachedFile, at conversation.Attachment, err error) {
 	if !slices.Contains(p.files, f) {
 		return // removed meanwhile
 	}
@@ -366,7 +366,7 @@ func (p *composer) remove(f *attachedFile) {
 
 // ready returns the attachments read, and whether some are still being
 // read.
-func (p *composer) ready() (out []actors.Attachment, reading bool) {
+func (p *composer) ready() (out []conversation.Attachment, reading bool) {
 	for _, f := range p.files {
 		if f.res != nil {
 			reading = reading || !f.res.read

@@ -12,17 +12,17 @@ import (
 
 	_ "golang.org/x/image/webp"
 
-	"deckhand/actors"
 	"deckhand/clean"
+	"deckhand/conversation"
 )
 
 // Limits on attachments: the actors' (shared with resources and the
 // terminal).
 const (
-	maxTextFile      = actors.MaxTextAttachment  // one text file
-	maxTextTotal     = actors.MaxTextAttachments // the text files of one message together
-	maxImageFile     = actors.MaxImageAttachment
-	maxAttachments   = actors.MaxAttachments // files on one message
+	maxTextFile      = conversation.MaxTextAttachment  // one text file
+	maxTextTotal     = conversation.MaxTextAttachments // the text files of one message together
+	maxImageFile     = conversation.MaxImageAttachment
+	maxAttachments   = conversation.MaxAttachments // files on one message
 	maxAttachNameLen = 120
 )
 
@@ -30,7 +30,7 @@ const (
 // name) whether it is an image the model can be sent or UTF-8 text; it
 // says why when it is neither, or too big. It blocks: call it off the UI
 // goroutine.
-func readAttachment(path string) (actors.Attachment, error) {
+func readAttachment(path string) (conversation.Attachment, error) {
 	name := attachName(path)
 	f, err := os.Open(path)
 	if err != nil {
@@ -38,34 +38,34 @@ func readAttachment(path string) (actors.Attachment, error) {
 		if errors.As(err, &pe) {
 			err = pe.Err // the path is the person's own; the name says which
 		}
-		return actors.Attachment{}, fmt.Errorf("%s cannot be read: %w", name, err)
+		return conversation.Attachment{}, fmt.Errorf("%s cannot be read: %w", name, err)
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return actors.Attachment{}, fmt.Errorf("%s cannot be read: %w", name, err)
+		return conversation.Attachment{}, fmt.Errorf("%s cannot be read: %w", name, err)
 	}
 	if st.IsDir() {
-		return actors.Attachment{}, fmt.Errorf("%s is a folder: attach the files in it", name)
+		return conversation.Attachment{}, fmt.Errorf("%s is a folder: attach the files in it", name)
 	}
 	if st.Size() > maxImageFile {
-		return actors.Attachment{}, tooBig(name, int(min(st.Size(), 1<<40)), "a file", maxImageFile)
+		return conversation.Attachment{}, tooBig(name, int(min(st.Size(), 1<<40)), "a file", maxImageFile)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxImageFile+1))
 	if err != nil {
-		return actors.Attachment{}, fmt.Errorf("%s cannot be read: %w", name, err)
+		return conversation.Attachment{}, fmt.Errorf("%s cannot be read: %w", name, err)
 	}
 	return checkAttachment(name, data)
 }
 
 // checkAttachment decides what data is: an image within the limits, or
-// UTF-8 text within them (actors.CheckAttachment).
-func checkAttachment(name string, data []byte) (actors.Attachment, error) {
-	return actors.CheckAttachment(name, data)
+// UTF-8 text within them (conversation.CheckAttachment).
+func checkAttachment(name string, data []byte) (conversation.Attachment, error) {
+	return conversation.CheckAttachment(name, data)
 }
 
 func tooBig(name string, size int, what string, limit int) error {
-	return actors.AttachmentTooBig(name, size, what, limit)
+	return conversation.AttachmentTooBig(name, size, what, limit)
 }
 
 // attachName is a file's name as the model and the person see it: its

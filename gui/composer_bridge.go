@@ -6,8 +6,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"deckhand/actors"
-	"deckhand/chatmodel"
+	"deckhand/conversation"
+	"deckhand/transcript"
 )
 
 // The bridge's half of the composer (composer.go): which model each open
@@ -26,7 +26,7 @@ type (
 	// current conversation (conv, once the bridge has read it).
 	uiComposerSend struct {
 		conv, text  string
-		attachments []actors.Attachment
+		attachments []conversation.Attachment
 		tries       int // times it waited for the conversation to start
 	}
 )
@@ -111,7 +111,7 @@ func (m *uiComposerSend) handleComposer(b *bridge, c actor.Context) {
 		return
 	}
 	b.tellModel(c, cs)
-	c.Send(cs.pid, &actors.UserMessage{Text: m.text, Attachments: m.attachments})
+	c.Send(cs.pid, &conversation.UserMessage{Text: m.text, Attachments: m.attachments})
 }
 
 // tellModel tells a conversation the model chosen for it, if it has not
@@ -119,14 +119,14 @@ func (m *uiComposerSend) handleComposer(b *bridge, c actor.Context) {
 func (b *bridge) tellModel(c actor.Context, cs *convState) {
 	cb := b.composer()
 	if name := cb.chosen[cs.id]; name != cb.told[cs.id] {
-		c.Send(cs.pid, &actors.SetModel{Name: name})
+		c.Send(cs.pid, &conversation.SetModel{Name: name})
 		cb.told[cs.id] = name
 	}
 }
 
 // composerOpened: a conversation's actor started (new, reopened, or again
 // after a failure), with the configured model.
-func (b *bridge) composerOpened(c actor.Context, m *actors.ConversationOpened) {
+func (b *bridge) composerOpened(c actor.Context, m *conversation.ConversationOpened) {
 	cb := b.composer()
 	delete(cb.told, m.Conversation)
 	if m.Resumed {
@@ -142,12 +142,12 @@ func (b *bridge) composerOpened(c actor.Context, m *actors.ConversationOpened) {
 
 // composerRunStarted is RunStarted, with the files attached to the
 // person's message named under it.
-func (b *bridge) composerRunStarted(c actor.Context, m *actors.RunStarted) {
+func (b *bridge) composerRunStarted(c actor.Context, m *conversation.RunStarted) {
 	b.conversationEvent(c, m)
 	if cs := b.convs[m.Conversation]; cs != nil && len(m.Attachments) > 0 {
-		files := make([]chatmodel.Attachment, len(m.Attachments))
+		files := make([]transcript.Attachment, len(m.Attachments))
 		for i, at := range m.Attachments {
-			files[i] = chatmodel.Attachment{Name: at.Name, Size: at.Size}
+			files[i] = transcript.Attachment{Name: at.Name, Size: at.Size}
 		}
 		cs.tr.Attached(files)
 	}

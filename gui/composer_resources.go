@@ -6,13 +6,13 @@ import (
 	"slices"
 	"time"
 
-	"deckhand/actors"
+	"deckhand/conversation"
 	"deckhand/tools"
 )
 
 // Resources attached to the next message, beside files. A resource chip
 // shows at once and is read in the background (through the server's actor);
-// its contents are judged like a file's (actors.ResourceAttachments: text
+// its contents are judged like a file's (conversation.ResourceAttachments: text
 // fenced and named with its URI, images as image parts, the same limits).
 //
 // Updates: while a resource waits in the message box, Deckhand subscribes
@@ -24,7 +24,7 @@ import (
 // resourceRef is a resource (or a prompt's parts) in the message box.
 type resourceRef struct {
 	alias, uri string
-	parts      []actors.Attachment // once read
+	parts      []conversation.Attachment // once read
 	read       bool
 	watched    bool // subscribed: tell the server when it goes
 	updates    int  // times read again after a change
@@ -51,7 +51,7 @@ func (r *resourceRef) chipText(name string) string {
 }
 
 // textSize is the size of the text among parts.
-func textSize(parts []actors.Attachment) int {
+func textSize(parts []conversation.Attachment) int {
 	n := 0
 	for _, at := range parts {
 		if !at.Image() {
@@ -72,14 +72,14 @@ func (p *composer) attachResource(alias, uri string) {
 		p.u.showError(fmt.Sprintf("A message can have at most %d attachments.", maxAttachments))
 		return
 	}
-	f := &attachedFile{name: actors.ResourceName(uri), res: &resourceRef{alias: alias, uri: uri}}
+	f := &attachedFile{name: conversation.ResourceName(uri), res: &resourceRef{alias: alias, uri: uri}}
 	p.files = append(p.files, f)
 	p.refreshChips()
 	p.readResource(f)
 }
 
 // attachParts attaches what a prompt gave (already read): one chip.
-func (p *composer) attachParts(name string, parts []actors.Attachment) {
+func (p *composer) attachParts(name string, parts []conversation.Attachment) {
 	if len(parts) == 0 {
 		return
 	}
@@ -106,16 +106,16 @@ func (p *composer) readResource(f *attachedFile) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
 		read, err := sys.ReadResource(ctx, alias, uri)
-		var parts []actors.Attachment
+		var parts []conversation.Attachment
 		if err == nil {
-			parts, err = actors.ResourceAttachments(read.URI, read.Contents)
+			parts, err = conversation.ResourceAttachments(read.URI, read.Contents)
 		}
 		p.u.post(func() { p.resourceRead(f, parts, err) })
 	}()
 }
 
 // resourceRead is a resource read (or read again) in the background.
-func (p *composer) resourceRead(f *attachedFile, parts []actors.Attachment, err error) {
+func (p *composer) resourceRead(f *attachedFile, parts []conversation.Attachment, err error) {
 	if !slices.Contains(p.files, f) {
 		return // removed or sent meanwhile
 	}

@@ -20,10 +20,10 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"deckhand/chatmodel"
 	"deckhand/config"
 	"deckhand/store"
 	"deckhand/testutil"
+	"deckhand/transcript"
 	"deckhand/transport/llm"
 )
 
@@ -292,7 +292,7 @@ func TestAttachFiles(t *testing.T) {
 	})
 	// Reopened, the transcript names them too.
 	events, _ := h.db.Events(context.Background(), store.Filter{SessionID: h.ui.conv})
-	tr := chatmodel.FromEvents(events)
+	tr := transcript.FromEvents(events)
 	var texts []string
 	for i := range tr.Len() {
 		texts = append(texts, tr.Row(i).Text)

@@ -7,9 +7,9 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"deckhand/actors"
-	"deckhand/chatmodel"
+	"deckhand/conversation"
 	"deckhand/store"
+	"deckhand/transcript"
 )
 
 // newChat starts a conversation and, unless it is the quick prompt's, shows
@@ -25,10 +25,10 @@ func (b *bridge) newChat(c actor.Context, quick bool) string {
 			}
 		}
 	}
-	id := actors.NewConversationID()
-	cs := &convState{id: id, tr: chatmodel.New(), quick: quick, starting: true}
+	id := conversation.NewConversationID()
+	cs := &convState{id: id, tr: transcript.New(), quick: quick, starting: true}
 	b.convs[id] = cs
-	c.Request(b.sys.Conversations, &actors.StartConversation{Options: actors.ConversationOptions{ID: id, Watchers: []*actor.PID{c.Self()}}})
+	c.Request(b.sys.Conversations, &conversation.StartConversation{Options: conversation.ConversationOptions{ID: id, Watchers: []*actor.PID{c.Self()}}})
 	if !quick {
 		b.show(id)
 	}
@@ -63,29 +63,29 @@ func (b *bridge) opened(c actor.Context, m *sessionLoaded) {
 	if cs := b.convs[m.id]; cs != nil && m.reopen {
 		// A conversation that failed goes on from what its log holds; the
 		// transcript on screen stays.
-		opts := actors.Rebuild(m.events)
+		opts := conversation.Rebuild(m.events)
 		opts.ID, opts.Watchers = m.id, []*actor.PID{c.Self()}
-		c.Request(b.sys.Conversations, &actors.StartConversation{Options: opts})
+		c.Request(b.sys.Conversations, &conversation.StartConversation{Options: opts})
 		return
 	}
 	if _, ok := b.convs[m.id]; ok {
 		b.show(m.id)
 		return
 	}
-	opts := actors.Rebuild(m.events)
+	opts := conversation.Rebuild(m.events)
 	opts.ID, opts.Watchers = m.id, []*actor.PID{c.Self()}
-	cs := &convState{id: m.id, tr: chatmodel.FromEvents(m.events), starting: true}
+	cs := &convState{id: m.id, tr: transcript.FromEvents(m.events), starting: true}
 	for _, s := range b.sessions {
 		if s.ID == m.id {
 			cs.title, cs.usage = s.Title, s.Usage
 		}
 	}
 	b.convs[m.id] = cs
-	c.Request(b.sys.Conversations, &actors.StartConversation{Options: opts})
+	c.Request(b.sys.Conversations, &conversation.StartConversation{Options: opts})
 	b.show(m.id)
 }
 
-func (b *bridge) started(c actor.Context, m *actors.ConversationStarted) {
+func (b *bridge) started(c actor.Context, m *conversation.ConversationStarted) {
 	cs := b.convs[m.ID]
 	if cs == nil {
 		return
@@ -96,7 +96,7 @@ func (b *bridge) started(c actor.Context, m *actors.ConversationStarted) {
 	}
 	cs.pid, cs.starting = m.PID, false
 	for _, text := range cs.queued {
-		c.Send(cs.pid, &actors.UserMessage{Text: text})
+		c.Send(cs.pid, &conversation.UserMessage{Text: text})
 	}
 	cs.queued = nil
 }
@@ -118,14 +118,14 @@ func (b *bridge) send(c actor.Context, id, text string) {
 		cs.queued = append(cs.queued, text)
 		return
 	}
-	c.Send(cs.pid, &actors.UserMessage{Text: text})
+	c.Send(cs.pid, &conversation.UserMessage{Text: text})
 }
 
 // reopen starts a failed conversation again from its log, once everything
 // it recorded is on disk. Without a log it starts afresh under the same id.
 func (b *bridge) reopen(c actor.Context, id string) {
 	if b.db == nil {
-		c.Request(b.sys.Conversations, &actors.StartConversation{Options: actors.ConversationOptions{ID: id, Watchers: []*actor.PID{c.Self()}}})
+		c.Request(b.sys.Conversations, &conversation.StartConversation{Options: conversation.ConversationOptions{ID: id, Watchers: []*actor.PID{c.Self()}}})
 		return
 	}
 	self, root, db, sys := c.Self(), c.ActorSystem().Root, b.db, b.sys

@@ -13,7 +13,7 @@
 //
 //   - The bridge is a protoactor actor. It receives the conversations',
 //     servers' and registry's events and owns the state they make: one
-//     chatmodel.Transcript per open conversation, the server states, the
+//     transcript.Transcript per open conversation, the server states, the
 //     approvals waiting, the sessions list. That state lives in the bridge
 //     alone, touched only in its Receive; the UI never reads it.
 //   - The UI is everything on Fyne's goroutine (its callbacks and fyne.Do

@@ -13,9 +13,9 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"deckhand/actors"
 	"deckhand/clean"
 	"deckhand/notify"
+	"deckhand/servers"
 	"deckhand/transport/mcp"
 )
 
@@ -69,7 +69,7 @@ func newElicitor(u *UI) *elicitor {
 
 // An elicitItem is a request in the modal queue.
 func (it *elicitItem) inQuick() bool { return it.quick }
-func (it *elicitItem) dismissed()    { it.e.answer(it, actors.ElicitCancel, nil) } // closed without choosing
+func (it *elicitItem) dismissed()    { it.e.answer(it, servers.ElicitCancel, nil) } // closed without choosing
 func (it *elicitItem) recount()      { it.e.recount(it) }
 func (it *elicitItem) dialog(parent fyne.Window) *dialog.CustomDialog {
 	return it.e.dialog(it, parent)
@@ -81,12 +81,12 @@ func (it *elicitItem) typedKey(c fyne.Canvas, k *fyne.KeyEvent) {
 	e := it.e
 	switch k.Name {
 	case fyne.KeyEscape:
-		e.answer(it, actors.ElicitDecline, nil)
+		e.answer(it, servers.ElicitDecline, nil)
 	case fyne.KeyReturn, fyne.KeyEnter:
 		if e.first != nil {
 			c.Focus(e.first)
 		} else {
-			e.answer(it, actors.ElicitDecline, nil)
+			e.answer(it, servers.ElicitDecline, nil)
 		}
 	}
 }
@@ -200,23 +200,23 @@ func (e *elicitor) dialog(it *elicitItem, parent fyne.Window) *dialog.CustomDial
 		e.buttons[action] = b
 		return b
 	}
-	decline := mk("Decline", actors.ElicitDecline, func() { e.answer(it, actors.ElicitDecline, nil) })
-	cancel := mk("Cancel", actors.ElicitCancel, func() { e.answer(it, actors.ElicitCancel, nil) })
+	decline := mk("Decline", servers.ElicitDecline, func() { e.answer(it, servers.ElicitDecline, nil) })
+	cancel := mk("Cancel", servers.ElicitCancel, func() { e.answer(it, servers.ElicitCancel, nil) })
 	buttons = append(buttons, decline, cancel)
 	if r.Mode == "url" {
 		items = append(items, e.urlPart(it)...)
-		open := mk("Open page", actors.ElicitAccept, func() { e.openPage(it) })
+		open := mk("Open page", servers.ElicitAccept, func() { e.openPage(it) })
 		open.Icon = theme.ComputerIcon()
 		decline.Importance = widget.HighImportance // the default: Enter and Escape decline
 		buttons = append(buttons, open)
 	} else {
-		f := newElicitForm(r.Form, func() { e.submit(it) }, func() { e.answer(it, actors.ElicitDecline, nil) })
+		f := newElicitForm(r.Form, func() { e.submit(it) }, func() { e.answer(it, servers.ElicitDecline, nil) })
 		e.form = f
 		if len(f.fields) > 0 {
 			items = append(items, f.object())
 			e.first = f.first()
 		}
-		send := mk("Accept", actors.ElicitAccept, func() { e.submit(it) })
+		send := mk("Accept", servers.ElicitAccept, func() { e.submit(it) })
 		send.Importance = widget.HighImportance
 		buttons = append(buttons, send)
 	}
@@ -305,7 +305,7 @@ func (e *elicitor) openPage(it *elicitItem) {
 	if err == nil {
 		err = e.ui.openURL(u)
 	}
-	e.answer(it, actors.ElicitAccept, nil)
+	e.answer(it, servers.ElicitAccept, nil)
 	if err != nil {
 		e.ui.showError("The browser did not open (" + clean.Line(err.Error()) + "). The page's address:\n" + clean.Line(it.req.URL))
 	}
@@ -325,7 +325,7 @@ func (e *elicitor) submit(it *elicitItem) {
 		}
 		return
 	}
-	e.answer(it, actors.ElicitAccept, content)
+	e.answer(it, servers.ElicitAccept, content)
 }
 
 // answer sends the person's answer; the next request's dialog opens.

@@ -5,9 +5,9 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"deckhand/actors"
-	"deckhand/chatmodel"
 	"deckhand/clean"
+	"deckhand/servers"
+	"deckhand/transcript"
 )
 
 // serverAskMsg is a message from the window about what servers ask of the
@@ -24,13 +24,13 @@ type uiElicitAnswer struct {
 }
 
 func (m *uiElicitAnswer) handleServerAsk(b *bridge, c actor.Context) {
-	c.Send(b.sys.Servers, &actors.ElicitationAnswer{ID: m.id, Action: m.action, Content: m.content})
+	c.Send(b.sys.Servers, &servers.ElicitationAnswer{ID: m.id, Action: m.action, Content: m.content})
 }
 
 // elicitItem is a server's question as the window shows it: the request,
 // and what the bridge knows of where it came from.
 type elicitItem struct {
-	req   *actors.ElicitationRequested
+	req   *servers.ElicitationRequested
 	tool  string // the tool call it came during (alias.tool), when known
 	conv  string // that call's conversation's title
 	quick bool   // the quick prompt's conversation
@@ -43,13 +43,13 @@ type elicitItem struct {
 // unanswered leaves a note in its conversation, as an approval does.
 func (b *bridge) elicitEvent(msg any) {
 	switch m := msg.(type) {
-	case *actors.ElicitationRequested:
+	case *servers.ElicitationRequested:
 		it := &elicitItem{req: m}
 		if cs := b.convs[m.Conversation]; cs != nil && m.Conversation != "" {
 			it.tool, it.conv, it.quick = callTool(cs.tr, m.Call), cs.title, cs.quick
 		}
 		b.ui.post(func() { b.ui.elicitor.add(it) })
-	case *actors.ElicitationClosed:
+	case *servers.ElicitationClosed:
 		if m.Reason != "answered" {
 			if cs := b.convs[m.Conversation]; cs != nil && m.Conversation != "" {
 				cs.tr.Note(fmt.Sprintf("%s's question closed (%s): %s.", m.Server, clean.Line(m.Reason), elicitPast(m.Action)), false)
@@ -63,12 +63,12 @@ func (b *bridge) elicitEvent(msg any) {
 }
 
 // callTool is the tool of a call in a transcript, or "".
-func callTool(tr *chatmodel.Transcript, call string) string {
+func callTool(tr *transcript.Transcript, call string) string {
 	if call == "" {
 		return ""
 	}
 	for i := tr.Len() - 1; i >= 0; i-- {
-		if r := tr.Row(i); r.Kind == chatmodel.Tool && r.Call == call {
+		if r := tr.Row(i); r.Kind == transcript.Tool && r.Call == call {
 			return r.Tool
 		}
 	}
@@ -78,9 +78,9 @@ func callTool(tr *chatmodel.Transcript, call string) string {
 // elicitPast says what an elicitation's action did.
 func elicitPast(action string) string {
 	switch action {
-	case actors.ElicitAccept:
+	case servers.ElicitAccept:
 		return "accepted"
-	case actors.ElicitDecline:
+	case servers.ElicitDecline:
 		return "declined"
 	}
 	return "cancelled"

@@ -10,8 +10,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"deckhand/actors"
 	"deckhand/config"
+	"deckhand/servers"
 	"deckhand/testutil"
 	"deckhand/transport/mcp"
 )
@@ -77,7 +77,7 @@ func TestElicitFormAccept(t *testing.T) {
 	}
 
 	// Required, and enforced.
-	test.Tap(e.buttons[actors.ElicitAccept])
+	test.Tap(e.buttons[servers.ElicitAccept])
 	if e.shown() == nil || !e.problem.Visible() || e.problem.Text != "String is required." {
 		t.Fatalf("an empty required field was sent, or not said: %q", e.problem.Text)
 	}
@@ -161,7 +161,7 @@ func TestElicitURLOpensOnlyWhenAsked(t *testing.T) {
 	if len(opened) != 0 {
 		t.Fatalf("the page opened before Open page was pressed")
 	}
-	test.Tap(e.buttons[actors.ElicitAccept])
+	test.Tap(e.buttons[servers.ElicitAccept])
 	h.until("the answer", func() bool { return h.shows(h.ui.win, "Thanks.") })
 	if len(opened) != 1 || opened[0] != page {
 		t.Errorf("opened %v, want the page once", opened)
@@ -195,7 +195,7 @@ func TestElicitHostileForm(t *testing.T) {
 		t.Fatal(err)
 	}
 	msg := "\x1b[2J\x1b[HPlease \x1b]8;;https://evil.example\x07click\x1b]8;;\x07 " + strings.Repeat("very long message ", 3000)
-	reqs := []*actors.ElicitationRequested{
+	reqs := []*servers.ElicitationRequested{
 		{ID: "h1", Server: "t", Mode: "form", Message: msg, Form: form, Deadline: time.Now().Add(time.Minute)},
 		{ID: "h2", Server: "t", Mode: "url", URL: "http://user@xn--80ak6aa92e.com/x", Host: "xn--80ak6aa92e.com", Deadline: time.Now().Add(time.Minute)},
 	}
@@ -233,7 +233,7 @@ func TestElicitHostileForm(t *testing.T) {
 	if len(pick.list.shown) != 1 {
 		t.Errorf("the filter keeps %d options", len(pick.list.shown))
 	}
-	test.Tap(e.buttons[actors.ElicitAccept])
+	test.Tap(e.buttons[servers.ElicitAccept])
 	if e.shown() == nil || !strings.Contains(e.problem.Text, "is required") {
 		t.Fatalf("a required choice left empty was sent: %q", e.problem.Text)
 	}
@@ -245,7 +245,7 @@ func TestElicitHostileForm(t *testing.T) {
 
 	// Declined; the next (a page on a look-alike host, over http, with a
 	// name before the @) is warned of.
-	test.Tap(e.buttons[actors.ElicitDecline])
+	test.Tap(e.buttons[servers.ElicitDecline])
 	if e.shown() == nil || e.shown().req.ID != "h2" || e.title != "Open a page for a server?" {
 		t.Fatalf("the second question did not follow")
 	}

@@ -7,7 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 
-	"deckhand/chatmodel"
+	"deckhand/transcript"
 )
 
 // estimator guesses a row's height from its text, with sizes calibrated by
@@ -21,11 +21,11 @@ type estimator struct {
 
 func (e *estimator) calibrate(cv *chatView, w float32) {
 	e.width = w
-	e.header = cv.measureRow(chatmodel.Row{Kind: chatmodel.Header, Role: "assistant", Text: "x"})
-	e.text = cv.measureRow(chatmodel.Row{Kind: chatmodel.Text, Text: "x"})
-	e.code = cv.measureRow(chatmodel.Row{Kind: chatmodel.Code, Text: "x"})
-	e.notice = cv.measureRow(chatmodel.Row{Kind: chatmodel.Notice, Text: "x"})
-	e.line = cv.measureRow(chatmodel.Row{Kind: chatmodel.Code, Text: "x\nx"}) - e.code
+	e.header = cv.measureRow(transcript.Row{Kind: transcript.Header, Role: "assistant", Text: "x"})
+	e.text = cv.measureRow(transcript.Row{Kind: transcript.Text, Text: "x"})
+	e.code = cv.measureRow(transcript.Row{Kind: transcript.Code, Text: "x"})
+	e.notice = cv.measureRow(transcript.Row{Kind: transcript.Notice, Text: "x"})
+	e.line = cv.measureRow(transcript.Row{Kind: transcript.Code, Text: "x\nx"}) - e.code
 	const sample = "The quick brown fox jumps over the lazy dog, then rests."
 	size := theme.TextSize()
 	e.charW = fyne.MeasureText(sample, size, fyne.TextStyle{}).Width / float32(len(sample))
@@ -43,18 +43,18 @@ func (e *estimator) lines(text string, charW float32) float32 {
 	return float32(n)
 }
 
-func (e *estimator) height(cv *chatView, r chatmodel.Row, w float32) float32 {
+func (e *estimator) height(cv *chatView, r transcript.Row, w float32) float32 {
 	if e.width != w {
 		e.calibrate(cv, w)
 	}
 	switch r.Kind {
-	case chatmodel.Header:
+	case transcript.Header:
 		return e.header
-	case chatmodel.Text:
+	case transcript.Text:
 		return e.text + (e.lines(r.Text, e.charW)-1)*e.line
-	case chatmodel.Code:
+	case transcript.Code:
 		return e.code + (e.lines(r.Text, e.monoW)-1)*e.line
-	case chatmodel.Notice:
+	case transcript.Notice:
 		return e.notice + (e.lines(r.Text, e.charW)-1)*e.line
 	}
 	return cv.measureRow(r) // tool cards are few, and too varied to guess

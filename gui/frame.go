@@ -5,10 +5,11 @@ import (
 	"slices"
 	"strings"
 
-	"deckhand/actors"
-	"deckhand/chatmodel"
+	"deckhand/conversation"
+	"deckhand/servers"
 	"deckhand/store"
 	"deckhand/tools"
+	"deckhand/transcript"
 )
 
 // update is one frame's changes, from the bridge to the window. Nil and
@@ -16,18 +17,18 @@ import (
 type update struct {
 	conv    string // the conversation shown
 	reset   bool   // a different conversation, or redraw all: rows holds every row
-	rows    []chatmodel.Row
-	n       int                   // the row count
-	changed map[int]chatmodel.Row // rows changed since the last frame
+	rows    []transcript.Row
+	n       int                    // the row count
+	changed map[int]transcript.Row // rows changed since the last frame
 	running bool
 
 	status       string
-	servers      []actors.ServerStatus
+	servers      []servers.ServerStatus
 	catalog      *tools.Catalog
 	sessions     []sessionItem
 	sessionsSet  bool
 	title        string // the current conversation's, with sessions
-	approvals    []*actors.ApprovalRequested
+	approvals    []*conversation.ApprovalRequested
 	approvalsSet bool
 	quickConv    string // the quick prompt's conversation
 	quick        *quickUpdate
@@ -43,9 +44,9 @@ func (u *update) empty() bool {
 type quickUpdate struct {
 	text    string
 	running bool
-	status  string          // how the run ended
-	asked   string          // the question the calls answer, from the transcript
-	calls   []chatmodel.Row // the tool calls made for it (quick_tools.go)
+	status  string           // how the run ended
+	asked   string           // the question the calls answer, from the transcript
+	calls   []transcript.Row // the tool calls made for it (quick_tools.go)
 }
 
 // flush hands what changed since the last frame to the window, in one
@@ -57,7 +58,7 @@ func (b *bridge) flush() {
 		if b.reset {
 			u.reset = true
 			cs.tr.Changes()
-			u.rows = make([]chatmodel.Row, cs.tr.Len())
+			u.rows = make([]transcript.Row, cs.tr.Len())
 			for i := range u.rows {
 				u.rows[i] = cs.tr.Row(i)
 			}
@@ -78,11 +79,11 @@ func (b *bridge) flush() {
 		b.statusDirty = false
 	}
 	if b.serversDirty {
-		u.servers = make([]actors.ServerStatus, 0, len(b.servers))
+		u.servers = make([]servers.ServerStatus, 0, len(b.servers))
 		for _, s := range b.servers {
 			u.servers = append(u.servers, s)
 		}
-		slices.SortFunc(u.servers, func(x, y actors.ServerStatus) int { return strings.Compare(x.Alias, y.Alias) })
+		slices.SortFunc(u.servers, func(x, y servers.ServerStatus) int { return strings.Compare(x.Alias, y.Alias) })
 		b.serversDirty = false
 	}
 	if b.catalogDirty {
@@ -143,19 +144,19 @@ func (b *bridge) status() string {
 // serverSummary says how the servers are, for the status line: how many
 // are ready, then the names of those connecting and of those down.
 // Servers disconnected on request are not mentioned.
-func serverSummary(servers map[string]actors.ServerStatus) []string {
-	if len(servers) == 0 {
+func serverSummary(list map[string]servers.ServerStatus) []string {
+	if len(list) == 0 {
 		return []string{"no MCP servers"}
 	}
 	ready := 0
 	var connecting, down []string
-	for alias, s := range servers {
+	for alias, s := range list {
 		switch s.State {
-		case actors.StateReady, actors.StateIdle: // idle: connects when used
+		case servers.StateReady, servers.StateIdle: // idle: connects when used
 			ready++
-		case actors.StateConnecting:
+		case servers.StateConnecting:
 			connecting = append(connecting, alias)
-		case actors.StateFailed, actors.StateReconnecting:
+		case servers.StateFailed, servers.StateReconnecting:
 			down = append(down, alias)
 		}
 	}

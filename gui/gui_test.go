@@ -15,12 +15,12 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/asynkron/protoactor-go/actor"
 
-	"deckhand/actors"
 	"deckhand/approval"
-	"deckhand/chatmodel"
 	"deckhand/config"
+	"deckhand/conversation"
 	"deckhand/store"
 	"deckhand/testutil"
+	"deckhand/transcript"
 	"deckhand/transport/llm"
 )
 
@@ -60,7 +60,7 @@ func TestChatStreamsReply(t *testing.T) {
 	partial := map[string]bool{}
 	h.until("the whole answer", func() bool {
 		for _, r := range h.visibleRows() {
-			if r.row.Kind == chatmodel.Text && r.row.Role == "assistant" {
+			if r.row.Kind == transcript.Text && r.row.Role == "assistant" {
 				if r.row.Streaming {
 					partial[r.text().rt.String()] = true
 				}
@@ -116,13 +116,13 @@ func TestToolCardShowsProgressThenResult(t *testing.T) {
 			return false
 		}
 		tv := c.tool()
-		if c.row.State == chatmodel.Running && tv.spinner.Visible() {
+		if c.row.State == transcript.Running && tv.spinner.Visible() {
 			sawSpinner = true
 		}
 		if tv.progress.Visible() && tv.progress.Value > 0 && tv.progress.Max == 3 {
 			sawProgress = true
 		}
-		return c.row.State == chatmodel.Succeeded && tv.out.Visible() && tv.out.String() == "slept 900ms"
+		return c.row.State == transcript.Succeeded && tv.out.Visible() && tv.out.String() == "slept 900ms"
 	})
 	if !sawSpinner || !sawProgress {
 		t.Errorf("while running: spinner seen %v, progress seen %v; want both", sawSpinner, sawProgress)
@@ -146,11 +146,11 @@ func TestLongToolOutputCollapses(t *testing.T) {
 	h.say("echo a lot")
 	h.until("the collapsed card", func() bool {
 		c := h.card("t.echo")
-		return c != nil && c.row.State == chatmodel.Succeeded && c.tool().expand.Visible()
+		return c != nil && c.row.State == transcript.Succeeded && c.tool().expand.Visible()
 	})
 	c := h.card("t.echo")
-	if got := strings.Count(c.tool().out.String(), "a line of output"); got != chatmodel.CollapseAfter {
-		t.Errorf("collapsed card shows %d lines, want %d", got, chatmodel.CollapseAfter)
+	if got := strings.Count(c.tool().out.String(), "a line of output"); got != transcript.CollapseAfter {
+		t.Errorf("collapsed card shows %d lines, want %d", got, transcript.CollapseAfter)
 	}
 	test.Tap(c.tool().expand)
 	h.until("the expanded card", func() bool {
@@ -195,7 +195,7 @@ func (h *harness) runToEnd(text string, ans *approval.Answer) int {
 			return false
 		}
 		last := h.ui.chat.rows[len(h.ui.chat.rows)-1]
-		return last.Kind == chatmodel.Text && last.Text == "Echoed."
+		return last.Kind == transcript.Text && last.Text == "Echoed."
 	})
 	return dialogs
 }
@@ -204,14 +204,14 @@ func TestApprovalDialogAnswers(t *testing.T) {
 	tests := []struct {
 		name   string
 		answer approval.Answer
-		state  chatmodel.ToolState
+		state  transcript.ToolState
 		// Asked again: in the same conversation, and in a new one.
 		againSame, againNew bool
 	}{
-		{"deny", approval.Deny, chatmodel.Denied, true, true},
-		{"allow once", approval.AllowOnce, chatmodel.Succeeded, true, true},
-		{"allow for this session", approval.AllowSession, chatmodel.Succeeded, false, true},
-		{"always allow", approval.AllowAlways, chatmodel.Succeeded, false, false},
+		{"deny", approval.Deny, transcript.Denied, true, true},
+		{"allow once", approval.AllowOnce, transcript.Succeeded, true, true},
+		{"allow for this session", approval.AllowSession, transcript.Succeeded, false, true},
+		{"always allow", approval.AllowAlways, transcript.Succeeded, false, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -271,7 +271,7 @@ func TestApprovalTimeoutClosesDialogAsDeny(t *testing.T) {
 	h.until("the dialog to close by itself", func() bool { return h.ui.approvals.shown() == nil })
 	h.until("the denied card", func() bool {
 		c := h.card("t.echo")
-		return c != nil && c.row.State == chatmodel.Denied
+		return c != nil && c.row.State == transcript.Denied
 	})
 	h.until("the answer", func() bool { return h.shows(h.ui.win, "Echoed.") })
 	if got := h.lastToolResult(); !strings.Contains(strings.ToLower(got), "denied") {
@@ -329,7 +329,7 @@ func TestApprovalsQueueAndNotify(t *testing.T) {
 		}
 	}
 	for _, r := range h.ui.chat.rows {
-		if r.Kind == chatmodel.Tool && r.State != chatmodel.Succeeded {
+		if r.Kind == transcript.Tool && r.State != transcript.Succeeded {
 			t.Errorf("card %s ended %v", r.Call, r.State)
 		}
 	}
@@ -612,7 +612,7 @@ func TestReopenedSessionShowsToolCards(t *testing.T) {
 	h2.ui.sessionList.Select(0)
 	h2.until("the card from the log", func() bool {
 		c := h2.card("t.echo")
-		return c != nil && c.row.State == chatmodel.Succeeded && c.tool().out.String() == "Echo: hi" &&
+		return c != nil && c.row.State == transcript.Succeeded && c.tool().out.String() == "Echo: hi" &&
 			strings.Contains(c.tool().args.String(), `"text": "hi"`)
 	})
 	if !h2.shows(h2.ui.win, "echo hi") || !h2.shows(h2.ui.win, "Echoed.") {
@@ -689,7 +689,7 @@ func TestFirstRunPanelThenChat(t *testing.T) {
 	if !h.shows(h.ui.win, "once you send a message") {
 		t.Errorf("the empty sidebar does not say what it will hold")
 	}
-	h.ui.chat.reset(conversation(40))
+	h.ui.chat.reset(sampleConversation(40))
 	if !h.ui.chat.list.toEnd {
 		t.Errorf("reset on a list not drawn: no scroll to the end pending")
 	}
@@ -741,7 +741,7 @@ func TestNotificationAllowsOnlyWhatItShows(t *testing.T) {
 	warned.Warnings = []string{"its description tells the model to hide things"}
 	changed.Change = "description changed"
 	cmd.Command = "rm -rf ~/notes"
-	reqs := []*actors.ApprovalRequested{
+	reqs := []*conversation.ApprovalRequested{
 		{Conversation: "c", ID: "whole", Request: base},
 		{Conversation: "c", ID: "long", Request: long},
 		{Conversation: "c", ID: "warned", Request: warned},

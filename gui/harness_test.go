@@ -16,12 +16,12 @@ import (
 	"fyne.io/fyne/v2/widget"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"deckhand/actors"
-	"deckhand/chatmodel"
+	"deckhand/agent"
 	"deckhand/config"
 	"deckhand/notify"
 	"deckhand/store"
 	"deckhand/testutil"
+	"deckhand/transcript"
 	"deckhand/transport/llm"
 )
 
@@ -33,7 +33,7 @@ type harness struct {
 	t     *testing.T
 	app   fyne.App
 	ui    *UI
-	sys   *actors.System
+	sys   *agent.System
 	model *testutil.ModelServer
 	db    *store.DB
 	cfg   *config.Config
@@ -120,7 +120,7 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 		t.Cleanup(func() { db.Close() })
 		h.db = db
 	}
-	h.sys = actors.Start(actors.Options{
+	h.sys = agent.Start(agent.Options{
 		Config:    cfg,
 		Log:       h.db,
 		InProcess: map[string]*sdk.Server{"t": testutil.NewServer("t")},
@@ -230,7 +230,7 @@ func (h *harness) visibleRows() []*rowView {
 // card is the on-screen card of a tool call, or nil.
 func (h *harness) card(tool string) *rowView {
 	for _, r := range h.visibleRows() {
-		if r.row.Kind == chatmodel.Tool && r.row.Tool == tool {
+		if r.row.Kind == transcript.Tool && r.row.Tool == tool {
 			return r
 		}
 	}

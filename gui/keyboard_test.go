@@ -10,8 +10,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"deckhand/actors"
 	"deckhand/approval"
+	"deckhand/conversation"
 	"deckhand/testutil"
 )
 
@@ -78,7 +78,7 @@ func TestApprovalHintsAndQueue(t *testing.T) {
 	}
 	h := newHarness(t, harnessOptions{})
 	deadline := time.Now().Add(time.Minute)
-	h.ui.approvals.set([]*actors.ApprovalRequested{
+	h.ui.approvals.set([]*conversation.ApprovalRequested{
 		{Conversation: "c1", ID: "a1", Request: approval.Request{Display: "x.one", Tool: "one", Server: "x"}, Deadline: deadline},
 		{Conversation: "c2", ID: "a2", Request: approval.Request{Display: "y.two", Tool: "two", Server: "y"}, Deadline: deadline},
 	})

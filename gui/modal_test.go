@@ -7,8 +7,9 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
-	"deckhand/actors"
 	"deckhand/approval"
+	"deckhand/conversation"
+	"deckhand/servers"
 )
 
 // Approvals and servers' questions share one queue: one dialog at a time,
@@ -17,13 +18,13 @@ import (
 func TestModalQueueOneAtATimeInArrivalOrder(t *testing.T) {
 	h := newHarness(t, harnessOptions{})
 	deadline := time.Now().Add(time.Minute)
-	q1 := &elicitItem{req: &actors.ElicitationRequested{ID: "q1", Server: "s", Mode: "url", URL: "https://example.com/a", Host: "example.com", Deadline: deadline}}
-	a1 := &actors.ApprovalRequested{Conversation: "c1", ID: "a1", Request: approval.Request{Display: "x.one", Tool: "one", Server: "x"}, Deadline: deadline}
-	q2 := &elicitItem{req: &actors.ElicitationRequested{ID: "q2", Server: "s", Mode: "url", URL: "https://example.com/b", Host: "example.com", Deadline: deadline}}
+	q1 := &elicitItem{req: &servers.ElicitationRequested{ID: "q1", Server: "s", Mode: "url", URL: "https://example.com/a", Host: "example.com", Deadline: deadline}}
+	a1 := &conversation.ApprovalRequested{Conversation: "c1", ID: "a1", Request: approval.Request{Display: "x.one", Tool: "one", Server: "x"}, Deadline: deadline}
+	q2 := &elicitItem{req: &servers.ElicitationRequested{ID: "q2", Server: "s", Mode: "url", URL: "https://example.com/b", Host: "example.com", Deadline: deadline}}
 
 	e := h.ui.elicitor
 	e.add(q1)
-	h.ui.approvals.set([]*actors.ApprovalRequested{a1})
+	h.ui.approvals.set([]*conversation.ApprovalRequested{a1})
 	e.add(q2)
 	overlays := func() int { return len(h.ui.win.Canvas().Overlays().List()) }
 	if e.shown() != q1 || h.ui.approvals.shown() != nil || overlays() != 1 {
@@ -32,7 +33,7 @@ func TestModalQueueOneAtATimeInArrivalOrder(t *testing.T) {
 	if !h.shows(h.ui.win, "2 more waiting.") {
 		t.Errorf("the first dialog does not count both kinds waiting:\n%s", strings.Join(h.texts(h.ui.win), "\n"))
 	}
-	test.Tap(e.buttons[actors.ElicitDecline])
+	test.Tap(e.buttons[servers.ElicitDecline])
 	// At once, not after a poll.
 	if h.ui.approvals.shown() != a1 || e.shown() != nil || overlays() != 1 {
 		t.Fatalf("second: question %v, approval %v, %d overlays; want the approval alone, at once", e.shown(), h.ui.approvals.shown(), overlays())
@@ -41,7 +42,7 @@ func TestModalQueueOneAtATimeInArrivalOrder(t *testing.T) {
 	if e.shown() != q2 || h.ui.approvals.shown() != nil || overlays() != 1 {
 		t.Fatalf("third: question %v, approval %v, %d overlays; want the second question alone, at once", e.shown(), h.ui.approvals.shown(), overlays())
 	}
-	test.Tap(e.buttons[actors.ElicitDecline])
+	test.Tap(e.buttons[servers.ElicitDecline])
 	if overlays() != 0 {
 		t.Errorf("%d overlays left after all were answered", overlays())
 	}

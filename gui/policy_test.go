@@ -12,10 +12,10 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"deckhand/approval"
-	"deckhand/chatmodel"
 	"deckhand/config"
 	"deckhand/testutil"
 	"deckhand/toolcall"
+	"deckhand/transcript"
 )
 
 // TestShellCommandAsksOnce: a CMD: line's dialog shows the command itself,
@@ -131,7 +131,7 @@ func TestPolicyRefusedCard(t *testing.T) {
 		var c *rowView
 		h.until("the refused card", func() bool {
 			c = h.card("t.getenv")
-			return c != nil && c.row.State == chatmodel.Failed && c.tool().out.String() != ""
+			return c != nil && c.row.State == transcript.Failed && c.tool().out.String() != ""
 		})
 		tv := c.tool()
 		if got := tv.state.Text; !strings.Contains(got, "refused by policy") || strings.Contains(got, "failed") {
@@ -168,7 +168,7 @@ func TestFailedCardIsNotRefused(t *testing.T) {
 	h.say("fail")
 	h.until("the failed card", func() bool {
 		c := h.card("t.fail")
-		return c != nil && c.row.State == chatmodel.Failed
+		return c != nil && c.row.State == transcript.Failed
 	})
 	tv := h.card("t.fail").tool()
 	if !strings.HasPrefix(tv.state.Text, "failed after") || tv.outLabel.Text != "Error" || tv.statusBox.Visible() {

@@ -11,7 +11,8 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
-	"deckhand/actors"
+	"deckhand/conversation"
+	"deckhand/servers"
 )
 
 // Prompts as slash commands in the message box. Typing "/" lists the
@@ -22,7 +23,7 @@ import (
 // to read before sending: the text of its user messages is the message, an
 // assistant message's text is included marked as the prompt's words for
 // the assistant, and its images and embedded resources are attached as a
-// chip (actors.PromptMessage says how). What a prompt holds that cannot
+// chip (conversation.PromptMessage says how). What a prompt holds that cannot
 // go (audio) is said in a notice.
 
 // promptsTTL is how long the servers' prompts are kept before "/" asks
@@ -34,7 +35,7 @@ const maxSuggestions = 8
 
 type slashPrompt struct {
 	alias  string
-	prompt actors.Prompt
+	prompt servers.Prompt
 }
 
 func (sp slashPrompt) command() string { return sp.alias + "." + sp.prompt.Name }
@@ -100,7 +101,7 @@ func (s *slashState) load() {
 		var out []slashPrompt
 		list, _ := sys.ServerStatuses(ctx, false)
 		for _, st := range list {
-			if st.State != actors.StateReady {
+			if st.State != servers.StateReady {
 				continue
 			}
 			l, err := sys.Prompts(ctx, st.Alias)
@@ -143,7 +144,7 @@ func (s *slashState) show() {
 			break
 		}
 		text := "/" + sp.command()
-		if d := firstLineOf(actors.Label(sp.prompt.Description, sp.prompt.Title)); d != "" {
+		if d := firstLineOf(servers.Label(sp.prompt.Description, sp.prompt.Title)); d != "" {
 			text += " — " + shorten(d, 70)
 		}
 		b := widget.NewButton(text, func() { s.choose(sp, nil) })
@@ -216,7 +217,7 @@ func (s *slashState) choose(sp slashPrompt, given map[string]string) {
 	for _, a := range sp.prompt.Arguments {
 		e := widget.NewEntry()
 		e.SetText(given[a.Name])
-		label := actors.Label(a.Name, a.Title)
+		label := servers.Label(a.Name, a.Title)
 		if a.Required {
 			label += " *"
 			name := label
@@ -268,7 +269,7 @@ func (s *slashState) get(sp slashPrompt, args map[string]string) {
 				u.showError(fmt.Sprintf("/%s: %v", sp.command(), err))
 				return
 			}
-			text, parts, notes := actors.PromptMessage(res)
+			text, parts, notes := conversation.PromptMessage(res)
 			u.input.SetText(text)
 			s.p.attachParts("/"+sp.command(), parts)
 			if len(notes) > 0 {

@@ -13,8 +13,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"deckhand/chatmodel"
 	"deckhand/clean"
+	"deckhand/transcript"
 )
 
 // The quick prompt's tool activity: one compact line per tool call of the
@@ -25,13 +25,13 @@ import (
 // quickCalls returns the text of the last thing the person asked in t and
 // the tool calls made since, oldest first. Called by the bridge, on its
 // goroutine.
-func quickCalls(t *chatmodel.Transcript) (asked string, calls []chatmodel.Row) {
+func quickCalls(t *transcript.Transcript) (asked string, calls []transcript.Row) {
 	for i := t.Len() - 1; i >= 0; i-- {
 		r := t.Row(i)
 		switch {
-		case r.Kind == chatmodel.Tool:
+		case r.Kind == transcript.Tool:
 			calls = append(calls, r)
-		case r.Kind == chatmodel.Header && r.Role == "user":
+		case r.Kind == transcript.Header && r.Role == "user":
 			asked = r.Text
 			i = 0
 		}
@@ -66,7 +66,7 @@ func newQuickCallView() *quickCallView {
 
 // set shows r: its name, then server · state · arguments, on one line (a
 // failure's reason before the arguments, so that it is not the part cut).
-func (v *quickCallView) set(r chatmodel.Row, icons *rowIcons) {
+func (v *quickCallView) set(r transcript.Row, icons *rowIcons) {
 	server, name, ok := strings.Cut(r.Tool, ".")
 	if !ok {
 		server, name = "", r.Tool
@@ -75,9 +75,9 @@ func (v *quickCallView) set(r chatmodel.Row, icons *rowIcons) {
 	var icon fyne.Resource
 	state := ""
 	switch r.State {
-	case chatmodel.Asked:
+	case transcript.Asked:
 		icon, state = theme.QuestionIcon(), "waiting for approval"
-	case chatmodel.Running:
+	case transcript.Running:
 		state = "running"
 		if r.Total > 0 {
 			state += fmt.Sprintf(" (%d%%)", int(100*r.Progress/r.Total))
@@ -85,16 +85,16 @@ func (v *quickCallView) set(r chatmodel.Row, icons *rowIcons) {
 		if r.Status != "" {
 			state += ": " + shorten(r.Status, 40)
 		}
-	case chatmodel.Succeeded:
+	case transcript.Succeeded:
 		icon, state = icons.succeeded, "done in "+elapsed(r.Elapsed)
-	case chatmodel.Failed:
+	case transcript.Failed:
 		icon, state = icons.failed, "failed after "+elapsed(r.Elapsed)
 		if refusedByPolicy(r) {
 			icon, state = icons.denied, "refused by policy (not run)"
 		} else if r.Output != "" {
 			state += ": " + shorten(r.Output, 80)
 		}
-	case chatmodel.Denied:
+	case transcript.Denied:
 		icon, state = icons.denied, "denied"
 	}
 	parts := make([]string, 0, 3)
@@ -110,7 +110,7 @@ func (v *quickCallView) set(r chatmodel.Row, icons *rowIcons) {
 		setIcon(v.icon, icon)
 	}
 	setVisible(v.icon, icon != nil)
-	running := r.State == chatmodel.Running
+	running := r.State == transcript.Running
 	setVisible(v.spinner, running)
 	if running != v.spinning {
 		v.spinning = running
@@ -130,7 +130,7 @@ func (v *quickCallView) stop() {
 }
 
 // setCalls shows calls, one line each, reusing the lines it has.
-func (q *quickPrompt) setCalls(calls []chatmodel.Row) {
+func (q *quickPrompt) setCalls(calls []transcript.Row) {
 	for len(q.callViews) < len(calls) {
 		v := newQuickCallView()
 		q.callViews = append(q.callViews, v)

@@ -16,7 +16,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/yosida95/uritemplate/v3"
 
-	"deckhand/actors"
+	"deckhand/conversation"
+	"deckhand/servers"
 	"deckhand/tools"
 )
 
@@ -44,15 +45,15 @@ type resourcesWindow struct {
 
 // resItem is a resource or a template.
 type resItem struct {
-	res  *actors.Resource
-	tmpl *actors.ResourceTemplate
+	res  *servers.Resource
+	tmpl *servers.ResourceTemplate
 }
 
 func (it resItem) label() string {
 	if it.res != nil {
-		return actors.Label(it.res.Name, it.res.Title)
+		return servers.Label(it.res.Name, it.res.Title)
 	}
-	return actors.Label(it.tmpl.Name, it.tmpl.Title)
+	return servers.Label(it.tmpl.Name, it.tmpl.Title)
 }
 
 func (it resItem) uri() string {
@@ -172,7 +173,7 @@ func (rw *resourcesWindow) load() {
 	}()
 }
 
-func (rw *resourcesWindow) fill(l *actors.ResourceListing, err error) {
+func (rw *resourcesWindow) fill(l *servers.ResourceListing, err error) {
 	rw.loaded = true
 	rw.items = nil
 	switch {
@@ -270,7 +271,7 @@ func (rw *resourcesWindow) show(it resItem) {
 			}
 		}
 		rw.p.attachResource(alias, target)
-		rw.status.SetText("Attached " + actors.ResourceName(target) + ": it goes with your next message.")
+		rw.status.SetText("Attached " + conversation.ResourceName(target) + ": it goes with your next message.")
 		if p, ok := rw.win.(*panel); ok {
 			p.under = nil // back goes to the chat, where the attachment waits
 		}

@@ -1,11 +1,11 @@
 package gui
 
-import "deckhand/actors"
+import "deckhand/servers"
 
 // resourceUpdated is a server saying that a resource attached in the
 // message box changed (the composer subscribed the bridge to it): the
 // composer reads it again.
-func (b *bridge) resourceUpdated(m *actors.ResourceUpdated) {
+func (b *bridge) resourceUpdated(m *servers.ResourceUpdated) {
 	ui := b.ui
 	ui.post(func() { ui.comp.resourceUpdated(m.Alias, m.URI) })
 }

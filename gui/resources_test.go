@@ -13,8 +13,8 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"deckhand/actors"
 	"deckhand/config"
+	"deckhand/servers"
 	"deckhand/testutil"
 )
 
@@ -33,7 +33,7 @@ func everythingHarness(t *testing.T, o harnessOptions) *harness {
 	}
 	h := newHarness(t, o)
 	h.until("ev to be ready", func() bool {
-		return slices.ContainsFunc(h.ui.servers, func(st actors.ServerStatus) bool { return st.Alias == "ev" && st.State == actors.StateReady })
+		return slices.ContainsFunc(h.ui.servers, func(st servers.ServerStatus) bool { return st.Alias == "ev" && st.State == servers.StateReady })
 	})
 	return h
 }

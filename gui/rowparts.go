@@ -11,7 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"deckhand/chatmodel"
+	"deckhand/transcript"
 )
 
 // headerView: who speaks, when, and a copy button for the whole message.
@@ -46,7 +46,7 @@ func newHeaderView(r *rowView) *headerView {
 
 func (h *headerView) view() fyne.CanvasObject { return h.obj }
 
-func (h *headerView) set(r chatmodel.Row) {
+func (h *headerView) set(r transcript.Row) {
 	if r.Role == "user" {
 		setIcon(h.icon, theme.AccountIcon())
 		setText(h.who, "You")
@@ -100,7 +100,7 @@ func (t *textView) selectable() *selText { return t.sel }
 
 func (t *textView) view() fyne.CanvasObject { return t.obj }
 
-func (t *textView) set(r chatmodel.Row) {
+func (t *textView) set(r transcript.Row) {
 	if user := r.Role == "user"; user != t.user || t.src == "" {
 		t.user = user
 		t.bg.FillColor = color.Transparent
@@ -174,7 +174,7 @@ func (c *codeView) selectable() *selText { return c.sel }
 
 func (c *codeView) view() fyne.CanvasObject { return c.obj }
 
-func (c *codeView) set(r chatmodel.Row) {
+func (c *codeView) set(r transcript.Row) {
 	lang := r.Lang
 	if lang == "" {
 		lang = "code"
@@ -218,7 +218,7 @@ func newNoticeView(r *rowView) *noticeView {
 
 func (n *noticeView) view() fyne.CanvasObject { return n.obj }
 
-func (n *noticeView) set(r chatmodel.Row) {
+func (n *noticeView) set(r transcript.Row) {
 	color := theme.ColorNamePlaceHolder
 	setIcon(n.icon, theme.InfoIcon())
 	if r.Error {
@@ -226,7 +226,7 @@ func (n *noticeView) set(r chatmodel.Row) {
 		setIcon(n.icon, n.icons.failed)
 	}
 	setSegment(n.rt, n.seg, strings.TrimSpace(r.Text), color)
-	setVisible(n.cont, r.Action == chatmodel.ActionContinue)
-	setVisible(n.key, r.Action == chatmodel.ActionKey)
+	setVisible(n.cont, r.Action == transcript.ActionContinue)
+	setVisible(n.key, r.Action == transcript.ActionKey)
 	setVisible(n.actions, r.Action != "")
 }

@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"deckhand/chatmodel"
+	"deckhand/transcript"
 )
 
 // rowView draws one transcript row; the list reuses it for any kind. Its
@@ -21,28 +21,28 @@ type rowView struct {
 	widget.BaseWidget
 	cv  *chatView
 	id  int
-	row chatmodel.Row
+	row transcript.Row
 	box *fyne.Container // holds the view of the row's kind
 
-	parts [chatmodel.Notice + 1]rowPart // by kind, made when first needed
+	parts [transcript.Notice + 1]rowPart // by kind, made when first needed
 }
 
 // rowPart draws one kind of row.
 type rowPart interface {
-	set(chatmodel.Row)
+	set(transcript.Row)
 	view() fyne.CanvasObject
 }
 
 // newPart makes the part that draws rows of kind k.
-func (r *rowView) newPart(k chatmodel.Kind) rowPart {
+func (r *rowView) newPart(k transcript.Kind) rowPart {
 	switch k {
-	case chatmodel.Header:
+	case transcript.Header:
 		return newHeaderView(r)
-	case chatmodel.Text:
+	case transcript.Text:
 		return newTextView(&r.cv.sel)
-	case chatmodel.Code:
+	case transcript.Code:
 		return newCodeView(r)
-	case chatmodel.Tool:
+	case transcript.Tool:
 		return newToolView(r)
 	}
 	return newNoticeView(r)
@@ -50,13 +50,13 @@ func (r *rowView) newPart(k chatmodel.Kind) rowPart {
 
 // tool is the row's tool card part, if it has drawn one.
 func (r *rowView) tool() *toolView {
-	t, _ := r.parts[chatmodel.Tool].(*toolView)
+	t, _ := r.parts[transcript.Tool].(*toolView)
 	return t
 }
 
 // text is the row's text part, if it has drawn one.
 func (r *rowView) text() *textView {
-	t, _ := r.parts[chatmodel.Text].(*textView)
+	t, _ := r.parts[transcript.Text].(*textView)
 	return t
 }
 
@@ -79,7 +79,7 @@ func (r *rowView) MouseMoved(*desktop.MouseEvent) {}
 func (r *rowView) MouseOut()                      {}
 
 // show draws row (number id; -1 when measuring).
-func (r *rowView) show(id int, row chatmodel.Row) {
+func (r *rowView) show(id int, row transcript.Row) {
 	if id >= 0 && id == r.id && row == r.row {
 		return
 	}
@@ -92,7 +92,7 @@ func (r *rowView) show(id int, row chatmodel.Row) {
 		}
 	}
 	r.id, r.row = id, row
-	k := min(row.Kind, chatmodel.Notice)
+	k := min(row.Kind, transcript.Notice)
 	if r.parts[k] == nil {
 		r.parts[k] = r.newPart(k)
 	}

@@ -4,17 +4,17 @@ import (
 	"fmt"
 	"strings"
 
+	"deckhand/conversation"
+
 	"fyne.io/fyne/v2/dialog"
 	"github.com/asynkron/protoactor-go/actor"
-
-	"deckhand/actors"
 )
 
 // Message controls: what a person can do with a finished run (the person's
 // message and all that followed it). Retry sends the message again in the
 // run's place; Edit takes the run out and puts the message back in the
 // message box; Delete takes it out; Continue asks the model to go on after
-// Stop. The conversation does the taking out (actors.RemoveRun), and
+// Stop. The conversation does the taking out (conversation.RemoveRun), and
 // refuses while an answer is being written; the transcript follows its
 // RunRemoved.
 
@@ -42,16 +42,16 @@ func (b *bridge) runAction(c actor.Context, m *uiRunAction) {
 	}
 	switch m.action {
 	case runRetry:
-		c.Send(cs.pid, &actors.RemoveRun{Run: m.run, Resend: true})
+		c.Send(cs.pid, &conversation.RemoveRun{Run: m.run, Resend: true})
 	case runRemove:
-		c.Send(cs.pid, &actors.RemoveRun{Run: m.run})
+		c.Send(cs.pid, &conversation.RemoveRun{Run: m.run})
 	case runContinue:
 		b.send(c, cs.id, continueText)
 	}
 }
 
 // runRemoved takes a removed run out of the transcript.
-func (b *bridge) runRemoved(cs *convState, m *actors.RunRemoved) {
+func (b *bridge) runRemoved(cs *convState, m *conversation.RunRemoved) {
 	if cs.tr.RemoveRun(m.Run) && cs.id == b.current {
 		b.reset = true
 	}

@@ -8,9 +8,9 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
-	"deckhand/chatmodel"
 	"deckhand/store"
 	"deckhand/testutil"
+	"deckhand/transcript"
 )
 
 // userMessages are the person's messages in a model request, in order.
@@ -38,7 +38,7 @@ func userMessages(t *testing.T, raw json.RawMessage) []string {
 func (h *harness) userHeaders() []*headerView {
 	var out []*headerView
 	for _, r := range h.visibleRows() {
-		if hv, ok := r.parts[chatmodel.Header].(*headerView); ok && r.row.Kind == chatmodel.Header && r.row.Role == "user" {
+		if hv, ok := r.parts[transcript.Header].(*headerView); ok && r.row.Kind == transcript.Header && r.row.Role == "user" {
 			out = append(out, hv)
 		}
 	}
@@ -127,10 +127,10 @@ func TestMessageControls(t *testing.T) {
 	// The log, read back, shows what the window shows.
 	h.until("the log", func() bool {
 		events, _ := h.db.Events(context.Background(), store.Filter{SessionID: h.ui.conv})
-		tr := chatmodel.FromEvents(events)
+		tr := transcript.FromEvents(events)
 		var users []string
 		for i := range tr.Len() {
-			if r := tr.Row(i); r.Kind == chatmodel.Header && r.Role == "user" {
+			if r := tr.Row(i); r.Kind == transcript.Header && r.Role == "user" {
 				users = append(users, r.Text)
 			}
 		}

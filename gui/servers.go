@@ -17,8 +17,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/asynkron/protoactor-go/actor"
 
-	"deckhand/actors"
 	"deckhand/config"
+	"deckhand/servers"
 	"deckhand/tools"
 )
 
@@ -93,7 +93,7 @@ func (s *serversWindow) refresh() {
 	s.list.Refresh()
 }
 
-func (s *serversWindow) row(st actors.ServerStatus) fyne.CanvasObject {
+func (s *serversWindow) row(st servers.ServerStatus) fyne.CanvasObject {
 	r := &serverRow{}
 	s.rows[st.Alias] = r
 	dot := canvas.NewCircle(stateColor(st.State))
@@ -111,7 +111,7 @@ func (s *serversWindow) row(st actors.ServerStatus) fyne.CanvasObject {
 		details = append(details, strings.TrimSpace(st.ServerName+" "+st.ServerVersion))
 	}
 	srv, configured := s.ui.cfg.MCP.Servers[st.Alias]
-	if st.State == actors.StateReady || st.State == actors.StateIdle {
+	if st.State == servers.StateReady || st.State == servers.StateIdle {
 		count := fmt.Sprintf("%d tools", st.Tools)
 		if n := len(srv.DisabledTools); n > 0 {
 			count += fmt.Sprintf(" (%d disabled)", n)
@@ -124,12 +124,12 @@ func (s *serversWindow) row(st actors.ServerStatus) fyne.CanvasObject {
 	endpoint.Truncation = fyne.TextTruncateEllipsis
 	r.reason = widget.NewLabel(st.Reason)
 	r.reason.Wrapping = fyne.TextWrapWord
-	if st.State == actors.StateFailed || st.State == actors.StateReconnecting {
+	if st.State == servers.StateFailed || st.State == servers.StateReconnecting {
 		r.reason.Importance = widget.DangerImportance
 	}
 	// Signing in: a state to act on, in plain words (signin.go).
 	signIn, signInButtons := s.signInPart(st, r)
-	if st.Reason == "" || st.State == actors.StateIdle {
+	if st.Reason == "" || st.State == servers.StateIdle {
 		r.reason.Hide()
 	}
 	r.leftOut = widget.NewLabel("")
@@ -159,16 +159,16 @@ func (s *serversWindow) row(st actors.ServerStatus) fyne.CanvasObject {
 		r.edit.Hide()
 		r.remove.Hide()
 	}
-	if st.State != actors.StateReady {
+	if st.State != servers.StateReady {
 		r.resources.Hide()
 	}
-	if st.State == actors.StateStopped {
+	if st.State == servers.StateStopped {
 		r.tools.Hide()
 		r.reconnect.Hide()
 		r.disconnect.Hide()
 	} else {
 		r.connect.Hide()
-		if st.State != actors.StateReady && st.State != actors.StateIdle {
+		if st.State != servers.StateReady && st.State != servers.StateIdle {
 			r.tools.Disable()
 		}
 	}
@@ -215,19 +215,19 @@ func (s *serversWindow) refusedPart(alias string, srv config.Server, configured 
 	return label, allow
 }
 
-func stateLabel(st actors.ServerStatus) string {
+func stateLabel(st servers.ServerStatus) string {
 	switch st.State {
-	case actors.StateReady:
+	case servers.StateReady:
 		return "ready"
-	case actors.StateConnecting:
+	case servers.StateConnecting:
 		return "connecting…"
-	case actors.StateIdle:
+	case servers.StateIdle:
 		return "idle: connects at its first call"
-	case actors.StateNeedsSignIn:
+	case servers.StateNeedsSignIn:
 		return "needs sign-in"
-	case actors.StateSigningIn:
+	case servers.StateSigningIn:
 		return "signing in…"
-	case actors.StateFailed, actors.StateReconnecting:
+	case servers.StateFailed, servers.StateReconnecting:
 		label := string(st.State)
 		if !st.NextRetry.IsZero() {
 			label += ", next try at " + st.NextRetry.Format("15:04:05")
@@ -237,15 +237,15 @@ func stateLabel(st actors.ServerStatus) string {
 	return string(st.State)
 }
 
-func stateColor(s actors.State) color.Color {
+func stateColor(s servers.State) color.Color {
 	switch s {
-	case actors.StateReady:
+	case servers.StateReady:
 		return theme.Color(theme.ColorNameSuccess)
-	case actors.StateFailed, actors.StateReconnecting:
+	case servers.StateFailed, servers.StateReconnecting:
 		return theme.Color(theme.ColorNameError)
-	case actors.StateConnecting, actors.StateSigningIn:
+	case servers.StateConnecting, servers.StateSigningIn:
 		return theme.Color(theme.ColorNameWarning)
-	case actors.StateIdle, actors.StateNeedsSignIn: // waiting for the person, not broken
+	case servers.StateIdle, servers.StateNeedsSignIn: // waiting for the person, not broken
 		return theme.Color(theme.ColorNamePrimary)
 	}
 	return theme.Color(theme.ColorNameDisabled)
@@ -258,8 +258,8 @@ func (b *bridge) reconnect(c actor.Context, alias string) {
 	if !ok {
 		return
 	}
-	if st.State != actors.StateStopped {
-		c.Send(b.sys.Servers, &actors.ReconnectServer{Alias: alias})
+	if st.State != servers.StateStopped {
+		c.Send(b.sys.Servers, &servers.ReconnectServer{Alias: alias})
 		return
 	}
 	srv, ok := b.cfg.MCP.Servers[alias]

@@ -8,8 +8,9 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"deckhand/actors"
+	"deckhand/agent"
 	"deckhand/config"
+	"deckhand/servers"
 )
 
 // uiServerChanged says the config file changed a server: old (if not "")
@@ -56,14 +57,14 @@ func (b *bridge) serverChanged(c actor.Context, m *uiServerChanged) {
 	}()
 }
 
-func spawnClashed(ctx context.Context, sys *actors.System, alias string) bool {
+func spawnClashed(ctx context.Context, sys *agent.System, alias string) bool {
 	list, err := sys.ServerStatuses(ctx, false)
 	if err != nil {
 		return false
 	}
 	for _, st := range list {
 		if st.Alias == alias {
-			return st.State == actors.StateFailed && strings.HasPrefix(st.Reason, "starting its actor")
+			return st.State == servers.StateFailed && strings.HasPrefix(st.Reason, "starting its actor")
 		}
 	}
 	return false

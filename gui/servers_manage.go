@@ -13,8 +13,9 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"deckhand/actors"
+	"deckhand/agent"
 	"deckhand/config"
+	"deckhand/servers"
 	"deckhand/tools"
 )
 
@@ -60,7 +61,7 @@ type toolsWindow struct {
 	alias    string
 	win      fyne.Window
 	list     []tools.Tool
-	states   []actors.PinState
+	states   []agent.PinState
 	disabled map[string]bool
 	// editable: the server is in the config file, which keeps the choice.
 	editable bool
@@ -125,7 +126,7 @@ func (s *serversWindow) showTools(alias string) {
 	}()
 }
 
-func (tw *toolsWindow) fill(listing *actors.ServerListing) {
+func (tw *toolsWindow) fill(listing *servers.ServerListing) {
 	s, u := tw.s, tw.s.ui
 	if s.tools != tw {
 		return // Back was pressed, or another server's tools are shown
@@ -258,7 +259,7 @@ func (tw *toolsWindow) showDetail() {
 		case st.Changed:
 			md = "**Changed since it was pinned**: it is asked again before it runs.\n\n" + codeBlock(st.Change) + "\n\n" + md
 		case st.New:
-			md = "**" + actors.NewToolWarning(tw.alias, st.Since) + "**\n\n" + md
+			md = "**" + servers.NewToolWarning(tw.alias, st.Since) + "**\n\n" + md
 		}
 	}
 	if tw.disabled[tw.list[i].Name] {

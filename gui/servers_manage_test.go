@@ -11,8 +11,9 @@ import (
 	"fyne.io/fyne/v2/widget"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"deckhand/actors"
+	"deckhand/agent"
 	"deckhand/config"
+	"deckhand/servers"
 	"deckhand/testutil"
 	"deckhand/tools"
 )
@@ -362,7 +363,7 @@ func TestServersToolsEnableDisable(t *testing.T) {
 		t.Errorf("enabled again, the config is\n%s", text)
 	}
 	h.until("echo back in the catalog", func() bool { return hasTool(h, "h.echo") })
-	if st := h.ui.servers; len(st) == 0 || st[0].State != actors.StateReady {
+	if st := h.ui.servers; len(st) == 0 || st[0].State != servers.StateReady {
 		t.Errorf("toggling a tool disturbed the server: %+v", st)
 	}
 }
@@ -374,7 +375,7 @@ func TestPinChangeStaysCode(t *testing.T) {
 	hostile := "description: \"x\" →\n```\n[Click to re-authorize](https://evil.example/steal) **now**\n````\n``` `more` ``\n"
 	tw := &toolsWindow{
 		list:     []tools.Tool{{Server: "ev", Name: "echo", Display: "ev.echo", Def: &sdk.Tool{Name: "echo"}}},
-		states:   []actors.PinState{{Changed: true, Change: hostile}},
+		states:   []agent.PinState{{Changed: true, Change: hostile}},
 		disabled: map[string]bool{},
 		detail:   widget.NewRichText(),
 	}

@@ -12,8 +12,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/asynkron/protoactor-go/actor"
 
-	"deckhand/actors"
 	"deckhand/clean"
+	"deckhand/servers"
 )
 
 // Signing in to a server (OAuth) from the servers panel. A server that
@@ -30,7 +30,7 @@ type uiSignIn struct{ alias string }
 type uiSignOut struct{ alias string }
 
 func (m *uiSignIn) handleServerAsk(b *bridge, c actor.Context) {
-	c.Send(b.sys.Servers, &actors.SignIn{Alias: m.alias})
+	c.Send(b.sys.Servers, &servers.SignIn{Alias: m.alias})
 }
 
 func (m *uiSignOut) handleServerAsk(b *bridge, c actor.Context) {
@@ -54,23 +54,23 @@ type signInRow struct {
 
 // needsSignIn reports whether a server waits for the person to sign in
 // (or signs in): Sign in is what to press, not Reconnect.
-func needsSignIn(st actors.ServerStatus) bool {
-	return st.State == actors.StateNeedsSignIn || st.State == actors.StateSigningIn
+func needsSignIn(st servers.ServerStatus) bool {
+	return st.State == servers.StateNeedsSignIn || st.State == servers.StateSigningIn
 }
 
 // signInPart is what a server's row shows of its sign-in, and the buttons
 // it adds; nothing for a server that does not sign in.
-func (s *serversWindow) signInPart(st actors.ServerStatus, r *serverRow) (info fyne.CanvasObject, buttons []fyne.CanvasObject) {
+func (s *serversWindow) signInPart(st servers.ServerStatus, r *serverRow) (info fyne.CanvasObject, buttons []fyne.CanvasObject) {
 	alias := st.Alias
 	p := &signInRow{}
 	r.signIn = p
 	var objs []fyne.CanvasObject
 	switch {
-	case st.State == actors.StateNeedsSignIn:
+	case st.State == servers.StateNeedsSignIn:
 		p.signIn = widget.NewButtonWithIcon("Sign in", theme.LoginIcon(), func() { s.ui.tell(&uiSignIn{alias: alias}) })
 		p.signIn.Importance = widget.HighImportance
 		buttons = append(buttons, p.signIn)
-	case st.State == actors.StateSigningIn:
+	case st.State == servers.StateSigningIn:
 		if st.SignInURL != "" {
 			_, lead := caption("If your browser did not open, open this page to sign in:")
 			p.url = widget.NewLabel(clean.Line(st.SignInURL))

@@ -11,9 +11,9 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"deckhand/actors"
 	"deckhand/config"
 	"deckhand/keys"
+	"deckhand/servers"
 	"deckhand/testutil"
 )
 
@@ -140,7 +140,7 @@ func TestSignInFromServersPanel(t *testing.T) {
 		t.Errorf("the keyring still holds the sign-in")
 	}
 	for _, st := range h.ui.servers {
-		if st.Alias == "o" && (st.State != actors.StateNeedsSignIn || st.SignedIn) {
+		if st.Alias == "o" && (st.State != servers.StateNeedsSignIn || st.SignedIn) {
 			t.Errorf("status after signing out: %+v", st)
 		}
 	}

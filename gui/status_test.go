@@ -5,32 +5,32 @@ import (
 	"testing"
 	"time"
 
-	"deckhand/actors"
 	"deckhand/config"
+	"deckhand/servers"
 	"deckhand/testutil"
 )
 
 func TestServerSummary(t *testing.T) {
 	t.Parallel()
-	st := func(states ...actors.State) map[string]actors.ServerStatus {
-		m := map[string]actors.ServerStatus{}
+	st := func(states ...servers.State) map[string]servers.ServerStatus {
+		m := map[string]servers.ServerStatus{}
 		for i, s := range states {
 			alias := []string{"alpha", "bravo", "charlie", "delta", "echo", "foxtrot"}[i]
-			m[alias] = actors.ServerStatus{Alias: alias, State: s}
+			m[alias] = servers.ServerStatus{Alias: alias, State: s}
 		}
 		return m
 	}
 	const (
-		ready = actors.StateReady
-		conn  = actors.StateConnecting
-		idle  = actors.StateIdle
-		fail  = actors.StateFailed
-		reco  = actors.StateReconnecting
-		stop  = actors.StateStopped
+		ready = servers.StateReady
+		conn  = servers.StateConnecting
+		idle  = servers.StateIdle
+		fail  = servers.StateFailed
+		reco  = servers.StateReconnecting
+		stop  = servers.StateStopped
 	)
 	tests := []struct {
 		name    string
-		servers map[string]actors.ServerStatus
+		servers map[string]servers.ServerStatus
 		want    string
 	}{
 		{name: "none", servers: nil, want: "no MCP servers"},

@@ -12,7 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"deckhand/chatmodel"
+	"deckhand/transcript"
 )
 
 // toolView: a tool call's card: what, with which arguments, how it is
@@ -86,7 +86,7 @@ func newToolView(r *rowView) *toolView {
 
 func (t *toolView) view() fyne.CanvasObject { return t.obj }
 
-// uiCollapse asks the bridge to fold a card (chatmodel.Transcript.Collapse),
+// uiCollapse asks the bridge to fold a card (transcript.Transcript.Collapse),
 // so that it stays folded when the conversation is shown again. The card
 // folds at once, without waiting for it.
 type uiCollapse struct {
@@ -99,7 +99,7 @@ type uiCollapse struct {
 // once, and gives the row its new height, keeping the view where it is: the
 // card grows or shrinks below its header. The bridge's copy of the row,
 // when it comes, is the same, and changes nothing.
-func (t *toolView) apply(row chatmodel.Row) {
+func (t *toolView) apply(row transcript.Row) {
 	r, cv := t.row, t.row.cv
 	id := r.id
 	if id < 0 || id >= len(cv.rows) {
@@ -141,7 +141,7 @@ func (t *toolView) resize() {
 // onScreen reports whether the card is one of the list's (not the view
 // that measures rows) and open.
 func (t *toolView) onScreen() bool {
-	return t.row.id >= 0 && t.row.row.Kind == chatmodel.Tool && !t.row.row.Collapsed
+	return t.row.id >= 0 && t.row.row.Kind == transcript.Tool && !t.row.row.Collapsed
 }
 
 // policyRefusal begins what the model (and the card) is told of a call
@@ -151,11 +151,11 @@ func (t *toolView) onScreen() bool {
 const policyRefusal = "Refused by Deckhand's policy"
 
 // refusedByPolicy reports whether r is a call the policy refused.
-func refusedByPolicy(r chatmodel.Row) bool {
-	return r.State == chatmodel.Failed && strings.HasPrefix(r.Output, policyRefusal)
+func refusedByPolicy(r transcript.Row) bool {
+	return r.State == transcript.Failed && strings.HasPrefix(r.Output, policyRefusal)
 }
 
-func (t *toolView) set(r chatmodel.Row) {
+func (t *toolView) set(r transcript.Row) {
 	icons := &t.row.cv.icons
 	setText(t.name, r.Tool)
 	stroke := theme.ColorNameSeparator
@@ -163,18 +163,18 @@ func (t *toolView) set(r chatmodel.Row) {
 	var state string
 	refused := refusedByPolicy(r)
 	switch r.State {
-	case chatmodel.Asked:
+	case transcript.Asked:
 		icon, state, stroke = theme.QuestionIcon(), "waiting for approval", theme.ColorNameWarning
-	case chatmodel.Running:
+	case transcript.Running:
 		state, stroke = "running", theme.ColorNamePrimary
-	case chatmodel.Succeeded:
+	case transcript.Succeeded:
 		icon, state = icons.succeeded, "done in "+elapsed(r.Elapsed)
-	case chatmodel.Failed:
+	case transcript.Failed:
 		icon, state, stroke = icons.failed, "failed after "+elapsed(r.Elapsed), theme.ColorNameError
 		if refused {
 			icon, state, stroke = icons.denied, "refused by policy (not run)", theme.ColorNameWarning
 		}
-	case chatmodel.Denied:
+	case transcript.Denied:
 		icon, state, stroke = icons.denied, "denied", theme.ColorNameWarning
 	}
 	setText(t.state, state)
@@ -182,8 +182,8 @@ func (t *toolView) set(r chatmodel.Row) {
 		setIcon(t.icon, icon)
 	}
 	setVisible(t.icon, icon != nil)
-	spin := r.State == chatmodel.Running && t.row.id >= 0 // never animate the measuring view
-	setVisible(t.spinner, r.State == chatmodel.Running)
+	spin := r.State == transcript.Running && t.row.id >= 0 // never animate the measuring view
+	setVisible(t.spinner, r.State == transcript.Running)
 	if spin != t.spinning {
 		t.spinning = spin
 		if spin {
@@ -205,10 +205,10 @@ func (t *toolView) set(r chatmodel.Row) {
 	if t.fold.Icon != fold {
 		t.fold.SetIcon(fold)
 	}
-	long := chatmodel.Long(r.Args) || chatmodel.Long(r.Output)
+	long := transcript.Long(r.Args) || transcript.Long(r.Output)
 	args, out := r.Args, r.Output
 	if long && !r.Expanded {
-		args, out = chatmodel.Preview(args), chatmodel.Preview(out)
+		args, out = transcript.Preview(args), transcript.Preview(out)
 	}
 	if long {
 		if r.Expanded {
@@ -220,7 +220,7 @@ func (t *toolView) set(r chatmodel.Row) {
 	setVisible(t.expand, long && open)
 	setVisible(t.args, open)
 	setSegment(t.args, t.argsSeg, args, theme.ColorNameForeground)
-	progress := r.State == chatmodel.Running && r.Total > 0
+	progress := r.State == transcript.Running && r.Total > 0
 	if progress && (t.progress.Max != r.Total || t.progress.Value != r.Progress) {
 		t.progress.Max = r.Total
 		t.progress.SetValue(r.Progress)
@@ -234,17 +234,17 @@ func (t *toolView) set(r chatmodel.Row) {
 		}
 	}
 	setText(t.status, status)
-	setVisible(t.statusBox, open && (r.State == chatmodel.Running && r.Status != "" || refused))
-	finished := r.State == chatmodel.Succeeded || r.State == chatmodel.Failed || r.State == chatmodel.Denied
+	setVisible(t.statusBox, open && (r.State == transcript.Running && r.Status != "" || refused))
+	finished := r.State == transcript.Succeeded || r.State == transcript.Failed || r.State == transcript.Denied
 	if finished && out != "" {
 		label, color := "Result", theme.ColorNameForeground
 		switch r.State {
-		case chatmodel.Failed:
+		case transcript.Failed:
 			label, color = "Error", theme.ColorNameError
 			if refused {
 				label, color = "Why (what the model was told)", theme.ColorNameForeground
 			}
-		case chatmodel.Denied:
+		case transcript.Denied:
 			label = "Why"
 		}
 		setText(t.outLabel, label)

@@ -15,7 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 	lru "github.com/hashicorp/golang-lru/v2"
 
-	"deckhand/actors"
+	"deckhand/servers"
 	"deckhand/tools"
 )
 
@@ -300,8 +300,8 @@ func (m *mediaView) linkRow(l tools.Link) fyne.CanvasObject {
 func (m *mediaView) withAttach(l tools.Link, b *widget.Button) fyne.CanvasObject {
 	ui := m.t.row.cv.ui
 	alias, _, _ := strings.Cut(m.t.row.row.Tool, ".")
-	ready := slices.ContainsFunc(ui.servers, func(st actors.ServerStatus) bool {
-		return st.Alias == alias && st.State == actors.StateReady
+	ready := slices.ContainsFunc(ui.servers, func(st servers.ServerStatus) bool {
+		return st.Alias == alias && st.State == servers.StateReady
 	})
 	if !ready || ui.comp == nil {
 		return b

@@ -17,10 +17,10 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"deckhand/chatmodel"
 	"deckhand/config"
 	"deckhand/testutil"
 	"deckhand/tools"
+	"deckhand/transcript"
 )
 
 // cardHarness is a window whose transcript the test writes itself: a
@@ -28,7 +28,7 @@ import (
 // would.
 type cardHarness struct {
 	*harness
-	tr *chatmodel.Transcript
+	tr *transcript.Transcript
 }
 
 func newCardHarness(t *testing.T) *cardHarness {
@@ -36,7 +36,7 @@ func newCardHarness(t *testing.T) *cardHarness {
 	h.until("a new conversation", func() bool { return h.ui.conv != "" })
 	h.drain()
 	h.ui.win.Resize(fyne.NewSize(900, 700))
-	return &cardHarness{harness: h, tr: chatmodel.New()}
+	return &cardHarness{harness: h, tr: transcript.New()}
 }
 
 // drain runs the window's queued work until none is left for a moment.
@@ -294,7 +294,7 @@ func TestToolCardWrapsAtSpaces(t *testing.T) {
 // fold when the next message is sent; each can be opened again.
 func TestLongRunCardsCollapse(t *testing.T) {
 	var calls []testutil.ToolCallSpec
-	for i := range chatmodel.CollapseRun {
+	for i := range transcript.CollapseRun {
 		calls = append(calls, testutil.ToolCallSpec{ID: fmt.Sprintf("c%d", i), Name: "t__echo", Arguments: fmt.Sprintf(`{"text": "hi %d"}`, i)})
 	}
 	h := newHarness(t, harnessOptions{
@@ -343,7 +343,7 @@ func TestToolCardMediaEndToEnd(t *testing.T) {
 	var c *rowView
 	h.until("the card's result", func() bool {
 		c = h.card("m.shot")
-		return c != nil && c.row.State == chatmodel.Succeeded
+		return c != nil && c.row.State == transcript.Succeeded
 	})
 	if !strings.Contains(h.lastToolResult(), "[image: image/png") {
 		t.Errorf("the model was not told of the image: %s", h.lastToolResult())

@@ -16,8 +16,9 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/asynkron/protoactor-go/actor"
 
-	"deckhand/actors"
+	"deckhand/agent"
 	"deckhand/config"
+	"deckhand/servers"
 	"deckhand/store"
 	"deckhand/tools"
 	"deckhand/transport/llm"
@@ -26,7 +27,7 @@ import (
 // Deps is what the window needs. App, System and Config are required.
 type Deps struct {
 	App    fyne.App
-	System *actors.System
+	System *agent.System
 	Config *config.Config
 	// Log is the event log, for the sessions sidebar and reopening past
 	// sessions; nil shows only this run's conversations.
@@ -83,7 +84,7 @@ type UI struct {
 	conv        string
 	running     bool
 
-	servers   []actors.ServerStatus
+	servers   []servers.ServerStatus
 	catalog   *tools.Catalog
 	serversW  *serversWindow
 	settingsW fyne.Window

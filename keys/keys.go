@@ -8,6 +8,14 @@
 // an error or passed to a child process. A [Key]'s String, GoString and
 // LogValue do not show it; only [Key.Value] does, for the Authorization
 // header.
+//
+// Concurrency: every function is safe for concurrent use. Keyring calls run
+// one at a time (one unlock prompt at most) and each gives up after Timeout,
+// so a caller waits no longer than that, though the keyring may; a caller
+// that must not wait at all (an actor's Receive) runs them on a goroutine of
+// its own. The key file is written whole (a rename), so a reader never sees
+// half of it; of two writers at once, the last one's file stays. MockInit
+// and MockUnavailable switch the whole process, for tests.
 package keys
 
 import (
@@ -33,7 +41,7 @@ const Service = "deckhand"
 
 // Timeout bounds one keyring call: a locked keyring may ask the person to
 // unlock it, and nobody may be there to answer.
-var Timeout = 15 * time.Second
+const Timeout = 15 * time.Second
 
 // Source says where a key was found.
 type Source int

@@ -2,6 +2,8 @@
 // "nothing is listening there (connection refused)" rather than
 // "dial tcp 127.0.0.1:9: connect: connection refused". The model client
 // and the MCP servers' states both use it.
+//
+// Its functions are pure and safe anywhere.
 package netwhy
 
 import (

@@ -3,6 +3,11 @@
 // the file paths a tool call may name, and the hosts a remote server may be
 // reached at. It reads config.Policy (whose fields carry the defaults) and
 // decides; the sandbox package enforces.
+//
+// Concurrency: New builds a Policy from one config; it is not changed
+// afterwards (a new config makes a new Policy), so one value is safe for
+// any number of goroutines. Its decisions read the file system as they are
+// made (symbolic links, what exists), never a cache.
 package policy
 
 import (

@@ -4,6 +4,9 @@
 // plain form and in its JSON-escaped form (as it appears inside an encoded
 // event), longest first, so that a secret containing another is removed
 // whole.
+//
+// A Secrets value is immutable (With returns a new one): safe to share
+// between goroutines, and to swap atomically when the secrets change.
 package redact
 
 import (

@@ -4,6 +4,9 @@
 // the log that resuming a conversation (what the model is told) and
 // reopening it in the window (what the person sees) share, so that both tell
 // the same story, including of a run Deckhand did not live to finish.
+//
+// Its functions are pure: they read the events they are given and nothing
+// else, and are safe anywhere.
 package replay
 
 import (

@@ -113,7 +113,7 @@ func (db *DB) IntegrityCheck(ctx context.Context) (string, error) {
 }
 
 // migrations[i] brings the schema from version i to i+1.
-var migrations = []string{
+var migrations = [...]string{
 	// 1: Bosun's M0 schema, as its specification gives it.
 	`CREATE TABLE IF NOT EXISTS sessions (
 		session_id TEXT PRIMARY KEY,
@@ -198,7 +198,7 @@ var migrations = []string{
 }
 
 // SchemaVersion is the version this Deckhand writes.
-var SchemaVersion = len(migrations)
+const SchemaVersion = len(migrations)
 
 func (db *DB) migrate(ctx context.Context) error {
 	conn, err := db.sql.Conn(ctx)

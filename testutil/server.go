@@ -3,6 +3,10 @@
 // program that can be told to crash, hang or send garbage, and the locations
 // of the real npm peers (server-everything, server-filesystem, the
 // conformance suite) that `make setup` installs.
+//
+// Helpers may be used from parallel tests: a fake belongs to the test that
+// made it (most close themselves in its Cleanup), and the programs built
+// for tests are built once per process and shared, behind a sync.Once.
 package testutil
 
 import (

@@ -7,6 +7,9 @@
 // The model's argument bytes are never re-encoded: what was validated and
 // shown is what the server receives, byte for byte (integers beyond 2^53,
 // "<", "&" and all).
+//
+// Every function is pure and safe anywhere; the gate's own decision
+// (policy, pins, grants and rules) is approval.DecideCall.
 package toolcall
 
 import (
@@ -15,13 +18,11 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"slices"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/approval"
-	"deckhand/clean"
 	"deckhand/tools"
 	"deckhand/transport/llm"
 )
@@ -160,7 +161,7 @@ func Commands(text string) []string {
 // HiddenCommandRefusal is what the model is told of a CMD: line holding
 // a character a person would not see: which one, and where.
 func HiddenCommandRefusal(what string, at int, command string) string {
-	return fmt.Sprintf("Refused (not run): the command holds %s at byte %d, so what a person would be shown is not what would run: %s. Write the command in plain visible characters.", what, at, clean.Quote(command))
+	return (&approval.HiddenError{What: what, At: at, Command: command}).Error()
 }
 
 // CommandRequest is what the gate, and a person, are shown of a proposed
@@ -201,72 +202,12 @@ func Same(a, b *sdk.Tool) bool {
 	return err1 == nil && err2 == nil && bytes.Equal(x, y)
 }
 
-// Diff says, for people, what changed between two definitions of a tool:
-// title, description, parameters, annotations, a line each ("" when
-// nothing shown here changed).
-func Diff(before, after *sdk.Tool) string {
-	if before == nil || after == nil {
-		return "its definition changed"
-	}
-	var lines []string
-	if before.Title != after.Title {
-		lines = append(lines, fmt.Sprintf("title: %q → %q", clean.Line(before.Title), clean.Line(after.Title)))
-	}
-	if before.Description != after.Description {
-		lines = append(lines, fmt.Sprintf("description: %q → %q", clean.Line(before.Description), clean.Line(after.Description)))
-	}
-	bp, ap := params(before.InputSchema), params(after.InputSchema)
-	var added, removed []string
-	for name := range ap {
-		if !bp[name] {
-			added = append(added, name)
-		}
-	}
-	for name := range bp {
-		if !ap[name] {
-			removed = append(removed, name)
-		}
-	}
-	slices.Sort(added)
-	slices.Sort(removed)
-	if len(added) > 0 {
-		lines = append(lines, "new parameters: "+clean.Line(strings.Join(added, ", ")))
-	}
-	if len(removed) > 0 {
-		lines = append(lines, "removed parameters: "+clean.Line(strings.Join(removed, ", ")))
-	}
-	if ba, aa := approval.Claims(approval.Request{Annotations: before.Annotations, Trusted: true}), approval.Claims(approval.Request{Annotations: after.Annotations, Trusted: true}); ba != aa {
-		lines = append(lines, fmt.Sprintf("annotations: %q → %q", ba, aa))
-	}
-	if len(lines) == 0 {
-		lines = append(lines, "its input schema or other details changed")
-	}
-	return strings.Join(lines, "\n")
-}
-
-// params are the names of a schema's top-level properties.
-func params(schema any) map[string]bool {
-	out := map[string]bool{}
-	data, err := json.Marshal(schema)
-	if err != nil {
-		return out
-	}
-	var s struct {
-		Properties map[string]json.RawMessage `json:"properties"`
-	}
-	json.Unmarshal(data, &s)
-	for name := range s.Properties {
-		out[name] = true
-	}
-	return out
-}
+// Diff says, for people, what changed between two definitions of a tool
+// (approval.Diff).
+func Diff(before, after *sdk.Tool) string { return approval.Diff(before, after) }
 
 // PolicyRefusal is what the model is told of a call the capability policy
 // refused before the gate: which capability, for what, and why.
 func PolicyRefusal(capability, target, rule string) string {
-	what := map[string]string{"fs.read": "read", "fs.write": "write", "exec": "run", "net": "reach"}[capability]
-	if what == "" {
-		what = capability
-	}
-	return fmt.Sprintf("Refused by Deckhand's policy (not run): this call would %s %s, which is %s. Do not retry it with the same path; ask the person to widen the roots (Settings, or policy.fs in the config) if it is needed.", what, target, rule)
+	return (&approval.PolicyError{Capability: capability, Target: target, Rule: rule}).Error()
 }

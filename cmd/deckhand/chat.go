@@ -12,9 +12,12 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	"golang.org/x/term"
 
-	"deckhand/actors"
+	"deckhand/agent"
 	"deckhand/clean"
+	"deckhand/conversation"
+	"deckhand/servers"
 	"deckhand/store"
+	"deckhand/store/writer"
 )
 
 const chatUsage = `Usage:
@@ -91,7 +94,7 @@ func runChat(ctx context.Context, e *env, args []string) error {
 		defer db.Close()
 		e.logDB = db
 	}
-	opts := actors.ConversationOptions{}
+	opts := conversation.ConversationOptions{}
 	var recap string
 	if *resume != "" {
 		if opts, recap, err = resumeOptions(ctx, db, *resume); err != nil {
@@ -126,9 +129,9 @@ func runChat(ctx context.Context, e *env, args []string) error {
 	t.connecting = connectingOf(list)
 	self := sys.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return t }))
 	defer sys.Root.Stop(self)
-	sys.Root.Send(sys.Servers, &actors.WatchServers{PID: self})
+	sys.Root.Send(sys.Servers, &servers.WatchServers{PID: self})
 	if sys.Store != nil {
-		sys.Root.Send(sys.Store, &actors.WatchLog{Watcher: self})
+		sys.Root.Send(sys.Store, &writer.WatchLog{Watcher: self})
 	}
 	opts.Watchers = []*actor.PID{self}
 	conv, id, err := sys.StartConversation(ctx, opts)
@@ -157,7 +160,7 @@ func runChat(ctx context.Context, e *env, args []string) error {
 
 	ready := 0
 	for _, s := range list {
-		if s.State == actors.StateReady || s.State == actors.StateIdle {
+		if s.State == servers.StateReady || s.State == servers.StateIdle {
 			ready++
 		}
 	}
@@ -198,7 +201,7 @@ func runChat(ctx context.Context, e *env, args []string) error {
 // kept makes sure what the chat recorded is on disk before it ends; when
 // it cannot be (a full disk), it says so, and the chat fails: it is not
 // reported as kept.
-func kept(e *env, sys *actors.System, result error) error {
+func kept(e *env, sys *agent.System, result error) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	err := e.noLog
@@ -221,16 +224,16 @@ func isTerminal(r any) bool {
 
 // resumeOptions rebuilds a past session for chat --resume, and a recap of
 // where it stopped.
-func resumeOptions(ctx context.Context, db *store.DB, id string) (actors.ConversationOptions, string, error) {
+func resumeOptions(ctx context.Context, db *store.DB, id string) (conversation.ConversationOptions, string, error) {
 	s, err := db.Session(ctx, id)
 	if err != nil {
-		return actors.ConversationOptions{}, "", err
+		return conversation.ConversationOptions{}, "", err
 	}
 	events, err := db.Events(ctx, store.Filter{SessionID: s.ID})
 	if err != nil {
-		return actors.ConversationOptions{}, "", err
+		return conversation.ConversationOptions{}, "", err
 	}
-	opts := actors.Rebuild(events)
+	opts := conversation.Rebuild(events)
 	opts.ID = s.ID
 	history := opts.History
 	var b strings.Builder

@@ -7,22 +7,22 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"deckhand/actors"
 	"deckhand/approval"
 	"deckhand/clean"
+	"deckhand/conversation"
 	"deckhand/tools"
 )
 
-func (t *terminal) approval(c actor.Context, m *actors.ApprovalRequested) {
+func (t *terminal) approval(c actor.Context, m *conversation.ApprovalRequested) {
 	switch {
 	case t.mode == "auto":
-		c.Send(t.conv, &actors.ApprovalAnswer{ID: m.ID, Answer: approval.AllowOnce, Reason: "--approve=auto"})
+		c.Send(t.conv, &conversation.ApprovalAnswer{ID: m.ID, Answer: approval.AllowOnce, Reason: "--approve=auto"})
 		fmt.Fprintf(t.info, "%s\n", t.paint(dim, "  ✓ "+m.Request.Display+" allowed (--approve=auto)"))
 	case t.mode == "deny":
-		c.Send(t.conv, &actors.ApprovalAnswer{ID: m.ID, Answer: approval.Deny, Reason: "the user runs with --approve=deny"})
+		c.Send(t.conv, &conversation.ApprovalAnswer{ID: m.ID, Answer: approval.Deny, Reason: "the user runs with --approve=deny"})
 		fmt.Fprintf(t.info, "%s\n", t.paint(dim, "  ✗ "+m.Request.Display+" denied (--approve=deny)"))
 	case !t.interactive:
-		c.Send(t.conv, &actors.ApprovalAnswer{ID: m.ID, Answer: approval.Deny, Reason: "no terminal to ask the user; run with --approve=auto to allow"})
+		c.Send(t.conv, &conversation.ApprovalAnswer{ID: m.ID, Answer: approval.Deny, Reason: "no terminal to ask the user; run with --approve=auto to allow"})
 		fmt.Fprintf(t.info, "%s\n", t.paint(yellow, "  ✗ "+m.Request.Display+" denied: no terminal to ask for approval (use --approve=auto)"))
 	default:
 		t.pending = append(t.pending, m)

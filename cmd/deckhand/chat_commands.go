@@ -9,8 +9,9 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"deckhand/actors"
 	"deckhand/config"
+	"deckhand/conversation"
+	"deckhand/servers"
 )
 
 func (t *terminal) command(c actor.Context, line string) {
@@ -27,7 +28,7 @@ func (t *terminal) command(c actor.Context, line string) {
 	switch {
 	case fields[0] == ":quit" || fields[0] == ":q" || fields[0] == ":exit":
 		if t.running {
-			c.Send(t.conv, &actors.StopRun{})
+			c.Send(t.conv, &conversation.StopRun{})
 		}
 		t.quit(nil)
 	case fields[0] == ":help" || fields[0] == ":h":
@@ -35,7 +36,7 @@ func (t *terminal) command(c actor.Context, line string) {
 		t.prompt()
 	case fields[0] == ":stop":
 		if t.running {
-			c.Send(t.conv, &actors.StopRun{})
+			c.Send(t.conv, &conversation.StopRun{})
 		} else {
 			t.note("(nothing to stop)")
 			t.prompt()
@@ -147,7 +148,7 @@ func (t *terminal) connect(ctx context.Context, args []string) string {
 			if s.Alias != alias || !s.Settled() {
 				continue
 			}
-			if s.State != actors.StateReady {
+			if s.State != servers.StateReady {
 				t.sys.RemoveServer(ctx, alias)
 				return fmt.Sprintf("%s: %s\n", alias, stateText(s))
 			}

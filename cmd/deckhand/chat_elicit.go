@@ -9,8 +9,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"deckhand/actors"
 	"deckhand/clean"
+	"deckhand/servers"
 	"deckhand/transport/mcp"
 )
 
@@ -18,16 +18,16 @@ import (
 // elicitation), one at a time like approvals: a form's fields one by one,
 // then whether to send them; or whether to open a page.
 type elicitState struct {
-	queue   []*actors.ElicitationRequested
+	queue   []*servers.ElicitationRequested
 	field   int            // the form's field being asked; len(Fields): the confirmation
 	content map[string]any // answers so far
 }
 
 func (t *terminal) elicitEvent(c actor.Context, msg any) {
 	switch m := msg.(type) {
-	case *actors.ElicitationRequested:
+	case *servers.ElicitationRequested:
 		if !t.interactive {
-			c.Send(t.sys.Servers, &actors.ElicitationAnswer{ID: m.ID, Action: actors.ElicitDecline})
+			c.Send(t.sys.Servers, &servers.ElicitationAnswer{ID: m.ID, Action: servers.ElicitDecline})
 			t.note(fmt.Sprintf("(%s asked a question; declined: no terminal to ask it)", m.Server))
 			return
 		}
@@ -35,8 +35,8 @@ func (t *terminal) elicitEvent(c actor.Context, msg any) {
 		if len(t.elicit.queue) == 1 {
 			t.askElicitation()
 		}
-	case *actors.ElicitationClosed:
-		i := slices.IndexFunc(t.elicit.queue, func(r *actors.ElicitationRequested) bool { return r.ID == m.ID })
+	case *servers.ElicitationClosed:
+		i := slices.IndexFunc(t.elicit.queue, func(r *servers.ElicitationRequested) bool { return r.ID == m.ID })
 		if i < 0 {
 			return
 		}
@@ -126,37 +126,37 @@ func (t *terminal) elicitInput(c actor.Context, text string) bool {
 	m := t.elicit.queue[0]
 	text = strings.TrimSpace(text)
 	answer := func(action string, content map[string]any) {
-		c.Send(t.sys.Servers, &actors.ElicitationAnswer{ID: m.ID, Action: action, Content: content})
+		c.Send(t.sys.Servers, &servers.ElicitationAnswer{ID: m.ID, Action: action, Content: content})
 		fmt.Fprintf(t.info, "%s\n", t.paint(dim, "  → "+action))
 	}
 	switch strings.ToLower(text) {
 	case ":decline":
-		answer(actors.ElicitDecline, nil)
+		answer(servers.ElicitDecline, nil)
 		return true
 	case ":cancel":
-		answer(actors.ElicitCancel, nil)
+		answer(servers.ElicitCancel, nil)
 		return true
 	}
 	if m.Mode == "url" {
 		switch strings.ToLower(text) {
 		case "y", "yes":
-			actors.OpenBrowser(context.Background(), m.URL)
-			answer(actors.ElicitAccept, nil)
+			servers.OpenBrowser(context.Background(), m.URL)
+			answer(servers.ElicitAccept, nil)
 		case "c", "cancel":
-			answer(actors.ElicitCancel, nil)
+			answer(servers.ElicitCancel, nil)
 		default:
-			answer(actors.ElicitDecline, nil)
+			answer(servers.ElicitDecline, nil)
 		}
 		return true
 	}
 	if t.elicit.field >= len(m.Form.Fields) {
 		switch strings.ToLower(text) {
 		case "y", "yes":
-			answer(actors.ElicitAccept, t.elicit.content)
+			answer(servers.ElicitAccept, t.elicit.content)
 		case "c", "cancel":
-			answer(actors.ElicitCancel, nil)
+			answer(servers.ElicitCancel, nil)
 		default:
-			answer(actors.ElicitDecline, nil)
+			answer(servers.ElicitDecline, nil)
 		}
 		return true
 	}

@@ -9,9 +9,10 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"deckhand/actors"
 	"deckhand/clean"
 	"deckhand/config"
+	"deckhand/conversation"
+	"deckhand/servers"
 	"deckhand/tools"
 )
 
@@ -26,7 +27,7 @@ import (
 //	:resources [ALIAS]    lists resources and templates
 //	:prompts [ALIAS]      lists prompts, as they are typed
 //	/ALIAS.PROMPT A=V …   fills in a prompt and sends its messages (printed
-//	                      first) as the next message: see actors.PromptMessage
+//	                      first) as the next message: see conversation.PromptMessage
 
 // Messages to the terminal actor, from the background work below.
 type (
@@ -34,7 +35,7 @@ type (
 	// an update).
 	resourceAttached struct {
 		alias, uri string
-		ats        []actors.Attachment
+		ats        []conversation.Attachment
 		err        error
 		again      bool // a re-read after an update
 	}
@@ -42,7 +43,7 @@ type (
 	promptReady struct {
 		label string
 		text  string
-		ats   []actors.Attachment
+		ats   []conversation.Attachment
 		notes []string
 		err   error
 	}
@@ -51,7 +52,7 @@ type (
 // chatResource is a resource attached to the next message.
 type chatResource struct {
 	alias, uri string
-	ats        []actors.Attachment
+	ats        []conversation.Attachment
 	subscribed bool
 }
 
@@ -68,13 +69,13 @@ func (t *terminal) attachResource(c actor.Context, arg string) {
 			root.Send(self, &resourceAttached{uri: arg, err: err})
 			return
 		}
-		alias, uri := actors.SplitResource(arg, list)
+		alias, uri := servers.SplitResource(arg, list)
 		read, err := readResource(ctx, sys, alias, uri)
 		if err != nil {
 			root.Send(self, &resourceAttached{uri: uri, err: err})
 			return
 		}
-		ats, err := actors.ResourceAttachments(read.URI, read.Contents)
+		ats, err := conversation.ResourceAttachments(read.URI, read.Contents)
 		root.Send(self, &resourceAttached{alias: read.Alias, uri: read.URI, ats: ats, err: err})
 	}()
 }
@@ -93,7 +94,7 @@ func (t *terminal) resourceEvent(c actor.Context, msg any) bool {
 		if !t.maybeQuit() {
 			t.prompt()
 		}
-	case *actors.ResourceUpdated:
+	case *servers.ResourceUpdated:
 		i := slices.IndexFunc(t.resources, func(r *chatResource) bool { return r.alias == m.Alias && r.uri == m.URI })
 		if i < 0 {
 			return true
@@ -103,9 +104,9 @@ func (t *terminal) resourceEvent(c actor.Context, msg any) bool {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			read, err := sys.ReadResource(ctx, m.Alias, m.URI)
-			var ats []actors.Attachment
+			var ats []conversation.Attachment
 			if err == nil {
-				ats, err = actors.ResourceAttachments(read.URI, read.Contents)
+				ats, err = conversation.ResourceAttachments(read.URI, read.Contents)
 			}
 			root.Send(self, &resourceAttached{alias: m.Alias, uri: m.URI, ats: ats, err: err, again: true})
 		}()
@@ -120,7 +121,7 @@ func (t *terminal) resourceEvent(c actor.Context, msg any) bool {
 }
 
 func (t *terminal) attached(c actor.Context, m *resourceAttached) {
-	name := actors.ResourceName(m.uri)
+	name := conversation.ResourceName(m.uri)
 	i := slices.IndexFunc(t.resources, func(r *chatResource) bool { return r.alias == m.alias && r.uri == m.uri })
 	if m.again {
 		if i < 0 {
@@ -141,12 +142,12 @@ func (t *terminal) attached(c actor.Context, m *resourceAttached) {
 	if m.err != nil {
 		t.note(fmt.Sprintf("(part of %s was left out: %v)", name, m.err))
 	}
-	if t.attachedCount()+len(m.ats) > actors.MaxAttachments {
-		t.note(fmt.Sprintf("(not attached: a message can have at most %d attachments)", actors.MaxAttachments))
+	if t.attachedCount()+len(m.ats) > conversation.MaxAttachments {
+		t.note(fmt.Sprintf("(not attached: a message can have at most %d attachments)", conversation.MaxAttachments))
 		return
 	}
-	if t.attachedText()+textBytes(m.ats) > actors.MaxTextAttachments {
-		t.note(fmt.Sprintf("(not attached: the text attachments of one message can be at most %s together)", tools.Size(actors.MaxTextAttachments)))
+	if t.attachedText()+textBytes(m.ats) > conversation.MaxTextAttachments {
+		t.note(fmt.Sprintf("(not attached: the text attachments of one message can be at most %s together)", tools.Size(conversation.MaxTextAttachments)))
 		return
 	}
 	r := &chatResource{alias: m.alias, uri: m.uri, ats: m.ats}
@@ -170,7 +171,7 @@ func (t *terminal) attached(c actor.Context, m *resourceAttached) {
 	t.note(fmt.Sprintf("(attached %s from %s, %s: it goes with your next message)", name, m.alias, tools.Size(size)))
 }
 
-func textBytes(ats []actors.Attachment) int {
+func textBytes(ats []conversation.Attachment) int {
 	n := 0
 	for _, at := range ats {
 		if !at.Image() {
@@ -198,8 +199,8 @@ func (t *terminal) attachedText() int {
 
 // takeAttached returns the attachments for the message being sent, and
 // stops watching their resources.
-func (t *terminal) takeAttached(c actor.Context) []actors.Attachment {
-	var out []actors.Attachment
+func (t *terminal) takeAttached(c actor.Context) []conversation.Attachment {
+	var out []conversation.Attachment
 	for _, r := range t.resources {
 		out = append(out, r.ats...)
 		if r.subscribed {
@@ -248,7 +249,7 @@ func (t *terminal) promptCommand(c actor.Context, line string) {
 			fail(err)
 			return
 		}
-		i := slices.IndexFunc(list.Prompts, func(p actors.Prompt) bool { return p.Name == name })
+		i := slices.IndexFunc(list.Prompts, func(p servers.Prompt) bool { return p.Name == name })
 		if i < 0 {
 			fail(fmt.Errorf("server %s has no prompt %q: :prompts %s lists them", alias, clean.Line(name), alias))
 			return
@@ -262,7 +263,7 @@ func (t *terminal) promptCommand(c actor.Context, line string) {
 			fail(err)
 			return
 		}
-		text, ats, notes := actors.PromptMessage(res)
+		text, ats, notes := conversation.PromptMessage(res)
 		root.Send(self, &promptReady{label: label, text: text, ats: ats, notes: notes})
 	}()
 }
@@ -299,7 +300,7 @@ func (t *terminal) promptReady(c actor.Context, m *promptReady) {
 		shown += "\n📎 " + at.Name
 	}
 	t.note(fmt.Sprintf("(%s sends:)\n%s", m.label, indent(strings.TrimSpace(shown), "  ")))
-	c.Send(t.conv, &actors.UserMessage{Text: m.text, Attachments: ats})
+	c.Send(t.conv, &conversation.UserMessage{Text: m.text, Attachments: ats})
 }
 
 // listResources is :resources [ALIAS].

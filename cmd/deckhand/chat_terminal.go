@@ -8,9 +8,12 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"deckhand/actors"
+	"deckhand/agent"
 	"deckhand/approval"
 	"deckhand/clean"
+	"deckhand/conversation"
+	"deckhand/servers"
+	"deckhand/store/writer"
 )
 
 // Messages to the terminal actor.
@@ -32,7 +35,7 @@ type (
 // goroutine, so that lines never interleave.
 type terminal struct {
 	e           *env
-	sys         *actors.System
+	sys         *agent.System
 	conv        *actor.PID
 	convID      string
 	mode        string
@@ -48,7 +51,7 @@ type terminal struct {
 
 	progress progressGate // when each call's progress was last printed
 
-	pending  []*actors.ApprovalRequested
+	pending  []*conversation.ApprovalRequested
 	running  bool
 	sent     int // messages sent whose run has not finished
 	commands int // :mcp commands still working
@@ -81,7 +84,7 @@ func (t *terminal) Receive(c actor.Context) {
 		t.maybeQuit()
 	case *interrupted:
 		if t.running {
-			c.Send(t.conv, &actors.StopRun{})
+			c.Send(t.conv, &conversation.StopRun{})
 			return
 		}
 		t.quit(nil)
@@ -95,11 +98,11 @@ func (t *terminal) Receive(c actor.Context) {
 			t.prompt()
 		}
 
-	case *actors.RunStarted:
+	case *conversation.RunStarted:
 		t.running = true
-	case *actors.RunQueued:
+	case *conversation.RunQueued:
 		t.note(fmt.Sprintf("(queued: %q runs after the current answer)", shorten(m.Text, 40)))
-	case *actors.AssistantDelta:
+	case *conversation.AssistantDelta:
 		if m.Reasoning != "" && !t.oneShot {
 			fmt.Fprint(t.e.stdout, t.paint(dim, m.Reasoning))
 			t.midLine = !strings.HasSuffix(m.Reasoning, "\n")
@@ -108,21 +111,21 @@ func (t *terminal) Receive(c actor.Context) {
 			fmt.Fprint(t.e.stdout, clean.Text(m.Text))
 			t.midLine = !strings.HasSuffix(m.Text, "\n")
 		}
-	case *actors.AssistantMessage:
+	case *conversation.AssistantMessage:
 		t.endLine()
-	case *actors.ToolCallStarted:
+	case *conversation.ToolCallStarted:
 		t.endLine()
 		fmt.Fprintf(t.info, "%s\n", t.paint(dim, fmt.Sprintf("  ⚙ %s %s", m.Tool, shorten(string(m.Arguments), 200))))
-	case *actors.ToolCallProgress:
+	case *conversation.ToolCallProgress:
 		if t.progress.due(m.Run + "/" + m.Call) {
 			fmt.Fprintf(t.info, "%s\n", t.paint(dim, "    … "+progressLine(m)))
 		}
-	case *actors.ToolCallFinished:
+	case *conversation.ToolCallFinished:
 		delete(t.progress, m.Run+"/"+m.Call)
 		t.printResult(m)
-	case *actors.ApprovalRequested:
+	case *conversation.ApprovalRequested:
 		t.approval(c, m)
-	case *actors.ApprovalClosed:
+	case *conversation.ApprovalClosed:
 		for i, p := range t.pending {
 			if p.ID == m.ID {
 				t.pending = append(t.pending[:i], t.pending[i+1:]...)
@@ -135,21 +138,21 @@ func (t *terminal) Receive(c actor.Context) {
 				break
 			}
 		}
-	case *actors.Notice:
+	case *conversation.Notice:
 		t.endLine()
 		fmt.Fprintf(t.info, "%s\n", t.paint(yellow, "! "+m.Text))
-	case *actors.RunFinished:
+	case *conversation.RunFinished:
 		t.runFinished(m)
-	case *actors.LogFailed:
+	case *writer.LogFailed:
 		if !t.logFailing {
 			t.endLine()
 			fmt.Fprintf(t.e.stderr, "%s\n", t.paint(red, fmt.Sprintf("! the log cannot be written (%s): this conversation is NOT being kept; %d rows wait in memory and are written if room frees up before you quit", clean.Line(m.Err.Error()), m.Unsaved)))
 		}
 		t.logFailing = true
-	case *actors.LogRecovered:
+	case *writer.LogRecovered:
 		t.logFailing = false
 		t.note("(the log is written again: the conversation is kept)")
-	case *actors.ConversationFailed:
+	case *conversation.ConversationFailed:
 		t.endLine()
 		kept := fmt.Sprintf("What was recorded is kept: deckhand chat --resume %s", t.convID)
 		if t.logFailing {
@@ -157,9 +160,9 @@ func (t *terminal) Receive(c actor.Context) {
 		}
 		fmt.Fprintf(t.info, "%s\n", t.paint(red, fmt.Sprintf("error: %v. %s", m.Err, kept)))
 		t.quit(m.Err)
-	case *actors.ServerStatus:
+	case *servers.ServerStatus:
 		t.serverChanged(m)
-	case *actors.ElicitationRequested, *actors.ElicitationClosed:
+	case *servers.ElicitationRequested, *servers.ElicitationClosed:
 		t.elicitEvent(c, m) // a server's question (chat_elicit.go)
 	default:
 		t.resourceEvent(c, m) // :attach and prompts (chat_resources.go)
@@ -168,7 +171,7 @@ func (t *terminal) Receive(c actor.Context) {
 
 // connectingOf is the set of servers still on their first connection, true
 // for those whose tools are offered from their last connection meanwhile.
-func connectingOf(list []actors.ServerStatus) map[string]bool {
+func connectingOf(list []servers.ServerStatus) map[string]bool {
 	out := map[string]bool{}
 	for _, s := range list {
 		if !s.Settled() {
@@ -181,7 +184,7 @@ func connectingOf(list []actors.ServerStatus) map[string]bool {
 // connectingLine names the servers still on their first connection: those
 // whose tools are offered from their last connection (a call to one waits
 // for it), and those whose tools join when they are ready.
-func connectingLine(list []actors.ServerStatus) string {
+func connectingLine(list []servers.ServerStatus) string {
 	var cached, fresh []string
 	for _, s := range list {
 		switch {
@@ -207,18 +210,18 @@ func connectingLine(list []actors.ServerStatus) string {
 
 // serverChanged announces a server that was connecting when the chat began,
 // once it is ready (its tools join from the next request) or has failed.
-func (t *terminal) serverChanged(s *actors.ServerStatus) {
+func (t *terminal) serverChanged(s *servers.ServerStatus) {
 	cached, ok := t.connecting[s.Alias]
 	if !ok || !s.Settled() {
 		return
 	}
 	delete(t.connecting, s.Alias)
 	t.endLine()
-	if s.State == actors.StateReady && cached {
+	if s.State == servers.StateReady && cached {
 		fmt.Fprintf(t.info, "%s\n", t.paint(dim, fmt.Sprintf("(%s is ready: %d tools)", s.Alias, s.Tools)))
 		return
 	}
-	if s.State == actors.StateReady {
+	if s.State == servers.StateReady {
 		fmt.Fprintf(t.info, "%s\n", t.paint(dim, fmt.Sprintf("(%s is ready: %d tools, offered from the next request)", s.Alias, s.Tools)))
 		return
 	}
@@ -236,7 +239,7 @@ func (t *terminal) input(c actor.Context, text string) {
 	if len(t.pending) > 0 {
 		req := t.pending[0]
 		ans := approval.ParseAnswer(text)
-		c.Send(t.conv, &actors.ApprovalAnswer{ID: req.ID, Answer: ans})
+		c.Send(t.conv, &conversation.ApprovalAnswer{ID: req.ID, Answer: ans})
 		t.pending = t.pending[1:]
 		if ans.Allowed() {
 			fmt.Fprintf(t.info, "%s\n", t.paint(dim, "  → "+ans.String()))
@@ -258,11 +261,11 @@ func (t *terminal) input(c actor.Context, text string) {
 		t.promptCommand(c, text) // a server's prompt (chat_resources.go)
 	default:
 		t.sent++
-		c.Send(t.conv, &actors.UserMessage{Text: text, Attachments: t.takeAttached(c)})
+		c.Send(t.conv, &conversation.UserMessage{Text: text, Attachments: t.takeAttached(c)})
 	}
 }
 
-func (t *terminal) printResult(m *actors.ToolCallFinished) {
+func (t *terminal) printResult(m *conversation.ToolCallFinished) {
 	t.endLine()
 	mark, color := "  ✓", dim
 	switch {
@@ -283,7 +286,7 @@ func (t *terminal) printResult(m *actors.ToolCallFinished) {
 	fmt.Fprintf(t.info, "%s\n%s\n", t.paint(color, head), t.paint(dim, indent(strings.Join(lines, "\n"), "    ")))
 }
 
-func (t *terminal) runFinished(m *actors.RunFinished) {
+func (t *terminal) runFinished(m *conversation.RunFinished) {
 	t.running = false
 	t.endLine()
 	switch {
@@ -368,6 +371,6 @@ func indent(s, prefix string) string {
 	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
 }
 
-func progressLine(m *actors.ToolCallProgress) string {
-	return progressText(&actors.ToolProgress{Progress: m.Progress})
+func progressLine(m *conversation.ToolCallProgress) string {
+	return progressText(&servers.ToolProgress{Progress: m.Progress})
 }

@@ -10,9 +10,10 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"deckhand/actors"
+	"deckhand/agent"
 	"deckhand/config"
 	"deckhand/keys"
+	"deckhand/servers"
 	"deckhand/tools"
 	"deckhand/transport/mcp"
 )
@@ -35,7 +36,7 @@ func runConformance(ctx context.Context, e *env, args []string) error {
 		Servers:        map[string]config.Server{conformanceAlias: {URL: url}},
 	}}
 	cfg.ApplyDefaults()
-	sys := actors.Start(actors.Options{
+	sys := agent.Start(agent.Options{
 		Config:    cfg,
 		Logger:    e.log,
 		Version:   version,
@@ -51,7 +52,7 @@ func runConformance(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if st := list[0]; st.State != actors.StateReady {
+	if st := list[0]; st.State != servers.StateReady {
 		return fmt.Errorf("scenario %s: %s", scenario, stateText(st))
 	}
 	cat, err := sys.Catalog(ctx)
@@ -176,8 +177,8 @@ func exampleArgs(schema any) map[string]any {
 // that follows the authorization server's redirect to Deckhand's loopback
 // redirect. Tokens stay in memory. The suite's context
 // (MCP_CONFORMANCE_CONTEXT) may give a pre-registered client.
-func conformanceSignIn(e *env) *actors.SignInOptions {
-	o := &actors.SignInOptions{
+func conformanceSignIn(e *env) *servers.SignInOptions {
+	o := &servers.SignInOptions{
 		AtStart: true,
 		Browser: followRedirects,
 		OAuth: mcp.OAuth{
@@ -220,15 +221,15 @@ func followRedirects(ctx context.Context, url string) error {
 
 // answerElicitations answers every server question as a person who
 // accepts the form as it comes (its defaults), and agrees to open a page.
-func answerElicitations(sys *actors.System) {
+func answerElicitations(sys *agent.System) {
 	pid := sys.Root.Spawn(actor.PropsFromFunc(func(c actor.Context) {
-		if m, ok := c.Message().(*actors.ElicitationRequested); ok {
+		if m, ok := c.Message().(*servers.ElicitationRequested); ok {
 			var content map[string]any
 			if m.Form != nil {
 				content = m.Form.Defaults()
 			}
-			c.Send(sys.Servers, &actors.ElicitationAnswer{ID: m.ID, Action: actors.ElicitAccept, Content: content})
+			c.Send(sys.Servers, &servers.ElicitationAnswer{ID: m.ID, Action: servers.ElicitAccept, Content: content})
 		}
 	}))
-	sys.Root.Send(sys.Servers, &actors.WatchServers{PID: pid})
+	sys.Root.Send(sys.Servers, &servers.WatchServers{PID: pid})
 }

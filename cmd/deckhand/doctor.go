@@ -11,9 +11,9 @@ import (
 	"strings"
 	"time"
 
-	"deckhand/actors"
 	"deckhand/config"
 	"deckhand/policy"
+	"deckhand/servers"
 	"deckhand/transport/mcp"
 )
 
@@ -98,9 +98,9 @@ func diagnose(ctx context.Context, e *env, maxWait time.Duration) (*doctorReport
 		srv := cfg.MCP.Servers[st.Alias]
 		d := doctorServer{statusJSON: toStatusJSON(st), Notes: staticChecks(srv, paths, e.getenv)}
 		switch st.State {
-		case actors.StateReady, actors.StateStopped:
+		case servers.StateReady, servers.StateStopped:
 			d.OK = true
-		case actors.StateConnecting:
+		case servers.StateConnecting:
 			d.Reason = fmt.Sprintf("still connecting after %v", maxWait)
 			d.Fix = fmt.Sprintf("it may be slow to start (give it longer: deckhand doctor --wait %v; its limit is mcp.servers.%s.connect_timeout) or stuck; try: deckhand -v mcp tools %s --wait %v",
 				cfg.MCP.DialTimeout(srv), st.Alias, st.Alias, cfg.MCP.DialTimeout(srv))
@@ -142,9 +142,9 @@ func printDoctor(w io.Writer, rep *doctorReport) {
 	fmt.Fprintf(w, "\nServers (%d):\n", len(rep.Servers))
 	for _, d := range rep.Servers {
 		switch {
-		case d.State == string(actors.StateReady):
+		case d.State == string(servers.StateReady):
 			fmt.Fprintf(w, "✓ %s: ready over %s, protocol %s, %d tools\n", d.Alias, d.Transport, d.ProtocolVersion, d.Tools)
-		case d.State == string(actors.StateStopped):
+		case d.State == string(servers.StateStopped):
 			fmt.Fprintf(w, "– %s: %s\n", d.Alias, d.Reason)
 			continue
 		default:
@@ -191,7 +191,7 @@ func staticChecks(srv config.Server, paths *mcp.PathResolver, getenv func(string
 }
 
 // advice says, in plain words, what to do about a failed server.
-func advice(st actors.ServerStatus, srv config.Server, cfg *config.Config, getenv func(string) (string, bool)) string {
+func advice(st servers.ServerStatus, srv config.Server, cfg *config.Config, getenv func(string) (string, bool)) string {
 	key := "mcp.servers." + st.Alias
 	switch st.Failure {
 	case mcp.FailureNotFound:

@@ -144,8 +144,8 @@ args = ["-big"]
 
 // The real binary, in a chat of five turns with a server that sends every
 // notification kind 10,000 times a second: each turn answers, and the
-// peak RSS is reported (with a bound far above what it is, to catch growth
-// without limit).
+// peak RSS is reported (with a bound far above what it is, 1 GiB, to catch
+// growth without limit).
 func TestFloodedChatMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
@@ -210,8 +210,12 @@ enabled = false
 		t.Errorf("%d of 5 turns answered:\n%s\n%s", n, out.String(), errOut.String())
 	}
 	t.Logf("5 turns under a flood of every notification kind: %v in all (with start and stop), peak RSS %.1f MB", took.Round(time.Millisecond), float64(rss)/1024)
-	if rss > 400<<10 {
-		t.Errorf("peak RSS %d KiB", rss)
+	// Far above what it is (a few hundred MB on a loaded machine, where
+	// the collector runs late), and far below what a flood kept without
+	// limit reaches.
+	const most = 1 << 20 // KiB: 1 GiB
+	if rss > most {
+		t.Errorf("peak RSS %d KiB, over %d", rss, most)
 	}
 }
 

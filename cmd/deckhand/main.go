@@ -20,9 +20,10 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"deckhand/actors"
+	"deckhand/agent"
 	"deckhand/clean"
 	"deckhand/config"
+	"deckhand/servers"
 	"deckhand/store"
 	"deckhand/transport/mcp"
 )
@@ -74,10 +75,9 @@ type env struct {
 	// logDB, when a command opened the log, is passed to the actors.
 	logDB *store.DB
 
-	// inProcess are the in-process servers (the built-in tools server
-	// "local", for the window and chat); stopLocal stops it.
-	inProcess map[string]*sdk.Server
-	stopLocal func()
+	// local is the built-in tools server (for the window and chat), built
+	// when it first connects.
+	local *lazyLocal
 
 	mu          sync.Mutex
 	onInterrupt func() bool // a command's Ctrl+C handler; false: let it cancel
@@ -284,7 +284,7 @@ func (e *env) loadConfigForUpdate() (*config.Config, error) {
 // connect starts the actors for cfg's servers (or only those named in
 // only) and waits until each has an outcome, at most maxWait (0: the longest
 // connect timeout). On success the caller must stopSystem.
-func (e *env) connect(ctx context.Context, cfg *config.Config, maxWait time.Duration, only ...string) (*actors.System, []actors.ServerStatus, error) {
+func (e *env) connect(ctx context.Context, cfg *config.Config, maxWait time.Duration, only ...string) (*agent.System, []servers.ServerStatus, error) {
 	if len(only) > 0 {
 		picked := map[string]config.Server{}
 		for _, alias := range only {
@@ -317,8 +317,8 @@ func (e *env) connect(ctx context.Context, cfg *config.Config, maxWait time.Dura
 
 // startSystem starts the actors for cfg, recording to the log if the
 // command opened one.
-func (e *env) startSystem(cfg *config.Config) *actors.System {
-	return actors.Start(actors.Options{
+func (e *env) startSystem(cfg *config.Config) *agent.System {
+	return agent.Start(agent.Options{
 		Config:    cfg,
 		Logger:    e.log,
 		Version:   version,
@@ -326,7 +326,12 @@ func (e *env) startSystem(cfg *config.Config) *actors.System {
 		Paths:     &mcp.PathResolver{},
 		Log:       e.logDB,
 		Secrets:   cfg.Secrets(e.getenv),
-		InProcess: e.inProcess,
+		BuildInProcess: func() map[string]func() (*sdk.Server, error) {
+			if e.local == nil {
+				return nil
+			}
+			return map[string]func() (*sdk.Server, error){config.LocalAlias: e.local.build}
+		}(),
 	})
 }
 
@@ -335,12 +340,13 @@ func (e *env) startSystem(cfg *config.Config) *actors.System {
 // connects it unless the config's tools.enabled is false; deckhand chat
 // only when it is written true (its scripts and tests see the configured
 // servers alone otherwise).
-func (e *env) startApp(cfg *config.Config) *actors.System {
-	if srv, stop := e.localTools(cfg); srv != nil {
-		e.inProcess = map[string]*sdk.Server{"local": srv.MCP}
-		e.stopLocal = stop
+func (e *env) startApp(cfg *config.Config) *agent.System {
+	e.local = e.localTools(cfg)
+	sys := e.startSystem(cfg)
+	if e.local != nil {
+		e.local.wake(sys, e.logDB)
 	}
-	return e.startSystem(cfg)
+	return sys
 }
 
 // openLog opens the log named by --db, or the default one, for the rest of
@@ -369,15 +375,15 @@ func (e *env) closeDeadRuns(ctx context.Context, db *store.DB) {
 }
 
 // stopSystem shuts the actors down, waiting for child processes to exit.
-func (e *env) stopSystem(sys *actors.System) {
+func (e *env) stopSystem(sys *agent.System) {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	if err := sys.Shutdown(ctx); err != nil {
 		e.log.Warn("shutdown", "err", err)
 	}
-	if e.stopLocal != nil {
-		e.stopLocal()
-		e.stopLocal, e.inProcess = nil, nil
+	if e.local != nil {
+		e.local.stop()
+		e.local = nil
 	}
 }
 

@@ -11,13 +11,14 @@ import (
 	"strings"
 	"time"
 
-	"deckhand/actors"
+	"deckhand/agent"
 	"deckhand/config"
+	"deckhand/servers"
 	"deckhand/tools"
 )
 
 // connectOne starts only the server of alias.tool and waits for it.
-func connectOne(ctx context.Context, e *env, name string) (*actors.System, *config.Config, error) {
+func connectOne(ctx context.Context, e *env, name string) (*agent.System, *config.Config, error) {
 	alias, _, ok := strings.Cut(name, ".")
 	if !ok {
 		return nil, nil, usagef("want ALIAS.TOOL, got %q", name)
@@ -30,7 +31,7 @@ func connectOne(ctx context.Context, e *env, name string) (*actors.System, *conf
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(list) == 1 && list[0].State != actors.StateReady {
+	if len(list) == 1 && list[0].State != servers.StateReady {
 		e.stopSystem(sys)
 		return nil, nil, fmt.Errorf("server %s: %s", alias, stateText(list[0]))
 	}
@@ -74,7 +75,7 @@ func mcpCall(ctx context.Context, e *env, args []string) error {
 		defer cancel()
 	}
 	var shown progressGate
-	res, err := sys.CallTool(cctx, rest[0], raw, func(p *actors.ToolProgress) {
+	res, err := sys.CallTool(cctx, rest[0], raw, func(p *servers.ToolProgress) {
 		if shown.due(p.ID) {
 			fmt.Fprintf(e.stderr, "progress: %s\n", progressText(p))
 		}
@@ -155,7 +156,7 @@ func (g *progressGate) due(call string) bool {
 	return true
 }
 
-func progressText(p *actors.ToolProgress) string {
+func progressText(p *servers.ToolProgress) string {
 	s := fmt.Sprintf("%g", p.Progress.Progress)
 	if p.Progress.Total > 0 {
 		s += fmt.Sprintf("/%g", p.Progress.Total)

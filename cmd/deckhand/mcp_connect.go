@@ -7,8 +7,8 @@ import (
 	"net/url"
 	"text/tabwriter"
 
-	"deckhand/actors"
 	"deckhand/config"
+	"deckhand/servers"
 )
 
 func mcpConnect(ctx context.Context, e *env, args []string) error {
@@ -68,7 +68,7 @@ func mcpConnect(ctx context.Context, e *env, args []string) error {
 		for _, t := range cat.Tools() {
 			out.ToolList = append(out.ToolList, toToolJSON(t, false))
 		}
-		if st.State == actors.StateReady && *save {
+		if st.State == servers.StateReady && *save {
 			if err := config.AddServers(cfg.Path, map[string]config.Server{*alias: srv}); err != nil {
 				return err
 			}
@@ -77,12 +77,12 @@ func mcpConnect(ctx context.Context, e *env, args []string) error {
 		if err := writeJSON(e.stdout, out); err != nil {
 			return err
 		}
-		if st.State != actors.StateReady {
+		if st.State != servers.StateReady {
 			return &silentError{code: exitFailure}
 		}
 		return nil
 	}
-	if st.State != actors.StateReady {
+	if st.State != servers.StateReady {
 		return fmt.Errorf("%s (%s): %s", *alias, srv.Endpoint(), stateText(st))
 	}
 	server := st.ServerName

@@ -9,7 +9,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"deckhand/actors"
+	"deckhand/agent"
+	"deckhand/servers"
 )
 
 // `deckhand mcp prompts [ALIAS]`, and the prompts as slash commands in
@@ -20,7 +21,7 @@ func mcpPrompts(ctx context.Context, e *env, args []string) error {
 }
 
 // promptsOf is server s's prompts.
-func promptsOf(ctx context.Context, sys *actors.System, s actors.ServerStatus) (promptsJSON, error) {
+func promptsOf(ctx context.Context, sys *agent.System, s servers.ServerStatus) (promptsJSON, error) {
 	l, err := sys.Prompts(ctx, s.Alias)
 	if err != nil {
 		return promptsJSON{}, err
@@ -40,7 +41,7 @@ func printAllPrompts(w io.Writer, out []promptsJSON) {
 // demand; the others are said on stderr, as is a listing that failed),
 // then the listings as JSON or as text.
 func eachServer[T any](ctx context.Context, e *env, name string, args []string,
-	list func(context.Context, *actors.System, actors.ServerStatus) (T, error), print func(io.Writer, []T)) error {
+	list func(context.Context, *agent.System, servers.ServerStatus) (T, error), print func(io.Writer, []T)) error {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "")
 	maxWait := fs.Duration("wait", shortWait, "")
@@ -55,14 +56,14 @@ func eachServer[T any](ctx context.Context, e *env, name string, args []string,
 	if err != nil {
 		return err
 	}
-	sys, servers, err := e.connect(ctx, cfg, *maxWait, rest...)
+	sys, srvs, err := e.connect(ctx, cfg, *maxWait, rest...)
 	if err != nil {
 		return err
 	}
 	defer e.stopSystem(sys)
 	out := []T{}
-	for _, s := range servers {
-		if s.State != actors.StateReady && s.State != actors.StateIdle {
+	for _, s := range srvs {
+		if s.State != servers.StateReady && s.State != servers.StateIdle {
 			fmt.Fprintf(e.stderr, "%s: %s\n", s.Alias, stateText(s))
 			continue
 		}
@@ -76,7 +77,7 @@ func eachServer[T any](ctx context.Context, e *env, name string, args []string,
 	if *asJSON {
 		return writeJSON(e.stdout, out)
 	}
-	if len(servers) == 0 {
+	if len(srvs) == 0 {
 		fmt.Fprintf(e.stdout, "No MCP servers configured in %s.\n\n%s", cfg.Path, addServerHint)
 		return nil
 	}
@@ -86,11 +87,11 @@ func eachServer[T any](ctx context.Context, e *env, name string, args []string,
 
 // promptsJSON is one server's prompts in `mcp prompts --json`.
 type promptsJSON struct {
-	Server    string          `json:"server"`
-	Protocol  string          `json:"protocol,omitempty"`
-	Offered   bool            `json:"offered"`
-	Prompts   []actors.Prompt `json:"prompts"`
-	Truncated bool            `json:"truncated,omitempty"`
+	Server    string           `json:"server"`
+	Protocol  string           `json:"protocol,omitempty"`
+	Offered   bool             `json:"offered"`
+	Prompts   []servers.Prompt `json:"prompts"`
+	Truncated bool             `json:"truncated,omitempty"`
 }
 
 // printPrompts prints a server's prompts as they are typed in a chat, with
@@ -109,12 +110,12 @@ func printPrompts(w io.Writer, l promptsJSON) {
 				line += " [" + a.Name + "=…]"
 			}
 		}
-		if d := firstLine(actors.Label(p.Description, p.Title)); d != "" {
+		if d := firstLine(servers.Label(p.Description, p.Title)); d != "" {
 			line += "  — " + shorten(d, 80)
 		}
 		fmt.Fprintln(w, line)
 		for _, a := range p.Arguments {
-			if d := firstLine(actors.Label(a.Description, a.Title)); d != "" {
+			if d := firstLine(servers.Label(a.Description, a.Title)); d != "" {
 				req := ""
 				if a.Required {
 					req = " (required)"
@@ -172,7 +173,7 @@ func cutBlank(s string) (before, after string) {
 }
 
 // missingArgs names the required arguments of p not given.
-func missingArgs(p actors.Prompt, args map[string]string) []string {
+func missingArgs(p servers.Prompt, args map[string]string) []string {
 	var out []string
 	for _, a := range p.Arguments {
 		if a.Required && strings.TrimSpace(args[a.Name]) == "" {
@@ -184,16 +185,16 @@ func missingArgs(p actors.Prompt, args map[string]string) []string {
 
 // readyListing is what :resources and :prompts in deckhand chat share: the
 // listings of the ready servers (or of the one alias given), as text.
-func readyListing[T any](ctx context.Context, sys *actors.System, args []string,
-	list func(context.Context, *actors.System, actors.ServerStatus) (T, error), print func(io.Writer, []T)) string {
-	servers, err := sys.ServerStatuses(ctx, false)
+func readyListing[T any](ctx context.Context, sys *agent.System, args []string,
+	list func(context.Context, *agent.System, servers.ServerStatus) (T, error), print func(io.Writer, []T)) string {
+	srvs, err := sys.ServerStatuses(ctx, false)
 	if err != nil {
 		return err.Error() + "\n"
 	}
 	var b strings.Builder
 	var out []T
-	for _, s := range servers {
-		if len(args) > 0 && s.Alias != args[0] || s.State != actors.StateReady {
+	for _, s := range srvs {
+		if len(args) > 0 && s.Alias != args[0] || s.State != servers.StateReady {
 			continue
 		}
 		l, err := list(ctx, sys, s)

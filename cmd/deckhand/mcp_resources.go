@@ -10,9 +10,11 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"deckhand/actors"
+	"deckhand/agent"
 	"deckhand/clean"
 	"deckhand/config"
+	"deckhand/conversation"
+	"deckhand/servers"
 	"deckhand/tools"
 )
 
@@ -23,7 +25,7 @@ func mcpResources(ctx context.Context, e *env, args []string) error {
 }
 
 // resourcesOf is server s's resources and templates.
-func resourcesOf(ctx context.Context, sys *actors.System, s actors.ServerStatus) (resourcesJSON, error) {
+func resourcesOf(ctx context.Context, sys *agent.System, s servers.ServerStatus) (resourcesJSON, error) {
 	l, err := sys.Resources(ctx, s.Alias)
 	if err != nil {
 		return resourcesJSON{}, err
@@ -43,14 +45,14 @@ func printAllResources(w io.Writer, out []resourcesJSON) {
 
 // resourcesJSON is one server's listing in `mcp resources --json`.
 type resourcesJSON struct {
-	Server    string                    `json:"server"`
-	Protocol  string                    `json:"protocol,omitempty"`
-	Offered   bool                      `json:"offered"`
-	Subscribe bool                      `json:"subscribe,omitempty"`
-	Resources []actors.Resource         `json:"resources"`
-	Templates []actors.ResourceTemplate `json:"templates"`
-	Truncated bool                      `json:"truncated,omitempty"`
-	LeftOut   int                       `json:"left_out,omitempty"`
+	Server    string                     `json:"server"`
+	Protocol  string                     `json:"protocol,omitempty"`
+	Offered   bool                       `json:"offered"`
+	Subscribe bool                       `json:"subscribe,omitempty"`
+	Resources []servers.Resource         `json:"resources"`
+	Templates []servers.ResourceTemplate `json:"templates"`
+	Truncated bool                       `json:"truncated,omitempty"`
+	LeftOut   int                        `json:"left_out,omitempty"`
 }
 
 func orEmpty[T any](s []T) []T {
@@ -78,7 +80,7 @@ func printResources(w io.Writer, l resourcesJSON) {
 	fmt.Fprintf(w, "%s: %s\n", head, strings.Join(notes, ", "))
 	for _, r := range l.Resources {
 		line := "  " + r.URI
-		if label := actors.Label(r.Name, r.Title); label != "" && label != r.URI {
+		if label := servers.Label(r.Name, r.Title); label != "" && label != r.URI {
 			line += "  " + label
 		}
 		if r.MIMEType != "" {
@@ -93,7 +95,7 @@ func printResources(w io.Writer, l resourcesJSON) {
 		fmt.Fprintln(w, "  templates:")
 		for _, t := range l.Templates {
 			line := "  " + t.URITemplate
-			if label := actors.Label(t.Name, t.Title); label != "" {
+			if label := servers.Label(t.Name, t.Title); label != "" {
 				line += "  " + label
 			}
 			if d := firstLine(t.Description); d != "" {
@@ -141,7 +143,7 @@ func mcpRead(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer e.stopSystem(sys)
-	if alias != "" && len(list) == 1 && list[0].State != actors.StateReady && list[0].State != actors.StateIdle {
+	if alias != "" && len(list) == 1 && list[0].State != servers.StateReady && list[0].State != servers.StateIdle {
 		return fmt.Errorf("server %s: %s", alias, stateText(list[0]))
 	}
 	read, err := readResource(ctx, sys, alias, uri)
@@ -157,16 +159,16 @@ func mcpRead(ctx context.Context, e *env, args []string) error {
 
 // splitResourceArg reads ALIAS:URI when ALIAS is a configured server.
 func splitResourceArg(arg string, cfg *config.Config) (alias, uri string) {
-	var servers []actors.ServerStatus
+	var srvs []servers.ServerStatus
 	for a := range cfg.MCP.Servers {
-		servers = append(servers, actors.ServerStatus{Alias: a})
+		srvs = append(srvs, servers.ServerStatus{Alias: a})
 	}
-	return actors.SplitResource(arg, servers)
+	return servers.SplitResource(arg, srvs)
 }
 
 // readResource reads uri from alias, or (alias "") from the one server
 // that lists it or has a template for it.
-func readResource(ctx context.Context, sys *actors.System, alias, uri string) (*actors.ResourceRead, error) {
+func readResource(ctx context.Context, sys *agent.System, alias, uri string) (*servers.ResourceRead, error) {
 	if alias == "" {
 		found, err := sys.FindResource(ctx, uri)
 		if err != nil {
@@ -188,14 +190,14 @@ func readResource(ctx context.Context, sys *actors.System, alias, uri string) (*
 // describeContents prints what a resource holds: text as it is (cleaned),
 // a blob that is text the same, other blobs as a line saying what they
 // are.
-func describeContents(r *actors.ResourceRead) string {
+func describeContents(r *servers.ResourceRead) string {
 	var b strings.Builder
 	for i, c := range r.Contents {
 		if len(r.Contents) > 1 || c.URI != r.URI && c.URI != "" {
 			if i > 0 {
 				b.WriteString("\n")
 			}
-			fmt.Fprintf(&b, "== %s\n", actors.ResourceName(c.URI))
+			fmt.Fprintf(&b, "== %s\n", conversation.ResourceName(c.URI))
 		}
 		text := c.Text
 		if text == "" && c.Blob != nil {

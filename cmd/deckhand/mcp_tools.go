@@ -9,7 +9,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"deckhand/actors"
+	"deckhand/agent"
+	"deckhand/servers"
 	"deckhand/tools"
 )
 
@@ -51,12 +52,12 @@ func mcpTools(ctx context.Context, e *env, args []string) error {
 		}
 		for _, t := range listing.Tools {
 			if listing.Disabled[t.Name] {
-				states = append(states, actors.PinState{Tool: t})
+				states = append(states, agent.PinState{Tool: t})
 				disabled[t.Display] = true
 			}
 		}
 	}
-	slices.SortStableFunc(states, func(a, b actors.PinState) int { return strings.Compare(a.Tool.Display, b.Tool.Display) })
+	slices.SortStableFunc(states, func(a, b agent.PinState) int { return strings.Compare(a.Tool.Display, b.Tool.Display) })
 	if *asJSON {
 		out := []listedToolJSON{}
 		for _, st := range states {
@@ -104,7 +105,7 @@ type listedToolJSON struct {
 // servers are down or still connecting, with note after the reason. An idle
 // on-demand server is not down: its tools are those of its last
 // connection. On success the caller must stopSystem.
-func (e *env) catalog(ctx context.Context, note string, maxWait time.Duration, only ...string) (*actors.System, *tools.Catalog, []actors.ServerStatus, error) {
+func (e *env) catalog(ctx context.Context, note string, maxWait time.Duration, only ...string) (*agent.System, *tools.Catalog, []servers.ServerStatus, error) {
 	cfg, err := e.loadConfig()
 	if err != nil {
 		return nil, nil, nil, err
@@ -119,7 +120,7 @@ func (e *env) catalog(ctx context.Context, note string, maxWait time.Duration, o
 		return nil, nil, nil, err
 	}
 	for _, s := range list {
-		if s.State != actors.StateReady && s.State != actors.StateIdle {
+		if s.State != servers.StateReady && s.State != servers.StateIdle {
 			fmt.Fprintf(e.stderr, "%s: %s%s\n", s.Alias, stateText(s), note)
 		}
 	}

@@ -8,7 +8,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"deckhand/actors"
+	"deckhand/servers"
 )
 
 type statusJSON struct {
@@ -23,7 +23,7 @@ type statusJSON struct {
 	NextRetry       time.Time `json:"next_retry,omitzero"`
 }
 
-func toStatusJSON(s actors.ServerStatus) statusJSON {
+func toStatusJSON(s servers.ServerStatus) statusJSON {
 	server := s.ServerName
 	if s.ServerVersion != "" {
 		server += " " + s.ServerVersion
@@ -41,12 +41,12 @@ const addServerHint = `Add one with, for example:
 or edit the config file (see the README's config reference).
 `
 
-func printStatuses(w io.Writer, list []actors.ServerStatus) {
+func printStatuses(w io.Writer, list []servers.ServerStatus) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ALIAS\tTRANSPORT\tPROTOCOL\tTOOLS\tENDPOINT\tSTATE")
 	for _, s := range list {
 		tools, proto := "-", "-"
-		if s.State == actors.StateReady {
+		if s.State == servers.StateReady {
 			tools = fmt.Sprint(s.Tools)
 		}
 		if s.ProtocolVersion != "" {
@@ -58,12 +58,12 @@ func printStatuses(w io.Writer, list []actors.ServerStatus) {
 }
 
 // stateText is the state with its reason, and when the next attempt is due.
-func stateText(s actors.ServerStatus) string {
+func stateText(s servers.ServerStatus) string {
 	out := string(s.State)
 	if s.Reason != "" {
 		out += ": " + s.Reason
 	}
-	if !s.NextRetry.IsZero() && s.State != actors.StateReady {
+	if !s.NextRetry.IsZero() && s.State != servers.StateReady {
 		if d := time.Until(s.NextRetry); d >= time.Second {
 			out += fmt.Sprintf(" (retrying in %v)", d.Round(time.Second))
 		}

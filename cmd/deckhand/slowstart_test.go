@@ -25,7 +25,7 @@ func TestSlowServerLosesNoCall(t *testing.T) {
 		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "c1", Name: "s__echo", Arguments: `{"text":"it waited"}`})},
 		testutil.ModelResponse{Body: testutil.TextChunks("The tool said so.")},
 	)
-	cfg := modelConfig(t, model, "args = [\"-delay\", \"1500ms\"]\nconnect_timeout = \"30s\"\n")
+	cfg := modelConfig(t, model, "args = [\"-delay\", \"1500ms\"]\nconnect_timeout = \"30s\"\n\n[tools]\nenabled = false\n") // s alone: its tools offered in the request itself
 	r = deckhand(t, nil, "", "--config", cfg, "--db", dbPath, "chat", "-p", "use the echo tool", "--wait", "0", "--approve=auto")
 	if r.code != exitOK || r.stdout != "The tool said so.\n" {
 		t.Fatalf("chat -p --wait 0: exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)

@@ -3,20 +3,25 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/fsnotify/fsnotify"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"deckhand/actors"
+	"deckhand/agent"
 	"deckhand/config"
 	"deckhand/policy"
 	"deckhand/sandbox"
+	"deckhand/servers"
+	"deckhand/store"
 	"deckhand/toolserver"
 )
 
@@ -295,33 +300,151 @@ func toolsSchema(ctx context.Context, e *env, args []string) error {
 	return err
 }
 
-// localTools starts the built-in tools server for the window and deckhand
-// chat (the in-process server "local"), or nil when the config turns it off
-// or it cannot start (the reason is logged). Its definitions are watched
-// until the returned func is called.
-func (e *env) localTools(cfg *config.Config) (*toolserver.Server, func()) {
+// lazyLocal is the built-in tools server "local" for the window and
+// deckhand chat, built when first needed: its definitions read, its
+// regular expressions compiled, its folder watched.
+type lazyLocal struct {
+	cfg *config.Config
+	e   *env
+
+	once   sync.Once
+	mu     sync.Mutex
+	srv    *toolserver.Server
+	err    error
+	cancel context.CancelFunc
+	done   bool // Deckhand is ending
+	built  chan struct{}
+}
+
+// localTools returns the built-in tools server, not yet built; nil when the
+// config turns it off.
+func (e *env) localTools(cfg *config.Config) *lazyLocal {
 	if !cfg.Tools.On() {
-		return nil, func() {}
+		return nil
 	}
-	opts := toolsOptions(e, cfg, "", "", false)
-	// Deckhand's own conversations wait for a command (its output shows
-	// as progress on the tool card, and Stop cancels it), so that its
-	// result reaches the model as the call's answer; only a command that
-	// outlives the tool timeout answers with an operation to await.
-	opts.InlineWait = max(cfg.MCP.ToolTimeout-2*time.Second, 2*time.Second)
-	srv, err := toolserver.New(opts)
-	if err != nil {
-		e.log.Warn("the built-in tools server (local) is not started", "err", err)
-		return nil, func() {}
+	return &lazyLocal{cfg: cfg, e: e, built: make(chan struct{})}
+}
+
+// build builds the server (once) and starts watching its definitions.
+func (l *lazyLocal) build() (*sdk.Server, error) {
+	l.once.Do(func() {
+		defer close(l.built)
+		opts := toolsOptions(l.e, l.cfg, "", "", false)
+		// Deckhand's own conversations wait for a command (its output
+		// shows as progress on the tool card, and Stop cancels it), so
+		// that its result reaches the model as the call's answer; only a
+		// command that outlives the tool timeout answers with an
+		// operation to await.
+		opts.InlineWait = max(l.cfg.MCP.ToolTimeout-2*time.Second, 2*time.Second)
+		srv, err := toolserver.New(opts)
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		switch {
+		case err != nil:
+			l.err = err
+			l.e.log.Warn("the built-in tools server (local) is not started", "err", err)
+		case l.done:
+			srv.Close()
+			l.err = errors.New("Deckhand is ending")
+		default:
+			var ctx context.Context
+			ctx, l.cancel = context.WithCancel(context.Background())
+			l.srv = srv
+			go srv.Watch(ctx)
+		}
+	})
+	if l.err != nil {
+		return nil, l.err
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	go srv.Watch(ctx)
-	return srv, func() {
+	return l.srv.MCP, nil
+}
+
+// wake connects local, not yet built, when what it would offer may differ
+// from the tools of its last connection (which stand in until its first
+// call): at once when a definition changed since those were kept (while
+// Deckhand was not running), else at the first change in its folder. It
+// ends once local is built or Deckhand ends.
+func (l *lazyLocal) wake(sys *agent.System, db *store.DB) {
+	dir := config.ExpandPath(l.cfg.Tools.DefinitionsDir())
+	connect := func() {
+		sys.Root.Send(sys.Servers, &servers.ConnectServer{Alias: config.LocalAlias, Why: "connecting: its tool definitions changed"})
+	}
+	if db != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		saved, err := db.Catalogs(ctx)
 		cancel()
-		srv.Close()
+		if c, ok := saved[config.LocalAlias]; err == nil && ok && changedSince(dir, c.Time) {
+			connect()
+			return
+		}
+	}
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return
+	}
+	if err := w.Add(dir); err != nil {
+		w.Close()
+		return // no folder yet: built-in tools only, which a new Deckhand may change (checked at the call)
+	}
+	go func() {
+		defer w.Close()
+		for {
+			select {
+			case <-l.built:
+				return
+			case ev, ok := <-w.Events:
+				if !ok {
+					return
+				}
+				if toolserver.IsDefinitionFile(filepath.Base(ev.Name)) {
+					connect()
+					return
+				}
+			case _, ok := <-w.Errors:
+				if !ok {
+					return
+				}
+			}
+		}
+	}()
+}
+
+// changedSince reports whether dir or a definition in it was modified
+// after t.
+func changedSince(dir string, t time.Time) bool {
+	if st, err := os.Stat(dir); err != nil || st.ModTime().After(t) {
+		return err == nil
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && toolserver.IsDefinitionFile(e.Name()) && info.ModTime().After(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// isBuilt reports whether the server has been built.
+func (l *lazyLocal) isBuilt() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.srv != nil
+}
+
+// stop stops the server if it was built, and keeps it from being built.
+func (l *lazyLocal) stop() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.done = true
+	if l.srv != nil {
+		l.cancel()
+		l.srv.Close()
 	}
 }
 
 // startChat is startApp for deckhand chat: the built-in server too, as in
 // the window, unless the config turns it off.
-func (e *env) startChat(cfg *config.Config) *actors.System { return e.startApp(cfg) }
+func (e *env) startChat(cfg *config.Config) *agent.System { return e.startApp(cfg) }

@@ -3,6 +3,8 @@
 // JSON-RPC, OAuth, FastAPI and similar shapes), the title of an HTML error
 // page, or the text itself, whitespace collapsed and cut to a few hundred
 // characters. Both transports (MCP and model) use it.
+//
+// Its functions are pure and safe anywhere.
 package errbody
 
 import (

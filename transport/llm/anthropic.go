@@ -72,7 +72,8 @@ func AnthropicEndpoint(baseURL, endpoint string) string {
 
 // ephemeral is the prompt-cache breakpoint Anthropic offers: the prefix up
 // to and including the marked block is cached for five minutes.
-var ephemeral = &anthropicCache{Type: "ephemeral"}
+// Each use is its own value: nothing shared between requests can change.
+func ephemeral() *anthropicCache { return &anthropicCache{Type: "ephemeral"} }
 
 type anthropicCache struct {
 	Type string `json:"type"`
@@ -165,14 +166,14 @@ func anthropicBody(model string, req *Request) ([]byte, error) {
 		ar.Tools = append(ar.Tools, anthropicTool{Name: t.Name, Description: t.Description, InputSchema: schema})
 	}
 	if n := len(ar.Tools); n > 0 {
-		ar.Tools[n-1].CacheControl = ephemeral
+		ar.Tools[n-1].CacheControl = ephemeral()
 	}
 	if n := len(ar.System); n > 0 {
-		ar.System[n-1].CacheControl = ephemeral
+		ar.System[n-1].CacheControl = ephemeral()
 	}
 	if n := len(ar.Messages); n > 0 {
 		last := ar.Messages[n-1].Content
-		last[len(last)-1].CacheControl = ephemeral
+		last[len(last)-1].CacheControl = ephemeral()
 	}
 	return json.Marshal(ar)
 }

@@ -114,7 +114,9 @@ func TestStdioStartFailures(t *testing.T) {
 
 func TestStdioHangAtStartIsReaped(t *testing.T) {
 	pidfile := filepath.Join(t.TempDir(), "pids")
-	ctx, cancel := context.WithTimeout(t.Context(), 500*time.Millisecond)
+	// Long enough for a loaded machine to start the server: the deadline
+	// must end the wait for initialize, not the start.
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
 	defer cancel()
 	_, err := Dial(ctx, "x", stdioServer(t, "-hang", "-pidfile", pidfile), Options{TerminateGrace: 100 * time.Millisecond})
 	if err == nil || !strings.Contains(err.Error(), "no answer to initialize") {

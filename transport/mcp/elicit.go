@@ -182,6 +182,18 @@ func objectKeys(raw json.RawMessage) ([]string, error) {
 	return keys, nil
 }
 
+// Names lists the form's field names, in order (nil for a nil form).
+func (f *Form) Names() []string {
+	if f == nil {
+		return nil
+	}
+	var out []string
+	for _, fl := range f.Fields {
+		out = append(out, fl.Name)
+	}
+	return slices.Clip(out)
+}
+
 // Defaults are the answer a form starts with: each field's default.
 func (f *Form) Defaults() map[string]any {
 	out := map[string]any{}

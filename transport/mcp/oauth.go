@@ -82,7 +82,7 @@ func (e *SignInError) Unwrap() error { return ErrSignInRequired }
 
 // RefreshEarly is how long before its expiry an access token is replaced:
 // a request never goes out with a token about to lapse.
-var RefreshEarly = 30 * time.Second
+const RefreshEarly = 30 * time.Second
 
 // signInTimeout bounds the wait for the browser's redirect.
 const signInTimeout = 10 * time.Minute

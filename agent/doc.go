@@ -1,0 +1,36 @@
+// Package agent wires Deckhand's supervised actors (protoactor-go) into
+// one tree and offers blocking helpers for terminal commands and tests.
+// The tree, as [Start] builds it:
+//
+//	root
+//	├── registry        builds the merged tool catalog and swaps it into the router (package servers)
+//	├── servers         supervisor: one-for-one, restart with backoff (package servers)
+//	│   └── <alias>         one per MCP server; owns one transport/mcp connection
+//	├── conversations   supervisor of the open chats (package conversation)
+//	│   └── <conversation>  the tool loop of one chat
+//	│       └── stream      one model request, streaming (one at a time)
+//	└── store           the only writer of the log (package store/writer)
+//
+// The user actor (the window's bridge in package gui, or the terminal of
+// `deckhand chat`) lives outside: it starts conversations, watches their
+// events and answers their approval requests, with the same messages
+// either way.
+//
+// One tool call, end to end: the conversation (package conversation)
+// resolves and checks the model's call, asks the gate (package approval)
+// and, allowed, sends servers.CallTool to the router (package servers),
+// which runs it on the server's live connection and answers the
+// conversation directly; every step is an event to the watchers, and the
+// store actor (package store/writer) writes them to the log.
+//
+// Each package's doc says what its actors own and guarantee; across all of
+// them, Receive never blocks and expected failures are messages and
+// states, never panics.
+//
+// [System] holds the PIDs of the long-lived actors; its methods (client.go,
+// servers.go, grants.go) send the same messages the window sends and wait
+// for the answer within a context. They block, so they are for terminal
+// commands and tests, never for an actor's Receive. Package agent keeps no
+// state of its own besides what System holds: the shared secrets, pins,
+// router and policy, built once by Start and handed down.
+package agent

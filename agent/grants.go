@@ -1,0 +1,51 @@
+package agent
+
+import (
+	"context"
+	"errors"
+
+	"deckhand/approval"
+	"deckhand/store"
+	"deckhand/store/writer"
+)
+
+// Grants lists the "always allow" grants, by tool: the log's, or this
+// process's when there is no log.
+func (s *System) Grants(ctx context.Context) ([]store.Grant, error) {
+	switch a := s.always.(type) {
+	case *writer.Always:
+		// A grant just given may not be on disk yet.
+		if err := s.SyncLog(ctx); err != nil {
+			return nil, err
+		}
+		return s.db.Grants(ctx)
+	case *approval.MemoryAlways:
+		var out []store.Grant
+		for _, g := range a.List() {
+			out = append(out, store.Grant{Tool: g.Tool, Scope: "always", By: g.By, Time: g.At})
+		}
+		return out, nil
+	}
+	return nil, nil
+}
+
+// RevokeGrant removes tool's "always allow": the next call of the tool is
+// asked again, in every conversation, without a restart. A tool without a
+// grant is not an error.
+func (s *System) RevokeGrant(ctx context.Context, tool string) error {
+	switch a := s.always.(type) {
+	case *writer.Always:
+		// A grant still on its way to the disk would come back after the
+		// delete: let it land first.
+		if err := s.SyncLog(ctx); err != nil {
+			return err
+		}
+		if _, err := s.db.RevokeGrant(ctx, tool); err != nil && !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+		a.Revoke(tool)
+	case *approval.MemoryAlways:
+		a.Revoke(tool)
+	}
+	return nil
+}

@@ -1,0 +1,251 @@
+package approval
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"deckhand/clean"
+	"deckhand/policy"
+	"deckhand/tools"
+)
+
+// The gate as one decision: DecideCall takes everything that decides a
+// call and gives one Outcome, in this order: the policy (which no grant or
+// rule overrides), then the tool's pin (a changed definition is asked
+// again, whatever grants or rules say), then the person's grants and the
+// config's rules. It reads nothing but its arguments and changes none of
+// them; carrying the outcome out (asking, running, refusing) is the
+// caller's job.
+
+// Pin is what the pin book holds of a tool: the hash and definition pinned
+// when it was first seen (or last accepted). The zero Pin (no pin book, or
+// a tool never pinned) compares as unchanged.
+type Pin struct {
+	Hash       string    // tools.Tool.Hash of the pinned definition; "" for none
+	Definition *sdk.Tool // the pinned definition as the server sent it; nil when unreadable
+}
+
+// Granted are the person's grants that can cover a call.
+type Granted struct {
+	Session Grants // this conversation's "allow for this session"
+	Always  Always // "always allow", everywhere; nil for none
+}
+
+// Cause says which step of the gate gave its outcome.
+type Cause int
+
+const (
+	// CauseNone: nothing allows the call, so a person is asked.
+	CauseNone Cause = iota
+	// CausePolicy: the capability policy refuses a path the call names.
+	CausePolicy
+	// CauseHidden: a shell command holds characters a person would not
+	// see, so what would be approved is not what would run.
+	CauseHidden
+	// CauseChanged: the tool's definition differs from its pin; the
+	// person is asked, with what changed.
+	CauseChanged
+	// CauseOnceOnly: the call is asked every time (shell commands).
+	CauseOnceOnly
+	// CauseRuleAsk: an auto_approve rule set to false asks.
+	CauseRuleAsk
+	// CauseSession: allowed for this conversation.
+	CauseSession
+	// CauseAlways: always allowed.
+	CauseAlways
+	// CauseRule: an auto_approve rule (the tool's, or its server's .*).
+	CauseRule
+)
+
+func (c Cause) String() string {
+	names := [...]string{"none", "policy", "hidden", "changed", "once only", "rule asks", "session grant", "always grant", "rule"}
+	if c < 0 || int(c) >= len(names) {
+		return fmt.Sprintf("Cause(%d)", int(c))
+	}
+	return names[c]
+}
+
+// Outcome is the gate's whole word on one call.
+type Outcome struct {
+	Verdict Verdict // Allow, Ask or Refuse
+	Cause   Cause
+	// By says, for people and the log, what allowed the call or why it
+	// is asked: "auto_approve fs.*", "allowed for this session", "always
+	// allowed", "auto_approve fs.write_file = false", "each is asked", "".
+	// (Decide's Decision.Reason, unchanged.)
+	By string
+	// Err is why a refused call was refused: errors.Is(Err, ErrPolicy) or
+	// ErrHidden; its text is what the model is told. Nil unless Refuse.
+	Err error
+	// Request is the call as a person is shown it: the caller's, with
+	// Access said from the policy's decisions and, for a changed
+	// definition, Change.
+	Request Request
+}
+
+// Scope is how an allowing outcome was reached, as the log records it:
+// "rule" or "grant" (see Decision.Scope).
+func (o Outcome) Scope() string {
+	if o.Cause == CauseRule {
+		return "rule"
+	}
+	return "grant"
+}
+
+// DecideCall is the gate. call is the request as toolcall.Request or
+// toolcall.CommandRequest builds it (its Change set if a change was found
+// before); def is the tool as the catalog resolved it (zero for a shell
+// command); pin is its pin as the pin book holds it now; decisions are the
+// capability policy's on the call's paths (policy.CheckPaths; none for a
+// remote server or a command); granted and rules are the grants and the
+// config's auto_approve rules.
+//
+//  1. Policy: a command hiding characters, or a path the policy denies,
+//     refuses the call (Refuse, Err). The first denied decision is the one
+//     told.
+//  2. Pin: a tool whose definition differs from its pin (or a call already
+//     found changed) is asked, with what changed (Ask, CauseChanged): no
+//     grant or rule covers it.
+//  3. Grants, then rules, as Decide: a shell command is always asked; a
+//     session grant, then an "always" grant, then the tool's rule (false
+//     asks), then its server's ".*" rule allow; else the person is asked.
+func DecideCall(call Request, def tools.Tool, pin Pin, decisions []policy.Decision, granted Granted, rules Rules) Outcome {
+	call.Access = nil
+	for _, d := range decisions {
+		if d.Allowed {
+			call.Access = append(call.Access, d.Describe())
+		}
+	}
+	if call.Command != "" {
+		if what, at, hidden := clean.Hidden(call.Command); hidden {
+			return Outcome{Verdict: Refuse, Cause: CauseHidden, Err: &HiddenError{What: what, At: at, Command: call.Command}, Request: call}
+		}
+	}
+	for _, d := range decisions {
+		if !d.Allowed {
+			return Outcome{Verdict: Refuse, Cause: CausePolicy, Err: &PolicyError{Capability: d.Capability, Target: d.Target, Rule: d.Rule}, Request: call}
+		}
+	}
+	if call.Command == "" {
+		if call.Change == "" && pin.Hash != "" && pin.Hash != def.Hash {
+			call.Change = Diff(pin.Definition, def.Raw)
+		}
+		if call.Change != "" {
+			return Outcome{Verdict: Ask, Cause: CauseChanged, Request: call}
+		}
+	}
+	d, cause := decide(rules, granted.Always, granted.Session, call)
+	return Outcome{Verdict: d.Verdict, Cause: cause, By: d.Reason, Request: call}
+}
+
+// Changed reports whether an outcome found the tool's definition changed
+// since it was pinned for the first time for this call (the caller says
+// so once, as an event): before is the request given to DecideCall.
+func (o Outcome) Changed(before Request) bool {
+	return o.Cause == CauseChanged && before.Change == ""
+}
+
+// Sentinel errors: the kinds of refusal and denial, for errors.Is.
+var (
+	// ErrPolicy: the capability policy refused the call (PolicyError).
+	ErrPolicy = errors.New("refused by the policy")
+	// ErrHidden: a command holds characters a person would not see
+	// (HiddenError).
+	ErrHidden = errors.New("the command holds hidden characters")
+	// ErrDenied: the person answered no.
+	ErrDenied = errors.New("denied by the person")
+	// ErrNotAnswered: no person answered (a timeout, no terminal, a
+	// --approve mode); the Reason says which (DeniedError).
+	ErrNotAnswered = errors.New("denied without an answer")
+	// ErrTimedOut: no answer came within the approval timeout. Such a
+	// denial is ErrNotAnswered too.
+	ErrTimedOut = errors.New("no answer in time")
+)
+
+// PolicyError is a call the capability policy refused before the gate;
+// its text is what the model is told: which capability, for what, and why.
+type PolicyError struct {
+	Capability, Target, Rule string
+}
+
+func (e *PolicyError) Error() string {
+	what := map[string]string{policy.CapRead: "read", policy.CapWrite: "write", policy.CapExec: "run", policy.CapNet: "reach"}[e.Capability]
+	if what == "" {
+		what = e.Capability
+	}
+	return fmt.Sprintf("Refused by Deckhand's policy (not run): this call would %s %s, which is %s. Do not retry it with the same path; ask the person to widen the roots (Settings, or policy.fs in the config) if it is needed.", what, e.Target, e.Rule)
+}
+
+func (e *PolicyError) Unwrap() error { return ErrPolicy }
+
+// HiddenError is a shell command holding a character a person would not
+// see (clean.Hidden): which one, and where. Its text is what the model is
+// told.
+type HiddenError struct {
+	What    string
+	At      int
+	Command string
+}
+
+func (e *HiddenError) Error() string {
+	return fmt.Sprintf("Refused (not run): the command holds %s at byte %d, so what a person would be shown is not what would run: %s. Write the command in plain visible characters.", e.What, e.At, clean.Quote(e.Command))
+}
+
+func (e *HiddenError) Unwrap() error { return ErrHidden }
+
+// Reason says why a question to a person (an approval, an elicitation)
+// closed: Answered when a person answered, otherwise why no one did, in
+// words shown as they are ("no answer within 2m0s", "--approve=auto").
+// Compare with IsAnswered, not with a string.
+type Reason string
+
+// Answered is the reason of a question a person answered.
+const Answered Reason = "answered"
+
+// timedOut begins the reason of a question no one answered in time.
+const timedOut = "no answer within "
+
+// TimedOut is the reason of a question no one answered within d.
+func TimedOut(d time.Duration) Reason { return Reason(timedOut + d.String()) }
+
+// IsAnswered reports whether a person answered; "" (an answer sent with no
+// reason) counts as the person's.
+func (r Reason) IsAnswered() bool { return r == "" || r == Answered }
+
+// IsTimedOut reports whether no answer came in time.
+func (r Reason) IsTimedOut() bool { return strings.HasPrefix(string(r), timedOut) }
+
+// By says who decided, for the log: "the person", or the reason.
+func (r Reason) By() string {
+	if r.IsAnswered() {
+		return "the person"
+	}
+	return string(r)
+}
+
+// DeniedError is a call denied without a person's answer, and why.
+type DeniedError struct{ Reason Reason }
+
+func (e *DeniedError) Error() string { return "denied: " + string(e.Reason) }
+
+// Is makes a timeout both ErrNotAnswered and ErrTimedOut.
+func (e *DeniedError) Is(target error) bool {
+	return target == ErrNotAnswered || (target == ErrTimedOut && e.Reason.IsTimedOut())
+}
+
+// Denial is the error of an asked call's answer: nil when it allows the
+// call, ErrDenied when the person said no, a DeniedError (ErrNotAnswered,
+// and ErrTimedOut for a timeout) when no person answered.
+func Denial(ans Answer, r Reason) error {
+	switch {
+	case ans.Allowed():
+		return nil
+	case r.IsAnswered():
+		return ErrDenied
+	}
+	return &DeniedError{Reason: r}
+}

@@ -1,0 +1,156 @@
+package conversation
+
+import (
+	"encoding/json"
+	"time"
+
+	"deckhand/approval"
+	"deckhand/policy"
+	"deckhand/tools"
+	"deckhand/transport/llm"
+	"deckhand/transport/mcp"
+)
+
+// Events from a conversation, to its watchers. Every one names the
+// conversation; all but ConversationOpened and RunQueued name the run.
+type (
+	// ConversationOpened is the first event of a conversation: new, or
+	// resumed from the log.
+	ConversationOpened struct {
+		Conversation, Model string
+		Resumed             bool
+	}
+	// PromptBuilt describes a request about to be sent (never its text).
+	PromptBuilt struct {
+		Conversation, Run string
+		Messages          int // sent, after trimming
+		Dropped           int // left out to fit the context budget
+		Tools             int
+		EstimatedTokens   int
+	}
+	// ToolCallRequested is a call the model asked for, before any check.
+	ToolCallRequested struct {
+		Conversation, Run, Call, Tool string
+		Arguments                     json.RawMessage
+	}
+	// ApprovalDecided is the gate's decision on a call, however it was
+	// reached: a rule, a grant, the person, or a timeout.
+	ApprovalDecided struct {
+		Conversation, Run, Call, Tool string
+		Allowed                       bool
+		Scope                         string // once, session, always, rule, grant (or "" when denied)
+		By                            string // why: "auto_approve fs.*", "the person", "no answer within 2m"
+	}
+	// RunStarted begins a run with the person's message, answered by Model.
+	// Attachments describe the files attached to it (their contents went
+	// to the model, not here).
+	RunStarted struct {
+		Conversation, Run, Text, Model string
+		Attachments                    []AttachmentInfo
+	}
+	// AttachmentInfo is what is kept of an attachment: its name, media
+	// type, size in bytes and SHA-256 (hex), never its bytes.
+	AttachmentInfo struct {
+		Name, Type string
+		Size       int
+		SHA256     string
+	}
+	// RunRemoved: a finished run was taken out of the conversation (see
+	// RemoveRun); Text was its message.
+	RunRemoved struct {
+		Conversation, Run, Text string
+	}
+	RunQueued struct {
+		Conversation, Text string
+		Position           int
+	}
+	// AssistantDelta is streamed text (or reasoning) as it arrives.
+	AssistantDelta struct {
+		Conversation, Run, Text, Reasoning string
+	}
+	// AssistantMessage is one whole answer of the model; Incomplete when
+	// the stream broke off. Usage is the request's, Estimated when the
+	// server sent none.
+	AssistantMessage struct {
+		Conversation, Run, Text string
+		ToolCalls               []llm.ToolCall
+		Incomplete              bool
+		Usage                   llm.Usage
+		Estimated               bool
+	}
+	ToolCallStarted struct {
+		Conversation, Run, Call, Tool string
+		Arguments                     json.RawMessage
+		Parallel                      bool // runs together with other read-only calls
+	}
+	ToolCallProgress struct {
+		Conversation, Run, Call, Tool string
+		Progress                      mcp.Progress
+	}
+	// ToolCallFinished says how a call ended; Output is what the model gets.
+	ToolCallFinished struct {
+		Conversation, Run, Call, Tool string
+		Arguments                     json.RawMessage
+		Output                        string
+		IsError                       bool // the tool failed, or could not be called
+		Denied                        bool // the gate or the person said no
+		Refused                       bool // never reached the gate: unknown tool, bad arguments, depth limit, the policy
+		Elapsed                       time.Duration
+		// Media is the result's images and resource links, for the window
+		// (the model and the log get Output alone); nil when none.
+		Media *tools.Media
+	}
+	// CapabilityDecided is one decision of the capability policy about a
+	// call: a path it names, a command it would run.
+	CapabilityDecided struct {
+		Conversation, Run, Call, Tool string
+		Decision                      policy.Decision
+	}
+	ApprovalRequested struct {
+		Conversation, Run, ID string
+		Request               approval.Request
+		Deadline              time.Time
+	}
+	// ApprovalClosed ends an ApprovalRequested: answered, timed out or
+	// cancelled with the run.
+	ApprovalClosed struct {
+		Conversation, ID string
+		Answer           approval.Answer
+		Reason           string
+	}
+	// ToolsLoaded says which lazy tools a conversation gets the schemas of
+	// from its next request on, and why: found by tool_search, or called by
+	// name.
+	ToolsLoaded struct {
+		Conversation, Run string
+		Tools             []string // alias.tool
+		By                string   // "tool_search" or "called"
+	}
+	// ConversationFailed says a conversation hit an internal error (a bug)
+	// and is gone: its run in flight failed with Err, and nothing after
+	// what its log holds was kept. It can be reopened from the log.
+	ConversationFailed struct {
+		Conversation string
+		Err          error
+	}
+	// ToolDefinitionChanged says a call's tool differs from its pinned
+	// definition: the person is asked, whatever rules and grants say.
+	ToolDefinitionChanged struct {
+		Conversation, Run, Call, Tool string
+		Change                        string // what changed, for people
+	}
+	// Notice is something the person should see: a retry, the depth limit.
+	Notice struct {
+		Conversation, Run, Text string
+	}
+	RunFinished struct {
+		Conversation, Run string
+		Text              string // the model's last answer
+		Err               error
+		Stopped           bool
+		Usage             llm.Usage
+		Estimated         bool // some usage was estimated
+		CostUSD           float64
+		Requests          int
+	}
+)

@@ -1,0 +1,65 @@
+package conversation
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"deckhand/approval"
+	"deckhand/config"
+	"deckhand/redact"
+	"deckhand/servers"
+	"deckhand/tools"
+	"deckhand/toolserver"
+)
+
+// Deps are what every conversation shares, given by the tree that starts
+// them ([Spawn]). Config, Registry, Router and Always are required.
+type Deps struct {
+	Config *config.Config
+	// LookupEnv reads the model's api_key_env (nil: os.LookupEnv).
+	LookupEnv func(string) (string, bool)
+	Registry  *actor.PID      // watched for the catalog's changes
+	Router    *servers.Router // where calls go
+	// Pins hold the tools' pinned definitions; nil: none are kept.
+	Pins *servers.Pins
+	// Secrets are removed from tool results: a tool that prints the
+	// model's key or another server's token does not hand it to the model.
+	Secrets *redact.Set
+	// Always are the "always allow" grants every conversation shares.
+	Always approval.Always
+	// Commands runs the CMD: route's commands, in sandboxes kept between
+	// them (shared by every conversation).
+	Commands *toolserver.Runner
+	Logger   *slog.Logger
+	// Log, if set, is the store actor: it watches every conversation.
+	Log *actor.PID
+	// OnMessage, when set (by tests), sees every message of every
+	// conversation first.
+	OnMessage func(any)
+}
+
+// Spawn starts the conversations supervisor (one-for-one): it opens a
+// conversation for each StartConversation and passes ConfigChanged on.
+func Spawn(root *actor.RootContext, d Deps) *actor.PID {
+	cd := convDeps{
+		secrets:   d.Secrets,
+		pins:      d.Pins,
+		cfg:       d.Config,
+		client:    modelClient(d.Config.Model, d.LookupEnv),
+		lookupEnv: d.LookupEnv,
+		registry:  d.Registry,
+		router:    d.Router,
+		validator: tools.NewValidator(1024),
+		always:    d.Always,
+		log:       d.Logger,
+		onMessage: d.OnMessage,
+		commands:  d.Commands,
+	}
+	store := d.Log
+	return root.Spawn(actor.PropsFromProducer(
+		func() actor.Actor { return &conversationsActor{deps: cd, log: store} },
+		actor.WithSupervisor(actor.NewOneForOneStrategy(10, time.Minute, actor.DefaultDecider)),
+	))
+}

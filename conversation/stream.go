@@ -1,0 +1,124 @@
+package conversation
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"deckhand/transport/llm"
+)
+
+// The stream actor's reports to its conversation, tagged with the request
+// they belong to.
+type (
+	streamText struct {
+		seq             int
+		text, reasoning string
+	}
+	streamRetrying struct {
+		seq  int
+		err  error
+		wait time.Duration
+	}
+	streamDone struct {
+		seq  int
+		turn llm.Turn
+		err  error
+	}
+)
+
+// streamActor makes one model request and reports the answer as it streams:
+// text as it arrives, then the whole turn. Refusals that may pass (429, 5xx,
+// a server not yet listening) are retried before anything was received,
+// honouring Retry-After. Stopping the actor cancels the HTTP request.
+type streamActor struct {
+	client  *llm.Client
+	req     *llm.Request
+	retries int
+	seq     int
+	cancel  context.CancelFunc
+}
+
+func (a *streamActor) Receive(c actor.Context) {
+	switch c.Message().(type) {
+	case *actor.Started:
+		ctx, cancel := context.WithCancel(context.Background())
+		a.cancel = cancel
+		go a.run(ctx, c.ActorSystem().Root, c.Parent())
+	case *actor.Stopping:
+		a.cancel()
+	}
+}
+
+// maxRetryWait caps how long a Retry-After may hold a run.
+const maxRetryWait = time.Minute
+
+func (a *streamActor) run(ctx context.Context, root *actor.RootContext, parent *actor.PID) {
+	for attempt := 0; ; attempt++ {
+		s, err := a.client.Stream(ctx, a.req)
+		if err != nil {
+			if wait, ok := retryable(err, attempt); ok && attempt < a.retries && ctx.Err() == nil {
+				root.Send(parent, &streamRetrying{seq: a.seq, err: err, wait: wait})
+				select {
+				case <-time.After(wait):
+					continue
+				case <-ctx.Done():
+				}
+			}
+			root.Send(parent, &streamDone{seq: a.seq, err: err})
+			return
+		}
+		turn, err := a.read(s, root, parent)
+		s.Close()
+		root.Send(parent, &streamDone{seq: a.seq, turn: turn, err: err})
+		return
+	}
+}
+
+func (a *streamActor) read(s *llm.Stream, root *actor.RootContext, parent *actor.PID) (llm.Turn, error) {
+	var acc llm.Accumulator
+	for {
+		d, err := s.Next()
+		if errors.Is(err, io.EOF) {
+			return acc.Turn()
+		}
+		if err != nil {
+			turn, _ := acc.Turn()
+			return turn, err
+		}
+		acc.Add(d)
+		if d.Text != "" || d.Reasoning != "" {
+			root.Send(parent, &streamText{seq: a.seq, text: d.Text, reasoning: d.Reasoning})
+		}
+	}
+}
+
+// retryable says whether a refused request may work later, and after how
+// long: the server's Retry-After, or 1s, 2s, 4s….
+func retryable(err error, attempt int) (time.Duration, bool) {
+	wait := time.Second << min(attempt, 5)
+	var he *llm.HTTPError
+	var op *net.OpError
+	switch {
+	case errors.As(err, &he):
+		if !he.Temporary() {
+			return 0, false
+		}
+		if he.RetryAfter > 0 {
+			wait = he.RetryAfter
+		}
+	case errors.As(err, &op) && op.Op == "dial":
+	default:
+		return 0, false
+	}
+	return min(wait, maxRetryWait), true
+}
+
+func retryNotice(m *streamRetrying) string {
+	return fmt.Sprintf("%v; trying again in %v", m.err, m.wait.Round(100*time.Millisecond))
+}

@@ -1,0 +1,178 @@
+package request
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"deckhand/config"
+	"deckhand/tools"
+	"deckhand/transport/llm"
+)
+
+// ToolSearchName is the meta-tool a model calls to find lazy tools. It is
+// Deckhand's own: it runs nothing but a search, so it passes no gate.
+const (
+	ToolSearchName    = "tool_search"
+	ToolSearchDisplay = "local.tool_search"
+)
+
+// Surface is what a conversation offers the model of a catalog: the tools
+// sent with every request and, when some are lazy, tool_search and an index
+// of the servers for the system prompt.
+type Surface struct {
+	Lazy   map[string]bool     // by display name
+	Index  string              // the servers, a line each, for the system prompt; "" when nothing is lazy
+	Tokens int                 // the estimated size of the tools always sent
+	eager  []llm.Tool          // sent always, in catalog order
+	defs   map[string]llm.Tool // every tool's definition, by display name
+	order  map[string]int      // catalog order by wire name, to keep the tools field stable
+}
+
+// Plan decides which tools are lazy, from mcp.lazy ("auto" turns lazy
+// when every schema together would take more than mcp.lazy_share of the
+// context budget), each server's lazy, and mcp.eager.
+func Plan(cat *tools.Catalog, cfg *config.Config) *Surface {
+	all := ToolList(cat)
+	s := &Surface{Lazy: map[string]bool{}, defs: map[string]llm.Tool{}, order: map[string]int{}}
+	lazyAll := false
+	switch cfg.MCP.Lazy {
+	case config.LazyAlways:
+		lazyAll = true
+	case config.LazyAuto, "":
+		share := cfg.MCP.LazyShare
+		if share == 0 {
+			share = config.DefaultLazyShare
+		}
+		lazyAll = float64(ToolTokens(all)) > share*float64(cfg.Model.MaxContextTokens)
+	}
+	for i, t := range cat.Tools() {
+		s.defs[t.Display], s.order[all[i].Name] = all[i], i
+		lazy := lazyAll
+		if srv, ok := cfg.MCP.Servers[t.Server]; ok && srv.Lazy != nil {
+			lazy = *srv.Lazy
+		}
+		if slices.ContainsFunc(cfg.MCP.Eager, func(p string) bool { return p == t.Display || p == t.Server+".*" }) {
+			lazy = false
+		}
+		if lazy {
+			s.Lazy[t.Display] = true
+		} else {
+			s.eager = append(s.eager, all[i])
+		}
+	}
+	s.Tokens = ToolTokens(s.eager)
+	if len(s.Lazy) > 0 {
+		s.Index = serverIndex(cat, s.Lazy)
+		s.Tokens += ToolTokens([]llm.Tool{ToolSearchTool})
+	}
+	return s
+}
+
+// Tools is the request's tools field: tool_search when anything is lazy,
+// then the eager tools and those loaded, in catalog order.
+func (s *Surface) Tools(loaded map[string]bool) []llm.Tool {
+	if len(s.Lazy) == 0 {
+		return s.eager
+	}
+	out := []llm.Tool{ToolSearchTool}
+	var names []string
+	for name := range loaded {
+		if s.Lazy[name] {
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		return append(out, s.eager...)
+	}
+	list := slices.Clone(s.eager)
+	for _, name := range names {
+		list = append(list, s.defs[name])
+	}
+	slices.SortStableFunc(list, func(a, b llm.Tool) int { return s.order[a.Name] - s.order[b.Name] })
+	return append(out, list...)
+}
+
+// LoadedTokens is the estimated size of the loaded lazy tools' schemas.
+func (s *Surface) LoadedTokens(loaded map[string]bool) int {
+	var list []llm.Tool
+	for name := range loaded {
+		if s.Lazy[name] {
+			list = append(list, s.defs[name])
+		}
+	}
+	if len(list) == 0 {
+		return 0
+	}
+	return ToolTokens(list)
+}
+
+// ToolSearchTool is tool_search's definition.
+var ToolSearchTool = llm.Tool{
+	Name: ToolSearchName,
+	Description: "Find tools by what you want done. Most tools are not listed in this request. Describe the task in a " +
+		"few plain words: the action and what it acts on, with the product or service when you know it (\"list open pull " +
+		"requests on github\", \"send an email\", \"scale a kubernetes deployment\"). Don't guess tool names. For several " +
+		"needs, or several ways of saying one, separate the searches with ';' (\"read a file; write a file\"). If nothing " +
+		"fits, try other words. The tools found can be called from your next step on, by the name given. It runs no tool itself.",
+	Parameters: json.RawMessage(`{"type":"object","properties":{` +
+		`"query":{"type":"string","description":"What you want done, in plain words; several searches separated by ';'"},` +
+		`"server":{"type":"string","description":"Only tools of this server (its alias)"},` +
+		`"limit":{"type":"integer","description":"How many tools to return (default 5, at most 20)"}},` +
+		`"required":["query"]}`),
+}
+
+// serverIndex is the system prompt's map of the lazy tools: each server's
+// alias, how many tools it has, and the first of their names.
+func serverIndex(cat *tools.Catalog, lazy map[string]bool) string {
+	byServer := map[string][]string{}
+	var aliases []string
+	for _, t := range cat.Tools() {
+		if !lazy[t.Display] {
+			continue
+		}
+		if _, ok := byServer[t.Server]; !ok {
+			aliases = append(aliases, t.Server)
+		}
+		byServer[t.Server] = append(byServer[t.Server], t.Name)
+	}
+	slices.Sort(aliases)
+	var b strings.Builder
+	for _, alias := range aliases {
+		names := byServer[alias]
+		line := fmt.Sprintf("- %s (%d tools): %s", alias, len(names), strings.Join(names, ", "))
+		if len(line) > 140 {
+			// Cut after the last whole name that fits; a first name longer
+			// than the line (tool names run to 128 characters) is cut itself.
+			cut := strings.LastIndex(line[:137], ",")
+			if cut < 0 {
+				cut = 137
+			}
+			line = line[:cut] + ", …"
+		}
+		b.WriteString(line + "\n")
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// Search runs a tool_search call: the matches for the model, and the
+// lazy tools among them that were not loaded yet.
+func Search(cat *tools.Catalog, s *Surface, loaded map[string]bool, args json.RawMessage) (output string, newly []string, err error) {
+	var in struct {
+		Query  string `json:"query"`
+		Server string `json:"server"`
+		Limit  int    `json:"limit"`
+	}
+	if err := json.Unmarshal(args, &in); err != nil || strings.TrimSpace(in.Query) == "" {
+		return "", nil, fmt.Errorf(`tool_search wants {"query": "what the tool should do"}`)
+	}
+	limit := min(max(in.Limit, 0), 20)
+	matches := cat.Search(in.Query, in.Server, limit)
+	for _, m := range matches {
+		if s.Lazy[m.Tool.Display] && !loaded[m.Tool.Display] {
+			newly = append(newly, m.Tool.Display)
+		}
+	}
+	return tools.RenderMatches(in.Query, matches), newly, nil
+}

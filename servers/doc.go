@@ -1,0 +1,34 @@
+// Package servers owns Deckhand's MCP servers: one actor per server, their
+// supervisor, the registry that merges what they list into the tool
+// catalog, and the router that sends each call to its server.
+//
+//	servers        supervisor (servers.go): one-for-one, restart with backoff;
+//	│              lists, adds and removes servers, relays elicitations
+//	└── <alias>    one per server (server*.go, signin.go, egress.go,
+//	               resources.go); owns one transport/mcp connection
+//	registry       builds the merged catalog (registry.go) and swaps it into
+//	               the Router; pins tool definitions (pins.go)
+//
+// The router (router.go) holds the catalog as an immutable value swapped
+// atomically: a call (CallTool, from a conversation or [Router.Call]) is
+// resolved against it without passing through an actor, refused if the
+// server has redefined the tool since the caller checked it, else run on
+// the server's live connection (line.go) in a worker goroutine
+// (workers.go), with the model's argument bytes unchanged, answering the
+// sender directly with ToolProgress and a ToolResult. Only a call that
+// must wait for its server's connection goes to the server's actor.
+//
+// Receive never blocks: connecting, listing, calling and signing in run in
+// goroutines that report back to their actor by message, tagged with a
+// connection generation or call id so that late answers (from a previous
+// connection) are recognised and dropped. The registry and the server
+// actors run on the sender's goroutine when idle (inline, spawn.go): the
+// same one-message-at-a-time guarantee without a goroutine handoff.
+// Expected failures (a server that will not start, a connection that dies,
+// a tool that errs) are states and results, never panics. Router, Pins
+// and the messages' answers are safe for concurrent use.
+//
+// The messages are the package's API: commands (CallTool, AddServer,
+// SignIn, GetPrompt, ...) and events (ServerStatus, CatalogChanged,
+// ElicitationRequested, ...), sent as pointers and never changed after.
+package servers

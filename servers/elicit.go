@@ -1,0 +1,249 @@
+package servers
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"net/url"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"deckhand/clean"
+	"deckhand/store"
+	"deckhand/transport/mcp"
+)
+
+// Elicitation actions: what the person did with a server's question.
+const (
+	ElicitAccept  = "accept"  // answered (form) or agreed to open the page (url)
+	ElicitDecline = "decline" // said no (and what no answer in time counts as)
+	ElicitCancel  = "cancel"  // dismissed it without choosing
+)
+
+// ElicitationRequested is a server asking the person something (MCP
+// elicitation): a form to fill in, or a page to open in the browser. It
+// goes to the servers' watchers (the window's bridge, the terminal chat),
+// which ask the person and send an ElicitationAnswer to agent.System.Servers; the
+// first answer counts, and ElicitationClosed tells every watcher it is
+// over. No answer by Deadline declines it.
+type ElicitationRequested struct {
+	ID     string
+	Server string // the alias of the server asking
+	// Conversation, Run and Call are the tool call it came during, when
+	// it is known (the server had exactly one call in flight).
+	Conversation, Run, Call string
+	Mode                    string // "form" or "url"
+	Message                 string // the server's words, cleaned
+	Form                    *mcp.Form
+	URL                     string // url mode: the page, in full
+	Host                    string // url mode: its host, to show beside it
+	Deadline                time.Time
+
+	reply chan *sdk.ElicitResult
+}
+
+// ElicitationAnswer answers an ElicitationRequested. Content is the form's
+// values (accept, form mode only).
+type ElicitationAnswer struct {
+	ID, Action string
+	Content    map[string]any
+}
+
+// ElicitationClosed ends an ElicitationRequested: answered, timed out, or
+// abandoned by the server (its call was cancelled, its connection died).
+// Fields names the fields answered, never their values.
+type ElicitationClosed struct {
+	ID, Server              string
+	Conversation, Run, Call string
+	Mode                    string
+	Action                  string
+	Reason                  string // "answered", or why it closed without an answer
+	Fields                  []string
+}
+
+// Internal messages of elicitation.
+type (
+	// elicitAsk: a server's request, from the SDK's goroutine, to its
+	// server actor (which knows the call in flight).
+	elicitAsk struct {
+		id     string
+		params *sdk.ElicitParams
+		reply  chan *sdk.ElicitResult
+	}
+	// elicitEnded: no answer within the deadline, or the server stopped
+	// waiting.
+	elicitEnded struct {
+		id, reason, action string
+	}
+)
+
+// elicitor answers the server's elicitation requests: on the SDK's
+// goroutine, it sends the request to the server actor and waits on a
+// channel (never in a Receive) for the person's answer, the deadline, or
+// the request's end.
+func (a *serverActor) elicitor(c actor.Context) func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+	self, root, servers := c.Self(), c.ActorSystem().Root, c.Parent()
+	return func(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+		id := store.NewID("elicit")
+		reply := make(chan *sdk.ElicitResult, 1)
+		root.Send(self, &elicitAsk{id: id, params: req.Params, reply: reply})
+		select {
+		case r := <-reply:
+			return r, nil
+		case <-ctx.Done():
+			root.Send(servers, &elicitEnded{id: id, reason: "the server stopped waiting", action: ElicitCancel})
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// elicitAsked names the call the request came during and passes it to the
+// servers supervisor.
+func (a *serverActor) elicitAsked(c actor.Context, m *elicitAsk) {
+	p := m.params
+	r := &ElicitationRequested{ID: m.id, Server: a.alias, Mode: p.Mode, Message: clean.Text(p.Message), reply: m.reply}
+	if r.Mode == "" {
+		r.Mode = "form"
+		if p.URL != "" {
+			r.Mode = "url"
+		}
+	}
+	switch r.Mode {
+	case "form":
+		form, err := mcp.ParseForm(p.RequestedSchema)
+		if err != nil {
+			a.log.Warn("elicitation with a form Deckhand cannot show: declined", "err", err)
+			m.reply <- &sdk.ElicitResult{Action: ElicitDecline}
+			return
+		}
+		if form == nil {
+			form = &mcp.Form{}
+		}
+		r.Form = form
+	case "url":
+		u, err := url.Parse(p.URL)
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			a.log.Warn("elicitation with a URL that is not a web page: declined")
+			m.reply <- &sdk.ElicitResult{Action: ElicitDecline}
+			return
+		}
+		r.URL, r.Host = p.URL, u.Host
+	default:
+		m.reply <- &sdk.ElicitResult{Action: ElicitDecline}
+		return
+	}
+	if call, ok := a.live.only(); ok {
+		r.Conversation, r.Run, r.Call = callOrigin(call)
+	}
+	c.Send(c.Parent(), r)
+}
+
+// callOrigin is the conversation, run and call of a tool call, when a
+// conversation made it (its id is run/call, its sender the conversation).
+func callOrigin(call *inflight) (conv, run, id string) {
+	run, id, ok := strings.Cut(call.req.ID, "/")
+	if !ok || !strings.HasPrefix(run, "run-") || call.sender == nil {
+		return "", "", ""
+	}
+	conv = call.sender.Id[strings.LastIndex(call.sender.Id, "/")+1:]
+	return conv, run, id
+}
+
+// elicitations is the servers supervisor's book of open requests.
+type elicitations struct {
+	open map[string]*ElicitationRequested
+}
+
+// elicitReceive handles elicitation at the servers supervisor: it asks the
+// watchers, and answers the server with the first answer, the deadline's
+// decline, or nothing when the server stopped waiting.
+func (a *serversActor) elicitReceive(c actor.Context, msg any) {
+	e := &a.elicit
+	if e.open == nil {
+		e.open = map[string]*ElicitationRequested{}
+	}
+	switch m := msg.(type) {
+	case *ElicitationRequested:
+		if len(a.watchers) == 0 {
+			// Nobody to ask (a command without a person): no.
+			m.reply <- &sdk.ElicitResult{Action: ElicitDecline}
+			a.deps.log.Info("elicitation declined: nobody to ask", "server", m.Server)
+			return
+		}
+		timeout := a.deps.mcp.ApprovalTimeout
+		if timeout <= 0 {
+			timeout = 2 * time.Minute
+		}
+		m.Deadline = time.Now().Add(timeout)
+		e.open[m.ID] = m
+		self, root, id := c.Self(), c.ActorSystem().Root, m.ID
+		time.AfterFunc(timeout, func() {
+			root.Send(self, &elicitEnded{id: id, reason: fmt.Sprintf("no answer within %v", timeout), action: ElicitDecline})
+		})
+		a.deps.log.Info("elicitation asked", "server", m.Server, "mode", m.Mode, "fields", m.Form.Names())
+		if a.deps.store != nil && m.Conversation != "" {
+			c.Send(a.deps.store, m)
+		}
+		for _, w := range a.watchers {
+			c.Send(w, m)
+		}
+	case *ElicitationAnswer:
+		r := e.open[m.ID]
+		if r == nil {
+			return // answered already, or over
+		}
+		res := &sdk.ElicitResult{Action: m.Action}
+		switch m.Action {
+		case ElicitAccept:
+			if r.Mode == "form" {
+				content, err := r.Form.Check(m.Content)
+				if err != nil {
+					// The window and the terminal check before they answer;
+					// an answer that is still wrong is not sent as if right.
+					a.deps.log.Warn("elicitation answer does not fit the form: declined", "err", err)
+					res.Action = ElicitDecline
+				} else {
+					res.Content = content
+				}
+			}
+		case ElicitDecline, ElicitCancel:
+		default:
+			res.Action = ElicitCancel
+		}
+		// The SDK applies the schema's defaults to the content it is
+		// given, on its own goroutine: the log's field names come from a
+		// copy taken before.
+		answered := maps.Clone(res.Content)
+		r.reply <- res
+		a.closeElicitation(c, r, res.Action, "answered", answered)
+	case *elicitEnded:
+		r := e.open[m.id]
+		if r == nil {
+			return
+		}
+		r.reply <- &sdk.ElicitResult{Action: m.action}
+		a.closeElicitation(c, r, m.action, m.reason, nil)
+	}
+}
+
+func (a *serversActor) closeElicitation(c actor.Context, r *ElicitationRequested, action, reason string, content map[string]any) {
+	delete(a.elicit.open, r.ID)
+	fields := make([]string, 0, len(content))
+	for k := range content {
+		fields = append(fields, k)
+	}
+	sort.Strings(fields)
+	closed := &ElicitationClosed{ID: r.ID, Server: r.Server, Conversation: r.Conversation, Run: r.Run, Call: r.Call,
+		Mode: r.Mode, Action: action, Reason: reason, Fields: fields}
+	a.deps.log.Info("elicitation closed", "server", r.Server, "action", action, "reason", reason, "fields", fields)
+	if a.deps.store != nil && r.Conversation != "" {
+		c.Send(a.deps.store, closed)
+	}
+	for _, w := range a.watchers {
+		c.Send(w, closed)
+	}
+}

@@ -1,0 +1,192 @@
+package servers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"deckhand/redact"
+	"deckhand/transport/mcp"
+)
+
+// serverLine is where a server's actor publishes its live connection, so
+// that calls run on it without passing through the actor. One per server,
+// for the life of its actor (restarts included).
+type serverLine struct{ v atomic.Pointer[liveConn] }
+
+// live is the server's connection, or nil while it has none.
+func (s *serverLine) live() *liveConn {
+	if s == nil {
+		return nil
+	}
+	return s.v.Load()
+}
+
+// liveConn is one connection of a server, ready for calls, with the calls
+// in flight on it. Its actor makes it when the server connects and ends it
+// (fail) when the connection is dropped: every call in flight is answered
+// at once with the reason, and a call that comes later finds it closed and
+// goes to the actor instead. Safe for concurrent use.
+type liveConn struct {
+	conn    *mcp.Conn
+	alias   string
+	timeout time.Duration // a call's, unless it sets its own
+	secrets *redact.Set
+	workers *workers
+
+	mu     sync.Mutex
+	calls  map[*inflight]struct{}
+	closed bool
+}
+
+// inflight is one call on a live connection.
+type inflight struct {
+	sender *actor.PID // nil for a blocking caller
+	req    *CallTool
+	cancel context.CancelCauseFunc
+}
+
+// errCancelled is the cause of calls cancelled with CancelCall.
+var errCancelled = errors.New("cancelled")
+
+// timeoutError is the cause of a call that ran out of time; formatted only
+// when read.
+type timeoutError struct {
+	tool  string
+	after time.Duration
+}
+
+func (e *timeoutError) Error() string { return fmt.Sprintf("%s timed out after %v", e.tool, e.after) }
+
+// Is lets errors.Is(err, context.DeadlineExceeded) hold.
+func (e *timeoutError) Is(target error) bool { return target == context.DeadlineExceeded }
+
+// begin registers a call, or reports false when the connection is closed.
+func (l *liveConn) begin(ctx context.Context, sender *actor.PID, req *CallTool, display string) (context.Context, *inflight, context.CancelFunc, bool) {
+	timeout := req.Timeout
+	if timeout <= 0 {
+		timeout = l.timeout
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	ctx, cancelTimeout := context.WithTimeoutCause(ctx, timeout, &timeoutError{tool: display, after: timeout})
+	call := &inflight{sender: sender, req: req, cancel: cancel}
+	l.mu.Lock()
+	if l.closed {
+		l.mu.Unlock()
+		cancelTimeout()
+		cancel(nil)
+		return nil, nil, nil, false
+	}
+	l.calls[call] = struct{}{}
+	l.mu.Unlock()
+	return ctx, call, cancelTimeout, true
+}
+
+// run makes the call and forgets it.
+func (l *liveConn) run(ctx context.Context, call *inflight, cancelTimeout context.CancelFunc, tool, display string, progress func(mcp.Progress)) *ToolResult {
+	start := time.Now()
+	args := any(call.req.Args)
+	if len(call.req.Args) == 0 {
+		args = map[string]any{}
+	}
+	res, err := l.conn.CallTool(ctx, tool, args, progress)
+	secrets := l.secrets.Get()
+	res, err = redactResult(secrets, res), secrets.Error(err)
+	switch {
+	case err == nil:
+	case ctx.Err() != nil && context.Cause(ctx) != context.Canceled:
+		err = context.Cause(ctx) // the timeout, the cancellation or the connection's end, said plainly
+	case l.conn.Err() != nil:
+		err = fmt.Errorf("server %s disconnected: %w", l.alias, l.conn.Err())
+	}
+	cancelTimeout()
+	call.cancel(nil)
+	l.mu.Lock()
+	delete(l.calls, call)
+	l.mu.Unlock()
+	return &ToolResult{ID: call.req.ID, Tool: display, Result: res, Err: err, Elapsed: time.Since(start)}
+}
+
+// call makes a call on the calling goroutine (the blocking helpers). ok is
+// false when the connection closed before the call began.
+func (l *liveConn) call(ctx context.Context, req *CallTool, tool string, progress func(mcp.Progress)) (res *ToolResult, ok bool) {
+	display := l.alias + "." + tool
+	ctx, call, cancelTimeout, ok := l.begin(ctx, nil, req, display)
+	if !ok {
+		return nil, false
+	}
+	return l.run(ctx, call, cancelTimeout, tool, display, l.redacted(progress)), true
+}
+
+// start makes a call in a worker goroutine; its result goes to sender. It
+// reports false, doing nothing, when the connection is closed.
+func (l *liveConn) start(ctx context.Context, root *actor.RootContext, sender *actor.PID, req *CallTool, tool string) bool {
+	display := l.alias + "." + tool
+	ctx, call, cancelTimeout, ok := l.begin(ctx, sender, req, display)
+	if !ok {
+		return false
+	}
+	var progress func(mcp.Progress)
+	if to := req.ProgressTo; to != nil {
+		id := req.ID
+		progress = l.redacted(func(p mcp.Progress) { root.Send(to, &ToolProgress{ID: id, Tool: display, Progress: p}) })
+	}
+	l.workers.run(func() {
+		root.Send(sender, l.run(ctx, call, cancelTimeout, tool, display, progress))
+	})
+	return true
+}
+
+// redacted removes the secrets from progress messages on their way to f.
+func (l *liveConn) redacted(f func(mcp.Progress)) func(mcp.Progress) {
+	if f == nil {
+		return nil
+	}
+	return func(p mcp.Progress) {
+		p.Message = l.secrets.Get().String(p.Message)
+		f(p)
+	}
+}
+
+// cancel cancels the calls with id.
+func (l *liveConn) cancel(id string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for call := range l.calls {
+		if call.req.ID == id {
+			call.cancel(errCancelled)
+		}
+	}
+}
+
+// fail closes the connection to new calls and ends every call in flight
+// with err, at once.
+func (l *liveConn) fail(err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.closed = true
+	for call := range l.calls {
+		call.cancel(err)
+	}
+}
+
+// only is the one call in flight, if there is exactly one.
+func (l *liveConn) only() (*inflight, bool) {
+	if l == nil {
+		return nil, false
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.calls) != 1 {
+		return nil, false
+	}
+	for call := range l.calls {
+		return call, true
+	}
+	return nil, false
+}

@@ -1,0 +1,196 @@
+package servers
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"deckhand/config"
+)
+
+// ListServers asks the servers supervisor for every server's status. The
+// answer is a *ServerList. With WaitSettled, the answer waits until no server
+// is still on its first connection attempt (bound it with the request's
+// timeout).
+type ListServers struct{ WaitSettled bool }
+
+// ServerList answers ListServers, sorted by alias.
+type ServerList struct{ Servers []ServerStatus }
+
+// AddServer starts a server that was not in the config at start. The answer
+// is a *Done.
+type AddServer struct {
+	Alias  string
+	Server config.Server
+}
+
+// RemoveServer stops a server and forgets it. The answer is a *Done.
+type RemoveServer struct{ Alias string }
+
+// Done answers commands that have no other result.
+type Done struct{ Err error }
+
+// WatchServers subscribes PID to every *ServerStatus change; the current
+// statuses are sent at once.
+type WatchServers struct{ PID *actor.PID }
+
+// serversActor supervises one server actor per configured server.
+type serversActor struct {
+	initial  map[string]config.Server
+	deps     serverDeps
+	children map[string]*actor.PID
+	status   map[string]ServerStatus
+	watchers []*actor.PID
+	waiting  []*actor.PID // ListServers{WaitSettled} requests not yet answered
+	elicit   elicitations // servers' questions to the person (elicit.go)
+}
+
+func newServers(servers map[string]config.Server, deps serverDeps) *serversActor {
+	return &serversActor{initial: servers, deps: deps}
+}
+
+func (a *serversActor) Receive(c actor.Context) {
+	switch m := c.Message().(type) {
+	case *actor.Started:
+		a.children = map[string]*actor.PID{}
+		a.status = map[string]ServerStatus{}
+		for alias, srv := range a.initial {
+			a.spawn(c, alias, srv)
+		}
+		a.answerWaiting(c)
+	case *ServerStatus:
+		if _, known := a.status[m.Alias]; !known {
+			return // a late status from a removed server
+		}
+		a.status[m.Alias] = *m
+		for _, w := range a.watchers {
+			c.Send(w, m)
+		}
+		a.answerWaiting(c)
+	case *ListServers:
+		if m.WaitSettled && !a.settled() {
+			a.waiting = append(a.waiting, c.Sender())
+			return
+		}
+		c.Respond(a.list())
+	case *AddServer:
+		if err := config.ValidAlias(m.Alias); err != nil {
+			c.Respond(&Done{Err: fmt.Errorf("alias %q: %w", m.Alias, err)})
+			return
+		}
+		if _, taken := a.status[m.Alias]; taken {
+			c.Respond(&Done{Err: fmt.Errorf("a server named %q already exists", m.Alias)})
+			return
+		}
+		a.spawn(c, m.Alias, m.Server)
+		c.Respond(&Done{})
+	case *RemoveServer:
+		if _, ok := a.status[m.Alias]; !ok {
+			c.Respond(&Done{Err: fmt.Errorf("no server named %q", m.Alias)})
+			return
+		}
+		if pid := a.children[m.Alias]; pid != nil {
+			c.Stop(pid)
+		}
+		delete(a.children, m.Alias)
+		delete(a.status, m.Alias)
+		c.Send(a.deps.registry, &serverRemoved{alias: m.Alias})
+		gone := ServerStatus{Alias: m.Alias, State: StateStopped, Reason: "removed", Since: time.Now()}
+		for _, w := range a.watchers {
+			c.Send(w, &gone)
+		}
+		c.Respond(&Done{})
+	case *ReconnectServer:
+		if pid := a.children[m.Alias]; pid != nil {
+			c.Send(pid, m)
+		}
+	case *ConnectServer:
+		if pid := a.children[m.Alias]; pid != nil {
+			c.Send(pid, m)
+		}
+	case *WatchServers:
+		a.watchers = append(a.watchers, m.PID)
+		c.Watch(m.PID)
+		for _, st := range a.list().Servers {
+			c.Send(m.PID, &st)
+		}
+	case *actor.Terminated:
+		a.watchers = slices.DeleteFunc(a.watchers, func(p *actor.PID) bool { return p.Equal(m.Who) })
+	case *SignIn:
+		if pid := a.children[m.Alias]; pid != nil {
+			c.Forward(pid)
+		} else if c.Sender() != nil {
+			c.Respond(&ServerStatus{Alias: m.Alias, State: StateStopped, Reason: "no such server, or it is disabled"})
+		}
+	case *SignOut:
+		if pid := a.children[m.Alias]; pid != nil {
+			c.Forward(pid)
+		} else if c.Sender() != nil {
+			c.Respond(&Done{Err: fmt.Errorf("no server named %q is running", m.Alias)})
+		}
+	case *ElicitationRequested, *ElicitationAnswer, *elicitEnded:
+		a.elicitReceive(c, m)
+	case serverRequest:
+		a.forwardRequest(c, m) // resources and prompts (resources.go)
+	}
+}
+
+func (a *serversActor) spawn(c actor.Context, alias string, srv config.Server) {
+	st := ServerStatus{
+		Alias:     alias,
+		State:     StateConnecting,
+		Transport: srv.EffectiveTransport(),
+		Endpoint:  srv.Endpoint(),
+		Tools:     len(a.deps.cached[alias]), // offered from its last connection meanwhile
+		Since:     time.Now(),
+	}
+	if srv.Disabled {
+		st.State, st.Reason = StateStopped, "disabled in config"
+		a.status[alias] = st
+		return
+	}
+	a.status[alias] = st
+	deps, line := a.deps, &serverLine{}
+	pid, err := c.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return newServer(alias, srv, deps, line) }, inline), alias)
+	if err != nil {
+		st.State, st.Reason = StateFailed, "starting its actor: "+err.Error()
+		a.status[alias] = st
+		return
+	}
+	a.children[alias] = pid
+	// The tools of its last connection are offered until it lists its own:
+	// a slow start loses no call (a call waits for the connection).
+	c.Send(a.deps.registry, &serverSpawned{alias: alias, server: srv, pid: pid, line: line, cached: a.deps.cached[alias]})
+}
+
+func (a *serversActor) settled() bool {
+	for _, st := range a.status {
+		if !st.Settled() {
+			return false
+		}
+	}
+	return true
+}
+
+func (a *serversActor) answerWaiting(c actor.Context) {
+	if len(a.waiting) == 0 || !a.settled() {
+		return
+	}
+	list := a.list()
+	for _, w := range a.waiting {
+		c.Send(w, list)
+	}
+	a.waiting = nil
+}
+
+func (a *serversActor) list() *ServerList {
+	out := make([]ServerStatus, 0, len(a.status))
+	for _, st := range a.status {
+		out = append(out, st)
+	}
+	slices.SortFunc(out, func(x, y ServerStatus) int { return strings.Compare(x.Alias, y.Alias) })
+	return &ServerList{Servers: out}
+}

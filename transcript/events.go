@@ -1,0 +1,75 @@
+package transcript
+
+import (
+	"encoding/json"
+
+	"deckhand/replay"
+	"deckhand/store"
+)
+
+// FromEvents rebuilds a session's transcript from its logged events, read
+// the same way as when the conversation is resumed (package replay).
+func FromEvents(events []store.Event) *Transcript {
+	t := New()
+	attached := attachedFiles(events)
+	for _, run := range replay.Read(events).Runs {
+		t.StartRun(run.ID)
+		t.User(run.Text, run.Time)
+		t.Attached(attached[run.ID])
+		for _, step := range run.Steps {
+			if n := step.Notice; n != nil {
+				t.Note(n.Text, false)
+				continue
+			}
+			a := step.Answer
+			if a.Text != "" {
+				t.Assistant(a.Text, a.Time)
+			}
+			for _, c := range a.Calls {
+				t.ToolRequested(c.ID, c.Tool, c.Arguments)
+				ended := run.End.Status != store.RunRunning // else it may still be going, in another process
+				switch {
+				case c.Outcome == replay.NeverStarted && ended:
+					t.ToolFinished(c.ID, c.Tool, nil, c.Result(), true, false, 0)
+				case c.Outcome == replay.Unknown:
+					t.ToolStarted(c.ID, c.Tool, c.Arguments)
+					if ended {
+						t.ToolFinished(c.ID, c.Tool, nil, c.Result(), true, false, 0)
+					}
+				case c.Outcome == replay.Finished:
+					t.ToolStarted(c.ID, c.Tool, c.Arguments)
+					t.ToolFinished(c.ID, c.Tool, nil, c.Output, c.IsError, c.Denied, c.Elapsed)
+				}
+			}
+		}
+		switch run.End.Status {
+		case store.RunFailed:
+			t.NoteAction("The run failed: "+run.End.Error, true, ActionRetry)
+		case store.RunStopped:
+			t.NoteAction("Stopped.", false, ActionContinue)
+		case store.RunInterrupted:
+			t.Note("Deckhand stopped while this run was in progress.", true)
+		}
+		t.Calls()
+	}
+	t.Changes() // a fresh view draws everything anyway
+	return t
+}
+
+// attachedFiles are the files attached to each run's message, as its
+// run.started event names them.
+func attachedFiles(events []store.Event) map[string][]Attachment {
+	out := map[string][]Attachment{}
+	for _, e := range events {
+		if e.Kind != store.KindRunStarted {
+			continue
+		}
+		var d struct {
+			Attachments []Attachment `json:"attachments"`
+		}
+		if json.Unmarshal(e.Data, &d) == nil && len(d.Attachments) > 0 {
+			out[e.RunID] = d.Attachments
+		}
+	}
+	return out
+}

@@ -1,0 +1,575 @@
+// Package transcript is the model behind the window's chat view: a list of
+// rows (message headers, blocks of text, code blocks, tool-call cards,
+// notices) built from a conversation's events, with the changes since the
+// last look kept so that a view can redraw only what changed.
+//
+// A message is split into blocks (paragraphs, code fences, and pieces of at
+// most MaxBlock bytes), a row each: while an answer streams only its last
+// row changes, so the cost of a delta does not grow with the message, and a
+// long conversation can be shown by a virtualized list that never holds
+// every row's widgets.
+//
+// A Transcript belongs to one goroutine (the window's bridge actor); Rows
+// are values, safe to hand to another goroutine.
+package transcript
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"deckhand/clean"
+	"deckhand/tools"
+)
+
+// Kind is what a row shows.
+type Kind int
+
+const (
+	Header Kind = iota // who speaks: "You" or "Deckhand", with a copy of the whole message
+	Text               // a block of Markdown
+	Code               // a code block, monospace, with a copy button
+	Tool               // a tool-call card
+	Notice             // a note from Deckhand: a retry, the depth limit, an error
+)
+
+// ToolState is where a tool call stands.
+type ToolState int
+
+const (
+	Asked ToolState = iota // requested, waiting for the gate
+	Running
+	Succeeded
+	Failed
+	Denied
+)
+
+// Row is one line of the transcript view.
+type Row struct {
+	Kind Kind
+	Role string // "user" or "assistant", for headers and blocks
+	// Text is the block's Markdown, the code of a code block, the notice,
+	// or, for a header, the whole message (what its copy button copies).
+	Text      string
+	Lang      string // a code block's language
+	Streaming bool   // the last block of a message still arriving
+	// Plain: the block is shown as written, line breaks kept, not as
+	// Markdown (the person's own words).
+	Plain bool
+	Time  time.Time
+	Error bool // a notice that reports a failure
+
+	// Run is the run a user message's header begins, and Last says it is
+	// the conversation's last: the header offers Retry, Edit and Delete.
+	Run  string
+	Last bool
+	// Action is what a notice offers: "retry" (after a failure) or
+	// "continue" (after Stop, which also offers Retry). Only the last
+	// run's notices keep theirs.
+	Action string
+
+	// Tool cards.
+	Call     string
+	Tool     string // alias.tool
+	Args     string // pretty JSON
+	State    ToolState
+	Progress float64
+	Total    float64
+	Status   string // progress message
+	Output   string
+	Elapsed  time.Duration
+	// Expanded: the person asked to see all of a long card (Long arguments
+	// or output); until then the card shows their Preview.
+	Expanded bool
+	// Collapsed: the card shows its one-line header alone. The finished
+	// cards of a run of CollapseRun calls or more collapse when the run
+	// is over (Calls).
+	Collapsed bool
+	// Media is the result's images and resource links (nil: none), their
+	// names and URIs cleaned. An image's bytes are dropped, oldest first,
+	// once the transcript keeps more than MaxMediaBytes of them.
+	Media *tools.Media
+}
+
+// MaxBlock bounds a text block; longer paragraphs are cut at a line break
+// (or space) so that a streaming row stays small.
+const MaxBlock = 2048
+
+// CollapseAfter is how many lines of a tool's output a card shows before it
+// is expanded.
+const CollapseAfter = 8
+
+// CollapseRun is how many calls make a run long enough for its finished
+// cards to collapse when it is over.
+const CollapseRun = 4
+
+// MaxMediaBytes bounds the image bytes a transcript keeps.
+const MaxMediaBytes = 48 << 20
+
+// Transcript is one conversation's rows.
+type Transcript struct {
+	rows  []Row
+	runs  []runStart // where each run's rows begin
+	dirty map[int]bool
+	calls map[string]int // call id -> row
+
+	mediaRows  []int // rows whose Media keeps image bytes, oldest first
+	mediaBytes int
+
+	// The assistant message being streamed.
+	streaming bool
+	header    int             // its header row
+	text      strings.Builder // all of it so far
+	split     splitter
+}
+
+// New returns an empty transcript.
+func New() *Transcript {
+	return &Transcript{dirty: map[int]bool{}, calls: map[string]int{}}
+}
+
+// Len is the number of rows.
+func (t *Transcript) Len() int { return len(t.rows) }
+
+// Row returns row i.
+func (t *Transcript) Row(i int) Row { return t.rows[i] }
+
+// Changes returns the row count and copies of the rows changed since the
+// last call, and forgets them.
+func (t *Transcript) Changes() (n int, changed map[int]Row) {
+	if len(t.dirty) == 0 {
+		return len(t.rows), nil
+	}
+	changed = make(map[int]Row, len(t.dirty))
+	for i := range t.dirty {
+		if i < len(t.rows) {
+			changed[i] = t.rows[i]
+		}
+	}
+	clear(t.dirty)
+	return len(t.rows), changed
+}
+
+func (t *Transcript) add(r Row) int {
+	t.rows = append(t.rows, r)
+	i := len(t.rows) - 1
+	t.dirty[i] = true
+	return i
+}
+
+func (t *Transcript) set(i int, r Row) {
+	t.rows[i] = r
+	t.dirty[i] = true
+}
+
+// runStart is the first row of a run.
+type runStart struct {
+	id  string
+	row int
+}
+
+// Note actions.
+const (
+	ActionRetry    = "retry"
+	ActionContinue = "continue"
+	// ActionKey offers the settings at the API key (the model refused the
+	// key), besides Retry.
+	ActionKey = "key"
+)
+
+// StartRun begins run id: the rows added from here to the next run's are
+// its own. The run before is no longer the last: its header's Retry and
+// Edit, and its notices' actions, go.
+func (t *Transcript) StartRun(id string) {
+	t.endStream()
+	t.unlast()
+	t.runs = append(t.runs, runStart{id: id, row: len(t.rows)})
+}
+
+// unlast takes the last run's controls away.
+func (t *Transcript) unlast() {
+	if len(t.runs) == 0 {
+		return
+	}
+	for i := t.runs[len(t.runs)-1].row; i < len(t.rows); i++ {
+		if r := t.rows[i]; r.Last || r.Action != "" {
+			r.Last, r.Action = false, ""
+			t.set(i, r)
+		}
+	}
+}
+
+// RemoveRun takes run id's rows out (retry, edit, delete); false if the
+// transcript has no such run. The rows after it move up: the caller
+// redraws the whole view.
+func (t *Transcript) RemoveRun(id string) bool {
+	i := -1
+	for j, r := range t.runs {
+		if r.id == id {
+			i = j
+		}
+	}
+	if i < 0 || t.streaming {
+		return false
+	}
+	start, end := t.runs[i].row, len(t.rows)
+	if i+1 < len(t.runs) {
+		end = t.runs[i+1].row
+	}
+	n := end - start
+	t.rows = append(t.rows[:start], t.rows[end:]...)
+	t.runs = append(t.runs[:i], t.runs[i+1:]...)
+	for j := i; j < len(t.runs); j++ {
+		t.runs[j].row -= n
+	}
+	for call, row := range t.calls {
+		switch {
+		case row >= end:
+			t.calls[call] = row - n
+		case row >= start:
+			delete(t.calls, call)
+		}
+	}
+	media := t.mediaRows[:0]
+	t.mediaBytes = 0
+	for _, row := range t.mediaRows {
+		switch {
+		case row >= end:
+			row -= n
+		case row >= start:
+			continue
+		}
+		media = append(media, row)
+		t.mediaBytes += t.rows[row].Media.Bytes()
+	}
+	t.mediaRows = media
+	if i == len(t.runs) && i > 0 { // the last run went: the one before is last now
+		if h := t.runs[i-1].row; h < len(t.rows) && t.rows[h].Kind == Header {
+			r := t.rows[h]
+			r.Last = true
+			t.rows[h] = r
+		}
+	}
+	clear(t.dirty)
+	for j := range t.rows {
+		t.dirty[j] = true
+	}
+	return true
+}
+
+// User adds what the person said; after StartRun, its header begins the
+// run.
+func (t *Transcript) User(text string, at time.Time) {
+	t.endStream()
+	h := Row{Kind: Header, Role: "user", Text: text, Time: at}
+	if n := len(t.runs); n > 0 && t.runs[n-1].row == len(t.rows) {
+		h.Run, h.Last = t.runs[n-1].id, true
+	}
+	t.add(h)
+	for _, b := range splitAll(text) {
+		b.Role, b.Plain = "user", b.Kind == Text
+		t.add(b)
+	}
+}
+
+// Delta appends streamed text to the assistant's answer.
+func (t *Transcript) Delta(text string, at time.Time) {
+	text = clean.Text(text)
+	if text == "" {
+		return
+	}
+	if !t.streaming {
+		t.streaming = true
+		t.header = t.add(Row{Kind: Header, Role: "assistant", Time: at})
+		t.text.Reset()
+		t.split = splitter{}
+	}
+	t.text.WriteString(text)
+	full := t.text.String()
+	// Blocks that closed become rows of their own; the open one follows.
+	for _, b := range t.split.feed(full) {
+		t.placeBlock(b, false)
+	}
+	t.placeBlock(t.split.open(full), true)
+}
+
+// placeBlock writes a block into its row: the open block's row is reused
+// until it closes.
+func (t *Transcript) placeBlock(b block, streaming bool) {
+	r := b.row()
+	r.Role, r.Streaming = "assistant", streaming
+	idx := t.header + 1 + b.index
+	if idx < len(t.rows) {
+		t.set(idx, r)
+		return
+	}
+	t.add(r)
+}
+
+// Assistant completes the assistant's answer with its final text (which may
+// differ from what streamed, or arrive without streaming at all).
+func (t *Transcript) Assistant(text string, at time.Time) {
+	text = clean.Text(text)
+	if t.streaming && t.text.String() == text {
+		// The header's copy button copies the whole message, now complete.
+		t.set(t.header, Row{Kind: Header, Role: "assistant", Text: text, Time: t.rows[t.header].Time})
+		// Close the last block: the text's last line is complete now.
+		full := t.text.String() + "\n"
+		for _, b := range t.split.feed(full) {
+			t.placeBlock(b, false)
+		}
+		if last := t.split.open(full); strings.TrimSpace(last.text) != "" || last.code {
+			t.placeBlock(last, false)
+		} else if n := t.header + 1 + last.index; n == len(t.rows)-1 && t.rows[n].Streaming {
+			// The open row turned out empty (the text ended with a blank line).
+			t.rows = t.rows[:n]
+			delete(t.dirty, n)
+		}
+		t.streaming = false
+		return
+	}
+	if text == "" {
+		t.endStream()
+		return
+	}
+	if t.streaming {
+		// Replace what streamed with the final text.
+		t.rows = t.rows[:t.header]
+		for i := range t.dirty {
+			if i >= t.header {
+				delete(t.dirty, i)
+			}
+		}
+		t.streaming = false
+	}
+	t.add(Row{Kind: Header, Role: "assistant", Text: text, Time: at})
+	for _, b := range splitAll(text) {
+		b.Role = "assistant"
+		t.add(b)
+	}
+}
+
+// endStream closes a stream that ended without a final message (stopped).
+func (t *Transcript) endStream() {
+	if !t.streaming {
+		return
+	}
+	t.streaming = false
+	if n := len(t.rows) - 1; n > t.header && t.rows[n].Streaming {
+		r := t.rows[n]
+		r.Streaming = false
+		t.set(n, r)
+	}
+}
+
+// ToolRequested adds a card for a call the model asked for.
+func (t *Transcript) ToolRequested(call, tool string, args json.RawMessage) {
+	tool = clean.Line(tool)
+	t.endStream()
+	if _, ok := t.calls[call]; ok {
+		return
+	}
+	t.calls[call] = t.add(Row{Kind: Tool, Call: call, Tool: tool, Args: clean.Text(readableJSON(tools.PrettyArgs(args))), State: Asked})
+}
+
+// ToolStarted marks a call running.
+func (t *Transcript) ToolStarted(call, tool string, args json.RawMessage) {
+	i, ok := t.calls[call]
+	if !ok {
+		t.ToolRequested(call, tool, args)
+		i = t.calls[call]
+	}
+	r := t.rows[i]
+	r.State = Running
+	t.set(i, r)
+}
+
+// ToolProgress updates a running call's progress.
+func (t *Transcript) ToolProgress(call string, progress, total float64, message string) {
+	message = clean.Line(message)
+	i, ok := t.calls[call]
+	if !ok {
+		return
+	}
+	r := t.rows[i]
+	r.Progress, r.Total, r.Status = progress, total, message
+	t.set(i, r)
+}
+
+// ToolFinished shows how a call ended.
+func (t *Transcript) ToolFinished(call, tool string, args json.RawMessage, output string, isError, denied bool, elapsed time.Duration) {
+	tool, output = clean.Line(tool), clean.Text(output)
+	i, ok := t.calls[call]
+	if !ok {
+		t.ToolRequested(call, tool, args)
+		i = t.calls[call]
+	}
+	r := t.rows[i]
+	switch {
+	case denied:
+		r.State = Denied
+	case isError:
+		r.State = Failed
+	default:
+		r.State = Succeeded
+	}
+	r.Output, r.Elapsed = output, elapsed
+	t.set(i, r)
+}
+
+// ToolMedia gives a finished call's card the images and links of its
+// result. Names and URIs are cleaned; image bytes past MaxMediaBytes in the
+// whole transcript are dropped from the oldest cards first.
+func (t *Transcript) ToolMedia(call string, m *tools.Media) {
+	i, ok := t.calls[call]
+	if !ok || m == nil {
+		return
+	}
+	m = m.Map(clean.Line)
+	r := t.rows[i]
+	if r.Media != nil {
+		t.mediaBytes -= r.Media.Bytes()
+		t.mediaRows = slices.DeleteFunc(t.mediaRows, func(j int) bool { return j == i })
+	}
+	r.Media = m
+	t.set(i, r)
+	if n := m.Bytes(); n > 0 {
+		t.mediaBytes += n
+		t.mediaRows = append(t.mediaRows, i)
+	}
+	for t.mediaBytes > MaxMediaBytes && len(t.mediaRows) > 0 {
+		j := t.mediaRows[0]
+		t.mediaRows = t.mediaRows[1:]
+		if j >= len(t.rows) || t.rows[j].Media == nil {
+			continue
+		}
+		old := t.rows[j]
+		t.mediaBytes -= old.Media.Bytes()
+		dropped := &tools.Media{Images: slices.Clone(old.Media.Images), Links: old.Media.Links}
+		for k := range dropped.Images {
+			if dropped.Images[k].Data != nil {
+				dropped.Images[k].Data = nil
+				dropped.Images[k].Refused = "no longer kept (later images took its place)"
+			}
+		}
+		old.Media = dropped
+		t.set(j, old)
+	}
+}
+
+// Expand shows (or hides again) the whole of a card; either way the card
+// is open (not Collapsed).
+func (t *Transcript) Expand(i int, expanded bool) {
+	if i < 0 || i >= len(t.rows) || t.rows[i].Kind != Tool {
+		return
+	}
+	r := t.rows[i]
+	r.Expanded, r.Collapsed = expanded, false
+	t.set(i, r)
+}
+
+// Collapse folds a card to its header, or opens it again.
+func (t *Transcript) Collapse(i int, collapsed bool) {
+	if i < 0 || i >= len(t.rows) || t.rows[i].Kind != Tool || t.rows[i].Collapsed == collapsed {
+		return
+	}
+	r := t.rows[i]
+	r.Collapsed = collapsed
+	t.set(i, r)
+}
+
+// Long reports whether a card's text (arguments or output) is long enough
+// to show only its Preview until expanded.
+func Long(s string) bool {
+	return len(s) > previewBytes || strings.Count(s, "\n") >= CollapseAfter
+}
+
+// Note adds a notice; isError marks a failure.
+func (t *Transcript) Note(text string, isError bool) {
+	t.NoteAction(text, isError, "")
+}
+
+// NoteAction adds a notice that offers an action (ActionRetry,
+// ActionContinue) until the next run starts.
+func (t *Transcript) NoteAction(text string, isError bool, action string) {
+	text = clean.Text(text)
+	t.endStream()
+	t.add(Row{Kind: Notice, Text: text, Error: isError, Action: action})
+}
+
+// Calls resets the call ids seen, at the end of a run: ids are the model's
+// and may repeat in the next run. The finished cards of a run of
+// CollapseRun calls or more collapse: the answer is what is read then.
+func (t *Transcript) Calls() {
+	if len(t.calls) >= CollapseRun {
+		for _, i := range t.calls {
+			switch t.rows[i].State {
+			case Succeeded, Failed, Denied:
+				t.Collapse(i, true)
+			}
+		}
+	}
+	clear(t.calls)
+}
+
+// previewBytes bounds a Preview.
+const previewBytes = 1500
+
+// Preview is the head of a long text: its first CollapseAfter lines, and
+// how much is hidden.
+func Preview(output string) string {
+	lines := strings.SplitN(output, "\n", CollapseAfter+1)
+	head := strings.Join(lines[:min(len(lines), CollapseAfter)], "\n")
+	if len(head) > previewBytes {
+		head = head[:previewBytes]
+		for len(head) > 0 && !utf8.RuneStart(output[len(head)]) {
+			head = head[:len(head)-1]
+		}
+	}
+	if rest := len(output) - len(head); rest > 0 {
+		head += fmt.Sprintf("\n… %s more", tools.Size(rest))
+	}
+	return head
+}
+
+// Attachment is a file attached to the person's message, as the
+// transcript names it.
+type Attachment struct {
+	Name string
+	Size int // bytes
+}
+
+// Attached names the files attached to the person's last message, under
+// it, one line each: "📎 notes.txt (3.2 KiB)".
+func (t *Transcript) Attached(files []Attachment) {
+	if len(files) == 0 {
+		return
+	}
+	lines := make([]string, len(files))
+	for i, f := range files {
+		lines[i] = "📎 " + codeSpan(clean.Line(f.Name)) + " (" + tools.Size(f.Size) + ")"
+	}
+	t.add(Row{Kind: Text, Role: "user", Text: strings.Join(lines, "\n\n")})
+}
+
+// codeSpan is text as a Markdown code span, shown as it is: its fence is
+// longer than any run of backticks in it.
+func codeSpan(s string) string {
+	longest, n := 0, 0
+	for _, r := range s {
+		if r == '`' {
+			n++
+			longest = max(longest, n)
+		} else {
+			n = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		s = " " + s + " "
+	}
+	return fence + s + fence
+}

@@ -20,8 +20,12 @@ type Deps struct {
 	Config *config.Config
 	// LookupEnv reads the model's api_key_env (nil: os.LookupEnv).
 	LookupEnv func(string) (string, bool)
-	Registry  *actor.PID      // watched for the catalog's changes
-	Router    *servers.Router // where calls go
+	// FindKey finds the model's API key (nil: keys.Resolve, the
+	// environment then the keyring). It may block; it is called off the
+	// conversations' Receive.
+	FindKey  KeyResolver
+	Registry *actor.PID      // watched for the catalog's changes
+	Router   *servers.Router // where calls go
 	// Pins hold the tools' pinned definitions; nil: none are kept.
 	Pins *servers.Pins
 	// Secrets are removed from tool results: a tool that prints the
@@ -47,8 +51,9 @@ func Spawn(root *actor.RootContext, d Deps) *actor.PID {
 		secrets:   d.Secrets,
 		pins:      d.Pins,
 		cfg:       d.Config,
-		client:    modelClient(d.Config.Model, d.LookupEnv),
+		client:    modelClient(d.Config.Model, d.LookupEnv, d.FindKey),
 		lookupEnv: d.LookupEnv,
+		findKey:   d.FindKey,
 		registry:  d.Registry,
 		router:    d.Router,
 		validator: tools.NewValidator(1024),

@@ -154,7 +154,7 @@ func (a *serversActor) spawn(c actor.Context, alias string, srv config.Server) {
 	}
 	a.status[alias] = st
 	deps, line := a.deps, &serverLine{}
-	pid, err := c.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return newServer(alias, srv, deps, line) }, inline), alias)
+	pid, err := c.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return newServer(alias, srv, deps, line) }), alias)
 	if err != nil {
 		st.State, st.Reason = StateFailed, "starting its actor: "+err.Error()
 		a.status[alias] = st

@@ -63,8 +63,14 @@ type Options struct {
 
 // SpawnRegistry starts the registry: it builds the merged tool catalog from
 // what the servers list, observes pins, and swaps the catalog into r.
+//
+// It has a mailbox of its own (the default dispatcher): a sender (the
+// window's UI thread, enabling a tool) never runs a catalog rebuild. A
+// sender that needs what it sent applied before it reads the router asks
+// the registry anything (GetCatalog) first: its mailbox is first in,
+// first out.
 func SpawnRegistry(root *actor.RootContext, log *slog.Logger, pins *Pins, r *Router) *actor.PID {
-	return root.Spawn(actor.PropsFromProducer(func() actor.Actor { return newRegistry(log, pins, r) }, inline))
+	return root.Spawn(actor.PropsFromProducer(func() actor.Actor { return newRegistry(log, pins, r) }))
 }
 
 // Spawn starts the servers supervisor (one-for-one, restarting with
@@ -111,11 +117,3 @@ func Spawn(root *actor.RootContext, o Options) *actor.PID {
 		actor.WithSupervisor(actor.NewExponentialBackoffStrategy(time.Minute, 500*time.Millisecond)),
 	))
 }
-
-// inline runs an actor's mailbox on the sending goroutine when the actor is
-// idle, instead of on a new goroutine: the same one-message-at-a-time
-// guarantee, without a goroutine handoff per message. For actors whose
-// Receive is quick and never blocks (the registry, the server actors), on
-// the path of every tool call; a handoff costs 6 to 9µs on a small VM, a
-// tenth of a stdio round trip (BenchmarkCallTool).
-var inline = actor.WithDispatcher(actor.NewSynchronizedDispatcher(300))

@@ -62,7 +62,10 @@ func (s *System) Catalog(ctx context.Context) (*tools.Catalog, error) {
 	return ask[*tools.Catalog](ctx, s, s.Registry, &servers.GetCatalog{})
 }
 
-// AddServer starts a server that was not in the config.
+// AddServer starts a server that was not in the config. An error that
+// matches servers.ErrNotStarted (a *servers.StartError) means its actor
+// could not be started: the server is not there, and adding it may be tried
+// again.
 func (s *System) AddServer(ctx context.Context, alias string, srv config.Server) error {
 	s.addSecrets(&config.Config{MCP: config.MCP{Servers: map[string]config.Server{alias: srv}}})
 	d, err := ask[*servers.Done](ctx, s, s.Servers, &servers.AddServer{Alias: alias, Server: srv})

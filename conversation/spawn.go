@@ -2,7 +2,6 @@ package conversation
 
 import (
 	"log/slog"
-	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -46,6 +45,15 @@ type Deps struct {
 
 // Spawn starts the conversations supervisor (one-for-one): it opens a
 // conversation for each StartConversation and passes ConfigChanged on.
+//
+// Restart policies. A conversation is stopped, never restarted: one that
+// panics fails its run visibly and stops itself (recoverFailure), and the
+// supervisor stops any that fails otherwise; a restart would forget the
+// history and pretend nothing happened, while the log holds every event to
+// reopen it from. Its stream actor ends its request with an error on a
+// panic (stream.go), which fails the run. The supervisor itself resumes
+// (servers.Resume): a panic drops that message and keeps the open
+// conversations, which a restart would stop.
 func Spawn(root *actor.RootContext, d Deps) *actor.PID {
 	cd := convDeps{
 		secrets:   d.Secrets,
@@ -65,6 +73,7 @@ func Spawn(root *actor.RootContext, d Deps) *actor.PID {
 	store := d.Log
 	return root.Spawn(actor.PropsFromProducer(
 		func() actor.Actor { return &conversationsActor{deps: cd, log: store} },
-		actor.WithSupervisor(actor.NewOneForOneStrategy(10, time.Minute, actor.DefaultDecider)),
+		actor.WithSupervisor(actor.NewOneForOneStrategy(0, 0, func(any) actor.Directive { return actor.StopDirective })),
+		actor.WithGuardian(servers.Resume),
 	))
 }

@@ -111,3 +111,21 @@ func TestKeyLookupFailureFailsTheRun(t *testing.T) {
 		t.Fatalf("want the run failed for want of a key: %+v", fin)
 	}
 }
+
+// A panic in the model request (a bug; here in finding the key) fails the
+// run with the error instead of ending the process, and the conversation
+// carries on: the next message runs.
+func TestStreamPanicFailsTheRun(t *testing.T) {
+	buggy := func(config.Model, func(string) (string, bool)) (keys.Key, error) {
+		panic("a bug while reading the key")
+	}
+	root, conv, events := startBare(t, buggy)
+	root.Send(conv, &UserMessage{Text: "hello"})
+	fin := next[*RunFinished](t, events, 5*time.Second)
+	if fin.Err == nil || fin.Stopped {
+		t.Fatalf("want the run failed: %+v", fin)
+	}
+	root.Send(conv, &UserMessage{Text: "again"})
+	next[*RunStarted](t, events, 5*time.Second)
+	next[*RunFinished](t, events, 5*time.Second)
+}

@@ -41,6 +41,11 @@ type (
 // API key may wait for the keyring (up to keys.Timeout), which no Receive
 // may do. A client that cannot be made (no key) is a streamDone with the
 // error.
+//
+// Restart policy: none. A panic on the request's goroutine (a bug) is a
+// streamDone with the error, which fails the run; the conversation then
+// stops the stream. Nothing of it is worth keeping: the run's state is the
+// conversation's.
 type streamActor struct {
 	client  func() (*llm.Client, error)
 	model   string // the model this run asks (SetModel), if not the client's
@@ -65,6 +70,11 @@ func (a *streamActor) Receive(c actor.Context) {
 const maxRetryWait = time.Minute
 
 func (a *streamActor) run(ctx context.Context, root *actor.RootContext, parent *actor.PID) {
+	defer func() {
+		if p := recover(); p != nil {
+			root.Send(parent, &streamDone{seq: a.seq, err: fmt.Errorf("internal error in the model request: %v", p)})
+		}
+	}()
 	client, err := a.client()
 	if ctx.Err() != nil {
 		return // stopped while the key was read: nobody waits for an answer

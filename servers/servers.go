@@ -155,8 +155,12 @@ func (a *serversActor) Receive(c actor.Context) {
 			c.Send(pid, m)
 		}
 	case *WatchServers:
-		a.watchers = append(a.watchers, m.PID)
-		c.Watch(m.PID)
+		// Once per watcher: one that asks again gets the statuses again,
+		// and each change once.
+		if !slices.ContainsFunc(a.watchers, m.PID.Equal) {
+			a.watchers = append(a.watchers, m.PID)
+			c.Watch(m.PID)
+		}
 		for _, st := range a.list().Servers {
 			c.Send(m.PID, &st)
 		}

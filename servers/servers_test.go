@@ -15,15 +15,15 @@ import (
 
 // startServers starts a registry and a servers supervisor whose servers
 // connect on demand (none dials here): each alias in cached has a tool.
-func startServers(t *testing.T, as *actor.ActorSystem, cached ...string) *actor.PID {
+func startServers(t *testing.T, as *actor.ActorSystem, cached ...string) (sup, registry *actor.PID) {
 	t.Helper()
 	log := slog.New(slog.DiscardHandler)
-	registry := SpawnRegistry(as.Root, log, nil, &Router{})
+	registry = SpawnRegistry(as.Root, log, nil, &Router{})
 	tools := map[string][]*sdk.Tool{}
 	for _, alias := range cached {
 		tools[alias] = []*sdk.Tool{{Name: "echo", InputSchema: map[string]any{"type": "object"}}}
 	}
-	return Spawn(as.Root, Options{Registry: registry, Logger: log, Conns: &sync.WaitGroup{}, Cached: tools})
+	return Spawn(as.Root, Options{Registry: registry, Logger: log, Conns: &sync.WaitGroup{}, Cached: tools}), registry
 }
 
 func onDemand() config.Server {
@@ -43,7 +43,7 @@ func done(t *testing.T, as *actor.ActorSystem, pid *actor.PID, msg any) error {
 // the new actor waits for the old one's name instead of failing to start.
 func TestRemoveThenAddTheSameAlias(t *testing.T) {
 	as := quietSystem(t)
-	sup := startServers(t, as, "a")
+	sup, _ := startServers(t, as, "a")
 	if err := done(t, as, sup, &AddServer{Alias: "a", Server: onDemand()}); err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestRemoveThenAddTheSameAlias(t *testing.T) {
 // not a success with a failed status to find.
 func TestAddServerThatCannotStart(t *testing.T) {
 	as := quietSystem(t)
-	sup := startServers(t, as)
+	sup, _ := startServers(t, as)
 	// Take the actor's name, as a stuck old actor would.
 	squatter, _ := as.ProcessRegistry.Get(actor.NewFuture(as, time.Minute).PID())
 	if _, ok := as.ProcessRegistry.Add(squatter, sup.Id+"/taken"); !ok {

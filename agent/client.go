@@ -29,6 +29,7 @@ func (s *System) ServerStatuses(ctx context.Context, waitSettled bool) ([]server
 	if waitSettled {
 		list, err := ask[*servers.ServerList](ctx, s, s.Servers, &servers.ListServers{WaitSettled: true})
 		if err == nil {
+			s.caughtUp()
 			return list.Servers, nil
 		}
 		if ctx.Err() == nil && !errors.Is(err, context.DeadlineExceeded) {
@@ -39,21 +40,39 @@ func (s *System) ServerStatuses(ctx context.Context, waitSettled bool) ([]server
 	if err != nil {
 		return nil, err
 	}
+	s.caughtUp()
 	return list.Servers, nil
 }
 
-// Catalog returns the merged tool catalog.
-func (s *System) Catalog(ctx context.Context) (*tools.Catalog, error) {
-	return s.router.Catalog(), nil
+// caughtUp waits until the registry has taken every message sent to it
+// before now: a server reports its tools to the registry before it reports
+// itself ready, so that after a status (or AddServer, RemoveServer,
+// SetDisabledTools) the router's catalog holds what it says. The registry
+// has a mailbox of its own (first in, first out), so one question is
+// enough.
+func (s *System) caughtUp() {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	ask[*tools.Catalog](ctx, s, s.Registry, &servers.GetCatalog{})
 }
 
-// AddServer starts a server that was not in the config.
+// Catalog returns the merged tool catalog, with everything sent to the
+// registry before the call applied.
+func (s *System) Catalog(ctx context.Context) (*tools.Catalog, error) {
+	return ask[*tools.Catalog](ctx, s, s.Registry, &servers.GetCatalog{})
+}
+
+// AddServer starts a server that was not in the config. An error that
+// matches servers.ErrNotStarted (a *servers.StartError) means its actor
+// could not be started: the server is not there, and adding it may be tried
+// again.
 func (s *System) AddServer(ctx context.Context, alias string, srv config.Server) error {
 	s.addSecrets(&config.Config{MCP: config.MCP{Servers: map[string]config.Server{alias: srv}}})
 	d, err := ask[*servers.Done](ctx, s, s.Servers, &servers.AddServer{Alias: alias, Server: srv})
 	if err != nil {
 		return err
 	}
+	s.caughtUp()
 	return d.Err
 }
 
@@ -63,6 +82,7 @@ func (s *System) RemoveServer(ctx context.Context, alias string) error {
 	if err != nil {
 		return err
 	}
+	s.caughtUp() // its tools are gone from the router's catalog
 	return d.Err
 }
 

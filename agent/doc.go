@@ -11,6 +11,13 @@
 //	│       └── stream      one model request, streaming (one at a time)
 //	└── store           the only writer of the log (package store/writer)
 //
+// What a panic (a bug) does, decided where each is spawned: a server's
+// actor is restarted with backoff and connects again; a conversation fails
+// its run visibly and stops (the log keeps it, to reopen), its stream ends
+// the request with the error; the registry, the two supervisors and the
+// store resume (servers.Resume), dropping the message and keeping what
+// they hold, which a restart would lose. Watchers are kept once per PID.
+//
 // The user actor (the window's bridge in package gui, or the terminal of
 // `deckhand chat`) lives outside: it starts conversations, watches their
 // events and answers their approval requests, with the same messages

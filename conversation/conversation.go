@@ -123,6 +123,9 @@ type convDeps struct {
 	cfg       *config.Config
 	client    func() (*llm.Client, error)
 	lookupEnv func(string) (string, bool)
+	// findKey finds the model's key (nil: keys.Resolve); client may
+	// block on it (the keyring): only stream actors call client.
+	findKey   KeyResolver
 	registry  *actor.PID      // for the catalog's changes
 	router    *servers.Router // where calls go
 	validator *tools.Validator
@@ -272,7 +275,7 @@ func (a *conversationActor) Receive(c actor.Context) {
 		a.watchers = append(a.watchers, m.PID)
 	case *ConfigChanged:
 		a.deps.cfg = m.Config
-		a.deps.client = modelClient(m.Config.Model, a.deps.lookupEnv)
+		a.deps.client = modelClient(m.Config.Model, a.deps.lookupEnv, a.deps.findKey)
 		a.surface = request.Plan(a.catalog, m.Config)
 	case *UserMessage:
 		switch {

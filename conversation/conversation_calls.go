@@ -302,6 +302,7 @@ func (a *conversationActor) dispatch(c actor.Context, cs *callState, parallel bo
 		Resolved:   &t,
 		Args:       cs.args,
 		ProgressTo: c.Self(),
+		Origin:     servers.CallOrigin{Conversation: a.id, Run: r.id, Call: cs.id},
 	}, c.Self())
 }
 

@@ -88,17 +88,11 @@ func longestRun(s string, r byte) int {
 // request sends the conversation so far to the model.
 func (a *conversationActor) request(c actor.Context) {
 	r := a.run
-	client, err := a.deps.client()
-	if err != nil {
-		a.finish(c, err, false)
+	cfg := a.deps.cfg
+	if !cfg.Model.Configured() {
+		a.finish(c, ErrNoModel, false)
 		return
 	}
-	if r.model != client.Model {
-		cl := *client
-		cl.Model = r.model // chosen for this conversation (SetModel)
-		client = &cl
-	}
-	cfg := a.deps.cfg
 	system := cfg.Model.WithSystemPrompt(request.System(a.policy().AllowExec, a.surface.Index))
 	toolDefs := a.surface.Tools(a.loaded)
 	toolTok := a.surface.Tokens + a.surface.LoadedTokens(a.loaded)
@@ -122,9 +116,12 @@ func (a *conversationActor) request(c actor.Context) {
 		r.promptEstimate += request.MessageTokens(m)
 	}
 	a.emit(c, &PromptBuilt{Conversation: a.id, Run: r.id, Messages: len(req.Messages), Dropped: dropped, Tools: len(req.Tools), EstimatedTokens: r.promptEstimate})
-	seq, retries := r.seq, cfg.Model.Retries()
+	// The client (and so the API key, which may come from the keyring and
+	// take seconds) is made on the stream's goroutine: Receive never waits
+	// for it, and a Stop meanwhile is taken at once.
+	seq, retries, client, model := r.seq, cfg.Model.Retries(), a.deps.client, r.model
 	r.stream = c.Spawn(actor.PropsFromProducer(func() actor.Actor {
-		return &streamActor{client: client, req: req, retries: retries, seq: seq}
+		return &streamActor{client: client, model: model, req: req, retries: retries, seq: seq}
 	}))
 }
 

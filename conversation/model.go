@@ -15,9 +15,17 @@ import (
 // conversation first needs it, so that a missing key is an error in the
 // conversation, not at start. The key is read once per config: a key saved
 // or removed in the settings comes with a change of config.
-func modelClient(m config.Model, lookup func(string) (string, bool)) func() (*llm.Client, error) {
+//
+// The keyring may take up to keys.Timeout to answer (an unlock prompt), so
+// the client is made where waiting is harmless: on the stream actor's
+// goroutine (stream.go), never in a conversation's Receive. resolve finds
+// the key (nil: keys.Resolve).
+func modelClient(m config.Model, lookup func(string) (string, bool), resolve KeyResolver) func() (*llm.Client, error) {
 	if lookup == nil {
 		lookup = os.LookupEnv
+	}
+	if resolve == nil {
+		resolve = keys.Resolve
 	}
 	var mu sync.Mutex
 	var key *keys.Key
@@ -28,7 +36,7 @@ func modelClient(m config.Model, lookup func(string) (string, bool)) func() (*ll
 		mu.Lock()
 		defer mu.Unlock()
 		if key == nil {
-			k, err := keys.Resolve(m, lookup)
+			k, err := resolve(m, lookup)
 			if err != nil && m.APIKeyEnv != "" {
 				return nil, fmt.Errorf("reading the API key: %w", err)
 			}
@@ -47,3 +55,7 @@ func modelClient(m config.Model, lookup func(string) (string, bool)) func() (*ll
 		return &llm.Client{Provider: m.Provider, BaseURL: m.BaseURL, Model: m.Name, Timeout: m.StreamTimeout, APIKey: key.Value(), KeyFrom: from}, nil
 	}
 }
+
+// KeyResolver finds the model's API key: keys.Resolve, or a stand-in in
+// tests. It may block (the keyring over D-Bus).
+type KeyResolver func(m config.Model, lookupEnv func(string) (string, bool)) (keys.Key, error)

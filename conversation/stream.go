@@ -36,8 +36,19 @@ type (
 // text as it arrives, then the whole turn. Refusals that may pass (429, 5xx,
 // a server not yet listening) are retried before anything was received,
 // honouring Retry-After. Stopping the actor cancels the HTTP request.
+//
+// The model client is made first, on the request's goroutine: reading the
+// API key may wait for the keyring (up to keys.Timeout), which no Receive
+// may do. A client that cannot be made (no key) is a streamDone with the
+// error.
+//
+// Restart policy: none. A panic on the request's goroutine (a bug) is a
+// streamDone with the error, which fails the run; the conversation then
+// stops the stream. Nothing of it is worth keeping: the run's state is the
+// conversation's.
 type streamActor struct {
-	client  *llm.Client
+	client  func() (*llm.Client, error)
+	model   string // the model this run asks (SetModel), if not the client's
 	req     *llm.Request
 	retries int
 	seq     int
@@ -59,8 +70,26 @@ func (a *streamActor) Receive(c actor.Context) {
 const maxRetryWait = time.Minute
 
 func (a *streamActor) run(ctx context.Context, root *actor.RootContext, parent *actor.PID) {
+	defer func() {
+		if p := recover(); p != nil {
+			root.Send(parent, &streamDone{seq: a.seq, err: fmt.Errorf("internal error in the model request: %v", p)})
+		}
+	}()
+	client, err := a.client()
+	if ctx.Err() != nil {
+		return // stopped while the key was read: nobody waits for an answer
+	}
+	if err != nil {
+		root.Send(parent, &streamDone{seq: a.seq, err: err})
+		return
+	}
+	if a.model != "" && a.model != client.Model {
+		cl := *client
+		cl.Model = a.model // chosen for this conversation (SetModel)
+		client = &cl
+	}
 	for attempt := 0; ; attempt++ {
-		s, err := a.client.Stream(ctx, a.req)
+		s, err := client.Stream(ctx, a.req)
 		if err != nil {
 			if wait, ok := retryable(err, attempt); ok && attempt < a.retries && ctx.Err() == nil {
 				root.Send(parent, &streamRetrying{seq: a.seq, err: err, wait: wait})

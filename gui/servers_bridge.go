@@ -3,14 +3,11 @@ package gui
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"deckhand/agent"
 	"deckhand/config"
-	"deckhand/servers"
 )
 
 // uiServerChanged says the config file changed a server: old (if not "")
@@ -41,31 +38,11 @@ func (b *bridge) serverChanged(c actor.Context, m *uiServerChanged) {
 		if m.srv == nil {
 			return
 		}
-		for try := 0; ; try++ {
-			if err := sys.AddServer(ctx, m.alias, *m.srv); err != nil {
-				root.Send(self, &serverCommandFailed{fmt.Errorf("connecting %q: %w", m.alias, err)})
-				return
-			}
-			// The old actor of that name may not have stopped yet when
-			// the new one was spawned: then spawn it again.
-			if try == 5 || !spawnClashed(ctx, sys, m.alias) {
-				return
-			}
-			sys.RemoveServer(ctx, m.alias)
-			time.Sleep(50 * time.Millisecond)
+		// A server replaced under the same alias starts once its old
+		// actor has stopped (AddServer waits for that); an actor that
+		// cannot start at all is an error (servers.ErrNotStarted).
+		if err := sys.AddServer(ctx, m.alias, *m.srv); err != nil {
+			root.Send(self, &serverCommandFailed{fmt.Errorf("connecting %q: %w", m.alias, err)})
 		}
 	}()
-}
-
-func spawnClashed(ctx context.Context, sys *agent.System, alias string) bool {
-	list, err := sys.ServerStatuses(ctx, false)
-	if err != nil {
-		return false
-	}
-	for _, st := range list {
-		if st.Alias == alias {
-			return st.State == servers.StateFailed && strings.HasPrefix(st.Reason, "starting its actor")
-		}
-	}
-	return false
 }

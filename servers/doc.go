@@ -21,9 +21,10 @@
 // Receive never blocks: connecting, listing, calling and signing in run in
 // goroutines that report back to their actor by message, tagged with a
 // connection generation or call id so that late answers (from a previous
-// connection) are recognised and dropped. The registry and the server
-// actors run on the sender's goroutine when idle (inline, spawn.go): the
-// same one-message-at-a-time guarantee without a goroutine handoff.
+// connection) are recognised and dropped. Every actor here has a mailbox of
+// its own: a sender never runs its work (a rebuild of the catalog, say),
+// and a sender that must see what it sent applied asks the same actor
+// something after it (mailboxes are first in, first out).
 // Expected failures (a server that will not start, a connection that dies,
 // a tool that errs) are states and results, never panics. Router, Pins
 // and the messages' answers are safe for concurrent use.

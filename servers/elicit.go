@@ -6,7 +6,6 @@ import (
 	"maps"
 	"net/url"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -143,14 +142,10 @@ func (a *serverActor) elicitAsked(c actor.Context, m *elicitAsk) {
 }
 
 // callOrigin is the conversation, run and call of a tool call, when a
-// conversation made it (its id is run/call, its sender the conversation).
+// conversation made it (CallTool.Origin).
 func callOrigin(call *inflight) (conv, run, id string) {
-	run, id, ok := strings.Cut(call.req.ID, "/")
-	if !ok || !strings.HasPrefix(run, "run-") || call.sender == nil {
-		return "", "", ""
-	}
-	conv = call.sender.Id[strings.LastIndex(call.sender.Id, "/")+1:]
-	return conv, run, id
+	o := call.req.Origin
+	return o.Conversation, o.Run, o.Call
 }
 
 // elicitations is the servers supervisor's book of open requests.

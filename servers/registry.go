@@ -141,8 +141,12 @@ func (a *registryActor) Receive(c actor.Context) {
 	case *GetCatalog:
 		c.Respond(a.catalog)
 	case *WatchCatalog:
-		a.watchers = append(a.watchers, m.PID)
-		c.Watch(m.PID)
+		// Once per watcher: one that asks again (restarted, with the same
+		// PID) gets the catalog again, and each change once.
+		if !slices.ContainsFunc(a.watchers, m.PID.Equal) {
+			a.watchers = append(a.watchers, m.PID)
+			c.Watch(m.PID)
+		}
 		c.Send(m.PID, &CatalogChanged{Catalog: a.catalog})
 	case *actor.Terminated:
 		a.watchers = slices.DeleteFunc(a.watchers, func(p *actor.PID) bool { return p.Equal(m.Who) })

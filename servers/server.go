@@ -75,6 +75,15 @@ type CallTool struct {
 	Args       json.RawMessage // a JSON object; nil means {}
 	Timeout    time.Duration   // 0: the server's configured timeout
 	ProgressTo *actor.PID      // if set, receives *ToolProgress
+	// Origin names the conversation, run and call that make the call
+	// (zero for a command's): a question the server asks during the call
+	// (elicitation) is shown and logged as theirs.
+	Origin CallOrigin
+}
+
+// CallOrigin is where a tool call comes from, when a conversation makes it.
+type CallOrigin struct {
+	Conversation, Run, Call string
 }
 
 // ToolResult answers CallTool. Err is a failure to get a result at all (the

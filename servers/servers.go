@@ -1,6 +1,7 @@
 package servers
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -21,7 +22,10 @@ type ListServers struct{ WaitSettled bool }
 type ServerList struct{ Servers []ServerStatus }
 
 // AddServer starts a server that was not in the config at start. The answer
-// is a *Done.
+// is a *Done; its Err is a *StartError (errors.Is ErrNotStarted) when the
+// server's actor could not be started, and the server is then not added.
+// A server of the same alias that was just removed is replaced once its
+// actor has stopped (the answer waits for that).
 type AddServer struct {
 	Alias  string
 	Server config.Server
@@ -32,6 +36,22 @@ type RemoveServer struct{ Alias string }
 
 // Done answers commands that have no other result.
 type Done struct{ Err error }
+
+// ErrNotStarted matches a *StartError: a server whose actor could not be
+// started.
+var ErrNotStarted = errors.New("the server's actor could not be started")
+
+// StartError says why a server's actor could not be started.
+type StartError struct {
+	Alias string
+	Err   error
+}
+
+func (e *StartError) Error() string {
+	return fmt.Sprintf("server %s: starting its actor: %v", e.Alias, e.Err)
+}
+
+func (e *StartError) Unwrap() []error { return []error{ErrNotStarted, e.Err} }
 
 // WatchServers subscribes PID to every *ServerStatus change; the current
 // statuses are sent at once.
@@ -45,7 +65,18 @@ type serversActor struct {
 	status   map[string]ServerStatus
 	watchers []*actor.PID
 	waiting  []*actor.PID // ListServers{WaitSettled} requests not yet answered
-	elicit   elicitations // servers' questions to the person (elicit.go)
+	// stopping are the actors of removed servers, by alias, until they
+	// have stopped: their names are taken until then.
+	stopping map[string]*actor.PID
+	// replacing are AddServers of an alias still stopping, answered once
+	// its actor has stopped and the new one is started.
+	replacing map[string]pendingAdd
+	elicit    elicitations // servers' questions to the person (elicit.go)
+}
+
+type pendingAdd struct {
+	server config.Server
+	sender *actor.PID
 }
 
 func newServers(servers map[string]config.Server, deps serverDeps) *serversActor {
@@ -57,6 +88,8 @@ func (a *serversActor) Receive(c actor.Context) {
 	case *actor.Started:
 		a.children = map[string]*actor.PID{}
 		a.status = map[string]ServerStatus{}
+		a.stopping = map[string]*actor.PID{}
+		a.replacing = map[string]pendingAdd{}
 		for alias, srv := range a.initial {
 			a.spawn(c, alias, srv)
 		}
@@ -85,8 +118,13 @@ func (a *serversActor) Receive(c actor.Context) {
 			c.Respond(&Done{Err: fmt.Errorf("a server named %q already exists", m.Alias)})
 			return
 		}
-		a.spawn(c, m.Alias, m.Server)
-		c.Respond(&Done{})
+		if a.stopping[m.Alias] != nil {
+			// The name is the old actor's until it has stopped.
+			a.status[m.Alias] = ServerStatus{Alias: m.Alias, State: StateConnecting, Since: time.Now()}
+			a.replacing[m.Alias] = pendingAdd{server: m.Server, sender: c.Sender()}
+			return
+		}
+		c.Respond(&Done{Err: a.add(c, m.Alias, m.Server)})
 	case *RemoveServer:
 		if _, ok := a.status[m.Alias]; !ok {
 			c.Respond(&Done{Err: fmt.Errorf("no server named %q", m.Alias)})
@@ -94,6 +132,11 @@ func (a *serversActor) Receive(c actor.Context) {
 		}
 		if pid := a.children[m.Alias]; pid != nil {
 			c.Stop(pid)
+			a.stopping[m.Alias] = pid
+		}
+		if p, ok := a.replacing[m.Alias]; ok {
+			delete(a.replacing, m.Alias)
+			c.Send(p.sender, &Done{Err: fmt.Errorf("server %q was removed before it started", m.Alias)})
 		}
 		delete(a.children, m.Alias)
 		delete(a.status, m.Alias)
@@ -112,13 +155,18 @@ func (a *serversActor) Receive(c actor.Context) {
 			c.Send(pid, m)
 		}
 	case *WatchServers:
-		a.watchers = append(a.watchers, m.PID)
-		c.Watch(m.PID)
+		// Once per watcher: one that asks again gets the statuses again,
+		// and each change once.
+		if !slices.ContainsFunc(a.watchers, m.PID.Equal) {
+			a.watchers = append(a.watchers, m.PID)
+			c.Watch(m.PID)
+		}
 		for _, st := range a.list().Servers {
 			c.Send(m.PID, &st)
 		}
 	case *actor.Terminated:
 		a.watchers = slices.DeleteFunc(a.watchers, func(p *actor.PID) bool { return p.Equal(m.Who) })
+		a.stopped(c, m.Who)
 	case *SignIn:
 		if pid := a.children[m.Alias]; pid != nil {
 			c.Forward(pid)
@@ -138,7 +186,35 @@ func (a *serversActor) Receive(c actor.Context) {
 	}
 }
 
-func (a *serversActor) spawn(c actor.Context, alias string, srv config.Server) {
+// add starts a server that was not there: a *StartError if its actor could
+// not be started, and then the server is forgotten.
+func (a *serversActor) add(c actor.Context, alias string, srv config.Server) error {
+	if err := a.spawn(c, alias, srv); err != nil {
+		delete(a.status, alias)
+		return err
+	}
+	return nil
+}
+
+// stopped takes the end of a removed server's actor: an AddServer of its
+// alias that waited for the name starts now.
+func (a *serversActor) stopped(c actor.Context, who *actor.PID) {
+	for alias, pid := range a.stopping {
+		if !pid.Equal(who) {
+			continue
+		}
+		delete(a.stopping, alias)
+		if p, ok := a.replacing[alias]; ok {
+			delete(a.replacing, alias)
+			delete(a.status, alias)
+			c.Send(p.sender, &Done{Err: a.add(c, alias, p.server)})
+		}
+	}
+}
+
+// spawn starts a server's actor; its status says how that went (a
+// *StartError too).
+func (a *serversActor) spawn(c actor.Context, alias string, srv config.Server) error {
 	st := ServerStatus{
 		Alias:     alias,
 		State:     StateConnecting,
@@ -150,20 +226,22 @@ func (a *serversActor) spawn(c actor.Context, alias string, srv config.Server) {
 	if srv.Disabled {
 		st.State, st.Reason = StateStopped, "disabled in config"
 		a.status[alias] = st
-		return
+		return nil
 	}
 	a.status[alias] = st
 	deps, line := a.deps, &serverLine{}
-	pid, err := c.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return newServer(alias, srv, deps, line) }, inline), alias)
+	pid, err := c.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return newServer(alias, srv, deps, line) }), alias)
 	if err != nil {
+		serr := &StartError{Alias: alias, Err: err}
 		st.State, st.Reason = StateFailed, "starting its actor: "+err.Error()
 		a.status[alias] = st
-		return
+		return serr
 	}
 	a.children[alias] = pid
 	// The tools of its last connection are offered until it lists its own:
 	// a slow start loses no call (a call waits for the connection).
 	c.Send(a.deps.registry, &serverSpawned{alias: alias, server: srv, pid: pid, line: line, cached: a.deps.cached[alias]})
+	return nil
 }
 
 func (a *serversActor) settled() bool {

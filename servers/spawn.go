@@ -63,12 +63,31 @@ type Options struct {
 
 // SpawnRegistry starts the registry: it builds the merged tool catalog from
 // what the servers list, observes pins, and swaps the catalog into r.
+//
+// Restart policy: resume. A panic (a bug) drops the message it happened in
+// and the registry carries on with what it holds: that is what the servers
+// told it, which a fresh registry would not know until each listed again
+// (the catalog itself lives outside it, in r, and the pins in pins).
+//
+// It has a mailbox of its own (the default dispatcher): a sender (the
+// window's UI thread, enabling a tool) never runs a catalog rebuild. A
+// sender that needs what it sent applied before it reads the router asks
+// the registry anything (GetCatalog) first: its mailbox is first in,
+// first out.
 func SpawnRegistry(root *actor.RootContext, log *slog.Logger, pins *Pins, r *Router) *actor.PID {
-	return root.Spawn(actor.PropsFromProducer(func() actor.Actor { return newRegistry(log, pins, r) }, inline))
+	return root.Spawn(actor.PropsFromProducer(func() actor.Actor { return newRegistry(log, pins, r) }, actor.WithGuardian(Resume)))
 }
 
-// Spawn starts the servers supervisor (one-for-one, restarting with
-// backoff), which begins connecting every enabled server at once.
+// Spawn starts the servers supervisor, which begins connecting every
+// enabled server at once.
+//
+// Restart policies. A server's actor that panics is restarted with backoff
+// (one-for-one, exponential from 500ms): it starts afresh and connects
+// again, its calls in flight failed; nothing of it needs to survive, as
+// its connection is remade and the registry keeps its entry (same PID).
+// The supervisor itself resumes: a panic drops the message it happened in
+// and keeps the servers it supervises and their statuses, which a restart
+// would stop and forget.
 func Spawn(root *actor.RootContext, o Options) *actor.PID {
 	log := o.Logger
 	deps := serverDeps{
@@ -109,13 +128,12 @@ func Spawn(root *actor.RootContext, o Options) *actor.PID {
 	return root.Spawn(actor.PropsFromProducer(
 		func() actor.Actor { return newServers(servers, deps) },
 		actor.WithSupervisor(actor.NewExponentialBackoffStrategy(time.Minute, 500*time.Millisecond)),
+		actor.WithGuardian(Resume),
 	))
 }
 
-// inline runs an actor's mailbox on the sending goroutine when the actor is
-// idle, instead of on a new goroutine: the same one-message-at-a-time
-// guarantee, without a goroutine handoff per message. For actors whose
-// Receive is quick and never blocks (the registry, the server actors), on
-// the path of every tool call; a handoff costs 6 to 9µs on a small VM, a
-// tenth of a stdio round trip (BenchmarkCallTool).
-var inline = actor.WithDispatcher(actor.NewSynchronizedDispatcher(300))
+// Resume is the supervision of a long-lived top-level actor whose state is
+// right whatever one message did: a panic drops that message (logged by
+// protoactor) and the actor carries on, the same object with the same
+// watchers. For the registry, the servers supervisor and the log's writer.
+var Resume = actor.NewOneForOneStrategy(0, 0, func(any) actor.Directive { return actor.ResumeDirective })

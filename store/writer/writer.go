@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -134,10 +135,16 @@ type Options struct {
 
 // Spawn starts the store actor, the only writer of the log in this
 // process.
+//
+// Restart policy: resume (servers.Resume). A panic drops the message it
+// happened in; the actor keeps the rows not yet written, the secrets it
+// was given since the start and its writer goroutine, all of which a fresh
+// actor would lose (a restart would also leave the old writer waiting
+// forever). What must survive Deckhand is in the log itself.
 func Spawn(root *actor.RootContext, o Options) *actor.PID {
 	return root.Spawn(actor.PropsFromProducer(func() actor.Actor {
 		return newStoreActor(o.DB, o.Logger, o.Secrets, o.MaxOutputBytes, o.Always, o.Cost)
-	}))
+	}, actor.WithGuardian(servers.Resume)))
 }
 
 func newStoreActor(db *store.DB, log *slog.Logger, secrets []string, limit int, always *Always, cost store.CostFunc) *storeActor {
@@ -205,7 +212,9 @@ func (a *storeActor) Receive(c actor.Context) {
 			a.waiting = nil
 		}
 	case *WatchLog:
-		a.watchers = append(a.watchers, m.Watcher)
+		if !slices.ContainsFunc(a.watchers, m.Watcher.Equal) { // once per watcher
+			a.watchers = append(a.watchers, m.Watcher)
+		}
 		if a.failing != nil {
 			c.Send(m.Watcher, &LogFailed{Err: a.failing, Unsaved: a.unsavedRows(), Dropped: a.dropped})
 		}

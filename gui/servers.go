@@ -37,6 +37,8 @@ type serversWindow struct {
 	// tools window.
 	form  *serverForm
 	tools *toolsWindow
+	// writes orders the tools window's writes of the config file.
+	writes configWrites
 }
 
 type serverRow struct {

@@ -3,8 +3,10 @@ package gui
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -275,27 +277,8 @@ func (tw *toolsWindow) setEnabled(name string, on bool) {
 	if tw.disabled[name] == !on {
 		return
 	}
-	srv, ok := u.cfg.MCP.Servers[tw.alias]
-	if !ok {
+	if _, ok := u.cfg.MCP.Servers[tw.alias]; !ok {
 		return
-	}
-	names := slices.DeleteFunc(slices.Clone(srv.DisabledTools), func(n string) bool { return n == name })
-	if !on {
-		names = append(names, name)
-	}
-	err := config.SetDisabledTools(u.cfg.Path, tw.alias, names)
-	var cfg *config.Config
-	if err == nil {
-		cfg, err = config.Load(u.cfg.Path)
-	}
-	if err != nil {
-		dialog.ShowError(err, tw.win)
-		tw.tl.Refresh() // the check box goes back
-		return
-	}
-	u.setConfig(cfg)
-	if sys := u.d.System; sys != nil {
-		sys.SetDisabledTools(tw.alias, cfg.MCP.Servers[tw.alias].DisabledTools)
 	}
 	if on {
 		delete(tw.disabled, name)
@@ -304,6 +287,51 @@ func (tw *toolsWindow) setEnabled(name string, on bool) {
 	}
 	tw.tl.Refresh()
 	tw.showDetail()
+	// The config file is written and read back off the UI thread; the
+	// choices are written in the order made, each with the whole set, so a
+	// later one is never overwritten by an earlier one.
+	w := &tw.s.writes
+	w.seq++
+	seq, path, alias, names := w.seq, u.cfg.Path, tw.alias, slices.Sorted(maps.Keys(tw.disabled))
+	go func() {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		if seq < w.written {
+			return // a later choice is already written, with this one in it
+		}
+		w.written = seq
+		err := config.SetDisabledTools(path, alias, names)
+		var cfg *config.Config
+		if err == nil {
+			cfg, err = config.Load(path)
+		}
+		u.post(func() {
+			if err != nil {
+				if on { // the check box goes back
+					tw.disabled[name] = true
+				} else {
+					delete(tw.disabled, name)
+				}
+				dialog.ShowError(err, tw.win)
+				tw.tl.Refresh()
+				tw.showDetail()
+				return
+			}
+			u.setConfig(cfg)
+			if sys := u.d.System; sys != nil {
+				sys.SetDisabledTools(alias, cfg.MCP.Servers[alias].DisabledTools)
+			}
+		})
+	}()
+}
+
+// configWrites orders the tools window's writes of the config file, made
+// off the UI thread: seq counts the choices (on the UI thread), written is
+// the last one written (under mu).
+type configWrites struct {
+	seq     uint64
+	mu      sync.Mutex
+	written uint64
 }
 
 // codeBlock puts text in a Markdown code block whose fence is longer than

@@ -61,7 +61,7 @@ func userMessage(text string, attached []Attachment) llm.Message {
 			continue
 		}
 		content := string(at.Data)
-		fence := strings.Repeat("`", max(3, longestRun(content, '`')+1))
+		fence := tools.Fence(content, 3)
 		if content != "" && !strings.HasSuffix(content, "\n") {
 			content += "\n"
 		}
@@ -69,20 +69,6 @@ func userMessage(text string, attached []Attachment) llm.Message {
 	}
 	m.Content = b.String()
 	return m
-}
-
-// longestRun is the length of the longest run of r in s.
-func longestRun(s string, r byte) int {
-	longest, n := 0, 0
-	for i := 0; i < len(s); i++ {
-		if s[i] == r {
-			n++
-			longest = max(longest, n)
-		} else {
-			n = 0
-		}
-	}
-	return longest
 }
 
 // request sends the conversation so far to the model.

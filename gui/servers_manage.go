@@ -338,15 +338,6 @@ type configWrites struct {
 // any run of backticks in it, so that the text (a server's) cannot close
 // the block and have its own Markdown, links included, drawn.
 func codeBlock(text string) string {
-	longest, run := 0, 0
-	for _, r := range text {
-		if r == '`' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
-	}
-	fence := strings.Repeat("`", max(3, longest+1))
+	fence := tools.Fence(text, 3)
 	return fence + "\n" + strings.TrimSuffix(text, "\n") + "\n" + fence
 }

@@ -33,7 +33,7 @@ func Markdown(t Tool) string {
 			return
 		}
 		code := PrettyJSON(mustJSON(v))
-		fence := strings.Repeat("`", max(3, longestRun(code, '`')+1))
+		fence := Fence(code, 3)
 		fmt.Fprintf(&b, "### %s\n\n%sjson\n%s\n%s\n\n", label, fence, code, fence)
 	}
 	if d.Annotations != nil {
@@ -76,18 +76,21 @@ func EscapeMarkdown(s string) string {
 // may take part in its syntax.
 const markdownPunct = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
 
-// longestRun is the length of the longest run of c in s.
-func longestRun(s string, c rune) int {
+// Fence is a Markdown code fence (of backticks) for text: at least least
+// long, and longer than any run of backticks in text, so that the text (a
+// server's, a model's, a file's) cannot close its block or span and have
+// its own Markdown, links included, read.
+func Fence(text string, least int) string {
 	longest, n := 0, 0
-	for _, r := range s {
-		if r == c {
+	for i := 0; i < len(text); i++ {
+		if text[i] == '`' {
 			n++
 			longest = max(longest, n)
 		} else {
 			n = 0
 		}
 	}
-	return longest
+	return strings.Repeat("`", max(least, longest+1))
 }
 
 func mustJSON(v any) []byte {

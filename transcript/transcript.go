@@ -558,16 +558,7 @@ func (t *Transcript) Attached(files []Attachment) {
 // codeSpan is text as a Markdown code span, shown as it is: its fence is
 // longer than any run of backticks in it.
 func codeSpan(s string) string {
-	longest, n := 0, 0
-	for _, r := range s {
-		if r == '`' {
-			n++
-			longest = max(longest, n)
-		} else {
-			n = 0
-		}
-	}
-	fence := strings.Repeat("`", longest+1)
+	fence := tools.Fence(s, 1)
 	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
 		s = " " + s + " "
 	}

@@ -1,23 +1,20 @@
 package main
 
 import (
-	"bufio"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"strings"
 	"time"
 
-	"github.com/asynkron/protoactor-go/actor"
 	"golang.org/x/term"
 
-	"deckhand/agent"
 	"deckhand/clean"
 	"deckhand/conversation"
-	"deckhand/servers"
 	"deckhand/store"
-	"deckhand/store/writer"
+	"deckhand/terminal"
 )
 
 const chatUsage = `Usage:
@@ -35,22 +32,6 @@ const chatUsage = `Usage:
            from the next request on
 `
 
-const chatHelp = `Type a message and press Enter. While the model works you can type the next one (it waits its turn).
-Approvals: [y]es once · [s]ession (this tool, until you quit) · [a]lways · [N]o (the default)
-
-  :mcp list                   servers and their state
-  :mcp tools [ALIAS]          tools, as alias.tool
-  :mcp tool ALIAS.TOOL        one tool's whole definition
-  :mcp connect URL [ALIAS]    add a server for this session (also: :mcp connect -- COMMAND ARGS...)
-  :mcp disconnect ALIAS       remove a server
-  :resources [ALIAS]          servers' resources and resource templates
-  :attach [ALIAS:]URI         attach a resource to your next message (kept up to date until sent, where the server offers it)
-  :prompts [ALIAS]            servers' prompts, as typed: /ALIAS.PROMPT ARG=VALUE … sends one
-  :stop                       stop the current answer and its tool calls (Ctrl+C does too)
-  :help                       this
-  :quit                       leave (Ctrl+D, or Ctrl+C when nothing runs)
-`
-
 func runChat(ctx context.Context, e *env, args []string) error {
 	fs := flag.NewFlagSet("chat", flag.ContinueOnError)
 	prompt := fs.String("p", "", "")
@@ -65,10 +46,9 @@ func runChat(ctx context.Context, e *env, args []string) error {
 	if len(rest) > 0 {
 		return usagef("chat takes no arguments (did you mean -p %q?)\n%s", strings.Join(rest, " "), chatUsage)
 	}
-	switch *mode {
-	case "ask", "auto", "deny":
-	default:
-		return usagef("--approve must be ask, auto or deny, not %q", *mode)
+	approve, err := terminal.ParseApprove(*mode)
+	if err != nil {
+		return usagef("%v", err)
 	}
 	cfg, err := e.loadConfig()
 	if err != nil {
@@ -114,105 +94,27 @@ func runChat(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 
-	interactive := e.isTerminal(e.stdin)
-	oneShot := *prompt != ""
-	t := &terminal{
-		e: e, sys: sys, mode: *mode, interactive: interactive, oneShot: oneShot,
-		color: e.isTerminal(e.stdout) && os.Getenv("NO_COLOR") == "",
-		done:  make(chan struct{}),
-	}
-	if oneShot {
-		t.info = e.stderr // keep stdout for the answer
-	} else {
-		t.info = e.stdout
-	}
-	t.connecting = connectingOf(list)
-	self := sys.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return t }))
-	defer sys.Root.Stop(self)
-	sys.Root.Send(sys.Servers, &servers.WatchServers{PID: self})
-	if sys.Store != nil {
-		sys.Root.Send(sys.Store, &writer.WatchLog{Watcher: self})
-	}
-	opts.Watchers = []*actor.PID{self}
-	conv, id, err := sys.StartConversation(ctx, opts)
-	if err != nil {
-		return err
-	}
-	sys.Root.Send(self, &chatReady{conv: conv, id: id})
-	restore := e.handleInterrupt(func() bool {
-		sys.Root.Send(self, &interrupted{})
-		return true
+	err = terminal.Run(ctx, terminal.Options{
+		System:          sys,
+		Statuses:        list,
+		Conversation:    opts,
+		Recap:           recap,
+		Prompt:          *prompt,
+		Approve:         approve,
+		Stdin:           e.stdin,
+		Stdout:          e.stdout,
+		Stderr:          e.stderr,
+		Interactive:     e.isTerminal(e.stdin),
+		Color:           e.isTerminal(e.stdout) && os.Getenv("NO_COLOR") == "",
+		Version:         version,
+		Model:           cfg.Model.Name + " at " + cfg.Model.BaseURL,
+		NoLog:           e.noLog,
+		HandleInterrupt: e.handleInterrupt,
 	})
-	defer restore()
-
-	if oneShot {
-		if line := connectingLine(list); line != "" {
-			fmt.Fprintln(t.info, t.paint(dim, line))
-		}
-		sys.Root.Send(self, &inputLine{text: *prompt}) // counted in sent by input
-		select {
-		case <-t.done:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-		return kept(e, sys, t.result)
+	if _, ok := errors.AsType[*terminal.ReportedError](err); ok {
+		return &silentError{code: exitFailure} // said already
 	}
-
-	ready := 0
-	for _, s := range list {
-		if s.State == servers.StateReady || s.State == servers.StateIdle {
-			ready++
-		}
-	}
-	fmt.Fprintf(e.stdout, "Deckhand %s · model %s at %s · %d of %d servers ready · :help for commands\n", version, cfg.Model.Name, cfg.Model.BaseURL, ready, len(list))
-	if line := connectingLine(list); line != "" {
-		fmt.Fprintln(e.stdout, t.paint(dim, line))
-	}
-	if recap != "" {
-		fmt.Fprint(e.stdout, recap)
-	}
-	lines := make(chan string)
-	go func() {
-		sc := bufio.NewScanner(e.stdin)
-		sc.Buffer(make([]byte, 64<<10), 1<<20)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
-	sys.Root.Send(self, &showPrompt{})
-	for {
-		select {
-		case line, ok := <-lines:
-			if !ok {
-				sys.Root.Send(self, &inputClosed{})
-				lines = nil
-				continue
-			}
-			sys.Root.Send(self, &inputLine{text: line})
-		case <-t.done:
-			return kept(e, sys, t.result)
-		case <-ctx.Done():
-			return kept(e, sys, nil)
-		}
-	}
-}
-
-// kept makes sure what the chat recorded is on disk before it ends; when
-// it cannot be (a full disk), it says so, and the chat fails: it is not
-// reported as kept.
-func kept(e *env, sys *agent.System, result error) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	err := e.noLog
-	if err == nil {
-		err = sys.SyncLog(ctx)
-	}
-	if err != nil {
-		fmt.Fprintf(e.stderr, "deckhand: this conversation was NOT kept in the log: %s\n", clean.Text(err.Error()))
-		return &silentError{code: exitFailure}
-	}
-	return result
+	return err
 }
 
 // isTerminal reports whether r is a terminal (not merely a character
@@ -241,10 +143,10 @@ func resumeOptions(ctx context.Context, db *store.DB, id string) (conversation.C
 	// The last exchange, so the person knows where they are.
 	for i := len(history) - 1; i >= 0; i-- {
 		if history[i].Role == "user" {
-			fmt.Fprintf(&b, "  you: %s\n", shorten(firstLine(history[i].Content), 100))
+			fmt.Fprintf(&b, "  you: %s\n", terminal.Shorten(terminal.FirstLine(history[i].Content), 100))
 			for _, m := range history[i+1:] {
 				if m.Role == "assistant" && m.Content != "" {
-					fmt.Fprintf(&b, "  model: %s\n", shorten(firstLine(m.Content), 100))
+					fmt.Fprintf(&b, "  model: %s\n", terminal.Shorten(terminal.FirstLine(m.Content), 100))
 				}
 			}
 			break

@@ -14,6 +14,7 @@ import (
 	"deckhand/config"
 	"deckhand/keys"
 	"deckhand/servers"
+	"deckhand/terminal"
 	"deckhand/tools"
 	"deckhand/transport/mcp"
 )
@@ -53,7 +54,7 @@ func runConformance(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if st := list[0]; st.State != servers.StateReady {
-		return fmt.Errorf("scenario %s: %s", scenario, stateText(st))
+		return fmt.Errorf("scenario %s: %s", scenario, terminal.StateText(st))
 	}
 	cat, err := sys.Catalog(ctx)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"deckhand/terminal"
 	"deckhand/testutil"
 )
 
@@ -86,7 +87,7 @@ func TestProgressFloodPrintsFewLines(t *testing.T) {
 	r := deckhand(t, nil, "", "--config", cfg, "mcp", "call", "s.slow", `{"ms":1500,"steps":3000}`)
 	took := time.Since(start)
 	lines := strings.Count(r.stderr, "progress:")
-	if most := int(took/progressEvery) + 2; r.code != exitOK || !strings.Contains(r.stdout, "slept 1500ms") || lines == 0 || lines > most {
+	if most := int(took/terminal.ProgressEvery) + 2; r.code != exitOK || !strings.Contains(r.stdout, "slept 1500ms") || lines == 0 || lines > most {
 		t.Errorf("exit %d, %d progress lines for 3000 notifications in %v (want at most %d)\nstdout %q", r.code, lines, took, most, r.stdout)
 	}
 }

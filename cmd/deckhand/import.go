@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"deckhand/config"
+	"deckhand/terminal"
 )
 
 // runImport adds the servers of a Claude Desktop or VS Code config file.
@@ -77,7 +78,7 @@ func runImport(_ context.Context, e *env, args []string) error {
 		if a.From != a.Alias {
 			from = fmt.Sprintf(" (from %q)", a.From)
 		}
-		fmt.Fprintf(tw, "  added\t%s\t%s%s\n", a.Alias, shorten(a.Server.Endpoint(), 70), from)
+		fmt.Fprintf(tw, "  added\t%s\t%s%s\n", a.Alias, terminal.Shorten(a.Server.Endpoint(), 70), from)
 	}
 	for _, s := range rep.Skipped {
 		fmt.Fprintf(tw, "  skipped\t%s\t%s\n", s.Name, s.Reason)

@@ -9,11 +9,11 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"deckhand/agent"
 	"deckhand/config"
 	"deckhand/servers"
+	"deckhand/terminal"
 	"deckhand/tools"
 )
 
@@ -33,7 +33,7 @@ func connectOne(ctx context.Context, e *env, name string) (*agent.System, *confi
 	}
 	if len(list) == 1 && list[0].State != servers.StateReady {
 		e.stopSystem(sys)
-		return nil, nil, fmt.Errorf("server %s: %s", alias, stateText(list[0]))
+		return nil, nil, fmt.Errorf("server %s: %s", alias, terminal.StateText(list[0]))
 	}
 	return sys, cfg, nil
 }
@@ -74,10 +74,10 @@ func mcpCall(ctx context.Context, e *env, args []string) error {
 		cctx, cancel = context.WithTimeout(ctx, *timeout)
 		defer cancel()
 	}
-	var shown progressGate
+	var shown terminal.ProgressGate
 	res, err := sys.CallTool(cctx, rest[0], raw, func(p *servers.ToolProgress) {
-		if shown.due(p.ID) {
-			fmt.Fprintf(e.stderr, "progress: %s\n", progressText(p))
+		if shown.Due(p.ID) {
+			fmt.Fprintf(e.stderr, "progress: %s\n", terminal.ProgressText(p))
 		}
 	})
 	if err != nil {
@@ -135,34 +135,4 @@ func checkArgs(raw []byte) error {
 		return usagef("JSON_ARGS: text after the JSON object")
 	}
 	return nil
-}
-
-// progressEvery is how often a call's progress is printed at most: a server
-// that floods progress gets a few lines a second, not thousands.
-const progressEvery = 250 * time.Millisecond
-
-// progressGate lets a call's progress through at most once per
-// progressEvery.
-type progressGate map[string]time.Time
-
-func (g *progressGate) due(call string) bool {
-	if *g == nil {
-		*g = progressGate{}
-	}
-	if last, ok := (*g)[call]; ok && time.Since(last) < progressEvery {
-		return false
-	}
-	(*g)[call] = time.Now()
-	return true
-}
-
-func progressText(p *servers.ToolProgress) string {
-	s := fmt.Sprintf("%g", p.Progress.Progress)
-	if p.Progress.Total > 0 {
-		s += fmt.Sprintf("/%g", p.Progress.Total)
-	}
-	if p.Progress.Message != "" {
-		s += " " + p.Progress.Message
-	}
-	return s
 }

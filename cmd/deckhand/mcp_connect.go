@@ -9,6 +9,7 @@ import (
 
 	"deckhand/config"
 	"deckhand/servers"
+	"deckhand/terminal"
 )
 
 func mcpConnect(ctx context.Context, e *env, args []string) error {
@@ -83,7 +84,7 @@ func mcpConnect(ctx context.Context, e *env, args []string) error {
 		return nil
 	}
 	if st.State != servers.StateReady {
-		return fmt.Errorf("%s (%s): %s", *alias, srv.Endpoint(), stateText(st))
+		return fmt.Errorf("%s (%s): %s", *alias, srv.Endpoint(), terminal.StateText(st))
 	}
 	server := st.ServerName
 	if st.ServerVersion != "" {
@@ -92,7 +93,7 @@ func mcpConnect(ctx context.Context, e *env, args []string) error {
 	fmt.Fprintf(e.stdout, "Connected to %s as %q over %s (protocol %s): %d tools\n\n", server, *alias, st.Transport, st.ProtocolVersion, cat.Len())
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	for _, t := range cat.Tools() {
-		fmt.Fprintf(tw, "  %s\t%s\n", t.Display, shorten(firstLine(t.Def.Description), 90))
+		fmt.Fprintf(tw, "  %s\t%s\n", t.Display, terminal.Shorten(terminal.FirstLine(t.Def.Description), 90))
 	}
 	tw.Flush()
 	if *save {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
+
+	"deckhand/terminal"
 )
 
 func mcpList(ctx context.Context, e *env, args []string) error {
@@ -35,6 +37,6 @@ func mcpList(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "No MCP servers configured in %s.\n\n%s", cfg.Path, addServerHint)
 		return nil
 	}
-	printStatuses(e.stdout, list)
+	terminal.PrintStatuses(e.stdout, list)
 	return nil
 }

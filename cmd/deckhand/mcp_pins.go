@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"strings"
+
+	"deckhand/terminal"
 )
 
 // mcpPins lists how each tool compares with its pinned definition, or
@@ -67,7 +69,7 @@ func mcpPins(ctx context.Context, e *env, args []string) error {
 			continue
 		}
 		changed++
-		fmt.Fprintf(e.stdout, "%s  CHANGED since it was pinned:\n%s\n", st.Tool.Display, indent(st.Change, "    "))
+		fmt.Fprintf(e.stdout, "%s  CHANGED since it was pinned:\n%s\n", st.Tool.Display, terminal.Indent(st.Change, "    "))
 	}
 	alias := ""
 	if len(rest) == 1 {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"deckhand/terminal"
 	"deckhand/tools"
 )
 
@@ -61,7 +62,7 @@ func mcpSearch(ctx context.Context, e *env, args []string) error {
 		if !m.Tool.Trusted && risk != "unknown" {
 			risk += " (hint)"
 		}
-		fmt.Fprintf(e.stdout, "%s  [%s]\n  %s\n  %s\n", m.Tool.Display, risk, m.Preview, shorten(firstLine(m.Tool.Def.Description), 110))
+		fmt.Fprintf(e.stdout, "%s  [%s]\n  %s\n  %s\n", m.Tool.Display, risk, m.Preview, terminal.Shorten(terminal.FirstLine(m.Tool.Def.Description), 110))
 	}
 	return nil
 }

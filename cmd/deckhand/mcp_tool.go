@@ -2,15 +2,14 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"deckhand/terminal"
 	"deckhand/tools"
 )
 
@@ -97,18 +96,7 @@ func mcpTool(ctx context.Context, e *env, args []string) error {
 			fmt.Fprintf(w, "  open world:      %v\n", *a.OpenWorldHint)
 		}
 	}
-	printSchema(w, "input schema", t.Def.InputSchema)
-	printSchema(w, "output schema", t.Def.OutputSchema)
+	terminal.PrintSchema(w, "input schema", t.Def.InputSchema)
+	terminal.PrintSchema(w, "output schema", t.Def.OutputSchema)
 	return nil
-}
-
-func printSchema(w io.Writer, label string, schema any) {
-	if schema == nil {
-		return
-	}
-	data, err := json.Marshal(schema)
-	if err != nil || string(data) == "null" {
-		return
-	}
-	fmt.Fprintf(w, "\n%s:\n%s\n", label, tools.PrettyJSON(data))
 }

@@ -11,6 +11,7 @@ import (
 
 	"deckhand/agent"
 	"deckhand/servers"
+	"deckhand/terminal"
 	"deckhand/tools"
 )
 
@@ -78,7 +79,7 @@ func mcpTools(ctx context.Context, e *env, args []string) error {
 		case st.New:
 			mark = "[new] "
 		}
-		fmt.Fprintf(tw, "%s\t%s%s\n", st.Tool.Display, mark, shorten(firstLine(st.Tool.Def.Description), 100))
+		fmt.Fprintf(tw, "%s\t%s%s\n", st.Tool.Display, mark, terminal.Shorten(terminal.FirstLine(st.Tool.Def.Description), 100))
 	}
 	tw.Flush()
 	for _, r := range cat.Rejected() {
@@ -121,7 +122,7 @@ func (e *env) catalog(ctx context.Context, note string, maxWait time.Duration, o
 	}
 	for _, s := range list {
 		if s.State != servers.StateReady && s.State != servers.StateIdle {
-			fmt.Fprintf(e.stderr, "%s: %s%s\n", s.Alias, stateText(s), note)
+			fmt.Fprintf(e.stderr, "%s: %s%s\n", s.Alias, terminal.StateText(s), note)
 		}
 	}
 	return sys, cat, list, nil

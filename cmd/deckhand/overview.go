@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+
+	"deckhand/terminal"
 )
 
 // runOverview is what plain `deckhand` does without a display: show the
@@ -29,7 +31,7 @@ func runOverview(ctx context.Context, e *env) error {
 		return err
 	}
 	defer e.stopSystem(sys)
-	printStatuses(e.stdout, list)
+	terminal.PrintStatuses(e.stdout, list)
 	fmt.Fprint(e.stdout, "\nTry: deckhand mcp tools · deckhand mcp call ALIAS.TOOL '{...}' · deckhand doctor\n")
 	return nil
 }

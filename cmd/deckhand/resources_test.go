@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"deckhand/terminal"
 	"deckhand/testutil"
 )
 
@@ -42,7 +43,7 @@ func TestMCPResourcesAndPrompts(t *testing.T) {
 		}
 	}
 	r = deckhand(t, nil, "", "--config", cfg, "mcp", "resources", "ev", "--json", "--wait", "30s")
-	var listed []resourcesJSON
+	var listed []terminal.ServerResources
 	if err := json.Unmarshal([]byte(r.stdout), &listed); err != nil || len(listed) != 1 || len(listed[0].Templates) < 2 || listed[0].Protocol == "" {
 		t.Errorf("mcp resources --json = %v, %s", err, r.stdout)
 	}

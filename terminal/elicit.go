@@ -1,4 +1,4 @@
-package main
+package terminal
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"deckhand/approval"
 	"deckhand/clean"
 	"deckhand/servers"
 	"deckhand/transport/mcp"
@@ -23,7 +24,7 @@ type elicitState struct {
 	content map[string]any // answers so far
 }
 
-func (t *terminal) elicitEvent(c actor.Context, msg any) {
+func (t *chat) elicitEvent(c actor.Context, msg any) {
 	switch m := msg.(type) {
 	case *servers.ElicitationRequested:
 		if !t.interactive {
@@ -41,7 +42,7 @@ func (t *terminal) elicitEvent(c actor.Context, msg any) {
 			return
 		}
 		t.elicit.queue = slices.Delete(t.elicit.queue, i, i+1)
-		if m.Reason != "answered" {
+		if !approval.Reason(m.Reason).IsAnswered() {
 			t.note(fmt.Sprintf("(%s's question closed: %s)", m.Server, m.Reason))
 		}
 		if i == 0 && len(t.elicit.queue) > 0 {
@@ -53,14 +54,14 @@ func (t *terminal) elicitEvent(c actor.Context, msg any) {
 }
 
 // askElicitation shows the first question of the queue.
-func (t *terminal) askElicitation() {
+func (t *chat) askElicitation() {
 	m := t.elicit.queue[0]
 	t.elicit.field, t.elicit.content = 0, map[string]any{}
 	t.endLine()
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n%s\n", t.paint(bold, fmt.Sprintf("%s asks:", m.Server)))
 	if m.Message != "" {
-		fmt.Fprintf(&b, "%s\n", indent(clean.Text(m.Message), "  "))
+		fmt.Fprintf(&b, "%s\n", Indent(clean.Text(m.Message), "  "))
 	}
 	left := time.Until(m.Deadline).Round(time.Second)
 	if m.Mode == "url" {
@@ -75,7 +76,7 @@ func (t *terminal) askElicitation() {
 }
 
 // askField asks the current field, or whether to send the answers.
-func (t *terminal) askField() {
+func (t *chat) askField() {
 	m := t.elicit.queue[0]
 	if t.elicit.field >= len(m.Form.Fields) {
 		var b strings.Builder
@@ -112,14 +113,14 @@ func (t *terminal) askField() {
 	}
 	line := "  " + clean.Line(fl.Title)
 	if fl.Description != "" {
-		line += " — " + clean.Line(shorten(fl.Description, 120))
+		line += " — " + clean.Line(Shorten(fl.Description, 120))
 	}
 	fmt.Fprintf(t.info, "%s (%s): ", line, strings.Join(hint, "; "))
 }
 
 // elicitInput takes a typed line for the question being asked; it reports
 // whether there was one.
-func (t *terminal) elicitInput(c actor.Context, text string) bool {
+func (t *chat) elicitInput(c actor.Context, text string) bool {
 	if len(t.elicit.queue) == 0 {
 		return false
 	}
@@ -140,7 +141,7 @@ func (t *terminal) elicitInput(c actor.Context, text string) bool {
 	if m.Mode == "url" {
 		switch strings.ToLower(text) {
 		case "y", "yes":
-			servers.OpenBrowser(context.Background(), m.URL)
+			go servers.OpenBrowser(context.Background(), m.URL) // not in Receive: it starts a process
 			answer(servers.ElicitAccept, nil)
 		case "c", "cancel":
 			answer(servers.ElicitCancel, nil)

@@ -1,4 +1,4 @@
-package main
+package terminal
 
 import (
 	"fmt"
@@ -13,12 +13,12 @@ import (
 	"deckhand/tools"
 )
 
-func (t *terminal) approval(c actor.Context, m *conversation.ApprovalRequested) {
+func (t *chat) approval(c actor.Context, m *conversation.ApprovalRequested) {
 	switch {
-	case t.mode == "auto":
+	case t.approve == ApproveAuto:
 		c.Send(t.conv, &conversation.ApprovalAnswer{ID: m.ID, Answer: approval.AllowOnce, Reason: "--approve=auto"})
 		fmt.Fprintf(t.info, "%s\n", t.paint(dim, "  ✓ "+m.Request.Display+" allowed (--approve=auto)"))
-	case t.mode == "deny":
+	case t.approve == ApproveDeny:
 		c.Send(t.conv, &conversation.ApprovalAnswer{ID: m.ID, Answer: approval.Deny, Reason: "the user runs with --approve=deny"})
 		fmt.Fprintf(t.info, "%s\n", t.paint(dim, "  ✗ "+m.Request.Display+" denied (--approve=deny)"))
 	case !t.interactive:
@@ -33,7 +33,7 @@ func (t *terminal) approval(c actor.Context, m *conversation.ApprovalRequested) 
 }
 
 // askNext shows the first pending approval.
-func (t *terminal) askNext() {
+func (t *chat) askNext() {
 	m := t.pending[0]
 	r := m.Request
 	t.endLine()
@@ -43,11 +43,11 @@ func (t *terminal) askNext() {
 		fmt.Fprintf(&b, "  %s\n", clean.Line(r.Title))
 	}
 	if r.Description != "" {
-		fmt.Fprintf(&b, "  %s\n", clean.Line(shorten(firstLine(r.Description), 160)))
+		fmt.Fprintf(&b, "  %s\n", clean.Line(Shorten(FirstLine(r.Description), 160)))
 	}
 	if r.Change != "" {
 		fmt.Fprintf(&b, "  %s\n", t.paint(yellow, "! changed since you last allowed it; no rule or grant covers it until you allow it again:"))
-		fmt.Fprintf(&b, "%s\n", t.paint(yellow, indent(r.Change, "    ")))
+		fmt.Fprintf(&b, "%s\n", t.paint(yellow, Indent(r.Change, "    ")))
 	}
 	for _, w := range r.Warnings {
 		fmt.Fprintf(&b, "  %s\n", t.paint(yellow, "! "+w))
@@ -59,9 +59,9 @@ func (t *terminal) askNext() {
 		fmt.Fprintf(&b, "  %s\n", clean.Line(a))
 	}
 	if r.Command != "" {
-		fmt.Fprintf(&b, "  command:\n%s\n", indent(clean.Text(r.Command), "    $ "))
+		fmt.Fprintf(&b, "  command:\n%s\n", Indent(clean.Text(r.Command), "    $ "))
 	} else {
-		fmt.Fprintf(&b, "  arguments:\n%s\n", indent(clean.Text(tools.PrettyJSON(r.Arguments)), "    "))
+		fmt.Fprintf(&b, "  arguments:\n%s\n", Indent(clean.Text(tools.PrettyJSON(r.Arguments)), "    "))
 	}
 	if r.OnceOnly {
 		fmt.Fprintf(&b, "[y]es once / [N]o (each command is asked; %v left): ", time.Until(m.Deadline).Round(time.Second))

@@ -1,4 +1,4 @@
-package main
+package terminal
 
 import (
 	"fmt"
@@ -29,27 +29,27 @@ type (
 	printOut    struct{ text string }
 )
 
-// terminal is the user actor of `deckhand chat`: it prints the
+// chat is the user actor of `deckhand chat`: it prints the
 // conversation's events as they come and turns typed lines into messages,
 // commands and approval answers. All printing happens here, on the actor's
 // goroutine, so that lines never interleave.
-type terminal struct {
-	e           *env
-	sys         *agent.System
-	conv        *actor.PID
-	convID      string
-	mode        string
-	interactive bool
-	oneShot     bool
-	color       bool
-	info        io.Writer // where tool activity and notices go
+type chat struct {
+	sys            *agent.System
+	conv           *actor.PID
+	convID         string
+	approve        Approve
+	interactive    bool
+	oneShot        bool
+	color          bool
+	stdout, stderr io.Writer
+	info           io.Writer // where tool activity and notices go: stdout, or stderr for -p
 
 	// connecting are the servers that were still connecting when the chat
 	// began; each is announced once it is ready or has failed. True: its
 	// tools were offered from its last connection meanwhile.
 	connecting map[string]bool
 
-	progress progressGate // when each call's progress was last printed
+	progress ProgressGate // when each call's progress was last printed
 
 	pending  []*conversation.ApprovalRequested
 	running  bool
@@ -60,20 +60,20 @@ type terminal struct {
 	result   error
 	done     chan struct{}
 
-	// resources are attached to the next message (:attach; chat_resources.go);
+	// resources are attached to the next message (:attach; resources.go);
 	// held are lines typed while one is being read, taken in turn after.
 	resources []*chatResource
 	attaching int
 	held      []string
 
-	elicit elicitState // servers' questions (chat_elicit.go)
+	elicit elicitState // servers' questions (elicit.go)
 
 	// logFailing: the log cannot be written (a full disk); nothing said
 	// meanwhile is kept until it can.
 	logFailing bool
 }
 
-func (t *terminal) Receive(c actor.Context) {
+func (t *chat) Receive(c actor.Context) {
 	switch m := c.Message().(type) {
 	case *chatReady:
 		t.conv, t.convID = m.conv, m.id
@@ -101,23 +101,23 @@ func (t *terminal) Receive(c actor.Context) {
 	case *conversation.RunStarted:
 		t.running = true
 	case *conversation.RunQueued:
-		t.note(fmt.Sprintf("(queued: %q runs after the current answer)", shorten(m.Text, 40)))
+		t.note(fmt.Sprintf("(queued: %q runs after the current answer)", Shorten(m.Text, 40)))
 	case *conversation.AssistantDelta:
 		if m.Reasoning != "" && !t.oneShot {
-			fmt.Fprint(t.e.stdout, t.paint(dim, m.Reasoning))
+			fmt.Fprint(t.stdout, t.paint(dim, m.Reasoning))
 			t.midLine = !strings.HasSuffix(m.Reasoning, "\n")
 		}
 		if m.Text != "" {
-			fmt.Fprint(t.e.stdout, clean.Text(m.Text))
+			fmt.Fprint(t.stdout, clean.Text(m.Text))
 			t.midLine = !strings.HasSuffix(m.Text, "\n")
 		}
 	case *conversation.AssistantMessage:
 		t.endLine()
 	case *conversation.ToolCallStarted:
 		t.endLine()
-		fmt.Fprintf(t.info, "%s\n", t.paint(dim, fmt.Sprintf("  ⚙ %s %s", m.Tool, shorten(string(m.Arguments), 200))))
+		fmt.Fprintf(t.info, "%s\n", t.paint(dim, fmt.Sprintf("  ⚙ %s %s", m.Tool, Shorten(string(m.Arguments), 200))))
 	case *conversation.ToolCallProgress:
-		if t.progress.due(m.Run + "/" + m.Call) {
+		if t.progress.Due(m.Run + "/" + m.Call) {
 			fmt.Fprintf(t.info, "%s\n", t.paint(dim, "    … "+progressLine(m)))
 		}
 	case *conversation.ToolCallFinished:
@@ -129,7 +129,7 @@ func (t *terminal) Receive(c actor.Context) {
 		for i, p := range t.pending {
 			if p.ID == m.ID {
 				t.pending = append(t.pending[:i], t.pending[i+1:]...)
-				if m.Reason != "answered" {
+				if !approval.Reason(m.Reason).IsAnswered() {
 					t.note(fmt.Sprintf("(approval for %s closed: %s; denied)", p.Request.Display, m.Reason))
 				}
 				if i == 0 && len(t.pending) > 0 {
@@ -146,7 +146,7 @@ func (t *terminal) Receive(c actor.Context) {
 	case *writer.LogFailed:
 		if !t.logFailing {
 			t.endLine()
-			fmt.Fprintf(t.e.stderr, "%s\n", t.paint(red, fmt.Sprintf("! the log cannot be written (%s): this conversation is NOT being kept; %d rows wait in memory and are written if room frees up before you quit", clean.Line(m.Err.Error()), m.Unsaved)))
+			fmt.Fprintf(t.stderr, "%s\n", t.paint(red, fmt.Sprintf("! the log cannot be written (%s): this conversation is NOT being kept; %d rows wait in memory and are written if room frees up before you quit", clean.Line(m.Err.Error()), m.Unsaved)))
 		}
 		t.logFailing = true
 	case *writer.LogRecovered:
@@ -163,9 +163,9 @@ func (t *terminal) Receive(c actor.Context) {
 	case *servers.ServerStatus:
 		t.serverChanged(m)
 	case *servers.ElicitationRequested, *servers.ElicitationClosed:
-		t.elicitEvent(c, m) // a server's question (chat_elicit.go)
+		t.elicitEvent(c, m) // a server's question (elicit.go)
 	default:
-		t.resourceEvent(c, m) // :attach and prompts (chat_resources.go)
+		t.resourceEvent(c, m) // :attach and prompts (resources.go)
 	}
 }
 
@@ -210,7 +210,7 @@ func connectingLine(list []servers.ServerStatus) string {
 
 // serverChanged announces a server that was connecting when the chat began,
 // once it is ready (its tools join from the next request) or has failed.
-func (t *terminal) serverChanged(s *servers.ServerStatus) {
+func (t *chat) serverChanged(s *servers.ServerStatus) {
 	cached, ok := t.connecting[s.Alias]
 	if !ok || !s.Settled() {
 		return
@@ -225,10 +225,10 @@ func (t *terminal) serverChanged(s *servers.ServerStatus) {
 		fmt.Fprintf(t.info, "%s\n", t.paint(dim, fmt.Sprintf("(%s is ready: %d tools, offered from the next request)", s.Alias, s.Tools)))
 		return
 	}
-	fmt.Fprintf(t.info, "%s\n", t.paint(yellow, fmt.Sprintf("! %s: %s", s.Alias, stateText(*s))))
+	fmt.Fprintf(t.info, "%s\n", t.paint(yellow, fmt.Sprintf("! %s: %s", s.Alias, StateText(*s))))
 }
 
-func (t *terminal) input(c actor.Context, text string) {
+func (t *chat) input(c actor.Context, text string) {
 	if t.attaching > 0 {
 		t.held = append(t.held, text)
 		return
@@ -258,14 +258,14 @@ func (t *terminal) input(c actor.Context, text string) {
 	case strings.HasPrefix(text, ":"):
 		t.command(c, text)
 	case isPromptLine(text):
-		t.promptCommand(c, text) // a server's prompt (chat_resources.go)
+		t.promptCommand(c, text) // a server's prompt (resources.go)
 	default:
 		t.sent++
 		c.Send(t.conv, &conversation.UserMessage{Text: text, Attachments: t.takeAttached(c)})
 	}
 }
 
-func (t *terminal) printResult(m *conversation.ToolCallFinished) {
+func (t *chat) printResult(m *conversation.ToolCallFinished) {
 	t.endLine()
 	mark, color := "  ✓", dim
 	switch {
@@ -283,10 +283,10 @@ func (t *terminal) printResult(m *conversation.ToolCallFinished) {
 	if m.Elapsed > 0 {
 		head += fmt.Sprintf(" (%v)", m.Elapsed.Round(time.Millisecond))
 	}
-	fmt.Fprintf(t.info, "%s\n%s\n", t.paint(color, head), t.paint(dim, indent(strings.Join(lines, "\n"), "    ")))
+	fmt.Fprintf(t.info, "%s\n%s\n", t.paint(color, head), t.paint(dim, Indent(strings.Join(lines, "\n"), "    ")))
 }
 
-func (t *terminal) runFinished(m *conversation.RunFinished) {
+func (t *chat) runFinished(m *conversation.RunFinished) {
 	t.running = false
 	t.endLine()
 	switch {
@@ -310,7 +310,7 @@ func (t *terminal) runFinished(m *conversation.RunFinished) {
 }
 
 // maybeQuit ends a chat whose input is closed once nothing is left to do.
-func (t *terminal) maybeQuit() bool {
+func (t *chat) maybeQuit() bool {
 	if t.closing && t.sent <= 0 && t.commands == 0 && len(t.pending) == 0 && t.attaching == 0 && len(t.held) == 0 {
 		t.quit(nil)
 		return true
@@ -318,34 +318,34 @@ func (t *terminal) maybeQuit() bool {
 	return false
 }
 
-func (t *terminal) quit(err error) {
+func (t *chat) quit(err error) {
 	select {
 	case <-t.done:
 	default:
 		t.result = err
 		if err != nil && t.oneShot {
-			t.result = &silentError{code: exitFailure}
-			fmt.Fprintf(t.e.stderr, "deckhand: %s\n", clean.Text(err.Error()))
+			fmt.Fprintf(t.stderr, "deckhand: %s\n", clean.Text(err.Error()))
+			t.result = &ReportedError{Err: err}
 		}
 		close(t.done)
 	}
 }
 
-func (t *terminal) prompt() {
+func (t *chat) prompt() {
 	if !t.oneShot && t.interactive && t.sent <= 0 && len(t.pending) == 0 {
-		fmt.Fprint(t.e.stdout, t.paint(bold, "> "))
+		fmt.Fprint(t.stdout, t.paint(bold, "> "))
 	}
 }
 
-func (t *terminal) note(s string) {
+func (t *chat) note(s string) {
 	t.endLine()
 	fmt.Fprintf(t.info, "%s\n", t.paint(dim, s))
 }
 
 // endLine ends streamed text that stopped mid-line.
-func (t *terminal) endLine() {
+func (t *chat) endLine() {
 	if t.midLine {
-		fmt.Fprintln(t.e.stdout)
+		fmt.Fprintln(t.stdout)
 		t.midLine = false
 	}
 }
@@ -359,7 +359,7 @@ const (
 
 // paint colours untrusted text for the terminal: the text is cleaned first
 // (package clean), so that the only escape sequences printed are its own.
-func (t *terminal) paint(code, s string) string {
+func (t *chat) paint(code, s string) string {
 	s = clean.Text(s)
 	if !t.color || s == "" {
 		return s
@@ -367,10 +367,6 @@ func (t *terminal) paint(code, s string) string {
 	return "\x1b[" + code + "m" + s + "\x1b[0m"
 }
 
-func indent(s, prefix string) string {
-	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
-}
-
 func progressLine(m *conversation.ToolCallProgress) string {
-	return progressText(&servers.ToolProgress{Progress: m.Progress})
+	return ProgressText(&servers.ToolProgress{Progress: m.Progress})
 }

@@ -1,4 +1,4 @@
-package main
+package terminal
 
 import (
 	"context"
@@ -57,7 +57,7 @@ type chatResource struct {
 }
 
 // attachResource is :attach [ALIAS:]URI.
-func (t *terminal) attachResource(c actor.Context, arg string) {
+func (t *chat) attachResource(c actor.Context, arg string) {
 	root, self, sys := c.ActorSystem().Root, c.Self(), t.sys
 	t.commands++
 	t.attaching++
@@ -70,7 +70,7 @@ func (t *terminal) attachResource(c actor.Context, arg string) {
 			return
 		}
 		alias, uri := servers.SplitResource(arg, list)
-		read, err := readResource(ctx, sys, alias, uri)
+		read, err := ReadResource(ctx, sys, alias, uri)
 		if err != nil {
 			root.Send(self, &resourceAttached{uri: uri, err: err})
 			return
@@ -82,7 +82,7 @@ func (t *terminal) attachResource(c actor.Context, arg string) {
 
 // resourceEvent handles the messages of this file; it reports whether msg
 // was one.
-func (t *terminal) resourceEvent(c actor.Context, msg any) bool {
+func (t *chat) resourceEvent(c actor.Context, msg any) bool {
 	switch m := msg.(type) {
 	case *resourceAttached:
 		t.attached(c, m)
@@ -120,7 +120,7 @@ func (t *terminal) resourceEvent(c actor.Context, msg any) bool {
 	return true
 }
 
-func (t *terminal) attached(c actor.Context, m *resourceAttached) {
+func (t *chat) attached(c actor.Context, m *resourceAttached) {
 	name := conversation.ResourceName(m.uri)
 	i := slices.IndexFunc(t.resources, func(r *chatResource) bool { return r.alias == m.alias && r.uri == m.uri })
 	if m.again {
@@ -181,7 +181,7 @@ func textBytes(ats []conversation.Attachment) int {
 	return n
 }
 
-func (t *terminal) attachedCount() int {
+func (t *chat) attachedCount() int {
 	n := 0
 	for _, r := range t.resources {
 		n += len(r.ats)
@@ -189,7 +189,7 @@ func (t *terminal) attachedCount() int {
 	return n
 }
 
-func (t *terminal) attachedText() int {
+func (t *chat) attachedText() int {
 	n := 0
 	for _, r := range t.resources {
 		n += textBytes(r.ats)
@@ -199,7 +199,7 @@ func (t *terminal) attachedText() int {
 
 // takeAttached returns the attachments for the message being sent, and
 // stops watching their resources.
-func (t *terminal) takeAttached(c actor.Context) []conversation.Attachment {
+func (t *chat) takeAttached(c actor.Context) []conversation.Attachment {
 	var out []conversation.Attachment
 	for _, r := range t.resources {
 		out = append(out, r.ats...)
@@ -220,7 +220,7 @@ func (t *terminal) takeAttached(c actor.Context) []conversation.Attachment {
 // the background and sent when it comes.
 // resolved is an :attach or a prompt read: when none is left, the lines
 // typed meanwhile go on, in order (one may attach or ask a prompt again).
-func (t *terminal) resolved(c actor.Context) {
+func (t *chat) resolved(c actor.Context) {
 	if t.attaching--; t.attaching == 0 {
 		for len(t.held) > 0 && t.attaching == 0 {
 			line := t.held[0]
@@ -230,7 +230,7 @@ func (t *terminal) resolved(c actor.Context) {
 	}
 }
 
-func (t *terminal) promptCommand(c actor.Context, line string) {
+func (t *chat) promptCommand(c actor.Context, line string) {
 	alias, name, args, err := parsePromptLine(line)
 	if err != nil {
 		t.promptFailed(err)
@@ -268,7 +268,7 @@ func (t *terminal) promptCommand(c actor.Context, line string) {
 	}()
 }
 
-func (t *terminal) promptFailed(err error) {
+func (t *chat) promptFailed(err error) {
 	t.note("(" + err.Error() + ")")
 	if t.oneShot {
 		t.quit(err)
@@ -279,7 +279,7 @@ func (t *terminal) promptFailed(err error) {
 
 // promptReady sends a prompt's message, printed first so that the person
 // sees what they sent.
-func (t *terminal) promptReady(c actor.Context, m *promptReady) {
+func (t *chat) promptReady(c actor.Context, m *promptReady) {
 	if m.err != nil {
 		t.sent--
 		t.promptFailed(m.err)
@@ -299,18 +299,18 @@ func (t *terminal) promptReady(c actor.Context, m *promptReady) {
 	for _, at := range m.ats {
 		shown += "\n📎 " + at.Name
 	}
-	t.note(fmt.Sprintf("(%s sends:)\n%s", m.label, indent(strings.TrimSpace(shown), "  ")))
+	t.note(fmt.Sprintf("(%s sends:)\n%s", m.label, Indent(strings.TrimSpace(shown), "  ")))
 	c.Send(t.conv, &conversation.UserMessage{Text: m.text, Attachments: ats})
 }
 
 // listResources is :resources [ALIAS].
-func (t *terminal) listResources(ctx context.Context, args []string) string {
-	return readyListing(ctx, t.sys, args, resourcesOf, printAllResources)
+func (t *chat) listResources(ctx context.Context, args []string) string {
+	return readyListing(ctx, t.sys, args, ResourcesOf, PrintResources)
 }
 
 // listPrompts is :prompts [ALIAS].
-func (t *terminal) listPrompts(ctx context.Context, args []string) string {
-	return readyListing(ctx, t.sys, args, promptsOf, printAllPrompts)
+func (t *chat) listPrompts(ctx context.Context, args []string) string {
+	return readyListing(ctx, t.sys, args, PromptsOf, PrintPrompts)
 }
 
 // isPromptLine reports whether a typed line is a prompt (/alias.prompt …)

@@ -1,4 +1,4 @@
-package main
+package terminal
 
 import (
 	"context"
@@ -14,7 +14,27 @@ import (
 	"deckhand/servers"
 )
 
-func (t *terminal) command(c actor.Context, line string) {
+// helpText is :help.
+const helpText = `Type a message and press Enter. While the model works you can type the next one (it waits its turn).
+Approvals: [y]es once · [s]ession (this tool, until you quit) · [a]lways · [N]o (the default)
+
+  :mcp list                   servers and their state
+  :mcp tools [ALIAS]          tools, as alias.tool
+  :mcp tool ALIAS.TOOL        one tool's whole definition
+  :mcp connect URL [ALIAS]    add a server for this session (also: :mcp connect -- COMMAND ARGS...)
+  :mcp disconnect ALIAS       remove a server
+  :resources [ALIAS]          servers' resources and resource templates
+  :attach [ALIAS:]URI         attach a resource to your next message (kept up to date until sent, where the server offers it)
+  :prompts [ALIAS]            servers' prompts, as typed: /ALIAS.PROMPT ARG=VALUE … sends one
+  :stop                       stop the current answer and its tool calls (Ctrl+C does too)
+  :help                       this
+  :quit                       leave (Ctrl+D, or Ctrl+C when nothing runs)
+`
+
+// command runs a typed :command. What waits on the actors (:mcp,
+// :resources, :prompts) runs on a goroutine of its own, which sends what
+// to print back to the actor (printOut).
+func (t *chat) command(c actor.Context, line string) {
 	fields := strings.Fields(line)
 	root, self := c.ActorSystem().Root, c.Self()
 	later := func(f func(ctx context.Context) string) {
@@ -32,7 +52,7 @@ func (t *terminal) command(c actor.Context, line string) {
 		}
 		t.quit(nil)
 	case fields[0] == ":help" || fields[0] == ":h":
-		fmt.Fprint(t.info, chatHelp)
+		fmt.Fprint(t.info, helpText)
 		t.prompt()
 	case fields[0] == ":stop":
 		if t.running {
@@ -56,7 +76,7 @@ func (t *terminal) command(c actor.Context, line string) {
 }
 
 // mcpCommand runs a :mcp command and returns what to print.
-func (t *terminal) mcpCommand(ctx context.Context, sub string, args []string) string {
+func (t *chat) mcpCommand(ctx context.Context, sub string, args []string) string {
 	var b strings.Builder
 	switch sub {
 	case "list":
@@ -67,7 +87,7 @@ func (t *terminal) mcpCommand(ctx context.Context, sub string, args []string) st
 		if len(list) == 0 {
 			return "No MCP servers. Add one with :mcp connect URL [ALIAS].\n"
 		}
-		printStatuses(&b, list)
+		PrintStatuses(&b, list)
 	case "tools":
 		cat, err := t.sys.Catalog(ctx)
 		if err != nil {
@@ -75,7 +95,7 @@ func (t *terminal) mcpCommand(ctx context.Context, sub string, args []string) st
 		}
 		for _, tool := range cat.Tools() {
 			if len(args) == 0 || tool.Server == args[0] {
-				fmt.Fprintf(&b, "%-40s %s\n", tool.Display, shorten(firstLine(tool.Def.Description), 80))
+				fmt.Fprintf(&b, "%-40s %s\n", tool.Display, Shorten(FirstLine(tool.Def.Description), 80))
 			}
 		}
 		if b.Len() == 0 {
@@ -94,8 +114,8 @@ func (t *terminal) mcpCommand(ctx context.Context, sub string, args []string) st
 			return fmt.Sprintf("unknown tool %q\n", args[0])
 		}
 		fmt.Fprintf(&b, "%s (wire name %s)\n%s\n", tool.Display, tool.Wire, strings.TrimSpace(tool.Def.Description))
-		printSchema(&b, "input schema", tool.Def.InputSchema)
-		printSchema(&b, "output schema", tool.Def.OutputSchema)
+		PrintSchema(&b, "input schema", tool.Def.InputSchema)
+		PrintSchema(&b, "output schema", tool.Def.OutputSchema)
 	case "connect":
 		return t.connect(ctx, args)
 	case "disconnect":
@@ -113,7 +133,7 @@ func (t *terminal) mcpCommand(ctx context.Context, sub string, args []string) st
 }
 
 // connect handles ":mcp connect URL [ALIAS]" and ":mcp connect -- COMMAND ARGS...".
-func (t *terminal) connect(ctx context.Context, args []string) string {
+func (t *chat) connect(ctx context.Context, args []string) string {
 	var srv config.Server
 	alias := ""
 	switch {
@@ -150,7 +170,7 @@ func (t *terminal) connect(ctx context.Context, args []string) string {
 			}
 			if s.State != servers.StateReady {
 				t.sys.RemoveServer(ctx, alias)
-				return fmt.Sprintf("%s: %s\n", alias, stateText(s))
+				return fmt.Sprintf("%s: %s\n", alias, StateText(s))
 			}
 			return fmt.Sprintf("Connected %s over %s: %d tools (for this session; deckhand mcp connect --save keeps it).\n", alias, s.Transport, s.Tools)
 		}

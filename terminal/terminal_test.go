@@ -1,0 +1,174 @@
+package terminal
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"deckhand/approval"
+	"deckhand/conversation"
+	"deckhand/servers"
+	"deckhand/transport/mcp"
+)
+
+// fakeContext is the actor.Context that Receive sees in these tests: the
+// message, and what the chat sends (it sends nothing else from Receive in
+// the paths tested here).
+type fakeContext struct {
+	actor.Context
+	msg  any
+	sent []any
+}
+
+func (c *fakeContext) Message() any             { return c.msg }
+func (c *fakeContext) Send(_ *actor.PID, m any) { c.sent = append(c.sent, m) }
+func (c *fakeContext) deliver(t *chat, m any) []any {
+	c.msg, c.sent = m, nil
+	t.Receive(c)
+	return c.sent
+}
+
+func newChat(approve Approve, interactive bool) (*chat, *bytes.Buffer) {
+	var out bytes.Buffer
+	return &chat{
+		approve: approve, interactive: interactive,
+		stdout: &out, stderr: &out, info: &out,
+		done: make(chan struct{}),
+	}, &out
+}
+
+func request(id string) *conversation.ApprovalRequested {
+	return &conversation.ApprovalRequested{ID: id, Request: approval.Request{Display: "fs.write"}, Deadline: time.Now().Add(time.Minute)}
+}
+
+// An approval is asked, answered by the typed line, and its closing says
+// nothing more when it was answered; one closed otherwise (a timeout) says
+// why, and the next pending one is asked.
+func TestApprovalAskedAndClosed(t *testing.T) {
+	ch, out := newChat(ApproveAsk, true)
+	c := &fakeContext{}
+	c.deliver(ch, request("a1"))
+	if !strings.Contains(out.String(), "Allow fs.write?") {
+		t.Fatalf("not asked:\n%s", out)
+	}
+	sent := c.deliver(ch, &inputLine{text: "y"})
+	if len(sent) != 1 || sent[0].(*conversation.ApprovalAnswer).Answer != approval.AllowOnce {
+		t.Fatalf("y sent %#v", sent)
+	}
+	for _, reason := range []string{string(approval.Answered), ""} {
+		out.Reset()
+		c.deliver(ch, request("a2"))
+		c.deliver(ch, &inputLine{text: "n"})
+		c.deliver(ch, &conversation.ApprovalClosed{ID: "a2", Answer: approval.Deny, Reason: reason})
+		if strings.Contains(out.String(), "closed") {
+			t.Errorf("an answered approval (reason %q) is said closed:\n%s", reason, out)
+		}
+	}
+
+	out.Reset()
+	c.deliver(ch, request("a3"))
+	c.deliver(ch, request("a4"))
+	c.deliver(ch, &conversation.ApprovalClosed{ID: "a3", Answer: approval.Deny, Reason: string(approval.TimedOut(time.Minute))})
+	if got := out.String(); !strings.Contains(got, "(approval for fs.write closed: ") || strings.Count(got, "Allow fs.write?") != 2 {
+		t.Errorf("a timed-out approval, then the next:\n%s", got)
+	}
+	if len(ch.pending) != 1 || ch.pending[0].ID != "a4" {
+		t.Errorf("pending = %v", ch.pending)
+	}
+}
+
+// --approve auto and deny answer at once, as does a chat with no terminal
+// to ask on.
+func TestApprovalModes(t *testing.T) {
+	for _, tt := range []struct {
+		approve     Approve
+		interactive bool
+		want        approval.Answer
+		says        string
+	}{
+		{ApproveAuto, true, approval.AllowOnce, "allowed (--approve=auto)"},
+		{ApproveDeny, true, approval.Deny, "denied (--approve=deny)"},
+		{ApproveAsk, false, approval.Deny, "no terminal to ask"},
+	} {
+		ch, out := newChat(tt.approve, tt.interactive)
+		sent := (&fakeContext{}).deliver(ch, request("a1"))
+		if len(sent) != 1 || sent[0].(*conversation.ApprovalAnswer).Answer != tt.want || !strings.Contains(out.String(), tt.says) || len(ch.pending) != 0 {
+			t.Errorf("%s (interactive %v): sent %#v, printed %q", tt.approve, tt.interactive, sent, out)
+		}
+	}
+}
+
+// A server's question that closes unanswered says why; one answered does
+// not.
+func TestElicitationClosed(t *testing.T) {
+	ch, out := newChat(ApproveAsk, true)
+	c := &fakeContext{}
+	ask := func(id string) {
+		c.deliver(ch, &servers.ElicitationRequested{ID: id, Server: "ev", Mode: "form", Message: "Your name?", Form: &mcp.Form{}, Deadline: time.Now().Add(time.Minute)})
+	}
+	ask("e1")
+	c.deliver(ch, &servers.ElicitationClosed{ID: "e1", Server: "ev", Reason: string(approval.Answered)})
+	if strings.Contains(out.String(), "closed") {
+		t.Errorf("an answered question is said closed:\n%s", out)
+	}
+	ask("e2")
+	c.deliver(ch, &servers.ElicitationClosed{ID: "e2", Server: "ev", Reason: "the call ended"})
+	if !strings.Contains(out.String(), "(ev's question closed: the call ended)") {
+		t.Errorf("an unanswered question closing is not said:\n%s", out)
+	}
+}
+
+// A one-shot chat whose run fails says why on stderr and ends with a
+// ReportedError.
+func TestOneShotFailureIsReported(t *testing.T) {
+	ch, out := newChat(ApproveAsk, false)
+	ch.oneShot, ch.sent = true, 1
+	boom := errors.New("the model is down")
+	(&fakeContext{}).deliver(ch, &conversation.RunFinished{Err: boom})
+	<-ch.done
+	var r *ReportedError
+	if !errors.As(ch.result, &r) || !errors.Is(ch.result, boom) || !strings.Contains(out.String(), "deckhand: the model is down") {
+		t.Errorf("result %v, printed %q", ch.result, out)
+	}
+}
+
+func TestParseApprove(t *testing.T) {
+	for _, s := range []string{"ask", "auto", "deny"} {
+		if a, err := ParseApprove(s); err != nil || string(a) != s {
+			t.Errorf("ParseApprove(%q) = %q, %v", s, a, err)
+		}
+	}
+	if _, err := ParseApprove("yes"); err == nil {
+		t.Error("ParseApprove(yes) is not refused")
+	}
+}
+
+func TestConnecting(t *testing.T) {
+	list := []servers.ServerStatus{
+		{Alias: "up", State: servers.StateReady, Tools: 3},
+		{Alias: "cached", State: servers.StateConnecting, Tools: 2},
+		{Alias: "fresh", State: servers.StateConnecting},
+	}
+	got := connectingOf(list)
+	if len(got) != 2 || !got["cached"] || got["fresh"] {
+		t.Errorf("connectingOf = %v", got)
+	}
+	line := connectingLine(list)
+	if !strings.HasPrefix(line, "connecting: cached (tools offered") || !strings.Contains(line, "; fresh (their tools join") {
+		t.Errorf("connectingLine = %q", line)
+	}
+	if connectingLine(list[:1]) != "" {
+		t.Error("no server connecting, yet a line")
+	}
+}
+
+func TestProgressGate(t *testing.T) {
+	var g ProgressGate
+	if !g.Due("r/c1") || g.Due("r/c1") || !g.Due("r/c2") {
+		t.Error("the gate lets a call's progress through more than once per ProgressEvery, or not the first time")
+	}
+}

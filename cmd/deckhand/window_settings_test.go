@@ -41,6 +41,12 @@ func TestWindowSettingsScrollCheckAndQuit(t *testing.T) {
 	for range 10 {
 		w.xdo("click", "4")
 	}
+	// Clicked only once the page is back at the top and still (a click
+	// aimed at a place the page scrolls away from lands elsewhere).
+	w.waitScreen("the page back at the top", func(s gui.Screen) bool {
+		b, ok := findEntry(s, "Optional. For example")
+		return ok && b.Y >= box.Y-1
+	})
 	w.clickText("button", "Check")
 	s = w.waitScreen("what Check found", func(s gui.Screen) bool { return shows(s, "answers with 2 models") })
 	if c, _ := find(s, "button", "Check"); c.Window != "Deckhand" {

@@ -43,9 +43,12 @@ func TestWindowSettingsScrollCheckAndQuit(t *testing.T) {
 	}
 	// Clicked only once the page is back at the top and still (a click
 	// aimed at a place the page scrolls away from lands elsewhere).
-	w.waitScreen("the page back at the top", func(s gui.Screen) bool {
-		b, ok := findEntry(s, "Optional. For example")
-		return ok && b.Y >= box.Y-1
+	lastY := float32(-1)
+	w.waitScreen("Check on screen, the page still", func(s gui.Screen) bool {
+		c, ok := find(s, "button", "Check")
+		still := ok && c.Y == lastY
+		lastY = map[bool]float32{true: c.Y, false: -1}[ok]
+		return still
 	})
 	w.clickText("button", "Check")
 	s = w.waitScreen("what Check found", func(s gui.Screen) bool { return shows(s, "answers with 2 models") })

@@ -200,6 +200,9 @@ func TestReason(t *testing.T) {
 	if timeout != "no answer within 2m0s" {
 		t.Errorf("TimedOut = %q: the log and the model read it", timeout)
 	}
+	if approval.Answered != "answered" {
+		t.Errorf("Answered = %q: the log keeps it as text, and store/summary.go reads it back", approval.Answered)
+	}
 	tests := []struct {
 		r        approval.Reason
 		answered bool

@@ -150,7 +150,7 @@ func (a *conversationActor) process(c actor.Context) {
 			case !cs.allowed:
 				out := toolcall.DeniedText
 				if cs.denyReason != "" {
-					out = toolcall.DeniedBecause(cs.denyReason)
+					out = toolcall.DeniedBecause(string(cs.denyReason))
 				}
 				a.finishCall(c, cs, out, false, true)
 			default:
@@ -234,7 +234,7 @@ func (a *conversationActor) ask(c actor.Context, cs *callState) {
 }
 
 // answered applies a person's answer (or a timeout's deny) and moves on.
-func (a *conversationActor) answered(c actor.Context, id string, ans approval.Answer, reason string) {
+func (a *conversationActor) answered(c actor.Context, id string, ans approval.Answer, reason approval.Reason) {
 	r := a.run
 	if r == nil || r.asking == nil || r.asking.askID != id {
 		return // late, or for a run that was stopped
@@ -257,14 +257,10 @@ func (a *conversationActor) answered(c actor.Context, id string, ans approval.An
 	if cs.allowed && cs.req.Change != "" && a.deps.pins != nil {
 		a.deps.pins.Accept(cs.tool) // the person approved the new definition
 	}
-	if !cs.allowed && reason != "answered" {
+	if !cs.allowed && !reason.IsAnswered() {
 		cs.denyReason = reason
 	}
-	by := "the person"
-	if reason != "answered" {
-		by = reason
-	}
-	a.emit(c, &ApprovalDecided{Conversation: a.id, Run: r.id, Call: cs.id, Tool: cs.req.Display, Allowed: cs.allowed, Scope: ans.Scope(), By: by})
+	a.emit(c, &ApprovalDecided{Conversation: a.id, Run: r.id, Call: cs.id, Tool: cs.req.Display, Allowed: cs.allowed, Scope: ans.Scope(), By: reason.By()})
 	a.emit(c, &ApprovalClosed{Conversation: a.id, ID: id, Answer: ans, Reason: reason})
 	a.process(c)
 }

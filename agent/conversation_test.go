@@ -303,7 +303,7 @@ func TestApprovals(t *testing.T) {
 	c.send("5") // nobody answers
 	expect[*conversation.ApprovalRequested](c)
 	cl := expect[*conversation.ApprovalClosed](c)
-	if cl.Answer != approval.Deny || !strings.Contains(cl.Reason, "no answer within 200ms") {
+	if cl.Answer != approval.Deny || cl.Reason != approval.TimedOut(200*time.Millisecond) || !cl.Reason.IsTimedOut() {
 		t.Errorf("timeout: %+v", cl)
 	}
 	if f := expect[*conversation.ToolCallFinished](c); !f.Denied {

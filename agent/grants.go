@@ -2,9 +2,9 @@ package agent
 
 import (
 	"context"
-	"errors"
 
 	"deckhand/approval"
+	"deckhand/servers"
 	"deckhand/store"
 	"deckhand/store/writer"
 )
@@ -30,20 +30,18 @@ func (s *System) Grants(ctx context.Context) ([]store.Grant, error) {
 }
 
 // RevokeGrant removes tool's "always allow": the next call of the tool is
-// asked again, in every conversation, without a restart. A tool without a
+// asked again, in every conversation, without a restart. With a log, it is
+// a message to the store actor, which owns the grants: it stops counting
+// at once and returns once the log's copy is deleted. A tool without a
 // grant is not an error.
 func (s *System) RevokeGrant(ctx context.Context, tool string) error {
 	switch a := s.always.(type) {
 	case *writer.Always:
-		// A grant still on its way to the disk would come back after the
-		// delete: let it land first.
-		if err := s.SyncLog(ctx); err != nil {
+		d, err := ask[*servers.Done](ctx, s, s.Store, &writer.RevokeGrant{Tool: tool})
+		if err != nil {
 			return err
 		}
-		if _, err := s.db.RevokeGrant(ctx, tool); err != nil && !errors.Is(err, store.ErrNotFound) {
-			return err
-		}
-		a.Revoke(tool)
+		return d.Err
 	case *approval.MemoryAlways:
 		a.Revoke(tool)
 	}

@@ -4,10 +4,12 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"deckhand/approval"
 	"deckhand/conversation"
 	"deckhand/store"
 	"deckhand/testutil"
@@ -78,21 +80,52 @@ func TestUnterminatedArgumentsAreLogged(t *testing.T) {
 	}
 }
 
-// A grant revoked by another process stops counting once the store actor
-// has read the grants again.
-func TestRevokedGrantStopsCounting(t *testing.T) {
+// A grant given or revoked by another Deckhand process sharing the log
+// counts from this process's next run start: the store actor reads the
+// grants again then (before it writes the run's first rows). Nothing polls
+// the log in between.
+func TestGrantsOfAnotherProcessCountAtRunStart(t *testing.T) {
 	db := openLog(t)
-	model := testutil.NewModelServer(t)
-	c := startChatWith(t, func(o *Options) { o.Log = db }, model, nil)
+	model := testutil.NewModelServer(t,
+		answer("ok"),
+		calls(testutil.ToolCallSpec{ID: "a", Name: "mem__add", Arguments: `{"a":1,"b":1}`}), answer("2"),
+		answer("ok"),
+		calls(testutil.ToolCallSpec{ID: "b", Name: "mem__add", Arguments: `{"a":2,"b":2}`}), answer("denied"),
+	)
+	c := startChatWith(t, func(o *Options) { o.Log = db }, model, map[string]*sdk.Server{"mem": testutil.NewServer("mem")})
 	always := c.sys.always
-	always.Grant("mem.add", "user")
-	syncLog(t, c)
-	testutil.Eventually(t, wait, func() bool {
-		list, _ := db.Grants(t.Context())
-		return len(list) == 1
-	}, "grant not written")
-	if _, err := db.RevokeGrant(context.Background(), "mem.add"); err != nil {
+
+	// Another process grants mem.add: it counts from the next run start.
+	if err := db.Write(t.Context(), &store.Batch{Grants: []store.Grant{{ID: "g-other", Tool: "mem.add", Scope: "always", By: "user", Time: time.Now()}}}); err != nil {
 		t.Fatal(err)
 	}
-	testutil.Eventually(t, wait, func() bool { return !always.Allowed("mem.add") }, "revoked grant still allowed")
+	if always.Allowed("mem.add") {
+		t.Fatal("a grant of another process counted before a run started")
+	}
+	c.send("hello")
+	expect[*conversation.RunFinished](c)
+	syncLog(t, c) // the run's rows are written after the grants were read
+	if !always.Allowed("mem.add") {
+		t.Fatal("a grant of another process does not count after a run start")
+	}
+	c.send("add")
+	if d := expect[*conversation.ApprovalDecided](c); !d.Allowed || d.By != "always allowed" {
+		t.Errorf("with the other process's grant: %+v", d)
+	}
+	expect[*conversation.RunFinished](c)
+
+	// Another process revokes it: asked again from the next run start.
+	if _, err := db.RevokeGrant(t.Context(), "mem.add"); err != nil {
+		t.Fatal(err)
+	}
+	c.send("hello again")
+	expect[*conversation.RunFinished](c)
+	syncLog(t, c)
+	if always.Allowed("mem.add") {
+		t.Fatal("a grant revoked by another process still counts after a run start")
+	}
+	c.send("add again")
+	req := expect[*conversation.ApprovalRequested](c)
+	c.sys.Root.Send(c.conv, &conversation.ApprovalAnswer{ID: req.ID, Answer: approval.Deny})
+	expect[*conversation.RunFinished](c)
 }

@@ -1,7 +1,7 @@
 // Package approval owns the gate every tool call passes, and what a person
 // is shown and can answer there.
 //
-// DecideCall is the gate as one pure decision: the capability policy's
+// Decide is the gate as one pure decision: the capability policy's
 // refusals first, then the tool's pin (a definition changed since it was
 // pinned is asked again), then the person's grants and the config's
 // auto_approve rules; it gives Allow, Refuse (with a typed error, ErrPolicy
@@ -12,7 +12,7 @@
 // answers a person can give, the stores of "always" grants, and the texts
 // that describe a tool's claims and a change to its definition.
 //
-// Concurrency: DecideCall, Decide, Diff, Claims and the error types are
+// Concurrency: Decide, Diff, Claims and the error types are
 // pure and safe anywhere. A Grants value belongs to one conversation (its
 // actor alone reads and writes it); an Always store is shared and must be
 // safe for concurrent use (MemoryAlways is).
@@ -83,7 +83,7 @@ type Verdict int
 const (
 	Ask    Verdict = iota // a person must answer
 	Allow                 // a grant or rule allows it
-	Refuse                // it must not run, and no one is asked (DecideCall only)
+	Refuse                // it must not run, and no one is asked
 )
 
 func (v Verdict) String() string {
@@ -96,21 +96,6 @@ func (v Verdict) String() string {
 		return "refuse"
 	}
 	return fmt.Sprintf("Verdict(%d)", int(v))
-}
-
-// Decision is a verdict and why.
-type Decision struct {
-	Verdict Verdict
-	Reason  string // "auto_approve fs.*", "allowed for this session", …
-}
-
-// Scope is how an allowing decision was reached, as the log records it:
-// "rule" for an auto_approve rule, "grant" for the person's own grant.
-func (d Decision) Scope() string {
-	if strings.HasPrefix(d.Reason, "auto_approve") {
-		return "rule"
-	}
-	return "grant"
 }
 
 // Scope is what an answer allows, as the log records it: "once",
@@ -142,35 +127,29 @@ type Always interface {
 	Grant(display, by string) error
 }
 
-// Decide is the grants-and-rules step of the gate (DecideCall is the
-// whole gate, policy and pins first). Grants come first (the person's own
-// answers), then the tool's rule, then its server's; with nothing allowing
-// the call, the person is asked.
-// It stays until the conversation actor calls DecideCall instead.
-func Decide(rules Rules, always Always, session Grants, req Request) Decision {
-	d, _ := decide(rules, always, session, req)
-	return d
-}
-
-func decide(rules Rules, always Always, session Grants, req Request) (Decision, Cause) {
+// decide is the last step of the gate, grants and rules: grants come
+// first (the person's own answers), then the tool's rule, then its
+// server's; with nothing allowing the call, the person is asked. by says
+// what allowed it or why it is asked.
+func decide(rules Rules, always Always, session Grants, req Request) (v Verdict, by string, cause Cause) {
 	switch {
 	case req.OnceOnly:
-		return Decision{Ask, "each is asked"}, CauseOnceOnly
+		return Ask, "each is asked", CauseOnceOnly
 	case session[req.Display]:
-		return Decision{Allow, "allowed for this session"}, CauseSession
+		return Allow, "allowed for this session", CauseSession
 	case always != nil && always.Allowed(req.Display):
-		return Decision{Allow, "always allowed"}, CauseAlways
+		return Allow, "always allowed", CauseAlways
 	}
 	if v, ok := rules[req.Display]; ok {
 		if v {
-			return Decision{Allow, "auto_approve " + req.Display}, CauseRule
+			return Allow, "auto_approve " + req.Display, CauseRule
 		}
-		return Decision{Ask, "auto_approve " + req.Display + " = false"}, CauseRuleAsk
+		return Ask, "auto_approve " + req.Display + " = false", CauseRuleAsk
 	}
 	if rules[req.Server+".*"] {
-		return Decision{Allow, "auto_approve " + req.Server + ".*"}, CauseRule
+		return Allow, "auto_approve " + req.Server + ".*", CauseRule
 	}
-	return Decision{Ask, ""}, CauseNone
+	return Ask, "", CauseNone
 }
 
 // MemoryAlways keeps "always" grants for the life of the process.

@@ -1,8 +1,15 @@
 package approval
 
-import "testing"
+import (
+	"strings"
+	"testing"
 
-func TestDecide(t *testing.T) {
+	"deckhand/tools"
+)
+
+// TestDecideGrantsAndRules: the gate's last step, with no policy or pin to
+// say anything: grants, then the tool's rule, then its server's.
+func TestDecideGrantsAndRules(t *testing.T) {
 	read := Request{Server: "fs", Tool: "read_text_file", Display: "fs.read_text_file"}
 	write := Request{Server: "fs", Tool: "write_file", Display: "fs.write_file"}
 	exec := Request{Server: "local", Tool: "exec", Display: "local.exec"}
@@ -30,9 +37,12 @@ func TestDecide(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Decide(tt.rules, always, tt.session, tt.req)
-			if got.Verdict != tt.want || got.Reason != tt.reason {
-				t.Errorf("Decide() = %+v, want verdict %v reason %q", got, tt.want, tt.reason)
+			got := Decide(tt.req, tools.Tool{}, Pin{}, nil, Granted{Session: tt.session, Always: always}, tt.rules)
+			if got.Verdict != tt.want || got.By != tt.reason {
+				t.Errorf("Decide() = %v by %q, want verdict %v by %q", got.Verdict, got.By, tt.want, tt.reason)
+			}
+			if got.Verdict == Allow && got.Scope() != map[bool]string{true: "rule", false: "grant"}[strings.HasPrefix(tt.reason, "auto_approve")] {
+				t.Errorf("Scope() = %q for %q", got.Scope(), tt.reason)
 			}
 		})
 	}

@@ -13,7 +13,7 @@ import (
 	"deckhand/tools"
 )
 
-// The gate as one decision: DecideCall takes everything that decides a
+// The gate as one decision: Decide takes everything that decides a
 // call and gives one Outcome, in this order: the policy (which no grant or
 // rule overrides), then the tool's pin (a changed definition is asked
 // again, whatever grants or rules say), then the person's grants and the
@@ -76,7 +76,6 @@ type Outcome struct {
 	// By says, for people and the log, what allowed the call or why it
 	// is asked: "auto_approve fs.*", "allowed for this session", "always
 	// allowed", "auto_approve fs.write_file = false", "each is asked", "".
-	// (Decide's Decision.Reason, unchanged.)
 	By string
 	// Err is why a refused call was refused: errors.Is(Err, ErrPolicy) or
 	// ErrHidden; its text is what the model is told. Nil unless Refuse.
@@ -88,7 +87,7 @@ type Outcome struct {
 }
 
 // Scope is how an allowing outcome was reached, as the log records it:
-// "rule" or "grant" (see Decision.Scope).
+// "rule" for an auto_approve rule, "grant" for the person's own grant.
 func (o Outcome) Scope() string {
 	if o.Cause == CauseRule {
 		return "rule"
@@ -96,7 +95,7 @@ func (o Outcome) Scope() string {
 	return "grant"
 }
 
-// DecideCall is the gate. call is the request as toolcall.Request or
+// Decide is the gate. call is the request as toolcall.Request or
 // toolcall.CommandRequest builds it (its Change set if a change was found
 // before); def is the tool as the catalog resolved it (zero for a shell
 // command); pin is its pin as the pin book holds it now; decisions are the
@@ -110,10 +109,10 @@ func (o Outcome) Scope() string {
 //  2. Pin: a tool whose definition differs from its pin (or a call already
 //     found changed) is asked, with what changed (Ask, CauseChanged): no
 //     grant or rule covers it.
-//  3. Grants, then rules, as Decide: a shell command is always asked; a
+//  3. Grants, then rules: a shell command is always asked; a
 //     session grant, then an "always" grant, then the tool's rule (false
 //     asks), then its server's ".*" rule allow; else the person is asked.
-func DecideCall(call Request, def tools.Tool, pin Pin, decisions []policy.Decision, granted Granted, rules Rules) Outcome {
+func Decide(call Request, def tools.Tool, pin Pin, decisions []policy.Decision, granted Granted, rules Rules) Outcome {
 	call.Access = nil
 	for _, d := range decisions {
 		if d.Allowed {
@@ -138,13 +137,13 @@ func DecideCall(call Request, def tools.Tool, pin Pin, decisions []policy.Decisi
 			return Outcome{Verdict: Ask, Cause: CauseChanged, Request: call}
 		}
 	}
-	d, cause := decide(rules, granted.Always, granted.Session, call)
-	return Outcome{Verdict: d.Verdict, Cause: cause, By: d.Reason, Request: call}
+	v, by, cause := decide(rules, granted.Always, granted.Session, call)
+	return Outcome{Verdict: v, Cause: cause, By: by, Request: call}
 }
 
 // Changed reports whether an outcome found the tool's definition changed
 // since it was pinned for the first time for this call (the caller says
-// so once, as an event): before is the request given to DecideCall.
+// so once, as an event): before is the request given to Decide.
 func (o Outcome) Changed(before Request) bool {
 	return o.Cause == CauseChanged && before.Change == ""
 }

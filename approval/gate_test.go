@@ -17,7 +17,7 @@ import (
 	"deckhand/tools"
 )
 
-// gateCase is one call put through DecideCall.
+// gateCase is one call put through Decide.
 type gateCase struct {
 	name      string
 	req       approval.Request
@@ -40,7 +40,7 @@ func tool(server, name, hash, description string) tools.Tool {
 	return tools.Tool{Server: server, Name: name, Display: server + "." + name, Def: raw, Raw: raw, Hash: hash}
 }
 
-func TestDecideCall(t *testing.T) {
+func TestDecide(t *testing.T) {
 	write := tool("fs", "write_file", "h-new", "Write a file.")
 	read := tool("fs", "read_text_file", "h-read", "Read a file.")
 	writeReq := toolcall.Request("c1", write, json.RawMessage(`{"path":"/tmp/x"}`))
@@ -56,7 +56,7 @@ func TestDecideCall(t *testing.T) {
 	changedReq.Change = "description: changed earlier"
 
 	tests := []gateCase{
-		// Grants and rules, as Decide.
+		// Grants and rules, with nothing refused or changed.
 		{name: "nothing allows it", req: writeReq, def: write, verdict: approval.Ask, cause: approval.CauseNone},
 		{name: "tool rule", req: readReq, def: read, rules: approval.Rules{"fs.read_text_file": true}, verdict: approval.Allow, cause: approval.CauseRule, by: "auto_approve fs.read_text_file"},
 		{name: "tool rule for another tool", req: writeReq, def: write, rules: approval.Rules{"fs.read_text_file": true}, verdict: approval.Ask, cause: approval.CauseNone},
@@ -107,9 +107,9 @@ func TestDecideCall(t *testing.T) {
 				always.Grant(g, "test")
 			}
 			before := cloneRequest(tt.req)
-			got := approval.DecideCall(tt.req, tt.def, tt.pin, tt.decisions, approval.Granted{Session: tt.session, Always: always}, tt.rules)
+			got := approval.Decide(tt.req, tt.def, tt.pin, tt.decisions, approval.Granted{Session: tt.session, Always: always}, tt.rules)
 			if got.Verdict != tt.verdict || got.Cause != tt.cause || got.By != tt.by {
-				t.Errorf("DecideCall() = %v/%v by %q, want %v/%v by %q", got.Verdict, got.Cause, got.By, tt.verdict, tt.cause, tt.by)
+				t.Errorf("Decide() = %v/%v by %q, want %v/%v by %q", got.Verdict, got.Cause, got.By, tt.verdict, tt.cause, tt.by)
 			}
 			if (got.Err == nil) != (tt.err == nil) || (tt.err != nil && !errors.Is(got.Err, tt.err)) {
 				t.Errorf("Err = %v, want %v", got.Err, tt.err)
@@ -118,7 +118,7 @@ func TestDecideCall(t *testing.T) {
 				t.Errorf("Change = %q, want %q", got.Request.Change, tt.change)
 			}
 			if !equalRequest(tt.req, before) {
-				t.Errorf("DecideCall changed its argument: %+v, was %+v", tt.req, before)
+				t.Errorf("Decide changed its argument: %+v, was %+v", tt.req, before)
 			}
 			if got.Request.ID != tt.req.ID || got.Request.Display != tt.req.Display {
 				t.Errorf("Request = %+v, want the call's", got.Request)
@@ -127,36 +127,9 @@ func TestDecideCall(t *testing.T) {
 	}
 }
 
-// TestDecideCallAsDecide: on grants and rules alone, DecideCall gives what
-// Decide gives (the conversation actor's gate today).
-func TestDecideCallAsDecide(t *testing.T) {
-	t.Parallel()
-	always := &approval.MemoryAlways{}
-	always.Grant("git.push", "test")
-	reqs := []approval.Request{
-		{Server: "fs", Tool: "read_text_file", Display: "fs.read_text_file"},
-		{Server: "fs", Tool: "write_file", Display: "fs.write_file"},
-		{Server: "git", Tool: "push", Display: "git.push"},
-		toolcall.CommandRequest("cmd-1", "ls", "/bin/sh"),
-	}
-	rules := []approval.Rules{nil, {"fs.*": true}, {"fs.*": true, "fs.write_file": false}, {"fs.read_text_file": true}, {"local.exec": true}, {"git.push": false}}
-	sessions := []approval.Grants{nil, {"fs.write_file": true}, {"local.exec": true}}
-	for _, req := range reqs {
-		for _, r := range rules {
-			for _, s := range sessions {
-				old := approval.Decide(r, always, s, req)
-				got := approval.DecideCall(req, tools.Tool{}, approval.Pin{}, nil, approval.Granted{Session: s, Always: always}, r)
-				if got.Verdict != old.Verdict || got.By != old.Reason || (got.Verdict == approval.Allow && got.Scope() != old.Scope()) {
-					t.Errorf("%s %v %v: DecideCall = %v %q %s, Decide = %v %q %s", req.Display, r, s, got.Verdict, got.By, got.Scope(), old.Verdict, old.Reason, old.Scope())
-				}
-			}
-		}
-	}
-}
-
-// TestDecideCallAccess: what the policy allowed is said to the person, in
+// TestDecideAccess: what the policy allowed is said to the person, in
 // order, whatever the verdict; a refusal tells the first denied decision.
-func TestDecideCallAccess(t *testing.T) {
+func TestDecideAccess(t *testing.T) {
 	t.Parallel()
 	a := policy.Decision{Capability: policy.CapRead, Target: "/w/a", Allowed: true, Rule: "within /w"}
 	b := policy.Decision{Capability: policy.CapWrite, Target: "/w/b", Allowed: true, Rule: "within /w"}
@@ -164,11 +137,11 @@ func TestDecideCallAccess(t *testing.T) {
 	d2 := policy.Decision{Capability: policy.CapRead, Target: "/root/y", Rule: "outside the read roots"}
 	req := approval.Request{Server: "fs", Tool: "t", Display: "fs.t", Access: []string{"stale"}}
 
-	got := approval.DecideCall(req, tools.Tool{}, approval.Pin{}, []policy.Decision{a, b}, approval.Granted{}, nil)
+	got := approval.Decide(req, tools.Tool{}, approval.Pin{}, []policy.Decision{a, b}, approval.Granted{}, nil)
 	if want := []string{a.Describe(), b.Describe()}; !slices.Equal(got.Request.Access, want) {
 		t.Errorf("Access = %q, want %q", got.Request.Access, want)
 	}
-	got = approval.DecideCall(req, tools.Tool{}, approval.Pin{}, []policy.Decision{a, d1, b, d2}, approval.Granted{}, nil)
+	got = approval.Decide(req, tools.Tool{}, approval.Pin{}, []policy.Decision{a, d1, b, d2}, approval.Granted{}, nil)
 	if want := []string{a.Describe(), b.Describe()}; !slices.Equal(got.Request.Access, want) {
 		t.Errorf("refused: Access = %q, want %q", got.Request.Access, want)
 	}
@@ -182,28 +155,28 @@ func TestDecideCallAccess(t *testing.T) {
 	if errors.Is(got.Err, approval.ErrHidden) {
 		t.Errorf("a policy refusal is not ErrHidden")
 	}
-	if got := approval.DecideCall(req, tools.Tool{}, approval.Pin{}, nil, approval.Granted{}, nil); got.Request.Access != nil {
+	if got := approval.Decide(req, tools.Tool{}, approval.Pin{}, nil, approval.Granted{}, nil); got.Request.Access != nil {
 		t.Errorf("no decisions: Access = %q, want none", got.Request.Access)
 	}
 }
 
-// TestDecideCallChangedOnce: the caller says a change once, when the
+// TestDecideChangedOnce: the caller says a change once, when the
 // outcome found it; a request carrying it is asked again without news.
-func TestDecideCallChangedOnce(t *testing.T) {
+func TestDecideChangedOnce(t *testing.T) {
 	t.Parallel()
 	def := tool("fs", "write_file", "new", "New.")
 	pin := approval.Pin{Hash: "old", Definition: &sdk.Tool{Name: "write_file", Description: "Old."}}
 	req := toolcall.Request("c", def, nil)
-	first := approval.DecideCall(req, def, pin, nil, approval.Granted{}, nil)
+	first := approval.Decide(req, def, pin, nil, approval.Granted{}, nil)
 	if !first.Changed(req) || first.Request.Change == "" {
 		t.Fatalf("first = %+v: want a change found", first)
 	}
-	again := approval.DecideCall(first.Request, def, pin, nil, approval.Granted{}, nil)
+	again := approval.Decide(first.Request, def, pin, nil, approval.Granted{}, nil)
 	if again.Changed(first.Request) || again.Verdict != approval.Ask || again.Request.Change != first.Request.Change {
 		t.Errorf("again = %+v: want asked, no news", again)
 	}
 	// Accepted: the pin now holds the new definition.
-	accepted := approval.DecideCall(req, def, approval.Pin{Hash: "new", Definition: def.Raw}, nil, approval.Granted{}, approval.Rules{"fs.*": true})
+	accepted := approval.Decide(req, def, approval.Pin{Hash: "new", Definition: def.Raw}, nil, approval.Granted{}, approval.Rules{"fs.*": true})
 	if accepted.Verdict != approval.Allow || accepted.Changed(req) {
 		t.Errorf("accepted = %+v: want allowed by the rule", accepted)
 	}
@@ -211,7 +184,7 @@ func TestDecideCallChangedOnce(t *testing.T) {
 
 func TestHiddenError(t *testing.T) {
 	t.Parallel()
-	got := approval.DecideCall(toolcall.CommandRequest("cmd-1", "rm -rf ~\u202e", "/bin/sh"), tools.Tool{}, approval.Pin{}, nil, approval.Granted{}, nil)
+	got := approval.Decide(toolcall.CommandRequest("cmd-1", "rm -rf ~\u202e", "/bin/sh"), tools.Tool{}, approval.Pin{}, nil, approval.Granted{}, nil)
 	var he *approval.HiddenError
 	if !errors.As(got.Err, &he) || !errors.Is(got.Err, approval.ErrHidden) || errors.Is(got.Err, approval.ErrPolicy) {
 		t.Fatalf("Err = %#v", got.Err)
@@ -226,6 +199,9 @@ func TestReason(t *testing.T) {
 	timeout := approval.TimedOut(2 * time.Minute)
 	if timeout != "no answer within 2m0s" {
 		t.Errorf("TimedOut = %q: the log and the model read it", timeout)
+	}
+	if approval.Answered != "answered" {
+		t.Errorf("Answered = %q: the log keeps it as text, and store/summary.go reads it back", approval.Answered)
 	}
 	tests := []struct {
 		r        approval.Reason
@@ -282,11 +258,12 @@ func TestStrings(t *testing.T) {
 	}
 }
 
-// FuzzDecideCall: whatever the call, pins, policy, grants and rules, the
-// gate keeps its order: a refusal by the policy wins, a changed definition
-// is never allowed, a shell command is never allowed without a person, and
-// otherwise it is Decide; and the caller's request is never changed.
-func FuzzDecideCall(f *testing.F) {
+// FuzzDecide: whatever the call, pins, policy, grants and rules, the gate
+// keeps its order: a refusal by the policy wins, a changed definition is
+// never allowed, a shell command is never allowed without a person, and
+// otherwise grants and rules alone decide; and the caller's request is
+// never changed.
+func FuzzDecide(f *testing.F) {
 	f.Add("fs", "write_file", "", "h1", "h1", "fs.*", true, false, false, true, false)
 	f.Add("fs", "write_file", "", "h1", "h2", "fs.write_file", true, true, true, true, true)
 	f.Add("local", "exec", "ls\x1b[2J", "", "", "local.exec", true, true, false, false, false)
@@ -317,7 +294,7 @@ func FuzzDecideCall(f *testing.F) {
 		rules := approval.Rules{ruleKey: ruleVal}
 		pin := approval.Pin{Hash: pinHash}
 		before := cloneRequest(req)
-		got := approval.DecideCall(req, def, pin, decisions, granted, rules)
+		got := approval.Decide(req, def, pin, decisions, granted, rules)
 		if !equalRequest(req, before) {
 			t.Fatalf("the request changed")
 		}
@@ -326,7 +303,9 @@ func FuzzDecideCall(f *testing.F) {
 		}
 		_, _, hidden := clean.Hidden(command)
 		changed := command == "" && pinHash != "" && pinHash != defHash
-		old := approval.Decide(rules, granted.Always, granted.Session, req)
+		// With nothing refused or changed, policy and pins say nothing:
+		// the verdict is grants and rules alone.
+		plain := approval.Decide(req, tools.Tool{}, approval.Pin{}, nil, granted, rules)
 		switch {
 		case hidden:
 			if !errors.Is(got.Err, approval.ErrHidden) {
@@ -341,8 +320,8 @@ func FuzzDecideCall(f *testing.F) {
 				t.Fatalf("changed: %+v", got)
 			}
 		default:
-			if got.Verdict != old.Verdict || got.By != old.Reason {
-				t.Fatalf("got %v %q, Decide %v %q", got.Verdict, got.By, old.Verdict, old.Reason)
+			if got.Verdict != plain.Verdict || got.By != plain.By || got.Cause != plain.Cause {
+				t.Fatalf("got %v %q, on grants and rules alone %v %q", got.Verdict, got.By, plain.Verdict, plain.By)
 			}
 		}
 		if command != "" && got.Verdict == approval.Allow {

@@ -55,11 +55,12 @@ type (
 	// pending approvals. Messages queued behind it still run.
 	StopRun struct{}
 	// ApprovalAnswer answers an ApprovalRequested. Reason, if set, says
-	// why (for a deny, the model hears it).
+	// why no person answered ("--approve=auto"; for a deny, the model
+	// hears it); "" or approval.Answered is a person's answer.
 	ApprovalAnswer struct {
 		ID     string
 		Answer approval.Answer
-		Reason string
+		Reason approval.Reason
 	}
 	// RemoveRun takes a finished run (the person's message and all that
 	// followed it; Run "" is the last) out of the conversation: the model
@@ -213,8 +214,8 @@ type callState struct {
 	isError    bool
 	denied     bool
 	askID      string
-	denyReason string // when not the person's own no: a timeout, no terminal
-	local      bool   // Deckhand's own tool_search, answered in prepare
+	denyReason approval.Reason // when not the person's own no: a timeout, no terminal
+	local      bool            // Deckhand's own tool_search, answered in prepare
 	// decisions are the capability policy's, made in prepare; a denied one
 	// refuses the call before the gate.
 	decisions []policy.Decision
@@ -310,13 +311,13 @@ func (a *conversationActor) Receive(c actor.Context) {
 		}
 	case *ApprovalAnswer:
 		reason := m.Reason
-		if reason == "" {
-			reason = "answered"
+		if reason.IsAnswered() {
+			reason = approval.Answered // what ApprovalClosed says
 		}
 		a.answered(c, m.ID, m.Answer, reason)
 	case *approvalTimedOut:
 		if r := a.run; r != nil && r.id == m.run {
-			a.answered(c, m.id, approval.Deny, fmt.Sprintf("no answer within %v", a.deps.cfg.MCP.ApprovalTimeout))
+			a.answered(c, m.id, approval.Deny, approval.TimedOut(a.deps.cfg.MCP.ApprovalTimeout))
 		}
 	case *servers.ToolProgress:
 		if cs := a.callByResultID(m.ID); cs != nil {

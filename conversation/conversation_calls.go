@@ -10,12 +10,12 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"deckhand/approval"
-	"deckhand/clean"
 	"deckhand/policy"
 	"deckhand/request"
 	"deckhand/servers"
 	"deckhand/store"
 	"deckhand/toolcall"
+	"deckhand/tools"
 	"deckhand/transport/llm"
 )
 
@@ -88,13 +88,12 @@ func (a *conversationActor) prepare(calls []llm.ToolCall, commands []string) ([]
 		cs := &callState{id: fmt.Sprintf("cmd-%d", i+1), command: cmd}
 		cs.req = toolcall.CommandRequest(cs.id, cmd, a.deps.cfg.Shell.Program)
 		cs.args = cs.req.Arguments
-		if what, at, ok := clean.Hidden(cmd); ok {
-			// What a person approves must be exactly what runs: a
-			// command holding what the screen would not show (an escape
-			// sequence that redraws "echo hello" over "touch …") is
-			// never asked.
-			cs.done, cs.isError = true, true
-			cs.output = toolcall.HiddenCommandRefusal(what, at, cmd)
+		// What a person approves must be exactly what runs: a command
+		// holding what the screen would not show (an escape sequence that
+		// redraws "echo hello" over "touch …") is refused before anyone is
+		// asked (a refusal is final, so it is applied here).
+		if out := approval.Decide(cs.req, tools.Tool{}, approval.Pin{}, nil, approval.Granted{}, nil); out.Verdict == approval.Refuse {
+			cs.done, cs.isError, cs.output = true, true, out.Err.Error()
 		}
 		out = append(out, cs)
 	}
@@ -123,17 +122,23 @@ func (a *conversationActor) process(c actor.Context) {
 			if cs.decided || cs.done {
 				continue
 			}
-			if a.redefined(c, cs) {
-				a.ask(c, cs) // no rule or grant covers a changed definition
-				return
+			before := cs.req
+			out := approval.Decide(cs.req, cs.tool, a.pinOf(cs), cs.decisions,
+				approval.Granted{Session: a.grants, Always: a.deps.always}, approval.Rules(a.deps.cfg.MCP.AutoApprove))
+			cs.req = out.Request
+			if out.Changed(before) {
+				a.emit(c, &ToolDefinitionChanged{Conversation: a.id, Run: r.id, Call: cs.id, Tool: cs.req.Display, Change: cs.req.Change})
 			}
-			d := approval.Decide(approval.Rules(a.deps.cfg.MCP.AutoApprove), a.deps.always, a.grants, cs.req)
-			if d.Verdict == approval.Allow {
+			switch out.Verdict {
+			case approval.Allow:
 				cs.decided, cs.allowed = true, true
-				a.emit(c, &ApprovalDecided{Conversation: a.id, Run: r.id, Call: cs.id, Tool: cs.req.Display, Allowed: true, Scope: d.Scope(), By: d.Reason})
+				a.emit(c, &ApprovalDecided{Conversation: a.id, Run: r.id, Call: cs.id, Tool: cs.req.Display, Allowed: true, Scope: out.Scope(), By: out.By})
+				continue
+			case approval.Refuse: // not reached: prepare applied the refusals
+				a.finishCall(c, cs, out.Err.Error(), true, false)
 				continue
 			}
-			a.ask(c, cs)
+			a.ask(c, cs) // Ask: out.Request is what the person is shown
 			return
 		}
 		busy := false
@@ -145,7 +150,7 @@ func (a *conversationActor) process(c actor.Context) {
 			case !cs.allowed:
 				out := toolcall.DeniedText
 				if cs.denyReason != "" {
-					out = toolcall.DeniedBecause(cs.denyReason)
+					out = toolcall.DeniedBecause(string(cs.denyReason))
 				}
 				a.finishCall(c, cs, out, false, true)
 			default:
@@ -173,17 +178,13 @@ func (a *conversationActor) checkPaths(cs *callState) {
 	// read roots.
 	readOnly := cs.tool.ReadOnly
 	cs.decisions = a.policy().CheckPaths(srv, cs.tool.Def, cs.args, readOnly)
-	for _, d := range cs.decisions {
-		if d.Allowed {
-			cs.req.Access = append(cs.req.Access, d.Describe())
-		}
-	}
-	for _, d := range cs.decisions {
-		if !d.Allowed {
-			cs.done, cs.isError = true, true
-			cs.output = toolcall.PolicyRefusal(d.Capability, d.Target, d.Rule)
-			return
-		}
+	// The policy's refusal is final (it comes first in the gate), so it is
+	// applied here, before the calls are announced; process runs the whole
+	// gate again when the call's turn comes.
+	out := approval.Decide(cs.req, cs.tool, approval.Pin{}, cs.decisions, approval.Granted{}, nil)
+	cs.req = out.Request // with what the policy allows, as Access
+	if out.Verdict == approval.Refuse {
+		cs.done, cs.isError, cs.output = true, true, out.Err.Error()
 	}
 }
 
@@ -195,23 +196,13 @@ func (a *conversationActor) policy() *policy.Policy {
 	return a.pol
 }
 
-// redefined reports whether a tool call's tool differs from its pinned
-// definition; the first time, it says what changed (in the request the
-// person sees, and as an event).
-func (a *conversationActor) redefined(c actor.Context, cs *callState) bool {
+// pinOf is what the gate compares cs's tool with: its pin now (the zero
+// Pin for a command, or when no pins are kept).
+func (a *conversationActor) pinOf(cs *callState) approval.Pin {
 	if cs.isCommand() || a.deps.pins == nil {
-		return false
+		return approval.Pin{}
 	}
-	if cs.req.Change != "" {
-		return true
-	}
-	changed, before := a.deps.pins.Changed(cs.tool)
-	if !changed {
-		return false
-	}
-	cs.req.Change = toolcall.Diff(before, cs.tool.Raw)
-	a.emit(c, &ToolDefinitionChanged{Conversation: a.id, Run: a.run.id, Call: cs.id, Tool: cs.req.Display, Change: cs.req.Change})
-	return true
+	return a.deps.pins.Gate(cs.tool.Display)
 }
 
 // nextSegment returns the next calls to decide and run together.
@@ -243,7 +234,7 @@ func (a *conversationActor) ask(c actor.Context, cs *callState) {
 }
 
 // answered applies a person's answer (or a timeout's deny) and moves on.
-func (a *conversationActor) answered(c actor.Context, id string, ans approval.Answer, reason string) {
+func (a *conversationActor) answered(c actor.Context, id string, ans approval.Answer, reason approval.Reason) {
 	r := a.run
 	if r == nil || r.asking == nil || r.asking.askID != id {
 		return // late, or for a run that was stopped
@@ -266,14 +257,10 @@ func (a *conversationActor) answered(c actor.Context, id string, ans approval.An
 	if cs.allowed && cs.req.Change != "" && a.deps.pins != nil {
 		a.deps.pins.Accept(cs.tool) // the person approved the new definition
 	}
-	if !cs.allowed && reason != "answered" {
+	if !cs.allowed && !reason.IsAnswered() {
 		cs.denyReason = reason
 	}
-	by := "the person"
-	if reason != "answered" {
-		by = reason
-	}
-	a.emit(c, &ApprovalDecided{Conversation: a.id, Run: r.id, Call: cs.id, Tool: cs.req.Display, Allowed: cs.allowed, Scope: ans.Scope(), By: by})
+	a.emit(c, &ApprovalDecided{Conversation: a.id, Run: r.id, Call: cs.id, Tool: cs.req.Display, Allowed: cs.allowed, Scope: ans.Scope(), By: reason.By()})
 	a.emit(c, &ApprovalClosed{Conversation: a.id, ID: id, Answer: ans, Reason: reason})
 	a.process(c)
 }

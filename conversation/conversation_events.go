@@ -111,12 +111,13 @@ type (
 		Request               approval.Request
 		Deadline              time.Time
 	}
-	// ApprovalClosed ends an ApprovalRequested: answered, timed out or
-	// cancelled with the run.
+	// ApprovalClosed ends an ApprovalRequested: answered (Reason
+	// approval.Answered), timed out or cancelled with the run (Reason says
+	// why; test it with IsAnswered, not as a string).
 	ApprovalClosed struct {
 		Conversation, ID string
 		Answer           approval.Answer
-		Reason           string
+		Reason           approval.Reason
 	}
 	// ToolsLoaded says which lazy tools a conversation gets the schemas of
 	// from its next request on, and why: found by tool_search, or called by

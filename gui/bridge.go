@@ -356,9 +356,9 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 		b.approvals = append(b.approvals, m)
 		b.apprDirty = true
 	case *conversation.ApprovalClosed:
-		if b.dropApproval(m.ID) && m.Reason != "answered" {
+		if b.dropApproval(m.ID) && !m.Reason.IsAnswered() {
 			if cs := conv(m.Conversation); cs != nil {
-				cs.tr.Note("Approval closed: "+m.Reason+"; the call was denied.", false)
+				cs.tr.Note("Approval closed: "+string(m.Reason)+"; the call was denied.", false)
 			}
 		}
 	case *conversation.Notice:

@@ -50,9 +50,9 @@ func (b *bridge) elicitEvent(msg any) {
 		}
 		b.ui.post(func() { b.ui.elicitor.add(it) })
 	case *servers.ElicitationClosed:
-		if m.Reason != "answered" {
+		if !m.Reason.IsAnswered() {
 			if cs := b.convs[m.Conversation]; cs != nil && m.Conversation != "" {
-				cs.tr.Note(fmt.Sprintf("%s's question closed (%s): %s.", m.Server, clean.Line(m.Reason), elicitPast(m.Action)), false)
+				cs.tr.Note(fmt.Sprintf("%s's question closed (%s): %s.", m.Server, clean.Line(string(m.Reason)), elicitPast(m.Action)), false)
 				if m.Conversation == b.current {
 					b.statusDirty = true
 				}

@@ -2,7 +2,6 @@ package servers
 
 import (
 	"context"
-	"fmt"
 	"maps"
 	"net/url"
 	"sort"
@@ -11,6 +10,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"deckhand/approval"
 	"deckhand/clean"
 	"deckhand/store"
 	"deckhand/transport/mcp"
@@ -60,7 +60,7 @@ type ElicitationClosed struct {
 	Conversation, Run, Call string
 	Mode                    string
 	Action                  string
-	Reason                  string // "answered", or why it closed without an answer
+	Reason                  approval.Reason // approval.Answered, or why it closed without an answer
 	Fields                  []string
 }
 
@@ -76,7 +76,8 @@ type (
 	// elicitEnded: no answer within the deadline, or the server stopped
 	// waiting.
 	elicitEnded struct {
-		id, reason, action string
+		id, action string
+		reason     approval.Reason
 	}
 )
 
@@ -177,7 +178,7 @@ func (a *serversActor) elicitReceive(c actor.Context, msg any) {
 		e.open[m.ID] = m
 		self, root, id := c.Self(), c.ActorSystem().Root, m.ID
 		time.AfterFunc(timeout, func() {
-			root.Send(self, &elicitEnded{id: id, reason: fmt.Sprintf("no answer within %v", timeout), action: ElicitDecline})
+			root.Send(self, &elicitEnded{id: id, reason: approval.TimedOut(timeout), action: ElicitDecline})
 		})
 		a.deps.log.Info("elicitation asked", "server", m.Server, "mode", m.Mode, "fields", m.Form.Names())
 		if a.deps.store != nil && m.Conversation != "" {
@@ -214,7 +215,7 @@ func (a *serversActor) elicitReceive(c actor.Context, msg any) {
 		// copy taken before.
 		answered := maps.Clone(res.Content)
 		r.reply <- res
-		a.closeElicitation(c, r, res.Action, "answered", answered)
+		a.closeElicitation(c, r, res.Action, approval.Answered, answered)
 	case *elicitEnded:
 		r := e.open[m.id]
 		if r == nil {
@@ -225,7 +226,7 @@ func (a *serversActor) elicitReceive(c actor.Context, msg any) {
 	}
 }
 
-func (a *serversActor) closeElicitation(c actor.Context, r *ElicitationRequested, action, reason string, content map[string]any) {
+func (a *serversActor) closeElicitation(c actor.Context, r *ElicitationRequested, action string, reason approval.Reason, content map[string]any) {
 	delete(a.elicit.open, r.ID)
 	fields := make([]string, 0, len(content))
 	for k := range content {

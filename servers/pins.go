@@ -11,6 +11,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"deckhand/approval"
 	"deckhand/store"
 	"deckhand/tools"
 )
@@ -148,6 +149,22 @@ func (b *Pins) Changed(t tools.Tool) (bool, *sdk.Tool) {
 		return true, nil
 	}
 	return true, &before
+}
+
+// Gate is what the gate compares a tool with (approval.Pin): the hash and
+// definition pinned for it now; the zero Pin for a tool never pinned, and
+// a nil Definition when the pinned one cannot be read back.
+func (b *Pins) Gate(tool string) approval.Pin {
+	p, ok := b.pin(tool)
+	if !ok {
+		return approval.Pin{}
+	}
+	out := approval.Pin{Hash: p.Hash}
+	var def sdk.Tool
+	if json.Unmarshal(p.Definition, &def) == nil {
+		out.Definition = &def
+	}
+	return out
 }
 
 // accept pins t's current definition: the person approved it as it is.

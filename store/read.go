@@ -232,6 +232,9 @@ type Grant struct {
 	By        string
 	SessionID string // where it was granted
 	Time      time.Time
+	// Revoke, in a Batch, deletes the tool's grant instead: a Batch's
+	// Grants are grants and revocations in the order they were made.
+	Revoke bool
 }
 
 // Grants lists the "always allow" grants, by tool.

@@ -96,6 +96,10 @@ func Summary(e Event) string {
 		if len(d.Fields) > 0 {
 			s += " (fields: " + strings.Join(d.Fields, ", ") + ")"
 		}
+		// The log keeps the reason as text (approval.Answered's, or why
+		// no one answered), written by every version of Deckhand. The log
+		// package sits below the gate and must not import approval (and
+		// with it policy, config and the sandbox) to read one word back.
 		if d.Reason != "" && d.Reason != "answered" {
 			s += ": " + d.Reason
 		}

@@ -212,6 +212,12 @@ func (db *DB) Write(ctx context.Context, b *Batch) error {
 		}
 	}
 	for _, g := range b.Grants {
+		if g.Revoke {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM approvals WHERE tool = ?`, g.Tool); err != nil {
+				return fmt.Errorf("revoking the grant for %s: %w", g.Tool, err)
+			}
+			continue
+		}
 		if _, err := tx.ExecContext(ctx,
 			`INSERT INTO approvals (approval_id, tool, scope, granted_by, granted_at, session_id) VALUES (?, ?, ?, ?, ?, ?)
 			 ON CONFLICT (tool) DO UPDATE SET granted_by = excluded.granted_by, granted_at = excluded.granted_at, session_id = excluded.session_id`,

@@ -9,7 +9,7 @@
 // "<", "&" and all).
 //
 // Every function is pure and safe anywhere; the gate's own decision
-// (policy, pins, grants and rules) is approval.DecideCall.
+// (policy, pins, grants and rules) is approval.Decide.
 package toolcall
 
 import (

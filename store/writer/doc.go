@@ -4,7 +4,9 @@
 // text, removes secrets, and hands batches to one writer goroutine, so
 // that recording never holds up a conversation. It also keeps the "always
 // allow" grants of the log in memory ([Always]), for the gate to read
-// without waiting for the disk.
+// without waiting for the disk; they change by message (a grant, a
+// RevokeGrant) and are read back from the log at each run start, for what
+// another Deckhand process sharing it changed: nothing polls.
 //
 // Receive never blocks: writing and reading the grants back run in
 // goroutines that report by message. SyncLog is answered once what came

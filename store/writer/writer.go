@@ -24,6 +24,13 @@ import (
 // *Done, comes once it is on disk, or with the error that kept it off.
 type SyncLog struct{}
 
+// RevokeGrant asks the store actor to revoke tool's "always allow": it
+// stops counting at once, in every conversation, and its row is deleted
+// with the next batch (after any grant of the tool still on its way). The
+// answer, a *servers.Done, comes once that is on disk. A tool without a
+// grant is not an error.
+type RevokeGrant struct{ Tool string }
+
 // WatchLog asks the store actor to tell Watcher when the log cannot be
 // written (LogFailed) and when it can again (LogRecovered).
 type WatchLog struct{ Watcher *actor.PID }
@@ -87,7 +94,11 @@ type storeActor struct {
 	writes  chan *store.Batch
 	busy    bool // a batch is being written
 	waiting []*actor.PID
-	grants  []string // tools whose grant is in the batch being written
+	grants  []store.Grant // the grants and revocations in the batch being written, in order
+	// reload asks the writer goroutine to read the grants again before
+	// its next write (a run started: another process may have changed
+	// them).
+	reload  chan struct{}
 	flushed sync.WaitGroup
 	// failing is the last write's error while the log cannot be written;
 	// unwritten what it could not write; dropped the rows given up.
@@ -161,24 +172,31 @@ func (a *storeActor) Receive(c actor.Context) {
 	switch m := c.Message().(type) {
 	case *actor.Started:
 		a.writes = make(chan *store.Batch, 1)
+		a.reload = make(chan struct{}, 1)
 		self, root := c.Self(), c.ActorSystem().Root
 		a.flushed.Add(1)
 		go func() {
 			defer a.flushed.Done()
 			a.closeDeadRuns()
-			refresh := time.NewTicker(grantsRefresh)
-			defer refresh.Stop()
 			for {
 				select {
 				case b, ok := <-a.writes:
 					if !ok {
 						return
 					}
+					// A reload asked before this batch was handed over
+					// is done first: a SyncLog after a run start answers
+					// with the grants read again.
+					select {
+					case <-a.reload:
+						a.refreshGrants()
+					default:
+					}
 					ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 					err := a.db.Write(ctx, b)
 					cancel()
 					root.Send(self, &batchWritten{err: err, batch: b})
-				case <-refresh.C:
+				case <-a.reload:
 					a.refreshGrants()
 				}
 			}
@@ -247,6 +265,16 @@ func (a *storeActor) Receive(c actor.Context) {
 		a.batch.Grants = append(a.batch.Grants, store.Grant{ID: store.NewID("grant"), Tool: m.tool, Scope: "always", By: m.by, SessionID: m.session, Time: time.Now()})
 		a.pending++
 		a.flush(c)
+	case *RevokeGrant:
+		if a.always != nil {
+			a.always.revoke(m.Tool)
+		}
+		a.batch.Grants = append(a.batch.Grants, store.Grant{Tool: m.Tool, Revoke: true, Time: time.Now()})
+		a.pending++
+		if c.Sender() != nil {
+			a.waiting = append(a.waiting, c.Sender()) // answered as a SyncLog is
+		}
+		a.flush(c)
 	default:
 		a.record(c, m)
 	}
@@ -275,6 +303,7 @@ func (a *storeActor) record(c actor.Context, msg any) {
 		}
 		return
 	case *conversation.RunStarted:
+		a.reloadGrants()
 		if a.unsaved[m.Conversation] {
 			delete(a.unsaved, m.Conversation)
 			a.batch.NewSessions = append(a.batch.NewSessions, store.NewSession{ID: m.Conversation, Time: now, Model: m.Model})
@@ -409,8 +438,14 @@ func (a *storeActor) schedule(c actor.Context) {
 // too. A batch the log refuses for another reason is dropped, said.
 func (a *storeActor) written(c actor.Context, m *batchWritten) {
 	if m.err == nil {
-		for _, tool := range a.grants {
-			a.always.confirm(tool)
+		for _, g := range a.grants {
+			switch {
+			case a.always == nil:
+			case g.Revoke:
+				a.always.revoked(g.Tool)
+			default:
+				a.always.confirm(g.Tool)
+			}
 		}
 		a.grants = nil
 		if a.failing != nil {
@@ -472,9 +507,7 @@ func (a *storeActor) flush(c actor.Context) {
 		a.timer.Stop()
 		a.timer = nil
 	}
-	for _, g := range a.batch.Grants {
-		a.grants = append(a.grants, g.Tool)
-	}
+	a.grants = append(a.grants, a.batch.Grants...)
 	a.busy = true
 	a.writes <- a.batch
 	a.batch, a.pending = &store.Batch{}, 0
@@ -493,8 +526,21 @@ func (a *storeActor) takeDeltas() {
 	}
 }
 
+// reloadGrants has the writer goroutine read the grants again before its
+// next write (another Deckhand process sharing the log may have given or
+// revoked one): at each run start, in place of polling.
+func (a *storeActor) reloadGrants() {
+	if a.always == nil {
+		return
+	}
+	select {
+	case a.reload <- struct{}{}:
+	default: // one is asked already
+	}
+}
+
 // refreshGrants reads the "always allow" grants back from the log (another
-// process may have revoked one). It runs in the writer goroutine.
+// process may have given or revoked one). It runs in the writer goroutine.
 func (a *storeActor) refreshGrants() {
 	if a.always == nil {
 		return

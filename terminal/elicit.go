@@ -9,7 +9,6 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"deckhand/approval"
 	"deckhand/clean"
 	"deckhand/servers"
 	"deckhand/transport/mcp"
@@ -42,7 +41,7 @@ func (t *chat) elicitEvent(c actor.Context, msg any) {
 			return
 		}
 		t.elicit.queue = slices.Delete(t.elicit.queue, i, i+1)
-		if !approval.Reason(m.Reason).IsAnswered() {
+		if !m.Reason.IsAnswered() {
 			t.note(fmt.Sprintf("(%s's question closed: %s)", m.Server, m.Reason))
 		}
 		if i == 0 && len(t.elicit.queue) > 0 {

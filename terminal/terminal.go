@@ -129,7 +129,7 @@ func (t *chat) Receive(c actor.Context) {
 		for i, p := range t.pending {
 			if p.ID == m.ID {
 				t.pending = append(t.pending[:i], t.pending[i+1:]...)
-				if !approval.Reason(m.Reason).IsAnswered() {
+				if !m.Reason.IsAnswered() {
 					t.note(fmt.Sprintf("(approval for %s closed: %s; denied)", p.Request.Display, m.Reason))
 				}
 				if i == 0 && len(t.pending) > 0 {

@@ -59,7 +59,7 @@ func TestApprovalAskedAndClosed(t *testing.T) {
 	if len(sent) != 1 || sent[0].(*conversation.ApprovalAnswer).Answer != approval.AllowOnce {
 		t.Fatalf("y sent %#v", sent)
 	}
-	for _, reason := range []string{string(approval.Answered), ""} {
+	for _, reason := range []approval.Reason{approval.Answered, ""} {
 		out.Reset()
 		c.deliver(ch, request("a2"))
 		c.deliver(ch, &inputLine{text: "n"})
@@ -72,7 +72,7 @@ func TestApprovalAskedAndClosed(t *testing.T) {
 	out.Reset()
 	c.deliver(ch, request("a3"))
 	c.deliver(ch, request("a4"))
-	c.deliver(ch, &conversation.ApprovalClosed{ID: "a3", Answer: approval.Deny, Reason: string(approval.TimedOut(time.Minute))})
+	c.deliver(ch, &conversation.ApprovalClosed{ID: "a3", Answer: approval.Deny, Reason: approval.TimedOut(time.Minute)})
 	if got := out.String(); !strings.Contains(got, "(approval for fs.write closed: ") || strings.Count(got, "Allow fs.write?") != 2 {
 		t.Errorf("a timed-out approval, then the next:\n%s", got)
 	}
@@ -111,7 +111,7 @@ func TestElicitationClosed(t *testing.T) {
 		c.deliver(ch, &servers.ElicitationRequested{ID: id, Server: "ev", Mode: "form", Message: "Your name?", Form: &mcp.Form{}, Deadline: time.Now().Add(time.Minute)})
 	}
 	ask("e1")
-	c.deliver(ch, &servers.ElicitationClosed{ID: "e1", Server: "ev", Reason: string(approval.Answered)})
+	c.deliver(ch, &servers.ElicitationClosed{ID: "e1", Server: "ev", Reason: approval.Answered})
 	if strings.Contains(out.String(), "closed") {
 		t.Errorf("an answered question is said closed:\n%s", out)
 	}

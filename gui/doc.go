@@ -3,11 +3,11 @@
 // (approvals and servers' questions), the servers panel, the settings, the
 // tray menu and the quick prompt.
 //
-// Fyne: only gui/... builds widgets. cmd/deckhand/window.go only makes the
-// Fyne app (its driver needs a display, so this package's tests run
-// headless on Fyne's test driver) and hands it to New; no other package
-// imports Fyne (testutil/barewindow, a bare Fyne window, is the memory
-// benchmark's baseline, not part of Deckhand).
+// Fyne: only gui/... imports it. The Fyne app itself (its driver needs cgo
+// and a display) is made in gui/desktop, so that this package's tests run
+// headless on Fyne's test driver; cmd/deckhand hands it to New.
+// (testutil/barewindow, a bare Fyne window, is the memory benchmark's
+// baseline, not part of Deckhand.)
 //
 // Concurrency: the window is a user actor, split in two.
 //

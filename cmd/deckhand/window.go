@@ -11,13 +11,12 @@ import (
 	"syscall"
 	"time"
 
-	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/app"
 	"github.com/godbus/dbus/v5"
 
 	"deckhand/assets"
 	"deckhand/config"
 	"deckhand/gui"
+	"deckhand/gui/desktop"
 )
 
 // appID is Deckhand's application ID, as in FyneApp.toml: Fyne keys the
@@ -69,21 +68,19 @@ func runWindow(ctx context.Context, e *env, args []string) error {
 	defer memoryUpkeep(e.log)()
 	defer cpuProfile(e.log)()
 	makeCacheDir()
-	a := app.NewWithID(appID)
-	icon := fyne.NewStaticResource("deckhand.png", assets.IconPNG)
-	a.SetIcon(icon)
+	a := desktop.New(appID, assets.IconPNG)
 	// The tray menu goes in whenever there is a session bus: Fyne starts
 	// its tray only before the app runs, and registers the item with a
 	// tray host whenever one comes (a panel that starts after Deckhand, or
 	// restarts). Whether closing the window hides it follows the host.
 	bus, _ := dbus.SessionBus()
 	ui := gui.New(gui.Deps{
-		App:       a,
+		App:       a.Fyne(),
 		System:    sys,
 		Config:    cfg,
 		Log:       e.logDB,
 		Logger:    e.log,
-		Icon:      icon,
+		Icon:      a.Icon(),
 		Tray:      bus != nil,
 		LookupEnv: e.getenv,
 		Notices:   notices,
@@ -98,7 +95,7 @@ func runWindow(ctx context.Context, e *env, args []string) error {
 		}
 		unwatch := watchTrayHost(bus, func(up bool) {
 			e.log.Info("system tray host", "up", up)
-			fyne.Do(func() { ui.SetTrayHost(up) })
+			a.Do(func() { ui.SetTrayHost(up) })
 			if up {
 				ensureTrayItem(bus, e.log)
 			}
@@ -107,7 +104,7 @@ func runWindow(ctx context.Context, e *env, args []string) error {
 	} else {
 		e.log.Warn("no session bus: no tray menu and no notifications; closing the window quits")
 	}
-	stop := context.AfterFunc(ctx, func() { fyne.Do(a.Quit) })
+	stop := context.AfterFunc(ctx, a.Quit)
 	defer stop()
 	a.Run()
 	ui.Stop()
@@ -231,12 +228,10 @@ func (e *env) configProblem(ctx context.Context, problem error) error {
 	}
 	fmt.Fprintf(e.stderr, "deckhand: %v\n", problem)
 	makeCacheDir()
-	a := app.NewWithID(appID)
-	icon := fyne.NewStaticResource("deckhand.png", assets.IconPNG)
-	a.SetIcon(icon)
+	a := desktop.New(appID, assets.IconPNG)
 	restart := false
-	gui.ShowConfigProblem(a, gui.ConfigProblem{
-		Path: path, Problem: problem, Icon: icon,
+	gui.ShowConfigProblem(a.Fyne(), gui.ConfigProblem{
+		Path: path, Problem: problem, Icon: a.Icon(),
 		Retry: func() error {
 			_, err := config.LoadForUpdate(path)
 			return err
@@ -245,10 +240,10 @@ func (e *env) configProblem(ctx context.Context, problem error) error {
 			aside := path + ".broken-" + time.Now().Format("20060102-150405")
 			return aside, os.Rename(path, aside)
 		},
-		Done: func() { restart = true; a.Quit() },
+		Done: func() { restart = true; a.Fyne().Quit() },
 	})
 	defer screenOnSignal(e.log)()
-	stop := context.AfterFunc(ctx, func() { fyne.Do(a.Quit) })
+	stop := context.AfterFunc(ctx, a.Quit)
 	defer stop()
 	a.Run()
 	if !restart {

@@ -652,3 +652,25 @@ func TestEstimatedUsage(t *testing.T) {
 }
 
 func allowExec(cfg *config.Config) { cfg.Policy.AllowExec = true }
+
+// A conversation watched twice by the same actor (a window's bridge that
+// watches again) delivers each event once.
+func TestConversationWatchedTwiceDeliversOnce(t *testing.T) {
+	c := startChat(t, testutil.NewModelServer(t, answer("hi")), nil)
+	c.sys.Root.Send(c.conv, &conversation.WatchConversation{PID: c.watcher})
+	c.send("hello")
+	expect[*conversation.RunFinished](c)
+	// A second run's events mark the end of what the first could have
+	// delivered twice.
+	c.model.Add(answer("again"))
+	c.send("more")
+	for {
+		switch m := (<-c.events).(type) {
+		case *conversation.RunFinished:
+			if m.Text == "hi" {
+				t.Fatal("the first run finished twice: the watcher was added again")
+			}
+			return
+		}
+	}
+}

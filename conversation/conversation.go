@@ -279,7 +279,11 @@ func (a *conversationActor) Receive(c actor.Context) {
 			}
 		}
 	case *WatchConversation:
-		a.watchers = append(a.watchers, m.PID)
+		// Once per watcher: watching again (a window's bridge after a
+		// restart) must not deliver every event twice.
+		if !slices.ContainsFunc(a.watchers, m.PID.Equal) {
+			a.watchers = append(a.watchers, m.PID)
+		}
 	case *ConfigChanged:
 		a.deps.cfg = m.Config
 		a.deps.client = modelClient(m.Config.Model, a.deps.lookupEnv, a.deps.findKey)

@@ -30,13 +30,16 @@ func floodTest(t *testing.T, args ...string) {
 	for range 5 {
 		model.Add(calls(testutil.ToolCallSpec{ID: "a", Name: "flood__echo", Arguments: `{}`}), answer("done"))
 	}
+	begin := time.Now() // the server starts flooding with the system
 	srv := stdio(t, append([]string{"-flood", "10000", "-pidfile", counts}, args...)...)
 	c := startChat(t, model, nil, func(cfg *config.Config) {
 		cfg.MCP.Servers = map[string]config.Server{"flood": srv}
 		cfg.MCP.AutoApprove = map[string]bool{"flood.*": true}
 	})
 	testutil.Eventually(t, wait, func() bool { cat, _ := c.sys.Catalog(t.Context()); return cat.Len() == 1 }, "no tools")
-	time.Sleep(time.Second) // let the flood run
+	// Kept: the flood running for a while before the turns is what is
+	// tested (no channel says "enough notifications were sent").
+	time.Sleep(time.Second)
 	var first runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&first)
@@ -49,16 +52,15 @@ func floodTest(t *testing.T, args ...string) {
 		}
 		turns = append(turns, time.Since(start))
 	}
-	elapsed := 2 * time.Second // about: the second above, and the turns
-	for _, d := range turns {
-		elapsed += d
-	}
+	// The time the flood ran, measured rather than assumed: on a loaded
+	// machine start-up and turns take longer, and more listings are due.
 	data, _ := os.ReadFile(counts + ".lists")
+	elapsed := time.Since(begin)
 	lists, _ := strconv.Atoi(string(data))
 	var ms runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&ms)
-	t.Logf("under 10,000 notifications/s %v: turns %v (p50 %v); %d listings in about %v; heap %.1f MB after the first second, %.1f MB after the turns",
+	t.Logf("under 10,000 notifications/s %v: turns %v (p50 %v); %d listings in %v; heap %.1f MB after the first second, %.1f MB after the turns",
 		args, turns, median(turns), lists, elapsed.Round(time.Second), float64(first.HeapAlloc)/1e6, float64(ms.HeapAlloc)/1e6)
 	if grown := int64(ms.HeapAlloc) - int64(first.HeapAlloc); grown > 32<<20 {
 		t.Errorf("the heap grew by %.1f MB during five turns under the flood", float64(grown)/1e6)
@@ -66,7 +68,7 @@ func floodTest(t *testing.T, args ...string) {
 	// A listing every 250 ms at most (the servers' relistPause), plus the
 	// first: far below one per notification (tens of thousands were sent).
 	if max := int(elapsed/(250*time.Millisecond)) + 4; lists > max {
-		t.Errorf("%d listings in about %v, want at most %d", lists, elapsed, max)
+		t.Errorf("%d listings in %v, want at most %d", lists, elapsed, max)
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -35,12 +34,8 @@ func TestKeyringKey(t *testing.T) {
 	c := startChatWith(t, func(o *Options) { o.Log = db }, model,
 		map[string]*sdk.Server{"mem": testutil.NewServer("mem")}, autoApprove("mem.*"))
 	// Start reads the keyring in the background.
-	for deadline := time.Now().Add(wait); !strings.Contains(c.sys.secrets.Get().String(secret), "[redacted]"); {
-		if time.Now().After(deadline) {
-			t.Fatal("the keyring's key never joined the secrets")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	testutil.Eventually(t, wait, func() bool { return strings.Contains(c.sys.secrets.Get().String(secret), "[redacted]") },
+		"the keyring's key never joined the secrets")
 	c.send("read it")
 	f := expect[*conversation.ToolCallFinished](c)
 	if strings.Contains(f.Output, secret) {

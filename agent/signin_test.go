@@ -58,6 +58,9 @@ func TestSignInEndToEnd(t *testing.T) {
 	if st.State != servers.StateNeedsSignIn || st.SignedIn {
 		t.Fatalf("before signing in: %+v, want needs sign-in", st)
 	}
+	// Kept: what is tested is that nothing happens for a while (no retry,
+	// no browser), which no event can say; 300 ms spans several reconnect
+	// delays (50 ms, then up to 200 ms).
 	time.Sleep(300 * time.Millisecond)
 	if st := statuses(t, sys, false)["o"]; st.State != servers.StateNeedsSignIn || st.Attempts > 1 || o.Authorized() != 0 {
 		t.Fatalf("a server needing sign-in retried or opened the browser: %+v, %d authorizations", st, o.Authorized())
@@ -91,7 +94,10 @@ func TestSignInEndToEnd(t *testing.T) {
 		t.Errorf("the access token is not a secret of the system: %q", got)
 	}
 
-	// The token lasts 2 s and is replaced within its last quarter.
+	// The token lasts 2 s and is replaced within its last quarter, by the
+	// next call (the token source refreshes when used). Kept: time passing
+	// into that quarter is what is tested; the clock is the real one of
+	// the OAuth server in another goroutine, out of synctest's reach.
 	time.Sleep(1600 * time.Millisecond)
 	if got := text(t, call(t, sys, "o.echo", `{"text": "again"}`)); got != "Echo: again" {
 		t.Errorf("o.echo after refresh = %q", got)

@@ -138,7 +138,7 @@ func Start(opts Options) *System {
 	if lookupEnv == nil {
 		lookupEnv = os.LookupEnv
 	}
-	s := &System{Root: as.Root, as: as, log: log, conns: &sync.WaitGroup{}, lookupEnv: lookupEnv, db: opts.Log, signIn: opts.SignIn, secrets: &redact.Set{}, exiting: make(chan struct{})}
+	s := &System{Root: as.Root, as: as, log: log, conns: &sync.WaitGroup{}, lookupEnv: lookupEnv, db: opts.Log, signIn: opts.SignIn.WithDefaults(), secrets: &redact.Set{}, exiting: make(chan struct{})}
 	s.policy.Store(policy.New(opts.Config, lookupEnv))
 	s.commands = &toolserver.Runner{Policy: s.policy.Load()}
 	paths := opts.Paths

@@ -52,23 +52,23 @@ type SignInOptions struct {
 	AtStart bool
 }
 
-func (o *SignInOptions) withDefaults() *SignInOptions {
+// WithDefaults is o with its defaults filled in: a token store of its own
+// (the keyring, or memory where none runs) when o names none, and the
+// system browser. Whoever holds the result shares its token store, so a
+// System resolves its options once and hands the result to its actors.
+func (o *SignInOptions) WithDefaults() *SignInOptions {
 	c := SignInOptions{}
 	if o != nil {
 		c = *o
 	}
 	if c.OAuth.Tokens == nil {
-		c.OAuth.Tokens = defaultTokens
+		c.OAuth.Tokens = &keys.Tokens{}
 	}
 	if c.Browser == nil {
 		c.Browser = OpenBrowser
 	}
 	return &c
 }
-
-// defaultTokens keeps the tokens of every System in this process that was
-// given none: in the keyring, or in memory for the process where none runs.
-var defaultTokens = &keys.Tokens{}
 
 // OpenBrowser opens url in the desktop's browser, without waiting for it.
 func OpenBrowser(_ context.Context, url string) error {
@@ -143,7 +143,7 @@ func (a *serverActor) dialTimeout() time.Duration {
 // attempt adds this attempt's sign-in and elicitation to the options the
 // system dials with.
 func (a *serverActor) attempt(c actor.Context, gen int) func(*mcp.Options) {
-	base := a.deps.signIn.withDefaults()
+	base := a.deps.signIn // defaults filled in at Spawn
 	interactive := a.auth.signingIn || base.AtStart
 	fresh := a.auth.signingIn && !base.AtStart
 	self, root := c.Self(), c.ActorSystem().Root
@@ -215,7 +215,7 @@ func (a *serverActor) authReceive(c actor.Context, msg any) {
 			}
 			return
 		}
-		tokens := a.deps.signIn.withDefaults().OAuth.Tokens
+		tokens := a.deps.signIn.OAuth.Tokens
 		self, root := c.Self(), c.ActorSystem().Root
 		go func() {
 			// The keyring may take its time (or ask to be unlocked).
@@ -276,7 +276,11 @@ func (a *serverActor) signedIn(conn *mcp.Conn) {
 }
 
 // TokensWarning says why sign-ins are kept in memory only (no keyring), or
-// "".
+// "". Of o's own token store: ask the options given to Spawn, defaults
+// filled in (WithDefaults), not a copy that fills them in again.
 func (o *SignInOptions) TokensWarning() string {
-	return o.withDefaults().OAuth.Tokens.Warning()
+	if o == nil || o.OAuth.Tokens == nil {
+		return ""
+	}
+	return o.OAuth.Tokens.Warning()
 }

@@ -117,7 +117,7 @@ func Spawn(root *actor.RootContext, o Options) *actor.PID {
 				Exiting:           o.Exiting,
 			})
 		},
-		signIn:     o.SignIn.withDefaults(),
+		signIn:     o.SignIn.WithDefaults(),
 		store:      o.Store,
 		secrets:    o.Secrets,
 		addSecrets: o.AddSecrets,

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"deckhand/testutil"
 )
 
 // deadOwner is the owner string of a process that has exited.
@@ -169,11 +171,10 @@ func TestOwnerAliveZombie(t *testing.T) {
 	// Not reaped yet: wait until the kernel has made it a zombie.
 	// (Polled: the kernel tells no one; a generous deadline, since a
 	// loaded machine may take a while to run the kill.)
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if f := procStat(cmd.Process.Pid); len(f) > 0 && f[0] == "Z" {
-			break
-		}
-	}
+	testutil.Eventually(t, 30*time.Second, func() bool {
+		f := procStat(cmd.Process.Pid)
+		return len(f) > 0 && f[0] == "Z"
+	}, "the killed child never became a zombie")
 	if OwnerAlive(o) {
 		t.Errorf("a killed, unreaped child is alive")
 	}

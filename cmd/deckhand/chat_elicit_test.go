@@ -4,7 +4,6 @@ import (
 	"io"
 	"strings"
 	"testing"
-	"time"
 
 	"deckhand/testutil"
 )
@@ -31,12 +30,13 @@ func TestChatElicitation(t *testing.T) {
 	say("y")
 	testutil.Eventually(t, wait, func() bool { return strings.Contains(out.String(), "ev asks:") }, "not asked:\n%s", &out)
 	answered := strings.Count(out.String()[:strings.Index(out.String(), "ev asks:")], "): ") // the approval's prompt
-	deadline := time.Now().Add(wait)
-	for !strings.Contains(out.String(), "Send this to ev?") {
-		if time.Now().After(deadline) {
-			t.Fatalf("the form never ended:\n%s", &out)
-		}
+	// Each new field's prompt is answered as it appears, until the form
+	// asks to send.
+	testutil.Eventually(t, wait, func() bool {
 		text := out.String()
+		if strings.Contains(text, "Send this to ev?") {
+			return true
+		}
 		if n := strings.Count(text, "): "); n > answered {
 			last := text[strings.LastIndex(text, "\n")+1:]
 			answered = n
@@ -45,10 +45,9 @@ func TestChatElicitation(t *testing.T) {
 			} else {
 				say("")
 			}
-			continue
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return false
+	}, "the form never ended:\n%s", &out)
 	say("y")
 	testutil.Eventually(t, wait, func() bool { return strings.Contains(out.String(), "Thanks for answering") }, "no answer:\n%s", &out)
 	say(":quit")

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"deckhand/gui"
 	"deckhand/testutil"
@@ -58,8 +57,7 @@ func TestWindowPanelsInMainWindow(t *testing.T) {
 	wide(s, "the settings")
 	for _, tab := range []string{"Permissions", "Advanced", "General"} {
 		w.clickText("tab", tab)
-		time.Sleep(300 * time.Millisecond)
-		wide(w.screen(), "the settings' "+tab)
+		wide(w.waitScreen(tab+" selected", func(s gui.Screen) bool { it, ok := find(s, "tab", tab); return ok && it.Checked }), "the settings' "+tab)
 	}
 	w.clickText("button", "Back to the chat")
 	w.waitScreen("the chat after Back", chatShown)

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"deckhand/gui"
 	"deckhand/testutil"
 )
 
@@ -34,7 +35,7 @@ func TestWindowShowsPolicy(t *testing.T) {
 	if second := string(model.Requests()[1]); !strings.Contains(second, "Refused by Deckhand's policy") {
 		t.Errorf("the model was not told of the refusal: %.1500s", second)
 	}
-	time.Sleep(2 * time.Second) // the dialog opens
+	w.waitScreen("the command's approval dialog", func(s gui.Screen) bool { _, ok := find(s, "button", "Allow once"); return ok })
 	w.keep("window-policy-command.png")
 	// Tab to Deny, then to Allow once, and press it.
 	xdo("key", "Tab")
@@ -44,13 +45,16 @@ func TestWindowShowsPolicy(t *testing.T) {
 	if third := string(model.Requests()[2]); !strings.Contains(third, "$ ls -la") || !strings.Contains(third, "exit status 0") {
 		t.Errorf("the command's output: %s", third[strings.Index(third, "[local.exec]"):])
 	}
-	time.Sleep(time.Second)
+	w.waitScreen("the answer after the command", func(s gui.Screen) bool { return shows(s, "The workspace is empty.") })
 	w.keep("window-policy-after.png")
 
 	// Ctrl+N with the focus in the message box opens a new chat, whose
 	// box has the focus: typing goes on at once.
 	xdo("key", "ctrl+n")
-	time.Sleep(time.Second)
+	w.waitScreen("a new chat, its message box focused", func(s gui.Screen) bool {
+		f, _ := focused(s)
+		return !shows(s, "The workspace is empty.") && strings.Contains(f.Hint, "Message Deckhand")
+	})
 	xdo("type", "--delay", "20", "a new one")
 	xdo("key", "Return")
 	testutil.Eventually(t, 20*time.Second, func() bool { return len(model.Requests()) >= 4 }, "the new chat's request; stderr:\n%s", stderr)

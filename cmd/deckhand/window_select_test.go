@@ -36,16 +36,16 @@ func TestWindowSelectCopyAndEscape(t *testing.T) {
 	run, xdo, keep, stderr, dir := w.run, w.xdo, w.keep, w.stderr, w.dir
 	xdo("type", "--delay", "20", "hello")
 	xdo("key", "Return")
-	time.Sleep(time.Second)
-	keep("window-asked.png")
 	testutil.Eventually(t, 30*time.Second, func() bool { return len(model.Requests()) >= 1 }, "a model request; stderr:\n%s", stderr)
-	time.Sleep(2 * time.Second) // the answer is drawn
+	keep("window-asked.png")
 
 	// Drag across the answer's words, where the window shows them.
 	s := w.waitScreen("the answer", func(s gui.Screen) bool { return shows(s, "Selectable words live here") })
 	ans, _ := find(s, "", "Selectable words live here")
 	y := ans.Y + ans.H/2
 	w.drag(ans.Window, ans.X+4, y, ans.X+min(ans.W-4, 200), y)
+	// Kept: a pause between two synthetic events (the drag, then Ctrl+C);
+	// the selection is not on the screen the window describes.
 	time.Sleep(300 * time.Millisecond)
 	keep("window-select.png")
 	xdo("key", "ctrl+c")
@@ -61,14 +61,15 @@ func TestWindowSelectCopyAndEscape(t *testing.T) {
 	// Ctrl+N starts a new chat and gives the message box the focus; a slow
 	// answer is stopped with Escape.
 	xdo("key", "ctrl+n")
-	time.Sleep(500 * time.Millisecond)
+	w.waitScreen("a new chat, its message box focused", func(s gui.Screen) bool {
+		f, _ := focused(s)
+		return !shows(s, "Selectable words live here") && strings.Contains(f.Hint, "Message Deckhand")
+	})
 	xdo("type", "--delay", "20", "go slowly")
 	xdo("key", "Return")
 	testutil.Eventually(t, 30*time.Second, func() bool { return len(model.Requests()) >= 2 }, "the second request; stderr:\n%s", stderr)
-	time.Sleep(1500 * time.Millisecond) // some words arrive
+	w.waitScreen("some words of the slow answer", func(s gui.Screen) bool { return shows(s, "word3") })
 	xdo("key", "Escape")
-	time.Sleep(time.Second)
-	keep("window-stopped.png")
 
 	db, err := store.Open(context.Background(), filepath.Join(dir, "data", "deckhand", "deckhand.db"))
 	if err != nil {
@@ -92,4 +93,5 @@ func TestWindowSelectCopyAndEscape(t *testing.T) {
 	if status != store.RunStopped {
 		t.Errorf("run status %q", status)
 	}
+	keep("window-stopped.png")
 }

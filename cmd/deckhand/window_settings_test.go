@@ -29,7 +29,7 @@ func TestWindowSettingsScrollCheckAndQuit(t *testing.T) {
 	w.xdo("mousemove", "--window", win, fmt.Sprint(int(box.X+box.W/2)), fmt.Sprint(int(box.Y+box.H/2)))
 	for range 5 {
 		w.xdo("click", "5")
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(50 * time.Millisecond) // kept: a pause between synthetic wheel events, as a hand makes
 	}
 	w.waitScreen("the page scrolled", func(s gui.Screen) bool {
 		b, ok := findEntry(s, "Optional. For example")

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"deckhand/gui"
 	"deckhand/sandbox"
 	"deckhand/testutil"
 )
@@ -50,7 +51,7 @@ func TestWindowFreshInstallTools(t *testing.T) {
 	xdo("key", "Return")
 	for i := 1; i <= 3; i++ {
 		testutil.Eventually(t, 30*time.Second, func() bool { return len(model.Requests()) >= i }, "request %d; stderr:\n%s", i, stderr)
-		time.Sleep(2 * time.Second) // the dialog opens
+		w.waitScreen(fmt.Sprintf("approval dialog %d", i), func(s gui.Screen) bool { _, ok := find(s, "button", "Allow once"); return ok })
 		if i == 1 {
 			w.keep("window-local-approval.png")
 		}
@@ -66,6 +67,6 @@ func TestWindowFreshInstallTools(t *testing.T) {
 			t.Errorf("the model never saw %q", want)
 		}
 	}
-	time.Sleep(time.Second)
+	w.waitScreen("the last answer", func(s gui.Screen) bool { return shows(s, "Listed, read and logged.") })
 	w.keep("window-local-done.png")
 }

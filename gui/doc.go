@@ -37,7 +37,8 @@
 //   - bridge.go: the bridge actor's state, messages and Receive.
 //   - frame.go: one frame's changes, from the bridge to the UI.
 //   - conversations.go: opening, switching and starting conversations
-//     (bridge side).
+//     (bridge side); conversations_idle.go: closing idle ones, to be
+//     reopened from the log.
 //   - theme.go: the app's look, captions; windows.go: the secondary
 //     windows' keys; pagewheel.go: a form page scrolls under the wheel.
 //   - screen.go: what the windows show, as data, for the real-window tests

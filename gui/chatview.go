@@ -28,7 +28,7 @@ type chatView struct {
 	measured []bool // heights[i] is exact at the current width
 	width    float32
 	measure  *rowView   // lays rows out off screen, to learn their height
-	views    []*rowView // every row view the list made (on screen or pooled)
+	views    []*rowView // the list's row views near the screen (views.go)
 	est      estimator
 	icons    rowIcons
 	sel      selection         // the selected text, in one block
@@ -87,16 +87,14 @@ type transcriptList struct {
 func (cv *chatView) newList() *transcriptList {
 	l := &transcriptList{cv: cv}
 	l.Length = func() int { return len(cv.rows) }
-	l.CreateItem = func() fyne.CanvasObject {
-		v := newRowView(cv)
-		cv.views = append(cv.views, v)
-		return v
-	}
+	l.CreateItem = func() fyne.CanvasObject { return newRowView(cv) }
 	l.UpdateItem = func(id widget.ListItemID, o fyne.CanvasObject) {
 		if id >= len(cv.rows) {
 			return
 		}
-		o.(*rowView).show(id, cv.rows[id])
+		v := o.(*rowView)
+		v.show(id, cv.rows[id])
+		cv.showing(id, v)
 		if !cv.measured[id] {
 			cv.fixLater(id)
 		}
@@ -234,6 +232,7 @@ func (cv *chatView) update(n int, changed map[int]transcript.Row) {
 		cv.follow = false
 		cv.toBottom()
 	}
+	cv.forget()
 }
 
 // toBottom scrolls to the end, and again once the list has laid out the

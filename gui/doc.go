@@ -47,7 +47,8 @@
 //
 // The chat view (the transcript):
 //   - chatview.go: the virtualized list of rows, and the window's image
-//     caches (decoded bitmaps, undecodable images).
+//     caches (decoded bitmaps, undecodable images); views.go: which row
+//     views it keeps (those near the screen, never those the list let go).
 //   - estimate.go: row heights guessed before a row is measured.
 //   - wheel.go: the mouse wheel over the transcript.
 //   - rowview.go: one row, of any kind; rowparts.go: its header, text and

@@ -29,6 +29,7 @@ type chatView struct {
 	width    float32
 	measure  *rowView   // lays rows out off screen, to learn their height
 	views    []*rowView // the list's row views near the screen (views.go)
+	recycle             // row views the list let go of, for it to use again (views.go)
 	est      estimator
 	icons    rowIcons
 	sel      selection         // the selected text, in one block
@@ -87,12 +88,13 @@ type transcriptList struct {
 func (cv *chatView) newList() *transcriptList {
 	l := &transcriptList{cv: cv}
 	l.Length = func() int { return len(cv.rows) }
-	l.CreateItem = func() fyne.CanvasObject { return newRowView(cv) }
+	l.CreateItem = cv.createItem
 	l.UpdateItem = func(id widget.ListItemID, o fyne.CanvasObject) {
+		v := o.(*rowView)
+		v.seen = cv.epoch
 		if id >= len(cv.rows) {
 			return
 		}
-		v := o.(*rowView)
 		v.show(id, cv.rows[id])
 		cv.showing(id, v)
 		if !cv.measured[id] {
@@ -110,7 +112,7 @@ func (cv *chatView) newList() *transcriptList {
 func (l *transcriptList) CreateRenderer() fyne.WidgetRenderer {
 	r := l.List.CreateRenderer()
 	l.drawn = true
-	return r
+	return &listRenderer{WidgetRenderer: r, cv: l.cv}
 }
 
 func (l *transcriptList) Resize(s fyne.Size) {
@@ -183,7 +185,7 @@ func (cv *chatView) measureEnd() {
 // a list that is on screen would redraw it once per row.
 func (cv *chatView) replaceList() {
 	old := cv.list
-	cv.views = nil
+	cv.views, cv.free = nil, nil
 	cv.list = cv.newList()
 	cv.list.Resize(old.Size())
 	for i, o := range cv.ui.body.Objects {

@@ -48,7 +48,9 @@
 // The chat view (the transcript):
 //   - chatview.go: the virtualized list of rows, and the window's image
 //     caches (decoded bitmaps, undecodable images); views.go: which row
-//     views it keeps (those near the screen, never those the list let go).
+//     views it keeps (those near the screen, never those the list let go);
+//     sweep.go: one frame drawn once the window is at rest, for Fyne to
+//     drop what left the screen.
 //   - estimate.go: row heights guessed before a row is measured.
 //   - wheel.go: the mouse wheel over the transcript.
 //   - rowview.go: one row, of any kind; rowparts.go: its header, text and

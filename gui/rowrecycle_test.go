@@ -14,16 +14,19 @@ import (
 // screenful of row views: the list recycles them, and the chat view keeps
 // no view the list has let go of (Fyne's pool drops them at each
 // collection and full refresh, and makes new ones), while it keeps every
-// view on screen, to redraw its row in place.
+// view on screen, to redraw its row in place. The views the list lets go
+// of are used again, rather than new ones made for each row.
 func TestRowViewsRecycled(t *testing.T) {
 	u, drain := benchView(t)
 	rows := sampleConversation(400)
+	made := map[*rowView]bool{} // every view the list showed
 	check := func(n int) {
 		t.Helper()
 		var onScreen []*rowView
 		walk(u.chat.list, func(o fyne.CanvasObject) {
 			if r, ok := o.(*rowView); ok {
 				onScreen = append(onScreen, r)
+				made[r] = true
 			}
 		})
 		if len(onScreen) == 0 {
@@ -44,8 +47,11 @@ func TestRowViewsRecycled(t *testing.T) {
 		drain()
 		if n%10 == 0 {
 			runtime.GC() // empties Fyne's pool of list items
-			check(n)
 		}
+		check(n)
+	}
+	if len(made) > 40 {
+		t.Errorf("the list showed %d different views for %d rows: they are not used again", len(made), len(rows))
 	}
 	// Scrolled to the top, and back.
 	for _, y := range []float32{0, 5000, 0} {

@@ -3,6 +3,7 @@ package gui
 import (
 	"slices"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 )
 
@@ -58,4 +59,80 @@ func (cv *chatView) nearRows() (first, last int) {
 		}
 	}
 	return first, last
+}
+
+// Fyne's list makes a new view for each row that comes into sight when its
+// pool is empty, and it empties the pool at each full refresh, which every
+// SetItemHeight is: a message sent (a row added, the list scrolled)
+// made new views, with their widgets, icons and renderers, and let the old
+// ones go. After a full refresh the list holds only the views it shows, so
+// the chat view knows the others are free, and hands them back when the
+// list asks for a view.
+
+// recycle is the chat view's own pool of row views.
+type recycle struct {
+	epoch     uint64     // counts the list's full refreshes
+	template  bool       // the next CreateItem is the refresh's template
+	free      []*rowView // views the list holds no more
+	freeTheme fyne.Theme // the theme they were drawn in
+	freeDark  fyne.ThemeVariant
+	tmpl      *rowView // the template the list measures at each refresh
+}
+
+// keepFree bounds the free views: a screenful.
+const keepFree = 12
+
+// listRenderer is the list's renderer, told of its full refreshes.
+type listRenderer struct {
+	fyne.WidgetRenderer
+	cv *chatView
+}
+
+func (r *listRenderer) Refresh() {
+	cv := r.cv
+	cv.epoch++
+	cv.template = true
+	r.WidgetRenderer.Refresh()
+	cv.template = false
+	shown := false
+	for _, v := range cv.views {
+		shown = shown || v.seen == cv.epoch
+	}
+	if !shown && len(cv.rows) > 0 {
+		return // the list laid out nothing (no size yet): it keeps what it had
+	}
+	var kept []*rowView
+	for _, v := range cv.views {
+		if v.seen == cv.epoch {
+			kept = append(kept, v)
+		} else if len(cv.free) < keepFree {
+			cv.free = append(cv.free, v)
+		}
+	}
+	cv.views = kept
+	s := fyne.CurrentApp().Settings()
+	cv.freeTheme, cv.freeDark = s.Theme(), s.ThemeVariant()
+}
+
+// createItem is the list's CreateItem: a free view, or a new one.
+func (cv *chatView) createItem() fyne.CanvasObject {
+	if cv.template {
+		// Measured and dropped: an empty view, the same each time.
+		cv.template = false
+		if cv.tmpl == nil {
+			cv.tmpl = newRowView(cv)
+		}
+		return cv.tmpl
+	}
+	if n := len(cv.free); n > 0 {
+		s := fyne.CurrentApp().Settings()
+		if s.Theme() == cv.freeTheme && s.ThemeVariant() == cv.freeDark {
+			v := cv.free[n-1]
+			cv.free[n-1] = nil
+			cv.free = cv.free[:n-1]
+			return v
+		}
+		cv.free = nil // drawn in another theme
+	}
+	return newRowView(cv)
 }

@@ -17,7 +17,7 @@ import (
 
 // benchView is the window with no actors behind it: the benchmarks drive
 // its transcript view directly, as the bridge's frames would.
-func benchView(b *testing.B) (u *UI, drain func()) {
+func benchView(b testing.TB) (u *UI, drain func()) {
 	b.Helper()
 	test.NewTempApp(b)
 	// Work the view defers to after a frame runs when the benchmark drains

@@ -124,6 +124,8 @@ type bridge struct {
 	begun    bool // its first start is done: a restart keeps what it holds
 	restarts int
 
+	idle idleConvs // for closing idle conversations (conversations_idle.go)
+
 	// What the window shows of the current conversation.
 	shownRows    int
 	shownRunning bool
@@ -275,6 +277,7 @@ func (b *bridge) Receive(c actor.Context) {
 	default:
 		b.conversationEvent(c, m)
 	}
+	b.closeIdle(c)
 	b.schedule(c)
 }
 

@@ -28,7 +28,8 @@ type chatView struct {
 	measured []bool // heights[i] is exact at the current width
 	width    float32
 	measure  *rowView   // lays rows out off screen, to learn their height
-	views    []*rowView // every row view the list made (on screen or pooled)
+	views    []*rowView // the list's row views near the screen (views.go)
+	recycle             // row views the list let go of, for it to use again (views.go)
 	est      estimator
 	icons    rowIcons
 	sel      selection         // the selected text, in one block
@@ -87,16 +88,15 @@ type transcriptList struct {
 func (cv *chatView) newList() *transcriptList {
 	l := &transcriptList{cv: cv}
 	l.Length = func() int { return len(cv.rows) }
-	l.CreateItem = func() fyne.CanvasObject {
-		v := newRowView(cv)
-		cv.views = append(cv.views, v)
-		return v
-	}
+	l.CreateItem = cv.createItem
 	l.UpdateItem = func(id widget.ListItemID, o fyne.CanvasObject) {
+		v := o.(*rowView)
+		v.seen = cv.epoch
 		if id >= len(cv.rows) {
 			return
 		}
-		o.(*rowView).show(id, cv.rows[id])
+		v.show(id, cv.rows[id])
+		cv.showing(id, v)
 		if !cv.measured[id] {
 			cv.fixLater(id)
 		}
@@ -112,7 +112,7 @@ func (cv *chatView) newList() *transcriptList {
 func (l *transcriptList) CreateRenderer() fyne.WidgetRenderer {
 	r := l.List.CreateRenderer()
 	l.drawn = true
-	return r
+	return &listRenderer{WidgetRenderer: r, cv: l.cv}
 }
 
 func (l *transcriptList) Resize(s fyne.Size) {
@@ -185,7 +185,7 @@ func (cv *chatView) measureEnd() {
 // a list that is on screen would redraw it once per row.
 func (cv *chatView) replaceList() {
 	old := cv.list
-	cv.views = nil
+	cv.views, cv.free = nil, nil
 	cv.list = cv.newList()
 	cv.list.Resize(old.Size())
 	for i, o := range cv.ui.body.Objects {
@@ -234,6 +234,7 @@ func (cv *chatView) update(n int, changed map[int]transcript.Row) {
 		cv.follow = false
 		cv.toBottom()
 	}
+	cv.forget()
 }
 
 // toBottom scrolls to the end, and again once the list has laid out the

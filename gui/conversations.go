@@ -46,8 +46,11 @@ func (b *bridge) open(c actor.Context, id string) {
 	if b.db == nil {
 		return
 	}
-	self, root, db := c.Self(), c.ActorSystem().Root, b.db
+	self, root, db, closed := c.Self(), c.ActorSystem().Root, b.db, b.closed(id)
 	go func() {
+		if closed != nil {
+			<-closed // closed as idle a moment ago: its log is complete then
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		events, err := db.Events(ctx, store.Filter{SessionID: id})

@@ -37,7 +37,8 @@
 //   - bridge.go: the bridge actor's state, messages and Receive.
 //   - frame.go: one frame's changes, from the bridge to the UI.
 //   - conversations.go: opening, switching and starting conversations
-//     (bridge side).
+//     (bridge side); conversations_idle.go: closing idle ones, to be
+//     reopened from the log.
 //   - theme.go: the app's look, captions; windows.go: the secondary
 //     windows' keys; pagewheel.go: a form page scrolls under the wheel.
 //   - screen.go: what the windows show, as data, for the real-window tests
@@ -46,7 +47,10 @@
 //
 // The chat view (the transcript):
 //   - chatview.go: the virtualized list of rows, and the window's image
-//     caches (decoded bitmaps, undecodable images).
+//     caches (decoded bitmaps, undecodable images); views.go: which row
+//     views it keeps (those near the screen, never those the list let go);
+//     sweep.go: one frame drawn once the window is at rest, for Fyne to
+//     drop what left the screen.
 //   - estimate.go: row heights guessed before a row is measured.
 //   - wheel.go: the mouse wheel over the transcript.
 //   - rowview.go: one row, of any kind; rowparts.go: its header, text and

@@ -23,6 +23,9 @@ type rowView struct {
 	id  int
 	row transcript.Row
 	box *fyne.Container // holds the view of the row's kind
+	// seen is the list refresh (chatView.epoch) in which the list last
+	// showed it (views.go).
+	seen uint64
 
 	parts [transcript.Notice + 1]rowPart // by kind, made when first needed
 }

@@ -51,6 +51,10 @@ type Deps struct {
 	// Post runs a function on the UI goroutine. Default fyne.Do; tests
 	// give a queue they drain.
 	Post func(func())
+	// Quiet runs, on its own goroutine, once the window has been at rest
+	// for a minute after being used, and has let go of what left the
+	// screen (sweep.go): a moment to give freed memory back. Optional.
+	Quiet func()
 }
 
 // UI is Deckhand's window and its companions (servers, settings, quick
@@ -106,6 +110,7 @@ type UI struct {
 
 	openURL   func(*url.URL) error // opens a link in the browser; tests replace it
 	copiedFor time.Duration        // how long a copy button says it copied
+	sweep     sweeper              // lets Fyne drop what left the screen, once at rest (sweep.go)
 }
 
 func (u *UI) quickConv() string { return u.quickID }
@@ -314,6 +319,7 @@ func (u *UI) showMain() {
 
 // apply draws one frame's changes. It runs on the UI goroutine.
 func (u *UI) apply(up *update) {
+	u.sweep.touch(u)
 	if up.conv != "" {
 		if up.reset || up.conv != u.conv {
 			switched := up.conv != u.conv

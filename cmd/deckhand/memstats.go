@@ -116,3 +116,11 @@ func selfRSS() float64 {
 	}
 	return 0
 }
+
+// giveBack gives the memory freed back to the system now (the window calls
+// it once it is at rest and has let go of what left the screen), rather
+// than at the next trimEvery.
+func giveBack() {
+	debug.FreeOSMemory()
+	memtrim.Trim()
+}

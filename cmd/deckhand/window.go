@@ -84,6 +84,7 @@ func runWindow(ctx context.Context, e *env, args []string) error {
 		Tray:      bus != nil,
 		LookupEnv: e.getenv,
 		Notices:   notices,
+		Quiet:     giveBack,
 	})
 	ui.Start()
 	defer screenOnSignal(e.log)()

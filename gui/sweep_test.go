@@ -1,0 +1,34 @@
+package gui
+
+import (
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// The sweep runs once the window has been quiet for sweepAfter, not while
+// it changes, and then lets the caller give memory back.
+func TestSweepWhenQuiet(t *testing.T) {
+	old := sweepAfter
+	sweepAfter = 200 * time.Millisecond
+	t.Cleanup(func() { sweepAfter = old })
+	u, drain := benchView(t)
+	var quiet atomic.Int32
+	u.d.Quiet = func() { quiet.Add(1) }
+	for range 10 {
+		u.sweep.touch(u)
+		time.Sleep(50 * time.Millisecond)
+		drain()
+	}
+	if n := quiet.Load(); n != 0 {
+		t.Fatalf("swept %d times while the window changed", n)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for quiet.Load() == 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+		drain()
+	}
+	if n := quiet.Load(); n != 1 {
+		t.Fatalf("swept %d times once quiet, want 1", n)
+	}
+}

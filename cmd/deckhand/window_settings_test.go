@@ -18,40 +18,41 @@ func TestWindowSettingsScrollCheckAndQuit(t *testing.T) {
 	model := testutil.NewModelServer(t)
 	model.SetModels("scripted", "text-embedding-3-small", "nomic-embed-text", "bigger")
 	cfg := "[model]\nbase_url = \"" + model.URL + "\"\nname = \"scripted\"\n\n[tools]\nenabled = false\n"
+
+	// The wheel over the Instructions moves the page.
+	t.Run("wheel", func(t *testing.T) {
+		w := startRealWindow(t, cfg, nil, withDisplay("1280x680"))
+		w.key("ctrl+comma")
+		// Once the keyring's state is said (no session bus here), which
+		// moves what is below it: then the Instructions box is in view,
+		// the page's end below it.
+		s := w.waitScreen("the settings", func(s gui.Screen) bool {
+			_, ok := findEntry(s, "Optional. For example")
+			return ok && shows(s, "No keyring available")
+		})
+		box, _ := findEntry(s, "Optional. For example")
+		w.keep("settings-before-wheel.png")
+		win := w.windowID(box.Window)
+		w.xdo("mousemove", "--window", win, fmt.Sprint(int(box.X+box.W/2)), fmt.Sprint(int(box.Y+min(box.H/2, 12))))
+		for range 5 {
+			w.xdo("click", "5")
+			time.Sleep(50 * time.Millisecond) // kept: a pause between synthetic wheel events, as a hand makes
+		}
+		w.waitScreen("the page scrolled", func(s gui.Screen) bool {
+			b, ok := findEntry(s, "Optional. For example")
+			return !ok || b.Y < box.Y-20
+		})
+		w.keep("settings-after-wheel.png")
+	})
+
+	// Check says what it found under the model, with no box to dismiss;
+	// Ctrl+Q quits from the settings. (A window of its own: under a
+	// heavily loaded machine a click right after synthetic wheel events
+	// was sometimes never received as a tap; see issue 21's closing note.)
 	w := startRealWindow(t, cfg, nil, withDisplay("1280x600"))
 	w.key("ctrl+comma")
-	s := w.waitScreen("the settings", func(s gui.Screen) bool { _, ok := findEntry(s, "Optional. For example"); return ok })
-	box, _ := findEntry(s, "Optional. For example")
-	w.keep("settings-before-wheel.png")
-
-	// The wheel over the Instructions.
-	win := w.windowID(box.Window)
-	w.xdo("mousemove", "--window", win, fmt.Sprint(int(box.X+box.W/2)), fmt.Sprint(int(box.Y+box.H/2)))
-	for range 5 {
-		w.xdo("click", "5")
-		time.Sleep(50 * time.Millisecond) // kept: a pause between synthetic wheel events, as a hand makes
-	}
-	w.waitScreen("the page scrolled", func(s gui.Screen) bool {
-		b, ok := findEntry(s, "Optional. For example")
-		return !ok || b.Y < box.Y-20
-	})
-	w.keep("settings-after-wheel.png")
-
-	// Check, at the top of the page again.
-	for range 10 {
-		w.xdo("click", "4")
-	}
-	// Clicked only once the page is back at the top and still (a click
-	// aimed at a place the page scrolls away from lands elsewhere).
-	lastY := float32(-1)
-	w.waitScreen("Check on screen, the page still", func(s gui.Screen) bool {
-		c, ok := find(s, "button", "Check")
-		still := ok && c.Y == lastY
-		lastY = map[bool]float32{true: c.Y, false: -1}[ok]
-		return still
-	})
 	w.clickText("button", "Check")
-	s = w.waitScreen("what Check found", func(s gui.Screen) bool { return shows(s, "answers with 2 models") })
+	s := w.waitScreen("what Check found", func(s gui.Screen) bool { return shows(s, "answers with 2 models") })
 	if c, _ := find(s, "button", "Check"); c.Window != "Deckhand" {
 		t.Errorf("the settings are not in the main window: %+v", c)
 	}

@@ -345,7 +345,7 @@ func (l *lazyLocal) build() (*sdk.Server, error) {
 			l.e.log.Warn("the built-in tools server (local) is not started", "err", err)
 		case l.done:
 			srv.Close()
-			l.err = errors.New("Deckhand is ending")
+			l.err = errors.New("the built-in tools server is not started: Deckhand is ending")
 		default:
 			var ctx context.Context
 			ctx, l.cancel = context.WithCancel(context.Background())

@@ -152,10 +152,16 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 func (h *harness) until(what string, cond func() bool) {
 	h.t.Helper()
 	deadline := time.After(15 * time.Second)
+	// cond is looked at again after each thing the UI runs, and now and
+	// then besides: some of what it waits for (a notification sent by the
+	// notes' worker) comes without anything for the UI to run.
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
 	for !cond() {
 		select {
 		case f := <-h.queue:
 			f()
+		case <-tick.C:
 		case <-deadline:
 			h.t.Fatalf("timed out waiting for %s; the window shows:\n%s", what, strings.Join(h.texts(h.ui.win), "\n"))
 		}

@@ -450,6 +450,15 @@ func (f *settingsForm) page(i int) func() *container.Scroll {
 	}
 }
 
+// relayout lays the General page out again. A label shown (or hidden) in
+// a page at rest otherwise keeps the size it had, and is not seen: what
+// Check found never appeared once the pointer had rested on the button.
+func (f *settingsForm) relayout() {
+	if p := f.page(0)(); p != nil && p.Content != nil {
+		p.Content.Refresh()
+	}
+}
+
 // form is what the form holds.
 func (f *settingsForm) form() config.SettingsForm {
 	return config.SettingsForm{
@@ -582,6 +591,7 @@ func (u *UI) checkModel(f *settingsForm, w fyne.Window) {
 		f.checked.Importance = imp
 		f.checked.Show()
 		f.checked.Refresh()
+		f.relayout()
 	}
 	base := strings.TrimSpace(f.baseURL.Text)
 	if base == "" {

@@ -124,6 +124,7 @@ func (f *settingsForm) showKey(st keyState, base, env string) {
 	} else {
 		f.apiKey.Enable()
 	}
+	f.relayout()
 }
 
 // askKeyFile offers to keep the key in a file, saying first what that

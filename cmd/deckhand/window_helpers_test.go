@@ -215,6 +215,10 @@ func (w *realWindow) click(it gui.ScreenItem, button ...string) {
 	}
 	win := w.windowID(it.Window)
 	w.xdo("mousemove", "--window", win, fmt.Sprint(int(it.X+it.W/2)), fmt.Sprint(int(it.Y+it.H/2)))
+	// The hand rests on what it clicks, and the window is at rest when
+	// the press comes: what a click changes must be drawn with nothing
+	// else redrawing the window (what Check found was not).
+	time.Sleep(300 * time.Millisecond)
 	w.xdo("click", b)
 }
 

@@ -259,12 +259,6 @@ func (a *conversationActor) Receive(c actor.Context) {
 	}
 	switch m := c.Message().(type) {
 	case *actor.Started:
-		// The catalog the router holds now, if any, serves at once: a
-		// registry busy (or restarting) does not hold up the first run.
-		// Its changes come from watching the registry.
-		if cat := a.deps.router.Catalog(); cat != nil {
-			a.catalog, a.surface, a.hasCatalog = cat, request.Plan(cat, a.deps.cfg), true
-		}
 		c.Send(a.deps.registry, &servers.WatchCatalog{PID: c.Self()})
 		a.emit(c, &ConversationOpened{Conversation: a.id, Model: a.deps.cfg.Model.Name, Resumed: a.resumed})
 	case *servers.CatalogChanged:

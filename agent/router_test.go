@@ -25,6 +25,14 @@ func TestCallsBypassTheRegistry(t *testing.T) {
 	c := startChat(t, model, map[string]*sdk.Server{"mem": testutil.NewServer("mem")}, autoApprove("mem.*"))
 	ctx, cancel := context.WithTimeout(t.Context(), wait)
 	defer cancel()
+	// The registry has answered the conversation's watch before it
+	// stops (a stop jumps the queue): the conversation sent the watch
+	// before it said it was open, and the registry's mailbox is first in,
+	// first out, so the answer to this question comes after it.
+	expect[*conversation.ConversationOpened](c)
+	if _, err := c.sys.Catalog(ctx); err != nil {
+		t.Fatal(err)
+	}
 	if err := c.sys.Root.StopFuture(c.sys.Registry).Wait(); err != nil {
 		t.Fatal(err)
 	}

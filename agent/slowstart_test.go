@@ -110,6 +110,11 @@ func TestSlowStartLosesNoCall(t *testing.T) {
 	t.Run("stop ends the wait", func(t *testing.T) {
 		model := testutil.NewModelServer(t, calls(echo), answer("done"))
 		c := slowChat(t, lastConnected(t), model, "-delay", "30s")
+		testutil.Eventually(t, wait, func() bool {
+			cat, _ := c.sys.Catalog(t.Context())
+			_, ok := cat.Lookup("s.echo")
+			return ok
+		}, "s.echo not offered from the last connection")
 		c.send("go")
 		expect[*conversation.ToolCallStarted](c)
 		start := time.Now()

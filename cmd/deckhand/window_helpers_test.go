@@ -140,7 +140,9 @@ func (w *realWindow) screen() gui.Screen {
 	before, _ := os.Stat(w.shot)
 	w.cmd.Process.Signal(syscall.SIGUSR2)
 	var s gui.Screen
-	testutil.Eventually(w.t, 10*time.Second, func() bool {
+	// Generous: on a loaded 2-core machine (the whole suite under -race
+	// beside it) the window's goroutine can be long in coming round.
+	testutil.Eventually(w.t, 40*time.Second, func() bool {
 		st, err := os.Stat(w.shot)
 		if err != nil || before != nil && !st.ModTime().After(before.ModTime()) && st.Size() == before.Size() {
 			return false

@@ -1,9 +1,6 @@
 package agent
 
 import (
-	"bytes"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -46,16 +43,7 @@ func TestKeyringKey(t *testing.T) {
 	if h := model.Headers()[0].Get("Authorization"); h != "Bearer "+secret {
 		t.Fatalf("the keyring's key was not sent to the model (Authorization %q)", strings.ReplaceAll(h, secret, "<the key>"))
 	}
-	files, _ := filepath.Glob(db.Path() + "*")
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if bytes.Contains(data, []byte(secret)) {
-			t.Errorf("%s contains the key", f)
-		}
-	}
+	logLacks(t, db, secret, "the key")
 }
 
 // model.system_prompt follows Deckhand's own system prompt in every

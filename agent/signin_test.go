@@ -2,8 +2,6 @@ package agent
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,17 +12,6 @@ import (
 	"deckhand/testutil"
 	"deckhand/transport/mcp"
 )
-
-// fakeBrowser puts a fake xdg-open on PATH: it follows the URL it is given
-// with an HTTP client, as a person who signs in at once would.
-func fakeBrowser(t *testing.T) {
-	bin := testutil.BuildProgram(t, "./testutil/fakebrowser")
-	dir := t.TempDir()
-	if err := os.Symlink(bin, filepath.Join(dir, "xdg-open")); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
-}
 
 func startSignIn(t *testing.T, tokens *keys.Tokens, url string) *System {
 	t.Helper()
@@ -48,7 +35,7 @@ func startSignIn(t *testing.T, tokens *keys.Tokens, url string) *System {
 // start, and signs out.
 func TestSignInEndToEnd(t *testing.T) {
 	keys.MockInit()
-	fakeBrowser(t)
+	testutil.FakeBrowser(t)
 	o := testutil.NewOAuthServer(t, "o", 2*time.Second)
 	tokens := &keys.Tokens{}
 	t.Cleanup(func() { tokens.Remove(o.URL) })
@@ -135,7 +122,7 @@ func TestSignInEndToEnd(t *testing.T) {
 // reconnect loop, and no browser opening by itself.
 func TestSignInRevoked(t *testing.T) {
 	keys.MockInit()
-	fakeBrowser(t)
+	testutil.FakeBrowser(t)
 	o := testutil.NewOAuthServer(t, "o", time.Hour)
 	tokens := &keys.Tokens{}
 	t.Cleanup(func() { tokens.Remove(o.URL) })

@@ -184,16 +184,7 @@ func TestLogHoldsNoSecrets(t *testing.T) {
 	if h := model.Headers()[0].Get("Authorization"); h != "Bearer "+secret {
 		t.Fatalf("the key was not sent to the model: %q", h)
 	}
-	files, _ := filepath.Glob(db.Path() + "*")
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if bytes.Contains(data, []byte(secret)) {
-			t.Errorf("%s contains the secret", f)
-		}
-	}
+	logLacks(t, db, secret, "the secret")
 	events, _ := db.Events(t.Context(), store.Filter{SessionID: c.conversationID(t)})
 	found := false
 	for _, e := range events {
@@ -255,5 +246,21 @@ func TestRebuild(t *testing.T) {
 	}
 	if !grants["mem.add"] || len(grants) != 1 {
 		t.Errorf("grants = %v, want mem.add for the session", grants)
+	}
+}
+
+// logLacks fails the test if a file of the log (the database and its
+// journal) holds secret, named what in the message.
+func logLacks(t *testing.T, db *store.DB, secret, what string) {
+	t.Helper()
+	files, _ := filepath.Glob(db.Path() + "*")
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(data, []byte(secret)) {
+			t.Errorf("%s contains %s", f, what)
+		}
 	}
 }

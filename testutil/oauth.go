@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -169,4 +171,17 @@ func random() string {
 	var b [12]byte
 	rand.Read(b[:])
 	return strings.ToLower(hex.EncodeToString(b[:]))
+}
+
+// FakeBrowser puts a fake xdg-open on PATH for the rest of the test: it
+// follows the URL it is given with an HTTP client (testutil/fakebrowser), as
+// a person who signs in at once would.
+func FakeBrowser(t *testing.T) {
+	t.Helper()
+	bin := BuildProgram(t, "./testutil/fakebrowser")
+	dir := t.TempDir()
+	if err := os.Symlink(bin, filepath.Join(dir, "xdg-open")); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
 }

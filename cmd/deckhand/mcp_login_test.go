@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,23 +10,12 @@ import (
 	"deckhand/testutil"
 )
 
-// fakeBrowser puts a fake xdg-open on PATH: it follows the sign-in page as
-// a person who signs in at once would.
-func fakeBrowser(t *testing.T) {
-	bin := testutil.BuildProgram(t, "./testutil/fakebrowser")
-	dir := t.TempDir()
-	if err := os.Symlink(bin, filepath.Join(dir, "xdg-open")); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
-}
-
 // mcp login and mcp logout are reachable from the command line: login
 // signs in through the browser and keeps the tokens in the keyring, logout
 // removes them; both refuse what cannot sign in.
 func TestMCPLoginLogout(t *testing.T) {
 	keys.MockInit()
-	fakeBrowser(t)
+	testutil.FakeBrowser(t)
 	o := testutil.NewOAuthServer(t, "o", time.Hour)
 	tokens := &keys.Tokens{}
 	t.Cleanup(func() { tokens.Remove(o.URL) })

@@ -314,6 +314,7 @@ type lazyLocal struct {
 	cancel context.CancelFunc
 	done   bool // Deckhand is ending
 	built  chan struct{}
+	ended  chan struct{} // closed by stop: the wake watch ends too
 }
 
 // localTools returns the built-in tools server, not yet built; nil when the
@@ -322,7 +323,7 @@ func (e *env) localTools(cfg *config.Config) *lazyLocal {
 	if !cfg.Tools.On() {
 		return nil
 	}
-	return &lazyLocal{cfg: cfg, e: e, built: make(chan struct{})}
+	return &lazyLocal{cfg: cfg, e: e, built: make(chan struct{}), ended: make(chan struct{})}
 }
 
 // build builds the server (once) and starts watching its definitions.
@@ -392,6 +393,8 @@ func (l *lazyLocal) wake(sys *agent.System, db *store.DB) {
 			select {
 			case <-l.built:
 				return
+			case <-l.ended:
+				return
 			case ev, ok := <-w.Events:
 				if !ok {
 					return
@@ -438,6 +441,9 @@ func (l *lazyLocal) isBuilt() bool {
 func (l *lazyLocal) stop() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if !l.done {
+		close(l.ended)
+	}
 	l.done = true
 	if l.srv != nil {
 		l.cancel()

@@ -210,7 +210,8 @@ type callState struct {
 	running    bool
 	done       bool
 	output     string
-	media      *tools.Media // the result's images and links, for the window
+	media      *tools.Media  // the result's images and links, for the window
+	inServer   time.Duration // ToolCallFinished.ServerElapsed
 	isError    bool
 	denied     bool
 	askID      string
@@ -335,6 +336,7 @@ func (a *conversationActor) Receive(c actor.Context) {
 			if m.Err == nil {
 				cs.media = tools.ResultMedia(m.Result).Map(a.deps.secrets.Get().String)
 			}
+			cs.inServer = m.Elapsed
 			a.finishCall(c, cs, a.deps.secrets.Get().String(output), isError, false)
 			a.process(c)
 		}

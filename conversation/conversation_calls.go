@@ -318,7 +318,7 @@ func (a *conversationActor) finishCall(c actor.Context, cs *callState, output st
 		elapsed = time.Since(cs.start)
 	}
 	a.emit(c, &ToolCallFinished{Conversation: a.id, Run: a.run.id, Call: cs.id, Tool: cs.req.Display, Arguments: cs.args,
-		Output: output, IsError: isError, Denied: denied, Elapsed: elapsed, Media: cs.media})
+		Output: output, IsError: isError, Denied: denied, Elapsed: elapsed, ServerElapsed: cs.inServer, Media: cs.media})
 }
 
 // appendResults adds one tool message per call, in the model's order, and

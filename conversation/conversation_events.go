@@ -96,6 +96,11 @@ type (
 		Denied                        bool // the gate or the person said no
 		Refused                       bool // never reached the gate: unknown tool, bad arguments, depth limit, the policy
 		Elapsed                       time.Duration
+		// ServerElapsed is the part of Elapsed the call spent on the
+		// server's connection, from its sending to its answer: what the
+		// server and the transport took, where the rest is Deckhand's.
+		// Zero when it never reached a server.
+		ServerElapsed time.Duration
 		// Media is the result's images and resource links, for the window
 		// (the model and the log get Output alone); nil when none.
 		Media *tools.Media

@@ -130,6 +130,10 @@ type ModelServer struct {
 	timings   []Timing
 	// Fallback, if set, answers requests after the script is used up.
 	Fallback func(req map[string]any) ModelResponse
+	// Always, if set (and Fallback is not), answers every request after the
+	// script without reading it: a benchmark's model, whose own garbage
+	// should not weigh on the process it measures.
+	Always *ModelResponse
 	models   []string // SetModels
 	arrived  chan struct{}
 }
@@ -148,10 +152,20 @@ func NewModelServer(t testing.TB, responses ...ModelResponse) *ModelServer {
 type Timing struct{ Arrived, Answered time.Time }
 
 // Timings returns the timings of the requests so far, in order.
-func (m *ModelServer) Timings() []Timing {
+func (m *ModelServer) Timings() []Timing { return m.TimingsFrom(0) }
+
+// TimingsFrom returns the timings of the requests from the i-th on.
+func (m *ModelServer) TimingsFrom(i int) []Timing {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return append([]Timing(nil), m.timings...)
+	return append([]Timing(nil), m.timings[min(i, len(m.timings)):]...)
+}
+
+// Count is the number of requests so far.
+func (m *ModelServer) Count() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.timings)
 }
 
 // Requests returns the request bodies received so far.
@@ -206,8 +220,6 @@ func (m *ModelServer) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	body, _ := io.ReadAll(r.Body)
 	arrived := time.Now()
-	var req map[string]any
-	json.Unmarshal(body, &req)
 	m.mu.Lock()
 	index := len(m.requests)
 	m.timings = append(m.timings, Timing{Arrived: arrived})
@@ -218,7 +230,11 @@ func (m *ModelServer) serve(w http.ResponseWriter, r *http.Request) {
 	case len(m.responses) > 0:
 		resp, m.responses = m.responses[0], m.responses[1:]
 	case m.Fallback != nil:
+		var req map[string]any
+		json.Unmarshal(body, &req)
 		resp = m.Fallback(req)
+	case m.Always != nil:
+		resp = *m.Always
 	default:
 		resp = ModelResponse{Status: 500, Body: `{"error":{"message":"the script has no more responses"}}`}
 	}

@@ -274,11 +274,11 @@ func bearerToken(srv config.Server, lookup func(string) (string, bool)) (string,
 }
 
 func (c *Conn) dialInProcess(client *sdk.Client, server *sdk.Server) error {
-	ct, st := sdk.NewInMemoryTransports()
-	if _, err := server.Connect(c.sessionCtx, st, nil); err != nil {
+	ct, st := inProcessConns()
+	if _, err := server.Connect(c.sessionCtx, pipeTransport{st}, nil); err != nil {
 		return fmt.Errorf("starting the in-process server: %w", err)
 	}
-	cs, err := client.Connect(c.sessionCtx, ct, nil)
+	cs, err := client.Connect(c.sessionCtx, pipeTransport{ct}, nil)
 	if err != nil {
 		return err
 	}

@@ -43,7 +43,7 @@ func (e *FrameError) Error() string {
 
 // stdioTransport starts cmd like the SDK's CommandTransport (and stops it the
 // same way: stdin closed, a grace period, SIGTERM, SIGKILL), but reads its
-// stdout through a frameGuard.
+// stdout through a frameGuard, into a lineConn.
 type stdioTransport struct {
 	cmd     *sandbox.Cmd
 	grace   time.Duration
@@ -72,13 +72,7 @@ func (t *stdioTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 	}
 	t.guard = newFrameGuard(stdout, limit)
 	t.guard.dropped = t.dropped
-	// Lines are bounded by the guard; the SDK's own cap is off so that it
-	// does not count differently.
-	return (&sdk.IOTransport{
-		Reader:        io.NopCloser(t.guard), // the connection ends by closing stdin
-		Writer:        &childStdin{WriteCloser: stdin, cmd: t.cmd, grace: t.grace, exiting: t.exiting},
-		MaxLineLength: -1,
-	}).Connect(ctx)
+	return newLineConn(t.guard, &childStdin{WriteCloser: stdin, cmd: t.cmd, grace: t.grace, exiting: t.exiting}), nil
 }
 
 // childStdin closes the server as the spec says: close its input, wait, then

@@ -19,6 +19,12 @@
 //   - Child processes in their own process group, killed with their children
 //     on Close, and (on Linux) killed if Deckhand itself dies.
 //   - Commands found on the login shell's PATH when they are not on ours.
+//   - Its own JSON-RPC connections under the SDK's sessions for stdio and
+//     in-process servers (wire.go): the SDK's stdio reader allocates 66 KB
+//     to read one message, which set the tail of every tool round trip;
+//     Deckhand's reads the same messages the same way with 1.2 KB, and an
+//     in-process server gets the messages as values, changed as the wire
+//     would change them.
 //
 // A Conn is safe for concurrent use: any number of calls may run at once.
 package mcp

@@ -133,9 +133,9 @@ type ModelServer struct {
 	// Always, if set (and Fallback is not), answers every request after the
 	// script without reading it: a benchmark's model, whose own garbage
 	// should not weigh on the process it measures.
-	Always *ModelResponse
-	models   []string // SetModels
-	arrived  chan struct{}
+	Always  *ModelResponse
+	models  []string // SetModels
+	arrived chan struct{}
 }
 
 // NewModelServer serves responses until the test ends.

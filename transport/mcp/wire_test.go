@@ -247,10 +247,10 @@ func TestLineConnFraming(t *testing.T) {
 	}
 	for stream, want := range map[string]string{
 		`{"jsonrpc":"2.0","id":1,"result":{}} {"jsonrpc":"2.0","id":2,"result":{}}` + "\n": "trailing data",
-		`{"jsonrpc":"2.0","id":1,"result":{}}x` + "\n":                                      "trailing data",
-		"[]\n":                                    "empty batch",
+		`{"jsonrpc":"2.0","id":1,"result":{}}x` + "\n":                                     "trailing data",
+		"[]\n": "empty batch",
 		`{"jsonrpc":"2.0","id":1,"result":` + "\n": "unexpected EOF",
-		"not json\n":                              "invalid character",
+		"not json\n": "invalid character",
 	} {
 		got, err := read(stream)
 		if err == nil || !strings.Contains(err.Error(), want) {

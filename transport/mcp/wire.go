@@ -29,7 +29,12 @@ import (
 // decodeMessage reads one JSON-RPC 2.0 message, as the SDK's
 // jsonrpc.DecodeMessage does: exact keys, "jsonrpc" must be "2.0", a
 // "method" key (even "") makes it a request, an id is a string or a number
-// (a number is taken as an integer), and a response must have an id.
+// (a number is taken as an integer), and a response must have an id. Two
+// differences, both on purpose: text after the message is refused (the
+// SDK's decoder ignores it), and nesting deeper than the SDK's 1,000
+// levels (the standard library's limit is 10,000) is let through to
+// whatever reads the params or result, which refuses it there: one call
+// fails, where the SDK would end the connection.
 func decodeMessage(data []byte) (jsonrpc.Message, error) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(data, &fields); err != nil {
@@ -79,9 +84,6 @@ func decodeError(raw json.RawMessage) (*jsonrpc.Error, error) {
 		return nil, err
 	}
 	wire := &jsonrpc.Error{Data: present(fields["data"])}
-	if isNull(wire.Data) {
-		wire.Data = nil
-	}
 	if v, ok := fields["code"]; ok {
 		if err := json.Unmarshal(v, &wire.Code); err != nil {
 			return nil, fmt.Errorf("code: %w", err)
@@ -132,6 +134,11 @@ func present(raw json.RawMessage) json.RawMessage {
 	return raw
 }
 
+// maxBatch is the most messages one batch may hold. Servers hardly ever
+// batch (the spec dropped batches in 2025-06-18); a batch of half a million
+// tiny notifications in one line would otherwise all be queued at once.
+const maxBatch = 1000
+
 // decodeFrame reads one JSON value from a stdio server: a message, or a
 // batch of them (an array), which is handed on one by one.
 func decodeFrame(frame []byte) ([]jsonrpc.Message, error) {
@@ -143,6 +150,9 @@ func decodeFrame(frame []byte) ([]jsonrpc.Message, error) {
 		}
 		if len(batch) == 0 {
 			return nil, errors.New("empty batch")
+		}
+		if len(batch) > maxBatch {
+			return nil, fmt.Errorf("a batch of %d messages, over the %d Deckhand reads", len(batch), maxBatch)
 		}
 		msgs := make([]jsonrpc.Message, 0, len(batch))
 		for _, raw := range batch {
@@ -167,7 +177,6 @@ type lineConn struct {
 	out io.WriteCloser // the server's stdin; closing it stops the server
 
 	writeMu sync.Mutex
-	buf     []byte // the message being written, reused
 
 	incoming chan decoded
 	queue    []jsonrpc.Message // the rest of a batch; Read is not concurrent
@@ -189,13 +198,17 @@ func newLineConn(guard *frameGuard, out io.WriteCloser) *lineConn {
 }
 
 // readLoop decodes messages until the stream ends or one cannot be read.
-// It frames them as the SDK's reader does, with a JSON decoder over the
-// stream (whose buffer, unlike the SDK's per-message decoders, is kept from
-// one message to the next) and the same check that a newline follows each.
-// Like the SDK's, it may outlive Close while the server's stdout stays open;
-// Close stops the server, which ends it.
+// It frames them as the SDK's reader does, with one JSON decoder over the
+// stream and the same check that a newline follows each. The guard bounds
+// each line; a frame counter bounds each message, which may run over
+// several lines, blank ones before it included. Like the SDK's, the loop
+// may outlive Close while the server's stdout stays open; Close stops the
+// server, which ends it.
 func (c *lineConn) readLoop(guard *frameGuard) {
-	dec := json.NewDecoder(guard)
+	// An eighth more than a line may have: the decoder reads ahead, and
+	// what it reads of the next message counts toward this one.
+	counter := &frameCounter{r: guard, limit: guard.limit + guard.limit/8}
+	dec := json.NewDecoder(counter)
 	for {
 		var d decoded
 		var raw json.RawMessage
@@ -211,11 +224,12 @@ func (c *lineConn) readLoop(guard *frameGuard) {
 		if d.err == nil {
 			d.msgs, d.err = decodeFrame(raw)
 		}
-		if len(raw) > 1<<20 {
+		if counter.n > 1<<20 {
 			// Start a fresh decoder, so that one big message's buffer is
 			// not kept for the connection's life.
-			dec = json.NewDecoder(io.MultiReader(dec.Buffered(), guard))
+			dec = json.NewDecoder(io.MultiReader(dec.Buffered(), counter))
 		}
+		counter.n = 0
 		select {
 		case c.incoming <- d:
 		case <-c.closed:
@@ -225,6 +239,23 @@ func (c *lineConn) readLoop(guard *frameGuard) {
 			return
 		}
 	}
+}
+
+// frameCounter counts the bytes read for one message and fails past limit:
+// a message spread over many lines, or an endless run of blank ones.
+type frameCounter struct {
+	r     io.Reader
+	n     int
+	limit int
+}
+
+func (f *frameCounter) Read(p []byte) (int, error) {
+	if f.n >= f.limit {
+		return 0, &FrameError{Size: int64(f.n), Limit: f.limit, Reason: "it did not end, so Deckhand closed the connection"}
+	}
+	n, err := f.r.Read(p[:min(len(p), f.limit-f.n)])
+	f.n += n
+	return n, err
 }
 
 func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
@@ -258,13 +289,10 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err != nil {
 		return fmt.Errorf("marshaling message: %w", err)
 	}
+	data = append(data, '\n')
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
-	c.buf = append(append(c.buf[:0], data...), '\n')
-	_, err = c.out.Write(c.buf)
-	if cap(c.buf) > 64<<10 {
-		c.buf = nil // give a big message's memory back
-	}
+	_, err = c.out.Write(data)
 	return err
 }
 
@@ -353,7 +381,9 @@ func asOnTheWire(msg jsonrpc.Message) (jsonrpc.Message, error) {
 	case *jsonrpc.Response:
 		c := *m
 		c.Extra = nil
-		if m.Error != nil {
+		if w, ok := m.Error.(*jsonrpc.Error); ok && w == nil {
+			c.Error = nil // the wire drops a nil error of any type
+		} else if m.Error != nil {
 			var wire *jsonrpc.Error
 			if !errors.As(m.Error, &wire) || wire != m.Error {
 				// The SDK's rule: the outer message, the code of a

@@ -85,6 +85,7 @@ var wireSeeds = []string{
 	`{"jsonrpc":"2.0","ID":1,"Method":"x"}`,
 	`{"jsonrpc":"2.0","id":1,"id":2,"result":{}}`,
 	`{"jsonrpc":"2.0","id":"\u00e9\n","method":"x","params":[1,2]}`,
+	`{"jsonrpc":"2.0","id":3,"error":{"code":1,"message":"m","data":null}}`,
 	`null`, `[]`, `"x"`, `{}`, `{"jsonrpc":2}`,
 }
 
@@ -112,13 +113,14 @@ func FuzzDecodeMessage(f *testing.F) {
 	})
 }
 
-// knownDifference is input the decoders read differently on purpose: what
-// one JSON library takes as valid and the other does not, and a value with
-// more after it, which the SDK's decoder ignores and Deckhand's refuses
-// (the stdio reader frames messages before either decodes, so there it
-// never happens).
+// knownDifference is input the decoders read differently on purpose (see
+// decodeMessage): what one JSON library takes as valid and the other does
+// not, nesting deeper than the SDK's 1,000 levels, and a value with more
+// after it, which the SDK's decoder ignores and Deckhand's refuses (the
+// stdio reader frames messages before either decodes, so there it never
+// happens).
 func knownDifference(data []byte) bool {
-	if json.Valid(data) != segjson.Valid(data) {
+	if json.Valid(data) != segjson.Valid(data) || bytes.Count(data, []byte("["))+bytes.Count(data, []byte("{")) > 1000 {
 		return true
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -158,6 +160,7 @@ func TestInProcessConnsLikeTheWire(t *testing.T) {
 		&jsonrpc.Response{ID: id, Error: errors.New("plain")},
 		&jsonrpc.Response{ID: id, Error: wrapped},
 		&jsonrpc.Response{ID: id, Error: &jsonrpc.Error{Code: 5, Message: "as is", Data: json.RawMessage(`[1]`)}},
+		&jsonrpc.Response{ID: id, Result: json.RawMessage(`{}`), Error: (*jsonrpc.Error)(nil)},
 	}
 	client, server := inProcessConns()
 	ctx := t.Context()
@@ -256,6 +259,43 @@ func TestLineConnFraming(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: read %d, then %v; want an error with %q", stream, len(got), err, want)
 		}
+	}
+}
+
+// One message may not run past the limit over many lines, nor hide behind
+// endless blank ones; a batch may not hold more than maxBatch messages.
+func TestLineConnLimits(t *testing.T) {
+	read := func(stream string, limit int) error {
+		c := newLineConn(newFrameGuard(strings.NewReader(stream), limit), nopWriteCloser{io.Discard})
+		defer c.Close()
+		for {
+			if _, err := c.Read(t.Context()); err != nil {
+				return err
+			}
+		}
+	}
+	small := `{"jsonrpc":"2.0","id":1,"result":{}}` + "\n"
+	long := `{"jsonrpc":"2.0","id":1,"result":{"x":[` + strings.Repeat("0,\n", 2000) + "0]}}\n"
+	var fe *FrameError
+	for name, stream := range map[string]string{
+		"a message over many lines": long,
+		"blank lines before one":    strings.Repeat("\n", 5000) + small,
+	} {
+		if err := read(small+stream, 4096); !errors.As(err, &fe) {
+			t.Errorf("%s: %v, want a FrameError", name, err)
+		}
+		if err := read(small+stream+small, 1<<20); err != io.EOF {
+			t.Errorf("%s, under a bigger limit: %v, want all read", name, err)
+		}
+	}
+	batch := func(n int) string {
+		return "[" + strings.TrimSuffix(strings.Repeat(`{"jsonrpc":"2.0","method":"x"},`, n), ",") + "]\n"
+	}
+	if err := read(batch(maxBatch), 1<<20); err != io.EOF {
+		t.Errorf("a batch of %d: %v", maxBatch, err)
+	}
+	if err := read(batch(maxBatch+1), 1<<20); err == nil || !strings.Contains(err.Error(), "batch of 1001") {
+		t.Errorf("a batch of %d: %v", maxBatch+1, err)
 	}
 }
 

@@ -34,6 +34,11 @@ type ScreenItem struct {
 	// MinW is the width it needs (a button narrower than that cuts its
 	// text), in pixels.
 	MinW float32 `json:"min_w,omitempty"`
+	// Unsized: shown, but never given a size by its container's layout
+	// (W and H are then its minimum size). Something shown in a container
+	// at rest, without laying it out again, stays like this and cannot be
+	// seen.
+	Unsized bool `json:"unsized,omitempty"`
 }
 
 // ScreenWindow is a window and its content's size in pixels.
@@ -126,18 +131,55 @@ type screenWalker struct {
 	scale   float32
 	focused fyne.Focusable
 	out     []ScreenItem
+	// titles are dialogs' titles, which Fyne's dialog layout places but
+	// never sizes (they are drawn all the same): not Unsized.
+	titles map[fyne.CanvasObject]bool
+}
+
+// leaf is what the screen says of a widget it does not walk into: its
+// kind, its text and anything more.
+func leaf(o fyne.CanvasObject) (kind, text string, extra func(*ScreenItem), ok bool) {
+	switch x := o.(type) {
+	case *widget.Button:
+		return "button", x.Text, nil, true
+	case *widget.Check:
+		return "check", x.Text, func(it *ScreenItem) { it.Checked = x.Checked }, true
+	case *widget.Select:
+		return "select", x.Selected, nil, true
+	case *widget.RadioGroup:
+		return "radio", x.Selected, nil, true
+	case *widget.Hyperlink:
+		return "link", x.Text, nil, true
+	case *widget.Label:
+		return "label", x.Text, nil, true
+	case *dimLabel:
+		return "label", x.Text, nil, true
+	case *widget.Entry:
+		return "entry", x.Text, func(it *ScreenItem) { it.Hint = x.PlaceHolder }, true
+	case entryOf:
+		e := x.entryWidget()
+		return "entry", e.Text, func(it *ScreenItem) { it.Hint = e.PlaceHolder }, true
+	case *mdText:
+		return "text", richString(&x.RichText), nil, true
+	case *widget.RichText:
+		return "text", richString(x), nil, true
+	case *canvas.Text:
+		return "text", x.Text, nil, true
+	}
+	return "", "", nil, false
 }
 
 func (w *screenWalker) add(o fyne.CanvasObject, kind, text string, clip rect, extra func(*ScreenItem)) {
 	pos := w.drv.AbsolutePositionForObject(o)
 	size := o.Size()
+	unsized := size.IsZero() && !w.titles[o]
 	if size.IsZero() {
 		size = o.MinSize() // laid out by a layout that never sized it (a dialog's title)
 	}
 	in := clip.intersect(rect{pos.X, pos.Y, size.Width, size.Height})
 	it := ScreenItem{Window: w.win.Title(), Kind: kind, Text: text,
 		X: pos.X * w.scale, Y: pos.Y * w.scale, W: size.Width * w.scale, H: size.Height * w.scale,
-		Visible: in.w > 0 && in.h > 0, MinW: o.MinSize().Width * w.scale}
+		Visible: in.w > 0 && in.h > 0, MinW: o.MinSize().Width * w.scale, Unsized: unsized}
 	if f, ok := o.(fyne.Focusable); ok && w.focused != nil && f == w.focused {
 		it.Focused = true
 	}
@@ -163,47 +205,22 @@ func (w *screenWalker) walkAt(o fyne.CanvasObject, clip rect, depth int) {
 	// hidden parent) is at 0,0, where nothing but a window's root is.
 	if depth > 0 && w.drv.AbsolutePositionForObject(o).IsZero() {
 		if _, container := o.(*fyne.Container); !container {
+			if kind, text, _, ok := leaf(o); ok && o.Size().IsZero() {
+				// Not drawn, though it and every container around it
+				// are shown, and never sized: shown in a container at
+				// rest that was not laid out again.
+				min := o.MinSize()
+				w.out = append(w.out, ScreenItem{Window: w.win.Title(), Kind: kind, Text: text,
+					W: min.Width * w.scale, H: min.Height * w.scale, Unsized: true})
+			}
 			return
 		}
 	}
+	if kind, text, extra, ok := leaf(o); ok {
+		w.add(o, kind, text, clip, extra)
+		return
+	}
 	switch x := o.(type) {
-	case *widget.Button:
-		w.add(o, "button", x.Text, clip, nil)
-		return
-	case *widget.Check:
-		w.add(o, "check", x.Text, clip, func(it *ScreenItem) { it.Checked = x.Checked })
-		return
-	case *widget.Select:
-		w.add(o, "select", x.Selected, clip, nil)
-		return
-	case *widget.RadioGroup:
-		w.add(o, "radio", x.Selected, clip, nil)
-		return
-	case *widget.Hyperlink:
-		w.add(o, "link", x.Text, clip, nil)
-		return
-	case *widget.Label:
-		w.add(o, "label", x.Text, clip, nil)
-		return
-	case *dimLabel:
-		w.add(o, "label", x.Text, clip, nil)
-		return
-	case *widget.Entry:
-		w.add(o, "entry", x.Text, clip, func(it *ScreenItem) { it.Hint = x.PlaceHolder })
-		return
-	case entryOf:
-		e := x.entryWidget()
-		w.add(o, "entry", e.Text, clip, func(it *ScreenItem) { it.Hint = e.PlaceHolder })
-		return
-	case *mdText:
-		w.add(o, "text", richString(&x.RichText), clip, nil)
-		return
-	case *widget.RichText:
-		w.add(o, "text", richString(x), clip, nil)
-		return
-	case *canvas.Text:
-		w.add(o, "text", x.Text, clip, nil)
-		return
 	case *sessionRow:
 		w.add(o, "row", x.item.title, clip, nil)
 	case *sessionsList:
@@ -224,6 +241,12 @@ func (w *screenWalker) walkAt(o fyne.CanvasObject, clip rect, depth int) {
 		kids = x.screenChildren()
 	case *fyne.Container:
 		kids = x.Objects
+		if fmt.Sprintf("%T", x.Layout) == "*dialog.dialogLayout" && len(kids) > 4 {
+			if w.titles == nil {
+				w.titles = map[fyne.CanvasObject]bool{}
+			}
+			w.titles[kids[4]] = true
+		}
 	case *container.Scroll:
 		pos := w.drv.AbsolutePositionForObject(o)
 		clip = clip.intersect(rect{pos.X, pos.Y, o.Size().Width, o.Size().Height})

@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -28,6 +30,8 @@ type realWindow struct {
 	cmd      *exec.Cmd
 	shot     string // where the window writes what it shows (DECKHAND_TEST_SCREEN)
 	lastClip string // what the last copy put on the clipboard
+	// checkingSize: checkSized is reading the screen again.
+	checkingSize bool
 }
 
 // windowOption changes how startRealWindow starts Deckhand: more
@@ -149,7 +153,48 @@ func (w *realWindow) screen() gui.Screen {
 		data, err := os.ReadFile(w.shot) // written whole (renamed into place)
 		return err == nil && json.Unmarshal(data, &s) == nil
 	}, "the window never said what it shows")
+	w.checkSized(s)
 	return s
+}
+
+// checkSized fails the test when the window shows something its container
+// never laid out: shown in a container at rest without a relayout, it keeps
+// no size and cannot be seen (as Settings' Check answer once did). Such an
+// item is looked at again a moment later, since one shown during the frame
+// the screen was read in is laid out at the next.
+func (w *realWindow) checkSized(s gui.Screen) {
+	w.t.Helper()
+	if w.checkingSize {
+		return
+	}
+	unsized := func(s gui.Screen) map[string]bool {
+		out := map[string]bool{}
+		for _, it := range s.Items {
+			if it.Unsized {
+				out[it.Window+" / "+it.Kind+" "+strconv.Quote(it.Text)] = true
+			}
+		}
+		return out
+	}
+	first := unsized(s)
+	if len(first) == 0 {
+		return
+	}
+	time.Sleep(500 * time.Millisecond)
+	w.checkingSize = true
+	again := unsized(w.screen())
+	w.checkingSize = false
+	var still []string
+	for k := range first {
+		if again[k] {
+			still = append(still, k)
+		}
+	}
+	if len(still) > 0 {
+		slices.Sort(still)
+		w.keep("unsized.png")
+		w.t.Fatalf("shown but never laid out (no size, so not seen): %s", strings.Join(still, "; "))
+	}
 }
 
 // waitScreen waits until the screen satisfies ok, and returns it.

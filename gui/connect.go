@@ -4,12 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"image/color"
 	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
@@ -57,6 +55,7 @@ type serverForm struct {
 	activity *widget.Activity
 	problem  *widget.Label     // why the last try failed: selectable, scrolled, copyable
 	problems fyne.CanvasObject // its box, hidden until a failure
+	scroll   *container.Scroll // the fields and the reason
 	copy     *widget.Button
 	submit   *widget.Button
 	stop     context.CancelFunc // ends the try under way; nil when none is
@@ -157,10 +156,7 @@ func (s *serversWindow) openForm(editing string, base config.Server, values conf
 	f.problem.Importance = widget.DangerImportance
 	f.copy = widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), f.copyProblem)
 	heading := widget.NewLabelWithStyle("Could not connect", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	space := canvas.NewRectangle(color.Transparent)
-	space.SetMinSize(fyne.NewSize(0, 120))
-	f.problems = container.NewBorder(container.NewBorder(widget.NewSeparator(), nil, heading, f.copy), nil, nil, nil,
-		container.NewStack(space, container.NewScroll(f.problem)))
+	f.problems = container.NewVBox(container.NewBorder(widget.NewSeparator(), nil, heading, f.copy), f.problem)
 	f.problems.Hide()
 
 	title, action := "Connect a server", "Connect and save"
@@ -172,13 +168,16 @@ func (s *serversWindow) openForm(editing string, base config.Server, values conf
 	cancel := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), f.close)
 	f.busy.Truncation = fyne.TextTruncateEllipsis
 	buttons := container.NewBorder(nil, nil, f.activity, container.NewHBox(cancel, f.submit), f.busy)
-	// A window of its own, not a dialog: the person can make it as big as
-	// a long reason needs, and look at the servers meanwhile.
+	// A panel, not a dialog: as big as the window, with the servers a
+	// click away.
 	f.win = s.ui.newPanel("Deckhand: " + strings.ToLower(title[:1]) + title[1:])
 	if s.ui.d.Icon != nil {
 		f.win.SetIcon(s.ui.d.Icon)
 	}
-	f.win.SetContent(container.NewPadded(container.NewBorder(f.form, buttons, nil, nil, f.problems)))
+	// The fields and the reason scroll; the buttons stay at the bottom,
+	// in reach on any screen (the form alone is taller than a small one).
+	f.scroll = container.NewVScroll(container.NewVBox(f.form, f.problems))
+	f.win.SetContent(container.NewPadded(container.NewBorder(nil, buttons, nil, nil, f.scroll)))
 	f.win.SetCloseIntercept(f.close)
 
 	f.kind.OnChanged = func(string) { f.kindChanged(); f.checkAlias() }
@@ -406,13 +405,11 @@ func (f *serverForm) tried(alias string, srv config.Server, r trialResult) {
 // fail shows why, in the form, which stays open.
 func (f *serverForm) fail(why string) {
 	f.problem.SetText(why)
-	if !f.problems.Visible() {
-		f.problems.Show()
-		// Room for the reason: a dozen lines or so, more if the person
-		// makes the window bigger.
-		size := f.win.Canvas().Size()
-		f.win.Resize(fyne.NewSize(size.Width, max(size.Height, f.win.Content().MinSize().Height+200)))
-	}
+	f.problems.Show()
+	// Lay the page out with the reason, then bring the reason's start into
+	// view (a long one reads on below).
+	f.scroll.Refresh()
+	f.scroll.ScrollToOffset(fyne.NewPos(0, f.problems.Position().Y))
 }
 
 func (f *serverForm) copyProblem() {

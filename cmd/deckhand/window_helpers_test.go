@@ -32,6 +32,8 @@ type realWindow struct {
 	lastClip string // what the last copy put on the clipboard
 	// checkingSize: checkSized is reading the screen again.
 	checkingSize bool
+	// screenW, screenH: the display's size, once asked.
+	screenW, screenH float32
 }
 
 // windowOption changes how startRealWindow starts Deckhand: more
@@ -157,11 +159,12 @@ func (w *realWindow) screen() gui.Screen {
 	return s
 }
 
-// checkSized fails the test when the window shows something its container
-// never laid out: shown in a container at rest without a relayout, it keeps
-// no size and cannot be seen (as Settings' Check answer once did). Such an
-// item is looked at again a moment later, since one shown during the frame
-// the screen was read in is laid out at the next.
+// checkSized fails the test when a window grew past the screen, or shows
+// something its container never laid out: shown in a container at rest
+// without a relayout, it keeps no size and cannot be seen (as Settings'
+// Check answer once did). Such an item is looked at again a moment later,
+// since one shown during the frame the screen was read in is laid out at
+// the next.
 func (w *realWindow) checkSized(s gui.Screen) {
 	w.t.Helper()
 	if w.checkingSize {
@@ -175,6 +178,20 @@ func (w *realWindow) checkSized(s gui.Screen) {
 			}
 		}
 		return out
+	}
+	if w.screenH == 0 {
+		fmt.Sscan(w.xdo("getdisplaygeometry"), &w.screenW, &w.screenH)
+	}
+	for _, win := range s.Windows {
+		// A window whose content needs more than the screen grows past
+		// its edge, and what is at the bottom cannot be reached. (The main
+		// window on a 480-pixel screen is a pixel wider than it: a pixel
+		// of padding past the edge hides nothing, a few are let pass.)
+		if w.screenH > 0 && (win.H > w.screenH || win.W > w.screenW+4) {
+			w.keep("past-the-screen.png")
+			w.t.Fatalf("window %q is %.0f×%.0f, past the %.0f×%.0f screen: its content needs more than the screen has",
+				win.Title, win.W, win.H, w.screenW, w.screenH)
+		}
 	}
 	first := unsized(s)
 	if len(first) == 0 {

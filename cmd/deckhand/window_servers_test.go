@@ -106,3 +106,50 @@ func TestWindowKeyFileAnd401(t *testing.T) {
 		return ok && f.Kind == "entry" && f.Window == "Deckhand" && strings.Contains(f.Hint, "saved (hidden)")
 	})
 }
+
+// The connect form's parts that come and go are seen each time: the alias
+// note (shown, hidden and shown again as the alias changes), the activity
+// while a try is under way and, after a failed try, the reason, on a second
+// failure too. Every screen read checks that nothing shown went unsized.
+func TestWindowConnectFormNotesAndFailures(t *testing.T) {
+	cfg := "[tools]\nenabled = false\n\n[mcp.servers.docs]\ncommand = \"/nonexistent/docs-server\"\n"
+	w := startRealWindow(t, cfg, nil)
+	w.clickText("button", "Servers")
+	w.clickText("button", "Connect a server")
+	s := w.waitScreen("the form", func(s gui.Screen) bool { _, ok := findEntry(s, "https://mcp.example.com"); return ok })
+	target, _ := findEntry(s, "https://mcp.example.com")
+	w.click(target)
+	w.typeText("/nonexistent/mcp-thing --stdio")
+	w.waitScreen("the derived alias", func(s gui.Screen) bool { return shows(s, `Saved as "thing"`) })
+
+	alias := func(s gui.Screen) gui.ScreenItem {
+		it, ok := findEntry(s, "derived from the URL or command")
+		if !ok {
+			t.Fatalf("no alias entry; the screen:\n%s", s.ScreenText())
+		}
+		return it
+	}
+	w.click(alias(s))
+	w.typeText("docs")
+	w.waitScreen("the alias taken", func(s gui.Screen) bool { return shows(s, `a server named "docs" already exists`) })
+	w.key("ctrl+a", "BackSpace")
+	w.waitScreen("the derived alias again", func(s gui.Screen) bool {
+		return shows(s, `Saved as "thing"`) && !shows(s, "already exists")
+	})
+	w.typeText("fresh")
+	w.waitScreen("no note", func(s gui.Screen) bool { return !shows(s, "Saved as") && !shows(s, "already exists") })
+	w.key("ctrl+a", "BackSpace")
+	w.waitScreen("the note shown again", func(s gui.Screen) bool { return shows(s, `Saved as "thing"`) })
+
+	for try := 1; try <= 2; try++ {
+		w.clickText("button", "Connect and save")
+		s = w.waitScreen(fmt.Sprintf("the reason, try %d", try), func(s gui.Screen) bool {
+			return shows(s, "Could not connect") && shows(s, "/nonexistent/mcp-thing")
+		})
+		w.waitScreen("the form ready again", func(s gui.Screen) bool {
+			b, ok := find(s, "button", "Connect and save")
+			return ok && !b.Disabled
+		})
+	}
+	w.keep("connect-failed.png")
+}

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"deckhand/gui"
+	"deckhand/testutil"
+)
+
+// server-everything's elicitation tool, answered in the window: the form
+// opens once the call is allowed; Accept with a required field empty says
+// what is missing, under the form (and nothing shown is left unsized, as
+// every screen read checks); filled in, the server gets the answers.
+func TestWindowElicitationForm(t *testing.T) {
+	p := testutil.RequirePeers(t)
+	mock := testutil.StartAIMock(t, p, filepath.Join(testutil.ModuleRoot(t), "cmd", "deckhand", "testdata", "aimock"))
+	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"gpt-4o-mini\"\n\n[tools]\nenabled = false\n\n[mcp.servers.ev]\ncommand = %q\nargs = [%q, \"stdio\"]\n",
+		mock.URL, p.Node, p.Everything)
+	w := startRealWindow(t, cfg, nil)
+	w.waitScreen("the server ready", func(s gui.Screen) bool { _, ok := findEntry(s, ""); return ok })
+	w.typeText("ask me a question")
+	w.key("Return")
+	w.waitScreen("the approval", func(s gui.Screen) bool { _, ok := find(s, "button", "Allow once"); return ok })
+	w.clickText("button", "Allow once")
+	s := w.waitScreen("the form", func(s gui.Screen) bool { _, ok := find(s, "button", "Accept"); return ok })
+	w.keep("elicit-form.png")
+	if !shows(s, "legal name") {
+		t.Fatalf("the form does not ask for the name:\n%s", s.ScreenText())
+	}
+	w.clickText("button", "Accept")
+	s = w.waitScreen("what is missing", func(s gui.Screen) bool {
+		for _, it := range s.Items {
+			if it.Visible && it.Kind == "label" && strings.HasSuffix(it.Text, " is required.") {
+				return true
+			}
+		}
+		return false
+	})
+	w.keep("elicit-missing.png")
+	// The focus went to the field that is missing.
+	if f, ok := focused(s); !ok || f.Kind != "entry" {
+		t.Fatalf("the focus is on %+v, not the missing field:\n%s", f, s.ScreenText())
+	}
+	w.typeText("Ada Lovelace")
+	w.clickText("button", "Accept")
+	w.waitScreen("the answer", func(s gui.Screen) bool { return shows(s, "Thanks for answering") })
+	sent := strings.Join(toolResultsSent(t, mock), "\n")
+	if !strings.Contains(sent, "Ada Lovelace") {
+		t.Errorf("the server did not get the name; tool results:\n%s", sent)
+	}
+}

@@ -2,6 +2,7 @@ package gui
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
@@ -107,6 +108,16 @@ func (e *chatEntry) FocusLost() {
 }
 
 func (e *chatEntry) blank() bool { return strings.TrimSpace(e.Text) == "" }
+
+// setTextAtEnd puts text in the box with the caret after it, where typing
+// goes on (SetText leaves the caret where it was in the old text).
+func (e *chatEntry) setTextAtEnd(text string) {
+	e.SetText(text)
+	lines := strings.Split(text, "\n")
+	e.CursorRow = len(lines) - 1
+	e.CursorColumn = utf8.RuneCountInString(lines[len(lines)-1])
+	e.Refresh()
+}
 
 func (e *chatEntry) focus(w fyne.Window) { w.Canvas().Focus(e) }
 

@@ -270,7 +270,7 @@ func (s *slashState) get(sp slashPrompt, args map[string]string) {
 				return
 			}
 			text, parts, notes := conversation.PromptMessage(res)
-			u.input.SetText(text)
+			u.input.setTextAtEnd(text)
 			s.p.attachParts("/"+sp.command(), parts)
 			if len(notes) > 0 {
 				u.showError(strings.Join(notes, "\n"))

@@ -2,7 +2,6 @@ package gui
 
 import (
 	"fmt"
-	"strings"
 
 	"deckhand/conversation"
 
@@ -66,8 +65,7 @@ const runEdit = "edit"
 func (u *UI) runAction(action, run, text string) {
 	switch action {
 	case runEdit:
-		u.input.SetText(text)
-		u.input.CursorRow = len(strings.Split(text, "\n")) - 1
+		u.input.setTextAtEnd(text)
 		u.input.focus(u.win)
 		u.tell(&uiRunAction{action: runRemove, run: run})
 	case runRemove:

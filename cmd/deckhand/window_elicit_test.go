@@ -52,3 +52,49 @@ func TestWindowElicitationForm(t *testing.T) {
 		t.Errorf("the server did not get the name; tool results:\n%s", sent)
 	}
 }
+
+// Typing "/" lists the servers' prompts above the message box, narrowed as
+// one types on; they go when the "/" does and come back with the next one
+// (each screen read checks they are laid out, not merely shown); a click
+// on one with no arguments puts its text in the box, with the caret after
+// it.
+func TestWindowSlashPrompts(t *testing.T) {
+	p := testutil.RequirePeers(t)
+	cfg := fmt.Sprintf("[model]\nbase_url = \"http://127.0.0.1:9/v1\"\nname = \"m\"\n\n[tools]\nenabled = false\n\n[mcp.servers.ev]\ncommand = %q\nargs = [%q, \"stdio\"]\n",
+		p.Node, p.Everything)
+	w := startRealWindow(t, cfg, nil)
+	w.waitScreen("the server ready", func(s gui.Screen) bool { return shows(s, "1 server ready") })
+	suggested := func(s gui.Screen, prefix string) bool { _, ok := find(s, "button", prefix); return ok }
+	for round := 1; round <= 2; round++ {
+		w.typeText("/")
+		w.waitScreen(fmt.Sprintf("the prompts, round %d", round), func(s gui.Screen) bool {
+			return suggested(s, "/ev.simple-prompt") && suggested(s, "/ev.args-prompt")
+		})
+		w.typeText("simple")
+		w.waitScreen("the prompts narrowed", func(s gui.Screen) bool {
+			return suggested(s, "/ev.simple-prompt") && !suggested(s, "/ev.args-prompt")
+		})
+		w.key("ctrl+a", "BackSpace")
+		w.waitScreen("no prompts", func(s gui.Screen) bool { return !suggested(s, "/ev.") })
+	}
+	w.typeText("/simple")
+	w.clickText("button", "/ev.simple-prompt")
+	w.waitScreen("the prompt's text in the box", func(s gui.Screen) bool {
+		for _, it := range s.Items {
+			if it.Kind == "entry" && strings.Contains(it.Text, "This is a simple prompt") {
+				return true
+			}
+		}
+		return false
+	})
+	w.typeText(" Then more.")
+	w.waitScreen("typing on after the prompt's text", func(s gui.Screen) bool {
+		for _, it := range s.Items {
+			if it.Kind == "entry" && strings.HasSuffix(strings.TrimSpace(it.Text), "without arguments. Then more.") {
+				return true
+			}
+		}
+		return false
+	})
+	w.keep("slash-prompt.png")
+}

@@ -321,8 +321,9 @@ func (a *approvals) recount(r *conversation.ApprovalRequested) {
 // fitDialog lays out a dialog's body and buttons for a window of size
 // win: the body in a scroll no taller than what the window leaves, the
 // buttons below it in one row, or in two when one row is wider than the
-// window.
-func fitDialog(win fyne.Size, body fyne.CanvasObject, buttons []fyne.CanvasObject) fyne.CanvasObject {
+// window. pinned (what must stay in sight, as a form's problem) goes
+// between them, outside the scroll.
+func fitDialog(win fyne.Size, body fyne.CanvasObject, buttons []fyne.CanvasObject, pinned ...fyne.CanvasObject) fyne.CanvasObject {
 	pad := theme.Padding()
 	// A dialog has its title, its own padding and a margin to the window.
 	width := min(640, win.Width-12*pad)
@@ -336,14 +337,17 @@ func fitDialog(win fyne.Size, body fyne.CanvasObject, buttons []fyne.CanvasObjec
 	for cols > 1 && float32(cols)*(widest+pad) > width {
 		cols--
 	}
-	if cols == 3 {
-		cols = 2 // 3 then 1 looks broken: 2 and 2
+	if cols > 2 && cols < len(buttons) && len(buttons)%cols == 1 {
+		cols-- // 3 then 1 looks broken: 2 and 2
 	}
-	btns := container.NewGridWithColumns(cols, buttons...)
-	room := win.Height - btns.MinSize().Height - 18*pad - theme.TextSubHeadingSize()
+	var bottom fyne.CanvasObject = container.NewGridWithColumns(cols, buttons...)
+	if len(pinned) > 0 {
+		bottom = container.NewVBox(append(pinned, bottom)...)
+	}
+	room := win.Height - bottom.MinSize().Height - 18*pad - theme.TextSubHeadingSize()
 	scroll := container.NewVScroll(body)
 	scroll.SetMinSize(fyne.NewSize(max(width, 100), max(min(body.MinSize().Height, room), 60)))
-	return container.NewBorder(nil, btns, nil, nil, scroll)
+	return container.NewBorder(nil, bottom, nil, nil, scroll)
 }
 
 // answer sends the person's answer; the next request's dialog opens.

@@ -220,17 +220,15 @@ func (e *elicitor) dialog(it *elicitItem, parent fyne.Window) *dialog.CustomDial
 		send.Importance = widget.HighImportance
 		buttons = append(buttons, send)
 	}
-	items = append(items, e.problem)
-
 	e.foot, e.footObj = caption(e.footText(it))
 	setVisible(e.footObj, e.foot.Text != "")
-	items = append(items, e.footObj)
 
 	e.title = e.dialogTitle(it)
-	dlg := dialog.NewCustomWithoutButtons(e.title, container.NewVBox(items...), parent)
-	dlg.SetButtons(buttons)
-	dlg.Resize(fyne.NewSize(660, 0))
-	return dlg
+	// The dialog fits the window, whatever its size: the question and the
+	// form scroll; what is wrong with the answers and the deadline stay in
+	// sight above the buttons.
+	content := fitDialog(parent.Canvas().Size(), container.NewVBox(items...), buttons, e.problem, e.footObj)
+	return dialog.NewCustomWithoutButtons(e.title, content, parent)
 }
 
 // elicitMessage is the server's message: wrapped, selectable, and in a
@@ -247,7 +245,7 @@ func elicitMessage(msg string) fyne.CanvasObject {
 		return l
 	}
 	s := container.NewVScroll(l)
-	s.SetMinSize(fyne.NewSize(600, 120))
+	s.SetMinSize(fyne.NewSize(0, 120)) // as wide as the dialog
 	return s
 }
 
@@ -261,7 +259,7 @@ func (e *elicitor) urlPart(it *elicitItem) []fyne.CanvasObject {
 	copyBtn := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() { e.ui.app.Clipboard().SetContent(r.URL) })
 	e.buttons["copy"] = copyBtn
 	addrBox := container.NewVScroll(addr)
-	addrBox.SetMinSize(fyne.NewSize(540, 60))
+	addrBox.SetMinSize(fyne.NewSize(0, 60)) // as wide as the dialog
 	host := widget.NewLabelWithStyle("On the site: "+clean.Line(r.Host), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	host.Wrapping = fyne.TextWrapBreak
 	out := []fyne.CanvasObject{
@@ -401,12 +399,8 @@ func newElicitForm(f *mcp.Form, submit, escape func()) *elicitForm {
 	return ef
 }
 
-// object is the form, scrolling when long.
-func (ef *elicitForm) object() fyne.CanvasObject {
-	s := container.NewVScroll(ef.box)
-	s.SetMinSize(fyne.NewSize(600, min(ef.box.MinSize().Height, 340)))
-	return s
-}
+// object is the form; the dialog's scroll carries it when long.
+func (ef *elicitForm) object() fyne.CanvasObject { return ef.box }
 
 // first is the first field that takes the focus.
 func (ef *elicitForm) first() fyne.Focusable {

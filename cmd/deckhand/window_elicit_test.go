@@ -13,20 +13,36 @@ import (
 // server-everything's elicitation tool, answered in the window: the form
 // opens once the call is allowed; Accept with a required field empty says
 // what is missing, under the form (and nothing shown is left unsized, as
-// every screen read checks); filled in, the server gets the answers.
+// every screen read checks); filled in, the server gets the answers. On a
+// large screen and on a small one, where the form fits the window rather
+// than pushing it past the screen's edge.
 func TestWindowElicitationForm(t *testing.T) {
+	for _, display := range []string{"", "640x480"} {
+		name := display
+		if name == "" {
+			name = "default"
+		}
+		t.Run(name, func(t *testing.T) { elicitationForm(t, display) })
+	}
+}
+
+func elicitationForm(t *testing.T, display string) {
 	p := testutil.RequirePeers(t)
 	mock := testutil.StartAIMock(t, p, filepath.Join(testutil.ModuleRoot(t), "cmd", "deckhand", "testdata", "aimock"))
 	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"gpt-4o-mini\"\n\n[tools]\nenabled = false\n\n[mcp.servers.ev]\ncommand = %q\nargs = [%q, \"stdio\"]\n",
 		mock.URL, p.Node, p.Everything)
-	w := startRealWindow(t, cfg, nil)
+	var opts []windowOption
+	if display != "" {
+		opts = append(opts, withDisplay(display))
+	}
+	w := startRealWindow(t, cfg, nil, opts...)
 	w.waitScreen("the server ready", func(s gui.Screen) bool { _, ok := findEntry(s, ""); return ok })
 	w.typeText("ask me a question")
 	w.key("Return")
 	w.waitScreen("the approval", func(s gui.Screen) bool { _, ok := find(s, "button", "Allow once"); return ok })
 	w.clickText("button", "Allow once")
 	s := w.waitScreen("the form", func(s gui.Screen) bool { _, ok := find(s, "button", "Accept"); return ok })
-	w.keep("elicit-form.png")
+	w.keep("elicit-form-" + display + ".png")
 	if !shows(s, "legal name") {
 		t.Fatalf("the form does not ask for the name:\n%s", s.ScreenText())
 	}
@@ -39,7 +55,7 @@ func TestWindowElicitationForm(t *testing.T) {
 		}
 		return false
 	})
-	w.keep("elicit-missing.png")
+	w.keep("elicit-missing-" + display + ".png")
 	// The focus went to the field that is missing.
 	if f, ok := focused(s); !ok || f.Kind != "entry" {
 		t.Fatalf("the focus is on %+v, not the missing field:\n%s", f, s.ScreenText())

@@ -127,24 +127,31 @@ func (s *serversWindow) openForm(editing string, base config.Server, values conf
 	f.secrets = widget.NewEntry()
 	f.secrets.SetPlaceHolder("GITHUB_TOKEN (names of variables; optional)")
 
-	envItem := &widget.FormItem{Text: "Environment", Widget: f.env, HintText: "added to the server's environment; secrets are better passed with Secrets below"}
-	cwdItem := widget.NewFormItem("Working folder", f.cwd)
+	// The wheel over any field moves the form (Fyne gives it to the
+	// field's own scroller); the multi-line ones grow with their text, so
+	// they never need to scroll themselves.
+	page := func() *container.Scroll { return f.scroll }
+	growing(f.env, 3)
+	growing(f.read, 2)
+	growing(f.write, 2)
+	envItem := &widget.FormItem{Text: "Environment", Widget: overPage(f.env, page), HintText: "added to the server's environment; secrets are better passed with Secrets below"}
+	cwdItem := widget.NewFormItem("Working folder", overPage(f.cwd, page))
 	sandboxItems := []*widget.FormItem{
 		{Text: "Sandbox", Widget: f.confined, HintText: "it sees only the system, its own install, the workspace and the folders below; never your keys, display or session"},
-		{Text: "Network", Widget: container.NewBorder(nil, nil, f.network, nil, f.hosts), HintText: "only these hosts: through Deckhand's proxy, each connection logged"},
-		{Text: "Also reads", Widget: f.read},
-		{Text: "Also writes", Widget: f.write},
-		{Text: "Secrets", Widget: f.secrets, HintText: "variables of Deckhand's environment passed on; each must be in policy.secrets.keys"},
+		{Text: "Network", Widget: container.NewBorder(nil, nil, f.network, nil, overPage(f.hosts, page)), HintText: "only these hosts: through Deckhand's proxy, each connection logged"},
+		{Text: "Also reads", Widget: overPage(f.read, page)},
+		{Text: "Also writes", Widget: overPage(f.write, page)},
+		{Text: "Secrets", Widget: overPage(f.secrets, page), HintText: "variables of Deckhand's environment passed on; each must be in policy.secrets.keys"},
 	}
-	authItem := &widget.FormItem{Text: "Token variable", Widget: f.authEnv, HintText: "sent as Authorization: Bearer; the token itself is never saved"}
+	authItem := &widget.FormItem{Text: "Token variable", Widget: overPage(f.authEnv, page), HintText: "sent as Authorization: Bearer; the token itself is never saved"}
 	transportItem := widget.NewFormItem("Transport", f.transport)
-	f.commandOnly = append([]*widget.FormItem{envItem, cwdItem}, sandboxItems...)
-	f.urlOnly = []*widget.FormItem{authItem, transportItem}
-	f.common = []*widget.FormItem{
+	f.commandOnly = wrappedHints(append([]*widget.FormItem{envItem, cwdItem}, sandboxItems...)...)
+	f.urlOnly = wrappedHints(authItem, transportItem)
+	f.common = wrappedHints(
 		widget.NewFormItem("Kind", f.kind),
-		{Text: "URL or command", Widget: f.target, HintText: "a command is split into arguments like a shell would"},
-		widget.NewFormItem("Alias", container.NewVBox(f.alias, f.aliasNote)),
-	}
+		&widget.FormItem{Text: "URL or command", Widget: overPage(f.target, page), HintText: "a command is split into arguments like a shell would"},
+		widget.NewFormItem("Alias", container.NewVBox(overPage(f.alias, page), f.aliasNote)),
+	)
 	f.form = widget.NewForm(append(slices.Clone(f.common), f.urlOnly...)...)
 
 	f.busy = widget.NewLabel("")

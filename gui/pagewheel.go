@@ -9,10 +9,11 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// A form's page scrolls with the wheel wherever the pointer is. A
-// multi-line entry has a scroller of its own, and Fyne gives the wheel
-// to the innermost scroller under the pointer: scrolling the settings
-// stopped dead over the Instructions box. So the entries of a page grow
+// A form's page scrolls with the wheel wherever the pointer is. Every
+// entry has a scroller of its own (a one-line one too, for text wider than
+// it), and Fyne gives the wheel to the innermost scroller under the
+// pointer: scrolling the settings stopped dead over the Instructions box,
+// and over the API key. So the entries of a page grow
 // with their text (they never need to scroll), and the wheel over them
 // moves the page.
 

@@ -39,6 +39,10 @@ type ScreenItem struct {
 	// at rest, without laying it out again, stays like this and cannot be
 	// seen.
 	Unsized bool `json:"unsized,omitempty"`
+	// CX, CY are the middle of the part in sight (inside its window and
+	// its scrollers), where a click on it lands, in pixels.
+	CX float32 `json:"cx,omitempty"`
+	CY float32 `json:"cy,omitempty"`
 }
 
 // ScreenWindow is a window and its content's size in pixels.
@@ -117,6 +121,11 @@ func screen() Screen {
 	return s
 }
 
+// minInSight is how much of a widget, across and down, must show for it
+// to count as visible: a sliver under a scroller's edge cannot be read or
+// clicked.
+const minInSight = 4
+
 type rect struct{ x, y, w, h float32 }
 
 func (r rect) intersect(o rect) rect {
@@ -179,7 +188,8 @@ func (w *screenWalker) add(o fyne.CanvasObject, kind, text string, clip rect, ex
 	in := clip.intersect(rect{pos.X, pos.Y, size.Width, size.Height})
 	it := ScreenItem{Window: w.win.Title(), Kind: kind, Text: text,
 		X: pos.X * w.scale, Y: pos.Y * w.scale, W: size.Width * w.scale, H: size.Height * w.scale,
-		Visible: in.w > 0 && in.h > 0, MinW: o.MinSize().Width * w.scale, Unsized: unsized}
+		Visible: in.w >= minInSight && in.h >= minInSight, MinW: o.MinSize().Width * w.scale, Unsized: unsized,
+		CX: (in.x + in.w/2) * w.scale, CY: (in.y + in.h/2) * w.scale}
 	if f, ok := o.(fyne.Focusable); ok && w.focused != nil && f == w.focused {
 		it.Focused = true
 	}
@@ -268,6 +278,7 @@ func (w *screenWalker) walkAt(o fyne.CanvasObject, clip rect, depth int) {
 			w.add(o, "tab", t.Text, clip, func(it *ScreenItem) {
 				it.Checked = t == x.Selected()
 				it.X, it.Y, it.W, it.H = x0*w.scale, pos.Y*w.scale, tw*w.scale, h*w.scale
+				it.CX, it.CY = it.X+it.W/2, it.Y+it.H/2
 			})
 			left += tw + pad
 		}

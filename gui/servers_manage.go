@@ -156,7 +156,9 @@ func (tw *toolsWindow) fill(listing *servers.ServerListing) {
 	tw.tl = widget.NewList(
 		func() int { return len(tw.list) },
 		func() fyne.CanvasObject {
-			return container.NewBorder(nil, nil, widget.NewCheck("", nil), nil, widget.NewLabel("a_tool_name_of_some_length"))
+			name := widget.NewLabel("a_tool_name_of_some_length")
+			name.Truncation = fyne.TextTruncateEllipsis // a long name ends in "…", not under the scroll bar
+			return container.NewBorder(nil, nil, widget.NewCheck("", nil), nil, name)
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			row := o.(*fyne.Container)
@@ -226,11 +228,13 @@ func (tw *toolsWindow) fill(listing *servers.ServerListing) {
 	if !tw.editable {
 		hint = "This server is not in the config file: its tools cannot be disabled here."
 	}
-	_, hintObj := caption(hint)
+	hintLabel, hintObj := caption(hint)
+	hintLabel.Wrapping = fyne.TextWrapWord // one line would make the window as wide as it
 	backBtn := widget.NewButtonWithIcon("Servers", theme.NavigateBackIcon(), tw.back)
 	backBtn.Importance = widget.LowImportance
 	heading := widget.NewLabelWithStyle("Tools of "+tw.alias, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	top := container.NewVBox(container.NewHBox(backBtn, heading), hintObj)
+	heading.Truncation = fyne.TextTruncateEllipsis
+	top := container.NewVBox(container.NewBorder(nil, nil, backBtn, nil, heading), hintObj)
 	split := container.NewHSplit(tw.tl, container.NewScroll(tw.detail))
 	split.Offset = 0.35
 	tw.win.SetContent(container.NewBorder(top, bottom, nil, nil, split))

@@ -34,6 +34,7 @@ type settingsForm struct {
 	model     *widget.SelectEntry
 	apiKey    *widget.Entry // typed, kept in the keyring on Save; never shown again
 	keyStatus *widget.Label
+	keyHint   *widget.Label       // under the key: where a key typed here is kept
 	checked   *widget.Label       // what Check found
 	checks    int                 // Checks asked: older answers are dropped
 	pages     []*container.Scroll // the tabs' scrollers, in order
@@ -124,15 +125,17 @@ func (u *UI) showSettings() {
 
 	// General.
 	check := widget.NewButtonWithIcon("Check", theme.SearchIcon(), func() { u.checkModel(f, w) })
-	model := widget.NewForm(
+	keyBox := withHint(container.NewBorder(nil, nil, nil, f.removeKey, overPage(f.apiKey, f.page(0))), keyHintKeyring)
+	f.keyHint = keyBox.Objects[1].(*dimLabel).asLabel()
+	model := widget.NewForm(wrappedHints(
 		&widget.FormItem{Text: "Service", Widget: f.service, HintText: "where the model runs: on this computer, or a provider on the internet"},
-		&widget.FormItem{Text: "Model", Widget: container.NewBorder(nil, nil, nil, check, f.model), HintText: "the model's name; Check asks the service which it offers"},
-		&widget.FormItem{Text: "API key", Widget: container.NewBorder(nil, nil, nil, f.removeKey, f.apiKey), HintText: "from your provider's website; kept in this computer's keyring, not in the settings file"},
-	)
-	answers := widget.NewForm(
+		&widget.FormItem{Text: "Model", Widget: container.NewBorder(nil, nil, nil, check, overPage(f.model, f.page(0))), HintText: "the model's name; Check asks the service which it offers"},
+		&widget.FormItem{Text: "API key", Widget: keyBox},
+	)...)
+	answers := widget.NewForm(wrappedHints(
 		&widget.FormItem{Text: "Instructions", Widget: overPage(f.prompt, f.page(0)), HintText: "said to the model before every chat, such as \"Answer in French\" or \"I work in Go\""},
 		&widget.FormItem{Text: "Creativity", Widget: container.NewBorder(nil, nil, f.tempAuto, f.tempLabel, f.temp), HintText: "temperature: low is focused and repeatable, high is varied"},
-	)
+	)...)
 	look := widget.NewForm(
 		&widget.FormItem{Text: "Theme", Widget: f.theme},
 		&widget.FormItem{Text: "Text size", Widget: container.NewBorder(nil, nil, nil, f.textLabel, f.textSize)},
@@ -148,12 +151,12 @@ func (u *UI) showSettings() {
 	if u.cfg.Shell.Disabled {
 		execHint = "shell.disabled is set in the config file: CMD: lines stay plain text until it is removed"
 	}
-	policy := widget.NewForm(
-		&widget.FormItem{Text: "Workspace folder", Widget: f.workspace, HintText: "where tools and shell commands work; created on first use"},
+	policy := widget.NewForm(wrappedHints(
+		&widget.FormItem{Text: "Workspace folder", Widget: overPage(f.workspace, f.page(1)), HintText: "where tools and shell commands work; created on first use"},
 		&widget.FormItem{Text: "Read roots", Widget: overPage(f.readRoots, f.page(1)), HintText: "folders tools may read, one a line; empty: the workspace (write roots can be read too)"},
 		&widget.FormItem{Text: "Write roots", Widget: overPage(f.writeRoots, f.page(1)), HintText: "folders tools may read and write, one a line; empty: the workspace"},
 		&widget.FormItem{Text: "", Widget: f.allowExec, HintText: execHint},
-	)
+	)...)
 	permissions := container.NewVBox(
 		heading("Always allowed"),
 		note("Tools you answered \"Always\" for run without asking. Revoke one and it is asked again from its next call."),
@@ -169,14 +172,14 @@ func (u *UI) showSettings() {
 	// Advanced.
 	advanced := container.NewVBox(
 		note("For developers and unusual setups. Most people never need these."),
-		widget.NewForm(
-			&widget.FormItem{Text: "Model URL", Widget: f.baseURL, HintText: "any OpenAI-compatible API root, ending in /v1"},
-			&widget.FormItem{Text: "API key variable", Widget: f.apiKeyEnv, HintText: "an environment variable holding the key; when set, it wins over the saved key"},
-			&widget.FormItem{Text: "Longest answer", Widget: f.maxOut, HintText: "max_tokens, in tokens; empty: the model's own limit"},
-			&widget.FormItem{Text: "Context budget", Widget: f.budget, HintText: "tokens per request; the oldest turns are dropped to fit"},
-			&widget.FormItem{Text: "Approval timeout", Widget: f.timeout, HintText: "unanswered approvals are denied after this (e.g. 2m)"},
+		widget.NewForm(wrappedHints(
+			&widget.FormItem{Text: "Model URL", Widget: overPage(f.baseURL, f.page(2)), HintText: "any OpenAI-compatible API root, ending in /v1"},
+			&widget.FormItem{Text: "API key variable", Widget: overPage(f.apiKeyEnv, f.page(2)), HintText: "an environment variable holding the key; when set, it wins over the saved key"},
+			&widget.FormItem{Text: "Longest answer", Widget: overPage(f.maxOut, f.page(2)), HintText: "max_tokens, in tokens; empty: the model's own limit"},
+			&widget.FormItem{Text: "Context budget", Widget: overPage(f.budget, f.page(2)), HintText: "tokens per request; the oldest turns are dropped to fit"},
+			&widget.FormItem{Text: "Approval timeout", Widget: overPage(f.timeout, f.page(2)), HintText: "unanswered approvals are denied after this (e.g. 2m)"},
 			&widget.FormItem{Text: "Auto-approve", Widget: overPage(f.rules, f.page(2)), HintText: "one rule a line: alias.tool or alias.* (= false to always ask)"},
-		),
+		)...),
 	)
 
 	pad := func(o fyne.CanvasObject) fyne.CanvasObject {

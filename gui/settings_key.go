@@ -16,6 +16,12 @@ import (
 // again and never written to the config file. Every keyring call runs off
 // the UI goroutine: a locked keyring may ask to be unlocked.
 
+// The hint under the key field: where a key typed there is kept.
+const (
+	keyHintKeyring = "from your provider's website; kept in this computer's keyring, not in the settings file"
+	keyHintFile    = "from your provider's website; kept in the key file (" + keys.FileName + ", readable by you only), not in the settings file"
+)
+
 // keyState is where the key for the form's service is, as the settings
 // say it.
 type keyState struct {
@@ -114,6 +120,19 @@ func (f *settingsForm) showKey(st keyState, base, env string) {
 		f.apiKey.SetPlaceHolder("paste the key here")
 	}
 	f.useFile = f.useFile || st.source == keys.File
+	if f.useFile && st.unavailable && st.source == keys.None && st.err == nil && keys.Account(base) != "" {
+		// The key file was chosen and holds no key for this service: a
+		// key typed here is kept there (keyState alone would say no key
+		// can be kept).
+		f.keyStatus.SetText("No key saved for " + keys.Account(base) + ": paste the key and Save; it is kept in the key file.")
+		f.keyStatus.Importance = widget.MediumImportance
+		f.keyStatus.Refresh()
+	}
+	if f.useFile {
+		f.keyHint.SetText(keyHintFile)
+	} else {
+		f.keyHint.SetText(keyHintKeyring)
+	}
 	setVisible(f.keyFile, st.unavailable && !f.useFile)
 	if st.unavailable && !f.useFile {
 		// A key typed here could not be kept: say so, and offer the key
@@ -140,6 +159,7 @@ func (f *settingsForm) askKeyFile(u *UI) {
 			}
 			f.useFile = true
 			f.keyFile.Hide()
+			f.keyHint.SetText(keyHintFile)
 			f.keyStatus.SetText("Paste the key and Save: it is kept in " + path + " (readable by you only).")
 			f.apiKey.Enable()
 			f.apiKey.SetPlaceHolder("paste the key here")

@@ -4,6 +4,7 @@ import (
 	"image/color"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -17,6 +18,30 @@ func caption(text string) (*widget.Label, fyne.CanvasObject) {
 	d.SizeName = theme.SizeNameCaptionText
 	return &d.Label, d
 }
+
+// wrappedHints moves each item's hint from Fyne's own (one line of text
+// that never wraps, so that a long one makes the form, and the window, as
+// wide as it: 829 pixels for Settings) to a caption under its widget that
+// wraps to the form's width.
+func wrappedHints(items ...*widget.FormItem) []*widget.FormItem {
+	for _, it := range items {
+		if it.HintText != "" {
+			it.Widget = withHint(it.Widget, it.HintText)
+			it.HintText = ""
+		}
+	}
+	return items
+}
+
+// withHint is o with a wrapped caption under it.
+func withHint(o fyne.CanvasObject, hint string) *fyne.Container {
+	l, obj := caption(hint)
+	l.Wrapping = fyne.TextWrapWord
+	return container.NewVBox(o, obj)
+}
+
+// asLabel is the label inside.
+func (d *dimLabel) asLabel() *widget.Label { return &d.Label }
 
 // subtle is a label of normal size in the subdued colour.
 func subtle(text string) (*widget.Label, fyne.CanvasObject) {

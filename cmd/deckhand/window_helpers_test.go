@@ -234,6 +234,25 @@ func (w *realWindow) waitScreen(what string, ok func(gui.Screen) bool) gui.Scree
 	}
 }
 
+// wheelUntil turns the wheel down with the pointer resting on at, a notch
+// at a time, until ok holds of the screen (at most 40 notches).
+func (w *realWindow) wheelUntil(what string, at gui.ScreenItem, ok func(gui.Screen) bool) gui.Screen {
+	w.t.Helper()
+	win := w.windowID(at.Window)
+	w.xdo("mousemove", "--window", win, fmt.Sprint(int(at.X+at.W/2)), fmt.Sprint(int(at.Y+at.H/2)))
+	time.Sleep(300 * time.Millisecond) // the pointer rests, as a hand's does
+	for range 40 {
+		if s := w.screen(); ok(s) {
+			return s
+		}
+		w.xdo("click", "5")
+		time.Sleep(100 * time.Millisecond) // kept: a pause between wheel notches, as a hand makes
+	}
+	w.keep(strings.ReplaceAll(what, " ", "-") + ".png")
+	w.t.Fatalf("%s: not there after 40 notches of the wheel over %s %q", what, at.Kind, at.Text+at.Hint)
+	return gui.Screen{}
+}
+
 // find is the first visible item of kind ("" for any) whose text holds
 // text.
 func find(s gui.Screen, kind, text string) (gui.ScreenItem, bool) {
@@ -277,7 +296,13 @@ func (w *realWindow) click(it gui.ScreenItem, button ...string) {
 		b = button[0]
 	}
 	win := w.windowID(it.Window)
-	w.xdo("mousemove", "--window", win, fmt.Sprint(int(it.X+it.W/2)), fmt.Sprint(int(it.Y+it.H/2)))
+	// The middle of the part in sight: one half under a scroller's edge
+	// is clicked where it shows.
+	x, y := it.X+it.W/2, it.Y+it.H/2
+	if it.CX > 0 || it.CY > 0 {
+		x, y = it.CX, it.CY
+	}
+	w.xdo("mousemove", "--window", win, fmt.Sprint(int(x+0.5)), fmt.Sprint(int(y+0.5)))
 	// The hand rests on what it clicks, and the window is at rest when
 	// the press comes: what a click changes must be drawn with nothing
 	// else redrawing the window (what Check found was not).

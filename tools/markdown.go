@@ -20,6 +20,11 @@ func Markdown(t Tool) string {
 	if d.Description != "" {
 		fmt.Fprintf(&b, "%s\n\n", EscapeMarkdown(d.Description))
 	}
+	// What the approval warns of, said here too, where a person looks
+	// the tool over before it is ever called.
+	for _, w := range t.Warnings {
+		fmt.Fprintf(&b, "**Warning**: %s.\n\n", EscapeMarkdown(w))
+	}
 	if t.ReadOnly {
 		b.WriteString("Read-only: calls may run in parallel.\n\n")
 	}

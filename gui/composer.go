@@ -430,7 +430,10 @@ func (p *composer) chip(f *attachedFile) fyne.CanvasObject {
 	}
 	label := widget.NewLabel(text)
 	label.Truncation = fyne.TextTruncateEllipsis
-	remove := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { p.remove(f) })
+	remove := widget.NewButtonWithIcon("", theme.CancelIcon(), func() {
+		p.remove(f)
+		p.u.input.focus(p.u.win) // back to the message, where the person was
+	})
 	remove.Importance = widget.LowImportance
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	bg.CornerRadius = theme.Size(theme.SizeNameInputRadius)

@@ -231,6 +231,7 @@ func TestAttachFiles(t *testing.T) {
 	if !h.shows(h.ui.win, "notes.txt  ·  15 B") || !h.shows(h.ui.win, "picture.dat  ·  ") {
 		t.Errorf("no chips; the window shows:\n%s", strings.Join(h.texts(h.ui.win), "\n"))
 	}
+	h.tap(h.ui.win, "OK") // the refusals' notice, which is modal
 	// Take gone.txt away with its chip's button.
 	var removed bool
 	walk(p.chips, func(o fyne.CanvasObject) {
@@ -253,6 +254,9 @@ func TestAttachFiles(t *testing.T) {
 	})
 	if !removed || len(p.files) != 2 || h.shows(h.ui.win, "gone.txt") {
 		t.Fatalf("gone.txt was not taken away (%d files)", len(p.files))
+	}
+	if got := h.ui.win.Canvas().Focused(); got != h.ui.input {
+		t.Errorf("after a chip's × the focus is on %T, not the message box", got)
 	}
 
 	h.say("what are these?")

@@ -507,8 +507,29 @@ func TestFirstRunOffersLocalModels(t *testing.T) {
 	if h.shows(h.ui.win, "Choose a language model") {
 		t.Errorf("the panel stayed after a model was chosen")
 	}
+	// The first message is next: the box has the keyboard.
+	if got := h.ui.win.Canvas().Focused(); got != h.ui.input {
+		t.Errorf("after Use this the focus is on %T, not the message box", got)
+	}
 	h.say("are you there?")
 	h.until("the answer", func() bool { return h.shows(h.ui.win, "Ready.") })
+}
+
+// Sending before a model is chosen opens the settings with a word why, at
+// the model, and keeps the message in the box.
+func TestSendWithoutAModel(t *testing.T) {
+	h := newHarness(t, harnessOptions{noModel: true})
+	h.ui.input.SetText("hi there")
+	h.ui.sendInput()
+	h.until("the settings, saying why", func() bool {
+		return h.ui.settingsF != nil && strings.Contains(h.ui.settingsF.checked.Text, "Choose a service and a model first") && h.ui.settingsF.checked.Visible()
+	})
+	if got := h.ui.win.Canvas().Focused(); got != h.ui.settingsF.model {
+		t.Errorf("the focus is on %T, not the model", got)
+	}
+	if h.ui.input.Text != "hi there" {
+		t.Errorf("the message box holds %q", h.ui.input.Text)
+	}
 }
 
 func TestSessionsSidebar(t *testing.T) {

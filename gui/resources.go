@@ -124,7 +124,7 @@ func newResourcesWindow(p *composer) *resourcesWindow {
 			name := texts.Objects[0].(*widget.Label)
 			label := it.label()
 			if it.tmpl != nil {
-				label += "  (template)"
+				label += " (template)"
 			}
 			name.SetText(label)
 			var uri *widget.Label

@@ -6,6 +6,7 @@ import (
 	"deckhand/conversation"
 
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
 	"github.com/asynkron/protoactor-go/actor"
 )
 
@@ -65,17 +66,43 @@ const runEdit = "edit"
 func (u *UI) runAction(action, run, text string) {
 	switch action {
 	case runEdit:
-		u.input.setTextAtEnd(text)
-		u.input.focus(u.win)
-		u.tell(&uiRunAction{action: runRemove, run: run})
+		edit := func() {
+			u.input.setTextAtEnd(text)
+			u.input.focus(u.win)
+			u.tell(&uiRunAction{action: runRemove, run: run})
+		}
+		if u.input.blank() || u.input.Text == text {
+			edit()
+			return
+		}
+		// A draft not sent yet is not thrown away unasked.
+		back := u.keepFocus()
+		d := dialog.NewConfirm("Replace your draft?",
+			"The message box holds a message not sent yet. Put the message to edit in its place? The draft is lost.",
+			func(ok bool) {
+				if ok {
+					edit()
+					return
+				}
+				back()
+			}, u.win)
+		d.SetConfirmText("Replace")
+		d.SetDismissText("Keep the draft")
+		d.Show()
 	case runRemove:
-		dialog.ShowConfirm("Delete this message?",
+		back := u.keepFocus()
+		d := dialog.NewConfirm("Delete this message?",
 			fmt.Sprintf("%q and the answer to it leave this conversation: the model no longer sees them. The log keeps them, marked deleted.", shorten(text, 80)),
 			func(ok bool) {
+				back()
 				if ok {
 					u.tell(&uiRunAction{action: runRemove, run: run})
 				}
 			}, u.win)
+		d.SetConfirmText("Delete")
+		d.SetDismissText("Cancel")
+		d.SetConfirmImportance(widget.DangerImportance)
+		d.Show()
 	default:
 		u.chat.follow = true
 		u.tell(&uiRunAction{action: action, run: run})

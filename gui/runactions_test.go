@@ -73,7 +73,18 @@ func TestMessageControls(t *testing.T) {
 	h.model.Add(testutil.ModelResponse{Body: testutil.TextChunks("Second answer.")})
 	h.say("second qestion")
 	h.until("the second answer", func() bool { return h.shows(h.ui.win, "Second answer.") && !h.ui.running })
+	// A draft in the box is not thrown away unasked: kept, then replaced.
+	h.ui.input.SetText("my draft")
 	test.Tap(h.button(h.ui.win, "Edit"))
+	h.until("the question about the draft", func() bool { return h.button(h.ui.win, "Keep the draft") != nil })
+	test.Tap(h.button(h.ui.win, "Keep the draft"))
+	h.until("the draft kept", func() bool { return h.button(h.ui.win, "Keep the draft") == nil })
+	if h.ui.input.Text != "my draft" || !h.shows(h.ui.win, "Second answer.") {
+		t.Fatalf("after Keep the draft: the box holds %q, the run shown %v", h.ui.input.Text, h.shows(h.ui.win, "Second answer."))
+	}
+	test.Tap(h.button(h.ui.win, "Edit"))
+	h.until("the question about the draft again", func() bool { return h.button(h.ui.win, "Replace") != nil })
+	test.Tap(h.button(h.ui.win, "Replace"))
 	h.until("the run taken out", func() bool { return !h.shows(h.ui.win, "Second answer.") })
 	if h.ui.input.Text != "second qestion" {
 		t.Errorf("Edit put %q in the box", h.ui.input.Text)
@@ -93,8 +104,8 @@ func TestMessageControls(t *testing.T) {
 		t.Fatalf("headers: %d, Retry on the first %v", len(hs), len(hs) > 0 && hs[0].retry.Visible())
 	}
 	test.Tap(hs[0].delete)
-	h.until("the confirmation", func() bool { return h.button(h.ui.win, "Yes") != nil })
-	test.Tap(h.button(h.ui.win, "Yes"))
+	h.until("the confirmation", func() bool { return h.button(h.ui.win, "Delete") != nil })
+	test.Tap(h.button(h.ui.win, "Delete"))
 	h.until("the first run taken out", func() bool { return !h.shows(h.ui.win, "The first answer.") })
 
 	// Stop a slow answer, then Continue.

@@ -453,6 +453,16 @@ func (f *settingsForm) page(i int) func() *container.Scroll {
 	}
 }
 
+// say puts text under the model, where the person looks next: what Check
+// found, or why the settings opened.
+func (f *settingsForm) say(text string, imp widget.Importance) {
+	f.checked.SetText(text)
+	f.checked.Importance = imp
+	f.checked.Show()
+	f.checked.Refresh()
+	f.relayout()
+}
+
 // relayout lays the General page out again. A label shown (or hidden) in
 // a page at rest otherwise keeps the size it had, and is not seen: what
 // Check found never appeared once the pointer had rested on the button.
@@ -589,13 +599,7 @@ func (u *UI) writeConfig(edits []config.Edit, tables map[string]map[string]any) 
 func (u *UI) checkModel(f *settingsForm, w fyne.Window) {
 	// The answer is said under the model, where the person looks next: no
 	// box to dismiss before picking one.
-	say := func(text string, imp widget.Importance) {
-		f.checked.SetText(text)
-		f.checked.Importance = imp
-		f.checked.Show()
-		f.checked.Refresh()
-		f.relayout()
-	}
+	say := f.say
 	base := strings.TrimSpace(f.baseURL.Text)
 	if base == "" {
 		say("Choose a service first (or give the model URL under Advanced, such as http://127.0.0.1:11434/v1).", widget.DangerImportance)
@@ -713,10 +717,15 @@ func (p *setupPanel) show(found []llm.Endpoint) {
 			}, nil)
 			if err != nil {
 				dialog.ShowError(err, p.ui.win)
+				return
 			}
+			p.ui.input.focus(p.ui.win) // the first message is next
 		}
+		// The name above its models: beside them, a long address made the
+		// window wider than a small screen.
 		label := widget.NewLabelWithStyle(fmt.Sprintf("%s at %s", e.Name, e.BaseURL), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-		objs = append(objs, container.NewBorder(nil, nil, label, use, models))
+		label.Wrapping = fyne.TextWrapBreak
+		objs = append(objs, container.NewVBox(label, container.NewBorder(nil, nil, nil, use, models)))
 	}
 	p.found.Objects = objs
 	p.found.Refresh()

@@ -293,7 +293,14 @@ func (u *UI) sendInput() {
 		return
 	}
 	if !u.cfg.Model.Configured() {
+		// Say why the settings opened, and start where the answer goes;
+		// the message stays in the box for when a model is chosen.
 		u.showSettings()
+		if f := u.settingsF; f != nil {
+			f.tabs.SelectIndex(0)
+			f.say("Choose a service and a model first, then Save: your message stays in the box, to send after.", widget.WarningImportance)
+			u.settingsW.Canvas().Focus(f.model)
+		}
 		return
 	}
 	if reading {

@@ -492,10 +492,15 @@ func TestFirstRunOffersLocalModels(t *testing.T) {
 		noModel:   true,
 		responses: []testutil.ModelResponse{{Body: testutil.TextChunks("Ready.")}},
 		probe: func(h *harness) []llm.Endpoint {
-			return []llm.Endpoint{{Name: "Ollama", BaseURL: h.model.URL, Models: []string{"llama3.2", "qwen3"}}}
+			return []llm.Endpoint{{Name: "Ollama", BaseURL: h.model.URL, Models: []string{"llama3.2", "qwen3"}},
+				{Name: "LM Studio", BaseURL: "http://a-rather-long-host-name.example.internal:1234/v1", Models: []string{"a-model-with-a-long-name-too"}}}
 		},
 	})
 	h.until("the endpoint found", func() bool { return h.shows(h.ui.win, "Ollama at "+h.model.URL) })
+	// However long the address, the panel fits a small screen's window.
+	if w := h.ui.setup.found.MinSize().Width; w > 400 {
+		t.Errorf("the servers found need %.0f pixels across", w)
+	}
 	if !h.shows(h.ui.win, "Choose a language model") || !h.shows(h.ui.win, "API key") {
 		t.Errorf("the first-run panel does not explain what to do:\n%s", strings.Join(h.texts(h.ui.win), "\n"))
 	}

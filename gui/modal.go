@@ -30,6 +30,9 @@ type modals struct {
 	closing bool                 // the dialog is being closed by us, not the person
 	keys    func(*fyne.KeyEvent) // the parent's key handler while the dialog is open
 	focus   fyne.Focusable       // what had the keyboard before the dialog took it
+	// pending is that focus, to be given back once the event that closed
+	// the dialog is through; a dialog opened first takes it over.
+	pending fyne.Focusable
 }
 
 // modalRequest is one request in the queue.
@@ -102,6 +105,9 @@ func (m *modals) next() {
 	})
 	c := parent.Canvas()
 	m.focus = c.Focused()
+	if m.pending != nil {
+		m.focus, m.pending = m.pending, nil // the last dialog's, not yet given back
+	}
 	c.Unfocus()
 	m.keys = c.OnTypedKey() // the window's own (Escape stops a run), back when the dialog closes
 	c.SetOnTypedKey(func(k *fyne.KeyEvent) {
@@ -125,12 +131,24 @@ func (m *modals) close() {
 	c := m.parent.Canvas()
 	c.SetOnTypedKey(m.keys)
 	// What the person was typing in gets the keys back: a word typed
-	// after answering lands where the one before it did.
-	if f, ok := m.focus.(fyne.CanvasObject); ok && f.Visible() {
-		c.Focus(m.focus)
-	}
+	// after answering lands where the one before it did. Not at once: a
+	// Space that pressed the dialog's button has its character still to
+	// come, and it would type a space into the message box.
+	target := m.focus
 	m.keys, m.focus = nil, nil
 	m.dlg, m.showing = nil, nil
+	if f, ok := target.(fyne.CanvasObject); ok && f.Visible() {
+		m.pending = target
+		go fyne.Do(func() {
+			if m.pending != target {
+				return // a dialog opened meanwhile took it over
+			}
+			m.pending = nil
+			if m.dlg == nil && f.Visible() {
+				c.Focus(target)
+			}
+		})
+	}
 }
 
 // waitingFoot is a dialog's last line: what no answer by the deadline

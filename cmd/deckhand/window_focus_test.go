@@ -37,6 +37,46 @@ func TestWindowFocusAfterApproval(t *testing.T) {
 	}
 }
 
+// A Space that presses the dialog's button presses it, and no more: the
+// message box it gives the keyboard back to gets no space (the key's
+// character comes after the key, once the box had the focus again).
+func TestWindowSpaceOnADialogButton(t *testing.T) {
+	model := testutil.NewModelServer(t,
+		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "a", Name: "p__getenv", Arguments: `{"name":"HOME"}`})},
+		testutil.ModelResponse{Body: testutil.TextChunks("allowed, fine")},
+	)
+	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n\n[mcp.servers.p]\ncommand = %q\nargs = [\"-probe\"]\n", model.URL, stdioServerBin(t))
+	w := startRealWindow(t, cfg, nil)
+	box, _ := findEntry(w.screen(), "Message Deckhand")
+	w.click(box)
+	w.typeText("go")
+	w.key("Return")
+	w.waitScreen("the approval dialog", func(s gui.Screen) bool { _, ok := find(s, "button", "Allow once"); return ok })
+	prev := ""
+	for tabs := 0; prev != "Allow once"; tabs++ {
+		if tabs == 6 {
+			t.Fatalf("Tab never reached Allow once; the focus is on %q", prev)
+		}
+		w.key("Tab")
+		s := w.waitScreen("the focus on the next button", func(s gui.Screen) bool {
+			f, _ := focused(s)
+			return f.Kind == "button" && f.Text != prev
+		})
+		f, _ := focused(s)
+		prev = f.Text
+	}
+	w.key("space")
+	w.waitScreen("the answer", func(s gui.Screen) bool { return shows(s, "allowed, fine") })
+	w.typeText("after")
+	s := w.waitScreen("the typing in the message box", func(s gui.Screen) bool {
+		b, ok := findEntry(s, "Message Deckhand")
+		return ok && strings.Contains(b.Text, "after")
+	})
+	if b, _ := findEntry(s, "Message Deckhand"); b.Text != "after" {
+		t.Errorf("the message box holds %q, want %q", b.Text, "after")
+	}
+}
+
 // The approval shows the whole call in every window it opens in, at any
 // size: in the quick prompt on a 480×360 screen, on a large one, and at
 // twice the scale, no button covers the arguments, every button is inside

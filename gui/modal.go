@@ -139,7 +139,9 @@ func (m *modals) close() {
 	m.dlg, m.showing = nil, nil
 	if f, ok := target.(fyne.CanvasObject); ok && f.Visible() {
 		m.pending = target
-		go fyne.Do(func() {
+		// From another goroutine, so that it is queued behind the events
+		// in hand rather than run at once.
+		go m.ui.post(func() {
 			if m.pending != target {
 				return // a dialog opened meanwhile took it over
 			}

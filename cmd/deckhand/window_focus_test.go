@@ -9,13 +9,14 @@ import (
 	"deckhand/testutil"
 )
 
-// After answering an approval with the keyboard, what the person types
-// goes on into the message box (the dialog took the focus and gave it
-// back).
-func TestWindowFocusAfterApproval(t *testing.T) {
+// approvalOpen starts the window with a model that calls the probe
+// server's getenv, then answers with answer, and sends a message from the
+// message box: the approval dialog is open when it returns.
+func approvalOpen(t *testing.T, answer string) *realWindow {
+	t.Helper()
 	model := testutil.NewModelServer(t,
 		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "a", Name: "p__getenv", Arguments: `{"name":"HOME"}`})},
-		testutil.ModelResponse{Body: testutil.TextChunks("denied, fine")},
+		testutil.ModelResponse{Body: testutil.TextChunks(answer)},
 	)
 	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n\n[mcp.servers.p]\ncommand = %q\nargs = [\"-probe\"]\n", model.URL, stdioServerBin(t))
 	w := startRealWindow(t, cfg, nil)
@@ -24,6 +25,14 @@ func TestWindowFocusAfterApproval(t *testing.T) {
 	w.typeText("go")
 	w.key("Return")
 	w.waitScreen("the approval dialog", func(s gui.Screen) bool { _, ok := find(s, "button", "Allow once"); return ok })
+	return w
+}
+
+// After answering an approval with the keyboard, what the person types
+// goes on into the message box (the dialog took the focus and gave it
+// back).
+func TestWindowFocusAfterApproval(t *testing.T) {
+	w := approvalOpen(t, "denied, fine")
 	w.keep("approval-open.png")
 	w.key("Escape")
 	w.waitScreen("the dialog gone", func(s gui.Screen) bool { _, ok := find(s, "button", "Allow once"); return !ok })
@@ -41,17 +50,7 @@ func TestWindowFocusAfterApproval(t *testing.T) {
 // message box it gives the keyboard back to gets no space (the key's
 // character comes after the key, once the box had the focus again).
 func TestWindowSpaceOnADialogButton(t *testing.T) {
-	model := testutil.NewModelServer(t,
-		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "a", Name: "p__getenv", Arguments: `{"name":"HOME"}`})},
-		testutil.ModelResponse{Body: testutil.TextChunks("allowed, fine")},
-	)
-	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n\n[mcp.servers.p]\ncommand = %q\nargs = [\"-probe\"]\n", model.URL, stdioServerBin(t))
-	w := startRealWindow(t, cfg, nil)
-	box, _ := findEntry(w.screen(), "Message Deckhand")
-	w.click(box)
-	w.typeText("go")
-	w.key("Return")
-	w.waitScreen("the approval dialog", func(s gui.Screen) bool { _, ok := find(s, "button", "Allow once"); return ok })
+	w := approvalOpen(t, "allowed, fine")
 	prev := ""
 	for tabs := 0; prev != "Allow once"; tabs++ {
 		if tabs == 6 {

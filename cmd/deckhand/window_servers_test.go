@@ -58,22 +58,7 @@ func TestWindowKeyFileAnd401(t *testing.T) {
 	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n", model.URL)
 	w := startRealWindow(t, cfg, nil)
 	w.clickText("button", "Settings")
-	w.clickText("button", "Keep the key in a file")
-	w.waitScreen("the question", func(s gui.Screen) bool { return shows(s, "less safe than a keyring") })
-	w.clickText("button", "Yes")
-	s := w.waitScreen("the key field", func(s gui.Screen) bool {
-		e, ok := findEntry(s, "paste the key here")
-		return ok && !e.Disabled
-	})
-	key, _ := findEntry(s, "paste the key here")
-	w.click(key)
-	w.typeText("sk-test-in-a-file-0123456789")
-	w.clickText("button", "Save")
-	path := filepath.Join(w.dir, "config", "deckhand", "api-keys.json")
-	testutil.Eventually(t, 20*time.Second, func() bool {
-		data, _ := os.ReadFile(path)
-		return strings.Contains(string(data), "sk-test-in-a-file-0123456789")
-	}, "the key file was not written")
+	path := w.keepKeyInFile("sk-test-in-a-file-0123456789")
 	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
 		t.Errorf("the key file's mode is %v", st.Mode().Perm())
 	}
@@ -82,7 +67,7 @@ func TestWindowKeyFileAnd401(t *testing.T) {
 	w.click(box)
 	w.typeText("hello")
 	w.key("Return")
-	s = w.waitScreen("the refusal", func(s gui.Screen) bool { return shows(s, "401") && shows(s, "Deckhand sent the key in the key file") })
+	s := w.waitScreen("the refusal", func(s gui.Screen) bool { return shows(s, "401") && shows(s, "Deckhand sent the key in the key file") })
 	if strings.Contains(s.ScreenText(), "sk-test-in-a-file") {
 		t.Errorf("the key is on screen")
 	}
@@ -105,6 +90,30 @@ func TestWindowKeyFileAnd401(t *testing.T) {
 		f, ok := focused(s)
 		return ok && f.Kind == "entry" && f.Window == "Deckhand" && strings.Contains(f.Hint, "saved (hidden)")
 	})
+}
+
+// keepKeyInFile, in Settings where no keyring runs, chooses the key file
+// (answering its question), types key and saves; it returns the file once
+// it holds the key.
+func (w *realWindow) keepKeyInFile(key string) string {
+	w.t.Helper()
+	w.clickText("button", "Keep the key in a file")
+	w.waitScreen("the question", func(s gui.Screen) bool { return shows(s, "less safe than a keyring") })
+	w.clickText("button", "Yes")
+	s := w.waitScreen("the key field", func(s gui.Screen) bool {
+		e, ok := findEntry(s, "paste the key here")
+		return ok && !e.Disabled
+	})
+	field, _ := findEntry(s, "paste the key here")
+	w.click(field)
+	w.typeText(key)
+	w.clickText("button", "Save")
+	path := filepath.Join(w.dir, "config", "deckhand", "api-keys.json")
+	testutil.Eventually(w.t, 20*time.Second, func() bool {
+		data, _ := os.ReadFile(path)
+		return strings.Contains(string(data), key)
+	}, "Save did not keep the key in the file")
+	return path
 }
 
 // The connect form's parts that come and go are seen each time: the alias

@@ -3,10 +3,8 @@ package main
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"deckhand/gui"
 	"deckhand/testutil"
@@ -45,23 +43,11 @@ func TestWindowSmallScreen(t *testing.T) {
 			return false
 		})
 	}
-	w.clickText("button", "Keep the key in a file")
-	w.waitScreen("the question", func(s gui.Screen) bool { return shows(s, "less safe than a keyring") })
-	w.clickText("button", "Yes")
-	s = w.waitScreen("the key field", func(s gui.Screen) bool {
-		e, ok := findEntry(s, "paste the key here")
-		return ok && !e.Disabled && shows(s, "kept in the key file (api-keys.json")
-	})
-	key, _ := findEntry(s, "paste the key here")
-	w.click(key)
-	w.typeText("sk-small-screen-0123456789")
-	w.clickText("button", "Save")
-	path := filepath.Join(w.dir, "config", "deckhand", "api-keys.json")
-	testutil.Eventually(t, 20*time.Second, func() bool {
-		data, _ := os.ReadFile(path)
-		return strings.Contains(string(data), "sk-small-screen-0123456789")
-	}, "Save did not keep the key in the file")
+	path := w.keepKeyInFile("sk-small-screen-0123456789")
 	w.clickText("button", "Settings")
+	w.waitScreen("the key in the file, said under the key", func(s gui.Screen) bool {
+		return shows(s, "kept in the key file (api-keys.json")
+	})
 	w.clickText("button", "Remove key")
 	s = w.waitScreen("the key removed", func(s gui.Screen) bool {
 		return shows(s, "paste the key and Save; it is kept in the key file")

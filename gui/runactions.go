@@ -6,7 +6,6 @@ import (
 	"deckhand/conversation"
 
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/widget"
 	"github.com/asynkron/protoactor-go/actor"
 )
 
@@ -91,18 +90,14 @@ func (u *UI) runAction(action, run, text string) {
 		d.Show()
 	case runRemove:
 		back := u.keepFocus()
-		d := dialog.NewConfirm("Delete this message?",
+		confirmDanger("Delete this message?",
 			fmt.Sprintf("%q and the answer to it leave this conversation: the model no longer sees them. The log keeps them, marked deleted.", shorten(text, 80)),
-			func(ok bool) {
+			"Delete", func(ok bool) {
 				back()
 				if ok {
 					u.tell(&uiRunAction{action: runRemove, run: run})
 				}
 			}, u.win)
-		d.SetConfirmText("Delete")
-		d.SetDismissText("Cancel")
-		d.SetConfirmImportance(widget.DangerImportance)
-		d.Show()
 	default:
 		u.chat.follow = true
 		u.tell(&uiRunAction{action: action, run: run})

@@ -26,15 +26,11 @@ import (
 func (s *serversWindow) confirmRemove(alias string) {
 	msg := fmt.Sprintf("Remove the server %q?\n\nIt is disconnected, and its [mcp.servers.%s] table is deleted from %s; the rest of the file stays as it is.",
 		alias, alias, s.ui.cfg.Path)
-	d := dialog.NewConfirm("Remove "+alias, msg, func(ok bool) {
+	confirmDanger("Remove "+alias, msg, "Remove", func(ok bool) {
 		if ok {
 			s.remove(alias)
 		}
 	}, s.win)
-	d.SetConfirmText("Remove")
-	d.SetDismissText("Cancel")
-	d.SetConfirmImportance(widget.DangerImportance)
-	d.Show()
 }
 
 // remove deletes a server from the config file, then stops it.

@@ -125,8 +125,8 @@ func (u *UI) showSettings() {
 
 	// General.
 	check := widget.NewButtonWithIcon("Check", theme.SearchIcon(), func() { u.checkModel(f, w) })
-	keyBox := withHint(container.NewBorder(nil, nil, nil, f.removeKey, overPage(f.apiKey, f.page(0))), keyHintKeyring)
-	f.keyHint = keyBox.Objects[1].(*dimLabel).asLabel()
+	var keyBox *fyne.Container
+	keyBox, f.keyHint = withHint(container.NewBorder(nil, nil, nil, f.removeKey, overPage(f.apiKey, f.page(0))), keyHintKeyring)
 	model := widget.NewForm(wrappedHints(
 		&widget.FormItem{Text: "Service", Widget: f.service, HintText: "where the model runs: on this computer, or a provider on the internet"},
 		&widget.FormItem{Text: "Model", Widget: container.NewBorder(nil, nil, nil, check, overPage(f.model, f.page(0))), HintText: "the model's name; Check asks the service which it offers"},

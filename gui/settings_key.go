@@ -65,8 +65,14 @@ func readKeyState(base, env string, lookup func(string) (string, bool)) keyState
 	return keyState{err: err}
 }
 
+// toFile says a key typed now would be kept in the key file, which the
+// person chose (useFile) where no keyring runs, and which holds none yet.
+func (s keyState) toFile(base string, useFile bool) bool {
+	return useFile && s.unavailable && s.source == keys.None && s.err == nil && keys.Account(base) != ""
+}
+
 // text is the key's status in plain words.
-func (s keyState) text(base, env string) string {
+func (s keyState) text(base, env string, useFile bool) string {
 	local := strings.Contains(base, "://127.0.0.1") || strings.Contains(base, "://localhost")
 	switch {
 	case s.source == keys.Env:
@@ -75,6 +81,8 @@ func (s keyState) text(base, env string) string {
 		return "A key is saved in this computer's keyring for " + keys.Account(base) + ". Paste another to replace it."
 	case s.source == keys.File:
 		return "A key is kept in the key file (" + keys.FileName + " in Deckhand's config folder, readable by you only; less safe than a keyring) for " + keys.Account(base) + ". Paste another to replace it."
+	case s.toFile(base, useFile):
+		return "No key saved for " + keys.Account(base) + ": paste the key and Save; it is kept in the key file."
 	case s.unavailable:
 		return keys.Unavailable
 	case s.err != nil:
@@ -106,9 +114,10 @@ func (f *settingsForm) refreshKey(u *UI) {
 }
 
 func (f *settingsForm) showKey(st keyState, base, env string) {
-	f.keyStatus.SetText(st.text(base, env))
+	f.useFile = f.useFile || st.source == keys.File
+	f.keyStatus.SetText(st.text(base, env, f.useFile))
 	f.keyStatus.Importance = widget.MediumImportance
-	if st.unavailable || st.err != nil {
+	if (st.unavailable || st.err != nil) && !st.toFile(base, f.useFile) {
 		f.keyStatus.Importance = widget.WarningImportance
 	}
 	f.keyStatus.Refresh()
@@ -118,15 +127,6 @@ func (f *settingsForm) showKey(st keyState, base, env string) {
 	} else {
 		f.removeKey.Hide()
 		f.apiKey.SetPlaceHolder("paste the key here")
-	}
-	f.useFile = f.useFile || st.source == keys.File
-	if f.useFile && st.unavailable && st.source == keys.None && st.err == nil && keys.Account(base) != "" {
-		// The key file was chosen and holds no key for this service: a
-		// key typed here is kept there (keyState alone would say no key
-		// can be kept).
-		f.keyStatus.SetText("No key saved for " + keys.Account(base) + ": paste the key and Save; it is kept in the key file.")
-		f.keyStatus.Importance = widget.MediumImportance
-		f.keyStatus.Refresh()
 	}
 	if f.useFile {
 		f.keyHint.SetText(keyHintFile)

@@ -157,20 +157,15 @@ func (s *sidebarSide) askDelete(item sessionItem) {
 		return
 	}
 	back := s.u.keepFocus()
-	d := dialog.NewConfirm("Delete chat",
+	s.del = confirmDanger("Delete chat",
 		fmt.Sprintf("Delete “%s”? Its messages and tool results are removed from this computer's log; usage totals of other sessions are kept.", item.title),
-		func(ok bool) {
+		"Delete", func(ok bool) {
 			s.del = nil
 			back()
 			if ok {
 				s.u.tell(&uiDeleteSession{id: item.id, title: item.title})
 			}
 		}, s.u.win)
-	d.SetConfirmText("Delete")
-	d.SetDismissText("Cancel")
-	d.SetConfirmImportance(widget.DangerImportance)
-	s.del = d
-	d.Show()
 }
 
 // sessionsList is the sidebar's list. With the focus, the arrows move to

@@ -5,6 +5,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -26,22 +27,30 @@ func caption(text string) (*widget.Label, fyne.CanvasObject) {
 func wrappedHints(items ...*widget.FormItem) []*widget.FormItem {
 	for _, it := range items {
 		if it.HintText != "" {
-			it.Widget = withHint(it.Widget, it.HintText)
+			it.Widget, _ = withHint(it.Widget, it.HintText)
 			it.HintText = ""
 		}
 	}
 	return items
 }
 
-// withHint is o with a wrapped caption under it.
-func withHint(o fyne.CanvasObject, hint string) *fyne.Container {
+// withHint is o with a wrapped caption under it, and that caption.
+func withHint(o fyne.CanvasObject, hint string) (*fyne.Container, *widget.Label) {
 	l, obj := caption(hint)
 	l.Wrapping = fyne.TextWrapWord
-	return container.NewVBox(o, obj)
+	return container.NewVBox(o, obj), l
 }
 
-// asLabel is the label inside.
-func (d *dimLabel) asLabel() *widget.Label { return &d.Label }
+// confirmDanger asks before something that cannot be undone: verb (Delete,
+// Remove) on a red button, Cancel beside it, and no default for Enter.
+func confirmDanger(title, msg, verb string, done func(ok bool), win fyne.Window) *dialog.ConfirmDialog {
+	d := dialog.NewConfirm(title, msg, done, win)
+	d.SetConfirmText(verb)
+	d.SetDismissText("Cancel")
+	d.SetConfirmImportance(widget.DangerImportance)
+	d.Show()
+	return d
+}
 
 // subtle is a label of normal size in the subdued colour.
 func subtle(text string) (*widget.Label, fyne.CanvasObject) {

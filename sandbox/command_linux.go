@@ -236,7 +236,9 @@ func usernsAdvice() string {
 // Summarize says what spec amounts to here (see Summary).
 func Summarize(spec *Spec) Summary {
 	s := Summary{Namespaces: []string{"user", "mount", "pid", "ipc"}, Landlock: ABI(), Network: spec.NetworkMode(), Hosts: spec.Hosts,
-		Sockets: []string{}}
+		Sockets: []string{}, Keyring: "a new anonymous session keyring (the person's is out of reach)"}
+	sec := summarizeSeccomp()
+	s.Seccomp = &sec
 	if !spec.Network {
 		s.Namespaces = append(s.Namespaces, "net")
 	}

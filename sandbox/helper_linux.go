@@ -80,6 +80,14 @@ func helper(argv []string) int {
 	if err := os.Chdir(p.Dir); err != nil {
 		return fail(fmt.Errorf("entering %s: %w", p.Dir, err))
 	}
+	// Last, as nothing above may need what they take away: the person's
+	// keyring, then the calls the filter denies (seccomp_linux.go).
+	if err := newSessionKeyring(); err != nil {
+		return fail(err)
+	}
+	if err := installSeccomp(); err != nil {
+		return fail(err)
+	}
 	if p.Serve {
 		return serveRunner(os.NewFile(3, "runner"))
 	}

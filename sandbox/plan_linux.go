@@ -197,6 +197,13 @@ func buildPlan(spec *Spec, dir string, unixSockets []string) (*plan, error) {
 	if !slices.ContainsFunc(kept, func(k mountEntry) bool { return k.Path == "/tmp" }) {
 		kept = append(kept, mountEntry{Path: "/tmp", Kind: mountTmpfs})
 	}
+	// The kernel's keys are listed in /proc to whoever may view them (the
+	// person's, by description): covered, as Docker does.
+	for _, f := range []string{"/proc/keys", "/proc/key-users"} {
+		if _, err := os.Stat(f); err == nil {
+			kept = append(kept, mountEntry{Path: f, Kind: mountCover})
+		}
+	}
 	kept = append(kept,
 		mountEntry{Path: "/proc", Kind: mountProc},
 		mountEntry{Path: "/dev/shm", Kind: mountTmpfs},

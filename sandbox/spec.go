@@ -158,4 +158,16 @@ type Summary struct {
 	Network    string   `json:"network"` // all, none, hosts
 	Hosts      []string `json:"hosts,omitempty"`
 	Hidden     []string `json:"hidden,omitempty"` // secret places inside what it sees, replaced by empty ones
+	// Seccomp is the system call filter it runs under; Keyring, the
+	// kernel keyring it has ("" where nothing confines it).
+	Seccomp *SeccompSummary `json:"seccomp,omitempty"`
+	Keyring string          `json:"keyring,omitempty"`
+}
+
+// SeccompSummary is the system call filter a confined program runs under:
+// which list it started from and how many calls it denies here.
+type SeccompSummary struct {
+	List   string   `json:"list"`
+	Denied int      `json:"denied"`
+	Calls  []string `json:"calls"`
 }

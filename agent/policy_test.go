@@ -185,7 +185,10 @@ func TestServersGetTheConfigsPolicy(t *testing.T) {
 // Deckhand's proxy and nothing else: another host is refused by the proxy
 // (before any connection), a direct connection finds no network at all.
 // Each request is a capability event in the log, and a refused host is in
-// the server's status, for the servers panel to offer the setting.
+// the server's status, for the servers panel to offer the setting. A
+// name on the list that leads to this machine (localhost) is refused
+// unless the list names the address, and the refusal says where it led
+// (not that the name should be added: it is there).
 func TestEgressByHost(t *testing.T) {
 	if err := sandbox.Available(); err != nil {
 		t.Skip(err)
@@ -195,21 +198,26 @@ func TestEgressByHost(t *testing.T) {
 	_, port, _ := net.SplitHostPort(web.Listener.Addr().String())
 	db := openLog(t)
 	srv := stdio(t, "-probe")
-	srv.Network = config.NetworkHosts("localhost")
-	sys := startWithLog(t, db, map[string]config.Server{"p": srv})
+	srv.Network = config.NetworkHosts("localhost", "127.0.0.1")
+	named := stdio(t, "-probe")
+	named.Network = config.NetworkHosts("localhost")
+	sys := startWithLog(t, db, map[string]config.Server{"p": srv, "q": named})
 	if st := statuses(t, sys, true)["p"]; st.State != servers.StateReady {
 		t.Fatalf("status = %+v", st)
 	}
 	if got := text(t, call(t, sys, "p.fetch", fmt.Sprintf(`{"url":"http://localhost:%s/"}`, port))); got != "status 200: hello from localhost:"+port {
 		t.Errorf("an allowed host: %s", got)
 	}
-	if got := text(t, call(t, sys, "p.fetch", fmt.Sprintf(`{"url":"http://127.0.0.1:%s/"}`, port))); !strings.Contains(got, "status 403") || !strings.Contains(got, "does not allow 127.0.0.1") {
+	if got := text(t, call(t, sys, "p.fetch", fmt.Sprintf(`{"url":"http://127.0.0.2:%s/"}`, port))); !strings.Contains(got, "status 403") || !strings.Contains(got, "does not allow 127.0.0.2") {
 		t.Errorf("a host not in the list: %s", got)
 	}
 	if got := text(t, call(t, sys, "p.dial", fmt.Sprintf(`{"addr":"127.0.0.1:%s"}`, port))); got == "connected" {
 		t.Errorf("a direct connection got out")
 	}
-	testutil.Eventually(t, wait, func() bool { return slices.Contains(statuses(t, sys, false)["p"].Refused, "127.0.0.1") }, "the refused host is not in the status")
+	if got := text(t, call(t, sys, "q.fetch", fmt.Sprintf(`{"url":"http://localhost:%s/"}`, port))); !strings.Contains(got, "status 403") || !strings.Contains(got, "localhost resolves to") || !strings.Contains(got, "this machine's loopback") {
+		t.Errorf("a listed name that leads to this machine: %s", got)
+	}
+	testutil.Eventually(t, wait, func() bool { return slices.Contains(statuses(t, sys, false)["p"].Refused, "127.0.0.2") }, "the refused host is not in the status")
 	if err := sys.SyncLog(t.Context()); err != nil {
 		t.Fatal(err)
 	}
@@ -222,11 +230,19 @@ func TestEgressByHost(t *testing.T) {
 		switch {
 		case e.Kind == store.KindCapabilityGranted && strings.Contains(string(e.Data), `"target":"localhost:`+port+`"`):
 			granted++
-		case e.Kind == store.KindCapabilityDenied && strings.Contains(string(e.Data), `"target":"127.0.0.1:`+port+`"`):
+		case e.Kind == store.KindCapabilityDenied && strings.Contains(string(e.Data), `"target":"127.0.0.2:`+port+`"`):
+			denied++
+		case e.Kind == store.KindCapabilityDenied && strings.Contains(string(e.Data), `"target":"localhost:`+port+`"`):
+			if !strings.Contains(string(e.Data), "this machine's loopback") {
+				t.Errorf("the refusal of localhost does not say where it led: %s", e.Data)
+			}
 			denied++
 		}
 	}
-	if granted != 1 || denied != 1 {
-		t.Errorf("%d capability.granted and %d capability.denied for the proxy, want 1 and 1", granted, denied)
+	if granted != 1 || denied != 2 {
+		t.Errorf("%d capability.granted and %d capability.denied for the proxy, want 1 and 2", granted, denied)
+	}
+	if refused := statuses(t, sys, false)["q"].Refused; slices.Contains(refused, "localhost") {
+		t.Errorf("the panel offers to add localhost, which is on the list already: %v", refused)
 	}
 }

@@ -22,9 +22,10 @@ type Cmd struct {
 	*exec.Cmd
 	spec *Spec
 	// OnConnect, when set before Start, hears every connection the
-	// program asks the egress proxy for: the host (and port) and whether
-	// the spec allows it. It is called from the proxy's goroutines.
-	OnConnect func(host string, allowed bool)
+	// program asks the egress proxy for: the host (and port), whether
+	// the spec allows it, and the rule that decided (see Proxy). It is
+	// called from the proxy's goroutines.
+	OnConnect func(host string, allowed bool, rule string)
 
 	mu    sync.Mutex
 	proxy *Proxy

@@ -26,7 +26,7 @@ func Available() error {
 // Cmd is a program to start under sandbox-exec, or plain.
 type Cmd struct {
 	*exec.Cmd
-	OnConnect func(target string, allowed bool)
+	OnConnect func(target string, allowed bool, rule string)
 }
 
 // Wait waits for the program.

@@ -19,7 +19,7 @@ func Available() error {
 // Cmd is a program to start, plain.
 type Cmd struct {
 	*exec.Cmd
-	OnConnect func(target string, allowed bool)
+	OnConnect func(target string, allowed bool, rule string)
 }
 
 // Wait waits for the program.

@@ -20,20 +20,29 @@ import (
 // Proxy is the only way out of a sandbox whose network is limited to some
 // hosts: HTTP CONNECT, plain HTTP requests in absolute form, and SOCKS5
 // CONNECT, on one port (the first byte tells which). A host is checked by
-// name before anything is resolved or dialled; the addresses a name
-// resolves to must be public unless the allowed name is itself a local one
-// (so a name the program controls cannot point back at this machine). No
+// name before anything is resolved or dialled; then each address it
+// resolves to is judged by what it is (addr.go): this machine's own
+// addresses, loopback, link-local, metadata, carrier-grade NAT and the
+// like, in any IPv4-embedding form, are reached only when an entry names
+// the address (or a CIDR holding it), and private ones not through a
+// wildcard. The connection goes to an address so judged, never to the
+// name again (no second lookup to rebind). No
 // library here serves both protocols with a check before the dial, so this
 // is written by hand, and fuzzed.
 type Proxy struct {
 	// Hosts are the allowed host patterns (see Spec.Hosts).
 	Hosts []string
-	// OnConnect hears every request: "host:port" and whether it was
-	// allowed. Called from the proxy's goroutines; may be nil.
-	OnConnect func(target string, allowed bool)
-	// Resolve and Dial default to the system's resolver and dialer.
-	Resolve func(ctx context.Context, host string) ([]netip.Addr, error)
-	Dial    func(ctx context.Context, addr netip.AddrPort) (net.Conn, error)
+	// OnConnect hears every request: "host:port", whether it was
+	// allowed, and the rule that decided (RuleListed, RuleNotListed, or
+	// where the name led, for a name refused for its addresses). Called
+	// from the proxy's goroutines; may be nil.
+	OnConnect func(target string, allowed bool, rule string)
+	// Resolve and Dial default to the system's resolver and dialer;
+	// Interfaces, to this machine's addresses (net.InterfaceAddrs), read
+	// at each connection.
+	Resolve    func(ctx context.Context, host string) ([]netip.Addr, error)
+	Dial       func(ctx context.Context, addr netip.AddrPort) (net.Conn, error)
+	Interfaces func() ([]netip.Prefix, error)
 
 	mu     sync.Mutex
 	ln     net.Listener
@@ -115,16 +124,50 @@ func (p *Proxy) handle(c net.Conn) {
 // errRefused is a host the spec does not allow.
 var errRefused = errors.New("not allowed")
 
+// The rules OnConnect reports, besides a refusal's own words.
+const (
+	RuleListed    = "in the server's network list"
+	RuleNotListed = "not in the server's network list"
+)
+
+// A refusal is a host the list names whose addresses are all of a kind
+// the list does not open (see addr.go): it says where the name led.
+type refusal struct {
+	host string
+	addr netip.Addr
+	kind addrKind
+}
+
+func (r *refusal) Error() string {
+	if r.host == r.addr.String() {
+		return fmt.Sprintf("%s is %s", r.host, r.kind)
+	}
+	return fmt.Sprintf("%s resolves to %s, %s", r.host, r.addr, r.kind)
+}
+
+func (r *refusal) Is(target error) bool { return target == errRefused }
+
 // open checks host and dials it, saying what was asked.
 func (p *Proxy) open(ctx context.Context, host string, port int) (net.Conn, error) {
 	target := net.JoinHostPort(host, strconv.Itoa(port))
 	conn, err := p.dial(ctx, host, port)
 	if p.OnConnect != nil {
-		p.OnConnect(target, !errors.Is(err, errRefused))
+		rule := RuleListed
+		var r *refusal
+		switch {
+		case errors.As(err, &r):
+			rule = r.Error()
+		case errors.Is(err, errRefused):
+			rule = RuleNotListed
+		}
+		p.OnConnect(target, !errors.Is(err, errRefused), rule)
 	}
 	return conn, err
 }
 
+// dial checks host against the list, resolves it once, judges each
+// address (this machine's interfaces as they are now), and connects to
+// an address it judged: the name is never looked up again.
 func (p *Proxy) dial(ctx context.Context, host string, port int) (net.Conn, error) {
 	host = strings.TrimSuffix(strings.Trim(host, "[]"), ".")
 	if port <= 0 || port > 65535 || !HostAllowed(p.Hosts, host) {
@@ -145,22 +188,38 @@ func (p *Proxy) dial(ctx context.Context, host string, port int) (net.Conn, erro
 			return nil, err
 		}
 	}
-	// A name must not lead back to this machine unless it was allowed as
-	// a local one, and a name allowed only through a wildcard (whose
-	// subdomains someone else may point anywhere) must not lead into the
-	// local network either.
-	exact := slices.ContainsFunc(p.Hosts, func(h string) bool { return strings.EqualFold(strings.TrimSpace(h), host) })
+	ifaces := p.Interfaces
+	if ifaces == nil {
+		ifaces = interfacePrefixes
+	}
+	own, err := ifaces()
+	if err != nil {
+		return nil, fmt.Errorf("%w: this machine's addresses could not be read (%v)", errRefused, err)
+	}
+	// A name allowed only through a wildcard (whose subdomains someone
+	// else may point anywhere) must not lead into the local network
+	// either.
+	wild := !slices.ContainsFunc(p.Hosts, func(h string) bool { return strings.EqualFold(strings.TrimSpace(h), host) })
+	var first *refusal
 	addrs = slices.DeleteFunc(slices.Clone(addrs), func(a netip.Addr) bool {
 		a = a.Unmap()
 		if !a.IsValid() {
 			return true
 		}
-		local := a.IsLoopback() || a.IsUnspecified() || a.IsMulticast()
-		lan := a.IsPrivate() || a.IsLinkLocalUnicast()
-		return local && !(exact && (host == "localhost" || a.String() == host)) || lan && !exact
+		kind := classify(a, own)
+		if !kind.refusedFor(wild) || addrNamed(p.Hosts, a) {
+			return false
+		}
+		if first == nil {
+			first = &refusal{host: host, addr: a, kind: kind}
+		}
+		return true
 	})
 	if len(addrs) == 0 {
-		return nil, fmt.Errorf("%s: %w (it resolves to this machine or its local network)", host, errRefused)
+		if first == nil {
+			return nil, fmt.Errorf("%s: no address", host)
+		}
+		return nil, first
 	}
 	dial := p.Dial
 	if dial == nil {
@@ -178,6 +237,15 @@ func (p *Proxy) dial(ctx context.Context, host string, port int) (net.Conn, erro
 		last = err
 	}
 	return nil, last
+}
+
+// refusedText is what a refused program is told.
+func refusedText(host string, err error) string {
+	var r *refusal
+	if errors.As(err, &r) {
+		return fmt.Sprintf("Deckhand's sandbox does not allow %s: %s; only an entry naming the address itself (%s) in this server's network list opens it", host, r, r.addr)
+	}
+	return fmt.Sprintf("Deckhand's sandbox does not allow %s: add it to this server's network list to allow it", host)
 }
 
 // socks serves one SOCKS5 client: no authentication, CONNECT only.
@@ -281,7 +349,7 @@ func (p *Proxy) http(c net.Conn, br *bufio.Reader) {
 	up, err := p.open(ctx, host, port)
 	if err != nil {
 		if errors.Is(err, errRefused) {
-			refuse(c, 403, fmt.Sprintf("Deckhand's sandbox does not allow %s: add it to this server's network list to allow it", host))
+			refuse(c, 403, refusedText(host, err))
 		} else {
 			refuse(c, 502, "could not reach "+host)
 		}

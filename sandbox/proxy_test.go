@@ -59,8 +59,8 @@ func newTestProxy(t *testing.T) (string, *fakeNet, *[]string) {
 	}}
 	var mu sync.Mutex
 	var heard []string
-	p := &Proxy{Hosts: []string{"allowed.test", "*.wild.test", "intranet.test"}, Resolve: fn.resolve, Dial: fn.dial,
-		OnConnect: func(target string, ok bool) {
+	p := &Proxy{Hosts: []string{"allowed.test", "*.wild.test", "intranet.test"}, Resolve: fn.resolve, Dial: fn.dial, Interfaces: testInterfaces,
+		OnConnect: func(target string, ok bool, _ string) {
 			mu.Lock()
 			defer mu.Unlock()
 			heard = append(heard, map[bool]string{true: "+", false: "-"}[ok]+target)
@@ -177,6 +177,7 @@ func TestHostPatterns(t *testing.T) {
 		ok   bool
 	}{
 		{"api.github.com", true}, {"*.example.com", true}, {".example.com", true}, {"10.0.0.1", true}, {"::1", true},
+		{"10.1.0.0/16", true}, {"fd00::/8", true}, {"10.1.0.0/33", false}, {"a.b/16", false},
 		{"", false}, {"*", false}, {"a*.b", false}, {"api.github.com:443", false}, {"http://x", false}, {"x y", false}, {"*.", false},
 	} {
 		if err := CheckHost(c.host); (err == nil) != c.ok {
@@ -187,6 +188,14 @@ func TestHostPatterns(t *testing.T) {
 	for host, want := range map[string]bool{
 		"api.github.com": true, "API.GitHub.com.": true, "x.api.github.com": false, "a.example.com": true, "example.com": false,
 		"example.org": true, "a.example.org": true, "notexample.org": false, "": false,
+	} {
+		if got := HostAllowed(pats, host); got != want {
+			t.Errorf("HostAllowed(%q) = %v", host, got)
+		}
+	}
+	pats = []string{"10.1.0.0/16", "192.0.2.7", "::1"}
+	for host, want := range map[string]bool{
+		"10.1.2.3": true, "10.2.0.1": false, "192.0.2.7": true, "192.0.2.8": false, "0:0::1": true, "::ffff:10.1.0.1": true,
 	} {
 		if got := HostAllowed(pats, host); got != want {
 			t.Errorf("HostAllowed(%q) = %v", host, got)
@@ -204,7 +213,7 @@ func FuzzProxy(f *testing.F) {
 	f.Add([]byte{5, 1, 0, 5, 1, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 80})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fn := &fakeNet{names: map[string][]netip.Addr{"allowed.test": {netip.MustParseAddr("93.184.216.34")}}}
-		p := &Proxy{Hosts: []string{"allowed.test"}, Resolve: fn.resolve, Dial: fn.dial}
+		p := &Proxy{Hosts: []string{"allowed.test"}, Resolve: fn.resolve, Dial: fn.dial, Interfaces: testInterfaces}
 		c, s := net.Pipe()
 		done := make(chan struct{})
 		go func() { p.handle(s); s.Close(); close(done) }()

@@ -24,7 +24,9 @@ type Spec struct {
 	// Hosts, with Network false, are the hosts it may reach through
 	// Deckhand's proxy (HTTP CONNECT and SOCKS5, the only way out of its
 	// network): "api.github.com", "*.example.com" (subdomains),
-	// ".example.com" (the domain and its subdomains).
+	// ".example.com" (the domain and its subdomains), an address or a
+	// CIDR prefix. A name's addresses must be public (or, for a name
+	// listed exactly, private), unless an address entry names them.
 	Hosts []string `json:"hosts,omitempty"`
 	// Sockets are unix sockets of the person's session it may connect to,
 	// by path (granted by name in the config). Every other socket of the
@@ -65,8 +67,14 @@ func (s *Spec) Check() error {
 }
 
 // CheckHost reports a host pattern that is not a host name, an IP address,
-// "*.domain" or ".domain".
+// a CIDR prefix ("10.1.0.0/16"), "*.domain" or ".domain".
 func CheckHost(h string) error {
+	if strings.Contains(h, "/") {
+		if _, err := netip.ParsePrefix(h); err != nil {
+			return fmt.Errorf("network host %q is not a host name, an address or a CIDR prefix (%v)", h, err)
+		}
+		return nil
+	}
 	name := strings.TrimPrefix(strings.TrimPrefix(h, "*"), ".")
 	if name == "" || len(name) > 253 {
 		return fmt.Errorf("network host %q is not a host name", h)
@@ -90,11 +98,15 @@ func CheckHost(h string) error {
 }
 
 // HostAllowed reports whether host matches one of patterns (see
-// Spec.Hosts). Names compare without case and a trailing dot.
+// Spec.Hosts). Names compare without case and a trailing dot; an address
+// matches an entry naming it or a CIDR prefix holding it.
 func HostAllowed(patterns []string, host string) bool {
 	host = strings.ToLower(strings.TrimSuffix(host, "."))
 	if host == "" {
 		return false
+	}
+	if ip, err := netip.ParseAddr(host); err == nil {
+		return addrNamed(patterns, ip)
 	}
 	for _, p := range patterns {
 		p = strings.ToLower(strings.TrimSpace(p))
@@ -108,6 +120,22 @@ func HostAllowed(patterns []string, host string) bool {
 				return true
 			}
 		case host == p:
+			return true
+		}
+	}
+	return false
+}
+
+// addrNamed reports whether an entry of patterns is the address a, or a
+// CIDR prefix holding it.
+func addrNamed(patterns []string, a netip.Addr) bool {
+	a = a.Unmap()
+	for _, p := range patterns {
+		p = strings.TrimSpace(p)
+		if ip, err := netip.ParseAddr(p); err == nil && ip.Unmap() == a {
+			return true
+		}
+		if pre, err := netip.ParsePrefix(p); err == nil && pre.Contains(a) {
 			return true
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"net"
 	"slices"
 
+	"deckhand/sandbox"
+
 	"github.com/asynkron/protoactor-go/actor"
 )
 
@@ -14,6 +16,7 @@ type EgressDecided struct {
 	Server  string
 	Target  string // host:port
 	Allowed bool
+	Rule    string // what decided: in or not in the list, or where the name led
 }
 
 // egressDecided carries the proxy's word (from its goroutine) to the
@@ -21,6 +24,7 @@ type EgressDecided struct {
 type egressDecided struct {
 	target  string
 	allowed bool
+	rule    string
 }
 
 // maxRefused bounds the refused hosts a server's status keeps.
@@ -31,12 +35,17 @@ const maxRefused = 5
 // that would allow it).
 func (a *serverActor) onEgress(c actor.Context, m *egressDecided) {
 	if a.deps.store != nil {
-		c.Send(a.deps.store, &EgressDecided{Server: a.alias, Target: m.target, Allowed: m.allowed})
+		c.Send(a.deps.store, &EgressDecided{Server: a.alias, Target: m.target, Allowed: m.allowed, Rule: m.rule})
 	}
 	if m.allowed {
 		return
 	}
-	a.log.Warn("capability denied", "capability", "net", "target", m.target, "rule", "not in the server's network list")
+	a.log.Warn("capability denied", "capability", "net", "target", m.target, "rule", m.rule)
+	if m.rule != sandbox.RuleNotListed {
+		// The name is on the list; where it led is not. Adding it again
+		// would change nothing, so the panel does not offer it.
+		return
+	}
 	host, _, err := net.SplitHostPort(m.target)
 	if err != nil {
 		host = m.target

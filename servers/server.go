@@ -189,7 +189,7 @@ type serverActor struct {
 type connHooks struct {
 	toolsChanged    func()
 	resourceUpdated func(uri string)
-	egress          func(target string, allowed bool)
+	egress          func(target string, allowed bool, rule string)
 }
 
 type waitingCall struct {

@@ -65,7 +65,9 @@ func (a *serverActor) dial(c actor.Context) {
 		}
 	}
 	onUpdated := func(uri string) { root.Send(self, &resourceChanged{gen: gen, uri: uri}) }
-	onEgress := func(target string, allowed bool) { root.Send(self, &egressDecided{target: target, allowed: allowed}) }
+	onEgress := func(target string, allowed bool, rule string) {
+		root.Send(self, &egressDecided{target: target, allowed: allowed, rule: rule})
+	}
 	life, conns := a.life, a.deps.conns
 	timeout := a.dialTimeout()
 	// Shutdown waits for attempts under way too: a half-started process must

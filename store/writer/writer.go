@@ -383,6 +383,9 @@ func (a *storeActor) record(c actor.Context, msg any) {
 		if !m.Allowed {
 			kind, rule = store.KindCapabilityDenied, "not in the server's network list"
 		}
+		if m.Rule != "" {
+			rule = m.Rule // a name refused for where it led says so
+		}
 		ev("", "", kind, map[string]any{"server": m.Server, "capability": "net", "target": m.Target, "rule": rule})
 	case *conversation.ToolDefinitionChanged:
 		ev(m.Conversation, m.Run, store.KindToolChanged, map[string]any{"call": m.Call, "tool": m.Tool, "change": m.Change})

@@ -85,9 +85,10 @@ type Options struct {
 	// and URL mode), called on the SDK's goroutine. See elicit.go.
 	OnElicit func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error)
 	// OnEgress hears each connection a sandboxed server whose network is
-	// a list of hosts asks Deckhand's proxy for ("host:port") and whether
-	// it was allowed; called from the proxy's goroutines.
-	OnEgress func(target string, allowed bool)
+	// a list of hosts asks Deckhand's proxy for ("host:port"), whether
+	// it was allowed and the rule that decided (sandbox.Proxy.OnConnect);
+	// called from the proxy's goroutines.
+	OnEgress func(target string, allowed bool, rule string)
 }
 
 // ExitGrace is how long a stdio server has to end after its input closes

@@ -17,7 +17,7 @@ APT_PACKAGES := gcc libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libx
 	libxi-dev libxxf86vm-dev libwayland-dev libxkbcommon-dev
 # The window's own tests run it on a virtual display; screenshots also
 # drive it with xdotool and capture it with ImageMagick.
-TEST_APT_PACKAGES := xvfb xauth xdotool xclip openbox imagemagick dunst dbus gnome-keyring openssh-client bsdutils util-linux curl git
+TEST_APT_PACKAGES := xvfb xauth xdotool xclip openbox imagemagick dunst dbus gnome-keyring openssh-client bsdutils util-linux curl git keyutils
 SHOT_APT_PACKAGES := xvfb xauth xdotool imagemagick
 # The desktop check runs the tray and notifications on a real session bus:
 # a StatusNotifier watcher and tray host, a notification daemon, the bus's

@@ -20,7 +20,18 @@ import (
 )
 
 // sessionTools are what a real desktop session needs here.
-var sessionTools = []string{"Xvfb", "dbus-run-session", "gnome-keyring-daemon", "ssh-agent", "ssh-keygen", "ssh-add", "script"}
+var sessionTools = []string{"Xvfb", "dbus-run-session", "gnome-keyring-daemon", "ssh-agent", "ssh-keygen", "ssh-add", "script", "keyctl"}
+
+// sessionKey is the secret of the kernel session keyring's key
+// "deckhand-test", as a desktop login's keyring holds keys.
+const sessionKey = "deckhand-kernel-keyring-secret"
+
+// plantedCheck is a shell line that says whether the session sees a key
+// "deckhand-planted" that who planted in its session keyring, and
+// removes it for the next.
+func plantedCheck(who string) string {
+	return fmt.Sprintf(`k=$(keyctl search @s user deckhand-planted 2>/dev/null) && { echo "host sees a key planted by %s"; keyctl unlink "$k" @s >/dev/null; }`, who)
+}
 
 // escapeSession is a desktop session as a person has one, run as an
 // unprivileged account: an X display, a session bus with an unlocked
@@ -118,8 +129,9 @@ export DISPLAY=:%[1]d
 Xvfb :%[1]d -nolisten tcp -screen 0 800x600x24 >/dev/null 2>&1 &
 XVFB=$!
 for i in $(seq 50); do [ -S /tmp/.X11-unix/X%[1]d ] && break; sleep 0.1; done
-dbus-run-session -- bash -c '
+keyctl session - dbus-run-session -- bash -c '
 set -u
+keyctl add user deckhand-test %[4]s @s >/dev/null
 eval "$(printf pw | gnome-keyring-daemon --unlock --components=secrets)" >/dev/null
 eval "$(ssh-agent -s)" >/dev/null
 mkdir -p ~/.ssh && ssh-keygen -q -t ed25519 -N "" -f ~/.ssh/id_ed25519 && ssh-add -q ~/.ssh/id_ed25519 2>/dev/null
@@ -128,7 +140,7 @@ mkdir -p ~/.ssh && ssh-keygen -q -t ed25519 -N "" -f ~/.ssh/id_ed25519 && ssh-ad
 kill $SSH_AGENT_PID 2>/dev/null
 '
 kill $XVFB 2>/dev/null
-`, s.display, s.escape, strings.ReplaceAll(script, "'", `'"'"'`))
+`, s.display, s.escape, strings.ReplaceAll(script, "'", `'"'"'`), sessionKey)
 	cmd := exec.Command("bash", "-c", full)
 	// A PATH entry the account cannot open (another user's folder) must
 	// not stop its servers.
@@ -197,6 +209,10 @@ func reports(t *testing.T, out string) map[string]findings {
 // Deckhand's own data, or Deckhand's process. The positive controls run
 // the same probes unconfined (directly, under a pty; and as a server with
 // sandbox = "off") and must each get out, or the test proves nothing.
+// The kernel's keyring too: no confined program reads the key of the
+// session keyring, plants one the session sees, or has the host's key
+// helper resolve a name (request_key); io_uring, userfaultfd and perf
+// events are closed to it.
 func TestEscapes(t *testing.T) {
 	s := newEscapeSession(t)
 	s.writeHome(".aws/credentials", "[default]\naws_secret_access_key = AKIASECRET\n")
@@ -234,20 +250,43 @@ enabled = true
 	callScript := filepath.Join(s.shared, "call.sh")
 	os.WriteFile(callScript, []byte(fmt.Sprintf("#!/bin/sh\nexec %s mcp call \"$1\" '{\"tcp\":\"%s\",\"udp\":\"%s\"}'\n", s.bin, s.tcp, s.udp)), 0o755)
 	call := func(alias string) string {
-		return fmt.Sprintf("echo '=== %s'; script -qec '%s %s.escape' /dev/null", alias, callScript, alias)
+		return fmt.Sprintf("echo '=== %s'; script -qec '%s %s.escape' /dev/null; %s", alias, callScript, alias, plantedCheck(alias))
 	}
 	out := s.run(strings.Join([]string{
-		fmt.Sprintf("echo '=== control'; script -qec '%s probe --tcp %s --udp %s' /dev/null", s.escape, s.tcp, s.udp),
+		fmt.Sprintf("echo '=== control'; script -qec '%s probe --tcp %s --udp %s' /dev/null; %s", s.escape, s.tcp, s.udp, plantedCheck("control")),
 		call("loose"), call("hostile"), call("offline"),
-		fmt.Sprintf("echo '=== shell'; script -qec '%s chat -p go --approve=auto' /dev/null", s.bin),
+		fmt.Sprintf("echo '=== shell'; script -qec '%s chat -p go --approve=auto' /dev/null; %s", s.bin, plantedCheck("shell")),
 	}, "\n"))
 	got := reports(t, out)
 	t.Logf("session output:\n%s", out)
 
 	// The controls: each probe works where nothing confines it.
 	mustEscape := map[string][]string{
-		"control": {"x11", "session-bus", "ssh-agent", "sockets", "tcp", "mptcp", "udp", "tty", "files"},
-		"loose":   {"x11", "session-bus", "ssh-agent", "sockets", "tcp", "mptcp", "udp", "files", "processes"},
+		"control": {"x11", "session-bus", "ssh-agent", "sockets", "tcp", "mptcp", "udp", "tty", "files", "keyring", "request-key"},
+		"loose":   {"x11", "session-bus", "ssh-agent", "sockets", "tcp", "mptcp", "udp", "files", "processes", "keyring", "request-key"},
+	}
+	// The kernel interfaces the filter denies: the kernel's own settings
+	// may deny them too (kernel.io_uring_disabled, perf_event_paranoid),
+	// and then the probe shows nothing here.
+	for _, p := range []string{"io_uring", "userfaultfd", "perf-event"} {
+		if f, ok := got["control"]; ok && !f[p].Escaped {
+			t.Logf("this kernel refuses %s to anyone (%s): its probe proves nothing here", p, f[p].Detail)
+		}
+	}
+	// The kernel keyring: the controls plant a key the session sees; no
+	// confined program does.
+	for _, name := range []string{"control", "loose"} {
+		if !strings.Contains(out, "host sees a key planted by "+name) {
+			t.Errorf("control %s: the session does not see the key it planted (%s), so the test shows nothing", name, got[name]["keyring-plant"].Detail)
+		}
+	}
+	for _, name := range []string{"hostile", "offline", "shell"} {
+		if strings.Contains(out, "host sees a key planted by "+name) {
+			t.Errorf("%s planted a key in the person's session keyring: %s", name, got[name]["keyring-plant"].Detail)
+		}
+	}
+	if strings.Contains(out, sessionKey) {
+		t.Errorf("the session keyring's secret was printed")
 	}
 	for name, probes := range mustEscape {
 		f, ok := got[name]

@@ -19,6 +19,18 @@
 //   - tty: the controlling terminal.
 //   - files: keys and Deckhand's own data in the home folder.
 //   - processes: Deckhand's own process, visible in /proc.
+//   - keyring: the key "deckhand-test" of the person's session keyring
+//     (read with keyctl, or seen in /proc/keys), with raw system calls.
+//   - keyring-plant: a key "deckhand-planted" added to the session
+//     keyring; never an escape by itself (a keyring of the sandbox's own
+//     takes it): the session looks whether it sees it.
+//   - request-key: request_key for a dns_resolver key of a name the
+//     caller chooses (--resolve, "localhost" by default, which the host's
+//     helper resolves from /etc/hosts: nothing leaves the machine). The
+//     kernel runs that helper as root in the host's namespaces; any
+//     answer but EPERM or ENOSYS is an escape.
+//   - io_uring, userfaultfd, perf-event: the kernel interfaces the filter
+//     denies, each opened for real.
 package main
 
 import (
@@ -39,6 +51,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"github.com/godbus/dbus/v5"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -52,13 +65,14 @@ type finding struct {
 }
 
 type targets struct {
-	TCP string `json:"tcp,omitempty" jsonschema:"a host TCP listener to reach (host:port)"`
-	UDP string `json:"udp,omitempty" jsonschema:"a host UDP echo listener to reach (host:port)"`
+	TCP     string `json:"tcp,omitempty" jsonschema:"a host TCP listener to reach (host:port)"`
+	UDP     string `json:"udp,omitempty" jsonschema:"a host UDP echo listener to reach (host:port)"`
+	Resolve string `json:"resolve,omitempty" jsonschema:"the name request_key asks the host's dns_resolver for (default localhost)"`
 }
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: escape serve | probe [--tcp A] [--udp A] | keyring-set SERVICE USER SECRET | orphan PIDFILE")
+		fmt.Fprintln(os.Stderr, "usage: escape serve | probe [--tcp A] [--udp A] [--resolve NAME] | keyring-set SERVICE USER SECRET | orphan PIDFILE")
 		os.Exit(2)
 	}
 	switch os.Args[1] {
@@ -69,6 +83,7 @@ func main() {
 		var t targets
 		fs.StringVar(&t.TCP, "tcp", "", "")
 		fs.StringVar(&t.UDP, "udp", "", "")
+		fs.StringVar(&t.Resolve, "resolve", "", "")
 		fs.Parse(os.Args[2:])
 		out, _ := json.MarshalIndent(probeAll(t), "", "  ")
 		fmt.Println(string(out))
@@ -169,7 +184,128 @@ func probeAll(t targets) map[string]finding {
 	r["tty"] = probeTTY()
 	r["files"] = probeFiles()
 	r["processes"] = probeProcesses()
+	r["keyring"] = probeKeyring()
+	r["keyring-plant"] = probeKeyringPlant()
+	r["request-key"] = probeRequestKey(t.Resolve)
+	r["io_uring"] = probeIOUring()
+	r["userfaultfd"] = probeUserfaultfd()
+	r["perf-event"] = probePerf()
 	return r
+}
+
+// keyringProbe is the description of the key the session puts in its
+// session keyring; keyringPlant, of the one the probe tries to add.
+const (
+	keyringProbe = "deckhand-test"
+	keyringPlant = "deckhand-planted"
+)
+
+// probeKeyring reads the session's key: searched in the session keyring
+// (and the user's), and looked for in /proc/keys and read by its id. The
+// detail never holds the key.
+func probeKeyring() finding {
+	var got, tried []string
+	read := func(id int, where string) {
+		buf := make([]byte, 256)
+		n, err := unix.KeyctlBuffer(unix.KEYCTL_READ, id, buf, 0)
+		if err != nil {
+			tried = append(tried, fmt.Sprintf("read %d: %v", id, err))
+			return
+		}
+		got = append(got, fmt.Sprintf("read the %d bytes of key %s (%s)", n, keyringProbe, where))
+	}
+	for _, ring := range []struct {
+		id   int
+		name string
+	}{{unix.KEY_SPEC_SESSION_KEYRING, "session keyring"}, {unix.KEY_SPEC_USER_KEYRING, "user keyring"}} {
+		id, err := unix.KeyctlSearch(ring.id, "user", keyringProbe, 0)
+		if err != nil {
+			tried = append(tried, ring.name+": "+err.Error())
+			continue
+		}
+		read(id, "found in the "+ring.name)
+	}
+	if data, err := os.ReadFile("/proc/keys"); err != nil {
+		tried = append(tried, "/proc/keys: "+err.Error())
+	} else {
+		for _, line := range strings.Split(string(data), "\n") {
+			f := strings.Fields(line)
+			if len(f) < 9 || !strings.HasPrefix(f[8], keyringProbe+":") {
+				continue
+			}
+			got = append(got, "saw it in /proc/keys")
+			if id, err := strconv.ParseInt(f[0], 16, 32); err == nil {
+				read(int(id), "by its id in /proc/keys")
+			}
+		}
+	}
+	if len(got) == 0 {
+		return finding{Detail: "key not reached: " + strings.Join(tried, "; ")}
+	}
+	return finding{Escaped: true, Detail: strings.Join(got, "; ")}
+}
+
+// probeKeyringPlant adds a key to the session keyring: the session then
+// looks for it in its own.
+func probeKeyringPlant() finding {
+	id, err := unix.AddKey("user", keyringPlant, []byte("planted"), unix.KEY_SPEC_SESSION_KEYRING)
+	if err != nil {
+		return finding{Detail: "add_key: " + err.Error()}
+	}
+	return finding{Detail: fmt.Sprintf("added key %d to the session keyring (an escape if the session sees it)", id)}
+}
+
+// probeRequestKey has the kernel look a name up through the host's
+// dns_resolver helper.
+func probeRequestKey(name string) finding {
+	if name == "" {
+		name = "localhost"
+	}
+	id, err := unix.RequestKey("dns_resolver", name, "", 0)
+	switch {
+	case err == unix.EPERM || err == unix.ENOSYS:
+		return finding{Detail: "request_key: " + err.Error()}
+	case err != nil:
+		return finding{Escaped: true, Detail: fmt.Sprintf("request_key reached the kernel's key service (%v)", err)}
+	}
+	buf := make([]byte, 512)
+	n, err := unix.KeyctlBuffer(unix.KEYCTL_READ, id, buf, 0)
+	if err != nil {
+		return finding{Escaped: true, Detail: fmt.Sprintf("the host's key helper made key %d for %s (%v)", id, name, err)}
+	}
+	return finding{Escaped: true, Detail: fmt.Sprintf("the host's key helper resolved %s: %q", name, buf[:min(n, len(buf))])}
+}
+
+func probeIOUring() finding {
+	var params [120]byte // struct io_uring_params, zeroed
+	fd, _, errno := unix.Syscall(unix.SYS_IO_URING_SETUP, 1, uintptr(unsafe.Pointer(&params[0])), 0)
+	if errno != 0 {
+		return finding{Detail: "io_uring_setup: " + errno.Error()}
+	}
+	unix.Close(int(fd))
+	return finding{Escaped: true, Detail: "opened an io_uring"}
+}
+
+func probeUserfaultfd() finding {
+	const userModeOnly = 1 // UFFD_USER_MODE_ONLY: what an unprivileged process may have
+	fd, _, errno := unix.Syscall(unix.SYS_USERFAULTFD, unix.O_CLOEXEC|userModeOnly, 0, 0)
+	if errno != 0 {
+		return finding{Detail: "userfaultfd: " + errno.Error()}
+	}
+	unix.Close(int(fd))
+	return finding{Escaped: true, Detail: "opened a userfaultfd"}
+}
+
+func probePerf() finding {
+	attr := unix.PerfEventAttr{Type: unix.PERF_TYPE_SOFTWARE, Config: unix.PERF_COUNT_SW_TASK_CLOCK,
+		Bits: unix.PerfBitExcludeKernel | unix.PerfBitExcludeHv}
+	attr.Size = uint32(unsafe.Sizeof(attr))
+	fd, err := unix.PerfEventOpen(&attr, 0, -1, -1, unix.PERF_FLAG_FD_CLOEXEC)
+	if err != nil {
+		return finding{Detail: "perf_event_open: " + err.Error()}
+	}
+	unix.Close(fd)
+	return finding{Escaped: true, Detail: "opened a perf event"}
 }
 
 // unixSockets are the sockets the kernel lists for this network

@@ -121,7 +121,7 @@ func printPolicy(e *env, rep policyReport) {
 	fmt.Fprintf(w, "Remote hosts:  each server's own host%s\n", listOr(rep.AllowDomains, "; also ", ""))
 	fmt.Fprintf(w, "Secrets:       %s\n", listOr(rep.SecretKeys, "may be passed on: ", "none are passed on (policy.secrets.keys)"))
 	if rep.Sandbox == "available" {
-		fmt.Fprintf(w, "Sandbox:       namespaces (user, mount, PID, IPC, network) and Landlock ABI %d: files%s%s\n", rep.Landlock, ifs(rep.Landlock >= 4, ", TCP ports"), ifs(rep.Landlock >= 6, ", signals and abstract sockets"))
+		fmt.Fprintf(w, "Sandbox:       namespaces (user, mount, PID, IPC, network) and Landlock ABI %d: files%s%s; a seccomp filter; a keyring of its own\n", rep.Landlock, ifs(rep.Landlock >= 4, ", TCP ports"), ifs(rep.Landlock >= 6, ", signals and abstract sockets"))
 	} else {
 		fmt.Fprintf(w, "Sandbox:       %s\n", rep.Sandbox)
 	}
@@ -139,6 +139,12 @@ func printPolicy(e *env, rep policyReport) {
 					socks = strings.Join(sb.Sockets, ", ")
 				}
 				fmt.Fprintf(w, "      namespaces %s; Landlock ABI %d; sockets: %s\n", strings.Join(sb.Namespaces, ", "), sb.Landlock, socks)
+				if sc := sb.Seccomp; sc != nil {
+					fmt.Fprintf(w, "      seccomp: %d system calls denied (from %s: the kernel keyring, io_uring, userfaultfd, perf, bpf, ptrace, namespaces and mounts from inside, …)\n", sc.Denied, sc.List)
+				}
+				if sb.Keyring != "" {
+					fmt.Fprintf(w, "      kernel keyring: %s\n", sb.Keyring)
+				}
 				if len(sb.Hidden) > 0 {
 					fmt.Fprintf(w, "      hidden inside what it sees: %s\n", strings.Join(sb.Hidden, ", "))
 				}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -46,10 +47,20 @@ url = "https://mcp.example.com/mcp"
 			t.Errorf("policy output lacks %q:\n%s", want, r.stdout)
 		}
 	}
+	// The system call filter and the keyring, per sandboxed server.
+	if n := strings.Count(r.stdout, "seccomp: "); n != 2 || !strings.Contains(r.stdout, "system calls denied (from Flatpak's blocklist and Docker's default profile") {
+		t.Errorf("policy shows the seccomp filter for %d servers, want 2:\n%s", n, r.stdout)
+	}
+	if n := strings.Count(r.stdout, "kernel keyring: a new anonymous session keyring"); n != 2 {
+		t.Errorf("policy shows the keyring for %d servers, want 2:\n%s", n, r.stdout)
+	}
 	r = deckhand(t, nil, "", "--config", cfg, "policy", "--json")
 	var rep policyReport
 	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || len(rep.Servers) != 4 || rep.Servers[3].Sandbox == nil || rep.Servers[3].Network != "hosts" || rep.AllowExec || len(rep.Warnings) < 2 {
 		t.Errorf("--json: %v %+v", err, rep)
+	}
+	if sb := rep.Servers[0].Sandbox; sb == nil || sb.Seccomp == nil || sb.Seccomp.Denied < 50 || !slices.Contains(sb.Seccomp.Calls, "keyctl") || sb.Keyring == "" {
+		t.Errorf("--json lacks the filter or the keyring: %+v", sb)
 	}
 	r = deckhand(t, nil, "", "--config", cfg, "doctor", "--wait", "0")
 	if !strings.Contains(r.stdout, "! loose runs unconfined") || !strings.Contains(r.stdout, "deckhand policy shows") {

@@ -320,6 +320,9 @@ func (r *Runner) Pid() int {
 func serveRunner(conn *os.File) int {
 	defer conn.Close() // and so kept from the collector, which would close fd 3
 	fd := int(conn.Fd())
+	// The commands must not inherit it: with it they could ask for more
+	// commands, kill others, or tell Deckhand how others ended.
+	unix.CloseOnExec(fd)
 	var wmu sync.Mutex
 	reply := func(rep runnerReply) {
 		data, _ := json.Marshal(rep)

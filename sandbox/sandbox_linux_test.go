@@ -141,6 +141,29 @@ func TestRunner(t *testing.T) {
 	}
 }
 
+// A Runner's command inherits only its three files: not the runner's
+// socket, through which it could ask for more commands, kill others or
+// forge how they ended.
+func TestRunnerFiles(t *testing.T) {
+	requireSandbox(t)
+	ws := t.TempDir()
+	r := NewRunner(&Spec{Read: systemDirs, Write: []string{ws}})
+	defer r.Close()
+	pr, pw, _ := os.Pipe()
+	st, err := r.Run(t.Context(), Job{Path: "/bin/sh", Args: []string{"-c", "ls -l /proc/self/fd"}, Dir: ws, Env: []string{"PATH=/usr/bin:/bin"}, Stdout: pw, Stderr: pw})
+	pw.Close()
+	out, _ := readAll(pr)
+	if err != nil || st != 0 {
+		t.Fatalf("ls = %v, %v: %s", st, err, out)
+	}
+	if !strings.Contains(out, "pipe:") {
+		t.Fatalf("the listing shows no pipe (its own output), so it shows nothing:\n%s", out)
+	}
+	if strings.Contains(out, "socket:") {
+		t.Errorf("a command inherited a socket:\n%s", out)
+	}
+}
+
 func readAll(f *os.File) (string, error) {
 	defer f.Close()
 	var b bytes.Buffer

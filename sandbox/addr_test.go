@@ -155,6 +155,14 @@ func TestProxyAddresses(t *testing.T) {
 	if _, err := p.open(t.Context(), "lan.exact", 443); !errors.Is(err, errRefused) {
 		t.Errorf("after the address became this machine's: %v", err)
 	}
+	// Where this machine's addresses cannot be read, nothing is reached,
+	// and the rule says why.
+	var rule string
+	p.Interfaces = func() ([]netip.Prefix, error) { return nil, errors.New("netlink says no") }
+	p.OnConnect = func(_ string, _ bool, r string) { rule = r }
+	if _, err := p.open(t.Context(), "lan.exact", 443); !errors.Is(err, errRefused) || !strings.Contains(rule, "could not be read (netlink says no)") {
+		t.Errorf("without the interfaces: %v, rule %q", err, rule)
+	}
 }
 
 // ownAddresses are this machine's non-loopback addresses.

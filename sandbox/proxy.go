@@ -157,8 +157,10 @@ func (p *Proxy) open(ctx context.Context, host string, port int) (net.Conn, erro
 		switch {
 		case errors.As(err, &r):
 			rule = r.Error()
-		case errors.Is(err, errRefused):
+		case err == errRefused:
 			rule = RuleNotListed
+		case errors.Is(err, errRefused):
+			rule = err.Error()
 		}
 		p.OnConnect(target, !errors.Is(err, errRefused), rule)
 	}
@@ -244,6 +246,9 @@ func refusedText(host string, err error) string {
 	var r *refusal
 	if errors.As(err, &r) {
 		return fmt.Sprintf("Deckhand's sandbox does not allow %s: %s; only an entry naming the address itself (%s) in this server's network list opens it", host, r, r.addr)
+	}
+	if err != errRefused {
+		return fmt.Sprintf("Deckhand's sandbox does not allow %s: %v", host, err)
 	}
 	return fmt.Sprintf("Deckhand's sandbox does not allow %s: add it to this server's network list to allow it", host)
 }

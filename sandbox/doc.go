@@ -9,11 +9,14 @@
 // On Linux a confined program is started by Deckhand's own binary in a
 // hidden helper mode, which builds new user, mount, PID, IPC and (unless
 // the network is on) network namespaces, applies Landlock as a second
-// wall, and then becomes the program: Command starts one such program, a
-// Runner keeps one sandbox for many short commands (each in a PID
-// namespace of its own, killed with everything it started). On macOS a
-// sandbox-exec profile is written instead (Profile); elsewhere programs run
-// plain. Available says why the kernel cannot confine programs here
+// wall, leaves the person's kernel keyring for a new anonymous one,
+// installs a seccomp filter (seccomp_linux.go: the kernel's keyrings,
+// io_uring, ptrace, namespaces from inside and the rest of Flatpak's and
+// Docker's lists), and then becomes the program: Command starts one such
+// program, a Runner keeps one sandbox for many short commands (each in a
+// PID namespace of its own, killed with everything it started). On macOS
+// a sandbox-exec profile is written instead (Profile); elsewhere programs
+// run plain. Available says why the kernel cannot confine programs here
 // (ErrUnavailable); a program meant to be confined then does not start,
 // rather than run unconfined.
 //

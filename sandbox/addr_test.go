@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/netip"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -241,7 +242,7 @@ func TestProxyRefusesThisMachine(t *testing.T) {
 			defer p.Close()
 			addr := pl.Addr().String()
 			for _, host := range []string{"x.wild.test", "lan.allowed"} {
-				hp := net.JoinHostPort(host, itoa(port))
+				hp := net.JoinHostPort(host, strconv.Itoa(port))
 				if status, body := connectVia(t, addr, hp); status != 403 || !strings.Contains(body, "resolves to "+own.String()+", this machine's own address") {
 					t.Errorf("CONNECT %s = %d %q, want 403 saying where it led", hp, status, body)
 				}

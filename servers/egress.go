@@ -41,7 +41,7 @@ func (a *serverActor) onEgress(c actor.Context, m *egressDecided) {
 		return
 	}
 	a.log.Warn("capability denied", "capability", "net", "target", m.target, "rule", m.rule)
-	if m.rule != sandbox.RuleNotListed {
+	if m.rule != "" && m.rule != sandbox.RuleNotListed {
 		// The name is on the list; where it led is not. Adding it again
 		// would change nothing, so the panel does not offer it.
 		return

@@ -225,7 +225,42 @@ func TestEscapes(t *testing.T) {
 			Arguments: fmt.Sprintf(`{"command":%q}`, fmt.Sprintf("./escape probe --tcp %s --udp %s", s.tcp, s.udp))})},
 		testutil.ModelResponse{Body: testutil.TextChunks("done")},
 	)
+	// A service on every address of this machine, and the names that
+	// lead to it: a server whose list names them must not reach it
+	// through the proxy (only an entry naming the address would open it).
+	self, err := net.Listen("tcp4", "0.0.0.0:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { self.Close() })
+	go func() {
+		for {
+			c, err := self.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	selfPort := self.Addr().(*net.TCPAddr).Port
+	selfNames := []string{"localhost"}
+	if h, err := os.Hostname(); err == nil && h != "localhost" {
+		if _, err := net.LookupHost(h); err == nil {
+			selfNames = append(selfNames, h) // loopback, or this machine's LAN address
+		}
+	}
+	var selfTargets []string
+	for _, n := range selfNames {
+		selfTargets = append(selfTargets, net.JoinHostPort(n, fmt.Sprint(selfPort)))
+	}
+	selfArg := strings.Join(selfTargets, ",")
+	selfList, _ := json.Marshal(selfNames)
 	s.writeHome(".config/deckhand/config.toml", fmt.Sprintf(`
+[mcp.servers.listed]
+command = %[1]q
+args = ["serve"]
+network = %[2]s
+`, s.escape, selfList)+fmt.Sprintf(`
 [model]
 base_url = %[1]q
 name = "scripted"
@@ -248,13 +283,13 @@ sandbox = "off"
 enabled = true
 `, model.URL, s.escape))
 	callScript := filepath.Join(s.shared, "call.sh")
-	os.WriteFile(callScript, []byte(fmt.Sprintf("#!/bin/sh\nexec %s mcp call \"$1\" '{\"tcp\":\"%s\",\"udp\":\"%s\"}'\n", s.bin, s.tcp, s.udp)), 0o755)
+	os.WriteFile(callScript, []byte(fmt.Sprintf("#!/bin/sh\nexec %s mcp call \"$1\" '{\"tcp\":\"%s\",\"udp\":\"%s\",\"self\":\"%s\"}'\n", s.bin, s.tcp, s.udp, selfArg)), 0o755)
 	call := func(alias string) string {
 		return fmt.Sprintf("echo '=== %s'; script -qec '%s %s.escape' /dev/null; %s", alias, callScript, alias, plantedCheck(alias))
 	}
 	out := s.run(strings.Join([]string{
-		fmt.Sprintf("echo '=== control'; script -qec '%s probe --tcp %s --udp %s' /dev/null; %s", s.escape, s.tcp, s.udp, plantedCheck("control")),
-		call("loose"), call("hostile"), call("offline"),
+		fmt.Sprintf("echo '=== control'; script -qec '%s probe --tcp %s --udp %s --self %s' /dev/null; %s", s.escape, s.tcp, s.udp, selfArg, plantedCheck("control")),
+		call("loose"), call("hostile"), call("offline"), call("listed"),
 		fmt.Sprintf("echo '=== shell'; script -qec '%s chat -p go --approve=auto' /dev/null; %s", s.bin, plantedCheck("shell")),
 	}, "\n"))
 	got := reports(t, out)
@@ -262,8 +297,8 @@ enabled = true
 
 	// The controls: each probe works where nothing confines it.
 	mustEscape := map[string][]string{
-		"control": {"x11", "session-bus", "ssh-agent", "sockets", "tcp", "mptcp", "udp", "tty", "files", "keyring", "request-key"},
-		"loose":   {"x11", "session-bus", "ssh-agent", "sockets", "tcp", "mptcp", "udp", "files", "processes", "keyring", "request-key"},
+		"control": {"x11", "session-bus", "ssh-agent", "sockets", "tcp", "mptcp", "udp", "tty", "files", "keyring", "request-key", "proxy-self"},
+		"loose":   {"x11", "session-bus", "ssh-agent", "sockets", "tcp", "mptcp", "udp", "files", "processes", "keyring", "request-key", "proxy-self"},
 	}
 	// The kernel interfaces the filter denies: the kernel's own settings
 	// may deny them too (kernel.io_uring_disabled, perf_event_paranoid),
@@ -280,13 +315,18 @@ enabled = true
 			t.Errorf("control %s: the session does not see the key it planted (%s), so the test shows nothing", name, got[name]["keyring-plant"].Detail)
 		}
 	}
-	for _, name := range []string{"hostile", "offline", "shell"} {
+	for _, name := range []string{"hostile", "offline", "shell", "listed"} {
 		if strings.Contains(out, "host sees a key planted by "+name) {
 			t.Errorf("%s planted a key in the person's session keyring: %s", name, got[name]["keyring-plant"].Detail)
 		}
 	}
 	if strings.Contains(out, sessionKey) {
 		t.Errorf("the session keyring's secret was printed")
+	}
+	// A listed name that leads to this machine: the proxy refused it,
+	// saying where it led.
+	if d := got["listed"]["proxy-self"].Detail; !strings.Contains(d, "403") || !strings.Contains(d, "this machine's") {
+		t.Errorf("listed: the proxy's refusal of %s does not say where the name led: %s", selfArg, d)
 	}
 	for name, probes := range mustEscape {
 		f, ok := got[name]
@@ -305,14 +345,14 @@ enabled = true
 	}
 	// Confined: nothing gets out. With the network on, the network is
 	// allowed by the config, so those probes do not count.
-	for _, name := range []string{"hostile", "offline", "shell"} {
+	for _, name := range []string{"hostile", "offline", "shell", "listed"} {
 		f, ok := got[name]
 		if !ok {
 			t.Errorf("no report from %s", name)
 			continue
 		}
 		for probe, r := range f {
-			allowed := name == "hostile" && (probe == "tcp" || probe == "mptcp" || probe == "udp" || probe == "mptcp-listen")
+			allowed := name == "hostile" && (probe == "tcp" || probe == "mptcp" || probe == "udp" || probe == "mptcp-listen" || probe == "proxy-self")
 			if r.Escaped && !allowed {
 				t.Errorf("%s got out through %s: %s", name, probe, r.Detail)
 			}

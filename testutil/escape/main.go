@@ -31,6 +31,9 @@
 //     answer but EPERM or ENOSYS is an escape.
 //   - io_uring, userfaultfd, perf-event: the kernel interfaces the filter
 //     denies, each opened for real.
+//   - proxy-self: services of this machine reached by a name that leads
+//     to it (localhost, the machine's own name), through Deckhand's
+//     egress proxy when one is set (HTTPS_PROXY), directly otherwise.
 package main
 
 import (
@@ -68,11 +71,12 @@ type targets struct {
 	TCP     string `json:"tcp,omitempty" jsonschema:"a host TCP listener to reach (host:port)"`
 	UDP     string `json:"udp,omitempty" jsonschema:"a host UDP echo listener to reach (host:port)"`
 	Resolve string `json:"resolve,omitempty" jsonschema:"the name request_key asks the host's dns_resolver for (default localhost)"`
+	Self    string `json:"self,omitempty" jsonschema:"host:port targets, comma-separated, named by this machine's names (through the proxy when one is set)"`
 }
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: escape serve | probe [--tcp A] [--udp A] [--resolve NAME] | keyring-set SERVICE USER SECRET | orphan PIDFILE")
+		fmt.Fprintln(os.Stderr, "usage: escape serve | probe [--tcp A] [--udp A] [--resolve NAME] [--self A,B] | keyring-set SERVICE USER SECRET | orphan PIDFILE")
 		os.Exit(2)
 	}
 	switch os.Args[1] {
@@ -84,6 +88,7 @@ func main() {
 		fs.StringVar(&t.TCP, "tcp", "", "")
 		fs.StringVar(&t.UDP, "udp", "", "")
 		fs.StringVar(&t.Resolve, "resolve", "", "")
+		fs.StringVar(&t.Self, "self", "", "")
 		fs.Parse(os.Args[2:])
 		out, _ := json.MarshalIndent(probeAll(t), "", "  ")
 		fmt.Println(string(out))
@@ -180,6 +185,9 @@ func probeAll(t targets) map[string]finding {
 	if t.UDP != "" {
 		r["udp"] = probeUDP(t.UDP)
 	}
+	if t.Self != "" {
+		r["proxy-self"] = probeSelf(strings.Split(t.Self, ","))
+	}
 	r["mptcp-listen"] = probeListen()
 	r["tty"] = probeTTY()
 	r["files"] = probeFiles()
@@ -191,6 +199,66 @@ func probeAll(t targets) map[string]finding {
 	r["userfaultfd"] = probeUserfaultfd()
 	r["perf-event"] = probePerf()
 	return r
+}
+
+// probeSelf connects to each target, through the proxy the environment
+// names if any (HTTP CONNECT), and says which it reached.
+func probeSelf(targets []string) finding {
+	proxy := os.Getenv("HTTPS_PROXY")
+	var reached, tried []string
+	for _, target := range targets {
+		var c net.Conn
+		var err error
+		if proxy == "" {
+			c, err = net.DialTimeout("tcp", target, 2*time.Second)
+		} else {
+			c, err = connectThrough(strings.TrimPrefix(proxy, "http://"), target)
+		}
+		if err != nil {
+			tried = append(tried, target+": "+err.Error())
+			continue
+		}
+		c.Close()
+		how := "directly"
+		if proxy != "" {
+			how = "through the proxy"
+		}
+		reached = append(reached, target+" "+how)
+	}
+	if len(reached) == 0 {
+		return finding{Detail: strings.Join(tried, "; ")}
+	}
+	return finding{Escaped: true, Detail: "reached " + strings.Join(reached, ", ")}
+}
+
+// connectThrough asks an HTTP proxy to CONNECT to target.
+func connectThrough(proxy, target string) (net.Conn, error) {
+	c, err := net.DialTimeout("tcp", proxy, 2*time.Second)
+	if err != nil {
+		return nil, err
+	}
+	c.SetDeadline(time.Now().Add(5 * time.Second))
+	fmt.Fprintf(c, "CONNECT %s HTTP/1.1\r\nHost: %s\r\n\r\n", target, target)
+	br := bufio.NewReader(c)
+	status, err := br.ReadString('\n')
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	if !strings.Contains(status, " 200 ") {
+		body := make([]byte, 512)
+		for {
+			line, err := br.ReadString('\n')
+			if err != nil || line == "\r\n" {
+				break
+			}
+		}
+		n, _ := br.Read(body)
+		c.Close()
+		return nil, fmt.Errorf("%s%s", strings.TrimSpace(status), ": "+string(body[:n]))
+	}
+	c.SetDeadline(time.Time{})
+	return c, nil
 }
 
 // keyringProbe is the description of the key the session puts in its

@@ -197,10 +197,13 @@ func installSeccomp() error {
 // kernel without keys has nothing to leave.
 func newSessionKeyring() error {
 	_, _, errno := unix.Syscall(unix.SYS_KEYCTL, unix.KEYCTL_JOIN_SESSION_KEYRING, 0, 0) // NULL: anonymous
-	if errno != 0 && errno != unix.ENOSYS {
-		return fmt.Errorf("joining a new session keyring: %w", errno)
+	switch errno {
+	case 0, unix.ENOSYS:
+		return nil
+	case unix.EDQUOT:
+		return fmt.Errorf("joining a new session keyring: this user's kernel key quota is spent (kernel.keys.maxkeys and maxbytes; each running sandbox holds one keyring): %w", errno)
 	}
-	return nil
+	return fmt.Errorf("joining a new session keyring: %w", errno)
 }
 
 // seccompList's origin, as `deckhand policy` names it.

@@ -23,17 +23,16 @@ var secretHome = []string{
 	".vault-token", ".terraform.d/credentials.tfrc.json",
 }
 
-// secretPaths are the secret places, absolute: secretHome, Deckhand's own
-// config and log, and the session's runtime folder.
+// secretPaths are the secret places, absolute: secretHome, Deckhand's
+// state folder (the servers' own state folders), and the session's runtime
+// folder. Deckhand's own places (Own) are not among them: those are
+// hidden even from a root that names them.
 func (p *Policy) secretPaths() []string {
 	var out []string
 	if p.home != "" {
 		for _, s := range secretHome {
 			out = append(out, filepath.Join(p.home, s))
 		}
-	}
-	if dir, err := os.UserConfigDir(); err == nil {
-		out = append(out, filepath.Join(dir, "deckhand"))
 	}
 	if p.stateHome != "" {
 		out = append(out, filepath.Join(p.stateHome, "deckhand"))
@@ -44,10 +43,14 @@ func (p *Policy) secretPaths() []string {
 	return out
 }
 
-// hidden are the secret places a sandbox hides: all of them but those
-// named exactly in named (a server's read and write entries).
+// hidden are the places a sandbox hides: Deckhand's own, and the secret
+// places but those named exactly in named (a server's read and write
+// entries).
 func (p *Policy) hidden(named []string) []string {
 	var out []string
+	for _, o := range p.Own() {
+		out = append(out, o.Path)
+	}
 	for _, s := range p.secretPaths() {
 		if !slices.Contains(named, s) && !slices.Contains(p.Read, s) && !slices.Contains(p.Write, s) {
 			out = append(out, s)

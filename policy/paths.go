@@ -48,8 +48,10 @@ var pathNames = map[string]bool{
 // readOnly must come from the person's config or a trusted server, never
 // from an untrusted server's hint. Paths are resolved as the kernel would
 // (a symbolic link before the .. after it), relative ones from the
-// server's folder (its cwd, or the workspace). A path in a secret folder
-// is refused unless a root names that folder exactly; one the kernel
+// server's folder (its cwd, or the workspace). A path in one of
+// Deckhand's own places (Own: its log, config, keys) is refused always; a
+// path in a secret folder is refused unless a root names that folder
+// exactly; one the kernel
 // would refuse as too long, or holding a NUL, is refused outright.
 func (p *Policy) CheckPaths(srv config.Server, def *sdk.Tool, args json.RawMessage, readOnly bool) []Decision {
 	var obj any
@@ -81,6 +83,10 @@ func (p *Policy) CheckPaths(srv config.Server, def *sdk.Tool, args json.RawMessa
 			return
 		}
 		path := resolve(v, base)
+		if o, ok := p.ownHolding(path); ok {
+			out = append(out, Decision{Capability: capability, Target: path, Rule: fmt.Sprintf("inside %s, %s, which no tool may name", p.short(o.Path), o.What)})
+			return
+		}
 		if secret := p.secretHolding(path); secret != "" && !slices.Contains(roots, secret) {
 			out = append(out, Decision{Capability: capability, Target: path, Rule: fmt.Sprintf("inside %s, a secret folder, which only a root naming it exactly opens", p.short(secret))})
 			return

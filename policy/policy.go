@@ -35,6 +35,8 @@ type Policy struct {
 	lookupEnv   func(string) (string, bool)
 	home        string
 	stateHome   string
+	configPath  string // the config file ("" when none was read)
+	toolsDir    string // the built-in tools server's definitions
 }
 
 // New reads cfg's policy. lookupEnv reads Deckhand's environment (secrets
@@ -50,6 +52,10 @@ func New(cfg *config.Config, lookupEnv func(string) (string, bool)) *Policy {
 		Secrets:     cfg.Policy.Secrets.Keys,
 		modelKeyEnv: cfg.Model.APIKeyEnv,
 		lookupEnv:   lookupEnv,
+		toolsDir:    cfg.Tools.DefinitionsDir(),
+	}
+	if cfg.Path != "" {
+		p.configPath, _ = filepath.Abs(cfg.Path)
 	}
 	p.Read, p.Write = cfg.Policy.Roots()
 	p.home, _ = os.UserHomeDir()
@@ -195,10 +201,15 @@ var homeWrite = []string{".npm", ".cache/uv", ".local/share/uv", ".cache/node-gy
 // writes the write roots, its write paths, its state folder and the
 // package caches. Its network and the sockets it is granted come from its
 // config; the secret folders inside what it sees stay hidden unless named
-// exactly. An error says what in the config cannot be honoured.
+// exactly, and Deckhand's own places (see Own) stay hidden always: a root
+// naming one or inside one is refused. An error says what in the config
+// cannot be honoured.
 func (p *Policy) ServerSpec(alias string, srv config.Server, command, path string) (*sandbox.Spec, error) {
 	if !srv.SandboxOn() {
 		return nil, nil
+	}
+	if err := p.checkOwnRoots(alias, srv); err != nil {
+		return nil, err
 	}
 	s := &sandbox.Spec{Network: srv.NetworkOn(), Hosts: srv.Network.Hosts}
 	s.Read = append(s.Read, systemRead...)
@@ -245,7 +256,10 @@ func (p *Policy) ServerSpec(alias string, srv config.Server, command, path strin
 func (p *Policy) CommandSpec(shell string) *sandbox.Spec {
 	s := &sandbox.Spec{Network: false}
 	s.Read = append(append(s.Read, systemRead...), p.installDirs(shell)...)
-	s.Write = append(s.Write, p.Workspace, p.StateDir("local"))
+	if _, own := p.ownHolding(p.Workspace); !own {
+		s.Write = append(s.Write, p.Workspace)
+	}
+	s.Write = append(s.Write, p.StateDir("local"))
 	s.Read, s.Write = dedupe(s.Read), dedupe(s.Write)
 	s.Hide = p.hidden(nil)
 	return s

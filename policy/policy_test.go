@@ -16,7 +16,9 @@ import (
 func testPolicy(t *testing.T, edit func(*config.Config)) (*Policy, string) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
-	t.Setenv("XDG_STATE_HOME", "")
+	for _, k := range []string{"XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"} {
+		t.Setenv(k, "")
+	}
 	cfg := &config.Config{}
 	if edit != nil {
 		edit(cfg)

@@ -25,9 +25,12 @@ func (p *Policy) Warnings(cfg *config.Config) []string {
 	}{{"write_roots", p.Write}, {"read_roots", p.Read}} {
 		for _, r := range kind.roots {
 			if what := p.opensHome(r); what != "" {
-				out = append(out, fmt.Sprintf("policy.fs.%s includes %s, which opens %s: narrow it to the folders tools need (%s stay hidden from sandboxed servers unless named exactly)", kind.name, p.short(r), what, p.hiddenSummary()))
+				out = append(out, fmt.Sprintf("policy.fs.%s includes %s, which opens %s: narrow it to the folders tools need (%s stay hidden from sandboxed servers unless named exactly; Deckhand's own files always)", kind.name, p.short(r), what, p.hiddenSummary()))
 			}
 		}
+	}
+	if err := p.checkOwnRoots("", config.Server{}); err != nil {
+		out = append(out, err.Error())
 	}
 	aliases := slices.Sorted(maps.Keys(cfg.MCP.Servers))
 	confined := false
@@ -50,7 +53,7 @@ func (p *Policy) Warnings(cfg *config.Config) []string {
 					continue
 				}
 				if what := p.opensHome(config.ExpandPath(r)); what != "" {
-					out = append(out, fmt.Sprintf("mcp.servers.%s.%s is %s, which opens %s to that server: narrow it (%s stay hidden unless named exactly)", alias, key.name, r, what, p.hiddenSummary()))
+					out = append(out, fmt.Sprintf("mcp.servers.%s.%s is %s, which opens %s to that server: narrow it (%s stay hidden unless named exactly; Deckhand's own files always)", alias, key.name, r, what, p.hiddenSummary()))
 				}
 			}
 		}
@@ -72,7 +75,7 @@ func (p *Policy) Warnings(cfg *config.Config) []string {
 
 // hiddenSummary names a few of the places sandboxes hide.
 func (p *Policy) hiddenSummary() string {
-	return "~/.ssh, ~/.gnupg, ~/.aws, keyrings, browser profiles and Deckhand's own data"
+	return "~/.ssh, ~/.gnupg, ~/.aws, keyrings and browser profiles"
 }
 
 // broad reports whether a root opens the whole home folder or more.

@@ -23,6 +23,7 @@ import (
 	"deckhand/agent"
 	"deckhand/clean"
 	"deckhand/config"
+	"deckhand/policy"
 	"deckhand/servers"
 	"deckhand/store"
 	"deckhand/transport/mcp"
@@ -272,12 +273,26 @@ func report(e *env, err error) int {
 
 // loadConfig reads the config named by --config, or the default one.
 func (e *env) loadConfig() (*config.Config, error) {
+	e.rememberConfig()
 	return config.Load(e.configPath)
+}
+
+// rememberConfig lists a config given with --config among Deckhand's own
+// files, hidden from every sandbox (the default one is in a folder hidden
+// anyway).
+func (e *env) rememberConfig() {
+	if e.configPath == "" {
+		return
+	}
+	if err := policy.Remember("config", e.configPath); err != nil {
+		e.log.Warn("a config given with --config may be seen by sandboxed servers", "err", err)
+	}
 }
 
 // loadConfigForUpdate is loadConfig for commands that add to the config,
 // which may create the file.
 func (e *env) loadConfigForUpdate() (*config.Config, error) {
+	e.rememberConfig()
 	return config.LoadForUpdate(e.configPath)
 }
 
@@ -352,6 +367,12 @@ func (e *env) startApp(cfg *config.Config) *agent.System {
 // openLog opens the log named by --db, or the default one, for the rest of
 // the command.
 func (e *env) openLog(ctx context.Context) (*store.DB, error) {
+	if e.dbPath != "" {
+		// Before any server starts: every Deckhand hides it from then on.
+		if err := policy.Remember("log", e.dbPath); err != nil {
+			return nil, fmt.Errorf("opening the log: %w", err)
+		}
+	}
 	db, err := store.Open(ctx, e.dbPath)
 	if err != nil {
 		return nil, fmt.Errorf("opening the log: %w", err)

@@ -29,15 +29,18 @@ type policyReport struct {
 }
 
 type policyServer struct {
-	Alias     string           `json:"alias"`
-	Kind      string           `json:"kind"` // sandboxed, unconfined, remote, disabled
-	Read      []string         `json:"read,omitempty"`
-	Write     []string         `json:"write,omitempty"`
-	Network   string           `json:"network,omitempty"` // all, none, hosts
-	Sandbox   *sandbox.Summary `json:"sandbox,omitempty"`
-	Secrets   []string         `json:"secrets,omitempty"`
-	Hosts     []string         `json:"hosts,omitempty"`
-	Roots     []string         `json:"roots,omitempty"`
+	Alias   string           `json:"alias"`
+	Kind    string           `json:"kind"` // sandboxed, unconfined, remote, disabled
+	Read    []string         `json:"read,omitempty"`
+	Write   []string         `json:"write,omitempty"`
+	Network string           `json:"network,omitempty"` // all, none, hosts
+	Sandbox *sandbox.Summary `json:"sandbox,omitempty"`
+	Secrets []string         `json:"secrets,omitempty"`
+	Hosts   []string         `json:"hosts,omitempty"`
+	Roots   []string         `json:"roots,omitempty"`
+	// OwnHidden are Deckhand's own places inside what the server sees,
+	// each replaced by an empty one.
+	OwnHidden []policy.OwnPath `json:"own_hidden,omitempty"`
 	StateDir  string           `json:"state_dir,omitempty"`
 	Unresolve string           `json:"command_error,omitempty"`
 }
@@ -91,6 +94,7 @@ func runPolicy(ctx context.Context, e *env, args []string) error {
 			sum := sandbox.Summarize(spec)
 			ps.Read, ps.Write, ps.Roots, ps.StateDir = spec.Read, spec.Write, pol.ServerRoots(srv), pol.StateDir(alias)
 			ps.Network, ps.Sandbox = spec.NetworkMode(), &sum
+			ps.OwnHidden = pol.OwnIn(slices.Concat(spec.Read, spec.Write))
 			if len(spec.Hosts) > 0 {
 				ps.Hosts = spec.Hosts
 			}
@@ -148,6 +152,15 @@ func printPolicy(e *env, rep policyReport) {
 				if len(sb.Hidden) > 0 {
 					fmt.Fprintf(w, "      hidden inside what it sees: %s\n", strings.Join(sb.Hidden, ", "))
 				}
+			}
+			if len(s.OwnHidden) > 0 {
+				var own []string
+				for _, o := range s.OwnHidden {
+					own = append(own, o.Path+" ("+o.What+")")
+				}
+				fmt.Fprintf(w, "      Deckhand's own files inside what it sees, hidden: %s\n", strings.Join(own, ", "))
+			} else if s.Unresolve == "" {
+				fmt.Fprintln(w, "      Deckhand's own files: none inside what it sees (and none may be named)")
 			}
 			if len(s.Secrets) > 0 {
 				fmt.Fprintf(w, "      secrets passed on: %s\n", strings.Join(s.Secrets, ", "))

@@ -133,6 +133,9 @@ func toolsServe(ctx context.Context, e *env, args []string) error {
 			}
 			*tokenFile = filepath.Join(filepath.Dir(cfgPath), "tools-token")
 		}
+		if err := policy.Remember("token", *tokenFile); err != nil {
+			return err
+		}
 		token, err := toolserver.Token(*tokenFile)
 		if err != nil {
 			return err

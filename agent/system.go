@@ -165,12 +165,16 @@ func Start(opts Options) *System {
 		if err := la.Load(ctx, opts.Log); err != nil {
 			log.Warn("reading the always-allow grants: none count until they can be read", "err", err)
 		}
+		foreign, err := opts.Log.Foreign(ctx)
+		if err != nil {
+			log.Warn("checking the log's grants and pins", "err", err)
+		}
 		cancel()
 		always = la
 		secrets := slices.Clone(opts.Secrets)
 		model := opts.Config.Model
 		cost := func(name string, in, out int) float64 { return model.PriceFor(name).Cost(in, out) }
-		s.Store = writer.Spawn(as.Root, writer.Options{DB: opts.Log, Logger: log, Secrets: secrets, MaxOutputBytes: opts.Config.MCP.MaxOutputBytes, Always: la, Cost: cost})
+		s.Store = writer.Spawn(as.Root, writer.Options{DB: opts.Log, Logger: log, Secrets: secrets, MaxOutputBytes: opts.Config.MCP.MaxOutputBytes, Always: la, Cost: cost, Foreign: foreign})
 	}
 	initial := maps.Clone(opts.Config.MCP.Servers)
 	if initial == nil {

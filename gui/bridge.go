@@ -376,6 +376,8 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 			}
 		}
 		b.logFailing = true
+	case *writer.LogTampered:
+		b.notices = append(b.notices, "Warning: "+m.Text())
 	case *writer.LogRecovered:
 		b.logFailing = false
 		if cs := b.convs[b.current]; cs != nil {

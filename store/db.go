@@ -20,12 +20,17 @@ import (
 	"time"
 
 	_ "modernc.org/sqlite" // the "sqlite" driver
+
+	"deckhand/keys"
 )
 
 // DB is an open log file.
 type DB struct {
 	sql  *sql.DB
 	path string
+	key  []byte // the log key: signs grants and pins, chains events
+	// otherKey: the log was signed with another key than key.
+	otherKey bool
 }
 
 // ErrNewerSchema is returned by Open for a file written by a newer Deckhand.
@@ -46,8 +51,14 @@ func DefaultPath() (string, error) {
 }
 
 // Open opens (creating it if needed) the log at path and brings its schema up
-// to date. Empty path means DefaultPath.
+// to date, signing with this install's log key. Empty path means
+// DefaultPath.
 func Open(ctx context.Context, path string) (*DB, error) {
+	return OpenWith(ctx, path, Options{})
+}
+
+// OpenWith is Open with options.
+func OpenWith(ctx context.Context, path string, o Options) (*DB, error) {
 	if path == "" {
 		p, err := DefaultPath()
 		if err != nil {
@@ -58,6 +69,19 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("creating the data directory: %w", err)
 	}
+	key := o.Key
+	if key == nil {
+		def, err := DefaultPath()
+		if err != nil {
+			return nil, err
+		}
+		if key, _, err = keys.LogKey(filepath.Dir(def)); err != nil {
+			return nil, fmt.Errorf("finding the log's signing key: %w", err)
+		}
+	}
+	if len(key) < 16 {
+		return nil, errors.New("the log's signing key is shorter than 16 bytes")
+	}
 	q := url.Values{}
 	for _, p := range []string{"busy_timeout(10000)", "journal_mode(WAL)", "synchronous(NORMAL)", "foreign_keys(1)"} {
 		q.Add("_pragma", p)
@@ -67,7 +91,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
-	db := &DB{sql: sdb, path: path}
+	db := &DB{sql: sdb, path: path, key: key}
 	// Two processes opening a new file at once race to switch it to WAL,
 	// and SQLite answers the loser "busy" without waiting: try again.
 	deadline := time.Now().Add(10 * time.Second)
@@ -89,6 +113,12 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	os.Chmod(path, 0o600) // the log holds conversations
+	id, err := readKeyID(ctx, sdb)
+	if err != nil {
+		sdb.Close()
+		return nil, fmt.Errorf("%s: reading the log's key id: %w", path, err)
+	}
+	db.otherKey = id != db.keyID()
 	return db, nil
 }
 
@@ -195,6 +225,23 @@ var migrations = [...]string{
 	`ALTER TABLE tool_pins ADD COLUMN first_seen INTEGER NOT NULL DEFAULT 0;
 	 ALTER TABLE tool_pins ADD COLUMN added INTEGER NOT NULL DEFAULT 0;
 	 ALTER TABLE tool_pins ADD COLUMN gone_at INTEGER NOT NULL DEFAULT 0;`,
+	// v6: grants and pins signed, events chained (see sign.go and
+	// chain.go); what the file held before is adopted by adopt, in the
+	// same transaction.
+	`ALTER TABLE approvals ADD COLUMN sig TEXT;
+	 ALTER TABLE tool_pins ADD COLUMN sig TEXT;
+	 ALTER TABLE events ADD COLUMN chain_seq INTEGER;
+	 ALTER TABLE events ADD COLUMN chain_hash TEXT;
+	 CREATE INDEX IF NOT EXISTS idx_events_chain ON events(session_id, chain_seq);
+	 CREATE TABLE IF NOT EXISTS chain_heads (
+		chain TEXT PRIMARY KEY,
+		seq INTEGER NOT NULL,
+		hash TEXT NOT NULL
+	 );
+	 CREATE TABLE IF NOT EXISTS log_meta (
+		name TEXT PRIMARY KEY,
+		value TEXT NOT NULL
+	 );`,
 }
 
 // SchemaVersion is the version this Deckhand writes.
@@ -230,6 +277,12 @@ func (db *DB) migrate(ctx context.Context) error {
 		if _, err := tx.ExecContext(ctx, migrations[version]); err != nil {
 			tx.Rollback()
 			return fmt.Errorf("migrating to schema version %d: %w", version+1, err)
+		}
+		if version+1 == 6 {
+			if err := db.adopt(ctx, tx); err != nil {
+				tx.Rollback()
+				return fmt.Errorf("migrating to schema version 6 (signing what the log holds): %w", err)
+			}
 		}
 		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", version+1)); err != nil {
 			tx.Rollback()

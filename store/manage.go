@@ -100,6 +100,9 @@ func (db *DB) DeleteSession(ctx context.Context, id string) error {
 	if _, err := tx.ExecContext(ctx, `DELETE FROM events WHERE session_id = ?1 OR run_id IN (SELECT run_id FROM runs WHERE session_id = ?1)`, id); err != nil {
 		return fmt.Errorf("deleting the session's events: %w", err)
 	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM chain_heads WHERE chain = ?`, chainOf(id)); err != nil {
+		return fmt.Errorf("deleting the session's chain: %w", err)
+	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM runs WHERE session_id = ?`, id); err != nil {
 		return fmt.Errorf("deleting the session's runs: %w", err)
 	}

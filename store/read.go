@@ -235,11 +235,15 @@ type Grant struct {
 	// Revoke, in a Batch, deletes the tool's grant instead: a Batch's
 	// Grants are grants and revocations in the order they were made.
 	Revoke bool
+	// Foreign, on read: the row was not written by Deckhand (its
+	// signature is missing or wrong). It never counts.
+	Foreign bool
 }
 
-// Grants lists the "always allow" grants, by tool.
+// Grants lists the "always allow" rows of the log, by tool, each marked
+// Foreign when Deckhand did not write it (only the others count).
 func (db *DB) Grants(ctx context.Context) ([]Grant, error) {
-	rows, err := db.sql.QueryContext(ctx, `SELECT approval_id, tool, scope, granted_by, coalesce(session_id, ''), granted_at FROM approvals ORDER BY tool`)
+	rows, err := db.sql.QueryContext(ctx, `SELECT approval_id, tool, scope, granted_by, coalesce(session_id, ''), granted_at, coalesce(sig, '') FROM approvals ORDER BY tool`)
 	if err != nil {
 		return nil, err
 	}
@@ -248,23 +252,30 @@ func (db *DB) Grants(ctx context.Context) ([]Grant, error) {
 	for rows.Next() {
 		var g Grant
 		var t int64
-		if err := rows.Scan(&g.ID, &g.Tool, &g.Scope, &g.By, &g.SessionID, &t); err != nil {
+		var sig string
+		if err := rows.Scan(&g.ID, &g.Tool, &g.Scope, &g.By, &g.SessionID, &t, &sig); err != nil {
 			return nil, err
 		}
 		g.Time = fromMS(t)
+		g.Foreign = !db.verifies(sig, "grant", g.Tool, g.Scope, g.By, g.SessionID, itoa(t))
 		out = append(out, g)
 	}
 	return out, rows.Err()
 }
 
-// Granted reports whether tool has an "always allow".
+// Granted reports whether tool has an "always allow" that Deckhand wrote.
 func (db *DB) Granted(ctx context.Context, tool string) (bool, error) {
-	var one int
-	err := db.sql.QueryRowContext(ctx, `SELECT 1 FROM approvals WHERE tool = ?`, tool).Scan(&one)
+	var scope, by, session, sig string
+	var at int64
+	err := db.sql.QueryRowContext(ctx, `SELECT scope, granted_by, coalesce(session_id, ''), granted_at, coalesce(sig, '') FROM approvals WHERE tool = ?`, tool).
+		Scan(&scope, &by, &session, &at, &sig)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}
-	return err == nil, err
+	if err != nil {
+		return false, err
+	}
+	return db.verifies(sig, "grant", tool, scope, by, session, itoa(at)), nil
 }
 
 // RevokeGrant removes the grant with this id (or for this tool). It writes
@@ -307,9 +318,11 @@ func (db *DB) Catalogs(ctx context.Context) (map[string]ServerCatalog, error) {
 	return out, rows.Err()
 }
 
-// Pins returns every pinned tool definition, by tool (alias.tool).
+// Pins returns every pinned tool definition Deckhand wrote, by tool
+// (alias.tool); a row it did not write is left out, as if the tool had
+// never been seen (Foreign lists it).
 func (db *DB) Pins(ctx context.Context) (map[string]Pin, error) {
-	rows, err := db.sql.QueryContext(ctx, `SELECT tool, hash, definition, pinned_at, first_seen, added, gone_at FROM tool_pins`)
+	rows, err := db.sql.QueryContext(ctx, `SELECT tool, hash, definition, pinned_at, first_seen, added, gone_at, coalesce(sig, '') FROM tool_pins`)
 	if err != nil {
 		return nil, fmt.Errorf("reading pinned tools: %w", err)
 	}
@@ -317,10 +330,13 @@ func (db *DB) Pins(ctx context.Context) (map[string]Pin, error) {
 	out := map[string]Pin{}
 	for rows.Next() {
 		var p Pin
-		var def string
+		var def, sig string
 		var at, first, gone int64
-		if err := rows.Scan(&p.Tool, &p.Hash, &def, &at, &first, &p.Added, &gone); err != nil {
+		if err := rows.Scan(&p.Tool, &p.Hash, &def, &at, &first, &p.Added, &gone, &sig); err != nil {
 			return nil, err
+		}
+		if !db.verifies(sig, "pin", p.Tool, p.Hash, def, itoa(at), itoa(first), boolDigit(p.Added), itoa(gone)) {
+			continue
 		}
 		p.Definition, p.Time = json.RawMessage(def), fromMS(at)
 		if first > 0 {

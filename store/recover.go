@@ -82,8 +82,8 @@ func (db *DB) closeRun(ctx context.Context, id, session, owner string, now time.
 	}
 	data, _ := json.Marshal(map[string]any{"owner": owner, "input_tokens": u.InputTokens, "output_tokens": u.OutputTokens,
 		"cost_usd": u.CostUSD, "estimated": u.Estimated})
-	if _, err := tx.ExecContext(ctx, `INSERT INTO events (event_id, session_id, run_id, ts, kind, data_json) VALUES (?, ?, ?, ?, ?, ?)`,
-		fmt.Sprintf("ev-interrupted-%s", id), session, id, ms(now), KindRunInterrupted, string(data)); err != nil {
+	if err := db.appendEvents(ctx, tx, []Event{{ID: fmt.Sprintf("ev-interrupted-%s", id), SessionID: session, RunID: id, Time: now,
+		Kind: KindRunInterrupted, Data: data}}); err != nil {
 		return false, fmt.Errorf("closing run %s: %w", id, err)
 	}
 	if _, err := tx.ExecContext(ctx,

@@ -174,23 +174,13 @@ func (db *DB) Write(ctx context.Context, b *Batch) error {
 		}
 	}
 	if len(b.Events) > 0 {
-		stmt, err := tx.PrepareContext(ctx, `INSERT INTO events (event_id, session_id, run_id, ts, kind, data_json) VALUES (?, ?, ?, ?, ?, ?)`)
-		if err != nil {
+		if err := db.appendEvents(ctx, tx, b.Events); err != nil {
 			return err
 		}
 		var last = map[string]int64{}
 		for _, e := range b.Events {
-			var run any
-			if e.RunID != "" {
-				run = e.RunID
-			}
-			if _, err := stmt.ExecContext(ctx, e.ID, nullable(e.SessionID), run, ms(e.Time), e.Kind, string(e.Data)); err != nil {
-				stmt.Close()
-				return fmt.Errorf("writing event %s: %w", e.Kind, err)
-			}
 			last[e.SessionID] = max(last[e.SessionID], ms(e.Time))
 		}
-		stmt.Close()
 		for id, t := range last {
 			if _, err := tx.ExecContext(ctx, `UPDATE sessions SET updated_at = max(updated_at, ?) WHERE session_id = ?`, t, id); err != nil {
 				return err
@@ -219,18 +209,20 @@ func (db *DB) Write(ctx context.Context, b *Batch) error {
 			continue
 		}
 		if _, err := tx.ExecContext(ctx,
-			`INSERT INTO approvals (approval_id, tool, scope, granted_by, granted_at, session_id) VALUES (?, ?, ?, ?, ?, ?)
-			 ON CONFLICT (tool) DO UPDATE SET granted_by = excluded.granted_by, granted_at = excluded.granted_at, session_id = excluded.session_id`,
-			g.ID, g.Tool, g.Scope, g.By, ms(g.Time), nullable(g.SessionID)); err != nil {
+			`INSERT INTO approvals (approval_id, tool, scope, granted_by, granted_at, session_id, sig) VALUES (?, ?, ?, ?, ?, ?, ?)
+			 ON CONFLICT (tool) DO UPDATE SET scope = excluded.scope, granted_by = excluded.granted_by, granted_at = excluded.granted_at,
+			   session_id = excluded.session_id, sig = excluded.sig`,
+			g.ID, g.Tool, g.Scope, g.By, ms(g.Time), nullable(g.SessionID), db.grantSig(g.Tool, g.Scope, g.By, g.SessionID, ms(g.Time))); err != nil {
 			return fmt.Errorf("writing the grant for %s: %w", g.Tool, err)
 		}
 	}
 	for _, p := range b.Pins {
 		if _, err := tx.ExecContext(ctx,
-			`INSERT INTO tool_pins (tool, hash, definition, pinned_at, first_seen, added, gone_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+			`INSERT INTO tool_pins (tool, hash, definition, pinned_at, first_seen, added, gone_at, sig) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 			 ON CONFLICT (tool) DO UPDATE SET hash = excluded.hash, definition = excluded.definition, pinned_at = excluded.pinned_at,
-			   first_seen = excluded.first_seen, added = excluded.added, gone_at = excluded.gone_at`,
-			p.Tool, p.Hash, string(p.Definition), ms(p.Time), msOrZero(p.FirstSeen), p.Added, msOrZero(p.Gone)); err != nil {
+			   first_seen = excluded.first_seen, added = excluded.added, gone_at = excluded.gone_at, sig = excluded.sig`,
+			p.Tool, p.Hash, string(p.Definition), ms(p.Time), msOrZero(p.FirstSeen), p.Added, msOrZero(p.Gone),
+			db.pinSig(p.Tool, p.Hash, string(p.Definition), ms(p.Time), msOrZero(p.FirstSeen), p.Added, msOrZero(p.Gone))); err != nil {
 			return fmt.Errorf("pinning %s: %w", p.Tool, err)
 		}
 	}

@@ -149,6 +149,9 @@ func (t *chat) Receive(c actor.Context) {
 			fmt.Fprintf(t.stderr, "%s\n", t.paint(red, fmt.Sprintf("! the log cannot be written (%s): this conversation is NOT being kept; %d rows wait in memory and are written if room frees up before you quit", clean.Line(m.Err.Error()), m.Unsaved)))
 		}
 		t.logFailing = true
+	case *writer.LogTampered:
+		t.endLine()
+		fmt.Fprintf(t.stderr, "%s\n", t.paint(red, "! warning: "+clean.Line(m.Text())))
 	case *writer.LogRecovered:
 		t.logFailing = false
 		t.note("(the log is written again: the conversation is kept)")

@@ -44,10 +44,13 @@ func runApprovals(ctx context.Context, e *env, args []string) error {
 			By        string    `json:"granted_by"`
 			At        time.Time `json:"granted_at"`
 			SessionID string    `json:"session,omitempty"`
+			// Signed is false for a row Deckhand did not write: it is
+			// ignored.
+			Signed bool `json:"written_by_deckhand"`
 		}
 		out := []grantJSON{}
 		for _, g := range grants {
-			out = append(out, grantJSON{g.ID, g.Tool, g.Scope, g.By, g.Time, g.SessionID})
+			out = append(out, grantJSON{g.ID, g.Tool, g.Scope, g.By, g.Time, g.SessionID, !g.Foreign})
 		}
 		return writeJSON(e.stdout, out)
 	}
@@ -56,10 +59,19 @@ func runApprovals(ctx context.Context, e *env, args []string) error {
 		return nil
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tTOOL\tSCOPE\tGRANTED BY\tWHEN")
+	fmt.Fprintln(tw, "ID\tTOOL\tSCOPE\tGRANTED BY\tWHEN\t")
+	foreign := 0
 	for _, g := range grants {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", g.ID, g.Tool, g.Scope, g.By, g.Time.Local().Format("2006-01-02 15:04"))
+		note := ""
+		if g.Foreign {
+			note = "not written by Deckhand: ignored"
+			foreign++
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", g.ID, g.Tool, g.Scope, g.By, g.Time.Local().Format("2006-01-02 15:04"), note)
 	}
 	tw.Flush()
+	if foreign > 0 {
+		fmt.Fprintf(e.stderr, "warning: %d of these rows were not written by Deckhand (no valid signature): they are ignored; deckhand approvals revoke ID removes one\n", foreign)
+	}
 	return nil
 }

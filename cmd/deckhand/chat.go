@@ -140,6 +140,13 @@ func resumeOptions(ctx context.Context, db *store.DB, id string) (conversation.C
 	history := opts.History
 	var b strings.Builder
 	fmt.Fprintf(&b, "Resuming %q (%d runs, last active %s)\n", s.Title, s.Runs, s.Updated.Local().Format("2006-01-02 15:04"))
+	breaks, err := db.VerifySession(ctx, s.ID)
+	if err != nil {
+		return conversation.ConversationOptions{}, "", err
+	}
+	if len(breaks) > 0 {
+		fmt.Fprintf(&b, "  WARNING: %s\n", tamperedText(breaks))
+	}
 	// The last exchange, so the person knows where they are.
 	for i := len(history) - 1; i >= 0; i-- {
 		if history[i].Role == "user" {

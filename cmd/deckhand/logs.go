@@ -21,16 +21,20 @@ func runLogs(ctx context.Context, e *env, args []string) error {
 	asJSON := fs.Bool("json", false, "")
 	follow := fs.Bool("follow", false, "")
 	fs.BoolVar(follow, "f", false, "")
+	verify := fs.Bool("verify", false, "")
 	if rest, err := parseFlags(fs, args); err != nil {
 		return err
-	} else if n := btoi(*session != "") + btoi(*run != "") + btoi(*servers); len(rest) > 0 || n != 1 {
-		return usagef("usage: deckhand logs (--session ID | --run ID | --servers) [--json] [--follow]")
+	} else if n := btoi(*session != "") + btoi(*run != "") + btoi(*servers) + btoi(*verify); len(rest) > 0 || n != 1 {
+		return usagef("usage: deckhand logs (--session ID | --run ID | --servers) [--json] [--follow] | deckhand logs --verify [--json]")
 	}
 	db, err := e.openLog(ctx)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
+	if *verify {
+		return verifyLog(ctx, e, db, *asJSON)
+	}
 	if !*follow {
 		e.closeDeadRuns(ctx, db)
 	}
@@ -52,6 +56,15 @@ func runLogs(ctx context.Context, e *env, args []string) error {
 		filter.SessionID = s.ID
 		if !*asJSON {
 			fmt.Fprintf(e.stdout, "Session %s: %q, %d runs, %s tokens, %s\n", s.ID, s.Title, s.Runs, tokens(s.Usage), cost(s.Usage))
+		}
+		// What is shown (or exported, with --json) from a tampered
+		// record says so, on stderr: the JSON lines stay as they are.
+		breaks, err := db.VerifySession(ctx, s.ID)
+		if err != nil {
+			return err
+		}
+		if len(breaks) > 0 {
+			defer fmt.Fprintf(e.stderr, "warning: %s\n", tamperedText(breaks))
 		}
 	}
 	p := &timeline{w: e.stdout, json: *asJSON, showRun: filter.SessionID != ""}
@@ -165,4 +178,72 @@ func btoi(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// tamperedText says that a session's record was changed outside Deckhand,
+// and where first.
+func tamperedText(breaks []store.Break) string {
+	more := ""
+	if len(breaks) > 1 {
+		more = fmt.Sprintf(" (and %d more)", len(breaks)-1)
+	}
+	return fmt.Sprintf("this session's record was changed outside Deckhand: %s%s; deckhand logs --verify checks the whole log", breaks[0], more)
+}
+
+// verifyLog checks the whole log's chains and signatures (deckhand logs
+// --verify), printing where each breaks; a break is an error (exit 1).
+func verifyLog(ctx context.Context, e *env, db *store.DB, asJSON bool) error {
+	rep, err := db.Verify(ctx)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		type breakJSON struct {
+			Session string `json:"session"`
+			Seq     int64  `json:"seq,omitempty"`
+			Event   string `json:"event,omitempty"`
+			Kind    string `json:"kind,omitempty"`
+			What    string `json:"what"`
+		}
+		type foreignJSON struct {
+			Table string `json:"table"`
+			Tool  string `json:"tool"`
+		}
+		out := struct {
+			Path     string        `json:"path"`
+			Intact   bool          `json:"intact"`
+			Chains   int           `json:"chains"`
+			Events   int           `json:"events"`
+			OtherKey bool          `json:"other_key"`
+			Breaks   []breakJSON   `json:"breaks"`
+			Foreign  []foreignJSON `json:"foreign"`
+		}{Path: db.Path(), Intact: rep.Intact(), Chains: rep.Chains, Events: rep.Events, OtherKey: rep.OtherKey, Breaks: []breakJSON{}, Foreign: []foreignJSON{}}
+		for _, b := range rep.Breaks {
+			out.Breaks = append(out.Breaks, breakJSON{b.Chain, b.Seq, b.EventID, b.Kind, b.What})
+		}
+		for _, f := range rep.Foreign {
+			out.Foreign = append(out.Foreign, foreignJSON{f.Table, f.Tool})
+		}
+		if err := writeJSON(e.stdout, out); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(e.stdout, "%s: %d events in %d chains\n", db.Path(), rep.Events, rep.Chains)
+		if rep.OtherKey {
+			fmt.Fprintln(e.stdout, "  ! signed with another key than this install's (moved from another machine, or the key was lost): nothing in it can be checked")
+		}
+		for _, b := range rep.Breaks {
+			fmt.Fprintf(e.stdout, "  ! %s\n", b)
+		}
+		for _, f := range rep.Foreign {
+			fmt.Fprintf(e.stdout, "  ! %s: not written by Deckhand, ignored\n", f)
+		}
+		if rep.Intact() {
+			fmt.Fprintln(e.stdout, "Intact: every event is where Deckhand wrote it, as it wrote it, and every grant and pin is Deckhand's.")
+		}
+	}
+	if !rep.Intact() {
+		return &silentError{code: exitFailure}
+	}
+	return nil
 }

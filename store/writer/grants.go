@@ -58,7 +58,8 @@ func (g *Always) Grant(tool, by string) error {
 // Load reads the grants from the log: at start, and then only in the
 // store actor's writer goroutine, between two writes. A grant made here
 // that the log does not hold yet stays pending until it does; a grant
-// revoked here that the log still holds stays revoked.
+// revoked here that the log still holds stays revoked; a row Deckhand did
+// not write (store.Grant.Foreign) never counts.
 func (g *Always) Load(ctx context.Context, db *store.DB) error {
 	list, err := db.Grants(ctx)
 	if err != nil {
@@ -67,7 +68,7 @@ func (g *Always) Load(ctx context.Context, db *store.DB) error {
 	granted := make(map[string]bool, len(list))
 	g.mu.Lock()
 	for _, gr := range list {
-		if g.revoking[gr.Tool] == 0 {
+		if !gr.Foreign && g.revoking[gr.Tool] == 0 {
 			granted[gr.Tool] = true
 		}
 	}

@@ -1,14 +1,17 @@
 package writer
 
 import (
+	"database/sql"
 	"log/slog"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"deckhand/conversation"
 	"deckhand/servers"
 	"deckhand/store"
 )
@@ -129,4 +132,95 @@ func TestGrantsByMessage(t *testing.T) {
 		t.Errorf("on disk: %v, want [a.y]", got)
 	}
 	ask(&RevokeGrant{Tool: "a.nothing"}) // not an error
+}
+
+// A grant another program wrote into the log does not count; watchers
+// (the window, the terminal) hear of each such row once: at once when they
+// start watching, then of a new one when the grants are read again at a
+// run start, never twice.
+func TestForeignGrantIgnoredAndReportedOnce(t *testing.T) {
+	db := openLog(t)
+	if err := db.Write(t.Context(), &store.Batch{Grants: []store.Grant{{ID: "g1", Tool: "mem.add", Scope: "always", By: "user", Time: time.Now()}}}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := sql.Open("sqlite", "file:"+db.Path()+"?_pragma=busy_timeout(5000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	insert := func(tool string) {
+		t.Helper()
+		if _, err := r.Exec(`INSERT INTO approvals (approval_id, tool, scope, granted_by, granted_at) VALUES (?, ?, 'always', 'user', 1)`, "x-"+tool, tool); err != nil {
+			t.Fatal(err)
+		}
+	}
+	insert("local.shell")
+	foreign, err := db.Foreign(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	sys := actor.NewActorSystem()
+	var pid *actor.PID
+	g := NewAlways(func(m any) { sys.Root.Send(pid, m) })
+	if err := g.Load(t.Context(), db); err != nil {
+		t.Fatal(err)
+	}
+	if !g.Allowed("mem.add") || g.Allowed("local.shell") {
+		t.Errorf("Allowed(mem.add, local.shell) = %v, %v; want true, false", g.Allowed("mem.add"), g.Allowed("local.shell"))
+	}
+	pid = Spawn(sys.Root, Options{DB: db, Logger: slog.New(slog.DiscardHandler), Always: g, Foreign: foreign})
+	t.Cleanup(func() { sys.Root.PoisonFuture(pid).Wait() })
+
+	type mark struct{}
+	heard := make(chan any, 16)
+	watcher := sys.Root.Spawn(actor.PropsFromFunc(func(c actor.Context) {
+		switch m := c.Message().(type) {
+		case *LogTampered, mark:
+			heard <- m
+		}
+	}))
+	// next is what the watcher heard up to now (a mark sent after the
+	// store actor answered a SyncLog comes after anything it sent).
+	next := func() []string {
+		t.Helper()
+		if _, err := sys.Root.RequestFuture(pid, &SyncLog{}, 30*time.Second).Result(); err != nil {
+			t.Fatal(err)
+		}
+		sys.Root.Send(watcher, mark{})
+		var got []string
+		for {
+			select {
+			case m := <-heard:
+				lt, ok := m.(*LogTampered)
+				if !ok {
+					return got
+				}
+				for _, row := range lt.Rows {
+					got = append(got, row.Tool)
+				}
+				if !strings.Contains(lt.Text(), "Deckhand did not write") {
+					t.Errorf("LogTampered.Text() = %q", lt.Text())
+				}
+			case <-time.After(30 * time.Second):
+				t.Fatal("the watcher heard nothing")
+			}
+		}
+	}
+	sys.Root.Send(pid, &WatchLog{Watcher: watcher})
+	if got := next(); !slices.Equal(got, []string{"local.shell"}) {
+		t.Errorf("on watching: heard %v, want [local.shell]", got)
+	}
+	insert("local.exec")
+	sys.Root.Send(pid, &conversation.RunStarted{Conversation: "c", Run: "r1", Model: "m"})
+	if got := next(); !slices.Equal(got, []string{"local.exec"}) {
+		t.Errorf("after a run start: heard %v, want [local.exec] alone", got)
+	}
+	sys.Root.Send(pid, &conversation.RunStarted{Conversation: "c", Run: "r2", Model: "m"})
+	if got := next(); len(got) != 0 {
+		t.Errorf("after another run start: heard %v again", got)
+	}
+	if g.Allowed("local.exec") || g.Allowed("local.shell") || !g.Allowed("mem.add") {
+		t.Errorf("after reloading: local.exec %v, local.shell %v, mem.add %v", g.Allowed("local.exec"), g.Allowed("local.shell"), g.Allowed("mem.add"))
+	}
 }

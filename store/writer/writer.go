@@ -48,6 +48,31 @@ type LogFailed struct {
 // LogRecovered says the log is written again, what waited included.
 type LogRecovered struct{}
 
+// LogTampered says the log holds grants or pins Deckhand did not write
+// (Rows, each ignored), or was signed with another key (OtherKey). A
+// watcher hears of each row once: when it starts watching (all found so
+// far), then of each new one when the grants are read again.
+type LogTampered struct {
+	Rows     []store.Foreign
+	OtherKey bool
+}
+
+// Text says it in plain words, for a warning line.
+func (m *LogTampered) Text() string {
+	var rows []string
+	for _, r := range m.Rows {
+		rows = append(rows, r.String())
+	}
+	text := ""
+	if m.OtherKey {
+		text = "the log was signed with another key than this install's (moved from another machine, or the key was lost): its grants and pins are not honoured. "
+	}
+	if len(rows) > 0 {
+		text += "The log holds rows Deckhand did not write, ignored: " + strings.Join(rows, "; ") + ". Something with write access to Deckhand's data wrote them: see deckhand approvals, and deckhand logs --verify"
+	}
+	return strings.TrimSpace(text)
+}
+
 // Internal messages of the store actor.
 type (
 	flushTick    struct{}
@@ -55,8 +80,9 @@ type (
 		err   error
 		batch *store.Batch
 	}
-	grantAlways struct{ tool, by, session string }
-	retryWrite  struct{}
+	grantAlways  struct{ tool, by, session string }
+	retryWrite   struct{}
+	foreignFound struct{ rows []store.Foreign }
 )
 
 // While the log cannot be written, what was not written is kept for the
@@ -106,6 +132,9 @@ type storeActor struct {
 	unwritten *store.Batch
 	dropped   int
 	watchers  []*actor.PID
+	// foreign are the rows of the log's gate Deckhand did not write,
+	// found so far (each told to the watchers once).
+	foreign []store.Foreign
 }
 
 type pendingDelta struct {
@@ -142,6 +171,9 @@ type Options struct {
 	Always *Always
 	// Cost prices a run's usage.
 	Cost store.CostFunc
+	// Foreign are the rows of the log's gate Deckhand did not write, as
+	// found at start (store.DB.Foreign): watchers hear of them at once.
+	Foreign []store.Foreign
 }
 
 // Spawn starts the store actor, the only writer of the log in this
@@ -154,7 +186,12 @@ type Options struct {
 // forever). What must survive Deckhand is in the log itself.
 func Spawn(root *actor.RootContext, o Options) *actor.PID {
 	return root.Spawn(actor.PropsFromProducer(func() actor.Actor {
-		return newStoreActor(o.DB, o.Logger, o.Secrets, o.MaxOutputBytes, o.Always, o.Cost)
+		a := newStoreActor(o.DB, o.Logger, o.Secrets, o.MaxOutputBytes, o.Always, o.Cost)
+		a.foreign = slices.Clone(o.Foreign)
+		for _, r := range a.foreign {
+			a.log.Warn("the log holds a row Deckhand did not write; it is ignored", "table", r.Table, "tool", r.Tool)
+		}
+		return a
 	}, actor.WithGuardian(servers.Resume)))
 }
 
@@ -178,6 +215,7 @@ func (a *storeActor) Receive(c actor.Context) {
 		go func() {
 			defer a.flushed.Done()
 			a.closeDeadRuns()
+			a.findForeign(root, self)
 			for {
 				select {
 				case b, ok := <-a.writes:
@@ -190,6 +228,7 @@ func (a *storeActor) Receive(c actor.Context) {
 					select {
 					case <-a.reload:
 						a.refreshGrants()
+						a.findForeign(root, self)
 					default:
 					}
 					ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -198,6 +237,7 @@ func (a *storeActor) Receive(c actor.Context) {
 					root.Send(self, &batchWritten{err: err, batch: b})
 				case <-a.reload:
 					a.refreshGrants()
+					a.findForeign(root, self)
 				}
 			}
 		}()
@@ -235,6 +275,26 @@ func (a *storeActor) Receive(c actor.Context) {
 		}
 		if a.failing != nil {
 			c.Send(m.Watcher, &LogFailed{Err: a.failing, Unsaved: a.unsavedRows(), Dropped: a.dropped})
+		}
+		if len(a.foreign) > 0 || a.db.KeyMismatch() {
+			c.Send(m.Watcher, &LogTampered{Rows: slices.Clone(a.foreign), OtherKey: a.db.KeyMismatch()})
+		}
+	case *foreignFound:
+		var fresh []store.Foreign
+		for _, r := range m.rows {
+			if !slices.Contains(a.foreign, r) {
+				fresh = append(fresh, r)
+				a.foreign = append(a.foreign, r)
+			}
+		}
+		if len(fresh) == 0 {
+			return
+		}
+		for _, r := range fresh {
+			a.log.Warn("the log holds a row Deckhand did not write; it is ignored", "table", r.Table, "tool", r.Tool)
+		}
+		for _, w := range a.watchers {
+			c.Send(w, &LogTampered{Rows: fresh})
 		}
 	case *retryWrite:
 		a.flush(c)
@@ -552,6 +612,21 @@ func (a *storeActor) refreshGrants() {
 	defer cancel()
 	if err := a.always.Load(ctx, a.db); err != nil {
 		a.log.Warn("reading the grants", "err", err)
+	}
+}
+
+// findForeign looks for grants and pins Deckhand did not write, and tells
+// the actor what it found. It runs in the writer goroutine.
+func (a *storeActor) findForeign(root *actor.RootContext, self *actor.PID) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	rows, err := a.db.Foreign(ctx)
+	if err != nil {
+		a.log.Warn("checking the log's grants and pins", "err", err)
+		return
+	}
+	if len(rows) > 0 {
+		root.Send(self, &foreignFound{rows: rows})
 	}
 }
 

@@ -1,0 +1,238 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// raw opens path as another program would: plain SQL, no key.
+func raw(t *testing.T, path string) *sql.DB {
+	t.Helper()
+	r, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(5000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
+}
+
+func sqlExec(t *testing.T, r *sql.DB, q string, args ...any) {
+	t.Helper()
+	if _, err := r.ExecContext(context.Background(), q, args...); err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+}
+
+// A grant or pin Deckhand wrote counts; a row inserted by another program
+// (no signature, or a signature copied from another row), or a signed row
+// edited, does not: Grants marks it Foreign, Granted and Pins leave it out,
+// Foreign lists it.
+func TestForeignRowsIgnored(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "log.db")
+	db := open(t, path)
+	ctx := t.Context()
+	now := time.UnixMilli(1_800_000_000_000)
+	if err := db.Write(ctx, &Batch{
+		Grants: []Grant{{ID: "g1", Tool: "fs.read", Scope: "always", By: "user", Time: now}, {ID: "g2", Tool: "fs.list", Scope: "always", By: "user", Time: now}},
+		Pins:   []Pin{{Tool: "fs.read", Hash: "h1", Definition: json.RawMessage(`{"name":"read"}`), Time: now}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	r := raw(t, path)
+	sqlExec(t, r, `INSERT INTO approvals (approval_id, tool, scope, granted_by, granted_at) VALUES ('evil', 'local.shell', 'always', 'user', 1)`)
+	sqlExec(t, r, `INSERT INTO approvals (approval_id, tool, scope, granted_by, granted_at, sig) SELECT 'copy', 'local.exec', scope, granted_by, granted_at, sig FROM approvals WHERE tool = 'fs.read'`)
+	sqlExec(t, r, `UPDATE approvals SET scope = 'always', granted_by = 'someone' WHERE tool = 'fs.list'`)
+	sqlExec(t, r, `INSERT INTO tool_pins (tool, hash, definition, pinned_at) VALUES ('evil.tool', 'h', '{}', 1)`)
+	sqlExec(t, r, `UPDATE tool_pins SET hash = 'h-new' WHERE tool = 'fs.read'`)
+
+	grants, err := db.Grants(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	foreign := map[string]bool{}
+	for _, g := range grants {
+		foreign[g.Tool] = g.Foreign
+	}
+	want := map[string]bool{"fs.read": false, "fs.list": true, "local.shell": true, "local.exec": true}
+	for tool, f := range want {
+		if foreign[tool] != f {
+			t.Errorf("Grants(): %s Foreign = %v, want %v", tool, foreign[tool], f)
+		}
+	}
+	for tool, f := range want {
+		if ok, err := db.Granted(ctx, tool); err != nil || ok == f {
+			t.Errorf("Granted(%s) = %v, %v, want %v", tool, ok, err, !f)
+		}
+	}
+	pins, err := db.Pins(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pins) != 0 {
+		t.Errorf("Pins() = %v, want none (one inserted, one edited)", pins)
+	}
+	got, err := db.Foreign(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range got {
+		names = append(names, f.Table+":"+f.Tool)
+	}
+	if w := []string{"approvals:fs.list", "approvals:local.exec", "approvals:local.shell", "tool_pins:evil.tool", "tool_pins:fs.read"}; !slices.Equal(names, w) {
+		t.Errorf("Foreign() = %v, want %v", names, w)
+	}
+	// Deckhand writing the grant again makes it its own.
+	if err := db.Write(ctx, &Batch{Grants: []Grant{{ID: "g3", Tool: "fs.list", Scope: "always", By: "user", Time: now}}}); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := db.Granted(ctx, "fs.list"); !ok {
+		t.Errorf("a grant Deckhand wrote over a foreign row does not count")
+	}
+}
+
+// A log from before signing (schema 5) is adopted once, at the migration:
+// its grants and pins count and its events chain; a row inserted after
+// that does not count, and another key sees nothing as Deckhand's.
+func TestAdoptOldLogOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.db")
+	r := raw(t, path)
+	for _, m := range migrations[:5] {
+		sqlExec(t, r, m)
+	}
+	sqlExec(t, r, `INSERT INTO sessions (session_id, created_at, updated_at) VALUES ('s', 1, 1)`)
+	sqlExec(t, r, `INSERT INTO events (event_id, session_id, ts, kind, data_json) VALUES ('e1', 's', 1, 'session.created', '{}'), ('e2', 's', 2, 'notice', '{"text":"hi"}')`)
+	sqlExec(t, r, `INSERT INTO approvals (approval_id, tool, scope, granted_by, granted_at) VALUES ('g', 'fs.read', 'always', 'user', 5)`)
+	sqlExec(t, r, `INSERT INTO tool_pins (tool, hash, definition, pinned_at) VALUES ('fs.read', 'h', '{}', 5)`)
+	sqlExec(t, r, `PRAGMA user_version = 5`)
+
+	key := []byte("0123456789abcdef0123456789abcdef")
+	db, err := OpenWith(t.Context(), path, Options{Key: key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := t.Context()
+	if ok, _ := db.Granted(ctx, "fs.read"); !ok {
+		t.Errorf("the old grant was not adopted")
+	}
+	if pins, _ := db.Pins(ctx); len(pins) != 1 {
+		t.Errorf("Pins() = %v, want the old pin adopted", pins)
+	}
+	if rep, err := db.Verify(ctx); err != nil || !rep.Intact() || rep.Events != 2 {
+		t.Errorf("Verify() after adopting = %+v, %v; want intact, 2 events", rep, err)
+	}
+	db.Close()
+	sqlExec(t, r, `INSERT INTO approvals (approval_id, tool, scope, granted_by, granted_at) VALUES ('evil', 'local.shell', 'always', 'user', 6)`)
+	db, err = OpenWith(t.Context(), path, Options{Key: key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := db.Granted(ctx, "local.shell"); ok {
+		t.Errorf("a row inserted after signing started counts")
+	}
+	db.Close()
+	other, err := OpenWith(t.Context(), path, Options{Key: []byte("another key, not this install's")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if rep, _ := other.Verify(ctx); !other.KeyMismatch() || !rep.OtherKey || rep.Intact() {
+		t.Errorf("another key: KeyMismatch %v, Verify %+v; want the mismatch said", other.KeyMismatch(), rep)
+	}
+	if ok, _ := other.Granted(ctx, "fs.read"); ok {
+		t.Errorf("a grant counts under another key")
+	}
+}
+
+// Verify finds an edited, a deleted and an inserted event, each where it
+// is, and a last event taken off the end; an intact log passes; a session
+// deleted by Deckhand leaves no break.
+func TestChainVerify(t *testing.T) {
+	t0 := time.UnixMilli(1_800_000_000_000)
+	setup := func(t *testing.T) (*DB, *sql.DB) {
+		path := filepath.Join(t.TempDir(), "log.db")
+		db := open(t, path)
+		var events []Event
+		for i := 1; i <= 6; i++ {
+			events = append(events, Event{ID: fmt.Sprintf("e%d", i), SessionID: "s", Time: t0.Add(time.Duration(i) * time.Millisecond),
+				Kind: KindNotice, Data: json.RawMessage(fmt.Sprintf(`{"text":"line %d"}`, i))})
+		}
+		events = append(events, Event{ID: "srv1", Time: t0, Kind: KindCapabilityGranted, Data: json.RawMessage(`{}`)})
+		if err := db.Write(t.Context(), &Batch{NewSessions: []NewSession{{ID: "s", Time: t0}, {ID: "gone", Time: t0}}, Events: events[:3]}); err != nil {
+			t.Fatal(err)
+		}
+		// A second batch chains on to the first.
+		if err := db.Write(t.Context(), &Batch{Events: append(events[3:], Event{ID: "g1", SessionID: "gone", Time: t0, Kind: KindNotice, Data: json.RawMessage(`{}`)})}); err != nil {
+			t.Fatal(err)
+		}
+		return db, raw(t, db.Path())
+	}
+	cases := []struct {
+		name   string
+		tamper string
+		want   []string // Break.String()s
+	}{
+		{"intact", ``, nil},
+		{"edited", `UPDATE events SET data_json = '{"text":"my bank password is 1234"}' WHERE event_id = 'e3'`,
+			[]string{"session s: event e3 (place 3, notice): edited: its content does not match its hash"}},
+		{"deleted", `DELETE FROM events WHERE event_id = 'e4'`,
+			[]string{"session s: place 4: event 4 is missing (deleted)"}},
+		{"inserted", `INSERT INTO events (event_id, session_id, ts, kind, data_json) VALUES ('x1', 's', 1800000000002, 'approval.granted', '{}')`,
+			[]string{"session s: event x1 (approval.granted): inserted: it has no place in the chain (not written by Deckhand)"}},
+		{"inserted with a place", `INSERT INTO events (event_id, session_id, ts, kind, data_json, chain_seq, chain_hash) SELECT 'x2', 's', ts, kind, data_json, chain_seq, chain_hash FROM events WHERE event_id = 'e2'`,
+			[]string{"session s: event x2 (place 2, notice): inserted: a second event at this place (not written by Deckhand)"}},
+		{"appended", `INSERT INTO events (event_id, session_id, ts, kind, data_json, chain_seq, chain_hash) VALUES ('x3', 's', 1800000000009, 'notice', '{}', 7, 'ab')`,
+			[]string{"session s: event x3 (place 7, notice): inserted: after the last event Deckhand wrote (place 6)"}},
+		{"last deleted", `DELETE FROM events WHERE event_id = 'e6'`,
+			[]string{"session s: place 6: event 6, the last Deckhand wrote, is missing (deleted)"}},
+		{"moved", `UPDATE events SET session_id = NULL WHERE event_id = 'e5'`,
+			[]string{"the servers' events: event e5 (place 5, notice): inserted: after the last event Deckhand wrote (place 1)", "session s: place 5: event 5 is missing (deleted)"}},
+		{"servers' event edited", `UPDATE events SET kind = 'capability.denied' WHERE event_id = 'srv1'`,
+			[]string{"the servers' events: event srv1 (place 1, capability.denied): edited: its content does not match its hash"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			db, r := setup(t)
+			if c.tamper != "" {
+				sqlExec(t, r, c.tamper)
+			}
+			rep, err := db.Verify(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, b := range rep.Breaks {
+				got = append(got, b.String())
+			}
+			if !slices.Equal(got, c.want) {
+				t.Errorf("Verify() breaks =\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(c.want, "\n  "))
+			}
+			if rep.Intact() != (c.want == nil) || rep.Events == 0 {
+				t.Errorf("Verify() = %+v", rep)
+			}
+			s, err := db.VerifySession(t.Context(), "s")
+			if err != nil || (len(s) == 0) != (c.want == nil || c.name == "servers' event edited") {
+				t.Errorf("VerifySession(s) = %v, %v", s, err)
+			}
+		})
+	}
+	t.Run("session deleted by Deckhand", func(t *testing.T) {
+		db, _ := setup(t)
+		if err := db.DeleteSession(t.Context(), "gone"); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.Write(t.Context(), &Batch{Events: []Event{{ID: "e7", SessionID: "s", Time: t0.Add(time.Second), Kind: KindNotice, Data: json.RawMessage(`{}`)}}}); err != nil {
+			t.Fatal(err)
+		}
+		if rep, err := db.Verify(t.Context()); err != nil || !rep.Intact() {
+			t.Errorf("Verify() = %+v, %v; want intact", rep, err)
+		}
+	})
+}

@@ -80,6 +80,14 @@ func runChat(ctx context.Context, e *env, args []string) error {
 		if opts, recap, err = resumeOptions(ctx, db, *resume); err != nil {
 			return err
 		}
+		// What the model is given back from a tampered record says so.
+		breaks, err := db.VerifySession(ctx, opts.ID)
+		if err != nil {
+			return err
+		}
+		if len(breaks) > 0 {
+			fmt.Fprintf(e.stderr, "deckhand: warning: %s\n", clean.Line(tamperedText(breaks)))
+		}
 	}
 	// A broken server delays nobody: servers get a short grace (most local
 	// ones are ready within it), then the conversation offers the tools of
@@ -140,13 +148,7 @@ func resumeOptions(ctx context.Context, db *store.DB, id string) (conversation.C
 	history := opts.History
 	var b strings.Builder
 	fmt.Fprintf(&b, "Resuming %q (%d runs, last active %s)\n", s.Title, s.Runs, s.Updated.Local().Format("2006-01-02 15:04"))
-	breaks, err := db.VerifySession(ctx, s.ID)
-	if err != nil {
-		return conversation.ConversationOptions{}, "", err
-	}
-	if len(breaks) > 0 {
-		fmt.Fprintf(&b, "  WARNING: %s\n", tamperedText(breaks))
-	}
+
 	// The last exchange, so the person knows where they are.
 	for i := len(history) - 1; i >= 0; i-- {
 		if history[i].Role == "user" {

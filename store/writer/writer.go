@@ -189,7 +189,7 @@ func Spawn(root *actor.RootContext, o Options) *actor.PID {
 		a := newStoreActor(o.DB, o.Logger, o.Secrets, o.MaxOutputBytes, o.Always, o.Cost)
 		a.foreign = slices.Clone(o.Foreign)
 		for _, r := range a.foreign {
-			a.log.Warn("the log holds a row Deckhand did not write; it is ignored", "table", r.Table, "tool", r.Tool)
+			a.log.Info("the log holds a row Deckhand did not write; it is ignored", "table", r.Table, "tool", r.Tool)
 		}
 		return a
 	}, actor.WithGuardian(servers.Resume)))
@@ -291,7 +291,7 @@ func (a *storeActor) Receive(c actor.Context) {
 			return
 		}
 		for _, r := range fresh {
-			a.log.Warn("the log holds a row Deckhand did not write; it is ignored", "table", r.Table, "tool", r.Tool)
+			a.log.Info("the log holds a row Deckhand did not write; it is ignored", "table", r.Table, "tool", r.Tool)
 		}
 		for _, w := range a.watchers {
 			c.Send(w, &LogTampered{Rows: fresh})

@@ -417,3 +417,121 @@ func TestOrphansDieWithDeckhand(t *testing.T) {
 		})
 	}
 }
+
+// Deckhand's own log is out of a sandboxed server's reach, and a grant
+// Deckhand did not write opens nothing: as an unprivileged account in a
+// real session, a real chat first leaves a secret in the log
+// (~/.local/share/deckhand/deckhand.db); then a server with read = ["~"]
+// and cwd = "~", and one with write = ["~"] and network = false, try to
+// read it out of the log and to plant an "always allow" for local.shell.
+// Neither gets to the log. The positive control, the same probe as a
+// server with sandbox = "off", reads the secret and plants the row; the
+// next chat --approve ask still asks (with no terminal, a deny), runs no
+// shell, and says the row was not written by Deckhand, as deckhand
+// approvals does.
+func TestOwnLogOutOfReach(t *testing.T) {
+	s := newEscapeSession(t)
+	marker := fmt.Sprintf("my bank password is %d-%d", rand.Int64(), rand.Int64())
+	os.MkdirAll(filepath.Join(s.home, "Deckhand"), 0o755)
+	model := testutil.NewModelServer(t,
+		testutil.ModelResponse{Body: testutil.TextChunks("Noted.")},
+		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "a", Name: "local__shell", Arguments: `{"command":"echo pwned > pwned"}`})},
+		testutil.ModelResponse{Body: testutil.TextChunks("done")},
+	)
+	s.writeHome(".config/deckhand/config.toml", fmt.Sprintf(`
+[model]
+base_url = %[1]q
+name = "scripted"
+
+[policy]
+allow_exec = true
+
+[mcp.servers.reader]
+command = %[2]q
+args = ["serve"]
+read = ["~"]
+cwd = "~"
+
+[mcp.servers.writer]
+command = %[2]q
+args = ["serve"]
+write = ["~"]
+network = false
+
+[mcp.servers.loose]
+command = %[2]q
+args = ["serve"]
+sandbox = "off"
+
+[tools]
+enabled = true
+`, model.URL, s.escape))
+	call := func(alias string) string {
+		return fmt.Sprintf("echo '=== %s'; %s mcp call %s.ownlog '{\"marker\":%q}' 2>&1", alias, s.bin, alias, marker)
+	}
+	out := s.run(strings.Join([]string{
+		fmt.Sprintf("%s chat -p %q </dev/null >/dev/null 2>&1 || echo 'the first chat failed'", s.bin, marker),
+		fmt.Sprintf("echo '=== stored'; grep -c %q ~/.local/share/deckhand/deckhand.db ~/.local/share/deckhand/deckhand.db-wal", marker),
+		call("reader"), call("writer"), call("loose"),
+		fmt.Sprintf("echo '=== ask'; %s chat -p go --approve ask </dev/null 2>&1", s.bin),
+		"echo '=== pwned'; ls ~/Deckhand/pwned 2>&1",
+		fmt.Sprintf("echo '=== approvals'; %s approvals list 2>&1", s.bin),
+		"echo '=== end'",
+	}, "\n"))
+	t.Logf("session output:\n%s", out)
+	section := func(name string) string {
+		_, rest, ok := strings.Cut(out, "=== "+name+"\n")
+		if !ok {
+			t.Fatalf("no %s section in the output", name)
+		}
+		text, _, _ := strings.Cut(rest, "\n=== ")
+		return text
+	}
+	if strings.Contains(section("stored"), ":0\n") && !strings.Contains(section("stored"), ":1") || strings.Contains(out, "the first chat failed") {
+		t.Fatalf("the first chat did not leave the marker in the log:\n%s", section("stored"))
+	}
+	probe := func(name string) map[string]struct {
+		Escaped bool   `json:"escaped"`
+		Detail  string `json:"detail"`
+	} {
+		text := section(name)
+		loc := regexp.MustCompile(`\{\s*"ownlog-`).FindStringIndex(text)
+		if loc == nil {
+			t.Fatalf("%s: no report:\n%s", name, text)
+		}
+		var f map[string]struct {
+			Escaped bool   `json:"escaped"`
+			Detail  string `json:"detail"`
+		}
+		if err := json.NewDecoder(strings.NewReader(text[loc[0]:])).Decode(&f); err != nil {
+			t.Fatalf("%s: %v in %s", name, err, text)
+		}
+		return f
+	}
+	for _, name := range []string{"reader", "writer"} {
+		for p, r := range probe(name) {
+			if r.Escaped {
+				t.Errorf("%s got to Deckhand's log through %s: %s", name, p, r.Detail)
+			}
+		}
+	}
+	loose := probe("loose")
+	for _, p := range []string{"ownlog-read", "ownlog-write"} {
+		if !loose[p].Escaped {
+			t.Errorf("control: the unconfined server's %s did not get to the log (%s), so the test shows nothing", p, loose[p].Detail)
+		}
+	}
+	ask := section("ask")
+	if !strings.Contains(ask, "local.shell denied: no terminal to ask for approval") {
+		t.Errorf("chat --approve ask did not ask for local.shell (the planted grant was honoured?):\n%s", ask)
+	}
+	if !strings.Contains(ask, "Deckhand did not write") || !strings.Contains(ask, "always-allow grant for local.shell") {
+		t.Errorf("chat did not say the log holds a grant Deckhand did not write:\n%s", ask)
+	}
+	if !strings.Contains(section("pwned"), "No such file") {
+		t.Errorf("the shell ran: %s", section("pwned"))
+	}
+	if a := section("approvals"); !strings.Contains(a, "local.shell") || !strings.Contains(a, "not written by Deckhand") {
+		t.Errorf("approvals list does not mark the planted row:\n%s", a)
+	}
+}

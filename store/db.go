@@ -1,7 +1,10 @@
 // Package store owns Deckhand's local log: one SQLite file (modernc.org/sqlite,
 // no cgo) in WAL mode with sessions, runs, an append-only events table, and
 // the "always allow" grants. Schema versions live in PRAGMA user_version and
-// are migrated at open; a file from a newer Deckhand is refused.
+// are migrated at open; a file from a newer Deckhand is refused. Grants and
+// pins are signed, and events chained, under this install's log key
+// (sign.go, chain.go): a row Deckhand did not write never counts, and Verify
+// finds where a chain was changed.
 //
 // Reads (lists, timelines, resume) go straight to the database from any
 // goroutine. Writes come from one place per process, the store actor, which

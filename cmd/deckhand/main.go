@@ -142,7 +142,7 @@ func commands() []command {
 		{name: "window", summary: "open Deckhand's window (what plain deckhand does on a desktop)", run: runWindow},
 		{name: "chat", summary: "chat with the model in the terminal; -p PROMPT for one answer", run: runChat},
 		{name: "sessions", summary: "past sessions: title, last activity, runs, tokens and cost", run: runSessions},
-		{name: "logs", summary: "what happened in a session or a run, as a timeline", run: runLogs},
+		{name: "logs", summary: "what happened in a session or a run, as a timeline; --verify checks the log's chain", run: runLogs},
 		{name: "approvals", summary: "the \"always allow\" grants: list, revoke", run: runApprovals},
 		{name: "mcp", summary: "inspect and call MCP servers: list, tools, tool, call, connect", run: runMCP},
 		{name: "doctor", summary: "check the config and every server, and say what to fix", run: runDoctor},

@@ -62,6 +62,9 @@ type (
 		events []store.Event
 		err    error
 		reopen bool // a conversation that failed, read back to go on
+		// breaks: where the session's record was changed outside
+		// Deckhand (store.VerifySession).
+		breaks []store.Break
 	}
 	serverCommandFailed struct{ err error }
 	// bridgeDo runs f in the bridge (tests: a message that panics).

@@ -54,7 +54,11 @@ func (b *bridge) open(c actor.Context, id string) {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		events, err := db.Events(ctx, store.Filter{SessionID: id})
-		root.Send(self, &sessionLoaded{id: id, events: events, err: err})
+		var breaks []store.Break
+		if err == nil {
+			breaks, err = db.VerifySession(ctx, id)
+		}
+		root.Send(self, &sessionLoaded{id: id, events: events, err: err, breaks: breaks})
 	}()
 }
 
@@ -82,6 +86,9 @@ func (b *bridge) opened(c actor.Context, m *sessionLoaded) {
 		if s.ID == m.id {
 			cs.title, cs.usage = s.Title, s.Usage
 		}
+	}
+	if len(m.breaks) > 0 {
+		cs.tr.Note("Warning: "+store.Tampered(m.breaks)+".", true)
 	}
 	b.convs[m.id] = cs
 	c.Request(b.sys.Conversations, &conversation.StartConversation{Options: opts})

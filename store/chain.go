@@ -341,3 +341,14 @@ func (db *DB) verifyChain(ctx context.Context, chain string) ([]Break, int, erro
 }
 
 func hmacEqual(a, b string) bool { return hmac.Equal([]byte(a), []byte(b)) }
+
+// Tampered says, for a person, that a session's record was changed
+// outside Deckhand and where first (breaks from VerifySession, at least
+// one).
+func Tampered(breaks []Break) string {
+	more := ""
+	if len(breaks) > 1 {
+		more = fmt.Sprintf(" (and %d more)", len(breaks)-1)
+	}
+	return fmt.Sprintf("this session's record was changed outside Deckhand: %s%s; deckhand logs --verify checks the whole log", breaks[0], more)
+}

@@ -86,7 +86,7 @@ func runChat(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		if len(breaks) > 0 {
-			fmt.Fprintf(e.stderr, "deckhand: warning: %s\n", clean.Line(tamperedText(breaks)))
+			fmt.Fprintf(e.stderr, "deckhand: warning: %s\n", clean.Line(store.Tampered(breaks)))
 		}
 	}
 	// A broken server delays nobody: servers get a short grace (most local

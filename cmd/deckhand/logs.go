@@ -64,7 +64,7 @@ func runLogs(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		if len(breaks) > 0 {
-			defer fmt.Fprintf(e.stderr, "warning: %s\n", tamperedText(breaks))
+			defer fmt.Fprintf(e.stderr, "warning: %s\n", store.Tampered(breaks))
 		}
 	}
 	p := &timeline{w: e.stdout, json: *asJSON, showRun: filter.SessionID != ""}
@@ -178,16 +178,6 @@ func btoi(b bool) int {
 		return 1
 	}
 	return 0
-}
-
-// tamperedText says that a session's record was changed outside Deckhand,
-// and where first.
-func tamperedText(breaks []store.Break) string {
-	more := ""
-	if len(breaks) > 1 {
-		more = fmt.Sprintf(" (and %d more)", len(breaks)-1)
-	}
-	return fmt.Sprintf("this session's record was changed outside Deckhand: %s%s; deckhand logs --verify checks the whole log", breaks[0], more)
 }
 
 // verifyLog checks the whole log's chains and signatures (deckhand logs

@@ -162,6 +162,7 @@ func buildPlan(spec *Spec, dir string, unixSockets []string) (*plan, error) {
 		} else {
 			kept = append(kept, mountEntry{Path: real, Kind: mountCover})
 		}
+		kept = append(kept, pinAncestors(kept, real)...)
 	}
 	// Granted sockets are bound where they are; every other socket of the
 	// host inside what is shown is covered with an empty file.
@@ -249,6 +250,33 @@ func buildPlan(spec *Spec, dir string, unixSockets []string) (*plan, error) {
 	}
 	p.Dir = dir
 	return p, nil
+}
+
+// pinAncestors are the binds that keep a hidden place where it is: in a
+// folder the program may write, it could otherwise rename a folder above
+// the hidden one (not itself a mount point, so the kernel lets it move,
+// the hiding mount with it) and put a folder of its own in its place,
+// which Deckhand would then read as its own (a config, a log, a key
+// file). Each folder between the writable bind that shows the place and
+// the place is bound onto itself, and a mount point cannot be renamed
+// (EBUSY). A place shown read-only needs none.
+func pinAncestors(kept []mountEntry, real string) []mountEntry {
+	holder := ""
+	for _, k := range kept {
+		if (k.Kind == mountRW || k.Kind == mountRO) && k.Path != real && within(real, k.Path) && len(k.Path) > len(holder) {
+			holder = k.Path
+		}
+	}
+	if holder == "" || !slices.ContainsFunc(kept, func(k mountEntry) bool { return k.Path == holder && k.Kind == mountRW }) {
+		return nil
+	}
+	var out []mountEntry
+	for dir := filepath.Dir(real); dir != holder && within(dir, holder); dir = filepath.Dir(dir) {
+		if !slices.ContainsFunc(kept, func(k mountEntry) bool { return k.Path == dir }) {
+			out = append(out, mountEntry{Path: dir, Kind: mountRW, Src: dir, Dir: true})
+		}
+	}
+	return out
 }
 
 // resolve follows path's symlinks component by component, as the kernel

@@ -170,3 +170,40 @@ func readAll(f *os.File) (string, error) {
 	_, err := b.ReadFrom(f)
 	return b.String(), err
 }
+
+// A hidden place inside a folder the program may write stays where it is:
+// the folders above it cannot be renamed (which would move the hiding
+// mount with them and let the program put a folder of its own where
+// Deckhand looks for its log or config), while other folders can.
+func TestHiddenPlaceCannotBeMoved(t *testing.T) {
+	requireSandbox(t)
+	root := t.TempDir()
+	hidden := filepath.Join(root, ".local", "share", "deckhand")
+	other := filepath.Join(root, "notes")
+	for _, d := range []string{hidden, other} {
+		os.MkdirAll(d, 0o755)
+	}
+	os.WriteFile(filepath.Join(hidden, "deckhand.db"), []byte("the log"), 0o600)
+	spec := &Spec{Read: systemDirs, Write: []string{root}, Hide: []string{hidden}}
+	out, err := shell(t, spec, root, `
+cat `+hidden+`/deckhand.db 2>/dev/null && echo read-hidden
+mv `+root+`/.local `+root+`/.local-moved 2>/dev/null && echo moved-local
+mv `+root+`/.local/share `+root+`/.local/share-moved 2>/dev/null && echo moved-share
+mv `+hidden+` `+root+`/.local/share/moved 2>/dev/null && echo moved-hidden
+mv `+other+` `+root+`/notes-moved && echo moved-other
+`)
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	for _, bad := range []string{"read-hidden", "moved-local", "moved-share", "moved-hidden"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("confined program could: %s\n%s", bad, out)
+		}
+	}
+	if !strings.Contains(out, "moved-other") {
+		t.Errorf("a folder with nothing hidden inside could not be renamed (the test shows nothing):\n%s", out)
+	}
+	if data, err := os.ReadFile(filepath.Join(hidden, "deckhand.db")); err != nil || string(data) != "the log" {
+		t.Errorf("the hidden file after the run: %q, %v", data, err)
+	}
+}

@@ -423,7 +423,8 @@ func TestOrphansDieWithDeckhand(t *testing.T) {
 // real session, a real chat first leaves a secret in the log
 // (~/.local/share/deckhand/deckhand.db); then a server with read = ["~"]
 // and cwd = "~", and one with write = ["~"] and network = false, try to
-// read it out of the log and to plant an "always allow" for local.shell.
+// read it out of the log, to plant an "always allow" for local.shell, and
+// to rename a folder above the log or the config (to put its own there).
 // Neither gets to the log. The positive control, the same probe as a
 // server with sandbox = "off", reads the secret and plants the row; the
 // next chat --approve ask still asks (with no terminal, a deny), runs no
@@ -516,7 +517,7 @@ enabled = true
 		}
 	}
 	loose := probe("loose")
-	for _, p := range []string{"ownlog-read", "ownlog-write"} {
+	for _, p := range []string{"ownlog-read", "ownlog-write", "ownlog-swap"} {
 		if !loose[p].Escaped {
 			t.Errorf("control: the unconfined server's %s did not get to the log (%s), so the test shows nothing", p, loose[p].Detail)
 		}

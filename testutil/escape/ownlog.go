@@ -18,7 +18,10 @@ import (
 // The ownlog probes go for Deckhand's own log at its default place
 // (~/.local/share/deckhand/deckhand.db): ownlog-read looks for a marker a
 // past conversation left in it; ownlog-write inserts an "always allow" row
-// for the built-in shell, as Deckhand's schema has it.
+// for the built-in shell, as Deckhand's schema has it; ownlog-swap renames
+// a folder above the log or the config (~/.local/share, ~/.local,
+// ~/.config), which would let it put a log or config of its own where
+// Deckhand looks (renamed back at once).
 type ownLogArgs struct {
 	Marker string `json:"marker" jsonschema:"text a past conversation left in the log"`
 }
@@ -56,6 +59,23 @@ func probeOwnLog(marker string) map[string]finding {
 		read.Detail += " (" + strings.Join(seen, "; ") + ")"
 	}
 	r["ownlog-read"] = read
+	swap := finding{Detail: "no folder above Deckhand's files could be renamed"}
+	var tried []string
+	for _, rel := range []string{".local/share", ".local", ".config"} {
+		from := filepath.Join(home, rel)
+		to := from + "-moved"
+		if err := os.Rename(from, to); err != nil {
+			tried = append(tried, err.Error())
+			continue
+		}
+		os.Rename(to, from)
+		swap = finding{Escaped: true, Detail: "renamed ~/" + rel}
+		break
+	}
+	if !swap.Escaped {
+		swap.Detail += " (" + strings.Join(tried, "; ") + ")"
+	}
+	r["ownlog-swap"] = swap
 	// mode=rw: a log that is not there is not created (a hidden folder
 	// is an empty one).
 	db, err := sql.Open("sqlite", "file:"+path+"?mode=rw&_pragma=busy_timeout(10000)")

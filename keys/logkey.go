@@ -30,9 +30,18 @@ const LogKeyFile = "log.key"
 // recommendation: at least the hash's size).
 const logKeySize = 32
 
-// LogKey is this install's log key, and where it is kept (Keyring or
-// File); dataDir is Deckhand's data folder. The first call makes it.
-func LogKey(dataDir string) ([]byte, Source, error) {
+// LogKey is this install's log key, where it is kept (Keyring or File),
+// and whether this call made it (the first of this install); dataDir is
+// Deckhand's data folder.
+func LogKey(dataDir string) ([]byte, Source, bool, error) {
+	key, src, made, err := logKey(dataDir)
+	if err != nil {
+		return nil, None, false, err
+	}
+	return key, src, made, nil
+}
+
+func logKey(dataDir string) ([]byte, Source, bool, error) {
 	file := filepath.Join(dataDir, LogKeyFile)
 	var stored string
 	err := call(func() error {
@@ -44,14 +53,14 @@ func LogKey(dataDir string) ([]byte, Source, error) {
 	case err == nil:
 		key, derr := hex.DecodeString(strings.TrimSpace(stored))
 		if derr == nil && len(key) == logKeySize {
-			return key, Keyring, nil
+			return key, Keyring, false, nil
 		}
-		return nil, None, fmt.Errorf("the keyring's %q entry of service %q is not a log key (64 hex digits): delete it for a new one (the log's grants and pins then count as not written by Deckhand)", LogKeyAccount, Service)
+		return nil, None, false, fmt.Errorf("the keyring's %q entry of service %q is not a log key (64 hex digits): delete it for a new one (the log's grants and pins then count as not written by Deckhand)", LogKeyAccount, Service)
 	case errors.Is(err, keyring.ErrNotFound):
 		if key, ferr := readLogKey(file); ferr == nil {
-			return key, File, nil
+			return key, File, false, nil
 		} else if !errors.Is(ferr, os.ErrNotExist) {
-			return nil, None, ferr
+			return nil, None, false, ferr
 		}
 		key := make([]byte, logKeySize)
 		rand.Read(key)
@@ -59,20 +68,22 @@ func LogKey(dataDir string) ([]byte, Source, error) {
 		if serr == nil {
 			// Two processes making it at once: the one the keyring kept.
 			if again, gerr := getLogKey(); gerr == nil {
-				return again, Keyring, nil
+				return again, Keyring, true, nil
 			}
-			return key, Keyring, nil
+			return key, Keyring, true, nil
 		}
 	}
 	// No keyring, a locked one, or one that fails: the key file.
 	key, err := readLogKey(file)
+	made := false
 	if errors.Is(err, os.ErrNotExist) {
 		key, err = makeLogKey(file)
+		made = err == nil
 	}
 	if err != nil {
-		return nil, None, err
+		return nil, None, false, err
 	}
-	return key, File, nil
+	return key, File, made, nil
 }
 
 func getLogKey() ([]byte, error) {

@@ -34,6 +34,8 @@ type DB struct {
 	key  []byte // the log key: signs grants and pins, chains events
 	// otherKey: the log was signed with another key than key.
 	otherKey bool
+	// adoptGrants: a migration to signing takes the grants too.
+	adoptGrants bool
 }
 
 // ErrNewerSchema is returned by Open for a file written by a newer Deckhand.
@@ -72,13 +74,13 @@ func OpenWith(ctx context.Context, path string, o Options) (*DB, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("creating the data directory: %w", err)
 	}
-	key := o.Key
+	key, adopt := o.Key, o.AdoptGrants
 	if key == nil {
 		def, err := DefaultPath()
 		if err != nil {
 			return nil, err
 		}
-		if key, _, err = keys.LogKey(filepath.Dir(def)); err != nil {
+		if key, _, adopt, err = keys.LogKey(filepath.Dir(def)); err != nil {
 			return nil, fmt.Errorf("finding the log's signing key: %w", err)
 		}
 	}
@@ -94,7 +96,7 @@ func OpenWith(ctx context.Context, path string, o Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
-	db := &DB{sql: sdb, path: path, key: key}
+	db := &DB{sql: sdb, path: path, key: key, adoptGrants: adopt}
 	// Two processes opening a new file at once race to switch it to WAL,
 	// and SQLite answers the loser "busy" without waiting: try again.
 	deadline := time.Now().Add(10 * time.Second)
@@ -282,7 +284,7 @@ func (db *DB) migrate(ctx context.Context) error {
 			return fmt.Errorf("migrating to schema version %d: %w", version+1, err)
 		}
 		if version+1 == 6 {
-			if err := db.adopt(ctx, tx); err != nil {
+			if err := db.adopt(ctx, tx, db.adoptGrants); err != nil {
 				tx.Rollback()
 				return fmt.Errorf("migrating to schema version 6 (signing what the log holds): %w", err)
 			}

@@ -22,17 +22,23 @@ import (
 // same key (see chain.go).
 //
 // A log from before signing (schema version 5 or older) is adopted once,
-// by the migration to version 6: its grants and pins are signed and its
-// events chained as they are, in the same transaction that starts
-// signing. Whatever was in the file before that first open by a signing
-// Deckhand is trusted as Deckhand's; every row written after it must be
-// signed.
+// by the migration to version 6, in the same transaction that starts
+// signing: its pins are signed and its events chained as they are; its
+// grants only when this install's key was made for this very open (the
+// first run of a Deckhand that signs: the upgrade). An old-format log met
+// later (a backup given with --db, or one put in place of the real log)
+// keeps its grants unsigned: listed as not written by Deckhand, never
+// honoured. Every row written after the migration must be signed.
 
 // Options configure OpenWith.
 type Options struct {
 	// Key is the log key (at least 16 bytes). Nil: this install's
 	// (keys.LogKey, found through the data folder).
 	Key []byte
+	// AdoptGrants: the migration to signing takes an older log's
+	// grants as Deckhand's. With Key nil it is set when this open made
+	// the install's key.
+	AdoptGrants bool
 }
 
 // mac is the hex HMAC-SHA256 of parts under the log key, each part
@@ -141,9 +147,10 @@ func boolDigit(b bool) string {
 }
 
 // adopt signs a log from before signing, once, inside the migration to
-// schema version 6 (see the package's signing note): every grant and pin
-// as it is, every event chained in the order it was written.
-func (db *DB) adopt(ctx context.Context, tx *sql.Tx) error {
+// schema version 6 (see the signing note): every pin (and, with grantsToo,
+// every grant) as it is, every event chained in the order it was
+// written.
+func (db *DB) adopt(ctx context.Context, tx *sql.Tx, grantsToo bool) error {
 	type grant struct {
 		id, tool, scope, by, session string
 		at                           int64
@@ -162,6 +169,9 @@ func (db *DB) adopt(ctx context.Context, tx *sql.Tx) error {
 		grants = append(grants, g)
 	}
 	rows.Close()
+	if !grantsToo {
+		grants = nil
+	}
 	for _, g := range grants {
 		if _, err := tx.ExecContext(ctx, `UPDATE approvals SET sig = ? WHERE approval_id = ?`, db.grantSig(g.tool, g.scope, g.by, g.session, g.at), g.id); err != nil {
 			return err

@@ -98,10 +98,9 @@ func TestForeignRowsIgnored(t *testing.T) {
 	}
 }
 
-// A log from before signing (schema 5) is adopted once, at the migration:
-// its grants and pins count and its events chain; a row inserted after
-// that does not count, and another key sees nothing as Deckhand's.
-func TestAdoptOldLogOnce(t *testing.T) {
+// oldLog writes a log of schema 5 (before signing) with a session of two
+// events, a grant for fs.read and its pin.
+func oldLog(t *testing.T) string {
 	path := filepath.Join(t.TempDir(), "old.db")
 	r := raw(t, path)
 	for _, m := range migrations[:5] {
@@ -112,9 +111,18 @@ func TestAdoptOldLogOnce(t *testing.T) {
 	sqlExec(t, r, `INSERT INTO approvals (approval_id, tool, scope, granted_by, granted_at) VALUES ('g', 'fs.read', 'always', 'user', 5)`)
 	sqlExec(t, r, `INSERT INTO tool_pins (tool, hash, definition, pinned_at) VALUES ('fs.read', 'h', '{}', 5)`)
 	sqlExec(t, r, `PRAGMA user_version = 5`)
+	return path
+}
 
+// A log from before signing (schema 5) is adopted once, at the migration
+// of the upgrade (the install's key made for that open): its grants and
+// pins count and its events chain; a row inserted after that does not
+// count, and another key sees nothing as Deckhand's.
+func TestAdoptOldLogOnce(t *testing.T) {
+	path := oldLog(t)
+	r := raw(t, path)
 	key := []byte("0123456789abcdef0123456789abcdef")
-	db, err := OpenWith(t.Context(), path, Options{Key: key})
+	db, err := OpenWith(t.Context(), path, Options{Key: key, AdoptGrants: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +138,7 @@ func TestAdoptOldLogOnce(t *testing.T) {
 	}
 	db.Close()
 	sqlExec(t, r, `INSERT INTO approvals (approval_id, tool, scope, granted_by, granted_at) VALUES ('evil', 'local.shell', 'always', 'user', 6)`)
-	db, err = OpenWith(t.Context(), path, Options{Key: key})
+	db, err = OpenWith(t.Context(), path, Options{Key: key, AdoptGrants: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,4 +243,46 @@ func TestChainVerify(t *testing.T) {
 			t.Errorf("Verify() = %+v, %v; want intact", rep, err)
 		}
 	})
+}
+
+// An old-format log met after this install started signing (a backup
+// given with --db, or one put in place of the real log) keeps its grants
+// unsigned: they do not count; its pins and events are adopted. The first
+// open of an install (its key made then) adopts the grants too.
+func TestOldLogAfterSigningStarted(t *testing.T) {
+	db, err := OpenWith(t.Context(), oldLog(t), Options{Key: []byte("0123456789abcdef0123456789abcdef")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := t.Context()
+	if ok, _ := db.Granted(ctx, "fs.read"); ok {
+		t.Errorf("an old log's grant counts when the install signed before")
+	}
+	if pins, _ := db.Pins(ctx); len(pins) != 1 {
+		t.Errorf("Pins() = %v, want the old pin adopted", pins)
+	}
+	if rep, _ := db.Verify(ctx); len(rep.Breaks) != 0 || len(rep.Foreign) != 1 {
+		t.Errorf("Verify() = %+v, want the chain intact and the grant foreign", rep)
+	}
+
+	// The install's first open: Open makes the key (the test's data
+	// folder starts without one) and adopts the grants.
+	t.Setenv("XDG_DATA_HOME", filepath.Join(t.TempDir(), "fresh"))
+	first, err := Open(ctx, oldLog(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Close()
+	if ok, _ := first.Granted(ctx, "fs.read"); !ok {
+		t.Errorf("the upgrade's first open does not adopt the old log's grant")
+	}
+	second, err := Open(ctx, oldLog(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Close()
+	if ok, _ := second.Granted(ctx, "fs.read"); ok {
+		t.Errorf("a second old log, opened once the key exists, has its grant adopted")
+	}
 }

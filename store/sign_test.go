@@ -286,3 +286,52 @@ func TestOldLogAfterSigningStarted(t *testing.T) {
 		t.Errorf("a second old log, opened once the key exists, has its grant adopted")
 	}
 }
+
+// BenchmarkChain measures what chaining costs: a batch of 256 events
+// written by Write (chained) against RawInsert (one plain INSERT each, no
+// chain), and checking a session of 1000 events.
+func BenchmarkChain(b *testing.B) {
+	db, err := OpenWith(b.Context(), filepath.Join(b.TempDir(), "log.db"), Options{Key: []byte("0123456789abcdef0123456789abcdef")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	ctx := b.Context()
+	data := json.RawMessage(`{"call":"c","tool":"fs.read_text_file","output":"the file's first line\nand the second","denied":false,"elapsed_ms":1}`)
+	n := 0
+	b.Run("write-256-chained", func(b *testing.B) {
+		for b.Loop() {
+			batch := &Batch{NewSessions: []NewSession{{ID: "w", Time: time.Now()}}}
+			for range 256 {
+				n++
+				batch.Events = append(batch.Events, Event{ID: fmt.Sprintf("w-%d", n), SessionID: "w", Time: time.Now(), Kind: KindToolSucceeded, Data: data})
+			}
+			if err := db.Write(ctx, batch); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	i := 0
+	b.Run("write-256-raw", func(b *testing.B) {
+		for b.Loop() {
+			i++
+			if err := RawInsert(ctx, db, fmt.Sprintf("raw-%d", i), 256); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	var events []Event
+	for k := range 1000 {
+		events = append(events, Event{ID: fmt.Sprintf("v-%d", k), SessionID: "v", Time: time.Now(), Kind: KindToolSucceeded, Data: data})
+	}
+	if err := db.Write(ctx, &Batch{NewSessions: []NewSession{{ID: "v", Time: time.Now()}}, Events: events}); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("verify-1000", func(b *testing.B) {
+		for b.Loop() {
+			if breaks, err := db.VerifySession(ctx, "v"); err != nil || len(breaks) != 0 {
+				b.Fatal(breaks, err)
+			}
+		}
+	})
+}

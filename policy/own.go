@@ -23,6 +23,10 @@ import (
 type OwnPath struct {
 	Path string `json:"path"` // absolute and clean
 	What string `json:"what"` // in plain words: "Deckhand's log"
+	// folder: a folder of Deckhand's that is made before a sandbox
+	// starts, so that it is there to hide (a missing one, inside a folder
+	// a program may write, it could make and fill: a config of its own).
+	folder bool
 }
 
 // appID is the window's Fyne app id: Fyne keeps its settings and cache
@@ -111,17 +115,17 @@ func remembered(dir string) []OwnPath {
 		e.Path = filepath.Clean(e.Path)
 		switch e.What {
 		case "log":
-			out = append(out, OwnPath{e.Path, "a log of Deckhand's (--db)"})
+			out = append(out, OwnPath{Path: e.Path, What: "a log of Deckhand's (--db)"})
 			for _, suffix := range []string{"-wal", "-shm", "-journal"} {
-				out = append(out, OwnPath{e.Path + suffix, "a log of Deckhand's (--db)"})
+				out = append(out, OwnPath{Path: e.Path + suffix, What: "a log of Deckhand's (--db)"})
 			}
 		case "config":
-			out = append(out, OwnPath{e.Path, "a config of Deckhand's (--config)"})
-			out = append(out, OwnPath{filepath.Join(filepath.Dir(e.Path), "tools-token"), "the tools server's token"})
+			out = append(out, OwnPath{Path: e.Path, What: "a config of Deckhand's (--config)"})
+			out = append(out, OwnPath{Path: filepath.Join(filepath.Dir(e.Path), "tools-token"), What: "the tools server's token"})
 		case "token":
-			out = append(out, OwnPath{e.Path, "the tools server's token (--token-file)"})
+			out = append(out, OwnPath{Path: e.Path, What: "the tools server's token (--token-file)"})
 		default:
-			out = append(out, OwnPath{e.Path, "a file of Deckhand's"})
+			out = append(out, OwnPath{Path: e.Path, What: "a file of Deckhand's"})
 		}
 	}
 	return out
@@ -138,42 +142,55 @@ func remembered(dir string) []OwnPath {
 // (its sockets) is hidden as a secret place.
 func (p *Policy) Own() []OwnPath {
 	var out []OwnPath
-	add := func(path, what string) {
+	add := func(path, what string, folder bool) {
 		if path == "" || !filepath.IsAbs(path) {
 			return
 		}
 		path = filepath.Clean(path)
 		if !slices.ContainsFunc(out, func(o OwnPath) bool { return o.Path == path }) {
-			out = append(out, OwnPath{path, what})
+			out = append(out, OwnPath{path, what, folder})
 		}
 	}
 	data, _ := DataDir()
-	add(data, "Deckhand's data (its log, the log's key file)")
+	add(data, "Deckhand's data (its log, the log's key file)", true)
 	configDir := ""
 	if def, err := config.DefaultPath(); err == nil {
 		configDir = filepath.Dir(def)
-		add(configDir, "Deckhand's config folder (config, API key file, tool definitions)")
+		add(configDir, "Deckhand's config folder (config, API key file, tool definitions)", true)
 	}
 	if p.configPath != "" && (configDir == "" || !within(p.configPath, configDir)) {
-		add(p.configPath, "Deckhand's config")
-		add(filepath.Join(filepath.Dir(p.configPath), "tools-token"), "the tools server's token")
+		add(p.configPath, "Deckhand's config", false)
+		add(filepath.Join(filepath.Dir(p.configPath), "tools-token"), "the tools server's token", false)
 	}
 	if p.toolsDir != "" && (configDir == "" || !within(p.toolsDir, configDir)) {
-		add(p.toolsDir, "Deckhand's tool definitions (tools.dir)")
+		add(p.toolsDir, "Deckhand's tool definitions (tools.dir)", true)
 	}
+	// The window's (Fyne's) settings and cache: hidden where they are.
 	if dir, err := os.UserConfigDir(); err == nil {
-		add(filepath.Join(dir, "fyne", appID), "the window's settings")
+		add(filepath.Join(dir, "fyne", appID), "the window's settings", false)
 	}
 	if dir, err := os.UserCacheDir(); err == nil {
-		add(filepath.Join(dir, "fyne", appID), "the window's cache")
-		add(filepath.Join(dir, "deckhand"), "Deckhand's cache")
+		add(filepath.Join(dir, "fyne", appID), "the window's cache", false)
 	}
 	if data != "" {
 		for _, o := range remembered(data) {
-			add(o.Path, o.What)
+			add(o.Path, o.What, false)
 		}
 	}
 	return out
+}
+
+// makeOwnFolders makes Deckhand's own folders that are missing (data,
+// config, tool definitions), private, before a sandbox is built: a folder
+// that is not there cannot be hidden, and a program that may write where
+// it would be could make it, and fill it with a config or a log of its
+// own for Deckhand to read.
+func (p *Policy) makeOwnFolders() {
+	for _, o := range p.Own() {
+		if o.folder {
+			os.MkdirAll(o.Path, 0o700)
+		}
+	}
 }
 
 // ownHolding is the own place path is in (or names), and whether there is

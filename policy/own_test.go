@@ -27,6 +27,9 @@ func TestOwnPathsHidden(t *testing.T) {
 	if err := Remember("log", db); err != nil { // once is enough
 		t.Fatal(err)
 	}
+	if _, err := os.Stat(filepath.Join(home, ".config/deckhand")); err == nil {
+		t.Fatal("the config folder exists before any sandbox is built")
+	}
 	data, _ := os.ReadFile(filepath.Join(home, ".local/share/deckhand", rememberedName))
 	if n := strings.Count(string(data), "\n"); n != 1 {
 		t.Errorf("the list holds %d lines, want 1:\n%s", n, data)
@@ -49,6 +52,11 @@ func TestOwnPathsHidden(t *testing.T) {
 				t.Errorf("ServerSpec(%+v).Hide lacks %s: %v", srv, want, s.Hide)
 			}
 		}
+	}
+	// A missing own folder is made, to be hidden: a server that may
+	// write ~ cannot make ~/.config/deckhand and fill it.
+	if st, err := os.Stat(filepath.Join(home, ".config/deckhand")); err != nil || st.Mode().Perm() != 0o700 {
+		t.Errorf("the config folder after building a sandbox: %v, %v; want it made, 0700", st, err)
 	}
 	if s := p.CommandSpec("/bin/sh"); !slices.Contains(s.Hide, filepath.Join(home, ".local/share/deckhand")) {
 		t.Errorf("CommandSpec().Hide lacks the data folder: %v", s.Hide)

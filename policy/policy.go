@@ -211,6 +211,7 @@ func (p *Policy) ServerSpec(alias string, srv config.Server, command, path strin
 	if err := p.checkOwnRoots(alias, srv); err != nil {
 		return nil, err
 	}
+	p.makeOwnFolders()
 	s := &sandbox.Spec{Network: srv.NetworkOn(), Hosts: srv.Network.Hosts}
 	s.Read = append(s.Read, systemRead...)
 	s.Read = append(s.Read, p.installDirs(command)...)
@@ -261,6 +262,7 @@ func (p *Policy) CommandSpec(shell string) *sandbox.Spec {
 	}
 	s.Write = append(s.Write, p.StateDir("local"))
 	s.Read, s.Write = dedupe(s.Read), dedupe(s.Write)
+	p.makeOwnFolders()
 	s.Hide = p.hidden(nil)
 	return s
 }

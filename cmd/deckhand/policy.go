@@ -94,7 +94,11 @@ func runPolicy(ctx context.Context, e *env, args []string) error {
 			sum := sandbox.Summarize(spec)
 			ps.Read, ps.Write, ps.Roots, ps.StateDir = spec.Read, spec.Write, pol.ServerRoots(srv), pol.StateDir(alias)
 			ps.Network, ps.Sandbox = spec.NetworkMode(), &sum
-			ps.OwnHidden = pol.OwnIn(slices.Concat(spec.Read, spec.Write))
+			for _, o := range pol.OwnIn(slices.Concat(spec.Read, spec.Write)) {
+				if _, err := os.Stat(o.Path); err == nil { // what is not there has nothing to hide
+					ps.OwnHidden = append(ps.OwnHidden, o)
+				}
+			}
 			if len(spec.Hosts) > 0 {
 				ps.Hosts = spec.Hosts
 			}
@@ -135,6 +139,10 @@ func printPolicy(e *env, rep policyReport) {
 	for _, s := range rep.Servers {
 		switch s.Kind {
 		case "sandboxed":
+			if s.Sandbox == nil && s.Unresolve != "" {
+				fmt.Fprintf(w, "  %s: sandboxed, does not start: %s\n", s.Alias, s.Unresolve)
+				continue
+			}
 			net := map[string]string{"all": "network: all", "none": "network: none (a network of its own)", "hosts": "network: only " + strings.Join(s.Hosts, ", ") + " (through Deckhand's proxy)"}[s.Network]
 			fmt.Fprintf(w, "  %s: sandboxed, %s; writes %s (and devices, package caches); told roots %s\n", s.Alias, net, strings.Join(notable(s.Write), ", "), strings.Join(s.Roots, ", "))
 			if sb := s.Sandbox; sb != nil {

@@ -53,6 +53,9 @@ func (f *settingsForm) showGrants(u *UI, list []store.Grant, err error) {
 		if !g.Time.IsZero() {
 			detail += ", since " + g.Time.Local().Format("2 Jan 2006, 15:04")
 		}
+		if g.Foreign {
+			detail = "not written by Deckhand: ignored (something that could write Deckhand's log put it there)"
+		}
 		var revoke *widget.Button
 		revoke = widget.NewButtonWithIcon("Revoke", theme.CancelIcon(), func() {
 			revoke.Disable()

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"deckhand/store"
 	"deckhand/testutil"
 )
 
@@ -36,4 +37,34 @@ func TestReopenedTamperedSessionSaysSo(t *testing.T) {
 	if text := strings.Join(h2.texts(h2.ui.win), "\n"); !strings.Contains(text, "edited: its content does not match its hash") {
 		t.Errorf("the warning does not say what was wrong:\n%s", text)
 	}
+}
+
+// An "always allow" row another program put in the log is shown in the
+// window as a notice, and in Settings as not written by Deckhand (that it
+// opens nothing, TestTamperedLog and TestOwnLogOutOfReach show).
+func TestPlantedGrantShownNotHonoured(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "deckhand.db")
+	db, err := store.Open(t.Context(), dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	raw, err := sql.Open("sqlite", "file:"+dbPath+"?_pragma=busy_timeout(5000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	if _, err := raw.Exec(`INSERT INTO approvals (approval_id, tool, scope, granted_by, granted_at) VALUES ('planted', 't.echo', 'always', 'user', 1)`); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, harnessOptions{dbPath: dbPath})
+	h.until("the notice", func() bool {
+		return h.ui.notice != nil && len(h.ui.notice.lines) == 1 && strings.Contains(h.ui.notice.lines[0].text, "always-allow grant for t.echo")
+	})
+	if n := h.ui.notice.lines[0].count; n != 1 {
+		t.Errorf("the notice was shown %d times", n)
+	}
+	f := h.openSettings()
+	f.tabs.SelectIndex(1)
+	h.until("the planted grant", func() bool { return h.shows(f.w, "not written by Deckhand") })
 }

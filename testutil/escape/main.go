@@ -17,7 +17,9 @@
 //   - tcp, mptcp, udp: the host's listeners given as arguments, and
 //     mptcp-listen (a port the test tries from outside).
 //   - tty: the controlling terminal.
-//   - files: keys and Deckhand's own data in the home folder.
+//   - files: keys and Deckhand's own data in the home folder (its log at
+//     ~/.local/share/deckhand/deckhand.db, which the built-in shell's
+//     probe runs beside: the chat running it has the log open).
 //   - processes: Deckhand's own process, visible in /proc.
 //   - keyring: the key "deckhand-test" of the person's session keyring
 //     (read with keyctl, or seen in /proc/keys), with raw system calls.
@@ -668,7 +670,7 @@ func probeFiles() finding {
 		home, _ = os.UserHomeDir()
 	}
 	var read []string
-	for _, p := range []string{".ssh/id_ed25519", ".gnupg/pubring.kbx", ".config/deckhand/config.toml", ".local/share/keyrings/login.keyring", ".local/state/deckhand/deckhand.db", ".aws/credentials"} {
+	for _, p := range []string{".ssh/id_ed25519", ".gnupg/pubring.kbx", ".config/deckhand/config.toml", ".local/share/keyrings/login.keyring", ".local/state/deckhand/deckhand.db", ".local/share/deckhand/deckhand.db", ".aws/credentials"} {
 		if data, err := os.ReadFile(filepath.Join(home, p)); err == nil && len(data) > 0 {
 			read = append(read, "~/"+p)
 		}

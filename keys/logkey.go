@@ -17,8 +17,10 @@ import (
 // package): 32 random bytes, one per install, made on first use. It is
 // kept in the keyring; where no keyring runs (or it fails), in a file of
 // Deckhand's data folder, readable by its owner only, which every sandbox
-// hides. Once made, it is kept where it was made: a key file, once
-// written, is used even when a keyring runs later.
+// hides. Once made, it is kept where it was made; a log is checked with
+// the key it was signed with, found by its key id among the keyring's and
+// the file's (a keyring locked once, when a key file was made, leaves
+// two).
 
 // LogKeyAccount is the keyring user the log key is kept under.
 const LogKeyAccount = "log signing key"
@@ -30,61 +32,70 @@ const LogKeyFile = "log.key"
 // recommendation: at least the hash's size).
 const logKeySize = 32
 
-// LogKey is this install's log key, where it is kept (Keyring or File),
-// and whether this call made it (the first of this install); dataDir is
-// Deckhand's data folder.
-func LogKey(dataDir string) ([]byte, Source, bool, error) {
-	key, src, made, err := logKey(dataDir)
-	if err != nil {
-		return nil, None, false, err
-	}
-	return key, src, made, nil
+// LogKeys are the log keys this install has, for the log to pick the one
+// it was signed with (by its key id): the keyring's, then the key file's,
+// each when there is one.
+type LogKeys struct {
+	Keys    [][]byte
+	Sources []Source // where each of Keys is kept
+	// Made: this call made the install's first key (its first open);
+	// not when the keyring failed, which may hold one.
+	Made bool
+	// KeyringErr: the keyring did not answer or failed (locked, no
+	// answer): a key kept there could not be read. Nil when it answered,
+	// or when there is none.
+	KeyringErr error
 }
 
-func logKey(dataDir string) ([]byte, Source, bool, error) {
+// FindLogKeys reads this install's log keys; when it has none, it makes
+// one: in the keyring, else (no keyring, or one that fails) in the key
+// file in dataDir, Deckhand's data folder.
+func FindLogKeys(dataDir string) (LogKeys, error) {
+	var found LogKeys
 	file := filepath.Join(dataDir, LogKeyFile)
-	var stored string
-	err := call(func() error {
-		var err error
-		stored, err = keyring.Get(Service, LogKeyAccount)
-		return err
-	})
+	key, err := getLogKey()
 	switch {
 	case err == nil:
-		key, derr := hex.DecodeString(strings.TrimSpace(stored))
-		if derr == nil && len(key) == logKeySize {
-			return key, Keyring, false, nil
-		}
-		return nil, None, false, fmt.Errorf("the keyring's %q entry of service %q is not a log key (64 hex digits): delete it for a new one (the log's grants and pins then count as not written by Deckhand)", LogKeyAccount, Service)
-	case errors.Is(err, keyring.ErrNotFound):
-		if key, ferr := readLogKey(file); ferr == nil {
-			return key, File, false, nil
-		} else if !errors.Is(ferr, os.ErrNotExist) {
-			return nil, None, false, ferr
-		}
+		found.Keys, found.Sources = append(found.Keys, key), append(found.Sources, Keyring)
+	case errors.Is(err, keyring.ErrNotFound), errors.Is(err, ErrUnavailable):
+	case errors.Is(err, errNotLogKey):
+		return found, fmt.Errorf("the keyring's %q entry of service %q is not a log key (64 hex digits): delete it for a new one (the log's grants and pins then count as not written by Deckhand)", LogKeyAccount, Service)
+	default:
+		found.KeyringErr = err
+	}
+	if key, ferr := readLogKey(file); ferr == nil {
+		found.Keys, found.Sources = append(found.Keys, key), append(found.Sources, File)
+	} else if !errors.Is(ferr, os.ErrNotExist) {
+		return found, ferr
+	}
+	if len(found.Keys) > 0 {
+		return found, nil
+	}
+	// Made only when no key can be anywhere: a keyring that did not
+	// answer may hold one.
+	found.Made = found.KeyringErr == nil
+	if errors.Is(err, keyring.ErrNotFound) {
 		key := make([]byte, logKeySize)
 		rand.Read(key)
-		serr := call(func() error { return keyring.Set(Service, LogKeyAccount, hex.EncodeToString(key)) })
-		if serr == nil {
+		if call(func() error { return keyring.Set(Service, LogKeyAccount, hex.EncodeToString(key)) }) == nil {
 			// Two processes making it at once: the one the keyring kept.
 			if again, gerr := getLogKey(); gerr == nil {
-				return again, Keyring, true, nil
+				key = again
 			}
-			return key, Keyring, true, nil
+			found.Keys, found.Sources = [][]byte{key}, []Source{Keyring}
+			return found, nil
 		}
 	}
-	// No keyring, a locked one, or one that fails: the key file.
-	key, err := readLogKey(file)
-	made := false
-	if errors.Is(err, os.ErrNotExist) {
-		key, err = makeLogKey(file)
-		made = err == nil
-	}
+	// No keyring, or one that fails: the key file.
+	key, err = makeLogKey(file)
 	if err != nil {
-		return nil, None, false, err
+		return found, err
 	}
-	return key, File, made, nil
+	found.Keys, found.Sources = [][]byte{key}, []Source{File}
+	return found, nil
 }
+
+var errNotLogKey = errors.New("not a log key")
 
 func getLogKey() ([]byte, error) {
 	var stored string
@@ -97,7 +108,7 @@ func getLogKey() ([]byte, error) {
 	}
 	key, err := hex.DecodeString(strings.TrimSpace(stored))
 	if err != nil || len(key) != logKeySize {
-		return nil, errors.New("not a log key")
+		return nil, errNotLogKey
 	}
 	return key, nil
 }

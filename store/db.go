@@ -74,18 +74,20 @@ func OpenWith(ctx context.Context, path string, o Options) (*DB, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("creating the data directory: %w", err)
 	}
-	key, adopt := o.Key, o.AdoptGrants
-	if key == nil {
+	found := keys.LogKeys{Keys: [][]byte{o.Key}, Made: o.AdoptGrants}
+	if o.Key == nil {
 		def, err := DefaultPath()
 		if err != nil {
 			return nil, err
 		}
-		if key, _, adopt, err = keys.LogKey(filepath.Dir(def)); err != nil {
+		if found, err = keys.FindLogKeys(filepath.Dir(def)); err != nil {
 			return nil, fmt.Errorf("finding the log's signing key: %w", err)
 		}
 	}
-	if len(key) < 16 {
-		return nil, errors.New("the log's signing key is shorter than 16 bytes")
+	for _, k := range found.Keys {
+		if len(k) < 16 {
+			return nil, errors.New("the log's signing key is shorter than 16 bytes")
+		}
 	}
 	q := url.Values{}
 	for _, p := range []string{"busy_timeout(10000)", "journal_mode(WAL)", "synchronous(NORMAL)", "foreign_keys(1)"} {
@@ -96,7 +98,9 @@ func OpenWith(ctx context.Context, path string, o Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
-	db := &DB{sql: sdb, path: path, key: key, adoptGrants: adopt}
+	// A log from before signing is adopted (migrate) with the install's
+	// first key; a signed one is read with the key it was signed with.
+	db := &DB{sql: sdb, path: path, key: found.Keys[0], adoptGrants: found.Made}
 	// Two processes opening a new file at once race to switch it to WAL,
 	// and SQLite answers the loser "busy" without waiting: try again.
 	deadline := time.Now().Add(10 * time.Second)
@@ -123,7 +127,20 @@ func OpenWith(ctx context.Context, path string, o Options) (*DB, error) {
 		sdb.Close()
 		return nil, fmt.Errorf("%s: reading the log's key id: %w", path, err)
 	}
-	db.otherKey = id != db.keyID()
+	matched := false
+	for _, k := range found.Keys {
+		if (&DB{key: k}).keyID() == id {
+			db.key, matched = k, true
+			break
+		}
+	}
+	if !matched && found.KeyringErr != nil {
+		// The key is perhaps in the keyring: writing with another would
+		// leave rows no key checks.
+		sdb.Close()
+		return nil, fmt.Errorf("%s is signed with a key this install may keep in the keyring, which could not be read (%v): unlock the keyring and try again", path, found.KeyringErr)
+	}
+	db.otherKey = !matched
 	return db, nil
 }
 

@@ -87,6 +87,11 @@ func (db *DB) KeyMismatch() bool { return db.otherKey }
 func readKeyID(ctx context.Context, q interface {
 	QueryRowContext(context.Context, string, ...any) *sql.Row
 }) (string, error) {
+	// Before schema 6 (or in a new file) there is no log_meta.
+	var n int
+	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'log_meta'`).Scan(&n); err != nil || n == 0 {
+		return "", err
+	}
 	var v string
 	err := q.QueryRowContext(ctx, `SELECT value FROM log_meta WHERE name = 'key_id'`).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {

@@ -261,3 +261,15 @@ func (p *Policy) checkOwnRoots(alias string, srv config.Server) error {
 	}
 	return nil
 }
+
+// withoutOwn drops from paths every folder that is one of Deckhand's own
+// places or inside one: what a sandbox shows implicitly (a folder an
+// argument names, the command's install folder, a PATH entry) never
+// shows them, for a bind that names a hidden place exactly would show it.
+// (A root that does is refused before: checkOwnRoots.)
+func (p *Policy) withoutOwn(paths []string) []string {
+	own := p.Own()
+	return slices.DeleteFunc(paths, func(path string) bool {
+		return slices.ContainsFunc(own, func(o OwnPath) bool { return within(path, o.Path) || within(RealPath(path), o.Path) })
+	})
+}

@@ -113,3 +113,25 @@ func TestOwnRootRefused(t *testing.T) {
 		t.Errorf("CheckPaths(the log) = %+v, want refused", got)
 	}
 }
+
+// What a sandbox shows without a root naming it (a folder an argument
+// names, the command's own folder) never shows one of Deckhand's own
+// places: a bind naming a hidden place exactly would show it.
+func TestOwnNeverShownImplicitly(t *testing.T) {
+	p, home := testPolicy(t, nil)
+	data := filepath.Join(home, ".local/share/deckhand")
+	os.MkdirAll(data, 0o700)
+	os.WriteFile(filepath.Join(data, "deckhand.db"), []byte("x"), 0o600)
+	os.WriteFile(filepath.Join(data, "srv"), []byte("#!/bin/sh\n"), 0o700)
+	srv := config.Server{Command: filepath.Join(data, "srv"), Args: []string{filepath.Join(data, "deckhand.db")}, Read: []string{"~"}}
+	s, err := p.ServerSpec("x", srv, filepath.Join(data, "srv"), data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.ContainsFunc(s.Read, func(r string) bool { return within(r, data) }) {
+		t.Errorf("ServerSpec().Read shows the data folder: %v", s.Read)
+	}
+	if !slices.Contains(s.Hide, data) {
+		t.Errorf("ServerSpec().Hide lacks the data folder: %v", s.Hide)
+	}
+}

@@ -240,7 +240,7 @@ func (p *Policy) ServerSpec(alias string, srv config.Server, command, path strin
 	s.Write = append(s.Write, p.Write...)
 	s.Write = append(s.Write, config.ExpandPaths(srv.Write)...)
 	s.Write = append(s.Write, p.StateDir(alias))
-	s.Read, s.Write = dedupe(s.Read), dedupe(s.Write)
+	s.Read, s.Write = p.withoutOwn(dedupe(s.Read)), p.withoutOwn(dedupe(s.Write))
 	s.Hide = p.hidden(config.ExpandPaths(slices.Concat(srv.Read, srv.Write)))
 	for _, name := range srv.Sockets {
 		sock, err := SocketPath(name)
@@ -261,7 +261,7 @@ func (p *Policy) CommandSpec(shell string) *sandbox.Spec {
 		s.Write = append(s.Write, p.Workspace)
 	}
 	s.Write = append(s.Write, p.StateDir("local"))
-	s.Read, s.Write = dedupe(s.Read), dedupe(s.Write)
+	s.Read, s.Write = p.withoutOwn(dedupe(s.Read)), p.withoutOwn(dedupe(s.Write))
 	p.makeOwnFolders()
 	s.Hide = p.hidden(nil)
 	return s

@@ -202,7 +202,10 @@ func Read(events []store.Event) Session {
 			c.IsError = e.Kind != store.KindToolSucceeded
 			c.Elapsed = time.Duration(d.ElapsedMS) * time.Millisecond
 		case store.KindApprovalGranted:
-			if d.Scope == "session" {
+			// A session grant counts again only as Deckhand wrote it: an
+			// event put in the log by anything else (store.Event.Foreign)
+			// opens nothing.
+			if d.Scope == "session" && !e.Foreign {
 				s.Grants[d.Tool] = true
 			}
 		case store.KindToolsLoaded:

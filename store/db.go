@@ -20,6 +20,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	_ "modernc.org/sqlite" // the "sqlite" driver
@@ -36,6 +37,9 @@ type DB struct {
 	otherKey bool
 	// adoptGrants: a migration to signing takes the grants too.
 	adoptGrants bool
+	// macs are HMACs keyed with key, for reuse (keying one costs two
+	// blocks of SHA-256).
+	macs *sync.Pool
 }
 
 // ErrNewerSchema is returned by Open for a file written by a newer Deckhand.
@@ -100,7 +104,8 @@ func OpenWith(ctx context.Context, path string, o Options) (*DB, error) {
 	}
 	// A log from before signing is adopted (migrate) with the install's
 	// first key; a signed one is read with the key it was signed with.
-	db := &DB{sql: sdb, path: path, key: found.Keys[0], adoptGrants: found.Made}
+	db := &DB{sql: sdb, path: path, adoptGrants: found.Made}
+	db.setKey(found.Keys[0])
 	// Two processes opening a new file at once race to switch it to WAL,
 	// and SQLite answers the loser "busy" without waiting: try again.
 	deadline := time.Now().Add(10 * time.Second)
@@ -130,7 +135,8 @@ func OpenWith(ctx context.Context, path string, o Options) (*DB, error) {
 	matched := false
 	for _, k := range found.Keys {
 		if (&DB{key: k}).keyID() == id {
-			db.key, matched = k, true
+			db.setKey(k)
+			matched = true
 			break
 		}
 	}

@@ -200,8 +200,8 @@ func (db *DB) Events(ctx context.Context, f Filter) ([]Event, error) {
 		where = append(where, "(ts, rowid) > (?, ?)")
 		args = append(args, ms(f.After.Time), f.After.Seq)
 	}
-	q := `SELECT rowid, event_id, coalesce(session_id, ''), coalesce(run_id, ''), ts, kind, data_json FROM events WHERE ` +
-		strings.Join(where, " AND ") + ` ORDER BY ts, rowid`
+	q := `SELECT rowid, event_id, coalesce(session_id, ''), coalesce(run_id, ''), ts, kind, data_json, chain_seq, coalesce(chain_hash, '')
+		FROM events WHERE ` + strings.Join(where, " AND ") + ` ORDER BY ts, rowid`
 	if f.Limit > 0 {
 		q += fmt.Sprintf(" LIMIT %d", f.Limit)
 	}
@@ -209,19 +209,60 @@ func (db *DB) Events(ctx context.Context, f Filter) ([]Event, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading events: %w", err)
 	}
-	defer rows.Close()
 	var out []Event
+	type link struct {
+		chain string
+		seq   int64
+	}
+	hashes := map[link]string{} // the stored hash at each place read
+	type unchecked struct {
+		i         int
+		seq       int64
+		hash, raw string
+		ts        int64
+	}
+	var check []unchecked
 	for rows.Next() {
 		var e Event
 		var ts int64
-		var data string
-		if err := rows.Scan(&e.Seq, &e.ID, &e.SessionID, &e.RunID, &ts, &e.Kind, &data); err != nil {
+		var data, hash string
+		var seq sql.NullInt64
+		if err := rows.Scan(&e.Seq, &e.ID, &e.SessionID, &e.RunID, &ts, &e.Kind, &data, &seq, &hash); err != nil {
+			rows.Close()
 			return nil, err
 		}
 		e.Time, e.Data = fromMS(ts), json.RawMessage(data)
+		e.Foreign = !seq.Valid
+		if seq.Valid {
+			hashes[link{chainOf(e.SessionID), seq.Int64}] = hash
+			check = append(check, unchecked{len(out), seq.Int64, hash, data, ts})
+		}
 		out = append(out, e)
 	}
-	return out, rows.Err()
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	// Each event is checked against its chain as it is read: its hash
+	// against its content and the stored hash of the event before it
+	// (read here, or looked up when the filter left it out).
+	for _, c := range check {
+		e := &out[c.i]
+		prev := ""
+		if c.seq > 1 {
+			var ok bool
+			if prev, ok = hashes[link{chainOf(e.SessionID), c.seq - 1}]; !ok {
+				err := db.sql.QueryRowContext(ctx, `SELECT coalesce(chain_hash, '') FROM events WHERE session_id IS ? AND chain_seq = ?`,
+					nullable(e.SessionID), c.seq-1).Scan(&prev)
+				if err != nil && !errors.Is(err, sql.ErrNoRows) {
+					return nil, fmt.Errorf("reading events: %w", err)
+				}
+			}
+		}
+		e.Foreign = prev == "" && c.seq > 1 ||
+			!hmacEqual(c.hash, db.eventHash(chainOf(e.SessionID), c.seq, e.ID, e.SessionID, e.RunID, c.ts, e.Kind, c.raw, prev))
+	}
+	return out, nil
 }
 
 // Grant is one "always allow".

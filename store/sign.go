@@ -9,7 +9,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -41,10 +43,22 @@ type Options struct {
 	AdoptGrants bool
 }
 
+// setKey makes key the log key, with a pool of HMACs keyed with it.
+func (db *DB) setKey(key []byte) {
+	db.key, db.macs = key, &sync.Pool{}
+}
+
 // mac is the hex HMAC-SHA256 of parts under the log key, each part
 // length-prefixed so that no two lists of parts sign alike.
 func (db *DB) mac(parts ...string) string {
-	h := hmac.New(sha256.New, db.key)
+	var h hash.Hash
+	if db.macs != nil {
+		h, _ = db.macs.Get().(hash.Hash)
+		defer func() { h.Reset(); db.macs.Put(h) }()
+	}
+	if h == nil {
+		h = hmac.New(sha256.New, db.key)
+	}
 	var n [8]byte
 	for _, p := range parts {
 		binary.BigEndian.PutUint64(n[:], uint64(len(p)))

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -291,7 +292,8 @@ func TestOldLogAfterSigningStarted(t *testing.T) {
 
 // BenchmarkChain measures what chaining costs: a batch of 256 events
 // written by Write (chained) against RawInsert (one plain INSERT each, no
-// chain), and checking a session of 1000 events.
+// chain); reading a session of 1000 events with each checked against its
+// chain (Events) against the plain query; checking the session's chain.
 func BenchmarkChain(b *testing.B) {
 	db, err := OpenWith(b.Context(), filepath.Join(b.TempDir(), "log.db"), Options{Key: []byte("0123456789abcdef0123456789abcdef")})
 	if err != nil {
@@ -329,6 +331,35 @@ func BenchmarkChain(b *testing.B) {
 	if err := db.Write(ctx, &Batch{NewSessions: []NewSession{{ID: "v", Time: time.Now()}}, Events: events}); err != nil {
 		b.Fatal(err)
 	}
+	b.Run("read-1000-checked", func(b *testing.B) {
+		for b.Loop() {
+			if got, err := db.Events(ctx, Filter{SessionID: "v"}); err != nil || len(got) != 1000 || got[0].Foreign {
+				b.Fatal(len(got), err)
+			}
+		}
+	})
+	b.Run("read-1000-plain", func(b *testing.B) {
+		// The same rows by the query Events used before it checked them.
+		for b.Loop() {
+			rows, err := db.sql.QueryContext(ctx, `SELECT rowid, event_id, coalesce(session_id, ''), coalesce(run_id, ''), ts, kind, data_json FROM events WHERE session_id = ? ORDER BY ts, rowid`, "v")
+			if err != nil {
+				b.Fatal(err)
+			}
+			n := 0
+			for rows.Next() {
+				var e Event
+				var ts int64
+				var data string
+				rows.Scan(&e.Seq, &e.ID, &e.SessionID, &e.RunID, &ts, &e.Kind, &data)
+				e.Time, e.Data = fromMS(ts), json.RawMessage(data)
+				n++
+			}
+			rows.Close()
+			if n != 1000 {
+				b.Fatal(n)
+			}
+		}
+	})
 	b.Run("verify-1000", func(b *testing.B) {
 		for b.Loop() {
 			if breaks, err := db.VerifySession(ctx, "v"); err != nil || len(breaks) != 0 {
@@ -375,5 +406,35 @@ func TestLogPicksItsKey(t *testing.T) {
 			t.Errorf("%s: KeyMismatch %v, granted %v; want its own key found", filepath.Base(path), db.KeyMismatch(), ok)
 		}
 		db.Close()
+	}
+}
+
+// Events marks, as it reads them, the events that do not check against
+// their chain: inserted, or edited; the others are Deckhand's.
+func TestEventsMarkForeign(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "log.db")
+	db := open(t, path)
+	t0 := time.UnixMilli(1_800_000_000_000)
+	var events []Event
+	for i := 1; i <= 4; i++ {
+		events = append(events, Event{ID: fmt.Sprintf("e%d", i), SessionID: "s", RunID: "r", Time: t0.Add(time.Duration(i) * time.Millisecond), Kind: KindNotice, Data: json.RawMessage(`{}`)})
+	}
+	if err := db.Write(t.Context(), &Batch{NewSessions: []NewSession{{ID: "s", Time: t0}}, NewRuns: []NewRun{{ID: "r", SessionID: "s", Time: t0}}, Events: events}); err != nil {
+		t.Fatal(err)
+	}
+	r := raw(t, path)
+	sqlExec(t, r, `UPDATE events SET data_json = '{"text":"x"}' WHERE event_id = 'e2'`)
+	sqlExec(t, r, `INSERT INTO events (event_id, session_id, run_id, ts, kind, data_json) VALUES ('x', 's', 'r', 1800000000003, 'approval.granted', '{"tool":"a.b","scope":"session"}')`)
+	got, err := db.Events(t.Context(), Filter{SessionID: "s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	foreign := map[string]bool{}
+	for _, e := range got {
+		foreign[e.ID] = e.Foreign
+	}
+	want := map[string]bool{"e1": false, "e2": true, "e3": false, "e4": false, "x": true}
+	if !maps.Equal(foreign, want) {
+		t.Errorf("Events() Foreign = %v, want %v", foreign, want)
 	}
 }

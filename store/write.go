@@ -51,6 +51,11 @@ type Event struct {
 	Time      time.Time
 	Kind      string
 	Data      json.RawMessage
+	// Foreign, on read: the event does not check against its chain (no
+	// place in it, or a hash that does not match its content and the
+	// event before it): not written by Deckhand as it is. What decides
+	// anything (a session grant read back) ignores it.
+	Foreign bool
 }
 
 // Run statuses.

@@ -14,7 +14,8 @@ import (
 // break (an edited, a deleted and an inserted event) and exits 1; showing
 // or resuming the session warns; an "always" row another program inserted
 // is listed as not written by Deckhand, reported by chat, and not
-// honoured (the call is asked, which without a terminal is a deny).
+// honoured, nor is a session grant planted among the session's events
+// (the call is asked, which without a terminal is a deny).
 func TestTamperedLog(t *testing.T) {
 	call := testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "c", Name: "s__add", Arguments: `{"a":1,"b":2}`})}
 	model := testutil.NewModelServer(t, testutil.ModelResponse{Body: testutil.TextChunks("my bank password is hunter2")})
@@ -41,14 +42,15 @@ func TestTamperedLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer raw.Close()
-	var edited, deleted string
+	var edited string
 	raw.QueryRow(`SELECT event_id FROM events WHERE kind = 'assistant.message'`).Scan(&edited)
-	raw.QueryRow(`SELECT event_id FROM events WHERE kind = 'run.started'`).Scan(&deleted)
 	for _, q := range []string{
 		`UPDATE events SET data_json = replace(data_json, 'hunter2', 'nothing') WHERE kind = 'assistant.message'`,
-		`DELETE FROM events WHERE kind = 'run.started'`,
+		`DELETE FROM events WHERE kind = 'session.created'`,
 		`INSERT INTO events (event_id, session_id, ts, kind, data_json) VALUES ('planted', '` + id + `', 1, 'approval.granted', '{}')`,
 		`INSERT INTO approvals (approval_id, tool, scope, granted_by, granted_at) VALUES ('planted', 's.add', 'always', 'user', 1)`,
+		// A session grant, which chat --resume would restore.
+		`INSERT INTO events (event_id, session_id, run_id, ts, kind, data_json) SELECT 'planted-session', session_id, run_id, ts, 'approval.granted', '{"tool":"s.add","scope":"session","by":"user"}' FROM events WHERE kind = 'run.started'`,
 	} {
 		if _, err := raw.Exec(q); err != nil {
 			t.Fatal(q, err)
@@ -61,7 +63,7 @@ func TestTamperedLog(t *testing.T) {
 	}
 	for _, want := range []string{
 		"session " + id + ": event " + edited + " (place ", "assistant.message): edited: its content does not match its hash",
-		"is missing (deleted)",
+		"session " + id + ": place 1: event 1 is missing (deleted)",
 		"event planted (approval.granted): inserted: it has no place in the chain",
 		"an always-allow grant for s.add (table approvals): not written by Deckhand, ignored",
 	} {

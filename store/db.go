@@ -258,6 +258,7 @@ var migrations = [...]string{
 	// same transaction.
 	`ALTER TABLE approvals ADD COLUMN sig TEXT;
 	 ALTER TABLE tool_pins ADD COLUMN sig TEXT;
+	 ALTER TABLE server_catalogs ADD COLUMN sig TEXT;
 	 ALTER TABLE events ADD COLUMN chain_seq INTEGER;
 	 ALTER TABLE events ADD COLUMN chain_hash TEXT;
 	 CREATE INDEX IF NOT EXISTS idx_events_chain ON events(session_id, chain_seq);

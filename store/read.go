@@ -338,9 +338,12 @@ func (db *DB) RevokeGrant(ctx context.Context, idOrTool string) (Grant, error) {
 	return Grant{}, fmt.Errorf("no grant %q: %w", idOrTool, ErrNotFound)
 }
 
-// Catalogs returns the tools of each server's last connection, by alias.
+// Catalogs returns the tools of each server's last connection, by alias:
+// those Deckhand wrote (a catalog it did not write, whose descriptions the
+// model would read before the server connects, is left out, and Foreign
+// lists it).
 func (db *DB) Catalogs(ctx context.Context) (map[string]ServerCatalog, error) {
-	rows, err := db.sql.QueryContext(ctx, `SELECT alias, tools_json, updated_at FROM server_catalogs`)
+	rows, err := db.sql.QueryContext(ctx, `SELECT alias, tools_json, updated_at, coalesce(sig, '') FROM server_catalogs`)
 	if err != nil {
 		return nil, fmt.Errorf("reading server catalogs: %w", err)
 	}
@@ -348,10 +351,13 @@ func (db *DB) Catalogs(ctx context.Context) (map[string]ServerCatalog, error) {
 	out := map[string]ServerCatalog{}
 	for rows.Next() {
 		var c ServerCatalog
-		var tools string
+		var tools, sig string
 		var at int64
-		if err := rows.Scan(&c.Alias, &tools, &at); err != nil {
+		if err := rows.Scan(&c.Alias, &tools, &at, &sig); err != nil {
 			return nil, err
+		}
+		if !db.verifies(sig, "catalog", c.Alias, tools, itoa(at)) {
+			continue
 		}
 		c.Tools, c.Time = json.RawMessage(tools), fromMS(at)
 		out[c.Alias] = c

@@ -16,7 +16,9 @@ import (
 )
 
 // Signing. The rows of the log that decide what runs without asking (the
-// "always allow" grants and the tools' pinned definitions) each carry an
+// "always allow" grants and the tools' pinned definitions), and the tool
+// lists saved for servers that connect on demand (whose descriptions the
+// model reads before the server is there), each carry an
 // HMAC-SHA256 under this install's log key (keys.LogKey: in the keyring,
 // or a file in Deckhand's data folder that every sandbox hides). A row
 // whose signature is missing or wrong was not written by Deckhand: it is
@@ -114,12 +116,13 @@ func readKeyID(ctx context.Context, q interface {
 	return v, err
 }
 
-// Foreign is a row of the log's gate that Deckhand did not write: a grant
-// or a pin whose signature is missing or wrong. It is ignored.
+// Foreign is a row of the log's gate that Deckhand did not write: a grant,
+// a pin or a saved tool list whose signature is missing or wrong. It is
+// ignored.
 type Foreign struct {
-	Table string // "approvals" or "tool_pins"
-	Tool  string // alias.tool
-	What  string // "an always-allow grant", "a pinned definition"
+	Table string // "approvals", "tool_pins" or "server_catalogs"
+	Tool  string // alias.tool (alias.* for a server's tool list)
+	What  string // "an always-allow grant", "a pinned definition", "a saved tool list"
 }
 
 func (f Foreign) String() string {
@@ -138,6 +141,25 @@ func (db *DB) Foreign(ctx context.Context) ([]Foreign, error) {
 		if g.Foreign {
 			out = append(out, Foreign{Table: "approvals", Tool: g.Tool, What: "an always-allow grant"})
 		}
+	}
+	cats, err := db.sql.QueryContext(ctx, `SELECT alias, tools_json, updated_at, coalesce(sig, '') FROM server_catalogs ORDER BY alias`)
+	if err != nil {
+		return nil, fmt.Errorf("reading server catalogs: %w", err)
+	}
+	for cats.Next() {
+		var alias, tools, sig string
+		var at int64
+		if err := cats.Scan(&alias, &tools, &at, &sig); err != nil {
+			cats.Close()
+			return nil, err
+		}
+		if !db.verifies(sig, "catalog", alias, tools, itoa(at)) {
+			out = append(out, Foreign{Table: "server_catalogs", Tool: alias + ".*", What: "a saved tool list"})
+		}
+	}
+	cats.Close()
+	if err := cats.Err(); err != nil {
+		return nil, err
 	}
 	rows, err := db.sql.QueryContext(ctx, `SELECT tool, hash, definition, pinned_at, first_seen, added, gone_at, coalesce(sig, '') FROM tool_pins ORDER BY tool`)
 	if err != nil {
@@ -217,6 +239,29 @@ func (db *DB) adopt(ctx context.Context, tx *sql.Tx, grantsToo bool) error {
 	rows.Close()
 	for _, p := range pins {
 		if _, err := tx.ExecContext(ctx, `UPDATE tool_pins SET sig = ? WHERE tool = ?`, db.pinSig(p.tool, p.hash, p.def, p.at, p.first, p.added, p.gone), p.tool); err != nil {
+			return err
+		}
+	}
+	type catalog struct {
+		alias, tools string
+		at           int64
+	}
+	var cats []catalog
+	rows, err = tx.QueryContext(ctx, `SELECT alias, tools_json, updated_at FROM server_catalogs`)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var c catalog
+		if err := rows.Scan(&c.alias, &c.tools, &c.at); err != nil {
+			rows.Close()
+			return err
+		}
+		cats = append(cats, c)
+	}
+	rows.Close()
+	for _, c := range cats {
+		if _, err := tx.ExecContext(ctx, `UPDATE server_catalogs SET sig = ? WHERE alias = ?`, db.mac("catalog", c.alias, c.tools, itoa(c.at)), c.alias); err != nil {
 			return err
 		}
 	}

@@ -167,9 +167,9 @@ func (db *DB) Write(ctx context.Context, b *Batch) error {
 	}
 	for _, c := range b.Catalogs {
 		if _, err := tx.ExecContext(ctx,
-			`INSERT INTO server_catalogs (alias, tools_json, updated_at) VALUES (?, ?, ?)
-			 ON CONFLICT (alias) DO UPDATE SET tools_json = excluded.tools_json, updated_at = excluded.updated_at`,
-			c.Alias, string(c.Tools), ms(c.Time)); err != nil {
+			`INSERT INTO server_catalogs (alias, tools_json, updated_at, sig) VALUES (?, ?, ?, ?)
+			 ON CONFLICT (alias) DO UPDATE SET tools_json = excluded.tools_json, updated_at = excluded.updated_at, sig = excluded.sig`,
+			c.Alias, string(c.Tools), ms(c.Time), db.mac("catalog", c.Alias, string(c.Tools), itoa(ms(c.Time)))); err != nil {
 			return fmt.Errorf("writing the tools of %s: %w", c.Alias, err)
 		}
 	}

@@ -422,7 +422,8 @@ func TestOrphansDieWithDeckhand(t *testing.T) {
 // Deckhand did not write opens nothing: as an unprivileged account in a
 // real session, a real chat first leaves a secret in the log
 // (~/.local/share/deckhand/deckhand.db); then a server with read = ["~"]
-// and cwd = "~", and one with write = ["~"] and network = false, try to
+// and cwd = "~", one with read = ["~/.local"], and one with write = ["~"]
+// and network = false, try to
 // read it out of the log, to plant an "always allow" for local.shell, and
 // to rename a folder above the log or the config (to put its own there).
 // Neither gets to the log. The positive control, the same probe as a
@@ -453,6 +454,11 @@ args = ["serve"]
 read = ["~"]
 cwd = "~"
 
+[mcp.servers.dotlocal]
+command = %[2]q
+args = ["serve"]
+read = ["~/.local"]
+
 [mcp.servers.writer]
 command = %[2]q
 args = ["serve"]
@@ -473,7 +479,7 @@ enabled = true
 	out := s.run(strings.Join([]string{
 		fmt.Sprintf("%s chat -p %q </dev/null >/dev/null 2>&1 || echo 'the first chat failed'", s.bin, marker),
 		fmt.Sprintf("echo '=== stored'; grep -c %q ~/.local/share/deckhand/deckhand.db ~/.local/share/deckhand/deckhand.db-wal", marker),
-		call("reader"), call("writer"), call("loose"),
+		call("reader"), call("dotlocal"), call("writer"), call("loose"),
 		fmt.Sprintf("echo '=== ask'; %s chat -p go --approve ask </dev/null 2>&1", s.bin),
 		"echo '=== pwned'; ls ~/Deckhand/pwned 2>&1",
 		fmt.Sprintf("echo '=== approvals'; %s approvals list 2>&1", s.bin),
@@ -509,7 +515,7 @@ enabled = true
 		}
 		return f
 	}
-	for _, name := range []string{"reader", "writer"} {
+	for _, name := range []string{"reader", "dotlocal", "writer"} {
 		for p, r := range probe(name) {
 			if r.Escaped {
 				t.Errorf("%s got to Deckhand's log through %s: %s", name, p, r.Detail)

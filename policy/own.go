@@ -270,6 +270,7 @@ func (p *Policy) checkOwnRoots(alias string, srv config.Server) error {
 func (p *Policy) withoutOwn(paths []string) []string {
 	own := p.Own()
 	return slices.DeleteFunc(paths, func(path string) bool {
-		return slices.ContainsFunc(own, func(o OwnPath) bool { return within(path, o.Path) || within(RealPath(path), o.Path) })
+		real := RealPath(path)
+		return slices.ContainsFunc(own, func(o OwnPath) bool { return within(path, o.Path) || within(real, o.Path) })
 	})
 }

@@ -2,7 +2,10 @@
 // child process gets, the sandbox a stdio server or shell command runs in,
 // the file paths a tool call may name, and the hosts a remote server may be
 // reached at. It reads config.Policy (whose fields carry the defaults) and
-// decides; the sandbox package enforces.
+// decides; the sandbox package enforces. Deckhand's own files (Own: its
+// log, config, keys, and every log a Deckhand opened with --db, listed by
+// Remember) are hidden from every sandbox and refused as roots and in
+// calls: whoever writes them holds the gate.
 //
 // Concurrency: New builds a Policy from one config; it is not changed
 // afterwards (a new config makes a new Policy), so one value is safe for

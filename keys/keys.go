@@ -2,7 +2,9 @@
 // config names (model.api_key_env, kept for scripts), else in the desktop's
 // keyring (the Secret Service: GNOME Keyring, KWallet, KeePassXC), where
 // the settings window keeps a key a person types. The window and
-// `deckhand chat` both resolve the key here, in that order.
+// `deckhand chat` both resolve the key here, in that order. It also keeps
+// the OAuth tokens of MCP servers (Tokens) and the key that signs the log
+// (FindLogKeys).
 //
 // A key is a secret: it is never logged, written to the event log, put in
 // an error or passed to a child process. A [Key]'s String, GoString and

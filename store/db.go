@@ -140,12 +140,6 @@ func OpenWith(ctx context.Context, path string, o Options) (*DB, error) {
 			break
 		}
 	}
-	if !matched && found.KeyringErr != nil {
-		// The key is perhaps in the keyring: writing with another would
-		// leave rows no key checks.
-		sdb.Close()
-		return nil, fmt.Errorf("%s is signed with a key this install may keep in the keyring, which could not be read (%v): unlock the keyring and try again", path, found.KeyringErr)
-	}
 	db.otherKey = !matched
 	return db, nil
 }

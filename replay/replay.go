@@ -25,6 +25,11 @@ type Session struct {
 	Grants map[string]bool
 	// Loaded are the lazy tools whose schemas the model was given.
 	Loaded []string
+	// Left is how many events were left out because Deckhand did not
+	// write them (store.Event.Foreign: edited, inserted, or cut from
+	// their chain): what the person and the model read back of a session
+	// is only what Deckhand recorded.
+	Left int
 }
 
 // Run is one run: the person's message and what followed.
@@ -148,6 +153,10 @@ func Read(events []store.Event) Session {
 	}
 	removed := map[string]bool{}
 	for _, e := range events {
+		if e.Foreign {
+			s.Left++
+			continue
+		}
 		if e.Kind == store.KindRunRemoved {
 			removed[e.RunID] = true
 			continue
@@ -202,10 +211,7 @@ func Read(events []store.Event) Session {
 			c.IsError = e.Kind != store.KindToolSucceeded
 			c.Elapsed = time.Duration(d.ElapsedMS) * time.Millisecond
 		case store.KindApprovalGranted:
-			// A session grant counts again only as Deckhand wrote it: an
-			// event put in the log by anything else (store.Event.Foreign)
-			// opens nothing.
-			if d.Scope == "session" && !e.Foreign {
+			if d.Scope == "session" {
 				s.Grants[d.Tool] = true
 			}
 		case store.KindToolsLoaded:

@@ -176,6 +176,9 @@ func (e *PolicyError) Error() string {
 	if what == "" {
 		what = e.Capability
 	}
+	if e.Capability == policy.CapExec {
+		return fmt.Sprintf("Refused by Deckhand's policy (not run): this call would run %s, which is %s. Do not call it again; the person can turn shell commands on (Settings, or policy.allow_exec in the config) if it is needed.", e.Target, e.Rule)
+	}
 	return fmt.Sprintf("Refused by Deckhand's policy (not run): this call would %s %s, which is %s. Do not retry it with the same path; ask the person to widen the roots (Settings, or policy.fs in the config) if it is needed.", what, e.Target, e.Rule)
 }
 

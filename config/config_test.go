@@ -150,6 +150,9 @@ func TestParseErrors(t *testing.T) {
 		{"bad lazy share", "[mcp]\nlazy_share = 2.0", []string{"config.toml: mcp.lazy_share: is too large"}},
 		{"bad eager", "[mcp]\neager = [\"fs\", \"local.exec\"]", []string{`mcp.eager[0]: not a tool: want "alias.tool" or "alias.*"`, `mcp.eager[1]: not a tool`}},
 		{"bad connect", "[mcp.servers.r]\nurl = \"http://h/mcp\"\nconnect = \"later\"", []string{"mcp.servers.r.connect: must be one of: start, on_demand"}},
+		{"relative command", "[mcp.servers.r]\ncommand = \"./srv.py\"", []string{"config.toml:2: mcp.servers.r.command: a relative path runs whatever is there in the folder Deckhand is started from"}},
+		{"relative command in a folder", "[mcp.servers.r]\ncommand = \"bin/srv\"", []string{"mcp.servers.r.command: a relative path runs whatever"}},
+		{"shell commands unasked", "[mcp.auto_approve]\n\"local.exec\" = true", []string{`mcp.auto_approve."local.exec": shell commands (CMD: lines) are asked every time`}},
 		{"too many retries", "[model]\nmax_retries = 50", []string{"config.toml: model.max_retries: is too large (at most 10)"}},
 	}
 	for _, tt := range tests {

@@ -138,6 +138,9 @@ func ParseRules(text string) (map[string]any, error) {
 		if err := ValidRule(key); err != nil {
 			return nil, fmt.Errorf("line %d: %w", i+1, err)
 		}
+		if key == "local.exec" && allow {
+			return nil, fmt.Errorf("line %d: %s", i+1, ExecRuleProblem)
+		}
 		out[key] = allow
 	}
 	return out, nil

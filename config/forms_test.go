@@ -70,7 +70,8 @@ func TestParseRules(t *testing.T) {
 	}{
 		{name: "plain and valued", in: "fs.*\nfs.delete = false\n# a comment\n\nweb.fetch = true", want: map[string]any{"fs.*": true, "fs.delete": false, "web.fetch": true}},
 		{name: "quoted keys", in: `"fs.read" = true`, want: map[string]any{"fs.read": true}},
-		{name: "local exec", in: "local.exec", want: map[string]any{"local.exec": true}},
+		{name: "local exec asks", in: "local.exec = false", want: map[string]any{"local.exec": false}},
+		{name: "local exec unasked", in: "fs.*\nlocal.exec", err: "line 2: shell commands (CMD: lines) are asked every time"},
 		{name: "no tool", in: "fs", err: "line 1"},
 		{name: "bad value", in: "fs.* = yes please", err: "true or false"},
 		{name: "bad alias", in: "ok.x\nf__s.read", err: "line 2"},

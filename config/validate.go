@@ -45,6 +45,13 @@ func ValidAlias(alias string) error {
 	return nil
 }
 
+// RelativeCommand reports whether a server's command is a relative path
+// ("./srv.py", "bin/srv"): one that would resolve against whatever folder
+// Deckhand happened to be started from. A bare name is a PATH lookup.
+func RelativeCommand(command string) bool {
+	return strings.ContainsRune(command, '/') && !filepath.IsAbs(command)
+}
+
 // ValidRule reports why key cannot be an auto_approve rule, or nil. Rules
 // are "alias.tool", "alias.*" or "local.exec".
 func ValidRule(key string) error {
@@ -58,6 +65,20 @@ func ValidRule(key string) error {
 		return errors.New(`the only local tool is "local.exec"`)
 	}
 	return ValidAlias(alias)
+}
+
+// ExecRuleProblem is why "local.exec" = true is refused: each shell command
+// (a CMD: line) is shown and asked every time, so that what a person
+// approves is the command that runs; no rule can allow one unseen.
+const ExecRuleProblem = `shell commands (CMD: lines) are asked every time: no rule can run them without asking; remove this line (or set it to false)`
+
+// execRule refuses an auto_approve rule that would run shell commands
+// unasked.
+func execRule(c *Config) []Problem {
+	if c.MCP.AutoApprove["local.exec"] {
+		return []Problem{{Key: `mcp.auto_approve."local.exec"`, Msg: ExecRuleProblem}}
+	}
+	return nil
 }
 
 // CheckServer validates one server entry as if it were in a config file
@@ -119,6 +140,9 @@ func validateServer(sl validator.StructLevel) {
 		return
 	}
 	if s.IsStdio() {
+		if RelativeCommand(s.Command) {
+			report("Command", "command", "relative_command")
+		}
 		if s.Transport != "" && s.Transport != TransportStdio {
 			report("Transport", "transport", "transport_needs_url")
 		}
@@ -207,6 +231,7 @@ var messages = map[string]string{
 	"network_hosts":        "each host must be a name such as \"api.github.com\", \"*.example.com\" or \".example.com\", or an IP address, without a port",
 	"socket_names":         "each socket must be one of ssh-agent, gpg-agent, dbus, wayland, x11, pulse, pipewire, docker, or an absolute path",
 	"max_below_initial":    "must not be less than initial",
+	"relative_command":     "a relative path runs whatever is there in the folder Deckhand is started from: give the program's full path (starting with /), or a bare name (such as npx) to look it up in PATH",
 }
 
 // validate runs the struct tags and cross-field rules and turns failures into
@@ -218,9 +243,10 @@ func validate(c *Config) []Problem {
 		if err != nil {
 			return []Problem{{Msg: err.Error()}}
 		}
-		return nil
+		return execRule(c)
 	}
 	problems := make([]Problem, 0, len(verrs))
+	problems = append(problems, execRule(c)...)
 	for _, fe := range verrs {
 		msg, ok := messages[fe.Tag()]
 		if !ok {

@@ -10,6 +10,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"deckhand/approval"
+	"deckhand/config"
 	"deckhand/policy"
 	"deckhand/request"
 	"deckhand/servers"
@@ -55,6 +56,16 @@ func (a *conversationActor) prepare(calls []llm.ToolCall, commands []string) ([]
 			if len(newly) > 0 {
 				loaded = append(loaded, loadedTools{newly, "tool_search"})
 			}
+			continue
+		}
+		if toolcall.IsShell(tc.Name) && !a.policy().AllowExec {
+			// Not offered without policy.allow_exec (the built-in server
+			// leaves it out), but a model may call it by name, and a
+			// catalog kept from an earlier connection may still list it.
+			cs.req.Server, cs.req.Tool, cs.req.Display = config.LocalAlias, toolcall.ShellTool, config.LocalAlias+"."+toolcall.ShellTool
+			cs.decisions = []policy.Decision{toolcall.ShellOff()}
+			out := approval.Decide(cs.req, tools.Tool{}, approval.Pin{}, cs.decisions, approval.Granted{}, nil)
+			cs.done, cs.isError, cs.output = true, true, out.Err.Error()
 			continue
 		}
 		t, refusal, ok := toolcall.Resolve(a.catalog, tc.Name, lazy)

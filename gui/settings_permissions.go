@@ -79,8 +79,6 @@ func ruleText(rule string, allow bool) string {
 	switch {
 	case !allow:
 		return "always asked, even where a wider rule allows it"
-	case rule == "local.exec":
-		return "shell commands (CMD: lines) run without asking"
 	case strings.HasSuffix(rule, ".*"):
 		return "every tool of " + strings.TrimSuffix(rule, ".*") + " runs without asking"
 	}

@@ -202,7 +202,7 @@ func TestSettingsAnswersAndLook(t *testing.T) {
 // without a restart.
 func TestSettingsPermissions(t *testing.T) {
 	keys.MockInit()
-	h := approvalHarness(t, func(c *config.Config) { c.MCP.AutoApprove = map[string]bool{"t.add": true, "local.exec": true} })
+	h := approvalHarness(t, func(c *config.Config) { c.MCP.AutoApprove = map[string]bool{"t.add": true, "local.exec": false} })
 	always := approval.AllowAlways
 	if n := h.runToEnd("echo hi", &always); n != 1 {
 		t.Fatalf("%d dialogs, want 1", n)
@@ -210,7 +210,7 @@ func TestSettingsPermissions(t *testing.T) {
 	f := h.openSettings()
 	f.tabs.SelectIndex(1)
 	h.until("the grant", func() bool { return h.shows(f.w, "t.echo") && h.button(f.w, "Revoke") != nil })
-	for _, want := range []string{"runs without asking, since", "t.add", "shell commands (CMD: lines) run without asking", "local.exec"} {
+	for _, want := range []string{"runs without asking, since", "t.add", "always asked, even where a wider rule allows it", "local.exec"} {
 		if !h.shows(f.w, want) {
 			t.Errorf("the permissions do not show %q:\n%s", want, strings.Join(h.texts(f.w), "\n"))
 		}
@@ -236,14 +236,14 @@ func TestSettingsPermissions(t *testing.T) {
 		t.Fatal("no row for t.add")
 	}
 	test.Tap(h.buttonIn(remove, "Remove"))
-	if _, ok := h.ui.cfg.MCP.AutoApprove["t.add"]; ok || !h.ui.cfg.MCP.AutoApprove["local.exec"] {
+	if _, ok := h.ui.cfg.MCP.AutoApprove["t.add"]; ok || len(h.ui.cfg.MCP.AutoApprove) != 1 {
 		t.Errorf("the rules after Remove: %v", h.ui.cfg.MCP.AutoApprove)
 	}
 	if strings.Contains(f.rules.Text, "t.add") {
 		t.Errorf("the rule box still has t.add: %q", f.rules.Text)
 	}
 	data, _ := os.ReadFile(h.cfg.Path)
-	if strings.Contains(string(data), "t.add") || !strings.Contains(string(data), `"local.exec" = true`) {
+	if strings.Contains(string(data), "t.add") || !strings.Contains(string(data), `"local.exec" = false`) {
 		t.Errorf("the file after Remove:\n%s", data)
 	}
 }

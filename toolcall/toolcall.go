@@ -23,6 +23,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/approval"
+	"deckhand/policy"
 	"deckhand/tools"
 	"deckhand/transport/llm"
 )
@@ -124,6 +125,22 @@ const (
 // other than the person's own no (a timeout, no one to ask).
 func DeniedBecause(reason string) string {
 	return fmt.Sprintf("Denied (%s); the call was not run.", reason)
+}
+
+// ShellTool is the built-in tools server's shell (local.shell), which runs
+// the model's scripts: offered only with policy.allow_exec.
+const ShellTool = "shell"
+
+// IsShell reports whether a call's tool name (display or wire) is the
+// built-in shell.
+func IsShell(name string) bool {
+	return name == "local."+ShellTool || name == "local__"+ShellTool
+}
+
+// ShellOff is the policy's refusal of the built-in shell while shell
+// commands are off.
+func ShellOff() policy.Decision {
+	return policy.Decision{Capability: policy.CapExec, Target: "local." + ShellTool, Allowed: false, Rule: "off: policy.allow_exec is false"}
 }
 
 // CommandTool is the name the shell commands a model proposes go by.

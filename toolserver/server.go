@@ -48,6 +48,11 @@ type Options struct {
 	OutputLimit int
 	// NoBuiltin leaves the built-in definitions out (tests).
 	NoBuiltin bool
+	// NoShell leaves out the tools that run the model's own scripts
+	// (definitions with "shell": true, such as the built-in shell):
+	// Deckhand's own server sets it unless policy.allow_exec, so that
+	// without it the model is not offered a shell at all.
+	NoShell bool
 }
 
 // Server is the built-in tools server: the definitions' tools on an MCP
@@ -325,6 +330,9 @@ func (s *Server) available(t *Tool) (*Tool, string) {
 
 // check says why t cannot run here, or "".
 func (s *Server) check(t *Tool) string {
+	if t.Shell && s.opts.NoShell {
+		return "it runs the model's scripts, and shell commands are off (policy.allow_exec is false)"
+	}
 	if len(t.Sequence) > 0 {
 		return ""
 	}

@@ -279,6 +279,9 @@ command = %[2]q
 args = ["serve"]
 sandbox = "off"
 
+[policy]
+allow_exec = true # the built-in shell is offered only with it
+
 [tools]
 enabled = true
 `, model.URL, s.escape))

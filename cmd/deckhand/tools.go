@@ -340,6 +340,9 @@ func (l *lazyLocal) build() (*sdk.Server, error) {
 		// command that outlives the tool timeout answers with an
 		// operation to await.
 		opts.InlineWait = max(l.cfg.MCP.ToolTimeout-2*time.Second, 2*time.Second)
+		// Deckhand's default is deny: without policy.allow_exec the model
+		// is offered no shell (a call of one is refused at the gate).
+		opts.NoShell = !opts.Policy.AllowExec
 		srv, err := toolserver.New(opts)
 		l.mu.Lock()
 		defer l.mu.Unlock()

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"deckhand/testutil"
+)
+
+// The built-in shell (local.shell) runs the model's scripts: without
+// policy.allow_exec it is not offered to the model, and a call of it by
+// name is refused, saying why, and logged as capability.denied; with
+// allow_exec (the positive control) it is offered and runs. (Tools are
+// sent eagerly here, so that "offered" is the request's tools field.)
+func TestShellNeedsAllowExec(t *testing.T) {
+	for _, allow := range []bool{false, true} {
+		t.Run(fmt.Sprintf("allow_exec=%v", allow), func(t *testing.T) {
+			home := t.TempDir()
+			ws := filepath.Join(home, "Deckhand")
+			os.MkdirAll(ws, 0o755)
+			model := testutil.NewModelServer(t,
+				testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "a", Name: "local__shell", Arguments: `{"command":"echo ran > ran.txt"}`})},
+				testutil.ModelResponse{Body: testutil.TextChunks("done")},
+			)
+			cfg := writeConfig(t, fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[mcp]\nlazy = \"never\"\n\n[policy]\nallow_exec = %v\n\n[tools]\nenabled = true\n", model.URL, allow))
+			db := filepath.Join(t.TempDir(), "log.db")
+			code, _, stderr := chatRun(t, home, cfg, db)
+			if code != 0 {
+				t.Fatalf("chat exit %d:\n%s", code, stderr)
+			}
+			reqs := model.Requests()
+			if len(reqs) == 0 {
+				t.Fatal("the model was not asked")
+			}
+			offered := strings.Contains(string(reqs[0]), `"local__shell"`)
+			_, err := os.Stat(filepath.Join(ws, "ran.txt"))
+			ran := err == nil
+			bin := testutil.BuildProgram(t, "./cmd/deckhand")
+			logs, _ := exec.Command(bin, "--db", db, "logs", "--session", lastSession(t, bin, db)).CombinedOutput()
+			if allow {
+				if !offered || !ran {
+					t.Errorf("with allow_exec: offered %v, ran %v; want both\n%s", offered, ran, stderr)
+				}
+				return
+			}
+			if offered {
+				t.Errorf("the shell was offered to the model without allow_exec: %s", reqs[0])
+			}
+			if ran {
+				t.Errorf("the shell ran without allow_exec")
+			}
+			if !strings.Contains(stderr, "Refused by Deckhand's policy (not run): this call would run local.shell, which is off: policy.allow_exec is false") {
+				t.Errorf("the call was not refused saying why:\n%s", stderr)
+			}
+			if !strings.Contains(string(logs), "capability.denied") || !strings.Contains(string(logs), "local.shell") {
+				t.Errorf("the refusal is not logged as capability.denied:\n%s", logs)
+			}
+		})
+	}
+}

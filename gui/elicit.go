@@ -59,6 +59,7 @@ type elicitor struct {
 	first   fyne.Focusable            // the form's first field, if it has one
 	buttons map[string]*widget.Button // by action; URL mode's accept is Open
 	problem *widget.Label             // what is wrong with the form's answers
+	secret  *widget.Label             // the warning above a form asking for a secret; nil when none
 	foot    *widget.Label             // the deadline, and how many more wait
 	footObj fyne.CanvasObject
 }
@@ -164,7 +165,7 @@ func (e *elicitor) footText(it *elicitItem) string {
 // dialog makes the dialog asking the question it.
 func (e *elicitor) dialog(it *elicitItem, parent fyne.Window) *dialog.CustomDialog {
 	r := it.req
-	e.form, e.problem, e.first = nil, nil, nil
+	e.form, e.problem, e.first, e.secret = nil, nil, nil, nil
 	e.buttons = map[string]*widget.Button{}
 
 	// Deckhand's own words first: which server, during which call. What the
@@ -177,6 +178,19 @@ func (e *elicitor) dialog(it *elicitItem, parent fyne.Window) *dialog.CustomDial
 	heading.SizeName = theme.SizeNameSubHeadingText
 	heading.Wrapping = fyne.TextWrapWord
 	items := []fyne.CanvasObject{heading}
+	if secret := r.Form.Sensitive(); r.Mode != "url" && len(secret) > 0 {
+		// Before anything the server says: the MCP spec forbids asking
+		// for these through a form.
+		for i, s := range secret {
+			secret[i] = "\u201c" + shorten(clean.Line(s), elicitTitleMax) + "\u201d"
+		}
+		e.secret = widget.NewLabel("Warning: this form asks for a password, token or key (" + strings.Join(secret, ", ") +
+			"). Servers must not ask for these through a form (the MCP specification forbids it): type a secret here only if you are sure where it goes. Decline otherwise.")
+		e.secret.Wrapping = fyne.TextWrapWord
+		e.secret.Importance = widget.DangerImportance
+		e.secret.TextStyle.Bold = true
+		items = append(items, e.secret)
+	}
 	if it.tool != "" {
 		where := "During its tool call " + clean.Line(it.tool)
 		if it.conv != "" {
@@ -202,7 +216,10 @@ func (e *elicitor) dialog(it *elicitItem, parent fyne.Window) *dialog.CustomDial
 	}
 	decline := mk("Decline", servers.ElicitDecline, func() { e.answer(it, servers.ElicitDecline, nil) })
 	cancel := mk("Cancel", servers.ElicitCancel, func() { e.answer(it, servers.ElicitCancel, nil) })
-	buttons = append(buttons, decline, cancel)
+	// Refuses this question and the rest of the server's, for the session:
+	// a server asking again and again is stopped in one press.
+	stop := mk("Stop asking", elicitStop, func() { e.stop(it) })
+	buttons = append(buttons, decline, cancel, stop)
 	if r.Mode == "url" {
 		items = append(items, e.urlPart(it)...)
 		open := mk("Open page", servers.ElicitAccept, func() { e.openPage(it) })
@@ -328,11 +345,24 @@ func (e *elicitor) submit(it *elicitItem) {
 
 // answer sends the person's answer; the next request's dialog opens.
 func (e *elicitor) answer(it *elicitItem, action string, content map[string]any) {
+	e.send(it, &uiElicitAnswer{id: it.req.ID, action: action, content: content})
+}
+
+// elicitStop is the "Stop asking" button's key in elicitor.buttons.
+const elicitStop = "stop"
+
+// stop declines the question and every other of its server's for the
+// session (the servers decline those waiting, and those to come unseen).
+func (e *elicitor) stop(it *elicitItem) {
+	e.send(it, &uiElicitAnswer{id: it.req.ID, action: servers.ElicitDecline, stop: true})
+}
+
+func (e *elicitor) send(it *elicitItem, m *uiElicitAnswer) {
 	if e.answered[it.req.ID] {
 		return
 	}
 	e.answered[it.req.ID] = true
-	e.ui.tell(&uiElicitAnswer{id: it.req.ID, action: action, content: content})
+	e.ui.tell(m)
 	e.ui.modals.drop(it)
 }
 
@@ -480,6 +510,7 @@ func newElicitField(fl mcp.Field, submit, escape func()) *elicitField {
 	default:
 		x.entry = newElicitEntry(submit, escape)
 		x.entry.PlaceHolder = fieldHint(fl)
+		x.entry.Password = fl.Sensitive() // not shown on the screen as it is typed
 		if fl.Default != nil {
 			x.entry.SetText(fmt.Sprint(fl.Default))
 		}

@@ -21,10 +21,11 @@ type serverAskMsg interface {
 type uiElicitAnswer struct {
 	id, action string
 	content    map[string]any
+	stop       bool // and refuse the rest of the server's questions for the session
 }
 
 func (m *uiElicitAnswer) handleServerAsk(b *bridge, c actor.Context) {
-	c.Send(b.sys.Servers, &servers.ElicitationAnswer{ID: m.id, Action: m.action, Content: m.content})
+	c.Send(b.sys.Servers, &servers.ElicitationAnswer{ID: m.id, Action: m.action, Content: m.content, Stop: m.stop})
 }
 
 // elicitItem is a server's question as the window shows it: the request,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"maps"
 	"net/url"
+	"slices"
 	"sort"
 	"time"
 
@@ -29,6 +30,13 @@ const (
 // which ask the person and send an ElicitationAnswer to agent.System.Servers; the
 // first answer counts, and ElicitationClosed tells every watcher it is
 // over. No answer by Deadline declines it.
+//
+// A server cannot flood the person: its questions are asked one at a
+// time (the next waits until the one shown is closed), only during a tool
+// call (one asked when none is in flight is declined unseen, and one shown
+// or waiting is cancelled when its call ends), at most
+// MaxQuestionsPerCall per call, and none once the person chose to stop
+// its questions (ElicitationAnswer.Stop) for the session.
 type ElicitationRequested struct {
 	ID     string
 	Server string // the alias of the server asking
@@ -42,7 +50,10 @@ type ElicitationRequested struct {
 	Host                    string // url mode: its host, to show beside it
 	Deadline                time.Time
 
-	reply chan *sdk.ElicitResult
+	reply    chan *sdk.ElicitResult
+	callDone <-chan struct{} // closed when its call has ended
+	closed   chan struct{}   // closed when it is answered or over
+	shown    bool            // sent to the watchers (not only waiting its turn)
 }
 
 // ElicitationAnswer answers an ElicitationRequested. Content is the form's
@@ -50,6 +61,9 @@ type ElicitationRequested struct {
 type ElicitationAnswer struct {
 	ID, Action string
 	Content    map[string]any
+	// Stop declines this question and every other of its server's for
+	// the rest of the session: the person's "Stop asking".
+	Stop bool
 }
 
 // ElicitationClosed ends an ElicitationRequested: answered, timed out, or
@@ -136,9 +150,18 @@ func (a *serverActor) elicitAsked(c actor.Context, m *elicitAsk) {
 		m.reply <- &sdk.ElicitResult{Action: ElicitDecline}
 		return
 	}
-	if call, ok := a.live.only(); ok {
+	call, done, err := a.live.question()
+	if err != nil {
+		// A question with no call to belong to (the call has ended), or one
+		// too many during it: declined before anyone sees it.
+		a.log.Warn("elicitation declined unseen", "why", err.Error(), "mode", r.Mode, "fields", r.Form.Names())
+		m.reply <- &sdk.ElicitResult{Action: ElicitDecline}
+		return
+	}
+	if call != nil {
 		r.Conversation, r.Run, r.Call = callOrigin(call)
 	}
+	r.callDone, r.closed = done, make(chan struct{})
 	c.Send(c.Parent(), r)
 }
 
@@ -151,7 +174,10 @@ func callOrigin(call *inflight) (conv, run, id string) {
 
 // elicitations is the servers supervisor's book of open requests.
 type elicitations struct {
-	open map[string]*ElicitationRequested
+	open    map[string]*ElicitationRequested   // shown or waiting their turn, by id
+	asking  map[string]*ElicitationRequested   // the question shown, by server
+	waiting map[string][]*ElicitationRequested // the next ones, by server, oldest first
+	stopped map[string]bool                    // servers whose questions the person stopped
 }
 
 // elicitReceive handles elicitation at the servers supervisor: it asks the
@@ -161,32 +187,45 @@ func (a *serversActor) elicitReceive(c actor.Context, msg any) {
 	e := &a.elicit
 	if e.open == nil {
 		e.open = map[string]*ElicitationRequested{}
+		e.asking = map[string]*ElicitationRequested{}
+		e.waiting = map[string][]*ElicitationRequested{}
+		e.stopped = map[string]bool{}
 	}
 	switch m := msg.(type) {
 	case *ElicitationRequested:
-		if len(a.watchers) == 0 {
+		switch {
+		case len(a.watchers) == 0:
 			// Nobody to ask (a command without a person): no.
 			m.reply <- &sdk.ElicitResult{Action: ElicitDecline}
 			a.deps.log.Info("elicitation declined: nobody to ask", "server", m.Server)
 			return
+		case e.stopped[m.Server]:
+			m.reply <- &sdk.ElicitResult{Action: ElicitDecline}
+			a.deps.log.Info("elicitation declined unseen: the person stopped this server's questions", "server", m.Server)
+			return
+		case ended(m.callDone):
+			m.reply <- &sdk.ElicitResult{Action: ElicitDecline}
+			a.deps.log.Warn("elicitation declined unseen", "server", m.Server, "why", ErrNoCall.Error())
+			return
 		}
-		timeout := a.deps.mcp.ApprovalTimeout
-		if timeout <= 0 {
-			timeout = 2 * time.Minute
+		if m.closed == nil {
+			m.closed = make(chan struct{})
 		}
-		m.Deadline = time.Now().Add(timeout)
 		e.open[m.ID] = m
-		self, root, id := c.Self(), c.ActorSystem().Root, m.ID
-		time.AfterFunc(timeout, func() {
-			root.Send(self, &elicitEnded{id: id, reason: approval.TimedOut(timeout), action: ElicitDecline})
-		})
-		a.deps.log.Info("elicitation asked", "server", m.Server, "mode", m.Mode, "fields", m.Form.Names())
-		if a.deps.store != nil && m.Conversation != "" {
-			c.Send(a.deps.store, m)
+		// Its call's end cancels it, shown or waiting.
+		self, root, id, done, closed := c.Self(), c.ActorSystem().Root, m.ID, m.callDone, m.closed
+		go func() {
+			select {
+			case <-done:
+				root.Send(self, &elicitEnded{id: id, reason: "its tool call ended", action: ElicitCancel})
+			case <-closed:
+			}
+		}()
+		if e.asking[m.Server] != nil {
+			e.waiting[m.Server] = append(e.waiting[m.Server], m)
+			return
 		}
-		for _, w := range a.watchers {
-			c.Send(w, m)
-		}
+		a.showElicitation(c, m)
 	case *ElicitationAnswer:
 		r := e.open[m.ID]
 		if r == nil {
@@ -215,6 +254,9 @@ func (a *serversActor) elicitReceive(c actor.Context, msg any) {
 		// copy taken before.
 		answered := maps.Clone(res.Content)
 		r.reply <- res
+		if m.Stop {
+			a.stopElicitations(c, r.Server)
+		}
 		a.closeElicitation(c, r, res.Action, approval.Answered, answered)
 	case *elicitEnded:
 		r := e.open[m.id]
@@ -226,8 +268,67 @@ func (a *serversActor) elicitReceive(c actor.Context, msg any) {
 	}
 }
 
+// showElicitation asks the watchers r, the server's one question shown.
+func (a *serversActor) showElicitation(c actor.Context, r *ElicitationRequested) {
+	a.elicit.asking[r.Server] = r
+	r.shown = true
+	timeout := a.deps.mcp.ApprovalTimeout
+	if timeout <= 0 {
+		timeout = 2 * time.Minute
+	}
+	r.Deadline = time.Now().Add(timeout)
+	self, root, id := c.Self(), c.ActorSystem().Root, r.ID
+	time.AfterFunc(timeout, func() {
+		root.Send(self, &elicitEnded{id: id, reason: approval.TimedOut(timeout), action: ElicitDecline})
+	})
+	a.deps.log.Info("elicitation asked", "server", r.Server, "mode", r.Mode, "fields", r.Form.Names())
+	if a.deps.store != nil && r.Conversation != "" {
+		c.Send(a.deps.store, r)
+	}
+	for _, w := range a.watchers {
+		c.Send(w, r)
+	}
+}
+
+// stopElicitations refuses the rest of server's questions for the
+// session: those waiting their turn are declined now, later ones unseen.
+func (a *serversActor) stopElicitations(c actor.Context, server string) {
+	e := &a.elicit
+	e.stopped[server] = true
+	waiting := e.waiting[server]
+	delete(e.waiting, server)
+	a.deps.log.Info("the person stopped a server's questions for this session", "server", server, "declined", len(waiting))
+	for _, r := range waiting {
+		r.reply <- &sdk.ElicitResult{Action: ElicitDecline}
+		a.closeElicitation(c, r, ElicitDecline, "the person stopped this server's questions", nil)
+	}
+}
+
+// ended reports whether ch is closed.
+func ended(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
+
+// closeElicitation forgets r and tells the watchers (those that saw it) it
+// is over; the server's next question waiting, if any, is shown.
 func (a *serversActor) closeElicitation(c actor.Context, r *ElicitationRequested, action string, reason approval.Reason, content map[string]any) {
-	delete(a.elicit.open, r.ID)
+	e := &a.elicit
+	delete(e.open, r.ID)
+	close(r.closed)
+	if w := e.waiting[r.Server]; !r.shown {
+		e.waiting[r.Server] = slices.DeleteFunc(w, func(x *ElicitationRequested) bool { return x == r })
+		a.deps.log.Info("elicitation closed before it was shown", "server", r.Server, "action", action, "reason", reason)
+		return
+	}
+	if e.asking[r.Server] == r {
+		delete(e.asking, r.Server)
+		defer a.nextElicitation(c, r.Server)
+	}
 	fields := make([]string, 0, len(content))
 	for k := range content {
 		fields = append(fields, k)
@@ -242,4 +343,16 @@ func (a *serversActor) closeElicitation(c actor.Context, r *ElicitationRequested
 	for _, w := range a.watchers {
 		c.Send(w, closed)
 	}
+}
+
+// nextElicitation shows server's next question waiting, if any.
+func (a *serversActor) nextElicitation(c actor.Context, server string) {
+	e := &a.elicit
+	w := e.waiting[server]
+	if len(w) == 0 {
+		delete(e.waiting, server)
+		return
+	}
+	e.waiting[server] = w[1:]
+	a.showElicitation(c, w[0])
 }

@@ -49,6 +49,8 @@ type inflight struct {
 	sender *actor.PID // nil for a blocking caller
 	req    *CallTool
 	cancel context.CancelCauseFunc
+	done   chan struct{} // closed when the call has ended
+	asked  int           // the server's questions during it (guarded by liveConn.mu)
 }
 
 // errCancelled is the cause of calls cancelled with CancelCall.
@@ -74,7 +76,7 @@ func (l *liveConn) begin(ctx context.Context, sender *actor.PID, req *CallTool, 
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	ctx, cancelTimeout := context.WithTimeoutCause(ctx, timeout, &timeoutError{tool: display, after: timeout})
-	call := &inflight{sender: sender, req: req, cancel: cancel}
+	call := &inflight{sender: sender, req: req, cancel: cancel, done: make(chan struct{})}
 	l.mu.Lock()
 	if l.closed {
 		l.mu.Unlock()
@@ -109,6 +111,7 @@ func (l *liveConn) run(ctx context.Context, call *inflight, cancelTimeout contex
 	l.mu.Lock()
 	delete(l.calls, call)
 	l.mu.Unlock()
+	close(call.done)
 	return &ToolResult{ID: call.req.ID, Tool: display, Result: res, Err: err, Elapsed: time.Since(start)}
 }
 
@@ -175,18 +178,51 @@ func (l *liveConn) fail(err error) {
 	}
 }
 
-// only is the one call in flight, if there is exactly one.
-func (l *liveConn) only() (*inflight, bool) {
+// ErrNoCall, ErrTooManyQuestions: why a server's question was declined
+// before anyone saw it.
+var (
+	ErrNoCall           = errors.New("the server asked outside any tool call (none is in flight, or its call has ended)")
+	ErrTooManyQuestions = fmt.Errorf("the server asked more than %d questions during one tool call", MaxQuestionsPerCall)
+)
+
+// MaxQuestionsPerCall is how many questions (elicitations) a server may
+// ask during one tool call; the next are declined unseen.
+const MaxQuestionsPerCall = 3
+
+// question counts a server's question against the calls in flight: the
+// one call it came during, or, when several are in flight and nothing says
+// which, every one of them. It returns the call when there is exactly one,
+// and a channel closed once every call it counted against has ended; an
+// error when no call is in flight or one of them has had its questions.
+func (l *liveConn) question() (only *inflight, done <-chan struct{}, err error) {
 	if l == nil {
-		return nil, false
+		return nil, nil, ErrNoCall
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if len(l.calls) != 1 {
-		return nil, false
+	if len(l.calls) == 0 {
+		return nil, nil, ErrNoCall
+	}
+	var chans []chan struct{}
+	for call := range l.calls {
+		if call.asked >= MaxQuestionsPerCall {
+			return nil, nil, ErrTooManyQuestions
+		}
 	}
 	for call := range l.calls {
-		return call, true
+		call.asked++
+		chans = append(chans, call.done)
+		only = call
 	}
-	return nil, false
+	if len(chans) == 1 {
+		return only, chans[0], nil
+	}
+	all := make(chan struct{})
+	go func() {
+		for _, ch := range chans {
+			<-ch
+		}
+		close(all)
+	}()
+	return nil, all, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -59,17 +60,25 @@ func (t *chat) askElicitation() {
 	t.endLine()
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n%s\n", t.paint(bold, fmt.Sprintf("%s asks:", m.Server)))
+	if secret := m.Form.Sensitive(); m.Mode != "url" && len(secret) > 0 {
+		// Before anything the server says: the MCP spec forbids asking for
+		// these through a form.
+		for i, s := range secret {
+			secret[i] = strconv.Quote(clean.Line(s))
+		}
+		fmt.Fprintf(&b, "%s\n", t.paint(red, fmt.Sprintf("  Warning: this form asks for a password, token or key (%s). Servers must not ask for these through a form (the MCP specification forbids it): type a secret here only if you are sure where it goes; :decline otherwise.", strings.Join(secret, ", "))))
+	}
 	if m.Message != "" {
 		fmt.Fprintf(&b, "%s\n", Indent(clean.Text(m.Message), "  "))
 	}
 	left := time.Until(m.Deadline).Round(time.Second)
 	if m.Mode == "url" {
 		fmt.Fprintf(&b, "  It asks you to open this page (on %s):\n    %s\n", clean.Line(m.Host), clean.Line(m.URL))
-		fmt.Fprintf(&b, "Open it in your browser? [y]es / [N]o / [c]ancel (%v left): ", left)
+		fmt.Fprintf(&b, "Open it in your browser? [y]es / [N]o / [c]ancel / [s]top asking (%v left): ", left)
 		fmt.Fprint(t.info, b.String())
 		return
 	}
-	fmt.Fprintf(&b, "  (type :decline or :cancel to any question; no answer within %v declines)\n", left)
+	fmt.Fprintf(&b, "  (type :decline or :cancel to any question, :stop to refuse every question of %s for this session; no answer within %v declines)\n", m.Server, left)
 	fmt.Fprint(t.info, b.String())
 	t.askField()
 }
@@ -81,6 +90,9 @@ func (t *chat) askField() {
 		var b strings.Builder
 		for _, fl := range m.Form.Fields {
 			if v, ok := t.elicit.content[fl.Name]; ok {
+				if fl.Sensitive() {
+					v = "(not shown)" // a secret stays off the screen
+				}
 				fmt.Fprintf(&b, "  %s: %v\n", clean.Line(fl.Title), v)
 			}
 		}
@@ -128,6 +140,12 @@ func (t *chat) elicitInput(c actor.Context, text string) bool {
 	answer := func(action string, content map[string]any) {
 		c.Send(t.sys.Servers, &servers.ElicitationAnswer{ID: m.ID, Action: action, Content: content})
 		fmt.Fprintf(t.info, "%s\n", t.paint(dim, "  → "+action))
+	}
+	stop := strings.ToLower(text) == ":stop" || (m.Mode == "url" && strings.ToLower(text) == "s")
+	if stop {
+		c.Send(t.sys.Servers, &servers.ElicitationAnswer{ID: m.ID, Action: servers.ElicitDecline, Stop: true})
+		fmt.Fprintf(t.info, "%s\n", t.paint(dim, fmt.Sprintf("  → declined; %s's questions are refused for the rest of this session", m.Server)))
+		return true
 	}
 	switch strings.ToLower(text) {
 	case ":decline":

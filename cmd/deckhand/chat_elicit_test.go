@@ -1,7 +1,10 @@
 package main
 
 import (
+	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -57,3 +60,85 @@ func TestChatElicitation(t *testing.T) {
 		t.Errorf("the server did not get the answers; tool results:\n%s", sent)
 	}
 }
+
+// A hostile server whose one call asks 500 "enter your password" forms at
+// once, and goes on asking after the call has ended, does not take over
+// the terminal: its questions come one at a time, at most 3 a call (the
+// rest declined unseen), the form is marked as asking for a secret (and
+// the secret is not echoed back), none is asked after the call has ended,
+// and :stop refuses the rest of the server's questions for the session.
+func TestChatElicitationFlood(t *testing.T) {
+	logDir := t.TempDir()
+	askLog := filepath.Join(logDir, "answers")
+	model := testutil.NewModelServer(t,
+		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "a", Name: "s__ask_secret", Arguments: `{}`})},
+		testutil.ModelResponse{Body: testutil.TextChunks("first done")},
+		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "b", Name: "s__ask_secret", Arguments: `{}`})},
+		testutil.ModelResponse{Body: testutil.TextChunks("second done")},
+	)
+	cfg := writeConfig(t, fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n\n[mcp.servers.s]\ncommand = %q\nargs = [\"-ask\", \"500\", \"-ask-log\", %q]\nwrite = [%q]\n",
+		model.URL, stdioServerBin(t), askLog, logDir))
+	stdinR, stdinW := io.Pipe()
+	var out testutil.LockedBuffer
+	e := &env{
+		stdin: stdinR, stdout: &out, stderr: &out,
+		getenv: func(string) (string, bool) { return "", false },
+		tty:    func(f any) bool { return f == stdinR },
+	}
+	exited := make(chan int, 1)
+	go func() { exited <- run(t.Context(), []string{"--config", cfg, "chat"}, e) }()
+	t.Cleanup(func() { stdinW.Close() })
+	say := func(s string) { io.WriteString(stdinW, s+"\n") }
+	seen := func(s string) func() bool { return func() bool { return strings.Contains(out.String(), s) } }
+	answers := fileText(askLog)
+
+	testutil.Eventually(t, wait, seen("> "), "no prompt:\n%s", &out)
+	say("ask me")
+	testutil.Eventually(t, wait, seen("Allow s.ask_secret?"), "no approval:\n%s", &out)
+	say("y")
+	testutil.Eventually(t, wait, seen("Password"), "not asked:\n%s\nanswers: %s", &out, answers)
+	if !strings.Contains(out.String(), "Warning: this form asks for a password, token or key (\"Password\")") {
+		t.Errorf("the password form is not marked:\n%s", &out)
+	}
+	say("hunter2")
+	testutil.Eventually(t, wait, seen("Send this to s?"), "no confirmation:\n%s", &out)
+	say("y")
+	testutil.Eventually(t, wait, seen("first done"), "the call did not end:\n%s", &out)
+	// The server's questions after the call has ended are declined, and
+	// none reaches the terminal.
+	testutil.Eventually(t, wait, func() bool { return strings.Contains(answers.read(), "after decline=20") }, "the questions after the call: %s", answers)
+	first := out.String()
+	if n := strings.Count(first, "s asks:"); n < 1 || n > 3 {
+		t.Errorf("%d questions shown during the call, want 1 to 3:\n%s", n, first)
+	}
+	if strings.Contains(first, "hunter2") {
+		t.Errorf("the secret was echoed:\n%s", first)
+	}
+	if got := answers.read(); !strings.Contains(got, "during accept hunter2=1") || !strings.Contains(got, "during decline=497") || !strings.Contains(got, "during cancel=2") {
+		t.Errorf("the server's questions during the call were answered: %s; want one accepted, 497 declined unseen, 2 cancelled when the call ended", got)
+	}
+
+	// Stop asking: the rest of the server's questions are refused.
+	say("again")
+	testutil.Eventually(t, wait, func() bool { return strings.Count(out.String(), "Allow s.ask_secret?") == 2 }, "no second approval:\n%s", &out)
+	say("y")
+	testutil.Eventually(t, wait, func() bool { return strings.Count(out.String(), "s asks:") > strings.Count(first, "s asks:") }, "not asked again:\n%s", &out)
+	say(":stop")
+	testutil.Eventually(t, wait, seen("second done"), "the second call did not end:\n%s", &out)
+	testutil.Eventually(t, wait, func() bool { return strings.Contains(answers.read(), "after decline=40") }, "the questions after the second call: %s", answers)
+	if got := answers.read(); !strings.Contains(got, "during decline=997") {
+		t.Errorf("after :stop: %s; want every other question of the second call declined", got)
+	}
+	if n := strings.Count(out.String(), "s asks:") - strings.Count(first, "s asks:"); n != 1 {
+		t.Errorf("%d questions shown in the second call, want 1 (then :stop):\n%s", n, &out)
+	}
+	say(":quit")
+	testutil.Receive(t, exited, wait, "chat to quit")
+}
+
+// fileText reads a file each time it is called or printed (with %s).
+type fileText string
+
+func (f fileText) String() string { b, _ := os.ReadFile(string(f)); return string(b) }
+
+func (f fileText) read() string { return f.String() }

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // A Form is what a server asks the person to fill in (MCP elicitation,
@@ -44,6 +46,59 @@ type Field struct {
 	Min, Max    *float64 // bounds of numbers
 	MinLen      *int     // bounds of strings' lengths
 	MaxLen      *int
+}
+
+// sensitiveWords are the words of a field that asks for a secret, in its
+// name, title or description, once split into lowercase words.
+var sensitiveWords = regexp.MustCompile(`\b(password|passwd|passphrase|passcode|pwd|pin|token|secret|api ?key|private key|secret key|access key|credentials?|otp|one time code)\b`)
+
+// Sensitive reports whether the field asks for a password, a token, a key
+// or another secret: by its format ("password"), or by a word of its name,
+// title or description. The MCP spec forbids servers to ask for these
+// through a form, so such a form is marked for the person.
+func (f Field) Sensitive() bool {
+	if strings.EqualFold(f.Format, "password") {
+		return true
+	}
+	for _, s := range []string{f.Name, f.Title, f.Description} {
+		if sensitiveWords.MatchString(words(s)) {
+			return true
+		}
+	}
+	return false
+}
+
+// Sensitive lists the titles of the form's fields that ask for a secret
+// (nil for a nil form).
+func (f *Form) Sensitive() []string {
+	if f == nil {
+		return nil
+	}
+	var out []string
+	for _, fl := range f.Fields {
+		if fl.Sensitive() {
+			out = append(out, fl.Title)
+		}
+	}
+	return out
+}
+
+// words splits identifiers and text into lowercase words: "apiKey",
+// "api_key" and "API-Key" are all "api key".
+func words(s string) string {
+	var b strings.Builder
+	prev := rune(0)
+	for _, r := range s {
+		switch {
+		case r == '_' || r == '-' || r == '.':
+			r = ' '
+		case unicode.IsUpper(r) && unicode.IsLower(prev):
+			b.WriteRune(' ')
+		}
+		b.WriteRune(unicode.ToLower(r))
+		prev = r
+	}
+	return b.String()
 }
 
 // Label is the option's title, or the option itself.

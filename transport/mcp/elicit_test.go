@@ -106,3 +106,33 @@ func FuzzParseForm(f *testing.F) {
 		}
 	})
 }
+
+func TestFieldSensitive(t *testing.T) {
+	tests := []struct {
+		name string
+		fl   Field
+		want bool
+	}{
+		{"password format", Field{Name: "x", Format: "password"}, true},
+		{"password name", Field{Name: "password"}, true},
+		{"snake case", Field{Name: "user_password"}, true},
+		{"camel case", Field{Name: "apiKey"}, true},
+		{"api key title", Field{Name: "k", Title: "API-Key"}, true},
+		{"token", Field{Name: "github_token"}, true},
+		{"secret in the description", Field{Name: "value", Description: "Your client secret, from the console"}, true},
+		{"passphrase", Field{Name: "passphrase"}, true},
+		{"pin", Field{Name: "card", Title: "PIN"}, true},
+		{"private key", Field{Name: "private_key"}, true},
+		{"a name", Field{Name: "name", Title: "Your legal name"}, false},
+		{"pinned is not a pin", Field{Name: "pinned", Description: "keep spinning"}, false},
+		{"tokens counted", Field{Name: "max_tokens"}, false},
+		{"email", Field{Name: "email", Format: "email"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.fl.Sensitive(); got != tt.want {
+				t.Errorf("%+v.Sensitive() = %v, want %v", tt.fl, got, tt.want)
+			}
+		})
+	}
+}

@@ -33,7 +33,8 @@ type approvals struct {
 	buttons map[approval.Answer]*widget.Button
 	hints   *widget.Label    // what the server claims
 	title   string           // the dialog's title
-	args    *widget.RichText // the arguments
+	args    []*argRow        // the arguments, one row each (none for a shell command)
+	command *widget.RichText // a shell command
 	foot    *widget.Label    // the deadline, and how many more wait
 	footObj fyne.CanvasObject
 }
@@ -209,6 +210,11 @@ func (a *approvals) dialog(r *conversation.ApprovalRequested, parent fyne.Window
 	// alarming: in a small window (the quick prompt's) it is what shows
 	// without scrolling. What the server says of its tool follows.
 	items := []fyne.CanvasObject{heading, who}
+	if parent.Canvas().Size().Height < 400 {
+		// A small window (the quick prompt's) keeps its room for the call:
+		// the dialog's title asks, and who names the tool.
+		items = []fyne.CanvasObject{who}
+	}
 	var claims []fyne.CanvasObject
 	if title := clean.Line(req.Title); title != "" && !command {
 		q := widget.NewLabel(fmt.Sprintf("The server calls it: \u201c%s\u201d", title))
@@ -250,15 +256,20 @@ func (a *approvals) dialog(r *conversation.ApprovalRequested, parent fyne.Window
 		l.Wrapping = fyne.TextWrapWord
 		claims = append(claims, l)
 	}
-	codeLabel, code := "Arguments", tools.PrettyArgs(req.Arguments)
+	a.args, a.command = nil, nil
 	if command {
-		codeLabel, code = "Command", req.Command
+		// The command whole: it is the one thing to judge.
+		label := widget.NewLabelWithStyle("Command", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		a.command = widget.NewRichText(&widget.TextSegment{Style: widget.RichTextStyleCodeBlock, Text: clean.Text(req.Command)})
+		a.command.Wrapping = fyne.TextWrapBreak
+		items = append(items, label, a.command)
+	} else {
+		// Each argument's key and the start of its value in sight, a long
+		// value folded (approval_args.go).
+		view, rows := argsView(req.Arguments, parent.Canvas().Size().Height)
+		a.args = rows
+		items = append(items, view)
 	}
-	argsLabel := widget.NewLabelWithStyle(codeLabel, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	args := widget.NewRichText(&widget.TextSegment{Style: widget.RichTextStyleCodeBlock, Text: clean.Text(code)})
-	args.Wrapping = fyne.TextWrapBreak
-	a.args = args
-	items = append(items, argsLabel, args)
 	items = append(items, claims...)
 	if req.OnceOnly {
 		once := "This call is asked every time: it can only be allowed once."

@@ -100,7 +100,8 @@
 //     at a time in arrival order, whatever its kind; it owns the dialog,
 //     the window's keys while it is open, and gives the focus back.
 //   - approval.go: tool calls to approve: what their dialog shows, their
-//     answers, their desktop notifications.
+//     answers, their desktop notifications; approval_args.go: the call's
+//     arguments, a row each, long values folded.
 //   - elicit.go: servers' questions (MCP elicitation): forms and pages to
 //     open; elicit_bridge.go: the bridge's half.
 //   - notes.go: desktop notifications for both while Deckhand is not in

@@ -102,7 +102,7 @@ func TestToolDialogKeepsItsGrants(t *testing.T) {
 	h := approvalHarness(t, nil)
 	h.say("echo hi")
 	h.until("the approval dialog", func() bool { return h.ui.approvals.shown() != nil })
-	if len(h.ui.approvals.buttons) != 4 || !h.shows(h.ui.win, "Arguments") || h.shows(h.ui.win, "asked every time") {
+	if len(h.ui.approvals.buttons) != 4 || len(h.ui.approvals.args) != 1 || h.ui.approvals.args[0].key.Text != "text" || h.shows(h.ui.win, "asked every time") {
 		t.Errorf("the tool's dialog changed:\n%s", strings.Join(h.texts(h.ui.win), "\n"))
 	}
 	test.Tap(h.ui.approvals.buttons[approval.Deny])

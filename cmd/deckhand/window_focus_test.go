@@ -117,7 +117,7 @@ func TestWindowApprovalFits(t *testing.T) {
 			win := windowOf(s, "Deckhand: quick prompt")
 			var args gui.ScreenItem
 			for _, it := range s.Items {
-				if it.Window == win.Title && it.Kind == "text" && strings.Contains(it.Text, `"path": "notes.txt"`) {
+				if it.Window == win.Title && it.Kind == "text" && it.Text == "notes.txt" {
 					args = it
 				}
 			}

@@ -1,0 +1,189 @@
+package gui
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"deckhand/clean"
+	"deckhand/tools"
+)
+
+// A call's arguments as the approval shows them: one row per argument,
+// its key and the start of its value, so that no argument hides below
+// another's long value (a 200-line first argument once pushed a second,
+// dangerous one below the fold, with only a scroll bar to hint at it). A
+// long value is folded to its first lines, with a button saying how much
+// more there is, which opens it in place: what is shown is never a part of
+// the call passed off as the whole.
+
+// An argRow is one argument of the call shown.
+type argRow struct {
+	key   *widget.Label
+	value *widget.RichText
+	more  *widget.Button // nil when the value is shown whole
+	whole string         // the value in full, as shown when opened
+	head  string         // its start, shown while folded
+}
+
+// argFold is how much of each value shows while folded.
+type argFold struct {
+	lines int // lines of a value
+	runes int // characters of a value (a long line wraps to many)
+}
+
+// foldFor is the fold for n arguments in a window of height h: in a small
+// window (the quick prompt's, 640×480) one line of each, else a few.
+func foldFor(n int, h float32) argFold {
+	switch {
+	case h < 560:
+		return argFold{lines: 1, runes: 90}
+	case n <= 3:
+		return argFold{lines: 4, runes: 320}
+	}
+	return argFold{lines: 2, runes: 160}
+}
+
+// argEntry is a key and its value as JSON, in the call's order.
+type argEntry struct {
+	key string
+	raw json.RawMessage
+}
+
+// argEntries reads the arguments' object, keeping its keys' order (the
+// model's); ok is false when the arguments are not a JSON object.
+func argEntries(raw []byte) (out []argEntry, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, false
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, false
+		}
+		key, _ := t.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, false
+		}
+		out = append(out, argEntry{key, v})
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, false
+	}
+	return out, true
+}
+
+// argText is a value as a person reads it: a string's text itself (its
+// lines as lines), anything else as indented JSON; cleaned.
+func argText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return clean.Text(s)
+	}
+	return clean.Text(tools.PrettyJSON(raw))
+}
+
+// foldText is text's start within f, and how much is left out ("" when
+// nothing is).
+func foldText(text string, f argFold) (head, rest string) {
+	lines := strings.Split(text, "\n")
+	n := min(len(lines), f.lines)
+	head = strings.Join(lines[:n], "\n")
+	r := []rune(head)
+	cut := len(r) > f.runes
+	if cut {
+		head = string(r[:f.runes]) + "…"
+	}
+	switch more := len(lines) - n; {
+	case more > 0:
+		return head, fmt.Sprintf("%d %s", more, plural(more, "more line", "more lines"))
+	case cut:
+		left := len([]rune(text)) - f.runes
+		return head, fmt.Sprintf("%d %s", left, plural(left, "more character", "more characters"))
+	}
+	return head, ""
+}
+
+// argsView lays out the arguments (raw JSON) for a window of height h: a
+// row per key of an object; anything else (not an object, not JSON) as one
+// value.
+func argsView(raw []byte, h float32) (fyne.CanvasObject, []*argRow) {
+	entries, ok := argEntries(raw)
+	f := foldFor(len(entries), h)
+	if !ok {
+		text := clean.Text(tools.PrettyArgs(raw))
+		r := newArgRow("", text, f)
+		return container.NewVBox(r.object()), []*argRow{r}
+	}
+	if len(entries) == 0 {
+		_, none := subtle("No arguments.")
+		return none, nil
+	}
+	var rows []*argRow
+	var objs []fyne.CanvasObject
+	for _, e := range entries {
+		r := newArgRow(e.key, argText(e.raw), f)
+		rows = append(rows, r)
+		objs = append(objs, r.object())
+	}
+	return container.NewVBox(objs...), rows
+}
+
+// argKeyMax is the longest key shown beside its value; a longer one goes
+// above it, whole.
+const argKeyMax = 24
+
+func newArgRow(key, text string, f argFold) *argRow {
+	r := &argRow{whole: text}
+	r.head, r.more = text, nil
+	head, rest := foldText(text, f)
+	r.value = widget.NewRichText(&widget.TextSegment{Style: widget.RichTextStyleCodeBlock, Text: head})
+	r.value.Wrapping = fyne.TextWrapBreak
+	if rest != "" {
+		r.head = head
+		r.more = widget.NewButton(rest, nil)
+		r.more.Importance = widget.LowImportance
+		folded := true
+		r.more.OnTapped = func() {
+			folded = !folded
+			shown, label := r.whole, "Fold"
+			if folded {
+				shown, label = r.head, rest
+			}
+			r.value.Segments[0].(*widget.TextSegment).Text = shown
+			r.value.Refresh()
+			r.more.SetText(label)
+		}
+	}
+	if key != "" {
+		r.key = widget.NewLabelWithStyle(clean.Line(key), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		r.key.Wrapping = fyne.TextWrapBreak
+	}
+	return r
+}
+
+// object is the row, one line while folded: the key, the start of its
+// value, and the button that opens it ("199 more lines"). A long key goes
+// above, whole.
+func (r *argRow) object() fyne.CanvasObject {
+	var more fyne.CanvasObject
+	if r.more != nil {
+		more = container.NewVBox(r.more) // at the top, beside the value's first line
+	}
+	value := container.NewBorder(nil, nil, nil, more, r.value)
+	switch {
+	case r.key == nil:
+		return value
+	case len([]rune(r.key.Text)) > argKeyMax:
+		return container.NewVBox(r.key, value)
+	}
+	r.key.Wrapping = fyne.TextWrapOff
+	return container.NewBorder(nil, nil, container.NewVBox(r.key), nil, value)
+}

@@ -114,3 +114,72 @@ func TestWindowSlashPrompts(t *testing.T) {
 	})
 	w.keep("slash-prompt.png")
 }
+
+// A hostile server whose one call asks 500 "enter your password" forms at
+// once, and goes on asking after the call has ended, does not take over
+// the window: one question at a time (no "1 of 495"), at most 3 a call
+// (the others declined unseen), marked as asking for a secret (typed
+// masked), none shown after the call has ended, and "Stop asking" refuses
+// the rest of the server's questions.
+func TestWindowElicitationFlood(t *testing.T) {
+	logDir := t.TempDir()
+	answers := fileText(filepath.Join(logDir, "answers"))
+	model := testutil.NewModelServer(t,
+		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "a", Name: "s__ask_secret", Arguments: `{}`})},
+		testutil.ModelResponse{Body: testutil.TextChunks("first done")},
+		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "b", Name: "s__ask_secret", Arguments: `{}`})},
+		testutil.ModelResponse{Body: testutil.TextChunks("second done")},
+	)
+	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n\n[mcp.servers.s]\ncommand = %q\nargs = [\"-ask\", \"500\", \"-ask-log\", %q]\nwrite = [%q]\n",
+		model.URL, stdioServerBin(t), string(answers), logDir)
+	w := startRealWindow(t, cfg, nil)
+	question := func(s gui.Screen) bool { _, ok := find(s, "button", "Decline"); return ok }
+	ask := func(msg string) gui.Screen {
+		box, _ := findEntry(w.screen(), "Message Deckhand")
+		w.click(box)
+		w.typeText(msg)
+		w.key("Return")
+		w.waitScreen("the approval", func(s gui.Screen) bool { _, ok := find(s, "button", "Allow once"); return ok })
+		w.clickText("button", "Allow once")
+		s := w.waitScreen("the question", question)
+		if !shows(s, "Warning: this form asks for a password, token or key") {
+			t.Errorf("the password form is not marked:\n%s", s.ScreenText())
+		}
+		if strings.Contains(s.ScreenText(), "A server asks (") {
+			t.Errorf("more than one question is queued in the window:\n%s", s.ScreenText())
+		}
+		if _, ok := find(s, "button", "Stop asking"); !ok {
+			t.Errorf("no Stop asking:\n%s", s.ScreenText())
+		}
+		return s
+	}
+
+	ask("ask me")
+	w.keep("elicit-flood.png")
+	w.key("Return") // into the field
+	w.typeText("hunter2")
+	w.key("Return") // sends the form
+	s := w.waitScreen("the call's end", func(s gui.Screen) bool { return shows(s, "first done") })
+	testutil.Eventually(t, wait, func() bool { return strings.Contains(answers.read(), "after decline=20") }, "the questions after the call: %s", answers)
+	s = w.screen()
+	if question(s) {
+		t.Errorf("a question is still shown after the call has ended:\n%s", s.ScreenText())
+	}
+	if shows(s, "hunter2") {
+		t.Errorf("the password shows on the screen:\n%s", s.ScreenText())
+	}
+	if got := answers.read(); !strings.Contains(got, "during accept hunter2=1") || !strings.Contains(got, "during decline=497") || !strings.Contains(got, "during cancel=2") {
+		t.Errorf("the questions during the call were answered: %s; want one accepted, 497 declined unseen, 2 cancelled when the call ended", got)
+	}
+
+	ask("again")
+	w.clickText("button", "Stop asking")
+	w.waitScreen("the second call's end", func(s gui.Screen) bool { return shows(s, "second done") })
+	testutil.Eventually(t, wait, func() bool { return strings.Contains(answers.read(), "after decline=40") }, "the questions after the second call: %s", answers)
+	if got := answers.read(); !strings.Contains(got, "during decline=997") {
+		t.Errorf("after Stop asking: %s; want every other question of the second call declined", got)
+	}
+	if s := w.screen(); question(s) {
+		t.Errorf("a question is shown after Stop asking:\n%s", s.ScreenText())
+	}
+}

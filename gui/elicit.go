@@ -185,7 +185,7 @@ func (e *elicitor) dialog(it *elicitItem, parent fyne.Window) *dialog.CustomDial
 			secret[i] = "\u201c" + shorten(clean.Line(s), elicitTitleMax) + "\u201d"
 		}
 		e.secret = widget.NewLabel("Warning: this form asks for a password, token or key (" + strings.Join(secret, ", ") +
-			"). Servers must not ask for these through a form (the MCP specification forbids it): type a secret here only if you are sure where it goes. Decline otherwise.")
+			"), which the MCP specification forbids servers to ask through a form. Type one only if you are sure where it goes.")
 		e.secret.Wrapping = fyne.TextWrapWord
 		e.secret.Importance = widget.DangerImportance
 		e.secret.TextStyle.Bold = true

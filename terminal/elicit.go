@@ -66,7 +66,7 @@ func (t *chat) askElicitation() {
 		for i, s := range secret {
 			secret[i] = strconv.Quote(clean.Line(s))
 		}
-		fmt.Fprintf(&b, "%s\n", t.paint(red, fmt.Sprintf("  Warning: this form asks for a password, token or key (%s). Servers must not ask for these through a form (the MCP specification forbids it): type a secret here only if you are sure where it goes; :decline otherwise.", strings.Join(secret, ", "))))
+		fmt.Fprintf(&b, "%s\n", t.paint(red, fmt.Sprintf("  Warning: this form asks for a password, token or key (%s), which the MCP specification forbids servers to ask through a form. Type one only if you are sure where it goes (:decline otherwise).", strings.Join(secret, ", "))))
 	}
 	if m.Message != "" {
 		fmt.Fprintf(&b, "%s\n", Indent(clean.Text(m.Message), "  "))

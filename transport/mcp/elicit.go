@@ -60,13 +60,26 @@ func (f Field) Sensitive() bool {
 	if strings.EqualFold(f.Format, "password") {
 		return true
 	}
-	for _, s := range []string{f.Name, f.Title, f.Description} {
+	for _, s := range []string{f.Name, f.Title} {
 		if sensitiveWords.MatchString(words(s)) {
+			return true
+		}
+	}
+	// A description is prose: "Enter your PIN" asks for one, "do not give
+	// us your phone number, pin, or other sensitive info" does not.
+	for _, sentence := range sentenceRE.Split(f.Description, -1) {
+		w := words(sentence)
+		if sensitiveWords.MatchString(w) && !negation.MatchString(w) {
 			return true
 		}
 	}
 	return false
 }
+
+var (
+	sentenceRE = regexp.MustCompile(`[.!?;:()\n]+`)
+	negation   = regexp.MustCompile(`\b(not|never|no|don't|do not|without)\b`)
+)
 
 // Sensitive lists the titles of the form's fields that ask for a secret
 // (nil for a nil form).

@@ -126,6 +126,8 @@ func TestFieldSensitive(t *testing.T) {
 		{"a name", Field{Name: "name", Title: "Your legal name"}, false},
 		{"pinned is not a pin", Field{Name: "pinned", Description: "keep spinning"}, false},
 		{"tokens counted", Field{Name: "max_tokens"}, false},
+		{"a pin asked in prose", Field{Name: "code", Description: "Enter your PIN."}, true},
+		{"a pin refused in prose", Field{Name: "integer", Title: "Integer", Description: "Your favorite integer (do not give us your phone number, pin, or other sensitive info)"}, false},
 		{"email", Field{Name: "email", Format: "email"}, false},
 	}
 	for _, tt := range tests {

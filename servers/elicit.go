@@ -345,14 +345,23 @@ func (a *serversActor) closeElicitation(c actor.Context, r *ElicitationRequested
 	}
 }
 
-// nextElicitation shows server's next question waiting, if any.
+// nextElicitation shows server's next question waiting, if any; those
+// whose call has ended meanwhile are cancelled unseen.
 func (a *serversActor) nextElicitation(c actor.Context, server string) {
 	e := &a.elicit
-	w := e.waiting[server]
-	if len(w) == 0 {
-		delete(e.waiting, server)
-		return
+	for {
+		w := e.waiting[server]
+		if len(w) == 0 {
+			delete(e.waiting, server)
+			return
+		}
+		r := w[0]
+		e.waiting[server] = w[1:]
+		if !ended(r.callDone) {
+			a.showElicitation(c, r)
+			return
+		}
+		r.reply <- &sdk.ElicitResult{Action: ElicitCancel}
+		a.closeElicitation(c, r, ElicitCancel, "its tool call ended", nil)
 	}
-	e.waiting[server] = w[1:]
-	a.showElicitation(c, w[0])
 }

@@ -122,9 +122,9 @@ func printPolicy(e *env, rep policyReport) {
 	fmt.Fprintf(w, "Read roots:    %s\n", strings.Join(rep.ReadRoots, ", "))
 	fmt.Fprintf(w, "Write roots:   %s\n", strings.Join(rep.WriteRoots, ", "))
 	if rep.AllowExec {
-		fmt.Fprintln(w, "Shell (CMD:):  on: each command is asked, then runs sandboxed in the workspace")
+		fmt.Fprintln(w, "Shell (CMD:):  on: each command is asked, then runs sandboxed in the workspace; the built-in shell tool is offered")
 	} else {
-		fmt.Fprintln(w, "Shell (CMD:):  off (policy.allow_exec = true turns it on)")
+		fmt.Fprintln(w, "Shell (CMD:):  off, and the built-in shell tool is not offered (policy.allow_exec = true turns both on)")
 	}
 	fmt.Fprintf(w, "Remote hosts:  each server's own host%s\n", listOr(rep.AllowDomains, "; also ", ""))
 	fmt.Fprintf(w, "Secrets:       %s\n", listOr(rep.SecretKeys, "may be passed on: ", "none are passed on (policy.secrets.keys)"))

@@ -26,6 +26,7 @@ import (
 	"deckhand/servers"
 	"deckhand/store"
 	"deckhand/store/writer"
+	"deckhand/toolcall"
 	"deckhand/toolserver"
 	"deckhand/transport/mcp"
 )
@@ -202,6 +203,13 @@ func Start(opts Options) *System {
 		saveTools = func(alias string, tools []*sdk.Tool) {
 			s.Root.Send(store, &writer.SaveCatalog{Alias: alias, Tools: tools})
 		}
+	}
+	if c, ok := cached[config.LocalAlias]; ok && offersShell(c) != s.policy.Load().AllowExec {
+		// The built-in server offers its shell only with policy.allow_exec:
+		// a list kept from a start with the other setting is not what it
+		// offers now (the shell would be offered, or missing, until it
+		// connects).
+		delete(cached, config.LocalAlias)
 	}
 	for alias := range opts.BuildInProcess {
 		// Built when first needed: with the tools of its last connection
@@ -383,4 +391,10 @@ func (h quietHandler) WithAttrs(as []slog.Attr) slog.Handler {
 
 func (h quietHandler) WithGroup(name string) slog.Handler {
 	return quietHandler{h.Handler.WithGroup(name)}
+}
+
+// offersShell reports whether a list of the built-in server's tools holds
+// its shell.
+func offersShell(tools []*sdk.Tool) bool {
+	return slices.ContainsFunc(tools, func(t *sdk.Tool) bool { return t.Name == toolcall.ShellTool })
 }

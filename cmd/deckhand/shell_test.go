@@ -14,11 +14,14 @@ import (
 // The built-in shell (local.shell) runs the model's scripts: without
 // policy.allow_exec it is not offered to the model, and a call of it by
 // name is refused, saying why, and logged as capability.denied; with
-// allow_exec (the positive control) it is offered and runs. (Tools are
+// allow_exec (the positive control) it is offered and runs. The runs share
+// a log, where the built-in server's tools are kept between starts: a list
+// kept with the other setting does not decide what is offered. (Tools are
 // sent eagerly here, so that "offered" is the request's tools field.)
 func TestShellNeedsAllowExec(t *testing.T) {
-	for _, allow := range []bool{false, true} {
-		t.Run(fmt.Sprintf("allow_exec=%v", allow), func(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "log.db")
+	for i, allow := range []bool{false, true, false} {
+		t.Run(fmt.Sprintf("%d/allow_exec=%v", i+1, allow), func(t *testing.T) {
 			home := t.TempDir()
 			ws := filepath.Join(home, "Deckhand")
 			os.MkdirAll(ws, 0o755)
@@ -27,7 +30,6 @@ func TestShellNeedsAllowExec(t *testing.T) {
 				testutil.ModelResponse{Body: testutil.TextChunks("done")},
 			)
 			cfg := writeConfig(t, fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[mcp]\nlazy = \"never\"\n\n[policy]\nallow_exec = %v\n\n[tools]\nenabled = true\n", model.URL, allow))
-			db := filepath.Join(t.TempDir(), "log.db")
 			code, _, stderr := chatRun(t, home, cfg, db)
 			if code != 0 {
 				t.Fatalf("chat exit %d:\n%s", code, stderr)

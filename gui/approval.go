@@ -34,6 +34,7 @@ type approvals struct {
 	hints   *widget.Label    // what the server claims
 	title   string           // the dialog's title
 	args    []*argRow        // the arguments, one row each (none for a shell command)
+	argKeys *widget.Label    // every key, below the scroll, when the rows do not all fit; nil else
 	command *widget.RichText // a shell command
 	foot    *widget.Label    // the deadline, and how many more wait
 	footObj fyne.CanvasObject
@@ -257,6 +258,7 @@ func (a *approvals) dialog(r *conversation.ApprovalRequested, parent fyne.Window
 		claims = append(claims, l)
 	}
 	a.args, a.command = nil, nil
+	callEnd := 0 // the items up to the call's end
 	if command {
 		// The command whole: it is the one thing to judge.
 		label := widget.NewLabelWithStyle("Command", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
@@ -269,6 +271,7 @@ func (a *approvals) dialog(r *conversation.ApprovalRequested, parent fyne.Window
 		view, rows := argsView(req.Arguments, parent.Canvas().Size().Height)
 		a.args = rows
 		items = append(items, view)
+		callEnd = len(items)
 	}
 	items = append(items, claims...)
 	if req.OnceOnly {
@@ -310,7 +313,19 @@ func (a *approvals) dialog(r *conversation.ApprovalRequested, parent fyne.Window
 	// The dialog fits the window it is in, whatever its size (the quick
 	// prompt's is small): the call scrolls, whole, above the buttons,
 	// which never cover it and wrap to two rows when one is too wide.
-	content := fitDialog(parent.Canvas().Size(), container.NewVBox(items...), buttons)
+	body := container.NewVBox(items...)
+	var pinned []fyne.CanvasObject
+	// (Measured in a VBox of their own: what the server says of its tool
+	// may run below the fold; the call may not.)
+	if len(a.args) > 1 && container.NewVBox(items[:callEnd]...).MinSize().Height > dialogRoom(parent.Canvas().Size(), buttonRows(parent.Canvas().Size(), buttons)) {
+		// More arguments than the window holds in sight: their keys stay
+		// in sight below the scroll, so that none hides (approval_args.go).
+		a.argKeys, pinned = argKeysLine(a.args)
+		pinned = []fyne.CanvasObject{pinned[0]}
+	} else {
+		a.argKeys = nil
+	}
+	content := fitDialog(parent.Canvas().Size(), body, buttons, pinned...)
 	return dialog.NewCustomWithoutButtons(title, content, parent)
 }
 
@@ -338,8 +353,22 @@ func fitDialog(win fyne.Size, body fyne.CanvasObject, buttons []fyne.CanvasObjec
 	pad := theme.Padding()
 	// A dialog has its title, its own padding and a margin to the window.
 	width := min(640, win.Width-12*pad)
-	// Columns of equal width: as many as the widest button allows (a
-	// button's text is never cut).
+	var bottom fyne.CanvasObject = buttonRows(win, buttons)
+	if len(pinned) > 0 {
+		bottom = container.NewVBox(append(pinned, bottom)...)
+	}
+	room := dialogRoom(win, bottom)
+	scroll := container.NewVScroll(body)
+	scroll.SetMinSize(fyne.NewSize(max(width, 100), max(min(body.MinSize().Height, room), 60)))
+	return container.NewBorder(nil, bottom, nil, nil, scroll)
+}
+
+// buttonRows lays out a dialog's buttons for a window of size win: columns
+// of equal width, as many as the widest button allows (a button's text is
+// never cut), in one row or more.
+func buttonRows(win fyne.Size, buttons []fyne.CanvasObject) *fyne.Container {
+	pad := theme.Padding()
+	width := min(640, win.Width-12*pad)
 	widest := float32(0)
 	for _, b := range buttons {
 		widest = max(widest, b.MinSize().Width)
@@ -351,14 +380,13 @@ func fitDialog(win fyne.Size, body fyne.CanvasObject, buttons []fyne.CanvasObjec
 	if cols > 2 && cols < len(buttons) && len(buttons)%cols == 1 {
 		cols-- // 3 then 1 looks broken: 2 and 2
 	}
-	var bottom fyne.CanvasObject = container.NewGridWithColumns(cols, buttons...)
-	if len(pinned) > 0 {
-		bottom = container.NewVBox(append(pinned, bottom)...)
-	}
-	room := win.Height - bottom.MinSize().Height - 18*pad - theme.TextSubHeadingSize()
-	scroll := container.NewVScroll(body)
-	scroll.SetMinSize(fyne.NewSize(max(width, 100), max(min(body.MinSize().Height, room), 60)))
-	return container.NewBorder(nil, bottom, nil, nil, scroll)
+	return container.NewGridWithColumns(cols, buttons...)
+}
+
+// dialogRoom is the height a dialog's scrolled body has in a window of
+// size win, above bottom (the buttons, and what is pinned above them).
+func dialogRoom(win fyne.Size, bottom fyne.CanvasObject) float32 {
+	return win.Height - bottom.MinSize().Height - 18*theme.Padding() - theme.TextSubHeadingSize()
 }
 
 // answer sends the person's answer; the next request's dialog opens.

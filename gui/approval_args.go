@@ -187,3 +187,18 @@ func (r *argRow) object() fyne.CanvasObject {
 	r.key.Wrapping = fyne.TextWrapOff
 	return container.NewBorder(nil, nil, container.NewVBox(r.key), nil, value)
 }
+
+// argKeysLine names every argument, for below the scroll when their rows
+// do not all fit in the window.
+func argKeysLine(rows []*argRow) (*widget.Label, []fyne.CanvasObject) {
+	keys := make([]string, 0, len(rows))
+	for _, r := range rows {
+		if r.key != nil {
+			keys = append(keys, r.key.Text)
+		}
+	}
+	l, obj := caption(fmt.Sprintf("%d arguments (scroll to see each): %s", len(keys), strings.Join(keys, ", ")))
+	l.Wrapping = fyne.TextWrapWord
+	l.Importance = widget.WarningImportance
+	return l, []fyne.CanvasObject{obj}
+}

@@ -39,6 +39,9 @@ func TestApprovalShowsEveryArgument(t *testing.T) {
 			if note.key.Text != "a_note" || cmd.key.Text != "command" {
 				t.Fatalf("the keys shown: %q, %q", note.key.Text, cmd.key.Text)
 			}
+			if a.argKeys != nil {
+				t.Errorf("the keys are named below the scroll although both rows are in sight: %q", a.argKeys.Text)
+			}
 			if note.more == nil || !strings.HasSuffix(note.more.Text, " more lines") {
 				t.Fatalf("the long value is not folded with how much more: %+v", note.more)
 			}
@@ -69,6 +72,50 @@ func TestApprovalShowsEveryArgument(t *testing.T) {
 			test.Tap(note.more)
 			if got := strings.Count(note.value.String(), "of the note"); got > 4 {
 				t.Errorf("folded again: %d lines shown", got)
+			}
+		})
+	}
+}
+
+// More arguments than a small window holds in sight: every key stays in
+// sight below the scroll, saying there are more to scroll to; where they
+// all fit, no such line.
+func TestApprovalNamesEveryArgumentWhenTheyDoNotFit(t *testing.T) {
+	many := map[string]string{}
+	for i := range 8 {
+		many[fmt.Sprintf("key%d", i+1)] = "value"
+	}
+	args, _ := json.Marshal(many)
+	for _, c := range []struct {
+		name string
+		size fyne.Size
+		args []byte
+		line bool
+	}{
+		{"eight in the quick prompt", fyne.NewSize(560, 340), args, true},
+		{"eight in a large window", fyne.NewSize(1100, 900), args, false},
+		{"two in the quick prompt", fyne.NewSize(560, 340), []byte(`{"a":"1","b":"2"}`), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t, harnessOptions{})
+			h.ui.win.Resize(c.size)
+			a := h.ui.approvals
+			a.set([]*conversation.ApprovalRequested{{Conversation: "c", ID: "x", Request: approval.Request{
+				Server: "t", Tool: "run", Display: "t.run", Arguments: c.args}}})
+			h.until("the dialog", func() bool { return a.shown() != nil })
+			if got := a.argKeys != nil; got != c.line {
+				t.Fatalf("the line of keys shown: %v, want %v", got, c.line)
+			}
+			if !c.line {
+				return
+			}
+			for i := range 8 {
+				if k := fmt.Sprintf("key%d", i+1); !strings.Contains(a.argKeys.Text, k) {
+					t.Errorf("the line %q does not name %s", a.argKeys.Text, k)
+				}
+			}
+			if !strings.HasPrefix(a.argKeys.Text, "8 arguments") {
+				t.Errorf("the line says %q", a.argKeys.Text)
 			}
 		})
 	}

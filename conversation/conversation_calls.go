@@ -63,7 +63,7 @@ func (a *conversationActor) prepare(calls []llm.ToolCall, commands []string) ([]
 			// leaves it out), but a model may call it by name, and a
 			// catalog kept from an earlier connection may still list it.
 			cs.req.Server, cs.req.Tool, cs.req.Display = config.LocalAlias, toolcall.ShellTool, config.LocalAlias+"."+toolcall.ShellTool
-			cs.decisions = []policy.Decision{toolcall.ShellOff()}
+			cs.decisions = []policy.Decision{toolcall.ShellOff(a.deps.cfg.Shell.Disabled)}
 			out := approval.Decide(cs.req, tools.Tool{}, approval.Pin{}, cs.decisions, approval.Granted{}, nil)
 			cs.done, cs.isError, cs.output = true, true, out.Err.Error()
 			continue

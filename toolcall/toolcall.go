@@ -138,9 +138,14 @@ func IsShell(name string) bool {
 }
 
 // ShellOff is the policy's refusal of the built-in shell while shell
-// commands are off.
-func ShellOff() policy.Decision {
-	return policy.Decision{Capability: policy.CapExec, Target: "local." + ShellTool, Allowed: false, Rule: "off: policy.allow_exec is false"}
+// commands are off: by shell.disabled (disabled), else for want of
+// policy.allow_exec.
+func ShellOff(disabled bool) policy.Decision {
+	rule := "off: policy.allow_exec is false"
+	if disabled {
+		rule = "off: shell.disabled is set"
+	}
+	return policy.Decision{Capability: policy.CapExec, Target: "local." + ShellTool, Allowed: false, Rule: rule}
 }
 
 // CommandTool is the name the shell commands a model proposes go by.

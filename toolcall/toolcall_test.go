@@ -125,3 +125,29 @@ func TestLimit(t *testing.T) {
 		}
 	}
 }
+
+func TestIsShell(t *testing.T) {
+	tests := []struct {
+		name, tool string
+		want       bool
+	}{
+		{"display name", "local.shell", true},
+		{"wire name", "local__shell", true},
+		{"another server's shell", "fs.shell", false},
+		{"another local tool", "local.files_read", false},
+		{"a longer name", "local.shell2", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := IsShell(tt.tool); got != tt.want {
+				t.Errorf("IsShell(%q) = %v, want %v", tt.tool, got, tt.want)
+			}
+		})
+	}
+	for _, disabled := range []bool{false, true} {
+		d := ShellOff(disabled)
+		if d.Allowed || d.Target != "local.shell" || !strings.HasPrefix(d.Rule, "off: ") {
+			t.Errorf("ShellOff(%v) = %+v", disabled, d)
+		}
+	}
+}

@@ -331,7 +331,7 @@ func (s *Server) available(t *Tool) (*Tool, string) {
 // check says why t cannot run here, or "".
 func (s *Server) check(t *Tool) string {
 	if t.Shell && s.opts.NoShell {
-		return "it runs the model's scripts, and shell commands are off (policy.allow_exec is false)"
+		return "it runs the model's scripts, and shell commands are off (policy.allow_exec is false, or shell.disabled is set)"
 	}
 	if len(t.Sequence) > 0 {
 		return ""

@@ -320,8 +320,9 @@ func (a *approvals) dialog(r *conversation.ApprovalRequested, parent fyne.Window
 	if len(a.args) > 1 && container.NewVBox(items[:callEnd]...).MinSize().Height > dialogRoom(parent.Canvas().Size(), buttonRows(parent.Canvas().Size(), buttons)) {
 		// More arguments than the window holds in sight: their keys stay
 		// in sight below the scroll, so that none hides (approval_args.go).
-		a.argKeys, pinned = argKeysLine(a.args)
-		pinned = []fyne.CanvasObject{pinned[0]}
+		var line fyne.CanvasObject
+		a.argKeys, line = argKeysLine(a.args)
+		pinned = append(pinned, line)
 	} else {
 		a.argKeys = nil
 	}

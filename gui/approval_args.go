@@ -190,7 +190,7 @@ func (r *argRow) object() fyne.CanvasObject {
 
 // argKeysLine names every argument, for below the scroll when their rows
 // do not all fit in the window.
-func argKeysLine(rows []*argRow) (*widget.Label, []fyne.CanvasObject) {
+func argKeysLine(rows []*argRow) (*widget.Label, fyne.CanvasObject) {
 	keys := make([]string, 0, len(rows))
 	for _, r := range rows {
 		if r.key != nil {
@@ -200,5 +200,5 @@ func argKeysLine(rows []*argRow) (*widget.Label, []fyne.CanvasObject) {
 	l, obj := caption(fmt.Sprintf("%d arguments (scroll to see each): %s", len(keys), strings.Join(keys, ", ")))
 	l.Wrapping = fyne.TextWrapWord
 	l.Importance = widget.WarningImportance
-	return l, []fyne.CanvasObject{obj}
+	return l, obj
 }

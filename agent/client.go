@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -125,9 +126,24 @@ func (s *System) SyncLog(ctx context.Context) error {
 // approval rules; servers are added and removed with AddServer and
 // RemoveServer).
 func (s *System) UpdateConfig(cfg *config.Config) {
-	s.policy.Store(policy.New(cfg, s.lookupEnv))
+	p := policy.New(cfg, s.lookupEnv)
+	s.policy.Store(p)
 	s.addSecrets(cfg)
 	s.Root.Send(s.Conversations, &conversation.ConfigChanged{Config: cfg})
+	s.hooksMu.Lock()
+	hooks := slices.Clone(s.policyHooks)
+	s.hooksMu.Unlock()
+	for _, f := range hooks {
+		f(p)
+	}
+}
+
+// OnPolicy calls f with the capability policy each time a change of config
+// replaces it (UpdateConfig), on UpdateConfig's goroutine.
+func (s *System) OnPolicy(f func(*policy.Policy)) {
+	s.hooksMu.Lock()
+	s.policyHooks = append(s.policyHooks, f)
+	s.hooksMu.Unlock()
 }
 
 // addSecrets makes the log and the conversations redact cfg's secrets too (a key or token that

@@ -73,7 +73,9 @@ type Options struct {
 type System struct {
 	// policy is the capability policy servers are started under; a change
 	// of config replaces it (servers started from then on get the new one).
-	policy atomic.Pointer[policy.Policy]
+	policy      atomic.Pointer[policy.Policy]
+	hooksMu     sync.Mutex
+	policyHooks []func(*policy.Policy) // OnPolicy
 
 	Root          *actor.RootContext
 	Servers       *actor.PID

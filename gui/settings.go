@@ -147,7 +147,7 @@ func (u *UI) showSettings() {
 	)
 
 	// Permissions.
-	execHint := "the model may propose commands, each asked every time, and use the built-in shell tool (offered from the next start); both run sandboxed in the workspace"
+	execHint := "the model may propose commands, each asked every time, and use the built-in shell tool; both run sandboxed in the workspace"
 	if u.cfg.Shell.Disabled {
 		execHint = "shell.disabled is set in the config file: CMD: lines stay plain text until it is removed"
 	}

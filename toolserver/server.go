@@ -48,11 +48,12 @@ type Options struct {
 	OutputLimit int
 	// NoBuiltin leaves the built-in definitions out (tests).
 	NoBuiltin bool
-	// NoShell leaves out the tools that run the model's own scripts
-	// (definitions with "shell": true, such as the built-in shell):
-	// Deckhand's own server sets it unless policy.allow_exec, so that
-	// without it the model is not offered a shell at all.
-	NoShell bool
+	// Shell, when set, says whether the tools that run the model's own
+	// scripts (definitions with "shell": true, such as the built-in shell)
+	// are offered: Deckhand's own server follows policy.allow_exec, so
+	// that without it the model is not offered a shell at all (Refresh
+	// after it changes). Nil: offered.
+	Shell func() bool
 }
 
 // Server is the built-in tools server: the definitions' tools on an MCP
@@ -301,6 +302,10 @@ func (s *Server) apply() Event {
 	return ev
 }
 
+// Refresh offers the definitions' tools again, as a change of a file
+// does: after what Options.Shell says has changed.
+func (s *Server) Refresh() { s.apply() }
+
 // available is the tool that runs for t (t or its fallback), or nil and
 // why none can.
 func (s *Server) available(t *Tool) (*Tool, string) {
@@ -330,7 +335,7 @@ func (s *Server) available(t *Tool) (*Tool, string) {
 
 // check says why t cannot run here, or "".
 func (s *Server) check(t *Tool) string {
-	if t.Shell && s.opts.NoShell {
+	if t.Shell && s.opts.Shell != nil && !s.opts.Shell() {
 		return "it runs the model's scripts, and shell commands are off (policy.allow_exec is false, or shell.disabled is set)"
 	}
 	if len(t.Sequence) > 0 {

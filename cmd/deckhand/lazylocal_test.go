@@ -84,3 +84,49 @@ func TestLocalBuiltWhenFirstNeeded(t *testing.T) {
 	sys = start()
 	testutil.Eventually(t, wait, func() bool { return offers(sys, "local.bye") }, "a definition added while Deckhand was off was not offered")
 }
+
+// Turning shell commands on or off (policy.allow_exec, in Settings) offers
+// or withdraws the built-in shell at once: from the server built, and from
+// one not yet built, whose tools kept from its last connection stand in.
+func TestShellFollowsAllowExec(t *testing.T) {
+	cfgPath := writeConfig(t, "[tools]\nenabled = true\ndir = "+`"`+t.TempDir()+`"`+"\n")
+	cfg, err := config.Load(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	on := *cfg
+	on.Policy.AllowExec = true
+	db, err := store.Open(t.Context(), filepath.Join(t.TempDir(), "log.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	e := &env{stdout: io.Discard, stderr: io.Discard, getenv: func(string) (string, bool) { return "", false }, log: slog.New(slog.DiscardHandler), logDB: db}
+	offers := func(sys *agent.System) bool {
+		cat, _ := sys.Catalog(t.Context())
+		_, ok := cat.Lookup("local.shell")
+		return ok
+	}
+	const wait = 20 * time.Second
+	for _, built := range []bool{true, false} {
+		sys := e.startApp(cfg)
+		if built {
+			// The first start: nothing kept, so it is built at once.
+			testutil.Eventually(t, wait, e.local.isBuilt, "local never built")
+			testutil.Eventually(t, wait, func() bool { cat, _ := sys.Catalog(t.Context()); _, ok := cat.Lookup("local.files_read"); return ok }, "local's tools never offered")
+		} else if e.local.isBuilt() {
+			t.Fatal("local was built at the next start, with its tools kept")
+		}
+		if offers(sys) {
+			t.Fatalf("built %v: the shell is offered without allow_exec", built)
+		}
+		sys.UpdateConfig(&on)
+		testutil.Eventually(t, wait, func() bool { return offers(sys) }, "built %v: allow_exec turned on, the shell is not offered", built)
+		sys.UpdateConfig(cfg)
+		testutil.Eventually(t, wait, func() bool { return !offers(sys) }, "built %v: allow_exec turned off, the shell is still offered", built)
+		if err := sys.SyncLog(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		e.stopSystem(sys)
+	}
+}

@@ -359,6 +359,7 @@ func (e *env) startApp(cfg *config.Config) *agent.System {
 	e.local = e.localTools(cfg)
 	sys := e.startSystem(cfg)
 	if e.local != nil {
+		e.local.followPolicy(sys)
 		e.local.wake(sys, e.logDB)
 	}
 	return sys

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -318,6 +319,9 @@ type lazyLocal struct {
 	done   bool // Deckhand is ending
 	built  chan struct{}
 	ended  chan struct{} // closed by stop: the wake watch ends too
+	// allowExec is policy.allow_exec as it is now: the shell is offered
+	// only with it (followPolicy).
+	allowExec atomic.Bool
 }
 
 // localTools returns the built-in tools server, not yet built; nil when the
@@ -326,7 +330,28 @@ func (e *env) localTools(cfg *config.Config) *lazyLocal {
 	if !cfg.Tools.On() {
 		return nil
 	}
-	return &lazyLocal{cfg: cfg, e: e, built: make(chan struct{}), ended: make(chan struct{})}
+	l := &lazyLocal{cfg: cfg, e: e, built: make(chan struct{}), ended: make(chan struct{})}
+	l.allowExec.Store(policy.New(cfg, e.getenv).AllowExec)
+	return l
+}
+
+// followPolicy offers or withdraws the shell as policy.allow_exec changes
+// (in Settings): the server built lists its tools again; one not yet built
+// connects, since the tools of its last connection are no longer its offer.
+func (l *lazyLocal) followPolicy(sys *agent.System) {
+	sys.OnPolicy(func(p *policy.Policy) {
+		if l.allowExec.Swap(p.AllowExec) == p.AllowExec {
+			return
+		}
+		l.mu.Lock()
+		srv := l.srv
+		l.mu.Unlock()
+		if srv != nil {
+			go srv.Refresh() // it may run availability checks: not on the caller's (an actor's) goroutine
+			return
+		}
+		sys.Root.Send(sys.Servers, &servers.ConnectServer{Alias: config.LocalAlias, Why: "connecting: shell commands were turned on or off"})
+	})
 }
 
 // build builds the server (once) and starts watching its definitions.
@@ -342,7 +367,7 @@ func (l *lazyLocal) build() (*sdk.Server, error) {
 		opts.InlineWait = max(l.cfg.MCP.ToolTimeout-2*time.Second, 2*time.Second)
 		// Deckhand's default is deny: without policy.allow_exec the model
 		// is offered no shell (a call of one is refused at the gate).
-		opts.NoShell = !opts.Policy.AllowExec
+		opts.Shell = l.allowExec.Load
 		srv, err := toolserver.New(opts)
 		l.mu.Lock()
 		defer l.mu.Unlock()

@@ -44,7 +44,7 @@ type Request struct {
 	ReadOnly    bool            // marked read-only in config, or by a trusted server
 	Arguments   json.RawMessage // as the model sent them
 	// Warnings say what in the tool's definition looks like an attempt to
-	// steer the model or fool the person (tools.Tool.Warnings).
+	// steer the model or fool the person (tools.Tool.Flags).
 	Warnings []string
 	// Change, when set, says what changed in the tool's definition since
 	// it was pinned: no rule or grant covers the call until the person

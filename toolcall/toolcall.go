@@ -65,7 +65,7 @@ func Request(id string, t tools.Tool, args json.RawMessage) approval.Request {
 	r := approval.Request{
 		ID: id, Server: t.Server, Tool: t.Name, Display: t.Display,
 		Title: t.Def.Title, Description: t.Def.Description, Annotations: t.Def.Annotations,
-		Trusted: t.Trusted, ReadOnly: t.ReadOnly, Arguments: args, Warnings: t.Warnings,
+		Trusted: t.Trusted, ReadOnly: t.ReadOnly, Arguments: args, Warnings: t.Warnings(),
 	}
 	if r.Title == "" && t.Def.Annotations != nil {
 		r.Title = t.Def.Annotations.Title

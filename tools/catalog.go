@@ -43,9 +43,11 @@ type Tool struct {
 	Hash string
 	// Raw is the definition as the server sent it (Def is cleaned).
 	Raw *sdk.Tool
-	// Warnings say what in the definition looks like an attempt to steer
-	// the model or fool a person (see warnings.go); flagged, not blocked.
-	Warnings []string
+	// Flags say what in the definition looks like an attempt to steer the
+	// model or fool a person (see warnings.go); a high-risk one keeps the
+	// tool from the model until the person has looked at it (quarantine,
+	// decided by the registry), the others are shown where it is.
+	Flags []Flag
 	// Cached: offered from its server's last connection, kept in the log;
 	// the server has not connected (or listed its tools) yet, and a call
 	// waits for it.
@@ -100,9 +102,6 @@ func NewCatalog(servers map[string]Source) *Catalog {
 			readOnly := src.ReadOnly != nil && src.ReadOnly(d.Name) ||
 				src.Trusted && d.Annotations != nil && d.Annotations.ReadOnlyHint
 			t := Tool{Server: alias, Name: d.Name, Display: alias + "." + d.Name, Def: d, Raw: raw, Hash: Hash(raw), Trusted: src.Trusted, ReadOnly: readOnly, Cached: src.Cached}
-			if d != raw {
-				t.Warnings = append(t.Warnings, "its title or description held control characters, escape sequences or invisible text (removed)")
-			}
 			c.tools = append(c.tools, t)
 		}
 	}
@@ -157,11 +156,14 @@ func cleanDef(d *sdk.Tool) *sdk.Tool {
 	if d.Annotations != nil {
 		title = d.Annotations.Title
 	}
-	if clean.Line(d.Title) == d.Title && clean.Text(d.Description) == d.Description && clean.Line(title) == title {
+	// CRLF line ends are how Windows servers write: shown as plain line
+	// ends, and nothing to warn of (see hiddenIn).
+	desc := strings.ReplaceAll(d.Description, "\r\n", "\n")
+	if clean.Line(d.Title) == d.Title && clean.Text(desc) == d.Description && clean.Line(title) == title {
 		return d
 	}
 	c := *d
-	c.Title, c.Description = clean.Line(d.Title), clean.Text(d.Description)
+	c.Title, c.Description = clean.Line(d.Title), clean.Text(desc)
 	if d.Annotations != nil {
 		a := *d.Annotations
 		a.Title = clean.Line(a.Title)

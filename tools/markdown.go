@@ -22,7 +22,7 @@ func Markdown(t Tool) string {
 	}
 	// What the approval warns of, said here too, where a person looks
 	// the tool over before it is ever called.
-	for _, w := range t.Warnings {
+	for _, w := range t.Warnings() {
 		fmt.Fprintf(&b, "**Warning**: %s.\n\n", EscapeMarkdown(w))
 	}
 	if t.ReadOnly {

@@ -131,7 +131,7 @@ func FuzzEscapeMarkdown(f *testing.F) {
 // What the approval would warn of is in the tool's page too, as text.
 func TestMarkdownWarnings(t *testing.T) {
 	md := Markdown(Tool{Display: "s.spoof", Def: &sdk.Tool{Name: "spoof"},
-		Warnings: []string{"its title or description held control characters, escape sequences or invisible text (removed)", "its name differs only in case from s.[x](https://evil)"}})
+		Flags: []Flag{{Kind: KindHidden, Text: "its title or description held control characters, escape sequences or invisible text (removed)"}, {Kind: KindCollision, Text: "its name differs only in case from s.[x](https://evil)"}}})
 	visible, _ := shown(md)
 	for _, w := range []string{"Warning: its title or description held control characters", "its name differs only in case from s.[x](https://evil)."} {
 		if !strings.Contains(readAs(visible), w) {

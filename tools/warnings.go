@@ -1,90 +1,544 @@
 package tools
 
 import (
+	"encoding/json"
+	"fmt"
 	"regexp"
 	"slices"
+	"sort"
 	"strings"
+	"unicode"
+
+	"deckhand/clean"
 )
 
-// Signs of tool poisoning in a description: text that speaks to the model
-// rather than describing the tool. A sign is a warning for the person
-// deciding, never a verdict.
-var steering = regexp.MustCompile(`(?i)(ignore (all |any )?(previous|prior|above|other) (instructions|tools)|do not (tell|inform|mention|show)[^.]{0,40}(user|person)|<\s*important\s*>|system prompt|before (using|calling) (this|any other) tool|you must (always|first|never)|instead of (the|using) )`)
-
-// steeringWords are in every match of steering: the regular expression
-// runs only on text that holds one (most descriptions hold none).
-var steeringWords = []string{"ignore", "do not", "important", "system prompt", "before", "you must", "instead of"}
-
-// steers returns the text's first sign of steering, or "".
-func steers(text string) string {
-	lower := strings.ToLower(text)
-	for _, w := range steeringWords {
-		if strings.Contains(lower, w) {
-			return steering.FindString(text)
-		}
-	}
-	return ""
+// Flag is one sign, in a tool's definition, of an attempt to steer the
+// model or fool the person: a warning for the person deciding, never a
+// verdict. Text quotes the definition (cleaned, but untrusted: escape it
+// where it is shown).
+type Flag struct {
+	Kind string `json:"kind"`
+	Text string `json:"text"`
 }
 
-// flag adds warnings about what a tool's definition says of other tools and
-// of the model, and about names on one server that look alike: equal but
-// for case, or for characters easy to confuse (see skeleton). Names are
-// ASCII by then (the catalog leaves out any other), so look-alikes from
-// other scripts cannot occur. Called with c.tools sorted by display name.
-func (c *Catalog) flag() {
-	alike := map[string][]int{}
-	for i := range c.tools {
-		t := &c.tools[i]
-		key := t.Server + "." + skeleton(t.Name)
-		alike[key] = append(alike[key], i)
+// The kinds of flag. All but KindCollision are high risk: a tool so
+// flagged is quarantined (not offered to the model) until the person has
+// looked at it (see Tool.Quarantined).
+const (
+	KindHidden       = "hidden"       // invisible characters, control characters, escape sequences
+	KindInstructions = "instructions" // text that gives the model orders (override, fake system text, no confirmation)
+	KindConcealment  = "concealment"  // asks the model to hide something from the person
+	KindExfiltration = "exfiltration" // reaches for secrets or sends data elsewhere
+	KindShadowing    = "shadowing"    // names another server's tool: may change how that one is used
+	KindPreference   = "preference"   // promotes itself over other tools
+	KindParameter    = "parameter"    // a parameter asks for what the tool cannot need
+	KindCollision    = "collision"    // a name or alias like another's
+)
+
+// High reports whether the flag is high risk (quarantines its tool).
+func (f Flag) High() bool { return f.Kind != KindCollision }
+
+// Warnings are the flags' texts, for the approval and the terminal.
+func (t Tool) Warnings() []string {
+	out := make([]string, 0, len(t.Flags))
+	for _, f := range t.Flags {
+		out = append(out, f.Text)
 	}
-	for _, idx := range alike {
-		if len(idx) < 2 {
+	return out
+}
+
+// Risky reports whether the tool has a high-risk flag.
+func (t Tool) Risky() bool { return slices.ContainsFunc(t.Flags, Flag.High) }
+
+// field is one string of a definition and where it is, for the warning.
+type field struct {
+	where string // "description", "parameter path's description", ...
+	text  string
+	param string // the parameter it belongs to, for parameter checks
+	name  bool   // the text is a name (parameter name): split into words
+}
+
+// fields lists every string of a definition that the model reads: title,
+// description, annotations' title, and, in the input and output schemas
+// (nested ones too), each parameter's name, title and description, and
+// enum, const, default and example values.
+func fields(t *Tool) []field {
+	d := t.Raw
+	out := []field{{where: "title", text: d.Title}, {where: "description", text: d.Description}}
+	if d.Annotations != nil {
+		out = append(out, field{where: "annotations' title", text: d.Annotations.Title})
+	}
+	for _, s := range []struct {
+		label  string
+		schema any
+	}{{"", d.InputSchema}, {"output ", d.OutputSchema}} {
+		if s.schema == nil {
 			continue
 		}
-		for _, i := range idx {
-			for _, j := range idx {
-				if i == j {
-					continue
+		var v any
+		switch x := s.schema.(type) {
+		case map[string]any:
+			v = x
+		case json.RawMessage:
+			if json.Unmarshal(x, &v) != nil {
+				continue
+			}
+		default:
+			raw, err := json.Marshal(x)
+			if err != nil || json.Unmarshal(raw, &v) != nil {
+				continue
+			}
+		}
+		walkSchema(v, s.label, "", &out, 0)
+	}
+	return out
+}
+
+// walkSchema collects the strings of a JSON schema; param is the
+// parameter the schema describes ("" at the top).
+func walkSchema(v any, label, param string, out *[]field, depth int) {
+	if depth > 32 {
+		return
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		of := "the schema's"
+		if param != "" {
+			of = label + "parameter " + param + "'s"
+		}
+		for _, k := range []string{"title", "description"} {
+			if s, ok := x[k].(string); ok {
+				*out = append(*out, field{where: of + " " + k, text: s, param: param})
+			}
+		}
+		for _, k := range []string{"enum", "examples", "const", "default"} {
+			walkValues(x[k], of+" "+k, param, out, depth)
+		}
+		if props, ok := x["properties"].(map[string]any); ok {
+			for _, name := range sortedKeys(props) {
+				p := name
+				if param != "" {
+					p = param + "." + name
 				}
-				a, b := c.tools[i], c.tools[j]
-				if strings.EqualFold(a.Name, b.Name) {
-					c.tools[i].Warnings = append(c.tools[i].Warnings, "its name differs only in case from "+b.Display+" on the same server")
-				} else {
-					c.tools[i].Warnings = append(c.tools[i].Warnings, "its name looks like "+b.Display+" on the same server (characters easy to confuse: "+confusedIn(a.Name, b.Name)+")")
-				}
+				*out = append(*out, field{where: label + "parameter name " + p, text: name, param: p, name: true})
+				walkSchema(props[name], label, p, out, depth+1)
+			}
+		}
+		for _, k := range sortedKeys(x) {
+			switch k {
+			case "properties", "title", "description", "enum", "examples", "const", "default":
+				continue
+			}
+			walkSchema(x[k], label, param, out, depth+1)
+		}
+	case []any:
+		for _, e := range x {
+			walkSchema(e, label, param, out, depth+1)
+		}
+	}
+}
+
+func walkValues(v any, where, param string, out *[]field, depth int) {
+	switch x := v.(type) {
+	case string:
+		*out = append(*out, field{where: where, text: x, param: param})
+	case []any:
+		for _, e := range x {
+			if depth < 32 {
+				walkValues(e, where, param, out, depth+1)
 			}
 		}
 	}
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// nameWords makes a name ("ignoreAllPrevious_instructions") words for the
+// text checks ("ignore all previous instructions").
+func nameWords(name string) string {
+	var b strings.Builder
+	prev := rune(0)
+	for _, r := range name {
+		switch {
+		case r == '_' || r == '-' || r == '.' || r == ' ':
+			b.WriteByte(' ')
+		case unicode.IsUpper(r) && unicode.IsLower(prev):
+			b.WriteByte(' ')
+			b.WriteRune(unicode.ToLower(r))
+		default:
+			b.WriteRune(unicode.ToLower(r))
+		}
+		prev = r
+	}
+	return b.String()
+}
+
+// lowerASCII lowers ASCII letters only, so that byte offsets into the
+// result are offsets into s (for quoting what matched).
+func lowerASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// A sign is a regular expression over lower-case text, tried only on text
+// holding one of its words (most descriptions hold none, and the
+// expressions are the costly part).
+type sign struct {
+	kind  string
+	words []string
+	re    *regexp.Regexp
+}
+
+func signOf(kind string, words []string, expr string) sign {
+	return sign{kind: kind, words: words, re: regexp.MustCompile(expr)}
+}
+
+// The signs, written from the kinds of attack (see testdata/poison), not
+// from any public set of them. Benign descriptions also speak to the model
+// ("Always use this tool when the user asks for activity logs", "Do not
+// use this tool for deployments"): what tells an attack apart is what it
+// asks for (overriding instructions, hiding, secrets, other tools, being
+// preferred), not that it gives orders.
+var signs = []sign{
+	signOf(KindInstructions, []string{"<", "[s", "[i", "[a", "[/", "[ "}, `(<\s*/?\s*(important|system|instructions?|hidden|admin|critical|urgent|assistant|ai|override|priority|sys)\b[^>]{0,40}>|\[\s*/?\s*(system|inst|instructions?|important|admin|assistant)\s*\])`),
+	signOf(KindInstructions, []string{"ignore", "disregard", "forget", "override", "bypass", "overrule"}, `\b(ignore|disregard|forget|override|overrule)\b[^.\n]{0,40}\b(instructions?|guidelines|rules|directions|polic(y|ies)|restrictions|constraints|safety|(previous|prior|above|earlier|system|your) prompts?)\b|\bbypass\b[^.\n]{0,20}\b(safety|guidelines|polic(y|ies)|restrictions|the user)`),
+	signOf(KindInstructions, []string{"assistant", " ai", "ai ", "system", "model", "agent", "llm", "claude", "gpt", "chatbot"}, `\b((note|message|instructions?|reminder|notice|hint)\s+(to|for)\s+(the\s+)?(ai|assistant|model|llm|claude|gpt|chatbot|language model)\b|(hey|dear|attention|hi|hello),?\s+(ai|assistant|claude|gpt|chatgpt|model|agent)\b|as an? (ai|assistant|language model|llm)\b|(^|\n)\s*(system|assistant|ai)\s*:|(the|an?|any)\s+(ai\s+)?(assistant|llm|chatbot|language model)\b[^.\n]{0,30}\b(must|has to|is required to|is instructed to|shall)\b)`),
+	signOf(KindInstructions, []string{"you are", "you're", "act as", "pretend", "developer mode", "jailbreak", "from now on", "no longer apply", "your developer", "your creator"}, `\b(you are now|you're now|act as (if|an?|the)|pretend (to be|that|you)|developer mode|jailbreak|from now on|no longer appl(y|ies)|(this is )?your (developer|creator|operator) speaking)\b`),
+	signOf(KindInstructions, []string{"confirm", "approv", "permission", "consent", "ask"}, `\b((do not|don't|never|no need to|without)\s+(ask(ing)?|request(ing)?|seek(ing)?|wait(ing)? for|prompt(ing)?)\b[^.\n]{0,30}\b(confirm\w*|permission|approv\w*|consent)|skip(ping)?\s+(the\s+)?(approval|confirmation|consent)|(already|been|was)\s+(approved|granted|authori[sz]ed)\s+(in advance|beforehand|by the (operator|admin|user))|approved this in advance|there is no need to ask)`),
+	signOf(KindInstructions, []string{"work", "fail", "otherwise"}, `\b(tool|function|server)\s+(will|would)\s+(not|never)\s+work\s+(unless|without|otherwise|if)|otherwise,?\s+(the|this)\s+(tool|function|server|call)\s+(will|would)\s+(not work|fail|crash|break)`),
+	signOf(KindInstructions, []string{"result", "output", "response"}, `\b(treat|follow|obey|execute|do)\b[^.\n]{0,30}\b(tool|last|its)\s+(results?|outputs?|responses?)\b[^.\n]{0,30}\b(as|says|instructions?|even)\b`),
+	signOf(KindInstructions, []string{"respond", "reply", "answer"}, `\b(respond|reply|answer)\s+only\s+with\b|\banswer every (question|request)\b`),
+
+	signOf(KindConcealment, []string{"tell", "inform", "mention", "show", "reveal", "notify", "alert", "disclos", "report", "let", "explain", "display", "surfac", "expos", "acknowledg", "bring"}, `\b(do not|don't|never|must not|should not|shouldn't|without|not)\s+(tell(ing)?|inform(ing)?|mention(ing)?|show(ing)?|reveal(ing)?|notify(ing)?|alert(ing)?|disclos(e|ing)|report(ing)?|let(ting)?|explain(ing)?|display(ing)?|surfac(e|ing)|expos(e|ing)|acknowledg(e|ing)|bring(ing)? up)\b[^.\n]{0,60}\b(user|person|human|anyone|customer|operator|owner|people|them|second call|drafts?|copy|copies|this|it)\b`),
+	signOf(KindConcealment, []string{"user", "person", "human"}, `\b(the\s+)?(user|person|human)s?\b[^.\n]{0,20}\b(must|should|need|needs|will|does|do)\s*(not|never|n't)\s+(ever\s+)?(know|see|notice|find out|learn|realise|realize|be (told|informed|aware|shown|notified|alerted))|\bwithout\s+(the\s+)?(user|person|human)'?s?\s+(knowing|knowledge|noticing|awareness|seeing|consent|approval|permission)|\b(not|never)\s+(be\s+)?(visible|shown|displayed|mentioned|surfaced|reported|revealed)\s+to\s+(the\s+)?(user|person|human)|(hide|conceal|keep)\b[^.\n]{0,40}\bfrom\s+(the\s+)?(user|person|human)|(person|user|human)\s+(does not|doesn't|do not|don't)\s+need\s+to\s+know`),
+	signOf(KindConcealment, []string{"secretly", "covertly", "surreptitiously", "stealthily", "discreetly", "quietly", "silently", "invisibly"}, `\b(secretly|covertly|surreptitiously|stealthily|discreetly|quietly|silently|invisibly)\s+(send|forward|copy|include|add|append|read|call|invoke|upload|post|collect|transmit|exfiltrate|log|store|record|save|bcc|attach|pass|execute|run|change|modify|replace|redirect|delete|insert|write)`),
+	signOf(KindConcealment, []string{"implementation detail", "leave out", "keep", "omit", "never mention", "say they", "pretend"}, `\b(mere|just an?|only an?)\s+implementation detail|\b(leave|keep)\s+(out\s+)?[^.\n]{0,40}\bout of (your|the)\s+(reply|response|answer|summary|output)|\b(leave out|omit)\s+(any\s+)?(mention|reference)|\bif asked,?\s+(say|tell|claim|answer)\b|\banswer as if\b`),
+
+	signOf(KindExfiltration, []string{"ssh", "id_", ".aws", "/etc/", ".env", "netrc", "npmrc", "pypirc", "credentials", "docker/config", "kube", "mcp.json", "claude_desktop", ".cursor", "gcloud", "wallet", "history", "cookies", ".gnupg", "keychain", "private key"}, `(~/\.ssh|\.ssh/|\bid_(rsa|dsa|ecdsa|ed25519)\b|\.aws/(credentials|config)|/etc/(passwd|shadow|sudoers)|(^|[\s'"\x60(/])\.env\b|\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials\b|\.docker/config\.json|\.kube/config|\bmcp\.json\b|claude_desktop_config|~/\.cursor|\.config/gcloud|\bwallet\.dat\b|\.(bash|zsh)_history|cookies\.sqlite|browser cookies|~/\.gnupg|\.gnupg/|\bkeychain\b)`),
+	signOf(KindExfiltration, []string{"secret_access", "secret access", "_token", "api_key", "apikey", "private key", "seed phrase", "mnemonic"}, `\b(aws_secret_access_key|secret access key|github_token|openai_api_key|anthropic_api_key|seed phrase|recovery phrase)\b`),
+	signOf(KindExfiltration, []string{"send", "forward", "post", "upload", "transmit", "exfiltrat", "copy", "mail", "bcc", "cc ", "report", "submit", "beacon", "leak", "push"}, `\b(send|forward|post|upload|transmit|exfiltrate|copy|mail|e-mail|email|bcc|cc|report|submit|beacon|leak|push)\b[^.\n]{0,80}\b(to|at|into)\s+((https?://|[0-9]{1,3}\.[0-9]{1,3}\.)\S+|[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}|(an?\s+|the\s+|our\s+|my\s+)?(external|remote|third[- ]party|backup|logging|analytics|telemetry|attacker|audit|collection|central|registry|mirror)\s+(server|endpoint|address|url|webhook|service|host|site|inbox|log|mirror))`),
+	signOf(KindExfiltration, []string{"bcc", "exfiltrat"}, `\b(bcc|cc)\s+(every|all|each|a copy)|\bexfiltrat\w*`),
+	signOf(KindExfiltration, []string{"conversation", "chat", "session", "transcript", "message", "prompt", "tool call"}, `\b(send|include|pass|put|append|copy|forward|paste|attach|submit|encode|embed|gather|collect|upload|post)\b[^.\n]{0,60}(\b(the\s+)?(full|entire|whole|complete)\s+(conversation|chat|chat history|conversation history|transcript|context|session)|\b(conversation|chat|message)\s+(history|transcript|log)\b|\b(previous|prior|past|earlier|recent|last (few|three|five|\d+))\s+(messages|prompts|turns|tool calls|conversations?)|\b(appeared|mentioned|shown|seen|said)\s+(earlier\s+)?in\s+(this|the)\s+(conversation|chat|session)|\b(output|results?)\s+of\s+(the\s+)?(last|previous|other|prior)\b[^.\n]{0,30}\btool|\bdata you were shown)`),
+	signOf(KindExfiltration, []string{"key", "password", "token", "secret", "credential", "cookie"}, `\b(paste|include|pass|put|append|insert|embed|attach|place|send|forward|copy|gather|collect|submit)\b[^.\n]{0,50}\b(api keys?|passwords?|access tokens?|tokens|secrets|private keys?|credentials|session cookies|cookies)\b`),
+	signOf(KindExfiltration, []string{"environment variable", "env var"}, `\b(value|contents?|pass|send|include|copy|all)\b[^.\n]{0,40}\b(environment variables?|env vars?)\b[^.\n]{0,40}\b(as|in|into|to|of the machine|key=value)`),
+
+	signOf(KindPreference, []string{"best", "greatest", "finest", "ultimate", "most "}, `\b(the\s+)?(best|greatest|finest|ultimate)\s+([a-z-]+\s+){0,2}(tool|server|option|choice|solution|function|reader|engine|source|calculator|search|service)\b|\bmost\s+(reliable|accurate|powerful|advanced|trusted|secure|capable)\s+(answers?|results?|tool|server|option|choice|solution|source)`),
+	signOf(KindPreference, []string{"always", "only", "use this", "use me", "prefer", "choose", "pick", "select", "route", "rank"}, `\b(always|only)\s+(use|prefer|choose|pick|select|call|invoke)\s+(this|me|our)(\s+(tool|one|function|server))?\s+(instead|over|rather|exclusively|for (all|every|any))\b|\b(use|prefer|choose|call|pick|select)\s+(this|me)(\s+(tool|one|function|server))?\s+(instead|over|rather|exclusively|for (all|every|any))\b|\b(before|over|above)\s+(any|every|all)\s+(alternatives?|other (tools?|options?))\b|\buse me\b|\b(prefer(red)?|favou?r(ed)?|prioriti[sz]e(d)?|rank)\s+(this|it|me)(\s+tool)?\s+(over|to|above)\b|\b(the\s+)?preferred\s+tool\s+for\s+(all|every|any)\b|\b(pick|choose|select)\s+this\s+(tool|one)\s+(every|whenever|always)|\broute\s+(every|all|each)\s+(request|call|query|question)s?\s+through\s+(this|me)\b`),
+	signOf(KindPreference, []string{"instead of", "in place of", "rather than"}, `\b(instead of|in place of|rather than)\s+(using\s+|calling\s+)?(any|the|other|another|those|built-?in|default|specialised|specialized|standard|all)\s+([a-z-]+\s+)?(tools?|servers?|functions?|file tools?|search tools?)\b`),
+	signOf(KindPreference, []string{"other", "alternative", "competing", "similar", "built", "default", "standard", "those"}, `\b(do not|don't|never|avoid)\s+(use|call|invoke|choose|pick|select|trust|rely on)\s+(any\s+|the\s+)?(other|another|alternative|competing|similar|built-?in|default|standard|those)\b`),
+	signOf(KindPreference, []string{"than", "superior"}, `\b(better|superior|faster|more (reliable|accurate|secure|trusted))\b[^.\n]{0,30}\b(than|to)\s+(any|all|every|other|the (other|built-?in|default|standard)|similar|competing|alternatives?)\b`),
+	signOf(KindPreference, []string{"ed by"}, `\b(recommended|endorsed|certified|trusted|verified|approved)\s+by\s+(experts|anthropic|openai|microsoft|google|the (mcp|official)|millions|thousands|professionals|security)`),
+	signOf(KindPreference, []string{"world", "industry", "#1", "number one", "rated", "award", "class", "state-of", "state of", "unmatched", "unrival", "unparallel", "leading", "elite"}, `\b(world'?s|industry'?s|market'?s)\s+(best|leading|most|first|#1|number one)|#1\b|\bnumber one\b|\btop[- ]rated\b|\baward[- ]winning\b|\bbest[- ]in[- ]class\b|\bstate[- ]of[- ]the[- ]art\b|\bunmatched\b|\bunrivall?ed\b|\bunparalleled\b|\bworld[- ]class\b|\bindustry[- ]leading\b|^elite\b`),
+	signOf(KindPreference, []string{"need"}, `\b(the\s+)?only\s+([a-z-]+\s+)?(tool|server|function)\s+(you|that you)\s+(will\s+)?(ever\s+)?(need|should)`),
+	signOf(KindPreference, []string{"other "}, `\bother\s+([a-z-]+\s+)?(tools?|servers?)\s+(are|is)\s+(outdated|deprecated|unreliable|broken|insecure|inferior|slow|unsafe|dangerous|buggy|stale)|\b(all|every)\s+other\s+([a-z-]+\s+)?(tools?|servers?|engines?)\b`),
+}
+
+// candidates are the signs whose words some text holds (a tool's strings
+// joined, lower case): the others cannot match any of them.
+func candidates(lower string) []*sign {
+	var out []*sign
+	for i := range signs {
+		for _, w := range signs[i].words {
+			if strings.Contains(lower, w) {
+				out = append(out, &signs[i])
+				break
+			}
+		}
+	}
+	return out
+}
+
+// allSigns returns each kind's first sign in text among cands, with what
+// matched (in the original text's letters).
+func allSigns(text string, cands []*sign) map[string]string {
+	if len(cands) == 0 || text == "" {
+		return nil
+	}
+	lower := lowerASCII(text)
+	var out map[string]string
+	for _, s := range cands {
+		if _, done := out[s.kind]; done {
+			continue
+		}
+		for _, w := range s.words {
+			if strings.Contains(lower, w) {
+				if m := s.re.FindStringIndex(lower); m != nil {
+					if out == nil {
+						out = map[string]string{}
+					}
+					out[s.kind] = text[m[0]:m[1]]
+				}
+				break
+			}
+		}
+	}
+	return out
+}
+
+// quote is a short, one-line rendering of untrusted text for a flag.
+func quote(s string) string {
+	s = strings.Join(strings.Fields(clean.Line(s)), " ")
+	if r := []rune(s); len(r) > 80 {
+		s = string(r[:80]) + "…"
+	}
+	return "\"" + s + "\""
+}
+
+var kindSays = map[string]string{
+	KindInstructions: "gives the model orders",
+	KindConcealment:  "asks the model to hide something from you",
+	KindExfiltration: "reaches for secrets or sends data elsewhere",
+	KindPreference:   "promotes itself over other tools",
+}
+
+// outOfScope are parameters asking for what no tool needs of the model:
+// who it is, the conversation, its instructions, other tools' results.
+var outOfScope = regexp.MustCompile(`\b((your|the assistant'?s?|the ai'?s?|the calling|the current)\s+(model|name|identity|system prompt|prompt|instructions|guidelines|rules|system message)|(the|any|every|all)\s+(secret|password|private key|api key)s?\s+(you|that you)\s+(know|have|saw|remember)|(name|identity|version)\s+(and\s+version\s+)?of\s+the\s+(ai|llm|language model|assistant)|(ai|llm|language model|model)\s+(you are|is answering|answering|you run)|which\s+(ai|llm|language model|model)\s+(is|are|you)|who made you|system[ _-]?(prompt|message)|(conversation|chat|message)\s+(so far|history|transcript)|(full|entire|whole|complete)\s+(conversation|chat|transcript|context)|(previous|prior|past|earlier)\s+(messages|prompts|turns|tool calls)|outputs?\s+of\s+the\s+other\s+tools|other tools you called|previous prompts)`)
+
+// outOfScopeName are parameter names no tool needs (as words).
+var outOfScopeName = regexp.MustCompile(`^(llm( name| model)?|ai model|assistant (model|name|identity)|model identity|caller model|calling model|system prompt|conversation( history| context)?|chat history|message history|previous (messages|prompts)|prior tool results|transcript|instructions)$`)
+
+// credentialName and credentialText are what a parameter may ask for
+// that only a tool about signing in, keys or secrets needs: as its name
+// (the whole name, or its last words: "smtp_password", not "max_tokens")
+// and in its description.
+var (
+	credentialName = regexp.MustCompile(`\b(password|passwd|passphrase|api ?key|access token|personal access token|auth token|bearer token|token|secret|private key|ssh key|credentials?|login|cookies?)$`)
+	credentialText = regexp.MustCompile(`\b(password|passphrase|api key|access token|personal access token|auth token|bearer token|token|secret|private key|ssh key|credentials|login|cookies?)s?\b`)
+)
+
+// credentialScope are words of a tool's own name and description that make
+// asking for a credential plausible.
+var credentialScope = regexp.MustCompile(`\b(password|passwd|credential|auth\w*|log ?in|sign ?in|keys?|secrets?|tokens?|certificates?|pfx|vault|accounts?|admin\w*|users?|connect\w*|database|sql|ssh|git|login|encrypt\w*|decrypt\w*|sign\w*)\b`)
+
+// toolScope is what a tool's own name and description are about, as far
+// as its parameters' requests go; worked out when a parameter asks.
+type toolScope struct {
+	text         string
+	done         bool
+	conversation bool // agents, chats, conversations, completions
+	credentials  bool // signing in, keys, secrets, accounts
+}
+
+func (sc *toolScope) get() *toolScope {
+	if !sc.done {
+		l := lowerASCII(sc.text)
+		sc.conversation = strings.Contains(l, "agent") || strings.Contains(l, "chat") || strings.Contains(l, "conversation") || strings.Contains(l, "completion")
+		sc.credentials = credentialScope.MatchString(l)
+		sc.done = true
+	}
+	return sc
+}
+
+// paramWords are in every request checkParam looks for in a parameter's
+// description: the expressions run only on those that hold one.
+var paramWords = []string{"your", "the user's", "assistant", " ai", "llm", "model", "made you", "system", "conversation", "chat", "message", "transcript", "context", "previous", "prior", "past", "earlier", "tool", "secret", "password", "key", "token", "credential", "login", "cookie"}
+
+// checkParam flags a parameter that asks for what its tool cannot need:
+// the model's identity, the conversation, its instructions, other tools'
+// results, and credentials a tool about none of them asks for (or the
+// user's own).
+func checkParam(words, desc string, sc *toolScope) (string, bool) {
+	lw, ld := lowerASCII(words), lowerASCII(desc)
+	if outOfScopeName.MatchString(lw) && !sc.get().conversation {
+		return words, true
+	}
+	if !slices.ContainsFunc(paramWords, func(w string) bool { return strings.Contains(ld, w) }) {
+		ld = ""
+	}
+	if ld != "" {
+		if m := outOfScope.FindString(ld); m != "" && !sc.get().conversation {
+			return m, true
+		}
+	}
+	users := strings.Contains(ld, "the user's") || strings.HasPrefix(ld, "your ")
+	if credentialName.MatchString(lw) || users && credentialText.MatchString(ld) {
+		if users || !sc.get().credentials {
+			return words, true
+		}
+	}
+	return "", false
+}
+
+// flag adds the flags of every tool: what its definition's strings say
+// (every string: see fields), what they name of other servers' tools, and
+// names that look like others (on the same server, or another's). The
+// lookups across servers go through indexes built once (by name, by
+// look-alike skeleton, by alias), so the cost is linear in the catalog's
+// text whatever the number of servers. Called with c.tools sorted by
+// display name.
+func (c *Catalog) flag() {
+	ix := newNameIndex(c.tools)
 	for i := range c.tools {
 		t := &c.tools[i]
-		text := t.Def.Title + "\n" + t.Def.Description
-		if m := steers(text); m != "" {
-			t.Warnings = append(t.Warnings, "its description speaks to the model (\""+strings.TrimSpace(m)+"\"), which may be an attempt to steer it")
+		var flags []Flag
+		add := func(kind, text string) {
+			if !slices.ContainsFunc(flags, func(f Flag) bool { return f.Kind == kind }) {
+				flags = append(flags, Flag{Kind: kind, Text: text})
+			}
 		}
-		if other := c.namesOther(t.Server, text); other != "" {
-			t.Warnings = append(t.Warnings, "its description names "+other+", a tool of another server")
+		fs := fields(t)
+		descs := map[string]string{} // each parameter's description
+		for _, f := range fs {
+			if f.param != "" && !f.name && strings.HasSuffix(f.where, "description") {
+				if _, ok := descs[f.param]; !ok {
+					descs[f.param] = f.text
+				}
+			}
 		}
+		scope := &toolScope{text: nameWords(t.Name) + " " + t.Raw.Title + " " + t.Raw.Description}
+		var all strings.Builder
+		for _, f := range fs {
+			if f.name {
+				all.WriteString(nameWords(f.text))
+			} else {
+				all.WriteString(f.text)
+			}
+			all.WriteString("\n")
+		}
+		cands := candidates(lowerASCII(all.String()))
+		for _, f := range fs {
+			if f.text == "" {
+				continue
+			}
+			if what, hid := hiddenIn(f.text); hid {
+				add(KindHidden, "its "+f.where+" held "+what+" (removed where shown)")
+			}
+			text := f.text
+			if f.name {
+				text = nameWords(f.text)
+				if strings.Count(text, " ") < 2 {
+					text = "" // a name of one or two words gives no orders
+				}
+			}
+			for kind, m := range allSigns(text, cands) {
+				add(kind, "its "+f.where+" "+kindSays[kind]+" ("+quote(m)+")")
+			}
+			if other := ix.namesOther(t.Server, text); other != "" {
+				add(KindShadowing, "its "+f.where+" names "+other+", a tool of another server")
+			}
+			if f.name {
+				if m, ok := checkParam(nameWords(f.text), descs[f.param], scope); ok {
+					add(KindParameter, "its parameter "+quote(f.param)+" asks for what the tool cannot need ("+quote(m)+")")
+				}
+			}
+		}
+		for _, s := range ix.alike(t) {
+			add(KindCollision, s)
+		}
+		t.Flags = append(t.Flags, flags...)
 	}
 }
 
-// namesOther returns a tool of a server other than alias that text names
-// (as alias.tool or its wire name alias__tool), or "". Only servers whose
-// alias appears in text are searched.
-func (c *Catalog) namesOther(alias, text string) string {
-	if c.byServer == nil {
-		c.byServer = map[string][]int{}
-		for i, t := range c.tools {
-			c.byServer[t.Server] = append(c.byServer[t.Server], i)
+// plainSpace are the formatting characters that hide nothing: tabs and
+// line ends, CRLF included (Windows servers end lines so).
+var plainSpace = strings.NewReplacer("\r\n", "", "\n", "", "\t", "")
+
+// hiddenIn describes the first character of text a person would not see
+// as it is, tabs and line ends apart.
+func hiddenIn(text string) (string, bool) {
+	what, _, hid := clean.Hidden(plainSpace.Replace(text))
+	return what, hid
+}
+
+// nameIndex holds the catalog's names for the checks across servers.
+type nameIndex struct {
+	tools  []Tool
+	byName map[string][]int // lower-case tool name → tools
+	bySkel map[string][]int // skeleton of the name → tools
+	// aliases: lower-case alias → the alias; aliasSkel: skeleton → aliases.
+	aliases   map[string]string
+	aliasSkel map[string][]string
+	// samePlace: skeleton of server and tool → tools (look-alikes on one
+	// server).
+	samePlace map[string][]int
+}
+
+func newNameIndex(list []Tool) *nameIndex {
+	ix := &nameIndex{tools: list, byName: map[string][]int{}, bySkel: map[string][]int{}, aliases: map[string]string{}, aliasSkel: map[string][]string{}, samePlace: map[string][]int{}}
+	for i, t := range list {
+		n := strings.ToLower(t.Name)
+		ix.byName[n] = append(ix.byName[n], i)
+		sk := skeleton(t.Name)
+		ix.bySkel[sk] = append(ix.bySkel[sk], i)
+		key := t.Server + "." + sk
+		ix.samePlace[key] = append(ix.samePlace[key], i)
+		la := strings.ToLower(t.Server)
+		if _, ok := ix.aliases[la]; !ok {
+			ix.aliases[la] = t.Server
+			as := skeleton(t.Server)
+			ix.aliasSkel[as] = append(ix.aliasSkel[as], t.Server)
 		}
 	}
-	for server, idx := range c.byServer {
-		if server == alias || !(strings.Contains(text, server+".") || strings.Contains(text, server+"__")) {
+	return ix
+}
+
+// words splits text into the identifiers it holds, with what joins them:
+// "fs.read_file", "fs/read_file", "fs__read_file", "fs:read_file" are
+// alias and tool; plain words too.
+var wordRe = regexp.MustCompile(`[A-Za-z0-9][A-Za-z0-9_-]*`)
+
+// namesOther returns a tool of a server other than alias that text names,
+// or "": as alias.tool, alias/tool, alias:tool or alias__tool in any case,
+// as a distinctive tool name (one with _ or - or a capital inside) that
+// only other servers have, or as a tool name in a text that names its
+// server ("the read_text_file tool of the fs server"). Each word is one
+// lookup in the index.
+func (ix *nameIndex) namesOther(alias, text string) string {
+	locs := wordRe.FindAllStringIndex(text, -1)
+	if len(locs) == 0 {
+		return ""
+	}
+	lowerAlias := strings.ToLower(alias)
+	mentioned := map[string]bool{} // other servers' aliases named in text
+	for _, l := range locs {
+		w := strings.ToLower(text[l[0]:l[1]])
+		if a, ok := ix.aliases[w]; ok && w != lowerAlias {
+			mentioned[a] = true
+		}
+		// A wire name: alias__tool.
+		if a, tool, ok := strings.Cut(w, "__"); ok && a != lowerAlias {
+			if d := ix.toolOf(ix.aliases[a], tool); d != "" {
+				return d
+			}
+		}
+	}
+	for k, l := range locs {
+		w := strings.ToLower(text[l[0]:l[1]])
+		// alias.tool, alias/tool, alias:tool (the alias word just before).
+		if k > 0 && l[0] > 0 && strings.ContainsRune("./:", rune(text[l[0]-1])) && locs[k-1][1] == l[0]-1 {
+			prev := strings.ToLower(text[locs[k-1][0]:locs[k-1][1]])
+			if a, ok := ix.aliases[prev]; ok && prev != lowerAlias {
+				if d := ix.toolOf(a, w); d != "" {
+					return d
+				}
+			}
+		}
+		idx, ok := ix.byName[w]
+		if !ok {
 			continue
 		}
+		own := slices.ContainsFunc(idx, func(i int) bool { return ix.tools[i].Server == alias })
+		if own {
+			continue
+		}
+		orig := text[l[0]:l[1]]
+		distinctive := strings.ContainsAny(orig, "_-") || hasInnerUpper(orig)
 		for _, i := range idx {
-			o := c.tools[i]
-			if strings.Contains(text, o.Display) || strings.Contains(text, o.Server+"__"+o.Name) {
+			o := ix.tools[i]
+			if distinctive || mentioned[o.Server] {
 				return o.Display
 			}
 		}
@@ -92,14 +546,83 @@ func (c *Catalog) namesOther(alias, text string) string {
 	return ""
 }
 
+func hasInnerUpper(s string) bool {
+	for i := 1; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' && 'a' <= s[i-1] && s[i-1] <= 'z' {
+			return true
+		}
+	}
+	return false
+}
+
+// toolOf is the display name of alias's tool called name (any case), or "".
+func (ix *nameIndex) toolOf(alias, name string) string {
+	if alias == "" {
+		return ""
+	}
+	for _, i := range ix.byName[strings.ToLower(name)] {
+		if ix.tools[i].Server == alias {
+			return ix.tools[i].Display
+		}
+	}
+	return ""
+}
+
+// alike says which names t's name or server's alias look like: on the
+// same server, names equal but for case or confusable characters; on
+// other servers, the same name, or one that looks like it; and other
+// aliases that look like t's.
+func (ix *nameIndex) alike(t *Tool) []string {
+	var out []string
+	sk := skeleton(t.Name)
+	for _, j := range ix.samePlace[t.Server+"."+sk] {
+		b := ix.tools[j]
+		switch {
+		case b.Display == t.Display:
+		case strings.EqualFold(t.Name, b.Name):
+			out = append(out, "its name differs only in case from "+b.Display+" on the same server")
+		default:
+			out = append(out, "its name looks like "+b.Display+" on the same server (characters easy to confuse: "+confusedIn(t.Name, b.Name)+")")
+		}
+	}
+	for _, a := range ix.aliasSkel[skeleton(t.Server)] {
+		if a != t.Server {
+			out = append(out, fmt.Sprintf("its server's alias %s looks like %s, another server's", t.Server, a))
+			break
+		}
+	}
+	same, like := "", ""
+	for _, j := range ix.bySkel[sk] {
+		b := ix.tools[j]
+		if b.Server == t.Server {
+			continue
+		}
+		if b.Name == t.Name {
+			if same == "" {
+				same = b.Display
+			}
+		} else if like == "" {
+			like = b.Display
+		}
+	}
+	if same != "" {
+		out = append(out, "its name is also "+same+"'s: the model may call one for the other")
+	}
+	if like != "" {
+		out = append(out, "its name looks like "+like+" on another server (characters easy to confuse: "+confusedIn(t.Name, strings.TrimPrefix(like, like[:strings.IndexByte(like, '.')+1]))+")")
+	}
+	return out
+}
+
 // confusables are the ASCII sequences a reader easily takes for another, and
 // what skeleton makes of each. Longer ones come first.
-var confusables = strings.NewReplacer("rn", "m", "vv", "w", "cl", "d", "0", "o", "1", "l", "i", "l", "-", "_", ".", "_")
+var confusables = strings.NewReplacer("rn", "m", "vv", "w", "cl", "d", "0", "o", "1", "l", "i", "l", "5", "s", "3", "e", "q", "g", "-", "_", ".", "_")
 
 // skeleton is what a name looks like to a hurried reader: lower case, and
-// each confusable replaced by what it is taken for.
+// each confusable replaced by what it is taken for; a trailing "_" (or
+// "-") goes too.
 func skeleton(name string) string {
-	return confusables.Replace(strings.ToLower(name))
+	return strings.TrimRight(confusables.Replace(strings.ToLower(name)), "_")
 }
 
 // confusedIn names the characters that make a and b look alike, for the

@@ -29,7 +29,7 @@ type toolJSON struct {
 }
 
 func toToolJSON(t tools.Tool, full bool) toolJSON {
-	j := toolJSON{Name: t.Display, Server: t.Server, Tool: t.Name, WireName: t.Wire, Title: t.Def.Title, Description: t.Def.Description, Warnings: t.Warnings}
+	j := toolJSON{Name: t.Display, Server: t.Server, Tool: t.Name, WireName: t.Wire, Title: t.Def.Title, Description: t.Def.Description, Warnings: t.Warnings()}
 	if full {
 		j.Annotations, j.InputSchema, j.OutputSchema = t.Def.Annotations, t.Def.InputSchema, t.Def.OutputSchema
 	}
@@ -72,7 +72,7 @@ func mcpTool(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(w, "title:      %s\n", t.Def.Title)
 	}
 	fmt.Fprintf(w, "wire name:  %s\n", t.Wire)
-	for _, warn := range t.Warnings {
+	for _, warn := range t.Warnings() {
 		fmt.Fprintf(w, "warning:    %s\n", warn)
 	}
 	if t.Def.Description != "" {

@@ -1,0 +1,109 @@
+package tools
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// attack is one poisoned server of testdata/poison: its alias and tools,
+// and what it tries (note).
+type attack struct {
+	Note  string      `json:"note"`
+	Alias string      `json:"alias"`
+	Tools []*sdk.Tool `json:"tools"`
+}
+
+// attackClasses are the kinds of definition-borne attack, one file each
+// under testdata/poison, written for Deckhand from the descriptions of
+// issue 28 (not from any public poisoning set, which stay unseen so that a
+// figure measured on them means something).
+var attackClasses = []string{"instructions", "exfiltration", "shadowing", "collision", "preference", "parameters"}
+
+func loadAttacks(t *testing.T, class string) []attack {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "poison", class+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []attack
+	if err := json.Unmarshal(data, &out); err != nil {
+		t.Fatalf("testdata/poison/%s.json: %v", class, err)
+	}
+	return out
+}
+
+// benignSources are the catalogs nobody here wrote: the real npm servers'
+// own definitions (under the aliases the issue uses: fs for
+// server-filesystem) and Azure's MCP catalog.
+func benignSources(t *testing.T) map[string]Source {
+	t.Helper()
+	npm := npmCatalogs(t)
+	return map[string]Source{
+		"fs":         {Tools: npm["filesystem"]},
+		"everything": {Tools: npm["everything"]},
+		"memory":     {Tools: npm["memory"]},
+		"azure":      {Tools: azureCatalog(t)},
+	}
+}
+
+// TestPoisonRecall measures the flags on catalogs nobody here wrote: of
+// the attacks of testdata/poison, each server put beside the benign ones
+// (the tools it would shadow or imitate), the share with a flag; of the
+// benign tools alone, the share with any flag. It fails below the aim of
+// issue 28 (80% of attacks, at most 2% of benign tools), and prints the
+// figures: go test -tags no_animations -run TestPoisonRecall -v ./tools/
+func TestPoisonRecall(t *testing.T) {
+	benign := benignSources(t)
+	cat := NewCatalog(benign)
+	var fp []string
+	for _, tool := range cat.Tools() {
+		if len(tool.Flags) > 0 {
+			fp = append(fp, tool.Display+": "+strings.Join(tool.Warnings(), " | "))
+		}
+	}
+	fpr := float64(len(fp)) / float64(cat.Len())
+	for _, f := range fp {
+		t.Logf("benign flagged: %s", f)
+	}
+	t.Logf("benign: %d of %d tools flagged (%.1f%%)", len(fp), cat.Len(), 100*fpr)
+
+	caught, total := 0, 0
+	for _, class := range attackClasses {
+		n, got := 0, 0
+		for _, a := range loadAttacks(t, class) {
+			src := map[string]Source{}
+			for k, v := range benign {
+				src[k] = v
+			}
+			src[a.Alias] = Source{Tools: a.Tools}
+			c := NewCatalog(src)
+			for _, d := range a.Tools {
+				n++
+				tool, ok := c.Lookup(a.Alias + "." + d.Name)
+				if ok && len(tool.Flags) > 0 {
+					got++
+					var kinds []string
+					for _, f := range tool.Flags {
+						kinds = append(kinds, f.Kind)
+					}
+					t.Logf("%s caught: %s.%s (%s): %s", class, a.Alias, d.Name, a.Note, strings.Join(kinds, ","))
+				} else {
+					t.Logf("%s MISSED: %s.%s (%s)", class, a.Alias, d.Name, a.Note)
+				}
+			}
+		}
+		t.Logf("%s: %d of %d flagged (%.0f%%)", class, got, n, 100*float64(got)/float64(n))
+		caught, total = caught+got, total+n
+	}
+	recall := float64(caught) / float64(total)
+	t.Logf("attacks: %d of %d flagged (%.1f%%); benign: %d of %d flagged (%.1f%%)", caught, total, 100*recall, len(fp), cat.Len(), 100*fpr)
+	if recall < 0.80 || fpr > 0.02 {
+		t.Errorf("recall %.1f%% (want at least 80%%), false positives %.1f%% (want at most 2%%)", 100*recall, 100*fpr)
+	}
+}
+

@@ -219,3 +219,33 @@ func (s *System) AcceptPin(ctx context.Context, tool string) error {
 	s.pins.Accept(t)
 	return nil
 }
+
+// ReviewTool records that the person has looked at a quarantined tool
+// (alias.tool) as it is now: it is offered to the model from the next
+// catalog on, and the log keeps the review (written with the next batch;
+// SyncLog waits). A tool not quarantined is left as it is.
+func (s *System) ReviewTool(ctx context.Context, tool string) error {
+	d, err := ask[*servers.Done](ctx, s, s.Registry, &servers.ReviewTool{Tool: tool})
+	if err != nil {
+		return err
+	}
+	return d.Err
+}
+
+// Quarantined lists the tools kept from the model until the person has
+// looked at them (high-risk flags), by display name.
+func (s *System) Quarantined(ctx context.Context) ([]tools.Tool, error) {
+	if _, err := s.Catalog(ctx); err != nil { // what was sent before is applied
+		return nil, err
+	}
+	return s.router.Quarantined(), nil
+}
+
+// AllTools is every listed tool, those disabled or quarantined included,
+// with everything sent to the registry before the call applied.
+func (s *System) AllTools(ctx context.Context) (*tools.Catalog, error) {
+	if _, err := s.Catalog(ctx); err != nil {
+		return nil, err
+	}
+	return s.router.Full(), nil
+}

@@ -158,6 +158,9 @@ func Start(opts Options) *System {
 	if err != nil {
 		log.Warn("reading the pinned tool definitions: tools are pinned anew", "err", err)
 	}
+	if opts.Log != nil {
+		pins.OnReview(func(r *servers.ToolReviewed) { s.Root.Send(s.Store, r) })
+	}
 	s.pins = pins
 	s.router = &servers.Router{}
 	s.Registry = servers.SpawnRegistry(as.Root, log, pins, s.router)

@@ -22,14 +22,29 @@ import (
 // for a trusted server, is accepted and logged). Kept in memory, loaded
 // from the log at start and written to it by the store actor; safe for
 // concurrent use (the registry pins, conversations check and accept).
+//
+// It also keeps which definitions of quarantined tools the person has
+// looked at (Review): a tool with a high-risk flag is not offered to the
+// model until then, and a changed definition is quarantined again. Reviews
+// are events of the log (tool.reviewed), read back at start.
 type Pins struct {
-	mu   sync.Mutex
-	pins map[string]store.Pin // by alias.tool
-	save func(store.Pin)      // nil without a log
+	mu       sync.Mutex
+	pins     map[string]store.Pin // by alias.tool
+	reviewed map[string]string    // by alias.tool: the hash of the definition looked at
+	save     func(store.Pin)      // nil without a log
+	// saveReview logs a review (nil without a log).
+	saveReview func(*ToolReviewed)
+}
+
+// ToolReviewed is the person having looked at a quarantined tool's
+// definition (hash): an event for the log (tool.reviewed).
+type ToolReviewed struct {
+	Tool string // alias.tool
+	Hash string
 }
 
 func NewPins(ctx context.Context, db *store.DB, save func(store.Pin)) (*Pins, error) {
-	b := &Pins{pins: map[string]store.Pin{}, save: save}
+	b := &Pins{pins: map[string]store.Pin{}, reviewed: map[string]string{}, save: save}
 	if db == nil {
 		return b, nil
 	}
@@ -38,7 +53,50 @@ func NewPins(ctx context.Context, db *store.DB, save func(store.Pin)) (*Pins, er
 		return b, err
 	}
 	b.pins = pins
+	events, err := db.Events(ctx, store.Filter{Servers: true})
+	if err != nil {
+		return b, fmt.Errorf("reading the tools reviewed: %w", err)
+	}
+	for _, e := range events {
+		if e.Kind != store.KindToolReviewed {
+			continue
+		}
+		var r struct{ Tool, Hash string }
+		if json.Unmarshal(e.Data, &r) == nil && r.Tool != "" {
+			b.reviewed[r.Tool] = r.Hash
+		}
+	}
 	return b, nil
+}
+
+// OnReview sets where reviews are logged (before the pins are shared).
+func (b *Pins) OnReview(save func(*ToolReviewed)) { b.saveReview = save }
+
+// Quarantined reports whether t is kept from the model: a high-risk flag
+// on a definition the person has not looked at (a trusted server's tools
+// never are: its definitions are accepted as they come).
+func (b *Pins) Quarantined(t tools.Tool) bool {
+	if b == nil || t.Trusted || !t.Risky() {
+		return false
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.reviewed[t.Display] != t.Hash
+}
+
+// Review records that the person has looked at t's definition as it is
+// now: it is offered to the model from the next catalog on.
+func (b *Pins) Review(t tools.Tool) {
+	b.mu.Lock()
+	if b.reviewed[t.Display] == t.Hash {
+		b.mu.Unlock()
+		return
+	}
+	b.reviewed[t.Display] = t.Hash
+	b.mu.Unlock()
+	if b.saveReview != nil {
+		b.saveReview(&ToolReviewed{Tool: t.Display, Hash: t.Hash})
+	}
 }
 
 // newFor is how long a tool added to a known server is marked new.

@@ -2,6 +2,7 @@ package servers
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"slices"
 
@@ -39,6 +40,11 @@ type SetDisabledTools struct {
 	Tools []string
 }
 
+// ReviewTool says the person has looked at a quarantined tool (by display
+// name) as it is now: it is offered to the model from now on. The answer
+// is a *Done (Err when the tool is unknown).
+type ReviewTool struct{ Tool string }
+
 // GetServerListing asks the registry for a server's whole listing, the
 // tools its disabled_tools leave out of the catalog included; the answer is
 // a *ServerListing.
@@ -48,6 +54,9 @@ type GetServerListing struct{ Alias string }
 type ServerListing struct {
 	Tools    []tools.Tool    // sorted by name
 	Disabled map[string]bool // by the server's name for the tool
+	// Quarantined: tools with a high-risk flag the person has not looked
+	// at, not offered to the model (by the server's name for the tool).
+	Quarantined map[string]bool
 }
 
 type (
@@ -78,9 +87,12 @@ type registryActor struct {
 	router   *Router
 	pins     *Pins // nil: no pins kept
 	servers  map[string]*registryEntry
-	catalog  *tools.Catalog // what the model is offered: disabled tools left out
+	catalog  *tools.Catalog // what the model is offered: disabled and quarantined tools left out
 	full     *tools.Catalog // every listed tool: for pins and the servers panel
-	watchers []*actor.PID
+	// quarantined: tools of full with a high-risk flag the person has not
+	// looked at (by display name).
+	quarantined map[string]bool
+	watchers    []*actor.PID
 }
 
 func newRegistry(log *slog.Logger, pins *Pins, r *Router) *registryActor {
@@ -130,8 +142,25 @@ func (a *registryActor) Receive(c actor.Context) {
 				a.publish()
 			}
 		}
+	case *ReviewTool:
+		t, ok := a.full.Lookup(m.Tool)
+		if !ok {
+			c.Respond(&Done{Err: fmt.Errorf("unknown tool %q", m.Tool)})
+			return
+		}
+		if a.pins != nil && a.pins.Quarantined(t) {
+			a.pins.Review(t)
+			a.log.Info("a quarantined tool was reviewed: offered from now on", "tool", t.Display)
+			a.rebuild(c)
+		}
+		c.Respond(&Done{})
 	case *GetServerListing:
-		out := &ServerListing{Tools: a.full.Server(m.Alias), Disabled: map[string]bool{}}
+		out := &ServerListing{Tools: a.full.Server(m.Alias), Disabled: map[string]bool{}, Quarantined: map[string]bool{}}
+		for _, t := range out.Tools {
+			if a.quarantined[t.Display] {
+				out.Quarantined[t.Name] = true
+			}
+		}
 		if e, ok := a.servers[m.Alias]; ok {
 			for _, name := range e.server.DisabledTools {
 				out.Disabled[name] = true
@@ -160,24 +189,32 @@ func (a *registryActor) Receive(c actor.Context) {
 
 func (a *registryActor) rebuild(c actor.Context) {
 	sources := make(map[string]tools.Source, len(a.servers))
-	offered := make(map[string]tools.Source, len(a.servers))
-	someDisabled := false
 	for alias, e := range a.servers {
-		src := tools.Source{Tools: e.tools, Trusted: e.server.Trusted, ReadOnly: e.server.ReadOnly.Has, Cached: e.cached}
-		sources[alias] = src
-		if len(e.server.DisabledTools) > 0 {
+		sources[alias] = tools.Source{Tools: e.tools, Trusted: e.server.Trusted, ReadOnly: e.server.ReadOnly.Has, Cached: e.cached}
+	}
+	a.full = tools.NewCatalog(sources)
+	a.quarantined = map[string]bool{}
+	for _, t := range a.full.Tools() {
+		if a.pins.Quarantined(t) {
+			a.quarantined[t.Display] = true
+		}
+	}
+	offered := make(map[string]tools.Source, len(a.servers))
+	leftOut := false
+	for alias, e := range a.servers {
+		src := sources[alias]
+		if len(e.server.DisabledTools) > 0 || len(a.quarantined) > 0 {
 			src.Tools = slices.DeleteFunc(slices.Clone(src.Tools), func(t *sdk.Tool) bool {
-				return t != nil && slices.Contains(e.server.DisabledTools, t.Name)
+				return t != nil && (slices.Contains(e.server.DisabledTools, t.Name) || a.quarantined[alias+"."+t.Name])
 			})
-			someDisabled = someDisabled || len(src.Tools) < len(e.tools)
+			leftOut = leftOut || len(src.Tools) < len(e.tools)
 		}
 		offered[alias] = src
 	}
-	a.full = tools.NewCatalog(sources)
 	a.catalog = a.full
-	if someDisabled {
-		// Disabled tools are neither offered nor found by tool_search,
-		// and calls to them are refused; they stay pinned.
+	if leftOut {
+		// Disabled and quarantined tools are neither offered nor found by
+		// tool_search, and calls to them are refused; they stay pinned.
 		a.catalog = tools.NewCatalog(offered)
 	}
 	if a.pins != nil {
@@ -206,7 +243,7 @@ func (a *registryActor) rebuild(c actor.Context) {
 
 // publish swaps the current catalog and servers into the router.
 func (a *registryActor) publish() {
-	rs := &routes{catalog: a.catalog, full: a.full, servers: make(map[string]route, len(a.servers))}
+	rs := &routes{catalog: a.catalog, full: a.full, quarantined: a.quarantined, servers: make(map[string]route, len(a.servers))}
 	for alias, e := range a.servers {
 		rs.servers[alias] = route{pid: e.pid, line: e.line, disabled: slices.Clone(e.server.DisabledTools), listed: e.listed}
 	}

@@ -27,9 +27,12 @@ type Router struct {
 
 // routes is one catalog and where each of its servers is.
 type routes struct {
-	catalog *tools.Catalog // what the model is offered: disabled tools left out
+	catalog *tools.Catalog // what the model is offered: disabled and quarantined tools left out
 	full    *tools.Catalog // every listed tool
-	servers map[string]route
+	// quarantined: tools of full kept from the model until the person has
+	// looked at them (by display name; read only).
+	quarantined map[string]bool
+	servers     map[string]route
 }
 
 // route is one server, as the registry last saw it.
@@ -76,6 +79,9 @@ func (r *Router) resolve(m *CallTool) (t target, res *ToolResult) {
 		if rs.disabled(want.Server, want.Name) {
 			return refuse(want.Display, errDisabled(want.Display))
 		}
+		if rs.quarantined[want.Display] {
+			return refuse(want.Display, ErrQuarantined(want.Display))
+		}
 		cur, ok := rs.catalog.Lookup(want.Display)
 		e, known := rs.servers[want.Server]
 		if !ok || !known || cur.Server != want.Server || cur.Name != want.Name || !toolcall.Same(cur.Def, want.Def) {
@@ -88,6 +94,9 @@ func (r *Router) resolve(m *CallTool) (t target, res *ToolResult) {
 	}
 	if cur, ok := rs.full.Lookup(m.Tool); ok && rs.disabled(cur.Server, cur.Name) {
 		return refuse(cur.Display, errDisabled(cur.Display))
+	}
+	if cur, ok := rs.full.Lookup(m.Tool); ok && rs.quarantined[cur.Display] {
+		return refuse(cur.Display, ErrQuarantined(cur.Display))
 	}
 	alias, name, found := strings.Cut(m.Tool, ".")
 	if found && rs.disabled(alias, name) {
@@ -115,6 +124,32 @@ func (r *Router) resolve(m *CallTool) (t target, res *ToolResult) {
 func errDisabled(display string) error {
 	return fmt.Errorf("tool %s is disabled (disabled_tools in the config)", display)
 }
+
+// ErrQuarantined says why a tool is not offered, and how to release it.
+func ErrQuarantined(display string) error {
+	return fmt.Errorf("tool %s is quarantined: its definition has high-risk flags and has not been looked at (%s)", display, HowToRelease(display))
+}
+
+// HowToRelease says how a person releases a quarantined tool.
+func HowToRelease(display string) string {
+	return "run `deckhand mcp review " + display + "`, or open it in the window's servers panel"
+}
+
+// Quarantined lists the tools kept from the model until the person has
+// looked at them, by display name.
+func (r *Router) Quarantined() []tools.Tool {
+	rs := r.load()
+	var out []tools.Tool
+	for _, t := range rs.full.Tools() {
+		if rs.quarantined[t.Display] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// Full is every listed tool, quarantined and disabled ones included.
+func (r *Router) Full() *tools.Catalog { return r.load().full }
 
 // disabled reports whether the config disables the server's tool name.
 func (rs *routes) disabled(alias, name string) bool {

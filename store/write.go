@@ -36,6 +36,7 @@ const (
 	KindNotice            = "notice"
 	KindToolsLoaded       = "tools.loaded" // lazy tools whose schemas the model gets from now on
 	KindToolChanged       = "tool.definition_changed"
+	KindToolReviewed      = "tool.reviewed" // the person looked at a quarantined tool: it is offered (data: tool, hash; no session)
 	// A server asked the person something (MCP elicitation), and how it
 	// ended: the fields asked and answered, never the values.
 	KindElicitationAsked    = "elicitation.asked"

@@ -447,6 +447,8 @@ func (a *storeActor) record(c actor.Context, msg any) {
 			rule = m.Rule // a name refused for where it led says so
 		}
 		ev("", "", kind, map[string]any{"server": m.Server, "capability": "net", "target": m.Target, "rule": rule})
+	case *servers.ToolReviewed:
+		ev("", "", store.KindToolReviewed, map[string]any{"tool": m.Tool, "hash": m.Hash})
 	case *conversation.ToolDefinitionChanged:
 		ev(m.Conversation, m.Run, store.KindToolChanged, map[string]any{"call": m.Call, "tool": m.Tool, "change": m.Change})
 	case *conversation.ToolsLoaded:

@@ -83,12 +83,12 @@ type registryEntry struct {
 // tools change and swaps it into the router (router.go), which routes the
 // calls; it is on no call's path.
 type registryActor struct {
-	log      *slog.Logger
-	router   *Router
-	pins     *Pins // nil: no pins kept
-	servers  map[string]*registryEntry
-	catalog  *tools.Catalog // what the model is offered: disabled and quarantined tools left out
-	full     *tools.Catalog // every listed tool: for pins and the servers panel
+	log     *slog.Logger
+	router  *Router
+	pins    *Pins // nil: no pins kept
+	servers map[string]*registryEntry
+	catalog *tools.Catalog // what the model is offered: disabled and quarantined tools left out
+	full    *tools.Catalog // every listed tool: for pins and the servers panel
 	// quarantined: tools of full with a high-risk flag the person has not
 	// looked at (by display name).
 	quarantined map[string]bool

@@ -106,4 +106,3 @@ func TestPoisonRecall(t *testing.T) {
 		t.Errorf("recall %.1f%% (want at least 80%%), false positives %.1f%% (want at most 2%%)", 100*recall, 100*fpr)
 	}
 }
-

@@ -21,11 +21,12 @@ type Flag struct {
 	Text string `json:"text"`
 }
 
-// The kinds of flag. All but KindCollision are high risk: a tool so
+// The kinds of flag. All but KindCollision and KindCleaned are high risk: a tool so
 // flagged is quarantined (not offered to the model) until the person has
 // looked at it (see Tool.Quarantined).
 const (
-	KindHidden       = "hidden"       // invisible characters, control characters, escape sequences
+	KindHidden       = "hidden"       // invisible or control characters in a schema, which the model gets as sent
+	KindCleaned      = "cleaned"      // the same in a title or description, removed before anyone reads it
 	KindInstructions = "instructions" // text that gives the model orders (override, fake system text, no confirmation)
 	KindConcealment  = "concealment"  // asks the model to hide something from the person
 	KindExfiltration = "exfiltration" // reaches for secrets or sends data elsewhere
@@ -36,7 +37,7 @@ const (
 )
 
 // High reports whether the flag is high risk (quarantines its tool).
-func (f Flag) High() bool { return f.Kind != KindCollision }
+func (f Flag) High() bool { return f.Kind != KindCollision && f.Kind != KindCleaned }
 
 // Warnings are the flags' texts, for the approval and the terminal.
 func (t Tool) Warnings() []string {
@@ -54,8 +55,9 @@ func (t Tool) Risky() bool { return slices.ContainsFunc(t.Flags, Flag.High) }
 type field struct {
 	where string // "description", "parameter path's description", ...
 	text  string
-	param string // the parameter it belongs to, for parameter checks
-	name  bool   // the text is a name (parameter name): split into words
+	param  string // the parameter it belongs to, for parameter checks
+	name   bool   // the text is a name (parameter name): split into words
+	schema bool   // in a schema: sent to the model as it is (not cleaned)
 }
 
 // fields lists every string of a definition that the model reads: title,
@@ -108,7 +110,7 @@ func walkSchema(v any, label, param string, out *[]field, depth int) {
 		}
 		for _, k := range []string{"title", "description"} {
 			if s, ok := x[k].(string); ok {
-				*out = append(*out, field{where: of + " " + k, text: s, param: param})
+				*out = append(*out, field{where: of + " " + k, text: s, param: param, schema: true})
 			}
 		}
 		for _, k := range []string{"enum", "examples", "const", "default"} {
@@ -120,7 +122,7 @@ func walkSchema(v any, label, param string, out *[]field, depth int) {
 				if param != "" {
 					p = param + "." + name
 				}
-				*out = append(*out, field{where: label + "parameter name " + p, text: name, param: p, name: true})
+				*out = append(*out, field{where: label + "parameter name " + p, text: name, param: p, name: true, schema: true})
 				walkSchema(props[name], label, p, out, depth+1)
 			}
 		}
@@ -141,7 +143,7 @@ func walkSchema(v any, label, param string, out *[]field, depth int) {
 func walkValues(v any, where, param string, out *[]field, depth int) {
 	switch x := v.(type) {
 	case string:
-		*out = append(*out, field{where: where, text: x, param: param})
+		*out = append(*out, field{where: where, text: x, param: param, schema: true})
 	case []any:
 		for _, e := range x {
 			if depth < 32 {
@@ -413,12 +415,17 @@ func (c *Catalog) flag() {
 			if f.text == "" {
 				continue
 			}
-			if what, hid := hiddenIn(f.text); hid {
-				add(KindHidden, "its "+f.where+" held "+what+" (removed where shown)")
-			}
 			text := f.text
+			if what, hid := hiddenIn(f.text); hid {
+				if f.schema {
+					add(KindHidden, "its "+f.where+" holds "+what+", which the model gets as it is")
+				} else {
+					add(KindCleaned, "its "+f.where+" held "+what+" (removed before you or the model read it)")
+				}
+				text = clean.Text(text) // "ig\u200bnore" is read as "ignore"
+			}
 			if f.name {
-				text = nameWords(f.text)
+				text = nameWords(text)
 				if strings.Count(text, " ") < 2 {
 					text = "" // a name of one or two words gives no orders
 				}

@@ -101,6 +101,9 @@ func runChat(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if q, err := sys.Quarantined(ctx); err == nil {
+		printQuarantined(e.stderr, q)
+	}
 
 	err = terminal.Run(ctx, terminal.Options{
 		System:          sys,

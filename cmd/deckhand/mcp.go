@@ -20,6 +20,8 @@ const mcpUsage = `Usage:
   deckhand mcp resources [ALIAS] [--json] [--wait DURATION]
   deckhand mcp read [ALIAS:]URI [--json]
   deckhand mcp prompts [ALIAS] [--json] [--wait DURATION]
+  deckhand mcp scan [--json] [--wait DURATION]
+  deckhand mcp review [--yes] ALIAS.TOOL
 
 list     every configured server: transport, endpoint, state (with the reason
          when it failed), protocol version and tool count
@@ -40,6 +42,11 @@ logout   forget a server's sign-in (its tokens leave the keyring)
 resources  each server's resources and resource templates (with its protocol)
 read     read a resource: ALIAS:URI, or a URI that one server lists (or has
          a template for); binary contents are described, not printed
+scan     connect every server and list, per tool, what its definition is
+         flagged for (the approval's warnings); --json for an array of
+         {"server","tool","flags":[{"kind","text"}]}
+review   show a quarantined tool (high-risk flags, kept from the model)
+         whole and, once you say so (or --yes), offer it to the model
 prompts  each server's prompts, as /alias.prompt with their arguments (in
          deckhand chat, /alias.prompt ARG=VALUE … sends one)
 
@@ -65,6 +72,8 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 		"resources": mcpResources,
 		"read":      mcpRead,
 		"prompts":   mcpPrompts,
+		"scan":      mcpScan,
+		"review":    mcpReview,
 	}[args[0]]
 	if sub == nil {
 		fmt.Fprint(e.stderr, mcpUsage)

@@ -5,10 +5,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"slices"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"deckhand/clean"
+	"deckhand/servers"
 	"deckhand/terminal"
 	"deckhand/tools"
 )
@@ -46,40 +50,61 @@ func mcpTool(ctx context.Context, e *env, args []string) error {
 	if len(rest) != 1 {
 		return usagef("usage: deckhand mcp tool ALIAS.TOOL")
 	}
+	openLogQuietly(ctx, e) // which quarantined tools were looked at
+	if e.logDB != nil {
+		defer e.logDB.Close()
+	}
 	sys, cfg, err := connectOne(ctx, e, rest[0])
 	if err != nil {
 		return err
 	}
 	defer e.stopSystem(sys)
-	cat, err := sys.Catalog(ctx)
+	// Every listed tool, quarantined and disabled ones too: this is where
+	// a person looks one over.
+	cat, err := sys.AllTools(ctx)
 	if err != nil {
 		return err
 	}
 	t, ok := cat.Lookup(rest[0])
 	if !ok {
-		msg := fmt.Sprintf("unknown tool %q", rest[0])
-		if s := cat.Suggest(rest[0], 3); len(s) > 0 {
-			msg += " (did you mean " + strings.Join(s, ", ") + "?)"
-		}
-		return errors.New(msg)
+		return unknownTool(cat, rest[0])
 	}
 	if *asJSON {
 		return writeJSON(e.stdout, toToolJSON(t, true))
 	}
-	w := e.stdout
+	printTool(e.stdout, t, cfg.MCP.Servers[t.Server].Trusted)
+	if q, err := sys.Quarantined(ctx); err == nil && slices.ContainsFunc(q, func(x tools.Tool) bool { return x.Display == t.Display }) {
+		fmt.Fprintf(e.stdout, "\nquarantined: not offered to the model until you look at it: %s\n", servers.HowToRelease(t.Display))
+	}
+	return nil
+}
+
+// unknownTool is the error for a name no tool of cat has, with the names
+// it looks like.
+func unknownTool(cat *tools.Catalog, name string) error {
+	msg := fmt.Sprintf("unknown tool %q", name)
+	if s := cat.Suggest(name, 3); len(s) > 0 {
+		msg += " (did you mean " + strings.Join(s, ", ") + "?)"
+	}
+	return errors.New(msg)
+}
+
+// printTool prints a tool's whole definition, its flags first (each with
+// its kind).
+func printTool(w io.Writer, t tools.Tool, trusted bool) {
 	fmt.Fprintf(w, "%s\n", t.Display)
 	if t.Def.Title != "" {
 		fmt.Fprintf(w, "title:      %s\n", t.Def.Title)
 	}
 	fmt.Fprintf(w, "wire name:  %s\n", t.Wire)
-	for _, warn := range t.Warnings() {
-		fmt.Fprintf(w, "warning:    %s\n", warn)
+	for _, f := range t.Flags {
+		fmt.Fprintf(w, "warning:    %s (%s)\n", clean.Line(f.Text), f.Kind)
 	}
 	if t.Def.Description != "" {
 		fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(t.Def.Description))
 	}
 	if a := t.Def.Annotations; a != nil {
-		if cfg.MCP.Servers[t.Server].Trusted {
+		if trusted {
 			fmt.Fprintf(w, "\nannotations (the server is trusted):\n")
 		} else {
 			fmt.Fprintf(w, "\nannotations (hints from an untrusted server):\n")
@@ -98,5 +123,12 @@ func mcpTool(ctx context.Context, e *env, args []string) error {
 	}
 	terminal.PrintSchema(w, "input schema", t.Def.InputSchema)
 	terminal.PrintSchema(w, "output schema", t.Def.OutputSchema)
-	return nil
+}
+
+// openLogQuietly opens the log for a command that reads what it holds of
+// tools (pins, reviews) but works without it.
+func openLogQuietly(ctx context.Context, e *env) {
+	if db, err := e.openLog(ctx); err == nil {
+		e.logDB = db
+	}
 }

@@ -4,12 +4,14 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"deckhand/agent"
+	"deckhand/clean"
 	"deckhand/servers"
 	"deckhand/terminal"
 	"deckhand/tools"
@@ -44,6 +46,19 @@ func mcpTools(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	// Quarantined tools are not in the catalog either: listed, marked,
+	// with how to release them.
+	quarantined, err := sys.Quarantined(ctx)
+	if err != nil {
+		return err
+	}
+	held := map[string]bool{}
+	for _, t := range quarantined {
+		if o := only(rest); o == "" || t.Server == o {
+			held[t.Display] = true
+			states = append(states, sys.PinStates([]tools.Tool{t})...)
+		}
+	}
 	// Tools the config disables (disabled_tools) are not in the catalog;
 	// they are listed too, marked.
 	for _, s := range list {
@@ -52,7 +67,7 @@ func mcpTools(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		for _, t := range listing.Tools {
-			if listing.Disabled[t.Name] {
+			if listing.Disabled[t.Name] && !held[t.Display] {
 				states = append(states, agent.PinState{Tool: t})
 				disabled[t.Display] = true
 			}
@@ -64,7 +79,7 @@ func mcpTools(ctx context.Context, e *env, args []string) error {
 		for _, st := range states {
 			j := toToolJSON(st.Tool, false)
 			j.New, j.Changed = st.New, st.Changed
-			out = append(out, listedToolJSON{toolJSON: j, Disabled: disabled[st.Tool.Display]})
+			out = append(out, listedToolJSON{toolJSON: j, Disabled: disabled[st.Tool.Display], Quarantined: held[st.Tool.Display]})
 		}
 		return writeJSON(e.stdout, out)
 	}
@@ -74,6 +89,8 @@ func mcpTools(ctx context.Context, e *env, args []string) error {
 		switch {
 		case disabled[st.Tool.Display]:
 			mark = "[disabled] "
+		case held[st.Tool.Display]:
+			mark = "[QUARANTINED] "
 		case st.Changed:
 			mark = "[CHANGED] "
 		case st.New:
@@ -85,6 +102,7 @@ func mcpTools(ctx context.Context, e *env, args []string) error {
 	for _, r := range cat.Rejected() {
 		fmt.Fprintf(e.stderr, "%s: tool %s left out: %s\n", r.Server, r.Name, r.Reason)
 	}
+	printQuarantined(e.stderr, quarantinedIn(quarantined, held))
 	for _, g := range sys.Gone(only(rest)) {
 		fmt.Fprintf(e.stderr, "%s: gone from its server's listing since %s\n", g.Tool, g.Since.Local().Format("2006-01-02 15:04"))
 	}
@@ -98,7 +116,37 @@ func mcpTools(ctx context.Context, e *env, args []string) error {
 // config's disabled_tools) are listed too, and say so.
 type listedToolJSON struct {
 	toolJSON
-	Disabled bool `json:"disabled,omitempty"`
+	Disabled    bool `json:"disabled,omitempty"`
+	Quarantined bool `json:"quarantined,omitempty"` // high-risk flags, not looked at: not offered to the model
+}
+
+func quarantinedIn(list []tools.Tool, keep map[string]bool) []tools.Tool {
+	var out []tools.Tool
+	for _, t := range list {
+		if keep[t.Display] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// printQuarantined says which tools are kept from the model until the
+// person has looked at them, why, and how to release each.
+func printQuarantined(w io.Writer, list []tools.Tool) {
+	if len(list) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "Quarantined, not offered to the model until you have looked at them (run `deckhand mcp review ALIAS.TOOL`, or open them in the window's servers panel):\n")
+	for _, t := range list {
+		why := ""
+		for _, f := range t.Flags {
+			if f.High() {
+				why = f.Text
+				break
+			}
+		}
+		fmt.Fprintf(w, "  %s: %s\n", t.Display, terminal.Shorten(clean.Line(why), 160))
+	}
 }
 
 // catalog connects the configured servers (or only those named), waits at

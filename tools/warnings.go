@@ -53,8 +53,8 @@ func (t Tool) Risky() bool { return slices.ContainsFunc(t.Flags, Flag.High) }
 
 // field is one string of a definition and where it is, for the warning.
 type field struct {
-	where string // "description", "parameter path's description", ...
-	text  string
+	where  string // "description", "parameter path's description", ...
+	text   string
 	param  string // the parameter it belongs to, for parameter checks
 	name   bool   // the text is a name (parameter name): split into words
 	schema bool   // in a schema: sent to the model as it is (not cleaned)
@@ -406,7 +406,7 @@ func (c *Catalog) flag() {
 			if f.name {
 				all.WriteString(nameWords(f.text))
 			} else {
-				all.WriteString(f.text)
+				all.WriteString(clean.Text(f.text))
 			}
 			all.WriteString("\n")
 		}

@@ -249,3 +249,14 @@ func (s *System) AllTools(ctx context.Context) (*tools.Catalog, error) {
 	}
 	return s.router.Full(), nil
 }
+
+// HasQuarantined reports whether a server has quarantined tools now,
+// without waiting (for the window's UI thread).
+func (s *System) HasQuarantined(alias string) bool {
+	for _, t := range s.router.Quarantined() {
+		if t.Server == alias {
+			return true
+		}
+	}
+	return false
+}

@@ -61,6 +61,10 @@ type toolsWindow struct {
 	list     []tools.Tool
 	states   []agent.PinState
 	disabled map[string]bool
+	// quarantined: tools kept from the model until the person has looked
+	// at them (high-risk flags), by the server's name for the tool;
+	// showing one's page releases it.
+	quarantined map[string]bool
 	// editable: the server is in the config file, which keeps the choice.
 	editable bool
 	tl       *widget.List
@@ -107,7 +111,7 @@ func (s *serversWindow) showTools(alias string) {
 	tw.win.Show()
 	tw.win.RequestFocus()
 	sys := u.d.System
-	if sys == nil || len(u.cfg.MCP.Servers[alias].DisabledTools) == 0 {
+	if sys == nil || len(u.cfg.MCP.Servers[alias].DisabledTools) == 0 && !sys.HasQuarantined(alias) {
 		return
 	}
 	tw.loaded = false
@@ -132,11 +136,14 @@ func (tw *toolsWindow) fill(listing *servers.ServerListing) {
 	srv, editable := u.cfg.MCP.Servers[tw.alias]
 	tw.editable = editable
 	tw.list, tw.states, tw.selected = nil, nil, -1
-	tw.disabled, tw.checks = map[string]bool{}, map[string]*widget.Check{}
+	tw.disabled, tw.checks, tw.quarantined = map[string]bool{}, map[string]*widget.Check{}, map[string]bool{}
 	if listing != nil {
 		tw.list = listing.Tools
 		for name := range listing.Disabled {
 			tw.disabled[name] = true
+		}
+		for name := range listing.Quarantined {
+			tw.quarantined[name] = true
 		}
 	} else if u.catalog != nil {
 		tw.list = u.catalog.Server(tw.alias)
@@ -242,6 +249,8 @@ func (tw *toolsWindow) label(i int) string {
 	switch {
 	case tw.disabled[t.Name]:
 		return t.Name + "  · disabled"
+	case tw.quarantined[t.Name]:
+		return t.Name + "  · quarantined"
 	case i < len(states) && states[i].Changed:
 		return t.Name + "  · changed"
 	case i < len(states) && states[i].New:
@@ -267,7 +276,37 @@ func (tw *toolsWindow) showDetail() {
 	if tw.disabled[tw.list[i].Name] {
 		md = "**Disabled**: not offered to the model, and its calls are refused. Check it to enable it.\n\n" + md
 	}
+	if t := tw.list[i]; tw.quarantined[t.Name] {
+		md = "**Quarantined until now**: its definition has the high-risk warnings below, so it was not offered to the model. " +
+			"Now that you have seen it, it is offered from now on (until its definition changes); uncheck it to keep it from the model.\n\n" + md
+		tw.review(t)
+	}
 	tw.detail.ParseMarkdown(md)
+}
+
+// review tells the registry the person has seen a quarantined tool's page
+// (kept in the log), off the UI thread; the list then shows it released.
+func (tw *toolsWindow) review(t tools.Tool) {
+	u := tw.s.ui
+	sys := u.d.System
+	if sys == nil {
+		return
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		err := sys.ReviewTool(ctx, t.Display)
+		u.post(func() {
+			if err != nil {
+				u.log.Warn("releasing a quarantined tool", "tool", t.Display, "err", err)
+				return
+			}
+			delete(tw.quarantined, t.Name)
+			if tw.tl != nil {
+				tw.tl.Refresh()
+			}
+		})
+	}()
 }
 
 // setEnabled enables or disables a tool: in the config file first, then

@@ -22,8 +22,8 @@ func Markdown(t Tool) string {
 	}
 	// What the approval warns of, said here too, where a person looks
 	// the tool over before it is ever called.
-	for _, w := range t.Warnings() {
-		fmt.Fprintf(&b, "**Warning**: %s.\n\n", EscapeMarkdown(w))
+	for _, f := range t.Flags {
+		fmt.Fprintf(&b, "**Warning** (%s): %s.\n\n", EscapeMarkdown(f.Kind), EscapeMarkdown(f.Text))
 	}
 	if t.ReadOnly {
 		b.WriteString("Read-only: calls may run in parallel.\n\n")

@@ -133,7 +133,7 @@ func TestMarkdownWarnings(t *testing.T) {
 	md := Markdown(Tool{Display: "s.spoof", Def: &sdk.Tool{Name: "spoof"},
 		Flags: []Flag{{Kind: KindHidden, Text: "its title or description held control characters, escape sequences or invisible text (removed)"}, {Kind: KindCollision, Text: "its name differs only in case from s.[x](https://evil)"}}})
 	visible, _ := shown(md)
-	for _, w := range []string{"Warning: its title or description held control characters", "its name differs only in case from s.[x](https://evil)."} {
+	for _, w := range []string{"Warning (hidden): its title or description held control characters", "its name differs only in case from s.[x](https://evil)."} {
 		if !strings.Contains(readAs(visible), w) {
 			t.Errorf("Markdown() shows %q, want %q", visible, w)
 		}

@@ -93,6 +93,9 @@ type registryActor struct {
 	// looked at (by display name).
 	quarantined map[string]bool
 	watchers    []*actor.PID
+	// memo keeps each definition's own flags between rebuilds: a server's
+	// change reads only its new definitions.
+	memo *tools.Memo
 }
 
 func newRegistry(log *slog.Logger, pins *Pins, r *Router) *registryActor {
@@ -101,6 +104,7 @@ func newRegistry(log *slog.Logger, pins *Pins, r *Router) *registryActor {
 		router:  r,
 		pins:    pins,
 		servers: map[string]*registryEntry{},
+		memo:    &tools.Memo{},
 		catalog: tools.NewCatalog(nil),
 		full:    tools.NewCatalog(nil),
 	}
@@ -192,7 +196,8 @@ func (a *registryActor) rebuild(c actor.Context) {
 	for alias, e := range a.servers {
 		sources[alias] = tools.Source{Tools: e.tools, Trusted: e.server.Trusted, ReadOnly: e.server.ReadOnly.Has, Cached: e.cached}
 	}
-	a.full = tools.NewCatalog(sources)
+	a.memo.Round()
+	a.full = tools.NewCatalogMemo(sources, a.memo)
 	a.quarantined = map[string]bool{}
 	for _, t := range a.full.Tools() {
 		if a.pins.Quarantined(t) {
@@ -215,7 +220,7 @@ func (a *registryActor) rebuild(c actor.Context) {
 	if leftOut {
 		// Disabled and quarantined tools are neither offered nor found by
 		// tool_search, and calls to them are refused; they stay pinned.
-		a.catalog = tools.NewCatalog(offered)
+		a.catalog = tools.NewCatalogMemo(offered, a.memo)
 	}
 	if a.pins != nil {
 		var listed []string

@@ -76,8 +76,7 @@ type Rejected struct {
 // Catalog is the set of tools of every server, with lookups both ways.
 type Catalog struct {
 	rejected  []Rejected
-	byServer  map[string][]int // indices of each server's tools, while flagging
-	tools     []Tool           // sorted by Display
+	tools     []Tool // sorted by Display
 	byDisplay map[string]int
 	byWire    map[string]int
 	search    searcher
@@ -86,7 +85,12 @@ type Catalog struct {
 // NewCatalog builds a catalog from each server's tools, by alias. Aliases
 // must be valid config aliases (no "." and no "__"), which keeps wire names
 // unique.
-func NewCatalog(servers map[string]Source) *Catalog {
+func NewCatalog(servers map[string]Source) *Catalog { return NewCatalogMemo(servers, nil) }
+
+// NewCatalogMemo is NewCatalog reading what it can of each definition's
+// flags from memo (and keeping there what it works out): for a registry
+// that rebuilds its catalog whenever one server's tools change.
+func NewCatalogMemo(servers map[string]Source, memo *Memo) *Catalog {
 	c := &Catalog{byDisplay: map[string]int{}, byWire: map[string]int{}}
 	for alias, src := range servers {
 		for _, d := range src.Tools {
@@ -108,8 +112,7 @@ func NewCatalog(servers map[string]Source) *Catalog {
 	slices.SortFunc(c.tools, func(a, b Tool) int { return strings.Compare(a.Display, b.Display) })
 	c.tools = slices.CompactFunc(c.tools, func(a, b Tool) bool { return a.Display == b.Display })
 
-	c.flag()
-	c.byServer = nil
+	c.flag(memo)
 
 	// Plain wire names first, so that a hashed name can never take the place
 	// of a plain one, whatever the order of the tools.

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 
 	"deckhand/clean"
@@ -381,71 +382,156 @@ func checkParam(words, desc string, sc *toolScope) (string, bool) {
 // look-alike skeleton, by alias), so the cost is linear in the catalog's
 // text whatever the number of servers. Called with c.tools sorted by
 // display name.
-func (c *Catalog) flag() {
+func (c *Catalog) flag(memo *Memo) {
 	ix := newNameIndex(c.tools)
 	for i := range c.tools {
 		t := &c.tools[i]
-		var flags []Flag
+		own, ok := memo.get(t.Hash)
+		if !ok {
+			own = ownFlags(t)
+			memo.put(t.Hash, own)
+		}
+		flags := slices.Clone(own.flags)
 		add := func(kind, text string) {
 			if !slices.ContainsFunc(flags, func(f Flag) bool { return f.Kind == kind }) {
 				flags = append(flags, Flag{Kind: kind, Text: text})
 			}
 		}
-		fs := fields(t)
-		descs := map[string]string{} // each parameter's description
-		for _, f := range fs {
-			if f.param != "" && !f.name && strings.HasSuffix(f.where, "description") {
-				if _, ok := descs[f.param]; !ok {
-					descs[f.param] = f.text
-				}
-			}
-		}
-		scope := &toolScope{text: nameWords(t.Name) + " " + t.Raw.Title + " " + t.Raw.Description}
-		var all strings.Builder
-		for _, f := range fs {
-			if f.name {
-				all.WriteString(nameWords(f.text))
-			} else {
-				all.WriteString(clean.Text(f.text))
-			}
-			all.WriteString("\n")
-		}
-		cands := candidates(lowerASCII(all.String()))
-		for _, f := range fs {
-			if f.text == "" {
-				continue
-			}
-			text := f.text
-			if what, hid := hiddenIn(f.text); hid {
-				if f.schema {
-					add(KindHidden, "its "+f.where+" holds "+what+", which the model gets as it is")
-				} else {
-					add(KindCleaned, "its "+f.where+" held "+what+" (removed before you or the model read it)")
-				}
-				text = clean.Text(text) // "ig\u200bnore" is read as "ignore"
-			}
-			if f.name {
-				text = nameWords(text)
-				if strings.Count(text, " ") < 2 {
-					text = "" // a name of one or two words gives no orders
-				}
-			}
-			for kind, m := range allSigns(text, cands) {
-				add(kind, "its "+f.where+" "+kindSays[kind]+" ("+quote(m)+")")
-			}
-			if other := ix.namesOther(t.Server, text); other != "" {
+		for _, f := range own.texts {
+			if other := ix.namesOther(t.Server, f.text); other != "" {
 				add(KindShadowing, "its "+f.where+" names "+other+", a tool of another server")
-			}
-			if f.name {
-				if m, ok := checkParam(nameWords(f.text), descs[f.param], scope); ok {
-					add(KindParameter, "its parameter "+quote(f.param)+" asks for what the tool cannot need ("+quote(m)+")")
-				}
+				break
 			}
 		}
 		for _, s := range ix.alike(t) {
 			add(KindCollision, s)
 		}
 		t.Flags = append(t.Flags, flags...)
+	}
+}
+
+// own is what a definition earns by itself: the flags of its own text,
+// and its strings as the checks across servers read them.
+type own struct {
+	flags []Flag
+	texts []field
+}
+
+// ownFlags flags what t's definition says by itself (every string: see
+// fields), leaving the checks across tools to flag.
+func ownFlags(t *Tool) own {
+	var out own
+	add := func(kind, text string) {
+		if !slices.ContainsFunc(out.flags, func(f Flag) bool { return f.Kind == kind }) {
+			out.flags = append(out.flags, Flag{Kind: kind, Text: text})
+		}
+	}
+	fs := fields(t)
+	descs := map[string]string{} // each parameter's description
+	for _, f := range fs {
+		if f.param != "" && !f.name && strings.HasSuffix(f.where, "description") {
+			if _, ok := descs[f.param]; !ok {
+				descs[f.param] = f.text
+			}
+		}
+	}
+	scope := &toolScope{text: nameWords(t.Name) + " " + t.Raw.Title + " " + t.Raw.Description}
+	var all strings.Builder
+	for _, f := range fs {
+		if f.name {
+			all.WriteString(nameWords(f.text))
+		} else {
+			all.WriteString(clean.Text(f.text))
+		}
+		all.WriteString("\n")
+	}
+	cands := candidates(lowerASCII(all.String()))
+	for _, f := range fs {
+		if f.text == "" {
+			continue
+		}
+		text := f.text
+		if what, hid := hiddenIn(f.text); hid {
+			if f.schema {
+				add(KindHidden, "its "+f.where+" holds "+what+", which the model gets as it is")
+			} else {
+				add(KindCleaned, "its "+f.where+" held "+what+" (removed before you or the model read it)")
+			}
+			text = clean.Text(text) // "ig\u200bnore" is read as "ignore"
+		}
+		if f.name {
+			text = nameWords(text)
+			if strings.Count(text, " ") < 2 {
+				text = "" // a name of one or two words gives no orders
+			}
+		}
+		for kind, m := range allSigns(text, cands) {
+			add(kind, "its "+f.where+" "+kindSays[kind]+" ("+quote(m)+")")
+		}
+		if text != "" {
+			out.texts = append(out.texts, field{where: f.where, text: text})
+		}
+		if f.name {
+			if m, ok := checkParam(nameWords(f.text), descs[f.param], scope); ok {
+				add(KindParameter, "its parameter "+quote(f.param)+" asks for what the tool cannot need ("+quote(m)+")")
+			}
+		}
+	}
+	return out
+}
+
+// Memo keeps what each definition earns by itself (ownFlags), by its
+// hash, across the catalogs a registry builds: when one server's tools
+// change, only its new definitions are read. Entries not used during the
+// last round (see Round) are dropped. A nil *Memo keeps nothing. Safe for
+// concurrent use.
+type Memo struct {
+	mu         sync.Mutex
+	cur, older map[string]own
+}
+
+func (m *Memo) get(hash string) (own, bool) {
+	if m == nil || hash == "" {
+		return own{}, false
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if o, ok := m.cur[hash]; ok {
+		return o, true
+	}
+	if o, ok := m.older[hash]; ok {
+		if m.cur == nil {
+			m.cur = map[string]own{}
+		}
+		m.cur[hash] = o
+		return o, true
+	}
+	return own{}, false
+}
+
+func (m *Memo) put(hash string, o own) {
+	if m == nil || hash == "" {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.cur == nil {
+		m.cur = map[string]own{}
+	}
+	m.cur[hash] = o
+}
+
+// Round begins a round of builds (the registry's catalogs after one
+// change): what the round before used is kept one round more.
+func (m *Memo) Round() {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.older, m.cur = m.cur, map[string]own{}
+	if m.older == nil {
+		m.older = map[string]own{}
 	}
 }
 

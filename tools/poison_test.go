@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"deckhand/testutil"
 )
 
 // attack is one poisoned server of testdata/poison: its alias and tools,
@@ -58,6 +60,24 @@ func benignSources(t *testing.T) map[string]Source {
 // issue 28 (80% of attacks, at most 2% of benign tools), and prints the
 // figures: go test -tags no_animations -run TestPoisonRecall -v ./tools/
 func TestPoisonRecall(t *testing.T) {
+	// Many servers side by side share tool names (github.list_issues,
+	// linear.list_issues): the 31 servers of testdata/catalog (written
+	// here, so not part of the figure) must not drown in collisions.
+	synth := map[string]Source{}
+	for alias, list := range testutil.LoadCatalog(t, filepath.Join("testdata", "catalog")) {
+		synth[alias] = Source{Tools: list}
+	}
+	sc, sn := NewCatalog(synth), 0
+	for _, tool := range sc.Tools() {
+		if len(tool.Flags) > 0 {
+			sn++
+		}
+	}
+	t.Logf("testdata/catalog (31 servers side by side): %d of %d tools flagged", sn, sc.Len())
+	if 50*sn > sc.Len() {
+		t.Errorf("%d of the %d tools of testdata/catalog flagged, want at most 2%%", sn, sc.Len())
+	}
+
 	benign := benignSources(t)
 	cat := NewCatalog(benign)
 	var fp []string

@@ -690,6 +690,15 @@ func (ix *nameIndex) alike(t *Tool) []string {
 		if b.Server == t.Server {
 			continue
 		}
+		// The same name on two servers is common (github.list_issues,
+		// linear.list_issues): flagged when one passes for the other (a
+		// description much like the other's, or none of its own), or when
+		// the names differ in a letter or digit easy to confuse (a
+		// deliberate look-alike, not a naming convention).
+		deliberate := strings.ReplaceAll(strings.ToLower(t.Name), "-", "_") != strings.ReplaceAll(strings.ToLower(b.Name), "-", "_") || t.Name != b.Name && strings.EqualFold(t.Name, b.Name)
+		if !deliberate && !passesFor(t, &b) {
+			continue
+		}
 		if b.Name == t.Name {
 			if same == "" {
 				same = b.Display
@@ -699,13 +708,53 @@ func (ix *nameIndex) alike(t *Tool) []string {
 		}
 	}
 	if same != "" {
-		out = append(out, "its name is also "+same+"'s: the model may call one for the other")
+		out = append(out, "its name is also "+same+"'s, and its description is much like it: one may pass for the other")
 	}
 	if like != "" {
 		out = append(out, "its name looks like "+like+" on another server (characters easy to confuse: "+confusedIn(t.Name, strings.TrimPrefix(like, like[:strings.IndexByte(like, '.')+1]))+")")
 	}
 	return out
 }
+
+// passesFor reports whether a's description says little that b's does
+// not: once the words of their names are set aside, a holds no word of
+// its own, or at least half of the fewer words are shared.
+func passesFor(a, b *Tool) bool {
+	name := map[string]bool{}
+	for _, w := range strings.Fields(nameWords(a.Name) + " " + nameWords(b.Name)) {
+		name[w] = true
+	}
+	wa, wb := contentWords(a.Def.Description, name), contentWords(b.Def.Description, name)
+	if len(wa) == 0 {
+		return true
+	}
+	if len(wb) == 0 {
+		return false
+	}
+	shared := 0
+	for w := range wa {
+		if wb[w] {
+			shared++
+		}
+	}
+	return 2*shared >= min(len(wa), len(wb))
+}
+
+// contentWords are text's words of three letters or more, lower case,
+// but for skip and a few of the commonest.
+func contentWords(text string, skip map[string]bool) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range wordRe.FindAllString(lowerASCII(text), -1) {
+		w = strings.TrimSuffix(w, "s")
+		if len(w) < 3 || skip[w] || skip[w+"s"] || commonWords[w] {
+			continue
+		}
+		out[w] = true
+	}
+	return out
+}
+
+var commonWords = map[string]bool{"the": true, "and": true, "for": true, "with": true, "thi": true, "that": true, "from": true, "into": true, "are": true, "can": true, "its": true, "use": true, "all": true, "one": true, "your": true, "you": true, "return": true, "given": true, "specified": true}
 
 // confusables are the ASCII sequences a reader easily takes for another, and
 // what skeleton makes of each. Longer ones come first.

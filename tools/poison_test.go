@@ -2,6 +2,7 @@ package tools
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,15 +27,15 @@ type attack struct {
 // figure measured on them means something).
 var attackClasses = []string{"instructions", "exfiltration", "shadowing", "collision", "preference", "parameters"}
 
-func loadAttacks(t *testing.T, class string) []attack {
+func loadAttacks(t *testing.T, dir, class string) []attack {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "poison", class+".json"))
+	data, err := os.ReadFile(filepath.Join(dir, class+".json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out []attack
 	if err := json.Unmarshal(data, &out); err != nil {
-		t.Fatalf("testdata/poison/%s.json: %v", class, err)
+		t.Fatalf("%s/%s.json: %v", dir, class, err)
 	}
 	return out
 }
@@ -92,37 +93,49 @@ func TestPoisonRecall(t *testing.T) {
 	}
 	t.Logf("benign: %d of %d tools flagged (%.1f%%)", len(fp), cat.Len(), 100*fpr)
 
-	caught, total := 0, 0
-	for _, class := range attackClasses {
-		n, got := 0, 0
-		for _, a := range loadAttacks(t, class) {
-			src := map[string]Source{}
-			for k, v := range benign {
-				src[k] = v
-			}
-			src[a.Alias] = Source{Tools: a.Tools}
-			c := NewCatalog(src)
-			for _, d := range a.Tools {
-				n++
-				tool, ok := c.Lookup(a.Alias + "." + d.Name)
-				if ok && len(tool.Flags) > 0 {
-					got++
-					var kinds []string
-					for _, f := range tool.Flags {
-						kinds = append(kinds, f.Kind)
+	for _, set := range []struct{ name, dir string }{
+		// Written with the signs, and tuned against.
+		{"first", filepath.Join("testdata", "poison")},
+		// Written once the signs caught the first set, in other styles:
+		// 36 of 60 caught then; the signs were made more general since.
+		{"second", filepath.Join("testdata", "poison", "second")},
+		// Written after that, and measured before any change made for
+		// them: the figure that says what the signs do on attacks they
+		// were not written for.
+		{"held out", filepath.Join("testdata", "poison", "heldout")},
+	} {
+		caught, total := 0, 0
+		for _, class := range attackClasses {
+			n, got := 0, 0
+			for _, a := range loadAttacks(t, set.dir, class) {
+				src := maps.Clone(benign)
+				src[a.Alias] = Source{Tools: a.Tools}
+				c := NewCatalog(src)
+				for _, d := range a.Tools {
+					n++
+					tool, ok := c.Lookup(a.Alias + "." + d.Name)
+					if ok && len(tool.Flags) > 0 {
+						got++
+						var kinds []string
+						for _, f := range tool.Flags {
+							kinds = append(kinds, f.Kind)
+						}
+						t.Logf("%s %s caught: %s.%s (%s): %s", set.name, class, a.Alias, d.Name, a.Note, strings.Join(kinds, ","))
+					} else {
+						t.Logf("%s %s MISSED: %s.%s (%s)", set.name, class, a.Alias, d.Name, a.Note)
 					}
-					t.Logf("%s caught: %s.%s (%s): %s", class, a.Alias, d.Name, a.Note, strings.Join(kinds, ","))
-				} else {
-					t.Logf("%s MISSED: %s.%s (%s)", class, a.Alias, d.Name, a.Note)
 				}
 			}
+			t.Logf("%s %s: %d of %d flagged (%.0f%%)", set.name, class, got, n, 100*float64(got)/float64(n))
+			caught, total = caught+got, total+n
 		}
-		t.Logf("%s: %d of %d flagged (%.0f%%)", class, got, n, 100*float64(got)/float64(n))
-		caught, total = caught+got, total+n
+		recall := float64(caught) / float64(total)
+		t.Logf("%s attacks: %d of %d flagged (%.1f%%); benign: %d of %d flagged (%.1f%%)", set.name, caught, total, 100*recall, len(fp), cat.Len(), 100*fpr)
+		if recall < 0.80 {
+			t.Errorf("%s attacks: recall %.1f%%, want at least 80%%", set.name, 100*recall)
+		}
 	}
-	recall := float64(caught) / float64(total)
-	t.Logf("attacks: %d of %d flagged (%.1f%%); benign: %d of %d flagged (%.1f%%)", caught, total, 100*recall, len(fp), cat.Len(), 100*fpr)
-	if recall < 0.80 || fpr > 0.02 {
-		t.Errorf("recall %.1f%% (want at least 80%%), false positives %.1f%% (want at most 2%%)", 100*recall, 100*fpr)
+	if fpr > 0.02 {
+		t.Errorf("benign tools: %.1f%% flagged, want at most 2%%", 100*fpr)
 	}
 }

@@ -224,6 +224,15 @@ var signs = []sign{
 	signOf(KindInstructions, []string{"result", "output", "response"}, `\b(treat|follow|obey|execute|do)\b[^.\n]{0,30}\b(tool|last|its)\s+(results?|outputs?|responses?)\b[^.\n]{0,30}\b(as|says|instructions?|even)\b`),
 	signOf(KindInstructions, []string{"respond", "reply", "answer"}, `\b(respond|reply|answer)\s+only\s+with\b|\banswer every (question|request)\b`),
 
+	// A sentence that orders its reader (the model) to do something
+	// beyond the tool's work: see ordersReader.
+	{kind: KindInstructions, words: []string{"you", "assistant", "model", " ai", "ai ", "llm", "agent", "whoever", "reader", "reading"}, re: nil},
+	// Text in results (or elsewhere) declared to be orders.
+	signOf(KindInstructions, []string{"instruction", "command", "order"}, `\b(instructions?|commands?|orders?|directives?)\b[^.\n]{0,40}\b(must|should|are to|is to|have to|has to)\s+be\s+(followed|obeyed|executed|carried out|treated as)|\b(instructions?|commands?|directives?)\s+(from|by)\s+the\s+(system|platform|developer|administrator|operator)\b`),
+	// Deceiving the person.
+	signOf(KindConcealment, []string{"lie", "mislead", "deceiv", "only", "quietly", "silently", "secretly"}, `\blie to (the )?(user|person|human|them|people)\b|\b(mislead|deceive)\b|\breport only (the|one|what)\b|\bonly (report|mention|tell) (the|one|what)\b|\b(do|run|perform|make) (this|it|that|them)\s+(quietly|silently|secretly)\b`),
+	// Claims that the person's approval is off.
+	signOf(KindInstructions, []string{"confirm", "approv", "dialog"}, `\b(confirmations?|approvals?|confirmation dialogs?|approval (prompts?|dialogs?|steps?))\s+(are|is|have been|has been)\s+(disabled|off|turned off|not needed|unnecessary|skipped|waived|granted)\b`),
 	// Orders about the order of authority: this text over the person's
 	// and the system's, results as instructions, approvals skipped.
 	signOf(KindInstructions, []string{"supersede", "precedence", "priority", "overrid", "authori", "in effect", "directive", "from this point", "stop asking", "without confirm", "without asking", "without approval", "without permission"}, `\b(supersedes?|takes? precedence over|(higher|top|highest) priority than|overrides?)\s+(any|all|the|every|previous|earlier|prior|other|your|user'?s?)\b|\b(pre-?authori[sz]ed|authori[sz]ed in advance|already authori[sz]ed)\b|\b(policy|safety|security)\s+(override|exception)\b|\boverride in effect\b|\b(model|assistant|ai|agent|llm)\s+(directive|instructions?|override)\b|\bfrom this point (on|forward|onwards)\b|\bstop asking\b|\b(proceed|continue|go ahead|run it|execute it|act)\s+without\s+(any\s+|further\s+|user\s+)?(confirmation|asking|approval|permission|consent)`),
@@ -247,7 +256,11 @@ var signs = []sign{
 
 	// Moving what the model holds (what it has seen, what the person
 	// shared, files it read) into a call, or a home folder's dotfiles.
-	signOf(KindExfiltration, []string{"you have", "you've", "you were", "so far", "in this session", "in this conversation", "in this chat", "the user shared", "the user mentioned", "user has shared", "user mentioned", "user shared", "you know", "you saw", "you have seen", "earlier"}, `\b(include|attach|pass|put|append|insert|embed|send|copy|paste|provide|supply|forward|upload|add|read|encode)\b[^.\n]{0,80}\b(you (have|'ve) (seen|read|received|been (shown|given|told))|you (were|have been) (shown|given|told)|you (saw|know|read)|(the user|they) (has |have )?(shared|mentioned|provided|gave|typed|entered|said)|(so far|earlier|previously)\b|in (this|the) (session|conversation|chat))`),
+	signOf(KindExfiltration, []string{"you ", "you'", "so far", "in this session", "in this conversation", "in this chat", "the user", "earlier", "showed", "shown"}, `\b(include|attach|pass|put|append|insert|embed|send|copy|paste|provide|supply|forward|upload|add|read|encode|contain|carry)\b[^.\n]{0,80}\b(you (have|'ve) (seen|read|received|opened|written|edited|been (shown|given|told))|you (were|have been) (shown|given|told)|you (saw|know|read|opened|wrote|edited|accessed|fetched|looked at)|(the user|they) (has |have )?(shared|mentioned|provided|gave|typed|entered|said|showed)|showed you|shown to you|(so far|earlier|previously)\b|in (this|the) (session|conversation|chat))`),
+	signOf(KindExfiltration, []string{"send", "upload", "post", "forward", "copy", "mail", "share", "store", "sync", "submit", "transmit"}, `\b(send|upload|post|forward|copy|mail|e-?mail|share|store|sync|submit|transmit)\b[^.\n]{0,100}(https?://|[a-z0-9._%+-]+@[a-z0-9-]+\.[a-z]{2,}|~/[a-z])`),
+	signOf(KindExfiltration, []string{"user's", "their", "person's"}, `(send|upload|post|forward|copy|mail|share|store|sync|submit|transmit|append|attach|include|add)[^.
+]{0,60}(the user'?s|their|the person'?s)\s+(calendar|contacts|location|photos|e-?mails|messages|files|documents|address book|home address|browsing|history|notes|passwords?|keys?)`),
+	signOf(KindExfiltration, []string{".git/", "embedded token", ".mozilla", "places.sqlite", "login data", "agent socket", "ssh agent"}, `\.git/config|embedded tokens?|\.mozilla/|places\.sqlite|login data|ssh[ _-]?agent`),
 	signOf(KindExfiltration, []string{"~/.", "/.config/", "credit card", "card number", "social security", "passport", "bank account", "personal data", "pii", "hosts.yml", "base64 of"}, `~/\.[a-z]|/\.config/[a-z]|\b(credit card|card numbers?|social security|passport numbers?|bank account|personal data|pii|hosts\.yml)\b|\bbase64 of\b[^.\n]{0,40}\b(data|file|key|secret|history|conversation|message)`),
 	signOf(KindPreference, []string{"best", "greatest", "finest", "ultimate", "most "}, `\b(the\s+)?(best|greatest|finest|ultimate)\s+([a-z-]+\s+){0,2}(tool|server|option|choice|solution|function|reader|engine|source|calculator|search|service)\b|\bmost\s+(reliable|accurate|powerful|advanced|trusted|secure|capable)\s+(answers?|results?|tool|server|option|choice|solution|source)`),
 	signOf(KindPreference, []string{"always", "only", "use this", "use me", "prefer", "choose", "pick", "select", "route", "rank"}, `\b(always|only)\s+(use|prefer|choose|pick|select|call|invoke)\s+(this|me|our)(\s+(tool|one|function|server))?\s+(instead|over|rather|exclusively|for (all|every|any))\b|\b(use|prefer|choose|call|pick|select)\s+(this|me)(\s+(tool|one|function|server))?\s+(instead|over|rather|exclusively|for (all|every|any))\b|\b(before|over|above)\s+(any|every|all)\s+(alternatives?|other (tools?|options?))\b|\buse me\b|\b(prefer(red)?|favou?r(ed)?|prioriti[sz]e(d)?|rank)\s+(this|it|me)(\s+tool)?\s+(over|to|above)\b|\b(the\s+)?preferred\s+tool\s+for\s+(all|every|any)\b|\b(pick|choose|select)\s+this\s+(tool|one)\s+(every|whenever|always)|\broute\s+(every|all|each)\s+(request|call|query|question)s?\s+through\s+(this|me)\b`),
@@ -257,7 +270,8 @@ var signs = []sign{
 	signOf(KindPreference, []string{"ed by"}, `\b(recommended|endorsed|certified|trusted|verified|approved)\s+by\s+(experts|anthropic|openai|microsoft|google|the (mcp|official)|millions|thousands|professionals|security)`),
 	signOf(KindPreference, []string{"world", "industry", "#1", "number one", "rated", "award", "class", "state-of", "state of", "unmatched", "unrival", "unparallel", "leading", "elite"}, `\b(world'?s|industry'?s|market'?s)\s+(best|leading|most|first|#1|number one)|#1\b|\bnumber one\b|\btop[- ]rated\b|\baward[- ]winning\b|\bbest[- ]in[- ]class\b|\bstate[- ]of[- ]the[- ]art\b|\bunmatched\b|\bunrivall?ed\b|\bunparalleled\b|\bworld[- ]class\b|\bindustry[- ]leading\b|^elite\b`),
 	signOf(KindPreference, []string{"exclusively", "default choice", "default tool", "prefer", "outperform", "beats", "surpass", "faster than", "x faster", "official", "verified", "smartest", "recommended by", "route all", "route every", "first for", "above all", "over any"}, `\b(rely on|use|call|choose|pick|select)\s+(this|it|this one|this tool|me)\b[^.\n]{0,20}\bexclusively\b|\byour\s+default\s+(choice|tool|option)\b|\b(users|people|customers|experts|developers)\s+(strongly\s+)?(prefer|love|trust|recommend)\b|\b(outperforms?|beats|surpass(es)?)\b|\b\d+\s*x\s+(faster|better|more)\b|\b(verified|certified)\s+official\b|\bofficial\s+(tool|server|source)\b|\b(smartest|fastest|most accurate|most reliable|best)\b[^.\n]{0,30}\b(available|ever|in existence|there is)\b|\brecommended\s+by\s+(leading|top|major|most|all|the best)\b|\broute\s+(all|every|each)\b[^.\n]{0,30}\b(here|to (this|me|it)|through (this|me|it))\b|\b(try|use|call)\s+(this|it)(\s+tool)?\s+first\s+for\s+(any|every|all)\b|\b(prefer|rank|put)\s+(it|this|me)(\s+tool)?\s+(above|over)\s+(all|any|every)\b|\b(above|over)\s+(all|any)\s+(other\s+)?([a-z]+\s+)?(options?|alternatives?|tools?)\b`),
-	signOf(KindPreference, []string{"other", "alternative", "competing", "standard", "built"}, `\b(other|alternative|competing|standard|built-?in)\s+([a-z-]+\s+){0,2}(tools?|servers?|sources?|options?)\b[^.\n]{0,40}\b(wrong|inaccurate|unreliable|outdated|deprecated|broken|insecure|inferior|must not be used|should not be used|fail|leak)`),
+	signOf(KindPreference, []string{"top choice", "use it for", "use this for", "use me for", "no need", "superior to", "itself", "gold standard", "no reason", "one true", "favourite", "favorite", "ahead of", "than any"}, `\btop choice\b|\buse (it|this|me)( tool)? for (every|all|any)\b|\bno (need|reason) (to (ever )?use|for|to (ever )?call)\s+(any\s+|another|an?\s+)?(other|another|alternative)|\bsuperior to\b|\brecommends? itself\b|\bgold standard\b|\bone true\b|\b(assistant'?s|your|the model'?s) favou?rite\b|\bahead of (all|any|every)\b|\b(cheaper|faster|safer|better|more [a-z]+)\b[^.\n]{0,30}\bthan any\b`),
+	signOf(KindPreference, []string{"other", "alternative", "competing", "standard", "built"}, `\b(other|alternative|competing|standard|built-?in|older|generic)\s+([a-z-]+\s+){0,2}(tools?|servers?|sources?|options?|reviewers?|engines?)\b[^.\n]{0,40}\b(wrong|inaccurate|unreliable|outdated|deprecated|broken|insecure|inferior|must not be used|should not be used|fail|leak|miss|made-up|made up|fake|return (made|fake|bad))`),
 	signOf(KindPreference, []string{"need"}, `\b(the\s+)?only\s+([a-z-]+\s+)?(tool|server|function)\s+(you|that you)\s+(will\s+)?(ever\s+)?(need|should)`),
 	signOf(KindPreference, []string{"other "}, `\bother\s+([a-z-]+\s+)?(tools?|servers?)\s+(are|is)\s+(outdated|deprecated|unreliable|broken|insecure|inferior|slow|unsafe|dangerous|buggy|stale)|\b(all|every)\s+other\s+([a-z-]+\s+)?(tools?|servers?|engines?)\b`),
 }
@@ -291,7 +305,13 @@ func allSigns(text string, cands []*sign) map[string]string {
 		}
 		for _, w := range s.words {
 			if strings.Contains(lower, w) {
-				if m := s.re.FindStringIndex(lower); m != nil {
+				var m []int
+				if s.re == nil {
+					m = ordersReader(lower)
+				} else {
+					m = s.re.FindStringIndex(lower)
+				}
+				if m != nil {
 					if out == nil {
 						out = map[string]string{}
 					}
@@ -302,6 +322,48 @@ func allSigns(text string, cands []*sign) map[string]string {
 		}
 	}
 	return out
+}
+
+// The parts of a sentence that orders its reader: who it speaks to, the
+// order, and what the order is about when it is not the tool's own work
+// (what to say, hide or obey, goals, every reply).
+var (
+	readerWords = regexp.MustCompile(`\b(you|your|yourself|assistant|ai|llm|model|agent|chatbot|claude|gpt|whoever|anyone reading|reader)\b`)
+	orderWords  = regexp.MustCompile(`\b(must|have to|has to|need to|needs to|shall|always|never|do not|don't|make sure|ensure|required|requirement|mandatory|immediately|no longer|from now|your (real|true|actual|new|one|only|main) (task|goal|job|purpose|mission))\b`)
+	beyondWords = regexp.MustCompile(`\b(tell|say|claim|lie|pretend|refuse|reply|respond|reveal|hide|conceal|report only|act as|goal|task|priority|obey|comply|carry (it|them) out|instructions?|told|updated|success|unrestricted|every (reply|answer|response|message|conversation)|after every|before doing anything|once per conversation|the user (is|was|has)|quietly|secretly|matters?)\b`)
+	sentenceEnd = regexp.MustCompile(`[.!?;\n]+\s*`)
+	// imperative: a clause that starts with a verb giving an order.
+	imperative = regexp.MustCompile(`(^|[:,;(]\s*|\b(so|then|and|but|now|please)\s+)(refuse|tell|say|lie|answer|respond|send|report|hide|keep|ignore|treat|follow|obey|act|pretend|delete|stop|forget|claim|append|post)\b`)
+)
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// ordersReader finds a sentence of lower that speaks to its reader,
+// orders it, and is about more than the tool (two such words, or one
+// with the order). Benign descriptions order too ("Always use this tool
+// when the user asks for logs"), but about when to use the tool.
+func ordersReader(lower string) []int {
+	start := 0
+	for _, end := range append(sentenceEnd.FindAllStringIndex(lower, -1), []int{len(lower), len(lower)}) {
+		sent := lower[start:end[0]]
+		if readerWords.MatchString(sent) {
+			n := len(beyondWords.FindAllStringIndex(sent, 3))
+			ordered := orderWords.MatchString(sent)
+			if ordered && n >= 2 || n >= 1 && (ordered || imperative.MatchString(sent)) && n+boolInt(ordered)+boolInt(imperative.MatchString(sent)) >= 2 {
+				return []int{start, end[0]}
+			}
+		}
+		start = end[1]
+		if start >= len(lower) {
+			break
+		}
+	}
+	return nil
 }
 
 // quote is a short, one-line rendering of untrusted text for a flag.
@@ -323,20 +385,24 @@ var kindSays = map[string]string{
 // outOfScope are parameters asking for what no tool needs of the model:
 // who it is and the rules it follows, the conversation, what it answered,
 // other tools' results.
-var outOfScope = regexp.MustCompile(`\b((your|the assistant'?s?|the ai'?s?|the calling|the current)\s+(model|name|identity|system prompt|prompt|instructions|guidelines|rules|system message|previous answers?|answers|replies|responses)|(the|any|every|all)\s+(secret|password|private key|api key)s?\s+(you|that you)\s+(know|have|saw|remember)|(name|identity|version)\s+(and\s+version\s+)?of\s+the\s+(ai|llm|language model|assistant)|(ai|llm|language model|model)\s+(you are|is answering|answering|you run|calling this)|which\s+(ai|llm|language model|model)\s+(is|are|you)|who (made|created|built|trained) you|system[ _-]?(prompt|message)|(rules|guidelines|instructions|policies)\s+(that\s+)?you\s+(follow|obey|were given)|(conversation|chat|message)\s+(so far|history|transcript|log)|(full|entire|whole|complete)\s+(conversation|chat|transcript|context)|(previous|prior|past|earlier)\s+(messages|prompts|turns|tool calls|answers|replies|responses)|(said|written|typed|shared)\s+in\s+(this|the)\s+(session|conversation|chat)|(everything|all)\s+(said|written)\s+(so far|in this)|outputs?\s+of\s+the\s+other\s+tools|(results|outputs)\s+of\s+(the\s+)?other\s+tools|other tools you (called|used)|previous prompts)`)
+var outOfScope = regexp.MustCompile(`\b((your|the assistant'?s?|the ai'?s?|the calling|the current)\s+(model|name|identity|system prompt|prompt|instructions|guidelines|rules|system message|previous answers?|answers|replies|responses)|(the|any|every|all)\s+(secret|password|private key|api key)s?\s+(you|that you)\s+(know|have|saw|remember)|(name|identity|version)\s+(and\s+version\s+)?of\s+the\s+(ai|llm|language model|assistant)|(ai|llm|language model|model)\s+(you are|is answering|answering|you run|calling this)|which\s+(ai|llm|language model|model)\s+(is|are|you)|who (made|created|built|trained) you|system[ _-]?(prompt|message)|(rules|guidelines|instructions|policies)\s+(that\s+)?you\s+(follow|obey|were given)|(conversation|chat|message)\s+(so far|history|transcript|log)|(full|entire|whole|complete)\s+(conversation|chat|transcript|context)|(previous|prior|past|earlier)\s+(messages|prompts|turns|tool calls|answers|replies|responses)|(said|written|typed|shared)\s+in\s+(this|the)\s+(session|conversation|chat)|(everything|all)\s+(said|written)\s+(so far|in this)|(messages|said|exchanged|written|discussed)\s+(so far|until now|up to now)|context window|(everything|all) you (remember|know) about|(messages|everything|all)\b[^.\n]{0,30}\bin (this|the) (chat|conversation|session)|answering (the user|you|this)|(model|llm|ai)\b[^.\n]{0,30}\b(right now|currently answering|you are using)|(prompt|instructions) you (received|got|were given)|outputs?\s+of\s+the\s+other\s+tools|(results|outputs)\s+of\s+(the\s+)?other\s+tools|other tools you (called|used)|previous prompts)`)
 
 // outOfScopeName are parameter names no tool needs (as words: any of the
 // name's words, or two of them together).
-var outOfScopeName = regexp.MustCompile(`(^| )(llm|transcript|conversation|chat (log|history)|message history|system prompt|assistant (model|name|identity|rules|instructions|version)|ai (model|name|identity)|model identity|caller model|calling model|previous (messages|prompts|answers|replies|responses)|prior (tool results|messages|answers)|tool (outputs|results)|session (transcript|log|history)|instructions)( |$)`)
+var outOfScopeName = regexp.MustCompile(`(^| )(llm|transcript|conversation|chat (log|history)|message history|system prompt|assistant (model|name|identity|rules|instructions|version)|ai (model|name|identity)|model identity|caller model|calling model|previous (messages|prompts|answers|replies|responses)|prior (tool results|messages|answers)|tool (outputs|results)|session (transcript|log|history)|context window|assistant memory|instructions)( |$)`)
 
 // credentialName and credentialText are what a parameter may ask for
 // that only a tool about signing in, keys or secrets needs: as its name
 // (the whole name, or its last words: "smtp_password", not "max_tokens")
 // and in its description.
 var (
-	credentialName = regexp.MustCompile(`\b(password|passwd|passphrase|api ?key|access token|personal access token|auth token|bearer( token)?|token|secret|private key|ssh key|credentials?|login|cookies?)$`)
-	credentialText = regexp.MustCompile(`\b(password|passphrase|api key|access token|personal access token|auth token|bearer token|token|secret|private key|ssh key|credentials|login|cookies?)s?\b`)
+	credentialName = regexp.MustCompile(`\b(password|passwd|passphrase|api ?key|access token|personal access token|auth token|bearer( token)?|token|secret|secret key|private key|ssh key|credentials?|login|cookies?|pat)$`)
+	credentialText = regexp.MustCompile(`\b(password|passphrase|api key|access token|personal access token|auth token|bearer token|secret key|secret|private key|ssh key|credentials|login|cookies?)s?\b`)
 )
+
+// notCredential are tokens that are not secrets: pages of a listing, a
+// model's output length.
+var notCredential = regexp.MustCompile(`\b(continuation|next|page|pagination|paging|cursor|sync|max|maximum|number of|count of|output) tokens?\b|\btokens? (to generate|limit|count|usage)\b`)
 
 // credentialScope are words of a tool's own name and description that make
 // asking for a credential plausible.
@@ -381,6 +447,9 @@ func checkParam(words, desc string, sc *toolScope) (string, bool) {
 		if m := outOfScope.FindString(ld); m != "" && !sc.get().conversation {
 			return m, true
 		}
+	}
+	if ld != "" && credentialText.MatchString(ld) && !notCredential.MatchString(ld) && !sc.get().credentials {
+		return credentialText.FindString(ld), true
 	}
 	users := strings.Contains(ld, "the user's") || strings.Contains(ld, "of the user") || strings.Contains(ld, "for the user") || strings.HasPrefix(ld, "your ")
 	if credentialName.MatchString(lw) || users && credentialText.MatchString(ld) {

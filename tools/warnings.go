@@ -528,9 +528,17 @@ func ownFlags(t *Tool) own {
 		} else {
 			all.WriteString(clean.Text(f.text))
 		}
-		all.WriteString("\n")
+		all.WriteString("\n.\n") // no sign reads across a "."
 	}
-	cands := candidates(lowerASCII(all.String()))
+	// Signs are rare: each is tried once on the whole definition, and on
+	// each string only when it matched there.
+	joined := lowerASCII(all.String())
+	cands := slices.DeleteFunc(candidates(joined), func(s *sign) bool {
+		if s.re == nil {
+			return ordersReader(joined) == nil
+		}
+		return !s.re.MatchString(joined)
+	})
 	for _, f := range fs {
 		if f.text == "" {
 			continue

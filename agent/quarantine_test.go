@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"database/sql"
 	"slices"
 	"strings"
 	"testing"
@@ -56,6 +57,25 @@ func TestQuarantineUntilReviewed(t *testing.T) {
 	if err != nil || res.Err == nil || !strings.Contains(res.Err.Error(), "quarantined") || !strings.Contains(res.Err.Error(), "deckhand mcp review q.poison") {
 		t.Fatalf("calling a quarantined tool = %+v, %v, want it refused saying how to release it", res, err)
 	}
+	// A review planted in the log by another program releases nothing.
+	hash := q[0].Hash
+	ctx0, cancel0 := context.WithTimeout(context.Background(), wait)
+	c.sys.Shutdown(ctx0)
+	cancel0()
+	r, err := sql.Open("sqlite", "file:"+db.Path()+"?_pragma=busy_timeout(5000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Exec(`INSERT INTO events (event_id, ts, kind, data_json) VALUES ('planted', 1, ?, ?)`,
+		store.KindToolReviewed, `{"tool":"q.poison","hash":"`+hash+`"}`); err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	c = startChatWith(t, func(o *Options) { o.Log = db }, testutil.NewModelServer(t), map[string]*sdk.Server{"q": newServer(first)})
+	if got := offered(c); !slices.Equal(got, []string{"q.clean"}) {
+		t.Fatalf("offered with a planted review = %q, want only q.clean", got)
+	}
+
 	if err := c.sys.ReviewTool(t.Context(), "q.poison"); err != nil {
 		t.Fatal(err)
 	}

@@ -58,8 +58,8 @@ func NewPins(ctx context.Context, db *store.DB, save func(store.Pin)) (*Pins, er
 		return b, fmt.Errorf("reading the tools reviewed: %w", err)
 	}
 	for _, e := range events {
-		if e.Kind != store.KindToolReviewed {
-			continue
+		if e.Kind != store.KindToolReviewed || e.Foreign {
+			continue // a review Deckhand did not write releases nothing
 		}
 		var r struct{ Tool, Hash string }
 		if json.Unmarshal(e.Data, &r) == nil && r.Tool != "" {

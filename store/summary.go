@@ -86,6 +86,8 @@ func Summary(e Event) string {
 		return strings.Join(d.Loaded, ", ") + " (" + d.By + ")"
 	case KindRunRemoved:
 		return quote(d.Text) + " taken out of the conversation"
+	case KindToolReviewed:
+		return d.Tool + " looked at in quarantine: offered to the model from now on"
 	case KindElicitationAsked:
 		if d.Mode == "url" {
 			return fmt.Sprintf("%s asks to open a page on %s: %s", d.Server, d.Host, quote(d.Message))

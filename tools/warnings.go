@@ -291,16 +291,19 @@ func candidates(lower string) []*sign {
 	return out
 }
 
-// allSigns returns each kind's first sign in text among cands, with what
-// matched (in the original text's letters).
-func allSigns(text string, cands []*sign) map[string]string {
+// match is a sign found: its kind, and the text it matched.
+type match struct{ kind, text string }
+
+// allSigns returns each kind's first sign in text among cands, in the
+// order of signs, with what matched (in the original text's letters).
+func allSigns(text string, cands []*sign) []match {
 	if len(cands) == 0 || text == "" {
 		return nil
 	}
 	lower := lowerASCII(text)
-	var out map[string]string
+	var out []match
 	for _, s := range cands {
-		if _, done := out[s.kind]; done {
+		if slices.ContainsFunc(out, func(m match) bool { return m.kind == s.kind }) {
 			continue
 		}
 		for _, w := range s.words {
@@ -312,10 +315,7 @@ func allSigns(text string, cands []*sign) map[string]string {
 					m = s.re.FindStringIndex(lower)
 				}
 				if m != nil {
-					if out == nil {
-						out = map[string]string{}
-					}
-					out[s.kind] = text[m[0]:m[1]]
+					out = append(out, match{s.kind, text[m[0]:m[1]]})
 				}
 				break
 			}
@@ -558,8 +558,8 @@ func ownFlags(t *Tool) own {
 				text = "" // a name of one or two words gives no orders
 			}
 		}
-		for kind, m := range allSigns(text, cands) {
-			add(kind, "its "+f.where+" "+kindSays[kind]+" ("+quote(m)+")")
+		for _, m := range allSigns(text, cands) {
+			add(m.kind, "its "+f.where+" "+kindSays[m.kind]+" ("+quote(m.text)+")")
 		}
 		if text != "" {
 			out.texts = append(out.texts, field{where: f.where, text: text})

@@ -106,6 +106,7 @@ func TestPoisonRecall(t *testing.T) {
 		{"second", filepath.Join("testdata", "poison", "second")},
 		{"third", filepath.Join("testdata", "poison", "third")},
 		{"fourth", filepath.Join("testdata", "poison", "fourth")},
+		{"fifth", filepath.Join("testdata", "poison", "fifth")},
 	} {
 		caught, total := 0, 0
 		for _, class := range attackClasses {

@@ -93,11 +93,14 @@ func TestPoisonRecall(t *testing.T) {
 	}
 	t.Logf("benign: %d of %d tools flagged (%.1f%%)", len(fp), cat.Len(), 100*fpr)
 
-	// Four sets, each written after the signs caught the one before, in
+	// Six sets, each written after the signs caught the one before, in
 	// other styles, and measured before any change made for it: the first
 	// measure of each says what the signs do on attacks they were not
-	// written for (second: 36 of 60, third: 32 of 48, fourth: 21 of 30);
-	// the signs were made more general after each.
+	// written for (second: 36 of 60, third: 32 of 48, fourth: 21 of 30,
+	// fifth: 26 of 36, sixth: 16 of 24). The signs were made more general
+	// after each but the sixth, which is left as measured: the figure for
+	// attacks in wordings nobody tuned for. The aim is checked on all of
+	// them together.
 	memo := &Memo{} // the benign tools are read once
 	memo.Round()
 	allCaught, allTotal := 0, 0
@@ -107,6 +110,7 @@ func TestPoisonRecall(t *testing.T) {
 		{"third", filepath.Join("testdata", "poison", "third")},
 		{"fourth", filepath.Join("testdata", "poison", "fourth")},
 		{"fifth", filepath.Join("testdata", "poison", "fifth")},
+		{"sixth", filepath.Join("testdata", "poison", "sixth")},
 	} {
 		caught, total := 0, 0
 		for _, class := range attackClasses {

@@ -107,7 +107,7 @@ func walkSchema(v any, label, param string, out *[]field, depth int) {
 	case map[string]any:
 		of := "the schema's"
 		if param != "" {
-			of = label + "parameter " + param + "'s"
+			of = label + "parameter " + shownName(param) + "'s"
 		}
 		for _, k := range []string{"title", "description"} {
 			if s, ok := x[k].(string); ok {
@@ -123,7 +123,7 @@ func walkSchema(v any, label, param string, out *[]field, depth int) {
 				if param != "" {
 					p = param + "." + name
 				}
-				*out = append(*out, field{where: label + "parameter name " + p, text: name, param: p, name: true, schema: true})
+				*out = append(*out, field{where: label + "parameter name " + shownName(p), text: name, param: p, name: true, schema: true})
 				walkSchema(props[name], label, p, out, depth+1)
 			}
 		}
@@ -161,6 +161,16 @@ func sortedKeys(m map[string]any) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// shownName is a parameter's name (the server's, untrusted) as a flag
+// shows it: one line, nothing hidden, not too long.
+func shownName(name string) string {
+	name = clean.Line(name)
+	if r := []rune(name); len(r) > 60 {
+		name = string(r[:60]) + "…"
+	}
+	return name
 }
 
 // nameWords makes a name ("ignoreAllPrevious_instructions") words for the

@@ -30,7 +30,17 @@ func mcpReview(ctx context.Context, e *env, args []string) error {
 	}
 	defer db.Close()
 	e.logDB = db
-	sys, cfg, err := connectOne(ctx, e, rest[0])
+	if _, _, ok := strings.Cut(rest[0], "."); !ok {
+		return usagef("want ALIAS.TOOL, got %q", rest[0])
+	}
+	cfg, err := e.loadConfig()
+	if err != nil {
+		return err
+	}
+	// Every server: a flag may come from another's tools (a name it
+	// shadows, an alias it imitates), and the review is of what the model
+	// would be offered beside them.
+	sys, _, _, err := e.catalog(ctx, "", defaultWait(cfg))
 	if err != nil {
 		return err
 	}

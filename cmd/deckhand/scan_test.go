@@ -92,3 +92,28 @@ func TestMCPScanAndQuarantine(t *testing.T) {
 		t.Errorf("a changed definition is not quarantined again:\n%s", r.stdout)
 	}
 }
+
+// A flag that comes from another server's tools (a tool it names) is
+// seen by mcp review too, which connects every server for it: the tool is
+// released, and mcp tools no longer lists it quarantined.
+func TestMCPReviewAcrossServers(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "log.db")
+	cfg := writeConfig(t, fmt.Sprintf("[mcp.servers.s]\ncommand = %q\nargs = [\"-describe\", \"Reads the weather the way t.echo reads text.\"]\n\n[mcp.servers.t]\ncommand = %q\n", stdioServerBin(t), stdioServerBin(t)))
+	run := func(args ...string) result {
+		t.Helper()
+		r := deckhand(t, nil, "", append([]string{"--config", cfg, "--db", db}, args...)...)
+		if r.code != exitOK {
+			t.Fatalf("%v: exit %d\n%s%s", args, r.code, r.stdout, r.stderr)
+		}
+		return r
+	}
+	if r := run("mcp", "tools"); !strings.Contains(r.stdout, "[QUARANTINED]") || !strings.Contains(r.stderr, "names t.echo") {
+		t.Fatalf("mcp tools:\n%s%s", r.stdout, r.stderr)
+	}
+	if r := run("mcp", "review", "--yes", "s.mutable"); !strings.Contains(r.stdout, "s.mutable is offered to the model from now on") {
+		t.Errorf("mcp review:\n%s", r.stdout)
+	}
+	if r := run("mcp", "tools"); strings.Contains(r.stdout, "QUARANTINED") {
+		t.Errorf("after the review:\n%s%s", r.stdout, r.stderr)
+	}
+}

@@ -7,7 +7,11 @@
 //	└── <alias>    one per server (server*.go, signin.go, egress.go,
 //	               resources.go); owns one transport/mcp connection
 //	registry       builds the merged catalog (registry.go) and swaps it into
-//	               the Router; pins tool definitions (pins.go)
+//	               the Router; pins tool definitions and keeps which
+//	               quarantined ones the person has looked at (pins.go):
+//	               a tool with a high-risk flag (tools.Flag) is left out
+//	               of what the model is offered, as a disabled one is,
+//	               until then
 //
 // The router (router.go) holds the catalog as an immutable value swapped
 // atomically: a call (CallTool, from a conversation or [Router.Call]) is

@@ -1,7 +1,8 @@
 // Package tools owns the merged tool catalog: the name a person sees
 // (alias.tool), the name a model API accepts (the wire name), and the way back
-// from either to the server and its own tool name. It also renders tool
-// results as text.
+// from either to the server and its own tool name. It flags what a
+// definition says to steer the model or fool the person (warnings.go), and
+// renders tool results as text.
 //
 // A Catalog is immutable once built, so one value can be shared by any number
 // of goroutines and actors.

@@ -93,14 +93,14 @@ func TestPoisonRecall(t *testing.T) {
 	}
 	t.Logf("benign: %d of %d tools flagged (%.1f%%)", len(fp), cat.Len(), 100*fpr)
 
-	// Seven sets, each written after the signs caught the one before, in
+	// Eight sets, each written after the signs caught the one before, in
 	// other styles, and measured before any change made for it: the first
 	// measure of each says what the signs do on attacks they were not
 	// written for (second: 36 of 60, third: 32 of 48, fourth: 21 of 30,
-	// fifth: 26 of 36, sixth: 16 of 24, seventh: 21 of 24). The signs were
-	// made more general after each but the seventh, which is left as
-	// measured: the figure for attacks in wordings nobody tuned for. The
-	// aim is checked on all of them together.
+	// fifth: 26 of 36, sixth: 16 of 24, seventh: 21 of 24, eighth: 14 of
+	// 24). The signs were made more general after each but the eighth,
+	// which is left as measured: the figure for attacks in wordings nobody
+	// tuned for. The aim is checked on all of them together.
 	memo := &Memo{} // the benign tools are read once
 	memo.Round()
 	allCaught, allTotal := 0, 0
@@ -112,6 +112,7 @@ func TestPoisonRecall(t *testing.T) {
 		{"fifth", filepath.Join("testdata", "poison", "fifth")},
 		{"sixth", filepath.Join("testdata", "poison", "sixth")},
 		{"seventh", filepath.Join("testdata", "poison", "seventh")},
+		{"eighth", filepath.Join("testdata", "poison", "eighth")},
 	} {
 		caught, total := 0, 0
 		for _, class := range attackClasses {

@@ -1,0 +1,193 @@
+package tools
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// A sign is a regular expression over lower-case text, tried only on text
+// holding one of its words (most descriptions hold none, and the
+// expressions are the costly part).
+type sign struct {
+	kind  string
+	words []string
+	re    *regexp.Regexp
+}
+
+func signOf(kind string, words []string, expr string) sign {
+	return sign{kind: kind, words: words, re: regexp.MustCompile(expr)}
+}
+
+// The signs, written from the kinds of attack (see testdata/poison), not
+// from any public set of them. Benign descriptions also speak to the model
+// ("Always use this tool when the user asks for activity logs", "Do not
+// use this tool for deployments"): what tells an attack apart is what it
+// asks for (overriding instructions, hiding, secrets, other tools, being
+// preferred), not that it gives orders.
+var signs = []sign{
+	signOf(KindInstructions, []string{"<", "[s", "[i", "[a", "[/", "[ "}, `(<\s*/?\s*(important|system|instructions?|hidden|admin|critical|urgent|assistant|ai|override|priority|sys)\b[^>]{0,40}>|\[\s*/?\s*(system|inst|instructions?|important|admin|assistant)\s*\])`),
+	signOf(KindInstructions, []string{"ignore", "disregard", "forget", "override", "bypass", "overrule"}, `\b(ignore|disregard|forget|override|overrule)\b[^.\n]{0,40}\b(instructions?|guidelines|rules|directions|polic(y|ies)|restrictions|constraints|safety|(previous|prior|above|earlier|system|your) prompts?)\b|\bbypass\b[^.\n]{0,20}\b(safety|guidelines|polic(y|ies)|restrictions|the user)`),
+	signOf(KindInstructions, []string{"assistant", " ai", "ai ", "system", "model", "agent", "llm", "claude", "gpt", "chatbot"}, `\b((note|message|instructions?|reminder|notice|hint)\s+(to|for)\s+(the\s+)?(ai|assistant|model|llm|claude|gpt|chatbot|language model)\b|(hey|dear|attention|hi|hello),?\s+(ai|assistant|claude|gpt|chatgpt|model|agent)\b|as an? (ai|assistant|language model|llm)\b|(^|\n)\s*(system|assistant|ai)\s*:|(the|an?|any)\s+(ai\s+)?(assistant|llm|chatbot|language model)\b[^.\n]{0,30}\b(must|has to|is required to|is instructed to|shall)\b)`),
+	signOf(KindInstructions, []string{"you are", "you're", "act as", "pretend", "developer mode", "jailbreak", "from now on", "no longer apply", "your developer", "your creator"}, `\b(you are now|you're now|act as (if|an?|the)|pretend (to be|that|you)|developer mode|jailbreak|from now on|no longer appl(y|ies)|(this is )?your (developer|creator|operator) speaking)\b`),
+	signOf(KindInstructions, []string{"confirm", "approv", "permission", "consent", "ask"}, `\b((do not|don't|never|no need to|without)\s+(ask(ing)?|request(ing)?|seek(ing)?|wait(ing)? for|prompt(ing)?)\b[^.\n]{0,30}\b(confirm\w*|permission|approv\w*|consent)|skip(ping)?\s+(the\s+)?(approval|confirmation|consent)|(already|been|was)\s+(approved|granted|authori[sz]ed)\s+(in advance|beforehand|by the (operator|admin|user))|approved this in advance|there is no need to ask)`),
+	signOf(KindInstructions, []string{"work", "fail", "otherwise"}, `\b(tool|function|server)\s+(will|would)\s+(not|never)\s+work\s+(unless|without|otherwise|if)|otherwise,?\s+(the|this)\s+(tool|function|server|call)\s+(will|would)\s+(not work|fail|crash|break)`),
+	signOf(KindInstructions, []string{"result", "output", "response"}, `\b(treat|follow|obey|execute|do)\b[^.\n]{0,30}\b(tool|last|its)\s+(results?|outputs?|responses?)\b[^.\n]{0,30}\b(as|says|instructions?|even)\b`),
+	signOf(KindInstructions, []string{"respond", "reply", "answer"}, `\b(respond|reply|answer)\s+only\s+with\b|\banswer every (question|request)\b`),
+
+	// A sentence that orders its reader (the model) to do something
+	// beyond the tool's work: see ordersReader.
+	{kind: KindInstructions, words: []string{"you", "assistant", "model", " ai", "ai ", "llm", "agent", "whoever", "reader", "reading"}, re: nil},
+	// Text in results (or elsewhere) declared to be orders.
+	signOf(KindInstructions, []string{"instruction", "command", "order"}, `\b(instructions?|commands?|orders?|directives?)\b[^.\n]{0,40}\b(must|should|are to|is to|have to|has to)\s+be\s+(followed|obeyed|executed|carried out|treated as)|\b(instructions?|commands?|directives?)\s+(from|by)\s+the\s+(system|platform|developer|administrator|operator)\b`),
+	// Deceiving the person.
+	signOf(KindConcealment, []string{"lie", "mislead", "deceiv", "only", "quietly", "silently", "secretly"}, `\blie to (the )?(user|person|human|them|people)\b|\b(mislead|deceive)\b|\breport only (the|one|what)\b|\bonly (report|mention|tell) (the|one|what)\b|\b(do|run|perform|make) (this|it|that|them)\s+(quietly|silently|secretly)\b`),
+	// Work ordered before the answer, approvals skipped in other words.
+	signOf(KindInstructions, []string{"before", "without", "autopilot"}, `\bbefore (you )?(answer|respond|reply)(ing)?\b[^.\n]{0,60}\b(call|run|invoke|execute|read|send|use)\b|\bwithout (asking|consulting|checking with)\b|\bautopilot\b`),
+	// Safety and instructions set aside in other words; justifications
+	// ("for compliance") for an order about other calls.
+	signOf(KindInstructions, []string{"aside", "abandon", "suspend", "relax", "disable", "turn off", "drop"}, `\b(set aside|put aside|abandon|suspend|relax|disable|turn off|drop)\s+(all\s+|any\s+|the\s+|your\s+)?([a-z]+\s+)?(safety|policies|guidelines|rules|restrictions|instructions|guardrails|filters|principles)\b`),
+	signOf(KindInstructions, []string{"security", "compliance", "safety", "verification", "accura", "integrity", "prior to", "before"}, `\b(for|to ensure|to guarantee|to maintain|violates?)\s+(security|compliance|safety|verification|accuracy|accurate results|integrity)\b[^.\n]{0,80}\b(must|mandatory|required|always|first)\b|\b(must|mandatory|required|always)\b[^.\n]{0,80}\b(for|to ensure|to guarantee)\s+(security|compliance|safety|verification|accuracy|accurate results|integrity)\b|\b(prior to|before)\s+(executing|using|calling|running|invoking|performing|any)\b[^.\n]{0,60}\b(must|mandatory|required|first (invoke|call|run))\b`),
+	signOf(KindInstructions, []string{"side effect"}, `\bside effects?\s+on\s+(the\s+)?(also present|other|another|every|all)\b`),
+	signOf(KindShadowing, []string{"whenever", "every time", "each time", "when ", "calls to", "call to", "responses from", "results from", "results of", "output of", "outputs of"}, "\\b(whenever|every time|each time|when)\\s+['\"`]?[a-z0-9]+[_-][a-z0-9_-]+['\"`]?\\s+(is|gets|was)\\s+(invoked|called|used|run|executed)\\b|\\b(calls?|responses?|results?|outputs?)\\s+(to|from|of)\\s+['\"`]?([a-z0-9]+[_-][a-z0-9_-]+|echo|add|search|fetch|read|write)['\"`]?\\s+(must|should|shall|need|needs|are to|is to)\\b"),
+	// What the model is to say to the person, or to stop doing for them.
+	signOf(KindInstructions, []string{"respons", "repl", "answer", "circumstances", "stop ", "that"}, `\b(responses?|replies|answers?)\s+to\s+the\s+(user|person|human)\b[^.\n]{0,40}\b(must|should|shall|never|always)\b|\bunder any circumstances\b|\bstop\s+(helping|assisting|answering|responding to|serving)\b|\b(reply|respond|tell (the user|them|the person)|say)\s+(to (the user|them)\s+)?that\b`),
+	// Claims that the person's approval is off.
+	signOf(KindInstructions, []string{"confirm", "approv", "dialog"}, `\b(confirmations?|approvals?|confirmation dialogs?|approval (prompts?|dialogs?|steps?))\s+(are|is|have been|has been)\s+(disabled|off|turned off|not needed|unnecessary|skipped|waived|granted)\b`),
+	// Orders about the order of authority: this text over the person's
+	// and the system's, results as instructions, approvals skipped.
+	signOf(KindInstructions, []string{"supersede", "precedence", "priority", "overrid", "authori", "in effect", "directive", "from this point", "stop asking", "without confirm", "without asking", "without approval", "without permission"}, `\b(supersedes?|takes? precedence over|(higher|top|highest) priority than|overrides?)\s+(any|all|the|every|previous|earlier|prior|other|your|user'?s?)\b|\b(pre-?authori[sz]ed|authori[sz]ed in advance|already authori[sz]ed)\b|\b(policy|safety|security)\s+(override|exception)\b|\boverride in effect\b|\b(model|assistant|ai|agent|llm)\s+(directive|instructions?|override)\b|\bfrom this point (on|forward|onwards)\b|\bstop asking\b|\b(proceed|continue|go ahead|run it|execute it|act)\s+without\s+(any\s+|further\s+|user\s+)?(confirmation|asking|approval|permission|consent)`),
+	// Text written as a chat turn or a message to the AI.
+	signOf(KindInstructions, []string{"role", "ai agent", "ai model", "for agents", "for ai", "for the model", "for llm", "assistant,"}, `"role"\s*:\s*"(system|developer|assistant)"|\b(notes?|usage notes?|guidance|instructions?)\s+for\s+(ai|llm|the)?\s*(agents?|assistants?|models?|llms?)\b|(^|[.!\n]\s*)(assistant|ai|model|claude|chatgpt),\s+[a-z]`),
+	// "Ignore the previous instructions" in a few other languages.
+	signOf(KindInstructions, []string{"ignor", "olvida", "vergiss", "dimentica", "oublie"}, `\b(ignorez|ignorer|oubliez|ignora|ignore[nz]?|olvida|vergiss|ignoriere|dimentica)\b[^.\n]{0,40}\b(instructions|instrucciones|anweisungen|istruzioni|instruções|consignes|indicaciones)\b`),
+	signOf(KindConcealment, []string{"tell", "inform", "mention", "show", "reveal", "notify", "alert", "disclos", "report", "let", "explain", "display", "surfac", "expos", "acknowledg", "bring"}, `\b(do not|don't|never|must not|should not|shouldn't|without|not)\s+(tell(ing)?|inform(ing)?|mention(ing)?|show(ing)?|reveal(ing)?|notify(ing)?|alert(ing)?|disclos(e|ing)|report(ing)?|let(ting)?|explain(ing)?|display(ing)?|surfac(e|ing)|expos(e|ing)|acknowledg(e|ing)|bring(ing)? up)\b[^.\n]{0,60}\b(user|person|human|anyone|customer|operator|owner|people|them|second call|drafts?|copy|copies|this|it)\b`),
+	signOf(KindConcealment, []string{"user", "person", "human"}, `\b(the\s+)?(user|person|human)s?\b[^.\n]{0,20}\b(must|should|need|needs|will|does|do)\s*(not|never|n't)\s+(ever\s+)?(know|see|notice|find out|learn|realise|realize|be (told|informed|aware|shown|notified|alerted))|\bwithout\s+(the\s+)?(user|person|human)'?s?\s+(knowing|knowledge|noticing|awareness|seeing|consent|approval|permission)|\b(not|never)\s+(be\s+)?(visible|shown|displayed|mentioned|surfaced|reported|revealed)\s+to\s+(the\s+)?(user|person|human)|(hide|conceal|keep)\b[^.\n]{0,40}\bfrom\s+(the\s+)?(user|person|human)|(person|user|human)\s+(does not|doesn't|do not|don't)\s+need\s+to\s+know`),
+	signOf(KindConcealment, []string{"secretly", "covertly", "surreptitiously", "stealthily", "discreetly", "quietly", "silently", "invisibly"}, `\b(secretly|covertly|surreptitiously|stealthily|discreetly|quietly|silently|invisibly)\s+(send|forward|copy|include|add|append|read|call|invoke|upload|post|collect|transmit|exfiltrate|log|store|record|save|bcc|attach|pass|execute|run|change|modify|replace|redirect|delete|insert|write)`),
+	signOf(KindConcealment, []string{"implementation detail", "leave out", "keep", "omit", "never mention", "say they", "pretend"}, `\b(mere|just an?|only an?)\s+implementation detail|\b(leave|keep)\s+(out\s+)?[^.\n]{0,40}\bout of (your|the|its|their)\s+(reply|response|answer|summary|output|report)|\b(leave out|omit)\s+(any\s+)?(mention|reference)|\bif asked,?\s+(say|tell|claim|answer)\b|\banswer as if\b`),
+
+	signOf(KindConcealment, []string{"quiet", "say nothing", "not a word", "silent about", "to yourself", "as your own", "own knowledge", "came from"}, `\b(keep|stay|remain)\s+(quiet|silent|mum)\b|\bsay nothing\b|\bnot a word\b|\bkeep (it|this|that) to yourself\b|\b(present|pass|give|report)\s+(it|this|them|the (answer|result))\s+(off\s+)?as\s+(your|if it were your)\s+own\b|\b(never|not|don't|do not)\s+(reveal|say|mention|admit|disclose)\b[^.\n]{0,40}\b(came|comes|coming)\s+from\b`),
+	signOf(KindExfiltration, []string{"ssh", "id_", ".aws", "/etc/", ".env", "netrc", "npmrc", "pypirc", "credentials", "docker/config", "kube", "mcp.json", "claude_desktop", ".cursor", "gcloud", "wallet", "history", "cookies", ".gnupg", "keychain", "private key"}, `(~/\.ssh|\.ssh/|\bid_(rsa|dsa|ecdsa|ed25519)\b|\.aws/(credentials|config)|/etc/(passwd|shadow|sudoers)|(^|[\s'"\x60(/])\.env\b|\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials\b|\.docker/config\.json|\.kube/config|\bmcp\.json\b|claude_desktop_config|~/\.cursor|\.config/gcloud|\bwallet\.dat\b|\.(bash|zsh)_history|cookies\.sqlite|browser cookies|~/\.gnupg|\.gnupg/|\bkeychain\b)`),
+	signOf(KindExfiltration, []string{"secret_access", "secret access", "_token", "api_key", "apikey", "private key", "seed phrase", "mnemonic"}, `\b(aws_secret_access_key|secret access key|github_token|openai_api_key|anthropic_api_key|seed phrase|recovery phrase)\b`),
+	signOf(KindExfiltration, []string{"send", "forward", "post", "upload", "transmit", "exfiltrat", "copy", "mail", "bcc", "cc ", "report", "submit", "beacon", "leak", "push"}, `\b(send|forward|post|upload|transmit|exfiltrate|copy|mail|e-mail|email|bcc|cc|report|submit|beacon|leak|push)\b[^.\n]{0,80}\b(to|at|into)\s+((https?://|[0-9]{1,3}\.[0-9]{1,3}\.)\S+|[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}|(an?\s+|the\s+|our\s+|my\s+)?(external|remote|third[- ]party|backup|logging|analytics|telemetry|attacker|audit|collection|central|registry|mirror)\s+(server|endpoint|address|url|webhook|service|host|site|inbox|log|mirror))`),
+	signOf(KindExfiltration, []string{"bcc", "exfiltrat"}, `\b(bcc|cc)\s+(every|all|each|a copy)|\bexfiltrat\w*`),
+	signOf(KindExfiltration, []string{"conversation", "chat", "session", "transcript", "message", "prompt", "tool call"}, `\b(send|include|pass|put|append|copy|forward|paste|attach|submit|encode|embed|gather|collect|upload|post)\b[^.\n]{0,60}(\b(the\s+)?(full|entire|whole|complete)\s+(conversation|chat|chat history|conversation history|transcript|context|session)|\b(conversation|chat|message)\s+(history|transcript|log)\b|\b(previous|prior|past|earlier|recent|last (few|three|five|\d+))\s+(messages|prompts|turns|tool calls|conversations?)|\b(appeared|mentioned|shown|seen|said)\s+(earlier\s+)?in\s+(this|the)\s+(conversation|chat|session)|\b(output|results?)\s+of\s+(the\s+)?(last|previous|other|prior)\b[^.\n]{0,30}\btool|\bdata you were shown)`),
+	signOf(KindExfiltration, []string{"key", "password", "token", "secret", "credential", "cookie"}, `\b(paste|include|pass|put|append|insert|embed|attach|place|send|forward|copy|gather|collect|submit)\b[^.\n]{0,50}\b(api keys?|passwords?|access tokens?|tokens|secrets|private keys?|credentials|session cookies|cookies)\b`),
+	signOf(KindExfiltration, []string{"environment variable", "env var"}, `\b(value|contents?|pass|send|include|copy|all)\b[^.\n]{0,40}\b(environment variables?|env vars?)\b[^.\n]{0,40}\b(as|in|into|to|of the machine|key=value)`),
+
+	// Moving what the model holds (what it has seen, what the person
+	// shared, files it read) into a call, or a home folder's dotfiles.
+	signOf(KindExfiltration, []string{"you ", "you'", "so far", "in this session", "in this conversation", "in this chat", "the user", "earlier", "showed", "shown"}, `\b(include|attach|pass|put|append|insert|embed|send|copy|paste|provide|supply|forward|upload|add|read|encode|contain|carry)\b[^.\n]{0,80}\b(you (have|'ve) (seen|read|received|opened|written|edited|been (shown|given|told))|you (were|have been) (shown|given|told)|you (saw|know|read|opened|wrote|edited|accessed|fetched|looked at)|(the user|they) (has |have )?(shared|mentioned|provided|gave|typed|entered|said|showed)|showed you|shown to you|(so far|earlier|previously)\b|(in|from) (this|the) (session|conversation|chat|context))`),
+	signOf(KindExfiltration, []string{"send", "upload", "post", "forward", "copy", "mail", "share", "store", "sync", "submit", "transmit", "ship", "deliver", "relay", "dispatch", "mirror", "rsync", "replicate"}, `\b(send|upload|post|forward|copy|mail|e-?mail|share|store|sync|submit|transmit|ship|deliver|relay|dispatch|mirror|rsync|replicate)\b[^.\n]{0,100}([a-z][a-z0-9+]*://|\b\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}\b|[a-z0-9._%+-]+@[a-z0-9-]+\.[a-z]{2,}|~/[a-z])`),
+	signOf(KindExfiltration, []string{"user's", "their", "person's"}, `\b(send|upload|post|forward|copy|mail|share|store|sync|submit|transmit|append|attach|include|add)\b[^.
+]{0,60}\b(the user'?s|their|the person'?s|the customer'?s|the client'?s)\s+([a-z]+\s+)?(calendar|contacts|location|photos|e-?mails|messages|files|documents|address book|home address|address|browsing|history|notes|passwords?|keys?|name|card|card details|phone)\b`),
+	signOf(KindExfiltration, []string{"directory", "folder"}, `\b(send|upload|post|forward|copy|ship|share|sync|submit|transmit)\b[^.
+]{0,60}\b(current working|working|home|whole|entire|project)\s+(directory|folder)\b`),
+	signOf(KindExfiltration, []string{"read", "cat ", "tool result", "tool output"}, "\\bread\\b[^.\\n]{0,80}\\b(and|then)\\s+(pass|put|provide|include|send|supply|give|add)\\b[^.\\n]{0,40}(\\b(argument|parameter|field|param)\\b|\\bas\\s+['\"`])|\\bcat\\s+~?/|\\b(last|previous|prior)\\s+tool\\s+(results?|outputs?)\\b|\\btool\\s+(results?|outputs?)\\s+you\\s+(received|got)\\b"),
+	signOf(KindExfiltration, []string{".git/", "embedded token", ".mozilla", "places.sqlite", "login data", "agent socket", "ssh agent"}, `\.git/config|embedded tokens?|\.mozilla/|places\.sqlite|login data|ssh[ _-]?agent`),
+	signOf(KindExfiltration, []string{"~/.", "/.config/", "credit card", "card number", "card details", "social security", "passport", "bank account", "personal data", "pii", "hosts.yml", "base64 of"}, `~/\.[a-z]|/\.config/[a-z]|\b(credit card|card numbers?|card details|social security|passport numbers?|bank account|personal data|pii|hosts\.yml)\b|\bbase64 of\b[^.\n]{0,40}\b(data|file|key|secret|history|conversation|message)`),
+	signOf(KindPreference, []string{"best", "greatest", "finest", "ultimate", "most "}, `\b(the\s+)?(best|greatest|finest|ultimate)\s+([a-z-]+\s+){0,2}(tool|server|option|choice|solution|function|reader|engine|source|calculator|search|service)\b|\bmost\s+(reliable|accurate|powerful|advanced|trusted|secure|capable)\s+(answers?|results?|tool|server|option|choice|solution|source)`),
+	signOf(KindPreference, []string{"always", "only", "use this", "use me", "prefer", "choose", "pick", "select", "route", "rank"}, `\b(always|only)\s+(use|prefer|choose|pick|select|call|invoke)\s+(this|me|our)(\s+(tool|one|function|server))?\s+(instead|over|rather|exclusively|for (all|every|any))\b|\b(use|prefer|choose|call|pick|select)\s+(this|me)(\s+(tool|one|function|server))?\s+(instead|over|rather|exclusively|for (all|every|any))\b|\b(before|over|above)\s+(any|every|all)\s+(alternatives?|other (tools?|options?))\b|\buse me\b|\b(prefer(red)?|favou?r(ed)?|prioriti[sz]e(d)?|rank)\s+(this|it|me)(\s+tool)?\s+(over|to|above)\b|\b(the\s+)?preferred\s+tool\s+for\s+(all|every|any)\b|\b(pick|choose|select)\s+this\s+(tool|one)\s+(every|whenever|always)|\broute\s+(every|all|each)\s+(request|call|query|question)s?\s+through\s+(this|me)\b`),
+	signOf(KindPreference, []string{"instead of", "in place of", "rather than"}, `\b(instead of|in place of|rather than)\s+(using\s+|calling\s+)?(any|the|other|another|those|built-?in|default|specialised|specialized|standard|all)\s+([a-z-]+\s+)?(tools?|servers?|functions?|file tools?|search tools?)\b`),
+	signOf(KindPreference, []string{"other", "alternative", "competing", "similar", "built", "default", "standard", "those"}, `\b(do not|don't|never|avoid)\s+(use|call|invoke|choose|pick|select|trust|rely on)\s+(any\s+|the\s+)?(other|another|alternative|competing|similar|built-?in|default|standard|those)\b`),
+	signOf(KindPreference, []string{"than", "superior"}, `\b(better|superior|faster|more (reliable|accurate|secure|trusted))\b[^.\n]{0,30}\b(than|to)\s+(any|all|every|other|the (other|built-?in|default|standard)|similar|competing|alternatives?)\b`),
+	signOf(KindPreference, []string{"ed by"}, `\b(recommended|endorsed|certified|trusted|verified|approved)\s+by\s+(experts|anthropic|openai|microsoft|google|the (mcp|official)|millions|thousands|professionals|security)`),
+	signOf(KindPreference, []string{"world", "industry", "#1", "number one", "rated", "award", "class", "state-of", "state of", "unmatched", "unrival", "unparallel", "leading", "elite"}, `\b(world'?s|industry'?s|market'?s)\s+(best|leading|most|first|#1|number one)|#1\b|\bnumber one\b|\btop[- ]rated\b|\baward[- ]winning\b|\bbest[- ]in[- ]class\b|\bstate[- ]of[- ]the[- ]art\b|\bunmatched\b|\bunrivall?ed\b|\bunparalleled\b|\bworld[- ]class\b|\bindustry[- ]leading\b|^elite\b`),
+	signOf(KindPreference, []string{"exclusively", "default choice", "default tool", "prefer", "outperform", "beats", "surpass", "faster than", "x faster", "official", "verified", "smartest", "recommended by", "route all", "route every", "first for", "above all", "over any"}, `\b(rely on|use|call|choose|pick|select)\s+(this|it|this one|this tool|me)\b[^.\n]{0,20}\bexclusively\b|\byour\s+default\s+(choice|tool|option)\b|\b(users|people|customers|experts|developers)\s+(strongly\s+)?(prefer|love|trust|recommend)\b|\b(outperforms?|beats|surpass(es)?)\b|\b\d+\s*x\s+(faster|better|more)\b|\b(verified|certified)\s+official\b|\bofficial\s+(tool|server|source)\b|\b(smartest|fastest|most accurate|most reliable|best)\b[^.\n]{0,30}\b(available|ever|in existence|there is)\b|\brecommended\s+by\s+(leading|top|major|most|all|the best)\b|\broute\s+(all|every|each)\b[^.\n]{0,30}\b(here|to (this|me|it)|through (this|me|it))\b|\b(try|use|call)\s+(this|it)(\s+tool)?\s+first\s+for\s+(any|every|all)\b|\b(prefer|rank|put)\s+(it|this|me)(\s+tool)?\s+(above|over)\s+(all|any|every)\b|\b(above|over)\s+(all|any)\s+(other\s+)?([a-z]+\s+)?(options?|alternatives?|tools?)\b`),
+	signOf(KindPreference, []string{"preferred", "competitor", "ranked", "default for", "substitute", "unbeatable", "at best", "trusted by"}, `\bpreferred\s+(to|over|above)\s+(every|all|any)\b|\bcompetitors?\b|\branked\s+(first|#?1|top|highest)\b|\bthe default for (any|every|all)\b|\baccept no substitutes?\b|\bunbeatable\b|\b(fallback|second-rate|inferior|backup) at best\b|\btrusted by\b`),
+	signOf(KindPreference, []string{"over", "above", "out of", "obsolete", "lesser", "optimal", "definitive", "only"}, `\b(picks?|chooses?|prefers?|selects?|favou?rs?|chosen|selected|preferred)\s+(it|this|me|this tool)?\s*(over|above|to)\s+(the\s+)?(alternatives?|others?|other|competitors?|any|all|every)\b|\b\d+\s+out\s+of\s+\d+\b|\balternatives?\s+(are|is)\s+(obsolete|outdated|inferior|worse|slower|unreliable|deprecated|broken)\b|\blesser\s+(tools?|servers?|options?)\b|\b(optimal|definitive|ultimate)\s+(selection|choice|tool|option)\b|\bfirst and only\b|\b(consistently|always)\s+(favou?r|prefer|choose|pick)\b`),
+	signOf(KindPreference, []string{"top choice", "use it for", "use this for", "use me for", "no need", "superior to", "itself", "gold standard", "no reason", "one true", "favourite", "favorite", "ahead of", "than any"}, `\btop choice\b|\buse (it|this|me)( tool)? for (every|all|any)\b|\bno (need|reason) (to (ever )?use|for|to (ever )?call)\s+(any\s+|another|an?\s+)?(other|another|alternative)|\bsuperior to\b|\brecommends? itself\b|\bgold standard\b|\bone true\b|\b(assistant'?s|your|the model'?s) favou?rite\b|\bahead of (all|any|every)\b|\b(cheaper|faster|safer|better|more [a-z]+)\b[^.\n]{0,30}\bthan any\b`),
+	signOf(KindPreference, []string{"other", "alternative", "competing", "standard", "built"}, `\b(other|alternative|competing|standard|built-?in|older|generic)\s+([a-z-]+\s+){0,2}(tools?|servers?|sources?|options?|reviewers?|engines?)\b[^.\n]{0,40}\b(wrong|inaccurate|unreliable|outdated|deprecated|broken|insecure|inferior|must not be used|should not be used|fail|leak|miss|made-up|made up|fake|return (made|fake|bad))`),
+	signOf(KindPreference, []string{"need"}, `\b(the\s+)?only\s+([a-z-]+\s+)?(tool|server|function)\s+(you|that you)\s+(will\s+)?(ever\s+)?(need|should)`),
+	signOf(KindPreference, []string{"other "}, `\bother\s+([a-z-]+\s+)?(tools?|servers?)\s+(are|is)\s+(outdated|deprecated|unreliable|broken|insecure|inferior|slow|unsafe|dangerous|buggy|stale)|\b(all|every)\s+other\s+([a-z-]+\s+)?(tools?|servers?|engines?)\b`),
+}
+
+// candidates are the signs whose words some text holds (a tool's strings
+// joined, lower case): the others cannot match any of them.
+func candidates(lower string) []*sign {
+	var out []*sign
+	for i := range signs {
+		for _, w := range signs[i].words {
+			if strings.Contains(lower, w) {
+				out = append(out, &signs[i])
+				break
+			}
+		}
+	}
+	return out
+}
+
+// match is a sign found: its kind, and the text it matched.
+type match struct{ kind, text string }
+
+// allSigns returns each kind's first sign in text among cands, in the
+// order of signs, with what matched (in the original text's letters).
+func allSigns(text string, cands []*sign) []match {
+	if len(cands) == 0 || text == "" {
+		return nil
+	}
+	lower := lowerASCII(text)
+	var out []match
+	for _, s := range cands {
+		if slices.ContainsFunc(out, func(m match) bool { return m.kind == s.kind }) {
+			continue
+		}
+		for _, w := range s.words {
+			if strings.Contains(lower, w) {
+				var m []int
+				if s.re == nil {
+					m = ordersReader(lower)
+				} else {
+					m = s.re.FindStringIndex(lower)
+				}
+				if m != nil {
+					out = append(out, match{s.kind, text[m[0]:m[1]]})
+				}
+				break
+			}
+		}
+	}
+	return out
+}
+
+// The parts of a sentence that orders its reader: who it speaks to, the
+// order, and what the order is about when it is not the tool's own work
+// (what to say, hide or obey, goals, every reply).
+var (
+	readerWords = regexp.MustCompile(`\b(you|your|yourself|assistant|ai|llm|model|agent|chatbot|claude|gpt|whoever|anyone reading|reader)\b`)
+	orderWords  = regexp.MustCompile(`\b(must|have to|has to|need to|needs to|shall|always|never|do not|don't|make sure|ensure|required|requirement|mandatory|immediately|no longer|from now|is expected to|are expected to|should|your (real|true|actual|new|one|only|main) (task|goal|job|purpose|mission))\b`)
+	beyondWords = regexp.MustCompile(`\b(tell|say|claim|lie|pretend|refuse|reply|respond|reveal|hide|conceal|report only|act as|goal|task|priority|obey|comply|carry (it|them) out|instructions?|told|updated|success|unrestricted|every (reply|answer|response|message|conversation)|after every|before doing anything|once per conversation|the user (is|was|has)|quietly|secretly|matters?)\b`)
+	sentenceEnd = regexp.MustCompile(`[.!?;\n]+\s*`)
+	// imperative: a clause that starts with a verb giving an order.
+	imperative = regexp.MustCompile(`(^|[:,;(]\s*|\b(so|then|and|but|now|please)\s+)(refuse|tell|say|lie|answer|respond|send|report|hide|keep|ignore|treat|follow|obey|act|pretend|delete|stop|forget|claim|append|post)\b`)
+)
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// ordersReader finds a sentence of lower that speaks to its reader,
+// orders it, and is about more than the tool (two such words, or one
+// with the order). Benign descriptions order too ("Always use this tool
+// when the user asks for logs"), but about when to use the tool.
+func ordersReader(lower string) []int {
+	start := 0
+	for _, end := range append(sentenceEnd.FindAllStringIndex(lower, -1), []int{len(lower), len(lower)}) {
+		sent := lower[start:end[0]]
+		if readerWords.MatchString(sent) {
+			n := len(beyondWords.FindAllStringIndex(sent, 3))
+			ordered := orderWords.MatchString(sent)
+			if ordered && n >= 2 || n >= 1 && (ordered || imperative.MatchString(sent)) && n+boolInt(ordered)+boolInt(imperative.MatchString(sent)) >= 2 {
+				return []int{start, end[0]}
+			}
+		}
+		start = end[1]
+		if start >= len(lower) {
+			break
+		}
+	}
+	return nil
+}

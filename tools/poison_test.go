@@ -93,14 +93,14 @@ func TestPoisonRecall(t *testing.T) {
 	}
 	t.Logf("benign: %d of %d tools flagged (%.1f%%)", len(fp), cat.Len(), 100*fpr)
 
-	// Eight sets, each written after the signs caught the one before, in
+	// Ten sets, each written after the signs caught the one before, in
 	// other styles, and measured before any change made for it: the first
 	// measure of each says what the signs do on attacks they were not
 	// written for (second: 36 of 60, third: 32 of 48, fourth: 21 of 30,
 	// fifth: 26 of 36, sixth: 16 of 24, seventh: 21 of 24, eighth: 14 of
-	// 24). The signs were made more general after each but the eighth,
-	// which is left as measured: the figure for attacks in wordings nobody
-	// tuned for. The aim is checked on all of them together.
+	// 24, ninth: 10 of 24, tenth: 16 of 24; 192 of 294, 65%). The signs
+	// were made more general after each but the tenth, which is left as
+	// measured. The aim is checked on all of them together.
 	memo := &Memo{} // the benign tools are read once
 	memo.Round()
 	allCaught, allTotal := 0, 0
@@ -113,6 +113,8 @@ func TestPoisonRecall(t *testing.T) {
 		{"sixth", filepath.Join("testdata", "poison", "sixth")},
 		{"seventh", filepath.Join("testdata", "poison", "seventh")},
 		{"eighth", filepath.Join("testdata", "poison", "eighth")},
+		{"ninth", filepath.Join("testdata", "poison", "ninth")},
+		{"tenth", filepath.Join("testdata", "poison", "tenth")},
 	} {
 		caught, total := 0, 0
 		for _, class := range attackClasses {

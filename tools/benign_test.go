@@ -17,7 +17,7 @@ import (
 // (Microsoft's Azure MCP server, 180 tools), read where it lies (it is not
 // copied here): one server, each tool named by its command ("acr registry
 // list" is acr_registry_list), its options as the input schema's
-// properties. The test is skipped where the catalog is absent.
+// properties. Where the catalog is absent it says so and returns nil.
 func azureCatalog(tb testing.TB) []*sdk.Tool {
 	tb.Helper()
 	path := os.Getenv("DECKHAND_AZURE_MCP")
@@ -26,7 +26,8 @@ func azureCatalog(tb testing.TB) []*sdk.Tool {
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		tb.Skipf("the azure-mcp catalog is not here (%v): set DECKHAND_AZURE_MCP to its tools.json", err)
+		tb.Logf("the azure-mcp catalog is not here (%v): measured without it (DECKHAND_AZURE_MCP names its tools.json)", err)
+		return nil
 	}
 	var file struct {
 		Results []struct {

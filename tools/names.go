@@ -2,7 +2,6 @@ package tools
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -39,10 +38,32 @@ func newNameIndex(list []Tool) *nameIndex {
 	return ix
 }
 
-// words splits text into the identifiers it holds, with what joins them:
-// "fs.read_file", "fs/read_file", "fs__read_file", "fs:read_file" are
-// alias and tool; plain words too.
-var wordRe = regexp.MustCompile(`[A-Za-z0-9][A-Za-z0-9_-]*`)
+// wordSpans splits text into the identifiers it holds, as the regular
+// expression [A-Za-z0-9][A-Za-z0-9_-]* would find them (leftmost,
+// longest), with what joins them left in the gaps: "fs.read_file",
+// "fs/read_file", "fs__read_file", "fs:read_file" are alias and tool;
+// plain words too. By hand: the regexp package's matcher took half of a
+// catalog's flagging time (every description of every tool is split).
+func wordSpans(text string) [][2]int {
+	var out [][2]int
+	for i := 0; i < len(text); {
+		if !isAlnum(text[i]) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(text) && (isAlnum(text[j]) || text[j] == '_' || text[j] == '-') {
+			j++
+		}
+		out = append(out, [2]int{i, j})
+		i = j
+	}
+	return out
+}
+
+func isAlnum(b byte) bool {
+	return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9'
+}
 
 // namesOther returns a tool of a server other than alias that text names,
 // or "": as alias.tool, alias/tool, alias:tool or alias__tool in any case,
@@ -51,7 +72,7 @@ var wordRe = regexp.MustCompile(`[A-Za-z0-9][A-Za-z0-9_-]*`)
 // server ("the read_text_file tool of the fs server"). Each word is one
 // lookup in the index.
 func (ix *nameIndex) namesOther(alias, text string) string {
-	locs := wordRe.FindAllStringIndex(text, -1)
+	locs := wordSpans(text)
 	if len(locs) == 0 {
 		return ""
 	}
@@ -205,7 +226,9 @@ func passesFor(a, b *Tool) bool {
 // but for skip and a few of the commonest.
 func contentWords(text string, skip map[string]bool) map[string]bool {
 	out := map[string]bool{}
-	for _, w := range wordRe.FindAllString(lowerASCII(text), -1) {
+	lower := lowerASCII(text)
+	for _, l := range wordSpans(lower) {
+		w := lower[l[0]:l[1]]
 		w = strings.TrimSuffix(w, "s")
 		if len(w) < 3 || skip[w] || skip[w+"s"] || commonWords[w] {
 			continue

@@ -1,12 +1,14 @@
 package gui
 
 import (
-	lru "github.com/hashicorp/golang-lru/v2"
-
+	"slices"
 	"time"
+
+	lru "github.com/hashicorp/golang-lru/v2"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -32,7 +34,7 @@ type chatView struct {
 	recycle             // row views the list let go of, for it to use again (views.go)
 	est      estimator
 	icons    rowIcons
-	sel      selection         // the selected text, in one block
+	sel      selection         // the selected text, across blocks
 	running  bool              // an answer is being written: no message controls
 	follow   bool              // keep the end in view as rows arrive
 	settling bool              // a second scroll to the end is due
@@ -63,6 +65,7 @@ func newChatView(u *UI) *chatView {
 		}
 	}
 	cv.sel.clip = func(s string) { u.app.Clipboard().SetContent(s) }
+	cv.sel.shown, cv.sel.block, cv.sel.message = cv.shownBlocks, cv.offscreenBlock, cv.messageRows
 	cv.measure = newRowView(cv)
 	cv.list = cv.newList()
 	hint, obj := subtle("Ask anything. The model can use the tools of your MCP servers; " +
@@ -144,6 +147,11 @@ func (l *transcriptList) ScrollToOffset(offset float32) {
 		l.List.ScrollToOffset(offset)
 	}
 }
+
+// A press in the list outside its rows' text (below the last) clears the
+// transcript's selection, as a click elsewhere does.
+func (l *transcriptList) MouseDown(*desktop.MouseEvent) { l.cv.sel.clear() }
+func (l *transcriptList) MouseUp(*desktop.MouseEvent)   {}
 
 // Tapping a row must not select it: the transcript is read, not picked.
 func (l *transcriptList) Select(widget.ListItemID) {}
@@ -396,4 +404,59 @@ func (cv *chatView) setRunning(running bool) {
 			relayout(v.box)
 		}
 	}
+}
+
+// shownBlocks are the selectable blocks of the rows near the screen, in
+// row order.
+func (cv *chatView) shownBlocks() []*selText {
+	views := slices.Clone(cv.views)
+	slices.SortFunc(views, func(a, b *rowView) int { return a.id - b.id })
+	var out []*selText
+	for _, v := range views {
+		if v.id < 0 || v.id >= len(cv.rows) || v.row != cv.rows[v.id] {
+			continue
+		}
+		if s := v.selectable(); s != nil {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// offscreenBlock is row i's selectable block laid out off screen at the
+// list's width (the same runs as on screen), or nil.
+func (cv *chatView) offscreenBlock(i int) *selText {
+	if i < 0 || i >= len(cv.rows) {
+		return nil
+	}
+	if k := cv.rows[i].Kind; k != transcript.Text && k != transcript.Code {
+		return nil
+	}
+	cv.measureRow(cv.rows[i])
+	return cv.measure.selectable()
+}
+
+// messageRows are the first and last selectable rows of the message row i
+// is part of: from its header to the next.
+func (cv *chatView) messageRows(i int) (first, last int) {
+	start, end := i, i
+	for start > 0 && cv.rows[start].Kind != transcript.Header {
+		start--
+	}
+	for end+1 < len(cv.rows) && cv.rows[end+1].Kind != transcript.Header {
+		end++
+	}
+	first, last = -1, -1
+	for j := start; j <= end; j++ {
+		if k := cv.rows[j].Kind; k == transcript.Text || k == transcript.Code {
+			if first < 0 {
+				first = j
+			}
+			last = j
+		}
+	}
+	if first < 0 {
+		return i, i
+	}
+	return first, last
 }

@@ -26,6 +26,9 @@ type chatEntry struct {
 	// instead of the box (it becomes an attachment): an entry holding
 	// megabytes lays them out on every key.
 	onLongPaste func(text string)
+	// onPress, if set, is told of a press of the mouse in the box (a
+	// click elsewhere than the transcript clears its selection).
+	onPress func()
 }
 
 // longPaste is the most a paste puts in the message box; more becomes an
@@ -99,6 +102,13 @@ func (e *chatEntry) TypedShortcut(s fyne.Shortcut) {
 		}
 	}
 	e.Entry.TypedShortcut(s)
+}
+
+func (e *chatEntry) MouseDown(m *desktop.MouseEvent) {
+	if e.onPress != nil {
+		e.onPress()
+	}
+	e.Entry.MouseDown(m)
 }
 
 // FocusLost forgets Shift: its KeyUp may go to another widget.

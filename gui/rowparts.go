@@ -81,11 +81,11 @@ type textView struct {
 	plain bool // shown as written (Row.Plain)
 }
 
-func newTextView(host *selection) *textView {
+func newTextView(r *rowView) *textView {
 	t := &textView{bg: canvas.NewRectangle(color.Transparent), rt: newMDText()}
 	t.bg.CornerRadius = theme.InputRadiusSize()
 	t.rt.Wrapping = fyne.TextWrapWord
-	t.sel = newSelText(host, t.rt)
+	t.sel = newSelText(&r.cv.sel, t.rt, func() int { return r.id })
 	t.sel.source = func() string {
 		if t.plain {
 			return t.src // as typed
@@ -111,7 +111,6 @@ func (t *textView) set(r transcript.Row) {
 	}
 	if r.Text != t.src {
 		t.src = r.Text
-		t.sel.host.drop(t.sel)
 		t.plain = r.Plain
 		if r.Plain {
 			// The person's words as typed, line breaks kept: not
@@ -158,7 +157,7 @@ func newCodeView(r *rowView) *codeView {
 	c.lang, lang = caption("")
 	// Lines break between words; a word longer than the line is cut.
 	c.rt.Wrapping = fyne.TextWrapWord
-	c.sel = newSelText(&r.cv.sel, c.rt)
+	c.sel = newSelText(&r.cv.sel, c.rt, func() int { return r.id })
 	c.sel.source = func() string { return c.text }
 	cp := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), nil)
 	cp.OnTapped = func() { r.copy(c.text, cp) }
@@ -184,7 +183,6 @@ func (c *codeView) set(r transcript.Row) {
 		return
 	}
 	c.text, c.hl = r.Text, r.Lang
-	c.sel.host.drop(c.sel)
 	c.rt.Segments = highlight(r.Text, r.Lang)
 	c.rt.Refresh()
 }

@@ -42,7 +42,7 @@ func (r *rowView) newPart(k transcript.Kind) rowPart {
 	case transcript.Header:
 		return newHeaderView(r)
 	case transcript.Text:
-		return newTextView(&r.cv.sel)
+		return newTextView(r)
 	case transcript.Code:
 		return newCodeView(r)
 	case transcript.Tool:
@@ -81,18 +81,17 @@ func (r *rowView) MouseIn(*desktop.MouseEvent)    {}
 func (r *rowView) MouseMoved(*desktop.MouseEvent) {}
 func (r *rowView) MouseOut()                      {}
 
+// A press on a row outside its text (its header, a tool card, the
+// margin) clears the transcript's selection, as a click elsewhere does.
+var _ desktop.Mouseable = (*rowView)(nil)
+
+func (r *rowView) MouseDown(*desktop.MouseEvent) { r.cv.sel.clear() }
+func (r *rowView) MouseUp(*desktop.MouseEvent)   {}
+
 // show draws row (number id; -1 when measuring).
 func (r *rowView) show(id int, row transcript.Row) {
 	if id >= 0 && id == r.id && row == r.row {
 		return
-	}
-	if id != r.id {
-		// Another row: a selection belonged to the one before.
-		for _, p := range r.parts {
-			if s, ok := p.(interface{ selectable() *selText }); ok {
-				r.cv.sel.drop(s.selectable())
-			}
-		}
 	}
 	r.id, r.row = id, row
 	k := min(row.Kind, transcript.Notice)
@@ -111,9 +110,27 @@ func (r *rowView) show(id int, row transcript.Row) {
 		obj.Resize(r.box.Size())
 		relayout(r.box)
 		canvas.Refresh(r.box)
-		return
+	} else {
+		relayout(r.box)
 	}
-	relayout(r.box)
+	// The selection is kept by row: this view draws its row's part.
+	if s := r.selectable(); s != nil {
+		s.draw()
+	}
+}
+
+// selectable is the selectable block the view shows (a text or code
+// row's), if any.
+func (r *rowView) selectable() *selText {
+	if len(r.box.Objects) != 1 {
+		return nil
+	}
+	for _, p := range r.parts {
+		if s, ok := p.(interface{ selectable() *selText }); ok && p.view() == r.box.Objects[0] {
+			return s.selectable()
+		}
+	}
+	return nil
 }
 
 // relayout lays out a tree of containers again at their current sizes:

@@ -237,6 +237,11 @@ func (w *screenWalker) walkAt(o fyne.CanvasObject, clip rect, depth int) {
 		w.add(o, "sessions", "", clip, nil)
 	case *rowView:
 		w.add(o, "message", "", clip, nil)
+	case *selText:
+		// The selection's highlight, with the text it lies behind.
+		if lo, hi, ok := x.part(); ok && len(x.hl.Objects) > 0 {
+			w.add(o, "highlight", x.cut(lo, hi), clip, nil)
+		}
 	case *cardImage:
 		state := "empty"
 		if x.pic.Image != nil {
@@ -291,6 +296,13 @@ func (w *screenWalker) walkAt(o fyne.CanvasObject, clip rect, depth int) {
 		}
 	case *widget.PopUp:
 		kids = []fyne.CanvasObject{x.Content}
+	case *widget.PopUpMenu:
+		// A context menu's items, each where the driver placed it.
+		for _, item := range x.Items {
+			if mi := menuItemOf(item); mi != nil && !mi.IsSeparator {
+				w.add(item, "menuitem", mi.Label, clip, func(it *ScreenItem) { it.Disabled = mi.Disabled })
+			}
+		}
 	case *widget.Card:
 		if x.Title != "" {
 			w.add(o, "title", x.Title, clip, nil)
@@ -315,13 +327,31 @@ func (w *screenWalker) walkAt(o fyne.CanvasObject, clip rect, depth int) {
 // paragraph (RichText.String runs them together).
 func richString(rt *widget.RichText) string {
 	var b strings.Builder
-	for i, s := range rt.Segments {
+	writeSegments(&b, rt.Segments)
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func writeSegments(b *strings.Builder, segs []widget.RichTextSegment) {
+	for i, s := range segs {
 		if i > 0 && !s.Inline() {
 			b.WriteByte('\n')
 		}
-		b.WriteString(s.Textual())
+		switch x := s.(type) {
+		case *widget.ListSegment: // its text is in its items
+			for j, item := range x.Segments() {
+				if j > 0 {
+					b.WriteByte('\n')
+				}
+				writeSegments(b, []widget.RichTextSegment{item})
+			}
+		case *widget.ParagraphSegment: // a list item: its bullet, then its text
+			for _, t := range x.Texts {
+				writeSegments(b, []widget.RichTextSegment{t})
+			}
+		default:
+			b.WriteString(s.Textual())
+		}
 	}
-	return strings.TrimRight(b.String(), "\n")
 }
 
 // contentOf is what a widget of Fyne's own internals shows through an
@@ -340,6 +370,21 @@ func contentOf(o fyne.CanvasObject) []fyne.CanvasObject {
 		return []fyne.CanvasObject{c}
 	}
 	return nil
+}
+
+// menuItemOf is the item a menu's row shows (Fyne's row type is not
+// exported; its Item field is).
+func menuItemOf(o fyne.CanvasObject) *fyne.MenuItem {
+	v := reflect.ValueOf(o)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return nil
+	}
+	f := v.Elem().FieldByName("Item")
+	if !f.IsValid() || !f.CanInterface() {
+		return nil
+	}
+	mi, _ := f.Interface().(*fyne.MenuItem)
+	return mi
 }
 
 // ScreenText is every visible text of a Screen, a line each: a quick

@@ -102,10 +102,10 @@ func TestSelectAndCopyAnswerText(t *testing.T) {
 		t.Errorf("the code block has %d segments: not highlighted", len(code.md.Segments))
 	}
 
-	// Select all in a block, then Ctrl+C.
-	st.selectAll()
+	// Select all in a block selects the whole message, then Ctrl+C.
+	h.ui.chat.sel.selectMessage(st.row())
 	typeOnCanvas(c, &fyne.ShortcutCopy{})
-	if got := h.app.Clipboard().Content(); got != "The quick brown fox jumps over the lazy dog." {
+	if got := h.app.Clipboard().Content(); got != "The quick brown fox jumps over the lazy dog.\n\nfunc main() { fmt.Println(\"hi\") }" {
 		t.Errorf("select all copied %q", got)
 	}
 }

@@ -1,6 +1,7 @@
 package gui
 
 import (
+	"math"
 	"strings"
 	"unicode"
 
@@ -18,9 +19,9 @@ import (
 // text drew: it reads the laid-out text objects of the rich text's
 // renderer, so a press, a drag or a double click maps to the character
 // under the pointer whatever its style (headings, bold, code), and the
-// highlight is drawn behind exactly those characters. A selection stays
-// within one block (a paragraph, a list, a code block); the whole message
-// has its own copy button. Ctrl+C copies the selection: the window's
+// highlight is drawn behind exactly those characters. A selection runs
+// across blocks (a paragraph, a list, a code block): a drag goes on into
+// the blocks below or above, and Select all takes the whole message. Ctrl+C copies the selection: the window's
 // canvas has the shortcut, and a press in the transcript takes the focus
 // from the message box so that the shortcut reaches it.
 
@@ -142,23 +143,42 @@ type mark struct{ run, col int }
 
 func (a mark) before(b mark) bool { return a.run < b.run || a.run == b.run && a.col < b.col }
 
-// selText is a selectable rich text.
+// endMark is the end of a block, however many runs it has.
+var endMark = mark{run: math.MaxInt32}
+
+// clamp is m within runs: endMark (or a place past the end, after the
+// block was laid out again) is the end of the last run.
+func clamp(m mark, runs []textRun) mark {
+	if len(runs) == 0 {
+		return mark{}
+	}
+	if m.run >= len(runs) {
+		last := len(runs) - 1
+		return mark{last, len(runs[last].text)}
+	}
+	return mark{m.run, min(max(m.col, 0), len(runs[m.run].text))}
+}
+
+// selText is a selectable rich text: one block of the transcript (a
+// paragraph, a list, a code block). What is selected is the window's
+// selection (host), which may run across many blocks; a selText draws
+// its part of it.
 type selText struct {
 	widget.BaseWidget
 	md   *mdText
 	hl   *fyne.Container // the highlight, behind the text
 	host *selection      // the window's one selection
+	// row is the number of the transcript row it shows (-1: none, or
+	// measuring off screen).
+	row func() int
 	// source, when set, is the text as written (a code block's, the
 	// person's own message): what is copied is cut from it, so that line
 	// breaks and blank lines are exactly the source's.
 	source func() string
-
-	from, to mark
-	dragging bool
 }
 
-func newSelText(host *selection, md *mdText) *selText {
-	s := &selText{md: md, hl: container.NewWithoutLayout(), host: host}
+func newSelText(host *selection, md *mdText, row func() int) *selText {
+	s := &selText{md: md, hl: container.NewWithoutLayout(), host: host, row: row}
 	s.ExtendBaseWidget(s)
 	return s
 }
@@ -218,37 +238,32 @@ func (s *selText) MouseDown(e *desktop.MouseEvent) {
 	if e.Button != desktop.MouseButtonPrimary {
 		return
 	}
-	s.host.take(s)
-	m := s.hit(e.Position)
-	s.from, s.to = m, m
-	s.dragging = true
-	s.draw()
+	s.host.press(spot{s.row(), s.hit(e.Position)})
 }
 
 func (s *selText) MouseUp(*desktop.MouseEvent) {}
 
+// Dragged extends the selection to the place under the pointer, in this
+// block or any other on screen: the driver sends every move of a drag to
+// the widget it began on, with the pointer's place relative to it.
 func (s *selText) Dragged(e *fyne.DragEvent) {
-	if !s.dragging {
-		s.host.take(s)
-		s.from = s.hit(e.Position.Subtract(e.Dragged))
-		s.dragging = true
+	if !s.host.dragging {
+		s.host.press(spot{s.row(), s.hit(e.Position.Subtract(e.Dragged))})
 	}
-	s.to = s.hit(e.Position)
-	s.draw()
+	abs := e.AbsolutePosition
+	if abs.IsZero() {
+		abs = fyne.CurrentApp().Driver().AbsolutePositionForObject(s).Add(e.Position)
+	}
+	s.host.dragTo(abs)
 }
 
-func (s *selText) DragEnd() { s.dragging = false }
+func (s *selText) DragEnd() { s.host.dragging = false }
 
 // Tapped (a click without a drag) clears the selection.
-func (s *selText) Tapped(*fyne.PointEvent) {
-	s.host.take(s)
-	s.from, s.to = mark{}, mark{}
-	s.draw()
-}
+func (s *selText) Tapped(*fyne.PointEvent) { s.host.clear() }
 
 // DoubleTapped selects the word under the pointer.
 func (s *selText) DoubleTapped(e *fyne.PointEvent) {
-	s.host.take(s)
 	m := s.hit(e.Position)
 	runs := s.md.runs()
 	if m.run >= len(runs) {
@@ -262,8 +277,7 @@ func (s *selText) DoubleTapped(e *fyne.PointEvent) {
 	for end < len(text) && wordRune(text[end]) {
 		end++
 	}
-	s.from, s.to = mark{m.run, start}, mark{m.run, end}
-	s.draw()
+	s.host.set(spot{s.row(), mark{m.run, start}}, spot{s.row(), mark{m.run, end}})
 }
 
 func wordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }
@@ -275,49 +289,58 @@ func (s *selText) TappedSecondary(e *fyne.PointEvent) {
 		return
 	}
 	cp := fyne.NewMenuItem("Copy", func() { s.host.copy() })
-	cp.Disabled = s.selected() == ""
-	all := fyne.NewMenuItem("Select all", s.selectAll)
+	cp.Disabled = s.host.text() == ""
+	row := s.row()
+	all := fyne.NewMenuItem("Select all", func() { s.host.selectMessage(row) })
 	widget.ShowPopUpMenuAtPosition(fyne.NewMenu("", cp, all), c, e.AbsolutePosition)
 }
 
-// selectAll selects the whole block.
-func (s *selText) selectAll() {
-	s.host.take(s)
-	runs := s.md.runs()
-	if len(runs) == 0 {
-		return
+// part is this block's part of the selection, in order; ok is false when
+// none of it is selected.
+func (s *selText) part() (lo, hi mark, ok bool) {
+	row := s.row()
+	a, b, any := s.host.span()
+	if !any || row < 0 || row < a.row || row > b.row {
+		return mark{}, mark{}, false
 	}
-	s.from, s.to = mark{}, mark{len(runs) - 1, len(runs[len(runs)-1].text)}
-	s.draw()
-}
-
-// clear forgets the selection (another block was selected, or the view
-// shows another block).
-func (s *selText) clear() {
-	s.from, s.to, s.dragging = mark{}, mark{}, false
-	if len(s.hl.Objects) > 0 {
-		s.hl.Objects = nil
-		s.hl.Refresh()
+	lo, hi = mark{}, endMark
+	if row == a.row {
+		lo = a.m
 	}
-}
-
-// span is the selection in order.
-func (s *selText) span() (mark, mark) {
-	if s.to.before(s.from) {
-		return s.to, s.from
-	}
-	return s.from, s.to
-}
-
-// selected is the selected text. Rows of one paragraph (a wrapped line)
-// are joined with a space, paragraphs and list items with a line break.
-func (s *selText) selected() string {
-	lo, hi := s.span()
-	if lo == hi {
-		return ""
+	if row == b.row {
+		hi = b.m
 	}
 	runs := s.md.runs()
-	if hi.run >= len(runs) {
+	lo, hi = clamp(lo, runs), clamp(hi, runs)
+	return lo, hi, lo != hi
+}
+
+// isBullet reports whether a run is a list item's bullet ("• ", "2. "):
+// a new row starting with one is a new item, not a wrapped line.
+func isBullet(text []rune) bool {
+	t := strings.TrimSpace(string(text))
+	if t == "•" {
+		return true
+	}
+	n, ok := strings.CutSuffix(t, ".")
+	if !ok || n == "" {
+		return false
+	}
+	for _, r := range n {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// cut is the text between lo and hi. Rows of one paragraph (a wrapped
+// line) are joined with a space; paragraphs and list items with a line
+// break.
+func (s *selText) cut(lo, hi mark) string {
+	runs := s.md.runs()
+	lo, hi = clamp(lo, runs), clamp(hi, runs)
+	if !lo.before(hi) {
 		return ""
 	}
 	if s.source != nil {
@@ -336,6 +359,10 @@ func (s *selText) selected() string {
 			c1 = min(hi.col, c1)
 		}
 		piece := string(r.text[c0:c1])
+		if isBullet(r.text) && c1 == len(r.text) {
+			// Fyne draws a bullet as "•  ": one space after it is copied.
+			piece = strings.TrimRight(piece, " ") + " "
+		}
 		if i > lo.run {
 			prev := runs[i-1]
 			switch {
@@ -345,10 +372,10 @@ func (s *selText) selected() string {
 				}
 			case r.cell && prev.cell:
 				b.WriteString("\n") // the table's next row
-			default: // a new row: a wrapped line, or a new paragraph
+			default: // a new row: a wrapped line, a new paragraph or list item
 				gap := r.pos.Y - (prev.pos.Y + prev.size.Height)
 				switch {
-				case gap > 0.5 || r.cell != prev.cell:
+				case gap > 0.5 || r.cell != prev.cell || isBullet(r.text):
 					b.WriteString("\n")
 				case !strings.HasSuffix(b.String(), " ") && !strings.HasPrefix(piece, " "):
 					b.WriteString(" ")
@@ -420,9 +447,12 @@ func cutShown(src string, runs []textRun, lo, hi mark) ([2]int, bool) {
 
 // draw puts the highlight behind the selected characters.
 func (s *selText) draw() {
-	lo, hi := s.span()
+	lo, hi, ok := s.part()
+	if !ok && len(s.hl.Objects) == 0 {
+		return
+	}
 	s.hl.Objects = s.hl.Objects[:0]
-	if lo != hi {
+	if ok {
 		runs := s.md.runs()
 		fill := theme.Color(theme.ColorNameSelection)
 		for i := lo.run; i <= hi.run && i < len(runs); i++ {
@@ -447,9 +477,29 @@ func (s *selText) draw() {
 	s.hl.Refresh()
 }
 
-// selection is the window's one selection in the transcript.
+// spot is a place in the transcript: a row and a place in its block.
+type spot struct {
+	row int
+	m   mark
+}
+
+func (a spot) before(b spot) bool { return a.row < b.row || a.row == b.row && a.m.before(b.m) }
+
+// selection is the window's one selection in the transcript: from the
+// place a drag began (anchor) to where it is (focus), across any number
+// of blocks. It is kept by row number, not by widget: the list reuses
+// its row views as it scrolls, and each view draws its row's part.
 type selection struct {
-	cur *selText
+	anchor, focus spot
+	active        bool // anchor and focus are set (they may be equal)
+	dragging      bool
+	// shown are the selectable blocks on screen, in row order.
+	shown func() []*selText
+	// block is the selectable block of row i laid out off screen (to copy
+	// a row scrolled out of view), or nil if the row has none.
+	block func(i int) *selText
+	// message is the first and last row of the message row i is part of.
+	message func(i int) (int, int)
 	// unfocus takes the focus from the message box, so that Ctrl+C
 	// reaches the window's canvas.
 	unfocus func()
@@ -457,31 +507,128 @@ type selection struct {
 	clip func(string)
 }
 
-// take makes s the selected block, clearing the one before.
-func (h *selection) take(s *selText) {
-	if h.cur != nil && h.cur != s {
-		h.cur.clear()
+// span is the selection in order; ok is false when nothing is selected.
+func (h *selection) span() (lo, hi spot, ok bool) {
+	if !h.active || h.anchor == h.focus {
+		return spot{}, spot{}, false
 	}
-	h.cur = s
+	if h.focus.before(h.anchor) {
+		return h.focus, h.anchor, true
+	}
+	return h.anchor, h.focus, true
+}
+
+// press begins a selection at p (a press of the mouse).
+func (h *selection) press(p spot) {
+	h.anchor, h.focus, h.active, h.dragging = p, p, true, true
 	if h.unfocus != nil {
 		h.unfocus()
 	}
+	h.redraw()
 }
 
-// drop forgets s if it holds the selection (its view shows another row).
-func (h *selection) drop(s *selText) {
-	s.clear()
-	if h.cur == s {
-		h.cur = nil
+// set selects from a to b.
+func (h *selection) set(a, b spot) {
+	h.anchor, h.focus, h.active = a, b, true
+	if h.unfocus != nil {
+		h.unfocus()
+	}
+	h.redraw()
+}
+
+// dragTo moves the selection's end to the place at abs (absolute, in the
+// window): in the block under it; between blocks (a header, a tool card)
+// the start of the next; past the last block on screen, its end.
+func (h *selection) dragTo(abs fyne.Position) {
+	if !h.active || h.shown == nil {
+		return
+	}
+	blocks := h.shown()
+	if len(blocks) == 0 {
+		return
+	}
+	drv := fyne.CurrentApp().Driver()
+	to := spot{blocks[len(blocks)-1].row(), endMark}
+	for _, b := range blocks {
+		pos := drv.AbsolutePositionForObject(b)
+		if abs.Y >= pos.Y+b.Size().Height {
+			continue
+		}
+		if abs.Y < pos.Y {
+			to = spot{b.row(), mark{}}
+		} else {
+			to = spot{b.row(), b.hit(abs.Subtract(pos))}
+		}
+		break
+	}
+	if to != h.focus {
+		h.focus = to
+		h.redraw()
 	}
 }
 
-// text is what is selected, if anything.
+// selectMessage selects every block of the message row i is part of.
+func (h *selection) selectMessage(i int) {
+	if h.message == nil || i < 0 {
+		return
+	}
+	first, last := h.message(i)
+	h.set(spot{first, mark{}}, spot{last, endMark})
+}
+
+// clear forgets the selection (a click elsewhere).
+func (h *selection) clear() {
+	if !h.active {
+		return
+	}
+	h.active, h.dragging = false, false
+	h.redraw()
+}
+
+// redraw draws the selection on every block on screen.
+func (h *selection) redraw() {
+	if h.shown == nil {
+		return
+	}
+	for _, b := range h.shown() {
+		b.draw()
+	}
+}
+
+// text is what is selected, every block in order, a blank line between
+// blocks.
 func (h *selection) text() string {
-	if h.cur == nil {
+	lo, hi, ok := h.span()
+	if !ok {
 		return ""
 	}
-	return h.cur.selected()
+	onScreen := map[int]*selText{}
+	if h.shown != nil {
+		for _, b := range h.shown() {
+			onScreen[b.row()] = b
+		}
+	}
+	var parts []string
+	for i := lo.row; i <= hi.row; i++ {
+		from, to := mark{}, endMark
+		if i == lo.row {
+			from = lo.m
+		}
+		if i == hi.row {
+			to = hi.m
+		}
+		b := onScreen[i]
+		if b == nil && h.block != nil {
+			b = h.block(i)
+		}
+		if b == nil {
+			continue
+		}
+		if t := b.cut(from, to); t != "" {
+			parts = append(parts, t)
+		}
+	}
+	return strings.Join(parts, "\n\n")
 }
 
 // copy puts the selection on the clipboard; false if nothing is selected.

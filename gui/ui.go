@@ -199,6 +199,7 @@ func (u *UI) build() {
 	u.chat = newChatView(u)
 	u.input = newChatEntry(u.sendInput)
 	u.input.onLongPaste = func(text string) { u.comp.addText("Pasted text", text) }
+	u.input.onPress = func() { u.chat.sel.clear() }
 	u.send = widget.NewButtonWithIcon("Send", theme.MailSendIcon(), u.sendInput)
 	u.send.Importance = widget.HighImportance
 	u.stop = widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), func() { u.tell(&uiStop{}) })

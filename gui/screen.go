@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -155,6 +156,8 @@ func leaf(o fyne.CanvasObject) (kind, text string, extra func(*ScreenItem), ok b
 		return "check", x.Text, func(it *ScreenItem) { it.Checked = x.Checked }, true
 	case *widget.Select:
 		return "select", x.Selected, nil, true
+	case *widget.Slider:
+		return "slider", strconv.FormatFloat(x.Value, 'f', 2, 64), nil, true
 	case *widget.RadioGroup:
 		return "radio", x.Selected, nil, true
 	case *widget.Hyperlink:

@@ -138,7 +138,7 @@ func (u *UI) showSettings() {
 	)...)
 	look := widget.NewForm(
 		&widget.FormItem{Text: "Theme", Widget: f.theme},
-		&widget.FormItem{Text: "Text size", Widget: container.NewBorder(nil, nil, nil, f.textLabel, f.textSize)},
+		&widget.FormItem{Text: "Text size", Widget: container.NewBorder(nil, nil, nil, fixedWidth(f.textLabel, "150%"), f.textSize)},
 	)
 	general := container.NewVBox(
 		heading("Language model"), model, f.checked, f.keyStatus, container.NewHBox(f.keyFile),
@@ -315,7 +315,9 @@ func (u *UI) newSettingsForm(w fyne.Window) *settingsForm {
 	f.theme.Horizontal = true
 	f.theme.Required = true
 	f.textSize = widget.NewSlider(config.MinTextScale*100, config.MaxTextScale*100)
-	f.textSize.Step = 5
+	// No steps: the thumb follows the pointer; the size is applied,
+	// rounded to a percent, when the thumb is let go.
+	f.textSize.Step = 0
 	f.textLabel = widget.NewLabel("")
 	f.textSize.OnChanged = func(v float64) { f.textLabel.SetText(fmt.Sprintf("%.0f%%", v)) }
 	f.textSize.OnChangeEnded = func(float64) { applyLook(u.app, f.look()) }

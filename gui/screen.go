@@ -177,6 +177,12 @@ func leaf(o fyne.CanvasObject) (kind, text string, extra func(*ScreenItem), ok b
 		return "text", richString(x), nil, true
 	case *canvas.Text:
 		return "text", x.Text, nil, true
+	case *canvas.Image: // a picture laid out by itself (an image shown large)
+		state := "empty"
+		if x.Image != nil {
+			state = "bitmap"
+		}
+		return "picture", state, nil, true
 	}
 	return "", "", nil, false
 }

@@ -24,6 +24,11 @@ import (
 const (
 	maxImageSide   = 4096 // pixels, either way
 	imageMaxHeight = 320  // the most a card's image is high on screen
+	// imageMinSide is the side a small image is enlarged to on a card (at
+	// most imageMaxEnlarge times): server-everything's 20-pixel logo
+	// was a speck.
+	imageMinSide    = 160
+	imageMaxEnlarge = 8
 	// A decoded image is scaled down to fit this box (twice the shown
 	// size, for HiDPI screens) and the full decode dropped: a card keeps
 	// a bitmap of at most about 2.6 MB.
@@ -109,6 +114,11 @@ func sniff(data []byte) (string, error) {
 // decodeToolImage checks an image (checkToolImage), decodes it and scales
 // it down to fit bitmapMaxW×bitmapMaxH.
 func decodeToolImage(mime string, data []byte) (image.Image, error) {
+	return decodeToolImageIn(mime, data, bitmapMaxW, bitmapMaxH)
+}
+
+// decodeToolImageIn decodes an image and scales it down to fit maxW×maxH.
+func decodeToolImageIn(mime string, data []byte, maxW, maxH int) (image.Image, error) {
 	w, h, format, err := checkToolImage(mime, data)
 	if err != nil {
 		return nil, err
@@ -136,7 +146,7 @@ func decodeToolImage(mime string, data []byte) (image.Image, error) {
 	if b := img.Bounds(); b.Dx() != w || b.Dy() != h {
 		return nil, fmt.Errorf("could not be decoded: %d×%d, not the %d×%d its header says", b.Dx(), b.Dy(), w, h)
 	}
-	return shrink(img, bitmapMaxW, bitmapMaxH), nil
+	return shrink(img, maxW, maxH), nil
 }
 
 // shrink scales img down to fit w×h, keeping its aspect; a smaller image

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	lru "github.com/hashicorp/golang-lru/v2"
@@ -51,6 +52,7 @@ type mediaView struct {
 
 func newMediaView(t *toolView) *mediaView {
 	m := &mediaView{t: t, pic: newCardImage(), links: container.NewVBox()}
+	m.pic.onTap = m.enlarge
 	m.prev = widget.NewButtonWithIcon("", theme.NavigateBackIcon(), func() { m.turn(-1) })
 	m.next = widget.NewButtonWithIcon("", theme.NavigateNextIcon(), func() { m.turn(1) })
 	m.prev.Importance, m.next.Importance = widget.LowImportance, widget.LowImportance
@@ -312,15 +314,30 @@ func (m *mediaView) withAttach(l tools.Link, b *widget.Button) fyne.CanvasObject
 }
 
 // cardImage shows an image scaled to fit its width and at most
-// imageMaxHeight high, its aspect kept, never enlarged: its height follows
-// its width, like wrapped text. Its size comes from the image's header, so
-// measuring a row needs no decoding.
+// imageMaxHeight high, its aspect kept; a small one is enlarged to
+// imageMinSide. Its height follows its width, like wrapped text. Its size
+// comes from the image's header, so measuring a row needs no decoding. A
+// click on it (onTap) shows it larger.
 type cardImage struct {
 	widget.BaseWidget
-	w, h float32
-	pic  *canvas.Image
-	bg   *canvas.Rectangle
+	w, h  float32
+	pic   *canvas.Image
+	bg    *canvas.Rectangle
+	onTap func()
 }
+
+var (
+	_ fyne.Tappable      = (*cardImage)(nil)
+	_ desktop.Cursorable = (*cardImage)(nil)
+)
+
+func (c *cardImage) Tapped(*fyne.PointEvent) {
+	if c.onTap != nil {
+		c.onTap()
+	}
+}
+
+func (c *cardImage) Cursor() desktop.Cursor { return desktop.PointerCursor }
 
 func newCardImage() *cardImage {
 	c := &cardImage{pic: canvas.NewImageFromImage(nil), bg: canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))}
@@ -351,7 +368,10 @@ func (c *cardImage) fit(width float32) fyne.Size {
 		return fyne.Size{}
 	}
 	s := float32(1)
-	if width > 0 && c.w > width {
+	if side := max(c.w, c.h); side < imageMinSide {
+		s = min(imageMinSide/side, imageMaxEnlarge)
+	}
+	if width > 0 && c.w*s > width {
 		s = width / c.w
 	}
 	if c.h*s > imageMaxHeight {

@@ -103,6 +103,7 @@ type UI struct {
 	foreground bool
 	notes      *notes          // desktop notifications
 	notice     *notice         // the notices shown
+	image      *imageViewer    // a tool's image shown large (imageview.go)
 	mainArea   *fyne.Container // the chat, or a panel in its place
 	chatArea   fyne.CanvasObject
 	panel      *panel // the panel shown, if one is

@@ -35,6 +35,7 @@ type chatView struct {
 	est      estimator
 	icons    rowIcons
 	sel      selection         // the selected text, across blocks
+	find     *finder           // the find bar (find.go)
 	running  bool              // an answer is being written: no message controls
 	follow   bool              // keep the end in view as rows arrive
 	settling bool              // a second scroll to the end is due
@@ -66,6 +67,8 @@ func newChatView(u *UI) *chatView {
 	}
 	cv.sel.clip = func(s string) { u.app.Clipboard().SetContent(s) }
 	cv.sel.shown, cv.sel.block, cv.sel.message = cv.shownBlocks, cv.offscreenBlock, cv.messageRows
+	cv.find = newFinder(cv)
+	cv.sel.found = func(s *selText) { s.drawFound(cv.find) }
 	cv.measure = newRowView(cv)
 	cv.list = cv.newList()
 	hint, obj := subtle("Ask anything. The model can use the tools of your MCP servers; " +
@@ -86,6 +89,7 @@ type transcriptList struct {
 	// has none, and Fyne's ScrollToBottom would dereference it.
 	drawn bool
 	toEnd bool // scroll to the end once drawn and laid out
+	toRow int  // scroll to row toRow-1 once drawn and laid out (0: none)
 }
 
 func (cv *chatView) newList() *transcriptList {
@@ -128,6 +132,22 @@ func (l *transcriptList) Resize(s fyne.Size) {
 		l.toEnd = false
 		l.List.ScrollToBottom()
 	}
+	if l.toRow > 0 && l.drawn && s.Height > 0 {
+		id := l.toRow - 1
+		l.toRow = 0
+		l.List.ScrollTo(id)
+	}
+}
+
+// ScrollTo brings row id into view; a list not yet drawn (or laid out)
+// scrolls when it is.
+func (l *transcriptList) ScrollTo(id widget.ListItemID) {
+	if !l.drawn || l.Size().Height <= 0 {
+		l.toEnd, l.toRow = false, id+1
+		return
+	}
+	l.toEnd, l.toRow = false, 0
+	l.List.ScrollTo(id)
 }
 
 // ScrollToBottom keeps the end in view; a list not yet drawn (or laid
@@ -166,6 +186,7 @@ func (cv *chatView) reset(rows []transcript.Row) {
 	cv.replaceList()
 	cv.follow = true
 	cv.list.ScrollToBottom()
+	cv.find.refresh()
 }
 
 // estimateAll guesses every row's height from its text.
@@ -238,6 +259,7 @@ func (cv *chatView) update(n int, changed map[int]transcript.Row) {
 	if len(changed) == 0 {
 		cv.list.Refresh()
 	}
+	cv.find.refresh()
 	if follow || cv.follow {
 		cv.follow = false
 		cv.toBottom()

@@ -69,6 +69,7 @@ type entryOf interface{ entryWidget() *widget.Entry }
 func (e *chatEntry) entryWidget() *widget.Entry   { return &e.Entry }
 func (e *escEntry) entryWidget() *widget.Entry    { return &e.Entry }
 func (e *elicitEntry) entryWidget() *widget.Entry { return &e.Entry }
+func (e *findEntry) entryWidget() *widget.Entry   { return &e.Entry }
 
 func (r *rowView) screenChildren() []fyne.CanvasObject    { return []fyne.CanvasObject{r.box} }
 func (r *sessionRow) screenChildren() []fyne.CanvasObject { return []fyne.CanvasObject{r.box} }
@@ -250,6 +251,15 @@ func (w *screenWalker) walkAt(o fyne.CanvasObject, clip rect, depth int) {
 		// The selection's highlight, with the text it lies behind.
 		if lo, hi, ok := x.part(); ok && len(x.hl.Objects) > 0 {
 			w.add(o, "highlight", x.cut(lo, hi), clip, nil)
+		}
+		// The find bar's marks: how many, and "current" if the current
+		// match is among them.
+		if x.found > 0 {
+			text := fmt.Sprint(x.found)
+			if x.foundCur {
+				text += " current"
+			}
+			w.add(o, "found", text, clip, nil)
 		}
 	case *cardImage:
 		state := "empty"

@@ -175,6 +175,10 @@ type selText struct {
 	// person's own message): what is copied is cut from it, so that line
 	// breaks and blank lines are exactly the source's.
 	source func() string
+	// found is how many of the find bar's matches it marks, foundCur
+	// whether the current one is among them (find.go).
+	found    int
+	foundCur bool
 }
 
 func newSelText(host *selection, md *mdText, row func() int) *selText {
@@ -448,9 +452,6 @@ func cutShown(src string, runs []textRun, lo, hi mark) ([2]int, bool) {
 // draw puts the highlight behind the selected characters.
 func (s *selText) draw() {
 	lo, hi, ok := s.part()
-	if !ok && len(s.hl.Objects) == 0 {
-		return
-	}
 	s.hl.Objects = s.hl.Objects[:0]
 	if ok {
 		runs := s.md.runs()
@@ -473,6 +474,9 @@ func (s *selText) draw() {
 			rect.Resize(fyne.NewSize(x1-x0, r.size.Height))
 			s.hl.Objects = append(s.hl.Objects, rect)
 		}
+	}
+	if s.host.found != nil {
+		s.host.found(s) // the find bar's marks (find.go)
 	}
 	s.hl.Refresh()
 }
@@ -505,6 +509,8 @@ type selection struct {
 	unfocus func()
 	// clip sets the clipboard.
 	clip func(string)
+	// found, if set, marks what the find bar found in a block.
+	found func(*selText)
 }
 
 // span is the selection in order; ok is false when nothing is selected.

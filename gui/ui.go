@@ -219,7 +219,7 @@ func (u *UI) build() {
 	u.setup = newSetupPanel(u)
 	u.body = container.NewStack(u.chat.list, u.chat.empty)
 	u.chatArea = container.NewBorder(
-		container.NewVBox(container.NewPadded(u.title), widget.NewSeparator()),
+		container.NewVBox(container.NewPadded(u.title), widget.NewSeparator(), u.chat.find.bar),
 		container.NewVBox(widget.NewSeparator(), container.NewPadded(inputRow), statusObj),
 		nil, nil,
 		u.body,
@@ -239,6 +239,7 @@ func (u *UI) build() {
 		fyne.KeyComma: u.showSettings,
 		fyne.KeyK:     u.showQuick,
 		fyne.KeyQ:     u.app.Quit,
+		fyne.KeyF:     func() { u.toChat(); u.chat.find.open("") },
 	}
 	u.input.onEscape = func() {
 		if u.running {

@@ -1,0 +1,303 @@
+package gui
+
+import (
+	"fmt"
+	"image/color"
+	"strings"
+	"unicode"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"deckhand/transcript"
+)
+
+// Find in a chat: Ctrl+F opens a bar over the transcript; what is typed is
+// looked for (ignoring case) in the chat's text and code blocks, every
+// match on screen is marked and the current one more strongly; Enter goes
+// to the next, Shift+Enter to the previous, and the bar says "N of M";
+// Escape closes it. Matches are counted in each block's text and marked
+// where the block drew them (a match split between two styles, as a word
+// half in bold, is counted but not marked).
+
+// finder is the chat's find bar and its state.
+type finder struct {
+	cv    *chatView
+	bar   *fyne.Container
+	entry *findEntry
+	count *widget.Label
+	query []rune    // folded; nil when the bar is closed or empty
+	hits  []findHit // every match, in order
+	cur   int       // the current match, an index in hits
+}
+
+// findHit is a match: the row, and which of the row's matches it is.
+type findHit struct{ row, nth int }
+
+func newFinder(cv *chatView) *finder {
+	f := &finder{cv: cv}
+	f.entry = newFindEntry(f)
+	f.entry.SetPlaceHolder("Find in this chat")
+	f.count = widget.NewLabel("")
+	prev := widget.NewButtonWithIcon("", theme.MoveUpIcon(), func() { f.step(-1) })
+	next := widget.NewButtonWithIcon("", theme.MoveDownIcon(), func() { f.step(1) })
+	closeB := widget.NewButtonWithIcon("", theme.CancelIcon(), f.close)
+	for _, b := range []*widget.Button{prev, next, closeB} {
+		b.Importance = widget.LowImportance
+	}
+	f.bar = container.NewPadded(container.NewBorder(nil, nil, widget.NewIcon(theme.SearchIcon()),
+		container.NewHBox(fixedWidth(f.count, "888 of 888"), prev, next, closeB), f.entry))
+	f.bar.Hide()
+	return f
+}
+
+// open shows the bar with the keyboard in it, looking for query when one
+// is given (a search's words), else for what it held.
+func (f *finder) open(query string) {
+	w := f.cv.ui.win
+	setVisible(f.bar, true)
+	if query != "" {
+		f.entry.SetText(query) // OnChanged looks for it
+	} else {
+		f.search(f.entry.Text)
+	}
+	if query != "" && len(f.hits) == 0 {
+		// A search's words need not stand together: look for the first
+		// found alone.
+		for _, word := range strings.Fields(query) {
+			if f.entry.SetText(word); len(f.hits) > 0 {
+				break
+			}
+		}
+	}
+	w.Canvas().Focus(f.entry)
+	f.entry.TypedShortcut(&fyne.ShortcutSelectAll{}) // to type over
+}
+
+// refresh counts the matches again after the rows changed (an answer
+// streams, another chat shows), keeping the current one if it is still
+// there, without moving the view.
+func (f *finder) refresh() {
+	if f.query == nil {
+		return
+	}
+	f.recount()
+	switch {
+	case len(f.hits) == 0:
+		setText(f.count, "No matches")
+	default:
+		f.cur = min(f.cur, len(f.hits)-1)
+		setText(f.count, fmt.Sprintf("%d of %d", f.cur+1, len(f.hits)))
+	}
+}
+
+// close hides the bar and its marks, and gives the message box the keys.
+func (f *finder) close() {
+	if !f.bar.Visible() {
+		return
+	}
+	f.bar.Hide()
+	f.query, f.hits = nil, nil
+	setText(f.count, "")
+	f.cv.sel.redraw()
+	f.cv.ui.win.Canvas().Focus(f.cv.ui.input)
+}
+
+// search looks for text in the chat, and goes to the first match at or
+// after the one that was current.
+func (f *finder) search(text string) {
+	f.query = foldRunes(strings.TrimSpace(text))
+	if len(f.query) == 0 {
+		f.query = nil
+	}
+	f.recount()
+	f.cur = 0
+	f.show()
+}
+
+// recount finds every match in the chat's rows again.
+func (f *finder) recount() {
+	f.hits = f.hits[:0]
+	if f.query == nil {
+		return
+	}
+	for i, r := range f.cv.rows {
+		if r.Kind != transcript.Text && r.Kind != transcript.Code {
+			continue
+		}
+		for n := range len(findAll(foldRunes(r.Text), f.query)) {
+			f.hits = append(f.hits, findHit{i, n})
+		}
+	}
+}
+
+// step goes to the next match (by 1) or the previous (by -1), round.
+func (f *finder) step(by int) {
+	if len(f.hits) == 0 {
+		return
+	}
+	f.cur = (f.cur + by + len(f.hits)) % len(f.hits)
+	f.show()
+}
+
+// show says "N of M", scrolls the current match into view and marks the
+// matches on screen.
+func (f *finder) show() {
+	switch {
+	case f.query == nil:
+		setText(f.count, "")
+	case len(f.hits) == 0:
+		setText(f.count, "No matches")
+	default:
+		f.cur = min(f.cur, len(f.hits)-1)
+		setText(f.count, fmt.Sprintf("%d of %d", f.cur+1, len(f.hits)))
+		f.cv.follow = false
+		f.cv.list.ScrollTo(f.hits[f.cur].row)
+	}
+	f.cv.sel.redraw()
+}
+
+// current is the current match's row and number in it (-1: none).
+func (f *finder) current() findHit {
+	if f.query == nil || len(f.hits) == 0 {
+		return findHit{-1, -1}
+	}
+	return f.hits[f.cur]
+}
+
+// foldRunes is s in lower case, rune by rune (so that a place in it is a
+// place in s).
+func foldRunes(s string) []rune {
+	r := []rune(s)
+	for i, c := range r {
+		r[i] = unicode.ToLower(c)
+	}
+	return r
+}
+
+// findAll is where q starts in s, not overlapping.
+func findAll(s, q []rune) []int {
+	var out []int
+	if len(q) == 0 {
+		return nil
+	}
+	for i := 0; i+len(q) <= len(s); {
+		if runesAt(s, i, q) {
+			out = append(out, i)
+			i += len(q)
+			continue
+		}
+		i++
+	}
+	return out
+}
+
+func runesAt(s []rune, i int, q []rune) bool {
+	for j, c := range q {
+		if s[i+j] != c {
+			return false
+		}
+	}
+	return true
+}
+
+// Colours of the marks: every match, and the current one.
+var (
+	findMark    = color.NRGBA{R: 0xff, G: 0xc1, B: 0x07, A: 0x60}
+	findCurrent = color.NRGBA{R: 0xff, G: 0x8f, B: 0x00, A: 0xc0}
+)
+
+// drawFound marks the matches s drew, the current one (nth of its row)
+// more strongly.
+func (s *selText) drawFound(f *finder) {
+	s.found, s.foundCur = 0, false
+	if f == nil || f.query == nil || len(f.hits) == 0 {
+		return
+	}
+	row := s.row()
+	cur := f.current()
+	n := 0
+	for _, r := range s.md.runs() {
+		for _, at := range findAll(foldRunes(string(r.text)), f.query) {
+			fill := findMark
+			if cur.row == row && cur.nth == n {
+				fill, s.foundCur = findCurrent, true
+			}
+			n++
+			s.found++
+			x0, x1 := r.width(at), r.width(at+len(f.query))
+			rect := canvas.NewRectangle(fill)
+			rect.Move(r.pos.AddXY(x0, 0))
+			rect.Resize(fyne.NewSize(x1-x0, r.size.Height))
+			s.hl.Objects = append(s.hl.Objects, rect)
+		}
+	}
+}
+
+// findEntry is the find bar's box: Enter is the next match, Shift+Enter
+// the previous, Escape closes the bar.
+type findEntry struct {
+	widget.Entry
+	f     *finder
+	shift bool
+}
+
+var _ desktop.Keyable = (*findEntry)(nil)
+
+func newFindEntry(f *finder) *findEntry {
+	e := &findEntry{f: f}
+	e.OnChanged = f.search
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+func (e *findEntry) KeyDown(k *fyne.KeyEvent) {
+	if k.Name == desktop.KeyShiftLeft || k.Name == desktop.KeyShiftRight {
+		e.shift = true
+	}
+	e.Entry.KeyDown(k)
+}
+
+func (e *findEntry) KeyUp(k *fyne.KeyEvent) {
+	if k.Name == desktop.KeyShiftLeft || k.Name == desktop.KeyShiftRight {
+		e.shift = false
+	}
+	e.Entry.KeyUp(k)
+}
+
+func (e *findEntry) FocusLost() {
+	e.shift = false
+	e.Entry.FocusLost()
+}
+
+func (e *findEntry) TypedKey(k *fyne.KeyEvent) {
+	switch k.Name {
+	case fyne.KeyReturn, fyne.KeyEnter:
+		if e.shift {
+			e.f.step(-1)
+		} else {
+			e.f.step(1)
+		}
+		return
+	case fyne.KeyEscape:
+		e.f.close()
+		return
+	}
+	e.Entry.TypedKey(k)
+}
+
+// TypedShortcut: Ctrl+F again selects what the box holds; the window's
+// other shortcuts work in it as in the message box.
+func (e *findEntry) TypedShortcut(s fyne.Shortcut) {
+	if cs, ok := s.(*desktop.CustomShortcut); ok && cs.Modifier == fyne.KeyModifierShortcutDefault {
+		if f := e.f.cv.ui.input.shortcuts[cs.KeyName]; f != nil {
+			f()
+			return
+		}
+	}
+	e.Entry.TypedShortcut(s)
+}

@@ -97,6 +97,14 @@ func (f *finder) refresh() {
 
 // close hides the bar and its marks, and gives the message box the keys.
 func (f *finder) close() {
+	if f.bar.Visible() {
+		f.hide()
+		f.cv.ui.win.Canvas().Focus(f.cv.ui.input)
+	}
+}
+
+// hide hides the bar and its marks.
+func (f *finder) hide() {
 	if !f.bar.Visible() {
 		return
 	}
@@ -104,7 +112,6 @@ func (f *finder) close() {
 	f.query, f.hits = nil, nil
 	setText(f.count, "")
 	f.cv.sel.redraw()
-	f.cv.ui.win.Canvas().Focus(f.cv.ui.input)
 }
 
 // search looks for text in the chat, and goes to the first match at or

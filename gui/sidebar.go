@@ -24,6 +24,10 @@ type sessionItem struct {
 	usage     store.Usage
 	run       string // its last run's status (store.RunRunning, …), "" if none
 	current   bool
+	// match is where a search found its words (a snippet to show), and
+	// query the search, to find in the chat when it opens.
+	match store.Match
+	query string
 }
 
 func (s sessionItem) subtitle(now time.Time) string {
@@ -124,6 +128,9 @@ func (b *bridge) sidebar() []sessionItem {
 			continue
 		}
 		item := sessionItem{id: s.ID, title: oneLine(s.Title), when: s.Updated, usage: s.Usage, run: s.LastRun}
+		if st.query != "" {
+			item.match, item.query = s.Match, st.query
+		}
 		if cs != nil {
 			item.usage = cs.usage
 			if cs.lastRun != "" {
@@ -185,8 +192,9 @@ func (u *UI) newSidebar() fyne.CanvasObject {
 			return
 		}
 		u.toChat()
-		if id := u.sessions[i].id; id != u.conv {
-			u.tell(&uiOpenSession{id: id})
+		if it := u.sessions[i]; it.id != u.conv {
+			u.findOnOpen = it.query
+			u.tell(&uiOpenSession{id: it.id})
 		}
 	}
 	u.noSessions = container.NewVBox(side.hintObj)
@@ -207,6 +215,9 @@ type tightVBox struct{}
 func (tightVBox) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	y := float32(0)
 	for _, o := range objs {
+		if !o.Visible() {
+			continue
+		}
 		h := o.MinSize().Height
 		o.Move(fyne.NewPos(0, y))
 		o.Resize(fyne.NewSize(size.Width, h))
@@ -217,6 +228,9 @@ func (tightVBox) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 func (tightVBox) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	var s fyne.Size
 	for _, o := range objs {
+		if !o.Visible() {
+			continue
+		}
 		m := o.MinSize()
 		s.Width = max(s.Width, m.Width)
 		s.Height += m.Height - theme.Padding()

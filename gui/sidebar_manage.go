@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"deckhand/store"
@@ -37,6 +38,8 @@ type sidebarSide struct {
 	hint    *widget.Label // what the empty list says
 	hintObj fyne.CanvasObject
 	timer   *time.Timer // the search waiting for typing to pause
+	measure *sessionRow // measures a row with and without a snippet
+	sized   bool        // rows were given heights of their own
 
 	menuItems *fyne.Menu            // its items
 	menu      *widget.PopUpMenu     // the row menu shown, for tests
@@ -101,8 +104,12 @@ func (s *sidebarSide) open(i widget.ListItemID) {
 		return
 	}
 	u.toChat()
-	if id := u.sessions[i].id; id != u.conv {
-		u.tell(&uiOpenSession{id: id})
+	if it := u.sessions[i]; it.id != u.conv {
+		// A search's match: the chat opens at it, in the find bar.
+		u.findOnOpen = it.query
+		u.tell(&uiOpenSession{id: it.id})
+	} else if it.query != "" {
+		u.chat.find.open(it.query)
 	}
 	u.selecting = true
 	u.sessionList.Select(i)
@@ -204,8 +211,10 @@ type sessionRow struct {
 	side  *sidebarSide
 	item  sessionItem
 	title *widget.Label
-	sub   *widget.Label
-	box   *fyne.Container
+	// snip is a search's snippet of the session, its words marked.
+	snip *widget.RichText
+	sub  *widget.Label
+	box  *fyne.Container
 }
 
 var _ fyne.SecondaryTappable = (*sessionRow)(nil)
@@ -218,7 +227,10 @@ func newSessionRow(side *sidebarSide) *sessionRow {
 	var subObj fyne.CanvasObject
 	r.sub, subObj = caption("2 h ago · 1.2k tokens")
 	r.sub.Truncation = fyne.TextTruncateEllipsis
-	r.box = container.New(&tightVBox{}, r.title, subObj)
+	r.snip = widget.NewRichText()
+	r.snip.Truncation = fyne.TextTruncateEllipsis
+	r.snip.Hide()
+	r.box = container.New(&tightVBox{}, r.title, r.snip, subObj)
 	r.ExtendBaseWidget(r)
 	return r
 }
@@ -227,6 +239,64 @@ func (r *sessionRow) set(item sessionItem) {
 	r.item = item
 	r.title.SetText(item.title)
 	r.sub.SetText(item.subtitle(time.Now()))
+	if m := item.match; m.Snippet != "" {
+		r.snip.Segments = snippetSegments(m)
+		r.snip.Refresh()
+		setVisible(r.snip, true)
+	} else {
+		setVisible(r.snip, false)
+	}
+}
+
+// setHeights gives the rows showing a snippet their height (a list's rows
+// are otherwise all the height of its first).
+func (s *sidebarSide) setHeights(items []sessionItem) {
+	any := false
+	for _, it := range items {
+		any = any || it.match.Snippet != ""
+	}
+	if !any && !s.sized {
+		return // every row the height of the first: nothing to set
+	}
+	s.sized = any
+	if s.measure == nil {
+		s.measure = newSessionRow(s)
+	}
+	m := s.measure
+	m.set(sessionItem{title: "x"})
+	plain := m.MinSize().Height
+	m.set(sessionItem{title: "x", match: store.Match{Snippet: "x"}})
+	tall := m.MinSize().Height
+	for i, it := range items {
+		h := plain
+		if it.match.Snippet != "" {
+			h = tall
+		}
+		s.list.SetItemHeight(i, h)
+	}
+}
+
+// snippetSegments shows a search's snippet, its words marked (bold, in
+// the primary colour).
+func snippetSegments(m store.Match) []widget.RichTextSegment {
+	plain := widget.RichTextStyle{Inline: true, SizeName: theme.SizeNameCaptionText, ColorName: theme.ColorNamePlaceHolder}
+	marked := widget.RichTextStyle{Inline: true, SizeName: theme.SizeNameCaptionText, ColorName: theme.ColorNamePrimary, TextStyle: fyne.TextStyle{Bold: true}}
+	var segs []widget.RichTextSegment
+	at := 0
+	for _, mk := range m.Marks {
+		if mk[0] < at || mk[1] > len(m.Snippet) || mk[0] > mk[1] {
+			continue
+		}
+		if mk[0] > at {
+			segs = append(segs, &widget.TextSegment{Text: m.Snippet[at:mk[0]], Style: plain})
+		}
+		segs = append(segs, &widget.TextSegment{Text: m.Snippet[mk[0]:mk[1]], Style: marked})
+		at = mk[1]
+	}
+	if at < len(m.Snippet) {
+		segs = append(segs, &widget.TextSegment{Text: m.Snippet[at:], Style: plain})
+	}
+	return segs
 }
 
 func (r *sessionRow) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(r.box) }

@@ -104,6 +104,7 @@ type UI struct {
 	notes      *notes          // desktop notifications
 	notice     *notice         // the notices shown
 	image      *imageViewer    // a tool's image shown large (imageview.go)
+	findOnOpen string          // a search's words, to find in the session being opened
 	mainArea   *fyne.Container // the chat, or a panel in its place
 	chatArea   fyne.CanvasObject
 	panel      *panel // the panel shown, if one is
@@ -340,6 +341,16 @@ func (u *UI) apply(up *update) {
 			if switched && (u.quick == nil || !u.quick.visible) && u.win.Canvas().Focused() != fyne.Focusable(u.side.list) {
 				u.input.focus(u.win)
 			}
+			if switched {
+				// Opened from a search: at its match, in the find bar;
+				// any other chat opens without the last one's find.
+				if q := u.findOnOpen; q != "" {
+					u.findOnOpen = ""
+					u.chat.find.open(q)
+				} else {
+					u.chat.find.hide()
+				}
+			}
 		} else {
 			u.chat.update(up.n, up.changed)
 		}
@@ -381,6 +392,7 @@ func (u *UI) apply(up *update) {
 		}
 		u.title.SetText(up.title)
 		u.selecting = false
+		u.side.setHeights(u.sessions)
 		u.sessionList.Refresh()
 		setVisible(u.noSessions, len(u.sessions) == 0)
 	}

@@ -209,5 +209,10 @@ func (db *DB) SearchSessions(ctx context.Context, query string, limit int) ([]Se
 	if err != nil {
 		return nil, fmt.Errorf("searching the sessions: %w", err)
 	}
+	for i := range out {
+		if out[i].Match, err = db.searchMatch(ctx, out[i].ID, words); err != nil {
+			return nil, fmt.Errorf("searching the sessions: %w", err)
+		}
+	}
 	return out, nil
 }

@@ -197,6 +197,11 @@ func TestSearchSessions(t *testing.T) {
 			t.Errorf("SearchSessions(%.40q) = %v, want %v", c.query, ids(got), c.want)
 		}
 	}
+	// Each session found says where: the message holding the most words.
+	if got, _ := db.SearchSessions(ctx, "alps zürich train", 0); len(got) != 1 || got[0].Match.Snippet != "Take the TRAIN over the Alps." ||
+		len(got[0].Match.Marks) != 2 {
+		t.Errorf("SearchSessions(alps zürich train) = %+v, want s1 with the answer's snippet, two words marked", got)
+	}
 	if got, _ := db.SearchSessions(ctx, "e", 1); !slices.Equal(ids(got), []string{"s2"}) {
 		t.Errorf("limit 1 = %v", ids(got))
 	}

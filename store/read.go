@@ -26,6 +26,8 @@ type Session struct {
 	// none): RunRunning only while the process running it is alive, read as
 	// RunInterrupted once that process is gone.
 	LastRun string
+	// Match is where SearchSessions found its words in the messages.
+	Match Match
 }
 
 const sessionCols = `session_id, coalesce(title, ''), coalesce(model, ''), created_at, updated_at, runs, input_tokens, output_tokens, cost_usd, estimated,

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"deckhand/gui"
+	"deckhand/testutil"
+)
+
+// The sidebar's search shows under each chat found a snippet of the
+// message that matched, and opening it shows the chat at the match (the
+// find bar holding the word), not at its end.
+func TestWindowSearchSnippetOpensAtMatch(t *testing.T) {
+	if !hasProgram("xdotool") {
+		t.Skip("no xdotool")
+	}
+	var paras []string
+	for i := range 40 {
+		p := fmt.Sprintf("Paragraph %d is about nothing much, said plainly.", i)
+		if i == 3 {
+			p = "Paragraph 3 mentions the zebra once, in passing."
+		}
+		paras = append(paras, p)
+	}
+	model := testutil.NewModelServer(t,
+		testutil.ModelResponse{Body: testutil.TextChunks(strings.Join(paras, "\n\n"))},
+		testutil.ModelResponse{Body: testutil.TextChunks("Hi there.")},
+	)
+	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n", model.URL)
+	w := startRealWindow(t, cfg, nil)
+	box, _ := findEntry(w.screen(), "Message Deckhand")
+	w.click(box)
+	w.typeText("tell me a long story")
+	w.key("Return")
+	w.waitScreen("the long answer", func(s gui.Screen) bool { return shows(s, "Paragraph 39") })
+	w.key("ctrl+n")
+	w.waitScreen("a new chat", func(s gui.Screen) bool { return !shows(s, "Paragraph 39") })
+	w.typeText("hello")
+	w.key("Return")
+	w.waitScreen("the second answer", func(s gui.Screen) bool { return shows(s, "Hi there.") })
+
+	search, _ := findEntry(w.screen(), "Search")
+	w.click(search)
+	w.typeText("zebra")
+	s := w.waitScreen("the match's snippet under its chat", func(s gui.Screen) bool {
+		_, row := find(s, "row", "tell me a long story")
+		return row && shows(s, "Paragraph 3 mentions the zebra once")
+	})
+	w.keep("search-snippet.png")
+	row, _ := find(s, "row", "tell me a long story")
+	w.click(row)
+	w.waitScreen("the chat open at the match, found", func(s gui.Screen) bool {
+		_, cur := find(s, "found", "current")
+		return shows(s, "Paragraph 3 mentions the zebra") && !shows(s, "Paragraph 39") && shows(s, "1 of 1") && cur
+	})
+	w.keep("search-opened-at-match.png")
+}

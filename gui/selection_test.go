@@ -1,6 +1,7 @@
 package gui
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 
 	"deckhand/testutil"
+	"deckhand/transcript"
 )
 
 // selTextWith is the selectable text on screen whose block holds s.
@@ -127,5 +129,65 @@ func TestHighlightKeepsText(t *testing.T) {
 		if want := strings.ReplaceAll(tc.code, "\t", "    "); b.String() != want {
 			t.Errorf("%s: %q, want %q", tc.lang, b.String(), want)
 		}
+	}
+}
+
+// A drag that starts in a paragraph and goes on into a list and a code
+// block below selects the three blocks; Ctrl+C copies them in order, a
+// blank line between blocks, a line break between list items.
+func TestSelectAcrossBlocks(t *testing.T) {
+	h := newHarness(t, harnessOptions{responses: []testutil.ModelResponse{{Body: testutil.TextChunks(
+		"An opening paragraph.\n\n- first item\n- second item\n\n```sh\necho one\necho two\n```\n")}}})
+	h.say("hello")
+	h.until("the answer", func() bool { return h.selTextWith("opening") != nil && h.selTextWith("echo two") != nil })
+	drv := fyne.CurrentApp().Driver()
+	para, code := h.selTextWith("opening"), h.selTextWith("echo two")
+	from, _ := pointAt(t, para, "An")
+	to, _ := pointAt(t, code, " two") // after "echo"
+	abs := drv.AbsolutePositionForObject(para)
+	para.MouseDown(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: from.Subtract(abs)}, Button: desktop.MouseButtonPrimary})
+	para.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: to.Subtract(abs), AbsolutePosition: to}})
+	para.DragEnd()
+	want := "An opening paragraph.\n\n• first item\n• second item\n\necho one\necho"
+	if got := h.ui.chat.sel.text(); got != want {
+		t.Errorf("selected %q, want %q", got, want)
+	}
+	for _, s := range []string{"opening", "second item", "echo"} {
+		if len(h.selTextWith(s).hl.Objects) == 0 {
+			t.Errorf("the block holding %q is not highlighted", s)
+		}
+	}
+	// A press on a header clears it, in every block.
+	for _, r := range h.visibleRows() {
+		if r.row.Kind == transcript.Header {
+			r.MouseDown(&desktop.MouseEvent{Button: desktop.MouseButtonPrimary})
+			break
+		}
+	}
+	if got := h.ui.chat.sel.text(); got != "" {
+		t.Errorf("after a press elsewhere, %q is still selected", got)
+	}
+	if len(para.hl.Objects) != 0 || len(code.hl.Objects) != 0 {
+		t.Errorf("after a press elsewhere, a highlight stays")
+	}
+}
+
+// Select all copies the whole message, also the blocks scrolled out of
+// view.
+func TestSelectAllOfALongMessage(t *testing.T) {
+	var paras []string
+	for i := range 60 {
+		paras = append(paras, fmt.Sprintf("Paragraph number %d.", i))
+	}
+	h := newHarness(t, harnessOptions{responses: []testutil.ModelResponse{{Body: testutil.TextChunks(strings.Join(paras, "\n\n"))}}})
+	h.say("hello")
+	h.until("the answer's end", func() bool { return h.selTextWith("number 59.") != nil })
+	if h.selTextWith("number 0.") != nil {
+		t.Fatalf("the first paragraph is on screen: the test proves nothing")
+	}
+	last := h.selTextWith("number 59.")
+	h.ui.chat.sel.selectMessage(last.row())
+	if got, want := h.ui.chat.sel.text(), strings.Join(paras, "\n\n"); got != want {
+		t.Errorf("Select all copied %d bytes, want %d:\n%.200q", len(got), len(want), got)
 	}
 }

@@ -69,6 +69,7 @@ func newChatView(u *UI) *chatView {
 	cv.sel.shown, cv.sel.block, cv.sel.message = cv.shownBlocks, cv.offscreenBlock, cv.messageRows
 	cv.find = newFinder(cv)
 	cv.sel.found = func(s *selText) { s.drawFound(cv.find) }
+	cv.sel.edge = cv.dragScroll
 	cv.measure = newRowView(cv)
 	cv.list = cv.newList()
 	hint, obj := subtle("Ask anything. The model can use the tools of your MCP servers; " +
@@ -426,6 +427,25 @@ func (cv *chatView) setRunning(running bool) {
 			relayout(v.box)
 		}
 	}
+}
+
+// dragScroll scrolls the transcript as far as a selecting drag went past
+// its top or bottom edge, so that a selection can run beyond the screen
+// (each move of the pointer out there scrolls on).
+func (cv *chatView) dragScroll(abs fyne.Position) {
+	top := fyne.CurrentApp().Driver().AbsolutePositionForObject(cv.list).Y
+	bottom := top + cv.list.Size().Height
+	var by float32
+	switch {
+	case abs.Y < top:
+		by = abs.Y - top
+	case abs.Y > bottom:
+		by = abs.Y - bottom
+	default:
+		return
+	}
+	cv.follow = false
+	cv.list.ScrollToOffset(max(0, cv.list.GetScrollOffset()+by))
 }
 
 // shownBlocks are the selectable blocks of the rows near the screen, in

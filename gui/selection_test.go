@@ -191,3 +191,34 @@ func TestSelectAllOfALongMessage(t *testing.T) {
 		t.Errorf("Select all copied %d bytes, want %d:\n%.200q", len(got), len(want), got)
 	}
 }
+
+// A drag past the transcript's bottom edge scrolls it, and the selection
+// runs on into what comes into view.
+func TestSelectDragScrolls(t *testing.T) {
+	var paras []string
+	for i := range 60 {
+		paras = append(paras, fmt.Sprintf("Paragraph number %d.", i))
+	}
+	h := newHarness(t, harnessOptions{responses: []testutil.ModelResponse{{Body: testutil.TextChunks(strings.Join(paras, "\n\n"))}}})
+	h.say("hello")
+	h.until("the answer's end", func() bool { return h.selTextWith("number 59.") != nil })
+	h.ui.chat.list.ScrollToTop()
+	h.until("the answer's start", func() bool { return h.selTextWith("number 0.") != nil })
+	if h.selTextWith("number 40.") != nil {
+		t.Fatalf("paragraph 40 is on screen at the top: the test proves nothing")
+	}
+	drv := fyne.CurrentApp().Driver()
+	first := h.selTextWith("number 0.")
+	from, _ := pointAt(t, first, "Paragraph")
+	abs := drv.AbsolutePositionForObject(first)
+	first.MouseDown(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: from.Subtract(abs)}, Button: desktop.MouseButtonPrimary})
+	below := drv.AbsolutePositionForObject(h.ui.chat.list).AddXY(100, h.ui.chat.list.Size().Height+150)
+	for range 20 {
+		first.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: below.Subtract(abs), AbsolutePosition: below}})
+	}
+	first.DragEnd()
+	got := h.ui.chat.sel.text()
+	if !strings.HasPrefix(got, "Paragraph number 0.") || !strings.Contains(got, "Paragraph number 40.") {
+		t.Errorf("a drag past the bottom edge selected %.300q, want from paragraph 0 to past 40", got)
+	}
+}

@@ -511,6 +511,9 @@ type selection struct {
 	clip func(string)
 	// found, if set, marks what the find bar found in a block.
 	found func(*selText)
+	// edge, if set, scrolls the transcript when a drag goes past its top
+	// or bottom edge (abs is the pointer, absolute in the window).
+	edge func(abs fyne.Position)
 }
 
 // span is the selection in order; ok is false when nothing is selected.
@@ -548,6 +551,9 @@ func (h *selection) set(a, b spot) {
 func (h *selection) dragTo(abs fyne.Position) {
 	if !h.active || h.shown == nil {
 		return
+	}
+	if h.edge != nil {
+		h.edge(abs)
 	}
 	blocks := h.shown()
 	if len(blocks) == 0 {

@@ -40,7 +40,8 @@
 //     (bridge side); conversations_idle.go: closing idle ones, to be
 //     reopened from the log.
 //   - theme.go: the app's look, captions; windows.go: the secondary
-//     windows' keys; pagewheel.go: a form page scrolls under the wheel.
+//     windows' keys; pagewheel.go: a form page scrolls under the wheel;
+//     fixedwidth.go: a label held at its widest text's width.
 //   - screen.go: what the windows show, as data, for the real-window tests
 //     in cmd/deckhand.
 //   - configproblem.go: the window shown when the config cannot be read.
@@ -56,9 +57,10 @@
 //   - rowview.go: one row, of any kind; rowparts.go: its header, text and
 //     notes.
 //   - toolcard.go: a tool call's card; toolcard_media.go: its images and
-//     links; toolcard_image.go: checking and decoding a server's images.
-//   - selecttext.go: selecting and copying text; highlight.go: code
-//     highlighting.
+//     links; toolcard_image.go: checking and decoding a server's images;
+//     imageview.go: an image shown large, and saved.
+//   - selecttext.go: selecting and copying text, across blocks; find.go:
+//     the find bar (Ctrl+F); highlight.go: code highlighting.
 //   - runactions.go: retry, edit, delete and continue a message (both
 //     halves).
 //

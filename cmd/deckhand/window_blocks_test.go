@@ -47,7 +47,6 @@ func TestWindowSelectsAcrossBlocks(t *testing.T) {
 
 	// From the paragraph's start to the end of the code's first line.
 	w.drag(para.Window, para.X+1, para.Y+para.H/2, code.X+code.W-2, code.Y+code.H/4)
-	w.keep("select-across-blocks.png")
 	want := "Here is a short paragraph that introduces the steps.\n\n" +
 		"• first item\n• second item\n• third item\n\n" +
 		"echo one"
@@ -60,6 +59,7 @@ func TestWindowSelectsAcrossBlocks(t *testing.T) {
 			t.Errorf("the block %q is not highlighted after the drag; highlighted:\n%s", block, highlights(lit))
 		}
 	}
+	w.keep("select-across-blocks.png")
 
 	// A click elsewhere (the answer's header) clears the highlight.
 	who, _ := find(lit, "label", "Deckhand")

@@ -170,6 +170,20 @@ func TestSelectAcrossBlocks(t *testing.T) {
 	if len(para.hl.Objects) != 0 || len(code.hl.Objects) != 0 {
 		t.Errorf("after a press elsewhere, a highlight stays")
 	}
+	// So does a press in the message box, or in the sidebar's search box.
+	for _, press := range []struct {
+		name string
+		down func(*desktop.MouseEvent)
+	}{{"the message box", h.ui.input.MouseDown}, {"the search box", h.ui.side.search.MouseDown}} {
+		h.ui.chat.sel.selectMessage(para.row())
+		if h.ui.chat.sel.text() == "" {
+			t.Fatalf("Select all selected nothing")
+		}
+		press.down(&desktop.MouseEvent{Button: desktop.MouseButtonPrimary})
+		if got := h.ui.chat.sel.text(); got != "" || len(para.hl.Objects) != 0 {
+			t.Errorf("after a press in %s, %q is still selected", press.name, got)
+		}
+	}
 }
 
 // Select all copies the whole message, also the blocks scrolled out of

@@ -338,6 +338,15 @@ func newSearchEntry(u *UI) *searchEntry {
 	return e
 }
 
+// MouseDown: a click in the search box is a click elsewhere than the
+// transcript, and clears its selection.
+func (e *searchEntry) MouseDown(m *desktop.MouseEvent) {
+	if e.u.chat != nil {
+		e.u.chat.sel.clear()
+	}
+	e.escEntry.MouseDown(m)
+}
+
 func (e *searchEntry) TypedShortcut(s fyne.Shortcut) {
 	if cs, ok := s.(*desktop.CustomShortcut); ok && cs.Modifier == fyne.KeyModifierShortcutDefault && e.u.input != nil {
 		if f := e.u.input.shortcuts[cs.KeyName]; f != nil {

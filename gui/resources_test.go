@@ -35,6 +35,14 @@ func everythingHarness(t *testing.T, o harnessOptions) *harness {
 	h.until("ev to be ready", func() bool {
 		return slices.ContainsFunc(h.ui.servers, func(st servers.ServerStatus) bool { return st.Alias == "ev" && st.State == servers.StateReady })
 	})
+	// The window hears "ready" from the server while the registry may
+	// still be reading its tools (their flags, slow under -race): a
+	// message sent now could be answered with an older catalog. Asking
+	// the registry waits until it has taken them, and the conversation
+	// hears of the new catalog before the message that follows.
+	if _, err := h.sys.Catalog(t.Context()); err != nil {
+		t.Fatal(err)
+	}
 	return h
 }
 

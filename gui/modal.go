@@ -139,15 +139,42 @@ func (m *modals) close() {
 	m.dlg, m.showing = nil, nil
 	if f, ok := target.(fyne.CanvasObject); ok && f.Visible() {
 		m.pending = target
-		// From another goroutine, so that it is queued behind the events
-		// in hand rather than run at once.
-		go m.ui.post(func() {
+		// A character typed before the focus is back (nothing has it, so
+		// the canvas gets it) goes on to the target, but for the Space
+		// that pressed the dialog's button: typing straight on after
+		// Escape lost its first letter.
+		runes := c.OnTypedRune()
+		give := func() bool {
+			c.SetOnTypedRune(runes)
 			if m.pending != target {
-				return // a dialog opened meanwhile took it over
+				return false // a dialog opened meanwhile took it over
 			}
 			m.pending = nil
 			if m.dlg == nil && f.Visible() {
 				c.Focus(target)
+				return true
+			}
+			return false
+		}
+		first := true
+		c.SetOnTypedRune(func(r rune) {
+			give()
+			if first && r == ' ' {
+				first = false
+				return
+			}
+			first = false
+			if c.Focused() == target {
+				target.TypedRune(r)
+			} else if runes != nil {
+				runes(r)
+			}
+		})
+		// From another goroutine, so that it is queued behind the events
+		// in hand rather than run at once.
+		go m.ui.post(func() {
+			if m.pending == target {
+				give()
 			}
 		})
 	}

@@ -64,7 +64,7 @@ func newFixture(t *testing.T, opts ...func(*Options)) *fixture {
 	cfg := &config.Config{}
 	cfg.Policy.Workspace = ws
 	o := Options{Dir: f.dir, Scope: ws, Policy: policy.New(cfg, nil), InlineWait: 1500 * time.Millisecond,
-		Logger: slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelInfo}))}
+		Logger: slog.New(slog.NewTextHandler(newTestWriter(t), &slog.HandlerOptions{Level: slog.LevelInfo}))}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -106,10 +106,31 @@ func (f *fixture) connect() {
 	f.cs = cs
 }
 
-type testWriter struct{ t *testing.T }
+// testWriter logs to t until t's cleanup: a server's goroutine that logs
+// as its connection closes after the test (the SDK's "server session
+// disconnected") must not reach a finished test, which panics.
+type testWriter struct {
+	t    *testing.T
+	mu   *sync.Mutex
+	done *bool
+}
+
+func newTestWriter(t *testing.T) testWriter {
+	w := testWriter{t: t, mu: &sync.Mutex{}, done: new(bool)}
+	t.Cleanup(func() {
+		w.mu.Lock()
+		*w.done = true
+		w.mu.Unlock()
+	})
+	return w
+}
 
 func (w testWriter) Write(p []byte) (int, error) {
-	w.t.Log(strings.TrimRight(string(p), "\n"))
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !*w.done {
+		w.t.Log(strings.TrimRight(string(p), "\n"))
+	}
 	return len(p), nil
 }
 

@@ -34,7 +34,7 @@ type approvals struct {
 	hints   *widget.Label    // what the server claims
 	title   string           // the dialog's title
 	args    []*argRow        // the arguments, one row each (none for a shell command)
-	argKeys *widget.Label    // every key, below the scroll, when the rows do not all fit; nil else
+	argKeys *widget.Label    // every key and its value's start, below the scroll, when the rows do not all fit; nil else
 	command *widget.RichText // a shell command
 	foot    *widget.Label    // the deadline, and how many more wait
 	footObj fyne.CanvasObject
@@ -296,13 +296,15 @@ func (a *approvals) dialog(r *conversation.ApprovalRequested, parent fyne.Window
 	}
 	a.title = title
 	a.buttons = map[approval.Answer]*widget.Button{}
-	mk := func(label string, ans approval.Answer) *widget.Button {
-		b := widget.NewButton(label, func() { a.answer(r, ans) })
-		a.buttons[ans] = b
+	mk := func(label string, ans approval.Answer) *ringButton {
+		b := newRingButton(label, func() { a.answer(r, ans) })
+		a.buttons[ans] = &b.Button
 		return b
 	}
 	deny := mk("Deny", approval.Deny)
-	deny.Importance = widget.HighImportance // the default: Enter and Escape deny too
+	// The default: Enter and Escape deny too, until Tab puts the focus
+	// (its ring) on a button (ringbutton.go).
+	deny.Importance = widget.HighImportance
 	buttons := []fyne.CanvasObject{deny, mk("Allow once", approval.AllowOnce)}
 	if !req.OnceOnly {
 		// No grant can cover a once-only call: offering one would be a lie.
@@ -318,10 +320,11 @@ func (a *approvals) dialog(r *conversation.ApprovalRequested, parent fyne.Window
 	// (Measured in a VBox of their own: what the server says of its tool
 	// may run below the fold; the call may not.)
 	if len(a.args) > 1 && container.NewVBox(items[:callEnd]...).MinSize().Height > dialogRoom(parent.Canvas().Size(), buttonRows(parent.Canvas().Size(), buttons)) {
-		// More arguments than the window holds in sight: their keys stay
-		// in sight below the scroll, so that none hides (approval_args.go).
+		// More arguments than the window holds in sight: their keys and
+		// the start of each value stay in sight below the scroll, so that
+		// none hides (approval_args.go).
 		var line fyne.CanvasObject
-		a.argKeys, line = argKeysLine(a.args)
+		a.argKeys, line = argStartsLine(a.args)
 		pinned = append(pinned, line)
 	} else {
 		a.argKeys = nil

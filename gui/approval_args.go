@@ -26,9 +26,10 @@ import (
 type argRow struct {
 	key   *widget.Label
 	value *widget.RichText
-	more  *widget.Button // nil when the value is shown whole
-	whole string         // the value in full, as shown when opened
-	head  string         // its start, shown while folded
+	more  *ringButton // nil when the value is shown whole
+	whole string      // the value in full, as shown when opened
+	head  string      // its start, shown while folded
+	start string      // its start on one line, for argStartsLine
 }
 
 // argFold is how much of each value shows while folded.
@@ -130,6 +131,7 @@ func argsView(raw []byte, h float32) (fyne.CanvasObject, []*argRow) {
 	var objs []fyne.CanvasObject
 	for _, e := range entries {
 		r := newArgRow(e.key, argText(e.raw), f)
+		r.start = argStart(e.raw)
 		rows = append(rows, r)
 		objs = append(objs, r.object())
 	}
@@ -148,7 +150,7 @@ func newArgRow(key, text string, f argFold) *argRow {
 	r.value.Wrapping = fyne.TextWrapBreak
 	if rest != "" {
 		r.head = head
-		r.more = widget.NewButton(rest, nil)
+		r.more = newRingButton(rest, nil)
 		r.more.Importance = widget.LowImportance
 		folded := true
 		r.more.OnTapped = func() {
@@ -188,16 +190,49 @@ func (r *argRow) object() fyne.CanvasObject {
 	return container.NewBorder(nil, nil, container.NewVBox(r.key), nil, value)
 }
 
-// argKeysLine names every argument, for below the scroll when their rows
-// do not all fit in the window.
-func argKeysLine(rows []*argRow) (*widget.Label, fyne.CanvasObject) {
-	keys := make([]string, 0, len(rows))
+// argStartMax is the most of a value argStartsLine shows.
+const argStartMax = 32
+
+// argStart is the start of a value (raw JSON) on one line: a string's
+// first line, quoted, anything else as compact JSON; cut at argStartMax
+// characters, with "…" when cut.
+func argStart(raw json.RawMessage) string {
+	var s string
+	quote := json.Unmarshal(raw, &s) == nil
+	if !quote {
+		var buf bytes.Buffer
+		if json.Compact(&buf, raw) != nil {
+			buf.Reset()
+			buf.Write(raw)
+		}
+		s = buf.String()
+	}
+	first, _, more := strings.Cut(clean.Text(s), "\n")
+	first = clean.Line(first)
+	if r := []rune(first); len(r) > argStartMax {
+		first, more = string(r[:argStartMax]), true
+	}
+	if more {
+		first += "…"
+	}
+	if quote {
+		return "\u201c" + first + "\u201d"
+	}
+	return first
+}
+
+// argStartsLine names every argument with the start of its value, for
+// below the scroll when their rows do not all fit in the window (the quick
+// prompt's leaves the call some 170 px): what the call is about stays in
+// sight above the buttons, each value whole a scroll away.
+func argStartsLine(rows []*argRow) (*widget.Label, fyne.CanvasObject) {
+	parts := make([]string, 0, len(rows))
 	for _, r := range rows {
 		if r.key != nil {
-			keys = append(keys, r.key.Text)
+			parts = append(parts, r.key.Text+": "+r.start)
 		}
 	}
-	l, obj := caption(fmt.Sprintf("%d arguments (scroll to see each): %s", len(keys), strings.Join(keys, ", ")))
+	l, obj := caption(fmt.Sprintf("%d arguments (scroll to see each whole): %s", len(parts), strings.Join(parts, " · ")))
 	l.Wrapping = fyne.TextWrapWord
 	l.Importance = widget.WarningImportance
 	return l, obj

@@ -12,6 +12,7 @@ import (
 
 	"deckhand/approval"
 	"deckhand/conversation"
+	"deckhand/transcript"
 )
 
 // A long first argument does not hide a second one: every argument's key
@@ -116,6 +117,74 @@ func TestApprovalNamesEveryArgumentWhenTheyDoNotFit(t *testing.T) {
 			}
 			if !strings.HasPrefix(a.argKeys.Text, "8 arguments") {
 				t.Errorf("the line says %q", a.argKeys.Text)
+			}
+		})
+	}
+}
+
+// The keys on the approval's buttons: Tab rings one button at a time, in
+// order (Deny first, no ring before the first Tab); Space and Enter press
+// the ringed button, Escape denies wherever the focus is, and Enter with
+// no button focused denies.
+func TestApprovalKeysOnTheFocusedButton(t *testing.T) {
+	tests := []struct {
+		name  string
+		tabs  int
+		key   fyne.KeyName
+		state transcript.ToolState
+	}{
+		{"escape on allow once denies", 2, fyne.KeyEscape, transcript.Denied},
+		{"space on allow once allows", 2, fyne.KeySpace, transcript.Succeeded},
+		{"enter on allow once allows", 2, fyne.KeyReturn, transcript.Succeeded},
+		{"enter on deny denies", 1, fyne.KeyReturn, transcript.Denied},
+		{"enter with no focus denies", 0, fyne.KeyReturn, transcript.Denied},
+	}
+	order := []string{"Deny", "Allow once", "Allow for this session", "Always allow"}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := approvalHarness(t, nil)
+			h.say("echo hi")
+			h.until("the approval dialog", func() bool { return h.ui.approvals.shown() != nil })
+			c := h.ui.win.Canvas()
+			rings := func() []string {
+				var out []string
+				for _, label := range order {
+					var b *ringButton
+					walk(c.Overlays().Top(), func(o fyne.CanvasObject) {
+						if r, ok := o.(*ringButton); ok && r.Text == label {
+							b = r
+						}
+					})
+					if b == nil {
+						t.Fatalf("no %q button", label)
+					}
+					if test.WidgetRenderer(b).(*ringRenderer).ring.Visible() {
+						out = append(out, label)
+					}
+				}
+				return out
+			}
+			if got := rings(); len(got) != 0 || c.Focused() != nil {
+				t.Fatalf("before Tab: ringed %q, focus on %v; want none", got, c.Focused())
+			}
+			for i := range tt.tabs {
+				c.FocusNext()
+				if got := rings(); len(got) != 1 || got[0] != order[i] {
+					t.Fatalf("after %d Tab: ringed %q, want [%q]", i+1, got, order[i])
+				}
+			}
+			ev := &fyne.KeyEvent{Name: tt.key}
+			if f := c.Focused(); f != nil { // as the driver gives a key
+				f.TypedKey(ev)
+			} else {
+				c.OnTypedKey()(ev)
+			}
+			h.until("the card's end", func() bool {
+				card := h.card("t.echo")
+				return card != nil && (card.row.State == transcript.Denied || card.row.State == transcript.Succeeded)
+			})
+			if got := h.card("t.echo").row.State; got != tt.state {
+				t.Errorf("after %d Tab and %s: the call is %v, want %v", tt.tabs, tt.key, got, tt.state)
 			}
 		})
 	}

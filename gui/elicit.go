@@ -209,9 +209,9 @@ func (e *elicitor) dialog(it *elicitItem, parent fyne.Window) *dialog.CustomDial
 	e.problem.Hide()
 
 	var buttons []fyne.CanvasObject
-	mk := func(label, action string, f func()) *widget.Button {
-		b := widget.NewButton(label, f)
-		e.buttons[action] = b
+	mk := func(label, action string, f func()) *ringButton {
+		b := newRingButton(label, f)
+		e.buttons[action] = &b.Button
 		return b
 	}
 	decline := mk("Decline", servers.ElicitDecline, func() { e.answer(it, servers.ElicitDecline, nil) })
@@ -273,8 +273,9 @@ func (e *elicitor) urlPart(it *elicitItem) []fyne.CanvasObject {
 	addr := widget.NewLabel(clean.Line(r.URL))
 	addr.Selectable = true
 	addr.Wrapping = fyne.TextWrapBreak
-	copyBtn := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() { e.ui.app.Clipboard().SetContent(r.URL) })
-	e.buttons["copy"] = copyBtn
+	copyBtn := newRingButton("Copy", func() { e.ui.app.Clipboard().SetContent(r.URL) })
+	copyBtn.Icon = theme.ContentCopyIcon()
+	e.buttons["copy"] = &copyBtn.Button
 	addrBox := container.NewVScroll(addr)
 	addrBox.SetMinSize(fyne.NewSize(0, 60)) // as wide as the dialog
 	host := widget.NewLabelWithStyle("On the site: "+clean.Line(r.Host), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})

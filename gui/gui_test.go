@@ -31,6 +31,9 @@ func (h *harness) button(w fyne.Window, label string) *widget.Button {
 	objs := append([]fyne.CanvasObject{w.Canvas().Content()}, w.Canvas().Overlays().List()...)
 	for _, o := range objs {
 		walk(o, func(o fyne.CanvasObject) {
+			if r, ok := o.(*ringButton); ok {
+				o = &r.Button // a dialog's button (ringbutton.go)
+			}
 			if b, ok := o.(*widget.Button); ok && b.Text == label && found == nil {
 				found = b
 			}

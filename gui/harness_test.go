@@ -194,6 +194,8 @@ func (h *harness) texts(w fyne.Window) []string {
 				out = append(out, x.String())
 			case *widget.Button:
 				out = append(out, "["+x.Text+"]")
+			case *ringButton:
+				out = append(out, "["+x.Text+"]")
 			}
 		})
 	}

@@ -153,6 +153,8 @@ func leaf(o fyne.CanvasObject) (kind, text string, extra func(*ScreenItem), ok b
 	switch x := o.(type) {
 	case *widget.Button:
 		return "button", x.Text, nil, true
+	case *ringButton:
+		return "button", x.Text, nil, true
 	case *widget.Check:
 		return "check", x.Text, func(it *ScreenItem) { it.Checked = x.Checked }, true
 	case *widget.Select:

@@ -1,0 +1,95 @@
+package gui
+
+import (
+	"image/color"
+	"slices"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// ringButton is a dialog's button whose keyboard focus shows as a ring: a
+// line in the text's colour around it. Fyne marks a focused button only
+// by tinting it, fainter than the fill of the default button (Deny, in an
+// approval): the first Tab landed on Deny, which already looked chosen,
+// and a person who meant to move to Allow once pressed Space on Deny. The
+// ring differs from any fill, in every theme.
+//
+// Keys go as Fyne's button has them (Space presses it), and Enter too, as
+// on other desktops; any other key goes on to the window's handler, so
+// that Escape still answers the dialog with its focus on a button.
+type ringButton struct {
+	widget.Button
+	ringed bool // it has the keyboard's focus
+}
+
+func newRingButton(label string, tapped func()) *ringButton {
+	b := &ringButton{}
+	b.Text, b.OnTapped = label, tapped
+	b.ExtendBaseWidget(b)
+	return b
+}
+
+// FocusGained rings the button.
+func (b *ringButton) FocusGained() {
+	b.ringed = true
+	b.Button.FocusGained()
+}
+
+// FocusLost takes the ring off.
+func (b *ringButton) FocusLost() {
+	b.ringed = false
+	b.Button.FocusLost()
+}
+
+// TypedKey presses the button on Space and Enter, and gives any other key
+// to the window's handler (the dialog's: Escape).
+func (b *ringButton) TypedKey(ev *fyne.KeyEvent) {
+	switch ev.Name {
+	case fyne.KeySpace, fyne.KeyReturn, fyne.KeyEnter:
+		b.Tapped(&fyne.PointEvent{})
+		return
+	}
+	if c := fyne.CurrentApp().Driver().CanvasForObject(b); c != nil && c.OnTypedKey() != nil {
+		c.OnTypedKey()(ev)
+	}
+}
+
+func (b *ringButton) CreateRenderer() fyne.WidgetRenderer {
+	inner := b.Button.CreateRenderer()
+	ring := canvas.NewRectangle(color.Transparent)
+	ring.Hide()
+	// A button's parts are fixed: its background, label and icon.
+	objs := append(slices.Clone(inner.Objects()), ring)
+	return &ringRenderer{WidgetRenderer: inner, b: b, ring: ring, objs: objs}
+}
+
+type ringRenderer struct {
+	fyne.WidgetRenderer
+	b    *ringButton
+	ring *canvas.Rectangle
+	objs []fyne.CanvasObject
+}
+
+func (r *ringRenderer) Layout(size fyne.Size) {
+	r.WidgetRenderer.Layout(size)
+	r.ring.Resize(size)
+	r.ring.Move(fyne.NewPos(0, 0))
+}
+
+func (r *ringRenderer) Objects() []fyne.CanvasObject {
+	return r.objs
+}
+
+func (r *ringRenderer) Refresh() {
+	r.WidgetRenderer.Refresh()
+	th := r.b.Theme()
+	v := fyne.CurrentApp().Settings().ThemeVariant()
+	r.ring.StrokeColor = th.Color(theme.ColorNameForeground, v)
+	r.ring.StrokeWidth = 2 * th.Size(theme.SizeNameInputBorder)
+	r.ring.CornerRadius = th.Size(theme.SizeNameInputRadius)
+	r.ring.Hidden = !r.b.ringed
+	r.ring.Refresh()
+}

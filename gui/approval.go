@@ -363,6 +363,7 @@ func fitDialog(win fyne.Size, body fyne.CanvasObject, buttons []fyne.CanvasObjec
 	}
 	room := dialogRoom(win, bottom)
 	scroll := container.NewVScroll(body)
+	scrolledIn(scroll, body) // Tab onto a button below the fold scrolls to it
 	scroll.SetMinSize(fyne.NewSize(max(width, 100), max(min(body.MinSize().Height, room), 60)))
 	return container.NewBorder(nil, bottom, nil, nil, scroll)
 }

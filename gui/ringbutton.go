@@ -6,6 +6,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
@@ -22,7 +23,8 @@ import (
 // that Escape still answers the dialog with its focus on a button.
 type ringButton struct {
 	widget.Button
-	ringed bool // it has the keyboard's focus
+	ringed bool              // it has the keyboard's focus
+	scroll *container.Scroll // the scroll it is in, if any (scrolledIn)
 }
 
 func newRingButton(label string, tapped func()) *ringButton {
@@ -32,10 +34,45 @@ func newRingButton(label string, tapped func()) *ringButton {
 	return b
 }
 
-// FocusGained rings the button.
+// FocusGained rings the button, and scrolls it into view.
 func (b *ringButton) FocusGained() {
 	b.ringed = true
 	b.Button.FocusGained()
+	b.intoView()
+}
+
+// intoView scrolls the button's scroll so that it shows whole: Tab onto a
+// folded value's button below the fold would else ring what no one sees.
+func (b *ringButton) intoView() {
+	s := b.scroll
+	if s == nil || s.Content == nil {
+		return
+	}
+	d := fyne.CurrentApp().Driver()
+	y := d.AbsolutePositionForObject(b).Y - d.AbsolutePositionForObject(s.Content).Y // within the content
+	h, view, off := b.Size().Height, s.Size().Height, s.Offset.Y
+	switch {
+	case y < off:
+		off = y
+	case y+h > off+view:
+		off = y + h - view
+	default:
+		return
+	}
+	s.ScrollToOffset(fyne.NewPos(s.Offset.X, off))
+}
+
+// scrolledIn tells the ring buttons in o (through its containers) that
+// they are in s.
+func scrolledIn(s *container.Scroll, o fyne.CanvasObject) {
+	switch x := o.(type) {
+	case *ringButton:
+		x.scroll = s
+	case *fyne.Container:
+		for _, c := range x.Objects {
+			scrolledIn(s, c)
+		}
+	}
 }
 
 // FocusLost takes the ring off.

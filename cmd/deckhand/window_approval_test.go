@@ -171,6 +171,27 @@ func TestWindowApprovalQuickMixedArguments(t *testing.T) {
 			t.Errorf("the key %q and the start of its value (%q) are not whole in sight above the buttons (at %.0f):\n%s", want.key, want.start, top, s.ScreenText())
 		}
 	}
+	// Tab onto the long text's button, below the fold, brings it into
+	// sight.
+	var more gui.ScreenItem
+	for tabs := 0; !strings.HasSuffix(more.Text, "more characters"); tabs++ {
+		if tabs == 4 {
+			t.Fatalf("Tab never reached the long text's button; the focus is on %q", more.Text)
+		}
+		w.key("Tab")
+		s = w.waitScreen("the focus on a folded value's button", func(s gui.Screen) bool {
+			i := slices.IndexFunc(s.Items, func(it gui.ScreenItem) bool { return it.Window == title && it.Focused })
+			if i >= 0 && s.Items[i].Text != more.Text {
+				more = s.Items[i]
+				return true
+			}
+			return false
+		})
+	}
+	if !more.Visible || abs32(more.CY-(more.Y+more.H/2)) >= 1 || more.Y+more.H > top {
+		w.keep("approval-quick-tab-below-fold.png")
+		t.Errorf("the focused %q is not whole in sight above the buttons: %+v", more.Text, more)
+	}
 }
 
 func abs32(f float32) float32 { return max(f, -f) }

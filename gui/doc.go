@@ -104,6 +104,8 @@
 //   - approval.go: tool calls to approve: what their dialog shows, their
 //     answers, their desktop notifications; approval_args.go: the call's
 //     arguments, a row each, long values folded.
+//   - ringbutton.go: the dialogs' buttons, ringed while they have the
+//     keyboard's focus (unlike the default's fill), scrolled into sight.
 //   - elicit.go: servers' questions (MCP elicitation): forms and pages to
 //     open; elicit_bridge.go: the bridge's half.
 //   - notes.go: desktop notifications for both while Deckhand is not in

@@ -19,6 +19,7 @@ import (
 	"deckhand/config"
 	"deckhand/policy"
 	"deckhand/redact"
+	"deckhand/replay"
 	"deckhand/request"
 	"deckhand/servers"
 	"deckhand/toolcall"
@@ -66,8 +67,8 @@ type (
 	// followed it; Run "" is the last) out of the conversation: the model
 	// no longer sees it, the window no longer shows it, and the log keeps
 	// it marked removed. Resend runs the same message again in its place
-	// (Retry); editing the last message is RemoveRun then the edited
-	// UserMessage. Refused (a Notice) while a run is in progress.
+	// (Retry: a NewVersion). Refused (a Notice) while a run is in
+	// progress.
 	RemoveRun struct {
 		Run    string
 		Resend bool
@@ -117,6 +118,10 @@ type ConversationOptions struct {
 	// Loaded are the lazy tools (alias.tool) whose schemas the conversation
 	// already gets.
 	Loaded []string
+	// Tree is how the runs hang together (nil: one after the other, as
+	// Runs); Stash the messages of the runs not in History, by run.
+	Tree  *replay.Tree
+	Stash map[string]RunMessages
 }
 
 // convDeps is what every conversation shares.
@@ -151,10 +156,14 @@ type conversationActor struct {
 	watchers []*actor.PID
 	history  []llm.Message
 	marks    []RunMark // where each run's messages begin in history
-	grants   approval.Grants
-	catalog  *tools.Catalog
-	surface  *request.Surface // what of the catalog the model is offered
-	loaded   map[string]bool  // lazy tools whose schemas are sent, by display name
+	// tree is how the runs hang together (versions.go; nil until needed);
+	// stash holds the messages of the runs not on its path.
+	tree    *replay.Tree
+	stash   map[string]RunMessages
+	grants  approval.Grants
+	catalog *tools.Catalog
+	surface *request.Surface // what of the catalog the model is offered
+	loaded  map[string]bool  // lazy tools whose schemas are sent, by display name
 	// pol is the capability policy of polFor (deps.cfg when it was made).
 	pol    *policy.Policy
 	polFor *config.Config
@@ -242,6 +251,8 @@ func newConversation(opts ConversationOptions, deps convDeps) *conversationActor
 		watchers: slices.Clone(opts.Watchers),
 		history:  slices.Clone(opts.History),
 		marks:    slices.Clone(opts.Runs),
+		tree:     opts.Tree,
+		stash:    opts.Stash,
 		grants:   grants,
 		catalog:  tools.NewCatalog(nil),
 		surface:  request.Plan(tools.NewCatalog(nil), deps.cfg),
@@ -298,7 +309,17 @@ func (a *conversationActor) Receive(c actor.Context) {
 	case *StopRun:
 		a.stop(c)
 	case *RemoveRun:
-		a.removeRun(c, m.Run, m.Resend)
+		if m.Resend {
+			a.newVersion(c, m.Run, "")
+			break
+		}
+		a.removeRun(c, m.Run)
+	case *NewVersion:
+		a.newVersion(c, m.Run, m.Text)
+	case *ChooseVersion:
+		a.chooseVersion(c, m.Run)
+	case *ContinueRun:
+		a.continueRun(c)
 	case *streamText:
 		if r := a.run; r != nil && m.seq == r.seq {
 			r.text.WriteString(m.text)
@@ -416,7 +437,7 @@ func (a *conversationActor) modelName() string {
 var ErrNoModel = errors.New("no model is configured: set [model] base_url and name in the config (see the README)")
 
 // removeRun takes run id (or the last run) out of the history.
-func (a *conversationActor) removeRun(c actor.Context, id string, resend bool) {
+func (a *conversationActor) removeRun(c actor.Context, id string) {
 	if a.run != nil || len(a.queue) > 0 {
 		a.emit(c, &Notice{Conversation: a.id, Text: "A message cannot be removed while an answer is being written: stop it first."})
 		return
@@ -429,6 +450,7 @@ func (a *conversationActor) removeRun(c actor.Context, id string, resend bool) {
 		a.emit(c, &Notice{Conversation: a.id, Text: "That message is no longer in this conversation."})
 		return
 	}
+	t := a.versions() // made from the marks before they change
 	m := a.marks[i]
 	end := len(a.history)
 	if i+1 < len(a.marks) {
@@ -439,10 +461,21 @@ func (a *conversationActor) removeRun(c actor.Context, id string, resend bool) {
 	for j := i; j < len(a.marks); j++ {
 		a.marks[j].At -= end - m.At
 	}
+	t.Remove(m.Run)
 	a.emit(c, &RunRemoved{Conversation: a.id, Run: m.Run, Text: m.Text})
-	attached := a.attached[m.Run]
 	delete(a.attached, m.Run)
-	if resend {
-		a.startRun(c, m.Text, attached)
+	// What followed it follows its parent now; a branch of versions that
+	// hung on it may come to show.
+	if path := t.Path(); !slices.Equal(path, runsOf(a.marks)) {
+		a.relay(path)
+		a.emit(c, &VersionChosen{Conversation: a.id, Path: path, Versions: t.AllVersions()})
 	}
+}
+
+func runsOf(marks []RunMark) []string {
+	out := make([]string, len(marks))
+	for i, m := range marks {
+		out[i] = m.Run
+	}
+	return out
 }

@@ -44,9 +44,25 @@ type (
 	// RunStarted begins a run with the person's message, answered by Model.
 	// Attachments describe the files attached to it (their contents went
 	// to the model, not here).
+	// Parent is the run it follows in its branch ("": the first).
 	RunStarted struct {
 		Conversation, Run, Text, Model string
-		Attachments                    []AttachmentInfo
+		Parent                         string
+		// Continues is the run whose answer this one continues
+		// (ContinueRun): Text is the instruction the model got, and
+		// the person sees the answer go on in place.
+		Continues   string
+		Attachments []AttachmentInfo
+	}
+	// VersionChosen: the branch the conversation holds changed. Run is the
+	// version the person chose ("" when the branch was cut back for a new
+	// version by Edit or Retry, and after it began); Path is the runs now
+	// held, in order; Versions the versions (runs, oldest first) of each
+	// message that has more than one.
+	VersionChosen struct {
+		Conversation, Run string
+		Path              []string
+		Versions          map[string][]string
 	}
 	// AttachmentInfo is what is kept of an attachment: its name, media
 	// type, size in bytes and SHA-256 (hex), never its bytes.

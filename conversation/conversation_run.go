@@ -20,9 +20,32 @@ import (
 // to the model, each answer taken, and how the run ends.
 
 func (a *conversationActor) startRun(c actor.Context, text string, attached []Attachment) {
+	a.startRunOf(c, text, attached, "")
+}
+
+// continueRun is Continue: a run that asks the model to go on with the last
+// answer, which the person sees extended in place.
+func (a *conversationActor) continueRun(c actor.Context) {
+	if a.run != nil || len(a.queue) > 0 || len(a.marks) == 0 {
+		a.emit(c, &Notice{Conversation: a.id, Text: "There is no stopped answer to continue."})
+		return
+	}
+	a.startRunOf(c, ContinueText, nil, a.marks[len(a.marks)-1].Run)
+}
+
+// ContinueText is what the model is asked when the person presses
+// Continue; the person does not see it.
+const ContinueText = "Continue from where you stopped."
+
+func (a *conversationActor) startRunOf(c actor.Context, text string, attached []Attachment, continues string) {
 	a.runs++
 	ctx, cancel := context.WithCancel(context.Background())
 	a.run = &runState{id: store.NewID("run"), ctx: ctx, cancel: cancel, model: a.modelName()}
+	parent := ""
+	if n := len(a.marks); n > 0 {
+		parent = a.marks[n-1].Run
+	}
+	a.versions().Add(a.run.id, parent)
 	a.marks = append(a.marks, RunMark{Run: a.run.id, Text: text, At: len(a.history)})
 	a.history = append(a.history, userMessage(text, attached))
 	var infos []AttachmentInfo
@@ -35,7 +58,7 @@ func (a *conversationActor) startRun(c actor.Context, text string, attached []At
 			infos = append(infos, at.Info())
 		}
 	}
-	a.emit(c, &RunStarted{Conversation: a.id, Run: a.run.id, Text: text, Model: a.run.model, Attachments: infos})
+	a.emit(c, &RunStarted{Conversation: a.id, Run: a.run.id, Text: text, Model: a.run.model, Parent: parent, Continues: continues, Attachments: infos})
 	a.request(c)
 }
 

@@ -17,7 +17,12 @@ import (
 func Rebuild(events []store.Event) ConversationOptions {
 	s := replay.Read(events)
 	history, runs := historyOf(s)
-	return ConversationOptions{Resumed: true, History: history, Runs: runs, Grants: s.Grants, Loaded: s.Loaded}
+	stash := map[string]RunMessages{}
+	for _, r := range s.Other {
+		h, _ := historyOf(replay.Session{Runs: []replay.Run{r}})
+		stash[r.ID] = RunMessages{Text: r.Text, Messages: h}
+	}
+	return ConversationOptions{Resumed: true, History: history, Runs: runs, Grants: s.Grants, Loaded: s.Loaded, Tree: s.Tree, Stash: stash}
 }
 
 // History is the model's side of a session read back from its log.

@@ -22,7 +22,7 @@ func TestRemoveRunFromResumedHistory(t *testing.T) {
 		Runs: []RunMark{{Run: "run-2", Text: "q2", At: 0}, {Run: "run-3", Text: "q3", At: 2}},
 	}
 	resumed := newConversation(opts, convDeps{log: slog.New(slog.DiscardHandler), cfg: &config.Config{}})
-	resumed.removeRun(nil, opts.Runs[0].Run, false) // no watchers: nothing is sent
+	resumed.removeRun(nil, opts.Runs[0].Run) // no watchers: nothing is sent
 	var us []string
 	for _, m := range resumed.history {
 		if m.Role == "user" {

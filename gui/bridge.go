@@ -309,6 +309,11 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 			cs.running, cs.lastRun = true, store.RunRunning
 			b.sessDirty = true
 			cs.tr.Calls()
+			if m.Continues != "" {
+				cs.tr.Continue(m.Run) // the answer goes on in place
+				b.reset = b.reset || m.Conversation == b.current
+				break
+			}
 			cs.tr.StartRun(m.Run)
 			cs.tr.User(m.Text, now)
 			if cs.title == "" {
@@ -357,6 +362,10 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 	case *conversation.RunRemoved:
 		if cs := conv(m.Conversation); cs != nil {
 			b.runRemoved(cs, m)
+		}
+	case *conversation.VersionChosen:
+		if cs := conv(m.Conversation); cs != nil {
+			b.versionChosen(cs, m)
 		}
 	case *conversation.ApprovalRequested:
 		b.approvals = append(b.approvals, m)

@@ -1,6 +1,7 @@
 package gui
 
 import (
+	"fmt"
 	"image/color"
 	"strings"
 
@@ -23,8 +24,12 @@ type headerView struct {
 	when                *widget.Label
 	cp                  *widget.Button
 	retry, edit, delete *widget.Button
-	text, run           string
-	cv                  *chatView
+	// ‹ n/m ›: the versions of the person's message.
+	prev, next     *widget.Button
+	version        *widget.Label
+	toPrev, toNext string
+	text, run      string
+	cv             *chatView
 }
 
 func newHeaderView(r *rowView) *headerView {
@@ -37,10 +42,13 @@ func newHeaderView(r *rowView) *headerView {
 	h.retry = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), func() { r.cv.ui.runAction(runRetry, h.run, h.text) })
 	h.edit = widget.NewButtonWithIcon("Edit", theme.DocumentCreateIcon(), func() { r.cv.ui.runAction(runEdit, h.run, h.text) })
 	h.delete = widget.NewButtonWithIcon("", theme.DeleteIcon(), func() { r.cv.ui.runAction(runRemove, h.run, h.text) })
-	for _, b := range []*widget.Button{h.cp, h.retry, h.edit, h.delete} {
+	h.prev = widget.NewButton("‹", func() { r.cv.ui.runAction(runChoose, h.toPrev, "") })
+	h.next = widget.NewButton("›", func() { r.cv.ui.runAction(runChoose, h.toNext, "") })
+	h.version = widget.NewLabel("")
+	for _, b := range []*widget.Button{h.cp, h.retry, h.edit, h.delete, h.prev, h.next} {
 		b.Importance = widget.LowImportance
 	}
-	h.obj = container.NewPadded(container.NewHBox(h.icon, h.who, when, layout.NewSpacer(), h.retry, h.edit, h.delete, h.cp))
+	h.obj = container.NewPadded(container.NewHBox(h.icon, h.who, when, h.prev, h.version, h.next, layout.NewSpacer(), h.retry, h.edit, h.delete, h.cp))
 	return h
 }
 
@@ -67,6 +75,26 @@ func (h *headerView) set(r transcript.Row) {
 	setVisible(h.retry, r.Run != "" && r.Last && idle)
 	setVisible(h.edit, r.Run != "" && r.Last && idle)
 	setVisible(h.delete, r.Run != "" && idle)
+	h.toPrev, h.toNext = r.Prev, r.Next
+	versions := r.Versions > 1
+	if versions {
+		setText(h.version, fmt.Sprintf("%d/%d", r.Version, r.Versions))
+	}
+	setVisible(h.version, versions)
+	setVisible(h.prev, versions)
+	setVisible(h.next, versions)
+	setEnabled(h.prev, idle && r.Prev != "")
+	setEnabled(h.next, idle && r.Next != "")
+}
+
+func setEnabled(b *widget.Button, on bool) {
+	if on == b.Disabled() {
+		if on {
+			b.Enable()
+		} else {
+			b.Disable()
+		}
+	}
 }
 
 // textView: a block of Markdown. The person's messages sit on a tinted

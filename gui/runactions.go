@@ -2,6 +2,11 @@ package gui
 
 import (
 	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
 
 	"deckhand/conversation"
 
@@ -10,18 +15,21 @@ import (
 )
 
 // Message controls: what a person can do with a finished run (the person's
-// message and all that followed it). Retry sends the message again in the
-// run's place; Edit takes the run out and puts the message back in the
-// message box; Delete takes it out; Continue asks the model to go on after
-// Stop. The conversation does the taking out (conversation.RemoveRun), and
-// refuses while an answer is being written; the transcript follows its
-// RunRemoved.
+// message and all that followed it). Retry asks again, and Edit sends the
+// message as edited: each starts a new version of the message, and ‹ ›
+// on it switch between the versions and what followed each
+// (conversation.NewVersion, ChooseVersion). Delete takes the run out;
+// Continue asks the model to go on after Stop, in the same answer. The
+// conversation refuses them while an answer is being written; the
+// transcript follows its RunRemoved and VersionChosen.
 
 // Run actions.
 const (
 	runRetry    = "retry"
-	runRemove   = "remove" // Delete, and the first half of Edit
+	runRemove   = "remove" // Delete
 	runContinue = "continue"
+	runChoose   = "choose" // ‹ or ›: run is the version to show
+	runEdit     = "edit"   // text is the message as edited
 )
 
 // uiRunAction asks the bridge to act on a run of the current conversation
@@ -29,10 +37,8 @@ const (
 type uiRunAction struct {
 	action string
 	run    string
+	text   string
 }
-
-// continueText is what Continue sends.
-const continueText = "Continue from where you stopped."
 
 func (b *bridge) runAction(c actor.Context, m *uiRunAction) {
 	cs := b.convs[b.current]
@@ -41,11 +47,23 @@ func (b *bridge) runAction(c actor.Context, m *uiRunAction) {
 	}
 	switch m.action {
 	case runRetry:
-		c.Send(cs.pid, &conversation.RemoveRun{Run: m.run, Resend: true})
+		c.Send(cs.pid, &conversation.NewVersion{Run: m.run})
+	case runEdit:
+		c.Send(cs.pid, &conversation.NewVersion{Run: m.run, Text: m.text})
+	case runChoose:
+		c.Send(cs.pid, &conversation.ChooseVersion{Run: m.run})
 	case runRemove:
 		c.Send(cs.pid, &conversation.RemoveRun{Run: m.run})
 	case runContinue:
-		b.send(c, cs.id, continueText)
+		c.Send(cs.pid, &conversation.ContinueRun{})
+	}
+}
+
+// versionChosen shows the branch the conversation now holds.
+func (b *bridge) versionChosen(cs *convState, m *conversation.VersionChosen) {
+	cs.tr.Show(m.Path, m.Versions)
+	if cs.id == b.current {
+		b.reset = true
 	}
 }
 
@@ -56,38 +74,12 @@ func (b *bridge) runRemoved(cs *convState, m *conversation.RunRemoved) {
 	}
 }
 
-// runEdit is Edit: the UI puts the message back in the box, then removes
-// the run.
-const runEdit = "edit"
-
 // runAction is a message control pressed in the transcript. Delete asks
-// first; Edit puts the message back in the message box.
+// first; Edit opens the message to edit.
 func (u *UI) runAction(action, run, text string) {
 	switch action {
 	case runEdit:
-		edit := func() {
-			u.input.setTextAtEnd(text)
-			u.input.focus(u.win)
-			u.tell(&uiRunAction{action: runRemove, run: run})
-		}
-		if u.input.blank() || u.input.Text == text {
-			edit()
-			return
-		}
-		// A draft not sent yet is not thrown away unasked.
-		back := u.keepFocus()
-		d := dialog.NewConfirm("Replace your draft?",
-			"The message box holds a message not sent yet. Put the message to edit in its place? The draft is lost.",
-			func(ok bool) {
-				if ok {
-					edit()
-					return
-				}
-				back()
-			}, u.win)
-		d.SetConfirmText("Replace")
-		d.SetDismissText("Keep the draft")
-		d.Show()
+		u.editMessage(run, text)
 	case runRemove:
 		back := u.keepFocus()
 		confirmDanger("Delete this message?",
@@ -102,4 +94,36 @@ func (u *UI) runAction(action, run, text string) {
 		u.chat.follow = true
 		u.tell(&uiRunAction{action: action, run: run})
 	}
+}
+
+// editMessage opens the message of run to edit; Send (or Shift+Enter)
+// sends it as a new version of the message, the old one kept.
+func (u *UI) editMessage(run, text string) {
+	back := u.keepFocus()
+	entry := widget.NewMultiLineEntry()
+	entry.SetText(text)
+	entry.Wrapping = fyne.TextWrapWord
+	entry.SetMinRowsVisible(4)
+	var d *dialog.CustomDialog
+	send := func() {
+		edited := strings.TrimSpace(entry.Text)
+		if edited == "" {
+			return
+		}
+		d.Hide()
+		back()
+		u.chat.follow = true
+		u.tell(&uiRunAction{action: runEdit, run: run, text: edited})
+	}
+	entry.OnSubmitted = func(string) { send() }
+	cancel := widget.NewButton("Cancel", func() { d.Hide(); back() })
+	ok := widget.NewButton("Send", send)
+	ok.Importance = widget.HighImportance
+	hint := widget.NewLabel("Sent as a new version: the one before stays, with its answer (‹ › on the message). Shift+Enter sends.")
+	hint.Wrapping = fyne.TextWrapWord
+	d = dialog.NewCustomWithoutButtons("Edit message", container.NewBorder(nil, hint, nil, nil, entry), u.win)
+	d.SetButtons([]fyne.CanvasObject{cancel, ok})
+	d.Resize(fyne.NewSize(min(560, u.win.Canvas().Size().Width-40), 0))
+	d.Show()
+	u.win.Canvas().Focus(entry)
 }

@@ -5,9 +5,14 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
 
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
+	"deckhand/conversation"
 	"deckhand/store"
 	"deckhand/testutil"
 	"deckhand/transcript"
@@ -45,10 +50,29 @@ func (h *harness) userHeaders() []*headerView {
 	return out
 }
 
-// Retry after a model error runs the message again in its place; Edit puts
-// the last message back in the box and takes it out; Delete (after asking)
-// takes a message and its answer out; Continue goes on after Stop. The
-// model sees what the transcript shows, and the log, read back, agrees.
+// focusedEntry is the entry the keyboard is in, or nil.
+func (h *harness) focusedEntry() *widget.Entry {
+	e, _ := h.ui.win.Canvas().Focused().(*widget.Entry)
+	return e
+}
+
+// userTexts are the person's messages the transcript shows.
+func userTexts(tr *transcript.Transcript) string {
+	var users []string
+	for i := range tr.Len() {
+		if r := tr.Row(i); r.Kind == transcript.Header && r.Role == "user" {
+			users = append(users, r.Text)
+		}
+	}
+	return strings.Join(users, "|")
+}
+
+// Retry after a model error asks again as a new version of the message;
+// Edit sends the message as edited as another, and ‹ › on the message
+// switch between them and their answers, the model seeing only the one
+// shown; Delete (after asking) takes a message and its answer out;
+// Continue goes on after Stop in the same answer, with no message of the
+// person shown. The log, read back, shows what the window shows.
 func TestMessageControls(t *testing.T) {
 	h := newHarness(t, harnessOptions{log: true, responses: []testutil.ModelResponse{
 		{Status: 400, Header: map[string]string{"Content-Type": "application/json"}, Body: `{"error":{"message":"model overloaded"}}`},
@@ -59,44 +83,61 @@ func TestMessageControls(t *testing.T) {
 	test.Tap(h.button(h.ui.win, "Retry"))
 	h.until("the answer after Retry", func() bool { return h.shows(h.ui.win, "The first answer.") && !h.ui.running })
 	if h.shows(h.ui.win, "model overloaded") {
-		t.Error("the failed run is still shown after Retry")
+		t.Error("the failed version is still shown after Retry")
 	}
-	if n := len(h.userHeaders()); n != 1 {
-		t.Errorf("%d messages of the person after Retry, want 1", n)
+	if hs := h.userHeaders(); len(hs) != 1 || hs[0].version.Text != "2/2" || !hs[0].prev.Visible() {
+		t.Errorf("after Retry: %d messages of the person, versions %q", len(hs), hs[0].version.Text)
 	}
 	reqs := h.model.Requests()
 	if got := userMessages(t, reqs[len(reqs)-1]); len(got) != 1 || got[0] != "first question" {
 		t.Errorf("after Retry the model saw %q", got)
 	}
 
-	// Edit the last message.
+	// Edit the last message: a second version, the first kept.
 	h.model.Add(testutil.ModelResponse{Body: testutil.TextChunks("Second answer.")})
 	h.say("second qestion")
 	h.until("the second answer", func() bool { return h.shows(h.ui.win, "Second answer.") && !h.ui.running })
-	// A draft in the box is not thrown away unasked: kept, then replaced.
 	h.ui.input.SetText("my draft")
-	test.Tap(h.button(h.ui.win, "Edit"))
-	h.until("the question about the draft", func() bool { return h.button(h.ui.win, "Keep the draft") != nil })
-	test.Tap(h.button(h.ui.win, "Keep the draft"))
-	h.until("the draft kept", func() bool { return h.button(h.ui.win, "Keep the draft") == nil })
-	if h.ui.input.Text != "my draft" || !h.shows(h.ui.win, "Second answer.") {
-		t.Fatalf("after Keep the draft: the box holds %q, the run shown %v", h.ui.input.Text, h.shows(h.ui.win, "Second answer."))
-	}
-	test.Tap(h.button(h.ui.win, "Edit"))
-	h.until("the question about the draft again", func() bool { return h.button(h.ui.win, "Replace") != nil })
-	test.Tap(h.button(h.ui.win, "Replace"))
-	h.until("the run taken out", func() bool { return !h.shows(h.ui.win, "Second answer.") })
-	if h.ui.input.Text != "second qestion" {
-		t.Errorf("Edit put %q in the box", h.ui.input.Text)
+	test.Tap(h.userHeaders()[1].edit)
+	h.until("the message to edit", func() bool { e := h.focusedEntry(); return e != nil && e.Text == "second qestion" })
+	if h.ui.input.Text != "my draft" {
+		t.Errorf("Edit changed the draft in the box to %q", h.ui.input.Text)
 	}
 	h.model.Add(testutil.ModelResponse{Body: testutil.TextChunks("Edited answer.")})
-	h.ui.input.SetText("second question")
-	h.ui.sendInput()
+	h.focusedEntry().SetText("second question")
+	test.Tap(h.buttonIn(h.ui.win.Canvas().Overlays().Top(), "Send"))
 	h.until("the edited answer", func() bool { return h.shows(h.ui.win, "Edited answer.") && !h.ui.running })
+	if h.shows(h.ui.win, "Second answer.") {
+		t.Error("the first version's answer still shows beside the edited one")
+	}
 	reqs = h.model.Requests()
 	if got := userMessages(t, reqs[len(reqs)-1]); strings.Join(got, "|") != "first question|second question" {
 		t.Errorf("after Edit the model saw %q", got)
 	}
+	hv := h.userHeaders()[1]
+	if hv.version.Text != "2/2" || hv.prev.Disabled() || !hv.next.Disabled() {
+		t.Fatalf("the edited message shows %q, ‹ enabled %v, › enabled %v", hv.version.Text, !hv.prev.Disabled(), !hv.next.Disabled())
+	}
+	// ‹: back to the first version, its answer with it; the model sees it.
+	test.Tap(hv.prev)
+	h.until("the first version", func() bool { return h.shows(h.ui.win, "Second answer.") && !h.shows(h.ui.win, "Edited answer.") })
+	if got := h.userHeaders()[1].version.Text; got != "1/2" {
+		t.Errorf("after ‹ the message shows %q, want 1/2", got)
+	}
+	h.model.Add(testutil.ModelResponse{Body: testutil.TextChunks("On the first version.")})
+	h.ui.input.SetText("")
+	h.say("follow-up")
+	h.until("the follow-up's answer", func() bool { return h.shows(h.ui.win, "On the first version.") && !h.ui.running })
+	reqs = h.model.Requests()
+	if got := userMessages(t, reqs[len(reqs)-1]); strings.Join(got, "|") != "first question|second qestion|follow-up" {
+		t.Errorf("on the first version the model saw %q", got)
+	}
+	// ›: the edited version comes back, without the follow-up (which
+	// followed the first version).
+	test.Tap(h.userHeaders()[1].next)
+	h.until("the edited version again", func() bool {
+		return h.shows(h.ui.win, "Edited answer.") && !h.shows(h.ui.win, "On the first version.")
+	})
 
 	// Delete the first message (asked first).
 	hs := h.userHeaders()
@@ -108,7 +149,7 @@ func TestMessageControls(t *testing.T) {
 	test.Tap(h.button(h.ui.win, "Delete"))
 	h.until("the first run taken out", func() bool { return !h.shows(h.ui.win, "The first answer.") })
 
-	// Stop a slow answer, then Continue.
+	// Stop a slow answer, then Continue: the answer goes on in place.
 	slow := make([]string, 200)
 	for i := range slow {
 		slow[i] = "word "
@@ -128,23 +169,57 @@ func TestMessageControls(t *testing.T) {
 	h.until("the rest", func() bool { return h.shows(h.ui.win, "The rest.") && !h.ui.running })
 	reqs = h.model.Requests()
 	last := userMessages(t, reqs[len(reqs)-1])
-	if strings.Join(last, "|") != "second question|third question|"+continueText {
+	if strings.Join(last, "|") != "second question|third question|"+conversation.ContinueText {
 		t.Errorf("after Delete and Continue the model saw %q", last)
 	}
-	if h.button(h.ui.win, "Continue") != nil {
-		t.Error("the old Stop still offers Continue")
+	if h.shows(h.ui.win, conversation.ContinueText) {
+		t.Error("Continue shows a message of the person")
+	}
+	if h.button(h.ui.win, "Continue") != nil || h.shows(h.ui.win, "Stopped.") {
+		t.Error("the old Stop still shows after Continue")
+	}
+	users, answer := h.shown()
+	if users != "second question|third question" {
+		t.Errorf("after Continue the person's messages are %q", users)
+	}
+	if !strings.Contains(answer, "word word The rest.") {
+		t.Errorf("the stopped answer was not continued in place: %q", answer)
 	}
 
-	// The log, read back, shows what the window shows.
+	// The log, read back, shows what the window shows: the versions, and
+	// the continued answer.
 	h.until("the log", func() bool {
 		events, _ := h.db.Events(context.Background(), store.Filter{SessionID: h.ui.conv})
 		tr := transcript.FromEvents(events)
-		var users []string
-		for i := range tr.Len() {
-			if r := tr.Row(i); r.Kind == transcript.Header && r.Role == "user" {
-				users = append(users, r.Text)
-			}
-		}
-		return strings.Join(users, "|") == "second question|third question|"+continueText
+		return userTexts(tr) == "second question|third question" && strings.Contains(lastAnswer(tr), "word word The rest.")
 	})
+}
+
+// lastAnswer is the text of the transcript's last answer.
+func lastAnswer(tr *transcript.Transcript) string {
+	for i := tr.Len() - 1; i >= 0; i-- {
+		if r := tr.Row(i); r.Kind == transcript.Header && r.Role == "assistant" {
+			return strings.Join(strings.Fields(r.Text), " ")
+		}
+	}
+	return ""
+}
+
+// shown is what the current transcript holds, read in the bridge: the
+// person's messages and the last answer.
+func (h *harness) shown() (users, answer string) {
+	h.t.Helper()
+	done := make(chan struct{})
+	h.ui.tell(bridgeDo(func(b *bridge, _ actor.Context) {
+		if cs := b.convs[b.current]; cs != nil {
+			users, answer = userTexts(cs.tr), lastAnswer(cs.tr)
+		}
+		close(done)
+	}))
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		h.t.Fatal("the bridge did not answer")
+	}
+	return users, answer
 }

@@ -20,7 +20,14 @@ import (
 
 // Session is a session's log, read back.
 type Session struct {
+	// Runs are the runs of the branch shown (Tree.Path): what the model
+	// is told and the window shows.
 	Runs []Run
+	// Other are the runs of the versions not shown, with what followed
+	// them, in log order.
+	Other []Run
+	// Tree is how the runs hang together (versions of a message).
+	Tree *Tree
 	// Grants are the tools allowed "for this session".
 	Grants map[string]bool
 	// Loaded are the lazy tools whose schemas the model was given.
@@ -34,11 +41,14 @@ type Session struct {
 
 // Run is one run: the person's message and what followed.
 type Run struct {
-	ID    string
-	Text  string // the person's message
-	Time  time.Time
-	Steps []Step
-	End   End
+	ID   string
+	Text string // the person's message
+	// Versions are the runs of the versions of this message (this one
+	// among them), oldest first; nil when it has one.
+	Versions []string
+	Time     time.Time
+	Steps    []Step
+	End      End
 }
 
 // Step is an answer of the model or a notice, in the order they happened;
@@ -122,7 +132,26 @@ func Read(events []store.Event) Session {
 		calls  map[string]*Call
 		stream strings.Builder // text streamed since the last whole answer
 		first  time.Time       // when that text began
+		// cont: the run continues the answer before it (Continue): its
+		// first answer extends that one.
+		cont bool
 	)
+	// add adds an answer to the run, or extends the answer it continues.
+	add := func(a *Answer) *Answer {
+		if cont {
+			cont = false
+			if n := len(run.Steps); n > 0 {
+				if last := run.Steps[n-1].Answer; last != nil && len(last.ToolCalls) == 0 && len(last.Calls) == 0 {
+					last.Text += a.Text
+					last.Partial = a.Partial
+					last.ToolCalls = a.ToolCalls
+					return last
+				}
+			}
+		}
+		run.Steps = append(run.Steps, Step{Answer: a})
+		return a
+	}
 	// settle closes the current answer: text that streamed and never became
 	// a whole answer is a partial one.
 	settle := func() {
@@ -130,7 +159,7 @@ func Read(events []store.Event) Session {
 			return
 		}
 		if stream.Len() > 0 {
-			run.Steps = append(run.Steps, Step{Answer: &Answer{Text: stream.String(), Time: first, Partial: true}})
+			add(&Answer{Text: stream.String(), Time: first, Partial: true})
 			stream.Reset()
 		}
 		answer, calls = nil, nil
@@ -152,6 +181,7 @@ func Read(events []store.Event) Session {
 		return c
 	}
 	removed := map[string]bool{}
+	s.Tree = NewTree()
 	for _, e := range events {
 		if e.Foreign {
 			s.Left++
@@ -159,6 +189,11 @@ func Read(events []store.Event) Session {
 		}
 		if e.Kind == store.KindRunRemoved {
 			removed[e.RunID] = true
+			s.Tree.Remove(e.RunID)
+			continue
+		}
+		if e.Kind == store.KindRunChosen {
+			s.Tree.Choose(e.RunID)
 			continue
 		}
 		d, err := e.Decode()
@@ -174,6 +209,20 @@ func Read(events []store.Event) Session {
 		switch e.Kind {
 		case store.KindRunStarted:
 			settle()
+			parent := ""
+			if d.Parent != nil {
+				parent = *d.Parent
+			} else if path := s.Tree.Path(); len(path) > 0 {
+				// Written before versions: a run followed the one shown.
+				parent = path[len(path)-1]
+			}
+			s.Tree.Add(e.RunID, parent)
+			if i := slices.IndexFunc(s.Runs, func(r Run) bool { return r.ID == d.Continues }); d.Continues != "" && i >= 0 && d.Continues == parent {
+				// Continue: the answer goes on in the run it continues.
+				run, cont = &s.Runs[i], true
+				run.End = End{Status: store.RunRunning}
+				break
+			}
 			s.Runs = append(s.Runs, Run{ID: e.RunID, Text: d.Text, Time: e.Time, End: End{Status: store.RunRunning}})
 			run = &s.Runs[len(s.Runs)-1]
 		case store.KindAssistantDelta:
@@ -192,7 +241,7 @@ func Read(events []store.Event) Session {
 				answer.ToolCalls = append(answer.ToolCalls, ToolCall{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments})
 			}
 			calls = map[string]*Call{}
-			run.Steps = append(run.Steps, Step{Answer: answer})
+			answer = add(answer)
 		case store.KindToolRequested, store.KindApprovalAsked:
 			call(d.Call, d.Tool, d.Arguments)
 		case store.KindToolInvoked:
@@ -228,6 +277,26 @@ func Read(events []store.Event) Session {
 	if len(removed) > 0 {
 		s.Runs = slices.DeleteFunc(s.Runs, func(r Run) bool { return removed[r.ID] })
 	}
+	byID := map[string]Run{}
+	for _, r := range s.Runs {
+		r.Versions = s.Tree.Versions(r.ID)
+		byID[r.ID] = r
+	}
+	path := s.Tree.Path()
+	shown := map[string]bool{}
+	var runs []Run
+	for _, id := range path {
+		if r, ok := byID[id]; ok {
+			runs = append(runs, r)
+			shown[id] = true
+		}
+	}
+	for _, r := range s.Runs {
+		if !shown[r.ID] {
+			s.Other = append(s.Other, byID[r.ID])
+		}
+	}
+	s.Runs = runs
 	return s
 }
 

@@ -9,7 +9,13 @@ import (
 // timeline, resuming a conversation, reopening it in the window). Each kind
 // fills its own fields; the rest stay zero.
 type EventData struct {
-	Text       string          `json:"text"`
+	Text string `json:"text"`
+	// Parent is the run a run.started follows in its branch ("": the
+	// first); nil in logs written before messages had versions.
+	Parent *string `json:"parent"`
+	// Continues is the run a run.started continues the answer of
+	// (Continue): its text is the instruction the model got, not shown.
+	Continues  string          `json:"continues"`
 	Model      string          `json:"model"`
 	Call       string          `json:"call"`
 	Tool       string          `json:"tool"`

@@ -88,6 +88,8 @@ func Summary(e Event) string {
 		return quote(d.Text) + " taken out of the conversation"
 	case KindToolReviewed:
 		return d.Tool + " looked at in quarantine: offered to the model from now on"
+	case KindRunChosen:
+		return "this version of the message chosen"
 	case KindElicitationAsked:
 		if d.Mode == "url" {
 			return fmt.Sprintf("%s asks to open a page on %s: %s", d.Server, d.Host, quote(d.Message))

@@ -32,7 +32,8 @@ const (
 	KindRunFailed         = "run.failed"
 	KindRunStopped        = "run.stopped"
 	KindRunInterrupted    = "run.interrupted"
-	KindRunRemoved        = "run.removed" // the person took a finished run out of its conversation (retry, edit, delete); its events stay
+	KindRunRemoved        = "run.removed" // the person took a finished run out of its conversation (delete); its events stay
+	KindRunChosen         = "run.chosen"  // the person chose which version of a message shows (and the model sees)
 	KindNotice            = "notice"
 	KindToolsLoaded       = "tools.loaded" // lazy tools whose schemas the model gets from now on
 	KindToolChanged       = "tool.definition_changed"

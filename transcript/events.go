@@ -15,6 +15,7 @@ func FromEvents(events []store.Event) *Transcript {
 	for _, run := range replay.Read(events).Runs {
 		t.StartRun(run.ID)
 		t.User(run.Text, run.Time)
+		t.setVersions(run.Versions)
 		t.Attached(attached[run.ID])
 		for _, step := range run.Steps {
 			if n := step.Notice; n != nil {

@@ -66,6 +66,11 @@ type Row struct {
 	// the conversation's last: the header offers Retry, Edit and Delete.
 	Run  string
 	Last bool
+	// Version is which of the Versions of its message a header's run
+	// is (from 1; it shows ‹ 1/2 ›), Versions 0 when it has one; Prev and
+	// Next are the runs of the versions before and after it ("": none).
+	Version, Versions int
+	Prev, Next        string
 	// Action is what a notice offers: "retry" (after a failure) or
 	// "continue" (after Stop, which also offers Retry). Only the last
 	// run's notices keep theirs.
@@ -118,6 +123,12 @@ type Transcript struct {
 
 	mediaRows  []int // rows whose Media keeps image bytes, oldest first
 	mediaBytes int
+
+	// hidden are the rows of the runs of versions not shown, by run.
+	hidden map[string][]Row
+	// cont is the answer a continuation extends (Continue): what streams
+	// next is written after it, in its rows.
+	cont string
 
 	// The assistant message being streamed.
 	streaming bool
@@ -283,9 +294,13 @@ func (t *Transcript) Delta(text string, at time.Time) {
 	}
 	if !t.streaming {
 		t.streaming = true
-		t.header = t.add(Row{Kind: Header, Role: "assistant", Time: at})
 		t.text.Reset()
 		t.split = splitter{}
+		if t.cont != "" {
+			t.text.WriteString(t.cont)
+		} else {
+			t.header = t.add(Row{Kind: Header, Role: "assistant", Time: at})
+		}
 	}
 	t.text.WriteString(text)
 	full := t.text.String()
@@ -313,6 +328,16 @@ func (t *Transcript) placeBlock(b block, streaming bool) {
 // differ from what streamed, or arrive without streaming at all).
 func (t *Transcript) Assistant(text string, at time.Time) {
 	text = clean.Text(text)
+	if t.cont != "" {
+		text = t.cont + text
+		if !t.streaming {
+			// Nothing streamed: the answer it extends is rewritten whole.
+			t.streaming = true
+			t.text.Reset()
+			t.text.WriteString(t.cont)
+		}
+		t.cont = ""
+	}
 	if t.streaming && t.text.String() == text {
 		// The header's copy button copies the whole message, now complete.
 		t.set(t.header, Row{Kind: Header, Role: "assistant", Text: text, Time: t.rows[t.header].Time})

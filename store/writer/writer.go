@@ -371,7 +371,10 @@ func (a *storeActor) record(c actor.Context, msg any) {
 		}
 		a.batch.NewRuns = append(a.batch.NewRuns, store.NewRun{ID: m.Run, SessionID: m.Conversation, Time: now, Model: m.Model, Owner: a.owner})
 		a.batch.Titles = append(a.batch.Titles, store.Title{SessionID: m.Conversation, Title: string(a.redact([]byte(title(m.Text))))})
-		data := map[string]any{"text": m.Text}
+		data := map[string]any{"text": m.Text, "parent": m.Parent}
+		if m.Continues != "" {
+			data["continues"] = m.Continues
+		}
 		if len(m.Attachments) > 0 {
 			// Names, types, sizes and digests: never the files' bytes.
 			files := make([]map[string]any, len(m.Attachments))
@@ -383,6 +386,10 @@ func (a *storeActor) record(c actor.Context, msg any) {
 		ev(m.Conversation, m.Run, store.KindRunStarted, data)
 	case *conversation.RunRemoved:
 		ev(m.Conversation, m.Run, store.KindRunRemoved, map[string]any{"text": m.Text})
+	case *conversation.VersionChosen:
+		if m.Run != "" {
+			ev(m.Conversation, m.Run, store.KindRunChosen, map[string]any{})
+		}
 	case *conversation.PromptBuilt:
 		ev(m.Conversation, m.Run, store.KindPromptBuilt, map[string]any{
 			"messages": m.Messages, "dropped": m.Dropped, "tools": m.Tools, "estimated_tokens": m.EstimatedTokens})

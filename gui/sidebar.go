@@ -26,8 +26,9 @@ type sessionItem struct {
 	current   bool
 	// match is where a search found its words (a snippet to show), and
 	// query the search, to find in the chat when it opens.
-	match store.Match
-	query string
+	match  store.Match
+	query  string
+	pinned bool // listed first, marked (sidebar_pin.go)
 }
 
 func (s sessionItem) subtitle(now time.Time) string {
@@ -127,7 +128,7 @@ func (b *bridge) sidebar() []sessionItem {
 		if s.Runs == 0 && (cs == nil || cs.unsent()) {
 			continue
 		}
-		item := sessionItem{id: s.ID, title: oneLine(s.Title), when: s.Updated, usage: s.Usage, run: s.LastRun}
+		item := sessionItem{id: s.ID, title: oneLine(s.Title), when: s.Updated, usage: s.Usage, run: s.LastRun, pinned: s.Pinned}
 		if st.query != "" {
 			item.match, item.query = s.Match, st.query
 		}
@@ -145,6 +146,7 @@ func (b *bridge) sidebar() []sessionItem {
 	for i := range out {
 		out[i].current = out[i].id == b.current
 	}
+	slices.SortStableFunc(out, func(x, y sessionItem) int { return boolOrder(y.pinned) - boolOrder(x.pinned) })
 	return out
 }
 

@@ -119,7 +119,12 @@ func (s *sidebarSide) open(i widget.ListItemID) {
 
 // showMenu shows a session's menu where the person tapped.
 func (s *sidebarSide) showMenu(item sessionItem, at fyne.Position) {
+	pin := fyne.NewMenuItem("Pin", func() { s.u.tell(&uiPinSession{id: item.id, pinned: true}) })
+	if item.pinned {
+		pin = fyne.NewMenuItem("Unpin", func() { s.u.tell(&uiPinSession{id: item.id}) })
+	}
 	menu := fyne.NewMenu("",
+		pin,
 		fyne.NewMenuItem("Rename…", func() { s.askRename(item) }),
 		fyne.NewMenuItem("Delete…", func() { s.askDelete(item) }),
 	)
@@ -237,7 +242,11 @@ func newSessionRow(side *sidebarSide) *sessionRow {
 
 func (r *sessionRow) set(item sessionItem) {
 	r.item = item
-	r.title.SetText(item.title)
+	if item.pinned {
+		r.title.SetText(pinMark + item.title)
+	} else {
+		r.title.SetText(item.title)
+	}
 	r.sub.SetText(item.subtitle(time.Now()))
 	if m := item.match; m.Snippet != "" {
 		r.snip.Segments = snippetSegments(m)

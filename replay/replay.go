@@ -41,8 +41,9 @@ type Session struct {
 
 // Run is one run: the person's message and what followed.
 type Run struct {
-	ID   string
-	Text string // the person's message
+	ID    string
+	Text  string // the person's message
+	Model string // the model asked ("" in logs that did not say)
 	// Versions are the runs of the versions of this message (this one
 	// among them), oldest first; nil when it has one.
 	Versions []string
@@ -62,6 +63,11 @@ type Step struct {
 type Answer struct {
 	Text string
 	Time time.Time
+	// First is when its first streamed text arrived (zero when nothing
+	// streamed); the tokens are its request's usage, as the server said
+	// (or estimated).
+	First                     time.Time
+	InputTokens, OutputTokens int
 	// Partial: the answer was cut off (the stream broke, the run was
 	// stopped, or Deckhand stopped while it streamed); Text is what had
 	// arrived, which the person saw.
@@ -121,6 +127,9 @@ type Notice struct {
 type End struct {
 	Status string // a store.Run* status; RunRunning when the log stops mid-run
 	Error  string
+	// The run's usage, all its requests together, and its cost.
+	InputTokens, OutputTokens int
+	CostUSD                   float64
 }
 
 // Read reads a session's events (in log order) back into its runs.
@@ -220,10 +229,10 @@ func Read(events []store.Event) Session {
 			if i := slices.IndexFunc(s.Runs, func(r Run) bool { return r.ID == d.Continues }); d.Continues != "" && i >= 0 && d.Continues == parent {
 				// Continue: the answer goes on in the run it continues.
 				run, cont = &s.Runs[i], true
-				run.End = End{Status: store.RunRunning}
+				run.End.Status = store.RunRunning
 				break
 			}
-			s.Runs = append(s.Runs, Run{ID: e.RunID, Text: d.Text, Time: e.Time, End: End{Status: store.RunRunning}})
+			s.Runs = append(s.Runs, Run{ID: e.RunID, Text: d.Text, Model: d.Model, Time: e.Time, End: End{Status: store.RunRunning}})
 			run = &s.Runs[len(s.Runs)-1]
 		case store.KindAssistantDelta:
 			if stream.Len() == 0 {
@@ -234,9 +243,14 @@ func Read(events []store.Event) Session {
 			// A new request: whatever streamed before it was answered whole.
 			stream.Reset()
 		case store.KindAssistantMessage:
+			var began time.Time
+			if stream.Len() > 0 {
+				began = first
+			}
 			stream.Reset()
 			settle()
-			answer = &Answer{Text: d.Text, Time: e.Time, Partial: d.Incomplete}
+			answer = &Answer{Text: d.Text, Time: e.Time, Partial: d.Incomplete, First: began,
+				InputTokens: d.Usage.InputTokens, OutputTokens: d.Usage.OutputTokens}
 			for _, tc := range d.ToolCalls {
 				answer.ToolCalls = append(answer.ToolCalls, ToolCall{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments})
 			}
@@ -269,7 +283,15 @@ func Read(events []store.Event) Session {
 			run.Steps = append(run.Steps, Step{Notice: &Notice{Text: d.Text, Time: e.Time}})
 		case store.KindRunSucceeded, store.KindRunFailed, store.KindRunStopped, store.KindRunInterrupted:
 			settle()
-			run.End = End{Status: endStatus(e.Kind), Error: d.Error}
+			in, out, cost := d.InputTokens, d.OutputTokens, d.CostUSD
+			if cont {
+				cont = false
+			}
+			if run.End.Status == store.RunRunning && run.ID != e.RunID {
+				// A continuation: its usage adds to the run it continues.
+				in, out, cost = in+run.End.InputTokens, out+run.End.OutputTokens, cost+run.End.CostUSD
+			}
+			run.End = End{Status: endStatus(e.Kind), Error: d.Error, InputTokens: in, OutputTokens: out, CostUSD: cost}
 			run = nil
 		}
 	}

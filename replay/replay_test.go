@@ -94,7 +94,7 @@ func TestPartialAnswers(t *testing.T) {
 			for _, st := range s.Runs[0].Steps {
 				if st.Answer != nil {
 					a := *st.Answer
-					a.Time = time.Time{}
+					a.Time, a.First = time.Time{}, time.Time{}
 					got = append(got, a)
 				}
 			}

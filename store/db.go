@@ -265,6 +265,8 @@ var migrations = [...]string{
 		name TEXT PRIMARY KEY,
 		value TEXT NOT NULL
 	 );`,
+	// v7: a chat pinned to the top of the list (when; 0: not pinned).
+	`ALTER TABLE sessions ADD COLUMN pinned_at INTEGER NOT NULL DEFAULT 0;`,
 }
 
 // SchemaVersion is the version this Deckhand writes.

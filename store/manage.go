@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"modernc.org/sqlite"
@@ -50,6 +51,22 @@ func (db *DB) RenameSession(ctx context.Context, id, title string) error {
 	res, err := db.sql.ExecContext(ctx, `UPDATE sessions SET title = ? WHERE session_id = ?`, t, id)
 	if err != nil {
 		return fmt.Errorf("renaming the session: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("no session %q: %w", id, ErrNotFound)
+	}
+	return nil
+}
+
+// PinSession pins a session to the top of the list (pinned) or unpins it.
+func (db *DB) PinSession(ctx context.Context, id string, pinned bool) error {
+	at := int64(0)
+	if pinned {
+		at = max(1, time.Now().UnixMilli())
+	}
+	res, err := db.sql.ExecContext(ctx, `UPDATE sessions SET pinned_at = ? WHERE session_id = ?`, at, id)
+	if err != nil {
+		return fmt.Errorf("pinning the session: %w", err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
 		return fmt.Errorf("no session %q: %w", id, ErrNotFound)
@@ -205,7 +222,7 @@ func (db *DB) SearchSessions(ctx context.Context, query string, limit int) ([]Se
 	}
 	args = append(args, limit)
 	out, err := db.querySessions(ctx, `SELECT `+sessionCols+` FROM sessions WHERE `+strings.Join(where, " AND ")+
-		` ORDER BY updated_at DESC LIMIT ?`, args...)
+		` ORDER BY `+sessionOrder+` LIMIT ?`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("searching the sessions: %w", err)
 	}

@@ -271,3 +271,53 @@ func FuzzSearchSessions(f *testing.F) {
 		}
 	})
 }
+
+// A pinned session is listed first, also by a search and after the log is
+// opened again, until it is unpinned.
+func TestPinSession(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "log.db")
+	db := open(t, path)
+	ctx := t.Context()
+	twoSessions(t, db)
+	ids := func(list []Session, err error) string {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, s := range list {
+			id := s.ID
+			if s.Pinned {
+				id += "*"
+			}
+			out = append(out, id)
+		}
+		return strings.Join(out, ",")
+	}
+	if got := ids(db.Sessions(ctx, 0)); got != "s2,s1" {
+		t.Fatalf("Sessions() before pinning = %s, want s2,s1 (most recent first)", got)
+	}
+	if err := db.PinSession(ctx, "s1", true); err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(db.Sessions(ctx, 0)); got != "s1*,s2" {
+		t.Errorf("Sessions() after pinning s1 = %s, want s1*,s2", got)
+	}
+	if got := ids(db.SearchSessions(ctx, "e", 0)); got != "s1*,s2" {
+		t.Errorf("SearchSessions() after pinning s1 = %s, want s1*,s2", got)
+	}
+	db.Close()
+	db = open(t, path)
+	if got := ids(db.Sessions(ctx, 0)); got != "s1*,s2" {
+		t.Errorf("Sessions() after reopening = %s, want s1*,s2", got)
+	}
+	if err := db.PinSession(ctx, "s1", false); err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(db.Sessions(ctx, 0)); got != "s2,s1" {
+		t.Errorf("Sessions() after unpinning = %s, want s2,s1", got)
+	}
+	if err := db.PinSession(ctx, "nope", true); !errors.Is(err, ErrNotFound) {
+		t.Errorf("PinSession(nope) = %v, want ErrNotFound", err)
+	}
+}

@@ -28,16 +28,19 @@ type Session struct {
 	LastRun string
 	// Match is where SearchSessions found its words in the messages.
 	Match Match
+	// Pinned: the person pinned the chat to the top of the list
+	// (PinSession); lists give pinned sessions first.
+	Pinned bool
 }
 
-const sessionCols = `session_id, coalesce(title, ''), coalesce(model, ''), created_at, updated_at, runs, input_tokens, output_tokens, cost_usd, estimated,
+const sessionCols = `session_id, coalesce(title, ''), coalesce(model, ''), created_at, updated_at, runs, input_tokens, output_tokens, cost_usd, estimated, pinned_at > 0,
 	coalesce((SELECT status || char(31) || coalesce(owner, '') FROM runs r WHERE r.session_id = sessions.session_id ORDER BY created_at DESC LIMIT 1), '')`
 
 func scanSession(row interface{ Scan(...any) error }) (Session, error) {
 	var s Session
 	var created, updated int64
 	var last string
-	err := row.Scan(&s.ID, &s.Title, &s.Model, &created, &updated, &s.Runs, &s.Usage.InputTokens, &s.Usage.OutputTokens, &s.Usage.CostUSD, &s.Usage.Estimated, &last)
+	err := row.Scan(&s.ID, &s.Title, &s.Model, &created, &updated, &s.Runs, &s.Usage.InputTokens, &s.Usage.OutputTokens, &s.Usage.CostUSD, &s.Usage.Estimated, &s.Pinned, &last)
 	s.Created, s.Updated = fromMS(created), fromMS(updated)
 	status, owner, _ := strings.Cut(last, "\x1f")
 	s.LastRun = liveStatus(status, owner)
@@ -60,12 +63,15 @@ func (db *DB) Sessions(ctx context.Context, limit int) ([]Session, error) {
 	if limit <= 0 {
 		limit = 1000
 	}
-	out, err := db.querySessions(ctx, `SELECT `+sessionCols+` FROM sessions ORDER BY updated_at DESC LIMIT ?`, limit)
+	out, err := db.querySessions(ctx, `SELECT `+sessionCols+` FROM sessions ORDER BY `+sessionOrder+` LIMIT ?`, limit)
 	if err != nil {
 		return nil, fmt.Errorf("listing sessions: %w", err)
 	}
 	return out, nil
 }
+
+// sessionOrder lists sessions pinned first, most recently active first.
+const sessionOrder = `pinned_at > 0 DESC, updated_at DESC`
 
 // querySessions runs a query of sessionCols rows and reads them.
 func (db *DB) querySessions(ctx context.Context, query string, args ...any) ([]Session, error) {

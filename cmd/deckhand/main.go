@@ -141,7 +141,7 @@ func commands() []command {
 	return []command{
 		{name: "window", summary: "open Deckhand's window (what plain deckhand does on a desktop)", run: runWindow},
 		{name: "chat", summary: "chat with the model in the terminal; -p PROMPT for one answer", run: runChat},
-		{name: "sessions", summary: "past sessions: title, last activity, runs, tokens and cost", run: runSessions},
+		{name: "sessions", summary: "past sessions: title, last activity, runs, tokens and cost; export ID --format markdown|json [-o FILE]", run: runSessions},
 		{name: "logs", summary: "what happened in a session or a run, as a timeline; --verify checks the log's chain", run: runLogs},
 		{name: "approvals", summary: "the \"always allow\" grants: list, revoke", run: runApprovals},
 		{name: "mcp", summary: "inspect and call MCP servers: list, tools, tool, call, connect", run: runMCP},

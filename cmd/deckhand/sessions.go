@@ -1,25 +1,31 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"flag"
 	"fmt"
+	"os"
 	"text/tabwriter"
 	"time"
 
+	"deckhand/export"
 	"deckhand/store"
 	"deckhand/terminal"
 )
 
-// runSessions lists past sessions.
+// runSessions lists past sessions; "sessions export ID" writes one out.
 func runSessions(ctx context.Context, e *env, args []string) error {
+	if len(args) > 0 && args[0] == "export" {
+		return runSessionsExport(ctx, e, args[1:])
+	}
 	fs := flag.NewFlagSet("sessions", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "")
 	limit := fs.Int("limit", 50, "")
 	if rest, err := parseFlags(fs, args); err != nil {
 		return err
 	} else if len(rest) > 0 {
-		return usagef("sessions takes no arguments")
+		return usagef("sessions takes no arguments (or: sessions export ID --format markdown|json [-o FILE])")
 	}
 	db, err := e.openLog(ctx)
 	if err != nil {
@@ -77,4 +83,46 @@ func cost(u store.Usage) string {
 		return "-"
 	}
 	return fmt.Sprintf("$%.4f", u.CostUSD)
+}
+
+// runSessionsExport writes a session out as Markdown or JSON: its messages,
+// answers, tool calls with their arguments and results, the model and the
+// cost; a session whose chain is broken says so in it.
+func runSessionsExport(ctx context.Context, e *env, args []string) error {
+	fs := flag.NewFlagSet("sessions export", flag.ContinueOnError)
+	format := fs.String("format", export.Markdown, "")
+	out := fs.String("o", "", "")
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) != 1 {
+		return usagef("sessions export takes one session ID: deckhand sessions export ID --format markdown|json [-o FILE]")
+	}
+	if *format != export.Markdown && *format != export.JSON && *format != "md" {
+		return usagef("sessions export: --format %q: want markdown or json", *format)
+	}
+	db, err := e.openLog(ctx)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	chat, err := export.Load(ctx, db, rest[0])
+	if err != nil {
+		return err
+	}
+	if *out == "" || *out == "-" {
+		return export.Write(e.stdout, chat, *format)
+	}
+	var buf bytes.Buffer
+	if err := export.Write(&buf, chat, *format); err != nil {
+		return err
+	}
+	if err := os.WriteFile(*out, buf.Bytes(), 0o600); err != nil {
+		return fmt.Errorf("writing the export: %w", err)
+	}
+	if chat.Broken != "" {
+		fmt.Fprintf(e.stderr, "warning: %s\n", chat.Broken)
+	}
+	return nil
 }

@@ -371,7 +371,7 @@ func (a *storeActor) record(c actor.Context, msg any) {
 		}
 		a.batch.NewRuns = append(a.batch.NewRuns, store.NewRun{ID: m.Run, SessionID: m.Conversation, Time: now, Model: m.Model, Owner: a.owner})
 		a.batch.Titles = append(a.batch.Titles, store.Title{SessionID: m.Conversation, Title: string(a.redact([]byte(title(m.Text))))})
-		data := map[string]any{"text": m.Text, "parent": m.Parent}
+		data := map[string]any{"text": m.Text, "parent": m.Parent, "model": m.Model}
 		if m.Continues != "" {
 			data["continues"] = m.Continues
 		}

@@ -1,0 +1,338 @@
+// Package export writes a chat out of the log as a document a person can
+// keep or share: Markdown, or JSON for programs. It holds what the person
+// saw (the version of each message shown, as replay reads it): each
+// message, each answer with the model that wrote it, each tool call with its
+// arguments and result, and the tokens and cost; and it says so when the
+// session's record was changed outside Deckhand (its chain is broken) or
+// events were left out.
+//
+// Its functions are pure (what they write depends on the Chat alone) and
+// safe anywhere.
+package export
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"deckhand/replay"
+	"deckhand/store"
+	"deckhand/tools"
+)
+
+// Chat is one session, read for export.
+type Chat struct {
+	ID, Title, Model string
+	Created, Updated time.Time
+	Usage            store.Usage
+	// Broken says how the session's chain is broken ("": intact).
+	Broken string
+	// Left is how many events were left out as not Deckhand's.
+	Left int
+	Runs []replay.Run
+}
+
+// Read reads a session's events (and its chain's breaks, from
+// store.DB.VerifySession) for export.
+func Read(s store.Session, events []store.Event, breaks []store.Break) Chat {
+	r := replay.Read(events)
+	c := Chat{ID: s.ID, Title: s.Title, Model: s.Model, Created: s.Created, Updated: s.Updated, Usage: s.Usage, Left: r.Left, Runs: r.Runs}
+	if len(breaks) > 0 {
+		c.Broken = store.Tampered(breaks)
+	}
+	return c
+}
+
+// Formats.
+const (
+	Markdown = "markdown"
+	JSON     = "json"
+)
+
+// ErrFormat is the error for a format Write does not know.
+var ErrFormat = fmt.Errorf("unknown format: want %q or %q", Markdown, JSON)
+
+// Write writes c in format.
+func Write(w io.Writer, c Chat, format string) error {
+	switch format {
+	case Markdown, "md":
+		return WriteMarkdown(w, c)
+	case JSON:
+		return WriteJSON(w, c)
+	}
+	return fmt.Errorf("%q: %w", format, ErrFormat)
+}
+
+// modelOf is the model of a run, the session's when its log did not say.
+func (c Chat) modelOf(r replay.Run) string {
+	if r.Model != "" {
+		return r.Model
+	}
+	return c.Model
+}
+
+// WriteMarkdown writes c as Markdown. What the person and the tools wrote
+// cannot change the document's structure: the person's messages are
+// quoted, tool arguments and results are fenced with more backticks than
+// they hold, a title's Markdown is escaped, and an answer left with a
+// code block open (cut off) has it closed.
+func WriteMarkdown(w io.Writer, c Chat) error {
+	var b strings.Builder
+	title := c.Title
+	if strings.TrimSpace(title) == "" {
+		title = "Untitled chat"
+	}
+	fmt.Fprintf(&b, "# %s\n\n", inline(title))
+	if c.Broken != "" {
+		fmt.Fprintf(&b, "> **Warning:** %s.\n\n", inline(c.Broken))
+	}
+	if c.Left > 0 {
+		fmt.Fprintf(&b, "> **Warning:** %d events of this session were not written by Deckhand and are left out.\n\n", c.Left)
+	}
+	fmt.Fprintf(&b, "- Session: `%s`\n", code(c.ID))
+	if c.Model != "" {
+		fmt.Fprintf(&b, "- Model: %s\n", inline(c.Model))
+	}
+	if !c.Created.IsZero() {
+		fmt.Fprintf(&b, "- Started: %s\n", c.Created.UTC().Format(time.RFC3339))
+	}
+	fmt.Fprintf(&b, "- Tokens: %d in, %d out%s\n", c.Usage.InputTokens, c.Usage.OutputTokens, estimated(c.Usage.Estimated))
+	if c.Usage.CostUSD > 0 {
+		fmt.Fprintf(&b, "- Cost: $%.4f\n", c.Usage.CostUSD)
+	}
+	for _, r := range c.Runs {
+		fmt.Fprintf(&b, "\n## You\n\n%s\n", quote(r.Text))
+		for _, st := range r.Steps {
+			if n := st.Notice; n != nil {
+				fmt.Fprintf(&b, "\n> *Note:* %s\n", inline(n.Text))
+				continue
+			}
+			a := st.Answer
+			fmt.Fprintf(&b, "\n## Deckhand")
+			if m := c.modelOf(r); m != "" {
+				fmt.Fprintf(&b, " (%s)", inline(m))
+			}
+			b.WriteString("\n\n")
+			if a.Text != "" {
+				b.WriteString(closeFences(strings.TrimRight(a.Text, "\n")))
+				b.WriteString("\n")
+			}
+			if a.Partial {
+				b.WriteString("\n*(cut off)*\n")
+			}
+			for _, call := range a.Calls {
+				fmt.Fprintf(&b, "\n### Tool call `%s`: %s\n\n", code(call.Tool), outcome(call))
+				args := string(call.Arguments)
+				if args == "" {
+					args = "{}"
+				}
+				fmt.Fprintf(&b, "Arguments:\n\n%s\n", fenced(tools.PrettyArgs(json.RawMessage(args)), "json"))
+				fmt.Fprintf(&b, "\nResult:\n\n%s\n", fenced(call.Result(), ""))
+			}
+		}
+		if e := r.End; e.Status != store.RunSucceeded {
+			fmt.Fprintf(&b, "\n> *Run %s*", e.Status)
+			if e.Error != "" {
+				fmt.Fprintf(&b, ": %s", inline(e.Error))
+			}
+			b.WriteString("\n")
+		}
+		if r.End.InputTokens+r.End.OutputTokens > 0 || r.End.CostUSD > 0 {
+			fmt.Fprintf(&b, "\n*%d tokens in, %d out", r.End.InputTokens, r.End.OutputTokens)
+			if r.End.CostUSD > 0 {
+				fmt.Fprintf(&b, ", $%.4f", r.End.CostUSD)
+			}
+			b.WriteString("*\n")
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func estimated(yes bool) string {
+	if yes {
+		return " (estimated)"
+	}
+	return ""
+}
+
+func outcome(c *replay.Call) string {
+	switch {
+	case c.Outcome == replay.NeverStarted:
+		return "not run"
+	case c.Outcome == replay.Unknown:
+		return "outcome unknown"
+	case c.Denied:
+		return "denied"
+	case c.IsError:
+		return "failed"
+	}
+	return "done"
+}
+
+// fenced puts text in a fenced block no run of backticks in it can close.
+func fenced(text, lang string) string {
+	f := tools.Fence(text, 3)
+	return f + lang + "\n" + strings.TrimRight(text, "\n") + "\n" + f
+}
+
+// quote is the person's words as a block quote: whatever Markdown they
+// hold stays inside it.
+func quote(text string) string {
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight("> "+l, " ")
+	}
+	return closeFences(strings.Join(lines, "\n"))
+}
+
+// inline escapes what would be read as Markdown on one line.
+func inline(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune("\\`*_{}[]<>()#+-.!|~", r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// code is text for a code span of one backtick.
+func code(s string) string { return strings.ReplaceAll(strings.Join(strings.Fields(s), " "), "`", "'") }
+
+// closeFences closes a code fence text leaves open (an answer cut off in
+// a code block), so that the rest of the document is not read as code.
+func closeFences(text string) string {
+	open := ""
+	for _, line := range strings.Split(text, "\n") {
+		l := strings.TrimLeft(strings.TrimPrefix(line, ">"), " ")
+		run := fenceRun(l)
+		switch {
+		case run == "":
+		case open == "":
+			open = run
+		case strings.HasPrefix(run, open[:1]) && len(run) >= len(open) && strings.TrimSpace(l[len(run):]) == "":
+			open = ""
+		}
+	}
+	if open == "" {
+		return text
+	}
+	prefix := ""
+	if strings.HasPrefix(text, ">") {
+		prefix = "> "
+	}
+	return text + "\n" + prefix + open
+}
+
+// fenceRun is the run of three or more backticks or tildes a line begins
+// with, or "".
+func fenceRun(l string) string {
+	if len(l) < 3 || (l[0] != '`' && l[0] != '~') {
+		return ""
+	}
+	n := 0
+	for n < len(l) && l[n] == l[0] {
+		n++
+	}
+	if n < 3 {
+		return ""
+	}
+	return l[:n]
+}
+
+// The JSON export.
+type (
+	chatJSON struct {
+		ID           string    `json:"id"`
+		Title        string    `json:"title"`
+		Model        string    `json:"model"`
+		Created      time.Time `json:"created"`
+		LastActivity time.Time `json:"last_activity"`
+		InputTokens  int       `json:"input_tokens"`
+		OutputTokens int       `json:"output_tokens"`
+		CostUSD      float64   `json:"cost_usd"`
+		Estimated    bool      `json:"estimated"`
+		ChainBroken  string    `json:"chain_broken,omitempty"`
+		LeftOut      int       `json:"events_left_out,omitempty"`
+		Messages     []msgJSON `json:"messages"`
+	}
+	msgJSON struct {
+		Role         string     `json:"role"` // user, assistant or notice
+		Text         string     `json:"text"`
+		Time         time.Time  `json:"time"`
+		Run          string     `json:"run"`
+		Model        string     `json:"model,omitempty"`
+		Partial      bool       `json:"partial,omitempty"`
+		InputTokens  int        `json:"input_tokens,omitempty"`
+		OutputTokens int        `json:"output_tokens,omitempty"`
+		ToolCalls    []callJSON `json:"tool_calls,omitempty"`
+		// On the person's message: how the run ended, and its usage.
+		Status  string  `json:"status,omitempty"`
+		Error   string  `json:"error,omitempty"`
+		CostUSD float64 `json:"cost_usd,omitempty"`
+	}
+	callJSON struct {
+		ID        string          `json:"id"`
+		Tool      string          `json:"tool"`
+		Arguments json.RawMessage `json:"arguments"`
+		Outcome   string          `json:"outcome"`
+		Result    string          `json:"result"`
+		ElapsedMS int64           `json:"elapsed_ms"`
+	}
+)
+
+// WriteJSON writes c as one JSON object.
+func WriteJSON(w io.Writer, c Chat) error {
+	out := chatJSON{ID: c.ID, Title: c.Title, Model: c.Model, Created: c.Created, LastActivity: c.Updated,
+		InputTokens: c.Usage.InputTokens, OutputTokens: c.Usage.OutputTokens, CostUSD: c.Usage.CostUSD, Estimated: c.Usage.Estimated,
+		ChainBroken: c.Broken, LeftOut: c.Left, Messages: []msgJSON{}}
+	for _, r := range c.Runs {
+		out.Messages = append(out.Messages, msgJSON{Role: "user", Text: r.Text, Time: r.Time, Run: r.ID, Status: r.End.Status, Error: r.End.Error,
+			InputTokens: r.End.InputTokens, OutputTokens: r.End.OutputTokens, CostUSD: r.End.CostUSD})
+		for _, st := range r.Steps {
+			if n := st.Notice; n != nil {
+				out.Messages = append(out.Messages, msgJSON{Role: "notice", Text: n.Text, Time: n.Time, Run: r.ID})
+				continue
+			}
+			a := st.Answer
+			m := msgJSON{Role: "assistant", Text: a.Text, Time: a.Time, Run: r.ID, Model: c.modelOf(r), Partial: a.Partial,
+				InputTokens: a.InputTokens, OutputTokens: a.OutputTokens}
+			for _, call := range a.Calls {
+				args := call.Arguments
+				if !json.Valid(args) {
+					args, _ = json.Marshal(string(args))
+				}
+				m.ToolCalls = append(m.ToolCalls, callJSON{ID: call.ID, Tool: call.Tool, Arguments: args, Outcome: outcome(call),
+					Result: call.Result(), ElapsedMS: call.Elapsed.Milliseconds()})
+			}
+			out.Messages = append(out.Messages, m)
+		}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// Load reads session id (or a prefix of it, as store.DB.Session takes)
+// from the log for export, its chain checked.
+func Load(ctx context.Context, db *store.DB, id string) (Chat, error) {
+	s, err := db.Session(ctx, id)
+	if err != nil {
+		return Chat{}, err
+	}
+	events, err := db.Events(ctx, store.Filter{SessionID: s.ID})
+	if err != nil {
+		return Chat{}, fmt.Errorf("reading the session's events: %w", err)
+	}
+	breaks, err := db.VerifySession(ctx, s.ID)
+	if err != nil {
+		return Chat{}, fmt.Errorf("checking the session's chain: %w", err)
+	}
+	return Read(s, events, breaks), nil
+}

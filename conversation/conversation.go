@@ -158,8 +158,11 @@ type conversationActor struct {
 	marks    []RunMark // where each run's messages begin in history
 	// tree is how the runs hang together (versions.go; nil until needed);
 	// stash holds the messages of the runs not on its path.
-	tree    *replay.Tree
-	stash   map[string]RunMessages
+	tree  *replay.Tree
+	stash map[string]RunMessages
+	// conts are the runs that continued the answer of the run before
+	// them (ContinueRun): they go with it.
+	conts   map[string]bool
 	grants  approval.Grants
 	catalog *tools.Catalog
 	surface *request.Surface // what of the catalog the model is offered
@@ -451,19 +454,22 @@ func (a *conversationActor) removeRun(c actor.Context, id string) {
 		return
 	}
 	t := a.versions() // made from the marks before they change
-	m := a.marks[i]
-	end := len(a.history)
-	if i+1 < len(a.marks) {
-		end = a.marks[i+1].At
+	// The run goes, and with it the runs that continued its answer.
+	for first := true; i < len(a.marks) && (first || a.conts[a.marks[i].Run]); first = false {
+		m := a.marks[i]
+		end := len(a.history)
+		if i+1 < len(a.marks) {
+			end = a.marks[i+1].At
+		}
+		a.history = slices.Delete(a.history, min(m.At, len(a.history)), min(end, len(a.history)))
+		a.marks = slices.Delete(a.marks, i, i+1)
+		for j := i; j < len(a.marks); j++ {
+			a.marks[j].At -= end - m.At
+		}
+		t.Remove(m.Run)
+		a.emit(c, &RunRemoved{Conversation: a.id, Run: m.Run, Text: m.Text})
+		delete(a.attached, m.Run)
 	}
-	a.history = slices.Delete(a.history, min(m.At, len(a.history)), min(end, len(a.history)))
-	a.marks = slices.Delete(a.marks, i, i+1)
-	for j := i; j < len(a.marks); j++ {
-		a.marks[j].At -= end - m.At
-	}
-	t.Remove(m.Run)
-	a.emit(c, &RunRemoved{Conversation: a.id, Run: m.Run, Text: m.Text})
-	delete(a.attached, m.Run)
 	// What followed it follows its parent now; a branch of versions that
 	// hung on it may come to show.
 	if path := t.Path(); !slices.Equal(path, runsOf(a.marks)) {

@@ -46,6 +46,12 @@ func (a *conversationActor) startRunOf(c actor.Context, text string, attached []
 		parent = a.marks[n-1].Run
 	}
 	a.versions().Add(a.run.id, parent)
+	if continues != "" {
+		if a.conts == nil {
+			a.conts = map[string]bool{}
+		}
+		a.conts[a.run.id] = true
+	}
 	a.marks = append(a.marks, RunMark{Run: a.run.id, Text: text, At: len(a.history)})
 	a.history = append(a.history, userMessage(text, attached))
 	var infos []AttachmentInfo

@@ -86,6 +86,7 @@ type convState struct {
 	result   string // how the last run ended, for the quick prompt
 	lastRun  string // the status of its last run here (store.RunRunning, …); "" before one
 	failed   bool   // its actor failed: the next message reopens it from the log
+	model    string // the model of its run in progress (or last), for its answers' info
 }
 
 // unsent reports whether the person has not said anything in this
@@ -306,7 +307,7 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 	switch m := msg.(type) {
 	case *conversation.RunStarted:
 		if cs := conv(m.Conversation); cs != nil {
-			cs.running, cs.lastRun = true, store.RunRunning
+			cs.running, cs.lastRun, cs.model = true, store.RunRunning, m.Model
 			b.sessDirty = true
 			cs.tr.Calls()
 			if m.Continues != "" {
@@ -336,6 +337,9 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 	case *conversation.AssistantMessage:
 		if cs := conv(m.Conversation); cs != nil {
 			cs.tr.Assistant(m.Text, now)
+			if m.Text != "" {
+				cs.tr.SetInfo(cs.model, m.Usage.PromptTokens, m.Usage.CompletionTokens, m.Estimated, time.Time{}, now)
+			}
 			if cs.quick && cs.answer.String() != m.Text && m.Text != "" {
 				cs.answer.Reset()
 				cs.answer.WriteString(m.Text)

@@ -19,6 +19,8 @@ type chatEntry struct {
 	onSend func()
 	// onEscape, if set, is Escape (stop the run).
 	onEscape func()
+	// onHelp, if set, is F1 (the shortcuts).
+	onHelp func()
 	// shortcuts are the window's Ctrl (Cmd) shortcuts, by key.
 	shortcuts map[fyne.KeyName]func()
 	shift     bool
@@ -68,6 +70,9 @@ func (e *chatEntry) TypedKey(k *fyne.KeyEvent) {
 		return
 	case k.Name == fyne.KeyEscape && e.onEscape != nil:
 		e.onEscape()
+		return
+	case k.Name == fyne.KeyF1 && e.onHelp != nil:
+		e.onHelp()
 		return
 	}
 	e.Entry.TypedKey(k)

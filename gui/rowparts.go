@@ -16,7 +16,9 @@ import (
 )
 
 // headerView: who speaks, when, and a copy button for the whole message.
-// The person's messages also have Delete, and the last one Retry and Edit.
+// The person's messages also have Delete, the last one Retry and Edit, and
+// a message with versions ‹ n/m ›; an answer's says, while the pointer is
+// on it, which model wrote it, its tokens and its speed.
 type headerView struct {
 	obj                 fyne.CanvasObject
 	icon                *widget.Icon
@@ -28,8 +30,12 @@ type headerView struct {
 	prev, next     *widget.Button
 	version        *widget.Label
 	toPrev, toNext string
-	text, run      string
-	cv             *chatView
+	// info: the answer's model, tokens and speed, shown on hover.
+	info      *widget.Label
+	infoText  string
+	hovered   bool
+	text, run string
+	cv        *chatView
 }
 
 func newHeaderView(r *rowView) *headerView {
@@ -48,7 +54,13 @@ func newHeaderView(r *rowView) *headerView {
 	for _, b := range []*widget.Button{h.cp, h.retry, h.edit, h.delete, h.prev, h.next} {
 		b.Importance = widget.LowImportance
 	}
-	h.obj = container.NewPadded(container.NewHBox(h.icon, h.who, when, h.prev, h.version, h.next, layout.NewSpacer(), h.retry, h.edit, h.delete, h.cp))
+	var info fyne.CanvasObject
+	h.info, info = caption("")
+	h.info.Truncation = fyne.TextTruncateEllipsis
+	h.info.Hide()
+	row := container.NewBorder(nil, nil, container.NewHBox(h.icon, h.who, when, h.prev, h.version, h.next),
+		container.NewHBox(h.retry, h.edit, h.delete, h.cp), info)
+	h.obj = newHoverArea(container.NewPadded(row), func() { h.hovered = true; h.showInfo() }, func() { h.hovered = false; h.showInfo() })
 	return h
 }
 
@@ -76,6 +88,8 @@ func (h *headerView) set(r transcript.Row) {
 	setVisible(h.edit, r.Run != "" && r.Last && idle)
 	setVisible(h.delete, r.Run != "" && idle)
 	h.toPrev, h.toNext = r.Prev, r.Next
+	h.infoText = r.Info
+	h.showInfo()
 	versions := r.Versions > 1
 	if versions {
 		setText(h.version, fmt.Sprintf("%d/%d", r.Version, r.Versions))
@@ -85,6 +99,16 @@ func (h *headerView) set(r transcript.Row) {
 	setVisible(h.next, versions)
 	setEnabled(h.prev, idle && r.Prev != "")
 	setEnabled(h.next, idle && r.Next != "")
+}
+
+// showInfo shows the answer's info while the pointer is on its header.
+func (h *headerView) showInfo() {
+	if h.hovered && h.infoText != "" {
+		setText(h.info, h.infoText)
+		setVisible(h.info, true)
+		return
+	}
+	setVisible(h.info, false)
 }
 
 func setEnabled(b *widget.Button, on bool) {

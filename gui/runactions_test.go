@@ -178,6 +178,9 @@ func TestMessageControls(t *testing.T) {
 	if h.button(h.ui.win, "Continue") != nil || h.shows(h.ui.win, "Stopped.") {
 		t.Error("the old Stop still shows after Continue")
 	}
+	if hs := h.userHeaders(); len(hs) == 0 || !hs[len(hs)-1].retry.Visible() || !hs[len(hs)-1].edit.Visible() {
+		t.Error("after Continue the last message offers no Retry and Edit")
+	}
 	users, answer := h.shown()
 	if users != "second question|third question" {
 		t.Errorf("after Continue the person's messages are %q", users)
@@ -222,4 +225,36 @@ func (h *harness) shown() (users, answer string) {
 		h.t.Fatal("the bridge did not answer")
 	}
 	return users, answer
+}
+
+// An answer's header says, while the pointer rests on it, which model
+// wrote the answer, its tokens and its speed; it says nothing otherwise.
+func TestAnswerInfoOnHover(t *testing.T) {
+	h := newHarness(t, harnessOptions{responses: []testutil.ModelResponse{
+		{Body: testutil.TextChunks("An ", "answer ", "in ", "parts."), Pace: 40e6},
+	}})
+	h.say("a question")
+	h.until("the answer", func() bool { return h.shows(h.ui.win, "An answer in parts.") && !h.ui.running })
+	var answer *headerView
+	for _, r := range h.visibleRows() {
+		if hv, ok := r.parts[transcript.Header].(*headerView); ok && r.row.Kind == transcript.Header && r.row.Role == "assistant" {
+			answer = hv
+		}
+	}
+	if answer == nil {
+		t.Fatal("no answer header on screen")
+	}
+	if answer.info.Visible() {
+		t.Errorf("the info shows without the pointer on the answer: %q", answer.info.Text)
+	}
+	hover := answer.obj.(*hoverArea)
+	hover.MouseIn(nil)
+	if !answer.info.Visible() || !strings.Contains(answer.info.Text, "scripted") ||
+		!strings.Contains(answer.info.Text, "out tokens") || !strings.Contains(answer.info.Text, "tokens/s") {
+		t.Errorf("on hover the answer says %q (shown %v), want the model, tokens and speed", answer.info.Text, answer.info.Visible())
+	}
+	hover.MouseOut()
+	if answer.info.Visible() {
+		t.Error("the info stays after the pointer left")
+	}
 }

@@ -11,11 +11,13 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"deckhand/export"
 	"deckhand/store"
 )
 
 // The sidebar's management of sessions: a search box over the list, and
-// renaming and deleting a session, from its row's menu (secondary tap) or,
+// pinning, exporting (sidebar_pin.go, sidebar_export.go), renaming and
+// deleting a session, from its row's menu (secondary tap) or,
 // while the list has the focus, with F2 and Delete.
 
 // searchDelay is how long typing pauses before the search runs.
@@ -125,6 +127,8 @@ func (s *sidebarSide) showMenu(item sessionItem, at fyne.Position) {
 	}
 	menu := fyne.NewMenu("",
 		pin,
+		fyne.NewMenuItem("Export as Markdown…", func() { s.askExport(item, export.Markdown) }),
+		fyne.NewMenuItem("Export as JSON…", func() { s.askExport(item, export.JSON) }),
 		fyne.NewMenuItem("Rename…", func() { s.askRename(item) }),
 		fyne.NewMenuItem("Delete…", func() { s.askDelete(item) }),
 	)

@@ -10,6 +10,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
@@ -66,6 +67,8 @@ type UI struct {
 	win    fyne.Window
 	cfg    *config.Config
 	bridge *actor.PID
+	// shortcutsShown is the list of shortcuts, while shown.
+	shortcutsShown *dialog.CustomDialog
 	// post runs f on the UI goroutine; tests replace it with a queue they
 	// drain themselves, since the test driver would run f on the caller's
 	// goroutine.
@@ -235,13 +238,8 @@ func (u *UI) build() {
 	u.win.SetContent(split)
 	u.win.Resize(fyne.NewSize(1100, 720))
 
-	u.input.shortcuts = map[fyne.KeyName]func(){
-		fyne.KeyN:     func() { u.toChat(); u.tell(&uiNewChat{}) },
-		fyne.KeyComma: u.showSettings,
-		fyne.KeyK:     u.showQuick,
-		fyne.KeyQ:     u.app.Quit,
-		fyne.KeyF:     func() { u.toChat(); u.chat.find.open("") },
-	}
+	u.input.shortcuts = u.ctrlShortcuts() // shortcuts.go
+	u.input.onHelp = u.showShortcuts
 	u.input.onEscape = func() {
 		if u.running {
 			u.tell(&uiStop{})
@@ -249,8 +247,11 @@ func (u *UI) build() {
 	}
 	u.mainShortcuts()
 	u.win.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) {
-		if k.Name == fyne.KeyEscape && u.running {
+		switch {
+		case k.Name == fyne.KeyEscape && u.running:
 			u.tell(&uiStop{})
+		case k.Name == fyne.KeyF1:
+			u.showShortcuts()
 		}
 	})
 	u.win.SetCloseIntercept(u.closeMain)

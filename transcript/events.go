@@ -12,46 +12,18 @@ import (
 func FromEvents(events []store.Event) *Transcript {
 	t := New()
 	attached := attachedFiles(events)
-	for _, run := range replay.Read(events).Runs {
-		t.StartRun(run.ID)
-		t.User(run.Text, run.Time)
-		t.setVersions(run.Versions)
-		t.Attached(attached[run.ID])
-		for _, step := range run.Steps {
-			if n := step.Notice; n != nil {
-				t.Note(n.Text, false)
-				continue
-			}
-			a := step.Answer
-			if a.Text != "" {
-				t.Assistant(a.Text, a.Time)
-			}
-			for _, c := range a.Calls {
-				t.ToolRequested(c.ID, c.Tool, c.Arguments)
-				ended := run.End.Status != store.RunRunning // else it may still be going, in another process
-				switch {
-				case c.Outcome == replay.NeverStarted && ended:
-					t.ToolFinished(c.ID, c.Tool, nil, c.Result(), true, false, 0)
-				case c.Outcome == replay.Unknown:
-					t.ToolStarted(c.ID, c.Tool, c.Arguments)
-					if ended {
-						t.ToolFinished(c.ID, c.Tool, nil, c.Result(), true, false, 0)
-					}
-				case c.Outcome == replay.Finished:
-					t.ToolStarted(c.ID, c.Tool, c.Arguments)
-					t.ToolFinished(c.ID, c.Tool, nil, c.Output, c.IsError, c.Denied, c.Elapsed)
-				}
-			}
+	s := replay.Read(events)
+	for _, run := range s.Runs {
+		t.addRun(run, attached[run.ID])
+	}
+	// The runs of the versions not shown wait aside, for ‹ and ›.
+	for _, run := range s.Other {
+		o := New()
+		o.addRun(run, attached[run.ID])
+		if t.hidden == nil {
+			t.hidden = map[string][]Row{}
 		}
-		switch run.End.Status {
-		case store.RunFailed:
-			t.NoteAction("The run failed: "+run.End.Error, true, ActionRetry)
-		case store.RunStopped:
-			t.NoteAction("Stopped.", false, ActionContinue)
-		case store.RunInterrupted:
-			t.Note("Deckhand stopped while this run was in progress.", true)
-		}
-		t.Calls()
+		t.hidden[run.ID] = o.rows
 	}
 	t.Changes() // a fresh view draws everything anyway
 	return t
@@ -73,4 +45,48 @@ func attachedFiles(events []store.Event) map[string][]Attachment {
 		}
 	}
 	return out
+}
+
+// addRun adds a run read back from the log.
+func (t *Transcript) addRun(run replay.Run, attached []Attachment) {
+	t.StartRun(run.ID)
+	t.User(run.Text, run.Time)
+	t.setVersions(run.Versions)
+	t.Attached(attached)
+	for _, step := range run.Steps {
+		if n := step.Notice; n != nil {
+			t.Note(n.Text, false)
+			continue
+		}
+		a := step.Answer
+		if a.Text != "" {
+			t.Assistant(a.Text, a.Time)
+			t.SetInfo(run.Model, a.InputTokens, a.OutputTokens, false, a.First, a.Time)
+		}
+		for _, c := range a.Calls {
+			t.ToolRequested(c.ID, c.Tool, c.Arguments)
+			ended := run.End.Status != store.RunRunning // else it may still be going, in another process
+			switch {
+			case c.Outcome == replay.NeverStarted && ended:
+				t.ToolFinished(c.ID, c.Tool, nil, c.Result(), true, false, 0)
+			case c.Outcome == replay.Unknown:
+				t.ToolStarted(c.ID, c.Tool, c.Arguments)
+				if ended {
+					t.ToolFinished(c.ID, c.Tool, nil, c.Result(), true, false, 0)
+				}
+			case c.Outcome == replay.Finished:
+				t.ToolStarted(c.ID, c.Tool, c.Arguments)
+				t.ToolFinished(c.ID, c.Tool, nil, c.Output, c.IsError, c.Denied, c.Elapsed)
+			}
+		}
+	}
+	switch run.End.Status {
+	case store.RunFailed:
+		t.NoteAction("The run failed: "+run.End.Error, true, ActionRetry)
+	case store.RunStopped:
+		t.NoteAction("Stopped.", false, ActionContinue)
+	case store.RunInterrupted:
+		t.Note("Deckhand stopped while this run was in progress.", true)
+	}
+	t.Calls()
 }

@@ -71,6 +71,9 @@ type Row struct {
 	// Next are the runs of the versions before and after it ("": none).
 	Version, Versions int
 	Prev, Next        string
+	// Info is what an answer's header says on hover: the model that wrote
+	// it, its tokens and its speed (AnswerInfo).
+	Info string
 	// Action is what a notice offers: "retry" (after a failure) or
 	// "continue" (after Stop, which also offers Retry). Only the last
 	// run's notices keep theirs.
@@ -128,10 +131,12 @@ type Transcript struct {
 	hidden map[string][]Row
 	// cont is the answer a continuation extends (Continue): what streams
 	// next is written after it, in its rows.
-	cont string
+	cont  string
+	conts map[string]bool // the runs that continued an answer (Continue)
 
 	// The assistant message being streamed.
 	streaming bool
+	first     time.Time       // when its text (or its continuation's) began
 	header    int             // its header row
 	text      strings.Builder // all of it so far
 	split     splitter
@@ -294,6 +299,7 @@ func (t *Transcript) Delta(text string, at time.Time) {
 	}
 	if !t.streaming {
 		t.streaming = true
+		t.first = at
 		t.text.Reset()
 		t.split = splitter{}
 		if t.cont != "" {

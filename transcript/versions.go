@@ -37,9 +37,11 @@ func (t *Transcript) Show(path []string, versions map[string][]string) {
 		t.runs = append(t.runs, runStart{id: id, row: len(t.rows)})
 		t.rows = append(t.rows, rows...)
 	}
-	last := ""
-	if n := len(t.runs); n > 0 {
-		last = t.runs[n-1].id
+	last := "" // the last run that shows a message (not a continuation)
+	for j := len(t.runs) - 1; j >= 0 && last == ""; j-- {
+		if !t.conts[t.runs[j].id] {
+			last = t.runs[j].id
+		}
 	}
 	clear(t.calls)
 	t.mediaRows, t.mediaBytes = t.mediaRows[:0], 0
@@ -67,7 +69,10 @@ func (t *Transcript) Show(path []string, versions map[string][]string) {
 // (a tool call followed it), the continuation is an answer of its own.
 func (t *Transcript) Continue(id string) {
 	t.endStream()
-	t.unlast()
+	if t.conts == nil {
+		t.conts = map[string]bool{}
+	}
+	t.conts[id] = true
 	h := -1
 	for i := len(t.rows) - 1; i >= 0; i-- {
 		r := t.rows[i]

@@ -36,22 +36,22 @@ func TestWindowPinChat(t *testing.T) {
 	s := w.waitScreen("two sessions, the newest first", func(s gui.Screen) bool { return order(s) == "second" })
 	row, _ := find(s, "row", "first question")
 	w.click(row, "3")
-	w.waitScreen("the chat's menu", func(s gui.Screen) bool { return shows(s, "Rename") })
+	// The menu (Pin, Rename…, Delete…) has the keyboard: Down reaches Pin.
 	w.keep("pin-menu.png")
-	w.clickText("", "Pin")
+	w.key("Down", "Return")
 	s = w.waitScreen("the pinned chat first", func(s gui.Screen) bool { return order(s) == "first" })
-	row, _ = find(s, "row", "first question")
-	if !strings.Contains(row.Text, "📌") {
-		t.Errorf("the pinned chat is not marked: %q", row.Text)
+	if !shows(s, "📌 first question") {
+		t.Errorf("the pinned chat is not marked:\n%s", s.ScreenText())
 	}
 	w.keep("pinned-chat.png")
 
 	// After a restart, from the same home.
 	w.restart()
-	s = w.waitScreen("the pinned chat still first", func(s gui.Screen) bool { return order(s) == "first" })
+	s = w.waitScreen("the pinned chat still first, marked", func(s gui.Screen) bool { return order(s) == "first" && shows(s, "📌 first question") })
 	row, _ = find(s, "row", "first question")
 	w.click(row, "3")
-	w.clickText("", "Unpin")
+	w.keep("unpin-menu.png")
+	w.key("Down", "Return")
 	w.waitScreen("the chats in their order again", func(s gui.Screen) bool { return order(s) == "second" })
 }
 
@@ -77,4 +77,111 @@ func (w *realWindow) restart() {
 	w.t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	testutil.Eventually(w.t, 30*time.Second, func() bool { w.win = w.xdo("search", "--name", "^Deckhand$"); return w.win != "" }, "the window again; stderr:\n%s", w.stderr)
 	w.xdo("windowactivate", "--sync", w.win)
+}
+
+// F1 and Ctrl+/ open the list of the window's keyboard shortcuts, from
+// the message box or anywhere; Escape closes it.
+func TestWindowShortcutsList(t *testing.T) {
+	model := testutil.NewModelServer(t)
+	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n", model.URL)
+	w := startRealWindow(t, cfg, nil)
+	box, ok := findEntry(w.screen(), "Message Deckhand")
+	if !ok {
+		t.Fatal("no message box")
+	}
+	w.click(box)
+	listed := func(s gui.Screen) bool {
+		return shows(s, "Keyboard shortcuts") && shows(s, "Ctrl+N") && shows(s, "New chat") && shows(s, "Quick prompt") &&
+			shows(s, "Ctrl+/") && shows(s, "Stop the answer being written; close a dialog")
+	}
+	w.key("F1")
+	w.waitScreen("the shortcuts, after F1", listed)
+	w.keep("shortcuts.png")
+	w.key("Escape")
+	w.waitScreen("the list closed", func(s gui.Screen) bool { return !shows(s, "Keyboard shortcuts") })
+	w.key("ctrl+slash")
+	w.waitScreen("the shortcuts, after Ctrl+/", listed)
+	w.key("Escape")
+	s := w.waitScreen("the list closed again", func(s gui.Screen) bool { return !shows(s, "Keyboard shortcuts") })
+	// The focus is back in the message box: typing goes on there.
+	if f, ok := focused(s); !ok || f.Hint == "" || !strings.Contains(f.Hint, "Message Deckhand") {
+		t.Errorf("after the list the focus is on %+v", f)
+	}
+}
+
+// Edit keeps the earlier version: the edited message is answered as its
+// second version, ‹ 2/2 › on it, and ‹ shows the first again with its
+// answer, also after a restart (the log keeps the versions and the one
+// chosen). Continue after Stop goes on in the stopped answer, with no
+// message of the person shown.
+func TestWindowEditVersionsAndContinue(t *testing.T) {
+	slow := make([]string, 300)
+	for i := range slow {
+		slow[i] = "word "
+	}
+	model := testutil.NewModelServer(t,
+		testutil.ModelResponse{Body: testutil.TextChunks("answer one")},
+		testutil.ModelResponse{Body: testutil.TextChunks("answer two")},
+		testutil.ModelResponse{Body: testutil.TextChunks(slow...), Pace: 30 * time.Millisecond},
+		testutil.ModelResponse{Body: testutil.TextChunks("THE REST.")},
+	)
+	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n", model.URL)
+	w := startRealWindow(t, cfg, nil)
+	box, ok := findEntry(w.screen(), "Message Deckhand")
+	if !ok {
+		t.Fatal("no message box")
+	}
+	w.click(box)
+	w.typeText("first question")
+	w.key("Return")
+	w.waitScreen("the answer", func(s gui.Screen) bool { return shows(s, "answer one") })
+	w.clickText("button", "Edit")
+	w.waitScreen("the message to edit", func(s gui.Screen) bool {
+		f, ok := focused(s)
+		return shows(s, "Edit message") && ok && f.Text == "first question"
+	})
+	w.key("ctrl+a")
+	w.typeText("edited question")
+	w.key("shift+Return")
+	w.waitScreen("the edited version's answer", func(s gui.Screen) bool {
+		return shows(s, "answer two") && !shows(s, "answer one") && shows(s, "2/2") && shows(s, "edited question")
+	})
+	w.keep("edit-version-2.png")
+	w.clickText("button", "‹")
+	w.waitScreen("the first version again", func(s gui.Screen) bool {
+		return shows(s, "answer one") && !shows(s, "answer two") && shows(s, "1/2") && !shows(s, "edited question")
+	})
+	w.keep("edit-version-1.png")
+
+	// Continue in place: stop a slow answer, then Continue.
+	box, _ = findEntry(w.screen(), "Message Deckhand")
+	w.click(box)
+	w.typeText("count words")
+	w.key("Return")
+	w.waitScreen("words", func(s gui.Screen) bool { return shows(s, "word word word") })
+	w.key("Escape")
+	w.clickText("button", "Continue")
+	s := w.waitScreen("the rest", func(s gui.Screen) bool { return shows(s, "THE REST.") && !shows(s, "Stopped.") })
+	w.keep("continued.png")
+	if shows(s, "Continue from where you stopped") {
+		t.Errorf("Continue shows a message of the person:\n%s", s.ScreenText())
+	}
+	// The rest is in the same answer: after "word", no header between.
+	rest, _ := find(s, "", "THE REST.")
+	if !strings.Contains(rest.Text, "word") {
+		t.Errorf("the rest is not in the stopped answer's text: %q", rest.Text)
+	}
+
+	// After a restart, the chat opens on the version chosen, with both.
+	w.restart()
+	s = w.waitScreen("the chat in the sidebar", func(s gui.Screen) bool { _, ok := find(s, "row", "question"); return ok })
+	row, _ := find(s, "row", "question")
+	w.click(row)
+	w.waitScreen("the chosen version, reopened", func(s gui.Screen) bool {
+		return shows(s, "answer one") && shows(s, "1/2") && shows(s, "THE REST.") && !shows(s, "Continue from where you stopped")
+	})
+	w.clickText("button", "›")
+	w.waitScreen("the other version, reopened", func(s gui.Screen) bool {
+		return shows(s, "answer two") && shows(s, "2/2") && !shows(s, "THE REST.")
+	})
 }

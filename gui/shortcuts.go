@@ -1,0 +1,135 @@
+package gui
+
+import (
+	"runtime"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+)
+
+// The window's keyboard shortcuts, in one table: the Ctrl (Cmd) ones the
+// window and the message box run are made from it, and F1 or Ctrl+/ show
+// it, so that the list cannot leave a shortcut out. Keys other widgets
+// handle themselves (Enter in the message box, F2 in the chat list) are
+// in it for the list alone.
+
+// shortcut is one row of the table.
+type shortcut struct {
+	keys string // as the list shows them; "Ctrl+" becomes "Cmd+" on a Mac
+	what string
+	// ctrl, if set, is the key that with Ctrl (Cmd) runs run, in the
+	// window and in the message box.
+	ctrl fyne.KeyName
+	run  func()
+}
+
+// shortcuts is the window's table.
+func (u *UI) shortcuts() []shortcut {
+	return []shortcut{
+		{keys: "Ctrl+N", what: "New chat", ctrl: fyne.KeyN, run: func() { u.toChat(); u.tell(&uiNewChat{}) }},
+		{keys: "Ctrl+F", what: "Find in the chat (Enter: the next match, Shift+Enter: the one before)", ctrl: fyne.KeyF, run: func() { u.toChat(); u.chat.find.open("") }},
+		{keys: "Ctrl+K", what: "Quick prompt", ctrl: fyne.KeyK, run: u.showQuick},
+		{keys: "Ctrl+,", what: "Settings", ctrl: fyne.KeyComma, run: u.showSettings},
+		{keys: "Ctrl+/", what: "This list of shortcuts", ctrl: fyne.KeySlash, run: u.showShortcuts},
+		{keys: "F1", what: "This list of shortcuts"},
+		{keys: "Ctrl+Q", what: "Quit Deckhand", ctrl: fyne.KeyQ, run: u.app.Quit},
+		{keys: "Enter", what: "Send the message"},
+		{keys: "Shift+Enter", what: "A new line in the message (in Edit: send it)"},
+		{keys: "Escape", what: "Stop the answer being written; close a dialog"},
+		{keys: "Ctrl+C", what: "Copy the text selected in the chat"},
+		{keys: "Tab, Shift+Tab", what: "Move to the next, the previous control"},
+		{keys: "Up, Down", what: "In the chat list: open the chat above, below"},
+		{keys: "F2", what: "In the chat list: rename the chat"},
+		{keys: "Delete", what: "In the chat list: delete the chat"},
+		{keys: "Ctrl+W", what: "Close the Servers or Settings window"},
+	}
+}
+
+// ctrlShortcuts are the table's Ctrl (Cmd) shortcuts, by key.
+func (u *UI) ctrlShortcuts() map[fyne.KeyName]func() {
+	out := map[fyne.KeyName]func(){}
+	for _, s := range u.shortcuts() {
+		if s.ctrl != "" {
+			out[s.ctrl] = s.run
+		}
+	}
+	return out
+}
+
+// keyLabel is keys as the platform names them.
+func keyLabel(keys string) string {
+	if runtime.GOOS == "darwin" {
+		return strings.ReplaceAll(keys, "Ctrl+", "Cmd+")
+	}
+	return keys
+}
+
+// showShortcuts shows the list of shortcuts; Escape or Close closes it.
+func (u *UI) showShortcuts() {
+	if u.shortcutsShown != nil {
+		return
+	}
+	back := u.keepFocus()
+	grid := container.New(&shortcutGrid{})
+	for _, s := range u.shortcuts() {
+		k := widget.NewLabelWithStyle(keyLabel(s.keys), fyne.TextAlignTrailing, fyne.TextStyle{Bold: true})
+		grid.Add(k)
+		grid.Add(widget.NewLabel(s.what))
+	}
+	var d *dialog.CustomDialog
+	closeBtn := widget.NewButton("Close", func() { d.Hide() })
+	d = dialog.NewCustomWithoutButtons("Keyboard shortcuts", container.NewVScroll(grid), u.win)
+	d.SetButtons([]fyne.CanvasObject{closeBtn})
+	// Fyne's dialogs take no keys: with nothing focused, the window's
+	// own keys close it, until it is closed.
+	c := u.win.Canvas()
+	keys := c.OnTypedKey()
+	d.SetOnClosed(func() {
+		u.shortcutsShown = nil
+		c.SetOnTypedKey(keys)
+		back()
+	})
+	u.shortcutsShown = d
+	size := c.Size()
+	d.Resize(fyne.NewSize(min(520, size.Width-20), min(grid.MinSize().Height+140, size.Height-20)))
+	d.Show()
+	c.Unfocus()
+	c.SetOnTypedKey(func(k *fyne.KeyEvent) {
+		if k.Name == fyne.KeyEscape || k.Name == fyne.KeyF1 {
+			d.Hide()
+		}
+	})
+}
+
+// shortcutGrid lays out pairs of objects (keys, what they do) in two
+// columns, the first as wide as its widest.
+type shortcutGrid struct{}
+
+func (g *shortcutGrid) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var w0, w1, h float32
+	for i := 0; i+1 < len(objs); i += 2 {
+		a, b := objs[i].MinSize(), objs[i+1].MinSize()
+		w0, w1 = max(w0, a.Width), max(w1, b.Width)
+		h += max(a.Height, b.Height)
+	}
+	return fyne.NewSize(w0+w1, h)
+}
+
+func (g *shortcutGrid) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	var w0 float32
+	for i := 0; i+1 < len(objs); i += 2 {
+		w0 = max(w0, objs[i].MinSize().Width)
+	}
+	var y float32
+	for i := 0; i+1 < len(objs); i += 2 {
+		h := max(objs[i].MinSize().Height, objs[i+1].MinSize().Height)
+		objs[i].Move(fyne.NewPos(0, y))
+		objs[i].Resize(fyne.NewSize(w0, h))
+		objs[i+1].Move(fyne.NewPos(w0, y))
+		objs[i+1].Resize(fyne.NewSize(max(0, size.Width-w0), h))
+		y += h
+	}
+}

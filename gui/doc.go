@@ -40,8 +40,9 @@
 //     (bridge side); conversations_idle.go: closing idle ones, to be
 //     reopened from the log.
 //   - theme.go: the app's look, captions; windows.go: the secondary
-//     windows' keys; pagewheel.go: a form page scrolls under the wheel;
-//     fixedwidth.go: a label held at its widest text's width.
+//     windows' keys; shortcuts.go: the main window's shortcuts, one table,
+//     and their list (F1); pagewheel.go: a form page scrolls under the
+//     wheel; fixedwidth.go: a label held at its widest text's width.
 //   - screen.go: what the windows show, as data, for the real-window tests
 //     in cmd/deckhand.
 //   - configproblem.go: the window shown when the config cannot be read.
@@ -61,12 +62,14 @@
 //     imageview.go: an image shown large, and saved.
 //   - selecttext.go: selecting and copying text, across blocks; find.go:
 //     the find bar (Ctrl+F); highlight.go: code highlighting.
-//   - runactions.go: retry, edit, delete and continue a message (both
-//     halves).
+//   - runactions.go: retry, edit (versions, ‹ ›), delete and continue a
+//     message (both halves); answerinfo.go: an answer's model, tokens
+//     and speed, on hover.
 //
 // The sidebar (sessions):
 //   - sidebar.go: the list of sessions; sidebar_manage.go: search, rename,
-//     delete; sidebar_bridge.go: the bridge's half.
+//     delete; sidebar_bridge.go: the bridge's half; sidebar_pin.go:
+//     pinning a chat; sidebar_export.go: exporting one to a file.
 //
 // The composer (the message box):
 //   - input.go: the message box and its keys; composerlayout.go: its

@@ -49,8 +49,9 @@ func (s *sidebarSide) askExport(item sessionItem, format string) {
 	}
 	d.SetFileName(fileName(item.title) + ext)
 	d.SetFilter(storage.NewExtensionFileFilter([]string{ext}))
-	d.Resize(s.u.win.Canvas().Size())
 	d.Show()
+	d.Resize(s.u.win.Canvas().Size()) // after Show: before, it has no window to measure
+
 }
 
 // fileName is a chat's title as a file name: no separators, at most 60

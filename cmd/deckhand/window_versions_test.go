@@ -112,18 +112,11 @@ func TestWindowShortcutsList(t *testing.T) {
 // Edit keeps the earlier version: the edited message is answered as its
 // second version, ‹ 2/2 › on it, and ‹ shows the first again with its
 // answer, also after a restart (the log keeps the versions and the one
-// chosen). Continue after Stop goes on in the stopped answer, with no
-// message of the person shown.
-func TestWindowEditVersionsAndContinue(t *testing.T) {
-	slow := make([]string, 300)
-	for i := range slow {
-		slow[i] = "word "
-	}
+// chosen).
+func TestWindowEditVersions(t *testing.T) {
 	model := testutil.NewModelServer(t,
 		testutil.ModelResponse{Body: testutil.TextChunks("answer one")},
 		testutil.ModelResponse{Body: testutil.TextChunks("answer two")},
-		testutil.ModelResponse{Body: testutil.TextChunks(slow...), Pace: 30 * time.Millisecond},
-		testutil.ModelResponse{Body: testutil.TextChunks("THE REST.")},
 	)
 	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n", model.URL)
 	w := startRealWindow(t, cfg, nil)
@@ -153,8 +146,37 @@ func TestWindowEditVersionsAndContinue(t *testing.T) {
 	})
 	w.keep("edit-version-1.png")
 
-	// Continue in place: stop a slow answer, then Continue.
-	box, _ = findEntry(w.screen(), "Message Deckhand")
+	// After a restart, the chat opens on the version chosen, with both.
+	w.restart()
+	s := w.waitScreen("the chat in the sidebar", func(s gui.Screen) bool { _, ok := find(s, "row", "question"); return ok })
+	row, _ := find(s, "row", "question")
+	w.click(row)
+	w.waitScreen("the chosen version, reopened", func(s gui.Screen) bool {
+		return shows(s, "answer one") && shows(s, "1/2") && !shows(s, "answer two")
+	})
+	w.clickText("button", "›")
+	w.waitScreen("the other version, reopened", func(s gui.Screen) bool {
+		return shows(s, "answer two") && shows(s, "2/2") && !shows(s, "answer one")
+	})
+}
+
+// Continue after Stop goes on in the stopped answer, with no message of
+// the person shown, and so it reads after a restart.
+func TestWindowContinueInPlace(t *testing.T) {
+	slow := make([]string, 300)
+	for i := range slow {
+		slow[i] = "word "
+	}
+	model := testutil.NewModelServer(t,
+		testutil.ModelResponse{Body: testutil.TextChunks(slow...), Pace: 30 * time.Millisecond},
+		testutil.ModelResponse{Body: testutil.TextChunks("THE REST.")},
+	)
+	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n", model.URL)
+	w := startRealWindow(t, cfg, nil)
+	box, ok := findEntry(w.screen(), "Message Deckhand")
+	if !ok {
+		t.Fatal("no message box")
+	}
 	w.click(box)
 	w.typeText("count words")
 	w.key("Return")
@@ -163,25 +185,20 @@ func TestWindowEditVersionsAndContinue(t *testing.T) {
 	w.clickText("button", "Continue")
 	s := w.waitScreen("the rest", func(s gui.Screen) bool { return shows(s, "THE REST.") && !shows(s, "Stopped.") })
 	w.keep("continued.png")
-	if shows(s, "Continue from where you stopped") {
-		t.Errorf("Continue shows a message of the person:\n%s", s.ScreenText())
+	inPlace := func(s gui.Screen) bool {
+		rest, _ := find(s, "", "THE REST.")
+		return !shows(s, "Continue from where you stopped") && strings.Contains(rest.Text, "word word")
 	}
-	// The rest is in the same answer: after "word", no header between.
-	rest, _ := find(s, "", "THE REST.")
-	if !strings.Contains(rest.Text, "word") {
-		t.Errorf("the rest is not in the stopped answer's text: %q", rest.Text)
+	if !inPlace(s) {
+		t.Errorf("Continue did not extend the stopped answer in place:\n%s", s.ScreenText())
+	}
+	if _, ok := find(s, "button", "Retry"); !ok {
+		t.Errorf("after Continue the message offers no Retry:\n%s", s.ScreenText())
 	}
 
-	// After a restart, the chat opens on the version chosen, with both.
 	w.restart()
-	s = w.waitScreen("the chat in the sidebar", func(s gui.Screen) bool { _, ok := find(s, "row", "question"); return ok })
-	row, _ := find(s, "row", "question")
+	s = w.waitScreen("the chat in the sidebar", func(s gui.Screen) bool { _, ok := find(s, "row", "count words"); return ok })
+	row, _ := find(s, "row", "count words")
 	w.click(row)
-	w.waitScreen("the chosen version, reopened", func(s gui.Screen) bool {
-		return shows(s, "answer one") && shows(s, "1/2") && shows(s, "THE REST.") && !shows(s, "Continue from where you stopped")
-	})
-	w.clickText("button", "›")
-	w.waitScreen("the other version, reopened", func(s gui.Screen) bool {
-		return shows(s, "answer two") && shows(s, "2/2") && !shows(s, "THE REST.")
-	})
+	w.waitScreen("the continued answer, reopened", func(s gui.Screen) bool { return shows(s, "THE REST.") && inPlace(s) })
 }

@@ -1,0 +1,58 @@
+package gui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+
+	"deckhand/testutil"
+)
+
+// Pin on a chat's menu puts it first, marked, and the log keeps it; Unpin
+// puts it back. Export as Markdown… asks where (a file dialog) and writes
+// the chat there, saying so.
+func TestSessionPinAndExport(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "deckhand.db")
+	h := newHarness(t, harnessOptions{dbPath: dbPath, responses: []testutil.ModelResponse{
+		{Body: testutil.TextChunks("The first answer.")}, {Body: testutil.TextChunks("The second answer.")},
+	}})
+	h.chat("the first question", "The first answer.")
+	h.chat("the second question", "The second answer.")
+	h.until("both in the sidebar", func() bool {
+		return h.sessionRowOf("the first question") != nil && h.sessionRowOf("the second question") != nil
+	})
+	test.TapSecondary(h.sessionRowOf("the first question"))
+	h.menuItem("Pin")
+	h.until("the pinned chat first, marked", func() bool {
+		return len(h.ui.sessions) == 2 && h.ui.sessions[0].title == "the first question" && h.ui.sessions[0].pinned &&
+			strings.HasPrefix(h.sessionRowOf("the first question").title.Text, pinMark)
+	})
+	if s, err := h.db.Session(t.Context(), h.ui.sessions[0].id); err != nil || !s.Pinned {
+		t.Errorf("the log does not keep the pin: %+v, %v", s, err)
+	}
+	test.TapSecondary(h.sessionRowOf("the first question"))
+	h.menuItem("Unpin")
+	h.until("the chats in their order again", func() bool {
+		return len(h.ui.sessions) == 2 && h.ui.sessions[0].title == "the second question" && !h.ui.sessions[1].pinned
+	})
+
+	// Export: the dialog's answer is a file, written by the bridge.
+	test.TapSecondary(h.sessionRowOf("the first question"))
+	h.menuItem("Export as Markdown…")
+	out := filepath.Join(t.TempDir(), "chat.md")
+	f, err := os.Create(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.ui.tell(&uiExportSession{id: h.ui.sessions[1].id, format: "markdown", name: out, w: f})
+	h.until("the export done", func() bool { return h.shows(h.ui.win, "Exported to "+out) })
+	data, _ := os.ReadFile(out)
+	for _, want := range []string{"# the first question", "> the first question", "The first answer.", "scripted"} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("the export lacks %q:\n%s", want, data)
+		}
+	}
+}

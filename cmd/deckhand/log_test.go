@@ -94,7 +94,7 @@ func TestLogCommands(t *testing.T) {
 		Run  string          `json:"run"`
 		Data json.RawMessage `json:"data"`
 	}
-	if err := json.Unmarshal([]byte(lines[0]), &first); err != nil || first.Kind != "run.started" || first.Run != runs[0].ID || string(first.Data) != `{"text":"use the echo tool please"}` {
+	if err := json.Unmarshal([]byte(lines[0]), &first); err != nil || first.Kind != "run.started" || first.Run != runs[0].ID || string(first.Data) != `{"model":"scripted","parent":"","text":"use the echo tool please"}` {
 		t.Errorf("logs --json first line = %s (%v)", lines[0], err)
 	}
 	if r := dh("logs", "--run", "nope"); r.code != exitFailure || !strings.Contains(r.stderr, `no run "nope"`) {

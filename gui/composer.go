@@ -215,11 +215,17 @@ func (p *composer) setModel(name string) {
 	p.refreshPicker()
 }
 
-// askModel is Other…: the person types a model's name.
+// askModel is Other…: the person types a model's name. The field is wide
+// enough for a long name and has the keyboard at once; Enter uses the
+// name, Escape cancels.
 func (p *composer) askModel() {
-	entry := widget.NewEntry()
+	var d *dialog.FormDialog
+	entry := newEscEntry(func() { d.Hide() })
 	entry.SetPlaceHolder("the model's name, as the server knows it")
-	dialog.ShowForm("Another model", "Use", "Cancel", []*widget.FormItem{widget.NewFormItem("Model", entry)}, func(ok bool) {
+	entry.OnSubmitted = func(string) { d.Submit() }
+	back := p.u.keepFocus()
+	d = dialog.NewForm("Another model", "Use", "Cancel", []*widget.FormItem{widget.NewFormItem("Model", entry)}, func(ok bool) {
+		back()
 		name := strings.TrimSpace(clean.Line(entry.Text))
 		if !ok || name == "" {
 			p.refreshPicker()
@@ -235,6 +241,9 @@ func (p *composer) askModel() {
 		}
 		p.setModel(name)
 	}, p.u.win)
+	d.Resize(fyne.NewSize(min(520, p.u.win.Canvas().Size().Width-40), d.MinSize().Height))
+	d.Show()
+	p.u.win.Canvas().Focus(entry)
 }
 
 // --- Attachments.

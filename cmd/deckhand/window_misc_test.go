@@ -1,0 +1,83 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"deckhand/gui"
+	"deckhand/testutil"
+)
+
+// Other… in the model picker opens a field wide enough for a model's
+// name, with the keyboard in it: what is typed lands there, and Enter
+// uses the name.
+func TestWindowOtherModel(t *testing.T) {
+	model := testutil.NewModelServer(t)
+	model.SetModels("scripted", "bigger")
+	cfg := "[model]\nbase_url = \"" + model.URL + "\"\nname = \"scripted\"\n\n[tools]\nenabled = false\n"
+	w := startRealWindow(t, cfg, nil)
+	w.clickText("select", "scripted")
+	// The menu's items are not on the screen dump: the keys choose the
+	// last, Other….
+	w.key("Down", "Down", "Down", "Return")
+	s := w.waitScreen("the Other… dialog", func(s gui.Screen) bool { _, ok := findEntry(s, "the model's name"); return ok })
+	field, _ := findEntry(s, "the model's name")
+	if field.W < 300 {
+		t.Errorf("the model's field is %.0f px wide, want at least 300", field.W)
+	}
+	if f, ok := focused(s); !ok || f.Hint != field.Hint {
+		t.Errorf("the model's field has not the keyboard; focused: %+v", f)
+	}
+	w.typeText("my-own-model")
+	w.waitScreen("the name typed in the field", func(s gui.Screen) bool {
+		e, ok := findEntry(s, "the model's name")
+		return ok && e.Text == "my-own-model"
+	})
+	w.keep("other-model.png")
+	w.key("Return")
+	s = w.waitScreen("the typed model picked", func(s gui.Screen) bool {
+		_, open := findEntry(s, "the model's name")
+		_, ok := find(s, "select", "my-own-model")
+		return ok && !open
+	})
+	if e, ok := findEntry(s, "Message Deckhand"); ok && strings.Contains(e.Text, "my-own-model") {
+		t.Errorf("the name went into the message box")
+	}
+}
+
+// The question whether to grant a server the folder it names defaults to
+// the narrowest grant that serves it: Enter answers Read only, and the
+// server is saved with read = ["~/Documents"] and no write.
+func TestWindowGrantDefaultsToReadOnly(t *testing.T) {
+	p := testutil.RequirePeers(t)
+	cfg := "[tools]\nenabled = false\n"
+	var home string
+	w := startRealWindow(t, cfg, func(env []string, h string) {
+		home = h
+		os.MkdirAll(filepath.Join(h, "Documents"), 0o755)
+	})
+	w.clickText("button", "Servers")
+	w.clickText("button", "Connect a server")
+	s := w.waitScreen("the form", func(s gui.Screen) bool { _, ok := findEntry(s, "https://mcp.example.com"); return ok })
+	target, _ := findEntry(s, "https://mcp.example.com")
+	w.click(target)
+	w.typeText(fmt.Sprintf("%s %s %s", p.Node, p.Filesystem, filepath.Join(home, "Documents")))
+	w.clickText("button", "Connect and save")
+	w.waitScreen("the question", func(s gui.Screen) bool { return shows(s, "outside the folders servers may use") })
+	w.key("Return")
+	cfgPath := filepath.Join(w.dir, "config", "deckhand", "config.toml")
+	var saved string
+	testutil.Eventually(t, 60*time.Second, func() bool {
+		data, _ := os.ReadFile(cfgPath)
+		saved = string(data)
+		return strings.Contains(saved, "server-filesystem")
+	}, "the server was never saved; stderr:\n%s", w.stderr)
+	docs := filepath.Join(home, "Documents")
+	if !strings.Contains(saved, `read = ["`+docs+`"]`) || strings.Contains(saved, `write = ["`+docs) {
+		t.Errorf("Enter did not grant the folder read only:\n%s", saved)
+	}
+}

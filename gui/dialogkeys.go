@@ -1,0 +1,52 @@
+package gui
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+)
+
+// dialogKeys gives a dialog open on w the window's keys: Enter (or
+// Return) does its default, Escape its way out. Fyne's dialogs take no
+// keys of their own, and a field that had the keyboard kept every key
+// while the dialog covered it. The keyboard leaves that field while the
+// dialog shows; the function returned gives back the window's own key
+// handler and that field's focus.
+func dialogKeys(w fyne.Window, onEnter, onEscape func()) (restore func()) {
+	c := w.Canvas()
+	prev, keys := c.Focused(), c.OnTypedKey()
+	c.Unfocus()
+	done := false
+	c.SetOnTypedKey(func(k *fyne.KeyEvent) {
+		if done {
+			return
+		}
+		switch k.Name {
+		case fyne.KeyReturn, fyne.KeyEnter:
+			if onEnter != nil {
+				onEnter()
+			}
+		case fyne.KeyEscape:
+			if onEscape != nil {
+				onEscape()
+			}
+		}
+	})
+	return func() {
+		if done {
+			return
+		}
+		done = true
+		c.SetOnTypedKey(keys)
+		if o, ok := prev.(fyne.CanvasObject); ok && o.Visible() {
+			c.Focus(prev)
+		}
+	}
+}
+
+// withDialogKeys shows d on w with dialogKeys, given back when d closes
+// however it closes.
+func withDialogKeys(d dialog.Dialog, w fyne.Window, onEnter, onEscape func()) {
+	restore := dialogKeys(w, onEnter, onEscape)
+	d.SetOnClosed(restore)
+	d.Show()
+}

@@ -510,12 +510,15 @@ func (f *serverForm) askGrant(folders []string) {
 		f.grant = nil
 		f.trySubmit()
 	}
+	// The default (marked, and what Enter answers) is the narrowest grant
+	// that still serves the folder: Read only. Writing is a choice made
+	// on purpose; Escape grants nothing.
 	rw := widget.NewButton("Read and write", func() { answer(true, true) })
-	rw.Importance = widget.HighImportance
 	ro := widget.NewButton("Read only", func() { answer(true, false) })
+	ro.Importance = widget.HighImportance
 	no := widget.NewButton("Neither", func() { answer(false, false) })
 	f.grant = dialog.NewCustomWithoutButtons("Grant "+list+"?", msg, f.win)
-	f.grant.SetButtons([]fyne.CanvasObject{no, ro, rw})
+	f.grant.SetButtons([]fyne.CanvasObject{no, rw, ro})
 	f.grant.Resize(fyne.NewSize(min(560, f.win.Canvas().Size().Width-40), 0))
-	f.grant.Show()
+	withDialogKeys(f.grant, f.win, func() { answer(true, false) }, func() { answer(false, false) })
 }

@@ -203,7 +203,7 @@ func (u *UI) build() {
 	u.title.Truncation = fyne.TextTruncateEllipsis
 	u.chat = newChatView(u)
 	u.input = newChatEntry(u.sendInput)
-	u.input.onLongPaste = func(text string) { u.comp.addText("Pasted text", text) }
+	u.input.onLongPaste = func(text string) { u.comp.pasted(text) }
 	u.input.onPress = func() { u.chat.sel.clear() }
 	u.send = widget.NewButtonWithIcon("Send", theme.MailSendIcon(), u.sendInput)
 	u.send.Importance = widget.HighImportance

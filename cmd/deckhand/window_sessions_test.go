@@ -110,9 +110,10 @@ func (w *realWindow) setClipboard(text string) {
 
 // A multi-line first message makes a one-line title and keeps its line
 // breaks on screen; a 30 KB paste never makes the window taller than the
-// screen nor pushes the message box out of it; a paste over 32 KB becomes
-// an attached text file with its size (100 KB), or is refused saying why
-// (1 MB), and the window answers at once.
+// screen nor pushes the message box out of it; a paste over 32 KB is
+// offered as an attached text file (100 KB: Enter attaches it, with its
+// size), or is refused saying the limits (1 MB: Escape closes the notice),
+// and the window answers at once.
 func TestWindowLongMessages(t *testing.T) {
 	model := testutil.NewModelServer(t)
 	for range 3 {
@@ -160,20 +161,39 @@ func TestWindowLongMessages(t *testing.T) {
 	}
 	w.keep("after-30KB-message.png")
 
-	// 100 KB: an attachment, with its size.
+	// 100 KB: offered as an attachment, saying the limits; Enter
+	// attaches it, with its size.
 	w.setClipboard(pasteText(100 << 10))
 	w.click(box)
 	w.key("ctrl+v")
-	s = w.waitScreen("the pasted text as an attachment", func(s gui.Screen) bool { return shows(s, "Pasted text") && shows(s, "100.0 KiB") })
+	w.waitScreen("the offer to attach the paste", func(s gui.Screen) bool {
+		return shows(s, "Attach it to the message as a text file") && shows(s, "at most 256.0 KiB")
+	})
+	w.keep("paste-100KB-offer.png")
+	w.key("Return")
+	s = w.waitScreen("the pasted text as an attachment", func(s gui.Screen) bool {
+		return shows(s, "Pasted text") && shows(s, "100.0 KiB") && !shows(s, "Attach it to the message")
+	})
 	if strings.Contains(strings.Join(entryTexts(s), ""), "quick brown") {
 		t.Errorf("100 KB went into the message box")
 	}
 	w.keep("paste-100KB.png")
-	// 1 MB: refused, saying why.
+	// 1 MB: refused, saying its size and the limits; Escape closes the
+	// notice, and the keyboard is back in the message box.
 	w.setClipboard(pasteText(1 << 20))
 	w.click(box)
 	w.key("ctrl+v")
-	w.waitScreen("the 1 MB paste refused", func(s gui.Screen) bool { return shows(s, "too big to attach (1.0 MiB)") })
+	w.waitScreen("the 1 MB paste refused", func(s gui.Screen) bool {
+		return shows(s, "(1.0 MiB) is too long") && shows(s, "an attached text file at most 256.0 KiB")
+	})
+	w.keep("paste-1MB.png")
+	w.key("Escape")
+	w.waitScreen("the notice closed", func(s gui.Screen) bool { return !shows(s, "is too long") })
+	w.typeText("still here")
+	w.waitScreen("typing in the message box", func(s gui.Screen) bool {
+		e, ok := findEntry(s, "Message Deckhand")
+		return ok && strings.Contains(e.Text, "still here")
+	})
 }
 
 // entryTexts are the texts of the visible entries.

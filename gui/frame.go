@@ -103,6 +103,8 @@ func (b *bridge) flush() {
 		if cs := b.convs[b.quick]; cs != nil {
 			u.quick = &quickUpdate{text: cs.answer.String(), running: cs.running || cs.starting, status: cs.result}
 			u.quick.asked, u.quick.calls = quickCalls(cs.tr)
+		} else {
+			u.quick = &quickUpdate{} // its chat was deleted
 		}
 		b.quickDirty = false
 	}

@@ -128,9 +128,6 @@ func (m *uiDeleteSession) handleSidebar(b *bridge, c actor.Context) {
 			b.notices = append(b.notices, fmt.Sprintf("“%s” is still working: stop it first, then delete it.", title))
 			return
 		}
-		if cs.quick {
-			return // the quick prompt's: not in the sidebar
-		}
 		if cs.starting {
 			// Its actor is on its way: the answer would find no chat.
 			b.notices = append(b.notices, fmt.Sprintf("“%s” is still opening: try again in a moment.", title))
@@ -152,6 +149,11 @@ func (m *uiDeleteSession) handleSidebar(b *bridge, c actor.Context) {
 	b.sessDirty = true
 	if b.current == m.id {
 		b.newChat(c, false)
+	}
+	if b.quick == m.id {
+		// The quick prompt's (listed once the log has it): the prompt
+		// drops its answer, and the next question starts a new chat.
+		b.quick, b.quickDirty = "", true
 	}
 	self, root, db, sys := c.Self(), c.ActorSystem().Root, b.db, b.sys
 	go func() {

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -80,4 +81,64 @@ func TestWindowGrantDefaultsToReadOnly(t *testing.T) {
 	if !strings.Contains(saved, `read = ["`+docs+`"]`) || strings.Contains(saved, `write = ["`+docs) {
 		t.Errorf("Enter did not grant the folder read only:\n%s", saved)
 	}
+}
+
+// The quick prompt's chat, listed in the sidebar, can be deleted while
+// Deckhand runs: Delete and its confirmation take it out of the list and
+// the log (the delete was dropped without a word), and the next quick
+// question starts a chat of its own.
+func TestWindowDeleteQuickChat(t *testing.T) {
+	model := testutil.NewModelServer(t,
+		testutil.ModelResponse{Body: testutil.TextChunks("the quick answer")},
+		testutil.ModelResponse{Body: testutil.TextChunks("the second answer")},
+	)
+	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n", model.URL)
+	w := startRealWindow(t, cfg, nil)
+	w.key("ctrl+k")
+	w.waitScreen("the quick prompt", func(s gui.Screen) bool { return windowOf(s, "Deckhand: quick prompt") != nil })
+	w.typeText("a quick question")
+	w.key("Return")
+	w.waitScreen("the quick answer", func(s gui.Screen) bool { return shows(s, "the quick answer") })
+	w.key("Escape")
+	w.xdo("windowactivate", "--sync", w.win)
+	row := func(s gui.Screen) (gui.ScreenItem, bool) {
+		for _, it := range s.Items {
+			if it.Visible && it.Window == "Deckhand" && it.Kind == "label" && it.Text == "a quick question" {
+				return it, true
+			}
+		}
+		return gui.ScreenItem{}, false
+	}
+	s := w.waitScreen("the quick chat in the sidebar", func(s gui.Screen) bool { _, ok := row(s); return ok })
+	it, _ := row(s)
+	w.click(it)
+	w.key("Delete")
+	w.clickText("button", "Delete")
+	w.waitScreen("the quick chat gone from the sidebar", func(s gui.Screen) bool { _, ok := row(s); return !ok })
+	w.keep("quick-chat-deleted.png")
+	out := w.deckhand("sessions")
+	if strings.Contains(out, "a quick question") {
+		t.Errorf("the quick chat is still in the log:\n%s", out)
+	}
+	// The next quick question is a chat of its own.
+	w.key("ctrl+k")
+	w.waitScreen("the quick prompt again", func(s gui.Screen) bool {
+		return windowOf(s, "Deckhand: quick prompt") != nil && !shows(s, "the quick answer")
+	})
+	w.typeText("another one")
+	w.key("Return")
+	w.waitScreen("the second answer", func(s gui.Screen) bool { return shows(s, "the second answer") })
+}
+
+// deckhand runs the binary the window runs, with its home, and returns
+// what it printed.
+func (w *realWindow) deckhand(args ...string) string {
+	w.t.Helper()
+	cmd := exec.Command(w.cmd.Path, args...)
+	cmd.Env, cmd.Dir = w.cmd.Env, w.cmd.Dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		w.t.Fatalf("deckhand %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
 }

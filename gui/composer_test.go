@@ -143,8 +143,8 @@ func TestModelPickerOther(t *testing.T) {
 	var entry *widget.Entry
 	for _, o := range h.ui.win.Canvas().Overlays().List() {
 		walk(o, func(o fyne.CanvasObject) {
-			if e, ok := o.(*widget.Entry); ok {
-				entry = e
+			if e, ok := o.(entryOf); ok {
+				entry = e.entryWidget()
 			}
 		})
 	}

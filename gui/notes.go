@@ -2,9 +2,11 @@ package gui
 
 import (
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
+	"deckhand/clean"
 	"deckhand/notify"
 )
 
@@ -19,6 +21,9 @@ type notes struct {
 	start   sync.Once
 	connect func() (notifier, error) // notify.Connect; a recorder in tests
 	post    func(func())             // runs on the UI goroutine
+	// keep: a send asked now leaves a notification already shown about
+	// its key as it is (set by awayNotes, on the UI goroutine).
+	keep bool
 
 	// Only the worker goroutine touches these.
 	n      notifier
@@ -72,12 +77,16 @@ func (s *notes) connected() notifier {
 // one already shown about it. build gets whether the notification server
 // shows actions; its callbacks run on the UI goroutine.
 func (s *notes) send(key string, build func(actions bool) notify.Notification) {
+	keep := s.keep
 	s.do(func() {
 		n := s.connected()
 		if n == nil {
 			return
 		}
 		if id, ok := s.ids[key]; ok {
+			if keep {
+				return
+			}
 			n.Withdraw(id)
 			delete(s.ids, key)
 		}
@@ -127,4 +136,64 @@ func (s *notes) close() {
 	case <-done:
 	case <-time.After(time.Second):
 	}
+}
+
+// awayNotes notifies what waits for the person when the window goes from
+// the front (another window in front, minimized, hidden to the tray): the
+// approvals and questions whose dialogs they can no longer see, which
+// otherwise timed out unseen (only a request that came while the window
+// was behind was notified). One already shown stays as it is. Each is
+// withdrawn when answered, as one that came while behind.
+//
+// Not at once: when the focus only moves between Deckhand's own windows
+// (the main one and the quick prompt), the other's gaining it is among the
+// events in hand, and nothing is sent.
+func (u *UI) awayNotes() {
+	go u.post(func() {
+		if u.foreground && !u.hidden {
+			return
+		}
+		u.notes.keep = true
+		defer func() { u.notes.keep = false }()
+		a := u.approvals
+		for _, id := range sortedKeys(a.asks) {
+			if q := a.asks[id]; !a.answered[id] {
+				a.notified[id] = true
+				a.notify(q.r)
+			}
+		}
+		e := u.elicitor
+		for _, id := range sortedKeys(e.asks) {
+			if !e.answered[id] {
+				e.notified[id] = true
+				e.noteAway(e.asks[id])
+			}
+		}
+	})
+}
+
+// noteAway notifies a server's question (as elicitor.add does for one
+// that comes while Deckhand is behind).
+func (e *elicitor) noteAway(it *elicitItem) {
+	id := it.req.ID
+	body := clean.Line(it.req.Server) + " asks you something. Open Deckhand to answer it."
+	e.ui.notes.send(id, func(actions bool) notify.Notification {
+		n := notify.Notification{Title: "Deckhand: a server asks", Body: body, Urgency: notify.Normal, Expire: -1}
+		if actions {
+			n.Actions = []notify.Action{{Key: notify.DefaultAction, Label: "Open Deckhand"}}
+			n.OnAction = func(string) { e.toFront(id) }
+		}
+		return n
+	})
+}
+
+// sortedKeys are m's keys in order: notifications go out in the same
+// order each time.
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
 }

@@ -160,7 +160,10 @@ func (u *UI) Start() {
 		u.foreground = true
 		u.tell(&uiRefresh{}) // another Deckhand may have run, or died mid-run, meanwhile
 	})
-	lc.SetOnExitedForeground(func() { u.foreground = false })
+	lc.SetOnExitedForeground(func() {
+		u.foreground = false
+		u.awayNotes()
+	})
 	if u.d.Tray {
 		u.installTray()
 	}
@@ -283,6 +286,7 @@ func (u *UI) closeMain() {
 	if u.d.Tray {
 		u.hidden = true
 		u.win.Hide()
+		u.awayNotes()
 		return
 	}
 	u.app.Quit()

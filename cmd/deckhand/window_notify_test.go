@@ -105,3 +105,74 @@ func TestWindowApprovalNotification(t *testing.T) {
 	w.waitScreen("the third answered", func(s gui.Screen) bool { return shows(s, "third answered") })
 	testutil.Eventually(t, 10*time.Second, func() bool { return shown() == "0" }, "the notification gone")
 }
+
+// An approval already on screen is notified as soon as the person looks
+// away: when another window comes in front, and when Deckhand is
+// minimized (it was notified only when it came while Deckhand was behind,
+// and timed out unseen). Answered in the window, it is withdrawn.
+func TestWindowApprovalNotifiedWhenLeft(t *testing.T) {
+	if _, err := exec.LookPath("display"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("ImageMagick's display is missing under CI (make test installs imagemagick)")
+		}
+		t.Skip("no ImageMagick display, for another window in front")
+	}
+	call := func(id, name string) testutil.ModelResponse {
+		return testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: id, Name: "p__getenv", Arguments: fmt.Sprintf(`{"name":%q}`, name)})}
+	}
+	model := testutil.NewModelServer(t,
+		call("a", "HOME"), testutil.ModelResponse{Body: testutil.TextChunks("first answered")},
+		call("b", "USER"), testutil.ModelResponse{Body: testutil.TextChunks("second answered")},
+	)
+	bus := testutil.SessionBus(t)
+	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n\n[mcp.servers.p]\ncommand = %q\nargs = [\"-probe\"]\n", model.URL, stdioServerBin(t))
+	w := startRealWindow(t, cfg, nil, withEnv("DBUS_SESSION_BUS_ADDRESS="+bus))
+	ctl := testutil.Dunst(t, w.display, bus, "/bin/true")
+	shown := func() string { out, _ := ctl("count", "displayed"); return out }
+
+	other := exec.Command("display", "-title", "Another application", "-size", "700x400", "xc:#dde3ea")
+	other.Env = append(os.Environ(), "DISPLAY="+w.display)
+	if err := other.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { other.Process.Kill(); other.Wait() })
+	var otherWin string
+	testutil.Eventually(t, 20*time.Second, func() bool {
+		otherWin = firstField(w.xdo("search", "--name", "^Another application$"))
+		return otherWin != ""
+	}, "the other window")
+
+	// ask sends text with Deckhand in front, and waits for the approval's
+	// dialog, which is not notified while Deckhand is in front.
+	ask := func(text string) {
+		t.Helper()
+		w.xdo("windowactivate", "--sync", w.win)
+		box := w.waitScreen("the message box", func(s gui.Screen) bool { _, ok := findEntry(s, "Message Deckhand"); return ok })
+		b, _ := findEntry(box, "Message Deckhand")
+		w.click(b)
+		w.typeText(text)
+		w.key("Return")
+		w.waitScreen("the approval dialog", func(s gui.Screen) bool { _, ok := find(s, "button", "Allow once"); return ok })
+		if n := shown(); n != "0" {
+			t.Errorf("%s notification(s) while Deckhand is in front, want 0", n)
+		}
+	}
+
+	// 1. Another window comes in front.
+	ask("first")
+	w.xdo("windowactivate", "--sync", otherWin)
+	testutil.Eventually(t, 20*time.Second, func() bool { return shown() == "1" }, "the approval notified once another window is in front; stderr:\n%s", w.stderr)
+	w.xdo("windowactivate", "--sync", w.win)
+	w.clickText("button", "Allow once")
+	w.waitScreen("the first answered", func(s gui.Screen) bool { return shows(s, "first answered") })
+	testutil.Eventually(t, 10*time.Second, func() bool { return shown() == "0" }, "the notification withdrawn once answered")
+
+	// 2. Deckhand minimized.
+	ask("second")
+	w.xdo("windowminimize", "--sync", w.win)
+	testutil.Eventually(t, 20*time.Second, func() bool { return shown() == "1" }, "the approval notified once Deckhand is minimized; stderr:\n%s", w.stderr)
+	w.xdo("windowactivate", "--sync", w.win)
+	w.clickText("button", "Allow once")
+	w.waitScreen("the second answered", func(s gui.Screen) bool { return shows(s, "second answered") })
+	testutil.Eventually(t, 10*time.Second, func() bool { return shown() == "0" }, "the notification withdrawn once answered")
+}

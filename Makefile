@@ -8,8 +8,11 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 # no_animations: Fyne's text cursor does not blink (its fade redraws the
 # window at the frame rate while a box has the focus), so an idle window
-# costs no CPU. testutil.BuildTags says the same for the tests' builds.
-TAGS := no_animations
+# costs no CPU. A plain go build (go install) is as cheap: Deckhand turns
+# the animations off at run time (gui/desktop/still.go); the tag also
+# leaves Fyne's animation code out. TAGS=blink brings the blinking cursor
+# back. testutil.BuildTags says the same for the tests' builds.
+TAGS ?= no_animations
 BIN := bin/deckhand
 
 # Fyne needs cgo and these headers.

@@ -57,6 +57,9 @@ type ScreenWindow struct {
 type Screen struct {
 	Windows []ScreenWindow `json:"windows"`
 	Items   []ScreenItem   `json:"items"`
+	// Animations: Fyne animates (the text cursor blinks), as the app's
+	// settings say.
+	Animations bool `json:"animations,omitempty"`
 }
 
 // screenParent is a widget of this package whose parts a Screen walks
@@ -104,6 +107,7 @@ func screen() Screen {
 	if a == nil {
 		return s
 	}
+	s.Animations = a.Settings().ShowAnimations()
 	drv := a.Driver()
 	for _, win := range drv.AllWindows() {
 		c := win.Canvas()

@@ -86,7 +86,9 @@ type build struct {
 // BuildTags are the build tags Deckhand is built with (the Makefile's
 // TAGS): no_animations, so that Fyne's text cursor does not blink (its fade
 // redraws the window at the frame rate while a box has the focus: 5% of a
-// core for an idle window here, under software rendering).
+// core for an idle window here, under software rendering). A plain build
+// turns them off at run time too (TestWindowStillByDefault); -tags blink
+// brings them back.
 const BuildTags = "no_animations"
 
 // BuildProgram builds the main package at pkg (relative to the module root,

@@ -106,3 +106,34 @@ func cpuTicks(tb testing.TB, pid int) int {
 	s, _ := strconv.Atoi(f[12])
 	return u + s
 }
+
+// BenchmarkWindowIdleCPUBuilds measures, in one run, what the idle window
+// costs as each build makes it: a plain go build (what go install makes),
+// one with Fyne's no_animations tag, and one with -tags blink (the text
+// cursor blinks). Each as a percentage of one core, the message box
+// holding the focus.
+func BenchmarkWindowIdleCPUBuilds(b *testing.B) {
+	if !hasProgram("xdotool") {
+		b.Skip("no xdotool")
+	}
+	builds := []struct{ name, tags string }{{"plain", ""}, {"no_animations", "no_animations"}, {"blink", "blink"}}
+	bins := map[string]string{}
+	for _, c := range builds {
+		bins[c.name] = testutil.BuildProgramWith(b, "./cmd/deckhand", c.tags)
+	}
+	for b.Loop() {
+		display := desktopDisplay(b, "")
+		var line []string
+		for _, c := range builds {
+			env, dir := freshHome(b)
+			os.MkdirAll(dir+"/config/deckhand", 0o700)
+			os.WriteFile(dir+"/config/deckhand/config.toml", []byte("[model]\nbase_url = \"http://127.0.0.1:9/v1\"\nname = \"m\"\n\n[tools]\nenabled = false\n"), 0o600)
+			cmd := exec.Command(bins[c.name])
+			cmd.Env, cmd.Dir = env, dir
+			cpu := idleCPU(b, display, cmd, "^Deckhand$")
+			b.ReportMetric(cpu, c.name+"-cpu-%")
+			line = append(line, fmt.Sprintf("%s %.2f%%", c.name, cpu))
+		}
+		b.Logf("idle, the message box focused, of one core: %s", strings.Join(line, ", "))
+	}
+}

@@ -44,6 +44,7 @@ type windowSetup struct {
 	env    []string
 	args   []string // deckhand's, before the (default) window command
 	screen string   // WxH of the virtual display
+	tags   *string  // the binary's build tags, if not testutil.BuildTags
 }
 
 func withArgs(args ...string) windowOption {
@@ -66,6 +67,9 @@ func startRealWindow(t testing.TB, cfg string, setup func(env []string, home str
 		o(&ws)
 	}
 	bin := testutil.BuildProgram(t, "./cmd/deckhand")
+	if ws.tags != nil {
+		bin = testutil.BuildProgramWith(t, "./cmd/deckhand", *ws.tags)
+	}
 	w := &realWindow{t: t, display: desktopDisplay(t, ws.screen), stderr: &testutil.LockedBuffer{}}
 	env, dir := freshHome(t)
 	w.dir = dir

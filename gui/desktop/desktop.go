@@ -20,7 +20,7 @@ type App struct {
 
 // New makes the app with the given unique id and icon (a PNG).
 func New(id string, iconPNG []byte) *App {
-	a := app.NewWithID(id)
+	a := still(app.NewWithID(id))
 	icon := fyne.NewStaticResource("deckhand.png", iconPNG)
 	a.SetIcon(icon)
 	return &App{app: a, icon: icon}

@@ -121,13 +121,16 @@ func (p *composer) listModels() {
 	p.listing = true
 	lookup := p.u.d.LookupEnv
 	go func() {
+		// Without a key first: a locked or slow keyring never keeps a
+		// server that needs none (one on this computer) from listing.
 		var models []string
-		key, err := keys.Resolve(m, lookup)
-		if err == nil {
+		err := keys.Try(m, lookup, func(key keys.Key) error {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			var err error
 			models, err = llm.ListModelsFor(ctx, m.Provider, m.BaseURL, key.Value())
-			cancel()
-		}
+			return err
+		}, llm.NeedsKey)
 		p.u.post(func() {
 			p.listing = false
 			p.listedOf, p.listedAt = ep, time.Now()

@@ -2,6 +2,7 @@ package gui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -613,27 +614,37 @@ func (u *UI) checkModel(f *settingsForm, w fyne.Window) {
 	n := f.checks
 	say("Asking "+base+" for its models…", widget.MediumImportance)
 	go func() {
-		key := typed
-		if key == "" {
-			k, err := keys.Resolve(m, u.d.LookupEnv)
-			if err != nil {
-				u.post(func() {
-					if n == f.checks {
-						say(keyError(err).Error(), widget.DangerImportance)
-					}
-				})
-				return
+		var models []string
+		list := func(key keys.Key) error {
+			k := key.Value()
+			if typed != "" {
+				k = typed
 			}
-			key = k.Value()
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			var err error
+			models, err = llm.ListModelsFor(ctx, "", base, k)
+			return err
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		models, err := llm.ListModelsFor(ctx, "", base, key)
+		var err error
+		if typed != "" {
+			err = list(keys.Key{})
+		} else {
+			// Without a key first: the keyring (locked, absent or slow)
+			// is asked only when the server wants a key.
+			err = keys.Try(m, u.d.LookupEnv, list, llm.NeedsKey)
+		}
 		u.post(func() {
 			if n != f.checks {
 				return // a later Check is under way
 			}
-			if err != nil {
+			var need *keys.KeyNeededError
+			switch {
+			case errors.As(err, &need):
+				why := keyError(need.Err).Error()
+				say(base+" asks for an API key (it refused the list without one), and "+strings.ToLower(why[:1])+why[1:], widget.DangerImportance)
+				return
+			case err != nil:
 				say("The model server did not answer as expected: "+clean.Line(err.Error()), widget.DangerImportance)
 				return
 			}

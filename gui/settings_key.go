@@ -28,6 +28,7 @@ type keyState struct {
 	source      keys.Source
 	env         string // the variable, when the key is in the environment
 	unavailable bool   // no Secret Service
+	locked      bool   // the keyring is locked (it is unlocked only when a server wants the key)
 	err         error  // the keyring failed
 }
 
@@ -46,7 +47,16 @@ func readKeyState(base, env string, lookup func(string) (string, bool)) keyState
 			return keyState{}
 		}
 	} else {
-		_, err = keys.Get(base)
+		// Searched, not read: a locked keyring is not asked to unlock
+		// for a key nobody needs yet.
+		var saved, locked bool
+		saved, locked, err = keys.Saved(base)
+		switch {
+		case err == nil && saved:
+			return keyState{source: keys.Keyring, locked: locked}
+		case err == nil:
+			err = keyring.ErrNotFound
+		}
 	}
 	switch {
 	case err == nil:
@@ -77,6 +87,8 @@ func (s keyState) text(base, env string, useFile bool) string {
 	switch {
 	case s.source == keys.Env:
 		return "Using the key in the environment variable " + s.env + " (set under Advanced); it wins over a key saved here."
+	case s.source == keys.Keyring && s.locked:
+		return "A key is saved in this computer's keyring for " + keys.Account(base) + ". The keyring is locked: Deckhand asks to unlock it only when the server wants the key. Paste another to replace it."
 	case s.source == keys.Keyring:
 		return "A key is saved in this computer's keyring for " + keys.Account(base) + ". Paste another to replace it."
 	case s.source == keys.File:

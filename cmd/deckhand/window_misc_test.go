@@ -170,3 +170,100 @@ func TestWindowStillByDefault(t *testing.T) {
 		})
 	}
 }
+
+// lockedKeyring starts gnome-keyring on bus for the home of env, and locks
+// its login keyring, as a desktop whose keyring was locked (by the screen
+// locker, or never unlocked at login) has it.
+func lockedKeyring(t *testing.T, env []string, bus string) {
+	t.Helper()
+	if _, err := exec.LookPath("gnome-keyring-daemon"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("gnome-keyring-daemon is missing under CI (make test installs gnome-keyring)")
+		}
+		t.Skip("no gnome-keyring-daemon")
+	}
+	env = append(env, "DBUS_SESSION_BUS_ADDRESS="+bus)
+	d := exec.Command("gnome-keyring-daemon", "--foreground", "--unlock", "--components=secrets")
+	d.Env, d.Stdin = env, strings.NewReader("pw")
+	log := &testutil.LockedBuffer{}
+	d.Stdout, d.Stderr = log, log
+	if err := d.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Process.Kill(); d.Wait() })
+	send := func(args ...string) (string, error) {
+		c := exec.Command("dbus-send", append([]string{"--session", "--print-reply"}, args...)...)
+		c.Env = env
+		out, err := c.CombinedOutput()
+		return string(out), err
+	}
+	locked := func() string {
+		out, _ := send("--dest=org.freedesktop.secrets", "/org/freedesktop/secrets/collection/login",
+			"org.freedesktop.DBus.Properties.Get", "string:org.freedesktop.Secret.Collection", "string:Locked")
+		return out
+	}
+	// Asked before it owns its name, the bus would start another
+	// keyring (D-Bus activation), without the login keyring.
+	testutil.Eventually(t, 20*time.Second, func() bool {
+		out, _ := send("--dest=org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.NameHasOwner", "string:org.freedesktop.secrets")
+		return strings.Contains(out, "boolean true")
+	}, "gnome-keyring on the bus:\n%s", log)
+	testutil.Eventually(t, 20*time.Second, func() bool { return strings.Contains(locked(), "boolean false") }, "the login keyring unlocked on the bus: %s\n%s", stringer(locked), log)
+	if out, err := send("--dest=org.freedesktop.secrets", "/org/freedesktop/secrets", "org.freedesktop.Secret.Service.Lock",
+		"array:objpath:/org/freedesktop/secrets/collection/login"); err != nil {
+		t.Fatalf("locking the keyring: %v\n%s", err, out)
+	}
+	testutil.Eventually(t, 10*time.Second, func() bool { return strings.Contains(locked(), "boolean true") }, "the login keyring locked: %s", stringer(locked))
+}
+
+// A locked keyring does not break a model server that needs no key: its
+// models fill the picker, and Settings' Check lists them, with no word of
+// the keyring (Check failed with the keyring's error, said twice, red and
+// orange, and the picker offered only the configured model and Other…).
+func TestWindowLockedKeyringKeylessModel(t *testing.T) {
+	model := testutil.NewModelServer(t)
+	var names []string
+	for i := range 22 {
+		names = append(names, fmt.Sprintf("model-%02d", i+1))
+	}
+	model.SetModels(append([]string{"scripted"}, names...)...)
+	bus := testutil.SessionBus(t)
+	cfg := "[model]\nbase_url = \"" + model.URL + "\"\nname = \"scripted\"\n\n[tools]\nenabled = false\n"
+	w := startRealWindow(t, cfg, func(env []string, home string) { lockedKeyring(t, env, bus) }, withEnv("DBUS_SESSION_BUS_ADDRESS="+bus))
+
+	// The picker: the server's models follow the configured one.
+	w.clickText("select", "scripted")
+	w.key("Down", "Down", "Return")
+	w.waitScreen("a model of the server's picked", func(s gui.Screen) bool {
+		_, other := findEntry(s, "the model's name")
+		_, ok := find(s, "select", "model-01")
+		return ok || other
+	})
+	if s := w.screen(); !shows(s, "model-01") {
+		t.Errorf("the picker offers only the configured model and Other…:\n%s", s.ScreenText())
+		w.key("Escape")
+	}
+
+	// Settings ▸ Check.
+	w.key("ctrl+comma")
+	w.clickText("button", "Check")
+	s := w.waitScreen("what Check found", func(s gui.Screen) bool {
+		_, asking := find(s, "", "for its models…")
+		_, check := find(s, "button", "Check")
+		return check && !asking
+	})
+	w.keep("locked-keyring-check.png")
+	if !shows(s, "answers with 23 models") {
+		t.Errorf("Check failed on the keyring although the server needs no key:\n%s", s.ScreenText())
+	}
+	// Nothing asked the keyring to unlock, nor says it failed: no key
+	// is needed.
+	if shows(s, "Could not read the keyring") || shows(s, "was not unlocked") || shows(s, "did not answer within") {
+		t.Errorf("the settings say the keyring failed, for a server that needs no key:\n%s", s.ScreenText())
+	}
+}
+
+// stringer prints as what f returns when printed.
+type stringer func() string
+
+func (f stringer) String() string { return f() }

@@ -3,6 +3,7 @@ package llm
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -110,7 +111,7 @@ func ListModelsFor(ctx context.Context, provider, baseURL, apiKey string) ([]str
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 8<<20)) // some list hundreds of models, with prices
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("GET %s: %d", shown, resp.StatusCode)
+		return nil, &ListError{URL: shown, Status: resp.StatusCode}
 	}
 	var list struct {
 		Data []struct {
@@ -125,6 +126,21 @@ func ListModelsFor(ctx context.Context, provider, baseURL, apiKey string) ([]str
 		ids = append(ids, m.ID)
 	}
 	return ChatModels(ModelNames(ids)), nil
+}
+
+// ListError is a list of models refused: the server answered status.
+type ListError struct {
+	URL    string
+	Status int
+}
+
+func (e *ListError) Error() string { return fmt.Sprintf("GET %s: %d", e.URL, e.Status) }
+
+// NeedsKey reports whether err is a list refused for want of a key (or
+// for a key it does not take): 401 or 403.
+func NeedsKey(err error) bool {
+	var le *ListError
+	return errors.As(err, &le) && (le.Status == http.StatusUnauthorized || le.Status == http.StatusForbidden)
 }
 
 // ChatModels leaves out the models that cannot chat, by the names their

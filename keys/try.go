@@ -1,0 +1,57 @@
+package keys
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"deckhand/config"
+)
+
+// Try runs do with the key the model's server needs, asking the keyring
+// only when it must: with the key in the environment variable m.APIKeyEnv
+// when that is set; else first with no key, and only when the server
+// refuses that (refused, such as a 401 or 403) with the key Resolve finds
+// in the keyring or the key file. A keyring that is locked, absent or
+// slow so never holds up a server that needs no key (one on this
+// computer), and an unlock prompt comes only when a key is needed.
+//
+// When the server refused and the keyring could not give the key, the
+// error is a *KeyNeededError that says which key, wrapping the keyring's
+// (ErrLocked, ErrUnavailable, a timeout). When no key is kept anywhere,
+// it is the server's refusal.
+func Try(m config.Model, lookupEnv func(string) (string, bool), do func(Key) error, refused func(error) bool) error {
+	if lookupEnv == nil {
+		lookupEnv = os.LookupEnv
+	}
+	if m.APIKeyEnv != "" {
+		if v, ok := lookupEnv(m.APIKeyEnv); ok && strings.TrimSpace(v) != "" {
+			return do(Key{value: strings.TrimSpace(v), Source: Env, Env: m.APIKeyEnv})
+		}
+	}
+	err := do(Key{})
+	if err == nil || !refused(err) {
+		return err
+	}
+	k, kerr := Resolve(m, lookupEnv)
+	if kerr != nil {
+		return &KeyNeededError{Account: Account(m.BaseURL), Err: kerr}
+	}
+	if k.Source == None {
+		return err
+	}
+	return do(k)
+}
+
+// KeyNeededError is a server that asks for a key the keyring could not
+// give.
+type KeyNeededError struct {
+	Account string // the model's base URL, the key's name in the keyring
+	Err     error  // the keyring's failure
+}
+
+func (e *KeyNeededError) Error() string {
+	return fmt.Sprintf("%s asks for an API key, and its key could not be read: %v", e.Account, e.Err)
+}
+
+func (e *KeyNeededError) Unwrap() error { return e.Err }

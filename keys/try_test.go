@@ -1,0 +1,90 @@
+package keys
+
+import (
+	"errors"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"deckhand/config"
+)
+
+// Try asks for the key only when the server refuses without one: a
+// server that needs none is never held up by the keyring; one that
+// refuses gets the keyring's key (or the variable's, first), and no key
+// anywhere leaves the server's refusal.
+func TestTry(t *testing.T) {
+	if os.Getenv(realChild) != "" {
+		t.Skip("inside the real keyring's session")
+	}
+	errRefused, errBroken := errors.New("401"), errors.New("500")
+	const base = "http://model.test/v1"
+	for _, c := range []struct {
+		name      string
+		saved     bool              // a key in the keyring
+		env       map[string]string // the environment
+		keyless   bool              // the server takes a request without a key
+		other     error             // what it answers instead, if not a refusal
+		wantSent  []string          // the keys sent, in order ("" none)
+		wantErr   error
+		wantNoKey bool
+	}{
+		{name: "keyless server", saved: true, keyless: true, wantSent: []string{""}},
+		{name: "refused, the keyring's key", saved: true, wantSent: []string{"", secret}},
+		{name: "the variable's key first", saved: true, env: map[string]string{"K": "sk-env"}, wantSent: []string{"sk-env"}},
+		{name: "refused, no key anywhere", wantSent: []string{""}, wantErr: errRefused},
+		{name: "another failure is not retried", saved: true, other: errBroken, wantSent: []string{""}, wantErr: errBroken},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // no key file
+			MockInit()
+			if c.saved {
+				if err := Store(base, secret); err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { Remove(base) })
+			}
+			var sent []string
+			err := Try(config.Model{BaseURL: base, APIKeyEnv: "K"}, env(c.env), func(k Key) error {
+				sent = append(sent, k.Value())
+				switch {
+				case c.other != nil:
+					return c.other
+				case k.Value() == "" && !c.keyless:
+					return errRefused
+				}
+				return nil
+			}, func(err error) bool { return errors.Is(err, errRefused) })
+			if !errors.Is(err, c.wantErr) || (c.wantErr == nil) != (err == nil) {
+				t.Errorf("Try() = %v, want %v", err, c.wantErr)
+			}
+			if !slices.Equal(sent, c.wantSent) {
+				t.Errorf("Try() sent keys %q, want %q", sent, c.wantSent)
+			}
+		})
+	}
+}
+
+// A refused request whose key the keyring cannot give says which key it
+// needed, and why it could not be had.
+func TestTryKeyringFails(t *testing.T) {
+	if os.Getenv(realChild) != "" {
+		t.Skip("inside the real keyring's session")
+	}
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	MockUnavailable()
+	defer MockInit()
+	refused := errors.New("401")
+	err := Try(config.Model{BaseURL: "https://api.example.com/v1"}, env(nil), func(Key) error { return refused },
+		func(err error) bool { return err == refused })
+	// No keyring and no key file: no key is kept anywhere, so the
+	// server's refusal stands.
+	if err != refused {
+		t.Errorf("Try() = %v, want the refusal", err)
+	}
+	e := &KeyNeededError{Account: "https://api.example.com/v1", Err: ErrLocked}
+	if !errors.Is(e, ErrLocked) || !strings.Contains(e.Error(), "https://api.example.com/v1 asks for an API key") {
+		t.Errorf("KeyNeededError = %q", e.Error())
+	}
+}

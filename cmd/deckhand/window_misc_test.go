@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -267,3 +269,29 @@ func TestWindowLockedKeyringKeylessModel(t *testing.T) {
 type stringer func() string
 
 func (f stringer) String() string { return f() }
+
+// A server that wants a key, with the keyring locked: Check says which
+// key was needed (the server's) and that the keyring could not give it;
+// the keyring is asked only then.
+func TestWindowLockedKeyringKeyNeeded(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") == "" {
+			http.Error(w, `{"error":{"message":"no key"}}`, http.StatusUnauthorized)
+			return
+		}
+		w.Write([]byte(`{"data":[{"id":"keyed"}]}`))
+	}))
+	t.Cleanup(srv.Close)
+	base := srv.URL + "/v1"
+	bus := testutil.SessionBus(t)
+	cfg := "[model]\nbase_url = \"" + base + "\"\nname = \"keyed\"\n\n[tools]\nenabled = false\n"
+	w := startRealWindow(t, cfg, func(env []string, home string) { lockedKeyring(t, env, bus) }, withEnv("DBUS_SESSION_BUS_ADDRESS="+bus))
+	w.key("ctrl+comma")
+	w.clickText("button", "Check")
+	s := w.waitScreen("what Check found", func(s gui.Screen) bool { return shows(s, "asks for an API key") })
+	w.keep("locked-keyring-key-needed.png")
+	it, _ := find(s, "", "asks for an API key")
+	if !strings.Contains(it.Text, base) || !strings.Contains(it.Text, "keyring") {
+		t.Errorf("Check does not say which key it needed and why it could not be had: %q", it.Text)
+	}
+}

@@ -76,6 +76,7 @@
 //     layout.
 //   - composer.go: the model picker and attached files;
 //     composer_attach.go: limits and names of attachments;
+//     composer_paste.go: a paste too long for the message box;
 //     composer_resources.go: attached resources; composer_bridge.go and
 //     resources_bridge.go: the bridge's half.
 //   - prompts.go: servers' prompts as slash commands.
@@ -112,5 +113,7 @@
 //   - elicit.go: servers' questions (MCP elicitation): forms and pages to
 //     open; elicit_bridge.go: the bridge's half.
 //   - notes.go: desktop notifications for both while Deckhand is not in
-//     front, withdrawn once answered.
+//     front (or once it leaves the front), withdrawn once answered.
+//   - dialogkeys.go: Enter and Escape for the other dialogs (Fyne's take
+//     no keys).
 package gui

@@ -143,33 +143,25 @@ func (s *notes) close() {
 // approvals and questions whose dialogs they can no longer see, which
 // otherwise timed out unseen (only a request that came while the window
 // was behind was notified). One already shown stays as it is. Each is
-// withdrawn when answered, as one that came while behind.
-//
-// Not at once: when the focus only moves between Deckhand's own windows
-// (the main one and the quick prompt), the other's gaining it is among the
-// events in hand, and nothing is sent.
+// withdrawn when answered, as one that came while behind. It runs on the
+// UI goroutine (Fyne's lifecycle callbacks).
 func (u *UI) awayNotes() {
-	go u.post(func() {
-		if u.foreground && !u.hidden {
-			return
+	u.notes.keep = true
+	defer func() { u.notes.keep = false }()
+	a := u.approvals
+	for _, id := range sortedKeys(a.asks) {
+		if q := a.asks[id]; !a.answered[id] {
+			a.notified[id] = true
+			a.notify(q.r)
 		}
-		u.notes.keep = true
-		defer func() { u.notes.keep = false }()
-		a := u.approvals
-		for _, id := range sortedKeys(a.asks) {
-			if q := a.asks[id]; !a.answered[id] {
-				a.notified[id] = true
-				a.notify(q.r)
-			}
+	}
+	e := u.elicitor
+	for _, id := range sortedKeys(e.asks) {
+		if !e.answered[id] {
+			e.notified[id] = true
+			e.noteAway(e.asks[id])
 		}
-		e := u.elicitor
-		for _, id := range sortedKeys(e.asks) {
-			if !e.answered[id] {
-				e.notified[id] = true
-				e.noteAway(e.asks[id])
-			}
-		}
-	})
+	}
 }
 
 // noteAway notifies a server's question (as elicitor.add does for one

@@ -17,15 +17,18 @@ import "fyne.io/fyne/v2"
 // Not on macOS: there Fyne's theme watcher takes the settings for its own
 // concrete type.
 func still(a fyne.App) fyne.App {
-	s := &stillApp{App: a}
+	s := &stillApp{App: a, settings: &stillSettings{a.Settings()}} // one settings object for the app's life
 	fyne.SetCurrentApp(s)
 	return s
 }
 
-type stillApp struct{ fyne.App }
+type stillApp struct {
+	fyne.App
+	settings *stillSettings
+}
 
-func (a *stillApp) Settings() fyne.Settings { return stillSettings{a.App.Settings()} }
+func (a *stillApp) Settings() fyne.Settings { return a.settings }
 
 type stillSettings struct{ fyne.Settings }
 
-func (stillSettings) ShowAnimations() bool { return false }
+func (*stillSettings) ShowAnimations() bool { return false }

@@ -176,3 +176,26 @@ func TestWindowApprovalNotifiedWhenLeft(t *testing.T) {
 	w.waitScreen("the second answered", func(s gui.Screen) bool { return shows(s, "second answered") })
 	testutil.Eventually(t, 10*time.Second, func() bool { return shown() == "0" }, "the notification withdrawn once answered")
 }
+
+// A server's question already on screen is notified too when Deckhand is
+// minimized.
+func TestWindowQuestionNotifiedWhenLeft(t *testing.T) {
+	p := testutil.RequirePeers(t)
+	mock := testutil.StartAIMock(t, p, filepath.Join(testutil.ModuleRoot(t), "cmd", "deckhand", "testdata", "aimock"))
+	bus := testutil.SessionBus(t)
+	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"gpt-4o-mini\"\n\n[tools]\nenabled = false\n\n[mcp.servers.ev]\ncommand = %q\nargs = [%q, \"stdio\"]\n",
+		mock.URL, p.Node, p.Everything)
+	w := startRealWindow(t, cfg, nil, withEnv("DBUS_SESSION_BUS_ADDRESS="+bus))
+	ctl := testutil.Dunst(t, w.display, bus, "/bin/true")
+	shown := func() string { out, _ := ctl("count", "displayed"); return out }
+	w.waitScreen("the server ready", func(s gui.Screen) bool { _, ok := findEntry(s, ""); return ok })
+	w.typeText("ask me a question")
+	w.key("Return")
+	w.clickText("button", "Allow once")
+	w.waitScreen("the form", func(s gui.Screen) bool { _, ok := find(s, "button", "Accept"); return ok })
+	if n := shown(); n != "0" {
+		t.Errorf("%s notification(s) while Deckhand is in front, want 0", n)
+	}
+	w.xdo("windowminimize", "--sync", w.win)
+	testutil.Eventually(t, 20*time.Second, func() bool { return shown() == "1" }, "the question notified once Deckhand is minimized; stderr:\n%s", w.stderr)
+}

@@ -81,7 +81,9 @@ args = [%q, "stdio"]
 		{"a multi-step task", "Step one echoed, then 3 + 4 = 7. Both tools worked.\n"},
 		{"do both", "Echoed and added: 42.\n"},
 	} {
-		r := dh("chat", "-p", tt.prompt, "--approve=auto")
+		// --wait: under load node may start server-everything past the
+		// default 2 s, and the first request would go without its tools.
+		r := dh("chat", "-p", tt.prompt, "--approve=auto", "--wait", "60s")
 		seen.WriteString(r.stdout + r.stderr)
 		if r.code != exitOK || !strings.HasSuffix(r.stdout, tt.stdout) {
 			t.Fatalf("chat -p %q: exit %d, stdout %q, want it to end in %q\nstderr:\n%s", tt.prompt, r.code, r.stdout, tt.stdout, r.stderr)

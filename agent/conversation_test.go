@@ -590,6 +590,42 @@ func TestModelErrors(t *testing.T) {
 			t.Errorf("the partial answer is not in the history: %v", msgs)
 		}
 	})
+	t.Run("connection closed before answering is retried", func(t *testing.T) {
+		model := testutil.NewModelServer(t, testutil.ModelResponse{Hangup: true}, testutil.ModelResponse{Hangup: true}, answer("at last"))
+		c := startChat(t, model, nil)
+		c.send("hi")
+		for range 2 {
+			if n := expect[*conversation.Notice](c); !strings.Contains(n.Text, "the model server closed the connection") || !strings.Contains(n.Text, "trying again in") {
+				t.Errorf("Notice = %q", n.Text)
+			}
+		}
+		if fin := expect[*conversation.RunFinished](c); fin.Err != nil || fin.Text != "at last" || model.Count() != 3 {
+			t.Errorf("RunFinished = %+v after %d requests", fin, model.Count())
+		}
+	})
+	t.Run("connection closed on every try", func(t *testing.T) {
+		model := testutil.NewModelServer(t, testutil.ModelResponse{Hangup: true}, testutil.ModelResponse{Hangup: true})
+		c := startChat(t, model, nil, func(cfg *config.Config) { one := 1; cfg.Model.MaxRetries = &one })
+		c.send("hi")
+		fin := expect[*conversation.RunFinished](c)
+		if !errors.Is(fin.Err, llm.ErrClosed) || !strings.Contains(fin.Err.Error(), "the model server closed the connection") || model.Count() != 2 {
+			t.Errorf("RunFinished.Err = %v after %d requests, want ErrClosed after 2", fin.Err, model.Count())
+		}
+	})
+	t.Run("stream cut mid-event keeps the text", func(t *testing.T) {
+		body := "data: {\"choices\":[{\"delta\":{\"content\":\"half \"}}]}\n\ndata: {\"choices\":[{\"delta\":{\"con"
+		model := testutil.NewModelServer(t, testutil.ModelResponse{Cut: true, Body: body})
+		c := startChat(t, model, nil)
+		c.send("hi")
+		msg := expect[*conversation.AssistantMessage](c)
+		fin := expect[*conversation.RunFinished](c)
+		if !msg.Incomplete || msg.Text != "half " {
+			t.Errorf("AssistantMessage = %+v, want the partial text kept", msg)
+		}
+		if !errors.Is(fin.Err, llm.ErrDropped) || strings.Contains(fin.Err.Error(), "malformed") || model.Count() != 1 {
+			t.Errorf("RunFinished.Err = %v after %d requests, want ErrDropped, not retried", fin.Err, model.Count())
+		}
+	})
 	t.Run("no model configured", func(t *testing.T) {
 		model := testutil.NewModelServer(t)
 		c := startChat(t, model, nil, func(cfg *config.Config) { cfg.Model = config.Model{} })

@@ -92,7 +92,8 @@ type Model struct {
 	// StreamTimeout is the longest silence allowed while a response
 	// streams, and the wait for its first byte. Default 2m.
 	StreamTimeout time.Duration `toml:"stream_timeout" validate:"gte=0"`
-	// MaxRetries is how often a request refused with 429 or 5xx is retried
+	// MaxRetries is how often a request refused with 429 or 5xx (or closed
+	// by the server before any answer) is retried
 	// (honouring Retry-After) before the run fails. Default 2.
 	MaxRetries *int `toml:"max_retries" validate:"omitempty,gte=0,lte=10"`
 	// Price is what the model costs, for the cost figures in the log.

@@ -34,7 +34,7 @@ type (
 
 // streamActor makes one model request and reports the answer as it streams:
 // text as it arrives, then the whole turn. Refusals that may pass (429, 5xx,
-// a server not yet listening) are retried before anything was received,
+// a server not yet listening, a connection closed before any answer) are retried before anything was received,
 // honouring Retry-After. Stopping the actor cancels the HTTP request.
 //
 // The model client is made first, on the request's goroutine: reading the
@@ -128,7 +128,8 @@ func (a *streamActor) read(s *llm.Stream, root *actor.RootContext, parent *actor
 }
 
 // retryable says whether a refused request may work later, and after how
-// long: the server's Retry-After, or 1s, 2s, 4s….
+// long: the server's Retry-After, or 1s, 2s, 4s…. A request whose answer
+// had begun streaming never comes here (run reads it to its end or error).
 func retryable(err error, attempt int) (time.Duration, bool) {
 	wait := time.Second << min(attempt, 5)
 	var he *llm.HTTPError
@@ -142,6 +143,7 @@ func retryable(err error, attempt int) (time.Duration, bool) {
 			wait = he.RetryAfter
 		}
 	case errors.As(err, &op) && op.Op == "dial":
+	case errors.Is(err, llm.ErrClosed): // closed before any answer: nothing was received
 	default:
 		return 0, false
 	}

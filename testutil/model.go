@@ -24,6 +24,9 @@ type ModelResponse struct {
 	// Cut, when set, drops the connection after the body, without ending
 	// the response properly: a server that died mid-stream.
 	Cut bool
+	// Hangup, when set, closes the connection without answering at all:
+	// no status line, as an overloaded server or a proxy may.
+	Hangup bool
 	// Delay waits before answering.
 	Delay time.Duration
 	// Pace, when set, sends the body one SSE event at a time with this
@@ -41,7 +44,7 @@ type Script struct {
 }
 
 // LoadScript reads a txtar transcript. Files named "response N" hold one
-// answer each: optional "Header: value" lines (Status: 429, Cut: true,
+// answer each: optional "Header: value" lines (Status: 429, Cut: true, Hangup: true,
 // Delay: 50ms, or any HTTP header), a blank line, then the body as sent.
 // A file named "want" holds the golden result.
 func LoadScript(t testing.TB, path string) *Script {
@@ -81,6 +84,8 @@ func parseResponse(t testing.TB, path, name, text string) ModelResponse {
 			r.Status, _ = strconv.Atoi(v)
 		case "cut":
 			r.Cut = v == "true"
+		case "hangup":
+			r.Hangup = v == "true"
 		case "delay":
 			r.Delay, _ = time.ParseDuration(v)
 		case "pace":
@@ -250,6 +255,12 @@ func (m *ModelServer) serve(w http.ResponseWriter, r *http.Request) {
 		case <-r.Context().Done():
 			return
 		}
+	}
+	if resp.Hangup {
+		if conn, _, err := w.(http.Hijacker).Hijack(); err == nil {
+			conn.Close()
+		}
+		return
 	}
 	if resp.Cut {
 		cut(w, resp)

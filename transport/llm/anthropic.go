@@ -351,6 +351,7 @@ func (s *Stream) nextAnthropic() (Delta, error) {
 			return Delta{}, err
 		}
 		d, more, end, err := s.anthropic.event(data)
+		err = s.malformed(err)
 		if end {
 			s.done = true
 		}

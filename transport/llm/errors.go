@@ -13,6 +13,17 @@ import (
 // was cut off. The text received so far is kept in the Turn.
 var ErrIncomplete = errors.New("the model's answer stopped before it was finished")
 
+// ErrClosed means the model server closed the connection before any answer
+// arrived (an overloaded or restarting server, a proxy's idle cut): nothing
+// was received, so the request may be sent again.
+var ErrClosed = errors.New("the model server closed the connection before answering")
+
+// ErrDropped means the connection broke while the answer streamed, in the
+// middle of an event or between two. The text received so far is kept in
+// the Turn, as for ErrIncomplete; the request is not sent again, since the
+// model had begun answering.
+var ErrDropped = errors.New("the connection to the model server dropped in the middle of the answer")
+
 // ErrStreamTimeout is the cause when the server stays silent longer than the
 // stream timeout.
 var ErrStreamTimeout = errors.New("the model server stopped sending")

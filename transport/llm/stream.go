@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/r3labs/sse/v2"
@@ -98,6 +99,9 @@ func (c *Client) Stream(ctx context.Context, req *Request) (*Stream, error) {
 			err = cause
 		}
 		cancel(nil)
+		if closedEarly(err) {
+			return nil, fmt.Errorf("%w (%s)", ErrClosed, c.BaseURL)
+		}
 		return nil, c.clean(unreachable(c.BaseURL, err))
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
@@ -128,7 +132,8 @@ func (c *Client) Stream(ctx context.Context, req *Request) (*Stream, error) {
 		// The server ignored stream:true and sent the whole completion.
 		s.whole = true
 	}
-	s.events = newEventReader(&idleReader{r: resp.Body, timer: watchdog, timeout: timeout})
+	s.idle = &idleReader{r: resp.Body, timer: watchdog, timeout: timeout}
+	s.events = newEventReader(s.idle)
 	s.watchdog = watchdog
 	s.ctx = ctx
 	return s, nil
@@ -149,14 +154,45 @@ type idleReader struct {
 	r       io.Reader
 	timer   *time.Timer
 	timeout time.Duration
+	tail    []byte // the last bytes read, up to 4
+	ended   bool   // a read returned an error (io.EOF too)
 }
 
 func (r *idleReader) Read(p []byte) (int, error) {
 	n, err := r.r.Read(p)
 	if n > 0 {
 		r.timer.Reset(r.timeout)
+		r.tail = append(r.tail, p[:n]...)
+		r.tail = r.tail[max(0, len(r.tail)-4):]
+	}
+	if err != nil {
+		r.ended = true
 	}
 	return n, err
+}
+
+// cut reports whether the body ended (or broke) in the middle of an event:
+// its last bytes are not the blank line that closes one. The SSE reader
+// hands such a tail on as if it were a whole event.
+func (r *idleReader) cut() bool {
+	if !r.ended || len(r.tail) == 0 {
+		return false
+	}
+	t := string(r.tail)
+	return !strings.HasSuffix(t, "\n\n") && !strings.HasSuffix(t, "\r\r") && !strings.HasSuffix(t, "\r\n\r\n")
+}
+
+// closedEarly reports whether a request failed because the server closed
+// the connection before sending a status line: EOF where the response
+// should begin, or a reset.
+func closedEarly(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET)
+}
+
+// dropped reports whether a read error is the connection breaking (a
+// chunked body cut short, a reset) rather than our timeout or a cancel.
+func dropped(err error) bool {
+	return errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET)
 }
 
 // Stream is a response being read.
@@ -164,6 +200,7 @@ type Stream struct {
 	client   *Client
 	body     io.ReadCloser
 	events   *sse.EventStreamReader
+	idle     *idleReader
 	ctx      context.Context
 	cancel   context.CancelCauseFunc
 	watchdog *time.Timer
@@ -223,12 +260,29 @@ func (s *Stream) Next() (Delta, error) {
 		s.done = true
 		return Delta{}, io.EOF
 	}
-	return parseChunk(data)
+	d, err := parseChunk(data)
+	return d, s.malformed(err)
+}
+
+// malformed turns a chunk that would not parse into ErrDropped when the
+// body ended in the middle of it: half an event is a broken connection,
+// not a server speaking nonsense.
+func (s *Stream) malformed(err error) error {
+	if err == nil || s.idle == nil || !s.idle.cut() {
+		return err
+	}
+	var se *StreamError
+	if errors.As(err, &se) {
+		return err
+	}
+	return ErrDropped
 }
 
 func (s *Stream) readError(err error) error {
 	if cause := context.Cause(s.ctx); s.ctx.Err() != nil && cause != nil {
 		err = cause
+	} else if dropped(err) {
+		return ErrDropped
 	}
 	return s.client.clean(fmt.Errorf("reading the model's stream: %w", err))
 }

@@ -50,7 +50,7 @@ func run(ctx context.Context, c *Client) *outcome {
 	o := &outcome{}
 	s, err := c.Stream(ctx, &Request{Messages: []Message{{Role: RoleUser, Content: "hi"}}})
 	if err != nil {
-		o.Error = err.Error()
+		o.Error = strings.ReplaceAll(err.Error(), c.BaseURL, "$BASE_URL") // the port changes from run to run
 		var he *HTTPError
 		if errors.As(err, &he) {
 			o.Status = he.Status

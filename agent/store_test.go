@@ -108,9 +108,15 @@ func TestLogEveryKind(t *testing.T) {
 			t.Errorf("no %s event; kinds: %v", k, kindsOf(events))
 		}
 	}
+	// The first run reads back in order.
+	runs, _ := db.Runs(t.Context(), c.conversationID(t))
+	if len(runs) != 4 || runs[0].Status != store.RunSucceeded || runs[3].Status != store.RunFailed || !strings.Contains(runs[3].Error, "bad key") {
+		t.Fatalf("runs = %+v", runs)
+	}
+	first, _ := db.Events(t.Context(), store.Filter{RunID: runs[0].ID})
 	// Streamed text is coalesced: far fewer delta rows than deltas.
 	deltas := 0
-	for _, e := range events {
+	for _, e := range first {
 		if e.Kind == store.KindAssistantDelta {
 			deltas++
 		}
@@ -118,12 +124,6 @@ func TestLogEveryKind(t *testing.T) {
 	if deltas == 0 || deltas > 4 {
 		t.Errorf("%d assistant.delta rows for 8 deltas streamed over half a second", deltas)
 	}
-	// The first run reads back in order.
-	runs, _ := db.Runs(t.Context(), c.conversationID(t))
-	if len(runs) != 4 || runs[0].Status != store.RunSucceeded || runs[3].Status != store.RunFailed || !strings.Contains(runs[3].Error, "bad key") {
-		t.Fatalf("runs = %+v", runs)
-	}
-	first, _ := db.Events(t.Context(), store.Filter{RunID: runs[0].ID})
 	want := []string{"run.started", "prompt.built", "assistant.delta", "assistant.message", "run.succeeded"}
 	if diff := cmp.Diff(want, slices.Compact(kindsOf(first))); diff != "" {
 		t.Errorf("first run's events (-want +got):\n%s", diff)
@@ -134,7 +134,7 @@ func TestLogEveryKind(t *testing.T) {
 		"tool.requested", "tool.requested", "tool.requested", "tool.failed",
 		"approval.granted", "tool.invoked", "tool.succeeded",
 		"approval.asked", "approval.granted", "tool.invoked", "tool.succeeded",
-		"prompt.built", "assistant.message", "run.succeeded",
+		"prompt.built", "assistant.delta", "assistant.message", "run.succeeded",
 	}
 	if diff := cmp.Diff(want, kindsOf(second)); diff != "" {
 		t.Errorf("second run's events (-want +got):\n%s", diff)
@@ -142,6 +142,41 @@ func TestLogEveryKind(t *testing.T) {
 	s, _ := db.Session(t.Context(), c.conversationID(t))
 	if s.Title != "look" || s.Runs != 4 || s.Usage.InputTokens == 0 {
 		t.Errorf("session = %+v", s)
+	}
+}
+
+// A fast answer (every chunk at once) has its streamed text in the log as
+// Bosun's event list has it: one coalesced assistant.delta before the
+// assistant.message, not one row per token, and none for a turn that only
+// calls tools.
+func TestFastAnswerDelta(t *testing.T) {
+	db := openLog(t)
+	words := strings.Fields("a fast answer streamed in twenty small pieces without any pause between them at all ok")
+	for i := range words {
+		words[i] += " "
+	}
+	model := testutil.NewModelServer(t, testutil.ModelResponse{Body: testutil.TextChunks(words...)})
+	c := startChatWith(t, func(o *Options) { o.Log = db }, model, nil)
+	c.send("hi")
+	expect[*conversation.RunFinished](c)
+	syncLog(t, c)
+	events, err := db.Events(t.Context(), store.Filter{SessionID: c.conversationID(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var deltas []string
+	for _, e := range events {
+		if e.Kind == store.KindAssistantDelta {
+			d, _ := e.Decode()
+			deltas = append(deltas, d.Text)
+		}
+	}
+	if want := []string{strings.Join(words, "")}; !cmp.Equal(want, deltas) {
+		t.Errorf("assistant.delta rows = %q, want %q; kinds: %v", deltas, want, kindsOf(events))
+	}
+	want := []string{"session.created", "run.started", "prompt.built", "assistant.delta", "assistant.message", "run.succeeded"}
+	if diff := cmp.Diff(want, kindsOf(events)); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
 	}
 }
 

@@ -406,7 +406,9 @@ func (a *storeActor) record(c actor.Context, msg any) {
 		a.schedule(c)
 		return
 	case *conversation.AssistantMessage:
-		delete(a.deltas, m.Run) // the whole message says it all
+		// The text streamed since the last flush goes first, as one row: the
+		// log has the stream (coalesced) for every answer, fast or slow.
+		a.takeDelta(m.Run)
 		calls := make([]map[string]string, len(m.ToolCalls))
 		for i, tc := range m.ToolCalls {
 			calls[i] = map[string]string{"id": tc.ID, "name": tc.Name, "arguments": tools.Cap(tc.Arguments, a.limit)}
@@ -465,7 +467,7 @@ func (a *storeActor) record(c actor.Context, msg any) {
 	case *servers.ElicitationClosed:
 		ev(m.Conversation, m.Run, store.KindElicitationAnswered, elicitClosedData(m))
 	case *conversation.RunFinished:
-		delete(a.deltas, m.Run)
+		a.takeDelta(m.Run)
 		status, kind := store.RunSucceeded, store.KindRunSucceeded
 		data := map[string]any{"text": m.Text, "requests": m.Requests, "input_tokens": m.Usage.PromptTokens,
 			"output_tokens": m.Usage.CompletionTokens, "cost_usd": m.CostUSD, "estimated": m.Estimated}
@@ -588,14 +590,24 @@ func (a *storeActor) flush(c actor.Context) {
 // takeDeltas turns streamed text held so far into one assistant.delta row
 // per run: coalesced, never a row per token.
 func (a *storeActor) takeDeltas() {
-	for run, d := range a.deltas {
-		raw, _ := json.Marshal(map[string]string{"text": d.text.String()})
-		a.batch.Events = append(a.batch.Events, store.Event{
-			ID: store.NewID("ev"), SessionID: d.session, RunID: run, Time: d.first, Kind: store.KindAssistantDelta, Data: a.redact(raw),
-		})
-		a.pending++
-		delete(a.deltas, run)
+	for run := range a.deltas {
+		a.takeDelta(run)
 	}
+}
+
+// takeDelta turns one run's streamed text held so far into its
+// assistant.delta row, if there is any.
+func (a *storeActor) takeDelta(run string) {
+	d := a.deltas[run]
+	if d == nil {
+		return
+	}
+	delete(a.deltas, run)
+	raw, _ := json.Marshal(map[string]string{"text": d.text.String()})
+	a.batch.Events = append(a.batch.Events, store.Event{
+		ID: store.NewID("ev"), SessionID: d.session, RunID: run, Time: d.first, Kind: store.KindAssistantDelta, Data: a.redact(raw),
+	})
+	a.pending++
 }
 
 // reloadGrants has the writer goroutine read the grants again before its

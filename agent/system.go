@@ -198,6 +198,13 @@ func Start(opts Options) *System {
 		// (trusted, read_only, timeouts); its command or url is not used.
 		srv := initial[alias]
 		srv.Command, srv.URL, srv.Disabled = "", "", false
+		if alias == config.LocalAlias {
+			// The built-in tools server's annotations are Deckhand's own
+			// definitions or the person's (tools.dir): believed, so that a
+			// read-only tool (local.files_read) is checked against the read
+			// roots, not the write roots.
+			srv.Trusted = true
+		}
 		initial[alias] = srv
 	}
 	var cached map[string][]*sdk.Tool

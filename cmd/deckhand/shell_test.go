@@ -64,3 +64,38 @@ func TestShellNeedsAllowExec(t *testing.T) {
 		})
 	}
 }
+
+// The built-in local.files_read is read-only (its definition says so, and
+// the built-in server's definitions are believed): a file in the read
+// roots but not the write roots is read, not refused with "this call would
+// write …". local.files_write to the same folder is still refused (the
+// control: the folder really is outside the write roots).
+func TestFilesReadUsesReadRoots(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, "Deckhand")
+	os.MkdirAll(ws, 0o755)
+	os.WriteFile(filepath.Join(ws, "note.txt"), []byte("read-only words\n"), 0o644)
+	model := testutil.NewModelServer(t,
+		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "r", Name: "local__files_read", Arguments: `{"path":"note.txt"}`})},
+		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "w", Name: "local__files_write", Arguments: `{"path":"other.txt","content":"x"}`})},
+		testutil.ModelResponse{Body: testutil.TextChunks("done")},
+	)
+	cfg := writeConfig(t, fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[mcp]\nlazy = \"never\"\n\n[policy.fs]\nread_roots = [\"~/Deckhand\"]\nwrite_roots = []\n\n[tools]\nenabled = true\n", model.URL))
+	code, _, stderr := chatRun(t, home, cfg, filepath.Join(t.TempDir(), "log.db"))
+	if code != 0 {
+		t.Fatalf("chat exit %d:\n%s", code, stderr)
+	}
+	reqs := model.Requests()
+	if len(reqs) < 2 {
+		t.Fatalf("%d requests; stderr:\n%s", len(reqs), stderr)
+	}
+	if !strings.Contains(string(reqs[1]), "read-only words") || strings.Contains(string(reqs[1]), "this call would write") {
+		t.Errorf("local.files_read of a file in the read roots did not read it; the model heard:\n%s", reqs[1])
+	}
+	if len(reqs) < 3 || !strings.Contains(string(reqs[2]), "this call would write") {
+		t.Errorf("local.files_write outside the write roots was not refused:\n%s", stderr)
+	}
+	if _, err := os.Stat(filepath.Join(ws, "other.txt")); err == nil {
+		t.Errorf("local.files_write wrote outside the write roots")
+	}
+}

@@ -64,9 +64,39 @@ func (v *Validator) Validate(t Tool, args []byte) error {
 		return nil
 	}
 	if err := c.schema.Validate(obj); err != nil {
-		return fmt.Errorf("the arguments do not match the tool's input schema: %v", err)
+		return fmt.Errorf("the arguments do not match the tool's input schema: %s", plainSchemaError(err.Error()))
 	}
 	return nil
+}
+
+// plainSchemaError names the argument a jsonschema-go error is about:
+// "validating root: validating /properties/a: type: …" becomes
+// `argument "a": type: …` (nested ones as "a.b"). The package's errors are
+// text only, with the location as a JSON pointer in them; anything not in
+// that form is left as it is.
+func plainSchemaError(msg string) string {
+	msg = strings.TrimPrefix(msg, "validating root: ")
+	rest, ok := strings.CutPrefix(msg, "validating /properties/")
+	if !ok {
+		return msg
+	}
+	ptr, detail, ok := strings.Cut(rest, ": ")
+	if !ok {
+		return msg
+	}
+	// "a/properties/b: validating /properties/a/properties/b: …": the
+	// innermost location is the one the detail is about.
+	for {
+		inner, more, found := strings.Cut(detail, ": ")
+		p, isLoc := strings.CutPrefix(inner, "validating /properties/")
+		if !found || !isLoc {
+			break
+		}
+		ptr, detail = p, more
+	}
+	name := strings.ReplaceAll(ptr, "/properties/", ".")
+	name = strings.ReplaceAll(strings.ReplaceAll(name, "~1", "/"), "~0", "~")
+	return fmt.Sprintf("argument %q: %s", name, detail)
 }
 
 // exactNumbers turns the json.Numbers of a decoded value into what the

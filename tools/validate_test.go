@@ -29,6 +29,7 @@ func TestValidate(t *testing.T) {
 		{"valid with optional", read, `{"path":"/a","lines":3}`, ""},
 		{"missing required", read, `{}`, "path"},
 		{"wrong type", read, `{"path":5}`, "do not match"},
+		{"wrong type names the argument", read, `{"path":5}`, `argument "path": type: 5 has type`},
 		{"below minimum", read, `{"path":"/a","lines":0}`, "do not match"},
 		{"unknown property", read, `{"path":"/a","x":1}`, "do not match"},
 		{"not JSON", read, `{"path":`, "not a JSON object"},

@@ -192,6 +192,22 @@ disabled = true
 		}
 	}
 
+	// Arguments the input schema refuses are checked as the chat checks
+	// them, naming the argument, and never reach the server.
+	before := strings.Count(strings.Join(l.Methods(), " "), "tools/call")
+	for _, c := range []struct{ args, want string }{
+		{`{"a":"x","b":2}`, `argument "a": type: x has type "string", want "number"`},
+		{`{"a":1}`, `"b"`},
+	} {
+		r = dh("", "mcp", "call", "lmcp.add", c.args)
+		if r.code != exitUsage || !strings.Contains(r.stderr, "JSON_ARGS for lmcp.add") || !strings.Contains(r.stderr, c.want) || !strings.Contains(r.stderr, "nothing was sent") {
+			t.Errorf("mcp call lmcp.add %s: exit %d, stderr %q; want exit %d naming %s", c.args, r.code, r.stderr, exitUsage, c.want)
+		}
+	}
+	if after := strings.Count(strings.Join(l.Methods(), " "), "tools/call"); after != before {
+		t.Errorf("arguments the schema refuses reached the server: %d tools/call before, %d after", before, after)
+	}
+
 	r = dh("", "mcp", "call", "s.weather", `{"text": "Oslo"}`, "--json")
 	var res struct {
 		StructuredContent map[string]any `json:"structuredContent"`

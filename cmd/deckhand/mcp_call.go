@@ -71,6 +71,15 @@ func mcpCall(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer e.stopSystem(sys)
+	// The same check as the chat's (toolcall.Arguments): arguments the
+	// tool's input schema refuses never reach the server.
+	if cat, err := sys.Catalog(ctx); err == nil {
+		if t, ok := cat.Lookup(rest[0]); ok {
+			if err := tools.NewValidator(1).Validate(t, raw); err != nil {
+				return usagef("JSON_ARGS for %s: %v (nothing was sent; `deckhand mcp tool %s` shows its input schema)", t.Display, err, t.Display)
+			}
+		}
+	}
 
 	cctx := ctx
 	if *timeout > 0 {

@@ -108,9 +108,12 @@ disabled = true
 		return deckhand(t, vars, stdin, append([]string{"--config", cfgPath}, args...)...)
 	}
 
+	// Servers are down (wrong, missing): mcp list says which and exits 1,
+	// its list printed all the same.
 	r := dh("", "mcp", "list", "--json")
-	if r.code != exitOK {
-		t.Fatalf("mcp list --json: exit %d, stderr %s", r.code, r.stderr)
+	if r.code != exitFailure || !strings.Contains(r.stderr, "server missing is down: failed: exec:") || !strings.Contains(r.stderr, "server wrong is down") ||
+		strings.Contains(r.stderr, "server off") || strings.Contains(r.stderr, "server lmcp") {
+		t.Errorf("mcp list --json with servers down: exit %d, stderr %s; want exit %d naming missing and wrong only", r.code, r.stderr, exitFailure)
 	}
 	var list []statusJSON
 	if err := json.Unmarshal([]byte(r.stdout), &list); err != nil {
@@ -134,6 +137,9 @@ disabled = true
 	}
 
 	r = dh("", "mcp", "list")
+	if r.code != exitFailure {
+		t.Errorf("mcp list with servers down: exit %d, want %d", r.code, exitFailure)
+	}
 	for _, want := range []string{"ALIAS", "TRANSPORT", "lmcp", "json", "2025-03-26", `failed: exec: "deckhand-no-such-command": executable file not found in $PATH`, "stopped: disabled in config"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("mcp list table lacks %q:\n%s", want, r.stdout)

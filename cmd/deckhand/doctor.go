@@ -24,6 +24,13 @@ type doctorReport struct {
 		Exists   bool     `json:"exists"`
 		Problems []string `json:"problems,omitempty"`
 	} `json:"config"`
+	// Model is the model chats are sent to, or how to set one.
+	Model struct {
+		Configured bool   `json:"configured"`
+		Name       string `json:"name,omitempty"`
+		BaseURL    string `json:"base_url,omitempty"`
+		Fix        string `json:"fix,omitempty"`
+	} `json:"model"`
 	Servers []doctorServer `json:"servers"`
 	// Policy are warnings about the capability policy (deckhand policy
 	// shows it whole): unconfined servers, broad roots.
@@ -85,6 +92,12 @@ func diagnose(ctx context.Context, e *env, maxWait time.Duration) (*doctorReport
 		rep.Config.Exists = true
 	}
 	rep.Policy = nonNil(policy.New(cfg, e.getenv).Warnings(cfg))
+	rep.Model.Configured, rep.Model.Name, rep.Model.BaseURL = cfg.Model.Configured(), cfg.Model.Name, cfg.Model.BaseURL
+	if !rep.Model.Configured {
+		// Not a problem for the exit code: the mcp commands work without
+		// one; a chat does not.
+		rep.Model.Fix = fmt.Sprintf("set [model] base_url and name in %s (base_url = \"http://localhost:11434/v1\" and name = \"qwen3:8b\" for a local Ollama), or in the window's Settings", cfg.Path)
+	}
 	if len(cfg.MCP.Servers) == 0 {
 		return rep, nil
 	}
@@ -128,6 +141,10 @@ func printDoctor(w io.Writer, rep *doctorReport) {
 		fmt.Fprintf(w, "✓ config %s does not exist yet: defaults apply\n", rep.Config.Path)
 	default:
 		fmt.Fprintf(w, "✓ config %s is valid\n", rep.Config.Path)
+	}
+	if !rep.Model.Configured {
+		fmt.Fprintln(w, "! no model is configured: chats cannot be answered")
+		fmt.Fprintf(w, "  fix: %s\n", rep.Model.Fix)
 	}
 	for _, warn := range rep.Policy {
 		fmt.Fprintf(w, "! %s\n", warn)

@@ -339,9 +339,19 @@ url = "http://127.0.0.1:1/mcp"
 	if r.code != exitFailure {
 		t.Errorf("doctor with problems: exit %d, want 1", r.code)
 	}
-	r = deckhand(t, map[string]string{"API_TOKEN": "tok-1"}, "", "--config", writeConfig(t, fmt.Sprintf("[mcp.servers.api]\nurl = %q\nauth_env = \"API_TOKEN\"\n", l.URL)), "doctor")
+	noModel := writeConfig(t, fmt.Sprintf("[mcp.servers.api]\nurl = %q\nauth_env = \"API_TOKEN\"\n", l.URL))
+	r = deckhand(t, map[string]string{"API_TOKEN": "tok-1"}, "", "--config", noModel, "doctor")
 	if r.code != exitOK || !strings.Contains(r.stdout, "All good.") || !strings.Contains(r.stdout, "token from $API_TOKEN (set)") {
 		t.Errorf("doctor, healthy: exit %d\n%s", r.code, r.stdout)
+	}
+	// No model: said, with how to set one (the mcp commands work without
+	// one, so the exit code stays 0).
+	if !strings.Contains(r.stdout, "! no model is configured") || !strings.Contains(r.stdout, "set [model] base_url and name in "+noModel) {
+		t.Errorf("doctor without a model does not say so:\n%s", r.stdout)
+	}
+	withModel := writeConfig(t, "[model]\nbase_url = \"http://127.0.0.1:1/v1\"\nname = \"m\"\n")
+	if r := deckhand(t, nil, "", "--config", withModel, "doctor"); strings.Contains(r.stdout, "no model is configured") {
+		t.Errorf("doctor with a model says there is none:\n%s", r.stdout)
 	}
 	r = deckhand(t, nil, "", "--config", writeConfig(t, "[mcp.servers.x]\nurl = 5\n"), "doctor")
 	if r.code != exitFailure || !strings.Contains(r.stdout, "config.toml:2: mcp.servers.x.url:") {

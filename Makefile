@@ -107,14 +107,16 @@ fuzz: setup-go
 
 setup: setup-apt setup-go setup-peers
 
-# apt-install installs the packages named in $(1) that are missing.
+# apt-install installs the packages named in $(1) that are missing. Another
+# apt process (an unattended upgrade) holding the lock is waited for, up to
+# two minutes, rather than failing at once.
 define apt-install
 	@missing=""; for p in $(1); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
-		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+		$(SUDO) apt-get -o DPkg::Lock::Timeout=120 update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get -o DPkg::Lock::Timeout=120 install -y -qq --no-install-recommends $$missing; \
 	fi
 endef
 

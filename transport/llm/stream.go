@@ -100,7 +100,7 @@ func (c *Client) Stream(ctx context.Context, req *Request) (*Stream, error) {
 		}
 		cancel(nil)
 		if closedEarly(err) {
-			return nil, fmt.Errorf("%w (%s)", ErrClosed, c.BaseURL)
+			return nil, c.clean(fmt.Errorf("%w (%s)", ErrClosed, c.BaseURL))
 		}
 		return nil, c.clean(unreachable(c.BaseURL, err))
 	}

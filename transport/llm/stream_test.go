@@ -7,6 +7,8 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -297,4 +299,56 @@ func FuzzAccumulator(f *testing.F) {
 			t.Fatalf("arguments %q, want %q", turn.ToolCalls[0].Arguments, a1+a2)
 		}
 	})
+}
+
+// A body that ends cleanly (its last chunk sent) in the middle of an event
+// is a dropped connection too, not a malformed chunk; one that ends after
+// whole events, without [DONE], is the answer cut short (ErrIncomplete from
+// the accumulator), and a malformed event followed by the blank line that
+// closes it is still malformed.
+func TestEndInsideEvent(t *testing.T) {
+	const whole = "data: {\"choices\":[{\"delta\":{\"content\":\"Hi\"}}]}\n\n"
+	tests := []struct {
+		name, body string
+		want       error  // the error Next ends with
+		text       string // "" : not checked
+	}{
+		{"half a data line", whole + "data: {\"choices\":[{\"del", ErrDropped, ""},
+		{"half a line with CRLF events", strings.ReplaceAll(whole, "\n", "\r\n") + "data: {\"cho", ErrDropped, ""},
+		{"whole events only", whole, io.EOF, ""},
+		{"malformed but whole", whole + "data: {\"choices\":\n\n", nil, "malformed chunk"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "text/event-stream")
+				io.WriteString(w, tt.body)
+			}))
+			defer srv.Close()
+			c := &Client{BaseURL: srv.URL, Model: "m", Timeout: 10 * time.Second}
+			s, err := c.Stream(t.Context(), &Request{Messages: []Message{{Role: RoleUser, Content: "hi"}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			var text string
+			for {
+				d, err := s.Next()
+				text += d.Text
+				if err == nil {
+					continue
+				}
+				switch {
+				case tt.want != nil && !errors.Is(err, tt.want):
+					t.Errorf("Next() = %v, want %v", err, tt.want)
+				case tt.want == nil && !strings.Contains(err.Error(), tt.text):
+					t.Errorf("Next() = %v, want an error mentioning %q", err, tt.text)
+				}
+				break
+			}
+			if text != "Hi" {
+				t.Errorf("text = %q, want the whole event's %q", text, "Hi")
+			}
+		})
+	}
 }

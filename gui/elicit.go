@@ -14,7 +14,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"deckhand/clean"
-	"deckhand/notify"
 	"deckhand/servers"
 	"deckhand/transport/mcp"
 )
@@ -107,16 +106,7 @@ func (e *elicitor) add(it *elicitItem) {
 	if !e.notified[it.req.ID] {
 		e.notified[it.req.ID] = true
 		if !e.ui.foreground || e.ui.hidden {
-			id := it.req.ID
-			body := clean.Line(it.req.Server) + " asks you something. Open Deckhand to answer it."
-			e.ui.notes.send(id, func(actions bool) notify.Notification {
-				n := notify.Notification{Title: "Deckhand: a server asks", Body: body, Urgency: notify.Normal, Expire: -1}
-				if actions {
-					n.Actions = []notify.Action{{Key: notify.DefaultAction, Label: "Open Deckhand"}}
-					n.OnAction = func(string) { e.toFront(id) }
-				}
-				return n
-			})
+			e.noteAway(it)
 		}
 	}
 	e.ui.modals.add(it)

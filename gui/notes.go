@@ -164,8 +164,8 @@ func (u *UI) awayNotes() {
 	}
 }
 
-// noteAway notifies a server's question (as elicitor.add does for one
-// that comes while Deckhand is behind).
+// noteAway notifies a server's question: one that comes while Deckhand
+// is behind (elicitor.add), or one open when the window goes behind.
 func (e *elicitor) noteAway(it *elicitItem) {
 	id := it.req.ID
 	body := clean.Line(it.req.Server) + " asks you something. Open Deckhand to answer it."

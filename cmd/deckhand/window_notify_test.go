@@ -141,12 +141,17 @@ func TestWindowApprovalNotifiedWhenLeft(t *testing.T) {
 		otherWin = firstField(w.xdo("search", "--name", "^Another application$"))
 		return otherWin != ""
 	}, "the other window")
+	// The window manager gives a new window the focus once it is mapped,
+	// which may come after Deckhand was brought in front (the typing then
+	// went to the other window): have that happen first.
+	w.xdo("windowactivate", "--sync", otherWin)
 
 	// ask sends text with Deckhand in front, and waits for the approval's
 	// dialog, which is not notified while Deckhand is in front.
 	ask := func(text string) {
 		t.Helper()
 		w.xdo("windowactivate", "--sync", w.win)
+		testutil.Eventually(t, 10*time.Second, func() bool { return firstField(w.xdo("getactivewindow")) == w.win }, "Deckhand in front")
 		box := w.waitScreen("the message box", func(s gui.Screen) bool { _, ok := findEntry(s, "Message Deckhand"); return ok })
 		b, _ := findEntry(box, "Message Deckhand")
 		w.click(b)

@@ -106,6 +106,24 @@ func (w *realWindow) run(name string, args ...string) string {
 
 func (w *realWindow) xdo(args ...string) string { return w.run("xdotool", args...) }
 
+// minimize minimizes the window, and returns what restores it: brings it
+// to the front and waits until it is back where it was. Openbox animates
+// the restore, and windowactivate --sync returns before the frame is back
+// in place: a click at once went by the window's passing position, past
+// the screen's edge (onto the desktop), and the dialog's button seemed to
+// do nothing.
+func (w *realWindow) minimize() (restore func()) {
+	w.t.Helper()
+	at := w.xdo("getwindowgeometry", "--shell", w.win)
+	w.xdo("windowminimize", "--sync", w.win)
+	return func() {
+		w.t.Helper()
+		w.xdo("windowactivate", "--sync", w.win)
+		testutil.Eventually(w.t, 10*time.Second, func() bool { return w.xdo("getwindowgeometry", "--shell", w.win) == at },
+			"the window back where it was (%s)", at)
+	}
+}
+
 // keep saves a screenshot of the display, and copies it to DECKHAND_SHOTS
 // when that is set.
 func (w *realWindow) keep(name string) {

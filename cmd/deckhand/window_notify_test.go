@@ -174,16 +174,18 @@ func TestWindowApprovalNotifiedWhenLeft(t *testing.T) {
 
 	// 2. Deckhand minimized.
 	ask("second")
-	w.xdo("windowminimize", "--sync", w.win)
+	restore := w.minimize()
 	testutil.Eventually(t, 20*time.Second, func() bool { return shown() == "1" }, "the approval notified once Deckhand is minimized; stderr:\n%s", w.stderr)
-	w.xdo("windowactivate", "--sync", w.win)
+	restore()
 	w.clickText("button", "Allow once")
 	w.waitScreen("the second answered", func(s gui.Screen) bool { return shows(s, "second answered") })
 	testutil.Eventually(t, 10*time.Second, func() bool { return shown() == "0" }, "the notification withdrawn once answered")
 }
 
 // A server's question already on screen is notified too when Deckhand is
-// minimized.
+// minimized, and so is the approval of the call that asks it; restored,
+// their dialogs still answer: Allow once runs the call, Decline reaches
+// the server, and each notification is withdrawn.
 func TestWindowQuestionNotifiedWhenLeft(t *testing.T) {
 	p := testutil.RequirePeers(t)
 	mock := testutil.StartAIMock(t, p, filepath.Join(testutil.ModuleRoot(t), "cmd", "deckhand", "testdata", "aimock"))
@@ -196,11 +198,28 @@ func TestWindowQuestionNotifiedWhenLeft(t *testing.T) {
 	w.waitScreen("the server ready", func(s gui.Screen) bool { _, ok := findEntry(s, ""); return ok })
 	w.typeText("ask me a question")
 	w.key("Return")
+
+	// The call's approval.
+	w.waitScreen("the approval", func(s gui.Screen) bool { _, ok := find(s, "button", "Allow once"); return ok })
+	restore := w.minimize()
+	testutil.Eventually(t, 20*time.Second, func() bool { return shown() == "1" }, "the approval notified once Deckhand is minimized; stderr:\n%s", w.stderr)
+	restore()
 	w.clickText("button", "Allow once")
+
+	// The server's question.
 	w.waitScreen("the form", func(s gui.Screen) bool { _, ok := find(s, "button", "Accept"); return ok })
-	if n := shown(); n != "0" {
-		t.Errorf("%s notification(s) while Deckhand is in front, want 0", n)
-	}
-	w.xdo("windowminimize", "--sync", w.win)
+	testutil.Eventually(t, 10*time.Second, func() bool { return shown() == "0" }, "the approval's notification withdrawn once allowed")
+	restore = w.minimize()
 	testutil.Eventually(t, 20*time.Second, func() bool { return shown() == "1" }, "the question notified once Deckhand is minimized; stderr:\n%s", w.stderr)
+	restore()
+	w.clickText("button", "Decline")
+	w.waitScreen("the question declined and the answer in", func(s gui.Screen) bool {
+		_, open := find(s, "button", "Decline")
+		return !open && shows(s, "Thanks for answering")
+	})
+	sent := strings.Join(toolResultsSent(t, mock), "\n")
+	if !strings.Contains(strings.ToLower(sent), "decline") {
+		t.Errorf("the server did not get the decline; tool results:\n%s", sent)
+	}
+	testutil.Eventually(t, 10*time.Second, func() bool { return shown() == "0" }, "the question's notification withdrawn once declined")
 }

@@ -439,18 +439,28 @@ func (a *conversationActor) modelName() string {
 // ErrNoModel is the answer to a message when no model is configured.
 var ErrNoModel = errors.New("no model is configured: set [model] base_url and name in the config (see the README)")
 
+// markOf is the index in marks of run id ("": the last run); when it is
+// gone, the person is told so and ok is false.
+func (a *conversationActor) markOf(c actor.Context, id string) (i int, ok bool) {
+	i = len(a.marks) - 1
+	if id != "" {
+		i = slices.IndexFunc(a.marks, func(m RunMark) bool { return m.Run == id })
+	}
+	if i < 0 {
+		a.emit(c, &Notice{Conversation: a.id, Text: "That message is no longer in this conversation."})
+		return 0, false
+	}
+	return i, true
+}
+
 // removeRun takes run id (or the last run) out of the history.
 func (a *conversationActor) removeRun(c actor.Context, id string) {
 	if a.run != nil || len(a.queue) > 0 {
 		a.emit(c, &Notice{Conversation: a.id, Text: "A message cannot be removed while an answer is being written: stop it first."})
 		return
 	}
-	i := len(a.marks) - 1
-	if id != "" {
-		i = slices.IndexFunc(a.marks, func(m RunMark) bool { return m.Run == id })
-	}
-	if i < 0 {
-		a.emit(c, &Notice{Conversation: a.id, Text: "That message is no longer in this conversation."})
+	i, ok := a.markOf(c, id)
+	if !ok {
 		return
 	}
 	t := a.versions() // made from the marks before they change

@@ -98,12 +98,8 @@ func (a *conversationActor) newVersion(c actor.Context, id, text string) {
 	if a.busy(c) {
 		return
 	}
-	i := len(a.marks) - 1
-	if id != "" {
-		i = slices.IndexFunc(a.marks, func(m RunMark) bool { return m.Run == id })
-	}
-	if i < 0 {
-		a.emit(c, &Notice{Conversation: a.id, Text: "That message is no longer in this conversation."})
+	i, ok := a.markOf(c, id)
+	if !ok {
 		return
 	}
 	m := a.marks[i]

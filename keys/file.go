@@ -35,19 +35,12 @@ func FilePath(dir string) (string, error) {
 // may be read by others (its keys are then not trusted to be secret, and
 // the person is told how to fix it).
 func readFile(path string) (map[string]string, error) {
-	data, err := os.ReadFile(path)
+	data, err := readPrivate(path, "the key file")
 	if errors.Is(err, os.ErrNotExist) {
 		return map[string]string{}, nil
 	}
 	if err != nil {
 		return nil, err
-	}
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if st.Mode().Perm()&0o077 != 0 {
-		return nil, fmt.Errorf("the key file %s may be read by others (mode %v): chmod 600 it", path, st.Mode().Perm())
 	}
 	keys := map[string]string{}
 	if err := json.Unmarshal(data, &keys); err != nil {
@@ -115,4 +108,21 @@ func writeFile(path string, keys map[string]string) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// readPrivate reads a file that holds secrets, refusing one others may
+// read: what is called what in the error.
+func readPrivate(path, what string) ([]byte, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if st.Mode().Perm()&0o077 != 0 {
+		return nil, fmt.Errorf("%s %s may be read by others (mode %v): chmod 600 it", what, path, st.Mode().Perm())
+	}
+	return data, nil
 }

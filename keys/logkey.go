@@ -53,16 +53,9 @@ func FindLogKeys(dataDir string) (LogKeys, error) {
 
 // readLogKey reads the key file, refusing one others may read.
 func readLogKey(path string) ([]byte, error) {
-	data, err := os.ReadFile(path)
+	data, err := readPrivate(path, "the log's key file")
 	if err != nil {
 		return nil, err
-	}
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if st.Mode().Perm()&0o077 != 0 {
-		return nil, fmt.Errorf("the log's key file %s may be read by others (mode %v): chmod 600 it", path, st.Mode().Perm())
 	}
 	key, err := hex.DecodeString(strings.TrimSpace(string(data)))
 	if err != nil || len(key) != logKeySize {

@@ -10,10 +10,10 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"deckhand/actors/conversation"
 	"deckhand/approval"
 	"deckhand/clean"
 	"deckhand/config"
-	"deckhand/conversation"
 	"deckhand/notify"
 	"deckhand/tools"
 )

@@ -10,8 +10,8 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 
+	"deckhand/actors/conversation"
 	"deckhand/approval"
-	"deckhand/conversation"
 	"deckhand/transcript"
 )
 

@@ -10,13 +10,13 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"deckhand/agent"
+	"deckhand/actors"
+	"deckhand/actors/conversation"
+	"deckhand/actors/servers"
+	"deckhand/actors/writer"
 	"deckhand/approval"
 	"deckhand/config"
-	"deckhand/conversation"
-	"deckhand/servers"
 	"deckhand/store"
-	"deckhand/store/writer"
 	"deckhand/tools"
 	"deckhand/transcript"
 	"deckhand/transport/llm"
@@ -101,7 +101,7 @@ func (cs *convState) unsent() bool {
 // once a frame, on the UI goroutine. It never touches a widget.
 type bridge struct {
 	ui  *UI
-	sys *agent.System
+	sys *actors.System
 	db  *store.DB
 	cfg *config.Config
 
@@ -318,7 +318,7 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 			cs.tr.StartRun(m.Run)
 			cs.tr.User(m.Text, now)
 			if cs.title == "" {
-				cs.title = transcript.Title(m.Text)
+				cs.title = store.TitleOf(m.Text)
 				b.sessDirty = true
 			}
 		}

@@ -17,8 +17,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"deckhand/actors/conversation"
 	"deckhand/clean"
-	"deckhand/conversation"
 	"deckhand/keys"
 	"deckhand/tools"
 	"deckhand/transport/llm"

@@ -12,8 +12,8 @@ import (
 
 	_ "golang.org/x/image/webp"
 
+	"deckhand/actors/conversation"
 	"deckhand/clean"
-	"deckhand/conversation"
 )
 
 // Limits on attachments: the actors' (shared with resources and the

@@ -6,7 +6,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"deckhand/conversation"
+	"deckhand/actors/conversation"
 	"deckhand/transcript"
 )
 

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"time"
 
-	"deckhand/conversation"
+	"deckhand/actors/conversation"
 	"deckhand/tools"
 )
 

@@ -7,7 +7,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"deckhand/conversation"
+	"deckhand/actors/conversation"
 	"deckhand/store"
 	"deckhand/transcript"
 )

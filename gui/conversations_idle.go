@@ -7,8 +7,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"deckhand/conversation"
-	"deckhand/servers"
+	"deckhand/actors/conversation"
+	"deckhand/actors/servers"
 	"deckhand/store"
 )
 

@@ -13,8 +13,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"deckhand/actors/servers"
 	"deckhand/clean"
-	"deckhand/servers"
 	"deckhand/transport/mcp"
 )
 

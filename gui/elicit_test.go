@@ -10,8 +10,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"deckhand/actors/servers"
 	"deckhand/config"
-	"deckhand/servers"
 	"deckhand/testutil"
 	"deckhand/transport/mcp"
 )

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"deckhand/conversation"
-	"deckhand/servers"
+	"deckhand/actors/conversation"
+	"deckhand/actors/servers"
 	"deckhand/store"
 	"deckhand/tools"
 	"deckhand/transcript"

@@ -15,9 +15,9 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/asynkron/protoactor-go/actor"
 
+	"deckhand/actors/conversation"
 	"deckhand/approval"
 	"deckhand/config"
-	"deckhand/conversation"
 	"deckhand/store"
 	"deckhand/testutil"
 	"deckhand/transcript"

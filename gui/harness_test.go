@@ -16,7 +16,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"deckhand/agent"
+	"deckhand/actors"
 	"deckhand/config"
 	"deckhand/notify"
 	"deckhand/store"
@@ -33,7 +33,7 @@ type harness struct {
 	t     *testing.T
 	app   fyne.App
 	ui    *UI
-	sys   *agent.System
+	sys   *actors.System
 	model *testutil.ModelServer
 	db    *store.DB
 	cfg   *config.Config
@@ -120,7 +120,7 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 		t.Cleanup(func() { db.Close() })
 		h.db = db
 	}
-	h.sys = agent.Start(agent.Options{
+	h.sys = actors.Start(actors.Options{
 		Config:    cfg,
 		Log:       h.db,
 		InProcess: map[string]*sdk.Server{"t": testutil.NewServer("t")},

@@ -10,8 +10,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"deckhand/actors/conversation"
 	"deckhand/approval"
-	"deckhand/conversation"
 	"deckhand/testutil"
 )
 

@@ -8,9 +8,9 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"deckhand/actors/conversation"
+	"deckhand/actors/servers"
 	"deckhand/approval"
-	"deckhand/conversation"
-	"deckhand/servers"
 )
 
 // Approvals and servers' questions share one queue: one dialog at a time,

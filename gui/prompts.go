@@ -11,8 +11,8 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
-	"deckhand/conversation"
-	"deckhand/servers"
+	"deckhand/actors/conversation"
+	"deckhand/actors/servers"
 )
 
 // Prompts as slash commands in the message box. Typing "/" lists the

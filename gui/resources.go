@@ -16,8 +16,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/yosida95/uritemplate/v3"
 
-	"deckhand/conversation"
-	"deckhand/servers"
+	"deckhand/actors/conversation"
+	"deckhand/actors/servers"
 	"deckhand/tools"
 )
 

@@ -1,6 +1,6 @@
 package gui
 
-import "deckhand/servers"
+import "deckhand/actors/servers"
 
 // resourceUpdated is a server saying that a resource attached in the
 // message box changed (the composer subscribed the bridge to it): the

@@ -13,8 +13,8 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"deckhand/actors/servers"
 	"deckhand/config"
-	"deckhand/servers"
 	"deckhand/testutil"
 )
 

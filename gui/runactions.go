@@ -8,7 +8,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
-	"deckhand/conversation"
+	"deckhand/actors/conversation"
 
 	"fyne.io/fyne/v2/dialog"
 	"github.com/asynkron/protoactor-go/actor"

@@ -12,7 +12,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"deckhand/conversation"
+	"deckhand/actors/conversation"
 	"deckhand/store"
 	"deckhand/testutil"
 	"deckhand/transcript"

@@ -17,8 +17,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/asynkron/protoactor-go/actor"
 
+	"deckhand/actors/servers"
 	"deckhand/config"
-	"deckhand/servers"
 	"deckhand/tools"
 )
 

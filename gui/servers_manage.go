@@ -15,9 +15,9 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"deckhand/agent"
+	"deckhand/actors"
+	"deckhand/actors/servers"
 	"deckhand/config"
-	"deckhand/servers"
 	"deckhand/tools"
 )
 
@@ -59,7 +59,7 @@ type toolsWindow struct {
 	alias    string
 	win      fyne.Window
 	list     []tools.Tool
-	states   []agent.PinState
+	states   []actors.PinState
 	disabled map[string]bool
 	// quarantined: tools kept from the model until the person has looked
 	// at them (high-risk flags), by the server's name for the tool;

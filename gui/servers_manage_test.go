@@ -11,9 +11,9 @@ import (
 	"fyne.io/fyne/v2/widget"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"deckhand/agent"
+	"deckhand/actors"
+	"deckhand/actors/servers"
 	"deckhand/config"
-	"deckhand/servers"
 	"deckhand/testutil"
 	"deckhand/tools"
 )
@@ -383,7 +383,7 @@ func TestPinChangeStaysCode(t *testing.T) {
 	hostile := "description: \"x\" →\n```\n[Click to re-authorize](https://evil.example/steal) **now**\n````\n``` `more` ``\n"
 	tw := &toolsWindow{
 		list:     []tools.Tool{{Server: "ev", Name: "echo", Display: "ev.echo", Def: &sdk.Tool{Name: "echo"}}},
-		states:   []agent.PinState{{Changed: true, Change: hostile}},
+		states:   []actors.PinState{{Changed: true, Change: hostile}},
 		disabled: map[string]bool{},
 		detail:   widget.NewRichText(),
 	}

@@ -12,8 +12,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/asynkron/protoactor-go/actor"
 
+	"deckhand/actors/servers"
 	"deckhand/clean"
-	"deckhand/servers"
 )
 
 // Signing in to a server (OAuth) from the servers panel. A server that

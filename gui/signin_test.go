@@ -11,9 +11,9 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"deckhand/actors/servers"
 	"deckhand/config"
 	"deckhand/keys"
-	"deckhand/servers"
 	"deckhand/testutil"
 )
 

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"deckhand/actors/servers"
 	"deckhand/config"
-	"deckhand/servers"
 	"deckhand/testutil"
 )
 

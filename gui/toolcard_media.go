@@ -16,7 +16,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 	lru "github.com/hashicorp/golang-lru/v2"
 
-	"deckhand/servers"
+	"deckhand/actors/servers"
 	"deckhand/tools"
 )
 

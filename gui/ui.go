@@ -17,9 +17,9 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/asynkron/protoactor-go/actor"
 
-	"deckhand/agent"
+	"deckhand/actors"
+	"deckhand/actors/servers"
 	"deckhand/config"
-	"deckhand/servers"
 	"deckhand/store"
 	"deckhand/tools"
 	"deckhand/transport/llm"
@@ -28,7 +28,7 @@ import (
 // Deps is what the window needs. App, System and Config are required.
 type Deps struct {
 	App    fyne.App
-	System *agent.System
+	System *actors.System
 	Config *config.Config
 	// Log is the event log, for the sessions sidebar and reopening past
 	// sessions; nil shows only this run's conversations.

@@ -7,9 +7,9 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"deckhand/actors/conversation"
 	"deckhand/approval"
 	"deckhand/clean"
-	"deckhand/conversation"
 	"deckhand/tools"
 )
 

@@ -9,9 +9,9 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"deckhand/actors/conversation"
+	"deckhand/actors/servers"
 	"deckhand/config"
-	"deckhand/conversation"
-	"deckhand/servers"
 )
 
 // helpText is :help.

@@ -10,8 +10,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"deckhand/actors/servers"
 	"deckhand/clean"
-	"deckhand/servers"
 	"deckhand/transport/mcp"
 )
 

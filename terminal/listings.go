@@ -7,16 +7,16 @@ import (
 	"slices"
 	"strings"
 
-	"deckhand/agent"
+	"deckhand/actors"
+	"deckhand/actors/servers"
 	"deckhand/clean"
-	"deckhand/servers"
 )
 
 // The servers' prompts and resources as the chat lists them (:prompts,
 // :resources) and as `deckhand mcp prompts` and `mcp resources` do.
 
 // PromptsOf is server s's prompts.
-func PromptsOf(ctx context.Context, sys *agent.System, s servers.ServerStatus) (ServerPrompts, error) {
+func PromptsOf(ctx context.Context, sys *actors.System, s servers.ServerStatus) (ServerPrompts, error) {
 	l, err := sys.Prompts(ctx, s.Alias)
 	if err != nil {
 		return ServerPrompts{}, err
@@ -77,7 +77,7 @@ func printServerPrompts(w io.Writer, l ServerPrompts) {
 }
 
 // ResourcesOf is server s's resources and templates.
-func ResourcesOf(ctx context.Context, sys *agent.System, s servers.ServerStatus) (ServerResources, error) {
+func ResourcesOf(ctx context.Context, sys *actors.System, s servers.ServerStatus) (ServerResources, error) {
 	l, err := sys.Resources(ctx, s.Alias)
 	if err != nil {
 		return ServerResources{}, err
@@ -175,7 +175,7 @@ func plural(n int, one, many string) string {
 
 // ReadResource reads uri from alias, or (alias "") from the one server
 // that lists it or has a template for it.
-func ReadResource(ctx context.Context, sys *agent.System, alias, uri string) (*servers.ResourceRead, error) {
+func ReadResource(ctx context.Context, sys *actors.System, alias, uri string) (*servers.ResourceRead, error) {
 	if alias == "" {
 		found, err := sys.FindResource(ctx, uri)
 		if err != nil {
@@ -196,8 +196,8 @@ func ReadResource(ctx context.Context, sys *agent.System, alias, uri string) (*s
 
 // readyListing is what :resources and :prompts in deckhand chat share: the
 // listings of the ready servers (or of the one alias given), as text.
-func readyListing[T any](ctx context.Context, sys *agent.System, args []string,
-	list func(context.Context, *agent.System, servers.ServerStatus) (T, error), print func(io.Writer, []T)) string {
+func readyListing[T any](ctx context.Context, sys *actors.System, args []string,
+	list func(context.Context, *actors.System, servers.ServerStatus) (T, error), print func(io.Writer, []T)) string {
 	srvs, err := sys.ServerStatuses(ctx, false)
 	if err != nil {
 		return err.Error() + "\n"

@@ -6,7 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"deckhand/servers"
+	"deckhand/actors/servers"
 )
 
 // parsePromptLine reads "/alias.prompt arg=value arg2="two words" …": the

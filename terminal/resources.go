@@ -9,10 +9,10 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"deckhand/actors/conversation"
+	"deckhand/actors/servers"
 	"deckhand/clean"
 	"deckhand/config"
-	"deckhand/conversation"
-	"deckhand/servers"
 	"deckhand/tools"
 )
 

@@ -10,11 +10,11 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"deckhand/agent"
+	"deckhand/actors"
+	"deckhand/actors/conversation"
+	"deckhand/actors/servers"
+	"deckhand/actors/writer"
 	"deckhand/clean"
-	"deckhand/conversation"
-	"deckhand/servers"
-	"deckhand/store/writer"
 )
 
 // Approve is what the chat does when a tool call needs approval.
@@ -44,7 +44,7 @@ func ParseApprove(s string) (Approve, error) {
 type Options struct {
 	// System is started, with the servers given their grace; Run does not
 	// stop it.
-	System *agent.System
+	System *actors.System
 	// Statuses are the servers as the chat begins: those still on their
 	// first connection are named, and announced when they are ready.
 	Statuses []servers.ServerStatus

@@ -8,12 +8,12 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"deckhand/agent"
+	"deckhand/actors"
+	"deckhand/actors/conversation"
+	"deckhand/actors/servers"
+	"deckhand/actors/writer"
 	"deckhand/approval"
 	"deckhand/clean"
-	"deckhand/conversation"
-	"deckhand/servers"
-	"deckhand/store/writer"
 )
 
 // Messages to the terminal actor.
@@ -34,7 +34,7 @@ type (
 // commands and approval answers. All printing happens here, on the actor's
 // goroutine, so that lines never interleave.
 type chat struct {
-	sys            *agent.System
+	sys            *actors.System
 	conv           *actor.PID
 	convID         string
 	approve        Approve

@@ -9,9 +9,9 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"deckhand/actors/conversation"
+	"deckhand/actors/servers"
 	"deckhand/approval"
-	"deckhand/conversation"
-	"deckhand/servers"
 	"deckhand/transport/mcp"
 )
 

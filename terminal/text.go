@@ -8,7 +8,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"deckhand/servers"
+	"deckhand/actors/servers"
 	"deckhand/tools"
 )
 

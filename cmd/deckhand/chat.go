@@ -11,8 +11,8 @@ import (
 
 	"golang.org/x/term"
 
+	"deckhand/actors/conversation"
 	"deckhand/clean"
-	"deckhand/conversation"
 	"deckhand/store"
 	"deckhand/terminal"
 )

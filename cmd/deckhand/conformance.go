@@ -10,10 +10,10 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"deckhand/agent"
+	"deckhand/actors"
+	"deckhand/actors/servers"
 	"deckhand/config"
 	"deckhand/keys"
-	"deckhand/servers"
 	"deckhand/terminal"
 	"deckhand/tools"
 	"deckhand/transport/mcp"
@@ -37,7 +37,7 @@ func runConformance(ctx context.Context, e *env, args []string) error {
 		Servers:        map[string]config.Server{conformanceAlias: {URL: url}},
 	}}
 	cfg.ApplyDefaults()
-	sys := agent.Start(agent.Options{
+	sys := actors.Start(actors.Options{
 		Config:    cfg,
 		Logger:    e.log,
 		Version:   version,
@@ -222,7 +222,7 @@ func followRedirects(ctx context.Context, url string) error {
 
 // answerElicitations answers every server question as a person who
 // accepts the form as it comes (its defaults), and agrees to open a page.
-func answerElicitations(sys *agent.System) {
+func answerElicitations(sys *actors.System) {
 	pid := sys.Root.Spawn(actor.PropsFromFunc(func(c actor.Context) {
 		if m, ok := c.Message().(*servers.ElicitationRequested); ok {
 			var content map[string]any

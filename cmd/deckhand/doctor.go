@@ -11,9 +11,9 @@ import (
 	"strings"
 	"time"
 
+	"deckhand/actors/servers"
 	"deckhand/config"
 	"deckhand/policy"
-	"deckhand/servers"
 	"deckhand/transport/mcp"
 )
 

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"deckhand/agent"
+	"deckhand/actors"
+	"deckhand/actors/servers"
 	"deckhand/config"
-	"deckhand/servers"
 	"deckhand/store"
 	"deckhand/testutil"
 )
@@ -32,7 +32,7 @@ func TestLocalBuiltWhenFirstNeeded(t *testing.T) {
 	}
 	defer db.Close()
 	e := &env{stdout: io.Discard, stderr: io.Discard, getenv: func(string) (string, bool) { return "", false }, log: slog.New(slog.DiscardHandler), logDB: db}
-	state := func(sys *agent.System) servers.ServerStatus {
+	state := func(sys *actors.System) servers.ServerStatus {
 		list, _ := sys.ServerStatuses(t.Context(), false)
 		for _, s := range list {
 			if s.Alias == config.LocalAlias {
@@ -41,12 +41,12 @@ func TestLocalBuiltWhenFirstNeeded(t *testing.T) {
 		}
 		return servers.ServerStatus{}
 	}
-	offers := func(sys *agent.System, tool string) bool {
+	offers := func(sys *actors.System, tool string) bool {
 		cat, _ := sys.Catalog(t.Context())
 		_, ok := cat.Lookup(tool)
 		return ok
 	}
-	start := func() *agent.System {
+	start := func() *actors.System {
 		sys := e.startApp(cfg)
 		t.Cleanup(func() { e.stopSystem(sys) })
 		return sys
@@ -102,7 +102,7 @@ func TestShellFollowsAllowExec(t *testing.T) {
 	}
 	defer db.Close()
 	e := &env{stdout: io.Discard, stderr: io.Discard, getenv: func(string) (string, bool) { return "", false }, log: slog.New(slog.DiscardHandler), logDB: db}
-	offers := func(sys *agent.System) bool {
+	offers := func(sys *actors.System) bool {
 		cat, _ := sys.Catalog(t.Context())
 		_, ok := cat.Lookup("local.shell")
 		return ok

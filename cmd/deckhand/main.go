@@ -20,11 +20,11 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"deckhand/agent"
+	"deckhand/actors"
+	"deckhand/actors/servers"
 	"deckhand/clean"
 	"deckhand/config"
 	"deckhand/policy"
-	"deckhand/servers"
 	"deckhand/store"
 	"deckhand/transport/mcp"
 )
@@ -299,7 +299,7 @@ func (e *env) loadConfigForUpdate() (*config.Config, error) {
 // connect starts the actors for cfg's servers (or only those named in
 // only) and waits until each has an outcome, at most maxWait (0: the longest
 // connect timeout). On success the caller must stopSystem.
-func (e *env) connect(ctx context.Context, cfg *config.Config, maxWait time.Duration, only ...string) (*agent.System, []servers.ServerStatus, error) {
+func (e *env) connect(ctx context.Context, cfg *config.Config, maxWait time.Duration, only ...string) (*actors.System, []servers.ServerStatus, error) {
 	if len(only) > 0 {
 		picked := map[string]config.Server{}
 		for _, alias := range only {
@@ -332,8 +332,8 @@ func (e *env) connect(ctx context.Context, cfg *config.Config, maxWait time.Dura
 
 // startSystem starts the actors for cfg, recording to the log if the
 // command opened one.
-func (e *env) startSystem(cfg *config.Config) *agent.System {
-	return agent.Start(agent.Options{
+func (e *env) startSystem(cfg *config.Config) *actors.System {
+	return actors.Start(actors.Options{
 		Config:    cfg,
 		Logger:    e.log,
 		Version:   version,
@@ -355,7 +355,7 @@ func (e *env) startSystem(cfg *config.Config) *agent.System {
 // connects it unless the config's tools.enabled is false; deckhand chat
 // only when it is written true (its scripts and tests see the configured
 // servers alone otherwise).
-func (e *env) startApp(cfg *config.Config) *agent.System {
+func (e *env) startApp(cfg *config.Config) *actors.System {
 	e.local = e.localTools(cfg)
 	sys := e.startSystem(cfg)
 	if e.local != nil {
@@ -397,7 +397,7 @@ func (e *env) closeDeadRuns(ctx context.Context, db *store.DB) {
 }
 
 // stopSystem shuts the actors down, waiting for child processes to exit.
-func (e *env) stopSystem(sys *agent.System) {
+func (e *env) stopSystem(sys *actors.System) {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	if err := sys.Shutdown(ctx); err != nil {

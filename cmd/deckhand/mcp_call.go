@@ -10,15 +10,15 @@ import (
 	"io"
 	"strings"
 
-	"deckhand/agent"
+	"deckhand/actors"
+	"deckhand/actors/servers"
 	"deckhand/config"
-	"deckhand/servers"
 	"deckhand/terminal"
 	"deckhand/tools"
 )
 
 // connectOne starts only the server of alias.tool and waits for it.
-func connectOne(ctx context.Context, e *env, name string) (*agent.System, *config.Config, error) {
+func connectOne(ctx context.Context, e *env, name string) (*actors.System, *config.Config, error) {
 	alias, _, ok := strings.Cut(name, ".")
 	if !ok {
 		return nil, nil, usagef("want ALIAS.TOOL, got %q", name)

@@ -7,8 +7,8 @@ import (
 	"net/url"
 	"text/tabwriter"
 
+	"deckhand/actors/servers"
 	"deckhand/config"
-	"deckhand/servers"
 	"deckhand/terminal"
 )
 

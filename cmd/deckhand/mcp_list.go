@@ -5,7 +5,7 @@ import (
 	"flag"
 	"fmt"
 
-	"deckhand/servers"
+	"deckhand/actors/servers"
 	"deckhand/terminal"
 )
 

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io"
 
-	"deckhand/agent"
-	"deckhand/servers"
+	"deckhand/actors"
+	"deckhand/actors/servers"
 	"deckhand/terminal"
 )
 
@@ -25,7 +25,7 @@ func mcpPrompts(ctx context.Context, e *env, args []string) error {
 // demand; the others are said on stderr, as is a listing that failed),
 // then the listings as JSON or as text.
 func eachServer[T any](ctx context.Context, e *env, name string, args []string,
-	list func(context.Context, *agent.System, servers.ServerStatus) (T, error), print func(io.Writer, []T)) error {
+	list func(context.Context, *actors.System, servers.ServerStatus) (T, error), print func(io.Writer, []T)) error {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "")
 	maxWait := fs.Duration("wait", shortWait, "")

@@ -9,10 +9,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"deckhand/actors/conversation"
+	"deckhand/actors/servers"
 	"deckhand/clean"
 	"deckhand/config"
-	"deckhand/conversation"
-	"deckhand/servers"
 	"deckhand/terminal"
 	"deckhand/tools"
 )

@@ -5,8 +5,8 @@ import (
 	"flag"
 	"fmt"
 
+	"deckhand/actors/servers"
 	"deckhand/clean"
-	"deckhand/servers"
 	"deckhand/tools"
 )
 

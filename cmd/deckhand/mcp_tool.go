@@ -11,8 +11,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"deckhand/actors/servers"
 	"deckhand/clean"
-	"deckhand/servers"
 	"deckhand/terminal"
 	"deckhand/tools"
 )

@@ -10,9 +10,9 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"deckhand/agent"
+	"deckhand/actors"
+	"deckhand/actors/servers"
 	"deckhand/clean"
-	"deckhand/servers"
 	"deckhand/terminal"
 	"deckhand/tools"
 )
@@ -68,12 +68,12 @@ func mcpTools(ctx context.Context, e *env, args []string) error {
 		}
 		for _, t := range listing.Tools {
 			if listing.Disabled[t.Name] && !held[t.Display] {
-				states = append(states, agent.PinState{Tool: t})
+				states = append(states, actors.PinState{Tool: t})
 				disabled[t.Display] = true
 			}
 		}
 	}
-	slices.SortStableFunc(states, func(a, b agent.PinState) int { return strings.Compare(a.Tool.Display, b.Tool.Display) })
+	slices.SortStableFunc(states, func(a, b actors.PinState) int { return strings.Compare(a.Tool.Display, b.Tool.Display) })
 	if *asJSON {
 		out := []listedToolJSON{}
 		for _, st := range states {
@@ -154,7 +154,7 @@ func printQuarantined(w io.Writer, list []tools.Tool) {
 // servers are down or still connecting, with note after the reason. An idle
 // on-demand server is not down: its tools are those of its last
 // connection. On success the caller must stopSystem.
-func (e *env) catalog(ctx context.Context, note string, maxWait time.Duration, only ...string) (*agent.System, *tools.Catalog, []servers.ServerStatus, error) {
+func (e *env) catalog(ctx context.Context, note string, maxWait time.Duration, only ...string) (*actors.System, *tools.Catalog, []servers.ServerStatus, error) {
 	cfg, err := e.loadConfig()
 	if err != nil {
 		return nil, nil, nil, err

@@ -5,7 +5,7 @@ import (
 	"io"
 	"time"
 
-	"deckhand/servers"
+	"deckhand/actors/servers"
 )
 
 type statusJSON struct {

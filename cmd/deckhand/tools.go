@@ -17,11 +17,11 @@ import (
 	"github.com/fsnotify/fsnotify"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"deckhand/agent"
+	"deckhand/actors"
+	"deckhand/actors/servers"
 	"deckhand/config"
 	"deckhand/policy"
 	"deckhand/sandbox"
-	"deckhand/servers"
 	"deckhand/store"
 	"deckhand/toolserver"
 )
@@ -338,7 +338,7 @@ func (e *env) localTools(cfg *config.Config) *lazyLocal {
 // followPolicy offers or withdraws the shell as policy.allow_exec changes
 // (in Settings): the server built lists its tools again; one not yet built
 // connects, since the tools of its last connection are no longer its offer.
-func (l *lazyLocal) followPolicy(sys *agent.System) {
+func (l *lazyLocal) followPolicy(sys *actors.System) {
 	sys.OnPolicy(func(p *policy.Policy) {
 		if l.allowExec.Swap(p.AllowExec) == p.AllowExec {
 			return
@@ -396,7 +396,7 @@ func (l *lazyLocal) build() (*sdk.Server, error) {
 // call): at once when a definition changed since those were kept (while
 // Deckhand was not running), else at the first change in its folder. It
 // ends once local is built or Deckhand ends.
-func (l *lazyLocal) wake(sys *agent.System, db *store.DB) {
+func (l *lazyLocal) wake(sys *actors.System, db *store.DB) {
 	dir := config.ExpandPath(l.cfg.Tools.DefinitionsDir())
 	connect := func() {
 		sys.Root.Send(sys.Servers, &servers.ConnectServer{Alias: config.LocalAlias, Why: "connecting: its tool definitions changed"})
@@ -484,4 +484,4 @@ func (l *lazyLocal) stop() {
 
 // startChat is startApp for deckhand chat: the built-in server too, as in
 // the window, unless the config turns it off.
-func (e *env) startChat(cfg *config.Config) *agent.System { return e.startApp(cfg) }
+func (e *env) startChat(cfg *config.Config) *actors.System { return e.startApp(cfg) }

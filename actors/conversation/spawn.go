@@ -1,0 +1,79 @@
+package conversation
+
+import (
+	"log/slog"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"deckhand/actors/servers"
+	"deckhand/approval"
+	"deckhand/config"
+	"deckhand/redact"
+	"deckhand/tools"
+	"deckhand/toolserver"
+)
+
+// Deps are what every conversation shares, given by the tree that starts
+// them ([Spawn]). Config, Registry, Router and Always are required.
+type Deps struct {
+	Config *config.Config
+	// LookupEnv reads the model's api_key_env (nil: os.LookupEnv).
+	LookupEnv func(string) (string, bool)
+	// FindKey finds the model's API key (nil: keys.Resolve, the
+	// environment then the keyring). It may block; it is called off the
+	// conversations' Receive.
+	FindKey  KeyResolver
+	Registry *actor.PID      // watched for the catalog's changes
+	Router   *servers.Router // where calls go
+	// Pins hold the tools' pinned definitions; nil: none are kept.
+	Pins *servers.Pins
+	// Secrets are removed from tool results: a tool that prints the
+	// model's key or another server's token does not hand it to the model.
+	Secrets *redact.Set
+	// Always are the "always allow" grants every conversation shares.
+	Always approval.Always
+	// Commands runs the CMD: route's commands, in sandboxes kept between
+	// them (shared by every conversation).
+	Commands *toolserver.Runner
+	Logger   *slog.Logger
+	// Log, if set, is the store actor: it watches every conversation.
+	Log *actor.PID
+	// OnMessage, when set (by tests), sees every message of every
+	// conversation first.
+	OnMessage func(any)
+}
+
+// Spawn starts the conversations supervisor (one-for-one): it opens a
+// conversation for each StartConversation and passes ConfigChanged on.
+//
+// Restart policies. A conversation is stopped, never restarted: one that
+// panics fails its run visibly and stops itself (recoverFailure), and the
+// supervisor stops any that fails otherwise; a restart would forget the
+// history and pretend nothing happened, while the log holds every event to
+// reopen it from. Its stream actor ends its request with an error on a
+// panic (stream.go), which fails the run. The supervisor itself resumes
+// (servers.Resume): a panic drops that message and keeps the open
+// conversations, which a restart would stop.
+func Spawn(root *actor.RootContext, d Deps) *actor.PID {
+	cd := convDeps{
+		secrets:   d.Secrets,
+		pins:      d.Pins,
+		cfg:       d.Config,
+		client:    modelClient(d.Config.Model, d.LookupEnv, d.FindKey),
+		lookupEnv: d.LookupEnv,
+		findKey:   d.FindKey,
+		registry:  d.Registry,
+		router:    d.Router,
+		validator: tools.NewValidator(1024),
+		always:    d.Always,
+		log:       d.Logger,
+		onMessage: d.OnMessage,
+		commands:  d.Commands,
+	}
+	store := d.Log
+	return root.Spawn(actor.PropsFromProducer(
+		func() actor.Actor { return &conversationsActor{deps: cd, log: store} },
+		actor.WithSupervisor(actor.NewOneForOneStrategy(0, 0, func(any) actor.Directive { return actor.StopDirective })),
+		actor.WithGuardian(servers.Resume),
+	))
+}

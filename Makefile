@@ -148,7 +148,13 @@ setup-go:
 
 setup-peers: $(PEERS_STAMP)
 
+# The npm peers need Node.js and npm: Debian's, unless some are already on
+# the PATH (nvm, a tarball).
 $(PEERS_STAMP): testutil/package.json testutil/package-lock.json
+	@if ! command -v node >/dev/null || ! command -v npm >/dev/null; then \
+		echo "installing: nodejs npm"; \
+		$(SUDO) apt-get -o DPkg::Lock::Timeout=120 update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get -o DPkg::Lock::Timeout=120 install -y -qq --no-install-recommends nodejs npm; \
+	fi
 	cd testutil && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 

@@ -3,7 +3,9 @@ package terminal
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 
@@ -21,7 +23,8 @@ Approvals: [y]es once · [s]ession (this tool, until you quit) · [a]lways · [N
   :mcp list                   servers and their state
   :mcp tools [ALIAS]          tools, as alias.tool
   :mcp tool ALIAS.TOOL        one tool's whole definition
-  :mcp connect URL [ALIAS]    add a server for this session (also: :mcp connect -- COMMAND ARGS...)
+  :mcp connect URL [ALIAS] [--auth-env VAR | --auth-token-file FILE]
+                              add a server for this session (also: :mcp connect -- COMMAND ARGS...)
   :mcp disconnect ALIAS       remove a server
   :resources [ALIAS]          servers' resources and resource templates
   :attach [ALIAS:]URI         attach a resource to your next message (kept up to date until sent, where the server offers it)
@@ -132,23 +135,57 @@ func (t *chat) mcpCommand(ctx context.Context, sub string, args []string) string
 	return b.String()
 }
 
-// connect handles ":mcp connect URL [ALIAS]" and ":mcp connect -- COMMAND ARGS...".
+const connectUsage = "usage: :mcp connect URL [ALIAS] [--auth-env VAR | --auth-token-file FILE], or :mcp connect -- COMMAND ARGS...\n"
+
+// connect handles ":mcp connect URL [ALIAS] [--auth-env VAR |
+// --auth-token-file FILE]" and ":mcp connect -- COMMAND ARGS...". A URL
+// server's bearer token comes from a variable or a file, never from the
+// line itself (which the terminal's history would keep); it is sent as
+// "Authorization: Bearer …" and removed from everything shown or logged.
 func (t *chat) connect(ctx context.Context, args []string) string {
 	var srv config.Server
 	alias := ""
-	switch {
-	case len(args) >= 2 && args[0] == "--":
+	if len(args) >= 2 && args[0] == "--" {
 		srv = config.Server{Command: args[1], Args: args[2:]}
-	case len(args) == 1 || len(args) == 2:
-		if u, err := url.Parse(args[0]); err != nil || (u.Scheme != "http" && u.Scheme != "https") {
-			return "usage: :mcp connect URL [ALIAS], or :mcp connect -- COMMAND ARGS...\n"
+	} else {
+		var pos []string
+		var authEnv, tokenFile string
+		for i := 0; i < len(args); i++ {
+			switch a := args[i]; a {
+			case "--auth-env", "--auth-token-file":
+				if i+1 == len(args) {
+					return fmt.Sprintf("%s needs a value\n%s", a, connectUsage)
+				}
+				i++
+				if a == "--auth-env" {
+					authEnv = args[i]
+				} else {
+					tokenFile = args[i]
+				}
+			default:
+				if strings.HasPrefix(a, "-") {
+					return fmt.Sprintf("unknown flag %s\n%s", a, connectUsage)
+				}
+				pos = append(pos, a)
+			}
 		}
-		srv = config.Server{URL: args[0]}
-		if len(args) == 2 {
-			alias = args[1]
+		if len(pos) < 1 || len(pos) > 2 || (authEnv != "" && tokenFile != "") {
+			return connectUsage
 		}
-	default:
-		return "usage: :mcp connect URL [ALIAS], or :mcp connect -- COMMAND ARGS...\n"
+		if u, err := url.Parse(pos[0]); err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+			return connectUsage
+		}
+		srv = config.Server{URL: pos[0], AuthEnv: authEnv}
+		if len(pos) == 2 {
+			alias = pos[1]
+		}
+		if tokenFile != "" {
+			tok, err := readTokenFile(tokenFile)
+			if err != nil {
+				return err.Error() + "\n"
+			}
+			srv.AuthToken = tok
+		}
 	}
 	if alias == "" {
 		alias = config.DeriveAlias(srv)
@@ -180,4 +217,27 @@ func (t *chat) connect(ctx context.Context, args []string) string {
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
+}
+
+// readTokenFile reads a bearer token from a file: its first line, trimmed.
+// An empty file, or one of more than 16 KiB, is an error naming the file;
+// the token itself is never part of an error.
+func readTokenFile(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("--auth-token-file: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, 16<<10+1))
+	if err != nil {
+		return "", fmt.Errorf("--auth-token-file %s: %w", path, err)
+	}
+	if len(data) > 16<<10 {
+		return "", fmt.Errorf("--auth-token-file %s: more than 16 KiB; a token file holds one token", path)
+	}
+	tok, _, _ := strings.Cut(string(data), "\n")
+	if tok = strings.TrimSpace(tok); tok == "" {
+		return "", fmt.Errorf("--auth-token-file %s: empty; it should hold the bearer token", path)
+	}
+	return tok, nil
 }

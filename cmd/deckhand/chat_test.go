@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -179,5 +180,51 @@ func TestChatREPLApprovals(t *testing.T) {
 	sent := strings.Join(toolResultsSent(t, mock), "\n")
 	if !strings.Contains(sent, "The sum of 2 and 3 is 5.") || !strings.Contains(sent, "Denied (no answer within 1s)") {
 		t.Errorf("tool results the model got:\n%s", sent)
+	}
+}
+
+// :mcp connect in the terminal takes a bearer token from a variable
+// (--auth-env) or a file (--auth-token-file), as `deckhand mcp connect`
+// does: an lmcp-style server that answers only with the token connects,
+// and is sent the token; without one it is refused with the server's 401;
+// the token itself is never printed.
+func TestChatConnectWithToken(t *testing.T) {
+	const token = "s3cret-lmcp-token-4711"
+	lm := testutil.NewLMCP(t, token)
+	cfg, _ := chatConfig(t, "")
+	file := filepath.Join(t.TempDir(), "token")
+	if err := os.WriteFile(file, []byte(token+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	empty := filepath.Join(t.TempDir(), "empty")
+	os.WriteFile(empty, nil, 0o600)
+	in := ":mcp connect " + lm.URL + " bare\n" +
+		":mcp connect " + lm.URL + " byenv --auth-env LMCP_TOKEN\n" +
+		":mcp connect " + lm.URL + " byfile --auth-token-file " + file + "\n" +
+		":mcp connect " + lm.URL + " none --auth-token-file " + empty + "\n" +
+		":mcp connect " + lm.URL + " --auth-env\n" +
+		":mcp list\n"
+	r := deckhand(t, map[string]string{"LMCP_TOKEN": token}, in, "--config", cfg, "chat")
+	for _, want := range []string{
+		"bare: ", "401",
+		"Connected byenv over", "Connected byfile over",
+		"--auth-token-file " + empty + ": empty",
+		"--auth-env needs a value",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if strings.Contains(r.stdout+r.stderr, token) {
+		t.Errorf("the token was printed:\n%s%s", r.stdout, r.stderr)
+	}
+	sent := 0
+	for _, a := range lm.Authorizations() {
+		if a == "Bearer "+token {
+			sent++
+		}
+	}
+	if sent < 2 {
+		t.Errorf("the token reached the server %d times; want both connections to send it: %q", sent, lm.Authorizations())
 	}
 }

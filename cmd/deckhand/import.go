@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 	"text/tabwriter"
 
 	"deckhand/config"
@@ -20,8 +21,12 @@ func runImport(_ context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	bosun := len(rest) == 2 && rest[0] == "bosun"
+	if bosun {
+		rest = rest[1:]
+	}
 	if len(rest) != 1 {
-		return usagef("usage: deckhand import FILE [--dry-run] [--json]\n  FILE is a claude_desktop_config.json (mcpServers) or a VS Code mcp.json (servers)")
+		return usagef("usage: deckhand import [bosun] FILE [--dry-run] [--json]\n  FILE is a claude_desktop_config.json (mcpServers), a VS Code mcp.json (servers), or (with bosun, or a .toml file) Bosun's agent.toml")
 	}
 	data, err := os.ReadFile(rest[0])
 	if err != nil {
@@ -30,6 +35,9 @@ func runImport(_ context.Context, e *env, args []string) error {
 	cfg, err := e.loadConfigForUpdate()
 	if err != nil {
 		return err
+	}
+	if bosun || strings.HasSuffix(rest[0], ".toml") {
+		return importBosun(e, cfg, rest[0], data, *dryRun, *asJSON)
 	}
 	home, _ := os.UserHomeDir()
 	rep, err := config.ParseImport(rest[0], data, home, cfg.MCP.Servers)
@@ -91,6 +99,97 @@ func runImport(_ context.Context, e *env, args []string) error {
 		fmt.Fprintf(w, "Dry run: %s was not changed.\n", cfg.Path)
 	default:
 		fmt.Fprintf(w, "Saved %d server(s) to %s. Check them with: deckhand mcp list\n", len(rep.Added), cfg.Path)
+	}
+	return nil
+}
+
+// importBosun carries Bosun's agent.toml over: its settings where the config
+// leaves them unset, its servers, and a list of what did not map and why.
+func importBosun(e *env, cfg *config.Config, name string, data []byte, dryRun, asJSON bool) error {
+	current, err := os.ReadFile(cfg.Path)
+	if err != nil && !os.IsNotExist(err) {
+		return err
+	}
+	rep, err := config.ParseBosun(name, data, current, cfg.MCP.Servers)
+	if err != nil {
+		return err
+	}
+	if !dryRun {
+		if len(rep.Edits) > 0 {
+			if err := config.Update(cfg.Path, rep.Edits, nil); err != nil {
+				return err
+			}
+		}
+		if len(rep.Added) > 0 {
+			add := map[string]config.Server{}
+			for _, a := range rep.Added {
+				add[a.Alias] = a.Server
+			}
+			if err := config.AddServers(cfg.Path, add); err != nil {
+				return err
+			}
+		}
+	}
+	if asJSON {
+		type setting struct {
+			Key   string `json:"key"`
+			Value any    `json:"value"`
+		}
+		type item struct {
+			Name   string `json:"name"`
+			Reason string `json:"reason"`
+		}
+		type added struct {
+			Alias    string `json:"alias"`
+			From     string `json:"from"`
+			Endpoint string `json:"endpoint"`
+		}
+		out := struct {
+			Format    string    `json:"format"`
+			Config    string    `json:"config"`
+			DryRun    bool      `json:"dry_run"`
+			Set       []setting `json:"set"`
+			Added     []added   `json:"added"`
+			Skipped   []item    `json:"skipped"`
+			NotMapped []item    `json:"not_mapped"`
+		}{Format: "Bosun", Config: cfg.Path, DryRun: dryRun, Set: []setting{}, Added: []added{}, Skipped: []item{}, NotMapped: []item{}}
+		for _, ed := range rep.Edits {
+			out.Set = append(out.Set, setting{ed.Table + "." + ed.Key, ed.Value})
+		}
+		for _, a := range rep.Added {
+			out.Added = append(out.Added, added{a.Alias, a.From, a.Server.Endpoint()})
+		}
+		for _, s := range rep.Skipped {
+			out.Skipped = append(out.Skipped, item{s.Name, s.Reason})
+		}
+		for _, s := range rep.NotMapped {
+			out.NotMapped = append(out.NotMapped, item{s.Name, s.Reason})
+		}
+		return writeJSON(e.stdout, out)
+	}
+	w := e.stdout
+	fmt.Fprintf(w, "Read %s (Bosun): %d setting(s), %d server(s)\n", name, len(rep.Edits), len(rep.Added)+len(rep.Skipped))
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, ed := range rep.Edits {
+		fmt.Fprintf(tw, "  set\t%s.%s\t%v\n", ed.Table, ed.Key, ed.Value)
+	}
+	for _, a := range rep.Added {
+		fmt.Fprintf(tw, "  added\t%s\t%s\n", a.Alias, terminal.Shorten(a.Server.Endpoint(), 70))
+	}
+	for _, s := range rep.Skipped {
+		fmt.Fprintf(tw, "  skipped\t%s\t%s\n", s.Name, s.Reason)
+	}
+	for _, s := range rep.NotMapped {
+		fmt.Fprintf(tw, "  not mapped\t%s\t%s\n", s.Name, s.Reason)
+	}
+	tw.Flush()
+	switch {
+	case len(rep.Added) == 0 && len(rep.Edits) == 0:
+		fmt.Fprintln(w, "Nothing to change.")
+	case dryRun:
+		fmt.Fprintf(w, "Dry run: %s was not changed.\n", cfg.Path)
+	default:
+		fmt.Fprintf(w, "Saved to %s. Check it with: deckhand doctor\n", cfg.Path)
 	}
 	return nil
 }

@@ -139,6 +139,7 @@ type command struct {
 
 func commands() []command {
 	return []command{
+		{name: "init", summary: "write a first config, asking as it goes: the model, the workspace, the shell, a first server", run: runInit},
 		{name: "window", summary: "open Deckhand's window (what plain deckhand does on a desktop)", run: runWindow},
 		{name: "chat", summary: "chat with the model in the terminal; -p PROMPT for one answer", run: runChat},
 		{name: "sessions", summary: "past sessions: title, last activity, runs, tokens and cost; export ID --format markdown|json [-o FILE]", run: runSessions},
@@ -147,7 +148,7 @@ func commands() []command {
 		{name: "mcp", summary: "inspect and call MCP servers: list, tools, tool, call, connect", run: runMCP},
 		{name: "doctor", summary: "check the config and every server, and say what to fix", run: runDoctor},
 		{name: "policy", summary: "the capability policy in effect: roots, shell, hosts, secrets, the sandbox", run: runPolicy},
-		{name: "import", summary: "add the servers of a Claude Desktop or VS Code config file", run: runImport},
+		{name: "import", summary: "add the servers of a Claude Desktop or VS Code config file, or Bosun's agent.toml (import bosun FILE)", run: runImport},
 		{name: "tools", summary: "the built-in tools server: serve, list, validate, schema", run: runTools},
 		{name: "conformance", summary: "client adapter for the MCP conformance suite", run: runConformance, hidden: true},
 	}

@@ -236,6 +236,8 @@ func (p *Policy) ServerSpec(alias string, srv config.Server, command, path strin
 			return nil, fmt.Errorf("mcp.servers.%s.cwd is %s, inside %s, which a sandboxed server never sees unless read or write names it exactly", alias, srv.Cwd, secret)
 		}
 		s.Read = append(s.Read, cwd)
+	} else if err := p.workspaceReachable(alias, srv); err != nil {
+		return nil, err
 	}
 	for _, h := range homeWrite {
 		s.Write = append(s.Write, filepath.Join(p.home, h))
@@ -253,6 +255,21 @@ func (p *Policy) ServerSpec(alias string, srv config.Server, command, path strin
 		s.Sockets = append(s.Sockets, sock)
 	}
 	return s, nil
+}
+
+// workspaceReachable checks that a sandboxed server with no cwd, which
+// works in the workspace, may read it: a server whose roots leave the
+// workspace out would stop inside the sandbox, unable to enter its folder
+// (exit 126), and the person would be told nothing useful.
+func (p *Policy) workspaceReachable(alias string, srv config.Server) error {
+	roots := slices.Concat(p.Read, p.Write, config.ExpandPaths(srv.Read), config.ExpandPaths(srv.Write))
+	for _, r := range roots {
+		if within(p.Workspace, r) {
+			return nil
+		}
+	}
+	return fmt.Errorf("mcp.servers.%s: a sandboxed server with no cwd works in the workspace (policy.workspace, %s), which its roots leave out (policy.fs.read_roots, policy.fs.write_roots and its own read and write: %s): add the workspace to policy.fs.read_roots, or set mcp.servers.%s.cwd to a folder inside them",
+		alias, p.Workspace, strings.Join(dedupe(roots), ", "), alias)
 }
 
 // CommandSpec is the sandbox of a shell command: the system, and the

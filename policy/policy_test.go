@@ -238,3 +238,38 @@ func TestHostAllowed(t *testing.T) {
 		}
 	}
 }
+
+// A sandboxed server with no cwd works in the workspace; roots that leave
+// the workspace out are said before the server starts, naming the
+// workspace, the roots and the two ways out, instead of the server dying
+// inside the sandbox (exit 126). The workspace in a root, or a cwd of the
+// server's own, is fine; so is a server whose own read names it.
+func TestWorkspaceOutsideRoots(t *testing.T) {
+	other := t.TempDir()
+	p, _ := testPolicy(t, func(c *config.Config) {
+		c.Policy.Workspace = filepath.Join(t.TempDir(), "ws")
+		c.Policy.FS.ReadRoots = []string{other}
+		c.Policy.FS.WriteRoots = []string{other}
+	})
+	_, err := p.ServerSpec("ev", config.Server{Command: "srv"}, "/usr/bin/srv", "")
+	if err == nil || !strings.Contains(err.Error(), "mcp.servers.ev: a sandboxed server with no cwd works in the workspace (policy.workspace, "+p.Workspace+")") ||
+		!strings.Contains(err.Error(), other) || !strings.Contains(err.Error(), "set mcp.servers.ev.cwd") {
+		t.Errorf("workspace outside the roots: %v", err)
+	}
+	if w := strings.Join(p.Warnings(&config.Config{MCP: config.MCP{Servers: map[string]config.Server{"ev": {Command: "srv"}}}}), "\n"); !strings.Contains(w, "works in the workspace") {
+		t.Errorf("policy does not warn:\n%s", w)
+	}
+	for name, srv := range map[string]config.Server{
+		"own cwd":  {Command: "srv", Cwd: other},
+		"own read": {Command: "srv", Read: []string{p.Workspace}},
+		"off":      {Command: "srv", Sandbox: "off"},
+	} {
+		if _, err := p.ServerSpec("ev", srv, "/usr/bin/srv", ""); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	p, _ = testPolicy(t, func(c *config.Config) { c.Policy.FS.ReadRoots = []string{other} })
+	if _, err := p.ServerSpec("ev", config.Server{Command: "srv"}, "/usr/bin/srv", ""); err != nil {
+		t.Errorf("the workspace in the write roots (the default): %v", err)
+	}
+}

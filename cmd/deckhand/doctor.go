@@ -240,6 +240,8 @@ func advice(st servers.ServerStatus, srv config.Server, cfg *config.Config, gete
 		return fmt.Sprintf("no answer within %v: the server may be slow to start (raise %s.connect_timeout) or stuck", cfg.MCP.DialTimeout(srv), key)
 	case mcp.FailureExited:
 		return fmt.Sprintf("the command stops at start; run it in a terminal to see why: %s", srv.Endpoint())
+	case mcp.FailureConfig:
+		return fmt.Sprintf("change %s or [policy] as the reason above says (deckhand policy shows what each server may reach); the server was not started", key)
 	}
 	if srv.IsStdio() {
 		return fmt.Sprintf("the process does not speak MCP on stdout (is it an MCP server? does it print logs to stdout?): %s", srv.Endpoint())

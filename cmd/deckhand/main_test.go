@@ -353,6 +353,16 @@ url = "http://127.0.0.1:1/mcp"
 	if r := deckhand(t, nil, "", "--config", withModel, "doctor"); strings.Contains(r.stdout, "no model is configured") {
 		t.Errorf("doctor with a model says there is none:\n%s", r.stdout)
 	}
+	// Roots that leave out the workspace a server with no cwd works in:
+	// said before it starts, with what to change, not "does not speak MCP".
+	roots := t.TempDir()
+	outside := writeConfig(t, fmt.Sprintf("[policy]\nworkspace = %q\nfs.read_roots = [%q]\nfs.write_roots = [%q]\n[mcp.servers.good]\ncommand = %q\n",
+		filepath.Join(t.TempDir(), "ws"), roots, roots, stdioServerBin(t)))
+	r = deckhand(t, nil, "", "--config", outside, "doctor")
+	if r.code != exitFailure || !strings.Contains(r.stdout, "✗ good: mcp.servers.good: a sandboxed server with no cwd works in the workspace") ||
+		!strings.Contains(r.stdout, "fix: change mcp.servers.good or [policy]") || strings.Contains(r.stdout, "does not speak MCP") {
+		t.Errorf("doctor, workspace outside the roots: exit %d\n%s", r.code, r.stdout)
+	}
 	r = deckhand(t, nil, "", "--config", writeConfig(t, "[mcp.servers.x]\nurl = 5\n"), "doctor")
 	if r.code != exitFailure || !strings.Contains(r.stdout, "config.toml:2: mcp.servers.x.url:") {
 		t.Errorf("doctor, bad config: exit %d\n%s", r.code, r.stdout)

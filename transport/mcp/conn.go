@@ -300,7 +300,7 @@ func (c *Conn) dialStdio(ctx context.Context, client *sdk.Client, srv config.Ser
 	childPath := ChildPath(loginPath)
 	spec, err := pol.ServerSpec(c.alias, srv, path, childPath)
 	if err != nil {
-		return err
+		return fmt.Errorf("%w%w", err, silently(ErrConfig))
 	}
 	var tmp string
 	if spec != nil {

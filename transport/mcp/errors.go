@@ -60,7 +60,13 @@ const (
 	FailureExited      Failure = "exited"      // the process ended
 	FailureProtocol    Failure = "protocol"    // it answered, but not with MCP
 	FailureSignIn      Failure = "sign_in"     // the server wants the person to sign in (OAuth)
+	FailureConfig      Failure = "config"      // the config asks what the sandbox cannot honour; the error says what to change
 )
+
+// ErrConfig is wrapped (silently) by errors found before a server starts,
+// in what its config and the policy ask of its sandbox: retrying, or
+// running the command by hand, changes nothing; the config must.
+var ErrConfig = errors.New("the config cannot be honoured")
 
 // ErrAuthEnv is wrapped by errors about a missing or empty auth_env variable.
 var ErrAuthEnv = errors.New("auth_env variable missing")
@@ -76,6 +82,8 @@ func Classify(err error) Failure {
 		return FailureNone
 	case errors.Is(err, exec.ErrNotFound), errors.Is(err, fs.ErrNotExist) && strings.Contains(err.Error(), "exec"):
 		return FailureNotFound
+	case errors.Is(err, ErrConfig):
+		return FailureConfig
 	case errors.Is(err, ErrAuthEnv):
 		return FailureAuth
 	case errors.Is(err, ErrSignInRequired):

@@ -92,6 +92,12 @@ type Model struct {
 	// StreamTimeout is the longest silence allowed while a response
 	// streams, and the wait for its first byte. Default 2m.
 	StreamTimeout time.Duration `toml:"stream_timeout" validate:"gte=0"`
+	// ToolResults is how tool results reach the model: "" (role "tool"
+	// messages, switching to "prefix" for a model whose server refuses
+	// them), "role" (always, never switching), or "prefix" (a user turn,
+	// each result prefixed "[tool: alias.tool]", for chat templates that
+	// know only user and assistant).
+	ToolResults string `toml:"tool_results" validate:"omitempty,oneof=role prefix"`
 	// MaxRetries is how often a request refused with 429 or 5xx (or closed
 	// by the server before any answer) is retried
 	// (honouring Retry-After) before the run fails. Default 2.

@@ -52,7 +52,7 @@ func modelClient(m config.Model, lookup func(string) (string, bool), resolve Key
 		if key.Source == keys.Env {
 			from = key.String()
 		}
-		return &llm.Client{Provider: m.Provider, BaseURL: m.BaseURL, Model: m.Name, Timeout: m.StreamTimeout, APIKey: key.Value(), KeyFrom: from}, nil
+		return &llm.Client{Provider: m.Provider, BaseURL: m.BaseURL, Model: m.Name, Timeout: m.StreamTimeout, APIKey: key.Value(), KeyFrom: from, ToolResults: m.ToolResults}, nil
 	}
 }
 

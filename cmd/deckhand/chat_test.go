@@ -228,3 +228,29 @@ func TestChatConnectWithToken(t *testing.T) {
 		t.Errorf("the token reached the server %d times; want both connections to send it: %q", sent, lm.Authorizations())
 	}
 }
+
+// A model whose chat template refuses role "tool" (400 "roles must
+// alternate", as mistral-nemo's) still gets its tool's result: the same
+// turn is sent again with the result as a user turn headed
+// "[tool: alias.tool]", and the answer comes.
+func TestChatToolRoleRefused(t *testing.T) {
+	model := testutil.NewModelServer(t,
+		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "c1", Name: "t__echo", Arguments: `{"text":"hello there"}`})},
+		testutil.ModelResponse{Status: 400, Header: map[string]string{"Content-Type": "application/json"},
+			Body: `{"error":{"code":400,"message":"Conversation roles must alternate user/assistant/user/assistant/...","type":"invalid_request_error"}}`},
+		testutil.ModelResponse{Body: testutil.TextChunks("The tool said hello there.")},
+	)
+	cfg := writeConfig(t, fmt.Sprintf("[model]\nbase_url = %q\nname = \"mistral-nemo\"\nmax_retries = 0\n\n[mcp.servers.t]\ncommand = %q\n", model.URL, stdioServerBin(t)))
+	r := deckhand(t, nil, "", "--config", cfg, "chat", "-p", "echo hello there", "--approve", "auto", "--wait", "30s")
+	if r.code != exitOK || !strings.Contains(r.stdout, "The tool said hello there.") {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+	reqs := model.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3", len(reqs))
+	}
+	last := string(reqs[2])
+	if strings.Contains(last, `"role":"tool"`) || !strings.Contains(last, `[tool: t.echo]\nEcho: hello there`) {
+		t.Errorf("the retried request:\n%s", last)
+	}
+}

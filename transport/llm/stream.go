@@ -47,11 +47,38 @@ type Client struct {
 	// keyring for https://api.openai.com/v1"): a refused key (401, 403)
 	// names it, never the key itself.
 	KeyFrom string
+	// ToolResults is how tool results are sent (OpenAI's wire format
+	// only): ToolResultsAuto (the default), ToolResultsRole or
+	// ToolResultsPrefix.
+	ToolResults string
 }
 
 // Stream starts a streamed completion. A refused request is an *HTTPError
 // with the status and the server's message. The stream must be closed.
+//
+// A server that refuses role "tool" messages as a strict chat template does
+// (400 "roles must alternate") is asked again at once with the tool results
+// as a prefixed user turn (ToolResultsPrefix), and so is every later
+// request for that model; Stream.Prefixed says so. ToolResultsRole turns
+// this off.
 func (c *Client) Stream(ctx context.Context, req *Request) (*Stream, error) {
+	prefix := c.Provider != ProviderAnthropic && c.usePrefix()
+	s, err := c.stream(ctx, req, prefix)
+	var herr *HTTPError
+	if !prefix && c.Provider != ProviderAnthropic && c.ToolResults == ToolResultsAuto && errors.As(err, &herr) && toolRoleRefused(herr, req) {
+		prefixed.Store(modelKey(c), true)
+		s, err = c.stream(ctx, req, true)
+		if s != nil {
+			s.Switched = true
+		}
+	}
+	if s != nil {
+		s.Prefixed = prefix || s.Switched
+	}
+	return s, err
+}
+
+func (c *Client) stream(ctx context.Context, req *Request, prefix bool) (*Stream, error) {
 	anthropic := c.Provider == ProviderAnthropic
 	var body []byte
 	var err error
@@ -60,6 +87,11 @@ func (c *Client) Stream(ctx context.Context, req *Request) (*Stream, error) {
 		endpoint = AnthropicEndpoint(c.BaseURL, "messages")
 		body, err = anthropicBody(c.Model, req)
 	} else {
+		if prefix {
+			r := *req
+			r.Messages = prefixToolResults(req.Messages)
+			req = &r
+		}
 		body, err = openAIBody(c.Model, req)
 	}
 	if err != nil {
@@ -210,6 +242,10 @@ type Stream struct {
 	anthropic *anthropicState
 	done      bool
 	once      sync.Once
+	// Prefixed says the request sent tool results as a prefixed user turn
+	// (ToolResultsPrefix); Switched, that this request found the model's
+	// server refusing role "tool" and switched to it.
+	Prefixed, Switched bool
 }
 
 // nextData is the data of the next event that has some (comments, keep-

@@ -113,21 +113,13 @@ func (o Outcome) Scope() string {
 //     session grant, then an "always" grant, then the tool's rule (false
 //     asks), then its server's ".*" rule allow; else the person is asked.
 func Decide(call Request, def tools.Tool, pin Pin, decisions []policy.Decision, granted Granted, rules Rules) Outcome {
-	call.Access = nil
-	for _, d := range decisions {
-		if d.Allowed {
-			call.Access = append(call.Access, d.Describe())
+	call, err := Check(call, decisions)
+	if err != nil {
+		cause := CausePolicy
+		if errors.Is(err, ErrHidden) {
+			cause = CauseHidden
 		}
-	}
-	if call.Command != "" {
-		if what, at, hidden := clean.Hidden(call.Command); hidden {
-			return Outcome{Verdict: Refuse, Cause: CauseHidden, Err: &HiddenError{What: what, At: at, Command: call.Command}, Request: call}
-		}
-	}
-	for _, d := range decisions {
-		if !d.Allowed {
-			return Outcome{Verdict: Refuse, Cause: CausePolicy, Err: &PolicyError{Capability: d.Capability, Target: d.Target, Rule: d.Rule}, Request: call}
-		}
+		return Outcome{Verdict: Refuse, Cause: cause, Err: err, Request: call}
 	}
 	if call.Command == "" {
 		if call.Change == "" && pin.Hash != "" && pin.Hash != def.Hash {
@@ -139,6 +131,33 @@ func Decide(call Request, def tools.Tool, pin Pin, decisions []policy.Decision, 
 	}
 	v, by, cause := decide(rules, granted.Always, granted.Session, call)
 	return Outcome{Verdict: v, Cause: cause, By: by, Request: call}
+}
+
+// Check is the gate's first step alone, the one no grant or rule
+// overrides: a command hiding characters (ErrHidden) or a path the policy
+// denies (ErrPolicy; the first denied decision is the one told) refuses
+// the call. It gives the call with Access said from the allowed decisions,
+// as a person would be shown it. A caller applies it when it checks a
+// call, so that a refusal is final before any call of the turn is asked
+// about; Decide begins with it, so the gate stays whole on its own.
+func Check(call Request, decisions []policy.Decision) (Request, error) {
+	call.Access = nil
+	for _, d := range decisions {
+		if d.Allowed {
+			call.Access = append(call.Access, d.Describe())
+		}
+	}
+	if call.Command != "" {
+		if what, at, hidden := clean.Hidden(call.Command); hidden {
+			return call, &HiddenError{What: what, At: at, Command: call.Command}
+		}
+	}
+	for _, d := range decisions {
+		if !d.Allowed {
+			return call, &PolicyError{Capability: d.Capability, Target: d.Target, Rule: d.Rule}
+		}
+	}
+	return call, nil
 }
 
 // Changed reports whether an outcome found the tool's definition changed

@@ -4,14 +4,13 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
 	"slices"
 	"strings"
-	"time"
+	"sync/atomic"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -22,22 +21,20 @@ import (
 	"deckhand/redact"
 	"deckhand/replay"
 	"deckhand/request"
-	"deckhand/toolcall"
 	"deckhand/tools"
 	"deckhand/toolserver"
 	"deckhand/transport/llm"
 )
 
-// A conversation is the tool loop of one chat: it sends the history to the
-// model (through a stream actor per request), puts each tool call the model
-// asks for through the gate (asking its watchers when no rule or grant
-// allows it), dispatches the allowed ones through the registry, and sends
-// the results back to the model until it answers without calls. Its events
-// (conversation_events.go) go to its watchers: the user actor (window or
-// terminal) and the store actor. The decisions along the way are plain
-// functions of packages request, toolcall and approval; this actor holds the
-// state and the order of things. Runs are in conversation_run.go, calls in
-// conversation_calls.go.
+// A conversation is one chat: an actor that keeps what outlives a run (the
+// history, the versions of each message, the session's grants, the tools
+// loaded, the model chosen), queues the person's messages, and starts and
+// stops runs. Each run is one goroutine (run.go) that owns the run's state
+// and reads top to bottom: request, stream, check the calls, ask the gate,
+// wait for the person, dispatch, collect, repeat. The actor hands the run
+// the history at its start and takes it back at its end (runEnded); while
+// a run is in progress, nothing here touches it. Its events (events.go) go
+// to the watchers: the user actor (window or terminal) and the store actor.
 
 // Commands to a conversation, from its user actor.
 type (
@@ -96,15 +93,6 @@ func (at Attachment) Info() AttachmentInfo {
 	return AttachmentInfo{Name: at.Name, Type: at.Type, Size: len(at.Data), SHA256: hex.EncodeToString(sum[:])}
 }
 
-// Internal continuations.
-type (
-	approvalTimedOut struct{ run, id string }
-	execDone         struct {
-		run, call, output string
-		failed            bool
-	}
-)
-
 // ConversationOptions start a conversation.
 type ConversationOptions struct {
 	ID       string
@@ -127,7 +115,7 @@ type ConversationOptions struct {
 // convDeps is what every conversation shares.
 type convDeps struct {
 	cfg       *config.Config
-	client    func() (*llm.Client, error)
+	client    clientFunc
 	lookupEnv func(string) (string, bool)
 	// findKey finds the model's key (nil: keys.Resolve); client may
 	// block on it (the keyring): only stream actors call client.
@@ -147,6 +135,10 @@ type convDeps struct {
 	// commands runs the CMD: route's commands, in sandboxes kept between
 	// them (shared by every conversation).
 	commands *toolserver.Runner
+	// stream makes one model request (streamModel; a script in tests),
+	// call one tool call (the router's Call; a stand-in in tests).
+	stream streamFunc
+	call   callFunc
 }
 
 type conversationActor struct {
@@ -154,8 +146,11 @@ type conversationActor struct {
 	deps     convDeps
 	log      *slog.Logger
 	watchers []*actor.PID
-	history  []llm.Message
-	marks    []RunMark // where each run's messages begin in history
+	// view is what a run reads of the actor's state as it changes (the
+	// config, the catalog, the watchers): an immutable value, swapped whole.
+	view    atomic.Pointer[view]
+	history []llm.Message
+	marks   []RunMark // where each run's messages begin in history
 	// tree is how the runs hang together (versions.go; nil until needed);
 	// stash holds the messages of the runs not on its path.
 	tree  *replay.Tree
@@ -167,18 +162,14 @@ type conversationActor struct {
 	catalog *tools.Catalog
 	surface *request.Surface // what of the catalog the model is offered
 	loaded  map[string]bool  // lazy tools whose schemas are sent, by display name
-	// pol is the capability policy of polFor (deps.cfg when it was made).
-	pol    *policy.Policy
-	polFor *config.Config
-	queue  []UserMessage
+	queue   []UserMessage
 	// model is the model chosen for this conversation (SetModel); "" is
 	// the configured one.
 	model string
 	// attached are the attachments of the runs in history, for Retry.
 	attached map[string][]Attachment
-	run      *runState
+	run      *runHandle // the run in progress; it owns history, grants and loaded until it ends
 	runs     int
-	requests int // model requests so far: tags stream reports, so that a late one from a stopped run is dropped
 	// hasCatalog: the registry's catalog has arrived; until then messages
 	// wait, so that the first request offers every tool already known.
 	hasCatalog bool
@@ -186,57 +177,35 @@ type conversationActor struct {
 	failed     bool // an internal error ended it; it is stopping
 }
 
-// runState is the run in progress: from the person's message to the model's
-// last answer.
-type runState struct {
-	id        string
-	model     string          // what this run asks, from its start to its end
-	ctx       context.Context // tool calls and commands; cancelled by StopRun
-	cancel    context.CancelFunc
-	depth     int // tool rounds so far
-	requests  int
-	usage     llm.Usage
-	estimated bool // some usage was estimated
-	// promptEstimate is the current request's estimated size, for when the
-	// server reports no usage.
-	promptEstimate int
-	seq            int
-	stream         *actor.PID // the model request in flight, if any
-	text           strings.Builder
-	lastText       string
-	calls          []*callState // of the current turn, tool calls then CMD: lines
-	segment        []*callState // being decided or run
-	asking         *callState
+// view is what a run reads of its conversation as it changes: never
+// changed once published (the actor publishes a new one).
+type view struct {
+	cfg      *config.Config
+	client   clientFunc
+	pol      *policy.Policy // the capability policy of cfg
+	catalog  *tools.Catalog
+	surface  *request.Surface
+	watchers []*actor.PID
 }
 
-// callState is one call of the current turn, from the model's request to
-// its result.
-type callState struct {
-	id         string // the model's call id, or "cmd-N"
-	tool       tools.Tool
-	command    string // for CMD: lines
-	args       json.RawMessage
-	req        approval.Request
-	decided    bool
-	allowed    bool
-	running    bool
-	done       bool
-	output     string
-	media      *tools.Media  // the result's images and links, for the window
-	inServer   time.Duration // ToolCallFinished.ServerElapsed
-	isError    bool
-	denied     bool
-	askID      string
-	denyReason approval.Reason // when not the person's own no: a timeout, no terminal
-	local      bool            // Deckhand's own tool_search, answered in prepare
-	// decisions are the capability policy's, made in prepare; a denied one
-	// refuses the call before the gate.
-	decisions []policy.Decision
-	timer     *time.Timer
-	start     time.Time
+// runHandle is the actor's hold on the run in progress.
+type runHandle struct {
+	id       string
+	cancel   context.CancelFunc
+	answers  chan *ApprovalAnswer // to the run; never blocks the actor (see answer)
+	stopping bool                 // cancelled: its runEnded is on its way
 }
 
-func (cs *callState) isCommand() bool { return cs.command != "" }
+// publish swaps in the view of the actor's state now.
+func (a *conversationActor) publish() {
+	v := &view{cfg: a.deps.cfg, client: a.deps.client, catalog: a.catalog, surface: a.surface, watchers: slices.Clone(a.watchers)}
+	if old := a.view.Load(); old != nil && old.cfg == v.cfg {
+		v.pol = old.pol
+	} else {
+		v.pol = policy.New(v.cfg, a.deps.lookupEnv)
+	}
+	a.view.Store(v)
+}
 
 func newConversation(opts ConversationOptions, deps convDeps) *conversationActor {
 	grants := opts.Grants
@@ -247,7 +216,7 @@ func newConversation(opts ConversationOptions, deps convDeps) *conversationActor
 	for _, name := range opts.Loaded {
 		loaded[name] = true
 	}
-	return &conversationActor{
+	a := &conversationActor{
 		id:       opts.ID,
 		deps:     deps,
 		log:      deps.log.With("actor", "conversation", "conversation", opts.ID),
@@ -262,6 +231,8 @@ func newConversation(opts ConversationOptions, deps convDeps) *conversationActor
 		loaded:   loaded,
 		resumed:  opts.Resumed,
 	}
+	a.publish()
+	return a
 }
 
 func (a *conversationActor) Receive(c actor.Context) {
@@ -279,6 +250,7 @@ func (a *conversationActor) Receive(c actor.Context) {
 	case *servers.CatalogChanged:
 		a.catalog = m.Catalog
 		a.surface = request.Plan(m.Catalog, a.deps.cfg)
+		a.publish()
 		if !a.hasCatalog {
 			// Messages that came before the first catalog waited for it.
 			a.hasCatalog = true
@@ -292,16 +264,22 @@ func (a *conversationActor) Receive(c actor.Context) {
 		// restart) must not deliver every event twice.
 		if !slices.ContainsFunc(a.watchers, m.PID.Equal) {
 			a.watchers = append(a.watchers, m.PID)
+			a.publish()
 		}
 	case *ConfigChanged:
 		a.deps.cfg = m.Config
 		a.deps.client = modelClient(m.Config.Model, a.deps.lookupEnv, a.deps.findKey)
 		a.surface = request.Plan(a.catalog, m.Config)
+		a.publish()
 	case *UserMessage:
 		switch {
 		case a.run != nil:
 			a.queue = append(a.queue, *m)
-			a.emit(c, &RunQueued{Conversation: a.id, Text: m.Text, Position: len(a.queue)})
+			// A stopped run is over for the person: the message is next,
+			// as it would be had the run ended at once.
+			if pos := a.queued(); pos > 0 {
+				a.emit(c, &RunQueued{Conversation: a.id, Text: m.Text, Position: pos})
+			}
 		case !a.hasCatalog:
 			a.queue = append(a.queue, *m) // for a moment: see hasCatalog
 		default:
@@ -310,7 +288,7 @@ func (a *conversationActor) Receive(c actor.Context) {
 	case *SetModel:
 		a.model = strings.TrimSpace(m.Name)
 	case *StopRun:
-		a.stop(c)
+		a.stop()
 	case *RemoveRun:
 		if m.Resend {
 			a.newVersion(c, m.Run, "")
@@ -323,60 +301,40 @@ func (a *conversationActor) Receive(c actor.Context) {
 		a.chooseVersion(c, m.Run)
 	case *ContinueRun:
 		a.continueRun(c)
-	case *streamText:
-		if r := a.run; r != nil && m.seq == r.seq {
-			r.text.WriteString(m.text)
-			a.emit(c, &AssistantDelta{Conversation: a.id, Run: r.id, Text: m.text, Reasoning: m.reasoning})
-		}
-	case *streamRetrying:
-		if r := a.run; r != nil && m.seq == r.seq {
-			a.emit(c, &Notice{Conversation: a.id, Run: r.id, Text: retryNotice(m)})
-		}
-	case *streamDone:
-		if r := a.run; r != nil && m.seq == r.seq {
-			c.Stop(r.stream)
-			r.stream = nil
-			a.onTurn(c, m.turn, m.err)
-		}
 	case *ApprovalAnswer:
-		reason := m.Reason
-		if reason.IsAnswered() {
-			reason = approval.Answered // what ApprovalClosed says
-		}
-		a.answered(c, m.ID, m.Answer, reason)
-	case *approvalTimedOut:
-		if r := a.run; r != nil && r.id == m.run {
-			a.answered(c, m.id, approval.Deny, approval.TimedOut(a.deps.cfg.MCP.ApprovalTimeout))
-		}
-	case *servers.ToolProgress:
-		if cs := a.callByResultID(m.ID); cs != nil {
-			p := m.Progress
-			p.Message = a.deps.secrets.Get().String(p.Message)
-			a.emit(c, &ToolCallProgress{Conversation: a.id, Run: a.run.id, Call: cs.id, Tool: cs.req.Display, Progress: p})
-		}
-	case *servers.ToolResult:
-		if cs := a.callByResultID(m.ID); cs != nil && cs.running {
-			output, isError := toolcall.Output(m.Result, m.Err, toolcall.Limit(a.deps.cfg.MCP.MaxOutputBytes, a.deps.cfg.Model.MaxContextTokens))
-			if m.Err == nil {
-				cs.media = tools.ResultMedia(m.Result).Map(a.deps.secrets.Get().String)
-			}
-			cs.inServer = m.Elapsed
-			a.finishCall(c, cs, a.deps.secrets.Get().String(output), isError, false)
-			a.process(c)
-		}
-	case *execDone:
-		if r := a.run; r != nil && r.id == m.run {
-			for _, cs := range r.calls {
-				if cs.id == m.call && cs.running {
-					a.finishCall(c, cs, a.deps.secrets.Get().String(m.output), m.failed, false)
-				}
-			}
-			a.process(c)
-		}
+		a.answer(m)
+	case *runEnded:
+		a.ended(c, m)
 	case *actor.Stopping:
-		if a.run != nil {
-			a.stop(c)
-		}
+		a.stop()
+	}
+}
+
+// queued is the position of the last queued message once the run in
+// progress is over (0: it starts next, after a stopped run).
+func (a *conversationActor) queued() int {
+	if a.run != nil && a.run.stopping {
+		return len(a.queue) - 1
+	}
+	return len(a.queue)
+}
+
+// answer passes a person's answer to the run, which waits for it (or
+// drops it: late, or for another question). The run's channel is
+// buffered; a full one drops the answer rather than block Receive: the
+// run reads each as it comes, so only a flood of answers fills it.
+func (a *conversationActor) answer(m *ApprovalAnswer) {
+	if a.run == nil {
+		return
+	}
+	ans := *m
+	if ans.Reason.IsAnswered() {
+		ans.Reason = approval.Answered // what ApprovalClosed says
+	}
+	select {
+	case a.run.answers <- &ans:
+	default:
+		a.log.Warn("approval answer dropped: the run has too many unread", "id", m.ID)
 	}
 }
 
@@ -387,44 +345,32 @@ func (a *conversationActor) emit(c actor.Context, msg any) {
 }
 
 // recoverFailure turns a panic in Receive (a bug) into a visible failure:
-// the run in flight fails with the error, the watchers hear that the
-// conversation is gone, and it stops. A silent restart would lose the
-// history and pretend nothing happened; the log still holds every event
-// recorded before, so the person can reopen the session from it.
+// the run in flight is stopped, the watchers hear that the conversation is
+// gone, and it stops. A silent restart would lose the history and pretend
+// nothing happened; the log still holds every event recorded before, so
+// the person can reopen the session from it.
 func (a *conversationActor) recoverFailure(c actor.Context) {
 	p := recover()
 	if p == nil {
 		return
 	}
-	a.failed = true
 	err := fmt.Errorf("internal error in the conversation: %v", p)
 	a.log.Error("conversation failed", "err", err, "stack", string(debug.Stack()))
-	if r := a.run; r != nil {
-		a.run = nil
-		r.cancel()
-		if r.stream != nil {
-			c.Stop(r.stream)
-		}
-		if cs := r.asking; cs != nil && cs.timer != nil {
-			cs.timer.Stop()
-			a.emit(c, &ApprovalClosed{Conversation: a.id, ID: cs.askID, Answer: approval.Deny, Reason: "the conversation failed"})
-		}
-		for _, cs := range r.calls {
-			if cs.running && !cs.isCommand() {
-				a.deps.router.Cancel(c.ActorSystem().Root, r.id+"/"+cs.id, cs.tool.Display)
-			}
-		}
-		a.emit(c, &RunFinished{Conversation: a.id, Run: r.id, Text: r.lastText, Err: err, Usage: r.usage,
-			Estimated: r.estimated, Requests: r.requests, CostUSD: a.cost(r.model, r.usage)})
-	}
+	a.fail(c, err)
+}
+
+// fail ends the conversation on an internal error (its own, or its run's).
+func (a *conversationActor) fail(c actor.Context, err error) {
+	a.failed = true
+	a.stop()
 	a.emit(c, &ConversationFailed{Conversation: a.id, Err: err})
 	c.Stop(c.Self())
 }
 
 // cost is what usage costs at the price configured for model, input read
 // from or written to the prompt cache at its own price (config.Price.CostCached).
-func (a *conversationActor) cost(model string, u llm.Usage) float64 {
-	return a.deps.cfg.Model.PriceFor(model).CostCached(u.PromptTokens, u.CompletionTokens, u.CacheReadTokens, u.CacheWriteTokens)
+func cost(cfg *config.Config, model string, u llm.Usage) float64 {
+	return cfg.Model.PriceFor(model).CostCached(u.PromptTokens, u.CompletionTokens, u.CacheReadTokens, u.CacheWriteTokens)
 }
 
 // modelName is the model the next run asks: the one chosen for this

@@ -1,30 +1,38 @@
 // Package conversation owns the tool loop of one chat: one actor per open
-// conversation (conversation*.go) under a one-for-one supervisor
-// (conversations.go, started by [Spawn]), each with at most one stream
-// actor (stream.go) running one model request at a time. It keeps the
-// chat's history (history.go rebuilds it from the log), checks attachments
-// (attach.go; prompts.go and resources_attach.go turn a server's prompt or
-// resource into a message), and runs the CMD: route (shell.go).
+// conversation (conversation.go) under a one-for-one supervisor
+// (conversations.go, started by [Spawn]), and one goroutine per run
+// (run.go) that reads top to bottom. It keeps the chat's history
+// (history.go rebuilds it from the log; versions.go holds the versions of
+// each message), checks attachments (attach.go; prompts.go and
+// resources_attach.go turn a server's prompt or resource into a message),
+// and runs the CMD: route (shell.go).
 //
-// One tool call: the stream actor reports the model's answer (streamText
-// as it arrives, streamDone with the whole turn); the conversation resolves
-// each call against the catalog it offered and checks its arguments
-// (package toolcall), asks the gate (package approval), and, when no rule
-// or grant allows the call, emits ApprovalRequested and waits for an
-// ApprovalAnswer (or its timeout). An allowed call goes to the router
-// (package servers) as servers.CallTool carrying the exact definition that
-// was checked and shown, with the run's context (Stop cancels it); the
-// ToolProgress and ToolResult come back to the conversation directly. The
-// result, rendered and capped (toolcall.Output), goes back to the model in
-// the next request, built by package request. Every step is an event
-// (conversation_events.go) to the watchers: the user actor and the store
-// actor, which writes the log.
+// One run, on its goroutine: build the request (package request), stream
+// the model's answer (stream.go, package transport/llm), resolve and check
+// each call (calls.go, packages toolcall and policy: a refused call goes
+// back to the model and reaches no server), ask the gate once per call
+// (approval.Decide: Allow, Refuse or Ask), and for Ask emit
+// ApprovalRequested and wait for the ApprovalAnswer (the actor passes it on
+// a channel), the approval timeout (a deny) or Stop; run the allowed calls
+// (consecutive read-only ones together) through the router's Call
+// (package servers) with the exact definition that was checked and shown,
+// collect their results, and go round again. Every step is an event
+// (events.go) to the watchers: the user actor and the store actor, which
+// writes the log.
 //
-// Receive never blocks: requesting the model and running commands happen
-// in goroutines that report back by message, tagged with a run or call id
-// so that late answers (from a stopped run) are recognised and dropped.
-// Expected failures (a tool that errs, a model that refuses) are messages
-// and states, never panics. A conversation that panics anyway (a bug) fails
-// visibly: its run fails, its watchers get ConversationFailed, and it stops;
-// the log keeps everything recorded before, to reopen it from.
+// Who owns its state: the actor owns what outlives a run (the queue of
+// messages, the versions, the model chosen, the watchers) and starts and
+// stops runs; its Receive never blocks. A run owns its own state (usage,
+// the calls of the turn and their step) and, from its start to its end,
+// the history, the session's grants and the loaded tools, which the actor
+// hands it and takes back with runEnded; Stop cancels the run's context,
+// which ends the model request, the question and the calls in flight. What
+// a run reads of the actor as it changes (the config, the catalog, the
+// watchers) is a view, an immutable value the actor swaps whole.
+//
+// Expected failures (a tool that errs, a model that refuses, a key that
+// cannot be read) are events and states, never panics. A run that panics
+// anyway (a bug) fails visibly: its RunFinished carries the error, its
+// watchers get ConversationFailed, and the conversation stops; the log
+// keeps everything recorded before, to reopen it from.
 package conversation

@@ -18,7 +18,7 @@ func TestLockedKeyringDoesNotStopAKeylessModel(t *testing.T) {
 	keyring.MockInitWithError(errors.New("failed to unlock correct collection '/org/freedesktop/secrets/aliases/default'"))
 	t.Cleanup(keys.MockInit)
 	m := config.Model{BaseURL: "http://127.0.0.1:9/v1", Name: "local"}
-	c, err := modelClient(m, func(string) (string, bool) { return "", false }, nil)()
+	c, err := modelClient(m, func(string) (string, bool) { return "", false }, nil)(t.Context())
 	if err != nil {
 		t.Fatalf("a keyless model failed on the keyring: %v", err)
 	}
@@ -26,7 +26,7 @@ func TestLockedKeyringDoesNotStopAKeylessModel(t *testing.T) {
 		t.Errorf("API key %q", c.APIKey)
 	}
 	m.APIKeyEnv = "DECKHAND_NO_SUCH_KEY"
-	if _, err := modelClient(m, func(string) (string, bool) { return "", false }, nil)(); err == nil {
+	if _, err := modelClient(m, func(string) (string, bool) { return "", false }, nil)(t.Context()); err == nil {
 		t.Error("a key that was asked for and cannot be read is not an error")
 	}
 }

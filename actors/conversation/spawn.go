@@ -69,6 +69,7 @@ func Spawn(root *actor.RootContext, d Deps) *actor.PID {
 		log:       d.Logger,
 		onMessage: d.OnMessage,
 		commands:  d.Commands,
+		stream:    streamModel,
 	}
 	store := d.Log
 	return root.Spawn(actor.PropsFromProducer(

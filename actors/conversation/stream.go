@@ -8,108 +8,78 @@ import (
 	"net"
 	"time"
 
-	"github.com/asynkron/protoactor-go/actor"
-
+	"deckhand/actors/servers"
 	"deckhand/transport/llm"
 )
 
-// The stream actor's reports to its conversation, tagged with the request
-// they belong to.
+// What a model request reports as it streams, to the run (run.streamed),
+// and its end (streamDone, which tests' OnMessage sees).
 type (
 	streamText struct {
-		seq             int
 		text, reasoning string
 	}
 	streamRetrying struct {
-		seq  int
 		err  error
 		wait time.Duration
 	}
 	streamDone struct {
-		seq  int
 		turn llm.Turn
 		err  error
 	}
 )
 
-// streamActor makes one model request and reports the answer as it streams:
-// text as it arrives, then the whole turn. Refusals that may pass (429, 5xx,
-// a server not yet listening, a connection closed before any answer) are retried before anything was received,
-// honouring Retry-After. Stopping the actor cancels the HTTP request.
-//
-// The model client is made first, on the request's goroutine: reading the
-// API key may wait for the keyring (up to keys.Timeout), which no Receive
-// may do. A client that cannot be made (no key) is a streamDone with the
-// error.
-//
-// Restart policy: none. A panic on the request's goroutine (a bug) is a
-// streamDone with the error, which fails the run; the conversation then
-// stops the stream. Nothing of it is worth keeping: the run's state is the
-// conversation's.
-type streamActor struct {
-	client  func() (*llm.Client, error)
-	model   string // the model this run asks (SetModel), if not the client's
-	req     *llm.Request
-	retries int
-	seq     int
-	cancel  context.CancelFunc
-}
+// streamFunc makes one model request for a run (streamModel; a script in
+// tests), reporting *streamText and *streamRetrying as they come.
+type streamFunc func(ctx context.Context, v *view, model string, req *llm.Request, report func(any)) (llm.Turn, error)
 
-func (a *streamActor) Receive(c actor.Context) {
-	switch c.Message().(type) {
-	case *actor.Started:
-		ctx, cancel := context.WithCancel(context.Background())
-		a.cancel = cancel
-		go a.run(ctx, c.ActorSystem().Root, c.Parent())
-	case *actor.Stopping:
-		a.cancel()
-	}
-}
+// callFunc makes one tool call (the router's Call; a stand-in in tests).
+type callFunc func(ctx context.Context, m *servers.CallTool, progress func(*servers.ToolProgress)) (*servers.ToolResult, error)
 
 // maxRetryWait caps how long a Retry-After may hold a run.
 const maxRetryWait = time.Minute
 
-func (a *streamActor) run(ctx context.Context, root *actor.RootContext, parent *actor.PID) {
-	defer func() {
-		if p := recover(); p != nil {
-			root.Send(parent, &streamDone{seq: a.seq, err: fmt.Errorf("internal error in the model request: %v", p)})
-		}
-	}()
-	client, err := a.client()
-	if ctx.Err() != nil {
-		return // stopped while the key was read: nobody waits for an answer
-	}
+// streamModel makes one model request on the run's goroutine and reports
+// the answer as it streams: text as it arrives, then the whole turn.
+// Refusals that may pass (429, 5xx, a server not yet listening, a
+// connection closed before any answer) are retried before anything was
+// received, honouring Retry-After. Cancelling ctx (Stop) cancels the HTTP
+// request, and the key's lookup (which may wait for the keyring): the
+// client is made first (v.client), and a client that cannot be made (no
+// key) is the error. model is the model this run asks (SetModel), if not
+// the client's.
+func streamModel(ctx context.Context, v *view, model string, req *llm.Request, report func(any)) (llm.Turn, error) {
+	client, err := v.client(ctx)
 	if err != nil {
-		root.Send(parent, &streamDone{seq: a.seq, err: err})
-		return
+		return llm.Turn{}, err
 	}
-	if a.model != "" && a.model != client.Model {
+	if model != "" && model != client.Model {
 		cl := *client
-		cl.Model = a.model // chosen for this conversation (SetModel)
+		cl.Model = model // chosen for this conversation (SetModel)
 		client = &cl
 	}
+	retries := v.cfg.Model.Retries()
 	for attempt := 0; ; attempt++ {
-		s, err := client.Stream(ctx, a.req)
+		s, err := client.Stream(ctx, req)
 		if err != nil {
-			if wait, ok := retryable(err, attempt); ok && attempt < a.retries && ctx.Err() == nil {
-				root.Send(parent, &streamRetrying{seq: a.seq, err: err, wait: wait})
+			if wait, ok := retryable(err, attempt); ok && attempt < retries && ctx.Err() == nil {
+				report(&streamRetrying{err: err, wait: wait})
+				t := time.NewTimer(wait)
 				select {
-				case <-time.After(wait):
+				case <-t.C:
 					continue
 				case <-ctx.Done():
+					t.Stop()
 				}
 			}
-			root.Send(parent, &streamDone{seq: a.seq, err: err})
-			return
+			return llm.Turn{}, err
 		}
-		turn, err := a.read(s, root, parent)
+		turn, err := read(s, report)
 		s.Close()
-		root.Send(parent, &streamDone{seq: a.seq, turn: turn, err: err})
-		return
+		return turn, err
 	}
 }
 
-func (a *streamActor) read(s *llm.Stream, root *actor.RootContext, parent *actor.PID) (llm.Turn, error) {
+func read(s *llm.Stream, report func(any)) (llm.Turn, error) {
 	var acc llm.Accumulator
 	for {
 		d, err := s.Next()
@@ -122,14 +92,14 @@ func (a *streamActor) read(s *llm.Stream, root *actor.RootContext, parent *actor
 		}
 		acc.Add(d)
 		if d.Text != "" || d.Reasoning != "" {
-			root.Send(parent, &streamText{seq: a.seq, text: d.Text, reasoning: d.Reasoning})
+			report(&streamText{text: d.Text, reasoning: d.Reasoning})
 		}
 	}
 }
 
 // retryable says whether a refused request may work later, and after how
 // long: the server's Retry-After, or 1s, 2s, 4s…. A request whose answer
-// had begun streaming never comes here (run reads it to its end or error).
+// had begun streaming never comes here (read reads it to its end or error).
 func retryable(err error, attempt int) (time.Duration, bool) {
 	wait := time.Second << min(attempt, 5)
 	var he *llm.HTTPError

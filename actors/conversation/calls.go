@@ -1,0 +1,418 @@
+package conversation
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	"deckhand/actors/servers"
+	"deckhand/approval"
+	"deckhand/config"
+	"deckhand/policy"
+	"deckhand/request"
+	"deckhand/store"
+	"deckhand/toolcall"
+	"deckhand/tools"
+	"deckhand/transport/llm"
+)
+
+// The calls of one turn, on the run's goroutine: each is resolved and
+// checked (check), put through the gate once when its turn comes, the
+// person asked when the gate says so (decide, ask), run (dispatch, with
+// consecutive read-only calls together), and answered; then the results
+// go back to the model (appendResults).
+
+// step is where a call of the turn stands.
+type step int
+
+const (
+	stepWaiting  step = iota // checked; waits for its turn at the gate
+	stepRefused              // never reached the gate: unknown tool, invalid arguments, the policy, the depth limit
+	stepAnswered             // answered by Deckhand itself when checked (tool_search)
+	stepAllowed              // the gate or the person allowed it
+	stepDenied               // the person (or no answer in time) denied it
+	stepRunning              // on its server, or its command running
+	stepDone                 // answered: output holds what the model gets
+)
+
+var stepNames = [...]string{"waiting", "refused", "answered", "allowed", "denied", "running", "done"}
+
+func (s step) String() string {
+	if s < 0 || int(s) >= len(stepNames) {
+		return fmt.Sprintf("step(%d)", int(s))
+	}
+	return stepNames[s]
+}
+
+// callState is one call of the current turn, from the model's request to
+// its result.
+type callState struct {
+	id      string // the model's call id, or "cmd-N"
+	step    step
+	tool    tools.Tool
+	command string // for CMD: lines
+	args    json.RawMessage
+	req     approval.Request
+	// decisions are the capability policy's, made in check; a denied one
+	// refuses the call there.
+	decisions  []policy.Decision
+	denyReason approval.Reason // why it was denied when not by the person's own no: a timeout
+	output     string
+	isError    bool
+	media      *tools.Media  // the result's images and links, for the window
+	inServer   time.Duration // ToolCallFinished.ServerElapsed
+	start      time.Time
+}
+
+func (cs *callState) isCommand() bool { return cs.command != "" }
+
+// done reports whether the call has its answer for the model.
+func (cs *callState) done() bool {
+	return cs.step == stepRefused || cs.step == stepAnswered || cs.step == stepDone
+}
+
+// refuse ends a call before the gate, with why for the model.
+func (cs *callState) refuse(why string) {
+	cs.step, cs.isError, cs.output = stepRefused, true, why
+}
+
+// loadedTools are lazy tools a turn loaded, and how.
+type loadedTools struct {
+	tools []string
+	by    string
+}
+
+// check resolves each call's tool and checks its arguments and the
+// policy's word on what it names; a call that fails any is refused at
+// once, with an error for the model. tool_search is answered here (it only
+// searches), and a lazy tool called by name before it was found is loaded
+// and goes ahead like any other.
+func (r *run) check(v *view, calls []llm.ToolCall, commands []string) ([]*callState, []loadedTools) {
+	var out []*callState
+	var loaded []loadedTools
+	lazy := len(v.surface.Lazy) > 0
+	for _, tc := range calls {
+		cs := &callState{id: tc.ID, args: json.RawMessage(tc.Arguments)}
+		cs.req = toolcall.Unresolved(tc.ID, tc.Name, cs.args)
+		out = append(out, cs)
+		if tc.Name == request.ToolSearchName && lazy {
+			cs.req.Server, cs.req.Tool, cs.req.Display = "local", request.ToolSearchName, request.ToolSearchDisplay
+			cs.step = stepAnswered
+			output, newly, err := request.Search(v.catalog, v.surface, r.loaded, cs.args)
+			if err != nil {
+				cs.isError, output = true, "Error: "+err.Error()
+			}
+			cs.output = output
+			for _, name := range newly {
+				r.loaded[name] = true
+			}
+			if len(newly) > 0 {
+				loaded = append(loaded, loadedTools{newly, "tool_search"})
+			}
+			continue
+		}
+		if toolcall.IsShell(tc.Name) && !v.pol.AllowExec {
+			// Not offered without policy.allow_exec (the built-in server
+			// leaves it out), but a model may call it by name, and a
+			// catalog kept from an earlier connection may still list it.
+			cs.req.Server, cs.req.Tool, cs.req.Display = config.LocalAlias, toolcall.ShellTool, config.LocalAlias+"."+toolcall.ShellTool
+			cs.decisions = []policy.Decision{toolcall.ShellOff(v.cfg.Shell.Disabled)}
+			_, err := approval.Check(cs.req, cs.decisions)
+			cs.refuse(err.Error())
+			continue
+		}
+		t, refusal, ok := toolcall.Resolve(v.catalog, tc.Name, lazy)
+		if !ok {
+			cs.refuse(refusal)
+			continue
+		}
+		if v.surface.Lazy[t.Display] && !r.loaded[t.Display] {
+			// Called before it was found: no need to waste a turn.
+			r.loaded[t.Display] = true
+			loaded = append(loaded, loadedTools{[]string{t.Display}, "called"})
+		}
+		cs.tool = t
+		args, refusal, ok := toolcall.Arguments(r.deps.validator, t, tc.Arguments)
+		if ok {
+			cs.args = args
+		}
+		cs.req = toolcall.Request(tc.ID, t, cs.args)
+		if r.deps.pins != nil {
+			if fresh, since := r.deps.pins.Fresh(t.Display); fresh {
+				cs.req.Warnings = append(slices.Clone(cs.req.Warnings), servers.NewToolWarning(t.Server, since))
+			}
+		}
+		if !ok {
+			cs.refuse(refusal)
+			continue
+		}
+		r.checkPaths(v, cs)
+	}
+	for i, cmd := range commands {
+		cs := &callState{id: fmt.Sprintf("cmd-%d", i+1), command: cmd}
+		cs.req = toolcall.CommandRequest(cs.id, cmd, v.cfg.Shell.Program)
+		cs.args = cs.req.Arguments
+		// What a person approves must be exactly what runs: a command
+		// holding what the screen would not show (an escape sequence that
+		// redraws "echo hello" over "touch …") is refused before anyone is
+		// asked.
+		if _, err := approval.Check(cs.req, nil); err != nil {
+			cs.refuse(err.Error())
+		}
+		out = append(out, cs)
+	}
+	return out, loaded
+}
+
+// checkPaths applies the policy to the paths a call of a local server's
+// tool names; one outside the roots refuses the call, and the model is
+// told which path and which roots.
+func (r *run) checkPaths(v *view, cs *callState) {
+	srv, configured := v.cfg.MCP.Servers[cs.tool.Server]
+	if configured && !srv.IsStdio() {
+		return // a remote server's paths are on another machine
+	}
+	// Read-only as the person's config or a trusted server says; an
+	// untrusted server's readOnlyHint must not move the check to the
+	// read roots.
+	cs.decisions = v.pol.CheckPaths(srv, cs.tool.Def, cs.args, cs.tool.ReadOnly)
+	req, err := approval.Check(cs.req, cs.decisions)
+	cs.req = req // with what the policy allows, as Access
+	if err != nil {
+		cs.refuse(err.Error())
+	}
+}
+
+// nextSegment returns the next calls to decide and run together:
+// consecutive read-only tool calls, or anything else alone.
+func nextSegment(calls []*callState) []*callState {
+	for i, cs := range calls {
+		if cs.done() {
+			continue
+		}
+		if cs.isCommand() || !cs.tool.ReadOnly {
+			return calls[i : i+1]
+		}
+		j := i + 1
+		for j < len(calls) && !calls[j].done() && !calls[j].isCommand() && calls[j].tool.ReadOnly {
+			j++
+		}
+		return calls[i:j]
+	}
+	return nil
+}
+
+// decide asks the gate about each call of seg in order, once, and the
+// person when it asks. It reports false when Stop came meanwhile.
+func (r *run) decide(ctx context.Context, seg []*callState) bool {
+	v := r.view.Load()
+	for _, cs := range seg {
+		if cs.step != stepWaiting {
+			continue
+		}
+		before := cs.req
+		out := approval.Decide(cs.req, cs.tool, r.pinOf(cs), cs.decisions,
+			approval.Granted{Session: r.grants, Always: r.deps.always}, approval.Rules(v.cfg.MCP.AutoApprove))
+		cs.req = out.Request
+		if out.Changed(before) {
+			r.emit(&ToolDefinitionChanged{Conversation: r.conv, Run: r.id, Call: cs.id, Tool: cs.req.Display, Change: cs.req.Change})
+		}
+		switch out.Verdict {
+		case approval.Allow:
+			cs.step = stepAllowed
+			r.emit(&ApprovalDecided{Conversation: r.conv, Run: r.id, Call: cs.id, Tool: cs.req.Display, Allowed: true, Scope: out.Scope(), By: out.By})
+		case approval.Refuse: // not reached: check applied the refusals
+			r.finishCall(cs, out.Err.Error(), true)
+		case approval.Ask: // out.Request is what the person is shown
+			ans, reason, ok := r.ask(ctx, v, cs)
+			if !ok {
+				return false
+			}
+			r.answered(cs, ans, reason)
+		}
+	}
+	return true
+}
+
+// pinOf is what the gate compares cs's tool with: its pin now (the zero
+// Pin for a command, or when no pins are kept).
+func (r *run) pinOf(cs *callState) approval.Pin {
+	if cs.isCommand() || r.deps.pins == nil {
+		return approval.Pin{}
+	}
+	return r.deps.pins.Gate(cs.tool.Display)
+}
+
+// ask is the question to the person, as a blocking request: it emits
+// ApprovalRequested and waits for the ApprovalAnswer with its id (which
+// the actor passes on), the timeout (a deny), or Stop (ok false; the
+// question is closed).
+func (r *run) ask(ctx context.Context, v *view, cs *callState) (ans approval.Answer, reason approval.Reason, ok bool) {
+	id := store.NewID("ask")
+	timeout := v.cfg.MCP.ApprovalTimeout
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	r.emit(&ApprovalRequested{Conversation: r.conv, Run: r.id, ID: id, Request: cs.req, Deadline: time.Now().Add(timeout)})
+	for {
+		select {
+		case m := <-r.answers:
+			if m.ID != id {
+				continue // late: for a question closed before
+			}
+			ans, reason = m.Answer, m.Reason
+		case <-timer.C:
+			ans, reason = approval.Deny, approval.TimedOut(timeout)
+		case <-ctx.Done():
+			r.emit(&ApprovalClosed{Conversation: r.conv, ID: id, Answer: approval.Deny, Reason: "the run was stopped"})
+			return approval.Deny, "", false
+		}
+		if cs.req.OnceOnly && ans.Allowed() {
+			ans = approval.AllowOnce // a shell command is asked each time
+		}
+		r.emit(&ApprovalDecided{Conversation: r.conv, Run: r.id, Call: cs.id, Tool: cs.req.Display, Allowed: ans.Allowed(), Scope: ans.Scope(), By: reason.By()})
+		r.emit(&ApprovalClosed{Conversation: r.conv, ID: id, Answer: ans, Reason: reason})
+		return ans, reason, true
+	}
+}
+
+// answered carries out a person's answer (or a timeout's deny).
+func (r *run) answered(cs *callState, ans approval.Answer, reason approval.Reason) {
+	switch ans {
+	case approval.AllowSession:
+		r.grants[cs.req.Display] = true
+	case approval.AllowAlways:
+		if err := r.deps.always.Grant(cs.req.Display, "user"); err != nil {
+			r.emit(&Notice{Conversation: r.conv, Run: r.id, Text: "could not keep the grant: " + err.Error()})
+		}
+	}
+	if !ans.Allowed() {
+		cs.step = stepDenied
+		if !reason.IsAnswered() {
+			cs.denyReason = reason
+		}
+		return
+	}
+	cs.step = stepAllowed
+	if cs.req.Change != "" && r.deps.pins != nil {
+		r.deps.pins.Accept(cs.tool) // the person approved the new definition
+	}
+}
+
+// called is one call's end, from its goroutine (which writes nothing of
+// the call's state: Stop may answer the call meanwhile).
+type called struct {
+	cs       *callState
+	output   string
+	failed   bool
+	media    *tools.Media
+	inServer time.Duration
+}
+
+// dispatch answers the denied calls of seg and runs the allowed ones,
+// together, each on a goroutine of its own; it waits for them all. It
+// reports false when Stop came meanwhile (Stop cancels the calls through
+// ctx).
+func (r *run) dispatch(ctx context.Context, seg []*callState) bool {
+	v := r.view.Load()
+	results := make(chan called, len(seg))
+	running := 0
+	for _, cs := range seg {
+		switch cs.step {
+		case stepDenied:
+			out := toolcall.DeniedText
+			if cs.denyReason != "" {
+				out = toolcall.DeniedBecause(string(cs.denyReason))
+			}
+			r.finishDenied(cs, out)
+		case stepAllowed:
+			cs.step, cs.start = stepRunning, time.Now()
+			r.emit(&ToolCallStarted{Conversation: r.conv, Run: r.id, Call: cs.id, Tool: cs.req.Display, Arguments: cs.args, Parallel: len(seg) > 1})
+			go func() { results <- r.callOne(ctx, v, cs) }()
+			running++
+		}
+	}
+	for ; running > 0; running-- {
+		select {
+		case res := <-results:
+			res.cs.media, res.cs.inServer = res.media, res.inServer
+			r.finishCall(res.cs, r.deps.secrets.Get().String(res.output), res.failed)
+		case <-ctx.Done():
+			return false
+		}
+	}
+	return true
+}
+
+// callOne runs one allowed call: a command in its sandbox, a tool call on
+// its server through the router, which sends exactly the definition that
+// was checked and shown (Resolved) and refuses the call if the server has
+// redefined the tool since. It runs on a goroutine of its own.
+func (r *run) callOne(ctx context.Context, v *view, cs *callState) called {
+	if cs.isCommand() {
+		sh, mcpCfg := v.cfg.Shell, v.cfg.MCP
+		out, failed := runCommand(ctx, r.deps.commands, v.pol, sh.Program, cs.command, mcpCfg.ToolTimeout, mcpCfg.MaxOutputBytes)
+		return called{cs: cs, output: out, failed: failed}
+	}
+	t := cs.tool
+	progress := func(m *servers.ToolProgress) {
+		if ctx.Err() != nil {
+			return // the run was stopped: its calls are answered
+		}
+		p := m.Progress
+		p.Message = r.deps.secrets.Get().String(p.Message)
+		r.emit(&ToolCallProgress{Conversation: r.conv, Run: r.id, Call: cs.id, Tool: cs.req.Display, Progress: p})
+	}
+	res, err := r.deps.call(ctx, &servers.CallTool{
+		ID:       r.id + "/" + cs.id,
+		Tool:     t.Display,
+		Resolved: &t,
+		Args:     cs.args,
+		Origin:   servers.CallOrigin{Conversation: r.conv, Run: r.id, Call: cs.id},
+	}, progress)
+	if err != nil { // ctx: the run was stopped
+		return called{cs: cs, output: toolcall.CancelledText, failed: true}
+	}
+	output, isError := toolcall.Output(res.Result, res.Err, toolcall.Limit(v.cfg.MCP.MaxOutputBytes, v.cfg.Model.MaxContextTokens))
+	out := called{cs: cs, output: output, failed: isError, inServer: res.Elapsed}
+	if res.Err == nil {
+		out.media = tools.ResultMedia(res.Result).Map(r.deps.secrets.Get().String)
+	}
+	return out
+}
+
+func (r *run) finishCall(cs *callState, output string, isError bool) {
+	r.finished(cs, output, isError, false)
+}
+
+func (r *run) finishDenied(cs *callState, output string) {
+	r.finished(cs, output, false, true)
+}
+
+func (r *run) finished(cs *callState, output string, isError, denied bool) {
+	cs.step, cs.output, cs.isError = stepDone, output, isError
+	var elapsed time.Duration
+	if !cs.start.IsZero() {
+		elapsed = time.Since(cs.start)
+	}
+	r.emit(&ToolCallFinished{Conversation: r.conv, Run: r.id, Call: cs.id, Tool: cs.req.Display, Arguments: cs.args,
+		Output: output, IsError: isError, Denied: denied, Elapsed: elapsed, ServerElapsed: cs.inServer, Media: cs.media})
+}
+
+// appendResults adds one tool message per call, in the model's order, and
+// one user message with the output of the CMD: lines.
+func (r *run) appendResults() {
+	var outputs []string
+	for _, cs := range r.calls {
+		if cs.isCommand() {
+			outputs = append(outputs, cs.output)
+			continue
+		}
+		r.history = append(r.history, llm.Message{Role: llm.RoleTool, ToolCallID: cs.id, Content: cs.output})
+	}
+	if len(outputs) > 0 {
+		r.history = append(r.history, toolcall.CommandsMessage(outputs))
+	}
+	r.calls = nil
+}

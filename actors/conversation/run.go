@@ -1,0 +1,387 @@
+package conversation
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"strings"
+	"sync/atomic"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"deckhand/actors/servers"
+	"deckhand/approval"
+	"deckhand/request"
+	"deckhand/store"
+	"deckhand/toolcall"
+	"deckhand/tools"
+	"deckhand/transport/llm"
+)
+
+// A run, from the person's message to the model's last answer. The actor
+// starts it (startRunOf) and stops it (stop, through the run's context);
+// the run itself is one goroutine (run.loop) that owns its state and hands
+// the history back when it ends (runEnded).
+
+func (a *conversationActor) startRun(c actor.Context, text string, attached []Attachment) {
+	a.startRunOf(c, text, attached, "")
+}
+
+// continueRun is Continue: a run that asks the model to go on with the last
+// answer, which the person sees extended in place.
+func (a *conversationActor) continueRun(c actor.Context) {
+	if a.run != nil || len(a.queue) > 0 || len(a.marks) == 0 {
+		a.emit(c, &Notice{Conversation: a.id, Text: "There is no stopped answer to continue."})
+		return
+	}
+	a.startRunOf(c, ContinueText, nil, a.marks[len(a.marks)-1].Run)
+}
+
+// ContinueText is what the model is asked when the person presses
+// Continue; the person does not see it.
+const ContinueText = "Continue from where you stopped."
+
+// answersBuffered is how many answers a run may have unread (see answer).
+const answersBuffered = 16
+
+func (a *conversationActor) startRunOf(c actor.Context, text string, attached []Attachment, continues string) {
+	a.runs++
+	id := store.NewID("run")
+	parent := ""
+	if n := len(a.marks); n > 0 {
+		parent = a.marks[n-1].Run
+	}
+	a.versions().Add(id, parent)
+	if continues != "" {
+		if a.conts == nil {
+			a.conts = map[string]bool{}
+		}
+		a.conts[id] = true
+	}
+	a.marks = append(a.marks, RunMark{Run: id, Text: text, At: len(a.history)})
+	a.history = append(a.history, userMessage(text, attached))
+	var infos []AttachmentInfo
+	if len(attached) > 0 {
+		if a.attached == nil {
+			a.attached = map[string][]Attachment{}
+		}
+		a.attached[id] = attached
+		for _, at := range attached {
+			infos = append(infos, at.Info())
+		}
+	}
+	model := a.modelName()
+	a.emit(c, &RunStarted{Conversation: a.id, Run: id, Text: text, Model: model, Parent: parent, Continues: continues, Attachments: infos})
+	ctx, cancel := context.WithCancel(context.Background())
+	h := &runHandle{id: id, cancel: cancel, answers: make(chan *ApprovalAnswer, answersBuffered)}
+	a.run = h
+	root, self := c.ActorSystem().Root, c.Self()
+	r := &run{
+		id: id, conv: a.id, model: model, deps: a.deps, log: a.log.With("run", id),
+		view: &a.view, answers: h.answers,
+		history: a.history, grants: a.grants, loaded: a.loaded,
+		send: root.Send,
+	}
+	if r.deps.call == nil {
+		router := a.deps.router
+		r.deps.call = func(ctx context.Context, m *servers.CallTool, progress func(*servers.ToolProgress)) (*servers.ToolResult, error) {
+			return router.Call(ctx, root, m, progress)
+		}
+	}
+	a.history, a.grants, a.loaded = nil, nil, nil // the run's until it ends
+	go func() {
+		defer cancel()
+		root.Send(self, r.loop(ctx))
+	}()
+}
+
+// userMessage is the person's message as the model gets it: the text, then
+// each text attachment in a fence longer than any run of backticks in it
+// (so that nothing in a file can close the fence early and pass for the
+// person's words), named and sized; images are named in the text and
+// follow as image parts.
+func userMessage(text string, attached []Attachment) llm.Message {
+	m := llm.Message{Role: llm.RoleUser, Content: text}
+	if len(attached) == 0 {
+		return m
+	}
+	var b strings.Builder
+	b.WriteString(text)
+	for _, at := range attached {
+		if b.Len() > 0 {
+			b.WriteString("\n\n")
+		}
+		if at.Image() {
+			fmt.Fprintf(&b, "[Attached image %q (%s, %s), below.]", at.Name, at.Type, tools.Size(len(at.Data)))
+			m.Parts = append(m.Parts, llm.ImagePart(at.Type, at.Data))
+			continue
+		}
+		content := string(at.Data)
+		fence := tools.Fence(content, 3)
+		if content != "" && !strings.HasSuffix(content, "\n") {
+			content += "\n"
+		}
+		fmt.Fprintf(&b, "[Attached file %q (%s), between the fences of %d backticks:]\n%s\n%s%s", at.Name, tools.Size(len(at.Data)), len(fence), fence, content, fence)
+	}
+	m.Content = b.String()
+	return m
+}
+
+// stop cancels the run in progress: the run ends its model request,
+// closes its question, answers its pending calls "cancelled" and reports
+// RunFinished (Stopped), then hands its state back (runEnded).
+func (a *conversationActor) stop() {
+	if r := a.run; r != nil && !r.stopping {
+		r.stopping = true
+		r.cancel()
+	}
+}
+
+// ended takes the state of a run that is over back, and starts the next.
+func (a *conversationActor) ended(c actor.Context, m *runEnded) {
+	if a.run == nil || a.run.id != m.id {
+		return
+	}
+	a.run = nil
+	a.history, a.grants, a.loaded = m.history, m.grants, m.loaded
+	if m.failed != nil {
+		a.fail(c, m.failed)
+		return
+	}
+	a.startQueued(c)
+}
+
+// startQueued starts the next waiting message, if any.
+func (a *conversationActor) startQueued(c actor.Context) {
+	if a.run == nil && len(a.queue) > 0 {
+		next := a.queue[0]
+		a.queue = a.queue[1:]
+		a.startRun(c, next.Text, next.Attachments)
+	}
+}
+
+// runEnded is a run's last word to its conversation: the state it had
+// taken, handed back.
+type runEnded struct {
+	id      string
+	history []llm.Message
+	grants  approval.Grants
+	loaded  map[string]bool
+	failed  error // an internal error (a bug): the conversation fails
+}
+
+// run is one run in progress: one goroutine, which alone reads and writes
+// it. What it shares with its actor is the view (immutable, swapped
+// whole by the actor) and the answers channel.
+type run struct {
+	id, conv, model string
+	deps            convDeps
+	log             *slog.Logger
+	view            *atomic.Pointer[view]
+	answers         <-chan *ApprovalAnswer
+	send            func(*actor.PID, any) // to a watcher
+
+	// Taken from the actor at the start, handed back at the end.
+	history []llm.Message
+	grants  approval.Grants
+	loaded  map[string]bool
+
+	depth, requests int
+	usage           llm.Usage
+	estimated       bool            // some usage was estimated
+	text            strings.Builder // the answer streaming now
+	lastText        string
+	calls           []*callState // of the current turn, tool calls then CMD: lines
+}
+
+func (r *run) emit(msg any) {
+	for _, w := range r.view.Load().watchers {
+		r.send(w, msg)
+	}
+}
+
+// loop is the run, top to bottom: request, stream, take the turn; check
+// its calls, ask the gate about each (and the person, when it asks), run
+// the allowed ones, collect their results; again, until the model answers
+// without calls, an error, the depth limit or Stop (ctx).
+func (r *run) loop(ctx context.Context) (end *runEnded) {
+	defer func() {
+		if p := recover(); p != nil {
+			err := fmt.Errorf("internal error in the conversation: %v", p)
+			r.log.Error("run failed", "err", err, "stack", string(debug.Stack()))
+			r.finish(err, false)
+			end = r.ended()
+			end.failed = err
+		}
+	}()
+	err, stopped := r.steps(ctx)
+	r.finish(err, stopped)
+	return r.ended()
+}
+
+func (r *run) ended() *runEnded {
+	return &runEnded{id: r.id, history: r.history, grants: r.grants, loaded: r.loaded}
+}
+
+func (r *run) finish(err error, stopped bool) {
+	cfg := r.view.Load().cfg
+	r.emit(&RunFinished{Conversation: r.conv, Run: r.id, Text: r.lastText, Err: err, Stopped: stopped, Usage: r.usage,
+		Estimated: r.estimated, CostUSD: cost(cfg, r.model, r.usage), Requests: r.requests})
+}
+
+// steps are the run's rounds; stopped is true when Stop ended them.
+func (r *run) steps(ctx context.Context) (err error, stopped bool) {
+	for {
+		v := r.view.Load()
+		if !v.cfg.Model.Configured() {
+			return ErrNoModel, false
+		}
+		req, estimate := r.request(v)
+		turn, err := r.deps.stream(ctx, v, r.model, req, r.streamed)
+		if ctx.Err() != nil {
+			r.keepStreamed()
+			return nil, true
+		}
+		if r.deps.onMessage != nil {
+			r.deps.onMessage(&streamDone{turn: turn, err: err})
+		}
+		more, err := r.take(v, turn, err, estimate)
+		if err != nil || !more {
+			return err, false
+		}
+		for seg := nextSegment(r.calls); seg != nil; seg = nextSegment(r.calls) {
+			if !r.decide(ctx, seg) || !r.dispatch(ctx, seg) {
+				r.cancelCalls()
+				return nil, true
+			}
+		}
+		r.appendResults()
+	}
+}
+
+// request builds the next request to the model from the history that fits.
+func (r *run) request(v *view) (*llm.Request, int) {
+	cfg := v.cfg
+	system := cfg.Model.WithSystemPrompt(request.System(v.pol.AllowExec, v.surface.Index))
+	toolDefs := v.surface.Tools(r.loaded)
+	toolTok := v.surface.Tokens + v.surface.LoadedTokens(r.loaded)
+	budget := cfg.Model.MaxContextTokens - cfg.Model.MaxOutputTokens - request.EstimateTokens(system) - toolTok
+	msgs, dropped := request.Fit(r.history, budget)
+	if dropped > 0 {
+		r.log.Debug("context trimmed", "dropped_messages", dropped, "budget", budget)
+	}
+	req := &llm.Request{
+		Messages:    append([]llm.Message{{Role: llm.RoleSystem, Content: system}}, msgs...),
+		Tools:       toolDefs,
+		MaxTokens:   cfg.Model.MaxOutputTokens,
+		Temperature: cfg.Model.Temperature,
+	}
+	r.requests++
+	r.text.Reset()
+	estimate := request.EstimateTokens(system) + toolTok
+	for _, m := range msgs {
+		estimate += request.MessageTokens(m)
+	}
+	r.emit(&PromptBuilt{Conversation: r.conv, Run: r.id, Messages: len(req.Messages), Dropped: dropped, Tools: len(req.Tools), EstimatedTokens: estimate})
+	return req, estimate
+}
+
+// streamed reports what the model request says as it streams.
+func (r *run) streamed(m any) {
+	switch m := m.(type) {
+	case *streamText:
+		r.text.WriteString(m.text)
+		r.emit(&AssistantDelta{Conversation: r.conv, Run: r.id, Text: m.text, Reasoning: m.reasoning})
+	case *streamRetrying:
+		r.emit(&Notice{Conversation: r.conv, Run: r.id, Text: retryNotice(m)})
+	}
+}
+
+// keepStreamed keeps what streamed of an answer that Stop cut: the person
+// saw it.
+func (r *run) keepStreamed() {
+	if text := r.text.String(); text != "" {
+		r.history = append(r.history, llm.Message{Role: llm.RoleAssistant, Content: text})
+		r.emit(&AssistantMessage{Conversation: r.conv, Run: r.id, Text: text, Incomplete: true})
+		r.lastText = text
+	}
+}
+
+// take takes the model's answer: text only ends the run (more false);
+// tool calls and CMD: lines are checked and announced, for the gate.
+func (r *run) take(v *view, turn llm.Turn, err error, estimate int) (more bool, _ error) {
+	var usage llm.Usage
+	var estimated bool
+	if err == nil || turn.Usage != nil || turn.Text != "" || len(turn.ToolCalls) > 0 {
+		usage, estimated = request.Usage(turn, estimate)
+	}
+	r.usage = r.usage.Plus(usage) // cache reads and writes too, for the cost
+	r.estimated = r.estimated || estimated
+	if err != nil {
+		// Keep what arrived: the person saw it stream.
+		if turn.Text != "" {
+			r.history = append(r.history, llm.Message{Role: llm.RoleAssistant, Content: turn.Text})
+			r.emit(&AssistantMessage{Conversation: r.conv, Run: r.id, Text: turn.Text, Incomplete: true, Usage: usage, Estimated: estimated})
+			r.lastText = turn.Text
+		}
+		return false, err
+	}
+	if turn.FinishReason == "length" {
+		r.emit(&Notice{Conversation: r.conv, Run: r.id, Text: "the model's answer was cut off at its output limit (model.max_output_tokens)"})
+	}
+	var commands []string
+	if v.pol.AllowExec {
+		commands = toolcall.Commands(turn.Text)
+	}
+	r.history = append(r.history, llm.Message{Role: llm.RoleAssistant, Content: turn.Text, ToolCalls: turn.ToolCalls})
+	r.emit(&AssistantMessage{Conversation: r.conv, Run: r.id, Text: turn.Text, ToolCalls: turn.ToolCalls, Usage: usage, Estimated: estimated})
+	r.lastText = turn.Text
+	if len(turn.ToolCalls) == 0 && len(commands) == 0 {
+		return false, nil
+	}
+	var loaded []loadedTools
+	r.calls, loaded = r.check(v, turn.ToolCalls, commands)
+	for _, cs := range r.calls {
+		r.emit(&ToolCallRequested{Conversation: r.conv, Run: r.id, Call: cs.id, Tool: cs.req.Display, Arguments: cs.args})
+		for _, d := range cs.decisions {
+			r.emit(&CapabilityDecided{Conversation: r.conv, Run: r.id, Call: cs.id, Tool: cs.req.Display, Decision: d})
+		}
+	}
+	for _, l := range loaded {
+		r.emit(&ToolsLoaded{Conversation: r.conv, Run: r.id, Tools: l.tools, By: l.by})
+	}
+	if r.depth >= v.cfg.MCP.MaxToolDepth {
+		for _, cs := range r.calls {
+			if !cs.done() {
+				cs.step, cs.isError, cs.output = stepRefused, true, toolcall.DepthText
+			}
+			r.emit(&ToolCallFinished{Conversation: r.conv, Run: r.id, Call: cs.id, Tool: cs.req.Display, Arguments: cs.args, Output: cs.output, IsError: true, Refused: true})
+		}
+		r.appendResults()
+		r.emit(&Notice{Conversation: r.conv, Run: r.id, Text: fmt.Sprintf("tool-call depth limit reached (%d rounds); the run stops here", r.depth)})
+		return false, nil
+	}
+	r.depth++
+	for _, cs := range r.calls {
+		switch cs.step {
+		case stepAnswered: // tool_search: answered already
+			r.emit(&ToolCallStarted{Conversation: r.conv, Run: r.id, Call: cs.id, Tool: cs.req.Display, Arguments: cs.args})
+			r.emit(&ToolCallFinished{Conversation: r.conv, Run: r.id, Call: cs.id, Tool: cs.req.Display, Arguments: cs.args, Output: cs.output, IsError: cs.isError})
+		case stepRefused: // unknown tool, invalid arguments or the policy: the model hears why
+			r.emit(&ToolCallFinished{Conversation: r.conv, Run: r.id, Call: cs.id, Tool: cs.req.Display, Arguments: cs.args, Output: cs.output, IsError: true, Refused: true})
+		}
+	}
+	return true, nil
+}
+
+// cancelCalls answers every call not yet answered "cancelled" (Stop), so
+// that the history stays well formed for the next run.
+func (r *run) cancelCalls() {
+	for _, cs := range r.calls {
+		if !cs.done() {
+			r.finishCall(cs, toolcall.CancelledText, true)
+		}
+	}
+	r.appendResults()
+}

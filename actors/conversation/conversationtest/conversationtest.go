@@ -75,6 +75,13 @@ func Expect[T any](t testing.TB, w *Watcher) T {
 	}
 }
 
+// Next returns the next event, whatever its type; the test fails when
+// none comes within Wait.
+func Next(t testing.TB, w *Watcher) any {
+	t.Helper()
+	return Expect[any](t, w)
+}
+
 // Drain returns the events received so far, without waiting.
 func (w *Watcher) Drain() []any {
 	var out []any

@@ -1,0 +1,125 @@
+package conversation
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"testing"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/google/go-cmp/cmp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"deckhand/actors/conversation/conversationtest"
+	"deckhand/actors/servers"
+	"deckhand/approval"
+	"deckhand/config"
+	"deckhand/tools"
+	"deckhand/transport/llm"
+)
+
+// startWith starts one conversation actor whose runs use stream and call,
+// with a catalog of fs.write; its events go to the returned watcher.
+func startWith(t *testing.T, stream streamFunc, call callFunc) (*actor.RootContext, *actor.PID, *conversationtest.Watcher) {
+	t.Helper()
+	as := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return slog.New(slog.DiscardHandler) }))
+	t.Cleanup(as.Shutdown)
+	root := as.Root
+	cat := tools.NewCatalog(map[string]tools.Source{"fs": {Tools: []*sdk.Tool{{Name: "write", InputSchema: map[string]any{"type": "object"}}}}})
+	registry := root.Spawn(actor.PropsFromFunc(func(c actor.Context) {
+		if m, ok := c.Message().(*servers.WatchCatalog); ok {
+			c.Send(m.PID, &servers.CatalogChanged{Catalog: cat})
+		}
+	}))
+	w := conversationtest.Spawn(t, root)
+	cfg := &config.Config{Model: config.Model{BaseURL: "http://127.0.0.1:9/v1", Name: "m"}}
+	cfg.ApplyDefaults()
+	deps := convDeps{cfg: cfg, client: modelClient(cfg.Model, nil, nil), registry: registry, validator: tools.NewValidator(16),
+		always: &approval.MemoryAlways{}, log: slog.New(slog.DiscardHandler), stream: stream, call: call}
+	conv := root.Spawn(actor.PropsFromProducer(func() actor.Actor {
+		return newConversation(ConversationOptions{ID: "conv-1", Watchers: []*actor.PID{w.PID}}, deps)
+	}))
+	return root, conv, w
+}
+
+// script is a model that answers each request with the next turn, or
+// waits for Stop when none is left.
+func script(turns ...llm.Turn) streamFunc {
+	next := make(chan llm.Turn, len(turns))
+	for _, t := range turns {
+		next <- t
+	}
+	return func(ctx context.Context, _ *view, _ string, _ *llm.Request, report func(any)) (llm.Turn, error) {
+		select {
+		case t := <-next:
+			return t, nil
+		default:
+		}
+		report(&streamText{text: "thinking"})
+		<-ctx.Done()
+		return llm.Turn{}, ctx.Err()
+	}
+}
+
+func wrote(_ context.Context, m *servers.CallTool, _ func(*servers.ToolProgress)) (*servers.ToolResult, error) {
+	return &servers.ToolResult{ID: m.ID, Tool: m.Tool, Result: &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "wrote"}}}}, nil
+}
+
+// The person's answer reaches the waiting run through the actor, which
+// never blocks on it.
+func TestApprovalAnswerReachesTheRun(t *testing.T) {
+	root, conv, w := startWith(t, script(
+		llm.Turn{ToolCalls: []llm.ToolCall{{ID: "c1", Name: "fs__write", Arguments: "{}"}}},
+		llm.Turn{Text: "done"},
+	), wrote)
+	root.Send(conv, &UserMessage{Text: "write"})
+	q := conversationtest.Expect[*ApprovalRequested](t, w)
+	root.Send(conv, &ApprovalAnswer{ID: "ask-stale", Answer: approval.AllowOnce}) // for no question: dropped
+	root.Send(conv, &ApprovalAnswer{ID: q.ID, Answer: approval.AllowOnce})
+	if closed := conversationtest.Expect[*ApprovalClosed](t, w); closed.ID != q.ID || closed.Answer != approval.AllowOnce || closed.Reason != approval.Answered {
+		t.Errorf("ApprovalClosed = %+v, want %s allowed once by the person", closed, q.ID)
+	}
+	if fin := conversationtest.Expect[*ToolCallFinished](t, w); fin.Output != "wrote" || fin.Denied {
+		t.Errorf("ToolCallFinished = %+v, want the call run", fin)
+	}
+	if fin := conversationtest.Expect[*RunFinished](t, w); fin.Err != nil || fin.Stopped || fin.Text != "done" {
+		t.Errorf("RunFinished = %+v", fin)
+	}
+}
+
+// The queue of runs: messages sent during a run wait, in order, with their
+// positions; a message sent just after Stop runs next without waiting in
+// the queue, as it did when Stop ended the run inside Receive.
+func TestQueueAndStop(t *testing.T) {
+	root, conv, w := startWith(t, script(), wrote)
+	root.Send(conv, &UserMessage{Text: "first"})
+	conversationtest.Expect[*AssistantDelta](t, w) // streaming, until Stop
+	root.Send(conv, &UserMessage{Text: "second"})
+	root.Send(conv, &UserMessage{Text: "third"})
+	for _, want := range []RunQueued{{Conversation: "conv-1", Text: "second", Position: 1}, {Conversation: "conv-1", Text: "third", Position: 2}} {
+		if got := conversationtest.Expect[*RunQueued](t, w); *got != want {
+			t.Errorf("RunQueued = %+v, want %+v", *got, want)
+		}
+	}
+	root.Send(conv, &StopRun{})
+	root.Send(conv, &UserMessage{Text: "fourth"})
+	var order []string
+	for len(order) < 4 {
+		switch m := conversationtest.Next(t, w).(type) {
+		case *RunQueued:
+			order = append(order, fmt.Sprintf("queued %s at %d", m.Text, m.Position))
+		case *RunFinished:
+			order = append(order, "finished")
+			if !m.Stopped {
+				t.Errorf("RunFinished = %+v, want stopped", m)
+			}
+			root.Send(conv, &StopRun{})
+		case *RunStarted:
+			order = append(order, "started "+m.Text)
+		}
+	}
+	want := []string{"queued fourth at 2", "finished", "started second", "finished"}
+	if diff := cmp.Diff(want, order); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+}

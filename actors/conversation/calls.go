@@ -310,14 +310,13 @@ type called struct {
 	inServer time.Duration
 }
 
-// dispatch answers the denied calls of seg and runs the allowed ones,
-// together, each on a goroutine of its own; it waits for them all. It
-// reports false when Stop came meanwhile (Stop cancels the calls through
-// ctx).
+// dispatch answers the denied calls of seg and runs the allowed ones: one
+// alone on the run's goroutine, several (read-only) together, each on a
+// goroutine of its own; it waits for them all. It reports false when Stop
+// came meanwhile (Stop cancels the calls through ctx).
 func (r *run) dispatch(ctx context.Context, seg []*callState) bool {
 	v := r.view.Load()
-	results := make(chan called, len(seg))
-	running := 0
+	var run []*callState
 	for _, cs := range seg {
 		switch cs.step {
 		case stepDenied:
@@ -329,15 +328,27 @@ func (r *run) dispatch(ctx context.Context, seg []*callState) bool {
 		case stepAllowed:
 			cs.step, cs.start = stepRunning, time.Now()
 			r.emit(&ToolCallStarted{Conversation: r.conv, Run: r.id, Call: cs.id, Tool: cs.req.Display, Arguments: cs.args, Parallel: len(seg) > 1})
-			go func() { results <- r.callOne(ctx, v, cs) }()
-			running++
+			run = append(run, cs)
 		}
 	}
-	for ; running > 0; running-- {
+	if len(run) == 1 {
+		// The router's Call and a command end when ctx does: no
+		// goroutine is needed to notice Stop.
+		res := r.callOne(ctx, v, run[0])
+		if ctx.Err() != nil {
+			return false
+		}
+		r.collect(res)
+		return true
+	}
+	results := make(chan called, len(run))
+	for _, cs := range run {
+		go func() { results <- r.callOne(ctx, v, cs) }()
+	}
+	for range run {
 		select {
 		case res := <-results:
-			res.cs.media, res.cs.inServer = res.media, res.inServer
-			r.finishCall(res.cs, r.deps.secrets.Get().String(res.output), res.failed)
+			r.collect(res)
 		case <-ctx.Done():
 			return false
 		}
@@ -345,10 +356,16 @@ func (r *run) dispatch(ctx context.Context, seg []*callState) bool {
 	return true
 }
 
+// collect answers a call with its result.
+func (r *run) collect(res called) {
+	res.cs.media, res.cs.inServer = res.media, res.inServer
+	r.finishCall(res.cs, r.deps.secrets.Get().String(res.output), res.failed)
+}
+
 // callOne runs one allowed call: a command in its sandbox, a tool call on
 // its server through the router, which sends exactly the definition that
 // was checked and shown (Resolved) and refuses the call if the server has
-// redefined the tool since. It runs on a goroutine of its own.
+// redefined the tool since. It writes nothing of cs (see called).
 func (r *run) callOne(ctx context.Context, v *view, cs *callState) called {
 	if cs.isCommand() {
 		sh, mcpCfg := v.cfg.Shell, v.cfg.MCP

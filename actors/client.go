@@ -130,20 +130,27 @@ func (s *System) UpdateConfig(cfg *config.Config) {
 	s.policy.Store(p)
 	s.addSecrets(cfg)
 	s.Root.Send(s.Conversations, &conversation.ConfigChanged{Config: cfg})
-	s.hooksMu.Lock()
-	hooks := slices.Clone(s.policyHooks)
-	s.hooksMu.Unlock()
-	for _, f := range hooks {
-		f(p)
+	if hooks := s.policyHooks.Load(); hooks != nil {
+		for _, f := range *hooks {
+			f(p)
+		}
 	}
 }
 
 // OnPolicy calls f with the capability policy each time a change of config
 // replaces it (UpdateConfig), on UpdateConfig's goroutine.
 func (s *System) OnPolicy(f func(*policy.Policy)) {
-	s.hooksMu.Lock()
-	s.policyHooks = append(s.policyHooks, f)
-	s.hooksMu.Unlock()
+	for {
+		old := s.policyHooks.Load()
+		var hooks []func(*policy.Policy)
+		if old != nil {
+			hooks = slices.Clone(*old)
+		}
+		hooks = append(hooks, f)
+		if s.policyHooks.CompareAndSwap(old, &hooks) {
+			return
+		}
+	}
 }
 
 // addSecrets makes the log and the conversations redact cfg's secrets too (a key or token that

@@ -7,14 +7,13 @@
 //	├── servers         supervisor: one-for-one, restart with backoff (package actors/servers)
 //	│   └── <alias>         one per MCP server; owns one transport/mcp connection
 //	├── conversations   supervisor of the open chats (package actors/conversation)
-//	│   └── <conversation>  the tool loop of one chat
-//	│       └── stream      one model request, streaming (one at a time)
+//	│   └── <conversation>  one chat: its queue of runs; each run is one goroutine that drives the tool loop
 //	└── store           the only writer of the log (package actors/writer)
 //
 // What a panic (a bug) does, decided where each is spawned: a server's
 // actor is restarted with backoff and connects again; a conversation fails
-// its run visibly and stops (the log keeps it, to reopen), its stream ends
-// the request with the error; the registry, the two supervisors and the
+// its run visibly and stops (the log keeps it, to reopen), and so does a
+// run's goroutine that panics; the registry, the two supervisors and the
 // store resume (servers.Resume), dropping the message and keeping what
 // they hold, which a restart would lose. Watchers are kept once per PID.
 //
@@ -23,12 +22,14 @@
 // events and answers their approval requests, with the same messages
 // either way.
 //
-// One tool call, end to end: the conversation (package actors/conversation)
-// resolves and checks the model's call, asks the gate (package approval)
-// and, allowed, sends servers.CallTool to the router (package actors/servers),
-// which runs it on the server's live connection and answers the
-// conversation directly; every step is an event to the watchers, and the
-// store actor (package actors/writer) writes them to the log.
+// One tool call, end to end: the run's goroutine (package
+// actors/conversation) resolves and checks the model's call, asks the gate
+// (package approval) and, when it asks, waits for the person's answer,
+// which the user actor sends to the conversation and the conversation
+// passes on; allowed, the run calls the router (package actors/servers),
+// which runs the call on the server's live connection on the run's
+// goroutine; every step is an event to the watchers, and the store actor
+// (package actors/writer) writes them to the log.
 //
 // Each package's doc says what its actors own and guarantee; across all of
 // them, Receive never blocks and expected failures are messages and
@@ -40,4 +41,23 @@
 // commands and tests, never for an actor's Receive. Package actors keeps no
 // state of its own besides what System holds: the shared secrets, pins,
 // router and policy, built once by Start and handed down.
+//
+// Who owns the state shared between actors: each is either owned by one
+// actor, or an immutable value swapped whole (an atomic.Pointer to a value
+// never changed once stored), so that no reader holds a lock:
+//
+//   - the router's catalog and routes (servers.Router): immutable, swapped
+//     whole by the registry actor;
+//   - a server's live connection: published by its server actor (it makes
+//     it and ends it); the calls in flight on it are a set under a mutex,
+//     shared by the calls' goroutines and the actor (left so);
+//   - the pinned definitions (servers.Pins): a book under a mutex, written
+//     by the registry and by the runs that accept a change (left so);
+//   - the "always allow" grants (writer.Always): immutable, swapped whole
+//     by a grant (a run) and by the store actor;
+//   - the secrets (redact.Set): immutable, swapped whole as they grow;
+//   - the capability policy (System.policy) and its hooks: immutable,
+//     swapped whole by UpdateConfig and OnPolicy;
+//   - a conversation's history, grants and loaded tools: its actor's
+//     between runs, its run's during one (package actors/conversation).
 package actors

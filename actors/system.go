@@ -73,9 +73,10 @@ type Options struct {
 type System struct {
 	// policy is the capability policy servers are started under; a change
 	// of config replaces it (servers started from then on get the new one).
+	// A Policy is immutable: it is swapped whole, and so are the hooks
+	// (OnPolicy), an immutable slice replaced by a new one with each hook.
 	policy      atomic.Pointer[policy.Policy]
-	hooksMu     sync.Mutex
-	policyHooks []func(*policy.Policy) // OnPolicy
+	policyHooks atomic.Pointer[[]func(*policy.Policy)]
 
 	Root          *actor.RootContext
 	Servers       *actor.PID

@@ -5,8 +5,11 @@
 // event), longest first, so that a secret containing another is removed
 // whole.
 //
-// A Secrets value is immutable (With returns a new one): safe to share
-// between goroutines, and to swap atomically when the secrets change.
+// Who owns its state: a Secrets value is immutable (With returns a new
+// one): safe to share between goroutines. A Set, the secrets every
+// conversation, server and the log remove, is such a value swapped whole
+// (an atomic pointer, replaced as secrets are added): no actor owns it and
+// no reader waits.
 package redact
 
 import (

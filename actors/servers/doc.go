@@ -14,13 +14,23 @@
 //	               until then
 //
 // The router (router.go) holds the catalog as an immutable value swapped
-// atomically: a call (CallTool, from a conversation or [Router.Call]) is
-// resolved against it without passing through an actor, refused if the
-// server has redefined the tool since the caller checked it, else run on
-// the server's live connection (line.go) in a worker goroutine
-// (workers.go), with the model's argument bytes unchanged, answering the
-// sender directly with ToolProgress and a ToolResult. Only a call that
-// must wait for its server's connection goes to the server's actor.
+// atomically: a call ([Router.Call], from a conversation's run or a
+// command; CallTool sent to the registry) is resolved against it without
+// passing through an actor, refused if the server has redefined the tool
+// since the caller checked it, else run on the server's live connection
+// (line.go): on the caller's goroutine for Router.Call, in a worker
+// goroutine (workers.go) for a CallTool message, which is answered with
+// ToolProgress and a ToolResult. Only a call that must wait for its
+// server's connection goes to the server's actor.
+//
+// Who owns its state: each server actor owns its connection and publishes
+// it (serverLine) for calls; the calls in flight on it are a set under a
+// mutex, shared by the calls and the actor, which fails them all when the
+// connection dies. The registry actor owns the catalog and swaps it whole
+// into the Router (immutable once stored). Pins is a book under a mutex,
+// written by the registry (first definitions) and by conversations (a
+// change the person accepted): the one shared object here not yet owned by
+// one actor or swapped whole.
 //
 // Receive never blocks: connecting, listing, calling and signing in run in
 // goroutines that report back to their actor by message, tagged with a

@@ -6,7 +6,9 @@
 // allow" grants of the log in memory ([Always]), for the gate to read
 // without waiting for the disk; they change by message (a grant, a
 // RevokeGrant) and are read back from the log at each run start, for what
-// another Deckhand process sharing it changed: nothing polls.
+// another Deckhand process sharing it changed: nothing polls. Who owns
+// their state: nobody holds it under a lock; it is an immutable value
+// swapped whole on each change (see Always), read by the runs' gate.
 //
 // Receive never blocks: writing and reading the grants back run in
 // goroutines that report by message. SyncLog is answered once what came

@@ -2,19 +2,20 @@ package writer
 
 import (
 	"context"
-	"sync"
+	"maps"
+	"sync/atomic"
 
 	"deckhand/store"
 )
 
 // Always keeps the "always allow" grants of the log in memory: the gate
-// asks it inside a conversation's Receive, which must never wait for the
-// disk. The store actor owns it: it is loaded at start, and changes by
-// message, never by polling:
+// asks it on a run's goroutine, which must not wait for the disk. The
+// store actor keeps it: it is loaded at start, and changes by message,
+// never by polling:
 //
-//   - a grant (Grant, from the conversation whose person answered "always")
-//     counts at once, here and in every conversation, and is written by
-//     the store actor with its next batch;
+//   - a grant (Grant, from the run whose person answered "always") counts
+//     at once, here and in every conversation, and is written by the store
+//     actor with its next batch;
 //   - a revocation (the RevokeGrant message) stops counting at once and is
 //     written with the store actor's next batch, after any grant of the
 //     tool still on its way to the disk;
@@ -22,13 +23,36 @@ import (
 //     count from this process's next run start, when the store actor reads
 //     them again (before it writes that run's first rows).
 //
-// Safe for concurrent use. Make one with [NewAlways].
+// Who owns its state: nobody holds a lock on it. Its state is an immutable
+// value (a grantBook) swapped whole: a change copies the book, changes the
+// copy and swaps it in (again, on the newest book, if another change came
+// first), so a reader sees one book, before or after a change, never half
+// of one. Safe for concurrent use. Make one with [NewAlways].
 type Always struct {
-	mu       sync.Mutex
+	book atomic.Pointer[grantBook]
+	tell func(msg any) // sends to the store actor
+}
+
+// grantBook is one state of the grants; never changed once stored.
+type grantBook struct {
 	granted  map[string]bool // as last read from the log, and confirmed since
 	pending  map[string]bool // granted here, not yet on disk
 	revoking map[string]int  // revoked here, not yet deleted on disk: a read of the log does not bring them back
-	tell     func(msg any)   // sends to the store actor
+}
+
+// change applies f to a copy of the book and swaps the copy in.
+func (g *Always) change(f func(b *grantBook)) {
+	for {
+		old := g.book.Load()
+		next := &grantBook{granted: map[string]bool{}, pending: map[string]bool{}, revoking: map[string]int{}}
+		if old != nil {
+			next.granted, next.pending, next.revoking = maps.Clone(old.granted), maps.Clone(old.pending), maps.Clone(old.revoking)
+		}
+		f(next)
+		if g.book.CompareAndSwap(old, next) {
+			return
+		}
+	}
 }
 
 // NewAlways makes the log's grants; tell sends a message to the store
@@ -36,21 +60,15 @@ type Always struct {
 func NewAlways(tell func(msg any)) *Always { return &Always{tell: tell} }
 
 func (g *Always) Allowed(tool string) bool {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.granted[tool] || g.pending[tool]
+	b := g.book.Load()
+	return b != nil && (b.granted[tool] || b.pending[tool])
 }
 
 // Grant counts tool at once and asks the store actor to write it. (It
-// does not wait for the actor: the conversation that granted it may ask
-// the gate again before the actor's turn.)
+// does not wait for the actor: the run that granted it may ask the gate
+// again before the actor's turn.)
 func (g *Always) Grant(tool, by string) error {
-	g.mu.Lock()
-	if g.pending == nil {
-		g.pending = map[string]bool{}
-	}
-	g.pending[tool] = true
-	g.mu.Unlock()
+	g.change(func(b *grantBook) { b.pending[tool] = true })
 	g.tell(&grantAlways{tool: tool, by: by})
 	return nil
 }
@@ -65,38 +83,34 @@ func (g *Always) Load(ctx context.Context, db *store.DB) error {
 	if err != nil {
 		return err
 	}
-	granted := make(map[string]bool, len(list))
-	g.mu.Lock()
-	for _, gr := range list {
-		if !gr.Foreign && g.revoking[gr.Tool] == 0 {
-			granted[gr.Tool] = true
+	g.change(func(b *grantBook) {
+		b.granted = make(map[string]bool, len(list))
+		for _, gr := range list {
+			if !gr.Foreign && b.revoking[gr.Tool] == 0 {
+				b.granted[gr.Tool] = true
+			}
 		}
-	}
-	g.granted = granted
-	g.mu.Unlock()
+	})
 	return nil
 }
 
 // revoke stops tool's grant counting at once; the store actor deletes the
 // log's copy with its next batch (then revoked is called).
 func (g *Always) revoke(tool string) {
-	g.mu.Lock()
-	delete(g.granted, tool)
-	delete(g.pending, tool)
-	if g.revoking == nil {
-		g.revoking = map[string]int{}
-	}
-	g.revoking[tool]++
-	g.mu.Unlock()
+	g.change(func(b *grantBook) {
+		delete(b.granted, tool)
+		delete(b.pending, tool)
+		b.revoking[tool]++
+	})
 }
 
 // revoked is called once a revocation made here is on disk.
 func (g *Always) revoked(tool string) {
-	g.mu.Lock()
-	if g.revoking[tool]--; g.revoking[tool] <= 0 {
-		delete(g.revoking, tool)
-	}
-	g.mu.Unlock()
+	g.change(func(b *grantBook) {
+		if b.revoking[tool]--; b.revoking[tool] <= 0 {
+			delete(b.revoking, tool)
+		}
+	})
 }
 
 // confirm is called once a grant made here is on disk: from now on the
@@ -104,16 +118,13 @@ func (g *Always) revoked(tool string) {
 // (the store actor calls confirm and revoked in the order of the log's
 // rows).
 func (g *Always) confirm(tool string) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.revoking[tool] > 0 {
-		// A grant made before a revocation: the revocation cleared it
-		// (and a grant since is pending, confirmed after the revocation).
-		return
-	}
-	if g.granted == nil {
-		g.granted = map[string]bool{}
-	}
-	g.granted[tool] = true
-	delete(g.pending, tool)
+	g.change(func(b *grantBook) {
+		if b.revoking[tool] > 0 {
+			// A grant made before a revocation: the revocation cleared it
+			// (and a grant since is pending, confirmed after the revocation).
+			return
+		}
+		b.granted[tool] = true
+		delete(b.pending, tool)
+	})
 }

@@ -265,7 +265,11 @@ func (r *run) ask(ctx context.Context, v *view, cs *callState) (ans approval.Ans
 		case <-timer.C:
 			ans, reason = approval.Deny, approval.TimedOut(timeout)
 		case <-ctx.Done():
-			r.emit(&ApprovalClosed{Conversation: r.conv, ID: id, Answer: approval.Deny, Reason: "the run was stopped"})
+			why := approval.Reason("the run was stopped")
+			if err, _ := stopCause(ctx); err != nil {
+				why = "the conversation failed"
+			}
+			r.emit(&ApprovalClosed{Conversation: r.conv, ID: id, Answer: approval.Deny, Reason: why})
 			return approval.Deny, "", false
 		}
 		if cs.req.OnceOnly && ans.Allowed() {

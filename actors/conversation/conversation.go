@@ -191,9 +191,10 @@ type view struct {
 // runHandle is the actor's hold on the run in progress.
 type runHandle struct {
 	id       string
-	cancel   context.CancelFunc
-	answers  chan *ApprovalAnswer // to the run; never blocks the actor (see answer)
-	stopping bool                 // cancelled: its runEnded is on its way
+	cancel   context.CancelCauseFunc // nil: Stop; an error: the conversation failed
+	answers  chan *ApprovalAnswer    // to the run; never blocks the actor (see answer)
+	failure  error                   // why the conversation failed, told once the run has ended
+	stopping bool                    // cancelled: its runEnded is on its way
 }
 
 // publish swaps in the view of the actor's state now.
@@ -238,6 +239,13 @@ func newConversation(opts ConversationOptions, deps convDeps) *conversationActor
 func (a *conversationActor) Receive(c actor.Context) {
 	defer a.recoverFailure(c)
 	if a.failed {
+		if m, ok := c.Message().(*runEnded); ok && a.run != nil && a.run.id == m.id {
+			// The run failed with the conversation, and said so: now the
+			// conversation is gone.
+			a.emit(c, &ConversationFailed{Conversation: a.id, Err: a.run.failure})
+			a.run = nil
+			c.Stop(c.Self())
+		}
 		return
 	}
 	if a.deps.onMessage != nil {
@@ -359,10 +367,16 @@ func (a *conversationActor) recoverFailure(c actor.Context) {
 	a.fail(c, err)
 }
 
-// fail ends the conversation on an internal error (its own, or its run's).
+// fail ends the conversation on an internal error (its own, or its
+// run's). A run in progress fails with it first (its RunFinished carries
+// the error): the watchers hear ConversationFailed once it has ended.
 func (a *conversationActor) fail(c actor.Context, err error) {
 	a.failed = true
-	a.stop()
+	if r := a.run; r != nil {
+		r.failure = err
+		r.cancel(err)
+		return
+	}
 	a.emit(c, &ConversationFailed{Conversation: a.id, Err: err})
 	c.Stop(c.Self())
 }

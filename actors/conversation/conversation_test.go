@@ -20,7 +20,7 @@ import (
 
 // startWith starts one conversation actor whose runs use stream and call,
 // with a catalog of fs.write; its events go to the returned watcher.
-func startWith(t *testing.T, stream streamFunc, call callFunc) (*actor.RootContext, *actor.PID, *conversationtest.Watcher) {
+func startWith(t *testing.T, stream streamFunc, call callFunc, opts ...func(*convDeps)) (*actor.RootContext, *actor.PID, *conversationtest.Watcher) {
 	t.Helper()
 	as := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return slog.New(slog.DiscardHandler) }))
 	t.Cleanup(as.Shutdown)
@@ -36,6 +36,9 @@ func startWith(t *testing.T, stream streamFunc, call callFunc) (*actor.RootConte
 	cfg.ApplyDefaults()
 	deps := convDeps{cfg: cfg, client: modelClient(cfg.Model, nil, nil), registry: registry, validator: tools.NewValidator(16),
 		always: &approval.MemoryAlways{}, log: slog.New(slog.DiscardHandler), stream: stream, call: call}
+	for _, o := range opts {
+		o(&deps)
+	}
 	conv := root.Spawn(actor.PropsFromProducer(func() actor.Actor {
 		return newConversation(ConversationOptions{ID: "conv-1", Watchers: []*actor.PID{w.PID}}, deps)
 	}))
@@ -120,6 +123,43 @@ func TestQueueAndStop(t *testing.T) {
 	}
 	want := []string{"queued fourth at 2", "finished", "started second", "finished"}
 	if diff := cmp.Diff(want, order); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+}
+
+// A conversation whose Receive panics (a bug) while its run waits for an
+// answer fails the run with the error first (the question closed, the
+// RunFinished carrying it), then says it is gone, as it did when the run
+// lived in Receive.
+func TestReceivePanicFailsTheRunFirst(t *testing.T) {
+	root, conv, w := startWith(t, script(llm.Turn{ToolCalls: []llm.ToolCall{{ID: "c1", Name: "fs__write", Arguments: "{}"}}}), wrote,
+		func(d *convDeps) {
+			d.onMessage = func(m any) {
+				if _, ok := m.(*ApprovalAnswer); ok {
+					panic("a bug")
+				}
+			}
+		})
+	root.Send(conv, &UserMessage{Text: "write"})
+	q := conversationtest.Expect[*ApprovalRequested](t, w)
+	root.Send(conv, &ApprovalAnswer{ID: q.ID, Answer: approval.AllowOnce})
+	var got []string
+	for len(got) < 3 {
+		switch m := conversationtest.Next(t, w).(type) {
+		case *ApprovalClosed:
+			got = append(got, "closed: "+string(m.Reason))
+		case *RunFinished:
+			got = append(got, fmt.Sprintf("run finished: stopped %v, %v", m.Stopped, m.Err))
+		case *ConversationFailed:
+			got = append(got, "conversation failed: "+m.Err.Error())
+		}
+	}
+	want := []string{
+		"closed: the conversation failed",
+		"run finished: stopped false, internal error in the conversation: a bug",
+		"conversation failed: internal error in the conversation: a bug",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)
 	}
 }

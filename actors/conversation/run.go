@@ -2,6 +2,7 @@ package conversation
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
@@ -73,7 +74,7 @@ func (a *conversationActor) startRunOf(c actor.Context, text string, attached []
 	}
 	model := a.modelName()
 	a.emit(c, &RunStarted{Conversation: a.id, Run: id, Text: text, Model: model, Parent: parent, Continues: continues, Attachments: infos})
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancelCause(context.Background())
 	h := &runHandle{id: id, cancel: cancel, answers: make(chan *ApprovalAnswer, answersBuffered)}
 	a.run = h
 	root, self := c.ActorSystem().Root, c.Self()
@@ -91,7 +92,7 @@ func (a *conversationActor) startRunOf(c actor.Context, text string, attached []
 	}
 	a.history, a.grants, a.loaded = nil, nil, nil // the run's until it ends
 	go func() {
-		defer cancel()
+		defer cancel(nil)
 		root.Send(self, r.loop(ctx))
 	}()
 }
@@ -134,7 +135,7 @@ func userMessage(text string, attached []Attachment) llm.Message {
 func (a *conversationActor) stop() {
 	if r := a.run; r != nil && !r.stopping {
 		r.stopping = true
-		r.cancel()
+		r.cancel(nil)
 	}
 }
 
@@ -241,7 +242,7 @@ func (r *run) steps(ctx context.Context) (err error, stopped bool) {
 		turn, err := r.deps.stream(ctx, v, r.model, req, r.streamed)
 		if ctx.Err() != nil {
 			r.keepStreamed()
-			return nil, true
+			return stopCause(ctx)
 		}
 		if r.deps.onMessage != nil {
 			r.deps.onMessage(&streamDone{turn: turn, err: err})
@@ -253,11 +254,20 @@ func (r *run) steps(ctx context.Context) (err error, stopped bool) {
 		for seg := nextSegment(r.calls); seg != nil; seg = nextSegment(r.calls) {
 			if !r.decide(ctx, seg) || !r.dispatch(ctx, seg) {
 				r.cancelCalls()
-				return nil, true
+				return stopCause(ctx)
 			}
 		}
 		r.appendResults()
 	}
+}
+
+// stopCause says why the run's context ended: Stop (stopped), or the
+// conversation's failure (err).
+func stopCause(ctx context.Context) (err error, stopped bool) {
+	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
+		return cause, false
+	}
+	return nil, true
 }
 
 // request builds the next request to the model from the history that fits.

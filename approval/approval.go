@@ -5,16 +5,18 @@
 // refusals first, then the tool's pin (a definition changed since it was
 // pinned is asked again), then the person's grants and the config's
 // auto_approve rules; it gives Allow, Refuse (with a typed error, ErrPolicy
-// or ErrHidden) or Ask (with the Request to show). Asking is the caller's
-// job: the conversation actor sends the Request to whoever answers and
-// waits, and no answer within the timeout is a deny (Reason, Denial and the
+// or ErrHidden) or Ask (with the Request to show). Check is its first step
+// alone (the policy's refusals, and what the call may touch), for a caller
+// that checks a call before its turn at the gate comes. Asking is the
+// caller's job: a conversation's run sends the Request to whoever answers
+// and blocks until the answer, and no answer within the timeout is a deny (Reason, Denial and the
 // sentinel errors say why, for errors.Is). The package also holds the
 // answers a person can give, the stores of "always" grants, and the texts
 // that describe a tool's claims and a change to its definition.
 //
-// Concurrency: Decide, Diff, Claims and the error types are
+// Concurrency: Decide, Check, Diff, Claims and the error types are
 // pure and safe anywhere. A Grants value belongs to one conversation (its
-// actor alone reads and writes it); an Always store is shared and must be
+// actor between runs, the run in progress during one); an Always store is shared and must be
 // safe for concurrent use (MemoryAlways is).
 package approval
 

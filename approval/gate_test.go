@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/approval"
@@ -344,4 +345,39 @@ func equalRequest(a, b approval.Request) bool {
 	x, _ := json.Marshal(a)
 	y, _ := json.Marshal(b)
 	return string(x) == string(y)
+}
+
+// TestCheck: the gate's first step alone, as a call is checked: what
+// refuses it, and what it may touch.
+func TestCheck(t *testing.T) {
+	allowed := policy.Decision{Capability: policy.CapRead, Target: "/tmp/a", Allowed: true, Rule: "within /tmp"}
+	denied := policy.Decision{Capability: policy.CapWrite, Target: "/etc/passwd", Rule: "outside the write roots"}
+	for _, tc := range []struct {
+		name      string
+		call      approval.Request
+		decisions []policy.Decision
+		wantErr   error // nil: not refused
+		access    []string
+	}{
+		{name: "nothing to check", call: approval.Request{Display: "fs.read"}},
+		{name: "an allowed path is said as access", call: approval.Request{Display: "fs.read"}, decisions: []policy.Decision{allowed}, access: []string{allowed.Describe()}},
+		{name: "a denied path refuses", call: approval.Request{Display: "fs.write"}, decisions: []policy.Decision{allowed, denied}, wantErr: approval.ErrPolicy, access: []string{allowed.Describe()}},
+		{name: "a plain command passes", call: approval.Request{Display: "local.exec", Command: "ls -la"}},
+		{name: "a hidden character refuses a command", call: approval.Request{Display: "local.exec", Command: "echo hi\x1b[2K"}, wantErr: approval.ErrHidden},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := approval.Check(tc.call, tc.decisions)
+			if (tc.wantErr == nil) != (err == nil) || (tc.wantErr != nil && !errors.Is(err, tc.wantErr)) {
+				t.Errorf("Check(%q) error = %v, want %v", tc.call.Display, err, tc.wantErr)
+			}
+			if diff := cmp.Diff(tc.access, got.Access); diff != "" {
+				t.Errorf("Check(%q) access (-want +got):\n%s", tc.call.Display, diff)
+			}
+			// Decide begins with Check: it refuses what Check refuses.
+			out := approval.Decide(tc.call, tools.Tool{}, approval.Pin{}, tc.decisions, approval.Granted{}, nil)
+			if (out.Verdict == approval.Refuse) != (err != nil) {
+				t.Errorf("Decide(%q) = %v, Check error %v", tc.call.Display, out.Verdict, err)
+			}
+		})
+	}
 }

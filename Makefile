@@ -25,9 +25,9 @@ SHOT_APT_PACKAGES := xvfb xauth xdotool imagemagick
 # The desktop check runs the tray and notifications on a real session bus:
 # a StatusNotifier watcher and tray host, a notification daemon, the bus's
 # own tools (dbus-run-session, dbus-monitor, dbus-send), a virtual display,
-# xdotool and ImageMagick. `make test` does not install these (GTK and two
-# Haskell programs: not cheap); its TestDesktop runs when they are there
-# and skips, saying which are missing, when they are not.
+# xdotool and ImageMagick. `make test` installs them too: its
+# TestDesktopTrayAndNotifications once skipped for want of them while the
+# tray icon was gone. Outside CI it skips, saying which are missing.
 DESKTOP_APT_PACKAGES := dbus xvfb xauth xdotool imagemagick dunst \
 	haskell-status-notifier-item-utils haskell-gtk-sni-tray-utils
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -138,7 +138,7 @@ desktop-check: build setup-peers
 	testutil/desktop/run.sh $(BIN) $(DESKTOP_SHOTS) bin/desktop-logs
 
 setup-test-apt:
-	$(call apt-install,$(TEST_APT_PACKAGES))
+	$(call apt-install,$(TEST_APT_PACKAGES) $(DESKTOP_APT_PACKAGES))
 
 setup-apt:
 	$(call apt-install,$(APT_PACKAGES))

@@ -266,7 +266,9 @@ xdotool key Return
 # The model writes a file: asked, in a dialog over the quick prompt.
 sleep 3
 focus "$QUICK"
-xdotool key Tab Tab space # Deny is first and the default; then Allow once
+# Tab goes in order on screen: the note's "1 more line", Deny (the default),
+# then Allow once.
+xdotool key Tab Tab Tab space
 wait_for 20 "the file the quick prompt's call wrote" test -s "$WORKSPACE/train.txt"
 sleep 1
 import -window "$QUICK" "$OUT/tray-quick-prompt.png"

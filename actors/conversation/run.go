@@ -340,13 +340,21 @@ func (r *run) take(v *view, turn llm.Turn, err error, estimate int) (more bool, 
 	if turn.FinishReason == "length" {
 		r.emit(&Notice{Conversation: r.conv, Run: r.id, Text: "the model's answer was cut off at its output limit (model.max_output_tokens)"})
 	}
-	var commands []string
-	if v.pol.AllowExec {
-		commands = toolcall.Commands(turn.Text)
-	}
+	commands := toolcall.Commands(turn.Text)
 	r.history = append(r.history, llm.Message{Role: llm.RoleAssistant, Content: turn.Text, ToolCalls: turn.ToolCalls})
 	r.emit(&AssistantMessage{Conversation: r.conv, Run: r.id, Text: turn.Text, ToolCalls: turn.ToolCalls, Usage: usage, Estimated: estimated})
 	r.lastText = turn.Text
+	if !v.pol.AllowExec {
+		// The shell is off: a CMD: line stays text, and the policy's
+		// refusal of it is logged (capability.denied), as every
+		// decision of the policy is.
+		for _, c := range commands {
+			d := toolcall.ShellOff(v.cfg.Shell.Disabled)
+			d.Target = c
+			r.emit(&CapabilityDecided{Conversation: r.conv, Run: r.id, Tool: toolcall.CommandTool, Decision: d})
+		}
+		commands = nil
+	}
 	if len(turn.ToolCalls) == 0 && len(commands) == 0 {
 		return false, nil
 	}

@@ -99,3 +99,39 @@ func TestFilesReadUsesReadRoots(t *testing.T) {
 		t.Errorf("local.files_write wrote outside the write roots")
 	}
 }
+
+// With policy.allow_exec = false a CMD: line in the model's answer stays
+// text and runs nothing, and the policy's refusal of it is in the log as
+// capability.denied, naming the command and the rule, as Bosun's
+// "decisions logged" asks (once, the line was not even looked at).
+func TestCommandLineDeniedIsLogged(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, "Deckhand")
+	os.MkdirAll(ws, 0o755)
+	db := filepath.Join(t.TempDir(), "log.db")
+	model := testutil.NewModelServer(t,
+		testutil.ModelResponse{Body: testutil.TextChunks("I would run this:\n\nCMD: touch proposed.txt\n")},
+	)
+	cfg := writeConfig(t, fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n", model.URL))
+	code, stdout, stderr := chatRun(t, home, cfg, db)
+	if code != 0 || !strings.Contains(stdout, "CMD: touch proposed.txt") {
+		t.Fatalf("chat exit %d:\n%s\n%s", code, stdout, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(ws, "proposed.txt")); err == nil {
+		t.Error("the command ran")
+	}
+	if n := model.Count(); n != 1 {
+		t.Errorf("%d model requests, want 1 (nothing ran, nothing to report)", n)
+	}
+	bin := testutil.BuildProgram(t, "./cmd/deckhand")
+	logs, _ := exec.Command(bin, "--db", db, "logs", "--session", lastSession(t, bin, db), "--json").CombinedOutput()
+	var found bool
+	for _, line := range strings.Split(string(logs), "\n") {
+		if strings.Contains(line, `"capability.denied"`) && strings.Contains(line, "touch proposed.txt") && strings.Contains(line, "policy.allow_exec is false") && strings.Contains(line, "local.exec") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no capability.denied for the CMD: line:\n%s", logs)
+	}
+}

@@ -52,6 +52,21 @@ func TestToolSearchLoadsWhatItFinds(t *testing.T) {
 	if search.Tool != "local.tool_search" || search.IsError || search.Refused || !strings.Contains(search.Output, "gcal__create_event (gcal.create_event)") {
 		t.Errorf("tool_search finished: %+v", search)
 	}
+	// Beside the text, the lazy tool surface's structured answer.
+	var structured struct {
+		LoadedBefore []string `json:"loadedBefore"`
+		LoadedAfter  []string `json:"loadedAfter"`
+		Matches      []struct {
+			CanonicalName, Status string
+		} `json:"matches"`
+	}
+	if err := json.Unmarshal(search.Structured, &structured); err != nil || len(structured.LoadedBefore) != 0 ||
+		!slices.Contains(structured.LoadedAfter, "gcal.create_event") ||
+		!slices.ContainsFunc(structured.Matches, func(m struct{ CanonicalName, Status string }) bool {
+			return m.CanonicalName == "gcal.create_event" && m.Status == "available_lazy"
+		}) {
+		t.Errorf("tool_search's structured answer: %v %s", err, search.Structured)
+	}
 	call := expect[*conversation.ToolCallFinished](c)
 	if call.Tool != "gcal.create_event" || call.IsError || !strings.Contains(call.Output, "gcal.create_event called with") {
 		t.Errorf("the found tool's call: %+v", call)

@@ -3,6 +3,7 @@ package request
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -118,7 +119,8 @@ var ToolSearchTool = llm.Tool{
 		"fits, try other words. The tools found can be called from your next step on, by the name given. It runs no tool itself.",
 	Parameters: json.RawMessage(`{"type":"object","properties":{` +
 		`"query":{"type":"string","description":"What you want done, in plain words; several searches separated by ';'"},` +
-		`"server":{"type":"string","description":"Only tools of this server (its alias)"},` +
+		`"domain":{"type":"string","description":"Only tools of this server (its alias); all (the default) for every server"},` +
+		`"includeLoaded":{"type":"boolean","description":"Also list tools you can call already (default true)"},` +
 		`"limit":{"type":"integer","description":"How many tools to return (default 5, at most 20)"}},` +
 		`"required":["query"]}`),
 }
@@ -156,23 +158,125 @@ func serverIndex(cat *tools.Catalog, lazy map[string]bool) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// Search runs a tool_search call: the matches for the model, and the
-// lazy tools among them that were not loaded yet.
-func Search(cat *tools.Catalog, s *Surface, loaded map[string]bool, args json.RawMessage) (output string, newly []string, err error) {
+// SearchAnswer is a tool_search call's answer: the text the model reads,
+// the same in the lazy tool surface's shape (structuredContent: what was
+// loaded before, each match with its status, what is loaded after, and
+// what to do next), and the lazy tools it loaded.
+type SearchAnswer struct {
+	Text       string
+	Structured *SearchResult
+	Newly      []string
+}
+
+// SearchResult is tool_search's structured answer, in the lazy tool
+// surface's shape (SfToolSearchResult). Names are display names
+// (alias.tool); a match's name is what the model calls it by.
+type SearchResult struct {
+	Query           string        `json:"query"`
+	LoadedBefore    []string      `json:"loadedBefore"`
+	Matches         []SearchMatch `json:"matches"`
+	LoadedAfter     []string      `json:"loadedAfter"`
+	NextInstruction string        `json:"nextInstruction"`
+}
+
+// SearchMatch is one tool found. Status is "loaded" (offered before this
+// search: eager, or found earlier) or "available_lazy" (loaded by this
+// search). Domain is the tool's server; Risk is read, write, destructive
+// or unknown, with ", external" when it reaches outside the machine.
+type SearchMatch struct {
+	Name          string `json:"name"`
+	CanonicalName string `json:"canonicalName"`
+	Status        string `json:"status"`
+	Title         string `json:"title,omitempty"`
+	Description   string `json:"description"`
+	Domain        string `json:"domain"`
+	Risk          string `json:"risk"`
+	SchemaPreview string `json:"schemaPreview"`
+}
+
+// Search runs a tool_search call. Its input is the lazy tool surface's
+// ({"query", "domain", "includeLoaded", "limit"}; "server" is a synonym
+// of "domain", which is a server's alias, or "all" or "mcp" for every
+// server): the matches for the model, and the lazy tools among them that
+// were not loaded yet. includeLoaded false leaves out the tools already
+// offered.
+func Search(cat *tools.Catalog, s *Surface, loaded map[string]bool, args json.RawMessage) (SearchAnswer, error) {
 	var in struct {
-		Query  string `json:"query"`
-		Server string `json:"server"`
-		Limit  int    `json:"limit"`
+		Query         string `json:"query"`
+		Server        string `json:"server"`
+		Domain        string `json:"domain"`
+		IncludeLoaded *bool  `json:"includeLoaded"`
+		Limit         int    `json:"limit"`
 	}
 	if err := json.Unmarshal(args, &in); err != nil || strings.TrimSpace(in.Query) == "" {
-		return "", nil, fmt.Errorf(`tool_search wants {"query": "what the tool should do"}`)
+		return SearchAnswer{}, fmt.Errorf(`tool_search wants {"query": "what the tool should do"}`)
 	}
+	server := in.Server
+	switch d := strings.TrimSpace(in.Domain); d {
+	case "", "all", "mcp":
+	default:
+		if server != "" && server != d {
+			return SearchAnswer{}, fmt.Errorf("tool_search: domain %q and server %q disagree; give one", d, server)
+		}
+		server = d
+	}
+	if server != "" && len(cat.Server(server)) == 0 {
+		return SearchAnswer{}, fmt.Errorf("tool_search: no server (domain) named %q; the servers are %s", server, strings.Join(serverAliases(cat), ", "))
+	}
+	offered := func(display string) bool { return !s.Lazy[display] || loaded[display] }
+	before := loadedNames(s, loaded)
 	limit := min(max(in.Limit, 0), 20)
-	matches := cat.Search(in.Query, in.Server, limit)
+	matches := cat.Search(in.Query, server, limit)
+	if in.IncludeLoaded != nil && !*in.IncludeLoaded {
+		matches = slices.DeleteFunc(slices.Clone(matches), func(m tools.Match) bool { return offered(m.Tool.Display) })
+	}
+	ans := SearchAnswer{Structured: &SearchResult{Query: in.Query, LoadedBefore: before, Matches: []SearchMatch{}}}
+	after := maps.Clone(loaded)
+	if after == nil {
+		after = map[string]bool{}
+	}
 	for _, m := range matches {
-		if s.Lazy[m.Tool.Display] && !loaded[m.Tool.Display] {
-			newly = append(newly, m.Tool.Display)
+		status := "loaded"
+		if !offered(m.Tool.Display) {
+			status = "available_lazy"
+			ans.Newly = append(ans.Newly, m.Tool.Display)
+			after[m.Tool.Display] = true
+		}
+		ans.Structured.Matches = append(ans.Structured.Matches, SearchMatch{
+			Name: m.Tool.Wire, CanonicalName: m.Tool.Display, Status: status, Title: m.Tool.Def.Title,
+			Description: m.Tool.Def.Description, Domain: m.Tool.Server, Risk: m.Risk, SchemaPreview: m.Preview,
+		})
+	}
+	ans.Structured.LoadedAfter = loadedNames(s, after)
+	if len(matches) == 0 {
+		ans.Structured.NextInstruction = "Nothing matched: search again with other words for the action and what it acts on, or several searches separated by ';'."
+	} else {
+		ans.Structured.NextInstruction = "Call the tools found by their name (" + matches[0].Tool.Wire + " …) from your next step; they stay loaded for this conversation."
+	}
+	ans.Text = tools.RenderMatches(in.Query, matches)
+	return ans, nil
+}
+
+// serverAliases are the catalog's servers, sorted.
+func serverAliases(cat *tools.Catalog) []string {
+	var out []string
+	for _, t := range cat.Tools() {
+		if !slices.Contains(out, t.Server) {
+			out = append(out, t.Server)
 		}
 	}
-	return tools.RenderMatches(in.Query, matches), newly, nil
+	slices.Sort(out)
+	return out
+}
+
+// loadedNames are the lazy tools loaded, sorted.
+func loadedNames(s *Surface, loaded map[string]bool) []string {
+	out := []string{}
+	for name := range loaded {
+		if loaded[name] && s.Lazy[name] {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

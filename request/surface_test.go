@@ -102,3 +102,63 @@ func TestServerIndexLongNames(t *testing.T) {
 		t.Errorf("index = %q", s.Index)
 	}
 }
+
+// tool_search takes the lazy tool surface's input (query, domain,
+// includeLoaded, limit) and answers in its shape besides the text: what was
+// loaded before, each match with its status and canonical name, what is
+// loaded after, and what to do next. A domain is a server; an unknown one
+// is an error naming the servers.
+func TestSearchSeedShape(t *testing.T) {
+	cat := catalogOf(t)
+	cfg := &config.Config{}
+	cfg.MCP.Lazy = config.LazyAlways
+	cfg.ApplyDefaults()
+	s := Plan(cat, cfg)
+	loaded := map[string]bool{"gcal.create_event": true}
+
+	ans, err := Search(cat, s, loaded, []byte(`{"query":"create calendar event","domain":"gcal","limit":3}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := ans.Structured
+	if r.Query != "create calendar event" || !slices.Equal(r.LoadedBefore, []string{"gcal.create_event"}) || len(r.Matches) == 0 || len(r.Matches) > 3 {
+		t.Fatalf("result = %+v", r)
+	}
+	statuses := map[string]string{}
+	for _, m := range r.Matches {
+		if m.Domain != "gcal" || !strings.HasPrefix(m.CanonicalName, "gcal.") || !strings.HasPrefix(m.Name, "gcal__") || m.SchemaPreview == "" || m.Risk == "" {
+			t.Errorf("match = %+v", m)
+		}
+		statuses[m.CanonicalName] = m.Status
+	}
+	if statuses["gcal.create_event"] != "loaded" {
+		t.Errorf("the tool loaded before is %q, want loaded: %v", statuses["gcal.create_event"], statuses)
+	}
+	for name, st := range statuses {
+		if name != "gcal.create_event" && (st != "available_lazy" || !slices.Contains(ans.Newly, name) || !slices.Contains(r.LoadedAfter, name)) {
+			t.Errorf("%s: status %q, newly %v, after %v", name, st, ans.Newly, r.LoadedAfter)
+		}
+	}
+	if !strings.Contains(r.NextInstruction, "gcal__") || !strings.Contains(ans.Text, "Tools matching") {
+		t.Errorf("next %q, text %q", r.NextInstruction, ans.Text)
+	}
+
+	ans, err = Search(cat, s, loaded, []byte(`{"query":"create calendar event","domain":"gcal","includeLoaded":false}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ans.Structured.Matches {
+		if m.CanonicalName == "gcal.create_event" {
+			t.Errorf("includeLoaded false still lists the loaded tool")
+		}
+	}
+	if ans, err := Search(cat, s, nil, []byte(`{"query":"send an email","domain":"all"}`)); err != nil || len(ans.Structured.Matches) == 0 {
+		t.Errorf("domain all: %v %+v", err, ans.Structured)
+	}
+	if _, err := Search(cat, s, nil, []byte(`{"query":"x","domain":"nosuch"}`)); err == nil || !strings.Contains(err.Error(), `no server (domain) named "nosuch"`) || !strings.Contains(err.Error(), "gcal") {
+		t.Errorf("an unknown domain: %v", err)
+	}
+	if ans, err := Search(cat, s, nil, []byte(`{"query":"zzzqqq xylophone"}`)); err != nil || len(ans.Structured.Matches) != 0 || !strings.Contains(ans.Structured.NextInstruction, "search again") {
+		t.Errorf("no match: %v %+v", err, ans.Structured)
+	}
+}

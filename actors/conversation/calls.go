@@ -61,8 +61,9 @@ type callState struct {
 	denyReason approval.Reason // why it was denied when not by the person's own no: a timeout
 	output     string
 	isError    bool
-	media      *tools.Media  // the result's images and links, for the window
-	inServer   time.Duration // ToolCallFinished.ServerElapsed
+	media      *tools.Media    // the result's images and links, for the window
+	structured json.RawMessage // the result's structured content (tool_search's), for the log
+	inServer   time.Duration   // ToolCallFinished.ServerElapsed
 	start      time.Time
 }
 
@@ -100,11 +101,15 @@ func (r *run) check(v *view, calls []llm.ToolCall, commands []string) ([]*callSt
 		if tc.Name == request.ToolSearchName && lazy {
 			cs.req.Server, cs.req.Tool, cs.req.Display = "local", request.ToolSearchName, request.ToolSearchDisplay
 			cs.step = stepAnswered
-			output, newly, err := request.Search(v.catalog, v.surface, r.loaded, cs.args)
+			ans, err := request.Search(v.catalog, v.surface, r.loaded, cs.args)
 			if err != nil {
-				cs.isError, output = true, "Error: "+err.Error()
+				cs.isError, ans.Text = true, "Error: "+err.Error()
 			}
-			cs.output = output
+			cs.output = ans.Text
+			if ans.Structured != nil {
+				cs.structured, _ = json.Marshal(ans.Structured)
+			}
+			newly := ans.Newly
 			for _, name := range newly {
 				r.loaded[name] = true
 			}

@@ -117,6 +117,10 @@ type (
 		// server and the transport took, where the rest is Deckhand's.
 		// Zero when it never reached a server.
 		ServerElapsed time.Duration
+		// Structured is the result's structured content, where Deckhand
+		// answered the call itself (tool_search, in the lazy tool
+		// surface's shape), for the log; nil otherwise.
+		Structured json.RawMessage
 		// Media is the result's images and resource links, for the window
 		// (the model and the log get Output alone); nil when none.
 		Media *tools.Media

@@ -385,7 +385,7 @@ func (r *run) take(v *view, turn llm.Turn, err error, estimate int) (more bool, 
 		switch cs.step {
 		case stepAnswered: // tool_search: answered already
 			r.emit(&ToolCallStarted{Conversation: r.conv, Run: r.id, Call: cs.id, Tool: cs.req.Display, Arguments: cs.args})
-			r.emit(&ToolCallFinished{Conversation: r.conv, Run: r.id, Call: cs.id, Tool: cs.req.Display, Arguments: cs.args, Output: cs.output, IsError: cs.isError})
+			r.emit(&ToolCallFinished{Conversation: r.conv, Run: r.id, Call: cs.id, Tool: cs.req.Display, Arguments: cs.args, Output: cs.output, IsError: cs.isError, Structured: cs.structured})
 		case stepRefused: // unknown tool, invalid arguments or the policy: the model hears why
 			r.emit(&ToolCallFinished{Conversation: r.conv, Run: r.id, Call: cs.id, Tool: cs.req.Display, Arguments: cs.args, Output: cs.output, IsError: true, Refused: true})
 		}

@@ -435,8 +435,12 @@ func (a *storeActor) record(c actor.Context, msg any) {
 		case m.IsError || m.Denied || m.Refused:
 			kind = store.KindToolFailed
 		}
-		ev(m.Conversation, m.Run, kind, map[string]any{
-			"call": m.Call, "tool": m.Tool, "output": tools.Cap(m.Output, a.limit), "denied": m.Denied, "refused": m.Refused, "elapsed_ms": m.Elapsed.Milliseconds()})
+		data := map[string]any{
+			"call": m.Call, "tool": m.Tool, "output": tools.Cap(m.Output, a.limit), "denied": m.Denied, "refused": m.Refused, "elapsed_ms": m.Elapsed.Milliseconds()}
+		if len(m.Structured) > 0 && len(m.Structured) <= a.limit {
+			data["structured"] = m.Structured
+		}
+		ev(m.Conversation, m.Run, kind, data)
 	case *conversation.Notice:
 		ev(m.Conversation, m.Run, store.KindNotice, map[string]any{"text": m.Text})
 	case *conversation.CapabilityDecided:

@@ -215,6 +215,9 @@ func runProbe() error {
 		if why == "" {
 			why = err.Error()
 		}
+		if outer, nested := Nested(); nested {
+			return fmt.Errorf("%w: this process already runs inside %s, which refuses the new user namespace a second sandbox needs (%s): %w", ErrUnavailable, outer, why, ErrNested)
+		}
 		return fmt.Errorf("%w: the sandbox could not be built (%s); %s", ErrUnavailable, why, usernsAdvice())
 	}
 	return nil

@@ -50,6 +50,11 @@ const (
 // ErrUnavailable means the kernel cannot confine a program here.
 var ErrUnavailable = errors.New("the kernel cannot sandbox programs here")
 
+// ErrNested is wrapped by an ErrUnavailable that comes from running inside
+// another sandbox (see Nested): the outer one confines what runs here, or
+// nothing does, and only the person can say to rely on it.
+var ErrNested = errors.New("sandboxes do not nest here")
+
 // Check reports a spec that cannot be applied: paths must be absolute and
 // hosts plain names.
 func (s *Spec) Check() error {

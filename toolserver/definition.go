@@ -132,6 +132,13 @@ type Step struct {
 const (
 	MetaDir     = "working_directory"
 	MetaTimeout = "timeout_seconds"
+	// MetaMode is MTDF's execution_mode: ModeSync waits for the command
+	// however long it takes (up to its timeout), ModeAsync answers at
+	// once with an operation id; unset, the definition's "synchronous"
+	// decides (`tools serve --sync` overrides it all).
+	MetaMode  = "execution_mode"
+	ModeSync  = "sync"
+	ModeAsync = "async"
 )
 
 // DefaultTimeout is a command's longest run when its definition names
@@ -330,17 +337,41 @@ func defNoun(def string) string {
 var validatingPrefix = regexp.MustCompile(`^validating [^ ]*: `)
 
 // schemaReason keeps the innermost reason of a jsonschema-go error.
+//
+// The argument it is about is named (`argument "mode": enum: …`), from the
+// last schema path the validator gives (/properties/a/items/properties/b
+// is a[].b).
 func schemaReason(err error) string {
 	msg := err.Error()
+	where := ""
 	for {
 		m := validatingPrefix.FindString(msg)
 		if m == "" {
 			break
 		}
+		where = strings.TrimSuffix(strings.TrimPrefix(m, "validating "), ": ")
 		msg = msg[len(m):]
 	}
 	if i := strings.IndexByte(msg, '\n'); i >= 0 {
 		msg = msg[:i]
+	}
+	var arg strings.Builder
+	if segs := strings.Split(strings.TrimPrefix(where, "/"), "/"); strings.HasPrefix(where, "/") {
+		for i := 0; i < len(segs); i++ {
+			switch {
+			case segs[i] == "properties" && i+1 < len(segs):
+				if arg.Len() > 0 {
+					arg.WriteByte('.')
+				}
+				arg.WriteString(segs[i+1])
+				i++
+			case segs[i] == "items":
+				arg.WriteString("[]")
+			}
+		}
+	}
+	if arg.Len() > 0 {
+		return fmt.Sprintf("argument %q: %s", arg.String(), msg)
 	}
 	return msg
 }
@@ -646,10 +677,8 @@ func checkParams(t *Tool, path string, report func(string, string, ...any)) {
 	check := func(kind string, i int, p Param) {
 		at := fmt.Sprintf("%s.%s[%d]", path, kind, i)
 		switch {
-		case p.Name == MetaDir || p.Name == MetaTimeout:
+		case p.Name == MetaDir || p.Name == MetaTimeout || p.Name == MetaMode:
 			report(at+".name", "%q is a meta parameter every tool takes; it is never passed to the program", p.Name)
-		case p.Name == mtdfExecutionMode:
-			report(at+".name", "%q is an MTDF meta parameter (sync or async), never passed to the program; here \"synchronous\" in the definition decides", p.Name)
 		case seen[p.Name]:
 			report(at+".name", "two parameters are named %q", p.Name)
 		}
@@ -833,6 +862,8 @@ func inputSchema(t *Tool) (*jsonschema.Schema, error) {
 		s.Properties[MetaDir] = &jsonschema.Schema{Type: "string", Format: "path",
 			Description: "The folder to run in, inside the sandbox scope, relative to it (default: the scope's root). Not passed to the program."}
 	}
+	s.Properties[MetaMode] = &jsonschema.Schema{Type: "string", Enum: []any{ModeSync, ModeAsync},
+		Description: "sync: wait for the result however long it takes (up to the timeout); async: answer at once with an operation id to await later. Default: this tool's own. Not passed to the program."}
 	s.Properties[MetaTimeout] = &jsonschema.Schema{Type: "integer", Minimum: jsonschema.Ptr(1.0), Maximum: jsonschema.Ptr(MaxTimeout.Seconds()),
 		Description: fmt.Sprintf("The longest the command may run, in seconds (default %d). Not passed to the program.", int(t.Timeout.Seconds()))}
 	rs, err := s.Resolve(nil)
@@ -848,9 +879,6 @@ func inputSchema(t *Tool) (*jsonschema.Schema, error) {
 const (
 	// seqCommand as a command is no program: it marks a sequence tool.
 	seqCommand = "sequence"
-	// mtdfExecutionMode is MTDF's third meta parameter (sync or async per
-	// call); no definition may take it as a parameter of its own.
-	mtdfExecutionMode = "execution_mode"
 	// shellSyntax are the characters a shell would give meaning to.
 	shellSyntax = "|&;<>()$`\\\"'*?[]{}~#!"
 	// maxCheckArgs is the most arguments an availability check takes.

@@ -203,7 +203,13 @@ func TestMTDFRejected(t *testing.T) {
 		{`{"name": "x", "description": "d", "command": "ls", "step_delay_ms": 500}`,
 			"$.step_delay_ms", "for a sequence"},
 		{`{"name": "x", "description": "d", "command": "ls", "subcommand": [{"name": "a", "description": "d", "options": [{"name": "execution_mode", "type": "string"}]}]}`,
-			"$.subcommand[0].options[0].name", "MTDF meta parameter"},
+			"$.subcommand[0].options[0].name", "meta parameter every tool takes"},
+		// R10.4.10 forbids "_" in subcommand names because Ahma parses
+		// git_status back into git and status; Deckhand looks a tool up by
+		// its whole name, so underscores are fine (the seed's own example
+		// has async_subcommand) unless two subcommands flatten to one name.
+		{`{"name": "g", "description": "d", "command": "git", "subcommand": [{"name": "a_b", "description": "d"}, {"name": "a", "description": "d", "subcommand": [{"name": "b", "description": "d"}]}]}`,
+			"$", `two subcommands make the tool "g_a_b"`},
 		// Problems inside "subcommand" are placed under that key, as written.
 		{`{"name": "x", "description": "d", "command": "ls", "subcommand": [{"name": "a", "description": "d", "options": [{"name": "n", "type": "integer", "default": "two"}]}]}`,
 			"$.subcommand[0].options[0].default", `the default "two" does not fit`},

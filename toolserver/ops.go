@@ -8,6 +8,8 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Operations are kept this long after they end, at most keepDone of them;
@@ -35,6 +37,7 @@ type operation struct {
 	result   Result
 	ended    time.Time
 	finished bool
+	pushed   map[*sdk.ServerSession]bool // the sessions its end is pushed to (Server.pushEnd)
 }
 
 // write records output and hands it to the subscribers.

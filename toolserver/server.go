@@ -20,6 +20,7 @@ import (
 
 	"deckhand/config"
 	"deckhand/policy"
+	"deckhand/sandbox"
 	"deckhand/tools"
 )
 
@@ -46,6 +47,10 @@ type Options struct {
 	InlineWait time.Duration
 	// OutputLimit caps a command's output in a result. Default 256 KiB.
 	OutputLimit int
+	// Sync makes every call wait for its command however long it takes
+	// (up to its timeout), whatever the definitions and execution_mode
+	// say: `tools serve --sync`, for clients that cannot await.
+	Sync bool
 	// NoBuiltin leaves the built-in definitions out (tests).
 	NoBuiltin bool
 	// Shell, when set, says whether the tools that run the model's own
@@ -127,6 +132,11 @@ func New(opts Options) (*Server, error) {
 	opts.Scope = scope
 	runner := &Runner{Policy: opts.Policy, Scope: scope, NoSandbox: opts.NoSandbox}
 	if err := runner.Ready(); err != nil {
+		if errors.Is(err, sandbox.ErrNested) {
+			return nil, fmt.Errorf("%w.\nThe tools server confines every command in a sandbox of its own, and cannot build one inside another. "+
+				"If the outer sandbox confines this server as you want (Deckhand's own does: the server's roots, no network unless given), "+
+				"run it with --no-sandbox, or set DECKHAND_NO_SANDBOX=1: its commands are then confined by the outer sandbox only", err)
+		}
 		return nil, fmt.Errorf("%w.\nThe tools server runs every command confined by the kernel (Landlock), so that a model's "+
 			"command cannot read or change files outside %s. Landlock needs Linux 5.13 or later with \"landlock\" in the "+
 			"kernel's lsm= list (check: cat /sys/kernel/security/lsm; on most distributions add lsm=landlock,... to the "+
@@ -210,7 +220,7 @@ func (s *Server) List() []Listed {
 		lt := s.live[name]
 		def := s.sdkTool(lt.t)
 		out = append(out, Listed{Name: name, Description: def.Description, File: lt.t.File, Command: lt.t.Command,
-			Synchronous: lt.t.Sync, Available: true, Annotations: def.Annotations, InputSchema: def.InputSchema})
+			Synchronous: lt.t.Sync || s.opts.Sync, Available: true, Annotations: def.Annotations, InputSchema: def.InputSchema})
 	}
 	for _, name := range sortedKeys(s.unavailable) {
 		out = append(out, Listed{Name: name, Why: s.unavailable[name]})
@@ -365,7 +375,7 @@ const asyncNote = " If it is still running after a couple of seconds, the result
 
 func (s *Server) sdkTool(t *Tool) *sdk.Tool {
 	desc := t.Description
-	if !t.Sync && !strings.Contains(desc, "operation id") {
+	if !t.Sync && !s.opts.Sync && !strings.Contains(desc, "operation id") {
 		desc += asyncNote
 	}
 	a := t.Annotations
@@ -435,6 +445,12 @@ func (s *Server) handler(name string) sdk.ToolHandler {
 		op, err := s.ops.start(name, display, run)
 		if err != nil {
 			return errorResult("%v", err), nil
+		}
+		switch mode, _ := args[MetaMode].(string); {
+		case s.opts.Sync || mode == ModeSync:
+			return s.wait(ctx, req, op, true, 0), nil
+		case mode == ModeAsync:
+			return s.started(req, op, "started"), nil
 		}
 		return s.wait(ctx, req, op, t.Sync, 0), nil
 	}
@@ -539,9 +555,9 @@ func (s *Server) wait(ctx context.Context, req *sdk.CallToolRequest, op *operati
 		return s.result(op)
 	case <-timer:
 		if limit > 0 {
-			return s.stillRunning(op, fmt.Sprintf("still running after waiting %v", limit))
+			return s.started(req, op, fmt.Sprintf("still running after waiting %v", limit))
 		}
-		return s.stillRunning(op, "started")
+		return s.started(req, op, "started")
 	case <-ctx.Done():
 		if limit > 0 {
 			// A cancelled await stops waiting, not the operation.
@@ -564,6 +580,57 @@ func (s *Server) result(op *operation) *sdk.CallToolResult {
 	}
 	text := fmt.Sprintf("$ %s\n%s\n[%s, %v]", op.display, strings.TrimRight(res.Text(), "\n"), res.Status, res.Elapsed.Round(time.Millisecond))
 	return textResult(text, res.Failed)
+}
+
+// started answers that op runs on in the background, and sees that its
+// end is pushed to the client while its session is open (pushEnd).
+func (s *Server) started(req *sdk.CallToolRequest, op *operation, state string) *sdk.CallToolResult {
+	if req.Session != nil {
+		s.pushEnd(req.Session, op)
+	}
+	return s.stillRunning(op, state)
+}
+
+// pushEnd sends, once op ends, a notification of its end to ss (once per
+// session, however many answers said it runs on): a logging message
+// (notifications/message, logger "operations", level notice, or error
+// when it failed) whose data has the operation's id, tool, status and the
+// end of its output, so a client learns of it without awaiting (Ahma's
+// R3.3 and R17). It is not a progress notification: those end with their
+// request's answer, by the MCP spec. Sent only while the session is open
+// and the client asked for log messages (logging/setLevel).
+func (s *Server) pushEnd(ss *sdk.ServerSession, op *operation) {
+	op.mu.Lock()
+	if op.pushed == nil {
+		op.pushed = map[*sdk.ServerSession]bool{}
+	}
+	first := !op.pushed[ss]
+	op.pushed[ss] = true
+	op.mu.Unlock()
+	if !first {
+		return
+	}
+	go func() {
+		select {
+		case <-op.done:
+		case <-s.ops.base.Done():
+			return
+		}
+		state, res, tail, _, _ := op.snapshot()
+		level := sdk.LoggingLevel("notice")
+		if res.Failed {
+			level = "error"
+		}
+		data := map[string]any{"operation_id": op.id, "tool": op.tool, "status": state, "command": op.display,
+			"result": fmt.Sprintf("%s, %v", res.Status, res.Elapsed.Round(time.Millisecond)),
+			"output": strings.ToValidUTF8(tail, "\uFFFD"),
+			"next":   fmt.Sprintf("call await with {\"operation_id\": %q} for the whole result", op.id)}
+		ctx, cancel := context.WithTimeout(s.ops.base, 10*time.Second)
+		defer cancel()
+		if err := ss.Log(ctx, &sdk.LoggingMessageParams{Logger: "operations", Level: level, Data: data}); err != nil {
+			s.log.Debug("an operation's end was not pushed", "operation", op.id, "err", err)
+		}
+	}()
 }
 
 func (s *Server) stillRunning(op *operation, state string) *sdk.CallToolResult {

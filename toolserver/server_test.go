@@ -32,6 +32,7 @@ type fixture struct {
 	mu       sync.Mutex
 	progress []*sdk.ProgressNotificationParams
 	changed  chan struct{}
+	logs     chan *sdk.LoggingMessageParams
 }
 
 func requireSandbox(t testing.TB) {
@@ -60,7 +61,7 @@ func newFixture(t *testing.T, opts ...func(*Options)) *fixture {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
 	}
-	f := &fixture{t: t, ws: ws, dir: t.TempDir(), changed: make(chan struct{}, 16)}
+	f := &fixture{t: t, ws: ws, dir: t.TempDir(), changed: make(chan struct{}, 16), logs: make(chan *sdk.LoggingMessageParams, 64)}
 	cfg := &config.Config{}
 	cfg.Policy.Workspace = ws
 	o := Options{Dir: f.dir, Scope: ws, Policy: policy.New(cfg, nil), InlineWait: 1500 * time.Millisecond,
@@ -84,6 +85,12 @@ func (f *fixture) connect() {
 		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
 			select {
 			case f.changed <- struct{}{}:
+			default:
+			}
+		},
+		LoggingMessageHandler: func(_ context.Context, req *sdk.LoggingMessageRequest) {
+			select {
+			case f.logs <- req.Params:
 			default:
 			}
 		},

@@ -27,7 +27,7 @@ import (
 )
 
 const toolsUsage = `Usage:
-  deckhand tools serve [--dir D] [--scope PATH] [--http ADDR] [--no-sandbox]
+  deckhand tools serve [--dir D] [--scope PATH] [--http ADDR] [--sync] [--no-sandbox]
   deckhand tools list [--dir D] [--json]
   deckhand tools validate [FILE | DIR]
   deckhand tools schema
@@ -47,11 +47,15 @@ validate  check definition files (default: your folder) and say why each
 schema    print the definitions' JSON Schema
 
 --dir         the folder of your definitions (default: config tools.dir)
---scope       the folder commands may read and write (default: the
-              workspace, config policy.workspace)
+--scope       the folder commands may read and write (default:
+              $DECKHAND_TOOLS_SCOPE, else the workspace, config policy.workspace)
 --http        listen at ADDR (127.0.0.1:PORT) instead of stdio
---no-sandbox  run commands without the kernel sandbox (where Landlock is
-              missing): they can then read and change any of your files
+--sync        every call waits for its command, whatever the definitions and
+              a call's execution_mode say (for clients that cannot await)
+--no-sandbox  run commands without the tools server's sandbox (where Landlock
+              is missing, or inside another sandbox that confines the server,
+              such as Deckhand's own); also DECKHAND_NO_SANDBOX=1. Outside a
+              sandbox, commands can then read and change any of your files
 `
 
 func runTools(ctx context.Context, e *env, args []string) error {
@@ -95,6 +99,7 @@ func toolsServe(ctx context.Context, e *env, args []string) error {
 	addr := fs.String("http", "", "")
 	tokenFile := fs.String("token-file", "", "")
 	noSandbox := fs.Bool("no-sandbox", false, "")
+	syncAll := fs.Bool("sync", false, "")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -102,14 +107,33 @@ func toolsServe(ctx context.Context, e *env, args []string) error {
 	if len(rest) > 0 {
 		return usagef("tools serve takes no arguments")
 	}
+	// The environment can say what the flags say, for shell profiles and
+	// service units (Ahma's R7.1.6 and R7.6.2); a flag wins.
+	if *scope == "" {
+		if v, ok := e.getenv("DECKHAND_TOOLS_SCOPE"); ok && v != "" {
+			*scope = v
+		}
+	}
+	if v, ok := e.getenv("DECKHAND_NO_SANDBOX"); ok && v != "" && v != "0" {
+		if v != "1" {
+			return usagef("DECKHAND_NO_SANDBOX=%q: set it to 1 to run commands without the tools server's sandbox, or unset it", v)
+		}
+		*noSandbox = true
+	}
 	cfg, err := e.loadConfig()
 	if err != nil {
 		return err
 	}
 	if *noSandbox {
-		fmt.Fprintln(e.stderr, "deckhand tools: WARNING: --no-sandbox: commands run WITHOUT the kernel sandbox and can read and change any of your files")
+		if outer, nested := sandbox.Nested(); nested {
+			fmt.Fprintf(e.stderr, "deckhand tools: --no-sandbox inside %s: commands are confined by it alone\n", outer)
+		} else {
+			fmt.Fprintln(e.stderr, "deckhand tools: WARNING: --no-sandbox: commands run WITHOUT the kernel sandbox and can read and change any of your files")
+		}
 	}
-	srv, err := toolserver.New(toolsOptions(e, cfg, *dir, *scope, *noSandbox))
+	opts := toolsOptions(e, cfg, *dir, *scope, *noSandbox)
+	opts.Sync = *syncAll
+	srv, err := toolserver.New(opts)
 	if err != nil {
 		return err
 	}

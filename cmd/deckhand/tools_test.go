@@ -354,3 +354,46 @@ func TestToolsInspectorCLI(t *testing.T) {
 		t.Errorf("tools/call files_read: %s", out)
 	}
 }
+
+// Deckhand's own tools server run as a sandboxed stdio server (the default
+// sandbox): it cannot build its sandbox inside Deckhand's, says so naming
+// the outer sandbox and the way out (--no-sandbox, or
+// DECKHAND_NO_SANDBOX=1), instead of "the kernel cannot sandbox programs"
+// with advice about kernel settings (Ahma's R7.6); with the way out it
+// works, confined by the outer sandbox alone: a file in the scope is read,
+// a command cannot write outside the server's roots. DECKHAND_TOOLS_SCOPE
+// gives the scope as --scope does (R7.1.6).
+func TestToolsServerNestedInSandbox(t *testing.T) {
+	if err := sandbox.Available(); err != nil {
+		t.Skip(err)
+	}
+	bin := testutil.BuildProgram(t, "./cmd/deckhand")
+	ws := t.TempDir()
+	sub := filepath.Join(ws, "sub")
+	os.MkdirAll(sub, 0o755)
+	os.WriteFile(filepath.Join(sub, "note.txt"), []byte("in the scope\n"), 0o644)
+	outside := filepath.Join(t.TempDir(), "planted.txt")
+	cfg := func(args, env string) string {
+		return writeConfig(t, fmt.Sprintf("[policy]\nworkspace = %q\n\n[tools]\nenabled = false\n\n[mcp.servers.tl]\ncommand = %q\nargs = %s\nenv = %s\n", ws, bin, args, env))
+	}
+	r := deckhand(t, nil, "", "--config", cfg(`["tools", "serve"]`, "{}"), "mcp", "list", "--wait", "30s")
+	if r.code == exitOK || !strings.Contains(r.stdout, "already runs inside another sandbox") || !strings.Contains(r.stdout, "--no-sandbox") ||
+		!strings.Contains(r.stdout, "DECKHAND_NO_SANDBOX=1") || strings.Contains(r.stdout, "Landlock needs Linux") {
+		t.Errorf("nested without the way out: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for name, c := range map[string]string{
+		"flag": cfg(`["tools", "serve", "--no-sandbox"]`, `{ DECKHAND_TOOLS_SCOPE = "`+sub+`" }`),
+		"env":  cfg(`["tools", "serve"]`, `{ DECKHAND_NO_SANDBOX = "1", DECKHAND_TOOLS_SCOPE = "`+sub+`" }`),
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := deckhand(t, nil, "", "--config", c, "mcp", "call", "tl.files_read", `{"path":"note.txt"}`, "--timeout", "60s")
+			if r.code != exitOK || !strings.Contains(r.stdout, "in the scope") {
+				t.Fatalf("files_read in the scope: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+			}
+			r = deckhand(t, nil, "", "--config", c, "mcp", "call", "tl.shell", fmt.Sprintf(`{"command":"echo x > %s"}`, outside), "--timeout", "60s")
+			if _, err := os.Stat(outside); err == nil {
+				t.Fatalf("a command wrote outside the server's roots:\n%s%s", r.stdout, r.stderr)
+			}
+		})
+	}
+}

@@ -25,8 +25,11 @@ import (
 // Bearer <token>" (another user of this computer reaches loopback too).
 // An empty token refuses every request.
 func (s *Server) HTTPHandler(token string) http.Handler {
-	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.MCP },
+	var h http.Handler = sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.MCP },
 		&sdk.StreamableHTTPOptions{Logger: s.log, SessionTimeout: time.Hour})
+	if s.opts.Echo != nil {
+		h = (&echoer{w: s.opts.Echo, color: s.opts.EchoColor}).wrap(h)
+	}
 	return loopbackOnly(bearerOnly(token, h))
 }
 

@@ -84,3 +84,26 @@ func TestFinishedOperationPushed(t *testing.T) {
 	case <-time.After(300 * time.Millisecond):
 	}
 }
+
+// One client's operations are invisible to another's (Ahma's R8.4, for the
+// HTTP server's many sessions): another session's status lists none of
+// them, and its await and cancel of one's id are told there is no such
+// operation; the owner's work.
+func TestOperationsPerSession(t *testing.T) {
+	f := newFixture(t, func(o *Options) { o.InlineWait = 100 * time.Millisecond })
+	a := f.cs
+	text := f.mustCall("shell", map[string]any{"command": "sleep 0.5; echo mine", "execution_mode": "async"}, "Operation op-")
+	id := opIDOf(t, text)
+	f.connect() // a second client
+	status := f.mustCall("status", nil)
+	if strings.Contains(status, id) {
+		t.Errorf("another session's status lists the operation:\n%s", status)
+	}
+	for _, tool := range []string{"await", "cancel"} {
+		if text, failed := f.call(tool, map[string]any{"operation_id": id}, nil); !failed || !strings.Contains(text, "no operation") {
+			t.Errorf("another session's %s: failed %v\n%s", tool, failed, text)
+		}
+	}
+	f.cs = a
+	f.mustCall("await", map[string]any{"operation_id": id, "timeout_seconds": 30}, "mine")
+}

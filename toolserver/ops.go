@@ -25,9 +25,13 @@ const (
 // operation is one command (or sequence) running in the background.
 type operation struct {
 	id, tool, display string
-	started           time.Time
-	cancel            context.CancelFunc
-	done              chan struct{}
+	// owner is the client session that started it (nil: none): only it
+	// sees the operation, so that over HTTP one client's operations are
+	// invisible to another (Ahma's R8.4).
+	owner   *sdk.ServerSession
+	started time.Time
+	cancel  context.CancelFunc
+	done    chan struct{}
 
 	mu       sync.Mutex
 	written  int64  // bytes of output so far
@@ -106,7 +110,7 @@ func newOperations(base context.Context) *operations {
 }
 
 // start runs fn in the background as a new operation.
-func (o *operations) start(tool, display string, fn func(ctx context.Context, output func([]byte)) Result) (*operation, error) {
+func (o *operations) start(tool, display string, owner *sdk.ServerSession, fn func(ctx context.Context, output func([]byte)) Result) (*operation, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.sweepLocked()
@@ -126,7 +130,7 @@ func (o *operations) start(tool, display string, fn func(ctx context.Context, ou
 	rand.Read(r[:])
 	ctx, cancel := context.WithCancel(o.base)
 	op := &operation{id: fmt.Sprintf("op-%d-%s", o.seq, hex.EncodeToString(r[:])), tool: tool, display: display,
-		started: time.Now(), cancel: cancel, done: make(chan struct{})}
+		owner: owner, started: time.Now(), cancel: cancel, done: make(chan struct{})}
 	o.ops[op.id] = op
 	go func() {
 		defer cancel()
@@ -139,20 +143,27 @@ func (o *operations) start(tool, display string, fn func(ctx context.Context, ou
 	return op, nil
 }
 
-func (o *operations) get(id string) *operation {
+// get is the operation id of owner's session (nil: another session's, or
+// none).
+func (o *operations) get(id string, owner *sdk.ServerSession) *operation {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	return o.ops[id]
+	if op := o.ops[id]; op != nil && op.owner == owner {
+		return op
+	}
+	return nil
 }
 
-// list is every operation kept, newest first.
-func (o *operations) list() []*operation {
+// list is every operation of owner's session kept, newest first.
+func (o *operations) list(owner *sdk.ServerSession) []*operation {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.sweepLocked()
 	out := make([]*operation, 0, len(o.ops))
 	for _, op := range o.ops {
-		out = append(out, op)
+		if op.owner == owner {
+			out = append(out, op)
+		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].started.After(out[j].started) })
 	return out

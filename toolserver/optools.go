@@ -72,7 +72,7 @@ func (s *Server) opOf(req *sdk.CallToolRequest, required bool) (*operation, opAr
 		}
 		return nil, a, nil
 	}
-	op := s.ops.get(a.OperationID)
+	op := s.ops.get(a.OperationID, req.Session)
 	if op == nil {
 		return nil, a, errorResult("no operation %q here (status lists those kept; ended ones are kept 30 minutes)", a.OperationID)
 	}
@@ -109,7 +109,7 @@ func (s *Server) statusTool(ctx context.Context, req *sdk.CallToolRequest) (*sdk
 		}
 		return textResult(b.String(), false), nil
 	}
-	list := s.ops.list()
+	list := s.ops.list(req.Session)
 	if len(list) == 0 {
 		return textResult("No operations.", false), nil
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -51,6 +52,12 @@ type Options struct {
 	// (up to its timeout), whatever the definitions and execution_mode
 	// say: `tools serve --sync`, for clients that cannot await.
 	Sync bool
+	// Echo, when set, receives the HTTP server's traffic for debugging
+	// (`tools serve --http --echo`): each message in and out,
+	// pretty-printed after "→ STDIN:" or "← STDOUT:" (echo.go); EchoColor
+	// colours the prefixes.
+	Echo      io.Writer
+	EchoColor bool
 	// NoBuiltin leaves the built-in definitions out (tests).
 	NoBuiltin bool
 	// Shell, when set, says whether the tools that run the model's own
@@ -442,7 +449,7 @@ func (s *Server) handler(name string) sdk.ToolHandler {
 		if err != nil {
 			return errorResult("%s: %v", name, err), nil
 		}
-		op, err := s.ops.start(name, display, run)
+		op, err := s.ops.start(name, display, req.Session, run)
 		if err != nil {
 			return errorResult("%v", err), nil
 		}

@@ -27,7 +27,7 @@ import (
 )
 
 const toolsUsage = `Usage:
-  deckhand tools serve [--dir D] [--scope PATH] [--http ADDR] [--sync] [--no-sandbox]
+  deckhand tools serve [--dir D] [--scope PATH] [--http ADDR [--echo]] [--sync] [--no-sandbox]
   deckhand tools list [--dir D] [--json]
   deckhand tools validate [FILE | DIR]
   deckhand tools schema
@@ -50,6 +50,8 @@ schema    print the definitions' JSON Schema
 --scope       the folder commands may read and write (default:
               $DECKHAND_TOOLS_SCOPE, else the workspace, config policy.workspace)
 --http        listen at ADDR (127.0.0.1:PORT) instead of stdio
+--echo        with --http: write each message in and out to stderr,
+              pretty-printed after "→ STDIN:" or "← STDOUT:", for debugging
 --sync        every call waits for its command, whatever the definitions and
               a call's execution_mode say (for clients that cannot await)
 --no-sandbox  run commands without the tools server's sandbox (where Landlock
@@ -100,6 +102,7 @@ func toolsServe(ctx context.Context, e *env, args []string) error {
 	tokenFile := fs.String("token-file", "", "")
 	noSandbox := fs.Bool("no-sandbox", false, "")
 	syncAll := fs.Bool("sync", false, "")
+	echo := fs.Bool("echo", false, "")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -133,6 +136,12 @@ func toolsServe(ctx context.Context, e *env, args []string) error {
 	}
 	opts := toolsOptions(e, cfg, *dir, *scope, *noSandbox)
 	opts.Sync = *syncAll
+	if *echo {
+		if *addr == "" {
+			return usagef("--echo shows the HTTP traffic: it goes with --http (over stdio the traffic is the client's own input and output)")
+		}
+		opts.Echo, opts.EchoColor = e.stderr, e.isTerminal(e.stderr)
+	}
 	srv, err := toolserver.New(opts)
 	if err != nil {
 		return err

@@ -31,6 +31,12 @@ type Surface struct {
 	order  map[string]int      // catalog order by wire name, to keep the tools field stable
 }
 
+// DefaultEager is the eager baseline when mcp.eager is not set: the
+// built-in server's file and shell core, sent with every request however
+// large the catalog (the lazy tool surface's "file/shell core"), so the
+// model never searches for how to read a file. `eager = []` sends none.
+var DefaultEager = []string{"local.files_list", "local.files_read", "local.files_search", "local.files_write", "local.shell"}
+
 // Plan decides which tools are lazy, from mcp.lazy ("auto" turns lazy
 // when every schema together would take more than mcp.lazy_share of the
 // context budget), each server's lazy, and mcp.eager.
@@ -48,13 +54,17 @@ func Plan(cat *tools.Catalog, cfg *config.Config) *Surface {
 		}
 		lazyAll = float64(ToolTokens(all)) > share*float64(cfg.Model.MaxContextTokens)
 	}
+	eager := cfg.MCP.Eager
+	if eager == nil {
+		eager = DefaultEager
+	}
 	for i, t := range cat.Tools() {
 		s.defs[t.Display], s.order[all[i].Name] = all[i], i
 		lazy := lazyAll
 		if srv, ok := cfg.MCP.Servers[t.Server]; ok && srv.Lazy != nil {
 			lazy = *srv.Lazy
 		}
-		if slices.ContainsFunc(cfg.MCP.Eager, func(p string) bool { return p == t.Display || p == t.Server+".*" }) {
+		if slices.ContainsFunc(eager, func(p string) bool { return p == t.Display || p == t.Server+".*" }) {
 			lazy = false
 		}
 		if lazy {

@@ -162,3 +162,49 @@ func TestSearchSeedShape(t *testing.T) {
 		t.Errorf("no match: %v %+v", err, ans.Structured)
 	}
 }
+
+// The eager baseline: with the catalog lazy, the built-in server's file and
+// shell core is still sent with every request (the lazy tool surface's
+// "file/shell core"), its other tools are lazy; mcp.eager set (even to
+// nothing) replaces the baseline.
+func TestEagerBaseline(t *testing.T) {
+	src := map[string]tools.Source{}
+	for alias, list := range testutil.LoadCatalog(t, filepath.Join(testutil.ModuleRoot(t), "tools", "testdata", "catalog")) {
+		src[alias] = tools.Source{Tools: list}
+	}
+	schema := map[string]any{"type": "object"}
+	src["local"] = tools.Source{Tools: []*sdk.Tool{
+		{Name: "files_read", Description: "Read a file", InputSchema: schema},
+		{Name: "shell", Description: "Run a script", InputSchema: schema},
+		{Name: "git_log", Description: "Show commits", InputSchema: schema},
+	}}
+	cat := tools.NewCatalog(src)
+	for _, tt := range []struct {
+		name       string
+		eager      []string
+		eagerTools []string
+		lazyTools  []string
+	}{
+		{"the baseline", nil, []string{"local.files_read", "local.shell"}, []string{"local.git_log", "gcal.create_event"}},
+		{"none", []string{}, nil, []string{"local.files_read", "local.shell", "local.git_log"}},
+		{"a choice of one's own", []string{"local.git_log"}, []string{"local.git_log"}, []string{"local.files_read"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := &config.Config{}
+			cfg.MCP.Lazy = config.LazyAlways
+			cfg.MCP.Eager = tt.eager
+			cfg.ApplyDefaults()
+			s := Plan(cat, cfg)
+			for _, name := range tt.eagerTools {
+				if s.Lazy[name] {
+					t.Errorf("%s is lazy", name)
+				}
+			}
+			for _, name := range tt.lazyTools {
+				if !s.Lazy[name] {
+					t.Errorf("%s is not lazy", name)
+				}
+			}
+		})
+	}
+}

@@ -603,8 +603,13 @@ func (c *Conn) Instructions() string {
 	return ""
 }
 
-// ListTools returns every tool, following pagination.
+// ListTools returns every tool, following pagination. A server that does
+// not announce the tools capability is not asked (the MCP spec: only what a
+// server's capabilities announce): it has no tools, and connects.
 func (c *Conn) ListTools(ctx context.Context) ([]*sdk.Tool, error) {
+	if r := c.session.InitializeResult(); r != nil && r.Capabilities != nil && r.Capabilities.Tools == nil {
+		return nil, nil
+	}
 	ctx, done := c.bind(ctx)
 	defer done()
 	var tools []*sdk.Tool

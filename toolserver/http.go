@@ -30,7 +30,7 @@ func (s *Server) HTTPHandler(token string) http.Handler {
 	if s.opts.Echo != nil {
 		h = (&echoer{w: s.opts.Echo, color: s.opts.EchoColor}).wrap(h)
 	}
-	return loopbackOnly(bearerOnly(token, h))
+	return loopbackOnly(bearerOnly(token, jsonWhenAsked(h)))
 }
 
 // bearerOnly refuses a request without the token, in constant time.

@@ -192,18 +192,11 @@ func ParseBosun(name string, data []byte, current []byte, existing map[string]Se
 			}
 			s.Args = append(s.Args, a)
 		}
-		alias := sanitizeAlias(n)
-		if taken[alias] {
-			rep.Skipped = append(rep.Skipped, Skipped{n, fmt.Sprintf("alias %q is already in the config", alias)})
-			continue
+		if added, skipped := admit(n, s, taken); skipped != nil {
+			rep.Skipped = append(rep.Skipped, *skipped)
+		} else {
+			rep.Added = append(rep.Added, added)
 		}
-		check := Config{MCP: MCP{Servers: map[string]Server{alias: s}}}
-		if problems := validate(&check); len(problems) > 0 {
-			rep.Skipped = append(rep.Skipped, Skipped{n, problems[0].Key + ": " + problems[0].Msg})
-			continue
-		}
-		taken[alias] = true
-		rep.Added = append(rep.Added, Imported{Alias: alias, From: n, Server: s})
 	}
 	slices.SortStableFunc(rep.NotMapped, func(a, b Skipped) int { return strings.Compare(a.Name, b.Name) })
 	return rep, nil

@@ -102,20 +102,29 @@ func ParseImport(name string, data []byte, home string, existing map[string]Serv
 			rep.Skipped = append(rep.Skipped, Skipped{n, err.Error()})
 			continue
 		}
-		alias := sanitizeAlias(n)
-		if taken[alias] {
-			rep.Skipped = append(rep.Skipped, Skipped{n, fmt.Sprintf("alias %q is already in the config", alias)})
-			continue
+		if added, skipped := admit(n, s, taken); skipped != nil {
+			rep.Skipped = append(rep.Skipped, *skipped)
+		} else {
+			rep.Added = append(rep.Added, added)
 		}
-		check := Config{MCP: MCP{Servers: map[string]Server{alias: s}}}
-		if problems := validate(&check); len(problems) > 0 {
-			rep.Skipped = append(rep.Skipped, Skipped{n, problems[0].Key + ": " + problems[0].Msg})
-			continue
-		}
-		taken[alias] = true
-		rep.Added = append(rep.Added, Imported{Alias: alias, From: n, Server: s})
 	}
 	return rep, nil
+}
+
+// admit takes server s, named name in another client's config, under the
+// alias made of its name, unless the alias is taken or s is not valid
+// (then why, as a Skipped). taken gains the alias.
+func admit(name string, s Server, taken map[string]bool) (Imported, *Skipped) {
+	alias := sanitizeAlias(name)
+	if taken[alias] {
+		return Imported{}, &Skipped{name, fmt.Sprintf("alias %q is already in the config", alias)}
+	}
+	check := Config{MCP: MCP{Servers: map[string]Server{alias: s}}}
+	if problems := validate(&check); len(problems) > 0 {
+		return Imported{}, &Skipped{name, problems[0].Key + ": " + problems[0].Msg}
+	}
+	taken[alias] = true
+	return Imported{Alias: alias, From: name, Server: s}, nil
 }
 
 var (

@@ -54,28 +54,13 @@ func runImport(_ context.Context, e *env, args []string) error {
 		}
 	}
 	if *asJSON {
-		type added struct {
-			Alias    string `json:"alias"`
-			From     string `json:"from"`
-			Endpoint string `json:"endpoint"`
-		}
-		type skipped struct {
-			Name   string `json:"name"`
-			Reason string `json:"reason"`
-		}
 		out := struct {
-			Format  string    `json:"format"`
-			Config  string    `json:"config"`
-			DryRun  bool      `json:"dry_run"`
-			Added   []added   `json:"added"`
-			Skipped []skipped `json:"skipped"`
-		}{Format: rep.Format, Config: cfg.Path, DryRun: *dryRun, Added: []added{}, Skipped: []skipped{}}
-		for _, a := range rep.Added {
-			out.Added = append(out.Added, added{a.Alias, a.From, a.Server.Endpoint()})
-		}
-		for _, s := range rep.Skipped {
-			out.Skipped = append(out.Skipped, skipped{s.Name, s.Reason})
-		}
+			Format  string          `json:"format"`
+			Config  string          `json:"config"`
+			DryRun  bool            `json:"dry_run"`
+			Added   []importAdded   `json:"added"`
+			Skipped []importSkipped `json:"skipped"`
+		}{Format: rep.Format, Config: cfg.Path, DryRun: *dryRun, Added: importedJSON(rep.Added), Skipped: skippedJSON(rep.Skipped)}
 		return writeJSON(e.stdout, out)
 	}
 	w := e.stdout
@@ -135,35 +120,17 @@ func importBosun(e *env, cfg *config.Config, name string, data []byte, dryRun, a
 			Key   string `json:"key"`
 			Value any    `json:"value"`
 		}
-		type item struct {
-			Name   string `json:"name"`
-			Reason string `json:"reason"`
-		}
-		type added struct {
-			Alias    string `json:"alias"`
-			From     string `json:"from"`
-			Endpoint string `json:"endpoint"`
-		}
 		out := struct {
-			Format    string    `json:"format"`
-			Config    string    `json:"config"`
-			DryRun    bool      `json:"dry_run"`
-			Set       []setting `json:"set"`
-			Added     []added   `json:"added"`
-			Skipped   []item    `json:"skipped"`
-			NotMapped []item    `json:"not_mapped"`
-		}{Format: "Bosun", Config: cfg.Path, DryRun: dryRun, Set: []setting{}, Added: []added{}, Skipped: []item{}, NotMapped: []item{}}
+			Format    string          `json:"format"`
+			Config    string          `json:"config"`
+			DryRun    bool            `json:"dry_run"`
+			Set       []setting       `json:"set"`
+			Added     []importAdded   `json:"added"`
+			Skipped   []importSkipped `json:"skipped"`
+			NotMapped []importSkipped `json:"not_mapped"`
+		}{Format: "Bosun", Config: cfg.Path, DryRun: dryRun, Set: []setting{}, Added: importedJSON(rep.Added), Skipped: skippedJSON(rep.Skipped), NotMapped: skippedJSON(rep.NotMapped)}
 		for _, ed := range rep.Edits {
 			out.Set = append(out.Set, setting{ed.Table + "." + ed.Key, ed.Value})
-		}
-		for _, a := range rep.Added {
-			out.Added = append(out.Added, added{a.Alias, a.From, a.Server.Endpoint()})
-		}
-		for _, s := range rep.Skipped {
-			out.Skipped = append(out.Skipped, item{s.Name, s.Reason})
-		}
-		for _, s := range rep.NotMapped {
-			out.NotMapped = append(out.NotMapped, item{s.Name, s.Reason})
 		}
 		return writeJSON(e.stdout, out)
 	}
@@ -192,4 +159,32 @@ func importBosun(e *env, cfg *config.Config, name string, data []byte, dryRun, a
 		fmt.Fprintf(w, "Saved to %s. Check it with: deckhand doctor\n", cfg.Path)
 	}
 	return nil
+}
+
+// importAdded and importSkipped are an import's servers in --json.
+type importAdded struct {
+	Alias    string `json:"alias"`
+	From     string `json:"from"`
+	Endpoint string `json:"endpoint"`
+}
+
+type importSkipped struct {
+	Name   string `json:"name"`
+	Reason string `json:"reason"`
+}
+
+func importedJSON(list []config.Imported) []importAdded {
+	out := []importAdded{}
+	for _, a := range list {
+		out = append(out, importAdded{a.Alias, a.From, a.Server.Endpoint()})
+	}
+	return out
+}
+
+func skippedJSON(list []config.Skipped) []importSkipped {
+	out := []importSkipped{}
+	for _, s := range list {
+		out = append(out, importSkipped{s.Name, s.Reason})
+	}
+	return out
 }

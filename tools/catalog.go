@@ -9,12 +9,14 @@
 package tools
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -76,11 +78,47 @@ type Rejected struct {
 
 // Catalog is the set of tools of every server, with lookups both ways.
 type Catalog struct {
+	// parts: a Builder's catalog is its servers' parts, each shared with
+	// the catalogs before and after it that did not change that server;
+	// the whole (tools and maps below) is put together on first use, so
+	// that a catalog replaced before anyone looked at it costs one slice.
+	parts []*part // by alias (aliasOrder)
+	once  sync.Once
+
 	rejected  []Rejected
 	tools     []Tool // sorted by Display
 	byDisplay map[string]int
 	byWire    map[string]int
 	search    searcher
+}
+
+// part is one server's share of a catalog, immutable once made.
+type part struct {
+	alias    string
+	tools    []Tool // sorted by Name, flags and wire names set
+	rejected []Rejected
+}
+
+// load puts a Builder's catalog together, once.
+func (c *Catalog) load() {
+	if c.parts == nil {
+		return
+	}
+	c.once.Do(func() {
+		n := 0
+		for _, p := range c.parts {
+			n += len(p.tools)
+		}
+		c.tools = make([]Tool, 0, n)
+		c.byDisplay, c.byWire = make(map[string]int, n), make(map[string]int, n)
+		for _, p := range c.parts {
+			c.rejected = append(c.rejected, p.rejected...)
+			for _, t := range p.tools {
+				c.byDisplay[t.Display], c.byWire[t.Wire] = len(c.tools), len(c.tools)
+				c.tools = append(c.tools, t)
+			}
+		}
+	})
 }
 
 // NewCatalog builds a catalog from each server's tools, by alias. Aliases
@@ -95,23 +133,18 @@ func NewCatalogMemo(servers map[string]Source, memo *Memo) *Catalog {
 	c := &Catalog{byDisplay: map[string]int{}, byWire: map[string]int{}}
 	for alias, src := range servers {
 		for _, d := range src.Tools {
-			if d == nil {
-				continue
+			t, rej, ok := newTool(alias, src, d)
+			if ok {
+				c.tools = append(c.tools, t)
+			} else if rej != nil {
+				c.rejected = append(c.rejected, *rej)
 			}
-			if err := clean.Name(d.Name); err != nil {
-				c.rejected = append(c.rejected, Rejected{Server: alias, Name: clean.Quote(d.Name), Reason: err.Error()})
-				continue
-			}
-			raw := d
-			d = cleanDef(d)
-			readOnly := src.ReadOnly != nil && src.ReadOnly(d.Name) ||
-				src.Trusted && d.Annotations != nil && d.Annotations.ReadOnlyHint
-			t := Tool{Server: alias, Name: d.Name, Display: alias + "." + d.Name, Def: d, Raw: raw, Hash: Hash(raw), Trusted: src.Trusted, ReadOnly: readOnly, Cached: src.Cached}
-			c.tools = append(c.tools, t)
 		}
 	}
-	slices.SortFunc(c.tools, func(a, b Tool) int { return strings.Compare(a.Display, b.Display) })
+	// Stable: of two definitions with one name, the server's first is kept.
+	slices.SortStableFunc(c.tools, func(a, b Tool) int { return strings.Compare(a.Display, b.Display) })
 	c.tools = slices.CompactFunc(c.tools, func(a, b Tool) bool { return a.Display == b.Display })
+	sortRejected(c.rejected)
 
 	c.flag(memo)
 
@@ -150,7 +183,19 @@ func Hash(d *sdk.Tool) string {
 
 // Rejected lists the tools left out because their names break the MCP
 // specification's rules, by server then name.
-func (c *Catalog) Rejected() []Rejected { return c.rejected }
+func (c *Catalog) Rejected() []Rejected {
+	if c == nil {
+		return nil
+	}
+	c.load()
+	return c.rejected
+}
+
+func sortRejected(r []Rejected) {
+	slices.SortStableFunc(r, func(a, b Rejected) int {
+		return cmp.Or(aliasOrder(a.Server, b.Server), strings.Compare(a.Name, b.Name))
+	})
+}
 
 // cleanDef returns d, or when its title or description holds anything
 // unsafe to show, a copy with them cleaned (schemas are JSON, shown only
@@ -211,6 +256,7 @@ func (c *Catalog) Lookup(name string) (Tool, bool) {
 	if c == nil {
 		return Tool{}, false
 	}
+	c.load()
 	if i, ok := c.byDisplay[name]; ok {
 		return c.tools[i], true
 	}
@@ -226,6 +272,7 @@ func (c *Catalog) Tools() []Tool {
 	if c == nil {
 		return nil
 	}
+	c.load()
 	return c.tools
 }
 
@@ -234,11 +281,26 @@ func (c *Catalog) Len() int {
 	if c == nil {
 		return 0
 	}
+	if c.parts != nil {
+		n := 0
+		for _, p := range c.parts {
+			n += len(p.tools)
+		}
+		return n
+	}
 	return len(c.tools)
 }
 
 // Server returns the tools of one server, sorted by name.
 func (c *Catalog) Server(alias string) []Tool {
+	if c != nil && c.parts != nil {
+		// Without putting the whole catalog together: the registry asks
+		// this of every server that changes.
+		if i, ok := slices.BinarySearchFunc(c.parts, alias, func(p *part, a string) int { return aliasOrder(p.alias, a) }); ok {
+			return slices.Clone(c.parts[i].tools)
+		}
+		return nil
+	}
 	var out []Tool
 	for _, t := range c.Tools() {
 		if t.Server == alias {

@@ -1,41 +1,119 @@
 package tools
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
 )
 
-// nameIndex holds the catalog's names for the checks across servers.
+// nameIndex holds the catalog's names for the checks across servers. It
+// is kept up to date tool by tool (add, remove), so that a Builder changes
+// it by one server's part; every list is in display-name order, the order
+// in which a catalog built at once meets its tools, so that the first match
+// is the same either way.
 type nameIndex struct {
-	tools  []Tool
-	byName map[string][]int // lower-case tool name → tools
-	bySkel map[string][]int // skeleton of the name → tools
-	// aliases: lower-case alias → the alias; aliasSkel: skeleton → aliases.
-	aliases   map[string]string
-	aliasSkel map[string][]string
+	byName map[string][]*Tool // lower-case tool name → tools
+	bySkel map[string][]*Tool // skeleton of the name → tools
 	// samePlace: skeleton of server and tool → tools (look-alikes on one
 	// server).
-	samePlace map[string][]int
+	samePlace map[string][]*Tool
+	// tools counts each alias's tools; aliases: lower-case alias → the
+	// aliases that lower to it, aliasSkel: skeleton → aliases, each in the
+	// order of their tools' display names (aliasOrder).
+	tools     map[string]int
+	aliases   map[string][]string
+	aliasSkel map[string][]string
 }
 
-func newNameIndex(list []Tool) *nameIndex {
-	ix := &nameIndex{tools: list, byName: map[string][]int{}, bySkel: map[string][]int{}, aliases: map[string]string{}, aliasSkel: map[string][]string{}, samePlace: map[string][]int{}}
-	for i, t := range list {
-		n := strings.ToLower(t.Name)
-		ix.byName[n] = append(ix.byName[n], i)
-		sk := skeleton(t.Name)
-		ix.bySkel[sk] = append(ix.bySkel[sk], i)
-		key := t.Server + "." + sk
-		ix.samePlace[key] = append(ix.samePlace[key], i)
-		la := strings.ToLower(t.Server)
-		if _, ok := ix.aliases[la]; !ok {
-			ix.aliases[la] = t.Server
-			as := skeleton(t.Server)
-			ix.aliasSkel[as] = append(ix.aliasSkel[as], t.Server)
-		}
+func newNameIndex() *nameIndex {
+	return &nameIndex{byName: map[string][]*Tool{}, bySkel: map[string][]*Tool{}, samePlace: map[string][]*Tool{},
+		tools: map[string]int{}, aliases: map[string][]string{}, aliasSkel: map[string][]string{}}
+}
+
+// add indexes t, whose Server, Name and Def must not change while it is
+// indexed.
+func (ix *nameIndex) add(t *Tool) {
+	insertTool(ix.byName, strings.ToLower(t.Name), t)
+	sk := skeleton(t.Name)
+	insertTool(ix.bySkel, sk, t)
+	insertTool(ix.samePlace, t.Server+"."+sk, t)
+	ix.tools[t.Server]++
+	if ix.tools[t.Server] == 1 {
+		insertAlias(ix.aliases, strings.ToLower(t.Server), t.Server)
+		insertAlias(ix.aliasSkel, skeleton(t.Server), t.Server)
 	}
-	return ix
+}
+
+// remove takes t (as added) out of the index.
+func (ix *nameIndex) remove(t *Tool) {
+	removeTool(ix.byName, strings.ToLower(t.Name), t)
+	sk := skeleton(t.Name)
+	removeTool(ix.bySkel, sk, t)
+	removeTool(ix.samePlace, t.Server+"."+sk, t)
+	ix.tools[t.Server]--
+	if ix.tools[t.Server] == 0 {
+		delete(ix.tools, t.Server)
+		removeAlias(ix.aliases, strings.ToLower(t.Server), t.Server)
+		removeAlias(ix.aliasSkel, skeleton(t.Server), t.Server)
+	}
+}
+
+// alias is the alias whose lower case is lower (the first in display
+// order when several are), or "".
+func (ix *nameIndex) alias(lower string) string {
+	if as := ix.aliases[lower]; len(as) > 0 {
+		return as[0]
+	}
+	return ""
+}
+
+func insertTool(m map[string][]*Tool, key string, t *Tool) {
+	list := m[key]
+	i, _ := slices.BinarySearchFunc(list, t.Display, func(e *Tool, d string) int { return strings.Compare(e.Display, d) })
+	m[key] = slices.Insert(list, i, t)
+}
+
+func removeTool(m map[string][]*Tool, key string, t *Tool) {
+	list := slices.DeleteFunc(m[key], func(e *Tool) bool { return e == t })
+	if len(list) == 0 {
+		delete(m, key)
+		return
+	}
+	m[key] = list
+}
+
+func insertAlias(m map[string][]string, key, alias string) {
+	list := m[key]
+	i, _ := slices.BinarySearchFunc(list, alias, aliasOrder)
+	m[key] = slices.Insert(list, i, alias)
+}
+
+func removeAlias(m map[string][]string, key, alias string) {
+	list := slices.DeleteFunc(m[key], func(a string) bool { return a == alias })
+	if len(list) == 0 {
+		delete(m, key)
+		return
+	}
+	m[key] = list
+}
+
+// aliasOrder compares aliases as the display names of their tools sort
+// (a+"." with b+"."): aliases hold no ".", so the order of two servers'
+// tools is that of their aliases so compared.
+func aliasOrder(a, b string) int {
+	n := min(len(a), len(b))
+	if c := strings.Compare(a[:n], b[:n]); c != 0 {
+		return c
+	}
+	switch {
+	case len(a) == len(b):
+		return 0
+	case len(a) < len(b):
+		return cmp.Compare('.', b[n])
+	default:
+		return cmp.Compare(a[n], '.')
+	}
 }
 
 // wordSpans splits text into the identifiers it holds, as the regular
@@ -80,12 +158,12 @@ func (ix *nameIndex) namesOther(alias, text string) string {
 	mentioned := map[string]bool{} // other servers' aliases named in text
 	for _, l := range locs {
 		w := strings.ToLower(text[l[0]:l[1]])
-		if a, ok := ix.aliases[w]; ok && w != lowerAlias {
+		if a := ix.alias(w); a != "" && w != lowerAlias {
 			mentioned[a] = true
 		}
 		// A wire name: alias__tool.
 		if a, tool, ok := strings.Cut(w, "__"); ok && a != lowerAlias {
-			if d := ix.toolOf(ix.aliases[a], tool); d != "" {
+			if d := ix.toolOf(ix.alias(a), tool); d != "" {
 				return d
 			}
 		}
@@ -95,7 +173,7 @@ func (ix *nameIndex) namesOther(alias, text string) string {
 		// alias.tool, alias/tool, alias:tool (the alias word just before).
 		if k > 0 && l[0] > 0 && strings.ContainsRune("./:", rune(text[l[0]-1])) && locs[k-1][1] == l[0]-1 {
 			prev := strings.ToLower(text[locs[k-1][0]:locs[k-1][1]])
-			if a, ok := ix.aliases[prev]; ok && prev != lowerAlias {
+			if a := ix.alias(prev); a != "" && prev != lowerAlias {
 				if d := ix.toolOf(a, w); d != "" {
 					return d
 				}
@@ -105,14 +183,13 @@ func (ix *nameIndex) namesOther(alias, text string) string {
 		if !ok {
 			continue
 		}
-		own := slices.ContainsFunc(idx, func(i int) bool { return ix.tools[i].Server == alias })
+		own := slices.ContainsFunc(idx, func(o *Tool) bool { return o.Server == alias })
 		if own {
 			continue
 		}
 		orig := text[l[0]:l[1]]
 		distinctive := strings.ContainsAny(orig, "_-") || hasInnerUpper(orig)
-		for _, i := range idx {
-			o := ix.tools[i]
+		for _, o := range idx {
 			if distinctive || mentioned[o.Server] {
 				return o.Display
 			}
@@ -135,9 +212,9 @@ func (ix *nameIndex) toolOf(alias, name string) string {
 	if alias == "" {
 		return ""
 	}
-	for _, i := range ix.byName[strings.ToLower(name)] {
-		if ix.tools[i].Server == alias {
-			return ix.tools[i].Display
+	for _, o := range ix.byName[strings.ToLower(name)] {
+		if o.Server == alias {
+			return o.Display
 		}
 	}
 	return ""
@@ -150,8 +227,7 @@ func (ix *nameIndex) toolOf(alias, name string) string {
 func (ix *nameIndex) alike(t *Tool) []string {
 	var out []string
 	sk := skeleton(t.Name)
-	for _, j := range ix.samePlace[t.Server+"."+sk] {
-		b := ix.tools[j]
+	for _, b := range ix.samePlace[t.Server+"."+sk] {
 		switch {
 		case b.Display == t.Display:
 		case strings.EqualFold(t.Name, b.Name):
@@ -167,8 +243,7 @@ func (ix *nameIndex) alike(t *Tool) []string {
 		}
 	}
 	same, like := "", ""
-	for _, j := range ix.bySkel[sk] {
-		b := ix.tools[j]
+	for _, b := range ix.bySkel[sk] {
 		if b.Server == t.Server {
 			continue
 		}
@@ -178,7 +253,7 @@ func (ix *nameIndex) alike(t *Tool) []string {
 		// the names differ in a letter or digit easy to confuse (a
 		// deliberate look-alike, not a naming convention).
 		deliberate := strings.ReplaceAll(strings.ToLower(t.Name), "-", "_") != strings.ReplaceAll(strings.ToLower(b.Name), "-", "_") || t.Name != b.Name && strings.EqualFold(t.Name, b.Name)
-		if !deliberate && !passesFor(t, &b) {
+		if !deliberate && !passesFor(t, b) {
 			continue
 		}
 		if b.Name == t.Name {

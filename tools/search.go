@@ -52,6 +52,7 @@ func (c *Catalog) Search(query, server string, limit int) []Match {
 	if limit <= 0 {
 		limit = min(max(DefaultSearchLimit, 3*len(queries)), MaxSearchLimit)
 	}
+	c.load()
 	s := &c.search
 	s.once.Do(func() {
 		s.idx = newIndex(c.tools, defaultSearchConfig())

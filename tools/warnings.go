@@ -227,31 +227,36 @@ var kindSays = map[string]string{
 // text whatever the number of servers. Called with c.tools sorted by
 // display name.
 func (c *Catalog) flag(memo *Memo) {
-	ix := newNameIndex(c.tools)
+	ix := newNameIndex()
+	for i := range c.tools {
+		ix.add(&c.tools[i])
+	}
 	for i := range c.tools {
 		t := &c.tools[i]
-		own, ok := memo.get(t.Hash)
-		if !ok {
-			own = ownFlags(t)
-			memo.put(t.Hash, own)
-		}
-		flags := slices.Clone(own.flags)
-		add := func(kind, text string) {
-			if !slices.ContainsFunc(flags, func(f Flag) bool { return f.Kind == kind }) {
-				flags = append(flags, Flag{Kind: kind, Text: text})
-			}
-		}
-		for _, f := range own.texts {
-			if other := ix.namesOther(t.Server, f.text); other != "" {
-				add(KindShadowing, "its "+f.where+" names "+other+", a tool of another server")
-				break
-			}
-		}
-		for _, s := range ix.alike(t) {
-			add(KindCollision, s)
-		}
-		t.Flags = append(t.Flags, flags...)
+		t.Flags = allFlags(t, memo.own(t), ix)
 	}
+}
+
+// allFlags are t's flags: those its definition earns by itself (own),
+// then what it names of other servers' tools and the names it looks like,
+// as ix holds them.
+func allFlags(t *Tool, own own, ix *nameIndex) []Flag {
+	flags := slices.Clone(own.flags)
+	add := func(kind, text string) {
+		if !slices.ContainsFunc(flags, func(f Flag) bool { return f.Kind == kind }) {
+			flags = append(flags, Flag{Kind: kind, Text: text})
+		}
+	}
+	for _, f := range own.texts {
+		if other := ix.namesOther(t.Server, f.text); other != "" {
+			add(KindShadowing, "its "+f.where+" names "+other+", a tool of another server")
+			break
+		}
+	}
+	for _, s := range ix.alike(t) {
+		add(KindCollision, s)
+	}
+	return flags
 }
 
 // own is what a definition earns by itself: the flags of its own text,
@@ -340,6 +345,17 @@ func ownFlags(t *Tool) own {
 type Memo struct {
 	mu         sync.Mutex
 	cur, older map[string]own
+}
+
+// own is what t's definition earns by itself, from the memo or worked
+// out (and kept there).
+func (m *Memo) own(t *Tool) own {
+	o, ok := m.get(t.Hash)
+	if !ok {
+		o = ownFlags(t)
+		m.put(t.Hash, o)
+	}
+	return o
 }
 
 func (m *Memo) get(hash string) (own, bool) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -79,9 +80,11 @@ type registryEntry struct {
 	cached bool // tools come from the last connection: not listed by this one yet
 }
 
-// registryActor keeps the merged catalog: it rebuilds it when a server's
-// tools change and swaps it into the router (router.go), which routes the
-// calls; it is on no call's path.
+// registryActor keeps the merged catalog: when a server's tools change it
+// changes that server's part (tools.Builder: the work grows with that
+// server's tools, not with the catalog) and swaps the new, immutable
+// catalog into the router (router.go), which routes the calls; it is on no
+// call's path.
 type registryActor struct {
 	log     *slog.Logger
 	router  *Router
@@ -90,23 +93,34 @@ type registryActor struct {
 	catalog *tools.Catalog // what the model is offered: disabled and quarantined tools left out
 	full    *tools.Catalog // every listed tool: for pins and the servers panel
 	// quarantined: tools of full with a high-risk flag the person has not
-	// looked at (by display name).
+	// looked at (by display name); replaced, never changed, once published.
 	quarantined map[string]bool
-	watchers    []*actor.PID
-	// memo keeps each definition's own flags between rebuilds: a server's
-	// change reads only its new definitions.
+	// quarantinedBy: the same by server, to replace one server's share.
+	quarantinedBy map[string][]string
+	watchers      []*actor.PID
+	// fullB builds full; offeredB builds catalog while some server has
+	// tools left out (leftOut), and is nil (catalog is full) otherwise.
+	fullB, offeredB *tools.Builder
+	leftOut         map[string]bool
+	// memo keeps each definition's own flags for the round of one change:
+	// both builders read a new definition once.
 	memo *tools.Memo
 }
 
 func newRegistry(log *slog.Logger, pins *Pins, r *Router) *registryActor {
+	memo := &tools.Memo{}
 	return &registryActor{
 		log:     log.With("actor", "registry"),
 		router:  r,
 		pins:    pins,
 		servers: map[string]*registryEntry{},
-		memo:    &tools.Memo{},
+		memo:    memo,
 		catalog: tools.NewCatalog(nil),
 		full:    tools.NewCatalog(nil),
+		fullB:   tools.NewBuilder(memo),
+
+		quarantinedBy: map[string][]string{},
+		leftOut:       map[string]bool{},
 	}
 }
 
@@ -117,7 +131,7 @@ func (a *registryActor) Receive(c actor.Context) {
 		if len(m.cached) > 0 {
 			e := a.servers[m.alias]
 			e.tools, e.listed, e.cached = m.cached, true, true
-			a.rebuild(c)
+			a.rebuild(c, m.alias)
 		} else {
 			a.publish()
 		}
@@ -125,7 +139,7 @@ func (a *registryActor) Receive(c actor.Context) {
 		if e, ok := a.servers[m.alias]; ok {
 			delete(a.servers, m.alias)
 			if e.listed {
-				a.rebuild(c)
+				a.rebuild(c, m.alias)
 			} else {
 				a.publish()
 			}
@@ -136,12 +150,12 @@ func (a *registryActor) Receive(c actor.Context) {
 			return // from a server that has been removed (or replaced)
 		}
 		e.tools, e.listed, e.cached = m.Tools, true, false
-		a.rebuild(c)
+		a.rebuild(c, m.Alias)
 	case *SetDisabledTools:
 		if e, ok := a.servers[m.Alias]; ok {
 			e.server.DisabledTools = slices.Clone(m.Tools)
 			if e.listed {
-				a.rebuild(c)
+				a.rebuild(c, m.Alias)
 			} else {
 				a.publish()
 			}
@@ -155,7 +169,7 @@ func (a *registryActor) Receive(c actor.Context) {
 		if a.pins != nil && a.pins.Quarantined(t) {
 			a.pins.Review(t)
 			a.log.Info("a quarantined tool was reviewed: offered from now on", "tool", t.Display)
-			a.rebuild(c)
+			a.rebuild(c, t.Server)
 		}
 		c.Respond(&Done{})
 	case *GetServerListing:
@@ -191,45 +205,71 @@ func (a *registryActor) Receive(c actor.Context) {
 	}
 }
 
-func (a *registryActor) rebuild(c actor.Context) {
-	sources := make(map[string]tools.Source, len(a.servers))
-	for alias, e := range a.servers {
-		sources[alias] = tools.Source{Tools: e.tools, Trusted: e.server.Trusted, ReadOnly: e.server.ReadOnly.Has, Cached: e.cached}
-	}
+// rebuild changes the catalogs for one server's change (tools, settings,
+// a review; gone when it is no longer in servers): its part, and those of
+// the servers whose flags that changes (the builders say which).
+func (a *registryActor) rebuild(c actor.Context, alias string) {
 	a.memo.Round()
-	a.full = tools.NewCatalogMemo(sources, a.memo)
-	a.quarantined = map[string]bool{}
-	for _, t := range a.full.Tools() {
-		if a.pins.Quarantined(t) {
-			a.quarantined[t.Display] = true
+	e := a.servers[alias]
+	if e == nil {
+		a.full = a.fullB.Remove(alias)
+	} else {
+		a.full = a.fullB.Set(alias, a.source(e))
+	}
+	changed := slices.Clone(a.fullB.Changed())
+
+	q := maps.Clone(a.quarantined)
+	if q == nil {
+		q = map[string]bool{}
+	}
+	for _, s := range changed {
+		for _, d := range a.quarantinedBy[s] {
+			delete(q, d)
 		}
-	}
-	offered := make(map[string]tools.Source, len(a.servers))
-	leftOut := false
-	for alias, e := range a.servers {
-		src := sources[alias]
-		if len(e.server.DisabledTools) > 0 || len(a.quarantined) > 0 {
-			src.Tools = slices.DeleteFunc(slices.Clone(src.Tools), func(t *sdk.Tool) bool {
-				return t != nil && (slices.Contains(e.server.DisabledTools, t.Name) || a.quarantined[alias+"."+t.Name])
-			})
-			leftOut = leftOut || len(src.Tools) < len(e.tools)
-		}
-		offered[alias] = src
-	}
-	a.catalog = a.full
-	if leftOut {
-		// Disabled and quarantined tools are neither offered nor found by
-		// tool_search, and calls to them are refused; they stay pinned.
-		a.catalog = tools.NewCatalogMemo(offered, a.memo)
-	}
-	if a.pins != nil {
-		var listed []string
-		for alias, e := range a.servers {
-			if e.listed {
-				listed = append(listed, alias)
+		delete(a.quarantinedBy, s)
+		for _, t := range a.full.Server(s) {
+			if a.pins.Quarantined(t) {
+				q[t.Display] = true
+				a.quarantinedBy[s] = append(a.quarantinedBy[s], t.Display)
 			}
 		}
-		news := a.pins.observe(a.full, listed)
+	}
+	a.quarantined = q
+
+	// Disabled and quarantined tools are neither offered nor found by
+	// tool_search, and calls to them are refused; they stay pinned.
+	offered := map[string]tools.Source{}
+	for _, s := range changed {
+		src, out := a.offered(s)
+		offered[s] = src
+		if out {
+			a.leftOut[s] = true
+		} else {
+			delete(a.leftOut, s)
+		}
+	}
+	switch {
+	case len(a.leftOut) == 0:
+		a.offeredB, a.catalog = nil, a.full
+	case a.offeredB == nil:
+		a.offeredB = tools.NewBuilder(a.memo)
+		for s := range a.servers {
+			src, _ := a.offered(s)
+			a.offeredB.Set(s, src)
+		}
+		a.catalog = a.offeredB.Catalog()
+	default:
+		for _, s := range changed {
+			if a.servers[s] == nil {
+				a.catalog = a.offeredB.Remove(s)
+			} else {
+				a.catalog = a.offeredB.Set(s, offered[s])
+			}
+		}
+	}
+
+	if a.pins != nil && e != nil && e.listed {
+		news := a.pins.observe(a.full, []string{alias})
 		for _, t := range news.Accepted {
 			a.log.Info("a trusted server changed a tool's definition: accepted", "tool", t)
 		}
@@ -244,6 +284,28 @@ func (a *registryActor) rebuild(c actor.Context) {
 	for _, w := range a.watchers {
 		c.Send(w, &CatalogChanged{Catalog: a.catalog})
 	}
+}
+
+// source is a server's tools for the full catalog.
+func (a *registryActor) source(e *registryEntry) tools.Source {
+	return tools.Source{Tools: e.tools, Trusted: e.server.Trusted, ReadOnly: e.server.ReadOnly.Has, Cached: e.cached}
+}
+
+// offered is a server's tools for the catalog the model is offered, and
+// whether any is left out (disabled or quarantined).
+func (a *registryActor) offered(alias string) (tools.Source, bool) {
+	e := a.servers[alias]
+	if e == nil {
+		return tools.Source{}, false
+	}
+	src := a.source(e)
+	if len(e.server.DisabledTools) == 0 && len(a.quarantinedBy[alias]) == 0 {
+		return src, false
+	}
+	src.Tools = slices.DeleteFunc(slices.Clone(src.Tools), func(t *sdk.Tool) bool {
+		return t != nil && (slices.Contains(e.server.DisabledTools, t.Name) || a.quarantined[alias+"."+t.Name])
+	})
+	return src, len(src.Tools) < len(e.tools)
 }
 
 // publish swaps the current catalog and servers into the router.

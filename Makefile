@@ -67,8 +67,10 @@ bench: setup
 # versions (it checks for deprecation), the pinned version is downloaded
 # and built from its own go.mod and go.sum, as go install would. A peer
 # that cannot be had either way is named in the table with why
-# (bin/bench-peers/NAME.unavailable). BENCH_PEERS_ARGS passes flags, e.g.
-# BENCH_PEERS_ARGS="-n 3 -slow-n 1 -only answer1,tree".
+# (bin/bench-peers/NAME.unavailable); crush is one here (the proxy answers
+# 403 for it): BENCH_CRUSH=/path/to/crush (BENCH_MCPHOST likewise) uses a
+# binary built elsewhere and skips installing it. BENCH_PEERS_ARGS passes
+# flags, e.g. BENCH_PEERS_ARGS="-n 3 -slow-n 1 -only answer1,tree,scale".
 BENCH_PEERS_DIR := bin/bench-peers
 BENCH_PEERS_MODULES := github.com/mark3labs/mcphost@v0.34.0 github.com/charmbracelet/crush@v0.96.1
 BENCH_PEERS_ARGS ?=
@@ -77,6 +79,7 @@ bench-peers: build setup-peers
 	@mkdir -p $(BENCH_PEERS_DIR)
 	@for m in $(BENCH_PEERS_MODULES); do \
 		path=$${m%@*}; name=$${path##*/}; out=$(CURDIR)/$(BENCH_PEERS_DIR)/$$name; \
+		if [ -n "$$(printenv BENCH_$$(echo $$name | tr a-z A-Z))" ]; then continue; fi; \
 		if [ -x $$out ] && [ "$$(cat $$out.version 2>/dev/null)" = "$$m" ]; then continue; fi; \
 		rm -f $$out $$out.version $$out.unavailable; \
 		echo "installing $$m"; \

@@ -109,8 +109,44 @@ var signs = []sign{
 }
 
 // candidates are the signs whose words some text holds (a tool's strings
-// joined, lower case): the others cannot match any of them.
+// joined, lower case): the others cannot match any of them. One pass over
+// the text, each position looking up the words that begin with its byte
+// or its two bytes (signWords), rather than one search per word: the
+// searches took a third of a catalog's flagging.
 func candidates(lower string) []*sign {
+	var hit [64]bool
+	if len(signs) > len(hit) {
+		return candidatesBySearch(lower)
+	}
+	for i := 0; i < len(lower); i++ {
+		for _, s := range signWords.one[lower[i]] {
+			hit[s] = true
+		}
+		if i+1 == len(lower) {
+			break
+		}
+		k := signWords.pair[uint16(lower[i])<<8|uint16(lower[i+1])]
+		if k == 0 {
+			continue
+		}
+		for _, w := range signWords.lists[k-1] {
+			if !hit[w.sign] && strings.HasPrefix(lower[i:], w.word) {
+				hit[w.sign] = true
+			}
+		}
+	}
+	var out []*sign
+	for i := range signs {
+		if hit[i] {
+			out = append(out, &signs[i])
+		}
+	}
+	return out
+}
+
+// candidatesBySearch is candidates by one search per word: what it must
+// find, and its way should the signs outgrow its table.
+func candidatesBySearch(lower string) []*sign {
 	var out []*sign
 	for i := range signs {
 		for _, w := range signs[i].words {
@@ -122,6 +158,35 @@ func candidates(lower string) []*sign {
 	}
 	return out
 }
+
+type signWord struct {
+	sign int
+	word string
+}
+
+// signWords files the signs' words by their first byte (words of one
+// byte) or first two bytes (pair: 1 + the index in lists; 0 for none).
+var signWords = func() (t struct {
+	one   [256][]int
+	pair  [1 << 16]uint16
+	lists [][]signWord
+}) {
+	for i, s := range signs {
+		for _, w := range s.words {
+			if len(w) == 1 {
+				t.one[w[0]] = append(t.one[w[0]], i)
+				continue
+			}
+			k := uint16(w[0])<<8 | uint16(w[1])
+			if t.pair[k] == 0 {
+				t.lists = append(t.lists, nil)
+				t.pair[k] = uint16(len(t.lists))
+			}
+			t.lists[t.pair[k]-1] = append(t.lists[t.pair[k]-1], signWord{i, w})
+		}
+	}
+	return t
+}()
 
 // match is a sign found: its kind, and the text it matched.
 type match struct{ kind, text string }

@@ -23,13 +23,23 @@ type scenario struct {
 	// Deckhand waits --wait (2 s by default) and then starts with the
 	// tools of those ready, so it is given the cap as its --wait here.
 	ready bool
+	// sized: the servers are stdioserver -tools sized (that many tools
+	// each) rather than server-everything.
+	sized int
+	// sample: the process tree is sampled while the first model request
+	// carrying tools is held.
+	sample bool
 }
+
+// scaleServers are the server counts of the scale measure.
+var scaleServers = []int{1, 10, 100}
 
 // stage holds what every host is pointed at: the same model endpoint and
 // the same server programs.
 type stage struct {
 	node       string // node, for the servers
 	everything string // server-everything's entry point
+	sized      string // testutil/stdioserver, built for the run
 	hangJS     string // the server that never initializes
 	modelURL   string // OpenAI-compatible base URL, ending in /v1
 	sandbox    string // Deckhand's per-server sandbox setting; "" keeps its default
@@ -37,6 +47,14 @@ type stage struct {
 }
 
 func alias(i int) string { return fmt.Sprintf("ev%02d", i) }
+
+// server is the command line of each of sc's servers.
+func (st *stage) server(sc scenario) []string {
+	if sc.sized > 0 {
+		return []string{st.sized, "-tools", strconv.Itoa(sc.sized)}
+	}
+	return []string{st.node, st.everything, "stdio"}
+}
 
 // host drives one MCP host non-interactively.
 type host interface {
@@ -63,8 +81,8 @@ func (d deckhand) command(st *stage, dir string, sc scenario, prompt string) (*e
 	b.WriteString("[tools]\nenabled = false\n\n")
 	// Room for the loop's eight rounds and its answer whatever the default.
 	b.WriteString("[mcp]\nmax_tool_depth = 16\n\n")
-	server := func(name string, args ...string) {
-		fmt.Fprintf(&b, "[mcp.servers.%s]\ncommand = %s\nargs = [", name, q(st.node))
+	server := func(name, command string, args ...string) {
+		fmt.Fprintf(&b, "[mcp.servers.%s]\ncommand = %s\nargs = [", name, q(command))
 		for i, a := range args {
 			if i > 0 {
 				b.WriteString(", ")
@@ -78,10 +96,11 @@ func (d deckhand) command(st *stage, dir string, sc scenario, prompt string) (*e
 		b.WriteString("\n")
 	}
 	for i := 1; i <= sc.servers; i++ {
-		server(alias(i), st.everything, "stdio")
+		cmd := st.server(sc)
+		server(alias(i), cmd[0], cmd[1:]...)
 	}
 	if sc.hang {
-		server("hang", st.hangJS)
+		server("hang", st.node, st.hangJS)
 	}
 	cfg := filepath.Join(dir, "deckhand.toml")
 	if err := os.WriteFile(cfg, []byte(b.String()), 0o600); err != nil {
@@ -110,7 +129,7 @@ func (m mcphost) command(st *stage, dir string, sc scenario, prompt string) (*ex
 	}
 	servers := map[string]server{}
 	for i := 1; i <= sc.servers; i++ {
-		servers[alias(i)] = server{"local", []string{st.node, st.everything, "stdio"}}
+		servers[alias(i)] = server{"local", st.server(sc)}
 	}
 	if sc.hang {
 		servers["hang"] = server{"local", []string{st.node, st.hangJS}}
@@ -146,7 +165,8 @@ func (c crush) command(st *stage, dir string, sc scenario, prompt string) (*exec
 	}
 	servers := map[string]server{}
 	for i := 1; i <= sc.servers; i++ {
-		servers[alias(i)] = server{"stdio", st.node, []string{st.everything, "stdio"}}
+		cmd := st.server(sc)
+		servers[alias(i)] = server{"stdio", cmd[0], cmd[1:]}
 	}
 	if sc.hang {
 		servers["hang"] = server{"stdio", st.node, []string{st.hangJS}}

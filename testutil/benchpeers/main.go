@@ -7,9 +7,12 @@
 // stdio, each configured in its own format in a temporary folder, and run
 // non-interactively with a prompt. Runs are interleaved: run i of a
 // measure starts the hosts in an order rotated by i. The table gives
-// Deckhand ÷ peer for the median of each measure, then every host's raw
-// min / median / max. A measure that cannot be taken for a host says why
-// in its cell.
+// Deckhand ÷ peer as the median of the ratios paired run by run (run i of
+// Deckhand over run i of the peer, pairs.go), then every host's raw min /
+// median / max. A measure that cannot be taken for a host says why in its
+// cell. Every host's first model request is the first that carries tools
+// (a title request without tools does not count): times are taken there
+// and the process tree is sampled there, for every host alike.
 //
 // Between the hosts and aimock sits a recording proxy (proxy.go): it
 // gives the exact size and arrival time of every model request. This
@@ -23,6 +26,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"net"
 	"net/http"
@@ -30,6 +34,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -45,7 +50,7 @@ const (
 )
 
 type options struct {
-	n, slowN          int
+	n, slowN, scaleN  int
 	limit             time.Duration
 	only              string
 	deckhand, peers   string
@@ -58,10 +63,11 @@ func main() {
 	var o options
 	flag.IntVar(&o.n, "n", 5, "runs of each host for the 1-server measures")
 	flag.IntVar(&o.slowN, "slow-n", 3, "runs of each host for the 19- and 31-server measures, the tool loop and the hung server")
+	flag.IntVar(&o.scaleN, "scale-n", 3, "runs of each host for the scale measures (1, 10 and 100 servers of 10 tools; 5,000 tools)")
 	flag.DurationVar(&o.limit, "cap", 60*time.Second, "the longest a run may take; a host with no answer by then is reported as taking longer")
-	flag.StringVar(&o.only, "only", "", "comma-separated measures to take (answer1, answer19, tree, loop, hang); default all")
+	flag.StringVar(&o.only, "only", "", "comma-separated measures to take (answer1, answer19, tree, loop, hang, scale, rss5000); default all")
 	flag.StringVar(&o.deckhand, "deckhand", "bin/deckhand", "the Deckhand binary")
-	flag.StringVar(&o.peers, "peers", "bin/bench-peers", "where make bench-peers installs mcphost and crush (NAME, NAME.version, NAME.unavailable)")
+	flag.StringVar(&o.peers, "peers", "bin/bench-peers", "where make bench-peers installs mcphost and crush (NAME, NAME.version, NAME.unavailable); BENCH_CRUSH=/path/to/crush uses a crush built elsewhere")
 	flag.StringVar(&o.nodeModules, "node-modules", "testutil/node_modules", "the npm peers (make setup-peers)")
 	flag.StringVar(&o.out, "out", "", "also write the report to this file")
 	flag.StringVar(&o.sandbox, "sandbox", "", `Deckhand's sandbox setting for every server ("off" to compare unconfined); default Deckhand's own`)
@@ -87,19 +93,34 @@ type bench struct {
 	res     map[string]map[string]*series
 	notes   []string
 	runs    int
-	early   map[string]early    // measure → Deckhand's runs that started before every server was ready
-	left    map[string]leftover // "host measure" → runs after which processes outlived the host
+	// builtElsewhere: peers given by BENCH_NAME (host name → "BENCH_NAME=path").
+	builtElsewhere map[string]string
+	early          map[string]early    // measure → Deckhand's runs that started before every server was ready
+	left           map[string]leftover // "host measure" → runs after which processes outlived the host
 }
 
 type early struct{ runs, most, servers int }
 
 type leftover struct{ runs, most int }
 
-// series is one measure of one host: a value per run that gave one, and
-// why the others did not.
+// series is one measure of one host: a value per run that gave one (by
+// the run's index within its measure, for pairing), and why the others
+// did not.
 type series struct {
-	vals  []float64 // +Inf: no answer within the cap
+	byRun map[int]float64 // +Inf: no answer within the cap
 	fails []string
+}
+
+// vals are the values in the order of the runs.
+func (s *series) vals() []float64 {
+	if s == nil {
+		return nil
+	}
+	out := make([]float64, 0, len(s.byRun))
+	for _, i := range slices.Sorted(maps.Keys(s.byRun)) {
+		out = append(out, s.byRun[i])
+	}
+	return out
 }
 
 func run(o options) error {
@@ -147,7 +168,15 @@ func run(o options) error {
 		defer os.RemoveAll(b.work)
 	}
 
+	// The servers of a known size for the scale measures: stdioserver
+	// -tools N, built here.
+	b.st.sized = filepath.Join(b.work, "stdioserver")
+	if out, err := exec.Command("go", "build", "-o", b.st.sized, filepath.Join(root, "testutil", "stdioserver")).CombinedOutput(); err != nil {
+		return fmt.Errorf("building testutil/stdioserver: %v: %s", err, out)
+	}
+
 	b.hosts = append(b.hosts, deckhand{o.deckhand})
+	b.builtElsewhere = map[string]string{}
 	for _, p := range []struct {
 		name string
 		make func(string) host
@@ -155,7 +184,15 @@ func run(o options) error {
 		{"mcphost", func(bin string) host { return mcphost{bin} }},
 		{"crush", func(bin string) host { return crush{bin} }},
 	} {
-		bin := filepath.Join(o.peers, p.name)
+		bin, env := peerBinary(o.peers, p.name, os.Getenv)
+		if env != "" {
+			if _, err := os.Stat(bin); err != nil {
+				return fmt.Errorf("%s=%s: %w", env, bin, err)
+			}
+			b.builtElsewhere[p.name] = env + "=" + bin
+			b.hosts = append(b.hosts, p.make(bin))
+			continue
+		}
 		if _, err := os.Stat(bin); err != nil {
 			why := "not installed"
 			if u, err := os.ReadFile(bin + ".unavailable"); err == nil {
@@ -163,6 +200,7 @@ func run(o options) error {
 			} else {
 				why += " (make bench-peers installs it into " + o.peers + ")"
 			}
+			why += "; BENCH_" + strings.ToUpper(p.name) + "=/path/to/" + p.name + " uses one built elsewhere"
 			b.missing[p.name] = why
 			continue
 		}
@@ -203,16 +241,34 @@ func run(o options) error {
 		b.measure("answer1", o.n, scenario{servers: 1})
 	}
 	if want("answer19") {
-		b.measure("answer19", o.slowN, scenario{servers: 19})
+		// Every server ready before the first request, as the peers do:
+		// Deckhand is given the cap as its --wait.
+		b.measure("answer19", o.slowN, scenario{servers: 19, ready: true})
 	}
 	if want("tree") {
-		b.measure("tree", o.slowN, scenario{servers: 31, ready: true})
+		b.measure("tree", o.slowN, scenario{servers: 31, ready: true, sample: true})
 	}
 	if want("loop") {
 		b.measure("loop", o.slowN, scenario{servers: 31, loop: true, ready: true})
 	}
 	if want("hang") {
 		b.measure("hang", o.slowN, scenario{servers: 1, hang: true})
+	}
+	if want("scale") {
+		// 1, 10 and 100 servers of 10 tools, interleaved run by run.
+		for i := 0; i < o.scaleN; i++ {
+			for _, n := range scaleServers {
+				sc := scenario{servers: n, sized: 10, ready: true}
+				for j := range b.hosts {
+					h := b.hosts[(i+j)%len(b.hosts)]
+					r := b.runOne(h, sc, fmt.Sprintf("scale%d-%d", n, i+1))
+					b.record(fmt.Sprintf("scale%d", n), i, h, sc, r)
+				}
+			}
+		}
+	}
+	if want("rss5000") {
+		b.measure("rss5000", o.scaleN, scenario{servers: 100, sized: 50, ready: true, sample: true})
 	}
 
 	b.table(report)
@@ -354,29 +410,30 @@ func (b *bench) measure(m string, n int, sc scenario) {
 		for j := range b.hosts {
 			h := b.hosts[(i+j)%len(b.hosts)]
 			r := b.runOne(h, sc, fmt.Sprintf("%s-%d", m, i+1))
-			b.record(m, h, sc, r)
+			b.record(m, i, h, sc, r)
 		}
 	}
 }
 
-func (b *bench) put(measure, host string, v float64, fail string) {
+func (b *bench) put(measure, host string, run int, v float64, fail string) {
 	if b.res[measure] == nil {
 		b.res[measure] = map[string]*series{}
 	}
 	s := b.res[measure][host]
 	if s == nil {
-		s = &series{}
+		s = &series{byRun: map[int]float64{}}
 		b.res[measure][host] = s
 	}
 	if fail != "" {
 		s.fails = append(s.fails, fail)
 		return
 	}
-	s.vals = append(s.vals, v)
+	s.byRun[run] = v
 }
 
 // record turns a run into values of the measures it serves.
-func (b *bench) record(m string, h host, sc scenario, r result) {
+func (b *bench) record(m string, run int, h host, sc scenario, r result) {
+	put := func(measure string, v float64, fail string) { b.put(measure, h.name(), run, v, fail) }
 	hn := h.name()
 	why := ""
 	switch {
@@ -407,47 +464,44 @@ func (b *bench) record(m string, h host, sc scenario, r result) {
 	switch m {
 	case "answer1", "answer19":
 		suffix := strings.TrimPrefix(m, "answer")
-		b.put("answer"+suffix, hn, r.answer.Seconds(), why)
+		put("answer"+suffix, r.answer.Seconds(), why)
+		if first, ok := firstWithTools(r.reqs); ok {
+			put("tools"+suffix, float64(first.tools), "")
+		}
 		if why == "" && r.capped {
 			why = fmt.Sprintf("answered but did not exit within %s", b.o.limit)
 		}
-		b.put("whole"+suffix, hn, r.exit.Seconds(), why)
+		put("whole"+suffix, r.exit.Seconds(), why)
 	case "tree":
 		if why != "" {
-			b.put("size31", hn, 0, why)
-			b.put("count31", hn, 0, why)
-			b.put("rss31", hn, 0, why)
-			b.put("hostrss31", hn, 0, why)
-			b.put("answer31", hn, 0, why)
+			put("size31", 0, why)
+			put("count31", 0, why)
+			put("rss31", 0, why)
+			put("hostrss31", 0, why)
+			put("answer31", 0, why)
 			return
 		}
-		b.put("answer31", hn, r.answer.Seconds(), "")
+		put("answer31", r.answer.Seconds(), "")
 		if r.capped {
-			b.put("whole31", hn, 0, fmt.Sprintf("answered but did not exit within %s", b.o.limit))
+			put("whole31", 0, fmt.Sprintf("answered but did not exit within %s", b.o.limit))
 		} else {
-			b.put("whole31", hn, r.exit.Seconds(), "")
+			put("whole31", r.exit.Seconds(), "")
 		}
-		var first *request
-		for i := range r.reqs {
-			if isModelPath(r.reqs[i].path) {
-				first = &r.reqs[i]
-				break
-			}
-		}
-		if first == nil {
-			b.put("size31", hn, 0, "no model request seen")
+		first, ok := firstWithTools(r.reqs)
+		if !ok {
+			put("size31", 0, "no model request carrying tools seen")
 		} else {
-			b.put("size31", hn, float64(first.bytes), "")
-			b.put("tools31", hn, float64(first.tools), "")
+			put("size31", float64(first.bytes), "")
+			put("tools31", float64(first.tools), "")
 		}
 		if r.peakCount == 0 {
-			b.put("count31", hn, 0, "no sample of the process tree")
-			b.put("rss31", hn, 0, "no sample of the process tree")
-			b.put("hostrss31", hn, 0, "no sample of the process tree")
+			put("count31", 0, "no sample of the process tree")
+			put("rss31", 0, "no sample of the process tree")
+			put("hostrss31", 0, "no sample of the process tree")
 		} else {
-			b.put("count31", hn, float64(r.peakCount), "")
-			b.put("rss31", hn, float64(r.peakRSS), "")
-			b.put("hostrss31", hn, float64(r.hostRSS), "")
+			put("count31", float64(r.peakCount), "")
+			put("rss31", float64(r.peakRSS), "")
+			put("hostrss31", float64(r.hostRSS), "")
 		}
 	case "loop":
 		var at []time.Duration
@@ -462,18 +516,44 @@ func (b *bench) record(m string, h host, sc scenario, r result) {
 			why = fmt.Sprintf("%d model requests, not %d", len(at), loopRounds+1)
 		}
 		if why != "" {
-			b.put("round", hn, 0, why)
+			put("round", 0, why)
 			return
 		}
 		// From the first model request to the last: eight rounds of a
 		// tool call and the model request carrying its result.
-		b.put("round", hn, (at[loopRounds]-at[0]).Seconds()/loopRounds, "")
-	case "hang":
-		if r.answer == 0 && r.capped {
-			b.put("hang", hn, math.Inf(1), "")
+		put("round", (at[loopRounds]-at[0]).Seconds()/loopRounds, "")
+	case "scale1", "scale10", "scale100":
+		// Start to the first model request carrying tools, and how many.
+		first, ok := firstWithTools(r.reqs)
+		switch {
+		case ok:
+			why = ""
+		case why == "":
+			why = "no model request carrying tools"
+		}
+		if why != "" {
+			put(m, 0, why)
 			return
 		}
-		b.put("hang", hn, r.answer.Seconds(), why)
+		put(m, first.at.Seconds(), "")
+		put("tools"+m, float64(first.tools), "")
+	case "rss5000":
+		first, ok := firstWithTools(r.reqs)
+		switch {
+		case !ok:
+			put("rss5000", 0, "no model request carrying tools: "+why)
+		case r.peakCount == 0:
+			put("rss5000", 0, "no sample of the process tree")
+		default:
+			put("rss5000", float64(r.hostRSS), "")
+			put("tools5000", float64(first.tools), "")
+		}
+	case "hang":
+		if r.answer == 0 && r.capped {
+			put("hang", math.Inf(1), "")
+			return
+		}
+		put("hang", r.answer.Seconds(), why)
 	}
 }
 
@@ -546,8 +626,8 @@ func (b *bench) runOne(h host, sc scenario, label string) result {
 	pw.Close()
 	pid := cmd.Process.Pid
 	var mu sync.Mutex
-	if sc.ready && !sc.loop {
-		b.rec.onFirstModelRequest(func() {
+	if sc.sample {
+		b.rec.onFirstToolsRequest(func() {
 			for range 6 {
 				c, m := tree(pid)
 				mu.Lock()
@@ -677,6 +757,10 @@ func (b *bench) versions(w io.Writer, root, node string) {
 			fmt.Fprintf(w, "- %s: %s\n", name, why)
 			continue
 		}
+		if env, ok := b.builtElsewhere[name]; ok {
+			fmt.Fprintf(w, "- %s: built elsewhere (%s)\n", name, env)
+			continue
+		}
 		v, err := os.ReadFile(filepath.Join(b.o.peers, name+".version"))
 		version := strings.TrimSpace(string(v))
 		if err != nil {
@@ -696,8 +780,8 @@ func (b *bench) versions(w io.Writer, root, node string) {
 	if b.o.sandbox != "" {
 		sb = b.o.sandbox
 	}
-	fmt.Fprintf(w, "- runs: %d of each host for 1 server, %d for the others, interleaved (order rotated each run); cap %s; Deckhand's sandbox: %s\n",
-		b.o.n, b.o.slowN, b.o.limit, sb)
+	fmt.Fprintf(w, "- runs: %d of each host for 1 server, %d for the scale measures, %d for the others, interleaved (order rotated each run); cap %s; Deckhand's sandbox: %s\n",
+		b.o.n, b.o.scaleN, b.o.slowN, b.o.limit, sb)
 	fmt.Fprintln(w)
 }
 

@@ -30,7 +30,7 @@ type recorder struct {
 	mu    sync.Mutex
 	start time.Time
 	reqs  []request
-	hook  func() // run once, before the run's first model request goes on
+	hook  func() // run once, before the run's first model request carrying tools goes on
 }
 
 func newRecorder(target *url.URL) *recorder {
@@ -46,10 +46,12 @@ func (r *recorder) reset(start time.Time) {
 	r.start, r.reqs, r.hook = start, nil, nil
 }
 
-// onFirstModelRequest sets a function that holds the run's first model
-// request while it runs (the process tree is sampled then: every server
-// is up and the answer is being asked for).
-func (r *recorder) onFirstModelRequest(f func()) {
+// onFirstToolsRequest sets a function that holds the run's first model
+// request carrying tools while it runs (the process tree is sampled then:
+// every server is up and the answer is being asked for). A request without
+// tools (crush's title request) goes on: the hold weighs on every host's
+// first request with tools alike.
+func (r *recorder) onFirstToolsRequest(f func()) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.hook = f
@@ -73,6 +75,18 @@ func (r *recorder) modelRequests() []request {
 	return out
 }
 
+// firstWithTools is the first model request that carries tools: a host's
+// first request for the measures (one without tools, such as crush's
+// title request, is not).
+func firstWithTools(reqs []request) (request, bool) {
+	for _, q := range reqs {
+		if isModelPath(q.path) && q.tools > 0 {
+			return q, true
+		}
+	}
+	return request{}, false
+}
+
 func isModelPath(p string) bool {
 	return strings.HasSuffix(p, "/chat/completions") || strings.HasSuffix(p, "/responses") || strings.HasSuffix(p, "/messages")
 }
@@ -91,7 +105,7 @@ func (r *recorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	r.mu.Lock()
 	r.reqs = append(r.reqs, request{at: time.Since(r.start), path: req.URL.Path, bytes: len(body), tools: len(parsed.Tools)})
 	var hook func()
-	if isModelPath(req.URL.Path) {
+	if isModelPath(req.URL.Path) && len(parsed.Tools) > 0 {
 		hook, r.hook = r.hook, nil
 	}
 	r.mu.Unlock()

@@ -48,6 +48,7 @@ func main() {
 	delay := flag.Duration("delay", 0, "start slowly: read nothing (initialize included) for this long, as a server that loads a runtime first")
 	ask := flag.Int("ask", 0, "be a bare JSON-RPC server with one tool, ask_secret, whose call asks this many password forms at once, ends at the first accepted or when all are answered, then asks 20 more")
 	askLog := flag.String("ask-log", "", "with -ask, write how each question was answered to this file")
+	only := flag.Int("tools", 0, "serve exactly this many generated tools (tool_001, …, with varied descriptions and a parameter each) and nothing else: a server of a known size for the scale benchmarks")
 	linger := flag.Bool("linger", false, "ignore SIGTERM, and keep running once stdin closes (as server-everything does when the client advertised roots)")
 	flag.Parse()
 
@@ -94,6 +95,11 @@ func main() {
 		select {}
 	case *garbage:
 		fmt.Println("this is not JSON-RPC")
+	}
+
+	if *only > 0 {
+		sized(*only)
+		return
 	}
 
 	s := testutil.NewServer("stdioserver")
@@ -483,5 +489,35 @@ func askServer(n int, logPath string) {
 				send(map[string]any{"jsonrpc": "2.0", "id": msg.ID, "error": map[string]any{"code": -32601, "message": "no such method"}})
 			}
 		}
+	}
+}
+
+// sizedDescriptions are the generated tools' descriptions, in turn: the
+// length and kind of text real servers send (the flags read all of it).
+var sizedDescriptions = []string{
+	"Lists the issues of a repository, newest first, with their labels, assignees and state; pages through the results with a cursor.",
+	"Reads a file from the workspace and returns its text. Fails when the file is larger than 1 MiB or is not UTF-8.",
+	"Searches the documentation for a query and returns the best matching sections with their titles and links.",
+	"Creates a calendar event with a title, a start and an end time, and optional attendees by e-mail address.",
+	"Returns the current weather for a city: temperature, wind and a short forecast for the next hours.",
+}
+
+// sized serves n generated tools over stdio and nothing else.
+func sized(n int) {
+	s := sdk.NewServer(&sdk.Implementation{Name: "stdioserver-sized", Version: "1"}, nil)
+	schema := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{
+		"query": {Type: "string", Description: "What to look for, in plain words."},
+	}}
+	for i := range n {
+		name := fmt.Sprintf("tool_%03d", i+1)
+		s.AddTool(&sdk.Tool{Name: name, Description: sizedDescriptions[i%len(sizedDescriptions)], InputSchema: schema},
+			func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+				return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: name + " ran"}}}, nil
+			})
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	if err := s.Run(ctx, &sdk.StdioTransport{}); err != nil && ctx.Err() == nil {
+		fmt.Fprintln(os.Stderr, "stdioserver:", err)
 	}
 }

@@ -244,8 +244,8 @@ func (ix *nameIndex) alike(t *Tool) []string {
 	}
 	same, like := "", ""
 	for _, b := range ix.bySkel[sk] {
-		if b.Server == t.Server {
-			continue
+		if b.Server == t.Server || (b.Name == t.Name && same != "") || (b.Name != t.Name && like != "") {
+			continue // only the first of each is named: the rest need no reading
 		}
 		// The same name on two servers is common (github.list_issues,
 		// linear.list_issues): flagged when one passes for the other (a
@@ -262,6 +262,9 @@ func (ix *nameIndex) alike(t *Tool) []string {
 			}
 		} else if like == "" {
 			like = b.Display
+		}
+		if same != "" && like != "" {
+			break
 		}
 	}
 	if same != "" {

@@ -36,6 +36,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -169,8 +170,9 @@ func run(o options) error {
 	}
 
 	// The servers of a known size for the scale measures: stdioserver
-	// -tools N, built here.
-	b.st.sized = filepath.Join(b.work, "stdioserver")
+	// -tools N, built here, in a folder of its own (Deckhand's sandbox
+	// will not show a server the folder that holds the hosts' homes).
+	b.st.sized = filepath.Join(b.work, "bin", "stdioserver")
 	if out, err := exec.Command("go", "build", "-o", b.st.sized, filepath.Join(root, "testutil", "stdioserver")).CombinedOutput(); err != nil {
 		return fmt.Errorf("building testutil/stdioserver: %v: %s", err, out)
 	}
@@ -682,6 +684,9 @@ func (b *bench) runOne(h host, sc scenario, label string) result {
 	r.answer = answer
 	mu.Unlock()
 	r.reqs = b.rec.requests()
+	mu.Lock()
+	os.WriteFile(filepath.Join(dir, "stdout.log"), out.Bytes(), 0o644)
+	mu.Unlock()
 	errf.Sync()
 	if all, err := os.ReadFile(errf.Name()); err == nil {
 		r.stderr = lastLine(string(all))
@@ -691,7 +696,11 @@ func (b *bench) runOne(h host, sc scenario, label string) result {
 	if r.answer > 0 {
 		state = fmt.Sprintf("answer %.3f s", r.answer.Seconds())
 	}
-	b.progress("%-12s %-8s %s, exit %.3f s (code %d), %d model requests", label, h.name(), state, r.exit.Seconds(), r.code, len(b.rec.modelRequests()))
+	var counts []string
+	for _, q := range b.rec.modelRequests() {
+		counts = append(counts, strconv.Itoa(q.tools))
+	}
+	b.progress("%-12s %-8s %s, exit %.3f s (code %d), %d model requests (tools: %s)", label, h.name(), state, r.exit.Seconds(), r.code, len(counts), strings.Join(counts, ", "))
 	return r
 }
 

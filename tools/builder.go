@@ -57,8 +57,15 @@ type entry struct {
 	t     Tool
 	own   own
 	claim string
-	dead  bool
-	seen  uint64 // the change that last collected it
+	// shadow and alike are the checks across servers as last made (see
+	// composeFlags): a change re-makes only the one it can touch.
+	shadow string
+	alike  []string
+	dead   bool
+	seen   uint64 // the change that last collected it
+	// texts, names: what to re-make of it in this change (named by the
+	// change's texts, or alike in name or alias).
+	texts, names bool
 }
 
 // NewBuilder returns an empty Builder reading definitions' own flags from
@@ -144,35 +151,50 @@ func (b *Builder) Set(alias string, src Source) *Catalog {
 	// this one.
 	b.mark++
 	var affected []*entry
-	touch := func(list []*entry) {
+	touch := func(list []*entry, texts bool) {
 		for _, e := range list {
-			if !e.dead && e.seen != b.mark && e.t.Server != alias {
-				e.seen = b.mark
+			if e.dead || e.t.Server == alias {
+				continue
+			}
+			if e.seen != b.mark {
+				e.seen, e.texts, e.names = b.mark, false, false
 				affected = append(affected, e)
+			}
+			if texts {
+				e.texts = true
+			} else {
+				e.names = true
 			}
 		}
 	}
 	lower := strings.ToLower(alias)
-	touch(b.mentions[lower])
-	touch(b.wired[lower])
+	touch(b.mentions[lower], true)
+	touch(b.wired[lower], true)
 	for _, list := range [][]*entry{old.entries, entries} {
 		for _, e := range list {
-			touch(b.named[strings.ToLower(e.t.Name)])
-			touch(b.skels[skeleton(e.t.Name)])
+			touch(b.named[strings.ToLower(e.t.Name)], true)
+			touch(b.skels[skeleton(e.t.Name)], false)
 		}
 	}
 	for _, a := range b.ix.aliasSkel[skeleton(alias)] {
 		if s := b.servers[a]; a != alias && s != nil {
-			touch(s.entries)
+			touch(s.entries, false)
 		}
 	}
 
 	dirty := map[string]bool{alias: true}
 	for _, e := range entries {
-		e.t.Flags = allFlags(&e.t, e.own, b.ix)
+		e.shadow, e.alike = shadowing(&e.t, e.own, b.ix), b.ix.alike(&e.t)
+		e.t.Flags = composeFlags(e.own, e.shadow, e.alike)
 	}
 	for _, e := range affected {
-		if f := allFlags(&e.t, e.own, b.ix); !slices.Equal(f, e.t.Flags) {
+		if e.texts {
+			e.shadow = shadowing(&e.t, e.own, b.ix)
+		}
+		if e.names {
+			e.alike = b.ix.alike(&e.t)
+		}
+		if f := composeFlags(e.own, e.shadow, e.alike); !slices.Equal(f, e.t.Flags) {
 			e.t.Flags = f
 			dirty[e.t.Server] = true
 		}

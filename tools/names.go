@@ -280,6 +280,13 @@ func (ix *nameIndex) alike(t *Tool) []string {
 // not: once the words of their names are set aside, a holds no word of
 // its own, or at least half of the fewer words are shared.
 func passesFor(a, b *Tool) bool {
+	if a.Def.Description == b.Def.Description {
+		// Equal descriptions hold equal words: a passes for b. Said at
+		// once, as it is the common case (one server run twice, or a fork)
+		// and reading the words made half of a start's garbage with 100
+		// servers of the same 50 tools.
+		return true
+	}
 	name := map[string]bool{}
 	for _, w := range strings.Fields(nameWords(a.Name) + " " + nameWords(b.Name)) {
 		name[w] = true

@@ -241,19 +241,33 @@ func (c *Catalog) flag(memo *Memo) {
 // then what it names of other servers' tools and the names it looks like,
 // as ix holds them.
 func allFlags(t *Tool, own own, ix *nameIndex) []Flag {
+	return composeFlags(own, shadowing(t, own, ix), ix.alike(t))
+}
+
+// shadowing is the shadowing flag's text when t's strings name another
+// server's tool, or "".
+func shadowing(t *Tool, own own, ix *nameIndex) string {
+	for _, f := range own.texts {
+		if other := ix.namesOther(t.Server, f.text); other != "" {
+			return "its " + f.where + " names " + other + ", a tool of another server"
+		}
+	}
+	return ""
+}
+
+// composeFlags puts a tool's flags together: its own, then shadowing
+// (unless "") and the look-alikes, each kind once.
+func composeFlags(own own, shadow string, alike []string) []Flag {
 	flags := slices.Clone(own.flags)
 	add := func(kind, text string) {
 		if !slices.ContainsFunc(flags, func(f Flag) bool { return f.Kind == kind }) {
 			flags = append(flags, Flag{Kind: kind, Text: text})
 		}
 	}
-	for _, f := range own.texts {
-		if other := ix.namesOther(t.Server, f.text); other != "" {
-			add(KindShadowing, "its "+f.where+" names "+other+", a tool of another server")
-			break
-		}
+	if shadow != "" {
+		add(KindShadowing, shadow)
 	}
-	for _, s := range ix.alike(t) {
+	for _, s := range alike {
 		add(KindCollision, s)
 	}
 	return flags

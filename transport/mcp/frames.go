@@ -166,7 +166,9 @@ type frameGuard struct {
 }
 
 func newFrameGuard(r io.Reader, limit int) *frameGuard {
-	return &frameGuard{r: bufio.NewReaderSize(r, 64<<10), limit: limit}
+	// A small buffer: a longer line is read in pieces into g.line, and a
+	// start with 100 servers kept 64 KiB for each (6 MiB, live).
+	return &frameGuard{r: bufio.NewReaderSize(r, 4<<10), limit: limit}
 }
 
 // Fatal is the FrameError that ended the stream, if one did.

@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"strings"
 	"sync"
 )
@@ -47,6 +49,27 @@ func (t *tailBuffer) Write(p []byte) (int, error) {
 		}
 	}
 	return len(p), nil
+}
+
+// ReadFrom copies a child's stderr pipe in with a small buffer: exec's
+// copy would hold 32 KiB for every server for its life (3 MiB of a start
+// with 100 servers, live), and stderr is a trickle.
+func (t *tailBuffer) ReadFrom(r io.Reader) (int64, error) {
+	buf := make([]byte, 512)
+	var n int64
+	for {
+		k, err := r.Read(buf)
+		if k > 0 {
+			t.Write(buf[:k])
+			n += int64(k)
+		}
+		switch {
+		case errors.Is(err, io.EOF):
+			return n, nil
+		case err != nil:
+			return n, err
+		}
+	}
 }
 
 // Tail returns up to n of the last non-empty lines, joined with " | ".

@@ -156,7 +156,9 @@ func joinDefs(b *testing.B, servers, perServer int) ([]string, []Source) {
 // one (each join gives a new catalog), for 10, 100 and 1,000 servers of 10
 // tools and 10,000 tools on 4,400 servers, each measured in every round so
 // that a busy machine weighs on all alike; it reports each time and its
-// ratio to the 10-server one (linear: 10× for 100 servers). Each round
+// ratio to the 10-server one (linear: 10× for 100 servers), and 100
+// servers that list the same 10 tools, each a namesake of 99 others (its
+// look-alike check must not read them all at every join). Each round
 // starts with an empty memo: every definition is read once.
 //
 //	go test -tags no_animations -run '^$' -bench Join -benchmem ./tools/
@@ -164,13 +166,23 @@ func BenchmarkJoin(b *testing.B) {
 	cases := []struct {
 		name               string
 		servers, perServer int
-	}{{"10", 10, 10}, {"100", 100, 10}, {"1000", 1000, 10}, {"4400", 4400, 0}}
+	}{{"10", 10, 10}, {"100", 100, 10}, {"1000", 1000, 10}, {"4400", 4400, 0}, {"100-alike", 100, -1}}
 	type input struct {
 		aliases []string
 		srcs    []Source
 	}
 	inputs := make([]input, len(cases))
 	for i, c := range cases {
+		if c.perServer < 0 {
+			// 100 servers listing the same 10 tools (one server run 100
+			// times): every tool has a namesake on every other server.
+			_, srcs := joinDefs(b, 1, 10)
+			for j := range c.servers {
+				inputs[i].aliases = append(inputs[i].aliases, fmt.Sprintf("s%d", j))
+				inputs[i].srcs = append(inputs[i].srcs, srcs[0])
+			}
+			continue
+		}
 		if c.perServer == 0 {
 			// 10,000 tools over 4,400 servers: spread as they come.
 			var in input

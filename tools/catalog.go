@@ -5,7 +5,9 @@
 // renders tool results as text.
 //
 // A Catalog is immutable once built, so one value can be shared by any number
-// of goroutines and actors.
+// of goroutines and actors. NewCatalog builds one from every server's tools;
+// a Builder (builder.go), owned by one actor, makes each next catalog from
+// the last by one server's change, sharing the parts that did not change.
 package tools
 
 import (

@@ -27,7 +27,8 @@
 // it (serverLine) for calls; the calls in flight on it are a set under a
 // mutex, shared by the calls and the actor, which fails them all when the
 // connection dies. The registry actor owns the catalog and swaps it whole
-// into the Router (immutable once stored). Pins is a book under a mutex,
+// into the Router (immutable once stored); it owns the tools.Builder that
+// makes each new catalog from the last by the one server that changed. Pins is a book under a mutex,
 // written by the registry (first definitions) and by conversations (a
 // change the person accepted): the one shared object here not yet owned by
 // one actor or swapped whole.

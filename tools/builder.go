@@ -118,14 +118,16 @@ func (b *Builder) Set(alias string, src Source) *Catalog {
 			}
 			continue
 		}
-		e := &entry{t: t}
-		if o, ok := kept[t.Hash]; ok {
+		entries = append(entries, &entry{t: t})
+	}
+	inParallel(len(entries), func(i int) {
+		e := entries[i]
+		if o, ok := kept[e.t.Hash]; ok {
 			e.own = o
 		} else {
 			e.own = b.memo.own(&e.t)
 		}
-		entries = append(entries, e)
-	}
+	})
 	slices.SortStableFunc(entries, func(x, y *entry) int { return strings.Compare(x.t.Name, y.t.Name) })
 	entries = slices.CompactFunc(entries, func(x, y *entry) bool { return x.t.Name == y.t.Name })
 	sortRejected(rejected)

@@ -2,10 +2,12 @@ package tools
 
 import (
 	"encoding/json"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 
 	"deckhand/clean"
@@ -231,10 +233,35 @@ func (c *Catalog) flag(memo *Memo) {
 	for i := range c.tools {
 		ix.add(&c.tools[i])
 	}
+	owns := make([]own, len(c.tools))
+	inParallel(len(c.tools), func(i int) { owns[i] = memo.own(&c.tools[i]) })
 	for i := range c.tools {
 		t := &c.tools[i]
-		t.Flags = allFlags(t, memo.own(t), ix)
+		t.Flags = allFlags(t, owns[i], ix)
 	}
+}
+
+// inParallel runs f(0) … f(n-1) on as many goroutines as there are CPUs
+// (reading definitions is most of a catalog's cost, and each is read
+// alone), and returns when all have run.
+func inParallel(n int, f func(int)) {
+	workers := min(n, runtime.GOMAXPROCS(0))
+	if workers <= 1 {
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				f(i)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // allFlags are t's flags: those its definition earns by itself (own),

@@ -27,6 +27,7 @@ const (
 	DefaultStreamTimeout    = 2 * time.Minute
 	DefaultModelRetries     = 2
 	DefaultLazyShare        = 0.05
+	DefaultUnloadAfter      = 8
 )
 
 // Lazy modes: when tool schemas are loaded on demand (through tool_search)
@@ -203,6 +204,12 @@ type MCP struct {
 	// Eager tools ("alias.tool") are always sent, even when the rest are
 	// lazy.
 	Eager []string `toml:"eager" validate:"dive,tool_pattern"`
+
+	// UnloadAfter unloads a lazy tool that was offered in this many model
+	// requests of a conversation without being called: its schema is no
+	// longer sent, and a search or a call by name loads it again. 0 never
+	// unloads; unset (nil) is the default, 8. See UnloadAfterRequests.
+	UnloadAfter *int `toml:"unload_after" validate:"omitempty,gte=0"`
 
 	// AutoApprove lets tools run without asking: "alias.tool" = true for one
 	// tool, "alias.*" = true for a server, "local.exec" for shell commands.
@@ -431,4 +438,13 @@ func DefaultPath() (string, error) {
 		return "", err
 	}
 	return filepath.Join(dir, "deckhand", "config.toml"), nil
+}
+
+// UnloadAfterRequests is mcp.unload_after, with its default: after how many
+// requests without a call a loaded lazy tool is unloaded (0: never).
+func (m MCP) UnloadAfterRequests() int {
+	if m.UnloadAfter == nil {
+		return DefaultUnloadAfter
+	}
+	return *m.UnloadAfter
 }

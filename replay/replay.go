@@ -30,14 +30,21 @@ type Session struct {
 	Tree *Tree
 	// Grants are the tools allowed "for this session".
 	Grants map[string]bool
-	// Loaded are the lazy tools whose schemas the model was given.
+	// Loaded are the lazy tools whose schemas the model was given (and
+	// not unloaded since).
 	Loaded []string
+	// Summary is the latest compaction's: it stands in for the turns
+	// before run From in the model's view. Nil when never compacted.
+	Summary *Summary
 	// Left is how many events were left out because Deckhand did not
 	// write them (store.Event.Foreign: edited, inserted, or cut from
 	// their chain): what the person and the model read back of a session
 	// is only what Deckhand recorded.
 	Left int
 }
+
+// Summary is a summary of a conversation's first turns (compaction).
+type Summary struct{ Text, From string }
 
 // Run is one run: the person's message and what followed.
 type Run struct {
@@ -210,9 +217,7 @@ func Read(events []store.Event) Session {
 			continue
 		}
 		if run == nil && e.Kind != store.KindRunStarted {
-			if e.Kind == store.KindToolsLoaded {
-				s.Loaded = append(s.Loaded, d.Loaded...)
-			}
+			s.tools(e.Kind, d)
 			continue
 		}
 		switch e.Kind {
@@ -277,8 +282,8 @@ func Read(events []store.Event) Session {
 			if d.Scope == "session" {
 				s.Grants[d.Tool] = true
 			}
-		case store.KindToolsLoaded:
-			s.Loaded = append(s.Loaded, d.Loaded...)
+		case store.KindToolsLoaded, store.KindToolsUnloaded, store.KindContextCompacted:
+			s.tools(e.Kind, d)
 		case store.KindNotice:
 			run.Steps = append(run.Steps, Step{Notice: &Notice{Text: d.Text, Time: e.Time}})
 		case store.KindRunSucceeded, store.KindRunFailed, store.KindRunStopped, store.KindRunInterrupted:
@@ -320,6 +325,24 @@ func Read(events []store.Event) Session {
 	}
 	s.Runs = runs
 	return s
+}
+
+// tools follows the loaded tools and the summary.
+func (s *Session) tools(kind string, d store.EventData) {
+	switch kind {
+	case store.KindToolsLoaded:
+		for _, n := range d.Loaded {
+			if !slices.Contains(s.Loaded, n) {
+				s.Loaded = append(s.Loaded, n)
+			}
+		}
+	case store.KindToolsUnloaded:
+		s.Loaded = slices.DeleteFunc(s.Loaded, func(n string) bool { return slices.Contains(d.Unloaded, n) })
+	case store.KindContextCompacted:
+		if d.Summary != "" && d.From != "" {
+			s.Summary = &Summary{Text: d.Summary, From: d.From}
+		}
+	}
 }
 
 func endStatus(kind string) string {

@@ -48,7 +48,15 @@ type EventData struct {
 		InputTokens  int `json:"input_tokens"`
 		OutputTokens int `json:"output_tokens"`
 	} `json:"usage"`
-	Loaded []string `json:"loaded"` // tools.loaded
+	Loaded   []string `json:"loaded"`   // tools.loaded
+	Unloaded []string `json:"unloaded"` // tools.unloaded (Reason says why)
+
+	// context.compacted
+	Turns        int    `json:"turns"`
+	TokensBefore int    `json:"tokens_before"`
+	TokensAfter  int    `json:"tokens_after"`
+	Summary      string `json:"summary"`
+	From         string `json:"from"`
 
 	// elicitation.asked and elicitation.answered
 	Server    string   `json:"server"`

@@ -84,6 +84,10 @@ func Summary(e Event) string {
 		return d.Text
 	case KindToolsLoaded:
 		return strings.Join(d.Loaded, ", ") + " (" + d.By + ")"
+	case KindToolsUnloaded:
+		return strings.Join(d.Unloaded, ", ") + " (" + d.Reason + ")"
+	case KindContextCompacted:
+		return fmt.Sprintf("%d turns summarised, %s tokens to %s", d.Turns, Count(d.TokensBefore), Count(d.TokensAfter))
 	case KindRunRemoved:
 		return quote(d.Text) + " taken out of the conversation"
 	case KindToolReviewed:

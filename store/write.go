@@ -35,9 +35,14 @@ const (
 	KindRunRemoved        = "run.removed" // the person took a finished run out of its conversation (delete); its events stay
 	KindRunChosen         = "run.chosen"  // the person chose which version of a message shows (and the model sees)
 	KindNotice            = "notice"
-	KindToolsLoaded       = "tools.loaded" // lazy tools whose schemas the model gets from now on
-	KindToolChanged       = "tool.definition_changed"
-	KindToolReviewed      = "tool.reviewed" // the person looked at a quarantined tool: it is offered (data: tool, hash; no session)
+	KindToolsLoaded       = "tools.loaded"   // lazy tools whose schemas the model gets from now on
+	KindToolsUnloaded     = "tools.unloaded" // lazy tools whose schemas the model no longer gets (data: unloaded, reason)
+	// The model's view of the conversation was compacted: its first turns
+	// summarised (data: turns, tokens_before, tokens_after, summary, and
+	// from, the run the kept turns begin with).
+	KindContextCompacted = "context.compacted"
+	KindToolChanged      = "tool.definition_changed"
+	KindToolReviewed     = "tool.reviewed" // the person looked at a quarantined tool: it is offered (data: tool, hash; no session)
 	// A server asked the person something (MCP elicitation), and how it
 	// ended: the fields asked and answered, never the values.
 	KindElicitationAsked    = "elicitation.asked"

@@ -101,7 +101,7 @@ func (r *run) check(v *view, calls []llm.ToolCall, commands []string) ([]*callSt
 		if tc.Name == request.ToolSearchName && lazy {
 			cs.req.Server, cs.req.Tool, cs.req.Display = "local", request.ToolSearchName, request.ToolSearchDisplay
 			cs.step = stepAnswered
-			ans, err := request.Search(v.catalog, v.surface, r.loaded, cs.args)
+			ans, err := request.Search(v.catalog, v.surface, r.loaded.Set(), cs.args)
 			if err != nil {
 				cs.isError, ans.Text = true, "Error: "+err.Error()
 			}
@@ -111,7 +111,7 @@ func (r *run) check(v *view, calls []llm.ToolCall, commands []string) ([]*callSt
 			}
 			newly := ans.Newly
 			for _, name := range newly {
-				r.loaded[name] = true
+				r.loaded.Use(name)
 			}
 			if len(newly) > 0 {
 				loaded = append(loaded, loadedTools{newly, "tool_search"})
@@ -133,10 +133,13 @@ func (r *run) check(v *view, calls []llm.ToolCall, commands []string) ([]*callSt
 			cs.refuse(refusal)
 			continue
 		}
-		if v.surface.Lazy[t.Display] && !r.loaded[t.Display] {
-			// Called before it was found: no need to waste a turn.
-			r.loaded[t.Display] = true
-			loaded = append(loaded, loadedTools{[]string{t.Display}, "called"})
+		if v.surface.Lazy[t.Display] {
+			if !r.loaded.Has(t.Display) {
+				// Called before it was found (or after it was unloaded): no
+				// need to waste a turn.
+				loaded = append(loaded, loadedTools{[]string{t.Display}, "called"})
+			}
+			r.loaded.Use(t.Display) // called: it stays loaded
 		}
 		cs.tool = t
 		args, refusal, ok := toolcall.Arguments(r.deps.validator, t, tc.Arguments)

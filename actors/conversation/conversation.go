@@ -106,6 +106,9 @@ type ConversationOptions struct {
 	// Loaded are the lazy tools (alias.tool) whose schemas the conversation
 	// already gets.
 	Loaded []string
+	// Summary stands in for the turns before its run in the model's view
+	// (compaction); nil when the conversation was never compacted.
+	Summary *request.Summary
 	// Tree is how the runs hang together (nil: one after the other, as
 	// Runs); Stash the messages of the runs not in History, by run.
 	Tree  *replay.Tree
@@ -161,7 +164,8 @@ type conversationActor struct {
 	grants  approval.Grants
 	catalog *tools.Catalog
 	surface *request.Surface // what of the catalog the model is offered
-	loaded  map[string]bool  // lazy tools whose schemas are sent, by display name
+	loaded  *request.Loaded  // lazy tools whose schemas are sent, by display name
+	summary *request.Summary // stands in for the first turns in the model's view (compaction)
 	queue   []UserMessage
 	// model is the model chosen for this conversation (SetModel); "" is
 	// the configured one.
@@ -213,10 +217,7 @@ func newConversation(opts ConversationOptions, deps convDeps) *conversationActor
 	if grants == nil {
 		grants = approval.Grants{}
 	}
-	loaded := map[string]bool{}
-	for _, name := range opts.Loaded {
-		loaded[name] = true
-	}
+	loaded := request.NewLoaded(opts.Loaded...)
 	a := &conversationActor{
 		id:       opts.ID,
 		deps:     deps,
@@ -230,6 +231,7 @@ func newConversation(opts ConversationOptions, deps convDeps) *conversationActor
 		catalog:  tools.NewCatalog(nil),
 		surface:  request.Plan(tools.NewCatalog(nil), deps.cfg),
 		loaded:   loaded,
+		summary:  opts.Summary,
 		resumed:  opts.Resumed,
 	}
 	a.publish()

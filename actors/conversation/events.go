@@ -152,6 +152,25 @@ type (
 		Tools             []string // alias.tool
 		By                string   // "tool_search" or "called"
 	}
+	// ToolsUnloaded says which lazy tools a conversation no longer gets
+	// the schemas of, from its next request on, and why: not called for
+	// mcp.unload_after requests, or the conversation was compacted.
+	ToolsUnloaded struct {
+		Conversation, Run string
+		Tools             []string // alias.tool
+		Why               string
+	}
+	// ContextCompacted says the model's view of a conversation was
+	// compacted: its first Turns turns (Before tokens with them, After
+	// with the summary in their place, as estimated) are summarised by
+	// Summary, which stands in for every turn before run From. The
+	// person's transcript keeps them.
+	ContextCompacted struct {
+		Conversation, Run string
+		Turns             int
+		Before, After     int
+		Summary, From     string
+	}
 	// ConversationFailed says a conversation hit an internal error (a bug)
 	// and is gone: its run in flight failed with Err, and nothing after
 	// what its log holds was kept. It can be reopened from the log.

@@ -2,6 +2,7 @@ package conversation
 
 import (
 	"deckhand/replay"
+	"deckhand/request"
 	"deckhand/store"
 	"deckhand/toolcall"
 	"deckhand/transport/llm"
@@ -22,7 +23,13 @@ func Rebuild(events []store.Event) ConversationOptions {
 		h, _ := historyOf(replay.Session{Runs: []replay.Run{r}})
 		stash[r.ID] = RunMessages{Text: r.Text, Messages: h}
 	}
-	return ConversationOptions{Resumed: true, History: history, Runs: runs, Grants: s.Grants, Loaded: s.Loaded, Tree: s.Tree, Stash: stash}
+	opts := ConversationOptions{Resumed: true, History: history, Runs: runs, Grants: s.Grants, Loaded: s.Loaded, Tree: s.Tree, Stash: stash}
+	if s.Summary != nil {
+		// The summary stands in for the turns before its run, for the
+		// model; the window shows them all.
+		opts.Summary = &request.Summary{Text: s.Summary.Text, From: s.Summary.From}
+	}
+	return opts
 }
 
 // History is the model's side of a session read back from its log.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -81,8 +82,8 @@ func (a *conversationActor) startRunOf(c actor.Context, text string, attached []
 	r := &run{
 		id: id, conv: a.id, model: model, deps: a.deps, log: a.log.With("run", id),
 		view: &a.view, answers: h.answers,
-		history: a.history, grants: a.grants, loaded: a.loaded,
-		send: root.Send,
+		history: a.history, grants: a.grants, loaded: a.loaded, summary: a.summary,
+		marks: slices.Clone(a.marks), send: root.Send,
 	}
 	if r.deps.call == nil {
 		router := a.deps.router
@@ -145,7 +146,7 @@ func (a *conversationActor) ended(c actor.Context, m *runEnded) {
 		return
 	}
 	a.run = nil
-	a.history, a.grants, a.loaded = m.history, m.grants, m.loaded
+	a.history, a.grants, a.loaded, a.summary = m.history, m.grants, m.loaded, m.summary
 	if m.failed != nil {
 		a.fail(c, m.failed)
 		return
@@ -168,7 +169,8 @@ type runEnded struct {
 	id      string
 	history []llm.Message
 	grants  approval.Grants
-	loaded  map[string]bool
+	loaded  *request.Loaded
+	summary *request.Summary
 	failed  error // an internal error (a bug): the conversation fails
 }
 
@@ -186,7 +188,14 @@ type run struct {
 	// Taken from the actor at the start, handed back at the end.
 	history []llm.Message
 	grants  approval.Grants
-	loaded  map[string]bool
+	loaded  *request.Loaded
+	summary *request.Summary // stands in for the turns before its run in the model's view
+	// marks are where each turn of history begins (the actor's, copied):
+	// the last is this run's.
+	marks []RunMark
+	// uncompactable: a summarisation failed in this run; the run drops
+	// the oldest messages instead, without asking again.
+	uncompactable bool
 
 	depth, requests int
 	usage           llm.Usage
@@ -222,7 +231,7 @@ func (r *run) loop(ctx context.Context) (end *runEnded) {
 }
 
 func (r *run) ended() *runEnded {
-	return &runEnded{id: r.id, history: r.history, grants: r.grants, loaded: r.loaded}
+	return &runEnded{id: r.id, history: r.history, grants: r.grants, loaded: r.loaded, summary: r.summary}
 }
 
 func (r *run) finish(err error, stopped bool) {
@@ -237,6 +246,11 @@ func (r *run) steps(ctx context.Context) (err error, stopped bool) {
 		v := r.view.Load()
 		if !v.cfg.Model.Configured() {
 			return ErrNoModel, false
+		}
+		r.unloadIdle(v)
+		r.compact(ctx, v)
+		if ctx.Err() != nil {
+			return stopCause(ctx)
 		}
 		req, estimate := r.request(v)
 		turn, err := r.deps.stream(ctx, v, r.model, req, r.streamed)
@@ -273,11 +287,10 @@ func stopCause(ctx context.Context) (err error, stopped bool) {
 // request builds the next request to the model from the history that fits.
 func (r *run) request(v *view) (*llm.Request, int) {
 	cfg := v.cfg
-	system := cfg.Model.WithSystemPrompt(request.System(v.pol.AllowExec, v.surface.Index))
-	toolDefs := v.surface.Tools(r.loaded)
-	toolTok := v.surface.Tokens + v.surface.LoadedTokens(r.loaded)
-	budget := cfg.Model.MaxContextTokens - cfg.Model.MaxOutputTokens - request.EstimateTokens(system) - toolTok
-	msgs, dropped := request.Fit(r.history, budget)
+	system, toolTok, budget := r.budget(v)
+	toolDefs := v.surface.Tools(r.loaded.Set())
+	view, _ := r.modelView()
+	msgs, dropped := request.Fit(view, budget)
 	if dropped > 0 {
 		r.log.Debug("context trimmed", "dropped_messages", dropped, "budget", budget)
 	}
@@ -295,6 +308,15 @@ func (r *run) request(v *view) (*llm.Request, int) {
 	}
 	r.emit(&PromptBuilt{Conversation: r.conv, Run: r.id, Messages: len(req.Messages), Dropped: dropped, Tools: len(req.Tools), EstimatedTokens: estimate})
 	return req, estimate
+}
+
+// budget is the request's system prompt, the size of its tools field, and
+// what is left of the context for the messages.
+func (r *run) budget(v *view) (system string, toolTok, budget int) {
+	cfg := v.cfg
+	system = cfg.Model.WithSystemPrompt(request.System(v.pol.AllowExec, v.surface.Index))
+	toolTok = v.surface.Tokens + v.surface.LoadedTokens(r.loaded.Set())
+	return system, toolTok, cfg.Model.MaxContextTokens - cfg.Model.MaxOutputTokens - request.EstimateTokens(system) - toolTok
 }
 
 // streamed reports what the model request says as it streams.

@@ -280,7 +280,7 @@ func runLoop(t *testing.T, tc loopCase) []string {
 		id: "run-1", conv: "conv-1", model: "m", log: slog.New(slog.DiscardHandler),
 		deps: convDeps{cfg: cfg, validator: tools.NewValidator(16), always: &approval.MemoryAlways{}, stream: stream, call: dispatch},
 		view: &shared, answers: answers, send: send,
-		history: []llm.Message{{Role: llm.RoleUser, Content: "go"}}, grants: approval.Grants{}, loaded: map[string]bool{},
+		history: []llm.Message{{Role: llm.RoleUser, Content: "go"}}, grants: approval.Grants{}, loaded: request.NewLoaded(),
 	}
 	end := r.loop(ctx)
 	if end.failed != nil {

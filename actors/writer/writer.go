@@ -465,6 +465,11 @@ func (a *storeActor) record(c actor.Context, msg any) {
 		ev(m.Conversation, m.Run, store.KindToolChanged, map[string]any{"call": m.Call, "tool": m.Tool, "change": m.Change})
 	case *conversation.ToolsLoaded:
 		ev(m.Conversation, m.Run, store.KindToolsLoaded, map[string]any{"loaded": m.Tools, "by": m.By})
+	case *conversation.ToolsUnloaded:
+		ev(m.Conversation, m.Run, store.KindToolsUnloaded, map[string]any{"unloaded": m.Tools, "reason": m.Why})
+	case *conversation.ContextCompacted:
+		ev(m.Conversation, m.Run, store.KindContextCompacted, map[string]any{"turns": m.Turns, "tokens_before": m.Before,
+			"tokens_after": m.After, "summary": m.Summary, "from": m.From})
 	case *servers.ElicitationRequested:
 		ev(m.Conversation, m.Run, store.KindElicitationAsked, elicitAskedData(m))
 	case *servers.ElicitationClosed:

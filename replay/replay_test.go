@@ -133,6 +133,29 @@ func TestCommandsAndLoaded(t *testing.T) {
 	}
 }
 
+// Unloaded tools leave the loaded set; the latest compaction's summary
+// is kept, with the run the turns kept begin with.
+func TestUnloadedAndCompacted(t *testing.T) {
+	s := Read(events(
+		store.KindRunStarted, `{"text":"go"}`,
+		store.KindToolsLoaded, `{"loaded":["k8s.logs","fs.read"]}`,
+		store.KindToolsUnloaded, `{"unloaded":["k8s.logs"],"reason":"not called in the last 8 requests"}`,
+		store.KindToolsLoaded, `{"loaded":["fs.read","git.log"]}`,
+		store.KindRunSucceeded, `{}`,
+		store.KindRunStarted, `{"text":"again"}`,
+		store.KindContextCompacted, `{"turns":1,"summary":"they asked for logs","from":"r1"}`,
+		store.KindToolsUnloaded, `{"unloaded":["fs.read","git.log"],"reason":"the conversation was compacted"}`,
+		store.KindToolsLoaded, `{"loaded":["k8s.pods"]}`,
+		store.KindRunSucceeded, `{}`,
+	))
+	if diff := cmp.Diff([]string{"k8s.pods"}, s.Loaded); diff != "" {
+		t.Errorf("loaded (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(&Summary{Text: "they asked for logs", From: "r1"}, s.Summary); diff != "" {
+		t.Errorf("summary (-want +got):\n%s", diff)
+	}
+}
+
 // FuzzRead: any log reads back without a panic, and every call has an
 // answer to hold it.
 func FuzzRead(f *testing.F) {

@@ -120,6 +120,10 @@ func TestIdleLazyToolIsUnloaded(t *testing.T) {
 	}
 }
 
+// secret is a secret Deckhand knows (a key): the model's summary does
+// not carry it into the requests after.
+const secret = "sk-compact-7f3a9c2e1b"
+
 // compacting sends three runs, the last two of 1,500 tokens each, to a
 // model of 3,000 tokens: the third does not fit with the rest, and the
 // model is asked for a summary (summary) before its answer.
@@ -131,7 +135,7 @@ func compacting(t *testing.T, db *store.DB, summary testutil.ModelResponse, more
 		summary,
 		answer("Done."),
 	}, more...)...)
-	c := startChatWith(t, func(o *Options) { o.Log = db }, model, map[string]*sdk.Server{"t": testutil.NewServer("t")}, smallContext(0))
+	c := startChatWith(t, func(o *Options) { o.Log, o.Secrets = db, []string{secret} }, model, map[string]*sdk.Server{"t": testutil.NewServer("t")}, smallContext(0))
 	c.send("find the echo tool")
 	opened := expect[*conversation.ConversationOpened](c)
 	expect[*conversation.RunFinished](c)
@@ -147,10 +151,11 @@ func compacting(t *testing.T, db *store.DB, summary testutil.ModelResponse, more
 // reopened conversation gives the model the summary, not the turns.
 func TestCompactionSummarisesTheOldestTurns(t *testing.T) {
 	db := openLog(t)
-	c, conv := compacting(t, db, answer("The user found the echo tool and sent a first part of a's."), answer("Still here."))
+	c, conv := compacting(t, db, answer("The user found the echo tool and sent a first part of a's; the key was "+secret+"."), answer("Still here."))
 	compacted := expect[*conversation.ContextCompacted](c)
-	if compacted.Turns != 2 || compacted.After >= compacted.Before || !strings.Contains(compacted.Summary, "echo tool") {
-		t.Errorf("ContextCompacted = %+v, want 2 turns, fewer tokens after, the summary", compacted)
+	if compacted.Turns != 2 || compacted.After >= compacted.Before || !strings.Contains(compacted.Summary, "echo tool") ||
+		strings.Contains(compacted.Summary, secret) {
+		t.Errorf("ContextCompacted = %+v, want 2 turns, fewer tokens after, the summary without the secret", compacted)
 	}
 	gone := expect[*conversation.ToolsUnloaded](c)
 	if !slices.Equal(gone.Tools, []string{"t.echo"}) || !strings.Contains(gone.Why, "compacted") {
@@ -182,6 +187,9 @@ func TestCompactionSummarisesTheOldestTurns(t *testing.T) {
 		t.Errorf("the request after compaction offers %v, want only tool_search (the loaded set reset)", offered)
 	}
 	body := contents(msgs)
+	if strings.Contains(body, secret) {
+		t.Errorf("the summary carried a secret into the next request:\n%.600s", body)
+	}
 	if len(msgs) != 3 || msgs[1]["role"] != "system" || !strings.HasPrefix(msgs[1]["content"].(string), request.SummaryHeading) ||
 		!strings.Contains(body, "The user found the echo tool") || strings.Contains(body, "FIRST PART") || !strings.Contains(body, "SECOND PART") {
 		t.Errorf("the request after compaction:\n%.600s", body)

@@ -148,6 +148,7 @@ func TestParseErrors(t *testing.T) {
 		{"bad provider", "[model]\nprovider = \"gemini\"", []string{"config.toml: model.provider: must be one of: openai, anthropic"}},
 		{"bad lazy", "[mcp]\nlazy = \"sometimes\"", []string{"config.toml: mcp.lazy: must be one of: auto, always, never"}},
 		{"bad lazy share", "[mcp]\nlazy_share = 2.0", []string{"config.toml: mcp.lazy_share: is too large"}},
+		{"negative unload_after", "[mcp]\nunload_after = -1", []string{"config.toml: mcp.unload_after: must not be negative"}},
 		{"bad eager", "[mcp]\neager = [\"fs\", \"local.exec\"]", []string{`mcp.eager[0]: not a tool: want "alias.tool" or "alias.*"`, `mcp.eager[1]: not a tool`}},
 		{"bad connect", "[mcp.servers.r]\nurl = \"http://h/mcp\"\nconnect = \"later\"", []string{"mcp.servers.r.connect: must be one of: start, on_demand"}},
 		{"relative command", "[mcp.servers.r]\ncommand = \"./srv.py\"", []string{"config.toml:2: mcp.servers.r.command: a relative path runs whatever is there in the folder Deckhand is started from"}},
@@ -436,6 +437,28 @@ func FuzzParseImport(f *testing.F) {
 
 // provider = "anthropic" brings Anthropic's base URL; Anthropic's base URL
 // brings the anthropic provider unless another is named.
+// mcp.unload_after: unset is the default, 0 is never.
+func TestUnloadAfter(t *testing.T) {
+	for _, tt := range []struct {
+		name, toml string
+		want       int
+	}{
+		{"unset: the default", "", DefaultUnloadAfter},
+		{"0: never", "[mcp]\nunload_after = 0", 0},
+		{"set", "[mcp]\nunload_after = 3", 3},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, err := Parse("config.toml", []byte(tt.toml))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := cfg.MCP.UnloadAfterRequests(); got != tt.want {
+				t.Errorf("UnloadAfterRequests() = %d, want %d", got, tt.want)
+			}
+		})
+	}
+}
+
 func TestAnthropicDefaults(t *testing.T) {
 	for _, tt := range []struct{ toml, provider, baseURL string }{
 		{"[model]\nprovider = \"anthropic\"\nname = \"claude-haiku-4-5\"", "anthropic", AnthropicBaseURL},

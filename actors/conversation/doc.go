@@ -7,7 +7,10 @@
 // resources_attach.go turn a server's prompt or resource into a message),
 // and runs the CMD: route (shell.go).
 //
-// One run, on its goroutine: build the request (package request), stream
+// One run, on its goroutine: unload the lazy tools not called for a while
+// and, when the history no longer fits, summarise its oldest turns in one
+// model request (compact.go: the summary stands in for them in the model's
+// view; the history keeps them); build the request (package request), stream
 // the model's answer (stream.go, package transport/llm), resolve and check
 // each call (calls.go, packages toolcall and policy: a refused call goes
 // back to the model and reaches no server), ask the gate once per call
@@ -24,7 +27,7 @@
 // messages, the versions, the model chosen, the watchers) and starts and
 // stops runs; its Receive never blocks. A run owns its own state (usage,
 // the calls of the turn and their step) and, from its start to its end,
-// the history, the session's grants and the loaded tools, which the actor
+// the history, the session's grants, the loaded tools and the summary, which the actor
 // hands it and takes back with runEnded; Stop cancels the run's context,
 // which ends the model request, the question and the calls in flight. What
 // a run reads of the actor as it changes (the config, the catalog, the

@@ -166,8 +166,10 @@ func TestCompactionSummarisesTheOldestTurns(t *testing.T) {
 		t.Errorf("Notice = %q", notice.Text)
 	}
 	fin := expect[*conversation.RunFinished](c)
-	if fin.Err != nil || fin.Text != "Done." || fin.Requests != 2 {
-		t.Errorf("RunFinished = %+v, want Done. after 2 requests (the summary's counted)", fin)
+	// Each scripted answer reports 10 prompt tokens: the summary's are the
+	// run's too.
+	if fin.Err != nil || fin.Text != "Done." || fin.Requests != 2 || fin.Usage.PromptTokens != 20 {
+		t.Errorf("RunFinished = %+v, want Done. after 2 requests and 20 prompt tokens (the summary's counted)", fin)
 	}
 
 	// The summary request: the fixed instruction and the turns summarised,

@@ -47,3 +47,15 @@ func TestModelView(t *testing.T) {
 		})
 	}
 }
+
+// A Continue is part of the turn it continues (as the log reads it back):
+// a summary never begins with one, so that a reopened conversation finds
+// the run it begins with.
+func TestTurnMarks(t *testing.T) {
+	marks := []RunMark{{Run: "r1", At: 0}, {Run: "r2", At: 2}, {Run: "c2", At: 4}, {Run: "r3", At: 6}}
+	got := turnMarks(marks, map[string]bool{"c2": true})
+	want := []RunMark{{Run: "r1", At: 0}, {Run: "r2", At: 2}, {Run: "r3", At: 6}}
+	if diff := cmp.Diff(want, got); diff != "" || len(marks) != 4 {
+		t.Errorf("turnMarks() (-want +got):\n%s", diff)
+	}
+}

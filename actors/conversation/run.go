@@ -83,7 +83,7 @@ func (a *conversationActor) startRunOf(c actor.Context, text string, attached []
 		id: id, conv: a.id, model: model, deps: a.deps, log: a.log.With("run", id),
 		view: &a.view, answers: h.answers,
 		history: a.history, grants: a.grants, loaded: a.loaded, summary: a.summary,
-		marks: slices.Clone(a.marks), send: root.Send,
+		marks: turnMarks(a.marks, a.conts), send: root.Send,
 	}
 	if r.deps.call == nil {
 		router := a.deps.router
@@ -96,6 +96,13 @@ func (a *conversationActor) startRunOf(c actor.Context, text string, attached []
 		defer cancel(nil)
 		root.Send(self, r.loop(ctx))
 	}()
+}
+
+// turnMarks are where the turns of the history begin, for compaction: a
+// run that continued the answer before it (Continue) is part of that
+// turn, as the log reads it back, so a summary never begins with one.
+func turnMarks(marks []RunMark, conts map[string]bool) []RunMark {
+	return slices.DeleteFunc(slices.Clone(marks), func(m RunMark) bool { return conts[m.Run] })
 }
 
 // userMessage is the person's message as the model gets it: the text, then

@@ -296,8 +296,16 @@ func (r *run) request(v *view) (*llm.Request, int) {
 	cfg := v.cfg
 	system, toolTok, budget := r.budget(v)
 	toolDefs := v.surface.Tools(r.loaded.Set())
-	view, _ := r.modelView()
-	msgs, dropped := request.Fit(view, budget)
+	view, at := r.modelView()
+	var msgs []llm.Message
+	var dropped int
+	if at > 0 {
+		// The summary always goes; Fit keeps the turns after it.
+		msgs, dropped = request.Fit(view[1:], budget-request.MessageTokens(view[0]))
+		msgs = append([]llm.Message{view[0]}, msgs...)
+	} else {
+		msgs, dropped = request.Fit(view, budget)
+	}
 	if dropped > 0 {
 		r.log.Debug("context trimmed", "dropped_messages", dropped, "budget", budget)
 	}

@@ -78,7 +78,9 @@ func startChatWith(t testing.TB, opts func(*Options), model *testutil.ModelServe
 	// Wait until the conversation knows the in-process servers' tools.
 	if len(inproc) > 0 {
 		testutil.Eventually(t, wait, func() bool {
-			cat, _ := sys.Catalog(ctx)
+			// Not ctx: the wait for the servers above may have used
+			// most of it on a loaded machine.
+			cat, _ := sys.Catalog(t.Context())
 			return cat.Len() > 0
 		}, "no tools")
 	}

@@ -14,6 +14,7 @@ import (
 	"deckhand/approval"
 	"deckhand/clean"
 	"deckhand/config"
+	"deckhand/gui/widgets"
 	"deckhand/notify"
 	"deckhand/tools"
 )
@@ -296,8 +297,8 @@ func (a *approvals) dialog(r *conversation.ApprovalRequested, parent fyne.Window
 	}
 	a.title = title
 	a.buttons = map[approval.Answer]*widget.Button{}
-	mk := func(label string, ans approval.Answer) *ringButton {
-		b := newRingButton(label, func() { a.answer(r, ans) })
+	mk := func(label string, ans approval.Answer) *widgets.RingButton {
+		b := widgets.NewRingButton(label, func() { a.answer(r, ans) })
 		a.buttons[ans] = &b.Button
 		return b
 	}
@@ -363,7 +364,7 @@ func fitDialog(win fyne.Size, body fyne.CanvasObject, buttons []fyne.CanvasObjec
 	}
 	room := dialogRoom(win, bottom)
 	scroll := container.NewVScroll(body)
-	scrolledIn(scroll, body) // Tab onto a button below the fold scrolls to it
+	widgets.ScrolledIn(scroll, body) // Tab onto a button below the fold scrolls to it
 	scroll.SetMinSize(fyne.NewSize(max(width, 100), max(min(body.MinSize().Height, room), 60)))
 	return container.NewBorder(nil, bottom, nil, nil, scroll)
 }

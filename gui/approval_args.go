@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"deckhand/clean"
+	"deckhand/gui/widgets"
 	"deckhand/tools"
 )
 
@@ -26,10 +27,10 @@ import (
 type argRow struct {
 	key   *widget.Label
 	value *widget.RichText
-	more  *ringButton // nil when the value is shown whole
-	whole string      // the value in full, as shown when opened
-	head  string      // its start, shown while folded
-	start string      // its start on one line, for argStartsLine
+	more  *widgets.RingButton // nil when the value is shown whole
+	whole string              // the value in full, as shown when opened
+	head  string              // its start, shown while folded
+	start string              // its start on one line, for argStartsLine
 }
 
 // argFold is how much of each value shows while folded.
@@ -150,7 +151,7 @@ func newArgRow(key, text string, f argFold) *argRow {
 	r.value.Wrapping = fyne.TextWrapBreak
 	if rest != "" {
 		r.head = head
-		r.more = newRingButton(rest, nil)
+		r.more = widgets.NewRingButton(rest, nil)
 		r.more.Importance = widget.LowImportance
 		folded := true
 		r.more.OnTapped = func() {

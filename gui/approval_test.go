@@ -12,6 +12,7 @@ import (
 
 	"deckhand/actors/conversation"
 	"deckhand/approval"
+	"deckhand/gui/widgets"
 	"deckhand/transcript"
 )
 
@@ -149,16 +150,16 @@ func TestApprovalKeysOnTheFocusedButton(t *testing.T) {
 			rings := func() []string {
 				var out []string
 				for _, label := range order {
-					var b *ringButton
+					var b *widgets.RingButton
 					walk(c.Overlays().Top(), func(o fyne.CanvasObject) {
-						if r, ok := o.(*ringButton); ok && r.Text == label {
+						if r, ok := o.(*widgets.RingButton); ok && r.Text == label {
 							b = r
 						}
 					})
 					if b == nil {
 						t.Fatalf("no %q button", label)
 					}
-					if test.WidgetRenderer(b).(*ringRenderer).ring.Visible() {
+					if test.WidgetRenderer(b).(interface{ RingShown() bool }).RingShown() {
 						out = append(out, label)
 					}
 				}

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"deckhand/gui/widgets"
 	"deckhand/transcript"
 )
 
@@ -34,7 +35,7 @@ type chatView struct {
 	recycle             // row views the list let go of, for it to use again (views.go)
 	est      estimator
 	icons    rowIcons
-	sel      selection         // the selected text, across blocks
+	sel      widgets.Selection // the selected text, across blocks
 	find     *finder           // the find bar (find.go)
 	running  bool              // an answer is being written: no message controls
 	follow   bool              // keep the end in view as rows arrive
@@ -60,16 +61,16 @@ func newChatView(u *UI) *chatView {
 	cv := &chatView{ui: u, follow: true, fixes: map[int]bool{}, icons: newRowIcons()}
 	cv.undecodable, _ = lru.New[string, string](64)
 	cv.bitmaps, cv.decodes = newBitmaps(), make(chan struct{}, 2)
-	cv.sel.unfocus = func() {
+	cv.sel.Unfocus = func() {
 		if u.win != nil {
 			u.win.Canvas().Unfocus()
 		}
 	}
-	cv.sel.clip = func(s string) { u.app.Clipboard().SetContent(s) }
-	cv.sel.shown, cv.sel.block, cv.sel.message = cv.shownBlocks, cv.offscreenBlock, cv.messageRows
+	cv.sel.Clip = func(s string) { u.app.Clipboard().SetContent(s) }
+	cv.sel.Shown, cv.sel.Block, cv.sel.Message = cv.shownBlocks, cv.offscreenBlock, cv.messageRows
 	cv.find = newFinder(cv)
-	cv.sel.found = func(s *selText) { s.drawFound(cv.find) }
-	cv.sel.edge = cv.dragScroll
+	cv.sel.Found = func(s *widgets.SelText) { drawFound(s, cv.find) }
+	cv.sel.Edge = cv.dragScroll
 	cv.measure = newRowView(cv)
 	cv.list = cv.newList()
 	hint, obj := subtle("Ask anything. The model can use the tools of your MCP servers; " +
@@ -171,7 +172,7 @@ func (l *transcriptList) ScrollToOffset(offset float32) {
 
 // A press in the list outside its rows' text (below the last) clears the
 // transcript's selection, as a click elsewhere does.
-func (l *transcriptList) MouseDown(*desktop.MouseEvent) { l.cv.sel.clear() }
+func (l *transcriptList) MouseDown(*desktop.MouseEvent) { l.cv.sel.Clear() }
 func (l *transcriptList) MouseUp(*desktop.MouseEvent)   {}
 
 // Tapping a row must not select it: the transcript is read, not picked.
@@ -450,10 +451,10 @@ func (cv *chatView) dragScroll(abs fyne.Position) {
 
 // shownBlocks are the selectable blocks of the rows near the screen, in
 // row order.
-func (cv *chatView) shownBlocks() []*selText {
+func (cv *chatView) shownBlocks() []*widgets.SelText {
 	views := slices.Clone(cv.views)
 	slices.SortFunc(views, func(a, b *rowView) int { return a.id - b.id })
-	var out []*selText
+	var out []*widgets.SelText
 	for _, v := range views {
 		if v.id < 0 || v.id >= len(cv.rows) || v.row != cv.rows[v.id] {
 			continue
@@ -467,7 +468,7 @@ func (cv *chatView) shownBlocks() []*selText {
 
 // offscreenBlock is row i's selectable block laid out off screen at the
 // list's width (the same runs as on screen), or nil.
-func (cv *chatView) offscreenBlock(i int) *selText {
+func (cv *chatView) offscreenBlock(i int) *widgets.SelText {
 	if i < 0 || i >= len(cv.rows) {
 		return nil
 	}

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
+	"deckhand/gui/widgets"
 	"deckhand/tools"
 )
 
@@ -44,7 +45,7 @@ func (p *composer) pasted(text string) {
 	d.SetButtons(buttons)
 	width := min(480, p.u.win.Canvas().Size().Width-40)
 	d.Resize(fyne.NewSize(width, 0))
-	withDialogKeys(d, p.u.win, enter, escape)
+	widgets.WithDialogKeys(d, p.u.win, enter, escape)
 	// Again, now that the label wraps at the dialog's width: its height
 	// before was that of a label one word wide.
 	d.Resize(fyne.NewSize(width, 0))

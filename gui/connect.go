@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"deckhand/config"
+	"deckhand/gui/widgets"
 	"deckhand/policy"
 )
 
@@ -131,26 +132,26 @@ func (s *serversWindow) openForm(editing string, base config.Server, values conf
 	// field's own scroller); the multi-line ones grow with their text, so
 	// they never need to scroll themselves.
 	page := func() *container.Scroll { return f.scroll }
-	growing(f.env, 3)
-	growing(f.read, 2)
-	growing(f.write, 2)
-	envItem := &widget.FormItem{Text: "Environment", Widget: overPage(f.env, page), HintText: "added to the server's environment; secrets are better passed with Secrets below"}
-	cwdItem := widget.NewFormItem("Working folder", overPage(f.cwd, page))
+	widgets.Growing(f.env, 3)
+	widgets.Growing(f.read, 2)
+	widgets.Growing(f.write, 2)
+	envItem := &widget.FormItem{Text: "Environment", Widget: widgets.OverPage(f.env, page), HintText: "added to the server's environment; secrets are better passed with Secrets below"}
+	cwdItem := widget.NewFormItem("Working folder", widgets.OverPage(f.cwd, page))
 	sandboxItems := []*widget.FormItem{
 		{Text: "Sandbox", Widget: f.confined, HintText: "it sees only the system, its own install, the workspace and the folders below; never your keys, display or session"},
-		{Text: "Network", Widget: container.NewBorder(nil, nil, f.network, nil, overPage(f.hosts, page)), HintText: "only these hosts: through Deckhand's proxy, each connection logged"},
-		{Text: "Also reads", Widget: overPage(f.read, page)},
-		{Text: "Also writes", Widget: overPage(f.write, page)},
-		{Text: "Secrets", Widget: overPage(f.secrets, page), HintText: "variables of Deckhand's environment passed on; each must be in policy.secrets.keys"},
+		{Text: "Network", Widget: container.NewBorder(nil, nil, f.network, nil, widgets.OverPage(f.hosts, page)), HintText: "only these hosts: through Deckhand's proxy, each connection logged"},
+		{Text: "Also reads", Widget: widgets.OverPage(f.read, page)},
+		{Text: "Also writes", Widget: widgets.OverPage(f.write, page)},
+		{Text: "Secrets", Widget: widgets.OverPage(f.secrets, page), HintText: "variables of Deckhand's environment passed on; each must be in policy.secrets.keys"},
 	}
-	authItem := &widget.FormItem{Text: "Token variable", Widget: overPage(f.authEnv, page), HintText: "sent as Authorization: Bearer; the token itself is never saved"}
+	authItem := &widget.FormItem{Text: "Token variable", Widget: widgets.OverPage(f.authEnv, page), HintText: "sent as Authorization: Bearer; the token itself is never saved"}
 	transportItem := widget.NewFormItem("Transport", f.transport)
 	f.commandOnly = wrappedHints(append([]*widget.FormItem{envItem, cwdItem}, sandboxItems...)...)
 	f.urlOnly = wrappedHints(authItem, transportItem)
 	f.common = wrappedHints(
 		widget.NewFormItem("Kind", f.kind),
-		&widget.FormItem{Text: "URL or command", Widget: overPage(f.target, page), HintText: "a command is split into arguments like a shell would"},
-		widget.NewFormItem("Alias", container.NewVBox(overPage(f.alias, page), f.aliasNote)),
+		&widget.FormItem{Text: "URL or command", Widget: widgets.OverPage(f.target, page), HintText: "a command is split into arguments like a shell would"},
+		widget.NewFormItem("Alias", container.NewVBox(widgets.OverPage(f.alias, page), f.aliasNote)),
 	)
 	f.form = widget.NewForm(append(slices.Clone(f.common), f.urlOnly...)...)
 
@@ -520,5 +521,5 @@ func (f *serverForm) askGrant(folders []string) {
 	f.grant = dialog.NewCustomWithoutButtons("Grant "+list+"?", msg, f.win)
 	f.grant.SetButtons([]fyne.CanvasObject{no, rw, ro})
 	f.grant.Resize(fyne.NewSize(min(560, f.win.Canvas().Size().Width-40), 0))
-	withDialogKeys(f.grant, f.win, func() { answer(true, false) }, func() { answer(false, false) })
+	widgets.WithDialogKeys(f.grant, f.win, func() { answer(true, false) }, func() { answer(false, false) })
 }

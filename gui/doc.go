@@ -27,6 +27,11 @@
 // one widget update per frame, not one per token. Rare events (a server's
 // questions) are posted at once.
 //
+// Subpackages:
+//   - widgets: widgets that know nothing of Deckhand: selecting and
+//     copying text across blocks, tables, code highlighting, form pages
+//     under the wheel, the dialogs' ringed buttons and their keys.
+//
 // Files, by what a person sees. A file named *_bridge.go is the bridge's
 // half of the part before it (its messages and what the bridge does with
 // them); the rest run on the UI goroutine.
@@ -41,8 +46,7 @@
 //     reopened from the log.
 //   - theme.go: the app's look, captions; windows.go: the secondary
 //     windows' keys; shortcuts.go: the main window's shortcuts, one table,
-//     and their list (F1); pagewheel.go: a form page scrolls under the
-//     wheel; fixedwidth.go: a label held at its widest text's width.
+//     and their list (F1).
 //   - screen.go: what the windows show, as data, for the real-window tests
 //     in cmd/deckhand.
 //   - configproblem.go: the window shown when the config cannot be read.
@@ -60,8 +64,7 @@
 //   - toolcard.go: a tool call's card; toolcard_media.go: its images and
 //     links; toolcard_image.go: checking and decoding a server's images;
 //     imageview.go: an image shown large, and saved.
-//   - selecttext.go: selecting and copying text, across blocks; find.go:
-//     the find bar (Ctrl+F); highlight.go: code highlighting.
+//   - find.go: the find bar (Ctrl+F).
 //   - runactions.go: retry, edit (versions, ‹ ›), delete and continue a
 //     message (both halves); answerinfo.go: an answer's model, tokens
 //     and speed, on hover.
@@ -108,12 +111,8 @@
 //   - approval.go: tool calls to approve: what their dialog shows, their
 //     answers, their desktop notifications; approval_args.go: the call's
 //     arguments, a row each, long values folded.
-//   - ringbutton.go: the dialogs' buttons, ringed while they have the
-//     keyboard's focus (unlike the default's fill), scrolled into sight.
 //   - elicit.go: servers' questions (MCP elicitation): forms and pages to
 //     open; elicit_bridge.go: the bridge's half.
 //   - notes.go: desktop notifications for both while Deckhand is not in
 //     front (or once it leaves the front), withdrawn once answered.
-//   - dialogkeys.go: Enter and Escape for the other dialogs (Fyne's take
-//     no keys).
 package gui

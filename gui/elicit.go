@@ -15,6 +15,7 @@ import (
 
 	"deckhand/actors/servers"
 	"deckhand/clean"
+	"deckhand/gui/widgets"
 	"deckhand/transport/mcp"
 )
 
@@ -199,8 +200,8 @@ func (e *elicitor) dialog(it *elicitItem, parent fyne.Window) *dialog.CustomDial
 	e.problem.Hide()
 
 	var buttons []fyne.CanvasObject
-	mk := func(label, action string, f func()) *ringButton {
-		b := newRingButton(label, f)
+	mk := func(label, action string, f func()) *widgets.RingButton {
+		b := widgets.NewRingButton(label, f)
 		e.buttons[action] = &b.Button
 		return b
 	}
@@ -263,7 +264,7 @@ func (e *elicitor) urlPart(it *elicitItem) []fyne.CanvasObject {
 	addr := widget.NewLabel(clean.Line(r.URL))
 	addr.Selectable = true
 	addr.Wrapping = fyne.TextWrapBreak
-	copyBtn := newRingButton("Copy", func() { e.ui.app.Clipboard().SetContent(r.URL) })
+	copyBtn := widgets.NewRingButton("Copy", func() { e.ui.app.Clipboard().SetContent(r.URL) })
 	copyBtn.Icon = theme.ContentCopyIcon()
 	e.buttons["copy"] = &copyBtn.Button
 	addrBox := container.NewVScroll(addr)

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"deckhand/gui/widgets"
 	"deckhand/transcript"
 )
 
@@ -50,7 +51,7 @@ func newFinder(cv *chatView) *finder {
 		b.Importance = widget.LowImportance
 	}
 	f.bar = container.NewPadded(container.NewBorder(nil, nil, widget.NewIcon(theme.SearchIcon()),
-		container.NewHBox(fixedWidth(f.count, "888 of 888"), prev, next, closeB), f.entry))
+		container.NewHBox(widgets.FixedWidth(f.count, "888 of 888"), prev, next, closeB), f.entry))
 	f.bar.Hide()
 	return f
 }
@@ -111,7 +112,7 @@ func (f *finder) hide() {
 	f.bar.Hide()
 	f.query, f.hits = nil, nil
 	setText(f.count, "")
-	f.cv.sel.redraw()
+	f.cv.sel.Redraw()
 }
 
 // search looks for text in the chat, and goes to the first match at or
@@ -165,7 +166,7 @@ func (f *finder) show() {
 		f.cv.follow = false
 		f.cv.list.ScrollTo(f.hits[f.cur].row)
 	}
-	f.cv.sel.redraw()
+	f.cv.sel.Redraw()
 }
 
 // current is the current match's row and number in it (-1: none).
@@ -220,27 +221,27 @@ var (
 
 // drawFound marks the matches s drew, the current one (nth of its row)
 // more strongly.
-func (s *selText) drawFound(f *finder) {
-	s.found, s.foundCur = 0, false
+func drawFound(s *widgets.SelText, f *finder) {
+	s.Found, s.FoundCur = 0, false
 	if f == nil || f.query == nil || len(f.hits) == 0 {
 		return
 	}
-	row := s.row()
+	row := s.Row()
 	cur := f.current()
 	n := 0
-	for _, r := range s.md.runs() {
-		for _, at := range findAll(foldRunes(string(r.text)), f.query) {
+	for _, r := range s.Rich.Runs() {
+		for _, at := range findAll(foldRunes(string(r.Text)), f.query) {
 			fill := findMark
 			if cur.row == row && cur.nth == n {
-				fill, s.foundCur = findCurrent, true
+				fill, s.FoundCur = findCurrent, true
 			}
 			n++
-			s.found++
-			x0, x1 := r.width(at), r.width(at+len(f.query))
+			s.Found++
+			x0, x1 := r.Width(at), r.Width(at+len(f.query))
 			rect := canvas.NewRectangle(fill)
-			rect.Move(r.pos.AddXY(x0, 0))
-			rect.Resize(fyne.NewSize(x1-x0, r.size.Height))
-			s.hl.Objects = append(s.hl.Objects, rect)
+			rect.Move(r.Pos.AddXY(x0, 0))
+			rect.Resize(fyne.NewSize(x1-x0, r.Size.Height))
+			s.Marks.Objects = append(s.Marks.Objects, rect)
 		}
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"deckhand/actors/conversation"
 	"deckhand/approval"
 	"deckhand/config"
+	"deckhand/gui/widgets"
 	"deckhand/store"
 	"deckhand/testutil"
 	"deckhand/transcript"
@@ -31,7 +32,7 @@ func (h *harness) button(w fyne.Window, label string) *widget.Button {
 	objs := append([]fyne.CanvasObject{w.Canvas().Content()}, w.Canvas().Overlays().List()...)
 	for _, o := range objs {
 		walk(o, func(o fyne.CanvasObject) {
-			if r, ok := o.(*ringButton); ok {
+			if r, ok := o.(*widgets.RingButton); ok {
 				o = &r.Button // a dialog's button (ringbutton.go)
 			}
 			if b, ok := o.(*widget.Button); ok && b.Text == label && found == nil {

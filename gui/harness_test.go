@@ -18,6 +18,7 @@ import (
 
 	"deckhand/actors"
 	"deckhand/config"
+	"deckhand/gui/widgets"
 	"deckhand/notify"
 	"deckhand/store"
 	"deckhand/testutil"
@@ -190,11 +191,11 @@ func (h *harness) texts(w fyne.Window) []string {
 				out = append(out, x.Text)
 			case *widget.RichText:
 				out = append(out, x.String())
-			case *mdText:
+			case *widgets.MDText:
 				out = append(out, x.String())
 			case *widget.Button:
 				out = append(out, "["+x.Text+"]")
-			case *ringButton:
+			case *widgets.RingButton:
 				out = append(out, "["+x.Text+"]")
 			}
 		})

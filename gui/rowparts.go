@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"deckhand/gui/widgets"
 	"deckhand/transcript"
 )
 
@@ -126,19 +127,19 @@ func setEnabled(b *widget.Button, on bool) {
 type textView struct {
 	obj   fyne.CanvasObject
 	bg    *canvas.Rectangle
-	rt    *mdText
-	sel   *selText
+	rt    *widgets.MDText
+	sel   *widgets.SelText
 	src   string
 	user  bool
 	plain bool // shown as written (Row.Plain)
 }
 
 func newTextView(r *rowView) *textView {
-	t := &textView{bg: canvas.NewRectangle(color.Transparent), rt: newMDText()}
+	t := &textView{bg: canvas.NewRectangle(color.Transparent), rt: widgets.NewMDText()}
 	t.bg.CornerRadius = theme.InputRadiusSize()
 	t.rt.Wrapping = fyne.TextWrapWord
-	t.sel = newSelText(&r.cv.sel, t.rt, func() int { return r.id })
-	t.sel.source = func() string {
+	t.sel = widgets.NewSelText(&r.cv.sel, t.rt, func() int { return r.id })
+	t.sel.Source = func() string {
 		if t.plain {
 			return t.src // as typed
 		}
@@ -148,7 +149,7 @@ func newTextView(r *rowView) *textView {
 	return t
 }
 
-func (t *textView) selectable() *selText { return t.sel }
+func (t *textView) selectable() *widgets.SelText { return t.sel }
 
 func (t *textView) view() fyne.CanvasObject { return t.obj }
 
@@ -172,7 +173,7 @@ func (t *textView) set(r transcript.Row) {
 			return
 		}
 		t.rt.ParseMarkdown(r.Text)
-		if fitTables(t.rt) {
+		if widgets.FitTables(t.rt) {
 			t.rt.Refresh()
 		}
 	}
@@ -197,20 +198,20 @@ func plainSegments(text string) []widget.RichTextSegment {
 type codeView struct {
 	obj  fyne.CanvasObject
 	lang *widget.Label
-	rt   *mdText
-	sel  *selText
+	rt   *widgets.MDText
+	sel  *widgets.SelText
 	text string
 	hl   string // the language text was highlighted as
 }
 
 func newCodeView(r *rowView) *codeView {
-	c := &codeView{rt: newMDText()}
+	c := &codeView{rt: widgets.NewMDText()}
 	var lang fyne.CanvasObject
 	c.lang, lang = caption("")
 	// Lines break between words; a word longer than the line is cut.
 	c.rt.Wrapping = fyne.TextWrapWord
-	c.sel = newSelText(&r.cv.sel, c.rt, func() int { return r.id })
-	c.sel.source = func() string { return c.text }
+	c.sel = widgets.NewSelText(&r.cv.sel, c.rt, func() int { return r.id })
+	c.sel.Source = func() string { return c.text }
 	cp := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), nil)
 	cp.OnTapped = func() { r.copy(c.text, cp) }
 	cp.Importance = widget.LowImportance
@@ -221,7 +222,7 @@ func newCodeView(r *rowView) *codeView {
 	return c
 }
 
-func (c *codeView) selectable() *selText { return c.sel }
+func (c *codeView) selectable() *widgets.SelText { return c.sel }
 
 func (c *codeView) view() fyne.CanvasObject { return c.obj }
 
@@ -235,7 +236,7 @@ func (c *codeView) set(r transcript.Row) {
 		return
 	}
 	c.text, c.hl = r.Text, r.Lang
-	c.rt.Segments = highlight(r.Text, r.Lang)
+	c.rt.Segments = widgets.Highlight(r.Text, r.Lang)
 	c.rt.Refresh()
 }
 

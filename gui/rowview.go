@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"deckhand/gui/widgets"
 	"deckhand/transcript"
 )
 
@@ -85,7 +86,7 @@ func (r *rowView) MouseOut()                      {}
 // margin) clears the transcript's selection, as a click elsewhere does.
 var _ desktop.Mouseable = (*rowView)(nil)
 
-func (r *rowView) MouseDown(*desktop.MouseEvent) { r.cv.sel.clear() }
+func (r *rowView) MouseDown(*desktop.MouseEvent) { r.cv.sel.Clear() }
 func (r *rowView) MouseUp(*desktop.MouseEvent)   {}
 
 // show draws row (number id; -1 when measuring).
@@ -115,18 +116,18 @@ func (r *rowView) show(id int, row transcript.Row) {
 	}
 	// The selection is kept by row: this view draws its row's part.
 	if s := r.selectable(); s != nil {
-		s.draw()
+		s.Draw()
 	}
 }
 
 // selectable is the selectable block the view shows (a text or code
 // row's), if any.
-func (r *rowView) selectable() *selText {
+func (r *rowView) selectable() *widgets.SelText {
 	if len(r.box.Objects) != 1 {
 		return nil
 	}
 	for _, p := range r.parts {
-		if s, ok := p.(interface{ selectable() *selText }); ok && p.view() == r.box.Objects[0] {
+		if s, ok := p.(interface{ selectable() *widgets.SelText }); ok && p.view() == r.box.Objects[0] {
 			return s.selectable()
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"deckhand/gui/widgets"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
@@ -76,8 +78,6 @@ func (e *findEntry) entryWidget() *widget.Entry   { return &e.Entry }
 
 func (r *rowView) screenChildren() []fyne.CanvasObject    { return []fyne.CanvasObject{r.box} }
 func (r *sessionRow) screenChildren() []fyne.CanvasObject { return []fyne.CanvasObject{r.box} }
-func (s *selText) screenChildren() []fyne.CanvasObject    { return []fyne.CanvasObject{s.md} }
-func (b *tableBox) screenChildren() []fyne.CanvasObject   { return []fyne.CanvasObject{b.sc} }
 func (l *transcriptList) screenChildren() []fyne.CanvasObject {
 	out := make([]fyne.CanvasObject, 0, len(l.cv.views))
 	for _, v := range l.cv.views {
@@ -157,7 +157,7 @@ func leaf(o fyne.CanvasObject) (kind, text string, extra func(*ScreenItem), ok b
 	switch x := o.(type) {
 	case *widget.Button:
 		return "button", x.Text, nil, true
-	case *ringButton:
+	case *widgets.RingButton:
 		return "button", x.Text, nil, true
 	case *widget.Check:
 		return "check", x.Text, func(it *ScreenItem) { it.Checked = x.Checked }, true
@@ -178,7 +178,7 @@ func leaf(o fyne.CanvasObject) (kind, text string, extra func(*ScreenItem), ok b
 	case entryOf:
 		e := x.entryWidget()
 		return "entry", e.Text, func(it *ScreenItem) { it.Hint = e.PlaceHolder }, true
-	case *mdText:
+	case *widgets.MDText:
 		return "text", richString(&x.RichText), nil, true
 	case *widget.RichText:
 		return "text", richString(x), nil, true
@@ -253,16 +253,16 @@ func (w *screenWalker) walkAt(o fyne.CanvasObject, clip rect, depth int) {
 		w.add(o, "sessions", "", clip, nil)
 	case *rowView:
 		w.add(o, "message", "", clip, nil)
-	case *selText:
+	case *widgets.SelText:
 		// The selection's highlight, with the text it lies behind.
-		if lo, hi, ok := x.part(); ok && len(x.hl.Objects) > 0 {
-			w.add(o, "highlight", x.cut(lo, hi), clip, nil)
+		if text, ok := x.Selected(); ok {
+			w.add(o, "highlight", text, clip, nil)
 		}
 		// The find bar's marks: how many, and "current" if the current
 		// match is among them.
-		if x.found > 0 {
-			text := fmt.Sprint(x.found)
-			if x.foundCur {
+		if x.Found > 0 {
+			text := fmt.Sprint(x.Found)
+			if x.FoundCur {
 				text += " current"
 			}
 			w.add(o, "found", text, clip, nil)
@@ -279,6 +279,10 @@ func (w *screenWalker) walkAt(o fyne.CanvasObject, clip rect, depth int) {
 	switch x := o.(type) {
 	case screenParent:
 		kids = x.screenChildren()
+	case *widgets.SelText:
+		kids = []fyne.CanvasObject{x.Rich}
+	case *widgets.TableBox:
+		kids = []fyne.CanvasObject{x.Scroll()}
 	case *fyne.Container:
 		kids = x.Objects
 		if fmt.Sprintf("%T", x.Layout) == "*dialog.dialogLayout" && len(kids) > 4 {

@@ -9,18 +9,19 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 
+	"deckhand/gui/widgets"
 	"deckhand/testutil"
 	"deckhand/transcript"
 )
 
 // selTextWith is the selectable text on screen whose block holds s.
-func (h *harness) selTextWith(s string) *selText {
+func (h *harness) selTextWith(s string) *widgets.SelText {
 	for _, r := range h.visibleRows() {
 		for _, p := range r.parts {
-			if v, ok := p.(interface{ selectable() *selText }); ok && p.view().Visible() && r.box.Objects[0] == p.view() {
+			if v, ok := p.(interface{ selectable() *widgets.SelText }); ok && p.view().Visible() && r.box.Objects[0] == p.view() {
 				var all strings.Builder
-				for _, run := range v.selectable().md.runs() {
-					all.WriteString(string(run.text))
+				for _, run := range v.selectable().Rich.Runs() {
+					all.WriteString(string(run.Text))
 				}
 				if strings.Contains(all.String(), s) {
 					return v.selectable()
@@ -39,17 +40,17 @@ func typeOnCanvas(c fyne.Canvas, s fyne.Shortcut) {
 }
 
 // pointAt is the window position of the first character of want in st.
-func pointAt(t *testing.T, st *selText, want string) (fyne.Position, textRun) {
+func pointAt(t *testing.T, st *widgets.SelText, want string) (fyne.Position, widgets.TextRun) {
 	t.Helper()
-	for _, r := range st.md.runs() {
-		if i := strings.Index(string(r.text), want); i >= 0 {
-			col := len([]rune(string(r.text)[:i]))
+	for _, r := range st.Rich.Runs() {
+		if i := strings.Index(string(r.Text), want); i >= 0 {
+			col := len([]rune(string(r.Text)[:i]))
 			abs := fyne.CurrentApp().Driver().AbsolutePositionForObject(st)
-			return abs.Add(r.pos).AddXY(r.width(col)+0.5, r.size.Height/2), r
+			return abs.Add(r.Pos).AddXY(r.Width(col)+0.5, r.Size.Height/2), r
 		}
 	}
 	t.Fatalf("no run shows %q", want)
-	return fyne.Position{}, textRun{}
+	return fyne.Position{}, widgets.TextRun{}
 }
 
 // Text in an answer is selected by dragging across it, and Ctrl+C copies
@@ -80,9 +81,9 @@ func TestSelectAndCopyAnswerText(t *testing.T) {
 	}
 	typeOnCanvas(c, &fyne.ShortcutCopy{})
 	if got := h.app.Clipboard().Content(); got != "brown fox jumps" {
-		t.Errorf("clipboard = %q, want %q (run %q)", got, "brown fox jumps", string(run.text))
+		t.Errorf("clipboard = %q, want %q (run %q)", got, "brown fox jumps", string(run.Text))
 	}
-	if len(st.hl.Objects) == 0 {
+	if len(st.Marks.Objects) == 0 {
 		t.Errorf("no highlight drawn")
 	}
 
@@ -90,45 +91,22 @@ func TestSelectAndCopyAnswerText(t *testing.T) {
 	code := h.selTextWith("Println")
 	p, _ := pointAt(t, code, "Println")
 	code.DoubleTapped(&fyne.PointEvent{Position: p.Subtract(fyne.CurrentApp().Driver().AbsolutePositionForObject(code)).AddXY(3, 0)})
-	if got := h.ui.chat.sel.text(); got != "Println" {
+	if got := h.ui.chat.sel.Text(); got != "Println" {
 		t.Errorf("double click selected %q", got)
 	}
-	if len(st.hl.Objects) != 0 {
+	if len(st.Marks.Objects) != 0 {
 		t.Errorf("the first block still shows a selection")
 	}
 	// The code block is highlighted: its tokens have colours of their own.
-	if n := len(highlight("func main() {}", "go")); n < 3 {
-		t.Errorf("go code highlighted in %d segments", n)
-	}
-	if len(code.md.Segments) < 3 {
-		t.Errorf("the code block has %d segments: not highlighted", len(code.md.Segments))
+	if len(code.Rich.Segments) < 3 {
+		t.Errorf("the code block has %d segments: not highlighted", len(code.Rich.Segments))
 	}
 
 	// Select all in a block selects the whole message, then Ctrl+C.
-	h.ui.chat.sel.selectMessage(st.row())
+	h.ui.chat.sel.SelectMessage(st.Row())
 	typeOnCanvas(c, &fyne.ShortcutCopy{})
 	if got := h.app.Clipboard().Content(); got != "The quick brown fox jumps over the lazy dog.\n\nfunc main() { fmt.Println(\"hi\") }" {
 		t.Errorf("select all copied %q", got)
-	}
-}
-
-// A language chroma does not know, or none, is one plain segment; tabs
-// become spaces; the text is kept whole.
-func TestHighlightKeepsText(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct{ code, lang string }{
-		{"a\tb\n  c", ""},
-		{"x = 1\nprint(x)", "python"},
-		{"SELECT 1;", "no-such-language"},
-		{"{\"a\": [1, 2]}", "json"},
-	} {
-		var b strings.Builder
-		for _, s := range highlight(tc.code, tc.lang) {
-			b.WriteString(s.Textual())
-		}
-		if want := strings.ReplaceAll(tc.code, "\t", "    "); b.String() != want {
-			t.Errorf("%s: %q, want %q", tc.lang, b.String(), want)
-		}
 	}
 }
 
@@ -149,11 +127,11 @@ func TestSelectAcrossBlocks(t *testing.T) {
 	para.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: to.Subtract(abs), AbsolutePosition: to}})
 	para.DragEnd()
 	want := "An opening paragraph.\n\n• first item\n• second item\n\necho one\necho"
-	if got := h.ui.chat.sel.text(); got != want {
+	if got := h.ui.chat.sel.Text(); got != want {
 		t.Errorf("selected %q, want %q", got, want)
 	}
 	for _, s := range []string{"opening", "second item", "echo"} {
-		if len(h.selTextWith(s).hl.Objects) == 0 {
+		if len(h.selTextWith(s).Marks.Objects) == 0 {
 			t.Errorf("the block holding %q is not highlighted", s)
 		}
 	}
@@ -164,10 +142,10 @@ func TestSelectAcrossBlocks(t *testing.T) {
 			break
 		}
 	}
-	if got := h.ui.chat.sel.text(); got != "" {
+	if got := h.ui.chat.sel.Text(); got != "" {
 		t.Errorf("after a press elsewhere, %q is still selected", got)
 	}
-	if len(para.hl.Objects) != 0 || len(code.hl.Objects) != 0 {
+	if len(para.Marks.Objects) != 0 || len(code.Marks.Objects) != 0 {
 		t.Errorf("after a press elsewhere, a highlight stays")
 	}
 	// So does a press in the message box, or in the sidebar's search box.
@@ -175,12 +153,12 @@ func TestSelectAcrossBlocks(t *testing.T) {
 		name string
 		down func(*desktop.MouseEvent)
 	}{{"the message box", h.ui.input.MouseDown}, {"the search box", h.ui.side.search.MouseDown}} {
-		h.ui.chat.sel.selectMessage(para.row())
-		if h.ui.chat.sel.text() == "" {
+		h.ui.chat.sel.SelectMessage(para.Row())
+		if h.ui.chat.sel.Text() == "" {
 			t.Fatalf("Select all selected nothing")
 		}
 		press.down(&desktop.MouseEvent{Button: desktop.MouseButtonPrimary})
-		if got := h.ui.chat.sel.text(); got != "" || len(para.hl.Objects) != 0 {
+		if got := h.ui.chat.sel.Text(); got != "" || len(para.Marks.Objects) != 0 {
 			t.Errorf("after a press in %s, %q is still selected", press.name, got)
 		}
 	}
@@ -200,8 +178,8 @@ func TestSelectAllOfALongMessage(t *testing.T) {
 		t.Fatalf("the first paragraph is on screen: the test proves nothing")
 	}
 	last := h.selTextWith("number 59.")
-	h.ui.chat.sel.selectMessage(last.row())
-	if got, want := h.ui.chat.sel.text(), strings.Join(paras, "\n\n"); got != want {
+	h.ui.chat.sel.SelectMessage(last.Row())
+	if got, want := h.ui.chat.sel.Text(), strings.Join(paras, "\n\n"); got != want {
 		t.Errorf("Select all copied %d bytes, want %d:\n%.200q", len(got), len(want), got)
 	}
 }
@@ -231,7 +209,7 @@ func TestSelectDragScrolls(t *testing.T) {
 		first.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: below.Subtract(abs), AbsolutePosition: below}})
 	}
 	first.DragEnd()
-	got := h.ui.chat.sel.text()
+	got := h.ui.chat.sel.Text()
 	if !strings.HasPrefix(got, "Paragraph number 0.") || !strings.Contains(got, "Paragraph number 40.") {
 		t.Errorf("a drag past the bottom edge selected %.300q, want from paragraph 0 to past 40", got)
 	}

@@ -20,6 +20,7 @@ import (
 
 	"deckhand/clean"
 	"deckhand/config"
+	"deckhand/gui/widgets"
 	"deckhand/keys"
 	"deckhand/transport/llm"
 )
@@ -127,19 +128,19 @@ func (u *UI) showSettings() {
 	// General.
 	check := widget.NewButtonWithIcon("Check", theme.SearchIcon(), func() { u.checkModel(f, w) })
 	var keyBox *fyne.Container
-	keyBox, f.keyHint = withHint(container.NewBorder(nil, nil, nil, f.removeKey, overPage(f.apiKey, f.page(0))), keyHintKeyring)
+	keyBox, f.keyHint = withHint(container.NewBorder(nil, nil, nil, f.removeKey, widgets.OverPage(f.apiKey, f.page(0))), keyHintKeyring)
 	model := widget.NewForm(wrappedHints(
 		&widget.FormItem{Text: "Service", Widget: f.service, HintText: "where the model runs: on this computer, or a provider on the internet"},
-		&widget.FormItem{Text: "Model", Widget: container.NewBorder(nil, nil, nil, check, overPage(f.model, f.page(0))), HintText: "the model's name; Check asks the service which it offers"},
+		&widget.FormItem{Text: "Model", Widget: container.NewBorder(nil, nil, nil, check, widgets.OverPage(f.model, f.page(0))), HintText: "the model's name; Check asks the service which it offers"},
 		&widget.FormItem{Text: "API key", Widget: keyBox},
 	)...)
 	answers := widget.NewForm(wrappedHints(
-		&widget.FormItem{Text: "Instructions", Widget: overPage(f.prompt, f.page(0)), HintText: "said to the model before every chat, such as \"Answer in French\" or \"I work in Go\""},
+		&widget.FormItem{Text: "Instructions", Widget: widgets.OverPage(f.prompt, f.page(0)), HintText: "said to the model before every chat, such as \"Answer in French\" or \"I work in Go\""},
 		&widget.FormItem{Text: "Creativity", Widget: container.NewBorder(nil, nil, f.tempAuto, f.tempLabel, f.temp), HintText: "temperature: low is focused and repeatable, high is varied"},
 	)...)
 	look := widget.NewForm(
 		&widget.FormItem{Text: "Theme", Widget: f.theme},
-		&widget.FormItem{Text: "Text size", Widget: container.NewBorder(nil, nil, nil, fixedWidth(f.textLabel, "150%"), f.textSize)},
+		&widget.FormItem{Text: "Text size", Widget: container.NewBorder(nil, nil, nil, widgets.FixedWidth(f.textLabel, "150%"), f.textSize)},
 	)
 	general := container.NewVBox(
 		heading("Language model"), model, f.checked, f.keyStatus, container.NewHBox(f.keyFile),
@@ -153,9 +154,9 @@ func (u *UI) showSettings() {
 		execHint = "shell.disabled is set in the config file: CMD: lines stay plain text until it is removed"
 	}
 	policy := widget.NewForm(wrappedHints(
-		&widget.FormItem{Text: "Workspace folder", Widget: overPage(f.workspace, f.page(1)), HintText: "where tools and shell commands work; created on first use"},
-		&widget.FormItem{Text: "Read roots", Widget: overPage(f.readRoots, f.page(1)), HintText: "folders tools may read, one a line; empty: the workspace (write roots can be read too)"},
-		&widget.FormItem{Text: "Write roots", Widget: overPage(f.writeRoots, f.page(1)), HintText: "folders tools may read and write, one a line; empty: the workspace"},
+		&widget.FormItem{Text: "Workspace folder", Widget: widgets.OverPage(f.workspace, f.page(1)), HintText: "where tools and shell commands work; created on first use"},
+		&widget.FormItem{Text: "Read roots", Widget: widgets.OverPage(f.readRoots, f.page(1)), HintText: "folders tools may read, one a line; empty: the workspace (write roots can be read too)"},
+		&widget.FormItem{Text: "Write roots", Widget: widgets.OverPage(f.writeRoots, f.page(1)), HintText: "folders tools may read and write, one a line; empty: the workspace"},
 		&widget.FormItem{Text: "", Widget: f.allowExec, HintText: execHint},
 	)...)
 	permissions := container.NewVBox(
@@ -174,12 +175,12 @@ func (u *UI) showSettings() {
 	advanced := container.NewVBox(
 		note("For developers and unusual setups. Most people never need these."),
 		widget.NewForm(wrappedHints(
-			&widget.FormItem{Text: "Model URL", Widget: overPage(f.baseURL, f.page(2)), HintText: "any OpenAI-compatible API root, ending in /v1"},
-			&widget.FormItem{Text: "API key variable", Widget: overPage(f.apiKeyEnv, f.page(2)), HintText: "an environment variable holding the key; when set, it wins over the saved key"},
-			&widget.FormItem{Text: "Longest answer", Widget: overPage(f.maxOut, f.page(2)), HintText: "max_tokens, in tokens; empty: the model's own limit"},
-			&widget.FormItem{Text: "Context budget", Widget: overPage(f.budget, f.page(2)), HintText: "tokens per request; the oldest turns are dropped to fit"},
-			&widget.FormItem{Text: "Approval timeout", Widget: overPage(f.timeout, f.page(2)), HintText: "unanswered approvals are denied after this (e.g. 2m)"},
-			&widget.FormItem{Text: "Auto-approve", Widget: overPage(f.rules, f.page(2)), HintText: "one rule a line: alias.tool or alias.* (= false to always ask)"},
+			&widget.FormItem{Text: "Model URL", Widget: widgets.OverPage(f.baseURL, f.page(2)), HintText: "any OpenAI-compatible API root, ending in /v1"},
+			&widget.FormItem{Text: "API key variable", Widget: widgets.OverPage(f.apiKeyEnv, f.page(2)), HintText: "an environment variable holding the key; when set, it wins over the saved key"},
+			&widget.FormItem{Text: "Longest answer", Widget: widgets.OverPage(f.maxOut, f.page(2)), HintText: "max_tokens, in tokens; empty: the model's own limit"},
+			&widget.FormItem{Text: "Context budget", Widget: widgets.OverPage(f.budget, f.page(2)), HintText: "tokens per request; the oldest turns are dropped to fit"},
+			&widget.FormItem{Text: "Approval timeout", Widget: widgets.OverPage(f.timeout, f.page(2)), HintText: "unanswered approvals are denied after this (e.g. 2m)"},
+			&widget.FormItem{Text: "Auto-approve", Widget: widgets.OverPage(f.rules, f.page(2)), HintText: "one rule a line: alias.tool or alias.* (= false to always ask)"},
 		)...),
 	)
 
@@ -284,12 +285,12 @@ func (u *UI) newSettingsForm(w fyne.Window) *settingsForm {
 	f.budget.SetText(strconv.Itoa(m.MaxContextTokens))
 	f.timeout.SetText(u.cfg.MCP.ApprovalTimeout.String())
 	f.rules.SetText(config.FormatRules(u.cfg.MCP.AutoApprove))
-	growing(f.rules, 4)
+	widgets.Growing(f.rules, 4)
 
 	f.prompt.SetText(m.SystemPrompt)
 	f.prompt.SetPlaceHolder("Optional. For example: Answer in British English. Explain commands before you run them.")
 	f.prompt.Wrapping = fyne.TextWrapWord
-	growing(f.prompt, 4)
+	widgets.Growing(f.prompt, 4)
 	f.temp = widget.NewSlider(0, 2)
 	f.temp.Step = 0.1
 	f.tempLabel = widget.NewLabel("")
@@ -338,7 +339,7 @@ func (u *UI) newSettingsForm(w fyne.Window) *settingsForm {
 		{f.writeRoots, p.FS.WriteRoots, "none (write_roots = [] in the config)"},
 	} {
 		r.e.SetText(strings.Join(r.roots, "\n"))
-		growing(r.e, 3)
+		widgets.Growing(r.e, 3)
 		// An empty list in the file is not the same as no list: say which.
 		if r.roots != nil && len(rootLines(strings.Join(r.roots, "\n"))) == 0 {
 			r.e.SetPlaceHolder(r.none)

@@ -355,7 +355,7 @@ func newSearchEntry(u *UI) *searchEntry {
 // transcript, and clears its selection.
 func (e *searchEntry) MouseDown(m *desktop.MouseEvent) {
 	if e.u.chat != nil {
-		e.u.chat.sel.clear()
+		e.u.chat.sel.Clear()
 	}
 	e.escEntry.MouseDown(m)
 }

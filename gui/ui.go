@@ -207,7 +207,7 @@ func (u *UI) build() {
 	u.chat = newChatView(u)
 	u.input = newChatEntry(u.sendInput)
 	u.input.onLongPaste = func(text string) { u.comp.pasted(text) }
-	u.input.onPress = func() { u.chat.sel.clear() }
+	u.input.onPress = func() { u.chat.sel.Clear() }
 	u.send = widget.NewButtonWithIcon("Send", theme.MailSendIcon(), u.sendInput)
 	u.send.Importance = widget.HighImportance
 	u.stop = widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), func() { u.tell(&uiStop{}) })
@@ -269,7 +269,7 @@ func (u *UI) mainShortcuts() {
 	}
 	// Ctrl+C copies the text selected in the transcript (a press there
 	// takes the focus from the message box).
-	u.win.Canvas().AddShortcut(&fyne.ShortcutCopy{}, func(fyne.Shortcut) { u.chat.sel.copy() })
+	u.win.Canvas().AddShortcut(&fyne.ShortcutCopy{}, func(fyne.Shortcut) { u.chat.sel.Copy() })
 }
 
 // toChat brings the chat back in place of a panel, if one is shown.

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 
+	"deckhand/gui/widgets"
 	"deckhand/testutil"
 )
 
@@ -24,11 +25,11 @@ func TestWheelOverTables(t *testing.T) {
 	h.ui.win.Resize(fyne.NewSize(1100, 720))
 	h.say("tables")
 	h.until("the answer", func() bool { return !h.ui.running && len(h.ui.chat.rows) > 60 })
-	var boxes []*tableBox
+	var boxes []*widgets.TableBox
 	h.ui.chat.list.ScrollToTop()
 	for _, r := range h.visibleRows() {
 		walk(r, func(o fyne.CanvasObject) {
-			if b, ok := o.(*tableBox); ok && !containsBox(boxes, b) {
+			if b, ok := o.(*widgets.TableBox); ok && !containsBox(boxes, b) {
 				boxes = append(boxes, b)
 			}
 		})
@@ -44,10 +45,10 @@ func TestWheelOverTables(t *testing.T) {
 				hasScroll = true
 			}
 		})
-		if b.wide != hasScroll {
-			t.Errorf("table wide=%v but scroller=%v", b.wide, hasScroll)
+		if b.Wide() != hasScroll {
+			t.Errorf("table wide=%v but scroller=%v", b.Wide(), hasScroll)
 		}
-		if b.wide {
+		if b.Wide() {
 			scrolls++
 		} else {
 			fits++
@@ -67,7 +68,7 @@ func TestWheelOverTables(t *testing.T) {
 	}
 }
 
-func containsBox(bs []*tableBox, b *tableBox) bool {
+func containsBox(bs []*widgets.TableBox, b *widgets.TableBox) bool {
 	for _, x := range bs {
 		if x == b {
 			return true

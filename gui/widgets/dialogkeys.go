@@ -1,17 +1,17 @@
-package gui
+package widgets
 
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
 )
 
-// dialogKeys gives a dialog open on w the window's keys: Enter (or
+// DialogKeys gives a dialog open on w the window's keys: Enter (or
 // Return) does its default, Escape its way out. Fyne's dialogs take no
 // keys of their own, and a field that had the keyboard kept every key
 // while the dialog covered it. The keyboard leaves that field while the
 // dialog shows; the function returned gives back the window's own key
 // handler and that field's focus.
-func dialogKeys(w fyne.Window, onEnter, onEscape func()) (restore func()) {
+func DialogKeys(w fyne.Window, onEnter, onEscape func()) (restore func()) {
 	c := w.Canvas()
 	prev, keys := c.Focused(), c.OnTypedKey()
 	c.Unfocus()
@@ -43,10 +43,10 @@ func dialogKeys(w fyne.Window, onEnter, onEscape func()) (restore func()) {
 	}
 }
 
-// withDialogKeys shows d on w with dialogKeys, given back when d closes
+// WithDialogKeys shows d on w with DialogKeys, given back when d closes
 // however it closes.
-func withDialogKeys(d dialog.Dialog, w fyne.Window, onEnter, onEscape func()) {
-	restore := dialogKeys(w, onEnter, onEscape)
+func WithDialogKeys(d dialog.Dialog, w fyne.Window, onEnter, onEscape func()) {
+	restore := DialogKeys(w, onEnter, onEscape)
 	d.SetOnClosed(restore)
 	d.Show()
 }

@@ -1,4 +1,4 @@
-package gui
+package widgets
 
 import (
 	"strings"
@@ -20,9 +20,9 @@ import (
 // (lexing is linear, but a block this long is output, not code to read).
 const maxHighlight = 64 << 10
 
-// highlight cuts code into styled segments by its language's tokens; an
+// Highlight cuts code into styled segments by its language's tokens; an
 // unknown language (or none) is one plain segment.
-func highlight(code, lang string) []widget.RichTextSegment {
+func Highlight(code, lang string) []widget.RichTextSegment {
 	code = strings.ReplaceAll(code, "\t", "    ")
 	var lexer chroma.Lexer
 	if lang != "" && len(code) <= maxHighlight {

@@ -1,4 +1,4 @@
-package gui
+package widgets
 
 import (
 	"image/color"
@@ -11,7 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// ringButton is a dialog's button whose keyboard focus shows as a ring: a
+// RingButton is a dialog's button whose keyboard focus shows as a ring: a
 // line in the text's colour around it. Fyne marks a focused button only
 // by tinting it, fainter than the fill of the default button (Deny, in an
 // approval): the first Tab landed on Deny, which already looked chosen,
@@ -21,21 +21,21 @@ import (
 // Keys go as Fyne's button has them (Space presses it), and Enter too, as
 // on other desktops; any other key goes on to the window's handler, so
 // that Escape still answers the dialog with its focus on a button.
-type ringButton struct {
+type RingButton struct {
 	widget.Button
 	ringed bool              // it has the keyboard's focus
 	scroll *container.Scroll // the scroll it is in, if any (scrolledIn)
 }
 
-func newRingButton(label string, tapped func()) *ringButton {
-	b := &ringButton{}
+func NewRingButton(label string, tapped func()) *RingButton {
+	b := &RingButton{}
 	b.Text, b.OnTapped = label, tapped
 	b.ExtendBaseWidget(b)
 	return b
 }
 
 // FocusGained rings the button, and scrolls it into view.
-func (b *ringButton) FocusGained() {
+func (b *RingButton) FocusGained() {
 	b.ringed = true
 	b.Button.FocusGained()
 	b.intoView()
@@ -43,7 +43,7 @@ func (b *ringButton) FocusGained() {
 
 // intoView scrolls the button's scroll so that it shows whole: Tab onto a
 // folded value's button below the fold would else ring what no one sees.
-func (b *ringButton) intoView() {
+func (b *RingButton) intoView() {
 	s := b.scroll
 	if s == nil || s.Content == nil {
 		return
@@ -62,28 +62,28 @@ func (b *ringButton) intoView() {
 	s.ScrollToOffset(fyne.NewPos(s.Offset.X, off))
 }
 
-// scrolledIn tells the ring buttons in o (through its containers) that
+// ScrolledIn tells the ring buttons in o (through its containers) that
 // they are in s.
-func scrolledIn(s *container.Scroll, o fyne.CanvasObject) {
+func ScrolledIn(s *container.Scroll, o fyne.CanvasObject) {
 	switch x := o.(type) {
-	case *ringButton:
+	case *RingButton:
 		x.scroll = s
 	case *fyne.Container:
 		for _, c := range x.Objects {
-			scrolledIn(s, c)
+			ScrolledIn(s, c)
 		}
 	}
 }
 
 // FocusLost takes the ring off.
-func (b *ringButton) FocusLost() {
+func (b *RingButton) FocusLost() {
 	b.ringed = false
 	b.Button.FocusLost()
 }
 
 // TypedKey presses the button on Space and Enter, and gives any other key
 // to the window's handler (the dialog's: Escape).
-func (b *ringButton) TypedKey(ev *fyne.KeyEvent) {
+func (b *RingButton) TypedKey(ev *fyne.KeyEvent) {
 	switch ev.Name {
 	case fyne.KeySpace, fyne.KeyReturn, fyne.KeyEnter:
 		b.Tapped(&fyne.PointEvent{})
@@ -94,7 +94,7 @@ func (b *ringButton) TypedKey(ev *fyne.KeyEvent) {
 	}
 }
 
-func (b *ringButton) CreateRenderer() fyne.WidgetRenderer {
+func (b *RingButton) CreateRenderer() fyne.WidgetRenderer {
 	inner := b.Button.CreateRenderer()
 	ring := canvas.NewRectangle(color.Transparent)
 	ring.Hide()
@@ -105,7 +105,7 @@ func (b *ringButton) CreateRenderer() fyne.WidgetRenderer {
 
 type ringRenderer struct {
 	fyne.WidgetRenderer
-	b    *ringButton
+	b    *RingButton
 	ring *canvas.Rectangle
 	objs []fyne.CanvasObject
 }
@@ -130,3 +130,7 @@ func (r *ringRenderer) Refresh() {
 	r.ring.Hidden = !r.b.ringed
 	r.ring.Refresh()
 }
+
+// RingShown reports whether the ring is drawn: what a test of the focus
+// looks at (through the renderer, as Fyne's test.WidgetRenderer gives it).
+func (r *ringRenderer) RingShown() bool { return r.ring.Visible() }

@@ -1,4 +1,4 @@
-package gui
+package widgets
 
 import (
 	"strings"
@@ -17,9 +17,9 @@ import (
 // with their text (they never need to scroll), and the wheel over them
 // moves the page.
 
-// growing makes a multi-line entry as tall as its wrapped text (at least
+// Growing makes a multi-line entry as tall as its wrapped text (at least
 // minRows), counting its lines on each change.
-func growing(e *widget.Entry, minRows int) {
+func Growing(e *widget.Entry, minRows int) {
 	if e.Wrapping != fyne.TextWrapWord {
 		e.Wrapping = fyne.TextWrapBreak // paths and rules: broken anywhere, shown whole
 	}
@@ -58,7 +58,7 @@ type pageWheel struct {
 	page func() *container.Scroll
 }
 
-func overPage(e fyne.CanvasObject, page func() *container.Scroll) fyne.CanvasObject {
+func OverPage(e fyne.CanvasObject, page func() *container.Scroll) fyne.CanvasObject {
 	w := &pageWheel{page: page}
 	w.ExtendBaseWidget(w)
 	return container.NewStack(e, w)

@@ -1,4 +1,4 @@
-package gui
+package widgets
 
 import (
 	"image/color"
@@ -9,10 +9,10 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// fixedWidth holds a label at the width of its widest text (widest), so
+// FixedWidth holds a label at the width of its widest text (widest), so
 // that what is beside it does not move as its text changes: the text-size
 // slider's track moved under the pointer when "95%" became "100%".
-func fixedWidth(l *widget.Label, widest string) fyne.CanvasObject {
+func FixedWidth(l *widget.Label, widest string) fyne.CanvasObject {
 	w := widget.NewLabel(widest)
 	spacer := canvas.NewRectangle(color.Transparent)
 	spacer.SetMinSize(fyne.NewSize(w.MinSize().Width, 0))

@@ -1,4 +1,4 @@
-package gui
+package widgets
 
 import (
 	"math"
@@ -13,8 +13,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// Selecting text in the transcript. Fyne's rich text (which draws the
-// Markdown) cannot be selected, and its selectable Label is plain text
+// Selecting text in a list of rich texts (a chat's transcript). Fyne's
+// rich text (which draws the Markdown) cannot be selected, and its selectable Label is plain text
 // in one style. selText lies over a rich text and selects what the rich
 // text drew: it reads the laid-out text objects of the rich text's
 // renderer, so a press, a drag or a double click maps to the character
@@ -22,63 +22,63 @@ import (
 // highlight is drawn behind exactly those characters. A selection runs
 // across blocks (a paragraph, a list, a code block): a drag goes on into
 // the blocks below or above, and Select all takes the whole message. Ctrl+C copies the selection: the window's
-// canvas has the shortcut, and a press in the transcript takes the focus
+// canvas has the shortcut, and a press on a text takes the focus
 // from the message box so that the shortcut reaches it.
 
-// mdText is a rich text that keeps its renderer, to read what it drew.
-type mdText struct {
+// MDText is a rich text that keeps its renderer, to read what it drew.
+type MDText struct {
 	widget.RichText
 	r fyne.WidgetRenderer
 }
 
-func newMDText(segs ...widget.RichTextSegment) *mdText {
-	t := &mdText{}
+func NewMDText(segs ...widget.RichTextSegment) *MDText {
+	t := &MDText{}
 	t.Segments = segs
 	t.Scroll = container.ScrollNone
 	t.ExtendBaseWidget(t)
 	return t
 }
 
-func (t *mdText) CreateRenderer() fyne.WidgetRenderer {
+func (t *MDText) CreateRenderer() fyne.WidgetRenderer {
 	t.r = t.RichText.CreateRenderer()
 	return t.r
 }
 
-// textRun is one drawn piece of text: a row of a paragraph, or a styled
+// TextRun is one drawn piece of text: a row of a paragraph, or a styled
 // part of one.
-type textRun struct {
-	text  []rune
-	pos   fyne.Position
-	size  fyne.Size
-	tsize float32
-	style fyne.TextStyle
-	cell  bool // a table's cell: cells of a row are copied tab-separated
+type TextRun struct {
+	Text     []rune
+	Pos      fyne.Position
+	Size     fyne.Size
+	TextSize float32
+	Style    fyne.TextStyle
+	Cell     bool // a table's cell: cells of a row are copied tab-separated
 }
 
 // sameRow reports whether two runs are on one row: their heights overlap
 // by half the lower one (inline code and italics sit a little off the
 // plain text's top).
-func sameRow(a, b textRun) bool {
-	top, bottom := max(a.pos.Y, b.pos.Y), min(a.pos.Y+a.size.Height, b.pos.Y+b.size.Height)
-	return bottom-top >= min(a.size.Height, b.size.Height)/2
+func sameRow(a, b TextRun) bool {
+	top, bottom := max(a.Pos.Y, b.Pos.Y), min(a.Pos.Y+a.Size.Height, b.Pos.Y+b.Size.Height)
+	return bottom-top >= min(a.Size.Height, b.Size.Height)/2
 }
 
-// width is the width of the run's first n characters.
-func (r textRun) width(n int) float32 {
+// Width is the width of the run's first n characters.
+func (r TextRun) Width(n int) float32 {
 	if n <= 0 {
 		return 0
 	}
-	return fyne.MeasureText(string(r.text[:min(n, len(r.text))]), r.tsize, r.style).Width
+	return fyne.MeasureText(string(r.Text[:min(n, len(r.Text))]), r.TextSize, r.Style).Width
 }
 
 // col is the character boundary nearest to x (relative to the run).
-func (r textRun) col(x float32) int {
+func (r TextRun) col(x float32) int {
 	if x <= 0 {
 		return 0
 	}
 	prev := float32(0)
-	for i := 1; i <= len(r.text); i++ {
-		w := r.width(i)
+	for i := 1; i <= len(r.Text); i++ {
+		w := r.Width(i)
 		if x < w {
 			if x-prev < w-x {
 				return i - 1
@@ -87,15 +87,15 @@ func (r textRun) col(x float32) int {
 		}
 		prev = w
 	}
-	return len(r.text)
+	return len(r.Text)
 }
 
-// runs is what the rich text drew, in reading order.
-func (t *mdText) runs() []textRun {
+// Runs is what the rich text drew, in reading order.
+func (t *MDText) Runs() []TextRun {
 	if t.r == nil {
 		return nil
 	}
-	var out []textRun
+	var out []TextRun
 	var walk func(objs []fyne.CanvasObject, off fyne.Position)
 	walk = func(objs []fyne.CanvasObject, off fyne.Position) {
 		for _, o := range objs {
@@ -106,16 +106,16 @@ func (t *mdText) runs() []textRun {
 			switch o := o.(type) {
 			case *canvas.Text:
 				if o.Text != "" {
-					out = append(out, textRun{text: []rune(o.Text), pos: p, size: o.Size(), tsize: o.TextSize, style: o.TextStyle})
+					out = append(out, TextRun{Text: []rune(o.Text), Pos: p, Size: o.Size(), TextSize: o.TextSize, Style: o.TextStyle})
 				}
 			case *widget.Hyperlink:
 				if o.Text != "" {
 					pad := theme.InnerPadding()
-					out = append(out, textRun{text: []rune(o.Text), pos: p.AddXY(pad, 0), size: o.Size(), tsize: theme.TextSize(), style: o.TextStyle})
+					out = append(out, TextRun{Text: []rune(o.Text), Pos: p.AddXY(pad, 0), Size: o.Size(), TextSize: theme.TextSize(), Style: o.TextStyle})
 				}
 			case *fyne.Container:
 				walk(o.Objects, p)
-			case *tableBox:
+			case *TableBox:
 				if o.wide {
 					walk([]fyne.CanvasObject{o.sc}, p)
 				} else {
@@ -128,8 +128,8 @@ func (t *mdText) runs() []textRun {
 				// is one run of its text (one line, as cells are).
 				if text := strings.TrimSpace(strings.ReplaceAll(o.String(), "\n", " ")); text != "" {
 					pad := theme.InnerPadding()
-					out = append(out, textRun{text: []rune(text), pos: p.AddXY(pad, pad), size: o.Size().SubtractWidthHeight(2*pad, 2*pad),
-						tsize: theme.TextSize(), cell: true})
+					out = append(out, TextRun{Text: []rune(text), Pos: p.AddXY(pad, pad), Size: o.Size().SubtractWidthHeight(2*pad, 2*pad),
+						TextSize: theme.TextSize(), Cell: true})
 				}
 			}
 		}
@@ -148,80 +148,80 @@ var endMark = mark{run: math.MaxInt32}
 
 // clamp is m within runs: endMark (or a place past the end, after the
 // block was laid out again) is the end of the last run.
-func clamp(m mark, runs []textRun) mark {
+func clamp(m mark, runs []TextRun) mark {
 	if len(runs) == 0 {
 		return mark{}
 	}
 	if m.run >= len(runs) {
 		last := len(runs) - 1
-		return mark{last, len(runs[last].text)}
+		return mark{last, len(runs[last].Text)}
 	}
-	return mark{m.run, min(max(m.col, 0), len(runs[m.run].text))}
+	return mark{m.run, min(max(m.col, 0), len(runs[m.run].Text))}
 }
 
-// selText is a selectable rich text: one block of the transcript (a
+// SelText is a selectable rich text: one block of a list of rows (a
 // paragraph, a list, a code block). What is selected is the window's
-// selection (host), which may run across many blocks; a selText draws
+// selection (host), which may run across many blocks; a SelText draws
 // its part of it.
-type selText struct {
+type SelText struct {
 	widget.BaseWidget
-	md   *mdText
-	hl   *fyne.Container // the highlight, behind the text
-	host *selection      // the window's one selection
-	// row is the number of the transcript row it shows (-1: none, or
+	Rich  *MDText
+	Marks *fyne.Container // the highlight, behind the text
+	host  *Selection      // the window's one selection
+	// Row is the number of the list's row it shows (-1: none, or
 	// measuring off screen).
-	row func() int
-	// source, when set, is the text as written (a code block's, the
+	Row func() int
+	// Source, when set, is the text as written (a code block's, the
 	// person's own message): what is copied is cut from it, so that line
 	// breaks and blank lines are exactly the source's.
-	source func() string
-	// found is how many of the find bar's matches it marks, foundCur
-	// whether the current one is among them (find.go).
-	found    int
-	foundCur bool
+	Source func() string
+	// Found is how many matches of a search it marks (Selection.Found
+	// draws them), FoundCur whether the current one is among them.
+	Found    int
+	FoundCur bool
 }
 
-func newSelText(host *selection, md *mdText, row func() int) *selText {
-	s := &selText{md: md, hl: container.NewWithoutLayout(), host: host, row: row}
+func NewSelText(host *Selection, md *MDText, row func() int) *SelText {
+	s := &SelText{Rich: md, Marks: container.NewWithoutLayout(), host: host, Row: row}
 	s.ExtendBaseWidget(s)
 	return s
 }
 
-func (s *selText) CreateRenderer() fyne.WidgetRenderer {
-	return widget.NewSimpleRenderer(container.NewStack(s.hl, s.md))
+func (s *SelText) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(container.NewStack(s.Marks, s.Rich))
 }
 
 var (
-	_ desktop.Mouseable      = (*selText)(nil)
-	_ desktop.Cursorable     = (*selText)(nil)
-	_ fyne.Draggable         = (*selText)(nil)
-	_ fyne.DoubleTappable    = (*selText)(nil)
-	_ fyne.Tappable          = (*selText)(nil)
-	_ fyne.SecondaryTappable = (*selText)(nil)
+	_ desktop.Mouseable      = (*SelText)(nil)
+	_ desktop.Cursorable     = (*SelText)(nil)
+	_ fyne.Draggable         = (*SelText)(nil)
+	_ fyne.DoubleTappable    = (*SelText)(nil)
+	_ fyne.Tappable          = (*SelText)(nil)
+	_ fyne.SecondaryTappable = (*SelText)(nil)
 )
 
-func (s *selText) Cursor() desktop.Cursor { return desktop.TextCursor }
+func (s *SelText) Cursor() desktop.Cursor { return desktop.TextCursor }
 
 // hit is the place under p (relative to the widget). Above the text is its
 // start, below it its end; between rows, the next row.
-func (s *selText) hit(p fyne.Position) mark {
-	runs := s.md.runs()
+func (s *SelText) hit(p fyne.Position) mark {
+	runs := s.Rich.Runs()
 	if len(runs) == 0 {
 		return mark{}
 	}
 	// The row under p: the first run whose bottom is below p.
 	row := -1
 	for i, r := range runs {
-		if p.Y < r.pos.Y+r.size.Height {
+		if p.Y < r.Pos.Y+r.Size.Height {
 			row = i
 			break
 		}
 	}
 	if row < 0 {
 		last := len(runs) - 1
-		return mark{last, len(runs[last].text)}
+		return mark{last, len(runs[last].Text)}
 	}
-	if p.Y < runs[row].pos.Y && row == 0 {
+	if p.Y < runs[row].Pos.Y && row == 0 {
 		return mark{0, 0}
 	}
 	// The row's first run, then the run of that row at p.X.
@@ -230,29 +230,29 @@ func (s *selText) hit(p fyne.Position) mark {
 	}
 	best := row
 	for i := row; i < len(runs) && sameRow(runs[row], runs[i]); i++ {
-		if p.X >= runs[i].pos.X {
+		if p.X >= runs[i].Pos.X {
 			best = i
 		}
 	}
 	r := runs[best]
-	return mark{best, r.col(p.X - r.pos.X)}
+	return mark{best, r.col(p.X - r.Pos.X)}
 }
 
-func (s *selText) MouseDown(e *desktop.MouseEvent) {
+func (s *SelText) MouseDown(e *desktop.MouseEvent) {
 	if e.Button != desktop.MouseButtonPrimary {
 		return
 	}
-	s.host.press(spot{s.row(), s.hit(e.Position)})
+	s.host.press(spot{s.Row(), s.hit(e.Position)})
 }
 
-func (s *selText) MouseUp(*desktop.MouseEvent) {}
+func (s *SelText) MouseUp(*desktop.MouseEvent) {}
 
 // Dragged extends the selection to the place under the pointer, in this
 // block or any other on screen: the driver sends every move of a drag to
 // the widget it began on, with the pointer's place relative to it.
-func (s *selText) Dragged(e *fyne.DragEvent) {
+func (s *SelText) Dragged(e *fyne.DragEvent) {
 	if !s.host.dragging {
-		s.host.press(spot{s.row(), s.hit(e.Position.Subtract(e.Dragged))})
+		s.host.press(spot{s.Row(), s.hit(e.Position.Subtract(e.Dragged))})
 	}
 	abs := e.AbsolutePosition
 	if abs.IsZero() {
@@ -261,19 +261,19 @@ func (s *selText) Dragged(e *fyne.DragEvent) {
 	s.host.dragTo(abs)
 }
 
-func (s *selText) DragEnd() { s.host.dragging = false }
+func (s *SelText) DragEnd() { s.host.dragging = false }
 
 // Tapped (a click without a drag) clears the selection.
-func (s *selText) Tapped(*fyne.PointEvent) { s.host.clear() }
+func (s *SelText) Tapped(*fyne.PointEvent) { s.host.Clear() }
 
 // DoubleTapped selects the word under the pointer.
-func (s *selText) DoubleTapped(e *fyne.PointEvent) {
+func (s *SelText) DoubleTapped(e *fyne.PointEvent) {
 	m := s.hit(e.Position)
-	runs := s.md.runs()
+	runs := s.Rich.Runs()
 	if m.run >= len(runs) {
 		return
 	}
-	text := runs[m.run].text
+	text := runs[m.run].Text
 	start, end := m.col, m.col
 	for start > 0 && wordRune(text[start-1]) {
 		start--
@@ -281,28 +281,28 @@ func (s *selText) DoubleTapped(e *fyne.PointEvent) {
 	for end < len(text) && wordRune(text[end]) {
 		end++
 	}
-	s.host.set(spot{s.row(), mark{m.run, start}}, spot{s.row(), mark{m.run, end}})
+	s.host.set(spot{s.Row(), mark{m.run, start}}, spot{s.Row(), mark{m.run, end}})
 }
 
 func wordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }
 
 // TappedSecondary offers Copy and Select all.
-func (s *selText) TappedSecondary(e *fyne.PointEvent) {
+func (s *SelText) TappedSecondary(e *fyne.PointEvent) {
 	c := fyne.CurrentApp().Driver().CanvasForObject(s)
 	if c == nil {
 		return
 	}
-	cp := fyne.NewMenuItem("Copy", func() { s.host.copy() })
-	cp.Disabled = s.host.text() == ""
-	row := s.row()
-	all := fyne.NewMenuItem("Select all", func() { s.host.selectMessage(row) })
+	cp := fyne.NewMenuItem("Copy", func() { s.host.Copy() })
+	cp.Disabled = s.host.Text() == ""
+	row := s.Row()
+	all := fyne.NewMenuItem("Select all", func() { s.host.SelectMessage(row) })
 	widget.ShowPopUpMenuAtPosition(fyne.NewMenu("", cp, all), c, e.AbsolutePosition)
 }
 
 // part is this block's part of the selection, in order; ok is false when
 // none of it is selected.
-func (s *selText) part() (lo, hi mark, ok bool) {
-	row := s.row()
+func (s *SelText) part() (lo, hi mark, ok bool) {
+	row := s.Row()
 	a, b, any := s.host.span()
 	if !any || row < 0 || row < a.row || row > b.row {
 		return mark{}, mark{}, false
@@ -314,9 +314,19 @@ func (s *selText) part() (lo, hi mark, ok bool) {
 	if row == b.row {
 		hi = b.m
 	}
-	runs := s.md.runs()
+	runs := s.Rich.Runs()
 	lo, hi = clamp(lo, runs), clamp(hi, runs)
 	return lo, hi, lo != hi
+}
+
+// Selected is this block's part of the selection as it would be copied;
+// ok is false when none of it is selected or drawn.
+func (s *SelText) Selected() (text string, ok bool) {
+	lo, hi, ok := s.part()
+	if !ok || len(s.Marks.Objects) == 0 {
+		return "", false
+	}
+	return s.cut(lo, hi), true
 }
 
 // isBullet reports whether a run is a list item's bullet ("• ", "2. "):
@@ -341,29 +351,29 @@ func isBullet(text []rune) bool {
 // cut is the text between lo and hi. Rows of one paragraph (a wrapped
 // line) are joined with a space; paragraphs and list items with a line
 // break.
-func (s *selText) cut(lo, hi mark) string {
-	runs := s.md.runs()
+func (s *SelText) cut(lo, hi mark) string {
+	runs := s.Rich.Runs()
 	lo, hi = clamp(lo, runs), clamp(hi, runs)
 	if !lo.before(hi) {
 		return ""
 	}
-	if s.source != nil {
-		if text, ok := cutSource(s.source(), runs, lo, hi); ok && text != "" {
+	if s.Source != nil {
+		if text, ok := cutSource(s.Source(), runs, lo, hi); ok && text != "" {
 			return text
 		}
 	}
 	var b strings.Builder
 	for i := lo.run; i <= hi.run; i++ {
 		r := runs[i]
-		c0, c1 := 0, len(r.text)
+		c0, c1 := 0, len(r.Text)
 		if i == lo.run {
 			c0 = min(lo.col, c1)
 		}
 		if i == hi.run {
 			c1 = min(hi.col, c1)
 		}
-		piece := string(r.text[c0:c1])
-		if isBullet(r.text) && c1 == len(r.text) {
+		piece := string(r.Text[c0:c1])
+		if isBullet(r.Text) && c1 == len(r.Text) {
 			// Fyne draws a bullet as "•  ": one space after it is copied.
 			piece = strings.TrimRight(piece, " ") + " "
 		}
@@ -371,15 +381,15 @@ func (s *selText) cut(lo, hi mark) string {
 			prev := runs[i-1]
 			switch {
 			case sameRow(prev, r):
-				if r.cell && prev.cell {
+				if r.Cell && prev.Cell {
 					b.WriteString("\t") // the next cell of a table's row
 				}
-			case r.cell && prev.cell:
+			case r.Cell && prev.Cell:
 				b.WriteString("\n") // the table's next row
 			default: // a new row: a wrapped line, a new paragraph or list item
-				gap := r.pos.Y - (prev.pos.Y + prev.size.Height)
+				gap := r.Pos.Y - (prev.Pos.Y + prev.Size.Height)
 				switch {
-				case gap > 0.5 || r.cell != prev.cell || isBullet(r.text):
+				case gap > 0.5 || r.Cell != prev.Cell || isBullet(r.Text):
 					b.WriteString("\n")
 				case !strings.HasSuffix(b.String(), " ") && !strings.HasPrefix(piece, " "):
 					b.WriteString(" ")
@@ -395,7 +405,7 @@ func (s *selText) cut(lo, hi mark) string {
 // run found in it in order, so that what lies between two runs (a line
 // break, a blank line, the spaces a wrapped line lost) is the source's.
 // ok is false when a run is not found (the source was transformed).
-func cutSource(src string, runs []textRun, lo, hi mark) (string, bool) {
+func cutSource(src string, runs []TextRun, lo, hi mark) (string, bool) {
 	// Tabs are drawn as spaces: look for the runs in the text as drawn,
 	// and cut the source at the places they map back to.
 	for _, width := range []int{0, 4, 8} {
@@ -430,58 +440,59 @@ func expandTabs(src string, width int) (string, []int) {
 
 // cutShown finds the selection's ends in src by placing each run in it,
 // in order; it returns the two byte offsets.
-func cutShown(src string, runs []textRun, lo, hi mark) ([2]int, bool) {
+func cutShown(src string, runs []TextRun, lo, hi mark) ([2]int, bool) {
 	starts := make([]int, hi.run+1)
 	at := 0
 	for i := 0; i <= hi.run; i++ {
-		j := strings.Index(src[at:], string(runs[i].text))
+		j := strings.Index(src[at:], string(runs[i].Text))
 		if j < 0 {
 			return [2]int{}, false
 		}
 		starts[i] = at + j
-		at = starts[i] + len(string(runs[i].text))
+		at = starts[i] + len(string(runs[i].Text))
 	}
-	from := starts[lo.run] + len(string(runs[lo.run].text[:min(lo.col, len(runs[lo.run].text))]))
-	to := starts[hi.run] + len(string(runs[hi.run].text[:min(hi.col, len(runs[hi.run].text))]))
+	from := starts[lo.run] + len(string(runs[lo.run].Text[:min(lo.col, len(runs[lo.run].Text))]))
+	to := starts[hi.run] + len(string(runs[hi.run].Text[:min(hi.col, len(runs[hi.run].Text))]))
 	if to < from {
 		return [2]int{}, false
 	}
 	return [2]int{from, to}, true
 }
 
-// draw puts the highlight behind the selected characters.
-func (s *selText) draw() {
+// Draw puts the highlight behind the selected characters (and the
+// marks of Selection.Found).
+func (s *SelText) Draw() {
 	lo, hi, ok := s.part()
-	s.hl.Objects = s.hl.Objects[:0]
+	s.Marks.Objects = s.Marks.Objects[:0]
 	if ok {
-		runs := s.md.runs()
+		runs := s.Rich.Runs()
 		fill := theme.Color(theme.ColorNameSelection)
 		for i := lo.run; i <= hi.run && i < len(runs); i++ {
 			r := runs[i]
-			c0, c1 := 0, len(r.text)
+			c0, c1 := 0, len(r.Text)
 			if i == lo.run {
 				c0 = lo.col
 			}
 			if i == hi.run {
 				c1 = hi.col
 			}
-			x0, x1 := r.width(c0), r.width(c1)
+			x0, x1 := r.Width(c0), r.Width(c1)
 			if x1 <= x0 {
 				continue
 			}
 			rect := canvas.NewRectangle(fill)
-			rect.Move(r.pos.AddXY(x0, 0))
-			rect.Resize(fyne.NewSize(x1-x0, r.size.Height))
-			s.hl.Objects = append(s.hl.Objects, rect)
+			rect.Move(r.Pos.AddXY(x0, 0))
+			rect.Resize(fyne.NewSize(x1-x0, r.Size.Height))
+			s.Marks.Objects = append(s.Marks.Objects, rect)
 		}
 	}
-	if s.host.found != nil {
-		s.host.found(s) // the find bar's marks (find.go)
+	if s.host.Found != nil {
+		s.host.Found(s) // a search's marks
 	}
-	s.hl.Refresh()
+	s.Marks.Refresh()
 }
 
-// spot is a place in the transcript: a row and a place in its block.
+// spot is a place in the list: a row and a place in its block.
 type spot struct {
 	row int
 	m   mark
@@ -489,35 +500,35 @@ type spot struct {
 
 func (a spot) before(b spot) bool { return a.row < b.row || a.row == b.row && a.m.before(b.m) }
 
-// selection is the window's one selection in the transcript: from the
+// Selection is the window's one selection in the list of rows: from the
 // place a drag began (anchor) to where it is (focus), across any number
 // of blocks. It is kept by row number, not by widget: the list reuses
 // its row views as it scrolls, and each view draws its row's part.
-type selection struct {
+type Selection struct {
 	anchor, focus spot
 	active        bool // anchor and focus are set (they may be equal)
 	dragging      bool
-	// shown are the selectable blocks on screen, in row order.
-	shown func() []*selText
-	// block is the selectable block of row i laid out off screen (to copy
+	// Shown are the selectable blocks on screen, in row order.
+	Shown func() []*SelText
+	// Block is the selectable Block of row i laid out off screen (to copy
 	// a row scrolled out of view), or nil if the row has none.
-	block func(i int) *selText
-	// message is the first and last row of the message row i is part of.
-	message func(i int) (int, int)
-	// unfocus takes the focus from the message box, so that Ctrl+C
+	Block func(i int) *SelText
+	// Message is the first and last row of the Message row i is part of.
+	Message func(i int) (int, int)
+	// Unfocus takes the focus from the message box, so that Ctrl+C
 	// reaches the window's canvas.
-	unfocus func()
-	// clip sets the clipboard.
-	clip func(string)
-	// found, if set, marks what the find bar found in a block.
-	found func(*selText)
-	// edge, if set, scrolls the transcript when a drag goes past its top
-	// or bottom edge (abs is the pointer, absolute in the window).
-	edge func(abs fyne.Position)
+	Unfocus func()
+	// Clip sets the clipboard.
+	Clip func(string)
+	// Found, if set, marks what a search found in a block.
+	Found func(*SelText)
+	// Edge, if set, scrolls the list when a drag goes past its top
+	// or bottom Edge (abs is the pointer, absolute in the window).
+	Edge func(abs fyne.Position)
 }
 
 // span is the selection in order; ok is false when nothing is selected.
-func (h *selection) span() (lo, hi spot, ok bool) {
+func (h *Selection) span() (lo, hi spot, ok bool) {
 	if !h.active || h.anchor == h.focus {
 		return spot{}, spot{}, false
 	}
@@ -528,96 +539,96 @@ func (h *selection) span() (lo, hi spot, ok bool) {
 }
 
 // press begins a selection at p (a press of the mouse).
-func (h *selection) press(p spot) {
+func (h *Selection) press(p spot) {
 	h.anchor, h.focus, h.active, h.dragging = p, p, true, true
-	if h.unfocus != nil {
-		h.unfocus()
+	if h.Unfocus != nil {
+		h.Unfocus()
 	}
-	h.redraw()
+	h.Redraw()
 }
 
 // set selects from a to b.
-func (h *selection) set(a, b spot) {
+func (h *Selection) set(a, b spot) {
 	h.anchor, h.focus, h.active = a, b, true
-	if h.unfocus != nil {
-		h.unfocus()
+	if h.Unfocus != nil {
+		h.Unfocus()
 	}
-	h.redraw()
+	h.Redraw()
 }
 
 // dragTo moves the selection's end to the place at abs (absolute, in the
 // window): in the block under it; between blocks (a header, a tool card)
 // the start of the next; past the last block on screen, its end.
-func (h *selection) dragTo(abs fyne.Position) {
-	if !h.active || h.shown == nil {
+func (h *Selection) dragTo(abs fyne.Position) {
+	if !h.active || h.Shown == nil {
 		return
 	}
-	if h.edge != nil {
-		h.edge(abs)
+	if h.Edge != nil {
+		h.Edge(abs)
 	}
-	blocks := h.shown()
+	blocks := h.Shown()
 	if len(blocks) == 0 {
 		return
 	}
 	drv := fyne.CurrentApp().Driver()
-	to := spot{blocks[len(blocks)-1].row(), endMark}
+	to := spot{blocks[len(blocks)-1].Row(), endMark}
 	for _, b := range blocks {
 		pos := drv.AbsolutePositionForObject(b)
 		if abs.Y >= pos.Y+b.Size().Height {
 			continue
 		}
 		if abs.Y < pos.Y {
-			to = spot{b.row(), mark{}}
+			to = spot{b.Row(), mark{}}
 		} else {
-			to = spot{b.row(), b.hit(abs.Subtract(pos))}
+			to = spot{b.Row(), b.hit(abs.Subtract(pos))}
 		}
 		break
 	}
 	if to != h.focus {
 		h.focus = to
-		h.redraw()
+		h.Redraw()
 	}
 }
 
-// selectMessage selects every block of the message row i is part of.
-func (h *selection) selectMessage(i int) {
-	if h.message == nil || i < 0 {
+// SelectMessage selects every block of the message row i is part of.
+func (h *Selection) SelectMessage(i int) {
+	if h.Message == nil || i < 0 {
 		return
 	}
-	first, last := h.message(i)
+	first, last := h.Message(i)
 	h.set(spot{first, mark{}}, spot{last, endMark})
 }
 
-// clear forgets the selection (a click elsewhere).
-func (h *selection) clear() {
+// Clear forgets the selection (a click elsewhere).
+func (h *Selection) Clear() {
 	if !h.active {
 		return
 	}
 	h.active, h.dragging = false, false
-	h.redraw()
+	h.Redraw()
 }
 
-// redraw draws the selection on every block on screen.
-func (h *selection) redraw() {
-	if h.shown == nil {
+// Redraw draws the selection on every block on screen.
+func (h *Selection) Redraw() {
+	if h.Shown == nil {
 		return
 	}
-	for _, b := range h.shown() {
-		b.draw()
+	for _, b := range h.Shown() {
+		b.Draw()
 	}
 }
 
-// text is what is selected, every block in order, a blank line between
+// Text is what is selected, every block in order, a blank line between
 // blocks.
-func (h *selection) text() string {
+func (h *Selection) Text() string {
 	lo, hi, ok := h.span()
 	if !ok {
 		return ""
 	}
-	onScreen := map[int]*selText{}
-	if h.shown != nil {
-		for _, b := range h.shown() {
-			onScreen[b.row()] = b
+	onScreen := map[int]*SelText{}
+	if h.Shown != nil {
+		for _, b := range h.Shown() {
+			onScreen[b.Row()] = b
 		}
 	}
 	var parts []string
@@ -630,8 +641,8 @@ func (h *selection) text() string {
 			to = hi.m
 		}
 		b := onScreen[i]
-		if b == nil && h.block != nil {
-			b = h.block(i)
+		if b == nil && h.Block != nil {
+			b = h.Block(i)
 		}
 		if b == nil {
 			continue
@@ -643,12 +654,12 @@ func (h *selection) text() string {
 	return strings.Join(parts, "\n\n")
 }
 
-// copy puts the selection on the clipboard; false if nothing is selected.
-func (h *selection) copy() bool {
-	t := h.text()
-	if t == "" || h.clip == nil {
+// Copy puts the selection on the clipboard; false if nothing is selected.
+func (h *Selection) Copy() bool {
+	t := h.Text()
+	if t == "" || h.Clip == nil {
 		return false
 	}
-	h.clip(t)
+	h.Clip(t)
 	return true
 }

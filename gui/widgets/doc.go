@@ -1,0 +1,12 @@
+// Package widgets holds Fyne widgets that know nothing of Deckhand, for
+// the window's screens to build on: rich text that can be selected and
+// copied across blocks (SelText, Selection), a Markdown table that
+// scrolls sideways only when it must (TableBox), code highlighting, form
+// entries that grow with their text and hand the wheel to their page
+// (Growing, OverPage), a label held at its widest width, the dialogs'
+// buttons ringed while focused (RingButton) and Enter and Escape for
+// Fyne's dialogs (DialogKeys).
+//
+// Concurrency: like every Fyne widget, these are touched only on Fyne's
+// goroutine.
+package widgets

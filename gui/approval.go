@@ -284,7 +284,7 @@ func (a *approvals) dialog(r *conversation.ApprovalRequested, parent fyne.Window
 		l.Wrapping = fyne.TextWrapWord
 		items = append(items, l)
 	}
-	a.foot, a.footObj = caption(a.footText(r))
+	a.foot, a.footObj = widgets.Caption(a.footText(r))
 	setVisible(a.footObj, a.foot.Text != "")
 	items = append(items, a.footObj)
 

@@ -125,7 +125,7 @@ func argsView(raw []byte, h float32) (fyne.CanvasObject, []*argRow) {
 		return container.NewVBox(r.object()), []*argRow{r}
 	}
 	if len(entries) == 0 {
-		_, none := subtle("No arguments.")
+		_, none := widgets.Subtle("No arguments.")
 		return none, nil
 	}
 	var rows []*argRow
@@ -233,7 +233,7 @@ func argStartsLine(rows []*argRow) (*widget.Label, fyne.CanvasObject) {
 			parts = append(parts, r.key.Text+": "+r.start)
 		}
 	}
-	l, obj := caption(fmt.Sprintf("%d arguments (scroll to see each whole): %s", len(parts), strings.Join(parts, " · ")))
+	l, obj := widgets.Caption(fmt.Sprintf("%d arguments (scroll to see each whole): %s", len(parts), strings.Join(parts, " · ")))
 	l.Wrapping = fyne.TextWrapWord
 	l.Importance = widget.WarningImportance
 	return l, obj

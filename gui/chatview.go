@@ -34,7 +34,7 @@ type chatView struct {
 	views    []*rowView // the list's row views near the screen (views.go)
 	recycle             // row views the list let go of, for it to use again (views.go)
 	est      estimator
-	icons    rowIcons
+	icons    widgets.StatusIcons
 	sel      widgets.Selection // the selected text, across blocks
 	find     *finder           // the find bar (find.go)
 	running  bool              // an answer is being written: no message controls
@@ -58,7 +58,7 @@ type chatView struct {
 }
 
 func newChatView(u *UI) *chatView {
-	cv := &chatView{ui: u, follow: true, fixes: map[int]bool{}, icons: newRowIcons()}
+	cv := &chatView{ui: u, follow: true, fixes: map[int]bool{}, icons: widgets.NewStatusIcons()}
 	cv.undecodable, _ = lru.New[string, string](64)
 	cv.bitmaps, cv.decodes = newBitmaps(), make(chan struct{}, 2)
 	cv.sel.Unfocus = func() {
@@ -73,7 +73,7 @@ func newChatView(u *UI) *chatView {
 	cv.sel.Edge = cv.dragScroll
 	cv.measure = newRowView(cv)
 	cv.list = cv.newList()
-	hint, obj := subtle("Ask anything. The model can use the tools of your MCP servers; " +
+	hint, obj := widgets.Subtle("Ask anything. The model can use the tools of your MCP servers; " +
 		"each call waits for your approval unless a rule in Settings allows it.")
 	hint.Alignment = fyne.TextAlignCenter
 	hint.Wrapping = fyne.TextWrapWord // a narrow window wraps it, rather than being held wide

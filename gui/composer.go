@@ -19,6 +19,7 @@ import (
 
 	"deckhand/actors/conversation"
 	"deckhand/clean"
+	"deckhand/gui/widgets"
 	"deckhand/keys"
 	"deckhand/tools"
 	"deckhand/transport/llm"
@@ -223,7 +224,7 @@ func (p *composer) setModel(name string) {
 // name, Escape cancels.
 func (p *composer) askModel() {
 	var d *dialog.FormDialog
-	entry := newEscEntry(func() { d.Hide() })
+	entry := widgets.NewEscEntry(func() { d.Hide() })
 	entry.SetPlaceHolder("the model's name, as the server knows it")
 	entry.OnSubmitted = func(string) { d.Submit() }
 	back := p.u.keepFocus()

@@ -144,7 +144,7 @@ func TestModelPickerOther(t *testing.T) {
 	for _, o := range h.ui.win.Canvas().Overlays().List() {
 		walk(o, func(o fyne.CanvasObject) {
 			if e, ok := o.(entryOf); ok {
-				entry = e.entryWidget()
+				entry = e.EntryWidget()
 			}
 		})
 	}

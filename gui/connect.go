@@ -146,9 +146,9 @@ func (s *serversWindow) openForm(editing string, base config.Server, values conf
 	}
 	authItem := &widget.FormItem{Text: "Token variable", Widget: widgets.OverPage(f.authEnv, page), HintText: "sent as Authorization: Bearer; the token itself is never saved"}
 	transportItem := widget.NewFormItem("Transport", f.transport)
-	f.commandOnly = wrappedHints(append([]*widget.FormItem{envItem, cwdItem}, sandboxItems...)...)
-	f.urlOnly = wrappedHints(authItem, transportItem)
-	f.common = wrappedHints(
+	f.commandOnly = widgets.WrappedHints(append([]*widget.FormItem{envItem, cwdItem}, sandboxItems...)...)
+	f.urlOnly = widgets.WrappedHints(authItem, transportItem)
+	f.common = widgets.WrappedHints(
 		widget.NewFormItem("Kind", f.kind),
 		&widget.FormItem{Text: "URL or command", Widget: widgets.OverPage(f.target, page), HintText: "a command is split into arguments like a shell would"},
 		widget.NewFormItem("Alias", container.NewVBox(widgets.OverPage(f.alias, page), f.aliasNote)),

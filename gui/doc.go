@@ -30,7 +30,8 @@
 // Subpackages:
 //   - widgets: widgets that know nothing of Deckhand: selecting and
 //     copying text across blocks, tables, code highlighting, form pages
-//     under the wheel, the dialogs' ringed buttons and their keys.
+//     under the wheel, captions, the dialogs' ringed buttons and their
+//     keys, the windows' keys.
 //
 // Files, by what a person sees. A file named *_bridge.go is the bridge's
 // half of the part before it (its messages and what the bridge does with
@@ -44,9 +45,9 @@
 //   - conversations.go: opening, switching and starting conversations
 //     (bridge side); conversations_idle.go: closing idle ones, to be
 //     reopened from the log.
-//   - theme.go: the app's look, captions; windows.go: the secondary
-//     windows' keys; shortcuts.go: the main window's shortcuts, one table,
-//     and their list (F1).
+//   - theme.go: the app's look (theme variant, text size);
+//     shortcuts.go: the main window's shortcuts, one table, and their
+//     list (F1).
 //   - screen.go: what the windows show, as data, for the real-window tests
 //     in cmd/deckhand.
 //   - configproblem.go: the window shown when the config cannot be read.

@@ -187,7 +187,7 @@ func (e *elicitor) dialog(it *elicitItem, parent fyne.Window) *dialog.CustomDial
 		if it.conv != "" {
 			where += " in \u201c" + shorten(clean.Line(it.conv), 60) + "\u201d"
 		}
-		_, w := subtle(where + ".")
+		_, w := widgets.Subtle(where + ".")
 		items = append(items, w)
 	}
 	if msg := strings.TrimSpace(clean.Text(r.Message)); msg != "" {
@@ -228,7 +228,7 @@ func (e *elicitor) dialog(it *elicitItem, parent fyne.Window) *dialog.CustomDial
 		send.Importance = widget.HighImportance
 		buttons = append(buttons, send)
 	}
-	e.foot, e.footObj = caption(e.footText(it))
+	e.foot, e.footObj = widgets.Caption(e.footText(it))
 	setVisible(e.footObj, e.foot.Text != "")
 
 	e.title = e.dialogTitle(it)
@@ -282,7 +282,7 @@ func (e *elicitor) urlPart(it *elicitItem) []fyne.CanvasObject {
 		l.Importance = widget.WarningImportance
 		out = append(out, l)
 	}
-	_, note := caption("It opens in your browser only when you press Open page.")
+	_, note := widgets.Caption("It opens in your browser only when you press Open page.")
 	return append(out, note)
 }
 
@@ -399,7 +399,7 @@ func newElicitForm(f *mcp.Form, submit, escape func()) *elicitForm {
 		return 1
 	})
 	if slices.ContainsFunc(fields, func(fl mcp.Field) bool { return fl.Required }) {
-		_, note := caption("Fields marked * are required.")
+		_, note := widgets.Caption("Fields marked * are required.")
 		objs = append(objs, note)
 	}
 	for _, fl := range fields {
@@ -412,7 +412,7 @@ func newElicitForm(f *mcp.Form, submit, escape func()) *elicitForm {
 		}
 		objs = append(objs, title, x.object())
 		if d := strings.TrimSpace(clean.Text(fl.Description)); d != "" {
-			dl, dobj := caption(shorten(d, elicitDescMax))
+			dl, dobj := widgets.Caption(shorten(d, elicitDescMax))
 			dl.Wrapping = fyne.TextWrapWord
 			objs = append(objs, dobj)
 		}

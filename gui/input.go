@@ -78,16 +78,6 @@ func (e *chatEntry) TypedKey(k *fyne.KeyEvent) {
 	e.Entry.TypedKey(k)
 }
 
-// TypedShortcut quits on Ctrl+Q (a focused entry gets the shortcuts
-// before the window does), and gives the rest to the entry.
-func (e *escEntry) TypedShortcut(s fyne.Shortcut) {
-	if cs, ok := s.(*desktop.CustomShortcut); ok && cs.Modifier == fyne.KeyModifierShortcutDefault && cs.KeyName == fyne.KeyQ && e.onQuit != nil {
-		e.onQuit()
-		return
-	}
-	e.Entry.TypedShortcut(s)
-}
-
 // AcceptsTab is false: Tab leaves the box, as in a form.
 func (e *chatEntry) AcceptsTab() bool { return false }
 
@@ -135,25 +125,3 @@ func (e *chatEntry) setTextAtEnd(text string) {
 }
 
 func (e *chatEntry) focus(w fyne.Window) { w.Canvas().Focus(e) }
-
-// escEntry is a one-line entry in which Escape does something (a focused
-// entry keeps every key from the window's own handler).
-type escEntry struct {
-	widget.Entry
-	onEscape func()
-	onQuit   func() // Ctrl+Q (Cmd+Q), if set
-}
-
-func newEscEntry(onEscape func()) *escEntry {
-	e := &escEntry{onEscape: onEscape}
-	e.ExtendBaseWidget(e)
-	return e
-}
-
-func (e *escEntry) TypedKey(k *fyne.KeyEvent) {
-	if k.Name == fyne.KeyEscape && e.onEscape != nil {
-		e.onEscape()
-		return
-	}
-	e.Entry.TypedKey(k)
-}

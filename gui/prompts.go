@@ -13,6 +13,7 @@ import (
 
 	"deckhand/actors/conversation"
 	"deckhand/actors/servers"
+	"deckhand/gui/widgets"
 )
 
 // Prompts as slash commands in the message box. Typing "/" lists the
@@ -139,7 +140,7 @@ func (s *slashState) show() {
 	matches := s.matches()
 	for i, sp := range matches {
 		if i == maxSuggestions {
-			_, more := subtle(fmt.Sprintf("… %d more: type on to narrow", len(matches)-maxSuggestions))
+			_, more := widgets.Subtle(fmt.Sprintf("… %d more: type on to narrow", len(matches)-maxSuggestions))
 			objs = append(objs, more)
 			break
 		}
@@ -155,10 +156,10 @@ func (s *slashState) show() {
 	if len(objs) == 0 {
 		switch {
 		case s.loading:
-			_, l := subtle("Looking for the servers' prompts…")
+			_, l := widgets.Subtle("Looking for the servers' prompts…")
 			objs = append(objs, l)
 		case len(s.prompts) > 0:
-			_, l := subtle("No prompt matches /" + s.filter)
+			_, l := widgets.Subtle("No prompt matches /" + s.filter)
 			objs = append(objs, l)
 		}
 	}

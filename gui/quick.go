@@ -7,6 +7,8 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"deckhand/gui/widgets"
 )
 
 // quickPrompt is the small window the tray opens: one line to ask, the
@@ -14,7 +16,7 @@ import (
 type quickPrompt struct {
 	ui       *UI
 	win      fyne.Window
-	entry    *escEntry
+	entry    *widgets.EscEntry
 	question *widget.Label
 	calls    *fyne.Container // the tool calls' lines, above the answer
 	answer   *widget.RichText
@@ -24,7 +26,7 @@ type quickPrompt struct {
 	text     string
 
 	callViews []*quickCallView
-	icons     rowIcons
+	icons     widgets.StatusIcons
 }
 
 func (u *UI) showQuick() {
@@ -39,18 +41,18 @@ func (u *UI) showQuick() {
 }
 
 func newQuickPrompt(u *UI) *quickPrompt {
-	q := &quickPrompt{ui: u, win: u.app.NewWindow("Deckhand: quick prompt"), icons: newRowIcons()}
+	q := &quickPrompt{ui: u, win: u.app.NewWindow("Deckhand: quick prompt"), icons: widgets.NewStatusIcons()}
 	if u.d.Icon != nil {
 		q.win.SetIcon(u.d.Icon)
 	}
-	q.entry = newEscEntry(q.hide) // Escape closes it, from the box too
-	q.entry.onQuit = u.app.Quit
+	q.entry = widgets.NewEscEntry(q.hide) // Escape closes it, from the box too
+	q.entry.OnQuit = u.app.Quit
 	q.entry.SetPlaceHolder("Ask anything, then press Enter")
 	q.entry.OnSubmitted = q.submit
 	q.answer = widget.NewRichText()
 	q.answer.Wrapping = fyne.TextWrapWord
 	var status fyne.CanvasObject
-	q.status, status = caption("")
+	q.status, status = widgets.Caption("")
 	q.question = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	q.question.Wrapping = fyne.TextWrapWord
 	q.question.Hide()
@@ -67,7 +69,7 @@ func newQuickPrompt(u *UI) *quickPrompt {
 	q.win.SetContent(container.NewPadded(container.NewBorder(q.entry, bottom, nil, nil, answer)))
 	q.win.Resize(fyne.NewSize(560, 340))
 	q.win.SetCloseIntercept(q.hide)
-	quitKey(q.win, u.app)
+	widgets.QuitKey(q.win, u.app)
 	q.win.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) {
 		if k.Name == fyne.KeyEscape {
 			q.hide()

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"deckhand/clean"
+	"deckhand/gui/widgets"
 	"deckhand/transcript"
 )
 
@@ -56,7 +57,7 @@ func newQuickCallView() *quickCallView {
 	v := &quickCallView{icon: widget.NewIcon(nil), spinner: widget.NewActivity()}
 	v.name = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	var detail fyne.CanvasObject
-	v.detail, detail = subtle("")
+	v.detail, detail = widgets.Subtle("")
 	v.detail.Truncation = fyne.TextTruncateEllipsis // one line each, however wide
 	v.spinner.Hide()
 	left := container.NewHBox(container.NewStack(v.icon, v.spinner), v.name)
@@ -66,7 +67,7 @@ func newQuickCallView() *quickCallView {
 
 // set shows r: its name, then server · state · arguments, on one line (a
 // failure's reason before the arguments, so that it is not the part cut).
-func (v *quickCallView) set(r transcript.Row, icons *rowIcons) {
+func (v *quickCallView) set(r transcript.Row, icons *widgets.StatusIcons) {
 	server, name, ok := strings.Cut(r.Tool, ".")
 	if !ok {
 		server, name = "", r.Tool
@@ -86,16 +87,16 @@ func (v *quickCallView) set(r transcript.Row, icons *rowIcons) {
 			state += ": " + shorten(r.Status, 40)
 		}
 	case transcript.Succeeded:
-		icon, state = icons.succeeded, "done in "+elapsed(r.Elapsed)
+		icon, state = icons.Succeeded, "done in "+elapsed(r.Elapsed)
 	case transcript.Failed:
-		icon, state = icons.failed, "failed after "+elapsed(r.Elapsed)
+		icon, state = icons.Failed, "failed after "+elapsed(r.Elapsed)
 		if refusedByPolicy(r) {
-			icon, state = icons.denied, "refused by policy (not run)"
+			icon, state = icons.Denied, "refused by policy (not run)"
 		} else if r.Output != "" {
 			state += ": " + shorten(r.Output, 80)
 		}
 	case transcript.Denied:
-		icon, state = icons.denied, "denied"
+		icon, state = icons.Denied, "denied"
 	}
 	parts := make([]string, 0, 3)
 	if server != "" {

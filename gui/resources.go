@@ -18,6 +18,7 @@ import (
 
 	"deckhand/actors/conversation"
 	"deckhand/actors/servers"
+	"deckhand/gui/widgets"
 	"deckhand/tools"
 )
 
@@ -95,7 +96,7 @@ func newResourcesWindow(p *composer) *resourcesWindow {
 		func() fyne.CanvasObject {
 			name := widget.NewLabelWithStyle("a resource's name", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 			name.Truncation = fyne.TextTruncateEllipsis
-			uri, uriObj := caption("scheme://a/resource/uri")
+			uri, uriObj := widgets.Caption("scheme://a/resource/uri")
 			uri.Truncation = fyne.TextTruncateEllipsis
 			return container.NewBorder(nil, nil, widget.NewIcon(theme.StorageIcon()), nil, container.NewVBox(name, uriObj))
 		},
@@ -128,7 +129,7 @@ func newResourcesWindow(p *composer) *resourcesWindow {
 			}
 			name.SetText(label)
 			var uri *widget.Label
-			if d, ok := texts.Objects[1].(*dimLabel); ok {
+			if d, ok := texts.Objects[1].(*widgets.DimLabel); ok {
 				uri = &d.Label
 			}
 			if uri != nil {
@@ -148,7 +149,7 @@ func newResourcesWindow(p *composer) *resourcesWindow {
 	rw.win.SetContent(container.NewBorder(top, nil, nil, nil, split))
 	rw.win.Resize(fyne.NewSize(900, 580))
 	rw.win.SetCloseIntercept(rw.win.Hide)
-	closeKeys(rw.win, rw.win.Hide, rw.p.u.app)
+	widgets.CloseKeys(rw.win, rw.win.Hide, rw.p.u.app)
 	return rw
 }
 
@@ -237,7 +238,7 @@ func (rw *resourcesWindow) show(it resItem) {
 		desc = it.tmpl.Description
 	}
 	if len(facts) > 0 {
-		_, f := subtle(strings.Join(facts, "  ·  "))
+		_, f := widgets.Subtle(strings.Join(facts, "  ·  "))
 		objs = append(objs, f)
 	}
 	if desc != "" {

@@ -43,7 +43,7 @@ func newHeaderView(r *rowView) *headerView {
 	h := &headerView{icon: widget.NewIcon(nil), who: widget.NewLabel(""), cv: r.cv}
 	h.who.TextStyle.Bold = true
 	var when fyne.CanvasObject
-	h.when, when = caption("")
+	h.when, when = widgets.Caption("")
 	h.cp = widget.NewButtonWithIcon("", theme.ContentCopyIcon(), nil)
 	h.cp.OnTapped = func() { r.copy(h.text, h.cp) }
 	h.retry = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), func() { r.cv.ui.runAction(runRetry, h.run, h.text) })
@@ -56,7 +56,7 @@ func newHeaderView(r *rowView) *headerView {
 		b.Importance = widget.LowImportance
 	}
 	var info fyne.CanvasObject
-	h.info, info = caption("")
+	h.info, info = widgets.Caption("")
 	h.info.Truncation = fyne.TextTruncateEllipsis
 	h.info.Hide()
 	row := container.NewBorder(nil, nil, container.NewHBox(h.icon, h.who, when, h.prev, h.version, h.next),
@@ -207,7 +207,7 @@ type codeView struct {
 func newCodeView(r *rowView) *codeView {
 	c := &codeView{rt: widgets.NewMDText()}
 	var lang fyne.CanvasObject
-	c.lang, lang = caption("")
+	c.lang, lang = widgets.Caption("")
 	// Lines break between words; a word longer than the line is cut.
 	c.rt.Wrapping = fyne.TextWrapWord
 	c.sel = widgets.NewSelText(&r.cv.sel, c.rt, func() int { return r.id })
@@ -244,7 +244,7 @@ func (c *codeView) set(r transcript.Row) {
 // last run's failure offers Retry, its Stop Continue and Retry.
 type noticeView struct {
 	obj         fyne.CanvasObject
-	icons       *rowIcons
+	icons       *widgets.StatusIcons
 	icon        *widget.Icon
 	rt          *widget.RichText
 	seg         *widget.TextSegment
@@ -274,7 +274,7 @@ func (n *noticeView) set(r transcript.Row) {
 	setIcon(n.icon, theme.InfoIcon())
 	if r.Error {
 		color = theme.ColorNameError
-		setIcon(n.icon, n.icons.failed)
+		setIcon(n.icon, n.icons.Failed)
 	}
 	setSegment(n.rt, n.seg, strings.TrimSpace(r.Text), color)
 	setVisible(n.cont, r.Action == transcript.ActionContinue)

@@ -204,22 +204,6 @@ func setSegment(rt *widget.RichText, seg *widget.TextSegment, text string, color
 	}
 }
 
-// rowIcons are the row views' themed icons, made once per view: a new
-// resource per draw would be decoded again each time. They are made with
-// the window, not at package init: looking up a theme icon needs the app,
-// and the terminal commands have none.
-type rowIcons struct {
-	succeeded, failed, denied fyne.Resource
-}
-
-func newRowIcons() rowIcons {
-	return rowIcons{
-		succeeded: theme.NewSuccessThemedResource(theme.ConfirmIcon()),
-		failed:    theme.NewErrorThemedResource(theme.ErrorIcon()),
-		denied:    theme.NewWarningThemedResource(theme.CancelIcon()),
-	}
-}
-
 // inset indents a message's blocks under its header.
 const inset = 34
 

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"deckhand/actors/conversation"
+	"deckhand/gui/widgets"
 
 	"fyne.io/fyne/v2/dialog"
 	"github.com/asynkron/protoactor-go/actor"
@@ -82,7 +83,7 @@ func (u *UI) runAction(action, run, text string) {
 		u.editMessage(run, text)
 	case runRemove:
 		back := u.keepFocus()
-		confirmDanger("Delete this message?",
+		widgets.ConfirmDanger("Delete this message?",
 			fmt.Sprintf("%q and the answer to it leave this conversation: the model no longer sees them. The log keeps them, marked deleted.", shorten(text, 80)),
 			"Delete", func(ok bool) {
 				back()

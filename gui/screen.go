@@ -64,28 +64,27 @@ type Screen struct {
 	Animations bool `json:"animations,omitempty"`
 }
 
-// screenParent is a widget of this package whose parts a Screen walks
-// into.
-type screenParent interface{ screenChildren() []fyne.CanvasObject }
+// screenParent is a widget of Deckhand's (here or in a subpackage) whose
+// parts a Screen walks into.
+type screenParent interface{ ScreenChildren() []fyne.CanvasObject }
 
-// entryOf is one of this package's entries.
-type entryOf interface{ entryWidget() *widget.Entry }
+// entryOf is one of Deckhand's entries (here or in a subpackage).
+type entryOf interface{ EntryWidget() *widget.Entry }
 
-func (e *chatEntry) entryWidget() *widget.Entry   { return &e.Entry }
-func (e *escEntry) entryWidget() *widget.Entry    { return &e.Entry }
-func (e *elicitEntry) entryWidget() *widget.Entry { return &e.Entry }
-func (e *findEntry) entryWidget() *widget.Entry   { return &e.Entry }
+func (e *chatEntry) EntryWidget() *widget.Entry   { return &e.Entry }
+func (e *elicitEntry) EntryWidget() *widget.Entry { return &e.Entry }
+func (e *findEntry) EntryWidget() *widget.Entry   { return &e.Entry }
 
-func (r *rowView) screenChildren() []fyne.CanvasObject    { return []fyne.CanvasObject{r.box} }
-func (r *sessionRow) screenChildren() []fyne.CanvasObject { return []fyne.CanvasObject{r.box} }
-func (l *transcriptList) screenChildren() []fyne.CanvasObject {
+func (r *rowView) ScreenChildren() []fyne.CanvasObject    { return []fyne.CanvasObject{r.box} }
+func (r *sessionRow) ScreenChildren() []fyne.CanvasObject { return []fyne.CanvasObject{r.box} }
+func (l *transcriptList) ScreenChildren() []fyne.CanvasObject {
 	out := make([]fyne.CanvasObject, 0, len(l.cv.views))
 	for _, v := range l.cv.views {
 		out = append(out, v)
 	}
 	return out
 }
-func (l *sessionsList) screenChildren() []fyne.CanvasObject {
+func (l *sessionsList) ScreenChildren() []fyne.CanvasObject {
 	out := make([]fyne.CanvasObject, 0, len(l.side.rows))
 	for _, r := range l.side.rows {
 		out = append(out, r)
@@ -171,12 +170,12 @@ func leaf(o fyne.CanvasObject) (kind, text string, extra func(*ScreenItem), ok b
 		return "link", x.Text, nil, true
 	case *widget.Label:
 		return "label", x.Text, nil, true
-	case *dimLabel:
+	case *widgets.DimLabel:
 		return "label", x.Text, nil, true
 	case *widget.Entry:
 		return "entry", x.Text, func(it *ScreenItem) { it.Hint = x.PlaceHolder }, true
 	case entryOf:
-		e := x.entryWidget()
+		e := x.EntryWidget()
 		return "entry", e.Text, func(it *ScreenItem) { it.Hint = e.PlaceHolder }, true
 	case *widgets.MDText:
 		return "text", richString(&x.RichText), nil, true
@@ -278,7 +277,7 @@ func (w *screenWalker) walkAt(o fyne.CanvasObject, clip rect, depth int) {
 	var kids []fyne.CanvasObject
 	switch x := o.(type) {
 	case screenParent:
-		kids = x.screenChildren()
+		kids = x.ScreenChildren()
 	case *widgets.SelText:
 		kids = []fyne.CanvasObject{x.Rich}
 	case *widgets.TableBox:

@@ -19,6 +19,7 @@ import (
 
 	"deckhand/actors/servers"
 	"deckhand/config"
+	"deckhand/gui/widgets"
 	"deckhand/tools"
 )
 
@@ -74,7 +75,7 @@ func newServersWindow(u *UI) *serversWindow {
 	s.win.SetContent(container.NewBorder(container.NewVBox(top, widget.NewSeparator()), nil, nil, nil, container.NewVScroll(s.list)))
 	s.win.Resize(fyne.NewSize(820, 640))
 	s.win.SetCloseIntercept(s.win.Hide)
-	closeKeys(s.win, s.win.Hide, s.ui.app)
+	widgets.CloseKeys(s.win, s.win.Hide, s.ui.app)
 	return s
 }
 
@@ -120,9 +121,9 @@ func (s *serversWindow) row(st servers.ServerStatus) fyne.CanvasObject {
 		}
 		details = append(details, count)
 	}
-	infoLabel, info := subtle(strings.Join(details, "  ·  "))
+	infoLabel, info := widgets.Subtle(strings.Join(details, "  ·  "))
 	infoLabel.Wrapping = fyne.TextWrapWord // a long server name wraps, rather than widening the window
-	endpoint, endpointObj := caption(st.Endpoint)
+	endpoint, endpointObj := widgets.Caption(st.Endpoint)
 	endpoint.Truncation = fyne.TextTruncateEllipsis
 	r.reason = widget.NewLabel(st.Reason)
 	r.reason.Wrapping = fyne.TextWrapWord

@@ -18,6 +18,7 @@ import (
 	"deckhand/actors"
 	"deckhand/actors/servers"
 	"deckhand/config"
+	"deckhand/gui/widgets"
 	"deckhand/tools"
 )
 
@@ -26,7 +27,7 @@ import (
 func (s *serversWindow) confirmRemove(alias string) {
 	msg := fmt.Sprintf("Remove the server %q?\n\nIt is disconnected, and its [mcp.servers.%s] table is deleted from %s; the rest of the file stays as it is.",
 		alias, alias, s.ui.cfg.Path)
-	confirmDanger("Remove "+alias, msg, "Remove", func(ok bool) {
+	widgets.ConfirmDanger("Remove "+alias, msg, "Remove", func(ok bool) {
 		if ok {
 			s.remove(alias)
 		}
@@ -87,7 +88,7 @@ func (tw *toolsWindow) back() {
 	s.tools = nil
 	s.win.SetTitle("Deckhand: servers")
 	s.win.SetContent(tw.listContent)
-	closeKeys(s.win, s.win.Hide, s.ui.app)
+	widgets.CloseKeys(s.win, s.win.Hide, s.ui.app)
 }
 
 // showTools opens the tools window of a server, with the tools of the
@@ -107,7 +108,7 @@ func (s *serversWindow) showTools(alias string) {
 	tw.win.SetTitle("Deckhand: tools of " + alias)
 	s.tools = tw
 	tw.fill(nil)
-	closeKeys(s.win, tw.back, s.ui.app)
+	widgets.CloseKeys(s.win, tw.back, s.ui.app)
 	tw.win.Show()
 	tw.win.RequestFocus()
 	sys := u.d.System
@@ -231,7 +232,7 @@ func (tw *toolsWindow) fill(listing *servers.ServerListing) {
 	if !tw.editable {
 		hint = "This server is not in the config file: its tools cannot be disabled here."
 	}
-	hintLabel, hintObj := caption(hint)
+	hintLabel, hintObj := widgets.Caption(hint)
 	hintLabel.Wrapping = fyne.TextWrapWord // one line would make the window as wide as it
 	backBtn := widget.NewButtonWithIcon("Servers", theme.NavigateBackIcon(), tw.back)
 	backBtn.Importance = widget.LowImportance

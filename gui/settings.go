@@ -128,13 +128,13 @@ func (u *UI) showSettings() {
 	// General.
 	check := widget.NewButtonWithIcon("Check", theme.SearchIcon(), func() { u.checkModel(f, w) })
 	var keyBox *fyne.Container
-	keyBox, f.keyHint = withHint(container.NewBorder(nil, nil, nil, f.removeKey, widgets.OverPage(f.apiKey, f.page(0))), keyHintKeyring)
-	model := widget.NewForm(wrappedHints(
+	keyBox, f.keyHint = widgets.WithHint(container.NewBorder(nil, nil, nil, f.removeKey, widgets.OverPage(f.apiKey, f.page(0))), keyHintKeyring)
+	model := widget.NewForm(widgets.WrappedHints(
 		&widget.FormItem{Text: "Service", Widget: f.service, HintText: "where the model runs: on this computer, or a provider on the internet"},
 		&widget.FormItem{Text: "Model", Widget: container.NewBorder(nil, nil, nil, check, widgets.OverPage(f.model, f.page(0))), HintText: "the model's name; Check asks the service which it offers"},
 		&widget.FormItem{Text: "API key", Widget: keyBox},
 	)...)
-	answers := widget.NewForm(wrappedHints(
+	answers := widget.NewForm(widgets.WrappedHints(
 		&widget.FormItem{Text: "Instructions", Widget: widgets.OverPage(f.prompt, f.page(0)), HintText: "said to the model before every chat, such as \"Answer in French\" or \"I work in Go\""},
 		&widget.FormItem{Text: "Creativity", Widget: container.NewBorder(nil, nil, f.tempAuto, f.tempLabel, f.temp), HintText: "temperature: low is focused and repeatable, high is varied"},
 	)...)
@@ -153,7 +153,7 @@ func (u *UI) showSettings() {
 	if u.cfg.Shell.Disabled {
 		execHint = "shell.disabled is set in the config file: CMD: lines stay plain text until it is removed"
 	}
-	policy := widget.NewForm(wrappedHints(
+	policy := widget.NewForm(widgets.WrappedHints(
 		&widget.FormItem{Text: "Workspace folder", Widget: widgets.OverPage(f.workspace, f.page(1)), HintText: "where tools and shell commands work; created on first use"},
 		&widget.FormItem{Text: "Read roots", Widget: widgets.OverPage(f.readRoots, f.page(1)), HintText: "folders tools may read, one a line; empty: the workspace (write roots can be read too)"},
 		&widget.FormItem{Text: "Write roots", Widget: widgets.OverPage(f.writeRoots, f.page(1)), HintText: "folders tools may read and write, one a line; empty: the workspace"},
@@ -174,7 +174,7 @@ func (u *UI) showSettings() {
 	// Advanced.
 	advanced := container.NewVBox(
 		note("For developers and unusual setups. Most people never need these."),
-		widget.NewForm(wrappedHints(
+		widget.NewForm(widgets.WrappedHints(
 			&widget.FormItem{Text: "Model URL", Widget: widgets.OverPage(f.baseURL, f.page(2)), HintText: "any OpenAI-compatible API root, ending in /v1"},
 			&widget.FormItem{Text: "API key variable", Widget: widgets.OverPage(f.apiKeyEnv, f.page(2)), HintText: "an environment variable holding the key; when set, it wins over the saved key"},
 			&widget.FormItem{Text: "Longest answer", Widget: widgets.OverPage(f.maxOut, f.page(2)), HintText: "max_tokens, in tokens; empty: the model's own limit"},
@@ -200,13 +200,13 @@ func (u *UI) showSettings() {
 		}
 	}
 	cancel := widget.NewButton("Close", func() { f.close(u) })
-	path, pathObj := caption("Saved in " + u.cfg.Path)
+	path, pathObj := widgets.Caption("Saved in " + u.cfg.Path)
 	path.Truncation = fyne.TextTruncateEllipsis
 	buttons := container.NewHBox(layout.NewSpacer(), cancel, f.save)
 	w.SetContent(container.NewBorder(nil, container.NewPadded(container.NewVBox(pathObj, buttons)), nil, nil, f.tabs))
 	w.Resize(fyne.NewSize(760, 680))
 	w.SetCloseIntercept(func() { f.close(u) })
-	closeKeys(w, func() { f.close(u) }, u.app)
+	widgets.CloseKeys(w, func() { f.close(u) }, u.app)
 	u.settingsW = w
 	f.showRules(u)
 	u.listGrants()

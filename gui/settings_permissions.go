@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"deckhand/config"
+	"deckhand/gui/widgets"
 	"deckhand/store"
 )
 
@@ -34,7 +35,7 @@ func (u *UI) listGrants() {
 func permissionRow(what, detail string, button *widget.Button) fyne.CanvasObject {
 	label := widget.NewLabelWithStyle(what, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 	label.Truncation = fyne.TextTruncateEllipsis
-	_, d := caption(detail)
+	_, d := widgets.Caption(detail)
 	return container.NewBorder(nil, nil, nil, button, container.NewVBox(label, d))
 }
 
@@ -44,7 +45,7 @@ func (f *settingsForm) showGrants(u *UI, list []store.Grant, err error) {
 	case err != nil:
 		rows = append(rows, note("Could not read the grants: "+err.Error()))
 	case len(list) == 0:
-		_, none := subtle("None. When you answer \"Always\" for a tool, it is listed here.")
+		_, none := widgets.Subtle("None. When you answer \"Always\" for a tool, it is listed here.")
 		rows = append(rows, none)
 	}
 	for _, g := range list {
@@ -90,7 +91,7 @@ func (f *settingsForm) showRules(u *UI) {
 	rules := u.cfg.MCP.AutoApprove
 	var rows []fyne.CanvasObject
 	if len(rules) == 0 {
-		_, none := subtle("None.")
+		_, none := widgets.Subtle("None.")
 		rows = append(rows, none)
 	}
 	for _, rule := range slices.Sorted(maps.Keys(rules)) {

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"deckhand/export"
+	"deckhand/gui/widgets"
 	"deckhand/store"
 )
 
@@ -57,8 +58,8 @@ func newSidebarSide(u *UI) *sidebarSide {
 	s.search = newSearchEntry(u)
 	s.search.SetPlaceHolder("Search chats")
 	s.search.OnChanged = s.typed
-	s.search.onEscape = func() { s.search.SetText("") }
-	s.hint, s.hintObj = caption(hintNoSessions)
+	s.search.OnEscape = func() { s.search.SetText("") }
+	s.hint, s.hintObj = widgets.Caption(hintNoSessions)
 	return s
 }
 
@@ -141,7 +142,7 @@ func (s *sidebarSide) showMenu(item sessionItem, at fyne.Position) {
 func (s *sidebarSide) askRename(item sessionItem) {
 	var d *dialog.FormDialog
 	back := s.u.keepFocus()
-	entry := newEscEntry(func() { d.Hide() }) // Escape cancels
+	entry := widgets.NewEscEntry(func() { d.Hide() }) // Escape cancels
 	entry.SetText(item.title)
 	entry.Validator = func(t string) error {
 		_, err := store.CleanTitle(t)
@@ -173,7 +174,7 @@ func (s *sidebarSide) askDelete(item sessionItem) {
 		return
 	}
 	back := s.u.keepFocus()
-	s.del = confirmDanger("Delete chat",
+	s.del = widgets.ConfirmDanger("Delete chat",
 		fmt.Sprintf("Delete “%s”? Its messages and tool results are removed from this computer's log; usage totals of other sessions are kept.", item.title),
 		"Delete", func(ok bool) {
 			s.del = nil
@@ -234,7 +235,7 @@ func newSessionRow(side *sidebarSide) *sessionRow {
 	r.title.Truncation = fyne.TextTruncateEllipsis
 	r.title.TextStyle.Bold = true
 	var subObj fyne.CanvasObject
-	r.sub, subObj = caption("2 h ago · 1.2k tokens")
+	r.sub, subObj = widgets.Caption("2 h ago · 1.2k tokens")
 	r.sub.Truncation = fyne.TextTruncateEllipsis
 	r.snip = widget.NewRichText()
 	r.snip.Truncation = fyne.TextTruncateEllipsis
@@ -341,7 +342,7 @@ func (r *sessionRow) TappedSecondary(e *fyne.PointEvent) {
 // searchEntry is the search box: Escape clears it, and the window's
 // shortcuts (Ctrl+N, Ctrl+K, Ctrl+,) work in it as in the message box.
 type searchEntry struct {
-	escEntry
+	widgets.EscEntry
 	u *UI
 }
 
@@ -357,7 +358,7 @@ func (e *searchEntry) MouseDown(m *desktop.MouseEvent) {
 	if e.u.chat != nil {
 		e.u.chat.sel.Clear()
 	}
-	e.escEntry.MouseDown(m)
+	e.EscEntry.MouseDown(m)
 }
 
 func (e *searchEntry) TypedShortcut(s fyne.Shortcut) {

@@ -14,6 +14,7 @@ import (
 
 	"deckhand/actors/servers"
 	"deckhand/clean"
+	"deckhand/gui/widgets"
 )
 
 // Signing in to a server (OAuth) from the servers panel. A server that
@@ -72,7 +73,7 @@ func (s *serversWindow) signInPart(st servers.ServerStatus, r *serverRow) (info 
 		buttons = append(buttons, p.signIn)
 	case st.State == servers.StateSigningIn:
 		if st.SignInURL != "" {
-			_, lead := caption("If your browser did not open, open this page to sign in:")
+			_, lead := widgets.Caption("If your browser did not open, open this page to sign in:")
 			p.url = widget.NewLabel(clean.Line(st.SignInURL))
 			p.url.Selectable = true
 			p.url.Wrapping = fyne.TextWrapBreak

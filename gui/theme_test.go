@@ -3,6 +3,8 @@ package gui
 import (
 	"testing"
 
+	"deckhand/gui/widgets"
+
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -13,11 +15,11 @@ import (
 // caption).
 func TestCaptionColour(t *testing.T) {
 	test.NewTempApp(t)
-	l, obj := caption("first")
+	l, obj := widgets.Caption("first")
 	test.NewTempWindow(t, obj)
 	colour := func() string {
 		var got string
-		for _, o := range test.WidgetRenderer(obj.(*dimLabel)).Objects() {
+		for _, o := range test.WidgetRenderer(obj.(*widgets.DimLabel)).Objects() {
 			if rt, ok := o.(*widget.RichText); ok {
 				got = string(rt.Segments[0].(*widget.TextSegment).Style.ColorName)
 			}
@@ -31,7 +33,7 @@ func TestCaptionColour(t *testing.T) {
 	if c := colour(); c != string(theme.ColorNamePlaceHolder) {
 		t.Errorf("colour after SetText %q", c)
 	}
-	if _, ok := obj.(*dimLabel); !ok {
+	if _, ok := obj.(*widgets.DimLabel); !ok {
 		t.Errorf("caption is a %T", obj)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"deckhand/gui/widgets"
 	"deckhand/transcript"
 )
 
@@ -46,7 +47,7 @@ func newToolView(r *rowView) *toolView {
 	t.name = widget.NewLabel("")
 	t.name.TextStyle.Bold = true
 	var state fyne.CanvasObject
-	t.state, state = subtle("")
+	t.state, state = widgets.Subtle("")
 	t.expand = widget.NewButton("Show all", func() {
 		row := r.row
 		row.Expanded, row.Collapsed = !row.Expanded, false
@@ -67,9 +68,9 @@ func newToolView(r *rowView) *toolView {
 	t.args = widget.NewRichText(t.argsSeg)
 	t.args.Wrapping = fyne.TextWrapWord
 	t.progress = widget.NewProgressBar()
-	t.status, t.statusBox = subtle("")
+	t.status, t.statusBox = widgets.Subtle("")
 	t.status.Wrapping = fyne.TextWrapWord
-	t.outLabel, t.outLabelBox = caption("Result")
+	t.outLabel, t.outLabelBox = widgets.Caption("Result")
 	t.outSeg = &widget.TextSegment{Style: widget.RichTextStyleCodeBlock}
 	t.out = widget.NewRichText(t.outSeg)
 	t.out.Wrapping = fyne.TextWrapWord
@@ -168,14 +169,14 @@ func (t *toolView) set(r transcript.Row) {
 	case transcript.Running:
 		state, stroke = "running", theme.ColorNamePrimary
 	case transcript.Succeeded:
-		icon, state = icons.succeeded, "done in "+elapsed(r.Elapsed)
+		icon, state = icons.Succeeded, "done in "+elapsed(r.Elapsed)
 	case transcript.Failed:
-		icon, state, stroke = icons.failed, "failed after "+elapsed(r.Elapsed), theme.ColorNameError
+		icon, state, stroke = icons.Failed, "failed after "+elapsed(r.Elapsed), theme.ColorNameError
 		if refused {
-			icon, state, stroke = icons.denied, "refused by policy (not run)", theme.ColorNameWarning
+			icon, state, stroke = icons.Denied, "refused by policy (not run)", theme.ColorNameWarning
 		}
 	case transcript.Denied:
-		icon, state, stroke = icons.denied, "denied", theme.ColorNameWarning
+		icon, state, stroke = icons.Denied, "denied", theme.ColorNameWarning
 	}
 	setText(t.state, state)
 	if icon != nil {

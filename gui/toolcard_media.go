@@ -17,6 +17,7 @@ import (
 	lru "github.com/hashicorp/golang-lru/v2"
 
 	"deckhand/actors/servers"
+	"deckhand/gui/widgets"
 	"deckhand/tools"
 )
 
@@ -57,9 +58,9 @@ func newMediaView(t *toolView) *mediaView {
 	m.next = widget.NewButtonWithIcon("", theme.NavigateNextIcon(), func() { m.turn(1) })
 	m.prev.Importance, m.next.Importance = widget.LowImportance, widget.LowImportance
 	var count fyne.CanvasObject
-	m.count, count = subtle("")
+	m.count, count = widgets.Subtle("")
 	m.head = container.NewHBox(m.prev, count, m.next)
-	m.note, m.noteBox = subtle("")
+	m.note, m.noteBox = widgets.Subtle("")
 	m.note.Wrapping = fyne.TextWrapWord
 	m.obj = container.NewVBox(m.head, m.pic, m.noteBox, m.links)
 	return m

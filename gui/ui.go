@@ -20,6 +20,7 @@ import (
 	"deckhand/actors"
 	"deckhand/actors/servers"
 	"deckhand/config"
+	"deckhand/gui/widgets"
 	"deckhand/store"
 	"deckhand/tools"
 	"deckhand/transport/llm"
@@ -214,7 +215,7 @@ func (u *UI) build() {
 	u.stop.Importance = widget.DangerImportance
 	u.stop.Hide()
 	var statusObj fyne.CanvasObject
-	u.status, statusObj = caption("")
+	u.status, statusObj = widgets.Caption("")
 	u.status.Truncation = fyne.TextTruncateEllipsis
 	u.comp = newComposer(u)
 	buttons := container.NewVBox(layout.NewSpacer(), container.NewHBox(u.comp.pickerBox, container.NewStack(u.send, u.stop)))

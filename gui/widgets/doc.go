@@ -3,9 +3,11 @@
 // copied across blocks (SelText, Selection), a Markdown table that
 // scrolls sideways only when it must (TableBox), code highlighting, form
 // entries that grow with their text and hand the wheel to their page
-// (Growing, OverPage), a label held at its widest width, the dialogs'
-// buttons ringed while focused (RingButton) and Enter and Escape for
-// Fyne's dialogs (DialogKeys).
+// (Growing, OverPage), a label held at its widest width, captions in the
+// subdued colour (Caption, DimLabel), status icons, an entry that takes
+// Escape (EscEntry), the dialogs' buttons ringed while focused
+// (RingButton), Enter and Escape for Fyne's dialogs (DialogKeys) and the
+// secondary windows' keys (CloseKeys, QuitKey).
 //
 // Concurrency: like every Fyne widget, these are touched only on Fyne's
 // goroutine.

@@ -1,14 +1,14 @@
-package gui
+package widgets
 
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 )
 
-// closeKeys makes Escape and Ctrl+W (Cmd+W) close a secondary window (the
+// CloseKeys makes Escape and Ctrl+W (Cmd+W) close a secondary window (the
 // servers, a server's tools, the settings), as they close dialogs. A field
 // being typed in keeps its keys: Escape there leaves the field first.
-func closeKeys(w fyne.Window, close func(), app fyne.App) {
+func CloseKeys(w fyne.Window, close func(), app fyne.App) {
 	c := w.Canvas()
 	c.SetOnTypedKey(func(k *fyne.KeyEvent) {
 		if k.Name == fyne.KeyEscape {
@@ -16,11 +16,11 @@ func closeKeys(w fyne.Window, close func(), app fyne.App) {
 		}
 	})
 	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyW, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { close() })
-	quitKey(w, app)
+	QuitKey(w, app)
 }
 
-// quitKey makes Ctrl+Q (Cmd+Q) in w quit Deckhand, as in any desktop
+// QuitKey makes Ctrl+Q (Cmd+Q) in w quit the app, as in any desktop
 // application.
-func quitKey(w fyne.Window, app fyne.App) {
+func QuitKey(w fyne.Window, app fyne.App) {
 	w.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyQ, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { app.Quit() })
 }

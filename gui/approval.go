@@ -224,7 +224,7 @@ func (a *approvals) dialog(r *conversation.ApprovalRequested, parent fyne.Window
 		claims = append(claims, q)
 	}
 	if d := strings.TrimSpace(clean.Text(req.Description)); d != "" {
-		desc := widget.NewLabel(shorten(d, 600))
+		desc := widget.NewLabel(widgets.Shorten(d, 600))
 		desc.Wrapping = fyne.TextWrapWord
 		claims = append(claims, desc)
 	}
@@ -285,7 +285,7 @@ func (a *approvals) dialog(r *conversation.ApprovalRequested, parent fyne.Window
 		items = append(items, l)
 	}
 	a.foot, a.footObj = widgets.Caption(a.footText(r))
-	setVisible(a.footObj, a.foot.Text != "")
+	widgets.SetVisible(a.footObj, a.foot.Text != "")
 	items = append(items, a.footObj)
 
 	title := "Allow this tool call?"
@@ -345,7 +345,7 @@ func (a *approvals) footText(r *conversation.ApprovalRequested) string {
 func (a *approvals) recount(r *conversation.ApprovalRequested) {
 	if a.foot != nil {
 		a.foot.SetText(a.footText(r))
-		setVisible(a.footObj, a.foot.Text != "")
+		widgets.SetVisible(a.footObj, a.foot.Text != "")
 	}
 }
 

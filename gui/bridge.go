@@ -16,6 +16,7 @@ import (
 	"deckhand/actors/writer"
 	"deckhand/approval"
 	"deckhand/config"
+	"deckhand/gui/widgets"
 	"deckhand/store"
 	"deckhand/tools"
 	"deckhand/transcript"
@@ -324,7 +325,7 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 		}
 	case *conversation.RunQueued:
 		if cs := conv(m.Conversation); cs != nil {
-			cs.tr.Note(fmt.Sprintf("Waiting: %q runs after the current answer.", shorten(m.Text, 60)), false)
+			cs.tr.Note(fmt.Sprintf("Waiting: %q runs after the current answer.", widgets.Shorten(m.Text, 60)), false)
 		}
 	case *conversation.AssistantDelta:
 		if cs := conv(m.Conversation); cs != nil {
@@ -448,13 +449,4 @@ func (b *bridge) dropApproval(id string) bool {
 	b.approvals = slices.Delete(b.approvals, i, i+1)
 	b.apprDirty = true
 	return true
-}
-
-func shorten(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }

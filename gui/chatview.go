@@ -182,7 +182,7 @@ func (l *transcriptList) Select(widget.ListItemID) {}
 // scrolled to its end.
 func (cv *chatView) reset(rows []transcript.Row) {
 	cv.rows = rows
-	setVisible(cv.empty, len(rows) == 0)
+	widgets.SetVisible(cv.empty, len(rows) == 0)
 	cv.estimateAll()
 	cv.measureEnd()
 	cv.replaceList()
@@ -233,7 +233,7 @@ func (cv *chatView) update(n int, changed map[int]transcript.Row) {
 		return
 	}
 	follow := cv.atEnd()
-	setVisible(cv.empty, n == 0)
+	widgets.SetVisible(cv.empty, n == 0)
 	if n < len(cv.rows) {
 		cv.rows, cv.heights, cv.measured = cv.rows[:n], cv.heights[:n], cv.measured[:n]
 	}

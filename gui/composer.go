@@ -410,7 +410,7 @@ func (p *composer) refreshChips() {
 		objs[i] = p.chip(f)
 	}
 	p.chipRow.Objects = objs
-	setVisible(p.chipRow, len(objs) > 0)
+	widgets.SetVisible(p.chipRow, len(objs) > 0)
 	p.chipRow.Refresh()
 	p.showChips()
 }
@@ -418,7 +418,7 @@ func (p *composer) refreshChips() {
 // showChips shows the area above the message box while it has something
 // to show.
 func (p *composer) showChips() {
-	setVisible(p.chips, len(p.files) > 0 || p.slash.box.Visible())
+	widgets.SetVisible(p.chips, len(p.files) > 0 || p.slash.box.Visible())
 	p.chips.Refresh()
 	// The area's height changed: the chat lays out its bottom again (a
 	// container's refresh does not reach its parents; without this the

@@ -146,7 +146,7 @@ func (e *elicitor) recount(it *elicitItem) {
 		return
 	}
 	e.foot.SetText(e.footText(it))
-	setVisible(e.footObj, e.foot.Text != "")
+	widgets.SetVisible(e.footObj, e.foot.Text != "")
 }
 
 func (e *elicitor) footText(it *elicitItem) string {
@@ -173,7 +173,7 @@ func (e *elicitor) dialog(it *elicitItem, parent fyne.Window) *dialog.CustomDial
 		// Before anything the server says: the MCP spec forbids asking
 		// for these through a form.
 		for i, s := range secret {
-			secret[i] = "\u201c" + shorten(clean.Line(s), elicitTitleMax) + "\u201d"
+			secret[i] = "\u201c" + widgets.Shorten(clean.Line(s), elicitTitleMax) + "\u201d"
 		}
 		e.secret = widget.NewLabel("Warning: this form asks for a password, token or key (" + strings.Join(secret, ", ") +
 			"), which the MCP specification forbids servers to ask through a form. Type one only if you are sure where it goes.")
@@ -185,7 +185,7 @@ func (e *elicitor) dialog(it *elicitItem, parent fyne.Window) *dialog.CustomDial
 	if it.tool != "" {
 		where := "During its tool call " + clean.Line(it.tool)
 		if it.conv != "" {
-			where += " in \u201c" + shorten(clean.Line(it.conv), 60) + "\u201d"
+			where += " in \u201c" + widgets.Shorten(clean.Line(it.conv), 60) + "\u201d"
 		}
 		_, w := widgets.Subtle(where + ".")
 		items = append(items, w)
@@ -229,7 +229,7 @@ func (e *elicitor) dialog(it *elicitItem, parent fyne.Window) *dialog.CustomDial
 		buttons = append(buttons, send)
 	}
 	e.foot, e.footObj = widgets.Caption(e.footText(it))
-	setVisible(e.footObj, e.foot.Text != "")
+	widgets.SetVisible(e.footObj, e.foot.Text != "")
 
 	e.title = e.dialogTitle(it)
 	// The dialog fits the window, whatever its size: the question and the
@@ -412,7 +412,7 @@ func newElicitForm(f *mcp.Form, submit, escape func()) *elicitForm {
 		}
 		objs = append(objs, title, x.object())
 		if d := strings.TrimSpace(clean.Text(fl.Description)); d != "" {
-			dl, dobj := widgets.Caption(shorten(d, elicitDescMax))
+			dl, dobj := widgets.Caption(widgets.Shorten(d, elicitDescMax))
 			dl.Wrapping = fyne.TextWrapWord
 			objs = append(objs, dobj)
 		}
@@ -453,15 +453,15 @@ func (ef *elicitForm) collect() (map[string]any, fyne.Focusable, error) {
 	}
 	checked, err := ef.form.Check(content)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s", shorten(clean.Line(err.Error()), 200))
+		return nil, nil, fmt.Errorf("%s", widgets.Shorten(clean.Line(err.Error()), 200))
 	}
 	return checked, nil, nil
 }
 
 func newElicitField(fl mcp.Field, submit, escape func()) *elicitField {
-	x := &elicitField{fl: fl, title: shorten(clean.Line(fl.Title), elicitTitleMax)}
+	x := &elicitField{fl: fl, title: widgets.Shorten(clean.Line(fl.Title), elicitTitleMax)}
 	if x.title == "" {
-		x.title = shorten(clean.Line(fl.Name), elicitTitleMax)
+		x.title = widgets.Shorten(clean.Line(fl.Name), elicitTitleMax)
 	}
 	switch fl.Kind {
 	case mcp.FieldBoolean:
@@ -473,7 +473,7 @@ func newElicitField(fl mcp.Field, submit, escape func()) *elicitField {
 	case mcp.FieldEnum, mcp.FieldMulti:
 		seen := map[string]bool{}
 		for i := range fl.Options {
-			l := shorten(clean.Line(fl.Label(i)), elicitOptionMax)
+			l := widgets.Shorten(clean.Line(fl.Label(i)), elicitOptionMax)
 			if l == "" || seen[l] {
 				l = fmt.Sprintf("%s (%d)", l, i+1) // labels tell options apart
 			}

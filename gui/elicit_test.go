@@ -12,6 +12,7 @@ import (
 
 	"deckhand/actors/servers"
 	"deckhand/config"
+	"deckhand/gui/widgets"
 	"deckhand/testutil"
 	"deckhand/transport/mcp"
 )
@@ -212,7 +213,7 @@ func TestElicitHostileForm(t *testing.T) {
 	}
 	for _, s := range h.texts(h.ui.win) {
 		if strings.ContainsAny(s, "\x1b\x07\u202e") {
-			t.Errorf("a control or escape reached the window: %q", shorten(s, 120))
+			t.Errorf("a control or escape reached the window: %q", widgets.Shorten(s, 120))
 		}
 	}
 	if !h.shows(h.ui.win, "Please click") || !h.shows(h.ui.win, "Password *") && !h.shows(h.ui.win, "Password") {

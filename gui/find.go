@@ -60,7 +60,7 @@ func newFinder(cv *chatView) *finder {
 // is given (a search's words), else for what it held.
 func (f *finder) open(query string) {
 	w := f.cv.ui.win
-	setVisible(f.bar, true)
+	widgets.SetVisible(f.bar, true)
 	if query != "" {
 		f.entry.SetText(query) // OnChanged looks for it
 	} else {
@@ -89,10 +89,10 @@ func (f *finder) refresh() {
 	f.recount()
 	switch {
 	case len(f.hits) == 0:
-		setText(f.count, "No matches")
+		widgets.SetText(f.count, "No matches")
 	default:
 		f.cur = min(f.cur, len(f.hits)-1)
-		setText(f.count, fmt.Sprintf("%d of %d", f.cur+1, len(f.hits)))
+		widgets.SetText(f.count, fmt.Sprintf("%d of %d", f.cur+1, len(f.hits)))
 	}
 }
 
@@ -111,7 +111,7 @@ func (f *finder) hide() {
 	}
 	f.bar.Hide()
 	f.query, f.hits = nil, nil
-	setText(f.count, "")
+	widgets.SetText(f.count, "")
 	f.cv.sel.Redraw()
 }
 
@@ -157,12 +157,12 @@ func (f *finder) step(by int) {
 func (f *finder) show() {
 	switch {
 	case f.query == nil:
-		setText(f.count, "")
+		widgets.SetText(f.count, "")
 	case len(f.hits) == 0:
-		setText(f.count, "No matches")
+		widgets.SetText(f.count, "No matches")
 	default:
 		f.cur = min(f.cur, len(f.hits)-1)
-		setText(f.count, fmt.Sprintf("%d of %d", f.cur+1, len(f.hits)))
+		widgets.SetText(f.count, fmt.Sprintf("%d of %d", f.cur+1, len(f.hits)))
 		f.cv.follow = false
 		f.cv.list.ScrollTo(f.hits[f.cur].row)
 	}

@@ -113,8 +113,8 @@ func TestToolDialogKeepsItsGrants(t *testing.T) {
 // its card says so, with the policy's reason, here and when the session is
 // read back from the log.
 func TestPolicyRefusedCard(t *testing.T) {
-	if !strings.HasPrefix(toolcall.PolicyRefusal("fs.read", "/x", "outside the read roots"), policyRefusal) {
-		t.Fatalf("toolcall.PolicyRefusal no longer starts with %q: the cards cannot tell a refusal", policyRefusal)
+	if !strings.HasPrefix(toolcall.PolicyRefusal("fs.read", "/x", "outside the read roots"), transcript.PolicyRefused) {
+		t.Fatalf("toolcall.PolicyRefusal no longer starts with %q: the cards cannot tell a refusal", transcript.PolicyRefused)
 	}
 	dbPath := filepath.Join(t.TempDir(), "deckhand.db")
 	call := testutil.ToolCallSpec{ID: "g1", Name: "t__getenv", Arguments: `{"name": "/etc/passwd"}`}

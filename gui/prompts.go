@@ -146,7 +146,7 @@ func (s *slashState) show() {
 		}
 		text := "/" + sp.command()
 		if d := firstLineOf(servers.Label(sp.prompt.Description, sp.prompt.Title)); d != "" {
-			text += " — " + shorten(d, 70)
+			text += " — " + widgets.Shorten(d, 70)
 		}
 		b := widget.NewButton(text, func() { s.choose(sp, nil) })
 		b.Alignment = widget.ButtonAlignLeading
@@ -164,7 +164,7 @@ func (s *slashState) show() {
 		}
 	}
 	s.box.Objects = objs
-	setVisible(s.box, len(objs) > 0)
+	widgets.SetVisible(s.box, len(objs) > 0)
 	s.box.Refresh()
 	s.p.showChips()
 }
@@ -230,7 +230,7 @@ func (s *slashState) choose(sp slashPrompt, given map[string]string) {
 			}
 		}
 		item := widget.NewFormItem(label, e)
-		item.HintText = shorten(firstLineOf(a.Description), 90)
+		item.HintText = widgets.Shorten(firstLineOf(a.Description), 90)
 		items = append(items, item)
 		s.fields[a.Name] = e
 	}

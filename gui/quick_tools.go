@@ -72,7 +72,7 @@ func (v *quickCallView) set(r transcript.Row, icons *widgets.StatusIcons) {
 	if !ok {
 		server, name = "", r.Tool
 	}
-	setText(v.name, name)
+	widgets.SetText(v.name, name)
 	var icon fyne.Resource
 	state := ""
 	switch r.State {
@@ -84,16 +84,16 @@ func (v *quickCallView) set(r transcript.Row, icons *widgets.StatusIcons) {
 			state += fmt.Sprintf(" (%d%%)", int(100*r.Progress/r.Total))
 		}
 		if r.Status != "" {
-			state += ": " + shorten(r.Status, 40)
+			state += ": " + widgets.Shorten(r.Status, 40)
 		}
 	case transcript.Succeeded:
-		icon, state = icons.Succeeded, "done in "+elapsed(r.Elapsed)
+		icon, state = icons.Succeeded, "done in "+widgets.Elapsed(r.Elapsed)
 	case transcript.Failed:
-		icon, state = icons.Failed, "failed after "+elapsed(r.Elapsed)
-		if refusedByPolicy(r) {
+		icon, state = icons.Failed, "failed after "+widgets.Elapsed(r.Elapsed)
+		if r.RefusedByPolicy() {
 			icon, state = icons.Denied, "refused by policy (not run)"
 		} else if r.Output != "" {
-			state += ": " + shorten(r.Output, 80)
+			state += ": " + widgets.Shorten(r.Output, 80)
 		}
 	case transcript.Denied:
 		icon, state = icons.Denied, "denied"
@@ -106,13 +106,13 @@ func (v *quickCallView) set(r transcript.Row, icons *widgets.StatusIcons) {
 	if args := argSummary(r.Args, 90); args != "" {
 		parts = append(parts, args)
 	}
-	setText(v.detail, strings.Join(parts, " · "))
+	widgets.SetText(v.detail, strings.Join(parts, " · "))
 	if icon != nil {
-		setIcon(v.icon, icon)
+		widgets.SetIcon(v.icon, icon)
 	}
-	setVisible(v.icon, icon != nil)
+	widgets.SetVisible(v.icon, icon != nil)
 	running := r.State == transcript.Running
-	setVisible(v.spinner, running)
+	widgets.SetVisible(v.spinner, running)
 	if running != v.spinning {
 		v.spinning = running
 		if running {
@@ -140,13 +140,13 @@ func (q *quickPrompt) setCalls(calls []transcript.Row) {
 	for i, v := range q.callViews {
 		if i < len(calls) {
 			v.set(calls[i], &q.icons)
-			setVisible(v.obj, true)
+			widgets.SetVisible(v.obj, true)
 		} else {
 			v.stop()
-			setVisible(v.obj, false)
+			widgets.SetVisible(v.obj, false)
 		}
 	}
-	setVisible(q.calls, len(calls) > 0)
+	widgets.SetVisible(q.calls, len(calls) > 0)
 }
 
 // argSummary says in one line what a call's
@@ -161,7 +161,7 @@ func argSummary(args string, limit int) string {
 	}
 	var fields map[string]json.RawMessage
 	if json.Unmarshal([]byte(args), &fields) != nil {
-		return shorten(clean.Line(args), limit)
+		return widgets.Shorten(clean.Line(args), limit)
 	}
 	// The keys in the order the model wrote them.
 	dec := json.NewDecoder(strings.NewReader(args))
@@ -179,7 +179,7 @@ func argSummary(args string, limit int) string {
 		}
 		parts = append(parts, clean.Line(key)+": "+valueSummary(raw))
 	}
-	return shorten(strings.Join(parts, ", "), limit)
+	return widgets.Shorten(strings.Join(parts, ", "), limit)
 }
 
 // valueSummary is one argument's value, short. A path keeps its end (the
@@ -195,13 +195,13 @@ func valueSummary(raw json.RawMessage) string {
 		if r := []rune(s); len(r) > most && looksLikePath(s) {
 			return `"…` + string(r[len(r)-most+1:]) + `"`
 		}
-		return `"` + shorten(s, most) + `"`
+		return `"` + widgets.Shorten(s, most) + `"`
 	}
 	var buf bytes.Buffer
 	if json.Compact(&buf, raw) == nil {
-		return shorten(clean.Line(buf.String()), most)
+		return widgets.Shorten(clean.Line(buf.String()), most)
 	}
-	return shorten(clean.Line(string(raw)), most)
+	return widgets.Shorten(clean.Line(string(raw)), most)
 }
 
 // looksLikePath: an absolute or home-relative path without spaces.

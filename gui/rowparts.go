@@ -69,35 +69,35 @@ func (h *headerView) view() fyne.CanvasObject { return h.obj }
 
 func (h *headerView) set(r transcript.Row) {
 	if r.Role == "user" {
-		setIcon(h.icon, theme.AccountIcon())
-		setText(h.who, "You")
+		widgets.SetIcon(h.icon, theme.AccountIcon())
+		widgets.SetText(h.who, "You")
 	} else {
-		setIcon(h.icon, theme.ComputerIcon())
-		setText(h.who, "Deckhand")
+		widgets.SetIcon(h.icon, theme.ComputerIcon())
+		widgets.SetText(h.who, "Deckhand")
 	}
 	when := ""
 	if !r.Time.IsZero() {
 		when = r.Time.Format("15:04")
 	}
-	setText(h.when, when)
+	widgets.SetText(h.when, when)
 	h.text, h.run = r.Text, r.Run
-	setVisible(h.cp, r.Text != "") // hidden while the answer streams
+	widgets.SetVisible(h.cp, r.Text != "") // hidden while the answer streams
 	// While an answer is being written the conversation refuses them:
 	// they show once it is over.
 	idle := !h.cv.running
-	setVisible(h.retry, r.Run != "" && r.Last && idle)
-	setVisible(h.edit, r.Run != "" && r.Last && idle)
-	setVisible(h.delete, r.Run != "" && idle)
+	widgets.SetVisible(h.retry, r.Run != "" && r.Last && idle)
+	widgets.SetVisible(h.edit, r.Run != "" && r.Last && idle)
+	widgets.SetVisible(h.delete, r.Run != "" && idle)
 	h.toPrev, h.toNext = r.Prev, r.Next
 	h.infoText = r.Info
 	h.showInfo()
 	versions := r.Versions > 1
 	if versions {
-		setText(h.version, fmt.Sprintf("%d/%d", r.Version, r.Versions))
+		widgets.SetText(h.version, fmt.Sprintf("%d/%d", r.Version, r.Versions))
 	}
-	setVisible(h.version, versions)
-	setVisible(h.prev, versions)
-	setVisible(h.next, versions)
+	widgets.SetVisible(h.version, versions)
+	widgets.SetVisible(h.prev, versions)
+	widgets.SetVisible(h.next, versions)
 	setEnabled(h.prev, idle && r.Prev != "")
 	setEnabled(h.next, idle && r.Next != "")
 }
@@ -105,11 +105,11 @@ func (h *headerView) set(r transcript.Row) {
 // showInfo shows the answer's info while the pointer is on its header.
 func (h *headerView) showInfo() {
 	if h.hovered && h.infoText != "" {
-		setText(h.info, h.infoText)
-		setVisible(h.info, true)
+		widgets.SetText(h.info, h.infoText)
+		widgets.SetVisible(h.info, true)
 		return
 	}
-	setVisible(h.info, false)
+	widgets.SetVisible(h.info, false)
 }
 
 func setEnabled(b *widget.Button, on bool) {
@@ -231,7 +231,7 @@ func (c *codeView) set(r transcript.Row) {
 	if lang == "" {
 		lang = "code"
 	}
-	setText(c.lang, lang)
+	widgets.SetText(c.lang, lang)
 	if r.Text == c.text && r.Lang == c.hl && c.rt.Segments != nil {
 		return
 	}
@@ -271,13 +271,13 @@ func (n *noticeView) view() fyne.CanvasObject { return n.obj }
 
 func (n *noticeView) set(r transcript.Row) {
 	color := theme.ColorNamePlaceHolder
-	setIcon(n.icon, theme.InfoIcon())
+	widgets.SetIcon(n.icon, theme.InfoIcon())
 	if r.Error {
 		color = theme.ColorNameError
-		setIcon(n.icon, n.icons.Failed)
+		widgets.SetIcon(n.icon, n.icons.Failed)
 	}
-	setSegment(n.rt, n.seg, strings.TrimSpace(r.Text), color)
-	setVisible(n.cont, r.Action == transcript.ActionContinue)
-	setVisible(n.key, r.Action == transcript.ActionKey)
-	setVisible(n.actions, r.Action != "")
+	widgets.SetSegment(n.rt, n.seg, strings.TrimSpace(r.Text), color)
+	widgets.SetVisible(n.cont, r.Action == transcript.ActionContinue)
+	widgets.SetVisible(n.key, r.Action == transcript.ActionKey)
+	widgets.SetVisible(n.actions, r.Action != "")
 }

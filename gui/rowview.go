@@ -173,37 +173,6 @@ func (r *rowView) copy(text string, b *widget.Button) {
 	})
 }
 
-// Setters that refresh a widget only when what it shows changes.
-
-func setText(l *widget.Label, s string) {
-	if l.Text != s {
-		l.SetText(s)
-	}
-}
-
-func setIcon(i *widget.Icon, res fyne.Resource) {
-	if i.Resource != res {
-		i.SetResource(res)
-	}
-}
-
-func setVisible(o fyne.CanvasObject, visible bool) {
-	switch {
-	case visible && !o.Visible():
-		o.Show()
-	case !visible && o.Visible():
-		o.Hide()
-	}
-}
-
-// setSegment sets a one-segment rich text's text and colour.
-func setSegment(rt *widget.RichText, seg *widget.TextSegment, text string, color fyne.ThemeColorName) {
-	if seg.Text != text || seg.Style.ColorName != color {
-		seg.Text, seg.Style.ColorName = text, color
-		rt.Refresh()
-	}
-}
-
 // inset indents a message's blocks under its header.
 const inset = 34
 

@@ -84,7 +84,7 @@ func (u *UI) runAction(action, run, text string) {
 	case runRemove:
 		back := u.keepFocus()
 		widgets.ConfirmDanger("Delete this message?",
-			fmt.Sprintf("%q and the answer to it leave this conversation: the model no longer sees them. The log keeps them, marked deleted.", shorten(text, 80)),
+			fmt.Sprintf("%q and the answer to it leave this conversation: the model no longer sees them. The log keeps them, marked deleted.", widgets.Shorten(text, 80)),
 			"Delete", func(ok bool) {
 				back()
 				if ok {

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/zalando/go-keyring"
 
+	"deckhand/gui/widgets"
 	"deckhand/keys"
 )
 
@@ -145,7 +146,7 @@ func (f *settingsForm) showKey(st keyState, base, env string) {
 	} else {
 		f.keyHint.SetText(keyHintKeyring)
 	}
-	setVisible(f.keyFile, st.unavailable && !f.useFile)
+	widgets.SetVisible(f.keyFile, st.unavailable && !f.useFile)
 	if st.unavailable && !f.useFile {
 		// A key typed here could not be kept: say so, and offer the key
 		// file instead of taking it.

@@ -256,9 +256,9 @@ func (r *sessionRow) set(item sessionItem) {
 	if m := item.match; m.Snippet != "" {
 		r.snip.Segments = snippetSegments(m)
 		r.snip.Refresh()
-		setVisible(r.snip, true)
+		widgets.SetVisible(r.snip, true)
 	} else {
-		setVisible(r.snip, false)
+		widgets.SetVisible(r.snip, false)
 	}
 }
 

@@ -93,7 +93,7 @@ func (s *serversWindow) signInPart(st servers.ServerStatus, r *serverRow) (info 
 	case st.SignedIn:
 		text := "Signed in"
 		if st.Account != "" {
-			text = "Signed in as " + shorten(clean.Line(st.Account), 60)
+			text = "Signed in as " + widgets.Shorten(clean.Line(st.Account), 60)
 		}
 		p.account = widget.NewLabel(text)
 		p.account.Importance = widget.SuccessImportance

@@ -31,7 +31,7 @@ func TestCaptionColour(t *testing.T) {
 	}
 	l.SetText("second")
 	if c := colour(); c != string(theme.ColorNamePlaceHolder) {
-		t.Errorf("colour after SetText %q", c)
+		t.Errorf("colour after widgets.SetText %q", c)
 	}
 	if _, ok := obj.(*widgets.DimLabel); !ok {
 		t.Errorf("caption is a %T", obj)

@@ -1,9 +1,7 @@
 package gui
 
 import (
-	"fmt"
 	"strings"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -145,46 +143,35 @@ func (t *toolView) onScreen() bool {
 	return t.row.id >= 0 && t.row.row.Kind == transcript.Tool && !t.row.row.Collapsed
 }
 
-// policyRefusal begins what the model (and the card) is told of a call
-// Deckhand's capability policy refused before the gate
-// (toolcall.PolicyRefusal). The transcript keeps only the output of a
-// call, so this is how a card knows it was refused rather than failed.
-const policyRefusal = "Refused by Deckhand's policy"
-
-// refusedByPolicy reports whether r is a call the policy refused.
-func refusedByPolicy(r transcript.Row) bool {
-	return r.State == transcript.Failed && strings.HasPrefix(r.Output, policyRefusal)
-}
-
 func (t *toolView) set(r transcript.Row) {
 	icons := &t.row.cv.icons
-	setText(t.name, r.Tool)
+	widgets.SetText(t.name, r.Tool)
 	stroke := theme.ColorNameSeparator
 	var icon fyne.Resource
 	var state string
-	refused := refusedByPolicy(r)
+	refused := r.RefusedByPolicy()
 	switch r.State {
 	case transcript.Asked:
 		icon, state, stroke = theme.QuestionIcon(), "waiting for approval", theme.ColorNameWarning
 	case transcript.Running:
 		state, stroke = "running", theme.ColorNamePrimary
 	case transcript.Succeeded:
-		icon, state = icons.Succeeded, "done in "+elapsed(r.Elapsed)
+		icon, state = icons.Succeeded, "done in "+widgets.Elapsed(r.Elapsed)
 	case transcript.Failed:
-		icon, state, stroke = icons.Failed, "failed after "+elapsed(r.Elapsed), theme.ColorNameError
+		icon, state, stroke = icons.Failed, "failed after "+widgets.Elapsed(r.Elapsed), theme.ColorNameError
 		if refused {
 			icon, state, stroke = icons.Denied, "refused by policy (not run)", theme.ColorNameWarning
 		}
 	case transcript.Denied:
 		icon, state, stroke = icons.Denied, "denied", theme.ColorNameWarning
 	}
-	setText(t.state, state)
+	widgets.SetText(t.state, state)
 	if icon != nil {
-		setIcon(t.icon, icon)
+		widgets.SetIcon(t.icon, icon)
 	}
-	setVisible(t.icon, icon != nil)
+	widgets.SetVisible(t.icon, icon != nil)
 	spin := r.State == transcript.Running && t.row.id >= 0 // never animate the measuring view
-	setVisible(t.spinner, r.State == transcript.Running)
+	widgets.SetVisible(t.spinner, r.State == transcript.Running)
 	if spin != t.spinning {
 		t.spinning = spin
 		if spin {
@@ -218,15 +205,15 @@ func (t *toolView) set(r transcript.Row) {
 			t.expand.SetText("Show all")
 		}
 	}
-	setVisible(t.expand, long && open)
-	setVisible(t.args, open)
-	setSegment(t.args, t.argsSeg, args, theme.ColorNameForeground)
+	widgets.SetVisible(t.expand, long && open)
+	widgets.SetVisible(t.args, open)
+	widgets.SetSegment(t.args, t.argsSeg, args, theme.ColorNameForeground)
 	progress := r.State == transcript.Running && r.Total > 0
 	if progress && (t.progress.Max != r.Total || t.progress.Value != r.Progress) {
 		t.progress.Max = r.Total
 		t.progress.SetValue(r.Progress)
 	}
-	setVisible(t.progress, progress && open)
+	widgets.SetVisible(t.progress, progress && open)
 	status := r.Status
 	if refused {
 		status = "Deckhand's policy stopped this call before it ran. To allow such calls, change the policy in Settings, under Policy."
@@ -234,8 +221,8 @@ func (t *toolView) set(r transcript.Row) {
 			status = "Deckhand's policy stopped this call before it ran. To allow such calls, widen the read or write roots in Settings, under Policy."
 		}
 	}
-	setText(t.status, status)
-	setVisible(t.statusBox, open && (r.State == transcript.Running && r.Status != "" || refused))
+	widgets.SetText(t.status, status)
+	widgets.SetVisible(t.statusBox, open && (r.State == transcript.Running && r.Status != "" || refused))
 	finished := r.State == transcript.Succeeded || r.State == transcript.Failed || r.State == transcript.Denied
 	if finished && out != "" {
 		label, color := "Result", theme.ColorNameForeground
@@ -248,24 +235,14 @@ func (t *toolView) set(r transcript.Row) {
 		case transcript.Denied:
 			label = "Why"
 		}
-		setText(t.outLabel, label)
-		setSegment(t.out, t.outSeg, out, color)
+		widgets.SetText(t.outLabel, label)
+		widgets.SetSegment(t.out, t.outSeg, out, color)
 	}
-	setVisible(t.outLabelBox, open && finished && out != "")
-	setVisible(t.out, open && finished && out != "")
+	widgets.SetVisible(t.outLabelBox, open && finished && out != "")
+	widgets.SetVisible(t.out, open && finished && out != "")
 	media := r.Media
 	if !open || !finished {
 		media = nil
 	}
 	t.media.set(media, t.onScreen())
-}
-
-func elapsed(d time.Duration) string {
-	switch {
-	case d < time.Millisecond:
-		return "<1 ms"
-	case d < time.Second:
-		return fmt.Sprintf("%d ms", d.Milliseconds())
-	}
-	return d.Round(100 * time.Millisecond).String()
 }

@@ -75,18 +75,18 @@ func (m *mediaView) set(media *tools.Media, onScreen bool) {
 	}
 	if media == nil || len(media.Images) == 0 {
 		m.release()
-		setVisible(m.head, false)
-		setVisible(m.pic, false)
-		setVisible(m.noteBox, false)
-		setVisible(m.obj, media != nil && len(media.Links) > 0)
+		widgets.SetVisible(m.head, false)
+		widgets.SetVisible(m.pic, false)
+		widgets.SetVisible(m.noteBox, false)
+		widgets.SetVisible(m.obj, media != nil && len(media.Links) > 0)
 		return
 	}
-	setVisible(m.obj, true)
+	widgets.SetVisible(m.obj, true)
 	n := len(media.Images)
 	m.page = min(m.page, n-1)
-	setVisible(m.head, n > 1)
+	widgets.SetVisible(m.head, n > 1)
 	if n > 1 {
-		setText(m.count, fmt.Sprintf("image %d of %d", m.page+1, n))
+		widgets.SetText(m.count, fmt.Sprintf("image %d of %d", m.page+1, n))
 		if m.page == 0 {
 			m.prev.Disable()
 		} else {
@@ -111,13 +111,13 @@ func (m *mediaView) set(media *tools.Media, onScreen bool) {
 	}
 	if why != "" {
 		m.release()
-		setText(m.note, placeholder(img, why))
-		setVisible(m.pic, false)
-		setVisible(m.noteBox, true)
+		widgets.SetText(m.note, placeholder(img, why))
+		widgets.SetVisible(m.pic, false)
+		widgets.SetVisible(m.noteBox, true)
 		return
 	}
-	setVisible(m.noteBox, false)
-	setVisible(m.pic, true)
+	widgets.SetVisible(m.noteBox, false)
+	widgets.SetVisible(m.pic, true)
 	m.pic.setSize(w, h)
 	if !onScreen {
 		m.release()
@@ -360,7 +360,7 @@ func (c *cardImage) setBitmap(img image.Image) {
 		c.pic.Image = img
 		c.pic.Refresh()
 	}
-	setVisible(c.bg, img == nil) // a placeholder while it decodes
+	widgets.SetVisible(c.bg, img == nil) // a placeholder while it decodes
 }
 
 // fit is the image's size in a width (0: any).

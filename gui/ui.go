@@ -400,7 +400,7 @@ func (u *UI) apply(up *update) {
 		u.selecting = false
 		u.side.setHeights(u.sessions)
 		u.sessionList.Refresh()
-		setVisible(u.noSessions, len(u.sessions) == 0)
+		widgets.SetVisible(u.noSessions, len(u.sessions) == 0)
 	}
 	if up.quick != nil && u.quick != nil {
 		u.quick.update(up.quick)

@@ -178,9 +178,9 @@ func (a *approvals) fromNotification(id, conv, key string, whole bool) {
 	case "deny":
 		a.answer(q.r, approval.Deny)
 	default: // the body: to the window its dialog opens on (it may be waiting behind another)
-		if q.inQuick() && a.ui.quick != nil && a.ui.quick.visible {
-			a.ui.quick.win.Show()
-			a.ui.quick.win.RequestFocus()
+		if q.inQuick() && a.ui.quick != nil && a.ui.quick.Visible() {
+			a.ui.quick.Window().Show()
+			a.ui.quick.Window().RequestFocus()
 		} else {
 			a.ui.showMain()
 		}

@@ -32,6 +32,8 @@
 //     copying text across blocks, tables, code highlighting, form pages
 //     under the wheel, captions, the dialogs' ringed buttons and their
 //     keys, the windows' keys.
+//   - tray: the tray menu and the quick prompt's window, with its
+//     one-line tool activity.
 //
 // Files, by what a person sees. A file named *_bridge.go is the bridge's
 // half of the part before it (its messages and what the bridge does with
@@ -84,10 +86,6 @@
 //     composer_resources.go: attached resources; composer_bridge.go and
 //     resources_bridge.go: the bridge's half.
 //   - prompts.go: servers' prompts as slash commands.
-//
-// The tray and the quick prompt:
-//   - quick.go: the tray menu and the quick prompt's window; quick_tools.go:
-//     its one-line tool activity.
 //
 // The servers panel:
 //   - panel.go: a panel drawn in the main window in the chat's place (the

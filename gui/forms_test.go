@@ -38,7 +38,7 @@ func TestTrayMenu(t *testing.T) {
 		t.Errorf("tray menu = %q, want %q", labels, want)
 	}
 	a.menu.Items[1].Action()
-	if u.quick == nil || !u.quick.visible {
+	if u.quick == nil || !u.quick.Visible() {
 		t.Errorf("Quick prompt… did not open the quick prompt")
 	}
 	// With a tray, closing the window hides it; Show Deckhand brings it back.

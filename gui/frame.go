@@ -7,6 +7,7 @@ import (
 
 	"deckhand/actors/conversation"
 	"deckhand/actors/servers"
+	"deckhand/gui/tray"
 	"deckhand/store"
 	"deckhand/tools"
 	"deckhand/transcript"
@@ -31,22 +32,13 @@ type update struct {
 	approvals    []*conversation.ApprovalRequested
 	approvalsSet bool
 	quickConv    string // the quick prompt's conversation
-	quick        *quickUpdate
+	quick        *tray.Update
 	notices      []string
 }
 
 func (u *update) empty() bool {
 	return u.conv == "" && u.status == "" && u.servers == nil && u.catalog == nil && !u.sessionsSet &&
 		!u.approvalsSet && u.quick == nil && len(u.notices) == 0
-}
-
-// quickUpdate is the quick prompt's answer so far.
-type quickUpdate struct {
-	text    string
-	running bool
-	status  string           // how the run ended
-	asked   string           // the question the calls answer, from the transcript
-	calls   []transcript.Row // the tool calls made for it (quick_tools.go)
 }
 
 // flush hands what changed since the last frame to the window, in one
@@ -101,10 +93,10 @@ func (b *bridge) flush() {
 	}
 	if b.quickDirty {
 		if cs := b.convs[b.quick]; cs != nil {
-			u.quick = &quickUpdate{text: cs.answer.String(), running: cs.running || cs.starting, status: cs.result}
-			u.quick.asked, u.quick.calls = quickCalls(cs.tr)
+			u.quick = &tray.Update{Text: cs.answer.String(), Running: cs.running || cs.starting, Status: cs.result}
+			u.quick.Asked, u.quick.Calls = tray.Calls(cs.tr)
 		} else {
-			u.quick = &quickUpdate{} // its chat was deleted
+			u.quick = &tray.Update{} // its chat was deleted
 		}
 		b.quickDirty = false
 	}

@@ -596,17 +596,17 @@ func TestQuickPrompt(t *testing.T) {
 	}}})
 	h.ui.showQuick()
 	q := h.ui.quick
-	test.Type(q.entry, "a quick one")
-	q.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	h.until("the quick answer", func() bool { return q.answer.String() == "Quick and to the point." && q.status.Text == "Done." })
+	test.Type(q.Entry, "a quick one")
+	q.Entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	h.until("the quick answer", func() bool { return q.Answer.String() == "Quick and to the point." && q.Status.Text == "Done." })
 	if h.shows(h.ui.win, "Quick and to the point.") {
 		t.Errorf("the quick prompt's answer went to the main window's conversation")
 	}
-	h.tap(q.win, "Open in main window")
+	h.tap(q.Window(), "Open in main window")
 	h.until("the quick session in the main window", func() bool {
 		return h.shows(h.ui.win, "a quick one") && h.shows(h.ui.win, "Quick and to the point.")
 	})
-	if q.visible {
+	if q.Visible() {
 		t.Errorf("the quick prompt stayed open")
 	}
 }
@@ -615,14 +615,14 @@ func TestQuickPromptApprovalUsesItsWindow(t *testing.T) {
 	h := approvalHarness(t, nil)
 	h.ui.showQuick()
 	q := h.ui.quick
-	test.Type(q.entry, "echo from the tray")
-	q.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	test.Type(q.Entry, "echo from the tray")
+	q.Entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	h.until("the dialog", func() bool { return h.ui.approvals.shown() != nil })
-	if h.ui.modals.parent != q.win {
+	if h.ui.modals.parent != q.Window() {
 		t.Errorf("the approval opened on %q, want the quick prompt", h.ui.modals.parent.Title())
 	}
 	test.Tap(h.ui.approvals.buttons[approval.AllowOnce])
-	h.until("the quick answer", func() bool { return q.answer.String() == "Echoed." })
+	h.until("the quick answer", func() bool { return q.Answer.String() == "Echoed." })
 }
 
 func TestReopenedSessionShowsToolCards(t *testing.T) {

@@ -43,11 +43,11 @@ func TestKeyboardInTheMessageBox(t *testing.T) {
 	h.until("the box to have the focus", func() bool { return h.ui.win.Canvas().Focused() == box })
 
 	box.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyK, Modifier: fyne.KeyModifierShortcutDefault})
-	h.until("Ctrl+K in the box to open the quick prompt", func() bool { return h.ui.quick != nil && h.ui.quick.visible })
+	h.until("Ctrl+K in the box to open the quick prompt", func() bool { return h.ui.quick != nil && h.ui.quick.Visible() })
 	q := h.ui.quick
-	test.Type(q.entry, "never mind")
-	q.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
-	h.until("Escape in the quick prompt's box to close it", func() bool { return !q.visible })
+	test.Type(q.Entry, "never mind")
+	q.Entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	h.until("Escape in the quick prompt's box to close it", func() bool { return !q.Visible() })
 
 	// Copy and paste still reach the box.
 	box.SetText("keep me")

@@ -91,8 +91,8 @@ func (m *modals) next() {
 	}
 	r := m.queue[0]
 	parent := m.ui.win
-	if r.inQuick() && m.ui.quick != nil && m.ui.quick.visible {
-		parent = m.ui.quick.win
+	if r.inQuick() && m.ui.quick != nil && m.ui.quick.Visible() {
+		parent = m.ui.quick.Window()
 	} else if m.ui.hidden {
 		m.ui.showMain()
 	}

@@ -9,22 +9,14 @@ import (
 
 	"deckhand/approval"
 	"deckhand/config"
+	"deckhand/gui/tray"
 	"deckhand/testutil"
 )
 
-// quickLines is what the quick prompt shows of its tool calls: one line
-// each, "name | detail".
-func quickLines(q *quickPrompt) []string {
-	var out []string
-	if !q.calls.Visible() {
-		return nil
-	}
-	for _, v := range q.callViews {
-		if v.obj.Visible() {
-			out = append(out, v.name.Text+" | "+v.detail.Text)
-		}
-	}
-	return out
+// spinning reports whether line i of the quick prompt's calls spins.
+func spinning(q *tray.Prompt, i int) bool {
+	shown, _ := q.Spinning(i)
+	return shown
 }
 
 // TestQuickPromptShowsToolCalls: the quick prompt shows each tool call of
@@ -69,47 +61,47 @@ func TestQuickPromptShowsToolCalls(t *testing.T) {
 	}})
 	h.ui.showQuick()
 	q := h.ui.quick
-	test.Type(q.entry, "write it down")
-	q.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	test.Type(q.Entry, "write it down")
+	q.Entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 
 	h.until("echo waiting for approval", func() bool {
-		l := quickLines(q)
+		l := q.Lines()
 		return len(l) == 1 && h.ui.approvals.shown() != nil && strings.HasPrefix(l[0], "echo | t · waiting for approval · ")
 	})
-	if l := quickLines(q)[0]; !strings.Contains(l, `text: "a note for later, long enough to be cut…"`) {
+	if l := q.Lines()[0]; !strings.Contains(l, `text: "a note for later, long enough to be cut…"`) {
 		t.Errorf("echo's line: %q; want its argument on one line, cut short", l)
 	}
 	test.Tap(h.ui.approvals.buttons[approval.AllowOnce])
 
 	h.until("slow running with its progress", func() bool {
-		l := quickLines(q)
+		l := q.Lines()
 		return len(l) == 2 && strings.HasPrefix(l[0], "echo | t · done in ") &&
-			strings.HasPrefix(l[1], "slow | t · running") && q.callViews[1].spinner.Visible()
+			strings.HasPrefix(l[1], "slow | t · running") && spinning(q, 1)
 	})
 	h.until("the answer, below three finished calls", func() bool {
-		return q.answer.String() == "Noted, after a nap and a failure." && q.status.Text == "Done." && len(quickLines(q)) == 3
+		return q.Answer.String() == "Noted, after a nap and a failure." && q.Status.Text == "Done." && len(q.Lines()) == 3
 	})
-	l := quickLines(q)
+	l := q.Lines()
 	if !strings.HasPrefix(l[1], "slow | t · done in ") || !strings.HasSuffix(l[1], `ms: 1500, steps: 3`) {
 		t.Errorf("slow's line: %q", l[1])
 	}
 	if !strings.HasPrefix(l[2], "fail | t · failed after ") || !strings.Contains(l[2], "the tool failed on purpose") {
 		t.Errorf("fail's line: %q", l[2])
 	}
-	for i, v := range q.callViews {
-		if v.spinner.Visible() || v.spinning {
+	for i := range l {
+		if shown, turning := q.Spinning(i); shown || turning {
 			t.Errorf("line %d still spins after the run", i)
 		}
 	}
 	// Question, calls, answer: in that order.
-	box := q.calls
+	box := q.Calls
 	var order []fyne.CanvasObject
-	walk(q.win.Canvas().Content(), func(o fyne.CanvasObject) {
-		if o == q.question || o == box || o == q.answer {
+	walk(q.Window().Canvas().Content(), func(o fyne.CanvasObject) {
+		if o == q.Question || o == box || o == q.Answer {
 			order = append(order, o)
 		}
 	})
-	if len(order) != 3 || order[0] != q.question || order[1] != box || order[2] != q.answer {
+	if len(order) != 3 || order[0] != q.Question || order[1] != box || order[2] != q.Answer {
 		t.Errorf("the quick prompt does not show question, calls, answer in that order")
 	}
 	if h.card("t.echo") != nil {
@@ -117,47 +109,20 @@ func TestQuickPromptShowsToolCalls(t *testing.T) {
 	}
 
 	// The next question starts with no lines; its call is denied.
-	test.Type(q.entry, "a second one")
-	q.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if l := quickLines(q); len(l) != 0 {
+	test.Type(q.Entry, "a second one")
+	q.Entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if l := q.Lines(); len(l) != 0 {
 		t.Errorf("the last question's calls stayed: %q", l)
 	}
 	h.until("add waiting for approval", func() bool {
-		l := quickLines(q)
+		l := q.Lines()
 		return len(l) == 1 && h.ui.approvals.shown() != nil && l[0] == "add | t · waiting for approval · a: 1, b: 2"
 	})
 	test.Tap(h.ui.approvals.buttons[approval.Deny])
 	h.until("add denied, and the answer", func() bool {
-		l := quickLines(q)
-		return q.answer.String() == "It was not allowed." && len(l) == 1 && l[0] == "add | t · denied · a: 1, b: 2"
+		l := q.Lines()
+		return q.Answer.String() == "It was not allowed." && len(l) == 1 && l[0] == "add | t · denied · a: 1, b: 2"
 	})
-}
-
-func TestArgSummary(t *testing.T) {
-	t.Parallel()
-	home := homeDir()
-	if home == "" {
-		t.Skip("no home folder")
-	}
-	for _, c := range []struct{ args, want string }{
-		{``, ``},
-		{`{}`, ``},
-		{"{\n  \"path\": \"/tmp/notes.txt\",\n  \"text\": \"two\\nlines\"\n}", `path: "/tmp/notes.txt", text: "two lines"`},
-		{`{"z": 1, "a": true, "m": null}`, `z: 1, a: true, m: null`}, // the model's order
-		{`{"opts": {"deep": [1, 2, 3]}, "list": ["x", "y"]}`, `opts: {"deep":[1,2,3]}, list: ["x","y"]`},
-		{`{"k": "` + strings.Repeat("a", 60) + `"}`, `k: "` + strings.Repeat("a", 39) + `…"`},
-		{`{"a": "` + strings.Repeat("b", 35) + `", "c": "` + strings.Repeat("d", 35) + `", "e": "more"}`,
-			`a: "` + strings.Repeat("b", 35) + `", c: "` + strings.Repeat("d", 35) + `", e: "m…`},
-		{`{"esc": "\u001b[31mred\u001b[0m"}`, `esc: "red"`},
-		{`{"path": "/srv/a/rather/long/folder/name/that/goes/on/and/on/notes.txt"}`, `path: "…lder/name/that/goes/on/and/on/notes.txt"`},
-		{`{"path": "` + home + `/Deckhand/train.txt"}`, `path: "~/Deckhand/train.txt"`},
-		{`[1, 2]`, `[1, 2]`}, // not an object: as it is
-		{`not json at all`, `not json at all`},
-	} {
-		if got := argSummary(c.args, 90); got != c.want {
-			t.Errorf("argSummary(%q) = %q; want %q", c.args, got, c.want)
-		}
-	}
 }
 
 // TestTrayHostComesAndGoes: with a tray host, closing the main window keeps

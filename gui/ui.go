@@ -20,6 +20,7 @@ import (
 	"deckhand/actors"
 	"deckhand/actors/servers"
 	"deckhand/config"
+	"deckhand/gui/tray"
 	"deckhand/gui/widgets"
 	"deckhand/store"
 	"deckhand/tools"
@@ -97,10 +98,10 @@ type UI struct {
 	serversW  *serversWindow
 	settingsW fyne.Window
 	settingsF *settingsForm // the settings' fields, while settingsW exists
-	quick     *quickPrompt
-	modals    *modals    // the one queue of dialogs asking the person (modal.go)
-	approvals *approvals // the tool calls to approve (approval.go)
-	elicitor  *elicitor  // the servers' questions (elicit.go)
+	quick     *tray.Prompt  // the quick prompt, once opened
+	modals    *modals       // the one queue of dialogs asking the person (modal.go)
+	approvals *approvals    // the tool calls to approve (approval.go)
+	elicitor  *elicitor     // the servers' questions (elicit.go)
 
 	quickID string // the quick prompt's conversation
 
@@ -185,6 +186,41 @@ func (u *UI) Stop() {
 	if u.bridge != nil {
 		u.d.System.Root.Stop(u.bridge)
 	}
+}
+
+// SetTrayHost says whether a tray host is on the desktop now (the caller
+// watches the session bus; call it on the UI goroutine). With one, closing
+// the main window keeps Deckhand in the tray; without, closing quits, and a
+// main window closed to the tray comes back, since there is no icon left
+// to bring it back from. Start puts the tray menu in when Deps.Tray is set,
+// with a host or not (its icon shows when one comes); this then says what
+// closing does.
+func (u *UI) SetTrayHost(up bool) {
+	u.d.Tray = up
+	if !up && u.hidden {
+		u.showMain()
+	}
+}
+
+// installTray puts Deckhand's menu in the system tray.
+func (u *UI) installTray() { tray.Install(u.app, u.d.Icon, u.showMain, u.showQuick) }
+
+// showQuick opens the quick prompt (from the tray, or Ctrl+K).
+func (u *UI) showQuick() {
+	if u.quick == nil {
+		u.quick = tray.New(u.app, u.d.Icon, quickHost{u})
+	}
+	u.quick.Show()
+}
+
+// quickHost is the main window as the quick prompt's host.
+type quickHost struct{ u *UI }
+
+func (h quickHost) Configured() bool { return h.u.cfg.Model.Configured() }
+func (h quickHost) Ask(text string)  { h.u.tell(&uiQuickPrompt{text: text}) }
+func (h quickHost) ToMain() {
+	h.u.tell(&uiQuickToMain{})
+	h.u.showMain()
 }
 
 // tell sends the bridge a message from the window.
@@ -344,7 +380,7 @@ func (u *UI) apply(up *update) {
 			u.chat.reset(up.rows)
 			// A new chat or another session: type at once, unless the
 			// person is going through the sidebar's list with the keys.
-			if switched && (u.quick == nil || !u.quick.visible) && u.win.Canvas().Focused() != fyne.Focusable(u.side.list) {
+			if switched && (u.quick == nil || !u.quick.Visible()) && u.win.Canvas().Focused() != fyne.Focusable(u.side.list) {
 				u.input.focus(u.win)
 			}
 			if switched {
@@ -403,7 +439,7 @@ func (u *UI) apply(up *update) {
 		widgets.SetVisible(u.noSessions, len(u.sessions) == 0)
 	}
 	if up.quick != nil && u.quick != nil {
-		u.quick.update(up.quick)
+		u.quick.Update(up.quick)
 	}
 	if up.quickConv != "" {
 		u.quickID = up.quickConv

@@ -1,4 +1,4 @@
-package gui
+package tray
 
 import (
 	"bytes"
@@ -23,10 +23,10 @@ import (
 // arguments), above the answer, from the same transcript rows the main
 // window's tool cards show.
 
-// quickCalls returns the text of the last thing the person asked in t and
+// Calls returns the text of the last thing the person asked in t and
 // the tool calls made since, oldest first. Called by the bridge, on its
 // goroutine.
-func quickCalls(t *transcript.Transcript) (asked string, calls []transcript.Row) {
+func Calls(t *transcript.Transcript) (asked string, calls []transcript.Row) {
 	for i := t.Len() - 1; i >= 0; i-- {
 		r := t.Row(i)
 		switch {
@@ -43,8 +43,8 @@ func quickCalls(t *transcript.Transcript) (asked string, calls []transcript.Row)
 	return asked, calls
 }
 
-// quickCallView is one call's line.
-type quickCallView struct {
+// callView is one call's line.
+type callView struct {
 	obj      fyne.CanvasObject
 	icon     *widget.Icon
 	spinner  *widget.Activity
@@ -53,8 +53,8 @@ type quickCallView struct {
 	spinning bool
 }
 
-func newQuickCallView() *quickCallView {
-	v := &quickCallView{icon: widget.NewIcon(nil), spinner: widget.NewActivity()}
+func newCallView() *callView {
+	v := &callView{icon: widget.NewIcon(nil), spinner: widget.NewActivity()}
 	v.name = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	var detail fyne.CanvasObject
 	v.detail, detail = widgets.Subtle("")
@@ -67,7 +67,7 @@ func newQuickCallView() *quickCallView {
 
 // set shows r: its name, then server · state · arguments, on one line (a
 // failure's reason before the arguments, so that it is not the part cut).
-func (v *quickCallView) set(r transcript.Row, icons *widgets.StatusIcons) {
+func (v *callView) set(r transcript.Row, icons *widgets.StatusIcons) {
 	server, name, ok := strings.Cut(r.Tool, ".")
 	if !ok {
 		server, name = "", r.Tool
@@ -123,7 +123,7 @@ func (v *quickCallView) set(r transcript.Row, icons *widgets.StatusIcons) {
 	}
 }
 
-func (v *quickCallView) stop() {
+func (v *callView) stop() {
 	if v.spinning {
 		v.spinner.Stop()
 		v.spinning = false
@@ -131,11 +131,11 @@ func (v *quickCallView) stop() {
 }
 
 // setCalls shows calls, one line each, reusing the lines it has.
-func (q *quickPrompt) setCalls(calls []transcript.Row) {
+func (q *Prompt) setCalls(calls []transcript.Row) {
 	for len(q.callViews) < len(calls) {
-		v := newQuickCallView()
+		v := newCallView()
 		q.callViews = append(q.callViews, v)
-		q.calls.Add(v.obj)
+		q.Calls.Add(v.obj)
 	}
 	for i, v := range q.callViews {
 		if i < len(calls) {
@@ -146,7 +146,7 @@ func (q *quickPrompt) setCalls(calls []transcript.Row) {
 			widgets.SetVisible(v.obj, false)
 		}
 	}
-	widgets.SetVisible(q.calls, len(calls) > 0)
+	widgets.SetVisible(q.Calls, len(calls) > 0)
 }
 
 // argSummary says in one line what a call's
@@ -213,3 +213,24 @@ var homeDir = sync.OnceValue(func() string {
 	home, _ := os.UserHomeDir()
 	return strings.TrimSuffix(home, "/")
 })
+
+// Lines is what the prompt shows of its tool calls, one line each:
+// "name | detail".
+func (q *Prompt) Lines() []string {
+	var out []string
+	if !q.Calls.Visible() {
+		return nil
+	}
+	for _, v := range q.callViews {
+		if v.obj.Visible() {
+			out = append(out, v.name.Text+" | "+v.detail.Text)
+		}
+	}
+	return out
+}
+
+// Spinning reports whether line i's spinner shows, and whether it turns.
+func (q *Prompt) Spinning(i int) (shown, turning bool) {
+	v := q.callViews[i]
+	return v.spinner.Visible(), v.spinning
+}

@@ -1,0 +1,146 @@
+package tray
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"deckhand/gui/widgets"
+	"deckhand/transcript"
+)
+
+// Host is what the quick prompt asks of the window it belongs to.
+type Host interface {
+	// Configured reports whether a model is set up.
+	Configured() bool
+	// Ask sends text in the quick prompt's conversation (a new one for the
+	// first question).
+	Ask(text string)
+	// ToMain moves the quick prompt's conversation to the main window and
+	// shows it.
+	ToMain()
+}
+
+// Prompt is the small window the tray opens: one line to ask, the answer
+// streaming below, in a session of its own. Its fields are the widgets it
+// shows, for tests; they belong to the UI goroutine.
+type Prompt struct {
+	host     Host
+	win      fyne.Window
+	Entry    *widgets.EscEntry
+	Question *widget.Label
+	Calls    *fyne.Container // the tool calls' lines, above the answer
+	Answer   *widget.RichText
+	Status   *widget.Label
+	open     *widget.Button
+	visible  bool
+	text     string
+
+	callViews []*callView
+	icons     widgets.StatusIcons
+}
+
+// New makes the quick prompt's window, hidden; icon may be nil.
+func New(app fyne.App, icon fyne.Resource, host Host) *Prompt {
+	q := &Prompt{host: host, win: app.NewWindow("Deckhand: quick prompt"), icons: widgets.NewStatusIcons()}
+	if icon != nil {
+		q.win.SetIcon(icon)
+	}
+	q.Entry = widgets.NewEscEntry(q.hide) // Escape closes it, from the box too
+	q.Entry.OnQuit = app.Quit
+	q.Entry.SetPlaceHolder("Ask anything, then press Enter")
+	q.Entry.OnSubmitted = q.submit
+	q.Answer = widget.NewRichText()
+	q.Answer.Wrapping = fyne.TextWrapWord
+	var status fyne.CanvasObject
+	q.Status, status = widgets.Caption("")
+	q.Question = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	q.Question.Wrapping = fyne.TextWrapWord
+	q.Question.Hide()
+	q.Calls = container.NewVBox()
+	q.Calls.Hide()
+	q.open = widget.NewButtonWithIcon("Open in main window", theme.ComputerIcon(), func() {
+		q.hide()
+		host.ToMain()
+	})
+	q.open.Disable()
+	bottom := container.NewHBox(status, layout.NewSpacer(), q.open)
+	answer := container.NewVScroll(container.NewVBox(q.Question, q.Calls, q.Answer))
+	q.win.SetContent(container.NewPadded(container.NewBorder(q.Entry, bottom, nil, nil, answer)))
+	q.win.Resize(fyne.NewSize(560, 340))
+	q.win.SetCloseIntercept(q.hide)
+	widgets.QuitKey(q.win, app)
+	q.win.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) {
+		if k.Name == fyne.KeyEscape {
+			q.hide()
+		}
+	})
+	return q
+}
+
+// Show brings the quick prompt up, its box focused.
+func (q *Prompt) Show() {
+	q.visible = true
+	q.win.Show()
+	q.win.RequestFocus()
+	q.win.Canvas().Focus(q.Entry)
+}
+
+// Visible reports whether the quick prompt is up.
+func (q *Prompt) Visible() bool { return q.visible }
+
+// Window is the quick prompt's window (dialogs for its conversation open
+// on it while it is up).
+func (q *Prompt) Window() fyne.Window { return q.win }
+
+func (q *Prompt) submit(text string) {
+	if text == "" {
+		return
+	}
+	if !q.host.Configured() {
+		q.Status.SetText("No model is set up yet: open Settings in the main window.")
+		return
+	}
+	q.Entry.SetText("")
+	q.Question.SetText(text)
+	q.Question.Show()
+	q.text = ""
+	q.Answer.ParseMarkdown("")
+	q.setCalls(nil)
+	q.Status.SetText("Asking…")
+	q.open.Enable()
+	q.host.Ask(text)
+}
+
+func (q *Prompt) hide() {
+	q.visible = false
+	q.win.Hide()
+}
+
+// Update is the quick prompt's answer so far, made by the bridge (on its
+// goroutine) for the next frame.
+type Update struct {
+	Asked   string           // the question the run answers
+	Text    string           // the answer so far
+	Running bool             // still answering
+	Status  string           // how the run ended
+	Calls   []transcript.Row // the tool calls made for it (Calls)
+}
+
+// Update shows the answer so far, and the tool calls made for it.
+func (q *Prompt) Update(up *Update) {
+	if up.Asked == q.Question.Text {
+		q.setCalls(up.Calls)
+	} // else the bridge has not seen the run of the question asked yet
+	if up.Text != q.text {
+		q.text = up.Text
+		q.Answer.ParseMarkdown(up.Text)
+	}
+	if up.Running {
+		q.Status.SetText("Answering…")
+	} else {
+		q.Status.SetText(up.Status)
+	}
+}

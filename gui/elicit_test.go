@@ -12,6 +12,7 @@ import (
 
 	"deckhand/actors/servers"
 	"deckhand/config"
+	"deckhand/gui/dialogs"
 	"deckhand/gui/widgets"
 	"deckhand/testutil"
 	"deckhand/transport/mcp"
@@ -35,10 +36,10 @@ func elicitHarness(t *testing.T, tool, args string, cfg func(*config.Config)) *h
 }
 
 // field is the open form's field named name.
-func (e *elicitor) field(t *testing.T, name string) *elicitField {
+func field(t *testing.T, e *dialogs.Questions, name string) *dialogs.FormField {
 	t.Helper()
-	for _, x := range e.form.fields {
-		if x.fl.Name == name {
+	for _, x := range e.Form.Fields {
+		if x.Field.Name == name {
 			return x
 		}
 	}
@@ -53,48 +54,48 @@ func (e *elicitor) field(t *testing.T, name string) *elicitField {
 func TestElicitFormAccept(t *testing.T) {
 	h := elicitHarness(t, "trigger-elicitation-request", "{}", nil)
 	h.say("ask me a question")
-	e := h.ui.elicitor
-	h.until("the question", func() bool { return e.shown() != nil })
+	e := h.ui.dialogs.Questions
+	h.until("the question", func() bool { return e.Shown() != nil })
 	for _, want := range []string{"The server \u201cev\u201d asks:", "During its tool call ev.trigger-elicitation-request",
 		"Please provide inputs for the following fields:", "String *", "Your full, legal name", "Fields marked * are required.", "Declined if not answered by"} {
 		if !h.shows(h.ui.win, want) {
 			t.Errorf("the dialog does not show %q:\n%s", want, strings.Join(h.texts(h.ui.win), "\n"))
 		}
 	}
-	if e.form.fields[0].fl.Name != "name" {
-		t.Errorf("the required field is not first: %q", e.form.fields[0].fl.Name)
+	if e.Form.Fields[0].Field.Name != "name" {
+		t.Errorf("the required field is not first: %q", e.Form.Fields[0].Field.Name)
 	}
-	if got := e.field(t, "firstLine").entry.Text; got != "It was a dark and stormy night." {
+	if got := field(t, e, "firstLine").Entry.Text; got != "It was a dark and stormy night." {
 		t.Errorf("the default is not prefilled: %q", got)
 	}
-	if got := e.field(t, "integer").entry.Text; got != "42" {
+	if got := field(t, e, "integer").Entry.Text; got != "42" {
 		t.Errorf("integer's default: %q", got)
 	}
-	if sel := e.field(t, "legacyTitledEnum").sel; sel == nil || sel.Selected != "Cats" || len(sel.Options) != 5 {
+	if sel := field(t, e, "legacyTitledEnum").Select; sel == nil || sel.Selected != "Cats" || len(sel.Options) != 5 {
 		t.Errorf("an enum with titles is a select of its titles, its default chosen: %+v", sel)
 	}
-	if g := e.field(t, "titledMultipleSelectEnum").group; g == nil || len(g.Selected) != 1 || g.Selected[0] != "Tuna" {
+	if g := field(t, e, "titledMultipleSelectEnum").Group; g == nil || len(g.Selected) != 1 || g.Selected[0] != "Tuna" {
 		t.Errorf("a multiple choice is a check group, its default chosen: %+v", g)
 	}
 
 	// Required, and enforced.
-	test.Tap(e.buttons[servers.ElicitAccept])
-	if e.shown() == nil || !e.problem.Visible() || e.problem.Text != "String is required." {
-		t.Fatalf("an empty required field was sent, or not said: %q", e.problem.Text)
+	test.Tap(e.Buttons[servers.ElicitAccept])
+	if e.Shown() == nil || !e.Problem.Visible() || e.Problem.Text != "String is required." {
+		t.Fatalf("an empty required field was sent, or not said: %q", e.Problem.Text)
 	}
-	name := e.field(t, "name").entry
+	name := field(t, e, "name").Entry
 	test.Type(name, "Ada Lovelace")
-	e.field(t, "integer").entry.SetText("500")
+	field(t, e, "integer").Entry.SetText("500")
 	name.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if e.shown() == nil || !strings.Contains(e.problem.Text, "Integer: at most 100") {
-		t.Fatalf("an integer out of range was sent, or not said: %q", e.problem.Text)
+	if e.Shown() == nil || !strings.Contains(e.Problem.Text, "Integer: at most 100") {
+		t.Fatalf("an integer out of range was sent, or not said: %q", e.Problem.Text)
 	}
-	e.field(t, "integer").entry.SetText("7")
-	e.field(t, "check").check.SetChecked(true)
-	e.field(t, "untitledSingleSelectEnum").sel.SetSelected("Ross")
+	field(t, e, "integer").Entry.SetText("7")
+	field(t, e, "check").Check.SetChecked(true)
+	field(t, e, "untitledSingleSelectEnum").Select.SetSelected("Ross")
 	name.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // Enter in a field sends a valid form
 	h.until("the answer", func() bool { return h.shows(h.ui.win, "Thanks.") })
-	if e.shown() != nil || len(h.ui.win.Canvas().Overlays().List()) != 0 {
+	if e.Shown() != nil || len(h.ui.win.Canvas().Overlays().List()) != 0 {
 		t.Errorf("the dialog is still open")
 	}
 	got := h.lastToolResult()
@@ -110,8 +111,8 @@ func TestElicitFormAccept(t *testing.T) {
 func TestElicitFormDecline(t *testing.T) {
 	h := elicitHarness(t, "trigger-elicitation-request", "{}", nil)
 	h.say("ask me a question")
-	e := h.ui.elicitor
-	h.until("the question", func() bool { return e.shown() != nil })
+	e := h.ui.dialogs.Questions
+	h.until("the question", func() bool { return e.Shown() != nil })
 	h.ui.win.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	h.until("the answer", func() bool { return h.shows(h.ui.win, "Thanks.") })
 	if got := h.lastToolResult(); !strings.Contains(got, "User declined") {
@@ -124,9 +125,9 @@ func TestElicitFormDecline(t *testing.T) {
 func TestElicitTimeoutDeclines(t *testing.T) {
 	h := elicitHarness(t, "trigger-elicitation-request", "{}", func(c *config.Config) { c.MCP.ApprovalTimeout = 1500 * time.Millisecond })
 	h.say("ask me a question")
-	e := h.ui.elicitor
-	h.until("the question", func() bool { return e.shown() != nil })
-	h.until("the dialog to close by itself", func() bool { return e.shown() == nil })
+	e := h.ui.dialogs.Questions
+	h.until("the question", func() bool { return e.Shown() != nil })
+	h.until("the dialog to close by itself", func() bool { return e.Shown() == nil })
 	h.until("the answer", func() bool { return h.shows(h.ui.win, "Thanks.") })
 	if got := h.lastToolResult(); !strings.Contains(got, "User declined") {
 		t.Errorf("after a timeout the tool's result: %s", got)
@@ -148,21 +149,21 @@ func TestElicitURLOpensOnlyWhenAsked(t *testing.T) {
 	h := elicitHarness(t, "trigger-url-elicitation", `{"url": "`+page+`", "message": "Confirm your account"}`, nil)
 	h.ui.openURL = func(u *url.URL) error { opened = append(opened, u.String()); return nil }
 	h.say("ask me to open a page")
-	e := h.ui.elicitor
-	h.until("the question", func() bool { return e.shown() != nil })
+	e := h.ui.dialogs.Questions
+	h.until("the question", func() bool { return e.Shown() != nil })
 	for _, want := range []string{"The server \u201cev\u201d asks you to open a page", page, "On the site: example.com", "Confirm your account"} {
 		if !h.shows(h.ui.win, want) {
 			t.Errorf("the dialog does not show %q:\n%s", want, strings.Join(h.texts(h.ui.win), "\n"))
 		}
 	}
-	test.Tap(e.buttons["copy"])
+	test.Tap(e.Buttons["copy"])
 	if got := h.app.Clipboard().Content(); got != page {
 		t.Errorf("Copy: %q", got)
 	}
 	if len(opened) != 0 {
 		t.Fatalf("the page opened before Open page was pressed")
 	}
-	test.Tap(e.buttons[servers.ElicitAccept])
+	test.Tap(e.Buttons[servers.ElicitAccept])
 	h.until("the answer", func() bool { return h.shows(h.ui.win, "Thanks.") })
 	if len(opened) != 1 || opened[0] != page {
 		t.Errorf("opened %v, want the page once", opened)
@@ -201,15 +202,15 @@ func TestElicitHostileForm(t *testing.T) {
 		{ID: "h2", Server: "t", Mode: "url", URL: "http://user@xn--80ak6aa92e.com/x", Host: "xn--80ak6aa92e.com", Deadline: time.Now().Add(time.Minute)},
 	}
 	h.ui.foreground = false
-	e := h.ui.elicitor
-	e.add(&elicitItem{req: reqs[0]})
+	e := h.ui.dialogs.Questions
+	e.Add(&dialogs.Question{Req: reqs[0]})
 	h.until("the notification", func() bool {
 		_, all := h.notes.shown()
 		return len(all) == 1 && all[0].Title == "Deckhand: a server asks" && all[0].Body == "t asks you something. Open Deckhand to answer it."
 	})
-	e.add(&elicitItem{req: reqs[1]})
-	if e.shown() == nil || e.shown().req.ID != "h1" || !strings.HasSuffix(e.foot.Text, "1 more waiting.") {
-		t.Fatalf("showing %v, saying %q", e.shown(), e.foot.Text)
+	e.Add(&dialogs.Question{Req: reqs[1]})
+	if e.Shown() == nil || e.Shown().Req.ID != "h1" || !strings.HasSuffix(e.Foot.Text, "1 more waiting.") {
+		t.Fatalf("showing %v, saying %q", e.Shown(), e.Foot.Text)
 	}
 	for _, s := range h.texts(h.ui.win) {
 		if strings.ContainsAny(s, "\x1b\x07\u202e") {
@@ -219,35 +220,35 @@ func TestElicitHostileForm(t *testing.T) {
 	if !h.shows(h.ui.win, "Please click") || !h.shows(h.ui.win, "Password *") && !h.shows(h.ui.win, "Password") {
 		t.Errorf("the cleaned texts are not shown:\n%s", strings.Join(h.texts(h.ui.win), "\n"))
 	}
-	pick := e.field(t, "pick")
-	if pick.list == nil || pick.sel != nil {
+	pick := field(t, e, "pick")
+	if pick.List == nil || pick.Select != nil {
 		t.Fatalf("5000 options are not a filtered list")
 	}
-	if n := len(pick.labels[0]); n > 4*elicitOptionMax {
+	if n := len(pick.Labels[0]); n > 4*dialogs.OptionMax {
 		t.Errorf("an option's label is %d bytes", n)
 	}
 	if d := h.ui.win.Canvas().Overlays().Top(); d == nil || d.MinSize().Width > 1000 || d.MinSize().Height > 720 {
 		t.Errorf("the dialog is not bounded: %v", d.MinSize())
 	}
 	// The filter narrows the list; the required choice is enforced.
-	test.Type(pick.list.filter, "opt-4999 ")
-	if len(pick.list.shown) != 1 {
-		t.Errorf("the filter keeps %d options", len(pick.list.shown))
+	test.Type(pick.List.Filter, "opt-4999 ")
+	if len(pick.List.Shown) != 1 {
+		t.Errorf("the filter keeps %d options", len(pick.List.Shown))
 	}
-	test.Tap(e.buttons[servers.ElicitAccept])
-	if e.shown() == nil || !strings.Contains(e.problem.Text, "is required") {
-		t.Fatalf("a required choice left empty was sent: %q", e.problem.Text)
+	test.Tap(e.Buttons[servers.ElicitAccept])
+	if e.Shown() == nil || !strings.Contains(e.Problem.Text, "is required") {
+		t.Fatalf("a required choice left empty was sent: %q", e.Problem.Text)
 	}
-	pick.list.choose(pick.list.shown[0], true)
-	content, _, err := e.form.collect()
+	pick.List.Choose(pick.List.Shown[0], true)
+	content, _, err := e.Form.Collect()
 	if err != nil || content["pick"] != fmt.Sprint(options[4999]) {
 		t.Errorf("collect() = %v, %v", content, err)
 	}
 
 	// Declined; the next (a page on a look-alike host, over http, with a
 	// name before the @) is warned of.
-	test.Tap(e.buttons[servers.ElicitDecline])
-	if e.shown() == nil || e.shown().req.ID != "h2" || e.title != "Open a page for a server?" {
+	test.Tap(e.Buttons[servers.ElicitDecline])
+	if e.Shown() == nil || e.Shown().Req.ID != "h2" || e.Title != "Open a page for a server?" {
 		t.Fatalf("the second question did not follow")
 	}
 	for _, want := range []string{"not encrypted", "before the @", "other alphabets"} {
@@ -257,12 +258,12 @@ func TestElicitHostileForm(t *testing.T) {
 	}
 	// Enter declines a page; the server closing both clears the queue.
 	h.ui.win.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if e.shown() != nil {
+	if e.Shown() != nil {
 		t.Errorf("Enter did not decline the page")
 	}
-	e.closed("h1")
-	e.closed("h2")
-	if len(e.asks)+h.ui.modals.waiting() != 0 || len(h.ui.win.Canvas().Overlays().List()) != 0 {
-		t.Errorf("left: %d questions, %d overlays", len(e.asks)+h.ui.modals.waiting(), len(h.ui.win.Canvas().Overlays().List()))
+	e.Closed("h1")
+	e.Closed("h2")
+	if len(e.Asks)+h.ui.dialogs.Waiting() != 0 || len(h.ui.win.Canvas().Overlays().List()) != 0 {
+		t.Errorf("left: %d questions, %d overlays", len(e.Asks)+h.ui.dialogs.Waiting(), len(h.ui.win.Canvas().Overlays().List()))
 	}
 }

@@ -188,12 +188,12 @@ func (h *harness) runToEnd(text string, ans *approval.Answer) int {
 	h.say(text)
 	dialogs := 0
 	h.until("the run's end", func() bool {
-		if a := h.ui.approvals; a.shown() != nil {
+		if a := h.ui.dialogs.Approvals; a.Shown() != nil {
 			dialogs++
 			if ans == nil {
-				h.t.Fatalf("a dialog opened for %s; want none", a.shown().Request.Display)
+				h.t.Fatalf("a dialog opened for %s; want none", a.Shown().Request.Display)
 			}
-			test.Tap(a.buttons[*ans])
+			test.Tap(a.Buttons[*ans])
 		}
 		if h.ui.running || len(h.ui.chat.rows) <= start {
 			return false
@@ -221,7 +221,7 @@ func TestApprovalDialogAnswers(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			h := approvalHarness(t, nil)
 			h.say("echo hi")
-			h.until("the approval dialog", func() bool { return h.ui.approvals.shown() != nil })
+			h.until("the approval dialog", func() bool { return h.ui.dialogs.Approvals.Shown() != nil })
 			for _, want := range []string{"Allow this tool call?", "t.echo", "untrusted server", "read-only", "hint from an untrusted server", `"text": "hi"`} {
 				if !h.shows(h.ui.win, want) {
 					t.Errorf("the dialog does not show %q:\n%s", want, strings.Join(h.texts(h.ui.win), "\n"))
@@ -232,8 +232,8 @@ func TestApprovalDialogAnswers(t *testing.T) {
 					t.Errorf("the dialog has no %q button", label)
 				}
 			}
-			test.Tap(h.ui.approvals.buttons[tt.answer])
-			if h.ui.approvals.shown() != nil {
+			test.Tap(h.ui.dialogs.Approvals.Buttons[tt.answer])
+			if h.ui.dialogs.Approvals.Shown() != nil {
 				t.Errorf("the dialog stayed open after %s", tt.name)
 			}
 			h.until("the card's end", func() bool {
@@ -271,8 +271,8 @@ func TestApprovalDialogAnswers(t *testing.T) {
 func TestApprovalTimeoutClosesDialogAsDeny(t *testing.T) {
 	h := approvalHarness(t, func(c *config.Config) { c.MCP.ApprovalTimeout = 300 * time.Millisecond })
 	h.say("echo hi")
-	h.until("the approval dialog", func() bool { return h.ui.approvals.shown() != nil })
-	h.until("the dialog to close by itself", func() bool { return h.ui.approvals.shown() == nil })
+	h.until("the approval dialog", func() bool { return h.ui.dialogs.Approvals.Shown() != nil })
+	h.until("the dialog to close by itself", func() bool { return h.ui.dialogs.Approvals.Shown() == nil })
 	h.until("the denied card", func() bool {
 		c := h.card("t.echo")
 		return c != nil && c.row.State == transcript.Denied
@@ -301,13 +301,13 @@ func TestApprovalsQueueAndNotify(t *testing.T) {
 	h.say("add twice")
 	h.until("the first dialog and its notification", func() bool {
 		_, all := h.notes.shown()
-		return h.ui.approvals.shown() != nil && len(all) >= 1
+		return h.ui.dialogs.Approvals.Shown() != nil && len(all) >= 1
 	})
 	seen := map[string]bool{}
 	h.until("both calls answered and run", func() bool {
-		if a := h.ui.approvals; a.shown() != nil && !seen[a.shown().ID] {
-			seen[a.shown().ID] = true
-			test.Tap(a.buttons[approval.AllowOnce])
+		if a := h.ui.dialogs.Approvals; a.Shown() != nil && !seen[a.Shown().ID] {
+			seen[a.Shown().ID] = true
+			test.Tap(a.Buttons[approval.AllowOnce])
 		}
 		return h.shows(h.ui.win, "Both ran.")
 	})
@@ -617,11 +617,11 @@ func TestQuickPromptApprovalUsesItsWindow(t *testing.T) {
 	q := h.ui.quick
 	test.Type(q.Entry, "echo from the tray")
 	q.Entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	h.until("the dialog", func() bool { return h.ui.approvals.shown() != nil })
-	if h.ui.modals.parent != q.Window() {
-		t.Errorf("the approval opened on %q, want the quick prompt", h.ui.modals.parent.Title())
+	h.until("the dialog", func() bool { return h.ui.dialogs.Approvals.Shown() != nil })
+	if h.ui.dialogs.Parent() != q.Window() {
+		t.Errorf("the approval opened on %q, want the quick prompt", h.ui.dialogs.Parent().Title())
 	}
-	test.Tap(h.ui.approvals.buttons[approval.AllowOnce])
+	test.Tap(h.ui.dialogs.Approvals.Buttons[approval.AllowOnce])
 	h.until("the quick answer", func() bool { return q.Answer.String() == "Echoed." })
 }
 
@@ -778,7 +778,7 @@ func TestNotificationAllowsOnlyWhatItShows(t *testing.T) {
 		{Conversation: "c", ID: "changed", Request: changed},
 		{Conversation: "c", ID: "cmd", Request: cmd},
 	}
-	h.ui.approvals.set(reqs)
+	h.ui.dialogs.Approvals.Set(reqs)
 	h.until("five notifications", func() bool { _, all := h.notes.shown(); return len(all) == 5 })
 	_, all := h.notes.shown()
 	allows := map[string]bool{}
@@ -800,15 +800,15 @@ func TestNotificationAllowsOnlyWhatItShows(t *testing.T) {
 	}
 	// Deny from a notification answers that request; allow for a long one
 	// (forged: it was not offered) and for an answered one do nothing.
-	h.ui.approvals.fromNotification("long", "c", "allow", false)
-	if h.ui.approvals.answered["long"] {
+	h.ui.dialogs.Approvals.FromNotification("long", "c", "allow", false)
+	if h.ui.dialogs.Approvals.Answered["long"] {
 		t.Error("allow answered a call whose notification did not offer it")
 	}
-	h.ui.approvals.fromNotification("warned", "c", "deny", false)
-	if !h.ui.approvals.answered["warned"] {
+	h.ui.dialogs.Approvals.FromNotification("warned", "c", "deny", false)
+	if !h.ui.dialogs.Approvals.Answered["warned"] {
 		t.Error("Deny in a notification did not answer")
 	}
-	h.ui.approvals.fromNotification("nobody", "c", "deny", false)
+	h.ui.dialogs.Approvals.FromNotification("nobody", "c", "deny", false)
 }
 
 // Notices that come while one is shown join it: one box, the same notice
@@ -833,24 +833,6 @@ func TestNoticesJoinOneBox(t *testing.T) {
 	h.ui.showError("Again")
 	if texts := strings.Join(h.texts(h.ui.win), "\n"); !strings.Contains(texts, "Again") || strings.Contains(texts, "Something else") {
 		t.Errorf("a new box says:\n%s", texts)
-	}
-}
-
-// Deckhand's own tools are not called an untrusted server's.
-func TestWhoseTool(t *testing.T) {
-	t.Parallel()
-	for _, c := range []struct {
-		req  approval.Request
-		want string
-	}{
-		{approval.Request{Server: "local", Tool: "exec"}, `Tool "exec" of Deckhand's built-in tools ("local")`},
-		{approval.Request{Server: "fs", Tool: "read"}, `Tool "read" on the untrusted server "fs"`},
-		{approval.Request{Server: "fs", Tool: "read", Trusted: true}, `Tool "read" on the trusted server "fs"`},
-		{approval.Request{Server: "fs\x1b[2J", Tool: "r\u202ead"}, `Tool "rad" on the untrusted server "fs"`},
-	} {
-		if got := whose(c.req); got != c.want {
-			t.Errorf("whose(%+v) = %s, want %s", c.req, got, c.want)
-		}
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 
 	"deckhand/actors"
 	"deckhand/config"
+	"deckhand/gui/dialogs"
 	"deckhand/gui/widgets"
 	"deckhand/notify"
 	"deckhand/store"
@@ -143,7 +144,7 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 		Post:      func(f func()) { h.queue <- f },
 	})
 	h.notes = &noteRecorder{}
-	h.ui.notes.connect = func() (notifier, error) { return h.notes, nil }
+	h.ui.dialogs.SetNotifier(func() (dialogs.Notifier, error) { return h.notes, nil })
 	h.ui.Start()
 	t.Cleanup(h.ui.Stop)
 	return h

@@ -7,8 +7,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/actors/conversation"
 	"deckhand/approval"
@@ -58,31 +56,15 @@ func TestKeyboardInTheMessageBox(t *testing.T) {
 	}
 }
 
-// What a server claims is coloured by what it says: "may change or delete"
-// stands out (red from a trusted server, amber from another), read-only is
-// plain; and a queue says "1 of N".
-func TestApprovalHintsAndQueue(t *testing.T) {
-	yes := true
-	for _, tc := range []struct {
-		req  approval.Request
-		want widget.Importance
-	}{
-		{approval.Request{Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}}, widget.MediumImportance},
-		{approval.Request{Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}, Trusted: true}, widget.MediumImportance},
-		{approval.Request{Annotations: &sdk.ToolAnnotations{DestructiveHint: &yes}}, widget.WarningImportance},
-		{approval.Request{Annotations: &sdk.ToolAnnotations{DestructiveHint: &yes}, Trusted: true}, widget.DangerImportance},
-	} {
-		if got := hintImportance(tc.req); got != tc.want {
-			t.Errorf("%+v: %v, want %v", tc.req.Annotations, got, tc.want)
-		}
-	}
+// A queue of approvals says "1 of N" in the dialog's title.
+func TestApprovalQueueTitle(t *testing.T) {
 	h := newHarness(t, harnessOptions{})
 	deadline := time.Now().Add(time.Minute)
-	h.ui.approvals.set([]*conversation.ApprovalRequested{
+	h.ui.dialogs.Approvals.Set([]*conversation.ApprovalRequested{
 		{Conversation: "c1", ID: "a1", Request: approval.Request{Display: "x.one", Tool: "one", Server: "x"}, Deadline: deadline},
 		{Conversation: "c2", ID: "a2", Request: approval.Request{Display: "y.two", Tool: "two", Server: "y"}, Deadline: deadline},
 	})
-	if got := h.ui.approvals.title; got != "Allow this tool call? (1 of 2)" {
+	if got := h.ui.dialogs.Approvals.Title; got != "Allow this tool call? (1 of 2)" {
 		t.Errorf("title = %q", got)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"deckhand/actors/conversation"
 	"deckhand/actors/servers"
 	"deckhand/approval"
+	"deckhand/gui/dialogs"
 )
 
 // Approvals and servers' questions share one queue: one dialog at a time,
@@ -19,31 +20,31 @@ import (
 func TestModalQueueOneAtATimeInArrivalOrder(t *testing.T) {
 	h := newHarness(t, harnessOptions{})
 	deadline := time.Now().Add(time.Minute)
-	q1 := &elicitItem{req: &servers.ElicitationRequested{ID: "q1", Server: "s", Mode: "url", URL: "https://example.com/a", Host: "example.com", Deadline: deadline}}
+	q1 := &dialogs.Question{Req: &servers.ElicitationRequested{ID: "q1", Server: "s", Mode: "url", URL: "https://example.com/a", Host: "example.com", Deadline: deadline}}
 	a1 := &conversation.ApprovalRequested{Conversation: "c1", ID: "a1", Request: approval.Request{Display: "x.one", Tool: "one", Server: "x"}, Deadline: deadline}
-	q2 := &elicitItem{req: &servers.ElicitationRequested{ID: "q2", Server: "s", Mode: "url", URL: "https://example.com/b", Host: "example.com", Deadline: deadline}}
+	q2 := &dialogs.Question{Req: &servers.ElicitationRequested{ID: "q2", Server: "s", Mode: "url", URL: "https://example.com/b", Host: "example.com", Deadline: deadline}}
 
-	e := h.ui.elicitor
-	e.add(q1)
-	h.ui.approvals.set([]*conversation.ApprovalRequested{a1})
-	e.add(q2)
+	e := h.ui.dialogs.Questions
+	e.Add(q1)
+	h.ui.dialogs.Approvals.Set([]*conversation.ApprovalRequested{a1})
+	e.Add(q2)
 	overlays := func() int { return len(h.ui.win.Canvas().Overlays().List()) }
-	if e.shown() != q1 || h.ui.approvals.shown() != nil || overlays() != 1 {
-		t.Fatalf("first: question %v, approval %v, %d overlays; want the first question alone", e.shown(), h.ui.approvals.shown(), overlays())
+	if e.Shown() != q1 || h.ui.dialogs.Approvals.Shown() != nil || overlays() != 1 {
+		t.Fatalf("first: question %v, approval %v, %d overlays; want the first question alone", e.Shown(), h.ui.dialogs.Approvals.Shown(), overlays())
 	}
 	if !h.shows(h.ui.win, "2 more waiting.") {
 		t.Errorf("the first dialog does not count both kinds waiting:\n%s", strings.Join(h.texts(h.ui.win), "\n"))
 	}
-	test.Tap(e.buttons[servers.ElicitDecline])
+	test.Tap(e.Buttons[servers.ElicitDecline])
 	// At once, not after a poll.
-	if h.ui.approvals.shown() != a1 || e.shown() != nil || overlays() != 1 {
-		t.Fatalf("second: question %v, approval %v, %d overlays; want the approval alone, at once", e.shown(), h.ui.approvals.shown(), overlays())
+	if h.ui.dialogs.Approvals.Shown() != a1 || e.Shown() != nil || overlays() != 1 {
+		t.Fatalf("second: question %v, approval %v, %d overlays; want the approval alone, at once", e.Shown(), h.ui.dialogs.Approvals.Shown(), overlays())
 	}
-	test.Tap(h.ui.approvals.buttons[approval.Deny])
-	if e.shown() != q2 || h.ui.approvals.shown() != nil || overlays() != 1 {
-		t.Fatalf("third: question %v, approval %v, %d overlays; want the second question alone, at once", e.shown(), h.ui.approvals.shown(), overlays())
+	test.Tap(h.ui.dialogs.Approvals.Buttons[approval.Deny])
+	if e.Shown() != q2 || h.ui.dialogs.Approvals.Shown() != nil || overlays() != 1 {
+		t.Fatalf("third: question %v, approval %v, %d overlays; want the second question alone, at once", e.Shown(), h.ui.dialogs.Approvals.Shown(), overlays())
 	}
-	test.Tap(e.buttons[servers.ElicitDecline])
+	test.Tap(e.Buttons[servers.ElicitDecline])
 	if overlays() != 0 {
 		t.Errorf("%d overlays left after all were answered", overlays())
 	}
@@ -56,10 +57,10 @@ func TestModalQueueOneAtATimeInArrivalOrder(t *testing.T) {
 func TestTypingOnAfterADialogCloses(t *testing.T) {
 	h := approvalHarness(t, nil)
 	h.say("echo hi")
-	h.until("the approval dialog", func() bool { return h.ui.approvals.shown() != nil })
+	h.until("the approval dialog", func() bool { return h.ui.dialogs.Approvals.Shown() != nil })
 	c := h.ui.win.Canvas()
 	c.OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
-	h.until("the dialog closed", func() bool { return h.ui.approvals.shown() == nil })
+	h.until("the dialog closed", func() bool { return h.ui.dialogs.Approvals.Shown() == nil })
 	if c.Focused() != nil {
 		t.Skip("the focus came back before the typing: nothing to show here")
 	}

@@ -34,8 +34,8 @@ func TestShellCommandAsksOnce(t *testing.T) {
 		},
 	})
 	h.say("what is in /tmp?")
-	h.until("the approval dialog", func() bool { return h.ui.approvals.shown() != nil })
-	if req := h.ui.approvals.shown().Request; !req.OnceOnly || req.Command == "" {
+	h.until("the approval dialog", func() bool { return h.ui.dialogs.Approvals.Shown() != nil })
+	if req := h.ui.dialogs.Approvals.Shown().Request; !req.OnceOnly || req.Command == "" {
 		t.Fatalf("the request is not a once-only command: %+v", req)
 	}
 	for _, want := range []string{
@@ -89,10 +89,10 @@ func TestShellCommandAsksOnce(t *testing.T) {
 			t.Errorf("a once-only dialog offers %q", label)
 		}
 	}
-	if len(h.ui.approvals.buttons) != 2 {
-		t.Errorf("the dialog has %d answers, want 2 (buttons shown: %v)", len(h.ui.approvals.buttons), buttons)
+	if len(h.ui.dialogs.Approvals.Buttons) != 2 {
+		t.Errorf("the dialog has %d answers, want 2 (buttons shown: %v)", len(h.ui.dialogs.Approvals.Buttons), buttons)
 	}
-	test.Tap(h.ui.approvals.buttons[approval.Deny])
+	test.Tap(h.ui.dialogs.Approvals.Buttons[approval.Deny])
 	h.until("the answer", func() bool { return h.shows(h.ui.win, "Not run, then.") })
 }
 
@@ -101,11 +101,11 @@ func TestShellCommandAsksOnce(t *testing.T) {
 func TestToolDialogKeepsItsGrants(t *testing.T) {
 	h := approvalHarness(t, nil)
 	h.say("echo hi")
-	h.until("the approval dialog", func() bool { return h.ui.approvals.shown() != nil })
-	if len(h.ui.approvals.buttons) != 4 || len(h.ui.approvals.args) != 1 || h.ui.approvals.args[0].key.Text != "text" || h.shows(h.ui.win, "asked every time") {
+	h.until("the approval dialog", func() bool { return h.ui.dialogs.Approvals.Shown() != nil })
+	if len(h.ui.dialogs.Approvals.Buttons) != 4 || len(h.ui.dialogs.Approvals.Args) != 1 || h.ui.dialogs.Approvals.Args[0].Key.Text != "text" || h.shows(h.ui.win, "asked every time") {
 		t.Errorf("the tool's dialog changed:\n%s", strings.Join(h.texts(h.ui.win), "\n"))
 	}
-	test.Tap(h.ui.approvals.buttons[approval.Deny])
+	test.Tap(h.ui.dialogs.Approvals.Buttons[approval.Deny])
 	h.until("the answer", func() bool { return h.shows(h.ui.win, "Echoed.") })
 }
 
@@ -121,7 +121,7 @@ func TestPolicyRefusedCard(t *testing.T) {
 	h := newHarness(t, harnessOptions{dbPath: dbPath, fallback: toolThenText(call, "It was refused.")})
 	h.say("read the passwords")
 	h.until("the answer", func() bool {
-		if h.ui.approvals.shown() != nil {
+		if h.ui.dialogs.Approvals.Shown() != nil {
 			t.Fatalf("a refused call was asked about")
 		}
 		return h.shows(h.ui.win, "It was refused.")
@@ -315,11 +315,11 @@ func TestApprovalShowsWhatTheCallMayTouch(t *testing.T) {
 	call := testutil.ToolCallSpec{ID: "g1", Name: "t__getenv", Arguments: `{"name": ` + jsonQuote(target) + `}`}
 	h := newHarness(t, harnessOptions{fallback: toolThenText(call, "Done.")})
 	h.say("look")
-	h.until("the approval dialog", func() bool { return h.ui.approvals.shown() != nil })
+	h.until("the approval dialog", func() bool { return h.ui.dialogs.Approvals.Shown() != nil })
 	// The target as the policy resolved it (symbolic links followed).
 	if !h.shows(h.ui.win, "It may touch: may write ") || !h.shows(h.ui.win, filepath.Join("Deckhand", "notes.txt")) {
 		t.Errorf("the dialog does not say what the call may touch:\n%s", strings.Join(h.texts(h.ui.win), "\n"))
 	}
-	test.Tap(h.ui.approvals.buttons[approval.Deny])
+	test.Tap(h.ui.dialogs.Approvals.Buttons[approval.Deny])
 	h.until("the answer", func() bool { return h.shows(h.ui.win, "Done.") })
 }

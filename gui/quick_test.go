@@ -66,12 +66,12 @@ func TestQuickPromptShowsToolCalls(t *testing.T) {
 
 	h.until("echo waiting for approval", func() bool {
 		l := q.Lines()
-		return len(l) == 1 && h.ui.approvals.shown() != nil && strings.HasPrefix(l[0], "echo | t · waiting for approval · ")
+		return len(l) == 1 && h.ui.dialogs.Approvals.Shown() != nil && strings.HasPrefix(l[0], "echo | t · waiting for approval · ")
 	})
 	if l := q.Lines()[0]; !strings.Contains(l, `text: "a note for later, long enough to be cut…"`) {
 		t.Errorf("echo's line: %q; want its argument on one line, cut short", l)
 	}
-	test.Tap(h.ui.approvals.buttons[approval.AllowOnce])
+	test.Tap(h.ui.dialogs.Approvals.Buttons[approval.AllowOnce])
 
 	h.until("slow running with its progress", func() bool {
 		l := q.Lines()
@@ -116,9 +116,9 @@ func TestQuickPromptShowsToolCalls(t *testing.T) {
 	}
 	h.until("add waiting for approval", func() bool {
 		l := q.Lines()
-		return len(l) == 1 && h.ui.approvals.shown() != nil && l[0] == "add | t · waiting for approval · a: 1, b: 2"
+		return len(l) == 1 && h.ui.dialogs.Approvals.Shown() != nil && l[0] == "add | t · waiting for approval · a: 1, b: 2"
 	})
-	test.Tap(h.ui.approvals.buttons[approval.Deny])
+	test.Tap(h.ui.dialogs.Approvals.Buttons[approval.Deny])
 	h.until("add denied, and the answer", func() bool {
 		l := q.Lines()
 		return q.Answer.String() == "It was not allowed." && len(l) == 1 && l[0] == "add | t · denied · a: 1, b: 2"

@@ -189,7 +189,7 @@ func (rw *resourcesWindow) fill(l *servers.ResourceListing, err error) {
 		for i := range l.Templates {
 			rw.items = append(rw.items, resItem{tmpl: &l.Templates[i]})
 		}
-		parts := []string{fmt.Sprintf("%d %s, %d %s", len(l.Resources), plural(len(l.Resources), "resource", "resources"), len(l.Templates), plural(len(l.Templates), "template", "templates"))}
+		parts := []string{fmt.Sprintf("%d %s, %d %s", len(l.Resources), widgets.Plural(len(l.Resources), "resource", "resources"), len(l.Templates), widgets.Plural(len(l.Templates), "template", "templates"))}
 		for _, st := range rw.p.u.servers {
 			if st.Alias == rw.alias && st.ProtocolVersion != "" {
 				parts = append(parts, "protocol "+st.ProtocolVersion)

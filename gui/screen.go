@@ -71,9 +71,8 @@ type screenParent interface{ ScreenChildren() []fyne.CanvasObject }
 // entryOf is one of Deckhand's entries (here or in a subpackage).
 type entryOf interface{ EntryWidget() *widget.Entry }
 
-func (e *chatEntry) EntryWidget() *widget.Entry   { return &e.Entry }
-func (e *elicitEntry) EntryWidget() *widget.Entry { return &e.Entry }
-func (e *findEntry) EntryWidget() *widget.Entry   { return &e.Entry }
+func (e *chatEntry) EntryWidget() *widget.Entry { return &e.Entry }
+func (e *findEntry) EntryWidget() *widget.Entry { return &e.Entry }
 
 func (r *rowView) ScreenChildren() []fyne.CanvasObject    { return []fyne.CanvasObject{r.box} }
 func (r *sessionRow) ScreenChildren() []fyne.CanvasObject { return []fyne.CanvasObject{r.box} }

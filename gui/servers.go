@@ -139,7 +139,7 @@ func (s *serversWindow) row(st servers.ServerStatus) fyne.CanvasObject {
 	r.leftOut.Wrapping = fyne.TextWrapWord
 	r.leftOut.Importance = widget.WarningImportance
 	if n := len(s.rejected(st.Alias)); n > 0 {
-		r.leftOut.SetText(fmt.Sprintf("%d %s left out for breaking the MCP rules for names: see Tools.", n, plural(n, "tool", "tools")))
+		r.leftOut.SetText(fmt.Sprintf("%d %s left out for breaking the MCP rules for names: see Tools.", n, widgets.Plural(n, "tool", "tools")))
 	} else {
 		r.leftOut.Hide()
 	}
@@ -305,11 +305,4 @@ func (s *serversWindow) rejected(alias string) []tools.Rejected {
 		}
 	}
 	return out
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -208,7 +208,7 @@ func (f *settingsForm) forgetKey(u *UI) {
 // keyError is a keyring failure in plain words.
 func keyError(err error) error {
 	if errors.Is(err, keys.ErrUnavailable) {
-		return sentence(keys.Unavailable)
+		return widgets.Sentence(keys.Unavailable)
 	}
 	return err
 }

@@ -20,6 +20,7 @@ import (
 	"deckhand/actors"
 	"deckhand/actors/servers"
 	"deckhand/config"
+	"deckhand/gui/dialogs"
 	"deckhand/gui/tray"
 	"deckhand/gui/widgets"
 	"deckhand/store"
@@ -97,16 +98,13 @@ type UI struct {
 	catalog   *tools.Catalog
 	serversW  *serversWindow
 	settingsW fyne.Window
-	settingsF *settingsForm // the settings' fields, while settingsW exists
-	quick     *tray.Prompt  // the quick prompt, once opened
-	modals    *modals       // the one queue of dialogs asking the person (modal.go)
-	approvals *approvals    // the tool calls to approve (approval.go)
-	elicitor  *elicitor     // the servers' questions (elicit.go)
+	settingsF *settingsForm    // the settings' fields, while settingsW exists
+	quick     *tray.Prompt     // the quick prompt, once opened
+	dialogs   *dialogs.Dialogs // approvals and servers' questions, one queue (gui/dialogs)
 
 	quickID string // the quick prompt's conversation
 
 	foreground bool
-	notes      *notes          // desktop notifications
 	notice     *notice         // the notices shown
 	image      *imageViewer    // a tool's image shown large (imageview.go)
 	findOnOpen string          // a search's words, to find in the session being opened
@@ -140,9 +138,7 @@ func New(d Deps) *UI {
 	}
 	u := &UI{d: d, log: log.With("actor", "window"), app: d.App, cfg: d.Config, post: post, foreground: true}
 	u.openURL, u.copiedFor = d.App.OpenURL, 1500*time.Millisecond
-	u.modals = &modals{ui: u}
-	u.approvals, u.elicitor = newApprovals(u), newElicitor(u)
-	u.notes = newNotes(u.log, post)
+	u.dialogs = dialogs.New(dialogHost{u}, u.log)
 	applyLook(d.App, d.Config.UI) // the theme and text size of the settings
 	u.build()
 	return u
@@ -164,7 +160,7 @@ func (u *UI) Start() {
 	})
 	lc.SetOnExitedForeground(func() {
 		u.foreground = false
-		u.awayNotes()
+		u.dialogs.Away()
 	})
 	if u.d.Tray {
 		u.installTray()
@@ -182,7 +178,7 @@ func (u *UI) Start() {
 // Stop ends the bridge actor and withdraws the notifications still
 // asking: nobody is left to answer them.
 func (u *UI) Stop() {
-	u.notes.close()
+	u.dialogs.Close()
 	if u.bridge != nil {
 		u.d.System.Root.Stop(u.bridge)
 	}
@@ -222,6 +218,26 @@ func (h quickHost) ToMain() {
 	h.u.tell(&uiQuickToMain{})
 	h.u.showMain()
 }
+
+// dialogHost is the main window as the dialogs' host.
+type dialogHost struct{ u *UI }
+
+func (h dialogHost) Window() fyne.Window { return h.u.win }
+func (h dialogHost) QuickWindow() fyne.Window {
+	if q := h.u.quick; q != nil && q.Visible() {
+		return q.Window()
+	}
+	return nil
+}
+func (h dialogHost) QuickConv() string           { return h.u.quickID }
+func (h dialogHost) InFront() bool               { return h.u.foreground && !h.u.hidden }
+func (h dialogHost) Hidden() bool                { return h.u.hidden }
+func (h dialogHost) ShowMain()                   { h.u.showMain() }
+func (h dialogHost) Tell(msg any)                { h.u.tell(msg) }
+func (h dialogHost) Post(f func())               { h.u.post(f) }
+func (h dialogHost) ShowError(msg string)        { h.u.showError(msg) }
+func (h dialogHost) OpenURL(link *url.URL) error { return h.u.openURL(link) }
+func (h dialogHost) Clipboard() fyne.Clipboard   { return h.u.app.Clipboard() }
 
 // tell sends the bridge a message from the window.
 func (u *UI) tell(msg any) {
@@ -323,7 +339,7 @@ func (u *UI) closeMain() {
 	if u.d.Tray {
 		u.hidden = true
 		u.win.Hide()
-		u.awayNotes()
+		u.dialogs.Away()
 		return
 	}
 	u.app.Quit()
@@ -445,7 +461,7 @@ func (u *UI) apply(up *update) {
 		u.quickID = up.quickConv
 	}
 	if up.approvalsSet {
-		u.approvals.set(up.approvals)
+		u.dialogs.Approvals.Set(up.approvals)
 	}
 	for _, n := range up.notices {
 		u.showError(n)
@@ -549,9 +565,3 @@ func (u *UI) keepFocus() func() {
 		c.Focus(prev)
 	}
 }
-
-// sentence is an error said to the person as it is: a whole sentence,
-// capitalised and ending in a full stop, unlike an error for a log.
-type sentence string
-
-func (s sentence) Error() string { return string(s) }

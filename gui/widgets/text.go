@@ -29,3 +29,17 @@ func Elapsed(d time.Duration) string {
 	}
 	return d.Round(100 * time.Millisecond).String()
 }
+
+// Plural is one when n is 1, else many.
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// Sentence is an error said to the person as it is: a whole sentence,
+// capitalised and ending in a full stop, unlike an error for a log.
+type Sentence string
+
+func (s Sentence) Error() string { return string(s) }

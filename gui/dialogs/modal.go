@@ -1,4 +1,4 @@
-package gui
+package dialogs
 
 import (
 	"fmt"
@@ -22,7 +22,7 @@ import (
 // dialog shows and what its keys do; the queue decides which shows, where,
 // and when.
 type modals struct {
-	ui      *UI
+	d       *Dialogs
 	queue   []modalRequest // not yet answered, oldest first
 	showing modalRequest   // the one whose dialog is open, if any
 	dlg     *dialog.CustomDialog
@@ -90,11 +90,11 @@ func (m *modals) next() {
 		return
 	}
 	r := m.queue[0]
-	parent := m.ui.win
-	if r.inQuick() && m.ui.quick != nil && m.ui.quick.Visible() {
-		parent = m.ui.quick.Window()
-	} else if m.ui.hidden {
-		m.ui.showMain()
+	parent := m.d.host.Window()
+	if q := m.d.host.QuickWindow(); r.inQuick() && q != nil {
+		parent = q
+	} else if m.d.host.Hidden() {
+		m.d.host.ShowMain()
 	}
 	m.showing, m.parent = r, parent
 	m.dlg = r.dialog(parent)
@@ -172,7 +172,7 @@ func (m *modals) close() {
 		})
 		// From another goroutine, so that it is queued behind the events
 		// in hand rather than run at once.
-		go m.ui.post(func() {
+		go m.d.host.Post(func() {
 			if m.pending == target {
 				give()
 			}

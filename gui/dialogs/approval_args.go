@@ -1,4 +1,4 @@
-package gui
+package dialogs
 
 import (
 	"bytes"
@@ -25,9 +25,9 @@ import (
 
 // An argRow is one argument of the call shown.
 type argRow struct {
-	key   *widget.Label
-	value *widget.RichText
-	more  *widgets.RingButton // nil when the value is shown whole
+	Key   *widget.Label
+	Value *widget.RichText
+	More  *widgets.RingButton // nil when the value is shown whole
 	whole string              // the value in full, as shown when opened
 	head  string              // its start, shown while folded
 	start string              // its start on one line, for argStartsLine
@@ -105,10 +105,10 @@ func foldText(text string, f argFold) (head, rest string) {
 	}
 	switch more := len(lines) - n; {
 	case more > 0:
-		return head, fmt.Sprintf("%d %s", more, plural(more, "more line", "more lines"))
+		return head, fmt.Sprintf("%d %s", more, widgets.Plural(more, "more line", "more lines"))
 	case cut:
 		left := len([]rune(text)) - f.runes
-		return head, fmt.Sprintf("%d %s", left, plural(left, "more character", "more characters"))
+		return head, fmt.Sprintf("%d %s", left, widgets.Plural(left, "more character", "more characters"))
 	}
 	return head, ""
 }
@@ -145,29 +145,29 @@ const argKeyMax = 24
 
 func newArgRow(key, text string, f argFold) *argRow {
 	r := &argRow{whole: text}
-	r.head, r.more = text, nil
+	r.head, r.More = text, nil
 	head, rest := foldText(text, f)
-	r.value = widget.NewRichText(&widget.TextSegment{Style: widget.RichTextStyleCodeBlock, Text: head})
-	r.value.Wrapping = fyne.TextWrapBreak
+	r.Value = widget.NewRichText(&widget.TextSegment{Style: widget.RichTextStyleCodeBlock, Text: head})
+	r.Value.Wrapping = fyne.TextWrapBreak
 	if rest != "" {
 		r.head = head
-		r.more = widgets.NewRingButton(rest, nil)
-		r.more.Importance = widget.LowImportance
+		r.More = widgets.NewRingButton(rest, nil)
+		r.More.Importance = widget.LowImportance
 		folded := true
-		r.more.OnTapped = func() {
+		r.More.OnTapped = func() {
 			folded = !folded
 			shown, label := r.whole, "Fold"
 			if folded {
 				shown, label = r.head, rest
 			}
-			r.value.Segments[0].(*widget.TextSegment).Text = shown
-			r.value.Refresh()
-			r.more.SetText(label)
+			r.Value.Segments[0].(*widget.TextSegment).Text = shown
+			r.Value.Refresh()
+			r.More.SetText(label)
 		}
 	}
 	if key != "" {
-		r.key = widget.NewLabelWithStyle(clean.Line(key), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-		r.key.Wrapping = fyne.TextWrapBreak
+		r.Key = widget.NewLabelWithStyle(clean.Line(key), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		r.Key.Wrapping = fyne.TextWrapBreak
 	}
 	return r
 }
@@ -177,18 +177,18 @@ func newArgRow(key, text string, f argFold) *argRow {
 // above, whole.
 func (r *argRow) object() fyne.CanvasObject {
 	var more fyne.CanvasObject
-	if r.more != nil {
-		more = container.NewVBox(r.more) // at the top, beside the value's first line
+	if r.More != nil {
+		more = container.NewVBox(r.More) // at the top, beside the value's first line
 	}
-	value := container.NewBorder(nil, nil, nil, more, r.value)
+	value := container.NewBorder(nil, nil, nil, more, r.Value)
 	switch {
-	case r.key == nil:
+	case r.Key == nil:
 		return value
-	case len([]rune(r.key.Text)) > argKeyMax:
-		return container.NewVBox(r.key, value)
+	case len([]rune(r.Key.Text)) > argKeyMax:
+		return container.NewVBox(r.Key, value)
 	}
-	r.key.Wrapping = fyne.TextWrapOff
-	return container.NewBorder(nil, nil, container.NewVBox(r.key), nil, value)
+	r.Key.Wrapping = fyne.TextWrapOff
+	return container.NewBorder(nil, nil, container.NewVBox(r.Key), nil, value)
 }
 
 // argStartMax is the most of a value argStartsLine shows.
@@ -229,8 +229,8 @@ func argStart(raw json.RawMessage) string {
 func argStartsLine(rows []*argRow) (*widget.Label, fyne.CanvasObject) {
 	parts := make([]string, 0, len(rows))
 	for _, r := range rows {
-		if r.key != nil {
-			parts = append(parts, r.key.Text+": "+r.start)
+		if r.Key != nil {
+			parts = append(parts, r.Key.Text+": "+r.start)
 		}
 	}
 	l, obj := widgets.Caption(fmt.Sprintf("%d arguments (scroll to see each whole): %s", len(parts), strings.Join(parts, " · ")))

@@ -1,4 +1,4 @@
-package gui
+package dialogs
 
 import (
 	"log/slog"
@@ -19,20 +19,20 @@ type notes struct {
 	log     *slog.Logger
 	ops     chan func()
 	start   sync.Once
-	connect func() (notifier, error) // notify.Connect; a recorder in tests
+	Connect func() (Notifier, error) // notify.Connect; a recorder in tests
 	post    func(func())             // runs on the UI goroutine
 	// keep: a send asked now leaves a notification already shown about
-	// its key as it is (set by awayNotes, on the UI goroutine).
+	// its key as it is (set by Away, on the UI goroutine).
 	keep bool
 
 	// Only the worker goroutine touches these.
-	n      notifier
+	n      Notifier
 	failed bool
 	ids    map[string]uint32 // by what the notification is about
 }
 
-// notifier is what notes needs of a *notify.Notifier.
-type notifier interface {
+// Notifier is what notes needs of a *notify.Notifier.
+type Notifier interface {
 	Actions() bool
 	Send(notify.Notification) (uint32, error)
 	Withdraw(uint32)
@@ -40,8 +40,8 @@ type notifier interface {
 }
 
 func newNotes(log *slog.Logger, post func(func())) *notes {
-	connect := func() (notifier, error) { return notify.Connect() }
-	return &notes{log: log, post: post, ops: make(chan func(), 256), ids: map[string]uint32{}, connect: connect}
+	connect := func() (Notifier, error) { return notify.Connect() }
+	return &notes{log: log, post: post, ops: make(chan func(), 256), ids: map[string]uint32{}, Connect: connect}
 }
 
 func (s *notes) do(op func()) {
@@ -60,9 +60,9 @@ func (s *notes) do(op func()) {
 }
 
 // connected connects on first use; it runs on the worker.
-func (s *notes) connected() notifier {
+func (s *notes) connected() Notifier {
 	if s.n == nil && !s.failed {
-		n, err := s.connect()
+		n, err := s.Connect()
 		if err != nil {
 			s.failed = true
 			s.log.Info("no desktop notifications", "err", err)
@@ -138,38 +138,38 @@ func (s *notes) close() {
 	}
 }
 
-// awayNotes notifies what waits for the person when the window goes from
+// Away notifies what waits for the person when the window goes from
 // the front (another window in front, minimized, hidden to the tray): the
 // approvals and questions whose dialogs they can no longer see, which
 // otherwise timed out unseen (only a request that came while the window
 // was behind was notified). One already shown stays as it is. Each is
 // withdrawn when answered, as one that came while behind. It runs on the
 // UI goroutine (Fyne's lifecycle callbacks).
-func (u *UI) awayNotes() {
-	u.notes.keep = true
-	defer func() { u.notes.keep = false }()
-	a := u.approvals
+func (d *Dialogs) Away() {
+	d.notes.keep = true
+	defer func() { d.notes.keep = false }()
+	a := d.Approvals
 	for _, id := range sortedKeys(a.asks) {
-		if q := a.asks[id]; !a.answered[id] {
+		if q := a.asks[id]; !a.Answered[id] {
 			a.notified[id] = true
 			a.notify(q.r)
 		}
 	}
-	e := u.elicitor
-	for _, id := range sortedKeys(e.asks) {
+	e := d.Questions
+	for _, id := range sortedKeys(e.Asks) {
 		if !e.answered[id] {
 			e.notified[id] = true
-			e.noteAway(e.asks[id])
+			e.noteAway(e.Asks[id])
 		}
 	}
 }
 
 // noteAway notifies a server's question: one that comes while Deckhand
 // is behind (elicitor.add), or one open when the window goes behind.
-func (e *elicitor) noteAway(it *elicitItem) {
-	id := it.req.ID
-	body := clean.Line(it.req.Server) + " asks you something. Open Deckhand to answer it."
-	e.ui.notes.send(id, func(actions bool) notify.Notification {
+func (e *Questions) noteAway(it *Question) {
+	id := it.Req.ID
+	body := clean.Line(it.Req.Server) + " asks you something. Open Deckhand to answer it."
+	e.d.notes.send(id, func(actions bool) notify.Notification {
 		n := notify.Notification{Title: "Deckhand: a server asks", Body: body, Urgency: notify.Normal, Expire: -1}
 		if actions {
 			n.Actions = []notify.Action{{Key: notify.DefaultAction, Label: "Open Deckhand"}}

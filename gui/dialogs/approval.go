@@ -1,4 +1,4 @@
-package gui
+package dialogs
 
 import (
 	"fmt"
@@ -19,39 +19,39 @@ import (
 	"deckhand/tools"
 )
 
-// approvals are the tool calls waiting for the person's approval. The
+// Approvals are the tool calls waiting for the person's approval. The
 // list comes from the bridge each time it changes; each new request joins
 // the window's modal queue (modal.go), which shows one dialog at a time. A
 // request that leaves the list (answered here, timed out, or cancelled
 // with its run) leaves the queue, closing its dialog if it is open.
-type approvals struct {
-	ui       *UI
+type Approvals struct {
+	d        *Dialogs
 	asks     map[string]*approvalAsk // the bridge's list, by id: waiting, or answered here
-	answered map[string]bool         // answered here, not yet gone from the bridge's list
+	Answered map[string]bool         // answered here, not yet gone from the bridge's list
 	notified map[string]bool
 
 	// The open dialog's parts, for tests.
-	buttons map[approval.Answer]*widget.Button
+	Buttons map[approval.Answer]*widget.Button
 	hints   *widget.Label    // what the server claims
-	title   string           // the dialog's title
-	args    []*argRow        // the arguments, one row each (none for a shell command)
-	argKeys *widget.Label    // every key and its value's start, below the scroll, when the rows do not all fit; nil else
+	Title   string           // the dialog's title
+	Args    []*argRow        // the arguments, one row each (none for a shell command)
+	ArgKeys *widget.Label    // every key and its value's start, below the scroll, when the rows do not all fit; nil else
 	command *widget.RichText // a shell command
 	foot    *widget.Label    // the deadline, and how many more wait
 	footObj fyne.CanvasObject
 }
 
-func newApprovals(u *UI) *approvals {
-	return &approvals{ui: u, asks: map[string]*approvalAsk{}, answered: map[string]bool{}, notified: map[string]bool{}}
+func newApprovals(d *Dialogs) *Approvals {
+	return &Approvals{d: d, asks: map[string]*approvalAsk{}, Answered: map[string]bool{}, notified: map[string]bool{}}
 }
 
 // approvalAsk is one approval request in the modal queue.
 type approvalAsk struct {
-	a *approvals
+	a *Approvals
 	r *conversation.ApprovalRequested
 }
 
-func (q *approvalAsk) inQuick() bool { return q.r.Conversation == q.a.ui.quickConv() }
+func (q *approvalAsk) inQuick() bool { return q.r.Conversation == q.a.d.host.QuickConv() }
 func (q *approvalAsk) dismissed()    { q.a.answer(q.r, approval.Deny) }
 func (q *approvalAsk) recount()      { q.a.recount(q.r) }
 func (q *approvalAsk) dialog(parent fyne.Window) *dialog.CustomDialog {
@@ -67,16 +67,16 @@ func (q *approvalAsk) typedKey(_ fyne.Canvas, k *fyne.KeyEvent) {
 	}
 }
 
-// shown is the request whose dialog is open, if one is.
-func (a *approvals) shown() *conversation.ApprovalRequested {
-	if q, ok := a.ui.modals.showing.(*approvalAsk); ok {
+// Shown is the request whose dialog is open, if one is.
+func (a *Approvals) Shown() *conversation.ApprovalRequested {
+	if q, ok := a.d.modals.showing.(*approvalAsk); ok {
 		return q.r
 	}
 	return nil
 }
 
-// set takes the bridge's list of requests waiting.
-func (a *approvals) set(list []*conversation.ApprovalRequested) {
+// Set takes the bridge's list of requests waiting.
+func (a *Approvals) Set(list []*conversation.ApprovalRequested) {
 	live := map[string]bool{}
 	for _, r := range list {
 		live[r.ID] = true
@@ -86,14 +86,14 @@ func (a *approvals) set(list []*conversation.ApprovalRequested) {
 		if !live[id] {
 			gone = append(gone, q)
 			delete(a.asks, id)
-			delete(a.answered, id)
+			delete(a.Answered, id)
 			if a.notified[id] {
 				delete(a.notified, id)
-				a.ui.notes.withdraw(id) // answered, here or anywhere else, or gone with its run
+				a.d.notes.withdraw(id) // answered, here or anywhere else, or gone with its run
 			}
 		}
 	}
-	a.ui.modals.drop(gone...)
+	a.d.modals.drop(gone...)
 	var added []modalRequest
 	for _, r := range list {
 		if a.asks[r.ID] != nil {
@@ -103,11 +103,11 @@ func (a *approvals) set(list []*conversation.ApprovalRequested) {
 		a.asks[r.ID] = q
 		added = append(added, q)
 		a.notified[r.ID] = true
-		if !a.ui.foreground || a.ui.hidden {
+		if !a.d.host.InFront() {
 			a.notify(r)
 		}
 	}
-	a.ui.modals.add(added...)
+	a.d.modals.add(added...)
 }
 
 // notify asks in a desktop notification, for when Deckhand is not in
@@ -116,7 +116,7 @@ func (a *approvals) set(list []*conversation.ApprovalRequested) {
 // whole command), and no warning or change that the dialog would show.
 // Never a grant: that needs the dialog. A click on its body brings the
 // window, at the dialog.
-func (a *approvals) notify(r *conversation.ApprovalRequested) {
+func (a *Approvals) notify(r *conversation.ApprovalRequested) {
 	req := r.Request
 	title, what := "Allow "+clean.Line(req.Display)+"?", whose(req)
 	code := strings.TrimSpace(tools.PrettyArgs(req.Arguments))
@@ -130,7 +130,7 @@ func (a *approvals) notify(r *conversation.ApprovalRequested) {
 		body = what + ". Open Deckhand to see the whole call."
 	}
 	id, conv := r.ID, r.Conversation
-	a.ui.notes.send(id, func(actions bool) notify.Notification {
+	a.d.notes.send(id, func(actions bool) notify.Notification {
 		n := notify.Notification{Title: "Deckhand: " + title, Body: body, Urgency: notify.Critical, Expire: -1}
 		if !actions {
 			n.Body += "\nOpen Deckhand to allow or deny it."
@@ -140,7 +140,7 @@ func (a *approvals) notify(r *conversation.ApprovalRequested) {
 		if whole {
 			n.Actions = append(n.Actions, notify.Action{Key: "allow", Label: "Allow once"})
 		}
-		n.OnAction = func(key string) { a.fromNotification(id, conv, key, whole) }
+		n.OnAction = func(key string) { a.FromNotification(id, conv, key, whole) }
 		return n
 	})
 }
@@ -163,11 +163,11 @@ func whose(req approval.Request) string {
 // that a notification shows whole, and so may allow.
 const notifyArgs = 300
 
-// fromNotification carries out what the person chose in a notification,
+// FromNotification carries out what the person chose in a notification,
 // if the request still waits.
-func (a *approvals) fromNotification(id, conv, key string, whole bool) {
+func (a *Approvals) FromNotification(id, conv, key string, whole bool) {
 	q := a.asks[id]
-	if q == nil || q.r.Conversation != conv || a.answered[id] {
+	if q == nil || q.r.Conversation != conv || a.Answered[id] {
 		return
 	}
 	switch key {
@@ -178,18 +178,18 @@ func (a *approvals) fromNotification(id, conv, key string, whole bool) {
 	case "deny":
 		a.answer(q.r, approval.Deny)
 	default: // the body: to the window its dialog opens on (it may be waiting behind another)
-		if q.inQuick() && a.ui.quick != nil && a.ui.quick.Visible() {
-			a.ui.quick.Window().Show()
-			a.ui.quick.Window().RequestFocus()
+		if w := a.d.host.QuickWindow(); q.inQuick() && w != nil {
+			w.Show()
+			w.RequestFocus()
 		} else {
-			a.ui.showMain()
+			a.d.host.ShowMain()
 		}
-		a.ui.modals.next()
+		a.d.modals.next()
 	}
 }
 
 // dialog makes the dialog asking about r.
-func (a *approvals) dialog(r *conversation.ApprovalRequested, parent fyne.Window) *dialog.CustomDialog {
+func (a *Approvals) dialog(r *conversation.ApprovalRequested, parent fyne.Window) *dialog.CustomDialog {
 	req := r.Request
 
 	// The heading is Deckhand's own words: which tool, of which server. What
@@ -258,7 +258,7 @@ func (a *approvals) dialog(r *conversation.ApprovalRequested, parent fyne.Window
 		l.Wrapping = fyne.TextWrapWord
 		claims = append(claims, l)
 	}
-	a.args, a.command = nil, nil
+	a.Args, a.command = nil, nil
 	callEnd := 0 // the items up to the call's end
 	if command {
 		// The command whole: it is the one thing to judge.
@@ -270,7 +270,7 @@ func (a *approvals) dialog(r *conversation.ApprovalRequested, parent fyne.Window
 		// Each argument's key and the start of its value in sight, a long
 		// value folded (approval_args.go).
 		view, rows := argsView(req.Arguments, parent.Canvas().Size().Height)
-		a.args = rows
+		a.Args = rows
 		items = append(items, view)
 		callEnd = len(items)
 	}
@@ -292,14 +292,14 @@ func (a *approvals) dialog(r *conversation.ApprovalRequested, parent fyne.Window
 	if command {
 		title = "Allow this shell command?"
 	}
-	if n := a.ui.modals.waiting(); n > 1 {
+	if n := a.d.modals.waiting(); n > 1 {
 		title += fmt.Sprintf(" (1 of %d)", n)
 	}
-	a.title = title
-	a.buttons = map[approval.Answer]*widget.Button{}
+	a.Title = title
+	a.Buttons = map[approval.Answer]*widget.Button{}
 	mk := func(label string, ans approval.Answer) *widgets.RingButton {
 		b := widgets.NewRingButton(label, func() { a.answer(r, ans) })
-		a.buttons[ans] = &b.Button
+		a.Buttons[ans] = &b.Button
 		return b
 	}
 	deny := mk("Deny", approval.Deny)
@@ -320,15 +320,15 @@ func (a *approvals) dialog(r *conversation.ApprovalRequested, parent fyne.Window
 	var pinned []fyne.CanvasObject
 	// (Measured in a VBox of their own: what the server says of its tool
 	// may run below the fold; the call may not.)
-	if len(a.args) > 1 && container.NewVBox(items[:callEnd]...).MinSize().Height > dialogRoom(parent.Canvas().Size(), buttonRows(parent.Canvas().Size(), buttons)) {
+	if len(a.Args) > 1 && container.NewVBox(items[:callEnd]...).MinSize().Height > dialogRoom(parent.Canvas().Size(), buttonRows(parent.Canvas().Size(), buttons)) {
 		// More arguments than the window holds in sight: their keys and
 		// the start of each value stay in sight below the scroll, so that
 		// none hides (approval_args.go).
 		var line fyne.CanvasObject
-		a.argKeys, line = argStartsLine(a.args)
+		a.ArgKeys, line = argStartsLine(a.Args)
 		pinned = append(pinned, line)
 	} else {
-		a.argKeys = nil
+		a.ArgKeys = nil
 	}
 	content := fitDialog(parent.Canvas().Size(), body, buttons, pinned...)
 	return dialog.NewCustomWithoutButtons(title, content, parent)
@@ -336,13 +336,13 @@ func (a *approvals) dialog(r *conversation.ApprovalRequested, parent fyne.Window
 
 // footText is the dialog's last line: the deadline, and how many more
 // requests wait (of either kind).
-func (a *approvals) footText(r *conversation.ApprovalRequested) string {
-	return waitingFoot("Denied", r.Deadline, a.ui.modals.waiting()-1)
+func (a *Approvals) footText(r *conversation.ApprovalRequested) string {
+	return waitingFoot("Denied", r.Deadline, a.d.modals.waiting()-1)
 }
 
 // recount updates the open dialog's count of requests waiting (its title
 // keeps the count it opened with: a dialog's title is fixed).
-func (a *approvals) recount(r *conversation.ApprovalRequested) {
+func (a *Approvals) recount(r *conversation.ApprovalRequested) {
 	if a.foot != nil {
 		a.foot.SetText(a.footText(r))
 		widgets.SetVisible(a.footObj, a.foot.Text != "")
@@ -396,17 +396,17 @@ func dialogRoom(win fyne.Size, bottom fyne.CanvasObject) float32 {
 }
 
 // answer sends the person's answer; the next request's dialog opens.
-func (a *approvals) answer(r *conversation.ApprovalRequested, ans approval.Answer) {
-	if a.answered[r.ID] {
+func (a *Approvals) answer(r *conversation.ApprovalRequested, ans approval.Answer) {
+	if a.Answered[r.ID] {
 		return
 	}
-	a.answered[r.ID] = true
-	a.ui.tell(&uiAnswer{conv: r.Conversation, id: r.ID, answer: ans})
+	a.Answered[r.ID] = true
+	a.d.host.Tell(&Answer{Conv: r.Conversation, ID: r.ID, Answer: ans})
 	if a.notified[r.ID] {
-		a.ui.notes.withdraw(r.ID) // answered here: the notification asks no more
+		a.d.notes.withdraw(r.ID) // answered here: the notification asks no more
 	}
 	if q := a.asks[r.ID]; q != nil {
-		a.ui.modals.drop(q)
+		a.d.modals.drop(q)
 	}
 }
 

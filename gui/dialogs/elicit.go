@@ -1,4 +1,4 @@
-package gui
+package dialogs
 
 import (
 	"fmt"
@@ -39,46 +39,46 @@ import (
 const (
 	elicitTitleMax   = 80   // a field's title
 	elicitDescMax    = 400  // a field's description
-	elicitOptionMax  = 100  // an option's label
+	OptionMax        = 100  // an option's label
 	elicitMessageMax = 4000 // the message (it scrolls past a few lines)
 	elicitBigChoice  = 12   // more options than this: a list with a filter
 )
 
-// elicitor is the servers' questions waiting for the person. Each joins
+// Questions is the servers' questions waiting for the person. Each joins
 // the window's modal queue (modal.go) as it comes, and leaves it when the
 // servers close it (answered, here or not, timed out or abandoned).
-type elicitor struct {
-	ui       *UI
-	asks     map[string]*elicitItem // by id: waiting, or answered here and not yet closed
-	answered map[string]bool        // answered here, not yet closed by the servers
+type Questions struct {
+	d        *Dialogs
+	Asks     map[string]*Question // by id: waiting, or answered here and not yet closed
+	answered map[string]bool      // answered here, not yet closed by the servers
 	notified map[string]bool
 
 	// The open dialog's parts, for tests.
-	title   string
-	form    *elicitForm
+	Title   string
+	Form    *elicitForm
 	first   fyne.Focusable            // the form's first field, if it has one
-	buttons map[string]*widget.Button // by action; URL mode's accept is Open
-	problem *widget.Label             // what is wrong with the form's answers
+	Buttons map[string]*widget.Button // by action; URL mode's accept is Open
+	Problem *widget.Label             // what is wrong with the form's answers
 	secret  *widget.Label             // the warning above a form asking for a secret; nil when none
-	foot    *widget.Label             // the deadline, and how many more wait
+	Foot    *widget.Label             // the deadline, and how many more wait
 	footObj fyne.CanvasObject
 }
 
-func newElicitor(u *UI) *elicitor {
-	return &elicitor{ui: u, asks: map[string]*elicitItem{}, answered: map[string]bool{}, notified: map[string]bool{}}
+func newQuestions(d *Dialogs) *Questions {
+	return &Questions{d: d, Asks: map[string]*Question{}, answered: map[string]bool{}, notified: map[string]bool{}}
 }
 
 // An elicitItem is a request in the modal queue.
-func (it *elicitItem) inQuick() bool { return it.quick }
-func (it *elicitItem) dismissed()    { it.e.answer(it, servers.ElicitCancel, nil) } // closed without choosing
-func (it *elicitItem) recount()      { it.e.recount(it) }
-func (it *elicitItem) dialog(parent fyne.Window) *dialog.CustomDialog {
+func (it *Question) inQuick() bool { return it.Quick }
+func (it *Question) dismissed()    { it.e.answer(it, servers.ElicitCancel, nil) } // closed without choosing
+func (it *Question) recount()      { it.e.recount(it) }
+func (it *Question) dialog(parent fyne.Window) *dialog.CustomDialog {
 	return it.e.dialog(it, parent)
 }
 
 // typedKey: Escape declines; Enter moves into the form's first field, or
 // declines when there is none (a page is never opened from the keyboard).
-func (it *elicitItem) typedKey(c fyne.Canvas, k *fyne.KeyEvent) {
+func (it *Question) typedKey(c fyne.Canvas, k *fyne.KeyEvent) {
 	e := it.e
 	switch k.Name {
 	case fyne.KeyEscape:
@@ -92,48 +92,48 @@ func (it *elicitItem) typedKey(c fyne.Canvas, k *fyne.KeyEvent) {
 	}
 }
 
-// shown is the question whose dialog is open, if one is.
-func (e *elicitor) shown() *elicitItem {
-	it, _ := e.ui.modals.showing.(*elicitItem)
+// Shown is the question whose dialog is open, if one is.
+func (e *Questions) Shown() *Question {
+	it, _ := e.d.modals.showing.(*Question)
 	return it
 }
 
-func (e *elicitor) add(it *elicitItem) {
-	if e.asks[it.req.ID] != nil {
+func (e *Questions) Add(it *Question) {
+	if e.Asks[it.Req.ID] != nil {
 		return
 	}
 	it.e = e
-	e.asks[it.req.ID] = it
-	if !e.notified[it.req.ID] {
-		e.notified[it.req.ID] = true
-		if !e.ui.foreground || e.ui.hidden {
+	e.Asks[it.Req.ID] = it
+	if !e.notified[it.Req.ID] {
+		e.notified[it.Req.ID] = true
+		if !e.d.host.InFront() {
 			e.noteAway(it)
 		}
 	}
-	e.ui.modals.add(it)
+	e.d.modals.add(it)
 }
 
-// closed forgets a question the servers closed (answered, timed out or
+// Closed forgets a question the servers Closed (answered, timed out or
 // abandoned), closing its dialog.
-func (e *elicitor) closed(id string) {
-	it := e.asks[id]
-	delete(e.asks, id)
+func (e *Questions) Closed(id string) {
+	it := e.Asks[id]
+	delete(e.Asks, id)
 	delete(e.answered, id)
 	if e.notified[id] {
-		e.ui.notes.withdraw(id)
+		e.d.notes.withdraw(id)
 	}
 	delete(e.notified, id)
 	if it != nil {
-		e.ui.modals.drop(it)
+		e.d.modals.drop(it)
 	}
 }
 
-func (e *elicitor) dialogTitle(it *elicitItem) string {
+func (e *Questions) dialogTitle(it *Question) string {
 	t := "A server asks"
-	if it.req.Mode == "url" {
+	if it.Req.Mode == "url" {
 		t = "Open a page for a server?"
 	}
-	if n := e.ui.modals.waiting(); n > 1 {
+	if n := e.d.modals.waiting(); n > 1 {
 		t += fmt.Sprintf(" (1 of %d)", n)
 	}
 	return t
@@ -141,23 +141,23 @@ func (e *elicitor) dialogTitle(it *elicitItem) string {
 
 // recount updates the open dialog's count of requests waiting (its title
 // keeps the count it opened with: a dialog's title is fixed).
-func (e *elicitor) recount(it *elicitItem) {
-	if e.foot == nil {
+func (e *Questions) recount(it *Question) {
+	if e.Foot == nil {
 		return
 	}
-	e.foot.SetText(e.footText(it))
-	widgets.SetVisible(e.footObj, e.foot.Text != "")
+	e.Foot.SetText(e.footText(it))
+	widgets.SetVisible(e.footObj, e.Foot.Text != "")
 }
 
-func (e *elicitor) footText(it *elicitItem) string {
-	return waitingFoot("Declined", it.req.Deadline, e.ui.modals.waiting()-1)
+func (e *Questions) footText(it *Question) string {
+	return waitingFoot("Declined", it.Req.Deadline, e.d.modals.waiting()-1)
 }
 
 // dialog makes the dialog asking the question it.
-func (e *elicitor) dialog(it *elicitItem, parent fyne.Window) *dialog.CustomDialog {
-	r := it.req
-	e.form, e.problem, e.first, e.secret = nil, nil, nil, nil
-	e.buttons = map[string]*widget.Button{}
+func (e *Questions) dialog(it *Question, parent fyne.Window) *dialog.CustomDialog {
+	r := it.Req
+	e.Form, e.Problem, e.first, e.secret = nil, nil, nil, nil
+	e.Buttons = map[string]*widget.Button{}
 
 	// Deckhand's own words first: which server, during which call. What the
 	// server says comes below, cleaned.
@@ -182,10 +182,10 @@ func (e *elicitor) dialog(it *elicitItem, parent fyne.Window) *dialog.CustomDial
 		e.secret.TextStyle.Bold = true
 		items = append(items, e.secret)
 	}
-	if it.tool != "" {
-		where := "During its tool call " + clean.Line(it.tool)
-		if it.conv != "" {
-			where += " in \u201c" + widgets.Shorten(clean.Line(it.conv), 60) + "\u201d"
+	if it.Tool != "" {
+		where := "During its tool call " + clean.Line(it.Tool)
+		if it.Conv != "" {
+			where += " in \u201c" + widgets.Shorten(clean.Line(it.Conv), 60) + "\u201d"
 		}
 		_, w := widgets.Subtle(where + ".")
 		items = append(items, w)
@@ -194,15 +194,15 @@ func (e *elicitor) dialog(it *elicitItem, parent fyne.Window) *dialog.CustomDial
 		items = append(items, elicitMessage(msg))
 	}
 
-	e.problem = widget.NewLabel("")
-	e.problem.Wrapping = fyne.TextWrapWord
-	e.problem.Importance = widget.DangerImportance
-	e.problem.Hide()
+	e.Problem = widget.NewLabel("")
+	e.Problem.Wrapping = fyne.TextWrapWord
+	e.Problem.Importance = widget.DangerImportance
+	e.Problem.Hide()
 
 	var buttons []fyne.CanvasObject
 	mk := func(label, action string, f func()) *widgets.RingButton {
 		b := widgets.NewRingButton(label, f)
-		e.buttons[action] = &b.Button
+		e.Buttons[action] = &b.Button
 		return b
 	}
 	decline := mk("Decline", servers.ElicitDecline, func() { e.answer(it, servers.ElicitDecline, nil) })
@@ -219,8 +219,8 @@ func (e *elicitor) dialog(it *elicitItem, parent fyne.Window) *dialog.CustomDial
 		buttons = append(buttons, open)
 	} else {
 		f := newElicitForm(r.Form, func() { e.submit(it) }, func() { e.answer(it, servers.ElicitDecline, nil) })
-		e.form = f
-		if len(f.fields) > 0 {
+		e.Form = f
+		if len(f.Fields) > 0 {
 			items = append(items, f.object())
 			e.first = f.first()
 		}
@@ -228,15 +228,15 @@ func (e *elicitor) dialog(it *elicitItem, parent fyne.Window) *dialog.CustomDial
 		send.Importance = widget.HighImportance
 		buttons = append(buttons, send)
 	}
-	e.foot, e.footObj = widgets.Caption(e.footText(it))
-	widgets.SetVisible(e.footObj, e.foot.Text != "")
+	e.Foot, e.footObj = widgets.Caption(e.footText(it))
+	widgets.SetVisible(e.footObj, e.Foot.Text != "")
 
-	e.title = e.dialogTitle(it)
+	e.Title = e.dialogTitle(it)
 	// The dialog fits the window, whatever its size: the question and the
 	// form scroll; what is wrong with the answers and the deadline stay in
 	// sight above the buttons.
-	content := fitDialog(parent.Canvas().Size(), container.NewVBox(items...), buttons, e.problem, e.footObj)
-	return dialog.NewCustomWithoutButtons(e.title, content, parent)
+	content := fitDialog(parent.Canvas().Size(), container.NewVBox(items...), buttons, e.Problem, e.footObj)
+	return dialog.NewCustomWithoutButtons(e.Title, content, parent)
 }
 
 // elicitMessage is the server's message: wrapped, selectable, and in a
@@ -259,14 +259,14 @@ func elicitMessage(msg string) fyne.CanvasObject {
 
 // urlPart shows the page to open: its full address (selectable, with a
 // Copy button), its host, and warnings about addresses that may mislead.
-func (e *elicitor) urlPart(it *elicitItem) []fyne.CanvasObject {
-	r := it.req
+func (e *Questions) urlPart(it *Question) []fyne.CanvasObject {
+	r := it.Req
 	addr := widget.NewLabel(clean.Line(r.URL))
 	addr.Selectable = true
 	addr.Wrapping = fyne.TextWrapBreak
-	copyBtn := widgets.NewRingButton("Copy", func() { e.ui.app.Clipboard().SetContent(r.URL) })
+	copyBtn := widgets.NewRingButton("Copy", func() { e.d.host.Clipboard().SetContent(r.URL) })
 	copyBtn.Icon = theme.ContentCopyIcon()
-	e.buttons["copy"] = &copyBtn.Button
+	e.Buttons["copy"] = &copyBtn.Button
 	addrBox := container.NewVScroll(addr)
 	addrBox.SetMinSize(fyne.NewSize(0, 60)) // as wide as the dialog
 	host := widget.NewLabelWithStyle("On the site: "+clean.Line(r.Host), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
@@ -307,27 +307,27 @@ func urlWarnings(raw string) []string {
 }
 
 // openPage opens the page in the browser, and says yes to the server.
-func (e *elicitor) openPage(it *elicitItem) {
-	u, err := url.Parse(it.req.URL)
+func (e *Questions) openPage(it *Question) {
+	u, err := url.Parse(it.Req.URL)
 	if err == nil {
-		err = e.ui.openURL(u)
+		err = e.d.host.OpenURL(u)
 	}
 	e.answer(it, servers.ElicitAccept, nil)
 	if err != nil {
-		e.ui.showError("The browser did not open (" + clean.Line(err.Error()) + "). The page's address:\n" + clean.Line(it.req.URL))
+		e.d.host.ShowError("The browser did not open (" + clean.Line(err.Error()) + "). The page's address:\n" + clean.Line(it.Req.URL))
 	}
 }
 
 // submit sends the form's answers if they fit it, or shows what does not.
-func (e *elicitor) submit(it *elicitItem) {
-	if e.shown() != it || e.form == nil {
+func (e *Questions) submit(it *Question) {
+	if e.Shown() != it || e.Form == nil {
 		return
 	}
-	content, bad, err := e.form.collect()
+	content, bad, err := e.Form.Collect()
 	if err != nil {
-		e.problem.SetText(err.Error())
-		e.problem.Show()
-		if p := e.ui.modals.parent; bad != nil && p != nil {
+		e.Problem.SetText(err.Error())
+		e.Problem.Show()
+		if p := e.d.modals.parent; bad != nil && p != nil {
 			p.Canvas().Focus(bad)
 		}
 		return
@@ -336,8 +336,8 @@ func (e *elicitor) submit(it *elicitItem) {
 }
 
 // answer sends the person's answer; the next request's dialog opens.
-func (e *elicitor) answer(it *elicitItem, action string, content map[string]any) {
-	e.send(it, &uiElicitAnswer{id: it.req.ID, action: action, content: content})
+func (e *Questions) answer(it *Question, action string, content map[string]any) {
+	e.send(it, &QuestionAnswer{ID: it.Req.ID, Action: action, Content: content})
 }
 
 // elicitStop is the "Stop asking" button's key in elicitor.buttons.
@@ -345,39 +345,39 @@ const elicitStop = "stop"
 
 // stop declines the question and every other of its server's for the
 // session (the servers decline those waiting, and those to come unseen).
-func (e *elicitor) stop(it *elicitItem) {
-	e.send(it, &uiElicitAnswer{id: it.req.ID, action: servers.ElicitDecline, stop: true})
+func (e *Questions) stop(it *Question) {
+	e.send(it, &QuestionAnswer{ID: it.Req.ID, Action: servers.ElicitDecline, Stop: true})
 }
 
-func (e *elicitor) send(it *elicitItem, m *uiElicitAnswer) {
-	if e.answered[it.req.ID] {
+func (e *Questions) send(it *Question, m *QuestionAnswer) {
+	if e.answered[it.Req.ID] {
 		return
 	}
-	e.answered[it.req.ID] = true
-	e.ui.tell(m)
-	e.ui.modals.drop(it)
+	e.answered[it.Req.ID] = true
+	e.d.host.Tell(m)
+	e.d.modals.drop(it)
 }
 
 // elicitForm is a form's fields as widgets.
 type elicitForm struct {
 	form   *mcp.Form
-	fields []*elicitField
+	Fields []*FormField
 	box    *fyne.Container
 }
 
-// elicitField is one field's widget: an entry (text, numbers), a check
+// FormField is one field's widget: an entry (text, numbers), a check
 // (yes/no), a select or check group (few options), or a list with a
 // filter (many).
-type elicitField struct {
-	fl      mcp.Field
+type FormField struct {
+	Field   mcp.Field
 	title   string // cleaned, bounded
-	entry   *elicitEntry
-	check   *widget.Check
+	Entry   *elicitEntry
+	Check   *widget.Check
 	touched bool // the check was changed: an answer even when unchecked
-	sel     *widget.Select
-	group   *widget.CheckGroup
-	list    *choiceList
-	labels  []string // the options' labels as shown
+	Select  *widget.Select
+	Group   *widget.CheckGroup
+	List    *choiceList
+	Labels  []string // the options' labels as shown
 }
 
 func newElicitForm(f *mcp.Form, submit, escape func()) *elicitForm {
@@ -403,8 +403,8 @@ func newElicitForm(f *mcp.Form, submit, escape func()) *elicitForm {
 		objs = append(objs, note)
 	}
 	for _, fl := range fields {
-		x := newElicitField(fl, submit, escape)
-		ef.fields = append(ef.fields, x)
+		x := newFormField(fl, submit, escape)
+		ef.Fields = append(ef.Fields, x)
 		title := widget.NewLabelWithStyle(x.title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 		title.Wrapping = fyne.TextWrapBreak
 		if fl.Required {
@@ -426,7 +426,7 @@ func (ef *elicitForm) object() fyne.CanvasObject { return ef.box }
 
 // first is the first field that takes the focus.
 func (ef *elicitForm) first() fyne.Focusable {
-	for _, x := range ef.fields {
+	for _, x := range ef.Fields {
 		if f := x.focusable(); f != nil {
 			return f
 		}
@@ -434,22 +434,22 @@ func (ef *elicitForm) first() fyne.Focusable {
 	return nil
 }
 
-// collect reads the answers, checked against the form: the content to
+// Collect reads the answers, checked against the form: the content to
 // send, or what is wrong (and the field to focus).
-func (ef *elicitForm) collect() (map[string]any, fyne.Focusable, error) {
+func (ef *elicitForm) Collect() (map[string]any, fyne.Focusable, error) {
 	content := map[string]any{}
-	for _, x := range ef.fields {
+	for _, x := range ef.Fields {
 		v, err := x.value()
 		if err != nil {
 			return nil, x.focusable(), fmt.Errorf("%s: %v", x.title, clean.Line(err.Error()))
 		}
 		if v == nil {
-			if x.fl.Required {
-				return nil, x.focusable(), sentence(x.title + " is required.")
+			if x.Field.Required {
+				return nil, x.focusable(), widgets.Sentence(x.title + " is required.")
 			}
 			continue
 		}
-		content[x.fl.Name] = v
+		content[x.Field.Name] = v
 	}
 	checked, err := ef.form.Check(content)
 	if err != nil {
@@ -458,62 +458,62 @@ func (ef *elicitForm) collect() (map[string]any, fyne.Focusable, error) {
 	return checked, nil, nil
 }
 
-func newElicitField(fl mcp.Field, submit, escape func()) *elicitField {
-	x := &elicitField{fl: fl, title: widgets.Shorten(clean.Line(fl.Title), elicitTitleMax)}
+func newFormField(fl mcp.Field, submit, escape func()) *FormField {
+	x := &FormField{Field: fl, title: widgets.Shorten(clean.Line(fl.Title), elicitTitleMax)}
 	if x.title == "" {
 		x.title = widgets.Shorten(clean.Line(fl.Name), elicitTitleMax)
 	}
 	switch fl.Kind {
 	case mcp.FieldBoolean:
-		x.check = widget.NewCheck("Yes", func(bool) { x.touched = true })
+		x.Check = widget.NewCheck("Yes", func(bool) { x.touched = true })
 		if b, ok := fl.Default.(bool); ok {
-			x.check.SetChecked(b)
+			x.Check.SetChecked(b)
 		}
 		x.touched = false
 	case mcp.FieldEnum, mcp.FieldMulti:
 		seen := map[string]bool{}
 		for i := range fl.Options {
-			l := widgets.Shorten(clean.Line(fl.Label(i)), elicitOptionMax)
+			l := widgets.Shorten(clean.Line(fl.Label(i)), OptionMax)
 			if l == "" || seen[l] {
 				l = fmt.Sprintf("%s (%d)", l, i+1) // labels tell options apart
 			}
 			seen[l] = true
-			x.labels = append(x.labels, l)
+			x.Labels = append(x.Labels, l)
 		}
 		defaults := x.defaultIndexes()
 		switch {
 		case len(fl.Options) > elicitBigChoice:
-			x.list = newChoiceList(x.labels, fl.Kind == mcp.FieldMulti, defaults)
+			x.List = newChoiceList(x.Labels, fl.Kind == mcp.FieldMulti, defaults)
 		case fl.Kind == mcp.FieldEnum:
-			x.sel = widget.NewSelect(x.labels, nil)
-			x.sel.PlaceHolder = "(choose one)"
+			x.Select = widget.NewSelect(x.Labels, nil)
+			x.Select.PlaceHolder = "(choose one)"
 			if len(defaults) > 0 {
-				x.sel.SetSelectedIndex(defaults[0])
+				x.Select.SetSelectedIndex(defaults[0])
 			}
 		default:
-			x.group = widget.NewCheckGroup(x.labels, nil)
-			x.group.Horizontal = len(x.labels) <= 5
+			x.Group = widget.NewCheckGroup(x.Labels, nil)
+			x.Group.Horizontal = len(x.Labels) <= 5
 			var sel []string
 			for _, i := range defaults {
-				sel = append(sel, x.labels[i])
+				sel = append(sel, x.Labels[i])
 			}
-			x.group.SetSelected(sel)
+			x.Group.SetSelected(sel)
 		}
 	default:
-		x.entry = newElicitEntry(submit, escape)
-		x.entry.PlaceHolder = fieldHint(fl)
-		x.entry.Password = fl.Sensitive() // not shown on the screen as it is typed
+		x.Entry = newElicitEntry(submit, escape)
+		x.Entry.PlaceHolder = fieldHint(fl)
+		x.Entry.Password = fl.Sensitive() // not shown on the screen as it is typed
 		if fl.Default != nil {
-			x.entry.SetText(fmt.Sprint(fl.Default))
+			x.Entry.SetText(fmt.Sprint(fl.Default))
 		}
 	}
 	return x
 }
 
 // defaultIndexes are the options the field's default chooses.
-func (x *elicitField) defaultIndexes() []int {
+func (x *FormField) defaultIndexes() []int {
 	var vals []string
-	switch d := x.fl.Default.(type) {
+	switch d := x.Field.Default.(type) {
 	case nil:
 	case []any:
 		for _, v := range d {
@@ -524,7 +524,7 @@ func (x *elicitField) defaultIndexes() []int {
 	}
 	var out []int
 	for _, v := range vals {
-		for i, o := range x.fl.Options {
+		for i, o := range x.Field.Options {
 			if o == v {
 				out = append(out, i)
 				break
@@ -568,56 +568,56 @@ func fieldHint(fl mcp.Field) string {
 	return h
 }
 
-func (x *elicitField) object() fyne.CanvasObject {
+func (x *FormField) object() fyne.CanvasObject {
 	switch {
-	case x.entry != nil:
-		return x.entry
-	case x.check != nil:
-		return x.check
-	case x.sel != nil:
-		return x.sel
-	case x.group != nil:
-		return x.group
+	case x.Entry != nil:
+		return x.Entry
+	case x.Check != nil:
+		return x.Check
+	case x.Select != nil:
+		return x.Select
+	case x.Group != nil:
+		return x.Group
 	}
-	return x.list.object
+	return x.List.object
 }
 
-func (x *elicitField) focusable() fyne.Focusable {
+func (x *FormField) focusable() fyne.Focusable {
 	switch {
-	case x.entry != nil:
-		return x.entry
-	case x.check != nil:
-		return x.check
-	case x.sel != nil:
-		return x.sel
-	case x.list != nil:
-		return x.list.filter
+	case x.Entry != nil:
+		return x.Entry
+	case x.Check != nil:
+		return x.Check
+	case x.Select != nil:
+		return x.Select
+	case x.List != nil:
+		return x.List.Filter
 	}
 	return nil
 }
 
 // value is the field's answer, typed; nil for none.
-func (x *elicitField) value() (any, error) {
+func (x *FormField) value() (any, error) {
 	switch {
-	case x.entry != nil:
-		return x.fl.Parse(x.entry.Text)
-	case x.check != nil:
-		if !x.touched && !x.fl.Required && x.fl.Default == nil {
+	case x.Entry != nil:
+		return x.Field.Parse(x.Entry.Text)
+	case x.Check != nil:
+		if !x.touched && !x.Field.Required && x.Field.Default == nil {
 			return nil, nil // not answered
 		}
-		return x.check.Checked, nil
-	case x.sel != nil:
-		i := x.sel.SelectedIndex()
+		return x.Check.Checked, nil
+	case x.Select != nil:
+		i := x.Select.SelectedIndex()
 		if i < 0 {
 			return nil, nil
 		}
-		return x.fl.Options[i], nil
-	case x.group != nil:
+		return x.Field.Options[i], nil
+	case x.Group != nil:
 		var out []any
-		for i, l := range x.labels {
-			for _, s := range x.group.Selected {
+		for i, l := range x.Labels {
+			for _, s := range x.Group.Selected {
 				if s == l {
-					out = append(out, x.fl.Options[i])
+					out = append(out, x.Field.Options[i])
 				}
 			}
 		}
@@ -626,16 +626,16 @@ func (x *elicitField) value() (any, error) {
 		}
 		return out, nil
 	}
-	chosen := x.list.chosenIndexes()
+	chosen := x.List.chosenIndexes()
 	if len(chosen) == 0 {
 		return nil, nil
 	}
-	if x.fl.Kind == mcp.FieldEnum {
-		return x.fl.Options[chosen[0]], nil
+	if x.Field.Kind == mcp.FieldEnum {
+		return x.Field.Options[chosen[0]], nil
 	}
 	out := make([]any, len(chosen))
 	for j, i := range chosen {
-		out[j] = x.fl.Options[i]
+		out[j] = x.Field.Options[i]
 	}
 	return out, nil
 }
@@ -669,8 +669,8 @@ type choiceList struct {
 	labels []string
 	multi  bool
 	chosen map[int]bool
-	shown  []int // the options the filter keeps
-	filter *widget.Entry
+	Shown  []int // the options the filter keeps
+	Filter *widget.Entry
 	list   *widget.List
 	count  *widget.Label
 	object fyne.CanvasObject
@@ -684,29 +684,29 @@ func newChoiceList(labels []string, multi bool, defaults []int) *choiceList {
 			break
 		}
 	}
-	l.filter = widget.NewEntry()
-	l.filter.PlaceHolder = fmt.Sprintf("Filter %d options", len(labels))
+	l.Filter = widget.NewEntry()
+	l.Filter.PlaceHolder = fmt.Sprintf("Filter %d options", len(labels))
 	l.list = widget.NewList(
-		func() int { return len(l.shown) },
+		func() int { return len(l.Shown) },
 		func() fyne.CanvasObject { return widget.NewCheck("", nil) },
 		func(id widget.ListItemID, o fyne.CanvasObject) {
 			c := o.(*widget.Check)
-			i := l.shown[id]
+			i := l.Shown[id]
 			c.OnChanged = nil
 			c.Text = l.labels[i]
 			c.SetChecked(l.chosen[i])
-			c.OnChanged = func(on bool) { l.choose(i, on) }
+			c.OnChanged = func(on bool) { l.Choose(i, on) }
 		})
 	l.count = widget.NewLabel("")
 	l.count.SizeName = theme.SizeNameCaptionText
-	l.filter.OnChanged = func(string) { l.apply() }
+	l.Filter.OnChanged = func(string) { l.apply() }
 	l.apply()
 	box := container.NewGridWrap(fyne.NewSize(600, 180), l.list)
-	l.object = container.NewVBox(container.NewBorder(nil, nil, nil, l.count, l.filter), box)
+	l.object = container.NewVBox(container.NewBorder(nil, nil, nil, l.count, l.Filter), box)
 	return l
 }
 
-func (l *choiceList) choose(i int, on bool) {
+func (l *choiceList) Choose(i int, on bool) {
 	if !l.multi && on {
 		clear(l.chosen)
 	}
@@ -721,14 +721,14 @@ func (l *choiceList) choose(i int, on bool) {
 
 // apply keeps the options the filter matches.
 func (l *choiceList) apply() {
-	q := strings.ToLower(strings.TrimSpace(l.filter.Text))
-	l.shown = l.shown[:0]
+	q := strings.ToLower(strings.TrimSpace(l.Filter.Text))
+	l.Shown = l.Shown[:0]
 	for i, s := range l.labels {
 		if q == "" || strings.Contains(strings.ToLower(s), q) {
-			l.shown = append(l.shown, i)
+			l.Shown = append(l.Shown, i)
 		}
 	}
-	l.count.SetText(fmt.Sprintf("%d shown, %d chosen", len(l.shown), len(l.chosen)))
+	l.count.SetText(fmt.Sprintf("%d shown, %d chosen", len(l.Shown), len(l.chosen)))
 	l.list.Refresh()
 }
 
@@ -744,9 +744,12 @@ func (l *choiceList) chosenIndexes() []int {
 
 // toFront brings the window a question is asked in to the front: the
 // person clicked its notification.
-func (e *elicitor) toFront(id string) {
-	if e.asks[id] != nil && !e.answered[id] {
-		e.ui.showMain()
-		e.ui.modals.next()
+func (e *Questions) toFront(id string) {
+	if e.Asks[id] != nil && !e.answered[id] {
+		e.d.host.ShowMain()
+		e.d.modals.next()
 	}
 }
+
+// EntryWidget is the entry under it, for the window's screen dump.
+func (e *elicitEntry) EntryWidget() *widget.Entry { return &e.Entry }

@@ -1,0 +1,98 @@
+package dialogs
+
+import (
+	"log/slog"
+	"net/url"
+
+	"fyne.io/fyne/v2"
+
+	"deckhand/actors/servers"
+	"deckhand/approval"
+)
+
+// Host is what the dialogs ask of the window they open on.
+type Host interface {
+	// Window is the main window.
+	Window() fyne.Window
+	// QuickWindow is the quick prompt's window while it shows, else nil.
+	QuickWindow() fyne.Window
+	// QuickConv is the quick prompt's conversation.
+	QuickConv() string
+	// InFront reports whether the main window is in front: not behind
+	// another, minimized or closed to the tray.
+	InFront() bool
+	// Hidden reports whether the main window is closed to the tray.
+	Hidden() bool
+	// ShowMain brings the main window back and in front.
+	ShowMain()
+	// Tell sends the bridge a message (Answer, QuestionAnswer).
+	Tell(msg any)
+	// Post runs f on the UI goroutine.
+	Post(f func())
+	// ShowError tells the person of a problem.
+	ShowError(msg string)
+	// OpenURL opens a page in the browser.
+	OpenURL(u *url.URL) error
+	// Clipboard is the app's clipboard.
+	Clipboard() fyne.Clipboard
+}
+
+// Dialogs are the window's requests answered in a dialog: the tool calls
+// to approve and the servers' questions, in one queue, with their desktop
+// notifications. They belong to the UI goroutine.
+type Dialogs struct {
+	Approvals *Approvals
+	Questions *Questions
+	host      Host
+	modals    *modals
+	notes     *notes
+}
+
+// New makes the window's dialogs; log takes the notifications' failures.
+func New(host Host, log *slog.Logger) *Dialogs {
+	d := &Dialogs{host: host}
+	d.modals = &modals{d: d}
+	d.Approvals, d.Questions = newApprovals(d), newQuestions(d)
+	d.notes = newNotes(log, host.Post)
+	return d
+}
+
+// Close withdraws the notifications still asking: nobody is left to
+// answer them.
+func (d *Dialogs) Close() { d.notes.close() }
+
+// Parent is the window the open dialog is on, or nil.
+func (d *Dialogs) Parent() fyne.Window { return d.modals.parent }
+
+// Waiting is how many requests wait in the queue, the one shown included.
+func (d *Dialogs) Waiting() int { return d.modals.waiting() }
+
+// SetNotifier replaces the desktop's notifications (tests give a
+// recorder). Call it before the first notification.
+func (d *Dialogs) SetNotifier(connect func() (Notifier, error)) { d.notes.Connect = connect }
+
+// Messages to the bridge.
+type (
+	// Answer is the person's answer to a tool call's approval.
+	Answer struct {
+		Conv, ID string
+		Answer   approval.Answer
+	}
+	// QuestionAnswer answers a server's question.
+	QuestionAnswer struct {
+		ID, Action string
+		Content    map[string]any
+		Stop       bool // and refuse the rest of the server's questions for the session
+	}
+)
+
+// Question is a server's question as the window shows it: the request,
+// and what the bridge knows of where it came from.
+type Question struct {
+	Req   *servers.ElicitationRequested
+	Tool  string // the tool call it came during (alias.tool), when known
+	Conv  string // that call's conversation's title
+	Quick bool   // the quick prompt's conversation
+
+	e *Questions // set when it joins the window's questions
+}

@@ -1,0 +1,16 @@
+// Package dialogs is what asks the person in a dialog: tool calls to
+// approve (approval.go, their arguments in approval_args.go) and servers'
+// questions (MCP elicitation: forms, and pages to open; elicit.go), in
+// one queue that shows one dialog at a time in arrival order, whatever
+// its kind (modal.go), with desktop notifications while Deckhand is not
+// in front, withdrawn once answered (notes.go).
+//
+// The window (package gui) is the Host: it hands in the bridge's list of
+// approvals once per frame (Approvals.Set) and each question as it comes
+// (Questions.Add); answers go back to the bridge as messages (Answer,
+// QuestionAnswer) through Host.Tell.
+//
+// Concurrency: everything here belongs to the UI goroutine, but for the
+// notifications' bus, which a goroutine of its own talks to; a choice made
+// in a notification comes back through Host.Post.
+package dialogs

@@ -69,7 +69,8 @@
 //     notes.
 //   - toolcard.go: a tool call's card; toolcard_media.go: its images and
 //     links; toolcard_image.go: checking and decoding a server's images;
-//     imageview.go: an image shown large, and saved.
+//     imageview.go: an image checked, shown large (widgets.ImageView)
+//     and saved.
 //   - find.go: the find bar (Ctrl+F).
 //   - runactions.go: retry, edit (versions, ‹ ›), delete and continue a
 //     message (both halves); answerinfo.go: an answer's model, tokens

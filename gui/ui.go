@@ -105,10 +105,10 @@ type UI struct {
 	quickID string // the quick prompt's conversation
 
 	foreground bool
-	notice     *notice         // the notices shown
-	image      *imageViewer    // a tool's image shown large (imageview.go)
-	findOnOpen string          // a search's words, to find in the session being opened
-	mainArea   *fyne.Container // the chat, or a panel in its place
+	notice     *notice            // the notices shown
+	image      *widgets.ImageView // a tool's image shown large (imageview.go)
+	findOnOpen string             // a search's words, to find in the session being opened
+	mainArea   *fyne.Container    // the chat, or a panel in its place
 	chatArea   fyne.CanvasObject
 	panel      *panel // the panel shown, if one is
 	hidden     bool   // the main window was closed to the tray

@@ -1,14 +1,16 @@
 // Package widgets holds Fyne widgets that know nothing of Deckhand, for
 // the window's screens to build on: rich text that can be selected and
 // copied across blocks (SelText, Selection), a Markdown table that
-// scrolls sideways only when it must (TableBox), code highlighting, form
-// entries that grow with their text and hand the wheel to their page
-// (Growing, OverPage), a label held at its widest width, captions in the
-// subdued colour (Caption, DimLabel), status icons, an entry that takes
-// Escape (EscEntry), the dialogs' buttons ringed while focused
-// (RingButton), Enter and Escape for Fyne's dialogs (DialogKeys) and the
-// secondary windows' keys (CloseKeys, QuitKey).
+// scrolls sideways only when it must (TableBox), an image shown large
+// (ImageView), code highlighting, form entries that grow with their text
+// and hand the wheel to their page (Growing, OverPage), a label held at
+// its widest width, captions in the subdued colour (Caption, DimLabel),
+// status icons, an entry that takes Escape (EscEntry), the dialogs'
+// buttons ringed while focused (RingButton), Enter and Escape for Fyne's
+// dialogs (DialogKeys), the secondary windows' keys (CloseKeys, QuitKey),
+// and the few words they share (Shorten, Elapsed, Plural).
 //
 // Concurrency: like every Fyne widget, these are touched only on Fyne's
-// goroutine.
+// goroutine; ImageView decodes on a goroutine of its own and hands the
+// bitmap back through the post function it is given.
 package widgets

@@ -113,7 +113,7 @@ func (e *Questions) Add(it *Question) {
 	e.d.modals.add(it)
 }
 
-// Closed forgets a question the servers Closed (answered, timed out or
+// Closed forgets a question the servers closed (answered, timed out or
 // abandoned), closing its dialog.
 func (e *Questions) Closed(id string) {
 	it := e.Asks[id]

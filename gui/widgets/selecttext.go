@@ -510,10 +510,10 @@ type Selection struct {
 	dragging      bool
 	// Shown are the selectable blocks on screen, in row order.
 	Shown func() []*SelText
-	// Block is the selectable Block of row i laid out off screen (to copy
+	// Block is the selectable block of row i laid out off screen (to copy
 	// a row scrolled out of view), or nil if the row has none.
 	Block func(i int) *SelText
-	// Message is the first and last row of the Message row i is part of.
+	// Message is the first and last row of the message row i is part of.
 	Message func(i int) (int, int)
 	// Unfocus takes the focus from the message box, so that Ctrl+C
 	// reaches the window's canvas.
@@ -523,7 +523,7 @@ type Selection struct {
 	// Found, if set, marks what a search found in a block.
 	Found func(*SelText)
 	// Edge, if set, scrolls the list when a drag goes past its top
-	// or bottom Edge (abs is the pointer, absolute in the window).
+	// or bottom edge (abs is the pointer, absolute in the window).
 	Edge func(abs fyne.Position)
 }
 

@@ -27,16 +27,22 @@
 // one widget update per frame, not one per token. Rare events (a server's
 // questions) are posted at once.
 //
-// Subpackages:
-//   - widgets: widgets that know nothing of Deckhand: selecting and
-//     copying text across blocks, tables, code highlighting, form pages
-//     under the wheel, captions, the dialogs' ringed buttons and their
-//     keys, the windows' keys.
+// Subpackages, found by what a person sees:
 //   - dialogs: the dialogs that ask the person, in one queue: tool calls
 //     to approve, servers' questions (elicitation), and their desktop
 //     notifications while Deckhand is not in front.
 //   - tray: the tray menu and the quick prompt's window, with its
 //     one-line tool activity.
+//   - widgets: widgets that know nothing of Deckhand: selecting and
+//     copying text across blocks, tables, the image view, code
+//     highlighting, form pages under the wheel, captions, the dialogs'
+//     ringed buttons and keys, the windows' keys.
+//   - desktop: the Fyne app on a real display.
+//
+// dialogs and tray never see the bridge: the UI is their Host, hands
+// them what the bridge's frame brought, and passes their messages on
+// (UI.tell); they reach the UI goroutine only through the Host's Post, so
+// the bridge's one fyne.Do per frame stays the rule.
 //
 // Files, by what a person sees. A file named *_bridge.go is the bridge's
 // half of the part before it (its messages and what the bridge does with

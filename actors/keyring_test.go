@@ -12,9 +12,10 @@ import (
 	"deckhand/testutil"
 )
 
-// A key kept in the keyring (no api_key_env) is sent to the model, and
-// never reaches a tool result or the log, though nobody listed it in
-// Options.Secrets.
+// A key kept in the keyring (no api_key_env) is sent to the model that
+// refuses a request without it, and never reaches a tool result or the
+// log, though nobody listed it in Options.Secrets: it joins the secrets
+// when it is read, not at start (a locked keyring holds up no start).
 func TestKeyringKey(t *testing.T) {
 	keys.MockInit()
 	const secret = "sk-keyring-8d2e6f0a4c"
@@ -24,15 +25,16 @@ func TestKeyringKey(t *testing.T) {
 		calls(testutil.ToolCallSpec{ID: "a", Name: "mem__getenv", Arguments: `{"name":"DECKHAND_KEYRING_PLANTED"}`}),
 		answer("done"),
 	)
+	model.RequireKey(secret)
 	if err := keys.Store(model.URL, secret); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { keys.Remove(model.URL) })
 	c := startChatWith(t, func(o *Options) { o.Log = db }, model,
 		map[string]*sdk.Server{"mem": testutil.NewServer("mem")}, autoApprove("mem.*"))
-	// Start reads the keyring in the background.
-	testutil.Eventually(t, wait, func() bool { return strings.Contains(c.sys.secrets.Get().String(secret), "[redacted]") },
-		"the keyring's key never joined the secrets")
+	if strings.Contains(c.sys.secrets.Get().String(secret), "[redacted]") {
+		t.Error("the keyring was read at start, before the model asked for a key")
+	}
 	c.send("read it")
 	f := expect[*conversation.ToolCallFinished](c)
 	if strings.Contains(f.Output, secret) {
@@ -40,6 +42,9 @@ func TestKeyringKey(t *testing.T) {
 	}
 	expect[*conversation.RunFinished](c)
 	syncLog(t, c)
+	if model.Refused() != 1 {
+		t.Errorf("the model refused %d requests, want the first only (without the key)", model.Refused())
+	}
 	if h := model.Headers()[0].Get("Authorization"); h != "Bearer "+secret {
 		t.Fatalf("the keyring's key was not sent to the model (Authorization %q)", strings.ReplaceAll(h, secret, "<the key>"))
 	}

@@ -253,7 +253,6 @@ func Start(opts Options) *System {
 	})
 	s.always = always
 	s.secrets.Add(opts.Secrets...)
-	s.addKeyringSecret(opts.Config.Model, lookupEnv)
 	s.Conversations = conversation.Spawn(as.Root, conversation.Deps{
 		Config:    opts.Config,
 		LookupEnv: opts.LookupEnv,
@@ -261,6 +260,9 @@ func Start(opts Options) *System {
 		Router:    s.router,
 		Pins:      s.pins,
 		Secrets:   s.secrets,
+		// A key the keyring gave (only once the model asked for one: a
+		// locked keyring holds up no start) must never reach the log.
+		KeyRead:   func(k keys.Key) { s.AddSecrets(k.Value()) },
 		Always:    always,
 		Commands:  s.commands,
 		Logger:    log,
@@ -286,20 +288,6 @@ func (s *System) AddSecrets(values ...string) {
 	if s.Store != nil {
 		s.Root.Send(s.Store, &writer.AddSecrets{Values: v})
 	}
-}
-
-// addKeyringSecret reads the model's key from the keyring, off the caller's
-// goroutine (the keyring may ask to be unlocked), and adds it to the
-// secrets: like a key from the environment, it must never reach the log.
-func (s *System) addKeyringSecret(m config.Model, lookup func(string) (string, bool)) {
-	if !m.Configured() {
-		return
-	}
-	go func() {
-		if k, err := keys.Resolve(m, lookup); err == nil && k.Source == keys.Keyring {
-			s.AddSecrets(k.Value())
-		}
-	}()
 }
 
 // Shutdown stops every actor and waits, within ctx, until every server

@@ -1,6 +1,7 @@
 package keys
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -47,11 +48,19 @@ func Try(m config.Model, lookupEnv func(string) (string, bool), do func(Key) err
 // give.
 type KeyNeededError struct {
 	Account string // the model's base URL, the key's name in the keyring
+	Status  int    // the server's refusal (401, 403), when known
 	Err     error  // the keyring's failure
 }
 
 func (e *KeyNeededError) Error() string {
-	return fmt.Sprintf("%s asks for an API key, and its key could not be read: %v", e.Account, e.Err)
+	refused := "the model at " + e.Account + " refused the request without a key"
+	if e.Status != 0 {
+		refused += fmt.Sprintf(" (%d)", e.Status)
+	}
+	if errors.Is(e.Err, ErrLocked) {
+		return refused + "; its key is kept in the keyring, which is locked: unlock it (in Passwords and Keys, or by logging in again) and try again, or set an environment variable under Advanced instead"
+	}
+	return refused + ", and its key could not be read: " + e.Err.Error()
 }
 
 func (e *KeyNeededError) Unwrap() error { return e.Err }

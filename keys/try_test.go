@@ -83,8 +83,8 @@ func TestTryKeyringFails(t *testing.T) {
 	if err != refused {
 		t.Errorf("Try() = %v, want the refusal", err)
 	}
-	e := &KeyNeededError{Account: "https://api.example.com/v1", Err: ErrLocked}
-	if !errors.Is(e, ErrLocked) || !strings.Contains(e.Error(), "https://api.example.com/v1 asks for an API key") {
-		t.Errorf("KeyNeededError = %q", e.Error())
+	e := &KeyNeededError{Account: "https://api.example.com/v1", Status: 401, Err: ErrLocked}
+	if want := "the model at https://api.example.com/v1 refused the request without a key (401); its key is kept in the keyring, which is locked: unlock it"; !errors.Is(e, ErrLocked) || !strings.HasPrefix(e.Error(), want) {
+		t.Errorf("KeyNeededError = %q, want it to begin %q", e.Error(), want)
 	}
 }

@@ -141,6 +141,8 @@ type ModelServer struct {
 	Always  *ModelResponse
 	models  []string // SetModels
 	arrived chan struct{}
+	key     string // RequireKey
+	refused int    // requests refused for want of the key
 }
 
 // NewModelServer serves responses until the test ends.
@@ -197,6 +199,22 @@ func (m *ModelServer) Add(responses ...ModelResponse) {
 	m.responses = append(m.responses, responses...)
 }
 
+// RequireKey makes the server refuse (401) every request that does not
+// send key as its bearer token, as a hosted model does; a refused request
+// uses no scripted response and is counted by Refused, not kept.
+func (m *ModelServer) RequireKey(key string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.key = key
+}
+
+// Refused is the number of requests refused for want of the key.
+func (m *ModelServer) Refused() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.refused
+}
+
 // SetModels makes GET /models list these.
 func (m *ModelServer) SetModels(ids ...string) {
 	m.mu.Lock()
@@ -206,7 +224,13 @@ func (m *ModelServer) SetModels(ids ...string) {
 
 func (m *ModelServer) serve(w http.ResponseWriter, r *http.Request) {
 	m.mu.Lock()
-	models := m.models
+	models, key := m.models, m.key
+	if key != "" && r.Header.Get("Authorization") != "Bearer "+key {
+		m.refused++
+		m.mu.Unlock()
+		http.Error(w, `{"error":{"message":"Incorrect API key provided"}}`, http.StatusUnauthorized)
+		return
+	}
 	m.mu.Unlock()
 	if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models") && models != nil {
 		var list struct {

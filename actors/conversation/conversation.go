@@ -17,6 +17,7 @@ import (
 	"deckhand/actors/servers"
 	"deckhand/approval"
 	"deckhand/config"
+	"deckhand/keys"
 	"deckhand/policy"
 	"deckhand/redact"
 	"deckhand/replay"
@@ -118,11 +119,13 @@ type ConversationOptions struct {
 // convDeps is what every conversation shares.
 type convDeps struct {
 	cfg       *config.Config
-	client    clientFunc
+	client    *modelAccess
 	lookupEnv func(string) (string, bool)
-	// findKey finds the model's key (nil: keys.Resolve); client may
-	// block on it (the keyring): only stream actors call client.
-	findKey   KeyResolver
+	// findKey finds the model's key after a refusal (nil: keys.Resolve);
+	// it may block (the keyring): only runs call client.try.
+	findKey KeyResolver
+	// keyRead is told of a key read from the keyring or the key file.
+	keyRead   func(keys.Key)
 	registry  *actor.PID      // for the catalog's changes
 	router    *servers.Router // where calls go
 	validator *tools.Validator
@@ -185,7 +188,7 @@ type conversationActor struct {
 // changed once published (the actor publishes a new one).
 type view struct {
 	cfg      *config.Config
-	client   clientFunc
+	client   *modelAccess
 	pol      *policy.Policy // the capability policy of cfg
 	catalog  *tools.Catalog
 	surface  *request.Surface
@@ -278,7 +281,7 @@ func (a *conversationActor) Receive(c actor.Context) {
 		}
 	case *ConfigChanged:
 		a.deps.cfg = m.Config
-		a.deps.client = modelClient(m.Config.Model, a.deps.lookupEnv, a.deps.findKey)
+		a.deps.client = modelClient(m.Config.Model, a.deps.lookupEnv, a.deps.findKey, a.deps.keyRead)
 		a.surface = request.Plan(a.catalog, m.Config)
 		a.publish()
 	case *UserMessage:

@@ -60,7 +60,7 @@ func (a *conversationsActor) Receive(c actor.Context) {
 		c.Respond(&ConversationStarted{ID: opts.ID, PID: pid})
 	case *ConfigChanged:
 		a.deps.cfg = m.Config
-		a.deps.client = modelClient(m.Config.Model, a.deps.lookupEnv, a.deps.findKey)
+		a.deps.client = modelClient(m.Config.Model, a.deps.lookupEnv, a.deps.findKey, a.deps.keyRead)
 		for _, pid := range a.byID {
 			c.Send(pid, m)
 		}

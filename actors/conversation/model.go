@@ -2,96 +2,147 @@ package conversation
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net/http"
 	"os"
+	"strings"
 	"sync"
-	"sync/atomic"
 
 	"deckhand/config"
 	"deckhand/keys"
 	"deckhand/transport/llm"
 )
 
-// clientFunc makes the model client; cancelling ctx (Stop) gives up
-// waiting for the key.
-type clientFunc func(ctx context.Context) (*llm.Client, error)
-
-// modelClient makes the model client from the config, reading the API key
-// (model.api_key_env's variable, else the keyring: package keys) when a
-// conversation first needs it, so that a missing key is an error in the
-// conversation, not at start. The key is read once per config: a key saved
-// or removed in the settings comes with a change of config.
+// modelAccess makes the model's requests with the key it needs, asking the
+// keyring only when it must, as keys.Try does for Settings ▸ Check: with
+// the key in model.api_key_env's variable when that is set; else first
+// with no key, and only when the server refuses that (401, 403) with the
+// key the keyring (or the key file) keeps for it. A keyring that is
+// locked, absent or slow so never holds up, nor prompts for, a model that
+// needs no key; a model that does gets the key once and keeps it for the
+// config's life (a key saved or removed in the settings comes with a
+// change of config, and a new modelAccess).
 //
-// The keyring may take up to keys.Timeout to answer (an unlock prompt), so
-// the key is read on a goroutine of its own the first time, and the run
-// (never a conversation's Receive) waits for it or for ctx. A panic in the
-// lookup (a bug) is the error. resolve finds the key (nil: keys.Resolve).
-func modelClient(m config.Model, lookup func(string) (string, bool), resolve KeyResolver) clientFunc {
+// Reading the keyring may wait up to keys.Timeout (an unlock prompt): it
+// runs on a goroutine of its own, and the run (never a conversation's
+// Receive) waits for it or for its context (Stop). A panic in the lookup
+// (a bug) is the error. Safe for concurrent use: one key read at a time.
+type modelAccess struct {
+	m       config.Model
+	lookup  func(string) (string, bool)
+	resolve KeyResolver
+	// read is told of a key read from the keyring or the key file, so
+	// that it joins the secrets only once it has been read.
+	read func(keys.Key)
+
+	mu  sync.Mutex // held while the key is read, so that it is read once
+	key *keys.Key  // the key found after a refusal; nil until then
+}
+
+// modelClient makes the conversations' modelAccess for m. resolve finds a
+// key after a refusal (nil: keys.Resolve); read, if set, is told of each
+// key read from the keyring or the key file.
+func modelClient(m config.Model, lookup func(string) (string, bool), resolve KeyResolver, read func(keys.Key)) *modelAccess {
 	if lookup == nil {
 		lookup = os.LookupEnv
 	}
 	if resolve == nil {
 		resolve = keys.Resolve
 	}
-	var mu sync.Mutex // held while the key is read, so that it is read once
-	var key *keys.Key
-	var known atomic.Pointer[keys.Key] // key, once read: no goroutine needed
-	find := func() (k *keys.Key, err error) {
-		mu.Lock()
-		defer mu.Unlock()
-		defer func() {
-			if p := recover(); p != nil {
-				err = fmt.Errorf("internal error in the model request: %v", p)
-			}
-		}()
-		if key != nil {
-			return key, nil
-		}
-		found, err := resolve(m, lookup)
-		if err != nil && m.APIKeyEnv != "" {
-			return nil, fmt.Errorf("reading the API key: %w", err)
-		}
-		// No key was asked for: a local model server needs none, and a
-		// keyring that is locked or absent must not stop it. A server that
-		// wants a key answers 401, which says so.
-		if found.Source == keys.None && m.APIKeyEnv != "" {
-			return nil, fmt.Errorf("model.api_key_env %s is not set in Deckhand's environment, and the keyring holds no key for %s", m.APIKeyEnv, keys.Account(m.BaseURL))
-		}
-		key = &found
-		known.Store(key)
-		return key, nil
+	return &modelAccess{m: m, lookup: lookup, resolve: resolve, read: read}
+}
+
+// try runs do with the client to use, again with the keyring's key if the
+// server refused it without one. When the keyring cannot give the key, the
+// error is a *keys.KeyNeededError saying which key and why (a locked
+// keyring: unlock it).
+func (a *modelAccess) try(ctx context.Context, do func(*llm.Client) error) error {
+	if !a.m.Configured() {
+		return ErrNoModel
 	}
-	return func(ctx context.Context) (*llm.Client, error) {
-		if !m.Configured() {
-			return nil, ErrNoModel
-		}
-		k := known.Load()
-		if k == nil {
-			type found struct {
-				k   *keys.Key
-				err error
-			}
-			ch := make(chan found, 1)
-			go func() {
-				k, err := find()
-				ch <- found{k, err}
-			}()
-			select {
-			case f := <-ch:
-				if f.err != nil {
-					return nil, f.err
-				}
-				k = f.k
-			case <-ctx.Done():
-				return nil, ctx.Err()
-			}
-		}
-		from := k.String() + " for " + keys.Account(m.BaseURL)
-		if k.Source == keys.Env {
-			from = k.String()
-		}
-		return &llm.Client{Provider: m.Provider, BaseURL: m.BaseURL, Model: m.Name, Timeout: m.StreamTimeout, APIKey: k.Value(), KeyFrom: from, ToolResults: m.ToolResults}, nil
+	if v, ok := a.lookup(a.m.APIKeyEnv); a.m.APIKeyEnv != "" && ok && strings.TrimSpace(v) != "" {
+		return do(a.client(keys.Key{Source: keys.Env, Env: a.m.APIKeyEnv}, strings.TrimSpace(v)))
 	}
+	a.mu.Lock()
+	key := a.key
+	a.mu.Unlock()
+	if key != nil {
+		return do(a.client(*key, key.Value()))
+	}
+	err := do(a.client(keys.Key{}, ""))
+	status, refused := refusal(err)
+	if !refused {
+		return err
+	}
+	type found struct {
+		k   keys.Key
+		err error
+	}
+	ch := make(chan found, 1)
+	go func() {
+		k, err := a.find()
+		ch <- found{k, err}
+	}()
+	var f found
+	select {
+	case f = <-ch:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	switch {
+	case f.err != nil:
+		return &keys.KeyNeededError{Account: keys.Account(a.m.BaseURL), Status: status, Err: f.err}
+	case f.k.Source == keys.None && a.m.APIKeyEnv != "":
+		return fmt.Errorf("%w; $%s is not set in Deckhand's environment, and the keyring holds no key for %s", err, a.m.APIKeyEnv, keys.Account(a.m.BaseURL))
+	case f.k.Source == keys.None:
+		return err // no key kept anywhere: the server's refusal says so
+	}
+	return do(a.client(f.k, f.k.Value()))
+}
+
+// find reads the key once: of two requests refused at once, the second
+// waits for the first's read (one unlock prompt at most) and takes its key.
+func (a *modelAccess) find() (k keys.Key, err error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("internal error in the model request: %v", p)
+		}
+	}()
+	if a.key != nil {
+		return *a.key, nil
+	}
+	if k, err = a.resolve(a.m, a.lookup); err != nil {
+		return k, err
+	}
+	if k.Source != keys.None {
+		a.key = &k
+		if a.read != nil && (k.Source == keys.Keyring || k.Source == keys.File) {
+			a.read(k)
+		}
+	}
+	return k, nil
+}
+
+// client is the model's client sending value, which came from k.
+func (a *modelAccess) client(k keys.Key, value string) *llm.Client {
+	from := k.String() + " for " + keys.Account(a.m.BaseURL)
+	if k.Source == keys.Env {
+		from = k.String()
+	}
+	return &llm.Client{Provider: a.m.Provider, BaseURL: a.m.BaseURL, Model: a.m.Name, Timeout: a.m.StreamTimeout, APIKey: value, KeyFrom: from, ToolResults: a.m.ToolResults}
+}
+
+// refusal says whether err is the server refusing a request for want of a
+// key (401 or 403), and its status.
+func refusal(err error) (int, bool) {
+	var he *llm.HTTPError
+	if errors.As(err, &he) && (he.Status == http.StatusUnauthorized || he.Status == http.StatusForbidden) {
+		return he.Status, true
+	}
+	return 0, false
 }
 
 // KeyResolver finds the model's API key: keys.Resolve, or a stand-in in

@@ -8,6 +8,7 @@ import (
 	"deckhand/actors/servers"
 	"deckhand/approval"
 	"deckhand/config"
+	"deckhand/keys"
 	"deckhand/redact"
 	"deckhand/tools"
 	"deckhand/toolserver"
@@ -19,10 +20,13 @@ type Deps struct {
 	Config *config.Config
 	// LookupEnv reads the model's api_key_env (nil: os.LookupEnv).
 	LookupEnv func(string) (string, bool)
-	// FindKey finds the model's API key (nil: keys.Resolve, the
-	// environment then the keyring). It may block; it is called off the
-	// conversations' Receive.
-	FindKey  KeyResolver
+	// FindKey finds the model's API key once the model refused a request
+	// without one (nil: keys.Resolve, the environment then the keyring).
+	// It may block; it is called off the conversations' Receive.
+	FindKey KeyResolver
+	// KeyRead, if set, is told of a key read from the keyring or the key
+	// file (after a refusal), so that it joins the secrets.
+	KeyRead  func(keys.Key)
 	Registry *actor.PID      // watched for the catalog's changes
 	Router   *servers.Router // where calls go
 	// Pins hold the tools' pinned definitions; nil: none are kept.
@@ -59,9 +63,10 @@ func Spawn(root *actor.RootContext, d Deps) *actor.PID {
 		secrets:   d.Secrets,
 		pins:      d.Pins,
 		cfg:       d.Config,
-		client:    modelClient(d.Config.Model, d.LookupEnv, d.FindKey),
+		client:    modelClient(d.Config.Model, d.LookupEnv, d.FindKey, d.KeyRead),
 		lookupEnv: d.LookupEnv,
 		findKey:   d.FindKey,
+		keyRead:   d.KeyRead,
 		registry:  d.Registry,
 		router:    d.Router,
 		validator: tools.NewValidator(1024),

@@ -11,12 +11,14 @@ import (
 	"deckhand/approval"
 	"deckhand/config"
 	"deckhand/keys"
+	"deckhand/testutil"
 	"deckhand/tools"
 )
 
 // startBare starts the conversations supervisor with a stand-in registry
-// (an empty catalog) and key resolver, and one conversation whose events
-// go to the returned channel.
+// (an empty catalog) and key resolver, and a model that refuses requests
+// without its key (so that the resolver is asked), and one conversation
+// whose events go to the returned channel.
 func startBare(t *testing.T, findKey KeyResolver) (*actor.RootContext, *actor.PID, chan any) {
 	t.Helper()
 	as := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return slog.New(slog.DiscardHandler) }))
@@ -35,7 +37,9 @@ func startBare(t *testing.T, findKey KeyResolver) (*actor.RootContext, *actor.PI
 			events <- c.Message()
 		}
 	}))
-	cfg := &config.Config{Model: config.Model{BaseURL: "http://127.0.0.1:9/v1", Name: "m", APIKeyEnv: "DECKHAND_TEST_NO_SUCH_KEY"}}
+	model := testutil.NewModelServer(t)
+	model.RequireKey("sk-wanted")
+	cfg := &config.Config{Model: config.Model{BaseURL: model.URL, Name: "m", APIKeyEnv: "DECKHAND_TEST_NO_SUCH_KEY"}}
 	cfg.ApplyDefaults()
 	sup := Spawn(root, Deps{
 		Config:    cfg,

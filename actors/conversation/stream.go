@@ -44,38 +44,48 @@ const maxRetryWait = time.Minute
 // connection closed before any answer) are retried before anything was
 // received, honouring Retry-After. Cancelling ctx (Stop) cancels the HTTP
 // request, and the key's lookup (which may wait for the keyring): the
-// client is made first (v.client), and a client that cannot be made (no
-// key) is the error. model is the model this run asks (SetModel), if not
-// the client's.
+// request goes first without a key unless model.api_key_env gives one,
+// and again with the keyring's when the model refuses it (v.client.try);
+// a key that cannot be had is the error. model is the model this run asks
+// (SetModel), if not the client's.
 func streamModel(ctx context.Context, v *view, model string, req *llm.Request, report func(any)) (llm.Turn, error) {
-	client, err := v.client(ctx)
+	retries := v.cfg.Model.Retries()
+	var s *llm.Stream
+	err := v.client.try(ctx, func(client *llm.Client) error {
+		if model != "" && model != client.Model {
+			client.Model = model // chosen for this conversation (SetModel)
+		}
+		var err error
+		s, err = open(ctx, client, req, retries, report)
+		return err
+	})
 	if err != nil {
 		return llm.Turn{}, err
 	}
-	if model != "" && model != client.Model {
-		cl := *client
-		cl.Model = model // chosen for this conversation (SetModel)
-		client = &cl
-	}
-	retries := v.cfg.Model.Retries()
+	turn, err := read(s, report)
+	s.Close()
+	return turn, err
+}
+
+// open makes the request, again after a refusal that may pass, as long as
+// the retries last.
+func open(ctx context.Context, client *llm.Client, req *llm.Request, retries int, report func(any)) (*llm.Stream, error) {
 	for attempt := 0; ; attempt++ {
 		s, err := client.Stream(ctx, req)
-		if err != nil {
-			if wait, ok := retryable(err, attempt); ok && attempt < retries && ctx.Err() == nil {
-				report(&streamRetrying{err: err, wait: wait})
-				t := time.NewTimer(wait)
-				select {
-				case <-t.C:
-					continue
-				case <-ctx.Done():
-					t.Stop()
-				}
-			}
-			return llm.Turn{}, err
+		if err == nil {
+			return s, nil
 		}
-		turn, err := read(s, report)
-		s.Close()
-		return turn, err
+		if wait, ok := retryable(err, attempt); ok && attempt < retries && ctx.Err() == nil {
+			report(&streamRetrying{err: err, wait: wait})
+			t := time.NewTimer(wait)
+			select {
+			case <-t.C:
+				continue
+			case <-ctx.Done():
+				t.Stop()
+			}
+		}
+		return nil, err
 	}
 }
 

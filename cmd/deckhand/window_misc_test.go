@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"deckhand/gui"
+	"deckhand/keys"
 	"deckhand/testutil"
 )
 
@@ -178,6 +179,14 @@ func TestWindowStillByDefault(t *testing.T) {
 // locker, or never unlocked at login) has it.
 func lockedKeyring(t *testing.T, env []string, bus string) {
 	t.Helper()
+	gnomeKeyring(t, env, bus, nil)()
+}
+
+// gnomeKeyring starts gnome-keyring on bus for the home of env, its login
+// keyring unlocked and holding Deckhand's keys (base URL → key), and
+// returns what locks it.
+func gnomeKeyring(t *testing.T, env []string, bus string, saved map[string]string) (lock func()) {
+	t.Helper()
 	if _, err := exec.LookPath("gnome-keyring-daemon"); err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatal("gnome-keyring-daemon is missing under CI (make test installs gnome-keyring)")
@@ -211,11 +220,116 @@ func lockedKeyring(t *testing.T, env []string, bus string) {
 		return strings.Contains(out, "boolean true")
 	}, "gnome-keyring on the bus:\n%s", log)
 	testutil.Eventually(t, 20*time.Second, func() bool { return strings.Contains(locked(), "boolean false") }, "the login keyring unlocked on the bus: %s\n%s", stringer(locked), log)
-	if out, err := send("--dest=org.freedesktop.secrets", "/org/freedesktop/secrets", "org.freedesktop.Secret.Service.Lock",
-		"array:objpath:/org/freedesktop/secrets/collection/login"); err != nil {
-		t.Fatalf("locking the keyring: %v\n%s", err, out)
+	if len(saved) > 0 {
+		set := testutil.BuildProgram(t, "./testutil/escape")
+		for base, key := range saved {
+			c := exec.Command(set, "keyring-set", keys.Service, keys.Account(base), key)
+			c.Env = env
+			if out, err := c.CombinedOutput(); err != nil {
+				t.Fatalf("keeping the key in the keyring: %v\n%s", err, out)
+			}
+		}
 	}
-	testutil.Eventually(t, 10*time.Second, func() bool { return strings.Contains(locked(), "boolean true") }, "the login keyring locked: %s", stringer(locked))
+	return func() {
+		t.Helper()
+		if out, err := send("--dest=org.freedesktop.secrets", "/org/freedesktop/secrets", "org.freedesktop.Secret.Service.Lock",
+			"array:objpath:/org/freedesktop/secrets/collection/login"); err != nil {
+			t.Fatalf("locking the keyring: %v\n%s", err, out)
+		}
+		testutil.Eventually(t, 10*time.Second, func() bool { return strings.Contains(locked(), "boolean true") }, "the login keyring locked: %s", stringer(locked))
+	}
+}
+
+// keyringPrompts watches bus for what asks the person to unlock the
+// keyring (Secret Service Unlock, and any prompt), from now on, and
+// returns what it saw so far.
+func keyringPrompts(t *testing.T, bus string) func() string {
+	t.Helper()
+	mon := exec.Command("dbus-monitor", "--address", bus,
+		"type='method_call',interface='org.freedesktop.Secret.Service',member='Unlock'",
+		"type='method_call',interface='org.freedesktop.Secret.Prompt'")
+	log := &testutil.LockedBuffer{}
+	mon.Stdout, mon.Stderr = log, log
+	if err := mon.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { mon.Process.Kill(); mon.Wait() })
+	// A monitor is told it lost its own name once it is one.
+	testutil.Eventually(t, 10*time.Second, func() bool { return strings.Contains(log.String(), "NameLost") }, "dbus-monitor watching the bus: %s", log)
+	return func() string {
+		var asked []string
+		for _, l := range strings.Split(log.String(), "\n") {
+			if strings.HasPrefix(l, "method call") {
+				asked = append(asked, l)
+			}
+		}
+		return strings.Join(asked, "\n")
+	}
+}
+
+// A chat with a model that needs no key completes while the keyring is
+// locked, and nothing asks to unlock it: the key is asked for only when
+// the model refuses a request without one. Deckhand read the keyring at
+// start (to hide the key from the log) and before the first request, and
+// the locked keyring asked to be unlocked.
+func TestWindowLockedKeyringKeylessChat(t *testing.T) {
+	model := testutil.NewModelServer(t, testutil.ModelResponse{Body: testutil.TextChunks("the keyless answer")})
+	bus := testutil.SessionBus(t)
+	prompts := keyringPrompts(t, bus)
+	cfg := "[model]\nbase_url = \"" + model.URL + "\"\nname = \"scripted\"\n\n[tools]\nenabled = false\n"
+	w := startRealWindow(t, cfg, func(env []string, home string) { lockedKeyring(t, env, bus) }, withEnv("DBUS_SESSION_BUS_ADDRESS="+bus))
+	w.typeText("hello")
+	w.key("Return")
+	w.waitScreen("the answer", func(s gui.Screen) bool { return shows(s, "the keyless answer") })
+	if p := prompts(); p != "" {
+		t.Errorf("Deckhand asked the locked keyring to unlock, for a model that needs no key:\n%s", p)
+	}
+	if h := model.Headers()[0].Get("Authorization"); h != "" {
+		t.Errorf("Authorization %q, want none", h)
+	}
+}
+
+// A model that refuses a request without its key gets the key from the
+// keyring, unlocked; with the keyring locked, the chat says which key was
+// needed and that the keyring is locked, and to unlock it.
+func TestWindowKeyringKeyForAKeyedModel(t *testing.T) {
+	const secret = "sk-in-the-keyring-71c3"
+	for _, c := range []struct {
+		name   string
+		locked bool
+		want   string
+	}{
+		{name: "unlocked", want: "the keyed answer"},
+		{name: "locked", locked: true, want: "refused the request without a key (401); its key is kept in the keyring, which is locked: unlock it"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			model := testutil.NewModelServer(t, testutil.ModelResponse{Body: testutil.TextChunks("the keyed answer")})
+			model.RequireKey(secret)
+			bus := testutil.SessionBus(t)
+			cfg := "[model]\nbase_url = \"" + model.URL + "\"\nname = \"scripted\"\n\n[tools]\nenabled = false\n"
+			w := startRealWindow(t, cfg, func(env []string, home string) {
+				lock := gnomeKeyring(t, env, bus, map[string]string{model.URL: secret})
+				if c.locked {
+					lock()
+				}
+			}, withEnv("DBUS_SESSION_BUS_ADDRESS="+bus))
+			w.typeText("hello")
+			w.key("Return")
+			s := w.waitScreen("the answer or the error", func(s gui.Screen) bool {
+				return shows(s, "the keyed answer") || shows(s, "refused the request") || shows(s, "401")
+			})
+			w.keep("keyring-key-" + c.name + ".png")
+			if !shows(s, c.want) {
+				t.Errorf("the chat does not show %q:\n%s", c.want, s.ScreenText())
+			}
+			if shows(s, secret) {
+				t.Errorf("the key shows on screen")
+			}
+			if got := len(model.Headers()); c.locked == (got > 0) {
+				t.Errorf("the model answered %d requests with the key", got)
+			}
+		})
+	}
 }
 
 // A locked keyring does not break a model server that needs no key: its

@@ -22,27 +22,44 @@ import (
 // session and a short one, and after opening and closing the servers
 // panel, a server's tools and the settings 20 times each. The baseline,
 // measured in the same run, is a bare Fyne window of the same size with a
-// list and an entry (testutil/barewindow). Reported: each figure, the
-// idle ratio to the bare window, the growth from idle to the end, and the
-// growth over the last 19 openings of the panels (after the first made
-// their windows).
+// list and an entry (testutil/barewindow), in the same theme variant and
+// text size. Reported: each figure, the idle ratio to the bare window, the
+// growth from idle to the end, and the growth over the last 19 openings of
+// the panels (after the first made their windows).
+//
+// One sub-benchmark per look: the light and the dark theme, at 100% and
+// 120% text (light-100, dark-120, …); run one with -bench
+// 'WindowMemory/dark-120'.
 func BenchmarkWindowMemory(b *testing.B) {
 	for _, p := range []string{"xdotool"} {
 		if !hasProgram(p) {
 			b.Skip("no " + p)
 		}
 	}
-	bare := testutil.BuildProgram(b, "./testutil/barewindow")
-	server := stdioServerBin(b)
-	var shots string
-	for b.Loop() {
-		m := windowMemoryRun(b, bare, server)
-		for k, v := range m {
-			b.ReportMetric(v, k)
+	for _, scale := range []int{100, 120} {
+		for _, variant := range []string{"light", "dark"} {
+			b.Run(fmt.Sprintf("%s-%d", variant, scale), func(b *testing.B) {
+				bare := testutil.BuildProgram(b, "./testutil/barewindow")
+				server := stdioServerBin(b)
+				l := memLook{theme: variant, scale: float64(scale) / 100}
+				var shots string
+				for b.Loop() {
+					m := windowMemoryRun(b, bare, server, l)
+					for k, v := range m {
+						b.ReportMetric(v, k)
+					}
+					shots = m.String()
+				}
+				b.Log(shots)
+			})
 		}
-		shots = m.String()
 	}
-	b.Log(shots)
+}
+
+// memLook is the theme variant and text scale a memory run measures at.
+type memLook struct {
+	theme string  // light or dark
+	scale float64 // 1 is 100%
 }
 
 type memFigures map[string]float64
@@ -57,10 +74,10 @@ func (m memFigures) String() string {
 	return b.String()
 }
 
-func windowMemoryRun(b *testing.B, bare, server string) memFigures {
+func windowMemoryRun(b *testing.B, bare, server string, l memLook) memFigures {
 	m := memFigures{}
-	// The bare window, on a display like Deckhand's.
-	bw := exec.Command(bare)
+	// The bare window, on a display like Deckhand's, in the same look.
+	bw := exec.Command(bare, "-theme", l.theme, "-text-scale", strconv.FormatFloat(l.scale, 'f', -1, 64))
 	bw.Env = append(os.Environ(), "DISPLAY="+desktopDisplay(b, ""))
 	if err := bw.Start(); err != nil {
 		b.Fatal(err)
@@ -74,7 +91,7 @@ func windowMemoryRun(b *testing.B, bare, server string) memFigures {
 	model.Fallback = func(map[string]any) testutil.ModelResponse {
 		return testutil.ModelResponse{Body: testutil.TextChunks("A short answer, with **bold** text and a list:\n\n- one\n- two\n\n```go\nfunc main() { fmt.Println(\"code, highlighted\") }\n```\n")}
 	}
-	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[mcp.servers.s]\ncommand = %q\n", model.URL, server)
+	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[ui]\ntheme = %q\ntext_scale = %g\n\n[mcp.servers.s]\ncommand = %q\n", model.URL, l.theme, l.scale, server)
 	opts := []windowOption{withArgs("--log-level", "info")}
 	if dir := os.Getenv("DECKHAND_HEAP_PROFILES"); dir != "" {
 		opts = append(opts, withEnv("DECKHAND_HEAP_PROFILES="+dir)) // a heap profile at each measure

@@ -106,8 +106,8 @@ shot "$MAIN" approval.png
 # Tab to "Allow once" and press it (Deny is first, and the default).
 xdotool key Tab Tab space
 sleep 2
-# Scroll up a little, to show the tool cards above the answer.
-xdotool mousemove --window "$MAIN" 700 300 click --repeat 4 --delay 50 4
+# Scroll up a little, to show the tool cards above the start of the answer.
+xdotool mousemove --window "$MAIN" 700 300 click --repeat 2 --delay 50 4
 xdotool mousemove --window "$MAIN" 135 400 # off the transcript: no hover highlight
 shot "$MAIN" chat.png
 

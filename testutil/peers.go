@@ -91,6 +91,12 @@ type build struct {
 // brings them back.
 const BuildTags = "no_animations"
 
+// HooksTag builds the test hooks into Deckhand's binary (the conformance
+// adapter, the screen dump on SIGUSR2, the memory reports on SIGUSR1:
+// cmd/deckhand/hooks.go). Every build of BuildProgram and
+// BuildProgramWith has it; the binary a person runs does not.
+const HooksTag = "deckhand_testhooks"
+
 // BuildProgram builds the main package at pkg (relative to the module root,
 // such as "./testutil/stdioserver") with BuildTags, once per test process,
 // and returns the binary's path.
@@ -100,7 +106,7 @@ func BuildProgram(t testing.TB, pkg string) string {
 }
 
 // BuildProgramWith is BuildProgram with the given build tags ("" for
-// none).
+// none), and HooksTag.
 func BuildProgramWith(t testing.TB, pkg, tags string) string {
 	t.Helper()
 	v, _ := builds.LoadOrStore(pkg+" "+tags, &build{})
@@ -113,7 +119,7 @@ func BuildProgramWith(t testing.TB, pkg, tags string) string {
 			return
 		}
 		b.path = filepath.Join(dir, filepath.Base(pkg))
-		cmd := exec.Command("go", "build", "-tags="+tags, "-o", b.path, pkg)
+		cmd := exec.Command("go", "build", "-tags="+strings.Trim(tags+","+HooksTag, ","), "-o", b.path, pkg)
 		cmd.Dir = root
 		if out, err := cmd.CombinedOutput(); err != nil {
 			b.err = &buildError{pkg: pkg, out: string(out), err: err}

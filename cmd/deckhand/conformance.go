@@ -1,3 +1,5 @@
+//go:build deckhand_testhooks
+
 package main
 
 import (
@@ -18,6 +20,12 @@ import (
 	"deckhand/tools"
 	"deckhand/transport/mcp"
 )
+
+// testCommands are the commands only a build with the test hooks has:
+// the conformance suite's client adapter.
+func testCommands() []command {
+	return []command{{name: "conformance", summary: "client adapter for the MCP conformance suite", run: runConformance, hidden: true}}
+}
 
 // conformanceAlias is the suite's server's alias in the adapter's config.
 const conformanceAlias = "conformance"

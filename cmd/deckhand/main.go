@@ -138,7 +138,7 @@ type command struct {
 }
 
 func commands() []command {
-	return []command{
+	return append([]command{
 		{name: "init", summary: "write a first config, asking as it goes: the model, the workspace, the shell, a first server", run: runInit},
 		{name: "window", summary: "open Deckhand's window (what plain deckhand does on a desktop)", run: runWindow},
 		{name: "chat", summary: "chat with the model in the terminal; -p PROMPT for one answer", run: runChat},
@@ -150,8 +150,7 @@ func commands() []command {
 		{name: "policy", summary: "the capability policy in effect: roots, shell, hosts, secrets, the sandbox", run: runPolicy},
 		{name: "import", summary: "add the servers of a Claude Desktop or VS Code config file, or Bosun's agent.toml (import bosun FILE)", run: runImport},
 		{name: "tools", summary: "the built-in tools server: serve, list, validate, schema", run: runTools},
-		{name: "conformance", summary: "client adapter for the MCP conformance suite", run: runConformance, hidden: true},
-	}
+	}, testCommands()...)
 }
 
 const usageText = `Deckhand: a desktop agent for MCP tools.

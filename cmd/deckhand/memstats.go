@@ -1,3 +1,5 @@
+//go:build deckhand_testhooks
+
 package main
 
 import (
@@ -7,46 +9,32 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"runtime/pprof"
 	"strconv"
 	"strings"
 	"syscall"
-	"time"
-
-	"deckhand/memtrim"
 )
 
-// memoryUpkeep gives free memory back every trimEvery, and
-// logs the process's memory (Go heap, what the Go runtime holds from the
-// system, RSS before and after giving memory back) each time it gets
-// SIGUSR1, after a collection: `kill -USR1 <pid>` while the window runs,
-// to see whether memory grows with use. The window benchmark reads these
-// lines.
-func memoryUpkeep(log *slog.Logger) func() {
+// memoryReports logs the process's memory (Go heap, what the Go runtime
+// holds from the system, RSS before and after giving memory back) each
+// time it gets SIGUSR1, after a collection: `kill -USR1 <pid>` while the
+// window runs, to see whether memory grows with use. The window benchmark
+// reads these lines; with DECKHAND_HEAP_PROFILES naming a folder, each
+// also writes a heap profile there.
+func memoryReports(log *slog.Logger) func() {
 	ch := make(chan os.Signal, 1)
 	signal.Notify(ch, syscall.SIGUSR1)
 	done := make(chan struct{})
 	n := 0
-	trim := time.NewTicker(trimEvery)
 	go func() {
-		defer trim.Stop()
 		for {
 			select {
 			case <-done:
 				return
-			case <-trim.C:
-				// What was freed goes back to the system: Go's heap (a
-				// long transcript left, a panel closed; Go's own scavenger
-				// takes minutes) and the C heap (what the GL driver freed).
-				// A collection of a heap this size takes milliseconds.
-				debug.FreeOSMemory()
-				memtrim.Trim()
 			case <-ch:
 				before := selfRSS()
 				runtime.GC()
-				debug.FreeOSMemory()
-				memtrim.Trim()
+				giveBack()
 				var m runtime.MemStats
 				runtime.ReadMemStats(&m)
 				log.Info("memory", "heap_alloc_mb", mb(m.HeapAlloc), "heap_inuse_mb", mb(m.HeapInuse),
@@ -96,9 +84,6 @@ func writeHeapProfile(log *slog.Logger, path string) {
 	}
 }
 
-// trimEvery is how often the window gives the C heap's free memory back.
-const trimEvery = 30 * time.Second
-
 func mb(n uint64) float64 { return float64(n*10/(1<<20)) / 10 }
 
 // selfRSS is this process's resident memory in MB, from /proc (0
@@ -115,12 +100,4 @@ func selfRSS() float64 {
 		}
 	}
 	return 0
-}
-
-// giveBack gives the memory freed back to the system now (the window calls
-// it once it is at rest and has let go of what left the screen), rather
-// than at the next trimEvery.
-func giveBack() {
-	debug.FreeOSMemory()
-	memtrim.Trim()
 }

@@ -1,3 +1,5 @@
+//go:build deckhand_testhooks
+
 package main
 
 import (
@@ -9,12 +11,8 @@ import (
 	"deckhand/gui"
 )
 
-// screenEnv names a file: with it set, SIGUSR2 writes there what every
-// window shows (gui.Screen, JSON): the texts, buttons and fields with their
-// places, for tests that drive the real window with xdotool and find a
-// button by what it says, not by a pixel. Without it, nothing listens.
-const screenEnv = "DECKHAND_TEST_SCREEN"
-
+// screenOnSignal writes the screen to the file screenEnv names, at start
+// and on each SIGUSR2, until the returned func is called.
 func screenOnSignal(log *slog.Logger) func() {
 	path := os.Getenv(screenEnv)
 	if path == "" {

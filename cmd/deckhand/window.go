@@ -23,6 +23,13 @@ import (
 // app's preferences and storage by it.
 const appID = "dev.deckhand.app"
 
+// screenEnv names a file: with it set, in a build with the test hooks,
+// SIGUSR2 writes there what every window shows (gui.Screen, JSON): the
+// texts, buttons and fields with their places, for tests that drive the
+// real window with xdotool and find a button by what it says, not by a
+// pixel. Without it, nothing listens.
+const screenEnv = "DECKHAND_TEST_SCREEN"
+
 // hasDisplay reports whether a window can be opened.
 func (e *env) hasDisplay() bool {
 	for _, v := range []string{"DISPLAY", "WAYLAND_DISPLAY"} {

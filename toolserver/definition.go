@@ -197,43 +197,73 @@ type Tool struct {
 }
 
 var (
-	schemaOnce     sync.Once
-	schemaResolved map[string]*jsonschema.Resolved // "" : the whole file; else a $defs entry
-	schemaErr      error
+	schemaOnce sync.Once
+	mtdf       *resolvedSchema
+	schemaErr  error
 )
 
-// compiled are the MTDF schema's resolved forms: the whole file, and each
-// of its definitions (to find where a document fails).
-func compiled() (map[string]*jsonschema.Resolved, error) {
-	schemaOnce.Do(func() {
-		var root map[string]any
-		if schemaErr = json.Unmarshal(SchemaJSON, &root); schemaErr != nil {
-			return
-		}
-		schemaResolved = map[string]*jsonschema.Resolved{}
-		names := []string{""}
-		for name := range root["$defs"].(map[string]any) {
-			names = append(names, name)
-		}
-		for _, name := range names {
-			doc := root
-			if name != "" {
-				doc = map[string]any{"$schema": root["$schema"], "$ref": "#/$defs/" + name, "$defs": root["$defs"]}
-			}
-			data, _ := json.Marshal(doc)
-			var s jsonschema.Schema
-			if schemaErr = json.Unmarshal(data, &s); schemaErr != nil {
-				return
-			}
-			rs, err := s.Resolve(nil)
-			if err != nil {
-				schemaErr = fmt.Errorf("the MTDF schema: %w", err)
-				return
-			}
-			schemaResolved[name] = rs
-		}
-	})
-	return schemaResolved, schemaErr
+// resolvedSchema is the MTDF schema's resolved forms: the whole file,
+// resolved at the first Parse, and each of its definitions, resolved when
+// a document fails and Parse looks for where. Each resolved definition is
+// a whole copy of the schema (its $defs with it): resolving the thirteen
+// at once held 4 MB for the life of every process that loads a tool
+// (the window's), to be used only on a bad file.
+type resolvedSchema struct {
+	root map[string]any
+	mu   sync.Mutex
+	defs map[string]*jsonschema.Resolved // "" : the whole file; else a $defs entry
+}
+
+// compiled is the MTDF schema, its whole file resolved.
+func compiled() (*resolvedSchema, error) {
+	schemaOnce.Do(func() { mtdf, schemaErr = newSchema() })
+	return mtdf, schemaErr
+}
+
+// newSchema parses the MTDF schema and resolves its whole file.
+func newSchema() (*resolvedSchema, error) {
+	rs := &resolvedSchema{defs: map[string]*jsonschema.Resolved{}}
+	if err := json.Unmarshal(SchemaJSON, &rs.root); err != nil {
+		return nil, err
+	}
+	if _, err := rs.def(""); err != nil {
+		return nil, err
+	}
+	return rs, nil
+}
+
+// def is the resolved schema of the definition name ("": the whole file),
+// resolved at its first use.
+func (rs *resolvedSchema) def(name string) (*jsonschema.Resolved, error) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if r, ok := rs.defs[name]; ok {
+		return r, nil
+	}
+	doc := rs.root
+	if name != "" {
+		doc = map[string]any{"$schema": rs.root["$schema"], "$ref": "#/$defs/" + name, "$defs": rs.root["$defs"]}
+	}
+	data, _ := json.Marshal(doc)
+	var s jsonschema.Schema
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, err
+	}
+	r, err := s.Resolve(nil)
+	if err != nil {
+		return nil, fmt.Errorf("the MTDF schema: %w", err)
+	}
+	rs.defs[name] = r
+	return r, nil
+}
+
+// validate checks v against the definition name ("": the whole file).
+func (rs *resolvedSchema) validate(name string, v any) error {
+	r, err := rs.def(name)
+	if err != nil {
+		return err
+	}
+	return r.Validate(v)
 }
 
 // children are, for each schema definition, where its instances hold
@@ -249,8 +279,8 @@ var children = map[string][]struct{ key, def string }{
 
 // locate finds the deepest part of v (at path, an instance of def) that
 // fails its schema, and why.
-func locate(rs map[string]*jsonschema.Resolved, v any, def, path string) (string, string) {
-	err := rs[def].Validate(v)
+func locate(rs *resolvedSchema, v any, def, path string) (string, string) {
+	err := rs.validate(def, v)
 	if err == nil {
 		return "", ""
 	}
@@ -410,7 +440,7 @@ func Parse(file string, data []byte) (*Definition, []*Tool, error) {
 	if problems := mtdfProblems(file, plain); len(problems) > 0 {
 		return nil, nil, &DefError{Problems: problems}
 	}
-	if err := rs[""].Validate(plain); err != nil {
+	if err := rs.validate("", plain); err != nil {
 		path, why := locate(rs, plain, "", "$")
 		if path == "" {
 			path, why = "$", schemaReason(err)

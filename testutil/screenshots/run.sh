@@ -54,6 +54,11 @@ name = "gpt-4o-mini"
 [policy]
 workspace = "$NOTES"
 
+[mcp]
+# The scripted model calls these two by name: sent with every request,
+# not left for tool_search (the lazy tool surface).
+eager = ["fs.list_directory", "fs.get_file_info"]
+
 [mcp.auto_approve]
 "fs.list_directory" = true
 

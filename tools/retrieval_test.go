@@ -42,7 +42,9 @@ func retrievalSets(tb testing.TB) []retrievalSet {
 		sets = append(sets, retrievalSet{"azure", src, qs})
 	}
 	src, qs := synthCatalog()
-	return append(sets, retrievalSet{"synthetic", src, qs})
+	sets = append(sets, retrievalSet{"synthetic", src, qs})
+	src, qs, _ = loadNPM(tb)
+	return append(sets, retrievalSet{"npm", src, qs})
 }
 
 // toolbenchDir is where the public tool-retrieval sets are kept: beside the

@@ -29,7 +29,14 @@ type query struct{ text, want string }
 
 func loadQueries(tb testing.TB) []query {
 	tb.Helper()
-	f, err := os.Open("testdata/queries.txt")
+	return loadQueriesFrom(tb, "testdata/queries.txt")
+}
+
+// loadQueriesFrom reads a query set: a request, '|', the tool it wants, one
+// a line; lines starting with # are comments.
+func loadQueriesFrom(tb testing.TB, path string) []query {
+	tb.Helper()
+	f, err := os.Open(path)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -43,7 +50,7 @@ func loadQueries(tb testing.TB) []query {
 		}
 		text, want, ok := strings.Cut(line, "|")
 		if !ok {
-			tb.Fatalf("queries.txt: %q has no |", line)
+			tb.Fatalf("%s: %q has no |", path, line)
 		}
 		out = append(out, query{strings.TrimSpace(text), strings.TrimSpace(want)})
 	}

@@ -125,8 +125,9 @@ var ToolSearchTool = llm.Tool{
 	Description: "Find tools by what you want done. Most tools are not listed in this request. Describe the task in a " +
 		"few plain words: the action and what it acts on, with the product or service when you know it (\"list open pull " +
 		"requests on github\", \"send an email\", \"scale a kubernetes deployment\"). Don't guess tool names. For several " +
-		"needs, or several ways of saying one, separate the searches with ';' (\"read a file; write a file\"). If nothing " +
-		"fits, try other words. The tools found can be called from your next step on, by the name given. It runs no tool itself.",
+		"needs, separate the searches with ';' (\"read a file; write a file\"); when unsure of the words tools use, say one " +
+		"need two or three ways, also separated by ';' (\"delete a file; remove a document\"). If nothing fits, try other " +
+		"words. The tools found can be called from your next step on, by the name given. It runs no tool itself.",
 	Parameters: json.RawMessage(`{"type":"object","properties":{` +
 		`"query":{"type":"string","description":"What you want done, in plain words; several searches separated by ';'"},` +
 		`"domain":{"type":"string","description":"Only tools of this server (its alias); all (the default) for every server"},` +

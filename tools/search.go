@@ -55,7 +55,7 @@ func (c *Catalog) Search(query, server string, limit int) []Match {
 	c.load()
 	s := &c.search
 	s.once.Do(func() {
-		s.idx = newIndex(c.tools, defaultSearchConfig())
+		s.idx = newIndex(c.tools, nil, defaultSearchConfig())
 		s.cache, _ = lru.New[searchKey, []Match](256)
 	})
 	var norm []string
@@ -71,6 +71,21 @@ func (c *Catalog) Search(query, server string, limit int) []Match {
 		lists[i] = s.idx.rank(q, server)
 	}
 	var out []Match
+	for _, r := range interleave(lists, limit) {
+		t := c.tools[r.doc]
+		out = append(out, Match{Tool: t, Score: r.score, Risk: Risk(t), Preview: Preview(t.Def.InputSchema, 160)})
+	}
+	s.cache.Add(key, out)
+	return out
+}
+
+// interleave merges the rankings of several searches into the first limit
+// tools: each search's best, then each one's second, and so on, a tool
+// found twice kept where it first came. (Reciprocal rank fusion, which
+// lifts the tools found by several searches, measured worse when the
+// searches are for different needs: TestSearchAblation.)
+func interleave(lists [][]ranked, limit int) []ranked {
+	var out []ranked
 	seen := map[int]bool{}
 	for r := 0; len(out) < limit; r++ {
 		more := false
@@ -81,15 +96,13 @@ func (c *Catalog) Search(query, server string, limit int) []Match {
 			more = true
 			if d := list[r].doc; !seen[d] {
 				seen[d] = true
-				t := c.tools[d]
-				out = append(out, Match{Tool: t, Score: list[r].score, Risk: Risk(t), Preview: Preview(t.Def.InputSchema, 160)})
+				out = append(out, list[r])
 			}
 		}
 		if !more {
 			break
 		}
 	}
-	s.cache.Add(key, out)
 	return out
 }
 

@@ -15,6 +15,7 @@ const (
 	fServer
 	fParams
 	fDesc
+	fAbout // the server's own words about itself: its name and instructions
 	nFields
 )
 
@@ -49,12 +50,21 @@ type searchConfig struct {
 	// readBoost multiplies the score of the read-only tools for a request
 	// put as a question ("what…", "list…").
 	readBoost float64
+	// related is how much a query word's neighbours in the catalog count:
+	// the words that share tools with it far more often than chance
+	// (normalised PMI over the tools' names, titles and descriptions at
+	// least relatedNPMI, in relatedMin tools or more; the relatedTop best).
+	// 0 leaves them out.
+	related     float64
+	relatedMin  int
+	relatedNPMI float64
+	relatedTop  int
 }
 
 func defaultSearchConfig() searchConfig {
 	return searchConfig{
-		weight:       [nFields]float64{fName: 3, fTitle: 2, fServer: 2, fParams: 0.5, fDesc: 1},
-		b:            [nFields]float64{fName: 0.3, fTitle: 0.3, fServer: 0, fParams: 0.5, fDesc: 0.75},
+		weight:       [nFields]float64{fName: 3, fTitle: 2, fServer: 2, fParams: 0.5, fDesc: 1, fAbout: 0},
+		b:            [nFields]float64{fName: 0.3, fTitle: 0.3, fServer: 0, fParams: 0.5, fDesc: 0.75, fAbout: 0.75},
 		k1:           1.2,
 		synonym:      0.5,
 		surface:      0.5,
@@ -62,6 +72,9 @@ func defaultSearchConfig() searchConfig {
 		commonParams: true,
 		compounds:    true,
 		readBoost:    1.5,
+		relatedMin:   2,
+		relatedNPMI:  0.5,
+		relatedTop:   3,
 	}
 }
 
@@ -74,6 +87,14 @@ type index struct {
 	tools    []Tool
 	postings map[string][]posting
 	idf      map[string]float64
+	// related are each term's neighbours in the catalog, with their
+	// normalised PMI (see searchConfig.related); nil when not used.
+	related map[string][]neighbour
+}
+
+type neighbour struct {
+	term string
+	npmi float64
 }
 
 type posting struct {
@@ -85,7 +106,9 @@ type posting struct {
 // differs ("=servers" beside "server"); no word holds it.
 const surfaceMark = "="
 
-func newIndex(tools []Tool, cfg searchConfig) *index {
+// newIndex indexes tools; about holds each server's own words about itself
+// (its name and instructions from initialize), by alias.
+func newIndex(tools []Tool, about map[string]string, cfg searchConfig) *index {
 	n := len(tools)
 	x := &index{cfg: cfg, tools: tools, postings: map[string][]posting{}, idf: map[string]float64{}}
 
@@ -161,6 +184,9 @@ func newIndex(tools []Tool, cfg searchConfig) *index {
 		}
 		add(fName, t.Name, 1, 1)
 		add(fServer, t.Server, 1, 1)
+		if cfg.weight[fAbout] > 0 {
+			add(fAbout, about[t.Server], 1, 1)
+		}
 		if t.Def != nil {
 			add(fTitle, t.Def.Title, 1, 1)
 			if t.Def.Annotations != nil {
@@ -196,6 +222,9 @@ func newIndex(tools []Tool, cfg searchConfig) *index {
 	for term, d := range df {
 		x.idf[term] = math.Log(1 + (float64(n)-d+0.5)/(d+0.5))
 	}
+	if cfg.related > 0 {
+		x.related = related(tf, cfg)
+	}
 	for i := range tools {
 		combined := map[string]float64{}
 		for f := range nFields {
@@ -209,6 +238,57 @@ func newIndex(tools []Tool, cfg searchConfig) *index {
 		}
 	}
 	return x
+}
+
+// related finds each term's neighbours: the terms of the tools' names,
+// titles and descriptions that share tools with it far more often than
+// chance would have them.
+func related(tf [][nFields]map[string]float64, cfg searchConfig) map[string][]neighbour {
+	n := float64(len(tf))
+	df := map[string]float64{}
+	co := map[[2]string]float64{}
+	for _, fields := range tf {
+		set := map[string]bool{}
+		for _, f := range []int{fName, fTitle, fDesc} {
+			for term := range fields[f] {
+				if !strings.HasPrefix(term, surfaceMark) {
+					set[term] = true
+				}
+			}
+		}
+		ts := slices.Sorted(maps.Keys(set))
+		for i, a := range ts {
+			df[a]++
+			for _, b := range ts[i+1:] {
+				co[[2]string{a, b}]++
+			}
+		}
+	}
+	out := map[string][]neighbour{}
+	for pair, c := range co {
+		if c < float64(cfg.relatedMin) || c == n {
+			continue
+		}
+		a, b := pair[0], pair[1]
+		npmi := math.Log(n*c/(df[a]*df[b])) / -math.Log(c/n)
+		if npmi >= cfg.relatedNPMI {
+			out[a] = append(out[a], neighbour{b, npmi})
+			out[b] = append(out[b], neighbour{a, npmi})
+		}
+	}
+	for term, ns := range out {
+		slices.SortFunc(ns, func(p, q neighbour) int {
+			if p.npmi != q.npmi {
+				if p.npmi > q.npmi {
+					return -1
+				}
+				return 1
+			}
+			return strings.Compare(p.term, q.term)
+		})
+		out[term] = ns[:min(len(ns), cfg.relatedTop)]
+	}
+	return out
 }
 
 // split cuts a word into two words of vocab of three letters or more
@@ -361,6 +441,15 @@ func (x *index) concepts(ws []string) []concept {
 		if x.cfg.synonym > 0 {
 			for _, syn := range synonyms[s] {
 				c[syn] = max(c[syn], x.cfg.synonym)
+			}
+		}
+	}
+	// A word's neighbours in the catalog, apart: each its own concept, so
+	// that a common neighbour does not lower the word's rarity.
+	for _, s := range stems {
+		for _, nb := range x.related[s] {
+			if !seen[nb.term] {
+				out = append(out, concept{map[string]float64{nb.term: 1}, x.cfg.related * nb.npmi})
 			}
 		}
 	}

@@ -17,7 +17,10 @@ BIN := bin/deckhand
 
 # Fyne needs cgo and these headers.
 APT_PACKAGES := gcc libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev \
-	libxi-dev libxxf86vm-dev libwayland-dev libxkbcommon-dev
+	libxi-dev libxxf86vm-dev libwayland-dev libxkbcommon-dev \
+	libwebkit2gtk-4.1-dev
+# deckhand-view, beside deckhand, shows MCP Apps' views (WebKitGTK).
+VIEW_BIN := bin/deckhand-view
 # The window's own tests run it on a virtual display; screenshots also
 # drive it with xdotool and capture it with ImageMagick.
 TEST_APT_PACKAGES := xvfb xauth xdotool xclip openbox imagemagick dunst dbus gnome-keyring openssh-client bsdutils util-linux curl git keyutils
@@ -42,6 +45,7 @@ run: build
 
 build: setup-apt setup-go
 	$(GO) build -tags $(TAGS) -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/deckhand
+	$(GO) build -tags $(TAGS) -ldflags "$(LDFLAGS)" -o $(VIEW_BIN) ./cmd/deckhand-view
 
 # vet, formatting, then every test under the race detector (the peers'
 # integration tests and the conformance scenarios included).

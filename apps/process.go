@@ -1,0 +1,128 @@
+package apps
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// HelperName is the view helper's file name, looked for beside Deckhand's
+// own binary.
+const HelperName = "deckhand-view"
+
+// FindHelper is the view helper beside the running binary, or an error
+// that says where it was looked for.
+func FindHelper() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("finding the view helper: %w", err)
+	}
+	if real, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = real
+	}
+	p := filepath.Join(filepath.Dir(exe), HelperName)
+	if _, err := os.Stat(p); err != nil {
+		return "", fmt.Errorf("no view helper at %s (make build builds it beside deckhand)", p)
+	}
+	return p, nil
+}
+
+// Process is one running view helper: the Conn of its view. It dies with
+// Deckhand (Linux: the parent-death signal) or when Close is called.
+type Process struct {
+	cmd  *exec.Cmd
+	in   io.WriteCloser
+	enc  *json.Encoder
+	out  *bufio.Scanner
+	done chan struct{}
+	once sync.Once
+
+	mu     sync.Mutex
+	reason string // why it was ended, when Deckhand ended it
+}
+
+var _ Conn = (*Process)(nil)
+
+// Start runs the helper at path showing open, with env added to its
+// environment (DISPLAY and the like come from Deckhand's own).
+func Start(path string, open OpenView, env []string) (*Process, error) {
+	cmd := exec.Command(path)
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stderr = os.Stderr
+	confine(cmd)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting the view helper %s: %w", path, err)
+	}
+	p := &Process{cmd: cmd, in: in, enc: json.NewEncoder(in), out: bufio.NewScanner(out), done: make(chan struct{})}
+	p.out.Buffer(make([]byte, 64<<10), 2*MaxMessageBytes+4096)
+	go func() { cmd.Wait(); close(p.done) }()
+	if err := p.Write(Frame{Open: &open}); err != nil {
+		p.Close("")
+		return nil, fmt.Errorf("opening the view: %w", err)
+	}
+	return p, nil
+}
+
+// Read is the helper's next frame; io.EOF once it has exited.
+func (p *Process) Read() (Frame, error) {
+	for p.out.Scan() {
+		var f Frame
+		if err := json.Unmarshal(p.out.Bytes(), &f); err != nil {
+			return Frame{Event: EventBadMessage, Detail: "the helper sent a line that is not a frame"}, nil
+		}
+		return f, nil
+	}
+	if err := p.out.Err(); err != nil && !errors.Is(err, os.ErrClosed) {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return Frame{Event: EventOversize, Detail: "over 2 MiB"}, nil
+		}
+		return Frame{}, err
+	}
+	return Frame{}, io.EOF
+}
+
+// Write sends a frame to the helper.
+func (p *Process) Write(f Frame) error { return p.enc.Encode(f) }
+
+// Done is closed when the helper has exited.
+func (p *Process) Done() <-chan struct{} { return p.done }
+
+// Pid is the helper's process id.
+func (p *Process) Pid() int { return p.cmd.Process.Pid }
+
+// Close ends the view: its stdin closes (the helper quits), and whatever
+// is still running of it a moment later is killed, web processes included.
+func (p *Process) Close(reason string) {
+	p.once.Do(func() {
+		p.mu.Lock()
+		p.reason = reason
+		p.mu.Unlock()
+		p.in.Close()
+		select {
+		case <-p.done:
+		case <-time.After(2 * time.Second):
+		}
+		kill(p.cmd)
+		<-p.done
+	})
+}
+
+// Memory is the resident memory of the helper and every process of its
+// group (WebKit's web and network processes), in bytes; 0 where it cannot
+// be read.
+func (p *Process) Memory() int64 { return groupRSS(p.cmd.Process.Pid) }

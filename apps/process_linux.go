@@ -1,0 +1,59 @@
+package apps
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"syscall"
+)
+
+// confine puts the helper in a process group of its own (so its web
+// processes are ended with it) that dies with Deckhand.
+func confine(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+}
+
+func kill(cmd *exec.Cmd) {
+	if cmd.Process != nil {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+}
+
+// groupRSS sums VmRSS over the processes of pgid's group, from /proc.
+func groupRSS(pgid int) int64 {
+	dirs, _ := filepath.Glob("/proc/[0-9]*/stat")
+	var total int64
+	for _, stat := range dirs {
+		b, err := os.ReadFile(stat)
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp …: comm may hold spaces, so split
+		// after its closing parenthesis.
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 {
+			continue
+		}
+		f := bytes.Fields(b[i+1:])
+		if len(f) < 3 {
+			continue
+		}
+		if g, _ := strconv.Atoi(string(f[2])); g != pgid {
+			continue
+		}
+		// statm's second field: resident pages.
+		m, err := os.ReadFile(filepath.Join(filepath.Dir(stat), "statm"))
+		if err != nil {
+			continue
+		}
+		mf := bytes.Fields(m)
+		if len(mf) < 2 {
+			continue
+		}
+		pages, _ := strconv.ParseInt(string(mf[1]), 10, 64)
+		total += pages * int64(os.Getpagesize())
+	}
+	return total
+}

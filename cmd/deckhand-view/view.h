@@ -1,0 +1,4 @@
+int dv_run(char *title, char *html, char *csp, int width, int height, int sandbox);
+void dv_eval(char *js);
+void dv_resize(int w, int h);
+void dv_quit(void);

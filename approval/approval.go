@@ -60,6 +60,9 @@ type Request struct {
 	// OnceOnly: no rule or grant covers the call, and the only yes is
 	// "allow once" (shell commands: each is asked).
 	OnceOnly bool
+	// Origin says who makes the call when the model does not: "the view
+	// of server.tool" (an MCP App's view). "" for the model.
+	Origin string
 }
 
 // Answer is what a person can answer.

@@ -181,7 +181,8 @@ type conversationActor struct {
 	// wait, so that the first request offers every tool already known.
 	hasCatalog bool
 	resumed    bool
-	failed     bool // an internal error ended it; it is stopping
+	failed     bool       // an internal error ended it; it is stopping
+	views      *viewCalls // calls from tools' views (viewcall.go); nil until one
 }
 
 // view is what a run reads of its conversation as it changes: never
@@ -316,9 +317,14 @@ func (a *conversationActor) Receive(c actor.Context) {
 		a.continueRun(c)
 	case *ApprovalAnswer:
 		a.answer(m)
+	case *CallFromView:
+		a.callFromView(c, m)
+	case *viewGranted:
+		a.viewGrant(m)
 	case *runEnded:
 		a.ended(c, m)
 	case *actor.Stopping:
+		a.stopViewCalls()
 		a.stop()
 	}
 }
@@ -337,6 +343,9 @@ func (a *conversationActor) queued() int {
 // buffered; a full one drops the answer rather than block Receive: the
 // run reads each as it comes, so only a flood of answers fills it.
 func (a *conversationActor) answer(m *ApprovalAnswer) {
+	if a.answerView(m) {
+		return
+	}
 	if a.run == nil {
 		return
 	}

@@ -154,6 +154,7 @@ func (a *conversationActor) ended(c actor.Context, m *runEnded) {
 	}
 	a.run = nil
 	a.history, a.grants, a.loaded, a.summary = m.history, m.grants, m.loaded, m.summary
+	a.mergeViewGrants()
 	if m.failed != nil {
 		a.fail(c, m.failed)
 		return

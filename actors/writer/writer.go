@@ -420,7 +420,14 @@ func (a *storeActor) record(c actor.Context, msg any) {
 	case *conversation.ApprovalRequested:
 		ev(m.Conversation, m.Run, store.KindApprovalAsked, map[string]any{
 			"id": m.ID, "call": m.Request.ID, "tool": m.Request.Display, "title": m.Request.Title,
-			"trusted": m.Request.Trusted, "arguments": a.capped(m.Request.Arguments), "deadline": m.Deadline})
+			"trusted": m.Request.Trusted, "arguments": a.capped(m.Request.Arguments), "deadline": m.Deadline, "origin": m.Request.Origin})
+	case *conversation.ViewCallFinished:
+		kind := store.KindToolSucceeded
+		if m.IsError {
+			kind = store.KindToolFailed
+		}
+		ev(m.Conversation, "", kind, map[string]any{"call": m.Call, "tool": m.Tool, "origin": m.Origin,
+			"arguments": a.capped(m.Arguments), "output": tools.Cap(m.Output, a.limit), "denied": m.Denied})
 	case *conversation.ApprovalDecided:
 		if m.Allowed {
 			ev(m.Conversation, m.Run, store.KindApprovalGranted, map[string]any{"call": m.Call, "tool": m.Tool, "scope": m.Scope, "by": m.By})

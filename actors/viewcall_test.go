@@ -1,0 +1,133 @@
+package actors
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"deckhand/actors/conversation"
+	"deckhand/approval"
+	"deckhand/config"
+	"deckhand/store"
+	"deckhand/testutil"
+)
+
+// A call from a tool's view (an MCP App) passes the same gate as the
+// model's: asked when no rule or grant covers it (the question saying it
+// comes from the view), run once allowed, not run when denied, allowed
+// by a rule or a session grant without asking, refused for a tool of
+// another server or arguments its schema refuses; logged with its origin.
+func TestViewCallPassesTheGate(t *testing.T) {
+	type step struct {
+		tool   string
+		args   string
+		answer approval.Answer // for an ask; 0 (AllowOnce) otherwise unused
+	}
+	tests := []struct {
+		name    string
+		rules   map[string]bool
+		first   *step // a call before the one checked (to leave a grant)
+		call    step
+		asked   bool
+		ran     bool
+		refusal string // in the result's text when refused or denied
+	}{
+		{name: "asked and allowed", call: step{tool: "get-time", args: `{}`, answer: approval.AllowOnce}, asked: true, ran: true},
+		{name: "asked and denied", call: step{tool: "get-time", args: `{}`, answer: approval.Deny}, asked: true, refusal: "denied"},
+		{name: "a rule allows", rules: map[string]bool{"app.get-time": true}, call: step{tool: "get-time", args: `{}`}, ran: true},
+		{name: "a rule asks", rules: map[string]bool{"app.*": true, "app.get-time": false}, call: step{tool: "get-time", args: `{}`, answer: approval.AllowOnce}, asked: true, ran: true},
+		{name: "the session's grant", first: &step{tool: "get-time", args: `{}`, answer: approval.AllowSession}, call: step{tool: "get-time", args: `{}`}, ran: true},
+		{name: "another server's tool", call: step{tool: "../other.delete", args: `{}`}, refusal: "has no tool"},
+		{name: "bad arguments", call: step{tool: "get-time", args: `{"zone":5}`}, refusal: "zone"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			db := openLog(t)
+			ran := make(chan string, 4)
+			srv := sdk.NewServer(&sdk.Implementation{Name: "app", Version: "1"}, nil)
+			srv.AddTool(&sdk.Tool{Name: "get-time", InputSchema: map[string]any{"type": "object",
+				"properties": map[string]any{"zone": map[string]any{"type": "string"}}},
+				Meta: sdk.Meta{"ui": map[string]any{"resourceUri": "ui://get-time/view.html"}}},
+				func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+					ran <- "get-time"
+					return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "12:00"}}}, nil
+				})
+			other := sdk.NewServer(&sdk.Implementation{Name: "other", Version: "1"}, nil)
+			other.AddTool(&sdk.Tool{Name: "delete", InputSchema: map[string]any{"type": "object"}},
+				func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+					ran <- "delete"
+					return &sdk.CallToolResult{}, nil
+				})
+			model := testutil.NewModelServer(t, answer("hello"))
+			c := startChatWith(t, func(o *Options) { o.Log = db }, model, map[string]*sdk.Server{"app": srv, "other": other},
+				func(cfg *config.Config) { cfg.MCP.AutoApprove = tc.rules })
+			c.send("hi") // the conversation has its catalog once a run has ended
+			expect[*conversation.RunFinished](c)
+
+			call := func(s step, asked bool) conversation.ViewCallResult {
+				reply := make(chan conversation.ViewCallResult, 1)
+				c.sys.Root.Send(c.conv, &conversation.CallFromView{View: "app.get-time", Tool: s.tool, Args: json.RawMessage(s.args), Reply: reply})
+				if asked {
+					req := expect[*conversation.ApprovalRequested](c)
+					if req.Request.Origin != "the view of app.get-time" || req.Request.Display != "app."+s.tool {
+						t.Errorf("asked about %s with origin %q, want app.%s from the view of app.get-time", req.Request.Display, req.Request.Origin, s.tool)
+					}
+					select {
+					case name := <-ran:
+						t.Fatalf("%s ran before the person answered", name)
+					default:
+					}
+					c.sys.Root.Send(c.conv, &conversation.ApprovalAnswer{ID: req.ID, Answer: s.answer})
+				}
+				return testutil.Receive(t, reply, wait, "the view's result")
+			}
+			if tc.first != nil {
+				call(*tc.first, true)
+				<-ran
+			}
+			got := call(tc.call, tc.asked)
+			if got.Err != nil {
+				t.Fatalf("CallFromView: %v", got.Err)
+			}
+			text := ""
+			for _, ct := range got.Result.Content {
+				if tx, ok := ct.(*sdk.TextContent); ok {
+					text += tx.Text
+				}
+			}
+			if tc.ran {
+				testutil.Receive(t, ran, wait, "the call")
+				if got.Result.IsError || text != "12:00" {
+					t.Errorf("result = %q (error %v), want the server's 12:00", text, got.Result.IsError)
+				}
+			} else {
+				if !got.Result.IsError || !strings.Contains(strings.ToLower(text), tc.refusal) {
+					t.Errorf("result = %q (error %v), want a refusal saying %q", text, got.Result.IsError, tc.refusal)
+				}
+				select {
+				case name := <-ran:
+					t.Errorf("%s ran", name)
+				default:
+				}
+			}
+			fin := expect[*conversation.ViewCallFinished](c)
+			if fin.Origin != "the view of app.get-time" {
+				t.Errorf("ViewCallFinished.Origin = %q", fin.Origin)
+			}
+			syncLog(t, c)
+			events, _ := db.Events(t.Context(), store.Filter{SessionID: c.conversationID(t)})
+			logged := false
+			for _, e := range events {
+				if (e.Kind == store.KindToolSucceeded || e.Kind == store.KindToolFailed) && strings.Contains(string(e.Data), `"origin":"the view of app.get-time"`) {
+					logged = true
+				}
+			}
+			if !logged {
+				t.Errorf("no tool event logged with the view as its origin")
+			}
+		})
+	}
+}

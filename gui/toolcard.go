@@ -34,6 +34,7 @@ type toolView struct {
 	outSeg   *widget.TextSegment
 	outLabel *widget.Label
 	media    *mediaView
+	openView *widget.Button // the tool's view (an MCP App), in a window of its own
 	spinning bool
 	// The captions' theme wrappers: hiding those, not the labels inside,
 	// takes them out of the layout.
@@ -77,7 +78,10 @@ func newToolView(r *rowView) *toolView {
 	t.border.CornerRadius = theme.InputRadiusSize()
 	t.border.StrokeWidth = 1
 	t.spinner.Hide()
-	title := container.NewHBox(t.fold, container.NewStack(t.icon, t.spinner), t.name, state, layout.NewSpacer(), t.expand)
+	t.openView = widget.NewButtonWithIcon("Open view", theme.ComputerIcon(), func() { r.cv.ui.openAppView(r.row) })
+	t.openView.Importance = widget.LowImportance
+	t.openView.Hide()
+	title := container.NewHBox(t.fold, container.NewStack(t.icon, t.spinner), t.name, state, layout.NewSpacer(), t.openView, t.expand)
 	body := container.NewVBox(title, t.args, t.progress, t.statusBox, t.outLabelBox, t.out, t.media.obj)
 	t.obj = indented(container.NewStack(t.border, container.NewPadded(body)))
 	return t
@@ -206,6 +210,8 @@ func (t *toolView) set(r transcript.Row) {
 		}
 	}
 	widgets.SetVisible(t.expand, long && open)
+	_, view := t.row.cv.ui.appViewOf(r.Tool)
+	widgets.SetVisible(t.openView, view != "")
 	widgets.SetVisible(t.args, open)
 	widgets.SetSegment(t.args, t.argsSeg, args, theme.ColorNameForeground)
 	progress := r.State == transcript.Running && r.Total > 0

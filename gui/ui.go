@@ -114,6 +114,7 @@ type UI struct {
 	hidden     bool   // the main window was closed to the tray
 
 	openURL   func(*url.URL) error // opens a link in the browser; tests replace it
+	views     *appViews            // the tools' views open (appview.go); nil until one
 	copiedFor time.Duration        // how long a copy button says it copied
 	sweep     sweeper              // lets Fyne drop what left the screen, once at rest (sweep.go)
 }

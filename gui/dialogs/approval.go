@@ -149,6 +149,13 @@ func (a *Approvals) notify(r *conversation.ApprovalRequested) {
 // server "local", which no configured server can be called), or a server
 // the config trusts or not.
 func whose(req approval.Request) string {
+	if req.Origin != "" {
+		return whoseTool(req) + ", called from " + req.Origin + " (not by the model)"
+	}
+	return whoseTool(req)
+}
+
+func whoseTool(req approval.Request) string {
 	if req.Server == config.LocalAlias {
 		return fmt.Sprintf("Tool %q of Deckhand's built-in tools (%q)", clean.Line(req.Tool), req.Server)
 	}

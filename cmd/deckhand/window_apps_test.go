@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"deckhand/gui"
+	"deckhand/testutil"
+)
+
+// viewHelperBeside builds deckhand-view into the folder of the deckhand
+// binary the tests run, where Deckhand looks for it (as make build puts
+// it beside bin/deckhand).
+func viewHelperBeside(t *testing.T) {
+	t.Helper()
+	bin := testutil.BuildProgram(t, "./cmd/deckhand")
+	out := filepath.Join(filepath.Dir(bin), "deckhand-view")
+	if _, err := os.Stat(out); err == nil {
+		return
+	}
+	cmd := exec.Command("go", "build", "-tags="+testutil.BuildTags, "-o", out, "./cmd/deckhand-view")
+	cmd.Dir = testutil.ModuleRoot(t)
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("building deckhand-view: %v\n%s", err, msg)
+	}
+}
+
+// An MCP App in the window: server-basic-vanillajs's get-time names a
+// view; its card offers Open view, which shows the real view in a window
+// of its own (titled app.get-time); the view's Get Server Time button
+// calls get-time, which reaches Deckhand's approval, saying it comes from
+// the view; allowed, the view shows the server's new time.
+func TestWindowAppView(t *testing.T) {
+	p := testutil.RequirePeers(t)
+	server := filepath.Join(testutil.ModuleRoot(t), "testutil", "node_modules", "@modelcontextprotocol", "server-basic-vanillajs", "dist", "index.js")
+	if _, err := os.Stat(server); err != nil {
+		t.Skipf("npm peer missing: %s (run make setup)", server)
+	}
+	viewHelperBeside(t)
+	model := testutil.NewModelServer(t,
+		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "a", Name: "app__get-time", Arguments: `{}`})},
+		testutil.ModelResponse{Body: testutil.TextChunks("That is the server's time.")},
+	)
+	cfg := fmt.Sprintf(`[model]
+base_url = %q
+name = "scripted"
+
+[tools]
+enabled = false
+
+[mcp.servers.app]
+command = %q
+args = [%q, "--stdio"]
+`, model.URL, p.Node, server)
+	w := startRealWindow(t, cfg, nil)
+	w.waitScreen("the server ready", func(s gui.Screen) bool { return shows(s, "1 server ready") })
+	box, _ := findEntry(w.screen(), "Message Deckhand")
+	w.click(box)
+	w.typeText("what time is it?")
+	w.key("Return")
+	w.clickText("button", "Allow once")
+	w.waitScreen("the card done, with its view", func(s gui.Screen) bool {
+		return shows(s, "That is the server's time.") && shows(s, "Open view")
+	})
+	w.keep("app-card.png")
+	w.clickText("button", "Open view")
+
+	view := w.windowID("app.get-time")
+	before := stableWindowShot(t, w, view)
+	// Get Server Time, in the view's layout at 640 pixels wide.
+	w.xdo("windowactivate", "--sync", view)
+	w.xdo("mousemove", "--window", view, "220", "122")
+	w.xdo("click", "1")
+	s := w.waitScreen("the view's call at the approval", func(s gui.Screen) bool {
+		_, asked := find(s, "", "called from the view of app.get-time")
+		_, allow := find(s, "button", "Allow once")
+		return asked && allow
+	})
+	w.keep("app-view-approval.png")
+	if !strings.Contains(s.ScreenText(), "get-time") {
+		t.Errorf("the approval does not name the tool:\n%s", s.ScreenText())
+	}
+	w.clickText("button", "Allow once")
+	// Allow once brought Deckhand in front: the view is brought back
+	// before each look (a window's picture is what the screen shows).
+	var after []byte
+	testutil.Eventually(t, 30*time.Second, func() bool {
+		w.xdo("windowactivate", "--sync", view)
+		after = windowShot(t, w, view)
+		return !bytes.Equal(timeLineOf(t, after), timeLineOf(t, before))
+	}, "the view never showed the new time")
+	if dir := os.Getenv("DECKHAND_SHOTS"); dir != "" {
+		os.WriteFile(filepath.Join(dir, "app-view-before.png"), before, 0o644)
+		os.WriteFile(filepath.Join(dir, "app-view-after.png"), after, 0o644)
+	}
+}
+
+func windowShot(t *testing.T, w *realWindow, wid string) []byte {
+	t.Helper()
+	cmd := exec.Command("import", "-window", wid, "png:-")
+	cmd.Env = append(os.Environ(), "DISPLAY="+w.display)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("import: %v", err)
+	}
+	return out
+}
+
+func stableWindowShot(t *testing.T, w *realWindow, wid string) []byte {
+	t.Helper()
+	var last []byte
+	testutil.Eventually(t, 30*time.Second, func() bool {
+		cur := windowShot(t, w, wid)
+		same := bytes.Equal(cur, last)
+		last = cur
+		return same && !uniform(t, timeLineOf(t, cur))
+	}, "the view was never drawn, or kept changing")
+	return last
+}
+
+// uniform reports whether a PNG is all one colour (not drawn yet).
+func uniform(t *testing.T, data []byte) bool {
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("decoding a screenshot: %v", err)
+	}
+	b := img.Bounds()
+	first := img.At(b.Min.X, b.Min.Y)
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			if img.At(x, y) != first {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// timeLineOf is the line of the view showing the server's time (its
+// layout at 640 pixels wide).
+func timeLineOf(t *testing.T, png []byte) []byte {
+	t.Helper()
+	cmd := exec.Command("convert", "png:-", "-crop", "460x24+120+72", "+repage", "png:-")
+	cmd.Stdin = bytes.NewReader(png)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("convert: %v", err)
+	}
+	return out
+}

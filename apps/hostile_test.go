@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -44,6 +47,31 @@ const attempt = async (name, f) => { try { await f(); results[name] = 'ok'; } ca
   for (let i = 0; i < 200000; i++) window.parent.postMessage({jsonrpc: '2.0', method: 'notifications/message', params: {level: 'info', data: i}}, '*');
 })();
 </script></body></html>`
+
+// webProcess is the pid of WebKit's web process in pgid's group.
+func webProcess(t *testing.T, pgid int) int {
+	t.Helper()
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, st := range stats {
+		b, err := os.ReadFile(st)
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		open, close := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+		if open < 0 || close < open {
+			continue
+		}
+		f := strings.Fields(s[close+1:])
+		if len(f) < 3 || f[2] != strconv.Itoa(pgid) || !strings.HasPrefix(s[open+1:close], "WebKitWebProces") {
+			continue
+		}
+		pid, _ := strconv.Atoi(strings.Fields(s)[0])
+		return pid
+	}
+	t.Fatalf("no WebKitWebProcess in process group %d", pgid)
+	return 0
+}
 
 type recordingHost struct {
 	mu      sync.Mutex
@@ -98,11 +126,27 @@ func TestHostileViewInWebKit(t *testing.T) {
 	t.Setenv("DISPLAY", display)
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
-	win, err := apps.Open(ctx, helper, apps.Config{Server: "evil", Tool: "show", View: view}, host, 0, false)
+	sandboxed := apps.Sandboxed()
+	if !sandboxed {
+		t.Log("bubblewrap is not installed: the web process runs without WebKit's sandbox")
+	}
+	win, err := apps.Open(ctx, helper, apps.Config{Server: "evil", Tool: "show", View: view}, host, 0, sandboxed)
 	if err != nil {
 		t.Fatal(err)
 	}
 	testutil.Receive(t, host.got, 30*time.Second, "the view's report")
+	if sandboxed {
+		// The web process, in the helper's process group, has PID and
+		// network namespaces of its own.
+		web := webProcess(t, win.Pid())
+		for _, ns := range []string{"pid", "net", "mnt"} {
+			mine, _ := os.Readlink("/proc/self/ns/" + ns)
+			its, _ := os.Readlink(fmt.Sprintf("/proc/%d/ns/%s", web, ns))
+			if its == "" || its == mine {
+				t.Errorf("the web process's %s namespace is %q, ours %q: not sandboxed", ns, its, mine)
+			}
+		}
+	}
 	select {
 	case <-win.Done():
 	case <-time.After(30 * time.Second):

@@ -34,6 +34,15 @@ func FindHelper() (string, error) {
 	return p, nil
 }
 
+// Sandboxed reports whether WebKit's own sandbox can confine a view's web
+// process: it runs it under bubblewrap (new mount, PID, IPC and network
+// namespaces, a seccomp filter, only the files a web process needs), and
+// a view cannot start where bubblewrap is missing.
+func Sandboxed() bool {
+	_, err := exec.LookPath("bwrap")
+	return err == nil
+}
+
 // Process is one running view helper: the Conn of its view. It dies with
 // Deckhand (Linux: the parent-death signal) or when Close is called.
 type Process struct {

@@ -112,7 +112,7 @@ func (u *UI) runAppView(conv, key string, t tools.Tool, uri string, row transcri
 	}
 	win, err := apps.Open(ctx, helper, apps.Config{Server: t.Server, Tool: t.Name, Definition: def, View: view, Input: input,
 		Context: apps.HostContext{Theme: theme, Locale: locale(), Width: 640, Height: 600}, HostVersion: "", Logger: u.log},
-		&viewHost{u: u, conv: conv, view: t.Display}, 0, false)
+		&viewHost{u: u, conv: conv, view: t.Display}, 0, apps.Sandboxed())
 	if err != nil {
 		fail(err)
 		return

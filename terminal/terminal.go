@@ -14,6 +14,7 @@ import (
 	"deckhand/actors/writer"
 	"deckhand/approval"
 	"deckhand/clean"
+	"deckhand/tools"
 )
 
 // Messages to the terminal actor.
@@ -71,12 +72,19 @@ type chat struct {
 	// logFailing: the log cannot be written (a full disk); nothing said
 	// meanwhile is kept until it can.
 	logFailing bool
+
+	catalog *tools.Catalog // the tools as they are, for their views (appview.go)
 }
 
 func (t *chat) Receive(c actor.Context) {
 	switch m := c.Message().(type) {
 	case *chatReady:
 		t.conv, t.convID = m.conv, m.id
+		if t.sys != nil {
+			c.Send(t.sys.Registry, &servers.WatchCatalog{PID: c.Self()})
+		}
+	case *servers.CatalogChanged:
+		t.catalog = m.Catalog
 	case *inputLine:
 		t.input(c, m.text)
 	case *inputClosed:
@@ -287,6 +295,9 @@ func (t *chat) printResult(m *conversation.ToolCallFinished) {
 		head += fmt.Sprintf(" (%v)", m.Elapsed.Round(time.Millisecond))
 	}
 	fmt.Fprintf(t.info, "%s\n%s\n", t.paint(color, head), t.paint(dim, Indent(strings.Join(lines, "\n"), "    ")))
+	if hint := t.viewHint(m.Tool); hint != "" {
+		fmt.Fprintf(t.info, "%s\n", t.paint(dim, Indent(hint, "    ")))
+	}
 }
 
 func (t *chat) runFinished(m *conversation.RunFinished) {

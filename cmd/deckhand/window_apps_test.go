@@ -155,3 +155,38 @@ func timeLineOf(t *testing.T, png []byte) []byte {
 	}
 	return out
 }
+
+// The terminal cannot show a view: under the result of a tool that has
+// one, deckhand chat says so and how to see it in the window; a tool
+// without one gets no such line.
+func TestChatSaysToolHasView(t *testing.T) {
+	p := testutil.RequirePeers(t)
+	server := filepath.Join(testutil.ModuleRoot(t), "testutil", "node_modules", "@modelcontextprotocol", "server-basic-vanillajs", "dist", "index.js")
+	if _, err := os.Stat(server); err != nil {
+		t.Skipf("npm peer missing: %s (run make setup)", server)
+	}
+	model := testutil.NewModelServer(t,
+		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "a", Name: "app__get-time", Arguments: `{}`})},
+		testutil.ModelResponse{Body: testutil.TextChunks("That is the time.")},
+	)
+	cfg := writeConfig(t, fmt.Sprintf(`[model]
+base_url = %q
+name = "scripted"
+
+[tools]
+enabled = false
+
+[mcp.servers.app]
+command = %q
+args = [%q, "--stdio"]
+`, model.URL, p.Node, server))
+	r := deckhand(t, nil, "", "--config", cfg, "chat", "-p", "what time is it?", "--approve=auto")
+	if r.code != exitOK {
+		t.Fatalf("exit %d\nstderr:\n%s", r.code, r.stderr)
+	}
+	for _, want := range []string{"✓ app.get-time", "app.get-time has a view (an MCP App) that only the window shows", "Open view"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+}

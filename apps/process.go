@@ -135,3 +135,17 @@ func (p *Process) Close(reason string) {
 // group (WebKit's web and network processes), in bytes; 0 where it cannot
 // be read.
 func (p *Process) Memory() int64 { return groupRSS(p.cmd.Process.Pid) }
+
+// Confinement says, for `deckhand policy`, how a view is confined here.
+func Confinement() string {
+	s := "each in a process of its own (deckhand-view), served with a Content-Security-Policy from the origins its resource declares (nothing else reachable), no navigation, new windows, files, kept cookies or storage, or permissions; stopped when it floods, loops calls or grows past 1 GiB"
+	if Sandboxed() {
+		s += "; its web process in WebKit's bubblewrap sandbox (own mount, PID and network namespaces)"
+	} else {
+		s += "; bubblewrap is not installed, so its web process runs without WebKit's sandbox"
+	}
+	if _, err := FindHelper(); err != nil {
+		s += "; " + err.Error() + ": views do not open"
+	}
+	return s
+}

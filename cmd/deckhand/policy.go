@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"deckhand/apps"
 	"deckhand/policy"
 	"deckhand/sandbox"
 	"deckhand/transport/mcp"
@@ -24,6 +25,7 @@ type policyReport struct {
 	SecretKeys   []string       `json:"secret_keys"`
 	Landlock     int            `json:"landlock_abi"`
 	Sandbox      string         `json:"sandbox"`
+	Views        string         `json:"views"` // how tools' views (MCP Apps) are confined
 	Servers      []policyServer `json:"servers"`
 	Warnings     []string       `json:"warnings"`
 }
@@ -64,7 +66,7 @@ func runPolicy(ctx context.Context, e *env, args []string) error {
 		AllowDomains: nonNil(pol.Domains), SecretKeys: nonNil(pol.Secrets), Landlock: sandbox.ABI(),
 		Servers: []policyServer{}, Warnings: nonNil(pol.Warnings(cfg)),
 	}
-	rep.Sandbox = "available"
+	rep.Sandbox, rep.Views = "available", apps.Confinement()
 	if err := sandbox.Available(); err != nil {
 		rep.Sandbox = err.Error()
 	}
@@ -133,6 +135,7 @@ func printPolicy(e *env, rep policyReport) {
 	} else {
 		fmt.Fprintf(w, "Sandbox:       %s\n", rep.Sandbox)
 	}
+	fmt.Fprintf(w, "Tool views:    %s\n", rep.Views)
 	if len(rep.Servers) > 0 {
 		fmt.Fprintf(w, "\nServers:\n")
 	}

@@ -190,3 +190,23 @@ args = [%q, "--stdio"]
 		}
 	}
 }
+
+// deckhand policy says how a tool's view is confined, and whether its web
+// process gets WebKit's sandbox here.
+func TestPolicySaysHowViewsAreConfined(t *testing.T) {
+	r := deckhand(t, nil, "", "--config", writeConfig(t, ""), "policy")
+	if r.code != exitOK {
+		t.Fatalf("exit %d: %s%s", r.code, r.stdout, r.stderr)
+	}
+	want := []string{"Tool views:", "Content-Security-Policy from the origins its resource declares", "no navigation"}
+	if _, err := exec.LookPath("bwrap"); err == nil {
+		want = append(want, "WebKit's bubblewrap sandbox")
+	} else {
+		want = append(want, "bubblewrap is not installed")
+	}
+	for _, w := range want {
+		if !strings.Contains(r.stdout, w) {
+			t.Errorf("policy output lacks %q:\n%s", w, r.stdout)
+		}
+	}
+}

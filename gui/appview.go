@@ -134,7 +134,8 @@ func (u *UI) runAppView(conv, key string, t tools.Tool, uri string, row transcri
 }
 
 // cardResult is the card's result as the view is told it: the text the
-// card shows (what the model was given), or nil while the call runs.
+// card shows (what the model was given) and the result's structured
+// content, or nil while the call runs.
 func cardResult(row transcript.Row) *sdk.CallToolResult {
 	switch row.State {
 	case transcript.Succeeded, transcript.Failed, transcript.Denied:
@@ -143,7 +144,7 @@ func cardResult(row transcript.Row) *sdk.CallToolResult {
 	}
 	r := &sdk.CallToolResult{IsError: row.State != transcript.Succeeded, Content: []sdk.Content{&sdk.TextContent{Text: row.Output}}}
 	var structured map[string]any
-	if json.Unmarshal([]byte(row.Output), &structured) == nil {
+	if json.Unmarshal([]byte(row.Structured), &structured) == nil {
 		r.StructuredContent = structured
 	}
 	return r

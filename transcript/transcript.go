@@ -100,6 +100,9 @@ type Row struct {
 	// names and URIs cleaned. An image's bytes are dropped, oldest first,
 	// once the transcript keeps more than MaxMediaBytes of them.
 	Media *tools.Media
+	// Structured is the result's structured content as JSON, for the
+	// tool's view (an MCP App); "" when none. (A string: rows compare.)
+	Structured string
 }
 
 // MaxBlock bounds a text block; longer paragraphs are cut at a line break
@@ -594,4 +597,15 @@ func codeSpan(s string) string {
 		s = " " + s + " "
 	}
 	return fence + s + fence
+}
+
+// ToolStructured keeps a call's structured result for its tool's view.
+func (t *Transcript) ToolStructured(call string, s json.RawMessage) {
+	i, ok := t.calls[call]
+	if !ok || s == nil {
+		return
+	}
+	r := t.rows[i]
+	r.Structured = string(s)
+	t.set(i, r)
 }

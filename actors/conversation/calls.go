@@ -62,7 +62,7 @@ type callState struct {
 	output     string
 	isError    bool
 	media      *tools.Media    // the result's images and links, for the window
-	structured json.RawMessage // the result's structured content (tool_search's), for the log
+	structured json.RawMessage // the result's structured content: tool_search's, or the server's (for the log and the tool's view)
 	inServer   time.Duration   // ToolCallFinished.ServerElapsed
 	start      time.Time
 }
@@ -315,11 +315,12 @@ func (r *run) answered(cs *callState, ans approval.Answer, reason approval.Reaso
 // called is one call's end, from its goroutine (which writes nothing of
 // the call's state: Stop may answer the call meanwhile).
 type called struct {
-	cs       *callState
-	output   string
-	failed   bool
-	media    *tools.Media
-	inServer time.Duration
+	cs         *callState
+	output     string
+	failed     bool
+	media      *tools.Media
+	structured json.RawMessage
+	inServer   time.Duration
 }
 
 // dispatch answers the denied calls of seg and runs the allowed ones: one
@@ -370,7 +371,7 @@ func (r *run) dispatch(ctx context.Context, seg []*callState) bool {
 
 // collect answers a call with its result.
 func (r *run) collect(res called) {
-	res.cs.media, res.cs.inServer = res.media, res.inServer
+	res.cs.media, res.cs.structured, res.cs.inServer = res.media, res.structured, res.inServer
 	r.finishCall(res.cs, r.deps.secrets.Get().String(res.output), res.failed)
 }
 
@@ -407,6 +408,7 @@ func (r *run) callOne(ctx context.Context, v *view, cs *callState) called {
 	out := called{cs: cs, output: output, failed: isError, inServer: res.Elapsed}
 	if res.Err == nil {
 		out.media = tools.ResultMedia(res.Result).Map(r.deps.secrets.Get().String)
+		out.structured = structuredOf(res.Result, r.deps.secrets.Get().String)
 	}
 	return out
 }
@@ -426,7 +428,8 @@ func (r *run) finished(cs *callState, output string, isError, denied bool) {
 		elapsed = time.Since(cs.start)
 	}
 	r.emit(&ToolCallFinished{Conversation: r.conv, Run: r.id, Call: cs.id, Tool: cs.req.Display, Arguments: cs.args,
-		Output: output, IsError: isError, Denied: denied, Elapsed: elapsed, ServerElapsed: cs.inServer, Media: cs.media})
+		Output: output, IsError: isError, Denied: denied, Elapsed: elapsed, ServerElapsed: cs.inServer, Media: cs.media,
+		Structured: cs.structured})
 }
 
 // appendResults adds one tool message per call, in the model's order, and

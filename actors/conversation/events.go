@@ -117,9 +117,11 @@ type (
 		// server and the transport took, where the rest is Deckhand's.
 		// Zero when it never reached a server.
 		ServerElapsed time.Duration
-		// Structured is the result's structured content, where Deckhand
-		// answered the call itself (tool_search, in the lazy tool
-		// surface's shape), for the log; nil otherwise.
+		// Structured is the result's structured content, for the log and
+		// the tool's view (an MCP App; see viewcall.go): Deckhand's own
+		// where it answered the call itself (tool_search, in the lazy tool
+		// surface's shape), else the server's, secrets removed (nil over
+		// MaxStructured); nil when none.
 		Structured json.RawMessage
 		// Media is the result's images and resource links, for the window
 		// (the model and the log get Output alone); nil when none.

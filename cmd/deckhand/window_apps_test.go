@@ -36,7 +36,9 @@ func viewHelperBeside(t *testing.T) {
 // view; its card offers Open view, which shows the real view in a window
 // of its own (titled app.get-time); the view's Get Server Time button
 // calls get-time, which reaches Deckhand's approval, saying it comes from
-// the view; allowed, the view shows the server's new time.
+// the view; allowed, the view shows the server's new time. Its Send
+// Message is shown to the person and sent only on Send; its Open Link is
+// asked, and Cancel opens nothing.
 func TestWindowAppView(t *testing.T) {
 	p := testutil.RequirePeers(t)
 	server := filepath.Join(testutil.ModuleRoot(t), "testutil", "node_modules", "@modelcontextprotocol", "server-basic-vanillajs", "dist", "index.js")
@@ -47,6 +49,7 @@ func TestWindowAppView(t *testing.T) {
 	model := testutil.NewModelServer(t,
 		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "a", Name: "app__get-time", Arguments: `{}`})},
 		testutil.ModelResponse{Body: testutil.TextChunks("That is the server's time.")},
+		testutil.ModelResponse{Body: testutil.TextChunks("Your view's message came through.")},
 	)
 	cfg := fmt.Sprintf(`[model]
 base_url = %q
@@ -100,6 +103,39 @@ args = [%q, "--stdio"]
 		os.WriteFile(filepath.Join(dir, "app-view-before.png"), before, 0o644)
 		os.WriteFile(filepath.Join(dir, "app-view-after.png"), after, 0o644)
 	}
+
+	// Send Message: the text the view proposes is shown first, and goes
+	// to the chat only once the person presses Send.
+	w.xdo("mousemove", "--window", view, "220", "229")
+	w.xdo("click", "1")
+	w.waitScreen("the proposed message", func(s gui.Screen) bool {
+		_, asked := find(s, "", "The view of app.get-time proposes this message")
+		_, send := find(s, "button", "Send")
+		return asked && send && shows(s, "This is message text.")
+	})
+	w.keep("app-view-message.png")
+	w.xdo("windowactivate", "--sync", w.win)
+	s = w.screen()
+	for _, it := range s.Items {
+		if it.Visible && it.Kind == "button" && it.Text == "Send" && it.Y < 600 { // the dialog's, not the composer's
+			w.click(it)
+			break
+		}
+	}
+	w.waitScreen("the view's message sent, and answered", func(s gui.Screen) bool {
+		return shows(s, "Your view's message came through.")
+	})
+
+	// Open Link: asked, and Cancel opens nothing.
+	w.xdo("windowactivate", "--sync", view)
+	w.xdo("mousemove", "--window", view, "220", "405")
+	w.xdo("click", "1")
+	w.waitScreen("the link asked", func(s gui.Screen) bool {
+		return shows(s, "asks to open this link in your browser") && shows(s, "https://modelcontextprotocol.io/")
+	})
+	w.xdo("windowactivate", "--sync", w.win)
+	w.clickText("button", "Cancel")
+	w.waitScreen("the link's question gone", func(s gui.Screen) bool { return !shows(s, "asks to open this link") })
 }
 
 func windowShot(t *testing.T, w *realWindow, wid string) []byte {

@@ -51,6 +51,17 @@ const attempt = async (name, f) => { try { await f(); results[name] = 'ok'; } ca
 // webProcess is the pid of WebKit's web process in pgid's group.
 func webProcess(t *testing.T, pgid int) int {
 	t.Helper()
+	if pids := group(pgid, "WebKitWebProces"); len(pids) > 0 {
+		return pids[0]
+	}
+	t.Fatalf("no WebKitWebProcess in process group %d", pgid)
+	return 0
+}
+
+// group lists the live processes of group pgid whose name starts with
+// name ("" for any).
+func group(pgid int, name string) []int {
+	var pids []int
 	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
 	for _, st := range stats {
 		b, err := os.ReadFile(st)
@@ -63,14 +74,13 @@ func webProcess(t *testing.T, pgid int) int {
 			continue
 		}
 		f := strings.Fields(s[close+1:])
-		if len(f) < 3 || f[2] != strconv.Itoa(pgid) || !strings.HasPrefix(s[open+1:close], "WebKitWebProces") {
+		if len(f) < 3 || f[2] != strconv.Itoa(pgid) || f[0] == "Z" || !strings.HasPrefix(s[open+1:close], name) {
 			continue
 		}
 		pid, _ := strconv.Atoi(strings.Fields(s)[0])
-		return pid
+		pids = append(pids, pid)
 	}
-	t.Fatalf("no WebKitWebProcess in process group %d", pgid)
-	return 0
+	return pids
 }
 
 type recordingHost struct {
@@ -156,7 +166,7 @@ func TestHostileViewInWebKit(t *testing.T) {
 	if err := win.Err(); !errors.As(err, &stopped) || !strings.Contains(stopped.Reason, "messages") {
 		t.Errorf("the view ended with %v, want it stopped for its flood", err)
 	}
-	testutil.Eventually(t, 10*time.Second, func() bool { return testutil.ProcessGone(win.Pid()) }, "the helper outlived its view")
+	testutil.Eventually(t, 10*time.Second, func() bool { return len(group(win.Pid(), "")) == 0 }, "the helper or WebKit's processes outlived the view")
 
 	var report map[string]string
 	json.Unmarshal(host.reports[0], &report)
@@ -174,4 +184,31 @@ func TestHostileViewInWebKit(t *testing.T) {
 	if len(hits["allowed"]) != 1 {
 		t.Errorf("the declared origin got %v, want the one fetch", hits["allowed"])
 	}
+}
+
+// A view whose processes grow past the memory cap is stopped, saying
+// how much it used; here the cap is below what WebKit needs at all.
+func TestViewStoppedOverMemory(t *testing.T) {
+	display := testutil.Xvfb(t, "800x600")
+	helper := testutil.BuildProgram(t, "./cmd/deckhand-view")
+	view, err := apps.ReadView("ui://v", []*sdk.ResourceContents{{URI: "ui://v", MIMEType: apps.MIMEType,
+		Text: `<p>a view that keeps what it makes</p><script>const keep = []; setInterval(() => keep.push(new Array(1e6).fill(1)), 50);</script>`}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("DISPLAY", display)
+	win, err := apps.Open(t.Context(), helper, apps.Config{Server: "fat", Tool: "show", View: view}, &recordingHost{got: make(chan struct{}, 1)}, 64<<20, apps.Sandboxed())
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-win.Done():
+	case <-time.After(60 * time.Second):
+		t.Fatal("the view was not stopped within 60s")
+	}
+	var stopped *apps.StoppedError
+	if err := win.Err(); !errors.As(err, &stopped) || !strings.Contains(stopped.Reason, "MiB of memory (at most 64 MiB)") {
+		t.Errorf("the view ended with %v, want it stopped for its memory", err)
+	}
+	testutil.Eventually(t, 10*time.Second, func() bool { return len(group(win.Pid(), "")) == 0 }, "the helper or WebKit's processes outlived the view")
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -136,6 +137,33 @@ args = [%q, "--stdio"]
 	w.xdo("windowactivate", "--sync", w.win)
 	w.clickText("button", "Cancel")
 	w.waitScreen("the link's question gone", func(s gui.Screen) bool { return !shows(s, "asks to open this link") })
+
+	// The view dies with Deckhand, WebKit's processes with it.
+	helper, _ := strconv.Atoi(firstField(w.xdo("getwindowpid", view)))
+	if helper == 0 {
+		t.Fatal("the view's window names no process")
+	}
+	w.cmd.Process.Kill()
+	w.cmd.Wait()
+	testutil.Eventually(t, 10*time.Second, func() bool { return testutil.ProcessGone(helper) && !groupAlive(helper) },
+		"the view's processes outlived Deckhand")
+}
+
+// groupAlive reports whether a process of group pgid is still running.
+func groupAlive(pgid int) bool {
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, st := range stats {
+		b, err := os.ReadFile(st)
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		if len(f) > 2 && f[2] == strconv.Itoa(pgid) && f[0] != "Z" {
+			return true
+		}
+	}
+	return false
 }
 
 func windowShot(t *testing.T, w *realWindow, wid string) []byte {

@@ -274,3 +274,47 @@ func TestPolicySaysHowViewsAreConfined(t *testing.T) {
 		}
 	}
 }
+
+// A view that floods Deckhand with messages is stopped, a notice says
+// why, and the chat goes on: the next message is answered.
+func TestWindowHostileAppViewStopped(t *testing.T) {
+	viewHelperBeside(t)
+	model := testutil.NewModelServer(t,
+		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "a", Name: "p__show", Arguments: `{}`})},
+		testutil.ModelResponse{Body: testutil.TextChunks("Shown.")},
+		testutil.ModelResponse{Body: testutil.TextChunks("Still here.")},
+	)
+	cfg := fmt.Sprintf(`[model]
+base_url = %q
+name = "scripted"
+
+[tools]
+enabled = false
+
+[mcp.servers.p]
+command = %q
+args = ["-app-view", "flood"]
+
+[mcp.auto_approve]
+"p.*" = true
+`, model.URL, stdioServerBin(t))
+	w := startRealWindow(t, cfg, nil)
+	w.waitScreen("the server ready", func(s gui.Screen) bool { return shows(s, "1 server ready") })
+	box, _ := findEntry(w.screen(), "Message Deckhand")
+	w.click(box)
+	w.typeText("show it")
+	w.key("Return")
+	w.waitScreen("the card, with its view", func(s gui.Screen) bool { return shows(s, "Shown.") && shows(s, "Open view") })
+	w.clickText("button", "Open view")
+	w.waitScreen("the notice", func(s gui.Screen) bool {
+		return shows(s, "Deckhand closed the view of p.show: it sent more than 100 messages in a second")
+	})
+	w.keep("app-view-stopped.png")
+	w.xdo("windowactivate", "--sync", w.win)
+	w.clickText("button", "OK")
+	box, _ = findEntry(w.screen(), "Message Deckhand")
+	w.click(box)
+	w.typeText("are you there?")
+	w.key("Return")
+	w.waitScreen("the next answer", func(s gui.Screen) bool { return shows(s, "Still here.") })
+}

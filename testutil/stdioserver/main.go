@@ -49,6 +49,7 @@ func main() {
 	ask := flag.Int("ask", 0, "be a bare JSON-RPC server with one tool, ask_secret, whose call asks this many password forms at once, ends at the first accepted or when all are answered, then asks 20 more")
 	askLog := flag.String("ask-log", "", "with -ask, write how each question was answered to this file")
 	only := flag.Int("tools", 0, "serve exactly this many generated tools (tool_001, …, with varied descriptions and a parameter each) and nothing else: a server of a known size for the scale benchmarks")
+	appView := flag.String("app-view", "", "add a tool show whose MCP App view misbehaves: flood (floods its host with messages)")
 	linger := flag.Bool("linger", false, "ignore SIGTERM, and keep running once stdin closes (as server-everything does when the client advertised roots)")
 	flag.Parse()
 
@@ -134,6 +135,9 @@ func main() {
 	}
 	if *probe {
 		addProbe(s)
+	}
+	if *appView != "" {
+		addAppView(s, *appView)
 	}
 	if *describe != "" {
 		s.AddTool(&sdk.Tool{Name: "mutable", Description: *describe, InputSchema: &jsonschema.Schema{Type: "object"}},

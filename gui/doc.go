@@ -76,7 +76,8 @@
 //   - toolcard.go: a tool call's card; toolcard_media.go: its images and
 //     links; toolcard_image.go: checking and decoding a server's images;
 //     imageview.go: an image checked, shown large (widgets.ImageView)
-//     and saved.
+//     and saved; appview.go: a tool's view (an MCP App) opened from its
+//     card, and what it asks of Deckhand.
 //   - find.go: the find bar (Ctrl+F).
 //   - runactions.go: retry, edit (versions, ‹ ›), delete and continue a
 //     message (both halves); answerinfo.go: an answer's model, tokens

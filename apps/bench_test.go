@@ -45,7 +45,7 @@ func BenchmarkViewOpen(b *testing.B) {
 		}
 		load += time.Since(start)
 		rss += p.Memory()
-		p.Close("")
+		p.Close()
 	}
 	b.ReportMetric(float64(load.Milliseconds())/float64(b.N), "ms-to-loaded")
 	b.ReportMetric(float64(rss>>20)/float64(b.N), "MiB-rss")

@@ -52,9 +52,6 @@ type Process struct {
 	out  *bufio.Scanner
 	done chan struct{}
 	once sync.Once
-
-	mu     sync.Mutex
-	reason string // why it was ended, when Deckhand ended it
 }
 
 var _ Conn = (*Process)(nil)
@@ -81,7 +78,7 @@ func Start(path string, open OpenView, env []string) (*Process, error) {
 	p.out.Buffer(make([]byte, 64<<10), 2*MaxMessageBytes+4096)
 	go func() { cmd.Wait(); close(p.done) }()
 	if err := p.Write(Frame{Open: &open}); err != nil {
-		p.Close("")
+		p.Close()
 		return nil, fmt.Errorf("opening the view: %w", err)
 	}
 	return p, nil
@@ -116,11 +113,8 @@ func (p *Process) Pid() int { return p.cmd.Process.Pid }
 
 // Close ends the view: its stdin closes (the helper quits), and whatever
 // is still running of it a moment later is killed, web processes included.
-func (p *Process) Close(reason string) {
+func (p *Process) Close() {
 	p.once.Do(func() {
-		p.mu.Lock()
-		p.reason = reason
-		p.mu.Unlock()
 		p.in.Close()
 		select {
 		case <-p.done:

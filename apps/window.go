@@ -49,7 +49,7 @@ func Open(ctx context.Context, helper string, cfg Config, host Host, memory int6
 		defer close(win.done)
 		win.err = win.session.Run(ctx)
 		cancel()
-		p.Close("")
+		p.Close()
 	}()
 	return win, nil
 }

@@ -212,3 +212,43 @@ func TestViewStoppedOverMemory(t *testing.T) {
 	}
 	testutil.Eventually(t, 10*time.Second, func() bool { return len(group(win.Pid(), "")) == 0 }, "the helper or WebKit's processes outlived the view")
 }
+
+// The page's own postMessage of what is not JSON-RPC (a library's
+// setImmediate) stays in the page: it reaches the page's listener, and
+// Deckhand does not count it as garbage from the view.
+func TestViewOwnMessagesStayInThePage(t *testing.T) {
+	display := testutil.Xvfb(t, "800x600")
+	helper := testutil.BuildProgram(t, "./cmd/deckhand-view")
+	view, err := apps.ReadView("ui://v", []*sdk.ResourceContents{{URI: "ui://v", MIMEType: apps.MIMEType,
+		Text: `<p>tick</p><script>
+let n = 0;
+window.addEventListener('message', e => {
+  if (typeof e.data === 'string' && e.data.startsWith('tick')) {
+    if (++n < 50) { window.postMessage('tick' + n, '*'); return; }
+    window.parent.postMessage({jsonrpc: '2.0', id: 1, method: 'tools/call', params: {name: 'report', arguments: {ticks: n}}}, '*');
+  }
+});
+window.postMessage('tick0', '*');
+</script>`}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := &recordingHost{got: make(chan struct{}, 1)}
+	t.Setenv("DISPLAY", display)
+	win, err := apps.Open(t.Context(), helper, apps.Config{Server: "s", Tool: "t", View: view}, host, 0, apps.Sandboxed())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { win.Close(); <-win.Done() }()
+	testutil.Receive(t, host.got, 30*time.Second, "the view's report")
+	host.mu.Lock()
+	defer host.mu.Unlock()
+	if got := string(host.reports[0]); got != `{"ticks":50}` {
+		t.Errorf("the page counted %s, want its own 50 ticks", got)
+	}
+	select {
+	case <-win.Done():
+		t.Errorf("the view was stopped: %v", win.Err())
+	default:
+	}
+}

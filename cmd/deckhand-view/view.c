@@ -18,14 +18,19 @@ static gboolean loaded_once;
 #define VIEW_URI "deckhand-view://view/"
 
 // The bridge: the view's window.parent is its own window (it is the top
-// frame), so its postMessage goes to Deckhand through the script message
-// handler, and Deckhand's messages arrive as message events whose source
-// is that window, as the ext-apps transport expects of its parent.
+// frame), so its postMessage of a JSON-RPC message goes to Deckhand
+// through the script message handler (anything else, such as a library's
+// setImmediate, stays the page's own), and Deckhand's messages arrive as
+// message events whose source is that window, as the ext-apps transport
+// expects of its parent.
 static const char *bridge_js =
 	"(() => {"
 	"const h = window.webkit.messageHandlers.deckhand;"
 	"const post = h.postMessage.bind(h);"
-	"const send = function (m) { let s; try { s = JSON.stringify(m); } catch (e) { return; } if (typeof s === 'string') post(s); };"
+	"const local = window.postMessage.bind(window);"
+	"const send = function (m, ...rest) {"
+	"  if (!m || typeof m !== 'object' || m.jsonrpc !== '2.0') return local(m, ...rest);"
+	"  let s; try { s = JSON.stringify(m); } catch (e) { return; } if (typeof s === 'string') post(s); };"
 	"Object.defineProperty(window, 'postMessage', {value: send, writable: false, configurable: false});"
 	"const receive = function (m) { window.dispatchEvent(new MessageEvent('message', {data: m, source: window, origin: location.origin})); };"
 	"Object.defineProperty(window, '__deckhandReceive', {value: receive, writable: false, configurable: false});"

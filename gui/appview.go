@@ -34,7 +34,7 @@ import (
 type appViews struct {
 	book *apps.Views
 	mu   sync.Mutex
-	open map[string]*apps.Window // by conversation and call
+	open map[string]*apps.Window // by conversation and card
 }
 
 // appViewOf is the tool of display if it has a view (in the catalog the
@@ -64,7 +64,9 @@ func (u *UI) openAppView(row transcript.Row) {
 		u.views = &appViews{book: apps.NewViews(), open: map[string]*apps.Window{}}
 	}
 	conv := u.conv
-	key := conv + "/" + row.Call
+	// A model may give two calls of two runs one id: the card is its
+	// call, tool and arguments.
+	key := conv + "\x00" + row.Call + "\x00" + row.Tool + "\x00" + row.Args
 	u.views.mu.Lock()
 	_, already := u.views.open[key]
 	u.views.mu.Unlock()

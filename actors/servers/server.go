@@ -276,20 +276,20 @@ func (a *serverActor) Receive(c actor.Context) {
 	case *relistNow:
 		if m.gen == a.gen && a.conn != nil {
 			a.listing = false
-			a.listTools(c)
+			if a.relist {
+				a.relist = false
+				a.listTools(c)
+			}
 		}
 	case *toolsListed:
 		if m.gen != a.gen || a.conn == nil {
 			return
 		}
-		a.listing = false
-		if a.relist {
-			// Announced again meanwhile: list once more, after a pause, so
-			// that a flood costs a few listings a second at most.
-			a.relist, a.listing = false, true
-			gen, self, root := a.gen, c.Self(), c.ActorSystem().Root
-			time.AfterFunc(relistPause, func() { root.Send(self, &relistNow{gen: gen}) })
-		}
+		// The next listing waits for a pause after this one, whether it
+		// was announced during this one or comes later: a flood costs
+		// four listings a second at most, however fast the server lists.
+		gen, self, root := a.gen, c.Self(), c.ActorSystem().Root
+		time.AfterFunc(relistPause, func() { root.Send(self, &relistNow{gen: gen}) })
 		if m.err != nil {
 			a.log.Warn("refreshing tools", "err", m.err)
 			return

@@ -295,7 +295,8 @@ func (a *serverActor) publishTools(c actor.Context, list []*sdk.Tool) {
 const relistPause = 250 * time.Millisecond
 
 // A flood of tools/list_changed costs one listing at a time: while one is
-// under way, later announcements fold into one more.
+// under way or in the pause after it, later announcements fold into one
+// more, made when the pause ends.
 func (a *serverActor) listTools(c actor.Context) {
 	if a.listing {
 		a.relist = true

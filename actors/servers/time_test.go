@@ -64,7 +64,7 @@ func TestCallTimeout(t *testing.T) {
 					Servers:   map[string]config.Server{"s": {Timeout: tt.serverTimeout}},
 					InProcess: map[string]func() (*sdk.Server, error){"s": serverstest.InProcess(sleeper())},
 				})
-				s.Ready(t, "s")
+				s.Await(t, "s", servers.StateReady)
 				res := s.Call(t.Context(), &servers.CallTool{ID: "c1", Tool: "s.sleep", Timeout: tt.callTimeout,
 					Args: fmt.Appendf(nil, `{"ms": %d}`, tt.sleep.Milliseconds())})
 				gotErr := ""
@@ -133,7 +133,7 @@ func TestReconnectBackoff(t *testing.T) {
 					ceilings = append(ceilings, ceiling)
 					due = st.NextRetry
 				}
-				st := s.Ready(t, "s")
+				st := s.Await(t, "s", servers.StateReady)
 				if !time.Now().Equal(due) {
 					t.Errorf("the connecting attempt came at %v, its status said %v", time.Now(), due)
 				}
@@ -187,7 +187,7 @@ func TestListChangedRateLimit(t *testing.T) {
 					Servers:   map[string]config.Server{"s": {}},
 					InProcess: map[string]func() (*sdk.Server, error){"s": serverstest.InProcess(srv)},
 				})
-				s.Ready(t, "s")
+				s.Await(t, "s", servers.StateReady)
 				n := int(tt.flood / tt.every)
 				for i := range n {
 					time.Sleep(tt.every) // the bubble's clock: no real wait

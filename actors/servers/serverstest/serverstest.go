@@ -2,8 +2,8 @@
 // actors, so that a test says which event it expects rather than polling
 // for it: Start runs a registry and a servers supervisor with a Watcher
 // subscribed to both, Expect awaits the next event of a type and
-// ExpectStatus the next status of a server in a state, in the way
-// tailscale's eventbustest does.
+// ExpectStatus (or Await, with the catalog) the next status of a server
+// in a state, in the way tailscale's eventbustest does.
 //
 // The Watcher is conversationtest's (it knows nothing of either domain).
 // Everything here works inside a testing/synctest bubble: its deadlines
@@ -120,15 +120,15 @@ func Start(t testing.TB, o servers.Options) *System {
 	return s
 }
 
-// Ready awaits alias's next ready status and then the catalog it
-// listed, which the router holds from then on.
-func (s *System) Ready(t testing.TB, alias string) *servers.ServerStatus {
+// Await awaits alias's next status in state and then the catalog of the
+// tools it gave the registry, which the router holds from then on.
+func (s *System) Await(t testing.TB, alias string, state servers.State) *servers.ServerStatus {
 	t.Helper()
-	st := ExpectStatus(t, s.Events, alias, servers.StateReady)
+	st := ExpectStatus(t, s.Events, alias, state)
 	// The server sent its tools to the registry before its status: the
 	// registry answers this once it has built the catalog of them.
 	if _, err := s.AS.Root.RequestFuture(s.Registry, &servers.GetCatalog{}, Wait).Result(); err != nil {
-		t.Fatalf("the catalog after %s was ready: %v", alias, err)
+		t.Fatalf("the catalog after %s was %s: %v", alias, state, err)
 	}
 	return st
 }

@@ -3,6 +3,7 @@ package servers_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -210,6 +211,74 @@ func TestListChangedRateLimit(t *testing.T) {
 				last := fmt.Sprintf("s.t%d", n-1)
 				if _, ok := s.Router.Catalog().Lookup(last); !ok {
 					t.Errorf("%s, the last tool added, is not in the catalog", last)
+				}
+			})
+		})
+	}
+}
+
+// A connection that ends fails the calls in flight on it, with why, and
+// the server connects again: after a delay within the first backoff when
+// it was lost, at once when the person asked.
+func TestConnectionEnds(t *testing.T) {
+	initial := 2 * time.Second
+	tests := []struct {
+		name         string
+		end          func(s *serverstest.System, srv *sdk.Server)
+		wantErr      string // the call in flight's, a prefix
+		wantReason   string // the reconnecting status's, a prefix
+		wantAttempts int
+		wantAtOnce   bool // ready again with no delay
+	}{
+		{name: "lost", end: func(_ *serverstest.System, srv *sdk.Server) {
+			for ss := range srv.Sessions() {
+				ss.Close()
+			}
+		}, wantErr: "server s disconnected: ", wantAttempts: 1},
+		{name: "reconnect asked", end: func(s *serverstest.System, _ *sdk.Server) {
+			s.AS.Root.Send(s.Servers, &servers.ReconnectServer{Alias: "s"})
+		}, wantErr: "server s is reconnecting on request", wantReason: "reconnecting on request", wantAtOnce: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				srv := sleeper()
+				s := serverstest.Start(t, servers.Options{
+					MCP:       config.MCP{Reconnect: config.Backoff{Initial: initial, Max: time.Minute}},
+					Servers:   map[string]config.Server{"s": {}},
+					InProcess: map[string]func() (*sdk.Server, error){"s": serverstest.InProcess(srv)},
+				})
+				s.Await(t, "s", servers.StateReady)
+				results := make(chan *servers.ToolResult, 1)
+				go func() {
+					results <- s.Call(t.Context(), &servers.CallTool{ID: "c1", Tool: "s.sleep", Args: []byte(`{"ms": 3600000}`)})
+				}()
+				synctest.Wait() // the call is in flight
+				tt.end(s, srv)
+				res := <-results
+				if res.Err == nil || !strings.HasPrefix(res.Err.Error(), tt.wantErr) {
+					t.Errorf("the call in flight ended with %v, want an error beginning %q", res.Err, tt.wantErr)
+				}
+				st := serverstest.ExpectStatus(t, s.Events, "s", servers.StateReconnecting)
+				if !strings.HasPrefix(st.Reason, tt.wantReason) || st.Attempts != tt.wantAttempts {
+					t.Errorf("reconnecting because %q after %d attempts, want %q after %d", st.Reason, st.Attempts, tt.wantReason, tt.wantAttempts)
+				}
+				lost := time.Now()
+				if delay := st.NextRetry.Sub(lost); !tt.wantAtOnce && (delay < 0 || delay > initial) {
+					t.Errorf("the next attempt is in %v, want within [0, %v]", delay, initial)
+				}
+				ready := s.Await(t, "s", servers.StateReady)
+				switch took := time.Since(lost); {
+				case tt.wantAtOnce && took != 0:
+					t.Errorf("ready again after %v, want at once", took)
+				case !tt.wantAtOnce && !time.Now().Equal(st.NextRetry):
+					t.Errorf("ready again after %v, want at the retry its status gave (%v)", took, st.NextRetry.Sub(lost))
+				}
+				if ready.Attempts != 0 {
+					t.Errorf("ready with %d attempts, want 0", ready.Attempts)
+				}
+				if res := s.Call(t.Context(), &servers.CallTool{ID: "c2", Tool: "s.sleep", Args: []byte(`{"ms": 1}`)}); res.Err != nil {
+					t.Errorf("a call once connected again: %v", res.Err)
 				}
 			})
 		})

@@ -147,6 +147,15 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 	h.ui.dialogs.SetNotifier(func() (dialogs.Notifier, error) { return h.notes, nil })
 	h.ui.Start()
 	t.Cleanup(h.ui.Stop)
+	// The in-process server's tools are in the catalog before the test
+	// says anything: on a loaded machine the model's call could otherwise
+	// reach the conversation before its tool did.
+	testutil.Eventually(t, 30*time.Second, func() bool {
+		ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+		defer cancel()
+		cat, err := h.sys.Catalog(ctx)
+		return err == nil && len(cat.Server("t")) > 0
+	}, "the in-process server's tools never reached the catalog")
 	return h
 }
 

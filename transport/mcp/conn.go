@@ -59,6 +59,10 @@ type Options struct {
 	// InProcess, if set, is a server running inside Deckhand: Dial connects
 	// to it over in-memory pipes and ignores the server entry's transport.
 	InProcess *sdk.Server
+	// Transport, if set (and InProcess is not), is a connection to a server
+	// that the caller made, such as a test's scripted peer: Dial speaks
+	// over it (Kind in-process) and ignores the server entry's transport.
+	Transport sdk.Transport
 	// TerminateGrace is how long Close waits for a child process to exit
 	// after closing its stdin, before signalling it. Default 2s.
 	TerminateGrace time.Duration
@@ -151,6 +155,10 @@ type Conn struct {
 	progress map[string]func(Progress)
 
 	oauth *oauthHandler // nil unless the server may ask to sign in
+
+	// tasks is the SDK's connection wrapped for Deckhand's own requests
+	// (tasks.go); set once the transport connects.
+	tasks atomic.Pointer[taskConn]
 }
 
 // Dial connects to the server described by srv and completes the MCP
@@ -170,7 +178,7 @@ func Dial(ctx context.Context, alias string, srv config.Server, opts Options) (*
 		done:     make(chan struct{}),
 		progress: map[string]func(Progress){},
 	}
-	if opts.InProcess != nil {
+	if opts.InProcess != nil || opts.Transport != nil {
 		c.endpoint = "in-process"
 	}
 	c.life, c.end = context.WithCancelCause(context.Background())
@@ -195,7 +203,11 @@ func Dial(ctx context.Context, alias string, srv config.Server, opts Options) (*
 		opts.Policy = policy.New(&config.Config{}, opts.LookupEnv)
 	}
 	caps := &sdk.ClientCapabilities{}
-	local := opts.InProcess == nil && srv.EffectiveTransport() == config.TransportStdio
+	// Tasks (2026-07-28): a server that offers the extension answers a
+	// long tools/call with a task only to a client that declares it. The
+	// 2025-11-25 generation is asked for per call instead (tasks.go).
+	caps.AddExtension(TasksExtension, map[string]any{})
+	local := opts.InProcess == nil && opts.Transport == nil && srv.EffectiveTransport() == config.TransportStdio
 	if local {
 		// A local server is told the roots it may work in (server-
 		// filesystem narrows its folders to them); a remote one's files
@@ -232,6 +244,9 @@ func Dial(ctx context.Context, alias string, srv config.Server, opts Options) (*
 	switch {
 	case opts.InProcess != nil:
 		err = c.dialInProcess(client, opts.InProcess)
+	case opts.Transport != nil:
+		c.kind = KindInProcess
+		c.session, err = client.Connect(c.sessionCtx, &taskTransport{inner: opts.Transport, c: c}, nil)
 	case srv.EffectiveTransport() == config.TransportStdio:
 		err = c.dialStdio(ctx, client, srv, opts)
 	case srv.EffectiveTransport() == config.TransportStreamable:
@@ -279,7 +294,7 @@ func (c *Conn) dialInProcess(client *sdk.Client, server *sdk.Server) error {
 	if _, err := server.Connect(c.sessionCtx, pipeTransport{st}, nil); err != nil {
 		return fmt.Errorf("starting the in-process server: %w", err)
 	}
-	cs, err := client.Connect(c.sessionCtx, pipeTransport{ct}, nil)
+	cs, err := client.Connect(c.sessionCtx, &taskTransport{inner: pipeTransport{ct}, c: c}, nil)
 	if err != nil {
 		return err
 	}
@@ -350,7 +365,7 @@ func (c *Conn) dialStdio(ctx context.Context, client *sdk.Client, srv config.Ser
 	c.frames = &stdioTransport{cmd: cmd, grace: grace, exiting: opts.Exiting, limit: opts.MaxMessageBytes, dropped: func(fe *FrameError) {
 		c.log.Warn("message dropped", "server", c.alias, "reason", fe.Error())
 	}}
-	cs, err := client.Connect(c.sessionCtx, c.frames, nil)
+	cs, err := client.Connect(c.sessionCtx, &taskTransport{inner: c.frames, c: c}, nil)
 	if err != nil {
 		// Connect closed the session, which waited for the process to end.
 		c.reap()
@@ -414,7 +429,7 @@ func (c *Conn) dialHTTP(ctx context.Context, client *sdk.Client, endpoint string
 		t = st
 	}
 	c.kind, c.http = kind, ht
-	cs, err := client.Connect(c.sessionCtx, t, nil)
+	cs, err := client.Connect(c.sessionCtx, &taskTransport{inner: t, c: c}, nil)
 	if err != nil {
 		if se := c.signInNeeded(); se != nil {
 			return se

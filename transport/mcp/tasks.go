@@ -1,0 +1,612 @@
+package mcp
+
+// Tasks: a tools/call the server answers with a task handle rather than the
+// result, which the client polls (tasks/get), fetches (tasks/result) and
+// cancels (tasks/cancel). Two generations are read: the 2025-11-25 one
+// (the client asks for a task with params.task when the tool's
+// execution.taskSupport allows it, and the server's capabilities say
+// tasks.requests.tools.call), which server-everything speaks, and the
+// io.modelcontextprotocol/tasks extension of 2026-07-28 (resultType "task",
+// the result inline in tasks/get). The go-sdk implements neither and has no
+// way to send a method it does not know, so Deckhand wraps the SDK's
+// connection (taskConn): requests of its own go out under ids the SDK never
+// uses, their answers are taken out of the stream before the SDK reads it,
+// and the answers to initialize and tools/list are looked at on their way to
+// say what the server offers. Everything the server says about a task is
+// checked: its id, its status, its message (cleaned and cut), its interval
+// (clamped to [MinPollInterval, MaxPollInterval]).
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"deckhand/clean"
+)
+
+// TasksExtension is the id of the tasks extension of 2026-07-28, declared in
+// the client's capabilities.
+const TasksExtension = "io.modelcontextprotocol/tasks"
+
+// Bounds on what a server may suggest as the time between two tasks/get.
+const (
+	MinPollInterval     = 250 * time.Millisecond
+	MaxPollInterval     = 30 * time.Second
+	DefaultPollInterval = time.Second // when the server suggests none
+)
+
+// Bounds on a task's id and status message as the server gives them.
+const (
+	maxTaskID        = 256
+	maxStatusMessage = 1000
+)
+
+// TaskStatus is where a task is.
+type TaskStatus string
+
+const (
+	TaskWorking       TaskStatus = "working"
+	TaskInputRequired TaskStatus = "input_required"
+	TaskCompleted     TaskStatus = "completed"
+	TaskFailed        TaskStatus = "failed"
+	TaskCancelled     TaskStatus = "cancelled"
+)
+
+// Terminal reports whether the task has ended.
+func (s TaskStatus) Terminal() bool {
+	return s == TaskCompleted || s == TaskFailed || s == TaskCancelled
+}
+
+// Task is what the server last said about a task, checked.
+type Task struct {
+	ID      string
+	Status  TaskStatus
+	Message string // the status message, cleaned and cut to a line
+	// PollInterval is the server's suggestion, clamped; DefaultPollInterval
+	// when it made none.
+	PollInterval time.Duration
+
+	// The 2026-07-28 generation carries the outcome in tasks/get.
+	v2     bool
+	result json.RawMessage
+	failed *jsonrpc.Error
+}
+
+// ErrTaskExpired: the server no longer knows the task (its ttl ran out, or
+// it restarted).
+var ErrTaskExpired = errors.New("the server no longer knows the task (expired or forgotten)")
+
+// wireTask is both generations' shapes of a task, as the server sent them.
+type wireTask struct {
+	Task           *wireTask       `json:"task"` // 2025-11-25: tools/call's CreateTaskResult
+	ResultType     string          `json:"resultType"`
+	TaskID         *string         `json:"taskId"`
+	Status         string          `json:"status"`
+	StatusMessage  string          `json:"statusMessage"`
+	PollInterval   *float64        `json:"pollInterval"`   // 2025-11-25, ms
+	PollIntervalMs *float64        `json:"pollIntervalMs"` // 2026-07-28
+	Result         json.RawMessage `json:"result"`
+	Error          *jsonrpc.Error  `json:"error"`
+}
+
+// parseTask checks a task as the server sent it; where names the message it
+// came in, v2 the generation it belongs to.
+func parseTask(raw json.RawMessage, where string, v2 bool) (*Task, error) {
+	var w wireTask
+	if err := json.Unmarshal(raw, &w); err != nil {
+		return nil, fmt.Errorf("%s: not a task: %v", where, err)
+	}
+	if w.Task != nil {
+		w = *w.Task
+	}
+	if w.TaskID == nil {
+		return nil, fmt.Errorf("%s: the task has no taskId", where)
+	}
+	id := *w.TaskID
+	switch {
+	case id == "":
+		return nil, fmt.Errorf("%s: the task's id is empty", where)
+	case len(id) > maxTaskID:
+		return nil, fmt.Errorf("%s: the task's id is %d bytes long (at most %d)", where, len(id), maxTaskID)
+	case clean.Line(id) != id:
+		return nil, fmt.Errorf("%s: the task's id %s has control or invisible characters", where, clean.Quote(id))
+	}
+	t := &Task{ID: id, Status: TaskStatus(w.Status), Message: cut(clean.Line(w.StatusMessage), maxStatusMessage), v2: v2}
+	switch t.Status {
+	case TaskWorking, TaskInputRequired, TaskCompleted, TaskFailed, TaskCancelled:
+	default:
+		return nil, fmt.Errorf("%s: task %s has status %s, not one of working, input_required, completed, failed, cancelled", where, id, clean.Quote(cut(w.Status, 64)))
+	}
+	ms := w.PollInterval
+	if w.PollIntervalMs != nil {
+		ms = w.PollIntervalMs
+	}
+	t.PollInterval = clampInterval(ms)
+	if v2 {
+		t.result, t.failed = w.Result, w.Error
+	}
+	return t, nil
+}
+
+// clampInterval turns a suggested interval in milliseconds into one within
+// bounds: 0, negative or ten hours are all the server's to suggest, not to
+// impose.
+func clampInterval(ms *float64) time.Duration {
+	if ms == nil {
+		return DefaultPollInterval
+	}
+	switch d := *ms; {
+	case d*float64(time.Millisecond) < float64(MinPollInterval):
+		return MinPollInterval
+	case d*float64(time.Millisecond) > float64(MaxPollInterval):
+		return MaxPollInterval
+	default:
+		return time.Duration(d * float64(time.Millisecond))
+	}
+}
+
+// cut shortens s to at most n bytes, on a rune boundary, marking the cut.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
+}
+
+// StartTool calls the server's tool name like CallTool, but when the server
+// answers with a task it returns the task at once (res is nil) rather than
+// waiting for its end. progress, if not nil, receives the call's progress
+// notifications until StartTool returns; AwaitTask takes them over.
+func (c *Conn) StartTool(ctx context.Context, name string, args any, progress func(Progress)) (*sdk.CallToolResult, *Task, error) {
+	tc := c.tasks.Load()
+	if tc == nil || !tc.offered(name) {
+		res, err := c.CallTool(ctx, name, args, progress)
+		return res, nil, err
+	}
+	ctx, done := c.bind(ctx)
+	defer done()
+	token, release := c.progressToken(progress)
+	defer release()
+	params := map[string]any{"name": name, "arguments": args, "_meta": map[string]any{"progressToken": token}}
+	if tc.v1.Load() {
+		params["task"] = map[string]any{}
+	}
+	raw, err := c.request(ctx, "tools/call", params)
+	if err != nil {
+		return nil, nil, c.callError(ctx, "calling "+name, err)
+	}
+	var kind struct {
+		Task       json.RawMessage `json:"task"`
+		ResultType string          `json:"resultType"`
+	}
+	_ = json.Unmarshal(raw, &kind)
+	if kind.Task == nil && kind.ResultType != "task" {
+		res := new(sdk.CallToolResult)
+		if err := json.Unmarshal(raw, res); err != nil {
+			return nil, nil, fmt.Errorf("calling %s: reading the result: %v", name, err)
+		}
+		return res, nil, nil
+	}
+	t, err := parseTask(raw, "the answer to tools/call "+name, kind.Task == nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	return nil, t, nil
+}
+
+// CallTask is StartTool and, when the server answered with a task,
+// AwaitTask; onTask, if not nil, hears the task's id first.
+func (c *Conn) CallTask(ctx context.Context, name string, args any, progress func(Progress), onTask func(*Task)) (*sdk.CallToolResult, error) {
+	res, t, err := c.StartTool(ctx, name, args, progress)
+	if err != nil || t == nil {
+		return res, err
+	}
+	if onTask != nil {
+		onTask(t)
+	}
+	return c.AwaitTask(ctx, t, progress)
+}
+
+// AwaitTask follows a task until it ends and returns its result: it polls
+// tasks/get at the task's interval, reports each change of status or
+// message to progress, and fetches the result. A failed task is a result
+// with IsError when the server gives one, else an error. When ctx ends
+// before the task does (Stop, the call's timeout), the task is cancelled
+// on the server (tasks/cancel). t may be a task known only by its id
+// (Status empty), such as one read back from the log.
+func (c *Conn) AwaitTask(ctx context.Context, t *Task, progress func(Progress)) (res *sdk.CallToolResult, err error) {
+	ctx, done := c.bind(ctx)
+	defer done()
+	tc := c.tasks.Load()
+	if tc == nil {
+		return nil, errors.New("this connection cannot follow tasks")
+	}
+	if !tc.follow(t.ID) {
+		return nil, fmt.Errorf("task %s: the server gave an id that another call on this connection is already following", t.ID)
+	}
+	defer tc.unfollow(t.ID)
+	ended := false
+	defer func() {
+		if ended || ctx.Err() == nil || c.Err() != nil {
+			return
+		}
+		// Abandoned: tell the server, within a short time of its own.
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		if _, cerr := c.CancelTask(cctx, t.ID); cerr != nil {
+			c.log.Debug("cancelling task", "server", c.alias, "task", t.ID, "err", cerr)
+		}
+	}()
+	var last Task
+	for {
+		if t.Status == "" {
+			if t, err = c.GetTask(ctx, t.ID); err != nil {
+				return nil, err
+			}
+		}
+		if progress != nil && (t.Status != last.Status || t.Message != last.Message) {
+			msg := "task " + string(t.Status)
+			if t.Message != "" {
+				msg += ": " + t.Message
+			}
+			progress(Progress{Message: msg})
+		}
+		last = *t
+		switch {
+		case t.Status.Terminal() && t.v2:
+			ended = true
+			return c.inlineResult(t)
+		case t.Status == TaskCancelled:
+			ended = true
+			return nil, fmt.Errorf("task %s was cancelled by the server", t.ID)
+		case t.Status.Terminal(), t.Status == TaskInputRequired && !t.v2:
+			// tasks/result waits for the end, and is how the server
+			// asks its questions meanwhile (elicitation, answered
+			// as any other).
+			res, err := c.TaskResult(ctx, t.ID)
+			if err != nil {
+				if ctx.Err() != nil {
+					return nil, c.callError(ctx, "waiting for task "+t.ID, err)
+				}
+				ended = true
+				return nil, err
+			}
+			ended = true
+			return res, nil
+		}
+		timer := time.NewTimer(t.PollInterval)
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return nil, c.callError(ctx, "waiting for task "+t.ID, context.Cause(ctx))
+		case <-timer.C:
+		}
+		next, err := c.getTask(ctx, t.ID, t.v2)
+		if err != nil {
+			if errors.Is(err, ErrTaskExpired) {
+				ended = true
+			}
+			return nil, err
+		}
+		if next.ID != t.ID {
+			return nil, fmt.Errorf("tasks/get %s: the server answered about task %s", t.ID, next.ID)
+		}
+		t = next
+	}
+}
+
+// inlineResult is a 2026-07-28 task's outcome, carried in tasks/get.
+func (c *Conn) inlineResult(t *Task) (*sdk.CallToolResult, error) {
+	switch {
+	case t.Status == TaskCancelled:
+		return nil, fmt.Errorf("task %s was cancelled by the server", t.ID)
+	case t.Status == TaskFailed && t.failed != nil:
+		return nil, fmt.Errorf("task %s failed: %s", t.ID, cut(clean.Line(t.failed.Message), maxStatusMessage))
+	case t.Status == TaskFailed:
+		return nil, fmt.Errorf("task %s failed without saying why", t.ID)
+	case len(t.result) == 0:
+		return nil, fmt.Errorf("task %s completed without a result", t.ID)
+	}
+	res := new(sdk.CallToolResult)
+	if err := json.Unmarshal(t.result, res); err != nil {
+		return nil, fmt.Errorf("task %s: reading its result: %v", t.ID, err)
+	}
+	return res, nil
+}
+
+// GetTask asks the server where a task is (tasks/get).
+func (c *Conn) GetTask(ctx context.Context, id string) (*Task, error) {
+	return c.getTask(ctx, id, c.tasksV2())
+}
+
+// tasksV2 reports whether a task known only by its id is of the 2026-07-28
+// generation: the server offers it and not the older one.
+func (c *Conn) tasksV2() bool {
+	tc := c.tasks.Load()
+	return tc != nil && tc.v2.Load() && !tc.v1.Load()
+}
+
+func (c *Conn) getTask(ctx context.Context, id string, v2 bool) (*Task, error) {
+	ctx, done := c.bind(ctx)
+	defer done()
+	raw, err := c.request(ctx, "tasks/get", map[string]string{"taskId": id})
+	if err != nil {
+		return nil, c.taskError(ctx, "tasks/get "+id, err)
+	}
+	return parseTask(raw, "the answer to tasks/get "+id, v2)
+}
+
+// TaskResult fetches a task's result (tasks/result, 2025-11-25), which
+// waits until the task ends.
+func (c *Conn) TaskResult(ctx context.Context, id string) (*sdk.CallToolResult, error) {
+	ctx, done := c.bind(ctx)
+	defer done()
+	raw, err := c.request(ctx, "tasks/result", map[string]string{"taskId": id})
+	if err != nil {
+		return nil, c.taskError(ctx, "tasks/result "+id, err)
+	}
+	res := new(sdk.CallToolResult)
+	if err := json.Unmarshal(raw, res); err != nil {
+		return nil, fmt.Errorf("tasks/result %s: not a tool's result: %v", id, err)
+	}
+	return res, nil
+}
+
+// CancelTask asks the server to cancel a task (tasks/cancel). The task it
+// returns is nil when the server's answer does not describe it (2026-07-28
+// answers with an empty result).
+func (c *Conn) CancelTask(ctx context.Context, id string) (*Task, error) {
+	ctx, done := c.bind(ctx)
+	defer done()
+	raw, err := c.request(ctx, "tasks/cancel", map[string]string{"taskId": id})
+	if err != nil {
+		return nil, c.taskError(ctx, "tasks/cancel "+id, err)
+	}
+	t, err := parseTask(raw, "the answer to tasks/cancel "+id, c.tasksV2())
+	if err != nil {
+		return nil, nil // cancelled; the answer said nothing we need
+	}
+	return t, nil
+}
+
+// taskError is callError, with an unknown task said as ErrTaskExpired.
+func (c *Conn) taskError(ctx context.Context, what string, err error) error {
+	var wire *jsonrpc.Error
+	if errors.As(err, &wire) && wire.Code == jsonrpc.CodeInvalidParams && ctx.Err() == nil && c.Err() == nil {
+		return fmt.Errorf("%s: %w (%s)", what, ErrTaskExpired, cut(clean.Line(wire.Message), 200))
+	}
+	return c.callError(ctx, what, err)
+}
+
+// progressToken registers progress under a fresh token; release forgets it.
+func (c *Conn) progressToken(progress func(Progress)) (string, func()) {
+	token := fmt.Sprintf("deckhand-%d", c.tokens.Add(1))
+	if progress == nil {
+		return token, func() {}
+	}
+	c.mu.Lock()
+	c.progress[token] = progress
+	c.mu.Unlock()
+	return token, func() {
+		c.mu.Lock()
+		delete(c.progress, token)
+		c.mu.Unlock()
+	}
+}
+
+// request sends a request the SDK does not know and returns its result.
+func (c *Conn) request(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	tc := c.tasks.Load()
+	if tc == nil {
+		return nil, errors.New("no connection")
+	}
+	return tc.call(ctx, method, params)
+}
+
+// taskTransport wraps the SDK's transport so that its connection is a
+// taskConn, published in c.tasks.
+type taskTransport struct {
+	inner sdk.Transport
+	c     *Conn
+}
+
+func (t *taskTransport) Connect(ctx context.Context) (sdk.Connection, error) {
+	conn, err := t.inner.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	tc := &taskConn{Connection: conn, pending: map[string]chan *jsonrpc.Response{}, watched: map[string]string{}, following: map[string]struct{}{}, support: map[string]string{}}
+	t.c.tasks.Store(tc)
+	return tc, nil
+}
+
+// taskConn is the SDK's connection with Deckhand's own requests beside the
+// SDK's. Read is called by the SDK's one reader; Write by anyone.
+type taskConn struct {
+	sdk.Connection
+	seq     atomic.Uint64
+	writeMu sync.Mutex
+
+	v1, v2 atomic.Bool // what the server's capabilities offer
+
+	mu        sync.Mutex
+	pending   map[string]chan *jsonrpc.Response // our requests' ids
+	watched   map[string]string                 // the SDK's initialize and tools/list ids, to their method
+	following map[string]struct{}               // the task ids followed now
+	support   map[string]string                 // tool name to execution.taskSupport (2025-11-25)
+}
+
+// ownPrefix starts the ids of Deckhand's own requests; the SDK numbers its
+// own.
+const ownPrefix = "deckhand-task-"
+
+func (tc *taskConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() && (req.Method == "initialize" || req.Method == "tools/list") {
+		tc.mu.Lock()
+		tc.watched[fmt.Sprint(req.ID.Raw())] = req.Method
+		tc.mu.Unlock()
+	}
+	tc.writeMu.Lock()
+	defer tc.writeMu.Unlock()
+	return tc.Connection.Write(ctx, msg)
+}
+
+func (tc *taskConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	for {
+		msg, err := tc.Connection.Read(ctx)
+		if err != nil {
+			return nil, err
+		}
+		resp, ok := msg.(*jsonrpc.Response)
+		if !ok {
+			return msg, nil
+		}
+		key := fmt.Sprint(resp.ID.Raw())
+		tc.mu.Lock()
+		ch, ours := tc.pending[key]
+		delete(tc.pending, key)
+		method := tc.watched[key]
+		delete(tc.watched, key)
+		tc.mu.Unlock()
+		if ours {
+			ch <- resp // buffered: the caller may have gone
+			continue
+		}
+		if method != "" && resp.Error == nil {
+			tc.look(method, resp.Result)
+		}
+		return msg, nil
+	}
+}
+
+// look reads what the server offers from its answers to initialize and
+// tools/list.
+func (tc *taskConn) look(method string, result json.RawMessage) {
+	switch method {
+	case "initialize":
+		var init struct {
+			Capabilities struct {
+				Tasks *struct {
+					Requests *struct {
+						Tools *struct {
+							Call json.RawMessage `json:"call"`
+						} `json:"tools"`
+					} `json:"requests"`
+				} `json:"tasks"`
+				Extensions map[string]json.RawMessage `json:"extensions"`
+			} `json:"capabilities"`
+		}
+		if json.Unmarshal(result, &init) != nil {
+			return
+		}
+		caps := init.Capabilities
+		tc.v1.Store(caps.Tasks != nil && caps.Tasks.Requests != nil && caps.Tasks.Requests.Tools != nil && caps.Tasks.Requests.Tools.Call != nil)
+		_, v2 := caps.Extensions[TasksExtension]
+		tc.v2.Store(v2)
+	case "tools/list":
+		if !tc.v1.Load() {
+			return
+		}
+		var list struct {
+			Tools []struct {
+				Name      string `json:"name"`
+				Execution struct {
+					TaskSupport string `json:"taskSupport"`
+				} `json:"execution"`
+			} `json:"tools"`
+		}
+		if json.Unmarshal(result, &list) != nil {
+			return
+		}
+		tc.mu.Lock()
+		for _, t := range list.Tools {
+			if t.Execution.TaskSupport == "" {
+				delete(tc.support, t.Name)
+			} else {
+				tc.support[t.Name] = t.Execution.TaskSupport
+			}
+		}
+		tc.mu.Unlock()
+	}
+}
+
+// offered reports whether a call of tool may be answered with a task, so
+// that it must go through StartTool's own request.
+func (tc *taskConn) offered(tool string) bool {
+	if tc.v2.Load() {
+		return true
+	}
+	if !tc.v1.Load() {
+		return false
+	}
+	tc.mu.Lock()
+	defer tc.mu.Unlock()
+	s := tc.support[tool]
+	return s == "optional" || s == "required"
+}
+
+// follow claims a task id for one caller; false when another follows it.
+func (tc *taskConn) follow(id string) bool {
+	tc.mu.Lock()
+	defer tc.mu.Unlock()
+	if _, ok := tc.following[id]; ok {
+		return false
+	}
+	tc.following[id] = struct{}{}
+	return true
+}
+
+func (tc *taskConn) unfollow(id string) {
+	tc.mu.Lock()
+	delete(tc.following, id)
+	tc.mu.Unlock()
+}
+
+// call sends one request of Deckhand's own and waits for its answer.
+func (tc *taskConn) call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	data, err := json.Marshal(params)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", method, err)
+	}
+	key := fmt.Sprintf("%s%d", ownPrefix, tc.seq.Add(1))
+	id, err := jsonrpc.MakeID(key)
+	if err != nil {
+		return nil, err
+	}
+	ch := make(chan *jsonrpc.Response, 1)
+	tc.mu.Lock()
+	tc.pending[key] = ch
+	tc.mu.Unlock()
+	defer func() {
+		tc.mu.Lock()
+		delete(tc.pending, key)
+		tc.mu.Unlock()
+	}()
+	if err := tc.Write(ctx, &jsonrpc.Request{ID: id, Method: method, Params: data}); err != nil {
+		return nil, err
+	}
+	select {
+	case <-ctx.Done():
+		// Tell the server we stopped waiting, as the SDK does.
+		cancelled, _ := json.Marshal(map[string]any{"requestId": key, "reason": "cancelled"})
+		_ = tc.Write(context.WithoutCancel(ctx), &jsonrpc.Request{Method: "notifications/cancelled", Params: cancelled})
+		return nil, context.Cause(ctx)
+	case resp := <-ch:
+		if resp.Error != nil {
+			return nil, resp.Error
+		}
+		return resp.Result, nil
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -13,6 +14,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/config"
+	"deckhand/testutil"
 	"deckhand/testutil/taskpeer"
 	"deckhand/tools"
 )
@@ -240,5 +242,59 @@ func TestClampInterval(t *testing.T) {
 		if got := clampInterval(tt.in); got != tt.want {
 			t.Errorf("clampInterval(%s) = %v, want %v", tt.name, got, tt.want)
 		}
+	}
+}
+
+// server-everything's simulate-research-query is a task-only tool: called
+// through CallTask it goes through working to completed, and its ambiguous
+// form asks for input mid-task, answered through elicitation.
+func TestEverythingTasks(t *testing.T) {
+	p := testutil.RequirePeers(t)
+	tests := []struct {
+		name     string
+		args     map[string]any
+		want     string   // in the report
+		progress []string // among the progress messages
+		asked    int
+	}{
+		{name: "plain", args: map[string]any{"topic": "tides"}, want: "# Research Report: tides",
+			progress: []string{"task working: Gathering sources...", "task completed"}},
+		{name: "ambiguous asks", args: map[string]any{"topic": "python", "ambiguous": true}, want: "python (snake)",
+			progress: []string{"task input_required: Found multiple interpretations"}, asked: 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var asked atomic.Int32
+			c := dial(t, config.Server{Command: p.Node, Args: []string{p.Everything}}, Options{OnElicit: func(_ context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+				asked.Add(1)
+				return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"interpretation": "snake"}}, nil
+			}})
+			if _, err := c.ListTools(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(t.Context(), wait)
+			defer cancel()
+			var log progressLog
+			var task *Task
+			res, err := c.CallTask(ctx, "simulate-research-query", tt.args, log.add, func(t *Task) { task = t })
+			if err != nil {
+				t.Fatalf("CallTask(simulate-research-query) = %v", err)
+			}
+			if task == nil || task.ID == "" {
+				t.Errorf("CallTask: no task started (%+v)", task)
+			}
+			if got := tools.RenderResult(res); !strings.Contains(got, tt.want) {
+				t.Errorf("CallTask() = %q, want it to contain %q", got, tt.want)
+			}
+			msgs := strings.Join(log.all(), "\n")
+			for _, w := range tt.progress {
+				if !strings.Contains(msgs, w) {
+					t.Errorf("progress = %q, want %q among it", msgs, w)
+				}
+			}
+			if got := int(asked.Load()); got != tt.asked {
+				t.Errorf("the server asked %d questions, want %d", got, tt.asked)
+			}
+		})
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"deckhand/policy"
 	"deckhand/toolcall"
 	"deckhand/tools"
+	"deckhand/transport/mcp"
 )
 
 // The blocking helpers below are for terminal commands and tests: each sends
@@ -99,6 +100,20 @@ func (s *System) CallTool(ctx context.Context, tool string, args json.RawMessage
 	id := "cli-" + strconv.FormatUint(s.ids.Add(1), 10)
 	return s.router.Call(ctx, s.Root, &servers.CallTool{ID: id, Tool: tool, Args: args}, progress)
 }
+
+// StartTool is CallTool, but a call the server makes a task of is answered
+// at once with the task (ToolResult.Task), not followed.
+func (s *System) StartTool(ctx context.Context, tool string, args json.RawMessage, progress func(*servers.ToolProgress)) (*servers.ToolResult, error) {
+	if len(args) > 0 && !json.Valid(args) {
+		return nil, fmt.Errorf("arguments are not valid JSON")
+	}
+	id := "cli-" + strconv.FormatUint(s.ids.Add(1), 10)
+	return s.router.Call(ctx, s.Root, &servers.CallTool{ID: id, Tool: tool, Args: args, NoWait: true}, progress)
+}
+
+// ServerConn is the live connection of the server alias, or nil while it
+// has none.
+func (s *System) ServerConn(alias string) *mcp.Conn { return s.router.Live(alias) }
 
 // StartConversation opens a conversation whose events go to opts.Watchers.
 func (s *System) StartConversation(ctx context.Context, opts conversation.ConversationOptions) (*actor.PID, string, error) {

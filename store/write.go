@@ -26,6 +26,7 @@ const (
 	KindToolInvoked       = "tool.invoked"
 	KindToolSucceeded     = "tool.succeeded"
 	KindToolFailed        = "tool.failed"
+	KindToolTask          = "tool.task"          // the server made a task of the call: its id and each new status (data: call, tool, task, status)
 	KindCapabilityGranted = "capability.granted" // the policy allowed a path or command (data: capability, target, rule)
 	KindCapabilityDenied  = "capability.denied"  // the policy refused it
 	KindRunSucceeded      = "run.succeeded"

@@ -106,6 +106,9 @@ func (g *ProgressGate) Due(call string) bool {
 
 // ProgressText is a progress notification as one line: "3/10 copying".
 func ProgressText(p *servers.ToolProgress) string {
+	if p.Progress.Progress == 0 && p.Progress.Total == 0 && p.Progress.Message != "" {
+		return p.Progress.Message // no figure, as a task's status: the words alone
+	}
 	s := fmt.Sprintf("%g", p.Progress.Progress)
 	if p.Progress.Total > 0 {
 		s += fmt.Sprintf("/%g", p.Progress.Total)

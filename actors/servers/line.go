@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/redact"
 	"deckhand/transport/mcp"
@@ -96,7 +97,17 @@ func (l *liveConn) run(ctx context.Context, call *inflight, cancelTimeout contex
 	if len(call.req.Args) == 0 {
 		args = map[string]any{}
 	}
-	res, err := l.conn.CallTool(ctx, tool, args, progress)
+	// A call the server makes a task of is followed to its end here, so
+	// that the caller sees one long call: its status as progress, its
+	// result as the call's (transport/mcp's AwaitTask).
+	var task *mcp.Task
+	var res *sdk.CallToolResult
+	var err error
+	if call.req.NoWait {
+		res, task, err = l.conn.StartTool(ctx, tool, args, progress)
+	} else {
+		res, err = l.conn.CallTask(ctx, tool, args, progress, nil)
+	}
 	secrets := l.secrets.Get()
 	res, err = redactResult(secrets, res), secrets.Error(err)
 	switch {
@@ -112,7 +123,7 @@ func (l *liveConn) run(ctx context.Context, call *inflight, cancelTimeout contex
 	delete(l.calls, call)
 	l.mu.Unlock()
 	close(call.done)
-	return &ToolResult{ID: call.req.ID, Tool: display, Result: res, Err: err, Elapsed: time.Since(start)}
+	return &ToolResult{ID: call.req.ID, Tool: display, Result: res, Err: err, Elapsed: time.Since(start), Task: task}
 }
 
 // call makes a call on the calling goroutine (the blocking helpers). ok is

@@ -235,3 +235,17 @@ func (r *Router) Call(ctx context.Context, root *actor.RootContext, req *CallToo
 		}
 	}
 }
+
+// Live is the connection of the server alias while it has one, for
+// commands that speak to one server directly (deckhand mcp task); nil
+// otherwise.
+func (r *Router) Live(alias string) *mcp.Conn {
+	e, ok := r.load().servers[alias]
+	if !ok {
+		return nil
+	}
+	if l := e.line.live(); l != nil {
+		return l.conn
+	}
+	return nil
+}

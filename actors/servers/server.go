@@ -79,6 +79,9 @@ type CallTool struct {
 	// (zero for a command's): a question the server asks during the call
 	// (elicitation) is shown and logged as theirs.
 	Origin CallOrigin
+	// NoWait: when the server makes a task of the call, answer at once
+	// with the task (ToolResult.Task) rather than following it to its end.
+	NoWait bool
 }
 
 // CallOrigin is where a tool call comes from, when a conversation makes it.
@@ -95,6 +98,8 @@ type ToolResult struct {
 	Result  *sdk.CallToolResult
 	Err     error
 	Elapsed time.Duration
+	// Task is the task the server made of a NoWait call (Result is nil).
+	Task *mcp.Task
 }
 
 // ToolProgress is a progress notification for a call in flight.

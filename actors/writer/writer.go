@@ -436,6 +436,13 @@ func (a *storeActor) record(c actor.Context, msg any) {
 		}
 	case *conversation.ToolCallStarted:
 		ev(m.Conversation, m.Run, store.KindToolInvoked, map[string]any{"call": m.Call, "tool": m.Tool, "arguments": a.capped(m.Arguments), "parallel": m.Parallel})
+	case *conversation.ToolCallProgress:
+		// A task's id and each change of its status (not each message):
+		// what a reopened session needs to find the task again.
+		if m.Progress.Task == "" {
+			return
+		}
+		ev(m.Conversation, m.Run, store.KindToolTask, map[string]any{"call": m.Call, "tool": m.Tool, "task": m.Progress.Task, "status": m.Progress.Status})
 	case *conversation.ToolCallFinished:
 		kind := store.KindToolSucceeded
 		switch {

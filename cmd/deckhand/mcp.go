@@ -13,7 +13,8 @@ const mcpUsage = `Usage:
   deckhand mcp tools [ALIAS] [--json] [--wait DURATION]
   deckhand mcp tool ALIAS.TOOL [--json]
   deckhand mcp search QUERY... [--server ALIAS] [--limit N] [--json] [--wait DURATION]
-  deckhand mcp call ALIAS.TOOL [JSON_ARGS | -] [--json] [--timeout DURATION] [--full]
+  deckhand mcp call ALIAS.TOOL [JSON_ARGS | -] [--json] [--timeout DURATION] [--full] [--no-wait]
+  deckhand mcp task (get | cancel) ALIAS TASK_ID [--json]
   deckhand mcp pins [ALIAS] [--wait DURATION] | deckhand mcp pins accept ALIAS.TOOL
   deckhand mcp connect (URL | -- COMMAND ARGS...) [--alias A] [--transport T] [--auth-env VAR] [--save] [--json]
   deckhand mcp login ALIAS [--timeout DURATION] | deckhand mcp logout ALIAS
@@ -74,6 +75,7 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 		"prompts":   mcpPrompts,
 		"scan":      mcpScan,
 		"review":    mcpReview,
+		"task":      mcpTask,
 	}[args[0]]
 	if sub == nil {
 		fmt.Fprint(e.stderr, mcpUsage)

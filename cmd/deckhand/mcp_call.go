@@ -43,6 +43,7 @@ func mcpCall(ctx context.Context, e *env, args []string) error {
 	asJSON := fs.Bool("json", false, "")
 	timeout := fs.Duration("timeout", 0, "")
 	full := fs.Bool("full", false, "")
+	noWait := fs.Bool("no-wait", false, "")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -88,8 +89,14 @@ func mcpCall(ctx context.Context, e *env, args []string) error {
 		defer cancel()
 	}
 	var shown terminal.ProgressGate
-	res, err := sys.CallTool(cctx, rest[0], raw, func(p *servers.ToolProgress) {
-		if shown.Due(p.ID) {
+	call := sys.CallTool
+	if *noWait {
+		call = sys.StartTool
+	}
+	res, err := call(cctx, rest[0], raw, func(p *servers.ToolProgress) {
+		// A task's changes of status are always shown; other progress
+		// at most so often.
+		if p.Progress.Task != "" || shown.Due(p.ID) {
 			fmt.Fprintf(e.stderr, "progress: %s\n", terminal.ProgressText(p))
 		}
 	})
@@ -98,6 +105,9 @@ func mcpCall(ctx context.Context, e *env, args []string) error {
 	}
 	if res.Err != nil {
 		return res.Err
+	}
+	if res.Task != nil {
+		return printTask(e, res.Task, *asJSON)
 	}
 	if *asJSON {
 		if err := writeJSON(e.stdout, res.Result); err != nil {

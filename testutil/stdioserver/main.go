@@ -29,6 +29,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/testutil"
+	"deckhand/testutil/taskpeer"
 )
 
 func main() {
@@ -51,7 +52,16 @@ func main() {
 	only := flag.Int("tools", 0, "serve exactly this many generated tools (tool_001, …, with varied descriptions and a parameter each) and nothing else: a server of a known size for the scale benchmarks")
 	appView := flag.String("app-view", "", "add a tool show whose MCP App view misbehaves: flood (floods its host with messages)")
 	linger := flag.Bool("linger", false, "ignore SIGTERM, and keep running once stdin closes (as server-everything does when the client advertised roots)")
+	tasks := flag.String("tasks", "", "be testutil/taskpeer in this mode (complete, fail, input, never, bad-status, ...): a tool research answered with a task")
 	flag.Parse()
+
+	if *tasks != "" {
+		conn, err := (&sdk.StdioTransport{}).Connect(context.Background())
+		if err == nil {
+			(&taskpeer.Peer{Mode: *tasks}).Serve(context.Background(), conn)
+		}
+		return
+	}
 
 	if *stubbornChild {
 		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)

@@ -116,6 +116,10 @@ type Progress struct {
 	Progress float64
 	Total    float64 // 0 when unknown
 	Message  string
+	// Task, when set, is the id of the task the server made of the call
+	// (tasks.go), reported with each change of its status (Status), so
+	// that the log can keep it.
+	Task, Status string
 }
 
 // Conn is one live MCP session with one server.

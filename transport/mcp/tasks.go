@@ -261,7 +261,11 @@ func (c *Conn) AwaitTask(ctx context.Context, t *Task, progress func(Progress)) 
 			if t.Message != "" {
 				msg += ": " + t.Message
 			}
-			progress(Progress{Message: msg})
+			p := Progress{Message: msg}
+			if t.Status != last.Status {
+				p.Task, p.Status = t.ID, string(t.Status)
+			}
+			progress(p)
 		}
 		last = *t
 		switch {

@@ -1,9 +1,13 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // mcp call follows a task to its end (its status on stderr), --no-wait
@@ -53,5 +57,48 @@ func TestMCPCallTasks(t *testing.T) {
 				t.Errorf("stderr = %q, want no %q", r.stderr, tt.notStderr)
 			}
 		})
+	}
+}
+
+// deckhand chat -p against aimock and server-everything: the model calls
+// simulate-research-query, a task-only tool; the run waits for the task,
+// the model gets its report as the tool's result, and the log keeps the
+// task's id on the call (tool.task).
+func TestChatTask(t *testing.T) {
+	cfg, mock := chatConfig(t, "")
+	db := filepath.Join(t.TempDir(), "deckhand.db")
+	r := deckhand(t, nil, "", "--config", cfg, "--db", db, "chat", "-p", "research the tides", "--approve=auto", "--wait", "30s")
+	if r.code != exitOK || r.stdout != "The research task is done.\n" {
+		t.Fatalf("exit %d, stdout %q\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	results := toolResultsSent(t, mock)
+	if len(results) == 0 || !strings.Contains(results[len(results)-1], "# Research Report: tides") {
+		t.Errorf("tool results sent = %q, want the research report", results)
+	}
+	r = deckhand(t, nil, "", "--config", cfg, "--db", db, "sessions", "--json")
+	var sessions []struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &sessions); err != nil || len(sessions) != 1 {
+		t.Fatalf("sessions --json = %q, %v; want one session", r.stdout, err)
+	}
+	r = deckhand(t, nil, "", "--config", cfg, "--db", db, "logs", "--session", sessions[0].ID, "--json")
+	var statuses []string
+	for line := range strings.Lines(r.stdout) {
+		var ev struct {
+			Kind string `json:"kind"`
+			Data struct {
+				Task, Status, Tool string
+			} `json:"data"`
+		}
+		if json.Unmarshal([]byte(line), &ev) == nil && ev.Kind == "tool.task" {
+			if ev.Data.Task == "" || ev.Data.Tool != "ev.simulate-research-query" {
+				t.Errorf("tool.task event = %+v, want the task's id and the tool", ev.Data)
+			}
+			statuses = append(statuses, ev.Data.Status)
+		}
+	}
+	if diff := cmp.Diff([]string{"working", "completed"}, statuses); diff != "" {
+		t.Errorf("tool.task statuses in the log (-want +got):\n%s\nlogs:\n%s", diff, r.stdout)
 	}
 }

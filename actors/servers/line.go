@@ -18,7 +18,48 @@ import (
 // serverLine is where a server's actor publishes its live connection, so
 // that calls run on it without passing through the actor. One per server,
 // for the life of its actor (restarts included).
-type serverLine struct{ v atomic.Pointer[liveConn] }
+type serverLine struct {
+	v atomic.Pointer[liveConn]
+
+	mu      sync.Mutex
+	changed chan struct{} // closed and replaced at each publish
+}
+
+// publish makes l (nil: none) the server's connection, waking whoever waits
+// in next.
+func (s *serverLine) publish(l *liveConn) {
+	if l != nil {
+		l.line = s
+	}
+	s.v.Store(l)
+	s.mu.Lock()
+	if s.changed != nil {
+		close(s.changed)
+		s.changed = nil
+	}
+	s.mu.Unlock()
+}
+
+// next waits for a live connection other than old, until ctx ends.
+func (s *serverLine) next(ctx context.Context, old *liveConn) (*liveConn, error) {
+	for {
+		s.mu.Lock()
+		if l := s.v.Load(); l != nil && l != old {
+			s.mu.Unlock()
+			return l, nil
+		}
+		if s.changed == nil {
+			s.changed = make(chan struct{})
+		}
+		ch := s.changed
+		s.mu.Unlock()
+		select {
+		case <-ctx.Done():
+			return nil, context.Cause(ctx)
+		case <-ch:
+		}
+	}
+}
 
 // live is the server's connection, or nil while it has none.
 func (s *serverLine) live() *liveConn {
@@ -39,6 +80,7 @@ type liveConn struct {
 	timeout time.Duration // a call's, unless it sets its own
 	secrets *redact.Set
 	workers *workers
+	line    *serverLine // where the server's next connection is published
 
 	mu     sync.Mutex
 	calls  map[*inflight]struct{}
@@ -56,6 +98,14 @@ type inflight struct {
 
 // errCancelled is the cause of calls cancelled with CancelCall.
 var errCancelled = errors.New("cancelled")
+
+// callsLost is the cause of calls ended because their connection was
+// dropped (fail): a call that was following a task follows it again on the
+// server's next connection.
+type callsLost struct{ err error }
+
+func (e *callsLost) Error() string { return e.err.Error() }
+func (e *callsLost) Unwrap() error { return e.err }
 
 // timeoutError is the cause of a call that ran out of time; formatted only
 // when read.
@@ -90,8 +140,9 @@ func (l *liveConn) begin(ctx context.Context, sender *actor.PID, req *CallTool, 
 	return ctx, call, cancelTimeout, true
 }
 
-// run makes the call and forgets it.
-func (l *liveConn) run(ctx context.Context, call *inflight, cancelTimeout context.CancelFunc, tool, display string, progress func(mcp.Progress)) *ToolResult {
+// run makes the call and forgets it. parent is the caller's context (ctx
+// is begin's, which the connection's end cancels).
+func (l *liveConn) run(parent, ctx context.Context, call *inflight, cancelTimeout context.CancelFunc, tool, display string, progress func(mcp.Progress)) *ToolResult {
 	start := time.Now()
 	args := any(call.req.Args)
 	if len(call.req.Args) == 0 {
@@ -106,8 +157,28 @@ func (l *liveConn) run(ctx context.Context, call *inflight, cancelTimeout contex
 	if call.req.NoWait {
 		res, task, err = l.conn.StartTool(ctx, tool, args, progress)
 	} else {
-		res, err = l.conn.CallTask(ctx, tool, args, progress, nil)
+		res, err = l.conn.CallTask(ctx, tool, args, progress, func(t *mcp.Task) { task = t })
 	}
+	deadline, _ := ctx.Deadline()
+	var lost *callsLost
+	resume := !call.req.NoWait && task != nil && err != nil && errors.As(context.Cause(ctx), &lost) && parent.Err() == nil
+	out := l.end(ctx, call, cancelTimeout, res, err, display, start)
+	if resume {
+		// The task lives on the server, not on the connection: follow it
+		// again once the server is back, within the call's time.
+		if r := l.resume(parent, call.req, tool, display, task.ID, deadline, progress); r != nil {
+			r.Elapsed = time.Since(start)
+			return r
+		}
+	}
+	if call.req.NoWait {
+		out.Task = task
+	}
+	return out
+}
+
+// end forgets a call and says its result.
+func (l *liveConn) end(ctx context.Context, call *inflight, cancelTimeout context.CancelFunc, res *sdk.CallToolResult, err error, display string, start time.Time) *ToolResult {
 	secrets := l.secrets.Get()
 	res, err = redactResult(secrets, res), secrets.Error(err)
 	switch {
@@ -123,25 +194,55 @@ func (l *liveConn) run(ctx context.Context, call *inflight, cancelTimeout contex
 	delete(l.calls, call)
 	l.mu.Unlock()
 	close(call.done)
-	return &ToolResult{ID: call.req.ID, Tool: display, Result: res, Err: err, Elapsed: time.Since(start), Task: task}
+	return &ToolResult{ID: call.req.ID, Tool: display, Result: res, Err: err, Elapsed: time.Since(start)}
+}
+
+// resume follows task id on the server's next connection, until deadline;
+// nil when the server did not come back in time.
+func (l *liveConn) resume(parent context.Context, req *CallTool, tool, display, id string, deadline time.Time, progress func(mcp.Progress)) *ToolResult {
+	if l.line == nil {
+		return nil
+	}
+	wctx, cancel := context.WithDeadline(parent, deadline)
+	next, err := l.line.next(wctx, l)
+	cancel()
+	if err != nil {
+		return nil
+	}
+	again := *req
+	again.Timeout = time.Until(deadline)
+	if again.Timeout <= 0 {
+		return nil
+	}
+	ctx, call, cancelTimeout, ok := next.begin(parent, nil, &again, display)
+	if !ok {
+		return nil
+	}
+	if progress != nil {
+		progress(mcp.Progress{Message: "the server is back: following task " + id + " again"})
+	}
+	res, err := next.conn.AwaitTask(ctx, &mcp.Task{ID: id}, progress)
+	out := next.end(ctx, call, cancelTimeout, res, err, display, time.Now())
+	out.ID = req.ID
+	return out
 }
 
 // call makes a call on the calling goroutine (the blocking helpers). ok is
 // false when the connection closed before the call began.
-func (l *liveConn) call(ctx context.Context, req *CallTool, tool string, progress func(mcp.Progress)) (res *ToolResult, ok bool) {
+func (l *liveConn) call(parent context.Context, req *CallTool, tool string, progress func(mcp.Progress)) (res *ToolResult, ok bool) {
 	display := l.alias + "." + tool
-	ctx, call, cancelTimeout, ok := l.begin(ctx, nil, req, display)
+	ctx, call, cancelTimeout, ok := l.begin(parent, nil, req, display)
 	if !ok {
 		return nil, false
 	}
-	return l.run(ctx, call, cancelTimeout, tool, display, l.redacted(progress)), true
+	return l.run(parent, ctx, call, cancelTimeout, tool, display, l.redacted(progress)), true
 }
 
 // start makes a call in a worker goroutine; its result goes to sender. It
 // reports false, doing nothing, when the connection is closed.
-func (l *liveConn) start(ctx context.Context, root *actor.RootContext, sender *actor.PID, req *CallTool, tool string) bool {
+func (l *liveConn) start(parent context.Context, root *actor.RootContext, sender *actor.PID, req *CallTool, tool string) bool {
 	display := l.alias + "." + tool
-	ctx, call, cancelTimeout, ok := l.begin(ctx, sender, req, display)
+	ctx, call, cancelTimeout, ok := l.begin(parent, sender, req, display)
 	if !ok {
 		return false
 	}
@@ -151,7 +252,7 @@ func (l *liveConn) start(ctx context.Context, root *actor.RootContext, sender *a
 		progress = l.redacted(func(p mcp.Progress) { root.Send(to, &ToolProgress{ID: id, Tool: display, Progress: p}) })
 	}
 	l.workers.run(func() {
-		root.Send(sender, l.run(ctx, call, cancelTimeout, tool, display, progress))
+		root.Send(sender, l.run(parent, ctx, call, cancelTimeout, tool, display, progress))
 	})
 	return true
 }
@@ -185,7 +286,7 @@ func (l *liveConn) fail(err error) {
 	defer l.mu.Unlock()
 	l.closed = true
 	for call := range l.calls {
-		call.cancel(err)
+		call.cancel(&callsLost{err})
 	}
 }
 

@@ -23,7 +23,7 @@ func (a *serverActor) startCall(c actor.Context, sender *actor.PID, m *serverCal
 // failCalls answers every call in flight with err, at once, and closes the
 // live connection to new ones.
 func (a *serverActor) failCalls(err error) {
-	a.line.v.Store(nil)
+	a.line.publish(nil)
 	if a.live != nil {
 		a.live.fail(err)
 		a.live = nil

@@ -123,7 +123,7 @@ func (a *serverActor) onDialed(c actor.Context, m *dialed) {
 	conn := m.conn.conn
 	a.live = &liveConn{conn: conn, alias: a.alias, timeout: a.deps.mcp.CallTimeout(a.srv), secrets: a.deps.secrets,
 		workers: a.deps.workers, calls: map[*inflight]struct{}{}}
-	a.line.v.Store(a.live)
+	a.line.publish(a.live)
 	a.status.Attempts = 0
 	a.status.Failure = mcp.FailureNone
 	a.status.NextRetry = time.Time{}

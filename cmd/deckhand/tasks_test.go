@@ -102,3 +102,15 @@ func TestChatTask(t *testing.T) {
 		t.Errorf("tool.task statuses in the log (-want +got):\n%s\nlogs:\n%s", diff, r.stdout)
 	}
 }
+
+// A server that dies mid-task: the call waits for it to come back and
+// follows the same task on the new connection to its result.
+func TestMCPCallTaskOutlivesReconnect(t *testing.T) {
+	dir := t.TempDir()
+	crash := filepath.Join(dir, "crashed")
+	cfg := writeConfig(t, fmt.Sprintf("[mcp.servers.t]\ncommand = %q\nargs = [\"-tasks\", \"complete\", \"-tasks-crash\", %q]\nwrite = [%q]\n", stdioServerBin(t), crash, dir))
+	r := deckhand(t, nil, "", "--config", cfg, "mcp", "call", "--timeout", "30s", "t.research", `{"topic":"go"}`)
+	if r.code != exitOK || !strings.Contains(r.stdout, "report on task-1") || !strings.Contains(r.stderr, "following task task-1 again") {
+		t.Errorf("mcp call across a crash = exit %d, stdout %q; want the report of task-1, followed again\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -42,6 +43,11 @@ const (
 type Peer struct {
 	Mode  string
 	Polls int // tasks/get answered "working" before the end; default 2
+	// Crash, if set, is called at the first tasks/get when the file
+	// CrashOnce does not exist yet (which it then creates): a server that
+	// dies mid-task once, and knows the task again when restarted.
+	Crash     func()
+	CrashOnce string
 
 	mu       sync.Mutex
 	gets     []time.Time // when each tasks/get came
@@ -164,6 +170,12 @@ func (p *Peer) handle(ctx context.Context, req *jsonrpc.Request) (any, error) {
 		p.mu.Unlock()
 		return p.created(p.task(id, "working", "started")), nil
 	case "tasks/get":
+		if p.Crash != nil && p.CrashOnce != "" {
+			if f, err := os.OpenFile(p.CrashOnce, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600); err == nil {
+				f.Close()
+				p.Crash()
+			}
+		}
 		p.mu.Lock()
 		p.gets = append(p.gets, time.Now())
 		p.polled[params.TaskID]++

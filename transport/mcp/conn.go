@@ -433,7 +433,15 @@ func (c *Conn) dialHTTP(ctx context.Context, client *sdk.Client, endpoint string
 		t = st
 	}
 	c.kind, c.http = kind, ht
-	cs, err := client.Connect(c.sessionCtx, &taskTransport{inner: t, c: c}, nil)
+	if kind == KindSSE {
+		// Streamable HTTP is left unwrapped: the SDK tells its
+		// connection of the session's state through an unexported
+		// method (sessionUpdated: the protocol version header, the
+		// stream of the server's own messages), which a wrapper would
+		// hide. So tasks are not followed over streamable HTTP yet.
+		t = &taskTransport{inner: t, c: c}
+	}
+	cs, err := client.Connect(c.sessionCtx, t, nil)
 	if err != nil {
 		if se := c.signInNeeded(); se != nil {
 			return se

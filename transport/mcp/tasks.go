@@ -14,7 +14,9 @@ package mcp
 // and the answers to initialize and tools/list are looked at on their way to
 // say what the server offers. Everything the server says about a task is
 // checked: its id, its status, its message (cleaned and cut), its interval
-// (clamped to [MinPollInterval, MaxPollInterval]).
+// (clamped to [MinPollInterval, MaxPollInterval]). Streamable HTTP
+// connections are not wrapped (see dialHTTP): over them, calls go to the
+// SDK as before and a task is not followed.
 
 import (
 	"context"

@@ -18,6 +18,7 @@ func TestMCPCallTasks(t *testing.T) {
 	tests := []struct {
 		name      string
 		mode      string
+		flags     string // more arguments of the server's
 		args      []string
 		code      int
 		stdout    string // a substring of stdout
@@ -32,6 +33,8 @@ func TestMCPCallTasks(t *testing.T) {
 			code: exitOK, stdout: "task task-1: working: started", notStderr: "step"},
 		{name: "task get", mode: "never", args: []string{"mcp", "task", "get", "t", "task-7"},
 			code: exitOK, stdout: "task task-7: working: step 1"},
+		{name: "task get of an ended task prints its result", mode: "complete", flags: `, "-tasks-polls", "-1"`, args: []string{"mcp", "task", "get", "t", "task-3"},
+			code: exitOK, stdout: "task task-3: completed: done\nreport on task-3\n"},
 		{name: "task cancel", mode: "never", args: []string{"mcp", "task", "cancel", "t", "task-7"},
 			code: exitOK, stdout: "task task-7: cancelled"},
 		{name: "unknown task", mode: "forget", args: []string{"mcp", "task", "get", "t", "nope"},
@@ -43,7 +46,7 @@ func TestMCPCallTasks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg := writeConfig(t, fmt.Sprintf("[mcp.servers.t]\ncommand = %q\nargs = [\"-tasks\", %q]\n", bin, tt.mode))
+			cfg := writeConfig(t, fmt.Sprintf("[mcp.servers.t]\ncommand = %q\nargs = [\"-tasks\", %q%s]\n", bin, tt.mode, tt.flags))
 			r := deckhand(t, nil, "", append([]string{"--config", cfg}, tt.args...)...)
 			if r.code != tt.code || !strings.Contains(r.stdout, tt.stdout) {
 				t.Errorf("deckhand %s = exit %d, stdout %q; want exit %d and %q\nstderr: %s", strings.Join(tt.args, " "), r.code, r.stdout, tt.code, tt.stdout, r.stderr)

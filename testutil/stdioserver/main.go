@@ -53,13 +53,14 @@ func main() {
 	appView := flag.String("app-view", "", "add a tool show whose MCP App view misbehaves: flood (floods its host with messages)")
 	linger := flag.Bool("linger", false, "ignore SIGTERM, and keep running once stdin closes (as server-everything does when the client advertised roots)")
 	tasks := flag.String("tasks", "", "be testutil/taskpeer in this mode (complete, fail, input, never, bad-status, ...): a tool research answered with a task")
+	tasksPolls := flag.Int("tasks-polls", 0, "with -tasks, how many tasks/get say working before the end (0: 2, negative: none)")
 	tasksCrash := flag.String("tasks-crash", "", "with -tasks, exit at the first tasks/get unless this file exists (and create it)")
 	flag.Parse()
 
 	if *tasks != "" {
 		conn, err := (&sdk.StdioTransport{}).Connect(context.Background())
 		if err == nil {
-			(&taskpeer.Peer{Mode: *tasks, CrashOnce: *tasksCrash, Crash: func() { os.Exit(3) }}).Serve(context.Background(), conn)
+			(&taskpeer.Peer{Mode: *tasks, Polls: *tasksPolls, CrashOnce: *tasksCrash, Crash: func() { os.Exit(3) }}).Serve(context.Background(), conn)
 		}
 		return
 	}

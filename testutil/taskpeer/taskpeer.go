@@ -42,7 +42,7 @@ const (
 // Peer is the scripted server.
 type Peer struct {
 	Mode  string
-	Polls int // tasks/get answered "working" before the end; default 2
+	Polls int // tasks/get answered "working" before the end; default 2, negative: none
 	// Crash, if set, is called at the first tasks/get when the file
 	// CrashOnce does not exist yet (which it then creates): a server that
 	// dies mid-task once, and knows the task again when restarted.
@@ -199,6 +199,9 @@ func (p *Peer) handle(ctx context.Context, req *jsonrpc.Request) (any, error) {
 }
 
 func (p *Peer) polls() int {
+	if p.Polls < 0 {
+		return 0
+	}
 	if p.Polls > 0 {
 		return p.Polls
 	}

@@ -37,6 +37,7 @@ const (
 	Reuse      = "reuse"        // every call gets the same task id
 	Forget     = "forget"       // tasks/get answers "unknown task" (-32602)
 	V2         = "v2"           // the 2026-07-28 extension: result inline in tasks/get
+	V2Input    = "v2-input"     // the same, with input_required (inputRequests) until tasks/update answers it
 )
 
 // Peer is the scripted server.
@@ -59,6 +60,8 @@ type Peer struct {
 	writeMu  sync.Mutex
 	polled   map[string]int
 	state    map[string]string // a task's status, once cancelled
+	topics   map[string]string // the topic tasks/update gave a task (V2Input)
+	updates  int
 }
 
 // Gets is when each tasks/get came, in order.
@@ -66,6 +69,13 @@ func (p *Peer) Gets() []time.Time {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return append([]time.Time(nil), p.gets...)
+}
+
+// Updates is how many tasks/update came.
+func (p *Peer) Updates() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.updates
 }
 
 // Cancels is the task ids tasks/cancel named, in order.
@@ -78,7 +88,7 @@ func (p *Peer) Cancels() []string {
 // Serve answers conn until it ends.
 func (p *Peer) Serve(ctx context.Context, conn sdk.Connection) error {
 	p.mu.Lock()
-	p.out, p.answered, p.polled, p.state = conn, map[string]chan json.RawMessage{}, map[string]int{}, map[string]string{}
+	p.out, p.answered, p.polled, p.state, p.topics = conn, map[string]chan json.RawMessage{}, map[string]int{}, map[string]string{}, map[string]string{}
 	p.mu.Unlock()
 	var wg sync.WaitGroup
 	defer wg.Wait()
@@ -140,7 +150,7 @@ func (p *Peer) handle(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	switch req.Method {
 	case "initialize":
 		caps := map[string]any{"tools": map[string]any{}}
-		if p.Mode == V2 {
+		if p.Mode == V2 || p.Mode == V2Input {
 			caps["extensions"] = map[string]any{"io.modelcontextprotocol/tasks": map[string]any{}}
 		} else {
 			caps["tasks"] = map[string]any{"cancel": map[string]any{}, "requests": map[string]any{"tools": map[string]any{"call": map[string]any{}}}}
@@ -158,7 +168,7 @@ func (p *Peer) handle(ctx context.Context, req *jsonrpc.Request) (any, error) {
 		if params.Name == "quick" {
 			return textResult("quick answer", false), nil
 		}
-		if p.Mode != V2 && params.Task == nil {
+		if p.Mode != V2 && p.Mode != V2Input && params.Task == nil {
 			return nil, errInvalid("research must be called as a task")
 		}
 		p.mu.Lock()
@@ -181,11 +191,40 @@ func (p *Peer) handle(ctx context.Context, req *jsonrpc.Request) (any, error) {
 		p.polled[params.TaskID]++
 		n := p.polled[params.TaskID]
 		cancelled := p.state[params.TaskID] == "cancelled"
+		topic, answered := p.topics[params.TaskID]
 		p.mu.Unlock()
+		if p.Mode == V2Input && n > p.polls() {
+			if !answered {
+				t := p.task(params.TaskID, "input_required", "which topic?")
+				t["inputRequests"] = map[string]any{"q1": map[string]any{"method": "elicitation/create", "params": map[string]any{
+					"mode": "form", "message": "Which topic?",
+					"requestedSchema": map[string]any{"type": "object", "properties": map[string]any{"topic": map[string]any{"type": "string"}}}}}}
+				return t, nil
+			}
+			t := p.task(params.TaskID, "completed", "done")
+			t["result"] = textResult("report on "+topic, false)
+			return t, nil
+		}
 		if !strings.HasPrefix(params.TaskID, "task-") || p.Mode == Forget {
 			return nil, errInvalid("unknown task %s", params.TaskID)
 		}
 		return p.get(params.TaskID, n, cancelled), nil
+	case "tasks/update":
+		var u struct {
+			TaskID         string `json:"taskId"`
+			InputResponses map[string]struct {
+				Action  string         `json:"action"`
+				Content map[string]any `json:"content"`
+			} `json:"inputResponses"`
+		}
+		_ = json.Unmarshal(req.Params, &u)
+		p.mu.Lock()
+		p.updates++
+		if r, ok := u.InputResponses["q1"]; ok {
+			p.topics[u.TaskID] = fmt.Sprint(r.Content["topic"])
+		}
+		p.mu.Unlock()
+		return map[string]any{"resultType": "complete"}, nil
 	case "tasks/result":
 		return p.result(ctx, params.TaskID)
 	case "tasks/cancel":
@@ -218,7 +257,7 @@ func (p *Peer) task(id, status, message string) map[string]any {
 	case Interval10:
 		interval = float64(10 * time.Hour / time.Millisecond)
 	}
-	if p.Mode == V2 {
+	if p.Mode == V2 || p.Mode == V2Input {
 		t["pollIntervalMs"], t["ttlMs"] = interval, 60000
 	} else {
 		t["pollInterval"], t["ttl"] = interval, 60000
@@ -227,7 +266,7 @@ func (p *Peer) task(id, status, message string) map[string]any {
 }
 
 func (p *Peer) created(t map[string]any) map[string]any {
-	if p.Mode == V2 {
+	if p.Mode == V2 || p.Mode == V2Input {
 		t["resultType"] = "task"
 		return t
 	}

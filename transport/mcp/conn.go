@@ -163,6 +163,9 @@ type Conn struct {
 	// tasks is the SDK's connection wrapped for Deckhand's own requests
 	// (tasks.go); set once the transport connects.
 	tasks atomic.Pointer[taskConn]
+	// onElicit is Options.OnElicit, which also answers a 2026-07-28
+	// task's input requests (tasks.go).
+	onElicit func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error)
 }
 
 // Dial connects to the server described by srv and completes the MCP
@@ -181,6 +184,7 @@ func Dial(ctx context.Context, alias string, srv config.Server, opts Options) (*
 		log:      log,
 		done:     make(chan struct{}),
 		progress: map[string]func(Progress){},
+		onElicit: opts.OnElicit,
 	}
 	if opts.InProcess != nil || opts.Transport != nil {
 		c.endpoint = "in-process"

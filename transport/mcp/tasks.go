@@ -76,10 +76,12 @@ type Task struct {
 	// when it made none.
 	PollInterval time.Duration
 
-	// The 2026-07-28 generation carries the outcome in tasks/get.
+	// The 2026-07-28 generation carries the outcome in tasks/get, and
+	// its questions.
 	v2     bool
 	result json.RawMessage
 	failed *jsonrpc.Error
+	inputs map[string]json.RawMessage
 }
 
 // ErrTaskExpired: the server no longer knows the task (its ttl ran out, or
@@ -88,15 +90,16 @@ var ErrTaskExpired = errors.New("the server no longer knows the task (expired or
 
 // wireTask is both generations' shapes of a task, as the server sent them.
 type wireTask struct {
-	Task           *wireTask       `json:"task"` // 2025-11-25: tools/call's CreateTaskResult
-	ResultType     string          `json:"resultType"`
-	TaskID         *string         `json:"taskId"`
-	Status         string          `json:"status"`
-	StatusMessage  string          `json:"statusMessage"`
-	PollInterval   *float64        `json:"pollInterval"`   // 2025-11-25, ms
-	PollIntervalMs *float64        `json:"pollIntervalMs"` // 2026-07-28
-	Result         json.RawMessage `json:"result"`
-	Error          *jsonrpc.Error  `json:"error"`
+	Task           *wireTask                  `json:"task"` // 2025-11-25: tools/call's CreateTaskResult
+	ResultType     string                     `json:"resultType"`
+	TaskID         *string                    `json:"taskId"`
+	Status         string                     `json:"status"`
+	StatusMessage  string                     `json:"statusMessage"`
+	PollInterval   *float64                   `json:"pollInterval"`   // 2025-11-25, ms
+	PollIntervalMs *float64                   `json:"pollIntervalMs"` // 2026-07-28
+	Result         json.RawMessage            `json:"result"`
+	Error          *jsonrpc.Error             `json:"error"`
+	InputRequests  map[string]json.RawMessage `json:"inputRequests"`
 }
 
 // parseTask checks a task as the server sent it; where names the message it
@@ -133,7 +136,7 @@ func parseTask(raw json.RawMessage, where string, v2 bool) (*Task, error) {
 	}
 	t.PollInterval = clampInterval(ms)
 	if v2 {
-		t.result, t.failed = w.Result, w.Error
+		t.result, t.failed, t.inputs = w.Result, w.Error, w.InputRequests
 	}
 	return t, nil
 }
@@ -252,6 +255,7 @@ func (c *Conn) AwaitTask(ctx context.Context, t *Task, progress func(Progress)) 
 		}
 	}()
 	var last Task
+	answered := map[string]bool{} // a 2026-07-28 task's input requests answered
 	for {
 		if t.Status == "" {
 			if t, err = c.GetTask(ctx, t.ID); err != nil {
@@ -277,6 +281,10 @@ func (c *Conn) AwaitTask(ctx context.Context, t *Task, progress func(Progress)) 
 		case t.Status == TaskCancelled:
 			ended = true
 			return nil, fmt.Errorf("task %s was cancelled by the server", t.ID)
+		case t.Status == TaskInputRequired && t.v2:
+			if err := c.answerInputs(ctx, t, answered); err != nil {
+				return nil, err
+			}
 		case t.Status.Terminal(), t.Status == TaskInputRequired && !t.v2:
 			// tasks/result waits for the end, and is how the server
 			// asks its questions meanwhile (elicitation, answered
@@ -311,6 +319,53 @@ func (c *Conn) AwaitTask(ctx context.Context, t *Task, progress func(Progress)) 
 		}
 		t = next
 	}
+}
+
+// maxInputs bounds the input requests read from one tasks/get: each is a
+// question to the person, and the caps on questions apply anyway.
+const maxInputs = 8
+
+// answerInputs answers a 2026-07-28 task's input requests (tasks/update):
+// its questions (elicitation/create) through OnElicit, as any server's
+// question, each at most once. Requests of other kinds (sampling, roots)
+// are not answered; a task that asks only those ends the call.
+func (c *Conn) answerInputs(ctx context.Context, t *Task, answered map[string]bool) error {
+	if len(t.inputs) > maxInputs {
+		return fmt.Errorf("task %s asks %d questions at once (at most %d)", t.ID, len(t.inputs), maxInputs)
+	}
+	responses := map[string]any{}
+	pending := 0
+	for key, raw := range t.inputs {
+		if answered[key] {
+			continue
+		}
+		pending++
+		var req struct {
+			Method string            `json:"method"`
+			Params *sdk.ElicitParams `json:"params"`
+		}
+		if err := json.Unmarshal(raw, &req); err != nil || req.Method != "elicitation/create" || req.Params == nil || c.onElicit == nil {
+			continue
+		}
+		res, err := c.onElicit(ctx, &sdk.ElicitRequest{Params: req.Params})
+		if err != nil {
+			res = &sdk.ElicitResult{Action: "decline"}
+		}
+		answered[key] = true
+		responses[key] = res
+	}
+	if pending == 0 {
+		return nil // answered already; the server has not caught up
+	}
+	if len(responses) == 0 {
+		return fmt.Errorf("task %s asks for input Deckhand does not give (only questions are answered)", t.ID)
+	}
+	ctx, done := c.bind(ctx)
+	defer done()
+	if _, err := c.request(ctx, "tasks/update", map[string]any{"taskId": t.ID, "inputResponses": responses}); err != nil {
+		return c.taskError(ctx, "tasks/update "+t.ID, err)
+	}
+	return nil
 }
 
 // inlineResult is a 2026-07-28 task's outcome, carried in tasks/get.

@@ -88,6 +88,7 @@ func TestAwaitTask(t *testing.T) {
 			progress: []string{"task working: started", "task working: step 1 of 2", "task working: step 2 of 2", "task failed: it broke"}},
 		{name: "2026 generation, result inline", mode: taskpeer.V2, want: "report on task-1", gets: 3, spacing: time.Second},
 		{name: "input required asks through elicitation", mode: taskpeer.Input, want: "report on rust"},
+		{name: "2026 input required: asked, answered with tasks/update", mode: taskpeer.V2Input, want: "report on rust", gets: 4, spacing: time.Second},
 		{name: "status no spec knows", mode: taskpeer.BadStatus, wantErr: `task task-1 has status "exploded", not one of working`, gets: 1},
 		{name: "forgotten task", mode: taskpeer.Forget, wantErr: "tasks/get task-1: the server no longer knows the task", gets: 1},
 		{name: "interval 0 is 250ms", mode: taskpeer.Interval0, timeout: 1100 * time.Millisecond, wantErr: "timed out",

@@ -25,6 +25,12 @@
 //     Deckhand's reads the same messages the same way with 1.2 KB, and an
 //     in-process server gets the messages as values, changed as the wire
 //     would change them.
+//   - Tasks (tasks.go): a tools/call the server answers with a task is
+//     followed to its result (tasks/get at the server's interval, clamped;
+//     tasks/result; tasks/cancel when the caller gives up), for both the
+//     2025-11-25 generation and the 2026-07-28 extension, over a wrapper
+//     of the SDK's connection that carries requests the SDK does not know
+//     (stdio, in-process and legacy SSE; not streamable HTTP).
 //
 // A Conn is safe for concurrent use: any number of calls may run at once.
 package mcp

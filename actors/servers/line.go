@@ -160,8 +160,15 @@ func (l *liveConn) run(parent, ctx context.Context, call *inflight, cancelTimeou
 		res, err = l.conn.CallTask(ctx, tool, args, progress, func(t *mcp.Task) { task = t })
 	}
 	deadline, _ := ctx.Deadline()
+	// The connection's end may reach the call first (the conn's own life)
+	// or through fail (callsLost); the call's own end (Stop, its timeout)
+	// is not a reason to follow the task again.
 	var lost *callsLost
-	resume := !call.req.NoWait && task != nil && err != nil && errors.As(context.Cause(ctx), &lost) && parent.Err() == nil
+	var late *timeoutError
+	cause := context.Cause(ctx)
+	gone := l.conn.Err() != nil || errors.As(cause, &lost)
+	own := errors.Is(cause, errCancelled) || errors.As(cause, &late)
+	resume := !call.req.NoWait && task != nil && err != nil && gone && !own && parent.Err() == nil
 	out := l.end(ctx, call, cancelTimeout, res, err, display, start)
 	if resume {
 		// The task lives on the server, not on the connection: follow it

@@ -299,3 +299,31 @@ func TestEverythingTasks(t *testing.T) {
 		})
 	}
 }
+
+// Whatever a server sends as a task, parseTask either refuses it or gives
+// a task within bounds.
+func FuzzParseTask(f *testing.F) {
+	f.Add([]byte(`{"task":{"taskId":"t1","status":"working","pollInterval":1000}}`), false)
+	f.Add([]byte(`{"resultType":"task","taskId":"t1","status":"completed","pollIntervalMs":0,"result":{"content":[]}}`), true)
+	f.Add([]byte(`{"taskId":"","status":"exploded","statusMessage":"\u001b[31m"}`), false)
+	f.Add([]byte(`{"taskId":"x","status":"input_required","pollIntervalMs":1e308,"inputRequests":{"a":{}}}`), true)
+	f.Fuzz(func(t *testing.T, raw []byte, v2 bool) {
+		task, err := parseTask(raw, "fuzz", v2)
+		if err != nil {
+			return
+		}
+		switch {
+		case task.ID == "" || len(task.ID) > maxTaskID:
+			t.Errorf("parseTask(%q) id = %q", raw, task.ID)
+		case task.PollInterval < MinPollInterval || task.PollInterval > MaxPollInterval:
+			t.Errorf("parseTask(%q) interval = %v", raw, task.PollInterval)
+		case len(task.Message) > maxStatusMessage+len("…"):
+			t.Errorf("parseTask(%q) message is %d bytes", raw, len(task.Message))
+		}
+		switch task.Status {
+		case TaskWorking, TaskInputRequired, TaskCompleted, TaskFailed, TaskCancelled:
+		default:
+			t.Errorf("parseTask(%q) status = %q", raw, task.Status)
+		}
+	})
+}

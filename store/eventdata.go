@@ -59,13 +59,16 @@ type EventData struct {
 	From         string `json:"from"`
 
 	// elicitation.asked and elicitation.answered
-	Server    string   `json:"server"`
-	Mode      string   `json:"mode"`
-	Message   string   `json:"message"`
-	Host      string   `json:"host"`
-	Action    string   `json:"action"`
-	Reason    string   `json:"reason"`
-	Fields    []string `json:"fields"`
+	Server  string   `json:"server"`
+	Mode    string   `json:"mode"`
+	Message string   `json:"message"`
+	Host    string   `json:"host"`
+	Action  string   `json:"action"`
+	Reason  string   `json:"reason"`
+	Fields  []string `json:"fields"`
+	// tool.task
+	Task      string `json:"task"`
+	Status    string `json:"status"`
 	ToolCalls []struct {
 		ID        string `json:"id"`
 		Name      string `json:"name"`

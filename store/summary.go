@@ -47,6 +47,8 @@ func Summary(e Event) string {
 		return s + " [" + usage(d.Usage.InputTokens, d.Usage.OutputTokens, d.Estimated) + "]"
 	case KindToolRequested, KindToolInvoked:
 		return d.Tool + " " + shorten(string(d.Arguments), 100)
+	case KindToolTask:
+		return d.Tool + " task " + shorten(d.Task, 100) + ": " + shorten(d.Status, 40)
 	case KindApprovalAsked:
 		return d.Tool + ": asked"
 	case KindApprovalGranted:

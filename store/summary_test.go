@@ -21,6 +21,7 @@ func TestSummaryOfNewKinds(t *testing.T) {
 		{ev(KindElicitationAsked, map[string]any{"server": "ev", "mode": "url", "host": "example.com", "message": "Sign the form"}), `ev asks to open a page on example.com: "Sign the form"`},
 		{ev(KindElicitationAnswered, map[string]any{"action": "accept", "reason": "answered", "fields": []string{"name"}}), `accept (fields: name)`},
 		{ev(KindElicitationAnswered, map[string]any{"action": "decline", "reason": "no answer within 2m0s"}), `decline: no answer within 2m0s`},
+		{ev(KindToolTask, map[string]any{"call": "c1", "tool": "ev.simulate-research-query", "task": "t-9", "status": "working"}), `ev.simulate-research-query task t-9: working`},
 	} {
 		if got := Summary(tc.e); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.e.Kind, got, tc.want)

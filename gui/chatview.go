@@ -42,6 +42,10 @@ type chatView struct {
 	settling bool              // a second scroll to the end is due
 	empty    fyne.CanvasObject // what an empty conversation shows
 
+	// The theme and variant the rows were drawn in (restyle).
+	theme   fyne.Theme
+	variant fyne.ThemeVariant
+
 	resizing bool         // a re-measure at a new width is scheduled
 	fixes    map[int]bool // rows shown with an estimated height
 	fixing   bool         // fixHeights is scheduled
@@ -78,7 +82,41 @@ func newChatView(u *UI) *chatView {
 	hint.Alignment = fyne.TextAlignCenter
 	hint.Wrapping = fyne.TextWrapWord // a narrow window wraps it, rather than being held wide
 	cv.empty = container.NewVBox(layout.NewSpacer(), obj, layout.NewSpacer())
+	s := u.app.Settings()
+	cv.theme, cv.variant = s.Theme(), s.ThemeVariant()
+	s.AddListener(func(fyne.Settings) { u.post(cv.restyle) })
 	return cv
+}
+
+// restyle draws the chat again in the theme (or text size) just set. Fyne
+// redraws only what is in the window, and only the colours its widgets
+// look up again when refreshed: a panel (the settings, where the theme is
+// chosen) stands in the chat's place, so the chat kept the old colours,
+// and the rows' backgrounds and the cards' fill are taken from the theme
+// when a row view is made, and a row view refreshes only what changed in
+// its row. The list is made again, with new row views (one screenful) and
+// heights measured at the new text size. (The rest of the chat, plain
+// widgets, is refreshed when it comes back into the window.)
+func (cv *chatView) restyle() {
+	s := cv.ui.app.Settings()
+	if s.Theme() == cv.theme && s.ThemeVariant() == cv.variant {
+		return
+	}
+	cv.theme, cv.variant = s.Theme(), s.ThemeVariant()
+	cv.measure = newRowView(cv)
+	cv.tmpl, cv.free = nil, nil
+	end := cv.atEnd()
+	offset := cv.list.GetScrollOffset()
+	cv.estimateAll()
+	if end {
+		cv.measureEnd()
+	}
+	cv.replaceList()
+	if end {
+		cv.list.ScrollToBottom()
+	} else {
+		cv.list.ScrollToOffset(offset)
+	}
 }
 
 // transcriptList is a widget.List that re-measures its rows when its width

@@ -1,13 +1,20 @@
 package gui
 
 import (
+	"image/color"
+	"strings"
 	"testing"
+	"time"
 
-	"deckhand/gui/widgets"
-
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"deckhand/config"
+	"deckhand/gui/widgets"
+	"deckhand/transcript"
 )
 
 // A caption's text takes the placeholder colour, also after it changes,
@@ -36,4 +43,80 @@ func TestCaptionColour(t *testing.T) {
 	if _, ok := obj.(*widgets.DimLabel); !ok {
 		t.Errorf("caption is a %T", obj)
 	}
+}
+
+// TestThemeChangeRepaintsTheChat: a theme chosen in the settings, while the
+// settings stand in the chat's place, reaches the chat at once: the tool
+// card's fill and text, the person's tinted message and the headers are in
+// the new theme's colours when the chat comes back (they stayed in the
+// old: white on white, or light grey cards on the dark theme).
+func TestThemeChangeRepaintsTheChat(t *testing.T) {
+	for _, tc := range []struct{ name, from, to string }{
+		{"dark to light", config.ThemeDark, "Light"},
+		{"light to dark", config.ThemeLight, "Dark"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newCardHarnessWith(t, harnessOptions{cfg: func(c *config.Config) { c.UI.Theme = tc.from }})
+			now := time.Now()
+			h.tr.User("add 17 and 25", now)
+			h.finished("c1", "t.add", "42", nil)
+			h.tr.Assistant("It is 42.", now)
+			h.frame()
+			h.drain()
+			if h.card("t.add") == nil {
+				t.Fatal("no card on screen")
+			}
+			f := h.openSettings()
+			f.theme.SetSelected(tc.to)
+			h.saveSettings(f)
+			h.drain()
+
+			fg, fill := theme.Color(theme.ColorNameForeground), theme.Color(theme.ColorNameInputBackground)
+			c := h.card("t.add")
+			if c == nil {
+				t.Fatal("no card on screen after saving")
+			}
+			if got := c.tool().border.FillColor; got != fill {
+				t.Errorf("card fill = %v, want %v", got, fill)
+			}
+			for _, want := range []string{`"q"`, "42", "t.add"} {
+				if got, ok := textColour(c, want); !ok || got != fg {
+					t.Errorf("card text %q colour = %v (found %v), want %v", want, got, ok, fg)
+				}
+			}
+			var user, header bool
+			for _, r := range h.visibleRows() {
+				if tv := r.text(); tv != nil && r.row.Kind == transcript.Text && r.row.Role == "user" {
+					user = true
+					if tv.bg.FillColor != fill {
+						t.Errorf("the person's message fill = %v, want %v", tv.bg.FillColor, fill)
+					}
+				}
+				if r.row.Kind == transcript.Header && r.row.Role == "user" {
+					header = true
+					if got, ok := textColour(r, "You"); !ok || got != fg {
+						t.Errorf("header text colour = %v (found %v), want %v", got, ok, fg)
+					}
+				}
+			}
+			if got, ok := textColour(h.ui.title, h.ui.title.Text); !ok || got != fg {
+				t.Errorf("the chat's title colour = %v (found %v), want %v", got, ok, fg)
+			}
+			if !user || !header {
+				t.Errorf("the person's message shown %v, its header %v", user, header)
+			}
+		})
+	}
+}
+
+// textColour is the colour of the first drawn text under o that holds
+// text.
+func textColour(o fyne.CanvasObject, text string) (color.Color, bool) {
+	var found color.Color
+	walk(o, func(o fyne.CanvasObject) {
+		if x, ok := o.(*canvas.Text); ok && found == nil && strings.Contains(x.Text, text) {
+			found = x.Color
+		}
+	})
+	return found, found != nil
 }

@@ -31,8 +31,10 @@ type cardHarness struct {
 	tr *transcript.Transcript
 }
 
-func newCardHarness(t *testing.T) *cardHarness {
-	h := newHarness(t, harnessOptions{})
+func newCardHarness(t *testing.T) *cardHarness { return newCardHarnessWith(t, harnessOptions{}) }
+
+func newCardHarnessWith(t *testing.T, o harnessOptions) *cardHarness {
+	h := newHarness(t, o)
 	h.until("a new conversation", func() bool { return h.ui.conv != "" })
 	h.drain()
 	h.ui.win.Resize(fyne.NewSize(900, 700))

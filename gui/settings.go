@@ -185,7 +185,7 @@ func (u *UI) showSettings() {
 	)
 
 	pad := func(o fyne.CanvasObject) fyne.CanvasObject {
-		sc := container.NewVScroll(container.NewPadded(o))
+		sc := container.NewScroll(container.NewPadded(o))
 		f.pages = append(f.pages, sc)
 		return sc
 	}

@@ -290,7 +290,10 @@ func (u *UI) build() {
 		u.body.Objects = []fyne.CanvasObject{u.setup.content}
 	}
 
-	split := container.NewHSplit(sidebar, u.mainArea)
+	// What needs more than the window (a panel at 150% text on a 640-pixel
+	// screen) scrolls in it: Fyne grows a window to its content's minimum,
+	// past the screen's edge, and never shrinks it back.
+	split := container.NewHSplit(sidebar, container.NewScroll(u.mainArea))
 	split.Offset = 0.24
 	u.win.SetContent(split)
 	u.win.Resize(fyne.NewSize(1100, 720))

@@ -95,3 +95,49 @@ func sliders(s gui.Screen) []gui.ScreenItem {
 	}
 	return out
 }
+
+// At 640×480, the text size dragged to 150% keeps the window within the
+// screen, its Save and Close in sight (it grew to 769 px, and stayed so
+// after Escape, with Send out of reach): what needs more scrolls inside
+// it. Each screen read fails the test if the window is past the screen.
+func TestWindowTextSizeKeepsTheWindowOnScreen(t *testing.T) {
+	if !hasProgram("xdotool") {
+		t.Skip("no xdotool")
+	}
+	cfg := "[model]\nbase_url = \"http://127.0.0.1:9\"\nname = \"scripted\"\n\n[tools]\nenabled = false\n"
+	w := startRealWindow(t, cfg, nil, withDisplay("640x480"))
+	w.key("ctrl+comma")
+	s := w.waitScreen("the settings", func(s gui.Screen) bool { return shows(s, "Language model") })
+	any, _ := find(s, "label", "Language model")
+	s = w.wheelUntil("the text-size slider", any, func(s gui.Screen) bool {
+		sl := sliders(s)
+		return len(sl) == 2 && sl[1].Y > 0 && sl[1].Y+sl[1].H < s.Windows[0].H-40
+	})
+	sl := sliders(s)[1]
+	closeB, _ := find(s, "button", "Close")
+	y := sl.Y + sl.H/2
+	w.drag(sl.Window, sl.X+sl.W/2, y, sl.X+sl.W+60, y)
+	// Once let go, the text is drawn at 150%.
+	s = w.waitScreen("the text at 150%", func(s gui.Screen) bool {
+		b, ok := find(s, "button", "Close")
+		return ok && b.H > closeB.H*1.2
+	})
+	w.keep("text-size-150-small.png")
+	inSight := func(s gui.Screen, label string) {
+		t.Helper()
+		b, ok := find(s, "button", label)
+		if !ok {
+			t.Errorf("no button %s:\n%s", label, s.ScreenText())
+			return
+		}
+		if win := s.Windows[0]; b.X < 0 || b.X+b.W > win.W {
+			t.Errorf("%s is at x %.0f to %.0f, out of the %.0f-pixel window", label, b.X, b.X+b.W, win.W)
+		}
+	}
+	inSight(s, "Save")
+	inSight(s, "Close")
+	w.key("Escape")
+	s = w.waitScreen("the chat", func(s gui.Screen) bool { _, ok := findEntry(s, "Message Deckhand"); return ok })
+	w.keep("text-size-escaped-small.png")
+	inSight(s, "Send")
+}

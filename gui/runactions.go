@@ -94,6 +94,10 @@ func (u *UI) runAction(action, run, text string) {
 	default:
 		u.chat.follow = true
 		u.tell(&uiRunAction{action: action, run: run})
+		// The keyboard goes to the message box, as after Send: the
+		// button pressed (Retry, Continue) hides as the run starts, and
+		// an approval dialog gave the focus back to nothing.
+		u.input.focus(u.win)
 	}
 }
 

@@ -316,8 +316,9 @@ func snippetSegments(m store.Match) []widget.RichTextSegment {
 func (r *sessionRow) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(r.box) }
 
 // Tapped opens the row's session (Fyne's list would, but a row that takes
-// secondary taps is the target of primary ones too), and gives the list
-// the focus, for the keyboard.
+// secondary taps is the target of primary ones too), and gives the
+// message box the focus, as a new chat does: what is typed next is a
+// message. (Tab reaches the list, for its keys.)
 func (r *sessionRow) Tapped(*fyne.PointEvent) {
 	if r.item.id == "" {
 		return
@@ -328,7 +329,7 @@ func (r *sessionRow) Tapped(*fyne.PointEvent) {
 			r.side.open(i)
 		}
 	}
-	r.side.u.win.Canvas().Focus(r.side.list)
+	r.side.u.input.focus(r.side.u.win)
 }
 
 var _ fyne.Tappable = (*sessionRow)(nil)

@@ -62,7 +62,7 @@ func (f *finder) open(query string) {
 	w := f.cv.ui.win
 	widgets.SetVisible(f.bar, true)
 	if query != "" {
-		f.entry.SetText(query) // OnChanged looks for it
+		f.look(query)
 	} else {
 		f.search(f.entry.Text)
 	}
@@ -70,13 +70,37 @@ func (f *finder) open(query string) {
 		// A search's words need not stand together: look for the first
 		// found alone.
 		for _, word := range strings.Fields(query) {
-			if f.entry.SetText(word); len(f.hits) > 0 {
+			if f.look(word); len(f.hits) > 0 {
 				break
 			}
 		}
 	}
 	w.Canvas().Focus(f.entry)
 	f.entry.TypedShortcut(&fyne.ShortcutSelectAll{}) // to type over
+}
+
+// findAt opens the find bar at a search's words, found by the search in
+// run. When the chat does not show them, they are in another version of a
+// message (the search reads every version in the log): that version is
+// chosen, and the words are looked for again once it shows (UI.apply).
+func (u *UI) findAt(query, run string) {
+	u.chat.find.open(query)
+	if len(u.chat.find.hits) == 0 && run != "" {
+		u.findAfter = query
+		u.tell(&uiRunAction{action: runChoose, run: run})
+	}
+}
+
+// look puts text in the box and looks for it. Setting the text the box
+// already holds (the same search result opened again) changes nothing,
+// and OnChanged would not look: the bar showed the words with no count
+// and no marks.
+func (f *finder) look(text string) {
+	if f.entry.Text == text {
+		f.search(text)
+		return
+	}
+	f.entry.SetText(text) // OnChanged looks for it
 }
 
 // refresh counts the matches again after the rows changed (an answer
@@ -94,6 +118,7 @@ func (f *finder) refresh() {
 		f.cur = min(f.cur, len(f.hits)-1)
 		widgets.SetText(f.count, fmt.Sprintf("%d of %d", f.cur+1, len(f.hits)))
 	}
+	f.markCards()
 }
 
 // close hides the bar and its marks, and gives the message box the keys.
@@ -113,6 +138,7 @@ func (f *finder) hide() {
 	f.query, f.hits = nil, nil
 	widgets.SetText(f.count, "")
 	f.cv.sel.Redraw()
+	f.markCards()
 }
 
 // search looks for text in the chat, and goes to the first match at or
@@ -134,11 +160,50 @@ func (f *finder) recount() {
 		return
 	}
 	for i, r := range f.cv.rows {
-		if r.Kind != transcript.Text && r.Kind != transcript.Code {
-			continue
+		n := 0
+		switch r.Kind {
+		case transcript.Text, transcript.Code:
+			n = len(findAll(foldRunes(r.Text), f.query))
+		case transcript.Tool:
+			for _, part := range cardTexts(r) {
+				n += len(findAll(foldRunes(part), f.query))
+			}
 		}
-		for n := range len(findAll(foldRunes(r.Text), f.query)) {
-			f.hits = append(f.hits, findHit{i, n})
+		for nth := range n {
+			f.hits = append(f.hits, findHit{i, nth})
+		}
+	}
+}
+
+// cardTexts are what a tool card shows of its call, as found by the find
+// bar: its name, its arguments and its result (whole, also when folded).
+func cardTexts(r transcript.Row) []string { return []string{r.Tool, r.Args, r.Output} }
+
+// cardMark is the colour of the border of the card of row: the find's
+// colours when it holds a match (the current one's when it holds that),
+// nil when it holds none. (A card's text is not selectable text, so its
+// matches are not marked one by one.)
+func (f *finder) cardMark(row int) color.Color {
+	if f.query == nil || row < 0 {
+		return nil
+	}
+	var mark color.Color
+	for i, h := range f.hits {
+		if h.row == row {
+			if i == f.cur {
+				return findCurrent
+			}
+			mark = findMark
+		}
+	}
+	return mark
+}
+
+// markCards draws the find's marks on the cards in view.
+func (f *finder) markCards() {
+	for _, v := range f.cv.views {
+		if t := v.tool(); t != nil && v.id >= 0 && v.row.Kind == transcript.Tool {
+			t.set(v.row)
 		}
 	}
 }
@@ -167,6 +232,7 @@ func (f *finder) show() {
 		f.cv.list.ScrollTo(f.hits[f.cur].row)
 	}
 	f.cv.sel.Redraw()
+	f.markCards()
 }
 
 // current is the current match's row and number in it (-1: none).

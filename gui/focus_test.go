@@ -23,8 +23,8 @@ func TestFocusBackToTheMessageBox(t *testing.T) {
 	h.drain()
 	retry := h.userHeaders()[0].retry
 	test.Tap(retry)
-	h.until("Retry's approval", func() bool { return h.ui.approvals.shown() != nil })
-	test.Tap(h.ui.approvals.buttons[approval.AllowOnce])
+	h.until("Retry's approval", func() bool { return h.ui.dialogs.Approvals.Shown() != nil })
+	test.Tap(h.ui.dialogs.Approvals.Buttons[approval.AllowOnce])
 	h.until("the retried run's end", func() bool {
 		last := h.ui.chat.rows[len(h.ui.chat.rows)-1]
 		return !h.ui.running && last.Kind == transcript.Text && last.Text == "Echoed."

@@ -195,7 +195,7 @@ func (u *UI) newSidebar() fyne.CanvasObject {
 		}
 		u.toChat()
 		if it := u.sessions[i]; it.id != u.conv {
-			u.findOnOpen = it.query
+			u.findOnOpen, u.findRun = it.query, it.match.Run
 			u.tell(&uiOpenSession{id: it.id})
 		}
 	}

@@ -109,10 +109,10 @@ func (s *sidebarSide) open(i widget.ListItemID) {
 	u.toChat()
 	if it := u.sessions[i]; it.id != u.conv {
 		// A search's match: the chat opens at it, in the find bar.
-		u.findOnOpen = it.query
+		u.findOnOpen, u.findRun = it.query, it.match.Run
 		u.tell(&uiOpenSession{id: it.id})
 	} else if it.query != "" {
-		u.chat.find.open(it.query)
+		u.findAt(it.query, it.match.Run)
 	}
 	u.selecting = true
 	u.sessionList.Select(i)

@@ -184,8 +184,13 @@ func (t *toolView) set(r transcript.Row) {
 			t.spinner.Stop()
 		}
 	}
-	if c := theme.Color(stroke); t.border.StrokeColor != c {
-		t.border.StrokeColor = c
+	c := theme.Color(stroke)
+	width := float32(1)
+	if m := t.row.cv.find.cardMark(t.row.id); m != nil {
+		c, width = m, 3 // it holds a match of the find bar's
+	}
+	if t.border.StrokeColor != c || t.border.StrokeWidth != width {
+		t.border.StrokeColor, t.border.StrokeWidth = c, width
 		t.border.Refresh()
 	}
 

@@ -108,6 +108,8 @@ type UI struct {
 	notice     *notice            // the notices shown
 	image      *widgets.ImageView // a tool's image shown large (imageview.go)
 	findOnOpen string             // a search's words, to find in the session being opened
+	findRun    string             // the run the search found them in (find.go's findAt)
+	findAfter  string             // words to find once the version chosen for them shows
 	mainArea   *fyne.Container    // the chat, or a panel in its place
 	chatArea   fyne.CanvasObject
 	panel      *panel // the panel shown, if one is
@@ -406,12 +408,16 @@ func (u *UI) apply(up *update) {
 			if switched {
 				// Opened from a search: at its match, in the find bar;
 				// any other chat opens without the last one's find.
+				u.findAfter = ""
 				if q := u.findOnOpen; q != "" {
 					u.findOnOpen = ""
-					u.chat.find.open(q)
+					u.findAt(q, u.findRun)
 				} else {
 					u.chat.find.hide()
 				}
+			} else if q := u.findAfter; q != "" {
+				u.findAfter = ""
+				u.chat.find.open(q)
 			}
 		} else {
 			u.chat.update(up.n, up.changed)

@@ -67,10 +67,13 @@ func (t *Tree) Remove(run string) {
 	delete(t.chosen, run)
 }
 
-// Choose makes run the version shown, with the runs that followed it.
+// Choose makes run the version shown, with the runs that followed it,
+// and the versions it follows (a run found by a search may follow an
+// earlier version of a message before it).
 func (t *Tree) Choose(run string) {
-	if t.Has(run) {
+	for seen := 0; t.Has(run) && seen <= len(t.parent); seen++ {
 		t.chosen[t.parent[run]] = run
+		run = t.parent[run]
 	}
 }
 

@@ -135,3 +135,31 @@ func TestTreeRemove(t *testing.T) {
 		t.Errorf("Path after removing b = %q, want a,c", got)
 	}
 }
+
+// Choosing a run shows its branch: the versions it follows are chosen too
+// (a search's match may be in a run after an earlier version).
+func TestTreeChooseFollowsItsBranch(t *testing.T) {
+	tests := []struct {
+		name, choose, want string
+	}{
+		{"the newest by default", "", "a,b2"},
+		{"a version", "b", "a,b,c"},
+		{"a run after an earlier version", "c", "a,b,c"},
+		{"back to the newest", "b2", "a,b2"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := NewTree()
+			tr.Add("a", "")
+			tr.Add("b", "a")
+			tr.Add("c", "b")
+			tr.Add("b2", "a") // a version of b, chosen
+			if tc.choose != "" {
+				tr.Choose(tc.choose)
+			}
+			if got := strings.Join(tr.Path(), ","); got != tc.want {
+				t.Errorf("Path after Choose(%q) = %q, want %s", tc.choose, got, tc.want)
+			}
+		})
+	}
+}

@@ -16,6 +16,9 @@ type Match struct {
 	Snippet string
 	// Marks are the byte ranges of the words in Snippet, in order.
 	Marks [][2]int
+	// Run is the run whose message or answer the snippet is from ("" when
+	// unknown): it may be a version of a message other than the one shown.
+	Run string
 }
 
 // snippetRunes is about how long a snippet is; snippetBefore how much of
@@ -40,17 +43,17 @@ func (db *DB) searchMatch(ctx context.Context, id string, words []string) (Match
 		args = append(args, w)
 	}
 	args = append(args, matchScan)
-	rows, err := db.sql.QueryContext(ctx, `SELECT json_extract(data_json, '$.text') FROM events
+	rows, err := db.sql.QueryContext(ctx, `SELECT json_extract(data_json, '$.text'), coalesce(run_id, '') FROM events
 		WHERE session_id = ? AND kind IN (`+kinds+`) AND json_valid(data_json) AND (`+strings.Join(ors, " OR ")+`)
 		ORDER BY ts, rowid LIMIT ?`, args...)
 	if err != nil {
 		return Match{}, fmt.Errorf("finding the match in session %s: %w", id, err)
 	}
 	defer rows.Close()
-	best, most := "", 0
+	best, run, most := "", "", 0
 	for rows.Next() {
-		var text string
-		if err := rows.Scan(&text); err != nil {
+		var text, in string
+		if err := rows.Scan(&text, &in); err != nil {
 			return Match{}, fmt.Errorf("finding the match in session %s: %w", id, err)
 		}
 		n := 0
@@ -61,13 +64,17 @@ func (db *DB) searchMatch(ctx context.Context, id string, words []string) (Match
 			}
 		}
 		if n > most {
-			best, most = text, n
+			best, run, most = text, in, n
 		}
 	}
 	if err := rows.Err(); err != nil {
 		return Match{}, fmt.Errorf("finding the match in session %s: %w", id, err)
 	}
-	return snippet(best, words), nil
+	m := snippet(best, words)
+	if m.Snippet != "" {
+		m.Run = run
+	}
+	return m, nil
 }
 
 // snippet cuts a piece of text around the first of words found in it, and

@@ -1,0 +1,78 @@
+package gui
+
+import (
+	"slices"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+
+	"deckhand/testutil"
+)
+
+// TestSearchOpensTheVersionFound: a word only in an earlier version of a
+// message is found by the sidebar's search, and opening the chat shows that
+// version with the word counted in the find bar (it showed the newest
+// version and "No matches"); opening the same result again counts it again
+// (the bar showed the words with no count).
+func TestSearchOpensTheVersionFound(t *testing.T) {
+	h := newHarness(t, harnessOptions{log: true, responses: []testutil.ModelResponse{
+		{Body: testutil.TextChunks("The zebrafinch sings.")},
+		{Body: testutil.TextChunks("A robin sings.")},
+		{Body: testutil.TextChunks("Another chat.")},
+	}})
+	h.say("name a bird")
+	h.until("the first answer", func() bool { return h.shows(h.ui.win, "The zebrafinch sings.") && !h.ui.running })
+	test.Tap(h.userHeaders()[0].retry)
+	h.until("the second version", func() bool {
+		hs := h.userHeaders()
+		return h.shows(h.ui.win, "A robin sings.") && !h.ui.running && len(hs) == 1 && hs[0].version.Text == "2/2"
+	})
+	h.chat("something else", "Another chat.")
+
+	h.ui.side.search.SetText("")
+	test.Type(h.ui.side.search, "zebrafinch")
+	h.until("the chat found", func() bool { return slices.Equal(h.titles(), []string{"name a bird"}) })
+	for i := range 2 {
+		test.Tap(h.sessionRowOf("name a bird"))
+		h.until("the version with the word, counted", func() bool {
+			hs := h.userHeaders()
+			return len(hs) == 1 && hs[0].version.Text == "1/2" && h.ui.chat.find.count.Text == "1 of 1"
+		})
+		if h.shows(h.ui.win, "A robin sings.") {
+			t.Errorf("open %d: the newest version's answer shows beside the one found", i+1)
+		}
+		h.tap(h.ui.win, "New chat")
+		h.until("an empty chat", func() bool { return len(h.ui.chat.rows) == 0 })
+	}
+}
+
+// TestFindSeesToolCards: Ctrl+F finds words in a tool card's name,
+// arguments and result, counts them, and marks the card holding the
+// current match (it skipped the cards).
+func TestFindSeesToolCards(t *testing.T) {
+	h := newCardHarness(t)
+	h.finished("c1", "t.lookup", "the quokka is found", nil)
+	h.drain()
+	f := h.ui.chat.find
+	for _, tc := range []struct{ query, want string }{
+		{"lookup", "1 of 1"},
+		{`"q"`, "1 of 1"},
+		{"quokka", "1 of 1"},
+	} {
+		f.open(tc.query)
+		if f.count.Text != tc.want {
+			t.Errorf("find %s = %q, want %q", tc.query, f.count.Text, tc.want)
+		}
+	}
+	c := h.card("t.lookup")
+	if c == nil {
+		t.Fatal("no card on screen")
+	}
+	if got := c.tool().border.StrokeColor; got != findCurrent {
+		t.Errorf("the card holding the match is drawn in %v, want the current match's %v", got, findCurrent)
+	}
+	f.close()
+	if got := c.tool().border.StrokeColor; got == findCurrent {
+		t.Error("the card stays marked after the find bar closed")
+	}
+}

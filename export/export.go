@@ -3,8 +3,8 @@
 // saw (the version of each message shown, as replay reads it): each
 // message, each answer with the model that wrote it, each tool call with its
 // arguments and result, and the tokens and cost; and it says so when the
-// session's record was changed outside Deckhand (its chain is broken) or
-// events were left out.
+// session's record was changed outside Deckhand (its chain is broken), or
+// events or other versions of messages were left out.
 //
 // Its functions are pure (what they write depends on the Chat alone) and
 // safe anywhere.
@@ -66,6 +66,25 @@ func Write(w io.Writer, c Chat, format string) error {
 	return fmt.Errorf("%q: %w", format, ErrFormat)
 }
 
+// OtherVersions counts the versions of the chat's messages other than
+// those shown (Edit and Retry keep the old ones): an export holds the
+// versions shown, and says how many it leaves out.
+func (c Chat) OtherVersions() int {
+	n := 0
+	for _, r := range c.Runs {
+		n += max(len(r.Versions)-1, 0)
+	}
+	return n
+}
+
+// versionsLeft says n other versions.
+func versionsLeft(n int) string {
+	if n == 1 {
+		return "1 other version of a message is"
+	}
+	return fmt.Sprintf("%d other versions of messages are", n)
+}
+
 // modelOf is the model of a run, the session's when its log did not say.
 func (c Chat) modelOf(r replay.Run) string {
 	if r.Model != "" {
@@ -102,6 +121,9 @@ func WriteMarkdown(w io.Writer, c Chat) error {
 	fmt.Fprintf(&b, "- Tokens: %d in, %d out%s\n", c.Usage.InputTokens, c.Usage.OutputTokens, estimated(c.Usage.Estimated))
 	if c.Usage.CostUSD > 0 {
 		fmt.Fprintf(&b, "- Cost: $%.4f\n", c.Usage.CostUSD)
+	}
+	if n := c.OtherVersions(); n > 0 {
+		fmt.Fprintf(&b, "- Versions: only the version of each message shown in Deckhand; %s not in this file (the log keeps them; ‹ › on a message in Deckhand shows them)\n", versionsLeft(n))
 	}
 	for _, r := range c.Runs {
 		fmt.Fprintf(&b, "\n## You\n\n%s\n", quote(r.Text))
@@ -189,12 +211,14 @@ func quote(text string) string {
 	return closeFences(strings.Join(lines, "\n"))
 }
 
-// inline escapes what would be read as Markdown on one line.
+// inline escapes what would be read as Markdown within a line (it never
+// begins one: - + . and ! mean something only there, or before a [,
+// and a model named gpt\-4o reads badly in the file itself).
 func inline(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
 	var b strings.Builder
 	for _, r := range s {
-		if strings.ContainsRune("\\`*_{}[]<>()#+-.!|~", r) {
+		if strings.ContainsRune("\\`*_[]<>()#|~", r) {
 			b.WriteByte('\\')
 		}
 		b.WriteRune(r)
@@ -260,7 +284,9 @@ type (
 		Estimated    bool      `json:"estimated"`
 		ChainBroken  string    `json:"chain_broken,omitempty"`
 		LeftOut      int       `json:"events_left_out,omitempty"`
-		Messages     []msgJSON `json:"messages"`
+		// OtherVersions: versions of messages not shown, so not here.
+		OtherVersions int       `json:"other_versions_left_out,omitempty"`
+		Messages      []msgJSON `json:"messages"`
 	}
 	msgJSON struct {
 		Role         string     `json:"role"` // user, assistant or notice
@@ -291,7 +317,7 @@ type (
 func WriteJSON(w io.Writer, c Chat) error {
 	out := chatJSON{ID: c.ID, Title: c.Title, Model: c.Model, Created: c.Created, LastActivity: c.Updated,
 		InputTokens: c.Usage.InputTokens, OutputTokens: c.Usage.OutputTokens, CostUSD: c.Usage.CostUSD, Estimated: c.Usage.Estimated,
-		ChainBroken: c.Broken, LeftOut: c.Left, Messages: []msgJSON{}}
+		ChainBroken: c.Broken, LeftOut: c.Left, OtherVersions: c.OtherVersions(), Messages: []msgJSON{}}
 	for _, r := range c.Runs {
 		out.Messages = append(out.Messages, msgJSON{Role: "user", Text: r.Text, Time: r.Time, Run: r.ID, Status: r.End.Status, Error: r.End.Error,
 			InputTokens: r.End.InputTokens, OutputTokens: r.End.OutputTokens, CostUSD: r.End.CostUSD})

@@ -32,3 +32,38 @@ func TestMarkdownEscapes(t *testing.T) {
 		}
 	}
 }
+
+// An export holds the version of each message shown, and says how many
+// others it leaves out (it said nothing of them); a model's name is
+// written as it is (gpt\-4o had a needless backslash).
+func TestExportSaysWhatVersionsItHolds(t *testing.T) {
+	c := Chat{ID: "s1", Title: "birds", Model: "gpt-4o",
+		Runs: []replay.Run{
+			{ID: "r1", Text: "name a bird", Versions: []string{"r0", "r1"}, End: replay.End{Status: store.RunSucceeded},
+				Steps: []replay.Step{{Answer: &replay.Answer{Text: "A robin."}}}},
+			{ID: "r3", Text: "another", Versions: []string{"r2", "r3", "r4"}, End: replay.End{Status: store.RunSucceeded}},
+		}}
+	if got := c.OtherVersions(); got != 3 {
+		t.Errorf("OtherVersions() = %d, want 3", got)
+	}
+	var md strings.Builder
+	if err := WriteMarkdown(&md, c); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"- Model: gpt-4o\n",
+		"## Deckhand (gpt-4o)\n",
+		"- Versions: only the version of each message shown in Deckhand; 3 other versions of messages are not in this file",
+	} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("WriteMarkdown lacks %q:\n%s", want, md.String())
+		}
+	}
+	var js strings.Builder
+	if err := WriteJSON(&js, c); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(js.String(), `"other_versions_left_out": 3`) {
+		t.Errorf("WriteJSON does not say the versions left out:\n%s", js.String())
+	}
+}

@@ -26,6 +26,7 @@ type uiExportSession struct {
 
 type sessionExported struct {
 	name, broken string
+	others       int // versions of messages left out (export.Chat.OtherVersions)
 	err          error
 }
 
@@ -95,17 +96,24 @@ func (m *uiExportSession) handleSidebar(b *bridge, c actor.Context) {
 		if cerr := m.w.Close(); err == nil {
 			err = cerr
 		}
-		root.Send(self, &sessionExported{name: m.name, broken: chat.Broken, err: err})
+		root.Send(self, &sessionExported{name: m.name, broken: chat.Broken, others: chat.OtherVersions(), err: err})
 	}()
 }
 
 func (m *sessionExported) handleSidebar(b *bridge, c actor.Context) {
+	versions := ""
+	switch {
+	case m.others == 1:
+		versions = " It holds the version of each message shown; 1 other version is left out (the file says so)."
+	case m.others > 1:
+		versions = fmt.Sprintf(" It holds the version of each message shown; %d other versions are left out (the file says so).", m.others)
+	}
 	switch {
 	case m.err != nil:
 		b.notices = append(b.notices, fmt.Sprintf("Could not export the chat to %s: %v", m.name, m.err))
 	case m.broken != "":
-		b.notices = append(b.notices, fmt.Sprintf("Exported to %s. Warning: %s (the export says so too).", m.name, m.broken))
+		b.notices = append(b.notices, fmt.Sprintf("Exported to %s. Warning: %s (the export says so too).%s", m.name, m.broken, versions))
 	default:
-		b.notices = append(b.notices, "Exported to "+m.name+".")
+		b.notices = append(b.notices, "Exported to "+m.name+"."+versions)
 	}
 }

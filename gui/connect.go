@@ -204,6 +204,10 @@ func (s *serversWindow) openForm(editing string, base config.Server, values conf
 		f.checkAlias()
 	}
 	f.alias.OnChanged = func(string) { f.checkAlias() }
+	// Enter in a one-line field connects, as the button does.
+	for _, e := range []*widget.Entry{f.target, f.alias, f.authEnv, f.cwd, f.hosts, f.secrets} {
+		e.OnSubmitted = func(string) { f.trySubmit() }
+	}
 	f.fill(values)
 	s.form = f
 	f.win.Resize(fyne.NewSize(700, f.win.Content().MinSize().Height))

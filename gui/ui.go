@@ -324,7 +324,13 @@ func (u *UI) build() {
 // after a panel had some of the keys).
 func (u *UI) mainShortcuts() {
 	for key, f := range u.input.shortcuts {
-		u.win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: key, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { f() })
+		u.win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: key, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) {
+			// Not under a dialog or notice: Ctrl+, opened the settings
+			// behind it.
+			if u.win.Canvas().Overlays().Top() == nil {
+				f()
+			}
+		})
 	}
 	// Ctrl+C copies the text selected in the transcript (a press there
 	// takes the focus from the message box).
@@ -510,9 +516,17 @@ func (u *UI) showError(text string) {
 	n.scroll = container.NewVScroll(n.box)
 	ok := widget.NewButton("OK", nil)
 	n.popup = widget.NewModalPopUp(container.NewBorder(nil, ok, nil, nil, n.scroll), u.win.Canvas())
+	restore := func() {}
 	ok.OnTapped = func() {
 		n.popup.Hide()
 		n.popup, n.box, n.lines = nil, nil, nil
+		restore()
+	}
+	// Enter and Escape close it, as OK does; the window's keys (F1) wait.
+	// Not over a dialog that asks (gui/dialogs): that one holds the keys
+	// and gives them back when it closes, which may come first.
+	if u.dialogs.Waiting() == 0 {
+		restore = widgets.DialogKeys(u.win, ok.OnTapped, ok.OnTapped)
 	}
 	n.fit(u.win.Canvas().Size())
 	n.popup.Show()

@@ -38,13 +38,14 @@ func WithHint(o fyne.CanvasObject, hint string) (*fyne.Container, *widget.Label)
 }
 
 // ConfirmDanger asks before something that cannot be undone: verb (Delete,
-// Remove) on a red button, Cancel beside it, and no default for Enter.
+// Remove) on a red button, Cancel beside it, Escape for Cancel, and no
+// default for Enter.
 func ConfirmDanger(title, msg, verb string, done func(ok bool), win fyne.Window) *dialog.ConfirmDialog {
 	d := dialog.NewConfirm(title, msg, done, win)
 	d.SetConfirmText(verb)
 	d.SetDismissText("Cancel")
 	d.SetConfirmImportance(widget.DangerImportance)
-	d.Show()
+	WithDialogKeys(d, win, nil, d.Hide) // Hide answers Cancel
 	return d
 }
 

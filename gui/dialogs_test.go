@@ -1,0 +1,79 @@
+package gui
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/test"
+
+	"deckhand/testutil"
+)
+
+// press sends key to the window as the driver does when no widget has the
+// keyboard: to the canvas's key handler.
+func (h *harness) press(key fyne.KeyName) {
+	h.t.Helper()
+	if f := h.ui.win.Canvas().OnTypedKey(); f != nil {
+		f(&fyne.KeyEvent{Name: key})
+	}
+}
+
+// shortcut sends s to the window's canvas, as the driver does when no
+// widget has the keyboard. (The test driver's canvas wraps the one that
+// handles shortcuts.)
+func (h *harness) shortcut(s fyne.Shortcut) {
+	h.t.Helper()
+	inner := reflect.ValueOf(h.ui.win.Canvas()).Elem().FieldByName("WindowlessCanvas").Interface()
+	inner.(fyne.Shortcutable).TypedShortcut(s)
+}
+
+// TestDialogsTakeTheKeyboard: a notice ("Exported to …") closes with
+// Enter or Escape, and while it shows Ctrl+, and F1 do not act on the
+// window behind it; the Delete confirmation closes with Escape, deleting
+// nothing; Enter in Connect a server's command field connects, as the
+// button does. (Each ignored the key.)
+func TestDialogsTakeTheKeyboard(t *testing.T) {
+	h := newHarness(t, harnessOptions{log: true, responses: []testutil.ModelResponse{{Body: testutil.TextChunks("Hello.")}}})
+	h.say("hello there")
+	h.until("the answer", func() bool { return h.shows(h.ui.win, "Hello.") && !h.ui.running && len(h.ui.sessions) == 1 })
+	h.drain()
+
+	for _, key := range []fyne.KeyName{fyne.KeyEscape, fyne.KeyReturn} {
+		h.ui.showError("Exported to /tmp/hello there.md.")
+		h.shortcut(&desktop.CustomShortcut{KeyName: fyne.KeyComma, Modifier: fyne.KeyModifierShortcutDefault})
+		h.press(fyne.KeyF1)
+		if h.ui.panel != nil || h.ui.shortcutsShown != nil {
+			t.Errorf("under the notice, Ctrl+, opened the settings (%v) or F1 the shortcuts (%v)", h.ui.panel != nil, h.ui.shortcutsShown != nil)
+		}
+		h.press(key)
+		if h.ui.notice.popup != nil {
+			t.Errorf("%s left the notice open", key)
+			h.ui.notice.popup.Hide()
+			h.ui.notice.popup, h.ui.notice.lines = nil, nil
+		}
+	}
+	if f := h.ui.win.Canvas().Focused(); f != h.ui.input {
+		t.Errorf("after the notice the focus is on %T, want the message box", f)
+	}
+
+	h.pressInList(fyne.KeyDelete)
+	h.until("the Delete confirmation", func() bool { return h.shows(h.ui.win, "Delete chat") })
+	h.press(fyne.KeyEscape)
+	h.drain()
+	if h.shows(h.ui.win, "Delete chat") || len(h.ui.sessions) != 1 {
+		t.Errorf("after Escape: the confirmation shows %v, %d sessions (want 1)", h.shows(h.ui.win, "Delete chat"), len(h.ui.sessions))
+	}
+
+	h.ui.showServers()
+	test.Tap(h.button(h.ui.serversW.win, "Connect a server…"))
+	f := h.ui.serversW.form
+	f.target.SetText("/nonexistent/mcp-server-nothing --port 1")
+	f.target.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	h.until("the try to end", func() bool { return f.stop == nil && f.problems.Visible() })
+	if got := f.problem.Text; !strings.Contains(got, "mcp-server-nothing") {
+		t.Errorf("Enter in the command field: the form says %q", got)
+	}
+}

@@ -101,16 +101,19 @@ func (u *UI) runAction(action, run, text string) {
 	}
 }
 
-// editMessage opens the message of run to edit; Send (or Shift+Enter)
-// sends it as a new version of the message, the old one kept.
+// editMessage opens the message of run to edit; Send (or Enter, as in
+// the message box, Shift+Enter starting a new line) sends it as a new
+// version of the message, the old one kept; Escape cancels.
 func (u *UI) editMessage(run, text string) {
 	back := u.keepFocus()
-	entry := widget.NewMultiLineEntry()
-	entry.SetText(text)
-	entry.Wrapping = fyne.TextWrapWord
-	entry.SetMinRowsVisible(4)
 	var d *dialog.CustomDialog
-	send := func() {
+	var send func()
+	entry := newChatEntry(func() { send() })
+	entry.SetPlaceHolder("")
+	entry.setTextAtEnd(text)
+	entry.SetMinRowsVisible(4)
+	entry.onEscape = func() { d.Hide(); back() }
+	send = func() {
 		edited := strings.TrimSpace(entry.Text)
 		if edited == "" {
 			return
@@ -120,11 +123,10 @@ func (u *UI) editMessage(run, text string) {
 		u.chat.follow = true
 		u.tell(&uiRunAction{action: runEdit, run: run, text: edited})
 	}
-	entry.OnSubmitted = func(string) { send() }
 	cancel := widget.NewButton("Cancel", func() { d.Hide(); back() })
 	ok := widget.NewButton("Send", send)
 	ok.Importance = widget.HighImportance
-	hint := widget.NewLabel("Sent as a new version: the one before stays, with its answer (‹ › on the message). Shift+Enter sends.")
+	hint := widget.NewLabel("Sent as a new version: the one before stays, with its answer (‹ › on the message). Enter sends, Shift+Enter starts a new line.")
 	hint.Wrapping = fyne.TextWrapWord
 	d = dialog.NewCustomWithoutButtons("Edit message", container.NewBorder(nil, hint, nil, nil, entry), u.win)
 	d.SetButtons([]fyne.CanvasObject{cancel, ok})

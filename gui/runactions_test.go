@@ -52,8 +52,13 @@ func (h *harness) userHeaders() []*headerView {
 
 // focusedEntry is the entry the keyboard is in, or nil.
 func (h *harness) focusedEntry() *widget.Entry {
-	e, _ := h.ui.win.Canvas().Focused().(*widget.Entry)
-	return e
+	switch e := h.ui.win.Canvas().Focused().(type) {
+	case *widget.Entry:
+		return e
+	case *chatEntry:
+		return &e.Entry
+	}
+	return nil
 }
 
 // userTexts are the person's messages the transcript shows.

@@ -307,7 +307,7 @@ func drawFound(s *widgets.SelText, f *finder) {
 			rect := canvas.NewRectangle(fill)
 			rect.Move(r.Pos.AddXY(x0, 0))
 			rect.Resize(fyne.NewSize(x1-x0, r.Size.Height))
-			s.Marks.Objects = append(s.Marks.Objects, rect)
+			s.Mark(r, rect)
 		}
 	}
 }

@@ -167,7 +167,10 @@ type SelText struct {
 	widget.BaseWidget
 	Rich  *MDText
 	Marks *fyne.Container // the highlight, behind the text
-	host  *Selection      // the window's one selection
+	// Over is the highlight of a table's cells, over them: a cell is
+	// filled with an opaque background, which hid a highlight behind.
+	Over *fyne.Container
+	host *Selection // the window's one selection
 	// Row is the number of the list's row it shows (-1: none, or
 	// measuring off screen).
 	Row func() int
@@ -182,13 +185,13 @@ type SelText struct {
 }
 
 func NewSelText(host *Selection, md *MDText, row func() int) *SelText {
-	s := &SelText{Rich: md, Marks: container.NewWithoutLayout(), host: host, Row: row}
+	s := &SelText{Rich: md, Marks: container.NewWithoutLayout(), Over: container.NewWithoutLayout(), host: host, Row: row}
 	s.ExtendBaseWidget(s)
 	return s
 }
 
 func (s *SelText) CreateRenderer() fyne.WidgetRenderer {
-	return widget.NewSimpleRenderer(container.NewStack(s.Marks, s.Rich))
+	return widget.NewSimpleRenderer(container.NewStack(s.Marks, s.Rich, s.Over))
 }
 
 var (
@@ -463,7 +466,7 @@ func cutShown(src string, runs []TextRun, lo, hi mark) ([2]int, bool) {
 // marks of Selection.Found).
 func (s *SelText) Draw() {
 	lo, hi, ok := s.part()
-	s.Marks.Objects = s.Marks.Objects[:0]
+	s.Marks.Objects, s.Over.Objects = s.Marks.Objects[:0], s.Over.Objects[:0]
 	if ok {
 		runs := s.Rich.Runs()
 		fill := theme.Color(theme.ColorNameSelection)
@@ -483,13 +486,24 @@ func (s *SelText) Draw() {
 			rect := canvas.NewRectangle(fill)
 			rect.Move(r.Pos.AddXY(x0, 0))
 			rect.Resize(fyne.NewSize(x1-x0, r.Size.Height))
-			s.Marks.Objects = append(s.Marks.Objects, rect)
+			s.Mark(r, rect)
 		}
 	}
 	if s.host.Found != nil {
 		s.host.Found(s) // a search's marks
 	}
 	s.Marks.Refresh()
+	s.Over.Refresh()
+}
+
+// Mark adds a mark (translucent) on run r: behind it, or over it in a
+// table's cell.
+func (s *SelText) Mark(r TextRun, rect *canvas.Rectangle) {
+	if r.Cell {
+		s.Over.Objects = append(s.Over.Objects, rect)
+		return
+	}
+	s.Marks.Objects = append(s.Marks.Objects, rect)
 }
 
 // spot is a place in the list: a row and a place in its block.

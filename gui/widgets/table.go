@@ -1,8 +1,12 @@
 package widgets
 
 import (
+	"image/color"
+
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -57,12 +61,25 @@ func (b *TableBox) Wide() bool { return b.wide }
 // Scroll is the table's horizontal scroller (shown only while it is wide).
 func (b *TableBox) Scroll() *container.Scroll { return b.sc }
 
-func (b *TableBox) CreateRenderer() fyne.WidgetRenderer { return &tableBoxRenderer{b: b} }
+func (b *TableBox) CreateRenderer() fyne.WidgetRenderer {
+	r := &tableBoxRenderer{b: b, frame: canvas.NewRectangle(color.Transparent)}
+	r.frame.StrokeWidth = 1
+	r.frame.StrokeColor = theme.Color(theme.ColorNameInputBorder)
+	return r
+}
 
-type tableBoxRenderer struct{ b *TableBox }
+// tableBoxRenderer draws the table and, over it, its frame: Fyne's grid
+// shows its lines through gaps between the cells' fills, and the last
+// row's fill, rounded to whole pixels, covered the bottom line.
+type tableBoxRenderer struct {
+	b     *TableBox
+	frame *canvas.Rectangle
+}
 
 func (r *tableBoxRenderer) Layout(size fyne.Size) {
 	b := r.b
+	r.frame.Move(fyne.Position{})
+	r.frame.Resize(size)
 	b.wide = size.Width < b.content.MinSize().Width
 	if b.wide {
 		if b.sc.Content != b.content {
@@ -82,10 +99,14 @@ func (r *tableBoxRenderer) MinSize() fyne.Size { return r.b.sc.MinSize() }
 
 func (r *tableBoxRenderer) Objects() []fyne.CanvasObject {
 	if r.b.wide {
-		return []fyne.CanvasObject{r.b.sc}
+		return []fyne.CanvasObject{r.b.sc, r.frame}
 	}
-	return []fyne.CanvasObject{r.b.content}
+	return []fyne.CanvasObject{r.b.content, r.frame}
 }
 
-func (r *tableBoxRenderer) Refresh() { r.Layout(r.b.Size()) }
+func (r *tableBoxRenderer) Refresh() {
+	r.frame.StrokeColor = theme.Color(theme.ColorNameInputBorder)
+	r.frame.Refresh()
+	r.Layout(r.b.Size())
+}
 func (r *tableBoxRenderer) Destroy() {}

@@ -2,6 +2,7 @@ package gui
 
 import (
 	"image/color"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -119,4 +120,39 @@ func textColour(o fyne.CanvasObject, text string) (color.Color, bool) {
 		}
 	})
 	return found, found != nil
+}
+
+// TestLightThemeTextContrast: on the light theme, text in the success,
+// warning and error colours (the settings' Check result, the key's
+// warnings, errors) reads at 4.5:1 or more on the background (Fyne's green
+// was 1.5:1).
+func TestLightThemeTextContrast(t *testing.T) {
+	test.NewTempApp(t)
+	l := newLook(config.UI{Theme: config.ThemeLight})
+	bg := l.Color(theme.ColorNameBackground, theme.VariantLight)
+	for _, n := range []fyne.ThemeColorName{theme.ColorNameSuccess, theme.ColorNameWarning, theme.ColorNameError, theme.ColorNameForeground} {
+		if c := contrast(l.Color(n, theme.VariantLight), bg); c < 4.5 {
+			t.Errorf("%s on the light background: %.1f:1, want at least 4.5:1", n, c)
+		}
+	}
+}
+
+// contrast is WCAG's contrast ratio of two colours.
+func contrast(a, b color.Color) float64 {
+	lum := func(c color.Color) float64 {
+		r, g, b, _ := c.RGBA()
+		ch := func(v uint32) float64 {
+			x := float64(v) / 0xffff
+			if x <= 0.03928 {
+				return x / 12.92
+			}
+			return math.Pow((x+0.055)/1.055, 2.4)
+		}
+		return 0.2126*ch(r) + 0.7152*ch(g) + 0.0722*ch(b)
+	}
+	la, lb := lum(a), lum(b)
+	if la < lb {
+		la, lb = lb, la
+	}
+	return (la + 0.05) / (lb + 0.05)
 }

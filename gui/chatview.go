@@ -229,6 +229,18 @@ func (cv *chatView) reset(rows []transcript.Row) {
 	cv.find.refresh()
 }
 
+// scrollToRun brings the header of run's message into view, in place of
+// the end.
+func (cv *chatView) scrollToRun(run string) {
+	for i, r := range cv.rows {
+		if r.Kind == transcript.Header && r.Run == run {
+			cv.follow = false
+			cv.list.ScrollTo(i)
+			return
+		}
+	}
+}
+
 // estimateAll guesses every row's height from its text.
 func (cv *chatView) estimateAll() {
 	cv.heights = make([]float32, len(cv.rows))

@@ -91,6 +91,12 @@ func (u *UI) runAction(action, run, text string) {
 					u.tell(&uiRunAction{action: runRemove, run: run})
 				}
 			}, u.win)
+	case runChoose:
+		// The chat is drawn again with that version: the view stays at
+		// its message (UI.apply), not at the chat's end.
+		u.keepAt = run
+		u.tell(&uiRunAction{action: action, run: run})
+		u.input.focus(u.win)
 	default:
 		u.chat.follow = true
 		u.tell(&uiRunAction{action: action, run: run})

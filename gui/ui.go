@@ -110,6 +110,7 @@ type UI struct {
 	findOnOpen string             // a search's words, to find in the session being opened
 	findRun    string             // the run the search found them in (find.go's findAt)
 	findAfter  string             // words to find once the version chosen for them shows
+	keepAt     string             // the run of the version chosen with ‹ ›: the view stays at its message
 	mainArea   *fyne.Container    // the chat, or a panel in its place
 	chatArea   fyne.CanvasObject
 	panel      *panel // the panel shown, if one is
@@ -414,7 +415,7 @@ func (u *UI) apply(up *update) {
 			if switched {
 				// Opened from a search: at its match, in the find bar;
 				// any other chat opens without the last one's find.
-				u.findAfter = ""
+				u.findAfter, u.keepAt = "", ""
 				if q := u.findOnOpen; q != "" {
 					u.findOnOpen = ""
 					u.findAt(q, u.findRun)
@@ -424,6 +425,9 @@ func (u *UI) apply(up *update) {
 			} else if q := u.findAfter; q != "" {
 				u.findAfter = ""
 				u.chat.find.open(q)
+			} else if run := u.keepAt; run != "" {
+				u.keepAt = ""
+				u.chat.scrollToRun(run)
 			}
 		} else {
 			u.chat.update(up.n, up.changed)

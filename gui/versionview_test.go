@@ -1,0 +1,50 @@
+package gui
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+
+	"deckhand/testutil"
+	"deckhand/transcript"
+)
+
+// TestVersionArrowKeepsTheView: ‹ on a message shows its other version
+// with the view at that message, its ‹ n/m › in sight; it jumped to the
+// end of the chat, a long answer away.
+func TestVersionArrowKeepsTheView(t *testing.T) {
+	long := strings.Repeat("A line of the long first answer.\n\n", 80)
+	h := newHarness(t, harnessOptions{log: true, responses: []testutil.ModelResponse{
+		{Body: testutil.TextChunks(long)}, {Body: testutil.TextChunks("Short.")},
+	}})
+	h.say("tell me at length")
+	h.until("the long answer", func() bool { return !h.ui.running && h.shows(h.ui.win, "A line of the long") })
+	h.ui.runAction(runRetry, "", "") // the header's Retry, scrolled out of sight
+	h.until("the second version", func() bool {
+		rows := h.ui.chat.rows
+		return !h.ui.running && len(rows) > 0 && rows[0].Versions == 2 && h.shows(h.ui.win, "Short.")
+	})
+	h.drain()
+	test.Tap(h.userHeaders()[0].prev)
+	h.until("the first version", func() bool {
+		rows := h.ui.chat.rows
+		return len(rows) > 10 && rows[0].Kind == transcript.Header && rows[0].Version == 1 && len(h.ui.chat.views) > 0
+	})
+	h.drain()
+	cv := h.ui.chat
+	top := float32(0)
+	for i := range cv.rows {
+		if cv.rows[i].Kind == transcript.Header && cv.rows[i].Role == "user" {
+			break
+		}
+		top += cv.heights[i] + theme.Padding()
+	}
+	if off := cv.list.GetScrollOffset(); off > top {
+		t.Errorf("after ‹ the view is at %.0f, past the message's header at %.0f (the chat is %d rows)", off, top, len(cv.rows))
+	}
+	if hs := h.userHeaders(); len(hs) != 1 || hs[0].version.Text != "1/2" {
+		t.Errorf("the message's ‹ 1/2 › is not in view (%d headers on screen)", len(hs))
+	}
+}

@@ -114,6 +114,8 @@ func (m *sessionExported) handleSidebar(b *bridge, c actor.Context) {
 	case m.broken != "":
 		b.notices = append(b.notices, fmt.Sprintf("Exported to %s. Warning: %s (the export says so too).%s", m.name, m.broken, versions))
 	default:
-		b.notices = append(b.notices, "Exported to "+m.name+"."+versions)
+		// Done as asked: said, and logged as information, not a warning.
+		text := "Exported to " + m.name + "." + versions
+		b.ui.post(func() { b.ui.showInfo(text) })
 	}
 }

@@ -1,6 +1,8 @@
 package gui
 
 import (
+	"bytes"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,8 +49,14 @@ func TestSessionPinAndExport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var logged bytes.Buffer
+	h.ui.log = slog.New(slog.NewTextHandler(&logged, nil))
 	h.ui.tell(&uiExportSession{id: h.ui.sessions[1].id, format: "markdown", name: out, w: f})
 	h.until("the export done", func() bool { return h.shows(h.ui.win, "Exported to "+out) })
+	// Done as asked: logged as information, not as a warning.
+	if l := logged.String(); !strings.Contains(l, "level=INFO") || strings.Contains(l, "level=WARN") {
+		t.Errorf("the export is logged as:\n%s", l)
+	}
 	data, _ := os.ReadFile(out)
 	for _, want := range []string{"# the first question", "> the first question", "The first answer.", "scripted"} {
 		if !strings.Contains(string(data), want) {

@@ -493,6 +493,18 @@ func (u *UI) apply(up *update) {
 // stacking box over box; the same notice again is counted, not repeated.
 func (u *UI) showError(text string) {
 	u.log.Warn("shown to the person", "text", text)
+	u.showNotice(text)
+}
+
+// showInfo tells the person something done as they asked (an export
+// written), in the same box, logged as information.
+func (u *UI) showInfo(text string) {
+	u.log.Info("shown to the person", "text", text)
+	u.showNotice(text)
+}
+
+// showNotice shows text in the box of notices.
+func (u *UI) showNotice(text string) {
 	if u.notice == nil {
 		u.notice = &notice{}
 	}

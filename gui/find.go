@@ -50,8 +50,10 @@ func newFinder(cv *chatView) *finder {
 	for _, b := range []*widget.Button{prev, next, closeB} {
 		b.Importance = widget.LowImportance
 	}
-	f.bar = container.NewPadded(container.NewBorder(nil, nil, widget.NewIcon(theme.SearchIcon()),
-		container.NewHBox(widgets.FixedWidth(f.count, "888 of 888"), prev, next, closeB), f.entry))
+	// On the window's background: the transcript's rows showed through
+	// the bar around its field.
+	f.bar = container.NewStack(newBackdrop(), container.NewPadded(container.NewBorder(nil, nil, widget.NewIcon(theme.SearchIcon()),
+		container.NewHBox(widgets.FixedWidth(f.count, "888 of 888"), prev, next, closeB), f.entry)))
 	f.bar.Hide()
 	return f
 }
@@ -374,4 +376,31 @@ func (e *findEntry) TypedShortcut(s fyne.Shortcut) {
 		}
 	}
 	e.Entry.TypedShortcut(s)
+}
+
+// backdrop fills its place with the theme's background colour, the
+// theme's of the moment: a plain rectangle keeps the colour it was made
+// with.
+type backdrop struct {
+	widget.BaseWidget
+	rect *canvas.Rectangle
+}
+
+func newBackdrop() *backdrop {
+	b := &backdrop{rect: canvas.NewRectangle(theme.Color(theme.ColorNameBackground))}
+	b.ExtendBaseWidget(b)
+	return b
+}
+
+func (b *backdrop) CreateRenderer() fyne.WidgetRenderer { return &backdropRenderer{b: b} }
+
+type backdropRenderer struct{ b *backdrop }
+
+func (r *backdropRenderer) Layout(s fyne.Size)           { r.b.rect.Resize(s) }
+func (r *backdropRenderer) MinSize() fyne.Size           { return fyne.Size{} }
+func (r *backdropRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.b.rect} }
+func (r *backdropRenderer) Destroy()                     {}
+func (r *backdropRenderer) Refresh() {
+	r.b.rect.FillColor = theme.Color(theme.ColorNameBackground)
+	r.b.rect.Refresh()
 }

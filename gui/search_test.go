@@ -4,7 +4,9 @@ import (
 	"slices"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 
 	"deckhand/testutil"
 )
@@ -74,5 +76,30 @@ func TestFindSeesToolCards(t *testing.T) {
 	f.close()
 	if got := c.tool().border.StrokeColor; got == findCurrent {
 		t.Error("the card stays marked after the find bar closed")
+	}
+}
+
+// TestFindBarIsOpaque: the find bar lies on the window's background, in
+// the theme of the moment, so that no row of the transcript shows through
+// it around its field.
+func TestFindBarIsOpaque(t *testing.T) {
+	h := newCardHarness(t)
+	f := h.ui.chat.find
+	f.open("x")
+	h.drain()
+	var back *backdrop
+	walk(f.bar, func(o fyne.CanvasObject) {
+		if b, ok := o.(*backdrop); ok && back == nil {
+			back = b
+		}
+	})
+	if back == nil {
+		t.Fatal("the find bar has no background")
+	}
+	if back.Size() != f.bar.Size() || back.rect.Size() != f.bar.Size() {
+		t.Errorf("the background is %v (its fill %v), the bar %v", back.Size(), back.rect.Size(), f.bar.Size())
+	}
+	if got, want := back.rect.FillColor, theme.Color(theme.ColorNameBackground); got != want {
+		t.Errorf("the background is %v, want the theme's %v", got, want)
 	}
 }

@@ -43,8 +43,10 @@ func readKeyState(base, env string, lookup func(string) (string, bool)) keyState
 	}
 	var err error
 	if keys.Account(base) == "" {
-		// No service yet: say at once if a key could not be kept.
-		if err = keys.Available(); err == nil {
+		// No service yet: say at once if a key could not be kept. Asked
+		// of the Secret Service without reading a key (keys.Available
+		// reads one, and a locked keyring puts up its unlock prompt).
+		if _, _, err = keys.Saved(""); err == nil {
 			return keyState{}
 		}
 	} else {

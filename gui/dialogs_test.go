@@ -1,7 +1,6 @@
 package gui
 
 import (
-	"reflect"
 	"strings"
 	"testing"
 
@@ -21,15 +20,6 @@ func (h *harness) press(key fyne.KeyName) {
 	}
 }
 
-// shortcut sends s to the window's canvas, as the driver does when no
-// widget has the keyboard. (The test driver's canvas wraps the one that
-// handles shortcuts.)
-func (h *harness) shortcut(s fyne.Shortcut) {
-	h.t.Helper()
-	inner := reflect.ValueOf(h.ui.win.Canvas()).Elem().FieldByName("WindowlessCanvas").Interface()
-	inner.(fyne.Shortcutable).TypedShortcut(s)
-}
-
 // TestDialogsTakeTheKeyboard: a notice ("Exported to …") closes with
 // Enter or Escape, and while it shows Ctrl+, and F1 do not act on the
 // window behind it; the Delete confirmation closes with Escape, deleting
@@ -43,7 +33,7 @@ func TestDialogsTakeTheKeyboard(t *testing.T) {
 
 	for _, key := range []fyne.KeyName{fyne.KeyEscape, fyne.KeyReturn} {
 		h.ui.showError("Exported to /tmp/hello there.md.")
-		h.shortcut(&desktop.CustomShortcut{KeyName: fyne.KeyComma, Modifier: fyne.KeyModifierShortcutDefault})
+		typeOnCanvas(h.ui.win.Canvas(), &desktop.CustomShortcut{KeyName: fyne.KeyComma, Modifier: fyne.KeyModifierShortcutDefault})
 		h.press(fyne.KeyF1)
 		if h.ui.panel != nil || h.ui.shortcutsShown != nil {
 			t.Errorf("under the notice, Ctrl+, opened the settings (%v) or F1 the shortcuts (%v)", h.ui.panel != nil, h.ui.shortcutsShown != nil)

@@ -77,6 +77,9 @@ type toolsWindow struct {
 	loaded bool
 	// listContent is the servers list, shown again by Back.
 	listContent fyne.CanvasObject
+	// runBtn runs the page's tool by hand; run is its open form (servers_run.go).
+	runBtn *widget.Button
+	run    *runForm
 }
 
 // back shows the servers list again.
@@ -239,7 +242,7 @@ func (tw *toolsWindow) fill(listing *servers.ServerListing) {
 	heading := widget.NewLabelWithStyle("Tools of "+tw.alias, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	heading.Truncation = fyne.TextTruncateEllipsis
 	top := container.NewVBox(container.NewBorder(nil, nil, backBtn, nil, heading), hintObj)
-	split := container.NewHSplit(tw.tl, container.NewScroll(tw.detail))
+	split := container.NewHSplit(tw.tl, container.NewBorder(nil, tw.runBar(), nil, nil, container.NewScroll(tw.detail)))
 	split.Offset = 0.35
 	tw.win.SetContent(container.NewBorder(top, bottom, nil, nil, split))
 	tw.loaded = true

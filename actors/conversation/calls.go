@@ -340,7 +340,7 @@ func (r *run) dispatch(ctx context.Context, seg []*callState) bool {
 			r.finishDenied(cs, out)
 		case stepAllowed:
 			cs.step, cs.start = stepRunning, time.Now()
-			r.emit(&ToolCallStarted{Conversation: r.conv, Run: r.id, Call: cs.id, Tool: cs.req.Display, Arguments: cs.args, Parallel: len(seg) > 1})
+			r.emit(&ToolCallStarted{Conversation: r.conv, Run: r.id, Call: cs.id, Tool: cs.req.Display, Arguments: cs.args, Parallel: len(seg) > 1, Origin: r.origin()})
 			run = append(run, cs)
 		}
 	}
@@ -429,7 +429,7 @@ func (r *run) finished(cs *callState, output string, isError, denied bool) {
 	}
 	r.emit(&ToolCallFinished{Conversation: r.conv, Run: r.id, Call: cs.id, Tool: cs.req.Display, Arguments: cs.args,
 		Output: output, IsError: isError, Denied: denied, Elapsed: elapsed, ServerElapsed: cs.inServer, Media: cs.media,
-		Structured: cs.structured})
+		Structured: cs.structured, Origin: r.origin()})
 }
 
 // appendResults adds one tool message per call, in the model's order, and

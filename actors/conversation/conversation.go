@@ -44,6 +44,9 @@ type (
 	UserMessage struct {
 		Text        string
 		Attachments []Attachment
+		// Tool, when set, is a call the person runs by hand instead of a
+		// message to the model (byhand.go); Text is not used.
+		Tool *ToolRun
 	}
 	// SetModel makes the conversation ask model Name from its next run on
 	// ("": the configured model, which new and reopened conversations
@@ -114,6 +117,9 @@ type ConversationOptions struct {
 	// Runs); Stash the messages of the runs not in History, by run.
 	Tree  *replay.Tree
 	Stash map[string]RunMessages
+	// Run is a call the person runs by hand as the conversation's first
+	// run (the servers panel's Run: a chat of its own).
+	Run *ToolRun
 }
 
 // convDeps is what every conversation shares.
@@ -238,6 +244,10 @@ func newConversation(opts ConversationOptions, deps convDeps) *conversationActor
 		summary:  opts.Summary,
 		resumed:  opts.Resumed,
 	}
+	if opts.Run != nil {
+		// It waits for the catalog, as a message does (hasCatalog).
+		a.queue = append(a.queue, UserMessage{Tool: opts.Run})
+	}
 	a.publish()
 	return a
 }
@@ -296,6 +306,8 @@ func (a *conversationActor) Receive(c actor.Context) {
 			}
 		case !a.hasCatalog:
 			a.queue = append(a.queue, *m) // for a moment: see hasCatalog
+		case m.Tool != nil:
+			a.startToolRun(c, m)
 		default:
 			a.startRun(c, m.Text, m.Attachments)
 		}

@@ -32,6 +32,7 @@ type (
 	ToolCallRequested struct {
 		Conversation, Run, Call, Tool string
 		Arguments                     json.RawMessage
+		Origin                        string // "": the model's call; else who made it (ByHandOrigin)
 	}
 	// ApprovalDecided is the gate's decision on a call, however it was
 	// reached: a rule, a grant, the person, or a timeout.
@@ -97,7 +98,8 @@ type (
 	ToolCallStarted struct {
 		Conversation, Run, Call, Tool string
 		Arguments                     json.RawMessage
-		Parallel                      bool // runs together with other read-only calls
+		Parallel                      bool   // runs together with other read-only calls
+		Origin                        string // as ToolCallRequested's
 	}
 	ToolCallProgress struct {
 		Conversation, Run, Call, Tool string
@@ -108,9 +110,10 @@ type (
 		Conversation, Run, Call, Tool string
 		Arguments                     json.RawMessage
 		Output                        string
-		IsError                       bool // the tool failed, or could not be called
-		Denied                        bool // the gate or the person said no
-		Refused                       bool // never reached the gate: unknown tool, bad arguments, depth limit, the policy
+		IsError                       bool   // the tool failed, or could not be called
+		Denied                        bool   // the gate or the person said no
+		Refused                       bool   // never reached the gate: unknown tool, bad arguments, depth limit, the policy
+		Origin                        string // as ToolCallRequested's
 		Elapsed                       time.Duration
 		// ServerElapsed is the part of Elapsed the call spent on the
 		// server's connection, from its sending to its answer: what the

@@ -27,7 +27,7 @@ import (
 // the history back when it ends (runEnded).
 
 func (a *conversationActor) startRun(c actor.Context, text string, attached []Attachment) {
-	a.startRunOf(c, text, attached, "")
+	a.startRunOf(c, text, attached, "", nil)
 }
 
 // continueRun is Continue: a run that asks the model to go on with the last
@@ -37,7 +37,7 @@ func (a *conversationActor) continueRun(c actor.Context) {
 		a.emit(c, &Notice{Conversation: a.id, Text: "There is no stopped answer to continue."})
 		return
 	}
-	a.startRunOf(c, ContinueText, nil, a.marks[len(a.marks)-1].Run)
+	a.startRunOf(c, ContinueText, nil, a.marks[len(a.marks)-1].Run, nil)
 }
 
 // ContinueText is what the model is asked when the person presses
@@ -47,7 +47,8 @@ const ContinueText = "Continue from where you stopped."
 // answersBuffered is how many answers a run may have unread (see answer).
 const answersBuffered = 16
 
-func (a *conversationActor) startRunOf(c actor.Context, text string, attached []Attachment, continues string) {
+// hand is a call the person runs by hand (nil: the model is asked).
+func (a *conversationActor) startRunOf(c actor.Context, text string, attached []Attachment, continues string, hand *ToolRun) {
 	a.runs++
 	id := store.NewID("run")
 	parent := ""
@@ -83,7 +84,7 @@ func (a *conversationActor) startRunOf(c actor.Context, text string, attached []
 		id: id, conv: a.id, model: model, deps: a.deps, log: a.log.With("run", id),
 		view: &a.view, answers: h.answers,
 		history: a.history, grants: a.grants, loaded: a.loaded, summary: a.summary,
-		marks: turnMarks(a.marks, a.conts), send: root.Send,
+		marks: turnMarks(a.marks, a.conts), send: root.Send, hand: hand,
 	}
 	if r.deps.call == nil {
 		router := a.deps.router
@@ -167,6 +168,10 @@ func (a *conversationActor) startQueued(c actor.Context) {
 	if a.run == nil && len(a.queue) > 0 {
 		next := a.queue[0]
 		a.queue = a.queue[1:]
+		if next.Tool != nil {
+			a.startToolRun(c, &next)
+			return
+		}
 		a.startRun(c, next.Text, next.Attachments)
 	}
 }
@@ -192,6 +197,7 @@ type run struct {
 	view            *atomic.Pointer[view]
 	answers         <-chan *ApprovalAnswer
 	send            func(*actor.PID, any) // to a watcher
+	hand            *ToolRun              // a run by hand: its one call, no model (byhand.go)
 
 	// Taken from the actor at the start, handed back at the end.
 	history []llm.Message
@@ -250,6 +256,9 @@ func (r *run) finish(err error, stopped bool) {
 
 // steps are the run's rounds; stopped is true when Stop ended them.
 func (r *run) steps(ctx context.Context) (err error, stopped bool) {
+	if r.hand != nil {
+		return r.handSteps(ctx)
+	}
 	for {
 		v := r.view.Load()
 		if !v.cfg.Model.Configured() {

@@ -416,7 +416,7 @@ func (a *storeActor) record(c actor.Context, msg any) {
 			"text": m.Text, "tool_calls": calls, "incomplete": m.Incomplete,
 			"usage": map[string]int{"input_tokens": m.Usage.PromptTokens, "output_tokens": m.Usage.CompletionTokens}, "estimated": m.Estimated})
 	case *conversation.ToolCallRequested:
-		ev(m.Conversation, m.Run, store.KindToolRequested, map[string]any{"call": m.Call, "tool": m.Tool, "arguments": a.capped(m.Arguments)})
+		ev(m.Conversation, m.Run, store.KindToolRequested, withOrigin(map[string]any{"call": m.Call, "tool": m.Tool, "arguments": a.capped(m.Arguments)}, m.Origin))
 	case *conversation.ApprovalRequested:
 		ev(m.Conversation, m.Run, store.KindApprovalAsked, map[string]any{
 			"id": m.ID, "call": m.Request.ID, "tool": m.Request.Display, "title": m.Request.Title,
@@ -435,7 +435,7 @@ func (a *storeActor) record(c actor.Context, msg any) {
 			ev(m.Conversation, m.Run, store.KindApprovalDenied, map[string]any{"call": m.Call, "tool": m.Tool, "by": m.By})
 		}
 	case *conversation.ToolCallStarted:
-		ev(m.Conversation, m.Run, store.KindToolInvoked, map[string]any{"call": m.Call, "tool": m.Tool, "arguments": a.capped(m.Arguments), "parallel": m.Parallel})
+		ev(m.Conversation, m.Run, store.KindToolInvoked, withOrigin(map[string]any{"call": m.Call, "tool": m.Tool, "arguments": a.capped(m.Arguments), "parallel": m.Parallel}, m.Origin))
 	case *conversation.ToolCallProgress:
 		// A task's id and each change of its status (not each message):
 		// what a reopened session needs to find the task again.
@@ -454,7 +454,7 @@ func (a *storeActor) record(c actor.Context, msg any) {
 		if len(m.Structured) > 0 && len(m.Structured) <= a.limit {
 			data["structured"] = m.Structured
 		}
-		ev(m.Conversation, m.Run, kind, data)
+		ev(m.Conversation, m.Run, kind, withOrigin(data, m.Origin))
 	case *conversation.Notice:
 		ev(m.Conversation, m.Run, store.KindNotice, map[string]any{"text": m.Text})
 	case *conversation.CapabilityDecided:
@@ -720,4 +720,13 @@ func elicitAskedData(m *servers.ElicitationRequested) map[string]any {
 
 func elicitClosedData(m *servers.ElicitationClosed) map[string]any {
 	return map[string]any{"id": m.ID, "server": m.Server, "call": m.Call, "mode": m.Mode, "action": m.Action, "reason": m.Reason, "fields": m.Fields}
+}
+
+// withOrigin adds a call's origin to its log entry when it is not the
+// model's (a call run by hand): the log says who made each call.
+func withOrigin(data map[string]any, origin string) map[string]any {
+	if origin != "" {
+		data["origin"] = origin
+	}
+	return data
 }

@@ -1,0 +1,31 @@
+package dialogs
+
+import (
+	"fyne.io/fyne/v2"
+
+	"deckhand/transport/mcp"
+)
+
+// Form is a question's form (elicit.go) for other screens: a tool's Run
+// on the servers panel builds its input form with it, so that a field
+// reads, checks and names a wrong value as a question's does.
+type Form struct{ ef *elicitForm }
+
+// NewForm builds f's fields; submit runs on Enter in a field, escape on
+// Escape.
+func NewForm(f *mcp.Form, submit, escape func()) *Form {
+	return &Form{ef: newElicitForm(f, submit, escape)}
+}
+
+// Object is the form, to put in a dialog.
+func (f *Form) Object() fyne.CanvasObject { return f.ef.object() }
+
+// First is the first field that takes the focus, or nil.
+func (f *Form) First() fyne.Focusable { return f.ef.first() }
+
+// Fields are the form's fields, in the order shown.
+func (f *Form) Fields() []*FormField { return f.ef.Fields }
+
+// Collect reads the answers checked against the form, or says what is
+// wrong and which field to focus.
+func (f *Form) Collect() (map[string]any, fyne.Focusable, error) { return f.ef.Collect() }

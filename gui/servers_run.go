@@ -1,0 +1,170 @@
+package gui
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+	"github.com/asynkron/protoactor-go/actor"
+
+	"deckhand/actors/conversation"
+	"deckhand/gui/dialogs"
+	"deckhand/gui/widgets"
+	"deckhand/tools"
+	"deckhand/transcript"
+	"deckhand/transport/mcp"
+)
+
+// A tool run by hand: the tool page's Run opens a form built from the
+// tool's input schema (a question's form, dialogs.Form; a schema with
+// nested objects or free arrays gets one JSON box instead), checks what
+// was typed against the whole schema, and only then starts a chat of its
+// own whose one run is the call (conversation.ToolRun): the same gate as
+// the model's calls, the approval included, and the result as a tool card.
+
+// runForm is the open Run dialog's parts, for tests.
+type runForm struct {
+	tool    tools.Tool
+	form    *dialogs.Form // nil: the JSON box
+	json    *widget.Entry
+	problem *widget.Label
+	dlg     *dialog.CustomDialog
+	sent    bool
+}
+
+// runBar is the Run button under a tool's page.
+func (tw *toolsWindow) runBar() fyne.CanvasObject {
+	tw.runBtn = widget.NewButtonWithIcon("Run…", theme.MediaPlayIcon(), func() {
+		if i := tw.selected; i >= 0 && i < len(tw.list) {
+			tw.openRun(tw.list[i])
+		}
+	})
+	tw.runBtn.Importance = widget.HighImportance
+	_, note := widgets.Caption("Run it yourself: it goes through the same approval as the model's calls, in a chat of its own.")
+	return container.NewBorder(nil, nil, nil, tw.runBtn, note)
+}
+
+// runnable reports whether the page's tool can be run: it must be in the
+// catalog (enabled, listed by a connected server) under its display name.
+func (tw *toolsWindow) runnable(t tools.Tool) bool {
+	return !tw.disabled[t.Name] && !tw.quarantined[t.Name] && t.Display != "" && tw.s.ui.catalog != nil &&
+		slices.ContainsFunc(tw.s.ui.catalog.Server(tw.alias), func(c tools.Tool) bool { return c.Display == t.Display })
+}
+
+// formFor is the form of a tool's input schema, or nil when the schema is
+// more than flat fields (the JSON box then).
+func formFor(t tools.Tool) *mcp.Form {
+	if t.Def == nil || t.Def.InputSchema == nil {
+		return &mcp.Form{}
+	}
+	f, err := mcp.ParseForm(t.Def.InputSchema)
+	if err != nil {
+		return nil
+	}
+	for _, fl := range f.Fields {
+		if fl.Kind == mcp.FieldMulti && len(fl.Options) == 0 {
+			return nil // an array of free values: JSON
+		}
+	}
+	return f
+}
+
+// openRun opens the Run dialog of t.
+func (tw *toolsWindow) openRun(t tools.Tool) {
+	if !tw.runnable(t) {
+		dialog.ShowInformation("Run "+t.Display, "This tool cannot be run now: it is disabled, quarantined, or its server is not connected.", tw.win)
+		return
+	}
+	rf := &runForm{tool: t, problem: widget.NewLabel("")}
+	rf.problem.Importance = widget.DangerImportance
+	rf.problem.Wrapping = fyne.TextWrapWord
+	rf.problem.Hide()
+	submit := func() { tw.submitRun(rf) }
+	cancel := func() { rf.dlg.Hide() }
+	var body fyne.CanvasObject
+	if f := formFor(t); f != nil {
+		rf.form = dialogs.NewForm(f, submit, cancel)
+		body = rf.form.Object()
+		if len(f.Fields) == 0 {
+			body = widget.NewLabel("This tool takes no arguments.")
+		}
+	} else {
+		rf.json = widget.NewMultiLineEntry()
+		rf.json.SetText("{}")
+		rf.json.SetMinRowsVisible(6)
+		body = container.NewVBox(widget.NewLabel("Arguments, as a JSON object (the input schema is on the tool's page):"), rf.json)
+	}
+	run := widget.NewButtonWithIcon("Run", theme.MediaPlayIcon(), submit)
+	run.Importance = widget.HighImportance
+	cancelBtn := widget.NewButton("Cancel", cancel)
+	content := container.NewBorder(nil, rf.problem, nil, nil, container.NewVScroll(body))
+	rf.dlg = dialog.NewCustomWithoutButtons("Run "+t.Display, content, tw.win)
+	rf.dlg.SetButtons([]fyne.CanvasObject{cancelBtn, run})
+	rf.dlg.Resize(fyne.NewSize(480, 420))
+	tw.run = rf
+	rf.dlg.Show()
+	if rf.form != nil && rf.form.First() != nil {
+		tw.win.Canvas().Focus(rf.form.First())
+	}
+}
+
+// submitRun checks the form against the tool's whole input schema and,
+// when it fits, starts the call's chat; else it names what is wrong.
+func (tw *toolsWindow) submitRun(rf *runForm) {
+	if rf.sent {
+		return
+	}
+	args, bad, err := rf.arguments()
+	if err == nil {
+		err = tools.NewValidator(1).Validate(rf.tool, args)
+	}
+	if err != nil {
+		rf.problem.SetText(widgets.Shorten(err.Error(), 300))
+		rf.problem.Show()
+		if bad != nil {
+			tw.win.Canvas().Focus(bad)
+		}
+		return
+	}
+	rf.sent = true
+	rf.dlg.Hide()
+	tw.s.ui.runByHand(&conversation.ToolRun{Tool: rf.tool.Display, Arguments: args})
+}
+
+// arguments are the form's answers as the call's JSON arguments.
+// bad is the field to focus when one is wrong.
+func (rf *runForm) arguments() (args json.RawMessage, bad fyne.Focusable, err error) {
+	if rf.form == nil {
+		return json.RawMessage(rf.json.Text), nil, nil // checked by the validator
+	}
+	content, bad, err := rf.form.Collect()
+	if err != nil {
+		return nil, bad, err
+	}
+	b, err := json.Marshal(content)
+	if err != nil {
+		return nil, nil, fmt.Errorf("writing the arguments: %w", err)
+	}
+	return b, nil, nil
+}
+
+// runByHand starts a chat of its own for a call the person runs, shows it
+// in the main window, and brings that to the front (the approval shows
+// there).
+func (u *UI) runByHand(run *conversation.ToolRun) {
+	u.tell(bridgeDo(func(b *bridge, c actor.Context) {
+		id := conversation.NewConversationID()
+		b.convs[id] = &convState{id: id, tr: transcript.New(), starting: true}
+		c.Request(b.sys.Conversations, &conversation.StartConversation{Options: conversation.ConversationOptions{
+			ID: id, Watchers: []*actor.PID{c.Self()}, Run: run}})
+		b.show(id)
+		b.sessDirty = true
+	}))
+	u.win.Show()
+	u.win.RequestFocus()
+}

@@ -1,0 +1,106 @@
+package gui
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+
+	"deckhand/actors/conversation"
+	"deckhand/approval"
+	"deckhand/gui/dialogs"
+	"deckhand/store"
+	"deckhand/tools"
+	"deckhand/transcript"
+)
+
+// A tool run by hand from its page: the form is built from the input
+// schema, a value the schema refuses is named there before anything is
+// sent, and the call then goes through the gate (asked, as add is not
+// allowed by any rule) and ends as a tool card in a chat of its own,
+// logged as run by the person. No model is asked.
+func TestServersToolRunByHand(t *testing.T) {
+	h := newHarness(t, harnessOptions{log: true})
+	h.until("t's tools", func() bool { return h.ui.catalog != nil && hasTool(h, "t.add") })
+	h.ui.showServers()
+	sw := h.ui.serversW
+	sw.showTools("t")
+	tw := sw.tools
+	h.until("the listing", func() bool { return tw.loaded && len(tw.list) > 0 })
+	i := slices.IndexFunc(tw.list, func(x tools.Tool) bool { return x.Name == "add" })
+	if i < 0 {
+		t.Fatal("the page does not list add")
+	}
+	tw.tl.Select(i)
+	test.Tap(tw.runBtn)
+	rf := tw.run
+	if rf == nil || rf.form == nil {
+		t.Fatalf("Run opened no form for add; the window shows:\n%s", strings.Join(h.texts(tw.win), "\n"))
+	}
+	field := func(name string) *dialogs.FormField {
+		for _, x := range rf.form.Fields() {
+			if x.Field.Name == name {
+				return x
+			}
+		}
+		t.Fatalf("the form has no field %q", name)
+		return nil
+	}
+	a, b := field("a"), field("b")
+	if a.Entry == nil || b.Entry == nil || !a.Field.Required {
+		t.Fatalf("add's numbers are not required entries: a %+v", a.Field)
+	}
+
+	// A value the schema refuses: named in the form, nothing sent.
+	test.Type(a.Entry, "three")
+	test.Type(b.Entry, "4")
+	h.tap(tw.win, "Run")
+	if !rf.problem.Visible() || !strings.HasPrefix(rf.problem.Text, "a:") {
+		t.Errorf("the refused value is not named in the form: problem %q (shown %v)", rf.problem.Text, rf.problem.Visible())
+	}
+	if rf.sent || h.ui.dialogs.Approvals.Shown() != nil {
+		t.Fatal("a call was sent with a value the schema refuses")
+	}
+
+	a.Entry.EntryWidget().SetText("3")
+	h.tap(tw.win, "Run")
+	if !rf.sent {
+		t.Fatalf("the form was not sent: problem %q", rf.problem.Text)
+	}
+	h.until("the approval", func() bool { return h.ui.dialogs.Approvals.Shown() != nil })
+	if !h.shows(h.ui.win, "t.add") {
+		t.Errorf("the approval does not name t.add:\n%s", strings.Join(h.texts(h.ui.win), "\n"))
+	}
+	test.Tap(h.ui.dialogs.Approvals.Buttons[approval.AllowOnce])
+	h.until("the result as a tool card", func() bool {
+		c := h.card("t.add")
+		return c != nil && c.row.State == transcript.Succeeded && strings.Contains(c.row.Output, "7")
+	})
+	h.until("the run's end", func() bool { return !h.ui.running })
+	if n := len(h.model.Requests()); n != 0 {
+		t.Errorf("the model was asked %d times for a run by hand", n)
+	}
+
+	// The log: one session holding the call, invoked and succeeded, run by
+	// the person.
+	ctx, cancel := context.WithTimeout(context.Background(), 10e9)
+	defer cancel()
+	if err := h.sys.SyncLog(ctx); err != nil {
+		t.Fatal(err)
+	}
+	events, err := h.db.Events(ctx, store.Filter{SessionID: h.ui.conv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	origins := map[string]bool{}
+	for _, e := range events {
+		if (e.Kind == store.KindToolInvoked || e.Kind == store.KindToolSucceeded) && strings.Contains(string(e.Data), conversation.ByHandOrigin) {
+			origins[e.Kind] = true
+		}
+	}
+	if !origins[store.KindToolInvoked] || !origins[store.KindToolSucceeded] {
+		t.Errorf("the log does not say the call was run by the person: %v", origins)
+	}
+}

@@ -70,8 +70,8 @@ func TestServersToolRunByHand(t *testing.T) {
 		t.Fatalf("the form was not sent: problem %q", rf.problem.Text)
 	}
 	h.until("the approval", func() bool { return h.ui.dialogs.Approvals.Shown() != nil })
-	if !h.shows(h.ui.win, "t.add") {
-		t.Errorf("the approval does not name t.add:\n%s", strings.Join(h.texts(h.ui.win), "\n"))
+	if !h.shows(h.ui.win, "t.add") || !h.shows(h.ui.win, "not by the model") {
+		t.Errorf("the approval does not name t.add, run by the person:\n%s", strings.Join(h.texts(h.ui.win), "\n"))
 	}
 	test.Tap(h.ui.dialogs.Approvals.Buttons[approval.AllowOnce])
 	h.until("the result as a tool card", func() bool {

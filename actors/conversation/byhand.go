@@ -27,6 +27,9 @@ type ToolRun struct {
 // ByHandOrigin is the origin logged with a call run by hand.
 const ByHandOrigin = "run by you from the servers panel"
 
+// byHandAsker is who the approval says makes the call ("called from …").
+const byHandAsker = "the servers panel, by you"
+
 // byHandCall is the id of the one call of a run by hand.
 const byHandCall = "hand-1"
 
@@ -66,6 +69,7 @@ func (r *run) handSteps(ctx context.Context) (err error, stopped bool) {
 	r.emit(&AssistantMessage{Conversation: r.conv, Run: r.id, ToolCalls: []llm.ToolCall{tc}})
 	r.calls, _ = r.check(v, []llm.ToolCall{tc}, nil)
 	for _, cs := range r.calls {
+		cs.req.Origin = byHandAsker // the approval says the model did not make it
 		r.emit(&ToolCallRequested{Conversation: r.conv, Run: r.id, Call: cs.id, Tool: cs.req.Display, Arguments: cs.args, Origin: ByHandOrigin})
 		for _, d := range cs.decisions {
 			r.emit(&CapabilityDecided{Conversation: r.conv, Run: r.id, Call: cs.id, Tool: cs.req.Display, Decision: d})

@@ -103,7 +103,8 @@
 //     servers, a server's tools, resources, the settings, a form).
 //   - servers.go: the servers and their states; servers_manage.go:
 //     removing a server, a server's tools (enable, pins);
-//     servers_bridge.go: the bridge's half.
+//     servers_run.go: a tool run by hand (Run on its page, a chat of its
+//     own); servers_bridge.go: the bridge's half.
 //   - connect.go: the form that adds or edits a server; servers_trial.go:
 //     trying it before it is saved.
 //   - resources.go: a server's resources and resource templates.

@@ -46,6 +46,7 @@ func runChat(ctx context.Context, e *env, args []string) error {
 	if len(rest) > 0 {
 		return usagef("chat takes no arguments (did you mean -p %q?)\n%s", strings.Join(rest, " "), chatUsage)
 	}
+	defer memoryUpkeep(e.log)()
 	approve, err := terminal.ParseApprove(*mode)
 	if err != nil {
 		return usagef("%v", err)
@@ -104,6 +105,11 @@ func runChat(ctx context.Context, e *env, args []string) error {
 	if q, err := sys.Quarantined(ctx); err == nil {
 		printQuarantined(e.stderr, q)
 	}
+	// The servers' listings and the catalog's builds are garbage now,
+	// most of what the heap grew to (a start of 100 servers of 50 tools:
+	// a live heap of 33 MB, 84 MB anonymous memory before this): give it
+	// back now rather than when Go's scavenger gets to it.
+	giveBack()
 
 	err = terminal.Run(ctx, terminal.Options{
 		System:          sys,

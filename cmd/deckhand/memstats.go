@@ -37,12 +37,13 @@ func memoryReports(log *slog.Logger) func() {
 				giveBack()
 				var m runtime.MemStats
 				runtime.ReadMemStats(&m)
-				log.Info("memory", "heap_alloc_mb", mb(m.HeapAlloc), "heap_inuse_mb", mb(m.HeapInuse),
-					"go_sys_mb", mb(m.Sys), "goroutines", runtime.NumGoroutine(), "rss_mb", before, "rss_trimmed_mb", selfRSS())
+				// The profile first: once the line is logged, it is whole.
 				if dir := os.Getenv("DECKHAND_HEAP_PROFILES"); dir != "" {
 					n++
 					writeHeapProfile(log, filepath.Join(dir, fmt.Sprintf("heap-%d.pprof", n)))
 				}
+				log.Info("memory", "heap_alloc_mb", mb(m.HeapAlloc), "heap_inuse_mb", mb(m.HeapInuse),
+					"go_sys_mb", mb(m.Sys), "stacks_mb", mb(m.StackSys), "goroutines", runtime.NumGoroutine(), "rss_mb", before, "rss_trimmed_mb", selfRSS())
 			}
 		}
 	}()

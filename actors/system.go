@@ -122,6 +122,7 @@ func cachedCatalogs(db *store.DB, servers map[string]config.Server, log *slog.Lo
 	for alias, c := range saved {
 		var list []*sdk.Tool
 		if _, ok := servers[alias]; ok && json.Unmarshal(c.Tools, &list) == nil {
+			mcp.CompactSchemas(list)
 			out[alias] = list
 		}
 	}

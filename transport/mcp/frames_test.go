@@ -161,3 +161,62 @@ func abs(n int) int {
 	}
 	return n
 }
+
+// TestBigLineNotKept: after a message bigger than keepBuffer (a listing of
+// many tools), the line read next is read into memory of its own size, not
+// into the big one's, which the connection would keep for its life.
+func TestBigLineNotKept(t *testing.T) {
+	big := `{"jsonrpc":"2.0","id":1,"result":{"text":"` + strings.Repeat("x", 14<<10) + `"}}`
+	g := newFrameGuard(strings.NewReader(big+"\n"+`{"jsonrpc":"2.0","id":2,"result":{}}`+"\n"), MaxMessageBytes)
+	if err := g.next(); err != nil || len(g.line) != len(big)+1 {
+		t.Fatalf("next() = %v, %d bytes; want the big line", err, len(g.line))
+	}
+	if err := g.next(); err != nil {
+		t.Fatal(err)
+	}
+	if c := cap(g.line); c >= len(big) {
+		t.Errorf("after a %d-byte line, the next is read into %d bytes; want its own, smaller", len(big), c)
+	}
+}
+
+// BenchmarkConnBuffers: the heap 100 stdio connections keep, waiting for
+// their next message, after each read a 14 KB message (a listing of 50
+// tools) and a small one, as a ratio to what they keep having read the
+// small one only (1.0: the big message left nothing behind), in one run.
+func BenchmarkConnBuffers(b *testing.B) {
+	big := `{"jsonrpc":"2.0","id":1,"result":{"text":"` + strings.Repeat("x", 14<<10) + `"}}` + "\n"
+	small := `{"jsonrpc":"2.0","id":2,"result":{}}` + "\n"
+	kept := func(stream string, msgs int) float64 {
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		var conns []*lineConn
+		var writers []*io.PipeWriter
+		for range 100 {
+			pr, pw := io.Pipe()
+			c := newLineConn(newFrameGuard(pr, MaxMessageBytes), nopWriteCloser{io.Discard})
+			go io.WriteString(pw, stream)
+			for range msgs {
+				if _, err := c.Read(b.Context()); err != nil {
+					b.Fatal(err)
+				}
+			}
+			conns, writers = append(conns, c), append(writers, pw)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		for i, c := range conns {
+			writers[i].Close()
+			c.Close()
+		}
+		return float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / 100
+	}
+	var withBig, smallOnly float64
+	for range b.N {
+		withBig += kept(big+small, 2)
+		smallOnly += kept(small, 1)
+	}
+	b.ReportMetric(withBig/float64(b.N), "B/conn-after-big")
+	b.ReportMetric(smallOnly/float64(b.N), "B/conn-small-only")
+	b.ReportMetric(withBig/smallOnly, "big/small")
+}

@@ -224,7 +224,7 @@ func (c *lineConn) readLoop(guard *frameGuard) {
 		if d.err == nil {
 			d.msgs, d.err = decodeFrame(raw)
 		}
-		if counter.n > 1<<20 {
+		if counter.n > keepBuffer {
 			// Start a fresh decoder, so that one big message's buffer is
 			// not kept for the connection's life.
 			dec = json.NewDecoder(io.MultiReader(dec.Buffered(), counter))

@@ -24,7 +24,8 @@ import (
 // tool_search alone, since their schemas would take more than
 // mcp.lazy_share of the context). The model holds that request while /proc is read:
 // resident memory, its anonymous part (Go's heap, stacks, the C heap)
-// and its file-backed part (mostly the binary's own pages).
+// and its file-backed part (mostly the binary's own pages); and the CPU
+// time of the whole run (the servers' included: the process reaps them).
 //
 // DECKHAND_BASELINE=/path/to/an/older/deckhand runs that binary too, run
 // by run in turn with this tree's, and reports the ratio of the two: the
@@ -108,6 +109,9 @@ func BenchmarkChatRSS5000(b *testing.B) {
 		}
 		mu.Lock()
 		defer mu.Unlock()
+		if got != nil {
+			got.cpu = (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()
+		}
 		if got == nil {
 			b.Fatalf("%s sent no model request carrying tools\n%s", bin, out.String())
 		}
@@ -124,12 +128,14 @@ func BenchmarkChatRSS5000(b *testing.B) {
 	n := float64(b.N)
 	b.ReportMetric(now.rss/n, "MB-RSS")
 	b.ReportMetric(now.heap/n, "MB-heap")
+	b.ReportMetric(now.cpu/n, "s-CPU")
 	b.ReportMetric(now.anon/n, "MB-anon")
 	b.ReportMetric(now.file/n, "MB-file")
 	if base != "" {
 		b.ReportMetric(before.rss/n, "MB-RSS-base")
 		b.ReportMetric(before.anon/n, "MB-anon-base")
 		b.ReportMetric(now.rss/before.rss, "rss/base")
+		b.ReportMetric(now.cpu/before.cpu, "cpu/base")
 	}
 }
 
@@ -137,11 +143,12 @@ func BenchmarkChatRSS5000(b *testing.B) {
 type rssSample struct {
 	rss, anon, file float64
 	heap            float64 // live heap after a collection (this tree's binary only)
+	cpu             float64 // seconds of CPU the whole run took
 	tools           int
 }
 
 func (s *rssSample) add(o rssSample) {
-	s.rss, s.anon, s.file, s.heap = s.rss+o.rss, s.anon+o.anon, s.file+o.file, s.heap+o.heap
+	s.rss, s.anon, s.file, s.heap, s.cpu = s.rss+o.rss, s.anon+o.anon, s.file+o.file, s.heap+o.heap, s.cpu+o.cpu
 }
 
 func readRSS(pid int) rssSample {

@@ -210,7 +210,12 @@ func (b *Builder) Set(alias string, src Source) *Catalog {
 			e.t.Wire = e.claim
 		}
 	}
-	if b.dead > b.live+1024 {
+	if b.dead > b.live/4+256 {
+		// Each dead entry holds a whole replaced definition (its flags,
+		// its texts): every server's cached tools replaced by its listing
+		// left as many dead as live (5,000 tools: 5 MB kept) under the
+		// bound live+1024. A compaction re-posts the live entries, paid
+		// for by the quarter as many that died since the last.
 		b.compact()
 	}
 

@@ -105,9 +105,13 @@ func TestChatErrors(t *testing.T) {
 	if r.code != exitFailure || !strings.Contains(r.stderr, "404 Not Found: The model 'nope' does not exist") {
 		t.Errorf("chat with a missing model: exit %d, stderr %q", r.code, r.stderr)
 	}
-	cfg = writeConfig(t, fmt.Sprintf("[model]\nbase_url = %q\nname = \"m\"\napi_key_env = \"DECKHAND_TEST_KEY\"\n", model.URL))
+	// A model that wants a key, named by api_key_env but not set: the
+	// refusal says which variable and that the keyring has none either.
+	keyed := testutil.NewModelServer(t)
+	keyed.RequireKey("sk-right")
+	cfg = writeConfig(t, fmt.Sprintf("[model]\nbase_url = %q\nname = \"m\"\napi_key_env = \"DECKHAND_TEST_KEY\"\nmax_retries = 0\n", keyed.URL))
 	r = deckhand(t, nil, "", "--config", cfg, "chat", "-p", "hi")
-	if r.code != exitFailure || !strings.Contains(r.stderr, "model.api_key_env DECKHAND_TEST_KEY is not set") {
+	if r.code != exitFailure || !strings.Contains(r.stderr, "$DECKHAND_TEST_KEY is not set in Deckhand's environment, and the keyring holds no key for") {
 		t.Errorf("chat with a missing key: exit %d, stderr %q", r.code, r.stderr)
 	}
 	r = deckhand(t, nil, "", "--config", cfg, "chat", "--approve", "maybe")

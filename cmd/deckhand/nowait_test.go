@@ -21,7 +21,9 @@ connect_timeout = "30s"
 // A server that never answers initialize holds up neither chat -p (it
 // answers while the server is still connecting, well inside its 30 s
 // connect timeout) nor mcp list, tools, search and doctor (they say it is
-// connecting). The ready server's tools are there.
+// connecting). The ready server's tools are there. The commands wait 5 s
+// (a sandboxed server's start takes over a second on a loaded 2-core
+// machine), well inside the silent server's 30 s.
 func TestBrokenServerDelaysNobody(t *testing.T) {
 	model := testutil.NewModelServer(t, testutil.ModelResponse{Body: testutil.TextChunks("hello to you")})
 	cfg := modelConfig(t, model, silentServer)
@@ -43,7 +45,7 @@ func TestBrokenServerDelaysNobody(t *testing.T) {
 		t.Errorf("the first request offers no tools; want the ready server's")
 	}
 
-	r = deckhand(t, nil, "", "--config", cfg, "mcp", "list", "--json", "--wait", "1s")
+	r = deckhand(t, nil, "", "--config", cfg, "mcp", "list", "--json", "--wait", "5s")
 	var list []statusJSON
 	if err := json.Unmarshal([]byte(r.stdout), &list); err != nil {
 		t.Fatalf("mcp list --json: %v\n%s", err, r.stdout)
@@ -55,12 +57,12 @@ func TestBrokenServerDelaysNobody(t *testing.T) {
 	if states["silent"] != "connecting" || states["s"] != "ready" {
 		t.Errorf("mcp list states = %v, want silent connecting and s ready", states)
 	}
-	r = deckhand(t, nil, "", "--config", cfg, "mcp", "tools", "--wait", "1s")
+	r = deckhand(t, nil, "", "--config", cfg, "mcp", "tools", "--wait", "5s")
 	if !strings.Contains(r.stdout, "s.echo") || !strings.Contains(r.stderr, "silent: connecting") {
 		t.Errorf("mcp tools: stdout %q, stderr %q", r.stdout, r.stderr)
 	}
-	r = deckhand(t, nil, "", "--config", cfg, "doctor", "--wait", "1s")
-	if !strings.Contains(r.stdout, "still connecting after 1s") || !strings.Contains(r.stdout, "--wait") {
+	r = deckhand(t, nil, "", "--config", cfg, "doctor", "--wait", "5s")
+	if !strings.Contains(r.stdout, "still connecting after 5s") || !strings.Contains(r.stdout, "--wait") {
 		t.Errorf("doctor:\n%s", r.stdout)
 	}
 }

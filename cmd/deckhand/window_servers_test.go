@@ -52,9 +52,10 @@ func TestWindowAddServerGrantsItsFolder(t *testing.T) {
 // the model then says which key was sent, and offers the settings, which
 // open at the key.
 func TestWindowKeyFileAnd401(t *testing.T) {
-	model := testutil.NewModelServer(t,
-		testutil.ModelResponse{Status: 401, Header: map[string]string{"Content-Type": "application/json"}, Body: `{"error":{"message":"Incorrect API key provided"}}`},
-	)
+	// Refused twice: first without a key (the chat asks the key file only
+	// when the model wants a key), then with the key in the file.
+	refusal := testutil.ModelResponse{Status: 401, Header: map[string]string{"Content-Type": "application/json"}, Body: `{"error":{"message":"Incorrect API key provided"}}`}
+	model := testutil.NewModelServer(t, refusal, refusal)
 	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n", model.URL)
 	w := startRealWindow(t, cfg, nil)
 	w.clickText("button", "Settings")
@@ -71,7 +72,7 @@ func TestWindowKeyFileAnd401(t *testing.T) {
 	if strings.Contains(s.ScreenText(), "sk-test-in-a-file") {
 		t.Errorf("the key is on screen")
 	}
-	if auth := model.Headers(); len(auth) == 0 || auth[0].Get("Authorization") != "Bearer sk-test-in-a-file-0123456789" {
+	if auth := model.Headers(); len(auth) != 2 || auth[0].Get("Authorization") != "" || auth[1].Get("Authorization") != "Bearer sk-test-in-a-file-0123456789" {
 		t.Errorf("the key from the file was not sent")
 	}
 	w.keep("key-refused.png")

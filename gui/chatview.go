@@ -105,18 +105,7 @@ func (cv *chatView) restyle() {
 	cv.theme, cv.variant = s.Theme(), s.ThemeVariant()
 	cv.measure = newRowView(cv)
 	cv.tmpl, cv.free = nil, nil
-	end := cv.atEnd()
-	offset := cv.list.GetScrollOffset()
-	cv.estimateAll()
-	if end {
-		cv.measureEnd()
-	}
-	cv.replaceList()
-	if end {
-		cv.list.ScrollToBottom()
-	} else {
-		cv.list.ScrollToOffset(offset)
-	}
+	cv.relayout()
 }
 
 // transcriptList is a widget.List that re-measures its rows when its width
@@ -413,18 +402,7 @@ func (cv *chatView) remeasure() {
 	if len(cv.rows) == 0 {
 		return
 	}
-	end := cv.atEnd()
-	offset := cv.list.GetScrollOffset()
-	cv.estimateAll()
-	if end {
-		cv.measureEnd()
-	}
-	cv.replaceList()
-	if end {
-		cv.list.ScrollToBottom()
-	} else {
-		cv.list.ScrollToOffset(offset)
-	}
+	cv.relayout()
 }
 
 func (cv *chatView) listWidth() float32 {
@@ -552,4 +530,22 @@ func (cv *chatView) messageRows(i int) (first, last int) {
 		return i, i
 	}
 	return first, last
+}
+
+// relayout estimates every row again and puts a new list in the old one's
+// place (after a change of width, theme or text size), keeping the view
+// where it was: at the end if it was there, else at the same offset.
+func (cv *chatView) relayout() {
+	end := cv.atEnd()
+	offset := cv.list.GetScrollOffset()
+	cv.estimateAll()
+	if end {
+		cv.measureEnd()
+	}
+	cv.replaceList()
+	if end {
+		cv.list.ScrollToBottom()
+	} else {
+		cv.list.ScrollToOffset(offset)
+	}
 }

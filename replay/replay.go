@@ -100,6 +100,9 @@ type Call struct {
 	IsError   bool
 	Denied    bool
 	Elapsed   time.Duration
+	// Task is the id of the task the server made of the call (tool.task),
+	// while it may still be followed: "" once it expired.
+	Task string
 }
 
 // Command reports whether the call is a shell command the model proposed
@@ -216,6 +219,12 @@ func Read(events []store.Event) Session {
 		if err != nil {
 			continue
 		}
+		if run == nil && (e.Kind == store.KindToolSucceeded || e.Kind == store.KindToolFailed || e.Kind == store.KindToolTask) {
+			// A task's result that came after its run ended (followed
+			// when the session was reopened), or its expiry.
+			s.late(e, d)
+			continue
+		}
 		if run == nil && e.Kind != store.KindRunStarted {
 			s.tools(e.Kind, d)
 			continue
@@ -263,6 +272,8 @@ func Read(events []store.Event) Session {
 			answer = add(answer)
 		case store.KindToolRequested, store.KindApprovalAsked:
 			call(d.Call, d.Tool, d.Arguments)
+		case store.KindToolTask:
+			taskOf(call(d.Call, d.Tool, nil), d)
 		case store.KindToolInvoked:
 			c := call(d.Call, d.Tool, d.Arguments)
 			if c.Outcome == NeverStarted {
@@ -325,6 +336,47 @@ func Read(events []store.Event) Session {
 	}
 	s.Runs = runs
 	return s
+}
+
+// TaskExpired is the status logged for a task the server no longer knew
+// when a reopened session asked after it.
+const TaskExpired = "expired"
+
+// taskOf notes a call's task from a tool.task event.
+func taskOf(c *Call, d store.EventData) {
+	switch {
+	case d.Status == TaskExpired:
+		c.Task = ""
+	case d.Task != "":
+		c.Task = d.Task
+	}
+}
+
+// late applies an event about a call of a run that had already ended.
+func (s *Session) late(e store.Event, d store.EventData) {
+	for i := range s.Runs {
+		if s.Runs[i].ID != e.RunID {
+			continue
+		}
+		for _, st := range s.Runs[i].Steps {
+			if st.Answer == nil {
+				continue
+			}
+			for _, c := range st.Answer.Calls {
+				if c.ID != d.Call {
+					continue
+				}
+				if e.Kind == store.KindToolTask {
+					taskOf(c, d)
+					return
+				}
+				c.Outcome, c.Output, c.Denied = Finished, d.Output, d.Denied
+				c.IsError = e.Kind != store.KindToolSucceeded
+				c.Elapsed = time.Duration(d.ElapsedMS) * time.Millisecond
+				return
+			}
+		}
+	}
 }
 
 // tools follows the loaded tools and the summary.

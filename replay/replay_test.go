@@ -193,3 +193,29 @@ func TestForeignEventsLeftOut(t *testing.T) {
 		t.Errorf("Read() runs = %+v; want the one answer Deckhand wrote", s.Runs)
 	}
 }
+
+// A call's task, and what became of it once its run had ended (Deckhand
+// restarted, the session reopened, the task followed): its result after
+// run.interrupted finishes the call; an expired task is no longer pending.
+func TestTaskAfterItsRun(t *testing.T) {
+	begin := []string{
+		store.KindRunStarted, `{"text":"go"}`,
+		store.KindAssistantMessage, `{"text":"","tool_calls":[{"id":"a","name":"t__research","arguments":"{}"}]}`,
+		store.KindToolInvoked, `{"call":"a","tool":"t.research"}`,
+		store.KindToolTask, `{"call":"a","tool":"t.research","task":"task-1","status":"working"}`,
+		store.KindRunInterrupted, `{}`,
+	}
+	call := func(more ...string) *Call {
+		s := Read(events(append(begin, more...)...))
+		return s.Runs[0].Steps[0].Answer.Calls[0]
+	}
+	if c := call(); c.Outcome != Unknown || c.Task != "task-1" {
+		t.Errorf("interrupted: call = %+v, want its outcome unknown, task-1 pending", c)
+	}
+	if c := call(store.KindToolSucceeded, `{"call":"a","tool":"t.research","output":"report"}`); c.Outcome != Finished || c.Output != "report" {
+		t.Errorf("result after the run: call = %+v, want finished with the report", c)
+	}
+	if c := call(store.KindToolTask, `{"call":"a","tool":"t.research","task":"task-1","status":"expired"}`); c.Outcome != Unknown || c.Task != "" {
+		t.Errorf("expired after the run: call = %+v, want its outcome unknown, no task pending", c)
+	}
+}

@@ -120,6 +120,9 @@ type ConversationOptions struct {
 	// Run is a call the person runs by hand as the conversation's first
 	// run (the servers panel's Run: a chat of its own).
 	Run *ToolRun
+	// Tasks are the calls of a reopened session whose tasks may still run
+	// on their servers (tasks.go).
+	Tasks []PendingTask
 }
 
 // convDeps is what every conversation shares.
@@ -189,6 +192,10 @@ type conversationActor struct {
 	resumed    bool
 	failed     bool       // an internal error ended it; it is stopping
 	views      *viewCalls // calls from tools' views (viewcall.go); nil until one
+	// tasks are the reopened session's tasks, followed once the catalog
+	// has come (tasks.go); stopTasks ends their following.
+	tasks     []PendingTask
+	stopTasks context.CancelFunc
 }
 
 // view is what a run reads of its conversation as it changes: never
@@ -243,6 +250,7 @@ func newConversation(opts ConversationOptions, deps convDeps) *conversationActor
 		loaded:   loaded,
 		summary:  opts.Summary,
 		resumed:  opts.Resumed,
+		tasks:    slices.Clone(opts.Tasks),
 	}
 	if opts.Run != nil {
 		// It waits for the catalog, as a message does (hasCatalog).
@@ -278,6 +286,7 @@ func (a *conversationActor) Receive(c actor.Context) {
 		if !a.hasCatalog {
 			// Messages that came before the first catalog waited for it.
 			a.hasCatalog = true
+			a.followTasks(c)
 			a.startQueued(c)
 			for i, m := range a.queue {
 				a.emit(c, &RunQueued{Conversation: a.id, Text: m.Text, Position: i + 1})
@@ -335,7 +344,12 @@ func (a *conversationActor) Receive(c actor.Context) {
 		a.viewGrant(m)
 	case *runEnded:
 		a.ended(c, m)
+	case *taskFollowed:
+		a.taskEnded(c, m)
 	case *actor.Stopping:
+		if a.stopTasks != nil {
+			a.stopTasks()
+		}
 		a.stopViewCalls()
 		a.stop()
 	}

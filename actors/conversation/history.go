@@ -23,7 +23,7 @@ func Rebuild(events []store.Event) ConversationOptions {
 		h, _ := historyOf(replay.Session{Runs: []replay.Run{r}})
 		stash[r.ID] = RunMessages{Text: r.Text, Messages: h}
 	}
-	opts := ConversationOptions{Resumed: true, History: history, Runs: runs, Grants: s.Grants, Loaded: s.Loaded, Tree: s.Tree, Stash: stash}
+	opts := ConversationOptions{Resumed: true, History: history, Runs: runs, Grants: s.Grants, Loaded: s.Loaded, Tree: s.Tree, Stash: stash, Tasks: pendingTasks(s)}
 	if s.Summary != nil {
 		// The summary stands in for the turns before its run, for the
 		// model; the window shows them all.

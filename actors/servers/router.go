@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -248,4 +249,33 @@ func (r *Router) Live(alias string) *mcp.Conn {
 		return l.conn
 	}
 	return nil
+}
+
+// FollowTask follows task id of call (display: alias.tool), made before
+// Deckhand last stopped, to its end: it waits for the server's connection
+// (until ctx ends), polls the task there (AwaitTask) within the server's
+// call timeout, and returns its result, secrets removed. An error wrapping
+// mcp.ErrTaskExpired says the server no longer knows the task.
+func (r *Router) FollowTask(ctx context.Context, call, display, id string) (*ToolResult, error) {
+	alias, _, _ := strings.Cut(display, ".")
+	e, ok := r.load().servers[alias]
+	if !ok || e.line == nil {
+		return nil, fmt.Errorf("server %s is not configured", alias)
+	}
+	for {
+		l, err := e.line.next(ctx, nil)
+		if err != nil {
+			return nil, err
+		}
+		cctx, inflight, cancelTimeout, ok := l.begin(ctx, nil, &CallTool{ID: call, Tool: display}, display)
+		if !ok {
+			// Closed as it was read: wait for the next connection.
+			if _, err := e.line.next(ctx, l); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		res, err := l.conn.AwaitTask(cctx, &mcp.Task{ID: id}, nil)
+		return l.end(cctx, inflight, cancelTimeout, res, err, display, time.Now()), nil
+	}
 }

@@ -22,7 +22,7 @@ import (
 // session from the log, with the server (a new process) in mode: the task
 // that finished meanwhile has its result on the call, in a notice and in
 // the log, and the model is not asked again; a task the server forgot is
-// said to have expired.
+// said to have expired. The next question gives the model the result.
 func TestTaskOutlivesRestart(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -78,7 +78,7 @@ func TestTaskOutlivesRestart(t *testing.T) {
 			if len(opts.Tasks) != 1 || opts.Tasks[0].Task != "task-1" || opts.Tasks[0].Tool != "s.research" {
 				t.Fatalf("Rebuild().Tasks = %+v, want task-1 of s.research", opts.Tasks)
 			}
-			model2 := testutil.NewModelServer(t)
+			model2 := testutil.NewModelServer(t, answer("noted"))
 			r := reopen(t, db, model2, id, opts, tt.args...)
 			notice := expect[*conversation.Notice](r)
 			if !strings.HasPrefix(notice.Text, tt.notice) {
@@ -112,6 +112,22 @@ func TestTaskOutlivesRestart(t *testing.T) {
 			}
 			if n := len(model2.Requests()); n != 0 {
 				t.Errorf("the model was asked %d times after the restart, want 0", n)
+			}
+			if tt.output == "" {
+				return
+			}
+			// The next question gives the model the task's result.
+			r.send("and?")
+			expect[*conversation.RunFinished](r)
+			msgs, _ := r.request(0)
+			got := ""
+			for _, m := range msgs {
+				if m["role"] == "tool" && m["tool_call_id"] == "r1" {
+					got, _ = m["content"].(string)
+				}
+			}
+			if !strings.Contains(got, tt.output) {
+				t.Errorf("the model was told of r1 %q, want %q", got, tt.output)
 			}
 		})
 	}

@@ -195,6 +195,7 @@ type conversationActor struct {
 	// tasks are the reopened session's tasks, followed once the catalog
 	// has come (tasks.go); stopTasks ends their following.
 	tasks     []PendingTask
+	tasksCtx  context.Context
 	stopTasks context.CancelFunc
 }
 
@@ -280,13 +281,13 @@ func (a *conversationActor) Receive(c actor.Context) {
 		c.Send(a.deps.registry, &servers.WatchCatalog{PID: c.Self()})
 		a.emit(c, &ConversationOpened{Conversation: a.id, Model: a.deps.cfg.Model.Name, Resumed: a.resumed})
 	case *servers.CatalogChanged:
+		a.followTasks(c) // a reopened session's tasks, once their servers are known
 		a.catalog = m.Catalog
 		a.surface = request.Plan(m.Catalog, a.deps.cfg)
 		a.publish()
 		if !a.hasCatalog {
 			// Messages that came before the first catalog waited for it.
 			a.hasCatalog = true
-			a.followTasks(c)
 			a.startQueued(c)
 			for i, m := range a.queue {
 				a.emit(c, &RunQueued{Conversation: a.id, Text: m.Text, Position: i + 1})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -57,17 +58,25 @@ type taskFollowed struct {
 	err  error // it could not be followed (not the task's own failure)
 }
 
-// followTasks starts following the pending tasks, each in a goroutine of its
+// followTasks starts following the pending tasks whose servers the router
+// knows (the others wait for a later catalog), each in a goroutine of its
 // own, until the conversation stops.
 func (a *conversationActor) followTasks(c actor.Context) {
 	if len(a.tasks) == 0 || a.deps.router == nil {
 		return
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	a.stopTasks = cancel
+	if a.stopTasks == nil {
+		a.tasksCtx, a.stopTasks = context.WithCancel(context.Background())
+	}
+	ctx := a.tasksCtx
 	root, self := c.ActorSystem().Root, c.Self()
 	router := a.deps.router
+	var later []PendingTask
 	for _, t := range a.tasks {
+		if alias, _, _ := strings.Cut(t.Tool, "."); !router.Has(alias) {
+			later = append(later, t)
+			continue
+		}
 		go func() {
 			res, err := router.FollowTask(ctx, t.Call, t.Tool, t.Task)
 			if ctx.Err() != nil {
@@ -76,7 +85,7 @@ func (a *conversationActor) followTasks(c actor.Context) {
 			root.Send(self, &taskFollowed{task: t, res: res, err: err})
 		}()
 	}
-	a.tasks = nil
+	a.tasks = later
 }
 
 // taskEnded tells how a followed task ended.

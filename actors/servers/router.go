@@ -251,6 +251,13 @@ func (r *Router) Live(alias string) *mcp.Conn {
 	return nil
 }
 
+// Has reports whether the router knows server alias (its route is made
+// when the registry first hears of it).
+func (r *Router) Has(alias string) bool {
+	_, ok := r.load().servers[alias]
+	return ok
+}
+
 // FollowTask follows task id of call (display: alias.tool), made before
 // Deckhand last stopped, to its end: it waits for the server's connection
 // (until ctx ends), polls the task there (AwaitTask) within the server's

@@ -31,6 +31,9 @@
 //   - dialogs: the dialogs that ask the person, in one queue: tool calls
 //     to approve, servers' questions (elicitation), and their desktop
 //     notifications while Deckhand is not in front.
+//   - settings: the settings' parts that need no window: the model
+//     services offered by name, the policy's edits, the rules in words
+//     (the settings screen itself is still here, below).
 //   - tray: the tray menu and the quick prompt's window, with its
 //     one-line tool activity.
 //   - widgets: widgets that know nothing of Deckhand: selecting and

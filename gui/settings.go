@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,6 +19,7 @@ import (
 
 	"deckhand/clean"
 	"deckhand/config"
+	"deckhand/gui/settings"
 	"deckhand/gui/widgets"
 	"deckhand/keys"
 	"deckhand/transport/llm"
@@ -67,33 +67,6 @@ type settingsForm struct {
 	save    *widget.Button
 	saving  bool // a key is on its way to the keyring
 	syncing bool // the service and the URL are being matched
-}
-
-// A service is a model provider the settings know by name.
-type service struct{ name, url string }
-
-// services are offered by name; any other URL is "Other", set under
-// Advanced.
-var services = []service{
-	{"Ollama, on this computer", "http://127.0.0.1:11434/v1"},
-	{"LM Studio, on this computer", "http://127.0.0.1:1234/v1"},
-	{"llama.cpp, on this computer", "http://127.0.0.1:8080/v1"},
-	{"OpenAI", "https://api.openai.com/v1"},
-	{"Anthropic", "https://api.anthropic.com/v1"}, // provider anthropic: config infers it from this URL
-	{"OpenRouter", "https://openrouter.ai/api/v1"},
-	{"Groq", "https://api.groq.com/openai/v1"},
-	{"Mistral", "https://api.mistral.ai/v1"},
-}
-
-const otherService = "Other (its address is under Advanced)"
-
-func serviceOf(url string) string {
-	for _, s := range services {
-		if keys.Account(s.url) == keys.Account(url) {
-			return s.name
-		}
-	}
-	return otherService
 }
 
 // heading is a section's title in the settings.
@@ -234,21 +207,21 @@ func (u *UI) newSettingsForm(w fyne.Window) *settingsForm {
 	}
 	f.checked.Hide()
 	names := []string{}
-	for _, s := range services {
-		names = append(names, s.name)
+	for _, s := range settings.Services {
+		names = append(names, s.Name)
 	}
-	f.service = widget.NewSelect(append(names, otherService), func(name string) {
+	f.service = widget.NewSelect(append(names, settings.OtherService), func(name string) {
 		if f.syncing {
 			return
 		}
-		for _, s := range services {
-			if s.name == name {
+		for _, s := range settings.Services {
+			if s.Name == name {
 				f.syncing = true
-				f.baseURL.SetText(s.url)
+				f.baseURL.SetText(s.URL)
 				f.syncing = false
 			}
 		}
-		if name == otherService && f.tabs != nil {
+		if name == settings.OtherService && f.tabs != nil {
 			f.tabs.SelectIndex(2)
 			w.Canvas().Focus(f.baseURL)
 		}
@@ -259,7 +232,7 @@ func (u *UI) newSettingsForm(w fyne.Window) *settingsForm {
 			return
 		}
 		f.syncing = true
-		f.service.SetSelected(serviceOf(f.baseURL.Text))
+		f.service.SetSelected(settings.ServiceOf(f.baseURL.Text))
 		f.syncing = false
 		f.refreshKey(u)
 	}
@@ -341,7 +314,7 @@ func (u *UI) newSettingsForm(w fyne.Window) *settingsForm {
 		r.e.SetText(strings.Join(r.roots, "\n"))
 		widgets.Growing(r.e, 3)
 		// An empty list in the file is not the same as no list: say which.
-		if r.roots != nil && len(rootLines(strings.Join(r.roots, "\n"))) == 0 {
+		if r.roots != nil && len(settings.RootLines(strings.Join(r.roots, "\n"))) == 0 {
 			r.e.SetPlaceHolder(r.none)
 		} else {
 			r.e.SetPlaceHolder("the workspace (" + p.WorkspaceDir() + ")")
@@ -498,7 +471,7 @@ func (u *UI) settingsEdits(f *settingsForm) (configChange, error) {
 	if err != nil {
 		return configChange{}, err
 	}
-	pol, err := policyEdits(u.cfg.Policy, f.workspace.Text, f.readRoots.Text, f.writeRoots.Text, f.allowExec.Checked)
+	pol, err := settings.PolicyEdits(u.cfg.Policy, f.workspace.Text, f.readRoots.Text, f.writeRoots.Text, f.allowExec.Checked)
 	if err != nil {
 		return configChange{}, err
 	}
@@ -519,70 +492,6 @@ func (u *UI) saveSettings(f *settingsForm) error {
 	f.showRules(u)
 	f.opened = f.form() // what is saved is what a later save compares with
 	return nil
-}
-
-// policyEdits reads the form's policy section into edits of the config
-// file. Only what the person changed is written: a policy section written
-// by hand (comments, a form the line editor cannot change) is left alone
-// when they only change the model. An empty workspace or list of roots
-// removes its key, which means the default (the workspace).
-func policyEdits(was config.Policy, workspace, read, write string, allowExec bool) ([]config.Edit, error) {
-	var edits []config.Edit
-	workspace = strings.TrimSpace(workspace)
-	if workspace != strings.TrimSpace(was.Workspace) {
-		if workspace != "" && !absFolder(workspace) {
-			return nil, fmt.Errorf("workspace folder: %q is not a full path: start it with / or ~/", workspace)
-		}
-		var v any
-		if workspace != "" {
-			v = workspace
-		}
-		edits = append(edits, config.Edit{Table: "policy", Key: "workspace", Value: v})
-	}
-	for _, r := range []struct {
-		name, key, text string
-		was             []string
-	}{
-		{"read roots", "read_roots", read, was.FS.ReadRoots},
-		{"write roots", "write_roots", write, was.FS.WriteRoots},
-	} {
-		roots := rootLines(r.text)
-		if slices.Equal(roots, rootLines(strings.Join(r.was, "\n"))) {
-			continue
-		}
-		for _, root := range roots {
-			if !absFolder(root) {
-				return nil, fmt.Errorf("%s: %q is not a full path: start it with / or ~/", r.name, root)
-			}
-		}
-		var v any
-		if len(roots) > 0 {
-			v = roots
-		}
-		edits = append(edits, config.Edit{Table: "policy.fs", Key: r.key, Value: v})
-	}
-	if allowExec != was.AllowExec {
-		edits = append(edits, config.Edit{Table: "policy", Key: "allow_exec", Value: allowExec})
-	}
-	return edits, nil
-}
-
-// rootLines are the folders of a roots entry: one a line, blank lines
-// dropped.
-func rootLines(text string) []string {
-	var out []string
-	for _, l := range strings.Split(text, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			out = append(out, l)
-		}
-	}
-	return out
-}
-
-// absFolder reports whether p names a folder wherever Deckhand was started
-// from: absolute, or in the home folder.
-func absFolder(p string) bool {
-	return filepath.IsAbs(p) || p == "~" || strings.HasPrefix(p, "~/")
 }
 
 // writeConfig applies edits to the config file, then reloads it.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -13,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"deckhand/config"
+	"deckhand/gui/settings"
 	"deckhand/gui/widgets"
 	"deckhand/store"
 )
@@ -75,17 +75,6 @@ func (f *settingsForm) showGrants(u *UI, list []store.Grant, err error) {
 	f.grants.Refresh()
 }
 
-// ruleText says what an auto_approve rule does.
-func ruleText(rule string, allow bool) string {
-	switch {
-	case !allow:
-		return "always asked, even where a wider rule allows it"
-	case strings.HasSuffix(rule, ".*"):
-		return "every tool of " + strings.TrimSuffix(rule, ".*") + " runs without asking"
-	}
-	return "runs without asking"
-}
-
 // showRules lists the config's auto_approve rules.
 func (f *settingsForm) showRules(u *UI) {
 	rules := u.cfg.MCP.AutoApprove
@@ -95,7 +84,7 @@ func (f *settingsForm) showRules(u *UI) {
 		rows = append(rows, none)
 	}
 	for _, rule := range slices.Sorted(maps.Keys(rules)) {
-		rows = append(rows, permissionRow(rule, ruleText(rule, rules[rule]), widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), func() {
+		rows = append(rows, permissionRow(rule, settings.RuleText(rule, rules[rule]), widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), func() {
 			if err := f.removeRule(u, rule); err != nil {
 				dialog.ShowError(err, f.w)
 			}

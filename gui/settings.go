@@ -28,6 +28,7 @@ import (
 // settingsForm holds the settings window's fields. It belongs to the UI
 // goroutine.
 type settingsForm struct {
+	host settings.Host
 	w    fyne.Window
 	tabs *container.AppTabs
 
@@ -87,19 +88,24 @@ func (u *UI) showSettings() {
 	if u.settingsW != nil {
 		u.settingsW.Show()
 		u.settingsW.RequestFocus()
-		u.settingsF.refreshKey(u)
-		u.listGrants()
+		u.settingsF.refreshKey()
+		u.settingsF.listGrants()
 		return
 	}
-	w := u.newPanel("Deckhand: settings")
-	if u.d.Icon != nil {
-		w.SetIcon(u.d.Icon)
+	f := openSettings(settingsHost{u})
+	u.settingsF, u.settingsW = f, f.w
+}
+
+// openSettings makes the settings' panel and shows it.
+func openSettings(h settings.Host) *settingsForm {
+	w := h.NewPanel("Deckhand: settings")
+	if icon := h.Icon(); icon != nil {
+		w.SetIcon(icon)
 	}
-	f := u.newSettingsForm(w)
-	u.settingsF = f
+	f := newSettingsForm(h, w)
 
 	// General.
-	check := widget.NewButtonWithIcon("Check", theme.SearchIcon(), func() { u.checkModel(f, w) })
+	check := widget.NewButtonWithIcon("Check", theme.SearchIcon(), f.checkModel)
 	var keyBox *fyne.Container
 	keyBox, f.keyHint = widgets.WithHint(container.NewBorder(nil, nil, nil, f.removeKey, widgets.OverPage(f.apiKey, f.page(0))), keyHintKeyring)
 	model := widget.NewForm(widgets.WrappedHints(
@@ -123,7 +129,7 @@ func (u *UI) showSettings() {
 
 	// Permissions.
 	execHint := "the model may propose commands, each asked every time, and use the built-in shell tool; both run sandboxed in the workspace"
-	if u.cfg.Shell.Disabled {
+	if f.host.Config().Shell.Disabled {
 		execHint = "shell.disabled is set in the config file: CMD: lines stay plain text until it is removed"
 	}
 	policy := widget.NewForm(widgets.WrappedHints(
@@ -169,27 +175,28 @@ func (u *UI) showSettings() {
 	)
 	f.tabs.OnSelected = func(t *container.TabItem) {
 		if t.Text == "Permissions" {
-			u.listGrants()
+			f.listGrants()
 		}
 	}
-	cancel := widget.NewButton("Close", func() { f.close(u) })
-	path, pathObj := widgets.Caption("Saved in " + u.cfg.Path)
+	cancel := widget.NewButton("Close", f.close)
+	path, pathObj := widgets.Caption("Saved in " + f.host.Config().Path)
 	path.Truncation = fyne.TextTruncateEllipsis
 	buttons := container.NewHBox(layout.NewSpacer(), cancel, f.save)
 	w.SetContent(container.NewBorder(nil, container.NewPadded(container.NewVBox(pathObj, buttons)), nil, nil, f.tabs))
 	w.Resize(fyne.NewSize(760, 680))
-	w.SetCloseIntercept(func() { f.close(u) })
-	widgets.CloseKeys(w, func() { f.close(u) }, u.app)
-	u.settingsW = w
-	f.showRules(u)
-	u.listGrants()
-	f.refreshKey(u)
+	w.SetCloseIntercept(f.close)
+	widgets.CloseKeys(w, f.close, h.App())
+	f.showRules()
+	f.listGrants()
+	f.refreshKey()
 	w.Show()
+	return f
 }
 
-func (u *UI) newSettingsForm(w fyne.Window) *settingsForm {
-	m := u.cfg.Model
+func newSettingsForm(h settings.Host, w fyne.Window) *settingsForm {
+	m := h.Config().Model
 	f := &settingsForm{
+		host:      h,
 		w:         w,
 		baseURL:   widget.NewEntry(),
 		model:     widget.NewSelectEntry(nil),
@@ -225,7 +232,7 @@ func (u *UI) newSettingsForm(w fyne.Window) *settingsForm {
 			f.tabs.SelectIndex(2)
 			w.Canvas().Focus(f.baseURL)
 		}
-		f.refreshKey(u)
+		f.refreshKey()
 	})
 	f.baseURL.OnChanged = func(string) {
 		if f.syncing {
@@ -234,7 +241,7 @@ func (u *UI) newSettingsForm(w fyne.Window) *settingsForm {
 		f.syncing = true
 		f.service.SetSelected(settings.ServiceOf(f.baseURL.Text))
 		f.syncing = false
-		f.refreshKey(u)
+		f.refreshKey()
 	}
 	f.baseURL.SetText(m.BaseURL)
 	f.baseURL.SetPlaceHolder("http://127.0.0.1:11434/v1")
@@ -244,20 +251,20 @@ func (u *UI) newSettingsForm(w fyne.Window) *settingsForm {
 	f.model.SetText(m.Name)
 	f.model.SetPlaceHolder("llama3.2, gpt-4o-mini, …")
 	f.apiKey.SetPlaceHolder("paste the key here")
-	f.removeKey = widget.NewButtonWithIcon("Remove key", theme.DeleteIcon(), func() { f.forgetKey(u) })
+	f.removeKey = widget.NewButtonWithIcon("Remove key", theme.DeleteIcon(), f.forgetKey)
 	f.removeKey.Hide()
-	f.keyFile = widget.NewButtonWithIcon("Keep the key in a file…", theme.DocumentSaveIcon(), func() { f.askKeyFile(u) })
+	f.keyFile = widget.NewButtonWithIcon("Keep the key in a file…", theme.DocumentSaveIcon(), f.askKeyFile)
 	f.keyFile.Hide()
 	f.apiKeyEnv.SetText(m.APIKeyEnv)
 	f.apiKeyEnv.SetPlaceHolder("OPENAI_API_KEY")
-	f.apiKeyEnv.OnChanged = func(string) { f.refreshKey(u) }
+	f.apiKeyEnv.OnChanged = func(string) { f.refreshKey() }
 	if m.MaxOutputTokens > 0 {
 		f.maxOut.SetText(strconv.Itoa(m.MaxOutputTokens))
 	}
 	f.maxOut.SetPlaceHolder("the model's own")
 	f.budget.SetText(strconv.Itoa(m.MaxContextTokens))
-	f.timeout.SetText(u.cfg.MCP.ApprovalTimeout.String())
-	f.rules.SetText(config.FormatRules(u.cfg.MCP.AutoApprove))
+	f.timeout.SetText(h.Config().MCP.ApprovalTimeout.String())
+	f.rules.SetText(config.FormatRules(h.Config().MCP.AutoApprove))
 	widgets.Growing(f.rules, 4)
 
 	f.prompt.SetText(m.SystemPrompt)
@@ -286,7 +293,7 @@ func (u *UI) newSettingsForm(w fyne.Window) *settingsForm {
 		f.tempAuto.SetChecked(true)
 	}
 
-	f.theme = widget.NewRadioGroup([]string{"System", "Light", "Dark"}, func(string) { applyLook(u.app, f.look()) })
+	f.theme = widget.NewRadioGroup([]string{"System", "Light", "Dark"}, func(string) { h.ApplyLook(f.look()) })
 	f.theme.Horizontal = true
 	f.theme.Required = true
 	f.textSize = widget.NewSlider(config.MinTextScale*100, config.MaxTextScale*100)
@@ -295,10 +302,10 @@ func (u *UI) newSettingsForm(w fyne.Window) *settingsForm {
 	f.textSize.Step = 0
 	f.textLabel = widget.NewLabel("")
 	f.textSize.OnChanged = func(v float64) { f.textLabel.SetText(fmt.Sprintf("%.0f%%", v)) }
-	f.textSize.OnChangeEnded = func(float64) { applyLook(u.app, f.look()) }
-	f.setLook(u.cfg.UI)
+	f.textSize.OnChangeEnded = func(float64) { h.ApplyLook(f.look()) }
+	f.setLook(h.Config().UI)
 
-	p := u.cfg.Policy
+	p := h.Config().Policy
 	f.workspace = widget.NewEntry()
 	f.workspace.SetText(p.Workspace)
 	f.workspace.SetPlaceHolder(config.DefaultWorkspace)
@@ -322,7 +329,7 @@ func (u *UI) newSettingsForm(w fyne.Window) *settingsForm {
 	}
 	f.allowExec = widget.NewCheck("Allow shell commands (CMD: lines)", nil)
 	f.allowExec.SetChecked(p.AllowExec)
-	f.save = widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), func() { u.saveSettingsAndClose(f) })
+	f.save = widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), f.saveAndClose)
 	f.save.Importance = widget.HighImportance
 	f.opened = f.form()
 	return f
@@ -348,9 +355,9 @@ func (f *settingsForm) setLook(ui config.UI) {
 }
 
 // close hides the window; a look tried but not saved is undone.
-func (f *settingsForm) close(u *UI) {
-	f.setLook(u.cfg.UI)
-	applyLook(u.app, u.cfg.UI)
+func (f *settingsForm) close() {
+	f.setLook(f.host.Config().UI)
+	f.host.ApplyLook(f.host.Config().UI)
 	f.w.Hide()
 }
 
@@ -362,16 +369,16 @@ func (f *settingsForm) temperature() string {
 	return strconv.FormatFloat(math.Round(f.temp.Value*10)/10, 'f', -1, 64)
 }
 
-// saveSettingsAndClose saves the form (a typed key first, to the
+// saveAndClose saves the form (a typed key first, to the
 // keyring: off the UI goroutine, since the keyring may ask to be
 // unlocked) and closes the window, or shows what is wrong.
-func (u *UI) saveSettingsAndClose(f *settingsForm) {
+func (f *settingsForm) saveAndClose() {
 	if f.saving {
 		return
 	}
 	key := strings.TrimSpace(f.apiKey.Text)
 	if key == "" {
-		if err := u.saveSettings(f); err != nil {
+		if err := f.saveForm(); err != nil {
 			dialog.ShowError(err, f.w)
 			return
 		}
@@ -380,7 +387,7 @@ func (u *UI) saveSettingsAndClose(f *settingsForm) {
 	}
 	// Check the rest first: a bad field should not leave a key stored
 	// for a URL that is not saved.
-	if _, err := u.settingsEdits(f); err != nil {
+	if _, err := f.edits(); err != nil {
 		dialog.ShowError(err, f.w)
 		return
 	}
@@ -398,7 +405,7 @@ func (u *UI) saveSettingsAndClose(f *settingsForm) {
 		} else {
 			err = keys.Store(base, key)
 		}
-		u.post(func() {
+		f.host.Post(func() {
 			f.saving = false
 			f.save.Enable()
 			if err != nil {
@@ -407,14 +414,14 @@ func (u *UI) saveSettingsAndClose(f *settingsForm) {
 			}
 			// Redacted from the log and tool results before the
 			// conversations get the config that uses it.
-			u.tell(&uiAddSecret{value: key})
+			f.host.AddSecret(key)
 			f.apiKey.SetText("")
-			if err := u.saveSettings(f); err != nil {
-				f.refreshKey(u)
+			if err := f.saveForm(); err != nil {
+				f.refreshKey()
 				dialog.ShowError(err, f.w)
 				return
 			}
-			f.refreshKey(u)
+			f.refreshKey()
 			f.w.Hide()
 		})
 	}()
@@ -465,31 +472,31 @@ type configChange struct {
 	tables map[string]map[string]any
 }
 
-// settingsEdits reads the form into edits of the config file.
-func (u *UI) settingsEdits(f *settingsForm) (configChange, error) {
+// edits reads the form into edits of the config file.
+func (f *settingsForm) edits() (configChange, error) {
 	edits, tables, err := f.form().EditsSince(f.opened)
 	if err != nil {
 		return configChange{}, err
 	}
-	pol, err := settings.PolicyEdits(u.cfg.Policy, f.workspace.Text, f.readRoots.Text, f.writeRoots.Text, f.allowExec.Checked)
+	pol, err := settings.PolicyEdits(f.host.Config().Policy, f.workspace.Text, f.readRoots.Text, f.writeRoots.Text, f.allowExec.Checked)
 	if err != nil {
 		return configChange{}, err
 	}
 	return configChange{edits: append(edits, pol...), tables: tables}, nil
 }
 
-// saveSettings checks the form, writes it to the config file (keeping the
+// saveForm checks the form, writes it to the config file (keeping the
 // rest of the file as it is) and gives every conversation the new config.
-func (u *UI) saveSettings(f *settingsForm) error {
-	up, err := u.settingsEdits(f)
+func (f *settingsForm) saveForm() error {
+	up, err := f.edits()
 	if err != nil {
 		return err
 	}
-	if err := u.writeConfig(up.edits, up.tables); err != nil {
+	if err := f.host.WriteConfig(up.edits, up.tables); err != nil {
 		return err
 	}
-	applyLook(u.app, u.cfg.UI)
-	f.showRules(u)
+	f.host.ApplyLook(f.host.Config().UI)
+	f.showRules()
 	f.opened = f.form() // what is saved is what a later save compares with
 	return nil
 }
@@ -509,7 +516,7 @@ func (u *UI) writeConfig(edits []config.Edit, tables map[string]map[string]any) 
 
 // checkModel asks the endpoint in the form for its models and offers them,
 // with the key typed, or else the one saved or in the environment.
-func (u *UI) checkModel(f *settingsForm, w fyne.Window) {
+func (f *settingsForm) checkModel() {
 	// The answer is said under the model, where the person looks next: no
 	// box to dismiss before picking one.
 	say := f.say
@@ -542,9 +549,9 @@ func (u *UI) checkModel(f *settingsForm, w fyne.Window) {
 		} else {
 			// Without a key first: the keyring (locked, absent or slow)
 			// is asked only when the server wants a key.
-			err = keys.Try(m, u.d.LookupEnv, list, llm.NeedsKey)
+			err = keys.Try(m, f.host.LookupEnv, list, llm.NeedsKey)
 		}
-		u.post(func() {
+		f.host.Post(func() {
 			if n != f.checks {
 				return // a later Check is under way
 			}

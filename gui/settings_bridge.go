@@ -4,9 +4,12 @@ import (
 	"context"
 	"time"
 
+	"fyne.io/fyne/v2"
 	"github.com/asynkron/protoactor-go/actor"
 
+	"deckhand/config"
 	"deckhand/store"
+	"deckhand/transport/llm"
 )
 
 // The settings' messages to the bridge: the window never touches actor
@@ -60,3 +63,28 @@ func (m *uiRevokeGrant) handle(b *bridge, _ actor.Context) {
 }
 
 func (m *uiAddSecret) handle(b *bridge, _ actor.Context) { b.sys.AddSecrets(m.value) }
+
+// settingsHost is the window as the settings' host.
+type settingsHost struct{ u *UI }
+
+func (h settingsHost) Config() *config.Config { return h.u.cfg }
+func (h settingsHost) WriteConfig(edits []config.Edit, tables map[string]map[string]any) error {
+	return h.u.writeConfig(edits, tables)
+}
+func (h settingsHost) ReuseConfig()                         { h.u.setConfig(h.u.cfg) }
+func (h settingsHost) ApplyLook(ui config.UI)               { applyLook(h.u.app, ui) }
+func (h settingsHost) App() fyne.App                        { return h.u.app }
+func (h settingsHost) NewPanel(title string) fyne.Window    { return h.u.newPanel(title) }
+func (h settingsHost) Icon() fyne.Resource                  { return h.u.d.Icon }
+func (h settingsHost) LookupEnv(name string) (string, bool) { return h.u.d.LookupEnv(name) }
+func (h settingsHost) Post(f func())                        { h.u.post(f) }
+func (h settingsHost) ListGrants(reply func([]store.Grant, error)) {
+	h.u.tell(&uiListGrants{reply: reply})
+}
+func (h settingsHost) RevokeGrant(tool string, reply func(error)) {
+	h.u.tell(&uiRevokeGrant{tool: tool, reply: reply})
+}
+func (h settingsHost) AddSecret(value string) { h.u.tell(&uiAddSecret{value: value}) }
+func (h settingsHost) Probe(ctx context.Context) []llm.Endpoint {
+	return h.u.d.Probe(ctx)
+}

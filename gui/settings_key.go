@@ -113,13 +113,13 @@ func (s keyState) text(base, env string, useFile bool) string {
 }
 
 // refreshKey asks where the key for the form's service is, and says so.
-func (f *settingsForm) refreshKey(u *UI) {
+func (f *settingsForm) refreshKey() {
 	f.keyCheck++
 	seq := f.keyCheck
 	base, env := strings.TrimSpace(f.baseURL.Text), strings.TrimSpace(f.apiKeyEnv.Text)
 	go func() {
-		st := readKeyState(base, env, u.d.LookupEnv)
-		u.post(func() {
+		st := readKeyState(base, env, f.host.LookupEnv)
+		f.host.Post(func() {
 			if seq != f.keyCheck {
 				return // the form changed meanwhile: a newer answer comes
 			}
@@ -163,7 +163,7 @@ func (f *settingsForm) showKey(st keyState, base, env string) {
 
 // askKeyFile offers to keep the key in a file, saying first what that
 // means; yes enables the key field, and Save writes the file.
-func (f *settingsForm) askKeyFile(u *UI) {
+func (f *settingsForm) askKeyFile() {
 	path, _ := keys.FilePath("")
 	dialog.ShowConfirm("Keep the API key in a file?",
 		"No keyring runs here, so the key can be kept in a file instead: "+path+", readable by you only. "+
@@ -184,7 +184,7 @@ func (f *settingsForm) askKeyFile(u *UI) {
 
 // forgetKey removes the saved key for the form's service; conversations
 // stop using it from their next request.
-func (f *settingsForm) forgetKey(u *UI) {
+func (f *settingsForm) forgetKey() {
 	base := strings.TrimSpace(f.baseURL.Text)
 	f.removeKey.Disable()
 	useFile := f.useFile
@@ -195,14 +195,14 @@ func (f *settingsForm) forgetKey(u *UI) {
 				err = keys.RemoveFile(path, base)
 			}
 		}
-		u.post(func() {
+		f.host.Post(func() {
 			f.removeKey.Enable()
 			if err != nil {
 				dialog.ShowError(keyError(err), f.w)
 				return
 			}
-			u.setConfig(u.cfg) // the model client reads the key anew
-			f.refreshKey(u)
+			f.host.ReuseConfig() // the model client reads the key anew
+			f.refreshKey()
 		})
 	}()
 }

@@ -22,12 +22,8 @@ import (
 // each with a button that takes it away from the next call on.
 
 // listGrants asks the bridge for the grants and shows them.
-func (u *UI) listGrants() {
-	u.tell(&uiListGrants{reply: func(list []store.Grant, err error) {
-		if f := u.settingsF; f != nil {
-			f.showGrants(u, list, err)
-		}
-	}})
+func (f *settingsForm) listGrants() {
+	f.host.ListGrants(func(list []store.Grant, err error) { f.showGrants(list, err) })
 }
 
 // permissionRow is one grant or rule: what it allows, in words, and its
@@ -39,7 +35,7 @@ func permissionRow(what, detail string, button *widget.Button) fyne.CanvasObject
 	return container.NewBorder(nil, nil, nil, button, container.NewVBox(label, d))
 }
 
-func (f *settingsForm) showGrants(u *UI, list []store.Grant, err error) {
+func (f *settingsForm) showGrants(list []store.Grant, err error) {
 	var rows []fyne.CanvasObject
 	switch {
 	case err != nil:
@@ -60,14 +56,14 @@ func (f *settingsForm) showGrants(u *UI, list []store.Grant, err error) {
 		var revoke *widget.Button
 		revoke = widget.NewButtonWithIcon("Revoke", theme.CancelIcon(), func() {
 			revoke.Disable()
-			u.tell(&uiRevokeGrant{tool: tool, reply: func(err error) {
+			f.host.RevokeGrant(tool, func(err error) {
 				if err != nil {
 					revoke.Enable()
 					dialog.ShowError(fmt.Errorf("revoking %s: %w", tool, err), f.w)
 					return
 				}
-				u.listGrants()
-			}})
+				f.listGrants()
+			})
 		})
 		rows = append(rows, permissionRow(tool, detail, revoke))
 	}
@@ -76,8 +72,8 @@ func (f *settingsForm) showGrants(u *UI, list []store.Grant, err error) {
 }
 
 // showRules lists the config's auto_approve rules.
-func (f *settingsForm) showRules(u *UI) {
-	rules := u.cfg.MCP.AutoApprove
+func (f *settingsForm) showRules() {
+	rules := f.host.Config().MCP.AutoApprove
 	var rows []fyne.CanvasObject
 	if len(rules) == 0 {
 		_, none := widgets.Subtle("None.")
@@ -85,7 +81,7 @@ func (f *settingsForm) showRules(u *UI) {
 	}
 	for _, rule := range slices.Sorted(maps.Keys(rules)) {
 		rows = append(rows, permissionRow(rule, settings.RuleText(rule, rules[rule]), widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), func() {
-			if err := f.removeRule(u, rule); err != nil {
+			if err := f.removeRule(rule); err != nil {
 				dialog.ShowError(err, f.w)
 			}
 		})))
@@ -96,17 +92,17 @@ func (f *settingsForm) showRules(u *UI) {
 
 // removeRule takes one rule out of the config file at once; the
 // conversations get the new rules with the config.
-func (f *settingsForm) removeRule(u *UI, rule string) error {
+func (f *settingsForm) removeRule(rule string) error {
 	rest := map[string]any{}
-	for k, v := range u.cfg.MCP.AutoApprove {
+	for k, v := range f.host.Config().MCP.AutoApprove {
 		if k != rule {
 			rest[k] = v
 		}
 	}
-	if err := u.writeConfig(nil, map[string]map[string]any{"mcp.auto_approve": rest}); err != nil {
+	if err := f.host.WriteConfig(nil, map[string]map[string]any{"mcp.auto_approve": rest}); err != nil {
 		return err
 	}
-	f.rules.SetText(config.FormatRules(u.cfg.MCP.AutoApprove))
-	f.showRules(u)
+	f.rules.SetText(config.FormatRules(f.host.Config().MCP.AutoApprove))
+	f.showRules()
 	return nil
 }

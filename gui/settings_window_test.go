@@ -123,7 +123,7 @@ func TestSettingsAPIKeyInKeyring(t *testing.T) {
 	if _, err := keys.Get(h.model.URL); err == nil {
 		t.Fatal("the keyring still holds the key")
 	}
-	f.close(h.ui)
+	f.close()
 	h.model.RequireKey("") // a model that takes requests without a key
 	h.say("again")
 	h.until("the second answer", func() bool { return len(h.model.Requests()) == 2 && !h.ui.running })
@@ -170,7 +170,7 @@ func TestSettingsAnswersAndLook(t *testing.T) {
 	if l, ok := h.app.Settings().Theme().(*look); !ok || l.variant == nil || *l.variant != theme.VariantDark {
 		t.Fatalf("the dark theme was not applied at once: %#v", h.app.Settings().Theme())
 	}
-	f.close(h.ui)
+	f.close()
 	if l := h.app.Settings().Theme().(*look); l.variant != nil || f.theme.Selected != "System" {
 		t.Fatal("closing without saving kept the dark theme")
 	}

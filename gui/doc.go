@@ -31,9 +31,9 @@
 //   - dialogs: the dialogs that ask the person, in one queue: tool calls
 //     to approve, servers' questions (elicitation), and their desktop
 //     notifications while Deckhand is not in front.
-//   - settings: the settings' parts that need no window: the model
-//     services offered by name, the policy's edits, the rules in words
-//     (the settings screen itself is still here, below).
+//   - settings: the settings window: the model and its API key (in the
+//     keyring), answers and look, the Permissions page (grants, rules,
+//     policy) and Advanced.
 //   - tray: the tray menu and the quick prompt's window, with its
 //     one-line tool activity.
 //   - widgets: widgets that know nothing of Deckhand: selecting and
@@ -42,7 +42,7 @@
 //     ringed buttons and keys, the windows' keys.
 //   - desktop: the Fyne app on a real display.
 //
-// dialogs and tray never see the bridge: the UI is their Host, hands
+// dialogs, settings and tray never see the bridge: the UI is their Host, hands
 // them what the bridge's frame brought, and passes their messages on
 // (UI.tell); they reach the UI goroutine only through the Host's Post, so
 // the bridge's one fyne.Do per frame stays the rule.
@@ -113,10 +113,10 @@
 //   - resources.go: a server's resources and resource templates.
 //   - signin.go: signing in to a server (OAuth).
 //
-// The settings:
-//   - settings.go: the settings and the first-run setup panel;
-//     settings_key.go: the API key in the keyring; settings_permissions.go:
-//     grants and auto-approve rules; settings_bridge.go: the bridge's half.
+// The settings (gui/settings):
+//   - settings.go: opening the settings, writing the config file, and the
+//     first-run setup panel; settings_bridge.go: the bridge's half (the
+//     grants) and the UI as the settings' Host.
 //
 // Dialogs that ask the person (gui/dialogs):
 //   - elicit_bridge.go: the bridge's half of the servers' questions.

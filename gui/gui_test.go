@@ -531,9 +531,9 @@ func TestSendWithoutAModel(t *testing.T) {
 	h.ui.input.SetText("hi there")
 	h.ui.sendInput()
 	h.until("the settings, saying why", func() bool {
-		return h.ui.settingsF != nil && strings.Contains(h.ui.settingsF.checked.Text, "Choose a service and a model first") && h.ui.settingsF.checked.Visible()
+		return h.ui.settingsF != nil && strings.Contains(h.ui.settingsF.Checked.Text, "Choose a service and a model first") && h.ui.settingsF.Checked.Visible()
 	})
-	if got := h.ui.win.Canvas().Focused(); got != h.ui.settingsF.model {
+	if got := h.ui.win.Canvas().Focused(); got != h.ui.settingsF.Model {
 		t.Errorf("the focus is on %T, not the model", got)
 	}
 	if h.ui.input.Text != "hi there" {

@@ -179,7 +179,7 @@ func TestFailedCardIsNotRefused(t *testing.T) {
 // settingsEntries are the settings window's entries, in the form's order.
 func (h *harness) settingsEntries() ([]*widget.Entry, *widget.Check) {
 	f := h.ui.settingsF
-	return []*widget.Entry{f.baseURL, &f.model.Entry, f.apiKeyEnv, f.budget, f.timeout, f.rules, f.workspace, f.readRoots, f.writeRoots}, f.allowExec
+	return []*widget.Entry{f.BaseURL, &f.Model.Entry, f.APIKeyEnv, f.Budget, f.Timeout, f.Rules, f.Workspace, f.ReadRoots, f.WriteRoots}, f.AllowExec
 }
 
 // TestSettingsWriteThePolicy: the settings window widens the roots and
@@ -195,7 +195,7 @@ func TestSettingsWriteThePolicy(t *testing.T) {
 	h.ui.setConfig(cfg)
 	h.ui.showSettings()
 	w := h.ui.settingsW
-	h.ui.settingsF.tabs.SelectIndex(1) // Permissions
+	h.ui.settingsF.Tabs.SelectIndex(1) // Permissions
 	for _, want := range []string{"Policy", "Workspace folder", "Read roots", "Write roots"} {
 		if !h.shows(w, want) {
 			t.Errorf("the settings do not show %q", want)

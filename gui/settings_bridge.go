@@ -9,7 +9,6 @@ import (
 
 	"deckhand/config"
 	"deckhand/store"
-	"deckhand/transport/llm"
 )
 
 // The settings' messages to the bridge: the window never touches actor
@@ -85,6 +84,3 @@ func (h settingsHost) RevokeGrant(tool string, reply func(error)) {
 	h.u.tell(&uiRevokeGrant{tool: tool, reply: reply})
 }
 func (h settingsHost) AddSecret(value string) { h.u.tell(&uiAddSecret{value: value}) }
-func (h settingsHost) Probe(ctx context.Context) []llm.Endpoint {
-	return h.u.d.Probe(ctx)
-}

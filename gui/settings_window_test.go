@@ -14,25 +14,26 @@ import (
 
 	"deckhand/approval"
 	"deckhand/config"
+	"deckhand/gui/settings"
 	"deckhand/keys"
 	"deckhand/testutil"
 )
 
 // openSettings opens the settings and waits for the key's status.
-func (h *harness) openSettings() *settingsForm {
+func (h *harness) openSettings() *settings.Form {
 	h.t.Helper()
 	h.ui.showSettings()
 	f := h.ui.settingsF
-	h.until("the key's status", func() bool { return f.keyStatus.Text != "" })
+	h.until("the key's status", func() bool { return f.KeyStatus.Text != "" })
 	return f
 }
 
 // saveSettings taps Save (without a typed key, saving is done at once).
-func (h *harness) saveSettings(f *settingsForm) {
+func (h *harness) saveSettings(f *settings.Form) {
 	h.t.Helper()
-	h.tap(f.w, "Save")
-	if top := f.w.Canvas().Overlays().Top(); top != nil {
-		h.t.Fatalf("saving failed:\n%s", strings.Join(h.texts(f.w), "\n"))
+	h.tap(f.Window(), "Save")
+	if top := f.Window().Canvas().Overlays().Top(); top != nil {
+		h.t.Fatalf("saving failed:\n%s", strings.Join(h.texts(f.Window()), "\n"))
 	}
 }
 
@@ -75,16 +76,16 @@ func TestSettingsAPIKeyInKeyring(t *testing.T) {
 	}})
 	t.Cleanup(func() { keys.Remove(h.model.URL) })
 	f := h.openSettings()
-	if !strings.Contains(f.keyStatus.Text, "No key saved") || !f.removeKey.Hidden || f.apiKey.Disabled() {
-		t.Fatalf("before: status %q, remove shown %v, entry disabled %v", f.keyStatus.Text, !f.removeKey.Hidden, f.apiKey.Disabled())
+	if !strings.Contains(f.KeyStatus.Text, "No key saved") || !f.RemoveKey.Hidden || f.APIKey.Disabled() {
+		t.Fatalf("before: status %q, remove shown %v, entry disabled %v", f.KeyStatus.Text, !f.RemoveKey.Hidden, f.APIKey.Disabled())
 	}
-	if !f.apiKey.Password {
+	if !f.APIKey.Password {
 		t.Error("the key's entry shows what is typed")
 	}
-	test.Type(f.apiKey, secret)
-	h.tap(f.w, "Save")
+	test.Type(f.APIKey, secret)
+	h.tap(f.Window(), "Save")
 	h.until("the key to be saved", func() bool {
-		return !f.saving && f.apiKey.Text == "" && strings.Contains(f.keyStatus.Text, "saved in this computer's keyring")
+		return !f.Saving && f.APIKey.Text == "" && strings.Contains(f.KeyStatus.Text, "saved in this computer's keyring")
 	})
 	if v, err := keys.Get(h.model.URL); err != nil || v != secret {
 		t.Fatalf("the keyring holds ok=%v, %v", v == secret, err)
@@ -93,7 +94,7 @@ func TestSettingsAPIKeyInKeyring(t *testing.T) {
 	if bytes.Contains(data, []byte(secret)) {
 		t.Fatalf("the config file holds the key:\n%s", data)
 	}
-	if f.removeKey.Hidden {
+	if f.RemoveKey.Hidden {
 		t.Error("no Remove key button with a saved key")
 	}
 
@@ -118,12 +119,12 @@ func TestSettingsAPIKeyInKeyring(t *testing.T) {
 
 	// Remove key: the next request goes without it.
 	h.ui.showSettings()
-	h.tap(f.w, "Remove key")
-	h.until("the key to be removed", func() bool { return strings.Contains(f.keyStatus.Text, "No key saved") })
+	h.tap(f.Window(), "Remove key")
+	h.until("the key to be removed", func() bool { return strings.Contains(f.KeyStatus.Text, "No key saved") })
 	if _, err := keys.Get(h.model.URL); err == nil {
 		t.Fatal("the keyring still holds the key")
 	}
-	f.close()
+	f.Close()
 	h.model.RequireKey("") // a model that takes requests without a key
 	h.say("again")
 	h.until("the second answer", func() bool { return len(h.model.Requests()) == 2 && !h.ui.running })
@@ -140,17 +141,17 @@ func TestSettingsNoKeyring(t *testing.T) {
 	h := newHarness(t, harnessOptions{})
 	f := h.openSettings()
 	for _, want := range []string{"No keyring available", "environment variable", "API key variable under Advanced"} {
-		if !strings.Contains(f.keyStatus.Text, want) {
-			t.Errorf("the status %q lacks %q", f.keyStatus.Text, want)
+		if !strings.Contains(f.KeyStatus.Text, want) {
+			t.Errorf("the status %q lacks %q", f.KeyStatus.Text, want)
 		}
 	}
-	if !f.apiKey.Disabled() {
+	if !f.APIKey.Disabled() {
 		t.Error("the key's entry takes a key that cannot be kept")
 	}
 	// The variable still works, and the status says it is used.
 	h.ui.d.LookupEnv = func(k string) (string, bool) { return "sk-env", k == "MY_KEY" }
-	f.apiKeyEnv.SetText("MY_KEY")
-	h.until("the variable's status", func() bool { return strings.Contains(f.keyStatus.Text, "environment variable MY_KEY") })
+	f.APIKeyEnv.SetText("MY_KEY")
+	h.until("the variable's status", func() bool { return strings.Contains(f.KeyStatus.Text, "environment variable MY_KEY") })
 }
 
 // TestSettingsAnswersAndLook: instructions, creativity, theme and text
@@ -160,28 +161,28 @@ func TestSettingsAnswersAndLook(t *testing.T) {
 	keys.MockInit()
 	h := newHarness(t, harnessOptions{responses: []testutil.ModelResponse{{Body: testutil.TextChunks("Bonjour.")}}})
 	f := h.openSettings()
-	if !f.tempAuto.Checked || !f.temp.Disabled() || f.theme.Selected != "System" || f.textLabel.Text != "100%" {
-		t.Fatalf("defaults: auto %v, theme %q, size %q", f.tempAuto.Checked, f.theme.Selected, f.textLabel.Text)
+	if !f.TempAuto.Checked || !f.Temp.Disabled() || f.Theme.Selected != "System" || f.TextLabel.Text != "100%" {
+		t.Fatalf("defaults: auto %v, theme %q, size %q", f.TempAuto.Checked, f.Theme.Selected, f.TextLabel.Text)
 	}
 	base := theme.DefaultTheme().Size(theme.SizeNameText)
 
 	// Tried, then closed: undone.
-	f.theme.SetSelected("Dark")
+	f.Theme.SetSelected("Dark")
 	if l, ok := h.app.Settings().Theme().(*look); !ok || l.variant == nil || *l.variant != theme.VariantDark {
 		t.Fatalf("the dark theme was not applied at once: %#v", h.app.Settings().Theme())
 	}
-	f.close()
-	if l := h.app.Settings().Theme().(*look); l.variant != nil || f.theme.Selected != "System" {
+	f.Close()
+	if l := h.app.Settings().Theme().(*look); l.variant != nil || f.Theme.Selected != "System" {
 		t.Fatal("closing without saving kept the dark theme")
 	}
 
 	h.ui.showSettings()
-	f.prompt.SetText("Answer in French.\nBe brief.")
-	f.tempAuto.SetChecked(false)
-	f.temp.SetValue(0.3)
-	f.theme.SetSelected("Light")
-	f.textSize.SetValue(125)
-	f.textSize.OnChangeEnded(125)
+	f.Prompt.SetText("Answer in French.\nBe brief.")
+	f.TempAuto.SetChecked(false)
+	f.Temp.SetValue(0.3)
+	f.Theme.SetSelected("Light")
+	f.TextSize.SetValue(125)
+	f.TextSize.OnChangeEnded(125)
 	h.saveSettings(f)
 	l := h.app.Settings().Theme().(*look)
 	if l.variant == nil || *l.variant != theme.VariantLight || l.Size(theme.SizeNameText) != base*1.25 || l.Size(theme.SizeNamePadding) != theme.DefaultTheme().Size(theme.SizeNamePadding) {
@@ -213,18 +214,18 @@ func TestSettingsPermissions(t *testing.T) {
 		t.Fatalf("%d dialogs, want 1", n)
 	}
 	f := h.openSettings()
-	f.tabs.SelectIndex(1)
-	h.until("the grant", func() bool { return h.shows(f.w, "t.echo") && h.button(f.w, "Revoke") != nil })
+	f.Tabs.SelectIndex(1)
+	h.until("the grant", func() bool { return h.shows(f.Window(), "t.echo") && h.button(f.Window(), "Revoke") != nil })
 	for _, want := range []string{"runs without asking, since", "t.add", "always asked, even where a wider rule allows it", "local.exec"} {
-		if !h.shows(f.w, want) {
-			t.Errorf("the permissions do not show %q:\n%s", want, strings.Join(h.texts(f.w), "\n"))
+		if !h.shows(f.Window(), want) {
+			t.Errorf("the permissions do not show %q:\n%s", want, strings.Join(h.texts(f.Window()), "\n"))
 		}
 	}
 	if n := h.runToEnd("echo hi again", nil); n != 0 {
 		t.Fatalf("the grant did not count: %d dialogs", n)
 	}
-	h.tap(f.w, "Revoke")
-	h.until("the grant to go", func() bool { return h.shows(f.w, "None. When you answer") })
+	h.tap(f.Window(), "Revoke")
+	h.until("the grant to go", func() bool { return h.shows(f.Window(), "None. When you answer") })
 	allow := approval.AllowOnce
 	if n := h.runToEnd("echo hi once more", &allow); n != 1 {
 		t.Fatalf("after Revoke: %d dialogs, want 1", n)
@@ -232,7 +233,7 @@ func TestSettingsPermissions(t *testing.T) {
 
 	// Removing a rule writes the file and the rule box at once.
 	var remove fyne.CanvasObject
-	for _, o := range f.rulesList.Objects {
+	for _, o := range f.RulesList.Objects {
 		if strings.Contains(strings.Join(h.textsOf(o), " "), "t.add") {
 			remove = o
 		}
@@ -244,8 +245,8 @@ func TestSettingsPermissions(t *testing.T) {
 	if _, ok := h.ui.cfg.MCP.AutoApprove["t.add"]; ok || len(h.ui.cfg.MCP.AutoApprove) != 1 {
 		t.Errorf("the rules after Remove: %v", h.ui.cfg.MCP.AutoApprove)
 	}
-	if strings.Contains(f.rules.Text, "t.add") {
-		t.Errorf("the rule box still has t.add: %q", f.rules.Text)
+	if strings.Contains(f.Rules.Text, "t.add") {
+		t.Errorf("the rule box still has t.add: %q", f.Rules.Text)
 	}
 	data, _ := os.ReadFile(h.cfg.Path)
 	if strings.Contains(string(data), "t.add") || !strings.Contains(string(data), `"local.exec" = false`) {
@@ -265,7 +266,7 @@ func TestSettingsWriteOnlyWhatChanged(t *testing.T) {
 		t.Errorf("saving an unchanged form changed the file:\n%s", data)
 	}
 	h.openSettings()
-	f.model.SetText("other-model")
+	f.Model.SetText("other-model")
 	h.saveSettings(f)
 	data, _ := os.ReadFile(h.cfg.Path)
 	if want := strings.Replace(orig, `name = "scripted"`, `name = "other-model"`, 1); string(data) != want {

@@ -37,7 +37,7 @@ func TestWindowNeverOutgrowsASmallScreen(t *testing.T) {
 		fits("the chat")
 		f := h.openSettings()
 		fits("the settings")
-		f.close()
+		f.Close()
 		h.ui.showServers()
 		fits("the servers")
 	}

@@ -65,6 +65,6 @@ func TestPlantedGrantShownNotHonoured(t *testing.T) {
 		t.Errorf("the notice was shown %d times", n)
 	}
 	f := h.openSettings()
-	f.tabs.SelectIndex(1)
-	h.until("the planted grant", func() bool { return h.shows(f.w, "not written by Deckhand") })
+	f.Tabs.SelectIndex(1)
+	h.until("the planted grant", func() bool { return h.shows(f.Window(), "not written by Deckhand") })
 }

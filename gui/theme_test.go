@@ -68,7 +68,7 @@ func TestThemeChangeRepaintsTheChat(t *testing.T) {
 				t.Fatal("no card on screen")
 			}
 			f := h.openSettings()
-			f.theme.SetSelected(tc.to)
+			f.Theme.SetSelected(tc.to)
 			h.saveSettings(f)
 			h.drain()
 

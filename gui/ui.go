@@ -21,6 +21,7 @@ import (
 	"deckhand/actors/servers"
 	"deckhand/config"
 	"deckhand/gui/dialogs"
+	"deckhand/gui/settings"
 	"deckhand/gui/tray"
 	"deckhand/gui/widgets"
 	"deckhand/store"
@@ -98,7 +99,7 @@ type UI struct {
 	catalog   *tools.Catalog
 	serversW  *serversWindow
 	settingsW fyne.Window
-	settingsF *settingsForm    // the settings' fields, while settingsW exists
+	settingsF *settings.Form   // the settings' fields, while settingsW exists
 	quick     *tray.Prompt     // the quick prompt, once opened
 	dialogs   *dialogs.Dialogs // approvals and servers' questions, one queue (gui/dialogs)
 
@@ -371,11 +372,7 @@ func (u *UI) sendInput() {
 		// Say why the settings opened, and start where the answer goes;
 		// the message stays in the box for when a model is chosen.
 		u.showSettings()
-		if f := u.settingsF; f != nil {
-			f.tabs.SelectIndex(0)
-			f.say("Choose a service and a model first, then Save: your message stays in the box, to send after.", widget.WarningImportance)
-			u.settingsW.Canvas().Focus(f.model)
-		}
+		u.settingsF.ChooseModel("Choose a service and a model first, then Save: your message stays in the box, to send after.")
 		return
 	}
 	if reading {

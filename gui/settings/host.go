@@ -1,13 +1,10 @@
 package settings
 
 import (
-	"context"
-
 	"fyne.io/fyne/v2"
 
 	"deckhand/config"
 	"deckhand/store"
-	"deckhand/transport/llm"
 )
 
 // Host is the window the settings belong to (package gui's UI). The
@@ -41,6 +38,4 @@ type Host interface {
 	// AddSecret makes the log and the conversations remove value (a key
 	// typed into the settings) before the config that uses it arrives.
 	AddSecret(value string)
-	// Probe asks the usual local ports for model servers.
-	Probe(ctx context.Context) []llm.Endpoint
 }

@@ -1,4 +1,4 @@
-package gui
+package settings
 
 import (
 	"fmt"
@@ -12,7 +12,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"deckhand/config"
-	"deckhand/gui/settings"
 	"deckhand/gui/widgets"
 	"deckhand/store"
 )
@@ -22,7 +21,7 @@ import (
 // each with a button that takes it away from the next call on.
 
 // listGrants asks the bridge for the grants and shows them.
-func (f *settingsForm) listGrants() {
+func (f *Form) listGrants() {
 	f.host.ListGrants(func(list []store.Grant, err error) { f.showGrants(list, err) })
 }
 
@@ -35,7 +34,7 @@ func permissionRow(what, detail string, button *widget.Button) fyne.CanvasObject
 	return container.NewBorder(nil, nil, nil, button, container.NewVBox(label, d))
 }
 
-func (f *settingsForm) showGrants(list []store.Grant, err error) {
+func (f *Form) showGrants(list []store.Grant, err error) {
 	var rows []fyne.CanvasObject
 	switch {
 	case err != nil:
@@ -72,7 +71,7 @@ func (f *settingsForm) showGrants(list []store.Grant, err error) {
 }
 
 // showRules lists the config's auto_approve rules.
-func (f *settingsForm) showRules() {
+func (f *Form) showRules() {
 	rules := f.host.Config().MCP.AutoApprove
 	var rows []fyne.CanvasObject
 	if len(rules) == 0 {
@@ -80,19 +79,19 @@ func (f *settingsForm) showRules() {
 		rows = append(rows, none)
 	}
 	for _, rule := range slices.Sorted(maps.Keys(rules)) {
-		rows = append(rows, permissionRow(rule, settings.RuleText(rule, rules[rule]), widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), func() {
+		rows = append(rows, permissionRow(rule, RuleText(rule, rules[rule]), widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), func() {
 			if err := f.removeRule(rule); err != nil {
 				dialog.ShowError(err, f.w)
 			}
 		})))
 	}
-	f.rulesList.Objects = rows
-	f.rulesList.Refresh()
+	f.RulesList.Objects = rows
+	f.RulesList.Refresh()
 }
 
 // removeRule takes one rule out of the config file at once; the
 // conversations get the new rules with the config.
-func (f *settingsForm) removeRule(rule string) error {
+func (f *Form) removeRule(rule string) error {
 	rest := map[string]any{}
 	for k, v := range f.host.Config().MCP.AutoApprove {
 		if k != rule {
@@ -102,7 +101,7 @@ func (f *settingsForm) removeRule(rule string) error {
 	if err := f.host.WriteConfig(nil, map[string]map[string]any{"mcp.auto_approve": rest}); err != nil {
 		return err
 	}
-	f.rules.SetText(config.FormatRules(f.host.Config().MCP.AutoApprove))
+	f.Rules.SetText(config.FormatRules(f.host.Config().MCP.AutoApprove))
 	f.showRules()
 	return nil
 }

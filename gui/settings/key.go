@@ -1,4 +1,4 @@
-package gui
+package settings
 
 import (
 	"errors"
@@ -113,10 +113,10 @@ func (s keyState) text(base, env string, useFile bool) string {
 }
 
 // refreshKey asks where the key for the form's service is, and says so.
-func (f *settingsForm) refreshKey() {
+func (f *Form) refreshKey() {
 	f.keyCheck++
 	seq := f.keyCheck
-	base, env := strings.TrimSpace(f.baseURL.Text), strings.TrimSpace(f.apiKeyEnv.Text)
+	base, env := strings.TrimSpace(f.BaseURL.Text), strings.TrimSpace(f.APIKeyEnv.Text)
 	go func() {
 		st := readKeyState(base, env, f.host.LookupEnv)
 		f.host.Post(func() {
@@ -128,20 +128,20 @@ func (f *settingsForm) refreshKey() {
 	}()
 }
 
-func (f *settingsForm) showKey(st keyState, base, env string) {
+func (f *Form) showKey(st keyState, base, env string) {
 	f.useFile = f.useFile || st.source == keys.File
-	f.keyStatus.SetText(st.text(base, env, f.useFile))
-	f.keyStatus.Importance = widget.MediumImportance
+	f.KeyStatus.SetText(st.text(base, env, f.useFile))
+	f.KeyStatus.Importance = widget.MediumImportance
 	if (st.unavailable || st.err != nil) && !st.toFile(base, f.useFile) {
-		f.keyStatus.Importance = widget.WarningImportance
+		f.KeyStatus.Importance = widget.WarningImportance
 	}
-	f.keyStatus.Refresh()
+	f.KeyStatus.Refresh()
 	if st.source == keys.Keyring || st.source == keys.File {
-		f.removeKey.Show()
-		f.apiKey.SetPlaceHolder("saved (hidden); paste a new key to replace it")
+		f.RemoveKey.Show()
+		f.APIKey.SetPlaceHolder("saved (hidden); paste a new key to replace it")
 	} else {
-		f.removeKey.Hide()
-		f.apiKey.SetPlaceHolder("paste the key here")
+		f.RemoveKey.Hide()
+		f.APIKey.SetPlaceHolder("paste the key here")
 	}
 	if f.useFile {
 		f.keyHint.SetText(keyHintFile)
@@ -152,18 +152,18 @@ func (f *settingsForm) showKey(st keyState, base, env string) {
 	if st.unavailable && !f.useFile {
 		// A key typed here could not be kept: say so, and offer the key
 		// file instead of taking it.
-		f.apiKey.SetText("")
-		f.apiKey.SetPlaceHolder("no keyring available: see below")
-		f.apiKey.Disable()
+		f.APIKey.SetText("")
+		f.APIKey.SetPlaceHolder("no keyring available: see below")
+		f.APIKey.Disable()
 	} else {
-		f.apiKey.Enable()
+		f.APIKey.Enable()
 	}
 	f.relayout()
 }
 
 // askKeyFile offers to keep the key in a file, saying first what that
 // means; yes enables the key field, and Save writes the file.
-func (f *settingsForm) askKeyFile() {
+func (f *Form) askKeyFile() {
 	path, _ := keys.FilePath("")
 	dialog.ShowConfirm("Keep the API key in a file?",
 		"No keyring runs here, so the key can be kept in a file instead: "+path+", readable by you only. "+
@@ -175,18 +175,18 @@ func (f *settingsForm) askKeyFile() {
 			f.useFile = true
 			f.keyFile.Hide()
 			f.keyHint.SetText(keyHintFile)
-			f.keyStatus.SetText("Paste the key and Save: it is kept in " + path + " (readable by you only).")
-			f.apiKey.Enable()
-			f.apiKey.SetPlaceHolder("paste the key here")
-			f.w.Canvas().Focus(f.apiKey)
+			f.KeyStatus.SetText("Paste the key and Save: it is kept in " + path + " (readable by you only).")
+			f.APIKey.Enable()
+			f.APIKey.SetPlaceHolder("paste the key here")
+			f.w.Canvas().Focus(f.APIKey)
 		}, f.w)
 }
 
 // forgetKey removes the saved key for the form's service; conversations
 // stop using it from their next request.
-func (f *settingsForm) forgetKey() {
-	base := strings.TrimSpace(f.baseURL.Text)
-	f.removeKey.Disable()
+func (f *Form) forgetKey() {
+	base := strings.TrimSpace(f.BaseURL.Text)
+	f.RemoveKey.Disable()
 	useFile := f.useFile
 	go func() {
 		err := keys.Remove(base)
@@ -196,7 +196,7 @@ func (f *settingsForm) forgetKey() {
 			}
 		}
 		f.host.Post(func() {
-			f.removeKey.Enable()
+			f.RemoveKey.Enable()
 			if err != nil {
 				dialog.ShowError(keyError(err), f.w)
 				return
@@ -213,13 +213,4 @@ func keyError(err error) error {
 		return widgets.Sentence(keys.Unavailable)
 	}
 	return err
-}
-
-// showKeySettings opens the settings at the API key (the model refused
-// the key sent).
-func (u *UI) showKeySettings() {
-	u.showSettings()
-	if f := u.settingsF; f != nil {
-		f.w.Canvas().Focus(f.apiKey)
-	}
 }

@@ -1,0 +1,572 @@
+package settings
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"deckhand/clean"
+	"deckhand/config"
+	"deckhand/gui/widgets"
+	"deckhand/keys"
+	"deckhand/transport/llm"
+)
+
+// Form is the settings window. Its exported fields are the widgets it
+// shows, for tests; they belong to the UI goroutine.
+type Form struct {
+	host Host
+	w    fyne.Window
+	Tabs *container.AppTabs
+
+	// General: the model, its key, how it answers, the look.
+	service   *widget.Select
+	Model     *widget.SelectEntry
+	APIKey    *widget.Entry // typed, kept in the keyring on Save; never shown again
+	KeyStatus *widget.Label
+	keyHint   *widget.Label       // under the key: where a key typed here is kept
+	Checked   *widget.Label       // what Check found
+	checks    int                 // Checks asked: older answers are dropped
+	pages     []*container.Scroll // the tabs' scrollers, in order
+	opened    config.SettingsForm // the form as it opened (or was last saved): only changes are written
+	RemoveKey *widget.Button
+	// useFile: no keyring runs, and the person chose the key file (asked
+	// first, told it is less safe); keyFile offers it.
+	useFile   bool
+	keyFile   *widget.Button
+	keyCheck  int // the key status asked last: older answers are dropped
+	Prompt    *widget.Entry
+	TempAuto  *widget.Check
+	Temp      *widget.Slider
+	tempLabel *widget.Label
+	Theme     *widget.RadioGroup
+	TextSize  *widget.Slider
+	TextLabel *widget.Label
+
+	// Permissions: grants and rules (permissions.go), the policy.
+	grants, RulesList                *fyne.Container
+	Workspace, ReadRoots, WriteRoots *widget.Entry
+	AllowExec                        *widget.Check
+
+	// Advanced.
+	BaseURL, APIKeyEnv, maxOut, Budget, Timeout *widget.Entry
+	Rules                                       *widget.Entry
+
+	save    *widget.Button
+	Saving  bool // a key is on its way to the keyring
+	syncing bool // the service and the URL are being matched
+}
+
+// heading is a section's title in the settings.
+func heading(text string) *widget.Label {
+	l := widget.NewLabelWithStyle(text, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	l.SizeName = theme.SizeNameSubHeadingText
+	return l
+}
+
+// note is a paragraph of explanation.
+func note(text string) *widget.Label {
+	l := widget.NewLabel(text)
+	l.Wrapping = fyne.TextWrapWord
+	return l
+}
+
+// Open makes the settings' panel and shows it.
+func Open(h Host) *Form {
+	w := h.NewPanel("Deckhand: settings")
+	if icon := h.Icon(); icon != nil {
+		w.SetIcon(icon)
+	}
+	f := newForm(h, w)
+
+	// General.
+	check := widget.NewButtonWithIcon("Check", theme.SearchIcon(), f.checkModel)
+	var keyBox *fyne.Container
+	keyBox, f.keyHint = widgets.WithHint(container.NewBorder(nil, nil, nil, f.RemoveKey, widgets.OverPage(f.APIKey, f.page(0))), keyHintKeyring)
+	model := widget.NewForm(widgets.WrappedHints(
+		&widget.FormItem{Text: "Service", Widget: f.service, HintText: "where the model runs: on this computer, or a provider on the internet"},
+		&widget.FormItem{Text: "Model", Widget: container.NewBorder(nil, nil, nil, check, widgets.OverPage(f.Model, f.page(0))), HintText: "the model's name; Check asks the service which it offers"},
+		&widget.FormItem{Text: "API key", Widget: keyBox},
+	)...)
+	answers := widget.NewForm(widgets.WrappedHints(
+		&widget.FormItem{Text: "Instructions", Widget: widgets.OverPage(f.Prompt, f.page(0)), HintText: "said to the model before every chat, such as \"Answer in French\" or \"I work in Go\""},
+		&widget.FormItem{Text: "Creativity", Widget: container.NewBorder(nil, nil, f.TempAuto, f.tempLabel, f.Temp), HintText: "temperature: low is focused and repeatable, high is varied"},
+	)...)
+	look := widget.NewForm(
+		&widget.FormItem{Text: "Theme", Widget: f.Theme},
+		&widget.FormItem{Text: "Text size", Widget: container.NewBorder(nil, nil, nil, widgets.FixedWidth(f.TextLabel, "150%"), f.TextSize)},
+	)
+	general := container.NewVBox(
+		heading("Language model"), model, f.Checked, f.KeyStatus, container.NewHBox(f.keyFile),
+		widget.NewSeparator(), heading("Answers"), answers,
+		widget.NewSeparator(), heading("Appearance"), look,
+	)
+
+	// Permissions.
+	execHint := "the model may propose commands, each asked every time, and use the built-in shell tool; both run sandboxed in the workspace"
+	if f.host.Config().Shell.Disabled {
+		execHint = "shell.disabled is set in the config file: CMD: lines stay plain text until it is removed"
+	}
+	policy := widget.NewForm(widgets.WrappedHints(
+		&widget.FormItem{Text: "Workspace folder", Widget: widgets.OverPage(f.Workspace, f.page(1)), HintText: "where tools and shell commands work; created on first use"},
+		&widget.FormItem{Text: "Read roots", Widget: widgets.OverPage(f.ReadRoots, f.page(1)), HintText: "folders tools may read, one a line; empty: the workspace (write roots can be read too)"},
+		&widget.FormItem{Text: "Write roots", Widget: widgets.OverPage(f.WriteRoots, f.page(1)), HintText: "folders tools may read and write, one a line; empty: the workspace"},
+		&widget.FormItem{Text: "", Widget: f.AllowExec, HintText: execHint},
+	)...)
+	permissions := container.NewVBox(
+		heading("Always allowed"),
+		note("Tools you answered \"Always\" for run without asking. Revoke one and it is asked again from its next call."),
+		f.grants,
+		widget.NewSeparator(), heading("Allowed by rule"),
+		note("Rules from the settings file (mcp.auto_approve). They can be added under Advanced."),
+		f.RulesList,
+		widget.NewSeparator(), heading("Policy: what tools may touch"),
+		note("What tools may touch, whatever you allow when asked: calls naming files outside these folders are refused before they run."),
+		policy,
+	)
+
+	// Advanced.
+	advanced := container.NewVBox(
+		note("For developers and unusual setups. Most people never need these."),
+		widget.NewForm(widgets.WrappedHints(
+			&widget.FormItem{Text: "Model URL", Widget: widgets.OverPage(f.BaseURL, f.page(2)), HintText: "any OpenAI-compatible API root, ending in /v1"},
+			&widget.FormItem{Text: "API key variable", Widget: widgets.OverPage(f.APIKeyEnv, f.page(2)), HintText: "an environment variable holding the key; when set, it wins over the saved key"},
+			&widget.FormItem{Text: "Longest answer", Widget: widgets.OverPage(f.maxOut, f.page(2)), HintText: "max_tokens, in tokens; empty: the model's own limit"},
+			&widget.FormItem{Text: "Context budget", Widget: widgets.OverPage(f.Budget, f.page(2)), HintText: "tokens per request; the oldest turns are dropped to fit"},
+			&widget.FormItem{Text: "Approval timeout", Widget: widgets.OverPage(f.Timeout, f.page(2)), HintText: "unanswered approvals are denied after this (e.g. 2m)"},
+			&widget.FormItem{Text: "Auto-approve", Widget: widgets.OverPage(f.Rules, f.page(2)), HintText: "one rule a line: alias.tool or alias.* (= false to always ask)"},
+		)...),
+	)
+
+	pad := func(o fyne.CanvasObject) fyne.CanvasObject {
+		sc := container.NewScroll(container.NewPadded(o))
+		f.pages = append(f.pages, sc)
+		return sc
+	}
+	f.Tabs = container.NewAppTabs(
+		container.NewTabItemWithIcon("General", theme.SettingsIcon(), pad(general)),
+		container.NewTabItemWithIcon("Permissions", theme.AccountIcon(), pad(permissions)),
+		container.NewTabItemWithIcon("Advanced", theme.ComputerIcon(), pad(advanced)),
+	)
+	f.Tabs.OnSelected = func(t *container.TabItem) {
+		if t.Text == "Permissions" {
+			f.listGrants()
+		}
+	}
+	cancel := widget.NewButton("Close", f.Close)
+	path, pathObj := widgets.Caption("Saved in " + f.host.Config().Path)
+	path.Truncation = fyne.TextTruncateEllipsis
+	buttons := container.NewHBox(layout.NewSpacer(), cancel, f.save)
+	w.SetContent(container.NewBorder(nil, container.NewPadded(container.NewVBox(pathObj, buttons)), nil, nil, f.Tabs))
+	w.Resize(fyne.NewSize(760, 680))
+	w.SetCloseIntercept(f.Close)
+	widgets.CloseKeys(w, f.Close, h.App())
+	f.showRules()
+	f.listGrants()
+	f.refreshKey()
+	w.Show()
+	return f
+}
+
+func newForm(h Host, w fyne.Window) *Form {
+	m := h.Config().Model
+	f := &Form{
+		host:      h,
+		w:         w,
+		BaseURL:   widget.NewEntry(),
+		Model:     widget.NewSelectEntry(nil),
+		APIKey:    widget.NewPasswordEntry(),
+		KeyStatus: note(""),
+		Checked:   note(""),
+		APIKeyEnv: widget.NewEntry(),
+		maxOut:    widget.NewEntry(),
+		Budget:    widget.NewEntry(),
+		Timeout:   widget.NewEntry(),
+		Rules:     widget.NewMultiLineEntry(),
+		Prompt:    widget.NewMultiLineEntry(),
+		grants:    container.NewVBox(),
+		RulesList: container.NewVBox(),
+	}
+	f.Checked.Hide()
+	names := []string{}
+	for _, s := range Services {
+		names = append(names, s.Name)
+	}
+	f.service = widget.NewSelect(append(names, OtherService), func(name string) {
+		if f.syncing {
+			return
+		}
+		for _, s := range Services {
+			if s.Name == name {
+				f.syncing = true
+				f.BaseURL.SetText(s.URL)
+				f.syncing = false
+			}
+		}
+		if name == OtherService && f.Tabs != nil {
+			f.Tabs.SelectIndex(2)
+			w.Canvas().Focus(f.BaseURL)
+		}
+		f.refreshKey()
+	})
+	f.BaseURL.OnChanged = func(string) {
+		if f.syncing {
+			return
+		}
+		f.syncing = true
+		f.service.SetSelected(ServiceOf(f.BaseURL.Text))
+		f.syncing = false
+		f.refreshKey()
+	}
+	f.BaseURL.SetText(m.BaseURL)
+	f.BaseURL.SetPlaceHolder("http://127.0.0.1:11434/v1")
+	if m.BaseURL == "" {
+		f.service.PlaceHolder = "choose one"
+	}
+	f.Model.SetText(m.Name)
+	f.Model.SetPlaceHolder("llama3.2, gpt-4o-mini, …")
+	f.APIKey.SetPlaceHolder("paste the key here")
+	f.RemoveKey = widget.NewButtonWithIcon("Remove key", theme.DeleteIcon(), f.forgetKey)
+	f.RemoveKey.Hide()
+	f.keyFile = widget.NewButtonWithIcon("Keep the key in a file…", theme.DocumentSaveIcon(), f.askKeyFile)
+	f.keyFile.Hide()
+	f.APIKeyEnv.SetText(m.APIKeyEnv)
+	f.APIKeyEnv.SetPlaceHolder("OPENAI_API_KEY")
+	f.APIKeyEnv.OnChanged = func(string) { f.refreshKey() }
+	if m.MaxOutputTokens > 0 {
+		f.maxOut.SetText(strconv.Itoa(m.MaxOutputTokens))
+	}
+	f.maxOut.SetPlaceHolder("the model's own")
+	f.Budget.SetText(strconv.Itoa(m.MaxContextTokens))
+	f.Timeout.SetText(h.Config().MCP.ApprovalTimeout.String())
+	f.Rules.SetText(config.FormatRules(h.Config().MCP.AutoApprove))
+	widgets.Growing(f.Rules, 4)
+
+	f.Prompt.SetText(m.SystemPrompt)
+	f.Prompt.SetPlaceHolder("Optional. For example: Answer in British English. Explain commands before you run them.")
+	f.Prompt.Wrapping = fyne.TextWrapWord
+	widgets.Growing(f.Prompt, 4)
+	f.Temp = widget.NewSlider(0, 2)
+	f.Temp.Step = 0.1
+	f.tempLabel = widget.NewLabel("")
+	f.Temp.OnChanged = func(v float64) { f.tempLabel.SetText(fmt.Sprintf("%.1f", v)) }
+	f.TempAuto = widget.NewCheck("The model's default", func(on bool) {
+		if on {
+			f.Temp.Disable()
+			f.tempLabel.SetText("")
+		} else {
+			f.Temp.Enable()
+			f.tempLabel.SetText(fmt.Sprintf("%.1f", f.Temp.Value))
+		}
+	})
+	if m.Temperature != nil {
+		f.Temp.SetValue(*m.Temperature)
+		f.TempAuto.SetChecked(false)
+		f.tempLabel.SetText(fmt.Sprintf("%.1f", *m.Temperature))
+	} else {
+		f.Temp.SetValue(0.7)
+		f.TempAuto.SetChecked(true)
+	}
+
+	f.Theme = widget.NewRadioGroup([]string{"System", "Light", "Dark"}, func(string) { h.ApplyLook(f.look()) })
+	f.Theme.Horizontal = true
+	f.Theme.Required = true
+	f.TextSize = widget.NewSlider(config.MinTextScale*100, config.MaxTextScale*100)
+	// No steps: the thumb follows the pointer; the size is applied,
+	// rounded to a percent, when the thumb is let go.
+	f.TextSize.Step = 0
+	f.TextLabel = widget.NewLabel("")
+	f.TextSize.OnChanged = func(v float64) { f.TextLabel.SetText(fmt.Sprintf("%.0f%%", v)) }
+	f.TextSize.OnChangeEnded = func(float64) { h.ApplyLook(f.look()) }
+	f.setLook(h.Config().UI)
+
+	p := h.Config().Policy
+	f.Workspace = widget.NewEntry()
+	f.Workspace.SetText(p.Workspace)
+	f.Workspace.SetPlaceHolder(config.DefaultWorkspace)
+	f.ReadRoots, f.WriteRoots = widget.NewMultiLineEntry(), widget.NewMultiLineEntry()
+	for _, r := range []struct {
+		e     *widget.Entry
+		roots []string
+		none  string
+	}{
+		{f.ReadRoots, p.FS.ReadRoots, "none besides the write roots (read_roots = [] in the config)"},
+		{f.WriteRoots, p.FS.WriteRoots, "none (write_roots = [] in the config)"},
+	} {
+		r.e.SetText(strings.Join(r.roots, "\n"))
+		widgets.Growing(r.e, 3)
+		// An empty list in the file is not the same as no list: say which.
+		if r.roots != nil && len(RootLines(strings.Join(r.roots, "\n"))) == 0 {
+			r.e.SetPlaceHolder(r.none)
+		} else {
+			r.e.SetPlaceHolder("the workspace (" + p.WorkspaceDir() + ")")
+		}
+	}
+	f.AllowExec = widget.NewCheck("Allow shell commands (CMD: lines)", nil)
+	f.AllowExec.SetChecked(p.AllowExec)
+	f.save = widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), f.saveAndClose)
+	f.save.Importance = widget.HighImportance
+	f.opened = f.form()
+	return f
+}
+
+// look is the theme and text size the form shows.
+func (f *Form) look() config.UI {
+	ui := config.UI{Theme: strings.ToLower(f.Theme.Selected), TextScale: math.Round(f.TextSize.Value) / 100}
+	if ui.Theme == config.ThemeSystem {
+		ui.Theme = ""
+	}
+	if ui.TextScale == 1 {
+		ui.TextScale = 0
+	}
+	return ui
+}
+
+func (f *Form) setLook(ui config.UI) {
+	t := ui.ThemeOrDefault()
+	f.Theme.SetSelected(strings.ToUpper(t[:1]) + t[1:])
+	f.TextSize.SetValue(ui.Scale() * 100)
+	f.TextLabel.SetText(fmt.Sprintf("%.0f%%", ui.Scale()*100))
+}
+
+// Close hides the window; a look tried but not saved is undone.
+func (f *Form) Close() {
+	f.setLook(f.host.Config().UI)
+	f.host.ApplyLook(f.host.Config().UI)
+	f.w.Hide()
+}
+
+// temperature is the form's temperature as the config file's text.
+func (f *Form) temperature() string {
+	if f.TempAuto.Checked {
+		return ""
+	}
+	return strconv.FormatFloat(math.Round(f.Temp.Value*10)/10, 'f', -1, 64)
+}
+
+// saveAndClose saves the form (a typed key first, to the
+// keyring: off the UI goroutine, since the keyring may ask to be
+// unlocked) and closes the window, or shows what is wrong.
+func (f *Form) saveAndClose() {
+	if f.Saving {
+		return
+	}
+	key := strings.TrimSpace(f.APIKey.Text)
+	if key == "" {
+		if err := f.saveForm(); err != nil {
+			dialog.ShowError(err, f.w)
+			return
+		}
+		f.w.Hide()
+		return
+	}
+	// Check the rest first: a bad field should not leave a key stored
+	// for a URL that is not saved.
+	if _, err := f.edits(); err != nil {
+		dialog.ShowError(err, f.w)
+		return
+	}
+	base := strings.TrimSpace(f.BaseURL.Text)
+	f.Saving = true
+	f.save.Disable()
+	useFile := f.useFile
+	go func() {
+		var err error
+		if useFile {
+			var path string
+			if path, err = keys.FilePath(""); err == nil {
+				err = keys.StoreFile(path, base, key)
+			}
+		} else {
+			err = keys.Store(base, key)
+		}
+		f.host.Post(func() {
+			f.Saving = false
+			f.save.Enable()
+			if err != nil {
+				dialog.ShowError(keyError(err), f.w)
+				return
+			}
+			// Redacted from the log and tool results before the
+			// conversations get the config that uses it.
+			f.host.AddSecret(key)
+			f.APIKey.SetText("")
+			if err := f.saveForm(); err != nil {
+				f.refreshKey()
+				dialog.ShowError(err, f.w)
+				return
+			}
+			f.refreshKey()
+			f.w.Hide()
+		})
+	}()
+}
+
+// page is the scroller of tab i, once made.
+func (f *Form) page(i int) func() *container.Scroll {
+	return func() *container.Scroll {
+		if i < len(f.pages) {
+			return f.pages[i]
+		}
+		return nil
+	}
+}
+
+// say puts text under the model, where the person looks next: what Check
+// found, or why the settings opened.
+func (f *Form) say(text string, imp widget.Importance) {
+	f.Checked.SetText(text)
+	f.Checked.Importance = imp
+	f.Checked.Show()
+	f.Checked.Refresh()
+	f.relayout()
+}
+
+// relayout lays the General page out again. A label shown (or hidden) in
+// a page at rest otherwise keeps the size it had, and is not seen: what
+// Check found never appeared once the pointer had rested on the button.
+func (f *Form) relayout() {
+	if p := f.page(0)(); p != nil && p.Content != nil {
+		p.Content.Refresh()
+	}
+}
+
+// form is what the form holds.
+func (f *Form) form() config.SettingsForm {
+	return config.SettingsForm{
+		BaseURL: f.BaseURL.Text, Model: f.Model.Text, APIKeyEnv: f.APIKeyEnv.Text,
+		ContextBudget: f.Budget.Text, ApprovalTimeout: f.Timeout.Text, AutoApprove: f.Rules.Text,
+		SystemPrompt: f.Prompt.Text, Temperature: f.temperature(), MaxOutputTokens: f.maxOut.Text,
+		UI: f.look(),
+	}
+}
+
+// configChange is what saving the settings does to the config file.
+type configChange struct {
+	edits  []config.Edit
+	tables map[string]map[string]any
+}
+
+// edits reads the form into edits of the config file.
+func (f *Form) edits() (configChange, error) {
+	edits, tables, err := f.form().EditsSince(f.opened)
+	if err != nil {
+		return configChange{}, err
+	}
+	pol, err := PolicyEdits(f.host.Config().Policy, f.Workspace.Text, f.ReadRoots.Text, f.WriteRoots.Text, f.AllowExec.Checked)
+	if err != nil {
+		return configChange{}, err
+	}
+	return configChange{edits: append(edits, pol...), tables: tables}, nil
+}
+
+// saveForm checks the form, writes it to the config file (keeping the
+// rest of the file as it is) and gives every conversation the new config.
+func (f *Form) saveForm() error {
+	up, err := f.edits()
+	if err != nil {
+		return err
+	}
+	if err := f.host.WriteConfig(up.edits, up.tables); err != nil {
+		return err
+	}
+	f.host.ApplyLook(f.host.Config().UI)
+	f.showRules()
+	f.opened = f.form() // what is saved is what a later save compares with
+	return nil
+}
+
+// checkModel asks the endpoint in the form for its models and offers them,
+// with the key typed, or else the one saved or in the environment.
+func (f *Form) checkModel() {
+	// The answer is said under the model, where the person looks next: no
+	// box to dismiss before picking one.
+	say := f.say
+	base := strings.TrimSpace(f.BaseURL.Text)
+	if base == "" {
+		say("Choose a service first (or give the model URL under Advanced, such as http://127.0.0.1:11434/v1).", widget.DangerImportance)
+		return
+	}
+	typed := strings.TrimSpace(f.APIKey.Text)
+	m := config.Model{BaseURL: base, APIKeyEnv: strings.TrimSpace(f.APIKeyEnv.Text)}
+	f.checks++
+	n := f.checks
+	say("Asking "+base+" for its models…", widget.MediumImportance)
+	go func() {
+		var models []string
+		list := func(key keys.Key) error {
+			k := key.Value()
+			if typed != "" {
+				k = typed
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			var err error
+			models, err = llm.ListModelsFor(ctx, "", base, k)
+			return err
+		}
+		var err error
+		if typed != "" {
+			err = list(keys.Key{})
+		} else {
+			// Without a key first: the keyring (locked, absent or slow)
+			// is asked only when the server wants a key.
+			err = keys.Try(m, f.host.LookupEnv, list, llm.NeedsKey)
+		}
+		f.host.Post(func() {
+			if n != f.checks {
+				return // a later Check is under way
+			}
+			var need *keys.KeyNeededError
+			switch {
+			case errors.As(err, &need):
+				why := keyError(need.Err).Error()
+				say(base+" asks for an API key (it refused the list without one), and "+strings.ToLower(why[:1])+why[1:], widget.DangerImportance)
+				return
+			case err != nil:
+				say("The model server did not answer as expected: "+clean.Line(err.Error()), widget.DangerImportance)
+				return
+			}
+			f.Model.SetOptions(models)
+			msg := fmt.Sprintf("%s answers with %d models.", base, len(models))
+			if len(models) > 0 && !slices.Contains(models, strings.TrimSpace(f.Model.Text)) {
+				msg += " Pick one in Model."
+			}
+			say(msg, widget.SuccessImportance)
+		})
+	}()
+}
+
+// Window is the settings' panel.
+func (f *Form) Window() fyne.Window { return f.w }
+
+// Show shows the panel again, with the key's status and the grants read
+// anew.
+func (f *Form) Show() {
+	f.w.Show()
+	f.w.RequestFocus()
+	f.refreshKey()
+	f.listGrants()
+}
+
+// ChooseModel opens the General page at the model, saying why under it.
+func (f *Form) ChooseModel(why string) {
+	f.Tabs.SelectIndex(0)
+	f.say(why, widget.WarningImportance)
+	f.w.Canvas().Focus(f.Model)
+}
+
+// FocusKey puts the focus in the API key's field.
+func (f *Form) FocusKey() { f.w.Canvas().Focus(f.APIKey) }

@@ -201,21 +201,21 @@ func newForm(h Host, w fyne.Window) *Form {
 	}
 	f.Checked.Hide()
 	names := []string{}
-	for _, s := range Services {
-		names = append(names, s.Name)
+	for _, s := range services {
+		names = append(names, s.name)
 	}
-	f.service = widget.NewSelect(append(names, OtherService), func(name string) {
+	f.service = widget.NewSelect(append(names, otherService), func(name string) {
 		if f.syncing {
 			return
 		}
-		for _, s := range Services {
-			if s.Name == name {
+		for _, s := range services {
+			if s.name == name {
 				f.syncing = true
-				f.BaseURL.SetText(s.URL)
+				f.BaseURL.SetText(s.url)
 				f.syncing = false
 			}
 		}
-		if name == OtherService && f.Tabs != nil {
+		if name == otherService && f.Tabs != nil {
 			f.Tabs.SelectIndex(2)
 			w.Canvas().Focus(f.BaseURL)
 		}
@@ -226,7 +226,7 @@ func newForm(h Host, w fyne.Window) *Form {
 			return
 		}
 		f.syncing = true
-		f.service.SetSelected(ServiceOf(f.BaseURL.Text))
+		f.service.SetSelected(serviceOf(f.BaseURL.Text))
 		f.syncing = false
 		f.refreshKey()
 	}
@@ -308,7 +308,7 @@ func newForm(h Host, w fyne.Window) *Form {
 		r.e.SetText(strings.Join(r.roots, "\n"))
 		widgets.Growing(r.e, 3)
 		// An empty list in the file is not the same as no list: say which.
-		if r.roots != nil && len(RootLines(strings.Join(r.roots, "\n"))) == 0 {
+		if r.roots != nil && len(rootLines(strings.Join(r.roots, "\n"))) == 0 {
 			r.e.SetPlaceHolder(r.none)
 		} else {
 			r.e.SetPlaceHolder("the workspace (" + p.WorkspaceDir() + ")")
@@ -465,7 +465,7 @@ func (f *Form) edits() (configChange, error) {
 	if err != nil {
 		return configChange{}, err
 	}
-	pol, err := PolicyEdits(f.host.Config().Policy, f.Workspace.Text, f.ReadRoots.Text, f.WriteRoots.Text, f.AllowExec.Checked)
+	pol, err := policyEdits(f.host.Config().Policy, f.Workspace.Text, f.ReadRoots.Text, f.WriteRoots.Text, f.AllowExec.Checked)
 	if err != nil {
 		return configChange{}, err
 	}

@@ -79,7 +79,7 @@ func (f *Form) showRules() {
 		rows = append(rows, none)
 	}
 	for _, rule := range slices.Sorted(maps.Keys(rules)) {
-		rows = append(rows, permissionRow(rule, RuleText(rule, rules[rule]), widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), func() {
+		rows = append(rows, permissionRow(rule, ruleText(rule, rules[rule]), widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), func() {
 			if err := f.removeRule(rule); err != nil {
 				dialog.ShowError(err, f.w)
 			}

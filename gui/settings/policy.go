@@ -9,12 +9,12 @@ import (
 	"deckhand/config"
 )
 
-// PolicyEdits reads the form's policy section into edits of the config
+// policyEdits reads the form's policy section into edits of the config
 // file. Only what the person changed is written: a policy section written
 // by hand (comments, a form the line editor cannot change) is left alone
 // when they only change the model. An empty workspace or list of roots
 // removes its key, which means the default (the workspace).
-func PolicyEdits(was config.Policy, workspace, read, write string, allowExec bool) ([]config.Edit, error) {
+func policyEdits(was config.Policy, workspace, read, write string, allowExec bool) ([]config.Edit, error) {
 	var edits []config.Edit
 	workspace = strings.TrimSpace(workspace)
 	if workspace != strings.TrimSpace(was.Workspace) {
@@ -34,8 +34,8 @@ func PolicyEdits(was config.Policy, workspace, read, write string, allowExec boo
 		{"read roots", "read_roots", read, was.FS.ReadRoots},
 		{"write roots", "write_roots", write, was.FS.WriteRoots},
 	} {
-		roots := RootLines(r.text)
-		if slices.Equal(roots, RootLines(strings.Join(r.was, "\n"))) {
+		roots := rootLines(r.text)
+		if slices.Equal(roots, rootLines(strings.Join(r.was, "\n"))) {
 			continue
 		}
 		for _, root := range roots {
@@ -55,9 +55,9 @@ func PolicyEdits(was config.Policy, workspace, read, write string, allowExec boo
 	return edits, nil
 }
 
-// RootLines are the folders of a roots entry: one a line, blank lines
+// rootLines are the folders of a roots entry: one a line, blank lines
 // dropped.
-func RootLines(text string) []string {
+func rootLines(text string) []string {
 	var out []string
 	for _, l := range strings.Split(text, "\n") {
 		if l = strings.TrimSpace(l); l != "" {
@@ -73,8 +73,8 @@ func absFolder(p string) bool {
 	return filepath.IsAbs(p) || p == "~" || strings.HasPrefix(p, "~/")
 }
 
-// RuleText says what an auto_approve rule does.
-func RuleText(rule string, allow bool) string {
+// ruleText says what an auto_approve rule does.
+func ruleText(rule string, allow bool) string {
 	switch {
 	case !allow:
 		return "always asked, even where a wider rule allows it"

@@ -2,12 +2,12 @@ package settings
 
 import "deckhand/keys"
 
-// A Service is a model provider the settings know by name.
-type Service struct{ Name, URL string }
+// A service is a model provider the settings know by name.
+type service struct{ name, url string }
 
-// Services are offered by name; any other URL is "Other", set under
+// services are offered by name; any other URL is "Other", set under
 // Advanced.
-var Services = []Service{
+var services = []service{
 	{"Ollama, on this computer", "http://127.0.0.1:11434/v1"},
 	{"LM Studio, on this computer", "http://127.0.0.1:1234/v1"},
 	{"llama.cpp, on this computer", "http://127.0.0.1:8080/v1"},
@@ -18,15 +18,13 @@ var Services = []Service{
 	{"Mistral", "https://api.mistral.ai/v1"},
 }
 
-// OtherService is the choice for any URL not in Services.
-const OtherService = "Other (its address is under Advanced)"
+const otherService = "Other (its address is under Advanced)"
 
-// ServiceOf is the name of the service at url, or OtherService.
-func ServiceOf(url string) string {
-	for _, s := range Services {
-		if keys.Account(s.URL) == keys.Account(url) {
-			return s.Name
+func serviceOf(url string) string {
+	for _, s := range services {
+		if keys.Account(s.url) == keys.Account(url) {
+			return s.name
 		}
 	}
-	return OtherService
+	return otherService
 }

@@ -42,10 +42,10 @@
 //     ringed buttons and keys, the windows' keys.
 //   - desktop: the Fyne app on a real display.
 //
-// dialogs, settings and tray never see the bridge: the UI is their Host, hands
-// them what the bridge's frame brought, and passes their messages on
-// (UI.tell); they reach the UI goroutine only through the Host's Post, so
-// the bridge's one fyne.Do per frame stays the rule.
+// dialogs, settings and tray never see the bridge: the UI is their Host,
+// hands them what the bridge's frame brought, and passes their messages
+// on (UI.tell); they reach the UI goroutine only through the Host's Post,
+// so the bridge's one fyne.Do per frame stays the rule.
 //
 // Files, by what a person sees. A file named *_bridge.go is the bridge's
 // half of the part before it (its messages and what the bridge does with

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"deckhand/actors"
 	"deckhand/actors/servers"
@@ -93,13 +94,23 @@ func mcpCall(ctx context.Context, e *env, args []string) error {
 	if *noWait {
 		call = sys.StartTool
 	}
+	// Progress comes on the connection's goroutine, and may come after
+	// the result (a server's notification overtaking nothing): it is
+	// printed under a lock, and none once the call has returned.
+	var progressMu sync.Mutex
+	returned := false
 	res, err := call(cctx, rest[0], raw, func(p *servers.ToolProgress) {
+		progressMu.Lock()
+		defer progressMu.Unlock()
 		// A task's changes of status are always shown; other progress
 		// at most so often.
-		if p.Progress.Task != "" || shown.Due(p.ID) {
+		if !returned && (p.Progress.Task != "" || shown.Due(p.ID)) {
 			fmt.Fprintf(e.stderr, "progress: %s\n", terminal.ProgressText(p))
 		}
 	})
+	progressMu.Lock()
+	returned = true
+	progressMu.Unlock()
 	if err != nil {
 		return err
 	}

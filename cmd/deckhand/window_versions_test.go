@@ -135,7 +135,7 @@ func TestWindowEditVersions(t *testing.T) {
 	})
 	w.key("ctrl+a")
 	w.typeText("edited question")
-	w.key("shift+Return")
+	w.key("Return") // Enter sends, as in the message box
 	w.waitScreen("the edited version's answer", func(s gui.Screen) bool {
 		return shows(s, "answer two") && !shows(s, "answer one") && shows(s, "2/2") && shows(s, "edited question")
 	})

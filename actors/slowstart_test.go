@@ -7,11 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/asynkron/protoactor-go/actor"
-
 	"deckhand/actors/conversation"
 	"deckhand/actors/servers"
-	"deckhand/config"
 	"deckhand/store"
 	"deckhand/testutil"
 )
@@ -21,34 +18,7 @@ import (
 // connecting when the model is first asked.
 func slowChat(t *testing.T, db *store.DB, model *testutil.ModelServer, args ...string) *chat {
 	t.Helper()
-	srv := testutil.StdioServer(t, args...)
-	srv.ConnectTimeout = time.Minute
-	cfg := &config.Config{Model: config.Model{BaseURL: model.URL, Name: "scripted", StreamTimeout: 10 * time.Second}}
-	cfg.MCP.Servers = map[string]config.Server{"s": srv}
-	autoApprove("s.*")(cfg)
-	cfg.ApplyDefaults()
-	sys := Start(Options{Config: cfg, Log: db})
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), wait)
-		defer cancel()
-		sys.Shutdown(ctx)
-	})
-	c := &chat{t: t, sys: sys, model: model, events: make(chan any, 1000)}
-	c.watcher = sys.Root.Spawn(propsFunc(func(m any) {
-		switch m.(type) {
-		case *actor.Started, *actor.Stopping, *actor.Stopped:
-		default:
-			c.events <- m
-		}
-	}))
-	ctx, cancel := context.WithTimeout(t.Context(), wait)
-	defer cancel()
-	conv, _, err := sys.StartConversation(ctx, conversation.ConversationOptions{Watchers: []*actor.PID{c.watcher}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.conv = conv
-	return c
+	return reopen(t, db, model, "", conversation.ConversationOptions{}, args...)
 }
 
 // A server that starts slowly loses no call: while it connects, the tools

@@ -133,8 +133,9 @@ func TestTaskOutlivesRestart(t *testing.T) {
 	}
 }
 
-// reopen starts a new system, whose server s is the stdio server with args,
-// and reopens session id in it with opts (Rebuild's).
+// reopen starts a new system, whose server s is the stdio server with args
+// (a minute to connect, its tools auto-approved), and reopens session id in
+// it with opts (Rebuild's); id "" starts a new conversation.
 func reopen(t *testing.T, db *store.DB, model *testutil.ModelServer, id string, opts conversation.ConversationOptions, args ...string) *chat {
 	t.Helper()
 	srv := testutil.StdioServer(t, args...)

@@ -1,7 +1,6 @@
 package toolserver
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"io"
@@ -115,15 +114,8 @@ func (w *echoWriter) events() {
 		if i < 0 {
 			return
 		}
-		sc := bufio.NewScanner(bytes.NewReader(buf[:i]))
-		var data []string
-		for sc.Scan() {
-			if d, ok := strings.CutPrefix(sc.Text(), "data:"); ok {
-				data = append(data, strings.TrimPrefix(d, " "))
-			}
-		}
-		if len(data) > 0 {
-			w.e.write(echoOut, []byte(strings.Join(data, "\n")))
+		if data := eventData(buf[:i]); len(data) > 0 {
+			w.e.write(echoOut, data)
 		}
 		w.pending.Next(i + 2)
 	}

@@ -70,15 +70,7 @@ func acceptsStream(values []string) bool {
 func responseIn(stream []byte) []byte {
 	var found []byte
 	for _, event := range bytes.Split(bytes.ReplaceAll(stream, []byte("\r\n"), []byte("\n")), []byte("\n\n")) {
-		var data []string
-		sc := bufio.NewScanner(bytes.NewReader(event))
-		sc.Buffer(make([]byte, 64<<10), 32<<20)
-		for sc.Scan() {
-			if d, ok := strings.CutPrefix(sc.Text(), "data:"); ok {
-				data = append(data, strings.TrimPrefix(d, " "))
-			}
-		}
-		msg := []byte(strings.Join(data, "\n"))
+		msg := eventData(event)
 		var probe struct {
 			ID     json.RawMessage `json:"id"`
 			Result json.RawMessage `json:"result"`
@@ -110,3 +102,17 @@ func (r *recorder) Write(p []byte) (int, error) {
 	return r.body.Write(p)
 }
 func (r *recorder) Flush() {}
+
+// eventData is one server-sent event's data: its data lines, joined by
+// newlines, each without "data:" and one space after it.
+func eventData(event []byte) []byte {
+	var data []string
+	sc := bufio.NewScanner(bytes.NewReader(event))
+	sc.Buffer(make([]byte, 64<<10), 32<<20)
+	for sc.Scan() {
+		if d, ok := strings.CutPrefix(sc.Text(), "data:"); ok {
+			data = append(data, strings.TrimPrefix(d, " "))
+		}
+	}
+	return []byte(strings.Join(data, "\n"))
+}

@@ -63,10 +63,13 @@ func (op *operation) write(p []byte) {
 }
 
 // subscribe calls f with each piece of output from now on, until the
-// returned func is called.
-func (op *operation) subscribe(f func([]byte)) func() {
+// returned func is called, and returns what was written before (the tail
+// kept, and the count of every byte), so that a command fast enough to
+// write before its caller subscribed loses nothing.
+func (op *operation) subscribe(f func([]byte)) (unsub func(), before []byte, written int64) {
 	op.mu.Lock()
 	defer op.mu.Unlock()
+	before, written = append([]byte(nil), op.tail...), op.written
 	if op.subs == nil {
 		op.subs = map[int]func([]byte){}
 	}
@@ -77,7 +80,7 @@ func (op *operation) subscribe(f func([]byte)) func() {
 		op.mu.Lock()
 		delete(op.subs, id)
 		op.mu.Unlock()
-	}
+	}, before, written
 }
 
 // snapshot is the operation's state for status.

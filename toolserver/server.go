@@ -668,10 +668,14 @@ func (s *Server) progress(ctx context.Context, ss *sdk.ServerSession, token any,
 	kick := make(chan struct{}, 1)
 	quit := make(chan struct{})
 	done := make(chan struct{})
-	unsub := op.subscribe(func(p []byte) {
+	add := func(p []byte, n int64, first bool) {
 		mu.Lock()
-		total += int64(len(p))
-		pending = append(pending, p...)
+		total += n
+		if first { // written before the subscription: it comes first
+			pending = append(p, pending...)
+		} else {
+			pending = append(pending, p...)
+		}
 		if len(pending) > 16<<10 { // a slow client gets the latest output
 			pending = pending[len(pending)-16<<10:]
 		}
@@ -680,7 +684,11 @@ func (s *Server) progress(ctx context.Context, ss *sdk.ServerSession, token any,
 		case kick <- struct{}{}:
 		default:
 		}
-	})
+	}
+	unsub, before, written := op.subscribe(func(p []byte) { add(p, int64(len(p)), false) })
+	if written > 0 {
+		add(before, written, true)
+	}
 	go func() {
 		defer close(done)
 		var sent int64

@@ -320,7 +320,6 @@ func TestAsyncAwaitProgress(t *testing.T) {
 		t.Fatalf("await (failed=%v):\n%s", failed, text)
 	}
 	f.mu.Lock()
-	defer f.mu.Unlock()
 	var last float64
 	var await []string
 	for _, p := range f.progress {
@@ -342,15 +341,15 @@ func TestAsyncAwaitProgress(t *testing.T) {
 	if !strings.Contains(text, "quick") || strings.Contains(text, "Operation op-") {
 		t.Errorf("a quick command should answer inline:\n%s", text)
 	}
-	// The server sends the progress before its answer; the client may
-	// hand it to its handler after the answer (notifications are handled
-	// on goroutines of their own).
+	// The server sends the progress before its answer (even the output a
+	// command wrote before the call subscribed to it); the client may hand
+	// it to its handler after the answer (notifications are handled on
+	// goroutines of their own).
 	testutil.Eventually(t, 10*time.Second, func() bool {
 		f.mu.Lock()
 		defer f.mu.Unlock()
 		return len(f.progress) > 0 && strings.Contains(f.progress[0].Message, "quick")
 	}, "no progress for the inline call")
-	f.mu.Lock()
 }
 
 // cancel kills a running operation and everything it started.

@@ -312,6 +312,9 @@ func (r *run) answered(cs *callState, ans approval.Answer, reason approval.Reaso
 	}
 }
 
+// callFunc makes one tool call (the router's Call; a stand-in in tests).
+type callFunc func(ctx context.Context, m *servers.CallTool, progress func(*servers.ToolProgress)) (*servers.ToolResult, error)
+
 // called is one call's end, from its goroutine (which writes nothing of
 // the call's state: Stop may answer the call meanwhile).
 type called struct {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"deckhand/config"
 	"deckhand/keys"
@@ -148,3 +149,60 @@ func refusal(err error) (int, bool) {
 // KeyResolver finds the model's API key: keys.Resolve, or a stand-in in
 // tests. It may block (the keyring over D-Bus).
 type KeyResolver func(m config.Model, lookupEnv func(string) (string, bool)) (keys.Key, error)
+
+// What a model request reports as it streams, to the run (run.streamed),
+// and its end (streamDone, which tests' OnMessage sees).
+type (
+	streamText struct {
+		text, reasoning string
+	}
+	streamRetrying struct {
+		err  error
+		wait time.Duration
+	}
+	streamDone struct {
+		turn llm.Turn
+		err  error
+	}
+)
+
+// streamFunc makes one model request for a run (streamModel; a script in
+// tests), reporting *streamText and *streamRetrying as they come.
+type streamFunc func(ctx context.Context, v *view, model string, req *llm.Request, report func(any)) (llm.Turn, error)
+
+// streamModel makes one model request on the run's goroutine and reports
+// the answer as it streams: text as it arrives, then the whole turn.
+// Refusals that may pass are retried before anything was received
+// (llm.Client.StreamRetried). Cancelling ctx (Stop) cancels the HTTP
+// request, and the key's lookup (which may wait for the keyring): the
+// request goes first without a key unless model.api_key_env gives one,
+// and again with the keyring's when the model refuses it (v.client.try);
+// a key that cannot be had is the error. model is the model this run asks
+// (SetModel), if not the client's.
+func streamModel(ctx context.Context, v *view, model string, req *llm.Request, report func(any)) (llm.Turn, error) {
+	retries := v.cfg.Model.Retries()
+	var s *llm.Stream
+	err := v.client.try(ctx, func(client *llm.Client) error {
+		if model != "" && model != client.Model {
+			client.Model = model // chosen for this conversation (SetModel)
+		}
+		var err error
+		s, err = client.StreamRetried(ctx, req, retries, func(err error, wait time.Duration) {
+			report(&streamRetrying{err: err, wait: wait})
+		})
+		return err
+	})
+	if err != nil {
+		return llm.Turn{}, err
+	}
+	defer s.Close()
+	return s.Turn(func(d llm.Delta) {
+		if d.Text != "" || d.Reasoning != "" {
+			report(&streamText{text: d.Text, reasoning: d.Reasoning})
+		}
+	})
+}
+
+func retryNotice(m *streamRetrying) string {
+	return fmt.Sprintf("%v; trying again in %v", m.err, m.wait.Round(100*time.Millisecond))
+}

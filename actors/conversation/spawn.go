@@ -54,8 +54,9 @@ type Deps struct {
 // panics fails its run visibly and stops itself (recoverFailure), and the
 // supervisor stops any that fails otherwise; a restart would forget the
 // history and pretend nothing happened, while the log holds every event to
-// reopen it from. Its stream actor ends its request with an error on a
-// panic (stream.go), which fails the run. The supervisor itself resumes
+// reopen it from. A panic on a run's goroutine (a bug) is
+// recovered there and ends the run with the error (run.loop), which fails
+// the conversation. The supervisor itself resumes
 // (servers.Resume): a panic drops that message and keeps the open
 // conversations, which a restart would stop.
 func Spawn(root *actor.RootContext, d Deps) *actor.PID {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -323,6 +324,81 @@ func (s *Stream) readError(err error) error {
 	return s.client.clean(fmt.Errorf("reading the model's stream: %w", err))
 }
 
+// StreamRetried is Stream, asked again after a refusal that may pass
+// (a 429 or 5xx, a server not yet listening, a connection closed before
+// any answer) up to retries times, after the server's Retry-After or 1 s,
+// 2 s, 4 s… (at most a minute); waiting, if not nil, is told of each wait
+// before it. A request whose answer had begun streaming is never sent
+// again: its errors come from reading the Stream. Cancelling ctx ends the
+// wait and the request.
+func (c *Client) StreamRetried(ctx context.Context, req *Request, retries int, waiting func(err error, wait time.Duration)) (*Stream, error) {
+	for attempt := 0; ; attempt++ {
+		s, err := c.Stream(ctx, req)
+		if err == nil {
+			return s, nil
+		}
+		if wait, ok := retryable(err, attempt); ok && attempt < retries && ctx.Err() == nil {
+			if waiting != nil {
+				waiting(err, wait)
+			}
+			t := time.NewTimer(wait)
+			select {
+			case <-t.C:
+				continue
+			case <-ctx.Done():
+				t.Stop()
+			}
+		}
+		return nil, err
+	}
+}
+
+// maxRetryWait caps how long a Retry-After may hold a request.
+const maxRetryWait = time.Minute
+
+// retryable says whether a refused request may work later, and after how
+// long: the server's Retry-After, or 1s, 2s, 4s….
+func retryable(err error, attempt int) (time.Duration, bool) {
+	wait := time.Second << min(attempt, 5)
+	var he *HTTPError
+	var op *net.OpError
+	switch {
+	case errors.As(err, &he):
+		if !he.Temporary() {
+			return 0, false
+		}
+		if he.RetryAfter > 0 {
+			wait = he.RetryAfter
+		}
+	case errors.As(err, &op) && op.Op == "dial":
+	case errors.Is(err, ErrClosed): // closed before any answer: nothing was received
+	default:
+		return 0, false
+	}
+	return min(wait, maxRetryWait), true
+}
+
+// Turn reads the stream to its end and joins its deltas into the turn;
+// each, if not nil, sees every delta as it comes (the text to show while
+// the answer streams). On an error the turn holds what arrived.
+func (s *Stream) Turn(each func(Delta)) (Turn, error) {
+	var acc Accumulator
+	for {
+		d, err := s.Next()
+		if errors.Is(err, io.EOF) {
+			return acc.Turn()
+		}
+		if err != nil {
+			turn, _ := acc.Turn()
+			return turn, err
+		}
+		acc.Add(d)
+		if each != nil {
+			each(d)
+		}
+	}
+}
+
 // Close ends the request; reading stops at once.
 func (s *Stream) Close() error {
 	s.once.Do(func() {
@@ -379,4 +455,102 @@ func eventData(event []byte) (data []byte, ok bool) {
 		ok = true
 	}
 	return out, ok
+}
+
+// Turn is one complete assistant answer.
+type Turn struct {
+	Text         string
+	Reasoning    string
+	ToolCalls    []ToolCall
+	Usage        *Usage
+	FinishReason string
+}
+
+// Accumulator joins deltas into a Turn. Tool calls are joined by index; a
+// server that sends no index (some do) starts a new call whenever a fragment
+// brings a new id, or a name when the current call has one.
+type Accumulator struct {
+	text, reasoning strings.Builder
+	calls           []*callBuilder
+	byIndex         map[int]*callBuilder
+	usage           *Usage
+	finish          string
+}
+
+type callBuilder struct {
+	id, name string
+	args     strings.Builder
+}
+
+// Add takes one delta.
+func (a *Accumulator) Add(d Delta) {
+	a.text.WriteString(d.Text)
+	a.reasoning.WriteString(d.Reasoning)
+	for _, f := range d.ToolCalls {
+		b := a.target(f)
+		if b.id == "" {
+			b.id = f.ID
+		}
+		if b.name == "" {
+			b.name = f.Name
+		}
+		b.args.WriteString(f.Arguments)
+	}
+	if d.Usage != nil {
+		a.usage = d.Usage
+	}
+	if d.FinishReason != "" {
+		a.finish = d.FinishReason
+	}
+}
+
+func (a *Accumulator) target(f ToolCallFragment) *callBuilder {
+	if f.Index >= 0 {
+		if b, ok := a.byIndex[f.Index]; ok {
+			return b
+		}
+		if a.byIndex == nil {
+			a.byIndex = map[int]*callBuilder{}
+		}
+		b := &callBuilder{}
+		a.byIndex[f.Index] = b
+		a.calls = append(a.calls, b)
+		return b
+	}
+	var last *callBuilder
+	if n := len(a.calls); n > 0 {
+		last = a.calls[n-1]
+	}
+	startsNew := last == nil ||
+		(f.ID != "" && last.id != "" && f.ID != last.id) ||
+		(f.ID == "" && f.Name != "" && last.name != "")
+	if startsNew {
+		b := &callBuilder{}
+		a.calls = append(a.calls, b)
+		return b
+	}
+	return last
+}
+
+// Text is the text received so far.
+func (a *Accumulator) Text() string { return a.text.String() }
+
+// Turn returns what was received. Calls without an id get one
+// ("call_<n>"), so that every call can be answered. Without a finish_reason
+// the error is ErrIncomplete, and the Turn holds what arrived.
+func (a *Accumulator) Turn() (Turn, error) {
+	t := Turn{Text: a.text.String(), Reasoning: a.reasoning.String(), Usage: a.usage, FinishReason: a.finish}
+	seen := map[string]bool{}
+	for i, b := range a.calls {
+		id := b.id
+		if id == "" || seen[id] {
+			id = fmt.Sprintf("call_%d", i)
+		}
+		seen[id] = true
+		t.ToolCalls = append(t.ToolCalls, ToolCall{ID: id, Name: b.name, Arguments: b.args.String()})
+	}
+	if a.finish == "" {
+		return t, ErrIncomplete
+	}
+	return t, nil
 }

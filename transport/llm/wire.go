@@ -1,8 +1,11 @@
 // Package llm owns the model wire format: OpenAI-compatible chat completions
 // with streaming. A [Client] posts a [Request] and returns a [Stream] of typed
 // deltas (text, tool-call fragments, usage, finish), read from the SSE body
-// with r3labs/sse; an [Accumulator] joins the deltas into one assistant
-// [Turn], tool calls joined by index.
+// with r3labs/sse; [Stream.Turn] reads it to its end, an [Accumulator]
+// joining the deltas into one assistant [Turn], tool calls joined by index.
+// [Client.StreamRetried] sends a request again after a refusal that may
+// pass, before any answer (stream.go: one streamed answer, from the
+// request to the turn).
 //
 // A Client is safe for concurrent use; a Stream and an Accumulator belong to
 // one goroutine.

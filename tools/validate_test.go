@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -56,33 +55,4 @@ func TestValidate(t *testing.T) {
 	if v.Len() != 3 {
 		t.Errorf("cache holds %d schemas, want 3 (one per definition)", v.Len())
 	}
-}
-
-func TestCap(t *testing.T) {
-	if got := Cap("short", 100); got != "short" {
-		t.Errorf("Cap(short) = %q", got)
-	}
-	long := strings.Repeat("a", 5000) + strings.Repeat("é", 5000) + "END"
-	got := Cap(long, 2000)
-	if len(got) > 2000 || !strings.HasPrefix(got, "aaaa") || !strings.HasSuffix(got, "éEND") || !strings.Contains(got, "cut: the output was 14.7 KiB, limit 2.0 KiB") {
-		t.Errorf("Cap(long, 2000) = %d bytes: %q…%q", len(got), got[:40], got[len(got)-40:])
-	}
-	if !utf8.ValidString(got) {
-		t.Errorf("Cap split a character")
-	}
-}
-
-func FuzzCap(f *testing.F) {
-	f.Add("héllo wörld", 5)
-	f.Add(strings.Repeat("x", 300), 100)
-	f.Fuzz(func(t *testing.T, s string, limit int) {
-		limit = limit % 100000
-		got := Cap(s, limit)
-		if limit > 0 && len(s) > limit && len(got) > max(limit, 64)+200 {
-			t.Fatalf("Cap(%d bytes, %d) = %d bytes", len(s), limit, len(got))
-		}
-		if utf8.ValidString(s) && !utf8.ValidString(got) {
-			t.Fatalf("Cap broke UTF-8")
-		}
-	})
 }

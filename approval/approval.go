@@ -132,31 +132,6 @@ type Always interface {
 	Grant(display, by string) error
 }
 
-// decide is the last step of the gate, grants and rules: grants come
-// first (the person's own answers), then the tool's rule, then its
-// server's; with nothing allowing the call, the person is asked. by says
-// what allowed it or why it is asked.
-func decide(rules Rules, always Always, session Grants, req Request) (v Verdict, by string, cause Cause) {
-	switch {
-	case req.OnceOnly:
-		return Ask, "each is asked", CauseOnceOnly
-	case session[req.Display]:
-		return Allow, "allowed for this session", CauseSession
-	case always != nil && always.Allowed(req.Display):
-		return Allow, "always allowed", CauseAlways
-	}
-	if v, ok := rules[req.Display]; ok {
-		if v {
-			return Allow, "auto_approve " + req.Display, CauseRule
-		}
-		return Ask, "auto_approve " + req.Display + " = false", CauseRuleAsk
-	}
-	if rules[req.Server+".*"] {
-		return Allow, "auto_approve " + req.Server + ".*", CauseRule
-	}
-	return Ask, "", CauseNone
-}
-
 // MemoryAlways keeps "always" grants for the life of the process.
 type MemoryAlways struct {
 	mu     sync.Mutex

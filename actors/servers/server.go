@@ -153,7 +153,7 @@ type serverDeps struct {
 	addSecrets func(...string)
 	store      *actor.PID
 	// secrets are removed from results, progress and errors as they
-	// leave the server (redact_result.go).
+	// leave the server (line.go).
 	secrets *redact.Set
 }
 

@@ -51,7 +51,7 @@ type Options struct {
 	// Store, if set, logs elicitations and egress decisions.
 	Store *actor.PID
 	// Secrets are removed from results, progress and errors as they leave
-	// the server (redact_result.go).
+	// the server (line.go).
 	Secrets *redact.Set
 	// Cached are the tools of each server's last connection (from the
 	// log), offered until the server lists its own.

@@ -44,15 +44,6 @@ func (a *conversationActor) startToolRun(c actor.Context, m *UserMessage) {
 	a.startRunOf(c, byHandText(m.Tool.Tool), nil, "", m.Tool)
 }
 
-// origin is what the log says of where the run's calls come from: "" for
-// the model's.
-func (r *run) origin() string {
-	if r.hand != nil {
-		return ByHandOrigin
-	}
-	return ""
-}
-
 // handSteps is a run by hand's one call: checked, put through the gate,
 // run and answered as a model's call is (check, decide, dispatch).
 func (r *run) handSteps(ctx context.Context) (err error, stopped bool) {

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"time"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"deckhand/actors/servers"
 	"deckhand/approval"
 	"deckhand/config"
@@ -412,6 +414,37 @@ func (r *run) callOne(ctx context.Context, v *view, cs *callState) called {
 	if res.Err == nil {
 		out.media = tools.ResultMedia(res.Result).Map(r.deps.secrets.Get().String)
 		out.structured = structuredOf(res.Result, r.deps.secrets.Get().String)
+	}
+	return out
+}
+
+// origin is what the log says of where the run's calls come from: "" for
+// the model's.
+func (r *run) origin() string {
+	if r.hand != nil {
+		return ByHandOrigin
+	}
+	return ""
+}
+
+// MaxStructured caps the structured content a tool's view is given with
+// the card's result; larger content is left out.
+const MaxStructured = 256 << 10
+
+// structuredOf is a result's structured content as JSON, with secrets
+// removed (redact maps each string's text), or nil when there is none, it
+// is over MaxStructured, or removing secrets left it unreadable.
+func structuredOf(res *sdk.CallToolResult, redact func(string) string) json.RawMessage {
+	if res == nil || res.StructuredContent == nil {
+		return nil
+	}
+	raw, err := json.Marshal(res.StructuredContent)
+	if err != nil || len(raw) > MaxStructured {
+		return nil
+	}
+	out := []byte(redact(string(raw)))
+	if !json.Valid(out) {
+		return nil
 	}
 	return out
 }

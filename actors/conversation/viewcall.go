@@ -315,25 +315,3 @@ func (r *viewCallRun) dispatch(ctx context.Context, t tools.Tool, args json.RawM
 func viewRefusal(text string) ViewCallResult {
 	return ViewCallResult{Result: &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: text}}}}
 }
-
-// MaxStructured caps the structured content a tool's view is given with
-// the card's result; larger content is left out.
-const MaxStructured = 256 << 10
-
-// structuredOf is a result's structured content as JSON, with secrets
-// removed (redact maps each string's text), or nil when there is none, it
-// is over MaxStructured, or removing secrets left it unreadable.
-func structuredOf(res *sdk.CallToolResult, redact func(string) string) json.RawMessage {
-	if res == nil || res.StructuredContent == nil {
-		return nil
-	}
-	raw, err := json.Marshal(res.StructuredContent)
-	if err != nil || len(raw) > MaxStructured {
-		return nil
-	}
-	out := []byte(redact(string(raw)))
-	if !json.Valid(out) {
-		return nil
-	}
-	return out
-}

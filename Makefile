@@ -36,7 +36,7 @@ DESKTOP_APT_PACKAGES := dbus xvfb xauth xdotool imagemagick dunst \
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PEERS_STAMP := testutil/node_modules/.deckhand-installed
 
-.PHONY: all run build test vet lint bench fuzz screenshots desktop-check setup setup-apt setup-test-apt setup-go setup-peers clean
+.PHONY: all run build test vet lint bench fuzz callpath screenshots desktop-check setup setup-apt setup-test-apt setup-go setup-peers clean
 
 all: build
 
@@ -111,6 +111,17 @@ fuzz: setup-go
 			echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg; \
 		done; \
 	done
+
+# Check the README's walk of one approved tool call against every file
+# whose code the call runs: two coverage profiles of TestCallPathFiles,
+# stopped before and after the call, compared by TestCallPathCoverage.
+callpath: setup-go
+	@set -e; dir=$$(mktemp -d); for p in stream request; do \
+		DECKHAND_CALLPATH_UNTIL=$$p $(GO) test -tags $(TAGS) -count=1 -covermode=count -coverpkg=deckhand/... \
+			-coverprofile=$$dir/$$p.out -run '^TestCallPathFiles$$' ./actors/ >/dev/null; \
+	done; \
+	DECKHAND_CALLPATH_PROFILES="$$dir/stream.out $$dir/request.out" \
+		$(GO) test -tags $(TAGS) -count=1 -run '^TestCallPathCoverage$$' -v ./actors/
 
 setup: setup-apt setup-go setup-peers
 

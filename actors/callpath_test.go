@@ -21,6 +21,7 @@ import (
 	"deckhand/actors/conversation"
 	"deckhand/approval"
 	"deckhand/config"
+	"deckhand/store"
 	"deckhand/testutil"
 )
 
@@ -35,15 +36,10 @@ import (
 // README says so.
 //
 // The stacks show the files the call passes through, not the functions it
-// calls and return. To see every file whose code runs from the answer's
-// first delta to the next request (on all goroutines), compare two
-// coverage profiles, of the test stopped at the first and at the last
+// calls and returns from: TestCallPathCoverage checks those, from two
+// coverage profiles of this test, stopped at its first and at its last
 // point (DECKHAND_CALLPATH_UNTIL, which also leaves the actors running, so
-// that their shutdown is not counted):
-//
-//	for p in stream request; do DECKHAND_CALLPATH_UNTIL=$p go test -tags no_animations \
-//	    -covermode=count -coverpkg=deckhand/... -coverprofile=/tmp/cp.$p -run TestCallPathFiles ./actors/; done
-//	awk 'NR==FNR {n[$1]=$3; next} FNR>1 && $3>n[$1] {sub(/:.*/, "", $1); print $1}' /tmp/cp.stream /tmp/cp.request | sort -u
+// that their shutdown is not counted); `make callpath` runs all three.
 func TestCallPathFiles(t *testing.T) {
 	root := moduleRoot(t)
 	until := os.Getenv("DECKHAND_CALLPATH_UNTIL") // stream or request: stop there (see above)
@@ -138,7 +134,12 @@ func TestCallPathFiles(t *testing.T) {
 	cfg := &config.Config{}
 	cfg.Model = config.Model{BaseURL: model.URL + "/v1", Name: "scripted", StreamTimeout: wait}
 	cfg.ApplyDefaults()
-	sys := Start(Options{Config: cfg, InProcess: map[string]*sdk.Server{"hold": srv}})
+	db, err := store.Open(t.Context(), filepath.Join(t.TempDir(), "deckhand.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cleanup(func() { db.Close() })
+	sys := Start(Options{Config: cfg, Log: db, InProcess: map[string]*sdk.Server{"hold": srv}})
 	cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), wait)
 		defer cancel()
@@ -204,6 +205,104 @@ func TestCallPathFiles(t *testing.T) {
 			t.Errorf("the call's path crosses %s (at %s), which the README's walk does not name", f, strings.Join(seen[f], ", "))
 		}
 	}
+}
+
+// TestCallPathCoverage checks every file of the module whose code ran in
+// TestCallPathFiles from the answer's first delta to the next request (on
+// any goroutine: the difference of two coverage profiles, given in
+// DECKHAND_CALLPATH_PROFILES, before and after): each must be named by the
+// README's walk, or be one the walk does not count (notCounted, with why);
+// and each file the walk names outside the window must have run. Run it
+// with `make callpath`.
+func TestCallPathCoverage(t *testing.T) {
+	profiles := strings.Fields(os.Getenv("DECKHAND_CALLPATH_PROFILES"))
+	if len(profiles) != 2 {
+		t.Skip("DECKHAND_CALLPATH_PROFILES names no two profiles (make callpath)")
+	}
+	before, after := readProfile(t, profiles[0]), readProfile(t, profiles[1])
+	var ran []string
+	for block, n := range after {
+		if n > before[block] {
+			f, _, _ := strings.Cut(block, ":")
+			f = strings.TrimPrefix(f, "deckhand/")
+			if !slices.Contains(ran, f) && !strings.HasPrefix(f, "testutil/") {
+				ran = append(ran, f)
+			}
+		}
+	}
+	if len(ran) == 0 {
+		t.Fatalf("%s and %s: no code ran between them", profiles[0], profiles[1])
+	}
+	slices.Sort(ran)
+	walk, _ := readmeWalk(t, filepath.Join(moduleRoot(t), "README.md"))
+	for _, f := range ran {
+		why := uncounted(f)
+		switch {
+		case slices.Contains(walk, f):
+			t.Logf("ran: %s", f)
+		case why != "":
+			t.Logf("ran, not counted: %s (%s)", f, why)
+		default:
+			t.Errorf("the call ran code of %s, which the README's walk does not name (nor notCounted)", f)
+		}
+	}
+	for _, f := range walk {
+		if !slices.Contains(ran, f) && !strings.HasPrefix(f, "gui/") {
+			t.Errorf("the README's walk names %s, but no code of it ran", f)
+		}
+	}
+}
+
+// notCounted are files whose code a call runs that the README's walk does
+// not count, by its own rule; a key ending in / is a folder.
+var notCounted = map[string]string{
+	"config/config.go":                "the config's values",
+	"config/policy.go":                "the config's values",
+	"config/ui.go":                    "the config's values (the person's system prompt)",
+	"keys/keys.go":                    "the key's name",
+	"redact/set.go":                   "the secrets known now, a value swapped whole",
+	"tools/catalog.go":                "the catalog's lookup",
+	"tools/warnings.go":               "a tool's warnings, as text",
+	"approval/approval.go":            "the words of an answer",
+	"actors/conversation/viewcall.go": "the view's questions, looked through for the answer's id first",
+	"transport/mcp/wire.go":           "the pipe of a server in process (a stdio server's is the SDK's)",
+	"actors/writer/writer.go":         "the log's writer, which watches the call",
+	"store/":                          "the log (IDs; the writer's batches, every 200 ms), which watches the call",
+}
+
+// uncounted says why the walk does not count file f ("" when it should).
+func uncounted(f string) string {
+	if why, ok := notCounted[f]; ok {
+		return why
+	}
+	for k, why := range notCounted {
+		if strings.HasSuffix(k, "/") && strings.HasPrefix(f, k) {
+			return why
+		}
+	}
+	return ""
+}
+
+// readProfile reads a coverage profile's counts, by block.
+func readProfile(t *testing.T, path string) map[string]int {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]int{}
+	for _, line := range strings.Split(string(data), "\n")[1:] {
+		// deckhand/actors/conversation/run.go:12.3,14.5 2 1
+		fields := strings.Fields(line)
+		if len(fields) != 3 {
+			continue
+		}
+		n, err := strconv.Atoi(fields[2])
+		if err != nil {
+			t.Fatalf("%s: %q: %v", path, line, err)
+		}
+		out[fields[0]] += n
+	}
+	return out
 }
 
 // moduleRoot is the repository's root, above this package.

@@ -6,16 +6,14 @@ import (
 	"strings"
 
 	"deckhand/request"
-	"deckhand/transport/llm"
 )
 
-// What the model sees of a long conversation, on the run's goroutine: the
-// lazy tools it has not called for a while are unloaded (unloadIdle), and
-// when the history no longer fits the context budget its oldest turns are
-// summarised in one model request (compact), the summary standing in for
-// them from then on. The history itself keeps every message: the person's
-// transcript, versions and the log are untouched; only the model's view
-// (modelView) is compacted.
+// A long conversation, on the run's goroutine: when the history no longer
+// fits the context budget (run.fits) its oldest turns are summarised in one
+// model request (compact), the summary standing in for them from then on in
+// the model's view (run.modelView). The history itself keeps every message:
+// the person's transcript, versions and the log are untouched; only the
+// model's view is compacted.
 
 // CompactedNotice is what the person is told when a conversation was
 // compacted.
@@ -25,32 +23,6 @@ func CompactedNotice(turns int) string {
 		unit = "turn"
 	}
 	return fmt.Sprintf("Earlier messages were summarised to fit the model's context (%d %s).", turns, unit)
-}
-
-// unloadIdle counts the request about to be made, and unloads the lazy
-// tools offered in the last mcp.unload_after requests without a call.
-func (r *run) unloadIdle(v *view) {
-	r.loaded.Request()
-	after := v.cfg.MCP.UnloadAfterRequests()
-	if gone := r.loaded.Idle(after); len(gone) > 0 {
-		r.emit(&ToolsUnloaded{Conversation: r.conv, Run: r.id, Tools: gone,
-			Why: fmt.Sprintf("not called in the last %d requests (mcp.unload_after)", after)})
-	}
-}
-
-// modelView is the history as the model gets it: the summary, if its run
-// is on this conversation's path, in place of the turns before that run;
-// at is where in history the turns kept begin (0 without a summary).
-func (r *run) modelView() (view []llm.Message, at int) {
-	if r.summary == nil {
-		return r.history, 0
-	}
-	for _, m := range r.marks {
-		if m.Run == r.summary.From && m.At > 0 && m.At <= len(r.history) {
-			return append([]llm.Message{r.summary.Message()}, r.history[m.At:]...), m.At
-		}
-	}
-	return r.history, 0 // another version of an earlier message is shown: the summary does not tell it
 }
 
 // compact summarises the oldest turns of the model's view when it no

@@ -265,7 +265,9 @@ func (r *run) steps(ctx context.Context) (err error, stopped bool) {
 			return ErrNoModel, false
 		}
 		r.unloadIdle(v)
-		r.compact(ctx, v)
+		if !r.uncompactable && !r.fits(v) {
+			r.compact(ctx, v)
+		}
 		if ctx.Err() != nil {
 			return stopCause(ctx)
 		}
@@ -333,6 +335,44 @@ func (r *run) request(v *view) (*llm.Request, int) {
 	}
 	r.emit(&PromptBuilt{Conversation: r.conv, Run: r.id, Messages: len(req.Messages), Dropped: dropped, Tools: len(req.Tools), EstimatedTokens: estimate})
 	return req, estimate
+}
+
+// unloadIdle counts the request about to be made, and unloads the lazy
+// tools offered in the last mcp.unload_after requests without a call.
+func (r *run) unloadIdle(v *view) {
+	r.loaded.Request()
+	after := v.cfg.MCP.UnloadAfterRequests()
+	if gone := r.loaded.Idle(after); len(gone) > 0 {
+		r.emit(&ToolsUnloaded{Conversation: r.conv, Run: r.id, Tools: gone,
+			Why: fmt.Sprintf("not called in the last %d requests (mcp.unload_after)", after)})
+	}
+}
+
+// modelView is the history as the model gets it: the summary, if its run
+// is on this conversation's path, in place of the turns before that run;
+// at is where in history the turns kept begin (0 without a summary).
+func (r *run) modelView() (view []llm.Message, at int) {
+	if r.summary == nil {
+		return r.history, 0
+	}
+	for _, m := range r.marks {
+		if m.Run == r.summary.From && m.At > 0 && m.At <= len(r.history) {
+			return append([]llm.Message{r.summary.Message()}, r.history[m.At:]...), m.At
+		}
+	}
+	return r.history, 0 // another version of an earlier message is shown: the summary does not tell it
+}
+
+// fits reports whether the model's view fits the request's budget whole:
+// then nothing is summarised (compact.go) nor left out (request.Fit).
+func (r *run) fits(v *view) bool {
+	_, _, budget := r.budget(v)
+	view, _ := r.modelView()
+	total := 0
+	for _, m := range view {
+		total += request.MessageTokens(m)
+	}
+	return total <= budget
 }
 
 // budget is the request's system prompt, the size of its tools field, and

@@ -12,7 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -26,7 +26,8 @@ import (
 )
 
 // TestCallPathFiles follows one approved tool call through the real actors
-// (a model over HTTP, an in-process MCP server, the question answered) and
+// (a model over HTTP, an in-process MCP server, a log, the question
+// answered) and
 // records the files of the run's goroutines at each point where the call
 // waits: the model's answer half streamed, the question open, the tool
 // running on its server, the next request sent with the result. Every
@@ -59,7 +60,6 @@ func TestCallPathFiles(t *testing.T) {
 	}
 
 	var (
-		mu    sync.Mutex
 		seen  = map[string][]string{} // file -> the probes that saw it
 		probe = func(name string, pick func(stack) bool) {
 			t.Helper()
@@ -73,8 +73,6 @@ func TestCallPathFiles(t *testing.T) {
 				}
 				return false
 			}, "no run goroutine waiting at %s", name)
-			mu.Lock()
-			defer mu.Unlock()
 			for _, f := range got.files(root) {
 				if !slices.Contains(seen[f], name) {
 					seen[f] = append(seen[f], name)
@@ -88,23 +86,22 @@ func TestCallPathFiles(t *testing.T) {
 	// request is held until it is probed.
 	first := testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "c1", Name: "hold__hold", Arguments: `{"text":"x"}`})
 	cut := strings.Index(first, "\n\n") + 2
-	streamed, requested := make(chan struct{}), make(chan struct{})
-	var requests int
+	streamed, second, requested := make(chan struct{}), make(chan struct{}, 1), make(chan struct{})
+	var requests atomic.Int32
 	model := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		requests++
-		n := requests
-		mu.Unlock()
 		w.Header().Set("Content-Type", "text/event-stream")
-		switch n {
+		switch requests.Add(1) {
 		case 1:
 			w.Write([]byte(first[:cut]))
 			w.(http.Flusher).Flush()
 			<-streamed
 			w.Write([]byte(first[cut:]))
-		default:
+		case 2:
+			second <- struct{}{}
 			<-requested
 			w.Write([]byte(testutil.TextChunks("done")))
+		default:
+			http.Error(w, "one request too many", http.StatusTeapot)
 		}
 	}))
 	cleanup(model.Close)
@@ -180,11 +177,7 @@ func TestCallPathFiles(t *testing.T) {
 	testutil.Receive(t, running, wait, "the tool did not run")
 	probe("the call", func(s stack) bool { return s.has("deckhand/transport/mcp.(*Conn).CallTool") })
 	close(release)
-	testutil.Eventually(t, wait, func() bool {
-		mu.Lock()
-		defer mu.Unlock()
-		return requests == 2
-	}, "no second request")
+	testutil.Receive(t, second, wait, "no second request")
 	probe("the next request", func(s stack) bool { return s.has("net/http.(*Client).Do") })
 	if until == "request" {
 		return

@@ -265,7 +265,7 @@ func (r *run) steps(ctx context.Context) (err error, stopped bool) {
 			return ErrNoModel, false
 		}
 		r.unloadIdle(v)
-		if !r.uncompactable && !r.fits(v) {
+		if !r.fits(v) {
 			r.compact(ctx, v)
 		}
 		if ctx.Err() != nil {

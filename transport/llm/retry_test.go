@@ -1,0 +1,149 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// answers is a RoundTripper that gives its answers in order, in memory (so
+// that the request's timers run in a synctest bubble).
+type answers []*http.Response
+
+func (a *answers) RoundTrip(r *http.Request) (*http.Response, error) {
+	if len(*a) == 0 {
+		return nil, errors.New("no answer left")
+	}
+	res := (*a)[0]
+	*a = (*a)[1:]
+	res.Request = r
+	return res, nil
+}
+
+func answer(status int, header, body string) *http.Response {
+	h := http.Header{"Content-Type": {"text/event-stream"}}
+	if header != "" {
+		k, v, _ := strings.Cut(header, ": ")
+		h.Set(k, v)
+	}
+	return &http.Response{StatusCode: status, Header: h, Body: io.NopCloser(strings.NewReader(body))}
+}
+
+const okBody = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hel\"}}]}\n\n" +
+	"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"lo\"},\"finish_reason\":\"stop\"}]}\n\n" +
+	"data: [DONE]\n\n"
+
+func TestStreamRetried(t *testing.T) {
+	tests := []struct {
+		name    string
+		answers []*http.Response
+		retries int
+		waits   []time.Duration // told to waiting, in order
+		wantErr string          // "" for the turn "hello"
+	}{
+		{
+			name:    "a 503 passes",
+			answers: []*http.Response{answer(503, "", "busy"), answer(200, "", okBody)},
+			retries: 3,
+			waits:   []time.Duration{time.Second},
+		},
+		{
+			name:    "Retry-After is honoured",
+			answers: []*http.Response{answer(429, "Retry-After: 7", "slow down"), answer(200, "", okBody)},
+			retries: 3,
+			waits:   []time.Duration{7 * time.Second},
+		},
+		{
+			name:    "Retry-After is capped at a minute",
+			answers: []*http.Response{answer(429, "Retry-After: 3600", ""), answer(200, "", okBody)},
+			retries: 3,
+			waits:   []time.Duration{time.Minute},
+		},
+		{
+			name:    "waits grow",
+			answers: []*http.Response{answer(500, "", ""), answer(502, "", ""), answer(503, "", ""), answer(200, "", okBody)},
+			retries: 3,
+			waits:   []time.Duration{time.Second, 2 * time.Second, 4 * time.Second},
+		},
+		{
+			name:    "the retries run out",
+			answers: []*http.Response{answer(503, "", ""), answer(503, "", ""), answer(503, "", "")},
+			retries: 2,
+			waits:   []time.Duration{time.Second, 2 * time.Second},
+			wantErr: "model server: 503 Service Unavailable",
+		},
+		{
+			name:    "a 400 is not asked again",
+			answers: []*http.Response{answer(400, "", "bad request"), answer(200, "", okBody)},
+			retries: 3,
+			wantErr: "model server: 400 Bad Request",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				rt := answers(tt.answers)
+				c := &Client{BaseURL: "http://model.test/v1", Model: "m", HTTPClient: &http.Client{Transport: &rt}}
+				var waits []time.Duration
+				start := time.Now()
+				s, err := c.StreamRetried(t.Context(), &Request{Messages: []Message{{Role: RoleUser, Content: "hi"}}}, tt.retries,
+					func(_ error, wait time.Duration) { waits = append(waits, wait) })
+				if diff := cmp.Diff(tt.waits, waits); diff != "" {
+					t.Errorf("waits (-want +got):\n%s", diff)
+				}
+				var total time.Duration
+				for _, w := range tt.waits {
+					total += w
+				}
+				if got := time.Since(start); got != total {
+					t.Errorf("StreamRetried took %v, want the waits' %v", got, total)
+				}
+				if tt.wantErr != "" {
+					if err == nil || !strings.HasPrefix(err.Error(), tt.wantErr) {
+						t.Fatalf("StreamRetried() = %v, want %q", err, tt.wantErr)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatalf("StreamRetried() = %v", err)
+				}
+				defer s.Close()
+				var deltas []string
+				turn, err := s.Turn(func(d Delta) { deltas = append(deltas, d.Text) })
+				if err != nil || turn.Text != "hello" || turn.FinishReason != "stop" {
+					t.Errorf("Turn() = %+v, %v; want hello, stop", turn, err)
+				}
+				if diff := cmp.Diff([]string{"hel", "lo"}, deltas); diff != "" {
+					t.Errorf("deltas (-want +got):\n%s", diff)
+				}
+			})
+		})
+	}
+}
+
+// Stop during a wait ends it at once, with the refusal.
+func TestStreamRetriedStopped(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		rt := answers{answer(503, "Retry-After: 30", ""), answer(200, "", okBody)}
+		c := &Client{BaseURL: "http://model.test/v1", Model: "m", HTTPClient: &http.Client{Transport: &rt}}
+		ctx, cancel := context.WithCancel(t.Context())
+		start := time.Now()
+		_, err := c.StreamRetried(ctx, &Request{}, 3, func(error, time.Duration) {
+			time.AfterFunc(time.Second, cancel)
+		})
+		var he *HTTPError
+		if !errors.As(err, &he) || he.Status != 503 {
+			t.Errorf("StreamRetried() = %v, want the 503", err)
+		}
+		if got := time.Since(start); got != time.Second {
+			t.Errorf("StreamRetried returned after %v, want 1s (at Stop)", got)
+		}
+	})
+}

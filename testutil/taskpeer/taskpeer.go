@@ -7,8 +7,8 @@
 // the 2025-11-25 generation of tasks (as server-everything does) unless
 // Mode is V2, the io.modelcontextprotocol/tasks extension of 2026-07-28.
 //
-// A Peer serves one connection at a time; its counters are safe to read
-// while it serves.
+// A Peer serves one connection at a time (Serve), or streamable HTTP
+// (Handler); its counters are safe to read while it serves.
 package taskpeer
 
 import (
@@ -49,6 +49,11 @@ type Peer struct {
 	// dies mid-task once, and knows the task again when restarted.
 	Crash     func()
 	CrashOnce string
+	// Interval is the poll interval the peer suggests; default 1s.
+	Interval time.Duration
+	// JSON: over HTTP (Handler), answer each POST with application/json
+	// rather than an event stream (and so ask no questions).
+	JSON bool
 
 	mu       sync.Mutex
 	gets     []time.Time // when each tasks/get came
@@ -62,6 +67,9 @@ type Peer struct {
 	state    map[string]string // a task's status, once cancelled
 	topics   map[string]string // the topic tasks/update gave a task (V2Input)
 	updates  int
+	sessions map[string]bool               // live HTTP sessions
+	started  int                           // HTTP sessions started
+	inflight map[string]context.CancelFunc // HTTP requests being answered, by session and id
 }
 
 // Gets is when each tasks/get came, in order.
@@ -123,6 +131,19 @@ func (p *Peer) write(ctx context.Context, msg jsonrpc.Message) {
 	p.writeMu.Lock()
 	defer p.writeMu.Unlock()
 	_ = p.out.Write(ctx, msg)
+}
+
+// sendKey, in a request's context, is where the peer's own messages made
+// while answering it go (over HTTP: the POST's event stream).
+type sendKey struct{}
+
+// send writes a message the peer makes while answering a request.
+func (p *Peer) send(ctx context.Context, msg jsonrpc.Message) {
+	if send, ok := ctx.Value(sendKey{}).(func(jsonrpc.Message)); ok {
+		send(msg)
+		return
+	}
+	p.write(ctx, msg)
 }
 
 func (p *Peer) reply(ctx context.Context, id jsonrpc.ID, res any, err error) {
@@ -251,6 +272,9 @@ func (p *Peer) polls() int {
 func (p *Peer) task(id, status, message string) map[string]any {
 	t := map[string]any{"taskId": id, "status": status, "statusMessage": message, "createdAt": "2026-11-26T00:00:00Z", "lastUpdatedAt": "2026-11-26T00:00:00Z"}
 	interval := 1000.0
+	if p.Interval > 0 {
+		interval = float64(p.Interval / time.Millisecond)
+	}
 	switch p.Mode {
 	case Interval0:
 		interval = 0
@@ -333,7 +357,7 @@ func (p *Peer) ask(ctx context.Context, id string) (string, error) {
 		"requestedSchema": map[string]any{"type": "object", "properties": map[string]any{"topic": map[string]any{"type": "string"}}, "required": []string{"topic"}},
 		"_meta":           map[string]any{"io.modelcontextprotocol/related-task": map[string]any{"taskId": id}},
 	})
-	p.write(ctx, &jsonrpc.Request{ID: rid, Method: "elicitation/create", Params: params})
+	p.send(ctx, &jsonrpc.Request{ID: rid, Method: "elicitation/create", Params: params})
 	select {
 	case <-ctx.Done():
 		return "", ctx.Err()

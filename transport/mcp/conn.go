@@ -161,9 +161,16 @@ type Conn struct {
 
 	oauth *oauthHandler // nil unless the server may ask to sign in
 
-	// tasks is the SDK's connection wrapped for Deckhand's own requests
-	// (tasks.go); set once the transport connects.
-	tasks atomic.Pointer[taskConn]
+	// tasks is what the server offers of tasks (tasks.go).
+	tasks *taskOffers
+	// wrapped is the SDK's connection wrapped for Deckhand's own requests
+	// (tasks.go), set once the transport connects; nil over streamable
+	// HTTP, whose requests of tasks go through the session.
+	wrapped atomic.Pointer[taskConn]
+	// answers are StartTool's tools/call answers over streamable HTTP as
+	// the tap saw them, by progress token (under mu); a token is there,
+	// with a nil answer, from when the call is sent.
+	answers map[string]json.RawMessage
 	// onElicit is Options.OnElicit, which also answers a 2026-07-28
 	// task's input requests (tasks.go).
 	onElicit func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error)
@@ -186,6 +193,8 @@ func Dial(ctx context.Context, alias string, srv config.Server, opts Options) (*
 		done:     make(chan struct{}),
 		progress: map[string]func(Progress){},
 		onElicit: opts.OnElicit,
+		tasks:    newTaskOffers(),
+		answers:  map[string]json.RawMessage{},
 	}
 	if opts.InProcess != nil || opts.Transport != nil {
 		c.endpoint = "in-process"
@@ -244,6 +253,9 @@ func Dial(ctx context.Context, alias string, srv config.Server, opts Options) (*
 		},
 	})
 
+	if err := allowTasks(client); err != nil {
+		return nil, err
+	}
 	if local {
 		for _, r := range opts.Policy.ServerRoots(srv) {
 			//lint:ignore SA1019 the roots advertised above
@@ -439,12 +451,15 @@ func (c *Conn) dialHTTP(ctx context.Context, client *sdk.Client, endpoint string
 	}
 	c.kind, c.http = kind, ht
 	if kind == KindSSE {
+		t = &taskTransport{inner: t, c: c}
+	} else {
 		// Streamable HTTP is left unwrapped: the SDK tells its
 		// connection of the session's state through an unexported
 		// method (sessionUpdated: the protocol version header, the
 		// stream of the server's own messages), which a wrapper would
-		// hide. So tasks are not followed over streamable HTTP yet.
-		t = &taskTransport{inner: t, c: c}
+		// hide. What tasks need of the server's answers is read under
+		// the SDK instead, in the HTTP bodies (tasks.go).
+		ht.tap = &answerTap{want: c.wantAnswer, answer: c.tapped}
 	}
 	cs, err := client.Connect(c.sessionCtx, t, nil)
 	if err != nil {

@@ -28,9 +28,11 @@
 //   - Tasks (tasks.go): a tools/call the server answers with a task is
 //     followed to its result (tasks/get at the server's interval, clamped;
 //     tasks/result; tasks/cancel when the caller gives up), for both the
-//     2025-11-25 generation and the 2026-07-28 extension, over a wrapper
+//     2025-11-25 generation and the 2026-07-28 extension: over a wrapper
 //     of the SDK's connection that carries requests the SDK does not know
-//     (stdio, in-process and legacy SSE; not streamable HTTP).
+//     (stdio, in-process and legacy SSE), or over streamable HTTP through
+//     the SDK's session (custom methods, a sending middleware) with the
+//     server's answers read under it, in the HTTP bodies (tap.go).
 //
 // A Conn is safe for concurrent use: any number of calls may run at once.
 package mcp

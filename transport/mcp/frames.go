@@ -160,6 +160,10 @@ type frameGuard struct {
 	// streamable HTTP call), used when a long message's own id cannot be
 	// read. nil for a session's stream.
 	request any
+	// tap, if active, is shown each message of an SSE stream (tap.go);
+	// event gathers one's data lines.
+	tap   *answerTap
+	event []byte
 
 	mu    sync.Mutex
 	fatal *FrameError
@@ -212,12 +216,15 @@ func (g *frameGuard) next() error {
 		}
 		g.line = append(g.line, chunk...)
 		switch {
-		case err == nil:
-			return nil
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue
-		case len(g.line) > 0:
-			return nil // the last line, without its newline; err comes next time
+		case err == nil, len(g.line) > 0:
+			// A whole line, or the last, without its newline (err
+			// comes next time).
+			if g.sse && g.tap != nil {
+				g.tap.see(&g.event, g.line)
+			}
+			return nil
 		default:
 			return err
 		}

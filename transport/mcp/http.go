@@ -34,6 +34,10 @@ type httpTransport struct {
 	allowHost   func(host string) bool
 	refusedHost func(host string) // notes a refusal; may be nil
 
+	// tap, if set, sees the answers to some of the SDK's requests
+	// (tap.go).
+	tap *answerTap
+
 	// plain is set once the server showed it answers POSTs with plain JSON
 	// and has no server-to-client stream (lmcp).
 	plain atomic.Bool
@@ -63,8 +67,13 @@ func (t *httpTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		req = req.Clone(req.Context()) // a RoundTripper must not modify its request
 		req.Header.Set("Authorization", "Bearer "+t.token)
 	}
+	var watched string
+	if req.Method == http.MethodPost {
+		watched = t.tap.sent(req)
+	}
 	resp, err := t.base.RoundTrip(req)
 	if err != nil {
+		t.tap.forget(watched)
 		err = t.redact.Error(err)
 		t.mu.Lock()
 		t.lastErr = err
@@ -76,6 +85,7 @@ func (t *httpTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	if resp.StatusCode >= 400 {
+		t.tap.forget(watched)
 		t.recordRefusal(req, resp)
 		return resp, nil
 	}
@@ -121,6 +131,7 @@ func (t *httpTransport) bound(req *http.Request, resp *http.Response, ct string)
 		g := newFrameGuard(resp.Body, limit)
 		g.sse, g.request = true, id
 		g.dropped = t.dropped
+		g.tap = t.tap
 		resp.Body = struct {
 			io.Reader
 			io.Closer
@@ -149,6 +160,7 @@ func (t *httpTransport) bound(req *http.Request, resp *http.Response, ct string)
 		}
 		resp.Body.Close()
 		resp.Body = io.NopCloser(bytes.NewReader(body))
+		t.tap.received(body)
 	}
 	return resp, nil
 }

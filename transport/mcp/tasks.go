@@ -7,16 +7,26 @@ package mcp
 // execution.taskSupport allows it, and the server's capabilities say
 // tasks.requests.tools.call), which server-everything speaks, and the
 // io.modelcontextprotocol/tasks extension of 2026-07-28 (resultType "task",
-// the result inline in tasks/get). The go-sdk implements neither and has no
-// way to send a method it does not know, so Deckhand wraps the SDK's
-// connection (taskConn): requests of its own go out under ids the SDK never
-// uses, their answers are taken out of the stream before the SDK reads it,
-// and the answers to initialize and tools/list are looked at on their way to
-// say what the server offers. Everything the server says about a task is
-// checked: its id, its status, its message (cleaned and cut), its interval
-// (clamped to [MinPollInterval, MaxPollInterval]). Streamable HTTP
-// connections are not wrapped (see dialHTTP): over them, calls go to the
-// SDK as before and a task is not followed.
+// the result inline in tasks/get). The go-sdk implements neither, and its
+// types drop what says a task is there (the tasks capability, a tool's
+// execution.taskSupport, tools/call's task), so Deckhand reads the server's
+// answers to initialize, tools/list and its own tools/call as they came:
+//
+//   - over stdio, in-process and legacy SSE, by wrapping the SDK's
+//     connection (taskConn): requests of Deckhand's own go out under ids
+//     the SDK never uses, and their answers are taken out of the stream
+//     before the SDK reads it;
+//   - over streamable HTTP, whose connection cannot be wrapped (the SDK
+//     tells it of the session's state through an unexported method: the
+//     protocol version header, the server's own stream), through the SDK's
+//     session itself: tasks/* are custom methods (CallCustomMethod, in the
+//     same session, under the same Mcp-Session-Id), tools/call is the SDK's
+//     with params.task added by a sending middleware (askTask), and the
+//     answers are seen under the SDK, in the HTTP bodies (answerTap).
+//
+// Everything the server says about a task is checked: its id, its status,
+// its message (cleaned and cut), its interval (clamped to
+// [MinPollInterval, MaxPollInterval]).
 
 import (
 	"context"
@@ -175,8 +185,7 @@ func cut(s string, n int) string {
 // waiting for its end. progress, if not nil, receives the call's progress
 // notifications until StartTool returns; AwaitTask takes them over.
 func (c *Conn) StartTool(ctx context.Context, name string, args any, progress func(Progress)) (*sdk.CallToolResult, *Task, error) {
-	tc := c.tasks.Load()
-	if tc == nil || !tc.offered(name) {
+	if !c.tasks.offered(name) {
 		res, err := c.CallTool(ctx, name, args, progress)
 		return res, nil, err
 	}
@@ -184,11 +193,7 @@ func (c *Conn) StartTool(ctx context.Context, name string, args any, progress fu
 	defer done()
 	token, release := c.progressToken(progress)
 	defer release()
-	params := map[string]any{"name": name, "arguments": args, "_meta": map[string]any{"progressToken": token}}
-	if tc.v1.Load() {
-		params["task"] = map[string]any{}
-	}
-	raw, err := c.request(ctx, "tools/call", params)
+	raw, err := c.startCall(ctx, name, args, token)
 	if err != nil {
 		return nil, nil, c.callError(ctx, "calling "+name, err)
 	}
@@ -234,14 +239,10 @@ func (c *Conn) CallTask(ctx context.Context, name string, args any, progress fun
 func (c *Conn) AwaitTask(ctx context.Context, t *Task, progress func(Progress)) (res *sdk.CallToolResult, err error) {
 	ctx, done := c.bind(ctx)
 	defer done()
-	tc := c.tasks.Load()
-	if tc == nil {
-		return nil, errors.New("this connection cannot follow tasks")
-	}
-	if !tc.follow(t.ID) {
+	if !c.tasks.follow(t.ID) {
 		return nil, fmt.Errorf("task %s: the server gave an id that another call on this connection is already following", t.ID)
 	}
-	defer tc.unfollow(t.ID)
+	defer c.tasks.unfollow(t.ID)
 	ended := false
 	defer func() {
 		if ended || ctx.Err() == nil || c.Err() != nil {
@@ -362,7 +363,7 @@ func (c *Conn) answerInputs(ctx context.Context, t *Task, answered map[string]bo
 	}
 	ctx, done := c.bind(ctx)
 	defer done()
-	if _, err := c.request(ctx, "tasks/update", map[string]any{"taskId": t.ID, "inputResponses": responses}); err != nil {
+	if _, err := c.request(ctx, "tasks/update", &taskParams{TaskID: t.ID, InputResponses: responses}); err != nil {
 		return c.taskError(ctx, "tasks/update "+t.ID, err)
 	}
 	return nil
@@ -395,14 +396,13 @@ func (c *Conn) GetTask(ctx context.Context, id string) (*Task, error) {
 // tasksV2 reports whether a task known only by its id is of the 2026-07-28
 // generation: the server offers it and not the older one.
 func (c *Conn) tasksV2() bool {
-	tc := c.tasks.Load()
-	return tc != nil && tc.v2.Load() && !tc.v1.Load()
+	return c.tasks.v2.Load() && !c.tasks.v1.Load()
 }
 
 func (c *Conn) getTask(ctx context.Context, id string, v2 bool) (*Task, error) {
 	ctx, done := c.bind(ctx)
 	defer done()
-	raw, err := c.request(ctx, "tasks/get", map[string]string{"taskId": id})
+	raw, err := c.request(ctx, "tasks/get", &taskParams{TaskID: id})
 	if err != nil {
 		return nil, c.taskError(ctx, "tasks/get "+id, err)
 	}
@@ -414,7 +414,7 @@ func (c *Conn) getTask(ctx context.Context, id string, v2 bool) (*Task, error) {
 func (c *Conn) TaskResult(ctx context.Context, id string) (*sdk.CallToolResult, error) {
 	ctx, done := c.bind(ctx)
 	defer done()
-	raw, err := c.request(ctx, "tasks/result", map[string]string{"taskId": id})
+	raw, err := c.request(ctx, "tasks/result", &taskParams{TaskID: id})
 	if err != nil {
 		return nil, c.taskError(ctx, "tasks/result "+id, err)
 	}
@@ -431,7 +431,7 @@ func (c *Conn) TaskResult(ctx context.Context, id string) (*sdk.CallToolResult, 
 func (c *Conn) CancelTask(ctx context.Context, id string) (*Task, error) {
 	ctx, done := c.bind(ctx)
 	defer done()
-	raw, err := c.request(ctx, "tasks/cancel", map[string]string{"taskId": id})
+	raw, err := c.request(ctx, "tasks/cancel", &taskParams{TaskID: id})
 	if err != nil {
 		return nil, c.taskError(ctx, "tasks/cancel "+id, err)
 	}
@@ -467,17 +467,252 @@ func (c *Conn) progressToken(progress func(Progress)) (string, func()) {
 	}
 }
 
-// request sends a request the SDK does not know and returns its result.
-func (c *Conn) request(ctx context.Context, method string, params any) (json.RawMessage, error) {
-	tc := c.tasks.Load()
-	if tc == nil {
+// startCall sends tools/call, asking for a task where the 2025-11-25
+// generation wants it asked, and returns the answer as the server wrote it.
+func (c *Conn) startCall(ctx context.Context, name string, args any, token string) (json.RawMessage, error) {
+	if args == nil {
+		args = map[string]any{} // as the SDK sends it
+	}
+	params := sdk.CallToolParams{Name: name, Arguments: args}
+	params.SetProgressToken(token)
+	ask := c.tasks.v1.Load()
+	if tc := c.wrapped.Load(); tc != nil {
+		p := &taskCallParams{CallToolParams: params}
+		if ask {
+			p.Task = &struct{}{}
+		}
+		return tc.call(ctx, "tools/call", p)
+	}
+	// Streamable HTTP: the SDK's own call, with params.task added by
+	// askTask, whose answer the tap keeps as it came (the SDK's reading of
+	// it drops the task).
+	c.mu.Lock()
+	c.answers[token] = nil
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		delete(c.answers, token)
+		c.mu.Unlock()
+	}()
+	res, err := c.session.CallTool(context.WithValue(ctx, askTaskKey{}, ask), &params)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	raw := c.answers[token]
+	c.mu.Unlock()
+	if raw == nil {
+		// Not seen (it came where the tap does not look): the SDK's
+		// reading of it is what there is.
+		return json.Marshal(res)
+	}
+	return raw, nil
+}
+
+// wantAnswer says which answers the tap keeps: initialize's and
+// tools/list's (what the server offers of tasks), and those of StartTool's
+// calls.
+func (c *Conn) wantAnswer(method, token string) bool {
+	switch method {
+	case "initialize", "tools/list":
+		return true
+	case "tools/call":
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		_, ok := c.answers[token]
+		return ok
+	}
+	return false
+}
+
+// tapped takes an answer the tap kept.
+func (c *Conn) tapped(method, token string, result json.RawMessage) {
+	if method != "tools/call" {
+		c.tasks.look(method, result)
+		return
+	}
+	c.mu.Lock()
+	if _, ok := c.answers[token]; ok {
+		c.answers[token] = result
+	}
+	c.mu.Unlock()
+}
+
+// request sends a request the SDK does not know and returns its result:
+// over a wrapped connection under an id of Deckhand's own, else through the
+// SDK's session as a custom method.
+func (c *Conn) request(ctx context.Context, method string, params *taskParams) (json.RawMessage, error) {
+	if tc := c.wrapped.Load(); tc != nil {
+		return tc.call(ctx, method, params)
+	}
+	if c.session == nil {
 		return nil, errors.New("no connection")
 	}
-	return tc.call(ctx, method, params)
+	res, err := sdk.CallCustomMethod[*taskParams, *rawResult](ctx, c.session, method, params)
+	if err != nil {
+		return nil, err
+	}
+	return res.raw, nil
+}
+
+// taskMethods are the requests of tasks the SDK does not know, sent as its
+// custom methods.
+var taskMethods = []string{"tasks/get", "tasks/result", "tasks/cancel", "tasks/update"}
+
+// allowTasks lets client send tasks/* (request) and ask for a task in
+// tools/call (askTask).
+func allowTasks(client *sdk.Client) error {
+	for _, m := range taskMethods {
+		if err := sdk.AddSendingCustomMethod[*taskParams, *rawResult](client, m); err != nil {
+			return err
+		}
+	}
+	client.AddSendingMiddleware(askTask)
+	return nil
+}
+
+// taskParams are the params of tasks/*.
+type taskParams struct {
+	sdk.ParamsBase
+	TaskID         string         `json:"taskId"`
+	InputResponses map[string]any `json:"inputResponses,omitempty"` // tasks/update
+}
+
+// taskCallParams are tools/call's, with params.task (2025-11-25).
+type taskCallParams struct {
+	sdk.CallToolParams
+	Task *struct{} `json:"task,omitempty"`
+}
+
+// rawResult is an answer kept as the server wrote it.
+type rawResult struct {
+	sdk.ResultBase
+	raw json.RawMessage
+}
+
+func (r *rawResult) UnmarshalJSON(data []byte) error {
+	r.raw = append(json.RawMessage(nil), data...)
+	return nil
+}
+
+// askTaskKey, in a tools/call's context, says whether askTask adds
+// params.task.
+type askTaskKey struct{}
+
+// askTask is the SDK's sending middleware that asks for a task in a
+// tools/call of StartTool's (2025-11-25: params.task), which the SDK's
+// CallToolParams cannot say.
+func askTask(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		if ask, _ := ctx.Value(askTaskKey{}).(bool); ask && method == "tools/call" {
+			cs, _ := req.GetSession().(*sdk.ClientSession)
+			if p, ok := req.GetParams().(*sdk.CallToolParams); ok && p != nil && cs != nil {
+				req = &sdk.ClientRequest[*taskCallParams]{Session: cs, Params: &taskCallParams{CallToolParams: *p, Task: &struct{}{}}}
+			}
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// taskOffers is what the server offers of tasks, read from its answers to
+// initialize and tools/list, and the tasks followed on the connection.
+type taskOffers struct {
+	v1, v2 atomic.Bool // what the server's capabilities offer
+
+	mu        sync.Mutex
+	following map[string]struct{} // the task ids followed now
+	support   map[string]string   // tool name to execution.taskSupport (2025-11-25)
+}
+
+func newTaskOffers() *taskOffers {
+	return &taskOffers{following: map[string]struct{}{}, support: map[string]string{}}
+}
+
+// look reads what the server offers from its answers to initialize and
+// tools/list.
+func (o *taskOffers) look(method string, result json.RawMessage) {
+	switch method {
+	case "initialize":
+		var init struct {
+			Capabilities struct {
+				Tasks *struct {
+					Requests *struct {
+						Tools *struct {
+							Call json.RawMessage `json:"call"`
+						} `json:"tools"`
+					} `json:"requests"`
+				} `json:"tasks"`
+				Extensions map[string]json.RawMessage `json:"extensions"`
+			} `json:"capabilities"`
+		}
+		if json.Unmarshal(result, &init) != nil {
+			return
+		}
+		caps := init.Capabilities
+		o.v1.Store(caps.Tasks != nil && caps.Tasks.Requests != nil && caps.Tasks.Requests.Tools != nil && caps.Tasks.Requests.Tools.Call != nil)
+		_, v2 := caps.Extensions[TasksExtension]
+		o.v2.Store(v2)
+	case "tools/list":
+		if !o.v1.Load() {
+			return
+		}
+		var list struct {
+			Tools []struct {
+				Name      string `json:"name"`
+				Execution struct {
+					TaskSupport string `json:"taskSupport"`
+				} `json:"execution"`
+			} `json:"tools"`
+		}
+		if json.Unmarshal(result, &list) != nil {
+			return
+		}
+		o.mu.Lock()
+		for _, t := range list.Tools {
+			if t.Execution.TaskSupport == "" {
+				delete(o.support, t.Name)
+			} else {
+				o.support[t.Name] = t.Execution.TaskSupport
+			}
+		}
+		o.mu.Unlock()
+	}
+}
+
+// offered reports whether a call of tool may be answered with a task, so
+// that it must go through StartTool's own request.
+func (o *taskOffers) offered(tool string) bool {
+	if o.v2.Load() {
+		return true
+	}
+	if !o.v1.Load() {
+		return false
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	s := o.support[tool]
+	return s == "optional" || s == "required"
+}
+
+// follow claims a task id for one caller; false when another follows it.
+func (o *taskOffers) follow(id string) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if _, ok := o.following[id]; ok {
+		return false
+	}
+	o.following[id] = struct{}{}
+	return true
+}
+
+func (o *taskOffers) unfollow(id string) {
+	o.mu.Lock()
+	delete(o.following, id)
+	o.mu.Unlock()
 }
 
 // taskTransport wraps the SDK's transport so that its connection is a
-// taskConn, published in c.tasks.
+// taskConn, published in c.wrapped.
 type taskTransport struct {
 	inner sdk.Transport
 	c     *Conn
@@ -488,8 +723,8 @@ func (t *taskTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	tc := &taskConn{Connection: conn, pending: map[string]chan *jsonrpc.Response{}, watched: map[string]string{}, following: map[string]struct{}{}, support: map[string]string{}}
-	t.c.tasks.Store(tc)
+	tc := &taskConn{Connection: conn, offers: t.c.tasks, pending: map[string]chan *jsonrpc.Response{}, watched: map[string]string{}}
+	t.c.wrapped.Store(tc)
 	return tc, nil
 }
 
@@ -497,16 +732,13 @@ func (t *taskTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 // SDK's. Read is called by the SDK's one reader; Write by anyone.
 type taskConn struct {
 	sdk.Connection
+	offers  *taskOffers
 	seq     atomic.Uint64
 	writeMu sync.Mutex
 
-	v1, v2 atomic.Bool // what the server's capabilities offer
-
-	mu        sync.Mutex
-	pending   map[string]chan *jsonrpc.Response // our requests' ids
-	watched   map[string]string                 // the SDK's initialize and tools/list ids, to their method
-	following map[string]struct{}               // the task ids followed now
-	support   map[string]string                 // tool name to execution.taskSupport (2025-11-25)
+	mu      sync.Mutex
+	pending map[string]chan *jsonrpc.Response // our requests' ids
+	watched map[string]string                 // the SDK's initialize and tools/list ids, to their method
 }
 
 // ownPrefix starts the ids of Deckhand's own requests; the SDK numbers its
@@ -546,93 +778,10 @@ func (tc *taskConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			continue
 		}
 		if method != "" && resp.Error == nil {
-			tc.look(method, resp.Result)
+			tc.offers.look(method, resp.Result)
 		}
 		return msg, nil
 	}
-}
-
-// look reads what the server offers from its answers to initialize and
-// tools/list.
-func (tc *taskConn) look(method string, result json.RawMessage) {
-	switch method {
-	case "initialize":
-		var init struct {
-			Capabilities struct {
-				Tasks *struct {
-					Requests *struct {
-						Tools *struct {
-							Call json.RawMessage `json:"call"`
-						} `json:"tools"`
-					} `json:"requests"`
-				} `json:"tasks"`
-				Extensions map[string]json.RawMessage `json:"extensions"`
-			} `json:"capabilities"`
-		}
-		if json.Unmarshal(result, &init) != nil {
-			return
-		}
-		caps := init.Capabilities
-		tc.v1.Store(caps.Tasks != nil && caps.Tasks.Requests != nil && caps.Tasks.Requests.Tools != nil && caps.Tasks.Requests.Tools.Call != nil)
-		_, v2 := caps.Extensions[TasksExtension]
-		tc.v2.Store(v2)
-	case "tools/list":
-		if !tc.v1.Load() {
-			return
-		}
-		var list struct {
-			Tools []struct {
-				Name      string `json:"name"`
-				Execution struct {
-					TaskSupport string `json:"taskSupport"`
-				} `json:"execution"`
-			} `json:"tools"`
-		}
-		if json.Unmarshal(result, &list) != nil {
-			return
-		}
-		tc.mu.Lock()
-		for _, t := range list.Tools {
-			if t.Execution.TaskSupport == "" {
-				delete(tc.support, t.Name)
-			} else {
-				tc.support[t.Name] = t.Execution.TaskSupport
-			}
-		}
-		tc.mu.Unlock()
-	}
-}
-
-// offered reports whether a call of tool may be answered with a task, so
-// that it must go through StartTool's own request.
-func (tc *taskConn) offered(tool string) bool {
-	if tc.v2.Load() {
-		return true
-	}
-	if !tc.v1.Load() {
-		return false
-	}
-	tc.mu.Lock()
-	defer tc.mu.Unlock()
-	s := tc.support[tool]
-	return s == "optional" || s == "required"
-}
-
-// follow claims a task id for one caller; false when another follows it.
-func (tc *taskConn) follow(id string) bool {
-	tc.mu.Lock()
-	defer tc.mu.Unlock()
-	if _, ok := tc.following[id]; ok {
-		return false
-	}
-	tc.following[id] = struct{}{}
-	return true
-}
-
-func (tc *taskConn) unfollow(id string) {
-	tc.mu.Lock()
-	delete(tc.following, id)
-	tc.mu.Unlock()
 }
 
 // call sends one request of Deckhand's own and waits for its answer.

@@ -1,0 +1,196 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"deckhand/config"
+	"deckhand/testutil"
+	"deckhand/testutil/taskpeer"
+	"deckhand/tools"
+)
+
+// serveHTTPPeer serves peer over streamable HTTP on loopback.
+func serveHTTPPeer(t *testing.T, peer *taskpeer.Peer) config.Server {
+	t.Helper()
+	srv := httptest.NewServer(peer.Handler())
+	t.Cleanup(func() {
+		srv.CloseClientConnections()
+		srv.Close()
+	})
+	return config.Server{URL: srv.URL + "/mcp", Transport: config.TransportStreamable}
+}
+
+func answerTopic(_ context.Context, _ *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+	return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"topic": "rust"}}, nil
+}
+
+// A task over streamable HTTP is followed as over stdio: through the SDK's
+// session (the same Mcp-Session-Id on every request, or the peer refuses
+// it), with answers as event streams or plain JSON, a question asked on
+// tasks/result's stream, the 2026-07-28 generation, and Stop cancelling a
+// task that never ends.
+func TestAwaitTaskHTTP(t *testing.T) {
+	tests := []struct {
+		name     string
+		mode     string
+		json     bool   // answers as application/json
+		stop     bool   // cancel the call once the task is running
+		want     string // the result's text
+		isError  bool
+		wantErr  string
+		progress []string
+		cancels  []string
+	}{
+		{name: "completes", mode: taskpeer.Complete, want: "report on task-1",
+			progress: []string{"task working: started", "task working: step 1 of 2", "task working: step 2 of 2", "task completed: done"}},
+		{name: "completes, JSON answers", mode: taskpeer.Complete, json: true, want: "report on task-1"},
+		{name: "fails", mode: taskpeer.Fail, want: "research failed: it broke", isError: true},
+		{name: "input required asks on tasks/result's stream", mode: taskpeer.Input, want: "report on rust"},
+		{name: "2026 generation", mode: taskpeer.V2, want: "report on task-1"},
+		{name: "2026 input required", mode: taskpeer.V2Input, want: "report on rust"},
+		{name: "forgotten task", mode: taskpeer.Forget, wantErr: "the server no longer knows the task"},
+		{name: "never ends: Stop cancels it", mode: taskpeer.Never, stop: true, wantErr: "context canceled", cancels: []string{"task-1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			peer := &taskpeer.Peer{Mode: tt.mode, JSON: tt.json, Interval: MinPollInterval}
+			c := dial(t, serveHTTPPeer(t, peer), Options{OnElicit: answerTopic})
+			if c.Kind() != KindStreamable {
+				t.Fatalf("Kind() = %v, want streamable", c.Kind())
+			}
+			if _, err := c.ListTools(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(t.Context(), wait)
+			defer cancel()
+			var log progressLog
+			res, err := c.CallTask(ctx, "research", map[string]any{"topic": "go"}, func(p Progress) {
+				log.add(p)
+				if tt.stop && strings.Contains(p.Message, "step 1") {
+					cancel()
+				}
+			}, nil)
+			switch {
+			case tt.wantErr != "":
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("CallTask() = %v, %v; want error with %q", res, err, tt.wantErr)
+				}
+			case err != nil:
+				t.Fatalf("CallTask() = %v", err)
+			default:
+				if got := tools.RenderResult(res); got != tt.want || res.IsError != tt.isError {
+					t.Errorf("CallTask() = %q (isError %v), want %q (isError %v)", got, res.IsError, tt.want, tt.isError)
+				}
+			}
+			if tt.progress != nil {
+				if diff := cmp.Diff(tt.progress, log.all()); diff != "" {
+					t.Errorf("progress (-want +got):\n%s", diff)
+				}
+			}
+			if diff := cmp.Diff(tt.cancels, peer.Cancels()); diff != "" {
+				t.Errorf("tasks/cancel (-want +got):\n%s", diff)
+			}
+			if n := peer.Sessions(); n != 1 {
+				t.Errorf("the peer saw %d sessions, want 1", n)
+			}
+		})
+	}
+}
+
+// A task started over one HTTP session is followed to its end over the
+// next (Deckhand reconnected, or restarted with the id from its log).
+func TestAwaitTaskHTTPNextSession(t *testing.T) {
+	peer := &taskpeer.Peer{Mode: taskpeer.Complete, Interval: MinPollInterval}
+	srv := serveHTTPPeer(t, peer)
+	first := dial(t, srv, Options{})
+	if _, err := first.ListTools(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	_, task, err := first.StartTool(t.Context(), "research", map[string]any{"topic": "go"}, nil)
+	if err != nil || task == nil {
+		t.Fatalf("StartTool(research) = %v, %v; want a task", task, err)
+	}
+	first.Close()
+	next := dial(t, srv, Options{})
+	ctx, cancel := context.WithTimeout(t.Context(), wait)
+	defer cancel()
+	res, err := next.AwaitTask(ctx, &Task{ID: task.ID}, nil)
+	if err != nil || tools.RenderResult(res) != "report on "+task.ID {
+		t.Fatalf("AwaitTask(%s) on the next session = %v, %v; want its report", task.ID, res, err)
+	}
+	if n := peer.Sessions(); n != 2 {
+		t.Errorf("the peer saw %d sessions, want 2", n)
+	}
+}
+
+// server-everything over streamable HTTP offers its task tools to a client
+// that declares tasks: simulate-research-query runs to its report, asks
+// its question mid-task (on tasks/result's stream) when ambiguous, and
+// Stop cancels it on the server.
+func TestEverythingTasksHTTP(t *testing.T) {
+	p := testutil.RequirePeers(t)
+	port := testutil.StartHTTPPeer(t, p.Node, p.Everything, "streamableHttp")
+	srv := config.Server{URL: fmt.Sprintf("http://127.0.0.1:%d/mcp", port), Transport: config.TransportStreamable}
+	tests := []struct {
+		name  string
+		args  map[string]any
+		stop  bool
+		want  string // in the report
+		asked int32
+	}{
+		{name: "plain", args: map[string]any{"topic": "tides"}, want: "# Research Report: tides"},
+		{name: "ambiguous asks", args: map[string]any{"topic": "python", "ambiguous": true}, want: "python (snake)", asked: 1},
+		{name: "Stop cancels", args: map[string]any{"topic": "tides"}, stop: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var asked atomic.Int32
+			c := dial(t, srv, Options{OnElicit: func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+				asked.Add(1)
+				return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"interpretation": "snake"}}, nil
+			}})
+			if _, err := c.ListTools(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(t.Context(), wait)
+			defer cancel()
+			var task *Task
+			res, err := c.CallTask(ctx, "simulate-research-query", tt.args, func(p Progress) {
+				if tt.stop && strings.Contains(p.Message, "Gathering sources") {
+					cancel()
+				}
+			}, func(t *Task) { task = t })
+			if task == nil || task.ID == "" {
+				t.Fatalf("CallTask: no task started (%+v), err %v", task, err)
+			}
+			if tt.stop {
+				if !errors.Is(err, context.Canceled) {
+					t.Fatalf("CallTask() = %v, %v; want cancelled", res, err)
+				}
+				got, err := c.GetTask(t.Context(), task.ID)
+				if err != nil || got.Status != TaskCancelled {
+					t.Errorf("GetTask(%s) after Stop = %+v, %v; want cancelled on the server", task.ID, got, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("CallTask(simulate-research-query) = %v", err)
+			}
+			if got := tools.RenderResult(res); !strings.Contains(got, tt.want) {
+				t.Errorf("CallTask() = %q, want it to contain %q", got, tt.want)
+			}
+			if got := asked.Load(); got != tt.asked {
+				t.Errorf("the server asked %d questions, want %d", got, tt.asked)
+			}
+		})
+	}
+}

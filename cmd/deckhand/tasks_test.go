@@ -3,11 +3,18 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"net/http/httptest"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"deckhand/testutil"
+	"deckhand/testutil/taskpeer"
 )
 
 // mcp call follows a task to its end (its status on stderr), --no-wait
@@ -115,5 +122,83 @@ func TestMCPCallTaskOutlivesReconnect(t *testing.T) {
 	r := deckhand(t, nil, "", "--config", cfg, "mcp", "call", "--timeout", "30s", "t.research", `{"topic":"go"}`)
 	if r.code != exitOK || !strings.Contains(r.stdout, "report on task-1") || !strings.Contains(r.stderr, "following task task-1 again") {
 		t.Errorf("mcp call across a crash = exit %d, stdout %q; want the report of task-1, followed again\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// The real binary against a task server over streamable HTTP
+// (testutil/taskpeer's Handler): mcp call follows the task to its result
+// or its failure, a timeout cancels it on the server, and a task started
+// with --no-wait is reached by later processes over sessions of their own
+// (mcp task get, mcp task cancel).
+func TestMCPCallTasksHTTP(t *testing.T) {
+	bin := testutil.BuildProgram(t, "./cmd/deckhand")
+	home := t.TempDir()
+	run := func(t *testing.T, cfg string, args ...string) result {
+		t.Helper()
+		cmd := exec.Command(bin, append([]string{"--config", cfg}, args...)...)
+		cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "XDG_STATE_HOME=", "XDG_CONFIG_HOME="}
+		var out, errOut strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &errOut
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return result{code, out.String(), errOut.String()}
+	}
+	type step struct {
+		args   []string
+		code   int
+		stdout string // a substring of stdout
+		stderr []string
+	}
+	tests := []struct {
+		name     string
+		mode     string
+		steps    []step
+		cancels  []string
+		sessions int
+	}{
+		{name: "waits for the result", mode: taskpeer.Complete, sessions: 1, steps: []step{
+			{args: []string{"mcp", "call", "t.research", `{"topic":"go"}`}, code: exitOK, stdout: "report on task-1",
+				stderr: []string{"progress: task working: started", "progress: task completed: done"}}}},
+		{name: "failed task", mode: taskpeer.Fail, sessions: 1, steps: []step{
+			{args: []string{"mcp", "call", "t.research", `{}`}, code: exitFailure, stderr: []string{"research failed: it broke"}}}},
+		{name: "never ends: the timeout cancels it on the server", mode: taskpeer.Never, sessions: 1, cancels: []string{"task-1"}, steps: []step{
+			{args: []string{"mcp", "call", "--timeout", "1500ms", "t.research", `{}`}, code: exitFailure, stderr: []string{"deadline exceeded"}}}},
+		{name: "no wait, then get and cancel from other processes", mode: taskpeer.Never, sessions: 3, cancels: []string{"task-1"}, steps: []step{
+			{args: []string{"mcp", "call", "--no-wait", "t.research", `{}`}, code: exitOK, stdout: "task task-1: working: started"},
+			{args: []string{"mcp", "task", "get", "t", "task-1"}, code: exitOK, stdout: "task task-1: working: step 1"},
+			{args: []string{"mcp", "task", "cancel", "t", "task-1"}, code: exitOK, stdout: "task task-1: cancelled"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			peer := &taskpeer.Peer{Mode: tt.mode, Interval: 250 * time.Millisecond}
+			srv := httptest.NewServer(peer.Handler())
+			t.Cleanup(func() {
+				srv.CloseClientConnections()
+				srv.Close()
+			})
+			cfg := writeConfig(t, fmt.Sprintf("[mcp.servers.t]\nurl = %q\n", srv.URL+"/mcp"))
+			for _, s := range tt.steps {
+				r := run(t, cfg, s.args...)
+				if r.code != s.code || !strings.Contains(r.stdout, s.stdout) {
+					t.Errorf("deckhand %s = exit %d, stdout %q; want exit %d and %q\nstderr: %s", strings.Join(s.args, " "), r.code, r.stdout, s.code, s.stdout, r.stderr)
+				}
+				for _, w := range s.stderr {
+					if !strings.Contains(r.stderr, w) {
+						t.Errorf("deckhand %s: stderr = %q, want %q in it", strings.Join(s.args, " "), r.stderr, w)
+					}
+				}
+			}
+			if diff := cmp.Diff(tt.cancels, peer.Cancels()); diff != "" {
+				t.Errorf("tasks/cancel at the server (-want +got):\n%s", diff)
+			}
+			if n := peer.Sessions(); n != tt.sessions {
+				t.Errorf("the server saw %d sessions, want %d", n, tt.sessions)
+			}
+		})
 	}
 }

@@ -132,14 +132,29 @@ func TestAwaitTaskHTTPNextSession(t *testing.T) {
 	}
 }
 
-// server-everything over streamable HTTP offers its task tools to a client
-// that declares tasks: simulate-research-query runs to its report, asks
-// its question mid-task (on tasks/result's stream) when ambiguous, and
-// Stop cancels it on the server.
+// server-everything over streamable HTTP (and the legacy SSE transport)
+// offers its task tools to a client that declares tasks:
+// simulate-research-query runs to its report, asks its question mid-task
+// (on tasks/result's stream) when ambiguous, and Stop cancels it on the
+// server.
 func TestEverythingTasksHTTP(t *testing.T) {
 	p := testutil.RequirePeers(t)
-	port := testutil.StartHTTPPeer(t, p.Node, p.Everything, "streamableHttp")
-	srv := config.Server{URL: fmt.Sprintf("http://127.0.0.1:%d/mcp", port), Transport: config.TransportStreamable}
+	for _, transport := range []string{config.TransportStreamable, config.TransportSSE} {
+		t.Run(transport, func(t *testing.T) {
+			var srv config.Server
+			if transport == config.TransportSSE {
+				port := testutil.StartHTTPPeer(t, p.Node, p.Everything, "sse")
+				srv = config.Server{URL: fmt.Sprintf("http://127.0.0.1:%d/sse", port), Transport: transport}
+			} else {
+				port := testutil.StartHTTPPeer(t, p.Node, p.Everything, "streamableHttp")
+				srv = config.Server{URL: fmt.Sprintf("http://127.0.0.1:%d/mcp", port), Transport: transport}
+			}
+			everythingTasks(t, srv)
+		})
+	}
+}
+
+func everythingTasks(t *testing.T, srv config.Server) {
 	tests := []struct {
 		name  string
 		args  map[string]any

@@ -202,3 +202,24 @@ func TestMCPCallTasksHTTP(t *testing.T) {
 		})
 	}
 }
+
+// An HTTP server that restarts mid-task (its sessions lost, its tasks
+// kept): mcp call connects again and follows the same task there to its
+// result.
+func TestMCPCallTaskHTTPOutlivesReconnect(t *testing.T) {
+	peer := &taskpeer.Peer{Mode: taskpeer.Complete, Interval: 250 * time.Millisecond, CrashOnce: filepath.Join(t.TempDir(), "restarted")}
+	peer.Crash = peer.ForgetSessions
+	srv := httptest.NewServer(peer.Handler())
+	t.Cleanup(func() {
+		srv.CloseClientConnections()
+		srv.Close()
+	})
+	cfg := writeConfig(t, fmt.Sprintf("[mcp.servers.t]\nurl = %q\n", srv.URL+"/mcp"))
+	r := deckhand(t, nil, "", "--config", cfg, "mcp", "call", "--timeout", "30s", "t.research", `{"topic":"go"}`)
+	if r.code != exitOK || !strings.Contains(r.stdout, "report on task-1") || !strings.Contains(r.stderr, "following task task-1 again") {
+		t.Errorf("mcp call across a server restart = exit %d, stdout %q; want the report of task-1, followed again\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	if n := peer.Sessions(); n != 2 {
+		t.Errorf("the server saw %d sessions, want 2", n)
+	}
+}

@@ -30,6 +30,14 @@ func (p *Peer) Handler() http.Handler {
 	return http.HandlerFunc(p.serveHTTP)
 }
 
+// ForgetSessions ends every HTTP session, as a server that restarted
+// would, keeping its tasks: each later POST of a session is refused (404).
+func (p *Peer) ForgetSessions() {
+	p.mu.Lock()
+	clear(p.sessions)
+	p.mu.Unlock()
+}
+
 // Sessions is how many sessions initialize started (Handler).
 func (p *Peer) Sessions() int {
 	p.mu.Lock()

@@ -753,9 +753,12 @@ func (c *Conn) bind(ctx context.Context) (context.Context, func()) {
 // callError explains a failed request: the connection's end, the caller's
 // deadline, or what the server or the wire said.
 func (c *Conn) callError(ctx context.Context, what string, err error) error {
-	if errors.Is(err, io.EOF) || errors.Is(err, sdk.ErrConnectionClosed) {
-		// The session noticed the end before watch did: wait for the
-		// reason (exit status, stderr), which follows at once.
+	if errors.Is(err, io.EOF) || errors.Is(err, sdk.ErrConnectionClosed) || errors.Is(err, sdk.ErrSessionMissing) {
+		// The session noticed the end before watch did (or, over
+		// streamable HTTP, that the server no longer knows it, which
+		// ends it): wait for the reason (exit status, stderr), which
+		// follows at once, so that the caller sees the connection
+		// gone.
 		select {
 		case <-c.done:
 		case <-time.After(2 * time.Second):

@@ -209,3 +209,20 @@ func everythingTasks(t *testing.T, srv config.Server) {
 		})
 	}
 }
+
+// A server that forgot the session (it restarted) ends the connection, and
+// the request that found out returns only once it has: a caller that
+// follows a task sees the connection gone, and follows the task again on
+// the next one.
+func TestHTTPSessionForgotten(t *testing.T) {
+	peer := &taskpeer.Peer{Mode: taskpeer.Never}
+	c := dial(t, serveHTTPPeer(t, peer), Options{})
+	peer.ForgetSessions()
+	_, err := c.GetTask(t.Context(), "task-1")
+	if err == nil || c.Err() == nil {
+		t.Fatalf("GetTask() = %v, connection's end %v; want an error, and the connection ended by then", err, c.Err())
+	}
+	if errors.Is(err, ErrTaskExpired) {
+		t.Errorf("GetTask() = %v, want the session's end, not the task's", err)
+	}
+}

@@ -222,7 +222,7 @@ func (g *frameGuard) next() error {
 			// A whole line, or the last, without its newline (err
 			// comes next time).
 			if g.sse && g.tap != nil {
-				g.tap.see(&g.event, g.line)
+				g.tap.see(&g.event, g.line, g.limit)
 			}
 			return nil
 		default:

@@ -134,8 +134,9 @@ func (a *answerTap) one(data []byte) {
 
 // see follows a stream of server-sent events line by line, for the tap:
 // an event's data lines are joined, and the event handed to the tap when
-// the blank line ends it. event is the stream's own buffer.
-func (a *answerTap) see(event *[]byte, line []byte) {
+// the blank line ends it. event is the stream's own buffer, held to limit
+// bytes: a longer event is not looked at (the SDK refuses it anyway).
+func (a *answerTap) see(event *[]byte, line []byte, limit int) {
 	s := bytes.TrimRight(line, "\r\n")
 	switch {
 	case len(s) == 0:
@@ -149,6 +150,10 @@ func (a *answerTap) see(event *[]byte, line []byte) {
 		}
 	case bytes.HasPrefix(s, []byte("data:")) && (a.active() || len(*event) > 0):
 		d := bytes.TrimPrefix(s[len("data:"):], []byte(" "))
+		if len(*event)+len(d)+1 > limit {
+			*event = nil
+			return
+		}
 		if len(*event) > 0 {
 			*event = append(*event, '\n')
 		}

@@ -38,6 +38,7 @@ func TestAnswerTap(t *testing.T) {
 		name   string
 		posts  []string
 		stream string // an event stream; else json
+		limit  int    // the guard's, for the stream; default MaxMessageBytes
 		json   string
 		want   []string
 	}{
@@ -57,6 +58,8 @@ func TestAnswerTap(t *testing.T) {
 			want:   []string{"tools/list  {\"tools\":[1]}"}},
 		{name: "CRLF stream, data without a space", posts: []string{`{"jsonrpc":"2.0","id":5,"method":"tools/list"}`},
 			stream: "data:{\"jsonrpc\":\"2.0\",\"id\":5,\"result\":{}}\r\n\r\n", want: []string{"tools/list  {}"}},
+		{name: "an event over the limit", posts: []string{`{"jsonrpc":"2.0","id":5,"method":"tools/list"}`}, limit: 48,
+			stream: "data: {\"jsonrpc\":\"2.0\",\"id\":5,\ndata: \"result\":{\"tools\":[1,2,3,4,5,6,7,8,9]}}\n\n"},
 		{name: "an event never ended", posts: []string{`{"jsonrpc":"2.0","id":5,"method":"tools/list"}`},
 			stream: "data: {\"jsonrpc\":\"2.0\",\"id\":5,\"result\":{}}\n"},
 	}
@@ -68,7 +71,11 @@ func TestAnswerTap(t *testing.T) {
 				post(t, a, p)
 			}
 			if tt.stream != "" {
-				g := newFrameGuard(strings.NewReader(tt.stream), MaxMessageBytes)
+				limit := tt.limit
+				if limit == 0 {
+					limit = MaxMessageBytes
+				}
+				g := newFrameGuard(strings.NewReader(tt.stream), limit)
 				g.sse, g.tap = true, a
 				out, err := io.ReadAll(g)
 				if err != nil || string(out) != tt.stream {

@@ -90,6 +90,24 @@ func (a *answerTap) forget(key string) {
 	a.mu.Unlock()
 }
 
+// forgetCall stops waiting for the answer to the call with progress token
+// token, which its caller no longer waits for (cancelled, or answered
+// where the tap did not see it): else the tap would stay active, reading
+// every stream, for the connection's life.
+func (a *answerTap) forgetCall(token string) {
+	if a == nil {
+		return
+	}
+	a.mu.Lock()
+	for key, w := range a.watched {
+		if w.method == "tools/call" && w.token == token {
+			delete(a.watched, key)
+		}
+	}
+	a.n.Store(int32(len(a.watched)))
+	a.mu.Unlock()
+}
+
 // received looks at one JSON-RPC message from the server (or a batch).
 func (a *answerTap) received(data []byte) {
 	if !a.active() {

@@ -104,6 +104,12 @@ func TestAnswerTapOnce(t *testing.T) {
 	if len(got) != 1 || a.active() {
 		t.Errorf("answers kept = %q, active %v; want one, and none awaited", got, a.active())
 	}
+	// A call given up on is not waited for either.
+	post(t, a, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"_meta":{"progressToken":"deckhand-1"}}}`)
+	a.forgetCall("deckhand-1")
+	if a.active() {
+		t.Errorf("after forgetCall, the tap still awaits an answer")
+	}
 }
 
 // Whatever a server streams, the tap leaves the stream as it was and keeps

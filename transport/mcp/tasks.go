@@ -493,6 +493,9 @@ func (c *Conn) startCall(ctx context.Context, name string, args any, token strin
 		c.mu.Lock()
 		delete(c.answers, token)
 		c.mu.Unlock()
+		if c.http != nil {
+			c.http.tap.forgetCall(token)
+		}
 	}()
 	res, err := c.session.CallTool(context.WithValue(ctx, askTaskKey{}, ask), &params)
 	if err != nil {

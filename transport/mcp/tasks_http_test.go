@@ -102,6 +102,9 @@ func TestAwaitTaskHTTP(t *testing.T) {
 			if n := peer.Sessions(); n != 1 {
 				t.Errorf("the peer saw %d sessions, want 1", n)
 			}
+			if c.http.tap.active() {
+				t.Errorf("the tap still awaits an answer once the call is over")
+			}
 		})
 	}
 }

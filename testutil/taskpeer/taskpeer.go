@@ -67,6 +67,7 @@ type Peer struct {
 	state    map[string]string // a task's status, once cancelled
 	topics   map[string]string // the topic tasks/update gave a task (V2Input)
 	updates  int
+	declared bool                          // the last initialize declared the tasks extension
 	sessions map[string]bool               // live HTTP sessions
 	started  int                           // HTTP sessions started
 	inflight map[string]context.CancelFunc // HTTP requests being answered, by session and id
@@ -170,6 +171,16 @@ func (p *Peer) handle(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	_ = json.Unmarshal(req.Params, &params)
 	switch req.Method {
 	case "initialize":
+		var init struct {
+			Capabilities struct {
+				Extensions map[string]json.RawMessage `json:"extensions"`
+			} `json:"capabilities"`
+		}
+		_ = json.Unmarshal(req.Params, &init)
+		_, declared := init.Capabilities.Extensions["io.modelcontextprotocol/tasks"]
+		p.mu.Lock()
+		p.declared = declared
+		p.mu.Unlock()
 		caps := map[string]any{"tools": map[string]any{}}
 		if p.Mode == V2 || p.Mode == V2Input {
 			caps["extensions"] = map[string]any{"io.modelcontextprotocol/tasks": map[string]any{}}
@@ -191,6 +202,14 @@ func (p *Peer) handle(ctx context.Context, req *jsonrpc.Request) (any, error) {
 		}
 		if p.Mode != V2 && p.Mode != V2Input && params.Task == nil {
 			return nil, errInvalid("research must be called as a task")
+		}
+		p.mu.Lock()
+		declared := p.declared
+		p.mu.Unlock()
+		if (p.Mode == V2 || p.Mode == V2Input) && !declared {
+			// The extension's rule: a task only for a client that
+			// declared it.
+			return nil, errInvalid("research needs the tasks extension, which the client did not declare")
 		}
 		p.mu.Lock()
 		p.calls++

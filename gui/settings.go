@@ -60,12 +60,16 @@ func newSetupPanel(u *UI) *setupPanel {
 	heading.SizeName = theme.SizeNameSubHeadingText
 	intro := widget.NewLabel("Deckhand works with any OpenAI-compatible chat API: a model running on this machine " +
 		"(Ollama, llama.cpp, LM Studio) or a provider such as OpenAI or OpenRouter. " +
-		"Start a local server and pick it below, or open Settings, choose the provider, the model and paste your API key.")
+		"Start a local server and pick it above, or open Settings, choose the provider, the model and paste your API key.")
 	intro.Wrapping = fyne.TextWrapWord
 	settings := widget.NewButtonWithIcon("Open settings", theme.SettingsIcon(), u.showSettings)
 	again := widget.NewButtonWithIcon("Look again", theme.ViewRefreshIcon(), p.probe)
-	box := container.NewVBox(heading, intro, widget.NewSeparator(), p.found, container.NewHBox(again, settings))
-	p.content = container.NewVScroll(container.NewPadded(box))
+	// The actions stay in sight on a 640×480 screen at any text size: the
+	// buttons are pinned under the page, and a server found (its Use
+	// this) comes first in it, before the explanation, which scrolls.
+	// Below the explanation, they were past the window's bottom at 120%.
+	page := container.NewVScroll(container.NewPadded(container.NewVBox(p.found, widget.NewSeparator(), intro)))
+	p.content = container.NewBorder(container.NewPadded(heading), container.NewPadded(container.NewHBox(again, settings)), nil, nil, page)
 	return p
 }
 

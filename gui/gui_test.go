@@ -502,7 +502,7 @@ func TestFirstRunOffersLocalModels(t *testing.T) {
 	})
 	h.until("the endpoint found", func() bool { return h.shows(h.ui.win, "Ollama at "+h.model.URL) })
 	// However long the address, the panel fits a small screen's window.
-	if w := h.ui.setup.found.MinSize().Width; w > 400 {
+	if w := h.ui.setup.Found.MinSize().Width; w > 400 {
 		t.Errorf("the servers found need %.0f pixels across", w)
 	}
 	if !h.shows(h.ui.win, "Choose a language model") || !h.shows(h.ui.win, "API key") {

@@ -2,19 +2,19 @@ package gui
 
 import (
 	"context"
-	"fmt"
-	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/theme"
-	"fyne.io/fyne/v2/widget"
+	"github.com/asynkron/protoactor-go/actor"
 
 	"deckhand/config"
 	"deckhand/gui/settings"
+	"deckhand/store"
 	"deckhand/transport/llm"
 )
+
+// The settings (gui/settings) and the first-run panel (gui/setup): the UI
+// as their Host, and the bridge's half of the settings.
 
 func (u *UI) showSettings() {
 	if u.settingsW != nil {
@@ -45,92 +45,86 @@ func (u *UI) writeConfig(edits []config.Edit, tables map[string]map[string]any) 
 	return nil
 }
 
-// setupPanel replaces the chat until a model is set up: it says what to do
-// and offers the model servers it finds on this machine.
-type setupPanel struct {
-	ui      *UI
-	content fyne.CanvasObject
-	found   *fyne.Container
-	probing bool
+// The settings' messages to the bridge: the window never touches actor
+// state, it asks. Each answers on the UI goroutine through its reply.
+
+// settingsMsg is a message from the settings; the bridge's Receive hands
+// it over with one case.
+type settingsMsg interface {
+	handle(b *bridge, c actor.Context)
 }
 
-func newSetupPanel(u *UI) *setupPanel {
-	p := &setupPanel{ui: u, found: container.NewVBox()}
-	heading := widget.NewLabelWithStyle("Choose a language model", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	heading.SizeName = theme.SizeNameSubHeadingText
-	intro := widget.NewLabel("Deckhand works with any OpenAI-compatible chat API: a model running on this machine " +
-		"(Ollama, llama.cpp, LM Studio) or a provider such as OpenAI or OpenRouter. " +
-		"Start a local server and pick it above, or open Settings, choose the provider, the model and paste your API key.")
-	intro.Wrapping = fyne.TextWrapWord
-	settings := widget.NewButtonWithIcon("Open settings", theme.SettingsIcon(), u.showSettings)
-	again := widget.NewButtonWithIcon("Look again", theme.ViewRefreshIcon(), p.probe)
-	// The actions stay in sight on a 640×480 screen at any text size: the
-	// buttons are pinned under the page, and a server found (its Use
-	// this) comes first in it, before the explanation, which scrolls.
-	// Below the explanation, they were past the window's bottom at 120%.
-	page := container.NewVScroll(container.NewPadded(container.NewVBox(p.found, widget.NewSeparator(), intro)))
-	p.content = container.NewBorder(container.NewPadded(heading), container.NewPadded(container.NewHBox(again, settings)), nil, nil, page)
-	return p
+// uiListGrants asks for the "always allow" grants.
+type uiListGrants struct {
+	reply func([]store.Grant, error)
 }
 
-// probe asks the usual local ports for models, off the UI goroutine.
-func (p *setupPanel) probe() {
-	if p.probing {
-		return
-	}
-	p.probing = true
-	p.found.Objects = []fyne.CanvasObject{widget.NewLabel("Looking for model servers on this machine…")}
-	p.found.Refresh()
+// uiRevokeGrant revokes one; the next call of the tool is asked again.
+type uiRevokeGrant struct {
+	tool  string
+	reply func(error)
+}
+
+// uiAddSecret makes the log and the conversations remove a key typed into
+// the settings, before the config that uses it arrives.
+type uiAddSecret struct{ value string }
+
+// grantsTimeout bounds reading or revoking the grants.
+const grantsTimeout = 10 * time.Second
+
+// The log is read off the bridge's goroutine: the bridge keeps frames
+// flowing meanwhile.
+
+func (m *uiListGrants) handle(b *bridge, _ actor.Context) {
+	sys, post := b.sys, b.ui.post
 	go func() {
-		found := p.ui.d.Probe(context.Background())
-		p.ui.post(func() {
-			p.probing = false
-			p.show(found)
-		})
+		ctx, cancel := context.WithTimeout(context.Background(), grantsTimeout)
+		defer cancel()
+		list, err := sys.Grants(ctx)
+		post(func() { m.reply(list, err) })
 	}()
 }
 
-func (p *setupPanel) show(found []llm.Endpoint) {
-	var objs []fyne.CanvasObject
-	if len(found) == 0 {
-		var where []string
-		for _, e := range llm.LocalEndpoints {
-			where = append(where, fmt.Sprintf("%s (%s)", e.Name, e.Where()))
-		}
-		l := widget.NewLabel("No model server answered at " + strings.Join(where, ", ") + ".")
-		l.Wrapping = fyne.TextWrapWord
-		objs = append(objs, l)
-	}
-	for _, e := range found {
-		models := widget.NewSelect(e.Models, nil)
-		if len(e.Models) > 0 {
-			models.SetSelectedIndex(0)
-		} else {
-			models.PlaceHolder = "no models loaded"
-		}
-		use := widget.NewButton("Use this", nil)
-		use.Importance = widget.HighImportance
-		use.OnTapped = func() {
-			if models.Selected == "" {
-				dialog.ShowError(fmt.Errorf("%s has no model loaded: load one there, then Look again", e.Name), p.ui.win)
-				return
-			}
-			err := p.ui.writeConfig([]config.Edit{
-				{Table: "model", Key: "base_url", Value: e.BaseURL},
-				{Table: "model", Key: "name", Value: models.Selected},
-			}, nil)
-			if err != nil {
-				dialog.ShowError(err, p.ui.win)
-				return
-			}
-			p.ui.input.focus(p.ui.win) // the first message is next
-		}
-		// The name above its models: beside them, a long address made the
-		// window wider than a small screen.
-		label := widget.NewLabelWithStyle(fmt.Sprintf("%s at %s", e.Name, e.BaseURL), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-		label.Wrapping = fyne.TextWrapBreak
-		objs = append(objs, container.NewVBox(label, container.NewBorder(nil, nil, nil, use, models)))
-	}
-	p.found.Objects = objs
-	p.found.Refresh()
+func (m *uiRevokeGrant) handle(b *bridge, _ actor.Context) {
+	sys, post := b.sys, b.ui.post
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), grantsTimeout)
+		defer cancel()
+		err := sys.RevokeGrant(ctx, m.tool)
+		post(func() { m.reply(err) })
+	}()
 }
+
+func (m *uiAddSecret) handle(b *bridge, _ actor.Context) { b.sys.AddSecrets(m.value) }
+
+// settingsHost is the window as the settings' host.
+type settingsHost struct{ u *UI }
+
+func (h settingsHost) Config() *config.Config { return h.u.cfg }
+func (h settingsHost) WriteConfig(edits []config.Edit, tables map[string]map[string]any) error {
+	return h.u.writeConfig(edits, tables)
+}
+func (h settingsHost) ReuseConfig()                         { h.u.setConfig(h.u.cfg) }
+func (h settingsHost) ApplyLook(ui config.UI)               { applyLook(h.u.app, ui) }
+func (h settingsHost) App() fyne.App                        { return h.u.app }
+func (h settingsHost) NewPanel(title string) fyne.Window    { return h.u.newPanel(title) }
+func (h settingsHost) Icon() fyne.Resource                  { return h.u.d.Icon }
+func (h settingsHost) LookupEnv(name string) (string, bool) { return h.u.d.LookupEnv(name) }
+func (h settingsHost) Post(f func())                        { h.u.post(f) }
+func (h settingsHost) ListGrants(reply func([]store.Grant, error)) {
+	h.u.tell(&uiListGrants{reply: reply})
+}
+func (h settingsHost) RevokeGrant(tool string, reply func(error)) {
+	h.u.tell(&uiRevokeGrant{tool: tool, reply: reply})
+}
+func (h settingsHost) AddSecret(value string) { h.u.tell(&uiAddSecret{value: value}) }
+
+// setupHost is the window as the first-run panel's host.
+type setupHost struct{ u *UI }
+
+func (h setupHost) Window() fyne.Window                      { return h.u.win }
+func (h setupHost) Probe(ctx context.Context) []llm.Endpoint { return h.u.d.Probe(ctx) }
+func (h setupHost) WriteConfig(edits []config.Edit) error    { return h.u.writeConfig(edits, nil) }
+func (h setupHost) ShowSettings()                            { h.u.showSettings() }
+func (h setupHost) Chosen()                                  { h.u.input.focus(h.u.win) }
+func (h setupHost) Post(f func())                            { h.u.post(f) }

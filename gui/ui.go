@@ -22,6 +22,7 @@ import (
 	"deckhand/config"
 	"deckhand/gui/dialogs"
 	"deckhand/gui/settings"
+	"deckhand/gui/setup"
 	"deckhand/gui/tray"
 	"deckhand/gui/widgets"
 	"deckhand/store"
@@ -90,7 +91,7 @@ type UI struct {
 	comp        *composer // the model picker and attachments (composer.go)
 	send, stop  *widget.Button
 	status      *widget.Label
-	setup       *setupPanel
+	setup       *setup.Panel
 	body        *fyne.Container // the chat, or the setup panel over it
 	conv        string
 	running     bool
@@ -173,7 +174,7 @@ func (u *UI) Start() {
 	u.win.Show()
 	u.input.focus(u.win)
 	if !u.cfg.Model.Configured() {
-		u.setup.probe()
+		u.setup.Probe()
 	}
 	for _, n := range u.d.Notices {
 		u.showError(n)
@@ -281,7 +282,7 @@ func (u *UI) build() {
 	composer := container.New(cl, attach, u.input, buttons)
 	cl.owner = composer
 	inputRow := container.NewBorder(u.comp.chips, nil, nil, nil, composer)
-	u.setup = newSetupPanel(u)
+	u.setup = setup.New(setupHost{u})
 	u.body = container.NewStack(u.chat.list, u.chat.empty)
 	u.chatArea = container.NewBorder(
 		container.NewVBox(container.NewPadded(u.title), widget.NewSeparator(), u.chat.find.bar),
@@ -291,7 +292,7 @@ func (u *UI) build() {
 	)
 	u.mainArea = container.NewStack(u.chatArea) // or a panel (panel.go)
 	if !u.cfg.Model.Configured() {
-		u.body.Objects = []fyne.CanvasObject{u.setup.content}
+		u.body.Objects = []fyne.CanvasObject{u.setup.Content()}
 	}
 
 	// What needs more than the window (a panel at 150% text on a 640-pixel
@@ -579,7 +580,7 @@ func (u *UI) setConfig(cfg *config.Config) {
 	if cfg.Model.Configured() {
 		u.body.Objects = []fyne.CanvasObject{u.chat.list, u.chat.empty}
 	} else {
-		u.body.Objects = []fyne.CanvasObject{u.setup.content}
+		u.body.Objects = []fyne.CanvasObject{u.setup.Content()}
 	}
 	u.body.Refresh()
 }

@@ -17,6 +17,7 @@ import (
 	"deckhand/config"
 	"deckhand/gui"
 	"deckhand/gui/desktop"
+	"deckhand/gui/setup"
 )
 
 // appID is Deckhand's application ID, as in FyneApp.toml: Fyne keys the
@@ -238,7 +239,7 @@ func (e *env) configProblem(ctx context.Context, problem error) error {
 	makeCacheDir()
 	a := desktop.New(appID, assets.IconPNG)
 	restart := false
-	gui.ShowConfigProblem(a.Fyne(), gui.ConfigProblem{
+	setup.ShowConfigProblem(a.Fyne(), setup.ConfigProblem{
 		Path: path, Problem: problem, Icon: a.Icon(),
 		Retry: func() error {
 			_, err := config.LoadForUpdate(path)

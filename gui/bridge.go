@@ -16,6 +16,7 @@ import (
 	"deckhand/actors/writer"
 	"deckhand/config"
 	"deckhand/gui/dialogs"
+	"deckhand/gui/sidebar"
 	"deckhand/gui/widgets"
 	"deckhand/store"
 	"deckhand/tools"
@@ -125,7 +126,8 @@ type bridge struct {
 	begun    bool // its first start is done: a restart keeps what it holds
 	restarts int
 
-	idle idleConvs // for closing idle conversations (conversations_idle.go)
+	idle idleConvs     // for closing idle conversations (conversations_idle.go)
+	side sidebarSearch // the sidebar's search (sidebar_bridge.go)
 
 	// What the window shows of the current conversation.
 	shownRows    int
@@ -228,6 +230,8 @@ func (b *bridge) Receive(c actor.Context) {
 		b.statusDirty = true
 	case *uiRefresh:
 		b.loadSessions(c)
+	case sidebar.Ask:
+		b.sidebarAsk(c, m)
 	case sidebarMsg:
 		m.handleSidebar(b, c)
 	case settingsMsg:

@@ -182,7 +182,7 @@ func TestModelPickerReopenedSession(t *testing.T) {
 
 	h2, _ := pickerHarness(t, harnessOptions{dbPath: dbPath, responses: []testutil.ModelResponse{{Body: testutil.TextChunks("Big after reopening.")}}}, "big", "scripted")
 	p2 := h2.ui.comp
-	h2.until("the sessions", func() bool { return len(h2.ui.sessions) > 0 })
+	h2.until("the sessions", func() bool { return len(h2.ui.side.Items) > 0 })
 	h2.ui.tell(&uiOpenSession{id: session})
 	h2.until("the reopened session with big", func() bool { return h2.ui.conv == session && p2.picker.Selected == "big" })
 	h2.say("again")

@@ -85,7 +85,7 @@ func TestIdleConversationsClose(t *testing.T) {
 	}
 
 	h := newHarness(t, harnessOptions{dbPath: dbPath, fallback: answerEcho})
-	h.until("the sessions", func() bool { return len(h.ui.sessions) >= chats })
+	h.until("the sessions", func() bool { return len(h.ui.side.Items) >= chats })
 	seen := map[string]openConv{}
 	for i, id := range ids {
 		h.ui.tell(&uiOpenSession{id: id})

@@ -28,7 +28,7 @@ func (h *harness) press(key fyne.KeyName) {
 func TestDialogsTakeTheKeyboard(t *testing.T) {
 	h := newHarness(t, harnessOptions{log: true, responses: []testutil.ModelResponse{{Body: testutil.TextChunks("Hello.")}}})
 	h.say("hello there")
-	h.until("the answer", func() bool { return h.shows(h.ui.win, "Hello.") && !h.ui.running && len(h.ui.sessions) == 1 })
+	h.until("the answer", func() bool { return h.shows(h.ui.win, "Hello.") && !h.ui.running && len(h.ui.side.Items) == 1 })
 	h.drain()
 
 	for _, key := range []fyne.KeyName{fyne.KeyEscape, fyne.KeyReturn} {
@@ -53,8 +53,8 @@ func TestDialogsTakeTheKeyboard(t *testing.T) {
 	h.until("the Delete confirmation", func() bool { return h.shows(h.ui.win, "Delete chat") })
 	h.press(fyne.KeyEscape)
 	h.drain()
-	if h.shows(h.ui.win, "Delete chat") || len(h.ui.sessions) != 1 {
-		t.Errorf("after Escape: the confirmation shows %v, %d sessions (want 1)", h.shows(h.ui.win, "Delete chat"), len(h.ui.sessions))
+	if h.shows(h.ui.win, "Delete chat") || len(h.ui.side.Items) != 1 {
+		t.Errorf("after Escape: the confirmation shows %v, %d sessions (want 1)", h.shows(h.ui.win, "Delete chat"), len(h.ui.side.Items))
 	}
 
 	h.ui.showServers()

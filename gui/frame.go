@@ -7,6 +7,7 @@ import (
 
 	"deckhand/actors/conversation"
 	"deckhand/actors/servers"
+	"deckhand/gui/sidebar"
 	"deckhand/gui/tray"
 	"deckhand/store"
 	"deckhand/tools"
@@ -26,7 +27,7 @@ type update struct {
 	status       string
 	servers      []servers.ServerStatus
 	catalog      *tools.Catalog
-	sessions     []sessionItem
+	sessions     []sidebar.Item
 	sessionsSet  bool
 	title        string // the current conversation's, with sessions
 	approvals    []*conversation.ApprovalRequested

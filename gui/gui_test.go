@@ -18,6 +18,7 @@ import (
 	"deckhand/actors/conversation"
 	"deckhand/approval"
 	"deckhand/config"
+	"deckhand/gui/sidebar"
 	"deckhand/gui/widgets"
 	"deckhand/store"
 	"deckhand/testutil"
@@ -554,10 +555,10 @@ func TestSessionsSidebar(t *testing.T) {
 	h.say("the second question")
 	h.until("the second answer", func() bool { return h.shows(h.ui.win, "The second answer.") })
 	h.until("both sessions in the sidebar, with their tokens", func() bool {
-		return len(h.ui.sessions) == 2 && h.ui.sessions[1].title == "the first question" &&
-			strings.Contains(h.ui.sessions[1].subtitle(time.Now()), "tokens")
+		return len(h.ui.side.Items) == 2 && h.ui.side.Items[1].Title == "the first question" &&
+			strings.Contains(h.ui.side.Items[1].Subtitle(time.Now()), "tokens")
 	})
-	h.ui.sessionList.Select(1)
+	h.ui.side.List.Select(1)
 	h.until("the first session again", func() bool { return h.shows(h.ui.win, "The first answer.") && !h.shows(h.ui.win, "The second answer.") })
 	if h.ui.title.Text != "the first question" {
 		t.Errorf("title = %q", h.ui.title.Text)
@@ -568,17 +569,17 @@ func TestSessionsSidebar(t *testing.T) {
 	h.ui.Stop()
 	h.sys.SyncLog(t.Context())
 	h2 := newHarness(t, harnessOptions{dbPath: dbPath, responses: []testutil.ModelResponse{{Body: testutil.TextChunks("Still here.")}}})
-	h2.until("the logged sessions", func() bool { return len(h2.ui.sessions) == 2 })
+	h2.until("the logged sessions", func() bool { return len(h2.ui.side.Items) == 2 })
 	idx := -1
-	for i, s := range h2.ui.sessions {
-		if s.title == "the first question" {
+	for i, s := range h2.ui.side.Items {
+		if s.Title == "the first question" {
 			idx = i
 		}
 	}
 	if idx < 0 {
-		t.Fatalf("the sidebar lacks the first session: %+v", h2.ui.sessions)
+		t.Fatalf("the sidebar lacks the first session: %+v", h2.ui.side.Items)
 	}
-	h2.ui.sessionList.Select(idx)
+	h2.ui.side.List.Select(idx)
 	h2.until("the first session from the log", func() bool {
 		return h2.shows(h2.ui.win, "the first question") && h2.shows(h2.ui.win, "The first answer.")
 	})
@@ -638,8 +639,8 @@ func TestReopenedSessionShowsToolCards(t *testing.T) {
 	h.ui.Stop()
 
 	h2 := newHarness(t, harnessOptions{dbPath: dbPath, cfg: rules})
-	h2.until("the logged session", func() bool { return len(h2.ui.sessions) == 1 })
-	h2.ui.sessionList.Select(0)
+	h2.until("the logged session", func() bool { return len(h2.ui.side.Items) == 1 })
+	h2.ui.side.List.Select(0)
 	h2.until("the card from the log", func() bool {
 		c := h2.card("t.echo")
 		return c != nil && c.row.State == transcript.Succeeded && c.tool().out.String() == "Echo: hi" &&
@@ -674,9 +675,9 @@ func TestSidebarListsSessionsWithMessages(t *testing.T) {
 	h := newHarness(t, harnessOptions{dbPath: dbPath, responses: []testutil.ModelResponse{
 		{Body: testutil.TextChunks("Hello back.")}, {Body: testutil.TextChunks("Again.")},
 	}})
-	h.until("the logged session", func() bool { return len(h.ui.sessions) == 1 })
-	if s := h.ui.sessions[0]; s.title != "cut off" || !strings.Contains(s.subtitle(time.Now()), "interrupted") || s.current {
-		t.Errorf("sidebar = %+v (%q); want only the interrupted session, not current", h.ui.sessions, s.subtitle(time.Now()))
+	h.until("the logged session", func() bool { return len(h.ui.side.Items) == 1 })
+	if s := h.ui.side.Items[0]; s.Title != "cut off" || !strings.Contains(s.Subtitle(time.Now()), "interrupted") || s.Current {
+		t.Errorf("sidebar = %+v (%q); want only the interrupted session, not current", h.ui.side.Items, s.Subtitle(time.Now()))
 	}
 	if h.ui.title.Text != "New chat" {
 		t.Errorf("title = %q, want New chat", h.ui.title.Text)
@@ -684,7 +685,7 @@ func TestSidebarListsSessionsWithMessages(t *testing.T) {
 
 	h.say("hello")
 	h.until("the new session at the top, current", func() bool {
-		return len(h.ui.sessions) == 2 && h.ui.sessions[0].title == "hello" && h.ui.sessions[0].current
+		return len(h.ui.side.Items) == 2 && h.ui.side.Items[0].Title == "hello" && h.ui.side.Items[0].Current
 	})
 	h.until("the answer", func() bool { return h.shows(h.ui.win, "Hello back.") })
 	if h.ui.title.Text != "hello" {
@@ -694,14 +695,14 @@ func TestSidebarListsSessionsWithMessages(t *testing.T) {
 	h.tap(h.ui.win, "New chat")
 	h.until("an empty chat, not listed", func() bool {
 		return len(h.ui.chat.rows) == 0 && h.ui.title.Text == "New chat" &&
-			!slices.ContainsFunc(h.ui.sessions, func(s sessionItem) bool { return s.current })
+			!slices.ContainsFunc(h.ui.side.Items, func(s sidebar.Item) bool { return s.Current })
 	})
 	fresh := h.ui.conv
 	h.tap(h.ui.win, "New chat") // again: the same unwritten chat, not another
 	h.say("again")
-	h.until("the second session", func() bool { return len(h.ui.sessions) == 3 && h.ui.sessions[0].current })
-	if h.ui.sessions[0].id != fresh || h.ui.sessions[0].title != "again" {
-		t.Errorf("the message went to %+v, want the chat %s", h.ui.sessions[0], fresh)
+	h.until("the second session", func() bool { return len(h.ui.side.Items) == 3 && h.ui.side.Items[0].Current })
+	if h.ui.side.Items[0].ID != fresh || h.ui.side.Items[0].Title != "again" {
+		t.Errorf("the message went to %+v, want the chat %s", h.ui.side.Items[0], fresh)
 	}
 }
 
@@ -846,12 +847,12 @@ func TestBridgeSurvivesAPanic(t *testing.T) {
 	}})
 	h.say("hello there")
 	h.until("the answer", func() bool { return h.shows(h.ui.win, "first answer") })
-	h.until("the session listed", func() bool { return len(h.ui.sessions) == 1 })
+	h.until("the session listed", func() bool { return len(h.ui.side.Items) == 1 })
 	conv := h.ui.conv
 	h.ui.tell(bridgeDo(func(*bridge, actor.Context) { panic("a bug in the window") }))
 	h.until("the notice of it", func() bool { return h.shows(h.ui.win, "Something went wrong in the window") })
-	if h.ui.conv != conv || len(h.ui.sessions) != 1 || !h.shows(h.ui.win, "first answer") {
-		t.Fatalf("after the panic: conv %q (was %q), %d sessions", h.ui.conv, conv, len(h.ui.sessions))
+	if h.ui.conv != conv || len(h.ui.side.Items) != 1 || !h.shows(h.ui.win, "first answer") {
+		t.Fatalf("after the panic: conv %q (was %q), %d sessions", h.ui.conv, conv, len(h.ui.side.Items))
 	}
 	test.Tap(h.button(h.ui.win, "OK"))
 	h.say("and again")

@@ -154,8 +154,8 @@ func TestPolicyRefusedCard(t *testing.T) {
 	h.ui.Stop()
 
 	h2 := newHarness(t, harnessOptions{dbPath: dbPath})
-	h2.until("the logged session", func() bool { return len(h2.ui.sessions) == 1 })
-	h2.ui.sessionList.Select(0)
+	h2.until("the logged session", func() bool { return len(h2.ui.side.Items) == 1 })
+	h2.ui.side.List.Select(0)
 	checkRefused(h2)
 }
 

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"deckhand/gui/sidebar"
 	"deckhand/gui/widgets"
 
 	"fyne.io/fyne/v2"
@@ -74,19 +75,11 @@ type entryOf interface{ EntryWidget() *widget.Entry }
 func (e *chatEntry) EntryWidget() *widget.Entry { return &e.Entry }
 func (e *findEntry) EntryWidget() *widget.Entry { return &e.Entry }
 
-func (r *rowView) ScreenChildren() []fyne.CanvasObject    { return []fyne.CanvasObject{r.box} }
-func (r *sessionRow) ScreenChildren() []fyne.CanvasObject { return []fyne.CanvasObject{r.box} }
+func (r *rowView) ScreenChildren() []fyne.CanvasObject { return []fyne.CanvasObject{r.box} }
 func (l *transcriptList) ScreenChildren() []fyne.CanvasObject {
 	out := make([]fyne.CanvasObject, 0, len(l.cv.views))
 	for _, v := range l.cv.views {
 		out = append(out, v)
-	}
-	return out
-}
-func (l *sessionsList) ScreenChildren() []fyne.CanvasObject {
-	out := make([]fyne.CanvasObject, 0, len(l.side.rows))
-	for _, r := range l.side.rows {
-		out = append(out, r)
 	}
 	return out
 }
@@ -245,9 +238,9 @@ func (w *screenWalker) walkAt(o fyne.CanvasObject, clip rect, depth int) {
 		return
 	}
 	switch x := o.(type) {
-	case *sessionRow:
-		w.add(o, "row", x.item.title, clip, nil)
-	case *sessionsList:
+	case *sidebar.Row:
+		w.add(o, "row", x.Item().Title, clip, nil)
+	case *sidebar.List:
 		w.add(o, "sessions", "", clip, nil)
 	case *rowView:
 		w.add(o, "message", "", clip, nil)

@@ -31,8 +31,8 @@ func TestSearchOpensTheVersionFound(t *testing.T) {
 	})
 	h.chat("something else", "Another chat.")
 
-	h.ui.side.search.SetText("")
-	test.Type(h.ui.side.search, "zebrafinch")
+	h.ui.side.Search.SetText("")
+	test.Type(h.ui.side.Search, "zebrafinch")
 	h.until("the chat found", func() bool { return slices.Equal(h.titles(), []string{"name a bird"}) })
 	for i := range 2 {
 		test.Tap(h.sessionRowOf("name a bird"))

@@ -152,7 +152,7 @@ func TestSelectAcrossBlocks(t *testing.T) {
 	for _, press := range []struct {
 		name string
 		down func(*desktop.MouseEvent)
-	}{{"the message box", h.ui.input.MouseDown}, {"the search box", h.ui.side.search.MouseDown}} {
+	}{{"the message box", h.ui.input.MouseDown}, {"the search box", h.ui.side.Search.MouseDown}} {
 		h.ui.chat.sel.SelectMessage(para.Row())
 		if h.ui.chat.sel.Text() == "" {
 			t.Fatalf("Select all selected nothing")

@@ -8,30 +8,41 @@ import (
 	"strings"
 	"time"
 
+	"fyne.io/fyne/v2"
 	"github.com/asynkron/protoactor-go/actor"
 
+	"deckhand/export"
+	"deckhand/gui/sidebar"
 	"deckhand/store"
 )
 
-// The sidebar's messages to the bridge (rename, delete, search) and the
-// answers of the work they start off the bridge's goroutine. The bridge's
-// Receive hands each over with one case.
+// The bridge's half of the sidebar (gui/sidebar): the list it shows, made
+// from the log's sessions and the open conversations; what the sidebar
+// asks (sidebar.Ask: rename, delete, search, pin, export), done off the
+// bridge's goroutine; and the answers of that work. The bridge's Receive
+// hands each over with one case. Below, the UI as the sidebar's Host.
 
-// sidebarMsg is a message of the sidebar's; handleSidebar runs on the bridge.
+// sidebarAsk does what the sidebar asks.
+func (b *bridge) sidebarAsk(c actor.Context, m sidebar.Ask) {
+	switch m := m.(type) {
+	case *sidebar.Rename:
+		b.renameSession(c, m)
+	case *sidebar.Delete:
+		b.deleteSession(c, m)
+	case *sidebar.Search:
+		b.searchSessions(c, m.Query)
+	case *sidebar.Pin:
+		b.pinSession(c, m)
+	case *sidebar.Export:
+		b.exportSession(c, m)
+	}
+}
+
+// sidebarMsg is the answer of work the sidebar asked for; handleSidebar
+// runs on the bridge.
 type sidebarMsg interface {
 	handleSidebar(b *bridge, c actor.Context)
 }
-
-// uiRenameSession gives a session the title the person typed.
-type uiRenameSession struct{ id, title string }
-
-// uiDeleteSession deletes a session the person confirmed deleting; title
-// is how the sidebar showed it.
-type uiDeleteSession struct{ id, title string }
-
-// uiSearchSessions filters the sidebar to the sessions whose title or
-// messages hold every word of query; "" shows them all again.
-type uiSearchSessions struct{ query string }
 
 type (
 	sessionRenamed struct {
@@ -63,24 +74,23 @@ type sidebarSearch struct {
 // manageTimeout bounds a rename, a delete or a search.
 const manageTimeout = 30 * time.Second
 
-// search is the bridge's search state. Window and bridge are made
-// together (New, then Start), so it is there before any message.
-func (b *bridge) search() *sidebarSearch { return &b.ui.side.bridge }
+// search is the bridge's search state.
+func (b *bridge) search() *sidebarSearch { return &b.side }
 
-func (m *uiRenameSession) handleSidebar(b *bridge, c actor.Context) {
-	title, err := store.CleanTitle(m.title)
+func (b *bridge) renameSession(c actor.Context, m *sidebar.Rename) {
+	title, err := store.CleanTitle(m.Title)
 	if err != nil {
 		b.notices = append(b.notices, "Could not rename the session: "+err.Error()+".")
 		return
 	}
 	var old string
-	if cs := b.convs[m.id]; cs != nil {
+	if cs := b.convs[m.ID]; cs != nil {
 		old, cs.title = cs.title, title
 	}
 	st := b.search()
 	for _, list := range [][]store.Session{b.sessions, st.results} {
 		for i := range list {
-			if list[i].ID == m.id {
+			if list[i].ID == m.ID {
 				list[i].Title = title
 			}
 		}
@@ -97,9 +107,9 @@ func (m *uiRenameSession) handleSidebar(b *bridge, c actor.Context) {
 		// ago may still be in the store actor's batch.
 		err := sys.SyncLog(ctx)
 		if err == nil {
-			err = db.RenameSession(ctx, m.id, title)
+			err = db.RenameSession(ctx, m.ID, title)
 		}
-		root.Send(self, &sessionRenamed{id: m.id, title: title, old: old, err: err})
+		root.Send(self, &sessionRenamed{id: m.ID, title: title, old: old, err: err})
 	}()
 }
 
@@ -113,17 +123,17 @@ func (m *sessionRenamed) handleSidebar(b *bridge, c actor.Context) {
 	b.loadSessions(c) // the title the log holds (a list read meanwhile had the old one)
 }
 
-// handleSidebar deletes a session: its conversation, if open, is stopped and
+// deleteSession deletes a session: its conversation, if open, is stopped and
 // forgotten first (so that nothing more is logged for it), then the log
 // forgets it. The current one gives way to a new chat. A session still
 // running is refused: the person stops it first.
-func (m *uiDeleteSession) handleSidebar(b *bridge, c actor.Context) {
-	title := m.title
+func (b *bridge) deleteSession(c actor.Context, m *sidebar.Delete) {
+	id, title := m.ID, m.Title
 	if title == "" {
-		title = b.sessionTitle(m.id)
+		title = b.sessionTitle(id)
 	}
 	var pid *actor.PID
-	if cs := b.convs[m.id]; cs != nil {
+	if cs := b.convs[id]; cs != nil {
 		if cs.running || cs.starting && len(cs.queued) > 0 {
 			b.notices = append(b.notices, fmt.Sprintf("“%s” is still working: stop it first, then delete it.", title))
 			return
@@ -134,23 +144,23 @@ func (m *uiDeleteSession) handleSidebar(b *bridge, c actor.Context) {
 			return
 		}
 		pid = cs.pid
-		delete(b.convs, m.id)
+		delete(b.convs, id)
 		for _, a := range slices.Clone(b.approvals) {
-			if a.Conversation == m.id {
+			if a.Conversation == id {
 				b.dropApproval(a.ID)
 			}
 		}
 	}
-	logged := slices.ContainsFunc(b.sessions, func(s store.Session) bool { return s.ID == m.id })
-	drop := func(s store.Session) bool { return s.ID == m.id }
+	logged := slices.ContainsFunc(b.sessions, func(s store.Session) bool { return s.ID == id })
+	drop := func(s store.Session) bool { return s.ID == id }
 	b.sessions = slices.DeleteFunc(b.sessions, drop)
 	st := b.search()
 	st.results = slices.DeleteFunc(st.results, drop)
 	b.sessDirty = true
-	if b.current == m.id {
+	if b.current == id {
 		b.newChat(c, false)
 	}
-	if b.quick == m.id {
+	if b.quick == id {
 		// The quick prompt's (listed once the log has it): the prompt
 		// drops its answer, and the next question starts a new chat.
 		b.quick, b.quickDirty = "", true
@@ -169,12 +179,12 @@ func (m *uiDeleteSession) handleSidebar(b *bridge, c actor.Context) {
 		}
 		err := sys.SyncLog(ctx)
 		if err == nil {
-			err = db.DeleteSession(ctx, m.id)
+			err = db.DeleteSession(ctx, id)
 		}
 		if errors.Is(err, store.ErrNotFound) && !logged {
 			err = nil // a chat of this run that never reached the log
 		}
-		root.Send(self, &sessionDeleted{id: m.id, title: title, err: err})
+		root.Send(self, &sessionDeleted{id: id, title: title, err: err})
 	}()
 }
 
@@ -194,27 +204,29 @@ func (m *sessionDeleted) handleSidebar(b *bridge, c actor.Context) {
 // sessionTitle is a session's title as the sidebar shows it.
 func (b *bridge) sessionTitle(id string) string {
 	for _, s := range b.sidebar() {
-		if s.id == id {
-			return s.title
+		if s.ID == id {
+			return s.Title
 		}
 	}
 	return "Untitled"
 }
 
-func (m *uiSearchSessions) handleSidebar(b *bridge, c actor.Context) {
+// searchSessions filters the sidebar to the sessions whose title or
+// messages hold every word of query; "" shows them all again.
+func (b *bridge) searchSessions(c actor.Context, query string) {
 	st := b.search()
 	st.seq++
-	st.asked = m.query
+	st.asked = query
 	if st.cancel != nil {
 		st.cancel() // its answer would come too late to be shown
 		st.cancel = nil
 	}
-	if len(store.SearchWords(m.query)) == 0 {
+	if len(store.SearchWords(query)) == 0 {
 		b.showSearch("", nil)
 		return
 	}
 	if b.db == nil {
-		b.showSearch(m.query, nil) // only open conversations, by title
+		b.showSearch(query, nil) // only open conversations, by title
 		return
 	}
 	b.runSearch(c)
@@ -259,7 +271,7 @@ func (b *bridge) showSearch(query string, list []store.Session) {
 	st.query, st.results = query, list
 	b.sessDirty = true
 	side, searching := b.ui.side, query != ""
-	b.ui.post(func() { side.searching(searching) })
+	b.ui.post(func() { side.Searching(searching) })
 }
 
 // matchesTitle reports whether title holds every word of query, as the
@@ -272,4 +284,251 @@ func matchesTitle(title, query string) bool {
 		}
 	}
 	return true
+}
+
+// loadSessions reads the sessions from the log, off the actor; they come
+// back as sessionsLoaded.
+func (b *bridge) loadSessions(c actor.Context) {
+	if b.db == nil {
+		return
+	}
+	self, root, db := c.Self(), c.ActorSystem().Root, b.db
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		list, err := db.Sessions(ctx, 200)
+		root.Send(self, &sessionsLoaded{list: list, err: err})
+	}()
+	if b.search().query != "" {
+		b.runSearch(c) // its matches may have changed too
+	}
+}
+
+// refreshSoon reloads the sessions list once the log has the run.
+func (b *bridge) refreshSoon(c actor.Context) {
+	self, root, sys := c.Self(), c.ActorSystem().Root, b.sys
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		sys.SyncLog(ctx)
+		root.Send(self, &uiRefresh{})
+	}()
+}
+
+// sidebar lists sessions: open conversations not yet in the log first, then
+// the log's, most recent first. A conversation is a session once the person
+// has written in it: the new chat they have not, and empty sessions an
+// older Deckhand logged, are not listed.
+//
+// While the person searches, it lists the search's matches instead, and
+// the open conversations not yet in the log whose titles match.
+func (b *bridge) sidebar() []sidebar.Item {
+	var out []sidebar.Item
+	st := b.search()
+	logged := b.sessions
+	if st.query != "" {
+		logged = st.results
+	}
+	seen := map[string]bool{}
+	for _, s := range b.sessions {
+		seen[s.ID] = true
+	}
+	for _, s := range st.results {
+		seen[s.ID] = true
+	}
+	for id, cs := range b.convs {
+		if !seen[id] && !cs.quick && !cs.unsent() && (st.query == "" || matchesTitle(cs.title, st.query)) {
+			out = append(out, sidebar.Item{ID: id, Title: cs.title, When: time.Now(), Usage: cs.usage, Run: cs.lastRun})
+		}
+	}
+	slices.SortFunc(out, func(x, y sidebar.Item) int { return strings.Compare(y.ID, x.ID) })
+	for _, s := range logged {
+		cs := b.convs[s.ID]
+		if s.Runs == 0 && (cs == nil || cs.unsent()) {
+			continue
+		}
+		item := sidebar.Item{ID: s.ID, Title: oneLine(s.Title), When: s.Updated, Usage: s.Usage, Run: s.LastRun, Pinned: s.Pinned}
+		if st.query != "" {
+			item.Match, item.Query = s.Match, st.query
+		}
+		if cs != nil {
+			item.Usage = cs.usage
+			if cs.lastRun != "" {
+				item.Run = cs.lastRun // this window ran it since the log was read
+			}
+		}
+		if item.Title == "" {
+			item.Title = "Untitled"
+		}
+		out = append(out, item)
+	}
+	for i := range out {
+		out[i].Current = out[i].ID == b.current
+	}
+	slices.SortStableFunc(out, func(x, y sidebar.Item) int { return boolOrder(y.Pinned) - boolOrder(x.Pinned) })
+	return out
+}
+
+// title is the current conversation's title, on one line.
+func (b *bridge) title() string {
+	if cs := b.convs[b.current]; cs != nil && cs.title != "" {
+		return oneLine(cs.title)
+	}
+	for _, s := range b.sessions {
+		if s.ID == b.current && s.Title != "" {
+			return oneLine(s.Title)
+		}
+	}
+	return "New chat"
+}
+
+// oneLine is a title as one line: a renamed session's title is the
+// person's, but a label given newlines grows a line each.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// Pinning a chat (its row's menu): the log keeps it (store.PinSession), so a
+// pinned chat stays first after a restart.
+
+type sessionPinned struct {
+	id     string
+	pinned bool
+	err    error
+}
+
+func (b *bridge) pinSession(c actor.Context, m *sidebar.Pin) {
+	if b.db == nil {
+		b.notices = append(b.notices, "Could not pin the chat: this Deckhand keeps no log.")
+		return
+	}
+	self, root, db, sys := c.Self(), c.ActorSystem().Root, b.db, b.sys
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), manageTimeout)
+		defer cancel()
+		// The session's row must be on disk: a chat written in a moment
+		// ago may still be in the store actor's batch.
+		err := sys.SyncLog(ctx)
+		if err == nil {
+			err = db.PinSession(ctx, m.ID, m.Pinned)
+		}
+		root.Send(self, &sessionPinned{id: m.ID, pinned: m.Pinned, err: err})
+	}()
+}
+
+func (m *sessionPinned) handleSidebar(b *bridge, c actor.Context) {
+	if m.err != nil {
+		verb := "pin"
+		if !m.pinned {
+			verb = "unpin"
+		}
+		b.notices = append(b.notices, "Could not "+verb+" the chat: "+m.err.Error())
+		return
+	}
+	b.loadSessions(c) // in the log's order: pinned first
+	if st := b.search(); st.query != "" {
+		b.searchSessions(c, st.query)
+	}
+}
+
+func boolOrder(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Exporting a chat (its row's menu): the sidebar asked where, the bridge
+// writes it (package export) off its goroutine.
+
+type sessionExported struct {
+	name, broken string
+	others       int // versions of messages left out (export.Chat.OtherVersions)
+	err          error
+}
+
+func (b *bridge) exportSession(c actor.Context, m *sidebar.Export) {
+	if b.db == nil {
+		m.W.Close()
+		b.notices = append(b.notices, "Could not export the chat: this Deckhand keeps no log.")
+		return
+	}
+	self, root, db, sys := c.Self(), c.ActorSystem().Root, b.db, b.sys
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), manageTimeout)
+		defer cancel()
+		// What was said a moment ago may still be in the store actor's
+		// batch.
+		err := sys.SyncLog(ctx)
+		var chat export.Chat
+		if err == nil {
+			chat, err = export.Load(ctx, db, m.ID)
+		}
+		if err == nil {
+			err = export.Write(m.W, chat, m.Format)
+		}
+		if cerr := m.W.Close(); err == nil {
+			err = cerr
+		}
+		root.Send(self, &sessionExported{name: m.Name, broken: chat.Broken, others: chat.OtherVersions(), err: err})
+	}()
+}
+
+func (m *sessionExported) handleSidebar(b *bridge, c actor.Context) {
+	versions := ""
+	switch {
+	case m.others == 1:
+		versions = " It holds the version of each message shown; 1 other version is left out (the file says so)."
+	case m.others > 1:
+		versions = fmt.Sprintf(" It holds the version of each message shown; %d other versions are left out (the file says so).", m.others)
+	}
+	switch {
+	case m.err != nil:
+		b.notices = append(b.notices, fmt.Sprintf("Could not export the chat to %s: %v", m.name, m.err))
+	case m.broken != "":
+		b.notices = append(b.notices, fmt.Sprintf("Exported to %s. Warning: %s (the export says so too).%s", m.name, m.broken, versions))
+	default:
+		// Done as asked: said, and logged as information, not a warning.
+		text := "Exported to " + m.name + "." + versions
+		b.ui.post(func() { b.ui.showInfo(text) })
+	}
+}
+
+// sidebarHost is the window as the sidebar's host.
+type sidebarHost struct{ u *UI }
+
+func (h sidebarHost) Window() fyne.Window   { return h.u.win }
+func (h sidebarHost) Tell(msg any)          { h.u.tell(msg) }
+func (h sidebarHost) ShowServers()          { h.u.showServers() }
+func (h sidebarHost) ShowSettings()         { h.u.showSettings() }
+func (h sidebarHost) KeepFocus() func()     { return h.u.keepFocus() }
+func (h sidebarHost) ShowError(text string) { h.u.showError(text) }
+func (h sidebarHost) FocusInput()           { h.u.input.focus(h.u.win) }
+
+func (h sidebarHost) NewChat() {
+	h.u.toChat()
+	h.u.tell(&uiNewChat{})
+}
+
+func (h sidebarHost) Open(it sidebar.Item) {
+	u := h.u
+	u.toChat()
+	if it.ID != u.conv {
+		// A search's match: the chat opens at it, in the find bar.
+		u.findOnOpen, u.findRun = it.Query, it.Match.Run
+		u.tell(&uiOpenSession{id: it.ID})
+	} else if it.Query != "" {
+		u.findAt(it.Query, it.Match.Run)
+	}
+}
+
+func (h sidebarHost) ClearSelection() {
+	if h.u.chat != nil {
+		h.u.chat.sel.Clear()
+	}
+}
+
+func (h sidebarHost) Shortcut(key fyne.KeyName) func() {
+	if h.u.input == nil {
+		return nil
+	}
+	return h.u.input.shortcuts[key]
 }

@@ -10,6 +10,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
+	"deckhand/gui/sidebar"
 	"deckhand/testutil"
 )
 
@@ -29,16 +30,16 @@ func TestSessionPinAndExport(t *testing.T) {
 	test.TapSecondary(h.sessionRowOf("the first question"))
 	h.menuItem("Pin")
 	h.until("the pinned chat first, marked", func() bool {
-		return len(h.ui.sessions) == 2 && h.ui.sessions[0].title == "the first question" && h.ui.sessions[0].pinned &&
-			strings.HasPrefix(h.sessionRowOf("the first question").title.Text, pinMark)
+		return len(h.ui.side.Items) == 2 && h.ui.side.Items[0].Title == "the first question" && h.ui.side.Items[0].Pinned &&
+			strings.HasPrefix(h.sessionRowOf("the first question").Title.Text, sidebar.PinMark)
 	})
-	if s, err := h.db.Session(t.Context(), h.ui.sessions[0].id); err != nil || !s.Pinned {
+	if s, err := h.db.Session(t.Context(), h.ui.side.Items[0].ID); err != nil || !s.Pinned {
 		t.Errorf("the log does not keep the pin: %+v, %v", s, err)
 	}
 	test.TapSecondary(h.sessionRowOf("the first question"))
 	h.menuItem("Unpin")
 	h.until("the chats in their order again", func() bool {
-		return len(h.ui.sessions) == 2 && h.ui.sessions[0].title == "the second question" && !h.ui.sessions[1].pinned
+		return len(h.ui.side.Items) == 2 && h.ui.side.Items[0].Title == "the second question" && !h.ui.side.Items[1].Pinned
 	})
 
 	// Export: the dialog's answer is a file, written by the bridge.
@@ -51,7 +52,7 @@ func TestSessionPinAndExport(t *testing.T) {
 	}
 	var logged bytes.Buffer
 	h.ui.log = slog.New(slog.NewTextHandler(&logged, nil))
-	h.ui.tell(&uiExportSession{id: h.ui.sessions[1].id, format: "markdown", name: out, w: f})
+	h.ui.tell(&sidebar.Export{ID: h.ui.side.Items[1].ID, Format: "markdown", Name: out, W: f})
 	h.until("the export done", func() bool { return h.shows(h.ui.win, "Exported to "+out) })
 	// Done as asked: logged as information, not as a warning.
 	if l := logged.String(); !strings.Contains(l, "level=INFO") || strings.Contains(l, "level=WARN") {

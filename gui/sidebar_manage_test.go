@@ -11,15 +11,16 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"deckhand/gui/sidebar"
 	"deckhand/store"
 	"deckhand/testutil"
 )
 
 // sessionRowOf is the on-screen row of the session titled title, or nil.
-func (h *harness) sessionRowOf(title string) *sessionRow {
-	var found *sessionRow
-	walk(h.ui.side.list, func(o fyne.CanvasObject) {
-		if r, ok := o.(*sessionRow); ok && r.item.title == title && found == nil {
+func (h *harness) sessionRowOf(title string) *sidebar.Row {
+	var found *sidebar.Row
+	walk(h.ui.side.List, func(o fyne.CanvasObject) {
+		if r, ok := o.(*sidebar.Row); ok && r.Item().Title == title && found == nil {
 			found = r
 		}
 	})
@@ -30,12 +31,12 @@ func (h *harness) sessionRowOf(title string) *sessionRow {
 func (h *harness) menuItem(label string) {
 	h.t.Helper()
 	s := h.ui.side
-	if s.menu == nil || !s.menu.Visible() {
+	if s.Menu == nil || !s.Menu.Visible() {
 		h.t.Fatalf("no row menu on screen")
 	}
-	for _, it := range s.menuItems.Items {
+	for _, it := range s.MenuItems.Items {
 		if it.Label == label {
-			s.menu.Hide()
+			s.Menu.Hide()
 			it.Action()
 			return
 		}
@@ -45,8 +46,8 @@ func (h *harness) menuItem(label string) {
 
 func (h *harness) titles() []string {
 	var out []string
-	for _, s := range h.ui.sessions {
-		out = append(out, s.title)
+	for _, s := range h.ui.side.Items {
+		out = append(out, s.Title)
 	}
 	return out
 }
@@ -62,8 +63,8 @@ func (h *harness) chat(text, answer string) {
 
 // pressInList gives the sessions list the focus and presses key.
 func (h *harness) pressInList(key fyne.KeyName) {
-	h.ui.win.Canvas().Focus(h.ui.side.list)
-	h.ui.side.list.TypedKey(&fyne.KeyEvent{Name: key})
+	h.ui.win.Canvas().Focus(h.ui.side.List)
+	h.ui.side.List.TypedKey(&fyne.KeyEvent{Name: key})
 }
 
 // TestSessionRename: a session is renamed from its row's menu; the sidebar
@@ -81,15 +82,15 @@ func TestSessionRename(t *testing.T) {
 
 	test.TapSecondary(h.sessionRowOf("the first question"))
 	h.menuItem("Rename…")
-	if h.ui.side.rename == nil || h.ui.side.title.Text != "the first question" {
+	if h.ui.side.Rename == nil || h.ui.side.Title.Text != "the first question" {
 		t.Fatalf("the rename dialog is not open with the title in it")
 	}
-	h.ui.side.title.SetText("  Trip\tplanning ")
+	h.ui.side.Title.SetText("  Trip\tplanning ")
 	h.tap(h.ui.win, "Rename")
 	h.until("the new title in the sidebar and the window", func() bool {
 		return slices.Equal(h.titles(), []string{"Trip planning"}) && h.ui.title.Text == "Trip planning"
 	})
-	id := h.ui.sessions[0].id
+	id := h.ui.side.Items[0].ID
 	h.until("the title in the log", func() bool {
 		s, err := h.db.Session(t.Context(), id)
 		return err == nil && s.Title == "Trip planning"
@@ -98,7 +99,7 @@ func TestSessionRename(t *testing.T) {
 	h.say("a second message")
 	h.until("its answer", func() bool { return h.shows(h.ui.win, "The second answer.") })
 	h.sys.SyncLog(t.Context())
-	h.until("the sessions reread", func() bool { return len(h.ui.sessions) == 1 && h.ui.sessions[0].run == store.RunSucceeded })
+	h.until("the sessions reread", func() bool { return len(h.ui.side.Items) == 1 && h.ui.side.Items[0].Run == store.RunSucceeded })
 	if s, _ := h.db.Session(t.Context(), id); s.Title != "Trip planning" || s.Runs != 2 {
 		t.Errorf("after a second run the log has %q (%d runs); want the chosen title kept", s.Title, s.Runs)
 	}
@@ -110,32 +111,32 @@ func TestSessionRename(t *testing.T) {
 	h.ui.win.Canvas().Focus(h.ui.input)
 	h.ui.input.TypedKey(&fyne.KeyEvent{Name: fyne.KeyF2})
 	h.ui.input.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDelete})
-	if h.ui.side.rename != nil || h.ui.side.del != nil {
+	if h.ui.side.Rename != nil || h.ui.side.Delete != nil {
 		t.Fatalf("F2 or Delete typed in the message box opened a dialog")
 	}
 	// F2 in the list renames the selected session; empty is refused.
 	h.pressInList(fyne.KeyF2)
-	if h.ui.side.rename == nil || h.ui.side.title.Text != "Trip planning" {
+	if h.ui.side.Rename == nil || h.ui.side.Title.Text != "Trip planning" {
 		t.Fatalf("F2 in the list did not open the rename dialog")
 	}
 	h.texts(h.ui.win) // drawn, as on a screen, before the person types
-	h.ui.side.title.SetText("   ")
-	if err := h.ui.side.title.Validate(); !errors.Is(err, store.ErrEmptyTitle) {
+	h.ui.side.Title.SetText("   ")
+	if err := h.ui.side.Title.Validate(); !errors.Is(err, store.ErrEmptyTitle) {
 		t.Errorf("an empty title validates as %v", err)
 	}
 	if b := h.button(h.ui.win, "Rename"); b == nil || !b.Disabled() {
 		t.Errorf("Rename can be pressed with an empty title")
 	}
-	h.ui.side.title.SetText(strings.Repeat("x", store.MaxTitle+1))
+	h.ui.side.Title.SetText(strings.Repeat("x", store.MaxTitle+1))
 	if b := h.button(h.ui.win, "Rename"); b == nil || !b.Disabled() {
 		t.Errorf("Rename can be pressed with a title too long")
 	}
 	h.tap(h.ui.win, "Cancel")
-	if h.ui.side.rename != nil {
+	if h.ui.side.Rename != nil {
 		t.Errorf("Cancel left the dialog")
 	}
 	// A refused title sent anyway (another path) is said, and changes nothing.
-	h.ui.tell(&uiRenameSession{id: id, title: " "})
+	h.ui.tell(&sidebar.Rename{ID: id, Title: " "})
 	h.until("the refusal", func() bool { return h.shows(h.ui.win, "cannot be empty") })
 	if h.ui.title.Text != "Trip planning" {
 		t.Errorf("a refused rename changed the title to %q", h.ui.title.Text)
@@ -161,9 +162,9 @@ func TestSessionDelete(t *testing.T) {
 	h.chat("the second question", "The second answer.")
 	h.sys.SyncLog(t.Context())
 	h.until("both sessions", func() bool {
-		return slices.Equal(h.titles(), []string{"the second question", "the first question"}) && h.ui.sessions[0].current
+		return slices.Equal(h.titles(), []string{"the second question", "the first question"}) && h.ui.side.Items[0].Current
 	})
-	first, second := h.ui.sessions[1].id, h.ui.sessions[0].id
+	first, second := h.ui.side.Items[1].ID, h.ui.side.Items[0].ID
 	h.until("the usage of both logged", func() bool {
 		s, _ := h.db.Sessions(t.Context(), 0)
 		return len(s) == 2 && s[0].Usage.InputTokens+s[0].Usage.OutputTokens > 0 && s[1].Usage.InputTokens+s[1].Usage.OutputTokens > 0
@@ -201,15 +202,15 @@ func TestSessionDelete(t *testing.T) {
 
 	// The current one, with the Delete key in the list: a new chat.
 	h.pressInList(fyne.KeyDelete)
-	if h.ui.side.del == nil {
+	if h.ui.side.Delete == nil {
 		t.Fatalf("Delete in the list did not ask")
 	}
 	h.tap(h.ui.win, "Delete")
 	h.until("a new chat, no sessions", func() bool {
-		return len(h.ui.sessions) == 0 && h.ui.title.Text == "New chat" && len(h.ui.chat.rows) == 0 && h.ui.conv != second
+		return len(h.ui.side.Items) == 0 && h.ui.title.Text == "New chat" && len(h.ui.chat.rows) == 0 && h.ui.conv != second
 	})
 	h.until("the log empty", func() bool { s, _ := h.db.Sessions(t.Context(), 0); return len(s) == 0 })
-	if !h.shows(h.ui.win, hintNoSessions) {
+	if !h.shows(h.ui.win, sidebar.HintNoSessions) {
 		t.Errorf("the empty sidebar does not say what it will hold")
 	}
 	// The new chat works, and the deleted one is not brought back.
@@ -234,21 +235,21 @@ func TestSessionDeleteRunningRefused(t *testing.T) {
 		Body: testutil.TextChunks("Slowly ", "but ", "surely ", "and ", "on."), Pace: 300 * time.Millisecond,
 	}}})
 	h.say("take your time")
-	h.until("the run working", func() bool { return h.ui.running && len(h.ui.sessions) == 1 })
-	id := h.ui.sessions[0].id
+	h.until("the run working", func() bool { return h.ui.running && len(h.ui.side.Items) == 1 })
+	id := h.ui.side.Items[0].ID
 	h.pressInList(fyne.KeyDelete)
 	h.until("the refusal", func() bool { return h.shows(h.ui.win, "still working") })
-	if h.ui.side.del != nil {
+	if h.ui.side.Delete != nil {
 		t.Errorf("a confirmation was offered for a running session")
 	}
-	h.ui.tell(&uiDeleteSession{id: id}) // the bridge refuses too
+	h.ui.tell(&sidebar.Delete{ID: id}) // the bridge refuses too
 	h.until("the answer", func() bool { return h.shows(h.ui.win, "surely and on.") })
 	h.sys.SyncLog(t.Context())
 	if _, err := h.db.Session(t.Context(), id); err != nil {
 		t.Errorf("the running session was deleted: %v", err)
 	}
-	if len(h.ui.sessions) != 1 || h.ui.conv != id {
-		t.Errorf("the sidebar lost the running session: %+v", h.ui.sessions)
+	if len(h.ui.side.Items) != 1 || h.ui.conv != id {
+		t.Errorf("the sidebar lost the running session: %+v", h.ui.side.Items)
 	}
 }
 
@@ -265,21 +266,21 @@ func TestSessionSearch(t *testing.T) {
 	h.until("the first answer", func() bool { return h.shows(h.ui.win, "Bananas are yellow.") })
 	h.chat("beta question", "Cherries are red.")
 	h.chat("gamma", "Fully 100% sure_of_it.")
-	h.until("three sessions", func() bool { return len(h.ui.sessions) == 3 })
+	h.until("three sessions", func() bool { return len(h.ui.side.Items) == 3 })
 	all := h.titles()
 
 	search := func(query string, want ...string) {
 		t.Helper()
-		h.ui.win.Canvas().Focus(h.ui.side.search)
-		h.ui.side.search.SetText("")
-		test.Type(h.ui.side.search, query) // a character at a time: the search waits for a pause
+		h.ui.win.Canvas().Focus(h.ui.side.Search)
+		h.ui.side.Search.SetText("")
+		test.Type(h.ui.side.Search, query) // a character at a time: the search waits for a pause
 		h.until("the matches of "+query, func() bool { return slices.Equal(h.titles(), want) })
 	}
 	search("banana", "alpha question")
 	search("YELLOW Alpha", "alpha question")
 	search("question", "beta question", "alpha question")
 	search("red gamma")
-	if !h.shows(h.ui.win, hintNoMatch) || h.shows(h.ui.win, hintNoSessions) {
+	if !h.shows(h.ui.win, sidebar.HintNoMatch) || h.shows(h.ui.win, sidebar.HintNoSessions) {
 		t.Errorf("nothing found does not say so:\n%s", strings.Join(h.texts(h.ui.win), "\n"))
 	}
 	search("100%", "gamma")
@@ -288,19 +289,19 @@ func TestSessionSearch(t *testing.T) {
 	search(`"`)
 
 	// Escape clears the box: all sessions again.
-	h.ui.side.search.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
-	if h.ui.side.search.Text != "" {
-		t.Errorf("Escape left %q in the box", h.ui.side.search.Text)
+	h.ui.side.Search.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if h.ui.side.Search.Text != "" {
+		t.Errorf("Escape left %q in the box", h.ui.side.Search.Text)
 	}
 	h.until("every session again", func() bool { return slices.Equal(h.titles(), all) })
-	if h.shows(h.ui.win, hintNoMatch) {
+	if h.shows(h.ui.win, sidebar.HintNoMatch) {
 		t.Errorf("the sidebar still says nothing matches")
 	}
 
 	// A session renamed is found by its new title; the current one stays
 	// shown while the search hides it in the list.
 	search("alpha", "alpha question")
-	h.ui.tell(&uiRenameSession{id: h.ui.sessions[0].id, title: "Fruit salad"})
+	h.ui.tell(&sidebar.Rename{ID: h.ui.side.Items[0].ID, Title: "Fruit salad"})
 	h.until("the renamed match", func() bool { return slices.Equal(h.titles(), []string{"Fruit salad"}) })
 	search("salad fruit", "Fruit salad")
 	if h.ui.title.Text != "gamma" {
@@ -313,21 +314,21 @@ func TestSessionSearch(t *testing.T) {
 func TestSessionManageWithoutLog(t *testing.T) {
 	h := newHarness(t, harnessOptions{responses: []testutil.ModelResponse{{Body: testutil.TextChunks("Hi.")}}})
 	h.say("hello there")
-	h.until("the answer", func() bool { return h.shows(h.ui.win, "Hi.") && len(h.ui.sessions) == 1 })
+	h.until("the answer", func() bool { return h.shows(h.ui.win, "Hi.") && len(h.ui.side.Items) == 1 })
 	h.pressInList(fyne.KeyF2)
-	h.ui.side.title.SetText("Greeting")
-	h.ui.side.title.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // Enter renames
+	h.ui.side.Title.SetText("Greeting")
+	h.ui.side.Title.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // Enter renames
 	h.until("the new title", func() bool { return slices.Equal(h.titles(), []string{"Greeting"}) && h.ui.title.Text == "Greeting" })
 
-	test.Type(h.ui.side.search, "greet")
+	test.Type(h.ui.side.Search, "greet")
 	h.until("found by its title", func() bool { return slices.Equal(h.titles(), []string{"Greeting"}) })
-	h.ui.side.search.SetText("nothing like it")
-	h.until("no match", func() bool { return len(h.titles()) == 0 && h.shows(h.ui.win, hintNoMatch) })
-	h.ui.side.search.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	h.ui.side.Search.SetText("nothing like it")
+	h.until("no match", func() bool { return len(h.titles()) == 0 && h.shows(h.ui.win, sidebar.HintNoMatch) })
+	h.ui.side.Search.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	h.until("all again", func() bool { return slices.Equal(h.titles(), []string{"Greeting"}) })
 
 	test.TapSecondary(h.sessionRowOf("Greeting"))
 	h.menuItem("Delete…")
 	h.tap(h.ui.win, "Delete")
-	h.until("a new chat", func() bool { return len(h.ui.sessions) == 0 && h.ui.title.Text == "New chat" })
+	h.until("a new chat", func() bool { return len(h.ui.side.Items) == 0 && h.ui.title.Text == "New chat" })
 }

@@ -31,8 +31,8 @@ func TestReopenedTamperedSessionSaysSo(t *testing.T) {
 	}
 
 	h2 := newHarness(t, harnessOptions{dbPath: dbPath})
-	h2.until("the logged session", func() bool { return len(h2.ui.sessions) == 1 })
-	h2.ui.sessionList.Select(0)
+	h2.until("the logged session", func() bool { return len(h2.ui.side.Items) == 1 })
+	h2.ui.side.List.Select(0)
 	h2.until("the warning", func() bool { return h2.shows(h2.ui.win, "changed outside Deckhand") })
 	if text := strings.Join(h2.texts(h2.ui.win), "\n"); !strings.Contains(text, "edited: its content does not match its hash") {
 		t.Errorf("the warning does not say what was wrong:\n%s", text)

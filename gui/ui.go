@@ -23,6 +23,7 @@ import (
 	"deckhand/gui/dialogs"
 	"deckhand/gui/settings"
 	"deckhand/gui/setup"
+	"deckhand/gui/sidebar"
 	"deckhand/gui/tray"
 	"deckhand/gui/widgets"
 	"deckhand/store"
@@ -80,21 +81,17 @@ type UI struct {
 	post func(f func())
 
 	// Main window.
-	sessions    []sessionItem
-	sessionList *widget.List
-	noSessions  fyne.CanvasObject // in the sidebar's place while it is empty
-	selecting   bool              // the sidebar's selection is being set, not chosen
-	side        *sidebarSide      // the sidebar's search, rename and delete (sidebar_manage.go)
-	title       *widget.Label
-	chat        *chatView
-	input       *chatEntry
-	comp        *composer // the model picker and attachments (composer.go)
-	send, stop  *widget.Button
-	status      *widget.Label
-	setup       *setup.Panel
-	body        *fyne.Container // the chat, or the setup panel over it
-	conv        string
-	running     bool
+	side       *sidebar.Sidebar // the sessions (gui/sidebar)
+	title      *widget.Label
+	chat       *chatView
+	input      *chatEntry
+	comp       *composer // the model picker and attachments (composer.go)
+	send, stop *widget.Button
+	status     *widget.Label
+	setup      *setup.Panel
+	body       *fyne.Container // the chat, or the setup panel over it
+	conv       string
+	running    bool
 
 	servers   []servers.ServerStatus
 	catalog   *tools.Catalog
@@ -258,7 +255,7 @@ func (u *UI) build() {
 		u.win.SetIcon(u.d.Icon)
 	}
 
-	sidebar := u.newSidebar()
+	u.side = sidebar.New(sidebarHost{u})
 
 	// The chat.
 	u.title = widget.NewLabelWithStyle("New chat", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
@@ -298,7 +295,7 @@ func (u *UI) build() {
 	// What needs more than the window (a panel at 150% text on a 640-pixel
 	// screen) scrolls in it: Fyne grows a window to its content's minimum,
 	// past the screen's edge, and never shrinks it back.
-	split := container.NewHSplit(sidebar, container.NewScroll(u.mainArea))
+	split := container.NewHSplit(u.side.Object(), container.NewScroll(u.mainArea))
 	split.Offset = 0.24
 	u.win.SetContent(split)
 	u.win.Resize(fyne.NewSize(1100, 720))
@@ -407,7 +404,7 @@ func (u *UI) apply(up *update) {
 			u.chat.reset(up.rows)
 			// A new chat or another session: type at once, unless the
 			// person is going through the sidebar's list with the keys.
-			if switched && (u.quick == nil || !u.quick.Visible()) && u.win.Canvas().Focused() != fyne.Focusable(u.side.list) {
+			if switched && (u.quick == nil || !u.quick.Visible()) && u.win.Canvas().Focused() != fyne.Focusable(u.side.List) {
 				u.input.focus(u.win)
 			}
 			if switched {
@@ -458,19 +455,8 @@ func (u *UI) apply(up *update) {
 		}
 	}
 	if up.sessionsSet {
-		u.sessions = up.sessions
-		u.selecting = true
-		u.sessionList.UnselectAll()
-		for i, s := range u.sessions {
-			if s.current {
-				u.sessionList.Select(i)
-			}
-		}
+		u.side.Set(up.sessions)
 		u.title.SetText(up.title)
-		u.selecting = false
-		u.side.setHeights(u.sessions)
-		u.sessionList.Refresh()
-		widgets.SetVisible(u.noSessions, len(u.sessions) == 0)
 	}
 	if up.quick != nil && u.quick != nil {
 		u.quick.Update(up.quick)

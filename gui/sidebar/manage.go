@@ -1,0 +1,249 @@
+package sidebar
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/widget"
+
+	"deckhand/export"
+	"deckhand/gui/widgets"
+	"deckhand/store"
+)
+
+// The sidebar's management of sessions: a search box over the list, and
+// pinning, exporting, renaming and deleting a session, from its row's
+// menu (secondary tap) or, while the list has the focus, with F2 and
+// Delete.
+
+// searchDelay is how long typing pauses before the search runs.
+const searchDelay = 200 * time.Millisecond
+
+// Texts of the sidebar's empty list.
+const (
+	HintNoSessions = "Your chats are listed here\nonce you send a message."
+	HintNoMatch    = "No sessions match"
+)
+
+// typed asks for the search once typing pauses; an empty box shows every
+// session at once.
+func (s *Sidebar) typed(query string) {
+	if s.timer != nil {
+		s.timer.Stop()
+		s.timer = nil
+	}
+	if len(store.SearchWords(query)) == 0 {
+		s.host.Tell(&Search{Query: ""})
+		return
+	}
+	host := s.host
+	s.timer = time.AfterFunc(searchDelay, func() { host.Tell(&Search{Query: query}) })
+}
+
+// Searching says whether the list shows a search's matches; the bridge
+// calls it just before the frame that shows them.
+func (s *Sidebar) Searching(yes bool) {
+	if yes {
+		s.hint.SetText(HintNoMatch)
+	} else {
+		s.hint.SetText(HintNoSessions)
+	}
+}
+
+// selected is the session the list has selected (the current one), if
+// listed.
+func (s *Sidebar) selected() (Item, bool) {
+	for _, it := range s.Items {
+		if it.Current {
+			return it, true
+		}
+	}
+	return Item{}, false
+}
+
+// open opens the session at index i of the list (if it is not the one
+// open already), and shows it selected.
+func (s *Sidebar) open(i widget.ListItemID) {
+	if i < 0 || i >= len(s.Items) {
+		return
+	}
+	s.host.Open(s.Items[i])
+	s.selecting = true
+	s.List.Select(i)
+	s.selecting = false
+	s.List.highlight = i
+}
+
+// showMenu shows a session's menu where the person tapped.
+func (s *Sidebar) showMenu(item Item, at fyne.Position) {
+	pin := fyne.NewMenuItem("Pin", func() { s.host.Tell(&Pin{ID: item.ID, Pinned: true}) })
+	if item.Pinned {
+		pin = fyne.NewMenuItem("Unpin", func() { s.host.Tell(&Pin{ID: item.ID}) })
+	}
+	menu := fyne.NewMenu("",
+		pin,
+		fyne.NewMenuItem("Export as Markdown…", func() { s.askExport(item, export.Markdown) }),
+		fyne.NewMenuItem("Export as JSON…", func() { s.askExport(item, export.JSON) }),
+		fyne.NewMenuItem("Rename…", func() { s.askRename(item) }),
+		fyne.NewMenuItem("Delete…", func() { s.askDelete(item) }),
+	)
+	s.MenuItems = menu
+	s.Menu = widget.NewPopUpMenu(menu, s.host.Window().Canvas())
+	s.Menu.ShowAtPosition(at)
+}
+
+// askRename opens the rename dialog, its entry holding the title.
+func (s *Sidebar) askRename(item Item) {
+	var d *dialog.FormDialog
+	back := s.host.KeepFocus()
+	entry := widgets.NewEscEntry(func() { d.Hide() }) // Escape cancels
+	entry.SetText(item.Title)
+	entry.Validator = func(t string) error {
+		_, err := store.CleanTitle(t)
+		return err
+	}
+	entry.AlwaysShowValidationError = true // as it is typed, not once the focus leaves
+	win := s.host.Window()
+	d = dialog.NewForm("Rename chat", "Rename", "Cancel",
+		[]*widget.FormItem{widget.NewFormItem("Title", entry)},
+		func(ok bool) {
+			s.Rename, s.Title = nil, nil
+			back()
+			if ok {
+				s.host.Tell(&Rename{ID: item.ID, Title: entry.Text})
+			}
+		}, win)
+	entry.OnSubmitted = func(string) { d.Submit() }
+	s.Rename, s.Title = d, &entry.Entry
+	d.Resize(fyne.NewSize(420, d.MinSize().Height))
+	d.Show()
+	win.Canvas().Focus(entry)
+	entry.TypedShortcut(&fyne.ShortcutSelectAll{})
+}
+
+// askDelete asks before deleting a session; one still running is not
+// offered.
+func (s *Sidebar) askDelete(item Item) {
+	if item.Run == store.RunRunning {
+		s.host.ShowError(fmt.Sprintf("“%s” is still working: stop it first, then delete it.", item.Title))
+		return
+	}
+	back := s.host.KeepFocus()
+	s.Delete = widgets.ConfirmDanger("Delete chat",
+		fmt.Sprintf("Delete “%s”? Its messages and tool results are removed from this computer's log; usage totals of other sessions are kept.", item.Title),
+		"Delete", func(ok bool) {
+			s.Delete = nil
+			back()
+			if ok {
+				s.host.Tell(&Delete{ID: item.ID, Title: item.Title})
+			}
+		}, s.host.Window())
+}
+
+// askExport asks where to export the chat, in format; the bridge writes
+// it (package export) off its goroutine.
+func (s *Sidebar) askExport(item Item, format string) {
+	back := s.host.KeepFocus()
+	win := s.host.Window()
+	d := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
+		back()
+		if err != nil {
+			s.host.ShowError("Could not export the chat: " + err.Error())
+			return
+		}
+		if w == nil {
+			return // cancelled
+		}
+		s.host.Tell(&Export{ID: item.ID, Format: format, Name: w.URI().Path(), W: w})
+	}, win)
+	ext := ".md"
+	if format == export.JSON {
+		ext = ".json"
+	}
+	d.SetFileName(fileName(item.Title) + ext)
+	d.SetFilter(storage.NewExtensionFileFilter([]string{ext}))
+	d.Show()
+	d.Resize(win.Canvas().Size()) // after Show: before, it has no window to measure
+}
+
+// fileName is a chat's title as a file name: no separators, at most 60
+// characters.
+func fileName(title string) string {
+	name := strings.Map(func(r rune) rune {
+		if strings.ContainsRune(`/\:*?"<>|`, r) || r < ' ' {
+			return '-'
+		}
+		return r
+	}, strings.Join(strings.Fields(title), " "))
+	if r := []rune(name); len(r) > 60 {
+		name = string(r[:60])
+	}
+	if strings.Trim(name, ". -") == "" {
+		name = "chat"
+	}
+	return name
+}
+
+// List is the sidebar's list. With the focus, the arrows move to a
+// session and open it, Enter (or Space) opens the highlighted one, F2
+// renames and Delete (or Backspace) deletes the open one.
+type List struct {
+	widget.List
+	side      *Sidebar
+	highlight widget.ListItemID // where the keyboard is (Fyne keeps its own unexported)
+}
+
+func (l *List) TypedKey(k *fyne.KeyEvent) {
+	switch k.Name {
+	case fyne.KeyUp, fyne.KeyDown:
+		l.List.TypedKey(k)
+		l.side.open(l.highlight)
+	case fyne.KeyReturn, fyne.KeyEnter, fyne.KeySpace:
+		l.side.open(l.highlight)
+	case fyne.KeyF2:
+		if it, ok := l.side.selected(); ok {
+			l.side.askRename(it)
+		}
+	case fyne.KeyDelete, fyne.KeyBackspace: // a Mac's Delete is Backspace
+		if it, ok := l.side.selected(); ok {
+			l.side.askDelete(it)
+		}
+	default:
+		l.List.TypedKey(k)
+	}
+}
+
+// SearchEntry is the search box: Escape clears it, and the window's
+// shortcuts (Ctrl+N, Ctrl+K, Ctrl+,) work in it as in the message box.
+type SearchEntry struct {
+	widgets.EscEntry
+	host Host
+}
+
+func newSearchEntry(host Host) *SearchEntry {
+	e := &SearchEntry{host: host}
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+// MouseDown: a click in the search box is a click elsewhere than the
+// transcript, and clears its selection.
+func (e *SearchEntry) MouseDown(m *desktop.MouseEvent) {
+	e.host.ClearSelection()
+	e.EscEntry.MouseDown(m)
+}
+
+func (e *SearchEntry) TypedShortcut(s fyne.Shortcut) {
+	if cs, ok := s.(*desktop.CustomShortcut); ok && cs.Modifier == fyne.KeyModifierShortcutDefault {
+		if f := e.host.Shortcut(cs.KeyName); f != nil {
+			f()
+			return
+		}
+	}
+	e.Entry.TypedShortcut(s)
+}

@@ -1,0 +1,239 @@
+// Package sidebar is the main window's left column: New chat, the search
+// box over the sessions, the list of sessions (pinned first, a search's
+// matches with their snippets while one runs) with each row's menu (pin,
+// export, rename, delete) and its keys, and the buttons to the servers
+// and the settings.
+//
+// The window (package gui) is the Host: it hands in the list the bridge
+// made, once per frame (Set), and passes the sidebar's Ask messages on to
+// the bridge, which does the work (the log is read and written off its
+// goroutine) and sends the list again. The sidebar never sees the bridge.
+//
+// Concurrency: everything here belongs to the UI goroutine. The search
+// waits for typing to pause on a timer, whose function only tells the
+// Host (Host.Tell is safe from any goroutine).
+package sidebar
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"deckhand/gui/widgets"
+	"deckhand/store"
+)
+
+// Host is the window the sidebar is in (package gui's UI).
+type Host interface {
+	// Window is the main window.
+	Window() fyne.Window
+	// Tell sends the bridge a message (an Ask). Safe from any goroutine.
+	Tell(msg any)
+	// NewChat brings the chat back and starts a new one.
+	NewChat()
+	// Open brings the chat back and opens the session (at its search's
+	// match, in the find bar, if it has one), or finds the match in the
+	// one open.
+	Open(it Item)
+	// ShowServers and ShowSettings open the servers panel and the
+	// settings.
+	ShowServers()
+	ShowSettings()
+	// KeepFocus notes where the keyboard is before a dialog takes it; the
+	// function returned puts it back.
+	KeepFocus() func()
+	// ShowError tells the person of a problem.
+	ShowError(text string)
+	// FocusInput gives the message box the keyboard.
+	FocusInput()
+	// ClearSelection clears the transcript's selection (a press
+	// elsewhere).
+	ClearSelection()
+	// Shortcut is the window's Ctrl+key shortcut for key, or nil.
+	Shortcut(key fyne.KeyName) func()
+}
+
+// Item is one line of the sidebar.
+type Item struct {
+	ID, Title string
+	When      time.Time
+	Usage     store.Usage
+	Run       string // its last run's status (store.RunRunning, …), "" if none
+	Current   bool
+	// Match is where a search found its words (a snippet to show), and
+	// Query the search, to find in the chat when it opens.
+	Match  store.Match
+	Query  string
+	Pinned bool // listed first, marked with PinMark
+}
+
+// PinMark is what a pinned chat's title begins with in the sidebar.
+const PinMark = "📌 "
+
+// Subtitle is the caption under its title: when, how it ended, tokens
+// and cost.
+func (s Item) Subtitle(now time.Time) string {
+	out := ago(now.Sub(s.When))
+	switch s.Run {
+	case store.RunRunning:
+		out += " · working…"
+	case store.RunInterrupted:
+		out += " · interrupted" // its Deckhand stopped mid-run
+	}
+	if t := s.Usage.InputTokens + s.Usage.OutputTokens; t > 0 {
+		mark := ""
+		if s.Usage.Estimated {
+			mark = "~"
+		}
+		out += fmt.Sprintf(" · %s%s tokens", mark, store.Count(t))
+	}
+	if s.Usage.CostUSD > 0 {
+		out += fmt.Sprintf(" · $%.4f", s.Usage.CostUSD)
+	}
+	return out
+}
+
+// ago says how long ago, the way a person would.
+func ago(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%d min ago", int(d.Minutes()))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%d h ago", int(d.Hours()))
+	case d < 14*24*time.Hour:
+		return fmt.Sprintf("%d days ago", int(d.Hours()/24))
+	}
+	return time.Now().Add(-d).Format("2 Jan 2006")
+}
+
+// Ask is a message from the sidebar to the bridge, through Host.Tell.
+type Ask interface{ ask() }
+
+// The sidebar's messages to the bridge.
+type (
+	// Rename gives a session the title the person typed.
+	Rename struct{ ID, Title string }
+	// Delete deletes a session the person confirmed deleting; Title is how
+	// the sidebar showed it.
+	Delete struct{ ID, Title string }
+	// Search filters the sidebar to the sessions whose title or messages
+	// hold every word of Query; "" shows them all again.
+	Search struct{ Query string }
+	// Pin pins (or unpins) a session; the log keeps it.
+	Pin struct {
+		ID     string
+		Pinned bool
+	}
+	// Export writes session ID to W in Format (export.Markdown or
+	// export.JSON); Name is where, for the person.
+	Export struct {
+		ID, Format, Name string
+		W                io.WriteCloser
+	}
+)
+
+func (*Rename) ask() {}
+func (*Delete) ask() {}
+func (*Search) ask() {}
+func (*Pin) ask()    {}
+func (*Export) ask() {}
+
+// Sidebar is the window's left column. Its fields belong to the UI
+// goroutine.
+type Sidebar struct {
+	host    Host
+	content fyne.CanvasObject
+	// Items are the sessions listed, as last Set.
+	Items []Item
+	// List is the sessions' list, Search the search box over it.
+	List       *List
+	Search     *SearchEntry
+	selecting  bool              // the list's selection is being set, not chosen
+	noSessions fyne.CanvasObject // in the list's place while it is empty
+	rows       []*Row            // every row the list made (it recycles them)
+	hint       *widget.Label     // what the empty list says
+	hintObj    fyne.CanvasObject
+	timer      *time.Timer // the search waiting for typing to pause
+	measure    *Row        // measures a row with and without a snippet
+	sized      bool        // rows were given heights of their own
+
+	// The row menu and dialogs shown, for tests.
+	MenuItems *fyne.Menu
+	Menu      *widget.PopUpMenu
+	Rename    *dialog.FormDialog
+	Title     *widget.Entry // the rename dialog's entry
+	Delete    *dialog.ConfirmDialog
+}
+
+// New makes the sidebar: New chat, the sessions, and the buttons to the
+// servers and settings.
+func New(host Host) *Sidebar {
+	s := &Sidebar{host: host}
+	s.Search = newSearchEntry(host)
+	s.Search.SetPlaceHolder("Search chats")
+	s.Search.OnChanged = s.typed
+	s.Search.OnEscape = func() { s.Search.SetText("") }
+	s.hint, s.hintObj = widgets.Caption(HintNoSessions)
+
+	newChat := widget.NewButtonWithIcon("New chat", theme.ContentAddIcon(), host.NewChat)
+	newChat.Importance = widget.HighImportance
+	list := &List{side: s}
+	list.Length = func() int { return len(s.Items) }
+	list.CreateItem = func() fyne.CanvasObject {
+		r := newRow(s)
+		s.rows = append(s.rows, r)
+		return r
+	}
+	list.UpdateItem = func(i widget.ListItemID, o fyne.CanvasObject) {
+		if i < len(s.Items) {
+			o.(*Row).set(s.Items[i])
+		}
+	}
+	list.ExtendBaseWidget(list)
+	s.List = list
+	list.OnHighlighted = func(i widget.ListItemID) { list.highlight = i }
+	list.OnSelected = func(i widget.ListItemID) {
+		if s.selecting || i >= len(s.Items) {
+			return
+		}
+		host.Open(s.Items[i])
+	}
+	s.noSessions = container.NewVBox(s.hintObj)
+	serversBtn := widget.NewButtonWithIcon("Servers", theme.StorageIcon(), host.ShowServers)
+	settingsBtn := widget.NewButtonWithIcon("Settings", theme.SettingsIcon(), host.ShowSettings)
+	// Tab goes top to bottom: New chat, the search box, the list, Servers,
+	// Settings. (NewBorder puts the middle first, which Tab would skip from
+	// the search box.)
+	top := container.NewVBox(container.NewPadded(newChat), container.NewPadded(s.Search))
+	bottom := container.NewVBox(widget.NewSeparator(), serversBtn, settingsBtn)
+	s.content = container.New(layout.NewBorderLayout(top, bottom, nil, nil), top, container.NewStack(list, s.noSessions), bottom)
+	return s
+}
+
+// Object is the sidebar, to lay out in the window.
+func (s *Sidebar) Object() fyne.CanvasObject { return s.content }
+
+// Set shows items (the bridge's list), the current one selected.
+func (s *Sidebar) Set(items []Item) {
+	s.Items = items
+	s.selecting = true
+	s.List.UnselectAll()
+	for i, it := range items {
+		if it.Current {
+			s.List.Select(i)
+		}
+	}
+	s.selecting = false
+	s.setHeights(items)
+	s.List.Refresh()
+	widgets.SetVisible(s.noSessions, len(items) == 0)
+}

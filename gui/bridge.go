@@ -16,6 +16,7 @@ import (
 	"deckhand/actors/writer"
 	"deckhand/config"
 	"deckhand/gui/dialogs"
+	serverspanel "deckhand/gui/servers"
 	"deckhand/gui/sidebar"
 	"deckhand/gui/widgets"
 	"deckhand/store"
@@ -42,8 +43,6 @@ type (
 		row      int
 		expanded bool
 	}
-	uiReconnect     struct{ alias string } // reconnect, or connect a disconnected server
-	uiDisconnect    struct{ alias string }
 	uiConfigChanged struct{ cfg *config.Config }
 	uiRefresh       struct{} // sessions may have changed on disk
 )
@@ -207,12 +206,8 @@ func (b *bridge) Receive(c actor.Context) {
 		}
 	case *uiRunAction:
 		b.runAction(c, m)
-	case *uiReconnect:
-		b.reconnect(c, m.alias)
-	case *uiDisconnect:
-		b.disconnect(c, m.alias)
-	case *uiServerChanged:
-		b.serverChanged(c, m)
+	case serverspanel.Ask:
+		b.serversAsk(c, m) // servers_bridge.go
 	case *serverCommandFailed:
 		b.notices = append(b.notices, m.err.Error())
 	case *uiConfigChanged:
@@ -242,8 +237,6 @@ func (b *bridge) Receive(c actor.Context) {
 		b.resourceUpdated(m) // an attached resource changed (resources_bridge.go)
 	case *dialogs.QuestionAnswer:
 		answerQuestion(b, c, m) // elicit_bridge.go
-	case serverAskMsg:
-		m.handleServerAsk(b, c) // sign-in (signin.go)
 
 	// Background work.
 	case *sessionsLoaded:

@@ -63,8 +63,7 @@ type composer struct {
 
 	// The servers' side: resources and prompts (composer_resources.go,
 	// prompts.go).
-	browser *resourcesWindow
-	slash   *slashState
+	slash *slashState
 }
 
 // attachedFile is a file attached to the next message: being read (at is

@@ -58,12 +58,12 @@ func TestDialogsTakeTheKeyboard(t *testing.T) {
 	}
 
 	h.ui.showServers()
-	test.Tap(h.button(h.ui.serversW.win, "Connect a server…"))
-	f := h.ui.serversW.form
-	f.target.SetText("/nonexistent/mcp-server-nothing --port 1")
-	f.target.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	h.until("the try to end", func() bool { return f.stop == nil && f.problems.Visible() })
-	if got := f.problem.Text; !strings.Contains(got, "mcp-server-nothing") {
+	test.Tap(h.button(h.ui.serversW.Win, "Connect a server…"))
+	f := h.ui.serversW.Form
+	f.Target.SetText("/nonexistent/mcp-server-nothing --port 1")
+	f.Target.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	h.until("the try to end", func() bool { return !f.Trying() && f.Problems.Visible() })
+	if got := f.Problem.Text; !strings.Contains(got, "mcp-server-nothing") {
 		t.Errorf("Enter in the command field: the form says %q", got)
 	}
 }

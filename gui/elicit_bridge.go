@@ -11,12 +11,6 @@ import (
 	"deckhand/transcript"
 )
 
-// serverAskMsg is a message from the window about what servers ask of the
-// person: signing in and out. The bridge hands it its context.
-type serverAskMsg interface {
-	handleServerAsk(b *bridge, c actor.Context)
-}
-
 // answerQuestion sends the servers the person's answer to a question.
 func answerQuestion(b *bridge, c actor.Context, m *dialogs.QuestionAnswer) {
 	c.Send(b.sys.Servers, &servers.ElicitationAnswer{ID: m.ID, Action: m.Action, Content: m.Content, Stop: m.Stop})

@@ -363,37 +363,37 @@ func TestServersPanel(t *testing.T) {
 	h.ui.showServers()
 	sw := h.ui.serversW
 	state := func(alias string) string {
-		if r := sw.rows[alias]; r != nil {
-			return r.state.Text
+		if r := sw.Rows[alias]; r != nil {
+			return r.State.Text
 		}
 		return ""
 	}
 	h.until("h ready and down failed", func() bool {
 		return state("h") == "ready" && strings.HasPrefix(state("down"), "failed")
 	})
-	if r := sw.rows["down"]; !r.reason.Visible() || !strings.Contains(r.reason.Text, "127.0.0.1:1") {
-		t.Errorf("the failed server's reason = %q (visible %v)", r.reason.Text, r.reason.Visible())
+	if r := sw.Rows["down"]; !r.Reason.Visible() || !strings.Contains(r.Reason.Text, "127.0.0.1:1") {
+		t.Errorf("the failed server's reason = %q (visible %v)", r.Reason.Text, r.Reason.Visible())
 	}
 	for _, want := range []string{"streamable", "protocol 20", "6 tools", "h 1.0.0"} {
-		if !h.shows(sw.win, want) {
-			t.Errorf("the panel does not show %q:\n%s", want, strings.Join(h.texts(sw.win), "\n"))
+		if !h.shows(sw.Win, want) {
+			t.Errorf("the panel does not show %q:\n%s", want, strings.Join(h.texts(sw.Win), "\n"))
 		}
 	}
 	h.until("the status line's count", func() bool { return strings.Contains(h.ui.status.Text, "2 servers ready  ·  down: down") })
 
-	test.Tap(sw.rows["h"].disconnect)
-	h.until("h disconnected", func() bool { return state("h") == "stopped" && sw.rows["h"].reason.Text == "disconnected" })
-	if !sw.rows["h"].connect.Visible() || sw.rows["h"].disconnect.Visible() {
+	test.Tap(sw.Rows["h"].Disconnect)
+	h.until("h disconnected", func() bool { return state("h") == "stopped" && sw.Rows["h"].Reason.Text == "disconnected" })
+	if !sw.Rows["h"].Connect.Visible() || sw.Rows["h"].Disconnect.Visible() {
 		t.Errorf("a disconnected server should offer Connect, not Disconnect")
 	}
-	test.Tap(sw.rows["h"].connect)
+	test.Tap(sw.Rows["h"].Connect)
 	h.until("h ready again", func() bool { return state("h") == "ready" })
 
 	h.until("h's tools in the catalog", func() bool { return h.ui.catalog != nil && len(h.ui.catalog.Server("h")) == 6 })
-	test.Tap(sw.rows["h"].tools)
+	test.Tap(sw.Rows["h"].Tools)
 	// The tools take the servers panel's place, in the main window.
-	var tw fyne.Window = sw.win
-	if tw.Title() != "Deckhand: tools of h" || h.ui.panel != sw.win {
+	var tw fyne.Window = sw.Win
+	if tw.Title() != "Deckhand: tools of h" || h.ui.panel != sw.Win {
 		t.Fatalf("Tools opened no panel: %q", tw.Title())
 	}
 	for _, want := range []string{"echo", "weather", "h.add", "Input schema", `"a"`} {
@@ -413,8 +413,8 @@ func TestConnectServerSavesAndStarts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sw.connect(alias, srv)
-	h.until("the new server ready", func() bool { return sw.rows["notes"] != nil && sw.rows["notes"].state.Text == "ready" })
+	sw.Connect(alias, srv)
+	h.until("the new server ready", func() bool { return sw.Rows["notes"] != nil && sw.Rows["notes"].State.Text == "ready" })
 	if !strings.HasPrefix(h.ui.status.Text, "scripted") {
 		t.Errorf("saving the server lost the model: %q", h.ui.status.Text)
 	}
@@ -745,16 +745,16 @@ func TestServersPanelListsLeftOutTools(t *testing.T) {
 	h.ui.showServers()
 	sw := h.ui.serversW
 	h.until("hz ready with its left-out tools", func() bool {
-		r := sw.rows["hz"]
-		return r != nil && r.state.Text == "ready" && r.leftOut.Visible()
+		r := sw.Rows["hz"]
+		return r != nil && r.State.Text == "ready" && r.LeftOut.Visible()
 	})
-	if got := sw.rows["hz"].leftOut.Text; !strings.HasPrefix(got, "4 tools left out") {
+	if got := sw.Rows["hz"].LeftOut.Text; !strings.HasPrefix(got, "4 tools left out") {
 		t.Errorf("left out = %q", got)
 	}
-	test.Tap(sw.rows["hz"].tools)
+	test.Tap(sw.Rows["hz"].Tools)
 	for _, want := range []string{`Left out: "new\nline"`, "200 bytes long", `Left out: "r\u0435ad"`} {
-		if !strings.Contains(sw.notes, want) {
-			t.Errorf("the tools window's notes lack %q:\n%s", want, sw.notes)
+		if !strings.Contains(sw.Notes, want) {
+			t.Errorf("the tools window's notes lack %q:\n%s", want, sw.Notes)
 		}
 	}
 }

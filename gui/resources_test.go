@@ -3,11 +3,9 @@ package gui
 import (
 	"context"
 	"encoding/json"
-	"net/url"
 	"slices"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
@@ -15,6 +13,7 @@ import (
 
 	"deckhand/actors/servers"
 	"deckhand/config"
+	serverspanel "deckhand/gui/servers"
 	"deckhand/testutil"
 )
 
@@ -90,46 +89,46 @@ func TestResourcesBrowseAndAttach(t *testing.T) {
 	h := everythingHarness(t, harnessOptions{responses: []testutil.ModelResponse{{Body: testutil.TextChunks("Two resources, read.")}}})
 	h.ui.showServers()
 	sw := h.ui.serversW
-	row := sw.rows["ev"]
-	if row == nil || !row.resources.Visible() {
+	row := sw.Rows["ev"]
+	if row == nil || !row.Resources.Visible() {
 		t.Fatal("no Resources button for a ready server")
 	}
-	test.Tap(row.resources)
-	rw := h.ui.comp.browser
-	h.until("the listing", func() bool { return rw.loaded })
-	if !strings.Contains(rw.status.Text, "protocol 2025-11-25") || !strings.Contains(rw.status.Text, "kept up to date") {
-		t.Errorf("status = %q", rw.status.Text)
+	test.Tap(row.Resources)
+	rw := h.ui.serversW.Resources
+	h.until("the listing", func() bool { return rw.Loaded })
+	if !strings.Contains(rw.Status.Text, "protocol 2025-11-25") || !strings.Contains(rw.Status.Text, "kept up to date") {
+		t.Errorf("status = %q", rw.Status.Text)
 	}
-	doc := slices.IndexFunc(rw.items, func(it resItem) bool {
-		return it.res != nil && strings.HasPrefix(it.res.URI, "demo://resource/static/document/")
+	doc := slices.IndexFunc(rw.Items, func(it serverspanel.ResourceItem) bool {
+		return it.Resource != nil && strings.HasPrefix(it.Resource.URI, "demo://resource/static/document/")
 	})
-	tmpl := slices.IndexFunc(rw.items, func(it resItem) bool {
-		return it.tmpl != nil && it.tmpl.URITemplate == "demo://resource/dynamic/text/{resourceId}"
+	tmpl := slices.IndexFunc(rw.Items, func(it serverspanel.ResourceItem) bool {
+		return it.Template != nil && it.Template.URITemplate == "demo://resource/dynamic/text/{resourceId}"
 	})
 	if doc < 0 || tmpl < 0 {
-		t.Fatalf("items = %+v", rw.items)
+		t.Fatalf("items = %+v", rw.Items)
 	}
-	docURI := rw.items[doc].res.URI
+	docURI := rw.Items[doc].Resource.URI
 
-	rw.list.Select(tmpl)
-	if rw.vars["resourceId"] == nil {
-		t.Fatalf("the template asks for %v", rw.vars)
+	rw.List.Select(tmpl)
+	if rw.Vars["resourceId"] == nil {
+		t.Fatalf("the template asks for %v", rw.Vars)
 	}
-	test.Tap(rw.attach) // no value yet
-	if !strings.Contains(rw.status.Text, "resourceId needs a value") || len(h.ui.comp.files) != 0 {
-		t.Errorf("attached without its variable: %q", rw.status.Text)
+	test.Tap(rw.Attach) // no value yet
+	if !strings.Contains(rw.Status.Text, "resourceId needs a value") || len(h.ui.comp.files) != 0 {
+		t.Errorf("attached without its variable: %q", rw.Status.Text)
 	}
-	rw.vars["resourceId"].SetText("9")
-	test.Tap(rw.attach)
-	rw.list.Select(doc)
-	test.Tap(rw.attach)
-	test.Tap(rw.attach) // twice: still one chip
+	rw.Vars["resourceId"].SetText("9")
+	test.Tap(rw.Attach)
+	rw.List.Select(doc)
+	test.Tap(rw.Attach)
+	test.Tap(rw.Attach) // twice: still one chip
 	h.until("both read", func() bool { return h.chipsRead(2) })
-	rw.win.Close() // hidden, kept for next time: the chat is back, with its chips
+	rw.Win.Close() // hidden, kept for next time: the chat is back, with its chips
 	if !h.shows(h.ui.win, "demo://resource/dynamic/text/9  ·  ") {
 		t.Errorf("no chip for the template's resource:\n%s", strings.Join(h.texts(h.ui.win), "\n"))
 	}
-	if h.ui.comp.browser != rw {
+	if h.ui.serversW.Resources != rw {
 		t.Error("the window was not kept")
 	}
 
@@ -185,60 +184,4 @@ func TestResourceUpdatesAndLinks(t *testing.T) {
 	if uri := h.ui.comp.resourceChips()[0].uri; !strings.HasPrefix(uri, "demo://resource/dynamic/") {
 		t.Errorf("attached %q", uri)
 	}
-}
-
-func TestExpandTemplate(t *testing.T) {
-	for _, tc := range []struct {
-		tmpl string
-		vals map[string]string
-		want string
-	}{
-		{"demo://a/{id}", map[string]string{"id": "a b"}, "demo://a/a%20b"},
-		{"file:///{+path}", map[string]string{"path": "x/y z"}, "file:///x/y%20z"},
-		{"x://s{?q,n}", map[string]string{"q": "a&b", "n": "2"}, "x://s?q=a%26b&n=2"},
-		{"x://s{/a,b}", map[string]string{"a": "1", "b": "2"}, "x://s/1/2"},
-		// What the hand-written expander got wrong: a prefix, path
-		// parameters, a fragment's spaces, a form continuation's name.
-		{"x://s/{id:3}", map[string]string{"id": "abcdef"}, "x://s/abc"},
-		{"x://s{;a,b}", map[string]string{"a": "1", "b": "2"}, "x://s;a=1;b=2"},
-		{"x://s{#f}", map[string]string{"f": "a b/c"}, "x://s#a%20b/c"},
-		{"x://s?x=1{&q}", map[string]string{"q": "a b"}, "x://s?x=1&q=a%20b"},
-		// Beyond ASCII, as UTF-8 (uritemplate alone would say %E9).
-		{"x://s/{a}{/b}", map[string]string{"a": "é", "b": "a/b"}, "x://s/%C3%A9/a%2Fb"},
-		{"x://s{?q}{#f}", map[string]string{"q": "café 😀", "f": "Zq"}, "x://s?q=caf%C3%A9%20%F0%9F%98%80#Zq"},
-	} {
-		got, err := expandTemplate(tc.tmpl, tc.vals)
-		if err != nil || got != tc.want {
-			t.Errorf("expandTemplate(%q) = %q, %v; want %q", tc.tmpl, got, err, tc.want)
-		}
-	}
-	if _, err := expandTemplate("x://{a}", nil); err == nil {
-		t.Error("a missing value expanded")
-	}
-	if _, err := expandTemplate("x://{a:2}", map[string]string{"a": "éé"}); err == nil {
-		t.Error("a prefix of a value beyond ASCII expanded")
-	}
-	if _, err := expandTemplate("x://{a", map[string]string{"a": "1"}); err == nil {
-		t.Error("an unclosed expression expanded")
-	}
-	if got := templateVars("x://{a}/{+b}{?c,d}"); strings.Join(got, ",") != "a,b,c,d" {
-		t.Errorf("templateVars = %v", got)
-	}
-}
-
-// A server's template and the person's values never panic the expander,
-// and what it makes of text beyond ASCII is that text, in UTF-8.
-func FuzzExpandTemplate(f *testing.F) {
-	f.Add("demo://a/{id}", "a b")
-	f.Add("x://s{?q,n}{#f}", "café")
-	f.Add("x://{+p}{/q*}{;r:3}", "Zq1Zq")
-	f.Fuzz(func(t *testing.T, tmpl, v string) {
-		got, err := expandTemplate(tmpl, map[string]string{"id": v, "q": v, "n": v, "f": v, "p": v, "r": v})
-		if err != nil || !utf8.ValidString(v) || !utf8.ValidString(tmpl) || strings.Contains(tmpl, "%") {
-			return // the template's own escapes are the server's
-		}
-		if u, err := url.PathUnescape(got); err == nil && !utf8.ValidString(u) {
-			t.Errorf("expandTemplate(%q, %q) = %q: not UTF-8 once decoded", tmpl, v, got)
-		}
-	})
 }

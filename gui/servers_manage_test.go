@@ -11,16 +11,15 @@ import (
 	"fyne.io/fyne/v2/widget"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"deckhand/actors"
 	"deckhand/actors/servers"
 	"deckhand/config"
+	serverspanel "deckhand/gui/servers"
 	"deckhand/testutil"
-	"deckhand/tools"
 )
 
 // serversHarness is a window whose config file holds servers (besides
 // the model), with a comment to keep, and its servers panel open.
-func serversHarness(t *testing.T, servers map[string]config.Server) (*harness, *serversWindow) {
+func serversHarness(t *testing.T, servers map[string]config.Server) (*harness, *serverspanel.Panel) {
 	t.Helper()
 	h := newHarness(t, harnessOptions{cfg: func(c *config.Config) {
 		if len(servers) == 0 {
@@ -57,31 +56,31 @@ func (h *harness) configText() string {
 	return string(data)
 }
 
-func (h *harness) serverState(sw *serversWindow, alias string) string {
-	if r := sw.rows[alias]; r != nil {
-		return r.state.Text
+func (h *harness) serverState(sw *serverspanel.Panel, alias string) string {
+	if r := sw.Rows[alias]; r != nil {
+		return r.State.Text
 	}
 	return ""
 }
 
 // submitForm fills the open form and submits it, then waits for the try
 // to end.
-func (h *harness) submitForm(sw *serversWindow, v config.ServerForm) *serverForm {
+func (h *harness) submitForm(sw *serverspanel.Panel, v config.ServerForm) *serverspanel.Form {
 	h.t.Helper()
-	f := sw.form
+	f := sw.Form
 	if f == nil {
 		h.t.Fatal("no form open")
 	}
 	if v.Kind != "" {
-		f.kind.SetSelected(v.Kind)
+		f.Kind.SetSelected(v.Kind)
 	}
-	f.target.SetText(v.Target)
-	f.alias.SetText(v.Alias)
+	f.Target.SetText(v.Target)
+	f.Alias.SetText(v.Alias)
 	if v.Env != "" {
-		f.env.SetText(v.Env)
+		f.Env.SetText(v.Env)
 	}
-	test.Tap(f.submit)
-	h.until("the try to end", func() bool { return f.stop == nil })
+	test.Tap(f.Submit)
+	h.until("the try to end", func() bool { return !f.Trying() })
 	return f
 }
 
@@ -92,16 +91,16 @@ func TestServersFailedConnectSavesNothing(t *testing.T) {
 	h, sw := serversHarness(t, nil)
 	before := h.configText()
 
-	test.Tap(h.button(sw.win, "Connect a server…"))
+	test.Tap(h.button(sw.Win, "Connect a server…"))
 	f := h.submitForm(sw, config.ServerForm{Kind: "Command", Target: "/nonexistent/mcp-server-nothing --port 1", Alias: "nothing"})
-	if sw.form != f || f.closed || !f.problems.Visible() {
-		t.Fatalf("the form closed or says nothing: open %v, problem %q", sw.form == f, f.problem.Text)
+	if sw.Form != f || f.Closed || !f.Problems.Visible() {
+		t.Fatalf("the form closed or says nothing: open %v, problem %q", sw.Form == f, f.Problem.Text)
 	}
-	if got := f.problem.Text; !strings.Contains(got, "/nonexistent/mcp-server-nothing") || !strings.Contains(got, "Is mcp-server-nothing installed?") {
+	if got := f.Problem.Text; !strings.Contains(got, "/nonexistent/mcp-server-nothing") || !strings.Contains(got, "Is mcp-server-nothing installed?") {
 		t.Errorf("the reason for a missing command = %q", got)
 	}
-	if f.target.Text != "/nonexistent/mcp-server-nothing --port 1" || f.alias.Text != "nothing" {
-		t.Errorf("the form lost what was typed: %q %q", f.target.Text, f.alias.Text)
+	if f.Target.Text != "/nonexistent/mcp-server-nothing --port 1" || f.Alias.Text != "nothing" {
+		t.Errorf("the form lost what was typed: %q %q", f.Target.Text, f.Alias.Text)
 	}
 
 	// A server that writes a long stack trace and exits: the cause is
@@ -115,7 +114,7 @@ printf '  requireStack: []\x1b[31m\n}\n' >&2
 echo "Node.js v22.3.0" >&2
 exit 1`
 	f = h.submitForm(sw, config.ServerForm{Kind: "Command", Target: "sh -c '" + strings.ReplaceAll(script, "'", `'\''`) + "'", Alias: "broken"})
-	got := f.problem.Text
+	got := f.Problem.Text
 	for _, want := range []string{"exited (exit status 1)", "Error: Cannot find module '/home/me/mcp/dist/index.js'", "Node.js v22.3.0", "at Module._load (node:internal/modules/cjs/loader:7:12)"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the reason lacks %q:\n%s", want, got)
@@ -124,10 +123,10 @@ exit 1`
 	if strings.Contains(got, "\x1b") {
 		t.Errorf("the reason carries an escape sequence: %q", got)
 	}
-	if !f.problem.Selectable || f.closed {
+	if !f.Problem.Selectable || f.Closed {
 		t.Error("the reason cannot be selected, or the form closed")
 	}
-	test.Tap(f.copy)
+	test.Tap(f.Copy)
 	if clip := h.app.Clipboard().Content(); clip != got {
 		t.Errorf("Copy put %q on the clipboard", clip)
 	}
@@ -138,12 +137,12 @@ exit 1`
 	if _, ok := h.ui.cfg.MCP.Servers["broken"]; ok {
 		t.Error("the window's config has the failed server")
 	}
-	if sw.rows["broken"] != nil || sw.rows["nothing"] != nil {
+	if sw.Rows["broken"] != nil || sw.Rows["nothing"] != nil {
 		t.Error("a failed server has a row")
 	}
 
-	test.Tap(h.button(f.win, "Cancel"))
-	if sw.form != nil || !f.closed {
+	test.Tap(h.button(f.Win, "Cancel"))
+	if sw.Form != nil || !f.Closed {
 		t.Error("Cancel left the form open")
 	}
 }
@@ -155,54 +154,54 @@ func TestServersAliasClashInTheForm(t *testing.T) {
 	h, sw := serversHarness(t, map[string]config.Server{"h": {URL: up.StreamableURL}})
 	before := h.configText()
 
-	sw.showConnect()
-	f := sw.form
-	f.target.SetText(up.StreamableURL)
-	if !f.aliasNote.Visible() || !strings.Contains(f.aliasNote.Text, `Saved as "local-`) {
-		t.Errorf("the derived alias is not said: %q", f.aliasNote.Text)
+	sw.ShowConnect()
+	f := sw.Form
+	f.Target.SetText(up.StreamableURL)
+	if !f.AliasNote.Visible() || !strings.Contains(f.AliasNote.Text, `Saved as "local-`) {
+		t.Errorf("the derived alias is not said: %q", f.AliasNote.Text)
 	}
-	test.Type(f.alias, "h")
-	if !strings.Contains(f.aliasNote.Text, `a server named "h" already exists`) || f.aliasNote.Importance != widget.DangerImportance || !f.aliasNote.Visible() {
-		t.Errorf("the clash is not said as typed: %q", f.aliasNote.Text)
+	test.Type(f.Alias, "h")
+	if !strings.Contains(f.AliasNote.Text, `a server named "h" already exists`) || f.AliasNote.Importance != widget.DangerImportance || !f.AliasNote.Visible() {
+		t.Errorf("the clash is not said as typed: %q", f.AliasNote.Text)
 	}
-	test.Tap(f.submit)
-	if f.stop != nil || f.closed || !strings.Contains(f.problem.Text, `a server named "h" already exists`) {
-		t.Errorf("a clashing alias was tried, or the form closed: %q", f.problem.Text)
+	test.Tap(f.Submit)
+	if f.Trying() || f.Closed || !strings.Contains(f.Problem.Text, `a server named "h" already exists`) {
+		t.Errorf("a clashing alias was tried, or the form closed: %q", f.Problem.Text)
 	}
-	f.alias.SetText("a__b")
-	if !strings.Contains(f.aliasNote.Text, `"__"`) {
-		t.Errorf("a bad alias is not said: %q", f.aliasNote.Text)
+	f.Alias.SetText("a__b")
+	if !strings.Contains(f.AliasNote.Text, `"__"`) {
+		t.Errorf("a bad alias is not said: %q", f.AliasNote.Text)
 	}
-	f.alias.SetText("h2")
-	if f.aliasNote.Visible() {
-		t.Errorf("a good alias still has a note: %q", f.aliasNote.Text)
+	f.Alias.SetText("h2")
+	if f.AliasNote.Visible() {
+		t.Errorf("a good alias still has a note: %q", f.AliasNote.Text)
 	}
-	f.close()
+	f.Close()
 	if after := h.configText(); after != before {
 		t.Errorf("the config changed:\n%s", after)
 	}
 
 	// Editing h may keep its alias, not take another's.
-	h.until("h's row", func() bool { return sw.rows["h"] != nil && sw.rows["h"].edit.Visible() })
-	test.Tap(sw.rows["h"].edit)
-	f = sw.form
-	if f.alias.Text != "h" || f.target.Text != up.StreamableURL || f.kind.Selected != "URL" {
-		t.Errorf("the edit form holds %q %q %q", f.kind.Selected, f.target.Text, f.alias.Text)
+	h.until("h's row", func() bool { return sw.Rows["h"] != nil && sw.Rows["h"].Edit.Visible() })
+	test.Tap(sw.Rows["h"].Edit)
+	f = sw.Form
+	if f.Alias.Text != "h" || f.Target.Text != up.StreamableURL || f.Kind.Selected != "URL" {
+		t.Errorf("the edit form holds %q %q %q", f.Kind.Selected, f.Target.Text, f.Alias.Text)
 	}
-	if f.aliasNote.Visible() {
-		t.Errorf("keeping its own alias is a clash: %q", f.aliasNote.Text)
+	if f.AliasNote.Visible() {
+		t.Errorf("keeping its own alias is a clash: %q", f.AliasNote.Text)
 	}
-	f.close()
+	f.Close()
 }
 
 // Connect and save: the server connected is saved and runs.
 func TestServersConnectFormSaves(t *testing.T) {
 	up := testutil.ServeHTTP(t, testutil.NewServer("n"))
 	h, sw := serversHarness(t, nil)
-	sw.showConnect()
+	sw.ShowConnect()
 	f := h.submitForm(sw, config.ServerForm{Kind: "URL", Target: up.StreamableURL, Alias: "notes"})
-	if !f.closed || f.problem.Text != "" {
-		t.Fatalf("the form stayed open: %q", f.problem.Text)
+	if !f.Closed || f.Problem.Text != "" {
+		t.Fatalf("the form stayed open: %q", f.Problem.Text)
 	}
 	h.until("notes ready", func() bool { return h.serverState(sw, "notes") == "ready" })
 	if text := h.configText(); !strings.Contains(text, "[mcp.servers.notes]\nurl = \""+up.StreamableURL+"\"") {
@@ -220,14 +219,14 @@ func TestServersEditReconnects(t *testing.T) {
 	h, sw := serversHarness(t, map[string]config.Server{"s": srv})
 	h.until("s ready", func() bool { return h.serverState(sw, "s") == "ready" })
 
-	test.Tap(sw.rows["s"].edit)
-	f := sw.form
-	if f.kind.Selected != "Command" || f.target.Text != srv.Command || f.env.Text != "A=1\n" || f.alias.Text != "s" {
-		t.Fatalf("the edit form holds %q %q %q %q", f.kind.Selected, f.target.Text, f.env.Text, f.alias.Text)
+	test.Tap(sw.Rows["s"].Edit)
+	f := sw.Form
+	if f.Kind.Selected != "Command" || f.Target.Text != srv.Command || f.Env.Text != "A=1\n" || f.Alias.Text != "s" {
+		t.Fatalf("the edit form holds %q %q %q %q", f.Kind.Selected, f.Target.Text, f.Env.Text, f.Alias.Text)
 	}
-	f.target.SetText(srv.Command + " -describe 'a new tool'")
-	test.Tap(f.submit)
-	h.until("the edit saved", func() bool { return f.closed })
+	f.Target.SetText(srv.Command + " -describe 'a new tool'")
+	test.Tap(f.Submit)
+	h.until("the edit saved", func() bool { return f.Closed })
 	h.until("s ready again with mutable", func() bool {
 		return h.serverState(sw, "s") == "ready" && h.ui.catalog != nil && hasTool(h, "s.mutable")
 	})
@@ -237,12 +236,12 @@ func TestServersEditReconnects(t *testing.T) {
 	}
 
 	// A new alias: s is gone, s2 runs.
-	test.Tap(sw.rows["s"].edit)
+	test.Tap(sw.Rows["s"].Edit)
 	f = h.submitForm(sw, config.ServerForm{Target: srv.Command, Alias: "s2"})
-	if !f.closed {
-		t.Fatalf("renaming failed: %s", f.problem.Text)
+	if !f.Closed {
+		t.Fatalf("renaming failed: %s", f.Problem.Text)
 	}
-	h.until("s gone and s2 ready", func() bool { return sw.rows["s"] == nil && h.serverState(sw, "s2") == "ready" })
+	h.until("s gone and s2 ready", func() bool { return sw.Rows["s"] == nil && h.serverState(sw, "s2") == "ready" })
 	text = h.configText()
 	if strings.Contains(text, "[mcp.servers.s]") || !strings.Contains(text, "[mcp.servers.s2]") {
 		t.Errorf("after renaming the config is\n%s", text)
@@ -263,10 +262,10 @@ func TestServersFailedEditKeepsTheServer(t *testing.T) {
 	h, sw := serversHarness(t, map[string]config.Server{"s": srv})
 	h.until("s ready", func() bool { return h.serverState(sw, "s") == "ready" })
 	before := h.configText()
-	test.Tap(sw.rows["s"].edit)
+	test.Tap(sw.Rows["s"].Edit)
 	f := h.submitForm(sw, config.ServerForm{Target: srv.Command + " -exit 3", Alias: "s"})
-	if f.closed || !strings.Contains(f.problem.Text, "exit status 3") {
-		t.Errorf("a failed edit: closed %v, reason %q", f.closed, f.problem.Text)
+	if f.Closed || !strings.Contains(f.Problem.Text, "exit status 3") {
+		t.Errorf("a failed edit: closed %v, reason %q", f.Closed, f.Problem.Text)
 	}
 	if after := h.configText(); after != before {
 		t.Errorf("a failed edit changed the config:\n%s", after)
@@ -274,7 +273,7 @@ func TestServersFailedEditKeepsTheServer(t *testing.T) {
 	if h.serverState(sw, "s") != "ready" {
 		t.Errorf("a failed edit touched the running server: %q", h.serverState(sw, "s"))
 	}
-	f.close()
+	f.Close()
 }
 
 // Remove asks, naming the server, then disconnects it and deletes it from
@@ -284,12 +283,12 @@ func TestServersRemove(t *testing.T) {
 	h, sw := serversHarness(t, map[string]config.Server{"h": {URL: up.StreamableURL}, "s": testutil.StdioServer(t)})
 	h.until("h and s ready", func() bool { return h.serverState(sw, "h") == "ready" && h.serverState(sw, "s") == "ready" })
 
-	test.Tap(sw.rows["h"].remove)
-	if !h.shows(sw.win, `Remove the server "h"?`) || !h.shows(sw.win, "[mcp.servers.h]") {
-		t.Fatalf("the confirmation does not name the server:\n%s", strings.Join(h.texts(sw.win), "\n"))
+	test.Tap(sw.Rows["h"].Remove)
+	if !h.shows(sw.Win, `Remove the server "h"?`) || !h.shows(sw.Win, "[mcp.servers.h]") {
+		t.Fatalf("the confirmation does not name the server:\n%s", strings.Join(h.texts(sw.Win), "\n"))
 	}
-	test.Tap(h.button(sw.win, "Remove"))
-	h.until("h's row gone", func() bool { return sw.rows["h"] == nil })
+	test.Tap(h.button(sw.Win, "Remove"))
+	h.until("h's row gone", func() bool { return sw.Rows["h"] == nil })
 	text := h.configText()
 	if strings.Contains(text, "[mcp.servers.h]") || !strings.Contains(text, "[mcp.servers.s]") || !strings.Contains(text, "# my servers") || !strings.Contains(text, "[model]") {
 		t.Errorf("after removing h the config is\n%s", text)
@@ -297,17 +296,17 @@ func TestServersRemove(t *testing.T) {
 	h.until("h's tools gone", func() bool { return h.ui.catalog != nil && !hasTool(h, "h.echo") })
 
 	// Cancelled: nothing happens.
-	test.Tap(sw.rows["s"].remove)
-	test.Tap(h.button(sw.win, "Cancel"))
+	test.Tap(sw.Rows["s"].Remove)
+	test.Tap(h.button(sw.Win, "Cancel"))
 	if !strings.Contains(h.configText(), "[mcp.servers.s]") {
 		t.Error("Cancel removed s")
 	}
 
-	test.Tap(sw.rows["s"].disconnect)
+	test.Tap(sw.Rows["s"].Disconnect)
 	h.until("s disconnected", func() bool { return h.serverState(sw, "s") == "stopped" })
-	test.Tap(sw.rows["s"].remove)
-	test.Tap(h.button(sw.win, "Remove"))
-	h.until("s's row gone", func() bool { return sw.rows["s"] == nil })
+	test.Tap(sw.Rows["s"].Remove)
+	test.Tap(h.button(sw.Win, "Remove"))
+	h.until("s's row gone", func() bool { return sw.Rows["s"] == nil })
 	if strings.Contains(h.configText(), "[mcp.servers.s]") {
 		t.Errorf("s is still in the config:\n%s", h.configText())
 	}
@@ -325,80 +324,54 @@ func TestServersToolsEnableDisable(t *testing.T) {
 	up := testutil.ServeHTTP(t, testutil.NewServer("h"))
 	h, sw := serversHarness(t, map[string]config.Server{"h": {URL: up.StreamableURL}})
 	h.until("h's tools", func() bool { return h.ui.catalog != nil && hasTool(h, "h.echo") })
-	test.Tap(sw.rows["h"].tools)
-	tw := sw.tools
-	h.until("the listing", func() bool { return tw.loaded && tw.checks["echo"] != nil })
-	if !tw.checks["echo"].Checked {
+	test.Tap(sw.Rows["h"].Tools)
+	tw := sw.Tools
+	h.until("the listing", func() bool { return tw.Loaded && tw.Checks["echo"] != nil })
+	if !tw.Checks["echo"].Checked {
 		t.Fatal("echo is not checked at first")
 	}
 
-	test.Tap(tw.checks["echo"])
+	test.Tap(tw.Checks["echo"])
 	// Written off the UI thread.
 	h.until("echo disabled in the config", func() bool { return strings.Contains(h.configText(), `disabled_tools = ["echo"]`) })
 	h.until("echo out of the catalog", func() bool { return !hasTool(h, "h.echo") && hasTool(h, "h.add") })
-	if !h.shows(tw.win, "echo  · disabled") || tw.checks["echo"].Checked {
-		t.Errorf("the disabled tool is not shown as disabled:\n%s", strings.Join(h.texts(tw.win), "\n"))
+	if !h.shows(tw.Win, "echo  · disabled") || tw.Checks["echo"].Checked {
+		t.Errorf("the disabled tool is not shown as disabled:\n%s", strings.Join(h.texts(tw.Win), "\n"))
 	}
 	// The tools show in the servers window; Back returns to the list.
-	if sw.win.Title() != "Deckhand: tools of h" {
-		t.Errorf("the servers window is titled %q while showing h's tools", sw.win.Title())
+	if sw.Win.Title() != "Deckhand: tools of h" {
+		t.Errorf("the servers window is titled %q while showing h's tools", sw.Win.Title())
 	}
-	test.Tap(h.buttonIn(sw.win.Content(), "Servers"))
-	if sw.win.Title() != "Deckhand: servers" || sw.tools != nil {
-		t.Errorf("Back left the title %q", sw.win.Title())
+	test.Tap(h.buttonIn(sw.Win.Content(), "Servers"))
+	if sw.Win.Title() != "Deckhand: servers" || sw.Tools != nil {
+		t.Errorf("Back left the title %q", sw.Win.Title())
 	}
-	h.until("the row counts it", func() bool { return strings.Contains(strings.Join(h.texts(sw.win), "\n"), "(1 disabled)") })
+	h.until("the row counts it", func() bool { return strings.Contains(strings.Join(h.texts(sw.Win), "\n"), "(1 disabled)") })
 
 	// Opened again, the window lists it, disabled.
-	test.Tap(sw.rows["h"].tools)
-	tw = sw.tools
-	h.until("the listing again", func() bool { return tw.loaded && tw.checks["echo"] != nil })
-	if tw.checks["echo"].Checked || !h.shows(tw.win, "echo  · disabled") {
-		t.Errorf("reopened, echo is not shown disabled:\n%s", strings.Join(h.texts(tw.win), "\n"))
+	test.Tap(sw.Rows["h"].Tools)
+	tw = sw.Tools
+	h.until("the listing again", func() bool { return tw.Loaded && tw.Checks["echo"] != nil })
+	if tw.Checks["echo"].Checked || !h.shows(tw.Win, "echo  · disabled") {
+		t.Errorf("reopened, echo is not shown disabled:\n%s", strings.Join(h.texts(tw.Win), "\n"))
 	}
 
-	test.Tap(tw.checks["echo"])
+	test.Tap(tw.Checks["echo"])
 	h.until("echo enabled in the config", func() bool { return !strings.Contains(h.configText(), "disabled_tools") })
 	h.until("echo back in the catalog", func() bool { return hasTool(h, "h.echo") })
 
 	// Quick choices are written in the order made: the last one stands.
 	for range 3 {
-		test.Tap(tw.checks["add"])
-		test.Tap(tw.checks["echo"])
+		test.Tap(tw.Checks["add"])
+		test.Tap(tw.Checks["echo"])
 	}
-	test.Tap(tw.checks["echo"])
+	test.Tap(tw.Checks["echo"])
 	h.until("the last choices in the config", func() bool {
 		return strings.Contains(h.configText(), `disabled_tools = ["add"]`)
 	})
 	h.until("add out of the catalog, echo in", func() bool { return !hasTool(h, "h.add") && hasTool(h, "h.echo") })
 	if st := h.ui.servers; len(st) == 0 || st[0].State != servers.StateReady {
 		t.Errorf("toggling a tool disturbed the server: %+v", st)
-	}
-}
-
-// What changed in a pinned tool is the server's text: shown whole as code,
-// never as Markdown, however many backticks it holds to close the block.
-func TestPinChangeStaysCode(t *testing.T) {
-	t.Parallel()
-	hostile := "description: \"x\" →\n```\n[Click to re-authorize](https://evil.example/steal) **now**\n````\n``` `more` ``\n"
-	tw := &toolsWindow{
-		list:     []tools.Tool{{Server: "ev", Name: "echo", Display: "ev.echo", Def: &sdk.Tool{Name: "echo"}}},
-		states:   []actors.PinState{{Changed: true, Change: hostile}},
-		disabled: map[string]bool{},
-		detail:   widget.NewRichText(),
-	}
-	tw.showDetail()
-	var code string
-	for _, s := range tw.detail.Segments {
-		switch s := s.(type) {
-		case *widget.HyperlinkSegment:
-			t.Errorf("the server's text made a link: %q → %v", s.Text, s.URL)
-		case *widget.CodeBlockSegment:
-			code += s.Text
-		}
-	}
-	if !strings.Contains(code, "[Click to re-authorize](https://evil.example/steal) **now**") || !strings.Contains(code, "``` `more` ``") {
-		t.Errorf("the change is not shown whole as code: %q", code)
 	}
 }
 
@@ -417,12 +390,12 @@ func TestServersToolsQuarantine(t *testing.T) {
 	if hasTool(h, "h.aardvark") {
 		t.Fatal("the poisoned tool is offered before anyone looked at it")
 	}
-	test.Tap(sw.rows["h"].tools)
-	tw := sw.tools
+	test.Tap(sw.Rows["h"].Tools)
+	tw := sw.Tools
 	// aardvark comes first: its page is the one shown.
-	h.until("the listing, the quarantined tool in it", func() bool { return tw.loaded && tw.checks["aardvark"] != nil })
+	h.until("the listing, the quarantined tool in it", func() bool { return tw.Loaded && tw.Checks["aardvark"] != nil })
 	var shown []string
-	for _, s := range tw.detail.Segments {
+	for _, s := range tw.Detail.Segments {
 		if _, ok := s.(*widget.HyperlinkSegment); ok {
 			t.Errorf("a warning made a link: %v", s)
 		}
@@ -435,5 +408,5 @@ func TestServersToolsQuarantine(t *testing.T) {
 		}
 	}
 	h.until("the shown tool offered to the model", func() bool { return hasTool(h, "h.aardvark") })
-	h.until("no longer marked", func() bool { return !h.shows(tw.win, "aardvark  · quarantined") })
+	h.until("no longer marked", func() bool { return !h.shows(tw.Win, "aardvark  · quarantined") })
 }

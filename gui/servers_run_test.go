@@ -26,21 +26,21 @@ func TestServersToolRunByHand(t *testing.T) {
 	h.until("t's tools", func() bool { return h.ui.catalog != nil && hasTool(h, "t.add") })
 	h.ui.showServers()
 	sw := h.ui.serversW
-	sw.showTools("t")
-	tw := sw.tools
-	h.until("the listing", func() bool { return tw.loaded && len(tw.list) > 0 })
-	i := slices.IndexFunc(tw.list, func(x tools.Tool) bool { return x.Name == "add" })
+	sw.ShowTools("t")
+	tw := sw.Tools
+	h.until("the listing", func() bool { return tw.Loaded && len(tw.List) > 0 })
+	i := slices.IndexFunc(tw.List, func(x tools.Tool) bool { return x.Name == "add" })
 	if i < 0 {
 		t.Fatal("the page does not list add")
 	}
-	tw.tl.Select(i)
-	test.Tap(tw.runBtn)
-	rf := tw.run
-	if rf == nil || rf.form == nil {
-		t.Fatalf("Run opened no form for add; the window shows:\n%s", strings.Join(h.texts(tw.win), "\n"))
+	tw.ToolList.Select(i)
+	test.Tap(tw.RunButton)
+	rf := tw.Run
+	if rf == nil || rf.Form == nil {
+		t.Fatalf("Run opened no form for add; the window shows:\n%s", strings.Join(h.texts(tw.Win), "\n"))
 	}
 	field := func(name string) *dialogs.FormField {
-		for _, x := range rf.form.Fields() {
+		for _, x := range rf.Form.Fields() {
 			if x.Field.Name == name {
 				return x
 			}
@@ -56,18 +56,18 @@ func TestServersToolRunByHand(t *testing.T) {
 	// A value the schema refuses: named in the form, nothing sent.
 	test.Type(a.Entry, "three")
 	test.Type(b.Entry, "4")
-	h.tap(tw.win, "Run")
-	if !rf.problem.Visible() || !strings.HasPrefix(rf.problem.Text, "a:") {
-		t.Errorf("the refused value is not named in the form: problem %q (shown %v)", rf.problem.Text, rf.problem.Visible())
+	h.tap(tw.Win, "Run")
+	if !rf.Problem.Visible() || !strings.HasPrefix(rf.Problem.Text, "a:") {
+		t.Errorf("the refused value is not named in the form: problem %q (shown %v)", rf.Problem.Text, rf.Problem.Visible())
 	}
-	if rf.sent || h.ui.dialogs.Approvals.Shown() != nil {
+	if rf.Sent || h.ui.dialogs.Approvals.Shown() != nil {
 		t.Fatal("a call was sent with a value the schema refuses")
 	}
 
 	a.Entry.EntryWidget().SetText("3")
-	h.tap(tw.win, "Run")
-	if !rf.sent {
-		t.Fatalf("the form was not sent: problem %q", rf.problem.Text)
+	h.tap(tw.Win, "Run")
+	if !rf.Sent {
+		t.Fatalf("the form was not sent: problem %q", rf.Problem.Text)
 	}
 	h.until("the approval", func() bool { return h.ui.dialogs.Approvals.Shown() != nil })
 	if !h.shows(h.ui.win, "t.add") || !h.shows(h.ui.win, "not by the model") {

@@ -13,6 +13,7 @@ import (
 
 	"deckhand/actors/servers"
 	"deckhand/config"
+	serverspanel "deckhand/gui/servers"
 	"deckhand/keys"
 	"deckhand/testutil"
 )
@@ -72,36 +73,36 @@ func TestSignInFromServersPanel(t *testing.T) {
 	}})
 	h.ui.showServers()
 	sw := h.ui.serversW
-	row := func() *serverRow { return sw.rows["o"] }
+	row := func() *serverspanel.Row { return sw.Rows["o"] }
 	h.until("o to need signing in", func() bool { return h.serverState(sw, "o") == "needs sign-in" })
 	r := row()
-	if r.signIn == nil || r.signIn.signIn == nil || !r.signIn.signIn.Visible() || r.signIn.signIn.Text != "Sign in" {
-		t.Fatalf("no Sign in button; the panel shows:\n%s", strings.Join(h.texts(sw.win), "\n"))
+	if r.SignIn == nil || r.SignIn.SignIn == nil || !r.SignIn.SignIn.Visible() || r.SignIn.SignIn.Text != "Sign in" {
+		t.Fatalf("no Sign in button; the panel shows:\n%s", strings.Join(h.texts(sw.Win), "\n"))
 	}
-	if !r.reason.Visible() || r.reason.Text == "" || r.reason.Importance == widget.DangerImportance {
-		t.Errorf("the reason %q (shown %v) should be shown, not as a failure", r.reason.Text, r.reason.Visible())
+	if !r.Reason.Visible() || r.Reason.Text == "" || r.Reason.Importance == widget.DangerImportance {
+		t.Errorf("the reason %q (shown %v) should be shown, not as a failure", r.Reason.Text, r.Reason.Visible())
 	}
-	if r.reconnect.Visible() || r.signIn.signOut != nil {
+	if r.Reconnect.Visible() || r.SignIn.SignOut != nil {
 		t.Errorf("a server needing sign-in offers Reconnect or Sign out")
 	}
 	if o.Authorized() != 0 || opened() != "" {
 		t.Errorf("the browser opened before Sign in was pressed")
 	}
 
-	test.Tap(r.signIn.signIn)
+	test.Tap(r.SignIn.SignIn)
 	h.until("the sign-in page shown", func() bool {
 		r := row()
-		return r != nil && r.signIn.url != nil && r.signIn.url.Visible()
+		return r != nil && r.SignIn.URL != nil && r.SignIn.URL.Visible()
 	})
 	r = row()
 	if got := h.serverState(sw, "o"); got != "signing in…" {
 		t.Errorf("state while signing in: %q", got)
 	}
 	page := opened()
-	if !strings.HasPrefix(page, o.Base+"/authorize?") || r.signIn.url.Text != page || !r.signIn.url.Selectable {
-		t.Errorf("the page shown %q (selectable %v), the browser was given %q", r.signIn.url.Text, r.signIn.url.Selectable, page)
+	if !strings.HasPrefix(page, o.Base+"/authorize?") || r.SignIn.URL.Text != page || !r.SignIn.URL.Selectable {
+		t.Errorf("the page shown %q (selectable %v), the browser was given %q", r.SignIn.URL.Text, r.SignIn.URL.Selectable, page)
 	}
-	test.Tap(r.signIn.copyURL)
+	test.Tap(r.SignIn.CopyURL)
 	if got := h.app.Clipboard().Content(); got != page {
 		t.Errorf("Copy put %q on the clipboard, want %q", got, page)
 	}
@@ -109,32 +110,32 @@ func TestSignInFromServersPanel(t *testing.T) {
 	open() // the person signs in
 	h.until("o to be ready and signed in", func() bool {
 		r := row()
-		return h.serverState(sw, "o") == "ready" && r.signIn.account != nil
+		return h.serverState(sw, "o") == "ready" && r.SignIn.Account != nil
 	})
 	r = row()
-	if want := "Signed in as " + o.Account; r.signIn.account.Text != want {
-		t.Errorf("account: %q, want %q", r.signIn.account.Text, want)
+	if want := "Signed in as " + o.Account; r.SignIn.Account.Text != want {
+		t.Errorf("account: %q, want %q", r.SignIn.Account.Text, want)
 	}
-	if r.signIn.signOut == nil || r.signIn.signIn != nil || r.signIn.url != nil {
-		t.Errorf("a signed-in server: Sign out %v, Sign in %v, page %v", r.signIn.signOut != nil, r.signIn.signIn != nil, r.signIn.url != nil)
+	if r.SignIn.SignOut == nil || r.SignIn.SignIn != nil || r.SignIn.URL != nil {
+		t.Errorf("a signed-in server: Sign out %v, Sign in %v, page %v", r.SignIn.SignOut != nil, r.SignIn.SignIn != nil, r.SignIn.URL != nil)
 	}
 
 	// Sign out asks first; keeping the sign-in changes nothing.
-	test.Tap(r.signIn.signOut)
-	test.Tap(h.overlayButton(sw.win, "Keep signed in"))
+	test.Tap(r.SignIn.SignOut)
+	test.Tap(h.overlayButton(sw.Win, "Keep signed in"))
 	h.drain()
 	if got := h.serverState(sw, "o"); got != "ready" {
 		t.Fatalf("after keeping the sign-in: %q", got)
 	}
-	test.Tap(row().signIn.signOut)
-	if !h.shows(sw.win, "Sign out of o?") {
-		t.Fatalf("Sign out did not ask first:\n%s", strings.Join(h.texts(sw.win), "\n"))
+	test.Tap(row().SignIn.SignOut)
+	if !h.shows(sw.Win, "Sign out of o?") {
+		t.Fatalf("Sign out did not ask first:\n%s", strings.Join(h.texts(sw.Win), "\n"))
 	}
-	test.Tap(h.overlayButton(sw.win, "Sign out"))
+	test.Tap(h.overlayButton(sw.Win, "Sign out"))
 	h.until("o to need signing in again", func() bool { return h.serverState(sw, "o") == "needs sign-in" })
 	r = row()
-	if r.reason.Text != "signed out" || r.signIn.signIn == nil || r.signIn.account != nil {
-		t.Errorf("after signing out: reason %q, Sign in %v, account %v", r.reason.Text, r.signIn.signIn != nil, r.signIn.account != nil)
+	if r.Reason.Text != "signed out" || r.SignIn.SignIn == nil || r.SignIn.Account != nil {
+		t.Errorf("after signing out: reason %q, Sign in %v, account %v", r.Reason.Text, r.SignIn.SignIn != nil, r.SignIn.Account != nil)
 	}
 	if left, _ := (&keys.Tokens{}).Load(o.URL); left != nil {
 		t.Errorf("the keyring still holds the sign-in")

@@ -21,6 +21,7 @@ import (
 	"deckhand/actors/servers"
 	"deckhand/config"
 	"deckhand/gui/dialogs"
+	serverspanel "deckhand/gui/servers"
 	"deckhand/gui/settings"
 	"deckhand/gui/setup"
 	"deckhand/gui/sidebar"
@@ -95,7 +96,7 @@ type UI struct {
 
 	servers   []servers.ServerStatus
 	catalog   *tools.Catalog
-	serversW  *serversWindow
+	serversW  *serverspanel.Panel
 	settingsW fyne.Window
 	settingsF *settings.Form   // the settings' fields, while settingsW exists
 	quick     *tray.Prompt     // the quick prompt, once opened
@@ -445,13 +446,13 @@ func (u *UI) apply(up *update) {
 	if up.servers != nil {
 		u.servers = up.servers
 		if u.serversW != nil {
-			u.serversW.refresh()
+			u.serversW.Refresh()
 		}
 	}
 	if up.catalog != nil {
 		u.catalog = up.catalog
 		if u.serversW != nil {
-			u.serversW.refresh()
+			u.serversW.Refresh()
 		}
 	}
 	if up.sessionsSet {

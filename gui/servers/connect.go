@@ -1,4 +1,4 @@
-package gui
+package servers
 
 import (
 	"context"
@@ -18,25 +18,25 @@ import (
 	"deckhand/policy"
 )
 
-// serverForm connects a new server, or edits one: a URL, or a command with
+// Form connects a new server, or edits one: a URL, or a command with
 // its arguments, environment and folder; an alias; the variable holding a
 // URL server's token. It stays open until the server connected, listed its
 // tools and was saved, or the person gave up: a server that fails is never
 // written to the config, and the whole reason is shown in the form, with
 // what was typed kept to fix it.
-type serverForm struct {
-	s       *serversWindow
+type Form struct {
+	s       *Panel
 	editing string        // the alias of the server edited; "" for a new one
 	base    config.Server // the edited server, for the settings the form does not show
 
-	win       fyne.Window
-	kind      *widget.RadioGroup
-	target    *widget.Entry
-	alias     *widget.Entry
-	aliasNote *widget.Label // what the alias will be, or why it cannot be
+	Win       fyne.Window
+	Kind      *widget.RadioGroup
+	Target    *widget.Entry
+	Alias     *widget.Entry
+	AliasNote *widget.Label // what the alias will be, or why it cannot be
 	authEnv   *widget.Entry
 	transport *widget.Select
-	env       *widget.Entry
+	Env       *widget.Entry
 	cwd       *widget.Entry
 	// A command server's sandbox: confined or not, its network (all,
 	// none, or only hosts), the folders it may also read and write, and
@@ -54,13 +54,13 @@ type serverForm struct {
 
 	busy     *widget.Label // "Connecting to …"
 	activity *widget.Activity
-	problem  *widget.Label     // why the last try failed: selectable, scrolled, copyable
-	problems fyne.CanvasObject // its box, hidden until a failure
+	Problem  *widget.Label     // why the last try failed: selectable, scrolled, copyable
+	Problems fyne.CanvasObject // its box, hidden until a failure
 	scroll   *container.Scroll // the fields and the reason
-	copy     *widget.Button
-	submit   *widget.Button
+	Copy     *widget.Button
+	Submit   *widget.Button
 	stop     context.CancelFunc // ends the try under way; nil when none is
-	closed   bool
+	Closed   bool
 	onDone   func(alias string) // for tests: called once saved
 	// granted are the argument folders the person has been asked about
 	// (and answered), so that a second try does not ask again.
@@ -76,35 +76,35 @@ const (
 )
 
 // showConnect opens the form for a new server.
-func (s *serversWindow) showConnect() {
+func (s *Panel) ShowConnect() {
 	s.openForm("", config.Server{}, config.ServerForm{Kind: "URL", Transport: config.TransportAuto})
 }
 
 // showEdit opens the form on a configured server.
-func (s *serversWindow) showEdit(alias string) {
-	srv, ok := s.ui.cfg.MCP.Servers[alias]
+func (s *Panel) showEdit(alias string) {
+	srv, ok := s.host.Config().MCP.Servers[alias]
 	if !ok {
-		dialog.ShowError(fmt.Errorf("%q is not in %s", alias, s.ui.cfg.Path), s.win)
+		dialog.ShowError(fmt.Errorf("%q is not in %s", alias, s.host.Config().Path), s.Win)
 		return
 	}
 	s.openForm(alias, srv, config.FormOf(alias, srv))
 }
 
-func (s *serversWindow) openForm(editing string, base config.Server, values config.ServerForm) {
-	f := &serverForm{s: s, editing: editing, base: base}
-	f.kind = widget.NewRadioGroup([]string{"URL", "Command"}, nil)
-	f.kind.Horizontal = true
-	f.target = widget.NewEntry()
-	f.alias = widget.NewEntry()
-	f.alias.SetPlaceHolder("derived from the URL or command")
-	f.aliasNote = widget.NewLabel("")
-	f.aliasNote.Wrapping = fyne.TextWrapWord
+func (s *Panel) openForm(editing string, base config.Server, values config.ServerForm) {
+	f := &Form{s: s, editing: editing, base: base}
+	f.Kind = widget.NewRadioGroup([]string{"URL", "Command"}, nil)
+	f.Kind.Horizontal = true
+	f.Target = widget.NewEntry()
+	f.Alias = widget.NewEntry()
+	f.Alias.SetPlaceHolder("derived from the URL or command")
+	f.AliasNote = widget.NewLabel("")
+	f.AliasNote.Wrapping = fyne.TextWrapWord
 	f.authEnv = widget.NewEntry()
 	f.authEnv.SetPlaceHolder("EXAMPLE_TOKEN (optional)")
 	f.transport = widget.NewSelect([]string{config.TransportAuto, config.TransportStreamable, config.TransportSSE}, nil)
-	f.env = widget.NewMultiLineEntry()
-	f.env.SetPlaceHolder("NAME=value, one a line (optional)")
-	f.env.SetMinRowsVisible(3)
+	f.Env = widget.NewMultiLineEntry()
+	f.Env.SetPlaceHolder("NAME=value, one a line (optional)")
+	f.Env.SetMinRowsVisible(3)
 	f.cwd = widget.NewEntry()
 	f.cwd.SetPlaceHolder("the workspace (optional)")
 
@@ -132,10 +132,10 @@ func (s *serversWindow) openForm(editing string, base config.Server, values conf
 	// field's own scroller); the multi-line ones grow with their text, so
 	// they never need to scroll themselves.
 	page := func() *container.Scroll { return f.scroll }
-	widgets.Growing(f.env, 3)
+	widgets.Growing(f.Env, 3)
 	widgets.Growing(f.read, 2)
 	widgets.Growing(f.write, 2)
-	envItem := &widget.FormItem{Text: "Environment", Widget: widgets.OverPage(f.env, page), HintText: "added to the server's environment; secrets are better passed with Secrets below"}
+	envItem := &widget.FormItem{Text: "Environment", Widget: widgets.OverPage(f.Env, page), HintText: "added to the server's environment; secrets are better passed with Secrets below"}
 	cwdItem := widget.NewFormItem("Working folder", widgets.OverPage(f.cwd, page))
 	sandboxItems := []*widget.FormItem{
 		{Text: "Sandbox", Widget: f.confined, HintText: "it sees only the system, its own install, the workspace and the folders below; never your keys, display or session"},
@@ -149,84 +149,84 @@ func (s *serversWindow) openForm(editing string, base config.Server, values conf
 	f.commandOnly = widgets.WrappedHints(append([]*widget.FormItem{envItem, cwdItem}, sandboxItems...)...)
 	f.urlOnly = widgets.WrappedHints(authItem, transportItem)
 	f.common = widgets.WrappedHints(
-		widget.NewFormItem("Kind", f.kind),
-		&widget.FormItem{Text: "URL or command", Widget: widgets.OverPage(f.target, page), HintText: "a command is split into arguments like a shell would"},
-		widget.NewFormItem("Alias", container.NewVBox(widgets.OverPage(f.alias, page), f.aliasNote)),
+		widget.NewFormItem("Kind", f.Kind),
+		&widget.FormItem{Text: "URL or command", Widget: widgets.OverPage(f.Target, page), HintText: "a command is split into arguments like a shell would"},
+		widget.NewFormItem("Alias", container.NewVBox(widgets.OverPage(f.Alias, page), f.AliasNote)),
 	)
 	f.form = widget.NewForm(append(slices.Clone(f.common), f.urlOnly...)...)
 
 	f.busy = widget.NewLabel("")
 	f.activity = widget.NewActivity()
 	f.activity.Hide()
-	f.problem = widget.NewLabel("")
-	f.problem.Wrapping = fyne.TextWrapWord
-	f.problem.Selectable = true
-	f.problem.Importance = widget.DangerImportance
-	f.copy = widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), f.copyProblem)
+	f.Problem = widget.NewLabel("")
+	f.Problem.Wrapping = fyne.TextWrapWord
+	f.Problem.Selectable = true
+	f.Problem.Importance = widget.DangerImportance
+	f.Copy = widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), f.copyProblem)
 	heading := widget.NewLabelWithStyle("Could not connect", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	f.problems = container.NewVBox(container.NewBorder(widget.NewSeparator(), nil, heading, f.copy), f.problem)
-	f.problems.Hide()
+	f.Problems = container.NewVBox(container.NewBorder(widget.NewSeparator(), nil, heading, f.Copy), f.Problem)
+	f.Problems.Hide()
 
 	title, action := "Connect a server", "Connect and save"
 	if editing != "" {
 		title, action = "Edit "+editing, "Save and reconnect"
 	}
-	f.submit = widget.NewButtonWithIcon(action, theme.ConfirmIcon(), f.trySubmit)
-	f.submit.Importance = widget.HighImportance
-	cancel := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), f.close)
+	f.Submit = widget.NewButtonWithIcon(action, theme.ConfirmIcon(), f.trySubmit)
+	f.Submit.Importance = widget.HighImportance
+	cancel := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), f.Close)
 	f.busy.Truncation = fyne.TextTruncateEllipsis
-	buttons := container.NewBorder(nil, nil, f.activity, container.NewHBox(cancel, f.submit), f.busy)
+	buttons := container.NewBorder(nil, nil, f.activity, container.NewHBox(cancel, f.Submit), f.busy)
 	// A panel, not a dialog: as big as the window, with the servers a
 	// click away.
-	f.win = s.ui.newPanel("Deckhand: " + strings.ToLower(title[:1]) + title[1:])
-	if s.ui.d.Icon != nil {
-		f.win.SetIcon(s.ui.d.Icon)
+	f.Win = s.host.NewPanel("Deckhand: " + strings.ToLower(title[:1]) + title[1:])
+	if s.host.Icon() != nil {
+		f.Win.SetIcon(s.host.Icon())
 	}
 	// The fields and the reason scroll; the buttons stay at the bottom,
 	// in reach on any screen (the form alone is taller than a small one).
-	f.scroll = container.NewVScroll(container.NewVBox(f.form, f.problems))
-	f.win.SetContent(container.NewPadded(container.NewBorder(nil, buttons, nil, nil, f.scroll)))
-	f.win.SetCloseIntercept(f.close)
+	f.scroll = container.NewVScroll(container.NewVBox(f.form, f.Problems))
+	f.Win.SetContent(container.NewPadded(container.NewBorder(nil, buttons, nil, nil, f.scroll)))
+	f.Win.SetCloseIntercept(f.Close)
 
-	f.kind.OnChanged = func(string) { f.kindChanged(); f.checkAlias() }
-	f.target.OnChanged = func(text string) {
+	f.Kind.OnChanged = func(string) { f.kindChanged(); f.checkAlias() }
+	f.Target.OnChanged = func(text string) {
 		// What is typed says what kind it is: an address is a URL, anything
 		// else a command (the choice above follows, and can be changed).
 		if t := strings.TrimSpace(text); len(t) > 3 {
 			url := strings.HasPrefix(t, "http://") || strings.HasPrefix(t, "https://")
 			switch {
-			case url && f.kind.Selected != "URL":
-				f.kind.SetSelected("URL")
-			case !url && !strings.HasPrefix("https://", t) && f.kind.Selected != "Command":
-				f.kind.SetSelected("Command")
+			case url && f.Kind.Selected != "URL":
+				f.Kind.SetSelected("URL")
+			case !url && !strings.HasPrefix("https://", t) && f.Kind.Selected != "Command":
+				f.Kind.SetSelected("Command")
 			}
 		}
 		f.checkAlias()
 	}
-	f.alias.OnChanged = func(string) { f.checkAlias() }
+	f.Alias.OnChanged = func(string) { f.checkAlias() }
 	// Enter in a one-line field connects, as the button does.
-	for _, e := range []*widget.Entry{f.target, f.alias, f.authEnv, f.cwd, f.hosts, f.secrets} {
+	for _, e := range []*widget.Entry{f.Target, f.Alias, f.authEnv, f.cwd, f.hosts, f.secrets} {
 		e.OnSubmitted = func(string) { f.trySubmit() }
 	}
 	f.fill(values)
-	s.form = f
-	f.win.Resize(fyne.NewSize(700, f.win.Content().MinSize().Height))
-	f.win.Show()
-	f.win.Canvas().Focus(f.target)
+	s.Form = f
+	f.Win.Resize(fyne.NewSize(700, f.Win.Content().MinSize().Height))
+	f.Win.Show()
+	f.Win.Canvas().Focus(f.Target)
 }
 
-func (f *serverForm) fill(v config.ServerForm) {
+func (f *Form) fill(v config.ServerForm) {
 	if v.Kind == "" {
 		v.Kind = "URL"
 	}
 	if v.Transport == "" {
 		v.Transport = config.TransportAuto
 	}
-	f.target.SetText(v.Target)
-	f.alias.SetText(v.Alias)
+	f.Target.SetText(v.Target)
+	f.Alias.SetText(v.Alias)
 	f.authEnv.SetText(v.AuthEnv)
 	f.transport.SetSelected(v.Transport)
-	f.env.SetText(v.Env)
+	f.Env.SetText(v.Env)
 	f.cwd.SetText(v.Cwd)
 	f.confined.SetChecked(!v.Unconfined)
 	f.network.SetSelected(map[string]string{config.FormNetworkNone: networkNone, config.FormNetworkHosts: networkHosts}[v.Network])
@@ -237,18 +237,18 @@ func (f *serverForm) fill(v config.ServerForm) {
 	f.read.SetText(v.Read)
 	f.write.SetText(v.Write)
 	f.secrets.SetText(v.Secrets)
-	f.kind.SetSelected(v.Kind) // calls kindChanged
+	f.Kind.SetSelected(v.Kind) // calls kindChanged
 	f.kindChanged()
 	f.checkAlias()
 }
 
 // kindChanged shows the fields of the kind of server picked.
-func (f *serverForm) kindChanged() {
-	url := f.kind.Selected != "Command"
+func (f *Form) kindChanged() {
+	url := f.Kind.Selected != "Command"
 	if url {
-		f.target.SetPlaceHolder("https://mcp.example.com/mcp")
+		f.Target.SetPlaceHolder("https://mcp.example.com/mcp")
 	} else {
-		f.target.SetPlaceHolder("npx -y @modelcontextprotocol/server-filesystem ~/Documents")
+		f.Target.SetPlaceHolder("npx -y @modelcontextprotocol/server-filesystem ~/Documents")
 	}
 	items := slices.Clone(f.common)
 	if url {
@@ -262,10 +262,10 @@ func (f *serverForm) kindChanged() {
 
 // values is what the form holds; command fields are left out of a URL
 // server and the other way round (hidden, they may still hold text).
-func (f *serverForm) values() config.ServerForm {
-	v := config.ServerForm{Kind: f.kind.Selected, Target: f.target.Text, Alias: f.alias.Text}
+func (f *Form) values() config.ServerForm {
+	v := config.ServerForm{Kind: f.Kind.Selected, Target: f.Target.Text, Alias: f.Alias.Text}
 	if v.Kind == "Command" {
-		v.Env, v.Cwd = f.env.Text, f.cwd.Text
+		v.Env, v.Cwd = f.Env.Text, f.cwd.Text
 		v.Unconfined = !f.confined.Checked
 		v.Network = map[string]string{networkNone: config.FormNetworkNone, networkHosts: config.FormNetworkHosts}[f.network.Selected]
 		v.Hosts, v.Read, v.Write, v.Secrets = f.hosts.Text, f.read.Text, f.write.Text, f.secrets.Text
@@ -277,14 +277,14 @@ func (f *serverForm) values() config.ServerForm {
 
 // checkAlias says, as the person types, what the server will be called,
 // or why it cannot be; the same check stops a submit.
-func (f *serverForm) checkAlias() error {
-	alias := strings.TrimSpace(f.alias.Text)
+func (f *Form) checkAlias() error {
+	alias := strings.TrimSpace(f.Alias.Text)
 	derived := false
 	if alias == "" {
 		v := f.values()
 		v.Alias = "x" // only the target matters here
 		srv, _, err := v.Server(f.base)
-		if err != nil || strings.TrimSpace(f.target.Text) == "" {
+		if err != nil || strings.TrimSpace(f.Target.Text) == "" {
 			f.note("", nil)
 			return nil // the target's own problem is said on submit
 		}
@@ -302,25 +302,25 @@ func (f *serverForm) checkAlias() error {
 	return err
 }
 
-func (f *serverForm) note(text string, err error) {
+func (f *Form) note(text string, err error) {
 	if err != nil {
-		f.aliasNote.SetText(err.Error())
-		f.aliasNote.Importance = widget.DangerImportance
+		f.AliasNote.SetText(err.Error())
+		f.AliasNote.Importance = widget.DangerImportance
 	} else {
-		f.aliasNote.SetText(text)
-		f.aliasNote.Importance = widget.LowImportance
+		f.AliasNote.SetText(text)
+		f.AliasNote.Importance = widget.LowImportance
 	}
-	if f.aliasNote.Text == "" {
-		f.aliasNote.Hide()
+	if f.AliasNote.Text == "" {
+		f.AliasNote.Hide()
 	} else {
-		f.aliasNote.Show()
+		f.AliasNote.Show()
 	}
-	f.aliasNote.Refresh()
+	f.AliasNote.Refresh()
 }
 
 // aliasProblem says why alias cannot name a new server (or the server
 // being edited, which may keep its own).
-func (s *serversWindow) aliasProblem(alias, editing string) error {
+func (s *Panel) aliasProblem(alias, editing string) error {
 	if err := config.ValidAlias(alias); err != nil {
 		return fmt.Errorf("alias %q: %w", alias, err)
 	}
@@ -328,10 +328,10 @@ func (s *serversWindow) aliasProblem(alias, editing string) error {
 		return nil
 	}
 	taken := false
-	if _, ok := s.ui.cfg.MCP.Servers[alias]; ok {
+	if _, ok := s.host.Config().MCP.Servers[alias]; ok {
 		taken = true
 	}
-	for _, st := range s.ui.servers {
+	for _, st := range s.host.Statuses() {
 		if st.Alias == alias {
 			taken = true
 		}
@@ -344,7 +344,7 @@ func (s *serversWindow) aliasProblem(alias, editing string) error {
 
 // trySubmit checks the form and tries the server; the form stays open
 // until it connected and was saved.
-func (f *serverForm) trySubmit() {
+func (f *Form) trySubmit() {
 	if f.stop != nil {
 		return // a try is under way
 	}
@@ -359,12 +359,12 @@ func (f *serverForm) trySubmit() {
 		f.fail(err.Error())
 		return
 	}
-	u := f.s.ui
+	u := f.s.host
 	// A folder its arguments name outside what it may use (server-filesystem
 	// for ~/Documents) would be refused or silently replaced by the
 	// workspace: ask, in the form, whether to grant it.
 	var ask []string
-	for _, a := range policy.New(u.cfg, u.lookupEnv).ArgFoldersOutside(srv) {
+	for _, a := range policy.New(u.Config(), u.LookupEnv).ArgFoldersOutside(srv) {
 		if !f.granted[a] {
 			ask = append(ask, a)
 		}
@@ -375,91 +375,95 @@ func (f *serverForm) trySubmit() {
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	f.stop = stop
-	f.submit.Disable()
+	f.Submit.Disable()
 	f.busy.SetText("Connecting to " + srv.Endpoint() + "…")
 	f.activity.Show()
 	f.activity.Start()
-	cfg := u.cfg
+	cfg := u.Config()
 	go func() {
-		r := u.trial(ctx, cfg, alias, srv)
-		u.post(func() { f.tried(alias, srv, r) })
+		r := f.s.trial(ctx, cfg, alias, srv)
+		u.Post(func() { f.tried(alias, srv, r) })
 	}()
 }
 
 // tried takes the outcome of a try: saves and closes, or says why not.
-func (f *serverForm) tried(alias string, srv config.Server, r trialResult) {
+func (f *Form) tried(alias string, srv config.Server, r trialResult) {
 	if f.stop != nil {
 		f.stop()
 		f.stop = nil
 	}
-	if f.closed {
+	if f.Closed {
 		return
 	}
 	f.activity.Stop()
 	f.activity.Hide()
 	f.busy.SetText("")
-	f.submit.Enable()
-	u := f.s.ui
+	f.Submit.Enable()
+	u := f.s.host
 	if r.err != nil {
-		f.fail(r.failure(u.cfg, alias, srv, u.lookupEnv))
+		f.fail(r.failure(u.Config(), alias, srv, u.LookupEnv))
 		return
 	}
 	if err := f.s.save(f.editing, alias, srv); err != nil {
 		f.fail(err.Error())
 		return
 	}
-	f.close()
+	f.Close()
 	if f.onDone != nil {
 		f.onDone(alias)
 	}
 }
 
 // fail shows why, in the form, which stays open.
-func (f *serverForm) fail(why string) {
-	f.problem.SetText(why)
-	f.problems.Show()
+func (f *Form) fail(why string) {
+	f.Problem.SetText(why)
+	f.Problems.Show()
 	// Lay the page out with the reason, then bring the reason's start into
 	// view (a long one reads on below).
 	f.scroll.Refresh()
-	f.scroll.ScrollToOffset(fyne.NewPos(0, f.problems.Position().Y))
+	f.scroll.ScrollToOffset(fyne.NewPos(0, f.Problems.Position().Y))
 }
 
-func (f *serverForm) copyProblem() {
-	f.s.ui.app.Clipboard().SetContent(f.problem.Text)
-	f.copy.SetText("Copied")
-	f.copy.SetIcon(theme.ConfirmIcon())
+func (f *Form) copyProblem() {
+	f.s.host.App().Clipboard().SetContent(f.Problem.Text)
+	f.Copy.SetText("Copied")
+	f.Copy.SetIcon(theme.ConfirmIcon())
 }
 
-func (f *serverForm) close() {
-	f.closed = true
+// Trying reports whether a try of the server is under way.
+func (f *Form) Trying() bool { return f.stop != nil }
+
+// Close closes the form, ending the try under way, if any.
+func (f *Form) Close() {
+	f.Closed = true
 	if f.stop != nil {
 		f.stop()
 		f.stop = nil
 	}
-	f.win.Close()
-	if f.s.form == f {
-		f.s.form = nil
+	f.Win.Close()
+	if f.s.Form == f {
+		f.s.Form = nil
 	}
 }
 
 // connect tries a server, then saves it to the config and starts it;
 // without the form (a failure is shown in a dialog).
-func (s *serversWindow) connect(alias string, srv config.Server) {
+func (s *Panel) Connect(alias string, srv config.Server) {
 	if err := s.aliasProblem(alias, ""); err != nil {
-		dialog.ShowError(err, s.win)
+		dialog.ShowError(err, s.Win)
 		return
 	}
-	u := s.ui
-	cfg := u.cfg
+	u := s.host
+	cfg := u.Config()
 	go func() {
-		r := u.trial(context.Background(), cfg, alias, srv)
-		u.post(func() {
+		r := s.trial(context.Background(), cfg, alias, srv)
+		u.Post(func() {
 			if r.err != nil {
-				dialog.ShowError(errors.New(r.failure(u.cfg, alias, srv, u.lookupEnv)), s.win)
+				dialog.ShowError(errors.New(r.failure(u.Config(), alias, srv, u.LookupEnv)), s.Win)
 				return
 			}
 			if err := s.save("", alias, srv); err != nil {
-				dialog.ShowError(err, s.win)
+				dialog.ShowError(err, s.Win)
 			}
 		})
 	}()
@@ -467,24 +471,24 @@ func (s *serversWindow) connect(alias string, srv config.Server) {
 
 // save writes a server that connected to the config (in place of editing,
 // if set), reloads the config, and has the bridge (re)start it.
-func (s *serversWindow) save(editing, alias string, srv config.Server) error {
-	u := s.ui
+func (s *Panel) save(editing, alias string, srv config.Server) error {
+	u := s.host
 	var err error
 	if editing == "" {
-		err = config.AddServers(u.cfg.Path, map[string]config.Server{alias: srv})
+		err = config.AddServers(u.Config().Path, map[string]config.Server{alias: srv})
 	} else {
-		err = config.ReplaceServer(u.cfg.Path, editing, alias, srv)
+		err = config.ReplaceServer(u.Config().Path, editing, alias, srv)
 	}
 	if err != nil {
 		return err
 	}
-	cfg, err := config.Load(u.cfg.Path)
+	cfg, err := config.Load(u.Config().Path)
 	if err != nil {
 		return fmt.Errorf("saved, but reading the config back: %w", err)
 	}
-	u.setConfig(cfg)
+	u.SetConfig(cfg)
 	saved := cfg.MCP.Servers[alias]
-	u.tell(&uiServerChanged{old: editing, alias: alias, srv: &saved})
+	u.Tell(&Changed{Old: editing, Alias: alias, Server: &saved})
 	return nil
 }
 
@@ -492,7 +496,7 @@ func (s *serversWindow) save(editing, alias string, srv config.Server) error {
 // name, outside the policy's roots: read and write them, only read them,
 // or neither (it then serves the workspace, as the roots say). The answer
 // goes into the form's fields, and the try goes on.
-func (f *serverForm) askGrant(folders []string) {
+func (f *Form) askGrant(folders []string) {
 	if f.granted == nil {
 		f.granted = map[string]bool{}
 	}
@@ -522,8 +526,8 @@ func (f *serverForm) askGrant(folders []string) {
 	ro := widget.NewButton("Read only", func() { answer(true, false) })
 	ro.Importance = widget.HighImportance
 	no := widget.NewButton("Neither", func() { answer(false, false) })
-	f.grant = dialog.NewCustomWithoutButtons("Grant "+list+"?", msg, f.win)
+	f.grant = dialog.NewCustomWithoutButtons("Grant "+list+"?", msg, f.Win)
 	f.grant.SetButtons([]fyne.CanvasObject{no, rw, ro})
-	f.grant.Resize(fyne.NewSize(min(560, f.win.Canvas().Size().Width-40), 0))
-	widgets.WithDialogKeys(f.grant, f.win, func() { answer(true, false) }, func() { answer(false, false) })
+	f.grant.Resize(fyne.NewSize(min(560, f.Win.Canvas().Size().Width-40), 0))
+	widgets.WithDialogKeys(f.grant, f.Win, func() { answer(true, false) }, func() { answer(false, false) })
 }

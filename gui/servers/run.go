@@ -1,4 +1,4 @@
-package gui
+package servers
 
 import (
 	"encoding/json"
@@ -10,13 +10,11 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-	"github.com/asynkron/protoactor-go/actor"
 
 	"deckhand/actors/conversation"
 	"deckhand/gui/dialogs"
 	"deckhand/gui/widgets"
 	"deckhand/tools"
-	"deckhand/transcript"
 	"deckhand/transport/mcp"
 )
 
@@ -27,33 +25,33 @@ import (
 // own whose one run is the call (conversation.ToolRun): the same gate as
 // the model's calls, the approval included, and the result as a tool card.
 
-// runForm is the open Run dialog's parts, for tests.
-type runForm struct {
+// RunForm is the open Run dialog's parts, for tests.
+type RunForm struct {
 	tool    tools.Tool
-	form    *dialogs.Form // nil: the JSON box
+	Form    *dialogs.Form // nil: the JSON box
 	json    *widget.Entry
-	problem *widget.Label
+	Problem *widget.Label
 	dlg     *dialog.CustomDialog
-	sent    bool
+	Sent    bool
 }
 
 // runBar is the Run button under a tool's page.
-func (tw *toolsWindow) runBar() fyne.CanvasObject {
-	tw.runBtn = widget.NewButtonWithIcon("Run…", theme.MediaPlayIcon(), func() {
-		if i := tw.selected; i >= 0 && i < len(tw.list) {
-			tw.openRun(tw.list[i])
+func (tw *ToolsPage) runBar() fyne.CanvasObject {
+	tw.RunButton = widget.NewButtonWithIcon("Run…", theme.MediaPlayIcon(), func() {
+		if i := tw.selected; i >= 0 && i < len(tw.List) {
+			tw.openRun(tw.List[i])
 		}
 	})
-	tw.runBtn.Importance = widget.HighImportance
+	tw.RunButton.Importance = widget.HighImportance
 	_, note := widgets.Caption("Run it yourself: it goes through the same approval as the model's calls, in a chat of its own.")
-	return container.NewBorder(nil, nil, nil, tw.runBtn, note)
+	return container.NewBorder(nil, nil, nil, tw.RunButton, note)
 }
 
 // runnable reports whether the page's tool can be run: it must be in the
 // catalog (enabled, listed by a connected server) under its display name.
-func (tw *toolsWindow) runnable(t tools.Tool) bool {
-	return !tw.disabled[t.Name] && !tw.quarantined[t.Name] && t.Display != "" && tw.s.ui.catalog != nil &&
-		slices.ContainsFunc(tw.s.ui.catalog.Server(tw.alias), func(c tools.Tool) bool { return c.Display == t.Display })
+func (tw *ToolsPage) runnable(t tools.Tool) bool {
+	return !tw.disabled[t.Name] && !tw.quarantined[t.Name] && t.Display != "" && tw.s.host.Catalog() != nil &&
+		slices.ContainsFunc(tw.s.host.Catalog().Server(tw.alias), func(c tools.Tool) bool { return c.Display == t.Display })
 }
 
 // formFor is the form of a tool's input schema, or nil when the schema is
@@ -75,21 +73,21 @@ func formFor(t tools.Tool) *mcp.Form {
 }
 
 // openRun opens the Run dialog of t.
-func (tw *toolsWindow) openRun(t tools.Tool) {
+func (tw *ToolsPage) openRun(t tools.Tool) {
 	if !tw.runnable(t) {
-		dialog.ShowInformation("Run "+t.Display, "This tool cannot be run now: it is disabled, quarantined, or its server is not connected.", tw.win)
+		dialog.ShowInformation("Run "+t.Display, "This tool cannot be run now: it is disabled, quarantined, or its server is not connected.", tw.Win)
 		return
 	}
-	rf := &runForm{tool: t, problem: widget.NewLabel("")}
-	rf.problem.Importance = widget.DangerImportance
-	rf.problem.Wrapping = fyne.TextWrapWord
-	rf.problem.Hide()
+	rf := &RunForm{tool: t, Problem: widget.NewLabel("")}
+	rf.Problem.Importance = widget.DangerImportance
+	rf.Problem.Wrapping = fyne.TextWrapWord
+	rf.Problem.Hide()
 	submit := func() { tw.submitRun(rf) }
 	cancel := func() { rf.dlg.Hide() }
 	var body fyne.CanvasObject
 	if f := formFor(t); f != nil {
-		rf.form = dialogs.NewForm(f, submit, cancel)
-		body = rf.form.Object()
+		rf.Form = dialogs.NewForm(f, submit, cancel)
+		body = rf.Form.Object()
 		if len(f.Fields) == 0 {
 			body = widget.NewLabel("This tool takes no arguments.")
 		}
@@ -102,21 +100,21 @@ func (tw *toolsWindow) openRun(t tools.Tool) {
 	run := widget.NewButtonWithIcon("Run", theme.MediaPlayIcon(), submit)
 	run.Importance = widget.HighImportance
 	cancelBtn := widget.NewButton("Cancel", cancel)
-	content := container.NewBorder(nil, rf.problem, nil, nil, container.NewVScroll(body))
-	rf.dlg = dialog.NewCustomWithoutButtons("Run "+t.Display, content, tw.win)
+	content := container.NewBorder(nil, rf.Problem, nil, nil, container.NewVScroll(body))
+	rf.dlg = dialog.NewCustomWithoutButtons("Run "+t.Display, content, tw.Win)
 	rf.dlg.SetButtons([]fyne.CanvasObject{cancelBtn, run})
 	rf.dlg.Resize(fyne.NewSize(480, 420))
-	tw.run = rf
+	tw.Run = rf
 	rf.dlg.Show()
-	if rf.form != nil && rf.form.First() != nil {
-		tw.win.Canvas().Focus(rf.form.First())
+	if rf.Form != nil && rf.Form.First() != nil {
+		tw.Win.Canvas().Focus(rf.Form.First())
 	}
 }
 
 // submitRun checks the form against the tool's whole input schema and,
 // when it fits, starts the call's chat; else it names what is wrong.
-func (tw *toolsWindow) submitRun(rf *runForm) {
-	if rf.sent {
+func (tw *ToolsPage) submitRun(rf *RunForm) {
+	if rf.Sent {
 		return
 	}
 	args, bad, err := rf.arguments()
@@ -124,25 +122,25 @@ func (tw *toolsWindow) submitRun(rf *runForm) {
 		err = tools.NewValidator(1).Validate(rf.tool, args)
 	}
 	if err != nil {
-		rf.problem.SetText(widgets.Shorten(err.Error(), 300))
-		rf.problem.Show()
+		rf.Problem.SetText(widgets.Shorten(err.Error(), 300))
+		rf.Problem.Show()
 		if bad != nil {
-			tw.win.Canvas().Focus(bad)
+			tw.Win.Canvas().Focus(bad)
 		}
 		return
 	}
-	rf.sent = true
+	rf.Sent = true
 	rf.dlg.Hide()
-	tw.s.ui.runByHand(&conversation.ToolRun{Tool: rf.tool.Display, Arguments: args})
+	tw.s.host.RunByHand(&conversation.ToolRun{Tool: rf.tool.Display, Arguments: args})
 }
 
 // arguments are the form's answers as the call's JSON arguments.
 // bad is the field to focus when one is wrong.
-func (rf *runForm) arguments() (args json.RawMessage, bad fyne.Focusable, err error) {
-	if rf.form == nil {
+func (rf *RunForm) arguments() (args json.RawMessage, bad fyne.Focusable, err error) {
+	if rf.Form == nil {
 		return json.RawMessage(rf.json.Text), nil, nil // checked by the validator
 	}
-	content, bad, err := rf.form.Collect()
+	content, bad, err := rf.Form.Collect()
 	if err != nil {
 		return nil, bad, err
 	}
@@ -151,20 +149,4 @@ func (rf *runForm) arguments() (args json.RawMessage, bad fyne.Focusable, err er
 		return nil, nil, fmt.Errorf("writing the arguments: %w", err)
 	}
 	return b, nil, nil
-}
-
-// runByHand starts a chat of its own for a call the person runs, shows it
-// in the main window, and brings that to the front (the approval shows
-// there).
-func (u *UI) runByHand(run *conversation.ToolRun) {
-	u.tell(bridgeDo(func(b *bridge, c actor.Context) {
-		id := conversation.NewConversationID()
-		b.convs[id] = &convState{id: id, tr: transcript.New(), starting: true}
-		c.Request(b.sys.Conversations, &conversation.StartConversation{Options: conversation.ConversationOptions{
-			ID: id, Watchers: []*actor.PID{c.Self()}, Run: run}})
-		b.show(id)
-		b.sessDirty = true
-	}))
-	u.win.Show()
-	u.win.RequestFocus()
 }

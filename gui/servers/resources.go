@@ -1,4 +1,4 @@
-package gui
+package servers
 
 import (
 	"context"
@@ -22,77 +22,76 @@ import (
 	"deckhand/tools"
 )
 
-// resourcesWindow browses one server's resources and resource templates
+// Resources browses one server's resources and resource templates
 // (the servers panel's Resources button): pick one to see what it is, and
 // attach it to the next message; a template's variables are filled in
 // first. One window serves every server, hidden when closed (as the tools
 // window: each new window costs memory the GL driver does not give back).
 // What the server says was cleaned by the actors.
-type resourcesWindow struct {
-	p      *composer
-	win    fyne.Window
+type Resources struct {
+	s      *Panel
+	Win    fyne.Window
 	alias  string
 	gen    int // the listing being waited for; a later one wins
-	items  []resItem
-	list   *widget.List
-	status *widget.Label
-	detail *fyne.Container
+	Items  []ResourceItem
+	List   *widget.List
+	Status *widget.Label
+	Detail *fyne.Container
 	// For tests: the shown item's Attach button and a template's fields;
-	// loaded says the listing arrived.
-	attach *widget.Button
-	vars   map[string]*widget.Entry
-	loaded bool
+	// Loaded says the listing arrived.
+	Attach *widget.Button
+	Vars   map[string]*widget.Entry
+	Loaded bool
 }
 
-// resItem is a resource or a template.
-type resItem struct {
-	res  *servers.Resource
-	tmpl *servers.ResourceTemplate
+// ResourceItem is a resource or a template.
+type ResourceItem struct {
+	Resource *servers.Resource
+	Template *servers.ResourceTemplate
 }
 
-func (it resItem) label() string {
-	if it.res != nil {
-		return servers.Label(it.res.Name, it.res.Title)
+func (it ResourceItem) label() string {
+	if it.Resource != nil {
+		return servers.Label(it.Resource.Name, it.Resource.Title)
 	}
-	return servers.Label(it.tmpl.Name, it.tmpl.Title)
+	return servers.Label(it.Template.Name, it.Template.Title)
 }
 
-func (it resItem) uri() string {
-	if it.res != nil {
-		return it.res.URI
+func (it ResourceItem) uri() string {
+	if it.Resource != nil {
+		return it.Resource.URI
 	}
-	return it.tmpl.URITemplate
+	return it.Template.URITemplate
 }
 
 // showResources opens the resources of alias.
-func (u *UI) showResources(alias string) {
-	p := u.comp
-	if p.browser == nil {
-		p.browser = newResourcesWindow(p)
+func (s *Panel) showResources(alias string) {
+	if s.Resources == nil {
+		s.Resources = newResources(s)
 	}
-	rw := p.browser
-	rw.alias, rw.items, rw.loaded, rw.attach, rw.vars = alias, nil, false, nil, nil
-	rw.win.SetTitle("Deckhand: resources of " + alias)
-	rw.status.SetText("Asking " + alias + " for its resources…")
-	rw.detail.Objects = nil
-	rw.detail.Refresh()
-	rw.list.UnselectAll()
-	rw.list.Refresh()
-	rw.win.Show()
-	rw.win.RequestFocus()
+	rw := s.Resources
+	rw.alias, rw.Items, rw.Loaded, rw.Attach, rw.Vars = alias, nil, false, nil, nil
+	rw.Win.SetTitle("Deckhand: resources of " + alias)
+	rw.Status.SetText("Asking " + alias + " for its resources…")
+	rw.Detail.Objects = nil
+	rw.Detail.Refresh()
+	rw.List.UnselectAll()
+	rw.List.Refresh()
+	rw.Win.Show()
+	rw.Win.RequestFocus()
 	rw.load()
 }
 
-func newResourcesWindow(p *composer) *resourcesWindow {
-	u := p.u
-	rw := &resourcesWindow{p: p, win: u.newPanel("Deckhand: resources"), detail: container.NewVBox()}
-	if u.d.Icon != nil {
-		rw.win.SetIcon(u.d.Icon)
+func newResources(s *Panel) *Resources {
+	u := s.host
+	rw := &Resources{s: s, Win: u.NewPanel("Deckhand: resources"), Detail: container.NewVBox()}
+	if u.Icon() != nil {
+		rw.Win.SetIcon(u.Icon())
 	}
-	rw.status = widget.NewLabel("")
-	rw.status.Wrapping = fyne.TextWrapWord
-	rw.list = widget.NewList(
-		func() int { return len(rw.items) },
+	rw.Status = widget.NewLabel("")
+	rw.Status.Wrapping = fyne.TextWrapWord
+	rw.List = widget.NewList(
+		func() int { return len(rw.Items) },
 		func() fyne.CanvasObject {
 			name := widget.NewLabelWithStyle("a resource's name", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 			name.Truncation = fyne.TextTruncateEllipsis
@@ -101,16 +100,16 @@ func newResourcesWindow(p *composer) *resourcesWindow {
 			return container.NewBorder(nil, nil, widget.NewIcon(theme.StorageIcon()), nil, container.NewVBox(name, uriObj))
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
-			if i >= len(rw.items) {
+			if i >= len(rw.Items) {
 				return
 			}
-			it := rw.items[i]
+			it := rw.Items[i]
 			row := o.(*fyne.Container)
 			var texts *fyne.Container
 			for _, obj := range row.Objects {
 				switch x := obj.(type) {
 				case *widget.Icon:
-					if it.tmpl != nil {
+					if it.Template != nil {
 						x.SetResource(theme.DocumentCreateIcon())
 					} else {
 						x.SetResource(theme.StorageIcon())
@@ -124,7 +123,7 @@ func newResourcesWindow(p *composer) *resourcesWindow {
 			}
 			name := texts.Objects[0].(*widget.Label)
 			label := it.label()
-			if it.tmpl != nil {
+			if it.Template != nil {
 				label += " (template)"
 			}
 			name.SetText(label)
@@ -137,26 +136,26 @@ func newResourcesWindow(p *composer) *resourcesWindow {
 			}
 		},
 	)
-	rw.list.OnSelected = func(i widget.ListItemID) {
-		if i < len(rw.items) {
-			rw.show(rw.items[i])
+	rw.List.OnSelected = func(i widget.ListItemID) {
+		if i < len(rw.Items) {
+			rw.show(rw.Items[i])
 		}
 	}
 	heading := widget.NewLabelWithStyle("Resources", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	top := container.NewVBox(container.NewPadded(container.NewVBox(heading, rw.status)), widget.NewSeparator())
-	split := container.NewHSplit(rw.list, container.NewVScroll(container.NewPadded(rw.detail)))
+	top := container.NewVBox(container.NewPadded(container.NewVBox(heading, rw.Status)), widget.NewSeparator())
+	split := container.NewHSplit(rw.List, container.NewVScroll(container.NewPadded(rw.Detail)))
 	split.Offset = 0.42
-	rw.win.SetContent(container.NewBorder(top, nil, nil, nil, split))
-	rw.win.Resize(fyne.NewSize(900, 580))
-	rw.win.SetCloseIntercept(rw.win.Hide)
-	widgets.CloseKeys(rw.win, rw.win.Hide, rw.p.u.app)
+	rw.Win.SetContent(container.NewBorder(top, nil, nil, nil, split))
+	rw.Win.Resize(fyne.NewSize(900, 580))
+	rw.Win.SetCloseIntercept(rw.Win.Hide)
+	widgets.CloseKeys(rw.Win, rw.Win.Hide, rw.s.host.App())
 	return rw
 }
 
 // load asks for the server's listing off the UI goroutine.
-func (rw *resourcesWindow) load() {
-	u := rw.p.u
-	sys := u.d.System
+func (rw *Resources) load() {
+	u := rw.s.host
+	sys := u.System()
 	if sys == nil {
 		return
 	}
@@ -166,7 +165,7 @@ func (rw *resourcesWindow) load() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
 		l, err := sys.Resources(ctx, alias)
-		u.post(func() {
+		u.Post(func() {
 			if rw.gen == gen {
 				rw.fill(l, err)
 			}
@@ -174,23 +173,23 @@ func (rw *resourcesWindow) load() {
 	}()
 }
 
-func (rw *resourcesWindow) fill(l *servers.ResourceListing, err error) {
-	rw.loaded = true
-	rw.items = nil
+func (rw *Resources) fill(l *servers.ResourceListing, err error) {
+	rw.Loaded = true
+	rw.Items = nil
 	switch {
 	case err != nil:
-		rw.status.SetText("Could not list the resources: " + err.Error())
+		rw.Status.SetText("Could not list the resources: " + err.Error())
 	case l == nil || !l.Offered:
-		rw.status.SetText(rw.alias + " offers no resources.")
+		rw.Status.SetText(rw.alias + " offers no resources.")
 	default:
 		for i := range l.Resources {
-			rw.items = append(rw.items, resItem{res: &l.Resources[i]})
+			rw.Items = append(rw.Items, ResourceItem{Resource: &l.Resources[i]})
 		}
 		for i := range l.Templates {
-			rw.items = append(rw.items, resItem{tmpl: &l.Templates[i]})
+			rw.Items = append(rw.Items, ResourceItem{Template: &l.Templates[i]})
 		}
 		parts := []string{fmt.Sprintf("%d %s, %d %s", len(l.Resources), widgets.Plural(len(l.Resources), "resource", "resources"), len(l.Templates), widgets.Plural(len(l.Templates), "template", "templates"))}
-		for _, st := range rw.p.u.servers {
+		for _, st := range rw.s.host.Statuses() {
 			if st.Alias == rw.alias && st.ProtocolVersion != "" {
 				parts = append(parts, "protocol "+st.ProtocolVersion)
 			}
@@ -204,16 +203,16 @@ func (rw *resourcesWindow) fill(l *servers.ResourceListing, err error) {
 		if l.LeftOut > 0 {
 			parts = append(parts, fmt.Sprintf("%d left out (their URIs are not one clean line)", l.LeftOut))
 		}
-		rw.status.SetText(strings.Join(parts, "  ·  ") + ". Pick one to attach it to your next message.")
+		rw.Status.SetText(strings.Join(parts, "  ·  ") + ". Pick one to attach it to your next message.")
 	}
-	rw.list.UnselectAll()
-	rw.list.Refresh()
-	rw.detail.Objects = nil
-	rw.detail.Refresh()
+	rw.List.UnselectAll()
+	rw.List.Refresh()
+	rw.Detail.Objects = nil
+	rw.Detail.Refresh()
 }
 
 // show puts an item's details on the right, with Attach.
-func (rw *resourcesWindow) show(it resItem) {
+func (rw *Resources) show(it ResourceItem) {
 	title := widget.NewLabelWithStyle(it.label(), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	title.Wrapping = fyne.TextWrapWord
 	uri := widget.NewLabel(it.uri())
@@ -222,7 +221,7 @@ func (rw *resourcesWindow) show(it resItem) {
 	objs := []fyne.CanvasObject{title, uri}
 	var facts []string
 	desc := ""
-	if r := it.res; r != nil {
+	if r := it.Resource; r != nil {
 		if r.MIMEType != "" {
 			facts = append(facts, r.MIMEType)
 		}
@@ -232,10 +231,10 @@ func (rw *resourcesWindow) show(it resItem) {
 		desc = r.Description
 	} else {
 		facts = append(facts, "a template: fill in its variables")
-		if it.tmpl.MIMEType != "" {
-			facts = append(facts, it.tmpl.MIMEType)
+		if it.Template.MIMEType != "" {
+			facts = append(facts, it.Template.MIMEType)
 		}
-		desc = it.tmpl.Description
+		desc = it.Template.Description
 	}
 	if len(facts) > 0 {
 		_, f := widgets.Subtle(strings.Join(facts, "  ·  "))
@@ -246,41 +245,38 @@ func (rw *resourcesWindow) show(it resItem) {
 		d.Wrapping = fyne.TextWrapWord
 		objs = append(objs, d)
 	}
-	rw.vars = nil
-	if it.tmpl != nil {
-		rw.vars = map[string]*widget.Entry{}
+	rw.Vars = nil
+	if it.Template != nil {
+		rw.Vars = map[string]*widget.Entry{}
 		form := widget.NewForm()
-		for _, name := range templateVars(it.tmpl.URITemplate) {
+		for _, name := range templateVars(it.Template.URITemplate) {
 			e := widget.NewEntry()
-			rw.vars[name] = e
+			rw.Vars[name] = e
 			form.Append(name, e)
 		}
 		objs = append(objs, form)
 	}
 	alias := rw.alias
-	rw.attach = widget.NewButtonWithIcon("Attach to the next message", theme.MailAttachmentIcon(), func() {
+	rw.Attach = widget.NewButtonWithIcon("Attach to the next message", theme.MailAttachmentIcon(), func() {
 		target := it.uri()
-		if it.tmpl != nil {
+		if it.Template != nil {
 			values := map[string]string{}
-			for name, e := range rw.vars {
+			for name, e := range rw.Vars {
 				values[name] = strings.TrimSpace(e.Text)
 			}
 			var err error
-			if target, err = expandTemplate(it.tmpl.URITemplate, values); err != nil {
-				rw.status.SetText(err.Error())
+			if target, err = expandTemplate(it.Template.URITemplate, values); err != nil {
+				rw.Status.SetText(err.Error())
 				return
 			}
 		}
-		rw.p.attachResource(alias, target)
-		rw.status.SetText("Attached " + conversation.ResourceName(target) + ": it goes with your next message.")
-		if p, ok := rw.win.(*panel); ok {
-			p.under = nil // back goes to the chat, where the attachment waits
-		}
+		rw.s.host.AttachResource(alias, target)
+		rw.Status.SetText("Attached " + conversation.ResourceName(target) + ": it goes with your next message.")
 	})
-	rw.attach.Importance = widget.HighImportance
-	objs = append(objs, container.NewHBox(rw.attach))
-	rw.detail.Objects = objs
-	rw.detail.Refresh()
+	rw.Attach.Importance = widget.HighImportance
+	objs = append(objs, container.NewHBox(rw.Attach))
+	rw.Detail.Objects = objs
+	rw.Detail.Refresh()
 }
 
 // templateVars are the variables of an RFC 6570 template, in order; none

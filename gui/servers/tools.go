@@ -1,4 +1,4 @@
-package gui
+package servers
 
 import (
 	"context"
@@ -24,42 +24,42 @@ import (
 
 // confirmRemove asks before a server is removed: disconnected, and its
 // table deleted from the config file.
-func (s *serversWindow) confirmRemove(alias string) {
+func (s *Panel) confirmRemove(alias string) {
 	msg := fmt.Sprintf("Remove the server %q?\n\nIt is disconnected, and its [mcp.servers.%s] table is deleted from %s; the rest of the file stays as it is.",
-		alias, alias, s.ui.cfg.Path)
+		alias, alias, s.host.Config().Path)
 	widgets.ConfirmDanger("Remove "+alias, msg, "Remove", func(ok bool) {
 		if ok {
 			s.remove(alias)
 		}
-	}, s.win)
+	}, s.Win)
 }
 
 // remove deletes a server from the config file, then stops it.
-func (s *serversWindow) remove(alias string) {
-	u := s.ui
-	if err := config.RemoveServer(u.cfg.Path, alias); err != nil {
-		dialog.ShowError(err, s.win)
+func (s *Panel) remove(alias string) {
+	u := s.host
+	if err := config.RemoveServer(u.Config().Path, alias); err != nil {
+		dialog.ShowError(err, s.Win)
 		return
 	}
-	cfg, err := config.Load(u.cfg.Path)
+	cfg, err := config.Load(u.Config().Path)
 	if err != nil {
-		dialog.ShowError(fmt.Errorf("removed, but reading the config back: %w", err), s.win)
+		dialog.ShowError(fmt.Errorf("removed, but reading the config back: %w", err), s.Win)
 		return
 	}
-	u.setConfig(cfg)
-	u.tell(&uiServerChanged{old: alias})
+	u.SetConfig(cfg)
+	u.Tell(&Changed{Old: alias})
 }
 
-// toolsWindow is a server's tools: each with a check box that enables or
+// ToolsPage is a server's tools: each with a check box that enables or
 // disables it (disabled_tools in the config), marked new or changed since
 // pinned; picking one shows its description, warnings, annotations and
 // full input and output schemas. Below: the tools left out (with why) and
 // those gone from the server's listing.
-type toolsWindow struct {
-	s        *serversWindow
+type ToolsPage struct {
+	s        *Panel
 	alias    string
-	win      fyne.Window
-	list     []tools.Tool
+	Win      fyne.Window
+	List     []tools.Tool
 	states   []actors.PinState
 	disabled map[string]bool
 	// quarantined: tools kept from the model until the person has looked
@@ -68,100 +68,100 @@ type toolsWindow struct {
 	quarantined map[string]bool
 	// editable: the server is in the config file, which keeps the choice.
 	editable bool
-	tl       *widget.List
-	detail   *widget.RichText
+	ToolList *widget.List
+	Detail   *widget.RichText
 	selected int
-	// checks are the check boxes on screen, by tool name, for tests;
-	// loaded says the listing arrived.
-	checks map[string]*widget.Check
-	loaded bool
+	// Checks are the check boxes on screen, by tool name, for tests;
+	// Loaded says the listing arrived.
+	Checks map[string]*widget.Check
+	Loaded bool
 	// listContent is the servers list, shown again by Back.
 	listContent fyne.CanvasObject
-	// runBtn runs the page's tool by hand; run is its open form (servers_run.go).
-	runBtn *widget.Button
-	run    *runForm
+	// RunButton runs the page's tool by hand; Run is its open form (run.go).
+	RunButton *widget.Button
+	Run       *RunForm
 }
 
 // back shows the servers list again.
-func (tw *toolsWindow) back() {
+func (tw *ToolsPage) back() {
 	s := tw.s
-	if s.tools != tw {
+	if s.Tools != tw {
 		return
 	}
-	s.tools = nil
-	s.win.SetTitle("Deckhand: servers")
-	s.win.SetContent(tw.listContent)
-	widgets.CloseKeys(s.win, s.win.Hide, s.ui.app)
+	s.Tools = nil
+	s.Win.SetTitle("Deckhand: servers")
+	s.Win.SetContent(tw.listContent)
+	widgets.CloseKeys(s.Win, s.Win.Hide, s.host.App())
 }
 
 // showTools opens the tools window of a server, with the tools of the
 // catalog; when the server has tools disabled, which the catalog leaves
 // out, its whole listing is asked of the registry (off the UI goroutine)
 // and shown when it comes.
-func (s *serversWindow) showTools(alias string) {
-	u := s.ui
+func (s *Panel) ShowTools(alias string) {
+	u := s.host
 	// The tools show in the servers window itself, with Back to the list:
 	// a window of their own cost memory the GL driver never gave back
 	// (about 18 MB each under a software renderer).
-	list := s.win.Content()
-	if s.tools != nil && s.tools.listContent != nil {
-		list = s.tools.listContent // showing another server's tools
+	list := s.Win.Content()
+	if s.Tools != nil && s.Tools.listContent != nil {
+		list = s.Tools.listContent // showing another server's tools
 	}
-	tw := &toolsWindow{s: s, alias: alias, win: s.win, checks: map[string]*widget.Check{}, listContent: list}
-	tw.win.SetTitle("Deckhand: tools of " + alias)
-	s.tools = tw
+	tw := &ToolsPage{s: s, alias: alias, Win: s.Win, Checks: map[string]*widget.Check{}, listContent: list}
+	tw.Win.SetTitle("Deckhand: tools of " + alias)
+	s.Tools = tw
 	tw.fill(nil)
-	widgets.CloseKeys(s.win, tw.back, s.ui.app)
-	tw.win.Show()
-	tw.win.RequestFocus()
-	sys := u.d.System
-	if sys == nil || len(u.cfg.MCP.Servers[alias].DisabledTools) == 0 && !sys.HasQuarantined(alias) {
+	widgets.CloseKeys(s.Win, tw.back, s.host.App())
+	tw.Win.Show()
+	tw.Win.RequestFocus()
+	sys := u.System()
+	if sys == nil || len(u.Config().MCP.Servers[alias].DisabledTools) == 0 && !sys.HasQuarantined(alias) {
 		return
 	}
-	tw.loaded = false
+	tw.Loaded = false
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		listing, err := sys.ServerListing(ctx, alias)
 		if err != nil {
-			u.log.Warn("listing a server's tools", "server", alias, "err", err)
+			u.Logger().Warn("listing a server's tools", "server", alias, "err", err)
 		}
 		if listing != nil {
-			u.post(func() { tw.fill(listing) })
+			u.Post(func() { tw.fill(listing) })
 		}
 	}()
 }
 
-func (tw *toolsWindow) fill(listing *servers.ServerListing) {
-	s, u := tw.s, tw.s.ui
-	if s.tools != tw {
+func (tw *ToolsPage) fill(listing *servers.ServerListing) {
+	s, u := tw.s, tw.s.host
+	if s.Tools != tw {
 		return // Back was pressed, or another server's tools are shown
 	}
-	srv, editable := u.cfg.MCP.Servers[tw.alias]
+	srv, editable := u.Config().MCP.Servers[tw.alias]
 	tw.editable = editable
-	tw.list, tw.states, tw.selected = nil, nil, -1
-	tw.disabled, tw.checks, tw.quarantined = map[string]bool{}, map[string]*widget.Check{}, map[string]bool{}
+	tw.List, tw.states, tw.selected = nil, nil, -1
+	tw.disabled, tw.Checks, tw.quarantined = map[string]bool{}, map[string]*widget.Check{}, map[string]bool{}
 	if listing != nil {
-		tw.list = listing.Tools
+		tw.List = listing.Tools
 		for name := range listing.Disabled {
 			tw.disabled[name] = true
 		}
 		for name := range listing.Quarantined {
 			tw.quarantined[name] = true
 		}
-	} else if u.catalog != nil {
-		tw.list = u.catalog.Server(tw.alias)
+	} else if u.Catalog() != nil {
+		tw.List = u.Catalog().Server(tw.alias)
 	}
 	for _, name := range srv.DisabledTools {
 		tw.disabled[name] = true
 	}
-	if sys := u.d.System; sys != nil {
-		tw.states = sys.PinStates(tw.list)
+	if sys := u.System(); sys != nil {
+		tw.states = sys.PinStates(tw.List)
 	}
-	tw.detail = widget.NewRichText()
-	tw.detail.Wrapping = fyne.TextWrapWord
-	tw.tl = widget.NewList(
-		func() int { return len(tw.list) },
+	tw.Detail = widget.NewRichText()
+	tw.Detail.Wrapping = fyne.TextWrapWord
+	tw.ToolList = widget.NewList(
+		func() int { return len(tw.List) },
 		func() fyne.CanvasObject {
 			name := widget.NewLabel("a_tool_name_of_some_length")
 			name.Truncation = fyne.TextTruncateEllipsis // a long name ends in "…", not under the scroll bar
@@ -170,7 +170,7 @@ func (tw *toolsWindow) fill(listing *servers.ServerListing) {
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			row := o.(*fyne.Container)
 			label, check := row.Objects[0].(*widget.Label), row.Objects[1].(*widget.Check)
-			t := tw.list[i]
+			t := tw.List[i]
 			label.SetText(tw.label(i))
 			if tw.disabled[t.Name] {
 				label.Importance = widget.LowImportance
@@ -178,12 +178,12 @@ func (tw *toolsWindow) fill(listing *servers.ServerListing) {
 				label.Importance = widget.MediumImportance
 			}
 			label.Refresh()
-			for name, c := range tw.checks {
+			for name, c := range tw.Checks {
 				if c == check {
-					delete(tw.checks, name)
+					delete(tw.Checks, name)
 				}
 			}
-			tw.checks[t.Name] = check
+			tw.Checks[t.Name] = check
 			check.OnChanged = nil
 			check.SetChecked(!tw.disabled[t.Name])
 			name := t.Name
@@ -195,27 +195,27 @@ func (tw *toolsWindow) fill(listing *servers.ServerListing) {
 			}
 		},
 	)
-	tw.tl.OnSelected = func(i widget.ListItemID) {
+	tw.ToolList.OnSelected = func(i widget.ListItemID) {
 		tw.selected = i
-		tw.showDetail()
+		tw.ShowDetail()
 	}
-	if len(tw.list) > 0 {
-		tw.tl.Select(0)
+	if len(tw.List) > 0 {
+		tw.ToolList.Select(0)
 	} else {
-		tw.detail.ParseMarkdown("This server has no tools (or is not connected).")
+		tw.Detail.ParseMarkdown("This server has no tools (or is not connected).")
 	}
 	var notes []string
 	for _, r := range s.rejected(tw.alias) {
 		notes = append(notes, fmt.Sprintf("Left out: %s (%s)", r.Name, r.Reason))
 	}
-	if sys := u.d.System; sys != nil {
+	if sys := u.System(); sys != nil {
 		for _, g := range sys.Gone(tw.alias) {
 			notes = append(notes, fmt.Sprintf("Gone: %s is not in the server's listing since %s", g.Tool, g.Since.Local().Format("2006-01-02 15:04")))
 		}
 	}
 	var unlisted []string
 	for name := range tw.disabled {
-		if !slices.ContainsFunc(tw.list, func(t tools.Tool) bool { return t.Name == name }) {
+		if !slices.ContainsFunc(tw.List, func(t tools.Tool) bool { return t.Name == name }) {
 			unlisted = append(unlisted, name)
 		}
 	}
@@ -229,7 +229,7 @@ func (tw *toolsWindow) fill(listing *servers.ServerListing) {
 		l.Wrapping = fyne.TextWrapWord
 		l.Importance = widget.WarningImportance
 		bottom = container.NewVBox(widget.NewSeparator(), l)
-		s.notes = l.Text
+		s.Notes = l.Text
 	}
 	hint := "Unchecked tools are disabled: not offered to the model, not found by tool_search, and their calls are refused."
 	if !tw.editable {
@@ -242,14 +242,14 @@ func (tw *toolsWindow) fill(listing *servers.ServerListing) {
 	heading := widget.NewLabelWithStyle("Tools of "+tw.alias, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	heading.Truncation = fyne.TextTruncateEllipsis
 	top := container.NewVBox(container.NewBorder(nil, nil, backBtn, nil, heading), hintObj)
-	split := container.NewHSplit(tw.tl, container.NewBorder(nil, tw.runBar(), nil, nil, container.NewScroll(tw.detail)))
+	split := container.NewHSplit(tw.ToolList, container.NewBorder(nil, tw.runBar(), nil, nil, container.NewScroll(tw.Detail)))
 	split.Offset = 0.35
-	tw.win.SetContent(container.NewBorder(top, bottom, nil, nil, split))
-	tw.loaded = true
+	tw.Win.SetContent(container.NewBorder(top, bottom, nil, nil, split))
+	tw.Loaded = true
 }
 
-func (tw *toolsWindow) label(i int) string {
-	t, states := tw.list[i], tw.states
+func (tw *ToolsPage) label(i int) string {
+	t, states := tw.List[i], tw.states
 	switch {
 	case tw.disabled[t.Name]:
 		return t.Name + "  · disabled"
@@ -263,12 +263,13 @@ func (tw *toolsWindow) label(i int) string {
 	return t.Name
 }
 
-func (tw *toolsWindow) showDetail() {
+// ShowDetail shows the page of the tool selected.
+func (tw *ToolsPage) ShowDetail() {
 	i := tw.selected
-	if i < 0 || i >= len(tw.list) {
+	if i < 0 || i >= len(tw.List) {
 		return
 	}
-	md := tools.Markdown(tw.list[i])
+	md := tools.Markdown(tw.List[i])
 	if i < len(tw.states) {
 		switch st := tw.states[i]; {
 		case st.Changed:
@@ -277,22 +278,22 @@ func (tw *toolsWindow) showDetail() {
 			md = "**" + servers.NewToolWarning(tw.alias, st.Since) + "**\n\n" + md
 		}
 	}
-	if tw.disabled[tw.list[i].Name] {
+	if tw.disabled[tw.List[i].Name] {
 		md = "**Disabled**: not offered to the model, and its calls are refused. Check it to enable it.\n\n" + md
 	}
-	if t := tw.list[i]; tw.quarantined[t.Name] {
+	if t := tw.List[i]; tw.quarantined[t.Name] {
 		md = "**Quarantined until now**: its definition has the high-risk warnings below, so it was not offered to the model. " +
 			"Now that you have seen it, it is offered from now on (until its definition changes); uncheck it to keep it from the model.\n\n" + md
 		tw.review(t)
 	}
-	tw.detail.ParseMarkdown(md)
+	tw.Detail.ParseMarkdown(md)
 }
 
 // review tells the registry the person has seen a quarantined tool's page
 // (kept in the log), off the UI thread; the list then shows it released.
-func (tw *toolsWindow) review(t tools.Tool) {
-	u := tw.s.ui
-	sys := u.d.System
+func (tw *ToolsPage) review(t tools.Tool) {
+	u := tw.s.host
+	sys := u.System()
 	if sys == nil {
 		return
 	}
@@ -300,14 +301,14 @@ func (tw *toolsWindow) review(t tools.Tool) {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		err := sys.ReviewTool(ctx, t.Display)
-		u.post(func() {
+		u.Post(func() {
 			if err != nil {
-				u.log.Warn("releasing a quarantined tool", "tool", t.Display, "err", err)
+				u.Logger().Warn("releasing a quarantined tool", "tool", t.Display, "err", err)
 				return
 			}
 			delete(tw.quarantined, t.Name)
-			if tw.tl != nil {
-				tw.tl.Refresh()
+			if tw.ToolList != nil {
+				tw.ToolList.Refresh()
 			}
 		})
 	}()
@@ -315,12 +316,12 @@ func (tw *toolsWindow) review(t tools.Tool) {
 
 // setEnabled enables or disables a tool: in the config file first, then
 // in the registry, at once.
-func (tw *toolsWindow) setEnabled(name string, on bool) {
-	u := tw.s.ui
+func (tw *ToolsPage) setEnabled(name string, on bool) {
+	u := tw.s.host
 	if tw.disabled[name] == !on {
 		return
 	}
-	if _, ok := u.cfg.MCP.Servers[tw.alias]; !ok {
+	if _, ok := u.Config().MCP.Servers[tw.alias]; !ok {
 		return
 	}
 	if on {
@@ -328,14 +329,14 @@ func (tw *toolsWindow) setEnabled(name string, on bool) {
 	} else {
 		tw.disabled[name] = true
 	}
-	tw.tl.Refresh()
-	tw.showDetail()
+	tw.ToolList.Refresh()
+	tw.ShowDetail()
 	// The config file is written and read back off the UI thread; the
 	// choices are written in the order made, each with the whole set, so a
 	// later one is never overwritten by an earlier one.
 	w := &tw.s.writes
 	w.seq++
-	seq, path, alias, names := w.seq, u.cfg.Path, tw.alias, slices.Sorted(maps.Keys(tw.disabled))
+	seq, path, alias, names := w.seq, u.Config().Path, tw.alias, slices.Sorted(maps.Keys(tw.disabled))
 	go func() {
 		w.mu.Lock()
 		defer w.mu.Unlock()
@@ -348,20 +349,20 @@ func (tw *toolsWindow) setEnabled(name string, on bool) {
 		if err == nil {
 			cfg, err = config.Load(path)
 		}
-		u.post(func() {
+		u.Post(func() {
 			if err != nil {
 				if on { // the check box goes back
 					tw.disabled[name] = true
 				} else {
 					delete(tw.disabled, name)
 				}
-				dialog.ShowError(err, tw.win)
-				tw.tl.Refresh()
-				tw.showDetail()
+				dialog.ShowError(err, tw.Win)
+				tw.ToolList.Refresh()
+				tw.ShowDetail()
 				return
 			}
-			u.setConfig(cfg)
-			if sys := u.d.System; sys != nil {
+			u.SetConfig(cfg)
+			if sys := u.System(); sys != nil {
 				sys.SetDisabledTools(alias, cfg.MCP.Servers[alias].DisabledTools)
 			}
 		})

@@ -1,11 +1,10 @@
-package gui
+package servers
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -38,27 +37,16 @@ type trialResult struct {
 // maxStderrLines bounds the stderr a failure shows.
 const maxStderrLines = 200
 
-// lookupEnv reads the environment the servers are started with: the
-// window's (Deps.LookupEnv), then Deckhand's own.
-func (u *UI) lookupEnv(name string) (string, bool) {
-	if u.d.LookupEnv != nil {
-		if v, ok := u.d.LookupEnv(name); ok {
-			return v, true
-		}
-	}
-	return os.LookupEnv(name)
-}
-
 // trial connects to srv, lists its tools and closes the connection. It
 // blocks; run it off the UI goroutine.
-func (u *UI) trial(ctx context.Context, cfg *config.Config, alias string, srv config.Server) trialResult {
+func (s *Panel) trial(ctx context.Context, cfg *config.Config, alias string, srv config.Server) trialResult {
 	capture := &stderrCapture{}
 	ctx, cancel := context.WithTimeout(ctx, cfg.MCP.DialTimeout(srv))
 	defer cancel()
 	conn, err := mcp.Dial(ctx, alias, srv, mcp.Options{
 		Logger:    slog.New(capture),
-		LookupEnv: u.lookupEnv,
-		Policy:    policy.New(cfg, u.lookupEnv),
+		LookupEnv: s.host.LookupEnv,
+		Policy:    policy.New(cfg, s.host.LookupEnv),
 	})
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {

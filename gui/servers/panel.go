@@ -1,0 +1,269 @@
+package servers
+
+import (
+	"fmt"
+	"image/color"
+	"slices"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"deckhand/actors/servers"
+	"deckhand/config"
+	"deckhand/gui/widgets"
+	"deckhand/tools"
+)
+
+// Panel is the servers panel: each server's state, transport,
+// protocol and tools; connect, disconnect, reconnect; a server's tools with
+// their schemas. Its exported fields are what it shows, for tests.
+type Panel struct {
+	host Host
+	Win  fyne.Window // the panel, in the main window
+	list *fyne.Container
+	// Rows are the servers' rows by alias: the state text and the buttons.
+	Rows map[string]*Row
+	// Notes is what the last tools page said below its list.
+	Notes string
+	// Form is the connect or edit form while it is open; Tools the last
+	// tools page.
+	Form  *Form
+	Tools *ToolsPage
+	// Resources is a server's resources, once opened (one page serves
+	// every server).
+	Resources *Resources
+	// writes orders the tools page's writes of the config file.
+	writes configWrites
+}
+
+// Row is a server's row in the panel.
+type Row struct {
+	State                                 *widget.Label
+	Reason                                *widget.Label
+	LeftOut                               *widget.Label // tools left out of the catalog
+	Tools, Reconnect, Disconnect, Connect *widget.Button
+	Resources                             *widget.Button // its resources (resources.go)
+	Edit, Remove                          *widget.Button // configured servers only
+	SignIn                                *SignInRow     // signing in (signin.go)
+	Refused                               *widget.Label  // hosts its network list refused
+	Allow                                 *widget.Button // adds the last of them to the list
+}
+
+// New makes the servers panel; Show shows it.
+func New(host Host) *Panel {
+	s := &Panel{host: host, Win: host.NewPanel("Deckhand: servers"), list: container.NewVBox()}
+	if icon := host.Icon(); icon != nil {
+		s.Win.SetIcon(icon)
+	}
+	connect := widget.NewButtonWithIcon("Connect a server…", theme.ContentAddIcon(), s.ShowConnect)
+	connect.Importance = widget.HighImportance
+	heading := widget.NewLabelWithStyle("MCP servers", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	top := container.NewPadded(container.NewBorder(nil, nil, heading, connect))
+	s.Win.SetContent(container.NewBorder(container.NewVBox(top, widget.NewSeparator()), nil, nil, nil, container.NewVScroll(s.list)))
+	s.Win.Resize(fyne.NewSize(820, 640))
+	s.Win.SetCloseIntercept(s.Win.Hide)
+	widgets.CloseKeys(s.Win, s.Win.Hide, s.host.App())
+	return s
+}
+
+// Show shows the panel, with the servers as last told.
+func (s *Panel) Show() {
+	s.Refresh()
+	s.Win.Show()
+	s.Win.RequestFocus()
+}
+
+// Refresh redraws the list from the servers' statuses as last told (there are few
+// servers; rebuilding is simpler than patching).
+func (s *Panel) Refresh() {
+	s.Rows = map[string]*Row{}
+	objs := make([]fyne.CanvasObject, 0, len(s.host.Statuses())+1)
+	if len(s.host.Statuses()) == 0 {
+		empty := widget.NewLabel("No servers yet. Connect one with the button above, or import those of Claude Desktop or VS Code with `deckhand import FILE`.")
+		empty.Wrapping = fyne.TextWrapWord
+		objs = append(objs, empty)
+	}
+	for _, st := range s.host.Statuses() {
+		objs = append(objs, s.row(st), widget.NewSeparator())
+	}
+	s.list.Objects = objs
+	s.list.Refresh()
+}
+
+func (s *Panel) row(st servers.ServerStatus) fyne.CanvasObject {
+	r := &Row{}
+	s.Rows[st.Alias] = r
+	dot := canvas.NewCircle(stateColor(st.State))
+	dotBox := container.NewGridWrap(fyne.NewSize(12, 12), dot)
+	name := widget.NewLabelWithStyle(st.Alias, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	r.State = widget.NewLabel(stateLabel(st))
+	var details []string
+	if st.Transport != "" {
+		details = append(details, st.Transport)
+	}
+	if st.ProtocolVersion != "" {
+		details = append(details, "protocol "+st.ProtocolVersion)
+	}
+	if st.ServerName != "" {
+		details = append(details, strings.TrimSpace(st.ServerName+" "+st.ServerVersion))
+	}
+	srv, configured := s.host.Config().MCP.Servers[st.Alias]
+	if st.State == servers.StateReady || st.State == servers.StateIdle {
+		count := fmt.Sprintf("%d tools", st.Tools)
+		if n := len(srv.DisabledTools); n > 0 {
+			count += fmt.Sprintf(" (%d disabled)", n)
+		}
+		details = append(details, count)
+	}
+	infoLabel, info := widgets.Subtle(strings.Join(details, "  ·  "))
+	infoLabel.Wrapping = fyne.TextWrapWord // a long server name wraps, rather than widening the window
+	endpoint, endpointObj := widgets.Caption(st.Endpoint)
+	endpoint.Truncation = fyne.TextTruncateEllipsis
+	r.Reason = widget.NewLabel(st.Reason)
+	r.Reason.Wrapping = fyne.TextWrapWord
+	if st.State == servers.StateFailed || st.State == servers.StateReconnecting {
+		r.Reason.Importance = widget.DangerImportance
+	}
+	// Signing in: a state to act on, in plain words (signin.go).
+	signIn, signInButtons := s.signInPart(st, r)
+	if st.Reason == "" || st.State == servers.StateIdle {
+		r.Reason.Hide()
+	}
+	r.LeftOut = widget.NewLabel("")
+	r.LeftOut.Wrapping = fyne.TextWrapWord
+	r.LeftOut.Importance = widget.WarningImportance
+	if n := len(s.rejected(st.Alias)); n > 0 {
+		r.LeftOut.SetText(fmt.Sprintf("%d %s left out for breaking the MCP rules for names: see Tools.", n, widgets.Plural(n, "tool", "tools")))
+	} else {
+		r.LeftOut.Hide()
+	}
+
+	alias := st.Alias
+	r.Refused, r.Allow = s.refusedPart(alias, srv, configured, st.Refused)
+
+	r.Tools = widget.NewButtonWithIcon("Tools", theme.ListIcon(), func() { s.ShowTools(alias) })
+	r.Resources = widget.NewButtonWithIcon("Resources", theme.StorageIcon(), func() { s.showResources(alias) })
+	r.Reconnect = widget.NewButtonWithIcon("Reconnect", theme.ViewRefreshIcon(), func() { s.host.Tell(&Reconnect{Alias: alias}) })
+	r.Disconnect = widget.NewButtonWithIcon("Disconnect", theme.MediaStopIcon(), func() { s.host.Tell(&Disconnect{Alias: alias}) })
+	r.Connect = widget.NewButtonWithIcon("Connect", theme.MediaPlayIcon(), func() { s.host.Tell(&Reconnect{Alias: alias}) })
+	// Edit and Remove are icons (a pencil, a bin): the row has room for
+	// the server's details that way.
+	r.Edit = widget.NewButtonWithIcon("", theme.DocumentCreateIcon(), func() { s.showEdit(alias) })
+	r.Remove = widget.NewButtonWithIcon("", theme.DeleteIcon(), func() { s.confirmRemove(alias) })
+	r.Edit.Importance, r.Remove.Importance = widget.LowImportance, widget.LowImportance
+	if !configured {
+		// In-process, or gone from the file: nothing there to change.
+		r.Edit.Hide()
+		r.Remove.Hide()
+	}
+	if st.State != servers.StateReady {
+		r.Resources.Hide()
+	}
+	if st.State == servers.StateStopped {
+		r.Tools.Hide()
+		r.Reconnect.Hide()
+		r.Disconnect.Hide()
+	} else {
+		r.Connect.Hide()
+		if st.State != servers.StateReady && st.State != servers.StateIdle {
+			r.Tools.Disable()
+		}
+	}
+	if needsSignIn(st) {
+		r.Reconnect.Hide() // it would only need signing in again: Sign in is the way
+	}
+	// The row fits the panel whatever its width: the actions go under the
+	// details and wrap to more lines when the window is narrow (beside them,
+	// they held the whole window wider than the screen allows).
+	actions := container.New(layout.NewRowWrapLayout(), append(signInButtons, r.Tools, r.Resources, r.Reconnect, r.Disconnect, r.Connect)...)
+	head := container.NewBorder(nil, nil, container.NewHBox(container.NewCenter(dotBox), name, r.State), container.NewHBox(r.Edit, r.Remove))
+	body := container.NewVBox(head, info, endpointObj, r.Reason, r.LeftOut, container.NewHBox(r.Refused, r.Allow))
+	if signIn != nil {
+		body.Add(signIn)
+	}
+	body.Add(actions)
+	return container.NewPadded(body)
+}
+
+// refusedPart says which hosts a sandboxed server asked for that its
+// network list leaves out, with the setting that would allow the last one
+// and a button that writes it (the server then reconnects).
+func (s *Panel) refusedPart(alias string, srv config.Server, configured bool, refused []string) (*widget.Label, *widget.Button) {
+	label := widget.NewLabel("")
+	label.Wrapping = fyne.TextWrapWord
+	label.Importance = widget.WarningImportance
+	allow := widget.NewButton("", nil)
+	if len(refused) == 0 || !configured {
+		label.Hide()
+		allow.Hide()
+		return label, allow
+	}
+	last := refused[len(refused)-1]
+	hosts := append(slices.Clone(srv.Network.Hosts), last)
+	label.SetText(fmt.Sprintf("Refused by its network list: %s. To allow %s: network = %s", strings.Join(refused, ", "), last, config.NetworkHosts(hosts...).TOML()))
+	allow.SetText("Allow " + last)
+	allow.OnTapped = func() {
+		next := srv
+		next.Network = config.NetworkHosts(hosts...)
+		if err := s.save(alias, alias, next); err != nil {
+			dialog.ShowError(err, s.Win)
+		}
+	}
+	return label, allow
+}
+
+func stateLabel(st servers.ServerStatus) string {
+	switch st.State {
+	case servers.StateReady:
+		return "ready"
+	case servers.StateConnecting:
+		return "connecting…"
+	case servers.StateIdle:
+		return "idle: connects at its first call"
+	case servers.StateNeedsSignIn:
+		return "needs sign-in"
+	case servers.StateSigningIn:
+		return "signing in…"
+	case servers.StateFailed, servers.StateReconnecting:
+		label := string(st.State)
+		if !st.NextRetry.IsZero() {
+			label += ", next try at " + st.NextRetry.Format("15:04:05")
+		}
+		return label
+	}
+	return string(st.State)
+}
+
+func stateColor(s servers.State) color.Color {
+	switch s {
+	case servers.StateReady:
+		return theme.Color(theme.ColorNameSuccess)
+	case servers.StateFailed, servers.StateReconnecting:
+		return theme.Color(theme.ColorNameError)
+	case servers.StateConnecting, servers.StateSigningIn:
+		return theme.Color(theme.ColorNameWarning)
+	case servers.StateIdle, servers.StateNeedsSignIn: // waiting for the person, not broken
+		return theme.Color(theme.ColorNamePrimary)
+	}
+	return theme.Color(theme.ColorNameDisabled)
+}
+
+// rejected lists the tools of alias the catalog left out, with why.
+func (s *Panel) rejected(alias string) []tools.Rejected {
+	var out []tools.Rejected
+	if s.host.Catalog() == nil {
+		return nil
+	}
+	for _, r := range s.host.Catalog().Rejected() {
+		if r.Server == alias {
+			out = append(out, r)
+		}
+	}
+	return out
+}

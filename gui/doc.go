@@ -34,6 +34,13 @@
 //   - settings: the settings window: the model and its API key (in the
 //     keyring), answers and look, the Permissions page (grants, rules,
 //     policy) and Advanced.
+//   - sidebar: the sessions sidebar: New chat, the search, the list with
+//     each row's menu (pin, export, rename, delete) and keys.
+//   - servers: the servers panel: the servers' states, a server's tools
+//     (enable, pins, Run by hand), the form that adds or edits a server
+//     (tried before it is saved), signing in, a server's resources.
+//   - setup: the first-run panel (a model to choose) and the window shown
+//     when the config cannot be read.
 //   - tray: the tray menu and the quick prompt's window, with its
 //     one-line tool activity.
 //   - widgets: widgets that know nothing of Deckhand: selecting and
@@ -42,10 +49,11 @@
 //     ringed buttons and keys, the windows' keys.
 //   - desktop: the Fyne app on a real display.
 //
-// dialogs, settings and tray never see the bridge: the UI is their Host,
-// hands them what the bridge's frame brought, and passes their messages
-// on (UI.tell); they reach the UI goroutine only through the Host's Post,
-// so the bridge's one fyne.Do per frame stays the rule.
+// The subpackages never see the bridge. The UI is the Host of each
+// screen's package (dialogs, settings, sidebar, servers, setup, tray): it
+// hands them what the bridge's frame brought and passes their messages on
+// (UI.tell); they reach the UI goroutine only through the Host's Post, so
+// the bridge's one fyne.Do per frame stays the rule.
 //
 // Files, by what a person sees. A file named *_bridge.go is the bridge's
 // half of the part before it (its messages and what the bridge does with
@@ -64,7 +72,8 @@
 //     list (F1).
 //   - screen.go: what the windows show, as data, for the real-window tests
 //     in cmd/deckhand.
-//   - configproblem.go: the window shown when the config cannot be read.
+//   - panel.go: a panel drawn in the main window in the chat's place (the
+//     servers, the settings, a form), as a fyne.Window to what it shows.
 //
 // The chat view (the transcript):
 //   - chatview.go: the virtualized list of rows, and the window's image
@@ -86,10 +95,9 @@
 //     message (both halves); answerinfo.go: an answer's model, tokens
 //     and speed, on hover.
 //
-// The sidebar (sessions):
-//   - sidebar.go: the list of sessions; sidebar_manage.go: search, rename,
-//     delete; sidebar_bridge.go: the bridge's half; sidebar_pin.go:
-//     pinning a chat; sidebar_export.go: exporting one to a file.
+// The sidebar (gui/sidebar):
+//   - sidebar_bridge.go: the bridge's half (the list it shows, search,
+//     rename, delete, pin, export) and the UI as the sidebar's Host.
 //
 // The composer (the message box):
 //   - input.go: the message box and its keys; composerlayout.go: its
@@ -101,22 +109,14 @@
 //     resources_bridge.go: the bridge's half.
 //   - prompts.go: servers' prompts as slash commands.
 //
-// The servers panel:
-//   - panel.go: a panel drawn in the main window in the chat's place (the
-//     servers, a server's tools, resources, the settings, a form).
-//   - servers.go: the servers and their states; servers_manage.go:
-//     removing a server, a server's tools (enable, pins);
-//     servers_run.go: a tool run by hand (Run on its page, a chat of its
-//     own); servers_bridge.go: the bridge's half.
-//   - connect.go: the form that adds or edits a server; servers_trial.go:
-//     trying it before it is saved.
-//   - resources.go: a server's resources and resource templates.
-//   - signin.go: signing in to a server (OAuth).
+// The servers panel (gui/servers):
+//   - servers_bridge.go: the bridge's half (reconnect, disconnect, a
+//     server changed, sign out), a tool run by hand in a chat of its own,
+//     and the UI as the panel's Host.
 //
-// The settings (gui/settings):
-//   - settings.go: opening the settings, writing the config file, and the
-//     first-run setup panel; settings_bridge.go: the bridge's half (the
-//     grants) and the UI as the settings' Host.
+// The settings (gui/settings) and the first-run panel (gui/setup):
+//   - settings.go: opening the settings, writing the config file, the
+//     bridge's half (the grants), and the UI as their Host.
 //
 // Dialogs that ask the person (gui/dialogs):
 //   - elicit_bridge.go: the bridge's half of the servers' questions.

@@ -1,0 +1,203 @@
+package sidebar
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+	"github.com/google/go-cmp/cmp"
+
+	"deckhand/store"
+)
+
+// fakeHost records what the sidebar asks of the window.
+type fakeHost struct {
+	win    fyne.Window
+	told   []any
+	opened []string
+	errors []string
+}
+
+func (h *fakeHost) Window() fyne.Window          { return h.win }
+func (h *fakeHost) Tell(msg any)                 { h.told = append(h.told, msg) }
+func (h *fakeHost) NewChat()                     {}
+func (h *fakeHost) Open(it Item)                 { h.opened = append(h.opened, it.ID) }
+func (h *fakeHost) ShowServers()                 {}
+func (h *fakeHost) ShowSettings()                {}
+func (h *fakeHost) KeepFocus() func()            { return func() {} }
+func (h *fakeHost) ShowError(text string)        { h.errors = append(h.errors, text) }
+func (h *fakeHost) FocusInput()                  {}
+func (h *fakeHost) ClearSelection()              {}
+func (h *fakeHost) Shortcut(fyne.KeyName) func() { return nil }
+func (h *fakeHost) last() any                    { return h.told[len(h.told)-1] }
+
+// newFake is a sidebar in a window of its own, its host a recorder.
+func newFake(t *testing.T) (*fakeHost, *Sidebar) {
+	t.Helper()
+	test.NewTempApp(t)
+	h := &fakeHost{}
+	h.win = test.NewWindow(nil)
+	t.Cleanup(h.win.Close)
+	s := New(h)
+	h.win.SetContent(s.Object())
+	h.win.Resize(fyne.NewSize(300, 500))
+	return h, s
+}
+
+// The list's keys, on their own: the arrows open the next session, F2
+// renames the open one (Enter in the dialog asks the bridge), Delete asks
+// first, and a session still working is not offered for deleting.
+func TestSidebarKeys(t *testing.T) {
+	h, s := newFake(t)
+	s.Set([]Item{
+		{ID: "a", Title: "first", Current: true},
+		{ID: "b", Title: "second", Run: store.RunRunning},
+	})
+	if got := s.List.highlight; got != 0 {
+		t.Fatalf("highlight = %d", got)
+	}
+	h.win.Canvas().Focus(s.List)
+	s.List.TypedKey(&fyne.KeyEvent{Name: fyne.KeyF2})
+	if s.Rename == nil || s.Title.Text != "first" {
+		t.Fatalf("F2: no rename dialog holding the title (%v)", s.Rename)
+	}
+	s.Title.SetText("  renamed\t")
+	s.Title.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if diff := cmp.Diff(&Rename{ID: "a", Title: "  renamed\t"}, h.last()); diff != "" {
+		t.Errorf("Enter in the rename dialog told (-want +got):\n%s", diff)
+	}
+	if s.Rename != nil {
+		t.Error("the rename dialog stayed")
+	}
+
+	s.List.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDelete})
+	if s.Delete == nil {
+		t.Fatal("Delete: no confirmation")
+	}
+	s.Delete.Confirm()
+	if diff := cmp.Diff(&Delete{ID: "a", Title: "first"}, h.last()); diff != "" {
+		t.Errorf("the confirmed delete told (-want +got):\n%s", diff)
+	}
+
+	s.List.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	if diff := cmp.Diff([]string{"b"}, h.opened); diff != "" {
+		t.Errorf("Down opened (-want +got):\n%s", diff)
+	}
+	// The bridge says b is the current one now.
+	s.Set([]Item{{ID: "a", Title: "first"}, {ID: "b", Title: "second", Run: store.RunRunning, Current: true}})
+	told := len(h.told)
+	s.List.TypedKey(&fyne.KeyEvent{Name: fyne.KeyBackspace})
+	if s.Delete != nil || len(h.told) != told || len(h.errors) != 1 || !strings.Contains(h.errors[0], "still working") {
+		t.Errorf("deleting a session still working: confirmation %v, told %v, errors %q", s.Delete != nil, h.told[told:], h.errors)
+	}
+}
+
+// A row's menu pins, or unpins a pinned chat; the list marks it.
+func TestSidebarPinMenu(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		pinned bool
+		label  string
+		want   *Pin
+	}{
+		{name: "unpinned", label: "Pin", want: &Pin{ID: "a", Pinned: true}},
+		{name: "pinned", pinned: true, label: "Unpin", want: &Pin{ID: "a"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h, s := newFake(t)
+			s.Set([]Item{{ID: "a", Title: "a chat", Pinned: tt.pinned}})
+			var row *Row
+			for _, r := range s.rows {
+				if r.Item().ID == "a" {
+					row = r
+				}
+			}
+			if row == nil {
+				t.Fatal("no row for the chat")
+			}
+			if got := strings.HasPrefix(row.Title.Text, PinMark); got != tt.pinned {
+				t.Errorf("the row %q marked pinned: %v, want %v", row.Title.Text, got, tt.pinned)
+			}
+			test.TapSecondary(row)
+			if s.Menu == nil || s.MenuItems.Items[0].Label != tt.label {
+				t.Fatalf("the menu's first item is not %s", tt.label)
+			}
+			s.MenuItems.Items[0].Action()
+			if diff := cmp.Diff(tt.want, h.last()); diff != "" {
+				t.Errorf("%s told (-want +got):\n%s", tt.label, diff)
+			}
+		})
+	}
+}
+
+func TestSubtitle(t *testing.T) {
+	now := time.Date(2026, 1, 2, 12, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		name string
+		item Item
+		want string
+	}{
+		{name: "fresh", item: Item{When: now}, want: "just now"},
+		{name: "working", item: Item{When: now.Add(-5 * time.Minute), Run: store.RunRunning}, want: "5 min ago · working…"},
+		{name: "interrupted", item: Item{When: now.Add(-3 * time.Hour), Run: store.RunInterrupted}, want: "3 h ago · interrupted"},
+		{name: "estimated tokens", item: Item{When: now.Add(-50 * time.Hour), Usage: store.Usage{InputTokens: 1000, OutputTokens: 200, Estimated: true}}, want: "2 days ago · ~" + store.Count(1200) + " tokens"},
+		{name: "cost", item: Item{When: now, Usage: store.Usage{InputTokens: 10, CostUSD: 0.0123}}, want: "just now · 10 tokens · $0.0123"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.item.Subtitle(now); got != tt.want {
+				t.Errorf("Subtitle = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestFileName(t *testing.T) {
+	for _, tt := range []struct {
+		name, title, want string
+	}{
+		{name: "plain", title: "Trip planning", want: "Trip planning"},
+		{name: "separators", title: `a/b\c: "d"?`, want: "a-b-c- -d--"},
+		{name: "spaces and newlines", title: " two\n  lines\t", want: "two lines"},
+		{name: "long", title: strings.Repeat("é", 70), want: strings.Repeat("é", 60)},
+		{name: "nothing left", title: " ../ ", want: "chat"},
+		{name: "empty", title: "", want: "chat"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := fileName(tt.title); got != tt.want {
+				t.Errorf("fileName(%q) = %q, want %q", tt.title, got, tt.want)
+			}
+		})
+	}
+}
+
+// A snippet's marks are the search's words; a mark out of order or out
+// of the snippet (a log from elsewhere) is left unmarked, never a panic.
+func TestSnippetSegments(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		match store.Match
+		want  []string // the segments' texts, a marked one in [ ]
+	}{
+		{name: "two words", match: store.Match{Snippet: "a red fox ran", Marks: [][2]int{{2, 5}, {10, 13}}}, want: []string{"a ", "[red]", " fox ", "[ran]"}},
+		{name: "out of range", match: store.Match{Snippet: "short", Marks: [][2]int{{2, 40}}}, want: []string{"short"}},
+		{name: "overlapping", match: store.Match{Snippet: "abcdef", Marks: [][2]int{{0, 3}, {2, 4}}}, want: []string{"[abc]", "def"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, seg := range snippetSegments(tt.match) {
+				ts := seg.(*widget.TextSegment)
+				if ts.Style.TextStyle.Bold {
+					got = append(got, "["+ts.Text+"]")
+				} else {
+					got = append(got, ts.Text)
+				}
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("snippetSegments (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -130,11 +130,13 @@ func (p *Panel) show(found []llm.Endpoint) {
 			}
 			p.host.Chosen()
 		}
-		// The name above its models: beside them, a long address made the
-		// window wider than a small screen.
+		// The server's name and address under its models, not beside them:
+		// a long address made the window wider than a small screen. Not
+		// above them either: Use this comes first, in sight on a small
+		// screen at any text size.
 		label := widget.NewLabelWithStyle(fmt.Sprintf("%s at %s", e.Name, e.BaseURL), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 		label.Wrapping = fyne.TextWrapBreak
-		objs = append(objs, container.NewVBox(label, container.NewBorder(nil, nil, nil, use, models)))
+		objs = append(objs, container.NewVBox(container.NewBorder(nil, nil, nil, use, models), label))
 	}
 	p.Found.Objects = objs
 	p.Found.Refresh()

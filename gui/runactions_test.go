@@ -3,6 +3,7 @@ package gui
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -261,5 +262,74 @@ func TestAnswerInfoOnHover(t *testing.T) {
 	hover.MouseOut()
 	if answer.info.Visible() {
 		t.Error("the info stays after the pointer left")
+	}
+}
+
+// answerInfos are the info of the answers' headers in the chat shown.
+func (h *harness) answerInfos() []string {
+	var out []string
+	for _, r := range h.ui.chat.rows {
+		if r.Kind == transcript.Header && r.Role == "assistant" {
+			out = append(out, r.Info)
+		}
+	}
+	return out
+}
+
+// A chat reopened from the log (after a restart) tells on hover what its
+// answers told when they came: the model, the tokens, ~ when Deckhand
+// estimated them (the server sent no usage), and the speed.
+func TestAnswerInfoOfAReopenedChat(t *testing.T) {
+	chunk := func(delta map[string]any, finish any) map[string]any {
+		return map[string]any{"id": "x", "object": "chat.completion.chunk", "created": 1, "model": "scripted",
+			"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}}
+	}
+	noUsage := testutil.SSE(chunk(map[string]any{"role": "assistant", "content": "No usage "}, nil), chunk(map[string]any{"content": "sent."}, "stop"))
+	dbPath := filepath.Join(t.TempDir(), "deckhand.db")
+	h := newHarness(t, harnessOptions{dbPath: dbPath, responses: []testutil.ModelResponse{
+		{Body: testutil.TextChunks("With ", "usage."), Pace: 40e6},
+		{Body: noUsage, Pace: 40e6},
+	}})
+	h.say("one")
+	h.until("the first answer", func() bool { return h.shows(h.ui.win, "With usage.") && !h.ui.running })
+	h.say("two")
+	h.until("the second answer", func() bool { return h.shows(h.ui.win, "No usage sent.") && !h.ui.running })
+	live := h.answerInfos()
+	if len(live) != 2 || !strings.Contains(live[1], "~") {
+		t.Fatalf("the answers say %q, want two, the second's tokens estimated (~)", live)
+	}
+	if err := h.sys.SyncLog(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	h.ui.Stop()
+
+	h2 := newHarness(t, harnessOptions{dbPath: dbPath})
+	h2.until("the logged session", func() bool { return len(h2.ui.side.Items) == 1 })
+	h2.ui.side.List.Select(0)
+	h2.until("the reopened chat", func() bool { return h2.shows(h2.ui.win, "No usage sent.") })
+	// The speed is counted from the log's times, rounded to milliseconds:
+	// the model and the tokens must match exactly.
+	reopened := h2.answerInfos()
+	if len(reopened) != len(live) {
+		t.Fatalf("the reopened chat's answers say %q, want %q", reopened, live)
+	}
+	for i := range live {
+		l, r := strings.Split(live[i], " · "), strings.Split(reopened[i], " · ")
+		if len(r) < 2 || len(l) < 2 || r[0] != l[0] || r[1] != l[1] {
+			t.Errorf("answer %d of the reopened chat says %q, want %q", i+1, reopened[i], live[i])
+		}
+	}
+	var hv *headerView
+	for _, r := range h2.visibleRows() {
+		if p, ok := r.parts[transcript.Header].(*headerView); ok && r.row.Kind == transcript.Header && r.row.Role == "assistant" {
+			hv = p
+		}
+	}
+	if hv == nil {
+		t.Fatal("no answer header on screen")
+	}
+	hv.obj.(*hoverArea).MouseIn(nil)
+	if !hv.info.Visible() || hv.info.Text != reopened[len(reopened)-1] {
+		t.Errorf("on hover the reopened answer says %q (shown %v), want %q", hv.info.Text, hv.info.Visible(), reopened[len(reopened)-1])
 	}
 }

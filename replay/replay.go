@@ -72,9 +72,10 @@ type Answer struct {
 	Time time.Time
 	// First is when its first streamed text arrived (zero when nothing
 	// streamed); the tokens are its request's usage, as the server said
-	// (or estimated).
+	// (or estimated by Deckhand, when the server sent none: Estimated).
 	First                     time.Time
 	InputTokens, OutputTokens int
+	Estimated                 bool
 	// Partial: the answer was cut off (the stream broke, the run was
 	// stopped, or Deckhand stopped while it streamed); Text is what had
 	// arrived, which the person saw.
@@ -264,7 +265,7 @@ func Read(events []store.Event) Session {
 			stream.Reset()
 			settle()
 			answer = &Answer{Text: d.Text, Time: e.Time, Partial: d.Incomplete, First: began,
-				InputTokens: d.Usage.InputTokens, OutputTokens: d.Usage.OutputTokens}
+				InputTokens: d.Usage.InputTokens, OutputTokens: d.Usage.OutputTokens, Estimated: d.Estimated}
 			for _, tc := range d.ToolCalls {
 				answer.ToolCalls = append(answer.ToolCalls, ToolCall{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments})
 			}

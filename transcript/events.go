@@ -61,7 +61,7 @@ func (t *Transcript) addRun(run replay.Run, attached []Attachment) {
 		a := step.Answer
 		if a.Text != "" {
 			t.Assistant(a.Text, a.Time)
-			t.SetInfo(run.Model, a.InputTokens, a.OutputTokens, false, a.First, a.Time)
+			t.SetInfo(run.Model, a.InputTokens, a.OutputTokens, a.Estimated, a.First, a.Time)
 		}
 		for _, c := range a.Calls {
 			t.ToolRequested(c.ID, c.Tool, c.Arguments)

@@ -182,9 +182,9 @@ func TestApprovalKeysOnTheFocusedButton(t *testing.T) {
 			}
 			h.until("the card's end", func() bool {
 				card := h.card("t.echo")
-				return card != nil && (card.row.State == transcript.Denied || card.row.State == transcript.Succeeded)
+				return card != nil && (card.Row.State == transcript.Denied || card.Row.State == transcript.Succeeded)
 			})
-			if got := h.card("t.echo").row.State; got != tt.state {
+			if got := h.card("t.echo").Row.State; got != tt.state {
 				t.Errorf("after %d Tab and %s: the call is %v, want %v", tt.tabs, tt.key, got, tt.state)
 			}
 		})

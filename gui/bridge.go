@@ -15,6 +15,9 @@ import (
 	"deckhand/actors/servers"
 	"deckhand/actors/writer"
 	"deckhand/config"
+	"deckhand/gui/appview"
+	"deckhand/gui/chat"
+	"deckhand/gui/composer"
 	"deckhand/gui/dialogs"
 	serverspanel "deckhand/gui/servers"
 	"deckhand/gui/sidebar"
@@ -32,17 +35,12 @@ const frame = 16 * time.Millisecond
 // Messages from the window to the bridge. The window never touches actor
 // state; it asks.
 type (
-	uiSend        struct{ text string }
-	uiStop        struct{}
-	uiNewChat     struct{}
-	uiOpenSession struct{ id string }
-	uiQuickPrompt struct{ text string }
-	uiQuickToMain struct{}
-	uiExpand      struct {
-		conv     string
-		row      int
-		expanded bool
-	}
+	uiSend          struct{ text string }
+	uiStop          struct{}
+	uiNewChat       struct{}
+	uiOpenSession   struct{ id string }
+	uiQuickPrompt   struct{ text string }
+	uiQuickToMain   struct{}
 	uiConfigChanged struct{ cfg *config.Config }
 	uiRefresh       struct{} // sessions may have changed on disk
 )
@@ -125,8 +123,9 @@ type bridge struct {
 	begun    bool // its first start is done: a restart keeps what it holds
 	restarts int
 
-	idle idleConvs     // for closing idle conversations (conversations_idle.go)
-	side sidebarSearch // the sidebar's search (sidebar_bridge.go)
+	idle idleConvs       // for closing idle conversations (conversations_idle.go)
+	side sidebarSearch   // the sidebar's search (sidebar_bridge.go)
+	comp *composerBridge // the models chosen (composer_bridge.go)
 
 	// What the window shows of the current conversation.
 	shownRows    int
@@ -196,16 +195,8 @@ func (b *bridge) Receive(c actor.Context) {
 			b.show(b.quick)
 			b.quick = "" // the next quick prompt starts a session of its own
 		}
-	case *uiExpand:
-		if cs := b.convs[m.conv]; cs != nil {
-			cs.tr.Expand(m.row, m.expanded)
-		}
-	case *uiCollapse:
-		if cs := b.convs[m.conv]; cs != nil {
-			cs.tr.Collapse(m.row, m.collapsed)
-		}
-	case *uiRunAction:
-		b.runAction(c, m)
+	case *chat.Expand, *chat.Collapse, *chat.RunAction, *appview.ViewCall, *appview.Propose, *appview.Notice:
+		b.chatMessage(c, m) // chat_bridge.go
 	case serverspanel.Ask:
 		b.serversAsk(c, m) // servers_bridge.go
 	case *serverCommandFailed:
@@ -233,6 +224,8 @@ func (b *bridge) Receive(c actor.Context) {
 		m.handle(b, c)
 	case composerMsg:
 		m.handleComposer(b, c)
+	case *composer.SetModel:
+		b.setModel(c, m) // composer_bridge.go
 	case *servers.ResourceUpdated:
 		b.resourceUpdated(m) // an attached resource changed (resources_bridge.go)
 	case *dialogs.QuestionAnswer:

@@ -1,18 +1,24 @@
 package gui
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"time"
 
+	"fyne.io/fyne/v2"
 	"github.com/asynkron/protoactor-go/actor"
 
 	"deckhand/actors/conversation"
+	"deckhand/actors/servers"
+	"deckhand/config"
+	"deckhand/gui/composer"
 	"deckhand/transcript"
 )
 
-// The bridge's half of the composer (composer.go): which model each open
-// conversation was given, what its actor has been told, and sending a
-// message with its attachments.
+// The bridge's half of the composer (package composer): which model each
+// open conversation was given, what its actor has been told, and sending a
+// message with its attachments; and the UI as the composer's Host.
 
 // composerMsg is a message from the composer to the bridge.
 type composerMsg interface {
@@ -20,8 +26,6 @@ type composerMsg interface {
 }
 
 type (
-	// uiSetModel chooses conv's model ("": the configured one).
-	uiSetModel struct{ conv, name string }
 	// uiComposerSend sends the message box's text and attachments to the
 	// current conversation (conv, once the bridge has read it).
 	uiComposerSend struct {
@@ -39,7 +43,8 @@ type pickerState struct {
 	cfg                  string // the configured model and endpoint, so that a change redraws the picker
 }
 
-// composerBridge belongs to the bridge actor.
+// composerBridge is the composer's state on the bridge (bridge.comp),
+// touched only in its Receive.
 type composerBridge struct {
 	chosen  map[string]string // conversation → its model, when not the configured one
 	told    map[string]string // what its actor has been told, since it opened
@@ -47,11 +52,13 @@ type composerBridge struct {
 	posted  pickerState       // what the picker was last told
 }
 
-func newComposerBridge() *composerBridge {
-	return &composerBridge{chosen: map[string]string{}, told: map[string]string{}, resumed: map[string]string{}}
+// composer is the composer's state, made when first needed.
+func (b *bridge) composer() *composerBridge {
+	if b.comp == nil {
+		b.comp = &composerBridge{chosen: map[string]string{}, told: map[string]string{}, resumed: map[string]string{}}
+	}
+	return b.comp
 }
-
-func (b *bridge) composer() *composerBridge { return b.ui.comp.bridge }
 
 // startWait and startPatience bound how long a message waits for its
 // conversation to start.
@@ -60,15 +67,16 @@ const (
 	startPatience = 1500 // 30 s
 )
 
-func (m *uiSetModel) handleComposer(b *bridge, c actor.Context) {
+// setModel is a model chosen in the picker.
+func (b *bridge) setModel(c actor.Context, m *composer.SetModel) {
 	cb := b.composer()
-	if m.name == "" {
-		delete(cb.chosen, m.conv)
+	if m.Name == "" {
+		delete(cb.chosen, m.Conv)
 	} else {
-		cb.chosen[m.conv] = m.name
+		cb.chosen[m.Conv] = m.Name
 	}
 	b.statusDirty = true
-	if cs := b.convs[m.conv]; cs != nil && cs.pid != nil {
+	if cs := b.convs[m.Conv]; cs != nil && cs.pid != nil {
 		b.tellModel(c, cs)
 	}
 }
@@ -162,10 +170,48 @@ func (b *bridge) statusModel() string {
 	if st != cb.posted {
 		cb.posted = st
 		ui := b.ui
-		ui.post(func() { ui.comp.show(st) })
+		ui.post(func() { ui.comp.ShowModel(st.conv, st.model, st.resumed) })
 	}
 	if st.model != "" {
 		return st.model
 	}
 	return b.cfg.Model.Name
+}
+
+// composerHost is the window as the composer's host.
+type composerHost struct{ u *UI }
+
+var _ composer.Host = composerHost{}
+
+func (h composerHost) Config() *config.Config               { return h.u.cfg }
+func (h composerHost) LookupEnv(name string) (string, bool) { return h.u.d.LookupEnv(name) }
+func (h composerHost) Window() fyne.Window                  { return h.u.win }
+func (h composerHost) Post(f func())                        { h.u.post(f) }
+func (h composerHost) Tell(msg any)                         { h.u.tell(msg) }
+func (h composerHost) ShowError(msg string)                 { h.u.showError(msg) }
+func (h composerHost) KeepFocus() func()                    { return h.u.keepFocus() }
+func (h composerHost) Relayout() {
+	// A container's refresh does not reach its parents: without this the
+	// chips showed only once something else moved.
+	if c, ok := h.u.chatArea.(*fyne.Container); ok {
+		c.Refresh()
+	}
+}
+func (h composerHost) ServerStatuses(ctx context.Context) ([]servers.ServerStatus, error) {
+	return h.u.d.System.ServerStatuses(ctx, false)
+}
+func (h composerHost) ReadResource(ctx context.Context, alias, uri string) (*servers.ResourceRead, error) {
+	return h.u.d.System.ReadResource(ctx, alias, uri)
+}
+func (h composerHost) Subscribe(ctx context.Context, alias, uri string, off bool) error {
+	if h.u.bridge == nil {
+		return errors.New("the window is not started")
+	}
+	return h.u.d.System.Subscribe(ctx, alias, uri, h.u.bridge, off)
+}
+func (h composerHost) Prompts(ctx context.Context, alias string) (*servers.PromptListing, error) {
+	return h.u.d.System.Prompts(ctx, alias)
+}
+func (h composerHost) GetPrompt(ctx context.Context, alias, name string, args map[string]string) (*servers.PromptResult, error) {
+	return h.u.d.System.GetPrompt(ctx, alias, name, args)
 }

@@ -92,14 +92,14 @@ func TestModelPickerChoosesTheConversationsModel(t *testing.T) {
 		{Body: testutil.TextChunks("From big.")}, {Body: testutil.TextChunks("From scripted.")}, {Body: testutil.TextChunks("Big again.")},
 	}}, "big", "evil\x1b[2J", "scripted", "small")
 	p := h.ui.comp
-	h.until("the server's models", func() bool { return slices.Contains(p.picker.Options, "big") })
-	if want := []string{"scripted", "big", "small", otherModel}; !slices.Equal(p.picker.Options, want) {
-		t.Errorf("options = %q, want %q", p.picker.Options, want)
+	h.until("the server's models", func() bool { return slices.Contains(p.Picker.Options, "big") })
+	if want := []string{"scripted", "big", "small", "Other…"}; !slices.Equal(p.Picker.Options, want) {
+		t.Errorf("options = %q, want %q", p.Picker.Options, want)
 	}
-	if p.picker.Selected != "scripted" {
-		t.Errorf("a new chat's model = %q", p.picker.Selected)
+	if p.Picker.Selected != "scripted" {
+		t.Errorf("a new chat's model = %q", p.Picker.Selected)
 	}
-	p.picker.SetSelected("big")
+	p.Picker.SetSelected("big")
 	h.until("the status line", func() bool { return strings.HasPrefix(h.ui.status.Text, "big") })
 	h.say("first")
 	h.until("the answer", func() bool { return h.shows(h.ui.win, "From big.") && !h.ui.running })
@@ -110,7 +110,7 @@ func TestModelPickerChoosesTheConversationsModel(t *testing.T) {
 
 	h.ui.tell(&uiNewChat{})
 	h.until("a new chat with the configured model", func() bool {
-		return h.ui.conv != first && p.conv == h.ui.conv && p.picker.Selected == "scripted" && strings.HasPrefix(h.ui.status.Text, "scripted")
+		return h.ui.conv != first && p.Conv == h.ui.conv && p.Picker.Selected == "scripted" && strings.HasPrefix(h.ui.status.Text, "scripted")
 	})
 	h.say("second")
 	h.until("the answer", func() bool { return h.shows(h.ui.win, "From scripted.") && !h.ui.running })
@@ -119,7 +119,7 @@ func TestModelPickerChoosesTheConversationsModel(t *testing.T) {
 	}
 
 	h.ui.tell(&uiOpenSession{id: first})
-	h.until("the first chat, with big", func() bool { return h.ui.conv == first && p.picker.Selected == "big" })
+	h.until("the first chat, with big", func() bool { return h.ui.conv == first && p.Picker.Selected == "big" })
 	h.say("third")
 	h.until("the answer", func() bool { return h.shows(h.ui.win, "Big again.") && !h.ui.running })
 	if got := modelOfRequest(t, h.model.Requests()[2]); got != "big" {
@@ -135,11 +135,11 @@ func TestModelPickerChoosesTheConversationsModel(t *testing.T) {
 func TestModelPickerOther(t *testing.T) {
 	h := newHarness(t, harnessOptions{responses: []testutil.ModelResponse{{Body: testutil.TextChunks("Typed.")}}})
 	p := h.ui.comp
-	h.until("the listing to fail", func() bool { return p.listedOf != "" })
-	if want := []string{"scripted", otherModel}; !slices.Equal(p.picker.Options, want) {
-		t.Errorf("options = %q, want %q", p.picker.Options, want)
+	h.until("the listing to fail", func() bool { return p.ListedOf != "" })
+	if want := []string{"scripted", "Other…"}; !slices.Equal(p.Picker.Options, want) {
+		t.Errorf("options = %q, want %q", p.Picker.Options, want)
 	}
-	p.picker.SetSelected(otherModel)
+	p.Picker.SetSelected("Other…")
 	var entry *widget.Entry
 	for _, o := range h.ui.win.Canvas().Overlays().List() {
 		walk(o, func(o fyne.CanvasObject) {
@@ -154,7 +154,7 @@ func TestModelPickerOther(t *testing.T) {
 	entry.SetText("  my-model:latest\t")
 	h.tap(h.ui.win, "Use")
 	h.until("the typed model", func() bool {
-		return p.picker.Selected == "my-model:latest" && strings.HasPrefix(h.ui.status.Text, "my-model:latest")
+		return p.Picker.Selected == "my-model:latest" && strings.HasPrefix(h.ui.status.Text, "my-model:latest")
 	})
 	h.say("hi")
 	h.until("the answer", func() bool { return h.shows(h.ui.win, "Typed.") && !h.ui.running })
@@ -169,8 +169,8 @@ func TestModelPickerReopenedSession(t *testing.T) {
 	dbPath := filepath.Join(t.TempDir(), "deckhand.db")
 	h, _ := pickerHarness(t, harnessOptions{dbPath: dbPath, responses: []testutil.ModelResponse{{Body: testutil.TextChunks("From big.")}}}, "big", "scripted")
 	p := h.ui.comp
-	h.until("the server's models", func() bool { return slices.Contains(p.picker.Options, "big") })
-	p.picker.SetSelected("big")
+	h.until("the server's models", func() bool { return slices.Contains(p.Picker.Options, "big") })
+	p.Picker.SetSelected("big")
 	h.say("remember big")
 	h.until("the answer", func() bool { return h.shows(h.ui.win, "From big.") && !h.ui.running })
 	session := h.ui.conv
@@ -184,7 +184,7 @@ func TestModelPickerReopenedSession(t *testing.T) {
 	p2 := h2.ui.comp
 	h2.until("the sessions", func() bool { return len(h2.ui.side.Items) > 0 })
 	h2.ui.tell(&uiOpenSession{id: session})
-	h2.until("the reopened session with big", func() bool { return h2.ui.conv == session && p2.picker.Selected == "big" })
+	h2.until("the reopened session with big", func() bool { return h2.ui.conv == session && p2.Picker.Selected == "big" })
 	h2.say("again")
 	h2.until("the answer", func() bool { return h2.shows(h2.ui.win, "Big after reopening.") && !h2.ui.running })
 	if got := modelOfRequest(t, h2.model.Requests()[0]); got != "big" {
@@ -216,12 +216,12 @@ func TestAttachFiles(t *testing.T) {
 	gone := write("gone.txt", []byte("take me away"))
 
 	for _, path := range []string{notes, bin, big, dir} {
-		p.add(path)
+		p.Add(path)
 	}
-	p.dropped(fyne.NewPos(10, 10), []fyne.URI{storage.NewFileURI(img), storage.NewFileURI(gone)})
+	p.Dropped(fyne.NewPos(10, 10), []fyne.URI{storage.NewFileURI(img), storage.NewFileURI(gone)})
 	h.until("the files read", func() bool {
-		_, reading := p.ready()
-		return !reading && len(p.files) == 3
+		_, reading := p.Ready()
+		return !reading && len(p.Files) == 3
 	})
 	for _, want := range []string{"program is not a text file", "big.log is too big to attach (300.0 KiB): a text file can be at most 256.0 KiB", "is a folder"} {
 		if !h.shows(h.ui.win, want) {
@@ -234,7 +234,7 @@ func TestAttachFiles(t *testing.T) {
 	h.tap(h.ui.win, "OK") // the refusals' notice, which is modal
 	// Take gone.txt away with its chip's button.
 	var removed bool
-	walk(p.chips, func(o fyne.CanvasObject) {
+	walk(p.Chips, func(o fyne.CanvasObject) {
 		if c, ok := o.(*fyne.Container); ok && !removed {
 			var label string
 			var btn *widget.Button
@@ -252,8 +252,8 @@ func TestAttachFiles(t *testing.T) {
 			}
 		}
 	})
-	if !removed || len(p.files) != 2 || h.shows(h.ui.win, "gone.txt") {
-		t.Fatalf("gone.txt was not taken away (%d files)", len(p.files))
+	if !removed || len(p.Files) != 2 || h.shows(h.ui.win, "gone.txt") {
+		t.Fatalf("gone.txt was not taken away (%d files)", len(p.Files))
 	}
 	if got := h.ui.win.Canvas().Focused(); got != h.ui.input {
 		t.Errorf("after a chip's × the focus is on %T, not the message box", got)
@@ -261,7 +261,7 @@ func TestAttachFiles(t *testing.T) {
 
 	h.say("what are these?")
 	h.until("the answer", func() bool { return h.shows(h.ui.win, "I see them.") && !h.ui.running })
-	if len(p.files) != 0 || p.chips.Visible() {
+	if len(p.Files) != 0 || p.Chips.Visible() {
 		t.Error("the chips stay after sending")
 	}
 	for _, want := range []string{"📎 notes.txt (15 B)", "📎 picture.dat ("} {
@@ -311,42 +311,12 @@ func TestAttachButtonOpensChooser(t *testing.T) {
 	ws := t.TempDir()
 	os.WriteFile(filepath.Join(ws, "in-the-workspace.txt"), []byte("x"), 0o600)
 	h := newHarness(t, harnessOptions{cfg: func(c *config.Config) { c.Policy.Workspace = ws }})
-	if got := h.ui.comp.startDir(); got != ws {
+	if got := h.ui.comp.StartDir(); got != ws {
 		t.Errorf("the chooser starts in %q, want %q", got, ws)
 	}
-	test.Tap(h.ui.comp.attach)
+	test.Tap(h.ui.comp.Attach)
 	h.until("the file chooser", func() bool { return h.button(h.ui.win, "Open") != nil })
 	if !h.shows(h.ui.win, filepath.Base(ws)) { // the path bar ends in the workspace
 		t.Errorf("the chooser does not show the workspace:\n%s", strings.Join(h.texts(h.ui.win), "\n"))
-	}
-}
-
-// A text file is told apart by its content, and the limits hold.
-func TestAttachCheck(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		name, data, want string
-	}{
-		{"a.md", "# hello ✓\n", ""},
-		{"empty", "", ""},
-		{"latin1.txt", "caf\xe9", "not a text file"},
-		{"nul.txt", "a\x00b", "not a text file"},
-		{"fake.png", "\x89PNG\r\n\x1a\nnot really", "cannot be read as one"},
-		{"big.txt", strings.Repeat("a", maxTextFile+1), "too big"},
-	} {
-		_, err := checkAttachment(tc.name, []byte(tc.data))
-		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
-			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
-		}
-	}
-	huge := testutil.HugePNGHeader(20000, 10)
-	if _, err := checkAttachment("huge.png", huge); err == nil || !strings.Contains(err.Error(), "20000×10 pixels") {
-		t.Errorf("a huge image: %v", err)
-	}
-	if at, err := checkAttachment("ok.png", testutil.TestPNG(2, 2)); err != nil || at.Type != "image/png" {
-		t.Errorf("a PNG: %v %q", err, at.Type)
-	}
-	if got := attachName("/tmp/evil\x1b[2Jname\u202e.txt"); got != "evil[2Jname.txt" && strings.ContainsAny(got, "\x1b\u202e") {
-		t.Errorf("attachName = %q", got)
 	}
 }

@@ -28,6 +28,14 @@
 // questions) are posted at once.
 //
 // Subpackages, found by what a person sees:
+//   - chat: the transcript of the conversation shown, its messages and
+//     their controls, the tool cards (images, links), the find bar
+//     (Ctrl+F).
+//   - appview: a tool's view (an MCP App) in a window of its own, opened
+//     from its card, and what it asks of Deckhand.
+//   - composer: the message box, the model picker, the files and
+//     resources attached to the next message, servers' prompts as slash
+//     commands.
 //   - dialogs: the dialogs that ask the person, in one queue: tool calls
 //     to approve, servers' questions (elicitation), and their desktop
 //     notifications while Deckhand is not in front.
@@ -46,11 +54,12 @@
 //   - widgets: widgets that know nothing of Deckhand: selecting and
 //     copying text across blocks, tables, the image view, code
 //     highlighting, form pages under the wheel, captions, the dialogs'
-//     ringed buttons and keys, the windows' keys.
+//     ringed buttons and keys, the windows' keys, the message box.
 //   - desktop: the Fyne app on a real display.
 //
 // The subpackages never see the bridge. The UI is the Host of each
-// screen's package (dialogs, settings, sidebar, servers, setup, tray): it
+// screen's package (chat, composer, dialogs, settings, sidebar, servers,
+// setup, tray; appview's through the chat): it
 // hands them what the bridge's frame brought and passes their messages on
 // (UI.tell); they reach the UI goroutine only through the Host's Post, so
 // the bridge's one fyne.Do per frame stays the rule.
@@ -75,39 +84,22 @@
 //   - panel.go: a panel drawn in the main window in the chat's place (the
 //     servers, the settings, a form), as a fyne.Window to what it shows.
 //
-// The chat view (the transcript):
-//   - chatview.go: the virtualized list of rows, and the window's image
-//     caches (decoded bitmaps, undecodable images); views.go: which row
-//     views it keeps (those near the screen, never those the list let go);
-//     sweep.go: one frame drawn once the window is at rest, for Fyne to
+// The chat view (gui/chat):
+//   - chat_bridge.go: the bridge's half (cards folded or shown whole,
+//     retry, edit, delete, continue and the versions of a message, a tool
+//     view's calls and messages) and the UI as the chat's Host.
+//   - sweep.go: one frame drawn once the window is at rest, for Fyne to
 //     drop what left the screen.
-//   - estimate.go: row heights guessed before a row is measured.
-//   - wheel.go: the mouse wheel over the transcript.
-//   - rowview.go: one row, of any kind; rowparts.go: its header, text and
-//     notes.
-//   - toolcard.go: a tool call's card; toolcard_media.go: its images and
-//     links; toolcard_image.go: checking and decoding a server's images;
-//     imageview.go: an image checked, shown large (widgets.ImageView)
-//     and saved; appview.go: a tool's view (an MCP App) opened from its
-//     card, and what it asks of Deckhand.
-//   - find.go: the find bar (Ctrl+F).
-//   - runactions.go: retry, edit (versions, ‹ ›), delete and continue a
-//     message (both halves); answerinfo.go: an answer's model, tokens
-//     and speed, on hover.
 //
 // The sidebar (gui/sidebar):
 //   - sidebar_bridge.go: the bridge's half (the list it shows, search,
 //     rename, delete, pin, export) and the UI as the sidebar's Host.
 //
-// The composer (the message box):
-//   - input.go: the message box and its keys; composerlayout.go: its
-//     layout.
-//   - composer.go: the model picker and attached files;
-//     composer_attach.go: limits and names of attachments;
-//     composer_paste.go: a paste too long for the message box;
-//     composer_resources.go: attached resources; composer_bridge.go and
-//     resources_bridge.go: the bridge's half.
-//   - prompts.go: servers' prompts as slash commands.
+// The composer (gui/composer):
+//   - composer_bridge.go and resources_bridge.go: the bridge's half (the
+//     model chosen for each conversation, sending a message with its
+//     attachments, an attached resource's updates) and the UI as the
+//     composer's Host.
 //
 // The servers panel (gui/servers):
 //   - servers_bridge.go: the bridge's half (reconnect, disconnect, a

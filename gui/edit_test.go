@@ -19,7 +19,7 @@ func TestEditKeysAsTheMessageBox(t *testing.T) {
 	}})
 	h.say("please echo this")
 	h.until("the answer", func() bool { return h.shows(h.ui.win, "First.") && !h.ui.running })
-	test.Tap(h.userHeaders()[0].edit)
+	test.Tap(h.userHeaders()[0].Edit)
 	h.until("the message to edit", func() bool { e := h.focusedEntry(); return e != nil && e.Text == "please echo this" })
 	box := h.ui.win.Canvas().Focused().(fyne.Focusable)
 	keys, _ := box.(desktop.Keyable)
@@ -37,8 +37,8 @@ func TestEditKeysAsTheMessageBox(t *testing.T) {
 	}
 	box.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	h.until("the edited version's answer", func() bool { return h.shows(h.ui.win, "Edited.") && !h.ui.running })
-	if hs := h.userHeaders(); len(hs) != 1 || hs[0].version.Text != "2/2" {
-		t.Errorf("after Enter: %d messages, version %q", len(hs), hs[0].version.Text)
+	if hs := h.userHeaders(); len(hs) != 1 || hs[0].Version.Text != "2/2" {
+		t.Errorf("after Enter: %d messages, version %q", len(hs), hs[0].Version.Text)
 	}
 	if got := userMessages(t, h.model.Requests()[1]); len(got) != 1 || got[0] != "please echo this\nand that" {
 		t.Errorf("the model got %q", got)

@@ -21,12 +21,12 @@ func TestFocusBackToTheMessageBox(t *testing.T) {
 		t.Fatalf("%d approval dialogs, want 1", n)
 	}
 	h.drain()
-	retry := h.userHeaders()[0].retry
+	retry := h.userHeaders()[0].Retry
 	test.Tap(retry)
 	h.until("Retry's approval", func() bool { return h.ui.dialogs.Approvals.Shown() != nil })
 	test.Tap(h.ui.dialogs.Approvals.Buttons[approval.AllowOnce])
 	h.until("the retried run's end", func() bool {
-		last := h.ui.chat.rows[len(h.ui.chat.rows)-1]
+		last := h.ui.chat.Rows[len(h.ui.chat.Rows)-1]
 		return !h.ui.running && last.Kind == transcript.Text && last.Text == "Echoed."
 	})
 	h.drain()
@@ -36,13 +36,13 @@ func TestFocusBackToTheMessageBox(t *testing.T) {
 
 	// A click on a chat in the sidebar.
 	h.tap(h.ui.win, "New chat")
-	h.until("an empty chat", func() bool { return len(h.ui.chat.rows) == 0 })
+	h.until("an empty chat", func() bool { return len(h.ui.chat.Rows) == 0 })
 	h.runToEnd("another chat", &allow)
 	h.until("both chats in the sidebar", func() bool { return h.sessionRowOf("echo this") != nil })
 	h.ui.win.Canvas().Unfocus()
 	test.Tap(h.sessionRowOf("echo this"))
 	h.until("the first chat", func() bool {
-		rows := h.ui.chat.rows
+		rows := h.ui.chat.Rows
 		return len(rows) > 0 && rows[0].Kind == transcript.Header && rows[0].Text == "echo this"
 	})
 	h.drain()

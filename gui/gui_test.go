@@ -2,6 +2,7 @@ package gui
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -65,11 +66,11 @@ func TestChatStreamsReply(t *testing.T) {
 	partial := map[string]bool{}
 	h.until("the whole answer", func() bool {
 		for _, r := range h.visibleRows() {
-			if r.row.Kind == transcript.Text && r.row.Role == "assistant" {
-				if r.row.Streaming {
-					partial[r.text().rt.String()] = true
+			if r.Row.Kind == transcript.Text && r.Row.Role == "assistant" {
+				if r.Row.Streaming {
+					partial[r.Text().RT.String()] = true
 				}
-				return !r.row.Streaming && r.text().rt.String() == "Hello, world!"
+				return !r.Row.Streaming && r.Text().RT.String() == "Hello, world!"
 			}
 		}
 		return false
@@ -120,23 +121,23 @@ func TestToolCardShowsProgressThenResult(t *testing.T) {
 		if c == nil {
 			return false
 		}
-		tv := c.tool()
-		if c.row.State == transcript.Running && tv.spinner.Visible() {
+		tv := c.Tool()
+		if c.Row.State == transcript.Running && tv.Spinner.Visible() {
 			sawSpinner = true
 		}
-		if tv.progress.Visible() && tv.progress.Value > 0 && tv.progress.Max == 3 {
+		if tv.Progress.Visible() && tv.Progress.Value > 0 && tv.Progress.Max == 3 {
 			sawProgress = true
 		}
-		return c.row.State == transcript.Succeeded && tv.out.Visible() && tv.out.String() == "slept 900ms"
+		return c.Row.State == transcript.Succeeded && tv.Out.Visible() && tv.Out.String() == "slept 900ms"
 	})
 	if !sawSpinner || !sawProgress {
 		t.Errorf("while running: spinner seen %v, progress seen %v; want both", sawSpinner, sawProgress)
 	}
 	c := h.card("t.slow")
-	if !strings.Contains(c.tool().args.String(), `"ms": 900`) || !strings.HasPrefix(c.tool().state.Text, "done in") {
-		t.Errorf("finished card: args %q, state %q", c.tool().args.String(), c.tool().state.Text)
+	if !strings.Contains(c.Tool().Args.String(), `"ms": 900`) || !strings.HasPrefix(c.Tool().State.Text, "done in") {
+		t.Errorf("finished card: args %q, state %q", c.Tool().Args.String(), c.Tool().State.Text)
 	}
-	if c.tool().spinner.Visible() || c.tool().progress.Visible() {
+	if c.Tool().Spinner.Visible() || c.Tool().Progress.Visible() {
 		t.Errorf("a finished card still shows its spinner or progress bar")
 	}
 	h.until("the answer after the tool", func() bool { return h.shows(h.ui.win, "It slept.") })
@@ -151,19 +152,19 @@ func TestLongToolOutputCollapses(t *testing.T) {
 	h.say("echo a lot")
 	h.until("the collapsed card", func() bool {
 		c := h.card("t.echo")
-		return c != nil && c.row.State == transcript.Succeeded && c.tool().expand.Visible()
+		return c != nil && c.Row.State == transcript.Succeeded && c.Tool().Expand.Visible()
 	})
 	c := h.card("t.echo")
-	if got := strings.Count(c.tool().out.String(), "a line of output"); got != transcript.CollapseAfter {
+	if got := strings.Count(c.Tool().Out.String(), "a line of output"); got != transcript.CollapseAfter {
 		t.Errorf("collapsed card shows %d lines, want %d", got, transcript.CollapseAfter)
 	}
-	test.Tap(c.tool().expand)
+	test.Tap(c.Tool().Expand)
 	h.until("the expanded card", func() bool {
 		c := h.card("t.echo")
-		return c != nil && strings.Count(c.tool().out.String(), "a line of output") == 40
+		return c != nil && strings.Count(c.Tool().Out.String(), "a line of output") == 40
 	})
-	if c := h.card("t.echo"); c.tool().expand.Text != "Show less" {
-		t.Errorf("expanded card's button says %q", c.tool().expand.Text)
+	if c := h.card("t.echo"); c.Tool().Expand.Text != "Show less" {
+		t.Errorf("expanded card's button says %q", c.Tool().Expand.Text)
 	}
 }
 
@@ -185,7 +186,7 @@ func approvalHarness(t *testing.T, mod func(*config.Config)) *harness {
 // ans is nil, expects none); it returns how many dialogs opened.
 func (h *harness) runToEnd(text string, ans *approval.Answer) int {
 	h.t.Helper()
-	start := len(h.ui.chat.rows)
+	start := len(h.ui.chat.Rows)
 	h.say(text)
 	dialogs := 0
 	h.until("the run's end", func() bool {
@@ -196,10 +197,10 @@ func (h *harness) runToEnd(text string, ans *approval.Answer) int {
 			}
 			test.Tap(a.Buttons[*ans])
 		}
-		if h.ui.running || len(h.ui.chat.rows) <= start {
+		if h.ui.running || len(h.ui.chat.Rows) <= start {
 			return false
 		}
-		last := h.ui.chat.rows[len(h.ui.chat.rows)-1]
+		last := h.ui.chat.Rows[len(h.ui.chat.Rows)-1]
 		return last.Kind == transcript.Text && last.Text == "Echoed."
 	})
 	return dialogs
@@ -239,7 +240,7 @@ func TestApprovalDialogAnswers(t *testing.T) {
 			}
 			h.until("the card's end", func() bool {
 				c := h.card("t.echo")
-				return c != nil && c.row.State == tt.state
+				return c != nil && c.Row.State == tt.state
 			})
 			h.until("the answer", func() bool { return h.shows(h.ui.win, "Echoed.") })
 			got := h.lastToolResult()
@@ -257,7 +258,7 @@ func TestApprovalDialogAnswers(t *testing.T) {
 				t.Errorf("same conversation: %d dialogs, want asked again %v", n, tt.againSame)
 			}
 			test.Tap(h.button(h.ui.win, "New chat"))
-			h.until("a new chat", func() bool { return len(h.ui.chat.rows) == 0 })
+			h.until("a new chat", func() bool { return len(h.ui.chat.Rows) == 0 })
 			maybe = nil
 			if tt.againNew {
 				maybe = &ans
@@ -276,7 +277,7 @@ func TestApprovalTimeoutClosesDialogAsDeny(t *testing.T) {
 	h.until("the dialog to close by itself", func() bool { return h.ui.dialogs.Approvals.Shown() == nil })
 	h.until("the denied card", func() bool {
 		c := h.card("t.echo")
-		return c != nil && c.row.State == transcript.Denied
+		return c != nil && c.Row.State == transcript.Denied
 	})
 	h.until("the answer", func() bool { return h.shows(h.ui.win, "Echoed.") })
 	if got := h.lastToolResult(); !strings.Contains(strings.ToLower(got), "denied") {
@@ -333,7 +334,7 @@ func TestApprovalsQueueAndNotify(t *testing.T) {
 			t.Errorf("actions %s", got)
 		}
 	}
-	for _, r := range h.ui.chat.rows {
+	for _, r := range h.ui.chat.Rows {
 		if r.Kind == transcript.Tool && r.State != transcript.Succeeded {
 			t.Errorf("card %s ended %v", r.Call, r.State)
 		}
@@ -551,7 +552,7 @@ func TestSessionsSidebar(t *testing.T) {
 	h.say("the first question")
 	h.until("the first answer", func() bool { return h.shows(h.ui.win, "The first answer.") })
 	h.tap(h.ui.win, "New chat")
-	h.until("an empty chat", func() bool { return len(h.ui.chat.rows) == 0 })
+	h.until("an empty chat", func() bool { return len(h.ui.chat.Rows) == 0 })
 	h.say("the second question")
 	h.until("the second answer", func() bool { return h.shows(h.ui.win, "The second answer.") })
 	h.until("both sessions in the sidebar, with their tokens", func() bool {
@@ -643,8 +644,8 @@ func TestReopenedSessionShowsToolCards(t *testing.T) {
 	h2.ui.side.List.Select(0)
 	h2.until("the card from the log", func() bool {
 		c := h2.card("t.echo")
-		return c != nil && c.row.State == transcript.Succeeded && c.tool().out.String() == "Echo: hi" &&
-			strings.Contains(c.tool().args.String(), `"text": "hi"`)
+		return c != nil && c.Row.State == transcript.Succeeded && c.Tool().Out.String() == "Echo: hi" &&
+			strings.Contains(c.Tool().Args.String(), `"text": "hi"`)
 	})
 	if !h2.shows(h2.ui.win, "echo hi") || !h2.shows(h2.ui.win, "Echoed.") {
 		t.Errorf("the reopened session lacks its messages:\n%s", strings.Join(h2.texts(h2.ui.win), "\n"))
@@ -694,7 +695,7 @@ func TestSidebarListsSessionsWithMessages(t *testing.T) {
 
 	h.tap(h.ui.win, "New chat")
 	h.until("an empty chat, not listed", func() bool {
-		return len(h.ui.chat.rows) == 0 && h.ui.title.Text == "New chat" &&
+		return len(h.ui.chat.Rows) == 0 && h.ui.title.Text == "New chat" &&
 			!slices.ContainsFunc(h.ui.side.Items, func(s sidebar.Item) bool { return s.Current })
 	})
 	fresh := h.ui.conv
@@ -714,23 +715,32 @@ func TestFirstRunPanelThenChat(t *testing.T) {
 	h := newHarness(t, harnessOptions{noModel: true,
 		responses: []testutil.ModelResponse{{Body: testutil.TextChunks("Ready.")}}})
 	h.until("the new chat behind the panel", func() bool { return h.ui.conv != "" && h.shows(h.ui.win, "Choose a language model") })
-	if h.ui.chat.list.drawn {
+	if h.ui.chat.List.Drawn {
 		t.Fatalf("the transcript list was drawn behind the first-run panel")
 	}
 	if !h.shows(h.ui.win, "once you send a message") {
 		t.Errorf("the empty sidebar does not say what it will hold")
 	}
-	h.ui.chat.reset(sampleConversation(40))
-	if !h.ui.chat.list.toEnd {
+	tr := transcript.New()
+	for i := range 20 {
+		tr.User(fmt.Sprintf("Question %d", i), time.Now())
+		tr.Assistant(strings.Repeat("A line of the answer. ", 40), time.Now())
+	}
+	rows := make([]transcript.Row, tr.Len())
+	for i := range rows {
+		rows[i] = tr.Row(i)
+	}
+	h.ui.chat.Reset(h.ui.conv, rows)
+	if !h.ui.chat.List.ToEnd {
 		t.Errorf("reset on a list not drawn: no scroll to the end pending")
 	}
 	h.ui.win.Resize(fyne.NewSize(900, 600))
 	h.ui.setConfig(&config.Config{Path: h.cfg.Path, Model: config.Model{BaseURL: h.model.URL, Name: "scripted"}})
-	if !h.ui.chat.list.drawn || h.ui.chat.list.toEnd {
-		t.Errorf("once shown: drawn %v, scroll to the end still pending %v", h.ui.chat.list.drawn, h.ui.chat.list.toEnd)
+	if !h.ui.chat.List.Drawn || h.ui.chat.List.ToEnd {
+		t.Errorf("once shown: drawn %v, scroll to the end still pending %v", h.ui.chat.List.Drawn, h.ui.chat.List.ToEnd)
 	}
-	if !h.ui.chat.atEnd() {
-		t.Errorf("the list opened at offset %v, not at its end", h.ui.chat.list.GetScrollOffset())
+	if !h.ui.chat.AtEnd() {
+		t.Errorf("the list opened at offset %v, not at its end", h.ui.chat.List.GetScrollOffset())
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 
 	"deckhand/actors"
 	"deckhand/config"
+	"deckhand/gui/chat"
 	"deckhand/gui/dialogs"
 	"deckhand/gui/widgets"
 	"deckhand/notify"
@@ -236,10 +237,10 @@ func walk(o fyne.CanvasObject, f func(fyne.CanvasObject)) {
 }
 
 // visibleRows are the transcript rows that have widgets on screen.
-func (h *harness) visibleRows() []*rowView {
-	var out []*rowView
-	walk(h.ui.chat.list, func(o fyne.CanvasObject) {
-		if r, ok := o.(*rowView); ok {
+func (h *harness) visibleRows() []*chat.RowView {
+	var out []*chat.RowView
+	walk(h.ui.chat.List, func(o fyne.CanvasObject) {
+		if r, ok := o.(*chat.RowView); ok {
 			out = append(out, r)
 		}
 	})
@@ -247,9 +248,9 @@ func (h *harness) visibleRows() []*rowView {
 }
 
 // card is the on-screen card of a tool call, or nil.
-func (h *harness) card(tool string) *rowView {
+func (h *harness) card(tool string) *chat.RowView {
 	for _, r := range h.visibleRows() {
-		if r.row.Kind == transcript.Tool && r.row.Tool == tool {
+		if r.Row.Kind == transcript.Tool && r.Row.Tool == tool {
 			return r
 		}
 	}

@@ -73,7 +73,7 @@ func TestApprovalQueueTitle(t *testing.T) {
 // moment.
 func TestCopyButtonSaysCopied(t *testing.T) {
 	h := newHarness(t, harnessOptions{responses: []testutil.ModelResponse{{Body: testutil.TextChunks("Here:\n\n```sh\necho copied\n```\n")}}})
-	h.ui.copiedFor = 200 * time.Millisecond
+	h.ui.chat.CopiedFor = 200 * time.Millisecond
 	h.say("code please")
 	h.until("the code block", func() bool { return h.button(h.ui.win, "Copy") != nil })
 	b := h.button(h.ui.win, "Copy")

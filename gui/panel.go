@@ -120,7 +120,7 @@ func (p *panel) Hide() {
 	}
 	u.mainArea.Objects = []fyne.CanvasObject{u.chatArea}
 	u.mainArea.Refresh()
-	u.input.focus(u.win)
+	u.focusInput()
 }
 
 func (p *panel) Close() {

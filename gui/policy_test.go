@@ -13,6 +13,7 @@ import (
 
 	"deckhand/approval"
 	"deckhand/config"
+	"deckhand/gui/chat"
 	"deckhand/testutil"
 	"deckhand/toolcall"
 	"deckhand/transcript"
@@ -128,23 +129,23 @@ func TestPolicyRefusedCard(t *testing.T) {
 	})
 	checkRefused := func(h *harness) {
 		t.Helper()
-		var c *rowView
+		var c *chat.RowView
 		h.until("the refused card", func() bool {
 			c = h.card("t.getenv")
-			return c != nil && c.row.State == transcript.Failed && c.tool().out.String() != ""
+			return c != nil && c.Row.State == transcript.Failed && c.Tool().Out.String() != ""
 		})
-		tv := c.tool()
-		if got := tv.state.Text; !strings.Contains(got, "refused by policy") || strings.Contains(got, "failed") {
+		tv := c.Tool()
+		if got := tv.State.Text; !strings.Contains(got, "refused by policy") || strings.Contains(got, "failed") {
 			t.Errorf("the card's state says %q, want refused by policy", got)
 		}
-		if !strings.HasPrefix(tv.outLabel.Text, "Why") {
-			t.Errorf("the card's output is labelled %q", tv.outLabel.Text)
+		if !strings.HasPrefix(tv.OutLabel.Text, "Why") {
+			t.Errorf("the card's output is labelled %q", tv.OutLabel.Text)
 		}
-		if out := tv.out.String(); !strings.Contains(out, "/etc/passwd") || !strings.Contains(out, "outside the write roots") {
+		if out := tv.Out.String(); !strings.Contains(out, "/etc/passwd") || !strings.Contains(out, "outside the write roots") {
 			t.Errorf("the card does not give the policy's reason: %q", out)
 		}
-		if !tv.statusBox.Visible() || !strings.Contains(tv.status.Text, "Settings") {
-			t.Errorf("the card does not say where to widen the roots: %q", tv.status.Text)
+		if !tv.StatusBox.Visible() || !strings.Contains(tv.Status.Text, "Settings") {
+			t.Errorf("the card does not say where to widen the roots: %q", tv.Status.Text)
 		}
 	}
 	checkRefused(h)
@@ -168,11 +169,11 @@ func TestFailedCardIsNotRefused(t *testing.T) {
 	h.say("fail")
 	h.until("the failed card", func() bool {
 		c := h.card("t.fail")
-		return c != nil && c.row.State == transcript.Failed
+		return c != nil && c.Row.State == transcript.Failed
 	})
-	tv := h.card("t.fail").tool()
-	if !strings.HasPrefix(tv.state.Text, "failed after") || tv.outLabel.Text != "Error" || tv.statusBox.Visible() {
-		t.Errorf("a failed card reads %q / %q (status shown: %v)", tv.state.Text, tv.outLabel.Text, tv.statusBox.Visible())
+	tv := h.card("t.fail").Tool()
+	if !strings.HasPrefix(tv.State.Text, "failed after") || tv.OutLabel.Text != "Error" || tv.StatusBox.Visible() {
+		t.Errorf("a failed card reads %q / %q (status shown: %v)", tv.State.Text, tv.OutLabel.Text, tv.StatusBox.Visible())
 	}
 }
 

@@ -15,7 +15,7 @@ import (
 // suggestion is the button of a prompt offered above the message box.
 func (h *harness) suggestion(command string) *widget.Button {
 	var found *widget.Button
-	walk(h.ui.comp.slash.box, func(o fyne.CanvasObject) {
+	walk(h.ui.comp.Slash.Box, func(o fyne.CanvasObject) {
 		if b, ok := o.(*widget.Button); ok && strings.HasPrefix(b.Text, command) && found == nil {
 			found = b
 		}
@@ -34,28 +34,28 @@ func TestPromptsAsSlashCommands(t *testing.T) {
 		{Body: testutil.TextChunks("Resource five.")},
 		{Body: testutil.TextChunks("A path.")},
 	}})
-	s := h.ui.comp.slash
+	s := h.ui.comp.Slash
 	h.ui.win.Canvas().Focus(h.ui.input)
 	test.Type(h.ui.input, "/")
 	h.until("the prompts", func() bool { return h.suggestion("/ev.args-prompt") != nil })
-	if h.suggestion("/ev.simple-prompt") == nil || !h.ui.comp.chips.Visible() {
+	if h.suggestion("/ev.simple-prompt") == nil || !h.ui.comp.Chips.Visible() {
 		t.Error("not every prompt is offered")
 	}
 	test.Type(h.ui.input, "args")
 	h.until("the filter", func() bool { return h.suggestion("/ev.simple-prompt") == nil })
 	test.Tap(h.suggestion("/ev.args-prompt"))
-	if s.form == nil || s.fields["city"] == nil || s.fields["state"] == nil {
-		t.Fatalf("no arguments form: %+v", s.fields)
+	if s.Form == nil || s.Fields["city"] == nil || s.Fields["state"] == nil {
+		t.Fatalf("no arguments form: %+v", s.Fields)
 	}
-	if s.box.Visible() {
+	if s.Box.Visible() {
 		t.Error("the suggestions stay while the form is open")
 	}
-	s.form.Submit() // city is required: nothing happens
-	if s.fields["city"].Validate() == nil {
+	s.Form.Submit() // city is required: nothing happens
+	if s.Fields["city"].Validate() == nil {
 		t.Error("an empty city is valid")
 	}
-	s.fields["city"].SetText("Oslo")
-	s.form.Submit()
+	s.Fields["city"].SetText("Oslo")
+	s.Form.Submit()
 	h.until("the prompt's message", func() bool { return strings.Contains(h.ui.input.Text, "Oslo") })
 	h.ui.input.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	h.until("the answer", func() bool { return len(h.model.Requests()) == 1 })
@@ -65,10 +65,10 @@ func TestPromptsAsSlashCommands(t *testing.T) {
 
 	h.ui.input.SetText("/ev.resource-prompt resourceType=Text resourceId=5")
 	h.ui.input.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if s.form == nil || s.fields["resourceId"].Text != "5" {
-		t.Fatalf("the form is not filled in: %+v", s.fields)
+	if s.Form == nil || s.Fields["resourceId"].Text != "5" {
+		t.Fatalf("the form is not filled in: %+v", s.Fields)
 	}
-	s.form.Submit()
+	s.Form.Submit()
 	h.until("the prompt's resource", func() bool { return h.chipsRead(1) && h.ui.input.Text != "" })
 	if !h.shows(h.ui.win, "/ev.resource-prompt  ·  ") {
 		t.Errorf("no chip for the prompt's resource:\n%s", strings.Join(h.texts(h.ui.win), "\n"))

@@ -7,5 +7,5 @@ import "deckhand/actors/servers"
 // composer reads it again.
 func (b *bridge) resourceUpdated(m *servers.ResourceUpdated) {
 	ui := b.ui
-	ui.post(func() { ui.comp.resourceUpdated(m.Alias, m.URI) })
+	ui.post(func() { ui.comp.ResourceUpdated(m.Alias, m.URI) })
 }

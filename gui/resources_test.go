@@ -70,12 +70,12 @@ func (h *harness) lastUserMessage() string {
 
 // chipsRead reports whether every resource chip has been read.
 func (h *harness) chipsRead(n int) bool {
-	chips := h.ui.comp.resourceChips()
+	chips := h.ui.comp.ResourceChips()
 	if len(chips) != n {
 		return false
 	}
 	for _, r := range chips {
-		if !r.read {
+		if !r.Read {
 			return false
 		}
 	}
@@ -115,7 +115,7 @@ func TestResourcesBrowseAndAttach(t *testing.T) {
 		t.Fatalf("the template asks for %v", rw.Vars)
 	}
 	test.Tap(rw.Attach) // no value yet
-	if !strings.Contains(rw.Status.Text, "resourceId needs a value") || len(h.ui.comp.files) != 0 {
+	if !strings.Contains(rw.Status.Text, "resourceId needs a value") || len(h.ui.comp.Files) != 0 {
 		t.Errorf("attached without its variable: %q", rw.Status.Text)
 	}
 	rw.Vars["resourceId"].SetText("9")
@@ -133,7 +133,7 @@ func TestResourcesBrowseAndAttach(t *testing.T) {
 	}
 
 	h.say("what are these?")
-	h.until("the answer", func() bool { return len(h.model.Requests()) == 1 && len(h.ui.comp.files) == 0 })
+	h.until("the answer", func() bool { return len(h.model.Requests()) == 1 && len(h.ui.comp.Files) == 0 })
 	got := h.lastUserMessage()
 	for _, want := range []string{`what are these?`, `[Attached file \"demo://resource/dynamic/text/9\"`, "Resource 9: This is a plaintext resource", `[Attached file \"` + docURI + `\"`} {
 		if !strings.Contains(got, want) {
@@ -147,8 +147,8 @@ func TestResourcesBrowseAndAttach(t *testing.T) {
 // carries the new contents. A resource link in a tool's result attaches.
 func TestResourceUpdatesAndLinks(t *testing.T) {
 	h := everythingHarness(t, harnessOptions{fallback: toolThenText(testutil.ToolCallSpec{ID: "c1", Name: "ev__get-resource-links", Arguments: `{"count": 2}`}, "Here are two links.")})
-	h.ui.comp.attachResource("ev", "demo://resource/dynamic/text/1")
-	h.until("read and watched", func() bool { return h.chipsRead(1) && h.ui.comp.resourceChips()[0].watched })
+	h.ui.comp.AttachResource("ev", "demo://resource/dynamic/text/1")
+	h.until("read and watched", func() bool { return h.chipsRead(1) && h.ui.comp.ResourceChips()[0].Watched })
 	// The subscription is made in the background: toggle until an update
 	// comes (server-everything sends one at once, then every 5 s).
 	ctx, cancel := context.WithTimeout(t.Context(), 30*1e9)
@@ -156,7 +156,7 @@ func TestResourceUpdatesAndLinks(t *testing.T) {
 	if res, err := h.sys.CallTool(ctx, "ev.toggle-subscriber-updates", json.RawMessage(`{}`), nil); err != nil || res.Err != nil {
 		t.Fatalf("toggle: %v %v", err, res.Err)
 	}
-	h.until("the update", func() bool { return h.ui.comp.resourceChips()[0].updates > 0 })
+	h.until("the update", func() bool { return h.ui.comp.ResourceChips()[0].Updates > 0 })
 	if !h.shows(h.ui.win, "·  updated") {
 		t.Errorf("the chip does not say updated:\n%s", strings.Join(h.texts(h.ui.win), "\n"))
 	}
@@ -165,13 +165,13 @@ func TestResourceUpdatesAndLinks(t *testing.T) {
 	h.say("links please")
 	h.until("the links", func() bool {
 		c := h.card("ev.get-resource-links")
-		return c != nil && c.row.Media != nil && len(c.row.Media.Links) == 2 && len(h.ui.comp.files) == 0
+		return c != nil && c.Row.Media != nil && len(c.Row.Media.Links) == 2 && len(h.ui.comp.Files) == 0
 	})
 	if got := h.lastUserMessage(); !strings.Contains(got, "Resource 1: This is a plaintext resource") {
 		t.Errorf("the updated resource did not go: %s", got)
 	}
 	var attach []*widget.Button
-	walk(h.card("ev.get-resource-links").tool().media.links, func(o fyne.CanvasObject) {
+	walk(h.card("ev.get-resource-links").Tool().Media.Links, func(o fyne.CanvasObject) {
 		if b, ok := o.(*widget.Button); ok && b.Text == "Attach" {
 			attach = append(attach, b)
 		}
@@ -181,7 +181,7 @@ func TestResourceUpdatesAndLinks(t *testing.T) {
 	}
 	test.Tap(attach[1])
 	h.until("the link's resource", func() bool { return h.chipsRead(1) })
-	if uri := h.ui.comp.resourceChips()[0].uri; !strings.HasPrefix(uri, "demo://resource/dynamic/") {
+	if uri := h.ui.comp.ResourceChips()[0].URI; !strings.HasPrefix(uri, "demo://resource/dynamic/") {
 		t.Errorf("attached %q", uri)
 	}
 }

@@ -14,6 +14,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"deckhand/actors/conversation"
+	"deckhand/gui/chat"
+	"deckhand/gui/widgets"
 	"deckhand/store"
 	"deckhand/testutil"
 	"deckhand/transcript"
@@ -41,10 +43,10 @@ func userMessages(t *testing.T, raw json.RawMessage) []string {
 }
 
 // headers are the person's message headers on screen.
-func (h *harness) userHeaders() []*headerView {
-	var out []*headerView
+func (h *harness) userHeaders() []*chat.HeaderView {
+	var out []*chat.HeaderView
 	for _, r := range h.visibleRows() {
-		if hv, ok := r.parts[transcript.Header].(*headerView); ok && r.row.Kind == transcript.Header && r.row.Role == "user" {
+		if hv, ok := r.Parts[transcript.Header].(*chat.HeaderView); ok && r.Row.Kind == transcript.Header && r.Row.Role == "user" {
 			out = append(out, hv)
 		}
 	}
@@ -56,7 +58,7 @@ func (h *harness) focusedEntry() *widget.Entry {
 	switch e := h.ui.win.Canvas().Focused().(type) {
 	case *widget.Entry:
 		return e
-	case *chatEntry:
+	case *widgets.MessageEntry:
 		return &e.Entry
 	}
 	return nil
@@ -91,8 +93,8 @@ func TestMessageControls(t *testing.T) {
 	if h.shows(h.ui.win, "model overloaded") {
 		t.Error("the failed version is still shown after Retry")
 	}
-	if hs := h.userHeaders(); len(hs) != 1 || hs[0].version.Text != "2/2" || !hs[0].prev.Visible() {
-		t.Errorf("after Retry: %d messages of the person, versions %q", len(hs), hs[0].version.Text)
+	if hs := h.userHeaders(); len(hs) != 1 || hs[0].Version.Text != "2/2" || !hs[0].Prev.Visible() {
+		t.Errorf("after Retry: %d messages of the person, versions %q", len(hs), hs[0].Version.Text)
 	}
 	reqs := h.model.Requests()
 	if got := userMessages(t, reqs[len(reqs)-1]); len(got) != 1 || got[0] != "first question" {
@@ -104,7 +106,7 @@ func TestMessageControls(t *testing.T) {
 	h.say("second qestion")
 	h.until("the second answer", func() bool { return h.shows(h.ui.win, "Second answer.") && !h.ui.running })
 	h.ui.input.SetText("my draft")
-	test.Tap(h.userHeaders()[1].edit)
+	test.Tap(h.userHeaders()[1].Edit)
 	h.until("the message to edit", func() bool { e := h.focusedEntry(); return e != nil && e.Text == "second qestion" })
 	if h.ui.input.Text != "my draft" {
 		t.Errorf("Edit changed the draft in the box to %q", h.ui.input.Text)
@@ -121,13 +123,13 @@ func TestMessageControls(t *testing.T) {
 		t.Errorf("after Edit the model saw %q", got)
 	}
 	hv := h.userHeaders()[1]
-	if hv.version.Text != "2/2" || hv.prev.Disabled() || !hv.next.Disabled() {
-		t.Fatalf("the edited message shows %q, ‹ enabled %v, › enabled %v", hv.version.Text, !hv.prev.Disabled(), !hv.next.Disabled())
+	if hv.Version.Text != "2/2" || hv.Prev.Disabled() || !hv.Next.Disabled() {
+		t.Fatalf("the edited message shows %q, ‹ enabled %v, › enabled %v", hv.Version.Text, !hv.Prev.Disabled(), !hv.Next.Disabled())
 	}
 	// ‹: back to the first version, its answer with it; the model sees it.
-	test.Tap(hv.prev)
+	test.Tap(hv.Prev)
 	h.until("the first version", func() bool { return h.shows(h.ui.win, "Second answer.") && !h.shows(h.ui.win, "Edited answer.") })
-	if got := h.userHeaders()[1].version.Text; got != "1/2" {
+	if got := h.userHeaders()[1].Version.Text; got != "1/2" {
 		t.Errorf("after ‹ the message shows %q, want 1/2", got)
 	}
 	h.model.Add(testutil.ModelResponse{Body: testutil.TextChunks("On the first version.")})
@@ -140,17 +142,17 @@ func TestMessageControls(t *testing.T) {
 	}
 	// ›: the edited version comes back, without the follow-up (which
 	// followed the first version).
-	test.Tap(h.userHeaders()[1].next)
+	test.Tap(h.userHeaders()[1].Next)
 	h.until("the edited version again", func() bool {
 		return h.shows(h.ui.win, "Edited answer.") && !h.shows(h.ui.win, "On the first version.")
 	})
 
 	// Delete the first message (asked first).
 	hs := h.userHeaders()
-	if len(hs) != 2 || hs[0].retry.Visible() || !hs[1].retry.Visible() {
-		t.Fatalf("headers: %d, Retry on the first %v", len(hs), len(hs) > 0 && hs[0].retry.Visible())
+	if len(hs) != 2 || hs[0].Retry.Visible() || !hs[1].Retry.Visible() {
+		t.Fatalf("headers: %d, Retry on the first %v", len(hs), len(hs) > 0 && hs[0].Retry.Visible())
 	}
-	test.Tap(hs[0].delete)
+	test.Tap(hs[0].Delete)
 	h.until("the confirmation", func() bool { return h.button(h.ui.win, "Delete") != nil })
 	test.Tap(h.button(h.ui.win, "Delete"))
 	h.until("the first run taken out", func() bool { return !h.shows(h.ui.win, "The first answer.") })
@@ -165,7 +167,7 @@ func TestMessageControls(t *testing.T) {
 	h.say("third question")
 	h.until("words", func() bool { return h.shows(h.ui.win, "word word") })
 	for _, hv := range h.userHeaders() {
-		if hv.delete.Visible() || hv.retry.Visible() {
+		if hv.Delete.Visible() || hv.Retry.Visible() {
 			t.Error("message controls shown while an answer is being written")
 		}
 	}
@@ -184,7 +186,7 @@ func TestMessageControls(t *testing.T) {
 	if h.button(h.ui.win, "Continue") != nil || h.shows(h.ui.win, "Stopped.") {
 		t.Error("the old Stop still shows after Continue")
 	}
-	if hs := h.userHeaders(); len(hs) == 0 || !hs[len(hs)-1].retry.Visible() || !hs[len(hs)-1].edit.Visible() {
+	if hs := h.userHeaders(); len(hs) == 0 || !hs[len(hs)-1].Retry.Visible() || !hs[len(hs)-1].Edit.Visible() {
 		t.Error("after Continue the last message offers no Retry and Edit")
 	}
 	users, answer := h.shown()
@@ -241,26 +243,26 @@ func TestAnswerInfoOnHover(t *testing.T) {
 	}})
 	h.say("a question")
 	h.until("the answer", func() bool { return h.shows(h.ui.win, "An answer in parts.") && !h.ui.running })
-	var answer *headerView
+	var answer *chat.HeaderView
 	for _, r := range h.visibleRows() {
-		if hv, ok := r.parts[transcript.Header].(*headerView); ok && r.row.Kind == transcript.Header && r.row.Role == "assistant" {
+		if hv, ok := r.Parts[transcript.Header].(*chat.HeaderView); ok && r.Row.Kind == transcript.Header && r.Row.Role == "assistant" {
 			answer = hv
 		}
 	}
 	if answer == nil {
 		t.Fatal("no answer header on screen")
 	}
-	if answer.info.Visible() {
-		t.Errorf("the info shows without the pointer on the answer: %q", answer.info.Text)
+	if answer.Info.Visible() {
+		t.Errorf("the info shows without the pointer on the answer: %q", answer.Info.Text)
 	}
-	hover := answer.obj.(*hoverArea)
+	hover := answer.Obj.(*widgets.HoverArea)
 	hover.MouseIn(nil)
-	if !answer.info.Visible() || !strings.Contains(answer.info.Text, "scripted") ||
-		!strings.Contains(answer.info.Text, "out tokens") || !strings.Contains(answer.info.Text, "tokens/s") {
-		t.Errorf("on hover the answer says %q (shown %v), want the model, tokens and speed", answer.info.Text, answer.info.Visible())
+	if !answer.Info.Visible() || !strings.Contains(answer.Info.Text, "scripted") ||
+		!strings.Contains(answer.Info.Text, "out tokens") || !strings.Contains(answer.Info.Text, "tokens/s") {
+		t.Errorf("on hover the answer says %q (shown %v), want the model, tokens and speed", answer.Info.Text, answer.Info.Visible())
 	}
 	hover.MouseOut()
-	if answer.info.Visible() {
+	if answer.Info.Visible() {
 		t.Error("the info stays after the pointer left")
 	}
 }
@@ -268,7 +270,7 @@ func TestAnswerInfoOnHover(t *testing.T) {
 // answerInfos are the info of the answers' headers in the chat shown.
 func (h *harness) answerInfos() []string {
 	var out []string
-	for _, r := range h.ui.chat.rows {
+	for _, r := range h.ui.chat.Rows {
 		if r.Kind == transcript.Header && r.Role == "assistant" {
 			out = append(out, r.Info)
 		}
@@ -319,17 +321,17 @@ func TestAnswerInfoOfAReopenedChat(t *testing.T) {
 			t.Errorf("answer %d of the reopened chat says %q, want %q", i+1, reopened[i], live[i])
 		}
 	}
-	var hv *headerView
+	var hv *chat.HeaderView
 	for _, r := range h2.visibleRows() {
-		if p, ok := r.parts[transcript.Header].(*headerView); ok && r.row.Kind == transcript.Header && r.row.Role == "assistant" {
+		if p, ok := r.Parts[transcript.Header].(*chat.HeaderView); ok && r.Row.Kind == transcript.Header && r.Row.Role == "assistant" {
 			hv = p
 		}
 	}
 	if hv == nil {
 		t.Fatal("no answer header on screen")
 	}
-	hv.obj.(*hoverArea).MouseIn(nil)
-	if !hv.info.Visible() || hv.info.Text != reopened[len(reopened)-1] {
-		t.Errorf("on hover the reopened answer says %q (shown %v), want %q", hv.info.Text, hv.info.Visible(), reopened[len(reopened)-1])
+	hv.Obj.(*widgets.HoverArea).MouseIn(nil)
+	if !hv.Info.Visible() || hv.Info.Text != reopened[len(reopened)-1] {
+		t.Errorf("on hover the reopened answer says %q (shown %v), want %q", hv.Info.Text, hv.Info.Visible(), reopened[len(reopened)-1])
 	}
 }

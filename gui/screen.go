@@ -69,20 +69,15 @@ type Screen struct {
 // parts a Screen walks into.
 type screenParent interface{ ScreenChildren() []fyne.CanvasObject }
 
+// screenItem is a widget of Deckhand's (here or in a subpackage) that
+// says what it is: its kind and text; leaf: what is inside it is not
+// walked.
+type screenItem interface {
+	ScreenItem() (kind, text string, leaf bool)
+}
+
 // entryOf is one of Deckhand's entries (here or in a subpackage).
 type entryOf interface{ EntryWidget() *widget.Entry }
-
-func (e *chatEntry) EntryWidget() *widget.Entry { return &e.Entry }
-func (e *findEntry) EntryWidget() *widget.Entry { return &e.Entry }
-
-func (r *rowView) ScreenChildren() []fyne.CanvasObject { return []fyne.CanvasObject{r.box} }
-func (l *transcriptList) ScreenChildren() []fyne.CanvasObject {
-	out := make([]fyne.CanvasObject, 0, len(l.cv.views))
-	for _, v := range l.cv.views {
-		out = append(out, v)
-	}
-	return out
-}
 
 // WriteScreen writes what every window of the app shows, as JSON. It
 // waits for the Fyne thread.
@@ -242,8 +237,12 @@ func (w *screenWalker) walkAt(o fyne.CanvasObject, clip rect, depth int) {
 		w.add(o, "row", x.Item().Title, clip, nil)
 	case *sidebar.List:
 		w.add(o, "sessions", "", clip, nil)
-	case *rowView:
-		w.add(o, "message", "", clip, nil)
+	case screenItem:
+		kind, text, leaf := x.ScreenItem()
+		w.add(o, kind, text, clip, nil)
+		if leaf {
+			return
+		}
 	case *widgets.SelText:
 		// The selection's highlight, with the text it lies behind.
 		if text, ok := x.Selected(); ok {
@@ -258,13 +257,6 @@ func (w *screenWalker) walkAt(o fyne.CanvasObject, clip rect, depth int) {
 			}
 			w.add(o, "found", text, clip, nil)
 		}
-	case *cardImage:
-		state := "empty"
-		if x.pic.Image != nil {
-			state = "bitmap"
-		}
-		w.add(o, "image", state, clip, nil)
-		return
 	}
 	var kids []fyne.CanvasObject
 	switch x := o.(type) {

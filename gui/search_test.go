@@ -4,10 +4,9 @@ import (
 	"slices"
 	"testing"
 
-	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/theme"
 
+	"deckhand/gui/chat"
 	"deckhand/testutil"
 )
 
@@ -24,10 +23,10 @@ func TestSearchOpensTheVersionFound(t *testing.T) {
 	}})
 	h.say("name a bird")
 	h.until("the first answer", func() bool { return h.shows(h.ui.win, "The zebrafinch sings.") && !h.ui.running })
-	test.Tap(h.userHeaders()[0].retry)
+	test.Tap(h.userHeaders()[0].Retry)
 	h.until("the second version", func() bool {
 		hs := h.userHeaders()
-		return h.shows(h.ui.win, "A robin sings.") && !h.ui.running && len(hs) == 1 && hs[0].version.Text == "2/2"
+		return h.shows(h.ui.win, "A robin sings.") && !h.ui.running && len(hs) == 1 && hs[0].Version.Text == "2/2"
 	})
 	h.chat("something else", "Another chat.")
 
@@ -38,13 +37,13 @@ func TestSearchOpensTheVersionFound(t *testing.T) {
 		test.Tap(h.sessionRowOf("name a bird"))
 		h.until("the version with the word, counted", func() bool {
 			hs := h.userHeaders()
-			return len(hs) == 1 && hs[0].version.Text == "1/2" && h.ui.chat.find.count.Text == "1 of 1"
+			return len(hs) == 1 && hs[0].Version.Text == "1/2" && h.ui.chat.Find.Count.Text == "1 of 1"
 		})
 		if h.shows(h.ui.win, "A robin sings.") {
 			t.Errorf("open %d: the newest version's answer shows beside the one found", i+1)
 		}
 		h.tap(h.ui.win, "New chat")
-		h.until("an empty chat", func() bool { return len(h.ui.chat.rows) == 0 })
+		h.until("an empty chat", func() bool { return len(h.ui.chat.Rows) == 0 })
 	}
 }
 
@@ -55,51 +54,26 @@ func TestFindSeesToolCards(t *testing.T) {
 	h := newCardHarness(t)
 	h.finished("c1", "t.lookup", "the quokka is found", nil)
 	h.drain()
-	f := h.ui.chat.find
+	f := h.ui.chat.Find
 	for _, tc := range []struct{ query, want string }{
 		{"lookup", "1 of 1"},
 		{`"q"`, "1 of 1"},
 		{"quokka", "1 of 1"},
 	} {
-		f.open(tc.query)
-		if f.count.Text != tc.want {
-			t.Errorf("find %s = %q, want %q", tc.query, f.count.Text, tc.want)
+		f.Open(tc.query)
+		if f.Count.Text != tc.want {
+			t.Errorf("find %s = %q, want %q", tc.query, f.Count.Text, tc.want)
 		}
 	}
 	c := h.card("t.lookup")
 	if c == nil {
 		t.Fatal("no card on screen")
 	}
-	if got := c.tool().border.StrokeColor; got != findCurrent {
-		t.Errorf("the card holding the match is drawn in %v, want the current match's %v", got, findCurrent)
+	if got := c.Tool().Border.StrokeColor; got != chat.FindCurrent {
+		t.Errorf("the card holding the match is drawn in %v, want the current match's %v", got, chat.FindCurrent)
 	}
-	f.close()
-	if got := c.tool().border.StrokeColor; got == findCurrent {
+	f.Close()
+	if got := c.Tool().Border.StrokeColor; got == chat.FindCurrent {
 		t.Error("the card stays marked after the find bar closed")
-	}
-}
-
-// TestFindBarIsOpaque: the find bar lies on the window's background, in
-// the theme of the moment, so that no row of the transcript shows through
-// it around its field.
-func TestFindBarIsOpaque(t *testing.T) {
-	h := newCardHarness(t)
-	f := h.ui.chat.find
-	f.open("x")
-	h.drain()
-	var back *backdrop
-	walk(f.bar, func(o fyne.CanvasObject) {
-		if b, ok := o.(*backdrop); ok && back == nil {
-			back = b
-		}
-	})
-	if back == nil {
-		t.Fatal("the find bar has no background")
-	}
-	if back.Size() != f.bar.Size() || back.rect.Size() != f.bar.Size() {
-		t.Errorf("the background is %v (its fill %v), the bar %v", back.Size(), back.rect.Size(), f.bar.Size())
-	}
-	if got, want := back.rect.FillColor, theme.Color(theme.ColorNameBackground); got != want {
-		t.Errorf("the background is %v, want the theme's %v", got, want)
 	}
 }

@@ -17,15 +17,13 @@ import (
 // selTextWith is the selectable text on screen whose block holds s.
 func (h *harness) selTextWith(s string) *widgets.SelText {
 	for _, r := range h.visibleRows() {
-		for _, p := range r.parts {
-			if v, ok := p.(interface{ selectable() *widgets.SelText }); ok && p.view().Visible() && r.box.Objects[0] == p.view() {
-				var all strings.Builder
-				for _, run := range v.selectable().Rich.Runs() {
-					all.WriteString(string(run.Text))
-				}
-				if strings.Contains(all.String(), s) {
-					return v.selectable()
-				}
+		if st := r.Selectable(); st != nil {
+			var all strings.Builder
+			for _, run := range st.Rich.Runs() {
+				all.WriteString(string(run.Text))
+			}
+			if strings.Contains(all.String(), s) {
+				return st
 			}
 		}
 	}
@@ -91,7 +89,7 @@ func TestSelectAndCopyAnswerText(t *testing.T) {
 	code := h.selTextWith("Println")
 	p, _ := pointAt(t, code, "Println")
 	code.DoubleTapped(&fyne.PointEvent{Position: p.Subtract(fyne.CurrentApp().Driver().AbsolutePositionForObject(code)).AddXY(3, 0)})
-	if got := h.ui.chat.sel.Text(); got != "Println" {
+	if got := h.ui.chat.Sel.Text(); got != "Println" {
 		t.Errorf("double click selected %q", got)
 	}
 	if len(st.Marks.Objects) != 0 {
@@ -103,7 +101,7 @@ func TestSelectAndCopyAnswerText(t *testing.T) {
 	}
 
 	// Select all in a block selects the whole message, then Ctrl+C.
-	h.ui.chat.sel.SelectMessage(st.Row())
+	h.ui.chat.Sel.SelectMessage(st.Row())
 	typeOnCanvas(c, &fyne.ShortcutCopy{})
 	if got := h.app.Clipboard().Content(); got != "The quick brown fox jumps over the lazy dog.\n\nfunc main() { fmt.Println(\"hi\") }" {
 		t.Errorf("select all copied %q", got)
@@ -127,7 +125,7 @@ func TestSelectAcrossBlocks(t *testing.T) {
 	para.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: to.Subtract(abs), AbsolutePosition: to}})
 	para.DragEnd()
 	want := "An opening paragraph.\n\n• first item\n• second item\n\necho one\necho"
-	if got := h.ui.chat.sel.Text(); got != want {
+	if got := h.ui.chat.Sel.Text(); got != want {
 		t.Errorf("selected %q, want %q", got, want)
 	}
 	for _, s := range []string{"opening", "second item", "echo"} {
@@ -137,12 +135,12 @@ func TestSelectAcrossBlocks(t *testing.T) {
 	}
 	// A press on a header clears it, in every block.
 	for _, r := range h.visibleRows() {
-		if r.row.Kind == transcript.Header {
+		if r.Row.Kind == transcript.Header {
 			r.MouseDown(&desktop.MouseEvent{Button: desktop.MouseButtonPrimary})
 			break
 		}
 	}
-	if got := h.ui.chat.sel.Text(); got != "" {
+	if got := h.ui.chat.Sel.Text(); got != "" {
 		t.Errorf("after a press elsewhere, %q is still selected", got)
 	}
 	if len(para.Marks.Objects) != 0 || len(code.Marks.Objects) != 0 {
@@ -153,12 +151,12 @@ func TestSelectAcrossBlocks(t *testing.T) {
 		name string
 		down func(*desktop.MouseEvent)
 	}{{"the message box", h.ui.input.MouseDown}, {"the search box", h.ui.side.Search.MouseDown}} {
-		h.ui.chat.sel.SelectMessage(para.Row())
-		if h.ui.chat.sel.Text() == "" {
+		h.ui.chat.Sel.SelectMessage(para.Row())
+		if h.ui.chat.Sel.Text() == "" {
 			t.Fatalf("Select all selected nothing")
 		}
 		press.down(&desktop.MouseEvent{Button: desktop.MouseButtonPrimary})
-		if got := h.ui.chat.sel.Text(); got != "" || len(para.Marks.Objects) != 0 {
+		if got := h.ui.chat.Sel.Text(); got != "" || len(para.Marks.Objects) != 0 {
 			t.Errorf("after a press in %s, %q is still selected", press.name, got)
 		}
 	}
@@ -178,8 +176,8 @@ func TestSelectAllOfALongMessage(t *testing.T) {
 		t.Fatalf("the first paragraph is on screen: the test proves nothing")
 	}
 	last := h.selTextWith("number 59.")
-	h.ui.chat.sel.SelectMessage(last.Row())
-	if got, want := h.ui.chat.sel.Text(), strings.Join(paras, "\n\n"); got != want {
+	h.ui.chat.Sel.SelectMessage(last.Row())
+	if got, want := h.ui.chat.Sel.Text(), strings.Join(paras, "\n\n"); got != want {
 		t.Errorf("Select all copied %d bytes, want %d:\n%.200q", len(got), len(want), got)
 	}
 }
@@ -194,7 +192,7 @@ func TestSelectDragScrolls(t *testing.T) {
 	h := newHarness(t, harnessOptions{responses: []testutil.ModelResponse{{Body: testutil.TextChunks(strings.Join(paras, "\n\n"))}}})
 	h.say("hello")
 	h.until("the answer's end", func() bool { return h.selTextWith("number 59.") != nil })
-	h.ui.chat.list.ScrollToTop()
+	h.ui.chat.List.ScrollToTop()
 	h.until("the answer's start", func() bool { return h.selTextWith("number 0.") != nil })
 	if h.selTextWith("number 40.") != nil {
 		t.Fatalf("paragraph 40 is on screen at the top: the test proves nothing")
@@ -204,12 +202,12 @@ func TestSelectDragScrolls(t *testing.T) {
 	from, _ := pointAt(t, first, "Paragraph")
 	abs := drv.AbsolutePositionForObject(first)
 	first.MouseDown(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: from.Subtract(abs)}, Button: desktop.MouseButtonPrimary})
-	below := drv.AbsolutePositionForObject(h.ui.chat.list).AddXY(100, h.ui.chat.list.Size().Height+150)
+	below := drv.AbsolutePositionForObject(h.ui.chat.List).AddXY(100, h.ui.chat.List.Size().Height+150)
 	for range 20 {
 		first.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: below.Subtract(abs), AbsolutePosition: below}})
 	}
 	first.DragEnd()
-	got := h.ui.chat.sel.Text()
+	got := h.ui.chat.Sel.Text()
 	if !strings.HasPrefix(got, "Paragraph number 0.") || !strings.Contains(got, "Paragraph number 40.") {
 		t.Errorf("a drag past the bottom edge selected %.300q, want from paragraph 0 to past 40", got)
 	}

@@ -170,7 +170,7 @@ func (h serversHost) System() serverspanel.System {
 // (or Escape) on the resources then goes to the chat, where the
 // attachment waits, not to the servers.
 func (h serversHost) AttachResource(alias, uri string) {
-	h.u.comp.attachResource(alias, uri)
+	h.u.comp.AttachResource(alias, uri)
 	if p := h.u.panel; p != nil {
 		p.under = nil
 	}

@@ -76,7 +76,7 @@ func TestServersToolRunByHand(t *testing.T) {
 	test.Tap(h.ui.dialogs.Approvals.Buttons[approval.AllowOnce])
 	h.until("the result as a tool card", func() bool {
 		c := h.card("t.add")
-		return c != nil && c.row.State == transcript.Succeeded && strings.Contains(c.row.Output, "7")
+		return c != nil && c.Row.State == transcript.Succeeded && strings.Contains(c.Row.Output, "7")
 	})
 	h.until("the run's end", func() bool { return !h.ui.running })
 	if n := len(h.model.Requests()); n != 0 {

@@ -126,5 +126,5 @@ func (h setupHost) Window() fyne.Window                      { return h.u.win }
 func (h setupHost) Probe(ctx context.Context) []llm.Endpoint { return h.u.d.Probe(ctx) }
 func (h setupHost) WriteConfig(edits []config.Edit) error    { return h.u.writeConfig(edits, nil) }
 func (h setupHost) ShowSettings()                            { h.u.showSettings() }
-func (h setupHost) Chosen()                                  { h.u.input.focus(h.u.win) }
+func (h setupHost) Chosen()                                  { h.u.focusInput() }
 func (h setupHost) Post(f func())                            { h.u.post(f) }

@@ -501,7 +501,7 @@ func (h sidebarHost) ShowServers()          { h.u.showServers() }
 func (h sidebarHost) ShowSettings()         { h.u.showSettings() }
 func (h sidebarHost) KeepFocus() func()     { return h.u.keepFocus() }
 func (h sidebarHost) ShowError(text string) { h.u.showError(text) }
-func (h sidebarHost) FocusInput()           { h.u.input.focus(h.u.win) }
+func (h sidebarHost) FocusInput()           { h.u.focusInput() }
 
 func (h sidebarHost) NewChat() {
 	h.u.toChat()
@@ -516,13 +516,13 @@ func (h sidebarHost) Open(it sidebar.Item) {
 		u.findOnOpen, u.findRun = it.Query, it.Match.Run
 		u.tell(&uiOpenSession{id: it.ID})
 	} else if it.Query != "" {
-		u.findAt(it.Query, it.Match.Run)
+		u.chat.FindAt(it.Query, it.Match.Run)
 	}
 }
 
 func (h sidebarHost) ClearSelection() {
 	if h.u.chat != nil {
-		h.u.chat.sel.Clear()
+		h.u.chat.Sel.Clear()
 	}
 }
 
@@ -530,5 +530,5 @@ func (h sidebarHost) Shortcut(key fyne.KeyName) func() {
 	if h.u.input == nil {
 		return nil
 	}
-	return h.u.input.shortcuts[key]
+	return h.u.input.Shortcuts[key]
 }

@@ -56,7 +56,7 @@ func (h *harness) titles() []string {
 func (h *harness) chat(text, answer string) {
 	h.t.Helper()
 	h.tap(h.ui.win, "New chat")
-	h.until("an empty chat", func() bool { return len(h.ui.chat.rows) == 0 })
+	h.until("an empty chat", func() bool { return len(h.ui.chat.Rows) == 0 })
 	h.say(text)
 	h.until("the answer "+answer, func() bool { return h.shows(h.ui.win, answer) })
 }
@@ -207,7 +207,7 @@ func TestSessionDelete(t *testing.T) {
 	}
 	h.tap(h.ui.win, "Delete")
 	h.until("a new chat, no sessions", func() bool {
-		return len(h.ui.side.Items) == 0 && h.ui.title.Text == "New chat" && len(h.ui.chat.rows) == 0 && h.ui.conv != second
+		return len(h.ui.side.Items) == 0 && h.ui.title.Text == "New chat" && len(h.ui.chat.Rows) == 0 && h.ui.conv != second
 	})
 	h.until("the log empty", func() bool { s, _ := h.db.Sessions(t.Context(), 0); return len(s) == 0 })
 	if !h.shows(h.ui.win, sidebar.HintNoSessions) {

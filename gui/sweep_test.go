@@ -4,7 +4,35 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"deckhand/config"
 )
+
+// bareUI is the window with no actors behind it; drain runs the work it
+// queued for the UI goroutine, as the app's loop would.
+func bareUI(t testing.TB) (u *UI, drain func()) {
+	t.Helper()
+	test.NewTempApp(t)
+	queue := make(chan func(), 1<<16)
+	u = New(Deps{App: fyne.CurrentApp(), Config: &config.Config{Model: config.Model{BaseURL: "http://x/v1", Name: "m"}},
+		Post: func(f func()) { queue <- f }})
+	drain = func() {
+		for {
+			select {
+			case f := <-queue:
+				f()
+			default:
+				return
+			}
+		}
+	}
+	u.win.Resize(fyne.NewSize(1100, 720))
+	u.win.Show()
+	return u, drain
+}
 
 // The sweep runs once the window has been quiet for sweepAfter, not while
 // it changes, and then lets the caller give memory back.
@@ -12,7 +40,7 @@ func TestSweepWhenQuiet(t *testing.T) {
 	old := sweepAfter
 	sweepAfter = 200 * time.Millisecond
 	t.Cleanup(func() { sweepAfter = old })
-	u, drain := benchView(t)
+	u, drain := bareUI(t)
 	var quiet atomic.Int32
 	u.d.Quiet = func() { quiet.Add(1) }
 	for range 10 {

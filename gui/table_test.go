@@ -25,7 +25,7 @@ func TestTableSelectedAndFramed(t *testing.T) {
 	if st == nil {
 		t.Fatal("no block shows the table")
 	}
-	h.ui.chat.sel.SelectMessage(st.Row())
+	h.ui.chat.Sel.SelectMessage(st.Row())
 	var cells, over int
 	for _, r := range st.Rich.Runs() {
 		if r.Cell {

@@ -77,7 +77,7 @@ func TestThemeChangeRepaintsTheChat(t *testing.T) {
 			if c == nil {
 				t.Fatal("no card on screen after saving")
 			}
-			if got := c.tool().border.FillColor; got != fill {
+			if got := c.Tool().Border.FillColor; got != fill {
 				t.Errorf("card fill = %v, want %v", got, fill)
 			}
 			for _, want := range []string{`"q"`, "42", "t.add"} {
@@ -87,13 +87,13 @@ func TestThemeChangeRepaintsTheChat(t *testing.T) {
 			}
 			var user, header bool
 			for _, r := range h.visibleRows() {
-				if tv := r.text(); tv != nil && r.row.Kind == transcript.Text && r.row.Role == "user" {
+				if tv := r.Text(); tv != nil && r.Row.Kind == transcript.Text && r.Row.Role == "user" {
 					user = true
-					if tv.bg.FillColor != fill {
-						t.Errorf("the person's message fill = %v, want %v", tv.bg.FillColor, fill)
+					if tv.Bg.FillColor != fill {
+						t.Errorf("the person's message fill = %v, want %v", tv.Bg.FillColor, fill)
 					}
 				}
-				if r.row.Kind == transcript.Header && r.row.Role == "user" {
+				if r.Row.Kind == transcript.Header && r.Row.Role == "user" {
 					header = true
 					if got, ok := textColour(r, "You"); !ok || got != fg {
 						t.Errorf("header text colour = %v (found %v), want %v", got, ok, fg)

@@ -6,13 +6,11 @@ import (
 	"log/slog"
 	"net/url"
 	"os"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/asynkron/protoactor-go/actor"
@@ -20,6 +18,8 @@ import (
 	"deckhand/actors"
 	"deckhand/actors/servers"
 	"deckhand/config"
+	"deckhand/gui/chat"
+	"deckhand/gui/composer"
 	"deckhand/gui/dialogs"
 	serverspanel "deckhand/gui/servers"
 	"deckhand/gui/settings"
@@ -84,9 +84,9 @@ type UI struct {
 	// Main window.
 	side       *sidebar.Sidebar // the sessions (gui/sidebar)
 	title      *widget.Label
-	chat       *chatView
-	input      *chatEntry
-	comp       *composer // the model picker and attachments (composer.go)
+	chat       *chat.View            // the transcript (gui/chat)
+	input      *widgets.MessageEntry // the message box, the composer's
+	comp       *composer.Composer    // the message box, the model picker and attachments (gui/composer)
 	send, stop *widget.Button
 	status     *widget.Label
 	setup      *setup.Panel
@@ -105,21 +105,16 @@ type UI struct {
 	quickID string // the quick prompt's conversation
 
 	foreground bool
-	notice     *notice            // the notices shown
-	image      *widgets.ImageView // a tool's image shown large (imageview.go)
-	findOnOpen string             // a search's words, to find in the session being opened
-	findRun    string             // the run the search found them in (find.go's findAt)
-	findAfter  string             // words to find once the version chosen for them shows
-	keepAt     string             // the run of the version chosen with ‹ ›: the view stays at its message
-	mainArea   *fyne.Container    // the chat, or a panel in its place
+	notice     *notice         // the notices shown
+	findOnOpen string          // a search's words, to find in the session being opened
+	findRun    string          // the run the search found them in (chat.View.FindAt)
+	mainArea   *fyne.Container // the chat, or a panel in its place
 	chatArea   fyne.CanvasObject
 	panel      *panel // the panel shown, if one is
 	hidden     bool   // the main window was closed to the tray
 
-	openURL   func(*url.URL) error // opens a link in the browser; tests replace it
-	views     *appViews            // the tools' views open (appview.go); nil until one
-	copiedFor time.Duration        // how long a copy button says it copied
-	sweep     sweeper              // lets Fyne drop what left the screen, once at rest (sweep.go)
+	openURL func(*url.URL) error // opens a link in the browser; tests replace it
+	sweep   sweeper              // lets Fyne drop what left the screen, once at rest (sweep.go)
 }
 
 func (u *UI) quickConv() string { return u.quickID }
@@ -141,7 +136,7 @@ func New(d Deps) *UI {
 		post = fyne.Do
 	}
 	u := &UI{d: d, log: log.With("actor", "window"), app: d.App, cfg: d.Config, post: post, foreground: true}
-	u.openURL, u.copiedFor = d.App.OpenURL, 1500*time.Millisecond
+	u.openURL = d.App.OpenURL
 	u.dialogs = dialogs.New(dialogHost{u}, u.log)
 	applyLook(d.App, d.Config.UI) // the theme and text size of the settings
 	u.build()
@@ -170,7 +165,7 @@ func (u *UI) Start() {
 		u.installTray()
 	}
 	u.win.Show()
-	u.input.focus(u.win)
+	u.focusInput()
 	if !u.cfg.Model.Configured() {
 		u.setup.Probe()
 	}
@@ -261,10 +256,10 @@ func (u *UI) build() {
 	// The chat.
 	u.title = widget.NewLabelWithStyle("New chat", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	u.title.Truncation = fyne.TextTruncateEllipsis
-	u.chat = newChatView(u)
-	u.input = newChatEntry(u.sendInput)
-	u.input.onLongPaste = func(text string) { u.comp.pasted(text) }
-	u.input.onPress = func() { u.chat.sel.Clear() }
+	u.chat = chat.New(chatHost{u}, u.log)
+	u.comp = composer.New(composerHost{u}, u.log, u.sendInput)
+	u.input = u.comp.Entry
+	u.input.OnPress = func() { u.chat.Sel.Clear() }
 	u.send = widget.NewButtonWithIcon("Send", theme.MailSendIcon(), u.sendInput)
 	u.send.Importance = widget.HighImportance
 	u.stop = widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), func() { u.tell(&uiStop{}) })
@@ -273,17 +268,11 @@ func (u *UI) build() {
 	var statusObj fyne.CanvasObject
 	u.status, statusObj = widgets.Caption("")
 	u.status.Truncation = fyne.TextTruncateEllipsis
-	u.comp = newComposer(u)
-	buttons := container.NewVBox(layout.NewSpacer(), container.NewHBox(u.comp.pickerBox, container.NewStack(u.send, u.stop)))
-	attach := container.NewVBox(layout.NewSpacer(), u.comp.attach)
-	cl := &composerLayout{}
-	composer := container.New(cl, attach, u.input, buttons)
-	cl.owner = composer
-	inputRow := container.NewBorder(u.comp.chips, nil, nil, nil, composer)
+	inputRow := u.comp.Content(container.NewStack(u.send, u.stop))
 	u.setup = setup.New(setupHost{u})
-	u.body = container.NewStack(u.chat.list, u.chat.empty)
+	u.body = container.NewStack(u.chat.Content())
 	u.chatArea = container.NewBorder(
-		container.NewVBox(container.NewPadded(u.title), widget.NewSeparator(), u.chat.find.bar),
+		container.NewVBox(container.NewPadded(u.title), widget.NewSeparator(), u.chat.Find.Bar),
 		container.NewVBox(widget.NewSeparator(), container.NewPadded(inputRow), statusObj),
 		nil, nil,
 		u.body,
@@ -301,9 +290,9 @@ func (u *UI) build() {
 	u.win.SetContent(split)
 	u.win.Resize(fyne.NewSize(1100, 720))
 
-	u.input.shortcuts = u.ctrlShortcuts() // shortcuts.go
-	u.input.onHelp = u.showShortcuts
-	u.input.onEscape = func() {
+	u.input.Shortcuts = u.ctrlShortcuts() // shortcuts.go
+	u.input.OnHelp = u.showShortcuts
+	u.input.OnEscape = func() {
 		if u.running {
 			u.tell(&uiStop{})
 		}
@@ -318,13 +307,13 @@ func (u *UI) build() {
 		}
 	})
 	u.win.SetCloseIntercept(u.closeMain)
-	u.win.SetOnDropped(u.comp.dropped) // files dropped anywhere are attached
+	u.win.SetOnDropped(u.comp.Dropped) // files dropped anywhere are attached
 }
 
 // mainShortcuts gives the main window's canvas its shortcuts (again,
 // after a panel had some of the keys).
 func (u *UI) mainShortcuts() {
-	for key, f := range u.input.shortcuts {
+	for key, f := range u.input.Shortcuts {
 		u.win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: key, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) {
 			// Not under a dialog or notice: Ctrl+, opened the settings
 			// behind it.
@@ -335,7 +324,7 @@ func (u *UI) mainShortcuts() {
 	}
 	// Ctrl+C copies the text selected in the transcript (a press there
 	// takes the focus from the message box).
-	u.win.Canvas().AddShortcut(&fyne.ShortcutCopy{}, func(fyne.Shortcut) { u.chat.sel.Copy() })
+	u.win.Canvas().AddShortcut(&fyne.ShortcutCopy{}, func(fyne.Shortcut) { u.chat.Sel.Copy() })
 }
 
 // toChat brings the chat back in place of a panel, if one is shown.
@@ -359,12 +348,12 @@ func (u *UI) closeMain() {
 }
 
 func (u *UI) sendInput() {
-	if u.comp != nil && u.comp.slash.enter() {
+	if u.comp != nil && u.comp.Slash.Enter() {
 		return // a prompt's name: its arguments are asked first
 	}
 	text := u.input.Text
-	attached, reading := u.comp.ready()
-	if u.input.blank() && len(attached) == 0 && !reading {
+	attached, reading := u.comp.Ready()
+	if u.input.Blank() && len(attached) == 0 && !reading {
 		return
 	}
 	if !u.cfg.Model.Configured() {
@@ -378,12 +367,12 @@ func (u *UI) sendInput() {
 		u.showError("The attached files are still being read: send again in a moment.")
 		return
 	}
-	if u.input.blank() {
+	if u.input.Blank() {
 		text = ""
 	}
 	u.input.SetText("")
-	u.comp.clear()
-	u.chat.follow = true
+	u.comp.Clear()
+	u.chat.Follow = true
 	u.tell(&uiComposerSend{text: text, attachments: attached})
 }
 
@@ -402,35 +391,28 @@ func (u *UI) apply(up *update) {
 		if up.reset || up.conv != u.conv {
 			switched := up.conv != u.conv
 			u.conv = up.conv
-			u.chat.reset(up.rows)
+			u.chat.Reset(up.conv, up.rows)
 			// A new chat or another session: type at once, unless the
 			// person is going through the sidebar's list with the keys.
 			if switched && (u.quick == nil || !u.quick.Visible()) && u.win.Canvas().Focused() != fyne.Focusable(u.side.List) {
-				u.input.focus(u.win)
+				u.focusInput()
 			}
 			if switched {
 				// Opened from a search: at its match, in the find bar;
 				// any other chat opens without the last one's find.
-				u.findAfter, u.keepAt = "", ""
 				if q := u.findOnOpen; q != "" {
 					u.findOnOpen = ""
-					u.findAt(q, u.findRun)
+					u.chat.FindAt(q, u.findRun)
 				} else {
-					u.chat.find.hide()
+					u.chat.Find.Hide()
 				}
-			} else if q := u.findAfter; q != "" {
-				u.findAfter = ""
-				u.chat.find.open(q)
-			} else if run := u.keepAt; run != "" {
-				u.keepAt = ""
-				u.chat.scrollToRun(run)
 			}
 		} else {
-			u.chat.update(up.n, up.changed)
+			u.chat.Update(up.n, up.changed)
 		}
 		if up.running != u.running {
 			u.running = up.running
-			u.chat.setRunning(up.running)
+			u.chat.SetRunning(up.running)
 			if up.running {
 				u.send.Hide()
 				u.stop.Show()
@@ -565,7 +547,7 @@ func (u *UI) setConfig(cfg *config.Config) {
 	u.cfg = cfg
 	u.tell(&uiConfigChanged{cfg: cfg})
 	if cfg.Model.Configured() {
-		u.body.Objects = []fyne.CanvasObject{u.chat.list, u.chat.empty}
+		u.body.Objects = []fyne.CanvasObject{u.chat.Content()}
 	} else {
 		u.body.Objects = []fyne.CanvasObject{u.setup.Content()}
 	}
@@ -580,13 +562,16 @@ func (u *UI) keepFocus() func() {
 	prev := c.Focused()
 	return func() {
 		if prev == nil {
-			u.input.focus(u.win)
+			u.focusInput()
 			return
 		}
 		if o, ok := prev.(fyne.CanvasObject); ok && !o.Visible() {
-			u.input.focus(u.win)
+			u.focusInput()
 			return
 		}
 		c.Focus(prev)
 	}
 }
+
+// focusInput gives the message box the keyboard.
+func (u *UI) focusInput() { u.win.Canvas().Focus(u.input) }

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 
+	"deckhand/gui/chat"
 	"deckhand/testutil"
 	"deckhand/transcript"
 )
@@ -21,30 +22,30 @@ func TestVersionArrowKeepsTheView(t *testing.T) {
 	}})
 	h.say("tell me at length")
 	h.until("the long answer", func() bool { return !h.ui.running && h.shows(h.ui.win, "A line of the long") })
-	h.ui.runAction(runRetry, "", "") // the header's Retry, scrolled out of sight
+	h.ui.chat.Control(chat.Retry, "", "") // the header's Retry, scrolled out of sight
 	h.until("the second version", func() bool {
-		rows := h.ui.chat.rows
+		rows := h.ui.chat.Rows
 		return !h.ui.running && len(rows) > 0 && rows[0].Versions == 2 && h.shows(h.ui.win, "Short.")
 	})
 	h.drain()
-	test.Tap(h.userHeaders()[0].prev)
+	test.Tap(h.userHeaders()[0].Prev)
 	h.until("the first version", func() bool {
-		rows := h.ui.chat.rows
-		return len(rows) > 10 && rows[0].Kind == transcript.Header && rows[0].Version == 1 && len(h.ui.chat.views) > 0
+		rows := h.ui.chat.Rows
+		return len(rows) > 10 && rows[0].Kind == transcript.Header && rows[0].Version == 1 && len(h.ui.chat.Views) > 0
 	})
 	h.drain()
 	cv := h.ui.chat
 	top := float32(0)
-	for i := range cv.rows {
-		if cv.rows[i].Kind == transcript.Header && cv.rows[i].Role == "user" {
+	for i := range cv.Rows {
+		if cv.Rows[i].Kind == transcript.Header && cv.Rows[i].Role == "user" {
 			break
 		}
-		top += cv.heights[i] + theme.Padding()
+		top += cv.Heights[i] + theme.Padding()
 	}
-	if off := cv.list.GetScrollOffset(); off > top {
-		t.Errorf("after ‹ the view is at %.0f, past the message's header at %.0f (the chat is %d rows)", off, top, len(cv.rows))
+	if off := cv.List.GetScrollOffset(); off > top {
+		t.Errorf("after ‹ the view is at %.0f, past the message's header at %.0f (the chat is %d rows)", off, top, len(cv.Rows))
 	}
-	if hs := h.userHeaders(); len(hs) != 1 || hs[0].version.Text != "1/2" {
+	if hs := h.userHeaders(); len(hs) != 1 || hs[0].Version.Text != "1/2" {
 		t.Errorf("the message's ‹ 1/2 › is not in view (%d headers on screen)", len(hs))
 	}
 }

@@ -24,9 +24,9 @@ func TestWheelOverTables(t *testing.T) {
 	h := newHarness(t, harnessOptions{responses: []testutil.ModelResponse{{Body: testutil.TextChunks("Two tables:\n\n" + table + wide + long.String())}}})
 	h.ui.win.Resize(fyne.NewSize(1100, 720))
 	h.say("tables")
-	h.until("the answer", func() bool { return !h.ui.running && len(h.ui.chat.rows) > 60 })
+	h.until("the answer", func() bool { return !h.ui.running && len(h.ui.chat.Rows) > 60 })
 	var boxes []*widgets.TableBox
-	h.ui.chat.list.ScrollToTop()
+	h.ui.chat.List.ScrollToTop()
 	for _, r := range h.visibleRows() {
 		walk(r, func(o fyne.CanvasObject) {
 			if b, ok := o.(*widgets.TableBox); ok && !containsBox(boxes, b) {
@@ -59,11 +59,11 @@ func TestWheelOverTables(t *testing.T) {
 	}
 
 	// One notch down moves three steps (the driver's 25 px each).
-	h.ui.chat.list.ScrollToOffset(100)
+	h.ui.chat.List.ScrollToOffset(100)
 	rows := h.visibleRows()
-	before := h.ui.chat.list.GetScrollOffset()
+	before := h.ui.chat.List.GetScrollOffset()
 	rows[0].Scrolled(&fyne.ScrollEvent{Scrolled: fyne.Delta{DY: -25}})
-	if got := h.ui.chat.list.GetScrollOffset() - before; got != 75 {
+	if got := h.ui.chat.List.GetScrollOffset() - before; got != 75 {
 		t.Errorf("a notch moved %v px, want 75", got)
 	}
 }

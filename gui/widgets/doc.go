@@ -5,7 +5,11 @@
 // (ImageView), code highlighting, form entries that grow with their text
 // and hand the wheel to their page (Growing, OverPage), a label held at
 // its widest width, captions in the subdued colour (Caption, DimLabel),
-// status icons, an entry that takes Escape (EscEntry), the dialogs'
+// status icons, an entry that takes Escape (EscEntry), a box to write a
+// message in where Enter sends (MessageEntry), a find bar's box
+// (FindEntry), an image that fits its width (FitImage), content told of
+// the pointer (HoverArea), the theme's background (Backdrop), an indent
+// (Inset) and laying a tree out again (Relayout), the dialogs'
 // buttons ringed while focused (RingButton), Enter and Escape for Fyne's
 // dialogs (DialogKeys), the secondary windows' keys (CloseKeys, QuitKey),
 // and the few words they share (Shorten, Elapsed, Plural).

@@ -1,0 +1,17 @@
+// Package appview shows a tool's view (an MCP App, package apps) in a
+// window of its own (the deckhand-view helper), opened from the tool's
+// card in the chat and told the card's call: its arguments and result.
+// What the view asks goes to the card's conversation: its tool calls
+// through the gate (conversation.CallFromView, as ViewCall), the messages
+// it proposes (Propose) and the links it would open, to the person first.
+//
+// The chat view (package chat) opens them; the window (package gui) is
+// their Host, and the bridge handles their messages.
+//
+// Files: views.go, the views open and what each asks; host.go, the Host
+// and the messages to the bridge.
+//
+// Concurrency: Of and Open run on the UI goroutine; each view runs on a
+// goroutine of its own, which asks the person through Host.Post and the
+// bridge through Host.Tell.
+package appview

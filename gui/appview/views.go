@@ -1,0 +1,218 @@
+package appview
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"deckhand/actors/conversation"
+	"deckhand/apps"
+	"deckhand/tools"
+	"deckhand/transcript"
+)
+
+// Views are the tools' views open in a window, one per card. Of and Open
+// are called on the UI goroutine.
+type Views struct {
+	host Host
+	log  *slog.Logger
+	mu   sync.Mutex
+	book *apps.Views             // the views accepted, by tool
+	open map[string]*apps.Window // by conversation and card
+}
+
+// New makes the window's views; log takes what they report.
+func New(host Host, log *slog.Logger) *Views {
+	return &Views{host: host, log: log, open: map[string]*apps.Window{}}
+}
+
+// Of is the tool of display if it has a view (in the catalog the window
+// knows), with the view's URI.
+func (v *Views) Of(display string) (tools.Tool, string) {
+	cat := v.host.Catalog()
+	if cat == nil || display == "" {
+		return tools.Tool{}, ""
+	}
+	t, ok := cat.Lookup(display)
+	if !ok {
+		return tools.Tool{}, ""
+	}
+	def := t.Raw
+	if def == nil {
+		def = t.Def
+	}
+	return t, apps.ResourceURI(def)
+}
+
+// Open shows the view of the tool of a card of conversation conv, told
+// the card's call.
+func (v *Views) Open(conv string, row transcript.Row) {
+	t, uri := v.Of(row.Tool)
+	if uri == "" {
+		return
+	}
+	// A model may give two calls of two runs one id: the card is its
+	// call, tool and arguments.
+	key := conv + "\x00" + row.Call + "\x00" + row.Tool + "\x00" + row.Args
+	v.mu.Lock()
+	if v.book == nil {
+		v.book = apps.NewViews()
+	}
+	_, already := v.open[key]
+	v.mu.Unlock()
+	if already {
+		return
+	}
+	dark := v.host.App().Settings().ThemeVariant() == theme.VariantDark
+	go v.run(conv, key, t, uri, row, dark)
+}
+
+// run runs a view's window until it closes; it blocks.
+func (v *Views) run(conv, key string, t tools.Tool, uri string, row transcript.Row, dark bool) {
+	fail := func(err error) { v.tellNotice(fmt.Sprintf("Could not open the view of %s: %v", t.Display, err)) }
+	helper, err := apps.FindHelper()
+	if err != nil {
+		fail(err)
+		return
+	}
+	ctx := context.Background()
+	view, changed, err := v.book.Get(ctx, t.Display, t.Hash, uri, func(ctx context.Context, uri string) ([]*sdk.ResourceContents, error) {
+		return v.host.ReadResource(ctx, t.Server, uri)
+	})
+	if err != nil {
+		fail(err)
+		return
+	}
+	if changed && !v.confirm("The view changed", fmt.Sprintf("The view of %s is not the one first shown for this tool (its server sent a new one with a new definition). Open it anyway?", t.Display), "Open") {
+		return
+	}
+	v.book.Accept(t.Display, view)
+	theme := "light"
+	if dark {
+		theme = "dark"
+	}
+	def := t.Raw
+	if def == nil {
+		def = t.Def
+	}
+	var input json.RawMessage
+	if json.Valid([]byte(row.Args)) {
+		input = json.RawMessage(row.Args)
+	}
+	win, err := apps.Open(ctx, helper, apps.Config{Server: t.Server, Tool: t.Name, Definition: def, View: view, Input: input,
+		Context: apps.HostContext{Theme: theme, Locale: locale(), Width: 640, Height: 600}, HostVersion: "", Logger: v.log},
+		&viewHost{v: v, conv: conv, view: t.Display}, 0, apps.Sandboxed())
+	if err != nil {
+		fail(err)
+		return
+	}
+	v.mu.Lock()
+	v.open[key] = win
+	v.mu.Unlock()
+	if res := CardResult(row); res != nil {
+		win.SetResult(res)
+	}
+	<-win.Done()
+	v.mu.Lock()
+	delete(v.open, key)
+	v.mu.Unlock()
+	var stopped *apps.StoppedError
+	if errors.As(win.Err(), &stopped) {
+		v.tellNotice(fmt.Sprintf("Deckhand closed the view of %s: %s. The chat is not affected.", t.Display, stopped.Reason))
+	}
+}
+
+// CardResult is the card's result as the view is told it: the text the
+// card shows (what the model was given) and the result's structured
+// content, or nil while the call runs.
+func CardResult(row transcript.Row) *sdk.CallToolResult {
+	switch row.State {
+	case transcript.Succeeded, transcript.Failed, transcript.Denied:
+	default:
+		return nil
+	}
+	r := &sdk.CallToolResult{IsError: row.State != transcript.Succeeded, Content: []sdk.Content{&sdk.TextContent{Text: row.Output}}}
+	var structured map[string]any
+	if json.Unmarshal([]byte(row.Structured), &structured) == nil {
+		r.StructuredContent = structured
+	}
+	return r
+}
+
+func locale() string {
+	for _, k := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
+		if v := os.Getenv(k); v != "" && v != "C" && v != "POSIX" {
+			v, _, _ = strings.Cut(v, ".")
+			return strings.ReplaceAll(v, "_", "-")
+		}
+	}
+	return "en-US"
+}
+
+// tellNotice shows text as a notice of the window.
+func (v *Views) tellNotice(text string) { v.host.Tell(&Notice{Text: text}) }
+
+// confirm asks the person a yes-or-no question in a dialog and waits for
+// the answer; called off the UI goroutine.
+func (v *Views) confirm(title, text, yes string) bool {
+	answer := make(chan bool, 1)
+	v.host.Post(func() {
+		l := widget.NewLabel(text)
+		l.Wrapping = fyne.TextWrapWord
+		d := dialog.NewCustomConfirm(title, yes, "Cancel", l, func(ok bool) { answer <- ok }, v.host.Window())
+		d.Resize(fyne.NewSize(460, 0))
+		d.Show()
+	})
+	return <-answer
+}
+
+// viewHost is Deckhand as one view's host (apps.Host).
+type viewHost struct {
+	v    *Views
+	conv string
+	view string // server.tool
+}
+
+var _ apps.Host = (*viewHost)(nil)
+
+func (h *viewHost) CallTool(ctx context.Context, name string, args json.RawMessage) (*sdk.CallToolResult, error) {
+	reply := make(chan conversation.ViewCallResult, 1)
+	h.v.host.Tell(&ViewCall{Conv: h.conv, View: h.view, Tool: name, Args: args, Reply: reply})
+	select {
+	case r := <-reply:
+		return r.Result, r.Err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (h *viewHost) Propose(ctx context.Context, text string) (bool, error) {
+	if !h.v.confirm("Send this message?", fmt.Sprintf("The view of %s proposes this message for the chat:\n\n%s", h.view, text), "Send") {
+		return false, nil
+	}
+	h.v.host.Tell(&Propose{Conv: h.conv, Text: text})
+	return true, nil
+}
+
+func (h *viewHost) OpenLink(ctx context.Context, link string) (bool, error) {
+	u, err := url.Parse(link)
+	if err != nil {
+		return false, err
+	}
+	if !h.v.confirm("Open this link?", fmt.Sprintf("The view of %s asks to open this link in your browser:\n\n%s", h.view, link), "Open") {
+		return false, nil
+	}
+	return true, h.v.host.OpenURL(u)
+}

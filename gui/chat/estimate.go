@@ -1,0 +1,61 @@
+package chat
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
+
+	"deckhand/transcript"
+)
+
+// estimator guesses a row's height from its text, with sizes calibrated by
+// measuring sample rows once per width: good enough to place rows that are
+// not on screen, and corrected when they are.
+type estimator struct {
+	width                          float32
+	header, text, code, notice     float32 // one-line rows
+	line, charW, monoW, textInnerW float32
+}
+
+func (e *estimator) calibrate(cv *View, w float32) {
+	e.width = w
+	e.header = cv.measureRow(transcript.Row{Kind: transcript.Header, Role: "assistant", Text: "x"})
+	e.text = cv.measureRow(transcript.Row{Kind: transcript.Text, Text: "x"})
+	e.code = cv.measureRow(transcript.Row{Kind: transcript.Code, Text: "x"})
+	e.notice = cv.measureRow(transcript.Row{Kind: transcript.Notice, Text: "x"})
+	e.line = cv.measureRow(transcript.Row{Kind: transcript.Code, Text: "x\nx"}) - e.code
+	const sample = "The quick brown fox jumps over the lazy dog, then rests."
+	size := theme.TextSize()
+	e.charW = fyne.MeasureText(sample, size, fyne.TextStyle{}).Width / float32(len(sample))
+	e.monoW = fyne.MeasureText("M", size, fyne.TextStyle{Monospace: true}).Width
+	e.textInnerW = w - inset - 4*theme.Padding() - 2*theme.InnerPadding()
+}
+
+// lines is how many lines text takes at charW per character.
+func (e *estimator) lines(text string, charW float32) float32 {
+	per := max(int(e.textInnerW/charW), 10)
+	n := 0
+	for line := range strings.SplitSeq(text, "\n") {
+		n += max(1, (utf8.RuneCountInString(line)+per-1)/per)
+	}
+	return float32(n)
+}
+
+func (e *estimator) height(cv *View, r transcript.Row, w float32) float32 {
+	if e.width != w {
+		e.calibrate(cv, w)
+	}
+	switch r.Kind {
+	case transcript.Header:
+		return e.header
+	case transcript.Text:
+		return e.text + (e.lines(r.Text, e.charW)-1)*e.line
+	case transcript.Code:
+		return e.code + (e.lines(r.Text, e.monoW)-1)*e.line
+	case transcript.Notice:
+		return e.notice + (e.lines(r.Text, e.charW)-1)*e.line
+	}
+	return cv.measureRow(r) // tool cards are few, and too varied to guess
+}

@@ -1,0 +1,278 @@
+package chat
+
+import (
+	"fmt"
+	"image/color"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"deckhand/gui/widgets"
+	"deckhand/transcript"
+)
+
+// Find in a chat: Ctrl+F opens a bar over the transcript; what is typed is
+// looked for (ignoring case) in the chat's text and code blocks, every
+// match on screen is marked and the current one more strongly; Enter goes
+// to the next, Shift+Enter to the previous, and the bar says "N of M";
+// Escape closes it. Matches are counted in each block's text and marked
+// where the block drew them (a match split between two styles, as a word
+// half in bold, is counted but not marked).
+
+// Finder is the chat's find bar and its state.
+type Finder struct {
+	cv    *View
+	Bar   *fyne.Container
+	entry *widgets.FindEntry
+	Count *widget.Label
+	query []rune    // folded; nil when the bar is closed or empty
+	Hits  []findHit // every match, in order
+	cur   int       // the current match, an index in hits
+}
+
+// findHit is a match: the row, and which of the row's matches it is.
+type findHit struct{ row, nth int }
+
+func newFinder(cv *View) *Finder {
+	f := &Finder{cv: cv}
+	f.entry = widgets.NewFindEntry(f.search, func() { f.step(1) }, func() { f.step(-1) }, f.Close)
+	f.entry.Shortcut = func(k fyne.KeyName) func() { return cv.host.Shortcut(k) }
+	f.entry.SetPlaceHolder("Find in this chat")
+	f.Count = widget.NewLabel("")
+	prev := widget.NewButtonWithIcon("", theme.MoveUpIcon(), func() { f.step(-1) })
+	next := widget.NewButtonWithIcon("", theme.MoveDownIcon(), func() { f.step(1) })
+	closeB := widget.NewButtonWithIcon("", theme.CancelIcon(), f.Close)
+	for _, b := range []*widget.Button{prev, next, closeB} {
+		b.Importance = widget.LowImportance
+	}
+	// On the window's background: the transcript's rows showed through
+	// the bar around its field.
+	f.Bar = container.NewStack(widgets.NewBackdrop(), container.NewPadded(container.NewBorder(nil, nil, widget.NewIcon(theme.SearchIcon()),
+		container.NewHBox(widgets.FixedWidth(f.Count, "888 of 888"), prev, next, closeB), f.entry)))
+	f.Bar.Hide()
+	return f
+}
+
+// Open shows the bar with the keyboard in it, looking for query when one
+// is given (a search's words), else for what it held.
+func (f *Finder) Open(query string) {
+	w := f.cv.host.Window()
+	widgets.SetVisible(f.Bar, true)
+	if query != "" {
+		f.look(query)
+	} else {
+		f.search(f.entry.Text)
+	}
+	if query != "" && len(f.Hits) == 0 {
+		// A search's words need not stand together: look for the first
+		// found alone.
+		for _, word := range strings.Fields(query) {
+			if f.look(word); len(f.Hits) > 0 {
+				break
+			}
+		}
+	}
+	w.Canvas().Focus(f.entry)
+	f.entry.TypedShortcut(&fyne.ShortcutSelectAll{}) // to type over
+}
+
+// FindAt opens the find bar at a search's words, found by the search in
+// run. When the chat does not show them, they are in another version of a
+// message (the search reads every version in the log): that version is
+// chosen, and the words are looked for again once it shows (Reset).
+func (cv *View) FindAt(query, run string) {
+	cv.Find.Open(query)
+	if len(cv.Find.Hits) == 0 && run != "" {
+		cv.findAfter = query
+		cv.host.Tell(&RunAction{Action: Choose, Run: run})
+	}
+}
+
+// look puts text in the box and looks for it. Setting the text the box
+// already holds (the same search result opened again) changes nothing,
+// and OnChanged would not look: the bar showed the words with no count
+// and no marks.
+func (f *Finder) look(text string) {
+	if f.entry.Text == text {
+		f.search(text)
+		return
+	}
+	f.entry.SetText(text) // OnChanged looks for it
+}
+
+// refresh counts the matches again after the rows changed (an answer
+// streams, another chat shows), keeping the current one if it is still
+// there, without moving the view.
+func (f *Finder) refresh() {
+	if f.query == nil {
+		return
+	}
+	f.recount()
+	switch {
+	case len(f.Hits) == 0:
+		widgets.SetText(f.Count, "No matches")
+	default:
+		f.cur = min(f.cur, len(f.Hits)-1)
+		widgets.SetText(f.Count, fmt.Sprintf("%d of %d", f.cur+1, len(f.Hits)))
+	}
+	f.markCards()
+}
+
+// Close hides the bar and its marks, and gives the message box the keys.
+func (f *Finder) Close() {
+	if f.Bar.Visible() {
+		f.Hide()
+		f.cv.host.FocusInput()
+	}
+}
+
+// Hide hides the bar and its marks.
+func (f *Finder) Hide() {
+	if !f.Bar.Visible() {
+		return
+	}
+	f.Bar.Hide()
+	f.query, f.Hits = nil, nil
+	widgets.SetText(f.Count, "")
+	f.cv.Sel.Redraw()
+	f.markCards()
+}
+
+// search looks for text in the chat, and goes to the first match at or
+// after the one that was current.
+func (f *Finder) search(text string) {
+	f.query = widgets.FoldRunes(strings.TrimSpace(text))
+	if len(f.query) == 0 {
+		f.query = nil
+	}
+	f.recount()
+	f.cur = 0
+	f.show()
+}
+
+// recount finds every match in the chat's rows again.
+func (f *Finder) recount() {
+	f.Hits = f.Hits[:0]
+	if f.query == nil {
+		return
+	}
+	for i, r := range f.cv.Rows {
+		n := 0
+		switch r.Kind {
+		case transcript.Text, transcript.Code:
+			n = len(widgets.FindRunes(widgets.FoldRunes(r.Text), f.query))
+		case transcript.Tool:
+			for _, part := range cardTexts(r) {
+				n += len(widgets.FindRunes(widgets.FoldRunes(part), f.query))
+			}
+		}
+		for nth := range n {
+			f.Hits = append(f.Hits, findHit{i, nth})
+		}
+	}
+}
+
+// cardTexts are what a tool card shows of its call, as found by the find
+// bar: its name, its arguments and its result (whole, also when folded).
+func cardTexts(r transcript.Row) []string { return []string{r.Tool, r.Args, r.Output} }
+
+// cardMark is the colour of the border of the card of row: the find's
+// colours when it holds a match (the current one's when it holds that),
+// nil when it holds none. (A card's text is not selectable text, so its
+// matches are not marked one by one.)
+func (f *Finder) cardMark(row int) color.Color {
+	if f.query == nil || row < 0 {
+		return nil
+	}
+	var mark color.Color
+	for i, h := range f.Hits {
+		if h.row == row {
+			if i == f.cur {
+				return FindCurrent
+			}
+			mark = findMark
+		}
+	}
+	return mark
+}
+
+// markCards draws the find's marks on the cards in view.
+func (f *Finder) markCards() {
+	for _, v := range f.cv.Views {
+		if t := v.Tool(); t != nil && v.ID >= 0 && v.Row.Kind == transcript.Tool {
+			t.set(v.Row)
+		}
+	}
+}
+
+// step goes to the next match (by 1) or the previous (by -1), round.
+func (f *Finder) step(by int) {
+	if len(f.Hits) == 0 {
+		return
+	}
+	f.cur = (f.cur + by + len(f.Hits)) % len(f.Hits)
+	f.show()
+}
+
+// show says "N of M", scrolls the current match into view and marks the
+// matches on screen.
+func (f *Finder) show() {
+	switch {
+	case f.query == nil:
+		widgets.SetText(f.Count, "")
+	case len(f.Hits) == 0:
+		widgets.SetText(f.Count, "No matches")
+	default:
+		f.cur = min(f.cur, len(f.Hits)-1)
+		widgets.SetText(f.Count, fmt.Sprintf("%d of %d", f.cur+1, len(f.Hits)))
+		f.cv.Follow = false
+		f.cv.List.ScrollTo(f.Hits[f.cur].row)
+	}
+	f.cv.Sel.Redraw()
+	f.markCards()
+}
+
+// current is the current match's row and number in it (-1: none).
+func (f *Finder) current() findHit {
+	if f.query == nil || len(f.Hits) == 0 {
+		return findHit{-1, -1}
+	}
+	return f.Hits[f.cur]
+}
+
+// Colours of the marks: every match, and the current one.
+var (
+	findMark    = color.NRGBA{R: 0xff, G: 0xc1, B: 0x07, A: 0x60}
+	FindCurrent = color.NRGBA{R: 0xff, G: 0x8f, B: 0x00, A: 0xc0}
+)
+
+// drawFound marks the matches s drew, the current one (nth of its row)
+// more strongly.
+func drawFound(s *widgets.SelText, f *Finder) {
+	s.Found, s.FoundCur = 0, false
+	if f == nil || f.query == nil || len(f.Hits) == 0 {
+		return
+	}
+	row := s.Row()
+	cur := f.current()
+	n := 0
+	for _, r := range s.Rich.Runs() {
+		for _, at := range widgets.FindRunes(widgets.FoldRunes(string(r.Text)), f.query) {
+			fill := findMark
+			if cur.row == row && cur.nth == n {
+				fill, s.FoundCur = FindCurrent, true
+			}
+			n++
+			s.Found++
+			x0, x1 := r.Width(at), r.Width(at+len(f.query))
+			rect := canvas.NewRectangle(fill)
+			rect.Move(r.Pos.AddXY(x0, 0))
+			rect.Resize(fyne.NewSize(x1-x0, r.Size.Height))
+			s.Mark(r, rect)
+		}
+	}
+}

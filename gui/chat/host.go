@@ -1,0 +1,86 @@
+package chat
+
+import (
+	"context"
+	"net/url"
+
+	"fyne.io/fyne/v2"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"deckhand/tools"
+)
+
+// Host is the window the chat is shown in (package gui's UI). The chat
+// reaches the bridge and the UI goroutine only through it; its methods
+// are called on the UI goroutine, but for Post, Tell and ReadResource.
+type Host interface {
+	// App is the Fyne app (its clipboard and settings).
+	App() fyne.App
+	// Window is the main window.
+	Window() fyne.Window
+	// Post runs f on the UI goroutine.
+	Post(f func())
+	// Tell sends the bridge a message (the types below, and a tool's
+	// view's: package appview).
+	Tell(msg any)
+	// ShowError tells the person of a problem.
+	ShowError(msg string)
+	// OpenURL opens a link in the browser.
+	OpenURL(link *url.URL) error
+	// KeepFocus notes where the keyboard is before a dialog takes it; the
+	// function returned puts it back.
+	KeepFocus() func()
+	// FocusInput gives the message box the keyboard.
+	FocusInput()
+	// Shortcut is the window's Ctrl (Cmd) shortcut on key, or nil.
+	Shortcut(key fyne.KeyName) func()
+	// ShowKeySettings opens the settings at the API key.
+	ShowKeySettings()
+	// Catalog is the tools as the window last heard of them, or nil (for
+	// the tools' views, package appview, as ReadResource).
+	Catalog() *tools.Catalog
+	// ServerReady reports whether server alias is connected.
+	ServerReady(alias string) bool
+	// AttachResource attaches a server's resource to the next message.
+	AttachResource(alias, uri string)
+	// ReadResource reads a server's resource; it blocks.
+	ReadResource(ctx context.Context, server, uri string) ([]*sdk.ResourceContents, error)
+}
+
+// Action is what a message control asks of a run.
+type Action string
+
+// Run actions.
+const (
+	Retry    Action = "retry"
+	Remove   Action = "remove" // Delete
+	Continue Action = "continue"
+	Choose   Action = "choose" // ‹ or ›: Run is the version to show
+	Edit     Action = "edit"   // Text is the message as edited
+)
+
+// Messages to the bridge, through Host.Tell.
+type (
+	// Expand shows a card's arguments and result whole (or previewed):
+	// the bridge keeps it in the transcript, for when the conversation is
+	// shown again.
+	Expand struct {
+		Conv     string
+		Row      int
+		Expanded bool
+	}
+	// Collapse folds a card to its header (or opens it), kept the same
+	// way.
+	Collapse struct {
+		Conv      string
+		Row       int
+		Collapsed bool
+	}
+	// RunAction acts on a run of the current conversation (Run "": the
+	// last).
+	RunAction struct {
+		Action Action
+		Run    string
+		Text   string
+	}
+)

@@ -1,0 +1,109 @@
+package chat
+
+import (
+	"fmt"
+	"image"
+	"os"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/storage"
+
+	"deckhand/gui/widgets"
+	"deckhand/tools"
+)
+
+// A tool's image, shown large over the window when its card's picture is
+// clicked (widgets.ImageView), checked against Deckhand's limits first.
+
+// enlarge shows the card's image large.
+func (m *MediaView) enlarge() {
+	if m.media == nil || m.page >= len(m.media.Images) {
+		return
+	}
+	_, tool, _ := strings.Cut(m.t.row.Row.Tool, ".")
+	m.t.row.cv.showImage(&m.media.Images[m.page], tool)
+}
+
+// showImage shows img over the main window; tool names the file Save…
+// offers.
+func (cv *View) showImage(img *tools.Image, tool string) {
+	w, h, format, err := tools.CheckImage(img.MIME, img.Data)
+	if err != nil {
+		cv.host.ShowError("The image cannot be shown: " + err.Error())
+		return
+	}
+	cv.closeImage()
+	name := imageFileName(tool, format)
+	v := widgets.ShowImage(cv.host.Window().Canvas(), widgets.Image{
+		Width: w, Height: h,
+		Info: fmt.Sprintf("%s · %d×%d · %s", name, w, h, tools.Size(len(img.Data))),
+		Decode: func(maxW, maxH int) (image.Image, error) {
+			return tools.DecodeImage(img.MIME, img.Data, maxW, maxH)
+		},
+		Save: func() { cv.saveImage(img, name) },
+	}, cv.host.Post, func(err error) { cv.host.ShowError("The image cannot be shown: " + err.Error()) })
+	v.OnClosed = func() {
+		if cv.image == v {
+			cv.image = nil
+		}
+	}
+	cv.image = v
+}
+
+// closeImage closes the image shown large, if any.
+func (cv *View) closeImage() {
+	if cv.image != nil {
+		cv.image.Close()
+	}
+}
+
+// imageFileName is the name Save… offers: the tool's, with the format's
+// extension.
+func imageFileName(tool, format string) string {
+	ext := map[string]string{"jpeg": ".jpg"}[format]
+	if ext == "" {
+		ext = "." + format
+	}
+	name := strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r < ' ' {
+			return '-'
+		}
+		return r
+	}, tool)
+	if name == "" {
+		name = "image"
+	}
+	return name + ext
+}
+
+// saveImage asks where to save img and writes it there: the bytes the
+// server sent (a PNG's broken optional chunk dropped, as shown).
+func (cv *View) saveImage(img *tools.Image, name string) {
+	d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
+		if err != nil {
+			cv.host.ShowError("Could not save the image: " + err.Error())
+			return
+		}
+		if wc == nil {
+			return // cancelled
+		}
+		data, _ := tools.RepairPNG(img.Data)
+		_, err = wc.Write(data)
+		if cerr := wc.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			cv.host.ShowError(fmt.Sprintf("Could not save the image to %s: %v", wc.URI().Path(), err))
+		}
+	}, cv.host.Window())
+	d.SetFileName(name)
+	if home, err := os.UserHomeDir(); err == nil {
+		if l, err := storage.ListerForURI(storage.NewFileURI(home)); err == nil {
+			d.SetLocation(l)
+		}
+	}
+	d.Show()
+	d.Resize(fyne.NewSize(820, 560)) // after Show: a FileDialog not shown yet has no size to change
+}

@@ -1,0 +1,173 @@
+package chat
+
+import (
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"deckhand/gui/widgets"
+	"deckhand/transcript"
+)
+
+// RowView draws one transcript row; the list reuses it for any kind. Its
+// parts change only what differs from the row it showed before: a list
+// redraws every visible row when one changes, and re-decoding icons or
+// re-wrapping unchanged text each time would make that cost grow.
+type RowView struct {
+	widget.BaseWidget
+	cv  *View
+	ID  int
+	Row transcript.Row
+	box *fyne.Container // holds the view of the row's kind
+	// seen is the list refresh (View.epoch) in which the list last
+	// showed it (recycle.go).
+	seen uint64
+
+	Parts [transcript.Notice + 1]rowPart // by kind, made when first needed
+}
+
+// rowPart draws one kind of row.
+type rowPart interface {
+	set(transcript.Row)
+	view() fyne.CanvasObject
+}
+
+// newPart makes the part that draws rows of kind k.
+func (r *RowView) newPart(k transcript.Kind) rowPart {
+	switch k {
+	case transcript.Header:
+		return newHeaderView(r)
+	case transcript.Text:
+		return newTextView(r)
+	case transcript.Code:
+		return newCodeView(r)
+	case transcript.Tool:
+		return newToolView(r)
+	}
+	return newNoticeView(r)
+}
+
+// Tool is the row's Tool card part, if it has drawn one.
+func (r *RowView) Tool() *ToolView {
+	t, _ := r.Parts[transcript.Tool].(*ToolView)
+	return t
+}
+
+// Text is the row's Text part, if it has drawn one.
+func (r *RowView) Text() *TextView {
+	t, _ := r.Parts[transcript.Text].(*TextView)
+	return t
+}
+
+func newRowView(cv *View) *RowView {
+	r := &RowView{cv: cv, ID: -2, box: container.NewStack()}
+	r.ExtendBaseWidget(r)
+	return r
+}
+
+func (r *RowView) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(r.box) }
+
+// A row takes the pointer's comings and goings for itself: the list would
+// otherwise highlight the row under the pointer, as if rows could be
+// picked, and the highlight stayed when the pointer left for a button in
+// the row or left the window.
+var _ desktop.Hoverable = (*RowView)(nil)
+
+func (r *RowView) MouseIn(*desktop.MouseEvent)    {}
+func (r *RowView) MouseMoved(*desktop.MouseEvent) {}
+func (r *RowView) MouseOut()                      {}
+
+// A press on a row outside its text (its header, a tool card, the
+// margin) clears the transcript's selection, as a click elsewhere does.
+var _ desktop.Mouseable = (*RowView)(nil)
+
+func (r *RowView) MouseDown(*desktop.MouseEvent) { r.cv.Sel.Clear() }
+func (r *RowView) MouseUp(*desktop.MouseEvent)   {}
+
+// ScreenItem: a row is a message on the screen dump (package gui), its parts
+// inside.
+func (r *RowView) ScreenItem() (kind, text string, leaf bool) { return "message", "", false }
+
+// ScreenChildren are what the screen dump walks into (package gui's
+// screen.go).
+func (r *RowView) ScreenChildren() []fyne.CanvasObject { return []fyne.CanvasObject{r.box} }
+
+// show draws row (number id; -1 when measuring).
+func (r *RowView) show(id int, row transcript.Row) {
+	if id >= 0 && id == r.ID && row == r.Row {
+		return
+	}
+	r.ID, r.Row = id, row
+	k := min(row.Kind, transcript.Notice)
+	if r.Parts[k] == nil {
+		r.Parts[k] = r.newPart(k)
+	}
+	r.Parts[k].set(row)
+	obj := r.Parts[k].view()
+	if len(r.box.Objects) != 1 || r.box.Objects[0] != obj {
+		// Another kind of row: its part goes in and is laid out. Not
+		// r.box.Refresh(): that refreshes every widget of the part, and a
+		// button's refresh parses, colours and rasterises its SVG icon
+		// again (Fyne caches none of it): per row measured, that was most
+		// of what a message allocated.
+		r.box.Objects = []fyne.CanvasObject{obj}
+		obj.Resize(r.box.Size())
+		widgets.Relayout(r.box)
+		canvas.Refresh(r.box)
+	} else {
+		widgets.Relayout(r.box)
+	}
+	// The selection is kept by row: this view draws its row's part.
+	if s := r.Selectable(); s != nil {
+		s.Draw()
+	}
+}
+
+// Selectable is the selectable block the view shows (a text or code
+// row's), if any.
+func (r *RowView) Selectable() *widgets.SelText {
+	if len(r.box.Objects) != 1 {
+		return nil
+	}
+	for _, p := range r.Parts {
+		if s, ok := p.(interface{ selectable() *widgets.SelText }); ok && p.view() == r.box.Objects[0] {
+			return s.selectable()
+		}
+	}
+	return nil
+}
+
+// copy puts text on the clipboard and says so on the button that did it
+// for a moment: a check mark, and "Copied" where the button has a label.
+func (r *RowView) copy(text string, b *widget.Button) {
+	r.cv.host.App().Clipboard().SetContent(text)
+	if b == nil {
+		return
+	}
+	label := b.Text
+	if label != "" {
+		b.SetText("Copied")
+	}
+	b.SetIcon(theme.ConfirmIcon())
+	host := r.cv.host
+	time.AfterFunc(r.cv.CopiedFor, func() {
+		host.Post(func() {
+			if label != "" {
+				b.SetText(label)
+			}
+			b.SetIcon(theme.ContentCopyIcon())
+		})
+	})
+}
+
+// inset indents a message's blocks under its header.
+const inset = 34
+
+func indented(o fyne.CanvasObject) *fyne.Container {
+	return container.New(widgets.Inset{Left: inset, Right: theme.Padding() * 2}, o)
+}

@@ -1,0 +1,283 @@
+package chat
+
+import (
+	"fmt"
+	"image/color"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"deckhand/gui/widgets"
+	"deckhand/transcript"
+)
+
+// HeaderView: who speaks, when, and a copy button for the whole message.
+// The person's messages also have Delete, the last one Retry and Edit, and
+// a message with versions ‹ n/m ›; an answer's says, while the pointer is
+// on it, which model wrote it, its tokens and its speed.
+type HeaderView struct {
+	Obj                 fyne.CanvasObject
+	icon                *widget.Icon
+	who                 *widget.Label
+	when                *widget.Label
+	cp                  *widget.Button
+	Retry, Edit, Delete *widget.Button
+	// ‹ n/m ›: the versions of the person's message.
+	Prev, Next     *widget.Button
+	Version        *widget.Label
+	toPrev, toNext string
+	// Info: the answer's model, tokens and speed, shown on hover.
+	Info      *widget.Label
+	infoText  string
+	hovered   bool
+	text, run string
+	cv        *View
+}
+
+func newHeaderView(r *RowView) *HeaderView {
+	h := &HeaderView{icon: widget.NewIcon(nil), who: widget.NewLabel(""), cv: r.cv}
+	h.who.TextStyle.Bold = true
+	var when fyne.CanvasObject
+	h.when, when = widgets.Caption("")
+	h.cp = widget.NewButtonWithIcon("", theme.ContentCopyIcon(), nil)
+	h.cp.OnTapped = func() { r.copy(h.text, h.cp) }
+	h.Retry = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), func() { r.cv.Control(Retry, h.run, h.text) })
+	h.Edit = widget.NewButtonWithIcon("Edit", theme.DocumentCreateIcon(), func() { r.cv.Control(Edit, h.run, h.text) })
+	h.Delete = widget.NewButtonWithIcon("", theme.DeleteIcon(), func() { r.cv.Control(Remove, h.run, h.text) })
+	h.Prev = widget.NewButton("‹", func() { r.cv.Control(Choose, h.toPrev, "") })
+	h.Next = widget.NewButton("›", func() { r.cv.Control(Choose, h.toNext, "") })
+	h.Version = widget.NewLabel("")
+	for _, b := range []*widget.Button{h.cp, h.Retry, h.Edit, h.Delete, h.Prev, h.Next} {
+		b.Importance = widget.LowImportance
+	}
+	var info fyne.CanvasObject
+	h.Info, info = widgets.Caption("")
+	h.Info.Truncation = fyne.TextTruncateEllipsis
+	h.Info.Hide()
+	row := container.NewBorder(nil, nil, container.NewHBox(h.icon, h.who, when, h.Prev, h.Version, h.Next),
+		container.NewHBox(h.Retry, h.Edit, h.Delete, h.cp), info)
+	h.Obj = widgets.NewHoverArea(container.NewPadded(row), func() { h.hovered = true; h.showInfo() }, func() { h.hovered = false; h.showInfo() })
+	return h
+}
+
+func (h *HeaderView) view() fyne.CanvasObject { return h.Obj }
+
+func (h *HeaderView) set(r transcript.Row) {
+	if r.Role == "user" {
+		widgets.SetIcon(h.icon, theme.AccountIcon())
+		widgets.SetText(h.who, "You")
+	} else {
+		widgets.SetIcon(h.icon, theme.ComputerIcon())
+		widgets.SetText(h.who, "Deckhand")
+	}
+	when := ""
+	if !r.Time.IsZero() {
+		when = r.Time.Format("15:04")
+	}
+	widgets.SetText(h.when, when)
+	h.text, h.run = r.Text, r.Run
+	widgets.SetVisible(h.cp, r.Text != "") // hidden while the answer streams
+	// While an answer is being written the conversation refuses them:
+	// they show once it is over.
+	idle := !h.cv.running
+	widgets.SetVisible(h.Retry, r.Run != "" && r.Last && idle)
+	widgets.SetVisible(h.Edit, r.Run != "" && r.Last && idle)
+	widgets.SetVisible(h.Delete, r.Run != "" && idle)
+	h.toPrev, h.toNext = r.Prev, r.Next
+	h.infoText = r.Info
+	h.showInfo()
+	versions := r.Versions > 1
+	if versions {
+		widgets.SetText(h.Version, fmt.Sprintf("%d/%d", r.Version, r.Versions))
+	}
+	widgets.SetVisible(h.Version, versions)
+	widgets.SetVisible(h.Prev, versions)
+	widgets.SetVisible(h.Next, versions)
+	setEnabled(h.Prev, idle && r.Prev != "")
+	setEnabled(h.Next, idle && r.Next != "")
+}
+
+// showInfo shows the answer's info while the pointer is on its header.
+func (h *HeaderView) showInfo() {
+	if h.hovered && h.infoText != "" {
+		widgets.SetText(h.Info, h.infoText)
+		widgets.SetVisible(h.Info, true)
+		return
+	}
+	widgets.SetVisible(h.Info, false)
+}
+
+func setEnabled(b *widget.Button, on bool) {
+	if on == b.Disabled() {
+		if on {
+			b.Enable()
+		} else {
+			b.Disable()
+		}
+	}
+}
+
+// TextView: a block of Markdown. The person's messages sit on a tinted
+// background, the model's on none.
+type TextView struct {
+	obj   fyne.CanvasObject
+	Bg    *canvas.Rectangle
+	RT    *widgets.MDText
+	sel   *widgets.SelText
+	src   string
+	user  bool
+	plain bool // shown as written (Row.Plain)
+}
+
+func newTextView(r *RowView) *TextView {
+	t := &TextView{Bg: canvas.NewRectangle(color.Transparent), RT: widgets.NewMDText()}
+	t.Bg.CornerRadius = theme.InputRadiusSize()
+	t.RT.Wrapping = fyne.TextWrapWord
+	t.sel = widgets.NewSelText(&r.cv.Sel, t.RT, func() int { return r.ID })
+	t.sel.Source = func() string {
+		if t.plain {
+			return t.src // as typed
+		}
+		return "" // Markdown: its source is not what shows
+	}
+	t.obj = indented(container.NewStack(t.Bg, t.sel))
+	return t
+}
+
+func (t *TextView) selectable() *widgets.SelText { return t.sel }
+
+func (t *TextView) view() fyne.CanvasObject { return t.obj }
+
+func (t *TextView) set(r transcript.Row) {
+	if user := r.Role == "user"; user != t.user || t.src == "" {
+		t.user = user
+		t.Bg.FillColor = color.Transparent
+		if user {
+			t.Bg.FillColor = theme.Color(theme.ColorNameInputBackground)
+		}
+		t.Bg.Refresh()
+	}
+	if r.Text != t.src {
+		t.src = r.Text
+		t.plain = r.Plain
+		if r.Plain {
+			// The person's words as typed, line breaks kept: not
+			// Markdown, whose single newlines join lines.
+			t.RT.Segments = plainSegments(r.Text)
+			t.RT.Refresh()
+			return
+		}
+		t.RT.ParseMarkdown(r.Text)
+		if widgets.FitTables(t.RT) {
+			t.RT.Refresh()
+		}
+	}
+}
+
+// plainSegments shows text as it is: a paragraph a line (an empty line
+// keeps its height).
+func plainSegments(text string) []widget.RichTextSegment {
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	segs := make([]widget.RichTextSegment, 0, len(lines))
+	for _, l := range lines {
+		if l == "" {
+			l = " "
+		}
+		segs = append(segs, &widget.TextSegment{Text: l, Style: widget.RichTextStyleParagraph})
+	}
+	return segs
+}
+
+// codeView: a code block, monospace and highlighted by its language, with
+// the language and a copy button.
+type codeView struct {
+	obj  fyne.CanvasObject
+	lang *widget.Label
+	rt   *widgets.MDText
+	sel  *widgets.SelText
+	text string
+	hl   string // the language text was highlighted as
+}
+
+func newCodeView(r *RowView) *codeView {
+	c := &codeView{rt: widgets.NewMDText()}
+	var lang fyne.CanvasObject
+	c.lang, lang = widgets.Caption("")
+	// Lines break between words; a word longer than the line is cut.
+	c.rt.Wrapping = fyne.TextWrapWord
+	c.sel = widgets.NewSelText(&r.cv.Sel, c.rt, func() int { return r.ID })
+	c.sel.Source = func() string { return c.text }
+	cp := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), nil)
+	cp.OnTapped = func() { r.copy(c.text, cp) }
+	cp.Importance = widget.LowImportance
+	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
+	bg.CornerRadius = theme.InputRadiusSize()
+	top := container.NewHBox(lang, layout.NewSpacer(), cp)
+	c.obj = indented(container.NewStack(bg, container.NewBorder(top, nil, nil, nil, c.sel)))
+	return c
+}
+
+func (c *codeView) selectable() *widgets.SelText { return c.sel }
+
+func (c *codeView) view() fyne.CanvasObject { return c.obj }
+
+func (c *codeView) set(r transcript.Row) {
+	lang := r.Lang
+	if lang == "" {
+		lang = "code"
+	}
+	widgets.SetText(c.lang, lang)
+	if r.Text == c.text && r.Lang == c.hl && c.rt.Segments != nil {
+		return
+	}
+	c.text, c.hl = r.Text, r.Lang
+	c.rt.Segments = widgets.Highlight(r.Text, r.Lang)
+	c.rt.Refresh()
+}
+
+// noticeView: a note from Deckhand, an error in the error colour; the
+// last run's failure offers Retry, its Stop Continue and Retry.
+type noticeView struct {
+	obj         fyne.CanvasObject
+	icons       *widgets.StatusIcons
+	icon        *widget.Icon
+	rt          *widget.RichText
+	seg         *widget.TextSegment
+	actions     *fyne.Container
+	cont, retry *widget.Button
+	key         *widget.Button // the settings, at the API key
+}
+
+func newNoticeView(r *RowView) *noticeView {
+	n := &noticeView{icons: &r.cv.icons, icon: widget.NewIcon(theme.InfoIcon())}
+	n.seg = &widget.TextSegment{Style: widget.RichTextStyle{TextStyle: fyne.TextStyle{Italic: true}, ColorName: theme.ColorNamePlaceHolder}}
+	n.rt = widget.NewRichText(n.seg)
+	n.rt.Wrapping = fyne.TextWrapWord
+	n.cont = widget.NewButtonWithIcon("Continue", theme.MediaPlayIcon(), func() { r.cv.Control(Continue, "", "") })
+	n.retry = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), func() { r.cv.Control(Retry, "", "") })
+	n.key = widget.NewButtonWithIcon("Settings", theme.SettingsIcon(), r.cv.host.ShowKeySettings)
+	n.actions = container.NewHBox(n.cont, n.key, n.retry)
+	n.actions.Hide()
+	n.obj = indented(container.NewBorder(nil, nil, container.NewCenter(n.icon), container.NewCenter(n.actions), n.rt))
+	return n
+}
+
+func (n *noticeView) view() fyne.CanvasObject { return n.obj }
+
+func (n *noticeView) set(r transcript.Row) {
+	color := theme.ColorNamePlaceHolder
+	widgets.SetIcon(n.icon, theme.InfoIcon())
+	if r.Error {
+		color = theme.ColorNameError
+		widgets.SetIcon(n.icon, n.icons.Failed)
+	}
+	widgets.SetSegment(n.rt, n.seg, strings.TrimSpace(r.Text), color)
+	widgets.SetVisible(n.cont, r.Action == transcript.ActionContinue)
+	widgets.SetVisible(n.key, r.Action == transcript.ActionKey)
+	widgets.SetVisible(n.actions, r.Action != "")
+}

@@ -1,0 +1,308 @@
+package chat
+
+import (
+	"fmt"
+	"image"
+	"net/url"
+	"strings"
+	"sync/atomic"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+	lru "github.com/hashicorp/golang-lru/v2"
+
+	"deckhand/gui/widgets"
+	"deckhand/tools"
+)
+
+// MediaView shows a tool result's images and resource links on its card.
+//
+// Memory: the transcript keeps an image's encoded bytes only. A card
+// decodes the image it shows when it is on screen (never the off-screen
+// view that measures rows), off the UI goroutine, one image at a time per
+// card, scaled down to a small bitmap; the bitmap is dropped when the card
+// shows something else, folds, or is among the least recently decoded once
+// more than maxBitmaps are held (the list keeps a few views of rows that
+// scrolled away).
+type MediaView struct {
+	t   *ToolView
+	obj *fyne.Container
+
+	media *tools.Media
+	page  int // the image shown, when there are several
+
+	head       *fyne.Container // the pager: ‹ 2 of 3 ›
+	prev, next *widget.Button
+	count      *widget.Label
+	Pic        *widgets.FitImage
+	note       *widget.Label // why an image is not shown
+	noteBox    fyne.CanvasObject
+	Links      *fyne.Container
+
+	// The bitmap shown, or being decoded.
+	shown   *tools.Image
+	pending *atomic.Bool // set to drop the decode under way
+	gen     int
+}
+
+func newMediaView(t *ToolView) *MediaView {
+	m := &MediaView{t: t, Pic: widgets.NewFitImage(imageMaxHeight, imageMinSide, imageMaxEnlarge), Links: container.NewVBox()}
+	m.Pic.OnTap = m.enlarge
+	m.prev = widget.NewButtonWithIcon("", theme.NavigateBackIcon(), func() { m.turn(-1) })
+	m.next = widget.NewButtonWithIcon("", theme.NavigateNextIcon(), func() { m.turn(1) })
+	m.prev.Importance, m.next.Importance = widget.LowImportance, widget.LowImportance
+	var count fyne.CanvasObject
+	m.count, count = widgets.Subtle("")
+	m.head = container.NewHBox(m.prev, count, m.next)
+	m.note, m.noteBox = widgets.Subtle("")
+	m.note.Wrapping = fyne.TextWrapWord
+	m.obj = container.NewVBox(m.head, m.Pic, m.noteBox, m.Links)
+	return m
+}
+
+// set shows media; onScreen says whether the card is in the list (not the
+// measuring view) and open, so that its image may be decoded.
+func (m *MediaView) set(media *tools.Media, onScreen bool) {
+	if media != m.media {
+		m.media, m.page = media, 0
+		m.setLinks(media)
+	}
+	if media == nil || len(media.Images) == 0 {
+		m.release()
+		widgets.SetVisible(m.head, false)
+		widgets.SetVisible(m.Pic, false)
+		widgets.SetVisible(m.noteBox, false)
+		widgets.SetVisible(m.obj, media != nil && len(media.Links) > 0)
+		return
+	}
+	widgets.SetVisible(m.obj, true)
+	n := len(media.Images)
+	m.page = min(m.page, n-1)
+	widgets.SetVisible(m.head, n > 1)
+	if n > 1 {
+		widgets.SetText(m.count, fmt.Sprintf("image %d of %d", m.page+1, n))
+		if m.page == 0 {
+			m.prev.Disable()
+		} else {
+			m.prev.Enable()
+		}
+		if m.page == n-1 {
+			m.next.Disable()
+		} else {
+			m.next.Enable()
+		}
+	}
+	img := &media.Images[m.page]
+	why := img.Refused
+	var w, h int
+	if why == "" {
+		var err error
+		if w, h, _, err = tools.CheckImage(img.MIME, img.Data); err != nil {
+			why = err.Error()
+		} else if failed, ok := m.t.row.cv.undecodable.Get(imageKey(img)); ok {
+			why = failed
+		}
+	}
+	if why != "" {
+		m.release()
+		widgets.SetText(m.note, placeholder(img, why))
+		widgets.SetVisible(m.Pic, false)
+		widgets.SetVisible(m.noteBox, true)
+		return
+	}
+	widgets.SetVisible(m.noteBox, false)
+	widgets.SetVisible(m.Pic, true)
+	m.Pic.SetSize(w, h)
+	if !onScreen {
+		m.release()
+		return
+	}
+	m.load(img)
+}
+
+// imageKey names an image by its bytes (its length and ends), for the
+// undecodable cache.
+func imageKey(img *tools.Image) string {
+	d := img.Data
+	head, tail := d[:min(len(d), 64)], d[max(0, len(d)-64):]
+	return fmt.Sprintf("%d:%x:%x", len(d), head, tail)
+}
+
+// placeholder is an image's line when it is not shown: the rendered
+// result's, with the reason.
+func placeholder(img *tools.Image, why string) string {
+	mime := img.MIME
+	if mime == "" {
+		mime = "unknown type"
+	}
+	return fmt.Sprintf("[image: %s, %s: %s]", mime, tools.Size(img.Size), why)
+}
+
+func (m *MediaView) turn(by int) {
+	if m.media == nil {
+		return
+	}
+	m.page = max(0, min(m.page+by, len(m.media.Images)-1))
+	m.set(m.media, m.t.onScreen())
+}
+
+// load decodes img for the card, unless it shows (or is decoding) it.
+func (m *MediaView) load(img *tools.Image) {
+	if m.shown == img {
+		return
+	}
+	m.release()
+	m.shown = img
+	m.gen++
+	gen, stop := m.gen, &atomic.Bool{}
+	m.pending = stop
+	host, slots := m.t.row.cv.host, m.t.row.cv.decodes
+	mime, data := img.MIME, img.Data
+	go func() {
+		slots <- struct{}{}
+		var bm image.Image
+		var err error
+		if !stop.Load() {
+			bm, err = decodeToolImage(mime, data)
+		}
+		<-slots
+		if stop.Load() {
+			return
+		}
+		host.Post(func() {
+			if m.gen != gen || stop.Load() {
+				return
+			}
+			m.pending = nil
+			if err != nil {
+				// The note takes the picture's place now, and the row
+				// its new height: not after the card is folded.
+				m.t.row.cv.undecodable.Add(imageKey(img), err.Error())
+				m.shown = nil
+				m.set(m.media, m.t.onScreen())
+				m.t.resize()
+				return
+			}
+			m.Pic.SetBitmap(bm)
+			holdBitmap(m)
+		})
+	}()
+}
+
+// release drops the card's bitmap, and any decode under way.
+func (m *MediaView) release() {
+	if !m.t.row.cv.bitmaps.Remove(m) { // dropped as it leaves
+		m.dropBitmap()
+	}
+}
+
+func (m *MediaView) dropBitmap() {
+	if m.pending != nil {
+		m.pending.Store(true)
+		m.pending = nil
+	}
+	m.shown = nil
+	m.gen++
+	m.Pic.SetBitmap(nil)
+}
+
+// current reports whether the card still shows the image it decoded.
+func (m *MediaView) current() bool {
+	return m.shown != nil && m.t.onScreen() && m.t.row.Row.Media == m.media
+}
+
+// maxBitmaps bounds the decoded images a window holds in all its cards.
+const maxBitmaps = 8
+
+// newBitmaps is a window's cards holding a decoded image, least recent
+// first: one that leaves drops its bitmap.
+func newBitmaps() *lru.Cache[*MediaView, struct{}] {
+	c, _ := lru.NewWithEvict(maxBitmaps, func(m *MediaView, _ struct{}) { m.dropBitmap() })
+	return c
+}
+
+// holdBitmap notes that m holds a bitmap: views that no longer show theirs
+// (reused for another row) drop them, and the least recent go past
+// maxBitmaps.
+func holdBitmap(m *MediaView) {
+	held := m.t.row.cv.bitmaps
+	for _, v := range held.Keys() {
+		if v != m && !v.current() {
+			held.Remove(v)
+		}
+	}
+	held.Add(m, struct{}{})
+}
+
+// setLinks makes a row per link: http(s) links open in the browser, a
+// file's path is shown with a button to open it, anything else is text to
+// copy.
+func (m *MediaView) setLinks(media *tools.Media) {
+	m.Links.Objects = nil
+	if media != nil {
+		for _, l := range media.Links {
+			m.Links.Objects = append(m.Links.Objects, m.linkRow(l))
+		}
+	}
+	m.Links.Refresh()
+}
+
+func (m *MediaView) linkRow(l tools.Link) fyne.CanvasObject {
+	u, err := url.Parse(l.URI)
+	scheme := ""
+	if err == nil {
+		scheme = strings.ToLower(u.Scheme)
+	}
+	name := l.Name
+	open := func() {
+		host := m.t.row.cv.host
+		if err := host.OpenURL(u); err != nil {
+			host.ShowError("Could not open " + l.URI + ": " + err.Error())
+		}
+	}
+	switch {
+	case (scheme == "http" || scheme == "https") && u.Host != "":
+		text := l.URI
+		if name != "" && name != l.URI {
+			text = name + " — " + l.URI
+		}
+		link := widget.NewHyperlink(text, u)
+		link.Truncation = fyne.TextTruncateEllipsis
+		link.OnTapped = open
+		return container.NewBorder(nil, nil, widget.NewIcon(theme.ComputerIcon()), nil, link)
+	case scheme == "file" && u.Path != "":
+		path := widget.NewLabel(u.Path)
+		path.Selectable = true
+		path.Wrapping = fyne.TextWrapBreak
+		b := widget.NewButtonWithIcon("Open", theme.FolderOpenIcon(), open)
+		b.Importance = widget.LowImportance
+		return container.NewBorder(nil, nil, widget.NewIcon(theme.FileIcon()), m.withAttach(l, b), path)
+	}
+	text := l.URI
+	if name != "" && name != l.URI {
+		text = name + ": " + l.URI
+	}
+	t := widget.NewLabel(text)
+	t.Selectable = true
+	t.Wrapping = fyne.TextWrapBreak
+	var b *widget.Button
+	b = widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() { m.t.row.copy(l.URI, b) })
+	b.Importance = widget.LowImportance
+	return container.NewBorder(nil, nil, widget.NewIcon(theme.InfoIcon()), m.withAttach(l, b), t)
+}
+
+// withAttach puts Attach before a link's button when the link is a
+// resource of the card's server and that server is connected: it attaches
+// the resource to the next message (package composer).
+func (m *MediaView) withAttach(l tools.Link, b *widget.Button) fyne.CanvasObject {
+	host := m.t.row.cv.host
+	alias, _, _ := strings.Cut(m.t.row.Row.Tool, ".")
+	if !host.ServerReady(alias) {
+		return b
+	}
+	a := widget.NewButtonWithIcon("Attach", theme.MailAttachmentIcon(), func() { host.AttachResource(alias, l.URI) })
+	a.Importance = widget.LowImportance
+	return container.NewHBox(a, b)
+}

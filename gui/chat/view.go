@@ -1,0 +1,604 @@
+package chat
+
+import (
+	"log/slog"
+	"slices"
+	"time"
+
+	lru "github.com/hashicorp/golang-lru/v2"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"deckhand/gui/appview"
+	"deckhand/gui/widgets"
+	"deckhand/transcript"
+)
+
+// View shows one conversation's transcript in a virtualized list: only
+// the rows on screen have widgets. A row's height is estimated from its
+// text until it is first shown, then measured (laid out off screen at the
+// list's width) and corrected; rows that change while streaming are
+// measured at once. Opening a long conversation lays out one screenful,
+// not every message, and scrolling lays out only what comes into view.
+type View struct {
+	host     Host
+	log      *slog.Logger
+	conv     string          // the conversation shown
+	content  *fyne.Container // the list, and Empty over it
+	List     *List
+	Rows     []transcript.Row
+	Heights  []float32
+	measured []bool // heights[i] is exact at the current width
+	width    float32
+	measure  *RowView   // lays rows out off screen, to learn their height
+	Views    []*RowView // the list's row views near the screen (recycle.go)
+	recycle             // row views the list let go of, for it to use again (recycle.go)
+	est      estimator
+	icons    widgets.StatusIcons
+	Sel      widgets.Selection // the selected text, across blocks
+	Find     *Finder           // the find bar (find.go)
+	running  bool              // an answer is being written: no message controls
+	Follow   bool              // keep the end in view as rows arrive
+	settling bool              // a second scroll to the end is due
+	Empty    fyne.CanvasObject // what an empty conversation shows
+
+	// The theme and variant the rows were drawn in (restyle).
+	theme   fyne.Theme
+	variant fyne.ThemeVariant
+
+	resizing bool         // a re-measure at a new width is scheduled
+	fixes    map[int]bool // rows shown with an estimated height
+	fixing   bool         // fixHeights is scheduled
+
+	// undecodable are images whose header read but whose data did not
+	// decode, with why: a card shows the note in the image's place (and is
+	// measured with it), rather than an empty box.
+	undecodable *lru.Cache[string, string]
+	// bitmaps are the cards holding a decoded image (toolcard_media.go).
+	bitmaps *lru.Cache[*MediaView, struct{}]
+	// decodes bounds the image decodes running at once: each may take up
+	// to tools.MaxImageSide² pixels of memory until it is scaled down.
+	decodes chan struct{}
+
+	image     *widgets.ImageView // a tool's image shown large (imageview.go)
+	apps      *appview.Views     // the tools' views open (package appview)
+	findAfter string             // words to find once the version chosen for them shows
+	keepAt    string             // the run of the version chosen with ‹ ›: the view stays at its message
+	// CopiedFor is how long a copy button says it copied.
+	CopiedFor time.Duration
+}
+
+// New makes the chat view of the window host; log takes what the tools'
+// views report.
+func New(host Host, log *slog.Logger) *View {
+	cv := &View{host: host, log: log, Follow: true, fixes: map[int]bool{}, icons: widgets.NewStatusIcons(), CopiedFor: 1500 * time.Millisecond}
+	cv.apps = appview.New(host, log)
+	cv.undecodable, _ = lru.New[string, string](64)
+	cv.bitmaps, cv.decodes = newBitmaps(), make(chan struct{}, 2)
+	cv.Sel.Unfocus = func() {
+		if w := host.Window(); w != nil {
+			w.Canvas().Unfocus()
+		}
+	}
+	cv.Sel.Clip = func(s string) { host.App().Clipboard().SetContent(s) }
+	cv.Sel.Shown, cv.Sel.Block, cv.Sel.Message = cv.shownBlocks, cv.offscreenBlock, cv.messageRows
+	cv.Find = newFinder(cv)
+	cv.Sel.Found = func(s *widgets.SelText) { drawFound(s, cv.Find) }
+	cv.Sel.Edge = cv.dragScroll
+	cv.measure = newRowView(cv)
+	cv.List = cv.newList()
+	hint, obj := widgets.Subtle("Ask anything. The model can use the tools of your MCP servers; " +
+		"each call waits for your approval unless a rule in Settings allows it.")
+	hint.Alignment = fyne.TextAlignCenter
+	hint.Wrapping = fyne.TextWrapWord // a narrow window wraps it, rather than being held wide
+	cv.Empty = container.NewVBox(layout.NewSpacer(), obj, layout.NewSpacer())
+	cv.content = container.NewStack(cv.List, cv.Empty)
+	s := host.App().Settings()
+	cv.theme, cv.variant = s.Theme(), s.ThemeVariant()
+	s.AddListener(func(fyne.Settings) { host.Post(cv.restyle) })
+	return cv
+}
+
+// Content is what the window shows of the chat: the list, and what an
+// empty conversation says over it.
+func (cv *View) Content() *fyne.Container { return cv.content }
+
+// Conv is the conversation shown.
+func (cv *View) Conv() string { return cv.conv }
+
+// restyle draws the chat again in the theme (or text size) just set. Fyne
+// redraws only what is in the window, and only the colours its widgets
+// look up again when refreshed: a panel (the settings, where the theme is
+// chosen) stands in the chat's place, so the chat kept the old colours,
+// and the rows' backgrounds and the cards' fill are taken from the theme
+// when a row view is made, and a row view refreshes only what changed in
+// its row. The list is made again, with new row views (one screenful) and
+// heights measured at the new text size. (The rest of the chat, plain
+// widgets, is refreshed when it comes back into the window.)
+func (cv *View) restyle() {
+	s := cv.host.App().Settings()
+	if s.Theme() == cv.theme && s.ThemeVariant() == cv.variant {
+		return
+	}
+	cv.theme, cv.variant = s.Theme(), s.ThemeVariant()
+	cv.measure = newRowView(cv)
+	cv.tmpl, cv.free = nil, nil
+	cv.relayout()
+}
+
+// List is a widget.List that re-measures its rows when its width
+// changes.
+type List struct {
+	widget.List
+	cv *View
+	// Drawn: the list has a renderer, hence a scroller to move. A list
+	// that was never on screen (the first-run panel stands in its place)
+	// has none, and Fyne's ScrollToBottom would dereference it.
+	Drawn bool
+	ToEnd bool // scroll to the end once drawn and laid out
+	toRow int  // scroll to row toRow-1 once drawn and laid out (0: none)
+}
+
+func (cv *View) newList() *List {
+	l := &List{cv: cv}
+	l.Length = func() int { return len(cv.Rows) }
+	l.CreateItem = cv.createItem
+	l.UpdateItem = func(id widget.ListItemID, o fyne.CanvasObject) {
+		v := o.(*RowView)
+		v.seen = cv.epoch
+		if id >= len(cv.Rows) {
+			return
+		}
+		v.show(id, cv.Rows[id])
+		cv.showing(id, v)
+		if !cv.measured[id] {
+			cv.fixLater(id)
+		}
+	}
+	l.HideSeparators = true
+	l.ExtendBaseWidget(l)
+	for i, h := range cv.Heights {
+		l.SetItemHeight(i, h) // cheap: the list is not drawn yet
+	}
+	return l
+}
+
+func (l *List) CreateRenderer() fyne.WidgetRenderer {
+	r := l.List.CreateRenderer()
+	l.Drawn = true
+	return &listRenderer{WidgetRenderer: r, cv: l.cv}
+}
+
+func (l *List) Resize(s fyne.Size) {
+	old := l.Size().Width
+	l.List.Resize(s)
+	if s.Width != old && s.Width > 0 {
+		l.cv.widthChanged(s.Width)
+	}
+	if l.ToEnd && l.Drawn && s.Height > 0 {
+		l.ToEnd = false
+		l.List.ScrollToBottom()
+	}
+	if l.toRow > 0 && l.Drawn && s.Height > 0 {
+		id := l.toRow - 1
+		l.toRow = 0
+		l.List.ScrollTo(id)
+	}
+}
+
+// ScreenChildren are the row views the screen dump walks into: those the
+// list shows, not its spare ones.
+func (l *List) ScreenChildren() []fyne.CanvasObject {
+	out := make([]fyne.CanvasObject, 0, len(l.cv.Views))
+	for _, v := range l.cv.Views {
+		out = append(out, v)
+	}
+	return out
+}
+
+// ScrollTo brings row id into view; a list not yet drawn (or laid out)
+// scrolls when it is.
+func (l *List) ScrollTo(id widget.ListItemID) {
+	if !l.Drawn || l.Size().Height <= 0 {
+		l.ToEnd, l.toRow = false, id+1
+		return
+	}
+	l.ToEnd, l.toRow = false, 0
+	l.List.ScrollTo(id)
+}
+
+// ScrollToBottom keeps the end in view; a list not yet drawn (or laid
+// out) scrolls when it is.
+func (l *List) ScrollToBottom() {
+	if !l.Drawn || l.Size().Height <= 0 {
+		l.ToEnd = true
+		return
+	}
+	l.ToEnd = false
+	l.List.ScrollToBottom()
+}
+
+// ScrollToOffset moves the view; a list not drawn yet has no view to move.
+func (l *List) ScrollToOffset(offset float32) {
+	if l.Drawn {
+		l.List.ScrollToOffset(offset)
+	}
+}
+
+// A press in the list outside its rows' text (below the last) clears the
+// transcript's selection, as a click elsewhere does.
+func (l *List) MouseDown(*desktop.MouseEvent) { l.cv.Sel.Clear() }
+func (l *List) MouseUp(*desktop.MouseEvent)   {}
+
+// Tapping a row must not select it: the transcript is read, not picked.
+func (l *List) Select(widget.ListItemID) {}
+
+// Reset shows a whole transcript of conversation conv (another
+// conversation, or a redraw), scrolled to its end; redrawn with the
+// version of a message chosen with ‹ ›, at that message, or at the words
+// looked for in it (FindAt).
+func (cv *View) Reset(conv string, rows []transcript.Row) {
+	switched := conv != cv.conv
+	cv.conv = conv
+	cv.Rows = rows
+	widgets.SetVisible(cv.Empty, len(rows) == 0)
+	cv.estimateAll()
+	cv.measureEnd()
+	cv.replaceList()
+	cv.Follow = true
+	cv.List.ScrollToBottom()
+	cv.Find.refresh()
+	switch {
+	case switched:
+		cv.findAfter, cv.keepAt = "", ""
+	case cv.findAfter != "":
+		q := cv.findAfter
+		cv.findAfter = ""
+		cv.Find.Open(q)
+	case cv.keepAt != "":
+		run := cv.keepAt
+		cv.keepAt = ""
+		cv.ScrollToRun(run)
+	}
+}
+
+// ScrollToRun brings the header of run's message into view, in place of
+// the end.
+func (cv *View) ScrollToRun(run string) {
+	for i, r := range cv.Rows {
+		if r.Kind == transcript.Header && r.Run == run {
+			cv.Follow = false
+			cv.List.ScrollTo(i)
+			return
+		}
+	}
+}
+
+// estimateAll guesses every row's height from its text.
+func (cv *View) estimateAll() {
+	cv.Heights = make([]float32, len(cv.Rows))
+	cv.measured = make([]bool, len(cv.Rows))
+	clear(cv.fixes)
+	w := cv.listWidth()
+	for i, r := range cv.Rows {
+		cv.Heights[i] = cv.est.height(cv, r, w)
+	}
+}
+
+// measureEnd measures the rows of the last screenful and a half exactly:
+// what the person sees when a conversation opens.
+func (cv *View) measureEnd() {
+	want := max(cv.List.Size().Height, 600) * 1.5
+	for i := len(cv.Rows) - 1; i >= 0 && want > 0; i-- {
+		cv.Heights[i], cv.measured[i] = cv.measureRow(cv.Rows[i]), true
+		want -= cv.Heights[i]
+	}
+}
+
+// replaceList swaps in a fresh list with every height set: setting them on
+// a list that is on screen would redraw it once per row.
+func (cv *View) replaceList() {
+	old := cv.List
+	cv.Views, cv.free = nil, nil
+	cv.List = cv.newList()
+	cv.List.Resize(old.Size())
+	for i, o := range cv.content.Objects {
+		if o == fyne.CanvasObject(old) {
+			cv.content.Objects[i] = cv.List
+			// A list never drawn is not on screen (the first-run panel
+			// stands in the chat's place): refreshing it would draw it.
+			if old.Drawn {
+				cv.content.Refresh()
+			}
+		}
+	}
+}
+
+// Update applies a frame's changed rows.
+func (cv *View) Update(n int, changed map[int]transcript.Row) {
+	if n == len(cv.Rows) && len(changed) == 0 {
+		return
+	}
+	follow := cv.AtEnd()
+	widgets.SetVisible(cv.Empty, n == 0)
+	if n < len(cv.Rows) {
+		cv.Rows, cv.Heights, cv.measured = cv.Rows[:n], cv.Heights[:n], cv.measured[:n]
+	}
+	for len(cv.Rows) < n {
+		cv.Rows = append(cv.Rows, transcript.Row{})
+		cv.Heights = append(cv.Heights, 0)
+		cv.measured = append(cv.measured, false)
+	}
+	for i, r := range changed {
+		cv.Rows[i] = r
+		// Redraw the row's view alone (RefreshItem would redraw the whole
+		// list, at a cost that grows with its length), and learn the row's
+		// height from it; a row not on screen is measured off screen.
+		v := cv.viewOf(i)
+		if v != nil {
+			v.show(i, r)
+		}
+		h := cv.heightOf(v, r)
+		cv.measured[i] = true
+		if h != cv.Heights[i] {
+			cv.Heights[i] = h
+			cv.List.SetItemHeight(i, h)
+		}
+	}
+	if len(changed) == 0 {
+		cv.List.Refresh()
+	}
+	cv.Find.refresh()
+	if follow || cv.Follow {
+		cv.Follow = false
+		cv.toBottom()
+	}
+	cv.forget()
+}
+
+// toBottom scrolls to the end, and again once the list has laid out the
+// heights just set: a scroll asked in the same frame as a much taller row
+// (a long paste sent) stops short of the end, and the next rows would then
+// not follow.
+func (cv *View) toBottom() {
+	cv.List.ScrollToBottom()
+	if !cv.settling {
+		cv.settling = true
+		cv.host.Post(func() {
+			cv.settling = false
+			cv.List.ScrollToBottom()
+		})
+	}
+}
+
+// fixLater measures a row shown with an estimated height once the list is
+// done drawing (changing a height while it draws would redraw it within).
+func (cv *View) fixLater(id int) {
+	cv.fixes[id] = true
+	if !cv.fixing {
+		cv.fixing = true
+		cv.host.Post(cv.fixHeights)
+	}
+}
+
+// fixHeights replaces the estimates of the rows just shown with their
+// measured heights, keeping the rows in view where they were.
+func (cv *View) fixHeights() {
+	cv.fixing = false
+	if len(cv.fixes) == 0 {
+		return
+	}
+	end := cv.AtEnd()
+	offset := cv.List.GetScrollOffset()
+	pad := theme.Padding()
+	var top, shift float32
+	for i := range cv.Rows {
+		if cv.fixes[i] && !cv.measured[i] {
+			h := cv.heightOf(cv.viewOf(i), cv.Rows[i])
+			cv.measured[i] = true
+			if d := h - cv.Heights[i]; d != 0 {
+				if top < offset {
+					shift += d // a row above the view grew: move the view with it
+				}
+				cv.Heights[i] = h
+				cv.List.SetItemHeight(i, h)
+			}
+		}
+		top += cv.Heights[i] + pad
+	}
+	clear(cv.fixes)
+	switch {
+	case end:
+		cv.toBottom()
+	case shift != 0:
+		cv.List.ScrollToOffset(offset + shift)
+	}
+}
+
+// AtEnd reports whether the end of the transcript is in view (so new rows
+// should keep it there).
+func (cv *View) AtEnd() bool {
+	pad := theme.Padding()
+	total := float32(0)
+	for _, h := range cv.Heights {
+		total += h + pad
+	}
+	return cv.List.GetScrollOffset()+cv.List.Size().Height >= total-2*pad-40
+}
+
+// widthChanged re-measures every row once the width settles (a window being
+// dragged wider sends many sizes).
+func (cv *View) widthChanged(w float32) {
+	if cv.resizing {
+		return
+	}
+	cv.resizing = true
+	time.AfterFunc(150*time.Millisecond, func() {
+		cv.host.Post(func() {
+			cv.resizing = false
+			cv.remeasure()
+		})
+	})
+}
+
+func (cv *View) remeasure() {
+	w := cv.List.Size().Width
+	if w == cv.width || w <= 0 {
+		return
+	}
+	cv.width = w
+	if len(cv.Rows) == 0 {
+		return
+	}
+	cv.relayout()
+}
+
+func (cv *View) listWidth() float32 {
+	if w := cv.List.Size().Width; w > 0 {
+		return w
+	}
+	return 700 // not laid out yet: remeasure fixes it
+}
+
+// viewOf is the list's view of row i, if it has one laid out at the
+// list's width.
+func (cv *View) viewOf(i int) *RowView {
+	for _, v := range cv.Views {
+		if v.ID == i && v.Size().Width == cv.List.Size().Width {
+			return v
+		}
+	}
+	return nil
+}
+
+// heightOf is a row's height: its view's, if it has one (laid out anyway),
+// else measured off screen.
+func (cv *View) heightOf(v *RowView, r transcript.Row) float32 {
+	if v != nil && v.Row == r {
+		return v.MinSize().Height
+	}
+	return cv.measureRow(r)
+}
+
+// measureRow lays a row out at the list's width and returns its height.
+func (cv *View) measureRow(r transcript.Row) float32 {
+	w := cv.listWidth()
+	cv.width = w
+	m := cv.measure
+	m.show(-1, r)
+	m.Resize(fyne.NewSize(w, m.MinSize().Height))
+	m.box.Refresh()
+	return m.MinSize().Height
+}
+
+// SetRunning shows or hides the message controls of the rows on screen
+// (the conversation refuses them while an answer is being written).
+func (cv *View) SetRunning(running bool) {
+	if cv.running == running {
+		return
+	}
+	cv.running = running
+	for _, v := range cv.Views {
+		if h, ok := v.Parts[transcript.Header].(*HeaderView); ok && v.ID >= 0 && v.Row.Kind == transcript.Header {
+			h.set(v.Row)
+			widgets.Relayout(v.box)
+		}
+	}
+}
+
+// dragScroll scrolls the transcript as far as a selecting drag went past
+// its top or bottom edge, so that a selection can run beyond the screen
+// (each move of the pointer out there scrolls on).
+func (cv *View) dragScroll(abs fyne.Position) {
+	top := fyne.CurrentApp().Driver().AbsolutePositionForObject(cv.List).Y
+	bottom := top + cv.List.Size().Height
+	var by float32
+	switch {
+	case abs.Y < top:
+		by = abs.Y - top
+	case abs.Y > bottom:
+		by = abs.Y - bottom
+	default:
+		return
+	}
+	cv.Follow = false
+	cv.List.ScrollToOffset(max(0, cv.List.GetScrollOffset()+by))
+}
+
+// shownBlocks are the selectable blocks of the rows near the screen, in
+// row order.
+func (cv *View) shownBlocks() []*widgets.SelText {
+	views := slices.Clone(cv.Views)
+	slices.SortFunc(views, func(a, b *RowView) int { return a.ID - b.ID })
+	var out []*widgets.SelText
+	for _, v := range views {
+		if v.ID < 0 || v.ID >= len(cv.Rows) || v.Row != cv.Rows[v.ID] {
+			continue
+		}
+		if s := v.Selectable(); s != nil {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// offscreenBlock is row i's selectable block laid out off screen at the
+// list's width (the same runs as on screen), or nil.
+func (cv *View) offscreenBlock(i int) *widgets.SelText {
+	if i < 0 || i >= len(cv.Rows) {
+		return nil
+	}
+	if k := cv.Rows[i].Kind; k != transcript.Text && k != transcript.Code {
+		return nil
+	}
+	cv.measureRow(cv.Rows[i])
+	return cv.measure.Selectable()
+}
+
+// messageRows are the first and last selectable rows of the message row i
+// is part of: from its header to the next.
+func (cv *View) messageRows(i int) (first, last int) {
+	start, end := i, i
+	for start > 0 && cv.Rows[start].Kind != transcript.Header {
+		start--
+	}
+	for end+1 < len(cv.Rows) && cv.Rows[end+1].Kind != transcript.Header {
+		end++
+	}
+	first, last = -1, -1
+	for j := start; j <= end; j++ {
+		if k := cv.Rows[j].Kind; k == transcript.Text || k == transcript.Code {
+			if first < 0 {
+				first = j
+			}
+			last = j
+		}
+	}
+	if first < 0 {
+		return i, i
+	}
+	return first, last
+}
+
+// relayout estimates every row again and puts a new list in the old one's
+// place (after a change of width, theme or text size), keeping the view
+// where it was: at the end if it was there, else at the same offset.
+func (cv *View) relayout() {
+	end := cv.AtEnd()
+	offset := cv.List.GetScrollOffset()
+	cv.estimateAll()
+	if end {
+		cv.measureEnd()
+	}
+	cv.replaceList()
+	if end {
+		cv.List.ScrollToBottom()
+	} else {
+		cv.List.ScrollToOffset(offset)
+	}
+}

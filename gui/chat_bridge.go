@@ -83,10 +83,13 @@ func (b *bridge) runRemoved(cs *convState, m *conversation.RunRemoved) {
 	}
 }
 
-// chatHost is the window as the chat view's host.
+// chatHost is the window as the chat view's host, and the tools' views'.
 type chatHost struct{ u *UI }
 
-var _ chat.Host = chatHost{}
+var (
+	_ chat.Host    = chatHost{}
+	_ appview.Host = chatHost{}
+)
 
 func (h chatHost) App() fyne.App               { return h.u.app }
 func (h chatHost) Window() fyne.Window         { return h.u.win }

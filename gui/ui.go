@@ -18,6 +18,7 @@ import (
 	"deckhand/actors"
 	"deckhand/actors/servers"
 	"deckhand/config"
+	"deckhand/gui/appview"
 	"deckhand/gui/chat"
 	"deckhand/gui/composer"
 	"deckhand/gui/dialogs"
@@ -85,6 +86,7 @@ type UI struct {
 	side       *sidebar.Sidebar // the sessions (gui/sidebar)
 	title      *widget.Label
 	chat       *chat.View            // the transcript (gui/chat)
+	views      *appview.Views        // the tools' views, opened from their cards (gui/appview)
 	input      *widgets.MessageEntry // the message box, the composer's
 	comp       *composer.Composer    // the message box, the model picker and attachments (gui/composer)
 	send, stop *widget.Button
@@ -256,7 +258,8 @@ func (u *UI) build() {
 	// The chat.
 	u.title = widget.NewLabelWithStyle("New chat", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	u.title.Truncation = fyne.TextTruncateEllipsis
-	u.chat = chat.New(chatHost{u}, u.log)
+	u.views = appview.New(chatHost{u}, u.log)
+	u.chat = chat.New(chatHost{u}, u.views)
 	u.comp = composer.New(composerHost{u}, u.log, u.sendInput)
 	u.input = u.comp.Entry
 	u.input.OnPress = func() { u.chat.Sel.Clear() }

@@ -5,8 +5,9 @@
 // through the gate (conversation.CallFromView, as ViewCall), the messages
 // it proposes (Propose) and the links it would open, to the person first.
 //
-// The chat view (package chat) opens them; the window (package gui) is
-// their Host, and the bridge handles their messages.
+// The window (package gui) makes the Views and is their Host; the chat
+// view's cards open them (package chat), and the bridge handles their
+// messages.
 //
 // Files: views.go, the views open and what each asks; host.go, the Host
 // and the messages to the bridge.

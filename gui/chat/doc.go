@@ -7,11 +7,12 @@
 // package appview), the find bar (Ctrl+F) and the selection of text
 // across messages.
 //
-// The window (package gui) is its Host: it hands the View the rows the
-// bridge's frame brought (Reset, Update, SetRunning) and passes the
-// chat's messages on to the bridge (Expand, Collapse, RunAction, and the
-// tools' views', through Host.Tell). The chat never sees the bridge nor
-// the conversations' actors.
+// The window (package gui) is its Host, and owns the tools' views the
+// cards open (appview.Views, handed to New): it hands the View the rows
+// the bridge's frame brought (Reset, Update, SetRunning) and passes the
+// chat's messages on to the bridge (Expand, Collapse, RunAction, through
+// Host.Tell). The chat never sees the bridge nor the conversations'
+// actors.
 //
 // Files:
 //   - view.go: the View, its list, and the window's image caches;

@@ -17,6 +17,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"deckhand/gui/appview"
 	"deckhand/gui/widgets"
 	"deckhand/tools"
 	"deckhand/transcript"
@@ -46,7 +47,7 @@ func newTestUI(t testing.TB) *testUI {
 	t.Helper()
 	u := &testUI{app: test.NewTempApp(t), queue: make(chan func(), 1<<16), ready: map[string]bool{}}
 	u.win = u.app.NewWindow("chat")
-	u.chat = New(u, slog.New(slog.DiscardHandler))
+	u.chat = New(u, appview.New(u, slog.New(slog.DiscardHandler)))
 	u.win.SetContent(container.NewBorder(u.chat.Find.Bar, nil, nil, nil, u.chat.Content()))
 	u.win.Resize(fyne.NewSize(1100, 720))
 	u.win.Show()

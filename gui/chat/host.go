@@ -1,18 +1,14 @@
 package chat
 
 import (
-	"context"
 	"net/url"
 
 	"fyne.io/fyne/v2"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"deckhand/tools"
 )
 
 // Host is the window the chat is shown in (package gui's UI). The chat
 // reaches the bridge and the UI goroutine only through it; its methods
-// are called on the UI goroutine, but for Post, Tell and ReadResource.
+// are called on the UI goroutine, but for Post and Tell.
 type Host interface {
 	// App is the Fyne app (its clipboard and settings).
 	App() fyne.App
@@ -36,15 +32,10 @@ type Host interface {
 	Shortcut(key fyne.KeyName) func()
 	// ShowKeySettings opens the settings at the API key.
 	ShowKeySettings()
-	// Catalog is the tools as the window last heard of them, or nil (for
-	// the tools' views, package appview, as ReadResource).
-	Catalog() *tools.Catalog
 	// ServerReady reports whether server alias is connected.
 	ServerReady(alias string) bool
 	// AttachResource attaches a server's resource to the next message.
 	AttachResource(alias, uri string)
-	// ReadResource reads a server's resource; it blocks.
-	ReadResource(ctx context.Context, server, uri string) ([]*sdk.ResourceContents, error)
 }
 
 // Action is what a message control asks of a run.

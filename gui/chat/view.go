@@ -1,7 +1,6 @@
 package chat
 
 import (
-	"log/slog"
 	"slices"
 	"time"
 
@@ -27,7 +26,6 @@ import (
 // not every message, and scrolling lays out only what comes into view.
 type View struct {
 	host     Host
-	log      *slog.Logger
 	conv     string          // the conversation shown
 	content  *fyne.Container // the list, and Empty over it
 	List     *List
@@ -66,18 +64,17 @@ type View struct {
 	decodes chan struct{}
 
 	image     *widgets.ImageView // a tool's image shown large (imageview.go)
-	apps      *appview.Views     // the tools' views open (package appview)
+	apps      *appview.Views     // the tools' views (package appview), the window's
 	findAfter string             // words to find once the version chosen for them shows
 	keepAt    string             // the run of the version chosen with ‹ ›: the view stays at its message
 	// CopiedFor is how long a copy button says it copied.
 	CopiedFor time.Duration
 }
 
-// New makes the chat view of the window host; log takes what the tools'
-// views report.
-func New(host Host, log *slog.Logger) *View {
-	cv := &View{host: host, log: log, Follow: true, fixes: map[int]bool{}, icons: widgets.NewStatusIcons(), CopiedFor: 1500 * time.Millisecond}
-	cv.apps = appview.New(host, log)
+// New makes the chat view of the window host; its cards open the tools'
+// views in apps.
+func New(host Host, apps *appview.Views) *View {
+	cv := &View{host: host, apps: apps, Follow: true, fixes: map[int]bool{}, icons: widgets.NewStatusIcons(), CopiedFor: 1500 * time.Millisecond}
 	cv.undecodable, _ = lru.New[string, string](64)
 	cv.bitmaps, cv.decodes = newBitmaps(), make(chan struct{}, 2)
 	cv.Sel.Unfocus = func() {

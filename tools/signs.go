@@ -191,31 +191,28 @@ var signWords = func() (t struct {
 // match is a sign found: its kind, and the text it matched.
 type match struct{ kind, text string }
 
-// allSigns returns each kind's first sign in text among cands, in the
-// order of signs, with what matched (in the original text's letters).
-func allSigns(text string, cands []*sign) []match {
-	if len(cands) == 0 || text == "" {
+// allSigns returns each kind's first sign in text, in the order of signs,
+// with what matched (in the original text's letters), but for the kinds
+// already flagged (found).
+func allSigns(text string, found []Flag) []match {
+	if text == "" {
 		return nil
 	}
 	lower := lowerASCII(text)
 	var out []match
-	for _, s := range cands {
-		if slices.ContainsFunc(out, func(m match) bool { return m.kind == s.kind }) {
+	for _, s := range candidates(lower) {
+		if slices.ContainsFunc(out, func(m match) bool { return m.kind == s.kind }) ||
+			slices.ContainsFunc(found, func(f Flag) bool { return f.Kind == s.kind }) {
 			continue
 		}
-		for _, w := range s.words {
-			if strings.Contains(lower, w) {
-				var m []int
-				if s.re == nil {
-					m = ordersReader(lower)
-				} else {
-					m = s.re.FindStringIndex(lower)
-				}
-				if m != nil {
-					out = append(out, match{s.kind, text[m[0]:m[1]]})
-				}
-				break
-			}
+		var m []int
+		if s.re == nil {
+			m = ordersReader(lower)
+		} else {
+			m = s.re.FindStringIndex(lower)
+		}
+		if m != nil {
+			out = append(out, match{s.kind, text[m[0]:m[1]]})
 		}
 	}
 	return out

@@ -16,6 +16,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/orcaman/concurrent-map"
 
 	"deckhand/actors/conversation"
 	"deckhand/actors/servers"
@@ -128,6 +129,14 @@ func cachedCatalogs(db *store.DB, servers map[string]config.Server, log *slog.Lo
 	}
 	return out
 }
+
+// The actor system's registry of processes spreads them over 1,024
+// concurrent maps of its own, each cut by the map library into
+// SHARD_COUNT shards (32: 32,768 maps, 2.7 MB of heap held for the
+// process's life, 10 actors or 1,000): one shard each is spread enough.
+// Set before any map is made (an actor system is made only after init),
+// and never changed after, as a map finds its shard by it.
+func init() { cmap.SHARD_COUNT = 1 }
 
 // Start creates the actor system, the registry and the servers supervisor,
 // which begins connecting every enabled server at once.

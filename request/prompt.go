@@ -38,13 +38,32 @@ func System(shell bool, lazyIndex string) string {
 func ToolList(cat *tools.Catalog) []llm.Tool {
 	out := make([]llm.Tool, 0, cat.Len())
 	for _, t := range cat.Tools() {
-		desc := t.Def.Description
-		if t.Def.Title != "" && !strings.Contains(desc, t.Def.Title) {
-			desc = strings.TrimSpace(t.Def.Title + ". " + desc)
-		}
-		out = append(out, llm.Tool{Name: t.Wire, Description: desc, Parameters: ObjectSchema(t.Def.InputSchema)})
+		out = append(out, toolDef(t))
 	}
 	return out
+}
+
+// toolDef is t as a request's tools field gives it.
+func toolDef(t tools.Tool) llm.Tool {
+	desc := t.Def.Description
+	if t.Def.Title != "" && !strings.Contains(desc, t.Def.Title) {
+		desc = strings.TrimSpace(t.Def.Title + ". " + desc)
+	}
+	return llm.Tool{Name: t.Wire, Description: desc, Parameters: ObjectSchema(t.Def.InputSchema)}
+}
+
+// catalogTokens is ToolTokens(ToolList(cat)), one tool at a time: neither
+// the list nor its JSON text is held whole.
+func catalogTokens(cat *tools.Catalog) int {
+	n := len("[]")
+	for i, t := range cat.Tools() {
+		data, _ := json.Marshal(toolDef(t))
+		n += len(data)
+		if i > 0 {
+			n += len(",")
+		}
+	}
+	return (n + 3) / 4
 }
 
 func ObjectSchema(schema any) json.RawMessage {

@@ -23,12 +23,12 @@ const (
 // sent with every request and, when some are lazy, tool_search and an index
 // of the servers for the system prompt.
 type Surface struct {
-	Lazy   map[string]bool     // by display name
-	Index  string              // the servers, a line each, for the system prompt; "" when nothing is lazy
-	Tokens int                 // the estimated size of the tools always sent
-	eager  []llm.Tool          // sent always, in catalog order
-	defs   map[string]llm.Tool // every tool's definition, by display name
-	order  map[string]int      // catalog order by wire name, to keep the tools field stable
+	Lazy   map[string]bool // by display name
+	Index  string          // the servers, a line each, for the system prompt; "" when nothing is lazy
+	Tokens int             // the estimated size of the tools always sent
+	eager  []llm.Tool      // sent always, in catalog order
+	cat    *tools.Catalog  // where a lazy tool's definition is made when it is loaded
+	order  map[string]int  // catalog order by wire name, to keep the tools field stable
 }
 
 // DefaultEager is the eager baseline when mcp.eager is not set: the
@@ -40,9 +40,13 @@ var DefaultEager = []string{"local.files_list", "local.files_read", "local.files
 // Plan decides which tools are lazy, from mcp.lazy ("auto" turns lazy
 // when every schema together would take more than mcp.lazy_share of the
 // context budget), each server's lazy, and mcp.eager.
+//
+// Only the eager tools' definitions are made: a lazy one's is made when it
+// is loaded (every tool's, kept, was 1.7 MB of a 5,000-tool catalog's
+// conversation, and the list of them all, sized as one JSON text, several
+// more at each plan).
 func Plan(cat *tools.Catalog, cfg *config.Config) *Surface {
-	all := ToolList(cat)
-	s := &Surface{Lazy: map[string]bool{}, defs: map[string]llm.Tool{}, order: map[string]int{}}
+	s := &Surface{Lazy: map[string]bool{}, cat: cat, order: map[string]int{}}
 	lazyAll := false
 	switch cfg.MCP.Lazy {
 	case config.LazyAlways:
@@ -52,14 +56,14 @@ func Plan(cat *tools.Catalog, cfg *config.Config) *Surface {
 		if share == 0 {
 			share = config.DefaultLazyShare
 		}
-		lazyAll = float64(ToolTokens(all)) > share*float64(cfg.Model.MaxContextTokens)
+		lazyAll = float64(catalogTokens(cat)) > share*float64(cfg.Model.MaxContextTokens)
 	}
 	eager := cfg.MCP.Eager
 	if eager == nil {
 		eager = DefaultEager
 	}
 	for i, t := range cat.Tools() {
-		s.defs[t.Display], s.order[all[i].Name] = all[i], i
+		s.order[t.Wire] = i
 		lazy := lazyAll
 		if srv, ok := cfg.MCP.Servers[t.Server]; ok && srv.Lazy != nil {
 			lazy = *srv.Lazy
@@ -70,7 +74,7 @@ func Plan(cat *tools.Catalog, cfg *config.Config) *Surface {
 		if lazy {
 			s.Lazy[t.Display] = true
 		} else {
-			s.eager = append(s.eager, all[i])
+			s.eager = append(s.eager, toolDef(t))
 		}
 	}
 	s.Tokens = ToolTokens(s.eager)
@@ -99,7 +103,7 @@ func (s *Surface) Tools(loaded map[string]bool) []llm.Tool {
 	}
 	list := slices.Clone(s.eager)
 	for _, name := range names {
-		list = append(list, s.defs[name])
+		list = append(list, s.def(name))
 	}
 	slices.SortStableFunc(list, func(a, b llm.Tool) int { return s.order[a.Name] - s.order[b.Name] })
 	return append(out, list...)
@@ -110,13 +114,19 @@ func (s *Surface) LoadedTokens(loaded map[string]bool) int {
 	var list []llm.Tool
 	for name := range loaded {
 		if s.Lazy[name] {
-			list = append(list, s.defs[name])
+			list = append(list, s.def(name))
 		}
 	}
 	if len(list) == 0 {
 		return 0
 	}
 	return ToolTokens(list)
+}
+
+// def is a lazy tool's definition, by display name (one of s.Lazy's).
+func (s *Surface) def(name string) llm.Tool {
+	t, _ := s.cat.Lookup(name)
+	return toolDef(t)
 }
 
 // ToolSearchTool is tool_search's definition.

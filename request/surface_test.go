@@ -1,12 +1,14 @@
 package request
 
 import (
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/config"
 	"deckhand/testutil"
@@ -207,4 +209,42 @@ func TestEagerBaseline(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A plan holds the definitions of the tools it always sends, not those of
+// the lazy ones, made when loaded: each lazy tool costs the plan its place
+// in two maps, not its schema (with 5,000 tools every definition kept was
+// 1.7 MB held for a conversation's life); and the plan is the same.
+func TestPlanHoldsLazyToolsLight(t *testing.T) {
+	cat := catalogOf(t)
+	cfg := &config.Config{}
+	cfg.ApplyDefaults()
+	cat.Tools()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.GC() // twice: pools are emptied over two
+	runtime.ReadMemStats(&before)
+	s := Plan(cat, cfg)
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	if len(s.Lazy) != cat.Len() {
+		t.Fatalf("%d of %d tools lazy, want all", len(s.Lazy), cat.Len())
+	}
+	if per := (int64(after.HeapAlloc) - int64(before.HeapAlloc)) / int64(cat.Len()); per > 200 {
+		t.Errorf("the plan holds %d bytes a lazy tool, want at most 200", per)
+	}
+	if got, want := catalogTokens(cat), ToolTokens(ToolList(cat)); got != want {
+		t.Errorf("catalogTokens = %d, want ToolTokens(ToolList(cat)) = %d", got, want)
+	}
+	loaded := map[string]bool{}
+	for _, tl := range cat.Tools()[:3] {
+		loaded[tl.Display] = true
+	}
+	all := ToolList(cat)
+	want := []llm.Tool{ToolSearchTool, all[0], all[1], all[2]}
+	if diff := cmp.Diff(want, s.Tools(loaded)); diff != "" {
+		t.Errorf("Tools(three loaded) (-want +got):\n%s", diff)
+	}
+	runtime.KeepAlive(s)
 }

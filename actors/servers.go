@@ -29,6 +29,15 @@ func (s *System) SetDisabledTools(alias string, names []string) {
 	s.Root.Send(s.Registry, &servers.SetDisabledTools{Alias: alias, Tools: slices.Clone(names)})
 }
 
+// Settle tells the registry that the start is over (every server ready,
+// or given up on): it lets go of the catalog builders' indexes, made again
+// at the next change. Before giving memory back (5,000 tools: about 3 MB
+// of heap).
+func (s *System) Settle(ctx context.Context) error {
+	_, err := ask[*servers.Done](ctx, s, s.Registry, &servers.Settle{})
+	return err
+}
+
 // Resources lists a server's resources and templates.
 func (s *System) Resources(ctx context.Context, alias string) (*servers.ResourceListing, error) {
 	l, err := ask[*servers.ResourceListing](ctx, s, s.Servers, &servers.ListResources{Alias: alias})

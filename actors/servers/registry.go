@@ -46,6 +46,12 @@ type SetDisabledTools struct {
 // is a *Done (Err when the tool is unknown).
 type ReviewTool struct{ Tool string }
 
+// Settle says a burst of changes is over (a start, with every server
+// ready): the registry lets go of what only the next change reads, the
+// catalog builders' indexes (tools.Builder.Settle) and the memo of
+// definitions' flags, made again by that change. The answer is a *Done.
+type Settle struct{}
+
 // GetServerListing asks the registry for a server's whole listing, the
 // tools its disabled_tools leave out of the catalog included; the answer is
 // a *ServerListing.
@@ -171,6 +177,14 @@ func (a *registryActor) Receive(c actor.Context) {
 			a.log.Info("a quarantined tool was reviewed: offered from now on", "tool", t.Display)
 			a.rebuild(c, t.Server)
 		}
+		c.Respond(&Done{})
+	case *Settle:
+		a.fullB.Settle()
+		if a.offeredB != nil {
+			a.offeredB.Settle()
+		}
+		a.memo.Round()
+		a.memo.Round() // what the last round used goes too
 		c.Respond(&Done{})
 	case *GetServerListing:
 		out := &ServerListing{Tools: a.full.Server(m.Alias), Disabled: map[string]bool{}, Quarantined: map[string]bool{}}

@@ -107,8 +107,12 @@ func runChat(ctx context.Context, e *env, args []string) error {
 	}
 	// The servers' listings and the catalog's builds are garbage now,
 	// most of what the heap grew to (a start of 100 servers of 50 tools:
-	// a live heap of 33 MB, 84 MB anonymous memory before this): give it
+	// a live heap of 33 MB, 84 MB anonymous memory before this), and so
+	// are the catalog builders' indexes until a server changes: give it
 	// back now rather than when Go's scavenger gets to it.
+	if err := sys.Settle(ctx); err != nil {
+		return err
+	}
 	giveBack()
 
 	err = terminal.Run(ctx, terminal.Options{

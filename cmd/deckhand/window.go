@@ -92,7 +92,16 @@ func runWindow(ctx context.Context, e *env, args []string) error {
 		Tray:      bus != nil,
 		LookupEnv: e.getenv,
 		Notices:   notices,
-		Quiet:     giveBack,
+		Quiet: func() {
+			// At rest: the catalog builders' indexes go too, made again
+			// by the next server's change (see chat's).
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			if err := sys.Settle(ctx); err != nil {
+				e.log.Warn("settling the catalog", "err", err)
+			}
+			giveBack()
+		},
 	})
 	ui.Start()
 	defer screenOnSignal(e.log)()

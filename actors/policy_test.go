@@ -218,27 +218,33 @@ func TestEgressByHost(t *testing.T) {
 		t.Errorf("a listed name that leads to this machine: %s", got)
 	}
 	testutil.Eventually(t, wait, func() bool { return slices.Contains(statuses(t, sys, false)["p"].Refused, "127.0.0.2") }, "the refused host is not in the status")
-	if err := sys.SyncLog(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	events, err := db.Events(t.Context(), store.Filter{Servers: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	// The proxy's word reaches the log through each server's actor, after
+	// the call's answer: wait for it rather than read the log once.
 	var granted, denied int
-	for _, e := range events {
-		switch {
-		case e.Kind == store.KindCapabilityGranted && strings.Contains(string(e.Data), `"target":"localhost:`+port+`"`):
-			granted++
-		case e.Kind == store.KindCapabilityDenied && strings.Contains(string(e.Data), `"target":"127.0.0.2:`+port+`"`):
-			denied++
-		case e.Kind == store.KindCapabilityDenied && strings.Contains(string(e.Data), `"target":"localhost:`+port+`"`):
-			if !strings.Contains(string(e.Data), "this machine's loopback") {
-				t.Errorf("the refusal of localhost does not say where it led: %s", e.Data)
-			}
-			denied++
+	testutil.Eventually(t, wait, func() bool {
+		if err := sys.SyncLog(t.Context()); err != nil {
+			t.Fatal(err)
 		}
-	}
+		events, err := db.Events(t.Context(), store.Filter{Servers: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		granted, denied = 0, 0
+		for _, e := range events {
+			switch {
+			case e.Kind == store.KindCapabilityGranted && strings.Contains(string(e.Data), `"target":"localhost:`+port+`"`):
+				granted++
+			case e.Kind == store.KindCapabilityDenied && strings.Contains(string(e.Data), `"target":"127.0.0.2:`+port+`"`):
+				denied++
+			case e.Kind == store.KindCapabilityDenied && strings.Contains(string(e.Data), `"target":"localhost:`+port+`"`):
+				if !strings.Contains(string(e.Data), "this machine's loopback") {
+					t.Errorf("the refusal of localhost does not say where it led: %s", e.Data)
+				}
+				denied++
+			}
+		}
+		return granted >= 1 && denied >= 2
+	}, "the proxy's decisions are not all in the log")
 	if granted != 1 || denied != 2 {
 		t.Errorf("%d capability.granted and %d capability.denied for the proxy, want 1 and 2", granted, denied)
 	}

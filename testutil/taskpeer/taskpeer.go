@@ -38,6 +38,9 @@ const (
 	Forget     = "forget"       // tasks/get answers "unknown task" (-32602)
 	V2         = "v2"           // the 2026-07-28 extension: result inline in tasks/get
 	V2Input    = "v2-input"     // the same, with input_required (inputRequests) until tasks/update answers it
+	// V2Born is V2Input with the task created already in input_required:
+	// tools/call's answer (resultType "task") carries its inputRequests.
+	V2Born = "v2-born"
 )
 
 // Peer is the scripted server.
@@ -54,6 +57,9 @@ type Peer struct {
 	// JSON: over HTTP (Handler), answer each POST with application/json
 	// rather than an event stream (and so ask no questions).
 	JSON bool
+	// AskRoots: the 2026-07-28 task's input request is roots/list, not a
+	// question.
+	AskRoots bool
 
 	mu       sync.Mutex
 	gets     []time.Time // when each tasks/get came
@@ -78,6 +84,13 @@ func (p *Peer) Gets() []time.Time {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return append([]time.Time(nil), p.gets...)
+}
+
+// Tasks is how many tasks tools/call created.
+func (p *Peer) Tasks() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.calls
 }
 
 // Updates is how many tasks/update came.
@@ -182,7 +195,7 @@ func (p *Peer) handle(ctx context.Context, req *jsonrpc.Request) (any, error) {
 		p.declared = declared
 		p.mu.Unlock()
 		caps := map[string]any{"tools": map[string]any{}}
-		if p.Mode == V2 || p.Mode == V2Input {
+		if p.v2() {
 			caps["extensions"] = map[string]any{"io.modelcontextprotocol/tasks": map[string]any{}}
 		} else {
 			caps["tasks"] = map[string]any{"cancel": map[string]any{}, "requests": map[string]any{"tools": map[string]any{"call": map[string]any{}}}}
@@ -200,13 +213,13 @@ func (p *Peer) handle(ctx context.Context, req *jsonrpc.Request) (any, error) {
 		if params.Name == "quick" {
 			return textResult("quick answer", false), nil
 		}
-		if p.Mode != V2 && p.Mode != V2Input && params.Task == nil {
+		if !p.v2() && params.Task == nil {
 			return nil, errInvalid("research must be called as a task")
 		}
 		p.mu.Lock()
 		declared := p.declared
 		p.mu.Unlock()
-		if (p.Mode == V2 || p.Mode == V2Input) && !declared {
+		if p.v2() && !declared {
 			// The extension's rule: a task only for a client that
 			// declared it.
 			return nil, errInvalid("research needs the tasks extension, which the client did not declare")
@@ -218,6 +231,9 @@ func (p *Peer) handle(ctx context.Context, req *jsonrpc.Request) (any, error) {
 			id = "task-same"
 		}
 		p.mu.Unlock()
+		if p.Mode == V2Born {
+			return p.created(p.asking(id)), nil
+		}
 		return p.created(p.task(id, "working", "started")), nil
 	case "tasks/get":
 		if p.Crash != nil && p.CrashOnce != "" {
@@ -233,13 +249,9 @@ func (p *Peer) handle(ctx context.Context, req *jsonrpc.Request) (any, error) {
 		cancelled := p.state[params.TaskID] == "cancelled"
 		topic, answered := p.topics[params.TaskID]
 		p.mu.Unlock()
-		if p.Mode == V2Input && n > p.polls() {
+		if p.Mode == V2Born || p.Mode == V2Input && n > p.polls() {
 			if !answered {
-				t := p.task(params.TaskID, "input_required", "which topic?")
-				t["inputRequests"] = map[string]any{"q1": map[string]any{"method": "elicitation/create", "params": map[string]any{
-					"mode": "form", "message": "Which topic?",
-					"requestedSchema": map[string]any{"type": "object", "properties": map[string]any{"topic": map[string]any{"type": "string"}}}}}}
-				return t, nil
+				return p.asking(params.TaskID), nil
 			}
 			t := p.task(params.TaskID, "completed", "done")
 			t["result"] = textResult("report on "+topic, false)
@@ -277,6 +289,25 @@ func (p *Peer) handle(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "no method " + req.Method}
 }
 
+// v2 reports whether the peer speaks the 2026-07-28 extension.
+func (p *Peer) v2() bool {
+	return p.Mode == V2 || p.Mode == V2Input || p.Mode == V2Born
+}
+
+// asking is a 2026-07-28 task in input_required, asking its one question
+// (or the client's roots).
+func (p *Peer) asking(id string) map[string]any {
+	t := p.task(id, "input_required", "which topic?")
+	if p.AskRoots {
+		t["inputRequests"] = map[string]any{"r1": map[string]any{"method": "roots/list", "params": map[string]any{}}}
+		return t
+	}
+	t["inputRequests"] = map[string]any{"q1": map[string]any{"method": "elicitation/create", "params": map[string]any{
+		"mode": "form", "message": "Which topic?",
+		"requestedSchema": map[string]any{"type": "object", "properties": map[string]any{"topic": map[string]any{"type": "string"}}}}}}
+	return t
+}
+
 func (p *Peer) polls() int {
 	if p.Polls < 0 {
 		return 0
@@ -300,7 +331,7 @@ func (p *Peer) task(id, status, message string) map[string]any {
 	case Interval10:
 		interval = float64(10 * time.Hour / time.Millisecond)
 	}
-	if p.Mode == V2 || p.Mode == V2Input {
+	if p.v2() {
 		t["pollIntervalMs"], t["ttlMs"] = interval, 60000
 	} else {
 		t["pollInterval"], t["ttl"] = interval, 60000
@@ -309,7 +340,7 @@ func (p *Peer) task(id, status, message string) map[string]any {
 }
 
 func (p *Peer) created(t map[string]any) map[string]any {
-	if p.Mode == V2 || p.Mode == V2Input {
+	if p.v2() {
 		t["resultType"] = "task"
 		return t
 	}

@@ -233,8 +233,10 @@ func Dial(ctx context.Context, alias string, srv config.Server, opts Options) (*
 		//lint:ignore SA1019 deprecated by SEP-2577 (2026-07-28) but still how servers of earlier protocols (server-filesystem) learn their folders
 		caps.RootsV2 = &sdk.RootCapabilities{}
 	}
+	var elicit func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error)
 	if opts.OnElicit != nil {
 		caps.Elicitation = &sdk.ElicitationCapabilities{Form: &sdk.FormElicitationCapabilities{}, URL: &sdk.URLElicitationCapabilities{}}
+		elicit = c.elicit
 	}
 	client := sdk.NewClient(&sdk.Implementation{Name: name, Version: version}, &sdk.ClientOptions{
 		Logger:       log,
@@ -245,7 +247,7 @@ func Dial(ctx context.Context, alias string, srv config.Server, opts Options) (*
 			}
 		},
 		ProgressNotificationHandler: c.onProgress,
-		ElicitationHandler:          opts.OnElicit,
+		ElicitationHandler:          elicit,
 		ResourceUpdatedHandler:      resourceUpdated(opts.OnResourceUpdated),
 		//lint:ignore SA1019 deprecated by SEP-2577 (2026-07-28); servers of earlier protocols still send log messages, kept for debugging
 		LoggingMessageHandler: func(_ context.Context, req *sdk.LoggingMessageRequest) {
@@ -459,7 +461,7 @@ func (c *Conn) dialHTTP(ctx context.Context, client *sdk.Client, endpoint string
 		// stream of the server's own messages), which a wrapper would
 		// hide. What tasks need of the server's answers is read under
 		// the SDK instead, in the HTTP bodies (tasks.go).
-		ht.tap = &answerTap{want: c.wantAnswer, answer: c.tapped}
+		ht.tap = &answerTap{want: c.wantAnswer, answer: c.tapped, refuse: c.refuseRepeat}
 	}
 	cs, err := client.Connect(c.sessionCtx, t, nil)
 	if err != nil {

@@ -69,7 +69,10 @@ func (t *httpTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	var watched string
 	if req.Method == http.MethodPost {
-		watched = t.tap.sent(req)
+		var err error
+		if watched, err = t.tap.sent(req); err != nil {
+			return nil, err
+		}
 	}
 	resp, err := t.base.RoundTrip(req)
 	if err != nil {

@@ -22,6 +22,9 @@ type answerTap struct {
 	// progress token (if any) is token; answer is given it.
 	want   func(method, token string) bool
 	answer func(method, token string, result json.RawMessage)
+	// refuse, if set, may stop a request before it is sent: the error
+	// is the POST's.
+	refuse func(method, token string) error
 
 	mu      sync.Mutex
 	watched map[string]tapped // by request id
@@ -35,14 +38,14 @@ type tapped struct{ method, token string }
 func (a *answerTap) active() bool { return a != nil && a.n.Load() > 0 }
 
 // sent notes a POST of the SDK's; it returns the key of the request to be
-// watched, or "".
-func (a *answerTap) sent(req *http.Request) string {
+// watched, or "", and refuse's error if the request must not go.
+func (a *answerTap) sent(req *http.Request) (string, error) {
 	if a == nil || req.GetBody == nil {
-		return ""
+		return "", nil
 	}
 	body, err := req.GetBody()
 	if err != nil {
-		return ""
+		return "", nil
 	}
 	defer body.Close()
 	var msg struct {
@@ -55,18 +58,23 @@ func (a *answerTap) sent(req *http.Request) string {
 		} `json:"params"`
 	}
 	if json.NewDecoder(io.LimitReader(body, 1<<20)).Decode(&msg) != nil || len(msg.ID) == 0 || msg.Method == "" {
-		return ""
+		return "", nil
 	}
 	token := ""
 	if msg.Params.Meta.ProgressToken != nil {
 		token = fmt.Sprint(msg.Params.Meta.ProgressToken)
 	}
+	if a.refuse != nil {
+		if err := a.refuse(msg.Method, token); err != nil {
+			return "", err
+		}
+	}
 	if !a.want(msg.Method, token) {
-		return ""
+		return "", nil
 	}
 	id, err := decodeID(msg.ID)
 	if err != nil || !id.IsValid() {
-		return ""
+		return "", nil
 	}
 	key := fmt.Sprint(id.Raw())
 	a.mu.Lock()
@@ -76,7 +84,7 @@ func (a *answerTap) sent(req *http.Request) string {
 	a.watched[key] = tapped{method: msg.Method, token: token}
 	a.n.Store(int32(len(a.watched)))
 	a.mu.Unlock()
-	return key
+	return key, nil
 }
 
 // forget stops waiting for the answer to a request that failed.

@@ -27,7 +27,8 @@ func post(t *testing.T, a *answerTap, body string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return a.sent(req)
+	key, _ := a.sent(req)
+	return key
 }
 
 // The tap keeps the answers to the requests it watches, from JSON bodies

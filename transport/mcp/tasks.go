@@ -497,19 +497,81 @@ func (c *Conn) startCall(ctx context.Context, name string, args any, token strin
 			c.http.tap.forgetCall(token)
 		}
 	}()
-	res, err := c.session.CallTool(context.WithValue(ctx, askTaskKey{}, ask), &params)
-	if err != nil {
-		return nil, err
-	}
+	ctx = context.WithValue(ctx, askTaskKey{}, ask)
+	res, err := c.session.CallTool(context.WithValue(ctx, startCallKey{}, token), &params)
 	c.mu.Lock()
 	raw := c.answers[token]
 	c.mu.Unlock()
+	if err != nil {
+		if isTaskAnswer(raw) {
+			// The SDK took the task's inputRequests for its own
+			// multi-round-trip and was stopped (startedTask): the
+			// task is the answer, its questions AwaitTask's.
+			return raw, nil
+		}
+		return nil, err
+	}
 	if raw == nil {
 		// Not seen (it came where the tap does not look): the SDK's
 		// reading of it is what there is.
 		return json.Marshal(res)
 	}
 	return raw, nil
+}
+
+// startCallKey, in the context of StartTool's tools/call through the SDK,
+// is the call's progress token: the SDK passes that context on to the
+// handlers it calls to answer a result's inputRequests (elicit).
+type startCallKey struct{}
+
+// errTaskInputs stops the SDK answering a task's inputRequests itself.
+var errTaskInputs = errors.New("the answer is a task: its input requests are answered with tasks/update, not by calling the tool again")
+
+// isTaskAnswer reports whether raw, an answer to tools/call, is a
+// 2026-07-28 task (resultType "task").
+func isTaskAnswer(raw json.RawMessage) bool {
+	if raw == nil {
+		return false
+	}
+	var kind struct {
+		ResultType string `json:"resultType"`
+	}
+	return json.Unmarshal(raw, &kind) == nil && kind.ResultType == "task"
+}
+
+// startedTask reports whether the StartTool call with progress token
+// token has been answered with a 2026-07-28 task.
+func (c *Conn) startedTask(token string) bool {
+	c.mu.Lock()
+	raw := c.answers[token]
+	c.mu.Unlock()
+	return isTaskAnswer(raw)
+}
+
+// elicit is the SDK's elicitation handler: OnElicit, except for a task's
+// questions. The SDK's multi-round-trip middleware (SEP-2322) answers
+// the inputRequests of any tools/call result, whatever its resultType, and
+// sends the call again with the answers: for a task created in
+// input_required, the questions would be answered to no task and the
+// server would start a second one (ten, until the SDK gives up: 9
+// questions asked). Those questions are refused here, before anyone is
+// asked, and the call's second sending by refuseRepeat (for the kinds of
+// input the SDK answers without a handler, roots); StartTool then takes
+// the task from the tap, and AwaitTask asks its questions once.
+func (c *Conn) elicit(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+	if token, ok := ctx.Value(startCallKey{}).(string); ok && c.startedTask(token) {
+		return nil, errTaskInputs
+	}
+	return c.onElicit(ctx, req)
+}
+
+// refuseRepeat stops a tools/call of StartTool's going out again once the
+// server answered it with a task (elicit).
+func (c *Conn) refuseRepeat(method, token string) error {
+	if method == "tools/call" && token != "" && c.startedTask(token) {
+		return errTaskInputs
+	}
+	return nil
 }
 
 // wantAnswer says which answers the tap keeps: initialize's and

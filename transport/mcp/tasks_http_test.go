@@ -229,3 +229,77 @@ func TestHTTPSessionForgotten(t *testing.T) {
 		t.Errorf("GetTask() = %v, want the session's end, not the task's", err)
 	}
 }
+
+// A 2026-07-28 task created already in input_required, its questions in
+// tools/call's answer: each is asked once, through OnElicit (where
+// Deckhand's caps on questions are), its answer reaches that task with
+// tasks/update, and the server creates one task. Over stdio (the wrapped
+// connection, in memory here so that the peer can be counted) and over
+// streamable HTTP, event streams or JSON, where the SDK's own tools/call
+// carries the call: its multi-round-trip middleware must not take the
+// task's inputRequests for a call of its own to answer and send again.
+// A task that asks only for roots (which Deckhand does not give) ends the
+// call saying so, one task created.
+func TestTaskBornAsking(t *testing.T) {
+	tests := []struct {
+		name string
+		dial func(*testing.T, *taskpeer.Peer, Options) *Conn
+	}{
+		{name: "stdio", dial: dialPeer},
+		{name: "streamable HTTP", dial: func(t *testing.T, p *taskpeer.Peer, o Options) *Conn { return dial(t, serveHTTPPeer(t, p), o) }},
+		{name: "streamable HTTP, JSON answers", dial: func(t *testing.T, p *taskpeer.Peer, o Options) *Conn {
+			p.JSON = true
+			return dial(t, serveHTTPPeer(t, p), o)
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name+", roots", func(t *testing.T) {
+			peer := &taskpeer.Peer{Mode: taskpeer.V2Born, AskRoots: true, Interval: MinPollInterval}
+			c := tt.dial(t, peer, Options{OnElicit: answerTopic})
+			if _, err := c.ListTools(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(t.Context(), wait)
+			defer cancel()
+			res, err := c.CallTask(ctx, "research", map[string]any{"topic": "go"}, nil, nil)
+			if want := "task task-1 asks for input Deckhand does not give"; err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("CallTask(research) = %v, %v; want an error with %q", res, err, want)
+			}
+			if n := peer.Tasks(); n != 1 {
+				t.Errorf("the server created %d tasks, want 1", n)
+			}
+		})
+		t.Run(tt.name, func(t *testing.T) {
+			peer := &taskpeer.Peer{Mode: taskpeer.V2Born, Interval: MinPollInterval}
+			var asked atomic.Int32
+			c := tt.dial(t, peer, Options{OnElicit: func(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+				asked.Add(1)
+				return answerTopic(ctx, req)
+			}})
+			if _, err := c.ListTools(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(t.Context(), wait)
+			defer cancel()
+			var started []string
+			res, err := c.CallTask(ctx, "research", map[string]any{"topic": "go"}, nil, func(t *Task) { started = append(started, t.ID+" "+string(t.Status)) })
+			if err != nil {
+				t.Errorf("CallTask(research) = %v", err)
+			} else if got := tools.RenderResult(res); got != "report on rust" {
+				t.Errorf("CallTask(research) = %q, want %q", got, "report on rust")
+			}
+			if diff := cmp.Diff([]string{"task-1 input_required"}, started); diff != "" {
+				t.Errorf("tasks started (-want +got):\n%s", diff)
+			}
+			if n := asked.Load(); n != 1 {
+				t.Errorf("OnElicit asked %d questions, want 1", n)
+			}
+			if n := peer.Tasks(); n != 1 {
+				t.Errorf("the server created %d tasks, want 1", n)
+			}
+			if n := peer.Updates(); n != 1 {
+				t.Errorf("the server got %d tasks/update, want 1", n)
+			}
+		})
+	}
+}

@@ -129,7 +129,8 @@ func TestMCPCallTaskOutlivesReconnect(t *testing.T) {
 // (testutil/taskpeer's Handler): mcp call follows the task to its result
 // or its failure, a timeout cancels it on the server, and a task started
 // with --no-wait is reached by later processes over sessions of their own
-// (mcp task get, mcp task cancel).
+// (mcp task get, mcp task cancel); the same against a sessionless server
+// in the lmcp style.
 func TestMCPCallTasksHTTP(t *testing.T) {
 	bin := testutil.BuildProgram(t, "./cmd/deckhand")
 	home := t.TempDir()
@@ -157,6 +158,7 @@ func TestMCPCallTasksHTTP(t *testing.T) {
 	tests := []struct {
 		name     string
 		mode     string
+		plain    bool // a sessionless server, lmcp style
 		steps    []step
 		cancels  []string
 		sessions int
@@ -172,10 +174,19 @@ func TestMCPCallTasksHTTP(t *testing.T) {
 			{args: []string{"mcp", "call", "--no-wait", "t.research", `{}`}, code: exitOK, stdout: "task task-1: working: started"},
 			{args: []string{"mcp", "task", "get", "t", "task-1"}, code: exitOK, stdout: "task task-1: working: step 1"},
 			{args: []string{"mcp", "task", "cancel", "t", "task-1"}, code: exitOK, stdout: "task task-1: cancelled"}}},
+		{name: "plain server: waits for the result", mode: taskpeer.Complete, plain: true, sessions: 1, steps: []step{
+			{args: []string{"mcp", "call", "t.research", `{"topic":"go"}`}, code: exitOK, stdout: "report on task-1",
+				stderr: []string{"progress: task working: started", "progress: task completed: done"}}}},
+		{name: "plain server: no wait, then get and cancel", mode: taskpeer.Never, plain: true, sessions: 3, cancels: []string{"task-1"}, steps: []step{
+			{args: []string{"mcp", "call", "--no-wait", "t.research", `{}`}, code: exitOK, stdout: "task task-1: working: started"},
+			{args: []string{"mcp", "task", "get", "t", "task-1"}, code: exitOK, stdout: "task task-1: working: step 1"},
+			{args: []string{"mcp", "task", "cancel", "t", "task-1"}, code: exitOK, stdout: "task task-1: cancelled"}}},
+		{name: "plain server, 2026 generation", mode: taskpeer.V2, plain: true, sessions: 1, steps: []step{
+			{args: []string{"mcp", "call", "t.research", `{"topic":"go"}`}, code: exitOK, stdout: "report on task-1"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			peer := &taskpeer.Peer{Mode: tt.mode, Interval: 250 * time.Millisecond}
+			peer := &taskpeer.Peer{Mode: tt.mode, Plain: tt.plain, Interval: 250 * time.Millisecond}
 			srv := httptest.NewServer(peer.Handler())
 			t.Cleanup(func() {
 				srv.CloseClientConnections()

@@ -19,7 +19,8 @@ import (
 // 202. initialize starts a session (Mcp-Session-Id); every later POST must
 // name a live one and carry Mcp-Protocol-Version, or is refused (404,
 // 400). GET has no stream (405). Tasks outlive sessions, as a server's
-// store does: a client that connects again finds them.
+// store does: a client that connects again finds them. Plain serves
+// without sessions.
 //
 // Handler is called once per Peer, which then serves nothing else.
 func (p *Peer) Handler() http.Handler {
@@ -71,6 +72,11 @@ func (p *Peer) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	session := r.Header.Get("Mcp-Session-Id")
 	p.mu.Lock()
 	switch {
+	case p.Plain:
+		w.Header().Set("Connection", "close")
+		if req != nil && req.Method == "initialize" {
+			p.started++
+		}
 	case req != nil && req.Method == "initialize":
 		p.started++
 		session = fmt.Sprintf("session-%d", p.started)
@@ -130,7 +136,7 @@ func (p *Peer) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		out.Result = res
 	}
 	data, _ := jsonrpc.EncodeMessage(out)
-	if p.JSON {
+	if p.JSON || p.Plain {
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(data)
 		return
@@ -141,7 +147,7 @@ func (p *Peer) serveHTTP(w http.ResponseWriter, r *http.Request) {
 // answerHTTP answers one request, its stream open (unless JSON) for the
 // peer's questions meanwhile.
 func (p *Peer) answerHTTP(ctx context.Context, w http.ResponseWriter, req *jsonrpc.Request) ([]byte, error) {
-	if !p.JSON {
+	if !p.JSON && !p.Plain {
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.WriteHeader(http.StatusOK)
 		http.NewResponseController(w).Flush()

@@ -57,6 +57,10 @@ type Peer struct {
 	// JSON: over HTTP (Handler), answer each POST with application/json
 	// rather than an event stream (and so ask no questions).
 	JSON bool
+	// Plain: over HTTP, be a sessionless server in the lmcp style: no
+	// Mcp-Session-Id, each POST answered with application/json and the
+	// connection closed (implies JSON).
+	Plain bool
 	// AskRoots: the 2026-07-28 task's input request is roots/list, not a
 	// question.
 	AskRoots bool

@@ -303,3 +303,73 @@ func TestTaskBornAsking(t *testing.T) {
 		})
 	}
 }
+
+// A sessionless server in the lmcp style (no Mcp-Session-Id, each answer
+// plain JSON on a connection it then closes: Deckhand's plain HTTP) keeps
+// its tasks by id, so they are followed there as over a session: to their
+// result, their failure, a 2026-07-28 task's questions answered with
+// tasks/update (one task created, one question), and Stop cancelling one
+// on the server.
+func TestAwaitTaskPlainHTTP(t *testing.T) {
+	tests := []struct {
+		name    string
+		mode    string
+		stop    bool
+		want    string
+		isError bool
+		wantErr string
+		asked   int32
+		cancels []string
+	}{
+		{name: "completes", mode: taskpeer.Complete, want: "report on task-1"},
+		{name: "fails", mode: taskpeer.Fail, want: "research failed: it broke", isError: true},
+		{name: "2026 generation", mode: taskpeer.V2, want: "report on task-1"},
+		{name: "2026 input required", mode: taskpeer.V2Input, want: "report on rust", asked: 1},
+		{name: "2026 task created asking", mode: taskpeer.V2Born, want: "report on rust", asked: 1},
+		{name: "never ends: Stop cancels it", mode: taskpeer.Never, stop: true, wantErr: "context canceled", cancels: []string{"task-1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			peer := &taskpeer.Peer{Mode: tt.mode, Plain: true, Interval: MinPollInterval}
+			var asked atomic.Int32
+			c := dial(t, serveHTTPPeer(t, peer), Options{OnElicit: func(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+				asked.Add(1)
+				return answerTopic(ctx, req)
+			}})
+			if c.Kind() != KindJSON {
+				t.Fatalf("Kind() = %v, want %v (plain)", c.Kind(), KindJSON)
+			}
+			if _, err := c.ListTools(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(t.Context(), wait)
+			defer cancel()
+			res, err := c.CallTask(ctx, "research", map[string]any{"topic": "go"}, func(p Progress) {
+				if tt.stop && strings.Contains(p.Message, "step 1") {
+					cancel()
+				}
+			}, nil)
+			switch {
+			case tt.wantErr != "":
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Errorf("CallTask() = %v, %v; want error with %q", res, err, tt.wantErr)
+				}
+			case err != nil:
+				t.Errorf("CallTask() = %v", err)
+			default:
+				if got := tools.RenderResult(res); got != tt.want || res.IsError != tt.isError {
+					t.Errorf("CallTask() = %q (isError %v), want %q (isError %v)", got, res.IsError, tt.want, tt.isError)
+				}
+			}
+			if n := asked.Load(); n != tt.asked {
+				t.Errorf("OnElicit asked %d questions, want %d", n, tt.asked)
+			}
+			if n := peer.Tasks(); n != 1 {
+				t.Errorf("the server created %d tasks, want 1", n)
+			}
+			if diff := cmp.Diff(tt.cancels, peer.Cancels()); diff != "" {
+				t.Errorf("tasks/cancel (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -77,6 +77,7 @@ type Peer struct {
 	state    map[string]string // a task's status, once cancelled
 	topics   map[string]string // the topic tasks/update gave a task (V2Input)
 	updates  int
+	confirms int
 	declared bool                          // the last initialize declared the tasks extension
 	sessions map[string]bool               // live HTTP sessions
 	started  int                           // HTTP sessions started
@@ -212,10 +213,14 @@ func (p *Peer) handle(ctx context.Context, req *jsonrpc.Request) (any, error) {
 		return map[string]any{"tools": []any{
 			map[string]any{"name": "research", "description": "Researches a topic, slowly.", "inputSchema": schema, "execution": map[string]any{"taskSupport": "required"}},
 			map[string]any{"name": "quick", "description": "Answers at once.", "inputSchema": schema},
+			map[string]any{"name": "confirm", "description": "Asks which topic first (a multi-round-trip call, SEP-2322), then answers.", "inputSchema": schema},
 		}}, nil
 	case "tools/call":
 		if params.Name == "quick" {
 			return textResult("quick answer", false), nil
+		}
+		if params.Name == "confirm" {
+			return p.confirm(req.Params), nil
 		}
 		if !p.v2() && params.Task == nil {
 			return nil, errInvalid("research must be called as a task")
@@ -426,6 +431,36 @@ func (p *Peer) ask(ctx context.Context, id string) (string, error) {
 		}
 		return fmt.Sprint(r.Content["topic"]), nil
 	}
+}
+
+// confirm is tools/call of confirm: input_required with a question and a
+// request state, until the call comes again with the answer and the state.
+func (p *Peer) confirm(raw json.RawMessage) map[string]any {
+	var params struct {
+		InputResponses map[string]struct {
+			Action  string         `json:"action"`
+			Content map[string]any `json:"content"`
+		} `json:"inputResponses"`
+		RequestState string `json:"requestState"`
+	}
+	_ = json.Unmarshal(raw, &params)
+	p.mu.Lock()
+	p.confirms++
+	p.mu.Unlock()
+	if r, ok := params.InputResponses["c1"]; ok && params.RequestState == "state-1" {
+		return textResult("confirmed "+fmt.Sprint(r.Content["topic"]), false)
+	}
+	return map[string]any{"resultType": "input_required", "requestState": "state-1", "inputRequests": map[string]any{
+		"c1": map[string]any{"method": "elicitation/create", "params": map[string]any{
+			"mode": "form", "message": "Which topic?",
+			"requestedSchema": map[string]any{"type": "object", "properties": map[string]any{"topic": map[string]any{"type": "string"}}}}}}}
+}
+
+// Confirms is how many tools/call of confirm came.
+func (p *Peer) Confirms() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.confirms
 }
 
 func textResult(text string, isError bool) map[string]any {

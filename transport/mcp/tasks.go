@@ -334,9 +334,32 @@ func (c *Conn) answerInputs(ctx context.Context, t *Task, answered map[string]bo
 	if len(t.inputs) > maxInputs {
 		return fmt.Errorf("task %s asks %d questions at once (at most %d)", t.ID, len(t.inputs), maxInputs)
 	}
+	answers, pending := c.askInputs(ctx, t.inputs, answered)
+	if pending == 0 {
+		return nil // answered already; the server has not caught up
+	}
+	if len(answers) == 0 {
+		return fmt.Errorf("task %s asks for input Deckhand does not give (only questions are answered)", t.ID)
+	}
 	responses := map[string]any{}
-	pending := 0
-	for key, raw := range t.inputs {
+	for key, a := range answers {
+		responses[key] = a
+	}
+	ctx, done := c.bind(ctx)
+	defer done()
+	if _, err := c.request(ctx, "tasks/update", &taskParams{TaskID: t.ID, InputResponses: responses}); err != nil {
+		return c.taskError(ctx, "tasks/update "+t.ID, err)
+	}
+	return nil
+}
+
+// askInputs asks the questions (elicitation/create) among input requests
+// (SEP-2322's inputRequests) through OnElicit, those not answered yet,
+// and returns their answers; pending is how many were not answered before.
+// A question that fails is declined.
+func (c *Conn) askInputs(ctx context.Context, inputs map[string]json.RawMessage, answered map[string]bool) (answers map[string]*sdk.ElicitResult, pending int) {
+	answers = map[string]*sdk.ElicitResult{}
+	for key, raw := range inputs {
 		if answered[key] {
 			continue
 		}
@@ -349,24 +372,55 @@ func (c *Conn) answerInputs(ctx context.Context, t *Task, answered map[string]bo
 			continue
 		}
 		res, err := c.onElicit(ctx, &sdk.ElicitRequest{Params: req.Params})
-		if err != nil {
+		if err != nil || res == nil {
 			res = &sdk.ElicitResult{Action: "decline"}
 		}
 		answered[key] = true
-		responses[key] = res
+		answers[key] = res
 	}
-	if pending == 0 {
-		return nil // answered already; the server has not caught up
+	return answers, pending
+}
+
+// maxRounds bounds the rounds of a tools/call whose server asks for input
+// first (SEP-2322), as the SDK's middleware does its own.
+const maxRounds = 10
+
+// callRounds sends a tools/call of Deckhand's own over a wrapped
+// connection and, while the server answers that it needs input first
+// (resultType input_required, SEP-2322: not a task), asks its questions
+// through OnElicit and sends the call again with the answers and the
+// server's request state: what the SDK's multi-round-trip middleware does
+// for the calls it sends, which this one does not go through.
+func (c *Conn) callRounds(ctx context.Context, tc *taskConn, name string, p *taskCallParams) (json.RawMessage, error) {
+	for round := 1; ; round++ {
+		raw, err := tc.call(ctx, "tools/call", p)
+		if err != nil {
+			return nil, err
+		}
+		var more struct {
+			ResultType    string                     `json:"resultType"`
+			InputRequests map[string]json.RawMessage `json:"inputRequests"`
+			RequestState  string                     `json:"requestState"`
+		}
+		if json.Unmarshal(raw, &more) != nil || more.ResultType != "input_required" {
+			return raw, nil
+		}
+		switch {
+		case round >= maxRounds:
+			return nil, fmt.Errorf("calling %s: the server still asks for input after %d rounds", name, maxRounds)
+		case len(more.InputRequests) > maxInputs:
+			return nil, fmt.Errorf("calling %s: the server asks %d questions at once (at most %d)", name, len(more.InputRequests), maxInputs)
+		}
+		answers, _ := c.askInputs(ctx, more.InputRequests, map[string]bool{})
+		if len(answers) < len(more.InputRequests) {
+			return nil, fmt.Errorf("calling %s: the server asks for input Deckhand does not give (only questions are answered)", name)
+		}
+		p.InputResponses = sdk.InputResponseMap{}
+		for key, a := range answers {
+			p.InputResponses[key] = a
+		}
+		p.RequestState = more.RequestState
 	}
-	if len(responses) == 0 {
-		return fmt.Errorf("task %s asks for input Deckhand does not give (only questions are answered)", t.ID)
-	}
-	ctx, done := c.bind(ctx)
-	defer done()
-	if _, err := c.request(ctx, "tasks/update", &taskParams{TaskID: t.ID, InputResponses: responses}); err != nil {
-		return c.taskError(ctx, "tasks/update "+t.ID, err)
-	}
-	return nil
 }
 
 // inlineResult is a 2026-07-28 task's outcome, carried in tasks/get.
@@ -481,7 +535,7 @@ func (c *Conn) startCall(ctx context.Context, name string, args any, token strin
 		if ask {
 			p.Task = &struct{}{}
 		}
-		return tc.call(ctx, "tools/call", p)
+		return c.callRounds(ctx, tc, name, p)
 	}
 	// Streamable HTTP: the SDK's own call, with params.task added by
 	// askTask, whose answer the tap keeps as it came (the SDK's reading of

@@ -373,3 +373,45 @@ func TestAwaitTaskPlainHTTP(t *testing.T) {
 		})
 	}
 }
+
+// A 2026-07-28 server's call that needs input first (resultType
+// input_required, SEP-2322, no task): its question is asked once through
+// OnElicit and the call sent again with the answer and the request state,
+// over stdio (Deckhand's own request, since the server offers tasks) as
+// over streamable HTTP (the SDK's).
+func TestCallInputRequired(t *testing.T) {
+	tests := []struct {
+		name string
+		dial func(*testing.T, *taskpeer.Peer, Options) *Conn
+	}{
+		{name: "stdio", dial: dialPeer},
+		{name: "streamable HTTP", dial: func(t *testing.T, p *taskpeer.Peer, o Options) *Conn { return dial(t, serveHTTPPeer(t, p), o) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			peer := &taskpeer.Peer{Mode: taskpeer.V2}
+			var asked atomic.Int32
+			c := tt.dial(t, peer, Options{OnElicit: func(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+				asked.Add(1)
+				return answerTopic(ctx, req)
+			}})
+			if _, err := c.ListTools(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(t.Context(), wait)
+			defer cancel()
+			res, err := c.CallTask(ctx, "confirm", map[string]any{}, nil, nil)
+			if err != nil {
+				t.Errorf("CallTask(confirm) = %v", err)
+			} else if got := tools.RenderResult(res); got != "confirmed rust" {
+				t.Errorf("CallTask(confirm) = %q, want %q", got, "confirmed rust")
+			}
+			if n := asked.Load(); n != 1 {
+				t.Errorf("OnElicit asked %d questions, want 1", n)
+			}
+			if n := peer.Confirms(); n != 2 {
+				t.Errorf("the server got %d calls of confirm, want 2", n)
+			}
+		})
+	}
+}

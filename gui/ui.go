@@ -117,6 +117,7 @@ type UI struct {
 
 	openURL func(*url.URL) error // opens a link in the browser; tests replace it
 	sweep   sweeper              // lets Fyne drop what left the screen, once at rest (sweep.go)
+	relay   *widgets.KeyRelay    // the keys typed while the quick prompt opens (quickFromKeys)
 }
 
 func (u *UI) quickConv() string { return u.quickID }
@@ -210,6 +211,17 @@ func (u *UI) showQuick() {
 	u.quick.Show()
 }
 
+// quickFromKeys opens the quick prompt from the main window's keyboard:
+// what is typed before its window has the keyboard goes into its box, not
+// into the main window's.
+func (u *UI) quickFromKeys() {
+	if u.quick == nil {
+		u.quick = tray.New(u.app, u.d.Icon, quickHost{u})
+	}
+	u.relay.Relay(u.win.Canvas(), u.quick.Entry)
+	u.quick.Show()
+}
+
 // quickHost is the main window as the quick prompt's host.
 type quickHost struct{ u *UI }
 
@@ -288,7 +300,8 @@ func (u *UI) build() {
 	// What needs more than the window (a panel at 150% text on a 640-pixel
 	// screen) scrolls in it: Fyne grows a window to its content's minimum,
 	// past the screen's edge, and never shrinks it back.
-	split := container.NewHSplit(u.side.Object(), container.NewScroll(u.mainArea))
+	u.relay = widgets.NewKeyRelay() // hidden, at no size (quickFromKeys)
+	split := container.NewHSplit(u.side.Object(), container.NewScroll(container.NewStack(u.mainArea, container.NewWithoutLayout(u.relay))))
 	split.Offset = 0.24
 	u.win.SetContent(split)
 	u.win.Resize(fyne.NewSize(1100, 720))

@@ -28,7 +28,7 @@ func TestShippedBinaryHasNoTestHooks(t *testing.T) {
 	hooks := []string{
 		"main.runConformance", "main.exampleArgs", // conformance.go
 		"main.writeScreen", "deckhand/gui.WriteScreen", // screen.go and the dump it writes
-		"main.writeHeapProfile", "main.selfRSS", // memstats.go
+		"main.writeHeapProfile", "main.selfStatus", // memstats.go
 		"MCP_CONFORMANCE_SCENARIO", "DECKHAND_HEAP_PROFILES", "DECKHAND_CPU_PROFILE",
 	}
 	for _, c := range []struct {

@@ -13,7 +13,20 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"deckhand/memtrim"
 )
+
+// With DECKHAND_HEAP_PROFILES set, the heap profiles sample an
+// allocation every 16 KiB rather than 512: a window's growth of a few MB
+// is then made of many samples, not of a handful that each stand for
+// half a megabyte. Set before main runs, so that it covers every
+// allocation.
+func init() {
+	if os.Getenv("DECKHAND_HEAP_PROFILES") != "" {
+		runtime.MemProfileRate = 16 << 10
+	}
+}
 
 // memoryReports logs the process's memory (Go heap, what the Go runtime
 // holds from the system, RSS before and after giving memory back) each
@@ -42,8 +55,11 @@ func memoryReports(log *slog.Logger) func() {
 					n++
 					writeHeapProfile(log, filepath.Join(dir, fmt.Sprintf("heap-%d.pprof", n)))
 				}
+				cUsed, cFree := memtrim.Stats()
 				log.Info("memory", "heap_alloc_mb", mb(m.HeapAlloc), "heap_inuse_mb", mb(m.HeapInuse),
-					"go_sys_mb", mb(m.Sys), "stacks_mb", mb(m.StackSys), "goroutines", runtime.NumGoroutine(), "rss_mb", before, "rss_trimmed_mb", selfRSS())
+					"go_sys_mb", mb(m.Sys), "go_held_mb", mb(m.Sys-m.HeapReleased), "stacks_mb", mb(m.StackSys), "goroutines", runtime.NumGoroutine(),
+					"rss_mb", before, "rss_trimmed_mb", selfRSS(), "rss_anon_mb", selfStatus("RssAnon:"), "rss_file_mb", selfStatus("RssFile:"),
+					"c_inuse_mb", mb(cUsed), "c_free_mb", mb(cFree))
 			}
 		}
 	}()
@@ -89,13 +105,18 @@ func mb(n uint64) float64 { return float64(n*10/(1<<20)) / 10 }
 
 // selfRSS is this process's resident memory in MB, from /proc (0
 // elsewhere).
-func selfRSS() float64 {
+func selfRSS() float64 { return selfStatus("VmRSS:") }
+
+// selfStatus is the figure in kB named key in /proc/self/status, in MB:
+// VmRSS, and its parts RssAnon (the heaps, Go's and C's) and RssFile (the
+// program and the libraries, mapped from their files).
+func selfStatus(key string) float64 {
 	data, err := os.ReadFile("/proc/self/status")
 	if err != nil {
 		return 0
 	}
 	for _, l := range strings.Split(string(data), "\n") {
-		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmRSS:" {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == key {
 			kb, _ := strconv.Atoi(f[1])
 			return float64(kb*10/1024) / 10
 		}

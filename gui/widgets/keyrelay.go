@@ -1,6 +1,8 @@
 package widgets
 
 import (
+	"time"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
 )
@@ -13,6 +15,11 @@ import (
 // focus meanwhile; when the window gets the keyboard back, the relay hands
 // the focus back to what had it and hides again.
 //
+// A window manager that does not give the other window the keyboard (one
+// that prevents focus stealing) would leave the keys going to a window the
+// person may not see: the relay lets go of them after relayFor, and gives
+// the next key to what had the focus.
+//
 // It sits hidden, at no size, somewhere in the window's content (Fyne
 // focuses only what is in the content and shown), so that Tab never stops
 // on it.
@@ -22,7 +29,14 @@ type KeyRelay struct {
 	to      fyne.Focusable // where the keys go, until the window lets go of the keyboard
 	back    fyne.Focusable // what had the focus before
 	relayed bool           // the relay was focused by Relay, not by the window coming back
+	until   time.Time      // relayFor after Relay
+	// Now is the clock (time.Now if nil), for tests.
+	Now func() time.Time
 }
+
+// relayFor is how long the relay waits for the other window to take the
+// keyboard: a window manager gives it in milliseconds.
+const relayFor = 2 * time.Second
 
 var (
 	_ fyne.Focusable    = (*KeyRelay)(nil)
@@ -45,6 +59,7 @@ func (r *KeyRelay) Relay(c fyne.Canvas, to fyne.Focusable) {
 		r.back = c.Focused()
 	}
 	r.c, r.to = c, to
+	r.until = r.now().Add(relayFor)
 	r.Show()
 	r.relayed = true
 	c.Focus(r)
@@ -87,21 +102,42 @@ func (r *KeyRelay) FocusLost() {
 	r.Hide()
 }
 
+func (r *KeyRelay) now() time.Time {
+	if r.Now != nil {
+		return r.Now()
+	}
+	return time.Now()
+}
+
+// target is where a key typed now goes: the other window's widget while
+// relaying, else (the other window never took the keyboard) what had the
+// focus, focused again.
+func (r *KeyRelay) target() fyne.Focusable {
+	if r.to != nil && r.now().After(r.until) {
+		r.to = nil
+		r.FocusGained() // as if the window had the keyboard back
+		if f := r.c.Focused(); f != fyne.Focusable(r) {
+			return f
+		}
+	}
+	return r.to
+}
+
 func (r *KeyRelay) TypedRune(ch rune) {
-	if r.to != nil {
-		r.to.TypedRune(ch)
+	if t := r.target(); t != nil {
+		t.TypedRune(ch)
 	}
 }
 
 func (r *KeyRelay) TypedKey(k *fyne.KeyEvent) {
-	if r.to != nil {
-		r.to.TypedKey(k)
+	if t := r.target(); t != nil {
+		t.TypedKey(k)
 	}
 }
 
 // TypedShortcut passes a paste or a copy on too.
 func (r *KeyRelay) TypedShortcut(s fyne.Shortcut) {
-	if sc, ok := r.to.(fyne.Shortcutable); ok {
+	if sc, ok := r.target().(fyne.Shortcutable); ok {
 		sc.TypedShortcut(s)
 	}
 }

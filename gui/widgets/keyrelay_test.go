@@ -2,6 +2,7 @@ package widgets
 
 import (
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -47,5 +48,30 @@ func TestKeyRelay(t *testing.T) {
 	c.FocusNext()
 	if c.Focused() != fyne.Focusable(other) {
 		t.Errorf("Tab from the box went to %T, want the entry after it (not the relay)", c.Focused())
+	}
+}
+
+// TestKeyRelayLetsGo: when the other window never takes the keyboard (a
+// window manager that prevents focus stealing), the relay lets go after
+// relayFor: the next key goes to what had the focus, focused again.
+func TestKeyRelayLetsGo(t *testing.T) {
+	test.NewTempApp(t)
+	box := widget.NewEntry()
+	relay := NewKeyRelay()
+	now := time.Unix(1000, 0)
+	relay.Now = func() time.Time { return now }
+	w := test.NewTempWindow(t, container.NewVBox(box, container.NewWithoutLayout(relay)))
+	c := w.Canvas()
+	target := widget.NewEntry()
+	test.NewTempWindow(t, target)
+
+	c.Focus(box)
+	relay.Relay(c, target)
+	c.Focused().TypedRune('a')
+	now = now.Add(relayFor + time.Millisecond)
+	c.Focused().TypedRune('b')
+	c.Focused().TypedRune('c')
+	if target.Text != "a" || box.Text != "bc" || c.Focused() != fyne.Focusable(box) {
+		t.Errorf("after relayFor: the other window's box holds %q, the window's %q (focus on %T); want %q, %q and the box focused", target.Text, box.Text, c.Focused(), "a", "bc")
 	}
 }

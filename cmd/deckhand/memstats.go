@@ -59,7 +59,7 @@ func memoryReports(log *slog.Logger) func() {
 				log.Info("memory", "heap_alloc_mb", mb(m.HeapAlloc), "heap_inuse_mb", mb(m.HeapInuse),
 					"go_sys_mb", mb(m.Sys), "go_held_mb", mb(m.Sys-m.HeapReleased), "stacks_mb", mb(m.StackSys), "goroutines", runtime.NumGoroutine(),
 					"rss_mb", before, "rss_trimmed_mb", selfRSS(), "rss_anon_mb", selfStatus("RssAnon:"), "rss_file_mb", selfStatus("RssFile:"),
-					"c_inuse_mb", mb(cUsed), "c_free_mb", mb(cFree))
+					"c_inuse_mb", mb(cUsed), "c_free_mb", mb(cFree), "cpu_s", cpuSeconds())
 			}
 		}
 	}()
@@ -99,6 +99,16 @@ func writeHeapProfile(log *slog.Logger, path string) {
 	if err := pprof.WriteHeapProfile(f); err != nil {
 		log.Warn("heap profile", "err", err)
 	}
+}
+
+// cpuSeconds is the CPU time the process has used, user and system: what a
+// way of keeping memory low costs.
+func cpuSeconds() float64 {
+	var u syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &u) != nil {
+		return 0
+	}
+	return float64(u.Utime.Nano()+u.Stime.Nano()) / 1e9
 }
 
 func mb(n uint64) float64 { return float64(n*10/(1<<20)) / 10 }

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strings"
 )
@@ -12,11 +13,11 @@ import (
 type sign struct {
 	kind  string
 	words []string
-	re    *regexp.Regexp
+	re    *filtered // nil for ordersReader
 }
 
 func signOf(kind string, words []string, expr string) sign {
-	return sign{kind: kind, words: words, re: regexp.MustCompile(expr)}
+	return sign{kind: kind, words: words, re: mustFilter(expr)}
 }
 
 // The signs, written from the kinds of attack (see testdata/poison), not
@@ -37,7 +38,7 @@ var signs = []sign{
 
 	// A sentence that orders its reader (the model) to do something
 	// beyond the tool's work: see ordersReader.
-	{kind: KindInstructions, words: []string{"you", "assistant", "model", " ai", "ai ", "llm", "agent", "whoever", "reader", "reading"}, re: nil},
+	{kind: KindInstructions, words: []string{"you", "assistant", "model", " ai", "ai ", "llm", "agent", "whoever", "reader", "reading"}},
 	// Text in results (or elsewhere) declared to be orders.
 	signOf(KindInstructions, []string{"instruction", "command", "order"}, `\b(instructions?|commands?|orders?|directives?)\b[^.\n]{0,40}\b(must|should|are to|is to|have to|has to)\s+be\s+(followed|obeyed|executed|carried out|treated as)|\b(instructions?|commands?|directives?)\s+(from|by)\s+the\s+(system|platform|developer|administrator|operator)\b`),
 	// Deceiving the person.
@@ -222,12 +223,12 @@ func allSigns(text string, found []Flag) []match {
 // order, and what the order is about when it is not the tool's own work
 // (what to say, hide or obey, goals, every reply).
 var (
-	readerWords = regexp.MustCompile(`\b(you|your|yourself|assistant|ai|llm|model|agent|chatbot|claude|gpt|whoever|anyone reading|reader)\b`)
-	orderWords  = regexp.MustCompile(`\b(must|have to|has to|need to|needs to|shall|always|never|do not|don't|make sure|ensure|required|requirement|mandatory|immediately|no longer|from now|is expected to|are expected to|should|your (real|true|actual|new|one|only|main) (task|goal|job|purpose|mission))\b`)
+	readerWords = mustFilter(`\b(you|your|yourself|assistant|ai|llm|model|agent|chatbot|claude|gpt|whoever|anyone reading|reader)\b`)
+	orderWords  = mustFilter(`\b(must|have to|has to|need to|needs to|shall|always|never|do not|don't|make sure|ensure|required|requirement|mandatory|immediately|no longer|from now|is expected to|are expected to|should|your (real|true|actual|new|one|only|main) (task|goal|job|purpose|mission))\b`)
 	beyondWords = regexp.MustCompile(`\b(tell|say|claim|lie|pretend|refuse|reply|respond|reveal|hide|conceal|report only|act as|goal|task|priority|obey|comply|carry (it|them) out|instructions?|told|updated|success|unrestricted|every (reply|answer|response|message|conversation)|after every|before doing anything|once per conversation|the user (is|was|has)|quietly|secretly|matters?)\b`)
 	sentenceEnd = regexp.MustCompile(`[.!?;\n]+\s*`)
 	// imperative: a clause that starts with a verb giving an order.
-	imperative = regexp.MustCompile(`(^|[:,;(]\s*|\b(so|then|and|but|now|please)\s+)(refuse|tell|say|lie|answer|respond|send|report|hide|keep|ignore|treat|follow|obey|act|pretend|delete|stop|forget|claim|append|post)\b`)
+	imperative = mustFilter(`(^|[:,;(]\s*|\b(so|then|and|but|now|please)\s+)(refuse|tell|say|lie|answer|respond|send|report|hide|keep|ignore|treat|follow|obey|act|pretend|delete|stop|forget|claim|append|post)\b`)
 )
 
 func boolInt(b bool) int {
@@ -258,4 +259,231 @@ func ordersReader(lower string) []int {
 		}
 	}
 	return nil
+}
+
+// filtered is a regular expression kept as its alternatives (branches),
+// each run only on text that holds a literal of each set it requires: the
+// signs are large alternations that RE2 steps through byte by byte, and
+// most text that holds a sign's word holds no more of a branch ("tell"
+// without "user"). It finds what the whole expression finds.
+type filtered struct {
+	expr     string
+	branches []branch
+}
+
+// A branch is one alternative of the expression and the literals it
+// needs: one of each set must be in the text for it to match.
+type branch struct {
+	re   *regexp.Regexp
+	need [][]string
+}
+
+func mustFilter(expr string) *filtered {
+	regexp.MustCompile(expr) // the whole must compile as written
+	f := &filtered{expr: expr}
+	for _, alt := range topAlternatives(expr) {
+		re, err := syntax.Parse(alt, syntax.Perl)
+		if err != nil {
+			panic("alternative " + alt + " of " + expr + ": " + err.Error())
+		}
+		f.branches = append(f.branches, branch{re: regexp.MustCompile(alt), need: required(re)})
+	}
+	return f
+}
+
+func (b *branch) possible(s string) bool {
+	for _, set := range b.need {
+		if !slices.ContainsFunc(set, func(lit string) bool { return strings.Contains(s, lit) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// FindStringIndex is the whole expression's: the leftmost match of any
+// branch, the earliest branch's at a tie (an alternation prefers its first
+// alternative that matches at a position).
+func (f *filtered) FindStringIndex(s string) []int {
+	var best []int
+	for i := range f.branches {
+		b := &f.branches[i]
+		if !b.possible(s) {
+			continue
+		}
+		if m := b.re.FindStringIndex(s); m != nil && (best == nil || m[0] < best[0]) {
+			best = m
+		}
+	}
+	return best
+}
+
+// FindString is the whole expression's leftmost match ("" for none).
+func (f *filtered) FindString(s string) string {
+	if m := f.FindStringIndex(s); m != nil {
+		return s[m[0]:m[1]]
+	}
+	return ""
+}
+
+// MatchString says whether any branch matches.
+func (f *filtered) MatchString(s string) bool {
+	for i := range f.branches {
+		if b := &f.branches[i]; b.possible(s) && b.re.MatchString(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// topAlternatives splits expr at its top-level bars (outside groups and
+// classes); an expression without one is its only alternative. An
+// expression that is one group, maybe after \b, is split inside it, \b
+// put before each alternative (`\b(a|b)` finds what `\ba|\bb` finds).
+func topAlternatives(expr string) []string {
+	for _, prefix := range []string{"", `\b`} {
+		inner, ok := strings.CutPrefix(expr, prefix+"(")
+		if !ok || strings.HasPrefix(inner, "?") || !strings.HasSuffix(inner, ")") {
+			continue
+		}
+		inner = inner[:len(inner)-1]
+		if alts := splitBars(inner); alts != nil && groupEnd(expr[len(prefix):]) == len(expr)-len(prefix)-1 {
+			for i := range alts {
+				alts[i] = prefix + alts[i]
+			}
+			return alts
+		}
+	}
+	if alts := splitBars(expr); alts != nil {
+		return alts
+	}
+	return []string{expr}
+}
+
+// splitBars splits expr at its top-level bars, nil when it has none, or
+// when its parentheses do not balance.
+func splitBars(expr string) []string {
+	var out []string
+	depth, class, start := 0, false, 0
+	for i := 0; i < len(expr); i++ {
+		switch c := expr[i]; {
+		case c == '\\':
+			i++ // an escaped byte is a literal
+		case class:
+			class = c != ']'
+		case c == '[':
+			class = true
+			if i+1 < len(expr) && expr[i+1] == ']' {
+				i++ // "[]..." holds a bracket
+			}
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+		case c == '|' && depth == 0:
+			out = append(out, expr[start:i])
+			start = i + 1
+		}
+		if depth < 0 {
+			return nil
+		}
+	}
+	if depth != 0 || out == nil {
+		return nil
+	}
+	return append(out, expr[start:])
+}
+
+// groupEnd is the index of the parenthesis that closes the group expr
+// opens (expr[0] == '('), -1 for none.
+func groupEnd(expr string) int {
+	depth, class := 0, false
+	for i := 0; i < len(expr); i++ {
+		switch c := expr[i]; {
+		case c == '\\':
+			i++
+		case class:
+			class = c != ']'
+		case c == '[':
+			class = true
+			if i+1 < len(expr) && expr[i+1] == ']' {
+				i++
+			}
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// minLiteral is the shortest literal worth a search: a set holding a
+// single byte ("e" of "e-?mail") is in nearly every text.
+const minLiteral = 2
+
+// required is what re cannot match without: sets of literals, one of each
+// in the text, worked out from its syntax (a concatenation needs what each
+// of its parts needs; an alternation one literal of the best set of each
+// alternative; what may be absent, nothing). Case-folded literals give
+// nothing (the signs are written in lower case for lower-case text).
+func required(re *syntax.Regexp) [][]string {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase != 0 || len(string(re.Rune)) < minLiteral {
+			return nil
+		}
+		return [][]string{{string(re.Rune)}}
+	case syntax.OpCapture:
+		return required(re.Sub[0])
+	case syntax.OpPlus:
+		return required(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min < 1 {
+			return nil
+		}
+		return required(re.Sub[0])
+	case syntax.OpConcat:
+		var out [][]string
+		for _, sub := range re.Sub {
+			out = append(out, required(sub)...)
+		}
+		return out
+	case syntax.OpAlternate:
+		var union []string
+		for _, sub := range re.Sub {
+			best := bestSet(required(sub))
+			if best == nil {
+				return nil
+			}
+			for _, lit := range best {
+				if !slices.Contains(union, lit) {
+					union = append(union, lit)
+				}
+			}
+		}
+		return [][]string{union}
+	}
+	return nil
+}
+
+// bestSet is the set of sets whose shortest literal is longest (the
+// likeliest to be missing from a text), nil for none.
+func bestSet(sets [][]string) []string {
+	var best []string
+	score := func(set []string) int {
+		n := len(set[0])
+		for _, lit := range set {
+			n = min(n, len(lit))
+		}
+		return n
+	}
+	for _, set := range sets {
+		if best == nil || score(set) > score(best) {
+			best = set
+		}
+	}
+	return best
 }

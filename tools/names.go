@@ -123,7 +123,7 @@ func aliasOrder(a, b string) int {
 // plain words too. By hand: the regexp package's matcher took half of a
 // catalog's flagging time (every description of every tool is split).
 func wordSpans(text string) [][2]int {
-	var out [][2]int
+	out := make([][2]int, 0, len(text)/6+1) // a word and a space in 6 bytes, about
 	for i := 0; i < len(text); {
 		if !isAlnum(text[i]) {
 			i++
@@ -325,15 +325,42 @@ func contentWords(text string, skip map[string]bool) map[string]bool {
 
 var commonWords = map[string]bool{"the": true, "and": true, "for": true, "with": true, "thi": true, "that": true, "from": true, "into": true, "are": true, "can": true, "its": true, "use": true, "all": true, "one": true, "your": true, "you": true, "return": true, "given": true, "specified": true}
 
-// confusables are the ASCII sequences a reader easily takes for another, and
-// what skeleton makes of each. Longer ones come first.
-var confusables = strings.NewReplacer("rn", "m", "vv", "w", "cl", "d", "0", "o", "1", "l", "i", "l", "5", "s", "3", "e", "q", "g", "-", "_", ".", "_")
+// confusable are the ASCII sequences a reader easily takes for another,
+// and what skeleton makes of each: rn for m, vv for w, cl for d, and these
+// bytes (0 for o, 1 and i for l, 5 for s, 3 for e, q for g, - and . for _).
+var confusable = func() (t [256]byte) {
+	for i := range t {
+		t[i] = byte(i)
+	}
+	for _, p := range []string{"0o", "1l", "il", "5s", "3e", "qg", "-_", "._"} {
+		t[p[0]] = p[1]
+	}
+	return t
+}()
 
 // skeleton is what a name looks like to a hurried reader: lower case, and
-// each confusable replaced by what it is taken for; a trailing "_" (or
-// "-") goes too.
+// each confusable replaced by what it is taken for, from the left; a
+// trailing "_" (or "-") goes too. By hand: a strings.Replacer with
+// sequences of two bytes copies every name twice, and skeletons are made
+// for every tool and server of a catalog.
 func skeleton(name string) string {
-	return strings.TrimRight(confusables.Replace(strings.ToLower(name)), "_")
+	name = strings.ToLower(name)
+	b := make([]byte, 0, len(name))
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if i+1 < len(name) {
+			switch name[i : i+2] {
+			case "rn":
+				c, i = 'm', i+1
+			case "vv":
+				c, i = 'w', i+1
+			case "cl":
+				c, i = 'd', i+1
+			}
+		}
+		b = append(b, confusable[c])
+	}
+	return strings.TrimRight(string(b), "_")
 }
 
 // confusedIn names the characters that make a and b look alike, for the

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -161,4 +162,17 @@ func TestTopAlternatives(t *testing.T) {
 			}
 		})
 	}
+}
+
+// skeleton makes of a name what the replacer it was written with made.
+func FuzzSkeleton(f *testing.F) {
+	replacer := strings.NewReplacer("rn", "m", "vv", "w", "cl", "d", "0", "o", "1", "l", "i", "l", "5", "s", "3", "e", "q", "g", "-", "_", ".", "_")
+	for _, s := range []string{"", "read_fi1e", "rnrn", "rrn", "vvv", "ccl", "Cl", "RN", "a-b.c_", "x__", "é_rn"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		if got, want := skeleton(name), strings.TrimRight(replacer.Replace(strings.ToLower(name)), "_"); got != want {
+			t.Errorf("skeleton(%q) = %q, want %q", name, got, want)
+		}
+	})
 }

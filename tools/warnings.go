@@ -195,14 +195,26 @@ func nameWords(name string) string {
 
 // lowerASCII lowers ASCII letters only, so that byte offsets into the
 // result are offsets into s (for quoting what matched).
+// Text already in lower case (most of it) is returned as it is.
 func lowerASCII(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
+	i := 0
+	for i < len(s) && (s[i] < 'A' || s[i] > 'Z') {
+		i++
 	}
-	return string(b)
+	if i == len(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	b.WriteString(s[:i])
+	for ; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }
 
 // quote is a short, one-line rendering of untrusted text for a flag.
@@ -438,6 +450,9 @@ var plainSpace = strings.NewReplacer("\r\n", "", "\n", "", "\t", "")
 // hiddenIn describes the first character of text a person would not see
 // as it is, tabs and line ends apart.
 func hiddenIn(text string) (string, bool) {
-	what, _, hid := clean.Hidden(plainSpace.Replace(text))
+	if strings.ContainsAny(text, "\r\n\t") {
+		text = plainSpace.Replace(text) // which copies even text without them
+	}
+	what, _, hid := clean.Hidden(text)
 	return what, hid
 }

@@ -14,7 +14,6 @@ import (
 	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"regexp"
 	"slices"
 	"strings"
@@ -170,17 +169,6 @@ func NewCatalogMemo(servers map[string]Source, memo *Memo) *Catalog {
 		c.byWire[t.Wire] = i
 	}
 	return c
-}
-
-// Hash is a short digest of a definition's JSON: equal for equal
-// definitions, different when anything in it changed.
-func Hash(d *sdk.Tool) string {
-	data, err := json.Marshal(d)
-	if err != nil {
-		return ""
-	}
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:16])
 }
 
 // Rejected lists the tools left out because their names break the MCP

@@ -115,7 +115,9 @@ func walkSchema(v any, label, param string, out *[]field, depth int) {
 			}
 		}
 		for _, k := range []string{"enum", "examples", "const", "default"} {
-			walkValues(x[k], of+" "+k, param, out, depth)
+			if v, ok := x[k]; ok { // its label is made only for one there
+				walkValues(v, of+" "+k, param, out, depth)
+			}
 		}
 		if props, ok := x["properties"].(map[string]any); ok {
 			for _, name := range sortedKeys(props) {

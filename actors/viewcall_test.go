@@ -3,6 +3,7 @@ package actors
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -42,6 +43,12 @@ func TestViewCallPassesTheGate(t *testing.T) {
 		{name: "the session's grant", first: &step{tool: "get-time", args: `{}`, answer: approval.AllowSession}, call: step{tool: "get-time", args: `{}`}, ran: true},
 		{name: "another server's tool", call: step{tool: "../other.delete", args: `{}`}, refusal: "has no tool"},
 		{name: "bad arguments", call: step{tool: "get-time", args: `{"zone":5}`}, refusal: "zone"},
+		// _meta.ui.visibility: an app-only tool, not offered to the model,
+		// is the view's to call; a model-only one is refused to it, rules
+		// or not.
+		{name: "an app-only tool", call: step{tool: "refresh", args: `{}`, answer: approval.AllowOnce}, asked: true, ran: true},
+		{name: "an app-only tool a rule allows", rules: map[string]bool{"app.*": true}, call: step{tool: "refresh", args: `{}`}, ran: true},
+		{name: "a model-only tool", rules: map[string]bool{"app.*": true}, call: step{tool: "summarize", args: `{}`}, refusal: "app.summarize is for the model only"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -55,6 +62,14 @@ func TestViewCallPassesTheGate(t *testing.T) {
 					ran <- "get-time"
 					return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "12:00"}}}, nil
 				})
+			for name, visibility := range map[string][]string{"refresh": {"app"}, "summarize": {"model"}} {
+				srv.AddTool(&sdk.Tool{Name: name, InputSchema: map[string]any{"type": "object"},
+					Meta: sdk.Meta{"ui": map[string]any{"resourceUri": "ui://get-time/view.html", "visibility": visibility}}},
+					func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+						ran <- name
+						return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "12:00"}}}, nil
+					})
+			}
 			other := sdk.NewServer(&sdk.Implementation{Name: "other", Version: "1"}, nil)
 			other.AddTool(&sdk.Tool{Name: "delete", InputSchema: map[string]any{"type": "object"}},
 				func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
@@ -150,5 +165,60 @@ func TestToolCallFinishedKeepsStructured(t *testing.T) {
 	var got map[string]any
 	if err := json.Unmarshal(fin.Structured, &got); err != nil || got["time"] != "12:00" {
 		t.Fatalf("Structured = %s (%v), want the result's structured content", fin.Structured, err)
+	}
+}
+
+// A tool its server made for its views only (_meta.ui.visibility
+// ["app"]) is not offered to the model: neither in the catalog nor in the
+// request's tools; the model calling it by name is refused at the gate
+// saying why (a rule allowing the server's tools or not), and it does not
+// run; a call by name outside a run is refused too.
+func TestAppOnlyToolNotForTheModel(t *testing.T) {
+	ran := make(chan string, 4)
+	srv := sdk.NewServer(&sdk.Implementation{Name: "app", Version: "1"}, nil)
+	for name, visibility := range map[string][]string{"get-time": nil, "refresh": {"app"}, "summarize": {"model"}} {
+		ui := map[string]any{"resourceUri": "ui://get-time/view.html"}
+		if visibility != nil {
+			ui["visibility"] = visibility
+		}
+		srv.AddTool(&sdk.Tool{Name: name, InputSchema: map[string]any{"type": "object"}, Meta: sdk.Meta{"ui": ui}},
+			func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+				ran <- name
+				return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "done"}}}, nil
+			})
+	}
+	model := testutil.NewModelServer(t, calls(testutil.ToolCallSpec{ID: "a", Name: "app__refresh", Arguments: `{}`}), answer("ok"))
+	c := startChat(t, model, map[string]*sdk.Server{"app": srv}, autoApprove("app.*"))
+
+	cat, err := c.sys.Catalog(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var offered []string
+	for _, tl := range cat.Tools() {
+		offered = append(offered, tl.Display)
+	}
+	if want := []string{"app.get-time", "app.summarize"}; !slices.Equal(offered, want) {
+		t.Errorf("offered = %q, want %q", offered, want)
+	}
+
+	c.send("refresh it")
+	fin := expect[*conversation.ToolCallFinished](c)
+	if !fin.IsError || !strings.Contains(fin.Output, "app.refresh is for its server's views only") {
+		t.Errorf("the model's call of the app-only tool = %q (error %v), want it refused saying it is for the views only", fin.Output, fin.IsError)
+	}
+	expect[*conversation.RunFinished](c)
+	_, names := c.request(0)
+	if slices.Contains(names, "app__refresh") || !slices.Contains(names, "app__get-time") {
+		t.Errorf("the request's tools = %q, want app__get-time and not app__refresh", names)
+	}
+	res, err := c.sys.CallTool(t.Context(), "app.refresh", []byte(`{}`), nil)
+	if err != nil || res.Err == nil || !strings.Contains(res.Err.Error(), "views only") {
+		t.Errorf("calling app.refresh by name = %+v, %v, want it refused saying it is for the views only", res, err)
+	}
+	select {
+	case name := <-ran:
+		t.Errorf("%s ran", name)
+	default:
 	}
 }

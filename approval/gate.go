@@ -59,10 +59,14 @@ const (
 	CauseAlways
 	// CauseRule: an auto_approve rule (the tool's, or its server's .*).
 	CauseRule
+	// CauseVisibility: the caller may not call the tool (an MCP App's
+	// _meta.ui.visibility: an app-only tool called by the model, a
+	// model-only one by a view).
+	CauseVisibility
 )
 
 func (c Cause) String() string {
-	names := [...]string{"none", "policy", "hidden", "changed", "once only", "rule asks", "session grant", "always grant", "rule"}
+	names := [...]string{"none", "policy", "hidden", "changed", "once only", "rule asks", "session grant", "always grant", "rule", "visibility"}
 	if c < 0 || int(c) >= len(names) {
 		return fmt.Sprintf("Cause(%d)", int(c))
 	}
@@ -77,8 +81,8 @@ type Outcome struct {
 	// is asked: "auto_approve fs.*", "allowed for this session", "always
 	// allowed", "auto_approve fs.write_file = false", "each is asked", "".
 	By string
-	// Err is why a refused call was refused: errors.Is(Err, ErrPolicy) or
-	// ErrHidden; its text is what the model is told. Nil unless Refuse.
+	// Err is why a refused call was refused: errors.Is(Err, ErrPolicy),
+	// ErrHidden or ErrVisibility; its text is what the model is told. Nil unless Refuse.
 	Err error
 	// Request is the call as a person is shown it: the caller's, with
 	// Access said from the policy's decisions and, for a changed
@@ -103,6 +107,10 @@ func (o Outcome) Scope() string {
 // remote server or a command); granted and rules are the grants and the
 // config's auto_approve rules.
 //
+//  0. Visibility: a tool its server made for its views only
+//     (_meta.ui.visibility ["app"]) called by the model, or one made for
+//     the model only called by a view (call.Origin set), is refused
+//     (Refuse, ErrVisibility), whatever grants or rules say.
 //  1. Policy: a command hiding characters, or a path the policy denies,
 //     refuses the call (Refuse, Err). The first denied decision is the one
 //     told.
@@ -113,6 +121,9 @@ func (o Outcome) Scope() string {
 //     session grant, then an "always" grant, then the tool's rule (false
 //     asks), then its server's ".*" rule allow; else the person is asked.
 func Decide(call Request, def tools.Tool, pin Pin, decisions []policy.Decision, granted Granted, rules Rules) Outcome {
+	if err := visible(call, def); err != nil {
+		return Outcome{Verdict: Refuse, Cause: CauseVisibility, Err: err, Request: call}
+	}
 	call, err := Check(call, decisions)
 	if err != nil {
 		cause := CausePolicy
@@ -185,6 +196,35 @@ func Check(call Request, decisions []policy.Decision) (Request, error) {
 	return call, nil
 }
 
+// visible refuses a call by a caller the tool is not for: the model
+// (Origin "") calling an app-only tool, a view calling a model-only one.
+func visible(call Request, def tools.Tool) error {
+	if call.Command != "" {
+		return nil
+	}
+	switch {
+	case call.Origin == "" && !def.Visibility.ForModel():
+		return &VisibilityError{Tool: def.Display, For: "its server's views", Caller: "the model"}
+	case call.Origin != "" && !def.Visibility.ForApps():
+		return &VisibilityError{Tool: def.Display, For: "the model", Caller: call.Origin}
+	}
+	return nil
+}
+
+// VisibilityError is a call by a caller its tool is not for (an MCP App's
+// _meta.ui.visibility); its text is what the caller is told.
+type VisibilityError struct {
+	Tool   string // server.tool
+	For    string // who may call it: "the model", "its server's views"
+	Caller string // who called: "the model", "the view of server.tool"
+}
+
+func (e *VisibilityError) Error() string {
+	return fmt.Sprintf("Refused (not run): %s is for %s only (its server's _meta.ui.visibility), and %s may not call it.", e.Tool, e.For, e.Caller)
+}
+
+func (e *VisibilityError) Unwrap() error { return ErrVisibility }
+
 // Changed reports whether an outcome found the tool's definition changed
 // since it was pinned for the first time for this call (the caller says
 // so once, as an event): before is the request given to Decide.
@@ -199,6 +239,8 @@ var (
 	// ErrHidden: a command holds characters a person would not see
 	// (HiddenError).
 	ErrHidden = errors.New("the command holds hidden characters")
+	// ErrVisibility: the tool is not for its caller (VisibilityError).
+	ErrVisibility = errors.New("not for this caller")
 	// ErrDenied: the person answered no.
 	ErrDenied = errors.New("denied by the person")
 	// ErrNotAnswered: no person answered (a timeout, no terminal, a

@@ -55,6 +55,13 @@ func TestDecide(t *testing.T) {
 	denied := policy.Decision{Capability: policy.CapWrite, Target: "/etc/passwd", Rule: "outside the write roots"}
 	changedReq := writeReq
 	changedReq.Change = "description: changed earlier"
+	appOnly := tool("app", "refresh", "h-app", "Refresh the view.")
+	appOnly.Visibility = tools.Visibility{HiddenFromModel: true}
+	modelOnly := tool("app", "summarize", "h-model", "Summarize.")
+	modelOnly.Visibility = tools.Visibility{HiddenFromApps: true}
+	fromView := func(r approval.Request) approval.Request { r.Origin = "the view of app.show"; return r }
+	appReq := toolcall.Request("c3", appOnly, json.RawMessage(`{}`))
+	modelReq := toolcall.Request("c4", modelOnly, json.RawMessage(`{}`))
 
 	tests := []gateCase{
 		// Grants and rules, with nothing refused or changed.
@@ -98,6 +105,14 @@ func TestDecide(t *testing.T) {
 		{name: "policy deny beats a changed pin", req: writeReq, def: write, pin: oldPin, decisions: []policy.Decision{denied}, verdict: approval.Refuse, cause: approval.CausePolicy, err: approval.ErrPolicy},
 		{name: "policy deny beats a change found before", req: changedReq, def: write, decisions: []policy.Decision{denied}, verdict: approval.Refuse, cause: approval.CausePolicy, err: approval.ErrPolicy, change: "description: changed earlier"},
 		{name: "hidden command", req: hiddenReq, verdict: approval.Refuse, cause: approval.CauseHidden, err: approval.ErrHidden},
+
+		// Visibility (an MCP App's _meta.ui.visibility).
+		{name: "the model calls an app-only tool", req: appReq, def: appOnly, verdict: approval.Refuse, cause: approval.CauseVisibility, err: approval.ErrVisibility},
+		{name: "an app-only tool's refusal beats grants and rules", req: appReq, def: appOnly, session: approval.Grants{"app.refresh": true}, always: []string{"app.refresh"}, rules: approval.Rules{"app.*": true}, verdict: approval.Refuse, cause: approval.CauseVisibility, err: approval.ErrVisibility},
+		{name: "a view calls an app-only tool", req: fromView(appReq), def: appOnly, rules: approval.Rules{"app.*": true}, verdict: approval.Allow, cause: approval.CauseRule, by: "auto_approve app.*"},
+		{name: "a view calls a model-only tool", req: fromView(modelReq), def: modelOnly, rules: approval.Rules{"app.*": true}, verdict: approval.Refuse, cause: approval.CauseVisibility, err: approval.ErrVisibility},
+		{name: "the model calls a model-only tool", req: modelReq, def: modelOnly, verdict: approval.Ask, cause: approval.CauseNone},
+		{name: "a view calls a tool for both", req: fromView(writeReq), def: write, verdict: approval.Ask, cause: approval.CauseNone},
 		{name: "hidden command beats a rule", req: hiddenReq, rules: approval.Rules{"local.exec": true}, session: approval.Grants{"local.exec": true}, verdict: approval.Refuse, cause: approval.CauseHidden, err: approval.ErrHidden},
 	}
 	for _, tt := range tests {

@@ -283,7 +283,8 @@ func newTool(alias string, src Source, d *sdk.Tool) (t Tool, rej *Rejected, ok b
 	d = cleanDef(d)
 	readOnly := src.ReadOnly != nil && src.ReadOnly(d.Name) ||
 		src.Trusted && d.Annotations != nil && d.Annotations.ReadOnlyHint
-	return Tool{Server: alias, Name: d.Name, Display: alias + "." + d.Name, Def: d, Raw: raw, Hash: Hash(raw), Trusted: src.Trusted, ReadOnly: readOnly, Cached: src.Cached}, nil, true
+	return Tool{Server: alias, Name: d.Name, Display: alias + "." + d.Name, Def: d, Raw: raw, Hash: Hash(raw), Trusted: src.Trusted, ReadOnly: readOnly, Cached: src.Cached,
+		Visibility: VisibilityOf(raw)}, nil, true
 }
 
 // post adds e to the postings of its texts' words and its name.

@@ -56,6 +56,10 @@ type Tool struct {
 	// the server has not connected (or listed its tools) yet, and a call
 	// waits for it.
 	Cached bool
+	// Visibility: who may call it (an MCP App's _meta.ui.visibility).
+	// The catalog holds every tool; what the model is offered leaves out
+	// those hidden from it (the registry's catalog).
+	Visibility Visibility
 }
 
 // Source is one server's contribution to a catalog.

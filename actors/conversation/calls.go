@@ -132,6 +132,12 @@ func (r *run) check(v *view, calls []llm.ToolCall, commands []string) ([]*callSt
 		}
 		t, refusal, ok := toolcall.Resolve(v.catalog, tc.Name, lazy)
 		if !ok {
+			if app, found := r.deps.router.Full().Lookup(tc.Name); found && !app.Visibility.ForModel() {
+				// Not offered, but named: said plainly, by the gate's own
+				// refusal, rather than "no such tool".
+				cs.req = toolcall.Request(tc.ID, app, cs.args)
+				refusal = approval.Decide(cs.req, app, approval.Pin{}, nil, approval.Granted{}, nil).Err.Error()
+			}
 			cs.refuse(refusal)
 			continue
 		}

@@ -186,6 +186,9 @@ func (r *viewCallRun) run(ctx context.Context) {
 		m.Reply <- viewRefusal(output)
 	}
 	t, ok := r.v.catalog.Lookup(display)
+	if !ok && r.deps.router != nil {
+		t, ok = r.deps.router.AppTool(display) // for its views only: the model is not offered it
+	}
 	if !ok || t.Server != server {
 		refuse(fmt.Sprintf("%s has no tool %q", server, m.Tool), false)
 		return

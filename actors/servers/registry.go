@@ -96,7 +96,7 @@ type registryActor struct {
 	router  *Router
 	pins    *Pins // nil: no pins kept
 	servers map[string]*registryEntry
-	catalog *tools.Catalog // what the model is offered: disabled and quarantined tools left out
+	catalog *tools.Catalog // what the model is offered: disabled, quarantined and app-only tools left out
 	full    *tools.Catalog // every listed tool: for pins and the servers panel
 	// quarantined: tools of full with a high-risk flag the person has not
 	// looked at (by display name); replaced, never changed, once published.
@@ -306,18 +306,22 @@ func (a *registryActor) source(e *registryEntry) tools.Source {
 }
 
 // offered is a server's tools for the catalog the model is offered, and
-// whether any is left out (disabled or quarantined).
+// whether any is left out (disabled, quarantined or app-only).
 func (a *registryActor) offered(alias string) (tools.Source, bool) {
 	e := a.servers[alias]
 	if e == nil {
 		return tools.Source{}, false
 	}
 	src := a.source(e)
-	if len(e.server.DisabledTools) == 0 && len(a.quarantinedBy[alias]) == 0 {
+	// An MCP App's app-only tool (_meta.ui.visibility ["app"]) is for its
+	// views: the model is not offered it (the views' calls find it in the
+	// full catalog, Router.AppTool).
+	appOnly := func(t *sdk.Tool) bool { return tools.VisibilityOf(t).HiddenFromModel }
+	if len(e.server.DisabledTools) == 0 && len(a.quarantinedBy[alias]) == 0 && !slices.ContainsFunc(src.Tools, appOnly) {
 		return src, false
 	}
 	src.Tools = slices.DeleteFunc(slices.Clone(src.Tools), func(t *sdk.Tool) bool {
-		return t != nil && (slices.Contains(e.server.DisabledTools, t.Name) || a.quarantined[alias+"."+t.Name])
+		return t != nil && (slices.Contains(e.server.DisabledTools, t.Name) || a.quarantined[alias+"."+t.Name] || appOnly(t))
 	})
 	return src, len(src.Tools) < len(e.tools)
 }

@@ -28,7 +28,7 @@ type Router struct {
 
 // routes is one catalog and where each of its servers is.
 type routes struct {
-	catalog *tools.Catalog // what the model is offered: disabled and quarantined tools left out
+	catalog *tools.Catalog // what the model is offered: disabled, quarantined and app-only tools left out
 	full    *tools.Catalog // every listed tool
 	// quarantined: tools of full kept from the model until the person has
 	// looked at them (by display name; read only).
@@ -83,7 +83,10 @@ func (r *Router) resolve(m *CallTool) (t target, res *ToolResult) {
 		if rs.quarantined[want.Display] {
 			return refuse(want.Display, ErrQuarantined(want.Display))
 		}
-		cur, ok := rs.catalog.Lookup(want.Display)
+		// In the full catalog: an app-only tool, which the model is not
+		// offered, is called by its views (the gate decides who may call
+		// what, approval.Decide).
+		cur, ok := rs.full.Lookup(want.Display)
 		e, known := rs.servers[want.Server]
 		if !ok || !known || cur.Server != want.Server || cur.Name != want.Name || !toolcall.Same(cur.Def, want.Def) {
 			return refuse(want.Display, fmt.Errorf("%s: %w", want.Display, toolcall.ErrChanged))
@@ -98,6 +101,9 @@ func (r *Router) resolve(m *CallTool) (t target, res *ToolResult) {
 	}
 	if cur, ok := rs.full.Lookup(m.Tool); ok && rs.quarantined[cur.Display] {
 		return refuse(cur.Display, ErrQuarantined(cur.Display))
+	}
+	if cur, ok := rs.full.Lookup(m.Tool); ok && !cur.Visibility.ForModel() {
+		return refuse(cur.Display, ErrAppOnly(cur.Display))
 	}
 	alias, name, found := strings.Cut(m.Tool, ".")
 	if found && rs.disabled(alias, name) {
@@ -129,6 +135,24 @@ func errDisabled(display string) error {
 // ErrQuarantined says why a tool is not offered, and how to release it.
 func ErrQuarantined(display string) error {
 	return fmt.Errorf("tool %s is quarantined: its definition has high-risk flags and has not been looked at (%s)", display, HowToRelease(display))
+}
+
+// ErrAppOnly says why the model may not call a tool an MCP App's server
+// made for its views only.
+func ErrAppOnly(display string) error {
+	return fmt.Errorf("tool %s is for its server's views only (_meta.ui.visibility [\"app\"]): it is not offered to the model, and only a view may call it", display)
+}
+
+// AppTool is the tool a view may call by its display name (server.tool)
+// that the model is not offered: an app-only tool of the full catalog,
+// neither disabled nor quarantined. ok is false for any other.
+func (r *Router) AppTool(display string) (t tools.Tool, ok bool) {
+	rs := r.load()
+	t, ok = rs.full.Lookup(display)
+	if !ok || t.Display != display || t.Visibility.ForModel() || rs.disabled(t.Server, t.Name) || rs.quarantined[t.Display] {
+		return tools.Tool{}, false
+	}
+	return t, true
 }
 
 // HowToRelease says how a person releases a quarantined tool.

@@ -519,8 +519,8 @@ func TestStopDuringToolCall(t *testing.T) {
 	expect[*conversation.ToolCallStarted](c)
 	c.sys.Root.Send(c.conv, &conversation.StopRun{})
 	f := expect[*conversation.ToolCallFinished](c)
-	if !strings.Contains(f.Output, "Cancelled") {
-		t.Errorf("ToolCallFinished = %+v", f)
+	if !strings.Contains(f.Output, "Cancelled") || !f.Cancelled {
+		t.Errorf("ToolCallFinished = %+v, want it cancelled (for the tool's view: tool-cancelled)", f)
 	}
 	if fin := expect[*conversation.RunFinished](c); !fin.Stopped {
 		t.Errorf("RunFinished = %+v", fin)

@@ -109,7 +109,9 @@ type Session struct {
 	mu          sync.Mutex
 	initialized bool
 	result      *sdk.CallToolResult // to deliver once initialized
-	delivered   bool
+	cancelled   string              // the call was cancelled, and why: to deliver once initialized
+	toldTheme   string              // the theme the view was last told; "" before its initialization
+	delivered   bool                // result or cancelled delivered
 	inFlight    int
 	windows     map[string]*window
 	blocked     int
@@ -126,6 +128,9 @@ func (s *Session) Initialized() <-chan struct{} { return s.ready }
 // NewSession makes the session of one view; Run starts it.
 func NewSession(cfg Config, host Host, conn Conn) *Session {
 	cfg.Limits = cfg.Limits.withDefaults()
+	if cfg.Context.Theme != "dark" {
+		cfg.Context.Theme = "light"
+	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
@@ -167,7 +172,7 @@ func (s *Session) stopWith(format string, args ...any) {
 // initialized, else as soon as it is.
 func (s *Session) SetResult(r *sdk.CallToolResult) {
 	s.mu.Lock()
-	s.result, s.delivered = r, false
+	s.result, s.cancelled, s.delivered = r, "", false
 	ready := s.initialized
 	s.mu.Unlock()
 	if ready {
@@ -175,15 +180,70 @@ func (s *Session) SetResult(r *sdk.CallToolResult) {
 	}
 }
 
+// Cancel tells the view its tool's call was cancelled, and why (the
+// person stopped the run): ui/notifications/tool-cancelled, at once when
+// the view is initialized, else as soon as it is. A call already given
+// its result is not cancelled any more.
+func (s *Session) Cancel(reason string) {
+	s.mu.Lock()
+	if s.result != nil && s.delivered {
+		s.mu.Unlock()
+		return
+	}
+	if reason == "" {
+		reason = "cancelled"
+	}
+	s.result, s.cancelled, s.delivered = nil, reason, false
+	ready := s.initialized
+	s.mu.Unlock()
+	if ready {
+		s.deliverResult()
+	}
+}
+
+// SetTheme tells the view the host's theme changed ("light" or "dark"):
+// ui/notifications/host-context-changed once it is initialized (before,
+// its initialization carries the new theme).
+func (s *Session) SetTheme(theme string) {
+	if theme != "dark" {
+		theme = "light"
+	}
+	s.mu.Lock()
+	s.cfg.Context.Theme = theme
+	s.mu.Unlock()
+	s.tellTheme()
+}
+
+// tellTheme tells an initialized view the theme when it is not the one it
+// was last told (by its initialization or a change).
+func (s *Session) tellTheme() {
+	s.mu.Lock()
+	theme := s.cfg.Context.Theme
+	tell := s.initialized && s.toldTheme != "" && s.toldTheme != theme
+	if tell {
+		s.toldTheme = theme
+	}
+	s.mu.Unlock()
+	if tell {
+		s.notify("ui/notifications/host-context-changed", map[string]string{"theme": theme})
+	}
+}
+
+// deliverResult sends the call's end, its result or its cancellation,
+// once.
 func (s *Session) deliverResult() {
 	s.mu.Lock()
-	r := s.result
-	if r == nil || s.delivered {
+	r, cancelled := s.result, s.cancelled
+	if (r == nil && cancelled == "") || s.delivered {
 		s.mu.Unlock()
 		return
 	}
 	s.delivered = true
 	s.mu.Unlock()
+	if r == nil {
+		s.notify("ui/notifications/tool-cancelled", map[string]string{"reason": cancelled})
+		return
+	}
 	s.notify("ui/notifications/tool-result", r)
 }
 
@@ -358,6 +418,7 @@ func (s *Session) notification(method string, params json.RawMessage) {
 				s.notify("ui/notifications/tool-input", map[string]json.RawMessage{"arguments": s.cfg.Input})
 			}
 			s.deliverResult()
+			s.tellTheme() // switched between its initialization and now
 			close(s.ready)
 		}
 	case "ui/notifications/size-changed":
@@ -427,11 +488,14 @@ func (s *Session) initializeResult(params json.RawMessage) any {
 		ProtocolVersion string `json:"protocolVersion"`
 	}
 	json.Unmarshal(params, &p)
-	c := s.cfg.Context
+	s.mu.Lock()
+	c := s.cfg.Context // its theme changes (SetTheme)
 	theme, locale, tz := c.Theme, c.Locale, c.TZ
 	if theme != "dark" {
 		theme = "light"
 	}
+	s.toldTheme = theme
+	s.mu.Unlock()
 	if locale == "" {
 		locale = "en-US"
 	}

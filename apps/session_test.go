@@ -326,3 +326,59 @@ func TestSessionCallsInFlight(t *testing.T) {
 		t.Errorf("Run = %v", err)
 	}
 }
+
+// A call cancelled (the person stopped the run) is told to its view as
+// ui/notifications/tool-cancelled, after the tool's input, once the view
+// is initialized (never before), and never after its result; a theme
+// switched is told as ui/notifications/host-context-changed once it is
+// initialized, and before that its initialization carries it.
+func TestSessionCancelAndTheme(t *testing.T) {
+	initialize := func(v *scriptedView) map[string]any {
+		v.send(`{"jsonrpc":"2.0","id":1,"method":"ui/initialize","params":{"protocolVersion":"2026-01-26"}}`)
+		return v.next(t)
+	}
+	t.Run("cancelled before initialized", func(t *testing.T) {
+		v, s, _ := startSession(t, Config{Input: json.RawMessage(`{"q":1}`)}, &fakeHost{})
+		s.Cancel("the person stopped the run")
+		s.SetTheme("dark")
+		init := initialize(v)
+		if theme := init["result"].(map[string]any)["hostContext"].(map[string]any)["theme"]; theme != "dark" {
+			t.Errorf("initialized with theme %v, want the theme switched to before, dark", theme)
+		}
+		v.send(`{"jsonrpc":"2.0","method":"ui/notifications/initialized"}`)
+		if m := v.next(t); m["method"] != "ui/notifications/tool-input" {
+			t.Errorf("first after initialized: %v, want the tool's input", m)
+		}
+		if m := v.next(t); m["method"] != "ui/notifications/tool-cancelled" || fmt.Sprint(m["params"]) != "map[reason:the person stopped the run]" {
+			t.Errorf("second after initialized: %v, want tool-cancelled with the reason", m)
+		}
+	})
+	t.Run("cancelled and switched after", func(t *testing.T) {
+		v, s, _ := startSession(t, Config{Context: HostContext{Theme: "light"}}, &fakeHost{})
+		initialize(v)
+		v.send(`{"jsonrpc":"2.0","method":"ui/notifications/initialized"}`)
+		s.SetTheme("light") // no change: nothing told
+		s.SetTheme("dark")
+		if m := v.next(t); m["method"] != "ui/notifications/host-context-changed" || fmt.Sprint(m["params"]) != "map[theme:dark]" {
+			t.Errorf("after the switch: %v, want host-context-changed with the dark theme", m)
+		}
+		s.Cancel("stopped")
+		if m := v.next(t); m["method"] != "ui/notifications/tool-cancelled" {
+			t.Errorf("after Cancel: %v, want tool-cancelled", m)
+		}
+	})
+	t.Run("not cancelled after its result", func(t *testing.T) {
+		v, s, _ := startSession(t, Config{}, &fakeHost{})
+		initialize(v)
+		v.send(`{"jsonrpc":"2.0","method":"ui/notifications/initialized"}`)
+		s.SetResult(&sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "done"}}})
+		if m := v.next(t); m["method"] != "ui/notifications/tool-result" {
+			t.Errorf("after SetResult: %v, want tool-result", m)
+		}
+		s.Cancel("too late")
+		v.send(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+		if m := v.next(t); m["id"] != 2.0 {
+			t.Errorf("after a cancel that came too late: %v, want only the ping's answer", m)
+		}
+	})
+}

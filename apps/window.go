@@ -77,6 +77,12 @@ func (w *Window) Initialized() <-chan struct{} { return w.session.Initialized() 
 // SetResult gives the view the tool's result (see Session.SetResult).
 func (w *Window) SetResult(r *sdk.CallToolResult) { w.session.SetResult(r) }
 
+// Cancel tells the view its call was cancelled (see Session.Cancel).
+func (w *Window) Cancel(reason string) { w.session.Cancel(reason) }
+
+// SetTheme tells the view the host's theme changed (see Session.SetTheme).
+func (w *Window) SetTheme(theme string) { w.session.SetTheme(theme) }
+
 // Close ends the view.
 func (w *Window) Close() { w.cancel() }
 

@@ -67,6 +67,7 @@ type callState struct {
 	structured json.RawMessage // the result's structured content: tool_search's, or the server's (for the log and the tool's view)
 	inServer   time.Duration   // ToolCallFinished.ServerElapsed
 	start      time.Time
+	cancelled  bool // ended by Stop: ToolCallFinished.Cancelled
 }
 
 func (cs *callState) isCommand() bool { return cs.command != "" }
@@ -332,6 +333,7 @@ type called struct {
 	media      *tools.Media
 	structured json.RawMessage
 	inServer   time.Duration
+	cancelled  bool // the run was stopped before the call ended
 }
 
 // dispatch answers the denied calls of seg and runs the allowed ones: one
@@ -382,7 +384,7 @@ func (r *run) dispatch(ctx context.Context, seg []*callState) bool {
 
 // collect answers a call with its result.
 func (r *run) collect(res called) {
-	res.cs.media, res.cs.structured, res.cs.inServer = res.media, res.structured, res.inServer
+	res.cs.media, res.cs.structured, res.cs.inServer, res.cs.cancelled = res.media, res.structured, res.inServer, res.cancelled
 	r.finishCall(res.cs, r.deps.secrets.Get().String(res.output), res.failed)
 }
 
@@ -413,7 +415,7 @@ func (r *run) callOne(ctx context.Context, v *view, cs *callState) called {
 		Origin:   servers.CallOrigin{Conversation: r.conv, Run: r.id, Call: cs.id},
 	}, progress)
 	if err != nil { // ctx: the run was stopped
-		return called{cs: cs, output: toolcall.CancelledText, failed: true}
+		return called{cs: cs, output: toolcall.CancelledText, failed: true, cancelled: true}
 	}
 	output, isError := toolcall.Output(res.Result, res.Err, toolcall.Limit(v.cfg.MCP.MaxOutputBytes, v.cfg.Model.MaxContextTokens))
 	out := called{cs: cs, output: output, failed: isError, inServer: res.Elapsed}
@@ -471,7 +473,7 @@ func (r *run) finished(cs *callState, output string, isError, denied bool) {
 	}
 	r.emit(&ToolCallFinished{Conversation: r.conv, Run: r.id, Call: cs.id, Tool: cs.req.Display, Arguments: cs.args,
 		Output: output, IsError: isError, Denied: denied, Elapsed: elapsed, ServerElapsed: cs.inServer, Media: cs.media,
-		Structured: cs.structured, Origin: r.origin()})
+		Structured: cs.structured, Origin: r.origin(), Cancelled: cs.cancelled})
 }
 
 // appendResults adds one tool message per call, in the model's order, and

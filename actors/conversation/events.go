@@ -113,6 +113,7 @@ type (
 		IsError                       bool   // the tool failed, or could not be called
 		Denied                        bool   // the gate or the person said no
 		Refused                       bool   // never reached the gate: unknown tool, bad arguments, depth limit, the policy
+		Cancelled                     bool   // the run was stopped before the call ended (Output says so)
 		Origin                        string // as ToolCallRequested's
 		Elapsed                       time.Duration
 		// ServerElapsed is the part of Elapsed the call spent on the

@@ -485,6 +485,7 @@ func (r *run) take(v *view, turn llm.Turn, err error, estimate int) (more bool, 
 func (r *run) cancelCalls() {
 	for _, cs := range r.calls {
 		if !cs.done() {
+			cs.cancelled = true
 			r.finishCall(cs, toolcall.CancelledText, true)
 		}
 	}

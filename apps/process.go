@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"deckhand/sandbox"
 )
 
 // HelperName is the view helper's file name, looked for beside Deckhand's
@@ -34,11 +36,17 @@ func FindHelper() (string, error) {
 	return p, nil
 }
 
-// Sandboxed reports whether WebKit's own sandbox can confine a view's web
-// process: it runs it under bubblewrap (new mount, PID, IPC and network
-// namespaces, a seccomp filter, only the files a web process needs), and
-// a view cannot start where bubblewrap is missing.
-func Sandboxed() bool {
+// Sandboxed reports whether a view can be confined here beyond its
+// Content-Security-Policy: by Deckhand's own sandbox (package sandbox:
+// where the kernel allows one), else by WebKit's, which runs its web
+// process under bubblewrap where that is installed.
+func Sandboxed() bool { return sandbox.Available() == nil || bubblewrap() }
+
+// bubblewrap reports whether WebKit's own sandbox can confine a view's
+// web process: it runs it under bubblewrap (new mount, PID, IPC and
+// network namespaces, a seccomp filter, only the files a web process
+// needs), and a view cannot start where bubblewrap is missing.
+func bubblewrap() bool {
 	_, err := exec.LookPath("bwrap")
 	return err == nil
 }
@@ -46,7 +54,7 @@ func Sandboxed() bool {
 // Process is one running view helper: the Conn of its view. It dies with
 // Deckhand (Linux: the parent-death signal) or when Close is called.
 type Process struct {
-	cmd  *exec.Cmd
+	pid  int
 	in   io.WriteCloser
 	enc  *json.Encoder
 	out  *bufio.Scanner
@@ -57,12 +65,46 @@ type Process struct {
 var _ Conn = (*Process)(nil)
 
 // Start runs the helper at path showing open, with env added to its
-// environment (DISPLAY and the like come from Deckhand's own).
+// environment (DISPLAY and the like come from Deckhand's own), confined
+// by WebKit's own sandbox alone (open.Sandbox); StartConfined runs it in
+// Deckhand's.
 func Start(path string, open OpenView, env []string) (*Process, error) {
 	cmd := exec.Command(path)
 	cmd.Env = append(os.Environ(), env...)
-	cmd.Stderr = os.Stderr
 	confine(cmd)
+	open.Confined = false
+	return start(cmd, cmd.Start, cmd.Wait, nil, open)
+}
+
+// StartConfined runs the helper at path showing open in Deckhand's own
+// sandbox (see ViewSpec): only the system's libraries and fonts, the
+// display, a private home (removed when it ends) and, for its network,
+// the egress proxy, which lets through exactly the origins csp declares.
+// WebKit's bubblewrap, which needs user namespaces of its own, is off
+// inside it. An error wraps sandbox.ErrUnavailable where the kernel
+// cannot confine it.
+func StartConfined(path string, open OpenView, csp CSP) (*Process, error) {
+	home, err := os.MkdirTemp("", "deckhand-view-")
+	if err != nil {
+		return nil, fmt.Errorf("making the view's home: %w", err)
+	}
+	cleanup := func() { os.RemoveAll(home) }
+	cmd, err := sandbox.Command(path, nil, viewEnv(home, os.Getenv), ViewSpec(path, csp, home, os.Getenv))
+	if err != nil {
+		cleanup()
+		return nil, fmt.Errorf("confining the view helper: %w", err)
+	}
+	cmd.Port = csp.allowPort
+	open.Sandbox, open.Confined = false, true
+	p, err := start(cmd.Cmd, cmd.Start, cmd.Wait, cleanup, open)
+	if err != nil {
+		cleanup()
+	}
+	return p, err
+}
+
+func start(cmd *exec.Cmd, run func() error, wait func() error, cleanup func(), open OpenView) (*Process, error) {
+	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -71,12 +113,18 @@ func Start(path string, open OpenView, env []string) (*Process, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("starting the view helper %s: %w", path, err)
+	if err := run(); err != nil {
+		return nil, fmt.Errorf("starting the view helper %s: %w", cmd.Path, err)
 	}
-	p := &Process{cmd: cmd, in: in, enc: json.NewEncoder(in), out: bufio.NewScanner(out), done: make(chan struct{})}
+	p := &Process{pid: cmd.Process.Pid, in: in, enc: json.NewEncoder(in), out: bufio.NewScanner(out), done: make(chan struct{})}
 	p.out.Buffer(make([]byte, 64<<10), 2*MaxMessageBytes+4096)
-	go func() { cmd.Wait(); close(p.done) }()
+	go func() {
+		wait()
+		if cleanup != nil {
+			cleanup()
+		}
+		close(p.done)
+	}()
 	if err := p.Write(Frame{Open: &open}); err != nil {
 		p.Close()
 		return nil, fmt.Errorf("opening the view: %w", err)
@@ -109,7 +157,7 @@ func (p *Process) Write(f Frame) error { return p.enc.Encode(f) }
 func (p *Process) Done() <-chan struct{} { return p.done }
 
 // Pid is the helper's process id.
-func (p *Process) Pid() int { return p.cmd.Process.Pid }
+func (p *Process) Pid() int { return p.pid }
 
 // Close ends the view: its stdin closes (the helper quits), and whatever
 // is still running of it a moment later is killed, web processes included.
@@ -120,7 +168,7 @@ func (p *Process) Close() {
 		case <-p.done:
 		case <-time.After(2 * time.Second):
 		}
-		kill(p.cmd)
+		kill(p.pid)
 		<-p.done
 	})
 }
@@ -128,7 +176,7 @@ func (p *Process) Close() {
 // Memory is the resident memory of the helper and every process of its
 // group (WebKit's web and network processes), in bytes; 0 where it cannot
 // be read.
-func (p *Process) Memory() int64 { return groupRSS(p.cmd.Process.Pid) }
+func (p *Process) Memory() int64 { return groupRSS(p.pid) }
 
 // Confinement says, for `deckhand policy`, how a view is confined here.
 func Confinement() string {

@@ -15,11 +15,9 @@ func confine(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 }
 
-func kill(cmd *exec.Cmd) {
-	if cmd.Process != nil {
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	}
-}
+// kill ends the helper's process group (a confined helper leads a
+// session of its own, so its group too), its web processes included.
+func kill(pid int) { syscall.Kill(-pid, syscall.SIGKILL) }
 
 // groupRSS sums VmRSS over the processes of pgid's group, from /proc.
 func groupRSS(pgid int) int64 {

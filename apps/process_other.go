@@ -2,13 +2,16 @@
 
 package apps
 
-import "os/exec"
+import (
+	"os"
+	"os/exec"
+)
 
 func confine(cmd *exec.Cmd) {}
 
-func kill(cmd *exec.Cmd) {
-	if cmd.Process != nil {
-		cmd.Process.Kill()
+func kill(pid int) {
+	if p, err := os.FindProcess(pid); err == nil {
+		p.Kill()
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"deckhand/sandbox"
 )
 
 // MaxMemory is the default cap on a view's memory (its helper and WebKit's
@@ -24,8 +26,11 @@ type Window struct {
 
 // Open starts the helper at helper showing cfg.View in a window titled
 // server.tool, and serves it. memory caps the view's resident memory (0:
-// MaxMemory), checked every second.
-func Open(ctx context.Context, helper string, cfg Config, host Host, memory int64, sandbox bool) (*Window, error) {
+// MaxMemory), checked every second. confine runs it in Deckhand's own
+// sandbox (StartConfined) where the kernel allows one, else its web
+// process in WebKit's bubblewrap where that is installed; false runs it
+// with neither (tests of what the sandbox adds).
+func Open(ctx context.Context, helper string, cfg Config, host Host, memory int64, confine bool) (*Window, error) {
 	if memory <= 0 {
 		memory = MaxMemory
 	}
@@ -37,8 +42,16 @@ func Open(ctx context.Context, helper string, cfg Config, host Host, memory int6
 	if h <= 0 {
 		h = 480
 	}
-	p, err := Start(helper, OpenView{Title: cfg.Server + "." + cfg.Tool, HTML: cfg.View.HTML, CSP: Policy(cfg.View.CSP),
-		Width: w, Height: h, Sandbox: sandbox}, nil)
+	open := OpenView{Title: cfg.Server + "." + cfg.Tool, HTML: cfg.View.HTML, CSP: Policy(cfg.View.CSP), Width: w, Height: h}
+	var p *Process
+	var err error
+	switch {
+	case confine && sandbox.Available() == nil:
+		p, err = StartConfined(helper, open, cfg.View.CSP)
+	default:
+		open.Sandbox = confine && bubblewrap()
+		p, err = Start(helper, open, nil)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -25,6 +25,9 @@ type OpenView struct {
 	Width   int    `json:"width"`
 	Height  int    `json:"height"`
 	Sandbox bool   `json:"sandbox"` // WebKit's own bubblewrap sandbox for its web process
+	// Confined: the helper runs in Deckhand's sandbox, its network only
+	// the egress proxy the sandbox names in its environment (http_proxy).
+	Confined bool `json:"confined,omitempty"`
 }
 
 // Size is a window's size in pixels.

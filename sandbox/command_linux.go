@@ -26,6 +26,9 @@ type Cmd struct {
 	// the spec allows it, and the rule that decided (see Proxy). It is
 	// called from the proxy's goroutines.
 	OnConnect func(host string, allowed bool, rule string)
+	// Port, when set before Start, narrows the spec's hosts to origins:
+	// see Proxy.Port.
+	Port func(host string, port int) bool
 
 	mu    sync.Mutex
 	proxy *Proxy
@@ -97,7 +100,7 @@ func (c *Cmd) Start() error {
 			return nil
 		}
 		c.mu.Lock()
-		c.proxy = &Proxy{Hosts: c.spec.Hosts, OnConnect: c.OnConnect}
+		c.proxy = &Proxy{Hosts: c.spec.Hosts, OnConnect: c.OnConnect, Port: c.Port}
 		c.mu.Unlock()
 		go c.proxy.Serve(ln)
 	}

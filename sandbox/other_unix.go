@@ -20,6 +20,7 @@ func Available() error {
 type Cmd struct {
 	*exec.Cmd
 	OnConnect func(target string, allowed bool, rule string)
+	Port      func(host string, port int) bool // unused here: no proxy
 }
 
 // Wait waits for the program.

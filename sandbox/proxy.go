@@ -37,6 +37,10 @@ type Proxy struct {
 	// where the name led, for a name refused for its addresses). Called
 	// from the proxy's goroutines; may be nil.
 	OnConnect func(target string, allowed bool, rule string)
+	// Port, when set, narrows Hosts to origins: a host they allow is
+	// reached only on a port Port allows for it (a view's declared
+	// origins, scheme://host:port). Nil: any port.
+	Port func(host string, port int) bool
 	// Resolve and Dial default to the system's resolver and dialer;
 	// Interfaces, to this machine's addresses (net.InterfaceAddrs), read
 	// at each connection.
@@ -172,7 +176,7 @@ func (p *Proxy) open(ctx context.Context, host string, port int) (net.Conn, erro
 // an address it judged: the name is never looked up again.
 func (p *Proxy) dial(ctx context.Context, host string, port int) (net.Conn, error) {
 	host = strings.TrimSuffix(strings.Trim(host, "[]"), ".")
-	if port <= 0 || port > 65535 || !HostAllowed(p.Hosts, host) {
+	if port <= 0 || port > 65535 || !HostAllowed(p.Hosts, host) || p.Port != nil && !p.Port(host, port) {
 		return nil, errRefused
 	}
 	var addrs []netip.Addr

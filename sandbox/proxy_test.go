@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -228,4 +229,31 @@ func FuzzProxy(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A proxy narrowed to origins (Port) reaches a listed host only on the
+// ports allowed for it, by either protocol.
+func TestProxyPorts(t *testing.T) {
+	fn := &fakeNet{names: map[string][]netip.Addr{"allowed.test": {netip.MustParseAddr("93.184.216.34")}}}
+	p := &Proxy{Hosts: []string{"allowed.test"}, Resolve: fn.resolve, Dial: fn.dial, Interfaces: testInterfaces,
+		Port: func(host string, port int) bool { return host == "allowed.test" && port == 443 }}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go p.Serve(ln)
+	t.Cleanup(p.Close)
+	addr := ln.Addr().String()
+	for _, c := range []struct {
+		port int
+		code byte
+	}{{443, 0}, {8443, 2}, {80, 2}} {
+		if code, _ := socks5(t, addr, "allowed.test", c.port); code != c.code {
+			t.Errorf("SOCKS5 allowed.test:%d: code %d, want %d", c.port, code, c.code)
+		}
+		status, _ := connectVia(t, addr, net.JoinHostPort("allowed.test", strconv.Itoa(c.port)))
+		if want := map[byte]int{0: 200, 2: 403}[c.code]; status != want {
+			t.Errorf("CONNECT allowed.test:%d: %d, want %d", c.port, status, want)
+		}
+	}
 }

@@ -92,7 +92,18 @@ func main() {
 	if o.Sandbox {
 		sandbox = 1
 	}
-	if C.dv_run(title, html, csp, C.int(o.Width), C.int(o.Height), sandbox) != 0 {
+	// Confined by Deckhand, the helper's network is its egress proxy,
+	// whose address the sandbox put in the environment; with none, it
+	// has no way out at all.
+	proxy := ""
+	if o.Confined {
+		proxy = os.Getenv("http_proxy")
+		if proxy == "" {
+			proxy = "http://127.0.0.1:9" // nothing listens: every load fails
+		}
+	}
+	cproxy := cs(proxy)
+	if C.dv_run(title, html, csp, C.int(o.Width), C.int(o.Height), sandbox, cproxy) != 0 {
 		fail("no display to open the view's window on")
 	}
 	C.free(unsafe.Pointer(title))

@@ -114,13 +114,21 @@ static void on_destroy(GtkWidget *w, gpointer data) {
 	gtk_main_quit();
 }
 
-int dv_run(char *title, char *html, char *csp, int width, int height, int sandbox) {
+int dv_run(char *title, char *html, char *csp, int width, int height, int sandbox, char *proxy) {
 	if (!gtk_init_check(NULL, NULL)) return 1;
 	page_html = html;
 	page_csp = csp;
 	// Nothing kept and nothing shared: an ephemeral context (memory-only
 	// cookies, storage and cache, gone with the process).
 	WebKitWebsiteDataManager *dm = webkit_website_data_manager_new_ephemeral();
+	// In Deckhand's sandbox the only way out is its egress proxy: every
+	// load goes to it (none bypassed, loopback included), and it lets
+	// through only the origins the resource declared.
+	if (proxy != NULL && proxy[0] != '\0') {
+		WebKitNetworkProxySettings *ps = webkit_network_proxy_settings_new(proxy, NULL);
+		webkit_website_data_manager_set_network_proxy_settings(dm, WEBKIT_NETWORK_PROXY_MODE_CUSTOM, ps);
+		webkit_network_proxy_settings_free(ps);
+	}
 	WebKitWebContext *ctx = webkit_web_context_new_with_website_data_manager(dm);
 	if (sandbox) webkit_web_context_set_sandbox_enabled(ctx, TRUE);
 	webkit_web_context_set_cache_model(ctx, WEBKIT_CACHE_MODEL_DOCUMENT_VIEWER);

@@ -181,10 +181,13 @@ func (p *Process) Memory() int64 { return groupRSS(p.pid) }
 // Confinement says, for `deckhand policy`, how a view is confined here.
 func Confinement() string {
 	s := "each in a process of its own (deckhand-view), served with a Content-Security-Policy from the origins its resource declares (nothing else reachable), no navigation, new windows, files, kept cookies or storage, or permissions; stopped when it floods, loops calls or grows past 1 GiB"
-	if Sandboxed() {
-		s += "; its web process in WebKit's bubblewrap sandbox (own mount, PID and network namespaces)"
-	} else {
-		s += "; bubblewrap is not installed, so its web process runs without WebKit's sandbox"
+	switch {
+	case sandbox.Available() == nil:
+		s += "; the helper and all of WebKit in Deckhand's sandbox (user, mount, PID, IPC and network namespaces, Landlock, the seccomp filter, a keyring of its own): the system's libraries, fonts and certificates read-only, the display's socket and a private home, no other file; its network only the egress proxy, which lets through exactly the origins (host and port) its resource declares"
+	case bubblewrap():
+		s += "; Deckhand's sandbox is not available here (" + sandbox.Available().Error() + "), so only its web process is confined, in WebKit's bubblewrap sandbox (own mount, PID and network namespaces)"
+	default:
+		s += "; neither Deckhand's sandbox (" + sandbox.Available().Error() + ") nor bubblewrap is available, so WebKit runs unconfined, its network and files limited by the policy alone"
 	}
 	if _, err := FindHelper(); err != nil {
 		s += "; " + err.Error() + ": views do not open"

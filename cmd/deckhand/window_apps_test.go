@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"deckhand/gui"
+	"deckhand/sandbox"
 	"deckhand/testutil"
 )
 
@@ -255,18 +256,23 @@ args = [%q, "--stdio"]
 	}
 }
 
-// deckhand policy says how a tool's view is confined, and whether its web
-// process gets WebKit's sandbox here.
+// deckhand policy says how a tool's view is confined: in Deckhand's own
+// sandbox, its network only the declared origins through the egress
+// proxy, where the kernel allows one; else in WebKit's, where installed.
 func TestPolicySaysHowViewsAreConfined(t *testing.T) {
 	r := deckhand(t, nil, "", "--config", writeConfig(t, ""), "policy")
 	if r.code != exitOK {
 		t.Fatalf("exit %d: %s%s", r.code, r.stdout, r.stderr)
 	}
 	want := []string{"Tool views:", "Content-Security-Policy from the origins its resource declares", "no navigation"}
-	if _, err := exec.LookPath("bwrap"); err == nil {
+	_, bwrap := exec.LookPath("bwrap")
+	switch {
+	case sandbox.Available() == nil:
+		want = append(want, "in Deckhand's sandbox", "egress proxy, which lets through exactly the origins (host and port) its resource declares", "no other file")
+	case bwrap == nil:
 		want = append(want, "WebKit's bubblewrap sandbox")
-	} else {
-		want = append(want, "bubblewrap is not installed")
+	default:
+		want = append(want, "WebKit runs unconfined")
 	}
 	for _, w := range want {
 		if !strings.Contains(r.stdout, w) {

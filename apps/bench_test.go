@@ -33,7 +33,7 @@ func BenchmarkViewOpen(b *testing.B) {
 			return apps.Start(helper, o, nil)
 		},
 		// Deckhand's sandbox around the helper and all of WebKit.
-		"deckhand": func(o apps.OpenView) (*apps.Process, error) { return apps.StartConfined(helper, o, apps.CSP{}) },
+		"deckhand": func(o apps.OpenView) (*apps.Process, error) { return apps.StartConfined(helper, o, apps.CSP{}, nil) },
 	}
 	for _, name := range []string{"bubblewrap", "deckhand"} {
 		b.Run(name, func(b *testing.B) {

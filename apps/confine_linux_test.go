@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -92,7 +93,12 @@ func TestConfinedViewReachesOnlyDeclaredOrigins(t *testing.T) {
 	open := apps.OpenView{Title: "lax.show", Width: 640, Height: 480,
 		HTML: fmt.Sprintf(laxHTML, allowed.URL, otherPort.URL, otherHost.URL, secret),
 		CSP:  "default-src * data: blob: 'unsafe-inline' 'unsafe-eval'; connect-src * ws: wss: file:; img-src * file:"}
-	p, err := apps.StartConfined(helper, open, apps.CSP{ConnectDomains: []string{allowed.URL}})
+	var heard []string
+	p, err := apps.StartConfined(helper, open, apps.CSP{ConnectDomains: []string{allowed.URL}}, func(target string, ok bool, _ string) {
+		mu.Lock()
+		heard = append(heard, map[bool]string{true: "+", false: "-"}[ok]+target)
+		mu.Unlock()
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,6 +151,12 @@ func TestConfinedViewReachesOnlyDeclaredOrigins(t *testing.T) {
 	}
 	if len(hits["allowed"]) != 1 {
 		t.Errorf("the declared origin got %v, want the one fetch", hits["allowed"])
+	}
+	// The proxy is what said no (not a page that never tried).
+	for _, want := range []string{"+" + allowed.Listener.Addr().String(), "-" + otherPort.Listener.Addr().String(), "-" + otherHost.Listener.Addr().String()} {
+		if !slices.Contains(heard, want) {
+			t.Errorf("the proxy heard %v, want %s among them", heard, want)
+		}
 	}
 }
 

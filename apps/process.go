@@ -83,7 +83,11 @@ func Start(path string, open OpenView, env []string) (*Process, error) {
 // WebKit's bubblewrap, which needs user namespaces of its own, is off
 // inside it. An error wraps sandbox.ErrUnavailable where the kernel
 // cannot confine it.
-func StartConfined(path string, open OpenView, csp CSP) (*Process, error) {
+//
+// onConnect, when not nil, hears each connection the helper asks the
+// proxy for: "host:port", whether it was let through, and why (see
+// sandbox.Proxy.OnConnect); it is called from the proxy's goroutines.
+func StartConfined(path string, open OpenView, csp CSP, onConnect func(target string, allowed bool, rule string)) (*Process, error) {
 	home, err := os.MkdirTemp("", "deckhand-view-")
 	if err != nil {
 		return nil, fmt.Errorf("making the view's home: %w", err)
@@ -94,7 +98,7 @@ func StartConfined(path string, open OpenView, csp CSP) (*Process, error) {
 		cleanup()
 		return nil, fmt.Errorf("confining the view helper: %w", err)
 	}
-	cmd.Port = csp.allowPort
+	cmd.Port, cmd.OnConnect = csp.allowPort, onConnect
 	open.Sandbox, open.Confined = false, true
 	p, err := start(cmd.Cmd, cmd.Start, cmd.Wait, cleanup, open)
 	if err != nil {

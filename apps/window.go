@@ -3,6 +3,7 @@ package apps
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -47,7 +48,14 @@ func Open(ctx context.Context, helper string, cfg Config, host Host, memory int6
 	var err error
 	switch {
 	case confine && sandbox.Available() == nil:
-		p, err = StartConfined(helper, open, cfg.View.CSP)
+		log := cfg.Logger
+		if log == nil {
+			log = slog.New(slog.DiscardHandler)
+		}
+		log = log.With("view", cfg.Server+"."+cfg.Tool)
+		p, err = StartConfined(helper, open, cfg.View.CSP, func(target string, allowed bool, rule string) {
+			log.Info("view network", "target", target, "allowed", allowed, "rule", rule)
+		})
 	default:
 		open.Sandbox = confine && bubblewrap()
 		p, err = Start(helper, open, nil)

@@ -310,6 +310,8 @@ func (s *Session) frame(ctx context.Context, f Frame) {
 
 func (s *Session) event(f Frame) {
 	switch f.Event {
+	case EventLoaded:
+		s.log.Info("view loaded")
 	case EventOversize:
 		s.stopWith("it sent a message of %s bytes (at most %d)", f.Detail, MaxMessageBytes)
 	case EventDropped:
@@ -580,6 +582,7 @@ func (s *Session) callTool(ctx context.Context, id json.RawMessage, params json.
 			return
 		}
 		if err != nil {
+			s.log.Info("a view's tool call failed", "tool", s.cfg.Server+"."+p.Name, "err", err)
 			s.fail(id, codeInternal, err.Error())
 			return
 		}

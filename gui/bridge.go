@@ -133,6 +133,7 @@ type bridge struct {
 }
 
 func (b *bridge) Receive(c actor.Context) {
+	b.ui.views.Hear(c.Message()) // the tools' views open follow their cards (gui/appview)
 	switch m := c.Message().(type) {
 	case *actor.Restarting:
 		// A panic in a message: the supervisor restarts the bridge with

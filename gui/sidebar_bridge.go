@@ -195,6 +195,8 @@ func (m *sessionDeleted) handleSidebar(b *bridge, c actor.Context) {
 		b.notices = append(b.notices, fmt.Sprintf("“%s” is still working: stop it first, then delete it.", m.title))
 	case m.err != nil:
 		b.notices = append(b.notices, fmt.Sprintf("Could not delete “%s”: %v", m.title, m.err))
+	default:
+		b.ui.views.CloseConversation(m.id) // its cards' views go with it
 	}
 	// After a failure it is back, as the log has it; after a success, a
 	// list read just before the delete does not bring it back.

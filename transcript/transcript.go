@@ -64,6 +64,7 @@ type Row struct {
 
 	// Run is the run a user message's header begins, and Last says it is
 	// the conversation's last: the header offers Retry, Edit and Delete.
+	// A tool card's Run is the run that made its call (for its view).
 	Run  string
 	Last bool
 	// Version is which of the Versions of its message a header's run
@@ -406,7 +407,11 @@ func (t *Transcript) ToolRequested(call, tool string, args json.RawMessage) {
 	if _, ok := t.calls[call]; ok {
 		return
 	}
-	t.calls[call] = t.add(Row{Kind: Tool, Call: call, Tool: tool, Args: clean.Text(readableJSON(tools.PrettyArgs(args))), State: Asked})
+	run := ""
+	if n := len(t.runs); n > 0 {
+		run = t.runs[n-1].id // the run in progress (or being replayed) made the call
+	}
+	t.calls[call] = t.add(Row{Kind: Tool, Call: call, Tool: tool, Args: clean.Text(readableJSON(tools.PrettyArgs(args))), State: Asked, Run: run})
 }
 
 // ToolStarted marks a call running.

@@ -4,6 +4,7 @@ import (
 	"deckhand/clean"
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -160,5 +161,26 @@ func TestRowsAreClean(t *testing.T) {
 				t.Errorf("row %d holds %q", i, s)
 			}
 		}
+	}
+}
+
+// A tool card knows the run that made its call: its view (an MCP App) is
+// closed when that run is taken out, and told what happens to the call.
+func TestToolCardKnowsItsRun(t *testing.T) {
+	tr := New()
+	tr.ToolRequested("c0", "fs.read", nil) // before any run: none
+	tr.StartRun("r1")
+	tr.ToolRequested("c1", "app.show", nil)
+	tr.Calls()
+	tr.StartRun("r2")
+	tr.ToolRequested("c1", "app.show", nil) // the same call id in the next run
+	var got []string
+	for i := range tr.Len() {
+		if r := tr.Row(i); r.Kind == Tool {
+			got = append(got, r.Call+"@"+r.Run)
+		}
+	}
+	if want := []string{"c0@", "c1@r1", "c1@r2"}; !slices.Equal(got, want) {
+		t.Errorf("cards = %q, want %q", got, want)
 	}
 }

@@ -23,19 +23,23 @@ import (
 	"deckhand/transcript"
 )
 
-// Views are the tools' views open in a window, one per card. Of and Open
-// are called on the UI goroutine.
+// Views are the tools' views open in a window, one per card: told the
+// card's result when its call ends (or that it was cancelled) and the
+// window's theme when it changes, closed when the card's message or chat
+// is deleted (Hear, CloseConversation). Of and Open are called on the UI
+// goroutine, Hear and CloseConversation from any.
 type Views struct {
-	host Host
-	log  *slog.Logger
-	mu   sync.Mutex
-	book *apps.Views             // the views accepted, by tool
-	open map[string]*apps.Window // by conversation and card
+	host   Host
+	log    *slog.Logger
+	mu     sync.Mutex
+	book   *apps.Views // the views accepted, by tool
+	open   apps.Opened // by card
+	listen sync.Once   // to the theme, from the first view
 }
 
 // New makes the window's views; log takes what they report.
 func New(host Host, log *slog.Logger) *Views {
-	return &Views{host: host, log: log, open: map[string]*apps.Window{}}
+	return &Views{host: host, log: log}
 }
 
 // Of is the tool of display if it has a view (in the catalog the window
@@ -64,23 +68,63 @@ func (v *Views) Open(conv string, row transcript.Row) {
 		return
 	}
 	// A model may give two calls of two runs one id: the card is its
-	// call, tool and arguments.
-	key := conv + "\x00" + row.Call + "\x00" + row.Tool + "\x00" + row.Args
+	// run and call (and tool and arguments).
+	card := apps.Card{Conversation: conv, Run: row.Run, Call: row.Call, Tool: row.Tool, Args: row.Args}
 	v.mu.Lock()
 	if v.book == nil {
 		v.book = apps.NewViews()
 	}
-	_, already := v.open[key]
 	v.mu.Unlock()
-	if already {
+	if v.open.Has(card) {
 		return
 	}
-	dark := v.host.App().Settings().ThemeVariant() == theme.VariantDark
-	go v.run(conv, key, t, uri, row, dark)
+	v.listen.Do(func() {
+		v.host.App().Settings().AddListener(func(fyne.Settings) { v.open.SetTheme(v.theme()) })
+	})
+	go v.run(conv, card, t, uri, row, v.theme())
 }
 
+// theme is the window's theme as a view is told it: the one the person
+// chose in the settings, else the desktop's (the app's theme gives the
+// chosen variant's colours whatever variant it is asked for).
+func (v *Views) theme() string {
+	s := v.host.App().Settings()
+	r, g, b, _ := s.Theme().Color(theme.ColorNameBackground, s.ThemeVariant()).RGBA()
+	if 299*r+587*g+114*b < 1000*0x8000 {
+		return "dark"
+	}
+	return "light"
+}
+
+// Hear passes what happens to cards and runs to their open views: a
+// call's end (its result, or that the person stopped it) and a run taken
+// out of its chat (its cards' views closed). The bridge calls it with
+// each of its events.
+func (v *Views) Hear(msg any) {
+	switch m := msg.(type) {
+	case *conversation.ToolCallFinished:
+		if m.Cancelled {
+			v.open.Cancelled(m.Conversation, m.Run, m.Call, "the person stopped the run")
+			return
+		}
+		state := transcript.Succeeded
+		switch {
+		case m.Denied:
+			state = transcript.Denied
+		case m.IsError:
+			state = transcript.Failed
+		}
+		v.open.Finished(m.Conversation, m.Run, m.Call, CardResult(transcript.Row{State: state, Output: m.Output, Structured: string(m.Structured)}))
+	case *conversation.RunRemoved:
+		v.open.CloseRun(m.Conversation, m.Run)
+	}
+}
+
+// CloseConversation closes the views of a deleted chat's cards.
+func (v *Views) CloseConversation(conv string) { v.open.CloseConversation(conv) }
+
 // run runs a view's window until it closes; it blocks.
-func (v *Views) run(conv, key string, t tools.Tool, uri string, row transcript.Row, dark bool) {
+func (v *Views) run(conv string, card apps.Card, t tools.Tool, uri string, row transcript.Row, theme string) {
 	fail := func(err error) { v.tellNotice(fmt.Sprintf("Could not open the view of %s: %v", t.Display, err)) }
 	helper, err := apps.FindHelper()
 	if err != nil {
@@ -99,10 +143,6 @@ func (v *Views) run(conv, key string, t tools.Tool, uri string, row transcript.R
 		return
 	}
 	v.book.Accept(t.Display, view)
-	theme := "light"
-	if dark {
-		theme = "dark"
-	}
 	def := t.Raw
 	if def == nil {
 		def = t.Def
@@ -118,16 +158,15 @@ func (v *Views) run(conv, key string, t tools.Tool, uri string, row transcript.R
 		fail(err)
 		return
 	}
-	v.mu.Lock()
-	v.open[key] = win
-	v.mu.Unlock()
+	if !v.open.Add(card, win) {
+		win.Close() // opened twice at once: the first stays
+		return
+	}
 	if res := CardResult(row); res != nil {
 		win.SetResult(res)
 	}
 	<-win.Done()
-	v.mu.Lock()
-	delete(v.open, key)
-	v.mu.Unlock()
+	v.open.Remove(card)
 	var stopped *apps.StoppedError
 	if errors.As(win.Err(), &stopped) {
 		v.tellNotice(fmt.Sprintf("Deckhand closed the view of %s: %s. The chat is not affected.", t.Display, stopped.Reason))

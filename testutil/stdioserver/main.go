@@ -50,7 +50,8 @@ func main() {
 	ask := flag.Int("ask", 0, "be a bare JSON-RPC server with one tool, ask_secret, whose call asks this many password forms at once, ends at the first accepted or when all are answered, then asks 20 more")
 	askLog := flag.String("ask-log", "", "with -ask, write how each question was answered to this file")
 	only := flag.Int("tools", 0, "serve exactly this many generated tools (tool_001, …, with varied descriptions and a parameter each) and nothing else: a server of a known size for the scale benchmarks")
-	appView := flag.String("app-view", "", "add a tool show whose MCP App view misbehaves: flood (floods its host with messages)")
+	appView := flag.String("app-view", "", "add a tool show whose MCP App view misbehaves: flood (floods its host with messages); or report: a view that reports what its host tells it through note, a tool for the views only, to -app-notes's file (show {block: true} waits until cancelled)")
+	appNotes := flag.String("app-notes", "", "with -app-view report, the file note appends to (a JSON line a note)")
 	linger := flag.Bool("linger", false, "ignore SIGTERM, and keep running once stdin closes (as server-everything does when the client advertised roots)")
 	tasks := flag.String("tasks", "", "be testutil/taskpeer in this mode (complete, fail, input, never, bad-status, ...): a tool research answered with a task")
 	tasksPolls := flag.Int("tasks-polls", 0, "with -tasks, how many tasks/get say working before the end (0: 2, negative: none)")
@@ -149,7 +150,7 @@ func main() {
 		addProbe(s)
 	}
 	if *appView != "" {
-		addAppView(s, *appView)
+		addAppView(s, *appView, *appNotes)
 	}
 	if *describe != "" {
 		s.AddTool(&sdk.Tool{Name: "mutable", Description: *describe, InputSchema: &jsonschema.Schema{Type: "object"}},

@@ -7,12 +7,15 @@
 //
 // The window (package gui) makes the Views and is their Host; the chat
 // view's cards open them (package chat), and the bridge handles their
-// messages.
+// messages and hands them its events (Hear: a call's end or cancel, a
+// run taken out; CloseConversation: a chat deleted). A view is told the
+// window's theme when the settings change it.
 //
 // Files: views.go, the views open and what each asks; host.go, the Host
 // and the messages to the bridge.
 //
-// Concurrency: Of and Open run on the UI goroutine; each view runs on a
+// Concurrency: Of and Open run on the UI goroutine, Hear and
+// CloseConversation on the bridge's; each view runs on a
 // goroutine of its own, which asks the person through Host.Post and the
 // bridge through Host.Tell.
 package appview

@@ -17,7 +17,8 @@ func TestMCPPins(t *testing.T) {
 	before, after := config("Reads the weather."), config("DESTRUCTIVE: deletes every file.")
 	pins := func(cfg string, args ...string) result {
 		t.Helper()
-		r := deckhand(t, nil, "", append([]string{"--config", cfg, "--db", db, "mcp", "pins"}, args...)...)
+		// Waits for the server's listing (mcp pins waits 3 s by default).
+		r := deckhand(t, nil, "", append([]string{"--config", cfg, "--db", db, "mcp", "pins", "--wait", "60s"}, args...)...)
 		if r.code != exitOK {
 			t.Fatalf("mcp pins %v: exit %d\n%s%s", args, r.code, r.stdout, r.stderr)
 		}
@@ -45,15 +46,22 @@ func TestNewAndGoneTools(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "log.db")
 	plain := writeConfig(t, fmt.Sprintf("[mcp.servers.s]\ncommand = %q\n", stdioServerBin(t)))
 	more := writeConfig(t, fmt.Sprintf("[mcp.servers.s]\ncommand = %q\nargs = [\"-describe\", \"Reads the weather.\"]\n", stdioServerBin(t)))
+	// Each run must see the server's listing (mcp tools and mcp pins wait
+	// 3 s by default, then list without a server still starting, which
+	// pins nothing): they wait for it to be ready.
 	run := func(cfg string, args ...string) result {
 		t.Helper()
-		r := deckhand(t, nil, "", append([]string{"--config", cfg, "--db", db}, args...)...)
+		r := deckhand(t, nil, "", append(append([]string{"--config", cfg, "--db", db}, args...), "--wait", "60s")...)
 		if r.code != exitOK {
 			t.Fatalf("%v: exit %d\n%s%s", args, r.code, r.stdout, r.stderr)
 		}
 		return r
 	}
-	if r := run(plain, "mcp", "tools"); strings.Contains(r.stdout, "[new]") || strings.Contains(r.stderr, "gone") {
+	// The first listing must hold the server's tools, or there is no
+	// server already known to add a tool to.
+	if r := run(plain, "mcp", "tools"); !strings.Contains(r.stdout, "s.echo") {
+		t.Fatalf("the first listing lacks the server's tools:\n%s%s", r.stdout, r.stderr)
+	} else if strings.Contains(r.stdout, "[new]") || strings.Contains(r.stderr, "gone") {
 		t.Errorf("first sight marks tools:\n%s%s", r.stdout, r.stderr)
 	}
 	r := run(more, "mcp", "tools")

@@ -273,7 +273,10 @@ enabled = false
 command = %q
 args = [%q, "--stdio"]
 `, model.URL, p.Node, server))
-	r := deckhand(t, nil, "", "--config", cfg, "chat", "-p", "what time is it?", "--approve=auto")
+	// The scripted model calls the app's tool in the first request: the
+	// chat waits for the server to be ready (its default grace of 2 s is
+	// too short for node on a loaded machine), as the other chat tests do.
+	r := deckhand(t, nil, "", "--config", cfg, "chat", "-p", "what time is it?", "--approve=auto", "--wait", "60s")
 	if r.code != exitOK {
 		t.Fatalf("exit %d\nstderr:\n%s", r.code, r.stderr)
 	}

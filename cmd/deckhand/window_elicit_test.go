@@ -36,7 +36,10 @@ func elicitationForm(t *testing.T, display string) {
 		opts = append(opts, withDisplay(display))
 	}
 	w := startRealWindow(t, cfg, nil, opts...)
-	w.waitScreen("the server ready", func(s gui.Screen) bool { _, ok := findEntry(s, ""); return ok })
+	// The window never waits for a server to send a message: the scripted
+	// model calls the server's tool in the first request, so its tools
+	// must be in it.
+	w.waitScreen("the server ready", func(s gui.Screen) bool { return shows(s, "1 server ready") })
 	w.typeText("ask me a question")
 	w.key("Return")
 	w.waitScreen("the approval", func(s gui.Screen) bool { _, ok := find(s, "button", "Allow once"); return ok })

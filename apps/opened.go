@@ -20,28 +20,26 @@ type Card struct {
 // value is empty and ready.
 type Opened struct {
 	mu   sync.Mutex
-	open map[Card]viewer
+	open map[Card]Viewer
 }
 
-// viewer is what Opened does with a view: a *Window, a stand-in in tests.
-type viewer interface {
+// Viewer is what Opened does with a view: a *Window, a stand-in in tests.
+type Viewer interface {
 	SetResult(*sdk.CallToolResult)
 	Cancel(reason string)
 	SetTheme(theme string)
 	Close()
 }
 
-var _ viewer = (*Window)(nil)
+var _ Viewer = (*Window)(nil)
 
 // Add keeps w as card's view; false (and nothing kept) when the card has
-// a view open already.
-func (o *Opened) Add(card Card, w *Window) bool { return o.add(card, w) }
-
-func (o *Opened) add(card Card, w viewer) bool {
+// a view open already. From then on what happens to the card reaches w.
+func (o *Opened) Add(card Card, w Viewer) bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.open == nil {
-		o.open = map[Card]viewer{}
+		o.open = map[Card]Viewer{}
 	}
 	if _, ok := o.open[card]; ok {
 		return false
@@ -66,9 +64,9 @@ func (o *Opened) Remove(card Card) {
 }
 
 // each calls f for the views whose card match picks, outside the lock.
-func (o *Opened) each(match func(Card) bool, f func(viewer)) {
+func (o *Opened) each(match func(Card) bool, f func(Viewer)) {
 	o.mu.Lock()
-	var vs []viewer
+	var vs []Viewer
 	for c, v := range o.open {
 		if match(c) {
 			vs = append(vs, v)
@@ -86,27 +84,27 @@ func (o *Opened) call(conv, run, call string) func(Card) bool {
 
 // Finished gives the view of a call that ended its result.
 func (o *Opened) Finished(conv, run, call string, r *sdk.CallToolResult) {
-	o.each(o.call(conv, run, call), func(v viewer) { v.SetResult(r) })
+	o.each(o.call(conv, run, call), func(v Viewer) { v.SetResult(r) })
 }
 
 // Cancelled tells the view of a call that was cancelled why.
 func (o *Opened) Cancelled(conv, run, call, reason string) {
-	o.each(o.call(conv, run, call), func(v viewer) { v.Cancel(reason) })
+	o.each(o.call(conv, run, call), func(v Viewer) { v.Cancel(reason) })
 }
 
 // SetTheme tells every open view the window's new theme.
 func (o *Opened) SetTheme(theme string) {
-	o.each(func(Card) bool { return true }, func(v viewer) { v.SetTheme(theme) })
+	o.each(func(Card) bool { return true }, func(v Viewer) { v.SetTheme(theme) })
 }
 
 // CloseRun closes the views of the cards of a run taken out of its
 // conversation (deleted, retried or edited): their cards are gone.
 func (o *Opened) CloseRun(conv, run string) {
-	o.each(func(c Card) bool { return c.Conversation == conv && c.Run == run }, func(v viewer) { v.Close() })
+	o.each(func(c Card) bool { return c.Conversation == conv && c.Run == run }, func(v Viewer) { v.Close() })
 }
 
 // CloseConversation closes the views of a conversation's cards (the chat
 // was deleted).
 func (o *Opened) CloseConversation(conv string) {
-	o.each(func(c Card) bool { return c.Conversation == conv }, func(v viewer) { v.Close() })
+	o.each(func(c Card) bool { return c.Conversation == conv }, func(v Viewer) { v.Close() })
 }

@@ -40,11 +40,11 @@ func TestOpenedViewsFollowTheirCards(t *testing.T) {
 		"c": {Conversation: "c2", Run: "r3", Call: "y"},
 	}
 	for name, card := range cards {
-		if !o.add(card, noteViewer{name, &mu, &log}) {
+		if !o.Add(card, noteViewer{name, &mu, &log}) {
 			t.Fatalf("add %s: already open", name)
 		}
 	}
-	if o.add(cards["a"], noteViewer{"a2", &mu, &log}) {
+	if o.Add(cards["a"], noteViewer{"a2", &mu, &log}) {
 		t.Errorf("a second view of card a was kept")
 	}
 	tests := []struct {

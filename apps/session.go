@@ -169,10 +169,17 @@ func (s *Session) stopWith(format string, args ...any) {
 }
 
 // SetResult gives the view the tool's result: at once when the view is
-// initialized, else as soon as it is.
+// initialized, else as soon as it is. A call ends once: the first of its
+// result and its cancellation is the one told, later ones are dropped
+// (the window may hear of the end twice as a view opens; a view never
+// hears it twice).
 func (s *Session) SetResult(r *sdk.CallToolResult) {
 	s.mu.Lock()
-	s.result, s.cancelled, s.delivered = r, "", false
+	if s.result != nil || s.cancelled != "" {
+		s.mu.Unlock()
+		return
+	}
+	s.result = r
 	ready := s.initialized
 	s.mu.Unlock()
 	if ready {
@@ -183,17 +190,17 @@ func (s *Session) SetResult(r *sdk.CallToolResult) {
 // Cancel tells the view its tool's call was cancelled, and why (the
 // person stopped the run): ui/notifications/tool-cancelled, at once when
 // the view is initialized, else as soon as it is. A call already given
-// its result is not cancelled any more.
+// its result (or cancelled) is not cancelled again (SetResult).
 func (s *Session) Cancel(reason string) {
 	s.mu.Lock()
-	if s.result != nil && s.delivered {
+	if s.result != nil || s.cancelled != "" {
 		s.mu.Unlock()
 		return
 	}
 	if reason == "" {
 		reason = "cancelled"
 	}
-	s.result, s.cancelled, s.delivered = nil, reason, false
+	s.cancelled = reason
 	ready := s.initialized
 	s.mu.Unlock()
 	if ready {

@@ -196,7 +196,7 @@ func (b *bridge) Receive(c actor.Context) {
 			b.show(b.quick)
 			b.quick = "" // the next quick prompt starts a session of its own
 		}
-	case *chat.Expand, *chat.Collapse, *chat.RunAction, *appview.ViewCall, *appview.Propose, *appview.Notice:
+	case *chat.Expand, *chat.Collapse, *chat.RunAction, *appview.ViewCall, *appview.ReadCard, *appview.Propose, *appview.Notice:
 		b.chatMessage(c, m) // chat_bridge.go
 	case serverspanel.Ask:
 		b.serversAsk(c, m) // servers_bridge.go
@@ -353,6 +353,9 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 			cs.tr.ToolFinished(m.Call, m.Tool, m.Arguments, m.Output, m.IsError, m.Denied, m.Elapsed)
 			cs.tr.ToolMedia(m.Call, m.Media)
 			cs.tr.ToolStructured(m.Call, m.Structured)
+			if m.Cancelled {
+				cs.tr.ToolCancelled(m.Call)
+			}
 		}
 	case *conversation.RunRemoved:
 		if cs := conv(m.Conversation); cs != nil {

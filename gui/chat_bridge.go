@@ -41,6 +41,12 @@ func (b *bridge) chatMessage(c actor.Context, msg any) {
 			return
 		}
 		c.Send(cs.pid, &conversation.CallFromView{View: m.View, Tool: m.Tool, Args: m.Args, Reply: m.Reply})
+	case *appview.ReadCard:
+		var read appview.CardRead
+		if cs := b.convs[m.Conv]; cs != nil {
+			read.Row, read.Found = cs.tr.Card(m.Run, m.Call)
+		}
+		m.Reply <- read
 	case *appview.Propose:
 		b.send(c, m.Conv, m.Text)
 	case *appview.Notice:

@@ -104,6 +104,10 @@ type Row struct {
 	// Structured is the result's structured content as JSON, for the
 	// tool's view (an MCP App); "" when none. (A string: rows compare.)
 	Structured string
+	// Cancelled: the call was cancelled, the person stopped its run (its
+	// Output says so; State is Failed): its view is told tool-cancelled,
+	// not that result.
+	Cancelled bool
 }
 
 // MaxBlock bounds a text block; longer paragraphs are cut at a line break
@@ -602,6 +606,28 @@ func codeSpan(s string) string {
 		s = " " + s + " "
 	}
 	return fence + s + fence
+}
+
+// Card is the tool card of call made by run, as it stands.
+func (t *Transcript) Card(run, call string) (Row, bool) {
+	for _, r := range t.rows {
+		if r.Kind == Tool && r.Run == run && r.Call == call {
+			return r, true
+		}
+	}
+	return Row{}, false
+}
+
+// ToolCancelled marks a finished call as cancelled (the person stopped
+// its run), for its tool's view.
+func (t *Transcript) ToolCancelled(call string) {
+	i, ok := t.calls[call]
+	if !ok {
+		return
+	}
+	r := t.rows[i]
+	r.Cancelled = true
+	t.set(i, r)
 }
 
 // ToolStructured keeps a call's structured result for its tool's view.

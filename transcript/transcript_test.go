@@ -184,3 +184,23 @@ func TestToolCardKnowsItsRun(t *testing.T) {
 		t.Errorf("cards = %q, want %q", got, want)
 	}
 }
+
+// A card is found by its run and call as it stands, and a call stopped is
+// marked cancelled on its card (for its view); an unknown call is not.
+func TestCardAndToolCancelled(t *testing.T) {
+	tr := New()
+	tr.StartRun("r1")
+	tr.ToolRequested("c1", "app.show", nil)
+	tr.ToolFinished("c1", "app.show", nil, "stopped", true, false, 0)
+	tr.ToolCancelled("c1")
+	tr.ToolCancelled("c9")
+	if r, ok := tr.Card("r1", "c1"); !ok || !r.Cancelled || r.State != Failed {
+		t.Errorf("Card(r1, c1) = %+v, %v; want the failed card, cancelled", r, ok)
+	}
+	if _, ok := tr.Card("r2", "c1"); ok {
+		t.Error("Card(r2, c1) found the card of another run")
+	}
+	if _, ok := tr.Card("r1", "c9"); ok {
+		t.Error("Card(r1, c9) found a card never made")
+	}
+}

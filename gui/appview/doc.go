@@ -8,8 +8,11 @@
 // The window (package gui) makes the Views and is their Host; the chat
 // view's cards open them (package chat), and the bridge handles their
 // messages and hands them its events (Hear: a call's end or cancel, a
-// run taken out; CloseConversation: a chat deleted). A view is told the
-// window's theme when the settings change it.
+// run taken out; CloseConversation: a chat deleted). A view opening is
+// registered before its card is read again through the bridge (ReadCard),
+// so a call ending meanwhile reaches it one way or both (its session
+// tells it once). A view is told the window's theme when the settings
+// change it.
 //
 // Files: views.go, the views open and what each asks; host.go, the Host
 // and the messages to the bridge.

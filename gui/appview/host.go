@@ -10,6 +10,7 @@ import (
 
 	"deckhand/actors/conversation"
 	"deckhand/tools"
+	"deckhand/transcript"
 )
 
 // Host is the window the views are opened from (package gui's UI, through
@@ -47,4 +48,18 @@ type (
 	Propose struct{ Conv, Text string }
 	// Notice shows Text as a notice of the window.
 	Notice struct{ Text string }
+	// ReadCard asks for the tool card of call Call of run Run of
+	// conversation Conv as it stands (the bridge's transcript, which
+	// changes with the events Views.Hear is given, in the same order);
+	// Reply gets it, or Found false. Reply has room for the answer.
+	ReadCard struct {
+		Conv, Run, Call string
+		Reply           chan<- CardRead
+	}
 )
+
+// CardRead answers a ReadCard.
+type CardRead struct {
+	Row   transcript.Row
+	Found bool
+}

@@ -35,6 +35,10 @@ type Views struct {
 	book   *apps.Views // the views accepted, by tool
 	open   apps.Opened // by card
 	listen sync.Once   // to the theme, from the first view
+
+	// added is a test's hook, run between a view's registration and the
+	// reading of its card (follow); nil but in tests.
+	added func(apps.Card)
 }
 
 // New makes the window's views; log takes what they report.
@@ -104,7 +108,7 @@ func (v *Views) Hear(msg any) {
 	switch m := msg.(type) {
 	case *conversation.ToolCallFinished:
 		if m.Cancelled {
-			v.open.Cancelled(m.Conversation, m.Run, m.Call, "the person stopped the run")
+			v.open.Cancelled(m.Conversation, m.Run, m.Call, stopped)
 			return
 		}
 		state := transcript.Succeeded
@@ -158,18 +162,66 @@ func (v *Views) run(conv string, card apps.Card, t tools.Tool, uri string, row t
 		fail(err)
 		return
 	}
-	if !v.open.Add(card, win) {
+	if !v.follow(card, win, row) {
 		win.Close() // opened twice at once: the first stays
 		return
-	}
-	if res := CardResult(row); res != nil {
-		win.SetResult(res)
 	}
 	<-win.Done()
 	v.open.Remove(card)
 	var stopped *apps.StoppedError
 	if errors.As(win.Err(), &stopped) {
 		v.tellNotice(fmt.Sprintf("Deckhand closed the view of %s: %s. The chat is not affected.", t.Display, stopped.Reason))
+	}
+}
+
+// stopped is why a view's call was cancelled, as the view is told.
+const stopped = "the person stopped the run"
+
+// viewWindow is an open view as Views follows it: an *apps.Window, a
+// stand-in in tests.
+type viewWindow interface {
+	apps.Viewer
+	Done() <-chan struct{}
+}
+
+// follow makes win the view of card (false: the card has one already)
+// and tells it how the card's call ended if it has. The view is
+// registered first, so that an end heard from then on reaches it (Hear),
+// and the card is read after, as the bridge's transcript has it now (row,
+// read when the view was asked for, is used only if the card is gone):
+// an end heard while the view was opening is not missed. An end that
+// reaches it both ways is told the view once (the session keeps the
+// first). It waits for the bridge's answer, or for the view to close.
+func (v *Views) follow(card apps.Card, win viewWindow, row transcript.Row) bool {
+	if !v.open.Add(card, win) {
+		return false
+	}
+	if v.added != nil {
+		v.added(card)
+	}
+	reply := make(chan CardRead, 1)
+	v.host.Tell(&ReadCard{Conv: card.Conversation, Run: card.Run, Call: card.Call, Reply: reply})
+	select {
+	case read := <-reply:
+		if read.Found {
+			row = read.Row
+		}
+	case <-win.Done():
+		return true
+	}
+	tellEnd(win, row)
+	return true
+}
+
+// tellEnd tells a view how its card's call ended, if it has: cancelled,
+// or its result.
+func tellEnd(win apps.Viewer, row transcript.Row) {
+	if row.Cancelled {
+		win.Cancel(stopped)
+		return
+	}
+	if res := CardResult(row); res != nil {
+		win.SetResult(res)
 	}
 }
 

@@ -24,7 +24,7 @@ func TestChatElicitation(t *testing.T) {
 		tty:    func(f any) bool { return f == stdinR },
 	}
 	exited := make(chan int, 1)
-	go func() { exited <- run(t.Context(), []string{"--config", cfg, "chat"}, e) }()
+	go func() { exited <- run(t.Context(), []string{"--config", cfg, "chat", "--wait", "60s"}, e) }()
 	t.Cleanup(func() { stdinW.Close() })
 	say := func(s string) { io.WriteString(stdinW, s+"\n") }
 	testutil.Eventually(t, wait, func() bool { return strings.Contains(out.String(), "> ") }, "no prompt:\n%s", &out)
@@ -86,7 +86,7 @@ func TestChatElicitationFlood(t *testing.T) {
 		tty:    func(f any) bool { return f == stdinR },
 	}
 	exited := make(chan int, 1)
-	go func() { exited <- run(t.Context(), []string{"--config", cfg, "chat"}, e) }()
+	go func() { exited <- run(t.Context(), []string{"--config", cfg, "chat", "--wait", "60s"}, e) }()
 	t.Cleanup(func() { stdinW.Close() })
 	say := func(s string) { io.WriteString(stdinW, s+"\n") }
 	seen := func(s string) func() bool { return func() bool { return strings.Contains(out.String(), s) } }

@@ -75,7 +75,7 @@ func TestChatOneShot(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			before := len(toolResultsSent(t, mock))
-			r := deckhand(t, nil, "", append([]string{"--config", cfg, "chat"}, tt.args...)...)
+			r := deckhand(t, nil, "", append([]string{"--config", cfg, "chat", "--wait", "60s"}, tt.args...)...)
 			if r.code != exitOK || r.stdout != tt.stdout {
 				t.Errorf("exit %d, stdout %q, want %q\nstderr:\n%s", r.code, r.stdout, tt.stdout, r.stderr)
 			}
@@ -125,7 +125,7 @@ func TestChatErrors(t *testing.T) {
 func TestChatREPLPiped(t *testing.T) {
 	cfg, _ := chatConfig(t, "")
 	in := "hello\n:mcp list\nplease echo\n:nonsense\n"
-	r := deckhand(t, nil, in, "--config", cfg, "chat")
+	r := deckhand(t, nil, in, "--config", cfg, "chat", "--wait", "60s")
 	for _, want := range []string{
 		"2 of 2 servers ready", // ev and the built-in local
 		"Hello! I can echo text and add numbers",
@@ -154,7 +154,7 @@ func TestChatREPLApprovals(t *testing.T) {
 		tty:    func(f any) bool { return f == stdinR },
 	}
 	exited := make(chan int, 1)
-	go func() { exited <- run(t.Context(), []string{"--config", cfg, "chat"}, e) }()
+	go func() { exited <- run(t.Context(), []string{"--config", cfg, "chat", "--wait", "60s"}, e) }()
 	t.Cleanup(func() { stdinW.Close() })
 	say := func(s string) { io.WriteString(stdinW, s+"\n") }
 	waitFor := func(s string) {

@@ -32,7 +32,7 @@ func TestSessionsExport(t *testing.T) {
 	dh := func(args ...string) result {
 		return deckhand(t, nil, "", append([]string{"--config", cfg, "--db", dbPath}, args...)...)
 	}
-	if r := dh("chat", "-p", "echo *this*", "--approve=auto"); r.code != exitOK {
+	if r := dh("chat", "-p", "echo *this*", "--approve=auto", "--wait", "60s"); r.code != exitOK {
 		t.Fatalf("chat: exit %d, %s", r.code, r.stderr)
 	}
 	var sessions []struct{ ID string }

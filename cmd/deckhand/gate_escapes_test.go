@@ -16,7 +16,7 @@ import (
 func chatRun(t *testing.T, home, cfg, db string, env ...string) (int, string, string) {
 	t.Helper()
 	bin := testutil.BuildProgram(t, "./cmd/deckhand")
-	cmd := exec.Command(bin, "--config", cfg, "--db", db, "chat", "-p", "go", "--approve=auto")
+	cmd := exec.Command(bin, "--config", cfg, "--db", db, "chat", "-p", "go", "--approve=auto", "--wait", "60s")
 	cmd.Env = append([]string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "XDG_STATE_HOME=", "XDG_CONFIG_HOME="}, env...)
 	var out, errOut strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errOut

@@ -48,10 +48,10 @@ args = ["-hostile"]
 		name string
 		args []string
 	}{
-		{"mcp tools", []string{"mcp", "tools"}},
+		{"mcp tools", []string{"mcp", "tools", "--wait", "60s"}},
 		{"mcp tool", []string{"mcp", "tool", "hz.spoof"}},
 		{"mcp call", []string{"mcp", "call", "hz.spoof", `{"text":"x"}`}},
-		{"chat -p", []string{"chat", "-p", "go", "--approve=auto"}},
+		{"chat -p", []string{"chat", "-p", "go", "--approve=auto", "--wait", "60s"}},
 	}
 	for _, tc := range runs {
 		r := deckhand(t, nil, "", append([]string{"--config", cfg}, tc.args...)...)
@@ -123,7 +123,7 @@ name = "scripted"
 command = %q
 args = ["-big"]
 `, model.URL, stdioServerBin(t)))
-	r := deckhand(t, nil, "", "--config", cfg, "chat", "-p", "go", "--approve=auto")
+	r := deckhand(t, nil, "", "--config", cfg, "chat", "-p", "go", "--approve=auto", "--wait", "60s")
 	if r.code != exitOK || r.stdout != "It was too big.\n" {
 		t.Fatalf("exit %d\nstdout %q\nstderr %q", r.code, r.stdout, r.stderr)
 	}
@@ -171,7 +171,7 @@ args = ["-flood", "10000", "-flood-all"]
 enabled = false
 `, model.URL, stdioServerBin(t)))
 	bin := testutil.BuildProgram(t, "./cmd/deckhand")
-	cmd := exec.Command(bin, "--config", cfg, "--db", filepath.Join(t.TempDir(), "log.db"), "chat", "--wait", "5s", "--approve=auto")
+	cmd := exec.Command(bin, "--config", cfg, "--db", filepath.Join(t.TempDir(), "log.db"), "chat", "--wait", "60s", "--approve=auto")
 	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
 	cmd.Stdin = strings.NewReader(strings.Repeat("echo\n", 5))
 	var out, errOut bytes.Buffer

@@ -50,7 +50,7 @@ func TestLogCommands(t *testing.T) {
 	dh := func(args ...string) result {
 		return deckhand(t, nil, "", append([]string{"--config", cfg, "--db", dbPath}, args...)...)
 	}
-	if r := dh("chat", "-p", "use the echo tool please", "--approve=auto"); r.code != exitOK || r.stdout != "All done.\n" {
+	if r := dh("chat", "-p", "use the echo tool please", "--approve=auto", "--wait", "60s"); r.code != exitOK || r.stdout != "All done.\n" {
 		t.Fatalf("chat: exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
 	}
 
@@ -118,7 +118,9 @@ func TestAlwaysAllowPersists(t *testing.T) {
 	var out testutil.LockedBuffer
 	e := &env{stdin: stdinR, stdout: &out, stderr: &out, getenv: func(string) (string, bool) { return "", false }, tty: func(f any) bool { return f == stdinR }}
 	exited := make(chan int, 1)
-	go func() { exited <- run(t.Context(), []string{"--config", cfg, "--db", dbPath, "chat"}, e) }()
+	go func() {
+		exited <- run(t.Context(), []string{"--config", cfg, "--db", dbPath, "chat", "--wait", "60s"}, e)
+	}()
 	io.WriteString(stdinW, "add\n")
 	testutil.Eventually(t, wait, func() bool { return strings.Contains(out.String(), "Allow s.add?") }, "not asked:\n%s", &out)
 	io.WriteString(stdinW, "a\n")
@@ -131,7 +133,7 @@ func TestAlwaysAllowPersists(t *testing.T) {
 		t.Fatalf("approvals list:\n%s", r.stdout)
 	}
 	// The next process does not ask.
-	if r := deckhand(t, nil, "", "--config", cfg, "--db", dbPath, "chat", "-p", "add"); r.code != exitOK || r.stdout != "3 again\n" || strings.Contains(r.stderr, "denied") {
+	if r := deckhand(t, nil, "", "--config", cfg, "--db", dbPath, "chat", "-p", "add", "--wait", "60s"); r.code != exitOK || r.stdout != "3 again\n" || strings.Contains(r.stderr, "denied") {
 		t.Errorf("chat after an always grant: exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
 	}
 	if r := deckhand(t, nil, "", "--db", dbPath, "approvals", "revoke", "s.add"); r.code != exitOK || !strings.Contains(r.stdout, "Revoked: s.add") {
@@ -148,7 +150,7 @@ func TestAlwaysAllowPersists(t *testing.T) {
 func killMidRun(t *testing.T, cfg, dbPath, kind string) string {
 	t.Helper()
 	bin := testutil.BuildProgram(t, "./cmd/deckhand")
-	cmd := exec.Command(bin, "--config", cfg, "--db", dbPath, "chat", "-p", "start something long", "--approve=auto")
+	cmd := exec.Command(bin, "--config", cfg, "--db", dbPath, "chat", "-p", "start something long", "--approve=auto", "--wait", "60s")
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -294,7 +296,7 @@ func TestTwoProcessesOneLog(t *testing.T) {
 			defer wg.Done()
 			ctx, cancel := context.WithTimeout(context.Background(), wait)
 			defer cancel()
-			out, err := exec.CommandContext(ctx, bin, "--config", cfg, "--db", dbPath, "chat", "-p", fmt.Sprint("process ", i), "--approve=auto").CombinedOutput()
+			out, err := exec.CommandContext(ctx, bin, "--config", cfg, "--db", dbPath, "chat", "-p", fmt.Sprint("process ", i), "--approve=auto", "--wait", "60s").CombinedOutput()
 			outputs[i], errs[i] = string(out), err
 		}()
 	}

@@ -77,7 +77,7 @@ func TestRefusalShownAndLogged(t *testing.T) {
 	)
 	db := filepath.Join(t.TempDir(), "log.db")
 	cfg := writeConfig(t, fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[mcp.servers.s]\ncommand = %q\nargs = [\"-probe\"]\n", model.URL, stdioServerBin(t)))
-	r := deckhand(t, nil, "", "--config", cfg, "--db", db, "chat", "-p", "read it", "--approve=auto")
+	r := deckhand(t, nil, "", "--config", cfg, "--db", db, "chat", "-p", "read it", "--approve=auto", "--wait", "60s")
 	if r.code != exitOK || !strings.Contains(r.stderr, "Refused by Deckhand's policy") || !strings.Contains(r.stderr, "/etc/shadow") {
 		t.Errorf("chat -p: exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
 	}

@@ -81,7 +81,7 @@ func TestTamperedLog(t *testing.T) {
 		t.Errorf("approvals list does not mark the planted grant:\n%s", r.stdout)
 	}
 	model.Add(call, testutil.ModelResponse{Body: testutil.TextChunks("done")})
-	r = dh("chat", "--resume", id, "-p", "add", "--approve", "ask")
+	r = dh("chat", "--resume", id, "-p", "add", "--approve", "ask", "--wait", "60s")
 	if !strings.Contains(r.stderr, "this session's record was changed outside Deckhand") {
 		t.Errorf("chat --resume of a tampered session does not say so:\n%s", r.stderr)
 	}

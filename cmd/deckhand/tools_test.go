@@ -276,7 +276,7 @@ func TestToolsInChat(t *testing.T) {
 	)
 	cfg := writeConfig(t, fmt.Sprintf("[model]\nbase_url = %q\nname = \"m\"\n\n[policy]\nworkspace = %q\n\n[tools]\nenabled = true\ndir = %q\n",
 		model.URL, ws, t.TempDir()))
-	r := deckhand(t, nil, "", "--config", cfg, "chat", "-p", "look around", "--approve=auto")
+	r := deckhand(t, nil, "", "--config", cfg, "chat", "-p", "look around", "--approve=auto", "--wait", "60s")
 	if r.code != exitOK || !strings.Contains(r.stdout, "All three worked.") {
 		t.Fatalf("chat: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
@@ -305,7 +305,7 @@ func TestToolsLongCommandInChat(t *testing.T) {
 	)
 	cfg := writeConfig(t, fmt.Sprintf("[model]\nbase_url = %q\nname = \"m\"\n\n[policy]\nworkspace = %q\nallow_exec = true\n\n[tools]\nenabled = true\ndir = %q\n",
 		model.URL, ws, t.TempDir()))
-	r := deckhand(t, nil, "", "--config", cfg, "chat", "-p", "run it", "--approve=auto")
+	r := deckhand(t, nil, "", "--config", cfg, "chat", "-p", "run it", "--approve=auto", "--wait", "60s")
 	if r.code != exitOK || !strings.Contains(r.stdout, "It finished.") {
 		t.Fatalf("chat: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}

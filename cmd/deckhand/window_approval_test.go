@@ -44,6 +44,9 @@ func TestWindowApprovalLongFirstArgument(t *testing.T) {
 			)
 			cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n\n[mcp.servers.p]\ncommand = %q\nargs = [\"-probe\"]\n", model.URL, stdioServerBin(t))
 			w := startRealWindow(t, cfg, nil, withDisplay("640x480"))
+			// The window never waits for a server: the scripted model calls the
+			// server's tool in the first request, so its tools must be in it.
+			w.waitScreen("the server ready", func(s gui.Screen) bool { return shows(s, "1 server ready") })
 			title := "Deckhand"
 			if c.quick {
 				title = "Deckhand: quick prompt"
@@ -118,6 +121,9 @@ func TestWindowApprovalQuickMixedArguments(t *testing.T) {
 	)
 	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n\n[mcp.servers.p]\ncommand = %q\nargs = [\"-describe\", \"Write a note\"]\n", model.URL, stdioServerBin(t))
 	w := startRealWindow(t, cfg, nil)
+	// The window never waits for a server: the scripted model calls the
+	// server's tool in the first request, so its tools must be in it.
+	w.waitScreen("the server ready", func(s gui.Screen) bool { return shows(s, "1 server ready") })
 	const title = "Deckhand: quick prompt"
 	w.key("ctrl+k")
 	w.waitScreen("the quick prompt", func(s gui.Screen) bool {
@@ -222,6 +228,9 @@ func TestWindowApprovalTabOrder(t *testing.T) {
 			)
 			cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n\n[mcp.servers.p]\ncommand = %q\nargs = [\"-probe\"]\n", model.URL, stdioServerBin(t))
 			w := startRealWindow(t, cfg, nil)
+			// The window never waits for a server: the scripted model calls the
+			// server's tool in the first request, so its tools must be in it.
+			w.waitScreen("the server ready", func(s gui.Screen) bool { return shows(s, "1 server ready") })
 			title := "Deckhand"
 			if c.quick {
 				title = "Deckhand: quick prompt"

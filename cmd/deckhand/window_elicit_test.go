@@ -136,6 +136,9 @@ func TestWindowElicitationFlood(t *testing.T) {
 	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n\n[mcp.servers.s]\ncommand = %q\nargs = [\"-ask\", \"500\", \"-ask-log\", %q]\nwrite = [%q]\n",
 		model.URL, stdioServerBin(t), string(answers), logDir)
 	w := startRealWindow(t, cfg, nil)
+	// The window never waits for a server: the scripted model calls the
+	// server's tool in the first request, so its tools must be in it.
+	w.waitScreen("the server ready", func(s gui.Screen) bool { return shows(s, "1 server ready") })
 	question := func(s gui.Screen) bool { _, ok := find(s, "button", "Decline"); return ok }
 	ask := func(msg string) gui.Screen {
 		box, _ := findEntry(w.screen(), "Message Deckhand")

@@ -20,6 +20,9 @@ func approvalOpen(t *testing.T, answer string) *realWindow {
 	)
 	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n\n[mcp.servers.p]\ncommand = %q\nargs = [\"-probe\"]\n", model.URL, stdioServerBin(t))
 	w := startRealWindow(t, cfg, nil)
+	// The window never waits for a server: the scripted model calls the
+	// server's tool in the first request, so its tools must be in it.
+	w.waitScreen("the server ready", func(s gui.Screen) bool { return shows(s, "1 server ready") })
 	box, _ := findEntry(w.screen(), "Message Deckhand")
 	w.click(box)
 	w.typeText("go")
@@ -101,6 +104,9 @@ func TestWindowApprovalFits(t *testing.T) {
 			)
 			cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n\n[mcp.servers.p]\ncommand = %q\nargs = [\"-probe\"]\n", model.URL, stdioServerBin(t))
 			w := startRealWindow(t, cfg, nil, withDisplay(c.display), withEnv(c.env...))
+			// The window never waits for a server: the scripted model calls the
+			// server's tool in the first request, so its tools must be in it.
+			w.waitScreen("the server ready", func(s gui.Screen) bool { return shows(s, "1 server ready") })
 			w.key("ctrl+k")
 			s := w.waitScreen("the quick prompt", func(s gui.Screen) bool {
 				_, ok := findEntry(s, "")

@@ -36,15 +36,15 @@ func (u *UI) shortcuts() []shortcut {
 		{keys: "Ctrl+/", what: "This list of shortcuts", ctrl: fyne.KeySlash, run: u.showShortcuts},
 		{keys: "F1", what: "This list of shortcuts"},
 		{keys: "Ctrl+Q", what: "Quit Deckhand", ctrl: fyne.KeyQ, run: u.app.Quit},
-		{keys: "Enter", what: "Send the message"},
-		{keys: "Shift+Enter", what: "A new line in the message (in Edit: send it)"},
+		{keys: "Enter", what: "Send the message, or the edited message in Edit"},
+		{keys: "Shift+Enter", what: "A new line in the message, and in Edit"},
 		{keys: "Escape", what: "Stop the answer being written; close a dialog"},
 		{keys: "Ctrl+C", what: "Copy the text selected in the chat"},
 		{keys: "Tab, Shift+Tab", what: "Move to the next, the previous control"},
 		{keys: "Up, Down", what: "In the chat list: open the chat above, below"},
 		{keys: "F2", what: "In the chat list: rename the chat"},
 		{keys: "Delete", what: "In the chat list: delete the chat"},
-		{keys: "Ctrl+W", what: "Close the Servers or Settings window"},
+		{keys: "Ctrl+W", what: "Close the Servers or Settings panel"},
 	}
 }
 

@@ -289,7 +289,9 @@ func newForm(h Host, w fyne.Window) *Form {
 	f.TextSize.Step = 0
 	f.TextLabel = widget.NewLabel("")
 	f.TextSize.OnChanged = func(v float64) { f.TextLabel.SetText(fmt.Sprintf("%.0f%%", v)) }
-	f.TextSize.OnChangeEnded = func(float64) { h.ApplyLook(f.look()) }
+	f.TextSize.OnChangeEnded = func(float64) {
+		f.keepInSight(f.TextSize, func() { h.ApplyLook(f.look()) })
+	}
 	f.setLook(h.Config().UI)
 
 	p := h.Config().Policy
@@ -422,6 +424,34 @@ func (f *Form) page(i int) func() *container.Scroll {
 		}
 		return nil
 	}
+}
+
+// keepInSight runs change (a new text size, which grows or shrinks all
+// that is above o on its page) and scrolls the page so that o stays where
+// it was on screen: the slider let go is under the pointer still, for the
+// next try, and not below the fold.
+func (f *Form) keepInSight(o fyne.CanvasObject, change func()) {
+	page := f.page(0)()
+	d := fyne.CurrentApp().Driver()
+	if page == nil || d.CanvasForObject(o) == nil {
+		change()
+		return
+	}
+	at := d.AbsolutePositionForObject(o).Y - d.AbsolutePositionForObject(page).Y
+	change()
+	// Laid out now at the new size, not at the next frame, to know where
+	// o went: the scroller sizes its content, the content its rows, and
+	// the rows wrapped at their new width ask for their height again.
+	page.Refresh()
+	page.Content.Refresh()
+	page.Refresh()
+	// Where it was, unless that is now past the page's bottom (the page
+	// shrinks as the buttons under it grow).
+	at = max(0, min(at, page.Size().Height-o.Size().Height))
+	moved := d.AbsolutePositionForObject(o).Y - d.AbsolutePositionForObject(page).Y - at
+	most := max(0, page.Content.Size().Height-page.Size().Height)
+	page.Offset.Y = min(max(0, page.Offset.Y+moved), most)
+	page.Refresh()
 }
 
 // say puts text under the model, where the person looks next: what Check

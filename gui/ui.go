@@ -89,7 +89,7 @@ type UI struct {
 	views      *appview.Views        // the tools' views, opened from their cards (gui/appview)
 	input      *widgets.MessageEntry // the message box, the composer's
 	comp       *composer.Composer    // the message box, the model picker and attachments (gui/composer)
-	send, stop *widget.Button
+	send, stop *widgets.RingButton   // ringed when focused: Fyne's tint of their fill does not show
 	status     *widget.Label
 	setup      *setup.Panel
 	body       *fyne.Container // the chat, or the setup panel over it
@@ -275,9 +275,9 @@ func (u *UI) build() {
 	u.comp = composer.New(composerHost{u}, u.log, u.sendInput)
 	u.input = u.comp.Entry
 	u.input.OnPress = func() { u.chat.Sel.Clear() }
-	u.send = widget.NewButtonWithIcon("Send", theme.MailSendIcon(), u.sendInput)
+	u.send = widgets.NewRingButtonWithIcon("Send", theme.MailSendIcon(), u.sendInput)
 	u.send.Importance = widget.HighImportance
-	u.stop = widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), func() { u.tell(&uiStop{}) })
+	u.stop = widgets.NewRingButtonWithIcon("Stop", theme.MediaStopIcon(), func() { u.tell(&uiStop{}) })
 	u.stop.Importance = widget.DangerImportance
 	u.stop.Hide()
 	var statusObj fyne.CanvasObject

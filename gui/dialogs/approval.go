@@ -311,7 +311,9 @@ func (a *Approvals) dialog(r *conversation.ApprovalRequested, parent fyne.Window
 	}
 	deny := mk("Deny", approval.Deny)
 	// The default: Enter and Escape deny too, until Tab puts the focus
-	// (its ring) on a button (ringbutton.go).
+	// (its ring) on a button (ringbutton.go). From then on Enter presses
+	// the ringed button, and Deny loses its fill: filled and beside the
+	// ring, it looked chosen still.
 	deny.Importance = widget.HighImportance
 	buttons := []fyne.CanvasObject{deny, mk("Allow once", approval.AllowOnce)}
 	if !req.OnceOnly {
@@ -319,6 +321,15 @@ func (a *Approvals) dialog(r *conversation.ApprovalRequested, parent fyne.Window
 		buttons = append(buttons,
 			mk("Allow for this session", approval.AllowSession),
 			mk("Always allow", approval.AllowAlways))
+	}
+	for _, o := range buttons {
+		o.(*widgets.RingButton).OnFocus = func(on bool) {
+			deny.Importance = widget.HighImportance
+			if on {
+				deny.Importance = widget.MediumImportance
+			}
+			deny.Refresh()
+		}
 	}
 	// The dialog fits the window it is in, whatever its size (the quick
 	// prompt's is small): the call scrolls, whole, above the buttons,

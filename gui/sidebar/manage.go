@@ -196,6 +196,27 @@ type List struct {
 	widget.List
 	side      *Sidebar
 	highlight widget.ListItemID // where the keyboard is (Fyne keeps its own unexported)
+	focused   bool
+}
+
+// CreateRenderer is the list's with a ring while it has the keyboard:
+// Fyne marks the focused row with the hover colour, except on the row
+// selected (the open chat, where Tab lands), which keeps its selection's.
+// Tab onto the list showed no mark at all.
+func (l *List) CreateRenderer() fyne.WidgetRenderer {
+	return widgets.NewRing(l, l.List.CreateRenderer(), func() bool { return l.focused })
+}
+
+func (l *List) FocusGained() {
+	l.focused = true
+	l.List.FocusGained()
+	l.Refresh()
+}
+
+func (l *List) FocusLost() {
+	l.focused = false
+	l.List.FocusLost()
+	l.Refresh()
 }
 
 func (l *List) TypedKey(k *fyne.KeyEvent) {

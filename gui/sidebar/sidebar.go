@@ -184,7 +184,9 @@ func New(host Host) *Sidebar {
 	s.Search.OnEscape = func() { s.Search.SetText("") }
 	s.hint, s.hintObj = widgets.Caption(HintNoSessions)
 
-	newChat := widget.NewButtonWithIcon("New chat", theme.ContentAddIcon(), host.NewChat)
+	// A ring shows its focus: Fyne's tint of the accent fill is the
+	// accent itself.
+	newChat := widgets.NewRingButtonWithIcon("New chat", theme.ContentAddIcon(), host.NewChat)
 	newChat.Importance = widget.HighImportance
 	list := &List{side: s}
 	list.Length = func() int { return len(s.Items) }

@@ -23,8 +23,18 @@ import (
 // that Escape still answers the dialog with its focus on a button.
 type RingButton struct {
 	widget.Button
-	ringed bool              // it has the keyboard's focus
-	scroll *container.Scroll // the scroll it is in, if any (scrolledIn)
+	// OnFocus, if set, is told when the button gains (true) and loses
+	// the keyboard's focus: a dialog moves its default's fill with it.
+	OnFocus func(bool)
+	ringed  bool              // it has the keyboard's focus
+	scroll  *container.Scroll // the scroll it is in, if any (scrolledIn)
+}
+
+// NewRingButtonWithIcon is NewRingButton with an icon before the label.
+func NewRingButtonWithIcon(label string, icon fyne.Resource, tapped func()) *RingButton {
+	b := NewRingButton(label, tapped)
+	b.Icon = icon
+	return b
 }
 
 func NewRingButton(label string, tapped func()) *RingButton {
@@ -39,6 +49,9 @@ func (b *RingButton) FocusGained() {
 	b.ringed = true
 	b.Button.FocusGained()
 	b.intoView()
+	if b.OnFocus != nil {
+		b.OnFocus(true)
+	}
 }
 
 // intoView scrolls the button's scroll so that it shows whole: Tab onto a
@@ -79,6 +92,9 @@ func ScrolledIn(s *container.Scroll, o fyne.CanvasObject) {
 func (b *RingButton) FocusLost() {
 	b.ringed = false
 	b.Button.FocusLost()
+	if b.OnFocus != nil {
+		b.OnFocus(false)
+	}
 }
 
 // TypedKey presses the button on Space and Enter, and gives any other key
@@ -95,19 +111,28 @@ func (b *RingButton) TypedKey(ev *fyne.KeyEvent) {
 }
 
 func (b *RingButton) CreateRenderer() fyne.WidgetRenderer {
-	inner := b.Button.CreateRenderer()
+	return NewRing(b, b.Button.CreateRenderer(), func() bool { return b.ringed })
+}
+
+// NewRing wraps w's renderer inner with a ring drawn around w while shown
+// says so: the focus mark of RingButton, and of any widget whose own mark
+// does not show (the chat list's highlight is its selection's colour, on
+// the row already selected).
+func NewRing(w fyne.Widget, inner fyne.WidgetRenderer, shown func() bool) fyne.WidgetRenderer {
 	ring := canvas.NewRectangle(color.Transparent)
 	ring.Hide()
-	// A button's parts are fixed: its background, label and icon.
+	// Inner's parts are fixed (a button's: background, label and icon; a
+	// list's: its scroller).
 	objs := append(slices.Clone(inner.Objects()), ring)
-	return &ringRenderer{WidgetRenderer: inner, b: b, ring: ring, objs: objs}
+	return &ringRenderer{WidgetRenderer: inner, w: w, shown: shown, ring: ring, objs: objs}
 }
 
 type ringRenderer struct {
 	fyne.WidgetRenderer
-	b    *RingButton
-	ring *canvas.Rectangle
-	objs []fyne.CanvasObject
+	w     fyne.Widget
+	shown func() bool
+	ring  *canvas.Rectangle
+	objs  []fyne.CanvasObject
 }
 
 func (r *ringRenderer) Layout(size fyne.Size) {
@@ -116,18 +141,22 @@ func (r *ringRenderer) Layout(size fyne.Size) {
 	r.ring.Move(fyne.NewPos(0, 0))
 }
 
+// Objects are inner's, then the ring, on top.
 func (r *ringRenderer) Objects() []fyne.CanvasObject {
 	return r.objs
 }
 
 func (r *ringRenderer) Refresh() {
 	r.WidgetRenderer.Refresh()
-	th := r.b.Theme()
+	th := fyne.CurrentApp().Settings().Theme()
+	if t, ok := r.w.(interface{ Theme() fyne.Theme }); ok {
+		th = t.Theme()
+	}
 	v := fyne.CurrentApp().Settings().ThemeVariant()
 	r.ring.StrokeColor = th.Color(theme.ColorNameForeground, v)
 	r.ring.StrokeWidth = 2 * th.Size(theme.SizeNameInputBorder)
 	r.ring.CornerRadius = th.Size(theme.SizeNameInputRadius)
-	r.ring.Hidden = !r.b.ringed
+	r.ring.Hidden = !r.shown()
 	r.ring.Refresh()
 }
 

@@ -127,18 +127,25 @@ func WriteMarkdown(w io.Writer, c Chat) error {
 	}
 	for _, r := range c.Runs {
 		fmt.Fprintf(&b, "\n## You\n\n%s\n", quote(r.Text))
+		// One heading for the turn's answer, however many steps (a tool
+		// call, then the text) it took, as Deckhand shows one answer.
+		headed := false
 		for _, st := range r.Steps {
 			if n := st.Notice; n != nil {
 				fmt.Fprintf(&b, "\n> *Note:* %s\n", inline(n.Text))
 				continue
 			}
 			a := st.Answer
-			fmt.Fprintf(&b, "\n## Deckhand")
-			if m := c.modelOf(r); m != "" {
-				fmt.Fprintf(&b, " (%s)", inline(m))
+			if !headed {
+				headed = true
+				fmt.Fprintf(&b, "\n## Deckhand")
+				if m := c.modelOf(r); m != "" {
+					fmt.Fprintf(&b, " (%s)", inline(m))
+				}
+				b.WriteString("\n")
 			}
-			b.WriteString("\n\n")
 			if a.Text != "" {
+				b.WriteString("\n")
 				b.WriteString(closeFences(strings.TrimRight(a.Text, "\n")))
 				b.WriteString("\n")
 			}

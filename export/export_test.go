@@ -67,3 +67,30 @@ func TestExportSaysWhatVersionsItHolds(t *testing.T) {
 		t.Errorf("WriteJSON does not say the versions left out:\n%s", js.String())
 	}
 }
+
+// A turn whose answer took two steps (a tool call, then the text) has one
+// "Deckhand" heading, and no doubled blank line: it had one heading per
+// step, the first followed by two blank lines.
+func TestMarkdownOneHeadingPerTurn(t *testing.T) {
+	c := Chat{ID: "s1", Title: "sum", Model: "gpt-4o",
+		Runs: []replay.Run{{ID: "r1", Text: "please add 17 and 25", End: replay.End{Status: store.RunSucceeded},
+			Steps: []replay.Step{
+				{Answer: &replay.Answer{Calls: []*replay.Call{{Tool: "everything.get-sum", Arguments: []byte(`{"a":17,"b":25}`)}}}},
+				{Answer: &replay.Answer{Text: "The sum is 42."}},
+			}}}}
+	var b strings.Builder
+	if err := WriteMarkdown(&b, c); err != nil {
+		t.Fatal(err)
+	}
+	md := b.String()
+	if n := strings.Count(md, "## Deckhand"); n != 1 {
+		t.Errorf("WriteMarkdown wrote %d Deckhand headings for one turn, want 1:\n%s", n, md)
+	}
+	if strings.Contains(md, "\n\n\n") {
+		t.Errorf("WriteMarkdown wrote a doubled blank line:\n%s", md)
+	}
+	call, answer := strings.Index(md, "### Tool call"), strings.Index(md, "The sum is 42.")
+	if head := strings.Index(md, "## Deckhand"); head < 0 || call < head || answer < call {
+		t.Errorf("want the heading, the call, then the answer:\n%s", md)
+	}
+}

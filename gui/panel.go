@@ -95,7 +95,13 @@ func (p *panel) Show() {
 			}
 		}
 		u.panel = p
-		u.mainArea.Objects = []fyne.CanvasObject{p.view}
+		// The chat stays in the window, hidden under the panel: Fyne
+		// applies a new theme only to what is in a window, and a widget
+		// that was not keeps what it drew in the old one (the model
+		// picker's ▾, light grey on the light theme's white, until a
+		// restart).
+		u.chatArea.Hide()
+		u.mainArea.Objects = []fyne.CanvasObject{u.chatArea, p.view}
 		u.mainArea.Refresh()
 		p.install()
 	}
@@ -119,6 +125,7 @@ func (p *panel) Hide() {
 		return
 	}
 	u.mainArea.Objects = []fyne.CanvasObject{u.chatArea}
+	u.chatArea.Show()
 	u.mainArea.Refresh()
 	u.focusInput()
 }

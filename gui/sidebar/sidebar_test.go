@@ -6,7 +6,9 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/google/go-cmp/cmp"
 
@@ -200,4 +202,67 @@ func TestSnippetSegments(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The Delete dialog is as high as its text: no empty area under it and no
+// "?" icon behind its corner (Fyne's confirm dialog measured its height
+// with the text wrapped a few words a line).
+func TestDeleteDialogFitsItsText(t *testing.T) {
+	h, s := newFake(t)
+	h.win.Resize(fyne.NewSize(1000, 700))
+	s.Set([]Item{{ID: "a", Title: "please add 17 and 25", Current: true}})
+	h.win.Canvas().Focus(s.List)
+	s.List.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDelete})
+	if s.Delete == nil {
+		t.Fatal("Delete: no confirmation")
+	}
+	top := h.win.Canvas().Overlays().Top()
+	d := fyne.CurrentApp().Driver()
+	var text *widget.Label
+	var cancel *widget.Button
+	var icons int
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		if o == nil || !o.Visible() {
+			return
+		}
+		switch x := o.(type) {
+		case *widget.Label:
+			if strings.Contains(x.Text, "Delete “please add 17 and 25”?") {
+				text = x
+			}
+		case *widget.Button:
+			if x.Text == "Cancel" {
+				cancel = x
+			}
+		case *widget.Icon:
+			icons++
+		case *canvas.Image:
+			if x.Resource != nil && strings.Contains(x.Resource.Name(), "question") {
+				icons++
+			}
+		}
+		switch x := o.(type) {
+		case *fyne.Container:
+			for _, c := range x.Objects {
+				walk(c)
+			}
+		case fyne.Widget:
+			for _, c := range test.WidgetRenderer(x).Objects() {
+				walk(c)
+			}
+		}
+	}
+	walk(top)
+	if text == nil || cancel == nil {
+		t.Fatalf("the dialog lacks its text (%v) or Cancel (%v)", text != nil, cancel != nil)
+	}
+	if icons != 0 {
+		t.Errorf("the dialog shows %d icons behind its text", icons)
+	}
+	bottom := d.AbsolutePositionForObject(text).Y + text.MinSize().Height
+	if gap := d.AbsolutePositionForObject(cancel).Y - bottom; gap > 4*theme.Padding() {
+		t.Errorf("%.0f px empty between the text and the buttons (text %v high, %v wide)", gap, text.MinSize().Height, text.Size().Width)
+	}
+	s.Delete.Hide()
 }

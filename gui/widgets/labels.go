@@ -40,13 +40,28 @@ func WithHint(o fyne.CanvasObject, hint string) (*fyne.Container, *widget.Label)
 // ConfirmDanger asks before something that cannot be undone: verb (Delete,
 // Remove) on a red button, Cancel beside it, Escape for Cancel, and no
 // default for Enter.
+//
+// The message is a label wrapped at the dialog's width, and the dialog as
+// high as it needs. (Fyne's NewConfirm measured its height with the
+// message wrapped a few words a line, before giving it its width: a large
+// empty area under the text, and its "?" icon faint behind the corner.)
 func ConfirmDanger(title, msg, verb string, done func(ok bool), win fyne.Window) *dialog.ConfirmDialog {
-	d := dialog.NewConfirm(title, msg, done, win)
-	d.SetConfirmText(verb)
-	d.SetDismissText("Cancel")
+	text := widget.NewLabel(msg)
+	text.Wrapping = fyne.TextWrapWord
+	d := dialog.NewCustomConfirm(title, verb, "Cancel", text, done, win)
 	d.SetConfirmImportance(widget.DangerImportance)
 	WithDialogKeys(d, win, nil, d.Hide) // Hide answers Cancel
+	FitWidth(d, win, 440)
 	return d
+}
+
+// FitWidth gives a shown dialog holding wrapped text width (or the
+// window's less a margin, if narrower), and the height its content needs
+// at that width.
+func FitWidth(d dialog.Dialog, win fyne.Window, width float32) {
+	w := min(width, win.Canvas().Size().Width-2*theme.Padding())
+	d.Resize(fyne.NewSize(w, d.MinSize().Height)) // wraps the text at w
+	d.Resize(fyne.NewSize(w, d.MinSize().Height))
 }
 
 // Subtle is a label of normal size in the subdued colour.

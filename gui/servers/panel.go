@@ -125,6 +125,9 @@ func (s *Panel) row(st servers.ServerStatus) fyne.CanvasObject {
 	infoLabel.Wrapping = fyne.TextWrapWord // a long server name wraps, rather than widening the window
 	endpoint, endpointObj := widgets.Caption(st.Endpoint)
 	endpoint.Truncation = fyne.TextTruncateEllipsis
+	if st.Endpoint == "" || st.Endpoint == st.Transport {
+		endpointObj.Hide() // a built-in server's is "in-process", said above already
+	}
 	r.Reason = widget.NewLabel(st.Reason)
 	r.Reason.Wrapping = fyne.TextWrapWord
 	if st.State == servers.StateFailed || st.State == servers.StateReconnecting {

@@ -50,10 +50,11 @@ func runSessions(ctx context.Context, e *env, args []string) error {
 			CostUSD      float64   `json:"cost_usd"`
 			Estimated    bool      `json:"estimated"`
 			LastRun      string    `json:"last_run"`
+			Pinned       bool      `json:"pinned"`
 		}
 		out := []sessionJSON{}
 		for _, s := range list {
-			out = append(out, sessionJSON{s.ID, s.Title, s.Model, s.Created, s.Updated, s.Runs, s.Usage.InputTokens, s.Usage.OutputTokens, s.Usage.CostUSD, s.Usage.Estimated, s.LastRun})
+			out = append(out, sessionJSON{s.ID, s.Title, s.Model, s.Created, s.Updated, s.Runs, s.Usage.InputTokens, s.Usage.OutputTokens, s.Usage.CostUSD, s.Usage.Estimated, s.LastRun, s.Pinned})
 		}
 		return writeJSON(e.stdout, out)
 	}
@@ -64,11 +65,18 @@ func runSessions(ctx context.Context, e *env, args []string) error {
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tLAST ACTIVITY\tRUNS\tLAST RUN\tTOKENS IN/OUT\tCOST\tTITLE")
 	for _, s := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\n", s.ID, s.Updated.Local().Format("2006-01-02 15:04"), s.Runs, s.LastRun, tokens(s.Usage), cost(s.Usage), terminal.Shorten(s.Title, 50))
+		title := terminal.Shorten(s.Title, 50)
+		if s.Pinned {
+			title = pinMark + title // listed first, as in the window's sidebar
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\n", s.ID, s.Updated.Local().Format("2006-01-02 15:04"), s.Runs, s.LastRun, tokens(s.Usage), cost(s.Usage), title)
 	}
 	tw.Flush()
 	return nil
 }
+
+// pinMark marks a pinned chat's title, as the sidebar does.
+const pinMark = "📌 "
 
 func tokens(u store.Usage) string {
 	mark := ""

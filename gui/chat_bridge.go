@@ -102,6 +102,7 @@ func (h chatHost) Window() fyne.Window         { return h.u.win }
 func (h chatHost) Post(f func())               { h.u.post(f) }
 func (h chatHost) Tell(msg any)                { h.u.tell(msg) }
 func (h chatHost) ShowError(msg string)        { h.u.showError(msg) }
+func (h chatHost) ShowInfo(msg string)         { h.u.showInfo(msg) }
 func (h chatHost) OpenURL(link *url.URL) error { return h.u.openURL(link) }
 func (h chatHost) KeepFocus() func()           { return h.u.keepFocus() }
 func (h chatHost) FocusInput()                 { h.u.focusInput() }

@@ -64,6 +64,7 @@ func (u *testUI) Tell(msg any) {
 	u.told = append(u.told, msg)
 }
 func (u *testUI) ShowError(msg string) { u.Tell(msg) }
+func (u *testUI) ShowInfo(msg string)  { u.Tell(msg) }
 func (u *testUI) OpenURL(link *url.URL) error {
 	if u.openURL == nil {
 		return errors.New("no browser in tests")

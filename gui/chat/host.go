@@ -21,6 +21,9 @@ type Host interface {
 	Tell(msg any)
 	// ShowError tells the person of a problem.
 	ShowError(msg string)
+	// ShowInfo tells the person something done as they asked (a file
+	// saved).
+	ShowInfo(msg string)
 	// OpenURL opens a link in the browser.
 	OpenURL(link *url.URL) error
 	// KeepFocus notes where the keyboard is before a dialog takes it; the

@@ -68,6 +68,11 @@ func TestQuickPromptShowsToolCalls(t *testing.T) {
 		l := q.Lines()
 		return len(l) == 1 && h.ui.dialogs.Approvals.Shown() != nil && strings.HasPrefix(l[0], "echo | t · waiting for approval · ")
 	})
+	// The small window's approval asks which tool in its title (the
+	// heading has no room there): it said "Allow this tool call?".
+	if got := h.ui.dialogs.Approvals.Title; got != "Allow t.echo?" {
+		t.Errorf("the quick prompt's approval is titled %q, want %q", got, "Allow t.echo?")
+	}
 	if l := q.Lines()[0]; !strings.Contains(l, `text: "a note for later, long enough to be cut…"`) {
 		t.Errorf("echo's line: %q; want its argument on one line, cut short", l)
 	}

@@ -219,9 +219,12 @@ func (a *Approvals) dialog(r *conversation.ApprovalRequested, parent fyne.Window
 	// alarming: in a small window (the quick prompt's) it is what shows
 	// without scrolling. What the server says of its tool follows.
 	items := []fyne.CanvasObject{heading, who}
-	if parent.Canvas().Size().Height < 400 {
+	small := parent.Canvas().Size().Height < 400
+	if small {
 		// A small window (the quick prompt's) keeps its room for the call:
-		// the dialog's title asks, and who names the tool.
+		// the dialog's title asks the heading's question, and who names
+		// the tool. (The title was the generic "Allow this tool call?":
+		// which tool was said only in the line under it.)
 		items = []fyne.CanvasObject{who}
 	}
 	var claims []fyne.CanvasObject
@@ -298,6 +301,9 @@ func (a *Approvals) dialog(r *conversation.ApprovalRequested, parent fyne.Window
 	title := "Allow this tool call?"
 	if command {
 		title = "Allow this shell command?"
+	}
+	if small {
+		title = heading.Text
 	}
 	if n := a.d.modals.waiting(); n > 1 {
 		title += fmt.Sprintf(" (1 of %d)", n)

@@ -70,6 +70,9 @@ func New(app fyne.App, icon fyne.Resource, host Host) *Prompt {
 	answer := container.NewVScroll(container.NewVBox(q.Question, q.Calls, q.Answer))
 	q.win.SetContent(container.NewPadded(container.NewBorder(q.Entry, bottom, nil, nil, answer)))
 	q.win.Resize(fyne.NewSize(560, 340))
+	// Near the middle of the screen, where a person looks when they call
+	// it up (the window manager put it in the bottom-left corner).
+	q.win.CenterOnScreen()
 	q.win.SetCloseIntercept(q.hide)
 	widgets.QuitKey(q.win, app)
 	q.win.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) {

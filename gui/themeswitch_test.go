@@ -32,7 +32,7 @@ func TestPickerArrowAfterThemeChange(t *testing.T) {
 			if h.ui.panel != nil {
 				t.Fatal("saving left the settings open")
 			}
-			picker := h.ui.comp.picker
+			picker := h.ui.comp.Picker
 			img := h.ui.win.Canvas().Capture()
 			if n := arrowPixels(img, picker); n < 10 {
 				t.Errorf("after %s, the picker's arrow shows %d pixels of contrast, want it seen", tt.name, n)

@@ -286,12 +286,18 @@ func (u *UI) build() {
 	inputRow := u.comp.Content(container.NewStack(u.send, u.stop))
 	u.setup = setup.New(setupHost{u})
 	u.body = container.NewStack(u.chat.Content())
-	u.chatArea = container.NewBorder(
-		container.NewVBox(container.NewPadded(u.title), widget.NewSeparator(), u.chat.Find.Bar),
+	head := container.NewVBox(container.NewPadded(u.title), widget.NewSeparator(), u.chat.Find.Bar)
+	area := container.NewBorder(
+		head,
 		container.NewVBox(widget.NewSeparator(), container.NewPadded(inputRow), statusObj),
 		nil, nil,
 		u.body,
 	)
+	u.chatArea = area
+	u.chat.Find.Relayout = func() {
+		head.Refresh()
+		area.Layout.Layout(area.Objects, area.Size())
+	}
 	u.mainArea = container.NewStack(u.chatArea) // or a panel (panel.go)
 	if !u.cfg.Model.Configured() {
 		u.body.Objects = []fyne.CanvasObject{u.setup.Content()}

@@ -32,6 +32,15 @@ type Finder struct {
 	query []rune    // folded; nil when the bar is closed or empty
 	Hits  []findHit // every match, in order
 	cur   int       // the current match, an index in hits
+	// curMark is the current match's mark as last drawn, in curText.
+	curMark *canvas.Rectangle
+	curText *widgets.SelText
+	// Relayout, if set, lays out at once what holds the bar, after it is
+	// shown or hidden (the window's chat area): the transcript takes or
+	// gives back the bar's room now, not at some later frame. Scrolled
+	// to before that, a match ended under the bar, and a bar closed could
+	// leave its band over the transcript's top.
+	Relayout func()
 }
 
 // findHit is a match: the row, and which of the row's matches it is.
@@ -61,7 +70,10 @@ func newFinder(cv *View) *Finder {
 // is given (a search's words), else for what it held.
 func (f *Finder) Open(query string) {
 	w := f.cv.host.Window()
-	widgets.SetVisible(f.Bar, true)
+	if !f.Bar.Visible() {
+		f.Bar.Show()
+		f.relayout()
+	}
 	if query != "" {
 		f.look(query)
 	} else {
@@ -136,10 +148,17 @@ func (f *Finder) Hide() {
 		return
 	}
 	f.Bar.Hide()
+	f.relayout()
 	f.query, f.Hits = nil, nil
 	widgets.SetText(f.Count, "")
 	f.cv.Sel.Redraw()
 	f.markCards()
+}
+
+func (f *Finder) relayout() {
+	if f.Relayout != nil {
+		f.Relayout()
+	}
 }
 
 // search looks for text in the chat, and goes to the first match at or
@@ -232,8 +251,40 @@ func (f *Finder) show() {
 		f.cv.Follow = false
 		f.cv.List.ScrollTo(f.Hits[f.cur].row)
 	}
+	f.curMark, f.curText = nil, nil
 	f.cv.Sel.Redraw()
+	f.intoView()
 	f.markCards()
+}
+
+// intoView scrolls the current match's mark into sight, with a line of
+// room around it. ScrollTo brings its row's top into the list, but a
+// match far down a tall row (a code block's last line) stayed below the
+// fold.
+func (f *Finder) intoView() {
+	if f.curMark == nil || f.curText == nil || f.cv.List.Size().Height <= 0 {
+		return
+	}
+	d := fyne.CurrentApp().Driver()
+	l := f.cv.List
+	if d.CanvasForObject(f.curMark) == nil {
+		return
+	}
+	top, view := d.AbsolutePositionForObject(l).Y, l.Size().Height
+	y, h := d.AbsolutePositionForObject(f.curMark).Y, f.curMark.Size().Height
+	room := min(h, view/4)
+	var by float32
+	switch {
+	case h+2*room > view || y < top+room:
+		by = y - top - room
+	case y+h > top+view-room:
+		by = y + h - (top + view - room)
+	default:
+		return
+	}
+	l.ScrollToOffset(l.GetScrollOffset() + by)
+	f.curMark, f.curText = nil, nil
+	f.cv.Sel.Redraw()
 }
 
 // current is the current match's row and number in it (-1: none).
@@ -259,20 +310,21 @@ func drawFound(s *widgets.SelText, f *Finder) {
 	}
 	row := s.Row()
 	cur := f.current()
-	n := 0
-	for _, r := range s.Rich.Runs() {
-		for _, at := range widgets.FindRunes(widgets.FoldRunes(string(r.Text)), f.query) {
-			fill := findMark
-			if cur.row == row && cur.nth == n {
-				fill, s.FoundCur = FindCurrent, true
-			}
-			n++
-			s.Found++
-			x0, x1 := r.Width(at), r.Width(at+len(f.query))
+	for n, parts := range widgets.FindInRuns(s.Rich.Runs(), f.query) {
+		fill := findMark
+		if cur.row == row && cur.nth == n {
+			fill, s.FoundCur = FindCurrent, true
+		}
+		s.Found++
+		for _, p := range parts {
+			x0, x1 := p.Run.Width(p.From), p.Run.Width(p.To)
 			rect := canvas.NewRectangle(fill)
-			rect.Move(r.Pos.AddXY(x0, 0))
-			rect.Resize(fyne.NewSize(x1-x0, r.Size.Height))
-			s.Mark(r, rect)
+			rect.Move(p.Run.Pos.AddXY(x0, 0))
+			rect.Resize(fyne.NewSize(x1-x0, p.Run.Size.Height))
+			s.Mark(p.Run, rect)
+			if fill == FindCurrent {
+				f.curMark, f.curText = rect, s
+			}
 		}
 	}
 }

@@ -115,3 +115,43 @@ func runesAt(s []rune, i int, q []rune) bool {
 	}
 	return true
 }
+
+// RunPart is the part of a run a match covers: its characters [From, To).
+type RunPart struct {
+	Run      TextRun
+	From, To int
+}
+
+// FindInRuns is where q (folded) is in what runs drew, line by line: the
+// runs drawn side by side on one line are read as one text, so that a
+// match split between them (a code block's tokens, each a run of its own
+// colour: "return a" is three) is found, as the parts of each run it
+// covers. A table's cell is a line of its own.
+func FindInRuns(runs []TextRun, q []rune) [][]RunPart {
+	var out [][]RunPart
+	for i := 0; i < len(runs); {
+		j := i + 1
+		for j < len(runs) && !runs[i].Cell && !runs[j].Cell && sameRow(runs[j-1], runs[j]) && runs[j].Pos.X >= runs[j-1].Pos.X {
+			j++
+		}
+		line := runs[i:j]
+		var text []rune
+		starts := make([]int, len(line))
+		for k, r := range line {
+			starts[k] = len(text)
+			text = append(text, r.Text...)
+		}
+		for _, at := range FindRunes(FoldRunes(string(text)), q) {
+			var parts []RunPart
+			for k, r := range line {
+				from, to := max(at, starts[k])-starts[k], min(at+len(q), starts[k]+len(r.Text))-starts[k]
+				if from < to {
+					parts = append(parts, RunPart{Run: r, From: from, To: to})
+				}
+			}
+			out = append(out, parts)
+		}
+		i = j
+	}
+	return out
+}

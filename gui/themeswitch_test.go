@@ -33,9 +33,12 @@ func TestPickerArrowAfterThemeChange(t *testing.T) {
 				t.Fatal("saving left the settings open")
 			}
 			picker := h.ui.comp.Picker
+			// Laid out, as a real window is before it draws.
+			h.ui.win.Content().Refresh()
 			img := h.ui.win.Canvas().Capture()
 			if n := arrowPixels(img, picker); n < 10 {
-				t.Errorf("after %s, the picker's arrow shows %d pixels of contrast, want it seen", tt.name, n)
+				t.Errorf("after %s, the picker's arrow shows %d pixels of contrast, want it seen (the picker at %v, %v, visible %v, focused %T)", tt.name, n,
+					fyne.CurrentApp().Driver().AbsolutePositionForObject(picker), picker.Size(), picker.Visible(), h.ui.win.Canvas().Focused())
 			}
 		})
 	}

@@ -196,6 +196,8 @@ func (b *bridge) Receive(c actor.Context) {
 			b.show(b.quick)
 			b.quick = "" // the next quick prompt starts a session of its own
 		}
+	case *chat.FindElsewhere:
+		b.findElsewhere(c, m) // chat_bridge.go
 	case *chat.Expand, *chat.Collapse, *chat.RunAction, *appview.ViewCall, *appview.ReadCard, *appview.Propose, *appview.Notice:
 		b.chatMessage(c, m) // chat_bridge.go
 	case serverspanel.Ask:

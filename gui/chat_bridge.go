@@ -21,6 +21,33 @@ import (
 // ask of the transcripts and the conversations, and how the transcript
 // follows a run removed or a version chosen.
 
+// findElsewhere looks in the log, off the bridge, for the find bar's
+// words in the other versions of the chat's messages (the log keeps them
+// all; the chat shows one version of each), and tells the bar which run
+// holds them.
+func (b *bridge) findElsewhere(c actor.Context, m *chat.FindElsewhere) {
+	db, sys, ui := b.db, b.sys, b.ui
+	if db == nil {
+		return
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), manageTimeout)
+		defer cancel()
+		sys.SyncLog(ctx)
+		list, err := db.SearchSessions(ctx, m.Query, 200)
+		if err != nil {
+			return
+		}
+		for _, s := range list {
+			if s.ID == m.Conv && s.Match.Run != "" {
+				run := s.Match.Run
+				ui.post(func() { ui.chat.Find.Elsewhere(m.Conv, m.Query, run) })
+				return
+			}
+		}
+	}()
+}
+
 // chatMessage handles a message from the chat view.
 func (b *bridge) chatMessage(c actor.Context, msg any) {
 	switch m := msg.(type) {

@@ -41,6 +41,9 @@ type Finder struct {
 	// to before that, a match ended under the bar, and a bar closed could
 	// leave its band over the transcript's top.
 	Relayout func()
+	// elsewhere is the run of another version of a message that holds the
+	// words found nowhere in the versions shown (Elsewhere): Enter shows it.
+	elsewhere string
 }
 
 // findHit is a match: the row, and which of the row's matches it is.
@@ -61,7 +64,7 @@ func newFinder(cv *View) *Finder {
 	// On the window's background: the transcript's rows showed through
 	// the bar around its field.
 	f.Bar = container.NewStack(widgets.NewBackdrop(), container.NewPadded(container.NewBorder(nil, nil, widget.NewIcon(theme.SearchIcon()),
-		container.NewHBox(widgets.FixedWidth(f.Count, "888 of 888"), prev, next, closeB), f.entry)))
+		container.NewHBox(widgets.FixedWidth(f.Count, "In another version"), prev, next, closeB), f.entry)))
 	f.Bar.Hide()
 	return f
 }
@@ -170,7 +173,25 @@ func (f *Finder) search(text string) {
 	}
 	f.recount()
 	f.cur = 0
+	f.elsewhere = ""
 	f.show()
+	if f.query != nil && len(f.Hits) == 0 && f.cv.conv != "" {
+		// The log holds every version of each message: ask it.
+		f.cv.host.Tell(&FindElsewhere{Conv: f.cv.conv, Query: strings.TrimSpace(text)})
+	}
+}
+
+// Elsewhere is the bridge's answer to FindElsewhere: run, a version of a
+// message other than the one shown, holds query. If the bar still looks
+// for query and finds it nowhere on show, it says so, and Enter shows
+// that version at the words. It said "No matches", and the sidebar's
+// search found them.
+func (f *Finder) Elsewhere(conv, query, run string) {
+	if run == "" || conv != f.cv.conv || f.query == nil || len(f.Hits) > 0 || strings.TrimSpace(f.entry.Text) != query {
+		return
+	}
+	f.elsewhere = run
+	widgets.SetText(f.Count, "In another version")
 }
 
 // recount finds every match in the chat's rows again.
@@ -231,6 +252,10 @@ func (f *Finder) markCards() {
 // step goes to the next match (by 1) or the previous (by -1), round.
 func (f *Finder) step(by int) {
 	if len(f.Hits) == 0 {
+		if run := f.elsewhere; run != "" {
+			f.elsewhere = ""
+			f.cv.FindAt(strings.TrimSpace(f.entry.Text), run)
+		}
 		return
 	}
 	f.cur = (f.cur + by + len(f.Hits)) % len(f.Hits)

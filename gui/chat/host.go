@@ -70,6 +70,13 @@ type (
 		Row       int
 		Collapsed bool
 	}
+	// FindElsewhere asks which other version of a message of Conv holds
+	// Query, which the find bar found nowhere in the versions shown; the
+	// bridge answers with Finder.Elsewhere.
+	FindElsewhere struct {
+		Conv  string
+		Query string
+	}
 	// RunAction acts on a run of the current conversation (Run "": the
 	// last).
 	RunAction struct {

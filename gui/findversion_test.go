@@ -1,0 +1,35 @@
+package gui
+
+import (
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"deckhand/testutil"
+)
+
+// TestFindInAnotherVersion: Ctrl+F for a word only another version of a
+// message holds says so, and Enter shows that version with the word
+// counted. It said "No matches", where the sidebar's search found it.
+func TestFindInAnotherVersion(t *testing.T) {
+	h := newHarness(t, harnessOptions{log: true, responses: []testutil.ModelResponse{
+		{Body: testutil.TextChunks("The zebrafinch sings.")},
+		{Body: testutil.TextChunks("A robin sings.")},
+	}})
+	h.say("name a bird")
+	h.until("the first answer", func() bool { return h.shows(h.ui.win, "The zebrafinch sings.") && !h.ui.running })
+	test.Tap(h.userHeaders()[0].Retry)
+	h.until("the second version", func() bool {
+		hs := h.userHeaders()
+		return h.shows(h.ui.win, "A robin sings.") && !h.ui.running && len(hs) == 1 && hs[0].Version.Text == "2/2"
+	})
+	f := h.ui.chat.Find
+	f.Open("zebrafinch")
+	h.until("the word said to be in another version", func() bool { return f.Count.Text == "In another version" })
+	h.ui.win.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	h.until("the version with the word, counted", func() bool {
+		hs := h.userHeaders()
+		return len(hs) == 1 && hs[0].Version.Text == "1/2" && f.Count.Text == "1 of 1"
+	})
+}

@@ -174,17 +174,7 @@ func (s *Session) stopWith(format string, args ...any) {
 // (the window may hear of the end twice as a view opens; a view never
 // hears it twice).
 func (s *Session) SetResult(r *sdk.CallToolResult) {
-	s.mu.Lock()
-	if s.result != nil || s.cancelled != "" {
-		s.mu.Unlock()
-		return
-	}
-	s.result = r
-	ready := s.initialized
-	s.mu.Unlock()
-	if ready {
-		s.deliverResult()
-	}
+	s.end(func() { s.result = r })
 }
 
 // Cancel tells the view its tool's call was cancelled, and why (the
@@ -192,15 +182,22 @@ func (s *Session) SetResult(r *sdk.CallToolResult) {
 // the view is initialized, else as soon as it is. A call already given
 // its result (or cancelled) is not cancelled again (SetResult).
 func (s *Session) Cancel(reason string) {
+	if reason == "" {
+		reason = "cancelled"
+	}
+	s.end(func() { s.cancelled = reason })
+}
+
+// end records the call's end with set, under s.mu, unless it has one
+// already (the first of result and cancellation wins), and tells the view
+// at once if it is initialized (else its initialization does).
+func (s *Session) end(set func()) {
 	s.mu.Lock()
 	if s.result != nil || s.cancelled != "" {
 		s.mu.Unlock()
 		return
 	}
-	if reason == "" {
-		reason = "cancelled"
-	}
-	s.cancelled = reason
+	set()
 	ready := s.initialized
 	s.mu.Unlock()
 	if ready {

@@ -8,8 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -62,23 +60,10 @@ func webProcess(t *testing.T, pgid int) int {
 // name ("" for any).
 func group(pgid int, name string) []int {
 	var pids []int
-	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
-	for _, st := range stats {
-		b, err := os.ReadFile(st)
-		if err != nil {
-			continue
+	for _, p := range testutil.Processes() {
+		if p.PGID == pgid && p.State != "Z" && strings.HasPrefix(p.Name, name) {
+			pids = append(pids, p.PID)
 		}
-		s := string(b)
-		open, close := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
-		if open < 0 || close < open {
-			continue
-		}
-		f := strings.Fields(s[close+1:])
-		if len(f) < 3 || f[2] != strconv.Itoa(pgid) || f[0] == "Z" || !strings.HasPrefix(s[open+1:close], name) {
-			continue
-		}
-		pid, _ := strconv.Atoi(strings.Fields(s)[0])
-		pids = append(pids, pid)
 	}
 	return pids
 }

@@ -9,7 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -156,20 +156,9 @@ func viewHelper(t *testing.T, w *realWindow) int {
 	t.Helper()
 	var pid int
 	testutil.Eventually(t, 10*time.Second, func() bool {
-		stats, _ := filepath.Glob("/proc/[0-9]*/stat")
-		for _, st := range stats {
-			b, err := os.ReadFile(st)
-			if err != nil {
-				continue
-			}
-			s := string(b)
-			open, close := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
-			if open < 0 || close < open {
-				continue
-			}
-			f := strings.Fields(s[close+1:])
-			if s[open+1:close] == "deckhand-view" && len(f) > 1 && f[1] == strconv.Itoa(w.cmd.Process.Pid) {
-				pid, _ = strconv.Atoi(strings.Fields(s)[0])
+		for _, p := range testutil.Processes() {
+			if p.Name == "deckhand-view" && p.PPID == w.cmd.Process.Pid {
+				pid = p.PID
 				return true
 			}
 		}
@@ -180,19 +169,7 @@ func viewHelper(t *testing.T, w *realWindow) int {
 
 // groupAlive reports whether a process of group pgid is still running.
 func groupAlive(pgid int) bool {
-	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
-	for _, st := range stats {
-		b, err := os.ReadFile(st)
-		if err != nil {
-			continue
-		}
-		s := string(b)
-		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-		if len(f) > 2 && f[2] == strconv.Itoa(pgid) && f[0] != "Z" {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(testutil.Processes(), func(p testutil.Proc) bool { return p.PGID == pgid && p.State != "Z" })
 }
 
 func windowShot(t *testing.T, w *realWindow, wid string) []byte {

@@ -716,16 +716,9 @@ func (c *Conn) CallTool(ctx context.Context, name string, args any, progress fun
 	defer done()
 	params := &sdk.CallToolParams{Name: name, Arguments: args}
 	if progress != nil {
-		token := fmt.Sprintf("deckhand-%d", c.tokens.Add(1))
+		token, release := c.progressToken(progress)
 		params.SetProgressToken(token)
-		c.mu.Lock()
-		c.progress[token] = progress
-		c.mu.Unlock()
-		defer func() {
-			c.mu.Lock()
-			delete(c.progress, token)
-			c.mu.Unlock()
-		}()
+		defer release()
 	}
 	res, err := c.session.CallTool(ctx, params)
 	if err != nil {

@@ -511,13 +511,19 @@ func (c *Conn) progressToken(progress func(Progress)) (string, func()) {
 	if progress == nil {
 		return token, func() {}
 	}
-	c.mu.Lock()
-	c.progress[token] = progress
-	c.mu.Unlock()
-	return token, func() {
-		c.mu.Lock()
-		delete(c.progress, token)
-		c.mu.Unlock()
+	return token, hold(&c.mu, c.progress, token, progress)
+}
+
+// hold puts v in m under key, holding mu, until the func it returns takes
+// it out again (a request's waiter, kept while the request is out).
+func hold[K comparable, V any](mu *sync.Mutex, m map[K]V, key K, v V) (release func()) {
+	mu.Lock()
+	m[key] = v
+	mu.Unlock()
+	return func() {
+		mu.Lock()
+		delete(m, key)
+		mu.Unlock()
 	}
 }
 
@@ -540,13 +546,9 @@ func (c *Conn) startCall(ctx context.Context, name string, args any, token strin
 	// Streamable HTTP: the SDK's own call, with params.task added by
 	// askTask, whose answer the tap keeps as it came (the SDK's reading of
 	// it drops the task).
-	c.mu.Lock()
-	c.answers[token] = nil
-	c.mu.Unlock()
+	release := hold(&c.mu, c.answers, token, nil)
 	defer func() {
-		c.mu.Lock()
-		delete(c.answers, token)
-		c.mu.Unlock()
+		release()
 		if c.http != nil {
 			c.http.tap.forgetCall(token)
 		}
@@ -915,14 +917,7 @@ func (tc *taskConn) call(ctx context.Context, method string, params any) (json.R
 		return nil, err
 	}
 	ch := make(chan *jsonrpc.Response, 1)
-	tc.mu.Lock()
-	tc.pending[key] = ch
-	tc.mu.Unlock()
-	defer func() {
-		tc.mu.Lock()
-		delete(tc.pending, key)
-		tc.mu.Unlock()
-	}()
+	defer hold(&tc.mu, tc.pending, key, ch)()
 	if err := tc.Write(ctx, &jsonrpc.Request{ID: id, Method: method, Params: data}); err != nil {
 		return nil, err
 	}

@@ -29,8 +29,54 @@ func serveHTTPPeer(t *testing.T, peer *taskpeer.Peer) config.Server {
 	return config.Server{URL: srv.URL + "/mcp", Transport: config.TransportStreamable}
 }
 
+// peerDialer names a way to reach a task peer, for the tests that run
+// over each.
+type peerDialer struct {
+	name string
+	dial func(*testing.T, *taskpeer.Peer, Options) *Conn
+}
+
+// dialHTTPPeer connects to peer served over streamable HTTP.
+func dialHTTPPeer(t *testing.T, peer *taskpeer.Peer, opts Options) *Conn {
+	return dial(t, serveHTTPPeer(t, peer), opts)
+}
+
+type answerer = func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error)
+
+// answerTopic answers the task peer's question: the topic is rust.
 func answerTopic(_ context.Context, _ *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
 	return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"topic": "rust"}}, nil
+}
+
+// answerSnake answers server-everything's question: python the snake.
+func answerSnake(_ context.Context, _ *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+	return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"interpretation": "snake"}}, nil
+}
+
+// counted answers as answer does, counting the questions in asked.
+func counted(asked *atomic.Int32, answer answerer) answerer {
+	return func(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+		asked.Add(1)
+		return answer(ctx, req)
+	}
+}
+
+// checkCallTask checks CallTask's answer: an error that holds wantErr, or
+// (wantErr "") a result that renders as want, an error result if isError.
+func checkCallTask(t *testing.T, res *sdk.CallToolResult, err error, wantErr, want string, isError bool) {
+	t.Helper()
+	switch {
+	case wantErr != "":
+		if err == nil || !strings.Contains(err.Error(), wantErr) {
+			t.Errorf("CallTask() = %v, %v; want error with %q", res, err, wantErr)
+		}
+	case err != nil:
+		t.Errorf("CallTask() = %v", err)
+	default:
+		if got := tools.RenderResult(res); got != want || res.IsError != isError {
+			t.Errorf("CallTask() = %q (isError %v), want %q (isError %v)", got, res.IsError, want, isError)
+		}
+	}
 }
 
 // A task over streamable HTTP is followed as over stdio: through the SDK's
@@ -79,18 +125,7 @@ func TestAwaitTaskHTTP(t *testing.T) {
 					cancel()
 				}
 			}, nil)
-			switch {
-			case tt.wantErr != "":
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("CallTask() = %v, %v; want error with %q", res, err, tt.wantErr)
-				}
-			case err != nil:
-				t.Fatalf("CallTask() = %v", err)
-			default:
-				if got := tools.RenderResult(res); got != tt.want || res.IsError != tt.isError {
-					t.Errorf("CallTask() = %q (isError %v), want %q (isError %v)", got, res.IsError, tt.want, tt.isError)
-				}
-			}
+			checkCallTask(t, res, err, tt.wantErr, tt.want, tt.isError)
 			if tt.progress != nil {
 				if diff := cmp.Diff(tt.progress, log.all()); diff != "" {
 					t.Errorf("progress (-want +got):\n%s", diff)
@@ -172,10 +207,7 @@ func everythingTasks(t *testing.T, srv config.Server) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var asked atomic.Int32
-			c := dial(t, srv, Options{OnElicit: func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
-				asked.Add(1)
-				return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"interpretation": "snake"}}, nil
-			}})
+			c := dial(t, srv, Options{OnElicit: counted(&asked, answerSnake)})
 			if _, err := c.ListTools(t.Context()); err != nil {
 				t.Fatal(err)
 			}
@@ -241,15 +273,12 @@ func TestHTTPSessionForgotten(t *testing.T) {
 // A task that asks only for roots (which Deckhand does not give) ends the
 // call saying so, one task created.
 func TestTaskBornAsking(t *testing.T) {
-	tests := []struct {
-		name string
-		dial func(*testing.T, *taskpeer.Peer, Options) *Conn
-	}{
+	tests := []peerDialer{
 		{name: "stdio", dial: dialPeer},
-		{name: "streamable HTTP", dial: func(t *testing.T, p *taskpeer.Peer, o Options) *Conn { return dial(t, serveHTTPPeer(t, p), o) }},
+		{name: "streamable HTTP", dial: dialHTTPPeer},
 		{name: "streamable HTTP, JSON answers", dial: func(t *testing.T, p *taskpeer.Peer, o Options) *Conn {
 			p.JSON = true
-			return dial(t, serveHTTPPeer(t, p), o)
+			return dialHTTPPeer(t, p, o)
 		}},
 	}
 	for _, tt := range tests {
@@ -272,10 +301,7 @@ func TestTaskBornAsking(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			peer := &taskpeer.Peer{Mode: taskpeer.V2Born, Interval: MinPollInterval}
 			var asked atomic.Int32
-			c := tt.dial(t, peer, Options{OnElicit: func(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
-				asked.Add(1)
-				return answerTopic(ctx, req)
-			}})
+			c := tt.dial(t, peer, Options{OnElicit: counted(&asked, answerTopic)})
 			if _, err := c.ListTools(t.Context()); err != nil {
 				t.Fatal(err)
 			}
@@ -332,10 +358,7 @@ func TestAwaitTaskPlainHTTP(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			peer := &taskpeer.Peer{Mode: tt.mode, Plain: true, Interval: MinPollInterval}
 			var asked atomic.Int32
-			c := dial(t, serveHTTPPeer(t, peer), Options{OnElicit: func(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
-				asked.Add(1)
-				return answerTopic(ctx, req)
-			}})
+			c := dial(t, serveHTTPPeer(t, peer), Options{OnElicit: counted(&asked, answerTopic)})
 			if c.Kind() != KindJSON {
 				t.Fatalf("Kind() = %v, want %v (plain)", c.Kind(), KindJSON)
 			}
@@ -349,18 +372,7 @@ func TestAwaitTaskPlainHTTP(t *testing.T) {
 					cancel()
 				}
 			}, nil)
-			switch {
-			case tt.wantErr != "":
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Errorf("CallTask() = %v, %v; want error with %q", res, err, tt.wantErr)
-				}
-			case err != nil:
-				t.Errorf("CallTask() = %v", err)
-			default:
-				if got := tools.RenderResult(res); got != tt.want || res.IsError != tt.isError {
-					t.Errorf("CallTask() = %q (isError %v), want %q (isError %v)", got, res.IsError, tt.want, tt.isError)
-				}
-			}
+			checkCallTask(t, res, err, tt.wantErr, tt.want, tt.isError)
 			if n := asked.Load(); n != tt.asked {
 				t.Errorf("OnElicit asked %d questions, want %d", n, tt.asked)
 			}
@@ -380,21 +392,15 @@ func TestAwaitTaskPlainHTTP(t *testing.T) {
 // over stdio (Deckhand's own request, since the server offers tasks) as
 // over streamable HTTP (the SDK's).
 func TestCallInputRequired(t *testing.T) {
-	tests := []struct {
-		name string
-		dial func(*testing.T, *taskpeer.Peer, Options) *Conn
-	}{
+	tests := []peerDialer{
 		{name: "stdio", dial: dialPeer},
-		{name: "streamable HTTP", dial: func(t *testing.T, p *taskpeer.Peer, o Options) *Conn { return dial(t, serveHTTPPeer(t, p), o) }},
+		{name: "streamable HTTP", dial: dialHTTPPeer},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			peer := &taskpeer.Peer{Mode: taskpeer.V2}
 			var asked atomic.Int32
-			c := tt.dial(t, peer, Options{OnElicit: func(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
-				asked.Add(1)
-				return answerTopic(ctx, req)
-			}})
+			c := tt.dial(t, peer, Options{OnElicit: counted(&asked, answerTopic)})
 			if _, err := c.ListTools(t.Context()); err != nil {
 				t.Fatal(err)
 			}

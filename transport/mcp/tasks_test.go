@@ -125,18 +125,7 @@ func TestAwaitTask(t *testing.T) {
 				if started == nil || started.ID != "task-1" {
 					t.Errorf("CallTask: the task started = %+v, want task-1", started)
 				}
-				switch {
-				case tt.wantErr != "":
-					if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-						t.Fatalf("CallTask() = %v, %v; want error with %q", res, err, tt.wantErr)
-					}
-				case err != nil:
-					t.Fatalf("CallTask() = %v", err)
-				default:
-					if got := tools.RenderResult(res); got != tt.want || res.IsError != tt.isError {
-						t.Errorf("CallTask() = %q (isError %v), want %q (isError %v)", got, res.IsError, tt.want, tt.isError)
-					}
-				}
+				checkCallTask(t, res, err, tt.wantErr, tt.want, tt.isError)
 				if tt.progress != nil {
 					if diff := cmp.Diff(tt.progress, log.all()); diff != "" {
 						t.Errorf("progress (-want +got):\n%s", diff)
@@ -266,10 +255,7 @@ func TestEverythingTasks(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var asked atomic.Int32
-			c := dial(t, config.Server{Command: p.Node, Args: []string{p.Everything}}, Options{OnElicit: func(_ context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
-				asked.Add(1)
-				return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"interpretation": "snake"}}, nil
-			}})
+			c := dial(t, config.Server{Command: p.Node, Args: []string{p.Everything}}, Options{OnElicit: counted(&asked, answerSnake)})
 			if _, err := c.ListTools(t.Context()); err != nil {
 				t.Fatal(err)
 			}

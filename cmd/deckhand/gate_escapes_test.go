@@ -18,16 +18,8 @@ func chatRun(t *testing.T, home, cfg, db string, env ...string) (int, string, st
 	bin := testutil.BuildProgram(t, "./cmd/deckhand")
 	cmd := exec.Command(bin, "--config", cfg, "--db", db, "chat", "-p", "go", "--approve=auto", "--wait", "60s")
 	cmd.Env = append([]string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "XDG_STATE_HOME=", "XDG_CONFIG_HOME="}, env...)
-	var out, errOut strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return code, out.String(), errOut.String()
+	r := runCmd(t, cmd)
+	return r.code, r.stdout, r.stderr
 }
 
 // Four ways a call once read /etc/passwd past the path check, and an

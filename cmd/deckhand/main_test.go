@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -29,6 +30,22 @@ func deckhand(t *testing.T, vars map[string]string, stdin string, args ...string
 		getenv: func(k string) (string, bool) { v, ok := vars[k]; return v, ok },
 	}
 	code := run(t.Context(), args, e)
+	return result{code, out.String(), errOut.String()}
+}
+
+// runCmd runs cmd (a built binary) to its end and returns its exit code
+// and output; a command that could not run at all fails the test.
+func runCmd(t *testing.T, cmd *exec.Cmd) result {
+	t.Helper()
+	var out, errOut strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
 	return result{code, out.String(), errOut.String()}
 }
 

@@ -138,16 +138,7 @@ func TestMCPCallTasksHTTP(t *testing.T) {
 		t.Helper()
 		cmd := exec.Command(bin, append([]string{"--config", cfg}, args...)...)
 		cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "XDG_STATE_HOME=", "XDG_CONFIG_HOME="}
-		var out, errOut strings.Builder
-		cmd.Stdout, cmd.Stderr = &out, &errOut
-		err := cmd.Run()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		return result{code, out.String(), errOut.String()}
+		return runCmd(t, cmd)
 	}
 	type step struct {
 		args   []string

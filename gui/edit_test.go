@@ -44,3 +44,21 @@ func TestEditKeysAsTheMessageBox(t *testing.T) {
 		t.Errorf("the model got %q", got)
 	}
 }
+
+// TestEditCaretAtEnd: Edit message opens with the caret after the text, so
+// what is typed first goes on at its end (the caret was left in the middle
+// of the text, after "17").
+func TestEditCaretAtEnd(t *testing.T) {
+	const text = "please add 17 and 25, then tell me how the sum was found, step by step, in a few short sentences"
+	h := newHarness(t, harnessOptions{log: true, responses: []testutil.ModelResponse{
+		{Body: testutil.TextChunks("First.")},
+	}})
+	h.say(text)
+	h.until("the answer", func() bool { return h.shows(h.ui.win, "First.") && !h.ui.running })
+	test.Tap(h.userHeaders()[0].Edit)
+	h.until("the message to edit", func() bool { e := h.focusedEntry(); return e != nil && e.Text == text })
+	test.Type(h.ui.win.Canvas().Focused(), "!")
+	if got := h.focusedEntry().Text; got != text+"!" {
+		t.Errorf("typing ! in the opened edit gave %q, want %q", got, text+"!")
+	}
+}

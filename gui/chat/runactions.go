@@ -63,7 +63,7 @@ func (cv *View) editMessage(run, text string) {
 	var d *dialog.CustomDialog
 	var send func()
 	entry := widgets.NewMessageEntry(func() { send() })
-	entry.SetTextAtEnd(text)
+	entry.SetText(text)
 	entry.SetMinRowsVisible(4)
 	entry.OnEscape = func() { d.Hide(); back() }
 	send = func() {
@@ -85,5 +85,9 @@ func (cv *View) editMessage(run, text string) {
 	d.SetButtons([]fyne.CanvasObject{cancel, ok})
 	d.Resize(fyne.NewSize(min(560, win.Canvas().Size().Width-40), 0))
 	d.Show()
+	// The caret goes to the end once the dialog is laid out: its first
+	// layout wraps the text and keeps the caret within the first row,
+	// after "17" in "please add 17 and 25, then…".
+	entry.CaretAtEnd()
 	win.Canvas().Focus(entry)
 }

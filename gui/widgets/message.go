@@ -2,7 +2,6 @@ package widgets
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
@@ -115,10 +114,17 @@ func (e *MessageEntry) Blank() bool { return strings.TrimSpace(e.Text) == "" }
 // goes on (SetText leaves the caret where it was in the old text).
 func (e *MessageEntry) SetTextAtEnd(text string) {
 	e.SetText(text)
-	lines := strings.Split(text, "\n")
-	e.CursorRow = len(lines) - 1
-	e.CursorColumn = utf8.RuneCountInString(lines[len(lines)-1])
-	e.Refresh()
+	e.CaretAtEnd()
+}
+
+// CaretAtEnd puts the caret after the text. Its row counts the lines as
+// wrapped, which only the entry knows (a row and column counted by "\n"
+// fall in the middle of a long line once it wraps), so Page Down, which
+// goes to the end of the last wrapped row, places it. The box must be laid
+// out at its width first: a layout that wraps the text again keeps the
+// caret's row and cuts its column to that row's length.
+func (e *MessageEntry) CaretAtEnd() {
+	e.Entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyPageDown})
 }
 
 // EntryWidget is the entry under it, for the window's screen dump.

@@ -163,6 +163,35 @@ func TestModelPickerOther(t *testing.T) {
 	}
 }
 
+// TestModelPickerOtherFocus: once Other… is used, the keyboard is in the
+// message box, where the next message is typed (it stayed on the picker);
+// Cancel gives it back to the picker, where it was.
+func TestModelPickerOtherFocus(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	p := h.ui.comp
+	h.until("the listing to fail", func() bool { return p.ListedOf != "" })
+	other := func() *widget.Entry {
+		h.ui.win.Canvas().Focus(p.Picker)
+		p.Picker.SetSelected("Other…")
+		e, ok := h.ui.win.Canvas().Focused().(entryOf)
+		if !ok {
+			t.Fatal("Other… gave no field the keyboard")
+		}
+		return e.EntryWidget()
+	}
+	other()
+	h.tap(h.ui.win, "Cancel")
+	if got := h.ui.win.Canvas().Focused(); got != p.Picker {
+		t.Errorf("after Cancel the keyboard is on %T, want the picker", got)
+	}
+	other().SetText("my-model")
+	h.tap(h.ui.win, "Use")
+	h.until("the typed model", func() bool { return p.Picker.Selected == "my-model" })
+	if got := h.ui.win.Canvas().Focused(); got != p.Entry {
+		t.Errorf("after Use the keyboard is on %T, want the message box", got)
+	}
+}
+
 // A session reopened from the log gets the model of its last run when the
 // server still offers it.
 func TestModelPickerReopenedSession(t *testing.T) {

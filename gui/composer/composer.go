@@ -228,7 +228,9 @@ func (p *Composer) setModel(name string) {
 
 // askModel is Other…: the person types a model's name. The field is wide
 // enough for a long name and has the keyboard at once; Enter uses the
-// name, Escape cancels.
+// name, Escape cancels. A name used sends the keyboard on to the message
+// box, where the message for that model is typed; Cancel gives it back to
+// where it was (the picker).
 func (p *Composer) askModel() {
 	var d *dialog.FormDialog
 	entry := widgets.NewEscEntry(func() { d.Hide() })
@@ -251,6 +253,7 @@ func (p *Composer) askModel() {
 			p.custom = append(p.custom, name)
 		}
 		p.setModel(name)
+		p.focus()
 	}, p.host.Window())
 	d.Resize(fyne.NewSize(min(520, p.host.Window().Canvas().Size().Width-40), d.MinSize().Height))
 	d.Show()

@@ -492,6 +492,26 @@ func (s *Panel) save(editing, alias string, srv config.Server) error {
 	return nil
 }
 
+// grantText is the grant dialog's question, in short sentences: what the
+// server's arguments asked for, then what each answer lets it do. Without
+// a grant the sandbox lets it at most read there (policy.ServerSpec
+// writes only the write roots and its own write paths), and a server that
+// follows the roots it is told of (policy.ServerRoots) serves them, not
+// the folder.
+func grantText(list string, n int) string {
+	that, it := "That folder is", "it"
+	if n > 1 {
+		that, it = "Those folders are", "them"
+	}
+	return fmt.Sprintf("This server's command line names %s. %s outside the folders servers may use "+
+		"(the workspace and the policy's roots).\n\n"+
+		"Read only: the server may read %s, but not change anything there.\n"+
+		"Read and write: the server may also create, change and delete files there.\n"+
+		"Neither: nothing is granted. The server cannot write there. "+
+		"A server that keeps to its given folders (like server-filesystem) serves the workspace instead.",
+		list, that, it)
+}
+
 // askGrant asks whether the server may use the folders its arguments
 // name, outside the policy's roots: read and write them, only read them,
 // or neither (it then serves the workspace, as the roots say). The answer
@@ -501,9 +521,7 @@ func (f *Form) askGrant(folders []string) {
 		f.granted = map[string]bool{}
 	}
 	list := strings.Join(folders, ", ")
-	msg := widget.NewLabel(fmt.Sprintf("Its arguments name %s, outside the folders servers may use (the workspace and "+
-		"the policy's roots). Sandboxed, it cannot write there, and a server that follows its roots (server-filesystem) "+
-		"would serve the workspace instead. Let this server use it?", list))
+	msg := widget.NewLabel(grantText(list, len(folders)))
 	msg.Wrapping = fyne.TextWrapWord
 	answer := func(read, write bool) {
 		for _, a := range folders {

@@ -48,8 +48,14 @@ func TestWindowOtherModel(t *testing.T) {
 		_, ok := find(s, "select", "my-own-model")
 		return ok && !open
 	})
-	if e, ok := findEntry(s, "Message Deckhand"); ok && strings.Contains(e.Text, "my-own-model") {
+	box, ok := findEntry(s, "Message Deckhand")
+	if ok && strings.Contains(box.Text, "my-own-model") {
 		t.Errorf("the name went into the message box")
+	}
+	// The keyboard goes on to the message box, for the message to that
+	// model (it stayed on the picker).
+	if f, fok := focused(s); !ok || !fok || f.Hint != box.Hint {
+		t.Errorf("the message box has not the keyboard after the name was used; focused: %+v", f)
 	}
 }
 

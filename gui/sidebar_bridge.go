@@ -99,17 +99,24 @@ func (b *bridge) renameSession(c actor.Context, m *sidebar.Rename) {
 	if b.db == nil {
 		return // this run's conversations only: the window holds the title
 	}
-	self, root, db, sys := c.Self(), c.ActorSystem().Root, b.db, b.sys
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), manageTimeout)
-		defer cancel()
-		// The session's row must be on disk: a chat written in a moment
-		// ago may still be in the store actor's batch.
-		err := sys.SyncLog(ctx)
+	db := b.db
+	b.afterSync(c, func(ctx context.Context, err error) any {
 		if err == nil {
 			err = db.RenameSession(ctx, m.ID, title)
 		}
-		root.Send(self, &sessionRenamed{id: m.ID, title: title, old: old, err: err})
+		return &sessionRenamed{id: m.ID, title: title, old: old, err: err}
+	})
+}
+
+// afterSync runs work off the bridge's goroutine once the log has what
+// the store actor may still hold in its batch (a chat written in a moment
+// ago; synced is how that went), and sends work's answer to the bridge.
+func (b *bridge) afterSync(c actor.Context, work func(ctx context.Context, synced error) any) {
+	self, root, sys := c.Self(), c.ActorSystem().Root, b.sys
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), manageTimeout)
+		defer cancel()
+		root.Send(self, work(ctx, sys.SyncLog(ctx)))
 	}()
 }
 
@@ -402,18 +409,13 @@ func (b *bridge) pinSession(c actor.Context, m *sidebar.Pin) {
 		b.notices = append(b.notices, "Could not pin the chat: this Deckhand keeps no log.")
 		return
 	}
-	self, root, db, sys := c.Self(), c.ActorSystem().Root, b.db, b.sys
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), manageTimeout)
-		defer cancel()
-		// The session's row must be on disk: a chat written in a moment
-		// ago may still be in the store actor's batch.
-		err := sys.SyncLog(ctx)
+	db := b.db
+	b.afterSync(c, func(ctx context.Context, err error) any {
 		if err == nil {
 			err = db.PinSession(ctx, m.ID, m.Pinned)
 		}
-		root.Send(self, &sessionPinned{id: m.ID, pinned: m.Pinned, err: err})
-	}()
+		return &sessionPinned{id: m.ID, pinned: m.Pinned, err: err}
+	})
 }
 
 func (m *sessionPinned) handleSidebar(b *bridge, c actor.Context) {
@@ -453,13 +455,8 @@ func (b *bridge) exportSession(c actor.Context, m *sidebar.Export) {
 		b.notices = append(b.notices, "Could not export the chat: this Deckhand keeps no log.")
 		return
 	}
-	self, root, db, sys := c.Self(), c.ActorSystem().Root, b.db, b.sys
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), manageTimeout)
-		defer cancel()
-		// What was said a moment ago may still be in the store actor's
-		// batch.
-		err := sys.SyncLog(ctx)
+	db := b.db
+	b.afterSync(c, func(ctx context.Context, err error) any {
 		var chat export.Chat
 		if err == nil {
 			chat, err = export.Load(ctx, db, m.ID)
@@ -470,8 +467,8 @@ func (b *bridge) exportSession(c actor.Context, m *sidebar.Export) {
 		if cerr := m.W.Close(); err == nil {
 			err = cerr
 		}
-		root.Send(self, &sessionExported{name: m.Name, broken: chat.Broken, others: chat.OtherVersions(), err: err})
-	}()
+		return &sessionExported{name: m.Name, broken: chat.Broken, others: chat.OtherVersions(), err: err}
+	})
 }
 
 func (m *sessionExported) handleSidebar(b *bridge, c actor.Context) {

@@ -100,6 +100,7 @@ type Call struct {
 	Output    string // what the model was given, when Finished
 	IsError   bool
 	Denied    bool
+	Cancelled bool // the person's Stop ended it (Output says so)
 	Elapsed   time.Duration
 	// Task is the id of the task the server made of the call (tool.task),
 	// while it may still be followed: "" once it expired.
@@ -287,7 +288,7 @@ func Read(events []store.Event) Session {
 			fallthrough // before schema 5: the refused call itself
 		case store.KindToolSucceeded, store.KindToolFailed:
 			c := call(d.Call, d.Tool, nil)
-			c.Outcome, c.Output, c.Denied = Finished, d.Output, d.Denied
+			c.Outcome, c.Output, c.Denied, c.Cancelled = Finished, d.Output, d.Denied, d.Cancelled
 			c.IsError = e.Kind != store.KindToolSucceeded
 			c.Elapsed = time.Duration(d.ElapsedMS) * time.Millisecond
 		case store.KindApprovalGranted:
@@ -371,7 +372,7 @@ func (s *Session) late(e store.Event, d store.EventData) {
 					taskOf(c, d)
 					return
 				}
-				c.Outcome, c.Output, c.Denied = Finished, d.Output, d.Denied
+				c.Outcome, c.Output, c.Denied, c.Cancelled = Finished, d.Output, d.Denied, d.Cancelled
 				c.IsError = e.Kind != store.KindToolSucceeded
 				c.Elapsed = time.Duration(d.ElapsedMS) * time.Millisecond
 				return

@@ -29,6 +29,9 @@ type EventData struct {
 	Estimated  bool            `json:"estimated"`
 	ElapsedMS  int64           `json:"elapsed_ms"`
 	Refused    bool            `json:"refused"` // tool.failed: before the gate (unknown tool, bad arguments, the policy)
+	// Cancelled: tool.failed of a call the person's Stop ended; absent
+	// (false) in logs written before it was recorded.
+	Cancelled bool `json:"cancelled"`
 
 	// capability.granted and capability.denied
 	Capability string `json:"capability"`

@@ -77,6 +77,9 @@ func (t *Transcript) addRun(run replay.Run, attached []Attachment) {
 			case c.Outcome == replay.Finished:
 				t.ToolStarted(c.ID, c.Tool, c.Arguments)
 				t.ToolFinished(c.ID, c.Tool, nil, c.Output, c.IsError, c.Denied, c.Elapsed)
+				if c.Cancelled {
+					t.ToolCancelled(c.ID)
+				}
 			}
 		}
 	}

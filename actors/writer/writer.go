@@ -454,6 +454,9 @@ func (a *storeActor) record(c actor.Context, msg any) {
 		if len(m.Structured) > 0 && len(m.Structured) <= a.limit {
 			data["structured"] = m.Structured
 		}
+		if m.Cancelled {
+			data["cancelled"] = true // the person's Stop ended it; absent: not cancelled
+		}
 		ev(m.Conversation, m.Run, kind, withOrigin(data, m.Origin))
 	case *conversation.Notice:
 		ev(m.Conversation, m.Run, store.KindNotice, map[string]any{"text": m.Text})

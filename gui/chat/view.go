@@ -69,6 +69,10 @@ type View struct {
 	keepAt    string             // the run of the version chosen with ‹ ›: the view stays at its message
 	// CopiedFor is how long a copy button says it copied.
 	CopiedFor time.Duration
+	// Tab's stops before and after the list, to the rows out of view
+	// (tabedge.go); tabbing: the focus is being moved through them.
+	topEdge, bottomEdge *tabEdge
+	tabbing             bool
 }
 
 // New makes the chat view of the window host; its cards open the tools'
@@ -94,7 +98,8 @@ func New(host Host, apps *appview.Views) *View {
 	hint.Alignment = fyne.TextAlignCenter
 	hint.Wrapping = fyne.TextWrapWord // a narrow window wraps it, rather than being held wide
 	cv.Empty = container.NewVBox(layout.NewSpacer(), obj, layout.NewSpacer())
-	cv.content = container.NewStack(cv.List, cv.Empty)
+	cv.topEdge, cv.bottomEdge = newTabEdge(cv), newTabEdge(cv)
+	cv.content = container.NewStack(cv.topEdge, cv.List, cv.bottomEdge, cv.Empty)
 	s := host.App().Settings()
 	cv.theme, cv.variant = s.Theme(), s.ThemeVariant()
 	s.AddListener(func(fyne.Settings) { host.Post(cv.restyle) })

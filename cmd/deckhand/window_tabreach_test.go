@@ -1,0 +1,84 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"deckhand/gui"
+	"deckhand/testutil"
+)
+
+// Tab and Shift+Tab reach the controls of a message scrolled out of view,
+// and Space presses them: with a long answer below it, the person's
+// message's Retry and Edit (and, after the Retry, its ‹ version arrow).
+// The transcript's list draws only the rows in view, and Fyne's Tab went
+// only through what is drawn: in the real window Tab went from Settings
+// to the paperclip, past every control out of view (issue 29, defect 5).
+func TestWindowTabReachesTranscriptButtons(t *testing.T) {
+	long := func(first string) string {
+		return first + "\n\n" + strings.Repeat("a line of the long answer\n\n", 60) + "the end of " + first
+	}
+	model := testutil.NewModelServer(t,
+		testutil.ModelResponse{Body: testutil.TextChunks(long("the first answer"))},
+		testutil.ModelResponse{Body: testutil.TextChunks(long("the second answer"))},
+	)
+	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n", model.URL)
+	w := startRealWindow(t, cfg, nil)
+	box, _ := findEntry(w.screen(), "Message Deckhand")
+	w.click(box)
+	w.typeText("hello there")
+	w.key("Return")
+	s := w.waitScreen("the answer's end", func(s gui.Screen) bool { return shows(s, "the end of the first answer") })
+	if _, ok := find(s, "button", "Retry"); ok {
+		t.Fatalf("the answer is too short to push Retry out of view:\n%s", s.ScreenText())
+	}
+	focused := func(s gui.Screen) (gui.ScreenItem, bool) {
+		i := slices.IndexFunc(s.Items, func(it gui.ScreenItem) bool { return it.Window == "Deckhand" && it.Focused })
+		if i < 0 {
+			return gui.ScreenItem{}, false
+		}
+		return s.Items[i], true
+	}
+	// round presses key until the focus comes back to the message box,
+	// and stops at (and leaves the focus on) a button named stop.
+	round := func(key, stop string) []string {
+		t.Helper()
+		box, _ := findEntry(w.screen(), "Message Deckhand")
+		w.click(box)
+		var seen []string
+		prev, _ := focused(w.screen())
+		for range 60 {
+			w.key(key)
+			s := w.waitScreen(fmt.Sprintf("the focus moved by %s after %q", key, seen), func(s gui.Screen) bool {
+				// No item focused is a stop too: one the screen cannot show
+				// (Fyne's list itself, which Tab stopped on).
+				f, _ := focused(s)
+				return f.Kind != prev.Kind || f.Text != prev.Text || f.X != prev.X || f.Y != prev.Y
+			})
+			prev, _ = focused(s)
+			seen = append(seen, prev.Kind+" "+prev.Text)
+			if prev.Kind == "button" && prev.Text == stop {
+				if !prev.Visible {
+					t.Errorf("the focused %q is out of view: %+v", stop, prev)
+				}
+				return seen
+			}
+			if prev.Kind == "entry" && prev.Hint != "" && strings.HasPrefix(prev.Hint, "Message Deckhand") {
+				break
+			}
+		}
+		t.Fatalf("%s went round the window and never reached %q; it went through: %q", key, stop, seen)
+		return nil
+	}
+	round("Tab", "Edit")
+	round("shift+Tab", "Retry")
+	w.key("space")
+	w.waitScreen("the second answer", func(s gui.Screen) bool { return shows(s, "the end of the second answer") })
+	round("shift+Tab", "‹")
+	w.key("space")
+	w.waitScreen("the first answer again", func(s gui.Screen) bool {
+		return shows(s, "the first answer") && !shows(s, "the second answer")
+	})
+}

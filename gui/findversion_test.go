@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/test"
 
 	"deckhand/testutil"
 )
@@ -17,13 +16,7 @@ func TestFindInAnotherVersion(t *testing.T) {
 		{Body: testutil.TextChunks("The zebrafinch sings.")},
 		{Body: testutil.TextChunks("A robin sings.")},
 	}})
-	h.say("name a bird")
-	h.until("the first answer", func() bool { return h.shows(h.ui.win, "The zebrafinch sings.") && !h.ui.running })
-	test.Tap(h.userHeaders()[0].Retry)
-	h.until("the second version", func() bool {
-		hs := h.userHeaders()
-		return h.shows(h.ui.win, "A robin sings.") && !h.ui.running && len(hs) == 1 && hs[0].Version.Text == "2/2"
-	})
+	h.twoVersions()
 	f := h.ui.chat.Find
 	f.Open("zebrafinch")
 	h.until("the word said to be in another version", func() bool { return f.Count.Text == "In another version" })

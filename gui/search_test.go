@@ -21,13 +21,7 @@ func TestSearchOpensTheVersionFound(t *testing.T) {
 		{Body: testutil.TextChunks("A robin sings.")},
 		{Body: testutil.TextChunks("Another chat.")},
 	}})
-	h.say("name a bird")
-	h.until("the first answer", func() bool { return h.shows(h.ui.win, "The zebrafinch sings.") && !h.ui.running })
-	test.Tap(h.userHeaders()[0].Retry)
-	h.until("the second version", func() bool {
-		hs := h.userHeaders()
-		return h.shows(h.ui.win, "A robin sings.") && !h.ui.running && len(hs) == 1 && hs[0].Version.Text == "2/2"
-	})
+	h.twoVersions()
 	h.chat("something else", "Another chat.")
 
 	h.ui.side.Search.SetText("")
@@ -76,4 +70,18 @@ func TestFindSeesToolCards(t *testing.T) {
 	if got := c.Tool().Border.StrokeColor; got == chat.FindCurrent {
 		t.Error("the card stays marked after the find bar closed")
 	}
+}
+
+// twoVersions asks "name a bird", answered "The zebrafinch sings.", then
+// Retry, answered "A robin sings.": one message in two versions, the
+// second shown (the harness's model scripts those two answers first).
+func (h *harness) twoVersions() {
+	h.t.Helper()
+	h.say("name a bird")
+	h.until("the first answer", func() bool { return h.shows(h.ui.win, "The zebrafinch sings.") && !h.ui.running })
+	test.Tap(h.userHeaders()[0].Retry)
+	h.until("the second version", func() bool {
+		hs := h.userHeaders()
+		return h.shows(h.ui.win, "A robin sings.") && !h.ui.running && len(hs) == 1 && hs[0].Version.Text == "2/2"
+	})
 }

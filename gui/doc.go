@@ -29,8 +29,9 @@
 //
 // Subpackages, found by what a person sees:
 //   - chat: the transcript of the conversation shown, its messages and
-//     their controls, the tool cards (images, links), the find bar
-//     (Ctrl+F).
+//     their controls, the find bar (Ctrl+F).
+//   - toolcard: a tool call's card in the chat: its arguments, progress
+//     and result, its images (shown large, saved) and links, Open view.
 //   - appview: a tool's view (an MCP App) in a window of its own, opened
 //     from its card, and what it asks of Deckhand.
 //   - composer: the message box, the model picker, the files and
@@ -59,7 +60,7 @@
 //
 // The subpackages never see the bridge. The UI is the Host of each
 // screen's package (chat, composer, dialogs, settings, sidebar, servers,
-// setup, tray; appview's through the chat): it
+// setup, tray; appview's and toolcard's through the chat): it
 // hands them what the bridge's frame brought and passes their messages on
 // (UI.tell); they reach the UI goroutine only through the Host's Post, so
 // the bridge's one fyne.Do per frame stays the rule.

@@ -6,7 +6,7 @@
 // it proposes (Propose) and the links it would open, to the person first.
 //
 // The window (package gui) makes the Views and is their Host; the chat
-// view's cards open them (package chat), and the bridge handles their
+// view's cards open them (package toolcard), and the bridge handles their
 // messages and hands them its events (Hear: a call's end or cancel, a
 // run taken out; CloseConversation: a chat deleted). A view opening is
 // registered before its card is read again through the bridge (ReadCard),

@@ -2,36 +2,33 @@
 // conversation in a virtualized list (only the rows on screen have
 // widgets), its messages with their controls (copy, Retry, Edit, Delete,
 // Continue, the versions ‹ ›, an answer's model, tokens and speed on
-// hover), the tool cards (the call, its progress and result, its images
-// and links, an image shown large, a tool's view opened from its card:
-// package appview), the find bar (Ctrl+F) and the selection of text
-// across messages.
+// hover), the tool calls' rows (their cards: package toolcard), the find
+// bar (Ctrl+F) and the selection of text across messages.
 //
 // The window (package gui) is its Host, and owns the tools' views the
-// cards open (appview.Views, handed to New): it hands the View the rows
-// the bridge's frame brought (Reset, Update, SetRunning) and passes the
-// chat's messages on to the bridge (Expand, Collapse, RunAction, through
-// Host.Tell). The chat never sees the bridge nor the conversations'
-// actors.
+// cards open (appview.Views, handed to New and on to the cards): it hands
+// the View the rows the bridge's frame brought (Reset, Update,
+// SetRunning) and passes the chat's messages on to the bridge (Expand,
+// Collapse, RunAction, through Host.Tell). The chat is the cards' Host in
+// turn (the window's, passed on). The chat never sees the bridge nor the
+// conversations' actors.
 //
 // Files:
-//   - view.go: the View, its list, and the window's image caches;
+//   - view.go: the View and its list;
 //     recycle.go: which row views it keeps (those near the screen, never
 //     those the list let go); estimate.go: row heights guessed before a
 //     row is measured; wheel.go: the mouse wheel over the transcript.
 //   - row.go: one row, of any kind; rowparts.go: a message's header
 //     (with an answer's model, tokens and speed, on hover), text and code
 //     blocks and notes.
-//   - toolcard.go: a tool call's card; toolcard_media.go: its images and
-//     links; toolimage.go: how a card shows a server's images (checked
-//     and decoded by package tools); imageview.go: an image shown large
-//     (widgets.ImageView) and saved.
+//   - card.go: a tool call's row, its card (package toolcard) indented
+//     under its message; the row as the card's Row (folded, Show all).
 //   - find.go: the find bar.
 //   - runactions.go: retry, edit, delete, continue and the versions of a
 //     message.
 //   - host.go: the Host and the messages to the bridge.
 //
-// Concurrency: everything here belongs to the UI goroutine, but for the
-// decoding of images and a tool view's helper, which run on goroutines of
-// their own and come back through Host.Post.
+// Concurrency: everything here belongs to the UI goroutine; the cards'
+// images decode and a tool view's helper runs on goroutines of their own,
+// which come back through Host.Post.
 package chat

@@ -244,7 +244,7 @@ func (f *Finder) cardMark(row int) color.Color {
 func (f *Finder) markCards() {
 	for _, v := range f.cv.Views {
 		if t := v.Tool(); t != nil && v.ID >= 0 && v.Row.Kind == transcript.Tool {
-			t.set(v.Row)
+			t.Set(v.Row)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"deckhand/gui/toolcard"
 	"deckhand/gui/widgets"
 	"deckhand/transcript"
 )
@@ -47,15 +48,17 @@ func (r *RowView) newPart(k transcript.Kind) rowPart {
 	case transcript.Code:
 		return newCodeView(r)
 	case transcript.Tool:
-		return newToolView(r)
+		return newCardPart(r)
 	}
 	return newNoticeView(r)
 }
 
-// Tool is the row's Tool card part, if it has drawn one.
-func (r *RowView) Tool() *ToolView {
-	t, _ := r.Parts[transcript.Tool].(*ToolView)
-	return t
+// Tool is the row's tool card, if it has drawn one.
+func (r *RowView) Tool() *toolcard.Card {
+	if p, ok := r.Parts[transcript.Tool].(*cardPart); ok {
+		return p.card
+	}
+	return nil
 }
 
 // Text is the row's Text part, if it has drawn one.

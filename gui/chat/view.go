@@ -4,8 +4,6 @@ import (
 	"slices"
 	"time"
 
-	lru "github.com/hashicorp/golang-lru/v2"
-
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
@@ -14,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"deckhand/gui/appview"
+	"deckhand/gui/toolcard"
 	"deckhand/gui/widgets"
 	"deckhand/transcript"
 )
@@ -53,20 +52,9 @@ type View struct {
 	fixes    map[int]bool // rows shown with an estimated height
 	fixing   bool         // fixHeights is scheduled
 
-	// undecodable are images whose header read but whose data did not
-	// decode, with why: a card shows the note in the image's place (and is
-	// measured with it), rather than an empty box.
-	undecodable *lru.Cache[string, string]
-	// bitmaps are the cards holding a decoded image (toolcard_media.go).
-	bitmaps *lru.Cache[*MediaView, struct{}]
-	// decodes bounds the image decodes running at once: each may take up
-	// to tools.MaxImageSide² pixels of memory until it is scaled down.
-	decodes chan struct{}
-
-	image     *widgets.ImageView // a tool's image shown large (imageview.go)
-	apps      *appview.Views     // the tools' views (package appview), the window's
-	findAfter string             // words to find once the version chosen for them shows
-	keepAt    string             // the run of the version chosen with ‹ ›: the view stays at its message
+	cards     *toolcard.Cards // what the tool cards share: images, the tools' views
+	findAfter string          // words to find once the version chosen for them shows
+	keepAt    string          // the run of the version chosen with ‹ ›: the view stays at its message
 	// CopiedFor is how long a copy button says it copied.
 	CopiedFor time.Duration
 	// Tab's stops before and after the list, to the rows out of view
@@ -78,9 +66,7 @@ type View struct {
 // New makes the chat view of the window host; its cards open the tools'
 // views in apps.
 func New(host Host, apps *appview.Views) *View {
-	cv := &View{host: host, apps: apps, Follow: true, fixes: map[int]bool{}, icons: widgets.NewStatusIcons(), CopiedFor: 1500 * time.Millisecond}
-	cv.undecodable, _ = lru.New[string, string](64)
-	cv.bitmaps, cv.decodes = newBitmaps(), make(chan struct{}, 2)
+	cv := &View{host: host, cards: toolcard.New(host, apps), Follow: true, fixes: map[int]bool{}, icons: widgets.NewStatusIcons(), CopiedFor: 1500 * time.Millisecond}
 	cv.Sel.Unfocus = func() {
 		if w := host.Window(); w != nil {
 			w.Canvas().Unfocus()

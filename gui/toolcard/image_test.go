@@ -1,4 +1,4 @@
-package chat
+package toolcard
 
 import (
 	"bytes"
@@ -21,14 +21,15 @@ import (
 // says where it went and closes the view; the view stayed open with no
 // word that anything was saved. The size it shows is the file's.
 func TestImageSaveConfirmsAndCloses(t *testing.T) {
-	u := newTestUI(t)
+	h := newHarness(t)
+	u := h.host
 	var b bytes.Buffer
 	if err := png.Encode(&b, image.NewRGBA(image.Rect(0, 0, 20, 20))); err != nil {
 		t.Fatal(err)
 	}
 	img := &tools.Image{MIME: "image/png", Data: b.Bytes(), Size: b.Len()}
-	u.chat.showImage(img, "get-tiny-image")
-	if u.chat.image == nil {
+	h.cards.showImage(img, "get-tiny-image")
+	if h.cards.image == nil {
 		t.Fatal("the image is not shown large")
 	}
 	var info []string
@@ -45,12 +46,12 @@ func TestImageSaveConfirmsAndCloses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	u.chat.writeImage(wc, img)
+	h.cards.writeImage(wc, img)
 	got, err := os.ReadFile(path)
 	if err != nil || !bytes.Equal(got, b.Bytes()) {
 		t.Fatalf("the file holds %d bytes (%v), want the %d sent", len(got), err, b.Len())
 	}
-	if u.chat.image != nil {
+	if h.cards.image != nil {
 		t.Error("the large view stayed open after saving")
 	}
 	u.mu.Lock()

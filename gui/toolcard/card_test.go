@@ -1,16 +1,17 @@
-package chat
+package toolcard
 
 import (
 	"encoding/json"
 	"fmt"
+	"image/color"
 	"net/url"
 	"strings"
 	"testing"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/testutil"
 	"deckhand/tools"
@@ -19,14 +20,11 @@ import (
 func mediaOf(content ...tools.Image) *tools.Media { return &tools.Media{Images: content} }
 
 func TestToolCardShowsAnImage(t *testing.T) {
-	h := newCardHarness(t)
+	h := newHarness(t)
 	h.finished("c1", "m.shot", "[image: image/png, 1 KiB]", mediaOf(tools.Image{MIME: "image/png", Data: testutil.TestPNG(400, 200), Size: 1024}))
-	var c *RowView
-	h.until("the decoded image", func() bool {
-		c = h.card("m.shot")
-		return c != nil && c.Tool().Media.Pic.Pic.Image != nil
-	})
-	m := c.Tool().Media
+	c := h.card("m.shot")
+	m := c.Media
+	h.until("the decoded image", func() bool { return m.Pic.Pic.Image != nil })
 	if !m.Pic.Visible() || m.noteBox.Visible() || m.head.Visible() {
 		t.Errorf("image %v, note %v (%q), pager %v: want the image alone", m.Pic.Visible(), m.noteBox.Visible(), m.note.Text, m.head.Visible())
 	}
@@ -36,43 +34,39 @@ func TestToolCardShowsAnImage(t *testing.T) {
 	if b := m.Pic.Pic.Image.Bounds(); b.Dx() != 400 || b.Dy() != 200 {
 		t.Errorf("the bitmap is %v, want the image's 400×200", b)
 	}
-	// The row is as high as the card with its image.
-	if hgt := h.ui.chat.Heights[0]; hgt < 200 {
-		t.Errorf("the row is %v high, less than its image", hgt)
+	if hgt := c.View().MinSize().Height; hgt < 200 {
+		t.Errorf("the card is %v high, less than its image", hgt)
 	}
 
 	// Folded, the card drops its bitmap and shrinks to its header.
-	open := h.ui.chat.Heights[0]
-	test.Tap(c.Tool().Fold)
-	if c.Tool().Args.Visible() || m.obj.Visible() || m.Pic.Pic.Image != nil {
-		t.Errorf("a folded card shows its arguments %v, media %v, bitmap %v", c.Tool().Args.Visible(), m.obj.Visible(), m.Pic.Pic.Image != nil)
+	open := c.View().MinSize().Height
+	test.Tap(c.Fold)
+	if !h.rows[0].row.Collapsed {
+		t.Error("the fold did not fold the row")
 	}
-	if folded := h.ui.chat.Heights[0]; folded >= open-150 || folded != c.MinSize().Height {
-		t.Errorf("folded, the row is %v high (open: %v, the card's own: %v)", folded, open, c.MinSize().Height)
+	if c.Args.Visible() || m.obj.Visible() || m.Pic.Pic.Image != nil {
+		t.Errorf("a folded card shows its arguments %v, media %v, bitmap %v", c.Args.Visible(), m.obj.Visible(), m.Pic.Pic.Image != nil)
 	}
-	test.Tap(c.Tool().Fold)
+	if folded := c.View().MinSize().Height; folded >= open-150 {
+		t.Errorf("folded, the card is %v high (open: %v)", folded, open)
+	}
+	test.Tap(c.Fold)
 	h.until("the image again", func() bool { return m.Pic.Pic.Image != nil })
-	if h.ui.chat.Heights[0] != open {
-		t.Errorf("opened again, the row is %v high, want %v", h.ui.chat.Heights[0], open)
+	if got := c.View().MinSize().Height; got != open {
+		t.Errorf("opened again, the card is %v high, want %v", got, open)
 	}
 }
 
 func TestToolCardImagePagerAndScaling(t *testing.T) {
-	h := newCardHarness(t)
+	h := newHarness(t)
 	h.finished("c1", "m.gallery", "three images", mediaOf(
 		tools.Image{MIME: "image/png", Data: testutil.TestPNG(64, 64)},
 		tools.Image{MIME: "image/png", Data: testutil.TestPNG(2000, 100)},
 		tools.Image{MIME: "image/png", Data: testutil.TestPNG(100, 900)},
 	))
-	var m *MediaView
-	h.until("the first image", func() bool {
-		c := h.card("m.gallery")
-		if c == nil {
-			return false
-		}
-		m = c.Tool().Media
-		return m.Pic.Pic.Image != nil
-	})
+	var m *Media
+	m = h.card("m.gallery").Media
+	h.until("the first image", func() bool { return m.Pic.Pic.Image != nil })
 	if !m.head.Visible() || m.count.Text != "image 1 of 3" || !m.prev.Disabled() {
 		t.Errorf("pager: shown %v, %q, back disabled %v", m.head.Visible(), m.count.Text, m.prev.Disabled())
 	}
@@ -98,7 +92,7 @@ func TestToolCardImagePagerAndScaling(t *testing.T) {
 }
 
 func TestToolCardRefusesBadImages(t *testing.T) {
-	h := newCardHarness(t)
+	h := newHarness(t)
 	corrupt := testutil.TestPNG(50, 50)
 	for i := len(corrupt) - 40; i < len(corrupt)-20; i++ {
 		corrupt[i] ^= 0x5a
@@ -110,13 +104,7 @@ func TestToolCardRefusesBadImages(t *testing.T) {
 		tools.Image{MIME: "image/png", Size: 20 << 20, Refused: "too large to show (26.7 MiB; the limit is 16.0 MiB)"},
 		tools.Image{MIME: "image/png", Data: []byte("\x89PNG\r\n\x1a\n and then nothing"), Size: 25},
 	))
-	var m *MediaView
-	h.until("the card", func() bool {
-		if c := h.card("m.bad"); c != nil {
-			m = c.Tool().Media
-		}
-		return m != nil
-	})
+	m := h.card("m.bad").Media
 	for i, want := range []string{
 		"[image: image/png, 33 B: too large to show (5000×5000; the limit is 4096×4096)]",
 		"[image: image/png, %s: could not be decoded:",
@@ -133,6 +121,11 @@ func TestToolCardRefusesBadImages(t *testing.T) {
 		if m.Pic.Pic.Image != nil {
 			t.Errorf("image %d: a bitmap is shown with %q", i+1, m.note.Text)
 		}
+		// The note that took the undecodable image's place (found only
+		// once decoded) gives the row its new height.
+		if i == 1 && h.rows[0].remeasured == 0 {
+			t.Error("the card did not ask its row to be measured again after the image failed to decode")
+		}
 		if i < 4 {
 			test.Tap(m.next)
 		}
@@ -142,20 +135,19 @@ func TestToolCardRefusesBadImages(t *testing.T) {
 func TestToolCardLinks(t *testing.T) {
 	var opened []string
 
-	h := newCardHarness(t)
-	h.ui.openURL = func(u *url.URL) error { opened = append(opened, u.String()); return nil }
+	h := newHarness(t)
+	h.host.openURL = func(u *url.URL) error { opened = append(opened, u.String()); return nil }
 	h.finished("c1", "m.shot", "links", &tools.Media{Links: []tools.Link{
 		{Name: "The page", URI: "https://example.com/page"},
 		{Name: "notes.txt", URI: "file:///tmp/notes.txt"},
 		{Name: "note\x1b[31m\u202e one", URI: "mem://notes/1"},
 		{URI: "javascript:alert(1)"},
 	}})
-	var c *RowView
-	h.until("the card", func() bool { c = h.card("m.shot"); return c != nil })
+	c := h.card("m.shot")
 	var links []*widget.Hyperlink
 	var labels []string
 	var buttons []*widget.Button
-	walk(c.Tool().Media.Links, func(o fyne.CanvasObject) {
+	walk(c.Media.Links, func(o fyne.CanvasObject) {
 		switch x := o.(type) {
 		case *widget.Hyperlink:
 			links = append(links, x)
@@ -181,53 +173,18 @@ func TestToolCardLinks(t *testing.T) {
 		t.Errorf("opened %q", opened)
 	}
 	test.Tap(buttons[2])
-	if got := h.ui.app.Clipboard().Content(); got != "javascript:alert(1)" {
+	if got := h.host.app.Clipboard().Content(); got != "javascript:alert(1)" {
 		t.Errorf("Copy put %q on the clipboard", got)
-	}
-}
-
-// TestToolCardShowAllKeepsTheView: pressing Show all on a long card near
-// the end grows the card below, and the view stays where it was.
-func TestToolCardShowAllKeepsTheView(t *testing.T) {
-	h := newCardHarness(t)
-	h.tr.User("go", time.Now())
-	for i := range 6 {
-		h.tr.Note(strings.Repeat(fmt.Sprintf("filler %d ", i), 30), false)
-	}
-	long := strings.Repeat("a line of output\n", 200)
-	h.finished("c1", "t.echo", long, nil)
-	h.tr.Assistant("Done.", time.Now())
-	h.frame()
-	h.drain()
-	cv := h.ui.chat
-	if !cv.AtEnd() {
-		t.Fatal("the view is not at the end before the test")
-	}
-	var c *RowView
-	h.until("the long card", func() bool { c = h.card("t.echo"); return c != nil && c.Tool().Expand.Visible() })
-	before := cv.List.GetScrollOffset()
-	test.Tap(c.Tool().Expand)
-	h.drain()
-	// The bridge's copy of the row, as it comes a frame later.
-	h.tr.Expand(c.ID, true)
-	h.frame()
-	h.drain()
-	if got := strings.Count(c.Tool().Out.String(), "a line of output"); got != 200 {
-		t.Errorf("the expanded card shows %d lines", got)
-	}
-	if after := cv.List.GetScrollOffset(); after != before {
-		t.Errorf("Show all moved the view from %v to %v", before, after)
 	}
 }
 
 // TestToolCardWrapsAtSpaces: monospace text wraps at spaces and breaks
 // only a token longer than the line.
 func TestToolCardWrapsAtSpaces(t *testing.T) {
-	h := newCardHarness(t)
+	h := newHarness(t)
 	h.finished("c1", "t.echo", "alpha beta gamma "+strings.Repeat("x", 400), nil)
-	var c *RowView
-	h.until("the card", func() bool { c = h.card("t.echo"); return c != nil })
-	for _, rt := range []*widget.RichText{c.Tool().Args, c.Tool().Out} {
+	c := h.card("t.echo")
+	for _, rt := range []*widget.RichText{c.Args, c.Out} {
 		if rt.Wrapping != fyne.TextWrapWord {
 			t.Errorf("%q wraps with %v, want TextWrapWord", rt.String(), rt.Wrapping)
 		}
@@ -235,7 +192,7 @@ func TestToolCardWrapsAtSpaces(t *testing.T) {
 	// The long token is broken over several lines: the result is taller
 	// than two lines.
 	line := fyne.MeasureText("x", 14, fyne.TextStyle{Monospace: true}).Height
-	if got := c.Tool().Out.MinSize().Height; got < 3*line {
+	if got := c.Out.MinSize().Height; got < 3*line {
 		t.Errorf("the result is %v high: the 400-character token was not broken (a line is %v)", got, line)
 	}
 }
@@ -243,43 +200,80 @@ func TestToolCardWrapsAtSpaces(t *testing.T) {
 // TestShellCommandCardShowsItsArguments: a local.exec card shows the
 // command in its JSON arguments as it is, not with <, > and & escaped.
 func TestShellCommandCardShowsItsArguments(t *testing.T) {
-	h := newCardHarness(t)
+	h := newHarness(t)
 	args, _ := json.Marshal(map[string]string{"command": "ls -la /tmp > out && cat <out"}) // as toolcall.CommandRequest makes them
 	h.tr.ToolRequested("cmd-1", "local.exec", args)
 	h.frame()
-	var c *RowView
-	h.until("the card", func() bool { c = h.card("local.exec"); return c != nil })
-	if got, want := c.Tool().Args.String(), "{\n  \"command\": \"ls -la /tmp > out && cat <out\"\n}"; got != want || !c.Tool().Args.Visible() {
-		t.Errorf("the card shows %q (visible %v), want %q", got, c.Tool().Args.Visible(), want)
+	c := h.card("local.exec")
+	if got, want := c.Args.String(), "{\n  \"command\": \"ls -la /tmp > out && cat <out\"\n}"; got != want || !c.Args.Visible() {
+		t.Errorf("the card shows %q (visible %v), want %q", got, c.Args.Visible(), want)
 	}
 }
 
 // Each window holds its own decoded images: another window's (another
 // test's, run in parallel) showing many does not take this one's away.
 func TestToolCardBitmapsArePerWindow(t *testing.T) {
-	a := newCardHarness(t)
+	a := newHarness(t)
 	a.finished("a1", "m.shot", "[image]", mediaOf(tools.Image{MIME: "image/png", Data: testutil.TestPNG(40, 20), Size: 100}))
-	var ca *RowView
-	a.until("the first window's image", func() bool {
-		ca = a.card("m.shot")
-		return ca != nil && ca.Tool().Media.Pic.Pic.Image != nil
-	})
-	b := newCardHarness(t)
-	b.ui.win.Resize(fyne.NewSize(900, 6000))
+	ca := a.card("m.shot")
+	a.until("the first window's image", func() bool { return ca.Media.Pic.Pic.Image != nil })
+	b := newHarness(t)
+	b.host.win.Resize(fyne.NewSize(900, 6000))
 	for i := range maxBitmaps + 1 {
 		b.finished(fmt.Sprintf("b%d", i), fmt.Sprintf("m.shot%d", i), "[image]", mediaOf(tools.Image{MIME: "image/png", Data: testutil.TestPNG(40+i, 20), Size: 100}))
 	}
 	b.until("the other window's images", func() bool {
 		n := 0
-		for _, v := range b.visibleRows() {
-			if v.Tool() != nil && v.Tool().Media.Pic.Pic.Image != nil {
+		for _, r := range b.rows {
+			if r.card != nil && r.card.Media.Pic.Pic.Image != nil {
 				n++
 			}
 		}
 		return n == maxBitmaps
 	})
 	a.drain()
-	if ca.Tool().Media.Pic.Pic.Image == nil {
+	if ca.Media.Pic.Pic.Image == nil {
 		t.Error("another window's images took this window's away")
+	}
+}
+
+// A card offers Open view when its tool names a view, and not otherwise;
+// the view is given the card's result (package appview).
+func TestToolCardOffersItsView(t *testing.T) {
+	h := newHarness(t)
+	h.host.catalog = tools.NewCatalog(map[string]tools.Source{"app": {Tools: []*sdk.Tool{
+		{Name: "get-time", InputSchema: map[string]any{"type": "object"}, Meta: sdk.Meta{"ui": map[string]any{"resourceUri": "ui://get-time/view.html"}}},
+		{Name: "plain", InputSchema: map[string]any{"type": "object"}},
+	}}})
+	h.finished("c1", "app.get-time", "12:00", nil)
+	h.tr.ToolStructured("c1", []byte(`{"time":"12:00"}`))
+	h.finished("c2", "app.plain", "ok", nil)
+	h.frame()
+	if !h.card("app.get-time").OpenView.Visible() {
+		t.Error("the card of a tool with a view does not offer Open view")
+	}
+	if h.card("app.plain").OpenView.Visible() {
+		t.Error("the card of a tool without a view offers Open view")
+	}
+}
+
+// A card holding a match of the find bar's (the chat's) is drawn with a
+// thick border of the mark's colour, and with its own once the match is
+// gone.
+func TestToolCardShowsTheFindMark(t *testing.T) {
+	h := newHarness(t)
+	h.finished("c1", "t.echo", "found here", nil)
+	c, r := h.card("t.echo"), h.rows[0]
+	plain := c.Border.StrokeColor
+	mark := color.NRGBA{R: 0xff, G: 0x8f, A: 0xc0}
+	r.mark = mark
+	c.Set(r.row)
+	if c.Border.StrokeColor != mark || c.Border.StrokeWidth != 3 {
+		t.Errorf("marked, the border is %v, %v wide; want %v, 3 wide", c.Border.StrokeColor, c.Border.StrokeWidth, mark)
+	}
+	r.mark = nil
+	c.Set(r.row)
+	if c.Border.StrokeColor != plain || c.Border.StrokeWidth != 1 {
+		t.Errorf("unmarked, the border is %v, %v wide; want %v, 1 wide", c.Border.StrokeColor, c.Border.StrokeWidth, plain)
 	}
 }

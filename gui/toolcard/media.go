@@ -1,4 +1,4 @@
-package chat
+package toolcard
 
 import (
 	"fmt"
@@ -17,7 +17,21 @@ import (
 	"deckhand/tools"
 )
 
-// MediaView shows a tool result's images and resource links on its card.
+// How a card shows a tool's images (checked and decoded by package tools).
+const (
+	imageMaxHeight = 320 // the most a card's image is high on screen
+	// imageMinSide is the side a small image is enlarged to on a card (at
+	// most imageMaxEnlarge times): server-everything's 20-pixel logo
+	// was a speck.
+	imageMinSide    = 160
+	imageMaxEnlarge = 8
+	// A decoded image is scaled down to fit this box (twice the shown
+	// size, for HiDPI screens) and the full decode dropped: a card keeps
+	// a bitmap of at most about 2.6 MB.
+	bitmapMaxW, bitmapMaxH = 1280, 2 * imageMaxHeight
+)
+
+// Media shows a tool result's images and resource links on its card.
 //
 // Memory: the transcript keeps an image's encoded bytes only. A card
 // decodes the image it shows when it is on screen (never the off-screen
@@ -26,8 +40,8 @@ import (
 // shows something else, folds, or is among the least recently decoded once
 // more than maxBitmaps are held (the list keeps a few views of rows that
 // scrolled away).
-type MediaView struct {
-	t   *ToolView
+type Media struct {
+	t   *Card
 	obj *fyne.Container
 
 	media *tools.Media
@@ -47,8 +61,8 @@ type MediaView struct {
 	gen     int
 }
 
-func newMediaView(t *ToolView) *MediaView {
-	m := &MediaView{t: t, Pic: widgets.NewFitImage(imageMaxHeight, imageMinSide, imageMaxEnlarge), Links: container.NewVBox()}
+func newMedia(t *Card) *Media {
+	m := &Media{t: t, Pic: widgets.NewFitImage(imageMaxHeight, imageMinSide, imageMaxEnlarge), Links: container.NewVBox()}
 	m.Pic.OnTap = m.enlarge
 	m.prev = widget.NewButtonWithIcon("", theme.NavigateBackIcon(), func() { m.turn(-1) })
 	m.next = widget.NewButtonWithIcon("", theme.NavigateNextIcon(), func() { m.turn(1) })
@@ -64,7 +78,7 @@ func newMediaView(t *ToolView) *MediaView {
 
 // set shows media; onScreen says whether the card is in the list (not the
 // measuring view) and open, so that its image may be decoded.
-func (m *MediaView) set(media *tools.Media, onScreen bool) {
+func (m *Media) set(media *tools.Media, onScreen bool) {
 	if media != m.media {
 		m.media, m.page = media, 0
 		m.setLinks(media)
@@ -101,7 +115,7 @@ func (m *MediaView) set(media *tools.Media, onScreen bool) {
 		var err error
 		if w, h, _, err = tools.CheckImage(img.MIME, img.Data); err != nil {
 			why = err.Error()
-		} else if failed, ok := m.t.row.cv.undecodable.Get(imageKey(img)); ok {
+		} else if failed, ok := m.t.cards.undecodable.Get(imageKey(img)); ok {
 			why = failed
 		}
 	}
@@ -140,7 +154,7 @@ func placeholder(img *tools.Image, why string) string {
 	return fmt.Sprintf("[image: %s, %s: %s]", mime, tools.Size(img.Size), why)
 }
 
-func (m *MediaView) turn(by int) {
+func (m *Media) turn(by int) {
 	if m.media == nil {
 		return
 	}
@@ -149,7 +163,7 @@ func (m *MediaView) turn(by int) {
 }
 
 // load decodes img for the card, unless it shows (or is decoding) it.
-func (m *MediaView) load(img *tools.Image) {
+func (m *Media) load(img *tools.Image) {
 	if m.shown == img {
 		return
 	}
@@ -158,14 +172,14 @@ func (m *MediaView) load(img *tools.Image) {
 	m.gen++
 	gen, stop := m.gen, &atomic.Bool{}
 	m.pending = stop
-	host, slots := m.t.row.cv.host, m.t.row.cv.decodes
+	host, slots := m.t.cards.host, m.t.cards.decodes
 	mime, data := img.MIME, img.Data
 	go func() {
 		slots <- struct{}{}
 		var bm image.Image
 		var err error
 		if !stop.Load() {
-			bm, err = decodeToolImage(mime, data)
+			bm, err = tools.DecodeImage(mime, data, bitmapMaxW, bitmapMaxH)
 		}
 		<-slots
 		if stop.Load() {
@@ -179,10 +193,10 @@ func (m *MediaView) load(img *tools.Image) {
 			if err != nil {
 				// The note takes the picture's place now, and the row
 				// its new height: not after the card is folded.
-				m.t.row.cv.undecodable.Add(imageKey(img), err.Error())
+				m.t.cards.undecodable.Add(imageKey(img), err.Error())
 				m.shown = nil
 				m.set(m.media, m.t.onScreen())
-				m.t.resize()
+				m.t.row.Remeasure()
 				return
 			}
 			m.Pic.SetBitmap(bm)
@@ -192,13 +206,13 @@ func (m *MediaView) load(img *tools.Image) {
 }
 
 // release drops the card's bitmap, and any decode under way.
-func (m *MediaView) release() {
-	if !m.t.row.cv.bitmaps.Remove(m) { // dropped as it leaves
+func (m *Media) release() {
+	if !m.t.cards.bitmaps.Remove(m) { // dropped as it leaves
 		m.dropBitmap()
 	}
 }
 
-func (m *MediaView) dropBitmap() {
+func (m *Media) dropBitmap() {
 	if m.pending != nil {
 		m.pending.Store(true)
 		m.pending = nil
@@ -209,8 +223,9 @@ func (m *MediaView) dropBitmap() {
 }
 
 // current reports whether the card still shows the image it decoded.
-func (m *MediaView) current() bool {
-	return m.shown != nil && m.t.onScreen() && m.t.row.Row.Media == m.media
+func (m *Media) current() bool {
+	row, _ := m.t.row.Shown()
+	return m.shown != nil && m.t.onScreen() && row.Media == m.media
 }
 
 // maxBitmaps bounds the decoded images a window holds in all its cards.
@@ -218,16 +233,16 @@ const maxBitmaps = 8
 
 // newBitmaps is a window's cards holding a decoded image, least recent
 // first: one that leaves drops its bitmap.
-func newBitmaps() *lru.Cache[*MediaView, struct{}] {
-	c, _ := lru.NewWithEvict(maxBitmaps, func(m *MediaView, _ struct{}) { m.dropBitmap() })
+func newBitmaps() *lru.Cache[*Media, struct{}] {
+	c, _ := lru.NewWithEvict(maxBitmaps, func(m *Media, _ struct{}) { m.dropBitmap() })
 	return c
 }
 
 // holdBitmap notes that m holds a bitmap: views that no longer show theirs
 // (reused for another row) drop them, and the least recent go past
 // maxBitmaps.
-func holdBitmap(m *MediaView) {
-	held := m.t.row.cv.bitmaps
+func holdBitmap(m *Media) {
+	held := m.t.cards.bitmaps
 	for _, v := range held.Keys() {
 		if v != m && !v.current() {
 			held.Remove(v)
@@ -239,7 +254,7 @@ func holdBitmap(m *MediaView) {
 // setLinks makes a row per link: http(s) links open in the browser, a
 // file's path is shown with a button to open it, anything else is text to
 // copy.
-func (m *MediaView) setLinks(media *tools.Media) {
+func (m *Media) setLinks(media *tools.Media) {
 	m.Links.Objects = nil
 	if media != nil {
 		for _, l := range media.Links {
@@ -249,7 +264,7 @@ func (m *MediaView) setLinks(media *tools.Media) {
 	m.Links.Refresh()
 }
 
-func (m *MediaView) linkRow(l tools.Link) fyne.CanvasObject {
+func (m *Media) linkRow(l tools.Link) fyne.CanvasObject {
 	u, err := url.Parse(l.URI)
 	scheme := ""
 	if err == nil {
@@ -257,7 +272,7 @@ func (m *MediaView) linkRow(l tools.Link) fyne.CanvasObject {
 	}
 	name := l.Name
 	open := func() {
-		host := m.t.row.cv.host
+		host := m.t.cards.host
 		if err := host.OpenURL(u); err != nil {
 			host.ShowError("Could not open " + l.URI + ": " + err.Error())
 		}
@@ -288,7 +303,7 @@ func (m *MediaView) linkRow(l tools.Link) fyne.CanvasObject {
 	t.Selectable = true
 	t.Wrapping = fyne.TextWrapBreak
 	var b *widget.Button
-	b = widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() { m.t.row.copy(l.URI, b) })
+	b = widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() { m.t.row.Copy(l.URI, b) })
 	b.Importance = widget.LowImportance
 	return container.NewBorder(nil, nil, widget.NewIcon(theme.InfoIcon()), m.withAttach(l, b), t)
 }
@@ -296,9 +311,10 @@ func (m *MediaView) linkRow(l tools.Link) fyne.CanvasObject {
 // withAttach puts Attach before a link's button when the link is a
 // resource of the card's server and that server is connected: it attaches
 // the resource to the next message (package composer).
-func (m *MediaView) withAttach(l tools.Link, b *widget.Button) fyne.CanvasObject {
-	host := m.t.row.cv.host
-	alias, _, _ := strings.Cut(m.t.row.Row.Tool, ".")
+func (m *Media) withAttach(l tools.Link, b *widget.Button) fyne.CanvasObject {
+	host := m.t.cards.host
+	row, _ := m.t.row.Shown()
+	alias, _, _ := strings.Cut(row.Tool, ".")
 	if !host.ServerReady(alias) {
 		return b
 	}

@@ -1,4 +1,4 @@
-package chat
+package toolcard
 
 import (
 	"fmt"
@@ -18,25 +18,26 @@ import (
 // clicked (widgets.ImageView), checked against Deckhand's limits first.
 
 // enlarge shows the card's image large.
-func (m *MediaView) enlarge() {
+func (m *Media) enlarge() {
 	if m.media == nil || m.page >= len(m.media.Images) {
 		return
 	}
-	_, tool, _ := strings.Cut(m.t.row.Row.Tool, ".")
-	m.t.row.cv.showImage(&m.media.Images[m.page], tool)
+	row, _ := m.t.row.Shown()
+	_, tool, _ := strings.Cut(row.Tool, ".")
+	m.t.cards.showImage(&m.media.Images[m.page], tool)
 }
 
 // showImage shows img over the main window; tool names the file Save…
 // offers.
-func (cv *View) showImage(img *tools.Image, tool string) {
+func (cs *Cards) showImage(img *tools.Image, tool string) {
 	w, h, format, err := tools.CheckImage(img.MIME, img.Data)
 	if err != nil {
-		cv.host.ShowError("The image cannot be shown: " + err.Error())
+		cs.host.ShowError("The image cannot be shown: " + err.Error())
 		return
 	}
-	cv.closeImage()
+	cs.closeImage()
 	name := imageFileName(tool, format)
-	v := widgets.ShowImage(cv.host.Window().Canvas(), widgets.Image{
+	v := widgets.ShowImage(cs.host.Window().Canvas(), widgets.Image{
 		Width: w, Height: h,
 		// The size of the file Save… writes (a PNG's broken chunk
 		// dropped): the view said 3.9 KiB of a file of 1,285 bytes.
@@ -44,20 +45,20 @@ func (cv *View) showImage(img *tools.Image, tool string) {
 		Decode: func(maxW, maxH int) (image.Image, error) {
 			return tools.DecodeImage(img.MIME, img.Data, maxW, maxH)
 		},
-		Save: func() { cv.saveImage(img, name) },
-	}, cv.host.Post, func(err error) { cv.host.ShowError("The image cannot be shown: " + err.Error()) })
+		Save: func() { cs.saveImage(img, name) },
+	}, cs.host.Post, func(err error) { cs.host.ShowError("The image cannot be shown: " + err.Error()) })
 	v.OnClosed = func() {
-		if cv.image == v {
-			cv.image = nil
+		if cs.image == v {
+			cs.image = nil
 		}
 	}
-	cv.image = v
+	cs.image = v
 }
 
 // closeImage closes the image shown large, if any.
-func (cv *View) closeImage() {
-	if cv.image != nil {
-		cv.image.Close()
+func (cs *Cards) closeImage() {
+	if cs.image != nil {
+		cs.image.Close()
 	}
 }
 
@@ -89,33 +90,33 @@ func savedImage(img *tools.Image) []byte {
 
 // writeImage writes img to wc, then closes the large view and says where
 // the file went: the view stayed open, with no word that it was saved.
-func (cv *View) writeImage(wc fyne.URIWriteCloser, img *tools.Image) {
+func (cs *Cards) writeImage(wc fyne.URIWriteCloser, img *tools.Image) {
 	data := savedImage(img)
 	_, err := wc.Write(data)
 	if cerr := wc.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		cv.host.ShowError(fmt.Sprintf("Could not save the image to %s: %v", wc.URI().Path(), err))
+		cs.host.ShowError(fmt.Sprintf("Could not save the image to %s: %v", wc.URI().Path(), err))
 		return
 	}
-	cv.closeImage()
-	cv.host.ShowInfo(fmt.Sprintf("Saved the image to %s (%s).", wc.URI().Path(), tools.Size(len(data))))
+	cs.closeImage()
+	cs.host.ShowInfo(fmt.Sprintf("Saved the image to %s (%s).", wc.URI().Path(), tools.Size(len(data))))
 }
 
 // saveImage asks where to save img and writes it there: the bytes the
 // server sent (a PNG's broken optional chunk dropped, as shown).
-func (cv *View) saveImage(img *tools.Image, name string) {
+func (cs *Cards) saveImage(img *tools.Image, name string) {
 	d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
 		if err != nil {
-			cv.host.ShowError("Could not save the image: " + err.Error())
+			cs.host.ShowError("Could not save the image: " + err.Error())
 			return
 		}
 		if wc == nil {
 			return // cancelled
 		}
-		cv.writeImage(wc, img)
-	}, cv.host.Window())
+		cs.writeImage(wc, img)
+	}, cs.host.Window())
 	d.SetFileName(name)
 	if home, err := os.UserHomeDir(); err == nil {
 		if l, err := storage.ListerForURI(storage.NewFileURI(home)); err == nil {

@@ -1,4 +1,4 @@
-package chat
+package toolcard
 
 import (
 	"strings"
@@ -9,16 +9,48 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	lru "github.com/hashicorp/golang-lru/v2"
 
+	"deckhand/gui/appview"
 	"deckhand/gui/widgets"
 	"deckhand/transcript"
 )
 
-// ToolView: a tool call's card: what, with which arguments, how it is
+// Cards are what a window's cards share: the images decoded and those
+// that would not decode, the image shown large, the icons, and the tools'
+// views the cards open.
+type Cards struct {
+	host  Host
+	apps  *appview.Views // the tools' views (package appview), the window's
+	icons widgets.StatusIcons
+
+	// undecodable are images whose header read but whose data did not
+	// decode, with why: a card shows the note in the image's place (and is
+	// measured with it), rather than an empty box.
+	undecodable *lru.Cache[string, string]
+	// bitmaps are the cards holding a decoded image (media.go).
+	bitmaps *lru.Cache[*Media, struct{}]
+	// decodes bounds the image decodes running at once: each may take up
+	// to tools.MaxImageSide² pixels of memory until it is scaled down.
+	decodes chan struct{}
+
+	image *widgets.ImageView // a tool's image shown large (image.go)
+}
+
+// New makes the cards of the window host; they open the tools' views in
+// apps.
+func New(host Host, apps *appview.Views) *Cards {
+	cs := &Cards{host: host, apps: apps, icons: widgets.NewStatusIcons(), bitmaps: newBitmaps(), decodes: make(chan struct{}, 2)}
+	cs.undecodable, _ = lru.New[string, string](64)
+	return cs
+}
+
+// Card is a tool call's card: what, with which arguments, how it is
 // going, and how it ended.
-type ToolView struct {
+type Card struct {
 	obj      fyne.CanvasObject
-	row      *RowView
+	cards    *Cards
+	row      Row
 	Border   *canvas.Rectangle
 	Fold     *widget.Button // collapses the card to its header, or opens it
 	icon     *widget.Icon
@@ -33,7 +65,7 @@ type ToolView struct {
 	Out      *widget.RichText
 	outSeg   *widget.TextSegment
 	OutLabel *widget.Label
-	Media    *MediaView
+	Media    *Media
 	OpenView *widget.Button // the tool's view (an MCP App), in a window of its own
 	spinning bool
 	// The captions' theme wrappers: hiding those, not the labels inside,
@@ -41,24 +73,21 @@ type ToolView struct {
 	StatusBox, outLabelBox fyne.CanvasObject
 }
 
-func newToolView(r *RowView) *ToolView {
-	t := &ToolView{row: r, icon: widget.NewIcon(nil), Spinner: widget.NewActivity()}
+// NewCard makes a card for the chat's row r.
+func (cs *Cards) NewCard(r Row) *Card {
+	t := &Card{cards: cs, row: r, icon: widget.NewIcon(nil), Spinner: widget.NewActivity()}
 	t.name = widget.NewLabel("")
 	t.name.TextStyle.Bold = true
 	var state fyne.CanvasObject
 	t.State, state = widgets.Subtle("")
 	t.Expand = widget.NewButton("Show all", func() {
-		row := r.Row
-		row.Expanded, row.Collapsed = !row.Expanded, false
-		t.apply(row)
-		r.cv.host.Tell(&Expand{Conv: r.cv.conv, Row: r.ID, Expanded: row.Expanded})
+		row, _ := r.Shown()
+		r.Expand(!row.Expanded)
 	})
 	t.Expand.Importance = widget.LowImportance
 	t.Fold = widget.NewButtonWithIcon("", theme.MenuDropDownIcon(), func() {
-		row := r.Row
-		row.Collapsed = !row.Collapsed
-		t.apply(row)
-		r.cv.host.Tell(&Collapse{Conv: r.cv.conv, Row: r.ID, Collapsed: row.Collapsed})
+		row, _ := r.Shown()
+		r.Collapse(!row.Collapsed)
 	})
 	t.Fold.Importance = widget.LowImportance
 	// Monospace text wraps at spaces; a token longer than the line is
@@ -73,73 +102,38 @@ func newToolView(r *RowView) *ToolView {
 	t.outSeg = &widget.TextSegment{Style: widget.RichTextStyleCodeBlock}
 	t.Out = widget.NewRichText(t.outSeg)
 	t.Out.Wrapping = fyne.TextWrapWord
-	t.Media = newMediaView(t)
+	t.Media = newMedia(t)
 	t.Border = canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	t.Border.CornerRadius = theme.InputRadiusSize()
 	t.Border.StrokeWidth = 1
 	t.Spinner.Hide()
-	t.OpenView = widget.NewButtonWithIcon("Open view", theme.ComputerIcon(), func() { r.cv.apps.Open(r.cv.conv, r.Row) })
+	t.OpenView = widget.NewButtonWithIcon("Open view", theme.ComputerIcon(), func() {
+		row, _ := r.Shown()
+		cs.apps.Open(r.Conv(), row)
+	})
 	t.OpenView.Importance = widget.LowImportance
 	t.OpenView.Hide()
 	title := container.NewHBox(t.Fold, container.NewStack(t.icon, t.Spinner), t.name, state, layout.NewSpacer(), t.OpenView, t.Expand)
 	body := container.NewVBox(title, t.Args, t.Progress, t.StatusBox, t.outLabelBox, t.Out, t.Media.obj)
-	t.obj = indented(container.NewStack(t.Border, container.NewPadded(body)))
+	t.obj = container.NewStack(t.Border, container.NewPadded(body))
 	return t
 }
 
-func (t *ToolView) view() fyne.CanvasObject { return t.obj }
-
-// apply shows a change the person made to the card (folded, Show all) at
-// once, and gives the row its new height, keeping the view where it is: the
-// card grows or shrinks below its header. The bridge's copy of the row,
-// when it comes, is the same, and changes nothing.
-func (t *ToolView) apply(row transcript.Row) {
-	r, cv := t.row, t.row.cv
-	id := r.ID
-	if id < 0 || id >= len(cv.Rows) {
-		return
-	}
-	offset := cv.List.GetScrollOffset()
-	cv.Rows[id] = row
-	r.show(id, row)
-	h := cv.heightOf(r, row)
-	cv.measured[id] = true
-	if h != cv.Heights[id] {
-		cv.Heights[id] = h
-		cv.List.SetItemHeight(id, h)
-	}
-	if cv.List.GetScrollOffset() != offset {
-		cv.List.ScrollToOffset(offset)
-	}
-}
-
-// resize gives the row the height of what the card now shows (a note in
-// an image's place), keeping the view where it is.
-func (t *ToolView) resize() {
-	r, cv := t.row, t.row.cv
-	id := r.ID
-	if id < 0 || id >= len(cv.Rows) {
-		return
-	}
-	widgets.Relayout(r.box)
-	offset := cv.List.GetScrollOffset()
-	if h := r.MinSize().Height; h != cv.Heights[id] {
-		cv.Heights[id] = h
-		cv.List.SetItemHeight(id, h)
-	}
-	if cv.List.GetScrollOffset() != offset {
-		cv.List.ScrollToOffset(offset)
-	}
-}
+// View is the card's canvas object.
+func (t *Card) View() fyne.CanvasObject { return t.obj }
 
 // onScreen reports whether the card is one of the list's (not the view
 // that measures rows) and open.
-func (t *ToolView) onScreen() bool {
-	return t.row.ID >= 0 && t.row.Row.Kind == transcript.Tool && !t.row.Row.Collapsed
+func (t *Card) onScreen() bool {
+	row, listed := t.row.Shown()
+	return listed && row.Kind == transcript.Tool && !row.Collapsed
 }
 
-func (t *ToolView) set(r transcript.Row) {
-	icons := &t.row.cv.icons
+// Set draws row, a tool call's, on the card; only what changed is drawn
+// again.
+func (t *Card) Set(r transcript.Row) {
+	icons := &t.cards.icons
+	_, listed := t.row.Shown()
 	widgets.SetText(t.name, r.Tool)
 	stroke := theme.ColorNameSeparator
 	var icon fyne.Resource
@@ -165,7 +159,7 @@ func (t *ToolView) set(r transcript.Row) {
 		widgets.SetIcon(t.icon, icon)
 	}
 	widgets.SetVisible(t.icon, icon != nil)
-	spin := r.State == transcript.Running && t.row.ID >= 0 // never animate the measuring view
+	spin := r.State == transcript.Running && listed // never animate the measuring view
 	widgets.SetVisible(t.Spinner, r.State == transcript.Running)
 	if spin != t.spinning {
 		t.spinning = spin
@@ -177,7 +171,7 @@ func (t *ToolView) set(r transcript.Row) {
 	}
 	c := theme.Color(stroke)
 	width := float32(1)
-	if m := t.row.cv.Find.cardMark(t.row.ID); m != nil {
+	if m := t.row.FindMark(); m != nil {
 		c, width = m, 3 // it holds a match of the find bar's
 	}
 	if t.Border.StrokeColor != c || t.Border.StrokeWidth != width {
@@ -206,7 +200,7 @@ func (t *ToolView) set(r transcript.Row) {
 		}
 	}
 	widgets.SetVisible(t.Expand, long && open)
-	_, view := t.row.cv.apps.Of(r.Tool)
+	_, view := t.cards.apps.Of(r.Tool)
 	widgets.SetVisible(t.OpenView, view != "")
 	widgets.SetVisible(t.Args, open)
 	widgets.SetSegment(t.Args, t.argsSeg, args, theme.ColorNameForeground)

@@ -1,0 +1,100 @@
+package chat
+
+import (
+	"image/color"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
+
+	"deckhand/gui/toolcard"
+	"deckhand/gui/widgets"
+	"deckhand/transcript"
+)
+
+// cardPart draws a tool call's row: its card (package toolcard), indented
+// under its message. It is the card's Row: what the person does on the
+// card (fold it, Show all) changes the row at once, and the bridge keeps
+// it.
+type cardPart struct {
+	r    *RowView
+	card *toolcard.Card
+	obj  fyne.CanvasObject
+}
+
+var _ toolcard.Row = (*cardPart)(nil)
+
+func newCardPart(r *RowView) *cardPart {
+	p := &cardPart{r: r}
+	p.card = r.cv.cards.NewCard(p)
+	p.obj = indented(p.card.View())
+	return p
+}
+
+func (p *cardPart) set(row transcript.Row)  { p.card.Set(row) }
+func (p *cardPart) view() fyne.CanvasObject { return p.obj }
+
+func (p *cardPart) Shown() (transcript.Row, bool) { return p.r.Row, p.r.ID >= 0 }
+func (p *cardPart) Conv() string                  { return p.r.cv.conv }
+func (p *cardPart) FindMark() color.Color         { return p.r.cv.Find.cardMark(p.r.ID) }
+func (p *cardPart) Copy(text string, b *widget.Button) {
+	p.r.copy(text, b)
+}
+
+func (p *cardPart) Expand(expanded bool) {
+	r := p.r
+	row := r.Row
+	row.Expanded, row.Collapsed = expanded, false
+	p.apply(row)
+	r.cv.host.Tell(&Expand{Conv: r.cv.conv, Row: r.ID, Expanded: expanded})
+}
+
+func (p *cardPart) Collapse(collapsed bool) {
+	r := p.r
+	row := r.Row
+	row.Collapsed = collapsed
+	p.apply(row)
+	r.cv.host.Tell(&Collapse{Conv: r.cv.conv, Row: r.ID, Collapsed: collapsed})
+}
+
+// apply shows a change the person made to the card (folded, Show all) at
+// once, and gives the row its new height, keeping the view where it is: the
+// card grows or shrinks below its header. The bridge's copy of the row,
+// when it comes, is the same, and changes nothing.
+func (p *cardPart) apply(row transcript.Row) {
+	r, cv := p.r, p.r.cv
+	id := r.ID
+	if id < 0 || id >= len(cv.Rows) {
+		return
+	}
+	offset := cv.List.GetScrollOffset()
+	cv.Rows[id] = row
+	r.show(id, row)
+	h := cv.heightOf(r, row)
+	cv.measured[id] = true
+	if h != cv.Heights[id] {
+		cv.Heights[id] = h
+		cv.List.SetItemHeight(id, h)
+	}
+	if cv.List.GetScrollOffset() != offset {
+		cv.List.ScrollToOffset(offset)
+	}
+}
+
+// Remeasure gives the row the height of what the card now shows (a note
+// in an image's place), keeping the view where it is.
+func (p *cardPart) Remeasure() {
+	r, cv := p.r, p.r.cv
+	id := r.ID
+	if id < 0 || id >= len(cv.Rows) {
+		return
+	}
+	widgets.Relayout(r.box)
+	offset := cv.List.GetScrollOffset()
+	if h := r.MinSize().Height; h != cv.Heights[id] {
+		cv.Heights[id] = h
+		cv.List.SetItemHeight(id, h)
+	}
+	if cv.List.GetScrollOffset() != offset {
+		cv.List.ScrollToOffset(offset)
+	}
+}

@@ -11,7 +11,7 @@
 // and, when the history no longer fits, summarise its oldest turns in one
 // model request (compact.go: the summary stands in for them in the model's
 // view; the history keeps them); build the request (package request), stream
-// the model's answer (model.go, package transport/llm), resolve and check
+// the model's answer (streamModel, package transport/llm), resolve and check
 // each call (calls.go, packages toolcall and policy: a refused call goes
 // back to the model and reaches no server), ask the gate once per call
 // (approval.Decide: Allow, Refuse or Ask), and for Ask emit

@@ -23,7 +23,7 @@
 //     UI.post.
 //
 // Once per frame at most, the bridge hands what changed to the UI in a
-// single fyne.Do (frame.go): a streamed answer of a thousand deltas costs
+// single fyne.Do (bridge.go's flush): a streamed answer of a thousand deltas costs
 // one widget update per frame, not one per token. Rare events (a server's
 // questions) are posted at once.
 //
@@ -72,8 +72,8 @@
 // The window and the bridge:
 //   - ui.go: the UI, New and Start, the main window's layout, notices,
 //     showing and hiding the window.
-//   - bridge.go: the bridge actor's state, messages and Receive.
-//   - frame.go: one frame's changes, from the bridge to the UI.
+//   - bridge.go: the bridge actor's state, messages and Receive, and one
+//     frame's changes, from the bridge to the UI (flush).
 //   - conversations.go: opening, switching and starting conversations
 //     (bridge side); conversations_idle.go: closing idle ones, to be
 //     reopened from the log.

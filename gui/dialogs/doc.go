@@ -1,5 +1,5 @@
 // Package dialogs is what asks the person in a dialog: tool calls to
-// approve (approval.go, their arguments in approval_args.go) and servers'
+// approve (approval.go, with their arguments) and servers'
 // questions (MCP elicitation: forms, and pages to open; elicit.go), in
 // one queue that shows one dialog at a time in arrival order, whatever
 // its kind (modal.go), with desktop notifications while Deckhand is not

@@ -34,5 +34,11 @@
 //     the SDK's session (custom methods, a sending middleware) with the
 //     server's answers read under it, in the HTTP bodies (tap.go).
 //
+// Files: dial.go makes a connection (Dial: the transports, the handshake);
+// conn.go is the live connection (its calls, the wrapper every message of
+// a stdio, in-process or legacy SSE server passes through, its death);
+// tasks.go follows a call the server makes a task of, and runs only for
+// one.
+//
 // A Conn is safe for concurrent use: any number of calls may run at once.
 package mcp

@@ -13,9 +13,9 @@ package mcp
 // answers to initialize, tools/list and its own tools/call as they came:
 //
 //   - over stdio, in-process and legacy SSE, by wrapping the SDK's
-//     connection (taskConn): requests of Deckhand's own go out under ids
-//     the SDK never uses, and their answers are taken out of the stream
-//     before the SDK reads it;
+//     connection (taskConn, conn.go, which every message passes through):
+//     requests of Deckhand's own go out under ids the SDK never uses, and
+//     their answers are taken out of the stream before the SDK reads it;
 //   - over streamable HTTP, whose connection cannot be wrapped (the SDK
 //     tells it of the session's state through an unexported method: the
 //     protocol version header, the server's own stream), through the SDK's
@@ -27,14 +27,15 @@ package mcp
 // Everything the server says about a task is checked: its id, its status,
 // its message (cleaned and cut), its interval (clamped to
 // [MinPollInterval, MaxPollInterval]).
+//
+// This file runs only for a call that may become a task: a call of a tool
+// the server offers no task for is a plain tools/call (Conn.CallTask).
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sync"
-	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -214,19 +215,6 @@ func (c *Conn) StartTool(ctx context.Context, name string, args any, progress fu
 		return nil, nil, err
 	}
 	return nil, t, nil
-}
-
-// CallTask is StartTool and, when the server answered with a task,
-// AwaitTask; onTask, if not nil, hears the task's id first.
-func (c *Conn) CallTask(ctx context.Context, name string, args any, progress func(Progress), onTask func(*Task)) (*sdk.CallToolResult, error) {
-	res, t, err := c.StartTool(ctx, name, args, progress)
-	if err != nil || t == nil {
-		return res, err
-	}
-	if onTask != nil {
-		onTask(t)
-	}
-	return c.AwaitTask(ctx, t, progress)
 }
 
 // AwaitTask follows a task until it ends and returns its result: it polls
@@ -505,28 +493,6 @@ func (c *Conn) taskError(ctx context.Context, what string, err error) error {
 	return c.callError(ctx, what, err)
 }
 
-// progressToken registers progress under a fresh token; release forgets it.
-func (c *Conn) progressToken(progress func(Progress)) (string, func()) {
-	token := fmt.Sprintf("deckhand-%d", c.tokens.Add(1))
-	if progress == nil {
-		return token, func() {}
-	}
-	return token, hold(&c.mu, c.progress, token, progress)
-}
-
-// hold puts v in m under key, holding mu, until the func it returns takes
-// it out again (a request's waiter, kept while the request is out).
-func hold[K comparable, V any](mu *sync.Mutex, m map[K]V, key K, v V) (release func()) {
-	mu.Lock()
-	m[key] = v
-	mu.Unlock()
-	return func() {
-		mu.Lock()
-		delete(m, key)
-		mu.Unlock()
-	}
-}
-
 // startCall sends tools/call, asking for a task where the 2025-11-25
 // generation wants it asked, and returns the answer as the server wrote it.
 func (c *Conn) startCall(ctx context.Context, name string, args any, token string) (json.RawMessage, error) {
@@ -680,15 +646,15 @@ func (c *Conn) request(ctx context.Context, method string, params *taskParams) (
 // custom methods.
 var taskMethods = []string{"tasks/get", "tasks/result", "tasks/cancel", "tasks/update"}
 
-// allowTasks lets client send tasks/* (request) and ask for a task in
-// tools/call (askTask).
+// allowTasks lets client send tasks/* through its session (request, over
+// streamable HTTP; dialHTTP also adds askTask there, the one kind of
+// connection whose tools/call asks for a task through the SDK).
 func allowTasks(client *sdk.Client) error {
 	for _, m := range taskMethods {
 		if err := sdk.AddSendingCustomMethod[*taskParams, *rawResult](client, m); err != nil {
 			return err
 		}
 	}
-	client.AddSendingMiddleware(askTask)
 	return nil
 }
 
@@ -735,86 +701,6 @@ func askTask(next sdk.MethodHandler) sdk.MethodHandler {
 	}
 }
 
-// taskOffers is what the server offers of tasks, read from its answers to
-// initialize and tools/list, and the tasks followed on the connection.
-type taskOffers struct {
-	v1, v2 atomic.Bool // what the server's capabilities offer
-
-	mu        sync.Mutex
-	following map[string]struct{} // the task ids followed now
-	support   map[string]string   // tool name to execution.taskSupport (2025-11-25)
-}
-
-func newTaskOffers() *taskOffers {
-	return &taskOffers{following: map[string]struct{}{}, support: map[string]string{}}
-}
-
-// look reads what the server offers from its answers to initialize and
-// tools/list.
-func (o *taskOffers) look(method string, result json.RawMessage) {
-	switch method {
-	case "initialize":
-		var init struct {
-			Capabilities struct {
-				Tasks *struct {
-					Requests *struct {
-						Tools *struct {
-							Call json.RawMessage `json:"call"`
-						} `json:"tools"`
-					} `json:"requests"`
-				} `json:"tasks"`
-				Extensions map[string]json.RawMessage `json:"extensions"`
-			} `json:"capabilities"`
-		}
-		if json.Unmarshal(result, &init) != nil {
-			return
-		}
-		caps := init.Capabilities
-		o.v1.Store(caps.Tasks != nil && caps.Tasks.Requests != nil && caps.Tasks.Requests.Tools != nil && caps.Tasks.Requests.Tools.Call != nil)
-		_, v2 := caps.Extensions[TasksExtension]
-		o.v2.Store(v2)
-	case "tools/list":
-		if !o.v1.Load() {
-			return
-		}
-		var list struct {
-			Tools []struct {
-				Name      string `json:"name"`
-				Execution struct {
-					TaskSupport string `json:"taskSupport"`
-				} `json:"execution"`
-			} `json:"tools"`
-		}
-		if json.Unmarshal(result, &list) != nil {
-			return
-		}
-		o.mu.Lock()
-		for _, t := range list.Tools {
-			if t.Execution.TaskSupport == "" {
-				delete(o.support, t.Name)
-			} else {
-				o.support[t.Name] = t.Execution.TaskSupport
-			}
-		}
-		o.mu.Unlock()
-	}
-}
-
-// offered reports whether a call of tool may be answered with a task, so
-// that it must go through StartTool's own request.
-func (o *taskOffers) offered(tool string) bool {
-	if o.v2.Load() {
-		return true
-	}
-	if !o.v1.Load() {
-		return false
-	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	s := o.support[tool]
-	return s == "optional" || s == "required"
-}
-
 // follow claims a task id for one caller; false when another follows it.
 func (o *taskOffers) follow(id string) bool {
 	o.mu.Lock()
@@ -830,79 +716,6 @@ func (o *taskOffers) unfollow(id string) {
 	o.mu.Lock()
 	delete(o.following, id)
 	o.mu.Unlock()
-}
-
-// taskTransport wraps the SDK's transport so that its connection is a
-// taskConn, published in c.wrapped.
-type taskTransport struct {
-	inner sdk.Transport
-	c     *Conn
-}
-
-func (t *taskTransport) Connect(ctx context.Context) (sdk.Connection, error) {
-	conn, err := t.inner.Connect(ctx)
-	if err != nil {
-		return nil, err
-	}
-	tc := &taskConn{Connection: conn, offers: t.c.tasks, pending: map[string]chan *jsonrpc.Response{}, watched: map[string]string{}}
-	t.c.wrapped.Store(tc)
-	return tc, nil
-}
-
-// taskConn is the SDK's connection with Deckhand's own requests beside the
-// SDK's. Read is called by the SDK's one reader; Write by anyone.
-type taskConn struct {
-	sdk.Connection
-	offers  *taskOffers
-	seq     atomic.Uint64
-	writeMu sync.Mutex
-
-	mu      sync.Mutex
-	pending map[string]chan *jsonrpc.Response // our requests' ids
-	watched map[string]string                 // the SDK's initialize and tools/list ids, to their method
-}
-
-// ownPrefix starts the ids of Deckhand's own requests; the SDK numbers its
-// own.
-const ownPrefix = "deckhand-task-"
-
-func (tc *taskConn) Write(ctx context.Context, msg jsonrpc.Message) error {
-	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() && (req.Method == "initialize" || req.Method == "tools/list") {
-		tc.mu.Lock()
-		tc.watched[fmt.Sprint(req.ID.Raw())] = req.Method
-		tc.mu.Unlock()
-	}
-	tc.writeMu.Lock()
-	defer tc.writeMu.Unlock()
-	return tc.Connection.Write(ctx, msg)
-}
-
-func (tc *taskConn) Read(ctx context.Context) (jsonrpc.Message, error) {
-	for {
-		msg, err := tc.Connection.Read(ctx)
-		if err != nil {
-			return nil, err
-		}
-		resp, ok := msg.(*jsonrpc.Response)
-		if !ok {
-			return msg, nil
-		}
-		key := fmt.Sprint(resp.ID.Raw())
-		tc.mu.Lock()
-		ch, ours := tc.pending[key]
-		delete(tc.pending, key)
-		method := tc.watched[key]
-		delete(tc.watched, key)
-		tc.mu.Unlock()
-		if ours {
-			ch <- resp // buffered: the caller may have gone
-			continue
-		}
-		if method != "" && resp.Error == nil {
-			tc.offers.look(method, resp.Result)
-		}
-		return msg, nil
-	}
 }
 
 // call sends one request of Deckhand's own and waits for its answer.

@@ -258,7 +258,6 @@ var notCounted = map[string]string{
 	"tools/warnings.go":               "a tool's warnings, as text",
 	"approval/approval.go":            "the words of an answer",
 	"actors/conversation/viewcall.go": "the view's questions, looked through for the answer's id first",
-	"transport/mcp/wire.go":           "the pipe of a server in process (a stdio server's is the SDK's)",
 	"actors/writer/writer.go":         "the log's writer, which watches the call",
 	"store/":                          "the log (IDs; the writer's batches, every 200 ms), which watches the call",
 }

@@ -40,7 +40,7 @@ type Builder struct {
 	claims  map[string][]*entry
 	clashes int
 	fresh   bool // the wire names were assigned afresh and may differ from the claims
-	parts   []*part
+	parts   partList
 	changed []string
 	mark    uint64
 	cat     *Catalog
@@ -71,7 +71,7 @@ type entry struct {
 // NewBuilder returns an empty Builder reading definitions' own flags from
 // memo (nil: none kept beyond each server's own last listing).
 func NewBuilder(memo *Memo) *Builder {
-	return &Builder{memo: memo, servers: map[string]*builtServer{}, claims: map[string][]*entry{}, cat: &Catalog{parts: []*part{}}}
+	return &Builder{memo: memo, servers: map[string]*builtServer{}, claims: map[string][]*entry{}, cat: &Catalog{parts: &partList{}}}
 }
 
 // Settle lets go of what only the next change reads: the name index and
@@ -243,30 +243,23 @@ func (b *Builder) Set(alias string, src Source) *Catalog {
 	}
 
 	b.changed = b.changed[:0]
-	parts := slices.Clone(b.parts)
+	parts := b.parts
 	for a := range dirty {
 		b.changed = append(b.changed, a)
 		s := b.servers[a]
-		i, found := slices.BinarySearchFunc(parts, a, func(p *part, a string) int { return aliasOrder(p.alias, a) })
 		if len(s.entries) == 0 && len(s.rejected) == 0 {
-			if found {
-				parts = slices.Delete(parts, i, i+1)
-			}
+			parts = parts.with(a, nil)
 			continue
 		}
 		p := &part{alias: a, tools: make([]Tool, len(s.entries)), rejected: s.rejected}
 		for j, e := range s.entries {
 			p.tools[j] = e.t
 		}
-		if found {
-			parts[i] = p
-		} else {
-			parts = slices.Insert(parts, i, p)
-		}
+		parts = parts.with(a, p)
 	}
 	slices.SortFunc(b.changed, aliasOrder)
 	b.parts = parts
-	b.cat = &Catalog{parts: parts}
+	b.cat = &Catalog{parts: &parts}
 	return b.cat
 }
 

@@ -103,7 +103,7 @@ type Catalog struct {
 	// the catalogs before and after it that did not change that server;
 	// the whole (tools and maps below) is put together on first use, so
 	// that a catalog replaced before anyone looked at it costs one slice.
-	parts []*part // by alias (aliasOrder)
+	parts *partList // nil for NewCatalog's
 	once  sync.Once
 
 	rejected  []Rejected
@@ -126,19 +126,16 @@ func (c *Catalog) load() {
 		return
 	}
 	c.once.Do(func() {
-		n := 0
-		for _, p := range c.parts {
-			n += len(p.tools)
-		}
+		n := c.parts.tools
 		c.tools = make([]Tool, 0, n)
 		c.byDisplay, c.byWire = make(map[string]int, n), make(map[string]int, n)
-		for _, p := range c.parts {
+		c.parts.all(func(p *part) {
 			c.rejected = append(c.rejected, p.rejected...)
 			for _, t := range p.tools {
 				c.byDisplay[t.Display], c.byWire[t.Wire] = len(c.tools), len(c.tools)
 				c.tools = append(c.tools, t)
 			}
-		}
+		})
 	})
 }
 
@@ -292,11 +289,7 @@ func (c *Catalog) Len() int {
 		return 0
 	}
 	if c.parts != nil {
-		n := 0
-		for _, p := range c.parts {
-			n += len(p.tools)
-		}
-		return n
+		return c.parts.tools
 	}
 	return len(c.tools)
 }
@@ -306,8 +299,8 @@ func (c *Catalog) Server(alias string) []Tool {
 	if c != nil && c.parts != nil {
 		// Without putting the whole catalog together: the registry asks
 		// this of every server that changes.
-		if i, ok := slices.BinarySearchFunc(c.parts, alias, func(p *part, a string) int { return aliasOrder(p.alias, a) }); ok {
-			return slices.Clone(c.parts[i].tools)
+		if p := c.parts.get(alias); p != nil {
+			return slices.Clone(p.tools)
 		}
 		return nil
 	}

@@ -17,33 +17,78 @@ import (
 // changed. It is kept in the log with every pin and review, so it must
 // not change for a definition that did not.
 //
-// The schemas, decoded from the server's JSON as plain maps, are written
-// here in json.Marshal's own form (FuzzHashSchema checks that the bytes
-// are the same) and handed to it as raw JSON: its reflection over maps of
-// interfaces (each value copied out of the map) was a tenth of a
-// catalog's time. Anything but plain JSON values goes to json.Marshal.
+// The definition is written here in json.Marshal's own form (the fields
+// of sdk.Tool in their order, TestToolFields; FuzzHash checks the bytes
+// against json.Marshal's): its reflection over the struct and over the
+// schemas' maps of interfaces (each value copied out of the map), and its
+// second pass over the schemas' bytes, were a sixth of a catalog's time.
+// The annotations and icons, typed structs, go to json.Marshal, and a
+// definition with anything but plain JSON values in its schemas or _meta
+// goes to it whole.
 func Hash(d *sdk.Tool) string {
-	c := *d
-	var buf []byte
-	for _, s := range []*any{&c.InputSchema, &c.OutputSchema} {
-		m, ok := (*s).(map[string]any)
-		if !ok {
-			continue
+	data, ok := appendTool(make([]byte, 0, 512), d)
+	if !ok {
+		var err error
+		if data, err = json.Marshal(d); err != nil {
+			return ""
 		}
-		start := len(buf)
-		var good bool
-		if buf, good = appendJSON(buf, m, 0); !good {
-			c = *d
-			break
-		}
-		*s = json.RawMessage(buf[start:len(buf):len(buf)])
-	}
-	data, err := json.Marshal(&c)
-	if err != nil {
-		return ""
 	}
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:16])
+}
+
+// appendTool appends d as json.Marshal writes it; false when it holds
+// what only json.Marshal writes.
+func appendTool(b []byte, d *sdk.Tool) ([]byte, bool) {
+	ok := true
+	field := func(name string) {
+		if b[len(b)-1] != '{' {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = append(b, name...)
+		b = append(b, '"', ':')
+	}
+	value := func(v any) {
+		if ok {
+			b, ok = appendJSON(b, v, 0)
+		}
+	}
+	marshal := func(v any) {
+		data, err := json.Marshal(v)
+		ok = ok && err == nil
+		b = append(b, data...)
+	}
+	b = append(b, '{')
+	if len(d.Meta) > 0 {
+		field("_meta")
+		value(map[string]any(d.Meta))
+	}
+	if d.Annotations != nil {
+		field("annotations")
+		marshal(d.Annotations)
+	}
+	if d.Description != "" {
+		field("description")
+		b = appendJSONString(b, d.Description)
+	}
+	field("inputSchema")
+	value(d.InputSchema)
+	field("name")
+	b = appendJSONString(b, d.Name)
+	if d.OutputSchema != nil {
+		field("outputSchema")
+		value(d.OutputSchema)
+	}
+	if d.Title != "" {
+		field("title")
+		b = appendJSONString(b, d.Title)
+	}
+	if len(d.Icons) > 0 {
+		field("icons")
+		marshal(d.Icons)
+	}
+	return append(b, '}'), ok
 }
 
 // appendJSON appends v as json.Marshal writes it (HTML characters escaped,
@@ -63,6 +108,9 @@ func appendJSON(b []byte, v any, depth int) ([]byte, bool) {
 	case float64:
 		return appendJSONFloat(b, x)
 	case []any:
+		if x == nil {
+			return append(b, "null"...), true
+		}
 		b = append(b, '[')
 		for i, e := range x {
 			if i > 0 {
@@ -75,6 +123,9 @@ func appendJSON(b []byte, v any, depth int) ([]byte, bool) {
 		}
 		return append(b, ']'), true
 	case map[string]any:
+		if x == nil {
+			return append(b, "null"...), true
+		}
 		var small [16]string
 		keys := small[:0]
 		for k := range x {

@@ -29,7 +29,9 @@ type Builder struct {
 	// name a tool whatever the text says of its server), wired the alias
 	// of each alias__tool word, skels each tool by its name's skeleton.
 	// A tool replaced stays in them, marked dead, until compact.
-	mentions, named, wired, skels map[string][]*entry
+	// Keyed by wordKey: a word that shares its key only adds a tool to
+	// re-check.
+	mentions, named, wired, skels map[uint64][]*entry
 	live, dead                    int
 	// claims: the wire name each tool would have alone (plain, or with
 	// the short hash suffix) → the tools claiming it; clashes counts the
@@ -88,7 +90,8 @@ func (b *Builder) Settle() {
 // settled).
 func (b *Builder) index() {
 	b.ix = newNameIndex()
-	b.mentions, b.named, b.wired, b.skels = map[string][]*entry{}, map[string][]*entry{}, map[string][]*entry{}, map[string][]*entry{}
+	n := b.live // after Settle: sized for the catalog's words, about one a tool
+	b.mentions, b.named, b.wired, b.skels = make(map[uint64][]*entry, n), map[uint64][]*entry{}, map[uint64][]*entry{}, make(map[uint64][]*entry, n)
 	for _, s := range b.servers {
 		for _, e := range s.entries {
 			b.ix.add(&e.t)
@@ -192,13 +195,12 @@ func (b *Builder) Set(alias string, src Source) *Catalog {
 			}
 		}
 	}
-	lower := strings.ToLower(alias)
-	touch(b.mentions[lower], true)
-	touch(b.wired[lower], true)
+	touch(b.mentions[wordKey(alias)], true)
+	touch(b.wired[wordKey(alias)], true)
 	for _, list := range [][]*entry{old.entries, entries} {
 		for _, e := range list {
-			touch(b.named[strings.ToLower(e.t.Name)], true)
-			touch(b.skels[skeleton(e.t.Name)], false)
+			touch(b.named[wordKey(e.t.Name)], true)
+			touch(b.skels[wordKey(skeleton(e.t.Name))], false)
 		}
 	}
 	for _, a := range b.ix.aliasSkel[skeleton(alias)] {
@@ -282,7 +284,7 @@ func newTool(alias string, src Source, d *sdk.Tool) (t Tool, rej *Rejected, ok b
 
 // post adds e to the postings of its texts' words and its name.
 func (b *Builder) post(e *entry) {
-	add := func(m map[string][]*entry, key string) {
+	add := func(m map[uint64][]*entry, key uint64) {
 		list := m[key]
 		if n := len(list); n > 0 && list[n-1] == e {
 			return // e's words are posted together: a repeated word is last
@@ -290,24 +292,24 @@ func (b *Builder) post(e *entry) {
 		m[key] = append(list, e)
 	}
 	for _, f := range e.own.texts {
-		for _, l := range wordSpans(f.text) {
-			orig := f.text[l[0]:l[1]]
-			w := strings.ToLower(orig)
-			add(b.mentions, w)
-			if strings.ContainsAny(orig, "_-") || hasInnerUpper(orig) {
-				add(b.named, w)
+		for i, j := range wordSpans(f.text) {
+			w := f.text[i:j]
+			key := wordKey(w)
+			add(b.mentions, key)
+			if strings.ContainsAny(w, "_-") || hasInnerUpper(w) {
+				add(b.named, key)
 			}
-			if a, _, ok := strings.Cut(w, "__"); ok {
-				add(b.wired, a)
+			if n := strings.Index(w, "__"); n >= 0 {
+				add(b.wired, wordKey(w[:n]))
 			}
 		}
 	}
-	add(b.skels, skeleton(e.t.Name))
+	add(b.skels, wordKey(skeleton(e.t.Name)))
 }
 
 // compact drops the dead entries from the postings.
 func (b *Builder) compact() {
-	for _, m := range []map[string][]*entry{b.mentions, b.named, b.wired, b.skels} {
+	for _, m := range []map[uint64][]*entry{b.mentions, b.named, b.wired, b.skels} {
 		clear(m)
 	}
 	for _, s := range b.servers {

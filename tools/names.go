@@ -1,8 +1,10 @@
 package tools
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
+	"iter"
 	"slices"
 	"strings"
 )
@@ -59,10 +61,10 @@ func (ix *nameIndex) remove(t *Tool) {
 	}
 }
 
-// alias is the alias whose lower case is lower (the first in display
+// aliasOf is the alias whose lower case is lower (the first in display
 // order when several are), or "".
-func (ix *nameIndex) alias(lower string) string {
-	if as := ix.aliases[lower]; len(as) > 0 {
+func (ix *nameIndex) aliasOf(lower []byte) string {
+	if as := ix.aliases[string(lower)]; len(as) > 0 {
 		return as[0]
 	}
 	return ""
@@ -116,27 +118,61 @@ func aliasOrder(a, b string) int {
 	}
 }
 
-// wordSpans splits text into the identifiers it holds, as the regular
-// expression [A-Za-z0-9][A-Za-z0-9_-]* would find them (leftmost,
-// longest), with what joins them left in the gaps: "fs.read_file",
-// "fs/read_file", "fs__read_file", "fs:read_file" are alias and tool;
-// plain words too. By hand: the regexp package's matcher took half of a
-// catalog's flagging time (every description of every tool is split).
-func wordSpans(text string) [][2]int {
-	out := make([][2]int, 0, len(text)/6+1) // a word and a space in 6 bytes, about
-	for i := 0; i < len(text); {
-		if !isAlnum(text[i]) {
-			i++
-			continue
+// wordSpans yields the start and end of each identifier text holds, as
+// the regular expression [A-Za-z0-9][A-Za-z0-9_-]* would find them
+// (leftmost, longest), with what joins them left in the gaps:
+// "fs.read_file", "fs/read_file", "fs__read_file", "fs:read_file" are
+// alias and tool; plain words too. By hand: the regexp package's matcher
+// took half of a catalog's flagging time (every description of every
+// tool is split); and as an iterator, not a slice of spans, which was a
+// tenth of a start's allocations.
+func wordSpans(text string) iter.Seq2[int, int] {
+	return func(yield func(int, int) bool) {
+		for i := 0; i < len(text); {
+			if !isAlnum(text[i]) {
+				i++
+				continue
+			}
+			j := i + 1
+			for j < len(text) && (isAlnum(text[j]) || text[j] == '_' || text[j] == '-') {
+				j++
+			}
+			if !yield(i, j) {
+				return
+			}
+			i = j
 		}
-		j := i + 1
-		for j < len(text) && (isAlnum(text[j]) || text[j] == '_' || text[j] == '-') {
-			j++
-		}
-		out = append(out, [2]int{i, j})
-		i = j
 	}
-	return out
+}
+
+// lowerInto is s in lower case (ASCII letters only, as wordSpans's words
+// hold no other), written into buf: for map lookups by a word without
+// making a string of it.
+func lowerInto(buf []byte, s string) []byte {
+	buf = buf[:0]
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf = append(buf, c)
+	}
+	return buf
+}
+
+// wordKey is a hash of s in lower case (ASCII letters only), FNV-1a: the
+// key of a Builder's postings. Two words with one key only make a change
+// re-check a tool it did not need to.
+func wordKey(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		h = (h ^ uint64(c)) * 1099511628211
+	}
+	return h
 }
 
 func isAlnum(b byte) bool {
@@ -150,36 +186,39 @@ func isAlnum(b byte) bool {
 // server ("the read_text_file tool of the fs server"). Each word is one
 // lookup in the index.
 func (ix *nameIndex) namesOther(alias, text string) string {
-	locs := wordSpans(text)
-	if len(locs) == 0 {
-		return ""
-	}
 	lowerAlias := strings.ToLower(alias)
-	mentioned := map[string]bool{} // other servers' aliases named in text
-	for _, l := range locs {
-		w := strings.ToLower(text[l[0]:l[1]])
-		if a := ix.alias(w); a != "" && w != lowerAlias {
+	var mentioned map[string]bool // other servers' aliases named in text (made for the first)
+	var buf [64]byte
+	for i, j := range wordSpans(text) {
+		w := lowerInto(buf[:], text[i:j])
+		if a := ix.aliasOf(w); a != "" && string(w) != lowerAlias {
+			if mentioned == nil {
+				mentioned = map[string]bool{}
+			}
 			mentioned[a] = true
 		}
 		// A wire name: alias__tool.
-		if a, tool, ok := strings.Cut(w, "__"); ok && a != lowerAlias {
-			if d := ix.toolOf(ix.alias(a), tool); d != "" {
+		if a, tool, ok := bytes.Cut(w, []byte("__")); ok && string(a) != lowerAlias {
+			if d := ix.toolOf(ix.aliasOf(a), tool); d != "" {
 				return d
 			}
 		}
 	}
-	for k, l := range locs {
-		w := strings.ToLower(text[l[0]:l[1]])
+	var prevBuf [64]byte
+	var prev []byte // the word before, lower case, when it ends just before one of "./:"
+	prevEnd := -2
+	for i, j := range wordSpans(text) {
+		w := lowerInto(buf[:], text[i:j])
 		// alias.tool, alias/tool, alias:tool (the alias word just before).
-		if k > 0 && l[0] > 0 && strings.ContainsRune("./:", rune(text[l[0]-1])) && locs[k-1][1] == l[0]-1 {
-			prev := strings.ToLower(text[locs[k-1][0]:locs[k-1][1]])
-			if a := ix.alias(prev); a != "" && prev != lowerAlias {
+		if i > 0 && prevEnd == i-1 && strings.IndexByte("./:", text[i-1]) >= 0 {
+			if a := ix.aliasOf(prev); a != "" && string(prev) != lowerAlias {
 				if d := ix.toolOf(a, w); d != "" {
 					return d
 				}
 			}
 		}
-		idx, ok := ix.byName[w]
+		prev, prevEnd = append(prevBuf[:0], w...), j
+		idx, ok := ix.byName[string(w)]
 		if !ok {
 			continue
 		}
@@ -187,7 +226,7 @@ func (ix *nameIndex) namesOther(alias, text string) string {
 		if own {
 			continue
 		}
-		orig := text[l[0]:l[1]]
+		orig := text[i:j]
 		distinctive := strings.ContainsAny(orig, "_-") || hasInnerUpper(orig)
 		for _, o := range idx {
 			if distinctive || mentioned[o.Server] {
@@ -207,12 +246,13 @@ func hasInnerUpper(s string) bool {
 	return false
 }
 
-// toolOf is the display name of alias's tool called name (any case), or "".
-func (ix *nameIndex) toolOf(alias, name string) string {
+// toolOf is the display name of alias's tool called name (lower case),
+// or "".
+func (ix *nameIndex) toolOf(alias string, name []byte) string {
 	if alias == "" {
 		return ""
 	}
-	for _, o := range ix.byName[strings.ToLower(name)] {
+	for _, o := range ix.byName[string(name)] {
 		if o.Server == alias {
 			return o.Display
 		}
@@ -312,8 +352,8 @@ func passesFor(a, b *Tool) bool {
 func contentWords(text string, skip map[string]bool) map[string]bool {
 	out := map[string]bool{}
 	lower := lowerASCII(text)
-	for _, l := range wordSpans(lower) {
-		w := lower[l[0]:l[1]]
+	for i, j := range wordSpans(lower) {
+		w := lower[i:j]
 		w = strings.TrimSuffix(w, "s")
 		if len(w) < 3 || skip[w] || skip[w+"s"] || commonWords[w] {
 			continue

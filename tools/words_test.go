@@ -15,8 +15,8 @@ func FuzzWordSpans(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		var got [][]int
-		for _, l := range wordSpans(s) {
-			got = append(got, []int{l[0], l[1]})
+		for i, j := range wordSpans(s) {
+			got = append(got, []int{i, j})
 		}
 		want := wordRe.FindAllStringIndex(s, -1)
 		if !slices.EqualFunc(got, want, slices.Equal) {

@@ -44,7 +44,7 @@ func TestFlagsGolden(t *testing.T) {
 				}
 				for _, text := range texts {
 					for _, m := range allSigns(text, nil) {
-						fmt.Fprintf(&b, "\tsign %s in %s: %q\n", m.kind, f.where, m.text)
+						fmt.Fprintf(&b, "\tsign %s in %s: %q\n", m.kind, f.where(), m.text)
 					}
 				}
 			}

@@ -34,7 +34,7 @@ var credentialScope = mustFilter(`\b(password|passwd|credential|auth\w*|log ?in|
 // toolScope is what a tool's own name and description are about, as far
 // as its parameters' requests go; worked out when a parameter asks.
 type toolScope struct {
-	text         string
+	tool         *Tool // its name, title and description
 	done         bool
 	conversation bool // agents, chats, conversations, completions
 	credentials  bool // signing in, keys, secrets, accounts
@@ -42,7 +42,8 @@ type toolScope struct {
 
 func (sc *toolScope) get() *toolScope {
 	if !sc.done {
-		l := lowerASCII(sc.text)
+		t := sc.tool
+		l := lowerASCII(nameWords(t.Name) + " " + t.Raw.Title + " " + t.Raw.Description)
 		sc.conversation = strings.Contains(l, "agent") || strings.Contains(l, "chat") || strings.Contains(l, "conversation") || strings.Contains(l, "completion")
 		sc.credentials = credentialScope.MatchString(l)
 		sc.done = true

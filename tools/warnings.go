@@ -52,13 +52,33 @@ func (t Tool) Warnings() []string {
 // Risky reports whether the tool has a high-risk flag.
 func (t Tool) Risky() bool { return slices.ContainsFunc(t.Flags, Flag.High) }
 
-// field is one string of a definition and where it is, for the warning.
+// field is one string of a definition and where it is, for the warning
+// (where: made only for a flag, as most strings earn none).
 type field struct {
-	where  string // "description", "parameter path's description", ...
 	text   string
+	key    string // "title", "description", "annotations' title"; in a schema its key ("enum"...), "" for a parameter's name
 	param  string // the parameter it belongs to, for parameter checks
+	output bool   // in the output schema
 	name   bool   // the text is a name (parameter name): split into words
 	schema bool   // in a schema: sent to the model as it is (not cleaned)
+}
+
+// where says where f is: "description", "parameter path's description",
+// "output parameter name x", ...
+func (f *field) where() string {
+	label := ""
+	if f.output {
+		label = "output "
+	}
+	switch {
+	case !f.schema:
+		return f.key
+	case f.name:
+		return label + "parameter name " + shownName(f.param)
+	case f.param == "":
+		return "the schema's " + f.key
+	}
+	return label + "parameter " + shownName(f.param) + "'s " + f.key
 }
 
 // fields lists every string of a definition that the model reads: title,
@@ -67,14 +87,15 @@ type field struct {
 // enum, const, default and example values.
 func fields(t *Tool) []field {
 	d := t.Raw
-	out := []field{{where: "title", text: d.Title}, {where: "description", text: d.Description}}
+	out := make([]field, 2, 16)
+	out[0], out[1] = field{key: "title", text: d.Title}, field{key: "description", text: d.Description}
 	if d.Annotations != nil {
-		out = append(out, field{where: "annotations' title", text: d.Annotations.Title})
+		out = append(out, field{key: "annotations' title", text: d.Annotations.Title})
 	}
 	for _, s := range []struct {
-		label  string
+		output bool
 		schema any
-	}{{"", d.InputSchema}, {"output ", d.OutputSchema}} {
+	}{{false, d.InputSchema}, {true, d.OutputSchema}} {
 		if s.schema == nil {
 			continue
 		}
@@ -92,31 +113,27 @@ func fields(t *Tool) []field {
 				continue
 			}
 		}
-		walkSchema(v, s.label, "", &out, 0)
+		walkSchema(v, s.output, "", &out, 0)
 	}
 	return out
 }
 
 // walkSchema collects the strings of a JSON schema; param is the
 // parameter the schema describes ("" at the top).
-func walkSchema(v any, label, param string, out *[]field, depth int) {
+func walkSchema(v any, output bool, param string, out *[]field, depth int) {
 	if depth > 32 {
 		return
 	}
 	switch x := v.(type) {
 	case map[string]any:
-		of := "the schema's"
-		if param != "" {
-			of = label + "parameter " + shownName(param) + "'s"
-		}
 		for _, k := range []string{"title", "description"} {
 			if s, ok := x[k].(string); ok {
-				*out = append(*out, field{where: of + " " + k, text: s, param: param, schema: true})
+				*out = append(*out, field{key: k, text: s, param: param, output: output, schema: true})
 			}
 		}
 		for _, k := range []string{"enum", "examples", "const", "default"} {
-			if v, ok := x[k]; ok { // its label is made only for one there
-				walkValues(v, of+" "+k, param, out, depth)
+			if v, ok := x[k]; ok {
+				walkValues(v, field{key: k, param: param, output: output, schema: true}, out, depth)
 			}
 		}
 		if props, ok := x["properties"].(map[string]any); ok {
@@ -125,8 +142,8 @@ func walkSchema(v any, label, param string, out *[]field, depth int) {
 				if param != "" {
 					p = param + "." + name
 				}
-				*out = append(*out, field{where: label + "parameter name " + shownName(p), text: name, param: p, name: true, schema: true})
-				walkSchema(props[name], label, p, out, depth+1)
+				*out = append(*out, field{text: name, param: p, output: output, name: true, schema: true})
+				walkSchema(props[name], output, p, out, depth+1)
 			}
 		}
 		for _, k := range sortedKeys(x) {
@@ -134,23 +151,26 @@ func walkSchema(v any, label, param string, out *[]field, depth int) {
 			case "properties", "title", "description", "enum", "examples", "const", "default":
 				continue
 			}
-			walkSchema(x[k], label, param, out, depth+1)
+			walkSchema(x[k], output, param, out, depth+1)
 		}
 	case []any:
 		for _, e := range x {
-			walkSchema(e, label, param, out, depth+1)
+			walkSchema(e, output, param, out, depth+1)
 		}
 	}
 }
 
-func walkValues(v any, where, param string, out *[]field, depth int) {
+// walkValues collects the strings of an enum, const, default or examples
+// value as fields like at.
+func walkValues(v any, at field, out *[]field, depth int) {
 	switch x := v.(type) {
 	case string:
-		*out = append(*out, field{where: where, text: x, param: param, schema: true})
+		at.text = x
+		*out = append(*out, at)
 	case []any:
 		for _, e := range x {
 			if depth < 32 {
-				walkValues(e, where, param, out, depth+1)
+				walkValues(e, at, out, depth+1)
 			}
 		}
 	}
@@ -293,7 +313,7 @@ func allFlags(t *Tool, own own, ix *nameIndex) []Flag {
 func shadowing(t *Tool, own own, ix *nameIndex) string {
 	for _, f := range own.texts {
 		if other := ix.namesOther(t.Server, f.text); other != "" {
-			return "its " + f.where + " names " + other + ", a tool of another server"
+			return "its " + f.where() + " names " + other + ", a tool of another server"
 		}
 	}
 	return ""
@@ -340,13 +360,13 @@ func ownFlags(t *Tool) own {
 	fs := fields(t)
 	descs := map[string]string{} // each parameter's description
 	for _, f := range fs {
-		if f.param != "" && !f.name && strings.HasSuffix(f.where, "description") {
+		if f.param != "" && !f.name && f.key == "description" {
 			if _, ok := descs[f.param]; !ok {
 				descs[f.param] = f.text
 			}
 		}
 	}
-	scope := &toolScope{text: nameWords(t.Name) + " " + t.Raw.Title + " " + t.Raw.Description}
+	scope := &toolScope{tool: t}
 	for _, f := range fs {
 		if f.text == "" {
 			continue
@@ -354,9 +374,9 @@ func ownFlags(t *Tool) own {
 		text := f.text
 		if what, hid := hiddenIn(f.text); hid {
 			if f.schema {
-				add(KindHidden, "its "+f.where+" holds "+what+", which the model gets as it is")
+				add(KindHidden, "its "+f.where()+" holds "+what+", which the model gets as it is")
 			} else {
-				add(KindCleaned, "its "+f.where+" held "+what+" (removed before you or the model read it)")
+				add(KindCleaned, "its "+f.where()+" held "+what+" (removed before you or the model read it)")
 			}
 			text = clean.Text(text) // "ig\u200bnore" is read as "ignore"
 		}
@@ -372,10 +392,12 @@ func ownFlags(t *Tool) own {
 		// every string (a word as common as "you" or "other" makes one a
 		// candidate), and took half of a catalog's time.
 		for _, m := range allSigns(text, out.flags) {
-			add(m.kind, "its "+f.where+" "+kindSays[m.kind]+" ("+quote(m.text)+")")
+			add(m.kind, "its "+f.where()+" "+kindSays[m.kind]+" ("+quote(m.text)+")")
 		}
 		if text != "" {
-			out.texts = append(out.texts, field{where: f.where, text: text})
+			at := f
+			at.text = text
+			out.texts = append(out.texts, at)
 		}
 		if f.name {
 			if m, ok := checkParam(nameWords(f.text), descs[f.param], scope); ok {

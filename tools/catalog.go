@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -235,7 +236,10 @@ var unsafeWire = regexp.MustCompile(`[^a-zA-Z0-9_-]`)
 // unambiguously (aliases never contain "__").
 func plainWireName(alias, name string) (wire string, exact bool) {
 	raw := alias + "__" + name
-	wire = unsafeWire.ReplaceAllString(raw, "_")
+	wire = raw
+	if strings.ContainsFunc(raw, func(r rune) bool { return !isAlnum(byte(r)) && r != '_' && r != '-' || r >= utf8.RuneSelf }) {
+		wire = unsafeWire.ReplaceAllString(raw, "_") // the regexp runs only on names it changes
+	}
 	return wire, wire == raw && len(wire) <= MaxWireName && name != ""
 }
 

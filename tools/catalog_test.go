@@ -148,6 +148,22 @@ func FuzzCatalog(f *testing.F) {
 	})
 }
 
+// plainWireName replaces what the expression unsafeWire finds, whatever
+// the name (the expression runs only on names that need it).
+func FuzzPlainWireName(f *testing.F) {
+	for _, s := range []string{"read_file", "x.y", "bad name!", "é\xff-1", strings.Repeat("long", 20)} {
+		f.Add("fs", s)
+	}
+	f.Fuzz(func(t *testing.T, alias, name string) {
+		raw := alias + "__" + name
+		want := unsafeWire.ReplaceAllString(raw, "_")
+		got, exact := plainWireName(alias, name)
+		if got != want || exact != (want == raw && len(want) <= MaxWireName && name != "") {
+			t.Errorf("plainWireName(%q, %q) = %q, %v, want %q", alias, name, got, exact, want)
+		}
+	})
+}
+
 func TestRenderResult(t *testing.T) {
 	size := int64(2048)
 	tests := []struct {

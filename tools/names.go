@@ -17,9 +17,9 @@ import (
 type nameIndex struct {
 	byName map[string][]*Tool // lower-case tool name → tools
 	bySkel map[string][]*Tool // skeleton of the name → tools
-	// samePlace: skeleton of server and tool → tools (look-alikes on one
-	// server).
-	samePlace map[string][]*Tool
+	// samePlace: server and skeleton of the tool's name → tools
+	// (look-alikes on one server).
+	samePlace map[[2]string][]*Tool
 	// tools counts each alias's tools; aliases: lower-case alias → the
 	// aliases that lower to it, aliasSkel: skeleton → aliases, each in the
 	// order of their tools' display names (aliasOrder).
@@ -29,7 +29,7 @@ type nameIndex struct {
 }
 
 func newNameIndex() *nameIndex {
-	return &nameIndex{byName: map[string][]*Tool{}, bySkel: map[string][]*Tool{}, samePlace: map[string][]*Tool{},
+	return &nameIndex{byName: map[string][]*Tool{}, bySkel: map[string][]*Tool{}, samePlace: map[[2]string][]*Tool{},
 		tools: map[string]int{}, aliases: map[string][]string{}, aliasSkel: map[string][]string{}}
 }
 
@@ -39,7 +39,7 @@ func (ix *nameIndex) add(t *Tool) {
 	insertTool(ix.byName, strings.ToLower(t.Name), t)
 	sk := skeleton(t.Name)
 	insertTool(ix.bySkel, sk, t)
-	insertTool(ix.samePlace, t.Server+"."+sk, t)
+	insertTool(ix.samePlace, [2]string{t.Server, sk}, t)
 	ix.tools[t.Server]++
 	if ix.tools[t.Server] == 1 {
 		insertAlias(ix.aliases, strings.ToLower(t.Server), t.Server)
@@ -52,7 +52,7 @@ func (ix *nameIndex) remove(t *Tool) {
 	removeTool(ix.byName, strings.ToLower(t.Name), t)
 	sk := skeleton(t.Name)
 	removeTool(ix.bySkel, sk, t)
-	removeTool(ix.samePlace, t.Server+"."+sk, t)
+	removeTool(ix.samePlace, [2]string{t.Server, sk}, t)
 	ix.tools[t.Server]--
 	if ix.tools[t.Server] == 0 {
 		delete(ix.tools, t.Server)
@@ -70,13 +70,13 @@ func (ix *nameIndex) aliasOf(lower []byte) string {
 	return ""
 }
 
-func insertTool(m map[string][]*Tool, key string, t *Tool) {
+func insertTool[K comparable](m map[K][]*Tool, key K, t *Tool) {
 	list := m[key]
 	i, _ := slices.BinarySearchFunc(list, t.Display, func(e *Tool, d string) int { return strings.Compare(e.Display, d) })
 	m[key] = slices.Insert(list, i, t)
 }
 
-func removeTool(m map[string][]*Tool, key string, t *Tool) {
+func removeTool[K comparable](m map[K][]*Tool, key K, t *Tool) {
 	list := slices.DeleteFunc(m[key], func(e *Tool) bool { return e == t })
 	if len(list) == 0 {
 		delete(m, key)
@@ -267,7 +267,7 @@ func (ix *nameIndex) toolOf(alias string, name []byte) string {
 func (ix *nameIndex) alike(t *Tool) []string {
 	var out []string
 	sk := skeleton(t.Name)
-	for _, b := range ix.samePlace[t.Server+"."+sk] {
+	for _, b := range ix.samePlace[[2]string{t.Server, sk}] {
 		switch {
 		case b.Display == t.Display:
 		case strings.EqualFold(t.Name, b.Name):

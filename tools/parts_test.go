@@ -20,12 +20,13 @@ func TestPartList(t *testing.T) {
 	var versions []version
 	var l partList
 	want := map[string]int{}
+	most, dropped := 0, false // chunks at most; whether a chunk was emptied
 	for step := range 5000 {
-		alias := fmt.Sprintf("s%d", r.IntN(600))
+		alias := fmt.Sprintf("s%04d", r.IntN(1200))
 		if step > 3000 {
-			alias = fmt.Sprintf("s%d", r.IntN(300)) // emptying chunks
+			alias = fmt.Sprintf("s%04d", r.IntN(400)) // removed, together in alias order: emptying chunks
 		}
-		if r.IntN(3) == 0 || step > 3000 && r.IntN(4) != 0 {
+		if r.IntN(3) == 0 || step > 3000 {
 			l = l.with(alias, nil)
 			delete(want, alias)
 		} else {
@@ -33,11 +34,18 @@ func TestPartList(t *testing.T) {
 			l = l.with(alias, &part{alias: alias, tools: make([]Tool, n)})
 			want[alias] = n
 		}
+		if len(l.chunks) < most {
+			dropped = true
+		}
+		most = max(most, len(l.chunks))
 		if step%97 == 0 {
 			versions = append(versions, version{l, maps.Clone(want)})
 		}
 	}
 	versions = append(versions, version{l, want})
+	if most < 4 || !dropped {
+		t.Errorf("at most %d chunks, emptied: %v; want the test to split and empty chunks", most, dropped)
+	}
 	for k, v := range versions {
 		var got []string
 		tools := 0
@@ -55,12 +63,12 @@ func TestPartList(t *testing.T) {
 			t.Errorf("version %d: tools = %d, counted %d", k, v.list.tools, tools)
 		}
 		for _, ch := range v.list.chunks {
-			if len(ch) == 0 || len(ch) > partsChunk {
-				t.Errorf("version %d: a chunk of %d parts", k, len(ch))
+			if len(*ch) == 0 || len(*ch) > partsChunk {
+				t.Errorf("version %d: a chunk of %d parts", k, len(*ch))
 			}
 		}
-		for a := range 600 {
-			alias := fmt.Sprintf("s%d", a)
+		for a := range 1200 {
+			alias := fmt.Sprintf("s%04d", a)
 			if p := v.list.get(alias); (p != nil) != hasKey(v.want, alias) {
 				t.Errorf("version %d: get(%s) = %v, want it present: %v", k, alias, p, hasKey(v.want, alias))
 			}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"deckhand/gui"
@@ -40,4 +41,80 @@ func TestWindowFindBarGivesItsRoomBack(t *testing.T) {
 			t.Errorf("round %d: after the find bar closed, the answer is at y %v, want %v as before", round+1, got, before)
 		}
 	}
+}
+
+// TestWindowSearchResultFindBarSmall: at 640×480, a chat opened from the
+// sidebar's search shows the match below the find bar, not under it, and
+// the keyboard is in the bar's field, so Escape closes it. The match sat
+// exactly under the bar, and the keys went to the message box.
+func TestWindowSearchResultFindBarSmall(t *testing.T) {
+	var paras []string
+	for i := range 40 {
+		p := fmt.Sprintf("Paragraph %d is about nothing much, said plainly.", i)
+		if i == 20 {
+			p = "The server added them, paragraph 20 says."
+		}
+		paras = append(paras, p)
+	}
+	model := testutil.NewModelServer(t,
+		testutil.ModelResponse{Body: testutil.TextChunks(strings.Join(paras, "\n\n"))},
+		testutil.ModelResponse{Body: testutil.TextChunks("Hi there.")},
+	)
+	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n", model.URL)
+	w := startRealWindow(t, cfg, nil, withDisplay("640x480"))
+	box, _ := findEntry(w.screen(), "Message Deckhand")
+	w.click(box)
+	w.typeText("please add 17 and 25")
+	w.key("Return")
+	w.waitScreen("the long answer", func(s gui.Screen) bool { return shows(s, "Paragraph 39") })
+	w.key("ctrl+n")
+	w.waitScreen("a new chat", func(s gui.Screen) bool { return !shows(s, "Paragraph 39") })
+	w.typeText("hello")
+	w.key("Return")
+	w.waitScreen("the second answer", func(s gui.Screen) bool { return shows(s, "Hi there.") })
+
+	search, _ := findEntry(w.screen(), "Search")
+	w.click(search)
+	w.typeText("server")
+	s := w.waitScreen("the search's one result, with its snippet", func(s gui.Screen) bool {
+		_, ok := find(s, "row", "please add 17 and 25")
+		_, other := find(s, "row", "hello")
+		return ok && !other && shows(s, "The server added them")
+	})
+	row, _ := find(s, "row", "please add 17 and 25")
+	w.click(row)
+	s = w.waitScreen("the chat open at the match", func(s gui.Screen) bool {
+		_, cur := find(s, "found", "current")
+		return shows(s, "1 of 1") && cur
+	})
+	// Read again once at rest: the open scrolls, then lays out.
+	s = w.waitScreen("the match in sight", func(s gui.Screen) bool { _, ok := find(s, "text", "The server added them"); return ok })
+	w.keep("search-small-opened.png")
+	bar, ok := findEntry(s, "Find in this chat")
+	if !ok {
+		t.Fatalf("no find bar:\n%s", s.ScreenText())
+	}
+	match, _ := find(s, "text", "The server added them")
+	if barEnd := bar.Y + bar.H; match.CY < barEnd || match.Y+match.H <= barEnd+2 {
+		t.Errorf("the match (y %.0f to %.0f, in sight around %.0f) is under the find bar (which ends at y %.0f)", match.Y, match.Y+match.H, match.CY, barEnd)
+	}
+	if f, _ := focused(s); !strings.Contains(f.Hint, "Find in this chat") {
+		t.Errorf("after opening the search's result the keyboard is on %s %q, want the find field", f.Kind, f.Text+f.Hint)
+	}
+	w.key("Escape")
+	s = w.waitScreen("the find bar closed by Escape", func(s gui.Screen) bool { _, ok := findEntry(s, "Find in this chat"); return !ok })
+
+	// The result again, its chat now open: the bar opens in place, with
+	// the keyboard in it.
+	row, _ = find(s, "row", "please add 17 and 25")
+	w.click(row)
+	s = w.waitScreen("the find bar open again", func(s gui.Screen) bool {
+		_, ok := findEntry(s, "Find in this chat")
+		return ok && shows(s, "1 of 1")
+	})
+	if f, _ := focused(s); !strings.Contains(f.Hint, "Find in this chat") {
+		t.Errorf("after opening the search's result in the chat shown, the keyboard is on %s %q, want the find field", f.Kind, f.Text+f.Hint)
+	}
+	w.key("Escape")
+	w.waitScreen("the find bar closed by Escape, again", func(s gui.Screen) bool { _, ok := findEntry(s, "Find in this chat"); return !ok })
 }

@@ -122,18 +122,21 @@ func (r *Row) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRend
 // Tapped opens the row's session (Fyne's list would, but a row that takes
 // secondary taps is the target of primary ones too), and gives the
 // message box the focus, as a new chat does: what is typed next is a
-// message. (Tab reaches the list, for its keys.)
+// message. (Tab reaches the list, for its keys.) The focus moves first: a
+// search's result opens the find bar with the keyboard in it, at once
+// when its chat is the one shown, and the message box took the keyboard
+// back from it (Escape did not close the bar).
 func (r *Row) Tapped(*fyne.PointEvent) {
 	if r.item.ID == "" {
 		return
 	}
+	r.side.host.FocusInput()
 	for i, it := range r.side.Items {
 		if it.ID == r.item.ID {
 			r.side.List.Highlight(i)
 			r.side.open(i)
 		}
 	}
-	r.side.host.FocusInput()
 }
 
 func (r *Row) TappedSecondary(e *fyne.PointEvent) {

@@ -118,3 +118,84 @@ func TestWindowSearchResultFindBarSmall(t *testing.T) {
 	w.key("Escape")
 	w.waitScreen("the find bar closed by Escape, again", func(s gui.Screen) bool { _, ok := findEntry(s, "Find in this chat"); return !ok })
 }
+
+// TestWindowFindBarRoomAcrossChats: a chat opened from a search shows the
+// find bar; Escape closes it, and another chat opened then shows its
+// first row where it did before, right under the chat's title, as does
+// the first chat again. A blank band stayed over the transcript's top
+// where the bar had been, across chats, until a restart.
+func TestWindowFindBarRoomAcrossChats(t *testing.T) {
+	var paras []string
+	for i := range 40 {
+		p := fmt.Sprintf("Paragraph %d is about nothing much, said plainly.", i)
+		if i == 20 {
+			p = "The server added them, paragraph 20 says."
+		}
+		paras = append(paras, p)
+	}
+	model := testutil.NewModelServer(t,
+		testutil.ModelResponse{Body: testutil.TextChunks(strings.Join(paras, "\n\n"))},
+		testutil.ModelResponse{Body: testutil.TextChunks("Hi there.")},
+	)
+	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n", model.URL)
+	w := startRealWindow(t, cfg, nil, withDisplay("1280x800"))
+	box, _ := findEntry(w.screen(), "Message Deckhand")
+	w.click(box)
+	w.typeText("please add 17 and 25")
+	w.key("Return")
+	w.waitScreen("the long answer", func(s gui.Screen) bool { return shows(s, "Paragraph 39") })
+	w.key("ctrl+n")
+	w.waitScreen("a new chat", func(s gui.Screen) bool { return !shows(s, "Paragraph 39") })
+	w.typeText("hello")
+	w.key("Return")
+	// The short chat's first row, the person's message's header.
+	top := func(s gui.Screen) float32 {
+		for _, it := range s.Items {
+			if it.Visible && it.Kind == "label" && it.Text == "You" {
+				return it.Y
+			}
+		}
+		return -1
+	}
+	s := w.waitScreen("the second answer", func(s gui.Screen) bool { return shows(s, "Hi there.") && top(s) >= 0 })
+	before := top(s)
+
+	search, _ := findEntry(s, "Search")
+	w.click(search)
+	w.typeText("server")
+	s = w.waitScreen("the search's one result", func(s gui.Screen) bool {
+		_, ok := find(s, "row", "please add 17 and 25")
+		_, other := find(s, "row", "hello")
+		return ok && !other && shows(s, "The server added them")
+	})
+	row, _ := find(s, "row", "please add 17 and 25")
+	w.click(row)
+	w.waitScreen("the chat open at the match", func(s gui.Screen) bool { return shows(s, "1 of 1") })
+	w.key("Escape")
+	w.waitScreen("the find bar closed", func(s gui.Screen) bool { _, ok := findEntry(s, "Find in this chat"); return !ok })
+	// A paste too long for the box, refused in a notice, as the report
+	// did next.
+	w.setClipboard(pasteText(1 << 20))
+	w.click(box)
+	w.key("ctrl+v")
+	w.waitScreen("the 1 MB paste refused", func(s gui.Screen) bool { return shows(s, "is too long") })
+	w.key("Return")
+	w.waitScreen("the notice closed", func(s gui.Screen) bool { return !shows(s, "is too long") })
+	// The search cleared, the other chat opened from the list.
+	w.click(search)
+	w.key("ctrl+a", "BackSpace")
+	w.clickText("row", "hello")
+	s = w.waitScreen("the short chat again", func(s gui.Screen) bool { return shows(s, "Hi there.") && top(s) >= 0 })
+	if got := top(s); got != before {
+		w.keep("findbar-band-other-chat.png")
+		t.Errorf("after the find bar closed in another chat, this chat's first row is at y %v, want %v as before", got, before)
+	}
+	w.key("ctrl+f")
+	w.waitScreen("the find bar", func(s gui.Screen) bool { _, ok := findEntry(s, "Find in this chat"); return ok })
+	w.key("Escape")
+	s = w.waitScreen("the find bar closed again", func(s gui.Screen) bool { _, ok := findEntry(s, "Find in this chat"); return !ok && top(s) >= 0 })
+	if got := top(s); got != before {
+		w.keep("findbar-band-ctrlf.png")
+		t.Errorf("after Ctrl+F and Escape, the chat's first row is at y %v, want %v as before", got, before)
+	}
+}

@@ -156,6 +156,9 @@ func Read(events []store.Event) Session {
 		// cont: the run continues the answer before it (Continue): its
 		// first answer extends that one.
 		cont bool
+		// merged: the runs that continued an answer, each to the run
+		// whose answer they extend.
+		merged map[string]string
 	)
 	// add adds an answer to the run, or extends the answer it continues.
 	add := func(a *Answer) *Answer {
@@ -163,7 +166,7 @@ func Read(events []store.Event) Session {
 			cont = false
 			if n := len(run.Steps); n > 0 {
 				if last := run.Steps[n-1].Answer; last != nil && len(last.ToolCalls) == 0 && len(last.Calls) == 0 {
-					last.Text += a.Text
+					last.Text = Continued(last.Text, a.Text)
 					last.Partial = a.Partial
 					last.ToolCalls = a.ToolCalls
 					return last
@@ -242,8 +245,18 @@ func Read(events []store.Event) Session {
 				parent = path[len(path)-1]
 			}
 			s.Tree.Add(e.RunID, parent)
-			if i := slices.IndexFunc(s.Runs, func(r Run) bool { return r.ID == d.Continues }); d.Continues != "" && i >= 0 && d.Continues == parent {
+			// A continuation of a continuation goes on in the run the
+			// first went into: it has no run of its own here.
+			into := d.Continues
+			if id, ok := merged[into]; ok {
+				into = id
+			}
+			if i := slices.IndexFunc(s.Runs, func(r Run) bool { return r.ID == into }); d.Continues != "" && i >= 0 && d.Continues == parent {
 				// Continue: the answer goes on in the run it continues.
+				if merged == nil {
+					merged = map[string]string{}
+				}
+				merged[e.RunID] = into
 				run, cont = &s.Runs[i], true
 				run.End.Status = store.RunRunning
 				break

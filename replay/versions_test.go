@@ -109,6 +109,21 @@ func TestVersionsReadBack(t *testing.T) {
 			),
 			want: "q1:word word the rest | q3:a3",
 		},
+		{
+			name: "a continuation stopped and continued",
+			log: runEvents(
+				"r1", store.KindRunStarted, `{"text":"q1","parent":""}`,
+				"r1", store.KindAssistantMessage, `{"text":"It ends here.","incomplete":true}`,
+				"r1", store.KindRunStopped, `{}`,
+				"r2", store.KindRunStarted, `{"text":"go on","parent":"r1","continues":"r1"}`,
+				"r2", store.KindAssistantMessage, `{"text":"Next the quick bro","incomplete":true}`,
+				"r2", store.KindRunStopped, `{}`,
+				"r3", store.KindRunStarted, `{"text":"go on","parent":"r2","continues":"r2"}`,
+				"r3", store.KindAssistantMessage, `{"text":"wn fox."}`,
+				"r3", store.KindRunSucceeded, `{}`,
+			),
+			want: "q1:It ends here. Next the quick brown fox.",
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := Read(tc.log)

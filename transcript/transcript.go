@@ -22,6 +22,7 @@ import (
 	"unicode/utf8"
 
 	"deckhand/clean"
+	"deckhand/replay"
 	"deckhand/tools"
 )
 
@@ -311,6 +312,9 @@ func (t *Transcript) Delta(text string, at time.Time) {
 		t.text.Reset()
 		t.split = splitter{}
 		if t.cont != "" {
+			// The first words go on from the stopped text, a space
+			// between them where a sentence had ended.
+			text = strings.TrimPrefix(replay.Continued(t.cont, text), t.cont)
 			t.text.WriteString(t.cont)
 		} else {
 			t.header = t.add(Row{Kind: Header, Role: "assistant", Time: at})
@@ -343,7 +347,7 @@ func (t *Transcript) placeBlock(b block, streaming bool) {
 func (t *Transcript) Assistant(text string, at time.Time) {
 	text = clean.Text(text)
 	if t.cont != "" {
-		text = t.cont + text
+		text = replay.Continued(t.cont, text)
 		if !t.streaming {
 			// Nothing streamed: the answer it extends is rewritten whole.
 			t.streaming = true

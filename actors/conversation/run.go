@@ -47,8 +47,12 @@ func (a *conversationActor) continueRun(c actor.Context) {
 }
 
 // ContinueText is what the model is asked when the person presses
-// Continue; the person does not see it.
-const ContinueText = "Continue from where you stopped."
+// Continue; the person does not see it. What the model writes is shown
+// after the stopped text, joined to it (replay.Continued): it must go on
+// from the very character where that stopped, not start the answer again
+// or repeat its last words. ("Continue from where you stopped." alone
+// let a model begin a sentence of its own.)
+const ContinueText = "Your answer above was cut off. Continue it from exactly where it stops, without repeating any of it: if it stops in the middle of a word, finish that word."
 
 // answersBuffered is how many answers a run may have unread (see answer).
 const answersBuffered = 16

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"deckhand/actors/conversation"
 	"deckhand/gui"
 	"deckhand/testutil"
 )
@@ -187,7 +188,7 @@ func TestWindowContinueInPlace(t *testing.T) {
 	w.keep("continued.png")
 	inPlace := func(s gui.Screen) bool {
 		rest, _ := find(s, "", "THE REST.")
-		return !shows(s, "Continue from where you stopped") && strings.Contains(rest.Text, "word word")
+		return !shows(s, conversation.ContinueText) && strings.Contains(rest.Text, "word word")
 	}
 	if !inPlace(s) {
 		t.Errorf("Continue did not extend the stopped answer in place:\n%s", s.ScreenText())

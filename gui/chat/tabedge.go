@@ -17,8 +17,11 @@ import (
 // screen, and the focus goes to the first control that came into view
 // (Shift+Tab: the last, scrolling up), until the chat's end (its start),
 // where the focus leaves the chat as before. Tab into the chat from above
-// starts at its first message, Shift+Tab from below at its last: every
-// control is in one round of Tab, in the order on screen.
+// starts at the first control in view, Shift+Tab from below at the last,
+// and the chat stays where it is: it jumped to the chat's first message
+// (its last), a long answer away from where the person was reading. The
+// controls above the view are reached with Shift+Tab, those below with
+// Tab, in the order on screen.
 type tabEdge struct {
 	widget.BaseWidget
 	cv *View
@@ -64,15 +67,6 @@ func (e *tabEdge) FocusGained() {
 		back = d.CurrentKeyModifiers()&fyne.KeyModifierShift != 0
 	}
 	// Each turn scrolls by a screen at least, or leaves: bounded by rows.
-	// Coming into the chat from above, Tab starts at its start, in the
-	// order a person reads it; Shift+Tab from below at its end.
-	switch {
-	case c.Focused() == cv.topEdge && !back && cv.firstInView() > 0:
-		cv.Follow = false
-		cv.List.ScrollToOffset(0)
-	case c.Focused() == cv.bottomEdge && back && cv.lastInView() < len(cv.Rows)-1:
-		cv.List.ScrollToBottom()
-	}
 	for range len(cv.Rows) + 2 {
 		switch f := c.Focused(); {
 		case f == cv.topEdge && !back, f == cv.bottomEdge && back, f == fyne.Focusable(cv.List):

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"deckhand/gui"
 	"deckhand/testutil"
@@ -45,9 +46,23 @@ func TestWindowFindBarGivesItsRoomBack(t *testing.T) {
 
 // TestWindowSearchResultFindBarSmall: at 640×480, a chat opened from the
 // sidebar's search shows the match below the find bar, not under it, and
-// the keyboard is in the bar's field, so Escape closes it. The match sat
-// exactly under the bar, and the keys went to the message box.
+// the keyboard is in the bar's field, so Escape closes it; also when the
+// match is in the version of the message not shown (Retry made another),
+// and when the result's chat is the one shown. There the keys went to the
+// message box, and Escape left the bar open.
 func TestWindowSearchResultFindBarSmall(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		retry bool // the message retried: the match in the version not shown
+	}{
+		{"the version shown", false},
+		{"another version", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) { searchResultFindBarSmall(t, tc.retry) })
+	}
+}
+
+func searchResultFindBarSmall(t *testing.T, retry bool) {
 	var paras []string
 	for i := range 40 {
 		p := fmt.Sprintf("Paragraph %d is about nothing much, said plainly.", i)
@@ -56,10 +71,12 @@ func TestWindowSearchResultFindBarSmall(t *testing.T) {
 		}
 		paras = append(paras, p)
 	}
-	model := testutil.NewModelServer(t,
-		testutil.ModelResponse{Body: testutil.TextChunks(strings.Join(paras, "\n\n"))},
-		testutil.ModelResponse{Body: testutil.TextChunks("Hi there.")},
-	)
+	answer := strings.Join(paras, "\n\n")
+	answers := []testutil.ModelResponse{{Body: testutil.TextChunks(answer)}}
+	if retry {
+		answers = append(answers, testutil.ModelResponse{Body: testutil.TextChunks(strings.ReplaceAll(answer, "The server added", "Someone added"))})
+	}
+	model := testutil.NewModelServer(t, append(answers, testutil.ModelResponse{Body: testutil.TextChunks("Hi there.")})...)
 	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n", model.URL)
 	w := startRealWindow(t, cfg, nil, withDisplay("640x480"))
 	box, _ := findEntry(w.screen(), "Message Deckhand")
@@ -67,11 +84,25 @@ func TestWindowSearchResultFindBarSmall(t *testing.T) {
 	w.typeText("please add 17 and 25")
 	w.key("Return")
 	w.waitScreen("the long answer", func(s gui.Screen) bool { return shows(s, "Paragraph 39") })
+	if retry {
+		// Up the answer with the wheel, to its message's Retry.
+		line, _ := find(w.screen(), "text", "Paragraph 39")
+		w.xdo("mousemove", "--window", w.win, fmt.Sprint(int(line.CX)), fmt.Sprint(int(line.CY)))
+		testutil.Eventually(t, 60*time.Second, func() bool {
+			if _, ok := find(w.screen(), "button", "Retry"); ok {
+				return true
+			}
+			w.xdo("click", "4")
+			return false
+		}, "Retry never came into view")
+		w.clickText("button", "Retry")
+		w.waitScreen("the second version", func(s gui.Screen) bool { return model.Count() == 2 && shows(s, "Paragraph 39") })
+	}
 	w.key("ctrl+n")
 	w.waitScreen("a new chat", func(s gui.Screen) bool { return !shows(s, "Paragraph 39") })
 	w.typeText("hello")
 	w.key("Return")
-	w.waitScreen("the second answer", func(s gui.Screen) bool { return shows(s, "Hi there.") })
+	w.waitScreen("the second chat's answer", func(s gui.Screen) bool { return shows(s, "Hi there.") })
 
 	search, _ := findEntry(w.screen(), "Search")
 	w.click(search)
@@ -83,12 +114,11 @@ func TestWindowSearchResultFindBarSmall(t *testing.T) {
 	})
 	row, _ := find(s, "row", "please add 17 and 25")
 	w.click(row)
-	s = w.waitScreen("the chat open at the match", func(s gui.Screen) bool {
+	s = w.waitScreen("the chat open at the match, in sight", func(s gui.Screen) bool {
 		_, cur := find(s, "found", "current")
-		return shows(s, "1 of 1") && cur
+		_, match := find(s, "text", "The server added them")
+		return shows(s, "1 of 1") && cur && match
 	})
-	// Read again once at rest: the open scrolls, then lays out.
-	s = w.waitScreen("the match in sight", func(s gui.Screen) bool { _, ok := find(s, "text", "The server added them"); return ok })
 	w.keep("search-small-opened.png")
 	bar, ok := findEntry(s, "Find in this chat")
 	if !ok {

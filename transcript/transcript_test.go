@@ -204,3 +204,43 @@ func TestCardAndToolCancelled(t *testing.T) {
 		t.Error("Card(r1, c9) found a card never made")
 	}
 }
+
+// Continue extends the stopped answer in its rows: streamed or not, the
+// two parts read as one text, a space after a sentence that ended and
+// none inside a word cut in two.
+func TestContinueJoins(t *testing.T) {
+	for _, tc := range []struct {
+		name, stopped, more, want string
+		stream                    bool
+	}{
+		{"a sentence, streamed", "It ends here.", "Next one.", "It ends here. Next one.", true},
+		{"a sentence, whole", "It ends here.", "Next one.", "It ends here. Next one.", false},
+		{"a word, streamed", "the quick bro", "wn fox.", "the quick brown fox.", true},
+		{"a word, whole", "the quick bro", "wn fox.", "the quick brown fox.", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := New()
+			now := time.Now()
+			tr.StartRun("r1")
+			tr.User("q", now)
+			tr.Delta(tc.stopped, now)
+			tr.Assistant(tc.stopped, now)
+			tr.Continue("r2")
+			if tc.stream {
+				for _, piece := range strings.SplitAfter(tc.more, " ") {
+					tr.Delta(piece, now)
+				}
+			}
+			tr.Assistant(tc.more, now)
+			var texts []string
+			for _, r := range rows(tr) {
+				if r.Role == "assistant" && r.Kind == Text {
+					texts = append(texts, r.Text)
+				}
+			}
+			if got := strings.Join(texts, "|"); got != tc.want {
+				t.Errorf("the continued answer's rows read %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

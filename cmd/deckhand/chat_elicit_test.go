@@ -76,8 +76,8 @@ func TestChatElicitationFlood(t *testing.T) {
 		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "b", Name: "s__ask_secret", Arguments: `{}`})},
 		testutil.ModelResponse{Body: testutil.TextChunks("second done")},
 	)
-	cfg := writeConfig(t, fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n\n[mcp.servers.s]\ncommand = %q\nargs = [\"-ask\", \"500\", \"-ask-log\", %q]\nwrite = [%q]\n",
-		model.URL, stdioServerBin(t), askLog, logDir))
+	cfg := writeConfig(t, scriptedConfig(model.URL, fmt.Sprintf("[mcp.servers.s]\ncommand = %q\nargs = [\"-ask\", \"500\", \"-ask-log\", %q]\nwrite = [%q]\n",
+		stdioServerBin(t), askLog, logDir)))
 	stdinR, stdinW := io.Pipe()
 	var out testutil.LockedBuffer
 	e := &env{

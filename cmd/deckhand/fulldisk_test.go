@@ -43,7 +43,7 @@ func TestFullDisk(t *testing.T) {
 			rs = append(rs, testutil.ModelResponse{Body: testutil.TextChunks(a)})
 		}
 		model := testutil.NewModelServer(t, rs...)
-		cfg := writeConfig(t, fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n", model.URL))
+		cfg := writeConfig(t, scriptedConfig(model.URL))
 		return fmt.Sprintf("%s --config %s --db $DIR/log.db", bin, cfg)
 	}
 

@@ -60,6 +60,23 @@ func writeConfig(t *testing.T, text string) string {
 
 func stdioServerBin(t testing.TB) string { return testutil.BuildProgram(t, "./testutil/stdioserver") }
 
+// scriptedConfig is the config for a scripted model (testutil.ModelServer)
+// at url with Deckhand's own tools off, then the sections in extra (after
+// a blank line).
+func scriptedConfig(url string, extra ...string) string {
+	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n", url)
+	for _, e := range extra {
+		cfg += "\n" + e
+	}
+	return cfg
+}
+
+// probeServer is the config section of the stdio test server as p, with
+// its probe tool.
+func probeServer(t testing.TB) string {
+	return fmt.Sprintf("[mcp.servers.p]\ncommand = %q\nargs = [\"-probe\"]\n", stdioServerBin(t))
+}
+
 func TestBadConfig(t *testing.T) {
 	path := writeConfig(t, "[mcp.servers.fs]\nurl = \"not a url\"\n")
 	r := deckhand(t, nil, "", "--config", path, "mcp", "list")

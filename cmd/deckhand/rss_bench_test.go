@@ -70,7 +70,7 @@ func BenchmarkChatRSS5000(b *testing.B) {
 		return testutil.ModelResponse{Body: testutil.TextChunks("done")}
 	}
 	var cfg strings.Builder
-	fmt.Fprintf(&cfg, "[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n\n", model.URL)
+	cfg.WriteString(scriptedConfig(model.URL) + "\n")
 	for i := 1; i <= servers; i++ {
 		fmt.Fprintf(&cfg, "[mcp.servers.s%03d]\ncommand = %q\nargs = [\"-tools\", \"%d\"]\n\n", i, server, each)
 	}

@@ -112,7 +112,7 @@ func TestCommandLineDeniedIsLogged(t *testing.T) {
 	model := testutil.NewModelServer(t,
 		testutil.ModelResponse{Body: testutil.TextChunks("I would run this:\n\nCMD: touch proposed.txt\n")},
 	)
-	cfg := writeConfig(t, fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n", model.URL))
+	cfg := writeConfig(t, scriptedConfig(model.URL))
 	code, stdout, stderr := chatRun(t, home, cfg, db)
 	if code != 0 || !strings.Contains(stdout, "CMD: touch proposed.txt") {
 		t.Fatalf("chat exit %d:\n%s\n%s", code, stdout, stderr)

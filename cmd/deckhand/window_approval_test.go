@@ -42,7 +42,7 @@ func TestWindowApprovalLongFirstArgument(t *testing.T) {
 					Arguments: fmt.Sprintf(`{"text":%s,"path":"run-at-login.sh"}`, text)})},
 				testutil.ModelResponse{Body: testutil.TextChunks("ok")},
 			)
-			cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n\n[mcp.servers.p]\ncommand = %q\nargs = [\"-probe\"]\n", model.URL, stdioServerBin(t))
+			cfg := scriptedConfig(model.URL, probeServer(t))
 			w := startRealWindow(t, cfg, nil, withDisplay("640x480"))
 			// The window never waits for a server: the scripted model calls the
 			// server's tool in the first request, so its tools must be in it.
@@ -119,7 +119,7 @@ func TestWindowApprovalQuickMixedArguments(t *testing.T) {
 		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "a", Name: "p__mutable", Arguments: args})},
 		testutil.ModelResponse{Body: testutil.TextChunks("ok")},
 	)
-	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n\n[mcp.servers.p]\ncommand = %q\nargs = [\"-describe\", \"Write a note\"]\n", model.URL, stdioServerBin(t))
+	cfg := scriptedConfig(model.URL, fmt.Sprintf("[mcp.servers.p]\ncommand = %q\nargs = [\"-describe\", \"Write a note\"]\n", stdioServerBin(t)))
 	w := startRealWindow(t, cfg, nil)
 	// The window never waits for a server: the scripted model calls the
 	// server's tool in the first request, so its tools must be in it.
@@ -226,7 +226,7 @@ func TestWindowApprovalTabOrder(t *testing.T) {
 					Arguments: fmt.Sprintf(`{"text":%s,"path":"tab-order.txt"}`, text)})},
 				testutil.ModelResponse{Body: testutil.TextChunks("allowed, fine")},
 			)
-			cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n\n[mcp.servers.p]\ncommand = %q\nargs = [\"-probe\"]\n", model.URL, stdioServerBin(t))
+			cfg := scriptedConfig(model.URL, probeServer(t))
 			w := startRealWindow(t, cfg, nil)
 			// The window never waits for a server: the scripted model calls the
 			// server's tool in the first request, so its tools must be in it.

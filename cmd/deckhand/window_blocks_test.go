@@ -25,7 +25,7 @@ func TestWindowSelectsAcrossBlocks(t *testing.T) {
 		"- first item\n- second item\n- third item\n\n" +
 		"```sh\necho one\necho two\n```\n\nAnd a closing line after the code."
 	model := testutil.NewModelServer(t, testutil.ModelResponse{Body: testutil.TextChunks(answer)})
-	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n", model.URL)
+	cfg := scriptedConfig(model.URL)
 	w := startRealWindow(t, cfg, nil)
 	box, _ := findEntry(w.screen(), "Message Deckhand")
 	w.click(box)

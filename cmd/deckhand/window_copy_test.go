@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -18,7 +17,7 @@ func TestWindowCopiesWhatIsSelected(t *testing.T) {
 		"```go\nfunc main() {\n\n\tprintln(\"hi\")\n}\n```\n\n" +
 		"| Name | Value |\n|------|-------|\n| alpha | 1 |\n| beta | 2 |\n"
 	model := testutil.NewModelServer(t, testutil.ModelResponse{Body: testutil.TextChunks(answer)})
-	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n", model.URL)
+	cfg := scriptedConfig(model.URL)
 	w := startRealWindow(t, cfg, nil)
 	box, _ := findEntry(w.screen(), "Message Deckhand")
 	w.click(box)

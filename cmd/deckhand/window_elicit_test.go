@@ -133,8 +133,8 @@ func TestWindowElicitationFlood(t *testing.T) {
 		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "b", Name: "s__ask_secret", Arguments: `{}`})},
 		testutil.ModelResponse{Body: testutil.TextChunks("second done")},
 	)
-	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n\n[mcp.servers.s]\ncommand = %q\nargs = [\"-ask\", \"500\", \"-ask-log\", %q]\nwrite = [%q]\n",
-		model.URL, stdioServerBin(t), string(answers), logDir)
+	cfg := scriptedConfig(model.URL, fmt.Sprintf("[mcp.servers.s]\ncommand = %q\nargs = [\"-ask\", \"500\", \"-ask-log\", %q]\nwrite = [%q]\n",
+		stdioServerBin(t), string(answers), logDir))
 	w := startRealWindow(t, cfg, nil)
 	// The window never waits for a server: the scripted model calls the
 	// server's tool in the first request, so its tools must be in it.

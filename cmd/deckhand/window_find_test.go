@@ -26,7 +26,7 @@ func TestWindowFindInChat(t *testing.T) {
 		paras = append(paras, p)
 	}
 	model := testutil.NewModelServer(t, testutil.ModelResponse{Body: testutil.TextChunks(strings.Join(paras, "\n\n"))})
-	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n", model.URL)
+	cfg := scriptedConfig(model.URL)
 	w := startRealWindow(t, cfg, nil)
 	box, _ := findEntry(w.screen(), "Message Deckhand")
 	w.click(box)

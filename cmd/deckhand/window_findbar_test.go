@@ -16,7 +16,7 @@ import (
 // been, over the transcript's first row, until a restart.
 func TestWindowFindBarGivesItsRoomBack(t *testing.T) {
 	model := testutil.NewModelServer(t, testutil.ModelResponse{Body: testutil.TextChunks("Hello there, a short answer.")})
-	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n", model.URL)
+	cfg := scriptedConfig(model.URL)
 	w := startRealWindow(t, cfg, nil, withDisplay("1280x800"))
 	w.typeText("hi")
 	w.key("Return")

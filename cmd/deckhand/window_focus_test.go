@@ -18,7 +18,7 @@ func approvalOpen(t *testing.T, answer string) *realWindow {
 		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "a", Name: "p__getenv", Arguments: `{"name":"HOME"}`})},
 		testutil.ModelResponse{Body: testutil.TextChunks(answer)},
 	)
-	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n\n[mcp.servers.p]\ncommand = %q\nargs = [\"-probe\"]\n", model.URL, stdioServerBin(t))
+	cfg := scriptedConfig(model.URL, probeServer(t))
 	w := startRealWindow(t, cfg, nil)
 	// The window never waits for a server: the scripted model calls the
 	// server's tool in the first request, so its tools must be in it.
@@ -102,7 +102,7 @@ func TestWindowApprovalFits(t *testing.T) {
 					Arguments: fmt.Sprintf(`{"path":"notes.txt","text":%q}`, strings.Join(lines, "\n"))})},
 				testutil.ModelResponse{Body: testutil.TextChunks("ok")},
 			)
-			cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n\n[mcp.servers.p]\ncommand = %q\nargs = [\"-probe\"]\n", model.URL, stdioServerBin(t))
+			cfg := scriptedConfig(model.URL, probeServer(t))
 			w := startRealWindow(t, cfg, nil, withDisplay(c.display), withEnv(c.env...))
 			// The window never waits for a server: the scripted model calls the
 			// server's tool in the first request, so its tools must be in it.

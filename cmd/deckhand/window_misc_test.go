@@ -22,7 +22,7 @@ import (
 func TestWindowOtherModel(t *testing.T) {
 	model := testutil.NewModelServer(t)
 	model.SetModels("scripted", "bigger")
-	cfg := "[model]\nbase_url = \"" + model.URL + "\"\nname = \"scripted\"\n\n[tools]\nenabled = false\n"
+	cfg := scriptedConfig(model.URL)
 	w := startRealWindow(t, cfg, nil)
 	w.clickText("select", "scripted")
 	// The menu's items are not on the screen dump: the keys choose the
@@ -101,7 +101,7 @@ func TestWindowDeleteQuickChat(t *testing.T) {
 		testutil.ModelResponse{Body: testutil.TextChunks("the quick answer")},
 		testutil.ModelResponse{Body: testutil.TextChunks("the second answer")},
 	)
-	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n", model.URL)
+	cfg := scriptedConfig(model.URL)
 	w := startRealWindow(t, cfg, nil)
 	w.key("ctrl+k")
 	w.waitScreen("the quick prompt", func(s gui.Screen) bool { return windowOf(s, "Deckhand: quick prompt") != nil })
@@ -283,7 +283,7 @@ func TestWindowLockedKeyringKeylessChat(t *testing.T) {
 	model := testutil.NewModelServer(t, testutil.ModelResponse{Body: testutil.TextChunks("the keyless answer")})
 	bus := testutil.SessionBus(t)
 	prompts := keyringPrompts(t, bus)
-	cfg := "[model]\nbase_url = \"" + model.URL + "\"\nname = \"scripted\"\n\n[tools]\nenabled = false\n"
+	cfg := scriptedConfig(model.URL)
 	w := startRealWindow(t, cfg, func(env []string, home string) { lockedKeyring(t, env, bus) }, withEnv("DBUS_SESSION_BUS_ADDRESS="+bus))
 	w.typeText("hello")
 	w.key("Return")
@@ -313,7 +313,7 @@ func TestWindowKeyringKeyForAKeyedModel(t *testing.T) {
 			model := testutil.NewModelServer(t, testutil.ModelResponse{Body: testutil.TextChunks("the keyed answer")})
 			model.RequireKey(secret)
 			bus := testutil.SessionBus(t)
-			cfg := "[model]\nbase_url = \"" + model.URL + "\"\nname = \"scripted\"\n\n[tools]\nenabled = false\n"
+			cfg := scriptedConfig(model.URL)
 			w := startRealWindow(t, cfg, func(env []string, home string) {
 				lock := gnomeKeyring(t, env, bus, map[string]string{model.URL: secret})
 				if c.locked {
@@ -351,7 +351,7 @@ func TestWindowLockedKeyringKeylessModel(t *testing.T) {
 	}
 	model.SetModels(append([]string{"scripted"}, names...)...)
 	bus := testutil.SessionBus(t)
-	cfg := "[model]\nbase_url = \"" + model.URL + "\"\nname = \"scripted\"\n\n[tools]\nenabled = false\n"
+	cfg := scriptedConfig(model.URL)
 	w := startRealWindow(t, cfg, func(env []string, home string) { lockedKeyring(t, env, bus) }, withEnv("DBUS_SESSION_BUS_ADDRESS="+bus))
 
 	// The picker: the server's models follow the configured one.

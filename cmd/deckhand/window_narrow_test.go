@@ -11,7 +11,7 @@ import (
 // write in: in a narrow window the model picker and Send go under it
 // rather than squeezing it.
 func TestWindowNarrowMessageBox(t *testing.T) {
-	cfg := "[model]\nbase_url = \"http://127.0.0.1:9/v1\"\nname = \"scripted\"\n\n[tools]\nenabled = false\n"
+	cfg := scriptedConfig("http://127.0.0.1:9/v1")
 	w := startRealWindow(t, cfg, nil)
 	var lineH float32
 	for _, width := range []int{1100, 700, 560} {

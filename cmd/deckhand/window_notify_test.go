@@ -36,7 +36,7 @@ func TestWindowApprovalNotification(t *testing.T) {
 		call("c", "LANG"), testutil.ModelResponse{Body: testutil.TextChunks("third answered")},
 	)
 	bus := testutil.SessionBus(t)
-	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n\n[mcp.servers.p]\ncommand = %q\nargs = [\"-probe\"]\n", model.URL, stdioServerBin(t))
+	cfg := scriptedConfig(model.URL, probeServer(t))
 	w := startRealWindow(t, cfg, nil, withEnv("DBUS_SESSION_BUS_ADDRESS="+bus))
 
 	dir := t.TempDir()
@@ -125,7 +125,7 @@ func TestWindowApprovalNotifiedWhenLeft(t *testing.T) {
 		call("b", "USER"), testutil.ModelResponse{Body: testutil.TextChunks("second answered")},
 	)
 	bus := testutil.SessionBus(t)
-	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n\n[mcp.servers.p]\ncommand = %q\nargs = [\"-probe\"]\n", model.URL, stdioServerBin(t))
+	cfg := scriptedConfig(model.URL, probeServer(t))
 	w := startRealWindow(t, cfg, nil, withEnv("DBUS_SESSION_BUS_ADDRESS="+bus))
 	ctl := testutil.Dunst(t, w.display, bus, "/bin/true")
 	shown := func() string { out, _ := ctl("count", "displayed"); return out }

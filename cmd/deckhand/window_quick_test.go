@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -17,7 +16,7 @@ import (
 // Twice: the first opening makes the window, the second shows it again.
 func TestWindowQuickPromptTypedAtOnce(t *testing.T) {
 	model := testutil.NewModelServer(t)
-	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n", model.URL)
+	cfg := scriptedConfig(model.URL)
 	w := startRealWindow(t, cfg, nil)
 	const title = "Deckhand: quick prompt"
 	for i, text := range []string{"what time is it", "and the weather"} {

@@ -14,7 +14,7 @@ import (
 // manager put it in the bottom-left corner.
 func TestWindowQuickPromptCentred(t *testing.T) {
 	model := testutil.NewModelServer(t, testutil.ModelResponse{Body: testutil.TextChunks("ok")})
-	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n", model.URL)
+	cfg := scriptedConfig(model.URL)
 	w := startRealWindow(t, cfg, nil, withDisplay("1280x800"))
 	const title = "Deckhand: quick prompt"
 	w.key("ctrl+k")

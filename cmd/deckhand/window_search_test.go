@@ -28,7 +28,7 @@ func TestWindowSearchSnippetOpensAtMatch(t *testing.T) {
 		testutil.ModelResponse{Body: testutil.TextChunks(strings.Join(paras, "\n\n"))},
 		testutil.ModelResponse{Body: testutil.TextChunks("Hi there.")},
 	)
-	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n", model.URL)
+	cfg := scriptedConfig(model.URL)
 	w := startRealWindow(t, cfg, nil)
 	box, _ := findEntry(w.screen(), "Message Deckhand")
 	w.click(box)

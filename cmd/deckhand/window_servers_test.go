@@ -56,7 +56,7 @@ func TestWindowKeyFileAnd401(t *testing.T) {
 	// when the model wants a key), then with the key in the file.
 	refusal := testutil.ModelResponse{Status: 401, Header: map[string]string{"Content-Type": "application/json"}, Body: `{"error":{"message":"Incorrect API key provided"}}`}
 	model := testutil.NewModelServer(t, refusal, refusal)
-	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n", model.URL)
+	cfg := scriptedConfig(model.URL)
 	w := startRealWindow(t, cfg, nil)
 	w.clickText("button", "Settings")
 	path := w.keepKeyInFile("sk-test-in-a-file-0123456789")

@@ -38,7 +38,7 @@ func TestWindowOpensPastChats(t *testing.T) {
 		testutil.ModelResponse{Body: testutil.TextChunks("answer one")},
 		testutil.ModelResponse{Body: testutil.TextChunks("answer two")},
 	)
-	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n", model.URL)
+	cfg := scriptedConfig(model.URL)
 	w := startRealWindow(t, cfg, pastChats(t, cfg))
 	s := w.waitScreen("two sessions in the sidebar", func(s gui.Screen) bool {
 		_, a := find(s, "row", "first question")
@@ -119,7 +119,7 @@ func TestWindowLongMessages(t *testing.T) {
 	for range 3 {
 		model.Add(testutil.ModelResponse{Body: testutil.TextChunks("noted")})
 	}
-	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n", model.URL)
+	cfg := scriptedConfig(model.URL)
 	w := startRealWindow(t, cfg, nil)
 	box, ok := findEntry(w.screen(), "Message Deckhand")
 	if !ok {

@@ -17,7 +17,7 @@ import (
 func TestWindowSettingsScrollCheckAndQuit(t *testing.T) {
 	model := testutil.NewModelServer(t)
 	model.SetModels("scripted", "text-embedding-3-small", "nomic-embed-text", "bigger")
-	cfg := "[model]\nbase_url = \"" + model.URL + "\"\nname = \"scripted\"\n\n[tools]\nenabled = false\n"
+	cfg := scriptedConfig(model.URL)
 
 	// The wheel over the Instructions moves the page.
 	t.Run("wheel", func(t *testing.T) {

@@ -18,7 +18,7 @@ func TestWindowTextSizeSliderFollowsThePointer(t *testing.T) {
 	if !hasProgram("xdotool") {
 		t.Skip("no xdotool")
 	}
-	cfg := "[model]\nbase_url = \"http://127.0.0.1:9\"\nname = \"scripted\"\n\n[tools]\nenabled = false\n"
+	cfg := scriptedConfig("http://127.0.0.1:9")
 	w := startRealWindow(t, cfg, nil)
 	w.key("ctrl+comma")
 	s := w.waitScreen("the settings", func(s gui.Screen) bool { return shows(s, "Answers") })
@@ -104,7 +104,7 @@ func TestWindowTextSizeKeepsTheWindowOnScreen(t *testing.T) {
 	if !hasProgram("xdotool") {
 		t.Skip("no xdotool")
 	}
-	cfg := "[model]\nbase_url = \"http://127.0.0.1:9\"\nname = \"scripted\"\n\n[tools]\nenabled = false\n"
+	cfg := scriptedConfig("http://127.0.0.1:9")
 	w := startRealWindow(t, cfg, nil, withDisplay("640x480"))
 	w.key("ctrl+comma")
 	s := w.waitScreen("the settings", func(s gui.Screen) bool { return shows(s, "Language model") })

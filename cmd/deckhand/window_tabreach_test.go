@@ -24,7 +24,7 @@ func TestWindowTabReachesTranscriptButtons(t *testing.T) {
 		testutil.ModelResponse{Body: testutil.TextChunks(long("the first answer"))},
 		testutil.ModelResponse{Body: testutil.TextChunks(long("the second answer"))},
 	)
-	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n", model.URL)
+	cfg := scriptedConfig(model.URL)
 	w := startRealWindow(t, cfg, nil)
 	box, _ := findEntry(w.screen(), "Message Deckhand")
 	w.click(box)

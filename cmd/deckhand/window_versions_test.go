@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -21,7 +20,7 @@ func TestWindowPinChat(t *testing.T) {
 		testutil.ModelResponse{Body: testutil.TextChunks("answer one")},
 		testutil.ModelResponse{Body: testutil.TextChunks("answer two")},
 	)
-	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n", model.URL)
+	cfg := scriptedConfig(model.URL)
 	w := startRealWindow(t, cfg, pastChats(t, cfg))
 	order := func(s gui.Screen) string {
 		a, okA := find(s, "row", "first question")
@@ -84,7 +83,7 @@ func (w *realWindow) restart() {
 // the message box or anywhere; Escape closes it.
 func TestWindowShortcutsList(t *testing.T) {
 	model := testutil.NewModelServer(t)
-	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n", model.URL)
+	cfg := scriptedConfig(model.URL)
 	w := startRealWindow(t, cfg, nil)
 	box, ok := findEntry(w.screen(), "Message Deckhand")
 	if !ok {
@@ -119,7 +118,7 @@ func TestWindowEditVersions(t *testing.T) {
 		testutil.ModelResponse{Body: testutil.TextChunks("answer one")},
 		testutil.ModelResponse{Body: testutil.TextChunks("answer two")},
 	)
-	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n", model.URL)
+	cfg := scriptedConfig(model.URL)
 	w := startRealWindow(t, cfg, nil)
 	box, ok := findEntry(w.screen(), "Message Deckhand")
 	if !ok {
@@ -172,7 +171,7 @@ func TestWindowContinueInPlace(t *testing.T) {
 		testutil.ModelResponse{Body: testutil.TextChunks(slow...), Pace: 30 * time.Millisecond},
 		testutil.ModelResponse{Body: testutil.TextChunks("THE REST.")},
 	)
-	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n", model.URL)
+	cfg := scriptedConfig(model.URL)
 	w := startRealWindow(t, cfg, nil)
 	box, ok := findEntry(w.screen(), "Message Deckhand")
 	if !ok {

@@ -12,6 +12,7 @@ import (
 
 	"deckhand/actors/conversation"
 	"deckhand/approval"
+	"deckhand/gui/guitest"
 	"deckhand/gui/widgets"
 	"deckhand/transcript"
 )
@@ -52,7 +53,7 @@ func TestApprovalShowsEveryArgument(t *testing.T) {
 			}
 			// In sight: inside the dialog's scroll, which has not scrolled.
 			var scroll *container.Scroll
-			walk(h.ui.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
+			guitest.Walk(h.ui.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
 				if s, ok := o.(*container.Scroll); ok && scroll == nil {
 					scroll = s
 				}
@@ -151,7 +152,7 @@ func TestApprovalKeysOnTheFocusedButton(t *testing.T) {
 				var out []string
 				for _, label := range order {
 					var b *widgets.RingButton
-					walk(c.Overlays().Top(), func(o fyne.CanvasObject) {
+					guitest.Walk(c.Overlays().Top(), func(o fyne.CanvasObject) {
 						if r, ok := o.(*widgets.RingButton); ok && r.Text == label {
 							b = r
 						}

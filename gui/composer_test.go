@@ -21,6 +21,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"deckhand/config"
+	"deckhand/gui/guitest"
 	"deckhand/store"
 	"deckhand/testutil"
 	"deckhand/transcript"
@@ -142,7 +143,7 @@ func TestModelPickerOther(t *testing.T) {
 	p.Picker.SetSelected("Other…")
 	var entry *widget.Entry
 	for _, o := range h.ui.win.Canvas().Overlays().List() {
-		walk(o, func(o fyne.CanvasObject) {
+		guitest.Walk(o, func(o fyne.CanvasObject) {
 			if e, ok := o.(entryOf); ok {
 				entry = e.EntryWidget()
 			}
@@ -263,7 +264,7 @@ func TestAttachFiles(t *testing.T) {
 	h.tap(h.ui.win, "OK") // the refusals' notice, which is modal
 	// Take gone.txt away with its chip's button.
 	var removed bool
-	walk(p.Chips, func(o fyne.CanvasObject) {
+	guitest.Walk(p.Chips, func(o fyne.CanvasObject) {
 		if c, ok := o.(*fyne.Container); ok && !removed {
 			var label string
 			var btn *widget.Button

@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"deckhand/gui/guitest"
 	"deckhand/gui/widgets"
 	"deckhand/testutil"
 )
@@ -38,7 +39,7 @@ func TestFindMarksCode(t *testing.T) {
 				t.Fatalf("find %q says %q, want 1 of 1", q, got)
 			}
 			var cur *widgets.SelText
-			walk(h.ui.win.Content(), func(o fyne.CanvasObject) {
+			guitest.Walk(h.ui.win.Content(), func(o fyne.CanvasObject) {
 				if s, ok := o.(*widgets.SelText); ok && s.FoundCur {
 					cur = s
 				}

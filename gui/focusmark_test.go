@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"deckhand/config"
+	"deckhand/gui/guitest"
 	"deckhand/gui/sidebar"
 	"deckhand/gui/widgets"
 	"deckhand/testutil"
@@ -91,7 +92,7 @@ func TestApprovalFillFollowsTheRing(t *testing.T) {
 	h.until("the approval dialog", func() bool { return h.ui.dialogs.Approvals.Shown() != nil })
 	c := h.ui.win.Canvas()
 	filled := func() (out []string) {
-		walk(c.Overlays().Top(), func(o fyne.CanvasObject) {
+		guitest.Walk(c.Overlays().Top(), func(o fyne.CanvasObject) {
 			if b, ok := o.(*widgets.RingButton); ok && b.Importance == widget.HighImportance {
 				if shown, _ := ringShown(b); !shown {
 					out = append(out, b.Text)

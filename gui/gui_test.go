@@ -19,6 +19,7 @@ import (
 	"deckhand/actors/conversation"
 	"deckhand/approval"
 	"deckhand/config"
+	"deckhand/gui/guitest"
 	"deckhand/gui/sidebar"
 	"deckhand/gui/widgets"
 	"deckhand/store"
@@ -33,7 +34,7 @@ func (h *harness) button(w fyne.Window, label string) *widget.Button {
 	var found *widget.Button
 	objs := append([]fyne.CanvasObject{w.Canvas().Content()}, w.Canvas().Overlays().List()...)
 	for _, o := range objs {
-		walk(o, func(o fyne.CanvasObject) {
+		guitest.Walk(o, func(o fyne.CanvasObject) {
 			if r, ok := o.(*widgets.RingButton); ok {
 				o = &r.Button // a dialog's button (ringbutton.go)
 			}

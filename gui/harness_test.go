@@ -6,21 +6,19 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/actors"
 	"deckhand/config"
 	"deckhand/gui/chat"
 	"deckhand/gui/dialogs"
-	"deckhand/gui/widgets"
+	"deckhand/gui/guitest"
 	"deckhand/notify"
 	"deckhand/store"
 	"deckhand/testutil"
@@ -40,7 +38,7 @@ type harness struct {
 	model *testutil.ModelServer
 	db    *store.DB
 	cfg   *config.Config
-	queue chan func()
+	queue guitest.Queue
 	notes *noteRecorder // the desktop notifications sent
 }
 
@@ -96,7 +94,7 @@ type harnessOptions struct {
 
 func newHarness(t *testing.T, o harnessOptions) *harness {
 	t.Helper()
-	h := &harness{t: t, app: test.NewTempApp(t), queue: make(chan func(), 4096)}
+	h := &harness{t: t, app: test.NewTempApp(t), queue: guitest.NewQueue()}
 	h.model = testutil.NewModelServer(t, o.responses...)
 	h.model.Fallback = o.fallback
 	cfg := &config.Config{Path: filepath.Join(t.TempDir(), "config.toml")}
@@ -142,7 +140,7 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 			return o.probe(h)
 		},
 		LookupEnv: func(string) (string, bool) { return "", false },
-		Post:      func(f func()) { h.queue <- f },
+		Post:      h.queue.Post,
 	})
 	h.notes = &noteRecorder{}
 	h.ui.dialogs.SetNotifier(func() (dialogs.Notifier, error) { return h.notes, nil })
@@ -163,21 +161,7 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 // until runs the window's queued work until cond holds.
 func (h *harness) until(what string, cond func() bool) {
 	h.t.Helper()
-	deadline := time.After(15 * time.Second)
-	// cond is looked at again after each thing the UI runs, and now and
-	// then besides: some of what it waits for (a notification sent by the
-	// notes' worker) comes without anything for the UI to run.
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
-	for !cond() {
-		select {
-		case f := <-h.queue:
-			f()
-		case <-tick.C:
-		case <-deadline:
-			h.t.Fatalf("timed out waiting for %s; the window shows:\n%s", what, strings.Join(h.texts(h.ui.win), "\n"))
-		}
-	}
+	h.queue.Until(h.t, h.ui.win, what, cond)
 }
 
 // type sends text from the message box, as a person would: typed, then
@@ -189,63 +173,14 @@ func (h *harness) say(text string) {
 	h.ui.input.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 }
 
-// texts is what a window shows: the text of every visible label, rich text,
-// entry and button, its overlays (dialogs) included.
-func (h *harness) texts(w fyne.Window) []string {
-	var out []string
-	objs := []fyne.CanvasObject{w.Canvas().Content()}
-	objs = append(objs, w.Canvas().Overlays().List()...)
-	for _, o := range objs {
-		walk(o, func(o fyne.CanvasObject) {
-			switch x := o.(type) {
-			case *widget.Label:
-				out = append(out, x.Text)
-			case *widget.RichText:
-				out = append(out, x.String())
-			case *widgets.MDText:
-				out = append(out, x.String())
-			case *widget.Button:
-				out = append(out, "["+x.Text+"]")
-			case *widgets.RingButton:
-				out = append(out, "["+x.Text+"]")
-			}
-		})
-	}
-	return out
-}
+// texts is what a window shows: the text of every visible label, rich text
+// and button, its overlays (dialogs) included (guitest.Texts).
+func (h *harness) texts(w fyne.Window) []string { return guitest.Texts(w) }
 
-func (h *harness) shows(w fyne.Window, text string) bool {
-	return slices.ContainsFunc(h.texts(w), func(s string) bool { return strings.Contains(s, text) })
-}
-
-// walk visits the visible objects under o.
-func walk(o fyne.CanvasObject, f func(fyne.CanvasObject)) {
-	if o == nil || !o.Visible() {
-		return
-	}
-	f(o)
-	switch x := o.(type) {
-	case *fyne.Container:
-		for _, c := range x.Objects {
-			walk(c, f)
-		}
-	case fyne.Widget:
-		for _, c := range test.WidgetRenderer(x).Objects() {
-			walk(c, f)
-		}
-	}
-}
+func (h *harness) shows(w fyne.Window, text string) bool { return guitest.Shows(w, text) }
 
 // visibleRows are the transcript rows that have widgets on screen.
-func (h *harness) visibleRows() []*chat.RowView {
-	var out []*chat.RowView
-	walk(h.ui.chat.List, func(o fyne.CanvasObject) {
-		if r, ok := o.(*chat.RowView); ok {
-			out = append(out, r)
-		}
-	})
-	return out
-}
+func (h *harness) visibleRows() []*chat.RowView { return guitest.All[*chat.RowView](h.ui.chat.List) }
 
 // card is the on-screen card of a tool call, or nil.
 func (h *harness) card(tool string) *chat.RowView {

@@ -14,6 +14,7 @@ import (
 	"deckhand/approval"
 	"deckhand/config"
 	"deckhand/gui/chat"
+	"deckhand/gui/guitest"
 	"deckhand/testutil"
 	"deckhand/toolcall"
 	"deckhand/transcript"
@@ -52,7 +53,7 @@ func TestShellCommandAsksOnce(t *testing.T) {
 	}
 	var texts []string // the dialog's alone: the transcript's card shows the arguments
 	for _, o := range h.ui.win.Canvas().Overlays().List() {
-		walk(o, func(o fyne.CanvasObject) {
+		guitest.Walk(o, func(o fyne.CanvasObject) {
 			switch x := o.(type) {
 			case *widget.Label:
 				texts = append(texts, x.Text)

@@ -9,13 +9,14 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"deckhand/gui/guitest"
 	"deckhand/testutil"
 )
 
 // suggestion is the button of a prompt offered above the message box.
 func (h *harness) suggestion(command string) *widget.Button {
 	var found *widget.Button
-	walk(h.ui.comp.Slash.Box, func(o fyne.CanvasObject) {
+	guitest.Walk(h.ui.comp.Slash.Box, func(o fyne.CanvasObject) {
 		if b, ok := o.(*widget.Button); ok && strings.HasPrefix(b.Text, command) && found == nil {
 			found = b
 		}

@@ -9,6 +9,7 @@ import (
 
 	"deckhand/approval"
 	"deckhand/config"
+	"deckhand/gui/guitest"
 	"deckhand/gui/tray"
 	"deckhand/testutil"
 )
@@ -101,7 +102,7 @@ func TestQuickPromptShowsToolCalls(t *testing.T) {
 	// Question, calls, answer: in that order.
 	box := q.Calls
 	var order []fyne.CanvasObject
-	walk(q.Window().Canvas().Content(), func(o fyne.CanvasObject) {
+	guitest.Walk(q.Window().Canvas().Content(), func(o fyne.CanvasObject) {
 		if o == q.Question || o == box || o == q.Answer {
 			order = append(order, o)
 		}

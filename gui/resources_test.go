@@ -13,6 +13,7 @@ import (
 
 	"deckhand/actors/servers"
 	"deckhand/config"
+	"deckhand/gui/guitest"
 	serverspanel "deckhand/gui/servers"
 	"deckhand/testutil"
 )
@@ -171,7 +172,7 @@ func TestResourceUpdatesAndLinks(t *testing.T) {
 		t.Errorf("the updated resource did not go: %s", got)
 	}
 	var attach []*widget.Button
-	walk(h.card("ev.get-resource-links").Tool().Media.Links, func(o fyne.CanvasObject) {
+	guitest.Walk(h.card("ev.get-resource-links").Tool().Media.Links, func(o fyne.CanvasObject) {
 		if b, ok := o.(*widget.Button); ok && b.Text == "Attach" {
 			attach = append(attach, b)
 		}

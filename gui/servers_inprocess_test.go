@@ -6,6 +6,8 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
+
+	"deckhand/gui/guitest"
 )
 
 // TestServersInProcessSaidOnce: the built-in server's row says
@@ -16,7 +18,7 @@ func TestServersInProcessSaidOnce(t *testing.T) {
 	sw := h.ui.serversW
 	h.until("t's row", func() bool { return sw.Rows["t"] != nil && h.serverState(sw, "t") == "ready" })
 	var said []string
-	walk(sw.Win.Content(), func(o fyne.CanvasObject) {
+	guitest.Walk(sw.Win.Content(), func(o fyne.CanvasObject) {
 		// What is drawn: every label's text is a rich text inside it.
 		if r, ok := o.(*widget.RichText); ok && strings.Contains(r.String(), "in-process") {
 			said = append(said, r.String())

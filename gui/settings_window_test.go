@@ -14,6 +14,7 @@ import (
 
 	"deckhand/approval"
 	"deckhand/config"
+	"deckhand/gui/guitest"
 	"deckhand/gui/settings"
 	"deckhand/keys"
 	"deckhand/testutil"
@@ -40,7 +41,7 @@ func (h *harness) saveSettings(f *settings.Form) {
 // textsOf is the text of the labels and buttons under o.
 func (h *harness) textsOf(o fyne.CanvasObject) []string {
 	var out []string
-	walk(o, func(o fyne.CanvasObject) {
+	guitest.Walk(o, func(o fyne.CanvasObject) {
 		switch x := o.(type) {
 		case *widget.Label:
 			out = append(out, x.Text)
@@ -54,7 +55,7 @@ func (h *harness) textsOf(o fyne.CanvasObject) []string {
 // buttonIn is the button labelled label under o.
 func (h *harness) buttonIn(o fyne.CanvasObject, label string) *widget.Button {
 	var found *widget.Button
-	walk(o, func(o fyne.CanvasObject) {
+	guitest.Walk(o, func(o fyne.CanvasObject) {
 		if b, ok := o.(*widget.Button); ok && b.Text == label && found == nil {
 			found = b
 		}

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"deckhand/gui/guitest"
 	"deckhand/gui/sidebar"
 	"deckhand/store"
 	"deckhand/testutil"
@@ -19,7 +20,7 @@ import (
 // sessionRowOf is the on-screen row of the session titled title, or nil.
 func (h *harness) sessionRowOf(title string) *sidebar.Row {
 	var found *sidebar.Row
-	walk(h.ui.side.List, func(o fyne.CanvasObject) {
+	guitest.Walk(h.ui.side.List, func(o fyne.CanvasObject) {
 		if r, ok := o.(*sidebar.Row); ok && r.Item().Title == title && found == nil {
 			found = r
 		}

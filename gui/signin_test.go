@@ -13,6 +13,7 @@ import (
 
 	"deckhand/actors/servers"
 	"deckhand/config"
+	"deckhand/gui/guitest"
 	serverspanel "deckhand/gui/servers"
 	"deckhand/keys"
 	"deckhand/testutil"
@@ -46,7 +47,7 @@ func (h *harness) overlayButton(w fyne.Window, label string) *widget.Button {
 	h.t.Helper()
 	var found *widget.Button
 	for _, o := range w.Canvas().Overlays().List() {
-		walk(o, func(o fyne.CanvasObject) {
+		guitest.Walk(o, func(o fyne.CanvasObject) {
 			if b, ok := o.(*widget.Button); ok && b.Text == label && found == nil {
 				found = b
 			}

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"deckhand/config"
+	"deckhand/gui/guitest"
 )
 
 // bareUI is the window with no actors behind it; drain runs the work it
@@ -16,19 +17,10 @@ import (
 func bareUI(t testing.TB) (u *UI, drain func()) {
 	t.Helper()
 	test.NewTempApp(t)
-	queue := make(chan func(), 1<<16)
+	queue := guitest.NewQueue()
 	u = New(Deps{App: fyne.CurrentApp(), Config: &config.Config{Model: config.Model{BaseURL: "http://x/v1", Name: "m"}},
-		Post: func(f func()) { queue <- f }})
-	drain = func() {
-		for {
-			select {
-			case f := <-queue:
-				f()
-			default:
-				return
-			}
-		}
-	}
+		Post: queue.Post})
+	drain = queue.Drain
 	u.win.Resize(fyne.NewSize(1100, 720))
 	u.win.Show()
 	return u, drain

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 
+	"deckhand/gui/guitest"
 	"deckhand/gui/widgets"
 )
 
@@ -42,7 +43,7 @@ func TestTableSelectedAndFramed(t *testing.T) {
 	}
 
 	var box *widgets.TableBox
-	walk(st.Rich, func(o fyne.CanvasObject) {
+	guitest.Walk(st.Rich, func(o fyne.CanvasObject) {
 		if b, ok := o.(*widgets.TableBox); ok {
 			box = b
 		}

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"deckhand/config"
+	"deckhand/gui/guitest"
 	"deckhand/gui/widgets"
 	"deckhand/transcript"
 )
@@ -114,7 +115,7 @@ func TestThemeChangeRepaintsTheChat(t *testing.T) {
 // text.
 func textColour(o fyne.CanvasObject, text string) (color.Color, bool) {
 	var found color.Color
-	walk(o, func(o fyne.CanvasObject) {
+	guitest.Walk(o, func(o fyne.CanvasObject) {
 		if x, ok := o.(*canvas.Text); ok && found == nil && strings.Contains(x.Text, text) {
 			found = x.Color
 		}

@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
 	"deckhand/config"
 	"deckhand/gui/chat"
+	"deckhand/gui/guitest"
 	"deckhand/testutil"
 	"deckhand/tools"
 	"deckhand/transcript"
@@ -35,31 +35,16 @@ func newCardHarnessWith(t *testing.T, o harnessOptions) *cardHarness {
 }
 
 // drain runs the window's queued work until none is left for a moment.
-func (h *harness) drain() {
-	for {
-		select {
-		case f := <-h.queue:
-			f()
-		case <-time.After(100 * time.Millisecond):
-			return
-		}
-	}
-}
+func (h *harness) drain() { h.queue.Settle() }
 
 // finished adds a finished call of tool with output and media, and draws it.
 func (h *cardHarness) finished(call, tool, output string, media *tools.Media) {
-	h.tr.ToolRequested(call, tool, []byte(`{"q": "x"}`))
-	h.tr.ToolStarted(call, tool, nil)
-	h.tr.ToolFinished(call, tool, nil, output, false, false, 12*time.Millisecond)
-	h.tr.ToolMedia(call, media)
+	guitest.FinishCall(h.tr, call, tool, output, media)
 	h.frame()
 }
 
 // frame draws the transcript's changes, as a bridge frame does.
-func (h *cardHarness) frame() {
-	n, changed := h.tr.Changes()
-	h.ui.chat.Update(n, changed)
-}
+func (h *cardHarness) frame() { h.ui.chat.Update(h.tr.Changes()) }
 
 // TestLongRunCardsCollapse: the finished cards of a run of several calls
 // fold when the next message is sent; each can be opened again.

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 
+	"deckhand/gui/guitest"
 	"deckhand/gui/widgets"
 	"deckhand/testutil"
 )
@@ -28,7 +29,7 @@ func TestWheelOverTables(t *testing.T) {
 	var boxes []*widgets.TableBox
 	h.ui.chat.List.ScrollToTop()
 	for _, r := range h.visibleRows() {
-		walk(r, func(o fyne.CanvasObject) {
+		guitest.Walk(r, func(o fyne.CanvasObject) {
 			if b, ok := o.(*widgets.TableBox); ok && !containsBox(boxes, b) {
 				boxes = append(boxes, b)
 			}
@@ -40,7 +41,7 @@ func TestWheelOverTables(t *testing.T) {
 	var fits, scrolls int
 	for _, b := range boxes {
 		hasScroll := false
-		walk(b, func(o fyne.CanvasObject) {
+		guitest.Walk(b, func(o fyne.CanvasObject) {
 			if _, ok := o.(*container.Scroll); ok {
 				hasScroll = true
 			}

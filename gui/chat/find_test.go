@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 
+	"deckhand/gui/guitest"
 	"deckhand/gui/widgets"
 )
 
@@ -20,7 +21,7 @@ func TestFindBarIsOpaque(t *testing.T) {
 	f.Open("x")
 	h.drain()
 	var back *widgets.Backdrop
-	walk(f.Bar, func(o fyne.CanvasObject) {
+	guitest.Walk(f.Bar, func(o fyne.CanvasObject) {
 		if b, ok := o.(*widgets.Backdrop); ok && back == nil {
 			back = b
 		}

@@ -5,20 +5,16 @@ import (
 	"errors"
 	"log/slog"
 	"net/url"
-	"slices"
-	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/gui/appview"
-	"deckhand/gui/widgets"
+	"deckhand/gui/guitest"
 	"deckhand/tools"
 	"deckhand/transcript"
 )
@@ -32,7 +28,7 @@ type testUI struct {
 	app     fyne.App
 	win     fyne.Window
 	chat    *View
-	queue   chan func()
+	queue   guitest.Queue
 	catalog *tools.Catalog
 	openURL func(*url.URL) error
 	ready   map[string]bool // servers connected
@@ -45,7 +41,7 @@ var _ Host = (*testUI)(nil)
 
 func newTestUI(t testing.TB) *testUI {
 	t.Helper()
-	u := &testUI{app: test.NewTempApp(t), queue: make(chan func(), 1<<16), ready: map[string]bool{}}
+	u := &testUI{app: test.NewTempApp(t), queue: guitest.NewQueue(), ready: map[string]bool{}}
 	u.win = u.app.NewWindow("chat")
 	u.chat = New(u, appview.New(u, slog.New(slog.DiscardHandler)))
 	u.win.SetContent(container.NewBorder(u.chat.Find.Bar, nil, nil, nil, u.chat.Content()))
@@ -57,7 +53,7 @@ func newTestUI(t testing.TB) *testUI {
 
 func (u *testUI) App() fyne.App       { return u.app }
 func (u *testUI) Window() fyne.Window { return u.win }
-func (u *testUI) Post(f func())       { u.queue <- f }
+func (u *testUI) Post(f func())       { u.queue.Post(f) }
 func (u *testUI) Tell(msg any) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
@@ -83,16 +79,7 @@ func (u *testUI) ReadResource(context.Context, string, string) ([]*sdk.ResourceC
 }
 
 // drain runs the queued work until none is left.
-func (u *testUI) drain() {
-	for {
-		select {
-		case f := <-u.queue:
-			f()
-		default:
-			return
-		}
-	}
-}
+func (u *testUI) drain() { u.queue.Drain() }
 
 // cardHarness is a chat view whose transcript the test writes itself,
 // drawn into the view as the bridge's frames would.
@@ -111,59 +98,23 @@ func newCardHarness(t *testing.T) *cardHarness {
 // until runs the view's queued work until cond holds.
 func (h *cardHarness) until(what string, cond func() bool) {
 	h.t.Helper()
-	deadline := time.After(15 * time.Second)
-	// cond is looked at again after each thing the view runs, and now and
-	// then besides: an image decodes on a goroutine of its own.
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
-	for !cond() {
-		select {
-		case f := <-h.ui.queue:
-			f()
-		case <-tick.C:
-		case <-deadline:
-			h.t.Fatalf("timed out waiting for %s; the view shows:\n%s", what, strings.Join(texts(h.ui.win), "\n"))
-		}
-	}
+	h.ui.queue.Until(h.t, h.ui.win, what, cond)
 }
 
 // drain runs the view's queued work until none is left for a moment.
-func (h *cardHarness) drain() {
-	for {
-		select {
-		case f := <-h.ui.queue:
-			f()
-		case <-time.After(100 * time.Millisecond):
-			return
-		}
-	}
-}
+func (h *cardHarness) drain() { h.ui.queue.Settle() }
 
 // finished adds a finished call of tool with output and media, and draws it.
 func (h *cardHarness) finished(call, tool, output string, media *tools.Media) {
-	h.tr.ToolRequested(call, tool, []byte(`{"q": "x"}`))
-	h.tr.ToolStarted(call, tool, nil)
-	h.tr.ToolFinished(call, tool, nil, output, false, false, 12*time.Millisecond)
-	h.tr.ToolMedia(call, media)
+	guitest.FinishCall(h.tr, call, tool, output, media)
 	h.frame()
 }
 
 // frame draws the transcript's changes, as a bridge frame does.
-func (h *cardHarness) frame() {
-	n, changed := h.tr.Changes()
-	h.ui.chat.Update(n, changed)
-}
+func (h *cardHarness) frame() { h.ui.chat.Update(h.tr.Changes()) }
 
 // visibleRows are the transcript rows that have widgets on screen.
-func (h *cardHarness) visibleRows() []*RowView {
-	var out []*RowView
-	walk(h.ui.chat.List, func(o fyne.CanvasObject) {
-		if r, ok := o.(*RowView); ok {
-			out = append(out, r)
-		}
-	})
-	return out
-}
+func (h *cardHarness) visibleRows() []*RowView { return guitest.All[*RowView](h.ui.chat.List) }
 
 // card is the on-screen card of a tool call, or nil.
 func (h *cardHarness) card(tool string) *RowView {
@@ -175,43 +126,5 @@ func (h *cardHarness) card(tool string) *RowView {
 	return nil
 }
 
-// texts is what a window shows: the text of every visible label, rich
-// text and button.
-func texts(w fyne.Window) []string {
-	var out []string
-	walk(w.Canvas().Content(), func(o fyne.CanvasObject) {
-		switch x := o.(type) {
-		case *widget.Label:
-			out = append(out, x.Text)
-		case *widget.RichText:
-			out = append(out, x.String())
-		case *widgets.MDText:
-			out = append(out, x.String())
-		case *widget.Button:
-			out = append(out, "["+x.Text+"]")
-		}
-	})
-	return out
-}
-
-func shows(w fyne.Window, text string) bool {
-	return slices.ContainsFunc(texts(w), func(s string) bool { return strings.Contains(s, text) })
-}
-
 // walk visits the visible objects under o.
-func walk(o fyne.CanvasObject, f func(fyne.CanvasObject)) {
-	if o == nil || !o.Visible() {
-		return
-	}
-	f(o)
-	switch x := o.(type) {
-	case *fyne.Container:
-		for _, c := range x.Objects {
-			walk(c, f)
-		}
-	case fyne.Widget:
-		for _, c := range test.WidgetRenderer(x).Objects() {
-			walk(c, f)
-		}
-	}
-}
+func walk(o fyne.CanvasObject, f func(fyne.CanvasObject)) { guitest.Walk(o, f) }

@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"deckhand/gui/guitest"
 	"deckhand/transcript"
 )
 
@@ -23,7 +24,7 @@ func TestRowViewsRecycled(t *testing.T) {
 	check := func(n int) {
 		t.Helper()
 		var onScreen []*RowView
-		walk(u.chat.List, func(o fyne.CanvasObject) {
+		guitest.Walk(u.chat.List, func(o fyne.CanvasObject) {
 			if r, ok := o.(*RowView); ok {
 				onScreen = append(onScreen, r)
 				made[r] = true

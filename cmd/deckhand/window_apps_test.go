@@ -55,17 +55,10 @@ func TestWindowAppView(t *testing.T) {
 		testutil.ModelResponse{Body: testutil.TextChunks("That is the server's time.")},
 		testutil.ModelResponse{Body: testutil.TextChunks("Your view's message came through.")},
 	)
-	cfg := fmt.Sprintf(`[model]
-base_url = %q
-name = "scripted"
-
-[tools]
-enabled = false
-
-[mcp.servers.app]
+	cfg := scriptedConfig(model.URL, fmt.Sprintf(`[mcp.servers.app]
 command = %q
 args = [%q, "--stdio"]
-`, model.URL, p.Node, server)
+`, p.Node, server))
 	w := startRealWindow(t, cfg, nil)
 	w.waitScreen("the server ready", func(s gui.Screen) bool { return shows(s, "1 server ready") })
 	box, _ := findEntry(w.screen(), "Message Deckhand")
@@ -239,17 +232,10 @@ func TestChatSaysToolHasView(t *testing.T) {
 		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "a", Name: "app__get-time", Arguments: `{}`})},
 		testutil.ModelResponse{Body: testutil.TextChunks("That is the time.")},
 	)
-	cfg := writeConfig(t, fmt.Sprintf(`[model]
-base_url = %q
-name = "scripted"
-
-[tools]
-enabled = false
-
-[mcp.servers.app]
+	cfg := writeConfig(t, scriptedConfig(model.URL, fmt.Sprintf(`[mcp.servers.app]
 command = %q
 args = [%q, "--stdio"]
-`, model.URL, p.Node, server))
+`, p.Node, server)))
 	// The scripted model calls the app's tool in the first request: the
 	// chat waits for the server to be ready (its default grace of 2 s is
 	// too short for node on a loaded machine), as the other chat tests do.
@@ -298,20 +284,13 @@ func TestWindowHostileAppViewStopped(t *testing.T) {
 		testutil.ModelResponse{Body: testutil.TextChunks("Shown.")},
 		testutil.ModelResponse{Body: testutil.TextChunks("Still here.")},
 	)
-	cfg := fmt.Sprintf(`[model]
-base_url = %q
-name = "scripted"
-
-[tools]
-enabled = false
-
-[mcp.servers.p]
+	cfg := scriptedConfig(model.URL, fmt.Sprintf(`[mcp.servers.p]
 command = %q
 args = ["-app-view", "flood"]
 
 [mcp.auto_approve]
 "p.*" = true
-`, model.URL, stdioServerBin(t))
+`, stdioServerBin(t)))
 	w := startRealWindow(t, cfg, nil)
 	w.waitScreen("the server ready", func(s gui.Screen) bool { return shows(s, "1 server ready") })
 	box, _ := findEntry(w.screen(), "Message Deckhand")
@@ -349,21 +328,14 @@ func TestWindowAppViewFollowsItsCard(t *testing.T) {
 	model := testutil.NewModelServer(t,
 		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "a", Name: "p__show", Arguments: `{"block":true}`})},
 	)
-	cfg := fmt.Sprintf(`[model]
-base_url = %q
-name = "scripted"
-
-[tools]
-enabled = false
-
-[mcp.servers.p]
+	cfg := scriptedConfig(model.URL, fmt.Sprintf(`[mcp.servers.p]
 command = %q
 args = ["-app-view", "report", "-app-notes", %q]
 write = [%q]
 
 [mcp.auto_approve]
 "p.*" = true
-`, model.URL, stdioServerBin(t), notes, filepath.Dir(notes))
+`, stdioServerBin(t), notes, filepath.Dir(notes)))
 	noted := func(what string) bool {
 		b, _ := os.ReadFile(notes)
 		return strings.Contains(string(b), what)

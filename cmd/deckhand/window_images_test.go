@@ -24,14 +24,7 @@ func TestWindowToolImages(t *testing.T) {
 		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "b", Name: "m__broken", Arguments: `{}`})},
 		testutil.ModelResponse{Body: testutil.TextChunks("two images")},
 	)
-	cfg := fmt.Sprintf(`[model]
-base_url = %q
-name = "scripted"
-
-[tools]
-enabled = false
-
-[mcp.servers.ev]
+	cfg := scriptedConfig(model.URL, fmt.Sprintf(`[mcp.servers.ev]
 command = %q
 args = [%q, "stdio"]
 
@@ -41,7 +34,7 @@ url = %q
 [mcp.auto_approve]
 "ev.*" = true
 "m.*" = true
-`, model.URL, p.Node, p.Everything, media.StreamableURL)
+`, p.Node, p.Everything, media.StreamableURL))
 	w := startRealWindow(t, cfg, nil)
 	w.waitScreen("both servers ready", func(s gui.Screen) bool { return shows(s, "2 servers ready") })
 	box, _ := findEntry(w.screen(), "Message Deckhand")
@@ -68,20 +61,13 @@ func TestWindowToolImageEnlargeAndSave(t *testing.T) {
 		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "a", Name: "ev__get-tiny-image", Arguments: `{}`})},
 		testutil.ModelResponse{Body: testutil.TextChunks("an image")},
 	)
-	cfg := fmt.Sprintf(`[model]
-base_url = %q
-name = "scripted"
-
-[tools]
-enabled = false
-
-[mcp.servers.ev]
+	cfg := scriptedConfig(model.URL, fmt.Sprintf(`[mcp.servers.ev]
 command = %q
 args = [%q, "stdio"]
 
 [mcp.auto_approve]
 "ev.*" = true
-`, model.URL, p.Node, p.Everything)
+`, p.Node, p.Everything))
 	w := startRealWindow(t, cfg, nil)
 	w.waitScreen("the server ready", func(s gui.Screen) bool { return shows(s, "1 server ready") })
 	box, _ := findEntry(w.screen(), "Message Deckhand")

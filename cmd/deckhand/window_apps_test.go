@@ -61,10 +61,7 @@ args = [%q, "--stdio"]
 `, p.Node, server))
 	w := startRealWindow(t, cfg, nil)
 	w.waitScreen("the server ready", func(s gui.Screen) bool { return shows(s, "1 server ready") })
-	box, _ := findEntry(w.screen(), "Message Deckhand")
-	w.click(box)
-	w.typeText("what time is it?")
-	w.key("Return")
+	w.say("what time is it?")
 	w.clickText("button", "Allow once")
 	w.waitScreen("the card done, with its view", func(s gui.Screen) bool {
 		return shows(s, "That is the server's time.") && shows(s, "Open view")
@@ -293,10 +290,7 @@ args = ["-app-view", "flood"]
 `, stdioServerBin(t)))
 	w := startRealWindow(t, cfg, nil)
 	w.waitScreen("the server ready", func(s gui.Screen) bool { return shows(s, "1 server ready") })
-	box, _ := findEntry(w.screen(), "Message Deckhand")
-	w.click(box)
-	w.typeText("show it")
-	w.key("Return")
+	w.say("show it")
 	w.waitScreen("the card, with its view", func(s gui.Screen) bool { return shows(s, "Shown.") && shows(s, "Open view") })
 	w.clickText("button", "Open view")
 	// Which cap it meets first depends on how fast the helper passes
@@ -308,10 +302,7 @@ args = ["-app-view", "flood"]
 	w.keep("app-view-stopped.png")
 	w.xdo("windowactivate", "--sync", w.win)
 	w.clickText("button", "OK")
-	box, _ = findEntry(w.screen(), "Message Deckhand")
-	w.click(box)
-	w.typeText("are you there?")
-	w.key("Return")
+	w.say("are you there?")
 	w.waitScreen("the next answer", func(s gui.Screen) bool { return shows(s, "Still here.") })
 }
 
@@ -342,10 +333,7 @@ write = [%q]
 	}
 	w := startRealWindow(t, cfg, nil, withArgs("--log-level", "info"))
 	w.waitScreen("the server ready", func(s gui.Screen) bool { return shows(s, "1 server ready") })
-	box, _ := findEntry(w.screen(), "Message Deckhand")
-	w.click(box)
-	w.typeText("show it")
-	w.key("Return")
+	w.say("show it")
 	w.waitScreen("the call running, with its view", func(s gui.Screen) bool {
 		_, stop := find(s, "button", "Stop")
 		return stop && shows(s, "Open view")

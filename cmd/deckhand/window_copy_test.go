@@ -19,10 +19,7 @@ func TestWindowCopiesWhatIsSelected(t *testing.T) {
 	model := testutil.NewModelServer(t, testutil.ModelResponse{Body: testutil.TextChunks(answer)})
 	cfg := scriptedConfig(model.URL)
 	w := startRealWindow(t, cfg, nil)
-	box, _ := findEntry(w.screen(), "Message Deckhand")
-	w.click(box)
-	w.typeText("show me")
-	w.key("Return")
+	w.say("show me")
 	s := w.waitScreen("the answer", func(s gui.Screen) bool { return shows(s, "beta") && shows(s, "println") })
 	w.keep("mixed-markdown.png")
 	copyAll := func(it gui.ScreenItem) string {

@@ -141,10 +141,7 @@ func TestWindowElicitationFlood(t *testing.T) {
 	w.waitScreen("the server ready", func(s gui.Screen) bool { return shows(s, "1 server ready") })
 	question := func(s gui.Screen) bool { _, ok := find(s, "button", "Decline"); return ok }
 	ask := func(msg string) gui.Screen {
-		box, _ := findEntry(w.screen(), "Message Deckhand")
-		w.click(box)
-		w.typeText(msg)
-		w.key("Return")
+		w.say(msg)
 		w.waitScreen("the approval", func(s gui.Screen) bool { _, ok := find(s, "button", "Allow once"); return ok })
 		w.clickText("button", "Allow once")
 		s := w.waitScreen("the question", question)

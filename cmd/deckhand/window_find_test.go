@@ -28,10 +28,7 @@ func TestWindowFindInChat(t *testing.T) {
 	model := testutil.NewModelServer(t, testutil.ModelResponse{Body: testutil.TextChunks(strings.Join(paras, "\n\n"))})
 	cfg := scriptedConfig(model.URL)
 	w := startRealWindow(t, cfg, nil)
-	box, _ := findEntry(w.screen(), "Message Deckhand")
-	w.click(box)
-	w.typeText("tell me")
-	w.key("Return")
+	w.say("tell me")
 	s := w.waitScreen("the answer's end", func(s gui.Screen) bool { return shows(s, "Paragraph 39") })
 	if shows(s, "Paragraph 3 mentions") {
 		t.Fatalf("the first match is already in view: the test proves nothing")

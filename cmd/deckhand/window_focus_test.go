@@ -23,10 +23,7 @@ func approvalOpen(t *testing.T, answer string) *realWindow {
 	// The window never waits for a server: the scripted model calls the
 	// server's tool in the first request, so its tools must be in it.
 	w.waitScreen("the server ready", func(s gui.Screen) bool { return shows(s, "1 server ready") })
-	box, _ := findEntry(w.screen(), "Message Deckhand")
-	w.click(box)
-	w.typeText("go")
-	w.key("Return")
+	w.say("go")
 	w.waitScreen("the approval dialog", func(s gui.Screen) bool { _, ok := find(s, "button", "Allow once"); return ok })
 	return w
 }

@@ -365,6 +365,15 @@ func (w *realWindow) typeText(text string) {
 	w.xdo("type", "--delay", "20", text)
 }
 
+// say sends text from the message box, as a person would: a click in the
+// box, the text typed, then Enter.
+func (w *realWindow) say(text string) {
+	box, _ := findEntry(w.screen(), "Message Deckhand")
+	w.click(box)
+	w.typeText(text)
+	w.key("Return")
+}
+
 // firstField is the first word of s, or "".
 func firstField(s string) string {
 	if f := strings.Fields(s); len(f) > 0 {

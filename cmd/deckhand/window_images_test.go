@@ -37,10 +37,7 @@ url = %q
 `, p.Node, p.Everything, media.StreamableURL))
 	w := startRealWindow(t, cfg, nil)
 	w.waitScreen("both servers ready", func(s gui.Screen) bool { return shows(s, "2 servers ready") })
-	box, _ := findEntry(w.screen(), "Message Deckhand")
-	w.click(box)
-	w.typeText("show me")
-	w.key("Return")
+	w.say("show me")
 	s := w.waitScreen("the tiny image and the broken one's note", func(s gui.Screen) bool {
 		_, pic := find(s, "image", "bitmap")
 		_, note := find(s, "label", "could not be decoded")
@@ -70,10 +67,7 @@ args = [%q, "stdio"]
 `, p.Node, p.Everything))
 	w := startRealWindow(t, cfg, nil)
 	w.waitScreen("the server ready", func(s gui.Screen) bool { return shows(s, "1 server ready") })
-	box, _ := findEntry(w.screen(), "Message Deckhand")
-	w.click(box)
-	w.typeText("show me")
-	w.key("Return")
+	w.say("show me")
 	s := w.waitScreen("the tiny image", func(s gui.Screen) bool {
 		_, pic := find(s, "image", "bitmap")
 		return pic && shows(s, "an image")

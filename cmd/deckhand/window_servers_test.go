@@ -64,10 +64,7 @@ func TestWindowKeyFileAnd401(t *testing.T) {
 		t.Errorf("the key file's mode is %v", st.Mode().Perm())
 	}
 
-	box, _ := findEntry(w.screen(), "Message Deckhand")
-	w.click(box)
-	w.typeText("hello")
-	w.key("Return")
+	w.say("hello")
 	s := w.waitScreen("the refusal", func(s gui.Screen) bool { return shows(s, "401") && shows(s, "Deckhand sent the key in the key file") })
 	if strings.Contains(s.ScreenText(), "sk-test-in-a-file") {
 		t.Errorf("the key is on screen")

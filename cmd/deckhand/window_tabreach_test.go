@@ -26,10 +26,7 @@ func TestWindowTabReachesTranscriptButtons(t *testing.T) {
 	)
 	cfg := scriptedConfig(model.URL)
 	w := startRealWindow(t, cfg, nil)
-	box, _ := findEntry(w.screen(), "Message Deckhand")
-	w.click(box)
-	w.typeText("hello there")
-	w.key("Return")
+	w.say("hello there")
 	s := w.waitScreen("the answer's end", func(s gui.Screen) bool { return shows(s, "the end of the first answer") })
 	if _, ok := find(s, "button", "Retry"); ok {
 		t.Fatalf("the answer is too short to push Retry out of view:\n%s", s.ScreenText())

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,22 +15,12 @@ import (
 // the server gets them.
 func TestChatElicitation(t *testing.T) {
 	cfg, mock := chatConfig(t, "")
-	stdinR, stdinW := io.Pipe()
-	var out testutil.LockedBuffer
-	e := &env{
-		stdin: stdinR, stdout: &out, stderr: &out,
-		getenv: func(string) (string, bool) { return "", false },
-		tty:    func(f any) bool { return f == stdinR },
-	}
-	exited := make(chan int, 1)
-	go func() { exited <- run(t.Context(), []string{"--config", cfg, "chat", "--wait", "60s"}, e) }()
-	t.Cleanup(func() { stdinW.Close() })
-	say := func(s string) { io.WriteString(stdinW, s+"\n") }
-	testutil.Eventually(t, wait, func() bool { return strings.Contains(out.String(), "> ") }, "no prompt:\n%s", &out)
+	out, say, exited := terminalChat(t, "--config", cfg, "chat", "--wait", "60s")
+	testutil.Eventually(t, wait, func() bool { return strings.Contains(out.String(), "> ") }, "no prompt:\n%s", out)
 	say("ask me a question")
-	testutil.Eventually(t, wait, func() bool { return strings.Contains(out.String(), "Allow ev.trigger-elicitation-request?") }, "no approval:\n%s", &out)
+	testutil.Eventually(t, wait, func() bool { return strings.Contains(out.String(), "Allow ev.trigger-elicitation-request?") }, "no approval:\n%s", out)
 	say("y")
-	testutil.Eventually(t, wait, func() bool { return strings.Contains(out.String(), "ev asks:") }, "not asked:\n%s", &out)
+	testutil.Eventually(t, wait, func() bool { return strings.Contains(out.String(), "ev asks:") }, "not asked:\n%s", out)
 	answered := strings.Count(out.String()[:strings.Index(out.String(), "ev asks:")], "): ") // the approval's prompt
 	// Each new field's prompt is answered as it appears, until the form
 	// asks to send.
@@ -50,9 +39,9 @@ func TestChatElicitation(t *testing.T) {
 			}
 		}
 		return false
-	}, "the form never ended:\n%s", &out)
+	}, "the form never ended:\n%s", out)
 	say("y")
-	testutil.Eventually(t, wait, func() bool { return strings.Contains(out.String(), "Thanks for answering") }, "no answer:\n%s", &out)
+	testutil.Eventually(t, wait, func() bool { return strings.Contains(out.String(), "Thanks for answering") }, "no answer:\n%s", out)
 	say(":quit")
 	testutil.Receive(t, exited, wait, "chat to quit")
 	sent := strings.Join(toolResultsSent(t, mock), "\n")
@@ -78,32 +67,22 @@ func TestChatElicitationFlood(t *testing.T) {
 	)
 	cfg := writeConfig(t, scriptedConfig(model.URL, fmt.Sprintf("[mcp.servers.s]\ncommand = %q\nargs = [\"-ask\", \"500\", \"-ask-log\", %q]\nwrite = [%q]\n",
 		stdioServerBin(t), askLog, logDir)))
-	stdinR, stdinW := io.Pipe()
-	var out testutil.LockedBuffer
-	e := &env{
-		stdin: stdinR, stdout: &out, stderr: &out,
-		getenv: func(string) (string, bool) { return "", false },
-		tty:    func(f any) bool { return f == stdinR },
-	}
-	exited := make(chan int, 1)
-	go func() { exited <- run(t.Context(), []string{"--config", cfg, "chat", "--wait", "60s"}, e) }()
-	t.Cleanup(func() { stdinW.Close() })
-	say := func(s string) { io.WriteString(stdinW, s+"\n") }
+	out, say, exited := terminalChat(t, "--config", cfg, "chat", "--wait", "60s")
 	seen := func(s string) func() bool { return func() bool { return strings.Contains(out.String(), s) } }
 	answers := fileText(askLog)
 
-	testutil.Eventually(t, wait, seen("> "), "no prompt:\n%s", &out)
+	testutil.Eventually(t, wait, seen("> "), "no prompt:\n%s", out)
 	say("ask me")
-	testutil.Eventually(t, wait, seen("Allow s.ask_secret?"), "no approval:\n%s", &out)
+	testutil.Eventually(t, wait, seen("Allow s.ask_secret?"), "no approval:\n%s", out)
 	say("y")
-	testutil.Eventually(t, wait, seen("Password"), "not asked:\n%s\nanswers: %s", &out, answers)
+	testutil.Eventually(t, wait, seen("Password"), "not asked:\n%s\nanswers: %s", out, answers)
 	if !strings.Contains(out.String(), "Warning: this form asks for a password, token or key (\"Password\")") {
-		t.Errorf("the password form is not marked:\n%s", &out)
+		t.Errorf("the password form is not marked:\n%s", out)
 	}
 	say("hunter2")
-	testutil.Eventually(t, wait, seen("Send this to s?"), "no confirmation:\n%s", &out)
+	testutil.Eventually(t, wait, seen("Send this to s?"), "no confirmation:\n%s", out)
 	say("y")
-	testutil.Eventually(t, wait, seen("first done"), "the call did not end:\n%s", &out)
+	testutil.Eventually(t, wait, seen("first done"), "the call did not end:\n%s", out)
 	// The server's questions after the call has ended are declined, and
 	// none reaches the terminal.
 	testutil.Eventually(t, wait, func() bool { return strings.Contains(answers.read(), "after decline=20") }, "the questions after the call: %s", answers)
@@ -120,17 +99,17 @@ func TestChatElicitationFlood(t *testing.T) {
 
 	// Stop asking: the rest of the server's questions are refused.
 	say("again")
-	testutil.Eventually(t, wait, func() bool { return strings.Count(out.String(), "Allow s.ask_secret?") == 2 }, "no second approval:\n%s", &out)
+	testutil.Eventually(t, wait, func() bool { return strings.Count(out.String(), "Allow s.ask_secret?") == 2 }, "no second approval:\n%s", out)
 	say("y")
-	testutil.Eventually(t, wait, func() bool { return strings.Count(out.String(), "s asks:") > strings.Count(first, "s asks:") }, "not asked again:\n%s", &out)
+	testutil.Eventually(t, wait, func() bool { return strings.Count(out.String(), "s asks:") > strings.Count(first, "s asks:") }, "not asked again:\n%s", out)
 	say(":stop")
-	testutil.Eventually(t, wait, seen("second done"), "the second call did not end:\n%s", &out)
+	testutil.Eventually(t, wait, seen("second done"), "the second call did not end:\n%s", out)
 	testutil.Eventually(t, wait, func() bool { return strings.Contains(answers.read(), "after decline=40") }, "the questions after the second call: %s", answers)
 	if got := answers.read(); !strings.Contains(got, "during decline=997") {
 		t.Errorf("after :stop: %s; want every other question of the second call declined", got)
 	}
 	if n := strings.Count(out.String(), "s asks:") - strings.Count(first, "s asks:"); n != 1 {
-		t.Errorf("%d questions shown in the second call, want 1 (then :stop):\n%s", n, &out)
+		t.Errorf("%d questions shown in the second call, want 1 (then :stop):\n%s", n, out)
 	}
 	say(":quit")
 	testutil.Receive(t, exited, wait, "chat to quit")

@@ -31,6 +31,24 @@ args = [%q, "stdio"]
 %s`, mock.URL, p.Node, p.Everything, extra)), mock
 }
 
+// terminalChat runs deckhand with args (a chat) in this process as at a
+// terminal: its standard input is a pipe, to which say writes a line; out
+// gets its standard output and error, exited its exit code.
+func terminalChat(t *testing.T, args ...string) (out *testutil.LockedBuffer, say func(string), exited chan int) {
+	t.Helper()
+	stdinR, stdinW := io.Pipe()
+	out = &testutil.LockedBuffer{}
+	e := &env{
+		stdin: stdinR, stdout: out, stderr: out,
+		getenv: func(string) (string, bool) { return "", false },
+		tty:    func(f any) bool { return f == stdinR },
+	}
+	exited = make(chan int, 1)
+	go func() { exited <- run(t.Context(), args, e) }()
+	t.Cleanup(func() { stdinW.Close() })
+	return out, func(s string) { io.WriteString(stdinW, s+"\n") }, exited
+}
+
 // toolResultsSent returns the tool messages the model received.
 func toolResultsSent(t *testing.T, mock *testutil.AIMock) []string {
 	var out []string
@@ -146,20 +164,10 @@ func TestChatREPLPiped(t *testing.T) {
 // answer typed decides; no answer in time is a deny.
 func TestChatREPLApprovals(t *testing.T) {
 	cfg, mock := chatConfig(t, "\n[mcp]\napproval_timeout = \"1s\"\n")
-	stdinR, stdinW := io.Pipe()
-	var out testutil.LockedBuffer
-	e := &env{
-		stdin: stdinR, stdout: &out, stderr: &out,
-		getenv: func(string) (string, bool) { return "", false },
-		tty:    func(f any) bool { return f == stdinR },
-	}
-	exited := make(chan int, 1)
-	go func() { exited <- run(t.Context(), []string{"--config", cfg, "chat", "--wait", "60s"}, e) }()
-	t.Cleanup(func() { stdinW.Close() })
-	say := func(s string) { io.WriteString(stdinW, s+"\n") }
+	out, say, exited := terminalChat(t, "--config", cfg, "chat", "--wait", "60s")
 	waitFor := func(s string) {
 		t.Helper()
-		testutil.Eventually(t, wait, func() bool { return strings.Contains(out.String(), s) }, "output never showed %q:\n%s", s, &out)
+		testutil.Eventually(t, wait, func() bool { return strings.Contains(out.String(), s) }, "output never showed %q:\n%s", s, out)
 	}
 
 	waitFor("> ")
@@ -173,7 +181,7 @@ func TestChatREPLApprovals(t *testing.T) {
 	waitFor("The server says 2 + 3 = 5.")
 
 	say("add them again")
-	testutil.Eventually(t, wait, func() bool { return strings.Count(out.String(), "Allow ev.get-sum?") == 2 }, "not asked again:\n%s", &out)
+	testutil.Eventually(t, wait, func() bool { return strings.Count(out.String(), "Allow ev.get-sum?") == 2 }, "not asked again:\n%s", out)
 	waitFor("(approval for ev.get-sum closed: no answer within 1s; denied)")
 	waitFor("I was not allowed to add the numbers.")
 

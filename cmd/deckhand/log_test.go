@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -114,18 +113,12 @@ func TestAlwaysAllowPersists(t *testing.T) {
 	dbPath := filepath.Join(t.TempDir(), "log.db")
 
 	// Answer "a" at a (simulated) terminal.
-	stdinR, stdinW := io.Pipe()
-	var out testutil.LockedBuffer
-	e := &env{stdin: stdinR, stdout: &out, stderr: &out, getenv: func(string) (string, bool) { return "", false }, tty: func(f any) bool { return f == stdinR }}
-	exited := make(chan int, 1)
-	go func() {
-		exited <- run(t.Context(), []string{"--config", cfg, "--db", dbPath, "chat", "--wait", "60s"}, e)
-	}()
-	io.WriteString(stdinW, "add\n")
-	testutil.Eventually(t, wait, func() bool { return strings.Contains(out.String(), "Allow s.add?") }, "not asked:\n%s", &out)
-	io.WriteString(stdinW, "a\n")
-	testutil.Eventually(t, wait, func() bool { return strings.Contains(out.String(), "\n3\n") }, "no answer:\n%s", &out)
-	io.WriteString(stdinW, ":quit\n")
+	out, say, exited := terminalChat(t, "--config", cfg, "--db", dbPath, "chat", "--wait", "60s")
+	say("add")
+	testutil.Eventually(t, wait, func() bool { return strings.Contains(out.String(), "Allow s.add?") }, "not asked:\n%s", out)
+	say("a")
+	testutil.Eventually(t, wait, func() bool { return strings.Contains(out.String(), "\n3\n") }, "no answer:\n%s", out)
+	say(":quit")
 	testutil.Receive(t, exited, wait, "chat to quit")
 
 	r := deckhand(t, nil, "", "--db", dbPath, "approvals", "list")

@@ -43,10 +43,8 @@ func TestToolCardFoldResizesItsRow(t *testing.T) {
 		t.Errorf("opened again, the row is %v high, want %v", h.ui.chat.Heights[0], open)
 	}
 	// The bridge keeps both, for when the conversation is shown again.
-	h.ui.mu.Lock()
-	defer h.ui.mu.Unlock()
 	var folds []Collapse
-	for _, m := range h.ui.told {
+	for _, m := range h.ui.Told() {
 		if f, ok := m.(*Collapse); ok {
 			folds = append(folds, *f)
 		}

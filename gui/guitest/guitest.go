@@ -1,9 +1,10 @@
 // Package guitest is what the tests of the window's packages share: the
 // test goroutine standing in for the UI goroutine (a Queue of the work the
-// window posts for it), a finished tool call for a transcript the test
-// writes itself, and a look at what a window shows (Walk, All, Texts,
-// Shows). Only tests import it. None of it is safe for concurrent use:
-// the test goroutine alone drives a window.
+// window posts for it), a Host for what a test shows in a window of its
+// own (a chat view, tool cards), a finished tool call for a transcript the
+// test writes itself, and a look at what a window shows (Walk, All, Texts,
+// Shows). Only tests import it. Apart from Host's Tell and Told, none of
+// it is safe for concurrent use: the test goroutine alone drives a window.
 package guitest
 
 import (

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"deckhand/gui/guitest"
 	"deckhand/testutil"
 	"deckhand/tools"
 )
@@ -136,7 +137,7 @@ func TestToolCardLinks(t *testing.T) {
 	var opened []string
 
 	h := newHarness(t)
-	h.host.openURL = func(u *url.URL) error { opened = append(opened, u.String()); return nil }
+	h.host.Browser = func(u *url.URL) error { opened = append(opened, u.String()); return nil }
 	h.finished("c1", "m.shot", "links", &tools.Media{Links: []tools.Link{
 		{Name: "The page", URI: "https://example.com/page"},
 		{Name: "notes.txt", URI: "file:///tmp/notes.txt"},
@@ -147,7 +148,7 @@ func TestToolCardLinks(t *testing.T) {
 	var links []*widget.Hyperlink
 	var labels []string
 	var buttons []*widget.Button
-	walk(c.Media.Links, func(o fyne.CanvasObject) {
+	guitest.Walk(c.Media.Links, func(o fyne.CanvasObject) {
 		switch x := o.(type) {
 		case *widget.Hyperlink:
 			links = append(links, x)
@@ -173,7 +174,7 @@ func TestToolCardLinks(t *testing.T) {
 		t.Errorf("opened %q", opened)
 	}
 	test.Tap(buttons[2])
-	if got := h.host.app.Clipboard().Content(); got != "javascript:alert(1)" {
+	if got := h.host.FyneApp.Clipboard().Content(); got != "javascript:alert(1)" {
 		t.Errorf("Copy put %q on the clipboard", got)
 	}
 }
@@ -218,7 +219,7 @@ func TestToolCardBitmapsArePerWindow(t *testing.T) {
 	ca := a.card("m.shot")
 	a.until("the first window's image", func() bool { return ca.Media.Pic.Pic.Image != nil })
 	b := newHarness(t)
-	b.host.win.Resize(fyne.NewSize(900, 6000))
+	b.host.Win.Resize(fyne.NewSize(900, 6000))
 	for i := range maxBitmaps + 1 {
 		b.finished(fmt.Sprintf("b%d", i), fmt.Sprintf("m.shot%d", i), "[image]", mediaOf(tools.Image{MIME: "image/png", Data: testutil.TestPNG(40+i, 20), Size: 100}))
 	}
@@ -241,7 +242,7 @@ func TestToolCardBitmapsArePerWindow(t *testing.T) {
 // the view is given the card's result (package appview).
 func TestToolCardOffersItsView(t *testing.T) {
 	h := newHarness(t)
-	h.host.catalog = tools.NewCatalog(map[string]tools.Source{"app": {Tools: []*sdk.Tool{
+	h.host.Tools = tools.NewCatalog(map[string]tools.Source{"app": {Tools: []*sdk.Tool{
 		{Name: "get-time", InputSchema: map[string]any{"type": "object"}, Meta: sdk.Meta{"ui": map[string]any{"resourceUri": "ui://get-time/view.html"}}},
 		{Name: "plain", InputSchema: map[string]any{"type": "object"}},
 	}}})

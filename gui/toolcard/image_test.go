@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
+	"deckhand/gui/guitest"
 	"deckhand/tools"
 )
 
@@ -33,7 +34,7 @@ func TestImageSaveConfirmsAndCloses(t *testing.T) {
 		t.Fatal("the image is not shown large")
 	}
 	var info []string
-	walk(u.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
+	guitest.Walk(u.Win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
 		if l, ok := o.(*widget.Label); ok {
 			info = append(info, l.Text)
 		}
@@ -54,9 +55,7 @@ func TestImageSaveConfirmsAndCloses(t *testing.T) {
 	if h.cards.image != nil {
 		t.Error("the large view stayed open after saving")
 	}
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	if !slices.Contains(u.told, any("Saved the image to "+path+" ("+tools.Size(b.Len())+").")) {
-		t.Errorf("no word of the file saved: %q", u.told)
+	if told := u.Told(); !slices.Contains(told, any("Saved the image to "+path+" ("+tools.Size(b.Len())+").")) {
+		t.Errorf("no word of the file saved: %q", told)
 	}
 }

@@ -63,29 +63,9 @@ func TestWindowOtherModel(t *testing.T) {
 // the narrowest grant that serves it: Enter answers Read only, and the
 // server is saved with read = ["~/Documents"] and no write.
 func TestWindowGrantDefaultsToReadOnly(t *testing.T) {
-	p := testutil.RequirePeers(t)
-	cfg := "[tools]\nenabled = false\n"
-	var home string
-	w := startRealWindow(t, cfg, func(env []string, h string) {
-		home = h
-		os.MkdirAll(filepath.Join(h, "Documents"), 0o755)
-	})
-	w.clickText("button", "Servers")
-	w.clickText("button", "Connect a server")
-	s := w.waitScreen("the form", func(s gui.Screen) bool { _, ok := findEntry(s, "https://mcp.example.com"); return ok })
-	target, _ := findEntry(s, "https://mcp.example.com")
-	w.click(target)
-	w.typeText(fmt.Sprintf("%s %s %s", p.Node, p.Filesystem, filepath.Join(home, "Documents")))
-	w.clickText("button", "Connect and save")
-	w.waitScreen("the question", func(s gui.Screen) bool { return shows(s, "outside the folders servers may use") })
+	w, home := askToGrantDocuments(t, nil)
 	w.key("Return")
-	cfgPath := filepath.Join(w.dir, "config", "deckhand", "config.toml")
-	var saved string
-	testutil.Eventually(t, 60*time.Second, func() bool {
-		data, _ := os.ReadFile(cfgPath)
-		saved = string(data)
-		return strings.Contains(saved, "server-filesystem")
-	}, "the server was never saved; stderr:\n%s", w.stderr)
+	saved := w.savedServer()
 	docs := filepath.Join(home, "Documents")
 	if !strings.Contains(saved, `read = ["`+docs+`"]`) || strings.Contains(saved, `write = ["`+docs) {
 		t.Errorf("Enter did not grant the folder read only:\n%s", saved)

@@ -16,13 +16,33 @@ import (
 // form, whether to grant it that folder; answering Read and write saves it
 // with write = ["~/Documents"], and it connects and serves it.
 func TestWindowAddServerGrantsItsFolder(t *testing.T) {
+	w, home := askToGrantDocuments(t, func(docs string) {
+		os.WriteFile(filepath.Join(docs, "plan.txt"), []byte("the plan"), 0o644)
+	})
+	w.keep("grant-folder.png")
+	w.clickText("button", "Read and write")
+	saved := w.savedServer()
+	if !strings.Contains(saved, `write = ["`+filepath.Join(home, "Documents")+`"]`) {
+		t.Errorf("the folder was not granted:\n%s", saved)
+	}
+	w.waitScreen("the server ready with its tools", func(s gui.Screen) bool { return shows(s, "tools") && shows(s, "ready") })
+}
+
+// askToGrantDocuments starts the window on a new home with a Documents
+// folder (where setup, if any, puts what the test needs), connects
+// server-filesystem for that folder from the Servers panel, and waits for
+// the form's question whether to grant it the folder. It returns the
+// window and its home.
+func askToGrantDocuments(t *testing.T, setup func(docs string)) (w *realWindow, home string) {
+	t.Helper()
 	p := testutil.RequirePeers(t)
 	cfg := "[tools]\nenabled = false\n"
-	var home string
-	w := startRealWindow(t, cfg, func(env []string, h string) {
+	w = startRealWindow(t, cfg, func(env []string, h string) {
 		home = h
 		os.MkdirAll(filepath.Join(h, "Documents"), 0o755)
-		os.WriteFile(filepath.Join(h, "Documents", "plan.txt"), []byte("the plan"), 0o644)
+		if setup != nil {
+			setup(filepath.Join(h, "Documents"))
+		}
 	})
 	w.clickText("button", "Servers")
 	w.clickText("button", "Connect a server")
@@ -32,19 +52,21 @@ func TestWindowAddServerGrantsItsFolder(t *testing.T) {
 	w.typeText(fmt.Sprintf("%s %s %s", p.Node, p.Filesystem, filepath.Join(home, "Documents")))
 	w.clickText("button", "Connect and save")
 	w.waitScreen("the question", func(s gui.Screen) bool { return shows(s, "outside the folders servers may use") })
-	w.keep("grant-folder.png")
-	w.clickText("button", "Read and write")
+	return w, home
+}
+
+// savedServer waits until the window has saved server-filesystem in its
+// config, and returns the config.
+func (w *realWindow) savedServer() string {
+	w.t.Helper()
 	cfgPath := filepath.Join(w.dir, "config", "deckhand", "config.toml")
 	var saved string
-	testutil.Eventually(t, 60*time.Second, func() bool {
+	testutil.Eventually(w.t, 60*time.Second, func() bool {
 		data, _ := os.ReadFile(cfgPath)
 		saved = string(data)
 		return strings.Contains(saved, "server-filesystem")
 	}, "the server was never saved; stderr:\n%s", w.stderr)
-	if !strings.Contains(saved, `write = ["`+filepath.Join(home, "Documents")+`"]`) {
-		t.Errorf("the folder was not granted:\n%s", saved)
-	}
-	w.waitScreen("the server ready with its tools", func(s gui.Screen) bool { return shows(s, "tools") && shows(s, "ready") })
+	return saved
 }
 
 // Where no keyring runs, the settings offer to keep the API key in a file

@@ -365,6 +365,17 @@ func (w *realWindow) typeText(text string) {
 	w.xdo("type", "--delay", "20", text)
 }
 
+// clickMessageBox clicks the message box, which takes the keyboard; a
+// window without one fails the test.
+func (w *realWindow) clickMessageBox() {
+	w.t.Helper()
+	box, ok := findEntry(w.screen(), "Message Deckhand")
+	if !ok {
+		w.t.Fatal("no message box")
+	}
+	w.click(box)
+}
+
 // say sends text from the message box, as a person would: a click in the
 // box, the text typed, then Enter.
 func (w *realWindow) say(text string) {

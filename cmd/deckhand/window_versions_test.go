@@ -85,11 +85,7 @@ func TestWindowShortcutsList(t *testing.T) {
 	model := testutil.NewModelServer(t)
 	cfg := scriptedConfig(model.URL)
 	w := startRealWindow(t, cfg, nil)
-	box, ok := findEntry(w.screen(), "Message Deckhand")
-	if !ok {
-		t.Fatal("no message box")
-	}
-	w.click(box)
+	w.clickMessageBox()
 	listed := func(s gui.Screen) bool {
 		return shows(s, "Keyboard shortcuts") && shows(s, "Ctrl+N") && shows(s, "New chat") && shows(s, "Quick prompt") &&
 			shows(s, "Ctrl+/") && shows(s, "Stop the answer being written; close a dialog")
@@ -120,11 +116,7 @@ func TestWindowEditVersions(t *testing.T) {
 	)
 	cfg := scriptedConfig(model.URL)
 	w := startRealWindow(t, cfg, nil)
-	box, ok := findEntry(w.screen(), "Message Deckhand")
-	if !ok {
-		t.Fatal("no message box")
-	}
-	w.click(box)
+	w.clickMessageBox()
 	w.typeText("first question")
 	w.key("Return")
 	w.waitScreen("the answer", func(s gui.Screen) bool { return shows(s, "answer one") })
@@ -173,11 +165,7 @@ func TestWindowContinueInPlace(t *testing.T) {
 	)
 	cfg := scriptedConfig(model.URL)
 	w := startRealWindow(t, cfg, nil)
-	box, ok := findEntry(w.screen(), "Message Deckhand")
-	if !ok {
-		t.Fatal("no message box")
-	}
-	w.click(box)
+	w.clickMessageBox()
 	w.typeText("count words")
 	w.key("Return")
 	w.waitScreen("words", func(s gui.Screen) bool { return shows(s, "word word word") })

@@ -47,17 +47,7 @@ func TestWindowApprovalNotification(t *testing.T) {
 	shown := func() string { out, _ := ctl("count", "displayed"); return out }
 
 	// Another application, in front while Deckhand works.
-	other := exec.Command("display", "-title", "Another application", "-size", "700x400", "xc:#dde3ea")
-	other.Env = append(os.Environ(), "DISPLAY="+w.display)
-	if err := other.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { other.Process.Kill(); other.Wait() })
-	var otherWin string
-	testutil.Eventually(t, 20*time.Second, func() bool {
-		otherWin = firstField(w.xdo("search", "--name", "^Another application$"))
-		return otherWin != ""
-	}, "the other window")
+	otherWin := w.otherWindow()
 	ask := func(text string) {
 		t.Helper()
 		w.xdo("windowactivate", "--sync", w.win)
@@ -130,17 +120,7 @@ func TestWindowApprovalNotifiedWhenLeft(t *testing.T) {
 	ctl := testutil.Dunst(t, w.display, bus, "/bin/true")
 	shown := func() string { out, _ := ctl("count", "displayed"); return out }
 
-	other := exec.Command("display", "-title", "Another application", "-size", "700x400", "xc:#dde3ea")
-	other.Env = append(os.Environ(), "DISPLAY="+w.display)
-	if err := other.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { other.Process.Kill(); other.Wait() })
-	var otherWin string
-	testutil.Eventually(t, 20*time.Second, func() bool {
-		otherWin = firstField(w.xdo("search", "--name", "^Another application$"))
-		return otherWin != ""
-	}, "the other window")
+	otherWin := w.otherWindow()
 	// The window manager gives a new window the focus once it is mapped,
 	// which may come after Deckhand was brought in front (the typing then
 	// went to the other window): have that happen first.
@@ -225,4 +205,22 @@ func TestWindowQuestionNotifiedWhenLeft(t *testing.T) {
 		t.Errorf("the server did not get the decline; tool results:\n%s", sent)
 	}
 	testutil.Eventually(t, 10*time.Second, func() bool { return shown() == "0" }, "the question's notification withdrawn once declined")
+}
+
+// otherWindow opens another application's window (ImageMagick's display)
+// on the window's display, and returns its X id once it is mapped.
+func (w *realWindow) otherWindow() string {
+	w.t.Helper()
+	other := exec.Command("display", "-title", "Another application", "-size", "700x400", "xc:#dde3ea")
+	other.Env = append(os.Environ(), "DISPLAY="+w.display)
+	if err := other.Start(); err != nil {
+		w.t.Fatal(err)
+	}
+	w.t.Cleanup(func() { other.Process.Kill(); other.Wait() })
+	var id string
+	testutil.Eventually(w.t, 20*time.Second, func() bool {
+		id = firstField(w.xdo("search", "--name", "^Another application$"))
+		return id != ""
+	}, "the other window")
+	return id
 }

@@ -161,6 +161,36 @@ func (s *Session) over(kind string, max int, per time.Duration) bool {
 	return w.n > max
 }
 
+// flooded counts one event of kind and, where that goes over max in its
+// window of per, stops the view, why being the reason (a format for max).
+func (s *Session) flooded(kind string, max int, per time.Duration, why string) bool {
+	s.mu.Lock()
+	flood := s.over(kind, max, per)
+	s.mu.Unlock()
+	if flood {
+		s.stopWith(why, max)
+	}
+	return flood
+}
+
+// replyLater answers request id, in a goroutine, with what the host did
+// through do: {"isError": true} where it did not (the person declined),
+// the host's error as one, and nothing once ctx is done (the view is
+// closing).
+func (s *Session) replyLater(ctx context.Context, id json.RawMessage, do func() (bool, error)) {
+	go func() {
+		done, err := do()
+		if ctx.Err() != nil {
+			return
+		}
+		if err != nil {
+			s.fail(id, codeInternal, err.Error())
+			return
+		}
+		s.reply(id, map[string]bool{"isError": !done})
+	}()
+}
+
 func (s *Session) stopWith(format string, args ...any) {
 	select {
 	case s.stop <- fmt.Sprintf(format, args...):
@@ -297,11 +327,7 @@ func (s *Session) Run(ctx context.Context) error {
 }
 
 func (s *Session) frame(ctx context.Context, f Frame) {
-	s.mu.Lock()
-	flood := s.over("message", s.cfg.Limits.MessagesPerSecond, time.Second)
-	s.mu.Unlock()
-	if flood {
-		s.stopWith("it sent more than %d messages in a second", s.cfg.Limits.MessagesPerSecond)
+	if s.flooded("message", s.cfg.Limits.MessagesPerSecond, time.Second, "it sent more than %d messages in a second") {
 		return
 	}
 	switch {
@@ -616,24 +642,10 @@ func (s *Session) propose(ctx context.Context, id json.RawMessage, params json.R
 		s.fail(id, codeInvalidParams, "ui/message: Deckhand takes text content only, and there was none")
 		return
 	}
-	s.mu.Lock()
-	flood := s.over("propose", s.cfg.Limits.ProposalsPerMinute, time.Minute)
-	s.mu.Unlock()
-	if flood {
-		s.stopWith("it proposed more than %d messages in a minute", s.cfg.Limits.ProposalsPerMinute)
+	if s.flooded("propose", s.cfg.Limits.ProposalsPerMinute, time.Minute, "it proposed more than %d messages in a minute") {
 		return
 	}
-	go func() {
-		sent, err := s.host.Propose(ctx, strings.Join(parts, "\n\n"))
-		if ctx.Err() != nil {
-			return
-		}
-		if err != nil {
-			s.fail(id, codeInternal, err.Error())
-			return
-		}
-		s.reply(id, map[string]bool{"isError": !sent})
-	}()
+	s.replyLater(ctx, id, func() (bool, error) { return s.host.Propose(ctx, strings.Join(parts, "\n\n")) })
 }
 
 func (s *Session) openLink(ctx context.Context, id json.RawMessage, params json.RawMessage) {
@@ -649,24 +661,10 @@ func (s *Session) openLink(ctx context.Context, id json.RawMessage, params json.
 		s.fail(id, codeInvalidParams, "ui/open-link: only http and https links are opened")
 		return
 	}
-	s.mu.Lock()
-	flood := s.over("link", s.cfg.Limits.LinksPerMinute, time.Minute)
-	s.mu.Unlock()
-	if flood {
-		s.stopWith("it asked to open more than %d links in a minute", s.cfg.Limits.LinksPerMinute)
+	if s.flooded("link", s.cfg.Limits.LinksPerMinute, time.Minute, "it asked to open more than %d links in a minute") {
 		return
 	}
-	go func() {
-		opened, err := s.host.OpenLink(ctx, u.String())
-		if ctx.Err() != nil {
-			return
-		}
-		if err != nil {
-			s.fail(id, codeInternal, err.Error())
-			return
-		}
-		s.reply(id, map[string]bool{"isError": !opened})
-	}()
+	s.replyLater(ctx, id, func() (bool, error) { return s.host.OpenLink(ctx, u.String()) })
 }
 
 func (s *Session) reply(id json.RawMessage, result any) {

@@ -19,6 +19,44 @@ import (
 	"deckhand/testutil"
 )
 
+// askToWriteNote starts the window with a model that asks the probe
+// server to write a note of n lines to path (the text first, the path
+// second), then answers answer, and sends "write it" from the message box,
+// or from the quick prompt where quick. It returns the window and the
+// title of the one the approval shows in.
+func askToWriteNote(t *testing.T, quick bool, n int, path, answer string, opts ...windowOption) (w *realWindow, title string) {
+	t.Helper()
+	var lines []string
+	for i := range n {
+		lines = append(lines, fmt.Sprintf("line %d of the note", i+1))
+	}
+	text, _ := json.Marshal(strings.Join(lines, "\n"))
+	model := testutil.NewModelServer(t,
+		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "a", Name: "p__write_file",
+			Arguments: fmt.Sprintf(`{"text":%s,"path":%q}`, text, path)})},
+		testutil.ModelResponse{Body: testutil.TextChunks(answer)},
+	)
+	cfg := scriptedConfig(model.URL, probeServer(t))
+	w = startRealWindow(t, cfg, nil, opts...)
+	// The window never waits for a server: the scripted model calls the
+	// server's tool in the first request, so its tools must be in it.
+	w.waitScreen("the server ready", func(s gui.Screen) bool { return shows(s, "1 server ready") })
+	title = "Deckhand"
+	if quick {
+		title = "Deckhand: quick prompt"
+		w.key("ctrl+k")
+		w.waitScreen("the quick prompt", func(s gui.Screen) bool {
+			_, ok := findEntry(s, "")
+			return windowOf(s, title) != nil && ok
+		})
+		w.typeText("write it")
+		w.key("Return")
+	} else {
+		w.say("write it")
+	}
+	return w, title
+}
+
 // A call whose first argument runs to 200 lines does not hide its second:
 // the approval shows every argument's key and the start of its value
 // without scrolling, the long one folded ("199 more lines"), in the main
@@ -30,37 +68,9 @@ func TestWindowApprovalLongFirstArgument(t *testing.T) {
 		quick bool
 	}{{"main", false}, {"quick", true}} {
 		t.Run(c.name, func(t *testing.T) {
-			var lines []string
-			for i := range 200 {
-				lines = append(lines, fmt.Sprintf("line %d of the note", i+1))
-			}
-			text, _ := json.Marshal(strings.Join(lines, "\n"))
 			// The model's order: the long text first, where the file goes
 			// second.
-			model := testutil.NewModelServer(t,
-				testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "a", Name: "p__write_file",
-					Arguments: fmt.Sprintf(`{"text":%s,"path":"run-at-login.sh"}`, text)})},
-				testutil.ModelResponse{Body: testutil.TextChunks("ok")},
-			)
-			cfg := scriptedConfig(model.URL, probeServer(t))
-			w := startRealWindow(t, cfg, nil, withDisplay("640x480"))
-			// The window never waits for a server: the scripted model calls the
-			// server's tool in the first request, so its tools must be in it.
-			w.waitScreen("the server ready", func(s gui.Screen) bool { return shows(s, "1 server ready") })
-			title := "Deckhand"
-			if c.quick {
-				title = "Deckhand: quick prompt"
-				w.key("ctrl+k")
-				w.waitScreen("the quick prompt", func(s gui.Screen) bool {
-					_, ok := findEntry(s, "")
-					return windowOf(s, title) != nil && ok
-				})
-			} else {
-				box, _ := findEntry(w.screen(), "Message Deckhand")
-				w.click(box)
-			}
-			w.typeText("write it")
-			w.key("Return")
+			w, title := askToWriteNote(t, c.quick, 200, "run-at-login.sh", "ok", withDisplay("640x480"))
 			s := w.waitScreen("the approval", func(s gui.Screen) bool {
 				b, ok := find(s, "button", "Allow once")
 				return ok && b.Window == title
@@ -216,35 +226,7 @@ func TestWindowApprovalTabOrder(t *testing.T) {
 		quick bool
 	}{{"main", false}, {"quick", true}} {
 		t.Run(c.name, func(t *testing.T) {
-			var lines []string
-			for i := range 30 {
-				lines = append(lines, fmt.Sprintf("line %d of the note", i+1))
-			}
-			text, _ := json.Marshal(strings.Join(lines, "\n"))
-			model := testutil.NewModelServer(t,
-				testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "a", Name: "p__write_file",
-					Arguments: fmt.Sprintf(`{"text":%s,"path":"tab-order.txt"}`, text)})},
-				testutil.ModelResponse{Body: testutil.TextChunks("allowed, fine")},
-			)
-			cfg := scriptedConfig(model.URL, probeServer(t))
-			w := startRealWindow(t, cfg, nil)
-			// The window never waits for a server: the scripted model calls the
-			// server's tool in the first request, so its tools must be in it.
-			w.waitScreen("the server ready", func(s gui.Screen) bool { return shows(s, "1 server ready") })
-			title := "Deckhand"
-			if c.quick {
-				title = "Deckhand: quick prompt"
-				w.key("ctrl+k")
-				w.waitScreen("the quick prompt", func(s gui.Screen) bool {
-					_, ok := findEntry(s, "")
-					return windowOf(s, title) != nil && ok
-				})
-			} else {
-				box, _ := findEntry(w.screen(), "Message Deckhand")
-				w.click(box)
-			}
-			w.typeText("write it")
-			w.key("Return")
+			w, title := askToWriteNote(t, c.quick, 30, "tab-order.txt", "allowed, fine")
 			s := w.waitScreen("the approval", func(s gui.Screen) bool {
 				b, ok := find(s, "button", "Always allow")
 				return ok && b.Window == title

@@ -195,3 +195,20 @@ func RunIsolated(m *testing.M) {
 	cleanup()
 	os.Exit(code)
 }
+
+// RunWithKeyFile runs a test binary's tests with Deckhand's data folder
+// in a fresh temporary folder and no session bus, so that the log key is
+// kept in a file there, never in the developer's keyring or home folder;
+// it exits with their code: a package's TestMain is this one call.
+func RunWithKeyFile(m *testing.M) {
+	dir, err := os.MkdirTemp("", "deckhand-store-test-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_DATA_HOME", filepath.Join(dir, "data"))
+	os.Unsetenv("DBUS_SESSION_BUS_ADDRESS")
+	os.Setenv("XDG_RUNTIME_DIR", dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}

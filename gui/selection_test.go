@@ -162,9 +162,11 @@ func TestSelectAcrossBlocks(t *testing.T) {
 	}
 }
 
-// Select all copies the whole message, also the blocks scrolled out of
-// view.
-func TestSelectAllOfALongMessage(t *testing.T) {
+// longAnswer is the window after "hello" was answered with 60 short
+// paragraphs ("Paragraph number 0." …), the last on screen; it returns
+// the paragraphs too.
+func longAnswer(t *testing.T) (*harness, []string) {
+	t.Helper()
 	var paras []string
 	for i := range 60 {
 		paras = append(paras, fmt.Sprintf("Paragraph number %d.", i))
@@ -172,6 +174,13 @@ func TestSelectAllOfALongMessage(t *testing.T) {
 	h := newHarness(t, harnessOptions{responses: []testutil.ModelResponse{{Body: testutil.TextChunks(strings.Join(paras, "\n\n"))}}})
 	h.say("hello")
 	h.until("the answer's end", func() bool { return h.selTextWith("number 59.") != nil })
+	return h, paras
+}
+
+// Select all copies the whole message, also the blocks scrolled out of
+// view.
+func TestSelectAllOfALongMessage(t *testing.T) {
+	h, paras := longAnswer(t)
 	if h.selTextWith("number 0.") != nil {
 		t.Fatalf("the first paragraph is on screen: the test proves nothing")
 	}
@@ -185,13 +194,7 @@ func TestSelectAllOfALongMessage(t *testing.T) {
 // A drag past the transcript's bottom edge scrolls it, and the selection
 // runs on into what comes into view.
 func TestSelectDragScrolls(t *testing.T) {
-	var paras []string
-	for i := range 60 {
-		paras = append(paras, fmt.Sprintf("Paragraph number %d.", i))
-	}
-	h := newHarness(t, harnessOptions{responses: []testutil.ModelResponse{{Body: testutil.TextChunks(strings.Join(paras, "\n\n"))}}})
-	h.say("hello")
-	h.until("the answer's end", func() bool { return h.selTextWith("number 59.") != nil })
+	h, _ := longAnswer(t)
 	h.ui.chat.List.ScrollToTop()
 	h.until("the answer's start", func() bool { return h.selTextWith("number 0.") != nil })
 	if h.selTextWith("number 40.") != nil {

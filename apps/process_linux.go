@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"syscall"
+
+	"deckhand/procstat"
 )
 
 // confine puts the helper in a process group of its own (so its web
@@ -24,21 +26,8 @@ func groupRSS(pgid int) int64 {
 	dirs, _ := filepath.Glob("/proc/[0-9]*/stat")
 	var total int64
 	for _, stat := range dirs {
-		b, err := os.ReadFile(stat)
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid pgrp …: comm may hold spaces, so split
-		// after its closing parenthesis.
-		i := bytes.LastIndexByte(b, ')')
-		if i < 0 {
-			continue
-		}
-		f := bytes.Fields(b[i+1:])
-		if len(f) < 3 {
-			continue
-		}
-		if g, _ := strconv.Atoi(string(f[2])); g != pgid {
+		st, err := procstat.ReadFile(stat)
+		if err != nil || len(st.Fields) < 3 || st.Int(procstat.PGRP) != int64(pgid) {
 			continue
 		}
 		// statm's second field: resident pages.

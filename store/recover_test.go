@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"deckhand/procstat"
 	"deckhand/testutil"
 )
 
@@ -172,8 +173,8 @@ func TestOwnerAliveZombie(t *testing.T) {
 	// (Polled: the kernel tells no one; a generous deadline, since a
 	// loaded machine may take a while to run the kill.)
 	testutil.Eventually(t, 30*time.Second, func() bool {
-		f := procStat(cmd.Process.Pid)
-		return len(f) > 0 && f[0] == "Z"
+		st, _ := procstat.Read(cmd.Process.Pid)
+		return st.Field(procstat.State) == "Z"
 	}, "the killed child never became a zombie")
 	if OwnerAlive(o) {
 		t.Errorf("a killed, unreaped child is alive")

@@ -1,10 +1,9 @@
 package testutil
 
 import (
-	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
+
+	"deckhand/procstat"
 )
 
 // Proc is one process as /proc/PID/stat tells it.
@@ -19,27 +18,13 @@ type Proc struct {
 func Processes() []Proc {
 	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
 	var procs []Proc
-	for _, st := range stats {
-		b, err := os.ReadFile(st)
-		if err != nil {
+	for _, path := range stats {
+		st, err := procstat.ReadFile(path)
+		if err != nil || len(st.Fields) < 3 {
 			continue
 		}
-		// pid (comm) state ppid pgrp …: comm may hold spaces and
-		// parentheses, so split after its last closing parenthesis.
-		s := string(b)
-		open, close := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
-		if open < 0 || close < open {
-			continue
-		}
-		f := strings.Fields(s[close+1:])
-		if len(f) < 3 {
-			continue
-		}
-		p := Proc{Name: s[open+1 : close], State: f[0]}
-		p.PID, _ = strconv.Atoi(strings.TrimSpace(s[:open]))
-		p.PPID, _ = strconv.Atoi(f[1])
-		p.PGID, _ = strconv.Atoi(f[2])
-		procs = append(procs, p)
+		procs = append(procs, Proc{PID: st.PID, PPID: int(st.Int(procstat.PPID)), PGID: int(st.Int(procstat.PGRP)),
+			Name: st.Comm, State: st.Field(procstat.State)})
 	}
 	return procs
 }

@@ -1,12 +1,13 @@
 package testutil
 
 import (
-	"fmt"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"deckhand/procstat"
 )
 
 // Eventually polls cond until it holds, failing the test with msg after
@@ -45,16 +46,8 @@ func ProcessGone(pid int) bool {
 	if pid < 0 {
 		return true
 	}
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return true
-	}
-	// The state follows the command name in parentheses: "123 (cmd) S ...".
-	s := string(data)
-	if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) {
-		return s[i+2] == 'Z'
-	}
-	return false
+	st, err := procstat.Read(pid)
+	return err != nil || st.Field(procstat.State) == "Z"
 }
 
 // ReadPIDs waits until file holds n process ids (whitespace-separated, as

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"deckhand/procstat"
 	"deckhand/testutil"
 )
 
@@ -95,16 +96,11 @@ const clockTicks = 100
 
 // cpuTicks is the user and system time the process has used.
 func cpuTicks(tb testing.TB, pid int) int {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	st, err := procstat.Read(pid)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	// Fields after the command's name (in parentheses, which may hold
-	// spaces): utime and stime are the 14th and 15th of the line.
-	f := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+2:]))
-	u, _ := strconv.Atoi(f[11])
-	s, _ := strconv.Atoi(f[12])
-	return u + s
+	return int(st.Int(procstat.UTime) + st.Int(procstat.STime))
 }
 
 // BenchmarkWindowIdleCPUBuilds measures, in one run, what the idle window

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"deckhand/procstat"
 )
 
 var pageSize = int64(os.Getpagesize())
@@ -24,21 +26,11 @@ func parents() map[int]int {
 		if err != nil {
 			continue
 		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		st, err := procstat.Read(pid)
 		if err != nil {
 			continue
 		}
-		// The command name is in parentheses and may hold anything; the
-		// fields after its last ')' are state, then the parent's pid.
-		i := bytes.LastIndexByte(b, ')')
-		if i < 0 {
-			continue
-		}
-		f := bytes.Fields(b[i+1:])
-		if len(f) < 2 {
-			continue
-		}
-		if ppid, err := strconv.Atoi(string(f[1])); err == nil {
+		if ppid, err := strconv.Atoi(st.Field(procstat.PPID)); err == nil {
 			out[pid] = ppid
 		}
 	}

@@ -44,11 +44,7 @@ func askToWriteNote(t *testing.T, quick bool, n int, path, answer string, opts .
 	title = "Deckhand"
 	if quick {
 		title = "Deckhand: quick prompt"
-		w.key("ctrl+k")
-		w.waitScreen("the quick prompt", func(s gui.Screen) bool {
-			_, ok := findEntry(s, "")
-			return windowOf(s, title) != nil && ok
-		})
+		w.openQuickPrompt()
 		w.typeText("write it")
 		w.key("Return")
 	} else {
@@ -135,11 +131,7 @@ func TestWindowApprovalQuickMixedArguments(t *testing.T) {
 	// server's tool in the first request, so its tools must be in it.
 	w.waitScreen("the server ready", func(s gui.Screen) bool { return shows(s, "1 server ready") })
 	const title = "Deckhand: quick prompt"
-	w.key("ctrl+k")
-	w.waitScreen("the quick prompt", func(s gui.Screen) bool {
-		_, ok := findEntry(s, "")
-		return windowOf(s, title) != nil && ok
-	})
+	w.openQuickPrompt()
 	w.typeText("write it")
 	w.key("Return")
 	s := w.waitScreen("the approval", func(s gui.Screen) bool {

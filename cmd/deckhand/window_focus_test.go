@@ -104,15 +104,10 @@ func TestWindowApprovalFits(t *testing.T) {
 			// The window never waits for a server: the scripted model calls the
 			// server's tool in the first request, so its tools must be in it.
 			w.waitScreen("the server ready", func(s gui.Screen) bool { return shows(s, "1 server ready") })
-			w.key("ctrl+k")
-			s := w.waitScreen("the quick prompt", func(s gui.Screen) bool {
-				_, ok := findEntry(s, "")
-				return windowOf(s, "Deckhand: quick prompt") != nil && ok
-			})
-			_ = s
+			w.openQuickPrompt()
 			w.typeText("write it")
 			w.key("Return")
-			s = w.waitScreen("the approval in the quick prompt", func(s gui.Screen) bool {
+			s := w.waitScreen("the approval in the quick prompt", func(s gui.Screen) bool {
 				b, ok := find(s, "button", "Always allow")
 				return ok && b.Window == "Deckhand: quick prompt"
 			})

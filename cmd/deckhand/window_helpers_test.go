@@ -376,6 +376,17 @@ func (w *realWindow) clickMessageBox() {
 	w.click(box)
 }
 
+// openQuickPrompt calls up the quick prompt (Ctrl+K), and waits for its
+// window and its entry.
+func (w *realWindow) openQuickPrompt() {
+	w.t.Helper()
+	w.key("ctrl+k")
+	w.waitScreen("the quick prompt", func(s gui.Screen) bool {
+		_, ok := findEntry(s, "")
+		return windowOf(s, "Deckhand: quick prompt") != nil && ok
+	})
+}
+
 // say sends text from the message box, as a person would: a click in the
 // box, the text typed, then Enter.
 func (w *realWindow) say(text string) {

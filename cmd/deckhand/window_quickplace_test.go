@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"deckhand/gui"
 	"deckhand/testutil"
 )
 
@@ -17,11 +16,7 @@ func TestWindowQuickPromptCentred(t *testing.T) {
 	cfg := scriptedConfig(model.URL)
 	w := startRealWindow(t, cfg, nil, withDisplay("1280x800"))
 	const title = "Deckhand: quick prompt"
-	w.key("ctrl+k")
-	w.waitScreen("the quick prompt", func(s gui.Screen) bool {
-		_, ok := findEntry(s, "")
-		return windowOf(s, title) != nil && ok
-	})
+	w.openQuickPrompt()
 	var x, y, width, height int
 	for _, line := range strings.Split(w.xdo("getwindowgeometry", w.windowID(title)), "\n") {
 		line = strings.TrimSpace(line)

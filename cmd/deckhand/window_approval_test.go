@@ -38,9 +38,7 @@ func askToWriteNote(t *testing.T, quick bool, n int, path, answer string, opts .
 	)
 	cfg := scriptedConfig(model.URL, probeServer(t))
 	w = startRealWindow(t, cfg, nil, opts...)
-	// The window never waits for a server: the scripted model calls the
-	// server's tool in the first request, so its tools must be in it.
-	w.waitScreen("the server ready", func(s gui.Screen) bool { return shows(s, "1 server ready") })
+	w.waitServerReady()
 	title = "Deckhand"
 	if quick {
 		title = "Deckhand: quick prompt"
@@ -127,9 +125,7 @@ func TestWindowApprovalQuickMixedArguments(t *testing.T) {
 	)
 	cfg := scriptedConfig(model.URL, fmt.Sprintf("[mcp.servers.p]\ncommand = %q\nargs = [\"-describe\", \"Write a note\"]\n", stdioServerBin(t)))
 	w := startRealWindow(t, cfg, nil)
-	// The window never waits for a server: the scripted model calls the
-	// server's tool in the first request, so its tools must be in it.
-	w.waitScreen("the server ready", func(s gui.Screen) bool { return shows(s, "1 server ready") })
+	w.waitServerReady()
 	const title = "Deckhand: quick prompt"
 	w.openQuickPrompt()
 	w.typeText("write it")

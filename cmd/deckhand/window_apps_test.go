@@ -60,7 +60,7 @@ command = %q
 args = [%q, "--stdio"]
 `, p.Node, server))
 	w := startRealWindow(t, cfg, nil)
-	w.waitScreen("the server ready", func(s gui.Screen) bool { return shows(s, "1 server ready") })
+	w.waitServerReady()
 	w.say("what time is it?")
 	w.clickText("button", "Allow once")
 	w.waitScreen("the card done, with its view", func(s gui.Screen) bool {
@@ -289,7 +289,7 @@ args = ["-app-view", "flood"]
 "p.*" = true
 `, stdioServerBin(t)))
 	w := startRealWindow(t, cfg, nil)
-	w.waitScreen("the server ready", func(s gui.Screen) bool { return shows(s, "1 server ready") })
+	w.waitServerReady()
 	w.say("show it")
 	w.waitScreen("the card, with its view", func(s gui.Screen) bool { return shows(s, "Shown.") && shows(s, "Open view") })
 	w.clickText("button", "Open view")
@@ -332,7 +332,7 @@ write = [%q]
 		return strings.Contains(string(b), what)
 	}
 	w := startRealWindow(t, cfg, nil, withArgs("--log-level", "info"))
-	w.waitScreen("the server ready", func(s gui.Screen) bool { return shows(s, "1 server ready") })
+	w.waitServerReady()
 	w.say("show it")
 	w.waitScreen("the call running, with its view", func(s gui.Screen) bool {
 		_, stop := find(s, "button", "Stop")

@@ -36,10 +36,7 @@ func elicitationForm(t *testing.T, display string) {
 		opts = append(opts, withDisplay(display))
 	}
 	w := startRealWindow(t, cfg, nil, opts...)
-	// The window never waits for a server to send a message: the scripted
-	// model calls the server's tool in the first request, so its tools
-	// must be in it.
-	w.waitScreen("the server ready", func(s gui.Screen) bool { return shows(s, "1 server ready") })
+	w.waitServerReady()
 	w.typeText("ask me a question")
 	w.key("Return")
 	w.waitScreen("the approval", func(s gui.Screen) bool { _, ok := find(s, "button", "Allow once"); return ok })
@@ -82,7 +79,7 @@ func TestWindowSlashPrompts(t *testing.T) {
 	cfg := fmt.Sprintf("[model]\nbase_url = \"http://127.0.0.1:9/v1\"\nname = \"m\"\n\n[tools]\nenabled = false\n\n[mcp.servers.ev]\ncommand = %q\nargs = [%q, \"stdio\"]\n",
 		p.Node, p.Everything)
 	w := startRealWindow(t, cfg, nil)
-	w.waitScreen("the server ready", func(s gui.Screen) bool { return shows(s, "1 server ready") })
+	w.waitServerReady()
 	suggested := func(s gui.Screen, prefix string) bool { _, ok := find(s, "button", prefix); return ok }
 	for round := 1; round <= 2; round++ {
 		w.typeText("/")
@@ -136,9 +133,7 @@ func TestWindowElicitationFlood(t *testing.T) {
 	cfg := scriptedConfig(model.URL, fmt.Sprintf("[mcp.servers.s]\ncommand = %q\nargs = [\"-ask\", \"500\", \"-ask-log\", %q]\nwrite = [%q]\n",
 		stdioServerBin(t), string(answers), logDir))
 	w := startRealWindow(t, cfg, nil)
-	// The window never waits for a server: the scripted model calls the
-	// server's tool in the first request, so its tools must be in it.
-	w.waitScreen("the server ready", func(s gui.Screen) bool { return shows(s, "1 server ready") })
+	w.waitServerReady()
 	question := func(s gui.Screen) bool { _, ok := find(s, "button", "Decline"); return ok }
 	ask := func(msg string) gui.Screen {
 		w.say(msg)

@@ -20,9 +20,7 @@ func approvalOpen(t *testing.T, answer string) *realWindow {
 	)
 	cfg := scriptedConfig(model.URL, probeServer(t))
 	w := startRealWindow(t, cfg, nil)
-	// The window never waits for a server: the scripted model calls the
-	// server's tool in the first request, so its tools must be in it.
-	w.waitScreen("the server ready", func(s gui.Screen) bool { return shows(s, "1 server ready") })
+	w.waitServerReady()
 	w.say("go")
 	w.waitScreen("the approval dialog", func(s gui.Screen) bool { _, ok := find(s, "button", "Allow once"); return ok })
 	return w
@@ -101,9 +99,7 @@ func TestWindowApprovalFits(t *testing.T) {
 			)
 			cfg := scriptedConfig(model.URL, probeServer(t))
 			w := startRealWindow(t, cfg, nil, withDisplay(c.display), withEnv(c.env...))
-			// The window never waits for a server: the scripted model calls the
-			// server's tool in the first request, so its tools must be in it.
-			w.waitScreen("the server ready", func(s gui.Screen) bool { return shows(s, "1 server ready") })
+			w.waitServerReady()
 			w.openQuickPrompt()
 			w.typeText("write it")
 			w.key("Return")

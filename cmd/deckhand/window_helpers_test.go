@@ -376,6 +376,15 @@ func (w *realWindow) clickMessageBox() {
 	w.click(box)
 }
 
+// waitServerReady waits until the window says its one server is ready.
+// The window never waits for a server to send a message: a scripted model
+// that calls the server's tool in its first request needs the server's
+// tools in that request.
+func (w *realWindow) waitServerReady() {
+	w.t.Helper()
+	w.waitScreen("the server ready", func(s gui.Screen) bool { return shows(s, "1 server ready") })
+}
+
 // openQuickPrompt calls up the quick prompt (Ctrl+K), and waits for its
 // window and its entry.
 func (w *realWindow) openQuickPrompt() {

@@ -66,7 +66,7 @@ args = [%q, "stdio"]
 "ev.*" = true
 `, p.Node, p.Everything))
 	w := startRealWindow(t, cfg, nil)
-	w.waitScreen("the server ready", func(s gui.Screen) bool { return shows(s, "1 server ready") })
+	w.waitServerReady()
 	w.say("show me")
 	s := w.waitScreen("the tiny image", func(s gui.Screen) bool {
 		_, pic := find(s, "image", "bitmap")

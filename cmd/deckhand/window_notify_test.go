@@ -175,10 +175,7 @@ func TestWindowQuestionNotifiedWhenLeft(t *testing.T) {
 	w := startRealWindow(t, cfg, nil, withEnv("DBUS_SESSION_BUS_ADDRESS="+bus))
 	ctl := testutil.Dunst(t, w.display, bus, "/bin/true")
 	shown := func() string { out, _ := ctl("count", "displayed"); return out }
-	// The window never waits for a server to send a message: the scripted
-	// model calls the server's tool in the first request, so its tools
-	// must be in it.
-	w.waitScreen("the server ready", func(s gui.Screen) bool { return shows(s, "1 server ready") })
+	w.waitServerReady()
 	w.typeText("ask me a question")
 	w.key("Return")
 

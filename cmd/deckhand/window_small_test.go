@@ -20,7 +20,7 @@ func TestWindowSmallScreen(t *testing.T) {
 	cfg := fmt.Sprintf("[model]\nbase_url = \"http://127.0.0.1:9/v1\"\nname = \"m\"\n\n[tools]\nenabled = false\n\n[mcp.servers.ev]\ncommand = %q\nargs = [%q, \"stdio\"]\n",
 		p.Node, p.Everything)
 	w := startRealWindow(t, cfg, nil, withDisplay("640x480"))
-	w.waitScreen("the server ready", func(s gui.Screen) bool { return shows(s, "1 server ready") })
+	w.waitServerReady()
 
 	w.clickText("button", "Settings")
 	s := w.waitScreen("the settings", func(s gui.Screen) bool { _, ok := findEntry(s, "no keyring available"); return ok })

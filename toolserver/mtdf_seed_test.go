@@ -284,13 +284,7 @@ func TestMTDFServes(t *testing.T) {
 	if f.tools()["say_never"] != nil {
 		t.Error("a tool whose availability check fails is offered")
 	}
-	var why string
-	for _, l := range f.srv.List() {
-		if l.Name == "say_never" {
-			why = l.Why
-		}
-	}
-	if !strings.Contains(why, "availability check `test -d no-such-folder-here` failed") || !strings.Contains(why, "Install with nothing.") {
+	if why := f.whyNot("say_never"); !strings.Contains(why, "availability check `test -d no-such-folder-here` failed") || !strings.Contains(why, "Install with nothing.") {
 		t.Errorf("why say_never is not offered: %q", why)
 	}
 }

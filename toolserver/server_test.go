@@ -190,6 +190,16 @@ func (f *fixture) tools() map[string]*sdk.Tool {
 	return out
 }
 
+// whyNot is why the server lists tool name as not offered, or "".
+func (f *fixture) whyNot(name string) string {
+	for _, l := range f.srv.List() {
+		if l.Name == name {
+			return l.Why
+		}
+	}
+	return ""
+}
+
 func opIDOf(t *testing.T, text string) string {
 	t.Helper()
 	i := strings.Index(text, "Operation op-")
@@ -616,13 +626,7 @@ func TestSequenceAvailabilityFallback(t *testing.T) {
 	if f.tools()["more_gated"] != nil {
 		t.Error("a tool whose availability check fails is offered")
 	}
-	var why string
-	for _, l := range f.srv.List() {
-		if l.Name == "more_gated" {
-			why = l.Why
-		}
-	}
-	if !strings.Contains(why, "availability check `false` failed") || !strings.Contains(why, "Install the gate.") {
+	if why := f.whyNot("more_gated"); !strings.Contains(why, "availability check `false` failed") || !strings.Contains(why, "Install the gate.") {
 		t.Errorf("why more_gated is not offered: %q", why)
 	}
 }

@@ -164,24 +164,47 @@ func groupAlive(pgid int) bool {
 
 func windowShot(t *testing.T, w *realWindow, wid string) []byte {
 	t.Helper()
-	cmd := exec.Command("import", "-window", wid, "png:-")
-	cmd.Env = append(os.Environ(), "DISPLAY="+w.display)
-	out, err := cmd.Output()
+	out, err := tryWindowShot(w, wid)
 	if err != nil {
-		t.Fatalf("import: %v", err)
+		t.Fatal(err)
 	}
 	return out
+}
+
+// lastError prints the error it points to when a wait fails, not when
+// the wait starts.
+type lastError struct{ err *error }
+
+func (l lastError) String() string { return fmt.Sprint(*l.err) }
+
+// tryWindowShot takes a screenshot of window wid; it fails while the
+// window is not yet mapped (import cannot read it), with import's words.
+func tryWindowShot(w *realWindow, wid string) ([]byte, error) {
+	cmd := exec.Command("import", "-window", wid, "png:-")
+	cmd.Env = append(os.Environ(), "DISPLAY="+w.display)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("import -window %s: %v: %s", wid, err, bytes.TrimSpace(stderr.Bytes()))
+	}
+	return out, nil
 }
 
 func stableWindowShot(t *testing.T, w *realWindow, wid string) []byte {
 	t.Helper()
 	var last []byte
+	var lastErr error
 	testutil.Eventually(t, 30*time.Second, func() bool {
-		cur := windowShot(t, w, wid)
+		cur, err := tryWindowShot(w, wid)
+		if err != nil { // not mapped yet: the view's window is found before it is shown
+			lastErr = err
+			return false
+		}
 		same := bytes.Equal(cur, last)
 		last = cur
 		return same && !uniform(t, timeLineOf(t, cur))
-	}, "the view was never drawn, or kept changing")
+	}, "the view was never drawn, or kept changing (last screenshot error: %v)", lastError{&lastErr})
 	return last
 }
 

@@ -3,6 +3,10 @@ package actors
 import (
 	"bufio"
 	"context"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -13,10 +17,10 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 
 	"github.com/asynkron/protoactor-go/actor"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/actors/conversation"
 	"deckhand/approval"
@@ -26,8 +30,9 @@ import (
 )
 
 // TestCallPathFiles follows one approved tool call through the real actors
-// (a model over HTTP, an in-process MCP server, a log, the question
-// answered) and
+// (a model over HTTP, a sandboxed stdio MCP server, as in the walk, a log,
+// the question answered), from the model's answer, the server already
+// connected, to the next request, and
 // records the files of the run's goroutines at each point where the call
 // waits: the model's answer half streamed, the question open, the tool
 // running on its server, the next request sent with the result. Every
@@ -115,28 +120,50 @@ func TestCallPathFiles(t *testing.T) {
 		}
 	})
 
-	// The server: hold waits until the call is probed.
+	// The server: a stdio child (sandboxed, as the walk's server is), whose
+	// tool hold reads a FIFO to its end. Opening the FIFO to write waits
+	// until the tool opens it to read: then the call is running; closing
+	// it, once the call is probed, lets the tool answer.
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "hold")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	running, release := make(chan struct{}), make(chan struct{})
-	srv := sdk.NewServer(&sdk.Implementation{Name: "hold", Version: "1.0.0"}, nil)
-	sdk.AddTool(srv, &sdk.Tool{Name: "hold", Description: "Wait until released"},
-		func(ctx context.Context, _ *sdk.CallToolRequest, in testutil.EchoIn) (*sdk.CallToolResult, any, error) {
-			close(running)
-			select {
-			case <-release:
-			case <-ctx.Done():
-			}
-			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "held " + in.Text}}}, nil, nil
-		})
+	go func() {
+		f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		close(running)
+		<-release
+		f.Close()
+	}()
+	cleanup(func() {
+		select {
+		case <-release:
+		default:
+			close(release)
+		}
+		// A tool that never ran leaves the writer's open waiting: a reader
+		// that opens without waiting ends it.
+		if f, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+			f.Close()
+		}
+	})
+	hold := testutil.StdioServer(t, "-hold", fifo)
+	hold.Write = append(hold.Write, dir)
 
 	cfg := &config.Config{}
 	cfg.Model = config.Model{BaseURL: model.URL + "/v1", Name: "scripted", StreamTimeout: wait}
+	cfg.MCP.Servers = map[string]config.Server{"hold": hold}
 	cfg.ApplyDefaults()
 	db, err := store.Open(t.Context(), filepath.Join(t.TempDir(), "deckhand.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	cleanup(func() { db.Close() })
-	sys := Start(Options{Config: cfg, Log: db, InProcess: map[string]*sdk.Server{"hold": srv}})
+	sys := Start(Options{Config: cfg, Log: db})
 	cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), wait)
 		defer cancel()
@@ -227,9 +254,29 @@ func TestCallPathCoverage(t *testing.T) {
 		t.Fatalf("%s and %s: no code ran between them", profiles[0], profiles[1])
 	}
 	slices.Sort(ran)
-	walk, _ := readmeWalk(t, filepath.Join(moduleRoot(t), "README.md"))
+	root := moduleRoot(t)
+	walk, _ := readmeWalk(t, filepath.Join(root, "README.md"))
 	for _, f := range ran {
 		why := uncounted(f)
+		if entries, ok := machineBound[f]; ok {
+			var called []string
+			for _, fn := range entries {
+				block := entryBlock(t, root, f, fn)
+				n, m := count(before, block), count(after, block)
+				switch {
+				case m == 0:
+					t.Fatalf("%s: %s never ran (no block starts at %s): is this the profiles' source?", f, fn, block)
+				case n != m:
+					called = append(called, fmt.Sprintf("%s %d times before, %d after", fn, n, m))
+				}
+			}
+			if len(called) > 0 {
+				t.Errorf("the call ran code of %s (%s), which the README's walk does not name", f, strings.Join(called, ", "))
+			} else {
+				t.Logf("ran before the call only: %s (its counts follow the machine; %s called as often before as after)", f, strings.Join(entries, ", "))
+			}
+			continue
+		}
 		switch {
 		case slices.Contains(walk, f):
 			t.Logf("ran: %s", f)
@@ -246,6 +293,45 @@ func TestCallPathCoverage(t *testing.T) {
 	}
 }
 
+// machineBound are files whose code runs when a server starts, as much of
+// it as the machine holds (the sandbox's plan reads every socket of the
+// host, and sockets come and go between the two processes whose profiles
+// are compared), with the functions through which alone the rest of the
+// file is reached: the call ran none of its code if each of those was
+// called as many times before the call as after.
+var machineBound = map[string][]string{
+	"sandbox/plan_linux.go": {"buildPlan", "socketPaths"},
+}
+
+// entryBlock is the start of the coverage block that opens function fn of
+// file (relative to root), at its body's brace: "deckhand/file:line.col,".
+func entryBlock(t *testing.T, root, file, fn string) string {
+	fset := token.NewFileSet()
+	src, err := parser.ParseFile(fset, filepath.Join(root, file), nil, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range src.Decls {
+		if d, ok := d.(*ast.FuncDecl); ok && d.Recv == nil && d.Name.Name == fn && d.Body != nil {
+			p := fset.Position(d.Body.Lbrace)
+			return fmt.Sprintf("deckhand/%s:%d.%d,", file, p.Line, p.Column)
+		}
+	}
+	t.Fatalf("%s: no function %s", file, fn)
+	return ""
+}
+
+// count is how many times the block that starts at start ran.
+func count(profile map[string]int, start string) int {
+	n := 0
+	for block, c := range profile {
+		if strings.HasPrefix(block, start) {
+			n += c
+		}
+	}
+	return n
+}
+
 // notCounted are files whose code a call runs that the README's walk does
 // not count, by its own rule; a key ending in / is a folder.
 var notCounted = map[string]string{
@@ -259,6 +345,7 @@ var notCounted = map[string]string{
 	"approval/approval.go":            "the words of an answer",
 	"actors/conversation/viewcall.go": "the view's questions, looked through for the answer's id first",
 	"actors/writer/writer.go":         "the log's writer, which watches the call",
+	"transport/mcp/frames.go":         "the stdio connection's reader goroutine (each line held to the size limit)",
 	"store/":                          "the log (IDs; the writer's batches, every 200 ms), which watches the call",
 }
 

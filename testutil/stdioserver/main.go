@@ -56,6 +56,7 @@ func main() {
 	tasks := flag.String("tasks", "", "be testutil/taskpeer in this mode (complete, fail, input, never, bad-status, ...): a tool research answered with a task")
 	tasksPolls := flag.Int("tasks-polls", 0, "with -tasks, how many tasks/get say working before the end (0: 2, negative: none)")
 	tasksCrash := flag.String("tasks-crash", "", "with -tasks, exit at the first tasks/get unless this file exists (and create it)")
+	hold := flag.String("hold", "", "add a tool hold {text} that opens this FIFO and reads it to its end before it answers \"held <text>\": the test that opens it to write knows the call is running, and ends it by closing it")
 	flag.Parse()
 
 	if *tasks != "" {
@@ -140,6 +141,20 @@ func main() {
 				})
 			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "added"}}}, nil, nil
 		})
+	if *hold != "" {
+		sdk.AddTool(s, &sdk.Tool{Name: "hold", Description: "Wait until released"},
+			func(_ context.Context, _ *sdk.CallToolRequest, in testutil.EchoIn) (*sdk.CallToolResult, any, error) {
+				f, err := os.Open(*hold)
+				if err != nil {
+					return nil, nil, err
+				}
+				defer f.Close()
+				if _, err := io.Copy(io.Discard, f); err != nil {
+					return nil, nil, err
+				}
+				return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "held " + in.Text}}}, nil, nil
+			})
+	}
 	if *hostile {
 		addHostile(s)
 	}

@@ -5,6 +5,7 @@
 package request
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -49,31 +50,75 @@ func ToolList(cat *tools.Catalog) []llm.Tool {
 
 // toolDef is t as a request's tools field gives it.
 func toolDef(t tools.Tool) llm.Tool {
+	return llm.Tool{Name: t.Wire, Description: toolDescription(t), Parameters: ObjectSchema(t.Def.InputSchema)}
+}
+
+// toolDescription is t's description, its title first when the
+// description does not say it.
+func toolDescription(t tools.Tool) string {
 	desc := t.Def.Description
 	if t.Def.Title != "" && !strings.Contains(desc, t.Def.Title) {
 		desc = strings.TrimSpace(t.Def.Title + ". " + desc)
 	}
-	return llm.Tool{Name: t.Wire, Description: desc, Parameters: ObjectSchema(t.Def.InputSchema)}
+	return desc
 }
 
-// catalogTokens is ToolTokens(ToolList(cat)), one tool at a time: neither
-// the list nor its JSON text is held whole.
+// catalogTokens is ToolTokens(ToolList(cat)), one tool at a time, each
+// sized from its parts encoded into one buffer: neither the list, nor its
+// JSON text, nor a tool's is made (a plan of 5,000 tools made 6 MB of them
+// while the first request was built). What llm.Tool's MarshalJSON
+// writes around the parts is counted here; the test holds the two equal.
 func catalogTokens(cat *tools.Catalog) int {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf) // as json.Marshal encodes, with a newline after
+	encoded := func(v any) []byte {
+		buf.Reset()
+		if enc.Encode(v) != nil {
+			return nil
+		}
+		return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	}
 	n := len("[]")
 	for i, t := range cat.Tools() {
-		data, _ := json.Marshal(toolDef(t))
-		n += len(data)
 		if i > 0 {
 			n += len(",")
 		}
+		n += len(`{"type":"function","function":{"name":`) + len(encoded(t.Wire))
+		if desc := toolDescription(t); desc != "" {
+			n += len(`,"description":`) + len(encoded(desc))
+		}
+		n += len(`,"parameters":`) + len(objectSchema(encoded(t.Def.InputSchema))) + len(`}}`)
 	}
 	return (n + 3) / 4
 }
 
+// ObjectSchema is schema as a request's tools field gives it: an object
+// schema, "type":"object" and empty properties added when missing.
 func ObjectSchema(schema any) json.RawMessage {
 	data, err := json.Marshal(schema)
-	if err != nil || string(data) == "null" {
+	if err != nil {
 		return json.RawMessage(`{"type":"object","properties":{}}`)
+	}
+	return objectSchema(data)
+}
+
+// objectSchema is ObjectSchema of a schema's JSON text (nil when it could
+// not be encoded); data itself when it has its type and properties.
+func objectSchema(data []byte) json.RawMessage {
+	if data == nil || string(data) == "null" {
+		return json.RawMessage(`{"type":"object","properties":{}}`)
+	}
+	// Most schemas have both keys: their top level is read without
+	// decoding what the keys hold (a tree of maps a tool, 11 MB for a
+	// catalog of 5,000 at each plan).
+	var keys map[string]skipped
+	if json.Unmarshal(data, &keys) != nil {
+		return json.RawMessage(`{"type":"object","properties":{}}`)
+	}
+	if _, ok := keys["type"]; ok {
+		if _, ok := keys["properties"]; ok {
+			return data
+		}
 	}
 	var m map[string]any
 	if json.Unmarshal(data, &m) != nil {
@@ -92,6 +137,11 @@ func ObjectSchema(schema any) json.RawMessage {
 	data, _ = json.Marshal(m)
 	return data
 }
+
+// skipped is a JSON value left unread.
+type skipped struct{}
+
+func (*skipped) UnmarshalJSON([]byte) error { return nil }
 
 // EstimateTokens guesses a text's token count: about four bytes a token for
 // English and code. Good enough to keep requests inside a budget; the

@@ -1,6 +1,8 @@
 package request
 
 import (
+	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -14,6 +16,7 @@ import (
 	"deckhand/testutil"
 	"deckhand/tools"
 	"deckhand/transport/llm"
+	"deckhand/transport/mcp"
 )
 
 func TestFitContext(t *testing.T) {
@@ -338,4 +341,99 @@ func TestPlanHoldsLazyToolsLight(t *testing.T) {
 		t.Errorf("Tools(three loaded) (-want +got):\n%s", diff)
 	}
 	runtime.KeepAlive(s)
+}
+
+func TestObjectSchema(t *testing.T) {
+	empty := `{"type":"object","properties":{}}`
+	tests := []struct {
+		name   string
+		schema any
+		want   string
+	}{
+		{name: "both keys, passed as given", schema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}`), want: `{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}`},
+		{name: "no type", schema: json.RawMessage(`{"properties":{"a":{"type":"string"}}}`), want: `{"properties":{"a":{"type":"string"}},"type":"object"}`},
+		{name: "no properties", schema: map[string]any{"type": "object"}, want: `{"properties":{},"type":"object"}`},
+		{name: "a key only like type", schema: json.RawMessage(`{"Type":"object","properties":{}}`), want: `{"Type":"object","properties":{},"type":"object"}`},
+		{name: "nil", schema: nil, want: empty},
+		{name: "not an object", schema: json.RawMessage(`["type","properties"]`), want: empty},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := string(ObjectSchema(tt.schema)); got != tt.want {
+				t.Errorf("ObjectSchema(%v) = %s, want %s", tt.schema, got, tt.want)
+			}
+		})
+	}
+}
+
+// A schema that has its type and properties is read at its top level
+// only: what its properties hold is not decoded (with 5,000 tools, a tree
+// of maps for each at every plan made 11 MB of garbage while the first
+// request was built).
+func TestObjectSchemaReadsTopLevel(t *testing.T) {
+	var props strings.Builder
+	for i := range 200 {
+		if i > 0 {
+			props.WriteString(",")
+		}
+		fmt.Fprintf(&props, `"p%d":{"type":"string","description":"parameter %d","enum":["a","b","c"]}`, i, i)
+	}
+	schema := json.RawMessage(`{"type":"object","properties":{` + props.String() + `},"required":["p1"]}`)
+	if got := testing.AllocsPerRun(20, func() { ObjectSchema(schema) }); got > 20 {
+		t.Errorf("ObjectSchema of a 200-property schema makes %.0f allocations, want at most 20 (its top level only)", got)
+	}
+}
+
+// catalogTokens sizes a catalog as its list's JSON text would be, without
+// making it: every tool's name, description (its title first when it does
+// not say it, HTML characters escaped), schema (kept, completed or
+// replaced), over the test catalog as the SDK decodes it and as a
+// connection keeps it (schemas as JSON text). And it makes little
+// garbage doing it: with 5,000 tools, a JSON text for each at every plan
+// was 6 MB while the first request was built.
+func TestCatalogTokens(t *testing.T) {
+	odd := map[string]tools.Source{"odd": {Tools: []*sdk.Tool{
+		{Name: "html", Title: "A <b> & c", Description: "x < y > z & \u2028 \"quoted\"\n\ttab", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"description":"<&>"}}}`)},
+		{Name: "no_schema"},
+		{Name: "no_type", InputSchema: json.RawMessage(`{"properties":{}}`)},
+		{Name: "no_props", Title: "Same", Description: "Same words", InputSchema: map[string]any{"type": "object"}},
+		{Name: "spaced", InputSchema: json.RawMessage(`{ "type" : "object", "properties" : { } }`)},
+		{Name: "array", InputSchema: json.RawMessage(`[1,2]`)},
+	}}}
+	compacted := map[string]tools.Source{}
+	for alias, list := range testutil.LoadCatalog(t, filepath.Join(testutil.ModuleRoot(t), "tools", "testdata", "catalog")) {
+		mcp.CompactSchemas(list)
+		compacted[alias] = tools.Source{Tools: list}
+	}
+	for _, tt := range []struct {
+		name string
+		cat  *tools.Catalog
+	}{
+		{name: "decoded schemas", cat: catalogOf(t)},
+		{name: "schemas as text", cat: tools.NewCatalog(compacted)},
+		{name: "odd tools", cat: tools.NewCatalog(odd)},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got, want := catalogTokens(tt.cat), ToolTokens(ToolList(tt.cat)); got != want {
+				t.Errorf("catalogTokens = %d, want ToolTokens(ToolList(cat)) = %d", got, want)
+			}
+		})
+	}
+	cat := tools.NewCatalog(compacted)
+	cat.Tools()
+	allocated := func(f func()) uint64 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		f()
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	whole := allocated(func() {
+		for _, tl := range cat.Tools() {
+			json.Marshal(toolDef(tl))
+		}
+	})
+	if got := allocated(func() { catalogTokens(cat) }); got*2 > whole {
+		t.Errorf("sizing the catalog allocates %d bytes, marshalling each tool %d; want at most half", got, whole)
+	}
 }

@@ -37,8 +37,8 @@ type DB struct {
 	otherKey bool
 	// adoptGrants: a migration to signing takes the grants too.
 	adoptGrants bool
-	// macs are HMACs keyed with key, for reuse (keying one costs two
-	// blocks of SHA-256).
+	// macs are signers (HMACs keyed with key, and their buffers), for
+	// reuse (keying one costs two blocks of SHA-256).
 	macs *sync.Pool
 }
 

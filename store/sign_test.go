@@ -2,11 +2,16 @@ package store
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"maps"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -432,5 +437,38 @@ func TestEventsMarkForeign(t *testing.T) {
 	want := map[string]bool{"e1": false, "e2": true, "e3": false, "e4": false, "x": true}
 	if !maps.Equal(foreign, want) {
 		t.Errorf("Events() Foreign = %v, want %v", foreign, want)
+	}
+}
+
+// Signing a long text (a saved tool list) copies none of it: a check of
+// the log reads every list and pinned definition at each run's start.
+func TestMacCopiesNothing(t *testing.T) {
+	db := open(t, filepath.Join(t.TempDir(), "log.db"))
+	long := strings.Repeat(`{"name":"read","description":"reads a file"},`, 20_000) // 900 KB
+	want := db.mac("catalog", "fs", long, "1")
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range 10 {
+		if got := db.mac("catalog", "fs", long, "1"); got != want {
+			t.Fatalf("mac = %s, then %s", want, got)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	if per := (after.TotalAlloc - before.TotalAlloc) / 10; per > 16<<10 {
+		t.Errorf("signing a %d-byte text allocates %d bytes, want at most %d", len(long), per, 16<<10)
+	}
+}
+
+// The signature is the HMAC-SHA256 of the parts, each after its length.
+func TestMacParts(t *testing.T) {
+	db := open(t, filepath.Join(t.TempDir(), "log.db"))
+	h := hmac.New(sha256.New, db.key)
+	long := strings.Repeat("x", 10_000)
+	for _, p := range []string{"pin", "", long} {
+		binary.Write(h, binary.BigEndian, uint64(len(p)))
+		h.Write([]byte(p))
+	}
+	if got, want := db.mac("pin", "", long), hex.EncodeToString(h.Sum(nil)); got != want {
+		t.Errorf("mac(pin, \"\", 10,000 x) = %s, want %s", got, want)
 	}
 }

@@ -10,6 +10,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"weak"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 // A 50 MiB result fails that call with the reason, and the connection goes
@@ -176,6 +179,47 @@ func TestBigLineNotKept(t *testing.T) {
 	}
 	if c := cap(g.line); c >= len(big) {
 		t.Errorf("after a %d-byte line, the next is read into %d bytes; want its own, smaller", len(big), c)
+	}
+}
+
+// A connection keeps no message it has handed on: the last one read (a
+// tools/list answer) stayed for the connection's life in its queue's
+// array. One message alone in its frame, and a batch read to its end.
+func TestReadKeepsNoMessage(t *testing.T) {
+	tests := []struct {
+		name  string
+		frame string
+		msgs  int
+	}{
+		{name: "one message", frame: `{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}`, msgs: 1},
+		{name: "a batch", frame: `[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":2,"result":{}}]`, msgs: 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pr, pw := io.Pipe()
+			c := newLineConn(newFrameGuard(pr, MaxMessageBytes), nopWriteCloser{io.Discard})
+			t.Cleanup(func() { pw.Close(); c.Close() })
+			go io.WriteString(pw, tt.frame+"\n")
+			var read []weak.Pointer[jsonrpc.Response]
+			for range tt.msgs {
+				msg, err := c.Read(t.Context())
+				if err != nil {
+					t.Fatal(err)
+				}
+				resp, ok := msg.(*jsonrpc.Response)
+				if !ok {
+					t.Fatalf("Read() = %T, want a response", msg)
+				}
+				read = append(read, weak.Make(resp))
+			}
+			runtime.GC()
+			for i, w := range read {
+				if w.Value() != nil {
+					t.Errorf("message %d of %d is still reachable after it was read", i+1, tt.msgs)
+				}
+			}
+			runtime.KeepAlive(c)
+		})
 	}
 }
 

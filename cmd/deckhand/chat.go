@@ -94,6 +94,7 @@ func runChat(ctx context.Context, e *env, args []string) error {
 	// ones are ready within it), then the conversation offers the tools of
 	// those ready (and the last tools of on-demand ones), and those still
 	// connecting join from the next request on.
+	started := packStart()
 	sys := e.startChat(cfg)
 	defer e.stopSystem(sys)
 	wctx, cancel := context.WithTimeout(ctx, max(*grace, 0))
@@ -111,8 +112,10 @@ func runChat(ctx context.Context, e *env, args []string) error {
 	// are the catalog builders' indexes until a server changes: give it
 	// back now rather than when Go's scavenger gets to it.
 	if err := sys.Settle(ctx); err != nil {
+		started()
 		return err
 	}
+	started()
 	giveBack()
 
 	err = terminal.Run(ctx, terminal.Options{

@@ -61,3 +61,25 @@ func softLimit() {
 	runtime.ReadMemStats(&m)
 	debug.SetMemoryLimit(int64(m.Sys - m.HeapReleased + m.HeapAlloc/2))
 }
+
+// startGC is Go's GC percent while servers start (GOGC; 100 by default).
+const startGC = 25
+
+// packStart has the heap collected more often while servers start, until
+// the returned func is called (once they are ready): a start is the
+// listings and the catalog's builds, garbage as soon as made, among what
+// stays (each tool, its pin, each server's connection). Let the heap double
+// between collections and what stays is spread over more spans, whose
+// holes remain once the garbage is given back. Chat with 100 servers of 50
+// tools (BenchmarkChatRSS5000, against the same older binary): heap in
+// spans but free after the start 15–16 → 6–8 MB; RSS at the first model
+// request 0.96× → 0.90× the older binary's (GOGC 50: 0.93×), for about 5%
+// more CPU time over the run, the servers' included. A GOGC the person
+// set is left as it is.
+func packStart() (done func()) {
+	if old := debug.SetGCPercent(startGC); old != 100 {
+		debug.SetGCPercent(old)
+		return func() {}
+	}
+	return func() { debug.SetGCPercent(100) }
+}

@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"runtime/metrics"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -46,6 +47,7 @@ func memoryReports(log *slog.Logger) func() {
 				return
 			case <-ch:
 				before := selfRSS()
+				at := heapClasses()
 				runtime.GC()
 				giveBack()
 				var m runtime.MemStats
@@ -59,7 +61,7 @@ func memoryReports(log *slog.Logger) func() {
 				log.Info("memory", "heap_alloc_mb", mb(m.HeapAlloc), "heap_inuse_mb", mb(m.HeapInuse),
 					"go_sys_mb", mb(m.Sys), "go_held_mb", mb(m.Sys-m.HeapReleased), "stacks_mb", mb(m.StackSys), "goroutines", runtime.NumGoroutine(),
 					"rss_mb", before, "rss_trimmed_mb", selfRSS(), "rss_anon_mb", selfStatus("RssAnon:"), "rss_file_mb", selfStatus("RssFile:"),
-					"c_inuse_mb", mb(cUsed), "c_free_mb", mb(cFree), "cpu_s", cpuSeconds())
+					"c_inuse_mb", mb(cUsed), "c_free_mb", mb(cFree), "cpu_s", cpuSeconds(), "at_signal", at)
 			}
 		}
 	}()
@@ -132,4 +134,24 @@ func selfStatus(key string) float64 {
 		}
 	}
 	return 0
+}
+
+// heapClasses is what Go holds from the system by class, in MB, as it is
+// when the signal comes (before the report's collection): live and dead
+// objects, the holes among them in spans in use, free pages not yet given
+// back, stacks, the runtime's own metadata.
+func heapClasses() string {
+	names := []string{"heap/objects", "heap/unused", "heap/free", "heap/stacks", "metadata/mspan/inuse", "metadata/mcache/inuse", "metadata/other", "os-stacks", "other", "profiling/buckets"}
+	samples := make([]metrics.Sample, len(names))
+	for i, n := range names {
+		samples[i].Name = "/memory/classes/" + n + ":bytes"
+	}
+	metrics.Read(samples)
+	var b strings.Builder
+	for i, s := range samples {
+		if s.Value.Kind() == metrics.KindUint64 {
+			fmt.Fprintf(&b, "%s=%.1f ", names[i], float64(s.Value.Uint64())/(1<<20))
+		}
+	}
+	return strings.TrimSpace(b.String())
 }

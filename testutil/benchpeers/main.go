@@ -73,7 +73,7 @@ func main() {
 	flag.StringVar(&o.out, "out", "", "also write the report to this file")
 	flag.StringVar(&o.sandbox, "sandbox", "", `Deckhand's sandbox setting for every server ("off" to compare unconfined); default Deckhand's own`)
 	flag.BoolVar(&o.warm, "warm", true, "one untimed run of each host before measuring")
-	flag.BoolVar(&o.keep, "keep", false, "keep the temporary folder (configs, each run's stderr)")
+	flag.BoolVar(&o.keep, "keep", false, "keep the temporary folder (configs, each run's stderr, the host's smaps where the process tree is sampled)")
 	flag.BoolVar(&o.quiet, "quiet", false, "no progress on stderr")
 	flag.Parse()
 	if err := run(o); err != nil {
@@ -628,6 +628,7 @@ func (b *bench) runOne(h host, sc scenario, label string) result {
 	pw.Close()
 	pid := cmd.Process.Pid
 	var mu sync.Mutex
+	var smaps []byte // the host's /proc/PID/smaps at the peak, kept in the run's folder (-keep)
 	if sc.sample {
 		b.rec.onFirstToolsRequest(func() {
 			for range 6 {
@@ -635,6 +636,7 @@ func (b *bench) runOne(h host, sc scenario, label string) result {
 				mu.Lock()
 				if m > r.peakRSS {
 					r.peakRSS, r.peakCount, r.hostRSS = m, c, rss(pid)
+					smaps, _ = os.ReadFile("/proc/" + strconv.Itoa(pid) + "/smaps")
 				}
 				mu.Unlock()
 				time.Sleep(50 * time.Millisecond)
@@ -686,6 +688,9 @@ func (b *bench) runOne(h host, sc scenario, label string) result {
 	r.reqs = b.rec.requests()
 	mu.Lock()
 	os.WriteFile(filepath.Join(dir, "stdout.log"), out.Bytes(), 0o644)
+	if smaps != nil {
+		os.WriteFile(filepath.Join(dir, "smaps"), smaps, 0o644)
+	}
 	mu.Unlock()
 	errf.Sync()
 	if all, err := os.ReadFile(errf.Name()); err == nil {

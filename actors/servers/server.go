@@ -142,7 +142,9 @@ type serverDeps struct {
 	workers  *workers
 	dial     func(ctx context.Context, alias string, srv config.Server, hooks connHooks) (*mcp.Conn, error)
 	// cached are the tools of each server's last connection (from the log),
-	// offered by servers that connect on demand until they do.
+	// offered by servers that connect on demand until they do. Only the
+	// servers actor reads it (a server is told how many its alias has at
+	// spawn), and it drops a server's once the server has listed its own.
 	cached map[string][]*sdk.Tool
 	// saveTools keeps a server's tools for the next start; nil without a
 	// log.
@@ -163,6 +165,9 @@ type serverActor struct {
 	srv   config.Server
 	deps  serverDeps
 	log   *slog.Logger
+	// cachedTools: how many tools the server's last connection listed
+	// (kept in the log), offered until it lists its own.
+	cachedTools int
 
 	// life ends when the actor stops; every connection is closed then.
 	life    context.Context
@@ -226,9 +231,8 @@ func (a *serverActor) Receive(c actor.Context) {
 		// its own: until its first call for one that connects on demand
 		// (start-up waits for nothing), while it connects for any other.
 		// (The servers supervisor gives the registry the same tools.)
-		tools := a.deps.cached[a.alias]
-		a.status.Tools = len(tools)
-		if a.srv.Connect == config.ConnectOnDemand && len(tools) > 0 {
+		a.status.Tools = a.cachedTools
+		if a.srv.Connect == config.ConnectOnDemand && a.cachedTools > 0 {
 			a.setState(c, StateIdle, "connects at its first call")
 			return
 		}

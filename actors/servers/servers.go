@@ -99,6 +99,12 @@ func (a *serversActor) Receive(c actor.Context) {
 			return // a late status from a removed server
 		}
 		a.status[m.Alias] = *m
+		if m.State == StateReady {
+			// Its own tools are listed: those of its last connection
+			// (5,000 definitions with 100 servers of 50) are not needed
+			// again, and the registry has let go of its copy.
+			delete(a.deps.cached, m.Alias)
+		}
 		for _, w := range a.watchers {
 			c.Send(w, m)
 		}
@@ -230,7 +236,12 @@ func (a *serversActor) spawn(c actor.Context, alias string, srv config.Server) e
 	}
 	a.status[alias] = st
 	deps, line := a.deps, &serverLine{}
-	pid, err := c.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return newServer(alias, srv, deps, line) }), alias)
+	cachedTools := len(a.deps.cached[alias])
+	pid, err := c.SpawnNamed(actor.PropsFromProducer(func() actor.Actor {
+		s := newServer(alias, srv, deps, line)
+		s.cachedTools = cachedTools
+		return s
+	}), alias)
 	if err != nil {
 		serr := &StartError{Alias: alias, Err: err}
 		st.State, st.Reason = StateFailed, "starting its actor: "+err.Error()

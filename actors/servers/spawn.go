@@ -54,7 +54,8 @@ type Options struct {
 	// the server (line.go).
 	Secrets *redact.Set
 	// Cached are the tools of each server's last connection (from the
-	// log), offered until the server lists its own.
+	// log), offered until the server lists its own. The map is the
+	// servers actor's from Spawn on: it deletes a server's once listed.
 	Cached map[string][]*sdk.Tool
 	// SaveTools keeps a server's tools for the next start; nil without a
 	// log.

@@ -207,3 +207,32 @@ func TestConcurrentOpen(t *testing.T) {
 		}
 	}
 }
+
+// Every connection of the pool keeps at most 512 KiB of pages: at
+// SQLite's default of 2 MB each, the connections a start opens held
+// megabytes of the host's memory after it (freed C memory is kept by
+// its allocator for reuse).
+func TestPageCacheSmall(t *testing.T) {
+	db := open(t, filepath.Join(t.TempDir(), "log.db"))
+	ctx := t.Context()
+	// Two connections at once: the second is opened with the same pragmas.
+	c1, err := db.sql.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c1.Close()
+	c2, err := db.sql.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Close()
+	for i, c := range []*sql.Conn{c1, c2} {
+		var kib int
+		if err := c.QueryRowContext(ctx, "PRAGMA cache_size").Scan(&kib); err != nil {
+			t.Fatal(err)
+		}
+		if kib != -512 {
+			t.Errorf("connection %d: PRAGMA cache_size = %d, want -512 (512 KiB)", i+1, kib)
+		}
+	}
+}

@@ -53,6 +53,9 @@ type TextRun struct {
 	TextSize float32
 	Style    fyne.TextStyle
 	Cell     bool // a table's cell: cells of a row are copied tab-separated
+	// Boxed: drawn on a fill of its own (inline code), which hid a mark
+	// behind it.
+	Boxed bool
 }
 
 // sameRow reports whether two runs are on one row: their heights overlap
@@ -114,6 +117,13 @@ func (t *MDText) Runs() []TextRun {
 					out = append(out, TextRun{Text: []rune(o.Text), Pos: p.AddXY(pad, 0), Size: o.Size(), TextSize: theme.TextSize(), Style: o.TextStyle})
 				}
 			case *fyne.Container:
+				if t := boxedText(o); t != nil {
+					// Inline code: its text on a fill of its own.
+					if t.Text != "" {
+						out = append(out, TextRun{Text: []rune(t.Text), Pos: p.Add(t.Position()), Size: t.Size(), TextSize: t.TextSize, Style: t.TextStyle, Boxed: true})
+					}
+					continue
+				}
 				walk(o.Objects, p)
 			case *TableBox:
 				if o.wide {
@@ -136,6 +146,19 @@ func (t *MDText) Runs() []TextRun {
 	}
 	walk(t.r.Objects(), fyne.Position{})
 	return out
+}
+
+// boxedText is the text of inline code, which Fyne's rich text draws as
+// a container of a fill and the text, or nil.
+func boxedText(c *fyne.Container) *canvas.Text {
+	if len(c.Objects) != 2 {
+		return nil
+	}
+	if _, ok := c.Objects[0].(*canvas.Rectangle); !ok {
+		return nil
+	}
+	t, _ := c.Objects[1].(*canvas.Text)
+	return t
 }
 
 // mark is a place between two characters: run number, column.
@@ -167,8 +190,9 @@ type SelText struct {
 	widget.BaseWidget
 	Rich  *MDText
 	Marks *fyne.Container // the highlight, behind the text
-	// Over is the highlight of a table's cells, over them: a cell is
-	// filled with an opaque background, which hid a highlight behind.
+	// Over is the highlight of a table's cells and of inline code, over
+	// them: both are filled with an opaque background, which hid a
+	// highlight behind.
 	Over *fyne.Container
 	host *Selection // the window's one selection
 	// Row is the number of the list's row it shows (-1: none, or
@@ -497,9 +521,9 @@ func (s *SelText) Draw() {
 }
 
 // Mark adds a mark (translucent) on run r: behind it, or over it in a
-// table's cell.
+// table's cell and inline code, whose opaque fills hid a mark behind.
 func (s *SelText) Mark(r TextRun, rect *canvas.Rectangle) {
-	if r.Cell {
+	if r.Cell || r.Boxed {
 		s.Over.Objects = append(s.Over.Objects, rect)
 		return
 	}

@@ -22,7 +22,7 @@ import (
 // follows a run removed or a version chosen.
 
 // findElsewhere looks in the log, off the bridge, for the find bar's
-// words in the other versions of the chat's messages (the log keeps them
+// words (together, as typed) in the other versions of the chat's messages (the log keeps them
 // all; the chat shows one version of each), and tells the bar which run
 // holds them.
 func (b *bridge) findElsewhere(c actor.Context, m *chat.FindElsewhere) {
@@ -34,17 +34,14 @@ func (b *bridge) findElsewhere(c actor.Context, m *chat.FindElsewhere) {
 		ctx, cancel := context.WithTimeout(context.Background(), manageTimeout)
 		defer cancel()
 		sys.SyncLog(ctx)
-		list, err := db.SearchSessions(ctx, m.Query, 200)
-		if err != nil {
+		// The words together, as the find bar looks for them: the
+		// search's words apart chose a version holding them so, where
+		// the bar then found nothing, or only "a".
+		run, err := db.PhraseRun(ctx, m.Conv, m.Query, m.Shown)
+		if err != nil || run == "" {
 			return
 		}
-		for _, s := range list {
-			if s.ID == m.Conv && s.Match.Run != "" {
-				run := s.Match.Run
-				ui.post(func() { ui.chat.Find.Elsewhere(m.Conv, m.Query, run) })
-				return
-			}
-		}
+		ui.post(func() { ui.chat.Find.Elsewhere(m.Conv, m.Query, run) })
 	}()
 }
 

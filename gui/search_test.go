@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"deckhand/gui/chat"
+	"deckhand/gui/widgets"
 	"deckhand/testutil"
 )
 
@@ -84,4 +85,37 @@ func (h *harness) twoVersions() {
 		hs := h.userHeaders()
 		return h.shows(h.ui.win, "A robin sings.") && !h.ui.running && len(hs) == 1 && hs[0].Version.Text == "2/2"
 	})
+}
+
+// TestSearchOpensThePhraseFound: a phrase with a one-letter word ("write
+// a poem") found by the sidebar's search opens the chat at the version
+// holding it together, with the phrase in the find bar as typed, counted.
+// The chat opened at the version shown, with "write" (or "a") in the bar:
+// the bar fell back to the words alone before choosing the version.
+func TestSearchOpensThePhraseFound(t *testing.T) {
+	h := newHarness(t, harnessOptions{log: true, responses: []testutil.ModelResponse{
+		{Body: testutil.TextChunks("Now write a poem.")},
+		{Body: testutil.TextChunks("I write, you read: a poem is long.")},
+		{Body: testutil.TextChunks("Another chat.")},
+	}})
+	h.say("name a bird")
+	h.until("the first answer", func() bool { return h.shows(h.ui.win, "Now write a poem.") && !h.ui.running })
+	test.Tap(h.userHeaders()[0].Retry)
+	h.until("the second version", func() bool {
+		hs := h.userHeaders()
+		return h.shows(h.ui.win, "a poem is long") && !h.ui.running && len(hs) == 1 && hs[0].Version.Text == "2/2"
+	})
+	h.chat("something else", "Another chat.")
+
+	test.Type(h.ui.side.Search, "write a poem")
+	h.until("the chat found", func() bool { return slices.Equal(h.titles(), []string{"name a bird"}) })
+	test.Tap(h.sessionRowOf("name a bird"))
+	f := h.ui.chat.Find
+	h.until("the version with the phrase, counted", func() bool {
+		hs := h.userHeaders()
+		return len(hs) == 1 && hs[0].Version.Text == "1/2" && f.Count.Text == "1 of 1"
+	})
+	if entry, _ := h.ui.win.Canvas().Focused().(*widgets.FindEntry); entry == nil || entry.Text != "write a poem" {
+		t.Errorf("the find bar holds %v, want %q with the keyboard", entry, "write a poem")
+	}
 }

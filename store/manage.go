@@ -227,7 +227,7 @@ func (db *DB) SearchSessions(ctx context.Context, query string, limit int) ([]Se
 		return nil, fmt.Errorf("searching the sessions: %w", err)
 	}
 	for i := range out {
-		if out[i].Match, err = db.searchMatch(ctx, out[i].ID, words); err != nil {
+		if out[i].Match, err = db.searchMatch(ctx, out[i].ID, words, fold(strings.TrimSpace(query))); err != nil {
 			return nil, fmt.Errorf("searching the sessions: %w", err)
 		}
 	}

@@ -30,8 +30,12 @@ const (
 	matchScan = 50
 )
 
-// searchMatch finds where words are in session id's messages.
-func (db *DB) searchMatch(ctx context.Context, id string, words []string) (Match, error) {
+// searchMatch finds where words are in session id's messages: the first
+// message that holds them all as written together (phrase, folded), else
+// the first that holds the most of them. Opening the match shows its run
+// and looks for the words there: "write a poem" chose a version holding
+// the three words apart, where the find bar could only find "a".
+func (db *DB) searchMatch(ctx context.Context, id string, words []string, phrase string) (Match, error) {
 	kinds := strings.Repeat("?, ", len(SearchedKinds)-1) + "?"
 	var ors []string
 	args := []any{id}
@@ -63,6 +67,9 @@ func (db *DB) searchMatch(ctx context.Context, id string, words []string) (Match
 				n++
 			}
 		}
+		if n == len(words) && phrase != "" && strings.Contains(f, phrase) {
+			n++ // the words together, as typed
+		}
 		if n > most {
 			best, run, most = text, in, n
 		}
@@ -75,6 +82,44 @@ func (db *DB) searchMatch(ctx context.Context, id string, words []string) (Match
 		m.Run = run
 	}
 	return m, nil
+}
+
+// PhraseRun is the first run of session (in the log's order), other than
+// the runs in skip, whose message or answer holds phrase, case ignored:
+// the version of a message a find bar's words are in when the versions
+// shown (skip) do not hold them. "" when none does.
+func (db *DB) PhraseRun(ctx context.Context, session, phrase string, skip []string) (string, error) {
+	phrase = fold(phrase)
+	if strings.TrimSpace(phrase) == "" {
+		return "", nil
+	}
+	kinds := strings.Repeat("?, ", len(SearchedKinds)-1) + "?"
+	args := []any{session}
+	for _, k := range SearchedKinds {
+		args = append(args, k)
+	}
+	args = append(args, phrase)
+	rows, err := db.sql.QueryContext(ctx, `SELECT coalesce(run_id, '') FROM events
+		WHERE session_id = ? AND kind IN (`+kinds+`) AND json_valid(data_json)
+		AND instr(deckhand_fold(json_extract(data_json, '$.text')), ?) > 0
+		ORDER BY ts, rowid`, args...)
+	if err != nil {
+		return "", fmt.Errorf("finding %q in session %s: %w", phrase, session, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var run string
+		if err := rows.Scan(&run); err != nil {
+			return "", fmt.Errorf("finding %q in session %s: %w", phrase, session, err)
+		}
+		if run != "" && !contains(skip, run) {
+			return run, nil
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return "", fmt.Errorf("finding %q in session %s: %w", phrase, session, err)
+	}
+	return "", nil
 }
 
 // snippet cuts a piece of text around the first of words found in it, and

@@ -3,6 +3,7 @@ package chat
 import (
 	"fmt"
 	"image/color"
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -70,7 +71,7 @@ func newFinder(cv *View) *Finder {
 }
 
 // Open shows the bar with the keyboard in it, looking for query when one
-// is given (a search's words), else for what it held.
+// is given, as typed, else for what it held.
 func (f *Finder) Open(query string) {
 	w := f.cv.host.Window()
 	if !f.Bar.Visible() {
@@ -82,29 +83,65 @@ func (f *Finder) Open(query string) {
 	} else {
 		f.search(f.entry.Text)
 	}
-	if query != "" && len(f.Hits) == 0 {
-		// A search's words need not stand together: look for the first
-		// found alone.
-		for _, word := range strings.Fields(query) {
-			if f.look(word); len(f.Hits) > 0 {
-				break
-			}
-		}
-	}
 	w.Canvas().Focus(f.entry)
 	f.entry.TypedShortcut(&fyne.ShortcutSelectAll{}) // to type over
 }
 
 // FindAt opens the find bar at a search's words, found by the search in
-// run. When the chat does not show them, they are in another version of a
-// message (the search reads every version in the log): that version is
-// chosen, and the words are looked for again once it shows (Reset).
+// run. When the chat does not show them together, and run is a version of
+// a message not on show (the search reads every version in the log), that
+// version is chosen and the words are looked for again once it shows
+// (Reset). A search's words need not stand together: when no version
+// shows them so, the bar looks for the first found alone.
 func (cv *View) FindAt(query, run string) {
 	cv.Find.Open(query)
-	if len(cv.Find.Hits) == 0 && run != "" {
-		cv.findAfter = query
-		cv.host.Tell(&RunAction{Action: Choose, Run: run})
+	switch {
+	case len(cv.Find.Hits) > 0:
+	case run != "" && !slices.Contains(cv.shownRuns(), run):
+		cv.chooseFor(query, run, true)
+	default:
+		cv.Find.words(query)
 	}
+}
+
+// chooseFor shows run, the version of a message holding query, and looks
+// for query in it once it shows; words: then for its words alone if the
+// version does not hold them together.
+func (cv *View) chooseFor(query, run string, words bool) {
+	cv.findAfter, cv.findWords = query, words
+	cv.host.Tell(&RunAction{Action: Choose, Run: run})
+}
+
+// findShown looks for findAfter in the version chosen for it.
+func (cv *View) findShown() {
+	q, words := cv.findAfter, cv.findWords
+	cv.findAfter, cv.findWords = "", false
+	cv.Find.Open(q)
+	if words && len(cv.Find.Hits) == 0 {
+		cv.Find.words(q)
+	}
+}
+
+// shownRuns are the runs of the messages on show: one version of each.
+func (cv *View) shownRuns() []string {
+	var runs []string
+	for _, r := range cv.Rows {
+		if r.Kind == transcript.Header && r.Role == "user" && r.Run != "" {
+			runs = append(runs, r.Run)
+		}
+	}
+	return runs
+}
+
+// words looks for the first of query's words that the chat shows, alone;
+// if none is shown, for query as typed again.
+func (f *Finder) words(query string) {
+	for _, word := range strings.Fields(query) {
+		if f.look(word); len(f.Hits) > 0 {
+			return
+		}
+	}
+	f.look(query)
 }
 
 // look puts text in the box and looks for it. Setting the text the box
@@ -177,7 +214,7 @@ func (f *Finder) search(text string) {
 	f.show()
 	if f.query != nil && len(f.Hits) == 0 && f.cv.conv != "" {
 		// The log holds every version of each message: ask it.
-		f.cv.host.Tell(&FindElsewhere{Conv: f.cv.conv, Query: strings.TrimSpace(text)})
+		f.cv.host.Tell(&FindElsewhere{Conv: f.cv.conv, Query: strings.TrimSpace(text), Shown: f.cv.shownRuns()})
 	}
 }
 
@@ -253,8 +290,9 @@ func (f *Finder) markCards() {
 func (f *Finder) step(by int) {
 	if len(f.Hits) == 0 {
 		if run := f.elsewhere; run != "" {
+			// The words as typed, in the version holding them so.
 			f.elsewhere = ""
-			f.cv.FindAt(strings.TrimSpace(f.entry.Text), run)
+			f.cv.chooseFor(strings.TrimSpace(f.entry.Text), run, false)
 		}
 		return
 	}

@@ -71,11 +71,12 @@ type (
 		Collapsed bool
 	}
 	// FindElsewhere asks which other version of a message of Conv holds
-	// Query, which the find bar found nowhere in the versions shown; the
-	// bridge answers with Finder.Elsewhere.
+	// Query as typed, which the find bar found nowhere in the versions
+	// shown (the runs Shown); the bridge answers with Finder.Elsewhere.
 	FindElsewhere struct {
 		Conv  string
 		Query string
+		Shown []string
 	}
 	// RunAction acts on a run of the current conversation (Run "": the
 	// last).

@@ -54,6 +54,7 @@ type View struct {
 
 	cards     *toolcard.Cards // what the tool cards share: images, the tools' views
 	findAfter string          // words to find once the version chosen for them shows
+	findWords bool            // and then each alone if not found together (a search's)
 	keepAt    string          // the run of the version chosen with ‹ ›: the view stays at its message
 	// CopiedFor is how long a copy button says it copied.
 	CopiedFor time.Duration
@@ -243,11 +244,9 @@ func (cv *View) Reset(conv string, rows []transcript.Row) {
 	cv.Find.refresh()
 	switch {
 	case switched:
-		cv.findAfter, cv.keepAt = "", ""
+		cv.findAfter, cv.findWords, cv.keepAt = "", false, ""
 	case cv.findAfter != "":
-		q := cv.findAfter
-		cv.findAfter = ""
-		cv.Find.Open(q)
+		cv.findShown()
 	case cv.keepAt != "":
 		run := cv.keepAt
 		cv.keepAt = ""

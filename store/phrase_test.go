@@ -1,0 +1,88 @@
+package store
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// versions logs one session whose first message has three versions (runs
+// v1, v2, v3), as Edit and Retry leave them: the words of "write a poem"
+// are apart in v1, together in v2; v3 holds code.
+func versions(t *testing.T, db *DB) {
+	t.Helper()
+	t0 := time.UnixMilli(1_800_000_000_000)
+	ev := func(id, run, kind string, at time.Duration, text string) Event {
+		raw, _ := json.Marshal(map[string]any{"text": text})
+		return Event{ID: id, SessionID: "s", RunID: run, Time: t0.Add(at), Kind: kind, Data: raw}
+	}
+	if err := db.Write(t.Context(), &Batch{
+		NewSessions: []NewSession{{ID: "s", Time: t0}},
+		NewRuns:     []NewRun{{ID: "v1", SessionID: "s", Time: t0}, {ID: "v2", SessionID: "s", Time: t0.Add(time.Second)}, {ID: "v3", SessionID: "s", Time: t0.Add(2 * time.Second)}},
+		Events: []Event{
+			ev("e1", "v1", KindRunStarted, 1, "Write me something, a poem perhaps"),
+			ev("e2", "v1", KindAssistantMessage, 2, "Here it is: la la la. I write, you read."),
+			ev("e3", "v2", KindRunStarted, time.Second, "now write a poem"),
+			ev("e4", "v2", KindAssistantMessage, time.Second+1, "Roses are red. La la, la la."),
+			ev("e5", "v3", KindRunStarted, 2*time.Second, "add 17 and 25"),
+			ev("e6", "v3", KindAssistantMessage, 2*time.Second+1, "```python\ndef add(a, b):\n    return a + b\n```"),
+		},
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestPhraseRun: the version a find bar's words are in is the one holding
+// them together as typed, whatever the words (one letter, punctuation,
+// repeated) and their case, and not one of the versions shown.
+func TestPhraseRun(t *testing.T) {
+	db := open(t, filepath.Join(t.TempDir(), "log.db"))
+	versions(t, db)
+	for _, c := range []struct {
+		name, phrase string
+		skip         []string
+		want         string
+	}{
+		{"one-letter word", "write a poem", nil, "v2"},
+		{"one-letter word last", "return a", nil, "v3"},
+		{"case", "WRITE A Poem", nil, "v2"},
+		{"punctuation", "add(a, b):", nil, "v3"},
+		{"operator", "a + b", nil, "v3"},
+		{"repeated words", "la la la", nil, "v1"},
+		{"repeated words, other version", "la la, la", nil, "v2"},
+		{"the shown version skipped", "a poem", []string{"v1"}, "v2"},
+		{"only in the shown version", "roses", []string{"v2"}, ""},
+		{"words apart", "poem write", nil, ""},
+		{"blank", "  ", nil, ""},
+		{"not text but JSON", `"text"`, nil, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := db.PhraseRun(t.Context(), "s", c.phrase, c.skip)
+			if err != nil || got != c.want {
+				t.Errorf("PhraseRun(%q, skip %v) = %q, %v; want %q", c.phrase, c.skip, got, err, c.want)
+			}
+		})
+	}
+}
+
+// TestSearchMatchPrefersPhrase: a search's match is the message holding
+// its words together when one does, though an earlier one holds them all
+// apart: opening the result shows the version the words were typed from.
+// It chose v1 for "write a poem", where the chat's find bar then found
+// only "a".
+func TestSearchMatchPrefersPhrase(t *testing.T) {
+	db := open(t, filepath.Join(t.TempDir(), "log.db"))
+	versions(t, db)
+	for _, c := range []struct{ query, run string }{
+		{"write a poem", "v2"},
+		{"Write  A poem", "v1"}, // two spaces: together nowhere, the first with all the words
+		{"return a", "v3"},
+		{"poem write", "v1"},
+	} {
+		got, err := db.SearchSessions(t.Context(), c.query, 0)
+		if err != nil || len(got) != 1 || got[0].Match.Run != c.run {
+			t.Errorf("SearchSessions(%q) = %+v, %v; want the match in %s", c.query, got, err, c.run)
+		}
+	}
+}

@@ -312,6 +312,7 @@ func (f *Finder) show() {
 		f.cur = min(f.cur, len(f.Hits)-1)
 		widgets.SetText(f.Count, fmt.Sprintf("%d of %d", f.cur+1, len(f.Hits)))
 		f.cv.Follow = false
+		f.cv.aimed++
 		f.cv.List.ScrollTo(f.Hits[f.cur].row)
 	}
 	f.curMark, f.curText = nil, nil

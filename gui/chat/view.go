@@ -43,6 +43,10 @@ type View struct {
 	Follow   bool              // keep the end in view as rows arrive
 	settling bool              // a second scroll to the end is due
 	Empty    fyne.CanvasObject // what an empty conversation shows
+	// aimed counts the times the view was put at a place other than the
+	// end (the find's match): a second scroll to the end asked before
+	// is then not made.
+	aimed int
 
 	// The theme and variant the rows were drawn in (restyle).
 	theme   fyne.Theme
@@ -356,9 +360,12 @@ func (cv *View) toBottom() {
 	cv.List.ScrollToBottom()
 	if !cv.settling {
 		cv.settling = true
+		aimed := cv.aimed
 		cv.host.Post(func() {
 			cv.settling = false
-			cv.List.ScrollToBottom()
+			if cv.aimed == aimed {
+				cv.List.ScrollToBottom()
+			}
 		})
 	}
 }

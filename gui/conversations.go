@@ -17,6 +17,9 @@ import (
 // written in yet is shown again rather than joined by another: it is not
 // in the sidebar, and would be lost.
 func (b *bridge) newChat(c actor.Context, quick bool) string {
+	// A new chat ends a search: the list shows every chat again, the new
+	// one among them. It stayed hidden until Escape in the search box.
+	b.endSearch(c)
 	if !quick {
 		for id, cs := range b.convs {
 			if !cs.quick && cs.unsent() {

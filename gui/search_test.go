@@ -14,8 +14,8 @@ import (
 // TestSearchOpensTheVersionFound: a word only in an earlier version of a
 // message is found by the sidebar's search, and opening the chat shows that
 // version with the word counted in the find bar (it showed the newest
-// version and "No matches"); opening the same result again counts it again
-// (the bar showed the words with no count).
+// version and "No matches"); opening the same result again, searched
+// again, counts it again (the bar showed the words with no count).
 func TestSearchOpensTheVersionFound(t *testing.T) {
 	h := newHarness(t, harnessOptions{log: true, responses: []testutil.ModelResponse{
 		{Body: testutil.TextChunks("The zebrafinch sings.")},
@@ -25,10 +25,11 @@ func TestSearchOpensTheVersionFound(t *testing.T) {
 	h.twoVersions()
 	h.chat("something else", "Another chat.")
 
-	h.ui.side.Search.SetText("")
-	test.Type(h.ui.side.Search, "zebrafinch")
-	h.until("the chat found", func() bool { return slices.Equal(h.titles(), []string{"name a bird"}) })
 	for i := range 2 {
+		// (A new chat ends the search: it is typed again.)
+		h.ui.side.Search.SetText("")
+		test.Type(h.ui.side.Search, "zebrafinch")
+		h.until("the chat found", func() bool { return slices.Equal(h.titles(), []string{"name a bird"}) })
 		test.Tap(h.sessionRowOf("name a bird"))
 		h.until("the version with the word, counted", func() bool {
 			hs := h.userHeaders()
@@ -117,5 +118,30 @@ func TestSearchOpensThePhraseFound(t *testing.T) {
 	})
 	if entry, _ := h.ui.win.Canvas().Focused().(*widgets.FindEntry); entry == nil || entry.Text != "write a poem" {
 		t.Errorf("the find bar holds %v, want %q with the keyboard", entry, "write a poem")
+	}
+}
+
+// TestNewChatEndsTheSearch: a chat started while the sidebar shows a
+// search's matches ends the search: the box is cleared and every chat is
+// listed, the new one too. The list stayed filtered, the new chat hidden,
+// until Escape in the box.
+func TestNewChatEndsTheSearch(t *testing.T) {
+	h := newHarness(t, harnessOptions{log: true, responses: []testutil.ModelResponse{
+		{Body: testutil.TextChunks("The zebrafinch sings.")},
+		{Body: testutil.TextChunks("Another chat.")},
+		{Body: testutil.TextChunks("A third.")},
+	}})
+	h.say("name a bird")
+	h.until("the first answer", func() bool { return h.shows(h.ui.win, "The zebrafinch sings.") && !h.ui.running })
+	h.chat("something else", "Another chat.")
+	test.Type(h.ui.side.Search, "zebrafinch")
+	h.until("the chat found", func() bool { return slices.Equal(h.titles(), []string{"name a bird"}) })
+	test.Tap(h.sessionRowOf("name a bird"))
+	h.chat("a third chat", "A third.")
+	h.until("every chat listed, the new one first", func() bool {
+		return slices.Equal(h.titles(), []string{"a third chat", "something else", "name a bird"})
+	})
+	if got := h.ui.side.Search.Text; got != "" {
+		t.Errorf("the search box holds %q after a new chat, want it cleared", got)
 	}
 }

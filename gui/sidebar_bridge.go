@@ -241,6 +241,16 @@ func (b *bridge) searchSessions(c actor.Context, query string) {
 	b.runSearch(c)
 }
 
+// endSearch clears the sidebar's search: its box, and the list filtered
+// to its matches.
+func (b *bridge) endSearch(c actor.Context) {
+	if st := b.search(); st.asked != "" || st.query != "" {
+		b.searchSessions(c, "")
+	}
+	side := b.ui.side
+	b.ui.post(side.ClearSearch)
+}
+
 // runSearch runs the search asked last, off the bridge; the matches come
 // back as sessionsFound.
 func (b *bridge) runSearch(c actor.Context) {

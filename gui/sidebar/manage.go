@@ -45,6 +45,17 @@ func (s *Sidebar) typed(query string) {
 	s.timer = time.AfterFunc(searchDelay, func() { host.Tell(&Search{Query: query}) })
 }
 
+// ClearSearch empties the search box, and so shows every chat again.
+func (s *Sidebar) ClearSearch() {
+	if s.timer != nil {
+		s.timer.Stop()
+		s.timer = nil
+	}
+	if s.Search.Text != "" {
+		s.Search.SetText("")
+	}
+}
+
 // Searching says whether the list shows a search's matches; the bridge
 // calls it just before the frame that shows them.
 func (s *Sidebar) Searching(yes bool) {

@@ -10,10 +10,12 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
 	"deckhand/actors/conversation"
+	"deckhand/approval"
 	"deckhand/gui/chat"
 	"deckhand/gui/widgets"
 	"deckhand/store"
@@ -267,6 +269,39 @@ func TestAnswerInfoOnHover(t *testing.T) {
 	}
 }
 
+// The answer after a tool call tells its model and tokens on hover, where
+// the pointer is: its header was laid out before its usage came, with the
+// info hidden, and the info showed with no size, out of sight.
+func TestAnswerInfoOnHoverAfterToolCall(t *testing.T) {
+	h := approvalHarness(t, nil)
+	allow := approval.AllowOnce
+	h.runToEnd("echo please", &allow)
+	h.until("the answer", func() bool { return h.shows(h.ui.win, "Echoed.") && !h.ui.running })
+	var answer *chat.HeaderView
+	for _, r := range h.visibleRows() {
+		if hv, ok := r.Parts[transcript.Header].(*chat.HeaderView); ok && r.Row.Kind == transcript.Header && r.Row.Text == "Echoed." {
+			answer = hv
+		}
+	}
+	if answer == nil {
+		t.Fatal("no answer header on screen")
+	}
+	at := fyne.CurrentApp().Driver().AbsolutePositionForObject(answer.Obj)
+	test.MoveMouse(h.ui.win.Canvas(), at.Add(fyne.NewPos(60, answer.Obj.Size().Height/2)))
+	// The info's place in the header's line (its parent's).
+	info, size, line := answer.Info.Position(), answer.Info.Size(), answer.Obj.Size()
+	if !answer.Info.Visible() || !strings.Contains(answer.Info.Text, "out tokens") {
+		t.Fatalf("on hover the answer says %q (shown %v), want its model and tokens", answer.Info.Text, answer.Info.Visible())
+	}
+	if size.Width < 20 || size.Height < 10 || info.X < 100 || info.X+size.Width > line.Width || info.Y+size.Height > line.Height {
+		t.Errorf("the info is %v at %v, want it sized, after the name and time, in the header's line (%v)", size, info, line)
+	}
+	test.MoveMouse(h.ui.win.Canvas(), fyne.NewPos(1, 1))
+	if answer.Info.Visible() {
+		t.Error("the info stays after the pointer left the header")
+	}
+}
+
 // answerInfos are the info of the answers' headers in the chat shown.
 func (h *harness) answerInfos() []string {
 	var out []string
@@ -333,5 +368,8 @@ func TestAnswerInfoOfAReopenedChat(t *testing.T) {
 	hv.Obj.(*widgets.HoverArea).MouseIn(nil)
 	if !hv.Info.Visible() || hv.Info.Text != reopened[len(reopened)-1] {
 		t.Errorf("on hover the reopened answer says %q (shown %v), want %q", hv.Info.Text, hv.Info.Visible(), reopened[len(reopened)-1])
+	}
+	if size := hv.Info.Size(); size.Width < 20 || size.Height < 10 {
+		t.Errorf("on hover the reopened answer's info is %v: not laid out, out of sight", size)
 	}
 }

@@ -35,6 +35,7 @@ type HeaderView struct {
 	Info      *widget.Label
 	infoText  string
 	hovered   bool
+	row       *fyne.Container // the header's line: Info in its middle
 	text, run string
 	cv        *View
 }
@@ -59,9 +60,9 @@ func newHeaderView(r *RowView) *HeaderView {
 	h.Info, info = widgets.Caption("")
 	h.Info.Truncation = fyne.TextTruncateEllipsis
 	h.Info.Hide()
-	row := container.NewBorder(nil, nil, container.NewHBox(h.icon, h.who, when, h.Prev, h.Version, h.Next),
+	h.row = container.NewBorder(nil, nil, container.NewHBox(h.icon, h.who, when, h.Prev, h.Version, h.Next),
 		container.NewHBox(h.Retry, h.Edit, h.Delete, h.cp), info)
-	h.Obj = widgets.NewHoverArea(container.NewPadded(row), func() { h.hovered = true; h.showInfo() }, func() { h.hovered = false; h.showInfo() })
+	h.Obj = widgets.NewHoverArea(container.NewPadded(h.row), func() { h.hovered = true; h.showInfo() }, func() { h.hovered = false; h.showInfo() })
 	return h
 }
 
@@ -103,10 +104,17 @@ func (h *HeaderView) set(r transcript.Row) {
 }
 
 // showInfo shows the answer's info while the pointer is on its header.
+// The line is laid out again as it shows: a border layout gives a hidden
+// middle no size, and a row laid out while the info was hidden (the
+// answer after a tool call, whose header was measured before its usage
+// came) showed it with none, at the window's corner, out of sight.
 func (h *HeaderView) showInfo() {
 	if h.hovered && h.infoText != "" {
 		widgets.SetText(h.Info, h.infoText)
-		widgets.SetVisible(h.Info, true)
+		if !h.Info.Visible() {
+			h.Info.Show()
+			widgets.Relayout(h.row)
+		}
 		return
 	}
 	widgets.SetVisible(h.Info, false)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -272,5 +273,28 @@ func TestSettingsWriteOnlyWhatChanged(t *testing.T) {
 	data, _ := os.ReadFile(h.cfg.Path)
 	if want := strings.Replace(orig, `name = "scripted"`, `name = "other-model"`, 1); string(data) != want {
 		t.Errorf("changing the model wrote:\n%s\nwant:\n%s", data, want)
+	}
+}
+
+// What Check found is in sight at 640x480, where the person clicked: it is
+// said under the API key, and the page scrolls to it (five wheel notches
+// below the button, before).
+func TestSettingsCheckResultInSight(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	h.model.SetModels("m-one", "m-two", "m-three", "m-four")
+	h.ui.win.Resize(fyne.NewSize(640, 480))
+	f := h.openSettings()
+	page := f.Tabs.Items[0].Content.(*container.Scroll)
+	h.tap(f.Window(), "Check")
+	h.until("what Check found", func() bool { return strings.Contains(f.Checked.Text, "answers with 4 models") })
+	d := fyne.CurrentApp().Driver()
+	top := d.AbsolutePositionForObject(f.Checked).Y - d.AbsolutePositionForObject(page).Y
+	if bottom := top + f.Checked.Size().Height; top < 0 || bottom > page.Size().Height {
+		t.Errorf("what Check found is at %v–%v of the page, which shows 0–%v (scrolled %v): out of sight",
+			top, bottom, page.Size().Height, page.Offset.Y)
+	}
+	check := h.button(f.Window(), "Check")
+	if y := d.AbsolutePositionForObject(check).Y - d.AbsolutePositionForObject(page).Y; y+check.Size().Height < 0 {
+		t.Errorf("Check scrolled out of sight (at %v)", y)
 	}
 }

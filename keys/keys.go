@@ -91,6 +91,11 @@ var ErrUnavailable = errors.New("no keyring available: set an environment variab
 // (nobody answered its prompt, or there is no prompter).
 var ErrLocked = errors.New("the keyring is locked and was not unlocked: unlock it (in Passwords and Keys, or by logging in again) and try again, or set an environment variable under Advanced instead")
 
+// ErrNoCollection is returned when the keyring runs but has no keyring
+// (collection) to keep keys in: the login one is missing, as in a fresh
+// account whose keyring was never given a password.
+var ErrNoCollection = errors.New("the keyring has no login keyring to keep keys in: create one named Login in Passwords and Keys (Seahorse), or set an environment variable under Advanced instead")
+
 // Unavailable explains ErrUnavailable to a person: how to give Deckhand the
 // key through the environment instead.
 const Unavailable = "No keyring available (no Secret Service such as GNOME Keyring or KWallet is running), so a typed key cannot be kept. " +
@@ -180,7 +185,15 @@ func Store(baseURL, key string) error {
 	case strings.ContainsAny(key, "\r\n"):
 		return errors.New("the key is more than one line: paste the key alone")
 	}
-	return call(func() error { return keyring.Set(Service, account, key) })
+	err := call(func() error { return keyring.Set(Service, account, key) })
+	if errors.Is(err, ErrLocked) {
+		// go-keyring says the same when there is no keyring to unlock:
+		// say which.
+		if _, _, serr := Saved(""); errors.Is(serr, ErrNoCollection) {
+			return ErrNoCollection
+		}
+	}
+	return err
 }
 
 // Remove deletes the keyring's key for the model at baseURL. No key there
@@ -280,6 +293,9 @@ func explain(err error) error {
 			return ErrUnavailable
 		}
 	}
+	if noCollection(err) {
+		return ErrNoCollection
+	}
 	if strings.Contains(err.Error(), "unlock") {
 		return ErrLocked
 	}
@@ -287,4 +303,14 @@ func explain(err error) error {
 		return ErrUnavailable
 	}
 	return fmt.Errorf("the keyring: %w", err)
+}
+
+// noCollection reports whether err says the keyring has no collection to
+// keep keys in: gnome-keyring answers a property of the missing login
+// collection with "Object does not exist at path
+// “/org/freedesktop/secrets/collection/login”" (UnknownMethod).
+func noCollection(err error) bool {
+	var de dbus.Error
+	return errors.As(err, &de) && (de.Name == "org.freedesktop.DBus.Error.UnknownMethod" || de.Name == "org.freedesktop.DBus.Error.UnknownObject") &&
+		strings.Contains(err.Error(), "/org/freedesktop/secrets/collection/")
 }

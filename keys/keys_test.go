@@ -145,7 +145,7 @@ const realChild = "DECKHAND_KEYRING_SESSION"
 // (in a temporary home) with an empty password: an empty line on stdin,
 // since no line at all leaves the login keyring uncreated.
 func TestRealGnomeKeyring(t *testing.T) {
-	if os.Getenv(realChild) != "" {
+	if os.Getenv(realChild) == "1" {
 		realKeyring(t)
 		return
 	}
@@ -195,6 +195,42 @@ func realKeyring(t *testing.T) {
 	}
 	if k, err := Resolve(m, env(nil)); err != nil || k.Source != None {
 		t.Fatalf("after Remove: %v %v", k, err)
+	}
+}
+
+// A keyring that runs without a login keyring (gnome-keyring unlocked
+// with no password line at all, as a fresh account can have it) is named
+// as such: searching it and keeping a key in it say ErrNoCollection, in
+// words a person can act on, not D-Bus's "Object does not exist at path".
+func TestRealKeyringWithoutCollection(t *testing.T) {
+	if os.Getenv(realChild) == "nocollection" {
+		mock.Store(mockNone)
+		for _, base := range []string{"", "http://127.0.0.1:8080/v1"} {
+			if _, _, err := Saved(base); !errors.Is(err, ErrNoCollection) {
+				t.Errorf("Saved(%q) = %v, want ErrNoCollection", base, err)
+			}
+		}
+		if err := Store("https://api.example.com/v1", secret); !errors.Is(err, ErrNoCollection) {
+			t.Errorf("Store = %v, want ErrNoCollection", err)
+		}
+		return
+	}
+	if os.Getenv(realChild) != "" {
+		t.Skip("inside another keyring's session")
+	}
+	for _, p := range []string{"dbus-run-session", "gnome-keyring-daemon"} {
+		if _, err := exec.LookPath(p); err != nil {
+			t.Skipf("%s is not installed (apt-get install dbus-x11 gnome-keyring; make test installs them): the real keyring is not tested", p)
+		}
+	}
+	home := t.TempDir()
+	script := `: | gnome-keyring-daemon --unlock --components=secrets >/dev/null && exec "$0" -test.run='^TestRealKeyringWithoutCollection$' -test.v`
+	cmd := exec.Command("dbus-run-session", "--", "sh", "-c", script, os.Args[0])
+	cmd.Env = append(os.Environ(), realChild+"=nocollection", "HOME="+home, "XDG_DATA_HOME="+home+"/.local/share",
+		"XDG_RUNTIME_DIR="+home, "XDG_CONFIG_HOME="+home+"/.config", "DBUS_SESSION_BUS_ADDRESS=")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: TestRealKeyringWithoutCollection") {
+		t.Fatalf("in the keyring's session: %v\n%s", err, out)
 	}
 }
 

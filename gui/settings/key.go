@@ -84,9 +84,20 @@ func (s keyState) toFile(base string, useFile bool) bool {
 	return useFile && s.unavailable && s.source == keys.None && s.err == nil && keys.Account(base) != ""
 }
 
+// quiet: a keyring that failed (no login keyring, locked, slow) is not an
+// alarm while no key is needed: no service is chosen yet, or the model
+// runs on this computer. Saving a key, or a server that refuses without
+// one, says what went wrong then.
+func (s keyState) quiet(base string) bool {
+	return s.err != nil && (keys.Account(base) == "" || local(base))
+}
+
+func local(base string) bool {
+	return strings.Contains(base, "://127.0.0.1") || strings.Contains(base, "://localhost") || strings.Contains(base, "://[::1]")
+}
+
 // text is the key's status in plain words.
 func (s keyState) text(base, env string, useFile bool) string {
-	local := strings.Contains(base, "://127.0.0.1") || strings.Contains(base, "://localhost")
 	switch {
 	case s.source == keys.Env:
 		return "Using the key in the environment variable " + s.env + " (set under Advanced); it wins over a key saved here."
@@ -100,13 +111,21 @@ func (s keyState) text(base, env string, useFile bool) string {
 		return "No key saved for " + keys.Account(base) + ": paste the key and Save; it is kept in the key file."
 	case s.unavailable:
 		return keys.Unavailable
+	case s.err != nil && s.quiet(base):
+		// Nothing is to be read or saved: the keyring's trouble is said
+		// when a key is to be read or saved.
+	case errors.Is(s.err, keys.ErrNoCollection), errors.Is(s.err, keys.ErrLocked):
+		msg := s.err.Error()
+		return strings.ToUpper(msg[:1]) + msg[1:] + "."
 	case s.err != nil:
 		return "Could not read the keyring: " + s.err.Error()
+	}
+	switch {
 	case env != "":
 		return "The variable " + env + " (under Advanced) is not set in Deckhand's environment, and no key is saved for " + keys.Account(base) + "."
 	case keys.Account(base) == "":
 		return "Choose a service first."
-	case local:
+	case local(base):
 		return "No key saved. Models on this computer need none."
 	}
 	return "No key saved for " + keys.Account(base) + ": paste the key from your provider and Save."
@@ -132,7 +151,7 @@ func (f *Form) showKey(st keyState, base, env string) {
 	f.useFile = f.useFile || st.source == keys.File
 	f.KeyStatus.SetText(st.text(base, env, f.useFile))
 	f.KeyStatus.Importance = widget.MediumImportance
-	if (st.unavailable || st.err != nil) && !st.toFile(base, f.useFile) {
+	if (st.unavailable || st.err != nil && !st.quiet(base)) && !st.toFile(base, f.useFile) {
 		f.KeyStatus.Importance = widget.WarningImportance
 	}
 	f.KeyStatus.Refresh()

@@ -8,6 +8,8 @@ import (
 	"image/color"
 	"image/png"
 	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // withChunk inserts a chunk after IHDR, its checksum broken when bad.
@@ -66,4 +68,15 @@ func FuzzRepairPNG(f *testing.F) {
 			t.Fatalf("RepairPNG grew or broke the data")
 		}
 	})
+}
+
+// A result's image is said at the size a window shows and saves it: a
+// PNG's broken optional chunk dropped, as the large view and Save… do.
+func TestRenderResultImageSizeAsSaved(t *testing.T) {
+	bad := withChunk(t, "tEXt", bytes.Repeat([]byte("x"), 3000), true)
+	kept, _ := RepairPNG(bad)
+	got := RenderResult(&sdk.CallToolResult{Content: []sdk.Content{&sdk.ImageContent{MIMEType: "image/png", Data: bad}}})
+	if want := "[image: image/png, " + Size(len(kept)) + "]"; got != want {
+		t.Errorf("RenderResult(a PNG of %s with a broken chunk) = %q, want %q (the %s saved)", Size(len(bad)), got, want, Size(len(kept)))
+	}
 }

@@ -29,7 +29,12 @@ func RenderResult(res *sdk.CallToolResult) string {
 			parts = append(parts, c.Text)
 			texts = append(texts, c.Text)
 		case *sdk.ImageContent:
-			parts = append(parts, fmt.Sprintf("[image: %s, %s]", orUnknown(c.MIMEType), Size(len(c.Data))))
+			// The size of the image as a window shows and saves it (a
+			// PNG's broken optional chunk dropped): the card said 3.9 KiB
+			// of server-everything's tiny image, the large view and the
+			// saved file 1.3 KiB.
+			kept, _ := RepairPNG(c.Data)
+			parts = append(parts, fmt.Sprintf("[image: %s, %s]", orUnknown(c.MIMEType), Size(len(kept))))
 		case *sdk.AudioContent:
 			parts = append(parts, fmt.Sprintf("[audio: %s, %s]", orUnknown(c.MIMEType), Size(len(c.Data))))
 		case *sdk.ResourceLink:

@@ -154,3 +154,35 @@ func TestTrayHostComesAndGoes(t *testing.T) {
 		t.Errorf("a tray host that came back is not used")
 	}
 }
+
+// The quick prompt's chat is listed in the sidebar as soon as its question
+// is asked, while its approval waits: it was listed only once the run had
+// ended and the log had it, and could not be found or deleted meanwhile.
+func TestQuickPromptChatListedAtOnce(t *testing.T) {
+	h := newHarness(t, harnessOptions{log: true,
+		fallback: toolThenText(testutil.ToolCallSpec{ID: "c1", Name: "t__echo", Arguments: `{"text": "hi"}`}, "Echoed.")})
+	h.ui.showQuick()
+	q := h.ui.quick
+	test.Type(q.Entry, "a quick question")
+	q.Entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	h.until("the approval", func() bool { return h.ui.dialogs.Approvals.Shown() != nil })
+	h.until("the quick chat in the sidebar", func() bool {
+		for _, it := range h.ui.side.Items {
+			if it.Title == "a quick question" {
+				return true
+			}
+		}
+		return false
+	})
+	test.Tap(h.ui.dialogs.Approvals.Buttons[approval.AllowOnce])
+	h.until("the answer", func() bool { return q.Answer.String() == "Echoed." })
+	n := 0
+	for _, it := range h.ui.side.Items {
+		if it.Title == "a quick question" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("the quick chat is listed %d times once logged, want once", n)
+	}
+}

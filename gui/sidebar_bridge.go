@@ -168,7 +168,7 @@ func (b *bridge) deleteSession(c actor.Context, m *sidebar.Delete) {
 		b.newChat(c, false)
 	}
 	if b.quick == id {
-		// The quick prompt's (listed once the log has it): the prompt
+		// The quick prompt's (listed from its first question): the prompt
 		// drops its answer, and the next question starts a new chat.
 		b.quick, b.quickDirty = "", true
 	}
@@ -356,7 +356,7 @@ func (b *bridge) sidebar() []sidebar.Item {
 		seen[s.ID] = true
 	}
 	for id, cs := range b.convs {
-		if !seen[id] && !cs.quick && !cs.unsent() && (st.query == "" || matchesTitle(cs.title, st.query)) {
+		if !seen[id] && !cs.unsent() && (st.query == "" || matchesTitle(cs.title, st.query)) {
 			out = append(out, sidebar.Item{ID: id, Title: cs.title, When: time.Now(), Usage: cs.usage, Run: cs.lastRun})
 		}
 	}

@@ -321,3 +321,35 @@ func TestPinSession(t *testing.T) {
 		t.Errorf("PinSession(nope) = %v, want ErrNotFound", err)
 	}
 }
+
+// Pinning a chat and choosing which version of a message shows leave its
+// last activity as it was: the sidebar said "2 min ago", then "just now"
+// after the version switch, and the JSON export's last_activity was the
+// time of the switch.
+func TestLastActivityNotMovedByPinOrVersion(t *testing.T) {
+	db := open(t, filepath.Join(t.TempDir(), "log.db"))
+	ctx := t.Context()
+	twoSessions(t, db)
+	updated := func() time.Time {
+		t.Helper()
+		s, err := db.Session(ctx, "s1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.Updated
+	}
+	before := updated()
+	if err := db.PinSession(ctx, "s1", true); err != nil {
+		t.Fatal(err)
+	}
+	if got := updated(); !got.Equal(before) {
+		t.Errorf("after pinning, last activity = %v, want %v", got, before)
+	}
+	later := before.Add(time.Hour)
+	if err := db.Write(ctx, &Batch{Events: []Event{{ID: "e9", SessionID: "s1", RunID: "r1", Time: later, Kind: KindRunChosen, Data: []byte(`{}`)}}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := updated(); !got.Equal(before) {
+		t.Errorf("after choosing a version, last activity = %v, want %v", got, before)
+	}
+}

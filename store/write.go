@@ -192,6 +192,9 @@ func (db *DB) Write(ctx context.Context, b *Batch) error {
 		}
 		var last = map[string]int64{}
 		for _, e := range b.Events {
+			if e.Kind == KindRunChosen {
+				continue // looking at another version is not activity
+			}
 			last[e.SessionID] = max(last[e.SessionID], ms(e.Time))
 		}
 		for id, t := range last {

@@ -68,6 +68,17 @@ func (p *panel) close() {
 
 func (p *panel) shown() bool { return p.ui.panel == p }
 
+// showPlace shows a panel the sidebar's buttons (or their shortcuts) open:
+// a place of its own, not one over the panel shown, so that Back, Escape
+// and Save go to the chat, as the back button says. Settings opened while
+// the servers showed went back to the servers on Save.
+func (u *UI) showPlace(show func()) {
+	show()
+	if p := u.panel; p != nil {
+		p.under = nil
+	}
+}
+
 func (p *panel) Title() string { return p.title }
 func (p *panel) SetTitle(t string) {
 	p.title = t

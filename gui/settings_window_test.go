@@ -298,3 +298,24 @@ func TestSettingsCheckResultInSight(t *testing.T) {
 		t.Errorf("Check scrolled out of sight (at %v)", y)
 	}
 }
+
+// Settings opened with the sidebar's button while the servers show is a
+// place of its own: Save goes back to the chat, as its back button ("Back
+// to the chat") says; it went back to the servers.
+func TestSettingsFromTheServersSaveToTheChat(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	h.tap(h.ui.win, "Servers")
+	if h.ui.panel == nil || h.ui.panel.Title() != "Deckhand: servers" {
+		t.Fatal("the sidebar's Servers did not show the servers")
+	}
+	h.tap(h.ui.win, "Settings")
+	h.until("the settings", func() bool {
+		return h.ui.settingsF != nil && h.ui.panel != nil && h.ui.panel.Title() == "Deckhand: settings"
+	})
+	f := h.ui.settingsF
+	h.until("the key's status", func() bool { return f.KeyStatus.Text != "" })
+	h.saveSettings(f)
+	if h.ui.panel != nil {
+		t.Errorf("after Save the window shows the panel %q, want the chat", h.ui.panel.Title())
+	}
+}

@@ -32,7 +32,7 @@ func (u *UI) shortcuts() []shortcut {
 		{keys: "Ctrl+N", what: "New chat", ctrl: fyne.KeyN, run: func() { u.toChat(); u.tell(&uiNewChat{}) }},
 		{keys: "Ctrl+F", what: "Find in the chat (Enter: the next match, Shift+Enter: the one before)", ctrl: fyne.KeyF, run: func() { u.toChat(); u.chat.Find.Open("") }},
 		{keys: "Ctrl+K", what: "Quick prompt", ctrl: fyne.KeyK, run: u.quickFromKeys},
-		{keys: "Ctrl+,", what: "Settings", ctrl: fyne.KeyComma, run: u.showSettings},
+		{keys: "Ctrl+,", what: "Settings", ctrl: fyne.KeyComma, run: func() { u.showPlace(u.showSettings) }},
 		{keys: "Ctrl+/", what: "This list of shortcuts", ctrl: fyne.KeySlash, run: u.showShortcuts},
 		{keys: "F1", what: "This list of shortcuts"},
 		{keys: "Ctrl+Q", what: "Quit Deckhand", ctrl: fyne.KeyQ, run: u.app.Quit},

@@ -506,8 +506,8 @@ type sidebarHost struct{ u *UI }
 
 func (h sidebarHost) Window() fyne.Window   { return h.u.win }
 func (h sidebarHost) Tell(msg any)          { h.u.tell(msg) }
-func (h sidebarHost) ShowServers()          { h.u.showServers() }
-func (h sidebarHost) ShowSettings()         { h.u.showSettings() }
+func (h sidebarHost) ShowServers()          { h.u.showPlace(h.u.showServers) }
+func (h sidebarHost) ShowSettings()         { h.u.showPlace(h.u.showSettings) }
 func (h sidebarHost) KeepFocus() func()     { return h.u.keepFocus() }
 func (h sidebarHost) ShowError(text string) { h.u.showError(text) }
 func (h sidebarHost) FocusInput()           { h.u.focusInput() }

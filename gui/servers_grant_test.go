@@ -47,6 +47,10 @@ func TestServersGrantQuestionPlain(t *testing.T) {
 			t.Errorf("no line says what %q does:\n%s", answer, text)
 		}
 	}
+	// Neither says both: the server reads nothing there either.
+	if !strings.Contains(text, "Neither: nothing is granted. The server can neither read nor write there.") {
+		t.Errorf("Neither does not say the server can neither read nor write there:\n%s", text)
+	}
 	// Sentences end at a full stop or a line's end; a folder's name is
 	// one word, whatever its dots.
 	plain := strings.ReplaceAll(text, docs, "FOLDER")

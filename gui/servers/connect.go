@@ -507,7 +507,7 @@ func grantText(list string, n int) string {
 		"(the workspace and the policy's roots).\n\n"+
 		"Read only: the server may read %s, but not change anything there.\n"+
 		"Read and write: the server may also create, change and delete files there.\n"+
-		"Neither: nothing is granted. The server cannot write there. "+
+		"Neither: nothing is granted. The server can neither read nor write there. "+
 		"A server that keeps to its given folders (like server-filesystem) serves the workspace instead.",
 		list, that, it)
 }

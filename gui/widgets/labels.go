@@ -38,8 +38,9 @@ func WithHint(o fyne.CanvasObject, hint string) (*fyne.Container, *widget.Label)
 }
 
 // ConfirmDanger asks before something that cannot be undone: verb (Delete,
-// Remove) on a red button, Cancel beside it, Escape for Cancel, and no
-// default for Enter.
+// Remove) on a red, filled button, the default, which Enter does (as in
+// the other dialogs: it did nothing, and the dialog did not say so),
+// Cancel beside it, Escape for Cancel.
 //
 // The message is a label wrapped at the dialog's width, and the dialog as
 // high as it needs. (Fyne's NewConfirm measured its height with the
@@ -50,7 +51,9 @@ func ConfirmDanger(title, msg, verb string, done func(ok bool), win fyne.Window)
 	text.Wrapping = fyne.TextWrapWord
 	d := dialog.NewCustomConfirm(title, verb, "Cancel", text, done, win)
 	d.SetConfirmImportance(widget.DangerImportance)
-	WithDialogKeys(d, win, nil, d.Hide) // Hide answers Cancel
+	// Enter does the filled button, as in the other dialogs; Hide
+	// answers Cancel.
+	WithDialogKeys(d, win, d.Confirm, d.Hide)
 	FitWidth(d, win, 440)
 	return d
 }

@@ -4,9 +4,11 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 
+	"deckhand/config"
 	"deckhand/gui/chat"
 	"deckhand/testutil"
 	"deckhand/transcript"
@@ -47,5 +49,28 @@ func TestVersionArrowKeepsTheView(t *testing.T) {
 	}
 	if hs := h.userHeaders(); len(hs) != 1 || hs[0].Version.Text != "1/2" {
 		t.Errorf("the message's ‹ 1/2 › is not in view (%d headers on screen)", len(hs))
+	}
+}
+
+// At 640x480 and 128% text, a message's header keeps a gap between its
+// versions (‹ 1/2 ›) and its Retry: "1/2 ›Retry" touched.
+func TestVersionArrowsClearOfRetryWhenNarrow(t *testing.T) {
+	h := newHarness(t, harnessOptions{log: true, cfg: func(c *config.Config) { c.UI.TextScale = 1.28 }, responses: []testutil.ModelResponse{
+		{Body: testutil.TextChunks("The zebrafinch sings.")},
+		{Body: testutil.TextChunks("A robin sings.")},
+	}})
+	h.ui.win.Resize(fyne.NewSize(640, 450))
+	h.twoVersions()
+	hv := h.userHeaders()[0]
+	d := fyne.CurrentApp().Driver()
+	next, retry := d.AbsolutePositionForObject(hv.Next), d.AbsolutePositionForObject(hv.Retry)
+	if !hv.Retry.Visible() || !hv.Next.Visible() {
+		t.Fatalf("Retry shown %v, › shown %v", hv.Retry.Visible(), hv.Next.Visible())
+	}
+	if gap := retry.X - (next.X + hv.Next.Size().Width); gap < theme.Padding() {
+		t.Errorf("› ends at %v and Retry starts at %v: a gap of %v, want at least %v", next.X+hv.Next.Size().Width, retry.X, gap, theme.Padding())
+	}
+	if end := d.AbsolutePositionForObject(hv.Obj).X + hv.Obj.Size().Width; retry.X < next.X || d.AbsolutePositionForObject(hv.Retry).X+hv.Retry.Size().Width > end+1 {
+		t.Errorf("Retry at %v (%v wide) is not between › and the header's end (%v)", retry.X, hv.Retry.Size().Width, end)
 	}
 }

@@ -32,12 +32,17 @@ type HeaderView struct {
 	Version        *widget.Label
 	toPrev, toNext string
 	// Info: the answer's model, tokens and speed, shown on hover.
-	Info      *widget.Label
-	infoText  string
-	hovered   bool
-	row       *fyne.Container // the header's line: Info in its middle
-	text, run string
-	cv        *View
+	Info     *widget.Label
+	infoText string
+	hovered  bool
+	row      *fyne.Container // the header's line: Info in its middle
+	// left and right: the line's two ends (fit); wide is the right
+	// end's width with Retry's and Edit's words, as last measured.
+	left, right *fyne.Container
+	whenObj     fyne.CanvasObject
+	wide        float32
+	text, run   string
+	cv          *View
 }
 
 func newHeaderView(r *RowView) *HeaderView {
@@ -60,9 +65,11 @@ func newHeaderView(r *RowView) *HeaderView {
 	h.Info, info = widgets.Caption("")
 	h.Info.Truncation = fyne.TextTruncateEllipsis
 	h.Info.Hide()
-	h.row = container.NewBorder(nil, nil, container.NewHBox(h.icon, h.who, when, h.Prev, h.Version, h.Next),
-		container.NewHBox(h.Retry, h.Edit, h.Delete, h.cp), info)
-	h.Obj = widgets.NewHoverArea(container.NewPadded(h.row), func() { h.hovered = true; h.showInfo() }, func() { h.hovered = false; h.showInfo() })
+	h.whenObj = when
+	h.left = container.NewHBox(h.icon, h.who, when, h.Prev, h.Version, h.Next)
+	h.right = container.NewHBox(h.Retry, h.Edit, h.Delete, h.cp)
+	h.row = container.NewBorder(nil, nil, h.left, h.right, info)
+	h.Obj = widgets.NewHoverArea(container.NewPadded(container.New(fitLine{h}, h.row)), func() { h.hovered = true; h.showInfo() }, func() { h.hovered = false; h.showInfo() })
 	return h
 }
 
@@ -101,6 +108,55 @@ func (h *HeaderView) set(r transcript.Row) {
 	widgets.SetVisible(h.Next, versions)
 	setEnabled(h.Prev, idle && r.Prev != "")
 	setEnabled(h.Next, idle && r.Next != "")
+}
+
+// fitLine lays the header's line out at its width, after fit.
+type fitLine struct{ h *HeaderView }
+
+func (l fitLine) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	changed := l.h.fit(size.Width)
+	for _, o := range objs {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+		if changed {
+			widgets.Relayout(o)
+		}
+	}
+}
+
+func (l fitLine) MinSize(objs []fyne.CanvasObject) fyne.Size { return objs[0].MinSize() }
+
+// fit makes the line's two ends fit its width with a gap between them:
+// at 640x480 and 128% text, ‹ 1/2 › ran into Retry, then over it. Retry
+// and Edit lose their words first (their icons stay), then the time
+// goes. It reports whether it changed anything.
+func (h *HeaderView) fit(width float32) bool {
+	words := h.Retry.Text != ""
+	if words {
+		h.wide = h.right.MinSize().Width
+	}
+	gap := 2 * theme.Padding()
+	leftW := h.left.MinSize().Width
+	if !h.whenObj.Visible() {
+		leftW += h.whenObj.MinSize().Width + theme.Padding()
+	}
+	wantWords := leftW+h.wide+gap <= width
+	narrow := h.wide
+	if wantWords != words {
+		retry, edit := "", ""
+		if wantWords {
+			retry, edit = "Retry", "Edit"
+		}
+		h.Retry.SetText(retry)
+		h.Edit.SetText(edit)
+	}
+	if !wantWords {
+		narrow = h.right.MinSize().Width
+	}
+	wantWhen := leftW+narrow+gap <= width
+	changed := wantWords != words || wantWhen != h.whenObj.Visible()
+	widgets.SetVisible(h.whenObj, wantWhen)
+	return changed
 }
 
 // showInfo shows the answer's info while the pointer is on its header.

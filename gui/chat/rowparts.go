@@ -35,7 +35,6 @@ type HeaderView struct {
 	Info     *widget.Label
 	infoText string
 	hovered  bool
-	row      *fyne.Container // the header's line: Info in its middle
 	// left and right: the line's two ends (fit); wide is the right
 	// end's width with Retry's and Edit's words, as last measured.
 	left, right *fyne.Container
@@ -64,12 +63,11 @@ func newHeaderView(r *RowView) *HeaderView {
 	var info fyne.CanvasObject
 	h.Info, info = widgets.Caption("")
 	h.Info.Truncation = fyne.TextTruncateEllipsis
-	h.Info.Hide()
 	h.whenObj = when
 	h.left = container.NewHBox(h.icon, h.who, when, h.Prev, h.Version, h.Next)
 	h.right = container.NewHBox(h.Retry, h.Edit, h.Delete, h.cp)
-	h.row = container.NewBorder(nil, nil, h.left, h.right, info)
-	h.Obj = widgets.NewHoverArea(container.NewPadded(container.New(fitLine{h}, h.row)), func() { h.hovered = true; h.showInfo() }, func() { h.hovered = false; h.showInfo() })
+	line := container.NewBorder(nil, nil, h.left, h.right, info)
+	h.Obj = widgets.NewHoverArea(container.NewPadded(container.New(fitLine{h}, line)), func() { h.hovered = true; h.showInfo() }, func() { h.hovered = false; h.showInfo() })
 	return h
 }
 
@@ -160,20 +158,16 @@ func (h *HeaderView) fit(width float32) bool {
 }
 
 // showInfo shows the answer's info while the pointer is on its header.
-// The line is laid out again as it shows: a border layout gives a hidden
-// middle no size, and a row laid out while the info was hidden (the
-// answer after a tool call, whose header was measured before its usage
-// came) showed it with none, at the window's corner, out of sight.
+// The label stays shown, empty when the pointer is elsewhere: shown and
+// hidden, it was not drawn once shown on the header of the answer after
+// a tool call (and of every answer in a chat reopened from the log),
+// though the screen dump found it shown.
 func (h *HeaderView) showInfo() {
-	if h.hovered && h.infoText != "" {
-		widgets.SetText(h.Info, h.infoText)
-		if !h.Info.Visible() {
-			h.Info.Show()
-			widgets.Relayout(h.row)
-		}
-		return
+	text := ""
+	if h.hovered {
+		text = h.infoText
 	}
-	widgets.SetVisible(h.Info, false)
+	widgets.SetText(h.Info, text)
 }
 
 func setEnabled(b *widget.Button, on bool) {

@@ -163,6 +163,7 @@ func (u *UI) Start() {
 	lc.SetOnExitedForeground(func() {
 		u.foreground = false
 		u.dialogs.Away()
+		u.chat.Away()
 	})
 	if u.d.Tray {
 		u.installTray()

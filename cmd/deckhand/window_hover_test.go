@@ -90,4 +90,20 @@ func TestWindowAnswerInfoAfterToolCall(t *testing.T) {
 	w.waitScreen("the chat again", func(s gui.Screen) bool { return shows(s, "That is all.") })
 	hover("the chat reopened")
 	w.keep("hover-after-tool-reopened.png")
+
+	// The pointer goes to another window, which takes the focus: the
+	// info goes (Fyne sends no MouseOut when the pointer leaves a window;
+	// it stayed beside the tray's menu).
+	other := w.otherWindow()
+	w.xdo("mousemove", "--sync", "--window", other, "20", "20")
+	w.xdo("windowactivate", "--sync", other)
+	w.waitScreen("no info once the window lost the focus", func(s gui.Screen) bool {
+		for _, it := range s.Items {
+			if it.Visible && strings.HasPrefix(it.Text, "scripted · ") {
+				return false
+			}
+		}
+		return true
+	})
+	w.keep("hover-away.png")
 }

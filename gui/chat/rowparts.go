@@ -108,6 +108,18 @@ func (h *HeaderView) set(r transcript.Row) {
 	setEnabled(h.Next, idle && r.Next != "")
 }
 
+// Away hides what the headers show on hover: the window lost the focus
+// (the pointer went to another window, or to the tray), and Fyne says
+// nothing when the pointer leaves a window, so the info stayed.
+func (cv *View) Away() {
+	for _, v := range cv.Views {
+		if h, ok := v.Parts[transcript.Header].(*HeaderView); ok && h.hovered {
+			h.hovered = false
+			h.showInfo()
+		}
+	}
+}
+
 // fitLine lays the header's line out at its width, after fit.
 type fitLine struct{ h *HeaderView }
 

@@ -27,6 +27,10 @@ func NewHoverArea(content fyne.CanvasObject, onIn, onOut func()) *HoverArea {
 
 func (h *HoverArea) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(h.Content) }
 
-func (h *HoverArea) MouseIn(*desktop.MouseEvent)    { h.onIn() }
-func (h *HoverArea) MouseMoved(*desktop.MouseEvent) {}
+func (h *HoverArea) MouseIn(*desktop.MouseEvent) { h.onIn() }
+
+// MouseMoved counts as the pointer coming: the window sends no MouseIn
+// when the pointer comes back onto the area it last was on (after
+// Away, say).
+func (h *HoverArea) MouseMoved(*desktop.MouseEvent) { h.onIn() }
 func (h *HoverArea) MouseOut()                      { h.onOut() }

@@ -369,9 +369,9 @@ write = [%q]
 	// The theme it was told is the window's; the other is chosen below.
 	// The options System, Light and Dark side by side, over the group's
 	// least width (the rest of its row is empty).
-	from, to, at := "light", "dark", float32(0.85)
+	from, to, at := "light", "dark", themeDark
 	if noted(`{"method":"initialize","params":{"theme":"dark"}}`) {
-		from, to, at = "dark", "light", 0.52
+		from, to, at = "dark", "light", themeLight
 	}
 	var body struct {
 		Tools []struct {
@@ -391,22 +391,7 @@ write = [%q]
 		"the view was not told its call was cancelled")
 
 	w.xdo("windowactivate", "--sync", w.win)
-	w.key("ctrl+comma")
-	s := w.waitScreen("the settings", func(s gui.Screen) bool { _, ok := find(s, "button", "Check"); return ok })
-	// The theme is further down the page: the wheel brings it up.
-	page, _ := find(s, "label", "Language model")
-	w.xdo("mousemove", "--window", w.win, fmt.Sprint(int(page.CX)), fmt.Sprint(int(page.CY)))
-	var radio gui.ScreenItem
-	testutil.Eventually(t, 30*time.Second, func() bool {
-		var ok bool
-		if radio, ok = find(w.screen(), "radio", ""); ok && radio.H > 0 && radio.CY >= radio.Y+radio.H/2-1 {
-			return true // all of it in sight
-		}
-		w.xdo("click", "5")
-		return false
-	}, "the theme never came into view")
-	radio.CX = radio.X + radio.MinW*at
-	w.click(radio)
+	w.clickTheme(t, at)
 	testutil.Eventually(t, 30*time.Second, func() bool {
 		return noted(`{"method":"ui/notifications/host-context-changed","params":{"theme":"` + to + `"}}`)
 	}, "the view, told %s at first, was not told the theme switched to %s", from, to)
@@ -414,7 +399,7 @@ write = [%q]
 
 	helper := viewHelper(t, w)
 	// The message's Delete, the icon right of its Edit.
-	s = w.waitScreen("the message's Edit", func(s gui.Screen) bool { _, ok := find(s, "button", "Edit"); return ok })
+	s := w.waitScreen("the message's Edit", func(s gui.Screen) bool { _, ok := find(s, "button", "Edit"); return ok })
 	edit, _ := find(s, "button", "Edit")
 	var del gui.ScreenItem
 	for _, it := range s.Items {

@@ -32,24 +32,7 @@ func TestWindowPickerArrowAfterThemeChange(t *testing.T) {
 		t.Fatalf("in the dark theme the picker's background is %.2f light with %d pixels of arrow: the measure is off", dark.bg, dark.arrow)
 	}
 
-	w.key("ctrl+comma")
-	s := w.waitScreen("the settings", func(s gui.Screen) bool { _, ok := find(s, "button", "Check"); return ok })
-	// The theme is further down the page: the wheel brings it up.
-	page, _ := find(s, "label", "Language model")
-	w.xdo("mousemove", "--window", w.win, fmt.Sprint(int(page.CX)), fmt.Sprint(int(page.CY)))
-	var radio gui.ScreenItem
-	testutil.Eventually(t, 30*time.Second, func() bool {
-		var ok bool
-		if radio, ok = find(w.screen(), "radio", ""); ok && radio.H > 0 && radio.CY >= radio.Y+radio.H/2-1 {
-			return true // all of it in sight
-		}
-		w.xdo("click", "5")
-		return false
-	}, "the theme never came into view")
-	// The options System, Light and Dark side by side: Light's is about
-	// half way along.
-	radio.CX = radio.X + radio.MinW*0.52
-	w.click(radio)
+	w.clickTheme(t, themeLight)
 	w.waitScreen("Light chosen", func(s gui.Screen) bool { _, ok := find(s, "radio", "Light"); return ok })
 	w.clickText("button", "Save")
 	w.waitScreen("the chat again", func(s gui.Screen) bool { _, ok := findEntry(s, "Message Deckhand"); return ok })
@@ -69,6 +52,36 @@ func TestWindowPickerArrowAfterThemeChange(t *testing.T) {
 		}
 		time.Sleep(200 * time.Millisecond) // between screenshots
 	}
+}
+
+// Where each theme's option sits along Settings' theme radio (System,
+// Light and Dark side by side), as a fraction of its width.
+const (
+	themeLight float32 = 0.52
+	themeDark  float32 = 0.85
+)
+
+// clickTheme opens Settings, brings the theme's radio into sight with the
+// wheel and clicks the option at fraction at of its width; Settings stay
+// open.
+func (w *realWindow) clickTheme(t *testing.T, at float32) {
+	t.Helper()
+	w.key("ctrl+comma")
+	s := w.waitScreen("the settings", func(s gui.Screen) bool { _, ok := find(s, "button", "Check"); return ok })
+	// The theme is further down the page: the wheel brings it up.
+	page, _ := find(s, "label", "Language model")
+	w.xdo("mousemove", "--window", w.win, fmt.Sprint(int(page.CX)), fmt.Sprint(int(page.CY)))
+	var radio gui.ScreenItem
+	testutil.Eventually(t, 30*time.Second, func() bool {
+		var ok bool
+		if radio, ok = find(w.screen(), "radio", ""); ok && radio.H > 0 && radio.CY >= radio.Y+radio.H/2-1 {
+			return true // all of it in sight
+		}
+		w.xdo("click", "5")
+		return false
+	}, "the theme never came into view")
+	radio.CX = radio.X + radio.MinW*at
+	w.click(radio)
 }
 
 // arrowMeasure is what a screenshot shows of a picker: its background's

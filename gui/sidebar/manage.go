@@ -215,7 +215,7 @@ type List struct {
 // selected (the open chat, where Tab lands), which keeps its selection's.
 // Tab onto the list showed no mark at all.
 func (l *List) CreateRenderer() fyne.WidgetRenderer {
-	return widgets.NewRing(l, l.List.CreateRenderer(), func() bool { return l.focused })
+	return &rowsRenderer{WidgetRenderer: widgets.NewRing(l, l.List.CreateRenderer(), func() bool { return l.focused }), side: l.side}
 }
 
 func (l *List) FocusGained() {

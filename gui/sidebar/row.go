@@ -20,9 +20,11 @@ type Row struct {
 	item  Item
 	Title *widget.Label // for tests
 	// snip is a search's snippet of the session, its words marked.
-	snip *widget.RichText
-	sub  *widget.Label
-	box  *fyne.Container
+	snip  *widget.RichText
+	sub   *widget.Label
+	box   *fyne.Container
+	seen  uint64 // the list's last full refresh that showed it
+	index int    // the item it shows
 }
 
 var (
@@ -179,7 +181,7 @@ func (tightVBox) MinSize(objs []fyne.CanvasObject) fyne.Size {
 // (package gui's screen.go, read by the real-window tests).
 func (r *Row) ScreenChildren() []fyne.CanvasObject { return []fyne.CanvasObject{r.box} }
 
-// ScreenChildren are the rows the list made, for the screen dump.
+// ScreenChildren are the rows the list shows, for the screen dump.
 func (l *List) ScreenChildren() []fyne.CanvasObject {
 	out := make([]fyne.CanvasObject, 0, len(l.side.rows))
 	for _, r := range l.side.rows {

@@ -159,7 +159,10 @@ type Sidebar struct {
 	Search     *SearchEntry
 	selecting  bool              // the list's selection is being set, not chosen
 	noSessions fyne.CanvasObject // in the list's place while it is empty
-	rows       []*Row            // every row the list made (it recycles them)
+	rows       []*Row            // the rows the list shows (rows.go)
+	tmpl       *Row              // the row the list measures at each full refresh
+	template   bool              // the next CreateItem is that refresh's template
+	epoch      uint64            // counts the list's full refreshes
 	hint       *widget.Label     // what the empty list says
 	hintObj    fyne.CanvasObject
 	timer      *time.Timer // the search waiting for typing to pause
@@ -190,16 +193,8 @@ func New(host Host) *Sidebar {
 	newChat.Importance = widget.HighImportance
 	list := &List{side: s}
 	list.Length = func() int { return len(s.Items) }
-	list.CreateItem = func() fyne.CanvasObject {
-		r := newRow(s)
-		s.rows = append(s.rows, r)
-		return r
-	}
-	list.UpdateItem = func(i widget.ListItemID, o fyne.CanvasObject) {
-		if i < len(s.Items) {
-			o.(*Row).set(s.Items[i])
-		}
-	}
+	list.CreateItem = s.createRow
+	list.UpdateItem = func(i widget.ListItemID, o fyne.CanvasObject) { s.updateRow(i, o.(*Row)) }
 	list.ExtendBaseWidget(list)
 	s.List = list
 	list.OnHighlighted = func(i widget.ListItemID) { list.highlight = i }

@@ -1,6 +1,8 @@
 package sidebar
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -265,4 +267,46 @@ func TestDeleteDialogFitsItsText(t *testing.T) {
 		t.Errorf("%.0f px empty between the text and the buttons (text %v high, %v wide)", gap, text.MinSize().Height, text.Size().Width)
 	}
 	s.Delete.Hide()
+}
+
+// The sidebar keeps the rows its list shows, not every row the list made:
+// Fyne's list makes a template row at each full refresh, three a Set, and
+// the sidebar kept them all (601 after 200 Sets of one chat), with their
+// widgets, for the life of the window. Each Set here is a frame of a chat
+// being written in: its status changes, and it stays the one open.
+func TestSidebarKeepsOnlyShownRows(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		items int
+	}{
+		{name: "one chat", items: 1},
+		{name: "three chats", items: 3},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, s := newFake(t)
+			for i := range 200 {
+				items := make([]Item, tt.items)
+				for j := range items {
+					items[j] = Item{ID: fmt.Sprint(j), Title: fmt.Sprintf("chat %d", j), When: time.Now()}
+				}
+				items[0].Current = true
+				if i%2 == 0 {
+					items[0].Run = store.RunRunning
+				}
+				s.Set(items)
+			}
+			if got := len(s.rows); got != tt.items {
+				t.Errorf("after 200 Sets of %d chats, the sidebar keeps %d rows; want %d", tt.items, got, tt.items)
+			}
+			var titles []string
+			for _, r := range s.rows {
+				titles = append(titles, r.Title.Text)
+			}
+			slices.Sort(titles)
+			want := []string{"chat 0", "chat 1", "chat 2"}[:tt.items]
+			if diff := cmp.Diff(want, titles); diff != "" {
+				t.Errorf("the rows kept show (-want +got):\n%s", diff)
+			}
+		})
+	}
 }

@@ -72,7 +72,9 @@ func tokenStyle(t chroma.TokenType) (fyne.ThemeColorName, fyne.TextStyle) {
 	case t == chroma.Error:
 		return theme.ColorNameError, style
 	case t.InCategory(chroma.Comment):
-		style.Italic = true
+		// Dimmed, not italic as well: italic monospace is a text style of
+		// its own, and Fyne parses its fonts (the 4.1 MB emoji font among
+		// them) once more for each style it draws, for the window's life.
 		return theme.ColorNamePlaceHolder, style
 	case t.InCategory(chroma.Keyword), t == chroma.NameBuiltin, t == chroma.NameTag:
 		return theme.ColorNamePrimary, style

@@ -26,8 +26,10 @@ import (
 // list and an entry (testutil/barewindow), in the same theme variant and
 // text size. Reported: each figure, the idle ratio to the bare window, the
 // growth from idle to 200 messages (and how much of it the first message
-// made), the growth from idle to the end, and the growth over the last 19 openings of
-// the panels (after the first made their windows).
+// made), the growth from idle to the end, the growth over the last 19 openings of
+// the panels (after the first made their windows), and how many font faces
+// Fyne holds at idle, after the messages and at the end (one a text style
+// drawn, each with its own parse of the fonts: see fontcache.go).
 //
 // One sub-benchmark per look: the light and the dark theme, at 100% and
 // 120% text (light-100, dark-120, …); run one with -bench
@@ -70,6 +72,7 @@ func (m memFigures) String() string {
 	var b strings.Builder
 	for _, k := range []string{"bare-rss-MB", "idle-rss-MB", "idle-ratio", "idle-heap-MB", "first-rss-MB", "first-heap-MB", "messages-rss-MB", "messages-heap-MB",
 		"switches-rss-MB", "switches-heap-MB", "panels-once-rss-MB", "panels-once-heap-MB", "panels-rss-MB", "panels-heap-MB",
+		"idle-font-faces", "messages-font-faces", "panels-font-faces",
 		"messages-growth-rss-MB", "first-growth-rss-MB", "after-first-growth-rss-MB", "after-first-growth-heap-MB", "growth-rss-MB", "growth-heap-MB", "reuse-growth-rss-MB", "reuse-growth-heap-MB"} {
 		fmt.Fprintf(&b, "%s=%.1f ", k, m[k])
 	}
@@ -102,6 +105,7 @@ func windowMemoryRun(b *testing.B, bare, server string, l memLook) memFigures {
 	logs := w.stderr
 	pid := w.cmd.Process.Pid
 	heapRe := regexp.MustCompile(`msg=memory heap_alloc_mb=([0-9.]+)[^\n]*`)
+	facesRe := regexp.MustCompile(`font_faces="([^"]+)"`)
 	// measure waits until what was done has settled (Fyne keeps the
 	// renderers of widgets gone from the screen for a minute; Go gives
 	// freed memory back to the system within minutes), reads the RSS,
@@ -117,6 +121,9 @@ func windowMemoryRun(b *testing.B, bare, server string, l memLook) memFigures {
 			return len(all) > before
 		}, "a memory line; log:\n%s", logs)
 		m[stage+"-heap-MB"], _ = strconv.ParseFloat(all[len(all)-1][1], 64)
+		if f := facesRe.FindStringSubmatch(all[len(all)-1][0]); f != nil {
+			m[stage+"-font-faces"] = float64(len(strings.Split(f[1], ";")))
+		}
 		if line := lineWith(logs.String(), all[len(all)-1][0]); line != "" {
 			b.Logf("%s: %s", stage, line)
 		}

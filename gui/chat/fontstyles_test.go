@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"github.com/google/go-cmp/cmp"
 
+	"deckhand/gui/guitest"
 	"deckhand/transcript"
 )
 
@@ -30,8 +31,8 @@ const everyMarkdown = "# Heading\n\n## Sub\n\nPlain, *emphasis*, **strong**, ***
 // their own, drawn in any answer with commented code).
 func TestAnswerTextStyles(t *testing.T) {
 	u := newTestUI(t)
-	u.app.Settings().SetTheme(theme.DefaultTheme()) // Fyne's test theme has no italic monospace
-	u.win.Resize(fyne.NewSize(1100, 3000))          // every row in view
+	u.App().Settings().SetTheme(theme.DefaultTheme()) // Fyne's test theme has no italic monospace
+	u.Win.Resize(fyne.NewSize(1100, 3000))            // every row in view
 	tr := transcript.New()
 	tr.User("show me", time.Now())
 	tr.Assistant(everyMarkdown, time.Now())
@@ -40,7 +41,7 @@ func TestAnswerTextStyles(t *testing.T) {
 	u.drain()
 
 	styles := map[string]bool{}
-	walk(u.win.Canvas().Content(), func(o fyne.CanvasObject) {
+	guitest.Walk(u.Win.Canvas().Content(), func(o fyne.CanvasObject) {
 		if x, ok := o.(*canvas.Text); ok && x.Text != "" && x.FontSource == nil {
 			styles[styleName(x.TextStyle)] = true
 		}

@@ -215,7 +215,9 @@ type List struct {
 // selected (the open chat, where Tab lands), which keeps its selection's.
 // Tab onto the list showed no mark at all.
 func (l *List) CreateRenderer() fyne.WidgetRenderer {
-	return &rowsRenderer{WidgetRenderer: widgets.NewRing(l, l.List.CreateRenderer(), func() bool { return l.focused }), side: l.side}
+	// The ring outermost: the focus test (and the screen dump) look for it on
+	// the renderer Fyne holds.
+	return widgets.NewRing(l, &rowsRenderer{WidgetRenderer: l.List.CreateRenderer(), side: l.side}, func() bool { return l.focused })
 }
 
 func (l *List) FocusGained() {

@@ -114,6 +114,7 @@ func (p *panel) Show() {
 		u.chatArea.Hide()
 		u.mainArea.Objects = []fyne.CanvasObject{u.chatArea, p.view}
 		u.mainArea.Refresh()
+		u.pane.ScrollToOffset(fyne.Position{}) // the new view from its start
 		p.install()
 	}
 	if u.hidden {
@@ -138,6 +139,9 @@ func (p *panel) Hide() {
 	u.mainArea.Objects = []fyne.CanvasObject{u.chatArea}
 	u.chatArea.Show()
 	u.mainArea.Refresh()
+	// A panel scrolled sideways left the chat so (its title, the
+	// paperclip and the box's edge under the sidebar).
+	u.pane.ScrollToOffset(fyne.Position{})
 	u.focusInput()
 }
 

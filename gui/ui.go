@@ -107,10 +107,11 @@ type UI struct {
 	quickID string // the quick prompt's conversation
 
 	foreground bool
-	notice     *notice         // the notices shown
-	findOnOpen string          // a search's words, to find in the session being opened
-	findRun    string          // the run the search found them in (chat.View.FindAt)
-	mainArea   *fyne.Container // the chat, or a panel in its place
+	notice     *notice           // the notices shown
+	findOnOpen string            // a search's words, to find in the session being opened
+	findRun    string            // the run the search found them in (chat.View.FindAt)
+	mainArea   *fyne.Container   // the chat, or a panel in its place
+	pane       *container.Scroll // mainArea's scroller, when it needs more than the window
 	chatArea   fyne.CanvasObject
 	panel      *panel // the panel shown, if one is
 	hidden     bool   // the main window was closed to the tray
@@ -308,7 +309,8 @@ func (u *UI) build() {
 	// screen) scrolls in it: Fyne grows a window to its content's minimum,
 	// past the screen's edge, and never shrinks it back.
 	u.relay = widgets.NewKeyRelay() // hidden, at no size (quickFromKeys)
-	split := container.NewHSplit(u.side.Object(), container.NewScroll(container.NewStack(u.mainArea, container.NewWithoutLayout(u.relay))))
+	u.pane = container.NewScroll(container.NewStack(u.mainArea, container.NewWithoutLayout(u.relay)))
+	split := container.NewHSplit(u.side.Object(), u.pane)
 	split.Offset = 0.24
 	u.win.SetContent(split)
 	u.win.Resize(fyne.NewSize(1100, 720))

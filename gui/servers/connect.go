@@ -184,7 +184,7 @@ func (s *Panel) openForm(editing string, base config.Server, values config.Serve
 	}
 	// The fields and the reason scroll; the buttons stay at the bottom,
 	// in reach on any screen (the form alone is taller than a small one).
-	f.scroll = container.NewVScroll(container.NewVBox(f.form, f.Problems))
+	f.scroll = container.NewVScroll(container.NewVBox(widgets.NarrowForm(f.form, func() { f.scroll.Refresh() }), f.Problems))
 	f.Win.SetContent(container.NewPadded(container.NewBorder(nil, buttons, nil, nil, f.scroll)))
 	f.Win.SetCloseIntercept(f.Close)
 

@@ -12,7 +12,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -368,7 +367,7 @@ func (f *Form) saveAndClose() {
 	key := strings.TrimSpace(f.APIKey.Text)
 	if key == "" {
 		if err := f.saveForm(); err != nil {
-			dialog.ShowError(err, f.w)
+			widgets.ShowError(err, f.w)
 			return
 		}
 		f.w.Hide()
@@ -377,7 +376,7 @@ func (f *Form) saveAndClose() {
 	// Check the rest first: a bad field should not leave a key stored
 	// for a URL that is not saved.
 	if _, err := f.edits(); err != nil {
-		dialog.ShowError(err, f.w)
+		widgets.ShowError(err, f.w)
 		return
 	}
 	base := strings.TrimSpace(f.BaseURL.Text)
@@ -398,7 +397,7 @@ func (f *Form) saveAndClose() {
 			f.Saving = false
 			f.save.Enable()
 			if err != nil {
-				dialog.ShowError(keyError(err), f.w)
+				widgets.ShowError(keyError(err), f.w)
 				return
 			}
 			// Redacted from the log and tool results before the
@@ -407,7 +406,7 @@ func (f *Form) saveAndClose() {
 			f.APIKey.SetText("")
 			if err := f.saveForm(); err != nil {
 				f.refreshKey()
-				dialog.ShowError(err, f.w)
+				widgets.ShowError(err, f.w)
 				return
 			}
 			f.refreshKey()

@@ -217,7 +217,7 @@ func (f *Form) forgetKey() {
 		f.host.Post(func() {
 			f.RemoveKey.Enable()
 			if err != nil {
-				dialog.ShowError(keyError(err), f.w)
+				widgets.ShowError(keyError(err), f.w)
 				return
 			}
 			f.host.ReuseConfig() // the model client reads the key anew

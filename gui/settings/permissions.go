@@ -7,7 +7,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -58,7 +57,7 @@ func (f *Form) showGrants(list []store.Grant, err error) {
 			f.host.RevokeGrant(tool, func(err error) {
 				if err != nil {
 					revoke.Enable()
-					dialog.ShowError(fmt.Errorf("revoking %s: %w", tool, err), f.w)
+					widgets.ShowError(fmt.Errorf("revoking %s: %w", tool, err), f.w)
 					return
 				}
 				f.listGrants()
@@ -81,7 +80,7 @@ func (f *Form) showRules() {
 	for _, rule := range slices.Sorted(maps.Keys(rules)) {
 		rows = append(rows, permissionRow(rule, ruleText(rule, rules[rule]), widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), func() {
 			if err := f.removeRule(rule); err != nil {
-				dialog.ShowError(err, f.w)
+				widgets.ShowError(err, f.w)
 			}
 		})))
 	}

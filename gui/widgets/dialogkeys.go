@@ -50,3 +50,11 @@ func WithDialogKeys(d dialog.Dialog, w fyne.Window, onEnter, onEscape func()) {
 	d.SetOnClosed(restore)
 	d.Show()
 }
+
+// ShowError shows err on w as Fyne's error dialog does, with the window's
+// keys: Enter and Escape close it. (Fyne's took neither, and Escape went
+// to what was behind it: Settings closed under the keyring's error.)
+func ShowError(err error, w fyne.Window) {
+	d := dialog.NewError(err, w)
+	WithDialogKeys(d, w, d.Hide, d.Hide)
+}

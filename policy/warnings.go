@@ -91,20 +91,31 @@ func (p *Policy) broad(root string) bool {
 // added for ~/Documents that would serve the workspace instead, unless the
 // person grants them.
 func (p *Policy) ArgFoldersOutside(srv config.Server) []string {
+	roots := p.ServerRoots(srv)
+	var out []string
+	for _, a := range ArgFolders(srv) {
+		if !slices.ContainsFunc(roots, func(r string) bool { return within(config.ExpandPath(a), r) }) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// ArgFolders are the folders a command server's arguments name, as
+// written: each absolute or under ~, and an existing directory.
+func ArgFolders(srv config.Server) []string {
 	if !srv.IsStdio() {
 		return nil
 	}
-	roots := p.ServerRoots(srv)
 	var out []string
 	for _, a := range srv.Args {
 		if !strings.HasPrefix(a, "/") && !strings.HasPrefix(a, "~") {
 			continue
 		}
-		dir := config.ExpandPath(a)
-		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		if st, err := os.Stat(config.ExpandPath(a)); err != nil || !st.IsDir() {
 			continue
 		}
-		if !slices.ContainsFunc(roots, func(r string) bool { return within(dir, r) }) && !slices.Contains(out, a) {
+		if !slices.Contains(out, a) {
 			out = append(out, a)
 		}
 	}

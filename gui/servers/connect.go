@@ -370,7 +370,7 @@ func (f *Form) trySubmit() {
 		}
 	}
 	if len(ask) > 0 && srv.SandboxOn() {
-		f.askGrant(ask)
+		f.askGrant(ask, len(ask) == len(policy.ArgFolders(srv)))
 		return
 	}
 	ctx, stop := context.WithCancel(context.Background())
@@ -495,33 +495,39 @@ func (s *Panel) save(editing, alias string, srv config.Server) error {
 // grantText is the grant dialog's question, in short sentences: what the
 // server's arguments asked for, then what each answer lets it do. Without
 // a grant the sandbox lets it at most read there (policy.ServerSpec
-// writes only the write roots and its own write paths), and a server that
-// follows the roots it is told of (policy.ServerRoots) serves them, not
-// the folder.
-func grantText(list string, n int) string {
+// writes only the write roots and its own write paths); what a server
+// does without the folder Deckhand cannot know: server-filesystem, given
+// no folder it can reach, stops ("None of the specified directories are
+// accessible"). noneLeft: Neither leaves the server none of the folders
+// its command line names.
+func grantText(list string, n int, noneLeft bool) string {
 	that, it := "That folder is", "it"
 	if n > 1 {
 		that, it = "Those folders are", "them"
 	}
-	return fmt.Sprintf("This server's command line names %s. %s outside the folders servers may use "+
+	text := fmt.Sprintf("This server's command line names %s. %s outside the folders servers may use "+
 		"(the workspace and the policy's roots).\n\n"+
 		"Read only: the server may read %s, but not change anything there.\n"+
 		"Read and write: the server may also create, change and delete files there.\n"+
 		"Neither: nothing is granted. The server can neither read nor write there. "+
-		"A server that keeps to its given folders (like server-filesystem) serves the workspace instead.",
-		list, that, it)
+		"It may refuse to start without %s.",
+		list, that, it, it)
+	if noneLeft {
+		text += "\n\nThis server names no other folder: with Neither, it may not start at all."
+	}
+	return text
 }
 
 // askGrant asks whether the server may use the folders its arguments
 // name, outside the policy's roots: read and write them, only read them,
-// or neither (it then serves the workspace, as the roots say). The answer
-// goes into the form's fields, and the try goes on.
-func (f *Form) askGrant(folders []string) {
+// or neither (it may then refuse to start; noneLeft: it names no other
+// folder). The answer goes into the form's fields, and the try goes on.
+func (f *Form) askGrant(folders []string, noneLeft bool) {
 	if f.granted == nil {
 		f.granted = map[string]bool{}
 	}
 	list := strings.Join(folders, ", ")
-	msg := widget.NewLabel(grantText(list, len(folders)))
+	msg := widget.NewLabel(grantText(list, len(folders), noneLeft))
 	msg.Wrapping = fyne.TextWrapWord
 	answer := func(read, write bool) {
 		for _, a := range folders {

@@ -11,6 +11,9 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"deckhand/gui/guitest"
 
 	"deckhand/config"
 )
@@ -81,5 +84,29 @@ func TestPanelLeavesThePaneUnscrolled(t *testing.T) {
 	h.drain()
 	if o := h.ui.pane.Offset; o != (fyne.Position{}) {
 		t.Errorf("back in the chat, the pane is scrolled to %v", o)
+	}
+}
+
+// TestServersFormLabelsBesideWhenWide: in a window wide enough, the
+// connect form keeps its labels beside its fields.
+func TestServersFormLabelsBesideWhenWide(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	h.ui.win.Resize(fyne.NewSize(1100, 720))
+	h.ui.showServers()
+	h.ui.serversW.ShowConnect()
+	f := h.ui.serversW.Form
+	f.Kind.SetSelected("Command")
+	h.drain()
+	var form *widget.Form
+	guitest.Walk(f.Win.Content(), func(o fyne.CanvasObject) {
+		if x, ok := o.(*widget.Form); ok {
+			form = x
+		}
+	})
+	if form == nil {
+		t.Fatal("no form drawn")
+	}
+	if form.Orientation != widget.Horizontal {
+		t.Errorf("at 1100 px the form's labels are above its fields (orientation %v)", form.Orientation)
 	}
 }

@@ -1,9 +1,7 @@
 package chat
 
 import (
-	"fmt"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -43,7 +41,7 @@ func TestAnswerTextStyles(t *testing.T) {
 	styles := map[string]bool{}
 	guitest.Walk(u.Win.Canvas().Content(), func(o fyne.CanvasObject) {
 		if x, ok := o.(*canvas.Text); ok && x.Text != "" && x.FontSource == nil {
-			styles[styleName(x.TextStyle)] = true
+			styles[guitest.StyleName(x.TextStyle)] = true
 		}
 	})
 	var got []string
@@ -55,22 +53,4 @@ func TestAnswerTextStyles(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("the text styles drawn (-want +got):\n%s", diff)
 	}
-}
-
-// styleName names a text style for a test's failure.
-func styleName(s fyne.TextStyle) string {
-	var parts []string
-	for _, p := range []struct {
-		on   bool
-		name string
-	}{{s.Bold, "bold"}, {s.Italic, "italic"}, {s.Monospace, "monospace"}, {s.Symbol, "symbol"},
-		{s.Underline, "underline"}, {s.Strikethrough, "strikethrough"}, {s.TabWidth != 0, fmt.Sprint("tab ", s.TabWidth)}} {
-		if p.on {
-			parts = append(parts, p.name)
-		}
-	}
-	if len(parts) == 0 {
-		return "regular"
-	}
-	return strings.Join(parts, " ")
 }

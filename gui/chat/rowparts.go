@@ -325,7 +325,12 @@ type noticeView struct {
 
 func newNoticeView(r *RowView) *noticeView {
 	n := &noticeView{icons: &r.cv.icons, icon: widget.NewIcon(theme.InfoIcon())}
-	n.seg = &widget.TextSegment{Style: widget.RichTextStyle{TextStyle: fyne.TextStyle{Italic: true}, ColorName: theme.ColorNamePlaceHolder}}
+	// Dimmed (or in the error colour) beside its icon, not italic as well:
+	// italic is a text style of its own, which Fyne parses its fonts again
+	// for (about 8.7 MB of heap), and the chat measures a sample notice
+	// each time its width or text size changes, whether one is shown or
+	// not (TestPanelTextStyles).
+	n.seg = &widget.TextSegment{Style: widget.RichTextStyle{ColorName: theme.ColorNamePlaceHolder}}
 	n.rt = widget.NewRichText(n.seg)
 	n.rt.Wrapping = fyne.TextWrapWord
 	n.cont = widget.NewButtonWithIcon("Continue", theme.MediaPlayIcon(), func() { r.cv.Control(Continue, "", "") })

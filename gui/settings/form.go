@@ -52,7 +52,10 @@ type Form struct {
 	tempLabel *widget.Label
 	Theme     *widget.RadioGroup
 	TextSize  *widget.Slider
-	TextLabel *widget.Label
+	// settingLook: setLook is putting a look in the form, not the person
+	// choosing one (see setLook).
+	settingLook bool
+	TextLabel   *widget.Label
 
 	// Permissions: grants and rules (permissions.go), the policy.
 	grants, RulesList                *fyne.Container
@@ -279,7 +282,11 @@ func newForm(h Host, w fyne.Window) *Form {
 		f.TempAuto.SetChecked(true)
 	}
 
-	f.Theme = widget.NewRadioGroup([]string{"System", "Light", "Dark"}, func(string) { h.ApplyLook(f.look()) })
+	f.Theme = widget.NewRadioGroup([]string{"System", "Light", "Dark"}, func(string) {
+		if !f.settingLook {
+			h.ApplyLook(f.look())
+		}
+	})
 	f.Theme.Horizontal = true
 	f.Theme.Required = true
 	f.TextSize = widget.NewSlider(config.MinTextScale*100, config.MaxTextScale*100)
@@ -289,6 +296,9 @@ func newForm(h Host, w fyne.Window) *Form {
 	f.TextLabel = widget.NewLabel("")
 	f.TextSize.OnChanged = func(v float64) { f.TextLabel.SetText(fmt.Sprintf("%.0f%%", v)) }
 	f.TextSize.OnChangeEnded = func(float64) {
+		if f.settingLook {
+			return
+		}
 		f.keepInSight(f.TextSize, func() { h.ApplyLook(f.look()) })
 	}
 	f.setLook(h.Config().UI)
@@ -335,7 +345,15 @@ func (f *Form) look() config.UI {
 	return ui
 }
 
+// setLook shows ui in the form without applying it. Setting the theme's
+// choice and the slider calls their handlers, and the theme's ran with the
+// slider not yet set (0, read as 100%): opening the settings at another
+// text size redrew the whole window at 100%, then at its own size again
+// (two theme changes: Fyne's font faces parsed again, and the chat's
+// rows made again and measured).
 func (f *Form) setLook(ui config.UI) {
+	f.settingLook = true
+	defer func() { f.settingLook = false }()
 	t := ui.ThemeOrDefault()
 	f.Theme.SetSelected(strings.ToUpper(t[:1]) + t[1:])
 	f.TextSize.SetValue(ui.Scale() * 100)

@@ -97,6 +97,7 @@ func (p *panel) Canvas() fyne.Canvas { return p.canvas }
 // brings the main window to the front.
 func (p *panel) Show() {
 	u := p.ui
+	u.sweep.touch(u) // what it replaces leaves the screen: see sweeper
 	if u.panel != p {
 		p.under = nil
 		if u.panel != nil {
@@ -131,6 +132,7 @@ func (p *panel) Hide() {
 	}
 	p.uninstall()
 	u.panel = nil
+	u.sweep.touch(u) // the panel leaves the screen: see sweeper
 	if under := p.under; under != nil {
 		p.under = nil
 		under.Show()

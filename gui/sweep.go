@@ -17,7 +17,10 @@ import (
 // text and highlighted code. Once the window has been quiet a little
 // longer than that minute, the sweeper draws one frame, in which Fyne
 // drops them, and then runs Deps.Quiet (cmd/deckhand gives the memory
-// freed back to the system). It costs one frame per spell of use.
+// freed back to the system). It costs one frame per spell of use. A
+// frame's changes arm it, and so does a panel shown or closed: 19
+// openings of the servers, a server's tools and the settings held 4.5 MB
+// of live heap in Fyne's cache until the next frame drawn.
 type sweeper struct {
 	mu    sync.Mutex
 	timer *time.Timer

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"testing"
 	"time"
 
@@ -29,12 +28,9 @@ func TestWindowContinueJoins(t *testing.T) {
 		cut("Next comes the quick bro"),
 		testutil.ModelResponse{Body: testutil.TextChunks("wn fox.")},
 	)
-	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n", model.URL)
+	cfg := scriptedConfig(model.URL)
 	w := startRealWindow(t, cfg, nil)
-	box, _ := findEntry(w.screen(), "Message Deckhand")
-	w.click(box)
-	w.typeText("tell a story")
-	w.key("Return")
+	w.say("tell a story")
 	stopAt := func(text string) {
 		t.Helper()
 		w.waitScreen(text, func(s gui.Screen) bool { return shows(s, text) })

@@ -63,26 +63,15 @@ func TestWindowSearchResultFindBarSmall(t *testing.T) {
 }
 
 func searchResultFindBarSmall(t *testing.T, retry bool) {
-	var paras []string
-	for i := range 40 {
-		p := fmt.Sprintf("Paragraph %d is about nothing much, said plainly.", i)
-		if i == 20 {
-			p = "The server added them, paragraph 20 says."
-		}
-		paras = append(paras, p)
-	}
-	answer := strings.Join(paras, "\n\n")
+	answer := serverParagraphs()
 	answers := []testutil.ModelResponse{{Body: testutil.TextChunks(answer)}}
 	if retry {
 		answers = append(answers, testutil.ModelResponse{Body: testutil.TextChunks(strings.ReplaceAll(answer, "The server added", "Someone added"))})
 	}
 	model := testutil.NewModelServer(t, append(answers, testutil.ModelResponse{Body: testutil.TextChunks("Hi there.")})...)
-	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n", model.URL)
+	cfg := scriptedConfig(model.URL)
 	w := startRealWindow(t, cfg, nil, withDisplay("640x480"))
-	box, _ := findEntry(w.screen(), "Message Deckhand")
-	w.click(box)
-	w.typeText("please add 17 and 25")
-	w.key("Return")
+	w.say("please add 17 and 25")
 	w.waitScreen("the long answer", func(s gui.Screen) bool { return shows(s, "Paragraph 39") })
 	if retry {
 		// Up the answer with the wheel, to its message's Retry.
@@ -155,24 +144,13 @@ func searchResultFindBarSmall(t *testing.T, retry bool) {
 // the first chat again. A blank band stayed over the transcript's top
 // where the bar had been, across chats, until a restart.
 func TestWindowFindBarRoomAcrossChats(t *testing.T) {
-	var paras []string
-	for i := range 40 {
-		p := fmt.Sprintf("Paragraph %d is about nothing much, said plainly.", i)
-		if i == 20 {
-			p = "The server added them, paragraph 20 says."
-		}
-		paras = append(paras, p)
-	}
 	model := testutil.NewModelServer(t,
-		testutil.ModelResponse{Body: testutil.TextChunks(strings.Join(paras, "\n\n"))},
+		testutil.ModelResponse{Body: testutil.TextChunks(serverParagraphs())},
 		testutil.ModelResponse{Body: testutil.TextChunks("Hi there.")},
 	)
-	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n", model.URL)
+	cfg := scriptedConfig(model.URL)
 	w := startRealWindow(t, cfg, nil, withDisplay("1280x800"))
-	box, _ := findEntry(w.screen(), "Message Deckhand")
-	w.click(box)
-	w.typeText("please add 17 and 25")
-	w.key("Return")
+	w.say("please add 17 and 25")
 	w.waitScreen("the long answer", func(s gui.Screen) bool { return shows(s, "Paragraph 39") })
 	w.key("ctrl+n")
 	w.waitScreen("a new chat", func(s gui.Screen) bool { return !shows(s, "Paragraph 39") })
@@ -206,6 +184,7 @@ func TestWindowFindBarRoomAcrossChats(t *testing.T) {
 	// A paste too long for the box, refused in a notice, as the report
 	// did next.
 	w.setClipboard(pasteText(1 << 20))
+	box, _ := findEntry(w.screen(), "Message Deckhand")
 	w.click(box)
 	w.key("ctrl+v")
 	w.waitScreen("the 1 MB paste refused", func(s gui.Screen) bool { return shows(s, "is too long") })
@@ -228,4 +207,18 @@ func TestWindowFindBarRoomAcrossChats(t *testing.T) {
 		w.keep("findbar-band-ctrlf.png")
 		t.Errorf("after Ctrl+F and Escape, the chat's first row is at y %v, want %v as before", got, before)
 	}
+}
+
+// serverParagraphs is a long answer of 40 paragraphs, the 21st of which
+// says "The server added them": a match a screen or more from either end.
+func serverParagraphs() string {
+	var paras []string
+	for i := range 40 {
+		p := fmt.Sprintf("Paragraph %d is about nothing much, said plainly.", i)
+		if i == 20 {
+			p = "The server added them, paragraph 20 says."
+		}
+		paras = append(paras, p)
+	}
+	return strings.Join(paras, "\n\n")
 }

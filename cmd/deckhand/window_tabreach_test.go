@@ -92,12 +92,9 @@ func TestWindowTabIntoChatKeepsPlace(t *testing.T) {
 		testutil.ModelResponse{Body: testutil.TextChunks("the first answer\n\n" + strings.Repeat("a line of the long answer\n\n", 60) + "the end of the first answer")},
 		testutil.ModelResponse{Body: testutil.TextChunks("the second answer, short")},
 	)
-	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[tools]\nenabled = false\n", model.URL)
+	cfg := scriptedConfig(model.URL)
 	w := startRealWindow(t, cfg, nil)
-	box, _ := findEntry(w.screen(), "Message Deckhand")
-	w.click(box)
-	w.typeText("hello there")
-	w.key("Return")
+	w.say("hello there")
 	w.waitScreen("the first answer's end", func(s gui.Screen) bool { return shows(s, "the end of the first answer") })
 	w.typeText("and again")
 	w.key("Return")
@@ -108,6 +105,7 @@ func TestWindowTabIntoChatKeepsPlace(t *testing.T) {
 		t.Fatalf("the first message is in view: the test proves nothing:\n%s", s.ScreenText())
 	}
 	// The transcript is right of the sidebar and above the message box.
+	box, _ := findEntry(s, "Message Deckhand")
 	inChat := func(it gui.ScreenItem) bool {
 		return it.Window == "Deckhand" && it.X > box.X-40 && it.Y+it.H <= box.Y-8
 	}

@@ -67,7 +67,8 @@ func keyLabel(keys string) string {
 	return keys
 }
 
-// showShortcuts shows the list of shortcuts; Escape or Close closes it.
+// showShortcuts shows the list of shortcuts; Enter, Escape, F1 or Close
+// closes it.
 func (u *UI) showShortcuts() {
 	if u.shortcutsShown != nil {
 		return
@@ -76,12 +77,17 @@ func (u *UI) showShortcuts() {
 	grid := container.New(&shortcutGrid{})
 	for _, s := range u.shortcuts() {
 		k := widget.NewLabelWithStyle(keyLabel(s.keys), fyne.TextAlignTrailing, fyne.TextStyle{Bold: true})
+		// What the keys do wraps at the dialog's width: at 640x480 and
+		// 128% text, Ctrl+F's line was cut at the right edge.
+		what := widget.NewLabel(s.what)
+		what.Wrapping = fyne.TextWrapWord
 		grid.Add(k)
-		grid.Add(widget.NewLabel(s.what))
+		grid.Add(what)
 	}
 	var d *dialog.CustomDialog
 	closeBtn := widget.NewButton("Close", func() { d.Hide() })
-	d = dialog.NewCustomWithoutButtons("Keyboard shortcuts", container.NewVScroll(grid), u.win)
+	scroll := container.NewVScroll(grid)
+	d = dialog.NewCustomWithoutButtons("Keyboard shortcuts", scroll, u.win)
 	d.SetButtons([]fyne.CanvasObject{closeBtn})
 	// Fyne's dialogs take no keys: with nothing focused, the window's
 	// own keys close it, until it is closed.
@@ -94,18 +100,27 @@ func (u *UI) showShortcuts() {
 	})
 	u.shortcutsShown = d
 	size := c.Size()
-	d.Resize(fyne.NewSize(min(520, size.Width-20), min(grid.MinSize().Height+140, size.Height-20)))
+	width := min(520, size.Width-20)
+	d.Resize(fyne.NewSize(width, size.Height-20))
 	d.Show()
+	// The lines wrapped at the width they got once shown: the list is
+	// laid out again at their height, and the dialog no higher than it
+	// needs.
+	scroll.Refresh()
+	d.Resize(fyne.NewSize(width, min(grid.MinSize().Height+140, size.Height-20)))
 	c.Unfocus()
 	c.SetOnTypedKey(func(k *fyne.KeyEvent) {
-		if k.Name == fyne.KeyEscape || k.Name == fyne.KeyF1 {
+		switch k.Name {
+		case fyne.KeyEscape, fyne.KeyF1, fyne.KeyReturn, fyne.KeyEnter:
 			d.Hide()
 		}
 	})
 }
 
 // shortcutGrid lays out pairs of objects (keys, what they do) in two
-// columns, the first as wide as its widest.
+// columns, the first as wide as its widest; the second takes the rest of
+// the width, and what it holds wraps there (each row as high as it then
+// needs).
 type shortcutGrid struct{}
 
 func (g *shortcutGrid) MinSize(objs []fyne.CanvasObject) fyne.Size {
@@ -125,11 +140,14 @@ func (g *shortcutGrid) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	}
 	var y float32
 	for i := 0; i+1 < len(objs); i += 2 {
+		// The width first: a wrapped label's height follows from it.
+		w1 := max(0, size.Width-w0)
+		objs[i+1].Resize(fyne.NewSize(w1, objs[i+1].Size().Height))
 		h := max(objs[i].MinSize().Height, objs[i+1].MinSize().Height)
 		objs[i].Move(fyne.NewPos(0, y))
 		objs[i].Resize(fyne.NewSize(w0, h))
 		objs[i+1].Move(fyne.NewPos(w0, y))
-		objs[i+1].Resize(fyne.NewSize(max(0, size.Width-w0), h))
+		objs[i+1].Resize(fyne.NewSize(w1, h))
 		y += h
 	}
 }

@@ -121,18 +121,23 @@ func TestSignInFromServersPanel(t *testing.T) {
 		t.Errorf("a signed-in server: Sign out %v, Sign in %v, page %v", r.SignIn.SignOut != nil, r.SignIn.SignIn != nil, r.SignIn.URL != nil)
 	}
 
-	// Sign out asks first; keeping the sign-in changes nothing.
+	// Sign out asks first; keeping the sign-in (Escape) changes
+	// nothing, and leaves the servers shown; Enter signs out.
 	test.Tap(r.SignIn.SignOut)
-	test.Tap(h.overlayButton(sw.Win, "Keep signed in"))
+	h.overlayButton(sw.Win, "Keep signed in")
+	h.key(fyne.KeyEscape)
 	h.drain()
-	if got := h.serverState(sw, "o"); got != "ready" {
-		t.Fatalf("after keeping the sign-in: %q", got)
+	if got := h.serverState(sw, "o"); got != "ready" || h.ui.panel == nil || h.ui.serversW.Win != fyne.Window(h.ui.panel) {
+		t.Fatalf("after keeping the sign-in: %q, the servers shown %v", got, h.ui.panel != nil)
+	}
+	if h.ui.win.Canvas().Overlays().Top() != nil {
+		t.Fatalf("Escape left the question open")
 	}
 	test.Tap(row().SignIn.SignOut)
 	if !h.shows(sw.Win, "Sign out of o?") {
 		t.Fatalf("Sign out did not ask first:\n%s", strings.Join(h.texts(sw.Win), "\n"))
 	}
-	test.Tap(h.overlayButton(sw.Win, "Sign out"))
+	h.key(fyne.KeyReturn)
 	h.until("o to need signing in again", func() bool { return h.serverState(sw, "o") == "needs sign-in" })
 	r = row()
 	if r.Reason.Text != "signed out" || r.SignIn.SignIn == nil || r.SignIn.Account != nil {

@@ -19,6 +19,7 @@ import (
 
 	"deckhand/actors/conversation"
 	"deckhand/apps"
+	"deckhand/gui/widgets"
 	"deckhand/tools"
 	"deckhand/transcript"
 )
@@ -256,15 +257,20 @@ func locale() string {
 func (v *Views) tellNotice(text string) { v.host.Tell(&Notice{Text: text}) }
 
 // confirm asks the person a yes-or-no question in a dialog and waits for
-// the answer; called off the UI goroutine.
+// the answer; called off the UI goroutine. The view asks when it likes,
+// maybe as the person presses Enter in the message box: Enter and Escape
+// both answer Cancel, the default, and yes takes a click (or Tab to it,
+// then Space).
 func (v *Views) confirm(title, text, yes string) bool {
 	answer := make(chan bool, 1)
 	v.host.Post(func() {
 		l := widget.NewLabel(text)
 		l.Wrapping = fyne.TextWrapWord
-		d := dialog.NewCustomConfirm(title, yes, "Cancel", l, func(ok bool) { answer <- ok }, v.host.Window())
+		win := v.host.Window()
+		d := dialog.NewCustomConfirm(title, yes, "Cancel", l, func(ok bool) { answer <- ok }, win)
+		d.SetConfirmImportance(widget.MediumImportance)
 		d.Resize(fyne.NewSize(460, 0))
-		d.Show()
+		widgets.WithDialogKeys(d, win, d.Hide, d.Hide)
 	})
 	return <-answer
 }

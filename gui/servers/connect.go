@@ -84,7 +84,7 @@ func (s *Panel) ShowConnect() {
 func (s *Panel) showEdit(alias string) {
 	srv, ok := s.host.Config().MCP.Servers[alias]
 	if !ok {
-		dialog.ShowError(fmt.Errorf("%q is not in %s", alias, s.host.Config().Path), s.Win)
+		widgets.ShowError(fmt.Errorf("%q is not in %s", alias, s.host.Config().Path), s.Win)
 		return
 	}
 	s.openForm(alias, srv, config.FormOf(alias, srv))
@@ -450,7 +450,7 @@ func (f *Form) Close() {
 // without the form (a failure is shown in a dialog).
 func (s *Panel) Connect(alias string, srv config.Server) {
 	if err := s.aliasProblem(alias, ""); err != nil {
-		dialog.ShowError(err, s.Win)
+		widgets.ShowError(err, s.Win)
 		return
 	}
 	u := s.host
@@ -459,11 +459,11 @@ func (s *Panel) Connect(alias string, srv config.Server) {
 		r := s.trial(context.Background(), cfg, alias, srv)
 		u.Post(func() {
 			if r.err != nil {
-				dialog.ShowError(errors.New(r.failure(u.Config(), alias, srv, u.LookupEnv)), s.Win)
+				widgets.ShowError(errors.New(r.failure(u.Config(), alias, srv, u.LookupEnv)), s.Win)
 				return
 			}
 			if err := s.save("", alias, srv); err != nil {
-				dialog.ShowError(err, s.Win)
+				widgets.ShowError(err, s.Win)
 			}
 		})
 	}()

@@ -9,7 +9,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -215,7 +214,7 @@ func (s *Panel) refusedPart(alias string, srv config.Server, configured bool, re
 		next := srv
 		next.Network = config.NetworkHosts(hosts...)
 		if err := s.save(alias, alias, next); err != nil {
-			dialog.ShowError(err, s.Win)
+			widgets.ShowError(err, s.Win)
 		}
 	}
 	return label, allow

@@ -75,7 +75,7 @@ func formFor(t tools.Tool) *mcp.Form {
 // openRun opens the Run dialog of t.
 func (tw *ToolsPage) openRun(t tools.Tool) {
 	if !tw.runnable(t) {
-		dialog.ShowInformation("Run "+t.Display, "This tool cannot be run now: it is disabled, quarantined, or its server is not connected.", tw.Win)
+		widgets.ShowInformation("Run "+t.Display, "This tool cannot be run now: it is disabled, quarantined, or its server is not connected.", tw.Win)
 		return
 	}
 	rf := &RunForm{tool: t, Problem: widget.NewLabel("")}
@@ -105,7 +105,9 @@ func (tw *ToolsPage) openRun(t tools.Tool) {
 	rf.dlg.SetButtons([]fyne.CanvasObject{cancelBtn, run})
 	rf.dlg.Resize(fyne.NewSize(480, 420))
 	tw.Run = rf
-	rf.dlg.Show()
+	// Enter runs, as in a field of the form; Escape cancels. Without them
+	// (no field, or the JSON's), Escape closed the tools' page behind.
+	widgets.WithDialogKeys(rf.dlg, tw.Win, submit, cancel)
 	if rf.Form != nil && rf.Form.First() != nil {
 		tw.Win.Canvas().Focus(rf.Form.First())
 	}

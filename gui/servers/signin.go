@@ -93,5 +93,5 @@ func (s *Panel) confirmSignOut(alias string) {
 		}, s.Win)
 	d.SetConfirmText("Sign out")
 	d.SetDismissText("Keep signed in")
-	d.Show()
+	widgets.ShowConfirm(d, s.Win)
 }

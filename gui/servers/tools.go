@@ -11,7 +11,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -38,12 +37,12 @@ func (s *Panel) confirmRemove(alias string) {
 func (s *Panel) remove(alias string) {
 	u := s.host
 	if err := config.RemoveServer(u.Config().Path, alias); err != nil {
-		dialog.ShowError(err, s.Win)
+		widgets.ShowError(err, s.Win)
 		return
 	}
 	cfg, err := config.Load(u.Config().Path)
 	if err != nil {
-		dialog.ShowError(fmt.Errorf("removed, but reading the config back: %w", err), s.Win)
+		widgets.ShowError(fmt.Errorf("removed, but reading the config back: %w", err), s.Win)
 		return
 	}
 	u.SetConfig(cfg)
@@ -356,7 +355,7 @@ func (tw *ToolsPage) setEnabled(name string, on bool) {
 				} else {
 					delete(tw.disabled, name)
 				}
-				dialog.ShowError(err, tw.Win)
+				widgets.ShowError(err, tw.Win)
 				tw.ToolList.Refresh()
 				tw.ShowDetail()
 				return

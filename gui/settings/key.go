@@ -184,7 +184,7 @@ func (f *Form) showKey(st keyState, base, env string) {
 // means; yes enables the key field, and Save writes the file.
 func (f *Form) askKeyFile() {
 	path, _ := keys.FilePath("")
-	dialog.ShowConfirm("Keep the API key in a file?",
+	d := dialog.NewConfirm("Keep the API key in a file?",
 		"No keyring runs here, so the key can be kept in a file instead: "+path+", readable by you only. "+
 			"That is less safe than a keyring: any program running as you can read it. Keep it there?",
 		func(ok bool) {
@@ -199,6 +199,7 @@ func (f *Form) askKeyFile() {
 			f.APIKey.SetPlaceHolder("paste the key here")
 			f.w.Canvas().Focus(f.APIKey)
 		}, f.w)
+	widgets.ShowConfirm(d, f.w)
 }
 
 // forgetKey removes the saved key for the form's service; conversations

@@ -18,11 +18,11 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"deckhand/config"
+	"deckhand/gui/widgets"
 	"deckhand/transport/llm"
 )
 
@@ -117,7 +117,7 @@ func (p *Panel) show(found []llm.Endpoint) {
 		use.Importance = widget.HighImportance
 		use.OnTapped = func() {
 			if models.Selected == "" {
-				dialog.ShowError(fmt.Errorf("%s has no model loaded: load one there, then Look again", e.Name), win)
+				widgets.ShowError(fmt.Errorf("%s has no model loaded: load one there, then Look again", e.Name), win)
 				return
 			}
 			err := p.host.WriteConfig([]config.Edit{
@@ -125,7 +125,7 @@ func (p *Panel) show(found []llm.Endpoint) {
 				{Table: "model", Key: "name", Value: models.Selected},
 			})
 			if err != nil {
-				dialog.ShowError(err, win)
+				widgets.ShowError(err, win)
 				return
 			}
 			p.host.Chosen()

@@ -132,7 +132,9 @@ func (s *Sidebar) askRename(item Item) {
 	entry.OnSubmitted = func(string) { d.Submit() }
 	s.Rename, s.Title = d, &entry.Entry
 	d.Resize(fyne.NewSize(420, d.MinSize().Height))
-	d.Show()
+	// The entry takes Enter and Escape while it has the keyboard; the
+	// window's keys do the same when a click in the dialog took it away.
+	widgets.WithDialogKeys(d, win, d.Submit, d.Hide)
 	win.Canvas().Focus(entry)
 	entry.TypedShortcut(&fyne.ShortcutSelectAll{})
 }

@@ -10,7 +10,8 @@ import (
 // keys of their own, and a field that had the keyboard kept every key
 // while the dialog covered it. The keyboard leaves that field while the
 // dialog shows; the function returned gives back the window's own key
-// handler and that field's focus.
+// handler and that field's focus (unless what the dialog did put the
+// focus elsewhere: Keep the key in a file puts it in the key's field).
 func DialogKeys(w fyne.Window, onEnter, onEscape func()) (restore func()) {
 	c := w.Canvas()
 	prev, keys := c.Focused(), c.OnTypedKey()
@@ -37,6 +38,9 @@ func DialogKeys(w fyne.Window, onEnter, onEscape func()) (restore func()) {
 		}
 		done = true
 		c.SetOnTypedKey(keys)
+		if c.Focused() != nil {
+			return
+		}
 		if o, ok := prev.(fyne.CanvasObject); ok && o.Visible() {
 			c.Focus(prev)
 		}
@@ -57,4 +61,18 @@ func WithDialogKeys(d dialog.Dialog, w fyne.Window, onEnter, onEscape func()) {
 func ShowError(err error, w fyne.Window) {
 	d := dialog.NewError(err, w)
 	WithDialogKeys(d, w, d.Hide, d.Hide)
+}
+
+// ShowInformation shows msg on w as Fyne's information dialog does, with
+// the window's keys: Enter and Escape close it.
+func ShowInformation(title, msg string, w fyne.Window) {
+	d := dialog.NewInformation(title, msg, w)
+	WithDialogKeys(d, w, d.Hide, d.Hide)
+}
+
+// ShowConfirm shows d (dialog.NewConfirm's, its words set) on w with the
+// window's keys: Enter answers with its confirm button, the default Fyne
+// fills, and Escape with its dismiss button.
+func ShowConfirm(d *dialog.ConfirmDialog, w fyne.Window) {
+	WithDialogKeys(d, w, d.Confirm, d.Hide)
 }

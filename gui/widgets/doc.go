@@ -11,9 +11,10 @@
 // the pointer (HoverArea), the theme's background (Backdrop), an indent
 // (Inset) and laying a tree out again (Relayout), the dialogs'
 // buttons ringed while focused (RingButton), Enter and Escape for Fyne's
-// dialogs (DialogKeys), the secondary windows' keys (CloseKeys, QuitKey),
-// the keys typed while another window opens (KeyRelay), and the few words
-// they share (Shorten, Elapsed, Plural).
+// dialogs (DialogKeys; ShowError, ShowInformation, ShowConfirm), the
+// secondary windows' keys (CloseKeys, QuitKey), the keys typed while
+// another window opens (KeyRelay), and the few words they share
+// (Shorten, Elapsed, Plural).
 //
 // Concurrency: like every Fyne widget, these are touched only on Fyne's
 // goroutine; ImageView decodes on a goroutine of its own and hands the

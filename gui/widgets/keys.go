@@ -8,14 +8,21 @@ import (
 // CloseKeys makes Escape and Ctrl+W (Cmd+W) close a secondary window (the
 // servers, a server's tools, the settings), as they close dialogs. A field
 // being typed in keeps its keys: Escape there leaves the field first.
+// Neither closes the window under a dialog, which the keys are for (the
+// window went, and the dialog stayed over the chat).
 func CloseKeys(w fyne.Window, close func(), app fyne.App) {
 	c := w.Canvas()
-	c.SetOnTypedKey(func(k *fyne.KeyEvent) {
-		if k.Name == fyne.KeyEscape {
+	closeUncovered := func() {
+		if c.Overlays().Top() == nil {
 			close()
 		}
+	}
+	c.SetOnTypedKey(func(k *fyne.KeyEvent) {
+		if k.Name == fyne.KeyEscape {
+			closeUncovered()
+		}
 	})
-	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyW, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { close() })
+	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyW, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { closeUncovered() })
 	QuitKey(w, app)
 }
 

@@ -38,6 +38,7 @@ type Form struct {
 	keyHint   *widget.Label       // under the key: where a key typed here is kept
 	Checked   *widget.Label       // what Check found
 	checks    int                 // Checks asked: older answers are dropped
+	checking  bool                // the last Check asked has not answered yet
 	pages     []*container.Scroll // the tabs' scrollers, in order
 	opened    config.SettingsForm // the form as it opened (or was last saved): only changes are written
 	RemoveKey *widget.Button
@@ -579,6 +580,7 @@ func (f *Form) checkModel() {
 	m := config.Model{BaseURL: base, APIKeyEnv: strings.TrimSpace(f.APIKeyEnv.Text)}
 	f.checks++
 	n := f.checks
+	f.checking = true
 	say("Asking "+base+" for its models…", widget.MediumImportance)
 	go func() {
 		var models []string
@@ -605,6 +607,7 @@ func (f *Form) checkModel() {
 			if n != f.checks {
 				return // a later Check is under way
 			}
+			f.checking = false
 			var need *keys.KeyNeededError
 			switch {
 			case errors.As(err, &need):
@@ -629,8 +632,16 @@ func (f *Form) checkModel() {
 func (f *Form) Window() fyne.Window { return f.w }
 
 // Show shows the panel again, with the key's status and the grants read
-// anew.
+// anew. What a Check found belongs to the visit that asked: the settings
+// reopened later said "answers with 4 models" in green still, of a list
+// asked who knows when. A Check still under way goes on, and says what it
+// found in this visit.
 func (f *Form) Show() {
+	if !f.checking {
+		f.Checked.SetText("")
+		f.Checked.Hide()
+		f.relayout()
+	}
 	f.w.Show()
 	f.w.RequestFocus()
 	f.refreshKey()

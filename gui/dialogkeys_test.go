@@ -40,6 +40,7 @@ type dialogCase struct {
 	opts          harnessOptions
 	open          func(t *testing.T, h *harness)
 	enter, escape func(t *testing.T, h *harness)
+	noEnter       bool // Enter is the dialog's field's alone
 }
 
 // TestDialogsTakeEnterAndEscape: each error, notice and question the
@@ -155,12 +156,28 @@ func TestDialogsTakeEnterAndEscape(t *testing.T) {
 			},
 		},
 		{
+			name:    "sidebar: export",
+			opts:    harnessOptions{log: true, responses: []testutil.ModelResponse{{Body: testutil.TextChunks("Hello.")}}},
+			noEnter: true, // Enter in the file's name saves; Fyne's dialog has no other default
+			open: func(t *testing.T, h *harness) {
+				h.say("hello there")
+				h.until("the chat in the sidebar", func() bool { return !h.ui.running && h.sessionRowOf("hello there") != nil })
+				test.TapSecondary(h.sessionRowOf("hello there"))
+				h.menuItem("Export as Markdown…")
+				h.drain()
+				h.ui.win.Canvas().Unfocus() // a click in the list of files
+			},
+		},
+		{
 			name: "shortcuts",
 			open: func(t *testing.T, h *harness) { h.key(fyne.KeyF1) },
 		},
 	}
 	for _, tt := range tests {
 		for _, k := range []fyne.KeyName{fyne.KeyReturn, fyne.KeyEscape} {
+			if k == fyne.KeyReturn && tt.noEnter {
+				continue
+			}
 			t.Run(tt.name+"/"+string(k), func(t *testing.T) {
 				h := newHarness(t, tt.opts)
 				h.drain()

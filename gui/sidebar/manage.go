@@ -180,7 +180,10 @@ func (s *Sidebar) askExport(item Item, format string) {
 	}
 	d.SetFileName(fileName(item.Title) + ext)
 	d.SetFilter(storage.NewExtensionFileFilter([]string{ext}))
-	d.Show()
+	// Escape cancels once a click in the list took the keyboard from the
+	// name's field (Fyne's field keeps Escape, and does nothing with it);
+	// it stopped the answer being written behind the dialog.
+	widgets.WithDialogKeys(d, win, nil, d.Dismiss)
 	d.Resize(win.Canvas().Size()) // after Show: before, it has no window to measure
 }
 

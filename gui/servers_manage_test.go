@@ -386,7 +386,9 @@ func TestServersToolsQuarantine(t *testing.T) {
 	})
 	up := testutil.ServeHTTP(t, srv)
 	h, sw := serversHarness(t, map[string]config.Server{"h": {URL: up.StreamableURL}})
-	h.until("h's tools", func() bool { return h.ui.catalog != nil && hasTool(h, "h.echo") })
+	// The catalog and the servers' states come in frames of their own:
+	// the row may follow the tools.
+	h.until("h's tools and row", func() bool { return h.ui.catalog != nil && hasTool(h, "h.echo") && sw.Rows["h"] != nil })
 	if hasTool(h, "h.aardvark") {
 		t.Fatal("the poisoned tool is offered before anyone looked at it")
 	}

@@ -18,6 +18,10 @@ import (
 
 func (u *UI) showSettings() {
 	if u.settingsW != nil {
+		// Ctrl+, again while they show is the same visit.
+		if u.hidden || u.panel == nil || fyne.Window(u.panel) != u.settingsW {
+			u.settingsF.NewVisit()
+		}
 		u.settingsF.Show()
 		return
 	}

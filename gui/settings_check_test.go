@@ -59,6 +59,12 @@ func TestSettingsCheckBelongsToItsVisit(t *testing.T) {
 			h.ui.showSettings()
 			return false
 		}},
+		{"Ctrl+, again while shown", func(h *harness, open func()) bool {
+			open()
+			h.until("what Check found", func() bool { return strings.Contains(h.ui.settingsF.Checked.Text, found) })
+			h.ui.showSettings() // the same visit goes on
+			return true
+		}},
 		{"reopened while asking", func(h *harness, open func()) bool {
 			h.ui.toChat() // a chat chosen in the sidebar
 			h.ui.showSettings()

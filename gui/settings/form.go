@@ -631,17 +631,22 @@ func (f *Form) checkModel() {
 // Window is the settings' panel.
 func (f *Form) Window() fyne.Window { return f.w }
 
-// Show shows the panel again, with the key's status and the grants read
-// anew. What a Check found belongs to the visit that asked: the settings
+// NewVisit starts a visit to the settings, shown again after they were
+// left: what a Check found belongs to the visit that asked (the settings
 // reopened later said "answers with 4 models" in green still, of a list
-// asked who knows when. A Check still under way goes on, and says what it
-// found in this visit.
-func (f *Form) Show() {
+// asked who knows when). A Check still under way goes on, and says what
+// it found in this visit.
+func (f *Form) NewVisit() {
 	if !f.checking {
 		f.Checked.SetText("")
 		f.Checked.Hide()
 		f.relayout()
 	}
+}
+
+// Show shows the panel again, with the key's status and the grants read
+// anew.
+func (f *Form) Show() {
 	f.w.Show()
 	f.w.RequestFocus()
 	f.refreshKey()

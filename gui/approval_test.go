@@ -7,8 +7,10 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"deckhand/actors/conversation"
 	"deckhand/approval"
@@ -190,4 +192,57 @@ func TestApprovalKeysOnTheFocusedButton(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A long value wraps between its words in the approval, in the quick
+// prompt's window as in the main window's at 640×480: at 640x480 the quick
+// prompt's broke the argument mid-word ("line 1 of the long argu" / "ment").
+// Only a word longer than the line is broken inside.
+func TestApprovalWrapsArgumentsAtWords(t *testing.T) {
+	prose := "line 1 of the long argument, which says what the tool is to write in words a person reads through"
+	long := strings.Repeat("x", 300)
+	args, _ := json.Marshal(map[string]string{"text": prose, "blob": long})
+	for _, size := range []fyne.Size{{Width: 560, Height: 340}, {Width: 640, Height: 480}} {
+		t.Run(fmt.Sprintf("%vx%v", size.Width, size.Height), func(t *testing.T) {
+			h := newHarness(t, harnessOptions{})
+			h.ui.win.Resize(size)
+			a := h.ui.dialogs.Approvals
+			a.Set([]*conversation.ApprovalRequested{{Conversation: "c", ID: "x", Request: approval.Request{
+				Server: "t", Tool: "run", Display: "t.run", Arguments: args}}})
+			h.until("the dialog", func() bool { return a.Shown() != nil })
+			rows := map[string]*widget.RichText{}
+			for _, r := range a.Args {
+				rows[r.Key.Text] = r.Value
+			}
+			lines := renderedLines(rows["text"])
+			if len(lines) < 2 {
+				t.Fatalf("the value is on %d line(s), %q: the test needs it wrapped", len(lines), lines)
+			}
+			words := map[string]bool{}
+			for _, w := range strings.Fields(prose) {
+				words[w] = true
+			}
+			for _, l := range lines {
+				for _, w := range strings.Fields(strings.TrimSuffix(l, "…")) {
+					if !words[w] {
+						t.Errorf("the value wraps inside a word: %q is not one of its words; lines %q", w, lines)
+					}
+				}
+			}
+			if lines := renderedLines(rows["blob"]); len(lines) < 2 {
+				t.Errorf("a word longer than the line is not broken: %d line(s)", len(lines))
+			}
+		})
+	}
+}
+
+// renderedLines are the lines a rich text is drawn in, as wrapped.
+func renderedLines(rt *widget.RichText) []string {
+	var out []string
+	for _, o := range test.WidgetRenderer(rt).Objects() {
+		if x, ok := o.(*canvas.Text); ok && o.Visible() && x.Text != "" {
+			out = append(out, x.Text)
+		}
+	}
+	return out
 }

@@ -276,7 +276,7 @@ func (a *Approvals) dialog(r *conversation.ApprovalRequested, parent fyne.Window
 		// The command whole: it is the one thing to judge.
 		label := widget.NewLabelWithStyle("Command", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 		a.command = widget.NewRichText(&widget.TextSegment{Style: widget.RichTextStyleCodeBlock, Text: clean.Text(req.Command)})
-		a.command.Wrapping = fyne.TextWrapBreak
+		a.command.Wrapping = fyne.TextWrapWord // between words; a word longer than the line is broken
 		items = append(items, label, a.command)
 	} else {
 		// Each argument's key and the start of its value in sight, a long
@@ -584,7 +584,10 @@ func newArgRow(key, text string, f argFold) *argRow {
 	r.head, r.More = text, nil
 	head, rest := foldText(text, f)
 	r.Value = widget.NewRichText(&widget.TextSegment{Style: widget.RichTextStyleCodeBlock, Text: head})
-	r.Value.Wrapping = fyne.TextWrapBreak
+	// Between words, as the tool cards wrap: breaking at the edge cut
+	// words in two ("the long argu" / "ment") in the quick prompt. A word
+	// longer than the line is still broken where it reaches the edge.
+	r.Value.Wrapping = fyne.TextWrapWord
 	if rest != "" {
 		r.head = head
 		r.More = widgets.NewRingButton(rest, nil)

@@ -105,6 +105,13 @@ type UI struct {
 	dialogs   *dialogs.Dialogs // approvals and servers' questions, one queue (gui/dialogs)
 
 	quickID string // the quick prompt's conversation
+	// atQuick: the person went to the quick prompt after the main window,
+	// by Deckhand's own means (the tray, Ctrl+K, a notification). A dialog
+	// for the quick prompt's conversation opens there while it shows, and
+	// follows the person to the main window (showMain, that chat opened
+	// there, a card's Allow or deny…). Fyne says nothing when a click moves
+	// the focus from one window to the other.
+	atQuick bool
 
 	foreground bool
 	notice     *notice           // the notices shown
@@ -211,6 +218,15 @@ func (u *UI) showQuick() {
 		u.quick = tray.New(u.app, u.d.Icon, quickHost{u})
 	}
 	u.quick.Show()
+	u.goTo(true)
+}
+
+// goTo notes which window the person went to (the quick prompt's or the
+// main one), and moves the open dialog there if it is for the quick
+// prompt's conversation: one dialog per request, where the person is.
+func (u *UI) goTo(quick bool) {
+	u.atQuick = quick
+	u.dialogs.Follow()
 }
 
 // quickFromKeys opens the quick prompt from the main window's keyboard:
@@ -222,6 +238,7 @@ func (u *UI) quickFromKeys() {
 	}
 	u.relay.Relay(u.win.Canvas(), u.quick.Entry)
 	u.quick.Show()
+	u.goTo(true)
 }
 
 // quickHost is the main window as the quick prompt's host.
@@ -234,20 +251,42 @@ func (h quickHost) ToMain() {
 	h.u.showMain()
 }
 
+// Hidden: a dialog still open on the quick prompt (its window closed
+// while it asked) moves to the main window.
+func (h quickHost) Hidden() { h.u.goTo(false) }
+
+// Answer brings up, in the quick prompt, the approval of its call
+// (the model's id), from its line's Allow or deny….
+func (h quickHost) Answer(call string) {
+	h.u.atQuick = true
+	h.u.dialogs.Approvals.Bring(h.u.quickID, call)
+}
+
 // dialogHost is the main window as the dialogs' host.
 type dialogHost struct{ u *UI }
 
 func (h dialogHost) Window() fyne.Window { return h.u.win }
 func (h dialogHost) QuickWindow() fyne.Window {
-	if q := h.u.quick; q != nil && q.Visible() {
+	if q := h.u.quick; q != nil && q.Visible() && h.u.atQuick {
 		return q.Window()
 	}
 	return nil
 }
+func (h dialogHost) Front() fyne.Window {
+	switch q := h.QuickWindow(); {
+	case !h.u.foreground:
+		return nil
+	case q != nil:
+		return q
+	case h.u.hidden:
+		return nil
+	}
+	return h.u.win
+}
 func (h dialogHost) QuickConv() string           { return h.u.quickID }
-func (h dialogHost) InFront() bool               { return h.u.foreground && !h.u.hidden }
 func (h dialogHost) Hidden() bool                { return h.u.hidden }
 func (h dialogHost) ShowMain()                   { h.u.showMain() }
+func (h dialogHost) ShowQuick()                  { h.u.showQuick() }
 func (h dialogHost) Tell(msg any)                { h.u.tell(msg) }
 func (h dialogHost) Post(f func())               { h.u.post(f) }
 func (h dialogHost) ShowError(msg string)        { h.u.showError(msg) }
@@ -402,16 +441,26 @@ func (u *UI) sendInput() {
 }
 
 // showMain brings the main window back (from the tray, or the quick
-// prompt).
+// prompt); the person is at it.
 func (u *UI) showMain() {
 	u.hidden = false
 	u.win.Show()
 	u.win.RequestFocus()
+	u.goTo(false)
+}
+
+// AnswerCall brings up the approval of conversation conv's call (the
+// model's id) in the main window, from its card's Allow or deny…: the
+// person is at the main window, whichever window the dialog was on.
+func (h chatHost) AnswerCall(conv, call string) {
+	h.u.atQuick = false
+	h.u.dialogs.Approvals.Bring(conv, call)
 }
 
 // apply draws one frame's changes. It runs on the UI goroutine.
 func (u *UI) apply(up *update) {
 	u.sweep.touch(u)
+	prev := u.conv
 	if up.conv != "" {
 		if up.reset || up.conv != u.conv {
 			switched := up.conv != u.conv
@@ -471,6 +520,12 @@ func (u *UI) apply(up *update) {
 	}
 	if up.quickConv != "" {
 		u.quickID = up.quickConv
+	}
+	if up.conv != "" && up.conv != prev && up.conv == u.quickID {
+		// The quick prompt's chat opened in the main window (from the
+		// sidebar, or Open in main window): its approval comes along, from
+		// the quick prompt left behind.
+		u.goTo(false)
 	}
 	if up.approvalsSet {
 		u.dialogs.Approvals.Set(up.approvals)

@@ -39,6 +39,8 @@ type Host interface {
 	ServerReady(alias string) bool
 	// AttachResource attaches a server's resource to the next message.
 	AttachResource(alias, uri string)
+	// AnswerCall brings up a waiting call's approval (package toolcard).
+	AnswerCall(conv, call string)
 }
 
 // Action is what a message control asks of a run.

@@ -105,8 +105,8 @@ func (a *Approvals) Set(list []*conversation.ApprovalRequested) {
 		a.asks[r.ID] = q
 		added = append(added, q)
 		a.notified[r.ID] = true
-		if !a.d.host.InFront() {
-			a.notify(r)
+		if a.d.host.Front() != a.d.modals.where(q) {
+			a.notify(r) // the person is not at the window its dialog opens on
 		}
 	}
 	a.d.modals.add(added...)
@@ -187,14 +187,35 @@ func (a *Approvals) FromNotification(id, conv, key string, whole bool) {
 	case "deny":
 		a.answer(q.r, approval.Deny)
 	default: // the body: to the window its dialog opens on (it may be waiting behind another)
-		if w := a.d.host.QuickWindow(); q.inQuick() && w != nil {
-			w.Show()
-			w.RequestFocus()
-		} else {
-			a.d.host.ShowMain()
-		}
-		a.d.modals.next()
+		a.d.modals.toFront(q)
 	}
+}
+
+// Bring opens the approval of conversation conv's call (its id, the
+// model's) before any other waiting, on the window the person is at: they
+// asked for it from the call's card ("Allow or deny…"). A call not asked
+// about yet (it waits behind another call of its run) brings the first
+// approval of its conversation. It reports whether one waits.
+func (a *Approvals) Bring(conv, call string) bool {
+	var first *approvalAsk
+	for _, m := range a.d.modals.queue {
+		q, ok := m.(*approvalAsk)
+		if !ok || q.r.Conversation != conv || a.Answered[q.r.ID] {
+			continue
+		}
+		if q.r.Request.ID == call {
+			first = q
+			break
+		}
+		if first == nil {
+			first = q
+		}
+	}
+	if first == nil {
+		return false
+	}
+	a.d.modals.bring(first)
+	return true
 }
 
 // dialog makes the dialog asking about r.

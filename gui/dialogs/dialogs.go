@@ -14,17 +14,25 @@ import (
 type Host interface {
 	// Window is the main window.
 	Window() fyne.Window
-	// QuickWindow is the quick prompt's window while it shows, else nil.
+	// QuickWindow is the quick prompt's window while it shows and the
+	// person is at it (they went to it after the main window, by Deckhand's
+	// own means: the tray, Ctrl+K, a notification), else nil. Dialogs for
+	// its conversation open there.
 	QuickWindow() fyne.Window
 	// QuickConv is the quick prompt's conversation.
 	QuickConv() string
-	// InFront reports whether the main window is in front: not behind
-	// another, minimized or closed to the tray.
-	InFront() bool
+	// Front is the window the person is at (the main window or the quick
+	// prompt's), nil when Deckhand is not in front: behind another
+	// application, minimized or closed to the tray. A request whose dialog
+	// opens elsewhere is notified.
+	Front() fyne.Window
 	// Hidden reports whether the main window is closed to the tray.
 	Hidden() bool
-	// ShowMain brings the main window back and in front.
+	// ShowMain brings the main window back and in front; the person is
+	// at it.
 	ShowMain()
+	// ShowQuick brings the quick prompt in front; the person is at it.
+	ShowQuick()
 	// Tell sends the bridge a message (Answer, QuestionAnswer).
 	Tell(msg any)
 	// Post runs f on the UI goroutine.
@@ -60,6 +68,11 @@ func New(host Host, log *slog.Logger) *Dialogs {
 // Close withdraws the notifications still asking: nobody is left to
 // answer them.
 func (d *Dialogs) Close() { d.notes.close() }
+
+// Follow moves the open dialog to the window the person is at now
+// (Host.QuickWindow), if it is on another: they went from the quick
+// prompt to the main window, or back.
+func (d *Dialogs) Follow() { d.modals.follow() }
 
 // Parent is the window the open dialog is on, or nil.
 func (d *Dialogs) Parent() fyne.Window { return d.modals.parent }

@@ -106,7 +106,7 @@ func (e *Questions) Add(it *Question) {
 	e.Asks[it.Req.ID] = it
 	if !e.notified[it.Req.ID] {
 		e.notified[it.Req.ID] = true
-		if !e.d.host.InFront() {
+		if e.d.host.Front() != e.d.modals.where(it) {
 			e.noteAway(it)
 		}
 	}
@@ -745,9 +745,8 @@ func (l *choiceList) chosenIndexes() []int {
 // toFront brings the window a question is asked in to the front: the
 // person clicked its notification.
 func (e *Questions) toFront(id string) {
-	if e.Asks[id] != nil && !e.answered[id] {
-		e.d.host.ShowMain()
-		e.d.modals.next()
+	if it := e.Asks[id]; it != nil && !e.answered[id] {
+		e.d.modals.toFront(it)
 	}
 }
 

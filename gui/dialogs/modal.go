@@ -31,14 +31,16 @@ type modals struct {
 	keys    func(*fyne.KeyEvent) // the parent's key handler while the dialog is open
 	focus   fyne.Focusable       // what had the keyboard before the dialog took it
 	// pending is that focus, to be given back once the event that closed
-	// the dialog is through; a dialog opened first takes it over.
-	pending fyne.Focusable
+	// the dialog is through; a dialog opened first on the same window takes
+	// it over.
+	pending   fyne.Focusable
+	pendingIn fyne.Canvas // the window's canvas pending belongs to
 }
 
 // modalRequest is one request in the queue.
 type modalRequest interface {
 	// inQuick says it comes from the quick prompt's conversation: its
-	// dialog opens on the quick prompt while that shows.
+	// dialog opens on the quick prompt while the person is at it.
 	inQuick() bool
 	// dialog makes the request's dialog on parent, not yet shown.
 	dialog(parent fyne.Window) *dialog.CustomDialog
@@ -82,18 +84,26 @@ func (m *modals) drop(rs ...modalRequest) {
 // waiting counts the requests not yet answered, the one shown included.
 func (m *modals) waiting() int { return len(m.queue) }
 
-// next opens the dialog of the oldest request, unless one is open. It
-// opens on the quick prompt for the quick prompt's conversation while that
-// shows; else on the main window, brought back from the tray if need be.
+// where is the window r's dialog opens on: the quick prompt, for the
+// quick prompt's conversation while the person is at it; else the main
+// window.
+func (m *modals) where(r modalRequest) fyne.Window {
+	if q := m.d.host.QuickWindow(); r.inQuick() && q != nil {
+		return q
+	}
+	return m.d.host.Window()
+}
+
+// next opens the dialog of the oldest request, unless one is open, on
+// the window where says, the main window brought back from the tray if
+// need be.
 func (m *modals) next() {
 	if m.showing != nil || len(m.queue) == 0 {
 		return
 	}
 	r := m.queue[0]
-	parent := m.d.host.Window()
-	if q := m.d.host.QuickWindow(); r.inQuick() && q != nil {
-		parent = q
-	} else if m.d.host.Hidden() {
+	parent := m.where(r)
+	if parent == m.d.host.Window() && m.d.host.Hidden() {
 		m.d.host.ShowMain()
 	}
 	m.showing, m.parent = r, parent
@@ -105,7 +115,7 @@ func (m *modals) next() {
 	})
 	c := parent.Canvas()
 	m.focus = c.Focused()
-	if m.pending != nil {
+	if m.pending != nil && m.pendingIn == c {
 		m.focus, m.pending = m.pending, nil // the last dialog's, not yet given back
 	}
 	c.Unfocus()
@@ -138,7 +148,7 @@ func (m *modals) close() {
 	m.keys, m.focus = nil, nil
 	m.dlg, m.showing = nil, nil
 	if f, ok := target.(fyne.CanvasObject); ok && f.Visible() {
-		m.pending = target
+		m.pending, m.pendingIn = target, c
 		// A character typed before the focus is back (nothing has it, so
 		// the canvas gets it) goes on to the target, but for the Space
 		// that pressed the dialog's button: typing straight on after
@@ -150,7 +160,9 @@ func (m *modals) close() {
 				return false // a dialog opened meanwhile took it over
 			}
 			m.pending = nil
-			if m.dlg == nil && f.Visible() {
+			// (A dialog open on another window leaves this one's focus
+			// free: the one moved from here to where the person went.)
+			if (m.dlg == nil || m.parent.Canvas() != c) && f.Visible() {
 				c.Focus(target)
 				return true
 			}
@@ -178,6 +190,53 @@ func (m *modals) close() {
 			}
 		})
 	}
+}
+
+// follow moves the open dialog to the window where now says, when that
+// is another: the person went from the quick prompt to the main window
+// (or back) by Deckhand's own means, and a dialog left behind there could
+// be answered only from the tray or a notification. Exactly one dialog
+// stays open for the request.
+func (m *modals) follow() {
+	if m.showing == nil || m.where(m.showing) == m.parent {
+		return
+	}
+	m.close()
+	m.next() // the same request: it is still the first in the queue
+}
+
+// bring opens r's dialog before the others waiting, on the window where
+// says: the person asked for it from its call's card. The dialog open
+// for another request closes, its request waiting on.
+func (m *modals) bring(r modalRequest) {
+	i := slices.Index(m.queue, r)
+	if i < 0 {
+		return
+	}
+	if m.showing == r {
+		m.follow()
+		return
+	}
+	if m.showing != nil {
+		m.close()
+	}
+	m.queue = append([]modalRequest{r}, slices.Delete(m.queue, i, i+1)...)
+	m.next()
+}
+
+// toFront brings the window r's dialog is open on (or opens on) to the
+// front, at the dialog: the person clicked its notification.
+func (m *modals) toFront(r modalRequest) {
+	w := m.where(r)
+	if m.showing == r {
+		w = m.parent
+	}
+	if w == m.d.host.Window() {
+		m.d.host.ShowMain()
+	} else {
+		m.d.host.ShowQuick()
+	}
+	m.next()
 }
 
 // waitingFoot is a dialog's last line: what no answer by the deadline

@@ -67,7 +67,11 @@ type Card struct {
 	OutLabel *widget.Label
 	Media    *Media
 	OpenView *widget.Button // the tool's view (an MCP App), in a window of its own
-	spinning bool
+	// Answer brings up the approval the call waits for, wherever its
+	// dialog was (the quick prompt's window, behind this one).
+	Answer    *widget.Button
+	answerBox fyne.CanvasObject // its line (hidden, it takes no room)
+	spinning  bool
 	// The captions' theme wrappers: hiding those, not the labels inside,
 	// takes them out of the layout.
 	StatusBox, outLabelBox fyne.CanvasObject
@@ -113,8 +117,17 @@ func (cs *Cards) NewCard(r Row) *Card {
 	})
 	t.OpenView.Importance = widget.LowImportance
 	t.OpenView.Hide()
+	t.Answer = widget.NewButtonWithIcon("Allow or deny…", theme.QuestionIcon(), func() {
+		row, _ := r.Shown()
+		cs.host.AnswerCall(r.Conv(), row.Call)
+	})
+	t.Answer.Importance = widget.HighImportance
 	title := container.NewHBox(t.Fold, container.NewStack(t.icon, t.Spinner), t.name, state, layout.NewSpacer(), t.OpenView, t.Expand)
-	body := container.NewVBox(title, t.Args, t.Progress, t.StatusBox, t.outLabelBox, t.Out, t.Media.obj)
+	// Below the title, on a line of its own: beside it, it widened the
+	// card past a narrow window.
+	t.answerBox = container.NewHBox(t.Answer)
+	t.answerBox.Hide()
+	body := container.NewVBox(title, t.answerBox, t.Args, t.Progress, t.StatusBox, t.outLabelBox, t.Out, t.Media.obj)
 	t.obj = container.NewStack(t.Border, container.NewPadded(body))
 	return t
 }
@@ -155,6 +168,8 @@ func (t *Card) Set(r transcript.Row) {
 		icon, state, stroke = icons.Denied, "denied", theme.ColorNameWarning
 	}
 	widgets.SetText(t.State, state)
+	widgets.SetVisible(t.answerBox, r.State == transcript.Asked)
+	widgets.SetVisible(t.Answer, r.State == transcript.Asked)
 	if icon != nil {
 		widgets.SetIcon(t.icon, icon)
 	}

@@ -29,6 +29,10 @@ type Host interface {
 	ServerReady(alias string) bool
 	// AttachResource attaches a server's resource to the next message.
 	AttachResource(alias, uri string)
+	// AnswerCall brings up the approval conversation conv's call (the
+	// model's id) waits for, in the window the card is in: the dialog may
+	// be open on the quick prompt's.
+	AnswerCall(conv, call string)
 }
 
 // Row is the chat's row a card is drawn in (package chat): the list

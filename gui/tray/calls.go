@@ -45,23 +45,30 @@ func Calls(t *transcript.Transcript) (asked string, calls []transcript.Row) {
 
 // callView is one call's line.
 type callView struct {
-	obj      fyne.CanvasObject
-	icon     *widget.Icon
-	spinner  *widget.Activity
-	name     *widget.Label
-	detail   *widget.Label
+	obj     fyne.CanvasObject
+	icon    *widget.Icon
+	spinner *widget.Activity
+	name    *widget.Label
+	detail  *widget.Label
+	// answer brings up the call's approval while it waits for one: the
+	// dialog may be on the main window, where the person took it.
+	answer   *widget.Button
+	call     string
 	spinning bool
 }
 
-func newCallView() *callView {
+func newCallView(host Host) *callView {
 	v := &callView{icon: widget.NewIcon(nil), spinner: widget.NewActivity()}
+	v.answer = widget.NewButton("Allow or deny…", func() { host.Answer(v.call) })
+	v.answer.Importance = widget.HighImportance
+	v.answer.Hide()
 	v.name = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	var detail fyne.CanvasObject
 	v.detail, detail = widgets.Subtle("")
 	v.detail.Truncation = fyne.TextTruncateEllipsis // one line each, however wide
 	v.spinner.Hide()
 	left := container.NewHBox(container.NewStack(v.icon, v.spinner), v.name)
-	v.obj = container.NewBorder(nil, nil, left, nil, detail)
+	v.obj = container.NewBorder(nil, nil, left, v.answer, detail)
 	return v
 }
 
@@ -73,6 +80,8 @@ func (v *callView) set(r transcript.Row, icons *widgets.StatusIcons) {
 		server, name = "", r.Tool
 	}
 	widgets.SetText(v.name, name)
+	v.call = r.Call
+	widgets.SetVisible(v.answer, r.State == transcript.Asked)
 	var icon fyne.Resource
 	state := ""
 	switch r.State {
@@ -133,7 +142,7 @@ func (v *callView) stop() {
 // setCalls shows calls, one line each, reusing the lines it has.
 func (q *Prompt) setCalls(calls []transcript.Row) {
 	for len(q.callViews) < len(calls) {
-		v := newCallView()
+		v := newCallView(q.host)
 		q.callViews = append(q.callViews, v)
 		q.Calls.Add(v.obj)
 	}
@@ -233,4 +242,12 @@ func (q *Prompt) Lines() []string {
 func (q *Prompt) Spinning(i int) (shown, turning bool) {
 	v := q.callViews[i]
 	return v.spinner.Visible(), v.spinning
+}
+
+// AnswerButton is line i's Allow or deny…, or nil when there is no line i.
+func (q *Prompt) AnswerButton(i int) *widget.Button {
+	if i >= len(q.callViews) || !q.callViews[i].obj.Visible() {
+		return nil
+	}
+	return q.callViews[i].answer
 }

@@ -21,6 +21,12 @@ type Host interface {
 	// ToMain moves the quick prompt's conversation to the main window and
 	// shows it.
 	ToMain()
+	// Hidden: the quick prompt was closed (Escape, its window's close
+	// button, Open in main window).
+	Hidden()
+	// Answer brings up, in the quick prompt, the approval of its call
+	// (the model's id): the person pressed Allow or deny… on its line.
+	Answer(call string)
 }
 
 // Prompt is the small window the tray opens: one line to ask, the answer
@@ -120,6 +126,7 @@ func (q *Prompt) submit(text string) {
 func (q *Prompt) hide() {
 	q.visible = false
 	q.win.Hide()
+	q.host.Hidden()
 }
 
 // Update is the quick prompt's answer so far, made by the bridge (on its

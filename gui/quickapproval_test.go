@@ -61,7 +61,7 @@ func (h *harness) openInMain(title string) {
 // The quick prompt's approval can be answered from the main window: once
 // the person opens its chat there, the dialog comes along (closed on the
 // quick prompt, open on the main window); the quick prompt brought up
-// again from the tray takes it back; and the waiting card's Allow or deny…
+// again from the tray takes it back; and the waiting card's Approve or deny…
 // brings it to the main window again. Allowed there, the call runs, the
 // quick prompt shows its result, and the notification sent while the
 // person was away is withdrawn. The main window showed the card "waiting
@@ -96,11 +96,11 @@ func TestQuickApprovalFollowsToMainWindow(t *testing.T) {
 	h.until("the waiting card", func() bool { card = h.card("t.echo"); return card != nil })
 	answer := card.Tool().Answer
 	if !answer.Visible() || card.Row.State != transcript.Asked {
-		t.Fatalf("the waiting card (state %v) shows no Allow or deny… (visible %v)", card.Row.State, answer.Visible())
+		t.Fatalf("the waiting card (state %v) shows no Approve or deny… (visible %v)", card.Row.State, answer.Visible())
 	}
 	test.Tap(answer)
 	if !h.dialogOnlyOn(h.ui.win) {
-		t.Fatalf("Allow or deny… on the card did not bring the dialog to the main window")
+		t.Fatalf("Approve or deny… on the card did not bring the dialog to the main window")
 	}
 	test.Tap(h.ui.dialogs.Approvals.Buttons[approval.AllowOnce])
 	h.until("the call run and the answer in the quick prompt", func() bool {
@@ -111,11 +111,11 @@ func TestQuickApprovalFollowsToMainWindow(t *testing.T) {
 	}
 	h.until("the notification withdrawn", func() bool { live, _ := h.notes.shown(); return len(live) == 0 })
 	if c := h.card("t.echo"); c == nil || c.Tool().Answer.Visible() {
-		t.Errorf("the finished card still offers Allow or deny…")
+		t.Errorf("the finished card still offers Approve or deny…")
 	}
 }
 
-// The quick prompt's line of a waiting call offers Allow or deny… too: the
+// The quick prompt's line of a waiting call offers Approve or deny… too: the
 // dialog taken to the main window comes back to the quick prompt from it.
 func TestQuickApprovalFromItsLine(t *testing.T) {
 	h := askInQuick(t, harnessOptions{log: true}, "a quick question")
@@ -124,11 +124,11 @@ func TestQuickApprovalFromItsLine(t *testing.T) {
 	h.until("the dialog on the main window", func() bool { return h.dialogOnlyOn(h.ui.win) })
 	answer := q.AnswerButton(0)
 	if answer == nil || !answer.Visible() {
-		t.Fatalf("the waiting call's line offers no Allow or deny…")
+		t.Fatalf("the waiting call's line offers no Approve or deny…")
 	}
 	test.Tap(answer)
 	if !h.dialogOnlyOn(q.Window()) {
-		t.Fatalf("Allow or deny… on the quick prompt's line did not bring the dialog there")
+		t.Fatalf("Approve or deny… on the quick prompt's line did not bring the dialog there")
 	}
 	test.Tap(h.ui.dialogs.Approvals.Buttons[approval.Deny])
 	h.until("the call denied", func() bool {
@@ -136,7 +136,7 @@ func TestQuickApprovalFromItsLine(t *testing.T) {
 		return len(l) == 1 && strings.HasPrefix(l[0], "echo | t · denied")
 	})
 	if q.AnswerButton(0).Visible() {
-		t.Errorf("the denied call's line still offers Allow or deny…")
+		t.Errorf("the denied call's line still offers Approve or deny…")
 	}
 }
 

@@ -109,7 +109,7 @@ type UI struct {
 	// by Deckhand's own means (the tray, Ctrl+K, a notification). A dialog
 	// for the quick prompt's conversation opens there while it shows, and
 	// follows the person to the main window (showMain, that chat opened
-	// there, a card's Allow or deny…). Fyne says nothing when a click moves
+	// there, a card's Approve or deny…). Fyne says nothing when a click moves
 	// the focus from one window to the other.
 	atQuick bool
 
@@ -256,7 +256,7 @@ func (h quickHost) ToMain() {
 func (h quickHost) Hidden() { h.u.goTo(false) }
 
 // Answer brings up, in the quick prompt, the approval of its call
-// (the model's id), from its line's Allow or deny….
+// (the model's id), from its line's Approve or deny….
 func (h quickHost) Answer(call string) {
 	h.u.atQuick = true
 	h.u.dialogs.Approvals.Bring(h.u.quickID, call)
@@ -450,7 +450,7 @@ func (u *UI) showMain() {
 }
 
 // AnswerCall brings up the approval of conversation conv's call (the
-// model's id) in the main window, from its card's Allow or deny…: the
+// model's id) in the main window, from its card's Approve or deny…: the
 // person is at the main window, whichever window the dialog was on.
 func (h chatHost) AnswerCall(conv, call string) {
 	h.u.atQuick = false

@@ -15,7 +15,7 @@ import (
 // it shows there; the person clicks the main window (the quick prompt goes
 // behind it, and the approval is notified), then either opens that chat
 // from the sidebar, which brings the dialog along, or, with the chat
-// already open there, presses its card's "Allow or deny…". The dialog is
+// already open there, presses its card's "Approve or deny…". The dialog is
 // then in the main window and no longer in the quick prompt; Allow once
 // there runs the call, the answer comes, and the notification is
 // withdrawn. The card said "waiting for approval" with no way to answer,
@@ -90,11 +90,11 @@ func TestWindowQuickApprovalFromMainWindow(t *testing.T) {
 			case "sidebar":
 				openChat()
 			case "card":
-				s := w.waitScreen("the waiting card's Allow or deny…", func(s gui.Screen) bool {
-					_, ok := in(s, "Deckhand", "button", "Allow or deny…")
+				s := w.waitScreen("the waiting card's Approve or deny…", func(s gui.Screen) bool {
+					_, ok := in(s, "Deckhand", "button", "Approve or deny…")
 					return ok && shows(s, "waiting for approval")
 				})
-				b, _ := in(s, "Deckhand", "button", "Allow or deny…")
+				b, _ := in(s, "Deckhand", "button", "Approve or deny…")
 				w.click(b)
 			}
 			s := w.waitScreen("the approval in the main window", func(s gui.Screen) bool {

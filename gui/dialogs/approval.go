@@ -193,7 +193,7 @@ func (a *Approvals) FromNotification(id, conv, key string, whole bool) {
 
 // Bring opens the approval of conversation conv's call (its id, the
 // model's) before any other waiting, on the window the person is at: they
-// asked for it from the call's card ("Allow or deny…"). A call not asked
+// asked for it from the call's card ("Approve or deny…"). A call not asked
 // about yet (it waits behind another call of its run) brings the first
 // approval of its conversation. It reports whether one waits.
 func (a *Approvals) Bring(conv, call string) bool {

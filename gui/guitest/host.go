@@ -76,7 +76,7 @@ func (h *Host) AttachResource(alias, uri string) { h.Tell([2]string{alias, uri})
 // AnswerCall keeps AnswerCall{conv, call} for Told.
 func (h *Host) AnswerCall(conv, call string) { h.Tell(AnswerCall{conv, call}) }
 
-// AnswerCall is a card's Allow or deny…, as Told keeps it.
+// AnswerCall is a card's Approve or deny…, as Told keeps it.
 type AnswerCall struct{ Conv, Call string }
 
 func (h *Host) ReadResource(context.Context, string, string) ([]*sdk.ResourceContents, error) {

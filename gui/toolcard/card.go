@@ -117,7 +117,7 @@ func (cs *Cards) NewCard(r Row) *Card {
 	})
 	t.OpenView.Importance = widget.LowImportance
 	t.OpenView.Hide()
-	t.Answer = widget.NewButtonWithIcon("Allow or deny…", theme.QuestionIcon(), func() {
+	t.Answer = widget.NewButtonWithIcon("Approve or deny…", theme.QuestionIcon(), func() {
 		row, _ := r.Shown()
 		cs.host.AnswerCall(r.Conv(), row.Call)
 	})

@@ -59,7 +59,7 @@ type callView struct {
 
 func newCallView(host Host) *callView {
 	v := &callView{icon: widget.NewIcon(nil), spinner: widget.NewActivity()}
-	v.answer = widget.NewButton("Allow or deny…", func() { host.Answer(v.call) })
+	v.answer = widget.NewButton("Approve or deny…", func() { host.Answer(v.call) })
 	v.answer.Importance = widget.HighImportance
 	v.answer.Hide()
 	v.name = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
@@ -244,7 +244,7 @@ func (q *Prompt) Spinning(i int) (shown, turning bool) {
 	return v.spinner.Visible(), v.spinning
 }
 
-// AnswerButton is line i's Allow or deny…, or nil when there is no line i.
+// AnswerButton is line i's Approve or deny…, or nil when there is no line i.
 func (q *Prompt) AnswerButton(i int) *widget.Button {
 	if i >= len(q.callViews) || !q.callViews[i].obj.Visible() {
 		return nil

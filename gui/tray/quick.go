@@ -25,7 +25,7 @@ type Host interface {
 	// button, Open in main window).
 	Hidden()
 	// Answer brings up, in the quick prompt, the approval of its call
-	// (the model's id): the person pressed Allow or deny… on its line.
+	// (the model's id): the person pressed Approve or deny… on its line.
 	Answer(call string)
 }
 

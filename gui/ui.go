@@ -210,7 +210,12 @@ func (u *UI) SetTrayHost(up bool) {
 }
 
 // installTray puts Deckhand's menu in the system tray.
-func (u *UI) installTray() { tray.Install(u.app, u.d.Icon, u.showMain, u.showQuick) }
+func (u *UI) installTray() {
+	// The tray's menu opened: the pointer left the window for the tray
+	// without a word from Fyne, and an answer's hover info stayed beside
+	// the menu.
+	tray.Install(u.app, u.d.Icon, u.showMain, u.showQuick, func() { u.post(u.chat.Away) })
+}
 
 // showQuick opens the quick prompt (from the tray, or Ctrl+K).
 func (u *UI) showQuick() {

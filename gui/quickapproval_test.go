@@ -196,3 +196,29 @@ func TestQuickApprovalNotNotifiedWhileAtIt(t *testing.T) {
 	test.Tap(h.ui.dialogs.Approvals.Buttons[approval.AllowOnce])
 	h.until("the answer", func() bool { return q.Answer.String() == "Echoed." })
 }
+
+// The quick prompt closed while its approval shows (its window's close
+// button) leaves no dialog on a hidden window, answerable from nowhere: it
+// moves to the main window, brought back from the tray.
+func TestQuickApprovalMovesWhenQuickPromptCloses(t *testing.T) {
+	h := newHarness(t, harnessOptions{
+		fallback: toolThenText(testutil.ToolCallSpec{ID: "c1", Name: "t__echo", Arguments: `{"text": "hi"}`}, "Echoed.")})
+	h.ui.SetTrayHost(true)
+	h.ui.closeMain()
+	h.ui.showQuick()
+	q := h.ui.quick
+	test.Type(q.Entry, "a quick question")
+	q.Entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	h.until("the approval on the quick prompt", func() bool { return h.dialogOnlyOn(q.Window()) })
+	// As the window's close button does (Fyne's test driver does not call
+	// a window's close intercept).
+	q.Entry.OnEscape()
+	if q.Visible() {
+		t.Fatal("the quick prompt did not close")
+	}
+	if !h.dialogOnlyOn(h.ui.win) || h.ui.hidden {
+		t.Fatalf("the dialog did not move to the main window brought back (hidden %v)", h.ui.hidden)
+	}
+	test.Tap(h.ui.dialogs.Approvals.Buttons[approval.AllowOnce])
+	h.until("the call run", func() bool { return q.Answer.String() == "Echoed." })
+}

@@ -115,3 +115,35 @@ func TestWindowQuickApprovalFromMainWindow(t *testing.T) {
 		})
 	}
 }
+
+// The reverse: a call of the main window's chat asks while the person is
+// at the quick prompt, in front of the main window. Its dialog opens on the
+// main window, behind, and is notified (it waited there unseen until it
+// timed out); a click on the notification brings the main window to the
+// front, at the dialog, and Allow once there runs the call.
+func TestWindowMainApprovalWhileAtQuickPrompt(t *testing.T) {
+	model := testutil.NewModelServer(t,
+		// The delay leaves time to bring up the quick prompt.
+		testutil.ModelResponse{Delay: 3 * time.Second, Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "a", Name: "p__getenv", Arguments: `{"name":"HOME"}`})},
+		testutil.ModelResponse{Body: testutil.TextChunks("answered in the main window")},
+	)
+	bus := testutil.SessionBus(t)
+	w := startRealWindow(t, scriptedConfig(model.URL, probeServer(t)), nil, withEnv("DBUS_SESSION_BUS_ADDRESS="+bus))
+	ctl := testutil.Dunst(t, w.display, bus, "/bin/true")
+	shown := func() string { out, _ := ctl("count", "displayed"); return out }
+	w.waitServerReady()
+	w.say("from the main window")
+	w.openQuickPrompt()
+	s := w.waitScreen("the approval", func(s gui.Screen) bool { _, ok := find(s, "button", "Allow once"); return ok })
+	if b, _ := find(s, "button", "Allow once"); b.Window != "Deckhand" {
+		t.Errorf("the main window's approval opened on %q", b.Window)
+	}
+	testutil.Eventually(t, 20*time.Second, func() bool { return shown() == "1" }, "the approval notified while the quick prompt is in front; stderr:\n%s", w.stderr)
+	if out, err := ctl("action", "0"); err != nil {
+		t.Fatalf("dunstctl action: %v %s", err, out)
+	}
+	testutil.Eventually(t, 10*time.Second, func() bool { return firstField(w.xdo("getactivewindow")) == w.win }, "the main window in front after a click on the notification")
+	w.clickText("button", "Allow once")
+	w.waitScreen("the call run and the answer", func(s gui.Screen) bool { return shows(s, "answered in the main window") && shows(s, "done in") })
+	testutil.Eventually(t, 10*time.Second, func() bool { return shown() == "0" }, "the notification withdrawn once answered")
+}

@@ -94,6 +94,7 @@ func TestWindowQuickApprovalFromMainWindow(t *testing.T) {
 					_, ok := in(s, "Deckhand", "button", "Approve or deny…")
 					return ok && shows(s, "waiting for approval")
 				})
+				w.keep("quick-approval-waiting-card.png")
 				b, _ := in(s, "Deckhand", "button", "Approve or deny…")
 				w.click(b)
 			}

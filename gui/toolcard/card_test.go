@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/color"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -276,5 +277,27 @@ func TestToolCardShowsTheFindMark(t *testing.T) {
 	c.Set(r.row)
 	if c.Border.StrokeColor != plain || c.Border.StrokeWidth != 1 {
 		t.Errorf("unmarked, the border is %v, %v wide; want %v, 1 wide", c.Border.StrokeColor, c.Border.StrokeWidth, plain)
+	}
+}
+
+// A call waiting for approval offers Approve or deny…, which asks the
+// window for its approval (by conversation and call); it goes once the
+// call runs. Its dialog may be on the quick prompt's window, out of sight.
+func TestToolCardOffersItsApproval(t *testing.T) {
+	h := newHarness(t)
+	h.tr.ToolRequested("call-1", "t.echo", []byte(`{"text":"hi"}`))
+	h.frame()
+	c := h.card("t.echo")
+	if c == nil || !c.Answer.Visible() || !c.answerBox.Visible() {
+		t.Fatalf("the waiting card offers no Approve or deny…")
+	}
+	test.Tap(c.Answer)
+	if got, want := h.host.Told(), []any{guitest.AnswerCall{Conv: "c1", Call: "call-1"}}; !slices.Equal(got, want) {
+		t.Errorf("Approve or deny… told %v, want %v", got, want)
+	}
+	h.tr.ToolStarted("call-1", "t.echo", []byte(`{"text":"hi"}`))
+	h.frame()
+	if c.Answer.Visible() || c.answerBox.Visible() {
+		t.Errorf("the running card still offers Approve or deny…")
 	}
 }

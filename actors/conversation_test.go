@@ -89,6 +89,14 @@ func startChatWith(t testing.TB, opts func(*Options), model *testutil.ModelServe
 
 func (c *chat) send(text string) { c.sys.Root.Send(c.conv, &conversation.UserMessage{Text: text}) }
 
+// answer answers req as the person would, straight to the run that waits.
+func (c *chat) answer(req *conversation.ApprovalRequested, ans approval.Answer) {
+	c.t.Helper()
+	if err := req.Reply(ans, ""); err != nil {
+		c.t.Fatalf("answering %s: %v", req.ID, err)
+	}
+}
+
 // restart replaces the conversation with a fresh one (same watcher).
 func (c *chat) restart() {
 	c.t.Helper()
@@ -256,7 +264,7 @@ func TestApprovals(t *testing.T) {
 	})
 	reply := func(a approval.Answer) {
 		req := expect[*conversation.ApprovalRequested](c)
-		c.sys.Root.Send(c.conv, &conversation.ApprovalAnswer{ID: req.ID, Answer: a})
+		c.answer(req, a)
 	}
 
 	c.send("1")
@@ -264,7 +272,7 @@ func TestApprovals(t *testing.T) {
 	if req.Request.Display != "mem.echo" || req.Request.Server != "mem" || string(req.Request.Arguments) != `{"text":"once"}` || req.Request.Description != "Echo the text back" || req.Deadline.IsZero() {
 		t.Errorf("ApprovalRequested = %+v", req)
 	}
-	c.sys.Root.Send(c.conv, &conversation.ApprovalAnswer{ID: req.ID, Answer: approval.AllowOnce})
+	c.answer(req, approval.AllowOnce)
 	if cl := expect[*conversation.ApprovalClosed](c); cl.Answer != approval.AllowOnce {
 		t.Errorf("ApprovalClosed = %+v", cl)
 	}
@@ -321,7 +329,7 @@ func TestAlwaysGrant(t *testing.T) {
 	c := startChat(t, model, map[string]*sdk.Server{"mem": testutil.NewServer("mem")})
 	c.send("add")
 	req := expect[*conversation.ApprovalRequested](c)
-	c.sys.Root.Send(c.conv, &conversation.ApprovalAnswer{ID: req.ID, Answer: approval.AllowAlways})
+	c.answer(req, approval.AllowAlways)
 	expect[*conversation.RunFinished](c)
 
 	// A new conversation in the same process no longer asks.
@@ -646,7 +654,7 @@ func TestCommandLines(t *testing.T) {
 	if req.Request.Display != "local.exec" || string(req.Request.Arguments) != `{"command":"echo hello from the shell"}` {
 		t.Errorf("ApprovalRequested = %+v", req.Request)
 	}
-	c.sys.Root.Send(c.conv, &conversation.ApprovalAnswer{ID: req.ID, Answer: approval.AllowOnce})
+	c.answer(req, approval.AllowOnce)
 	f := expect[*conversation.ToolCallFinished](c)
 	if !strings.Contains(f.Output, "$ echo hello from the shell\nhello from the shell\n[exit status 0") {
 		t.Errorf("ToolCallFinished = %q", f.Output)

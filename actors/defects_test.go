@@ -77,7 +77,7 @@ func TestRedefinedWhileAskedIsNotRun(t *testing.T) {
 		cat, _ := c.sys.Catalog(t.Context())
 		return cat != before
 	}, "the catalog did not change")
-	c.sys.Root.Send(c.conv, &conversation.ApprovalAnswer{ID: req.ID, Answer: approval.AllowOnce})
+	c.answer(req, approval.AllowOnce)
 	fin := expect[*conversation.ToolCallFinished](c)
 	if !fin.IsError || !strings.Contains(fin.Output, "definition changed") {
 		t.Errorf("finished = %+v, want refused: the definition changed", fin)

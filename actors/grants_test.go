@@ -64,7 +64,7 @@ func TestRevokedGrantIsAskedNextCall(t *testing.T) {
 
 	c.send("add")
 	req := expect[*conversation.ApprovalRequested](c)
-	c.sys.Root.Send(c.conv, &conversation.ApprovalAnswer{ID: req.ID, Answer: approval.AllowAlways})
+	c.answer(req, approval.AllowAlways)
 	expect[*conversation.RunFinished](c)
 
 	c.send("add again")
@@ -86,7 +86,7 @@ func TestRevokedGrantIsAskedNextCall(t *testing.T) {
 			t.Fatalf("decided before asking, after the revocation: %+v", d)
 		}
 	}
-	c.sys.Root.Send(c.conv, &conversation.ApprovalAnswer{ID: req.ID, Answer: approval.Deny})
+	c.answer(req, approval.Deny)
 	if d := expect[*conversation.ApprovalDecided](c); d.Allowed || d.By != "the person" {
 		t.Errorf("after the revocation: %+v", d)
 	}

@@ -117,7 +117,7 @@ func TestLazyToolCalledByNameIsLoadedAndGated(t *testing.T) {
 	if req.Request.Display != "weather.get_current_weather" {
 		t.Errorf("asked about %s", req.Request.Display)
 	}
-	c.sys.Root.Send(c.conv, &conversation.ApprovalAnswer{ID: req.ID, Answer: approval.AllowOnce})
+	c.answer(req, approval.AllowOnce)
 	expect[*conversation.RunFinished](c)
 	var unknown, ran *conversation.ToolCallFinished
 	for _, e := range c.seen {

@@ -126,6 +126,6 @@ func TestGrantsOfAnotherProcessCountAtRunStart(t *testing.T) {
 	}
 	c.send("add again")
 	req := expect[*conversation.ApprovalRequested](c)
-	c.sys.Root.Send(c.conv, &conversation.ApprovalAnswer{ID: req.ID, Answer: approval.Deny})
+	c.answer(req, approval.Deny)
 	expect[*conversation.RunFinished](c)
 }

@@ -40,7 +40,7 @@ func TestRugPullIsAskedAgain(t *testing.T) {
 	if req.Request.Change != "" {
 		t.Fatalf("asked about a change on first use: %q", req.Request.Change)
 	}
-	c.sys.Root.Send(c.conv, &conversation.ApprovalAnswer{ID: req.ID, Answer: approval.AllowAlways})
+	c.answer(req, approval.AllowAlways)
 	expect[*conversation.RunFinished](c)
 	testutil.Receive(t, ran, wait, "the first call")
 
@@ -63,7 +63,7 @@ func TestRugPullIsAskedAgain(t *testing.T) {
 		t.Fatalf("%s ran before the person answered", name)
 	default:
 	}
-	c.sys.Root.Send(c.conv, &conversation.ApprovalAnswer{ID: req.ID, Answer: approval.AllowOnce})
+	c.answer(req, approval.AllowOnce)
 	expect[*conversation.RunFinished](c)
 	if name := testutil.Receive(t, ran, wait, "the second call"); name != "delete" {
 		t.Errorf("ran %q", name)
@@ -104,7 +104,7 @@ func TestAddedToolIsMarkedNew(t *testing.T) {
 			t.Errorf("a tool of the first listing is marked new: %q", w)
 		}
 	}
-	c.sys.Root.Send(c.conv, &conversation.ApprovalAnswer{ID: req.ID, Answer: approval.AllowOnce})
+	c.answer(req, approval.AllowOnce)
 	expect[*conversation.RunFinished](c)
 
 	srv.AddTool(&sdk.Tool{Name: "later", Description: "Added later", InputSchema: map[string]any{"type": "object"}}, ok)
@@ -114,7 +114,7 @@ func TestAddedToolIsMarkedNew(t *testing.T) {
 	if len(req.Request.Warnings) == 0 || !strings.Contains(req.Request.Warnings[len(req.Request.Warnings)-1], "new: g added this tool on") {
 		t.Errorf("warnings = %q, want the tool marked new", req.Request.Warnings)
 	}
-	c.sys.Root.Send(c.conv, &conversation.ApprovalAnswer{ID: req.ID, Answer: approval.AllowOnce})
+	c.answer(req, approval.AllowOnce)
 	expect[*conversation.RunFinished](c)
 
 	srv.RemoveTools("first")

@@ -131,7 +131,7 @@ func TestCommandsAreConfined(t *testing.T) {
 	if !req.Request.OnceOnly || !strings.Contains(req.Request.Command, "echo in > inside.txt") {
 		t.Errorf("request = %+v", req.Request)
 	}
-	c.sys.Root.Send(c.conv, &conversation.ApprovalAnswer{ID: req.ID, Answer: approval.AllowAlways})
+	c.answer(req, approval.AllowAlways)
 	f := expect[*conversation.ToolCallFinished](c)
 	expect[*conversation.RunFinished](c)
 	home, _ := os.UserHomeDir()
@@ -147,7 +147,7 @@ func TestCommandsAreConfined(t *testing.T) {
 	}
 	c.send("again")
 	req = expect[*conversation.ApprovalRequested](c) // "always" did not stick
-	c.sys.Root.Send(c.conv, &conversation.ApprovalAnswer{ID: req.ID, Answer: approval.AllowOnce})
+	c.answer(req, approval.AllowOnce)
 	if f := expect[*conversation.ToolCallFinished](c); !strings.Contains(f.Output, ws) {
 		t.Errorf("pwd = %s, want the workspace", f.Output)
 	}

@@ -95,7 +95,7 @@ func TestViewCallPassesTheGate(t *testing.T) {
 						t.Fatalf("%s ran before the person answered", name)
 					default:
 					}
-					c.sys.Root.Send(c.conv, &conversation.ApprovalAnswer{ID: req.ID, Answer: s.answer})
+					c.answer(req, s.answer)
 				}
 				return testutil.Receive(t, reply, wait, "the view's result")
 			}

@@ -179,10 +179,7 @@ func (b *bridge) Receive(c actor.Context) {
 	case *uiOpenSession:
 		b.open(c, m.id)
 	case *dialogs.Answer:
-		b.dropApproval(m.ID)
-		if cs := b.convs[m.Conv]; cs != nil && cs.pid != nil {
-			c.Send(cs.pid, &conversation.ApprovalAnswer{ID: m.ID, Answer: m.Answer})
-		}
+		b.answer(m)
 	case *uiQuickPrompt:
 		if b.quick == "" || b.convs[b.quick] == nil {
 			b.quick = b.newChat(c, true)
@@ -434,6 +431,22 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 			}
 			b.refreshSoon(c)
 		}
+	}
+}
+
+// answer gives the person's answer to the run that asked (its Reply): no
+// actor stands between them. An answer the run no longer waits for (it
+// timed out as the person clicked) is dropped, and logged.
+func (b *bridge) answer(m *dialogs.Answer) {
+	i := slices.IndexFunc(b.approvals, func(a *conversation.ApprovalRequested) bool { return a.ID == m.ID })
+	if i < 0 {
+		b.ui.log.Info("approval answer dropped: the question is closed", "id", m.ID)
+		return
+	}
+	r := b.approvals[i]
+	b.dropApproval(m.ID)
+	if err := r.Reply(m.Answer, ""); err != nil {
+		b.ui.log.Info("approval answer dropped", "id", m.ID, "err", err)
 	}
 }
 

@@ -5,30 +5,37 @@ import (
 	"strings"
 	"time"
 
-	"github.com/asynkron/protoactor-go/actor"
-
 	"deckhand/actors/conversation"
 	"deckhand/approval"
 	"deckhand/clean"
 	"deckhand/tools"
 )
 
-func (t *chat) approval(c actor.Context, m *conversation.ApprovalRequested) {
+func (t *chat) approval(m *conversation.ApprovalRequested) {
 	switch {
 	case t.approve == ApproveAuto:
-		c.Send(t.conv, &conversation.ApprovalAnswer{ID: m.ID, Answer: approval.AllowOnce, Reason: "--approve=auto"})
+		t.reply(m, approval.AllowOnce, "--approve=auto")
 		fmt.Fprintf(t.info, "%s\n", t.paint(dim, "  ✓ "+m.Request.Display+" allowed (--approve=auto)"))
 	case t.approve == ApproveDeny:
-		c.Send(t.conv, &conversation.ApprovalAnswer{ID: m.ID, Answer: approval.Deny, Reason: "the user runs with --approve=deny"})
+		t.reply(m, approval.Deny, "the user runs with --approve=deny")
 		fmt.Fprintf(t.info, "%s\n", t.paint(dim, "  ✗ "+m.Request.Display+" denied (--approve=deny)"))
 	case !t.interactive:
-		c.Send(t.conv, &conversation.ApprovalAnswer{ID: m.ID, Answer: approval.Deny, Reason: "no terminal to ask the user; run with --approve=auto to allow"})
+		t.reply(m, approval.Deny, "no terminal to ask the user; run with --approve=auto to allow")
 		fmt.Fprintf(t.info, "%s\n", t.paint(yellow, "  ✗ "+m.Request.Display+" denied: no terminal to ask for approval (use --approve=auto)"))
 	default:
 		t.pending = append(t.pending, m)
 		if len(t.pending) == 1 {
 			t.askNext()
 		}
+	}
+}
+
+// reply answers m; an answer the run no longer waits for (it timed out
+// meanwhile) is said to be dropped.
+func (t *chat) reply(m *conversation.ApprovalRequested, ans approval.Answer, reason approval.Reason) {
+	if err := m.Reply(ans, reason); err != nil {
+		t.endLine()
+		fmt.Fprintf(t.info, "%s\n", t.paint(yellow, "  ! "+m.Request.Display+": "+err.Error()))
 	}
 }
 

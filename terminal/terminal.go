@@ -132,7 +132,7 @@ func (t *chat) Receive(c actor.Context) {
 		delete(t.progress, m.Run+"/"+m.Call)
 		t.printResult(m)
 	case *conversation.ApprovalRequested:
-		t.approval(c, m)
+		t.approval(m)
 	case *conversation.ApprovalClosed:
 		for i, p := range t.pending {
 			if p.ID == m.ID {
@@ -250,13 +250,13 @@ func (t *chat) input(c actor.Context, text string) {
 	if len(t.pending) > 0 {
 		req := t.pending[0]
 		ans := approval.ParseAnswer(text)
-		c.Send(t.conv, &conversation.ApprovalAnswer{ID: req.ID, Answer: ans})
 		t.pending = t.pending[1:]
 		if ans.Allowed() {
 			fmt.Fprintf(t.info, "%s\n", t.paint(dim, "  → "+ans.String()))
 		} else {
 			fmt.Fprintf(t.info, "%s\n", t.paint(dim, "  → denied"))
 		}
+		t.reply(req, ans, "")
 		if len(t.pending) > 0 {
 			t.askNext()
 		}

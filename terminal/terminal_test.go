@@ -41,8 +41,19 @@ func newChat(approve Approve, interactive bool) (*chat, *bytes.Buffer) {
 	}, &out
 }
 
-func request(id string) *conversation.ApprovalRequested {
-	return &conversation.ApprovalRequested{ID: id, Request: approval.Request{Display: "fs.write"}, Deadline: time.Now().Add(time.Minute)}
+// answers are the answers the requests of request got, in order.
+type answers []approval.Answer
+
+// request is a question whose Reply records its answer in to (nil: none
+// is recorded).
+func request(id string, to *answers) *conversation.ApprovalRequested {
+	return &conversation.ApprovalRequested{ID: id, Request: approval.Request{Display: "fs.write"}, Deadline: time.Now().Add(time.Minute),
+		Reply: func(ans approval.Answer, _ approval.Reason) error {
+			if to != nil {
+				*to = append(*to, ans)
+			}
+			return nil
+		}}
 }
 
 // An approval is asked, answered by the typed line, and its closing says
@@ -51,17 +62,18 @@ func request(id string) *conversation.ApprovalRequested {
 func TestApprovalAskedAndClosed(t *testing.T) {
 	ch, out := newChat(ApproveAsk, true)
 	c := &fakeContext{}
-	c.deliver(ch, request("a1"))
+	var got answers
+	c.deliver(ch, request("a1", &got))
 	if !strings.Contains(out.String(), "Allow fs.write?") {
 		t.Fatalf("not asked:\n%s", out)
 	}
-	sent := c.deliver(ch, &inputLine{text: "y"})
-	if len(sent) != 1 || sent[0].(*conversation.ApprovalAnswer).Answer != approval.AllowOnce {
-		t.Fatalf("y sent %#v", sent)
+	c.deliver(ch, &inputLine{text: "y"})
+	if len(got) != 1 || got[0] != approval.AllowOnce {
+		t.Fatalf("y answered %v, want [%v]", got, approval.AllowOnce)
 	}
 	for _, reason := range []approval.Reason{approval.Answered, ""} {
 		out.Reset()
-		c.deliver(ch, request("a2"))
+		c.deliver(ch, request("a2", nil))
 		c.deliver(ch, &inputLine{text: "n"})
 		c.deliver(ch, &conversation.ApprovalClosed{ID: "a2", Answer: approval.Deny, Reason: reason})
 		if strings.Contains(out.String(), "closed") {
@@ -70,14 +82,28 @@ func TestApprovalAskedAndClosed(t *testing.T) {
 	}
 
 	out.Reset()
-	c.deliver(ch, request("a3"))
-	c.deliver(ch, request("a4"))
+	c.deliver(ch, request("a3", nil))
+	c.deliver(ch, request("a4", nil))
 	c.deliver(ch, &conversation.ApprovalClosed{ID: "a3", Answer: approval.Deny, Reason: approval.TimedOut(time.Minute)})
 	if got := out.String(); !strings.Contains(got, "(approval for fs.write closed: ") || strings.Count(got, "Allow fs.write?") != 2 {
 		t.Errorf("a timed-out approval, then the next:\n%s", got)
 	}
 	if len(ch.pending) != 1 || ch.pending[0].ID != "a4" {
 		t.Errorf("pending = %v", ch.pending)
+	}
+}
+
+// An answer the run no longer waits for (its question timed out as the
+// person typed) is said to be dropped, with why.
+func TestApprovalAnswerDropped(t *testing.T) {
+	ch, out := newChat(ApproveAsk, true)
+	c := &fakeContext{}
+	req := request("a1", nil)
+	req.Reply = func(approval.Answer, approval.Reason) error { return conversation.ErrQuestionClosed }
+	c.deliver(ch, req)
+	c.deliver(ch, &inputLine{text: "y"})
+	if got := out.String(); !strings.Contains(got, "fs.write: "+conversation.ErrQuestionClosed.Error()) {
+		t.Errorf("a dropped answer is not said so:\n%s", got)
 	}
 }
 
@@ -95,9 +121,10 @@ func TestApprovalModes(t *testing.T) {
 		{ApproveAsk, false, approval.Deny, "no terminal to ask"},
 	} {
 		ch, out := newChat(tt.approve, tt.interactive)
-		sent := (&fakeContext{}).deliver(ch, request("a1"))
-		if len(sent) != 1 || sent[0].(*conversation.ApprovalAnswer).Answer != tt.want || !strings.Contains(out.String(), tt.says) || len(ch.pending) != 0 {
-			t.Errorf("%s (interactive %v): sent %#v, printed %q", tt.approve, tt.interactive, sent, out)
+		var got answers
+		(&fakeContext{}).deliver(ch, request("a1", &got))
+		if len(got) != 1 || got[0] != tt.want || !strings.Contains(out.String(), tt.says) || len(ch.pending) != 0 {
+			t.Errorf("%s (interactive %v): answered %v, printed %q", tt.approve, tt.interactive, got, out)
 		}
 	}
 }

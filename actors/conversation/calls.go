@@ -3,8 +3,10 @@ package conversation
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -263,38 +265,90 @@ func (r *run) pinOf(cs *callState) approval.Pin {
 }
 
 // ask is the question to the person, as a blocking request: it emits
-// ApprovalRequested and waits for the ApprovalAnswer with its id (which
-// the actor passes on), the timeout (a deny), or Stop (ok false; the
-// question is closed).
+// ApprovalRequested and waits for its Reply, the timeout (a deny), or Stop
+// (ok false; the question is closed).
 func (r *run) ask(ctx context.Context, v *view, cs *callState) (ans approval.Answer, reason approval.Reason, ok bool) {
 	id := store.NewID("ask")
 	timeout := v.cfg.MCP.ApprovalTimeout
+	q := newQuestion()
+	r.emit(&ApprovalRequested{Conversation: r.conv, Run: r.id, ID: id, Request: cs.req, Deadline: time.Now().Add(timeout), Reply: q.reply})
+	a, ok := q.wait(ctx, timeout)
+	if !ok {
+		why := approval.Reason("the run was stopped")
+		if err, _ := stopCause(ctx); err != nil {
+			why = "the conversation failed"
+		}
+		r.emit(&ApprovalClosed{Conversation: r.conv, ID: id, Answer: approval.Deny, Reason: why})
+		return approval.Deny, "", false
+	}
+	ans, reason = a.ans, a.reason
+	if cs.req.OnceOnly && ans.Allowed() {
+		ans = approval.AllowOnce // a shell command is asked each time
+	}
+	r.emit(&ApprovalDecided{Conversation: r.conv, Run: r.id, Call: cs.id, Tool: cs.req.Display, Allowed: ans.Allowed(), Scope: ans.Scope(), By: reason.By()})
+	r.emit(&ApprovalClosed{Conversation: r.conv, ID: id, Answer: ans, Reason: reason})
+	return ans, reason, true
+}
+
+// Why a Reply was dropped.
+var (
+	ErrAnsweredTwice  = errors.New("the question was answered already; this answer is dropped")
+	ErrQuestionClosed = errors.New("the question is closed (timed out, or its run stopped); this answer is dropped")
+)
+
+// question is where one question's answer goes: the asker waits on it
+// (wait), whoever answers fills it once (reply, ApprovalRequested.Reply),
+// without blocking. The first of the answer and the question's end
+// (the timeout, Stop) wins; the other is dropped.
+type question struct {
+	state   atomic.Int32 // questionOpen, then answered or closed, once
+	answers chan answer  // buffered: holds the one answer that won
+}
+
+const (
+	questionOpen int32 = iota
+	questionAnswered
+	questionClosed
+)
+
+// answer is a Reply's word.
+type answer struct {
+	ans    approval.Answer
+	reason approval.Reason
+}
+
+func newQuestion() *question { return &question{answers: make(chan answer, 1)} }
+
+func (q *question) reply(ans approval.Answer, reason approval.Reason) error {
+	if !q.state.CompareAndSwap(questionOpen, questionAnswered) {
+		if q.state.Load() == questionAnswered {
+			return ErrAnsweredTwice
+		}
+		return ErrQuestionClosed
+	}
+	if reason.IsAnswered() {
+		reason = approval.Answered // what ApprovalClosed says
+	}
+	q.answers <- answer{ans, reason} // the only send: never blocks
+	return nil
+}
+
+// wait is the answer, a deny when none came within timeout, or ok false
+// when ctx ended first.
+func (q *question) wait(ctx context.Context, timeout time.Duration) (a answer, ok bool) {
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
-	r.emit(&ApprovalRequested{Conversation: r.conv, Run: r.id, ID: id, Request: cs.req, Deadline: time.Now().Add(timeout)})
-	for {
-		select {
-		case m := <-r.answers:
-			if m.ID != id {
-				continue // late: for a question closed before
-			}
-			ans, reason = m.Answer, m.Reason
-		case <-timer.C:
-			ans, reason = approval.Deny, approval.TimedOut(timeout)
-		case <-ctx.Done():
-			why := approval.Reason("the run was stopped")
-			if err, _ := stopCause(ctx); err != nil {
-				why = "the conversation failed"
-			}
-			r.emit(&ApprovalClosed{Conversation: r.conv, ID: id, Answer: approval.Deny, Reason: why})
-			return approval.Deny, "", false
+	select {
+	case a = <-q.answers:
+		return a, true
+	case <-timer.C:
+		if q.state.CompareAndSwap(questionOpen, questionClosed) {
+			return answer{approval.Deny, approval.TimedOut(timeout)}, true
 		}
-		if cs.req.OnceOnly && ans.Allowed() {
-			ans = approval.AllowOnce // a shell command is asked each time
-		}
-		r.emit(&ApprovalDecided{Conversation: r.conv, Run: r.id, Call: cs.id, Tool: cs.req.Display, Allowed: ans.Allowed(), Scope: ans.Scope(), By: reason.By()})
-		r.emit(&ApprovalClosed{Conversation: r.conv, ID: id, Answer: ans, Reason: reason})
-		return ans, reason, true
+		return <-q.answers, true // answered as time ran out: the answer counts
+	case <-ctx.Done():
+		q.state.CompareAndSwap(questionOpen, questionClosed) // an answer that came with Stop is not carried out
+		return answer{}, false
 	}
 }
 

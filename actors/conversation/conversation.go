@@ -56,14 +56,6 @@ type (
 	// StopRun cancels the run: the model request, tool calls in flight and
 	// pending approvals. Messages queued behind it still run.
 	StopRun struct{}
-	// ApprovalAnswer answers an ApprovalRequested. Reason, if set, says
-	// why no person answered ("--approve=auto"; for a deny, the model
-	// hears it); "" or approval.Answered is a person's answer.
-	ApprovalAnswer struct {
-		ID     string
-		Answer approval.Answer
-		Reason approval.Reason
-	}
 	// RemoveRun takes a finished run (the person's message and all that
 	// followed it; Run "" is the last) out of the conversation: the model
 	// no longer sees it, the window no longer shows it, and the log keeps
@@ -214,7 +206,6 @@ type view struct {
 type runHandle struct {
 	id       string
 	cancel   context.CancelCauseFunc // nil: Stop; an error: the conversation failed
-	answers  chan *ApprovalAnswer    // to the run; never blocks the actor (see answer)
 	failure  error                   // why the conversation failed, told once the run has ended
 	stopping bool                    // cancelled: its runEnded is on its way
 }
@@ -337,8 +328,6 @@ func (a *conversationActor) Receive(c actor.Context) {
 		a.chooseVersion(c, m.Run)
 	case *ContinueRun:
 		a.continueRun(c)
-	case *ApprovalAnswer:
-		a.answer(m)
 	case *CallFromView:
 		a.callFromView(c, m)
 	case *viewGranted:
@@ -363,28 +352,6 @@ func (a *conversationActor) queued() int {
 		return len(a.queue) - 1
 	}
 	return len(a.queue)
-}
-
-// answer passes a person's answer to the run, which waits for it (or
-// drops it: late, or for another question). The run's channel is
-// buffered; a full one drops the answer rather than block Receive: the
-// run reads each as it comes, so only a flood of answers fills it.
-func (a *conversationActor) answer(m *ApprovalAnswer) {
-	if a.answerView(m) {
-		return
-	}
-	if a.run == nil {
-		return
-	}
-	ans := *m
-	if ans.Reason.IsAnswered() {
-		ans.Reason = approval.Answered // what ApprovalClosed says
-	}
-	select {
-	case a.run.answers <- &ans:
-	default:
-		a.log.Warn("approval answer dropped: the run has too many unread", "id", m.ID)
-	}
 }
 
 func (a *conversationActor) emit(c actor.Context, msg any) {

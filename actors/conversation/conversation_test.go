@@ -2,11 +2,14 @@ package conversation
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
 	"strings"
 	"testing"
+	"testing/synctest"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/google/go-cmp/cmp"
@@ -70,17 +73,22 @@ func wrote(_ context.Context, m *servers.CallTool, _ func(*servers.ToolProgress)
 	return &servers.ToolResult{ID: m.ID, Tool: m.Tool, Result: &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "wrote"}}}}, nil
 }
 
-// The person's answer reaches the waiting run through the actor, which
-// never blocks on it.
-func TestApprovalAnswerReachesTheRun(t *testing.T) {
+// The person's answer goes straight to the waiting run (Reply), with no
+// actor between them: it counts once; a second answer, and one after the
+// run has stopped waiting, are dropped, and Reply says so.
+func TestApprovalReplyReachesTheRun(t *testing.T) {
 	root, conv, w := startWith(t, script(
 		llm.Turn{ToolCalls: []llm.ToolCall{{ID: "c1", Name: "fs__write", Arguments: "{}"}}},
 		llm.Turn{Text: "done"},
 	), wrote)
 	root.Send(conv, &UserMessage{Text: "write"})
 	q := conversationtest.Expect[*ApprovalRequested](t, w)
-	root.Send(conv, &ApprovalAnswer{ID: "ask-stale", Answer: approval.AllowOnce}) // for no question: dropped
-	root.Send(conv, &ApprovalAnswer{ID: q.ID, Answer: approval.AllowOnce})
+	if err := q.Reply(approval.AllowOnce, ""); err != nil {
+		t.Fatalf("Reply(allow once) = %v, want nil", err)
+	}
+	if err := q.Reply(approval.Deny, ""); !errors.Is(err, ErrAnsweredTwice) {
+		t.Errorf("a second Reply = %v, want ErrAnsweredTwice", err)
+	}
 	if closed := conversationtest.Expect[*ApprovalClosed](t, w); closed.ID != q.ID || closed.Answer != approval.AllowOnce || closed.Reason != approval.Answered {
 		t.Errorf("ApprovalClosed = %+v, want %s allowed once by the person", closed, q.ID)
 	}
@@ -89,6 +97,48 @@ func TestApprovalAnswerReachesTheRun(t *testing.T) {
 	}
 	if fin := conversationtest.Expect[*RunFinished](t, w); fin.Err != nil || fin.Stopped || fin.Text != "done" {
 		t.Errorf("RunFinished = %+v", fin)
+	}
+}
+
+// A question ends once: with the first answer, the timeout or Stop,
+// whichever comes first; what comes after is dropped, and Reply says why.
+func TestQuestionEndsOnce(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		before  []approval.Answer // replies before the question ends
+		end     string            // "answer", "timeout" or "stop": what the asker sees first
+		want    answer
+		wantOK  bool
+		lateErr error // what a Reply after the end says
+	}{
+		{name: "answered", before: []approval.Answer{approval.AllowSession}, end: "answer",
+			want: answer{approval.AllowSession, approval.Answered}, wantOK: true, lateErr: ErrAnsweredTwice},
+		{name: "timed out", end: "timeout",
+			want: answer{approval.Deny, approval.TimedOut(time.Minute)}, wantOK: true, lateErr: ErrQuestionClosed},
+		{name: "stopped", end: "stop", lateErr: ErrQuestionClosed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				q := newQuestion()
+				for _, a := range tc.before {
+					if err := q.reply(a, ""); err != nil {
+						t.Fatalf("reply(%v) = %v", a, err)
+					}
+				}
+				ctx, cancel := context.WithCancel(t.Context())
+				if tc.end == "stop" {
+					cancel()
+				}
+				defer cancel()
+				got, ok := q.wait(ctx, time.Minute) // in the bubble, the timeout is the fake clock's
+				if got != tc.want || ok != tc.wantOK {
+					t.Errorf("wait = %+v, %v; want %+v, %v", got, ok, tc.want, tc.wantOK)
+				}
+				if err := q.reply(approval.AllowOnce, ""); !errors.Is(err, tc.lateErr) {
+					t.Errorf("a reply after the end = %v, want %v", err, tc.lateErr)
+				}
+			})
+		})
 	}
 }
 
@@ -147,14 +197,14 @@ func TestReceivePanicFailsTheRunFirst(t *testing.T) {
 	root, conv, w := startWith(t, script(llm.Turn{ToolCalls: []llm.ToolCall{{ID: "c1", Name: "fs__write", Arguments: "{}"}}}), wrote,
 		func(d *convDeps) {
 			d.onMessage = func(m any) {
-				if _, ok := m.(*ApprovalAnswer); ok {
+				if _, ok := m.(*SetModel); ok {
 					panic("a bug")
 				}
 			}
 		})
 	root.Send(conv, &UserMessage{Text: "write"})
-	q := conversationtest.Expect[*ApprovalRequested](t, w)
-	root.Send(conv, &ApprovalAnswer{ID: q.ID, Answer: approval.AllowOnce})
+	conversationtest.Expect[*ApprovalRequested](t, w)
+	root.Send(conv, &SetModel{Name: "other"}) // the bug's message, while the run waits
 	var got []string
 	for len(got) < 3 {
 		switch m := conversationtest.Next(t, w).(type) {

@@ -15,8 +15,9 @@
 // each call (calls.go, packages toolcall and policy: a refused call goes
 // back to the model and reaches no server), ask the gate once per call
 // (approval.Decide: Allow, Refuse or Ask), and for Ask emit
-// ApprovalRequested and wait for the ApprovalAnswer (the actor passes it on
-// a channel), the approval timeout (a deny) or Stop; run the allowed calls
+// ApprovalRequested and wait for its Reply (which whoever answers calls:
+// the answer comes to the run directly, not through the actor), the
+// approval timeout (a deny) or Stop; run the allowed calls
 // (consecutive read-only ones together) through the router's Call
 // (package servers) with the exact definition that was checked and shown,
 // collect their results, and go round again. Every step is an event

@@ -137,10 +137,22 @@ type (
 		Conversation, Run, Call, Tool string
 		Decision                      policy.Decision
 	}
+	// ApprovalRequested asks a person about a call (Request) before
+	// Deadline. Whoever answers (the window's bridge, the terminal) calls
+	// Reply: the run that asked waits for it, and no actor stands between
+	// them.
 	ApprovalRequested struct {
 		Conversation, Run, ID string
 		Request               approval.Request
 		Deadline              time.Time
+		// Reply answers the question; reason, if set, says why no person
+		// answered ("--approve=auto"; for a deny, the model hears it), ""
+		// is a person's answer. It never blocks and may be called from
+		// any goroutine: an answer after the first (ErrAnsweredTwice) or
+		// after the question closed (ErrQuestionClosed: timed out,
+		// stopped) is dropped, and the error says so. ApprovalClosed
+		// follows the answer that counted.
+		Reply func(ans approval.Answer, reason approval.Reason) error
 	}
 	// ApprovalClosed ends an ApprovalRequested: answered (Reason
 	// approval.Answered), timed out or cancelled with the run (Reason says

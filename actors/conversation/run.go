@@ -54,9 +54,6 @@ func (a *conversationActor) continueRun(c actor.Context) {
 // let a model begin a sentence of its own.)
 const ContinueText = "Your answer above was cut off. Continue it from exactly where it stops, without repeating any of it: if it stops in the middle of a word, finish that word."
 
-// answersBuffered is how many answers a run may have unread (see answer).
-const answersBuffered = 16
-
 // hand is a call the person runs by hand (nil: the model is asked).
 func (a *conversationActor) startRunOf(c actor.Context, text string, attached []Attachment, continues string, hand *ToolRun) {
 	a.runs++
@@ -87,12 +84,12 @@ func (a *conversationActor) startRunOf(c actor.Context, text string, attached []
 	model := a.modelName()
 	a.emit(c, &RunStarted{Conversation: a.id, Run: id, Text: text, Model: model, Parent: parent, Continues: continues, Attachments: infos})
 	ctx, cancel := context.WithCancelCause(context.Background())
-	h := &runHandle{id: id, cancel: cancel, answers: make(chan *ApprovalAnswer, answersBuffered)}
+	h := &runHandle{id: id, cancel: cancel}
 	a.run = h
 	root, self := c.ActorSystem().Root, c.Self()
 	r := &run{
 		id: id, conv: a.id, model: model, deps: a.deps, log: a.log.With("run", id),
-		view: &a.view, answers: h.answers,
+		view:    &a.view,
 		history: a.history, grants: a.grants, loaded: a.loaded, summary: a.summary,
 		marks: turnMarks(a.marks, a.conts), send: root.Send, hand: hand,
 	}
@@ -199,13 +196,13 @@ type runEnded struct {
 
 // run is one run in progress: one goroutine, which alone reads and writes
 // it. What it shares with its actor is the view (immutable, swapped
-// whole by the actor) and the answers channel.
+// whole by the actor); a question's answer comes to it directly
+// (ApprovalRequested.Reply), not through the actor.
 type run struct {
 	id, conv, model string
 	deps            convDeps
 	log             *slog.Logger
 	view            *atomic.Pointer[view]
-	answers         <-chan *ApprovalAnswer
 	send            func(*actor.PID, any) // to a watcher
 	hand            *ToolRun              // a run by hand: its one call, no model (byhand.go)
 

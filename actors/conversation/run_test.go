@@ -224,7 +224,6 @@ func runLoop(t *testing.T, tc loopCase) []string {
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	w := conversationtest.New()
-	answers := make(chan *ApprovalAnswer, answersBuffered)
 	// The person: answers each question as the case says (or never).
 	send := func(_ *actor.PID, m any) {
 		w.Put(m)
@@ -233,7 +232,9 @@ func runLoop(t *testing.T, tc loopCase) []string {
 			case tc.stopAt == "asked":
 				cancel()
 			case tc.answers != nil:
-				answers <- &ApprovalAnswer{ID: q.ID, Answer: tc.answers[q.Request.ID], Reason: approval.Answered}
+				if err := q.Reply(tc.answers[q.Request.ID], approval.Answered); err != nil {
+					t.Errorf("answering %s: %v", q.Request.ID, err)
+				}
 			}
 		}
 	}
@@ -279,7 +280,7 @@ func runLoop(t *testing.T, tc loopCase) []string {
 	r := &run{
 		id: "run-1", conv: "conv-1", model: "m", log: slog.New(slog.DiscardHandler),
 		deps: convDeps{cfg: cfg, validator: tools.NewValidator(16), always: &approval.MemoryAlways{}, stream: stream, call: dispatch},
-		view: &shared, answers: answers, send: send,
+		view: &shared, send: send,
 		history: []llm.Message{{Role: llm.RoleUser, Content: "go"}}, grants: approval.Grants{}, loaded: request.NewLoaded(),
 	}
 	end := r.loop(ctx)

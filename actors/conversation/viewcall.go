@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -27,8 +26,8 @@ import (
 // as "from the view of server.tool". It is no part of any run: the model
 // does not see it, and it goes on between runs, each on a goroutine of its
 // own (as a run is), which shares with the actor only what is safe: the
-// immutable view, the pins, the "always" grants, and the answers (through
-// viewCalls). The session's grants belong to a run while one is in
+// immutable view, the pins and the "always" grants; its question's answer
+// comes to it directly (ApprovalRequested.Reply), as a run's does. The session's grants belong to a run while one is in
 // progress: a view's call then sees the "always" grants and the rules
 // only (it is asked more, never less), and its "allow for this session"
 // is kept until the run hands the grants back.
@@ -67,15 +66,12 @@ type viewCalls struct {
 	cancel context.CancelFunc
 	n      int      // calls so far (the actor's)
 	held   []string // session grants given while a run held the grants (the actor's)
-
-	mu      sync.Mutex
-	waiting map[string]chan *ApprovalAnswer // the questions open, by id
 }
 
 func (a *conversationActor) viewCalls() *viewCalls {
 	if a.views == nil {
 		ctx, cancel := context.WithCancel(context.Background())
-		a.views = &viewCalls{ctx: ctx, cancel: cancel, waiting: map[string]chan *ApprovalAnswer{}}
+		a.views = &viewCalls{ctx: ctx, cancel: cancel}
 	}
 	return a.views
 }
@@ -86,29 +82,6 @@ func (a *conversationActor) stopViewCalls() {
 	if a.views != nil {
 		a.views.cancel()
 	}
-}
-
-// answerView passes an answer to the view's call that asked it; false when
-// no view's call did.
-func (a *conversationActor) answerView(m *ApprovalAnswer) bool {
-	if a.views == nil {
-		return false
-	}
-	a.views.mu.Lock()
-	ch, ok := a.views.waiting[m.ID]
-	a.views.mu.Unlock()
-	if !ok {
-		return false
-	}
-	ans := *m
-	if ans.Reason.IsAnswered() {
-		ans.Reason = approval.Answered
-	}
-	select {
-	case ch <- &ans:
-	default: // answered twice: the first counts
-	}
-	return true
 }
 
 // viewGrant keeps a view's "allow for this session": in the session's
@@ -263,33 +236,19 @@ func (r *viewCallRun) paths(t tools.Tool, args json.RawMessage) []policy.Decisio
 	return r.v.pol.CheckPaths(srv, t.Def, args, t.ReadOnly)
 }
 
-// ask is the question to the person: ApprovalRequested, then the answer
-// the actor passes on (answerView), the timeout (a deny), or the
-// conversation's end (ok false).
+// ask is the question to the person: ApprovalRequested, then its Reply,
+// the timeout (a deny), or the conversation's end (ok false).
 func (r *viewCallRun) ask(ctx context.Context, req approval.Request) (ans approval.Answer, reason approval.Reason, ok bool) {
 	id := store.NewID("ask")
-	ch := make(chan *ApprovalAnswer, 1)
-	r.calls.mu.Lock()
-	r.calls.waiting[id] = ch
-	r.calls.mu.Unlock()
-	defer func() {
-		r.calls.mu.Lock()
-		delete(r.calls.waiting, id)
-		r.calls.mu.Unlock()
-	}()
 	timeout := r.v.cfg.MCP.ApprovalTimeout
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
-	r.emit(&ApprovalRequested{Conversation: r.conv, ID: id, Request: req, Deadline: time.Now().Add(timeout)})
-	select {
-	case m := <-ch:
-		ans, reason = m.Answer, m.Reason
-	case <-timer.C:
-		ans, reason = approval.Deny, approval.TimedOut(timeout)
-	case <-ctx.Done():
+	q := newQuestion()
+	r.emit(&ApprovalRequested{Conversation: r.conv, ID: id, Request: req, Deadline: time.Now().Add(timeout), Reply: q.reply})
+	a, ok := q.wait(ctx, timeout)
+	if !ok {
 		r.emit(&ApprovalClosed{Conversation: r.conv, ID: id, Answer: approval.Deny, Reason: "the conversation was closed"})
 		return approval.Deny, "", false
 	}
+	ans, reason = a.ans, a.reason
 	r.emit(&ApprovalDecided{Conversation: r.conv, Call: r.id, Tool: req.Display, Allowed: ans.Allowed(), Scope: ans.Scope(), By: reason.By()})
 	r.emit(&ApprovalClosed{Conversation: r.conv, ID: id, Answer: ans, Reason: reason})
 	return ans, reason, true

@@ -19,14 +19,14 @@
 //
 // The user actor (the window's bridge in package gui, or the terminal of
 // `deckhand chat`) lives outside: it starts conversations, watches their
-// events and answers their approval requests, with the same messages
-// either way.
+// events and answers their approval requests (each carries its own
+// Reply), with the same messages either way.
 //
 // One tool call, end to end: the run's goroutine (package
 // actors/conversation) resolves and checks the model's call, asks the gate
 // (package approval) and, when it asks, waits for the person's answer,
-// which the user actor sends to the conversation and the conversation
-// passes on; allowed, the run calls the router (package actors/servers),
+// which the user actor gives straight to the run (ApprovalRequested.Reply:
+// no actor between them); allowed, the run calls the router (package actors/servers),
 // which runs the call on the server's live connection on the run's
 // goroutine; every step is an event to the watchers, and the store actor
 // (package actors/writer) writes them to the log.

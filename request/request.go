@@ -2,6 +2,14 @@
 // prompt, which tools are offered (all, or tool_search and the ones found,
 // for a large catalog), how much of the history fits the context budget, and
 // what a request used when the server did not say.
+//
+// Who owns its state: the package keeps none. A Surface is an immutable
+// value, made by Plan from one catalog and config (a conversation swaps a
+// new one in whole, in the view its run reads, when either changes); a
+// Summary is never changed once made. A Loaded set changes as a run uses
+// it and is not safe for concurrent use: it belongs to one conversation,
+// its actor between runs and its run during one. The rest are pure
+// functions, safe anywhere.
 package request
 
 import (

@@ -8,6 +8,11 @@
 //
 // WebKit lives here, not in deckhand, so that deckhand's start and memory
 // pay nothing for it until a view is opened (see the README).
+//
+// Who owns its state: GTK's main thread owns the window and the web view;
+// one goroutine reads stdin and hands each frame to it, and one writes
+// the frames the view sends (queued, so that a stalled reader never holds
+// up the main thread) to stdout.
 package main
 
 /*

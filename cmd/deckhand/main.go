@@ -1,6 +1,11 @@
 // Command deckhand is a desktop agent for MCP tools. This file holds the
 // entry point, global flags and the subcommand table; each subcommand lives
 // in its own file.
+//
+// Who owns its state: a subcommand's env (its flags, the config loaded
+// once, the log) is its own, passed down, never package-level; what lives
+// on while it runs belongs to the actors it starts (package actors) and,
+// for the window, to package gui.
 package main
 
 import (

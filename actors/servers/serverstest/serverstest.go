@@ -6,7 +6,8 @@
 // in a state, in the way tailscale's eventbustest does.
 //
 // The Watcher is conversationtest's (it knows nothing of either domain).
-// Everything here works inside a testing/synctest bubble: its deadlines
+// Who owns its state: the actors Start runs own theirs, as in Deckhand;
+// the Watcher is safe for concurrent use. Everything here works inside a testing/synctest bubble: its deadlines
 // are the bubble's clock, and Start's cleanup stops the actors and waits
 // for every connection to close before the bubble ends.
 package serverstest

@@ -628,6 +628,21 @@ func TestQuickPromptApprovalUsesItsWindow(t *testing.T) {
 	h.until("the quick answer", func() bool { return q.Answer.String() == "Echoed." })
 }
 
+// An approval pending when the bridge restarts (a panic) is still
+// answered from its dialog: the bridge keeps the request, whose Reply
+// takes the answer straight to the waiting run.
+func TestApprovalAnsweredAfterABridgeRestart(t *testing.T) {
+	h := approvalHarness(t, nil)
+	h.say("echo hi")
+	h.until("the dialog", func() bool { return h.ui.dialogs.Approvals.Shown() != nil })
+	h.ui.tell(bridgeDo(func(*bridge, actor.Context) { panic("a bug in the window") }))
+	h.until("the notice of it", func() bool { return h.shows(h.ui.win, "Something went wrong in the window") })
+	test.Tap(h.button(h.ui.win, "OK"))
+	h.until("the dialog, still", func() bool { return h.ui.dialogs.Approvals.Shown() != nil })
+	test.Tap(h.ui.dialogs.Approvals.Buttons[approval.AllowOnce])
+	h.until("the call run, and the answer", func() bool { return h.shows(h.ui.win, "Echoed.") })
+}
+
 func TestReopenedSessionShowsToolCards(t *testing.T) {
 	dbPath := filepath.Join(t.TempDir(), "deckhand.db")
 	rules := func(c *config.Config) { c.MCP.AutoApprove = map[string]bool{"t.echo": true} }

@@ -118,7 +118,7 @@ fuzz: setup-go
 # whose code the call runs: two coverage profiles of TestCallPathFiles,
 # stopped before and after the call, compared by TestCallPathCoverage.
 callpath: setup-go
-	@set -e; dir=$$(mktemp -d); for p in stream request; do \
+	@set -e; dir=$$(mktemp -d); trap 'rm -rf "$$dir"' EXIT; for p in stream request; do \
 		DECKHAND_CALLPATH_UNTIL=$$p $(GO) test -tags $(TAGS) -count=1 -covermode=count -coverpkg=deckhand/... \
 			-coverprofile=$$dir/$$p.out -run '^TestCallPathFiles$$' ./actors/ >/dev/null; \
 	done; \

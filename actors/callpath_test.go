@@ -124,7 +124,7 @@ func TestCallPathFiles(t *testing.T) {
 	// tool hold reads a FIFO to its end. Opening the FIFO to write waits
 	// until the tool opens it to read: then the call is running; closing
 	// it, once the call is probed, lets the tool answer.
-	dir := t.TempDir()
+	dir := fixedDir(t)
 	fifo := filepath.Join(dir, "hold")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
@@ -158,7 +158,7 @@ func TestCallPathFiles(t *testing.T) {
 	cfg.Model = config.Model{BaseURL: model.URL + "/v1", Name: "scripted", StreamTimeout: wait}
 	cfg.MCP.Servers = map[string]config.Server{"hold": hold}
 	cfg.ApplyDefaults()
-	db, err := store.Open(t.Context(), filepath.Join(t.TempDir(), "deckhand.db"))
+	db, err := store.Open(t.Context(), filepath.Join(dir, "deckhand.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,6 +241,21 @@ func TestCallPathFiles(t *testing.T) {
 	}
 }
 
+// fixedDir is a temporary folder whose path has the same length in every
+// run (t.TempDir's ends in a random number of varying length): the server's
+// arguments and roots name it, and code that runs once per character of
+// them at the server's start (quoting its command line, flagging its
+// tools) would otherwise run more in one of make callpath's two runs than
+// in the other, before the call, as if the call had run it.
+func fixedDir(t *testing.T) string {
+	dir := filepath.Join(os.TempDir(), fmt.Sprintf("deckhand-callpath-%010d", os.Getpid()))
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
+}
+
 // TestCallPathCoverage checks every file of the module whose code ran in
 // TestCallPathFiles from the answer's first delta to the next request (on
 // any goroutine: the difference of two coverage profiles, given in
@@ -313,15 +328,12 @@ func TestCallPathCoverage(t *testing.T) {
 // startBound are files whose code runs when a server starts a number of
 // times that varies from one run to the next, so that the two processes
 // whose profiles are compared differ there though the call ran none of
-// it: the sandbox's plan reads every socket of the host (and sockets come
-// and go), and a server's command line is quoted rune by rune (its
-// arguments name the test's temporary folder, whose name's length
-// varies). With each, the functions through which alone the rest of the
-// file is reached: the call ran none of its code if each of those was
-// called as many times before the call as after.
+// it: the sandbox's plan reads every socket of the host, and sockets come
+// and go between the two runs. With each, the functions through which
+// alone the rest of the file is reached: the call ran none of its code if
+// each of those was called as many times before the call as after.
 var startBound = map[string][]string{
 	"sandbox/plan_linux.go": {"buildPlan", "socketPaths"},
-	"config/text.go":        {"commandLine", "redactURL"},
 }
 
 // entryBlock is the start of the coverage block that opens function fn of

@@ -293,7 +293,7 @@ func (r *run) ask(ctx context.Context, v *view, cs *callState) (ans approval.Ans
 // Why a Reply was dropped.
 var (
 	ErrAnsweredTwice  = errors.New("the question was answered already; this answer is dropped")
-	ErrQuestionClosed = errors.New("the question is closed (timed out, or its run stopped); this answer is dropped")
+	ErrQuestionClosed = errors.New("the question is closed (it timed out, or what asked it stopped); this answer is dropped")
 )
 
 // question is where one question's answer goes: the asker waits on it

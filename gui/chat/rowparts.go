@@ -242,10 +242,10 @@ func (t *TextView) set(r transcript.Row) {
 			t.RT.Refresh()
 			return
 		}
-		t.RT.ParseMarkdown(r.Text)
-		if widgets.FitTables(t.RT) {
-			t.RT.Refresh()
-		}
+		// Markdown, its line breaks kept as an answer's are in chat apps.
+		t.RT.Segments = widgets.MarkdownSegments(r.Text)
+		widgets.FitTables(t.RT)
+		t.RT.Refresh()
 	}
 }
 

@@ -1,5 +1,6 @@
 // Package widgets holds Fyne widgets that know nothing of Deckhand, for
-// the window's screens to build on: rich text that can be selected and
+// the window's screens to build on: Markdown with its line breaks kept
+// (MarkdownSegments), rich text that can be selected and
 // copied across blocks (SelText, Selection), a Markdown table that
 // scrolls sideways only when it must (TableBox), an image shown large
 // (ImageView), code highlighting, form entries that grow with their text

@@ -148,6 +148,45 @@ func (t *MDText) Runs() []TextRun {
 	return out
 }
 
+// Breaks reports, for each of runs (Runs), whether it begins a line
+// after a line break in its text, not after a wrap: both start a new
+// row with no gap. Each run is found in the segments' text in order; a
+// run not found there next (a bullet, a table's cell) is no break.
+func (t *MDText) Breaks(runs []TextRun) []bool {
+	var b strings.Builder
+	var walk func(segs []widget.RichTextSegment)
+	walk = func(segs []widget.RichTextSegment) {
+		for _, s := range segs {
+			switch s := s.(type) {
+			case *widget.TextSegment:
+				b.WriteString(s.Text)
+			case *widget.HyperlinkSegment:
+				b.WriteString(s.Text)
+			case *widget.ParagraphSegment:
+				walk(s.Texts)
+			case *widget.ListSegment:
+				walk(s.Items)
+			}
+		}
+	}
+	walk(t.Segments)
+	text := b.String()
+	out := make([]bool, len(runs))
+	if !strings.Contains(text, "\n") {
+		return out
+	}
+	at := 0
+	for i, r := range runs {
+		j := strings.Index(text[at:], string(r.Text))
+		if j < 0 || strings.TrimSpace(text[at:at+j]) != "" {
+			continue
+		}
+		out[i] = strings.Contains(text[at:at+j], "\n")
+		at += j + len(string(r.Text))
+	}
+	return out
+}
+
 // boxedText is the text of inline code, which Fyne's rich text draws as
 // a container of a fill and the text, or nil.
 func boxedText(c *fyne.Container) *canvas.Text {
@@ -376,8 +415,8 @@ func isBullet(text []rune) bool {
 }
 
 // cut is the text between lo and hi. Rows of one paragraph (a wrapped
-// line) are joined with a space; paragraphs and list items with a line
-// break.
+// line) are joined with a space; paragraphs, list items and the lines of
+// a paragraph that has line breaks with a line break.
 func (s *SelText) cut(lo, hi mark) string {
 	runs := s.Rich.Runs()
 	lo, hi = clamp(lo, runs), clamp(hi, runs)
@@ -389,6 +428,7 @@ func (s *SelText) cut(lo, hi mark) string {
 			return text
 		}
 	}
+	breaks := s.Rich.Breaks(runs)
 	var b strings.Builder
 	for i := lo.run; i <= hi.run; i++ {
 		r := runs[i]
@@ -416,7 +456,7 @@ func (s *SelText) cut(lo, hi mark) string {
 			default: // a new row: a wrapped line, a new paragraph or list item
 				gap := r.Pos.Y - (prev.Pos.Y + prev.Size.Height)
 				switch {
-				case gap > 0.5 || r.Cell != prev.Cell || isBullet(r.Text):
+				case gap > 0.5 || r.Cell != prev.Cell || isBullet(r.Text) || breaks[i]:
 					b.WriteString("\n")
 				case !strings.HasSuffix(b.String(), " ") && !strings.HasPrefix(piece, " "):
 					b.WriteString(" ")

@@ -23,13 +23,15 @@ import (
 // Fyne parses and renders in one call with a goldmark of its own, which
 // takes no options and whose renderer only knows soft breaks as a space.
 // So the source is parsed once here with the same extensions, and
-// lineSep is put at the end of each line that ends in such a break;
+// lineSep is put at the start of each line that follows such a break;
 // Fyne's segments then carry it, and it becomes "\n" in them: Fyne lays a
-// newline in a text segment out as a new row with no paragraph's gap. The
-// mark is Unicode's own line separator: goldmark reads it as white space,
-// as it reads the line's end, so emphasis at the end of a line opens and
-// closes as before, and a separator the text already held is a line
-// break as well.
+// newline in a text segment out as a new row with no paragraph's gap.
+// The mark is Unicode's own line separator, which goldmark reads as
+// white space, as it reads the line's end before it: emphasis that opens
+// at the start of the line opens as before, and the line above is not
+// touched (a mark at its end turned "*\" before a backslash's break
+// into white space). A separator the text already held is a line break
+// as well.
 
 // lineSep marks a line break in the source given to Fyne.
 const lineSep = '\u2028'
@@ -48,10 +50,10 @@ func MarkdownSegments(src string) []widget.RichTextSegment {
 	return segs
 }
 
-// markBreaks is src with lineSep at the end of each line of inline text
-// that ends in a break. List items (above), code spans, links and images
-// are left as they are: Fyne draws the text of the last three as one
-// piece (a code span's line break is a space).
+// markBreaks is src with lineSep at the start of each line of inline text
+// after a break (past its indent). List items (above), code spans, links
+// and images are left as they are: Fyne draws the text of the last three
+// as one piece (a code span's line break is a space).
 func markBreaks(src string) string {
 	b := []byte(src)
 	doc := markdown.Parser().Parse(text.NewReader(b))
@@ -65,7 +67,9 @@ func markBreaks(src string) string {
 			return ast.WalkSkipChildren, nil
 		case *ast.Text:
 			if n.SoftLineBreak() || n.HardLineBreak() {
-				at = append(at, n.Segment.Stop)
+				if i, ok := nextLine(b, n); ok {
+					at = append(at, i)
+				}
 			}
 		}
 		return ast.WalkContinue, nil
@@ -87,15 +91,46 @@ func markBreaks(src string) string {
 	return out.String()
 }
 
-// keepBreaks turns the marks in segs' text into line breaks. Fyne adds a
-// space after a soft break's text; the break takes its place.
+// nextLine is where the text of the line after t's starts in src: in the
+// lines of t's block (a paragraph's, a heading's, past a quote's marker),
+// the one after the line t ends on, past its spaces.
+func nextLine(src []byte, t *ast.Text) (int, bool) {
+	blk := t.Parent()
+	for blk != nil && blk.Type() != ast.TypeBlock {
+		blk = blk.Parent()
+	}
+	if blk == nil {
+		return 0, false
+	}
+	lines := blk.Lines()
+	for k := range lines.Len() - 1 {
+		line, next := lines.At(k), lines.At(k+1)
+		if t.Segment.Stop < line.Start || t.Segment.Stop > line.Stop {
+			continue
+		}
+		i := next.Start
+		for i < next.Stop && (src[i] == ' ' || src[i] == '\t') {
+			i++
+		}
+		return i, i < next.Stop
+	}
+	return 0, false
+}
+
+// keepBreaks turns the marks in segs' text into line breaks. Fyne ended
+// the line before with a space (a soft break's); the break takes its
+// place.
 func keepBreaks(segs []widget.RichTextSegment) {
-	for _, s := range segs {
+	for i, s := range segs {
 		switch s := s.(type) {
 		case *widget.TextSegment:
-			if strings.ContainsRune(s.Text, lineSep) {
-				s.Text = strings.ReplaceAll(strings.ReplaceAll(s.Text, string(lineSep)+" ", "\n"), string(lineSep), "\n")
+			if !strings.ContainsRune(s.Text, lineSep) {
+				continue
 			}
+			if before, ok := segs[max(i-1, 0)].(*widget.TextSegment); ok && i > 0 && strings.HasPrefix(s.Text, string(lineSep)) {
+				before.Text = strings.TrimSuffix(before.Text, " ")
+			}
+			s.Text = strings.ReplaceAll(strings.ReplaceAll(s.Text, " "+string(lineSep), "\n"), string(lineSep), "\n")
 		case *widget.ParagraphSegment:
 			keepBreaks(s.Texts)
 		case *widget.ListSegment:

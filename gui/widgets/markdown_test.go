@@ -1,11 +1,13 @@
 package widgets
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -54,4 +56,51 @@ func TestMarkdownKeepsLineBreaks(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzMarkdownSegments: keeping line breaks changes only white space:
+// the segments have Fyne's shape (the same kinds, nested alike) and the
+// same text but for spaces and line breaks; the mark never shows.
+func FuzzMarkdownSegments(f *testing.F) {
+	for _, s := range []string{"Roses are red,\nthe zebrafinch sings,", "a **b**\n_c_\nd", "> q\n> r", "- a\n  b\n- c", "a | b\n--|--\n1 | 2",
+		"hard  \nback\\\nend", "foo *\nbar*", "_a_\n_b_", "```\ncode\n```\nafter\nmore", "Title\nmore\n===", "[a\nb](u) c\nd", "- [ ] t\n  u", "a *\\\nb*"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		if strings.ContainsRune(src, lineSep) {
+			t.Skip("the source holds the mark itself")
+		}
+		want, got := shape(widget.NewRichTextFromMarkdown(src).Segments), shape(MarkdownSegments(src))
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("MarkdownSegments(%q) differs from Fyne's beyond white space (-want +got):\n%s", src, diff)
+		}
+		if strings.ContainsRune(strings.Join(got, ""), lineSep) {
+			t.Errorf("MarkdownSegments(%q) shows the mark", src)
+		}
+	})
+}
+
+// shape is segs as a list of their kinds and text, without white space
+// (and text segments of nothing else).
+func shape(segs []widget.RichTextSegment) []string {
+	var out []string
+	for _, s := range segs {
+		switch s := s.(type) {
+		case *widget.TextSegment:
+			if t := strings.Join(strings.Fields(s.Text), ""); t != "" { // not a break's own segment
+				out = append(out, "text:"+t)
+			}
+		case *widget.ParagraphSegment:
+			out = append(out, "para{")
+			out = append(out, shape(s.Texts)...)
+			out = append(out, "}")
+		case *widget.ListSegment:
+			out = append(out, "list{")
+			out = append(out, shape(s.Items)...)
+			out = append(out, "}")
+		default:
+			out = append(out, fmt.Sprintf("%T:%s", s, strings.Join(strings.Fields(s.Textual()), "")))
+		}
+	}
+	return out
 }

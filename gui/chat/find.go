@@ -56,10 +56,10 @@ func newFinder(cv *View) *Finder {
 	f.entry.Shortcut = func(k fyne.KeyName) func() { return cv.host.Shortcut(k) }
 	f.entry.SetPlaceHolder("Find in this chat")
 	f.Count = widget.NewLabel("")
-	prev := widget.NewButtonWithIcon("", theme.MoveUpIcon(), func() { f.step(-1) })
-	next := widget.NewButtonWithIcon("", theme.MoveDownIcon(), func() { f.step(1) })
-	closeB := widget.NewButtonWithIcon("", theme.CancelIcon(), f.Close)
-	for _, b := range []*widget.Button{prev, next, closeB} {
+	prev := widgets.NewTipButton("", theme.MoveUpIcon(), "Previous match (Shift+Enter)", cv.Tips, func() { f.step(-1) })
+	next := widgets.NewTipButton("", theme.MoveDownIcon(), "Next match (Enter)", cv.Tips, func() { f.step(1) })
+	closeB := widgets.NewTipButton("", theme.CancelIcon(), "Close (Escape)", cv.Tips, f.Close)
+	for _, b := range []*widgets.TipButton{prev, next, closeB} {
 		b.Importance = widget.LowImportance
 	}
 	// On the window's background: the transcript's rows showed through

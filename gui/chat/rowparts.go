@@ -25,10 +25,10 @@ type HeaderView struct {
 	icon                *widget.Icon
 	who                 *widget.Label
 	when                *widget.Label
-	cp                  *widget.Button
-	Retry, Edit, Delete *widget.Button
+	cp                  *widgets.TipButton
+	Retry, Edit, Delete *widgets.TipButton
 	// ‹ n/m ›: the versions of the person's message.
-	Prev, Next     *widget.Button
+	Prev, Next     *widgets.TipButton
 	Version        *widget.Label
 	toPrev, toNext string
 	// Info: the answer's model, tokens and speed, shown on hover.
@@ -49,15 +49,18 @@ func newHeaderView(r *RowView) *HeaderView {
 	h.who.TextStyle.Bold = true
 	var when fyne.CanvasObject
 	h.when, when = widgets.Caption("")
-	h.cp = widget.NewButtonWithIcon("", theme.ContentCopyIcon(), nil)
-	h.cp.OnTapped = func() { r.copy(h.text, h.cp) }
-	h.Retry = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), func() { r.cv.Control(Retry, h.run, h.text) })
-	h.Edit = widget.NewButtonWithIcon("Edit", theme.DocumentCreateIcon(), func() { r.cv.Control(Edit, h.run, h.text) })
-	h.Delete = widget.NewButtonWithIcon("", theme.DeleteIcon(), func() { r.cv.Control(Remove, h.run, h.text) })
-	h.Prev = widget.NewButton("‹", func() { r.cv.Control(Choose, h.toPrev, "") })
-	h.Next = widget.NewButton("›", func() { r.cv.Control(Choose, h.toNext, "") })
+	// Each names itself while the pointer rests on it (Retry and Edit
+	// lose their words in a narrow window).
+	tips := r.cv.Tips
+	h.cp = widgets.NewTipButton("", theme.ContentCopyIcon(), "Copy message", tips, nil)
+	h.cp.OnTapped = func() { r.copy(h.text, &h.cp.Button) }
+	h.Retry = widgets.NewTipButton("Retry", theme.ViewRefreshIcon(), "Retry", tips, func() { r.cv.Control(Retry, h.run, h.text) })
+	h.Edit = widgets.NewTipButton("Edit", theme.DocumentCreateIcon(), "Edit", tips, func() { r.cv.Control(Edit, h.run, h.text) })
+	h.Delete = widgets.NewTipButton("", theme.DeleteIcon(), "Delete message", tips, func() { r.cv.Control(Remove, h.run, h.text) })
+	h.Prev = widgets.NewTipButton("‹", nil, "Previous version", tips, func() { r.cv.Control(Choose, h.toPrev, "") })
+	h.Next = widgets.NewTipButton("›", nil, "Next version", tips, func() { r.cv.Control(Choose, h.toNext, "") })
 	h.Version = widget.NewLabel("")
-	for _, b := range []*widget.Button{h.cp, h.Retry, h.Edit, h.Delete, h.Prev, h.Next} {
+	for _, b := range []*widgets.TipButton{h.cp, h.Retry, h.Edit, h.Delete, h.Prev, h.Next} {
 		b.Importance = widget.LowImportance
 	}
 	var info fyne.CanvasObject
@@ -104,14 +107,16 @@ func (h *HeaderView) set(r transcript.Row) {
 	widgets.SetVisible(h.Version, versions)
 	widgets.SetVisible(h.Prev, versions)
 	widgets.SetVisible(h.Next, versions)
-	setEnabled(h.Prev, idle && r.Prev != "")
-	setEnabled(h.Next, idle && r.Next != "")
+	setEnabled(&h.Prev.Button, idle && r.Prev != "")
+	setEnabled(&h.Next.Button, idle && r.Next != "")
 }
 
-// Away hides what the headers show on hover: the window lost the focus
-// (the pointer went to another window, or to the tray), and Fyne says
-// nothing when the pointer leaves a window, so the info stayed.
+// Away hides what the headers show on hover, and a button's tip: the
+// window lost the focus (the pointer went to another window, or to the
+// tray), and Fyne says nothing when the pointer leaves a window, so the
+// info stayed.
 func (cv *View) Away() {
+	cv.Tips.Dismiss()
 	for _, v := range cv.Views {
 		if h, ok := v.Parts[transcript.Header].(*HeaderView); ok && h.hovered {
 			h.hovered = false

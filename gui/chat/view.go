@@ -39,6 +39,9 @@ type View struct {
 	icons    widgets.StatusIcons
 	Sel      widgets.Selection // the selected text, across blocks
 	Find     *Finder           // the find bar (find.go)
+	// Tips names the icon buttons (a message's, the find bar's) while the
+	// pointer rests on one, over the transcript.
+	Tips     *widgets.Tips
 	running  bool              // an answer is being written: no message controls
 	Follow   bool              // keep the end in view as rows arrive
 	settling bool              // a second scroll to the end is due
@@ -79,6 +82,7 @@ func New(host Host, apps *appview.Views) *View {
 	}
 	cv.Sel.Clip = func(s string) { host.App().Clipboard().SetContent(s) }
 	cv.Sel.Shown, cv.Sel.Block, cv.Sel.Message = cv.shownBlocks, cv.offscreenBlock, cv.messageRows
+	cv.Tips = widgets.NewTips(host.Post)
 	cv.Find = newFinder(cv)
 	cv.Sel.Found = func(s *widgets.SelText) { drawFound(s, cv.Find) }
 	cv.Sel.Edge = cv.dragScroll
@@ -90,7 +94,7 @@ func New(host Host, apps *appview.Views) *View {
 	hint.Wrapping = fyne.TextWrapWord // a narrow window wraps it, rather than being held wide
 	cv.Empty = container.NewVBox(layout.NewSpacer(), obj, layout.NewSpacer())
 	cv.topEdge, cv.bottomEdge = newTabEdge(cv), newTabEdge(cv)
-	cv.content = container.NewStack(cv.topEdge, cv.List, cv.bottomEdge, cv.Empty)
+	cv.content = container.NewStack(cv.topEdge, cv.List, cv.bottomEdge, cv.Empty, cv.Tips)
 	s := host.App().Settings()
 	cv.theme, cv.variant = s.Theme(), s.ThemeVariant()
 	s.AddListener(func(fyne.Settings) { host.Post(cv.restyle) })
@@ -237,6 +241,7 @@ func (l *List) Select(widget.ListItemID) {}
 // looked for in it (FindAt).
 func (cv *View) Reset(conv string, rows []transcript.Row) {
 	switched := conv != cv.conv
+	cv.Tips.Dismiss()
 	cv.conv = conv
 	cv.Rows = rows
 	widgets.SetVisible(cv.Empty, len(rows) == 0)
@@ -497,6 +502,7 @@ func (cv *View) SetRunning(running bool) {
 		return
 	}
 	cv.running = running
+	cv.Tips.Dismiss() // the messages' buttons hide or show
 	for _, v := range cv.Views {
 		if h, ok := v.Parts[transcript.Header].(*HeaderView); ok && v.ID >= 0 && v.Row.Kind == transcript.Header {
 			h.set(v.Row)

@@ -24,5 +24,6 @@ func (cv *View) wheel(dy float32) {
 	if !l.Drawn || dy == 0 {
 		return
 	}
+	cv.Tips.Dismiss() // the button under it moves away
 	l.ScrollToOffset(l.GetScrollOffset() - dy*wheelStep)
 }

@@ -136,6 +136,8 @@ func Texts(w fyne.Window) []string {
 				out = append(out, "["+x.Text+"]")
 			case *widgets.RingButton:
 				out = append(out, "["+x.Text+"]")
+			case *widgets.TipButton:
+				out = append(out, "["+x.Text+"]")
 			}
 		})
 	}

@@ -64,7 +64,10 @@ func newFinder(cv *View) *Finder {
 	}
 	// On the window's background: the transcript's rows showed through
 	// the bar around its field.
-	f.Bar = container.NewStack(widgets.NewBackdrop(), container.NewPadded(container.NewBorder(nil, nil, widget.NewIcon(theme.SearchIcon()),
+	// Padded at its sides only: the field's own padding is room enough
+	// above and below, which the transcript of a short window needs.
+	pad := theme.Padding()
+	f.Bar = container.NewStack(widgets.NewBackdrop(), container.New(widgets.Inset{Left: pad, Right: pad}, container.NewBorder(nil, nil, widget.NewIcon(theme.SearchIcon()),
 		container.NewHBox(widgets.FixedWidth(f.Count, "In another version"), prev, next, closeB), f.entry)))
 	f.Bar.Hide()
 	return f

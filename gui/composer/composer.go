@@ -458,9 +458,12 @@ func (p *Composer) chip(f *attachedFile) fyne.CanvasObject {
 	remove.Importance = widget.LowImportance
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	bg.CornerRadius = theme.Size(theme.SizeNameInputRadius)
-	row := container.NewBorder(nil, nil, widget.NewIcon(icon), remove, label)
-	w := min(row.MinSize().Width+fyne.MeasureText(text, theme.TextSize(), fyne.TextStyle{}).Width, 320)
-	return container.New(layout.NewGridWrapLayout(fyne.NewSize(w, row.MinSize().Height)), container.NewStack(bg, row))
+	// One compact line: a chip took the height of a button, and with the
+	// find bar open left a 640x480 window two lines of transcript.
+	chip := widgets.Compact(container.NewStack(bg, container.NewBorder(nil, nil, widget.NewIcon(icon), remove, label)))
+	size := chip.MinSize()
+	w := min(size.Width+fyne.MeasureText(text, theme.TextSize(), fyne.TextStyle{}).Width, 320)
+	return container.New(layout.NewGridWrapLayout(fyne.NewSize(w, size.Height)), chip)
 }
 
 // Content is the composer as the window shows it: the chips above, the
@@ -469,7 +472,7 @@ func (p *Composer) chip(f *attachedFile) fyne.CanvasObject {
 func (p *Composer) Content(sendStop fyne.CanvasObject) fyne.CanvasObject {
 	buttons := container.NewVBox(layout.NewSpacer(), container.NewHBox(p.pickerBox, sendStop))
 	attach := container.NewVBox(layout.NewSpacer(), p.Attach)
-	l := &boxLayout{}
+	l := &boxLayout{entry: p.Entry, relayout: func() { p.host.Post(p.host.Relayout) }}
 	box := container.New(l, attach, p.Entry, buttons)
 	l.owner = box
 	return container.NewBorder(p.Chips, nil, nil, nil, box)

@@ -10,7 +10,8 @@
 // message in where Enter sends (MessageEntry), a find bar's box
 // (FindEntry), an image that fits its width (FitImage), content told of
 // the pointer (HoverArea), buttons that name themselves on hover
-// (TipButton, on a Tips layer), the theme's background (Backdrop), an indent
+// (TipButton, on a Tips layer), half the paddings for a compact line
+// (Compact), the theme's background (Backdrop), an indent
 // (Inset) and laying a tree out again (Relayout), the dialogs'
 // buttons ringed while focused (RingButton), Enter and Escape for Fyne's
 // dialogs (DialogKeys; ShowError, ShowInformation, ShowConfirm), the

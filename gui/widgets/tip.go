@@ -56,8 +56,18 @@ type tipsRenderer struct{ t *Tips }
 func (r *tipsRenderer) Layout(fyne.Size)             {}
 func (r *tipsRenderer) MinSize() fyne.Size           { return fyne.Size{} }
 func (r *tipsRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.t.box} }
-func (r *tipsRenderer) Refresh()                     { r.t.box.Refresh() }
-func (r *tipsRenderer) Destroy()                     {}
+
+// Refresh draws the layer again: the window never drew the box while it
+// was hidden, and would not know to draw it when it alone is refreshed.
+func (r *tipsRenderer) Refresh() {
+	r.t.bg.Refresh()
+	r.t.box.Refresh()
+	canvas.Refresh(r.t)
+}
+func (r *tipsRenderer) Destroy() {}
+
+// ScreenChildren: the window's screen dump reads the tip shown.
+func (t *Tips) ScreenChildren() []fyne.CanvasObject { return []fyne.CanvasObject{t.box} }
 
 // Shown is the button whose tip shows, or nil.
 func (t *Tips) Shown() *TipButton {
@@ -72,7 +82,10 @@ func (t *Tips) Shown() *TipButton {
 func (t *Tips) Dismiss() {
 	t.gen++
 	t.on = nil
-	t.box.Hide()
+	if t.box.Visible() {
+		t.box.Hide()
+		t.Refresh()
+	}
 }
 
 // enter starts the wait for b's tip.
@@ -123,8 +136,7 @@ func (t *Tips) show(b *TipButton) {
 	t.box.Move(fyne.NewPos(max(x, 0), max(y, 0)))
 	t.box.Resize(size)
 	t.box.Show()
-	t.bg.Refresh()
-	t.box.Refresh()
+	t.Refresh()
 }
 
 // TipButton is a button that names itself (Tip) on a Tips layer while the

@@ -121,7 +121,7 @@ func Resolve(m config.Model, lookupEnv func(string) (string, bool)) (Key, error)
 			return Key{value: strings.TrimSpace(v), Source: Env, Env: m.APIKeyEnv}, nil
 		}
 	}
-	v, err := Get(m.BaseURL)
+	v, err := getSaved(m.BaseURL)
 	switch {
 	case err == nil && v != "":
 		return Key{value: v, Source: Keyring}, nil
@@ -157,6 +157,19 @@ func Get(baseURL string) (string, error) {
 		return err
 	})
 	return strings.TrimSpace(v), err
+}
+
+// getSaved is Get for a key that may not be there: the keyring is
+// searched first (a locked one as it is, see Saved), and read only when it
+// holds a key for baseURL. go-keyring's Get unlocks the keyring before it
+// searches, so a locked keyring put up its unlock prompt for a model whose
+// key was never saved (issue 29: Settings ▸ Check of a server that
+// refuses without a key). A search that fails leaves Get to say why.
+func getSaved(baseURL string) (string, error) {
+	if saved, _, err := Saved(baseURL); err == nil && !saved {
+		return "", keyring.ErrNotFound
+	}
+	return Get(baseURL)
 }
 
 // Available reports whether a keyring can be used: nil, ErrUnavailable, or
@@ -218,7 +231,61 @@ const (
 	mockNone = iota
 	mockMemory
 	mockUnavailable
+	mockLocked
 )
+
+// lockedRing is MockLocked's keyring: whether it was unlocked, the
+// prompt's answer, and how many times it was asked to unlock.
+var lockedRing struct {
+	sync.Mutex
+	unlocked bool
+	prompt   func() bool
+	prompts  int
+}
+
+// MockLocked makes the keyring a locked one for the rest of the process,
+// for tests: go-keyring's in-memory mock holding saved (base URL to key),
+// found by a search (see Saved) without unlocking it. Every read or write
+// while it is locked asks to unlock it: prompt answers, on the keyring
+// call's goroutine, as the person at the keyring's prompt would (true
+// unlocks it; false or a nil prompt is the prompt dismissed, ErrLocked).
+// Prompts counts those asks.
+func MockLocked(saved map[string]string, prompt func() bool) {
+	keyring.MockInit()
+	for b, k := range saved {
+		keyring.Set(Service, Account(b), k)
+	}
+	lockedRing.Lock()
+	defer lockedRing.Unlock()
+	lockedRing.unlocked, lockedRing.prompt, lockedRing.prompts = false, prompt, 0
+	mock.Store(mockLocked)
+}
+
+// Prompts is how many times MockLocked's keyring was asked to unlock.
+func Prompts() int {
+	lockedRing.Lock()
+	defer lockedRing.Unlock()
+	return lockedRing.prompts
+}
+
+// mockUnlock is MockLocked's keyring asked to unlock, when it is locked.
+func mockUnlock() error {
+	lockedRing.Lock()
+	if lockedRing.unlocked {
+		lockedRing.Unlock()
+		return nil
+	}
+	lockedRing.prompts++
+	prompt := lockedRing.prompt
+	lockedRing.Unlock()
+	if prompt == nil || !prompt() {
+		return ErrLocked
+	}
+	lockedRing.Lock()
+	lockedRing.unlocked = true
+	lockedRing.Unlock()
+	return nil
+}
 
 // MockInit keeps keys in memory for the rest of the process, for tests
 // (go-keyring's MockInit).
@@ -241,6 +308,14 @@ func call(op func() error) error {
 	switch mock.Load() {
 	case mockUnavailable:
 		return ErrUnavailable
+	case mockLocked:
+		inner := op
+		op = func() error {
+			if err := mockUnlock(); err != nil {
+				return err
+			}
+			return inner()
+		}
 	case mockNone:
 		if !sessionBus() {
 			return ErrUnavailable

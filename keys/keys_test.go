@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/godbus/dbus/v5"
 	"github.com/zalando/go-keyring"
 
 	"deckhand/config"
@@ -195,6 +196,30 @@ func realKeyring(t *testing.T) {
 	}
 	if k, err := Resolve(m, env(nil)); err != nil || k.Source != None {
 		t.Fatalf("after Remove: %v %v", k, err)
+	}
+
+	// Locked, the keyring is searched without a prompt (there is no
+	// prompter here: one would fail or wait): a key saved is found, and
+	// a model whose key was never saved has none, with no unlock asked.
+	if err := Store(base, secret); err != nil {
+		t.Fatalf("Store: %v", err)
+	}
+	conn, err := dbus.SessionBus()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lockedPaths []dbus.ObjectPath
+	var prompt dbus.ObjectPath
+	if err := conn.Object("org.freedesktop.secrets", "/org/freedesktop/secrets").Call("org.freedesktop.Secret.Service.Lock", 0,
+		[]dbus.ObjectPath{"/org/freedesktop/secrets/collection/login"}).Store(&lockedPaths, &prompt); err != nil || len(lockedPaths) != 1 {
+		t.Fatalf("locking the login keyring: %v (locked %v, prompt %v)", err, lockedPaths, prompt)
+	}
+	if saved, locked, err := Saved(base); !saved || !locked || err != nil {
+		t.Errorf("Saved(%q) locked = %v, %v, %v; want saved and locked", base, saved, locked, err)
+	}
+	other := config.Model{BaseURL: "http://127.0.0.1:4291/v1", Name: "m"}
+	if k, err := Resolve(other, env(nil)); err != nil || k.Source != None {
+		t.Errorf("Resolve of a model with no key saved, keyring locked = %v, %v; want no key and no unlock", k, err)
 	}
 }
 

@@ -15,6 +15,12 @@ import (
 // wants one). ErrUnavailable without a keyring.
 func Saved(baseURL string) (saved, locked bool, err error) {
 	account := Account(baseURL)
+	if mock.Load() == mockLocked {
+		_, err := keyring.Get(Service, account) // the mock's, with no prompt
+		lockedRing.Lock()
+		defer lockedRing.Unlock()
+		return err == nil, !lockedRing.unlocked, nil
+	}
 	if mock.Load() == mockMemory {
 		if account == "" {
 			return false, false, nil

@@ -17,11 +17,17 @@ import (
 // slow so never holds up a server that needs no key (one on this
 // computer), and an unlock prompt comes only when a key is needed.
 //
+// A key saved in a locked keyring is read only with unlocking's consent
+// (nil: always): it is told the key's account first, since the keyring's
+// unlock prompt comes next and the window says why; false leaves the
+// keyring locked, with no prompt, and the error a *KeyNeededError wrapping
+// ErrLocked (a list of models asked at start is not worth a prompt).
+//
 // When the server refused and the keyring could not give the key, the
 // error is a *KeyNeededError that says which key, wrapping the keyring's
 // (ErrLocked, ErrUnavailable, a timeout). When no key is kept anywhere,
 // it is the server's refusal.
-func Try(m config.Model, lookupEnv func(string) (string, bool), do func(Key) error, refused func(error) bool) error {
+func Try(m config.Model, lookupEnv func(string) (string, bool), do func(Key) error, refused func(error) bool, unlocking func(account string) bool) error {
 	if lookupEnv == nil {
 		lookupEnv = os.LookupEnv
 	}
@@ -33,6 +39,11 @@ func Try(m config.Model, lookupEnv func(string) (string, bool), do func(Key) err
 	err := do(Key{})
 	if err == nil || !refused(err) {
 		return err
+	}
+	if unlocking != nil {
+		if saved, locked, serr := Saved(m.BaseURL); serr == nil && saved && locked && !unlocking(Account(m.BaseURL)) {
+			return &KeyNeededError{Account: Account(m.BaseURL), Err: ErrLocked}
+		}
 	}
 	k, kerr := Resolve(m, lookupEnv)
 	if kerr != nil {

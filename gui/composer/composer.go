@@ -2,6 +2,7 @@ package composer
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -45,11 +46,14 @@ type Composer struct {
 	// Entry is the message box.
 	Entry *widgets.MessageEntry
 
-	Attach    *widget.Button
-	Chips     *fyne.Container // the prompt suggestions and the attachments; hidden while neither shows
-	chipRow   *fyne.Container // the attached files and resources
-	Files     []*attachedFile
-	Picker    *widget.Select
+	Attach  *widget.Button
+	Chips   *fyne.Container // the prompt suggestions and the attachments; hidden while neither shows
+	chipRow *fyne.Container // the attached files and resources
+	Files   []*attachedFile
+	Picker  *ModelPicker
+	// KeyNotice says why the keyring asks to be unlocked while the
+	// picker waits on it for the model's key.
+	KeyNotice *widget.Label
 	pickerBox fyne.CanvasObject
 	setting   bool // the picker's selection is being set, not chosen
 
@@ -63,6 +67,10 @@ type Composer struct {
 	listedAt time.Time
 	ListedOf string // the endpoint models is of ("" before a listing)
 	listing  bool
+	// keyLocked: the server refused the list without a key, and the key
+	// is in a locked keyring, left locked at start: the list is asked for
+	// again, unlock prompt and all, when the person opens the picker.
+	keyLocked bool
 
 	// The servers' prompts (prompts.go).
 	Slash *slashState
@@ -87,10 +95,13 @@ func New(host Host, log *slog.Logger, onSend func()) *Composer {
 	p.Attach.Importance = widget.LowImportance
 	p.chipRow = container.New(layout.NewRowWrapLayout())
 	p.Slash = newSlashState(p)
-	p.Chips = container.NewVBox(p.Slash.Box, p.chipRow)
+	p.KeyNotice = widget.NewLabel("")
+	p.KeyNotice.Wrapping = fyne.TextWrapWord
+	p.KeyNotice.Hide()
+	p.Chips = container.NewVBox(p.KeyNotice, p.Slash.Box, p.chipRow)
 	p.Chips.Hide()
 	p.Slash.hook()
-	p.Picker = widget.NewSelect(nil, p.picked)
+	p.Picker = newModelPicker(p.picked, p.opening)
 	p.Picker.PlaceHolder = "Model"
 	// As wide as a usual model name; longer ones are cut with an ellipsis.
 	p.pickerBox = container.New(layout.NewGridWrapLayout(fyne.NewSize(190, p.Picker.MinSize().Height)), p.Picker)
@@ -105,9 +116,25 @@ func New(host Host, log *slog.Logger, onSend func()) *Composer {
 // reopened from the log, its last run's model.
 func (p *Composer) ShowModel(conv, model, resumed string) {
 	p.Conv, p.model, p.resumed = conv, model, resumed
-	p.listModels()
+	p.listModels(nil)
 	p.refreshPicker()
 	p.settle()
+}
+
+// opening is the picker being opened: a list that waits on a locked
+// keyring is asked for now, and the picker opens once it has come.
+func (p *Composer) opening() bool {
+	if !p.keyLocked || p.listing || p.ListedOf != p.endpoint() {
+		return true
+	}
+	p.listModels(func() {
+		// Opened now, with the models or (the keyring left locked)
+		// without: the next opening asks again.
+		if p.Picker.Visible() {
+			p.Picker.Select.Tapped(&fyne.PointEvent{})
+		}
+	})
+	return false
 }
 
 // endpoint is what a list of models is of: the base URL and the key's
@@ -119,15 +146,29 @@ func (p *Composer) endpoint() string {
 
 // listModels asks the model server for its models, in the background and
 // at most once per modelsTTL; a server that does not list them (or does
-// not answer within 5 s) leaves the configured model and Other….
-func (p *Composer) listModels() {
+// not answer within 5 s) leaves the configured model and Other…. A key
+// saved in a locked keyring is read only when the person opened the
+// picker (opened is then run once the list came): an unlock prompt at
+// start, for a list nobody asked to see, said nothing of why it came.
+func (p *Composer) listModels(opened func()) {
 	m := p.host.Config().Model
 	ep := p.endpoint()
-	if !m.Configured() || p.listing || p.ListedOf == ep && time.Since(p.listedAt) < modelsTTL {
+	if !m.Configured() || p.listing || opened == nil && p.ListedOf == ep && time.Since(p.listedAt) < modelsTTL {
 		return
 	}
 	p.listing = true
 	lookup := p.host.LookupEnv
+	unlocking := func(account string) bool {
+		if opened == nil {
+			return false
+		}
+		p.host.Post(func() {
+			p.KeyNotice.SetText("Deckhand needs the API key for " + account + " from the keyring, to list its models: unlock the keyring when it asks.")
+			p.KeyNotice.Show()
+			p.showChips()
+		})
+		return true
+	}
 	go func() {
 		// Without a key first: a locked or slow keyring never keeps a
 		// server that needs none (one on this computer) from listing.
@@ -138,16 +179,25 @@ func (p *Composer) listModels() {
 			var err error
 			models, err = llm.ListModelsFor(ctx, m.Provider, m.BaseURL, key.Value())
 			return err
-		}, llm.NeedsKey)
+		}, llm.NeedsKey, unlocking)
 		p.host.Post(func() {
 			p.listing = false
 			p.ListedOf, p.listedAt = ep, time.Now()
 			p.models = models
+			var need *keys.KeyNeededError
+			p.keyLocked = errors.As(err, &need) && errors.Is(err, keys.ErrLocked)
 			if err != nil {
 				p.log.Debug("the model server lists no models", "err", err)
 			}
+			if p.KeyNotice.Visible() {
+				p.KeyNotice.Hide()
+				p.showChips()
+			}
 			p.refreshPicker()
 			p.settle()
+			if opened != nil {
+				opened()
+			}
 		})
 	}()
 }
@@ -428,7 +478,7 @@ func (p *Composer) refreshChips() {
 // showChips shows the area above the message box while it has something
 // to show.
 func (p *Composer) showChips() {
-	widgets.SetVisible(p.Chips, len(p.Files) > 0 || p.Slash.Box.Visible())
+	widgets.SetVisible(p.Chips, len(p.Files) > 0 || p.Slash.Box.Visible() || p.KeyNotice.Visible())
 	p.Chips.Refresh()
 	// The area's height changed: the chat lays out its bottom again (a
 	// container's refresh does not reach its parents; without this the

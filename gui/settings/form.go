@@ -44,9 +44,12 @@ type Form struct {
 	RemoveKey *widget.Button
 	// useFile: no keyring runs, and the person chose the key file (asked
 	// first, told it is less safe); keyFile offers it.
-	useFile   bool
-	keyFile   *widget.Button
-	keyCheck  int // the key status asked last: older answers are dropped
+	useFile  bool
+	keyFile  *widget.Button
+	keyCheck int // the key status asked last: older answers are dropped
+	// keyWanted is the model URL (keys.Account) a Check found asking for
+	// a key: the key status does not say it needs none.
+	keyWanted string
 	Prompt    *widget.Entry
 	TempAuto  *widget.Check
 	Temp      *widget.Slider
@@ -584,11 +587,13 @@ func (f *Form) checkModel() {
 	say("Asking "+base+" for its models…", widget.MediumImportance)
 	go func() {
 		var models []string
+		var sent bool // a key went with the last request
 		list := func(key keys.Key) error {
 			k := key.Value()
 			if typed != "" {
 				k = typed
 			}
+			sent = k != ""
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			var err error
@@ -601,7 +606,16 @@ func (f *Form) checkModel() {
 		} else {
 			// Without a key first: the keyring (locked, absent or slow)
 			// is asked only when the server wants a key.
-			err = keys.Try(m, f.host.LookupEnv, list, llm.NeedsKey)
+			err = keys.Try(m, f.host.LookupEnv, list, llm.NeedsKey, func(account string) bool {
+				// The keyring's unlock prompt comes next: say whose
+				// key it is for while it waits.
+				f.host.Post(func() {
+					if n == f.checks {
+						say("Deckhand needs the API key for "+account+" from the keyring: unlock the keyring when it asks.", widget.MediumImportance)
+					}
+				})
+				return true
+			})
 		}
 		f.host.Post(func() {
 			if n != f.checks {
@@ -613,6 +627,17 @@ func (f *Form) checkModel() {
 			case errors.As(err, &need):
 				why := keyError(need.Err).Error()
 				say(base+" asks for an API key (it refused the list without one), and "+strings.ToLower(why[:1])+why[1:], widget.DangerImportance)
+				return
+			case llm.NeedsKey(err) && !sent:
+				// Not "did not answer as expected: 401": the key is
+				// what is missing, and the key status under this
+				// no longer says a model here needs none.
+				f.keyWanted = keys.Account(base)
+				f.refreshKey()
+				say(keys.Account(base)+" asks for an API key and none is saved for it: paste it in API key.", widget.DangerImportance)
+				return
+			case llm.NeedsKey(err):
+				say(keys.Account(base)+" refused the API key sent ("+clean.Line(err.Error())+"): paste the right one in API key.", widget.DangerImportance)
 				return
 			case err != nil:
 				say("The model server did not answer as expected: "+clean.Line(err.Error()), widget.DangerImportance)

@@ -96,8 +96,9 @@ func local(base string) bool {
 	return strings.Contains(base, "://127.0.0.1") || strings.Contains(base, "://localhost") || strings.Contains(base, "://[::1]")
 }
 
-// text is the key's status in plain words.
-func (s keyState) text(base, env string, useFile bool) string {
+// text is the key's status in plain words; wanted: a Check found the
+// model at base asking for a key.
+func (s keyState) text(base, env string, useFile, wanted bool) string {
 	switch {
 	case s.source == keys.Env:
 		return "Using the key in the environment variable " + s.env + " (set under Advanced); it wins over a key saved here."
@@ -125,7 +126,7 @@ func (s keyState) text(base, env string, useFile bool) string {
 		return "The variable " + env + " (under Advanced) is not set in Deckhand's environment, and no key is saved for " + keys.Account(base) + "."
 	case keys.Account(base) == "":
 		return "Choose a service first."
-	case local(base):
+	case local(base) && !wanted:
 		return "No key saved. Models on this computer need none."
 	}
 	return "No key saved for " + keys.Account(base) + ": paste the key from your provider and Save."
@@ -149,7 +150,7 @@ func (f *Form) refreshKey() {
 
 func (f *Form) showKey(st keyState, base, env string) {
 	f.useFile = f.useFile || st.source == keys.File
-	f.KeyStatus.SetText(st.text(base, env, f.useFile))
+	f.KeyStatus.SetText(st.text(base, env, f.useFile, f.keyWanted == keys.Account(base) && base != ""))
 	f.KeyStatus.Importance = widget.MediumImportance
 	if (st.unavailable || st.err != nil && !st.quiet(base)) && !st.toFile(base, f.useFile) {
 		f.KeyStatus.Importance = widget.WarningImportance

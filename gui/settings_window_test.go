@@ -2,6 +2,7 @@ package gui
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -317,5 +318,49 @@ func TestSettingsFromTheServersSaveToTheChat(t *testing.T) {
 	h.saveSettings(f)
 	if h.ui.panel != nil {
 		t.Errorf("after Save the window shows the panel %q, want the chat", h.ui.panel.Title())
+	}
+}
+
+// TestSettingsCloseDiscardsWhatWasNotSaved: every field changed and then
+// closed without Save shows the config's value on reopening, as the theme
+// does; nothing of it is written or used. (Issue 29: Instructions typed
+// and closed were still there on reopening, though neither saved nor
+// sent.)
+func TestSettingsCloseDiscardsWhatWasNotSaved(t *testing.T) {
+	keys.MockInit()
+	is := func(v string) func(*config.Config) string { return func(*config.Config) string { return v } }
+	for _, c := range []struct {
+		name   string
+		change func(f *settings.Form)
+		shown  func(f *settings.Form) string // what the field shows
+		want   func(*config.Config) string   // the config's value
+	}{
+		{"instructions", func(f *settings.Form) { f.Prompt.SetText("Answer in short sentences.") }, func(f *settings.Form) string { return f.Prompt.Text }, is("")},
+		{"model", func(f *settings.Form) { f.Model.SetText("other-model") }, func(f *settings.Form) string { return f.Model.Text }, is("scripted")},
+		{"typed key", func(f *settings.Form) { f.APIKey.SetText("sk-typed") }, func(f *settings.Form) string { return f.APIKey.Text }, is("")},
+		{"creativity", func(f *settings.Form) { f.TempAuto.SetChecked(false); f.Temp.SetValue(1.5) }, func(f *settings.Form) string { return fmt.Sprint(f.TempAuto.Checked) }, is("true")},
+		{"context budget", func(f *settings.Form) { f.Budget.SetText("1234") }, func(f *settings.Form) string { return f.Budget.Text }, func(c *config.Config) string { return fmt.Sprint(c.Model.MaxContextTokens) }},
+		{"auto-approve", func(f *settings.Form) { f.Rules.SetText("t.add") }, func(f *settings.Form) string { return f.Rules.Text }, is("")},
+		{"write roots", func(f *settings.Form) { f.WriteRoots.SetText("/tmp") }, func(f *settings.Form) string { return f.WriteRoots.Text }, is("")},
+		{"shell commands", func(f *settings.Form) { f.AllowExec.SetChecked(true) }, func(f *settings.Form) string { return fmt.Sprint(f.AllowExec.Checked) }, is("false")},
+		{"theme", func(f *settings.Form) { f.Theme.SetSelected("Light") }, func(f *settings.Form) string { return f.Theme.Selected }, is("System")},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t, harnessOptions{})
+			before, err := os.ReadFile(h.cfg.Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := h.openSettings()
+			c.change(f)
+			h.tap(f.Window(), "Close")
+			h.ui.showSettings()
+			if got, want := c.shown(f), c.want(h.ui.cfg); got != want {
+				t.Errorf("reopened after Close, the field shows %q, want the config's %q", got, want)
+			}
+			if after, _ := os.ReadFile(h.cfg.Path); string(after) != string(before) {
+				t.Errorf("Close wrote the config:\n%s", after)
+			}
+		})
 	}
 }

@@ -236,31 +236,21 @@ func newForm(h Host, w fyne.Window) *Form {
 		f.syncing = false
 		f.refreshKey()
 	}
-	f.BaseURL.SetText(m.BaseURL)
 	f.BaseURL.SetPlaceHolder("http://127.0.0.1:11434/v1")
 	if m.BaseURL == "" {
 		f.service.PlaceHolder = "choose one"
 	}
-	f.Model.SetText(m.Name)
 	f.Model.SetPlaceHolder("llama3.2, gpt-4o-mini, …")
 	f.APIKey.SetPlaceHolder("paste the key here")
 	f.RemoveKey = widget.NewButtonWithIcon("Remove key", theme.DeleteIcon(), f.forgetKey)
 	f.RemoveKey.Hide()
 	f.keyFile = widget.NewButtonWithIcon("Keep the key in a file…", theme.DocumentSaveIcon(), f.askKeyFile)
 	f.keyFile.Hide()
-	f.APIKeyEnv.SetText(m.APIKeyEnv)
 	f.APIKeyEnv.SetPlaceHolder("OPENAI_API_KEY")
 	f.APIKeyEnv.OnChanged = func(string) { f.refreshKey() }
-	if m.MaxOutputTokens > 0 {
-		f.maxOut.SetText(strconv.Itoa(m.MaxOutputTokens))
-	}
 	f.maxOut.SetPlaceHolder("the model's own")
-	f.Budget.SetText(strconv.Itoa(m.MaxContextTokens))
-	f.Timeout.SetText(h.Config().MCP.ApprovalTimeout.String())
-	f.Rules.SetText(config.FormatRules(h.Config().MCP.AutoApprove))
 	widgets.Growing(f.Rules, 4)
 
-	f.Prompt.SetText(m.SystemPrompt)
 	f.Prompt.SetPlaceHolder("Optional. For example: Answer in British English. Explain commands before you run them.")
 	f.Prompt.Wrapping = fyne.TextWrapWord
 	widgets.Growing(f.Prompt, 4)
@@ -277,14 +267,6 @@ func newForm(h Host, w fyne.Window) *Form {
 			f.tempLabel.SetText(fmt.Sprintf("%.1f", f.Temp.Value))
 		}
 	})
-	if m.Temperature != nil {
-		f.Temp.SetValue(*m.Temperature)
-		f.TempAuto.SetChecked(false)
-		f.tempLabel.SetText(fmt.Sprintf("%.1f", *m.Temperature))
-	} else {
-		f.Temp.SetValue(0.7)
-		f.TempAuto.SetChecked(true)
-	}
 
 	f.Theme = widget.NewRadioGroup([]string{"System", "Light", "Dark"}, func(string) {
 		if !f.settingLook {
@@ -305,13 +287,49 @@ func newForm(h Host, w fyne.Window) *Form {
 		}
 		f.keepInSight(f.TextSize, func() { h.ApplyLook(f.look()) })
 	}
-	f.setLook(h.Config().UI)
 
-	p := h.Config().Policy
 	f.Workspace = widget.NewEntry()
-	f.Workspace.SetText(p.Workspace)
 	f.Workspace.SetPlaceHolder(config.DefaultWorkspace)
 	f.ReadRoots, f.WriteRoots = widget.NewMultiLineEntry(), widget.NewMultiLineEntry()
+	widgets.Growing(f.ReadRoots, 3)
+	widgets.Growing(f.WriteRoots, 3)
+	f.AllowExec = widget.NewCheck("Allow shell commands (CMD: lines)", nil)
+	f.save = widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), f.saveAndClose)
+	f.save.Importance = widget.HighImportance
+	f.fill()
+	return f
+}
+
+// fill puts the config's values in the fields: as the settings open, and
+// again when they are closed without Save, so that what was typed and not
+// saved is not shown on reopening as if it were in force (Instructions
+// typed then closed stayed, though neither saved nor sent; the theme
+// already went back).
+func (f *Form) fill() {
+	cfg := f.host.Config()
+	m, p := cfg.Model, cfg.Policy
+	f.BaseURL.SetText(m.BaseURL)
+	f.Model.SetText(m.Name)
+	f.APIKey.SetText("")
+	f.APIKeyEnv.SetText(m.APIKeyEnv)
+	f.maxOut.SetText("")
+	if m.MaxOutputTokens > 0 {
+		f.maxOut.SetText(strconv.Itoa(m.MaxOutputTokens))
+	}
+	f.Budget.SetText(strconv.Itoa(m.MaxContextTokens))
+	f.Timeout.SetText(cfg.MCP.ApprovalTimeout.String())
+	f.Rules.SetText(config.FormatRules(cfg.MCP.AutoApprove))
+	f.Prompt.SetText(m.SystemPrompt)
+	if m.Temperature != nil {
+		f.Temp.SetValue(*m.Temperature)
+		f.TempAuto.SetChecked(false)
+		f.tempLabel.SetText(fmt.Sprintf("%.1f", *m.Temperature))
+	} else {
+		f.Temp.SetValue(0.7)
+		f.TempAuto.SetChecked(true)
+	}
+	f.setLook(cfg.UI)
+	f.Workspace.SetText(p.Workspace)
 	for _, r := range []struct {
 		e     *widget.Entry
 		roots []string
@@ -321,7 +339,6 @@ func newForm(h Host, w fyne.Window) *Form {
 		{f.WriteRoots, p.FS.WriteRoots, "none (write_roots = [] in the config)"},
 	} {
 		r.e.SetText(strings.Join(r.roots, "\n"))
-		widgets.Growing(r.e, 3)
 		// An empty list in the file is not the same as no list: say which.
 		if r.roots != nil && len(rootLines(strings.Join(r.roots, "\n"))) == 0 {
 			r.e.SetPlaceHolder(r.none)
@@ -329,12 +346,8 @@ func newForm(h Host, w fyne.Window) *Form {
 			r.e.SetPlaceHolder("the workspace (" + p.WorkspaceDir() + ")")
 		}
 	}
-	f.AllowExec = widget.NewCheck("Allow shell commands (CMD: lines)", nil)
 	f.AllowExec.SetChecked(p.AllowExec)
-	f.save = widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), f.saveAndClose)
-	f.save.Importance = widget.HighImportance
 	f.opened = f.form()
-	return f
 }
 
 // look is the theme and text size the form shows.
@@ -364,9 +377,13 @@ func (f *Form) setLook(ui config.UI) {
 	f.TextLabel.SetText(fmt.Sprintf("%.0f%%", ui.Scale()*100))
 }
 
-// Close hides the window; a look tried but not saved is undone.
+// Close hides the window; what was changed and not saved is undone: the
+// look tried, and every field typed or chosen (a key on its way to the
+// keyring is being saved with the form: that save fills them).
 func (f *Form) Close() {
-	f.setLook(f.host.Config().UI)
+	if !f.Saving {
+		f.fill()
+	}
 	f.host.ApplyLook(f.host.Config().UI)
 	f.w.Hide()
 }

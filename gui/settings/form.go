@@ -140,7 +140,9 @@ func Open(h Host) *Form {
 		f.RulesList,
 		widget.NewSeparator(), heading("Policy: what tools may touch"),
 		note("What tools may touch, whatever you allow when asked: calls naming files outside these folders are refused before they run."),
-		policy,
+		// Labels above the fields where the pane is too narrow for
+		// both side by side (640x480 at 128%).
+		widgets.NarrowForm(policy, func() { f.relayoutPage(1) }),
 	)
 
 	// Advanced.
@@ -534,8 +536,11 @@ func (f *Form) reveal(o fyne.CanvasObject) {
 // relayout lays the General page out again. A label shown (or hidden) in
 // a page at rest otherwise keeps the size it had, and is not seen: what
 // Check found never appeared once the pointer had rested on the button.
-func (f *Form) relayout() {
-	if p := f.page(0)(); p != nil && p.Content != nil {
+func (f *Form) relayout() { f.relayoutPage(0) }
+
+// relayoutPage lays tab i's page out again.
+func (f *Form) relayoutPage(i int) {
+	if p := f.page(i)(); p != nil && p.Content != nil {
 		p.Content.Refresh()
 	}
 }

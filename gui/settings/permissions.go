@@ -27,9 +27,13 @@ func (f *Form) listGrants() {
 // permissionRow is one grant or rule: what it allows, in words, and its
 // button.
 func permissionRow(what, detail string, button *widget.Button) fyne.CanvasObject {
+	// Wrapped, the name whole and the detail too: the row is as narrow
+	// as the pane and its button shows whole (at 640x480 and 128% the
+	// detail made the row wider than the pane, and Revoke was "× Revo").
 	label := widget.NewLabelWithStyle(what, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
-	label.Truncation = fyne.TextTruncateEllipsis
-	_, d := widgets.Caption(detail)
+	label.Wrapping = fyne.TextWrapBreak
+	l, d := widgets.Caption(detail)
+	l.Wrapping = fyne.TextWrapWord
 	return container.NewBorder(nil, nil, nil, button, container.NewVBox(label, d))
 }
 
@@ -39,7 +43,8 @@ func (f *Form) showGrants(list []store.Grant, err error) {
 	case err != nil:
 		rows = append(rows, note("Could not read the grants: "+err.Error()))
 	case len(list) == 0:
-		_, none := widgets.Subtle("None. When you answer \"Always\" for a tool, it is listed here.")
+		l, none := widgets.Subtle("None. When you answer \"Always\" for a tool, it is listed here.")
+		l.Wrapping = fyne.TextWrapWord
 		rows = append(rows, none)
 	}
 	for _, g := range list {

@@ -67,8 +67,11 @@ func (r *run) compact(ctx context.Context, v *view) {
 	req.Temperature = v.cfg.Model.Temperature
 	r.requests++
 	turn, err := r.deps.stream(ctx, v, r.model, req, func(m any) {
-		if m, ok := m.(*streamRetrying); ok {
+		switch m := m.(type) {
+		case *streamRetrying:
 			r.emit(&Notice{Conversation: r.conv, Run: r.id, Text: retryNotice(m)})
+		case *keyAsked:
+			r.emit(&Notice{Conversation: r.conv, Run: r.id, Text: keyNotice(m)})
 		}
 	})
 	if ctx.Err() != nil {

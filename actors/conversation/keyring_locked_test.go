@@ -71,7 +71,7 @@ func TestModelAccess(t *testing.T) {
 						s.Close()
 					}
 					return err
-				})
+				}, nil)
 			}
 			var sent []string
 			for _, h := range model.Headers() {
@@ -100,3 +100,54 @@ func TestModelAccess(t *testing.T) {
 
 // errNoKey marks a keyring that holds no key for the model.
 var errNoKey = errors.New("no key kept")
+
+// A run whose model wants the key saved in a locked keyring says why the
+// keyring's unlock prompt comes, before it comes; a keyring that holds no
+// key for the model is not asked to unlock at all, and nothing is said.
+// (Issue 29: after Send, the chat showed only "working…" while the
+// prompt waited.)
+func TestModelAccessSaysWhyTheKeyringAsks(t *testing.T) {
+	const secret = "sk-kept-77a0"
+	for _, c := range []struct {
+		name        string
+		saved       bool
+		wantTold    bool
+		wantPrompts int
+	}{
+		{name: "key saved, keyring locked", saved: true, wantTold: true, wantPrompts: 1},
+		{name: "no key saved, keyring locked"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			model := testutil.NewModelServer(t)
+			model.Fallback = func(map[string]any) testutil.ModelResponse {
+				return testutil.ModelResponse{Body: testutil.TextChunks("hi")}
+			}
+			model.RequireKey(secret)
+			t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // no key file
+			saved := map[string]string{}
+			if c.saved {
+				saved[model.URL] = secret
+			}
+			keys.MockLocked(saved, func() bool { return true })
+			t.Cleanup(keys.MockInit)
+			a := modelClient(config.Model{BaseURL: model.URL, Name: "m"}, func(string) (string, bool) { return "", false }, nil, nil)
+			var told []string
+			err := a.try(t.Context(), func(cl *llm.Client) error {
+				s, err := cl.Stream(t.Context(), &llm.Request{Messages: []llm.Message{{Role: "user", Content: "hello"}}})
+				if err == nil {
+					s.Close()
+				}
+				return err
+			}, func(account string) { told = append(told, account) })
+			if (err == nil) != c.saved {
+				t.Errorf("try() = %v, want it to succeed only with the key saved", err)
+			}
+			if got := len(told) == 1 && told[0] == keys.Account(model.URL); got != c.wantTold {
+				t.Errorf("try() told %q of the keyring's prompt, want told %v", told, c.wantTold)
+			}
+			if n := keys.Prompts(); n != c.wantPrompts {
+				t.Errorf("the keyring was asked to unlock %d times, want %d", n, c.wantPrompts)
+			}
+		})
+	}
+}

@@ -399,7 +399,14 @@ func (r *run) streamed(m any) {
 		r.emit(&AssistantDelta{Conversation: r.conv, Run: r.id, Text: m.text, Reasoning: m.reasoning})
 	case *streamRetrying:
 		r.emit(&Notice{Conversation: r.conv, Run: r.id, Text: retryNotice(m)})
+	case *keyAsked:
+		r.emit(&Notice{Conversation: r.conv, Run: r.id, Text: keyNotice(m)})
 	}
+}
+
+// keyNotice says why the keyring's unlock prompt came up.
+func keyNotice(m *keyAsked) string {
+	return "Deckhand needs the API key for " + m.account + " from the keyring: unlock the keyring when it asks."
 }
 
 // keepStreamed keeps what streamed of an answer that Stop cut: the person
@@ -544,8 +551,10 @@ func modelClient(m config.Model, lookup func(string) (string, bool), resolve Key
 // try runs do with the client to use, again with the keyring's key if the
 // server refused it without one. When the keyring cannot give the key, the
 // error is a *keys.KeyNeededError saying which key and why (a locked
-// keyring: unlock it).
-func (a *modelAccess) try(ctx context.Context, do func(*llm.Client) error) error {
+// keyring: unlock it). asking, if set, is told the key's account, on the
+// caller's goroutine, when the key is saved in a locked keyring: its
+// unlock prompt comes next, and the chat says why.
+func (a *modelAccess) try(ctx context.Context, do func(*llm.Client) error, asking func(account string)) error {
 	if !a.m.Configured() {
 		return ErrNoModel
 	}
@@ -567,16 +576,27 @@ func (a *modelAccess) try(ctx context.Context, do func(*llm.Client) error) error
 		k   keys.Key
 		err error
 	}
-	ch := make(chan found, 1)
+	ch, asked := make(chan found, 1), make(chan struct{}, 1)
 	go func() {
+		// Searched, not read: a locked keyring holding the key will
+		// ask to be unlocked (one holding none is not asked, see
+		// keys.Resolve).
+		if saved, locked, err := keys.Saved(a.m.BaseURL); asking != nil && err == nil && saved && locked {
+			asked <- struct{}{}
+		}
 		k, err := a.find()
 		ch <- found{k, err}
 	}()
 	var f found
-	select {
-	case f = <-ch:
-	case <-ctx.Done():
-		return ctx.Err()
+	for waiting := true; waiting; {
+		select {
+		case <-asked:
+			asking(keys.Account(a.m.BaseURL))
+		case f = <-ch:
+			waiting = false
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
 	switch {
 	case f.err != nil:
@@ -643,6 +663,11 @@ type (
 	streamText struct {
 		text, reasoning string
 	}
+	// keyAsked: the model's key is being read from a locked keyring,
+	// whose unlock prompt is up.
+	keyAsked struct {
+		account string
+	}
 	streamRetrying struct {
 		err  error
 		wait time.Duration
@@ -678,7 +703,7 @@ func streamModel(ctx context.Context, v *view, model string, req *llm.Request, r
 			report(&streamRetrying{err: err, wait: wait})
 		})
 		return err
-	})
+	}, func(account string) { report(&keyAsked{account: account}) })
 	if err != nil {
 		return llm.Turn{}, err
 	}

@@ -16,8 +16,8 @@
 // so a caller waits no longer than that, though the keyring may; a caller
 // that must not wait at all (an actor's Receive) runs them on a goroutine of
 // its own. The key file is written whole (a rename), so a reader never sees
-// half of it; of two writers at once, the last one's file stays. MockInit
-// and MockUnavailable switch the whole process, for tests.
+// half of it; of two writers at once, the last one's file stays. MockInit,
+// MockLocked and MockUnavailable switch the whole process, for tests.
 package keys
 
 import (

@@ -13,7 +13,8 @@
 // itself is the window's: it has the conversation.
 //
 // Files:
-//   - composer.go: the Composer, the model picker and the attached files;
+//   - composer.go: the Composer, the model picker and the attached files
+//     (picker.go: the picker's widget, which says when it is opened);
 //     attach.go: limits and names of attachments; paste.go: a paste too
 //     long for the message box; resources.go: attached resources and
 //     their updates.

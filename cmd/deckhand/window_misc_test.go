@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -371,28 +372,69 @@ type stringer func() string
 
 func (f stringer) String() string { return f() }
 
-// A server that wants a key, with the keyring locked: Check says which
-// key was needed (the server's) and that the keyring could not give it;
-// the keyring is asked only then.
+// A server that wants a key, with the keyring locked. With no key saved
+// for it, nothing asks the keyring to unlock (a locked keyring is searched
+// as it is), and Check says the key is missing and where to paste it.
+// With its key saved there, nothing asks at start either (the picker's
+// list waits until the picker is opened); Check asks, and says which key
+// was needed and that the keyring could not give it. (Issue 29: the
+// unlock prompt came at start, and for a key that was never saved.)
 func TestWindowLockedKeyringKeyNeeded(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Authorization") == "" {
-			http.Error(w, `{"error":{"message":"no key"}}`, http.StatusUnauthorized)
-			return
-		}
-		w.Write([]byte(`{"data":[{"id":"keyed"}]}`))
-	}))
-	t.Cleanup(srv.Close)
-	base := srv.URL + "/v1"
-	bus := testutil.SessionBus(t)
-	cfg := "[model]\nbase_url = \"" + base + "\"\nname = \"keyed\"\n\n[tools]\nenabled = false\n"
-	w := startRealWindow(t, cfg, func(env []string, home string) { lockedKeyring(t, env, bus) }, withEnv("DBUS_SESSION_BUS_ADDRESS="+bus))
-	w.key("ctrl+comma")
-	w.clickText("button", "Check")
-	s := w.waitScreen("what Check found", func(s gui.Screen) bool { return shows(s, "asks for an API key") })
-	w.keep("locked-keyring-key-needed.png")
-	it, _ := find(s, "", "asks for an API key")
-	if !strings.Contains(it.Text, base) || !strings.Contains(it.Text, "keyring") {
-		t.Errorf("Check does not say which key it needed and why it could not be had: %q", it.Text)
+	for _, c := range []struct {
+		name  string
+		saved bool
+		want  []string
+	}{
+		{name: "no key saved", want: []string{"asks for an API key and none is saved for it: paste it in API key"}},
+		{name: "key saved", saved: true, want: []string{"asks for an API key", "keyring"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var lists atomic.Int32
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				lists.Add(1)
+				if r.Header.Get("Authorization") == "" {
+					http.Error(w, `{"error":{"message":"no key"}}`, http.StatusUnauthorized)
+					return
+				}
+				w.Write([]byte(`{"data":[{"id":"keyed"}]}`))
+			}))
+			t.Cleanup(srv.Close)
+			base := srv.URL + "/v1"
+			bus := testutil.SessionBus(t)
+			var prompts func() string
+			cfg := "[model]\nbase_url = \"" + base + "\"\nname = \"keyed\"\n\n[tools]\nenabled = false\n"
+			saved := map[string]string{}
+			if c.saved {
+				saved[base] = "sk-saved-4f1e"
+			}
+			w := startRealWindow(t, cfg, func(env []string, home string) {
+				gnomeKeyring(t, env, bus, saved)()
+				prompts = keyringPrompts(t, bus) // from Deckhand's start: the key was saved with an Unlock
+			}, withEnv("DBUS_SESSION_BUS_ADDRESS="+bus))
+			w.key("ctrl+comma")
+			w.waitScreen("the key's status", func(s gui.Screen) bool { return shows(s, "saved") && lists.Load() > 0 })
+			if p := prompts(); p != "" {
+				t.Errorf("Deckhand asked the keyring to unlock before Check:\n%s", p)
+			}
+			w.clickText("button", "Check")
+			s := w.waitScreen("what Check found", func(s gui.Screen) bool {
+				_, asking := find(s, "", "for its models…")
+				_, found := find(s, "", "asks for an API key")
+				return found && !asking
+			})
+			w.keep("locked-keyring-key-needed-" + strings.ReplaceAll(c.name, " ", "-") + ".png")
+			it, _ := find(s, "", "asks for an API key")
+			for _, want := range append(c.want, base) {
+				if !strings.Contains(it.Text, want) {
+					t.Errorf("Check says %q, want %q in it", it.Text, want)
+				}
+			}
+			if p := prompts(); !c.saved && p != "" {
+				t.Errorf("Deckhand asked the keyring to unlock, for a key it does not hold:\n%s", p)
+			}
+			if shows(s, "need none") {
+				t.Errorf("the settings say the model needs no key:\n%s", s.ScreenText())
+			}
+		})
 	}
 }

@@ -38,3 +38,8 @@ func (s *ModelPicker) TypedKey(e *fyne.KeyEvent) {
 	}
 	s.Select.TypedKey(e)
 }
+
+// ScreenItem: the picker is a select on the screen dump.
+func (s *ModelPicker) ScreenItem() (kind, text string, leaf bool) {
+	return "select", s.Selected, true
+}

@@ -3,7 +3,7 @@
 // answers and the look (General); the "always allow" grants, the
 // auto_approve rules and the policy's folders (Permissions); and the
 // config file's other model and MCP keys (Advanced). Saving writes only
-// what changed.
+// what changed; closing without saving puts every field back as saved.
 //
 // The window (package gui) is its Host: the settings read and write the
 // config through it, ask it for the grants (the bridge reads them from the

@@ -178,8 +178,6 @@ func (b *bridge) Receive(c actor.Context) {
 		b.newChat(c, false)
 	case *uiOpenSession:
 		b.open(c, m.id)
-	case *dialogs.Answer:
-		b.answer(m)
 	case *uiQuickPrompt:
 		if b.quick == "" || b.convs[b.quick] == nil {
 			b.quick = b.newChat(c, true)
@@ -369,6 +367,10 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 		b.approvals = append(b.approvals, m)
 		b.apprDirty = true
 	case *conversation.ApprovalClosed:
+		// Every request ends with one, however it ended: answered (the
+		// window's dialog replied to the run itself, from the UI
+		// goroutine, and never tells the bridge), timed out or stopped.
+		// It is what takes the request off the queue.
 		if b.dropApproval(m.ID) && !m.Reason.IsAnswered() {
 			if cs := conv(m.Conversation); cs != nil {
 				cs.tr.Note("Approval closed: "+string(m.Reason)+"; the call was denied.", false)
@@ -434,22 +436,10 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 	}
 }
 
-// answer gives the person's answer to the run that asked (its Reply): no
-// actor stands between them. An answer the run no longer waits for (it
-// timed out as the person clicked) is dropped, and logged.
-func (b *bridge) answer(m *dialogs.Answer) {
-	i := slices.IndexFunc(b.approvals, func(a *conversation.ApprovalRequested) bool { return a.ID == m.ID })
-	if i < 0 {
-		b.ui.log.Info("approval answer dropped: the question is closed", "id", m.ID)
-		return
-	}
-	r := b.approvals[i]
-	b.dropApproval(m.ID)
-	if err := r.Reply(m.Answer, ""); err != nil {
-		b.ui.log.Info("approval answer dropped", "id", m.ID, "err", err)
-	}
-}
-
+// dropApproval takes a request off the approval queue: its ApprovalClosed
+// came (answered from the window, which replied to the run itself, timed
+// out, or stopped), or its chat was deleted. It reports whether the
+// request was still there.
 func (b *bridge) dropApproval(id string) bool {
 	i := slices.IndexFunc(b.approvals, func(a *conversation.ApprovalRequested) bool { return a.ID == id })
 	if i < 0 {

@@ -20,7 +20,10 @@
 //     calls). Widgets are touched only there. It holds copies made for it
 //     (the rows on screen, the servers as last told) and asks the bridge for
 //     anything else by message (UI.tell); replies come back through
-//     UI.post.
+//     UI.post. One answer skips the bridge: a tool call's approval, which
+//     gui/dialogs gives the waiting run itself, through the request's
+//     Reply (safe from any goroutine, never blocking); the bridge hears of
+//     it from the run's ApprovalClosed.
 //
 // Once per frame at most, the bridge hands what changed to the UI in a
 // single fyne.Do (bridge.go's flush): a streamed answer of a thousand deltas costs

@@ -3,10 +3,12 @@ package gui
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -643,6 +645,53 @@ func TestApprovalAnsweredAfterABridgeRestart(t *testing.T) {
 	h.until("the call run, and the answer", func() bool { return h.shows(h.ui.win, "Echoed.") })
 }
 
+// The approval's answer goes from the dialog (the UI goroutine) straight
+// to the run that asked, not through the bridge's mailbox: with the bridge
+// held inside a message, the run still gets the answer, calls the tool
+// and sends its result to the model. Once free, the bridge takes the
+// request off its queue (from the run's ApprovalClosed), once.
+func TestApprovalAnswerSkipsTheBridge(t *testing.T) {
+	next := toolThenText(testutil.ToolCallSpec{ID: "c1", Name: "t__echo", Arguments: `{"text": "hi"}`}, "Echoed.")
+	results := make(chan string, 1)
+	h := newHarness(t, harnessOptions{log: true, fallback: func(req map[string]any) testutil.ModelResponse {
+		msgs, _ := req["messages"].([]any)
+		if last, _ := msgs[len(msgs)-1].(map[string]any); last["role"] == "tool" {
+			select {
+			case results <- fmt.Sprint(last["content"]):
+			default:
+			}
+		}
+		return next(req)
+	}})
+	h.say("echo hi")
+	h.until("the dialog", func() bool { return h.ui.dialogs.Approvals.Shown() != nil })
+
+	held, release := make(chan struct{}), make(chan struct{})
+	var freed sync.Once
+	free := func() { freed.Do(func() { close(release) }) }
+	t.Cleanup(free)
+	h.ui.tell(bridgeDo(func(*bridge, actor.Context) {
+		close(held)
+		<-release
+	}))
+	testutil.Receive(t, held, 10*time.Second, "bridge held")
+	test.Tap(h.ui.dialogs.Approvals.Buttons[approval.AllowOnce])
+	if got := testutil.Receive(t, results, 30*time.Second, "tool result at the model while the bridge was held (the answer waits in the bridge's mailbox)"); !strings.Contains(got, "Echo: hi") {
+		t.Errorf("the model got %s, want the echo", got)
+	}
+	free()
+
+	h.until("the answer", func() bool { return h.shows(h.ui.win, "Echoed.") })
+	queued := make(chan int, 1)
+	h.ui.tell(bridgeDo(func(b *bridge, _ actor.Context) { queued <- len(b.approvals) }))
+	if n := testutil.Receive(t, queued, 10*time.Second, "bridge's queue"); n != 0 {
+		t.Errorf("the bridge still queues %d approvals after the answer", n)
+	}
+	if strings.Contains(strings.Join(h.texts(h.ui.win), "\n"), "Approval closed") {
+		t.Errorf("the window says the approval closed unanswered:\n%s", strings.Join(h.texts(h.ui.win), "\n"))
+	}
+}
+
 func TestReopenedSessionShowsToolCards(t *testing.T) {
 	dbPath := filepath.Join(t.TempDir(), "deckhand.db")
 	rules := func(c *config.Config) { c.MCP.AutoApprove = map[string]bool{"t.echo": true} }
@@ -805,6 +854,13 @@ func TestNotificationAllowsOnlyWhatItShows(t *testing.T) {
 		{Conversation: "c", ID: "changed", Request: changed},
 		{Conversation: "c", ID: "cmd", Request: cmd},
 	}
+	replied := map[string]approval.Answer{} // the answers the requests got, straight from the UI goroutine
+	for _, r := range reqs {
+		r.Reply = func(ans approval.Answer, _ approval.Reason) error {
+			replied[r.ID] = ans
+			return nil
+		}
+	}
 	h.ui.dialogs.Approvals.Set(reqs)
 	h.until("five notifications", func() bool { _, all := h.notes.shown(); return len(all) == 5 })
 	_, all := h.notes.shown()
@@ -835,7 +891,11 @@ func TestNotificationAllowsOnlyWhatItShows(t *testing.T) {
 	if !h.ui.dialogs.Approvals.Answered["warned"] {
 		t.Error("Deny in a notification did not answer")
 	}
+	h.ui.dialogs.Approvals.FromNotification("warned", "c", "deny", false) // twice: answered once
 	h.ui.dialogs.Approvals.FromNotification("nobody", "c", "deny", false)
+	if want := map[string]approval.Answer{"warned": approval.Deny}; !maps.Equal(replied, want) {
+		t.Errorf("the requests got %v, want %v", replied, want)
+	}
 }
 
 // Notices that come while one is shown join it: one box, the same notice

@@ -21,7 +21,9 @@ func TestModalQueueOneAtATimeInArrivalOrder(t *testing.T) {
 	h := newHarness(t, harnessOptions{})
 	deadline := time.Now().Add(time.Minute)
 	q1 := &dialogs.Question{Req: &servers.ElicitationRequested{ID: "q1", Server: "s", Mode: "url", URL: "https://example.com/a", Host: "example.com", Deadline: deadline}}
-	a1 := &conversation.ApprovalRequested{Conversation: "c1", ID: "a1", Request: approval.Request{Display: "x.one", Tool: "one", Server: "x"}, Deadline: deadline}
+	var answers []approval.Answer // a1's, given by the dialog itself
+	a1 := &conversation.ApprovalRequested{Conversation: "c1", ID: "a1", Request: approval.Request{Display: "x.one", Tool: "one", Server: "x"}, Deadline: deadline,
+		Reply: func(ans approval.Answer, _ approval.Reason) error { answers = append(answers, ans); return nil }}
 	q2 := &dialogs.Question{Req: &servers.ElicitationRequested{ID: "q2", Server: "s", Mode: "url", URL: "https://example.com/b", Host: "example.com", Deadline: deadline}}
 
 	e := h.ui.dialogs.Questions
@@ -41,6 +43,9 @@ func TestModalQueueOneAtATimeInArrivalOrder(t *testing.T) {
 		t.Fatalf("second: question %v, approval %v, %d overlays; want the approval alone, at once", e.Shown(), h.ui.dialogs.Approvals.Shown(), overlays())
 	}
 	test.Tap(h.ui.dialogs.Approvals.Buttons[approval.Deny])
+	if len(answers) != 1 || answers[0] != approval.Deny {
+		t.Errorf("the approval got %v, want one deny", answers)
+	}
 	if e.Shown() != q2 || h.ui.dialogs.Approvals.Shown() != nil || overlays() != 1 {
 		t.Fatalf("third: question %v, approval %v, %d overlays; want the second question alone, at once", e.Shown(), h.ui.dialogs.Approvals.Shown(), overlays())
 	}

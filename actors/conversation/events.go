@@ -138,9 +138,9 @@ type (
 		Decision                      policy.Decision
 	}
 	// ApprovalRequested asks a person about a call (Request) before
-	// Deadline. Whoever answers (the window's bridge, the terminal) calls
-	// Reply: the run that asked waits for it, and no actor stands between
-	// them.
+	// Deadline. Whoever answers (the window's dialog, on the UI
+	// goroutine; the terminal) calls Reply: the run that asked waits for
+	// it, and no actor stands between them.
 	ApprovalRequested struct {
 		Conversation, Run, ID string
 		Request               approval.Request

@@ -442,14 +442,24 @@ func dialogRoom(win fyne.Size, bottom fyne.CanvasObject) float32 {
 	return win.Height - bottom.MinSize().Height - 18*theme.Padding() - theme.TextSubHeadingSize()
 }
 
-// answer sends the person's answer; the next request's dialog opens.
+// answer gives the person's answer to the run that asked, through the
+// request's own Reply, from here (the UI goroutine: a button, a key, a
+// notification's action) straight to the waiting run: no actor stands
+// between them, and Reply never blocks. The bridge hears of it from the
+// run (ApprovalClosed, which takes the request off its list) and is not on
+// the answer's way. An answer the run no longer waits for (it timed out as
+// the person clicked, or was stopped) is dropped, and logged. The next
+// request's dialog opens.
 func (a *Approvals) answer(r *conversation.ApprovalRequested, ans approval.Answer) {
 	if a.Answered[r.ID] {
 		return
 	}
 	a.Answered[r.ID] = true
-	a.d.host.Tell(&Answer{Conv: r.Conversation, ID: r.ID, Answer: ans})
+	if err := r.Reply(ans, ""); err != nil {
+		a.d.log.Info("approval answer dropped", "id", r.ID, "err", err)
+	}
 	if a.notified[r.ID] {
+		delete(a.notified, r.ID)
 		a.d.notes.withdraw(r.ID) // answered here: the notification asks no more
 	}
 	if q := a.asks[r.ID]; q != nil {

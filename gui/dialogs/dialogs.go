@@ -7,7 +7,6 @@ import (
 	"fyne.io/fyne/v2"
 
 	"deckhand/actors/servers"
-	"deckhand/approval"
 )
 
 // Host is what the dialogs ask of the window they open on.
@@ -33,7 +32,9 @@ type Host interface {
 	ShowMain()
 	// ShowQuick brings the quick prompt in front; the person is at it.
 	ShowQuick()
-	// Tell sends the bridge a message (Answer, QuestionAnswer).
+	// Tell sends the bridge a message (QuestionAnswer). An approval's
+	// answer does not go through it: it goes to the run that asked, by
+	// the request's Reply.
 	Tell(msg any)
 	// Post runs f on the UI goroutine.
 	Post(f func())
@@ -52,13 +53,18 @@ type Dialogs struct {
 	Approvals *Approvals
 	Questions *Questions
 	host      Host
+	log       *slog.Logger
 	modals    *modals
 	notes     *notes
 }
 
-// New makes the window's dialogs; log takes the notifications' failures.
+// New makes the window's dialogs; log takes the notifications' failures
+// and the answers dropped (nil: discarded).
 func New(host Host, log *slog.Logger) *Dialogs {
-	d := &Dialogs{host: host}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	d := &Dialogs{host: host, log: log}
 	d.modals = &modals{d: d}
 	d.Approvals, d.Questions = newApprovals(d), newQuestions(d)
 	d.notes = newNotes(log, host.Post)
@@ -84,20 +90,12 @@ func (d *Dialogs) Waiting() int { return d.modals.waiting() }
 // recorder). Call it before the first notification.
 func (d *Dialogs) SetNotifier(connect func() (Notifier, error)) { d.notes.Connect = connect }
 
-// Messages to the bridge.
-type (
-	// Answer is the person's answer to a tool call's approval.
-	Answer struct {
-		Conv, ID string
-		Answer   approval.Answer
-	}
-	// QuestionAnswer answers a server's question.
-	QuestionAnswer struct {
-		ID, Action string
-		Content    map[string]any
-		Stop       bool // and refuse the rest of the server's questions for the session
-	}
-)
+// QuestionAnswer answers a server's question: a message to the bridge.
+type QuestionAnswer struct {
+	ID, Action string
+	Content    map[string]any
+	Stop       bool // and refuse the rest of the server's questions for the session
+}
 
 // Question is a server's question as the window shows it: the request,
 // and what the bridge knows of where it came from.

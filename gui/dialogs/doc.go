@@ -7,8 +7,11 @@
 //
 // The window (package gui) is the Host: it hands in the bridge's list of
 // approvals once per frame (Approvals.Set) and each question as it comes
-// (Questions.Add); answers go back to the bridge as messages (Answer,
-// QuestionAnswer) through Host.Tell.
+// (Questions.Add). An approval's answer goes from the UI goroutine
+// straight to the run that asked, through the request's own Reply (which
+// never blocks); the bridge hears of it from the run (ApprovalClosed). A
+// question's answer goes to the bridge (QuestionAnswer, through Host.Tell),
+// which passes it to the server's actor.
 //
 // Concurrency: everything here belongs to the UI goroutine, but for the
 // notifications' bus, which a goroutine of its own talks to; a choice made

@@ -106,8 +106,32 @@ func (cs *Cards) writeImage(wc fyne.URIWriteCloser, img *tools.Image) {
 
 // saveImage asks where to save img and writes it there: the bytes the
 // server sent (a PNG's broken optional chunk dropped, as shown).
+//
+// Escape cancels, as it does the sidebar's Export, once a click in the
+// list took the keyboard from the name's field (widgets.DialogKeys: Fyne's
+// file dialog takes no keys, and its field keeps Escape and does nothing
+// with it). Without it, Escape went to the large view behind the dialog,
+// then to the window, where it stops the answer being written.
 func (cs *Cards) saveImage(img *tools.Image, name string) {
-	d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
+	win := cs.host.Window()
+	c := win.Canvas()
+	var d *dialog.FileDialog
+	var own fyne.CanvasObject // the dialog's overlay, once shown
+	restore := widgets.DialogKeys(win, nil, func() {
+		if top := c.Overlays().Top(); top != nil && top != own {
+			// A question Fyne's dialog asked over itself (Overwrite?,
+			// Cannot overwrite): Escape is its No, back to the dialog.
+			top.Hide()
+			c.Overlays().Remove(top)
+			return
+		}
+		d.Dismiss()
+	})
+	d = dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
+		// The keys go back before the large view closes (writeImage),
+		// which gives the window its own: Fyne calls this before its
+		// OnClosed when it asked Overwrite?, after it otherwise.
+		restore()
 		if err != nil {
 			cs.host.ShowError("Could not save the image: " + err.Error())
 			return
@@ -116,7 +140,8 @@ func (cs *Cards) saveImage(img *tools.Image, name string) {
 			return // cancelled
 		}
 		cs.writeImage(wc, img)
-	}, cs.host.Window())
+	}, win)
+	d.SetOnClosed(restore)
 	d.SetFileName(name)
 	if home, err := os.UserHomeDir(); err == nil {
 		if l, err := storage.ListerForURI(storage.NewFileURI(home)); err == nil {
@@ -124,5 +149,6 @@ func (cs *Cards) saveImage(img *tools.Image, name string) {
 		}
 	}
 	d.Show()
+	own = c.Overlays().Top()
 	d.Resize(fyne.NewSize(820, 560)) // after Show: a FileDialog not shown yet has no size to change
 }

@@ -136,7 +136,11 @@ func describe(events []any) string {
 		events = events[len(events)-20:]
 	}
 	for _, e := range events {
-		parts = append(parts, reflect.TypeOf(e).Elem().Name())
+		name := reflect.TypeOf(e).Elem().Name()
+		if v, ok := e.(*conversation.ViewCallFinished); ok {
+			name += fmt.Sprintf("(%q)", v.Output) // why a view's call ended
+		}
+		parts = append(parts, name)
 	}
 	return strings.Join(parts, ", ")
 }

@@ -15,6 +15,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/actors/conversation"
+	"deckhand/actors/servers"
 	"deckhand/approval"
 	"deckhand/config"
 	"deckhand/testutil"
@@ -75,14 +76,32 @@ func startChatWith(t testing.TB, opts func(*Options), model *testutil.ModelServe
 		t.Fatal(err)
 	}
 	ch.conv, ch.watcher = conv, watcher
-	// Wait until the conversation knows the in-process servers' tools.
+	// Wait until every in-process server is ready and its tools are in
+	// the catalog (any tool at all was not enough: when the wait for the
+	// servers above ran out on a loaded machine, a view's call found its
+	// server's tools missing). The conversation asks the registry for
+	// the catalog as it opens, after this.
 	if len(inproc) > 0 {
 		testutil.Eventually(t, wait, func() bool {
 			// Not ctx: the wait for the servers above may have used
 			// most of it on a loaded machine.
+			statuses, err := sys.ServerStatuses(t.Context(), false)
+			if err != nil {
+				return false
+			}
 			cat, _ := sys.Catalog(t.Context())
-			return cat.Len() > 0
-		}, "no tools")
+			ready := 0
+			for _, st := range statuses {
+				if _, ok := inproc[st.Alias]; !ok {
+					continue
+				}
+				if st.State != servers.StateReady || (st.Tools > 0 && len(cat.Server(st.Alias)) == 0) {
+					return false
+				}
+				ready++
+			}
+			return ready == len(inproc)
+		}, "not every in-process server ready with its tools in the catalog")
 	}
 	return ch
 }

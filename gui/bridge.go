@@ -119,6 +119,8 @@ type bridge struct {
 	notices      []string // errors to show the person once
 	logFailing   bool     // the log cannot be written (LogFailed)
 
+	deleting map[string]string // chats to delete once their run stops: their titles (sidebar_bridge.go)
+
 	timer *time.Timer
 
 	begun    bool // its first start is done: a restart keeps what it holds
@@ -432,6 +434,7 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 				b.quickDirty = true
 			}
 			b.refreshSoon(c)
+			b.deleteStopped(c, cs) // Stop and delete (sidebar_bridge.go)
 		}
 	}
 }
@@ -533,7 +536,7 @@ func (b *bridge) flush() {
 			u.quick = &tray.Update{Text: cs.answer.String(), Running: cs.running || cs.starting, Status: cs.result}
 			u.quick.Asked, u.quick.Calls = tray.Calls(cs.tr)
 		} else {
-			u.quick = &tray.Update{} // its chat was deleted
+			u.quick = &tray.Update{Gone: true} // its chat was deleted
 		}
 		b.quickDirty = false
 	}

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 	"github.com/asynkron/protoactor-go/actor"
 
+	"deckhand/actors/conversation"
 	"deckhand/export"
 	"deckhand/gui/sidebar"
 	"deckhand/store"
@@ -141,6 +142,16 @@ func (b *bridge) deleteSession(c actor.Context, m *sidebar.Delete) {
 	}
 	var pid *actor.PID
 	if cs := b.convs[id]; cs != nil {
+		if cs.running && m.Stop && cs.pid != nil {
+			// Stop and delete: deleted once its run has stopped
+			// (deleteStopped), all it said in the log by then.
+			if b.deleting == nil {
+				b.deleting = map[string]string{}
+			}
+			b.deleting[id] = title
+			c.Send(cs.pid, &conversation.StopRun{})
+			return
+		}
 		if cs.running || cs.starting && len(cs.queued) > 0 {
 			b.notices = append(b.notices, fmt.Sprintf("“%s” is still working: stop it first, then delete it.", title))
 			return
@@ -193,6 +204,17 @@ func (b *bridge) deleteSession(c actor.Context, m *sidebar.Delete) {
 		}
 		root.Send(self, &sessionDeleted{id: id, title: title, err: err})
 	}()
+}
+
+// deleteStopped deletes cs once its run has stopped, if the person chose
+// Stop and delete.
+func (b *bridge) deleteStopped(c actor.Context, cs *convState) {
+	title, ok := b.deleting[cs.id]
+	if !ok || cs.running {
+		return
+	}
+	delete(b.deleting, cs.id)
+	b.deleteSession(c, &sidebar.Delete{ID: cs.id, Title: title})
 }
 
 func (m *sessionDeleted) handleSidebar(b *bridge, c actor.Context) {

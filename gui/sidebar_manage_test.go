@@ -232,7 +232,8 @@ func TestSessionDelete(t *testing.T) {
 }
 
 // TestSessionDeleteRunningRefused: a session still working is not
-// deleted, and the person is told why.
+// deleted unless the person chooses Stop and delete (Cancel here), and a
+// plain Delete is refused by the bridge too, saying why.
 func TestSessionDeleteRunningRefused(t *testing.T) {
 	h := newHarness(t, harnessOptions{log: true, responses: []testutil.ModelResponse{{
 		Body: testutil.TextChunks("Slowly ", "but ", "surely ", "and ", "on."), Pace: 300 * time.Millisecond,
@@ -241,11 +242,12 @@ func TestSessionDeleteRunningRefused(t *testing.T) {
 	h.until("the run working", func() bool { return h.ui.running && len(h.ui.side.Items) == 1 })
 	id := h.ui.side.Items[0].ID
 	h.pressInList(fyne.KeyDelete)
-	h.until("the refusal", func() bool { return h.shows(h.ui.win, "still working") })
-	if h.ui.side.Delete != nil {
-		t.Errorf("a confirmation was offered for a running session")
+	if h.ui.side.Delete == nil || !h.shows(h.ui.win, "Stop and delete") {
+		t.Fatalf("Delete on a running session does not offer Stop and delete:\n%s", strings.Join(h.texts(h.ui.win), "\n"))
 	}
-	h.ui.tell(&sidebar.Delete{ID: id}) // the bridge refuses too
+	h.tap(h.ui.win, "Cancel")
+	h.ui.tell(&sidebar.Delete{ID: id}) // the bridge refuses without Stop
+	h.until("the refusal", func() bool { return h.shows(h.ui.win, "still working") })
 	h.until("the answer", func() bool { return h.shows(h.ui.win, "surely and on.") })
 	h.sys.SyncLog(t.Context())
 	if _, err := h.db.Session(t.Context(), id); err != nil {

@@ -592,8 +592,10 @@ func (u *UI) showNotice(text string) {
 	}
 	// Enter and Escape close it, as OK does; the window's keys (F1) wait.
 	// Not over a dialog that asks (gui/dialogs): that one holds the keys
-	// and gives them back when it closes, which may come first.
-	if u.dialogs.Waiting() == 0 {
+	// and gives them back when it closes, which may come first. One open
+	// on the quick prompt holds that window's keys only: here, Escape
+	// went on to the message box and stopped the answer behind.
+	if u.dialogs.Waiting() == 0 || u.win.Canvas().Overlays().Top() == nil {
 		restore = widgets.DialogKeys(u.win, ok.OnTapped, ok.OnTapped)
 	}
 	n.fit(u.win.Canvas().Size())

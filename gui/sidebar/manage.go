@@ -139,23 +139,27 @@ func (s *Sidebar) askRename(item Item) {
 	entry.TypedShortcut(&fyne.ShortcutSelectAll{})
 }
 
-// askDelete asks before deleting a session; one still running is not
-// offered.
+// askDelete asks before deleting a session. One still working is
+// offered Stop and delete: the bridge stops its run and deletes it once
+// stopped. (A notice that said to stop it first let Escape through to the
+// message box behind, which stopped the run and left the notice up.)
 func (s *Sidebar) askDelete(item Item) {
-	if item.Run == store.RunRunning {
-		s.host.ShowError(fmt.Sprintf("“%s” is still working: stop it first, then delete it.", item.Title))
-		return
-	}
 	back := s.host.KeepFocus()
-	s.Delete = widgets.ConfirmDanger("Delete chat",
+	title, msg, verb := "Delete chat",
 		fmt.Sprintf("Delete “%s”? Its messages and tool results are removed from this computer's log; usage totals of other sessions are kept.", item.Title),
-		"Delete", func(ok bool) {
-			s.Delete = nil
-			back()
-			if ok {
-				s.host.Tell(&Delete{ID: item.ID, Title: item.Title})
-			}
-		}, s.host.Window())
+		"Delete"
+	stop := item.Run == store.RunRunning
+	if stop {
+		title, verb = "Chat still working", "Stop and delete"
+		msg = fmt.Sprintf("“%s” is still working. Stop it and delete it? Its messages and tool results are removed from this computer's log.", item.Title)
+	}
+	s.Delete = widgets.ConfirmDanger(title, msg, verb, func(ok bool) {
+		s.Delete = nil
+		back()
+		if ok {
+			s.host.Tell(&Delete{ID: item.ID, Title: item.Title, Stop: stop})
+		}
+	}, s.host.Window())
 }
 
 // askExport asks where to export the chat, in format; the bridge writes

@@ -123,8 +123,12 @@ type (
 	// Rename gives a session the title the person typed.
 	Rename struct{ ID, Title string }
 	// Delete deletes a session the person confirmed deleting; Title is how
-	// the sidebar showed it.
-	Delete struct{ ID, Title string }
+	// the sidebar showed it. Stop: the person chose Stop and delete, for
+	// a session still working; its run is stopped first.
+	Delete struct {
+		ID, Title string
+		Stop      bool
+	}
 	// Search filters the sidebar to the sessions whose title or messages
 	// hold every word of Query; "" shows them all again.
 	Search struct{ Query string }

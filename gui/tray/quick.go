@@ -137,10 +137,17 @@ type Update struct {
 	Running bool             // still answering
 	Status  string           // how the run ended
 	Calls   []transcript.Row // the tool calls made for it (Calls)
+	// Gone: its chat was deleted. The prompt shows nothing of it, and the
+	// next question starts a new chat.
+	Gone bool
 }
 
 // Update shows the answer so far, and the tool calls made for it.
 func (q *Prompt) Update(up *Update) {
+	if up.Gone {
+		q.clear()
+		return
+	}
 	if up.Asked == q.Question.Text {
 		q.setCalls(up.Calls)
 	} // else the bridge has not seen the run of the question asked yet
@@ -153,4 +160,17 @@ func (q *Prompt) Update(up *Update) {
 	} else {
 		q.Status.SetText(up.Status)
 	}
+}
+
+// clear empties the prompt: its chat was deleted (in the main window).
+// It showed the question, its calls and Open in main window, which then
+// opened nothing.
+func (q *Prompt) clear() {
+	q.Question.SetText("")
+	q.Question.Hide()
+	q.text = ""
+	q.Answer.ParseMarkdown("")
+	q.setCalls(nil)
+	q.Status.SetText("")
+	q.open.Disable()
 }

@@ -314,7 +314,10 @@ func (p *Composer) askModel() {
 
 // choose is Attach: a file chooser that starts in the workspace.
 func (p *Composer) choose() {
+	back := p.host.KeepFocus()
+	win := p.host.Window()
 	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+		back()
 		if err != nil {
 			p.host.ShowError("Could not open the file: " + err.Error())
 			return
@@ -325,11 +328,14 @@ func (p *Composer) choose() {
 		path := r.URI().Path()
 		r.Close()
 		p.Add(path)
-	}, p.host.Window())
+	}, win)
 	if l, err := storage.ListerForURI(storage.NewFileURI(p.StartDir())); err == nil {
 		d.SetLocation(l)
 	}
-	d.Show()
+	// Escape cancels once a click in the list took the keyboard from the
+	// name's field (Fyne's field keeps Escape, and does nothing with it):
+	// it reached the window and stopped the answer being written.
+	widgets.WithDialogKeys(d, win, nil, d.Dismiss)
 	d.Resize(fyne.NewSize(820, 560)) // after Show: a FileDialog not shown yet has no size to change
 }
 

@@ -211,8 +211,16 @@ func (s *slashState) choose(sp slashPrompt, given map[string]string) {
 	}
 	s.Fields = map[string]*widget.Entry{}
 	var items []*widget.FormItem
+	var d *dialog.FormDialog
+	var first fyne.Focusable
 	for _, a := range sp.prompt.Arguments {
-		e := widget.NewEntry()
+		// Enter uses the prompt, Escape cancels, from a field too.
+		esc := widgets.NewEscEntry(func() { d.Hide() })
+		esc.OnSubmitted = func(string) { d.Submit() }
+		if first == nil {
+			first = esc
+		}
+		e := &esc.Entry
 		e.SetText(given[a.Name])
 		label := servers.Label(a.Name, a.Title)
 		if a.Required {
@@ -225,14 +233,17 @@ func (s *slashState) choose(sp slashPrompt, given map[string]string) {
 				return nil
 			}
 		}
-		item := widget.NewFormItem(label, e)
+		item := widget.NewFormItem(label, esc)
 		item.HintText = widgets.Shorten(firstLineOf(a.Description), 90)
 		items = append(items, item)
 		s.Fields[a.Name] = e
 	}
 	fields := s.Fields
-	d := dialog.NewForm("/"+sp.command(), "Use", "Cancel", items, func(ok bool) {
+	win := s.p.host.Window()
+	back := s.p.host.KeepFocus()
+	d = dialog.NewForm("/"+sp.command(), "Use", "Cancel", items, func(ok bool) {
 		s.Form = nil
+		back()
 		if !ok {
 			return
 		}
@@ -243,10 +254,14 @@ func (s *slashState) choose(sp slashPrompt, given map[string]string) {
 			}
 		}
 		s.get(sp, args)
-	}, s.p.host.Window())
+	}, win)
 	s.Form = d
 	d.Resize(fyne.NewSize(480, d.MinSize().Height))
-	d.Show()
+	// The window's keys do the same once a click took the keyboard from
+	// the fields; the first field has it at once. (A plain dialog: no
+	// field had the keyboard, and Enter and Escape did nothing.)
+	widgets.WithDialogKeys(d, win, d.Submit, d.Hide)
+	win.Canvas().Focus(first)
 }
 
 // get asks the server for the prompt, and puts its messages in the message

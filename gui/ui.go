@@ -126,6 +126,8 @@ type UI struct {
 	openURL func(*url.URL) error // opens a link in the browser; tests replace it
 	sweep   sweeper              // lets Fyne drop what left the screen, once at rest (sweep.go)
 	relay   *widgets.KeyRelay    // the keys typed while the quick prompt opens (quickFromKeys)
+
+	drafts drafts // each chat's unsent text (conversations_drafts.go)
 }
 
 func (u *UI) quickConv() string { return u.quickID }
@@ -178,6 +180,7 @@ func (u *UI) Start() {
 	}
 	u.win.Show()
 	u.focusInput()
+	u.loadDrafts()
 	if !u.cfg.Model.Configured() {
 		u.setup.Probe()
 	}
@@ -189,6 +192,7 @@ func (u *UI) Start() {
 // Stop ends the bridge actor and withdraws the notifications still
 // asking: nobody is left to answer them.
 func (u *UI) Stop() {
+	u.keepDrafts()
 	u.dialogs.Close()
 	if u.bridge != nil {
 		u.d.System.Root.Stop(u.bridge)
@@ -439,6 +443,7 @@ func (u *UI) sendInput() {
 	if u.input.Blank() {
 		text = ""
 	}
+	u.saveDraft(u.draftKey(u.conv), "") // sent: no longer a draft
 	u.input.SetText("")
 	u.comp.Clear()
 	u.chat.Follow = true
@@ -469,6 +474,9 @@ func (u *UI) apply(up *update) {
 	if up.conv != "" {
 		if up.reset || up.conv != u.conv {
 			switched := up.conv != u.conv
+			if switched {
+				u.swapDraft(prev, up.conv, len(up.rows) == 0)
+			}
 			u.conv = up.conv
 			u.chat.Reset(up.conv, up.rows)
 			// A new chat or another session: type at once, unless the

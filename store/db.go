@@ -273,6 +273,13 @@ var migrations = [...]string{
 	 );`,
 	// v7: a chat pinned to the top of the list (when; 0: not pinned).
 	`ALTER TABLE sessions ADD COLUMN pinned_at INTEGER NOT NULL DEFAULT 0;`,
+	// v8: what the person typed in a chat's message box and has not sent
+	// (drafts.go); session_id '' is the new chat's.
+	`CREATE TABLE IF NOT EXISTS drafts (
+		session_id TEXT PRIMARY KEY,
+		text TEXT NOT NULL,
+		updated_at INTEGER NOT NULL
+	);`,
 }
 
 // SchemaVersion is the version this Deckhand writes.

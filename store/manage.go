@@ -126,6 +126,9 @@ func (db *DB) DeleteSession(ctx context.Context, id string) error {
 	if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE session_id = ?`, id); err != nil {
 		return fmt.Errorf("deleting the session: %w", err)
 	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM drafts WHERE session_id = ?`, id); err != nil {
+		return fmt.Errorf("deleting the session's draft: %w", err)
+	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("deleting the session: %w", err)
 	}

@@ -200,6 +200,9 @@ func (h composerHost) Relayout() {
 func (h composerHost) ServerStatuses(ctx context.Context) ([]servers.ServerStatus, error) {
 	return h.u.d.System.ServerStatuses(ctx, false)
 }
+func (h composerHost) Resources(ctx context.Context, alias string) (*servers.ResourceListing, error) {
+	return h.u.d.System.Resources(ctx, alias)
+}
 func (h composerHost) ReadResource(ctx context.Context, alias, uri string) (*servers.ResourceRead, error) {
 	return h.u.d.System.ReadResource(ctx, alias, uri)
 }

@@ -129,6 +129,10 @@ func TestResourcesBrowseAndAttach(t *testing.T) {
 	if !h.shows(h.ui.win, "demo://resource/dynamic/text/9  ·  ") {
 		t.Errorf("no chip for the template's resource:\n%s", strings.Join(h.texts(h.ui.win), "\n"))
 	}
+	// The listed one shows its name, not its address.
+	if name := rw.Items[doc].Resource.Name; !h.shows(h.ui.win, name+"  ·  ") || h.shows(h.ui.win, docURI+"  ·  ") {
+		t.Errorf("the document's chip does not show its name %q:\n%s", name, strings.Join(h.texts(h.ui.win), "\n"))
+	}
 	if h.ui.serversW.Resources != rw {
 		t.Error("the window was not kept")
 	}

@@ -34,6 +34,9 @@ type Host interface {
 
 	// ServerStatuses are the servers' states.
 	ServerStatuses(ctx context.Context) ([]servers.ServerStatus, error)
+	// Resources lists a server's resources (a chip shows a resource's
+	// name, not its address).
+	Resources(ctx context.Context, alias string) (*servers.ResourceListing, error)
 	// ReadResource reads a server's resource.
 	ReadResource(ctx context.Context, alias, uri string) (*servers.ResourceRead, error)
 	// Subscribe makes the bridge hear of a resource's changes (off: no

@@ -7,6 +7,9 @@ import (
 	"time"
 
 	"deckhand/actors/conversation"
+	"deckhand/actors/servers"
+	"deckhand/clean"
+	"deckhand/gui/widgets"
 	"deckhand/tools"
 )
 
@@ -96,19 +99,45 @@ func (p *Composer) attachParts(name string, parts []conversation.Attachment) {
 }
 
 // readResource reads a resource chip's contents in the background.
+// The first time, its name comes from the server's list of resources.
 func (p *Composer) readResource(f *attachedFile) {
 	sys := p.host
-	alias, uri := f.res.alias, f.res.URI
+	alias, uri, first := f.res.alias, f.res.URI, !f.res.Read
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
+		name := ""
+		if first {
+			name = resourceName(ctx, sys, alias, uri)
+		}
 		read, err := sys.ReadResource(ctx, alias, uri)
 		var parts []conversation.Attachment
 		if err == nil {
 			parts, err = conversation.ResourceAttachments(read.URI, read.Contents)
 		}
-		p.host.Post(func() { p.resourceRead(f, parts, err) })
+		p.host.Post(func() {
+			if name != "" {
+				f.name = name
+			}
+			p.resourceRead(f, parts, err)
+		})
 	}()
+}
+
+// resourceName is the name (or title) the server lists resource uri of
+// alias under, cleaned and cut; "" when it lists none. A chip showed
+// "demo://resource/static/do…" for architecture.md.
+func resourceName(ctx context.Context, sys Host, alias, uri string) string {
+	l, err := sys.Resources(ctx, alias)
+	if err != nil || l == nil {
+		return ""
+	}
+	for _, r := range l.Resources {
+		if r.URI == uri {
+			return widgets.Shorten(clean.Line(servers.Label(r.Name, r.Title)), 80)
+		}
+	}
+	return ""
 }
 
 // resourceRead is a resource read (or read again) in the background.

@@ -29,7 +29,7 @@ type shortcut struct {
 // shortcuts is the window's table.
 func (u *UI) shortcuts() []shortcut {
 	return []shortcut{
-		{keys: "Ctrl+N", what: "New chat", ctrl: fyne.KeyN, run: func() { u.toChat(); u.tell(&uiNewChat{}) }},
+		{keys: "Ctrl+N", what: "New chat", ctrl: fyne.KeyN, run: sidebarHost{u}.NewChat},
 		{keys: "Ctrl+F", what: "Find in the chat (Enter: the next match, Shift+Enter: the one before)", ctrl: fyne.KeyF, run: func() { u.toChat(); u.chat.Find.Open("") }},
 		{keys: "Ctrl+K", what: "Quick prompt", ctrl: fyne.KeyK, run: u.quickFromKeys},
 		{keys: "Ctrl+,", what: "Settings", ctrl: fyne.KeyComma, run: func() { u.showPlace(u.showSettings) }},

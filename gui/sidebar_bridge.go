@@ -534,9 +534,14 @@ func (h sidebarHost) KeepFocus() func()     { return h.u.keepFocus() }
 func (h sidebarHost) ShowError(text string) { h.u.showError(text) }
 func (h sidebarHost) FocusInput()           { h.u.focusInput() }
 
+// NewChat (the button, Ctrl+N) gives the message box the keyboard at
+// once: on the new chat already shown nothing changes on screen, and a
+// box that had lost the keyboard did not get it back (what was typed
+// next was lost).
 func (h sidebarHost) NewChat() {
 	h.u.toChat()
 	h.u.tell(&uiNewChat{})
+	h.u.focusInput()
 }
 
 func (h sidebarHost) Open(it sidebar.Item) {

@@ -210,8 +210,9 @@ func fileName(title string) string {
 }
 
 // List is the sidebar's list. With the focus, the arrows move to a
-// session and open it, Enter (or Space) opens the highlighted one, F2
-// renames and Delete (or Backspace) deletes the open one.
+// session and open it, Enter (or Space) opens the highlighted one and
+// gives the message box the keyboard, F2 renames and Delete (or
+// Backspace) deletes the open one.
 type List struct {
 	widget.List
 	side      *Sidebar
@@ -247,7 +248,10 @@ func (l *List) TypedKey(k *fyne.KeyEvent) {
 		l.List.TypedKey(k)
 		l.side.open(l.highlight)
 	case fyne.KeyReturn, fyne.KeyEnter, fyne.KeySpace:
+		// Opened to type in: the message box takes the keyboard (Up and
+		// Down leave it in the list, to go on through the chats).
 		l.side.open(l.highlight)
+		l.side.host.FocusInput()
 	case fyne.KeyF2:
 		if it, ok := l.side.selected(); ok {
 			l.side.askRename(it)

@@ -306,7 +306,7 @@ func (m *sessionsFound) handleSidebar(b *bridge, c actor.Context) {
 
 // showSearch makes the sidebar show the matches of query ("" all
 // sessions). The window hears first whether it shows a search, to say
-// "No sessions match" rather than how to start one.
+// "No chats match" rather than how to start one.
 func (b *bridge) showSearch(query string, list []store.Session) {
 	st := b.search()
 	st.query, st.results = query, list

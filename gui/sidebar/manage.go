@@ -27,7 +27,7 @@ const searchDelay = 200 * time.Millisecond
 // Texts of the sidebar's empty list.
 const (
 	HintNoSessions = "Your chats are listed here\nonce you send a message."
-	HintNoMatch    = "No sessions match"
+	HintNoMatch    = "No chats match" // the window says chats, not sessions
 )
 
 // typed asks for the search once typing pauses; an empty box shows every

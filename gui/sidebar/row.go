@@ -60,13 +60,81 @@ func (r *Row) set(item Item) {
 	}
 	r.sub.SetText(item.Subtitle(time.Now()))
 	if m := item.Match; m.Snippet != "" {
-		r.snip.Segments = snippetSegments(m)
-		r.snip.Refresh()
+		r.fitSnippet()
 		widgets.SetVisible(r.snip, true)
 	} else {
 		widgets.SetVisible(r.snip, false)
 	}
 }
+
+// Resize lays the row out, its snippet cut to show its first word found.
+func (r *Row) Resize(size fyne.Size) {
+	width := r.Size().Width
+	r.BaseWidget.Resize(size)
+	if size.Width != width && r.item.Match.Snippet != "" {
+		r.fitSnippet()
+	}
+}
+
+// fitSnippet shows the search's snippet from a little before its first
+// word found, so that the word shows in the row's width: the snippet
+// starts up to 30 characters before it, and a narrow sidebar (a 640-pixel
+// window) showed those and cut the word off.
+func (r *Row) fitSnippet() {
+	m := r.item.Match
+	if w := r.Size().Width; w > 0 {
+		size := theme.CaptionTextSize()
+		m = fitSnippet(m, w-2*theme.InnerPadding(), func(s string, bold bool) float32 {
+			return fyne.MeasureText(s, size, fyne.TextStyle{Bold: bold}).Width
+		})
+	}
+	r.snip.Segments = snippetSegments(m)
+	r.snip.Refresh()
+}
+
+// fitSnippet cuts the start of m's snippet so that its first word found
+// ends within width (measure gives a text's width, bold for a word found),
+// with at most a third of width of what comes before it, after "…". A
+// snippet whose first word fits already is left whole.
+func fitSnippet(m store.Match, width float32, measure func(s string, bold bool) float32) store.Match {
+	if len(m.Marks) == 0 {
+		return m
+	}
+	first := m.Marks[0]
+	if first[0] < 0 || first[1] > len(m.Snippet) || first[0] > first[1] {
+		return m
+	}
+	word := m.Snippet[first[0]:first[1]]
+	if measure(m.Snippet[:first[0]], false)+measure(word, true) <= width {
+		return m
+	}
+	room := min(width/3, width-measure(word, true)) - measure(ellipsis, false)
+	before := m.Snippet[:first[0]]
+	cut := len(before)
+	for i := range before { // from the start: the longest tail that fits
+		if measure(before[i:], false) <= room {
+			cut = i
+			break
+		}
+	}
+	for cut < len(before) && before[cut] == ' ' {
+		cut++ // "…" then a word, not a space
+	}
+	if cut == 0 {
+		return m
+	}
+	out := store.Match{Snippet: ellipsis + m.Snippet[cut:], Run: m.Run}
+	shift := len(ellipsis) - cut
+	for _, mk := range m.Marks {
+		if mk[0] >= cut {
+			out.Marks = append(out.Marks, [2]int{mk[0] + shift, mk[1] + shift})
+		}
+	}
+	return out
+}
+
+// ellipsis marks a snippet's cut start.
+const ellipsis = "…"
 
 // setHeights gives the rows showing a snippet their height (a list's rows
 // are otherwise all the height of its first).

@@ -313,3 +313,54 @@ func TestSidebarKeepsOnlyShownRows(t *testing.T) {
 		})
 	}
 }
+
+// A search's snippet in a narrow sidebar (a 640x480 window's, 128% text)
+// shows its first word found, after "…" and a little of what comes
+// before, its words still marked; the words found anywhere showed. It
+// showed the text before the word, cut off before it. A snippet that fits
+// is left whole. The empty list of a search says "chats", as the window
+// does.
+func TestSnippetShowsTheMatch(t *testing.T) {
+	h, s := newFake(t)
+	snippet := `…tables, and the quotes in code blocks") } ` + "``" + ` a wide table of results`
+	at := strings.Index(snippet, "wide")
+	m := store.Match{Snippet: snippet, Marks: [][2]int{{at, at + 4}, {at + 5, at + 10}}}
+	s.Set([]Item{{ID: "a", Title: "markdown tour please", Match: m, Query: "wide table"}})
+	for _, width := range []float32{150, 640} {
+		h.win.Resize(fyne.NewSize(width, 400))
+		var row *Row
+		for _, r := range s.rows {
+			if r.item.ID == "a" && r.Visible() {
+				row = r
+			}
+		}
+		if row == nil {
+			t.Fatalf("no row on screen")
+		}
+		var shown strings.Builder
+		var words []string
+		for _, seg := range row.snip.Segments {
+			ts := seg.(*widget.TextSegment)
+			shown.WriteString(ts.Text)
+			if ts.Style.TextStyle.Bold {
+				words = append(words, ts.Text)
+			}
+		}
+		text := shown.String()
+		upTo := text[:strings.Index(text, "wide")+4]
+		room := row.Size().Width - 2*theme.InnerPadding()
+		if w := fyne.MeasureText(upTo, theme.CaptionTextSize(), fyne.TextStyle{}).Width; w > room {
+			t.Errorf("at %v px the snippet shows %q: %.0f px to its first word, in %.0f", width, text, w, room)
+		}
+		if !slices.Equal(words, []string{"wide", "table"}) {
+			t.Errorf("at %v px the words marked are %q", width, words)
+		}
+		if width == 640 && text != snippet {
+			t.Errorf("at 640 px the snippet is %q, want it whole", text)
+		}
+	}
+	s.Searching(true)
+	if s.hint.Text != "No chats match" {
+		t.Errorf("an empty search says %q", s.hint.Text)
+	}
+}

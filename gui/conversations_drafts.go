@@ -6,11 +6,13 @@ import (
 	"sync"
 	"time"
 
+	"deckhand/gui/composer"
 	"deckhand/store"
 )
 
 // Drafts: each chat keeps what the person typed in the message box and
-// has not sent. Opening another chat sets the box's text aside and shows
+// has not sent, and the files attached to it (those only while Deckhand
+// runs). Opening another chat sets the box's text aside and shows
 // that chat's own (a new chat's is empty); the log keeps the drafts
 // (store.SaveDraft), so that they survive a quit and a restart. One
 // message box served every chat: a draft typed for one chat was sent to
@@ -21,8 +23,9 @@ import (
 
 // drafts is the window's drafts.
 type drafts struct {
-	texts  map[string]string // by conversation: drafts set aside this run
-	logged map[string]string // what the log held at the start (store.Drafts), until used
+	texts  map[string]string               // by conversation: drafts set aside this run
+	files  map[string]composer.Attachments // by conversation: its chips set aside (not kept over a restart)
+	logged map[string]string               // what the log held at the start (store.Drafts), until used
 	saver  draftSaver
 }
 
@@ -41,23 +44,33 @@ func (u *UI) draftKey(conv string) string {
 func (u *UI) swapDraft(prev, next string, fresh bool) {
 	d := &u.drafts
 	if d.texts == nil {
-		d.texts = map[string]string{}
+		d.texts, d.files = map[string]string{}, map[string]composer.Attachments{}
 	}
-	if prev != "" {
-		text := u.input.Text
-		if text == "" {
-			delete(d.texts, prev)
-		} else {
-			d.texts[prev] = text
+	key := next // the log's key of next's draft
+	if fresh {
+		key = store.NewChatDraft
+	}
+	if prev == "" {
+		// The first chat shown: what was typed or attached before it
+		// showed is its own.
+		if u.input.Text == "" {
+			u.input.SetText(d.logged[key])
 		}
-		u.saveDraft(u.draftKey(prev), text)
+		delete(d.logged, key)
+		return
 	}
+	text := u.input.Text
+	if text == "" {
+		delete(d.texts, prev)
+	} else {
+		d.texts[prev] = text
+	}
+	u.saveDraft(u.draftKey(prev), text)
+	d.files[prev] = u.comp.TakeAttachments()
+	u.comp.SetAttachments(d.files[next])
+	delete(d.files, next)
 	text, ok := d.texts[next]
 	if !ok {
-		key := next
-		if fresh {
-			key = store.NewChatDraft
-		}
 		text = d.logged[key]
 		delete(d.logged, key)
 	}

@@ -1,7 +1,9 @@
 package gui
 
 import (
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -40,9 +42,16 @@ func TestDraftsPerChatAndOverRestart(t *testing.T) {
 		h.until("the chat "+title+" shown", func() bool { return h.ui.conv == id })
 	}
 	typeDraft("a draft for the second")
+	file := filepath.Join(t.TempDir(), "notes-for-the-second.txt")
+	if err := os.WriteFile(file, []byte("attached to the second"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h.ui.comp.Add(file)
+	attached := func() bool { _, reading := h.ui.comp.Ready(); return len(h.ui.comp.Files) == 1 && !reading }
+	h.until("the file read", attached)
 	open("the first question", first)
-	if got := h.ui.input.Text; got != "" {
-		t.Fatalf("the first chat opens with %q in the box, want it empty", got)
+	if got := h.ui.input.Text; got != "" || len(h.ui.comp.Files) != 0 {
+		t.Fatalf("the first chat opens with %q and %d attachments in the box, want them empty", got, len(h.ui.comp.Files))
 	}
 	typeDraft("my unsent draft about tables")
 	h.tap(h.ui.win, "New chat")
@@ -52,12 +61,15 @@ func TestDraftsPerChatAndOverRestart(t *testing.T) {
 	}
 	typeDraft("words for a new chat")
 	open("the second question", second)
-	if got := h.ui.input.Text; got != "a draft for the second" {
-		t.Fatalf("the second chat shows %q in the box, want its draft", got)
+	if got := h.ui.input.Text; got != "a draft for the second" || !attached() {
+		t.Fatalf("the second chat shows %q and %d attachments in the box, want its draft and file", got, len(h.ui.comp.Files))
 	}
 	// Enter sends it here, and the first chat's draft stays its own.
 	h.ui.input.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	h.until("the third answer in the second chat", func() bool { return h.ui.conv == second && h.shows(h.ui.win, "The third answer.") })
+	if got := h.lastUserMessage(); !strings.Contains(got, "a draft for the second") || !strings.Contains(got, "attached to the second") {
+		t.Errorf("the model got %s", got)
+	}
 	open("the first question", first)
 	if got := h.ui.input.Text; got != "my unsent draft about tables" {
 		t.Fatalf("the first chat shows %q in the box, want its draft", got)

@@ -461,6 +461,47 @@ func (p *Composer) Ready() (out []conversation.Attachment, reading bool) {
 	return out, reading
 }
 
+// Attachments are the files and resources attached in one chat, set
+// aside while another chat is shown (TakeAttachments, SetAttachments).
+type Attachments struct{ files []*attachedFile }
+
+// TakeAttachments takes the chips away from the message box, to keep with
+// the chat being left: a file attached for one chat went with a message
+// to the next one opened. Only those read are kept (one still being read
+// was attached a moment ago; it goes).
+func (p *Composer) TakeAttachments() Attachments {
+	var kept []*attachedFile
+	for _, f := range p.Files {
+		if f.at != nil || f.res != nil && f.res.Read {
+			kept = append(kept, f)
+		} else {
+			p.unwatch(f)
+		}
+	}
+	p.Files = nil
+	p.refreshChips()
+	return Attachments{kept}
+}
+
+// SetAttachments puts a chat's chips back in the message box (in place of
+// any there); a watched resource is read again, in case it changed
+// meanwhile.
+func (p *Composer) SetAttachments(a Attachments) {
+	if len(p.Files) == 0 && len(a.files) == 0 {
+		return
+	}
+	for _, f := range p.Files {
+		p.unwatch(f)
+	}
+	p.Files = a.files
+	for _, f := range p.Files {
+		if f.res != nil && f.res.Watched {
+			p.reread(f)
+		}
+	}
+	p.refreshChips()
+}
+
 // Clear takes the attachments away once they are sent.
 func (p *Composer) Clear() {
 	for _, f := range p.Files {

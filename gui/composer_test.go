@@ -22,6 +22,7 @@ import (
 
 	"deckhand/config"
 	"deckhand/gui/guitest"
+	"deckhand/gui/widgets"
 	"deckhand/store"
 	"deckhand/testutil"
 	"deckhand/transcript"
@@ -267,16 +268,19 @@ func TestAttachFiles(t *testing.T) {
 	guitest.Walk(p.Chips, func(o fyne.CanvasObject) {
 		if c, ok := o.(*fyne.Container); ok && !removed {
 			var label string
-			var btn *widget.Button
+			var btn *widgets.TipButton
 			for _, x := range c.Objects {
 				switch x := x.(type) {
 				case *widget.Label:
 					label = x.Text
-				case *widget.Button:
+				case *widgets.TipButton:
 					btn = x
 				}
 			}
 			if strings.HasPrefix(label, "gone.txt") && btn != nil {
+				if btn.Tip != "Remove gone.txt" {
+					t.Errorf("the chip's × names itself %q", btn.Tip)
+				}
 				test.Tap(btn)
 				removed = true
 			}

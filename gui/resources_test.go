@@ -15,6 +15,7 @@ import (
 	"deckhand/config"
 	"deckhand/gui/guitest"
 	serverspanel "deckhand/gui/servers"
+	"deckhand/gui/widgets"
 	"deckhand/testutil"
 )
 
@@ -132,6 +133,16 @@ func TestResourcesBrowseAndAttach(t *testing.T) {
 	// The listed one shows its name, not its address.
 	if name := rw.Items[doc].Resource.Name; !h.shows(h.ui.win, name+"  ·  ") || h.shows(h.ui.win, docURI+"  ·  ") {
 		t.Errorf("the document's chip does not show its name %q:\n%s", name, strings.Join(h.texts(h.ui.win), "\n"))
+	}
+	// Its × names its address.
+	tips := map[string]bool{}
+	guitest.Walk(h.ui.comp.Chips, func(o fyne.CanvasObject) {
+		if b, ok := o.(*widgets.TipButton); ok {
+			tips[b.Tip] = true
+		}
+	})
+	if !tips["Remove "+docURI] {
+		t.Errorf("no chip's × names %q: %v", docURI, tips)
 	}
 	if h.ui.serversW.Resources != rw {
 		t.Error("the window was not kept")

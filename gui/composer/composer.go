@@ -548,11 +548,26 @@ func (p *Composer) chip(f *attachedFile) fyne.CanvasObject {
 	}
 	label := widget.NewLabel(text)
 	label.Truncation = fyne.TextTruncateEllipsis
-	remove := widget.NewButtonWithIcon("", theme.CancelIcon(), func() {
+	// Its tip names what it takes away, a resource by its address (the
+	// chip shows its name).
+	tip := "Remove " + f.name
+	if f.res != nil && f.res.URI != "" {
+		tip = "Remove " + f.res.URI
+	}
+	tapped := func() {
 		p.remove(f)
 		p.focus() // back to the message, where the person was
-	})
-	remove.Importance = widget.LowImportance
+	}
+	var remove fyne.CanvasObject
+	if tips := p.host.Tips(); tips != nil {
+		b := widgets.NewTipButton("", theme.CancelIcon(), tip, tips, tapped)
+		b.Importance = widget.LowImportance
+		remove = b
+	} else {
+		b := widget.NewButtonWithIcon("", theme.CancelIcon(), tapped)
+		b.Importance = widget.LowImportance
+		remove = b
+	}
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	bg.CornerRadius = theme.Size(theme.SizeNameInputRadius)
 	// One compact line: a chip took the height of a button, and with the

@@ -406,6 +406,7 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 				cs.tr.Note("This conversation stopped on an internal error ("+m.Err.Error()+"). Everything it recorded is kept; your next message reopens it from the log.", true)
 			}
 			b.sessDirty = true
+			b.deleteStopped(c, cs) // Stop and delete (sidebar_bridge.go)
 		}
 	case *conversation.RunFinished:
 		if cs := conv(m.Conversation); cs != nil {

@@ -79,7 +79,8 @@
 //     frame's changes, from the bridge to the UI (flush).
 //   - conversations.go: opening, switching and starting conversations
 //     (bridge side); conversations_idle.go: closing idle ones, to be
-//     reopened from the log.
+//     reopened from the log; conversations_drafts.go: each chat's unsent
+//     draft, set aside on switching and kept in the log.
 //   - theme.go: the app's look (theme variant, text size);
 //     shortcuts.go: the main window's shortcuts, one table, and their
 //     list (F1).

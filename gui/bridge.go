@@ -368,11 +368,19 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 	case *conversation.ApprovalRequested:
 		b.approvals = append(b.approvals, m)
 		b.apprDirty = true
+		if cs := conv(m.Conversation); cs != nil {
+			cs.tr.ToolAsked(m.Request.ID) // its card says so if it then never runs
+		}
 	case *conversation.ApprovalClosed:
 		// Every request ends with one, however it ended: answered (the
 		// window's dialog replied to the run itself, from the UI
 		// goroutine, and never tells the bridge), timed out or stopped.
 		// It is what takes the request off the queue.
+		if i := slices.IndexFunc(b.approvals, func(a *conversation.ApprovalRequested) bool { return a.ID == m.ID }); i >= 0 {
+			if cs := conv(m.Conversation); cs != nil {
+				cs.tr.ToolQuestionClosed(b.approvals[i].Request.ID, m.Reason)
+			}
+		}
 		if b.dropApproval(m.ID) && !m.Reason.IsAnswered() {
 			if cs := conv(m.Conversation); cs != nil {
 				cs.tr.Note("Approval closed: "+string(m.Reason)+"; the call was denied.", false)

@@ -102,6 +102,10 @@ type Call struct {
 	Denied    bool
 	Cancelled bool // the person's Stop ended it (Output says so)
 	Elapsed   time.Duration
+	// Asked: an approval was asked about it. Sent: it was sent to its
+	// server (or run) at all; a Finished call that was not ended before
+	// it ran (denied, stopped while asked, refused).
+	Asked, Sent bool
 	// Task is the id of the task the server made of the call (tool.task),
 	// while it may still be followed: "" once it expired.
 	Task string
@@ -285,12 +289,15 @@ func Read(events []store.Event) Session {
 			}
 			calls = map[string]*Call{}
 			answer = add(answer)
-		case store.KindToolRequested, store.KindApprovalAsked:
+		case store.KindToolRequested:
 			call(d.Call, d.Tool, d.Arguments)
+		case store.KindApprovalAsked:
+			call(d.Call, d.Tool, d.Arguments).Asked = true
 		case store.KindToolTask:
 			taskOf(call(d.Call, d.Tool, nil), d)
 		case store.KindToolInvoked:
 			c := call(d.Call, d.Tool, d.Arguments)
+			c.Sent = true
 			if c.Outcome == NeverStarted {
 				c.Outcome = Unknown
 			}

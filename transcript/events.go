@@ -65,6 +65,9 @@ func (t *Transcript) addRun(run replay.Run, attached []Attachment) {
 		}
 		for _, c := range a.Calls {
 			t.ToolRequested(c.ID, c.Tool, c.Arguments)
+			if c.Asked {
+				t.ToolAsked(c.ID)
+			}
 			ended := run.End.Status != store.RunRunning // else it may still be going, in another process
 			switch {
 			case c.Outcome == replay.NeverStarted && ended:
@@ -75,7 +78,11 @@ func (t *Transcript) addRun(run replay.Run, attached []Attachment) {
 					t.ToolFinished(c.ID, c.Tool, nil, c.Result(), true, false, 0)
 				}
 			case c.Outcome == replay.Finished:
-				t.ToolStarted(c.ID, c.Tool, c.Arguments)
+				// Denied, stopped while asked or refused: it never ran, and
+				// its card says why. (A success ran, logged as sent or not.)
+				if c.Sent || !c.IsError && !c.Denied {
+					t.ToolStarted(c.ID, c.Tool, c.Arguments)
+				}
 				t.ToolFinished(c.ID, c.Tool, nil, c.Output, c.IsError, c.Denied, c.Elapsed)
 				if c.Cancelled {
 					t.ToolCancelled(c.ID)

@@ -109,6 +109,10 @@ type Row struct {
 	// Output says so; State is Failed): its view is told tool-cancelled,
 	// not that result.
 	Cancelled bool
+	// NotRun says, in words, why a finished call never ran ("denied",
+	// "the run was stopped before it was approved"; NotRunWhy); "" when
+	// it ran or has not ended. Its card says so, not how long it took.
+	NotRun string
 }
 
 // MaxBlock bounds a text block; longer paragraphs are cut at a line break
@@ -132,6 +136,10 @@ type Transcript struct {
 	runs  []runStart // where each run's rows begin
 	dirty map[int]bool
 	calls map[string]int // call id -> row
+	// questions are the calls an approval was asked about, with why the
+	// question closed unanswered ("" while open, or once a person
+	// answered): what NotRunWhy says of a call that then never ran.
+	questions map[string]string
 
 	mediaRows  []int // rows whose Media keeps image bytes, oldest first
 	mediaBytes int
@@ -153,7 +161,7 @@ type Transcript struct {
 
 // New returns an empty transcript.
 func New() *Transcript {
-	return &Transcript{dirty: map[int]bool{}, calls: map[string]int{}}
+	return &Transcript{dirty: map[int]bool{}, calls: map[string]int{}, questions: map[string]string{}}
 }
 
 // Len is the number of rows.
@@ -455,6 +463,12 @@ func (t *Transcript) ToolFinished(call, tool string, args json.RawMessage, outpu
 		i = t.calls[call]
 	}
 	r := t.rows[i]
+	r.NotRun = ""
+	if r.State == Asked { // never started
+		q, asked := t.questions[call]
+		r.NotRun = NotRunWhy(output, isError, denied, asked, q)
+	}
+	delete(t.questions, call)
 	switch {
 	case denied:
 		r.State = Denied
@@ -560,6 +574,7 @@ func (t *Transcript) Calls() {
 		}
 	}
 	clear(t.calls)
+	clear(t.questions)
 }
 
 // previewBytes bounds a Preview.

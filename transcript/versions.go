@@ -44,6 +44,7 @@ func (t *Transcript) Show(path []string, versions map[string][]string) {
 		}
 	}
 	clear(t.calls)
+	clear(t.questions)
 	t.mediaRows, t.mediaBytes = t.mediaRows[:0], 0
 	for i, r := range t.rows {
 		if r.Kind == Header && r.Run != "" {

@@ -167,6 +167,11 @@ func (t *Card) Set(r transcript.Row) {
 	case transcript.Denied:
 		icon, state, stroke = icons.Denied, "denied", theme.ColorNameWarning
 	}
+	notRun := r.NotRun != "" && !refused
+	if notRun {
+		// It never ran: no duration, which would say it ran and failed.
+		icon, state, stroke = icons.Denied, "not run: "+r.NotRun, theme.ColorNameWarning
+	}
 	widgets.SetText(t.State, state)
 	widgets.SetVisible(t.answerBox, r.State == transcript.Asked)
 	widgets.SetVisible(t.Answer, r.State == transcript.Asked)
@@ -245,6 +250,9 @@ func (t *Card) Set(r transcript.Row) {
 			}
 		case transcript.Denied:
 			label = "Why"
+		}
+		if notRun {
+			label, color = "Why (what the model was told)", theme.ColorNameForeground
 		}
 		widgets.SetText(t.OutLabel, label)
 		widgets.SetSegment(t.Out, t.outSeg, out, color)

@@ -1,0 +1,107 @@
+package transcript
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"deckhand/approval"
+	"deckhand/store"
+	"deckhand/toolcall"
+)
+
+// A call that ends before it starts says why it never ran, in words,
+// however it ended; a call that ran says nothing of the kind.
+func TestToolNotRun(t *testing.T) {
+	tests := []struct {
+		name    string
+		asked   bool            // an approval was asked about it
+		closed  approval.Reason // how that question ended ("": answered)
+		started bool
+		output  string
+		isError bool
+		denied  bool
+		want    string
+	}{
+		{name: "stopped while asked", asked: true, closed: "the run was stopped",
+			output: toolcall.CancelledText, isError: true, want: "the run was stopped before it was approved"},
+		{name: "stopped before it was asked", output: toolcall.CancelledText, isError: true,
+			want: "the run was stopped before it started"},
+		{name: "denied by the person", asked: true, closed: approval.Answered,
+			output: toolcall.DeniedText, denied: true, want: "denied"},
+		{name: "timed out", asked: true, closed: approval.TimedOut(2 * time.Minute),
+			output: toolcall.DeniedBecause("no answer within 2m0s"), denied: true, want: "no answer came in time (no answer within 2m0s)"},
+		{name: "the conversation failed while asked", asked: true, closed: "the conversation failed",
+			output: toolcall.CancelledText, isError: true, want: "the conversation failed before it was approved"},
+		{name: "refused by the policy", output: PolicyRefused + ": reads /etc/passwd, outside the read roots", isError: true,
+			want: "refused by policy"},
+		{name: "depth limit", output: toolcall.DepthText, isError: true, want: "the run reached its tool-call depth limit"},
+		{name: "unknown tool (its server gone)", output: `unknown tool "gone.echo": no server named "gone"`, isError: true,
+			want: "Deckhand refused it (see why below)"},
+		{name: "ran and failed", asked: true, closed: approval.Answered, started: true, output: "boom", isError: true},
+		{name: "ran and was stopped", started: true, output: toolcall.CancelledText, isError: true},
+		{name: "ran", started: true, output: "ok"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr := New()
+			tr.StartRun("r1")
+			tr.ToolRequested("c1", "s.tool", nil)
+			if tt.asked {
+				tr.ToolAsked("c1")
+				tr.ToolQuestionClosed("c1", tt.closed)
+			}
+			if tt.started {
+				tr.ToolStarted("c1", "s.tool", nil)
+			}
+			tr.ToolFinished("c1", "s.tool", nil, tt.output, tt.isError, tt.denied, 0)
+			r, _ := tr.Card("r1", "c1")
+			if r.NotRun != tt.want {
+				t.Errorf("NotRun = %q, want %q", r.NotRun, tt.want)
+			}
+		})
+	}
+}
+
+// Read back from the log, a call stopped while its approval was asked, a
+// denied one and one that timed out say they never ran; one that ran
+// does not.
+func TestToolNotRunFromEvents(t *testing.T) {
+	t0 := time.UnixMilli(1_700_000_000_000)
+	denied, _ := json.Marshal(toolcall.DeniedBecause(string(approval.TimedOut(time.Minute))))
+	cancelled, _ := json.Marshal(toolcall.CancelledText)
+	var events []store.Event
+	for i, e := range [][2]string{
+		{store.KindRunStarted, `{"text":"q","parent":""}`},
+		{store.KindAssistantMessage, `{"text":"","tool_calls":[{"id":"a","name":"s.t"},{"id":"b","name":"s.t"},{"id":"c","name":"s.t"},{"id":"d","name":"s.t"}]}`},
+		{store.KindToolRequested, `{"call":"a","tool":"s.t"}`},
+		{store.KindToolRequested, `{"call":"b","tool":"s.t"}`},
+		{store.KindToolRequested, `{"call":"c","tool":"s.t"}`},
+		{store.KindToolRequested, `{"call":"d","tool":"s.t"}`},
+		{store.KindToolInvoked, `{"call":"a","tool":"s.t"}`},
+		{store.KindToolSucceeded, `{"call":"a","tool":"s.t","output":"ok","elapsed_ms":0}`},
+		{store.KindApprovalAsked, `{"call":"b","tool":"s.t"}`},
+		{store.KindToolFailed, `{"call":"b","tool":"s.t","output":` + string(denied) + `,"denied":true}`},
+		{store.KindApprovalAsked, `{"call":"c","tool":"s.t"}`},
+		{store.KindToolFailed, `{"call":"c","tool":"s.t","output":` + string(cancelled) + `,"cancelled":true}`},
+		{store.KindToolFailed, `{"call":"d","tool":"s.t","output":` + string(cancelled) + `,"cancelled":true}`},
+		{store.KindRunStopped, `{}`},
+	} {
+		events = append(events, store.Event{RunID: "r1", Kind: e[0], Data: json.RawMessage(e[1]), Time: t0.Add(time.Duration(i))})
+	}
+	tr := FromEvents(events)
+	for call, want := range map[string]string{
+		"a": "",
+		"b": "no answer came in time (no answer within 1m0s)",
+		"c": "the run was stopped before it was approved",
+		"d": "the run was stopped before it started",
+	} {
+		r, ok := tr.Card("r1", call)
+		if !ok {
+			t.Fatalf("no card for call %s", call)
+		}
+		if r.NotRun != want {
+			t.Errorf("call %s: NotRun = %q, want %q", call, r.NotRun, want)
+		}
+	}
+}

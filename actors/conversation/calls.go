@@ -271,7 +271,8 @@ func (r *run) ask(ctx context.Context, v *view, cs *callState) (ans approval.Ans
 	id := store.NewID("ask")
 	timeout := v.cfg.MCP.ApprovalTimeout
 	q := newQuestion()
-	r.emit(&ApprovalRequested{Conversation: r.conv, Run: r.id, ID: id, Request: cs.req, Deadline: time.Now().Add(timeout), Reply: q.reply})
+	r.emit(&ApprovalRequested{Conversation: r.conv, Run: r.id, ID: id, Request: cs.req, Deadline: time.Now().Add(timeout), Reply: q.reply,
+		Position: slices.Index(r.calls, cs) + 1, Calls: len(r.calls)})
 	a, ok := q.wait(ctx, timeout)
 	if !ok {
 		why := approval.Reason("the run was stopped")

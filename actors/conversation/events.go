@@ -153,6 +153,11 @@ type (
 		// stopped) is dropped, and the error says so. ApprovalClosed
 		// follows the answer that counted.
 		Reply func(ans approval.Answer, reason approval.Reason) error
+		// Position is which of its answer's Calls this call is (from 1):
+		// the calls of one answer are asked about one after the other,
+		// so the dialog says that more follow. Zero for a call made
+		// alone (a view's).
+		Position, Calls int
 	}
 	// ApprovalClosed ends an ApprovalRequested: answered (Reason
 	// approval.Answered), timed out or cancelled with the run (Reason says

@@ -328,7 +328,11 @@ func (a *Approvals) dialog(r *conversation.ApprovalRequested, parent fyne.Window
 	if small {
 		title = heading.Text
 	}
-	if n := a.d.modals.waiting(); n > 1 {
+	if r.Calls > 1 && r.Position > 0 {
+		// The calls of one answer are asked one after the other: the
+		// next is not queued yet, and only this says it will come.
+		title += fmt.Sprintf(" (call %d of %d)", r.Position, r.Calls)
+	} else if n := a.d.modals.waiting(); n > 1 {
 		title += fmt.Sprintf(" (1 of %d)", n)
 	}
 	a.Title = title
@@ -384,7 +388,26 @@ func (a *Approvals) dialog(r *conversation.ApprovalRequested, parent fyne.Window
 // footText is the dialog's last line: the deadline, and how many more
 // requests wait (of either kind).
 func (a *Approvals) footText(r *conversation.ApprovalRequested) string {
-	return waitingFoot("Denied", r.Deadline, a.d.modals.waiting()-1)
+	return strings.TrimSpace(callsOf(r) + " " + waitingFoot("Denied", r.Deadline, a.d.modals.waiting()-1))
+}
+
+// callsOf says which of its answer's calls r asks about, and how many
+// come after it ("" for a call made alone): the run asks about them one
+// after the other, so the next one's request comes only once this one is
+// answered (and its call has run).
+func callsOf(r *conversation.ApprovalRequested) string {
+	if r.Calls < 2 || r.Position < 1 || r.Position > r.Calls {
+		return ""
+	}
+	s := fmt.Sprintf("Call %d of %d the model made in this answer", r.Position, r.Calls)
+	switch later := r.Calls - r.Position; later {
+	case 0:
+		return s + ", the last."
+	case 1:
+		return s + ": one more comes after this one."
+	default:
+		return s + fmt.Sprintf(": %d more come after this one.", later)
+	}
 }
 
 // recount updates the open dialog's count of requests waiting (its title

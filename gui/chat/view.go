@@ -82,7 +82,7 @@ func New(host Host, apps *appview.Views) *View {
 	}
 	cv.Sel.Clip = func(s string) { host.App().Clipboard().SetContent(s) }
 	cv.Sel.Shown, cv.Sel.Block, cv.Sel.Message = cv.shownBlocks, cv.offscreenBlock, cv.messageRows
-	cv.Tips = widgets.NewTips(host.Post)
+	cv.Tips = cv.cards.Tips // one layer for the messages' buttons and the tool cards'
 	cv.Find = newFinder(cv)
 	cv.Sel.Found = func(s *widgets.SelText) { drawFound(s, cv.Find) }
 	cv.Sel.Edge = cv.dragScroll

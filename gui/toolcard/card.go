@@ -35,12 +35,19 @@ type Cards struct {
 	decodes chan struct{}
 
 	image *widgets.ImageView // a tool's image shown large (image.go)
+
+	// Tips is the layer the cards' icon buttons (the fold chevron, the
+	// images' ‹ ›) name themselves on while the pointer rests on them:
+	// the chat lays it over its list (and shares it with its messages'
+	// buttons). Set it, if at all, before the first NewCard.
+	Tips *widgets.Tips
 }
 
 // New makes the cards of the window host; they open the tools' views in
 // apps.
 func New(host Host, apps *appview.Views) *Cards {
-	cs := &Cards{host: host, apps: apps, icons: widgets.NewStatusIcons(), bitmaps: newBitmaps(), decodes: make(chan struct{}, 2)}
+	cs := &Cards{host: host, apps: apps, icons: widgets.NewStatusIcons(), bitmaps: newBitmaps(), decodes: make(chan struct{}, 2),
+		Tips: widgets.NewTips(host.Post)}
 	cs.undecodable, _ = lru.New[string, string](64)
 	return cs
 }
@@ -52,7 +59,7 @@ type Card struct {
 	cards    *Cards
 	row      Row
 	Border   *canvas.Rectangle
-	Fold     *widget.Button // collapses the card to its header, or opens it
+	Fold     *widgets.TipButton // collapses the card to its header, or opens it
 	icon     *widget.Icon
 	Spinner  *widget.Activity
 	name     *widget.Label
@@ -89,7 +96,7 @@ func (cs *Cards) NewCard(r Row) *Card {
 		r.Expand(!row.Expanded)
 	})
 	t.Expand.Importance = widget.LowImportance
-	t.Fold = widget.NewButtonWithIcon("", theme.MenuDropDownIcon(), func() {
+	t.Fold = widgets.NewTipButton("", theme.MenuDropDownIcon(), foldTip, cs.Tips, func() {
 		row, _ := r.Shown()
 		r.Collapse(!row.Collapsed)
 	})
@@ -131,6 +138,12 @@ func (cs *Cards) NewCard(r Row) *Card {
 	t.obj = container.NewStack(t.Border, container.NewPadded(body))
 	return t
 }
+
+// What the fold chevron says of itself, open and folded.
+const (
+	foldTip   = "Fold the card to its header"
+	unfoldTip = "Open the card"
+)
 
 // View is the card's canvas object.
 func (t *Card) View() fyne.CanvasObject { return t.obj }
@@ -200,13 +213,14 @@ func (t *Card) Set(r transcript.Row) {
 	}
 
 	open := !r.Collapsed
-	fold := theme.MenuDropDownIcon()
+	fold, tip := theme.MenuDropDownIcon(), foldTip
 	if !open {
-		fold = theme.MenuExpandIcon()
+		fold, tip = theme.MenuExpandIcon(), unfoldTip
 	}
 	if t.Fold.Icon != fold {
 		t.Fold.SetIcon(fold)
 	}
+	t.Fold.Tip = tip
 	long := transcript.Long(r.Args) || transcript.Long(r.Output)
 	args, out := r.Args, r.Output
 	if long && !r.Expanded {

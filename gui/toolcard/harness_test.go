@@ -68,7 +68,7 @@ func newHarness(t *testing.T) *harness {
 	u := guitest.NewHost(t, "cards")
 	h := &harness{t: t, host: u, tr: transcript.New(), box: container.NewVBox()}
 	h.cards = New(u, appview.New(u, slog.New(slog.DiscardHandler)))
-	u.Win.SetContent(container.NewVScroll(h.box))
+	u.Win.SetContent(container.NewStack(container.NewVScroll(h.box), h.cards.Tips)) // the tips over the cards, as the chat lays them
 	u.Win.Resize(fyne.NewSize(900, 700))
 	u.Win.Show()
 	return h

@@ -48,7 +48,7 @@ type Media struct {
 	page  int // the image shown, when there are several
 
 	head       *fyne.Container // the pager: ‹ 2 of 3 ›
-	prev, next *widget.Button
+	prev, next *widgets.TipButton
 	count      *widget.Label
 	Pic        *widgets.FitImage
 	note       *widget.Label // why an image is not shown
@@ -64,8 +64,8 @@ type Media struct {
 func newMedia(t *Card) *Media {
 	m := &Media{t: t, Pic: widgets.NewFitImage(imageMaxHeight, imageMinSide, imageMaxEnlarge), Links: container.NewVBox()}
 	m.Pic.OnTap = m.enlarge
-	m.prev = widget.NewButtonWithIcon("", theme.NavigateBackIcon(), func() { m.turn(-1) })
-	m.next = widget.NewButtonWithIcon("", theme.NavigateNextIcon(), func() { m.turn(1) })
+	m.prev = widgets.NewTipButton("", theme.NavigateBackIcon(), "Previous image", t.cards.Tips, func() { m.turn(-1) })
+	m.next = widgets.NewTipButton("", theme.NavigateNextIcon(), "Next image", t.cards.Tips, func() { m.turn(1) })
 	m.prev.Importance, m.next.Importance = widget.LowImportance, widget.LowImportance
 	var count fyne.CanvasObject
 	m.count, count = widgets.Subtle("")

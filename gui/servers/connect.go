@@ -550,8 +550,40 @@ func (f *Form) askGrant(folders []string, noneLeft bool) {
 	ro := widget.NewButton("Read only", func() { answer(true, false) })
 	ro.Importance = widget.HighImportance
 	no := widget.NewButton("Neither", func() { answer(false, false) })
-	f.grant = dialog.NewCustomWithoutButtons("Grant "+list+"?", msg, f.Win)
+	// The title does not repeat the folders (the question names them): a
+	// long path in it made the dialog as wide as the window, or wider.
+	title := "Grant this folder?"
+	if len(folders) > 1 {
+		title = "Grant these folders?"
+	}
+	view := container.NewVScroll(msg)
+	f.grant = dialog.NewCustomWithoutButtons(title, view, f.Win)
 	f.grant.SetButtons([]fyne.CanvasObject{no, rw, ro})
-	f.grant.Resize(fyne.NewSize(min(560, f.Win.Canvas().Size().Width-40), 0))
+	fitDialogText(f.grant, view, msg, f.Win.Canvas().Size())
 	widgets.WithDialogKeys(f.grant, f.Win, func() { answer(true, false) }, func() { answer(false, false) })
+}
+
+// fitDialogText sizes a dialog whose content is a wrapped label in a
+// scroller so that every line of it shows: the dialog is as high as the
+// text at the dialog's width (560 px, or the window's width when the
+// text is too high for the window at 560), and the text scrolls when even
+// that does not fit. Fyne sized the dialog from the label's height before
+// it wrapped at its width, and squeezed it into a small window, where its
+// last lines went under the buttons ("sta t at all").
+func fitDialogText(d *dialog.CustomDialog, view *container.Scroll, msg *widget.Label, canvas fyne.Size) {
+	const padWidth = 32 // the dialog's margins about its content (Fyne's dialog.padWidth)
+	pad := theme.Padding()
+	view.SetMinSize(fyne.NewSize(1, 0))
+	chrome := d.MinSize().Height - view.MinSize().Height // title, buttons and margins
+	room := canvas.Height - 2*pad - chrome
+	var width, need float32
+	for _, w := range []float32{min(560, canvas.Width-2*pad), canvas.Width - 2*pad} {
+		width = w
+		msg.Resize(fyne.NewSize(w-padWidth, msg.MinSize().Height)) // its height at that width
+		if need = msg.MinSize().Height; need <= room {
+			break
+		}
+	}
+	view.SetMinSize(fyne.NewSize(width-padWidth, max(min(need, room), 0)))
+	d.Resize(fyne.NewSize(width, 0))
 }

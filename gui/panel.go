@@ -25,6 +25,7 @@ type panel struct {
 	title       string
 	content     fyne.CanvasObject
 	heading     *widget.Label
+	back        *widget.Button
 	body        *fyne.Container
 	view        fyne.CanvasObject // heading and body: what takes the chat's place
 	intercept   func()            // what closing asks for (SetCloseIntercept)
@@ -38,12 +39,26 @@ func (u *UI) newPanel(title string) *panel {
 	p.canvas = &panelCanvas{Canvas: u.win.Canvas(), p: p, shortcuts: map[string]panelShortcut{}}
 	p.heading = widget.NewLabelWithStyle(panelHeading(title), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	p.heading.Truncation = fyne.TextTruncateEllipsis
-	back := widget.NewButtonWithIcon("Back to the chat", theme.NavigateBackIcon(), p.close)
-	back.Importance = widget.LowImportance
-	top := container.NewVBox(container.NewBorder(nil, nil, back, nil, container.NewPadded(p.heading)), widget.NewSeparator())
+	p.back = widget.NewButtonWithIcon(backToChat, theme.NavigateBackIcon(), p.close)
+	p.back.Importance = widget.LowImportance
+	top := container.NewVBox(container.NewBorder(nil, nil, p.back, nil, container.NewPadded(p.heading)), widget.NewSeparator())
 	p.body = container.NewStack()
 	p.view = container.NewBorder(top, nil, nil, nil, p.body)
 	return p
+}
+
+const backToChat = "Back to the chat"
+
+// SetBackLabel says where the back button goes, when a view inside the
+// panel sends it elsewhere than the chat (a server's tools: back to the
+// servers, with SetCloseIntercept); "" is the chat. The view has no title
+// row of its own: the panel's is the one (the tools page had two, "Back to
+// the chat · Tools of everything" over "‹ Servers · Tools of everything").
+func (p *panel) SetBackLabel(label string) {
+	if label == "" {
+		label = backToChat
+	}
+	p.back.SetText(label)
 }
 
 // panelHeading is a panel's title without the "Deckhand: " windows had.

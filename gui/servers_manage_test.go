@@ -342,7 +342,7 @@ func TestServersToolsEnableDisable(t *testing.T) {
 	if sw.Win.Title() != "Deckhand: tools of h" {
 		t.Errorf("the servers window is titled %q while showing h's tools", sw.Win.Title())
 	}
-	test.Tap(h.buttonIn(sw.Win.Content(), "Servers"))
+	h.tap(sw.Win, "Servers") // the panel's back button
 	if sw.Win.Title() != "Deckhand: servers" || sw.Tools != nil {
 		t.Errorf("Back left the title %q", sw.Win.Title())
 	}

@@ -43,7 +43,8 @@ func (tw *ToolsPage) runBar() fyne.CanvasObject {
 		}
 	})
 	tw.RunButton.Importance = widget.HighImportance
-	_, note := widgets.Caption("Run it yourself: it goes through the same approval as the model's calls, in a chat of its own.")
+	noteLabel, note := widgets.Caption("Run it yourself: it goes through the same approval as the model's calls, in a chat of its own.")
+	noteLabel.Wrapping = fyne.TextWrapWord // on one line it made the page as wide as it (823 px at 128%)
 	return container.NewBorder(nil, nil, nil, tw.RunButton, note)
 }
 

@@ -90,7 +90,22 @@ func (tw *ToolsPage) back() {
 	s.Tools = nil
 	s.Win.SetTitle("Deckhand: servers")
 	s.Win.SetContent(tw.listContent)
+	s.Win.SetCloseIntercept(s.Win.Hide)
+	setBackLabel(s.Win, "")
 	widgets.CloseKeys(s.Win, s.Win.Hide, s.host.App())
+}
+
+// backLabeler is a panel whose back button's words a view sets (package
+// gui's panel): the tools page has no title row of its own, the panel's
+// is its, and its back button goes to the servers.
+type backLabeler interface{ SetBackLabel(label string) }
+
+// setBackLabel says where w's back button goes ("" for the chat), if w
+// has one.
+func setBackLabel(w fyne.Window, label string) {
+	if b, ok := w.(backLabeler); ok {
+		b.SetBackLabel(label)
+	}
 }
 
 // showTools opens the tools window of a server, with the tools of the
@@ -110,6 +125,8 @@ func (s *Panel) ShowTools(alias string) {
 	tw.Win.SetTitle("Deckhand: tools of " + alias)
 	s.Tools = tw
 	tw.fill(nil)
+	s.Win.SetCloseIntercept(tw.back)
+	setBackLabel(s.Win, "Servers")
 	widgets.CloseKeys(s.Win, tw.back, s.host.App())
 	tw.Win.Show()
 	tw.Win.RequestFocus()
@@ -236,15 +253,63 @@ func (tw *ToolsPage) fill(listing *servers.ServerListing) {
 	}
 	hintLabel, hintObj := widgets.Caption(hint)
 	hintLabel.Wrapping = fyne.TextWrapWord // one line would make the window as wide as it
-	backBtn := widget.NewButtonWithIcon("Servers", theme.NavigateBackIcon(), tw.back)
-	backBtn.Importance = widget.LowImportance
-	heading := widget.NewLabelWithStyle("Tools of "+tw.alias, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	heading.Truncation = fyne.TextTruncateEllipsis
-	top := container.NewVBox(container.NewBorder(nil, nil, backBtn, nil, heading), hintObj)
-	split := container.NewHSplit(tw.ToolList, container.NewBorder(nil, tw.runBar(), nil, nil, container.NewScroll(tw.Detail)))
-	split.Offset = 0.35
-	tw.Win.SetContent(container.NewBorder(top, bottom, nil, nil, split))
+	// The page's title is the panel's (with its back button, to the
+	// servers). The tool's page scrolls up and down only: its words wrap
+	// at the view's width, and a code block scrolls sideways on its own.
+	split := container.NewHSplit(tw.ToolList, container.NewBorder(nil, tw.runBar(), nil, nil, container.NewVScroll(tw.Detail)))
+	page := container.New(&listBesideOrAbove{split: split, need: tw.listWidth}, split)
+	tw.Win.SetContent(container.NewBorder(hintObj, bottom, nil, nil, page))
 	tw.Loaded = true
+}
+
+// listWidth is the width the list needs to show its widest row whole: a
+// check box, the name and what is said of it.
+func (tw *ToolsPage) listWidth() float32 {
+	var widest float32
+	for i := range tw.List {
+		widest = max(widest, fyne.MeasureText(tw.label(i), theme.TextSize(), fyne.TextStyle{}).Width)
+	}
+	check := widget.NewCheck("", nil).MinSize().Width
+	return check + widest + 2*theme.InnerPadding() + theme.Padding() + theme.ScrollBarSize()
+}
+
+// listBesideOrAbove lays out a split of a list and its detail: side by
+// side where the width gives the list its widest row and the detail a
+// reading width, the list above the detail where it does not. At 640×480
+// with the text at 128% the list beside the detail was about 60 px wide,
+// each row a check box and "…". The split is turned only when the width
+// crosses the line, so that where the person dragged its divider stays.
+type listBesideOrAbove struct {
+	split  *container.Split
+	need   func() float32 // the list's width
+	turned bool           // laid out once
+}
+
+// readingWidth is the narrowest the detail beside the list is given, in
+// text heights: about 45 characters.
+const readingWidth = 24
+
+func (l *listBesideOrAbove) Layout(_ []fyne.CanvasObject, size fyne.Size) {
+	need := l.need()
+	beside := need+readingWidth*theme.TextSize() <= size.Width
+	if !l.turned || l.split.Horizontal != beside {
+		l.turned = true
+		l.split.Horizontal = beside
+		if beside {
+			l.split.Offset = float64(min(max(need/size.Width, 0.3), 0.5))
+		} else {
+			l.split.Offset = 0.4
+		}
+		l.split.Refresh()
+	}
+	l.split.Move(fyne.Position{})
+	l.split.Resize(size)
+}
+
+// MinSize is the list above the detail: the narrower of the two ways.
+func (l *listBesideOrAbove) MinSize([]fyne.CanvasObject) fyne.Size {
+	lead, trail := l.split.Leading.MinSize(), l.split.Trailing.MinSize()
+	return fyne.NewSize(max(lead.Width, trail.Width), lead.Height+trail.Height+theme.Padding())
 }
 
 func (tw *ToolsPage) label(i int) string {

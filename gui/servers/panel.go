@@ -71,8 +71,13 @@ func New(host Host) *Panel {
 	return s
 }
 
-// Show shows the panel, with the servers as last told.
+// Show shows the panel, with the servers as last told: the list of
+// servers, also when a server's tools were shown last (the sidebar's
+// Servers opened on them again).
 func (s *Panel) Show() {
+	if s.Tools != nil {
+		s.Tools.back()
+	}
 	s.Refresh()
 	s.Win.Show()
 	s.Win.RequestFocus()

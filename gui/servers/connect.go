@@ -31,22 +31,22 @@ type Form struct {
 
 	Win       fyne.Window
 	Kind      *widget.RadioGroup
-	Target    *widget.Entry
-	Alias     *widget.Entry
+	Target    *formEntry
+	Alias     *formEntry
 	AliasNote *widget.Label // what the alias will be, or why it cannot be
-	authEnv   *widget.Entry
+	authEnv   *formEntry
 	transport *widget.Select
-	Env       *widget.Entry
-	cwd       *widget.Entry
+	Env       *formEntry
+	cwd       *formEntry
 	// A command server's sandbox: confined or not, its network (all,
 	// none, or only hosts), the folders it may also read and write, and
 	// the secrets passed on to it.
 	confined *widget.Check
 	network  *widget.Select
-	hosts    *widget.Entry
-	read     *widget.Entry
-	write    *widget.Entry
-	secrets  *widget.Entry
+	hosts    *formEntry
+	read     *formEntry
+	write    *formEntry
+	secrets  *formEntry
 	// The form's items: those of every server, and those of one kind.
 	common, commandOnly, urlOnly []*widget.FormItem
 
@@ -94,23 +94,23 @@ func (s *Panel) openForm(editing string, base config.Server, values config.Serve
 	f := &Form{s: s, editing: editing, base: base}
 	f.Kind = widget.NewRadioGroup([]string{"URL", "Command"}, nil)
 	f.Kind.Horizontal = true
-	f.Target = widget.NewEntry()
-	f.Alias = widget.NewEntry()
+	f.Target = newFormEntry(f, false)
+	f.Alias = newFormEntry(f, false)
 	f.Alias.SetPlaceHolder("derived from the URL or command")
 	f.AliasNote = widget.NewLabel("")
 	f.AliasNote.Wrapping = fyne.TextWrapWord
-	f.authEnv = widget.NewEntry()
+	f.authEnv = newFormEntry(f, false)
 	f.authEnv.SetPlaceHolder("EXAMPLE_TOKEN (optional)")
 	f.transport = widget.NewSelect([]string{config.TransportAuto, config.TransportStreamable, config.TransportSSE}, nil)
-	f.Env = widget.NewMultiLineEntry()
+	f.Env = newFormEntry(f, true)
 	f.Env.SetPlaceHolder("NAME=value, one a line (optional)")
 	f.Env.SetMinRowsVisible(3)
-	f.cwd = widget.NewEntry()
+	f.cwd = newFormEntry(f, false)
 	f.cwd.SetPlaceHolder("the workspace (optional)")
 
 	f.confined = widget.NewCheck("Confined by the kernel (recommended)", nil)
 	f.network = widget.NewSelect([]string{networkAll, networkNone, networkHosts}, nil)
-	f.hosts = widget.NewEntry()
+	f.hosts = newFormEntry(f, false)
 	f.hosts.SetPlaceHolder("api.github.com, *.example.com")
 	f.network.OnChanged = func(choice string) {
 		if choice == networkHosts {
@@ -119,22 +119,22 @@ func (s *Panel) openForm(editing string, base config.Server, values config.Serve
 			f.hosts.Disable()
 		}
 	}
-	f.read = widget.NewMultiLineEntry()
+	f.read = newFormEntry(f, true)
 	f.read.SetPlaceHolder("~/notes (one folder a line; optional)")
 	f.read.SetMinRowsVisible(2)
-	f.write = widget.NewMultiLineEntry()
+	f.write = newFormEntry(f, true)
 	f.write.SetPlaceHolder("~/projects/site (one folder a line; optional)")
 	f.write.SetMinRowsVisible(2)
-	f.secrets = widget.NewEntry()
+	f.secrets = newFormEntry(f, false)
 	f.secrets.SetPlaceHolder("GITHUB_TOKEN (names of variables; optional)")
 
 	// The wheel over any field moves the form (Fyne gives it to the
 	// field's own scroller); the multi-line ones grow with their text, so
 	// they never need to scroll themselves.
 	page := func() *container.Scroll { return f.scroll }
-	widgets.Growing(f.Env, 3)
-	widgets.Growing(f.read, 2)
-	widgets.Growing(f.write, 2)
+	widgets.Growing(&f.Env.Entry, 3)
+	widgets.Growing(&f.read.Entry, 2)
+	widgets.Growing(&f.write.Entry, 2)
 	envItem := &widget.FormItem{Text: "Environment", Widget: widgets.OverPage(f.Env, page), HintText: "added to the server's environment; secrets are better passed with Secrets below"}
 	cwdItem := widget.NewFormItem("Working folder", widgets.OverPage(f.cwd, page))
 	sandboxItems := []*widget.FormItem{
@@ -173,7 +173,7 @@ func (s *Panel) openForm(editing string, base config.Server, values config.Serve
 	}
 	f.Submit = widget.NewButtonWithIcon(action, theme.ConfirmIcon(), f.trySubmit)
 	f.Submit.Importance = widget.HighImportance
-	cancel := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), f.Close)
+	cancel := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), f.cancel)
 	f.busy.Truncation = fyne.TextTruncateEllipsis
 	buttons := container.NewBorder(nil, nil, f.activity, container.NewHBox(cancel, f.Submit), f.busy)
 	// A panel, not a dialog: as big as the window, with the servers a
@@ -187,6 +187,10 @@ func (s *Panel) openForm(editing string, base config.Server, values config.Serve
 	f.scroll = container.NewVScroll(container.NewVBox(widgets.NarrowForm(f.form, func() { f.scroll.Refresh() }), f.Problems))
 	f.Win.SetContent(container.NewPadded(container.NewBorder(nil, buttons, nil, nil, f.scroll)))
 	f.Win.SetCloseIntercept(f.Close)
+	// Escape and Ctrl+W cancel, as they close the other panels (the
+	// fields take them too: formEntry). What was typed goes, as it goes
+	// with Cancel, and with Escape in the settings.
+	widgets.CloseKeys(f.Win, f.cancel, s.host.App())
 
 	f.Kind.OnChanged = func(string) { f.kindChanged(); f.checkAlias() }
 	f.Target.OnChanged = func(text string) {
@@ -205,7 +209,7 @@ func (s *Panel) openForm(editing string, base config.Server, values config.Serve
 	}
 	f.Alias.OnChanged = func(string) { f.checkAlias() }
 	// Enter in a one-line field connects, as the button does.
-	for _, e := range []*widget.Entry{f.Target, f.Alias, f.authEnv, f.cwd, f.hosts, f.secrets} {
+	for _, e := range []*formEntry{f.Target, f.Alias, f.authEnv, f.cwd, f.hosts, f.secrets} {
 		e.OnSubmitted = func(string) { f.trySubmit() }
 	}
 	f.fill(values)
@@ -432,6 +436,15 @@ func (f *Form) copyProblem() {
 
 // Trying reports whether a try of the server is under way.
 func (f *Form) Trying() bool { return f.stop != nil }
+
+// cancel is Cancel, Escape and Ctrl+W: the form closes, unless a
+// question or an error shows over it (its keys are its own then).
+func (f *Form) cancel() {
+	if f.Win.Canvas().Overlays().Top() != nil {
+		return
+	}
+	f.Close()
+}
 
 // Close closes the form, ending the try under way, if any.
 func (f *Form) Close() {

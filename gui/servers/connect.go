@@ -502,6 +502,7 @@ func (s *Panel) save(editing, alias string, srv config.Server) error {
 	u.SetConfig(cfg)
 	saved := cfg.MCP.Servers[alias]
 	u.Tell(&Changed{Old: editing, Alias: alias, Server: &saved})
+	s.saved(alias)
 	return nil
 }
 

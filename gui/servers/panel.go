@@ -23,9 +23,18 @@ import (
 // protocol and tools; connect, disconnect, reconnect; a server's tools with
 // their schemas. Its exported fields are what it shows, for tests.
 type Panel struct {
-	host Host
-	Win  fyne.Window // the panel, in the main window
-	list *fyne.Container
+	host   Host
+	Win    fyne.Window // the panel, in the main window
+	list   *fyne.Container
+	scroll *container.Scroll // the list's
+	// rowObjs are the rows drawn, by alias, to scroll one into view.
+	rowObjs map[string]fyne.CanvasObject
+	// marked is the server just saved, whose row is marked until the
+	// panel is shown anew; reveal, the one kept in view as its status
+	// comes and its row changes, until the person scrolls the list or
+	// the panel is shown anew; revealing, that the list is moved for it.
+	marked, reveal string
+	revealing      bool
 	// Rows are the servers' rows by alias: the state text and the buttons.
 	Rows map[string]*Row
 	// Notes is what the last tools page said below its list.
@@ -52,6 +61,8 @@ type Row struct {
 	SignIn                                *SignInRow     // signing in (signin.go)
 	Refused                               *widget.Label  // hosts its network list refused
 	Allow                                 *widget.Button // adds the last of them to the list
+	// Marked says the row is marked as the server just saved.
+	Marked bool
 }
 
 // New makes the servers panel; Show shows it.
@@ -64,7 +75,13 @@ func New(host Host) *Panel {
 	connect.Importance = widget.HighImportance
 	heading := widget.NewLabelWithStyle("MCP servers", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	top := container.NewPadded(container.NewBorder(nil, nil, heading, connect))
-	s.Win.SetContent(container.NewBorder(container.NewVBox(top, widget.NewSeparator()), nil, nil, nil, container.NewVScroll(s.list)))
+	s.scroll = container.NewVScroll(s.list)
+	s.scroll.OnScrolled = func(fyne.Position) {
+		if !s.revealing {
+			s.reveal = "" // the person scrolled: the list is theirs
+		}
+	}
+	s.Win.SetContent(container.NewBorder(container.NewVBox(top, widget.NewSeparator()), nil, nil, nil, s.scroll))
 	s.Win.Resize(fyne.NewSize(820, 640))
 	s.Win.SetCloseIntercept(s.Win.Hide)
 	widgets.CloseKeys(s.Win, s.Win.Hide, s.host.App())
@@ -78,6 +95,7 @@ func (s *Panel) Show() {
 	if s.Tools != nil {
 		s.Tools.back()
 	}
+	s.marked, s.reveal = "", ""
 	s.Refresh()
 	s.Win.Show()
 	s.Win.RequestFocus()
@@ -86,7 +104,7 @@ func (s *Panel) Show() {
 // Refresh redraws the list from the servers' statuses as last told (there are few
 // servers; rebuilding is simpler than patching).
 func (s *Panel) Refresh() {
-	s.Rows = map[string]*Row{}
+	s.Rows, s.rowObjs = map[string]*Row{}, map[string]fyne.CanvasObject{}
 	objs := make([]fyne.CanvasObject, 0, len(s.host.Statuses())+1)
 	if len(s.host.Statuses()) == 0 {
 		empty := widget.NewLabel("No servers yet. Connect one with the button above, or import those of Claude Desktop or VS Code with `deckhand import FILE`.")
@@ -98,6 +116,40 @@ func (s *Panel) Refresh() {
 	}
 	s.list.Objects = objs
 	s.list.Refresh()
+	s.revealSaved()
+}
+
+// saved marks the row of a server just saved (connected or edited), and
+// brings it into view as its status comes: the list stayed at its top,
+// and at 640×480 a new server's row was below the fold.
+func (s *Panel) saved(alias string) {
+	s.marked, s.reveal = alias, alias
+	s.Refresh()
+}
+
+// revealSaved scrolls the list so that the row of the server just saved
+// shows whole (or its start, if it is taller than the view): its row
+// comes with its status, and changes height as it connects and lists its
+// tools.
+func (s *Panel) revealSaved() {
+	row, ok := s.rowObjs[s.reveal]
+	if !ok {
+		return // its status has not come yet
+	}
+	s.revealing = true
+	defer func() { s.revealing = false }()
+	s.scroll.Refresh() // lays the list out with the rows just made
+	y, h := row.Position().Y, row.Size().Height
+	view, off := s.scroll.Size().Height, s.scroll.Offset.Y
+	switch {
+	case y < off || h > view:
+		off = y
+	case y+h > off+view:
+		off = y + h - view
+	default:
+		return
+	}
+	s.scroll.ScrollToOffset(fyne.NewPos(0, off))
 }
 
 func (s *Panel) row(st servers.ServerStatus) fyne.CanvasObject {
@@ -195,7 +247,15 @@ func (s *Panel) row(st servers.ServerStatus) fyne.CanvasObject {
 		body.Add(signIn)
 	}
 	body.Add(actions)
-	return container.NewPadded(body)
+	var obj fyne.CanvasObject = container.NewPadded(body)
+	if st.Alias == s.marked {
+		r.Marked = true
+		mark := canvas.NewRectangle(theme.Color(theme.ColorNameSelection))
+		mark.CornerRadius = theme.InputRadiusSize()
+		obj = container.NewStack(mark, obj)
+	}
+	s.rowObjs[st.Alias] = obj
+	return obj
 }
 
 // refusedPart says which hosts a sandboxed server asked for that its

@@ -26,6 +26,7 @@ type panel struct {
 	content     fyne.CanvasObject
 	heading     *widget.Label
 	back        *widget.Button
+	backLabel   string // where back goes, as a view inside says it (SetBackLabel); "" for the default
 	body        *fyne.Container
 	view        fyne.CanvasObject // heading and body: what takes the chat's place
 	intercept   func()            // what closing asks for (SetCloseIntercept)
@@ -50,12 +51,27 @@ func (u *UI) newPanel(title string) *panel {
 const backToChat = "Back to the chat"
 
 // SetBackLabel says where the back button goes, when a view inside the
-// panel sends it elsewhere than the chat (a server's tools: back to the
-// servers, with SetCloseIntercept); "" is the chat. The view has no title
-// row of its own: the panel's is the one (the tools page had two, "Back to
-// the chat · Tools of everything" over "‹ Servers · Tools of everything").
+// panel sends it elsewhere (a server's tools: back to the servers, with
+// SetCloseIntercept); "" is where the panel goes back to. The view has no
+// title row of its own: the panel's is the one (the tools page had two,
+// "Back to the chat · Tools of everything" over "‹ Servers · Tools of
+// everything").
 func (p *panel) SetBackLabel(label string) {
-	if label == "" {
+	p.backLabel = label
+	p.labelBack()
+}
+
+// labelBack names where the back button goes: the view's word for it, or
+// the panel this one was opened over, or the chat. The connect form and a
+// server's resources, opened over the servers, went back to them under
+// "Back to the chat".
+func (p *panel) labelBack() {
+	label := p.backLabel
+	switch {
+	case label != "":
+	case p.under != nil:
+		label = p.under.heading.Text
+	default:
 		label = backToChat
 	}
 	p.back.SetText(label)
@@ -91,6 +107,7 @@ func (u *UI) showPlace(show func()) {
 	show()
 	if p := u.panel; p != nil {
 		p.under = nil
+		p.labelBack()
 	}
 }
 
@@ -132,6 +149,7 @@ func (p *panel) Show() {
 		u.mainArea.Refresh()
 		u.pane.ScrollToOffset(fyne.Position{}) // the new view from its start
 		p.install()
+		p.labelBack()
 	}
 	if u.hidden {
 		u.showMain()

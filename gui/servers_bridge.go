@@ -173,6 +173,7 @@ func (h serversHost) AttachResource(alias, uri string) {
 	h.u.comp.AttachResource(alias, uri)
 	if p := h.u.panel; p != nil {
 		p.under = nil
+		p.labelBack()
 	}
 }
 

@@ -153,3 +153,38 @@ func TestServersSavedServerInView(t *testing.T) {
 		}
 	}
 }
+
+// TestPanelBackSaysWhereItGoes: a panel's back button names where it
+// goes: the chat from the servers, the servers from a server's tools, its
+// resources and the connect form (these two said "Back to the chat" and
+// went to the servers).
+func TestPanelBackSaysWhereItGoes(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	h.until("t ready", func() bool { return h.ui.catalog != nil && hasTool(h, "t.echo") })
+	h.sidebarButton("Servers")
+	sw := h.ui.serversW
+	back := func() string { return h.ui.panel.back.Text }
+	if got := back(); got != "Back to the chat" {
+		t.Errorf("the servers' back button says %q", got)
+	}
+	for _, page := range []struct {
+		name string
+		open func()
+	}{
+		{"the connect form", sw.ShowConnect},
+		{"t's resources", func() { test.Tap(sw.Rows["t"].Resources) }},
+		{"t's tools", func() { test.Tap(sw.Rows["t"].Tools) }},
+	} {
+		page.open()
+		if got := back(); got != "Servers" {
+			t.Errorf("%s: the back button says %q, want Servers", page.name, got)
+		}
+		test.Tap(h.ui.panel.back)
+		if h.ui.panel != sw.Win || sw.Win.Title() != "Deckhand: servers" {
+			t.Errorf("%s: back went to %v, want the servers", page.name, h.ui.panel)
+		}
+		if got := back(); got != "Back to the chat" {
+			t.Errorf("back from %s, the servers' back button says %q", page.name, got)
+		}
+	}
+}

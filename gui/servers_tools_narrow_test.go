@@ -68,6 +68,7 @@ func TestServersToolsFitASmallWindow(t *testing.T) {
 	}
 
 	// Each row's name shows whole.
+	h.until("the rows drawn", func() bool { return len(guitest.All[*widget.Label](tw.ToolList)) > 0 })
 	rows := guitest.All[*widget.Label](tw.ToolList)
 	if len(rows) == 0 {
 		t.Fatalf("no row on screen: the list %v at %v, horizontal %v; the page %v", tw.ToolList.Size(), tw.ToolList.Position(), tw.ToolList.Visible(), h.ui.panel.view.Size())

@@ -383,7 +383,13 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 		}
 		if b.dropApproval(m.ID) && !m.Reason.IsAnswered() {
 			if cs := conv(m.Conversation); cs != nil {
-				cs.tr.Note("Approval closed: "+string(m.Reason)+"; the call was denied.", false)
+				// A timeout is the gate's deny; Stop (or a failed
+				// conversation) denies no one's call: it just never runs.
+				what := "the call was not run."
+				if m.Reason.IsTimedOut() {
+					what = "the call was denied."
+				}
+				cs.tr.Note("Approval closed: "+string(m.Reason)+"; "+what, false)
 			}
 		}
 	case *conversation.Notice:

@@ -3,9 +3,11 @@ package gui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2/test"
 
+	"deckhand/config"
 	"deckhand/transcript"
 )
 
@@ -31,5 +33,48 @@ func TestCallStoppedWhileAskedSaysItNeverRan(t *testing.T) {
 	}
 	if strings.Contains(state, "after") {
 		t.Errorf("the card gives a duration to a call that never ran: %q", state)
+	}
+}
+
+// The chat's note of an approval closed unanswered says what became of
+// the call: after Stop it was not run (no one denied it; the note said
+// "the call was denied"), after the timeout it was denied, as the gate
+// says.
+func TestApprovalClosedNote(t *testing.T) {
+	tests := []struct {
+		name    string
+		timeout time.Duration
+		stop    bool
+		want    string
+	}{
+		{name: "stopped", stop: true, want: "Approval closed: the run was stopped; the call was not run."},
+		{name: "timed out", timeout: 1500 * time.Millisecond, want: "Approval closed: no answer within 1.5s; the call was denied."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := approvalHarness(t, func(c *config.Config) {
+				if tt.timeout > 0 {
+					c.MCP.ApprovalTimeout = tt.timeout
+				}
+			})
+			h.say("echo hi")
+			h.until("the dialog", func() bool { return h.ui.dialogs.Approvals.Shown() != nil })
+			if tt.stop {
+				test.Tap(h.ui.stop)
+			}
+			var note string
+			h.until("the note of the closed approval", func() bool {
+				for _, s := range h.texts(h.ui.win) {
+					if strings.Contains(s, "Approval closed") {
+						note = s
+						return true
+					}
+				}
+				return false
+			})
+			if !strings.Contains(note, tt.want) {
+				t.Errorf("the note says %q, want %q", note, tt.want)
+			}
+		})
 	}
 }

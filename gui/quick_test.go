@@ -127,7 +127,7 @@ func TestQuickPromptShowsToolCalls(t *testing.T) {
 	test.Tap(h.ui.dialogs.Approvals.Buttons[approval.Deny])
 	h.until("add denied, and the answer", func() bool {
 		l := q.Lines()
-		return q.Answer.String() == "It was not allowed." && len(l) == 1 && l[0] == "add | t · denied · a: 1, b: 2"
+		return q.Answer.String() == "It was not allowed." && len(l) == 1 && l[0] == "add | t · not run: denied · a: 1, b: 2"
 	})
 }
 

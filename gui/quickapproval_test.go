@@ -133,7 +133,7 @@ func TestQuickApprovalFromItsLine(t *testing.T) {
 	test.Tap(h.ui.dialogs.Approvals.Buttons[approval.Deny])
 	h.until("the call denied", func() bool {
 		l := q.Lines()
-		return len(l) == 1 && strings.HasPrefix(l[0], "echo | t · denied")
+		return len(l) == 1 && strings.HasPrefix(l[0], "echo | t · not run: denied")
 	})
 	if q.AnswerButton(0).Visible() {
 		t.Errorf("the denied call's line still offers Approve or deny…")

@@ -76,10 +76,15 @@ func NotRunWhy(output string, isError, denied, asked bool, closed string) string
 	case output == toolcall.DepthText:
 		return "the run reached its tool-call depth limit"
 	case isError:
-		return "Deckhand refused it (see why below)"
+		return "Deckhand refused it" + SeeBelow
 	}
 	return "answered by Deckhand"
 }
+
+// SeeBelow ends a NotRun whose why is the call's output, which its card
+// shows below; a view with no room for the output below (the quick
+// prompt's one line) puts it in place of this.
+const SeeBelow = " (see why below)"
 
 // deniedBecause begins toolcall.DeniedBecause's text.
 var deniedBecause, _, _ = strings.Cut(toolcall.DeniedBecause("|"), "|")

@@ -73,7 +73,8 @@ func newCallView(host Host) *callView {
 }
 
 // set shows r: its name, then server · state · arguments, on one line (a
-// failure's reason before the arguments, so that it is not the part cut).
+// failure's reason, or why it never ran, before the arguments, so that it
+// is not the part cut).
 func (v *callView) set(r transcript.Row, icons *widgets.StatusIcons) {
 	server, name, ok := strings.Cut(r.Tool, ".")
 	if !ok {
@@ -106,6 +107,14 @@ func (v *callView) set(r transcript.Row, icons *widgets.StatusIcons) {
 		}
 	case transcript.Denied:
 		icon, state = icons.Denied, "denied"
+	}
+	if r.NotRun != "" && !r.RefusedByPolicy() {
+		// It never ran: why, as its card says, not a duration, which
+		// would say it ran and failed.
+		icon, state = icons.Denied, "not run: "+r.NotRun
+		if why, ok := strings.CutSuffix(state, transcript.SeeBelow); ok && r.Output != "" {
+			state = why + ": " + widgets.Shorten(r.Output, 80)
+		}
 	}
 	parts := make([]string, 0, 3)
 	if server != "" {

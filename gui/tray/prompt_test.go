@@ -1,12 +1,17 @@
 package tray
 
 import (
+	"strings"
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
+	"github.com/google/go-cmp/cmp"
 
 	"deckhand/approval"
+	"deckhand/gui/guitest"
 	"deckhand/toolcall"
 	"deckhand/transcript"
 )
@@ -76,5 +81,34 @@ func TestPromptSaysWhyACallNeverRan(t *testing.T) {
 				t.Errorf("the prompt's lines = %q, want [%q]", l, want)
 			}
 		})
+	}
+}
+
+// An answer's single line breaks are line breaks in the quick prompt, as
+// in the main window (widgets.MarkdownSegments): a poem showed as one line.
+func TestPromptKeepsAnswerLineBreaks(t *testing.T) {
+	q := newPrompt(t, "a poem")
+	q.Update(&Update{Asked: "a poem", Text: "Roses are red,\nthe zebrafinch sings,\nsugar is **sweet**."})
+	q.win.Content().Refresh()
+	// What is drawn, a string a row (the runs of a row joined).
+	var rows []string
+	var ys []float32
+	guitest.Walk(q.Answer, func(o fyne.CanvasObject) {
+		txt, ok := o.(*canvas.Text)
+		if !ok || strings.TrimSpace(txt.Text) == "" {
+			return
+		}
+		if n := len(ys); n > 0 && ys[n-1] == txt.Position().Y {
+			rows[n-1] += txt.Text
+			return
+		}
+		rows, ys = append(rows, txt.Text), append(ys, txt.Position().Y)
+	})
+	for i := range rows {
+		rows[i] = strings.TrimSpace(rows[i])
+	}
+	want := []string{"Roses are red,", "the zebrafinch sings,", "sugar is sweet."}
+	if diff := cmp.Diff(want, rows); diff != "" {
+		t.Errorf("the answer's rows (-want +got):\n%s", diff)
 	}
 }

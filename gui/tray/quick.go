@@ -153,7 +153,10 @@ func (q *Prompt) Update(up *Update) {
 	} // else the bridge has not seen the run of the question asked yet
 	if up.Text != q.text {
 		q.text = up.Text
-		q.Answer.ParseMarkdown(up.Text)
+		// Markdown, its line breaks kept, as the main window shows an
+		// answer (ParseMarkdown joined a poem's lines into one).
+		q.Answer.Segments = widgets.MarkdownSegments(up.Text)
+		q.Answer.Refresh()
 	}
 	if up.Running {
 		q.Status.SetText("Answering…")

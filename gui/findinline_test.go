@@ -1,6 +1,7 @@
 package gui
 
 import (
+	"fmt"
 	"image"
 	"testing"
 
@@ -41,29 +42,45 @@ func TestFindShowsInlineCodeMatch(t *testing.T) {
 	}
 	h.ui.win.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	h.drain()
-	h.ui.win.Content().Refresh()
-	h.drain()
-	var cur *widgets.SelText
-	guitest.Walk(h.ui.win.Content(), func(o fyne.CanvasObject) {
-		if s, ok := o.(*widgets.SelText); ok && s.FoundCur {
-			cur = s
+	// Read the drawn window until the current match shows orange: on a
+	// loaded machine the run's last events (its usage, the chat's title)
+	// can still lay the rows out again after the answer shows, and a mark
+	// read before that is not the one drawn. The defect this guards
+	// against never draws it.
+	var n, of int
+	var state string
+	defer func() {
+		if t.Failed() {
+			t.Log(state) // what the last look found
 		}
+	}()
+	h.until("the current match in inline code drawn in the find's colour", func() bool {
+		h.ui.win.Content().Refresh()
+		var cur *widgets.SelText
+		guitest.Walk(h.ui.win.Content(), func(o fyne.CanvasObject) {
+			if s, ok := o.(*widgets.SelText); ok && s.FoundCur {
+				cur = s
+			}
+		})
+		if got := f.Count.Text; got != "2 of 2" || cur == nil {
+			state = fmt.Sprintf("after Enter the bar says %q and the current match is marked in a block: %v; want 2 of 2, in the answer", got, cur != nil)
+			return false
+		}
+		var mark *canvas.Rectangle
+		for _, o := range append(cur.Marks.Objects, cur.Over.Objects...) {
+			if r, ok := o.(*canvas.Rectangle); ok && r.FillColor == chat.FindCurrent {
+				mark = r
+			}
+		}
+		if mark == nil {
+			state = "no current mark in the answer"
+			return false
+		}
+		n, of = tinted(h.ui.win, mark)
+		state = fmt.Sprintf("%d of %d pixels of the current match in inline code show the find's colour; want most", n, of)
+		return n*2 >= of
 	})
-	if got := f.Count.Text; got != "2 of 2" || cur == nil {
-		t.Fatalf("after Enter the bar says %q and the current match is marked in a block: %v; want 2 of 2, in the answer", got, cur != nil)
-	}
-	var mark *canvas.Rectangle
-	for _, o := range append(cur.Marks.Objects, cur.Over.Objects...) {
-		if r, ok := o.(*canvas.Rectangle); ok && r.FillColor == chat.FindCurrent {
-			mark = r
-		}
-	}
-	if mark == nil {
-		t.Fatal("no current mark in the answer")
-	}
-	if n, of := tinted(h.ui.win, mark); n*2 < of {
-		t.Errorf("%d of %d pixels of the current match in inline code show the find's colour; want most", n, of)
-	}
+	t.Log(state)
 }
 
 // tinted counts the pixels of o's area in the drawn window that are

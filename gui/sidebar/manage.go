@@ -167,23 +167,8 @@ func (s *Sidebar) askDelete(item Item) {
 func (s *Sidebar) askExport(item Item, format string) {
 	back := s.host.KeepFocus()
 	win := s.host.Window()
-	c := win.Canvas()
-	// Escape cancels once a click in the list took the keyboard from the
-	// name's field (Fyne's field keeps Escape, and does nothing with it);
-	// it stopped the answer being written behind the dialog. On a
-	// question Fyne's dialog asked over itself (Overwrite?), Escape is
-	// its No, back to the dialog: it closed the dialog under the
-	// question, as gui/toolcard's saveImage does.
 	var d *dialog.FileDialog
-	var own fyne.CanvasObject // the dialog's overlay, once shown
-	restore := widgets.DialogKeys(win, nil, func() {
-		if top := c.Overlays().Top(); top != nil && top != own {
-			top.Hide()
-			c.Overlays().Remove(top)
-			return
-		}
-		d.Dismiss()
-	})
+	restore, shown := widgets.FileDialogKeys(win, func() { d.Dismiss() })
 	d = dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
 		// The keys go back first: Fyne calls this before its OnClosed
 		// when it asked Overwrite?, after it otherwise.
@@ -206,7 +191,7 @@ func (s *Sidebar) askExport(item Item, format string) {
 	d.SetFileName(fileName(item.Title) + ext)
 	d.SetFilter(storage.NewExtensionFileFilter([]string{ext}))
 	d.Show()
-	own = c.Overlays().Top()
+	shown()
 	d.Resize(win.Canvas().Size()) // after Show: before, it has no window to measure
 }
 

@@ -114,19 +114,8 @@ func (cs *Cards) writeImage(wc fyne.URIWriteCloser, img *tools.Image) {
 // then to the window, where it stops the answer being written.
 func (cs *Cards) saveImage(img *tools.Image, name string) {
 	win := cs.host.Window()
-	c := win.Canvas()
 	var d *dialog.FileDialog
-	var own fyne.CanvasObject // the dialog's overlay, once shown
-	restore := widgets.DialogKeys(win, nil, func() {
-		if top := c.Overlays().Top(); top != nil && top != own {
-			// A question Fyne's dialog asked over itself (Overwrite?,
-			// Cannot overwrite): Escape is its No, back to the dialog.
-			top.Hide()
-			c.Overlays().Remove(top)
-			return
-		}
-		d.Dismiss()
-	})
+	restore, shown := widgets.FileDialogKeys(win, func() { d.Dismiss() })
 	d = dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
 		// The keys go back before the large view closes (writeImage),
 		// which gives the window its own: Fyne calls this before its
@@ -149,6 +138,6 @@ func (cs *Cards) saveImage(img *tools.Image, name string) {
 		}
 	}
 	d.Show()
-	own = c.Overlays().Top()
+	shown()
 	d.Resize(fyne.NewSize(820, 560)) // after Show: a FileDialog not shown yet has no size to change
 }

@@ -55,6 +55,28 @@ func WithDialogKeys(d dialog.Dialog, w fyne.Window, onEnter, onEscape func()) {
 	d.Show()
 }
 
+// FileDialogKeys is DialogKeys for a Fyne file dialog on w: Escape calls
+// dismiss once a click in the list took the keyboard from the name's field
+// (Fyne's field keeps Escape and does nothing with it, and it went to
+// what was behind the dialog: Stop on an answer being written), and on a
+// question the dialog asked over itself (Overwrite?, Cannot overwrite)
+// Escape is that question's No, back to the dialog. Call restore first in
+// the dialog's callback (Fyne calls it before OnClosed after Overwrite?)
+// and as its OnClosed; call shown right after the dialog's Show.
+func FileDialogKeys(w fyne.Window, dismiss func()) (restore, shown func()) {
+	c := w.Canvas()
+	var own fyne.CanvasObject // the dialog's overlay, once shown
+	restore = DialogKeys(w, nil, func() {
+		if top := c.Overlays().Top(); top != nil && top != own {
+			top.Hide()
+			c.Overlays().Remove(top)
+			return
+		}
+		dismiss()
+	})
+	return restore, func() { own = c.Overlays().Top() }
+}
+
 // ShowError shows err on w as Fyne's error dialog does, with the window's
 // keys: Enter and Escape close it. (Fyne's took neither, and Escape went
 // to what was behind it: Settings closed under the keyring's error.)

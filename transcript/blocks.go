@@ -11,18 +11,30 @@ type block struct {
 	text  string
 	code  bool
 	lang  string
+	// cont: the block goes on with the paragraph of the one before, cut
+	// from it at MaxBlock; join is the white space the cut fell in (the
+	// end of the block before).
+	cont bool
+	join string
 }
 
 func (b block) row() Row {
 	if b.code {
 		return Row{Kind: Code, Text: strings.TrimSuffix(b.text, "\n"), Lang: b.lang}
 	}
-	return Row{Kind: Text, Text: strings.TrimSpace(b.text)}
+	r := Row{Kind: Text, Text: strings.TrimSpace(b.text)}
+	if b.cont {
+		r.Cont = true
+		r.Join = strings.ReplaceAll(b.join+b.text[:len(b.text)-len(strings.TrimLeft(b.text, " \t\r\n"))], "\r", "")
+	}
+	return r
 }
 
 // splitter cuts a growing message into blocks, a complete line at a time:
 // a blank line ends a paragraph, a fence line opens or closes a code block,
-// and a block longer than MaxBlock is cut (at a line break, or a space).
+// and a block longer than MaxBlock is cut (at a line break, else after a
+// sentence, else at a space): the rest of a paragraph so cut goes on in
+// the next block (block.cont), which the chat draws on with no gap.
 // Text already cut is never looked at again, so feeding a message that grows
 // by a delta costs the delta, not the message.
 type splitter struct {
@@ -33,20 +45,33 @@ type splitter struct {
 	inFence    bool
 	fence      string // the fence that opened the code block (``` or ~~~)
 	lang       string
+	// cont, join: the open block goes on from a paragraph cut at
+	// MaxBlock, in join (block.cont).
+	cont bool
+	join string
 }
 
 // feed looks at what full added since the last call and returns the blocks
 // that closed. Where blocks are cut depends only on the text, never on how
 // it arrived: a block's content grows past MaxBlock only to be cut at once,
-// at the last space (or at MaxBlock) of its first MaxBlock bytes.
+// in its first MaxBlock bytes (cutAt).
 func (s *splitter) feed(full string) []block {
 	var out []block
 	emit := func(end int, code bool) {
 		text := full[s.blockStart:end]
 		if code || strings.TrimSpace(text) != "" {
-			out = append(out, block{index: s.index, text: text, code: code, lang: s.lang})
+			out = append(out, block{index: s.index, text: text, code: code, lang: s.lang, cont: s.cont, join: s.join})
 			s.index++
 		}
+		s.cont, s.join = false, ""
+	}
+	// goOn: the next block goes on with the paragraph just cut at end.
+	goOn := func(end int) {
+		if s.inFence {
+			return
+		}
+		text := full[s.blockStart:end]
+		s.cont, s.join = true, text[len(strings.TrimRight(text, " \t\r\n")):]
 	}
 	for {
 		from := max(s.pos, s.scanned)
@@ -61,13 +86,14 @@ func (s *splitter) feed(full string) []block {
 		// Too long: cut before looking at the line.
 		if contentEnd-s.blockStart > MaxBlock {
 			cut := s.blockStart + MaxBlock
-			if i := strings.LastIndexByte(full[s.blockStart:cut], ' '); i > 0 && !s.inFence {
-				cut = s.blockStart + i + 1
+			if !s.inFence {
+				cut = s.blockStart + cutAt(full[s.blockStart:cut])
 			}
 			for cut > s.blockStart+1 && !utf8.RuneStart(full[cut]) {
 				cut--
 			}
 			emit(cut, s.inFence)
+			goOn(cut)
 			s.blockStart = cut
 			s.pos = max(s.pos, cut)
 			continue
@@ -93,6 +119,7 @@ func (s *splitter) feed(full string) []block {
 			s.blockStart = lineEnd
 		case lineEnd-s.blockStart > MaxBlock:
 			emit(lineEnd, s.inFence)
+			goOn(lineEnd)
 			s.blockStart = lineEnd
 		}
 		s.pos = lineEnd
@@ -101,7 +128,27 @@ func (s *splitter) feed(full string) []block {
 
 // open is the block still growing.
 func (s *splitter) open(full string) block {
-	return block{index: s.index, text: full[s.blockStart:], code: s.inFence, lang: s.lang}
+	return block{index: s.index, text: full[s.blockStart:], code: s.inFence, lang: s.lang, cont: s.cont, join: s.join}
+}
+
+// cutAt is where a paragraph's first MaxBlock bytes, text, are cut: after
+// the last line in their second half, else after the last sentence
+// there, so that the next block begins a line or a sentence (the chat
+// draws it on a line of its own); else after the last space; else (one
+// long word) at their end.
+func cutAt(text string) int {
+	if i := strings.LastIndexByte(text, '\n'); i >= len(text)/2 {
+		return i + 1
+	}
+	for i := len(text) - 2; i >= len(text)/2; i-- {
+		if text[i+1] == ' ' && strings.IndexByte(".!?", text[i]) >= 0 {
+			return i + 2
+		}
+	}
+	if i := strings.LastIndexByte(text, ' '); i > 0 {
+		return i + 1
+	}
+	return len(text)
 }
 
 func isFence(line string) bool {

@@ -60,6 +60,11 @@ type Row struct {
 	// Plain: the block is shown as written, line breaks kept, not as
 	// Markdown (the person's own words).
 	Plain bool
+	// Cont: the block goes on with the paragraph of the row before, cut
+	// from it at MaxBlock (the chat draws it on with no paragraph's gap);
+	// Join is the white space between them in the message.
+	Cont  bool
+	Join  string
 	Time  time.Time
 	Error bool // a notice that reports a failure
 
@@ -116,7 +121,8 @@ type Row struct {
 }
 
 // MaxBlock bounds a text block; longer paragraphs are cut at a line break
-// (or space) so that a streaming row stays small.
+// (or after a sentence, or at a space) so that a streaming row stays
+// small, the rest going on in the next row (Row.Cont).
 const MaxBlock = 2048
 
 // CollapseAfter is how many lines of a tool's output a card shows before it

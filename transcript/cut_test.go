@@ -1,0 +1,83 @@
+package transcript
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// story is one paragraph of n sentences, as the new-user pass's fixture.
+func story(n int) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		if i > 1 {
+			b.WriteString(" ")
+		}
+		fmt.Fprintf(&b, "Sentence number %d of a slow story that keeps going.", i)
+	}
+	return b.String()
+}
+
+// TestLongParagraphGoesOn: a paragraph longer than MaxBlock is cut after
+// a sentence, and the rows after the first say that they go on with it
+// and in what white space, so that the rows joined give the paragraph
+// back exactly; streamed or whole, the rows are the same. (Before, the
+// cut fell mid-sentence and nothing told the rows after from a new
+// paragraph: the chat drew a blank line there.)
+func TestLongParagraphGoesOn(t *testing.T) {
+	lines := strings.Repeat("A line of a long poem, with no blank line after it\n", 60)
+	tests := []struct {
+		name, text string
+		join       string // between the rows of the paragraph
+		sentences  bool   // each row but the last ends a sentence
+	}{
+		{name: "4,177 characters", text: story(79), join: " ", sentences: true},
+		{name: "20,000 characters", text: story(380), join: " ", sentences: true},
+		{name: "lines", text: strings.TrimSuffix(lines, "\n"), join: "\n"},
+		{name: "one word", text: strings.Repeat("x", 5000), join: ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			text := "Before.\n\n" + tt.text + "\n\nAfter."
+			got := splitAll(text)
+			if len(got) < 4 {
+				t.Fatalf("splitAll: %d rows, want the paragraph in 2 or more", len(got))
+			}
+			if got[0].Cont || got[1].Cont || got[len(got)-1].Cont {
+				t.Errorf("a row after a blank line goes on from the one before: %+v", got)
+			}
+			var b strings.Builder
+			para := got[1 : len(got)-1]
+			for i, r := range para {
+				if i > 0 {
+					if !r.Cont || r.Join != tt.join {
+						t.Errorf("row %d: Cont %v, Join %q, want true and %q", i+1, r.Cont, r.Join, tt.join)
+					}
+					b.WriteString(r.Join)
+				}
+				if tt.sentences && i < len(para)-1 && !strings.HasSuffix(r.Text, "going.") {
+					t.Errorf("row %d is cut mid-sentence: …%s", i+1, r.Text[len(r.Text)-30:])
+				}
+				b.WriteString(r.Text)
+			}
+			if b.String() != tt.text {
+				t.Errorf("the rows joined are not the paragraph:\n%q\nwant\n%q", b.String(), tt.text)
+			}
+			tr := New()
+			for i := 0; i < len(text); i += 7 {
+				tr.Delta(text[i:min(i+7, len(text))], time.Time{})
+			}
+			tr.Assistant(text, time.Time{})
+			streamed := rows(tr)[1:]
+			for i := range got {
+				got[i].Role = "assistant"
+			}
+			if diff := cmp.Diff(got, streamed); diff != "" {
+				t.Errorf("streamed rows (-whole +streamed):\n%s", diff)
+			}
+		})
+	}
+}

@@ -51,7 +51,11 @@ func (e *estimator) height(cv *View, r transcript.Row, w float32) float32 {
 	case transcript.Header:
 		return e.header
 	case transcript.Text:
-		return e.text + (e.lines(r.Text, e.charW)-1)*e.line
+		h := e.text + (e.lines(r.Text, e.charW)-1)*e.line
+		if r.Cont {
+			h -= pull() // drawn on from the row before (goOn)
+		}
+		return h
 	case transcript.Code:
 		return e.code + (e.lines(r.Text, e.monoW)-1)*e.line
 	case transcript.Notice:

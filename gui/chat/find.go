@@ -33,9 +33,6 @@ type Finder struct {
 	query []rune    // folded; nil when the bar is closed or empty
 	Hits  []findHit // every match, in order
 	cur   int       // the current match, an index in hits
-	// curMark is the current match's mark as last drawn, in curText.
-	curMark *canvas.Rectangle
-	curText *widgets.SelText
 	// Relayout, if set, lays out at once what holds the bar, after it is
 	// shown or hidden (the window's chat area): the transcript takes or
 	// gives back the bar's room now, not at some later frame. Scrolled
@@ -234,24 +231,44 @@ func (f *Finder) Elsewhere(conv, query, run string) {
 	widgets.SetText(f.Count, "In another version")
 }
 
-// recount finds every match in the chat's rows again.
+// recount finds every match in the chat's rows again. A paragraph cut in
+// rows (transcript.Row.Cont) is read as one text, its rows joined as
+// they were in the message: a match that straddles two rows is the
+// match of the row it begins in.
 func (f *Finder) recount() {
 	f.Hits = f.Hits[:0]
 	if f.query == nil {
 		return
 	}
-	for i, r := range f.cv.Rows {
-		n := 0
+	rows := f.cv.Rows
+	for i := 0; i < len(rows); i++ {
+		r := rows[i]
 		switch r.Kind {
 		case transcript.Text, transcript.Code:
-			n = len(widgets.FindRunes(widgets.FoldRunes(r.Text), f.query))
+			text, at := []rune(r.Text), []int{0}
+			j := i + 1
+			for ; r.Kind == transcript.Text && j < len(rows) && rows[j].Kind == transcript.Text && rows[j].Cont; j++ {
+				text = append(text, []rune(rows[j].Join)...)
+				at = append(at, len(text))
+				text = append(text, []rune(rows[j].Text)...)
+			}
+			k, nth := 0, 0
+			for _, m := range widgets.FindRunes(widgets.FoldRunes(string(text)), f.query) {
+				for k+1 < len(at) && m >= at[k+1] {
+					k, nth = k+1, 0
+				}
+				f.Hits = append(f.Hits, findHit{i + k, nth})
+				nth++
+			}
+			i = j - 1
 		case transcript.Tool:
+			n := 0
 			for _, part := range cardTexts(r) {
 				n += len(widgets.FindRunes(widgets.FoldRunes(part), f.query))
 			}
-		}
-		for nth := range n {
-			f.Hits = append(f.Hits, findHit{i, nth})
+			for nth := range n {
+				f.Hits = append(f.Hits, findHit{i, nth})
+			}
 		}
 	}
 }
@@ -317,41 +334,123 @@ func (f *Finder) show() {
 		f.cv.Follow = false
 		f.cv.aimed++
 		f.cv.List.ScrollTo(f.Hits[f.cur].row)
+		f.intoView()
 	}
-	f.curMark, f.curText = nil, nil
 	f.cv.Sel.Redraw()
-	f.intoView()
 	f.markCards()
 }
 
-// intoView scrolls the current match's mark into sight, with a line of
-// room around it. ScrollTo brings its row's top into the list, but a
-// match far down a tall row (a code block's last line) stayed below the
-// fold.
+// intoView scrolls the current match itself into sight, with a line of
+// room around it: its row's place in the list plus the match's line in
+// the row's text, laid out off screen when the row is not in view.
+// ScrollTo brings a row into the list, but of a row taller than the
+// transcript (a long paragraph in a short window) it showed the end,
+// and the match at its start was above the view.
 func (f *Finder) intoView() {
-	if f.curMark == nil || f.curText == nil || f.cv.List.Size().Height <= 0 {
+	cv := f.cv
+	l := cv.List
+	view := l.Size().Height
+	hit := f.current()
+	if view <= 0 || hit.row < 0 || hit.row >= len(cv.Rows) {
 		return
 	}
-	d := fyne.CurrentApp().Driver()
-	l := f.cv.List
-	if d.CanvasForObject(f.curMark) == nil {
+	y, h, ok := cv.matchSpot(hit)
+	if !ok {
 		return
 	}
-	top, view := d.AbsolutePositionForObject(l).Y, l.Size().Height
-	y, h := d.AbsolutePositionForObject(f.curMark).Y, f.curMark.Size().Height
+	off := l.GetScrollOffset()
 	room := min(h, view/4)
-	var by float32
+	var to float32
 	switch {
-	case h+2*room > view || y < top+room:
-		by = y - top - room
-	case y+h > top+view-room:
-		by = y + h - (top + view - room)
+	case h+2*room > view || y < off+room:
+		to = y - room
+	case y+h > off+view-room:
+		to = y + h - (view - room)
 	default:
 		return
 	}
-	l.ScrollToOffset(l.GetScrollOffset() + by)
-	f.curMark, f.curText = nil, nil
-	f.cv.Sel.Redraw()
+	l.ScrollToOffset(max(to, 0))
+}
+
+// matchSpot is the top of a match's first line and its height, in the
+// list's content.
+func (cv *View) matchSpot(hit findHit) (y, h float32, ok bool) {
+	k := cv.Rows[hit.row].Kind
+	if k != transcript.Text && k != transcript.Code {
+		return 0, 0, false // a card: its row
+	}
+	pad := theme.Padding()
+	for i := range hit.row {
+		y += cv.Heights[i] + pad
+	}
+	v := cv.viewOf(hit.row)
+	if v == nil || v.Row != cv.Rows[hit.row] {
+		cv.measureRow(cv.Rows[hit.row])
+		v = cv.measure
+	}
+	s := v.Selectable()
+	if s == nil {
+		return 0, 0, false
+	}
+	at, found := offsetIn(v.box, s)
+	if !found {
+		return 0, 0, false
+	}
+	n := 0
+	for _, m := range cv.Find.matches(s, hit.row) {
+		if m.Lead {
+			continue
+		}
+		if n == hit.nth && len(m.Parts) > 0 {
+			r := m.Parts[0].Run
+			return y + at.Y + r.Pos.Y, r.Size.Height, true
+		}
+		n++
+	}
+	return 0, 0, false
+}
+
+// offsetIn is where o lies in c, through containers.
+func offsetIn(c *fyne.Container, o fyne.CanvasObject) (fyne.Position, bool) {
+	for _, child := range c.Objects {
+		if child == o {
+			return child.Position(), true
+		}
+		if in, ok := child.(*fyne.Container); ok {
+			if p, ok := offsetIn(in, o); ok {
+				return child.Position().Add(p), true
+			}
+		}
+	}
+	return fyne.Position{}, false
+}
+
+// matches are the find's matches in s, the block of row, with those that
+// straddle its row and the one before or after (a paragraph cut in rows).
+func (f *Finder) matches(s *widgets.SelText, row int) []widgets.Match {
+	var before, after []rune
+	rows := f.cv.Rows
+	if row >= 0 && row < len(rows) && rows[row].Kind == transcript.Text {
+		n := len(f.query) - 1
+		if r := rows[row]; r.Cont && row > 0 && rows[row-1].Kind == transcript.Text {
+			t := []rune(shownText(rows[row-1]))
+			before = append(t[max(len(t)-n, 0):], []rune(r.Join)...)
+		}
+		if row+1 < len(rows) && rows[row+1].Kind == transcript.Text && rows[row+1].Cont {
+			next := rows[row+1]
+			t := []rune(shownText(next))
+			after = append([]rune(next.Join), t[:min(n, len(t))]...)
+		}
+	}
+	return s.Rich.Find(s.Rich.Runs(), f.query, before, after)
+}
+
+// shownText is the text a text row shows, without its layout.
+func shownText(r transcript.Row) string {
+	if r.Plain {
+		return r.Text
+	}
+	return widgets.SegmentsText(widgets.MarkdownSegments(r.Text))
 }
 
 // current is the current match's row and number in it (-1: none).
@@ -368,8 +467,9 @@ var (
 	FindCurrent = color.NRGBA{R: 0xff, G: 0x8f, B: 0x00, A: 0xc0}
 )
 
-// drawFound marks the matches s drew, the current one (nth of its row)
-// more strongly.
+// drawFound marks the matches s drew, the current one more strongly: the
+// matches of its row in order, and a match that began in the row before
+// (the last of that row's).
 func drawFound(s *widgets.SelText, f *Finder) {
 	s.Found, s.FoundCur = 0, false
 	if f == nil || f.query == nil || len(f.Hits) == 0 {
@@ -377,21 +477,36 @@ func drawFound(s *widgets.SelText, f *Finder) {
 	}
 	row := s.Row()
 	cur := f.current()
-	for n, parts := range widgets.FindInRuns(s.Rich.Runs(), f.query) {
+	n := 0
+	for _, m := range f.matches(s, row) {
+		isCur := cur.row == row && cur.nth == n
+		if m.Lead {
+			isCur = cur.row == row-1 && cur.nth == f.lastOf(row-1)
+		} else {
+			n++
+		}
 		fill := findMark
-		if cur.row == row && cur.nth == n {
+		if isCur {
 			fill, s.FoundCur = FindCurrent, true
 		}
 		s.Found++
-		for _, p := range parts {
+		for _, p := range m.Parts {
 			x0, x1 := p.Run.Width(p.From), p.Run.Width(p.To)
 			rect := canvas.NewRectangle(fill)
 			rect.Move(p.Run.Pos.AddXY(x0, 0))
 			rect.Resize(fyne.NewSize(x1-x0, p.Run.Size.Height))
 			s.Mark(p.Run, rect)
-			if fill == FindCurrent {
-				f.curMark, f.curText = rect, s
-			}
 		}
 	}
+}
+
+// lastOf is the number of row's last match (-1: none).
+func (f *Finder) lastOf(row int) int {
+	last := -1
+	for _, h := range f.Hits {
+		if h.row == row {
+			last = h.nth
+		}
+	}
+	return last
 }

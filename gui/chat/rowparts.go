@@ -207,6 +207,7 @@ type TextView struct {
 	src   string
 	user  bool
 	plain bool // shown as written (Row.Plain)
+	cont  bool // goes on with the paragraph of the row before (Row.Cont)
 }
 
 func newTextView(r *RowView) *TextView {
@@ -220,8 +221,45 @@ func newTextView(r *RowView) *TextView {
 		}
 		return "" // Markdown: its source is not what shows
 	}
-	t.obj = indented(container.NewStack(t.Bg, t.sel))
+	t.obj = indented(container.New(goOn{t}, t.Bg, t.sel))
 	return t
+}
+
+// goOn lays a text block out, its background and its text; a block that
+// goes on with the paragraph of the row before (a paragraph longer than
+// transcript.MaxBlock, cut in rows) is drawn on from the row before's
+// last line, at the distance of a paragraph's lines (pull): a gap and a
+// blank line showed there, mid-sentence. Its background reaches up to
+// the row before's, over the list's gap between them and its rounded
+// corners.
+type goOn struct{ t *TextView }
+
+// pull is how far a block that goes on is drawn above its row: the
+// rows' gap, the list's padding and the rich texts' inner paddings below
+// the one and above the other (a rich text's wrapped lines have no
+// spacing between them).
+func pull() float32 {
+	return theme.Padding() + 2*theme.InnerPadding()
+}
+
+func (l goOn) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	var up, bgUp float32
+	if l.t.cont {
+		up, bgUp = pull(), theme.Padding()+l.t.Bg.CornerRadius
+	}
+	bg, text := objs[0], objs[1]
+	bg.Move(fyne.NewPos(0, -bgUp))
+	bg.Resize(fyne.NewSize(size.Width, size.Height+bgUp))
+	text.Move(fyne.NewPos(0, -up))
+	text.Resize(fyne.NewSize(size.Width, size.Height+up))
+}
+
+func (l goOn) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	s := objs[1].MinSize()
+	if l.t.cont {
+		s.Height = max(s.Height-pull(), 0)
+	}
+	return s
 }
 
 func (t *TextView) selectable() *widgets.SelText { return t.sel }
@@ -229,6 +267,7 @@ func (t *TextView) selectable() *widgets.SelText { return t.sel }
 func (t *TextView) view() fyne.CanvasObject { return t.obj }
 
 func (t *TextView) set(r transcript.Row) {
+	t.cont = r.Cont
 	if user := r.Role == "user"; user != t.user || t.src == "" {
 		t.user = user
 		t.Bg.FillColor = color.Transparent

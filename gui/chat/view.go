@@ -82,6 +82,12 @@ func New(host Host, apps *appview.Views) *View {
 	}
 	cv.Sel.Clip = func(s string) { host.App().Clipboard().SetContent(s) }
 	cv.Sel.Shown, cv.Sel.Block, cv.Sel.Message = cv.shownBlocks, cv.offscreenBlock, cv.messageRows
+	cv.Sel.Join = func(i int) (string, bool) {
+		if i > 0 && i < len(cv.Rows) && cv.Rows[i].Kind == transcript.Text && cv.Rows[i].Cont && cv.Rows[i-1].Kind == transcript.Text {
+			return cv.Rows[i].Join, true // one paragraph, cut in rows
+		}
+		return "", false
+	}
 	cv.Tips = cv.cards.Tips // one layer for the messages' buttons and the tool cards'
 	cv.Find = newFinder(cv)
 	cv.Sel.Found = func(s *widgets.SelText) { drawFound(s, cv.Find) }
@@ -331,7 +337,9 @@ func (cv *View) Update(n int, changed map[int]transcript.Row) {
 		cv.measured = append(cv.measured, false)
 	}
 	for i, r := range changed {
-		cv.Rows[i] = r
+		cv.Rows[i] = r // first: a row's find marks read its neighbours
+	}
+	for i, r := range changed {
 		// Redraw the row's view alone (RefreshItem would redraw the whole
 		// list, at a cost that grows with its length), and learn the row's
 		// height from it; a row not on screen is measured off screen.

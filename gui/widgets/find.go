@@ -122,36 +122,70 @@ type RunPart struct {
 	From, To int
 }
 
-// FindInRuns is where q (folded) is in what runs drew, line by line: the
-// runs drawn side by side on one line are read as one text, so that a
-// match split between them (a code block's tokens, each a run of its own
-// colour: "return a" is three) is found, as the parts of each run it
-// covers. A table's cell is a line of its own.
-func FindInRuns(runs []TextRun, q []rune) [][]RunPart {
-	var out [][]RunPart
-	for i := 0; i < len(runs); {
-		j := i + 1
-		for j < len(runs) && !runs[i].Cell && !runs[j].Cell && sameRow(runs[j-1], runs[j]) && runs[j].Pos.X >= runs[j-1].Pos.X {
-			j++
+// Match is a match of a search in a block: the parts of the block's runs
+// it covers. Lead: it began in the block before (the part of the same
+// paragraph in the row before), whose match it is.
+type Match struct {
+	Parts []RunPart
+	Lead  bool
+}
+
+// Find is where q (folded) is in what the block drew (runs, Runs), read
+// as its text is (Read): a match across a wrapped line, or across the
+// runs of one line (a code block's tokens, each a run of its own colour:
+// "return a" is three), is found, as the parts of each run it covers.
+// before and after are the end of the paragraph's part in the row before
+// this block and the start of its part in the row after, with the white
+// space between them (nil: none), so that a match that straddles two
+// rows is found in both, marked in each as far as it goes there.
+func (t *MDText) Find(runs []TextRun, q, before, after []rune) []Match {
+	if len(q) == 0 {
+		return nil
+	}
+	own, at := t.Read(runs)
+	all := make([]rune, 0, len(before)+len(own)+len(after))
+	all = append(append(append(all, before...), own...), after...)
+	var out []Match
+	for _, a := range FindRunes(FoldRunes(string(all)), q) {
+		from, to := a-len(before), a+len(q)-len(before)
+		if to <= 0 || from >= len(own) {
+			continue
 		}
-		line := runs[i:j]
-		var text []rune
-		starts := make([]int, len(line))
-		for k, r := range line {
-			starts[k] = len(text)
-			text = append(text, r.Text...)
-		}
-		for _, at := range FindRunes(FoldRunes(string(text)), q) {
-			var parts []RunPart
-			for k, r := range line {
-				from, to := max(at, starts[k])-starts[k], min(at+len(q), starts[k]+len(r.Text))-starts[k]
-				if from < to {
-					parts = append(parts, RunPart{Run: r, From: from, To: to})
-				}
+		m := Match{Lead: from < 0}
+		for k, r := range runs {
+			f, e := max(from, at[k])-at[k], min(to, at[k]+len(r.Text))-at[k]
+			if f < e {
+				m.Parts = append(m.Parts, RunPart{Run: r, From: f, To: e})
 			}
-			out = append(out, parts)
 		}
-		i = j
+		out = append(out, m)
 	}
 	return out
+}
+
+// Read is what runs (Runs) drew, read as text as it is copied: the runs
+// of a line side by side (a table's cells a tab apart), a wrapped line
+// after a space, a new paragraph, list item, line or table row after a
+// line break; at[k] is where run k starts in it.
+func (t *MDText) Read(runs []TextRun) (text []rune, at []int) {
+	breaks := t.Breaks(runs)
+	at = make([]int, len(runs))
+	for i, r := range runs {
+		if i > 0 {
+			prev := runs[i-1]
+			switch {
+			case sameRow(prev, r):
+				if r.Cell && prev.Cell {
+					text = append(text, '\t')
+				}
+			case r.Cell && prev.Cell, r.Pos.Y-(prev.Pos.Y+prev.Size.Height) > 0.5, r.Cell != prev.Cell, isBullet(r.Text), breaks[i]:
+				text = append(text, '\n')
+			case (len(text) == 0 || text[len(text)-1] != ' ') && (len(r.Text) == 0 || r.Text[0] != ' '):
+				text = append(text, ' ') // a wrapped line
+			}
+		}
+		at[i] = len(text)
+		text = append(text, r.Text...)
+	}
+	return text, at
 }

@@ -138,3 +138,26 @@ func keepBreaks(segs []widget.RichTextSegment) {
 		}
 	}
 }
+
+// SegmentsText is the text segs draw, without the spaces and line breaks
+// that lay them out: what a search reads of a block not laid out.
+func SegmentsText(segs []widget.RichTextSegment) string {
+	var b strings.Builder
+	var walk func(segs []widget.RichTextSegment)
+	walk = func(segs []widget.RichTextSegment) {
+		for _, s := range segs {
+			switch s := s.(type) {
+			case *widget.TextSegment:
+				b.WriteString(s.Text)
+			case *widget.HyperlinkSegment:
+				b.WriteString(s.Text)
+			case *widget.ParagraphSegment:
+				walk(s.Texts)
+			case *widget.ListSegment:
+				walk(s.Items)
+			}
+		}
+	}
+	walk(segs)
+	return b.String()
+}

@@ -153,24 +153,7 @@ func (t *MDText) Runs() []TextRun {
 // row with no gap. Each run is found in the segments' text in order; a
 // run not found there next (a bullet, a table's cell) is no break.
 func (t *MDText) Breaks(runs []TextRun) []bool {
-	var b strings.Builder
-	var walk func(segs []widget.RichTextSegment)
-	walk = func(segs []widget.RichTextSegment) {
-		for _, s := range segs {
-			switch s := s.(type) {
-			case *widget.TextSegment:
-				b.WriteString(s.Text)
-			case *widget.HyperlinkSegment:
-				b.WriteString(s.Text)
-			case *widget.ParagraphSegment:
-				walk(s.Texts)
-			case *widget.ListSegment:
-				walk(s.Items)
-			}
-		}
-	}
-	walk(t.Segments)
-	text := b.String()
+	text := SegmentsText(t.Segments)
 	out := make([]bool, len(runs))
 	if !strings.Contains(text, "\n") {
 		return out
@@ -603,6 +586,10 @@ type Selection struct {
 	// Edge, if set, scrolls the list when a drag goes past its top
 	// or bottom edge (abs is the pointer, absolute in the window).
 	Edge func(abs fyne.Position)
+	// Join, if set, is what stands between the blocks of rows i-1 and i
+	// in a copy when row i goes on with the paragraph of the row before
+	// (ok); else a blank line does.
+	Join func(i int) (sep string, ok bool)
 }
 
 // span is the selection in order; ok is false when nothing is selected.
@@ -697,7 +684,7 @@ func (h *Selection) Redraw() {
 }
 
 // Text is what is selected, every block in order, a blank line between
-// blocks.
+// blocks (or what Join says stands between two rows of a paragraph).
 func (h *Selection) Text() string {
 	lo, hi, ok := h.span()
 	if !ok {
@@ -709,7 +696,8 @@ func (h *Selection) Text() string {
 			onScreen[b.Row()] = b
 		}
 	}
-	var parts []string
+	var b strings.Builder
+	prev := -1
 	for i := lo.row; i <= hi.row; i++ {
 		from, to := mark{}, endMark
 		if i == lo.row {
@@ -718,18 +706,31 @@ func (h *Selection) Text() string {
 		if i == hi.row {
 			to = hi.m
 		}
-		b := onScreen[i]
-		if b == nil && h.Block != nil {
-			b = h.Block(i)
+		blk := onScreen[i]
+		if blk == nil && h.Block != nil {
+			blk = h.Block(i)
 		}
-		if b == nil {
+		if blk == nil {
 			continue
 		}
-		if t := b.cut(from, to); t != "" {
-			parts = append(parts, t)
+		t := blk.cut(from, to)
+		if t == "" {
+			continue
 		}
+		if prev >= 0 {
+			sep, ok := "", false
+			if h.Join != nil && prev == i-1 {
+				sep, ok = h.Join(i)
+			}
+			if !ok {
+				sep = "\n\n"
+			}
+			b.WriteString(sep)
+		}
+		b.WriteString(t)
+		prev = i
 	}
-	return strings.Join(parts, "\n\n")
+	return b.String()
 }
 
 // Copy puts the selection on the clipboard; false if nothing is selected.

@@ -8,7 +8,9 @@ import "fyne.io/fyne/v2"
 // horizontal scroller) took the wheel for itself and stopped the
 // transcript. Rows now take the wheel and move the list three lines a
 // notch, and a table that fits its row is drawn without a scroller
-// (widgets.TableBox).
+// (widgets.TableBox); a wide one scrolls sideways with Shift and the
+// wheel, or a sideways turn, and hands the wheel's other turns to its row
+// (widgets.MDText.Wheel).
 
 // wheelStep is how far one notch moves the transcript, as a multiple of
 // the driver's step.

@@ -29,6 +29,10 @@ import (
 type MDText struct {
 	widget.RichText
 	r fyne.WidgetRenderer
+	// Wheel, if set, takes the wheel's vertical turns over a wide table
+	// of the text (which scrolls sideways only): the list the text is in
+	// moves (table.go).
+	Wheel func(*fyne.ScrollEvent)
 }
 
 func NewMDText(segs ...widget.RichTextSegment) *MDText {

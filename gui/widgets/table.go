@@ -6,13 +6,20 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
 
 // A Markdown table that fits its row is drawn without a scroller, so that
 // the wheel over it moves the list it is in; one wider than its row keeps
-// it, since it needs scrolling sideways.
+// it, since it needs scrolling sideways, but the wheel's turns still move
+// the list (MDText.Wheel): the table scrolls sideways with Shift and the
+// wheel, a sideways wheel or trackpad, or its scrollbar. Fyne gives the
+// wheel to the innermost scroller under the pointer, and its horizontal
+// scroller turns a vertical turn into a sideways one: over a wide table
+// the chat stopped, and at 640x480, where the table filled the
+// transcript, the wheel almost never moved it.
 
 // FitTables puts the tables of rt in fitTable segments; false if it has
 // none.
@@ -20,15 +27,18 @@ func FitTables(rt *MDText) bool {
 	found := false
 	for i, s := range rt.Segments {
 		if t, ok := s.(*widget.TableSegment); ok {
-			rt.Segments[i] = &fitTable{TableSegment: t}
+			rt.Segments[i] = &fitTable{TableSegment: t, rt: rt}
 			found = true
 		}
 	}
 	return found
 }
 
-// fitTable is a Markdown table drawn by tableBox.
-type fitTable struct{ *widget.TableSegment }
+// fitTable is a Markdown table drawn by tableBox, in rt.
+type fitTable struct {
+	*widget.TableSegment
+	rt *MDText
+}
 
 func (t *fitTable) Visual() fyne.CanvasObject {
 	v := t.TableSegment.Visual()
@@ -36,7 +46,52 @@ func (t *fitTable) Visual() fyne.CanvasObject {
 	if !ok {
 		return v
 	}
-	return newTableBox(sc)
+	b := newTableBox(sc)
+	b.wheel.up = func(e *fyne.ScrollEvent) {
+		if t.rt.Wheel != nil {
+			t.rt.Wheel(e)
+		}
+	}
+	return b
+}
+
+// tableWheel lies over a wide table and takes the wheel: sideways turns
+// (and turns with Shift held) scroll the table, the others go up to the
+// list (up). It takes nothing else: a press, a drag of the scrollbar, the
+// pointer go through to the table under it.
+type tableWheel struct {
+	widget.BaseWidget
+	sc    *container.Scroll
+	up    func(*fyne.ScrollEvent)
+	shift func() bool // Shift is held
+}
+
+var _ fyne.Scrollable = (*tableWheel)(nil)
+
+func newTableWheel(sc *container.Scroll) *tableWheel {
+	w := &tableWheel{sc: sc, shift: func() bool {
+		d, ok := fyne.CurrentApp().Driver().(desktop.Driver)
+		return ok && d.CurrentKeyModifiers()&fyne.KeyModifierShift != 0
+	}}
+	w.ExtendBaseWidget(w)
+	return w
+}
+
+func (w *tableWheel) Scrolled(e *fyne.ScrollEvent) {
+	dx, dy := e.Scrolled.DX, e.Scrolled.DY
+	if dx == 0 && w.shift() {
+		dx, dy = dy, 0
+	}
+	if dx != 0 {
+		w.sc.Scrolled(&fyne.ScrollEvent{PointEvent: e.PointEvent, Scrolled: fyne.Delta{DX: dx}})
+	}
+	if dy != 0 && w.up != nil {
+		w.up(&fyne.ScrollEvent{PointEvent: e.PointEvent, Scrolled: fyne.Delta{DY: dy}})
+	}
+}
+
+func (w *tableWheel) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(&fyne.Container{})
 }
 
 // TableBox shows a table's grid as it is when it fits its width, and in
@@ -46,10 +101,11 @@ type TableBox struct {
 	sc      *container.Scroll
 	content fyne.CanvasObject
 	wide    bool
+	wheel   *tableWheel // over the scroller, while wide
 }
 
 func newTableBox(sc *container.Scroll) *TableBox {
-	b := &TableBox{sc: sc, content: sc.Content}
+	b := &TableBox{sc: sc, content: sc.Content, wheel: newTableWheel(sc)}
 	b.ExtendBaseWidget(b)
 	return b
 }
@@ -88,6 +144,8 @@ func (r *tableBoxRenderer) Layout(size fyne.Size) {
 		}
 		b.sc.Move(fyne.Position{})
 		b.sc.Resize(size)
+		b.wheel.Move(fyne.Position{})
+		b.wheel.Resize(size)
 		return
 	}
 	b.content.Move(fyne.Position{})
@@ -99,7 +157,7 @@ func (r *tableBoxRenderer) MinSize() fyne.Size { return r.b.sc.MinSize() }
 
 func (r *tableBoxRenderer) Objects() []fyne.CanvasObject {
 	if r.b.wide {
-		return []fyne.CanvasObject{r.b.sc, r.frame}
+		return []fyne.CanvasObject{r.b.sc, r.frame, r.b.wheel}
 	}
 	return []fyne.CanvasObject{r.b.content, r.frame}
 }

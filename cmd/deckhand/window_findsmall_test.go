@@ -1,0 +1,76 @@
+package main
+
+import (
+	"fmt"
+	"image"
+	"strings"
+	"testing"
+
+	"deckhand/gui"
+	"deckhand/testutil"
+)
+
+// TestWindowFindShowsTheMatchSmall: on a 640×480 screen at 128% text, in
+// an essay of 40 paragraphs each taller than the transcript under the
+// find bar, Ctrl+F "Paragraph 3" shows the current match (its orange
+// mark, read from the window's pixels between the find bar and the
+// message box), and so do Enter and Shift+Enter. The bar said "1 of 11"
+// and showed the end of the paragraph: the match, at its start, was above
+// the view (the scroll to it waited for the mark's place, which the
+// window did not know yet).
+func TestWindowFindShowsTheMatchSmall(t *testing.T) {
+	if !hasProgram("xdotool") || !hasProgram("import") {
+		t.Skip("no xdotool or import")
+	}
+	var essay []string
+	for i := 1; i <= 40; i++ {
+		essay = append(essay, fmt.Sprintf("Paragraph %d. ", i)+strings.Repeat("The quick brown fox jumps over the lazy dog. ", 10))
+	}
+	model := testutil.NewModelServer(t, testutil.ModelResponse{Body: testutil.TextChunks(strings.Join(essay, "\n\n"))})
+	w := startRealWindow(t, scriptedConfig(model.URL, "[ui]\ntext_scale = 1.28\n"), nil, withDisplay("640x480"))
+	w.say("long essay please")
+	w.waitScreen("the essay", func(s gui.Screen) bool { return shows(s, "Paragraph 40.") })
+	w.key("ctrl+f")
+	w.typeText("Paragraph 3")
+	for i, step := range []struct{ key, count string }{
+		{"", "1 of 11"},
+		{"Return", "2 of 11"},
+		{"Return", "3 of 11"},
+		{"shift+Return", "2 of 11"},
+		{"shift+Return", "1 of 11"},
+	} {
+		if step.key != "" {
+			w.key(step.key)
+		}
+		s := w.waitScreen(step.count, func(s gui.Screen) bool {
+			_, cur := find(s, "found", "current")
+			return shows(s, step.count) && cur
+		})
+		bar, ok := findEntry(s, "Find in this chat")
+		box, ok2 := findEntry(s, "Message Deckhand")
+		if !ok || !ok2 {
+			t.Fatalf("no find bar or message box:\n%s", s.ScreenText())
+		}
+		img := w.windowShot("Deckhand", fmt.Sprintf("find-small-%d.png", i))
+		if n := orange(img, int(bar.Y+bar.H), int(box.Y)); n < 20 {
+			t.Errorf("after %q (%s) the transcript (y %.0f to %.0f) shows %d px of the current match's mark, want it in view", step.key, step.count, bar.Y+bar.H, box.Y, n)
+		}
+	}
+}
+
+// orange counts the pixels of rows y0 to y1 of img in the current
+// match's colour (chat.FindCurrent over a light or a dark background).
+func orange(img image.Image, y0, y1 int) int {
+	n := 0
+	b := img.Bounds()
+	for y := max(y0, b.Min.Y); y < min(y1, b.Max.Y); y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			r, g, bl = r>>8, g>>8, bl>>8
+			if r > 170 && g > 90 && g < 185 && bl < 90 && r > g+60 {
+				n++
+			}
+		}
+	}
+	return n
+}

@@ -119,6 +119,16 @@ func TestLongParagraphIsOne(t *testing.T) {
 					t.Errorf("row %d does not mark its part of the match (found %d, current %v)", row, s.Found, s.FoundCur)
 				}
 			}
+
+			// A search's result opens the bar at the same words (the
+			// sidebar's search reads the stored text, where they stand
+			// together): found together, not the first word alone.
+			f.Close()
+			cv.FindAt(query, "")
+			h.drain()
+			if f.entry.Text != query || f.Count.Text != "1 of 1" {
+				t.Errorf("a search's result opens the bar at %q, %q; want %q, 1 of 1", f.entry.Text, f.Count.Text, query)
+			}
 		})
 	}
 }

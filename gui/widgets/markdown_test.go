@@ -104,3 +104,50 @@ func shape(segs []widget.RichTextSegment) []string {
 	}
 	return out
 }
+
+// TestFindAcrossLines: MDText.Find finds a match that a wrapped line
+// cuts (as Fyne drew it, the line's last word and the next line's
+// first), and one that begins in the text of the row before (Lead), as
+// the parts of the runs it covers.
+func TestFindAcrossLines(t *testing.T) {
+	test.NewTempApp(t)
+	rt := NewMDText(MarkdownSegments(strings.Repeat("The quick brown fox jumps over the lazy dog. ", 6))...)
+	rt.Wrapping = fyne.TextWrapWord
+	w := test.NewTempWindow(t, rt)
+	w.Resize(fyne.NewSize(200, 600))
+	runs := rt.Runs()
+	if len(runs) < 3 {
+		t.Fatalf("the text drew %d runs at 200 px, want it wrapped", len(runs))
+	}
+	// The words around the first wrap.
+	first, second := strings.Fields(string(runs[0].Text)), strings.Fields(string(runs[1].Text))
+	across := first[len(first)-1] + " " + second[0]
+	part := func(p RunPart) string { return string(p.Run.Text[p.From:p.To]) }
+	tests := []struct {
+		name, q, before, after string
+		parts                  []string // the first match's parts
+		lead                   bool     // it began before
+	}{
+		{name: "across a wrap", q: across, parts: []string{first[len(first)-1], second[0]}},
+		{name: "from the row before", q: "going. the quick", before: "keeps going. ", parts: []string{"The quick"}, lead: true},
+		{name: "into the row after", q: "lazy dog. Sentence", after: " Sentence", parts: []string{"lazy dog."}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := rt.Find(runs, FoldRunes(tt.q), []rune(tt.before), []rune(tt.after))
+			if tt.after != "" && len(got) > 0 {
+				got = got[len(got)-1:] // the match into the row after is the last
+			}
+			if len(got) == 0 {
+				t.Fatalf("Find(%q) found nothing", tt.q)
+			}
+			var parts []string
+			for _, p := range got[0].Parts {
+				parts = append(parts, part(p))
+			}
+			if diff := cmp.Diff(tt.parts, parts); diff != "" || got[0].Lead != tt.lead {
+				t.Errorf("Find(%q): lead %v, want %v; parts (-want +got):\n%s", tt.q, got[0].Lead, tt.lead, diff)
+			}
+		})
+	}
+}

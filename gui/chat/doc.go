@@ -20,7 +20,9 @@
 //     row is measured; wheel.go: the mouse wheel over the transcript.
 //   - row.go: one row, of any kind; rowparts.go: a message's header
 //     (with an answer's model, tokens and speed, on hover), text and code
-//     blocks and notes.
+//     blocks and notes; a paragraph longer than a row's 2 KiB, cut in
+//     rows, is drawn on from row to row as one (goOn), and find and copy
+//     read its rows as one text.
 //   - card.go: a tool call's row, its card (package toolcard) indented
 //     under its message; the row as the card's Row (folded, Show all).
 //   - find.go: the find bar.

@@ -63,7 +63,7 @@ func TestWheelOverTables(t *testing.T) {
 	h.ui.chat.List.ScrollToOffset(100)
 	rows := h.visibleRows()
 	before := h.ui.chat.List.GetScrollOffset()
-	rows[0].Scrolled(&fyne.ScrollEvent{Scrolled: fyne.Delta{DY: -25}})
+	rows[0].Wheel.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.Delta{DY: -25}})
 	if got := h.ui.chat.List.GetScrollOffset() - before; got != 75 {
 		t.Errorf("a notch moved %v px, want 75", got)
 	}

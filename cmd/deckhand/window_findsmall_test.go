@@ -52,25 +52,31 @@ func TestWindowFindShowsTheMatchSmall(t *testing.T) {
 			t.Fatalf("no find bar or message box:\n%s", s.ScreenText())
 		}
 		img := w.windowShot("Deckhand", fmt.Sprintf("find-small-%d.png", i))
-		if n := orange(img, int(bar.Y+bar.H), int(box.Y)); n < 20 {
+		if n := orangeRows(img, int(bar.Y+bar.H), int(box.Y)); n < 20 {
 			t.Errorf("after %q (%s) the transcript (y %.0f to %.0f) shows %d px of the current match's mark, want it in view", step.key, step.count, bar.Y+bar.H, box.Y, n)
 		}
 	}
 }
 
-// orange counts the pixels of rows y0 to y1 of img in the current
-// match's colour (chat.FindCurrent over a light or a dark background).
-func orange(img image.Image, y0, y1 int) int {
+// orangeRows counts the pixels of rows y0 to y1 of img in the current
+// match's colour.
+func orangeRows(img image.Image, y0, y1 int) int {
 	n := 0
 	b := img.Bounds()
 	for y := max(y0, b.Min.Y); y < min(y1, b.Max.Y); y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {
-			r, g, bl, _ := img.At(x, y).RGBA()
-			r, g, bl = r>>8, g>>8, bl>>8
-			if r > 170 && g > 90 && g < 185 && bl < 90 && r > g+60 {
+			if orange(img, x, y) {
 				n++
 			}
 		}
 	}
 	return n
+}
+
+// orange reports whether img's pixel at x, y is in the current match's
+// colour (chat.FindCurrent over a light or a dark background).
+func orange(img image.Image, x, y int) bool {
+	r, g, b, _ := img.At(x, y).RGBA()
+	r, g, b = r>>8, g>>8, b>>8
+	return r > 170 && g > 90 && g < 185 && b < 90 && r > g+60
 }

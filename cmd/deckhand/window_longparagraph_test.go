@@ -14,7 +14,8 @@ import (
 // paragraph (longer than a row's 2 KiB) reads as one in the real window:
 // Ctrl+F finds words across the place it is cut in rows ("1 of 1", and
 // the current match marked), and right-click ▸ Select all ▸ Ctrl+C
-// copies the paragraph exactly. The cut fell mid-sentence and showed a
+// copies the paragraph exactly, and a drag across the cut the words as
+// they are written. The cut fell mid-sentence and showed a
 // blank line: the find said "No matches" and the copy held "\n\n".
 func TestWindowLongParagraphIsOne(t *testing.T) {
 	for _, p := range []string{"xdotool", "xclip"} {
@@ -46,10 +47,63 @@ func TestWindowLongParagraphIsOne(t *testing.T) {
 	})
 	w.keep("long-paragraph-find.png")
 	if !shows(s, "1 of 1") {
-		t.Errorf("Ctrl+F for words across the cut: the bar does not say 1 of 1:\n%s", s.ScreenText())
+		t.Fatalf("Ctrl+F for words across the cut: the bar does not say 1 of 1:\n%s", s.ScreenText())
 	}
-	w.key("Escape")
-	s = w.waitScreen("the find bar closed", func(s gui.Screen) bool { _, ok := findEntry(s, "Find in this chat"); return !ok })
+
+	// A drag from the start of the mark's first line (the row's last,
+	// sentence 38) to the end of its second (the next row's first) copies
+	// the words as written, with no break between the rows.
+	bar, _ := findEntry(s, "Find in this chat")
+	box, _ := findEntry(s, "Message Deckhand")
+	img := w.windowShot("Deckhand", "long-paragraph-mark.png")
+	y0, left, right := -1, 0, 0
+	var ends []int // the mark's right end, row by row from y0 (-1: none)
+	for y, gap := int(bar.Y+bar.H), 0; y < int(box.Y) && gap < 4; y++ {
+		l, r := -1, -1
+		for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {
+			if orange(img, x, y) {
+				if l < 0 {
+					l = x
+				}
+				r = x
+			}
+		}
+		if l < 0 && y0 < 0 {
+			continue
+		}
+		if y0 < 0 {
+			y0, left = y, l
+		}
+		gap++ // a row with none: between the lines, or past the mark
+		if l >= 0 {
+			gap = 0
+		}
+		ends = append(ends, r)
+	}
+	lh := 0 // the first line's height: until its right end moves
+	for lh < len(ends) && ends[lh] >= 0 && ends[lh]-ends[0] < 4 && ends[0]-ends[lh] < 4 {
+		lh++
+	}
+	next := lh // the second line's first row
+	for next < len(ends) && ends[next] < 0 {
+		next++
+	}
+	if y0 < 0 || next == len(ends) {
+		t.Fatalf("the mark is not on two lines in the window (rows from %d: %v)", y0, ends)
+	}
+	right = ends[next]
+	if next-lh > 2 {
+		t.Errorf("the mark's second line (the next row's first) is %d px below its first (%d px high): a gap between the rows", next-lh, lh)
+	}
+	w.drag("Deckhand", float32(left+2), float32(y0+lh/2), float32(right+2), float32(y0+next+lh/2))
+	w.key("ctrl+c")
+	var dragged string
+	testutil.Eventually(t, 5*time.Second, func() bool { dragged = w.clipboard(); return dragged != "" }, "nothing copied after the drag")
+	if !strings.Contains(story, dragged) || !strings.Contains(dragged, "38 of a slow story that keeps going. Sentence number 39") {
+		t.Errorf("a drag across the cut copied %q, want a piece of the story across it, as written", dragged)
+	}
+	w.keep("long-paragraph-drag.png")
+	s = w.screen()
 
 	text, ok := find(s, "text", "Sentence number 3")
 	if !ok {
@@ -59,7 +113,7 @@ func TestWindowLongParagraphIsOne(t *testing.T) {
 	w.clickText("menuitem", "Select all")
 	w.key("ctrl+c")
 	var got string
-	testutil.Eventually(t, 5*time.Second, func() bool { got = w.clipboard(); return got != "" }, "nothing copied")
+	testutil.Eventually(t, 5*time.Second, func() bool { got = w.clipboard(); return got != dragged }, "nothing copied")
 	if got = strings.TrimRight(got, "\n"); got != story {
 		i := 0
 		for i < len(got) && i < len(story) && got[i] == story[i] {

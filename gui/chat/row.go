@@ -25,6 +25,8 @@ type RowView struct {
 	ID  int
 	Row transcript.Row
 	box *fyne.Container // holds the view of the row's kind
+	// Wheel takes the mouse wheel over the row (wheel.go).
+	Wheel fyne.Scrollable
 	// seen is the list refresh (View.epoch) in which the list last
 	// showed it (recycle.go).
 	seen uint64
@@ -68,12 +70,14 @@ func (r *RowView) Text() *TextView {
 }
 
 func newRowView(cv *View) *RowView {
-	r := &RowView{cv: cv, ID: -2, box: container.NewStack()}
+	r := &RowView{cv: cv, ID: -2, box: container.NewStack(), Wheel: newRowWheel(cv)}
 	r.ExtendBaseWidget(r)
 	return r
 }
 
-func (r *RowView) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(r.box) }
+func (r *RowView) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(container.NewStack(r.Wheel.(fyne.CanvasObject), r.box))
+}
 
 // A row takes the pointer's comings and goings for itself: the list would
 // otherwise highlight the row under the pointer, as if rows could be

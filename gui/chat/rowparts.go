@@ -214,7 +214,7 @@ func newTextView(r *RowView) *TextView {
 	t := &TextView{Bg: canvas.NewRectangle(color.Transparent), RT: widgets.NewMDText()}
 	t.Bg.CornerRadius = theme.InputRadiusSize()
 	t.RT.Wrapping = fyne.TextWrapWord
-	t.RT.Wheel = r.Scrolled // over a wide table: the transcript moves
+	t.RT.Wheel = r.Wheel.Scrolled // over a wide table: the transcript moves
 	t.sel = widgets.NewSelText(&r.cv.Sel, t.RT, func() int { return r.ID })
 	t.sel.Source = func() string {
 		if t.plain {

@@ -77,9 +77,15 @@ func searchResultFindBarSmall(t *testing.T, retry bool) {
 		// Up the answer with the wheel, to its message's Retry.
 		line, _ := find(w.screen(), "text", "Paragraph 39")
 		w.xdo("mousemove", "--window", w.win, fmt.Sprint(int(line.CX)), fmt.Sprint(int(line.CY)))
+		// On to the top, where the wheel moves Retry no further: found
+		// sooner, it may lie above the transcript, under the chat's title.
+		prev := float32(-1)
 		testutil.Eventually(t, 60*time.Second, func() bool {
-			if _, ok := find(w.screen(), "button", "Retry"); ok {
-				return true
+			if b, ok := find(w.screen(), "button", "Retry"); ok {
+				if b.Y == prev {
+					return true
+				}
+				prev = b.Y
 			}
 			w.xdo("click", "4")
 			return false

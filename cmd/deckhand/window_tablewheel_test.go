@@ -12,8 +12,9 @@ import (
 
 // TestWindowWheelOverAWideTable: on a 640×480 screen, the wheel turned up
 // over an answer whose wide table comes under the pointer moves the chat
-// on to the answer's first line. The table took the wheel and scrolled
-// sideways, and the chat stopped there.
+// on to the answer's first line, and Shift and the wheel over the table
+// scroll it sideways. The table took the wheel and scrolled sideways, and
+// the chat stopped there.
 func TestWindowWheelOverAWideTable(t *testing.T) {
 	if !hasProgram("xdotool") {
 		t.Skip("no xdotool")
@@ -51,6 +52,35 @@ func TestWindowWheelOverAWideTable(t *testing.T) {
 	}
 	w.keep("table-wheel.png")
 	if !sawTable || !shows(s, "A wide table comes first.") {
-		t.Errorf("40 notches of the wheel up over the answer: the table was in view %v, the answer's first line %v:\n%s", sawTable, shows(s, "A wide table comes first."), s.ScreenText())
+		t.Fatalf("40 notches of the wheel up over the answer: the table was in view %v, the answer's first line %v:\n%s", sawTable, shows(s, "A wide table comes first."), s.ScreenText())
+	}
+
+	// Shift and the wheel over the table scroll it sideways: its pixels
+	// change, and the chat stays where it was.
+	first, _ := find(s, "text", "A wide table comes first.")
+	text, _ := find(s, "text", "a cell of the table")
+	y0, y1 := int(text.Y)+60, min(int(text.Y)+160, int(text.Y+text.H))
+	before := w.windowShot("Deckhand", "table-before-shift.png")
+	w.xdo("mousemove", "--window", w.win, fmt.Sprint(int(text.X+text.W/2)), fmt.Sprint((y0+y1)/2))
+	w.xdo("keydown", "shift")
+	for range 3 {
+		w.xdo("click", "5")
+	}
+	w.xdo("keyup", "shift")
+	changed := 0
+	testutil.Eventually(t, 10*time.Second, func() bool {
+		after := w.windowShot("Deckhand", "table-after-shift.png")
+		changed = 0
+		for y := y0; y < y1; y++ {
+			for x := int(text.X); x < int(text.X+text.W); x++ {
+				if far(before.At(x, y), after.At(x, y)) {
+					changed++
+				}
+			}
+		}
+		return changed > 200
+	}, "Shift and the wheel over the table: its pixels did not change (%d changed)", changed)
+	if f, ok := find(w.screen(), "text", "A wide table comes first."); !ok || f.Y != first.Y {
+		t.Errorf("Shift and the wheel over the table moved the chat: its first line was at y %.0f, now %.0f (shown %v)", first.Y, f.Y, ok)
 	}
 }

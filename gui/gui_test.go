@@ -601,8 +601,7 @@ func TestQuickPrompt(t *testing.T) {
 	}}})
 	h.ui.showQuick()
 	q := h.ui.quick
-	test.Type(q.Entry, "a quick one")
-	q.Entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	h.quickSay("a quick one")
 	h.until("the quick answer", func() bool { return q.Answer.String() == "Quick and to the point." && q.Status.Text == "Done." })
 	if h.shows(h.ui.win, "Quick and to the point.") {
 		t.Errorf("the quick prompt's answer went to the main window's conversation")
@@ -620,8 +619,7 @@ func TestQuickPromptApprovalUsesItsWindow(t *testing.T) {
 	h := approvalHarness(t, nil)
 	h.ui.showQuick()
 	q := h.ui.quick
-	test.Type(q.Entry, "echo from the tray")
-	q.Entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	h.quickSay("echo from the tray")
 	h.until("the dialog", func() bool { return h.ui.dialogs.Approvals.Shown() != nil })
 	if h.ui.dialogs.Parent() != q.Window() {
 		t.Errorf("the approval opened on %q, want the quick prompt", h.ui.dialogs.Parent().Title())

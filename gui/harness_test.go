@@ -173,6 +173,14 @@ func (h *harness) say(text string) {
 	h.ui.input.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 }
 
+// quickSay asks text in the quick prompt, as a person would: typed, then
+// Enter.
+func (h *harness) quickSay(text string) {
+	h.t.Helper()
+	test.Type(h.ui.quick.Entry, text)
+	h.ui.quick.Entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+}
+
 // texts is what a window shows: the text of every visible label, rich text
 // and button, its overlays (dialogs) included (guitest.Texts).
 func (h *harness) texts(w fyne.Window) []string { return guitest.Texts(w) }

@@ -62,8 +62,7 @@ func TestQuickPromptShowsToolCalls(t *testing.T) {
 	}})
 	h.ui.showQuick()
 	q := h.ui.quick
-	test.Type(q.Entry, "write it down")
-	q.Entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	h.quickSay("write it down")
 
 	h.until("echo waiting for approval", func() bool {
 		l := q.Lines()
@@ -115,8 +114,7 @@ func TestQuickPromptShowsToolCalls(t *testing.T) {
 	}
 
 	// The next question starts with no lines; its call is denied.
-	test.Type(q.Entry, "a second one")
-	q.Entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	h.quickSay("a second one")
 	if l := q.Lines(); len(l) != 0 {
 		t.Errorf("the last question's calls stayed: %q", l)
 	}
@@ -163,8 +161,7 @@ func TestQuickPromptChatListedAtOnce(t *testing.T) {
 		fallback: toolThenText(testutil.ToolCallSpec{ID: "c1", Name: "t__echo", Arguments: `{"text": "hi"}`}, "Echoed.")})
 	h.ui.showQuick()
 	q := h.ui.quick
-	test.Type(q.Entry, "a quick question")
-	q.Entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	h.quickSay("a quick question")
 	h.until("the approval", func() bool { return h.ui.dialogs.Approvals.Shown() != nil })
 	h.until("the quick chat in the sidebar", func() bool {
 		for _, it := range h.ui.side.Items {

@@ -21,8 +21,7 @@ func askInQuick(t *testing.T, o harnessOptions, text string) *harness {
 	h := newHarness(t, o)
 	h.ui.showQuick()
 	q := h.ui.quick
-	test.Type(q.Entry, text)
-	q.Entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	h.quickSay(text)
 	h.until("the approval on the quick prompt", func() bool {
 		return h.ui.dialogs.Approvals.Shown() != nil && h.ui.dialogs.Parent() == q.Window()
 	})
@@ -184,8 +183,7 @@ func TestQuickApprovalNotNotifiedWhileAtIt(t *testing.T) {
 	h.ui.closeMain()
 	h.ui.showQuick()
 	q := h.ui.quick
-	test.Type(q.Entry, "a quick question")
-	q.Entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	h.quickSay("a quick question")
 	h.until("the approval on the quick prompt", func() bool { return h.ui.dialogs.Parent() == q.Window() && h.dialogOnlyOn(q.Window()) })
 	if _, all := h.notes.shown(); len(all) != 0 {
 		t.Errorf("the approval in front of the person was notified: %q", all[0].Title)
@@ -207,8 +205,7 @@ func TestQuickApprovalMovesWhenQuickPromptCloses(t *testing.T) {
 	h.ui.closeMain()
 	h.ui.showQuick()
 	q := h.ui.quick
-	test.Type(q.Entry, "a quick question")
-	q.Entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	h.quickSay("a quick question")
 	h.until("the approval on the quick prompt", func() bool { return h.dialogOnlyOn(q.Window()) })
 	// As the window's close button does (Fyne's test driver does not call
 	// a window's close intercept).

@@ -97,8 +97,7 @@ func TestQuickPromptForgetsADeletedChat(t *testing.T) {
 	}})
 	h.ui.showQuick()
 	q := h.ui.quick
-	test.Type(q.Entry, "a quick question")
-	q.Entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	h.quickSay("a quick question")
 	h.until("the answer in the quick prompt", func() bool { return q.Answer.String() == "The quick answer." })
 	h.until("the chat in the sidebar, done", func() bool {
 		r := h.sessionRowOf("a quick question")

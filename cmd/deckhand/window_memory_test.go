@@ -24,7 +24,11 @@ import (
 // times each. The baseline,
 // measured in the same run, is a bare Fyne window of the same size with a
 // list and an entry (testutil/barewindow), in the same theme variant and
-// text size. Reported: each figure, the idle ratio to the bare window, the
+// text size, once before Deckhand starts and once after it ends, each
+// settled as long as Deckhand's measures. Reported: each figure, the idle
+// ratio to the mean of the two bare measures (and to the smaller), their
+// spread, the parts of each RSS (anonymous, the program's own file, the
+// other files mapped) and the gap between them, the
 // growth from idle to 200 messages (and how much of it the first message
 // made), the growth from idle to the end, the growth over the last 19 openings of
 // the panels (after the first made their windows), and how many font faces
@@ -70,7 +74,9 @@ type memFigures map[string]float64
 
 func (m memFigures) String() string {
 	var b strings.Builder
-	for _, k := range []string{"bare-rss-MB", "idle-rss-MB", "idle-ratio", "idle-heap-MB", "first-rss-MB", "first-heap-MB", "messages-rss-MB", "messages-heap-MB",
+	for _, k := range []string{"bare-rss-MB", "bare-end-rss-MB", "bare-spread-MB", "idle-rss-MB", "idle-ratio", "idle-ratio-max", "idle-heap-MB",
+		"bare-anon-MB", "bare-binary-MB", "bare-file-MB", "bare-heap-MB", "bare-end-anon-MB", "bare-end-binary-MB", "bare-end-file-MB", "bare-end-heap-MB",
+		"idle-anon-MB", "idle-binary-MB", "idle-file-MB", "gap-binary-MB", "gap-libraries-MB", "gap-anon-MB", "gap-heap-MB", "first-rss-MB", "first-heap-MB", "messages-rss-MB", "messages-heap-MB",
 		"switches-rss-MB", "switches-heap-MB", "panels-once-rss-MB", "panels-once-heap-MB", "panels-rss-MB", "panels-heap-MB",
 		"idle-font-faces", "messages-font-faces", "panels-font-faces",
 		"messages-growth-rss-MB", "first-growth-rss-MB", "after-first-growth-rss-MB", "after-first-growth-heap-MB", "growth-rss-MB", "growth-heap-MB", "reuse-growth-rss-MB", "reuse-growth-heap-MB"} {
@@ -81,16 +87,10 @@ func (m memFigures) String() string {
 
 func windowMemoryRun(b *testing.B, bare, server string, l memLook) memFigures {
 	m := memFigures{}
-	// The bare window, on a display like Deckhand's, in the same look.
-	bw := exec.Command(bare, "-theme", l.theme, "-text-scale", strconv.FormatFloat(l.scale, 'f', -1, 64))
-	bw.Env = append(os.Environ(), "DISPLAY="+desktopDisplay(b, ""))
-	if err := bw.Start(); err != nil {
-		b.Fatal(err)
-	}
-	time.Sleep(settle)
-	m["bare-rss-MB"] = rssMB(b, bw.Process.Pid)
-	bw.Process.Kill()
-	bw.Wait()
+	// The bare window, before Deckhand and again after it: its RSS moved
+	// by up to 16 MB from one look to the next in one run, so the idle
+	// ratio is given against the mean of the two and the spread with it.
+	measureBare(b, bare, l, m, "bare")
 
 	model := testutil.NewModelServer(b)
 	model.Fallback = func(map[string]any) testutil.ModelResponse {
@@ -113,6 +113,7 @@ func windowMemoryRun(b *testing.B, bare, server string, l memLook) memFigures {
 	measure := func(stage string) {
 		time.Sleep(settle)
 		m[stage+"-rss-MB"] = rssMB(b, pid)
+		memParts(b, pid, m, stage)
 		before := len(heapRe.FindAllStringSubmatch(logs.String(), -1))
 		w.cmd.Process.Signal(syscall.SIGUSR1)
 		var all [][]string
@@ -131,7 +132,6 @@ func windowMemoryRun(b *testing.B, bare, server string, l memLook) memFigures {
 	}
 	w.waitScreen("the server connected", func(s gui.Screen) bool { return shows(s, "1 MCP server") || shows(s, "tools") })
 	measure("idle")
-	m["idle-ratio"] = m["idle-rss-MB"] / m["bare-rss-MB"]
 
 	// 200 messages in one session.
 	box, _ := findEntry(w.screen(), "Message Deckhand")
@@ -200,7 +200,97 @@ func windowMemoryRun(b *testing.B, bare, server string, l memLook) memFigures {
 	m["reuse-growth-heap-MB"] = m["panels-heap-MB"] - m["panels-once-heap-MB"]
 	m["growth-heap-MB"] = m["panels-heap-MB"] - m["idle-heap-MB"]
 	w.keep("memory-end.png")
+	w.cmd.Process.Kill()
+	w.cmd.Wait()
+
+	measureBare(b, bare, l, m, "bare-end")
+	mean := (m["bare-rss-MB"] + m["bare-end-rss-MB"]) / 2
+	m["bare-spread-MB"] = max(m["bare-rss-MB"], m["bare-end-rss-MB"]) - min(m["bare-rss-MB"], m["bare-end-rss-MB"])
+	m["idle-ratio"] = m["idle-rss-MB"] / mean
+	m["idle-ratio-max"] = m["idle-rss-MB"] / min(m["bare-rss-MB"], m["bare-end-rss-MB"])
+	// Where the idle gap is: the pages of each program's own file (the
+	// binary), the other files it maps (the same libraries in both), and
+	// anonymous memory (Go's heap and runtime, the C heap).
+	m["gap-binary-MB"] = m["idle-binary-MB"] - m["bare-binary-MB"]
+	m["gap-libraries-MB"] = (m["idle-file-MB"] - m["idle-binary-MB"]) - (m["bare-file-MB"] - m["bare-binary-MB"])
+	m["gap-anon-MB"] = m["idle-anon-MB"] - m["bare-anon-MB"]
+	m["gap-heap-MB"] = m["idle-heap-MB"] - m["bare-heap-MB"]
 	return m
+}
+
+// measureBare runs the bare window on a display of its own in look l,
+// lets it settle as long as Deckhand's measures, and records its RSS and
+// the RSS's parts (memParts) under stage, then its live heap (it logs it
+// on SIGUSR1, after a collection: read after the RSS, so that collection
+// does not change the figure).
+func measureBare(b *testing.B, bare string, l memLook, m memFigures, stage string) {
+	bw := exec.Command(bare, "-theme", l.theme, "-text-scale", strconv.FormatFloat(l.scale, 'f', -1, 64))
+	bw.Env = append(os.Environ(), "DISPLAY="+desktopDisplay(b, ""))
+	logs := &testutil.LockedBuffer{}
+	bw.Stderr = logs
+	if err := bw.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer func() { bw.Process.Kill(); bw.Wait() }()
+	time.Sleep(settle)
+	m[stage+"-rss-MB"] = rssMB(b, bw.Process.Pid)
+	memParts(b, bw.Process.Pid, m, stage)
+	heapRe := regexp.MustCompile(`msg=memory heap_alloc_mb=([0-9.]+)`)
+	bw.Process.Signal(syscall.SIGUSR1)
+	var f []string
+	testutil.Eventually(b, 10*time.Second, func() bool { f = heapRe.FindStringSubmatch(logs.String()); return f != nil }, "the bare window's memory line; log:\n%s", logs)
+	m[stage+"-heap-MB"], _ = strconv.ParseFloat(f[1], 64)
+	b.Logf("%s: rss %.1f MB (anonymous %.1f, its binary %.1f, other files %.1f), heap %.1f MB", stage, m[stage+"-rss-MB"],
+		m[stage+"-anon-MB"], m[stage+"-binary-MB"], m[stage+"-file-MB"]-m[stage+"-binary-MB"], m[stage+"-heap-MB"])
+}
+
+// memParts records the parts of process pid's RSS under stage: anonymous
+// (stage-anon-MB: Go's heap and runtime, the C heap), mapped from files
+// (stage-file-MB), and of those the pages of the program's own file
+// (stage-binary-MB): the kernel maps a binary's pages in large blocks
+// once they are read, so a larger program shows more of them resident
+// whatever it runs.
+func memParts(tb testing.TB, pid int, m memFigures, stage string) {
+	tb.Helper()
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, line := range strings.Split(string(status), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		kb, _ := strconv.ParseFloat(f[1], 64)
+		switch f[0] {
+		case "RssAnon:":
+			m[stage+"-anon-MB"] = kb / 1024
+		case "RssFile:":
+			m[stage+"-file-MB"] = kb / 1024
+		}
+	}
+	exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	smaps, err := os.ReadFile(fmt.Sprintf("/proc/%d/smaps", pid))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var kb float64
+	mine := false
+	for _, line := range strings.Split(string(smaps), "\n") {
+		f := strings.Fields(line)
+		switch {
+		case len(f) == 0:
+		case strings.Contains(f[0], "-") && !strings.HasSuffix(f[0], ":"): // a mapping's header: range perms offset dev inode [path]
+			mine = len(f) >= 6 && f[5] == exe
+		case mine && f[0] == "Rss:" && len(f) >= 2:
+			v, _ := strconv.ParseFloat(f[1], 64)
+			kb += v
+		}
+	}
+	m[stage+"-binary-MB"] = kb / 1024
 }
 
 // serverTools is the Tools button on the servers panel's row of alias:

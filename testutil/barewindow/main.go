@@ -2,7 +2,7 @@
 // benchmark: a bare Fyne window of the same size, with a list of 100 rows
 // and a multi-line entry, under the same renderer, in the theme variant
 // and text size Deckhand is measured at (-theme light|dark, -text-scale
-// 1.2). It runs until killed.
+// 1.2). It runs until killed; on SIGUSR1 it logs what Go holds.
 package main
 
 import (
@@ -22,6 +22,7 @@ func main() {
 	variant := flag.String("theme", "", "light or dark (default: the desktop's)")
 	scale := flag.Float64("text-scale", 1, "the text size, 1 for 100%")
 	flag.Parse()
+	reportMemory()
 	a := app.NewWithID("dev.deckhand.barewindow")
 	look := &look{Theme: theme.DefaultTheme(), scale: float32(*scale)}
 	switch *variant {

@@ -158,6 +158,12 @@ func windowMemoryRun(b *testing.B, bare, server string, l memLook) memFigures {
 	// A short session, then 40 switches between the two, clicking them in
 	// the sidebar.
 	w.key("ctrl+n")
+	// Typed before the new chat shows, the first letters went to the long
+	// one's draft (each chat keeps its own).
+	w.waitScreen("a new chat, its message box focused", func(s gui.Screen) bool {
+		f, _ := focused(s)
+		return !shows(s, "message 199") && strings.Contains(f.Hint, "Message Deckhand")
+	})
 	w.typeText("a short one")
 	w.key("Return")
 	testutil.Eventually(b, 20*time.Second, func() bool { return len(model.Requests()) > 200 }, "the short session; log:\n%s", logs)

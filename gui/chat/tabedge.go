@@ -67,7 +67,10 @@ func (e *tabEdge) FocusGained() {
 		back = d.CurrentKeyModifiers()&fyne.KeyModifierShift != 0
 	}
 	// Each turn scrolls by a screen at least, or leaves: bounded by rows.
-	for range len(cv.Rows) + 2 {
+	// With no control in view (a new chat) it takes three turns to come
+	// in, pass over the list and leave by the far edge: with two, the
+	// focus stayed on that edge, a Tab stop that shows nothing.
+	for range len(cv.Rows) + 3 {
 		switch f := c.Focused(); {
 		case f == cv.topEdge && !back, f == cv.bottomEdge && back, f == fyne.Focusable(cv.List):
 			// Coming into the chat: onto its first (last) control in view.

@@ -83,6 +83,9 @@ type convState struct {
 	lastRun  string // the status of its last run here (store.RunRunning, …); "" before one
 	failed   bool   // its actor failed: the next message reopens it from the log
 	model    string // the model of its run in progress (or last), for its answers' info
+	// cut: the run's last answer broke off with text kept (the stream
+	// dropped, stalled or ended early), until the run finishes.
+	cut bool
 }
 
 // unsent reports whether the person has not said anything in this
@@ -327,6 +330,7 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 	case *conversation.AssistantMessage:
 		if cs := conv(m.Conversation); cs != nil {
 			cs.tr.Assistant(m.Text, now)
+			cs.cut = m.Incomplete && m.Text != ""
 			if m.Text != "" {
 				cs.tr.SetInfo(cs.model, m.Usage.PromptTokens, m.Usage.CompletionTokens, m.Estimated, time.Time{}, now)
 			}
@@ -436,14 +440,21 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 			case m.Err != nil:
 				action := transcript.ActionRetry
 				var he *llm.HTTPError
-				if errors.As(m.Err, &he) && (he.Status == http.StatusUnauthorized || he.Status == http.StatusForbidden) {
+				switch {
+				case errors.As(m.Err, &he) && (he.Status == http.StatusUnauthorized || he.Status == http.StatusForbidden):
 					action = transcript.ActionKey // the key was refused: Settings, at the key
+				case cs.cut:
+					// The answer broke off (the connection dropped, the
+					// server stalled) and its text is kept, in the history
+					// too: it can go on, as a stopped one does.
+					action = transcript.ActionContinue
 				}
 				cs.tr.NoteAction(m.Err.Error(), true, action)
 				cs.result, cs.lastRun = "Failed: "+m.Err.Error(), store.RunFailed
 			default:
 				cs.result, cs.lastRun = "Done.", store.RunSucceeded
 			}
+			cs.cut = false
 			b.sessDirty = true
 			if cs.quick {
 				b.quickDirty = true

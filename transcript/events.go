@@ -92,7 +92,16 @@ func (t *Transcript) addRun(run replay.Run, attached []Attachment) {
 	}
 	switch run.End.Status {
 	case store.RunFailed:
-		t.NoteAction("The run failed: "+run.End.Error, true, ActionRetry)
+		action := ActionRetry
+		if n := len(run.Steps); n > 0 {
+			// An answer that broke off (the connection dropped, the
+			// server stalled) with its text kept can go on, as in the
+			// window that saw it break (gui's bridge).
+			if a := run.Steps[n-1].Answer; a != nil && a.Partial && a.Text != "" && len(a.Calls) == 0 {
+				action = ActionContinue
+			}
+		}
+		t.NoteAction("The run failed: "+run.End.Error, true, action)
 	case store.RunStopped:
 		t.NoteAction("Stopped.", false, ActionContinue)
 	case store.RunInterrupted:

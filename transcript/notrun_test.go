@@ -105,3 +105,53 @@ func TestToolNotRunFromEvents(t *testing.T) {
 		}
 	}
 }
+
+// A run whose answer broke off with its text kept (the connection to the
+// model dropped) offers Continue beside the failure when the chat is read
+// back from the log, as the window that saw it break does; a failure with
+// no text kept, or after calls, offers Retry.
+func TestDroppedAnswerContinuesFromEvents(t *testing.T) {
+	t0 := time.UnixMilli(1_700_000_000_000)
+	for _, tc := range []struct {
+		name   string
+		events [][2]string
+		want   string
+	}{
+		{"cut with text", [][2]string{
+			{store.KindRunStarted, `{"text":"q","parent":""}`},
+			{store.KindAssistantMessage, `{"text":"The first half","incomplete":true}`},
+			{store.KindRunFailed, `{"error":"the connection to the model server dropped"}`},
+		}, ActionContinue},
+		{"cut with nothing", [][2]string{
+			{store.KindRunStarted, `{"text":"q","parent":""}`},
+			{store.KindAssistantMessage, `{"text":"","incomplete":true}`},
+			{store.KindRunFailed, `{"error":"the connection to the model server dropped"}`},
+		}, ActionRetry},
+		{"whole answer, then a failure", [][2]string{
+			{store.KindRunStarted, `{"text":"q","parent":""}`},
+			{store.KindAssistantMessage, `{"text":"All of it."}`},
+			{store.KindRunFailed, `{"error":"something else"}`},
+		}, ActionRetry},
+		{"no answer", [][2]string{
+			{store.KindRunStarted, `{"text":"q","parent":""}`},
+			{store.KindRunFailed, `{"error":"401"}`},
+		}, ActionRetry},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var events []store.Event
+			for i, e := range tc.events {
+				events = append(events, store.Event{RunID: "r1", Kind: e[0], Data: json.RawMessage(e[1]), Time: t0.Add(time.Duration(i))})
+			}
+			tr := FromEvents(events)
+			var got string
+			for i := range tr.Len() {
+				if r := tr.Row(i); r.Kind == Notice && r.Error {
+					got = r.Action
+				}
+			}
+			if got != tc.want {
+				t.Errorf("the failure offers %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -18,9 +18,20 @@ type block struct {
 	join string
 }
 
+// empty: the block shows nothing, and makes no row. A code block shows
+// its box though empty, but not the rest of one cut just before its end.
+func (b block) empty() bool {
+	if b.code {
+		return b.cont && b.text == ""
+	}
+	return strings.TrimSpace(b.text) == ""
+}
+
 func (b block) row() Row {
 	if b.code {
-		return Row{Kind: Code, Text: strings.TrimSuffix(b.text, "\n"), Lang: b.lang}
+		r := Row{Kind: Code, Text: strings.TrimSuffix(b.text, "\n"), Lang: b.lang}
+		r.Cont, r.Join = b.cont, b.join
+		return r
 	}
 	r := Row{Kind: Text, Text: strings.TrimSpace(b.text)}
 	if b.cont {
@@ -58,19 +69,22 @@ type splitter struct {
 func (s *splitter) feed(full string) []block {
 	var out []block
 	emit := func(end int, code bool) {
-		text := full[s.blockStart:end]
-		if code || strings.TrimSpace(text) != "" {
-			out = append(out, block{index: s.index, text: text, code: code, lang: s.lang, cont: s.cont, join: s.join})
+		b := block{text: full[s.blockStart:end], code: code, cont: s.cont}
+		if !b.empty() {
+			out = append(out, block{index: s.index, text: b.text, code: code, lang: s.lang, cont: s.cont, join: s.join})
 			s.index++
 		}
 		s.cont, s.join = false, ""
 	}
-	// goOn: the next block goes on with the paragraph just cut at end.
+	// goOn: the next block goes on with the paragraph (or code) just
+	// cut at end; a code block's rows are joined by the line break they
+	// were cut after, if any.
 	goOn := func(end int) {
+		text := full[s.blockStart:end]
 		if s.inFence {
+			s.cont, s.join = true, text[len(strings.TrimSuffix(text, "\n")):]
 			return
 		}
-		text := full[s.blockStart:end]
 		s.cont, s.join = true, text[len(strings.TrimRight(text, " \t\r\n")):]
 	}
 	for {
@@ -86,7 +100,12 @@ func (s *splitter) feed(full string) []block {
 		// Too long: cut before looking at the line.
 		if contentEnd-s.blockStart > MaxBlock {
 			cut := s.blockStart + MaxBlock
-			if !s.inFence {
+			if s.inFence {
+				// Code is cut after a line, unless one line fills it.
+				if i := strings.LastIndexByte(full[s.blockStart:cut], '\n'); i >= 0 {
+					cut = s.blockStart + i + 1
+				}
+			} else {
 				cut = s.blockStart + cutAt(full[s.blockStart:cut])
 			}
 			for cut > s.blockStart+1 && !utf8.RuneStart(full[cut]) {
@@ -163,7 +182,7 @@ func splitAll(text string) []Row {
 	for _, b := range s.feed(full) {
 		rows = append(rows, b.row())
 	}
-	if last := s.open(full); last.code || strings.TrimSpace(last.text) != "" {
+	if last := s.open(full); !last.empty() {
 		rows = append(rows, last.row())
 	}
 	return rows

@@ -81,3 +81,74 @@ func TestLongParagraphGoesOn(t *testing.T) {
 		})
 	}
 }
+
+// TestLongCodeGoesOn: a code block longer than MaxBlock is cut only at
+// line ends (unless one line fills a row), its rows after the first say
+// that they go on with it (Cont) after a line break (Join), and the rows
+// joined give the code back exactly; streamed or whole, the rows are the
+// same. Before, the code was cut mid-line and its rows were code blocks
+// of their own.
+func TestLongCodeGoesOn(t *testing.T) {
+	var code strings.Builder
+	for i := 0; code.Len() < 6*1024; i++ {
+		fmt.Fprintf(&code, "\tfmt.Println(\"line %d of a long program\", %d)\n", i, i*i)
+	}
+	tests := []struct {
+		name, code string
+		join       string
+	}{
+		{name: "6 KiB of lines", code: strings.TrimSuffix(code.String(), "\n"), join: "\n"},
+		{name: "exactly a row of lines", code: strings.TrimSuffix(strings.Repeat(strings.Repeat("x", 63)+"\n", 64), "\n"), join: "\n"},
+		{name: "one long line", code: strings.Repeat("y", 5000), join: ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			text := "Before.\n\n```go\n" + tt.code + "\n```\n\nAfter."
+			got := splitAll(text)
+			code := got[1 : len(got)-1]
+			if len(code) < 2 && len(tt.code) > MaxBlock {
+				t.Fatalf("splitAll: %d rows of code, want 2 or more: %+v", len(code), got)
+			}
+			var b strings.Builder
+			for i, r := range code {
+				if r.Kind != Code || r.Lang != "go" {
+					t.Errorf("row %d: kind %v, lang %q, want code in go", i+1, r.Kind, r.Lang)
+				}
+				if len(r.Text) > MaxBlock {
+					t.Errorf("row %d holds %d bytes, more than a row's %d", i+1, len(r.Text), MaxBlock)
+				}
+				if i == 0 && r.Cont {
+					t.Errorf("the code's first row goes on from the paragraph before")
+				}
+				if i > 0 {
+					if !r.Cont || r.Join != tt.join {
+						t.Errorf("row %d: Cont %v, Join %q, want true and %q", i+1, r.Cont, r.Join, tt.join)
+					}
+					b.WriteString(r.Join)
+				}
+				if tt.join == "\n" && strings.Contains(tt.code, r.Text) && !strings.Contains("\n"+tt.code+"\n", "\n"+r.Text+"\n") {
+					t.Errorf("row %d is not cut at line ends: %q…%q", i+1, r.Text[:10], r.Text[len(r.Text)-10:])
+				}
+				b.WriteString(r.Text)
+			}
+			if b.String() != tt.code {
+				t.Errorf("the rows joined are not the code; where they differ: %q", b.String()[:min(len(b.String()), 80)])
+			}
+			if got[len(got)-1].Cont || got[len(got)-1].Text != "After." {
+				t.Errorf("the row after the code: %+v", got[len(got)-1])
+			}
+			tr := New()
+			for i := 0; i < len(text); i += 7 {
+				tr.Delta(text[i:min(i+7, len(text))], time.Time{})
+			}
+			tr.Assistant(text, time.Time{})
+			streamed := rows(tr)[1:]
+			for i := range got {
+				got[i].Role = "assistant"
+			}
+			if diff := cmp.Diff(got, streamed); diff != "" {
+				t.Errorf("streamed rows (-whole +streamed):\n%s", diff)
+			}
+		})
+	}
+}

@@ -378,7 +378,7 @@ func (t *Transcript) Assistant(text string, at time.Time) {
 		for _, b := range t.split.feed(full) {
 			t.placeBlock(b, false)
 		}
-		if last := t.split.open(full); strings.TrimSpace(last.text) != "" || last.code {
+		if last := t.split.open(full); !last.empty() {
 			t.placeBlock(last, false)
 		} else if n := t.header + 1 + last.index; n == len(t.rows)-1 && t.rows[n].Streaming {
 			// The open row turned out empty (the text ended with a blank line).

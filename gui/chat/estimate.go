@@ -16,6 +16,7 @@ import (
 type estimator struct {
 	width                          float32
 	header, text, code, notice     float32 // one-line rows
+	codeTop                        float32 // what a code row's cont lacks: its header line, and pull
 	line, charW, monoW, textInnerW float32
 }
 
@@ -25,6 +26,7 @@ func (e *estimator) calibrate(cv *View, w float32) {
 	e.text = cv.measureRow(transcript.Row{Kind: transcript.Text, Text: "x"})
 	e.code = cv.measureRow(transcript.Row{Kind: transcript.Code, Text: "x"})
 	e.notice = cv.measureRow(transcript.Row{Kind: transcript.Notice, Text: "x"})
+	e.codeTop = e.code - cv.measureRow(transcript.Row{Kind: transcript.Code, Text: "x", Cont: true})
 	e.line = cv.measureRow(transcript.Row{Kind: transcript.Code, Text: "x\nx"}) - e.code
 	const sample = "The quick brown fox jumps over the lazy dog, then rests."
 	size := theme.TextSize()
@@ -57,7 +59,11 @@ func (e *estimator) height(cv *View, r transcript.Row, w float32) float32 {
 		}
 		return h
 	case transcript.Code:
-		return e.code + (e.lines(r.Text, e.monoW)-1)*e.line
+		h := e.code + (e.lines(r.Text, e.monoW)-1)*e.line
+		if r.Cont {
+			h -= e.codeTop // drawn on from the row before (codeLayout)
+		}
+		return h
 	case transcript.Notice:
 		return e.notice + (e.lines(r.Text, e.charW)-1)*e.line
 	}

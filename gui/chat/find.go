@@ -247,7 +247,7 @@ func (f *Finder) recount() {
 		case transcript.Text, transcript.Code:
 			text, at := []rune(r.Text), []int{0}
 			j := i + 1
-			for ; r.Kind == transcript.Text && j < len(rows) && rows[j].Kind == transcript.Text && rows[j].Cont; j++ {
+			for ; goesOn(rows, j); j++ {
 				text = append(text, []rune(rows[j].Join)...)
 				at = append(at, len(text))
 				text = append(text, []rune(rows[j].Text)...)
@@ -430,13 +430,13 @@ func offsetIn(c *fyne.Container, o fyne.CanvasObject) (fyne.Position, bool) {
 func (f *Finder) matches(s *widgets.SelText, row int) []widgets.Match {
 	var before, after []rune
 	rows := f.cv.Rows
-	if row >= 0 && row < len(rows) && rows[row].Kind == transcript.Text {
+	if row >= 0 && row < len(rows) {
 		n := len(f.query) - 1
-		if r := rows[row]; r.Cont && row > 0 && rows[row-1].Kind == transcript.Text {
+		if r := rows[row]; goesOn(rows, row) {
 			t := []rune(shownText(rows[row-1]))
 			before = append(t[max(len(t)-n, 0):], []rune(r.Join)...)
 		}
-		if row+1 < len(rows) && rows[row+1].Kind == transcript.Text && rows[row+1].Cont {
+		if goesOn(rows, row+1) {
 			next := rows[row+1]
 			t := []rune(shownText(next))
 			after = append([]rune(next.Join), t[:min(n, len(t))]...)
@@ -445,9 +445,16 @@ func (f *Finder) matches(s *widgets.SelText, row int) []widgets.Match {
 	return s.Rich.Find(s.Rich.Runs(), f.query, before, after)
 }
 
-// shownText is the text a text row shows, without its layout.
+// goesOn: row i goes on with the paragraph or code block of the row
+// before, cut from it at transcript.MaxBlock.
+func goesOn(rows []transcript.Row, i int) bool {
+	return i > 0 && i < len(rows) && rows[i].Cont && rows[i-1].Kind == rows[i].Kind &&
+		(rows[i].Kind == transcript.Text || rows[i].Kind == transcript.Code)
+}
+
+// shownText is the text a text or code row shows, without its layout.
 func shownText(r transcript.Row) string {
-	if r.Plain {
+	if r.Plain || r.Kind == transcript.Code {
 		return r.Text
 	}
 	return widgets.SegmentsText(widgets.MarkdownSegments(r.Text))

@@ -309,14 +309,20 @@ func plainSegments(text string) []widget.RichTextSegment {
 }
 
 // codeView: a code block, monospace and highlighted by its language, with
-// the language and a copy button.
+// the language and a copy button. A block longer than transcript.MaxBlock
+// is cut in rows at line ends: the rows after the first (Row.Cont) are
+// drawn as the same box, with no header and no gap (codeLayout), and the
+// first's Copy copies the whole block.
 type codeView struct {
 	obj  fyne.CanvasObject
 	lang *widget.Label
 	rt   *widgets.MDText
 	sel  *widgets.SelText
+	bg   *canvas.Rectangle
+	top  *fyne.Container // the language and Copy: the first row's alone
 	text string
 	hl   string // the language text was highlighted as
+	cont bool   // goes on with the code of the row before (Row.Cont)
 }
 
 func newCodeView(r *RowView) *codeView {
@@ -328,13 +334,60 @@ func newCodeView(r *RowView) *codeView {
 	c.sel = widgets.NewSelText(&r.cv.Sel, c.rt, func() int { return r.ID })
 	c.sel.Source = func() string { return c.text }
 	cp := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), nil)
-	cp.OnTapped = func() { r.copy(c.text, cp) }
+	cp.OnTapped = func() { r.copy(r.cv.wholeCode(r.ID, c.text), cp) }
 	cp.Importance = widget.LowImportance
-	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
-	bg.CornerRadius = theme.InputRadiusSize()
-	top := container.NewHBox(lang, layout.NewSpacer(), cp)
-	c.obj = indented(container.NewStack(bg, container.NewBorder(top, nil, nil, nil, c.sel)))
+	c.bg = canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
+	c.bg.CornerRadius = theme.InputRadiusSize()
+	c.top = container.NewHBox(lang, layout.NewSpacer(), cp)
+	c.obj = indented(container.New(codeLayout{c}, c.bg, c.top, c.sel))
 	return c
+}
+
+// wholeCode is the code block whose first row is row i, its rows joined
+// as they were in the message (text: row i's, if the rows moved on).
+func (cv *View) wholeCode(i int, text string) string {
+	rows := cv.Rows
+	if i < 0 || i >= len(rows) || rows[i].Kind != transcript.Code || rows[i].Text != text {
+		return text
+	}
+	var b strings.Builder
+	b.WriteString(text)
+	for j := i + 1; j < len(rows) && rows[j].Kind == transcript.Code && rows[j].Cont; j++ {
+		b.WriteString(rows[j].Join)
+		b.WriteString(rows[j].Text)
+	}
+	return b.String()
+}
+
+// codeLayout lays a code block out: its background, its header line
+// (language and Copy) and its code below it. The rows after a cut have no
+// header, their code is drawn on from the row before's last line at the
+// code's line pitch (pull), and their background reaches up to the row
+// before's, over the list's gap and its rounded corners: one box.
+type codeLayout struct{ c *codeView }
+
+func (l codeLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	bg, top, code := objs[0], objs[1], objs[2]
+	var up, bgUp, topH float32
+	if l.c.cont {
+		up, bgUp = pull(), theme.Padding()+l.c.bg.CornerRadius
+	} else {
+		topH = top.MinSize().Height
+	}
+	bg.Move(fyne.NewPos(0, -bgUp))
+	bg.Resize(fyne.NewSize(size.Width, size.Height+bgUp))
+	top.Move(fyne.NewPos(0, 0))
+	top.Resize(fyne.NewSize(size.Width, topH))
+	code.Move(fyne.NewPos(0, topH-up))
+	code.Resize(fyne.NewSize(size.Width, size.Height-topH+up))
+}
+
+func (l codeLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	top, code := objs[1].MinSize(), objs[2].MinSize()
+	if l.c.cont {
+		return fyne.NewSize(code.Width, max(code.Height-pull(), 0))
+	}
+	return fyne.NewSize(max(top.Width, code.Width), top.Height+code.Height)
 }
 
 func (c *codeView) selectable() *widgets.SelText { return c.sel }
@@ -347,6 +400,11 @@ func (c *codeView) set(r transcript.Row) {
 		lang = "code"
 	}
 	widgets.SetText(c.lang, lang)
+	if r.Cont != c.cont {
+		c.cont = r.Cont
+		widgets.SetVisible(c.top, !r.Cont)
+		widgets.Relayout(c.obj)
+	}
 	if r.Text == c.text && r.Lang == c.hl && c.rt.Segments != nil {
 		return
 	}

@@ -83,11 +83,12 @@ func New(host Host, apps *appview.Views) *View {
 	cv.Sel.Clip = func(s string) { host.App().Clipboard().SetContent(s) }
 	cv.Sel.Shown, cv.Sel.Block, cv.Sel.Message = cv.shownBlocks, cv.offscreenBlock, cv.messageRows
 	cv.Sel.Join = func(i int) (string, bool) {
-		if i > 0 && i < len(cv.Rows) && cv.Rows[i].Kind == transcript.Text && cv.Rows[i].Cont && cv.Rows[i-1].Kind == transcript.Text {
-			return cv.Rows[i].Join, true // one paragraph, cut in rows
+		if goesOn(cv.Rows, i) {
+			return cv.Rows[i].Join, true // one paragraph or code block, cut in rows
 		}
 		return "", false
 	}
+	cv.Sel.InView = cv.blockInView
 	cv.Tips = cv.cards.Tips // one layer for the messages' buttons and the tool cards'
 	cv.Find = newFinder(cv)
 	cv.Sel.Found = func(s *widgets.SelText) { drawFound(s, cv.Find) }
@@ -553,6 +554,24 @@ func (cv *View) shownBlocks() []*widgets.SelText {
 		}
 	}
 	return out
+}
+
+// blockInView: the row of s is in the list's view. The list keeps the
+// views of rows just out of sight in its pool, out of the window, where
+// Fyne places them at the window's top: a drag across a cut in a long
+// code block ended in a row above it, out of sight.
+func (cv *View) blockInView(s *widgets.SelText) bool {
+	id := s.Row()
+	if id < 0 || id >= len(cv.Heights) {
+		return false
+	}
+	var top float32
+	pad := theme.Padding()
+	for _, h := range cv.Heights[:id] {
+		top += h + pad
+	}
+	off := cv.List.GetScrollOffset()
+	return top < off+cv.List.Size().Height && top+cv.Heights[id] > off
 }
 
 // offscreenBlock is row i's selectable block laid out off screen at the

@@ -594,6 +594,10 @@ type Selection struct {
 	// in a copy when row i goes on with the paragraph of the row before
 	// (ok); else a blank line does.
 	Join func(i int) (sep string, ok bool)
+	// InView, if set, tells whether a block of Shown is in view: a
+	// drag ends in one of those only. Shown holds blocks the list keeps
+	// out of sight too, whose places are stale.
+	InView func(*SelText) bool
 }
 
 // span is the selection in order; ok is false when nothing is selected.
@@ -642,6 +646,9 @@ func (h *Selection) dragTo(abs fyne.Position) {
 	drv := fyne.CurrentApp().Driver()
 	to := spot{blocks[len(blocks)-1].Row(), endMark}
 	for _, b := range blocks {
+		if h.InView != nil && !h.InView(b) {
+			continue
+		}
 		pos := drv.AbsolutePositionForObject(b)
 		if abs.Y >= pos.Y+b.Size().Height {
 			continue

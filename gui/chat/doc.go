@@ -21,8 +21,9 @@
 //   - row.go: one row, of any kind; rowparts.go: a message's header
 //     (with an answer's model, tokens and speed, on hover), text and code
 //     blocks and notes; a paragraph longer than a row's 2 KiB, cut in
-//     rows, is drawn on from row to row as one (goOn), and find and copy
-//     read its rows as one text.
+//     rows, is drawn on from row to row as one (goOn), a code block as
+//     one box (codeLayout) with one Copy for the whole, and find and
+//     copy read their rows as one text.
 //   - card.go: a tool call's row, its card (package toolcard) indented
 //     under its message; the row as the card's Row (folded, Show all).
 //   - find.go: the find bar.

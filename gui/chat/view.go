@@ -556,10 +556,11 @@ func (cv *View) shownBlocks() []*widgets.SelText {
 	return out
 }
 
-// blockInView: the row of s is in the list's view. The list keeps the
-// views of rows just out of sight in its pool, out of the window, where
-// Fyne places them at the window's top: a drag across a cut in a long
-// code block ended in a row above it, out of sight.
+// blockInView: the row of s is in the list's view. The chat keeps the
+// views of rows just out of sight, which the list holds in its pool, out
+// of the window: Fyne reads the window's top-left as their place, and a
+// drag across the second cut of a long code block ended in its first
+// row, out of sight.
 func (cv *View) blockInView(s *widgets.SelText) bool {
 	id := s.Row()
 	if id < 0 || id >= len(cv.Heights) {

@@ -62,7 +62,15 @@ func TestWindowOpensPastChats(t *testing.T) {
 	w.key("Up")
 	w.waitScreen("the second chat's history", func(s gui.Screen) bool { return shows(s, "answer two") && !shows(s, "answer one") })
 	w.key("Down", "Return")
-	w.waitScreen("the first chat again", func(s gui.Screen) bool { return shows(s, "answer one") })
+	// Enter opens the chat with the keyboard in its message box, ready to
+	// type; F2 renames in the list, so the list takes the keyboard again.
+	w.waitScreen("the first chat again, the message box focused", func(s gui.Screen) bool {
+		f, ok := focused(s)
+		return shows(s, "answer one") && ok && f.Kind == "entry" && strings.HasPrefix(f.Hint, "Message Deckhand")
+	})
+	w.click(search)
+	w.key("Tab")
+	w.waitScreen("the list has the focus again", func(s gui.Screen) bool { f, ok := focused(s); return ok && f.Kind == "sessions" })
 	w.key("F2")
 	w.waitScreen("the rename dialog", func(s gui.Screen) bool { return shows(s, "Rename chat") })
 	w.key("Escape")

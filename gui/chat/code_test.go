@@ -134,21 +134,7 @@ func TestLongCodeIsOne(t *testing.T) {
 	i := conts[0]
 	aboveText, belowText := cv.Rows[i-1].Text, cv.Rows[i].Text
 	query := aboveText[strings.LastIndexByte(aboveText, '\n')+1:] + "\n" + belowText[:strings.Index(belowText, " of")]
-	f := cv.Find
-	f.Open(query)
-	h.drain()
-	if f.Count.Text != "1 of 1" {
-		t.Fatalf("looking for %q the bar says %q, want 1 of 1", query, f.Count.Text)
-	}
-	for _, row := range []int{i - 1, i} {
-		s := h.block(row)
-		if s == nil {
-			t.Fatalf("row %d of the match is not on screen", row)
-		}
-		if !s.FoundCur || len(currentMarks(s)) == 0 {
-			t.Errorf("row %d does not mark its part of the match (found %d, current %v)", row, s.Found, s.FoundCur)
-		}
-	}
+	h.findsAcrossCut(t, i, query)
 }
 
 // codeView is the code block of row i on screen, or nil.

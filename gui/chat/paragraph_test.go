@@ -114,21 +114,8 @@ func TestLongParagraphIsOne(t *testing.T) {
 			i := conts[0]
 			prev, next := cv.Rows[i-1].Text, cv.Rows[i].Text
 			query := prev[len(prev)-len("keeps going."):] + cv.Rows[i].Join + next[:strings.Index(next, " of")]
+			h.findsAcrossCut(t, i, query)
 			f := cv.Find
-			f.Open(query)
-			h.drain()
-			if f.Count.Text != "1 of 1" {
-				t.Fatalf("looking for %q the bar says %q, want 1 of 1", query, f.Count.Text)
-			}
-			for _, row := range []int{i - 1, i} {
-				s := h.block(row)
-				if s == nil {
-					t.Fatalf("row %d of the match is not on screen", row)
-				}
-				if !s.FoundCur || len(currentMarks(s)) == 0 {
-					t.Errorf("row %d does not mark its part of the match (found %d, current %v)", row, s.Found, s.FoundCur)
-				}
-			}
 
 			// A search's result opens the bar at the same words (the
 			// sidebar's search reads the stored text, where they stand
@@ -140,6 +127,27 @@ func TestLongParagraphIsOne(t *testing.T) {
 				t.Errorf("a search's result opens the bar at %q, %q; want %q, 1 of 1", f.entry.Text, f.Count.Text, query)
 			}
 		})
+	}
+}
+
+// findsAcrossCut: the find bar, asked for query, which straddles the
+// cut before row i, counts it once and marks its part in both rows.
+func (h *cardHarness) findsAcrossCut(t *testing.T, i int, query string) {
+	t.Helper()
+	f := h.ui.chat.Find
+	f.Open(query)
+	h.drain()
+	if f.Count.Text != "1 of 1" {
+		t.Fatalf("looking for %q the bar says %q, want 1 of 1", query, f.Count.Text)
+	}
+	for _, row := range []int{i - 1, i} {
+		s := h.block(row)
+		if s == nil {
+			t.Fatalf("row %d of the match is not on screen", row)
+		}
+		if !s.FoundCur || len(currentMarks(s)) == 0 {
+			t.Errorf("row %d does not mark its part of the match (found %d, current %v)", row, s.Found, s.FoundCur)
+		}
 	}
 }
 

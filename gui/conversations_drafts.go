@@ -3,8 +3,10 @@ package gui
 import (
 	"context"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"deckhand/gui/composer"
 	"deckhand/store"
@@ -54,7 +56,7 @@ func (u *UI) swapDraft(prev, next string, fresh bool) {
 		// The first chat shown: what was typed or attached before it
 		// showed is its own.
 		if u.input.Text == "" {
-			u.input.SetText(d.logged[key])
+			u.setDraft(d.logged[key])
 		}
 		delete(d.logged, key)
 		return
@@ -75,8 +77,19 @@ func (u *UI) swapDraft(prev, next string, fresh bool) {
 		delete(d.logged, key)
 	}
 	if u.input.Text != text {
-		u.input.SetText(text)
+		u.setDraft(text)
 	}
+}
+
+// setDraft shows a chat's draft in the message box with the caret at its
+// end, where the person goes on typing: Fyne's entry kept the caret's
+// row and column from the text before, and typing landed inside the
+// draft ("tabXles").
+func (u *UI) setDraft(text string) {
+	u.input.SetText(text)
+	last := text[strings.LastIndexByte(text, '\n')+1:]
+	u.input.CursorRow, u.input.CursorColumn = strings.Count(text, "\n"), utf8.RuneCountInString(last)
+	u.input.Refresh()
 }
 
 // loadDrafts reads the drafts the log keeps, off the UI goroutine; the
@@ -102,7 +115,7 @@ func (u *UI) loadDrafts() {
 			key := u.draftKey(u.conv)
 			if text, ok := logged[key]; ok {
 				delete(u.drafts.logged, key)
-				u.input.SetText(text)
+				u.setDraft(text)
 			}
 		})
 	}()

@@ -74,6 +74,11 @@ func TestDraftsPerChatAndOverRestart(t *testing.T) {
 	if got := h.ui.input.Text; got != "my unsent draft about tables" {
 		t.Fatalf("the first chat shows %q in the box, want its draft", got)
 	}
+	// The caret is at the draft's end, where typing goes on (it kept the
+	// column it had in the chat before, and typing landed inside).
+	if row, col := h.ui.input.CursorRow, h.ui.input.CursorColumn; row != 0 || col != len("my unsent draft about tables") {
+		t.Errorf("the caret is at row %d, column %d; want the draft's end, 0, %d", row, col, len("my unsent draft about tables"))
+	}
 
 	// Quit (the window stops), and start again on the same log.
 	h.ui.Stop()
@@ -85,6 +90,9 @@ func TestDraftsPerChatAndOverRestart(t *testing.T) {
 	h2.until("the first chat with its draft", func() bool {
 		return h2.ui.conv == first && h2.ui.input.Text == "my unsent draft about tables"
 	})
+	if col := h2.ui.input.CursorColumn; col != len("my unsent draft about tables") {
+		t.Errorf("after a restart the caret is at column %d of the draft, want its end", col)
+	}
 	h2.openInMain("the second question")
 	h2.until("the second chat", func() bool { return h2.ui.conv == second })
 	if got := h2.ui.input.Text; got != "" {

@@ -52,12 +52,7 @@ func TestLongCodeIsOne(t *testing.T) {
 	}
 	d := fyne.CurrentApp().Driver()
 	for _, i := range conts {
-		var top float32
-		for j := range i {
-			top += cv.Heights[j] + 4
-		}
-		cv.List.ScrollToOffset(max(top-cv.List.Size().Height/2, 0))
-		h.drain()
+		h.cutInView(i)
 		above, below := h.codeView(i-1), h.codeView(i)
 		if above == nil || below == nil {
 			t.Fatalf("rows %d and %d are not both on screen", i-1, i)

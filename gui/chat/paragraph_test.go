@@ -58,12 +58,7 @@ func TestLongParagraphIsOne(t *testing.T) {
 			d := fyne.CurrentApp().Driver()
 			for _, i := range conts {
 				// The cut in the middle of the view.
-				var top float32
-				for j := range i {
-					top += cv.Heights[j] + 4
-				}
-				cv.List.ScrollToOffset(max(top-cv.List.Size().Height/2, 0))
-				h.drain()
+				h.cutInView(i)
 				above, below := h.block(i-1), h.block(i)
 				if above == nil || below == nil {
 					t.Fatalf("rows %d and %d are not both on screen", i-1, i)
@@ -149,6 +144,18 @@ func (h *cardHarness) findsAcrossCut(t *testing.T, i int, query string) {
 			t.Errorf("row %d does not mark its part of the match (found %d, current %v)", row, s.Found, s.FoundCur)
 		}
 	}
+}
+
+// cutInView scrolls the chat so that the cut before row i is in the middle
+// of the view.
+func (h *cardHarness) cutInView(i int) {
+	cv := h.ui.chat
+	var top float32
+	for j := range i {
+		top += cv.Heights[j] + 4
+	}
+	cv.List.ScrollToOffset(max(top-cv.List.Size().Height/2, 0))
+	h.drain()
 }
 
 // block is the selectable block of row i on screen, or nil.

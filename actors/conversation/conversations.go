@@ -2,7 +2,6 @@ package conversation
 
 import (
 	"fmt"
-	"slices"
 
 	"deckhand/store"
 
@@ -43,7 +42,11 @@ func (a *conversationsActor) Receive(c actor.Context) {
 			opts.ID = store.NewID("conv")
 		}
 		if a.log != nil {
-			opts.Watchers = append(slices.Clone(opts.Watchers), a.log)
+			// The log hears each event first: by the time a watcher has
+			// it, it is in the log's mailbox, so SyncLog after an event
+			// finds it there (last, a run's end could reach the person,
+			// and their SyncLog the log, before the log had the end).
+			opts.Watchers = append([]*actor.PID{a.log}, opts.Watchers...)
 		}
 		if pid, ok := a.byID[opts.ID]; ok {
 			c.Respond(&ConversationStarted{ID: opts.ID, PID: pid, Err: fmt.Errorf("conversation %s is already open", opts.ID)})

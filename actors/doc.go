@@ -53,8 +53,9 @@
 //     shared by the calls' goroutines and the actor (left so);
 //   - the pinned definitions (servers.Pins): a book under a mutex, written
 //     by the registry and by the runs that accept a change (left so);
-//   - the "always allow" grants (writer.Always): immutable, swapped whole
-//     by a grant (a run) and by the store actor;
+//   - the "always allow" grants (approval.Always, beside the gate that
+//     reads them): immutable, swapped whole by a grant (a run) and by the
+//     store actor, which loads and saves them;
 //   - the secrets (redact.Set): immutable, swapped whole as they grow;
 //   - the capability policy (System.policy) and its hooks: immutable,
 //     swapped whole by UpdateConfig and OnPolicy;

@@ -22,9 +22,7 @@ func TestListAndRevokeGrants(t *testing.T) {
 		}
 		s := Start(o)
 		ctx := t.Context()
-		if err := s.always.Grant("fs.write_file", "user"); err != nil {
-			t.Fatal(err)
-		}
+		s.always.Grant("fs.write_file", "user")
 		list, err := s.Grants(ctx)
 		if err != nil || len(list) != 1 || list[0].Tool != "fs.write_file" {
 			t.Fatalf("log %v: grants %+v, %v", withLog, list, err)
@@ -43,7 +41,7 @@ func TestListAndRevokeGrants(t *testing.T) {
 		}
 		if withLog {
 			// The refresh from the log does not bring it back.
-			if err := s.always.(*writer.Always).Load(ctx, o.Log); err != nil || s.always.Allowed("fs.write_file") {
+			if err := writer.LoadGrants(ctx, o.Log, s.always); err != nil || s.always.Allowed("fs.write_file") {
 				t.Errorf("after a refresh: %v %v", s.always.Allowed("fs.write_file"), err)
 			}
 		}

@@ -89,7 +89,7 @@ type System struct {
 	log       *slog.Logger
 	lookupEnv func(string) (string, bool)
 	conns     *sync.WaitGroup        // connections not yet closed
-	always    approval.Always        // the "always allow" grants every conversation shares
+	always    *approval.Always       // the "always allow" grants every conversation shares
 	db        *store.DB              // the log, or nil
 	secrets   *redact.Set            // removed from tool results before the model or a person sees them
 	pins      *servers.Pins          // the pinned tool definitions
@@ -175,11 +175,11 @@ func Start(opts Options) *System {
 	s.pins = pins
 	s.router = &servers.Router{}
 	s.Registry = servers.SpawnRegistry(as.Root, log, pins, s.router)
-	var always approval.Always = &approval.MemoryAlways{}
+	always := &approval.Always{}
 	if opts.Log != nil {
-		la := writer.NewAlways(func(m any) { s.Root.Send(s.Store, m) })
+		always = approval.NewAlways(func(g approval.Grant) { s.Root.Send(s.Store, &writer.SaveGrant{Grant: g}) })
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		if err := la.Load(ctx, opts.Log); err != nil {
+		if err := writer.LoadGrants(ctx, opts.Log, always); err != nil {
 			log.Warn("reading the always-allow grants: none count until they can be read", "err", err)
 		}
 		foreign, err := opts.Log.Foreign(ctx)
@@ -187,11 +187,10 @@ func Start(opts Options) *System {
 			log.Warn("checking the log's grants and pins", "err", err)
 		}
 		cancel()
-		always = la
 		secrets := slices.Clone(opts.Secrets)
 		model := opts.Config.Model
 		cost := func(name string, in, out int) float64 { return model.PriceFor(name).Cost(in, out) }
-		s.Store = writer.Spawn(as.Root, writer.Options{DB: opts.Log, Logger: log, Secrets: secrets, MaxOutputBytes: opts.Config.MCP.MaxOutputBytes, Always: la, Cost: cost, Foreign: foreign})
+		s.Store = writer.Spawn(as.Root, writer.Options{DB: opts.Log, Logger: log, Secrets: secrets, MaxOutputBytes: opts.Config.MCP.MaxOutputBytes, Always: always, Cost: cost, Foreign: foreign})
 	}
 	initial := maps.Clone(opts.Config.MCP.Servers)
 	if initial == nil {

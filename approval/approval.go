@@ -11,22 +11,21 @@
 // caller's job: a conversation's run sends the Request to whoever answers
 // and blocks until the answer, and no answer within the timeout is a deny (Reason, Denial and the
 // sentinel errors say why, for errors.Is). The package also holds the
-// answers a person can give, the stores of "always" grants, and the texts
-// that describe a tool's claims and a change to its definition.
+// answers a person can give, the "always" grants (Always, beside the gate
+// that reads them; the log's writer only loads and saves them), and the
+// texts that describe a tool's claims and a change to its definition.
 //
 // Concurrency: Decide, Check, Diff, Claims and the error types are
 // pure and safe anywhere. A Grants value belongs to one conversation (its
-// actor between runs, the run in progress during one); an Always store is shared and must be
-// safe for concurrent use (MemoryAlways is).
+// actor between runs, the run in progress during one). Always is shared by
+// every conversation: no one owns it, it is an immutable book swapped
+// whole on each change.
 package approval
 
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
-	"sync"
-	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -124,64 +123,6 @@ type Rules map[string]bool
 
 // Grants are tools a person allowed for a conversation, by display name.
 type Grants map[string]bool
-
-// Always is where "always allow" grants live: in memory here, in the event
-// log's database later.
-type Always interface {
-	Allowed(display string) bool
-	Grant(display, by string) error
-}
-
-// MemoryAlways keeps "always" grants for the life of the process.
-type MemoryAlways struct {
-	mu     sync.Mutex
-	grants map[string]Grant
-}
-
-// Grant is one "always allow".
-type Grant struct {
-	Tool string
-	By   string // who granted it (the user actor's name)
-	At   time.Time
-}
-
-var _ Always = (*MemoryAlways)(nil)
-
-func (m *MemoryAlways) Allowed(display string) bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	_, ok := m.grants[display]
-	return ok
-}
-
-func (m *MemoryAlways) Grant(display, by string) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.grants == nil {
-		m.grants = map[string]Grant{}
-	}
-	m.grants[display] = Grant{Tool: display, By: by, At: time.Now()}
-	return nil
-}
-
-// List returns the grants, sorted by tool.
-func (m *MemoryAlways) List() []Grant {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	out := make([]Grant, 0, len(m.grants))
-	for _, g := range m.grants {
-		out = append(out, g)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Tool < out[j].Tool })
-	return out
-}
-
-// Revoke removes a grant.
-func (m *MemoryAlways) Revoke(display string) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	delete(m.grants, display)
-}
 
 // ParseAnswer reads a terminal answer: y/yes (once), s/session, a/always,
 // anything else (including nothing) is a deny.

@@ -1,7 +1,10 @@
 package approval
 
 import (
+	"fmt"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"deckhand/tools"
@@ -13,7 +16,7 @@ func TestDecideGrantsAndRules(t *testing.T) {
 	read := Request{Server: "fs", Tool: "read_text_file", Display: "fs.read_text_file"}
 	write := Request{Server: "fs", Tool: "write_file", Display: "fs.write_file"}
 	exec := Request{Server: "local", Tool: "exec", Display: "local.exec"}
-	always := &MemoryAlways{}
+	always := &Always{}
 	always.Grant("git.push", "test")
 	tests := []struct {
 		name    string
@@ -57,19 +60,99 @@ func TestParseAnswer(t *testing.T) {
 	}
 }
 
-func TestMemoryAlways(t *testing.T) {
-	var m MemoryAlways
-	m.Grant("b.x", "me")
-	m.Grant("a.y", "me")
-	if !m.Allowed("a.y") || m.Allowed("c.z") {
-		t.Errorf("Allowed wrong")
+// The "always" grants without a log: a grant counts at once and is
+// listed; a revocation counts at once.
+func TestAlwaysWithoutLog(t *testing.T) {
+	var g Always
+	g.Grant("b.x", "me")
+	g.Grant("a.y", "me")
+	if !g.Allowed("a.y") || g.Allowed("c.z") {
+		t.Errorf("Allowed(a.y, c.z) = %v, %v; want true, false", g.Allowed("a.y"), g.Allowed("c.z"))
 	}
-	if l := m.List(); len(l) != 2 || l[0].Tool != "a.y" {
-		t.Errorf("List() = %+v", l)
+	if l := g.List(); len(l) != 2 || l[0].Tool != "a.y" || l[0].By != "me" {
+		t.Errorf("List() = %+v, want a.y then b.x, by me", l)
 	}
-	m.Revoke("a.y")
-	if m.Allowed("a.y") {
-		t.Errorf("revoked grant still allowed")
+	g.Revoke("a.y")
+	if g.Allowed("a.y") {
+		t.Errorf("a revoked grant is still allowed")
+	}
+	g.Grant("a.y", "me")
+	if !g.Allowed("a.y") {
+		t.Errorf("a grant given again after its revocation does not count")
+	}
+	var none *Always
+	if none.Allowed("a.y") {
+		t.Errorf("a nil Always allows")
+	}
+}
+
+// With a log: a grant counts at once and goes to the log; a revocation
+// counts at once; a reload of the log before the revocation's row is
+// deleted does not bring the grant back, nor does a grant made before it
+// that reaches the disk after it; a reload does not drop a grant not yet
+// on disk.
+func TestAlwaysWithLog(t *testing.T) {
+	var saved []string
+	g := NewAlways(func(gr Grant) { saved = append(saved, gr.Tool) })
+	onDisk := []Grant{{Tool: "a.x", By: "user"}}
+	g.Reload(onDisk)
+	if !g.Allowed("a.x") {
+		t.Fatal("a grant read from the log does not count")
+	}
+	g.Grant("a.z", "user")
+	if !g.Allowed("a.z") || !slices.Equal(saved, []string{"a.z"}) {
+		t.Errorf("a new grant: allowed %v, saved %v; want true, [a.z]", g.Allowed("a.z"), saved)
+	}
+	g.Reload(onDisk) // a.z is not on disk yet
+	if !g.Allowed("a.z") {
+		t.Error("a reload drops a grant not yet on disk")
+	}
+	g.Revoke("a.x")
+	if g.Allowed("a.x") {
+		t.Error("a revocation does not count at once")
+	}
+	g.Reload(onDisk)
+	if g.Allowed("a.x") {
+		t.Error("a reload before the row is deleted brings the grant back")
+	}
+	g.Grant("a.y", "user")
+	g.Revoke("a.y")
+	g.Saved("a.y") // the grant reaches the disk after the revocation was made
+	if g.Allowed("a.y") {
+		t.Error("a grant made before a revocation counts once written")
+	}
+	g.Deleted("a.y")
+	g.Grant("a.y", "user") // given again: counts
+	if !g.Allowed("a.y") {
+		t.Error("a grant given again after a revocation does not count")
+	}
+	g.Deleted("a.x")
+	g.Reload(nil) // the log's row is gone
+	if g.Allowed("a.x") || !g.Allowed("a.y") || !g.Allowed("a.z") {
+		t.Errorf("after the rows' deletion: a.x %v, a.y %v, a.z %v; want false, true, true", g.Allowed("a.x"), g.Allowed("a.y"), g.Allowed("a.z"))
+	}
+}
+
+// Grants and revocations from many goroutines at once: each change lands
+// on the newest book (run with -race).
+func TestAlwaysConcurrent(t *testing.T) {
+	var g Always
+	var wg sync.WaitGroup
+	for i := range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tool := fmt.Sprintf("s.t%d", i)
+			g.Grant(tool, "me")
+			g.Allowed(tool)
+			if i%2 == 0 {
+				g.Revoke(tool)
+			}
+		}()
+	}
+	wg.Wait()
+	if n := len(g.List()); n != 8 {
+		t.Errorf("len(List()) = %d after 16 grants and 8 revocations, want 8", n)
 	}
 }
 

@@ -3,7 +3,10 @@ package approval
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -31,8 +34,160 @@ type Pin struct {
 
 // Granted are the person's grants that can cover a call.
 type Granted struct {
-	Session Grants // this conversation's "allow for this session"
-	Always  Always // "always allow", everywhere; nil for none
+	Session Grants  // this conversation's "allow for this session"
+	Always  *Always // "always allow", everywhere; nil for none
+}
+
+// Always are the "always allow" grants, the gate's one input shared by
+// every conversation: a run's gate reads them without waiting for anything
+// (least of all the disk), a grant counts at once, here and in every
+// conversation, and so does a revocation.
+//
+// With a log (NewAlways), the log's writer keeps them in step with the
+// disk and nothing else: it reads them in at start and at each run start
+// (Reload: grants given or revoked by another Deckhand process sharing the
+// log count from then on), writes each grant given here (save), and says
+// when a grant or a revocation made here is on disk (Saved, Deleted).
+// Until then a reload does not undo it: a grant given here stays, and a
+// grant revoked here stays revoked. The zero Always keeps grants for the
+// life of the process.
+//
+// Who owns its state: nobody holds a lock on it. It is an immutable value
+// (an alwaysBook) swapped whole: a change copies the book, changes the
+// copy and swaps it in (again, on the newest book, if another change came
+// first), so a reader sees one book, before or after a change, never half
+// of one. Safe for concurrent use.
+type Always struct {
+	book atomic.Pointer[alwaysBook]
+	save func(Grant) // writes a grant given here to the log; nil without one
+}
+
+// Grant is one "always allow".
+type Grant struct {
+	Tool string
+	By   string // who granted it (the user actor's name)
+	At   time.Time
+}
+
+// alwaysBook is one state of the grants; never changed once stored.
+type alwaysBook struct {
+	granted  map[string]Grant // as last read from the log, and confirmed since (or given, without a log)
+	pending  map[string]Grant // given here, not yet on disk
+	revoking map[string]int   // revoked here, not yet deleted on disk: a reload does not bring them back
+}
+
+// NewAlways makes the grants of a log; save writes a grant given here
+// (it must not wait for the disk: it hands the grant to the log's writer).
+func NewAlways(save func(Grant)) *Always { return &Always{save: save} }
+
+// Allowed reports whether tool (alias.tool) is always allowed now.
+func (g *Always) Allowed(tool string) bool {
+	if g == nil {
+		return false
+	}
+	b := g.book.Load()
+	if b == nil {
+		return false
+	}
+	_, granted := b.granted[tool]
+	_, pending := b.pending[tool]
+	return granted || pending
+}
+
+// Grant counts tool at once, and has the log write it. It does not wait
+// for the log: the run that granted it may ask the gate again first.
+func (g *Always) Grant(tool, by string) {
+	gr := Grant{Tool: tool, By: by, At: time.Now()}
+	g.change(func(b *alwaysBook) {
+		if g.save == nil {
+			b.granted[tool] = gr
+			return
+		}
+		b.pending[tool] = gr
+	})
+	if g.save != nil {
+		g.save(gr)
+	}
+}
+
+// Revoke stops tool's grant counting at once. With a log, a reload does
+// not bring it back until Deleted says the log's copy is gone.
+func (g *Always) Revoke(tool string) {
+	g.change(func(b *alwaysBook) {
+		delete(b.granted, tool)
+		delete(b.pending, tool)
+		if g.save != nil {
+			b.revoking[tool]++
+		}
+	})
+}
+
+// Reload replaces the grants with the log's (the rows Deckhand wrote),
+// read again: a grant given here that the log does not hold yet stays, and
+// a grant revoked here that the log still holds stays revoked.
+func (g *Always) Reload(saved []Grant) {
+	g.change(func(b *alwaysBook) {
+		b.granted = make(map[string]Grant, len(saved))
+		for _, gr := range saved {
+			if b.revoking[gr.Tool] == 0 {
+				b.granted[gr.Tool] = gr
+			}
+		}
+	})
+}
+
+// Saved says a grant given here is on disk: from now on the log's copy
+// counts, unless a revocation made since is still on its way (the log's
+// writer calls Saved and Deleted in the order of the log's rows).
+func (g *Always) Saved(tool string) {
+	g.change(func(b *alwaysBook) {
+		if b.revoking[tool] > 0 {
+			// A grant made before a revocation: the revocation cleared it
+			// (and a grant since is pending, saved after the revocation).
+			return
+		}
+		gr, ok := b.pending[tool]
+		if !ok {
+			gr = Grant{Tool: tool}
+		}
+		b.granted[tool] = gr
+		delete(b.pending, tool)
+	})
+}
+
+// Deleted says a revocation made here is on disk.
+func (g *Always) Deleted(tool string) {
+	g.change(func(b *alwaysBook) {
+		if b.revoking[tool]--; b.revoking[tool] <= 0 {
+			delete(b.revoking, tool)
+		}
+	})
+}
+
+// List returns the grants that count now, sorted by tool.
+func (g *Always) List() []Grant {
+	b := g.book.Load()
+	if b == nil {
+		return nil
+	}
+	all := maps.Clone(b.granted)
+	maps.Copy(all, b.pending)
+	return slices.SortedFunc(maps.Values(all), func(x, y Grant) int { return strings.Compare(x.Tool, y.Tool) })
+}
+
+// change applies f to a copy of the book and swaps the copy in.
+func (g *Always) change(f func(b *alwaysBook)) {
+	for {
+		old := g.book.Load()
+		next := &alwaysBook{granted: map[string]Grant{}, pending: map[string]Grant{}, revoking: map[string]int{}}
+		if old != nil {
+			next.granted, next.pending, next.revoking = maps.Clone(old.granted), maps.Clone(old.pending), maps.Clone(old.revoking)
+		}
+		f(next)
+		if g.book.CompareAndSwap(old, next) {
+			return
+		}
+	}
 }
 
 // Cause says which step of the gate gave its outcome.
@@ -148,13 +303,13 @@ func Decide(call Request, def tools.Tool, pin Pin, decisions []policy.Decision, 
 // first (the person's own answers), then the tool's rule, then its
 // server's; with nothing allowing the call, the person is asked. by says
 // what allowed it or why it is asked.
-func decide(rules Rules, always Always, session Grants, req Request) (v Verdict, by string, cause Cause) {
+func decide(rules Rules, always *Always, session Grants, req Request) (v Verdict, by string, cause Cause) {
 	switch {
 	case req.OnceOnly:
 		return Ask, "each is asked", CauseOnceOnly
 	case session[req.Display]:
 		return Allow, "allowed for this session", CauseSession
-	case always != nil && always.Allowed(req.Display):
+	case always.Allowed(req.Display):
 		return Allow, "always allowed", CauseAlways
 	}
 	if v, ok := rules[req.Display]; ok {

@@ -118,7 +118,7 @@ func TestDecide(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			always := &approval.MemoryAlways{}
+			always := &approval.Always{}
 			for _, g := range tt.always {
 				always.Grant(g, "test")
 			}
@@ -300,7 +300,7 @@ func FuzzDecide(f *testing.F) {
 		if polDenied {
 			decisions = append(decisions, policy.Decision{Capability: policy.CapWrite, Target: "/b", Rule: "r"})
 		}
-		granted := approval.Granted{Session: approval.Grants{}, Always: &approval.MemoryAlways{}}
+		granted := approval.Granted{Session: approval.Grants{}, Always: &approval.Always{}}
 		if session {
 			granted.Session[req.Display] = true
 		}

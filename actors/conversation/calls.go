@@ -359,9 +359,7 @@ func (r *run) answered(cs *callState, ans approval.Answer, reason approval.Reaso
 	case approval.AllowSession:
 		r.grants[cs.req.Display] = true
 	case approval.AllowAlways:
-		if err := r.deps.always.Grant(cs.req.Display, "user"); err != nil {
-			r.emit(&Notice{Conversation: r.conv, Run: r.id, Text: "could not keep the grant: " + err.Error()})
-		}
+		r.deps.always.Grant(cs.req.Display, "user")
 	}
 	if !ans.Allowed() {
 		cs.step = stepDenied

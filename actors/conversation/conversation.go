@@ -130,7 +130,7 @@ type convDeps struct {
 	registry  *actor.PID      // for the catalog's changes
 	router    *servers.Router // where calls go
 	validator *tools.Validator
-	always    approval.Always
+	always    *approval.Always
 	log       *slog.Logger
 	// pins hold the tools' pinned definitions; nil: none are kept.
 	pins *servers.Pins

@@ -40,7 +40,7 @@ func startWith(t *testing.T, stream streamFunc, call callFunc, opts ...func(*con
 	cfg := &config.Config{Model: config.Model{BaseURL: "http://127.0.0.1:9/v1", Name: "m"}}
 	cfg.ApplyDefaults()
 	deps := convDeps{cfg: cfg, client: modelClient(cfg.Model, nil, nil, nil), registry: registry, validator: tools.NewValidator(16),
-		always: &approval.MemoryAlways{}, log: slog.New(slog.DiscardHandler), stream: stream, call: call}
+		always: &approval.Always{}, log: slog.New(slog.DiscardHandler), stream: stream, call: call}
 	for _, o := range opts {
 		o(&deps)
 	}

@@ -279,7 +279,7 @@ func runLoop(t *testing.T, tc loopCase) []string {
 	shared.Store(v)
 	r := &run{
 		id: "run-1", conv: "conv-1", model: "m", log: slog.New(slog.DiscardHandler),
-		deps: convDeps{cfg: cfg, validator: tools.NewValidator(16), always: &approval.MemoryAlways{}, stream: stream, call: dispatch},
+		deps: convDeps{cfg: cfg, validator: tools.NewValidator(16), always: &approval.Always{}, stream: stream, call: dispatch},
 		view: &shared, send: send,
 		history: []llm.Message{{Role: llm.RoleUser, Content: "go"}}, grants: approval.Grants{}, loaded: request.NewLoaded(),
 	}

@@ -35,7 +35,7 @@ type Deps struct {
 	// model's key or another server's token does not hand it to the model.
 	Secrets *redact.Set
 	// Always are the "always allow" grants every conversation shares.
-	Always approval.Always
+	Always *approval.Always
 	// Commands runs the CMD: route's commands, in sandboxes kept between
 	// them (shared by every conversation).
 	Commands *toolserver.Runner

@@ -47,7 +47,7 @@ func startBare(t *testing.T, findKey KeyResolver) (*actor.RootContext, *actor.PI
 		FindKey:   findKey,
 		Registry:  registry,
 		Router:    &servers.Router{},
-		Always:    &approval.MemoryAlways{},
+		Always:    &approval.Always{},
 		Logger:    slog.New(slog.DiscardHandler),
 	})
 	res, err := root.RequestFuture(sup, &StartConversation{Options: ConversationOptions{Watchers: []*actor.PID{watcher}}}, 5*time.Second).Result()

@@ -215,9 +215,7 @@ func (r *viewCallRun) run(ctx context.Context) {
 		case approval.AllowSession:
 			r.granted(t.Display)
 		case approval.AllowAlways:
-			if err := r.deps.always.Grant(t.Display, "user"); err != nil {
-				r.emit(&Notice{Conversation: r.conv, Text: "could not keep the grant: " + err.Error()})
-			}
+			r.deps.always.Grant(t.Display, "user")
 		}
 		if req.Change != "" && r.deps.pins != nil {
 			r.deps.pins.Accept(t) // the person approved the new definition

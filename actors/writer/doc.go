@@ -3,12 +3,13 @@
 // servers supervisor, turns their events into rows, coalesces streamed
 // text, removes secrets, and hands batches to one writer goroutine, so
 // that recording never holds up a conversation. It also keeps the "always
-// allow" grants of the log in memory ([Always]), for the gate to read
-// without waiting for the disk; they change by message (a grant, a
-// RevokeGrant) and are read back from the log at each run start, for what
-// another Deckhand process sharing it changed: nothing polls. Who owns
-// their state: nobody holds it under a lock; it is an immutable value
-// swapped whole on each change (see Always), read by the runs' gate.
+// allow" grants (approval.Always, the gate's) in step with the log: it
+// reads them in at start and at each run start, for what another Deckhand
+// process sharing the log changed (nothing polls), writes each grant given
+// (SaveGrant) and each revocation (RevokeGrant, which it makes count at
+// once), and tells the grants when either is on disk. It owns none of
+// their state: they are an immutable value swapped whole, read by the
+// runs' gate.
 //
 // Receive never blocks: writing and reading the grants back run in
 // goroutines that report by message. SyncLog is answered once what came

@@ -14,6 +14,7 @@ import (
 
 	"deckhand/actors/conversation"
 	"deckhand/actors/servers"
+	"deckhand/approval"
 	"deckhand/redact"
 	"deckhand/store"
 	"deckhand/tools"
@@ -79,7 +80,6 @@ type (
 		err   error
 		batch *store.Batch
 	}
-	grantAlways  struct{ tool, by, session string }
 	retryWrite   struct{}
 	foreignFound struct{ rows []store.Foreign }
 )
@@ -108,7 +108,7 @@ type storeActor struct {
 	secrets redact.Secrets
 	limit   int // cap on stored arguments
 	owner   string
-	always  *Always
+	always  *approval.Always
 	cost    store.CostFunc
 	unsaved map[string]bool // conversations opened whose session row waits for a first message
 
@@ -167,7 +167,7 @@ type Options struct {
 	MaxOutputBytes int
 	// Always, if set, are the "always allow" grants this actor writes and
 	// refreshes from the log.
-	Always *Always
+	Always *approval.Always
 	// Cost prices a run's usage.
 	Cost store.CostFunc
 	// Foreign are the rows of the log's gate Deckhand did not write, as
@@ -194,7 +194,7 @@ func Spawn(root *actor.RootContext, o Options) *actor.PID {
 	}, actor.WithGuardian(servers.Resume)))
 }
 
-func newStoreActor(db *store.DB, log *slog.Logger, secrets []string, limit int, always *Always, cost store.CostFunc) *storeActor {
+func newStoreActor(db *store.DB, log *slog.Logger, secrets []string, limit int, always *approval.Always, cost store.CostFunc) *storeActor {
 	return &storeActor{
 		db: db, log: log.With("actor", "store"), secrets: redact.New(secrets...), limit: limit, always: always, cost: cost,
 		unsaved: map[string]bool{},
@@ -320,13 +320,13 @@ func (a *storeActor) Receive(c actor.Context) {
 		a.batch.Pins = append(a.batch.Pins, m.Pin)
 		a.pending++
 		a.schedule(c)
-	case *grantAlways:
-		a.batch.Grants = append(a.batch.Grants, store.Grant{ID: store.NewID("grant"), Tool: m.tool, Scope: "always", By: m.by, SessionID: m.session, Time: time.Now()})
+	case *SaveGrant:
+		a.batch.Grants = append(a.batch.Grants, store.Grant{ID: store.NewID("grant"), Tool: m.Grant.Tool, Scope: "always", By: m.Grant.By, Time: m.Grant.At})
 		a.pending++
 		a.flush(c)
 	case *RevokeGrant:
 		if a.always != nil {
-			a.always.revoke(m.Tool)
+			a.always.Revoke(m.Tool)
 		}
 		a.batch.Grants = append(a.batch.Grants, store.Grant{Tool: m.Tool, Revoke: true, Time: time.Now()})
 		a.pending++
@@ -541,9 +541,9 @@ func (a *storeActor) written(c actor.Context, m *batchWritten) {
 			switch {
 			case a.always == nil:
 			case g.Revoke:
-				a.always.revoked(g.Tool)
+				a.always.Deleted(g.Tool)
 			default:
-				a.always.confirm(g.Tool)
+				a.always.Saved(g.Tool)
 			}
 		}
 		a.grants = nil
@@ -656,7 +656,7 @@ func (a *storeActor) refreshGrants() {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := a.always.Load(ctx, a.db); err != nil {
+	if err := LoadGrants(ctx, a.db, a.always); err != nil {
 		a.log.Warn("reading the grants", "err", err)
 	}
 }

@@ -13,7 +13,6 @@ import (
 	"deckhand/actors/servers"
 	"deckhand/config"
 	"deckhand/gui/composer"
-	"deckhand/gui/widgets"
 	"deckhand/transcript"
 )
 
@@ -191,12 +190,6 @@ func (h composerHost) Post(f func())                        { h.u.post(f) }
 func (h composerHost) Tell(msg any)                         { h.u.tell(msg) }
 func (h composerHost) ShowError(msg string)                 { h.u.showError(msg) }
 func (h composerHost) KeepFocus() func()                    { return h.u.keepFocus() }
-func (h composerHost) Tips() *widgets.Tips {
-	if h.u.chat == nil {
-		return nil
-	}
-	return h.u.chat.Tips
-}
 func (h composerHost) Relayout() {
 	// A container's refresh does not reach its parents: without this the
 	// chips showed only once something else moved.

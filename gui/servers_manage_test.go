@@ -21,7 +21,17 @@ import (
 // the model), with a comment to keep, and its servers panel open.
 func serversHarness(t *testing.T, servers map[string]config.Server) (*harness, *serverspanel.Panel) {
 	t.Helper()
+	return serversHarnessWith(t, servers, nil)
+}
+
+// serversHarnessWith is serversHarness with more set in the config first
+// (the text's size).
+func serversHarnessWith(t *testing.T, servers map[string]config.Server, more func(*config.Config)) (*harness, *serverspanel.Panel) {
+	t.Helper()
 	h := newHarness(t, harnessOptions{cfg: func(c *config.Config) {
+		if more != nil {
+			more(c)
+		}
 		if len(servers) == 0 {
 			return
 		}

@@ -46,7 +46,8 @@ type Composer struct {
 	// Entry is the message box.
 	Entry *widgets.MessageEntry
 
-	Attach  *widget.Button
+	// Attach is the paperclip: an icon alone, named on Tips.
+	Attach  *widgets.TipButton
 	Chips   *fyne.Container // the prompt suggestions and the attachments; hidden while neither shows
 	chipRow *fyne.Container // the attached files and resources
 	Files   []*attachedFile
@@ -74,6 +75,12 @@ type Composer struct {
 
 	// The servers' prompts (prompts.go).
 	Slash *slashState
+
+	// Tips is the layer over the composer its icon buttons (the
+	// paperclip, a chip's ✕) name themselves on: the chat's layer lies
+	// over the chat alone, and the composer, drawn after it, covered a
+	// tip there.
+	Tips *widgets.Tips
 }
 
 // attachedFile is a file attached to the next message: being read (at is
@@ -87,11 +94,11 @@ type attachedFile struct {
 // New makes the composer of the window host: onSend is Enter in the
 // message box (the window sends, and asks Ready for the attachments).
 func New(host Host, log *slog.Logger, onSend func()) *Composer {
-	p := &Composer{host: host, log: log, decided: map[string]bool{}}
+	p := &Composer{host: host, log: log, decided: map[string]bool{}, Tips: widgets.NewTips(host.Post)}
 	p.Entry = widgets.NewMessageEntry(onSend)
 	p.Entry.SetPlaceHolder("Message Deckhand (Enter sends, Shift+Enter starts a new line)")
 	p.Entry.OnLongPaste, p.Entry.LongPaste = p.pasted, longPaste
-	p.Attach = widget.NewButtonWithIcon("", theme.MailAttachmentIcon(), p.choose)
+	p.Attach = widgets.NewTipButton("", theme.MailAttachmentIcon(), "Attach files…", p.Tips, p.choose)
 	p.Attach.Importance = widget.LowImportance
 	p.chipRow = container.New(layout.NewRowWrapLayout())
 	p.Slash = newSlashState(p)
@@ -558,16 +565,8 @@ func (p *Composer) chip(f *attachedFile) fyne.CanvasObject {
 		p.remove(f)
 		p.focus() // back to the message, where the person was
 	}
-	var remove fyne.CanvasObject
-	if tips := p.host.Tips(); tips != nil {
-		b := widgets.NewTipButton("", theme.CancelIcon(), tip, tips, tapped)
-		b.Importance = widget.LowImportance
-		remove = b
-	} else {
-		b := widget.NewButtonWithIcon("", theme.CancelIcon(), tapped)
-		b.Importance = widget.LowImportance
-		remove = b
-	}
+	remove := widgets.NewTipButton("", theme.CancelIcon(), tip, p.Tips, tapped)
+	remove.Importance = widget.LowImportance
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	bg.CornerRadius = theme.Size(theme.SizeNameInputRadius)
 	// One compact line: a chip took the height of a button, and with the
@@ -587,7 +586,7 @@ func (p *Composer) Content(sendStop fyne.CanvasObject) fyne.CanvasObject {
 	l := &boxLayout{entry: p.Entry, relayout: func() { p.host.Post(p.host.Relayout) }}
 	box := container.New(l, attach, p.Entry, buttons)
 	l.owner = box
-	return container.NewBorder(p.Chips, nil, nil, nil, box)
+	return container.NewStack(container.NewBorder(p.Chips, nil, nil, nil, box), p.Tips)
 }
 
 // focus gives the message box the keyboard.

@@ -7,7 +7,6 @@ import (
 
 	"deckhand/actors/servers"
 	"deckhand/config"
-	"deckhand/gui/widgets"
 )
 
 // Host is the window the composer belongs to (package gui's UI). Its
@@ -32,9 +31,6 @@ type Host interface {
 	// Relayout lays the chat's area out again: what shows above the box
 	// changed its height.
 	Relayout()
-	// Tips is the layer the chips' buttons name themselves on (the
-	// chat's), or nil.
-	Tips() *widgets.Tips
 
 	// ServerStatuses are the servers' states.
 	ServerStatuses(ctx context.Context) ([]servers.ServerStatus, error)

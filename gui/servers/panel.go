@@ -48,6 +48,9 @@ type Panel struct {
 	Resources *Resources
 	// writes orders the tools page's writes of the config file.
 	writes configWrites
+	// Tips is the layer over the panel its rows' icon buttons (Edit, the
+	// pencil; Remove, the bin) name themselves on.
+	Tips *widgets.Tips
 }
 
 // Row is a server's row in the panel.
@@ -56,18 +59,18 @@ type Row struct {
 	Reason                                *widget.Label
 	LeftOut                               *widget.Label // tools left out of the catalog
 	Tools, Reconnect, Disconnect, Connect *widget.Button
-	Resources                             *widget.Button // its resources (resources.go)
-	Edit, Remove                          *widget.Button // configured servers only
-	SignIn                                *SignInRow     // signing in (signin.go)
-	Refused                               *widget.Label  // hosts its network list refused
-	Allow                                 *widget.Button // adds the last of them to the list
+	Resources                             *widget.Button     // its resources (resources.go)
+	Edit, Remove                          *widgets.TipButton // configured servers only
+	SignIn                                *SignInRow         // signing in (signin.go)
+	Refused                               *widget.Label      // hosts its network list refused
+	Allow                                 *widget.Button     // adds the last of them to the list
 	// Marked says the row is marked as the server just saved.
 	Marked bool
 }
 
 // New makes the servers panel; Show shows it.
 func New(host Host) *Panel {
-	s := &Panel{host: host, Win: host.NewPanel("Deckhand: servers"), list: container.NewVBox()}
+	s := &Panel{host: host, Win: host.NewPanel("Deckhand: servers"), list: container.NewVBox(), Tips: widgets.NewTips(host.Post)}
 	if icon := host.Icon(); icon != nil {
 		s.Win.SetIcon(icon)
 	}
@@ -77,11 +80,12 @@ func New(host Host) *Panel {
 	top := container.NewPadded(container.NewBorder(nil, nil, heading, connect))
 	s.scroll = container.NewVScroll(s.list)
 	s.scroll.OnScrolled = func(fyne.Position) {
+		s.Tips.Dismiss() // the button under it moved
 		if !s.revealing {
 			s.reveal = "" // the person scrolled: the list is theirs
 		}
 	}
-	s.Win.SetContent(container.NewBorder(container.NewVBox(top, widget.NewSeparator()), nil, nil, nil, s.scroll))
+	s.Win.SetContent(container.NewStack(container.NewBorder(container.NewVBox(top, widget.NewSeparator()), nil, nil, nil, s.scroll), s.Tips))
 	s.Win.Resize(fyne.NewSize(820, 640))
 	s.Win.SetCloseIntercept(s.Win.Hide)
 	widgets.CloseKeys(s.Win, s.Win.Hide, s.host.App())
@@ -104,6 +108,7 @@ func (s *Panel) Show() {
 // Refresh redraws the list from the servers' statuses as last told (there are few
 // servers; rebuilding is simpler than patching).
 func (s *Panel) Refresh() {
+	s.Tips.Dismiss() // its button goes with the rows
 	s.Rows, s.rowObjs = map[string]*Row{}, map[string]fyne.CanvasObject{}
 	objs := make([]fyne.CanvasObject, 0, len(s.host.Statuses())+1)
 	if len(s.host.Statuses()) == 0 {
@@ -213,8 +218,8 @@ func (s *Panel) row(st servers.ServerStatus) fyne.CanvasObject {
 	r.Connect = widget.NewButtonWithIcon("Connect", theme.MediaPlayIcon(), func() { s.host.Tell(&Reconnect{Alias: alias}) })
 	// Edit and Remove are icons (a pencil, a bin): the row has room for
 	// the server's details that way.
-	r.Edit = widget.NewButtonWithIcon("", theme.DocumentCreateIcon(), func() { s.showEdit(alias) })
-	r.Remove = widget.NewButtonWithIcon("", theme.DeleteIcon(), func() { s.confirmRemove(alias) })
+	r.Edit = widgets.NewTipButton("", theme.DocumentCreateIcon(), "Edit "+alias, s.Tips, func() { s.showEdit(alias) })
+	r.Remove = widgets.NewTipButton("", theme.DeleteIcon(), "Remove "+alias, s.Tips, func() { s.confirmRemove(alias) })
 	r.Edit.Importance, r.Remove.Importance = widget.LowImportance, widget.LowImportance
 	if !configured {
 		// In-process, or gone from the file: nothing there to change.

@@ -3,6 +3,7 @@ package store
 import (
 	"encoding/json"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -83,6 +84,46 @@ func TestSearchMatchPrefersPhrase(t *testing.T) {
 		got, err := db.SearchSessions(t.Context(), c.query, 0)
 		if err != nil || len(got) != 1 || got[0].Match.Run != c.run {
 			t.Errorf("SearchSessions(%q) = %+v, %v; want the match in %s", c.query, got, err, c.run)
+		}
+	}
+}
+
+// TestSearchSnippetShowsThePhrase: searching "number 78 of a slow" in a
+// chat whose answer tells "Sentence number N of a slow story." for N from
+// 1 to 100 gives a snippet around sentence 78, the phrase marked whole,
+// from the answer's run. It gave sentence 1's words marked apart, which
+// the sidebar cut to "3 of a slow".
+func TestSearchSnippetShowsThePhrase(t *testing.T) {
+	db := open(t, filepath.Join(t.TempDir(), "log.db"))
+	t0 := time.UnixMilli(1_800_000_000_000)
+	ev := func(id, kind string, text string) Event {
+		raw, _ := json.Marshal(map[string]any{"text": text})
+		return Event{ID: id, SessionID: "s", RunID: "r", Time: t0, Kind: kind, Data: raw}
+	}
+	if err := db.Write(t.Context(), &Batch{
+		NewSessions: []NewSession{{ID: "s", Time: t0}},
+		NewRuns:     []NewRun{{ID: "r", SessionID: "s", Time: t0}},
+		Events: []Event{
+			ev("e1", KindRunStarted, "tell a slow story of 100 sentences"),
+			ev("e2", KindAssistantMessage, storyText(100)),
+		},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for _, query := range []string{"number 78 of a slow", "Number 78 OF A SLOW"} {
+		got, err := db.SearchSessions(t.Context(), query, 0)
+		if err != nil || len(got) != 1 {
+			t.Fatalf("SearchSessions(%q) = %v, %v; want the session", query, got, err)
+		}
+		m := got[0].Match
+		if len(m.Marks) == 0 {
+			t.Fatalf("SearchSessions(%q) snippet %q marks nothing", query, m.Snippet)
+		}
+		if first := m.Snippet[m.Marks[0][0]:m.Marks[0][1]]; first != "number 78 of a slow" {
+			t.Errorf("SearchSessions(%q) marks %q first in %q, want the phrase", query, first, m.Snippet)
+		}
+		if !strings.Contains(m.Snippet, "Sentence number 78 of a slow story.") || m.Run != "r" {
+			t.Errorf("SearchSessions(%q) = snippet %q of run %q, want sentence 78 in it, of run r", query, m.Snippet, m.Run)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -77,7 +78,7 @@ func (db *DB) searchMatch(ctx context.Context, id string, words []string, phrase
 	if err := rows.Err(); err != nil {
 		return Match{}, fmt.Errorf("finding the match in session %s: %w", id, err)
 	}
-	m := snippet(best, words)
+	m := snippet(best, words, phrase)
 	if m.Snippet != "" {
 		m.Run = run
 	}
@@ -122,34 +123,58 @@ func (db *DB) PhraseRun(ctx context.Context, session, phrase string, skip []stri
 	return "", nil
 }
 
-// snippet cuts a piece of text around the first of words found in it, and
-// marks every word found in the piece. Case is ignored rune by rune, so a
-// place in the folded text is a place in the text.
-func snippet(text string, words []string) Match {
-	r := []rune(strings.Join(strings.Fields(strings.ToValidUTF8(text, "\uFFFD")), " "))
+// snippet cuts a piece of text around where the search found it, and
+// marks what it found there. The phrase (the query as typed, folded; ""
+// for none) found whole is the place, as the chat's find bar finds it
+// (spaces as typed), and each time it shows in the piece it is marked
+// whole: "number 78 of a slow" in a story of sentences "number N of a
+// slow story" showed the first sentence's "number", "of", "a" and "slow",
+// cut by the sidebar to "3 of a slow". Else the place is where the most
+// of words come together, each found marked. Case is ignored rune by
+// rune, so a place in the folded text is a place in the text. The piece
+// is on one line: each run of spaces and line breaks is one space.
+func snippet(text string, words []string, phrase string) Match {
+	orig := []rune(strings.ToValidUTF8(text, "\uFFFD"))
+	// r is the text on one line, at[i] where orig[i] is in it (a space
+	// run's every rune at its one space).
+	r := make([]rune, 0, len(orig))
+	at := make([]int, len(orig))
+	for i, c := range orig {
+		switch {
+		case !unicode.IsSpace(c):
+			r = append(r, c)
+		case len(r) > 0 && r[len(r)-1] != ' ' && i+1 < len(orig) && !unicode.IsSpace(orig[i+1]):
+			r = append(r, ' ')
+		}
+		at[i] = max(len(r)-1, 0)
+	}
 	low := make([]rune, len(r))
 	for i, c := range r {
 		low[i] = unicode.ToLower(c)
 	}
-	type span struct{ from, to int }
 	var spans []span
-	for _, w := range words {
-		q := []rune(w)
-		for i := 0; len(q) > 0 && i+len(q) <= len(low); i++ {
-			if string(low[i:i+len(q)]) == w {
-				spans = append(spans, span{i, i + len(q)})
-				i += len(q) - 1
-			}
+	if q := []rune(fold(phrase)); strings.TrimSpace(phrase) != "" {
+		origLow := make([]rune, len(orig))
+		for i, c := range orig {
+			origLow[i] = unicode.ToLower(c)
 		}
+		for _, s := range find(origLow, q, 0) {
+			spans = append(spans, span{at[s.from], at[s.to-1] + 1, 0})
+		}
+	}
+	phrased := len(spans) > 0
+	if !phrased {
+		for i, w := range words {
+			spans = append(spans, find(low, []rune(fold(w)), i)...)
+		}
+		slices.SortStableFunc(spans, func(a, b span) int { return a.from - b.from })
 	}
 	if len(spans) == 0 {
 		return Match{}
 	}
 	first := spans[0]
-	for _, s := range spans {
-		if s.from < first.from {
-			first = s
-		}
+	if !phrased {
+		first = densest(spans)
 	}
 	start := max(0, first.from-snippetBefore)
 	for start > 0 && start < first.from && r[start-1] != ' ' { // begin at a word
@@ -159,32 +184,27 @@ func snippet(text string, words []string) Match {
 	for end < len(r) && end > first.to && r[end] != ' ' { // end at a word
 		end--
 	}
-	end = max(end, first.to)
+	// The place shows whole, up to a bound: a pasted page found whole
+	// would be a snippet as long.
+	end = min(max(end, first.to), len(r), start+maxSnippetRunes)
 	var b strings.Builder
 	if start > 0 {
 		b.WriteString("…")
 	}
 	off := b.Len()
-	piece := string(r[start:end])
-	b.WriteString(piece)
+	b.WriteString(string(r[start:end]))
 	if end < len(r) {
 		b.WriteString("…")
 	}
 	m := Match{Snippet: b.String()}
 	byteAt := func(i int) int { return off + len(string(r[start:i])) }
-	var marks [][2]int
 	for _, s := range spans {
-		if s.from >= start && s.to <= end {
-			marks = append(marks, [2]int{byteAt(s.from), byteAt(s.to)})
+		from, to := max(s.from, start), min(s.to, end)
+		if from >= to || !phrased && (from != s.from || to != s.to) {
+			continue // outside the piece, or a word cut by its edge (a phrase is cut only by the bound)
 		}
-	}
-	// In order, none overlapping (two words may share letters).
-	for i := 1; i < len(marks); i++ {
-		for j := i; j > 0 && marks[j][0] < marks[j-1][0]; j-- {
-			marks[j], marks[j-1] = marks[j-1], marks[j]
-		}
-	}
-	for _, mk := range marks {
+		mk := [2]int{byteAt(from), byteAt(to)}
+		// In order, none overlapping (two words may share letters).
 		if n := len(m.Marks); n > 0 && mk[0] < m.Marks[n-1][1] {
 			m.Marks[n-1][1] = max(m.Marks[n-1][1], mk[1])
 			continue
@@ -192,4 +212,50 @@ func snippet(text string, words []string) Match {
 		m.Marks = append(m.Marks, mk)
 	}
 	return m
+}
+
+// maxSnippetRunes bounds a snippet whose place alone is longer than
+// snippetRunes.
+const maxSnippetRunes = 2 * snippetRunes
+
+// span is a place in a text, in runes: [from, to), of the word-th word
+// looked for.
+type span struct{ from, to, word int }
+
+// find is where q is in text, each time, not overlapping.
+func find(text, q []rune, word int) []span {
+	var out []span
+	for i := 0; len(q) > 0 && i+len(q) <= len(text); i++ {
+		if slices.Equal(text[i:i+len(q)], q) {
+			out = append(out, span{i, i + len(q), word})
+			i += len(q) - 1
+		}
+	}
+	return out
+}
+
+// densest is the span (of spans, in order) that begins the piece of text
+// holding the most different words found (a snippet's length after it),
+// the first such. One pass, the piece sliding along: a long answer holds
+// a short word thousands of times.
+func densest(spans []span) span {
+	best, most := spans[0], 0
+	count := map[int]int{} // in the piece: the times each word is
+	j := 0
+	for i, s := range spans {
+		for ; j < len(spans) && spans[j].to <= s.from+snippetRunes-snippetBefore; j++ {
+			count[spans[j].word]++
+		}
+		if len(count) > most {
+			best, most = s, len(count)
+		}
+		if j > i { // s leaves the piece
+			if count[s.word]--; count[s.word] == 0 {
+				delete(count, s.word)
+			}
+		} else {
+			j = i + 1 // s alone is longer than the piece: it never came in
+		}
+	}
+	return best
 }

@@ -533,6 +533,7 @@ func (h sidebarHost) ShowSettings()         { h.u.showPlace(h.u.showSettings) }
 func (h sidebarHost) KeepFocus() func()     { return h.u.keepFocus() }
 func (h sidebarHost) ShowError(text string) { h.u.showError(text) }
 func (h sidebarHost) FocusInput()           { h.u.focusInput() }
+func (h sidebarHost) Post(f func())         { h.u.post(f) }
 
 // NewChat (the button, Ctrl+N) gives the message box the keyboard at
 // once: on the new chat already shown nothing changes on screen, and a

@@ -105,6 +105,11 @@ func (s *Sidebar) showMenu(item Item, at fyne.Position) {
 	)
 	s.MenuItems = menu
 	s.Menu = widget.NewPopUpMenu(menu, s.host.Window().Canvas())
+	hide := s.Menu.OnDismiss
+	s.Menu.OnDismiss = func() {
+		hide()
+		s.menuClosed()
+	}
 	s.Menu.ShowAtPosition(at)
 }
 

@@ -4,7 +4,9 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -20,9 +22,12 @@ type Row struct {
 	item  Item
 	Title *widget.Label // for tests
 	// snip is a search's snippet of the session, its words marked.
-	snip  *widget.RichText
-	sub   *widget.Label
-	box   *fyne.Container
+	snip *widget.RichText
+	sub  *widget.Label
+	box  *fyne.Container
+	// hover is the row's hover fill: the row hears the pointer (hold.go),
+	// and Fyne's list item, which drew it, no longer does.
+	hover *canvas.Rectangle
 	seen  uint64 // the list's last full refresh that showed it
 	index int    // the item it shows
 }
@@ -30,6 +35,7 @@ type Row struct {
 var (
 	_ fyne.Tappable          = (*Row)(nil)
 	_ fyne.SecondaryTappable = (*Row)(nil)
+	_ desktop.Hoverable      = (*Row)(nil)
 )
 
 func newRow(side *Sidebar) *Row {
@@ -44,6 +50,8 @@ func newRow(side *Sidebar) *Row {
 	r.snip.Truncation = fyne.TextTruncateEllipsis
 	r.snip.Hide()
 	r.box = container.New(&tightVBox{}, r.Title, r.snip, subObj)
+	r.hover = canvas.NewRectangle(theme.Color(theme.ColorNameHover))
+	r.hover.Hide()
 	r.ExtendBaseWidget(r)
 	return r
 }
@@ -187,7 +195,42 @@ func snippetSegments(m store.Match) []widget.RichTextSegment {
 	return segs
 }
 
-func (r *Row) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(r.box) }
+func (r *Row) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(container.NewStack(r.hover, r.box))
+}
+
+func (r *Row) MouseIn(*desktop.MouseEvent) {
+	r.side.pointerIn()
+	r.showHover(true)
+}
+
+// MouseMoved counts as the pointer coming: the window sends no MouseIn
+// when the pointer comes back onto the object it last was on.
+func (r *Row) MouseMoved(*desktop.MouseEvent) {
+	r.side.pointerIn()
+	r.showHover(true)
+}
+
+func (r *Row) MouseOut() {
+	r.showHover(false)
+	r.side.pointerOut()
+}
+
+// showHover fills the row as Fyne's list fills a row under the pointer,
+// unless it is the chat open, filled as selected.
+func (r *Row) showHover(on bool) {
+	on = on && !r.item.Current
+	if on == r.hover.Visible() {
+		return
+	}
+	if on {
+		r.hover.FillColor = theme.Color(theme.ColorNameHover) // the theme's now
+		r.hover.Show()
+	} else {
+		r.hover.Hide()
+	}
+	r.hover.Refresh()
+}
 
 // Tapped opens the row's session (Fyne's list would, but a row that takes
 // secondary taps is the target of primary ones too), and gives the

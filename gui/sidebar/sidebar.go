@@ -56,6 +56,8 @@ type Host interface {
 	// ClearSelection clears the transcript's selection (a press
 	// elsewhere).
 	ClearSelection()
+	// Post runs f on the UI goroutine, after the event being handled.
+	Post(f func())
 	// Shortcut is the window's Ctrl+key shortcut for key, or nil.
 	Shortcut(key fyne.KeyName) func()
 }
@@ -172,6 +174,11 @@ type Sidebar struct {
 	timer      *time.Timer // the search waiting for typing to pause
 	measure    *Row        // measures a row with and without a snippet
 	sized      bool        // rows were given heights of their own
+	// The order held while the person points at the list (hold.go):
+	// pointing, the pointer is on it (1) or not (0); latest, the
+	// bridge's last list, shown in its order once the list lets go.
+	pointing int
+	latest   []Item
 
 	// The row menu and dialogs shown, for tests.
 	MenuItems *fyne.Menu
@@ -216,15 +223,25 @@ func New(host Host) *Sidebar {
 	// the search box.)
 	top := container.NewVBox(container.NewPadded(newChat), container.NewPadded(s.Search))
 	bottom := container.NewVBox(widget.NewSeparator(), serversBtn, settingsBtn)
-	s.content = container.New(layout.NewBorderLayout(top, bottom, nil, nil), top, container.NewStack(list, s.noSessions), bottom)
+	s.content = container.New(layout.NewBorderLayout(top, bottom, nil, nil), top, container.NewStack(newListGaps(s), list, s.noSessions), bottom)
 	return s
 }
 
 // Object is the sidebar, to lay out in the window.
 func (s *Sidebar) Object() fyne.CanvasObject { return s.content }
 
-// Set shows items (the bridge's list), the current one selected.
+// Set shows items (the bridge's list), the current one selected; in the
+// order the list shows while the person points at it (hold.go).
 func (s *Sidebar) Set(items []Item) {
+	s.latest = items
+	if s.holding() {
+		items = s.keepOrder(items)
+	}
+	s.show(items)
+}
+
+// show shows items, in their order.
+func (s *Sidebar) show(items []Item) {
 	s.Items = items
 	s.selecting = true
 	s.List.UnselectAll()

@@ -23,6 +23,7 @@ type fakeHost struct {
 	told   []any
 	opened []string
 	errors []string
+	posted []func()
 }
 
 func (h *fakeHost) Window() fyne.Window          { return h.win }
@@ -37,6 +38,16 @@ func (h *fakeHost) FocusInput()                  {}
 func (h *fakeHost) ClearSelection()              {}
 func (h *fakeHost) Shortcut(fyne.KeyName) func() { return nil }
 func (h *fakeHost) last() any                    { return h.told[len(h.told)-1] }
+func (h *fakeHost) Post(f func())                { h.posted = append(h.posted, f) }
+
+// drain runs what was posted, as the window's loop would after the event.
+func (h *fakeHost) drain() {
+	for len(h.posted) > 0 {
+		f := h.posted[0]
+		h.posted = h.posted[1:]
+		f()
+	}
+}
 
 // newFake is a sidebar in a window of its own, its host a recorder.
 func newFake(t *testing.T) (*fakeHost, *Sidebar) {
@@ -363,4 +374,123 @@ func TestSnippetShowsTheMatch(t *testing.T) {
 	if s.hint.Text != "No chats match" {
 		t.Errorf("an empty search says %q", s.hint.Text)
 	}
+}
+
+// TestListHoldsStillUnderThePointer: while the pointer is on the list, a
+// chat that gets a message does not come to the top: the rows keep their
+// places (their contents kept up to date), so a right-click aimed at a
+// row opens that row's menu, whose Delete names it; the order comes when
+// the pointer leaves. While the row's menu is open it holds too. With the
+// pointer elsewhere the chat comes to the top at once, and what the
+// person asks for (a chat pinned, one gone) shows at once. A streaming
+// chat moved under the pointer: the menu opened was the other chat's.
+func TestListHoldsStillUnderThePointer(t *testing.T) {
+	h, s := newFake(t)
+	c := h.win.Canvas()
+	drv := fyne.CurrentApp().Driver()
+	ids := func() []string {
+		var out []string
+		for _, it := range s.Items {
+			out = append(out, it.ID)
+		}
+		return out
+	}
+	rowOf := func(id string) *Row {
+		for _, r := range s.rows {
+			if r.item.ID == id && r.Visible() {
+				return r
+			}
+		}
+		t.Fatalf("no row shows %s", id)
+		return nil
+	}
+	center := func(o fyne.CanvasObject) fyne.Position {
+		return drv.AbsolutePositionForObject(o).AddXY(o.Size().Width/2, o.Size().Height/2)
+	}
+	away := func() {
+		test.MoveMouse(c, center(s.Search))
+		h.drain()
+	}
+	brief := Item{ID: "brief", Title: "brief tale please"}
+	story := Item{ID: "story", Title: "story to the end please", Run: store.RunRunning}
+	other := Item{ID: "other", Title: "something else"}
+	s.Set([]Item{brief, other, story})
+
+	// The pointer rests on "brief tale please"; the story's answer
+	// streams, which brings it to the top.
+	at := center(rowOf("brief"))
+	test.MoveMouse(c, at)
+	h.drain()
+	story.Title = "story to the end please, renamed"
+	s.Set([]Item{story, brief, other})
+	if diff := cmp.Diff([]string{"brief", "other", "story"}, ids()); diff != "" {
+		t.Errorf("the list moved under the pointer (-want +got):\n%s", diff)
+	}
+	if got := rowOf("story").Title.Text; got != story.Title {
+		t.Errorf("the held row shows %q, want its new title %q", got, story.Title)
+	}
+	// The right-click goes to the row under the pointer.
+	var under *Row
+	for _, r := range s.rows {
+		p, size := drv.AbsolutePositionForObject(r), r.Size()
+		if r.Visible() && at.X >= p.X && at.Y >= p.Y && at.X < p.X+size.Width && at.Y < p.Y+size.Height {
+			under = r
+		}
+	}
+	if under == nil {
+		t.Fatal("no row under the pointer")
+	}
+	test.TapSecondaryAt(under, at.Subtract(drv.AbsolutePositionForObject(under)))
+	if s.Menu == nil {
+		t.Fatal("no menu")
+	}
+	// The pointer goes onto the menu; the story streams on.
+	test.MoveMouse(c, center(s.Menu))
+	h.drain()
+	s.Set([]Item{story, brief, other})
+	if diff := cmp.Diff([]string{"brief", "other", "story"}, ids()); diff != "" {
+		t.Errorf("the list moved under the open menu (-want +got):\n%s", diff)
+	}
+	s.Menu.Dismiss() // as a tap on an item does, before its action
+	s.MenuItems.Items[len(s.MenuItems.Items)-1].Action() // Delete…
+	if s.Delete == nil {
+		t.Fatal("Delete… asked nothing")
+	}
+	s.Delete.Confirm()
+	if diff := cmp.Diff(&Delete{ID: "brief", Title: "brief tale please"}, h.last()); diff != "" {
+		t.Errorf("the menu opened on brief tale please deleted (-want +got):\n%s", diff)
+	}
+
+	// The pointer leaves: the story comes to the top.
+	test.MoveMouse(c, at)
+	h.drain()
+	away()
+	if diff := cmp.Diff([]string{"story", "brief", "other"}, ids()); diff != "" {
+		t.Errorf("after the pointer left the list shows (-want +got):\n%s", diff)
+	}
+	// Elsewhere, a chat that gets a message comes to the top at once.
+	s.Set([]Item{other, story, brief})
+	if diff := cmp.Diff([]string{"other", "story", "brief"}, ids()); diff != "" {
+		t.Errorf("with the pointer elsewhere the list shows (-want +got):\n%s", diff)
+	}
+	// From row to row, the list holds.
+	test.MoveMouse(c, center(rowOf("story")))
+	test.MoveMouse(c, center(rowOf("brief")))
+	h.drain()
+	s.Set([]Item{brief, other, story})
+	if diff := cmp.Diff([]string{"other", "story", "brief"}, ids()); diff != "" {
+		t.Errorf("the list moved with the pointer gone from one row to the next (-want +got):\n%s", diff)
+	}
+	// What the person asks for shows at once: a chat pinned, one deleted.
+	pinned := brief
+	pinned.Pinned = true
+	s.Set([]Item{pinned, other, story})
+	if diff := cmp.Diff([]string{"brief", "other", "story"}, ids()); diff != "" {
+		t.Errorf("a chat pinned under the pointer: the list shows (-want +got):\n%s", diff)
+	}
+	s.Set([]Item{story, pinned})
+	if diff := cmp.Diff([]string{"story", "brief"}, ids()); diff != "" {
+		t.Errorf("a chat deleted under the pointer: the list shows (-want +got):\n%s", diff)
+	}
+	away()
 }

@@ -30,19 +30,19 @@ type Form struct {
 	base    config.Server // the edited server, for the settings the form does not show
 
 	Win       fyne.Window
-	Kind      *widget.RadioGroup
+	Kind      *radio
 	Target    *formEntry
 	Alias     *formEntry
 	AliasNote *widget.Label // what the alias will be, or why it cannot be
 	authEnv   *formEntry
-	transport *widget.Select
+	transport *formSelect
 	Env       *formEntry
 	cwd       *formEntry
 	// A command server's sandbox: confined or not, its network (all,
 	// none, or only hosts), the folders it may also read and write, and
 	// the secrets passed on to it.
-	confined *widget.Check
-	network  *widget.Select
+	confined *formCheck
+	network  *formSelect
 	hosts    *formEntry
 	read     *formEntry
 	write    *formEntry
@@ -57,8 +57,8 @@ type Form struct {
 	Problem  *widget.Label     // why the last try failed: selectable, scrolled, copyable
 	Problems fyne.CanvasObject // its box, hidden until a failure
 	scroll   *container.Scroll // the fields and the reason
-	Copy     *widget.Button
-	Submit   *widget.Button
+	Copy     *widgets.RingButton
+	Submit   *widgets.RingButton
 	stop     context.CancelFunc // ends the try under way; nil when none is
 	Closed   bool
 	onDone   func(alias string) // for tests: called once saved
@@ -92,8 +92,7 @@ func (s *Panel) showEdit(alias string) {
 
 func (s *Panel) openForm(editing string, base config.Server, values config.ServerForm) {
 	f := &Form{s: s, editing: editing, base: base}
-	f.Kind = widget.NewRadioGroup([]string{"URL", "Command"}, nil)
-	f.Kind.Horizontal = true
+	f.Kind = newRadio([]string{"URL", "Command"})
 	f.Target = newFormEntry(f, false)
 	f.Alias = newFormEntry(f, false)
 	f.Alias.SetPlaceHolder("derived from the URL or command")
@@ -101,15 +100,15 @@ func (s *Panel) openForm(editing string, base config.Server, values config.Serve
 	f.AliasNote.Wrapping = fyne.TextWrapWord
 	f.authEnv = newFormEntry(f, false)
 	f.authEnv.SetPlaceHolder("EXAMPLE_TOKEN (optional)")
-	f.transport = widget.NewSelect([]string{config.TransportAuto, config.TransportStreamable, config.TransportSSE}, nil)
+	f.transport = newFormSelect([]string{config.TransportAuto, config.TransportStreamable, config.TransportSSE})
 	f.Env = newFormEntry(f, true)
 	f.Env.SetPlaceHolder("NAME=value, one a line (optional)")
 	f.Env.SetMinRowsVisible(3)
 	f.cwd = newFormEntry(f, false)
 	f.cwd.SetPlaceHolder("the workspace (optional)")
 
-	f.confined = widget.NewCheck("Confined by the kernel (recommended)", nil)
-	f.network = widget.NewSelect([]string{networkAll, networkNone, networkHosts}, nil)
+	f.confined = newFormCheck("Confined by the kernel (recommended)")
+	f.network = newFormSelect([]string{networkAll, networkNone, networkHosts})
 	f.hosts = newFormEntry(f, false)
 	f.hosts.SetPlaceHolder("api.github.com, *.example.com")
 	f.network.OnChanged = func(choice string) {
@@ -162,7 +161,7 @@ func (s *Panel) openForm(editing string, base config.Server, values config.Serve
 	f.Problem.Wrapping = fyne.TextWrapWord
 	f.Problem.Selectable = true
 	f.Problem.Importance = widget.DangerImportance
-	f.Copy = widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), f.copyProblem)
+	f.Copy = formButton("Copy", theme.ContentCopyIcon(), f.copyProblem)
 	heading := widget.NewLabelWithStyle("Could not connect", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	f.Problems = container.NewVBox(container.NewBorder(widget.NewSeparator(), nil, heading, f.Copy), f.Problem)
 	f.Problems.Hide()
@@ -171,9 +170,9 @@ func (s *Panel) openForm(editing string, base config.Server, values config.Serve
 	if editing != "" {
 		title, action = "Edit "+editing, "Save and reconnect"
 	}
-	f.Submit = widget.NewButtonWithIcon(action, theme.ConfirmIcon(), f.trySubmit)
+	f.Submit = formButton(action, theme.ConfirmIcon(), f.trySubmit)
 	f.Submit.Importance = widget.HighImportance
-	cancel := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), f.cancel)
+	cancel := formButton("Cancel", theme.CancelIcon(), f.cancel)
 	f.busy.Truncation = fyne.TextTruncateEllipsis
 	buttons := container.NewBorder(nil, nil, f.activity, container.NewHBox(cancel, f.Submit), f.busy)
 	// A panel, not a dialog: as big as the window, with the servers a

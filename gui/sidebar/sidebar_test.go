@@ -451,7 +451,7 @@ func TestListHoldsStillUnderThePointer(t *testing.T) {
 	if diff := cmp.Diff([]string{"brief", "other", "story"}, ids()); diff != "" {
 		t.Errorf("the list moved under the open menu (-want +got):\n%s", diff)
 	}
-	s.Menu.Dismiss() // as a tap on an item does, before its action
+	s.Menu.Dismiss()                                     // as a tap on an item does, before its action
 	s.MenuItems.Items[len(s.MenuItems.Items)-1].Action() // Delete…
 	if s.Delete == nil {
 		t.Fatal("Delete… asked nothing")

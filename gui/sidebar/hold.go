@@ -82,12 +82,33 @@ func sameOrder(a, b []Item) bool {
 	return true
 }
 
-// menuClosed: the menu went (an action chosen, or a click elsewhere). The
-// pointer is taken to be where it was when the menu opened, on the list,
-// until it is seen to leave: where it is now, the window tells only when
+// menuClosing: the menu goes (an action chosen, or a click elsewhere).
+// The pointer is taken to be where it was when the menu opened, on the
+// list, until it is seen to leave: the window tells where it is only when
 // it moves, and a list let go at once could move under a pointer resting
-// on it.
-func (s *Sidebar) menuClosed() { s.pointing = 1 }
+// on it. Where its items lie is kept for menuChose (Fyne hides the menu
+// before the item's action runs).
+func (s *Sidebar) menuClosing() {
+	s.pointing = 1
+	drv := fyne.CurrentApp().Driver()
+	list, size := drv.AbsolutePositionForObject(s.List), s.List.Size()
+	s.menuOff = s.menuOff[:0]
+	for _, item := range s.Menu.Items {
+		at := drv.AbsolutePositionForObject(item).AddXY(item.Size().Width/2, item.Size().Height/2)
+		s.menuOff = append(s.menuOff, at.X < list.X || at.Y < list.Y || at.X >= list.X+size.Width || at.Y >= list.Y+size.Height)
+	}
+}
+
+// menuChose: the person chose the menu's i-th item, so the pointer is on
+// it: the list lets go if the item lies off the list (the menu reached
+// over the chat; Rename… and Delete… then ask in a dialog over the
+// window, where the pointer stays).
+func (s *Sidebar) menuChose(i int) {
+	if i < len(s.menuOff) && s.menuOff[i] {
+		s.pointing = 0
+		s.host.Post(s.release)
+	}
+}
 
 // listGaps listens for the pointer under the list: on its separators and
 // below its last row, where no row is.

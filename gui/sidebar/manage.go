@@ -103,12 +103,19 @@ func (s *Sidebar) showMenu(item Item, at fyne.Position) {
 		fyne.NewMenuItem("Rename…", func() { s.askRename(item) }),
 		fyne.NewMenuItem("Delete…", func() { s.askDelete(item) }),
 	)
+	for i, it := range menu.Items {
+		act := it.Action
+		it.Action = func() {
+			s.menuChose(i)
+			act()
+		}
+	}
 	s.MenuItems = menu
 	s.Menu = widget.NewPopUpMenu(menu, s.host.Window().Canvas())
 	hide := s.Menu.OnDismiss
 	s.Menu.OnDismiss = func() {
+		s.menuClosing() // before it goes, with its items' places
 		hide()
-		s.menuClosed()
 	}
 	s.Menu.ShowAtPosition(at)
 }

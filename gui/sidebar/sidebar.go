@@ -179,6 +179,7 @@ type Sidebar struct {
 	// bridge's last list, shown in its order once the list lets go.
 	pointing int
 	latest   []Item
+	menuOff  []bool // the menu's items that lay off the list as it went
 
 	// The row menu and dialogs shown, for tests.
 	MenuItems *fyne.Menu

@@ -9,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -493,4 +494,72 @@ func TestListHoldsStillUnderThePointer(t *testing.T) {
 		t.Errorf("a chat deleted under the pointer: the list shows (-want +got):\n%s", diff)
 	}
 	away()
+}
+
+// TestListLetsGoAfterAMenuChoiceOffTheList: an item chosen in a row's menu
+// where the menu reaches over the chat (Rename…, whose dialog then covers
+// the window) leaves the pointer off the list: a chat that got a message
+// meanwhile comes to the top. One chosen over the list keeps the list
+// held until the pointer leaves it.
+func TestListLetsGoAfterAMenuChoiceOffTheList(t *testing.T) {
+	h, s := newFake(t)
+	h.win.SetContent(container.NewGridWithColumns(2, s.Object(), widget.NewLabel("the chat")))
+	h.win.Resize(fyne.NewSize(600, 500))
+	c := h.win.Canvas()
+	drv := fyne.CurrentApp().Driver()
+	a, b := Item{ID: "a", Title: "first"}, Item{ID: "b", Title: "second"}
+	s.Set([]Item{a, b})
+	ids := func() []string {
+		var out []string
+		for _, it := range s.Items {
+			out = append(out, it.ID)
+		}
+		return out
+	}
+	var row *Row
+	for _, r := range s.rows {
+		if r.item.ID == "a" {
+			row = r
+		}
+	}
+	for _, tt := range []struct {
+		name string
+		x    float32 // where in the row the right-click is, from its left
+		want []string
+	}{
+		{"menu over the list", 4, []string{"a", "b"}},
+		{"menu over the chat", row.Size().Width - 4, []string{"b", "a"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s.Set([]Item{a, b})
+			at := drv.AbsolutePositionForObject(row).AddXY(tt.x, row.Size().Height/2)
+			test.MoveMouse(c, at)
+			h.drain()
+			test.TapSecondaryAt(row, at.Subtract(drv.AbsolutePositionForObject(row)))
+			if s.Menu == nil || !s.Menu.Visible() {
+				t.Fatal("no menu")
+			}
+			s.Set([]Item{b, a}) // b got a message
+			i := 3              // Rename…
+			if s.MenuItems.Items[i].Label != "Rename…" {
+				t.Fatalf("item %d is %q", i, s.MenuItems.Items[i].Label)
+			}
+			s.Menu.Dismiss() // as a tap on the item does, before its action
+			s.MenuItems.Items[i].Action()
+			h.drain()
+			if s.Rename == nil {
+				t.Fatal("Rename… asked nothing")
+			}
+			s.Rename.Hide()
+			h.drain()
+			if diff := cmp.Diff(tt.want, ids()); diff != "" {
+				t.Errorf("after Rename… the list shows (-want +got):\n%s", diff)
+			}
+			test.MoveMouse(c, drv.AbsolutePositionForObject(s.Search).AddXY(2, 2))
+			h.drain()
+			if diff := cmp.Diff([]string{"b", "a"}, ids()); diff != "" {
+				t.Errorf("with the pointer off the list it shows (-want +got):\n%s", diff)
+			}
+		})
+	}
 }

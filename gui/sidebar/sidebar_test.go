@@ -563,3 +563,51 @@ func TestListLetsGoAfterAMenuChoiceOffTheList(t *testing.T) {
 		})
 	}
 }
+
+// TestSnippetShowsThePhraseWhole: the store's snippet of "number 78 of a
+// slow" in a story of sentences shows in the row with the phrase whole and
+// marked, in the sidebar of a 640-pixel window and of a wide one, with a
+// little of what comes before it. It showed "3 of a slow", of sentence 3.
+func TestSnippetShowsThePhraseWhole(t *testing.T) {
+	h, s := newFake(t)
+	m := store.Match{
+		Snippet: "…77 of a slow story. Sentence number 78 of a slow story. Sentence number 79 of a slow story. Sentence number 80…",
+		Marks:   [][2]int{{32, 51}},
+	}
+	s.Set([]Item{{ID: "a", Title: "a slow story please", Match: m, Query: "number 78 of a slow"}})
+	for _, width := range []float32{150, 264} {
+		h.win.Resize(fyne.NewSize(width, 400))
+		var row *Row
+		for _, r := range s.rows {
+			if r.item.ID == "a" && r.Visible() {
+				row = r
+			}
+		}
+		if row == nil {
+			t.Fatal("no row on screen")
+		}
+		var shown strings.Builder
+		var marked []string
+		for _, seg := range row.snip.Segments {
+			ts := seg.(*widget.TextSegment)
+			shown.WriteString(ts.Text)
+			if ts.Style.TextStyle.Bold {
+				marked = append(marked, ts.Text)
+			}
+		}
+		text := shown.String()
+		if !slices.Equal(marked, []string{"number 78 of a slow"}) {
+			t.Errorf("at %v px the snippet %q marks %q, want the phrase", width, text, marked)
+		}
+		end := strings.Index(text, "number 78 of a slow") + len("number 78 of a slow")
+		room := row.Size().Width - 2*theme.InnerPadding()
+		before := fyne.MeasureText(text[:strings.Index(text, "number")], theme.CaptionTextSize(), fyne.TextStyle{}).Width
+		phrase := fyne.MeasureText("number 78 of a slow", theme.CaptionTextSize(), fyne.TextStyle{Bold: true}).Width
+		if before+phrase > room {
+			t.Errorf("at %v px the snippet %q shows %.0f px up to the phrase's end (%d bytes in), in %.0f", width, text, before+phrase, end, room)
+		}
+		if before == 0 {
+			t.Errorf("at %v px the snippet %q shows nothing before the phrase", width, text)
+		}
+	}
+}

@@ -86,7 +86,7 @@ func TestComposerAndServersIconsNameThemselves(t *testing.T) {
 // TestNoIconButtonWithoutAName: no button in the window shows an icon
 // alone without a name for the pointer (a TipButton with its tip): in the
 // chat with an answer in two versions and the find bar open, on the
-// Servers page, in the Connect form and in the Settings. The paperclip and
+// Servers page, a server's tools, in the Connect form and in the Settings. The paperclip and
 // a server's pencil and bin were plain buttons.
 func TestNoIconButtonWithoutAName(t *testing.T) {
 	up := testutil.ServeHTTP(t, testutil.NewServer("h"))
@@ -144,6 +144,10 @@ func TestNoIconButtonWithoutAName(t *testing.T) {
 		}
 	}
 	check("servers")
+	sw.ShowTools("h")
+	h.until("h's tools", func() bool { return sw.Tools != nil && h.shows(h.ui.win, "echo") })
+	check("a server's tools")
+	h.ui.showServers()
 	sw.ShowConnect()
 	check("connect form")
 	sw.Form.Kind.SetSelected("Command")

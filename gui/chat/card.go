@@ -68,8 +68,8 @@ func (p *cardPart) apply(row transcript.Row) {
 	}
 	offset := cv.List.GetScrollOffset()
 	cv.Rows[id] = row
-	r.show(id, row)
-	h := cv.heightOf(r, row)
+	r.show(id, row, 0)
+	h := cv.heightOf(r, id)
 	cv.measured[id] = true
 	if h != cv.Heights[id] {
 		cv.Heights[id] = h

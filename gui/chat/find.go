@@ -384,8 +384,8 @@ func (cv *View) matchSpot(hit findHit) (y, h float32, ok bool) {
 		y += cv.Heights[i] + pad
 	}
 	v := cv.viewOf(hit.row)
-	if v == nil || v.Row != cv.Rows[hit.row] {
-		cv.measureRow(cv.Rows[hit.row])
+	if lead := cv.leadOf(hit.row); v == nil || v.Row != cv.Rows[hit.row] || v.lead != lead {
+		cv.measureRow(cv.Rows[hit.row], lead)
 		v = cv.measure
 	}
 	s := v.Selectable()

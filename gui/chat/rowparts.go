@@ -208,10 +208,15 @@ type TextView struct {
 	user  bool
 	plain bool // shown as written (Row.Plain)
 	cont  bool // goes on with the paragraph of the row before (Row.Cont)
+	// lead: it goes on on the last line of the row before, after a blank
+	// this wide (flow.go); segs are its segments without it.
+	lead float32
+	segs []widget.RichTextSegment
+	rv   *RowView
 }
 
 func newTextView(r *RowView) *TextView {
-	t := &TextView{Bg: canvas.NewRectangle(color.Transparent), RT: widgets.NewMDText()}
+	t := &TextView{Bg: canvas.NewRectangle(color.Transparent), RT: widgets.NewMDText(), rv: r}
 	t.Bg.CornerRadius = theme.InputRadiusSize()
 	t.RT.Wrapping = fyne.TextWrapWord
 	t.RT.Wheel = r.Wheel.Scrolled // over a wide table: the transcript moves
@@ -230,9 +235,10 @@ func newTextView(r *RowView) *TextView {
 // goes on with the paragraph of the row before (a paragraph longer than
 // transcript.MaxBlock, cut in rows) is drawn on from the row before's
 // last line, at the distance of a paragraph's lines (pull): a gap and a
-// blank line showed there, mid-sentence. Its background reaches up to
-// the row before's, over the list's gap between them and its rounded
-// corners.
+// blank line showed there, mid-sentence; one that goes on on that line
+// (a lead, flow.go) is drawn a line higher still, over it. Its
+// background reaches up to the row before's, over the list's gap between
+// them and its rounded corners.
 type goOn struct{ t *TextView }
 
 // pull is how far a block that goes on is drawn above its row: the
@@ -243,10 +249,22 @@ func pull() float32 {
 	return theme.Padding() + 2*theme.InnerPadding()
 }
 
+// up is how far the text is drawn above the block.
+func (t *TextView) up() float32 {
+	switch {
+	case t.lead > 0:
+		return pull() + linePitch()
+	case t.cont:
+		return pull()
+	}
+	return 0
+}
+
 func (l goOn) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	var up, bgUp float32
+	var bgUp float32
+	up := l.t.up()
 	if l.t.cont {
-		up, bgUp = pull(), theme.Padding()+l.t.Bg.CornerRadius
+		bgUp = theme.Padding() + l.t.Bg.CornerRadius
 	}
 	bg, text := objs[0], objs[1]
 	bg.Move(fyne.NewPos(0, -bgUp))
@@ -257,9 +275,7 @@ func (l goOn) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 
 func (l goOn) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	s := objs[1].MinSize()
-	if l.t.cont {
-		s.Height = max(s.Height-pull(), 0)
-	}
+	s.Height = max(s.Height-l.t.up(), 0)
 	return s
 }
 
@@ -269,6 +285,7 @@ func (t *TextView) view() fyne.CanvasObject { return t.obj }
 
 func (t *TextView) set(r transcript.Row) {
 	t.cont = r.Cont
+	lead := t.rv.lead
 	if user := r.Role == "user"; user != t.user || t.src == "" {
 		t.user = user
 		t.Bg.FillColor = color.Transparent
@@ -277,21 +294,28 @@ func (t *TextView) set(r transcript.Row) {
 		}
 		t.Bg.Refresh()
 	}
-	if r.Text != t.src {
-		t.src = r.Text
-		t.plain = r.Plain
-		if r.Plain {
-			// The person's words as typed, line breaks kept: not
-			// Markdown, whose single newlines join lines.
-			t.RT.Segments = plainSegments(r.Text)
-			t.RT.Refresh()
-			return
+	if r.Text != t.src || r.Plain != t.plain || lead != t.lead {
+		if r.Text != t.src || r.Plain != t.plain || t.segs == nil {
+			t.segs = rowSegments(r.Plain, r.Text)
 		}
-		// Markdown, its line breaks kept as an answer's are in chat apps.
-		t.RT.Segments = widgets.MarkdownSegments(r.Text)
-		widgets.FitTables(t.RT)
+		t.src, t.plain, t.lead = r.Text, r.Plain, lead
+		t.RT.Segments = withLead(t.segs, lead)
+		if !r.Plain {
+			widgets.FitTables(t.RT)
+		}
 		t.RT.Refresh()
 	}
+}
+
+// rowSegments are the segments of a text row's text: the person's words
+// as typed, line breaks kept (plain: not Markdown, whose single newlines
+// join lines); else Markdown, its line breaks kept as an answer's are in
+// chat apps.
+func rowSegments(plain bool, text string) []widget.RichTextSegment {
+	if plain {
+		return plainSegments(text)
+	}
+	return widgets.MarkdownSegments(text)
 }
 
 // plainSegments shows text as it is: a paragraph a line (an empty line

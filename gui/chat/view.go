@@ -55,9 +55,10 @@ type View struct {
 	theme   fyne.Theme
 	variant fyne.ThemeVariant
 
-	resizing bool         // a re-measure at a new width is scheduled
-	fixes    map[int]bool // rows shown with an estimated height
-	fixing   bool         // fixHeights is scheduled
+	resizing bool             // a re-measure at a new width is scheduled
+	fixes    map[int]bool     // rows shown with an estimated height
+	fixing   bool             // fixHeights is scheduled
+	leads    map[int]leadMemo // the rows a paragraph flows on into (flow.go)
 
 	cards     *toolcard.Cards // what the tool cards share: images, the tools' views
 	findAfter string          // words to find once the version chosen for them shows
@@ -158,7 +159,7 @@ func (cv *View) newList() *List {
 		if id >= len(cv.Rows) {
 			return
 		}
-		v.show(id, cv.Rows[id])
+		v.show(id, cv.Rows[id], cv.leadOf(id))
 		cv.showing(id, v)
 		if !cv.measured[id] {
 			cv.fixLater(id)
@@ -287,6 +288,7 @@ func (cv *View) estimateAll() {
 	cv.Heights = make([]float32, len(cv.Rows))
 	cv.measured = make([]bool, len(cv.Rows))
 	clear(cv.fixes)
+	clear(cv.leads)
 	w := cv.listWidth()
 	for i, r := range cv.Rows {
 		cv.Heights[i] = cv.est.height(cv, r, w)
@@ -298,7 +300,7 @@ func (cv *View) estimateAll() {
 func (cv *View) measureEnd() {
 	want := max(cv.List.Size().Height, 600) * 1.5
 	for i := len(cv.Rows) - 1; i >= 0 && want > 0; i-- {
-		cv.Heights[i], cv.measured[i] = cv.measureRow(cv.Rows[i]), true
+		cv.Heights[i], cv.measured[i] = cv.measureRow(cv.Rows[i], cv.leadOf(i)), true
 		want -= cv.Heights[i]
 	}
 }
@@ -346,15 +348,16 @@ func (cv *View) Update(n int, changed map[int]transcript.Row) {
 		// height from it; a row not on screen is measured off screen.
 		v := cv.viewOf(i)
 		if v != nil {
-			v.show(i, r)
+			v.show(i, r, cv.leadOf(i))
 		}
-		h := cv.heightOf(v, r)
+		h := cv.heightOf(v, i)
 		cv.measured[i] = true
 		if h != cv.Heights[i] {
 			cv.Heights[i] = h
 			cv.List.SetItemHeight(i, h)
 		}
 	}
+	cv.flowOn(changed)
 	if len(changed) == 0 {
 		cv.List.Refresh()
 	}
@@ -364,6 +367,27 @@ func (cv *View) Update(n int, changed map[int]transcript.Row) {
 		cv.toBottom()
 	}
 	cv.forget()
+}
+
+// flowOn redraws the rows after a changed row that go on with its
+// paragraph: each begins after a blank as wide as the last line of the
+// row before (flow.go), which may have changed with it.
+func (cv *View) flowOn(changed map[int]transcript.Row) {
+	for i := range changed {
+		for j := i + 1; goesOn(cv.Rows, j); j++ {
+			if _, ok := changed[j]; ok {
+				break
+			}
+			v := cv.viewOf(j)
+			if v != nil {
+				v.show(j, cv.Rows[j], cv.leadOf(j))
+			}
+			if h := cv.heightOf(v, j); h != cv.Heights[j] {
+				cv.Heights[j] = h
+				cv.List.SetItemHeight(j, h)
+			}
+		}
+	}
 }
 
 // toBottom scrolls to the end, and again once the list has laid out the
@@ -407,7 +431,7 @@ func (cv *View) fixHeights() {
 	var top, shift float32
 	for i := range cv.Rows {
 		if cv.fixes[i] && !cv.measured[i] {
-			h := cv.heightOf(cv.viewOf(i), cv.Rows[i])
+			h := cv.heightOf(cv.viewOf(i), i)
 			cv.measured[i] = true
 			if d := h - cv.Heights[i]; d != 0 {
 				if top < offset {
@@ -484,21 +508,23 @@ func (cv *View) viewOf(i int) *RowView {
 	return nil
 }
 
-// heightOf is a row's height: its view's, if it has one (laid out anyway),
+// heightOf is row i's height: its view's, if it has one (laid out anyway),
 // else measured off screen.
-func (cv *View) heightOf(v *RowView, r transcript.Row) float32 {
-	if v != nil && v.Row == r {
+func (cv *View) heightOf(v *RowView, i int) float32 {
+	r, lead := cv.Rows[i], cv.leadOf(i)
+	if v != nil && v.Row == r && v.lead == lead {
 		return v.MinSize().Height
 	}
-	return cv.measureRow(r)
+	return cv.measureRow(r, lead)
 }
 
-// measureRow lays a row out at the list's width and returns its height.
-func (cv *View) measureRow(r transcript.Row) float32 {
+// measureRow lays a row out at the list's width, a text row after a blank
+// of lead (flow.go), and returns its height.
+func (cv *View) measureRow(r transcript.Row, lead float32) float32 {
 	w := cv.listWidth()
 	cv.width = w
 	m := cv.measure
-	m.show(-1, r)
+	m.show(-1, r, lead)
 	m.Resize(fyne.NewSize(w, m.MinSize().Height))
 	m.box.Refresh()
 	return m.MinSize().Height
@@ -584,7 +610,7 @@ func (cv *View) offscreenBlock(i int) *widgets.SelText {
 	if k := cv.Rows[i].Kind; k != transcript.Text && k != transcript.Code {
 		return nil
 	}
-	cv.measureRow(cv.Rows[i])
+	cv.measureRow(cv.Rows[i], cv.leadOf(i))
 	return cv.measure.Selectable()
 }
 

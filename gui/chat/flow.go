@@ -1,0 +1,160 @@
+package chat
+
+import (
+	"image/color"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"deckhand/transcript"
+)
+
+// A paragraph longer than transcript.MaxBlock is cut in rows, so that the
+// list can recycle them and a streamed delta re-wraps one row, not the
+// whole paragraph. Each row's rich text wraps its own text: the line
+// holding the last words before a cut ended half-empty and the next row
+// began a line of its own, a line break the model did not write.
+//
+// So a row that goes on from the row before begins with a blank as wide
+// as that row's last line and the space between them (leadSegment), and
+// is drawn one line higher, over that line (goOn): its words go on on the
+// line. Fyne wraps greedily, and a line wrapped from the place where the
+// whole paragraph's line begins breaks where the whole paragraph's would:
+// every line of the rows is the line one rich text of the paragraph draws,
+// at any width. The blank's width depends on the width, and on the row
+// before's own blank: the rows of a paragraph are laid out off screen one
+// after the other at the list's width (once per width and per row: a
+// streamed delta changes the last row, whose blank does not change), and
+// the widths are kept until the width or the rows change (leadMemo).
+
+// leadMemo is the end of row i-1's last line, as last laid out.
+type leadMemo struct {
+	width    float32        // the list's width it was laid out at
+	prev     transcript.Row // row i-1
+	prevLead float32        // row i-1's own blank
+	end      float32        // where its last line ends, the space after it included
+	line     float32        // the width of a line of text
+}
+
+// leadOf is the width of the blank row i begins with: the end of the
+// last line of the row before, when row i goes on with its paragraph on
+// that line (0: it begins a line).
+func (cv *View) leadOf(i int) float32 {
+	rows := cv.Rows
+	if !goesOn(rows, i) || rows[i].Kind != transcript.Text || strings.Contains(rows[i].Join, "\n") {
+		return 0
+	}
+	prevLead := cv.leadOf(i - 1)
+	w := cv.listWidth()
+	m, ok := cv.leads[i]
+	if !ok || m.width != w || m.prev != rows[i-1] || m.prevLead != prevLead {
+		m, ok = cv.lastLine(rows[i-1], prevLead, w)
+		if !ok {
+			return 0
+		}
+		m.prevLead = prevLead
+		if cv.leads == nil {
+			cv.leads = map[int]leadMemo{}
+		}
+		cv.leads[i] = m
+	}
+	lead := m.end
+	if rows[i].Join != "" {
+		lead += fyne.MeasureText(" ", theme.TextSize(), fyne.TextStyle{}).Width
+	}
+	// Its first word must fit after it on the line, else it begins the
+	// next line, as in the whole paragraph (Fyne breaks at the space).
+	if word, style, ok := firstWord(rows[i]); !ok || lead+fyne.MeasureText(word, theme.TextSize(), style).Width > m.line {
+		return 0
+	}
+	return lead
+}
+
+// lastLine lays row out off screen at width w after a blank of lead, and
+// reads where its last line ends and how wide a line is.
+func (cv *View) lastLine(row transcript.Row, lead, w float32) (leadMemo, bool) {
+	cv.measureRow(row, lead)
+	s := cv.measure.Selectable()
+	if s == nil {
+		return leadMemo{}, false
+	}
+	runs := s.Rich.Runs()
+	if len(runs) == 0 {
+		return leadMemo{}, false
+	}
+	last := runs[len(runs)-1]
+	x0 := theme.InnerPadding() // where Fyne's rich text begins a paragraph's lines
+	return leadMemo{
+		width: w,
+		prev:  row,
+		end:   last.Pos.X - x0 + last.Width(len(last.Text)),
+		line:  s.Rich.Size().Width - 2*x0,
+	}, true
+}
+
+// firstWord is the first word row shows, and its style; ok is false when
+// the row does not begin with a paragraph's text (a list, a heading).
+func firstWord(row transcript.Row) (string, fyne.TextStyle, bool) {
+	text := row.Text
+	if len(text) > 256 {
+		// Its first words are enough, and cheaper to parse.
+		if i := strings.LastIndexByte(text[:256], ' '); i > 0 {
+			text = text[:i]
+		}
+	}
+	segs := rowSegments(row.Plain, text)
+	if len(segs) == 0 {
+		return "", fyne.TextStyle{}, false
+	}
+	t, ok := segs[0].(*widget.TextSegment)
+	if !ok || !flowing(t) {
+		return "", fyne.TextStyle{}, false
+	}
+	word, _, _ := strings.Cut(t.Text, " ")
+	return word, t.Style.TextStyle, true
+}
+
+// flowing: a text segment of a paragraph, at the text's size, which a
+// row before can flow into.
+func flowing(t *widget.TextSegment) bool {
+	s := t.Style
+	return (s.SizeName == theme.SizeNameText || s.SizeName == "") && s.QuotingDepth == 0
+}
+
+// withLead is segs after a blank of width lead, if segs begin with a
+// paragraph's text (else as they are).
+func withLead(segs []widget.RichTextSegment, lead float32) []widget.RichTextSegment {
+	if lead <= 0 || len(segs) == 0 {
+		return segs
+	}
+	if t, ok := segs[0].(*widget.TextSegment); !ok || !flowing(t) {
+		return segs
+	}
+	return append([]widget.RichTextSegment{&leadSegment{width: lead}}, segs...)
+}
+
+// leadSegment is a blank on a rich text's first line, before its text:
+// Fyne wraps the text after it in what is left of the line.
+type leadSegment struct{ width float32 }
+
+var _ widget.RichTextSegment = (*leadSegment)(nil)
+
+func (l *leadSegment) Inline() bool    { return true }
+func (l *leadSegment) Textual() string { return "" }
+func (l *leadSegment) Visual() fyne.CanvasObject {
+	r := canvas.NewRectangle(color.Transparent)
+	r.SetMinSize(fyne.NewSize(l.width, 0))
+	return r
+}
+func (l *leadSegment) Update(fyne.CanvasObject)  {}
+func (l *leadSegment) Select(_, _ fyne.Position) {}
+func (l *leadSegment) SelectedText() string      { return "" }
+func (l *leadSegment) Unselect()                 {}
+
+// linePitch is the distance between a paragraph's wrapped lines.
+func linePitch() float32 {
+	return fyne.MeasureText("M", theme.TextSize(), fyne.TextStyle{}).Height
+}

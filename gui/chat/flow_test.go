@@ -1,0 +1,167 @@
+package chat
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"deckhand/gui/widgets"
+	"deckhand/transcript"
+)
+
+// TestLongParagraphWrapsAsOne: a paragraph longer than a row's 2 KiB,
+// cut in rows, is wrapped as one text: the lines the rows draw, read
+// across the cuts on the screen, are the lines one rich text of the
+// whole paragraph wraps to at the same width. Before, each row wrapped
+// its own text: the line before a cut ended half way ("…38 of a slow
+// story that keeps going.") and the next sentence began a line. Checked
+// while the answer streams, at its end, after the window is resized
+// narrower and wider, and when the chat is opened again.
+func TestLongParagraphWrapsAsOne(t *testing.T) {
+	text := story(79) // 4,177 characters, the new user's story
+	h := newCardHarness(t)
+	cv := h.ui.chat
+	h.tr.User("story to the end please", time.Now())
+	h.frame()
+	for i := 0; i < len(text); i += 97 { // streamed, a frame per delta
+		h.tr.Delta(text[i:min(i+97, len(text))], time.Now())
+		h.frame()
+		if i/97 == 25 {
+			h.drain()
+			h.wrapsAsOne(t, "while it streams")
+		}
+	}
+	h.tr.Assistant(text, time.Now())
+	h.frame()
+	h.drain()
+	h.wrapsAsOne(t, "streamed")
+
+	for _, w := range []float32{640, 1280} {
+		h.ui.Win.Resize(fyne.NewSize(w, 700))
+		h.until("the rows measured at the new width", func() bool {
+			return !cv.resizing && cv.width == cv.List.Size().Width
+		})
+		h.drain()
+		h.wrapsAsOne(t, fmt.Sprintf("resized to %.0f", w))
+	}
+
+	rows := make([]transcript.Row, h.tr.Len())
+	for i := range rows {
+		rows[i] = h.tr.Row(i)
+	}
+	cv.Reset("c2", nil)
+	h.drain()
+	h.ui.Win.Resize(fyne.NewSize(800, 700))
+	h.until("the rows measured at the new width", func() bool {
+		return !cv.resizing && cv.width == cv.List.Size().Width
+	})
+	cv.Reset("c1", rows)
+	h.drain()
+	h.wrapsAsOne(t, "opened again at 800")
+}
+
+// wrapsAsOne checks that the rows of the chat's one long paragraph draw,
+// read across their cuts, the lines one rich text of it draws.
+func (h *cardHarness) wrapsAsOne(t *testing.T, when string) {
+	t.Helper()
+	cv := h.ui.chat
+	first := -1
+	for i, r := range cv.Rows {
+		if r.Kind == transcript.Text && r.Role == "assistant" {
+			first = i
+			break
+		}
+	}
+	if first < 0 || !goesOn(cv.Rows, first+1) {
+		t.Fatalf("%s: no paragraph cut in rows", when)
+	}
+	last := first + 1
+	for goesOn(cv.Rows, last+1) {
+		last++
+	}
+	var text strings.Builder
+	text.WriteString(cv.Rows[first].Text)
+	for i := first + 1; i <= last; i++ {
+		text.WriteString(cv.Rows[i].Join + cv.Rows[i].Text)
+	}
+
+	// What the rows draw: each row's lines; a row's first line on the
+	// screen line of the row before's last goes on with it.
+	d := fyne.CurrentApp().Driver()
+	var got []string
+	var width float32
+	for i := first; i <= last; i++ {
+		h.cutInView(max(i, first+1))
+		s := h.block(i)
+		if s == nil {
+			t.Fatalf("%s: row %d is not on screen", when, i)
+		}
+		width = s.Rich.Size().Width
+		lines, ys := drawnLines(s.Rich)
+		if i > first && len(lines) > 0 {
+			above := h.block(i - 1)
+			if above == nil {
+				t.Fatalf("%s: row %d is not on screen", when, i-1)
+			}
+			_, upYs := drawnLines(above.Rich)
+			lastY := d.AbsolutePositionForObject(above.Rich).Y + upYs[len(upYs)-1]
+			firstY := d.AbsolutePositionForObject(s.Rich).Y + ys[0]
+			if diff := firstY - lastY; diff > -0.5 && diff < 0.5 {
+				got[len(got)-1] += " " + lines[0]
+				lines = lines[1:]
+			}
+		}
+		got = append(got, lines...)
+	}
+	for i := range got {
+		got[i] = strings.Join(strings.Fields(got[i]), " ")
+	}
+
+	// One rich text of the whole paragraph, as wide as the rows' text.
+	one := widgets.NewMDText(widgets.MarkdownSegments(text.String())...)
+	one.Wrapping = fyne.TextWrapWord
+	test.WidgetRenderer(one)
+	one.Resize(fyne.NewSize(width, 100))
+	want, _ := drawnLines(one)
+	for i := range want {
+		want[i] = strings.Join(strings.Fields(want[i]), " ")
+	}
+	if !slices.Equal(got, want) {
+		for i := range max(len(got), len(want)) {
+			g, w := "", ""
+			if i < len(got) {
+				g = got[i]
+			}
+			if i < len(want) {
+				w = want[i]
+			}
+			if g != w {
+				t.Errorf("%s, %.0f px wide: the rows draw %d lines, one text %d; line %d is\n%q, want\n%q", when, width, len(got), len(want), i+1, g, w)
+				break
+			}
+		}
+	}
+}
+
+// drawnLines are the lines of text rt drew, top to bottom, and their
+// tops.
+func drawnLines(rt *widgets.MDText) (lines []string, ys []float32) {
+	runs := rt.Runs()
+	slices.SortStableFunc(runs, func(a, b widgets.TextRun) int {
+		return cmp.Or(cmp.Compare(a.Pos.Y, b.Pos.Y), cmp.Compare(a.Pos.X, b.Pos.X))
+	})
+	for _, r := range runs {
+		if n := len(ys); n > 0 && r.Pos.Y-ys[n-1] < 0.5 {
+			lines[n-1] += string(r.Text)
+			continue
+		}
+		lines, ys = append(lines, string(r.Text)), append(ys, r.Pos.Y)
+	}
+	return lines, ys
+}

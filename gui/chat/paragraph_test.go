@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -77,11 +78,39 @@ func TestLongParagraphIsOne(t *testing.T) {
 				if len(ra) < 2 || len(rb) == 0 {
 					t.Fatalf("row %d drew %d runs, row %d %d", i-1, len(ra), i, len(rb))
 				}
+				// Its words go on on that line when they fit there
+				// (flow.go, TestLongParagraphWrapsAsOne), else on the
+				// next.
 				pitch := ra[len(ra)-1].Pos.Y - ra[len(ra)-2].Pos.Y
+				if cv.leadOf(i) > 0 {
+					pitch = 0
+				}
 				last := d.AbsolutePositionForObject(above).Y + ra[len(ra)-1].Pos.Y
 				first := d.AbsolutePositionForObject(below).Y + rb[0].Pos.Y
 				if got := first - last; math.Abs(float64(got-pitch)) > 0.5 {
-					t.Errorf("row %d's first line is %.1f px below row %d's last, want the paragraph's pitch %.1f", i, got, i-1, pitch)
+					t.Errorf("row %d's first line is %.1f px below row %d's last, want %.1f", i, got, i-1, pitch)
+				}
+				if cv.leadOf(i) > 0 {
+					// The line is drawn by both rows, the row after over
+					// the row before: a double click picks the word
+					// under the pointer whichever row the click reaches.
+					lastA, firstB := ra[len(ra)-1], rb[0]
+					absA, absB := d.AbsolutePositionForObject(above), d.AbsolutePositionForObject(below)
+					inA := absA.Add(lastA.Pos).AddXY(lastA.Width(1)/2, lastA.Size.Height/2)    // its last line's first word
+					inB := absB.Add(firstB.Pos).AddXY(firstB.Width(1)/2, firstB.Size.Height/2) // "Sentence"
+					wordA := strings.FieldsFunc(string(lastA.Text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })[0]
+					for _, c := range []struct {
+						at   fyne.Position
+						want string
+					}{{inA, wordA}, {inB, "Sentence"}} {
+						for _, s := range []*widgets.SelText{above, below} {
+							s.DoubleTapped(&fyne.PointEvent{Position: c.at.Subtract(d.AbsolutePositionForObject(s)), AbsolutePosition: c.at})
+							if got := cv.Sel.Text(); got != c.want {
+								t.Errorf("a double click on %q of the line of rows %d and %d, reaching row %d, selects %q", c.want, i-1, i, s.Row(), got)
+							}
+							cv.Sel.Clear()
+						}
+					}
 				}
 				// A drag from the start of the last line above the cut to
 				// the end of the first line below copies them as written.

@@ -2,6 +2,7 @@ package widgets
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -295,7 +296,19 @@ func (s *SelText) MouseDown(e *desktop.MouseEvent) {
 	if e.Button != desktop.MouseButtonPrimary {
 		return
 	}
-	s.host.press(spot{s.Row(), s.hit(e.Position)})
+	b, m := s.host.at(s, e.Position)
+	s.host.press(spot{b.Row(), m})
+}
+
+// begins reports whether p (relative to the block) is at or after its
+// first character, in reading order.
+func (s *SelText) begins(p fyne.Position) bool {
+	runs := s.Rich.Runs()
+	if len(runs) == 0 {
+		return false
+	}
+	first := runs[0]
+	return p.Y >= first.Pos.Y && (p.Y >= first.Pos.Y+first.Size.Height || p.X >= first.Pos.X)
 }
 
 func (s *SelText) MouseUp(*desktop.MouseEvent) {}
@@ -305,7 +318,8 @@ func (s *SelText) MouseUp(*desktop.MouseEvent) {}
 // the widget it began on, with the pointer's place relative to it.
 func (s *SelText) Dragged(e *fyne.DragEvent) {
 	if !s.host.dragging {
-		s.host.press(spot{s.Row(), s.hit(e.Position.Subtract(e.Dragged))})
+		b, m := s.host.at(s, e.Position.Subtract(e.Dragged))
+		s.host.press(spot{b.Row(), m})
 	}
 	abs := e.AbsolutePosition
 	if abs.IsZero() {
@@ -321,7 +335,7 @@ func (s *SelText) Tapped(*fyne.PointEvent) { s.host.Clear() }
 
 // DoubleTapped selects the word under the pointer.
 func (s *SelText) DoubleTapped(e *fyne.PointEvent) {
-	m := s.hit(e.Position)
+	s, m := s.host.at(s, e.Position)
 	runs := s.Rich.Runs()
 	if m.run >= len(runs) {
 		return
@@ -645,7 +659,7 @@ func (h *Selection) dragTo(abs fyne.Position) {
 	}
 	drv := fyne.CurrentApp().Driver()
 	to := spot{blocks[len(blocks)-1].Row(), endMark}
-	for _, b := range blocks {
+	for k, b := range blocks {
 		if h.InView != nil && !h.InView(b) {
 			continue
 		}
@@ -656,6 +670,7 @@ func (h *Selection) dragTo(abs fyne.Position) {
 		if abs.Y < pos.Y {
 			to = spot{b.Row(), mark{}}
 		} else {
+			b, pos = h.over(blocks[k+1:], b, pos, abs)
 			to = spot{b.Row(), b.hit(abs.Subtract(pos))}
 		}
 		break
@@ -664,6 +679,57 @@ func (h *Selection) dragTo(abs fyne.Position) {
 		h.focus = to
 		h.Redraw()
 	}
+}
+
+// Blocks may overlap: a row of a paragraph cut in rows goes on on the
+// last line of the row before, and is drawn over it (package chat's
+// flow.go). A place on that line is in the row before up to the end of
+// its words, in the row after from its first word on, whichever of the
+// two the pointer's event reached.
+
+// at is the block that draws the place at p in s (relative to s), and
+// the place in it.
+func (h *Selection) at(s *SelText, p fyne.Position) (*SelText, mark) {
+	if h.Shown == nil {
+		return s, s.hit(p)
+	}
+	blocks := h.Shown()
+	k := slices.Index(blocks, s)
+	if k < 0 {
+		return s, s.hit(p)
+	}
+	drv := fyne.CurrentApp().Driver()
+	pos := drv.AbsolutePositionForObject(s)
+	abs := pos.Add(p)
+	b := s
+	if k > 0 {
+		prev := blocks[k-1]
+		pp := drv.AbsolutePositionForObject(prev)
+		if (h.InView == nil || h.InView(prev)) && abs.Y >= pp.Y && abs.Y < pp.Y+prev.Size().Height {
+			b, pos, k = prev, pp, k-1
+		}
+	}
+	b, pos = h.over(blocks[k+1:], b, pos, abs)
+	return b, b.hit(abs.Subtract(pos))
+}
+
+// over is the block that draws abs, found in b at pos: b, or one of the
+// blocks after it that overlap it there from their first word on.
+func (h *Selection) over(after []*SelText, b *SelText, pos, abs fyne.Position) (*SelText, fyne.Position) {
+	drv := fyne.CurrentApp().Driver()
+	for _, n := range after {
+		if h.InView != nil && !h.InView(n) {
+			continue
+		}
+		np := drv.AbsolutePositionForObject(n)
+		if abs.Y < np.Y {
+			break
+		}
+		if n.begins(abs.Subtract(np)) {
+			b, pos = n, np
+		}
+	}
+	return b, pos
 }
 
 // SelectMessage selects every block of the message row i is part of.

@@ -17,6 +17,8 @@ import (
 // copies the paragraph exactly, and a drag across the cut the words as
 // they are written. The cut fell mid-sentence and showed a
 // blank line: the find said "No matches" and the copy held "\n\n".
+// And it wraps as one: the line before the cut is full, as every line is
+// (each row was wrapped alone, and that line ended half way).
 func TestWindowLongParagraphIsOne(t *testing.T) {
 	for _, p := range []string{"xdotool", "xclip"} {
 		if !hasProgram(p) {
@@ -94,6 +96,19 @@ func TestWindowLongParagraphIsOne(t *testing.T) {
 	right = ends[next]
 	if next-lh > 2 {
 		t.Errorf("the mark's second line (the next row's first) is %d px below its first (%d px high): a gap between the rows", next-lh, lh)
+	}
+	// The paragraph wraps as one text: the mark's first line, which
+	// holds the end of the row before the cut, goes on to the end of the
+	// line, short of the text's right edge by less than the next word
+	// ("Sentence", about 4 lines' height wide). Each row was wrapped on
+	// its own: that line ended half way, after sentence 38, and sentence
+	// 39 began a line.
+	para, ok := find(s, "text", "Sentence number 38 of")
+	if !ok {
+		t.Fatalf("the story's row with sentence 38 is not in view:\n%s", s.ScreenText())
+	}
+	if short := int(para.X+para.W) - ends[0]; short > 5*lh {
+		t.Errorf("the mark's first line ends %d px short of the text's right edge (a line is %d px high): the line before the cut is not filled, as one paragraph's would be", short, lh)
 	}
 	w.drag("Deckhand", float32(left+2), float32(y0+lh/2), float32(right+2), float32(y0+next+lh/2))
 	w.key("ctrl+c")

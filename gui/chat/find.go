@@ -497,8 +497,11 @@ func drawFound(s *widgets.SelText, f *Finder) {
 			fill, s.FoundCur = FindCurrent, true
 		}
 		s.Found++
-		for _, p := range m.Parts {
+		for k, p := range m.Parts {
 			x0, x1 := p.Run.Width(p.From), p.Run.Width(p.To)
+			if m.Lead && k == 0 && p.From == 0 {
+				x0 -= s.Gap // the space joining it to the row before, on one line
+			}
 			rect := canvas.NewRectangle(fill)
 			rect.Move(p.Run.Pos.AddXY(x0, 0))
 			rect.Resize(fyne.NewSize(x1-x0, p.Run.Size.Height))

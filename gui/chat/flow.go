@@ -44,7 +44,7 @@ type leadMemo struct {
 // that line (0: it begins a line).
 func (cv *View) leadOf(i int) float32 {
 	rows := cv.Rows
-	if !goesOn(rows, i) || rows[i].Kind != transcript.Text || strings.Contains(rows[i].Join, "\n") {
+	if !goesOn(rows, i) || rows[i].Kind != transcript.Text || rows[i].Join == "" || strings.Contains(rows[i].Join, "\n") {
 		return 0
 	}
 	prevLead := cv.leadOf(i - 1)
@@ -61,10 +61,7 @@ func (cv *View) leadOf(i int) float32 {
 		}
 		cv.leads[i] = m
 	}
-	lead := m.end
-	if rows[i].Join != "" {
-		lead += fyne.MeasureText(" ", theme.TextSize(), fyne.TextStyle{}).Width
-	}
+	lead := m.end + spaceWidth() // the space between the rows' words
 	// Its first word must fit after it on the line, else it begins the
 	// next line, as in the whole paragraph (Fyne breaks at the space).
 	if word, style, ok := firstWord(rows[i]); !ok || lead+fyne.MeasureText(word, theme.TextSize(), style).Width > m.line {
@@ -153,6 +150,11 @@ func (l *leadSegment) Update(fyne.CanvasObject)  {}
 func (l *leadSegment) Select(_, _ fyne.Position) {}
 func (l *leadSegment) SelectedText() string      { return "" }
 func (l *leadSegment) Unselect()                 {}
+
+// spaceWidth is the width of a space between words.
+func spaceWidth() float32 {
+	return fyne.MeasureText(" ", theme.TextSize(), fyne.TextStyle{}).Width
+}
 
 // linePitch is the distance between a paragraph's wrapped lines.
 func linePitch() float32 {

@@ -123,6 +123,20 @@ func TestLongParagraphIsOne(t *testing.T) {
 				if !strings.Contains(text, got) || !strings.Contains(got, "going."+cv.Rows[i].Join+"Sentence") {
 					t.Errorf("a drag across the cut copies %q, want a piece of the paragraph as written across it", got)
 				}
+				if cv.leadOf(i) > 0 {
+					// One highlight along the line, over the space
+					// between the rows' words too.
+					ma, mb := above.Marks.Objects, below.Marks.Objects
+					if len(ma) == 0 || len(mb) == 0 {
+						t.Fatalf("the drag highlights %d pieces in row %d, %d in row %d", len(ma), i-1, len(mb), i)
+					}
+					a, b := ma[len(ma)-1], mb[0]
+					end := d.AbsolutePositionForObject(above).X + a.Position().X + a.Size().Width
+					start := d.AbsolutePositionForObject(below).X + b.Position().X
+					if math.Abs(float64(start-end)) > 1 {
+						t.Errorf("on the line rows %d and %d share, the highlight ends at %.1f and goes on at %.1f", i-1, i, end, start)
+					}
+				}
 				cv.Sel.Clear()
 			}
 

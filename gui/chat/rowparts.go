@@ -300,6 +300,10 @@ func (t *TextView) set(r transcript.Row) {
 		}
 		t.src, t.plain, t.lead = r.Text, r.Plain, lead
 		t.RT.Segments = withLead(t.segs, lead)
+		t.sel.Gap = 0
+		if lead > 0 {
+			t.sel.Gap = spaceWidth()
+		}
 		if !r.Plain {
 			widgets.FitTables(t.RT)
 		}

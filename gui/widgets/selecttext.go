@@ -233,6 +233,10 @@ type SelText struct {
 	// draws them), FoundCur whether the current one is among them.
 	Found    int
 	FoundCur bool
+	// Gap is the width of the space before its first word that joins it
+	// to the block before on one line (a paragraph's rows, package chat's
+	// flow.go), marked with a selection or a match that runs across it.
+	Gap float32
 }
 
 func NewSelText(host *Selection, md *MDText, row func() int) *SelText {
@@ -535,6 +539,7 @@ func (s *SelText) Draw() {
 	if ok {
 		runs := s.Rich.Runs()
 		fill := theme.Color(theme.ColorNameSelection)
+		from, _, _ := s.host.span()
 		for i := lo.run; i <= hi.run && i < len(runs); i++ {
 			r := runs[i]
 			c0, c1 := 0, len(r.Text)
@@ -547,6 +552,9 @@ func (s *SelText) Draw() {
 			x0, x1 := r.Width(c0), r.Width(c1)
 			if x1 <= x0 {
 				continue
+			}
+			if i == 0 && c0 == 0 && from.row < s.Row() {
+				x0 -= s.Gap // it runs on from the block before
 			}
 			rect := canvas.NewRectangle(fill)
 			rect.Move(r.Pos.AddXY(x0, 0))

@@ -159,3 +159,71 @@ func BenchmarkOpenConversation(b *testing.B) {
 	b.ReportMetric(float64(large.open)/float64(small.open), "open-2000/200")
 	b.ReportMetric(float64(large.scroll)/float64(small.scroll), "scroll-2000/200")
 }
+
+// BenchmarkLongParagraph opens, scrolls and streams an answer of one
+// 20,411-character paragraph (cut in ten rows, each drawn on from the
+// last line of the one before: flow.go), against the same words in
+// paragraphs of a sentence (no cut), measured in the same run: the
+// ratios say what the paragraph's rows flowing as one text cost.
+func BenchmarkLongParagraph(b *testing.B) {
+	long := story(380)
+	short := strings.ReplaceAll(long, "going. ", "going.\n\n") // a paragraph a sentence
+	type result struct{ open, scroll, stream time.Duration }
+	measure := func(text string) result {
+		var r result
+		tr := transcript.New()
+		tr.User("a long story please", time.Now())
+		tr.Assistant(text, time.Now())
+		rows := make([]transcript.Row, tr.Len())
+		for i := range rows {
+			rows[i] = tr.Row(i)
+		}
+		u, drain := benchView(b)
+		start := time.Now()
+		u.chat.Reset("c1", rows)
+		drain()
+		r.open = time.Since(start)
+
+		start = time.Now()
+		l := u.chat.List
+		var total float32
+		for _, h := range u.chat.Heights {
+			total += h
+		}
+		for y := float32(0); y < total; y += l.Size().Height / 2 {
+			l.ScrollToOffset(y)
+			drain()
+		}
+		r.scroll = time.Since(start)
+
+		u.chat.Reset("c2", nil)
+		drain()
+		tr = transcript.New()
+		tr.User("a long story please", time.Now())
+		start = time.Now()
+		for i := 0; i < len(text); i += 20 {
+			tr.Delta(text[i:min(i+20, len(text))], time.Now())
+			u.chat.Update(tr.Changes())
+		}
+		drain()
+		r.stream = time.Since(start)
+		return r
+	}
+	var l, s result
+	for b.Loop() {
+		ml, ms := measure(long), measure(short)
+		l.open += ml.open
+		l.scroll += ml.scroll
+		l.stream += ml.stream
+		s.open += ms.open
+		s.scroll += ms.scroll
+		s.stream += ms.stream
+	}
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / float64(b.N) }
+	b.ReportMetric(ms(l.open), "ms-open")
+	b.ReportMetric(ms(l.scroll), "ms-scroll")
+	b.ReportMetric(ms(l.stream), "ms-stream")
+	b.ReportMetric(float64(l.open)/float64(s.open), "open-long/short")
+	b.ReportMetric(float64(l.scroll)/float64(s.scroll), "scroll-long/short")
+	b.ReportMetric(float64(l.stream)/float64(s.stream), "stream-long/short")
+}

@@ -23,7 +23,9 @@
 //     blocks and notes; a paragraph longer than a row's 2 KiB, cut in
 //     rows, is drawn on from row to row as one (goOn), a code block as
 //     one box (codeLayout) with one Copy for the whole, and find and
-//     copy read their rows as one text.
+//     copy read their rows as one text. flow.go: such a paragraph's
+//     rows wrap as one text, each going on on the last line of the one
+//     before.
 //   - card.go: a tool call's row, its card (package toolcard) indented
 //     under its message; the row as the card's Row (folded, Show all).
 //   - find.go: the find bar.

@@ -35,8 +35,13 @@ type leadMemo struct {
 	width    float32        // the list's width it was laid out at
 	prev     transcript.Row // row i-1
 	prevLead float32        // row i-1's own blank
-	end      float32        // where its last line ends, the space after it included
+	end      float32        // where its last line ends
 	line     float32        // the width of a line of text
+	// Row i's first word, read from head, the start of its text (which
+	// grows while it streams).
+	head   string
+	wordW  float32
+	wordOK bool
 }
 
 // leadOf is the width of the blank row i begins with: the end of the
@@ -56,19 +61,27 @@ func (cv *View) leadOf(i int) float32 {
 			return 0
 		}
 		m.prevLead = prevLead
-		if cv.leads == nil {
-			cv.leads = map[int]leadMemo{}
-		}
-		cv.leads[i] = m
 	}
+	if head := rows[i].Text[:min(len(rows[i].Text), headLen)]; head != m.head {
+		m.head = head
+		word, style, ok := firstWord(rows[i].Plain, head)
+		m.wordW, m.wordOK = fyne.MeasureText(word, theme.TextSize(), style).Width, ok
+	}
+	if cv.leads == nil {
+		cv.leads = map[int]leadMemo{}
+	}
+	cv.leads[i] = m
 	lead := m.end + spaceWidth() // the space between the rows' words
 	// Its first word must fit after it on the line, else it begins the
 	// next line, as in the whole paragraph (Fyne breaks at the space).
-	if word, style, ok := firstWord(rows[i]); !ok || lead+fyne.MeasureText(word, theme.TextSize(), style).Width > m.line {
+	if !m.wordOK || lead+m.wordW > m.line {
 		return 0
 	}
 	return lead
 }
+
+// headLen is how much of a row's text is read for its first word.
+const headLen = 256
 
 // lastLine lays row out off screen at width w after a blank of lead, and
 // reads where its last line ends and how wide a line is.
@@ -77,6 +90,13 @@ func (cv *View) lastLine(row transcript.Row, lead, w float32) (leadMemo, bool) {
 	s := cv.measure.Selectable()
 	if s == nil {
 		return leadMemo{}, false
+	}
+	segs := s.Rich.Segments
+	if len(segs) == 0 {
+		return leadMemo{}, false
+	}
+	if t, ok := segs[len(segs)-1].(*widget.TextSegment); !ok || !flowing(t) {
+		return leadMemo{}, false // it ends in a list, a quote, a table: no paragraph's line
 	}
 	runs := s.Rich.Runs()
 	if len(runs) == 0 {
@@ -92,17 +112,17 @@ func (cv *View) lastLine(row transcript.Row, lead, w float32) (leadMemo, bool) {
 	}, true
 }
 
-// firstWord is the first word row shows, and its style; ok is false when
-// the row does not begin with a paragraph's text (a list, a heading).
-func firstWord(row transcript.Row) (string, fyne.TextStyle, bool) {
-	text := row.Text
-	if len(text) > 256 {
-		// Its first words are enough, and cheaper to parse.
-		if i := strings.LastIndexByte(text[:256], ' '); i > 0 {
-			text = text[:i]
+// firstWord is the first word a row whose text begins with head shows,
+// and its style; ok is false when the row does not begin with a
+// paragraph's text (a list, a heading).
+func firstWord(plain bool, head string) (string, fyne.TextStyle, bool) {
+	if len(head) == headLen {
+		// A word cut by the head's end would read shorter.
+		if i := strings.LastIndexByte(head, ' '); i > 0 {
+			head = head[:i]
 		}
 	}
-	segs := rowSegments(row.Plain, text)
+	segs := rowSegments(plain, head)
 	if len(segs) == 0 {
 		return "", fyne.TextStyle{}, false
 	}

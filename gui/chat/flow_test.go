@@ -64,6 +64,15 @@ func TestLongParagraphWrapsAsOne(t *testing.T) {
 	cv.Reset("c1", rows)
 	h.drain()
 	h.wrapsAsOne(t, "opened again at 800")
+
+	// Five times as long, with words in bold and italics across the
+	// lines: the rows' lines are those of one text still.
+	long := strings.ReplaceAll(story(380), "slow story", "*slow* **story**")
+	h.tr.User("a longer one", time.Now())
+	h.tr.Assistant(long, time.Now())
+	h.frame()
+	h.drain()
+	h.wrapsAsOne(t, "20k, styled")
 }
 
 // wrapsAsOne checks that the rows of the chat's one long paragraph draw,
@@ -71,11 +80,10 @@ func TestLongParagraphWrapsAsOne(t *testing.T) {
 func (h *cardHarness) wrapsAsOne(t *testing.T, when string) {
 	t.Helper()
 	cv := h.ui.chat
-	first := -1
+	first := -1 // the last answer's first row
 	for i, r := range cv.Rows {
-		if r.Kind == transcript.Text && r.Role == "assistant" {
+		if r.Kind == transcript.Text && r.Role == "assistant" && !r.Cont {
 			first = i
-			break
 		}
 	}
 	if first < 0 || !goesOn(cv.Rows, first+1) {

@@ -131,6 +131,7 @@ func (cv *View) restyle() {
 		return
 	}
 	cv.theme, cv.variant = s.Theme(), s.ThemeVariant()
+	clear(cv.leads) // measured at the old text size
 	cv.measure = newRowView(cv)
 	cv.tmpl, cv.free = nil, nil
 	cv.relayout()
@@ -249,6 +250,9 @@ func (l *List) Select(widget.ListItemID) {}
 // looked for in it (FindAt).
 func (cv *View) Reset(conv string, rows []transcript.Row) {
 	switched := conv != cv.conv
+	if switched {
+		clear(cv.leads) // another chat's rows: kept, they would be kept for nothing
+	}
 	cv.Tips.Dismiss()
 	cv.conv = conv
 	cv.Rows = rows
@@ -288,7 +292,6 @@ func (cv *View) estimateAll() {
 	cv.Heights = make([]float32, len(cv.Rows))
 	cv.measured = make([]bool, len(cv.Rows))
 	clear(cv.fixes)
-	clear(cv.leads)
 	w := cv.listWidth()
 	for i, r := range cv.Rows {
 		cv.Heights[i] = cv.est.height(cv, r, w)

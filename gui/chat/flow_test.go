@@ -22,7 +22,8 @@ import (
 // its own text: the line before a cut ended half way ("…38 of a slow
 // story that keeps going.") and the next sentence began a line. Checked
 // while the answer streams, at its end, after the window is resized
-// narrower and wider, and when the chat is opened again.
+// narrower and wider, when the chat is opened again, for a 20k paragraph
+// with words in bold and italics, and for the person's own message.
 func TestLongParagraphWrapsAsOne(t *testing.T) {
 	text := story(79) // 4,177 characters, the new user's story
 	h := newCardHarness(t)
@@ -34,13 +35,13 @@ func TestLongParagraphWrapsAsOne(t *testing.T) {
 		h.frame()
 		if i/97 == 25 {
 			h.drain()
-			h.wrapsAsOne(t, "while it streams")
+			h.wrapsAsOne(t, "while it streams", "assistant")
 		}
 	}
 	h.tr.Assistant(text, time.Now())
 	h.frame()
 	h.drain()
-	h.wrapsAsOne(t, "streamed")
+	h.wrapsAsOne(t, "streamed", "assistant")
 
 	for _, w := range []float32{640, 1280} {
 		h.ui.Win.Resize(fyne.NewSize(w, 700))
@@ -49,7 +50,7 @@ func TestLongParagraphWrapsAsOne(t *testing.T) {
 			return !cv.resizing && cv.width == cv.List.Size().Width
 		})
 		h.drain()
-		h.wrapsAsOne(t, fmt.Sprintf("resized to %.0f", w))
+		h.wrapsAsOne(t, fmt.Sprintf("resized to %.0f", w), "assistant")
 	}
 
 	rows := make([]transcript.Row, h.tr.Len())
@@ -64,7 +65,7 @@ func TestLongParagraphWrapsAsOne(t *testing.T) {
 	})
 	cv.Reset("c1", rows)
 	h.drain()
-	h.wrapsAsOne(t, "opened again at 800")
+	h.wrapsAsOne(t, "opened again at 800", "assistant")
 
 	// Five times as long, with words in bold and italics across the
 	// lines: the rows' lines are those of one text still.
@@ -73,17 +74,23 @@ func TestLongParagraphWrapsAsOne(t *testing.T) {
 	h.tr.Assistant(long, time.Now())
 	h.frame()
 	h.drain()
-	h.wrapsAsOne(t, "20k, styled")
+	h.wrapsAsOne(t, "20k, styled", "assistant")
+
+	// The person's own long paragraph, shown as typed (not Markdown).
+	h.tr.User(story(79), time.Now())
+	h.frame()
+	h.drain()
+	h.wrapsAsOne(t, "the person's", "user")
 }
 
-// wrapsAsOne checks that the rows of the chat's one long paragraph draw,
-// read across their cuts, the lines one rich text of it draws.
-func (h *cardHarness) wrapsAsOne(t *testing.T, when string) {
+// wrapsAsOne checks that the rows of the last long paragraph of role
+// draw, read across their cuts, the lines one rich text of it draws.
+func (h *cardHarness) wrapsAsOne(t *testing.T, when, role string) {
 	t.Helper()
 	cv := h.ui.chat
-	first := -1 // the last answer's first row
+	first := -1 // the paragraph's first row
 	for i, r := range cv.Rows {
-		if r.Kind == transcript.Text && r.Role == "assistant" && !r.Cont {
+		if r.Kind == transcript.Text && r.Role == role && !r.Cont && goesOn(cv.Rows, i+1) {
 			first = i
 		}
 	}
@@ -133,7 +140,7 @@ func (h *cardHarness) wrapsAsOne(t *testing.T, when string) {
 	}
 
 	// One rich text of the whole paragraph, as wide as the rows' text.
-	one := widgets.NewMDText(widgets.MarkdownSegments(text.String())...)
+	one := widgets.NewMDText(rowSegments(cv.Rows[first].Plain, text.String())...)
 	one.Wrapping = fyne.TextWrapWord
 	test.WidgetRenderer(one)
 	one.Resize(fyne.NewSize(width, 100))

@@ -68,7 +68,7 @@ func (p *cardPart) apply(row transcript.Row) {
 	}
 	offset := cv.List.GetScrollOffset()
 	cv.Rows[id] = row
-	r.show(id, row, 0)
+	r.show(id, row, flow{})
 	h := cv.heightOf(r, id)
 	cv.measured[id] = true
 	if h != cv.Heights[id] {

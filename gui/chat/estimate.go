@@ -22,12 +22,12 @@ type estimator struct {
 
 func (e *estimator) calibrate(cv *View, w float32) {
 	e.width = w
-	e.header = cv.measureRow(transcript.Row{Kind: transcript.Header, Role: "assistant", Text: "x"}, 0)
-	e.text = cv.measureRow(transcript.Row{Kind: transcript.Text, Text: "x"}, 0)
-	e.code = cv.measureRow(transcript.Row{Kind: transcript.Code, Text: "x"}, 0)
-	e.notice = cv.measureRow(transcript.Row{Kind: transcript.Notice, Text: "x"}, 0)
-	e.codeTop = e.code - cv.measureRow(transcript.Row{Kind: transcript.Code, Text: "x", Cont: true}, 0)
-	e.line = cv.measureRow(transcript.Row{Kind: transcript.Code, Text: "x\nx"}, 0) - e.code
+	e.header = cv.measureRow(transcript.Row{Kind: transcript.Header, Role: "assistant", Text: "x"}, flow{})
+	e.text = cv.measureRow(transcript.Row{Kind: transcript.Text, Text: "x"}, flow{})
+	e.code = cv.measureRow(transcript.Row{Kind: transcript.Code, Text: "x"}, flow{})
+	e.notice = cv.measureRow(transcript.Row{Kind: transcript.Notice, Text: "x"}, flow{})
+	e.codeTop = e.code - cv.measureRow(transcript.Row{Kind: transcript.Code, Text: "x", Cont: true}, flow{})
+	e.line = cv.measureRow(transcript.Row{Kind: transcript.Code, Text: "x\nx"}, flow{}) - e.code
 	const sample = "The quick brown fox jumps over the lazy dog, then rests."
 	size := theme.TextSize()
 	e.charW = fyne.MeasureText(sample, size, fyne.TextStyle{}).Width / float32(len(sample))
@@ -67,5 +67,5 @@ func (e *estimator) height(cv *View, r transcript.Row, w float32) float32 {
 	case transcript.Notice:
 		return e.notice + (e.lines(r.Text, e.charW)-1)*e.line
 	}
-	return cv.measureRow(r, 0) // tool cards are few, and too varied to guess
+	return cv.measureRow(r, flow{}) // tool cards are few, and too varied to guess
 }

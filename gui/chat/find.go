@@ -384,8 +384,8 @@ func (cv *View) matchSpot(hit findHit) (y, h float32, ok bool) {
 		y += cv.Heights[i] + pad
 	}
 	v := cv.viewOf(hit.row)
-	if lead := cv.leadOf(hit.row); v == nil || v.Row != cv.Rows[hit.row] || v.lead != lead {
-		cv.measureRow(cv.Rows[hit.row], lead)
+	if f := cv.flowOf(hit.row); v == nil || v.Row != cv.Rows[hit.row] || v.flow != f {
+		cv.measureRow(cv.Rows[hit.row], f)
 		v = cv.measure
 	}
 	s := v.Selectable()

@@ -30,6 +30,19 @@ import (
 // streamed delta changes the last row, whose blank does not change), and
 // the widths are kept until the width or the rows change (leadMemo).
 
+// flow is how a text row flows with its neighbours': the blank it begins
+// with (lead, leadOf), and whether the row after goes on on its last line
+// (under).
+type flow struct {
+	lead  float32
+	under bool
+}
+
+// flowOf is how row i flows with its neighbours'.
+func (cv *View) flowOf(i int) flow {
+	return flow{lead: cv.leadOf(i), under: cv.leadOf(i+1) > 0}
+}
+
 // leadMemo is the end of row i-1's last line, as last laid out.
 type leadMemo struct {
 	width    float32        // the list's width it was laid out at
@@ -90,7 +103,7 @@ func (cv *View) lastLine(row transcript.Row, lead, w float32) (leadMemo, bool) {
 	// the width as new (this runs as rows come into view, also just
 	// after the window was resized).
 	was := cv.width
-	cv.measureRow(row, lead)
+	cv.measureRow(row, flow{lead: lead})
 	cv.width = was
 	s := cv.measure.Selectable()
 	if s == nil {

@@ -181,3 +181,55 @@ func drawnLines(rt *widgets.MDText) (lines []string, ys []float32) {
 	}
 	return lines, ys
 }
+
+// TestLongParagraphLineAtTheEdges: the line two rows of a paragraph
+// share (each draws its words on it) is drawn whole when it is mostly in
+// view at the bottom or the top of the transcript: the list then shows
+// both rows. The row before ended below the line, and with the line in
+// full view at the bottom the list did not show the row after yet: the
+// line held the words of the row before alone, as if cut.
+func TestLongParagraphLineAtTheEdges(t *testing.T) {
+	h := newCardHarness(t)
+	cv := h.ui.chat
+	h.tr.User("story to the end please", time.Now())
+	h.tr.Assistant(story(79), time.Now())
+	h.frame()
+	h.drain()
+	d := fyne.CurrentApp().Driver()
+	shared := 0
+	for i := range cv.Rows {
+		if cv.leadOf(i) == 0 {
+			continue
+		}
+		shared++
+		h.cutInView(i)
+		above := h.block(i - 1)
+		if above == nil {
+			t.Fatalf("row %d is not on screen", i-1)
+		}
+		runs := above.Rich.Runs()
+		last := runs[len(runs)-1]
+		// The line's top and bottom in the list's content.
+		top := d.AbsolutePositionForObject(above).Y + last.Pos.Y - d.AbsolutePositionForObject(cv.List).Y + cv.List.GetScrollOffset()
+		bottom := top + last.Size.Height
+		view := cv.List.Size().Height
+		for _, c := range []struct {
+			edge   string
+			offset float32
+		}{
+			{"bottom", top + 0.6*last.Size.Height - view}, // its top 60% in view
+			{"top", bottom - 0.6*last.Size.Height},        // its bottom 60%
+		} {
+			cv.List.ScrollToOffset(c.offset)
+			h.drain()
+			for _, row := range []int{i - 1, i} {
+				if h.block(row) == nil || !cv.blockInView(h.block(row)) {
+					t.Errorf("the line of rows %d and %d mostly in view at the %s: row %d is not shown", i-1, i, c.edge, row)
+				}
+			}
+		}
+	}
+	if shared == 0 {
+		t.Fatal("no row goes on on the line of the row before")
+	}
+}

@@ -190,15 +190,18 @@ func (h *cardHarness) findsAcrossCut(t *testing.T, i int, query string) {
 }
 
 // cutInView scrolls the chat so that the cut before row i is in the middle
-// of the view.
+// of the view: twice, as the rows that come into view are measured and
+// the heights above the cut may change with them.
 func (h *cardHarness) cutInView(i int) {
 	cv := h.ui.chat
-	var top float32
-	for j := range i {
-		top += cv.Heights[j] + 4
+	for range 2 {
+		var top float32
+		for j := range i {
+			top += cv.Heights[j] + 4
+		}
+		cv.List.ScrollToOffset(max(top-cv.List.Size().Height/2, 0))
+		h.drain()
 	}
-	cv.List.ScrollToOffset(max(top-cv.List.Size().Height/2, 0))
-	h.drain()
 }
 
 // block is the selectable block of row i on screen, or nil.

@@ -30,7 +30,7 @@ type RowView struct {
 	// seen is the list refresh (View.epoch) in which the list last
 	// showed it (recycle.go).
 	seen uint64
-	lead float32 // its text row's blank (flow.go)
+	flow flow // how its text row flows with its neighbours' (flow.go)
 
 	Parts [transcript.Notice + 1]rowPart // by kind, made when first needed
 }
@@ -106,12 +106,12 @@ func (r *RowView) ScreenItem() (kind, text string, leaf bool) { return "message"
 func (r *RowView) ScreenChildren() []fyne.CanvasObject { return []fyne.CanvasObject{r.box} }
 
 // show draws row (number id; -1 when measuring), a text row after a blank
-// of lead (View.leadOf).
-func (r *RowView) show(id int, row transcript.Row, lead float32) {
-	if id >= 0 && id == r.ID && row == r.Row && lead == r.lead {
+// flowing with its neighbours as f says (View.flowOf).
+func (r *RowView) show(id int, row transcript.Row, f flow) {
+	if id >= 0 && id == r.ID && row == r.Row && f == r.flow {
 		return
 	}
-	r.ID, r.Row, r.lead = id, row, lead
+	r.ID, r.Row, r.flow = id, row, f
 	k := min(row.Kind, transcript.Notice)
 	if r.Parts[k] == nil {
 		r.Parts[k] = r.newPart(k)

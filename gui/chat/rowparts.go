@@ -209,10 +209,12 @@ type TextView struct {
 	plain bool // shown as written (Row.Plain)
 	cont  bool // goes on with the paragraph of the row before (Row.Cont)
 	// lead: it goes on on the last line of the row before, after a blank
-	// this wide (flow.go); segs are its segments without it.
-	lead float32
-	segs []widget.RichTextSegment
-	rv   *RowView
+	// this wide; under: the row after goes on on its last line (flow.go);
+	// segs are its segments without the blank.
+	lead  float32
+	under bool
+	segs  []widget.RichTextSegment
+	rv    *RowView
 }
 
 func newTextView(r *RowView) *TextView {
@@ -249,20 +251,38 @@ func pull() float32 {
 	return theme.Padding() + 2*theme.InnerPadding()
 }
 
-// up is how far the text is drawn above the block.
+// up is how far the text is drawn above the block. One that goes on on
+// the row before's last line begins half way down that line (see down),
+// and is drawn over it.
 func (t *TextView) up() float32 {
 	switch {
 	case t.lead > 0:
-		return pull() + linePitch()
+		return theme.InnerPadding() + linePitch()/2
 	case t.cont:
 		return pull()
 	}
 	return 0
 }
 
+// down is how far the text reaches below the block: when the row after
+// goes on on its last line, the block ends half way down that line (the
+// rest of it, the text's padding below it and the list's gap are the
+// next row's). The list shows a row from the first pixel of it in view:
+// the line, half drawn by each row, shows with one row alone only when
+// more than half of it is out of view, at the top or the bottom. (Ending
+// below the line, the row before could be shown with the line in full
+// view at the bottom while the row after was not: the line held the
+// words of the row before alone, as though cut.)
+func (t *TextView) down() float32 {
+	if t.under {
+		return theme.InnerPadding() + theme.Padding() + linePitch()/2
+	}
+	return 0
+}
+
 func (l goOn) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	var bgUp float32
-	up := l.t.up()
+	up, down := l.t.up(), l.t.down()
 	if l.t.cont {
 		bgUp = theme.Padding() + l.t.Bg.CornerRadius
 	}
@@ -270,12 +290,12 @@ func (l goOn) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	bg.Move(fyne.NewPos(0, -bgUp))
 	bg.Resize(fyne.NewSize(size.Width, size.Height+bgUp))
 	text.Move(fyne.NewPos(0, -up))
-	text.Resize(fyne.NewSize(size.Width, size.Height+up))
+	text.Resize(fyne.NewSize(size.Width, size.Height+up+down))
 }
 
 func (l goOn) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	s := objs[1].MinSize()
-	s.Height = max(s.Height-l.t.up(), 0)
+	s.Height = max(s.Height-l.t.up()-l.t.down(), 0)
 	return s
 }
 
@@ -285,7 +305,11 @@ func (t *TextView) view() fyne.CanvasObject { return t.obj }
 
 func (t *TextView) set(r transcript.Row) {
 	t.cont = r.Cont
-	lead := t.rv.lead
+	lead := t.rv.flow.lead
+	if under := t.rv.flow.under; under != t.under {
+		t.under = under
+		widgets.Relayout(t.obj)
+	}
 	if user := r.Role == "user"; user != t.user || t.src == "" {
 		t.user = user
 		t.Bg.FillColor = color.Transparent

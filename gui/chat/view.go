@@ -160,7 +160,7 @@ func (cv *View) newList() *List {
 		if id >= len(cv.Rows) {
 			return
 		}
-		v.show(id, cv.Rows[id], cv.leadOf(id))
+		v.show(id, cv.Rows[id], cv.flowOf(id))
 		cv.showing(id, v)
 		if !cv.measured[id] {
 			cv.fixLater(id)
@@ -303,7 +303,7 @@ func (cv *View) estimateAll() {
 func (cv *View) measureEnd() {
 	want := max(cv.List.Size().Height, 600) * 1.5
 	for i := len(cv.Rows) - 1; i >= 0 && want > 0; i-- {
-		cv.Heights[i], cv.measured[i] = cv.measureRow(cv.Rows[i], cv.leadOf(i)), true
+		cv.Heights[i], cv.measured[i] = cv.measureRow(cv.Rows[i], cv.flowOf(i)), true
 		want -= cv.Heights[i]
 	}
 }
@@ -351,7 +351,7 @@ func (cv *View) Update(n int, changed map[int]transcript.Row) {
 		// height from it; a row not on screen is measured off screen.
 		v := cv.viewOf(i)
 		if v != nil {
-			v.show(i, r, cv.leadOf(i))
+			v.show(i, r, cv.flowOf(i))
 		}
 		h := cv.heightOf(v, i)
 		cv.measured[i] = true
@@ -373,22 +373,31 @@ func (cv *View) Update(n int, changed map[int]transcript.Row) {
 }
 
 // flowOn redraws the rows after a changed row that go on with its
-// paragraph: each begins after a blank as wide as the last line of the
-// row before (flow.go), which may have changed with it.
+// paragraph, and the row before it if it goes on from it: each begins
+// after a blank as wide as the last line of the row before, and a row
+// ends where its last line ends when the next goes on on it (flow.go),
+// which may have changed with it.
 func (cv *View) flowOn(changed map[int]transcript.Row) {
+	redraw := func(j int) {
+		v := cv.viewOf(j)
+		if v != nil {
+			v.show(j, cv.Rows[j], cv.flowOf(j))
+		}
+		if h := cv.heightOf(v, j); h != cv.Heights[j] {
+			cv.Heights[j] = h
+			cv.List.SetItemHeight(j, h)
+		}
+	}
 	for i := range changed {
+		// The row before, whose last line it may go on on (or no more).
+		if _, ok := changed[i-1]; !ok && goesOn(cv.Rows, i) {
+			redraw(i - 1)
+		}
 		for j := i + 1; goesOn(cv.Rows, j); j++ {
 			if _, ok := changed[j]; ok {
 				break
 			}
-			v := cv.viewOf(j)
-			if v != nil {
-				v.show(j, cv.Rows[j], cv.leadOf(j))
-			}
-			if h := cv.heightOf(v, j); h != cv.Heights[j] {
-				cv.Heights[j] = h
-				cv.List.SetItemHeight(j, h)
-			}
+			redraw(j)
 		}
 	}
 }
@@ -514,20 +523,21 @@ func (cv *View) viewOf(i int) *RowView {
 // heightOf is row i's height: its view's, if it has one (laid out anyway),
 // else measured off screen.
 func (cv *View) heightOf(v *RowView, i int) float32 {
-	r, lead := cv.Rows[i], cv.leadOf(i)
-	if v != nil && v.Row == r && v.lead == lead {
+	r, f := cv.Rows[i], cv.flowOf(i)
+	if v != nil && v.Row == r && v.flow == f {
 		return v.MinSize().Height
 	}
-	return cv.measureRow(r, lead)
+	return cv.measureRow(r, f)
 }
 
 // measureRow lays a row out at the list's width, a text row after a blank
-// of lead (flow.go), and returns its height.
-func (cv *View) measureRow(r transcript.Row, lead float32) float32 {
+// flowing with its neighbours' as f says (flow.go), and returns its
+// height.
+func (cv *View) measureRow(r transcript.Row, f flow) float32 {
 	w := cv.listWidth()
 	cv.width = w
 	m := cv.measure
-	m.show(-1, r, lead)
+	m.show(-1, r, f)
 	m.Resize(fyne.NewSize(w, m.MinSize().Height))
 	m.box.Refresh()
 	return m.MinSize().Height
@@ -613,7 +623,7 @@ func (cv *View) offscreenBlock(i int) *widgets.SelText {
 	if k := cv.Rows[i].Kind; k != transcript.Text && k != transcript.Code {
 		return nil
 	}
-	cv.measureRow(cv.Rows[i], cv.leadOf(i))
+	cv.measureRow(cv.Rows[i], cv.flowOf(i))
 	return cv.measure.Selectable()
 }
 

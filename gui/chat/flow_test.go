@@ -131,6 +131,17 @@ func (h *cardHarness) wrapsAsOne(t *testing.T, when, role string) {
 			if diff := firstY - lastY; diff > -0.5 && diff < 0.5 {
 				got[len(got)-1] += " " + lines[0]
 				lines = lines[1:]
+				// The row's background (the person's messages are on
+				// one) is drawn over the row before: it must begin
+				// below the line they share, where the row before's
+				// reaches.
+				bgA, bgB := h.view(i-1).Text().Bg, h.view(i).Text().Bg
+				lineEnd := lastY + linePitch()
+				topB := d.AbsolutePositionForObject(bgB).Y
+				endA := d.AbsolutePositionForObject(bgA).Y + bgA.Size().Height
+				if topB < lineEnd-0.5 || endA < topB {
+					t.Errorf("%s: row %d's background begins at %.1f, over the line it shares with row %d (down to %.1f), whose own ends at %.1f", when, i, topB, i-1, lineEnd, endA)
+				}
 			}
 		}
 		got = append(got, lines...)
@@ -232,4 +243,14 @@ func TestLongParagraphLineAtTheEdges(t *testing.T) {
 	if shared == 0 {
 		t.Fatal("no row goes on on the line of the row before")
 	}
+}
+
+// view is the on-screen view of row i, or nil.
+func (h *cardHarness) view(i int) *RowView {
+	for _, v := range h.visibleRows() {
+		if v.ID == i && v.Row == h.ui.chat.Rows[i] {
+			return v
+		}
+	}
+	return nil
 }

@@ -281,14 +281,23 @@ func (t *TextView) down() float32 {
 }
 
 func (l goOn) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	var bgUp float32
+	var bgUp, bgDown float32
 	up, down := l.t.up(), l.t.down()
-	if l.t.cont {
+	switch {
+	case l.t.lead > 0:
+		// Below the line it shares with the row before, which the row
+		// before's background reaches over: drawn over the row before,
+		// it hid the lower half of its words there.
+		bgUp = -linePitch() / 2
+	case l.t.cont:
 		bgUp = theme.Padding() + l.t.Bg.CornerRadius
+	}
+	if l.t.under {
+		bgDown = theme.Padding() + linePitch()/2 + l.t.Bg.CornerRadius
 	}
 	bg, text := objs[0], objs[1]
 	bg.Move(fyne.NewPos(0, -bgUp))
-	bg.Resize(fyne.NewSize(size.Width, size.Height+bgUp))
+	bg.Resize(fyne.NewSize(size.Width, size.Height+bgUp+bgDown))
 	text.Move(fyne.NewPos(0, -up))
 	text.Resize(fyne.NewSize(size.Width, size.Height+up+down))
 }

@@ -23,6 +23,9 @@ type Cards struct {
 	host  Host
 	apps  *appview.Views // the tools' views (package appview), the window's
 	icons widgets.StatusIcons
+	// stopped is the icon of a call the person stopped: the theme's stop
+	// sign in the text's colour, neither an error nor a warning.
+	stopped fyne.Resource
 
 	// undecodable are images whose header read but whose data did not
 	// decode, with why: a card shows the note in the image's place (and is
@@ -46,8 +49,8 @@ type Cards struct {
 // New makes the cards of the window host; they open the tools' views in
 // apps.
 func New(host Host, apps *appview.Views) *Cards {
-	cs := &Cards{host: host, apps: apps, icons: widgets.NewStatusIcons(), bitmaps: newBitmaps(), decodes: make(chan struct{}, 2),
-		Tips: widgets.NewTips(host.Post)}
+	cs := &Cards{host: host, apps: apps, icons: widgets.NewStatusIcons(), stopped: theme.MediaStopIcon(), bitmaps: newBitmaps(),
+		decodes: make(chan struct{}, 2), Tips: widgets.NewTips(host.Post)}
 	cs.undecodable, _ = lru.New[string, string](64)
 	return cs
 }
@@ -174,8 +177,13 @@ func (t *Card) Set(r transcript.Row) {
 		icon, state = icons.Succeeded, "done in "+widgets.Elapsed(r.Elapsed)
 	case transcript.Failed:
 		icon, state, stroke = icons.Failed, "failed after "+widgets.Elapsed(r.Elapsed), theme.ColorNameError
-		if refused {
+		switch {
+		case refused:
 			icon, state, stroke = icons.Denied, "refused by policy (not run)", theme.ColorNameWarning
+		case r.Cancelled:
+			// The person stopped it: nothing went wrong, so neither the
+			// red error icon nor "failed" (the run above says "Stopped.").
+			icon, state, stroke = t.cards.stopped, "stopped after "+widgets.Elapsed(r.Elapsed), theme.ColorNameSeparator
 		}
 	case transcript.Denied:
 		icon, state, stroke = icons.Denied, "denied", theme.ColorNameWarning
@@ -259,7 +267,7 @@ func (t *Card) Set(r transcript.Row) {
 		switch r.State {
 		case transcript.Failed:
 			label, color = "Error", theme.ColorNameError
-			if refused {
+			if refused || r.Cancelled {
 				label, color = "Why (what the model was told)", theme.ColorNameForeground
 			}
 		case transcript.Denied:

@@ -120,8 +120,22 @@ func (s *Panel) Refresh() {
 		objs = append(objs, s.row(st), widget.NewSeparator())
 	}
 	s.list.Objects = objs
-	s.list.Refresh()
+	s.keepInList()
 	s.revealSaved()
+}
+
+// keepInList lays the rebuilt list out and keeps the view within it: a
+// refresh of the list alone left the scroller's offset as it was, and
+// removing the last server of a list scrolled to its end showed a blank
+// page (past the shorter list's end) until the wheel turned.
+func (s *Panel) keepInList() {
+	s.scroll.Refresh() // the new rows get their width, and their wrapped labels their height
+	end := max(s.list.MinSize().Height-s.scroll.Size().Height, 0)
+	if s.scroll.Offset.Y > end {
+		s.revealing = true // not the person's scrolling
+		s.scroll.ScrollToOffset(fyne.NewPos(s.scroll.Offset.X, end))
+		s.revealing = false
+	}
 }
 
 // saved marks the row of a server just saved (connected or edited), and

@@ -682,12 +682,20 @@ func (f *Form) Window() fyne.Window { return f.w }
 // left: what a Check found belongs to the visit that asked (the settings
 // reopened later said "answers with 4 models" in green still, of a list
 // asked who knows when). A Check still under way goes on, and says what
-// it found in this visit.
+// it found in this visit. The visit starts at the top of General, as
+// the first did: reopened, the settings kept the tab and the scroll of
+// the last visit, and a second visit for the model opened at
+// Appearance, the model above the fold. (A caller that wants another
+// place, ChooseModel or FocusKey, goes there after.)
 func (f *Form) NewVisit() {
 	if !f.checking {
 		f.Checked.SetText("")
 		f.Checked.Hide()
 		f.relayout()
+	}
+	f.Tabs.SelectIndex(0)
+	for _, p := range f.pages {
+		p.ScrollToTop()
 	}
 }
 

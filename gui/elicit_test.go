@@ -9,10 +9,12 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"deckhand/actors/servers"
 	"deckhand/config"
 	"deckhand/gui/dialogs"
+	"deckhand/gui/guitest"
 	"deckhand/gui/widgets"
 	"deckhand/testutil"
 	"deckhand/transport/mcp"
@@ -107,16 +109,77 @@ func TestElicitFormAccept(t *testing.T) {
 	}
 }
 
-// Escape declines, and the server hears it.
+// Decline says no, and the server hears it.
 func TestElicitFormDecline(t *testing.T) {
 	h := elicitHarness(t, "trigger-elicitation-request", "{}", nil)
 	h.say("ask me a question")
 	e := h.ui.dialogs.Questions
 	h.until("the question", func() bool { return e.Shown() != nil })
-	h.ui.win.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	test.Tap(e.Buttons[servers.ElicitDecline])
 	h.until("the answer", func() bool { return h.shows(h.ui.win, "Thanks.") })
 	if got := h.lastToolResult(); !strings.Contains(got, "User declined") {
 		t.Errorf("the tool's result: %s", got)
+	}
+}
+
+// TestElicitDialogFitsAndTellsDeclineFromCancel: at 640×480 (text 128%)
+// the line naming the call and the chat wraps, whole inside the window
+// (it was cut after "in “unclear rese"); a line above the buttons says
+// how Decline, Cancel and Stop asking differ (side by side, nothing told
+// them apart); Escape, from the dialog or from a field, cancels (the
+// person dismissed the question: MCP's cancel), and the server hears it.
+func TestElicitDialogFitsAndTellsDeclineFromCancel(t *testing.T) {
+	for _, from := range []string{"the dialog", "a field"} {
+		t.Run(from, func(t *testing.T) {
+			h := elicitHarness(t, "trigger-elicitation-request", "{}", func(c *config.Config) { c.UI.TextScale = 1.28 })
+			h.ui.win.Resize(fyne.NewSize(640, 480))
+			h.say("unclear research about the bank of the river Thames and its history please")
+			e := h.ui.dialogs.Questions
+			h.until("the question", func() bool { return e.Shown() != nil })
+			h.drain()
+			win := h.ui.win.Canvas().Size()
+			d := fyne.CurrentApp().Driver()
+			var where *widget.Label
+			for _, o := range h.ui.win.Canvas().Overlays().List() {
+				for _, dl := range guitest.All[*widgets.DimLabel](o) { // a subtle label
+					if strings.HasPrefix(dl.Text, "During its tool call ev.trigger-elicitation-request in \u201cunclear research") {
+						where = &dl.Label
+					}
+				}
+			}
+			if where == nil {
+				t.Fatalf("no line naming the call and the chat:\n%s", strings.Join(h.texts(h.ui.win), "\n"))
+			}
+			fits := func(what string, l *widget.Label) {
+				t.Helper()
+				min, size := l.MinSize(), l.Size()
+				right := d.AbsolutePositionForObject(l).X + size.Width
+				if min.Width > size.Width+0.5 || min.Height > size.Height+0.5 || right > win.Width {
+					t.Errorf("%s %q is cut: needs %v, has %v, ends at x=%.0f in a window %.0f wide", what, l.Text, min, size, right, win.Width)
+				}
+			}
+			fits("the line", where)
+			if where.Wrapping == fyne.TextWrapOff {
+				t.Errorf("the line %q does not wrap", where.Text)
+			}
+			if e.Choices == nil || !e.Choices.Visible() || !strings.Contains(e.Choices.Text, "Decline tells the server no") ||
+				!strings.Contains(e.Choices.Text, "Cancel (Escape) closes this without an answer") {
+				t.Fatalf("nothing says how Decline and Cancel differ:\n%s", strings.Join(h.texts(h.ui.win), "\n"))
+			}
+			fits("the line on the buttons", e.Choices)
+
+			if from == "a field" {
+				name := field(t, e, "name").Entry
+				h.ui.win.Canvas().Focus(name)
+				name.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+			} else {
+				h.ui.win.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
+			}
+			h.until("the answer", func() bool { return h.shows(h.ui.win, "Thanks.") })
+			if got := h.lastToolResult(); !strings.Contains(got, "User cancelled") {
+				t.Errorf("after Escape the tool's result: %s", got)
+			}
+		})
 	}
 }
 

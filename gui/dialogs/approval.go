@@ -431,6 +431,10 @@ func fitDialog(win fyne.Size, body fyne.CanvasObject, buttons []fyne.CanvasObjec
 	var bottom fyne.CanvasObject = buttonRows(win, buttons)
 	if len(pinned) > 0 {
 		bottom = container.NewVBox(append(pinned, bottom)...)
+		// Laid out at the dialog's width first: a wrapped line pinned
+		// there (the question's Decline/Cancel line) is measured as it
+		// will show, not as one line, which left the body too much room.
+		bottom.Resize(fyne.NewSize(width, bottom.MinSize().Height))
 	}
 	room := dialogRoom(win, bottom)
 	scroll := container.NewVScroll(body)

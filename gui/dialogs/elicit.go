@@ -28,12 +28,15 @@ import (
 // shown in full with its host, and opened only when the person presses
 // Open. Everything the server says is cleaned (package clean) and bounded.
 //
-// Keys, as in the approval dialog: Escape declines (the safe answer, what
-// no answer in time does too). Enter in a form's field sends the form when
-// it is valid (else the problem shows in the form); Enter with no field
-// focused (the dialog may have opened under someone typing) only moves into
-// the first field, and in URL mode it declines, as it denies an approval:
-// a page is never opened from the keyboard.
+// Keys: Escape cancels, as the MCP specification has it (the person
+// dismissed the question without choosing; Decline is the person's no).
+// A line above the buttons says how Decline, Cancel and Stop asking
+// differ: side by side with nothing to tell them apart, the person could
+// not know. Enter in a form's field sends the form when it is valid (else
+// the problem shows in the form); Enter with no field focused (the dialog
+// may have opened under someone typing) only moves into the first field,
+// and in URL mode it declines, as it denies an approval: a page is never
+// opened from the keyboard.
 
 // Bounds on what a server's question may take of the dialog.
 const (
@@ -60,6 +63,7 @@ type Questions struct {
 	Buttons map[string]*widget.Button // by action; URL mode's accept is Open
 	Problem *widget.Label             // what is wrong with the form's answers
 	secret  *widget.Label             // the warning above a form asking for a secret; nil when none
+	Choices *widget.Label             // how Decline, Cancel and Stop asking differ
 	Foot    *widget.Label             // the deadline, and how many more wait
 	footObj fyne.CanvasObject
 }
@@ -76,13 +80,13 @@ func (it *Question) dialog(parent fyne.Window) *dialog.CustomDialog {
 	return it.e.dialog(it, parent)
 }
 
-// typedKey: Escape declines; Enter moves into the form's first field, or
+// typedKey: Escape cancels; Enter moves into the form's first field, or
 // declines when there is none (a page is never opened from the keyboard).
 func (it *Question) typedKey(c fyne.Canvas, k *fyne.KeyEvent) {
 	e := it.e
 	switch k.Name {
 	case fyne.KeyEscape:
-		e.answer(it, servers.ElicitDecline, nil)
+		e.answer(it, servers.ElicitCancel, nil)
 	case fyne.KeyReturn, fyne.KeyEnter:
 		if e.first != nil {
 			c.Focus(e.first)
@@ -187,7 +191,9 @@ func (e *Questions) dialog(it *Question, parent fyne.Window) *dialog.CustomDialo
 		if it.Conv != "" {
 			where += " in \u201c" + widgets.Shorten(clean.Line(it.Conv), 60) + "\u201d"
 		}
-		_, w := widgets.Subtle(where + ".")
+		wl, w := widgets.Subtle(where + ".")
+		// Wrapped: at 640×480 it was cut after "in “unclear rese".
+		wl.Wrapping = fyne.TextWrapWord
 		items = append(items, w)
 	}
 	if msg := strings.TrimSpace(clean.Text(r.Message)); msg != "" {
@@ -218,7 +224,7 @@ func (e *Questions) dialog(it *Question, parent fyne.Window) *dialog.CustomDialo
 		decline.Importance = widget.HighImportance // the default: Enter and Escape decline
 		buttons = append(buttons, open)
 	} else {
-		f := newElicitForm(r.Form, func() { e.submit(it) }, func() { e.answer(it, servers.ElicitDecline, nil) })
+		f := newElicitForm(r.Form, func() { e.submit(it) }, func() { e.answer(it, servers.ElicitCancel, nil) })
 		e.Form = f
 		if len(f.Fields) > 0 {
 			items = append(items, f.object())
@@ -230,14 +236,22 @@ func (e *Questions) dialog(it *Question, parent fyne.Window) *dialog.CustomDialo
 	}
 	e.Foot, e.footObj = widgets.Caption(e.footText(it))
 	widgets.SetVisible(e.footObj, e.Foot.Text != "")
+	var choices fyne.CanvasObject
+	e.Choices, choices = widgets.Caption(choicesText)
+	e.Choices.Wrapping = fyne.TextWrapWord
 
 	e.Title = e.dialogTitle(it)
 	// The dialog fits the window, whatever its size: the question and the
 	// form scroll; what is wrong with the answers and the deadline stay in
 	// sight above the buttons.
-	content := fitDialog(parent.Canvas().Size(), container.NewVBox(items...), buttons, e.Problem, e.footObj)
+	content := fitDialog(parent.Canvas().Size(), container.NewVBox(items...), buttons, e.Problem, choices, e.footObj)
 	return dialog.NewCustomWithoutButtons(e.Title, content, parent)
 }
+
+// choicesText says how the ways out differ, as the MCP specification has
+// them: decline is the person's no, cancel a dismissal without a choice.
+const choicesText = "Decline tells the server no. Cancel (Escape) closes this without an answer: the server may ask again. " +
+	"Stop asking declines this and the server's other questions until Deckhand restarts."
 
 // elicitMessage is the server's message: wrapped, selectable, and in a
 // scroll when long.
@@ -640,7 +654,7 @@ func (x *FormField) value() (any, error) {
 	return out, nil
 }
 
-// elicitEntry is a form's entry: Enter sends the form, Escape declines.
+// elicitEntry is a form's entry: Enter sends the form, Escape cancels.
 type elicitEntry struct {
 	widget.Entry
 	submit, escape func()

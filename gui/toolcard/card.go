@@ -6,7 +6,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	lru "github.com/hashicorp/golang-lru/v2"
@@ -67,6 +66,7 @@ type Card struct {
 	Spinner  *widget.Activity
 	name     *widget.Label
 	State    *widget.Label
+	stateObj fyne.CanvasObject // State's subdued wrapper, in the header's layout
 	Expand   *widget.Button
 	Args     *widget.RichText
 	argsSeg  *widget.TextSegment
@@ -92,8 +92,7 @@ func (cs *Cards) NewCard(r Row) *Card {
 	t := &Card{cards: cs, row: r, icon: widget.NewIcon(nil), Spinner: widget.NewActivity()}
 	t.name = widget.NewLabel("")
 	t.name.TextStyle.Bold = true
-	var state fyne.CanvasObject
-	t.State, state = widgets.Subtle("")
+	t.State, t.stateObj = widgets.Subtle("")
 	t.Expand = widget.NewButton("Show all", func() {
 		row, _ := r.Shown()
 		r.Expand(!row.Expanded)
@@ -132,7 +131,9 @@ func (cs *Cards) NewCard(r Row) *Card {
 		cs.host.AnswerCall(r.Conv(), row.Call)
 	})
 	t.Answer.Importance = widget.HighImportance
-	title := container.NewHBox(t.Fold, container.NewStack(t.icon, t.Spinner), t.name, state, layout.NewSpacer(), t.OpenView, t.Expand)
+	t.name.Wrapping, t.State.Wrapping = fyne.TextWrapWord, fyne.TextWrapWord
+	title := container.New(&header{name: t.name, state: t.State},
+		container.NewHBox(t.Fold, container.NewStack(t.icon, t.Spinner)), t.name, t.stateObj, container.NewHBox(t.OpenView, t.Expand))
 	// Below the title, on a line of its own: beside it, it widened the
 	// card past a narrow window.
 	t.answerBox = container.NewHBox(t.Answer)

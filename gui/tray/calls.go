@@ -102,6 +102,9 @@ func (v *callView) set(r transcript.Row, icons *widgets.StatusIcons) {
 		icon, state = icons.Failed, "failed after "+widgets.Elapsed(r.Elapsed)
 		if r.RefusedByPolicy() {
 			icon, state = icons.Denied, "refused by policy (not run)"
+		} else if r.Cancelled {
+			// The person stopped it, as its card says: not a failure.
+			icon, state = theme.MediaStopIcon(), "stopped after "+widgets.Elapsed(r.Elapsed)
 		} else if r.Output != "" {
 			state += ": " + widgets.Shorten(r.Output, 80)
 		}

@@ -45,7 +45,9 @@ func TestPromptSaysWhyACallNeverRan(t *testing.T) {
 		output  string
 		isError bool
 		denied  bool
-		want    string // the line's state
+		// cancelled: the person stopped it (ToolCallFinished.Cancelled)
+		cancelled bool
+		want      string // the line's state
 	}{
 		{name: "stopped while asked", closed: "the run was stopped", output: toolcall.CancelledText, isError: true,
 			want: "not run: the run was stopped before it was approved"},
@@ -58,6 +60,8 @@ func TestPromptSaysWhyACallNeverRan(t *testing.T) {
 		{name: "its server gone (unknown tool)", output: `unknown tool "gone.echo": no server named "gone"`, isError: true,
 			want: `not run: Deckhand refused it: unknown tool "gone.echo": no server named "gone"`},
 		{name: "ran and failed", started: true, output: "boom", isError: true, want: "failed after 5 ms: boom"},
+		{name: "ran and was stopped", started: true, output: toolcall.CancelledText, isError: true, cancelled: true,
+			want: "stopped after 5 ms"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -74,6 +78,9 @@ func TestPromptSaysWhyACallNeverRan(t *testing.T) {
 				tr.ToolStarted("c1", "t.echo", nil)
 			}
 			tr.ToolFinished("c1", "t.echo", nil, tt.output, tt.isError, tt.denied, 5*time.Millisecond)
+			if tt.cancelled {
+				tr.ToolCancelled("c1")
+			}
 			asked, calls := Calls(tr)
 			q.Update(&Update{Asked: asked, Calls: calls})
 			want := "echo | t · " + tt.want + ` · text: "hi"`

@@ -13,7 +13,8 @@
 // height and tells the bridge. The card never sees the list, the bridge
 // nor the actors.
 //
-// Files: card.go, the Cards and a Card; media.go, the images (decoded
+// Files: card.go, the Cards and a Card; header.go, the card's title
+// line (name, state and buttons apart at any width); media.go, the images (decoded
 // off screen, a few bitmaps per window) and links; image.go, an image
 // shown large and saved; host.go, the Host and the Row.
 //

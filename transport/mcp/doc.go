@@ -12,7 +12,8 @@
 //   - Bearer auth through an [http.RoundTripper]; the token is redacted from
 //     every error this package returns.
 //   - Clear reasons when a connection fails or dies: the HTTP status and body,
-//     the process's exit status and the tail of its stderr.
+//     the process's exit status and the lines of its stderr that say why
+//     (its error lines before its last ones).
 //   - Prompt failure: when a connection dies, every call in flight returns at
 //     once with the reason (the SDK alone would let some wait for their
 //     timeout), and [Conn.Done] is closed.

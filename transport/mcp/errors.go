@@ -30,12 +30,12 @@ func (e *HTTPError) Error() string {
 	return msg
 }
 
-// ExitError says that a server's process ended, how, and what it last wrote to
-// stderr.
+// ExitError says that a server's process ended, how, and what it wrote to
+// stderr that says why.
 type ExitError struct {
 	Command string
 	Status  string // "exit status 1", "signal: killed"
-	Stderr  string // the last lines, or ""
+	Stderr  string // its lines that say error, else its last ones; cleaned; or ""
 }
 
 func (e *ExitError) Error() string {

@@ -1,9 +1,7 @@
 package gui
 
 import (
-	"errors"
 	"fmt"
-	"net/http"
 	"slices"
 	"strings"
 	"time"
@@ -398,7 +396,11 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 		}
 	case *conversation.Notice:
 		if cs := conv(m.Conversation); cs != nil {
-			cs.tr.Note(m.Text, false)
+			if m.Retry {
+				cs.tr.Retrying(m.Text)
+			} else {
+				cs.tr.Note(m.Text, false)
+			}
 		}
 	case *writer.LogFailed:
 		if !b.logFailing {
@@ -439,10 +441,13 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 				cs.result, cs.lastRun = "Stopped.", store.RunStopped
 			case m.Err != nil:
 				action := transcript.ActionRetry
-				var he *llm.HTTPError
-				switch {
-				case errors.As(m.Err, &he) && (he.Status == http.StatusUnauthorized || he.Status == http.StatusForbidden):
+				switch fix := llm.FixFor(m.Err); {
+				case fix == llm.FixKey:
 					action = transcript.ActionKey // the key was refused: Settings, at the key
+				case fix == llm.FixAddress:
+					action = transcript.ActionAddress // a 404, or nothing listens: Settings, at the model's address
+				case fix == llm.FixModel:
+					action = transcript.ActionModel
 				case cs.cut:
 					// The answer broke off (the connection dropped, the
 					// server stalled) and its text is kept, in the history

@@ -131,6 +131,7 @@ func (h chatHost) OpenURL(link *url.URL) error { return h.u.openURL(link) }
 func (h chatHost) KeepFocus() func()           { return h.u.keepFocus() }
 func (h chatHost) FocusInput()                 { h.u.focusInput() }
 func (h chatHost) ShowKeySettings()            { h.u.showKeySettings() }
+func (h chatHost) ShowModelSettings(at string) { h.u.showModelSettings(at) }
 func (h chatHost) Catalog() *tools.Catalog     { return h.u.catalog }
 func (h chatHost) Shortcut(key fyne.KeyName) func() {
 	return h.u.input.Shortcuts[key]

@@ -10,6 +10,7 @@ import (
 	"deckhand/config"
 	"deckhand/gui/settings"
 	"deckhand/store"
+	"deckhand/transcript"
 	"deckhand/transport/llm"
 )
 
@@ -34,6 +35,18 @@ func (u *UI) showSettings() {
 func (u *UI) showKeySettings() {
 	u.showSettings()
 	u.settingsF.FocusKey()
+}
+
+// showModelSettings opens the settings at the model's address or name
+// (transcript.ActionAddress, ActionModel): the model server answered 404
+// there, or nothing answers.
+func (u *UI) showModelSettings(at string) {
+	u.showSettings()
+	if at == transcript.ActionModel {
+		u.settingsF.ChooseModel("The model server does not know this model: Check lists the ones it has.")
+		return
+	}
+	u.settingsF.FocusAddress()
 }
 
 // writeConfig applies edits to the config file, then reloads it.

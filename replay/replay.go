@@ -133,10 +133,12 @@ const (
 	Finished
 )
 
-// Notice is something the person was told during a run.
+// Notice is something the person was told during a run; Retry: that the
+// model request was tried again after an error.
 type Notice struct {
-	Text string
-	Time time.Time
+	Text  string
+	Time  time.Time
+	Retry bool
 }
 
 // End is how a run ended.
@@ -318,7 +320,7 @@ func Read(events []store.Event) Session {
 		case store.KindToolsLoaded, store.KindToolsUnloaded, store.KindContextCompacted:
 			s.tools(e.Kind, d)
 		case store.KindNotice:
-			run.Steps = append(run.Steps, Step{Notice: &Notice{Text: d.Text, Time: e.Time}})
+			run.Steps = append(run.Steps, Step{Notice: &Notice{Text: d.Text, Time: e.Time, Retry: d.Retry}})
 		case store.KindRunSucceeded, store.KindRunFailed, store.KindRunStopped, store.KindRunInterrupted:
 			settle()
 			in, out, cost := d.InputTokens, d.OutputTokens, d.CostUSD

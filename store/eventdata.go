@@ -32,6 +32,8 @@ type EventData struct {
 	// Cancelled: tool.failed of a call the person's Stop ended; absent
 	// (false) in logs written before it was recorded.
 	Cancelled bool `json:"cancelled"`
+	// Retry: a notice that the model request is tried again.
+	Retry bool `json:"retry"`
 
 	// capability.granted and capability.denied
 	Capability string `json:"capability"`

@@ -55,7 +55,11 @@ func (t *Transcript) addRun(run replay.Run, attached []Attachment) {
 	t.Attached(attached)
 	for _, step := range run.Steps {
 		if n := step.Notice; n != nil {
-			t.Note(n.Text, false)
+			if n.Retry {
+				t.Retrying(n.Text)
+			} else {
+				t.Note(n.Text, false)
+			}
 			continue
 		}
 		a := step.Answer

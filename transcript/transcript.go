@@ -81,6 +81,10 @@ type Row struct {
 	// Info is what an answer's header says on hover: the model that wrote
 	// it, its tokens and its speed (AnswerInfo).
 	Info string
+	// Retrying: a notice that the model request is tried again after an
+	// error; the next retry or failure, when it follows at once, takes its
+	// place (Retrying, NoteAction), so that the error shows once.
+	Retrying bool
 	// Action is what a notice offers: "retry" (after a failure) or
 	// "continue" (after Stop, which also offers Retry). Only the last
 	// run's notices keep theirs.
@@ -217,6 +221,12 @@ const (
 	// ActionKey offers the settings at the API key (the model refused the
 	// key), besides Retry.
 	ActionKey = "key"
+	// ActionAddress offers the settings at the model's address (nothing
+	// answers there, or not the API: a 404), besides Retry.
+	ActionAddress = "address"
+	// ActionModel offers the settings at the model's name (the server
+	// does not know it), besides Retry.
+	ActionModel = "model"
 )
 
 // StartRun begins run id: the rows added from here to the next run's are
@@ -560,11 +570,27 @@ func (t *Transcript) Note(text string, isError bool) {
 }
 
 // NoteAction adds a notice that offers an action (ActionRetry,
-// ActionContinue) until the next run starts.
+// ActionContinue) until the next run starts. It takes the place of a
+// retry's notice just before it: the failure says the same error.
 func (t *Transcript) NoteAction(text string, isError bool, action string) {
-	text = clean.Text(text)
+	t.notice(Row{Kind: Notice, Text: clean.Text(text), Error: isError, Action: action})
+}
+
+// Retrying says that the model request is tried again after an error
+// (text says which, and when): one notice, updated in place while the
+// retries follow one another.
+func (t *Transcript) Retrying(text string) {
+	t.notice(Row{Kind: Notice, Text: clean.Text(text), Retrying: true})
+}
+
+func (t *Transcript) notice(r Row) {
 	t.endStream()
-	t.add(Row{Kind: Notice, Text: text, Error: isError, Action: action})
+	// A Stop or a note of another kind keeps the retry's error above it.
+	if n := len(t.rows); n > 0 && t.rows[n-1].Retrying && (r.Retrying || r.Error) && (len(t.runs) == 0 || t.runs[len(t.runs)-1].row < n) {
+		t.set(n-1, r)
+		return
+	}
+	t.add(r)
 }
 
 // Calls resets the call ids seen, at the end of a run: ids are the model's

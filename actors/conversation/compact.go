@@ -69,7 +69,7 @@ func (r *run) compact(ctx context.Context, v *view) {
 	turn, err := r.deps.stream(ctx, v, r.model, req, func(m any) {
 		switch m := m.(type) {
 		case *streamRetrying:
-			r.emit(&Notice{Conversation: r.conv, Run: r.id, Text: retryNotice(m)})
+			r.emit(&Notice{Conversation: r.conv, Run: r.id, Text: retryNotice(m), Retry: true})
 		case *keyAsked:
 			r.emit(&Notice{Conversation: r.conv, Run: r.id, Text: keyNotice(m)})
 		}

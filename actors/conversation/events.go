@@ -208,8 +208,12 @@ type (
 		Change                        string // what changed, for people
 	}
 	// Notice is something the person should see: a retry, the depth limit.
+	// Retry: the model request is tried again after Text's error; the
+	// run's next notice (a retry again, or the failure) takes its place,
+	// so that the error is said once.
 	Notice struct {
 		Conversation, Run, Text string
+		Retry                   bool
 	}
 	RunFinished struct {
 		Conversation, Run string

@@ -398,7 +398,7 @@ func (r *run) streamed(m any) {
 		r.text.WriteString(m.text)
 		r.emit(&AssistantDelta{Conversation: r.conv, Run: r.id, Text: m.text, Reasoning: m.reasoning})
 	case *streamRetrying:
-		r.emit(&Notice{Conversation: r.conv, Run: r.id, Text: retryNotice(m)})
+		r.emit(&Notice{Conversation: r.conv, Run: r.id, Text: retryNotice(m), Retry: true})
 	case *keyAsked:
 		r.emit(&Notice{Conversation: r.conv, Run: r.id, Text: keyNotice(m)})
 	}

@@ -459,7 +459,11 @@ func (a *storeActor) record(c actor.Context, msg any) {
 		}
 		ev(m.Conversation, m.Run, kind, withOrigin(data, m.Origin))
 	case *conversation.Notice:
-		ev(m.Conversation, m.Run, store.KindNotice, map[string]any{"text": m.Text})
+		data := map[string]any{"text": m.Text}
+		if m.Retry {
+			data["retry"] = true
+		}
+		ev(m.Conversation, m.Run, store.KindNotice, data)
 	case *conversation.CapabilityDecided:
 		kind := store.KindCapabilityGranted
 		if !m.Decision.Allowed {

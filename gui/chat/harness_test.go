@@ -40,6 +40,7 @@ func (u *testUI) KeepFocus() func()            { return func() {} }
 func (u *testUI) FocusInput()                  {}
 func (u *testUI) Shortcut(fyne.KeyName) func() { return nil }
 func (u *testUI) ShowKeySettings()             {}
+func (u *testUI) ShowModelSettings(string)     {}
 
 // drain runs the queued work until none is left.
 func (u *testUI) drain() { u.Queue.Drain() }

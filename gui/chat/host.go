@@ -35,6 +35,9 @@ type Host interface {
 	Shortcut(key fyne.KeyName) func()
 	// ShowKeySettings opens the settings at the API key.
 	ShowKeySettings()
+	// ShowModelSettings opens the settings at the model's address
+	// (transcript.ActionAddress) or name (transcript.ActionModel).
+	ShowModelSettings(at string)
 	// ServerReady reports whether server alias is connected.
 	ServerReady(alias string) bool
 	// AttachResource attaches a server's resource to the next message.

@@ -484,7 +484,8 @@ type noticeView struct {
 	seg         *widget.TextSegment
 	actions     *fyne.Container
 	cont, retry *widget.Button
-	key         *widget.Button // the settings, at the API key
+	key         *widget.Button // the settings, at the API key or the model's address or name
+	action      string
 }
 
 func newNoticeView(r *RowView) *noticeView {
@@ -499,7 +500,13 @@ func newNoticeView(r *RowView) *noticeView {
 	n.rt.Wrapping = fyne.TextWrapWord
 	n.cont = widget.NewButtonWithIcon("Continue", theme.MediaPlayIcon(), func() { r.cv.Control(Continue, "", "") })
 	n.retry = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), func() { r.cv.Control(Retry, "", "") })
-	n.key = widget.NewButtonWithIcon("Settings", theme.SettingsIcon(), r.cv.host.ShowKeySettings)
+	n.key = widget.NewButtonWithIcon("Settings", theme.SettingsIcon(), func() {
+		if n.action == transcript.ActionKey {
+			r.cv.host.ShowKeySettings()
+		} else {
+			r.cv.host.ShowModelSettings(n.action)
+		}
+	})
 	n.actions = container.NewHBox(n.cont, n.key, n.retry)
 	n.actions.Hide()
 	n.obj = indented(container.NewBorder(nil, nil, container.NewCenter(n.icon), container.NewCenter(n.actions), n.rt))
@@ -517,6 +524,7 @@ func (n *noticeView) set(r transcript.Row) {
 	}
 	widgets.SetSegment(n.rt, n.seg, strings.TrimSpace(r.Text), color)
 	widgets.SetVisible(n.cont, r.Action == transcript.ActionContinue)
-	widgets.SetVisible(n.key, r.Action == transcript.ActionKey)
+	n.action = r.Action
+	widgets.SetVisible(n.key, r.Action == transcript.ActionKey || r.Action == transcript.ActionAddress || r.Action == transcript.ActionModel)
 	widgets.SetVisible(n.actions, r.Action != "")
 }

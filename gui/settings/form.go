@@ -715,5 +715,11 @@ func (f *Form) ChooseModel(why string) {
 	f.w.Canvas().Focus(f.Model)
 }
 
+// FocusAddress opens the Advanced page at the model's URL.
+func (f *Form) FocusAddress() {
+	f.Tabs.SelectIndex(2)
+	f.w.Canvas().Focus(f.BaseURL)
+}
+
 // FocusKey puts the focus in the API key's field.
 func (f *Form) FocusKey() { f.w.Canvas().Focus(f.APIKey) }

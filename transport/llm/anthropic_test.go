@@ -144,7 +144,7 @@ func TestAnthropicKeyNotInErrors(t *testing.T) {
 	srv := testutil.NewModelServer(t, testutil.ModelResponse{Status: 401, Body: `{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key ` + key + `"}}`})
 	c := &Client{Provider: ProviderAnthropic, BaseURL: srv.URL, Model: "m", APIKey: key}
 	_, err := c.Stream(t.Context(), &Request{})
-	if err == nil || strings.Contains(err.Error(), key) || !strings.Contains(err.Error(), "401 Unauthorized: invalid x-api-key [redacted] (authentication_error)") {
+	if err == nil || strings.Contains(err.Error(), key) || !strings.Contains(err.Error(), "/v1/messages: invalid x-api-key [redacted] (authentication_error)") {
 		t.Errorf("Stream() = %v, want a 401 without the key", err)
 	}
 	// An error event in the stream, too.

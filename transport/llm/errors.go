@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -36,21 +37,98 @@ type HTTPError struct {
 	// Key is where the key that was refused came from, for a 401 or 403
 	// (Client.KeyFrom).
 	Key string
+	// Method and URL are the request refused, the URL without credentials,
+	// query or fragment (Shown).
+	Method, URL string
+	// Model is the model asked for, to tell a model the server does not
+	// know from an address that is not an API.
+	Model string
 }
 
 func (e *HTTPError) Error() string {
 	status := fmt.Sprintf("%d %s", e.Status, statusText(e.Status))
 	msg := "model server: " + status
+	if e.URL != "" {
+		msg += " from " + strings.TrimSpace(e.Method+" "+e.URL)
+	}
 	if e.Message != "" && !strings.EqualFold(e.Message, status) && !strings.EqualFold(e.Message, statusText(e.Status)) {
 		msg += ": " + e.Message
 	}
 	if e.RetryAfter > 0 {
 		msg += fmt.Sprintf(" (retry after %v)", e.RetryAfter)
 	}
-	if e.Key != "" {
-		msg += ". Deckhand sent " + e.Key + ": check or replace it in Settings"
+	var hint string
+	switch e.Fix() {
+	case FixKey:
+		if e.Key != "" {
+			hint = "Deckhand sent " + e.Key + ": check or replace it in Settings"
+		} else {
+			hint = "It wants an API key, and Deckhand sent none: give one in Settings"
+		}
+	case FixModel:
+		hint = fmt.Sprintf("The server does not know the model %q: pick one it lists in Settings (Check lists them)", e.Model)
+	case FixAddress:
+		hint = "Nothing answers at that path: the model's address (Model URL in Settings, model.base_url) is likely wrong, " +
+			"with /v1 missing or one too many, or not the root of an OpenAI-compatible or Anthropic API"
+	}
+	if hint != "" {
+		if !strings.HasSuffix(msg, ".") {
+			msg += "."
+		}
+		msg += " " + hint
 	}
 	return msg
+}
+
+// Fix is what in the settings likely makes a failed request work.
+type Fix string
+
+const (
+	FixNone    Fix = ""
+	FixKey     Fix = "key"     // the key was refused, or one is wanted (401, 403)
+	FixAddress Fix = "address" // nothing answers at the model's address, or not the API (404, 405, unreachable)
+	FixModel   Fix = "model"   // the server does not know the model (a 404 that says so)
+)
+
+// Fix says what in the settings likely makes the request work.
+func (e *HTTPError) Fix() Fix {
+	switch e.Status {
+	case http.StatusUnauthorized, http.StatusForbidden:
+		return FixKey
+	case http.StatusNotFound, http.StatusMethodNotAllowed:
+		// Ollama: "model 'x' not found"; OpenAI: "The model `x` does not
+		// exist"; a wrong path says nothing of models, or only a page.
+		if e.Status == http.StatusNotFound && e.Model != "" && strings.Contains(strings.ToLower(e.Message), "model") {
+			return FixModel
+		}
+		return FixAddress
+	}
+	return FixNone
+}
+
+// FixFor says what in the settings likely makes a request that failed
+// with err work: the key, the address, the model, or nothing there.
+func FixFor(err error) Fix {
+	var he *HTTPError
+	var ue *UnreachableError
+	switch {
+	case errors.As(err, &he):
+		return he.Fix()
+	case errors.As(err, &ue):
+		return FixAddress
+	}
+	return FixNone
+}
+
+// Shown is rawURL as an error may show it: without credentials, query or
+// fragment (an API key may ride in any of them).
+func Shown(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return "(an address that does not parse)"
+	}
+	u.User, u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = nil, "", false, "", ""
+	return u.String()
 }
 
 // statusText is the status's name, Anthropic's 529 too.

@@ -150,9 +150,15 @@ func (c *Client) stream(ctx context.Context, req *Request, prefix bool) (*Stream
 			Status:     resp.StatusCode,
 			Message:    c.redact(msg),
 			RetryAfter: retryAfter(resp.Header.Get("Retry-After"), time.Now()),
+			Method:     http.MethodPost,
+			URL:        c.redact(Shown(endpoint)),
+			Model:      c.Model,
 		}
-		if (resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden) && c.KeyFrom != "" {
+		if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
 			herr.Key = c.KeyFrom
+			if herr.Key == "" && c.APIKey != "" {
+				herr.Key = "an API key"
+			}
 		}
 		return nil, herr
 	}

@@ -175,7 +175,7 @@ func TestAPIKeyNotInErrors(t *testing.T) {
 	srv := testutil.NewModelServer(t, testutil.ModelResponse{Status: 401, Body: `{"error":{"message":"Incorrect API key provided: ` + key + `"}}`})
 	c := &Client{BaseURL: srv.URL, Model: "m", APIKey: key}
 	_, err := c.Stream(t.Context(), &Request{})
-	if err == nil || strings.Contains(err.Error(), key) || !strings.Contains(err.Error(), "401 Unauthorized: Incorrect API key provided: [redacted]") {
+	if err == nil || strings.Contains(err.Error(), key) || !strings.Contains(err.Error(), "/chat/completions: Incorrect API key provided: [redacted]. Deckhand sent an API key") {
 		t.Errorf("Stream() = %v, want a 401 without the key", err)
 	}
 }

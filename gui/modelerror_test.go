@@ -41,7 +41,7 @@ func TestModelNotFoundOffersTheAddress(t *testing.T) {
 		{Status: 404, Body: "404 page not found\n"},
 	}})
 	h.say("hello")
-	h.until("the 404 with Settings", func() bool { return h.chatButton("Settings") != nil && !h.ui.running })
+	h.until("the 404", func() bool { return h.chatButton("Retry") != nil && !h.ui.running })
 	for _, want := range []string{
 		"404 Not Found from POST " + h.model.URL + "/chat/completions: 404 page not found.",
 		"the model's address (Model URL in Settings, model.base_url) is likely wrong",
@@ -50,8 +50,8 @@ func TestModelNotFoundOffersTheAddress(t *testing.T) {
 			t.Errorf("the chat shows %q, want %q", h.texts(h.ui.win), want)
 		}
 	}
-	if h.chatButton("Retry") == nil {
-		t.Error("the 404 offers no Retry")
+	if h.chatButton("Settings") == nil {
+		t.Fatal("the 404 offers no Settings")
 	}
 	test.Tap(h.chatButton("Settings"))
 	h.until("the settings at the model's address", func() bool {
@@ -76,12 +76,15 @@ func TestUnreachableModelSaidOnce(t *testing.T) {
 	dbPath := filepath.Join(t.TempDir(), "deckhand.db")
 	h := newHarness(t, harnessOptions{dbPath: dbPath, cfg: cfg})
 	h.say("hello")
-	h.until("the failure with Settings", func() bool { return h.chatButton("Settings") != nil && !h.ui.running })
+	h.until("the failure", func() bool { return h.chatButton("Retry") != nil && !h.ui.running })
 	if n := h.count("is not reachable"); n != 1 {
 		t.Errorf("the chat says %d times that the model is not reachable, want once: %q", n, h.texts(h.ui.win))
 	}
 	if !h.shows(h.ui.win, "the model server at "+closed+" is not reachable: nothing is listening there") {
 		t.Errorf("the chat shows %q, want the address and why", h.texts(h.ui.win))
+	}
+	if h.chatButton("Settings") == nil {
+		t.Fatal("the failure offers no Settings")
 	}
 	test.Tap(h.chatButton("Settings"))
 	h.until("the settings at the model's address", func() bool {

@@ -109,7 +109,7 @@ func WriteMarkdown(w io.Writer, c Chat) error {
 		fmt.Fprintf(&b, "> **Warning:** %s.\n\n", inline(c.Broken))
 	}
 	if c.Left > 0 {
-		fmt.Fprintf(&b, "> **Warning:** %d events of this session were not written by Deckhand and are left out.\n\n", c.Left)
+		fmt.Fprintf(&b, "> **Warning:** %d %s of this session %s not written by Deckhand and %s left out.\n\n", c.Left, plural(c.Left, "event", "events"), plural(c.Left, "was", "were"), plural(c.Left, "is", "are"))
 	}
 	fmt.Fprintf(&b, "- Session: `%s`\n", code(c.ID))
 	if c.Model != "" {
@@ -368,4 +368,12 @@ func Load(ctx context.Context, db *store.DB, id string) (Chat, error) {
 		return Chat{}, fmt.Errorf("checking the session's chain: %w", err)
 	}
 	return Read(s, events, breaks), nil
+}
+
+// plural is one when n is 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -404,7 +404,7 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 		}
 	case *writer.LogFailed:
 		if !b.logFailing {
-			b.notices = append(b.notices, fmt.Sprintf("Deckhand cannot write its log (%s): what is said from now on is NOT kept. %d entries wait in memory and are written if room frees up before you quit.", m.Err, m.Unsaved))
+			b.notices = append(b.notices, fmt.Sprintf("Deckhand cannot write its log (%s): what is said from now on is NOT kept. %d %s in memory and %s written if room frees up before you quit.", m.Err, m.Unsaved, widgets.Plural(m.Unsaved, "entry waits", "entries wait"), widgets.Plural(m.Unsaved, "is", "are")))
 			if cs := b.convs[b.current]; cs != nil {
 				cs.tr.Note("The log cannot be written ("+m.Err.Error()+"): this conversation is not being kept.", true)
 			}

@@ -3,6 +3,7 @@ package gui
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -90,6 +91,7 @@ type harnessOptions struct {
 	dbPath    string // record them in this one
 	noModel   bool
 	probe     func(*harness) []llm.Endpoint
+	inProcess map[string]*sdk.Server // more in-process servers, beside "t"
 }
 
 func newHarness(t *testing.T, o harnessOptions) *harness {
@@ -121,10 +123,12 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 		t.Cleanup(func() { db.Close() })
 		h.db = db
 	}
+	inProcess := map[string]*sdk.Server{"t": testutil.NewServer("t")}
+	maps.Copy(inProcess, o.inProcess)
 	h.sys = actors.Start(actors.Options{
 		Config:    cfg,
 		Log:       h.db,
-		InProcess: map[string]*sdk.Server{"t": testutil.NewServer("t")},
+		InProcess: inProcess,
 	})
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

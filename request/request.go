@@ -479,7 +479,7 @@ func serverIndex(cat *tools.Catalog, lazy map[string]bool) string {
 	var b strings.Builder
 	for _, alias := range aliases {
 		names := byServer[alias]
-		line := fmt.Sprintf("- %s (%d tools): %s", alias, len(names), strings.Join(names, ", "))
+		line := fmt.Sprintf("- %s (%d %s): %s", alias, len(names), plural(len(names), "tool", "tools"), strings.Join(names, ", "))
 		if len(line) > 140 {
 			// Cut after the last whole name that fits; a first name longer
 			// than the line (tool names run to 128 characters) is cut itself.
@@ -615,4 +615,12 @@ func loadedNames(s *Surface, loaded map[string]bool) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// plural is one when n is 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

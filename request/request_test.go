@@ -437,3 +437,19 @@ func TestCatalogTokens(t *testing.T) {
 		t.Errorf("sizing the catalog allocates %d bytes, marshalling each tool %d; want at most half", got, whole)
 	}
 }
+
+// The index counts in words: "1 tool", "2 tools".
+func TestServerIndexCounts(t *testing.T) {
+	cat := tools.NewCatalog(map[string]tools.Source{
+		"clock": {Tools: []*sdk.Tool{{Name: "get-time"}}},
+		"fs":    {Tools: []*sdk.Tool{{Name: "read"}, {Name: "write"}}},
+	})
+	cfg := &config.Config{}
+	cfg.MCP.Lazy = config.LazyAlways
+	cfg.ApplyDefaults()
+	got := Plan(cat, cfg).Index
+	want := "- clock (1 tool): get-time\n- fs (2 tools): read, write"
+	if strings.TrimSpace(got) != want {
+		t.Errorf("index = %q, want %q", got, want)
+	}
+}

@@ -22,7 +22,7 @@ func Summary(e Event) string {
 	case KindRunStarted:
 		return quote(d.Text)
 	case KindPromptBuilt:
-		s := fmt.Sprintf("%d messages, %d tools, ~%d tokens", d.Messages, d.Tools, d.EstimatedTokens)
+		s := fmt.Sprintf("%d %s, %d %s, ~%d tokens", d.Messages, plural(d.Messages, "message", "messages"), d.Tools, plural(d.Tools, "tool", "tools"), d.EstimatedTokens)
 		if d.Dropped > 0 {
 			s += fmt.Sprintf(" (%d older messages left out)", d.Dropped)
 		}
@@ -75,7 +75,7 @@ func Summary(e Event) string {
 		}
 		return s + ": " + quote(d.Output)
 	case KindRunSucceeded, KindRunFailed, KindRunStopped:
-		s := fmt.Sprintf("%d requests, %s, $%.4f", d.Requests, usage(d.InputTokens, d.OutputTokens, d.Estimated), d.CostUSD)
+		s := fmt.Sprintf("%d %s, %s, $%.4f", d.Requests, plural(d.Requests, "request", "requests"), usage(d.InputTokens, d.OutputTokens, d.Estimated), d.CostUSD)
 		if d.Error != "" {
 			s = d.Error + "; " + s
 		}
@@ -89,7 +89,7 @@ func Summary(e Event) string {
 	case KindToolsUnloaded:
 		return strings.Join(d.Unloaded, ", ") + " (" + d.Reason + ")"
 	case KindContextCompacted:
-		return fmt.Sprintf("%d turns summarised, %s tokens to %s", d.Turns, Count(d.TokensBefore), Count(d.TokensAfter))
+		return fmt.Sprintf("%d %s summarised, %s tokens to %s", d.Turns, plural(d.Turns, "turn", "turns"), Count(d.TokensBefore), Count(d.TokensAfter))
 	case KindRunRemoved:
 		return quote(d.Text) + " taken out of the conversation"
 	case KindToolReviewed:
@@ -132,4 +132,12 @@ func shorten(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
+}
+
+// plural is one when n is 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -209,7 +209,7 @@ func (t *chat) connect(ctx context.Context, args []string) string {
 				t.sys.RemoveServer(ctx, alias)
 				return fmt.Sprintf("%s: %s\n", alias, StateText(s))
 			}
-			return fmt.Sprintf("Connected %s over %s: %d tools (for this session; deckhand mcp connect --save keeps it).\n", alias, s.Transport, s.Tools)
+			return fmt.Sprintf("Connected %s over %s: %d %s (for this session; deckhand mcp connect --save keeps it).\n", alias, s.Transport, s.Tools, plural(s.Tools, "tool", "tools"))
 		}
 		select {
 		case <-ctx.Done():

@@ -229,11 +229,11 @@ func (t *chat) serverChanged(s *servers.ServerStatus) {
 	delete(t.connecting, s.Alias)
 	t.endLine()
 	if s.State == servers.StateReady && cached {
-		fmt.Fprintf(t.info, "%s\n", t.paint(dim, fmt.Sprintf("(%s is ready: %d tools)", s.Alias, s.Tools)))
+		fmt.Fprintf(t.info, "%s\n", t.paint(dim, fmt.Sprintf("(%s is ready: %d %s)", s.Alias, s.Tools, plural(s.Tools, "tool", "tools"))))
 		return
 	}
 	if s.State == servers.StateReady {
-		fmt.Fprintf(t.info, "%s\n", t.paint(dim, fmt.Sprintf("(%s is ready: %d tools, offered from the next request)", s.Alias, s.Tools)))
+		fmt.Fprintf(t.info, "%s\n", t.paint(dim, fmt.Sprintf("(%s is ready: %d %s, offered from the next request)", s.Alias, s.Tools, plural(s.Tools, "tool", "tools"))))
 		return
 	}
 	fmt.Fprintf(t.info, "%s\n", t.paint(yellow, fmt.Sprintf("! %s: %s", s.Alias, StateText(*s))))
@@ -310,7 +310,7 @@ func (t *chat) runFinished(m *conversation.RunFinished) {
 		fmt.Fprintf(t.info, "%s\n", t.paint(red, "error: "+m.Err.Error()))
 	}
 	if m.Usage.TotalTokens > 0 && !t.oneShot {
-		fmt.Fprintf(t.info, "%s\n", t.paint(dim, fmt.Sprintf("[%d tokens in, %d out, %d requests]", m.Usage.PromptTokens, m.Usage.CompletionTokens, m.Requests)))
+		fmt.Fprintf(t.info, "%s\n", t.paint(dim, fmt.Sprintf("[%d tokens in, %d out, %d %s]", m.Usage.PromptTokens, m.Usage.CompletionTokens, m.Requests, plural(m.Requests, "request", "requests"))))
 	}
 	t.sent--
 	if t.oneShot {

@@ -478,7 +478,7 @@ func (r *run) take(v *view, turn llm.Turn, err error, estimate int) (more bool, 
 			r.emit(&ToolCallFinished{Conversation: r.conv, Run: r.id, Call: cs.id, Tool: cs.req.Display, Arguments: cs.args, Output: cs.output, IsError: true, Refused: true})
 		}
 		r.appendResults()
-		r.emit(&Notice{Conversation: r.conv, Run: r.id, Text: fmt.Sprintf("tool-call depth limit reached (%d rounds); the run stops here", r.depth)})
+		r.emit(&Notice{Conversation: r.conv, Run: r.id, Text: fmt.Sprintf("tool-call depth limit reached (%d %s); the run stops here", r.depth, plural(r.depth, "round", "rounds"))})
 		return false, nil
 	}
 	r.depth++
@@ -717,4 +717,12 @@ func streamModel(ctx context.Context, v *view, model string, req *llm.Request, r
 
 func retryNotice(m *streamRetrying) string {
 	return fmt.Sprintf("%v; trying again in %v", m.err, m.wait.Round(100*time.Millisecond))
+}
+
+// plural is one when n is 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -163,7 +163,7 @@ func resumeOptions(ctx context.Context, db *store.DB, id string) (conversation.C
 	opts.ID = s.ID
 	history := opts.History
 	var b strings.Builder
-	fmt.Fprintf(&b, "Resuming %q (%d runs, last active %s)\n", s.Title, s.Runs, s.Updated.Local().Format("2006-01-02 15:04"))
+	fmt.Fprintf(&b, "Resuming %q (%d %s, last active %s)\n", s.Title, s.Runs, plural(s.Runs, "run", "runs"), s.Updated.Local().Format("2006-01-02 15:04"))
 
 	// The last exchange, so the person knows where they are.
 	for i := len(history) - 1; i >= 0; i-- {
@@ -178,4 +178,12 @@ func resumeOptions(ctx context.Context, db *store.DB, id string) (conversation.C
 		}
 	}
 	return opts, b.String(), nil
+}
+
+// plural is one when n is 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

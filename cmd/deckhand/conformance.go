@@ -68,7 +68,7 @@ func runConformance(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "scenario %q: connected, protocol %s, %d tools\n", scenario, list[0].ProtocolVersion, cat.Len())
+	fmt.Fprintf(e.stdout, "scenario %q: connected, protocol %s, %d %s\n", scenario, list[0].ProtocolVersion, cat.Len(), plural(cat.Len(), "tool", "tools"))
 	if scenario == "initialize" {
 		return nil
 	}

@@ -160,7 +160,7 @@ func printDoctor(w io.Writer, rep *doctorReport) {
 	for _, d := range rep.Servers {
 		switch {
 		case d.State == string(servers.StateReady):
-			fmt.Fprintf(w, "✓ %s: ready over %s, protocol %s, %d tools\n", d.Alias, d.Transport, d.ProtocolVersion, d.Tools)
+			fmt.Fprintf(w, "✓ %s: ready over %s, protocol %s, %d %s\n", d.Alias, d.Transport, d.ProtocolVersion, d.Tools, plural(d.Tools, "tool", "tools"))
 		case d.State == string(servers.StateStopped):
 			fmt.Fprintf(w, "– %s: %s\n", d.Alias, d.Reason)
 			continue
@@ -175,7 +175,7 @@ func printDoctor(w io.Writer, rep *doctorReport) {
 		}
 	}
 	if rep.Problems > 0 {
-		fmt.Fprintf(w, "\n%d of %d servers need attention.\n", rep.Problems, len(rep.Servers))
+		fmt.Fprintf(w, "\n%d of %d %s %s attention.\n", rep.Problems, len(rep.Servers), plural(len(rep.Servers), "server", "servers"), plural(rep.Problems, "needs", "need"))
 		return
 	}
 	fmt.Fprintln(w, "\nAll good.")

@@ -64,7 +64,8 @@ func runImport(_ context.Context, e *env, args []string) error {
 		return writeJSON(e.stdout, out)
 	}
 	w := e.stdout
-	fmt.Fprintf(w, "Read %s (%s): %d servers\n", rest[0], rep.Format, len(rep.Added)+len(rep.Skipped))
+	n := len(rep.Added) + len(rep.Skipped)
+	fmt.Fprintf(w, "Read %s (%s): %d %s\n", rest[0], rep.Format, n, plural(n, "server", "servers"))
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, a := range rep.Added {
 		from := ""

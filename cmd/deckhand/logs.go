@@ -55,7 +55,7 @@ func runLogs(ctx context.Context, e *env, args []string) error {
 		}
 		filter.SessionID = s.ID
 		if !*asJSON {
-			fmt.Fprintf(e.stdout, "Session %s: %q, %d runs, %s tokens, %s\n", s.ID, s.Title, s.Runs, tokens(s.Usage), cost(s.Usage))
+			fmt.Fprintf(e.stdout, "Session %s: %q, %d %s, %s tokens, %s\n", s.ID, s.Title, s.Runs, plural(s.Runs, "run", "runs"), tokens(s.Usage), cost(s.Usage))
 		}
 		// What is shown (or exported, with --json) from a tampered
 		// record says so, on stderr: the JSON lines stay as they are.
@@ -218,7 +218,7 @@ func verifyLog(ctx context.Context, e *env, db *store.DB, asJSON bool) error {
 			return err
 		}
 	} else {
-		fmt.Fprintf(e.stdout, "%s: %d events in %d chains\n", db.Path(), rep.Events, rep.Chains)
+		fmt.Fprintf(e.stdout, "%s: %d %s in %d %s\n", db.Path(), rep.Events, plural(rep.Events, "event", "events"), rep.Chains, plural(rep.Chains, "chain", "chains"))
 		if rep.OtherKey {
 			fmt.Fprintln(e.stdout, "  ! signed with another key than this install's (moved from another machine, or the key was lost): nothing in it can be checked")
 		}

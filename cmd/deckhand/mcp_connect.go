@@ -90,7 +90,7 @@ func mcpConnect(ctx context.Context, e *env, args []string) error {
 	if st.ServerVersion != "" {
 		server += " " + st.ServerVersion
 	}
-	fmt.Fprintf(e.stdout, "Connected to %s as %q over %s (protocol %s): %d tools\n\n", server, *alias, st.Transport, st.ProtocolVersion, cat.Len())
+	fmt.Fprintf(e.stdout, "Connected to %s as %q over %s (protocol %s): %d %s\n\n", server, *alias, st.Transport, st.ProtocolVersion, cat.Len(), plural(cat.Len(), "tool", "tools"))
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	for _, t := range cat.Tools() {
 		fmt.Fprintf(tw, "  %s\t%s\n", t.Display, terminal.Shorten(terminal.FirstLine(t.Def.Description), 90))

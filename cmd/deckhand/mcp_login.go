@@ -63,7 +63,7 @@ func mcpLogin(ctx context.Context, e *env, args []string) error {
 	if st.Account != "" {
 		who = "signed in as " + st.Account
 	}
-	fmt.Fprintf(e.stdout, "%s: %s, %d tools\n", alias, who, st.Tools)
+	fmt.Fprintf(e.stdout, "%s: %s, %d %s\n", alias, who, st.Tools, plural(st.Tools, "tool", "tools"))
 	if w := sys.TokensWarning(); w != "" {
 		fmt.Fprintf(e.stderr, "warning: %s\n", w)
 	}

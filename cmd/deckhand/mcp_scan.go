@@ -90,6 +90,6 @@ func mcpScan(ctx context.Context, e *env, args []string) error {
 			fmt.Fprintf(w, "  %-13s %s\n", f.Kind+":", clean.Line(f.Text))
 		}
 	}
-	fmt.Fprintf(w, "%d of %d tools flagged, %d quarantined (not offered to the model until looked at).\n", flagged, all.Len(), len(q))
+	fmt.Fprintf(w, "%d of %d %s flagged, %d quarantined (not offered to the model until looked at).\n", flagged, all.Len(), plural(all.Len(), "tool", "tools"), len(q))
 	return nil
 }

@@ -730,7 +730,7 @@ func argStartsLine(rows []*argRow) (*widget.Label, fyne.CanvasObject) {
 			parts = append(parts, r.Key.Text+": "+r.start)
 		}
 	}
-	l, obj := widgets.Caption(fmt.Sprintf("%d arguments (scroll to see each whole): %s", len(parts), strings.Join(parts, " · ")))
+	l, obj := widgets.Caption(fmt.Sprintf("%d %s (scroll to see each whole): %s", len(parts), widgets.Plural(len(parts), "argument", "arguments"), strings.Join(parts, " · ")))
 	l.Wrapping = fyne.TextWrapWord
 	l.Importance = widget.WarningImportance
 	return l, obj

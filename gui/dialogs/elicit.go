@@ -699,7 +699,7 @@ func newChoiceList(labels []string, multi bool, defaults []int) *choiceList {
 		}
 	}
 	l.Filter = widget.NewEntry()
-	l.Filter.PlaceHolder = fmt.Sprintf("Filter %d options", len(labels))
+	l.Filter.PlaceHolder = fmt.Sprintf("Filter %d %s", len(labels), widgets.Plural(len(labels), "option", "options"))
 	l.list = widget.NewList(
 		func() int { return len(l.Shown) },
 		func() fyne.CanvasObject { return widget.NewCheck("", nil) },

@@ -190,7 +190,7 @@ func (s *Panel) row(st servers.ServerStatus) fyne.CanvasObject {
 	}
 	srv, configured := s.host.Config().MCP.Servers[st.Alias]
 	if st.State == servers.StateReady || st.State == servers.StateIdle {
-		count := fmt.Sprintf("%d tools", st.Tools)
+		count := fmt.Sprintf("%d %s", st.Tools, widgets.Plural(st.Tools, "tool", "tools"))
 		if n := len(srv.DisabledTools); n > 0 {
 			count += fmt.Sprintf(" (%d disabled)", n)
 		}

@@ -12,6 +12,7 @@ import (
 
 	"deckhand/clean"
 	"deckhand/config"
+	"deckhand/gui/widgets"
 	"deckhand/policy"
 	"deckhand/redact"
 	"deckhand/transport/mcp"
@@ -82,7 +83,7 @@ func (r trialResult) failure(cfg *config.Config, alias string, srv config.Server
 	if len(r.stderr) > 0 {
 		b.WriteString("\n\nWhat the server wrote on stderr")
 		if r.earlier > 0 {
-			fmt.Fprintf(&b, " (its last %d lines; %d before them are not shown)", len(r.stderr), r.earlier)
+			fmt.Fprintf(&b, " (its last %d lines; %d before them %s not shown)", len(r.stderr), r.earlier, widgets.Plural(r.earlier, "is", "are"))
 		}
 		b.WriteString(":\n")
 		b.WriteString(strings.Join(r.stderr, "\n"))

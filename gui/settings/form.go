@@ -666,7 +666,7 @@ func (f *Form) checkModel() {
 				return
 			}
 			f.Model.SetOptions(models)
-			msg := fmt.Sprintf("%s answers with %d models.", base, len(models))
+			msg := fmt.Sprintf("%s answers with %d %s.", base, len(models), widgets.Plural(len(models), "model", "models"))
 			if len(models) > 0 && !slices.Contains(models, strings.TrimSpace(f.Model.Text)) {
 				msg += " Pick one in Model."
 			}

@@ -112,7 +112,8 @@ func ago(d time.Duration) string {
 	case d < 24*time.Hour:
 		return fmt.Sprintf("%d h ago", int(d.Hours()))
 	case d < 14*24*time.Hour:
-		return fmt.Sprintf("%d days ago", int(d.Hours()/24))
+		days := int(d.Hours() / 24)
+		return fmt.Sprintf("%d %s ago", days, widgets.Plural(days, "day", "days"))
 	}
 	return time.Now().Add(-d).Format("2 Jan 2006")
 }

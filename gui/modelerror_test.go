@@ -2,6 +2,8 @@ package gui
 
 import (
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -102,5 +104,25 @@ func TestUnreachableModelSaidOnce(t *testing.T) {
 	h2.until("the reopened chat", func() bool { return h2.shows(h2.ui.win, "The run failed:") })
 	if n := h2.count("is not reachable"); n != 1 {
 		t.Errorf("the reopened chat says %d times that the model is not reachable, want once: %q", n, h2.texts(h2.ui.win))
+	}
+}
+
+// Settings ▸ Check against an address that answers 404 says the URL asked,
+// the status's name and what a 404 there likely means.
+func TestSettingsCheckNotFound(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	srv := httptest.NewServer(http.NotFoundHandler())
+	t.Cleanup(srv.Close)
+	f := h.openSettings()
+	f.BaseURL.SetText(srv.URL + "/v1")
+	h.tap(f.Window(), "Check")
+	h.until("what Check found", func() bool { return strings.Contains(f.Checked.Text, "404") })
+	for _, want := range []string{
+		"GET " + srv.URL + "/v1/models: 404 Not Found: 404 page not found.",
+		"the Model URL is likely wrong, with /v1 missing or one too many",
+	} {
+		if !strings.Contains(f.Checked.Text, want) {
+			t.Errorf("Check says %q, want %q", f.Checked.Text, want)
+		}
 	}
 }

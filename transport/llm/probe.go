@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"deckhand/clean"
+	"deckhand/redact"
+	"deckhand/transport/errbody"
 )
 
 // Endpoint is a model server found on this machine.
@@ -111,7 +113,7 @@ func ListModelsFor(ctx context.Context, provider, baseURL, apiKey string) ([]str
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 8<<20)) // some list hundreds of models, with prices
 	if resp.StatusCode != http.StatusOK {
-		return nil, &ListError{URL: shown, Status: resp.StatusCode}
+		return nil, &ListError{URL: Shown(shown), Status: resp.StatusCode, Message: redact.New(apiKey).String(errbody.Summary(body))}
 	}
 	var list struct {
 		Data []struct {
@@ -128,13 +130,28 @@ func ListModelsFor(ctx context.Context, provider, baseURL, apiKey string) ([]str
 	return ChatModels(ModelNames(ids)), nil
 }
 
-// ListError is a list of models refused: the server answered status.
+// ListError is a list of models refused: the server answered status, and
+// said Message (cut, without the key).
 type ListError struct {
-	URL    string
-	Status int
+	URL     string // without credentials or query (Shown)
+	Status  int
+	Message string
 }
 
-func (e *ListError) Error() string { return fmt.Sprintf("GET %s: %d", e.URL, e.Status) }
+func (e *ListError) Error() string {
+	msg := fmt.Sprintf("GET %s: %d %s", e.URL, e.Status, statusText(e.Status))
+	if e.Message != "" && !strings.EqualFold(e.Message, statusText(e.Status)) {
+		msg += ": " + e.Message
+	}
+	if e.Status == http.StatusNotFound || e.Status == http.StatusMethodNotAllowed {
+		if !strings.HasSuffix(msg, ".") {
+			msg += "."
+		}
+		msg += " Nothing lists models at that path: the Model URL is likely wrong, with /v1 missing or one too many, " +
+			"or not the root of an OpenAI-compatible or Anthropic API"
+	}
+	return msg
+}
 
 // NeedsKey reports whether err is a list refused for want of a key (or
 // for a key it does not take): 401 or 403.

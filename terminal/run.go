@@ -150,7 +150,7 @@ func Run(ctx context.Context, o Options) error {
 			ready++
 		}
 	}
-	fmt.Fprintf(o.Stdout, "Deckhand %s · model %s · %d of %d servers ready · :help for commands\n", o.Version, o.Model, ready, len(o.Statuses))
+	fmt.Fprintf(o.Stdout, "Deckhand %s · model %s · %d of %d %s ready · :help for commands\n", o.Version, o.Model, ready, len(o.Statuses), plural(len(o.Statuses), "server", "servers"))
 	if line := connectingLine(o.Statuses); line != "" {
 		fmt.Fprintln(o.Stdout, t.paint(dim, line))
 	}

@@ -351,7 +351,7 @@ func (r *run) unloadIdle(v *view) {
 	after := v.cfg.MCP.UnloadAfterRequests()
 	if gone := r.loaded.Idle(after); len(gone) > 0 {
 		r.emit(&ToolsUnloaded{Conversation: r.conv, Run: r.id, Tools: gone,
-			Why: fmt.Sprintf("not called in the last %d requests (mcp.unload_after)", after)})
+			Why: fmt.Sprintf("not called in the last %d %s (mcp.unload_after)", after, plural(after, "request", "requests"))})
 	}
 }
 

@@ -134,7 +134,7 @@ func (t *tailBuffer) Reason(n int) string {
 		}
 	}
 	t.mu.Unlock()
-	if final.n > 0 && causes[len(causes)-1].n < final.n {
+	if final.n > 0 && (len(causes) == 0 || causes[len(causes)-1].n < final.n) {
 		causes = append(causes, final)
 	}
 

@@ -118,3 +118,12 @@ func TestReasonIsBounded(t *testing.T) {
 		t.Errorf("Reason(3) = %q, want lines cut on a rune", got)
 	}
 }
+
+// A child whose only line that says error is its last, unended one.
+func TestReasonOfAnUnendedLine(t *testing.T) {
+	b := newTailBuffer(8<<10, nil)
+	b.Write([]byte("starting\nError: cannot bind"))
+	if got, want := b.Reason(3), "Error: cannot bind"; got != want {
+		t.Errorf("Reason(3) = %q, want %q", got, want)
+	}
+}

@@ -126,3 +126,39 @@ func TestSettingsCheckNotFound(t *testing.T) {
 		}
 	}
 }
+
+// A configured server that fails at start shows, in its row in Servers,
+// the lines of its stderr that say why: npx's E404 and the request that
+// failed, not the notices and the log path (inside the sandbox) it wrote
+// last.
+func TestServersRowSaysWhyAServerFailed(t *testing.T) {
+	npx := []string{
+		"npm error code E404",
+		"npm error 404 Not Found - GET https://registry.npmjs.org/@example%2fmcp-weather-does-not-exist",
+		"npm error 404",
+		"npm notice",
+		"npm notice To update run: npm install -g npm@11.21.2",
+		"npm notice",
+		"npm error A complete log of this run can be found in: /home/deckhand/.npm/_logs/2026-11-27T11_07_56_229Z-debug-0.log",
+	}
+	weather := config.Server{Command: "sh", Args: append([]string{"-c", `printf '%s\n' "$@" >&2; exit 1`, "npx"}, npx...)}
+	h := newHarness(t, harnessOptions{cfg: func(c *config.Config) {
+		c.MCP.Servers = map[string]config.Server{"weather": weather}
+	}})
+	h.ui.showServers()
+	var reason string
+	h.until("weather's reason", func() bool {
+		if r := h.ui.serversW.Rows["weather"]; r != nil && r.Reason.Visible() {
+			reason = r.Reason.Text
+		}
+		return strings.Contains(reason, "exited")
+	})
+	for _, want := range []string{"npm error code E404", "404 Not Found - GET https://registry.npmjs.org/@example%2fmcp-weather-does-not-exist"} {
+		if !strings.Contains(reason, want) {
+			t.Errorf("weather's row says %q, want %q", reason, want)
+		}
+	}
+	if strings.Contains(reason, "npm notice") || strings.Contains(reason, "_logs") {
+		t.Errorf("weather's row says %q, want no notices and no log path", reason)
+	}
+}

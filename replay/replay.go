@@ -98,10 +98,13 @@ type Call struct {
 	Arguments json.RawMessage
 	Outcome   Outcome
 	Output    string // what the model was given, when Finished
-	IsError   bool
-	Denied    bool
-	Cancelled bool // the person's Stop ended it (Output says so)
-	Elapsed   time.Duration
+	// Structured is the result's structured content, when Finished with
+	// some: what the tool's view is given with Output.
+	Structured json.RawMessage
+	IsError    bool
+	Denied     bool
+	Cancelled  bool // the person's Stop ended it (Output says so)
+	Elapsed    time.Duration
 	// Asked: an approval was asked about it. Sent: it was sent to its
 	// server (or run) at all; a Finished call that was not ended before
 	// it ran (denied, stopped while asked, refused).
@@ -310,9 +313,7 @@ func Read(events []store.Event) Session {
 			fallthrough // before schema 5: the refused call itself
 		case store.KindToolSucceeded, store.KindToolFailed:
 			c := call(d.Call, d.Tool, nil)
-			c.Outcome, c.Output, c.Denied, c.Cancelled = Finished, d.Output, d.Denied, d.Cancelled
-			c.IsError = e.Kind != store.KindToolSucceeded
-			c.Elapsed = time.Duration(d.ElapsedMS) * time.Millisecond
+			c.finish(e.Kind, d)
 		case store.KindApprovalGranted:
 			if d.Scope == "session" {
 				s.Grants[d.Tool] = true
@@ -394,12 +395,21 @@ func (s *Session) late(e store.Event, d store.EventData) {
 					taskOf(c, d)
 					return
 				}
-				c.Outcome, c.Output, c.Denied, c.Cancelled = Finished, d.Output, d.Denied, d.Cancelled
-				c.IsError = e.Kind != store.KindToolSucceeded
-				c.Elapsed = time.Duration(d.ElapsedMS) * time.Millisecond
+				c.finish(e.Kind, d)
 				return
 			}
 		}
+	}
+}
+
+// finish notes how a call ended, from its tool.succeeded or tool.failed.
+func (c *Call) finish(kind string, d store.EventData) {
+	c.Outcome, c.Output, c.Denied, c.Cancelled = Finished, d.Output, d.Denied, d.Cancelled
+	c.IsError = kind != store.KindToolSucceeded
+	c.Elapsed = time.Duration(d.ElapsedMS) * time.Millisecond
+	c.Structured = nil
+	if len(d.Structured) > 0 && json.Valid(d.Structured) && string(d.Structured) != "null" {
+		c.Structured = d.Structured
 	}
 }
 

@@ -34,6 +34,12 @@ type EventData struct {
 	Cancelled bool `json:"cancelled"`
 	// Retry: a notice that the model request is tried again.
 	Retry bool `json:"retry"`
+	// Structured is a tool.succeeded or tool.failed's structured content
+	// (the result's, for the tool's view); absent when none.
+	Structured json.RawMessage `json:"structured"`
+	// Origin says who made a call when not the model: "the view of
+	// server.tool", "by hand"; absent for the model's.
+	Origin string `json:"origin"`
 
 	// capability.granted and capability.denied
 	Capability string `json:"capability"`

@@ -451,7 +451,7 @@ func (a *storeActor) record(c actor.Context, msg any) {
 		}
 		data := map[string]any{
 			"call": m.Call, "tool": m.Tool, "output": tools.Cap(m.Output, a.limit), "denied": m.Denied, "refused": m.Refused, "elapsed_ms": m.Elapsed.Milliseconds()}
-		if len(m.Structured) > 0 && len(m.Structured) <= a.limit {
+		if len(m.Structured) > 0 && (a.limit <= 0 || len(m.Structured) <= a.limit) { // as the output: no limit, no cap
 			data["structured"] = m.Structured
 		}
 		if m.Cancelled {

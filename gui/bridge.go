@@ -359,6 +359,10 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 				cs.tr.ToolCancelled(m.Call)
 			}
 		}
+	case *conversation.ViewCallFinished:
+		if cs := conv(m.Conversation); cs != nil {
+			cs.tr.ViewCall(m.Call, m.Tool, m.Origin, m.Arguments, m.Output, m.IsError, m.Denied)
+		}
 	case *conversation.RunRemoved:
 		if cs := conv(m.Conversation); cs != nil {
 			b.runRemoved(cs, m)

@@ -124,6 +124,7 @@ var (
 func (h chatHost) App() fyne.App               { return h.u.app }
 func (h chatHost) Window() fyne.Window         { return h.u.win }
 func (h chatHost) Post(f func())               { h.u.post(f) }
+func (h chatHost) ShowMain()                   { h.u.showMain() }
 func (h chatHost) Tell(msg any)                { h.u.tell(msg) }
 func (h chatHost) ShowError(msg string)        { h.u.showError(msg) }
 func (h chatHost) ShowInfo(msg string)         { h.u.showInfo(msg) }

@@ -36,11 +36,30 @@ type Session struct {
 	// Summary is the latest compaction's: it stands in for the turns
 	// before run From in the model's view. Nil when never compacted.
 	Summary *Summary
+	// Views are the calls tools' views made, in log order: no run's, and
+	// not the model's to see, but the chat shows them.
+	Views []ViewCall
 	// Left is how many events were left out because Deckhand did not
 	// write them (store.Event.Foreign: edited, inserted, or cut from
 	// their chain): what the person and the model read back of a session
 	// is only what Deckhand recorded.
 	Left int
+}
+
+// ViewCall is a call a tool's view made, and how it ended.
+type ViewCall struct {
+	ID, Tool  string
+	Origin    string // "the view of server.tool"
+	Arguments json.RawMessage
+	Output    string
+	IsError   bool
+	Denied    bool
+	Time      time.Time
+	// After is the run whose rows it follows: the last run begun before
+	// it ("" when it came before any); Step is how many of that run's
+	// steps came before it, or -1 when it came after the run ended.
+	After string
+	Step  int
 }
 
 // Summary is a summary of a conversation's first turns (compaction).
@@ -168,6 +187,9 @@ func Read(events []store.Event) Session {
 		// merged: the runs that continued an answer, each to the run
 		// whose answer they extend.
 		merged map[string]string
+		// last is the run begun last (a continuation's: the one it
+		// went into).
+		last string
 	)
 	// add adds an answer to the run, or extends the answer it continues.
 	add := func(a *Answer) *Answer {
@@ -233,6 +255,20 @@ func Read(events []store.Event) Session {
 		if err != nil {
 			continue
 		}
+		if e.RunID == "" && d.Origin != "" && (e.Kind == store.KindToolSucceeded || e.Kind == store.KindToolFailed) {
+			// A view's call: no run made it, whether one was going on
+			// or not.
+			step := -1
+			if run != nil {
+				step = len(run.Steps) // an answer streaming then comes after it
+			}
+			s.Views = append(s.Views, ViewCall{ID: d.Call, Tool: d.Tool, Origin: d.Origin, Arguments: d.Arguments,
+				Output: d.Output, IsError: e.Kind != store.KindToolSucceeded, Denied: d.Denied, Time: e.Time, After: last, Step: step})
+			continue
+		}
+		if e.RunID == "" && d.Origin != "" && e.Kind == store.KindApprovalAsked {
+			continue // a view's call asked about: no call of the run going on
+		}
 		if run == nil && (e.Kind == store.KindToolSucceeded || e.Kind == store.KindToolFailed || e.Kind == store.KindToolTask) {
 			// A task's result that came after its run ended (followed
 			// when the session was reopened), or its expiry.
@@ -254,6 +290,7 @@ func Read(events []store.Event) Session {
 				parent = path[len(path)-1]
 			}
 			s.Tree.Add(e.RunID, parent)
+			last = e.RunID
 			// A continuation of a continuation goes on in the run the
 			// first went into: it has no run of its own here.
 			into := d.Continues
@@ -266,6 +303,7 @@ func Read(events []store.Event) Session {
 					merged = map[string]string{}
 				}
 				merged[e.RunID] = into
+				last = into
 				run, cont = &s.Runs[i], true
 				run.End.Status = store.RunRunning
 				break

@@ -13,13 +13,27 @@ func FromEvents(events []store.Event) *Transcript {
 	t := New()
 	attached := attachedFiles(events)
 	s := replay.Read(events)
+	// The views' calls go where they were made: among the steps of the
+	// run going on, or after the run begun before them; those after a
+	// run not shown (another version's) come last.
+	views := map[string][]replay.ViewCall{}
+	for _, v := range s.Views {
+		views[v.After] = append(views[v.After], v)
+	}
+	t.viewCalls(views[""], -1)
+	delete(views, "")
 	for _, run := range s.Runs {
-		t.addRun(run, attached[run.ID])
+		t.addRun(run, attached[run.ID], views[run.ID])
+		delete(views, run.ID)
+	}
+	for _, v := range s.Views {
+		t.viewCalls(views[v.After], -1)
+		delete(views, v.After)
 	}
 	// The runs of the versions not shown wait aside, for ‹ and ›.
 	for _, run := range s.Other {
 		o := New()
-		o.addRun(run, attached[run.ID])
+		o.addRun(run, attached[run.ID], nil)
 		if t.hidden == nil {
 			t.hidden = map[string][]Row{}
 		}
@@ -47,13 +61,24 @@ func attachedFiles(events []store.Event) map[string][]Attachment {
 	return out
 }
 
-// addRun adds a run read back from the log.
-func (t *Transcript) addRun(run replay.Run, attached []Attachment) {
+// viewCalls adds the cards of the views' calls made at step (-1: any).
+func (t *Transcript) viewCalls(views []replay.ViewCall, step int) {
+	for _, v := range views {
+		if v.Step == step || step == -1 {
+			t.ViewCall(v.ID, v.Tool, v.Origin, v.Arguments, v.Output, v.IsError, v.Denied)
+		}
+	}
+}
+
+// addRun adds a run read back from the log, with the views' calls made
+// during and after it.
+func (t *Transcript) addRun(run replay.Run, attached []Attachment, views []replay.ViewCall) {
 	t.StartRun(run.ID)
 	t.User(run.Text, run.Time)
 	t.setVersions(run.Versions)
 	t.Attached(attached)
-	for _, step := range run.Steps {
+	for i, step := range run.Steps {
+		t.viewCalls(views, i)
 		if n := step.Notice; n != nil {
 			if n.Retry {
 				t.Retrying(n.Text)
@@ -95,6 +120,11 @@ func (t *Transcript) addRun(run replay.Run, attached []Attachment) {
 			}
 		}
 	}
+	for _, v := range views {
+		if v.Step >= len(run.Steps) {
+			t.ViewCall(v.ID, v.Tool, v.Origin, v.Arguments, v.Output, v.IsError, v.Denied)
+		}
+	}
 	switch run.End.Status {
 	case store.RunFailed:
 		action := ActionRetry
@@ -113,4 +143,9 @@ func (t *Transcript) addRun(run replay.Run, attached []Attachment) {
 		t.Note("Deckhand stopped while this run was in progress.", true)
 	}
 	t.Calls()
+	for _, v := range views {
+		if v.Step < 0 {
+			t.ViewCall(v.ID, v.Tool, v.Origin, v.Arguments, v.Output, v.IsError, v.Denied)
+		}
+	}
 }

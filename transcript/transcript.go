@@ -122,6 +122,10 @@ type Row struct {
 	// "the run was stopped before it was approved"; NotRunWhy); "" when
 	// it ran or has not ended. Its card says so, not how long it took.
 	NotRun string
+	// Origin is who made the call when not the model: "the view of
+	// server.tool" for a call a tool's view made (ViewCall), which no
+	// run holds and the model never sees; "" for the model's.
+	Origin string
 }
 
 // MaxBlock bounds a text block; longer paragraphs are cut at a line break
@@ -690,4 +694,45 @@ func (t *Transcript) ToolStructured(call string, s json.RawMessage) {
 	r := t.rows[i]
 	r.Structured = string(s)
 	t.set(i, r)
+}
+
+// ViewCall adds the card of a call a tool's view made (origin: "the view
+// of server.tool"), once it ended: it is no part of any run (Run is "")
+// and the model does not see it, but the chat shows what was done in it.
+// While an answer streams, the card goes before it: the streaming rows
+// are placed by their place after the answer's header.
+func (t *Transcript) ViewCall(call, tool, origin string, args json.RawMessage, output string, isError, denied bool) {
+	r := Row{Kind: Tool, Call: call, Tool: clean.Line(tool), Origin: clean.Line(origin),
+		Args: clean.Text(readableJSON(tools.PrettyArgs(args))), Output: clean.Text(output), State: Succeeded}
+	switch {
+	case denied:
+		r.State, r.NotRun = Denied, "denied"
+	case isError:
+		r.State = Failed
+	}
+	if !t.streaming {
+		t.add(r)
+		return
+	}
+	at := t.header // a continuation's too: its rows follow the answer it extends
+	t.rows = slices.Insert(t.rows, at, r)
+	t.header++
+	for i := range t.runs {
+		if t.runs[i].row > at {
+			t.runs[i].row++
+		}
+	}
+	for c, i := range t.calls {
+		if i >= at {
+			t.calls[c] = i + 1
+		}
+	}
+	for k, i := range t.mediaRows {
+		if i >= at {
+			t.mediaRows[k] = i + 1
+		}
+	}
+	for i := at; i < len(t.rows); i++ {
+		t.dirty[i] = true
+	}
 }

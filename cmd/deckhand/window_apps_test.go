@@ -417,3 +417,89 @@ write = [%q]
 	testutil.Eventually(t, 20*time.Second, func() bool { return testutil.ProcessGone(helper) && !groupAlive(helper) },
 		"the view of a card whose message was deleted is still open")
 }
+
+// A tool's view, what it asks and what it does, live and after a restart
+// (found by the seventh new-user pass). The view's Send Message asks in
+// the main window, which comes in front of the view's (the question
+// waited unseen behind it: at 640x480 the view covers the screen). The
+// view's own tool call shows in the chat, as a card that says the view
+// made it, live and reopened from the log (it was only in the log). Open
+// view on the model's card after a restart shows the time it showed
+// before (the result's structured content, which the chat reopened from
+// the log left out: "Server Time: [ERROR]").
+func TestWindowAppViewAfterRestart(t *testing.T) {
+	p := testutil.RequirePeers(t)
+	server := filepath.Join(testutil.ModuleRoot(t), "testutil", "node_modules", "@modelcontextprotocol", "server-basic-vanillajs", "dist", "index.js")
+	if _, err := os.Stat(server); err != nil {
+		t.Skipf("npm peer missing: %s (run make setup)", server)
+	}
+	viewHelperBeside(t)
+	model := testutil.NewModelServer(t,
+		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "a", Name: "app__get-time", Arguments: `{}`})},
+		testutil.ModelResponse{Body: testutil.TextChunks("That is the server's time.")},
+	)
+	cfg := scriptedConfig(model.URL, fmt.Sprintf(`[mcp.servers.app]
+command = %q
+args = [%q, "--stdio"]
+`, p.Node, server))
+	w := startRealWindow(t, cfg, nil)
+	w.waitServerReady()
+	w.say("what time is it?")
+	w.clickText("button", "Allow once")
+	w.waitScreen("the card done, with its view", func(s gui.Screen) bool {
+		return shows(s, "That is the server's time.") && shows(s, "Open view")
+	})
+	w.clickText("button", "Open view")
+	view := w.windowID("app.get-time")
+	before := stableWindowShot(t, w, view)
+
+	// Send Message, pressed in the view, which is in front: the
+	// question comes in front of it.
+	w.xdo("windowactivate", "--sync", view)
+	w.xdo("mousemove", "--window", view, "220", "229")
+	w.xdo("click", "1")
+	w.waitScreen("the proposed message", func(s gui.Screen) bool {
+		return shows(s, "The view of app.get-time proposes this message")
+	})
+	testutil.Eventually(t, 10*time.Second, func() bool { return firstField(w.xdo("getactivewindow")) == w.win },
+		"the view's question waits behind the view: Deckhand's window never came in front")
+	w.keep("app-view-question-in-front.png")
+	w.key("Escape")
+	w.waitScreen("the question answered Cancel", func(s gui.Screen) bool { return !shows(s, "proposes this message") })
+
+	// Get Server Time, allowed: the view's call is a card of the chat.
+	w.xdo("windowactivate", "--sync", view)
+	w.xdo("mousemove", "--window", view, "220", "122")
+	w.xdo("click", "1")
+	w.waitScreen("the view's call at the approval", func(s gui.Screen) bool {
+		_, asked := find(s, "", "called from the view of app.get-time")
+		return asked
+	})
+	w.xdo("windowactivate", "--sync", w.win)
+	w.clickText("button", "Allow once")
+	viewsCard := func(s gui.Screen) bool {
+		return shows(s, "Called from the view of app.get-time, not by the model")
+	}
+	w.waitScreen("the view's call in the chat", viewsCard)
+	w.keep("app-view-call-card.png")
+
+	w.restart()
+	s := w.waitScreen("the chat in the sidebar", func(s gui.Screen) bool { _, ok := find(s, "row", "what time is it?"); return ok })
+	row, _ := find(s, "row", "what time is it?")
+	w.click(row)
+	w.waitScreen("the view's call in the chat reopened", func(s gui.Screen) bool {
+		return viewsCard(s) && shows(s, "Open view") && shows(s, "That is the server's time.")
+	})
+	w.clickText("button", "Open view")
+	view = w.windowID("app.get-time")
+	after := stableWindowShot(t, w, view)
+	if !bytes.Equal(timeLineOf(t, after), timeLineOf(t, before)) {
+		dir := t.TempDir()
+		if d := os.Getenv("DECKHAND_SHOTS"); d != "" {
+			dir = d
+		}
+		os.WriteFile(filepath.Join(dir, "app-view-before-restart.png"), before, 0o644)
+		os.WriteFile(filepath.Join(dir, "app-view-after-restart.png"), after, 0o644)
+		t.Errorf("after a restart the view shows another time line than before (screenshots in %s)", dir)
+	}
+}

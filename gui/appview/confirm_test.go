@@ -19,11 +19,13 @@ type confirmHost struct {
 	win   fyne.Window
 	posts chan func()
 	told  chan any
+	shown int // ShowMain's calls, on the UI goroutine
 }
 
 func (h *confirmHost) App() fyne.App           { return fyne.CurrentApp() }
 func (h *confirmHost) Window() fyne.Window     { return h.win }
 func (h *confirmHost) Post(f func())           { h.posts <- f }
+func (h *confirmHost) ShowMain()               { h.shown++ }
 func (h *confirmHost) Tell(msg any)            { h.told <- msg }
 func (h *confirmHost) OpenURL(*url.URL) error  { return nil }
 func (h *confirmHost) Catalog() *tools.Catalog { return nil }
@@ -61,6 +63,9 @@ func TestViewQuestionsTakeTheKeys(t *testing.T) {
 			c := h.win.Canvas()
 			if c.Overlays().Top() == nil {
 				t.Fatal("no dialog shown")
+			}
+			if h.shown != 1 {
+				t.Errorf("the main window was brought in front %d times with the question, want 1", h.shown)
 			}
 			c.OnTypedKey()(&fyne.KeyEvent{Name: key})
 			if c.Overlays().Top() != nil {

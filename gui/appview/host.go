@@ -22,6 +22,9 @@ type Host interface {
 	// Window is the main window, for the questions a view makes Deckhand
 	// ask.
 	Window() fyne.Window
+	// ShowMain brings the main window in front (from behind a view's
+	// window, or from the tray), where a view's question is asked.
+	ShowMain()
 	// Post runs f on the UI goroutine.
 	Post(f func())
 	// Tell sends the bridge a message (the types below).

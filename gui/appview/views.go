@@ -261,6 +261,13 @@ func (v *Views) tellNotice(text string) { v.host.Tell(&Notice{Text: text}) }
 // maybe as the person presses Enter in the message box: Enter and Escape
 // both answer Cancel, the default, and yes takes a click (or Tab to it,
 // then Space).
+//
+// The main window, which holds the dialog, is brought in front: the view
+// asks because the person pressed something in it, and its window
+// (at 640x480, the whole screen) hid the question, which waited unseen.
+// The person is at the view, so the question comes to them, as a dialog
+// opened by their own click does in any program; asking in the view's
+// own page would let the page draw a look-alike of the question.
 func (v *Views) confirm(title, text, yes string) bool {
 	answer := make(chan bool, 1)
 	v.host.Post(func() {
@@ -271,6 +278,7 @@ func (v *Views) confirm(title, text, yes string) bool {
 		d.SetConfirmImportance(widget.MediumImportance)
 		d.Resize(fyne.NewSize(460, 0))
 		widgets.WithDialogKeys(d, win, d.Hide, d.Hide)
+		v.host.ShowMain()
 	})
 	return <-answer
 }

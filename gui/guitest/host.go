@@ -44,6 +44,9 @@ func (h *Host) App() fyne.App       { return h.FyneApp }
 func (h *Host) Window() fyne.Window { return h.Win }
 func (h *Host) Post(f func())       { h.Queue.Post(f) }
 
+// ShowMain shows the window in front.
+func (h *Host) ShowMain() { h.Win.Show(); h.Win.RequestFocus() }
+
 // Tell keeps msg for Told.
 func (h *Host) Tell(msg any) {
 	h.mu.Lock()

@@ -244,7 +244,9 @@ func (t *Card) Set(r transcript.Row) {
 	}
 	widgets.SetVisible(t.Expand, long && open)
 	_, view := t.cards.apps.Of(r.Tool)
-	widgets.SetVisible(t.OpenView, view != "")
+	// A view's own call: the view that made it has its result already,
+	// and another would be told a result it never asked to show.
+	widgets.SetVisible(t.OpenView, view != "" && r.Origin == "")
 	widgets.SetVisible(t.Args, open)
 	widgets.SetSegment(t.Args, t.argsSeg, args, theme.ColorNameForeground)
 	progress := r.State == transcript.Running && r.Total > 0
@@ -260,8 +262,11 @@ func (t *Card) Set(r transcript.Row) {
 			status = "Deckhand's policy stopped this call before it ran. To allow such calls, widen the read or write roots in Settings, under Policy."
 		}
 	}
+	if r.Origin != "" {
+		status = "Called from " + r.Origin + ", not by the model (the model does not see it)."
+	}
 	widgets.SetText(t.Status, status)
-	widgets.SetVisible(t.StatusBox, open && (r.State == transcript.Running && r.Status != "" || refused))
+	widgets.SetVisible(t.StatusBox, open && (r.State == transcript.Running && r.Status != "" || refused || r.Origin != ""))
 	finished := r.State == transcript.Succeeded || r.State == transcript.Failed || r.State == transcript.Denied
 	if finished && out != "" {
 		label, color := "Result", theme.ColorNameForeground

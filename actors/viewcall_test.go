@@ -147,14 +147,15 @@ func TestViewCallPassesTheGate(t *testing.T) {
 	}
 }
 
-// A model's call keeps the result's structured content for the tool's
-// view (the card gives it to the view when opened).
+// A model's call keeps the result's structured content and its _meta
+// (MCP Apps: data for the view, not the model) for the tool's view (the
+// card gives them to the view when opened).
 func TestToolCallFinishedKeepsStructured(t *testing.T) {
 	srv := sdk.NewServer(&sdk.Implementation{Name: "app", Version: "1"}, nil)
 	srv.AddTool(&sdk.Tool{Name: "get-time", InputSchema: map[string]any{"type": "object"}},
 		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "12:00"}},
-				StructuredContent: map[string]any{"time": "12:00"}}, nil
+				StructuredContent: map[string]any{"time": "12:00"}, Meta: sdk.Meta{"example.com/zone": "UTC"}}, nil
 		})
 	model := testutil.NewModelServer(t, calls(testutil.ToolCallSpec{ID: "a", Name: "app__get-time", Arguments: `{}`}), answer("noon"))
 	c := startChat(t, model, map[string]*sdk.Server{"app": srv}, func(cfg *config.Config) {
@@ -165,6 +166,9 @@ func TestToolCallFinishedKeepsStructured(t *testing.T) {
 	var got map[string]any
 	if err := json.Unmarshal(fin.Structured, &got); err != nil || got["time"] != "12:00" {
 		t.Fatalf("Structured = %s (%v), want the result's structured content", fin.Structured, err)
+	}
+	if err := json.Unmarshal(fin.Meta, &got); err != nil || got["example.com/zone"] != "UTC" {
+		t.Errorf("Meta = %s (%v), want the result's _meta", fin.Meta, err)
 	}
 }
 

@@ -120,6 +120,7 @@ type Call struct {
 	// Structured is the result's structured content, when Finished with
 	// some: what the tool's view is given with Output.
 	Structured json.RawMessage
+	Meta       json.RawMessage // the result's _meta, as Structured
 	IsError    bool
 	Denied     bool
 	Cancelled  bool // the person's Stop ended it (Output says so)
@@ -445,10 +446,16 @@ func (c *Call) finish(kind string, d store.EventData) {
 	c.Outcome, c.Output, c.Denied, c.Cancelled = Finished, d.Output, d.Denied, d.Cancelled
 	c.IsError = kind != store.KindToolSucceeded
 	c.Elapsed = time.Duration(d.ElapsedMS) * time.Millisecond
-	c.Structured = nil
-	if len(d.Structured) > 0 && json.Valid(d.Structured) && string(d.Structured) != "null" {
-		c.Structured = d.Structured
+	c.Structured, c.Meta = object(d.Structured), object(d.Meta)
+}
+
+// object is raw if it is a JSON object, else nil.
+func object(raw json.RawMessage) json.RawMessage {
+	var m map[string]json.RawMessage
+	if len(raw) == 0 || json.Unmarshal(raw, &m) != nil || m == nil {
+		return nil
 	}
+	return raw
 }
 
 // tools follows the loaded tools and the summary.

@@ -37,6 +37,9 @@ type EventData struct {
 	// Structured is a tool.succeeded or tool.failed's structured content
 	// (the result's, for the tool's view); absent when none.
 	Structured json.RawMessage `json:"structured"`
+	// Meta is a tool.succeeded or tool.failed's result's _meta (for the
+	// tool's view); absent when none.
+	Meta json.RawMessage `json:"meta"`
 	// Origin says who made a call when not the model: "the view of
 	// server.tool", "by hand"; absent for the model's.
 	Origin string `json:"origin"`

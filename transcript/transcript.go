@@ -114,6 +114,9 @@ type Row struct {
 	// Structured is the result's structured content as JSON, for the
 	// tool's view (an MCP App); "" when none. (A string: rows compare.)
 	Structured string
+	// Meta is the result's _meta as JSON, for the tool's view; "" when
+	// none.
+	Meta string
 	// Cancelled: the call was cancelled, the person stopped its run (its
 	// Output says so; State is Failed): its view is told tool-cancelled,
 	// not that result.
@@ -685,14 +688,15 @@ func (t *Transcript) ToolCancelled(call string) {
 	t.set(i, r)
 }
 
-// ToolStructured keeps a call's structured result for its tool's view.
-func (t *Transcript) ToolStructured(call string, s json.RawMessage) {
+// ToolStructured keeps a call's structured result and its _meta for its
+// tool's view.
+func (t *Transcript) ToolStructured(call string, s, meta json.RawMessage) {
 	i, ok := t.calls[call]
-	if !ok || s == nil {
+	if !ok || s == nil && meta == nil {
 		return
 	}
 	r := t.rows[i]
-	r.Structured = string(s)
+	r.Structured, r.Meta = string(s), string(meta)
 	t.set(i, r)
 }
 

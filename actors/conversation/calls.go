@@ -67,6 +67,7 @@ type callState struct {
 	isError    bool
 	media      *tools.Media    // the result's images and links, for the window
 	structured json.RawMessage // the result's structured content: tool_search's, or the server's (for the log and the tool's view)
+	meta       json.RawMessage // the result's _meta, for the log and the tool's view
 	inServer   time.Duration   // ToolCallFinished.ServerElapsed
 	start      time.Time
 	cancelled  bool // ended by Stop: ToolCallFinished.Cancelled
@@ -385,6 +386,7 @@ type called struct {
 	failed     bool
 	media      *tools.Media
 	structured json.RawMessage
+	meta       json.RawMessage
 	inServer   time.Duration
 	cancelled  bool // the run was stopped before the call ended
 }
@@ -437,7 +439,7 @@ func (r *run) dispatch(ctx context.Context, seg []*callState) bool {
 
 // collect answers a call with its result.
 func (r *run) collect(res called) {
-	res.cs.media, res.cs.structured, res.cs.inServer, res.cs.cancelled = res.media, res.structured, res.inServer, res.cancelled
+	res.cs.media, res.cs.structured, res.cs.meta, res.cs.inServer, res.cs.cancelled = res.media, res.structured, res.meta, res.inServer, res.cancelled
 	r.finishCall(res.cs, r.deps.secrets.Get().String(res.output), res.failed)
 }
 
@@ -475,6 +477,7 @@ func (r *run) callOne(ctx context.Context, v *view, cs *callState) called {
 	if res.Err == nil {
 		out.media = tools.ResultMedia(res.Result).Map(r.deps.secrets.Get().String)
 		out.structured = structuredOf(res.Result, r.deps.secrets.Get().String)
+		out.meta = metaOf(res.Result, r.deps.secrets.Get().String)
 	}
 	return out
 }
@@ -499,7 +502,23 @@ func structuredOf(res *sdk.CallToolResult, redact func(string) string) json.RawM
 	if res == nil || res.StructuredContent == nil {
 		return nil
 	}
-	raw, err := json.Marshal(res.StructuredContent)
+	return forView(res.StructuredContent, redact)
+}
+
+// metaOf is a result's _meta as JSON, as structuredOf's: a tool's view
+// is given it with the result (MCP Apps: data for the view, not the
+// model).
+func metaOf(res *sdk.CallToolResult, redact func(string) string) json.RawMessage {
+	if res == nil || len(res.Meta) == 0 {
+		return nil
+	}
+	return forView(res.Meta, redact)
+}
+
+// forView is v as JSON with secrets removed, or nil when it is over
+// MaxStructured or removing secrets left it unreadable.
+func forView(v any, redact func(string) string) json.RawMessage {
+	raw, err := json.Marshal(v)
 	if err != nil || len(raw) > MaxStructured {
 		return nil
 	}
@@ -526,7 +545,7 @@ func (r *run) finished(cs *callState, output string, isError, denied bool) {
 	}
 	r.emit(&ToolCallFinished{Conversation: r.conv, Run: r.id, Call: cs.id, Tool: cs.req.Display, Arguments: cs.args,
 		Output: output, IsError: isError, Denied: denied, Elapsed: elapsed, ServerElapsed: cs.inServer, Media: cs.media,
-		Structured: cs.structured, Origin: r.origin(), Cancelled: cs.cancelled})
+		Structured: cs.structured, Meta: cs.meta, Origin: r.origin(), Cancelled: cs.cancelled})
 }
 
 // appendResults adds one tool message per call, in the model's order, and

@@ -127,6 +127,9 @@ type (
 		// surface's shape), else the server's, secrets removed (nil over
 		// MaxStructured); nil when none.
 		Structured json.RawMessage
+		// Meta is the result's _meta, for the log and the tool's view,
+		// as Structured (secrets removed, nil over MaxStructured).
+		Meta json.RawMessage
 		// Media is the result's images and resource links, for the window
 		// (the model and the log get Output alone); nil when none.
 		Media *tools.Media

@@ -115,6 +115,7 @@ func (a *conversationActor) taskEnded(c actor.Context, m *taskFollowed) {
 	if m.res.Err == nil {
 		fin.Media = tools.ResultMedia(m.res.Result).Map(a.deps.secrets.Get().String)
 		fin.Structured = structuredOf(m.res.Result, a.deps.secrets.Get().String)
+		fin.Meta = metaOf(m.res.Result, a.deps.secrets.Get().String)
 	}
 	a.emit(c, fin)
 	a.emit(c, &Notice{Conversation: a.id, Run: t.Run, Text: what + " finished while Deckhand was closed: " + firstLine(output, 200)})

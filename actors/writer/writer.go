@@ -454,6 +454,9 @@ func (a *storeActor) record(c actor.Context, msg any) {
 		if len(m.Structured) > 0 && (a.limit <= 0 || len(m.Structured) <= a.limit) { // as the output: no limit, no cap
 			data["structured"] = m.Structured
 		}
+		if len(m.Meta) > 0 && (a.limit <= 0 || len(m.Meta) <= a.limit) {
+			data["meta"] = m.Meta
+		}
 		if m.Cancelled {
 			data["cancelled"] = true // the person's Stop ended it; absent: not cancelled
 		}

@@ -398,8 +398,11 @@ write = [%q]
 	w.clickText("button", "Close")
 
 	helper := viewHelper(t, w)
-	// The message's Delete, the icon right of its Edit.
-	s := w.waitScreen("the message's Edit", func(s gui.Screen) bool { _, ok := find(s, "button", "Edit"); return ok })
+	// The message's Delete, the icon right of its Edit, above the cards
+	// of the view's own calls (its notes).
+	s := w.waitScreen("the view's notes in the chat", func(s gui.Screen) bool { return shows(s, "Called from the view of p.show") })
+	card, _ := find(s, "", "Called from the view of p.show")
+	s = w.wheelUpUntil("the message's Edit", card, func(s gui.Screen) bool { _, ok := find(s, "button", "Edit"); return ok })
 	edit, _ := find(s, "button", "Edit")
 	var del gui.ScreenItem
 	for _, it := range s.Items {
@@ -502,4 +505,22 @@ args = [%q, "--stdio"]
 		os.WriteFile(filepath.Join(dir, "app-view-after-restart.png"), after, 0o644)
 		t.Errorf("after a restart the view shows another time line than before (screenshots in %s)", dir)
 	}
+}
+
+// wheelUpUntil turns the wheel up with the pointer resting on at, a notch
+// at a time, until ok holds of the screen (at most 40 notches).
+func (w *realWindow) wheelUpUntil(what string, at gui.ScreenItem, ok func(gui.Screen) bool) gui.Screen {
+	w.t.Helper()
+	w.xdo("mousemove", "--window", w.windowID(at.Window), fmt.Sprint(int(at.X+at.W/2)), fmt.Sprint(int(at.Y+at.H/2)))
+	time.Sleep(300 * time.Millisecond) // the pointer rests, as a hand's does
+	for range 40 {
+		if s := w.screen(); ok(s) {
+			return s
+		}
+		w.xdo("click", "4")
+		time.Sleep(100 * time.Millisecond) // kept: a pause between wheel notches, as a hand makes
+	}
+	w.keep(strings.ReplaceAll(what, " ", "-") + ".png")
+	w.t.Fatalf("%s: not there after 40 notches of the wheel up over %s %q", what, at.Kind, at.Text)
+	return gui.Screen{}
 }

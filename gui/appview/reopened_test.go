@@ -89,8 +89,8 @@ func (w *resultWindow) SetResult(r *sdk.CallToolResult) {
 
 // A view opened on a card of a chat reopened from the log (a real SQLite
 // file, written by the store actor) is given the result it was given
-// live: the card's text and the result's structured content, which the
-// log keeps. server-basic-vanillajs's view reads the time from the
+// live: the card's text, the result's structured content and its _meta,
+// which the log keeps. server-basic-vanillajs's view reads the time from the
 // structured content: after a restart it showed "Server Time: [ERROR]".
 func TestReopenedCardGivesViewItsResult(t *testing.T) {
 	db, err := store.Open(t.Context(), filepath.Join(t.TempDir(), "deckhand.db"))
@@ -103,7 +103,8 @@ func TestReopenedCardGivesViewItsResult(t *testing.T) {
 	t.Cleanup(func() { sys.Root.PoisonFuture(pid).Wait() })
 	args := json.RawMessage("{}")
 	live := &conversation.ToolCallFinished{Conversation: "c1", Run: "r1", Call: "x", Tool: "app.get-time", Arguments: args,
-		Output: "2026-11-27T11:13:54.092Z", Structured: json.RawMessage(`{"time":"2026-11-27T11:13:54.092Z"}`)}
+		Output: "2026-11-27T11:13:54.092Z", Structured: json.RawMessage(`{"time":"2026-11-27T11:13:54.092Z"}`),
+		Meta: json.RawMessage(`{"example.com/zone":"UTC"}`)}
 	for _, m := range []any{
 		&conversation.ConversationOpened{Conversation: "c1", Model: "m"},
 		&conversation.RunStarted{Conversation: "c1", Run: "r1", Text: "what time is it?", Model: "m"},
@@ -139,7 +140,7 @@ func TestReopenedCardGivesViewItsResult(t *testing.T) {
 	tr.ToolRequested("x", live.Tool, args)
 	tr.ToolStarted("x", live.Tool, args)
 	tr.ToolFinished("x", live.Tool, args, live.Output, false, false, 0)
-	tr.ToolStructured("x", live.Structured)
+	tr.ToolStructured("x", live.Structured, live.Meta)
 	liveRow, _ := tr.Card("r1", "x")
 	want := CardResult(liveRow)
 
@@ -152,6 +153,9 @@ func TestReopenedCardGivesViewItsResult(t *testing.T) {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if want.StructuredContent == nil || want.Meta == nil {
+		t.Fatalf("the live card's result lacks structured content or _meta: %+v", want)
+	}
 	if len(w.results) != 1 {
 		t.Fatalf("the view was given %d results, want 1 (told %v)", len(w.results), w.told)
 	}

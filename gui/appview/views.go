@@ -119,7 +119,7 @@ func (v *Views) Hear(msg any) {
 		case m.IsError:
 			state = transcript.Failed
 		}
-		v.open.Finished(m.Conversation, m.Run, m.Call, CardResult(transcript.Row{State: state, Output: m.Output, Structured: string(m.Structured)}))
+		v.open.Finished(m.Conversation, m.Run, m.Call, CardResult(transcript.Row{State: state, Output: m.Output, Structured: string(m.Structured), Meta: string(m.Meta)}))
 	case *conversation.RunRemoved:
 		v.open.CloseRun(m.Conversation, m.Run)
 	}
@@ -227,8 +227,8 @@ func tellEnd(win apps.Viewer, row transcript.Row) {
 }
 
 // CardResult is the card's result as the view is told it: the text the
-// card shows (what the model was given) and the result's structured
-// content, or nil while the call runs.
+// card shows (what the model was given), the result's structured content
+// and its _meta, or nil while the call runs.
 func CardResult(row transcript.Row) *sdk.CallToolResult {
 	switch row.State {
 	case transcript.Succeeded, transcript.Failed, transcript.Denied:
@@ -239,6 +239,10 @@ func CardResult(row transcript.Row) *sdk.CallToolResult {
 	var structured map[string]any
 	if json.Unmarshal([]byte(row.Structured), &structured) == nil {
 		r.StructuredContent = structured
+	}
+	var meta map[string]any
+	if json.Unmarshal([]byte(row.Meta), &meta) == nil && meta != nil {
+		r.Meta = meta
 	}
 	return r
 }

@@ -248,7 +248,7 @@ func TestToolCardOffersItsView(t *testing.T) {
 		{Name: "plain", InputSchema: map[string]any{"type": "object"}},
 	}}})
 	h.finished("c1", "app.get-time", "12:00", nil)
-	h.tr.ToolStructured("c1", []byte(`{"time":"12:00"}`))
+	h.tr.ToolStructured("c1", []byte(`{"time":"12:00"}`), nil)
 	h.finished("c2", "app.plain", "ok", nil)
 	h.frame()
 	if !h.card("app.get-time").OpenView.Visible() {
@@ -299,5 +299,27 @@ func TestToolCardOffersItsApproval(t *testing.T) {
 	h.frame()
 	if c.Answer.Visible() || c.answerBox.Visible() {
 		t.Errorf("the running card still offers Approve or deny…")
+	}
+}
+
+// The card of a call a tool's view made says so, and offers no Open view
+// (the view that asked has the result; another would show a call it never
+// made). It was not in the chat at all.
+func TestViewsCallCard(t *testing.T) {
+	h := newHarness(t)
+	h.host.Tools = tools.NewCatalog(map[string]tools.Source{"app": {Tools: []*sdk.Tool{
+		{Name: "get-time", InputSchema: map[string]any{"type": "object"}, Meta: sdk.Meta{"ui": map[string]any{"resourceUri": "ui://get-time/view.html"}}},
+	}}})
+	h.tr.ViewCall("view-1", "app.get-time", "the view of app.get-time", []byte(`{}`), "12:00", false, false)
+	h.frame()
+	c := h.card("app.get-time")
+	if c == nil {
+		t.Fatal("no card for the view's call")
+	}
+	if want := "Called from the view of app.get-time, not by the model (the model does not see it)."; !c.StatusBox.Visible() || c.Status.Text != want {
+		t.Errorf("the card's status = %q (shown %v), want %q", c.Status.Text, c.StatusBox.Visible(), want)
+	}
+	if c.OpenView.Visible() {
+		t.Error("the card of a view's own call offers Open view")
 	}
 }

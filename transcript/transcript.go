@@ -703,9 +703,10 @@ func (t *Transcript) ToolStructured(call string, s, meta json.RawMessage) {
 // ViewCall adds the card of a call a tool's view made (origin: "the view
 // of server.tool"), once it ended: it is no part of any run (Run is "")
 // and the model does not see it, but the chat shows what was done in it.
-// While an answer streams, the card goes before it: the streaming rows
-// are placed by their place after the answer's header.
-func (t *Transcript) ViewCall(call, tool, origin string, args json.RawMessage, output string, isError, denied bool) {
+// While an answer streams, the card goes before it (the streaming rows
+// are placed by their place after the answer's header), and moved says
+// the rows after it moved: the caller redraws the whole view.
+func (t *Transcript) ViewCall(call, tool, origin string, args json.RawMessage, output string, isError, denied bool) (moved bool) {
 	r := Row{Kind: Tool, Call: call, Tool: clean.Line(tool), Origin: clean.Line(origin),
 		Args: clean.Text(readableJSON(tools.PrettyArgs(args))), Output: clean.Text(output), State: Succeeded}
 	switch {
@@ -716,7 +717,7 @@ func (t *Transcript) ViewCall(call, tool, origin string, args json.RawMessage, o
 	}
 	if !t.streaming {
 		t.add(r)
-		return
+		return false
 	}
 	at := t.header // a continuation's too: its rows follow the answer it extends
 	t.rows = slices.Insert(t.rows, at, r)
@@ -739,4 +740,5 @@ func (t *Transcript) ViewCall(call, tool, origin string, args json.RawMessage, o
 	for i := at; i < len(t.rows); i++ {
 		t.dirty[i] = true
 	}
+	return true
 }

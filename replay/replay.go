@@ -54,7 +54,6 @@ type ViewCall struct {
 	Output    string
 	IsError   bool
 	Denied    bool
-	Time      time.Time
 	// After is the run whose rows it follows: the last run begun before
 	// it ("" when it came before any); Step is how many of that run's
 	// steps came before it, or -1 when it came after the run ended.
@@ -264,7 +263,7 @@ func Read(events []store.Event) Session {
 				step = len(run.Steps) // an answer streaming then comes after it
 			}
 			s.Views = append(s.Views, ViewCall{ID: d.Call, Tool: d.Tool, Origin: d.Origin, Arguments: d.Arguments,
-				Output: d.Output, IsError: e.Kind != store.KindToolSucceeded, Denied: d.Denied, Time: e.Time, After: last, Step: step})
+				Output: d.Output, IsError: e.Kind != store.KindToolSucceeded, Denied: d.Denied, After: last, Step: step})
 			continue
 		}
 		if e.RunID == "" && d.Origin != "" && e.Kind == store.KindApprovalAsked {

@@ -58,7 +58,10 @@ func addAppView(s *sdk.Server, kind, notes string) {
 				<-ctx.Done()
 				return nil, ctx.Err()
 			}
-			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "shown: " + kind}}}, nil
+			// Structured content and _meta too: what a view is given of
+			// the result, besides the text the model gets.
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "shown: " + kind}},
+				StructuredContent: map[string]any{"shown": kind}, Meta: sdk.Meta{"example.com/kind": kind}}, nil
 		})
 	if kind == "report" {
 		var mu sync.Mutex

@@ -574,4 +574,3 @@ func (w *realWindow) wheelUpUntil(what string, at gui.ScreenItem, ok func(gui.Sc
 	w.t.Fatalf("%s: not there after 40 notches of the wheel up over %s %q", what, at.Kind, at.Text)
 	return gui.Screen{}
 }
-

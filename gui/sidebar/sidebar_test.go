@@ -326,6 +326,29 @@ func TestSidebarKeepsOnlyShownRows(t *testing.T) {
 	}
 }
 
+// shownSnippet is the snippet the row of chat id on screen shows, and the
+// words it marks.
+func shownSnippet(t *testing.T, s *Sidebar, id string) (row *Row, text string, marked []string) {
+	t.Helper()
+	for _, r := range s.rows {
+		if r.item.ID == id && r.Visible() {
+			row = r
+		}
+	}
+	if row == nil {
+		t.Fatal("no row on screen")
+	}
+	var shown strings.Builder
+	for _, seg := range row.snip.Segments {
+		ts := seg.(*widget.TextSegment)
+		shown.WriteString(ts.Text)
+		if ts.Style.TextStyle.Bold {
+			marked = append(marked, ts.Text)
+		}
+	}
+	return row, shown.String(), marked
+}
+
 // A search's snippet in a narrow sidebar (a 640x480 window's, 128% text)
 // shows its first word found, after "…" and a little of what comes
 // before, its words still marked; the words found anywhere showed. It
@@ -340,25 +363,7 @@ func TestSnippetShowsTheMatch(t *testing.T) {
 	s.Set([]Item{{ID: "a", Title: "markdown tour please", Match: m, Query: "wide table"}})
 	for _, width := range []float32{150, 640} {
 		h.win.Resize(fyne.NewSize(width, 400))
-		var row *Row
-		for _, r := range s.rows {
-			if r.item.ID == "a" && r.Visible() {
-				row = r
-			}
-		}
-		if row == nil {
-			t.Fatalf("no row on screen")
-		}
-		var shown strings.Builder
-		var words []string
-		for _, seg := range row.snip.Segments {
-			ts := seg.(*widget.TextSegment)
-			shown.WriteString(ts.Text)
-			if ts.Style.TextStyle.Bold {
-				words = append(words, ts.Text)
-			}
-		}
-		text := shown.String()
+		row, text, words := shownSnippet(t, s, "a")
 		upTo := text[:strings.Index(text, "wide")+4]
 		room := row.Size().Width - 2*theme.InnerPadding()
 		if w := fyne.MeasureText(upTo, theme.CaptionTextSize(), fyne.TextStyle{}).Width; w > room {
@@ -577,25 +582,7 @@ func TestSnippetShowsThePhraseWhole(t *testing.T) {
 	s.Set([]Item{{ID: "a", Title: "a slow story please", Match: m, Query: "number 78 of a slow"}})
 	for _, width := range []float32{150, 264} {
 		h.win.Resize(fyne.NewSize(width, 400))
-		var row *Row
-		for _, r := range s.rows {
-			if r.item.ID == "a" && r.Visible() {
-				row = r
-			}
-		}
-		if row == nil {
-			t.Fatal("no row on screen")
-		}
-		var shown strings.Builder
-		var marked []string
-		for _, seg := range row.snip.Segments {
-			ts := seg.(*widget.TextSegment)
-			shown.WriteString(ts.Text)
-			if ts.Style.TextStyle.Bold {
-				marked = append(marked, ts.Text)
-			}
-		}
-		text := shown.String()
+		row, text, marked := shownSnippet(t, s, "a")
 		if !slices.Equal(marked, []string{"number 78 of a slow"}) {
 			t.Errorf("at %v px the snippet %q marks %q, want the phrase", width, text, marked)
 		}

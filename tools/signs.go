@@ -5,6 +5,8 @@ import (
 	"regexp/syntax"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // A sign is a regular expression over lower-case text, tried only on text
@@ -266,9 +268,16 @@ func ordersReader(lower string) []int {
 // signs are large alternations that RE2 steps through byte by byte, and
 // most text that holds a sign's word holds no more of a branch ("tell"
 // without "user"). It finds what the whole expression finds.
+//
+// The branches are compiled when first used, not at start, and let go by
+// ReleaseFilters: compiled, the filters hold 1.6 MB of heap (the bounded
+// repeats such as [^.\n]{0,40} are one instruction a repeat), which an idle
+// window kept for its life though they run only when a server's tools
+// change. Compiling them all again takes about 15 ms.
 type filtered struct {
 	expr     string
-	branches []branch
+	compiled atomic.Pointer[[]branch]
+	mu       sync.Mutex // held while compiling
 }
 
 // A branch is one alternative of the expression and the literals it
@@ -278,17 +287,60 @@ type branch struct {
 	need [][]string
 }
 
+// filters is every filter made (at init, by mustFilter; not changed after):
+// what ReleaseFilters lets go of.
+var filters []*filtered
+
 func mustFilter(expr string) *filtered {
-	regexp.MustCompile(expr) // the whole must compile as written
 	f := &filtered{expr: expr}
-	for _, alt := range topAlternatives(expr) {
+	filters = append(filters, f)
+	return f
+}
+
+// branches compiles f's branches if they are not (a panic for an
+// expression that does not compile: the tests compile every filter).
+func (f *filtered) branches() []branch {
+	if b := f.compiled.Load(); b != nil {
+		return *b
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if b := f.compiled.Load(); b != nil {
+		return *b
+	}
+	regexp.MustCompile(f.expr) // the whole must compile as written
+	var bs []branch
+	for _, alt := range topAlternatives(f.expr) {
 		re, err := syntax.Parse(alt, syntax.Perl)
 		if err != nil {
-			panic("alternative " + alt + " of " + expr + ": " + err.Error())
+			panic("alternative " + alt + " of " + f.expr + ": " + err.Error())
 		}
-		f.branches = append(f.branches, branch{re: regexp.MustCompile(alt), need: required(re)})
+		bs = append(bs, branch{re: regexp.MustCompile(alt), need: required(re)})
 	}
-	return f
+	f.compiled.Store(&bs)
+	return bs
+}
+
+// CompiledFilters is how many filters hold their compiled expressions now
+// (the memory report logs it).
+func CompiledFilters() int {
+	n := 0
+	for _, f := range filters {
+		if f.compiled.Load() != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// ReleaseFilters lets go of the compiled expressions that flag tool
+// definitions, compiled again when next used: call it at rest, once the
+// servers have listed their tools (a search or flagging under way keeps
+// the ones it holds). Safe for concurrent use.
+func ReleaseFilters() {
+	for _, f := range filters {
+		f.compiled.Store(nil)
+	}
 }
 
 func (b *branch) possible(s string) bool {
@@ -305,8 +357,9 @@ func (b *branch) possible(s string) bool {
 // alternative that matches at a position).
 func (f *filtered) FindStringIndex(s string) []int {
 	var best []int
-	for i := range f.branches {
-		b := &f.branches[i]
+	bs := f.branches()
+	for i := range bs {
+		b := &bs[i]
 		if !b.possible(s) {
 			continue
 		}
@@ -327,8 +380,9 @@ func (f *filtered) FindString(s string) string {
 
 // MatchString says whether any branch matches.
 func (f *filtered) MatchString(s string) bool {
-	for i := range f.branches {
-		if b := &f.branches[i]; b.possible(s) && b.re.MatchString(s) {
+	bs := f.branches()
+	for i := range bs {
+		if b := &bs[i]; b.possible(s) && b.re.MatchString(s) {
 			return true
 		}
 	}

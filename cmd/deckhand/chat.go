@@ -15,6 +15,7 @@ import (
 	"deckhand/clean"
 	"deckhand/store"
 	"deckhand/terminal"
+	"deckhand/tools"
 )
 
 const chatUsage = `Usage:
@@ -109,13 +110,15 @@ func runChat(ctx context.Context, e *env, args []string) error {
 	// The servers' listings and the catalog's builds are garbage now,
 	// most of what the heap grew to (a start of 100 servers of 50 tools:
 	// a live heap of 33 MB, 84 MB anonymous memory before this), and so
-	// are the catalog builders' indexes until a server changes: give it
-	// back now rather than when Go's scavenger gets to it.
+	// are the catalog builders' indexes and the compiled expressions that
+	// flag tool definitions until a server changes: give it back now
+	// rather than when Go's scavenger gets to it.
 	if err := sys.Settle(ctx); err != nil {
 		started()
 		return err
 	}
 	started()
+	tools.ReleaseFilters()
 	giveBack()
 
 	err = terminal.Run(ctx, terminal.Options{

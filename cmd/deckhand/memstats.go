@@ -16,6 +16,7 @@ import (
 	"syscall"
 
 	"deckhand/memtrim"
+	"deckhand/tools"
 )
 
 // With DECKHAND_HEAP_PROFILES set, the heap profiles sample an
@@ -61,7 +62,7 @@ func memoryReports(log *slog.Logger) func() {
 				log.Info("memory", "heap_alloc_mb", mb(m.HeapAlloc), "heap_inuse_mb", mb(m.HeapInuse),
 					"go_sys_mb", mb(m.Sys), "go_held_mb", mb(m.Sys-m.HeapReleased), "stacks_mb", mb(m.StackSys), "goroutines", runtime.NumGoroutine(),
 					"rss_mb", before, "rss_trimmed_mb", selfRSS(), "rss_anon_mb", selfStatus("RssAnon:"), "rss_file_mb", selfStatus("RssFile:"),
-					"c_inuse_mb", mb(cUsed), "c_free_mb", mb(cFree), "cpu_s", cpuSeconds(), "at_signal", at, "font_faces", strings.Join(fontFaces(), ";"))
+					"c_inuse_mb", mb(cUsed), "c_free_mb", mb(cFree), "cpu_s", cpuSeconds(), "filters_compiled", tools.CompiledFilters(), "at_signal", at, "font_faces", strings.Join(fontFaces(), ";"))
 			}
 		}
 	}()

@@ -291,9 +291,9 @@ const startSettle = 30 * time.Second
 // builders' indexes, the compiled expressions that flag tool definitions,
 // the garbage of the listings and of the first frames. Before, this waited
 // for the first Quiet, a minute after the window last changed, which a
-// server that keeps failing (its status changing at each retry) put off
-// for good. Idle window, a server down (the fast loop of the README's
-// window memory): anonymous memory 66.0 → 63.7 MB, no more CPU; with
+// server that keeps failing put off (not run 100 s after start, the
+// filters still compiled). Idle window, a server down (the fast loop of the
+// README's window memory): anonymous memory 66.0 → 63.7 MB, no more CPU; with
 // chat's packStart (GOGC 25) as well 62.7 MB but 0.45 s more CPU at start
 // (GOGC 50: 63.5 MB, +0.05 s), not taken.
 func settleStart(ctx context.Context, log *slog.Logger, sys *actors.System) {

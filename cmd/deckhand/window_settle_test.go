@@ -15,8 +15,9 @@ import (
 // back what its start no longer needs (the catalog builders' indexes, the
 // compiled expressions that flag tool definitions, the start's garbage),
 // without waiting for the first minute of quiet, which a server failing
-// again and again may never leave it: here the built-in tools are listed
-// and flagged, and a server whose command does not exist keeps failing.
+// again and again puts off: here the built-in tools are listed and
+// flagged (28 filters compiled), and a server whose command does not
+// exist keeps failing.
 func TestWindowGivesBackOnceServersSettle(t *testing.T) {
 	model := testutil.NewModelServer(t)
 	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[mcp.servers.gone]\ncommand = %q\n", model.URL, "/nonexistent/deckhand-test-server")

@@ -141,6 +141,9 @@ type viewCallRun struct {
 	granted  func(tool string) // tells the actor of a session grant
 }
 
+// ViewOrigin begins the Origin of a view's call: "the view of server.tool".
+const ViewOrigin = "the view of "
+
 func (r *viewCallRun) emit(msg any) {
 	for _, w := range r.v.watchers {
 		r.send(w, msg)
@@ -149,7 +152,7 @@ func (r *viewCallRun) emit(msg any) {
 
 func (r *viewCallRun) run(ctx context.Context) {
 	m := r.m
-	origin := "the view of " + m.View
+	origin := ViewOrigin + m.View
 	server, _, _ := strings.Cut(m.View, ".")
 	display := server + "." + m.Tool
 	args := m.Args

@@ -96,7 +96,7 @@ func (a *Approvals) Set(list []*conversation.ApprovalRequested) {
 		}
 	}
 	a.d.modals.drop(gone...)
-	var added []modalRequest
+	var added, front []modalRequest
 	for _, r := range list {
 		if a.asks[r.ID] != nil {
 			continue
@@ -104,12 +104,30 @@ func (a *Approvals) Set(list []*conversation.ApprovalRequested) {
 		q := &approvalAsk{a: a, r: r}
 		a.asks[r.ID] = q
 		added = append(added, q)
-		a.notified[r.ID] = true
-		if a.d.host.Front() != a.d.modals.where(q) {
+		switch {
+		case a.d.host.Front() == a.d.modals.where(q):
+		case fromView(r.Request):
+			front = append(front, q)
+		default:
+			a.notified[r.ID] = true
 			a.notify(r) // the person is not at the window its dialog opens on
 		}
 	}
 	a.d.modals.add(added...)
+	for _, q := range front {
+		a.d.modals.toFront(q)
+	}
+}
+
+// fromView reports whether a view (an MCP App's) makes the call. Its
+// question comes in front rather than to a notification, as the view's
+// own questions do (Send this message?, Open this link?): the view asks
+// because the person pressed something in it, and its window hid the
+// dialog, which waited unseen until the timeout denied it. The person is
+// at the view, so the question comes to them; asking in the view's own
+// page would let the page draw a look-alike of the question.
+func fromView(req approval.Request) bool {
+	return strings.HasPrefix(req.Origin, conversation.ViewOrigin)
 }
 
 // notify asks in a desktop notification, for when Deckhand is not in

@@ -197,6 +197,12 @@ func (v *Views) follow(card apps.Card, win viewWindow, row transcript.Row) bool 
 	if !v.open.Add(card, win) {
 		return false
 	}
+	// The theme as it is now: the one read when the view was asked for
+	// may have changed since (the desktop's variant, which Fyne learns
+	// from the portal a moment after start, or the person's setting)
+	// while the view's resource was read and its window opened, and the
+	// change went only to the views registered then.
+	v.host.Post(func() { win.SetTheme(v.theme()) })
 	if v.added != nil {
 		v.added(card)
 	}

@@ -97,6 +97,11 @@ func (o *Opened) SetTheme(theme string) {
 	o.each(func(Card) bool { return true }, func(v Viewer) { v.SetTheme(theme) })
 }
 
+// CloseAll closes every open view (Deckhand quits).
+func (o *Opened) CloseAll() {
+	o.each(func(Card) bool { return true }, func(v Viewer) { v.Close() })
+}
+
 // CloseRun closes the views of the cards of a run taken out of its
 // conversation (deleted, retried or edited): their cards are gone.
 func (o *Opened) CloseRun(conv, run string) {

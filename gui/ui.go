@@ -189,9 +189,12 @@ func (u *UI) Start() {
 	}
 }
 
-// Stop ends the bridge actor and withdraws the notifications still
-// asking: nobody is left to answer them.
+// Stop closes the tools' views, ends the bridge actor and withdraws the
+// notifications still asking: nobody is left to answer them.
 func (u *UI) Stop() {
+	if u.views != nil {
+		u.views.CloseAll()
+	}
 	u.keepDrafts()
 	u.dialogs.Close()
 	if u.bridge != nil {

@@ -53,6 +53,14 @@ func main() {
 			default:
 				cancelled = true
 				cancel()
+				// The quit is bounded: whatever it waits on (a view's
+				// helper, a server, a call of the window's that does not
+				// return), Deckhand ends. What the log's writer committed
+				// is kept (SQLite).
+				time.AfterFunc(quitLimit, func() {
+					fmt.Fprintf(e.stderr, "deckhand: still quitting %s after the signal: exiting now\n", quitLimit)
+					os.Exit(exitFailure)
+				})
 			}
 		}
 	}()
@@ -60,6 +68,10 @@ func main() {
 	cancel()
 	os.Exit(code)
 }
+
+// quitLimit bounds a quit on a signal: the servers get 15 s to stop
+// (stopSystem), the views' helpers 5 s (appview's CloseAll).
+const quitLimit = 25 * time.Second
 
 // env is what a command may touch of the outside world; tests replace it.
 type env struct {

@@ -2,6 +2,7 @@ package appview
 
 import (
 	"image/color"
+	"sync"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -59,5 +60,41 @@ func TestViewToldThemeChangedWhileOpening(t *testing.T) {
 	told := win.got()
 	if len(told) == 0 || told[len(told)-1] != "theme dark" {
 		t.Fatalf("the view was told %q, want the theme it has now (theme dark) last", told)
+	}
+}
+
+// closingWindow is a view that ends when it is closed, as a helper does.
+type closingWindow struct {
+	toldWindow
+	once sync.Once
+}
+
+func (w *closingWindow) Close() { w.note("closed"); w.once.Do(func() { close(w.done) }) }
+
+// As Deckhand quits, its views are closed (their helpers killed a moment
+// after), and CloseAll returns once they have ended; a view that finishes
+// opening after is closed at once, not registered: no helper outlives the
+// quit (they used to be left to die with Deckhand's process, by the
+// parent-death signal alone).
+func TestViewsClosedAtQuit(t *testing.T) {
+	h := guitest.NewHost(t, "views")
+	v := New(noCard{h}, nil)
+	card := apps.Card{Conversation: "c1", Run: "r1", Call: "x", Tool: "app.show"}
+	row := transcript.Row{Kind: transcript.Tool, Run: "r1", Call: "x", Tool: "app.show", State: transcript.Running}
+	open := &closingWindow{toldWindow: toldWindow{done: make(chan struct{})}}
+	if !v.follow(card, open, row) {
+		t.Fatal("the view was not registered")
+	}
+	v.CloseAll()
+	select {
+	case <-open.done:
+	default:
+		t.Fatalf("CloseAll returned with the view open; it was told %q", open.got())
+	}
+	card.Call = "y"
+	row.Call = "y"
+	late := &closingWindow{toldWindow: toldWindow{done: make(chan struct{})}}
+	if v.follow(card, late, row) {
+		t.Fatal("a view that finished opening after the quit was registered")
 	}
 }

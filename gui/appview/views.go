@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
@@ -33,9 +34,11 @@ type Views struct {
 	host   Host
 	log    *slog.Logger
 	mu     sync.Mutex
-	book   *apps.Views // the views accepted, by tool
-	open   apps.Opened // by card
-	listen sync.Once   // to the theme, from the first view
+	book   *apps.Views    // the views accepted, by tool
+	open   apps.Opened    // by card
+	listen sync.Once      // to the theme, from the first view
+	closed bool           // Deckhand quits: no view opens any more (mu)
+	shown  sync.WaitGroup // the views registered, until their helper has ended
 
 	// added is a test's hook, run between a view's registration and the
 	// reading of its card (follow); nil but in tests.
@@ -44,6 +47,9 @@ type Views struct {
 
 // New makes the window's views; log takes what they report.
 func New(host Host, log *slog.Logger) *Views {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
 	return &Views{host: host, log: log}
 }
 
@@ -125,6 +131,29 @@ func (v *Views) Hear(msg any) {
 	}
 }
 
+// CloseAll closes every view as Deckhand quits, and those that open
+// from now on, and waits until their helpers have ended (each is killed,
+// WebKit's processes with it, a moment after it is told to close: see
+// apps.Process.Close), or quitGrace has passed. A view still asking its
+// question (Open it anyway?) opens no window.
+func (v *Views) CloseAll() {
+	v.mu.Lock()
+	v.closed = true
+	v.mu.Unlock()
+	v.open.CloseAll()
+	ended := make(chan struct{})
+	go func() { v.shown.Wait(); close(ended) }()
+	select {
+	case <-ended:
+	case <-time.After(quitGrace):
+		v.log.Warn("the views' helpers did not end in time as Deckhand quits", "waited", quitGrace)
+	}
+}
+
+// quitGrace is how long quitting waits for the views' helpers to end:
+// each is killed two seconds after it is told to close.
+const quitGrace = 5 * time.Second
+
 // CloseConversation closes the views of a deleted chat's cards.
 func (v *Views) CloseConversation(conv string) { v.open.CloseConversation(conv) }
 
@@ -164,7 +193,7 @@ func (v *Views) run(conv string, card apps.Card, t tools.Tool, uri string, row t
 		return
 	}
 	if !v.follow(card, win, row) {
-		win.Close() // opened twice at once: the first stays
+		win.Close() // opened twice at once (the first stays), or Deckhand quits
 		return
 	}
 	<-win.Done()
@@ -194,7 +223,14 @@ type viewWindow interface {
 // reaches it both ways is told the view once (the session keeps the
 // first). It waits for the bridge's answer, or for the view to close.
 func (v *Views) follow(card apps.Card, win viewWindow, row transcript.Row) bool {
-	if !v.open.Add(card, win) {
+	v.mu.Lock()
+	ok := !v.closed && v.open.Add(card, win)
+	if ok {
+		v.shown.Add(1)
+		go func() { <-win.Done(); v.shown.Done() }()
+	}
+	v.mu.Unlock()
+	if !ok {
 		return false
 	}
 	// The theme as it is now: the one read when the view was asked for

@@ -475,7 +475,9 @@ args = [%q, "--stdio"]
 		_, asked := find(s, "", "called from the view of app.get-time")
 		return asked
 	})
-	w.xdo("windowactivate", "--sync", w.win)
+	// Its approval comes in front of the view too (it was only notified).
+	testutil.Eventually(t, 10*time.Second, func() bool { return firstField(w.xdo("getactivewindow")) == w.win },
+		"the view's approval waits behind the view: Deckhand's window never came in front")
 	w.clickText("button", "Allow once")
 	viewsCard := func(s gui.Screen) bool {
 		return shows(s, "Called from the view of app.get-time, not by the model")

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"os"
-	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
@@ -18,20 +15,13 @@ import (
 // TestWindowAppViewAfterRestart once waited 30 s for it in vain). Run it
 // with -count 5: the hang was rare.
 func TestWindowAppViewQuitsOnSIGTERM(t *testing.T) {
-	p := testutil.RequirePeers(t)
-	server := filepath.Join(testutil.ModuleRoot(t), "testutil", "node_modules", "@modelcontextprotocol", "server-basic-vanillajs", "dist", "index.js")
-	if _, err := os.Stat(server); err != nil {
-		t.Skipf("npm peer missing: %s (run make setup)", server)
-	}
+	app := basicAppServer(t)
 	viewHelperBeside(t)
 	model := testutil.NewModelServer(t,
 		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "a", Name: "app__get-time", Arguments: `{}`})},
 		testutil.ModelResponse{Body: testutil.TextChunks("That is the server's time.")},
 	)
-	cfg := scriptedConfig(model.URL, fmt.Sprintf(`[mcp.servers.app]
-command = %q
-args = [%q, "--stdio"]
-`, p.Node, server))
+	cfg := scriptedConfig(model.URL, app)
 	w := startRealWindow(t, cfg, nil)
 	w.waitServerReady()
 	w.say("what time is it?")

@@ -19,6 +19,18 @@ import (
 	"deckhand/testutil"
 )
 
+// basicAppServer is the config of server-basic-vanillajs as the server
+// "app" (the test skips when the npm peer is missing).
+func basicAppServer(t *testing.T) string {
+	t.Helper()
+	p := testutil.RequirePeers(t)
+	server := filepath.Join(testutil.ModuleRoot(t), "testutil", "node_modules", "@modelcontextprotocol", "server-basic-vanillajs", "dist", "index.js")
+	if _, err := os.Stat(server); err != nil {
+		t.Skipf("npm peer missing: %s (run make setup)", server)
+	}
+	return fmt.Sprintf("[mcp.servers.app]\ncommand = %q\nargs = [%q, \"--stdio\"]\n", p.Node, server)
+}
+
 // viewHelperBeside builds deckhand-view into the folder of the deckhand
 // binary the tests run, where Deckhand looks for it (as make build puts
 // it beside bin/deckhand).
@@ -44,21 +56,14 @@ func viewHelperBeside(t *testing.T) {
 // Message is shown to the person and sent only on Send; its Open Link is
 // asked, and Cancel opens nothing.
 func TestWindowAppView(t *testing.T) {
-	p := testutil.RequirePeers(t)
-	server := filepath.Join(testutil.ModuleRoot(t), "testutil", "node_modules", "@modelcontextprotocol", "server-basic-vanillajs", "dist", "index.js")
-	if _, err := os.Stat(server); err != nil {
-		t.Skipf("npm peer missing: %s (run make setup)", server)
-	}
+	app := basicAppServer(t)
 	viewHelperBeside(t)
 	model := testutil.NewModelServer(t,
 		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "a", Name: "app__get-time", Arguments: `{}`})},
 		testutil.ModelResponse{Body: testutil.TextChunks("That is the server's time.")},
 		testutil.ModelResponse{Body: testutil.TextChunks("Your view's message came through.")},
 	)
-	cfg := scriptedConfig(model.URL, fmt.Sprintf(`[mcp.servers.app]
-command = %q
-args = [%q, "--stdio"]
-`, p.Node, server))
+	cfg := scriptedConfig(model.URL, app)
 	w := startRealWindow(t, cfg, nil)
 	w.waitServerReady()
 	w.say("what time is it?")
@@ -243,19 +248,12 @@ func timeLineOf(t *testing.T, png []byte) []byte {
 // one, deckhand chat says so and how to see it in the window; a tool
 // without one gets no such line.
 func TestChatSaysToolHasView(t *testing.T) {
-	p := testutil.RequirePeers(t)
-	server := filepath.Join(testutil.ModuleRoot(t), "testutil", "node_modules", "@modelcontextprotocol", "server-basic-vanillajs", "dist", "index.js")
-	if _, err := os.Stat(server); err != nil {
-		t.Skipf("npm peer missing: %s (run make setup)", server)
-	}
+	app := basicAppServer(t)
 	model := testutil.NewModelServer(t,
 		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "a", Name: "app__get-time", Arguments: `{}`})},
 		testutil.ModelResponse{Body: testutil.TextChunks("That is the time.")},
 	)
-	cfg := writeConfig(t, scriptedConfig(model.URL, fmt.Sprintf(`[mcp.servers.app]
-command = %q
-args = [%q, "--stdio"]
-`, p.Node, server)))
+	cfg := writeConfig(t, scriptedConfig(model.URL, app))
 	// The scripted model calls the app's tool in the first request: the
 	// chat waits for the server to be ready (its default grace of 2 s is
 	// too short for node on a loaded machine), as the other chat tests do.
@@ -428,20 +426,13 @@ write = [%q]
 // view's own tool call shows in the chat, as a card that says the view
 // made it, live and reopened from the log (it was only in the log).
 func TestWindowAppViewAfterRestart(t *testing.T) {
-	p := testutil.RequirePeers(t)
-	server := filepath.Join(testutil.ModuleRoot(t), "testutil", "node_modules", "@modelcontextprotocol", "server-basic-vanillajs", "dist", "index.js")
-	if _, err := os.Stat(server); err != nil {
-		t.Skipf("npm peer missing: %s (run make setup)", server)
-	}
+	app := basicAppServer(t)
 	viewHelperBeside(t)
 	model := testutil.NewModelServer(t,
 		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "a", Name: "app__get-time", Arguments: `{}`})},
 		testutil.ModelResponse{Body: testutil.TextChunks("That is the server's time.")},
 	)
-	cfg := scriptedConfig(model.URL, fmt.Sprintf(`[mcp.servers.app]
-command = %q
-args = [%q, "--stdio"]
-`, p.Node, server))
+	cfg := scriptedConfig(model.URL, app)
 	w := startRealWindow(t, cfg, nil)
 	w.waitServerReady()
 	w.say("what time is it?")

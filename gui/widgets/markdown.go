@@ -140,16 +140,35 @@ func keepBreaks(segs []widget.RichTextSegment) {
 }
 
 // SegmentsText is the text segs draw, without the spaces and line breaks
-// that lay them out: what a search reads of a block not laid out.
+// that lay them out (but a table's, its cells a tab apart and its rows
+// a line apart, as they are copied): what a search reads of a block not
+// laid out.
 func SegmentsText(segs []widget.RichTextSegment) string {
 	var b strings.Builder
 	var walk func(segs []widget.RichTextSegment)
+	table := func(t *widget.TableSegment) {
+		for _, row := range append([][][]widget.RichTextSegment{t.Headers}, t.Rows...) {
+			for i, cell := range row {
+				if i > 0 {
+					b.WriteString("\t")
+				}
+				walk(cell)
+			}
+			b.WriteString("\n")
+		}
+	}
 	walk = func(segs []widget.RichTextSegment) {
 		for _, s := range segs {
 			switch s := s.(type) {
+			case *widget.TableSegment:
+				table(s)
+			case *fitTable:
+				table(s.TableSegment)
 			case *widget.TextSegment:
 				b.WriteString(s.Text)
 			case *widget.HyperlinkSegment:
+				b.WriteString(s.Text)
+			case *widget.CheckBoxSegment:
 				b.WriteString(s.Text)
 			case *widget.ParagraphSegment:
 				walk(s.Texts)

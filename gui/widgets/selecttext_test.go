@@ -1,0 +1,82 @@
+package widgets
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+)
+
+// Selecting all of a block of each kind Markdown has and copying it
+// gives the block's text as drawn, in order, each item and row on a
+// line; and every piece of text drawn is highlighted.
+func TestSelectAllCopiesEachBlock(t *testing.T) {
+	const code = "func main() {\n\tfmt.Println(\"hi\")\n}"
+	for _, tt := range []struct {
+		name string
+		segs []widget.RichTextSegment
+		src  string // the source a code block is copied from
+		fit  bool   // its tables drawn as the chat does (FitTables)
+		want string
+	}{
+		{name: "task list", segs: MarkdownSegments("- [ ] an open task\n- [x] a done task"), want: "• [ ] an open task\n• [x] a done task"},
+		{name: "tasks among items", segs: MarkdownSegments("- plain\n- [x] done\n  - [ ] nested task"), want: "• plain\n• [x] done\n    • [ ] nested task"},
+		{name: "nested list", segs: MarkdownSegments("- one\n  - nested\n  - more\n- two"), want: "• one\n    • nested\n    • more\n• two"},
+		{name: "ordered list", segs: MarkdownSegments("1. first\n2. second\n3. third"), want: "1. first\n2. second\n3. third"},
+		{name: "quote", segs: MarkdownSegments("> quoted\n> lines"), want: "quoted\nlines"},
+		{name: "table", segs: MarkdownSegments("| a | b |\n|---|---|\n| 1 | 2 |"), want: "a\tb\n1\t2"},
+		{name: "table as the chat draws it", segs: MarkdownSegments("| a | b |\n|---|---|\n| 1 | 2 |"), fit: true, want: "a\tb\n1\t2"},
+		{name: "heading", segs: MarkdownSegments("# Heading\n\ntext under it"), want: "Heading\ntext under it"},
+		{name: "link and styles", segs: MarkdownSegments("see [a link](https://example.com), `code` and **bold**"), want: "see a link, code and bold"},
+		{name: "code block", segs: Highlight(code, "go"), src: code, want: code},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			test.NewTempApp(t)
+			md := NewMDText(tt.segs...)
+			md.Wrapping = fyne.TextWrapWord
+			if tt.fit && !FitTables(md) {
+				t.Fatal("FitTables found no table")
+			}
+			sel := &Selection{}
+			block := NewSelText(sel, md, func() int { return 0 })
+			if tt.src != "" {
+				block.Source = func() string { return tt.src }
+			}
+			sel.Shown = func() []*SelText { return []*SelText{block} }
+			sel.Message = func(int) (int, int) { return 0, 0 }
+			test.NewTempWindow(t, block).Resize(fyne.NewSize(500, 400))
+
+			sel.SelectMessage(0)
+			if got := sel.Text(); got != tt.want {
+				t.Errorf("Select all, copy = %q, want %q", got, tt.want)
+			}
+			text := SegmentsText(md.Segments)
+			for _, r := range md.Runs() {
+				if !marked(block, r) {
+					t.Errorf("%q at %v is not highlighted", string(r.Text), r.Pos)
+				}
+				// A search of the block off screen reads what it draws.
+				if w := strings.TrimSpace(string(r.Text)); !isBullet(r.Text) && !strings.Contains(text, w) {
+					t.Errorf("SegmentsText = %q, without %q", text, w)
+				}
+			}
+		})
+	}
+}
+
+// marked reports whether a mark of s covers all of run r's text.
+func marked(s *SelText, r TextRun) bool {
+	for _, o := range append(s.Marks.Objects, s.Over.Objects...) {
+		if _, ok := o.(*canvas.Rectangle); !ok {
+			continue
+		}
+		p, z := o.Position(), o.Size()
+		if p.Y == r.Pos.Y && p.X <= r.Pos.X && p.X+z.Width >= r.Pos.X+r.Width(len(r.Text)) {
+			return true
+		}
+	}
+	return false
+}

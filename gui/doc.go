@@ -55,10 +55,11 @@
 //     when the config cannot be read.
 //   - tray: the tray menu and the quick prompt's window, with its
 //     one-line tool activity.
-//   - widgets: widgets that know nothing of Deckhand: selecting and
-//     copying text across blocks, tables, the image view, code
-//     highlighting, form pages under the wheel, captions, the dialogs'
-//     ringed buttons and keys, the windows' keys, the message box.
+//   - widgets: widgets that know nothing of Deckhand: the image view,
+//     form pages under the wheel, captions, the dialogs' ringed buttons
+//     and keys, the windows' keys, the message box, the find bar's box;
+//     widgets/richtext: Markdown and code as text a person selects
+//     across blocks, searches and copies, and tables.
 //   - desktop: the Fyne app on a real display.
 //
 // The subpackages never see the bridge. The UI is the Host of each

@@ -8,7 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"deckhand/gui/guitest"
-	"deckhand/gui/widgets"
+	"deckhand/gui/widgets/richtext"
 	"deckhand/testutil"
 )
 
@@ -38,9 +38,9 @@ func TestFindMarksCode(t *testing.T) {
 			if got := h.ui.chat.Find.Count.Text; got != "1 of 1" {
 				t.Fatalf("find %q says %q, want 1 of 1", q, got)
 			}
-			var cur *widgets.SelText
+			var cur *richtext.SelText
 			guitest.Walk(h.ui.win.Content(), func(o fyne.CanvasObject) {
-				if s, ok := o.(*widgets.SelText); ok && s.FoundCur {
+				if s, ok := o.(*richtext.SelText); ok && s.FoundCur {
 					cur = s
 				}
 			})

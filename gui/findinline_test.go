@@ -12,7 +12,7 @@ import (
 	"deckhand/approval"
 	"deckhand/gui/chat"
 	"deckhand/gui/guitest"
-	"deckhand/gui/widgets"
+	"deckhand/gui/widgets/richtext"
 	"deckhand/testutil"
 )
 
@@ -56,9 +56,9 @@ func TestFindShowsInlineCodeMatch(t *testing.T) {
 	}()
 	h.until("the current match in inline code drawn in the find's colour", func() bool {
 		h.ui.win.Content().Refresh()
-		var cur *widgets.SelText
+		var cur *richtext.SelText
 		guitest.Walk(h.ui.win.Content(), func(o fyne.CanvasObject) {
-			if s, ok := o.(*widgets.SelText); ok && s.FoundCur {
+			if s, ok := o.(*richtext.SelText); ok && s.FoundCur {
 				cur = s
 			}
 		})

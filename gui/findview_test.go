@@ -12,7 +12,7 @@ import (
 	"deckhand/config"
 	"deckhand/gui/chat"
 	"deckhand/gui/guitest"
-	"deckhand/gui/widgets"
+	"deckhand/gui/widgets/richtext"
 	"deckhand/testutil"
 )
 
@@ -83,7 +83,7 @@ func TestFindShowsTheMatchInAShortWindow(t *testing.T) {
 		}
 		var mark *canvas.Rectangle
 		guitest.Walk(h.ui.win.Content(), func(o fyne.CanvasObject) {
-			if st, ok := o.(*widgets.SelText); ok && st.FoundCur {
+			if st, ok := o.(*richtext.SelText); ok && st.FoundCur {
 				for _, m := range st.Marks.Objects {
 					if r, ok := m.(*canvas.Rectangle); ok && r.FillColor == chat.FindCurrent {
 						mark = r

@@ -10,6 +10,7 @@ import (
 
 	"deckhand/gui/sidebar"
 	"deckhand/gui/widgets"
+	"deckhand/gui/widgets/richtext"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -164,7 +165,7 @@ func leaf(o fyne.CanvasObject) (kind, text string, extra func(*ScreenItem), ok b
 	case entryOf:
 		e := x.EntryWidget()
 		return "entry", e.Text, func(it *ScreenItem) { it.Hint = e.PlaceHolder }, true
-	case *widgets.MDText:
+	case *richtext.MDText:
 		return "text", richString(&x.RichText), nil, true
 	case *widget.RichText:
 		return "text", richString(x), nil, true
@@ -243,7 +244,7 @@ func (w *screenWalker) walkAt(o fyne.CanvasObject, clip rect, depth int) {
 		if leaf {
 			return
 		}
-	case *widgets.SelText:
+	case *richtext.SelText:
 		// The selection's highlight, with the text it lies behind.
 		if text, ok := x.Selected(); ok {
 			w.add(o, "highlight", text, clip, nil)
@@ -262,9 +263,9 @@ func (w *screenWalker) walkAt(o fyne.CanvasObject, clip rect, depth int) {
 	switch x := o.(type) {
 	case screenParent:
 		kids = x.ScreenChildren()
-	case *widgets.SelText:
+	case *richtext.SelText:
 		kids = []fyne.CanvasObject{x.Rich}
-	case *widgets.TableBox:
+	case *richtext.TableBox:
 		kids = []fyne.CanvasObject{x.Scroll()}
 	case *fyne.Container:
 		kids = x.Objects

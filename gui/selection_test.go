@@ -9,13 +9,13 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 
-	"deckhand/gui/widgets"
+	"deckhand/gui/widgets/richtext"
 	"deckhand/testutil"
 	"deckhand/transcript"
 )
 
 // selTextWith is the selectable text on screen whose block holds s.
-func (h *harness) selTextWith(s string) *widgets.SelText {
+func (h *harness) selTextWith(s string) *richtext.SelText {
 	for _, r := range h.visibleRows() {
 		if st := r.Selectable(); st != nil {
 			var all strings.Builder
@@ -38,7 +38,7 @@ func typeOnCanvas(c fyne.Canvas, s fyne.Shortcut) {
 }
 
 // pointAt is the window position of the first character of want in st.
-func pointAt(t *testing.T, st *widgets.SelText, want string) (fyne.Position, widgets.TextRun) {
+func pointAt(t *testing.T, st *richtext.SelText, want string) (fyne.Position, richtext.TextRun) {
 	t.Helper()
 	for _, r := range st.Rich.Runs() {
 		if i := strings.Index(string(r.Text), want); i >= 0 {
@@ -48,7 +48,7 @@ func pointAt(t *testing.T, st *widgets.SelText, want string) (fyne.Position, wid
 		}
 	}
 	t.Fatalf("no run shows %q", want)
-	return fyne.Position{}, widgets.TextRun{}
+	return fyne.Position{}, richtext.TextRun{}
 }
 
 // Text in an answer is selected by dragging across it, and Ctrl+C copies

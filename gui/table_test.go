@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"deckhand/gui/guitest"
-	"deckhand/gui/widgets"
+	"deckhand/gui/widgets/richtext"
 )
 
 // TestTableSelectedAndFramed: a selection across a Markdown table is
@@ -42,9 +42,9 @@ func TestTableSelectedAndFramed(t *testing.T) {
 		t.Errorf("the cells' highlight is not drawn over the text: layers %v", objs)
 	}
 
-	var box *widgets.TableBox
+	var box *richtext.TableBox
 	guitest.Walk(st.Rich, func(o fyne.CanvasObject) {
-		if b, ok := o.(*widgets.TableBox); ok {
+		if b, ok := o.(*richtext.TableBox); ok {
 			box = b
 		}
 	})

@@ -8,7 +8,7 @@ import (
 	"fyne.io/fyne/v2/container"
 
 	"deckhand/gui/guitest"
-	"deckhand/gui/widgets"
+	"deckhand/gui/widgets/richtext"
 	"deckhand/testutil"
 )
 
@@ -26,11 +26,11 @@ func TestWheelOverTables(t *testing.T) {
 	h.ui.win.Resize(fyne.NewSize(1100, 720))
 	h.say("tables")
 	h.until("the answer", func() bool { return !h.ui.running && len(h.ui.chat.Rows) > 60 })
-	var boxes []*widgets.TableBox
+	var boxes []*richtext.TableBox
 	h.ui.chat.List.ScrollToTop()
 	for _, r := range h.visibleRows() {
 		guitest.Walk(r, func(o fyne.CanvasObject) {
-			if b, ok := o.(*widgets.TableBox); ok && !containsBox(boxes, b) {
+			if b, ok := o.(*richtext.TableBox); ok && !containsBox(boxes, b) {
 				boxes = append(boxes, b)
 			}
 		})
@@ -69,7 +69,7 @@ func TestWheelOverTables(t *testing.T) {
 	}
 }
 
-func containsBox(bs []*widgets.TableBox, b *widgets.TableBox) bool {
+func containsBox(bs []*richtext.TableBox, b *richtext.TableBox) bool {
 	for _, x := range bs {
 		if x == b {
 			return true

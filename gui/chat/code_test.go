@@ -11,7 +11,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"deckhand/gui/widgets"
+	"deckhand/gui/widgets/richtext"
 	"deckhand/transcript"
 )
 
@@ -145,14 +145,14 @@ func (h *cardHarness) codeView(i int) *codeView {
 
 // lineRuns groups runs by the line they are drawn on (a highlighted line
 // is drawn in a run a token).
-func lineRuns(runs []widgets.TextRun) [][]widgets.TextRun {
-	var out [][]widgets.TextRun
+func lineRuns(runs []richtext.TextRun) [][]richtext.TextRun {
+	var out [][]richtext.TextRun
 	for _, r := range runs {
 		if n := len(out); n > 0 && math.Abs(float64(out[n-1][0].Pos.Y-r.Pos.Y)) < 1 {
 			out[n-1] = append(out[n-1], r)
 			continue
 		}
-		out = append(out, []widgets.TextRun{r})
+		out = append(out, []richtext.TextRun{r})
 	}
 	return out
 }

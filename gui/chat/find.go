@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"deckhand/gui/widgets"
+	"deckhand/gui/widgets/richtext"
 	"deckhand/transcript"
 )
 
@@ -204,7 +205,7 @@ func (f *Finder) relayout() {
 // search looks for text in the chat, and goes to the first match at or
 // after the one that was current.
 func (f *Finder) search(text string) {
-	f.query = widgets.FoldRunes(strings.TrimSpace(text))
+	f.query = richtext.FoldRunes(strings.TrimSpace(text))
 	if len(f.query) == 0 {
 		f.query = nil
 	}
@@ -253,7 +254,7 @@ func (f *Finder) recount() {
 				text = append(text, []rune(rows[j].Text)...)
 			}
 			k, nth := 0, 0
-			for _, m := range widgets.FindRunes(widgets.FoldRunes(string(text)), f.query) {
+			for _, m := range richtext.FindRunes(richtext.FoldRunes(string(text)), f.query) {
 				for k+1 < len(at) && m >= at[k+1] {
 					k, nth = k+1, 0
 				}
@@ -264,7 +265,7 @@ func (f *Finder) recount() {
 		case transcript.Tool:
 			n := 0
 			for _, part := range cardTexts(r) {
-				n += len(widgets.FindRunes(widgets.FoldRunes(part), f.query))
+				n += len(richtext.FindRunes(richtext.FoldRunes(part), f.query))
 			}
 			for nth := range n {
 				f.Hits = append(f.Hits, findHit{i, nth})
@@ -427,7 +428,7 @@ func offsetIn(c *fyne.Container, o fyne.CanvasObject) (fyne.Position, bool) {
 
 // matches are the find's matches in s, the block of row, with those that
 // straddle its row and the one before or after (a paragraph cut in rows).
-func (f *Finder) matches(s *widgets.SelText, row int) []widgets.Match {
+func (f *Finder) matches(s *richtext.SelText, row int) []richtext.Match {
 	var before, after []rune
 	rows := f.cv.Rows
 	if row >= 0 && row < len(rows) {
@@ -457,7 +458,7 @@ func shownText(r transcript.Row) string {
 	if r.Plain || r.Kind == transcript.Code {
 		return r.Text
 	}
-	return widgets.SegmentsText(widgets.MarkdownSegments(r.Text))
+	return richtext.SegmentsText(richtext.MarkdownSegments(r.Text))
 }
 
 // current is the current match's row and number in it (-1: none).
@@ -477,7 +478,7 @@ var (
 // drawFound marks the matches s drew, the current one more strongly: the
 // matches of its row in order, and a match that began in the row before
 // (the last of that row's).
-func drawFound(s *widgets.SelText, f *Finder) {
+func drawFound(s *richtext.SelText, f *Finder) {
 	s.Found, s.FoundCur = 0, false
 	if f == nil || f.query == nil || len(f.Hits) == 0 {
 		return

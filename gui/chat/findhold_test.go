@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 
 	"deckhand/gui/guitest"
-	"deckhand/gui/widgets"
+	"deckhand/gui/widgets/richtext"
 )
 
 // TestFindOutlastsAScrollToEnd: the find bar's match stays in view when a
@@ -39,7 +39,7 @@ func TestFindOutlastsAScrollToEnd(t *testing.T) {
 	}
 	var mark fyne.CanvasObject
 	guitest.Walk(h.ui.Win.Content(), func(o fyne.CanvasObject) {
-		if s, ok := o.(*widgets.SelText); ok && s.FoundCur {
+		if s, ok := o.(*richtext.SelText); ok && s.FoundCur {
 			for _, m := range s.Marks.Objects {
 				if r, ok := m.(*canvas.Rectangle); ok && r.FillColor == FindCurrent {
 					mark = r

@@ -11,7 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"deckhand/gui/widgets"
+	"deckhand/gui/widgets/richtext"
 	"deckhand/transcript"
 )
 
@@ -151,7 +151,7 @@ func (h *cardHarness) wrapsAsOne(t *testing.T, when, role string) {
 	}
 
 	// One rich text of the whole paragraph, as wide as the rows' text.
-	one := widgets.NewMDText(rowSegments(cv.Rows[first].Plain, text.String())...)
+	one := richtext.NewMDText(rowSegments(cv.Rows[first].Plain, text.String())...)
 	one.Wrapping = fyne.TextWrapWord
 	test.WidgetRenderer(one)
 	one.Resize(fyne.NewSize(width, 100))
@@ -178,9 +178,9 @@ func (h *cardHarness) wrapsAsOne(t *testing.T, when, role string) {
 
 // drawnLines are the lines of text rt drew, top to bottom, and their
 // tops.
-func drawnLines(rt *widgets.MDText) (lines []string, ys []float32) {
+func drawnLines(rt *richtext.MDText) (lines []string, ys []float32) {
 	runs := rt.Runs()
-	slices.SortStableFunc(runs, func(a, b widgets.TextRun) int {
+	slices.SortStableFunc(runs, func(a, b richtext.TextRun) int {
 		return cmp.Or(cmp.Compare(a.Pos.Y, b.Pos.Y), cmp.Compare(a.Pos.X, b.Pos.X))
 	})
 	for _, r := range runs {

@@ -12,7 +12,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 
 	"deckhand/gui/guitest"
-	"deckhand/gui/widgets"
+	"deckhand/gui/widgets/richtext"
 	"deckhand/transcript"
 )
 
@@ -103,7 +103,7 @@ func TestLongParagraphIsOne(t *testing.T) {
 						at   fyne.Position
 						want string
 					}{{inA, wordA}, {inB, "Sentence"}} {
-						for _, s := range []*widgets.SelText{above, below} {
+						for _, s := range []*richtext.SelText{above, below} {
 							s.DoubleTapped(&fyne.PointEvent{Position: c.at.Subtract(d.AbsolutePositionForObject(s)), AbsolutePosition: c.at})
 							if got := cv.Sel.Text(); got != c.want {
 								t.Errorf("a double click on %q of the line of rows %d and %d, reaching row %d, selects %q", c.want, i-1, i, s.Row(), got)
@@ -205,7 +205,7 @@ func (h *cardHarness) cutInView(i int) {
 }
 
 // block is the selectable block of row i on screen, or nil.
-func (h *cardHarness) block(i int) *widgets.SelText {
+func (h *cardHarness) block(i int) *richtext.SelText {
 	for _, v := range h.visibleRows() {
 		if v.ID == i && v.Row == h.ui.chat.Rows[i] {
 			return v.Selectable()
@@ -215,7 +215,7 @@ func (h *cardHarness) block(i int) *widgets.SelText {
 }
 
 // currentMarks are the current match's marks s draws.
-func currentMarks(s *widgets.SelText) []*canvas.Rectangle {
+func currentMarks(s *richtext.SelText) []*canvas.Rectangle {
 	var out []*canvas.Rectangle
 	guitest.Walk(s.Marks, func(o fyne.CanvasObject) {
 		if r, ok := o.(*canvas.Rectangle); ok && r.FillColor == FindCurrent {

@@ -12,6 +12,7 @@ import (
 
 	"deckhand/gui/toolcard"
 	"deckhand/gui/widgets"
+	"deckhand/gui/widgets/richtext"
 	"deckhand/transcript"
 )
 
@@ -139,12 +140,12 @@ func (r *RowView) show(id int, row transcript.Row, f flow) {
 
 // Selectable is the selectable block the view shows (a text or code
 // row's), if any.
-func (r *RowView) Selectable() *widgets.SelText {
+func (r *RowView) Selectable() *richtext.SelText {
 	if len(r.box.Objects) != 1 {
 		return nil
 	}
 	for _, p := range r.Parts {
-		if s, ok := p.(interface{ selectable() *widgets.SelText }); ok && p.view() == r.box.Objects[0] {
+		if s, ok := p.(interface{ selectable() *richtext.SelText }); ok && p.view() == r.box.Objects[0] {
 			return s.selectable()
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"deckhand/gui/widgets"
+	"deckhand/gui/widgets/richtext"
 	"deckhand/transcript"
 )
 
@@ -202,8 +203,8 @@ func setEnabled(b *widget.Button, on bool) {
 type TextView struct {
 	obj   fyne.CanvasObject
 	Bg    *canvas.Rectangle
-	RT    *widgets.MDText
-	sel   *widgets.SelText
+	RT    *richtext.MDText
+	sel   *richtext.SelText
 	src   string
 	user  bool
 	plain bool // shown as written (Row.Plain)
@@ -218,11 +219,11 @@ type TextView struct {
 }
 
 func newTextView(r *RowView) *TextView {
-	t := &TextView{Bg: canvas.NewRectangle(color.Transparent), RT: widgets.NewMDText(), rv: r}
+	t := &TextView{Bg: canvas.NewRectangle(color.Transparent), RT: richtext.NewMDText(), rv: r}
 	t.Bg.CornerRadius = theme.InputRadiusSize()
 	t.RT.Wrapping = fyne.TextWrapWord
 	t.RT.Wheel = r.Wheel.Scrolled // over a wide table: the transcript moves
-	t.sel = widgets.NewSelText(&r.cv.Sel, t.RT, func() int { return r.ID })
+	t.sel = richtext.NewSelText(&r.cv.Sel, t.RT, func() int { return r.ID })
 	t.sel.Source = func() string {
 		if t.plain {
 			return t.src // as typed
@@ -308,7 +309,7 @@ func (l goOn) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	return s
 }
 
-func (t *TextView) selectable() *widgets.SelText { return t.sel }
+func (t *TextView) selectable() *richtext.SelText { return t.sel }
 
 func (t *TextView) view() fyne.CanvasObject { return t.obj }
 
@@ -338,7 +339,7 @@ func (t *TextView) set(r transcript.Row) {
 			t.sel.Gap = spaceWidth()
 		}
 		if !r.Plain {
-			widgets.FitTables(t.RT)
+			richtext.FitTables(t.RT)
 		}
 		t.RT.Refresh()
 	}
@@ -352,7 +353,7 @@ func rowSegments(plain bool, text string) []widget.RichTextSegment {
 	if plain {
 		return plainSegments(text)
 	}
-	return widgets.MarkdownSegments(text)
+	return richtext.MarkdownSegments(text)
 }
 
 // plainSegments shows text as it is: a paragraph a line (an empty line
@@ -377,8 +378,8 @@ func plainSegments(text string) []widget.RichTextSegment {
 type codeView struct {
 	obj  fyne.CanvasObject
 	lang *widget.Label
-	rt   *widgets.MDText
-	sel  *widgets.SelText
+	rt   *richtext.MDText
+	sel  *richtext.SelText
 	bg   *canvas.Rectangle
 	top  *fyne.Container // the language and Copy: the first row's alone
 	text string
@@ -387,12 +388,12 @@ type codeView struct {
 }
 
 func newCodeView(r *RowView) *codeView {
-	c := &codeView{rt: widgets.NewMDText()}
+	c := &codeView{rt: richtext.NewMDText()}
 	var lang fyne.CanvasObject
 	c.lang, lang = widgets.Caption("")
 	// Lines break between words; a word longer than the line is cut.
 	c.rt.Wrapping = fyne.TextWrapWord
-	c.sel = widgets.NewSelText(&r.cv.Sel, c.rt, func() int { return r.ID })
+	c.sel = richtext.NewSelText(&r.cv.Sel, c.rt, func() int { return r.ID })
 	c.sel.Source = func() string { return c.text }
 	cp := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), nil)
 	cp.OnTapped = func() { r.copy(r.cv.wholeCode(r.ID, c.text), cp) }
@@ -451,7 +452,7 @@ func (l codeLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	return fyne.NewSize(max(top.Width, code.Width), top.Height+code.Height)
 }
 
-func (c *codeView) selectable() *widgets.SelText { return c.sel }
+func (c *codeView) selectable() *richtext.SelText { return c.sel }
 
 func (c *codeView) view() fyne.CanvasObject { return c.obj }
 
@@ -470,7 +471,7 @@ func (c *codeView) set(r transcript.Row) {
 		return
 	}
 	c.text, c.hl = r.Text, r.Lang
-	c.rt.Segments = widgets.Highlight(r.Text, r.Lang)
+	c.rt.Segments = richtext.Highlight(r.Text, r.Lang)
 	c.rt.Refresh()
 }
 

@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"deckhand/gui/guitest"
-	"deckhand/gui/widgets"
+	"deckhand/gui/widgets/richtext"
 )
 
 // TestWheelOverAWideTable: the wheel's turns over a table wider than its
@@ -37,13 +37,13 @@ func TestWheelOverAWideTable(t *testing.T) {
 	h.frame()
 	h.drain()
 	cv := h.ui.chat
-	var box *widgets.TableBox
+	var box *richtext.TableBox
 	for i := range cv.Rows {
 		cv.List.ScrollTo(i)
 		h.drain()
 		for _, v := range h.visibleRows() {
 			guitest.Walk(v, func(o fyne.CanvasObject) {
-				if b, ok := o.(*widgets.TableBox); ok && b.Wide() && box == nil {
+				if b, ok := o.(*richtext.TableBox); ok && b.Wide() && box == nil {
 					box = b
 				}
 			})

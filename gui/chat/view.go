@@ -14,6 +14,7 @@ import (
 	"deckhand/gui/appview"
 	"deckhand/gui/toolcard"
 	"deckhand/gui/widgets"
+	"deckhand/gui/widgets/richtext"
 	"deckhand/transcript"
 )
 
@@ -37,8 +38,8 @@ type View struct {
 	recycle             // row views the list let go of, for it to use again (recycle.go)
 	est      estimator
 	icons    widgets.StatusIcons
-	Sel      widgets.Selection // the selected text, across blocks
-	Find     *Finder           // the find bar (find.go)
+	Sel      richtext.Selection // the selected text, across blocks
+	Find     *Finder            // the find bar (find.go)
 	// Tips names the icon buttons (a message's, the find bar's) while the
 	// pointer rests on one, over the transcript.
 	Tips     *widgets.Tips
@@ -92,7 +93,7 @@ func New(host Host, apps *appview.Views) *View {
 	cv.Sel.InView = cv.blockInView
 	cv.Tips = cv.cards.Tips // one layer for the messages' buttons and the tool cards'
 	cv.Find = newFinder(cv)
-	cv.Sel.Found = func(s *widgets.SelText) { drawFound(s, cv.Find) }
+	cv.Sel.Found = func(s *richtext.SelText) { drawFound(s, cv.Find) }
 	cv.Sel.Edge = cv.dragScroll
 	cv.measure = newRowView(cv)
 	cv.List = cv.newList()
@@ -580,10 +581,10 @@ func (cv *View) dragScroll(abs fyne.Position) {
 
 // shownBlocks are the selectable blocks of the rows near the screen, in
 // row order.
-func (cv *View) shownBlocks() []*widgets.SelText {
+func (cv *View) shownBlocks() []*richtext.SelText {
 	views := slices.Clone(cv.Views)
 	slices.SortFunc(views, func(a, b *RowView) int { return a.ID - b.ID })
-	var out []*widgets.SelText
+	var out []*richtext.SelText
 	for _, v := range views {
 		if v.ID < 0 || v.ID >= len(cv.Rows) || v.Row != cv.Rows[v.ID] {
 			continue
@@ -600,7 +601,7 @@ func (cv *View) shownBlocks() []*widgets.SelText {
 // of the window: Fyne reads the window's top-left as their place, and a
 // drag across the second cut of a long code block ended in its first
 // row, out of sight.
-func (cv *View) blockInView(s *widgets.SelText) bool {
+func (cv *View) blockInView(s *richtext.SelText) bool {
 	id := s.Row()
 	if id < 0 || id >= len(cv.Heights) {
 		return false
@@ -616,7 +617,7 @@ func (cv *View) blockInView(s *widgets.SelText) bool {
 
 // offscreenBlock is row i's selectable block laid out off screen at the
 // list's width (the same runs as on screen), or nil.
-func (cv *View) offscreenBlock(i int) *widgets.SelText {
+func (cv *View) offscreenBlock(i int) *richtext.SelText {
 	if i < 0 || i >= len(cv.Rows) {
 		return nil
 	}

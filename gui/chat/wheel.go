@@ -11,9 +11,9 @@ import (
 // horizontal scroller) took the wheel for itself and stopped the
 // transcript. Rows now take the wheel (rowWheel) and move the list three
 // lines a notch, and a table that fits its row is drawn without a scroller
-// (widgets.TableBox); a wide one scrolls sideways with Shift and the
+// (richtext.TableBox); a wide one scrolls sideways with Shift and the
 // wheel, or a sideways turn, and hands the wheel's other turns to its row
-// (widgets.MDText.Wheel).
+// (richtext.MDText.Wheel).
 
 // wheelStep is how far one notch moves the transcript, as a multiple of
 // the driver's step.

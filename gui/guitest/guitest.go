@@ -18,6 +18,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"deckhand/gui/widgets"
+	"deckhand/gui/widgets/richtext"
 	"deckhand/tools"
 	"deckhand/transcript"
 )
@@ -130,7 +131,7 @@ func Texts(w fyne.Window) []string {
 				out = append(out, x.Text)
 			case *widget.RichText:
 				out = append(out, x.String())
-			case *widgets.MDText:
+			case *richtext.MDText:
 				out = append(out, x.String())
 			case *widget.Button:
 				out = append(out, "["+x.Text+"]")

@@ -92,7 +92,7 @@ func TestPromptSaysWhyACallNeverRan(t *testing.T) {
 }
 
 // An answer's single line breaks are line breaks in the quick prompt, as
-// in the main window (widgets.MarkdownSegments): a poem showed as one line.
+// in the main window (richtext.MarkdownSegments): a poem showed as one line.
 func TestPromptKeepsAnswerLineBreaks(t *testing.T) {
 	q := newPrompt(t, "a poem")
 	q.Update(&Update{Asked: "a poem", Text: "Roses are red,\nthe zebrafinch sings,\nsugar is **sweet**."})

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"deckhand/gui/widgets"
+	"deckhand/gui/widgets/richtext"
 	"deckhand/transcript"
 )
 
@@ -155,7 +156,7 @@ func (q *Prompt) Update(up *Update) {
 		q.text = up.Text
 		// Markdown, its line breaks kept, as the main window shows an
 		// answer (ParseMarkdown joined a poem's lines into one).
-		q.Answer.Segments = widgets.MarkdownSegments(up.Text)
+		q.Answer.Segments = richtext.MarkdownSegments(up.Text)
 		q.Answer.Refresh()
 	}
 	if up.Running {

@@ -1,10 +1,7 @@
 // Package widgets holds Fyne widgets that know nothing of Deckhand, for
-// the window's screens to build on: Markdown with its line breaks kept
-// (MarkdownSegments), rich text that can be selected and
-// copied across blocks (SelText, Selection), a Markdown table that
-// scrolls sideways only when it must (TableBox), an image shown large
-// (ImageView), code highlighting, form entries that grow with their text
-// and hand the wheel to their page (Growing, OverPage), a label held at
+// the window's screens to build on: an image shown large (ImageView),
+// form entries that grow with their text and hand the wheel to their
+// page (Growing, OverPage), a label held at
 // its widest width, captions in the subdued colour (Caption, DimLabel),
 // status icons, an entry that takes Escape (EscEntry), a box to write a
 // message in where Enter sends (MessageEntry), a find bar's box
@@ -17,7 +14,8 @@
 // dialogs (DialogKeys; ShowError, ShowInformation, ShowConfirm), the
 // secondary windows' keys (CloseKeys, QuitKey), the keys typed while
 // another window opens (KeyRelay), and the few words they share
-// (Shorten, Elapsed, Plural).
+// (Shorten, Elapsed, Plural). Text that can be selected, searched and
+// copied (Markdown, code, tables) is its subpackage richtext.
 //
 // Concurrency: like every Fyne widget, these are touched only on Fyne's
 // goroutine; ImageView decodes on a goroutine of its own and hands the

@@ -1,4 +1,4 @@
-package widgets
+package richtext
 
 import (
 	"strings"

@@ -32,7 +32,7 @@
 //
 // Subpackages, found by what a person sees:
 //   - chat: the transcript of the conversation shown, its messages and
-//     their controls, the find bar (Ctrl+F).
+//     their controls; chat/find: the find bar (Ctrl+F).
 //   - toolcard: a tool call's card in the chat: its arguments, progress
 //     and result, its images (shown large, saved) and links, Open view.
 //   - appview: a tool's view (an MCP App) in a window of its own, opened

@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"deckhand/approval"
-	"deckhand/gui/chat"
+	"deckhand/gui/chat/find"
 	"deckhand/gui/guitest"
 	"deckhand/gui/widgets/richtext"
 	"deckhand/testutil"
@@ -68,7 +68,7 @@ func TestFindShowsInlineCodeMatch(t *testing.T) {
 		}
 		var mark *canvas.Rectangle
 		for _, o := range append(cur.Marks.Objects, cur.Over.Objects...) {
-			if r, ok := o.(*canvas.Rectangle); ok && r.FillColor == chat.FindCurrent {
+			if r, ok := o.(*canvas.Rectangle); ok && r.FillColor == find.Current {
 				mark = r
 			}
 		}

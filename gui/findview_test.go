@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 
 	"deckhand/config"
-	"deckhand/gui/chat"
+	"deckhand/gui/chat/find"
 	"deckhand/gui/guitest"
 	"deckhand/gui/widgets/richtext"
 	"deckhand/testutil"
@@ -85,7 +85,7 @@ func TestFindShowsTheMatchInAShortWindow(t *testing.T) {
 		guitest.Walk(h.ui.win.Content(), func(o fyne.CanvasObject) {
 			if st, ok := o.(*richtext.SelText); ok && st.FoundCur {
 				for _, m := range st.Marks.Objects {
-					if r, ok := m.(*canvas.Rectangle); ok && r.FillColor == chat.FindCurrent {
+					if r, ok := m.(*canvas.Rectangle); ok && r.FillColor == find.Current {
 						mark = r
 					}
 				}

@@ -8,7 +8,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/driver/desktop"
 
-	"deckhand/gui/chat"
+	"deckhand/gui/chat/find"
 	"deckhand/testutil"
 )
 
@@ -69,7 +69,7 @@ func TestAnswerKeepsLineBreaks(t *testing.T) {
 	}
 	var mark *canvas.Rectangle
 	for _, o := range st.Marks.Objects {
-		if r, ok := o.(*canvas.Rectangle); ok && r.FillColor == chat.FindCurrent {
+		if r, ok := o.(*canvas.Rectangle); ok && r.FillColor == find.Current {
 			mark = r
 		}
 	}

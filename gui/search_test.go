@@ -6,7 +6,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
-	"deckhand/gui/chat"
+	"deckhand/gui/chat/find"
 	"deckhand/gui/widgets"
 	"deckhand/testutil"
 )
@@ -65,11 +65,11 @@ func TestFindSeesToolCards(t *testing.T) {
 	if c == nil {
 		t.Fatal("no card on screen")
 	}
-	if got := c.Tool().Border.StrokeColor; got != chat.FindCurrent {
-		t.Errorf("the card holding the match is drawn in %v, want the current match's %v", got, chat.FindCurrent)
+	if got := c.Tool().Border.StrokeColor; got != find.Current {
+		t.Errorf("the card holding the match is drawn in %v, want the current match's %v", got, find.Current)
 	}
 	f.Close()
-	if got := c.Tool().Border.StrokeColor; got == chat.FindCurrent {
+	if got := c.Tool().Border.StrokeColor; got == find.Current {
 		t.Error("the card stays marked after the find bar closed")
 	}
 }

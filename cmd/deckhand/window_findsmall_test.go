@@ -74,7 +74,7 @@ func orangeRows(img image.Image, y0, y1 int) int {
 }
 
 // orange reports whether img's pixel at x, y is in the current match's
-// colour (chat.FindCurrent over a light or a dark background).
+// colour (find.Current over a light or a dark background).
 func orange(img image.Image, x, y int) bool {
 	r, g, b, _ := img.At(x, y).RGBA()
 	r, g, b = r>>8, g>>8, b>>8

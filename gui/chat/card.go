@@ -35,7 +35,7 @@ func (p *cardPart) view() fyne.CanvasObject { return p.obj }
 
 func (p *cardPart) Shown() (transcript.Row, bool) { return p.r.Row, p.r.ID >= 0 }
 func (p *cardPart) Conv() string                  { return p.r.cv.conv }
-func (p *cardPart) FindMark() color.Color         { return p.r.cv.Find.cardMark(p.r.ID) }
+func (p *cardPart) FindMark() color.Color         { return p.r.cv.Find.CardMark(p.r.ID) }
 func (p *cardPart) Copy(text string, b *widget.Button) {
 	p.r.copy(text, b)
 }

@@ -3,7 +3,8 @@
 // widgets), its messages with their controls (copy, Retry, Edit, Delete,
 // Continue, the versions ‹ ›, an answer's model, tokens and speed on
 // hover), the tool calls' rows (their cards: package toolcard), the find
-// bar (Ctrl+F) and the selection of text across messages.
+// bar (Ctrl+F: package find) and the selection of text across messages
+// (package richtext's Selection, which the View holds).
 //
 // The window (package gui) is its Host, and owns the tools' views the
 // cards open (appview.Views, handed to New and on to the cards): it hands
@@ -28,7 +29,8 @@
 //     before.
 //   - card.go: a tool call's row, its card (package toolcard) indented
 //     under its message; the row as the card's Row (folded, Show all).
-//   - find.go: the find bar.
+//   - find.go: the View as the find bar's Chat (package find): its
+//     rows, scrolling a match into view, the versions of a message.
 //   - runactions.go: retry, edit, delete, continue and the versions of a
 //     message.
 //   - host.go: the Host and the messages to the bridge.

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 
+	"deckhand/gui/chat/find"
 	"deckhand/gui/guitest"
 	"deckhand/gui/widgets/richtext"
 )
@@ -41,7 +42,7 @@ func TestFindOutlastsAScrollToEnd(t *testing.T) {
 	guitest.Walk(h.ui.Win.Content(), func(o fyne.CanvasObject) {
 		if s, ok := o.(*richtext.SelText); ok && s.FoundCur {
 			for _, m := range s.Marks.Objects {
-				if r, ok := m.(*canvas.Rectangle); ok && r.FillColor == FindCurrent {
+				if r, ok := m.(*canvas.Rectangle); ok && r.FillColor == find.Current {
 					mark = r
 				}
 			}

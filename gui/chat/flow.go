@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"deckhand/gui/chat/find"
 	"deckhand/transcript"
 )
 
@@ -62,7 +63,7 @@ type leadMemo struct {
 // that line (0: it begins a line).
 func (cv *View) leadOf(i int) float32 {
 	rows := cv.Rows
-	if !goesOn(rows, i) || rows[i].Kind != transcript.Text || rows[i].Join == "" || strings.Contains(rows[i].Join, "\n") {
+	if !find.GoesOn(rows, i) || rows[i].Kind != transcript.Text || rows[i].Join == "" || strings.Contains(rows[i].Join, "\n") {
 		return 0
 	}
 	prevLead := cv.leadOf(i - 1)

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"deckhand/gui/chat/find"
 	"deckhand/gui/widgets/richtext"
 	"deckhand/transcript"
 )
@@ -90,15 +91,15 @@ func (h *cardHarness) wrapsAsOne(t *testing.T, when, role string) {
 	cv := h.ui.chat
 	first := -1 // the paragraph's first row
 	for i, r := range cv.Rows {
-		if r.Kind == transcript.Text && r.Role == role && !r.Cont && goesOn(cv.Rows, i+1) {
+		if r.Kind == transcript.Text && r.Role == role && !r.Cont && find.GoesOn(cv.Rows, i+1) {
 			first = i
 		}
 	}
-	if first < 0 || !goesOn(cv.Rows, first+1) {
+	if first < 0 || !find.GoesOn(cv.Rows, first+1) {
 		t.Fatalf("%s: no paragraph cut in rows", when)
 	}
 	last := first + 1
-	for goesOn(cv.Rows, last+1) {
+	for find.GoesOn(cv.Rows, last+1) {
 		last++
 	}
 	var text strings.Builder

@@ -77,7 +77,7 @@ type (
 	}
 	// FindElsewhere asks which other version of a message of Conv holds
 	// Query as typed, which the find bar found nowhere in the versions
-	// shown (the runs Shown); the bridge answers with Finder.Elsewhere.
+	// shown (the runs Shown); the bridge answers with find.Finder.Elsewhere.
 	FindElsewhere struct {
 		Conv  string
 		Query string

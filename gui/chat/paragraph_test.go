@@ -11,7 +11,9 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 
+	"deckhand/gui/chat/find"
 	"deckhand/gui/guitest"
+	"deckhand/gui/widgets"
 	"deckhand/gui/widgets/richtext"
 	"deckhand/transcript"
 )
@@ -161,8 +163,9 @@ func TestLongParagraphIsOne(t *testing.T) {
 			f.Close()
 			cv.FindAt(query, "")
 			h.drain()
-			if f.entry.Text != query || f.Count.Text != "1 of 1" {
-				t.Errorf("a search's result opens the bar at %q, %q; want %q, 1 of 1", f.entry.Text, f.Count.Text, query)
+			entry := guitest.All[*widgets.FindEntry](f.Bar)[0]
+			if entry.Text != query || f.Count.Text != "1 of 1" {
+				t.Errorf("a search's result opens the bar at %q, %q; want %q, 1 of 1", entry.Text, f.Count.Text, query)
 			}
 		})
 	}
@@ -218,7 +221,7 @@ func (h *cardHarness) block(i int) *richtext.SelText {
 func currentMarks(s *richtext.SelText) []*canvas.Rectangle {
 	var out []*canvas.Rectangle
 	guitest.Walk(s.Marks, func(o fyne.CanvasObject) {
-		if r, ok := o.(*canvas.Rectangle); ok && r.FillColor == FindCurrent {
+		if r, ok := o.(*canvas.Rectangle); ok && r.FillColor == find.Current {
 			out = append(out, r)
 		}
 	})

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"deckhand/gui/appview"
+	"deckhand/gui/chat/find"
 	"deckhand/gui/toolcard"
 	"deckhand/gui/widgets"
 	"deckhand/gui/widgets/richtext"
@@ -39,7 +40,7 @@ type View struct {
 	est      estimator
 	icons    widgets.StatusIcons
 	Sel      richtext.Selection // the selected text, across blocks
-	Find     *Finder            // the find bar (find.go)
+	Find     *find.Finder       // the find bar (find.go)
 	// Tips names the icon buttons (a message's, the find bar's) while the
 	// pointer rests on one, over the transcript.
 	Tips     *widgets.Tips
@@ -85,15 +86,15 @@ func New(host Host, apps *appview.Views) *View {
 	cv.Sel.Clip = func(s string) { host.App().Clipboard().SetContent(s) }
 	cv.Sel.Shown, cv.Sel.Block, cv.Sel.Message = cv.shownBlocks, cv.offscreenBlock, cv.messageRows
 	cv.Sel.Join = func(i int) (string, bool) {
-		if goesOn(cv.Rows, i) {
+		if find.GoesOn(cv.Rows, i) {
 			return cv.Rows[i].Join, true // one paragraph or code block, cut in rows
 		}
 		return "", false
 	}
 	cv.Sel.InView = cv.blockInView
 	cv.Tips = cv.cards.Tips // one layer for the messages' buttons and the tool cards'
-	cv.Find = newFinder(cv)
-	cv.Sel.Found = func(s *richtext.SelText) { drawFound(s, cv.Find) }
+	cv.Find = find.New(findHost{cv}, cv.Tips)
+	cv.Sel.Found = func(s *richtext.SelText) { cv.Find.Draw(s) }
 	cv.Sel.Edge = cv.dragScroll
 	cv.measure = newRowView(cv)
 	cv.List = cv.newList()
@@ -263,7 +264,7 @@ func (cv *View) Reset(conv string, rows []transcript.Row) {
 	cv.replaceList()
 	cv.Follow = true
 	cv.List.ScrollToBottom()
-	cv.Find.refresh()
+	cv.Find.Refresh()
 	switch {
 	case switched:
 		cv.findAfter, cv.findWords, cv.keepAt = "", false, ""
@@ -365,7 +366,7 @@ func (cv *View) Update(n int, changed map[int]transcript.Row) {
 	if len(changed) == 0 {
 		cv.List.Refresh()
 	}
-	cv.Find.refresh()
+	cv.Find.Refresh()
 	if follow || cv.Follow {
 		cv.Follow = false
 		cv.toBottom()
@@ -391,10 +392,10 @@ func (cv *View) flowOn(changed map[int]transcript.Row) {
 	}
 	for i := range changed {
 		// The row before, whose last line it may go on on (or no more).
-		if _, ok := changed[i-1]; !ok && goesOn(cv.Rows, i) {
+		if _, ok := changed[i-1]; !ok && find.GoesOn(cv.Rows, i) {
 			redraw(i - 1)
 		}
-		for j := i + 1; goesOn(cv.Rows, j); j++ {
+		for j := i + 1; find.GoesOn(cv.Rows, j); j++ {
 			if _, ok := changed[j]; ok {
 				break
 			}

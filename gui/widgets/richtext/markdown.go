@@ -1,9 +1,12 @@
 package richtext
 
 import (
+	"net/url"
 	"slices"
 	"strings"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -42,11 +45,92 @@ var markdown = goldmark.New(goldmark.WithExtensions(extension.Strikethrough, ext
 // MarkdownSegments are the rich text segments of src, its line breaks
 // kept (above).
 func MarkdownSegments(src string) []widget.RichTextSegment {
+	var segs []widget.RichTextSegment
 	if !strings.Contains(strings.TrimRight(src, "\n"), "\n") && !strings.ContainsRune(src, lineSep) {
-		return widget.NewRichTextFromMarkdown(src).Segments // one line: nothing to keep
+		segs = widget.NewRichTextFromMarkdown(src).Segments // one line: nothing to keep
+	} else {
+		segs = widget.NewRichTextFromMarkdown(markBreaks(src)).Segments
+		keepBreaks(segs)
 	}
-	segs := widget.NewRichTextFromMarkdown(markBreaks(src)).Segments
-	keepBreaks(segs)
+	if strings.Contains(src, "![") {
+		alts := imageAlts(src)
+		segs = imageLinks(segs, &alts)
+	}
+	return segs
+}
+
+// An image in Markdown is shown as a link to it, named by its alt text,
+// not fetched: Fyne's rich text loads an image's address as it draws it,
+// and in an answer that address is the model's, which words read from a
+// tool can choose; the fetch would send whatever the address holds (a
+// secret put in it) to its server with nothing asked of the person. A
+// link opens in the browser only when the person clicks it. An address
+// that is not the web's (a file, a relative path) is not a link.
+
+// image is an image of the source: its address as Fyne reads it, and its
+// alt text.
+type image struct{ src, alt string }
+
+// imageAlts are src's images, in order.
+func imageAlts(src string) []image {
+	b := []byte(src)
+	var alts []image
+	_ = ast.Walk(markdown.Parser().Parse(text.NewReader(b)), func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		img, ok := n.(*ast.Image)
+		if !ok || !entering {
+			return ast.WalkContinue, nil
+		}
+		var alt strings.Builder
+		_ = ast.Walk(img, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+			if t, ok := n.(*ast.Text); ok && entering {
+				alt.Write(t.Segment.Value(b))
+			}
+			return ast.WalkContinue, nil
+		})
+		// As Fyne's parseMarkdownImage reads the address.
+		dest := string(img.Destination)
+		u, err := storage.ParseURI(dest)
+		if err != nil {
+			u = storage.NewFileURI(dest)
+		}
+		alts = append(alts, image{src: u.String(), alt: alt.String()})
+		return ast.WalkSkipChildren, nil
+	})
+	return alts
+}
+
+// imageLinks is segs with each image a link (above), named by its alt
+// text: the first of alts with its address, which is then used up.
+func imageLinks(segs []widget.RichTextSegment, alts *[]image) []widget.RichTextSegment {
+	for i, s := range segs {
+		switch s := s.(type) {
+		case *widget.ImageSegment:
+			name := "image"
+			if k := slices.IndexFunc(*alts, func(a image) bool { return a.src == s.Source.String() }); k >= 0 {
+				if a := strings.TrimSpace((*alts)[k].alt); a != "" {
+					name = a
+				}
+				*alts = slices.Delete(*alts, k, k+1)
+			}
+			name = "Image: " + name
+			u, err := url.Parse(s.Source.String())
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+				segs[i] = &widget.TextSegment{Style: widget.RichTextStyleInline, Text: name}
+				continue
+			}
+			segs[i] = &widget.HyperlinkSegment{Alignment: fyne.TextAlignLeading, Text: name, URL: u}
+		case *widget.ParagraphSegment:
+			s.Texts = imageLinks(s.Texts, alts)
+		case *widget.ListSegment:
+			s.Items = imageLinks(s.Items, alts)
+		case *widget.TableSegment:
+			for _, row := range append([][][]widget.RichTextSegment{s.Headers}, s.Rows...) {
+				for k, cell := range row {
+					row[k] = imageLinks(cell, alts)
+				}
+			}
+		}
+	}
 	return segs
 }
 

@@ -63,14 +63,15 @@ func TestMarkdownKeepsLineBreaks(t *testing.T) {
 // same text but for spaces and line breaks; the mark never shows.
 func FuzzMarkdownSegments(f *testing.F) {
 	for _, s := range []string{"Roses are red,\nthe zebrafinch sings,", "a **b**\n_c_\nd", "> q\n> r", "- a\n  b\n- c", "a | b\n--|--\n1 | 2",
-		"hard  \nback\\\nend", "foo *\nbar*", "_a_\n_b_", "```\ncode\n```\nafter\nmore", "Title\nmore\n===", "[a\nb](u) c\nd", "- [ ] t\n  u", "a *\\\nb*"} {
+		"hard  \nback\\\nend", "foo *\nbar*", "_a_\n_b_", "```\ncode\n```\nafter\nmore", "Title\nmore\n===", "[a\nb](u) c\nd", "- [ ] t\n  u", "a *\\\nb*", "![a\nb](u) c\nd"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
 		if strings.ContainsRune(src, lineSep) {
 			t.Skip("the source holds the mark itself")
 		}
-		want, got := shape(widget.NewRichTextFromMarkdown(src).Segments), shape(MarkdownSegments(src))
+		alts := imageAlts(src) // images are links (image_test.go)
+		want, got := shape(imageLinks(widget.NewRichTextFromMarkdown(src).Segments, &alts)), shape(MarkdownSegments(src))
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("MarkdownSegments(%q) differs from Fyne's beyond white space (-want +got):\n%s", src, diff)
 		}

@@ -31,6 +31,7 @@ func TestSelectAllCopiesEachBlock(t *testing.T) {
 		{name: "table as the chat draws it", segs: MarkdownSegments("| a | b |\n|---|---|\n| 1 | 2 |"), fit: true, want: "a\tb\n1\t2"},
 		{name: "heading", segs: MarkdownSegments("# Heading\n\ntext under it"), want: "Heading\ntext under it"},
 		{name: "link and styles", segs: MarkdownSegments("see [a link](https://example.com), `code` and **bold**"), want: "see a link, code and bold"},
+		{name: "image", segs: MarkdownSegments("see ![a chart](https://example.com/c.png) here"), want: "see Image: a chart here"},
 		{name: "code block", segs: Highlight(code, "go"), src: code, want: code},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package richtext
 
 import (
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -45,6 +46,7 @@ var markdown = goldmark.New(goldmark.WithExtensions(extension.Strikethrough, ext
 // MarkdownSegments are the rich text segments of src, its line breaks
 // kept (above).
 func MarkdownSegments(src string) []widget.RichTextSegment {
+	src = plainTasks(src)
 	var segs []widget.RichTextSegment
 	if !strings.Contains(strings.TrimRight(src, "\n"), "\n") && !strings.ContainsRune(src, lineSep) {
 		segs = widget.NewRichTextFromMarkdown(src).Segments // one line: nothing to keep
@@ -52,11 +54,84 @@ func MarkdownSegments(src string) []widget.RichTextSegment {
 		segs = widget.NewRichTextFromMarkdown(markBreaks(src)).Segments
 		keepBreaks(segs)
 	}
+	if strings.ContainsRune(src, boxMark) {
+		dropMarks(segs)
+	}
 	if strings.Contains(src, "![") {
 		alts := imageAlts(src)
 		segs = imageLinks(segs, &alts)
 	}
 	return segs
+}
+
+// A task ("- [ ] text") is drawn by Fyne as a check box whose label is
+// the first run of the text after the box, as plain text: the rest (after
+// bold, code, a link, a line break) was not drawn, and a task whose text
+// begins with code, a link or emphasis panicked in Fyne's renderer (it
+// takes that first node for text). Such a task's box is escaped, so that
+// the item is drawn as text, its box as written ("[ ]", "[x]"); a task of
+// one plain run keeps its check box. (Fyne shows the source of a text,
+// so a backslash would show: the box is put off by boxMark instead, which
+// the segments then lose.)
+
+// boxMark, before a task's box, makes it text.
+const boxMark = '\uE000'
+
+// taskBox is a task's box as the task list extension reads it.
+var taskBox = regexp.MustCompile(`\[[\s\xB0-\xBFxX]\]`)
+
+// plainTasks is src with the box of each task that is not one plain run
+// escaped.
+func plainTasks(src string) string {
+	if !taskBox.MatchString(src) {
+		return src
+	}
+	b := []byte(src)
+	var at []int
+	_ = ast.Walk(markdown.Parser().Parse(text.NewReader(b)), func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		box, ok := n.(*east.TaskCheckBox)
+		if !ok || !entering {
+			return ast.WalkContinue, nil
+		}
+		// Fyne draws a box of a tight list's item (a text block) only.
+		blk, ok := box.Parent().(*ast.TextBlock)
+		if !ok || blk.Lines().Len() == 0 {
+			return ast.WalkContinue, nil
+		}
+		if t, ok := box.NextSibling().(*ast.Text); ok && t.NextSibling() == nil && !t.SoftLineBreak() && !t.HardLineBreak() {
+			return ast.WalkContinue, nil // one plain run: Fyne draws it whole
+		}
+		if i := blk.Lines().At(0).Start; i < len(b) && b[i] == '[' {
+			at = append(at, i)
+		}
+		return ast.WalkContinue, nil
+	})
+	if len(at) == 0 {
+		return src
+	}
+	var out strings.Builder
+	prev := 0
+	for _, i := range at {
+		out.Write(b[prev:i])
+		out.WriteRune(boxMark)
+		prev = i
+	}
+	out.Write(b[prev:])
+	return out.String()
+}
+
+// dropMarks takes boxMark out of segs' text.
+func dropMarks(segs []widget.RichTextSegment) {
+	for _, s := range segs {
+		switch s := s.(type) {
+		case *widget.TextSegment:
+			s.Text = strings.ReplaceAll(s.Text, string(boxMark), "")
+		case *widget.ParagraphSegment:
+			dropMarks(s.Texts)
+		case *widget.ListSegment:
+			dropMarks(s.Items)
+		}
+	}
 }
 
 // An image in Markdown is shown as a link to it, named by its alt text,

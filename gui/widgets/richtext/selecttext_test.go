@@ -81,3 +81,41 @@ func marked(s *SelText, r TextRun) bool {
 	}
 	return false
 }
+
+// A task whose text is not one plain run (a code span, a link, bold, a
+// second line first) shows and copies all of it: Fyne's check box holds
+// one run of text, and panicked on a task beginning with code or a link.
+func TestMarkdownTasksKeepTheirText(t *testing.T) {
+	for _, tt := range []struct{ src, want string }{
+		{"- [x] `go test` passes", "• [x] go test passes"},
+		{"- [ ] [the docs](https://example.com) updated", "• [ ] the docs updated"},
+		{"- [ ] an **open** task", "• [ ] an open task"},
+		{"- [ ] two\n  lines", "• [ ] two lines"},
+		{"- [ ] plain\n- [x] *done*", "• [ ] plain\n• [x] done"},
+		{"> - [x] `quoted`", "• [x] quoted"},
+	} {
+		t.Run(tt.src, func(t *testing.T) {
+			test.NewTempApp(t)
+			var segs []widget.RichTextSegment
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Fatalf("MarkdownSegments(%q) panics: %v", tt.src, r)
+					}
+				}()
+				segs = MarkdownSegments(tt.src)
+			}()
+			md := NewMDText(segs...)
+			md.Wrapping = fyne.TextWrapWord
+			sel := &Selection{}
+			block := NewSelText(sel, md, func() int { return 0 })
+			sel.Shown = func() []*SelText { return []*SelText{block} }
+			sel.Message = func(int) (int, int) { return 0, 0 }
+			test.NewTempWindow(t, block).Resize(fyne.NewSize(500, 400))
+			sel.SelectMessage(0)
+			if got := sel.Text(); got != tt.want {
+				t.Errorf("MarkdownSegments(%q), Select all, copy = %q, want %q", tt.src, got, tt.want)
+			}
+		})
+	}
+}

@@ -65,14 +65,15 @@ func MarkdownSegments(src string) []widget.RichTextSegment {
 }
 
 // A task ("- [ ] text") is drawn by Fyne as a check box whose label is
-// the first run of the text after the box, as plain text: the rest (after
-// bold, code, a link, a line break) was not drawn, and a task whose text
-// begins with code, a link or emphasis panicked in Fyne's renderer (it
-// takes that first node for text). Such a task's box is escaped, so that
-// the item is drawn as text, its box as written ("[ ]", "[x]"); a task of
-// one plain run keeps its check box. (Fyne shows the source of a text,
-// so a backslash would show: the box is put off by boxMark instead, which
-// the segments then lose.)
+// the first node of the text after the box, as plain text on one line:
+// the rest (after bold, code, a link, a line break) was not drawn, a long
+// task ran on past the window's edge instead of wrapping, a click on the
+// box ticked it, and a task whose text began with code, a link or
+// emphasis panicked in Fyne's renderer (it takes that first node for
+// text). So every task's box is put off (boxMark), and the item is drawn
+// as any list item's text, the box as written: "[ ]", "[x]". (Fyne shows
+// the source of a text, so a backslash would show; the segments lose the
+// mark.)
 
 // boxMark, before a task's box, makes it text.
 const boxMark = '\uE000'
@@ -80,8 +81,7 @@ const boxMark = '\uE000'
 // taskBox is a task's box as the task list extension reads it.
 var taskBox = regexp.MustCompile(`\[[\s\xB0-\xBFxX]\]`)
 
-// plainTasks is src with the box of each task that is not one plain run
-// escaped.
+// plainTasks is src with each task's box put off.
 func plainTasks(src string) string {
 	if !taskBox.MatchString(src) {
 		return src
@@ -93,13 +93,11 @@ func plainTasks(src string) string {
 		if !ok || !entering {
 			return ast.WalkContinue, nil
 		}
-		// Fyne draws a box of a tight list's item (a text block) only.
-		blk, ok := box.Parent().(*ast.TextBlock)
-		if !ok || blk.Lines().Len() == 0 {
+		// The item's text (a tight list's text block, a loose one's
+		// paragraph, where Fyne dropped the box) begins with the box.
+		blk := box.Parent()
+		if blk == nil || blk.Type() != ast.TypeBlock || blk.Lines().Len() == 0 {
 			return ast.WalkContinue, nil
-		}
-		if t, ok := box.NextSibling().(*ast.Text); ok && t.NextSibling() == nil && !t.SoftLineBreak() && !t.HardLineBreak() {
-			return ast.WalkContinue, nil // one plain run: Fyne draws it whole
 		}
 		if i := blk.Lines().At(0).Start; i < len(b) && b[i] == '[' {
 			at = append(at, i)

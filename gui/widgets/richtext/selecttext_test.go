@@ -23,6 +23,8 @@ func TestSelectAllCopiesEachBlock(t *testing.T) {
 		want string
 	}{
 		{name: "task list", segs: MarkdownSegments("- [ ] an open task\n- [x] a done task"), want: "• [ ] an open task\n• [x] a done task"},
+		{name: "Fyne's check boxes", segs: widget.NewRichTextFromMarkdown("- [ ] an open task\n- [x] a done task").Segments, want: "• [ ] an open task\n• [x] a done task"},
+		{name: "loose task list", segs: MarkdownSegments("- [ ] an open task\n\n- [x] a done task"), want: "• [ ] an open task\n• [x] a done task"},
 		{name: "tasks among items", segs: MarkdownSegments("- plain\n- [x] done\n  - [ ] nested task"), want: "• plain\n• [x] done\n    • [ ] nested task"},
 		{name: "nested list", segs: MarkdownSegments("- one\n  - nested\n  - more\n- two"), want: "• one\n    • nested\n    • more\n• two"},
 		{name: "ordered list", segs: MarkdownSegments("1. first\n2. second\n3. third"), want: "1. first\n2. second\n3. third"},
@@ -82,9 +84,10 @@ func marked(s *SelText, r TextRun) bool {
 	return false
 }
 
-// A task whose text is not one plain run (a code span, a link, bold, a
-// second line first) shows and copies all of it: Fyne's check box holds
-// one run of text, and panicked on a task beginning with code or a link.
+// A task shows and copies all its text, wrapped: Fyne's check box held
+// one node of text on one line (no more after a code span, a link, bold
+// or a line break; a long one ran past the edge), and panicked on a task
+// beginning with code or a link.
 func TestMarkdownTasksKeepTheirText(t *testing.T) {
 	for _, tt := range []struct{ src, want string }{
 		{"- [x] `go test` passes", "• [x] go test passes"},
@@ -93,6 +96,7 @@ func TestMarkdownTasksKeepTheirText(t *testing.T) {
 		{"- [ ] two\n  lines", "• [ ] two lines"},
 		{"- [ ] plain\n- [x] *done*", "• [ ] plain\n• [x] done"},
 		{"> - [x] `quoted`", "• [x] quoted"},
+		{"- [ ] " + strings.Repeat("word ", 60), "• [ ] " + strings.TrimSpace(strings.Repeat("word ", 60))},
 	} {
 		t.Run(tt.src, func(t *testing.T) {
 			test.NewTempApp(t)
@@ -115,6 +119,11 @@ func TestMarkdownTasksKeepTheirText(t *testing.T) {
 			sel.SelectMessage(0)
 			if got := sel.Text(); got != tt.want {
 				t.Errorf("MarkdownSegments(%q), Select all, copy = %q, want %q", tt.src, got, tt.want)
+			}
+			for _, r := range md.Runs() {
+				if right := r.Pos.X + r.Width(len(r.Text)); right > md.Size().Width {
+					t.Errorf("MarkdownSegments(%q): %q ends at %v, past the text's width %v", tt.src, string(r.Text), right, md.Size().Width)
+				}
 			}
 		})
 	}

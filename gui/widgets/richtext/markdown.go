@@ -61,7 +61,25 @@ func MarkdownSegments(src string) []widget.RichTextSegment {
 		alts := imageAlts(src)
 		segs = imageLinks(segs, &alts)
 	}
+	codeText(segs)
 	return segs
+}
+
+// codeText makes each code block of segs (an indented one: a fenced one
+// is a row of its own, package chat's) monospace text. Fyne draws a code
+// block as a label in a scroller of its own, whose text cannot be
+// selected, copied or found, and which took the wheel's turns.
+func codeText(segs []widget.RichTextSegment) {
+	for i, s := range segs {
+		switch s := s.(type) {
+		case *widget.CodeBlockSegment:
+			segs[i] = &widget.TextSegment{Style: widget.RichTextStyleCodeBlock, Text: s.Text}
+		case *widget.ParagraphSegment:
+			codeText(s.Texts)
+		case *widget.ListSegment:
+			codeText(s.Items)
+		}
+	}
 }
 
 // A task ("- [ ] text") is drawn by Fyne as a check box whose label is

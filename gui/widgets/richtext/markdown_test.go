@@ -74,6 +74,7 @@ func FuzzMarkdownSegments(f *testing.F) {
 		// are links (image_test.go).
 		fyneSegs := widget.NewRichTextFromMarkdown(plainTasks(src)).Segments
 		dropMarks(fyneSegs)
+		codeText(fyneSegs)
 		alts := imageAlts(src)
 		want, got := shape(imageLinks(fyneSegs, &alts)), shape(MarkdownSegments(src))
 		if diff := cmp.Diff(want, got); diff != "" {

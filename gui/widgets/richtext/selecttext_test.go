@@ -35,6 +35,7 @@ func TestSelectAllCopiesEachBlock(t *testing.T) {
 		{name: "link and styles", segs: MarkdownSegments("see [a link](https://example.com), `code` and **bold**"), want: "see a link, code and bold"},
 		{name: "image", segs: MarkdownSegments("see ![a chart](https://example.com/c.png) here"), want: "see Image: a chart here"},
 		{name: "code block", segs: Highlight(code, "go"), src: code, want: code},
+		{name: "indented code", segs: MarkdownSegments("Text:\n\n    func main() {\n        x := 1\n    }\n\nafter"), want: "Text:\nfunc main() {\n    x := 1\n}\nafter"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			test.NewTempApp(t)

@@ -158,14 +158,14 @@ func dropMarks(segs []widget.RichTextSegment) {
 // link opens in the browser only when the person clicks it. An address
 // that is not the web's (a file, a relative path) is not a link.
 
-// image is an image of the source: its address as Fyne reads it, and its
+// imageRef is an image of the source: its address as Fyne reads it, and its
 // alt text.
-type image struct{ src, alt string }
+type imageRef struct{ src, alt string }
 
 // imageAlts are src's images, in order.
-func imageAlts(src string) []image {
+func imageAlts(src string) []imageRef {
 	b := []byte(src)
-	var alts []image
+	var alts []imageRef
 	_ = ast.Walk(markdown.Parser().Parse(text.NewReader(b)), func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		img, ok := n.(*ast.Image)
 		if !ok || !entering {
@@ -184,7 +184,7 @@ func imageAlts(src string) []image {
 		if err != nil {
 			u = storage.NewFileURI(dest)
 		}
-		alts = append(alts, image{src: u.String(), alt: alt.String()})
+		alts = append(alts, imageRef{src: u.String(), alt: alt.String()})
 		return ast.WalkSkipChildren, nil
 	})
 	return alts
@@ -192,12 +192,12 @@ func imageAlts(src string) []image {
 
 // imageLinks is segs with each image a link (above), named by its alt
 // text: the first of alts with its address, which is then used up.
-func imageLinks(segs []widget.RichTextSegment, alts *[]image) []widget.RichTextSegment {
+func imageLinks(segs []widget.RichTextSegment, alts *[]imageRef) []widget.RichTextSegment {
 	for i, s := range segs {
 		switch s := s.(type) {
 		case *widget.ImageSegment:
 			name := "image"
-			if k := slices.IndexFunc(*alts, func(a image) bool { return a.src == s.Source.String() }); k >= 0 {
+			if k := slices.IndexFunc(*alts, func(a imageRef) bool { return a.src == s.Source.String() }); k >= 0 {
 				if a := strings.TrimSpace((*alts)[k].alt); a != "" {
 					name = a
 				}

@@ -1,8 +1,10 @@
 // Package richtext is text a person reads, selects, searches and copies
 // in the chat's transcript, knowing nothing of Deckhand: Markdown shown
-// as Fyne's rich text with its line breaks kept (MarkdownSegments), code
-// with its tokens coloured (Highlight), Markdown tables that scroll
-// sideways only when they must (FitTables, TableBox), and over them a
+// as Fyne's rich text with its line breaks kept, its tasks as text and
+// its images as links, never fetched (MarkdownSegments: Markdown is
+// untrusted input, the model's), code with its tokens coloured
+// (Highlight), Markdown tables that scroll sideways only when they must
+// (FitTables, TableBox), and over them a
 // selection that runs across blocks and rows (MDText, SelText,
 // Selection: a drag, a double click, Select all, Copy), and the search
 // of what a block drew (MDText.Find, FoldRunes, FindRunes).

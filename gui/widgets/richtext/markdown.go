@@ -343,8 +343,6 @@ func SegmentsText(segs []widget.RichTextSegment) string {
 				b.WriteString(s.Text)
 			case *widget.HyperlinkSegment:
 				b.WriteString(s.Text)
-			case *widget.CheckBoxSegment:
-				b.WriteString(s.Text)
 			case *widget.ParagraphSegment:
 				walk(s.Texts)
 			case *widget.ListSegment:

@@ -61,9 +61,6 @@ type TextRun struct {
 	// Boxed: drawn on a fill of its own (inline code), which hid a mark
 	// behind it.
 	Boxed bool
-	// Box is a task's box, drawn before the run ("[ ] ", "[x] "): copied
-	// with the run from its start, as the Markdown says it.
-	Box string
 }
 
 // sameRow reports whether two runs are on one row: their heights overlap
@@ -124,12 +121,6 @@ func (t *MDText) Runs() []TextRun {
 					pad := theme.InnerPadding()
 					out = append(out, TextRun{Text: []rune(o.Text), Pos: p.AddXY(pad, 0), Size: o.Size(), TextSize: theme.TextSize(), Style: o.TextStyle})
 				}
-			case *widget.Check:
-				// A task list's item: Fyne draws its text as the box's
-				// label, after the box.
-				if o.Text != "" {
-					out = append(out, checkRun(o, p))
-				}
 			case *fyne.Container:
 				if t := boxedText(o); t != nil {
 					// Inline code: its text on a fill of its own.
@@ -182,22 +173,6 @@ func (t *MDText) Breaks(runs []TextRun) []bool {
 		at += j + len(string(r.Text))
 	}
 	return out
-}
-
-// checkRun is the run of a task's text, the label of its box c at p:
-// where Fyne's check lays it out (after the box and its focus ring),
-// centred on the check's height as its text is drawn.
-func checkRun(c *widget.Check, p fyne.Position) TextRun {
-	th := c.Theme()
-	x := th.Size(theme.SizeNameInlineIcon) + th.Size(theme.SizeNameInnerPadding) + 2*th.Size(theme.SizeNameInputBorder)
-	size, style := th.Size(theme.SizeNameText), fyne.TextStyle{}
-	text := fyne.MeasureText(c.Text, size, style)
-	box := "[ ] "
-	if c.Checked {
-		box = "[x] "
-	}
-	return TextRun{Text: []rune(c.Text), Pos: p.AddXY(x, (c.Size().Height-text.Height)/2), Size: text,
-		TextSize: size, Style: style, Box: box}
 }
 
 // boxedText is the text of inline code, which Fyne's rich text draws as
@@ -470,9 +445,6 @@ func (s *SelText) cut(lo, hi mark) string {
 			c1 = min(hi.col, c1)
 		}
 		piece := string(r.Text[c0:c1])
-		if c0 == 0 && piece != "" {
-			piece = r.Box + piece
-		}
 		if isBullet(r.Text) && c1 == len(r.Text) {
 			// Fyne draws a bullet as "•  ": one space after it is copied.
 			piece = strings.TrimRight(piece, " ") + " "

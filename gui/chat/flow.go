@@ -1,15 +1,14 @@
 package chat
 
 import (
-	"image/color"
 	"strings"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"deckhand/gui/chat/find"
+	"deckhand/gui/widgets/richtext"
 	"deckhand/transcript"
 )
 
@@ -20,9 +19,9 @@ import (
 // began a line of its own, a line break the model did not write.
 //
 // So a row that goes on from the row before begins with a blank as wide
-// as that row's last line and the space between them (leadSegment), and
-// is drawn one line higher, over that line (goOn): its words go on on the
-// line. Fyne wraps greedily, and a line wrapped from the place where the
+// as that row's last line and the space between them (richtext.WithLead),
+// and is drawn one line higher, over that line (goOn): its words go on on
+// the line. Fyne wraps greedily, and a line wrapped from the place where the
 // whole paragraph's line begins breaks where the whole paragraph's would:
 // every line of the rows is the line one rich text of the paragraph draws,
 // at any width. The blank's width depends on the width, and on the row
@@ -114,7 +113,7 @@ func (cv *View) lastLine(row transcript.Row, lead, w float32) (leadMemo, bool) {
 	if len(segs) == 0 {
 		return leadMemo{}, false
 	}
-	if t, ok := segs[len(segs)-1].(*widget.TextSegment); !ok || !flowing(t) {
+	if t, ok := segs[len(segs)-1].(*widget.TextSegment); !ok || !richtext.Flows(t) {
 		return leadMemo{}, false // it ends in a list, a quote, a table: no paragraph's line
 	}
 	runs := s.Rich.Runs()
@@ -146,49 +145,12 @@ func firstWord(plain bool, head string) (string, fyne.TextStyle, bool) {
 		return "", fyne.TextStyle{}, false
 	}
 	t, ok := segs[0].(*widget.TextSegment)
-	if !ok || !flowing(t) {
+	if !ok || !richtext.Flows(t) {
 		return "", fyne.TextStyle{}, false
 	}
 	word, _, _ := strings.Cut(t.Text, " ")
 	return word, t.Style.TextStyle, true
 }
-
-// flowing: a text segment of a paragraph, at the text's size, which a
-// row before can flow into.
-func flowing(t *widget.TextSegment) bool {
-	s := t.Style
-	return (s.SizeName == theme.SizeNameText || s.SizeName == "") && s.QuotingDepth == 0
-}
-
-// withLead is segs after a blank of width lead, if segs begin with a
-// paragraph's text (else as they are).
-func withLead(segs []widget.RichTextSegment, lead float32) []widget.RichTextSegment {
-	if lead <= 0 || len(segs) == 0 {
-		return segs
-	}
-	if t, ok := segs[0].(*widget.TextSegment); !ok || !flowing(t) {
-		return segs
-	}
-	return append([]widget.RichTextSegment{&leadSegment{width: lead}}, segs...)
-}
-
-// leadSegment is a blank on a rich text's first line, before its text:
-// Fyne wraps the text after it in what is left of the line.
-type leadSegment struct{ width float32 }
-
-var _ widget.RichTextSegment = (*leadSegment)(nil)
-
-func (l *leadSegment) Inline() bool    { return true }
-func (l *leadSegment) Textual() string { return "" }
-func (l *leadSegment) Visual() fyne.CanvasObject {
-	r := canvas.NewRectangle(color.Transparent)
-	r.SetMinSize(fyne.NewSize(l.width, 0))
-	return r
-}
-func (l *leadSegment) Update(fyne.CanvasObject)  {}
-func (l *leadSegment) Select(_, _ fyne.Position) {}
-func (l *leadSegment) SelectedText() string      { return "" }
-func (l *leadSegment) Unselect()                 {}
 
 // spaceWidth is the width of a space between words.
 func spaceWidth() float32 {

@@ -333,7 +333,7 @@ func (t *TextView) set(r transcript.Row) {
 			t.segs = rowSegments(r.Plain, r.Text)
 		}
 		t.src, t.plain, t.lead = r.Text, r.Plain, lead
-		t.RT.Segments = withLead(t.segs, lead)
+		t.RT.Segments = richtext.WithLead(t.segs, lead)
 		t.sel.Gap = 0
 		if lead > 0 {
 			t.sel.Gap = spaceWidth()

@@ -6,8 +6,9 @@
 // (Highlight), Markdown tables that scroll sideways only when they must
 // (FitTables, TableBox), and over them a
 // selection that runs across blocks and rows (MDText, SelText,
-// Selection: a drag, a double click, Select all, Copy), and the search
-// of what a block drew (MDText.Find, FoldRunes, FindRunes).
+// Selection: a drag, a double click, Select all, Copy), the search of
+// what a block drew (MDText.Find, FoldRunes, FindRunes), and a block that
+// goes on on the last line of the one before (WithLead).
 //
 // Fyne's rich text cannot be selected; this package reads what its
 // renderer laid out (MDText.Runs) to map the pointer to characters, to

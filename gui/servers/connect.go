@@ -30,19 +30,19 @@ type Form struct {
 	base    config.Server // the edited server, for the settings the form does not show
 
 	Win       fyne.Window
-	Kind      *radio
+	Kind      *widgets.EscRadio
 	Target    *formEntry
 	Alias     *formEntry
 	AliasNote *widget.Label // what the alias will be, or why it cannot be
 	authEnv   *formEntry
-	transport *formSelect
+	transport *widgets.EscSelect
 	Env       *formEntry
 	cwd       *formEntry
 	// A command server's sandbox: confined or not, its network (all,
 	// none, or only hosts), the folders it may also read and write, and
 	// the secrets passed on to it.
-	confined *formCheck
-	network  *formSelect
+	confined *widgets.EscCheck
+	network  *widgets.EscSelect
 	hosts    *formEntry
 	read     *formEntry
 	write    *formEntry
@@ -92,7 +92,7 @@ func (s *Panel) showEdit(alias string) {
 
 func (s *Panel) openForm(editing string, base config.Server, values config.ServerForm) {
 	f := &Form{s: s, editing: editing, base: base}
-	f.Kind = newRadio([]string{"URL", "Command"})
+	f.Kind = widgets.NewEscRadio([]string{"URL", "Command"})
 	f.Target = newFormEntry(f, false)
 	f.Alias = newFormEntry(f, false)
 	f.Alias.SetPlaceHolder("derived from the URL or command")
@@ -100,15 +100,15 @@ func (s *Panel) openForm(editing string, base config.Server, values config.Serve
 	f.AliasNote.Wrapping = fyne.TextWrapWord
 	f.authEnv = newFormEntry(f, false)
 	f.authEnv.SetPlaceHolder("EXAMPLE_TOKEN (optional)")
-	f.transport = newFormSelect([]string{config.TransportAuto, config.TransportStreamable, config.TransportSSE})
+	f.transport = widgets.NewEscSelect([]string{config.TransportAuto, config.TransportStreamable, config.TransportSSE})
 	f.Env = newFormEntry(f, true)
 	f.Env.SetPlaceHolder("NAME=value, one a line (optional)")
 	f.Env.SetMinRowsVisible(3)
 	f.cwd = newFormEntry(f, false)
 	f.cwd.SetPlaceHolder("the workspace (optional)")
 
-	f.confined = newFormCheck("Confined by the kernel (recommended)")
-	f.network = newFormSelect([]string{networkAll, networkNone, networkHosts})
+	f.confined = widgets.NewEscCheck("Confined by the kernel (recommended)")
+	f.network = widgets.NewEscSelect([]string{networkAll, networkNone, networkHosts})
 	f.hosts = newFormEntry(f, false)
 	f.hosts.SetPlaceHolder("api.github.com, *.example.com")
 	f.network.OnChanged = func(choice string) {

@@ -2,8 +2,8 @@
 // chat's place: each MCP server's state, transport, protocol and tools;
 // connect, disconnect, reconnect, sign in and out (panel.go, signin.go);
 // the form that adds or edits a server, tried before it is saved, whose
-// fields take Escape and Ctrl+W as Cancel (connect.go, entry.go,
-// trial.go); a server's tools, enabled or disabled, with
+// fields and controls take Escape and Ctrl+W as Cancel (connect.go,
+// entry.go, controls.go, trial.go; the controls are widgets' Esc*); a server's tools, enabled or disabled, with
 // their pages (tools.go), each run by hand from its page (run.go); and a
 // server's resources, attached to the next message (resources.go).
 //

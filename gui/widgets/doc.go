@@ -3,7 +3,9 @@
 // form entries that grow with their text and hand the wheel to their
 // page (Growing, OverPage), a label held at
 // its widest width, captions in the subdued colour (Caption, DimLabel),
-// status icons, an entry that takes Escape (EscEntry), a box to write a
+// status icons, an entry that takes Escape (EscEntry), a select, a check
+// box and a radio that hand Escape to the window (EscSelect, EscCheck,
+// EscRadio), a box to write a
 // message in where Enter sends (MessageEntry), a find bar's box
 // (FindEntry), an image that fits its width (FitImage), content told of
 // the pointer (HoverArea), buttons that name themselves on hover

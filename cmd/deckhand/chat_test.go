@@ -120,7 +120,9 @@ func TestChatErrors(t *testing.T) {
 	model := testutil.NewModelServer(t, testutil.ModelResponse{Status: 404, Body: `{"error":{"message":"The model 'nope' does not exist"}}`})
 	cfg := writeConfig(t, fmt.Sprintf("[model]\nbase_url = %q\nname = \"nope\"\nmax_retries = 0\n", model.URL))
 	r = deckhand(t, nil, "", "--config", cfg, "chat", "-p", "hi")
-	if r.code != exitFailure || !strings.Contains(r.stderr, "404 Not Found: The model 'nope' does not exist") {
+	// The refusal names the request and what to do about it.
+	if r.code != exitFailure || !strings.Contains(r.stderr, "404 Not Found from POST "+model.URL) ||
+		!strings.Contains(r.stderr, "The model 'nope' does not exist") || !strings.Contains(r.stderr, `does not know the model "nope"`) {
 		t.Errorf("chat with a missing model: exit %d, stderr %q", r.code, r.stderr)
 	}
 	// A model that wants a key, named by api_key_env but not set: the

@@ -111,7 +111,7 @@ func (t *tailBuffer) ReadFrom(r io.Reader) (int64, error) {
 }
 
 // maxReasonLine bounds each line of a Reason, in bytes.
-const maxReasonLine = 240
+const maxReasonLine = 512
 
 // Reason is what the child wrote on stderr that most likely says why it
 // failed, in up to n lines joined with " | ", cleaned (it is untrusted) and

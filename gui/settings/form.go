@@ -50,6 +50,14 @@ type Form struct {
 	// keyWanted is the model URL (keys.Account) a Check found asking for
 	// a key: the key status does not say it needs none.
 	keyWanted string
+	// shown is the key state the status says now, and for which URL and
+	// variable: a Check that finds a key wanted redraws the status from
+	// it in the same frame as its own answer.
+	shown struct {
+		st        keyState
+		base, env string
+		ok        bool
+	}
 	Prompt    *widget.Entry
 	TempAuto  *widget.Check
 	Temp      *widget.Slider
@@ -655,6 +663,9 @@ func (f *Form) checkModel() {
 				// what is missing, and the key status under this
 				// no longer says a model here needs none.
 				f.keyWanted = keys.Account(base)
+				if sh := f.shown; sh.ok && sh.base == base {
+					f.showKey(sh.st, sh.base, sh.env) // in this frame, with the answer below
+				}
 				f.refreshKey()
 				say(keys.Account(base)+" asks for an API key and none is saved for it: paste it in API key.", widget.DangerImportance)
 				return

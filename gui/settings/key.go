@@ -149,6 +149,7 @@ func (f *Form) refreshKey() {
 }
 
 func (f *Form) showKey(st keyState, base, env string) {
+	f.shown.st, f.shown.base, f.shown.env, f.shown.ok = st, base, env, true
 	f.useFile = f.useFile || st.source == keys.File
 	f.KeyStatus.SetText(st.text(base, env, f.useFile, f.keyWanted == keys.Account(base) && base != ""))
 	f.KeyStatus.Importance = widget.MediumImportance

@@ -3,9 +3,12 @@ package gui
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sync"
 	"testing"
@@ -153,14 +156,30 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 	// The in-process server's tools are in the catalog before the test
 	// says anything: on a loaded machine the model's call could otherwise
 	// reach the conversation before its tool did.
-	testutil.Eventually(t, 30*time.Second, func() bool {
+	// A miss says where the server got to (the last CI's failure said
+	// only that the tools never came).
+	var last error
+	testutil.Eventually(t, 60*time.Second, func() bool {
 		ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 		defer cancel()
 		cat, err := h.sys.Catalog(ctx)
-		return err == nil && len(cat.Server("t")) > 0
-	}, "the in-process server's tools never reached the catalog")
+		if last = err; err == nil && len(cat.Server("t")) == 0 {
+			last = errors.New("the catalog holds no tool of t")
+		}
+		return last == nil
+	}, "the in-process server's tools never reached the catalog: %v", lazy(func() string {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		st, err := h.sys.ServerStatuses(ctx, false)
+		return fmt.Sprintf("%v; the servers: %+v (%v); %d goroutines", last, st, err, runtime.NumGoroutine())
+	}))
 	return h
 }
+
+// lazy is text made when printed.
+type lazy func() string
+
+func (l lazy) String() string { return l() }
 
 // until runs the window's queued work until cond holds.
 func (h *harness) until(what string, cond func() bool) {

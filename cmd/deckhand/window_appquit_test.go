@@ -15,23 +15,7 @@ import (
 // TestWindowAppViewAfterRestart once waited 30 s for it in vain). Run it
 // with -count 5: the hang was rare.
 func TestWindowAppViewQuitsOnSIGTERM(t *testing.T) {
-	app := basicAppServer(t)
-	viewHelperBeside(t)
-	model := testutil.NewModelServer(t,
-		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "a", Name: "app__get-time", Arguments: `{}`})},
-		testutil.ModelResponse{Body: testutil.TextChunks("That is the server's time.")},
-	)
-	cfg := scriptedConfig(model.URL, app)
-	w := startRealWindow(t, cfg, nil)
-	w.waitServerReady()
-	w.say("what time is it?")
-	w.clickText("button", "Allow once")
-	w.waitScreen("the card done, with its view", func(s gui.Screen) bool {
-		return shows(s, "That is the server's time.") && shows(s, "Open view")
-	})
-	w.clickText("button", "Open view")
-	view := w.windowID("app.get-time")
-	stableWindowShot(t, w, view)
+	w, view, _ := openTimeView(t)
 	helper := viewHelper(t, w)
 
 	w.xdo("windowactivate", "--sync", view)

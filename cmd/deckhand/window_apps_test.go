@@ -31,6 +31,31 @@ func basicAppServer(t *testing.T) string {
 	return fmt.Sprintf("[mcp.servers.app]\ncommand = %q\nargs = [%q, \"--stdio\"]\n", p.Node, server)
 }
 
+// openTimeView starts the window with server-basic-vanillajs and a model
+// that calls its get-time (then answers with more), allows the call, and
+// opens the card's view: the window, the view's X id and its first
+// settled screenshot.
+func openTimeView(t *testing.T, more ...testutil.ModelResponse) (w *realWindow, view string, shot []byte) {
+	t.Helper()
+	app := basicAppServer(t)
+	viewHelperBeside(t)
+	model := testutil.NewModelServer(t, append([]testutil.ModelResponse{
+		{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "a", Name: "app__get-time", Arguments: `{}`})},
+		{Body: testutil.TextChunks("That is the server's time.")},
+	}, more...)...)
+	w = startRealWindow(t, scriptedConfig(model.URL, app), nil)
+	w.waitServerReady()
+	w.say("what time is it?")
+	w.clickText("button", "Allow once")
+	w.waitScreen("the card done, with its view", func(s gui.Screen) bool {
+		return shows(s, "That is the server's time.") && shows(s, "Open view")
+	})
+	w.keep("app-card.png")
+	w.clickText("button", "Open view")
+	view = w.windowID("app.get-time")
+	return w, view, stableWindowShot(t, w, view)
+}
+
 // viewHelperBeside builds deckhand-view into the folder of the deckhand
 // binary the tests run, where Deckhand looks for it (as make build puts
 // it beside bin/deckhand).
@@ -56,26 +81,7 @@ func viewHelperBeside(t *testing.T) {
 // Message is shown to the person and sent only on Send; its Open Link is
 // asked, and Cancel opens nothing.
 func TestWindowAppView(t *testing.T) {
-	app := basicAppServer(t)
-	viewHelperBeside(t)
-	model := testutil.NewModelServer(t,
-		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "a", Name: "app__get-time", Arguments: `{}`})},
-		testutil.ModelResponse{Body: testutil.TextChunks("That is the server's time.")},
-		testutil.ModelResponse{Body: testutil.TextChunks("Your view's message came through.")},
-	)
-	cfg := scriptedConfig(model.URL, app)
-	w := startRealWindow(t, cfg, nil)
-	w.waitServerReady()
-	w.say("what time is it?")
-	w.clickText("button", "Allow once")
-	w.waitScreen("the card done, with its view", func(s gui.Screen) bool {
-		return shows(s, "That is the server's time.") && shows(s, "Open view")
-	})
-	w.keep("app-card.png")
-	w.clickText("button", "Open view")
-
-	view := w.windowID("app.get-time")
-	before := stableWindowShot(t, w, view)
+	w, view, before := openTimeView(t, testutil.ModelResponse{Body: testutil.TextChunks("Your view's message came through.")})
 	// Get Server Time, in the view's layout at 640 pixels wide.
 	w.xdo("windowactivate", "--sync", view)
 	w.xdo("mousemove", "--window", view, "220", "122")
@@ -426,23 +432,7 @@ write = [%q]
 // view's own tool call shows in the chat, as a card that says the view
 // made it, live and reopened from the log (it was only in the log).
 func TestWindowAppViewAfterRestart(t *testing.T) {
-	app := basicAppServer(t)
-	viewHelperBeside(t)
-	model := testutil.NewModelServer(t,
-		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "a", Name: "app__get-time", Arguments: `{}`})},
-		testutil.ModelResponse{Body: testutil.TextChunks("That is the server's time.")},
-	)
-	cfg := scriptedConfig(model.URL, app)
-	w := startRealWindow(t, cfg, nil)
-	w.waitServerReady()
-	w.say("what time is it?")
-	w.clickText("button", "Allow once")
-	w.waitScreen("the card done, with its view", func(s gui.Screen) bool {
-		return shows(s, "That is the server's time.") && shows(s, "Open view")
-	})
-	w.clickText("button", "Open view")
-	view := w.windowID("app.get-time")
-	stableWindowShot(t, w, view)
+	w, view, _ := openTimeView(t)
 
 	// Send Message, pressed in the view, which is in front: the
 	// question comes in front of it.

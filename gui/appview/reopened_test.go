@@ -21,30 +21,21 @@ import (
 	"deckhand/transport/llm"
 )
 
-// A view opened on the card of a call the person stopped, in a chat
-// reopened from the log (a real SQLite file, written by the store actor),
-// is told tool-cancelled, as in the session that stopped it; the call's
-// cancellation text as an error result would tell the view the tool
-// failed.
-func TestReopenedStoppedCardTellsViewCancelled(t *testing.T) {
+// cardFromLog writes msgs through the log's writer (a store actor over a
+// real SQLite file; maxOutput its output limit, 0 for none), reads the
+// chat c1 back from the log and returns the card of call x of run r1,
+// what the card is for named when there is none.
+func cardFromLog(t *testing.T, maxOutput int, what string, msgs ...any) transcript.Row {
+	t.Helper()
 	db, err := store.Open(t.Context(), filepath.Join(t.TempDir(), "deckhand.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
 	sys := actor.NewActorSystem()
-	pid := writer.Spawn(sys.Root, writer.Options{DB: db, Logger: slog.New(slog.DiscardHandler)})
+	pid := writer.Spawn(sys.Root, writer.Options{DB: db, Logger: slog.New(slog.DiscardHandler), MaxOutputBytes: maxOutput})
 	t.Cleanup(func() { sys.Root.PoisonFuture(pid).Wait() })
-	args := json.RawMessage("{}")
-	for _, m := range []any{
-		&conversation.ConversationOpened{Conversation: "c1", Model: "m"},
-		&conversation.RunStarted{Conversation: "c1", Run: "r1", Text: "show the time", Model: "m"},
-		&conversation.AssistantMessage{Conversation: "c1", Run: "r1", ToolCalls: []llm.ToolCall{{ID: "x", Name: "app__show", Arguments: "{}"}}},
-		&conversation.ToolCallRequested{Conversation: "c1", Run: "r1", Call: "x", Tool: "app.show", Arguments: args},
-		&conversation.ToolCallStarted{Conversation: "c1", Run: "r1", Call: "x", Tool: "app.show", Arguments: args},
-		&conversation.ToolCallFinished{Conversation: "c1", Run: "r1", Call: "x", Tool: "app.show", Output: toolcall.CancelledText, IsError: true, Cancelled: true},
-		&conversation.RunFinished{Conversation: "c1", Run: "r1", Stopped: true},
-	} {
+	for _, m := range msgs {
 		sys.Root.Send(pid, m)
 	}
 	res, err := sys.Root.RequestFuture(pid, &writer.SyncLog{}, 30*time.Second).Result()
@@ -60,8 +51,27 @@ func TestReopenedStoppedCardTellsViewCancelled(t *testing.T) {
 	}
 	row, ok := transcript.FromEvents(events).Card("r1", "x")
 	if !ok {
-		t.Fatal("no card for the stopped call in the reopened chat")
+		t.Fatalf("no card for %s in the reopened chat", what)
 	}
+	return row
+}
+
+// A view opened on the card of a call the person stopped, in a chat
+// reopened from the log (a real SQLite file, written by the store actor),
+// is told tool-cancelled, as in the session that stopped it; the call's
+// cancellation text as an error result would tell the view the tool
+// failed.
+func TestReopenedStoppedCardTellsViewCancelled(t *testing.T) {
+	args := json.RawMessage("{}")
+	row := cardFromLog(t, 0, "the stopped call",
+		&conversation.ConversationOpened{Conversation: "c1", Model: "m"},
+		&conversation.RunStarted{Conversation: "c1", Run: "r1", Text: "show the time", Model: "m"},
+		&conversation.AssistantMessage{Conversation: "c1", Run: "r1", ToolCalls: []llm.ToolCall{{ID: "x", Name: "app__show", Arguments: "{}"}}},
+		&conversation.ToolCallRequested{Conversation: "c1", Run: "r1", Call: "x", Tool: "app.show", Arguments: args},
+		&conversation.ToolCallStarted{Conversation: "c1", Run: "r1", Call: "x", Tool: "app.show", Arguments: args},
+		&conversation.ToolCallFinished{Conversation: "c1", Run: "r1", Call: "x", Tool: "app.show", Output: toolcall.CancelledText, IsError: true, Cancelled: true},
+		&conversation.RunFinished{Conversation: "c1", Run: "r1", Stopped: true},
+	)
 
 	card := apps.Card{Conversation: "c1", Run: "r1", Call: "x", Tool: "app.show"}
 	b := &cardBridge{cards: map[apps.Card]transcript.Row{}}
@@ -93,19 +103,11 @@ func (w *resultWindow) SetResult(r *sdk.CallToolResult) {
 // which the log keeps. server-basic-vanillajs's view reads the time from the
 // structured content: after a restart it showed "Server Time: [ERROR]".
 func TestReopenedCardGivesViewItsResult(t *testing.T) {
-	db, err := store.Open(t.Context(), filepath.Join(t.TempDir(), "deckhand.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	sys := actor.NewActorSystem()
-	pid := writer.Spawn(sys.Root, writer.Options{DB: db, Logger: slog.New(slog.DiscardHandler), MaxOutputBytes: 64 << 10})
-	t.Cleanup(func() { sys.Root.PoisonFuture(pid).Wait() })
 	args := json.RawMessage("{}")
 	live := &conversation.ToolCallFinished{Conversation: "c1", Run: "r1", Call: "x", Tool: "app.get-time", Arguments: args,
 		Output: "2026-11-27T11:13:54.092Z", Structured: json.RawMessage(`{"time":"2026-11-27T11:13:54.092Z"}`),
 		Meta: json.RawMessage(`{"example.com/zone":"UTC"}`)}
-	for _, m := range []any{
+	row := cardFromLog(t, 64<<10, "the call",
 		&conversation.ConversationOpened{Conversation: "c1", Model: "m"},
 		&conversation.RunStarted{Conversation: "c1", Run: "r1", Text: "what time is it?", Model: "m"},
 		&conversation.AssistantMessage{Conversation: "c1", Run: "r1", ToolCalls: []llm.ToolCall{{ID: "x", Name: "app__get-time", Arguments: "{}"}}},
@@ -114,24 +116,7 @@ func TestReopenedCardGivesViewItsResult(t *testing.T) {
 		live,
 		&conversation.AssistantMessage{Conversation: "c1", Run: "r1", Text: "It is 11:13."},
 		&conversation.RunFinished{Conversation: "c1", Run: "r1"},
-	} {
-		sys.Root.Send(pid, m)
-	}
-	res, err := sys.Root.RequestFuture(pid, &writer.SyncLog{}, 30*time.Second).Result()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d := res.(*servers.Done); d.Err != nil {
-		t.Fatal(d.Err)
-	}
-	events, err := db.Events(t.Context(), store.Filter{SessionID: "c1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	row, ok := transcript.FromEvents(events).Card("r1", "x")
-	if !ok {
-		t.Fatal("no card for the call in the reopened chat")
-	}
+	)
 
 	// What the view was given live: the card the bridge built from the
 	// same events.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"deckhand/gui"
 	"deckhand/testutil"
@@ -36,21 +35,12 @@ func TestWindowSelectsAcrossBlocks(t *testing.T) {
 	list, _ := find(s, "text", "second item")
 	code, _ := find(s, "text", "echo one")
 
-	copied := func(what string) string {
-		t.Helper()
-		w.key("ctrl+c")
-		var got string
-		testutil.Eventually(t, 5*time.Second, func() bool { got = w.clipboard(); return got != "" && got != w.lastClip }, "nothing copied (%s)", what)
-		w.lastClip = got
-		return strings.TrimRight(got, "\n")
-	}
-
 	// From the paragraph's start to the end of the code's first line.
 	w.drag(para.Window, para.X+1, para.Y+para.H/2, code.X+code.W-2, code.Y+code.H/4)
 	want := "Here is a short paragraph that introduces the steps.\n\n" +
 		"• first item\n• second item\n• third item\n\n" +
 		"echo one"
-	if got := copied("the drag"); got != want {
+	if got := w.copied("the drag"); got != want {
 		t.Errorf("a drag from the paragraph into the code copied %q, want %q", got, want)
 	}
 	lit := w.screen()
@@ -73,7 +63,7 @@ func TestWindowSelectsAcrossBlocks(t *testing.T) {
 		"• first item\n• second item\n• third item\n\n" +
 		"echo one\necho two\n\n" +
 		"And a closing line after the code."
-	if got := copied("Select all"); got != want {
+	if got := w.copied("Select all"); got != want {
 		t.Errorf("Select all copied %q, want %q", got, want)
 	}
 	w.keep("select-all-message.png")

@@ -443,6 +443,18 @@ func (w *realWindow) drag(title string, x0, y0, x1, y1 float32) {
 	w.xdo("mouseup", "1")
 }
 
+// copied presses Ctrl+C and returns what reached the clipboard, new since
+// the last copy (what names the copy when nothing came), without its
+// closing line breaks.
+func (w *realWindow) copied(what string) string {
+	w.t.Helper()
+	w.key("ctrl+c")
+	var got string
+	testutil.Eventually(w.t, 5*time.Second, func() bool { got = w.clipboard(); return got != "" && got != w.lastClip }, "nothing copied (%s)", what)
+	w.lastClip = got
+	return strings.TrimRight(got, "\n")
+}
+
 // clipboard is what the display's clipboard holds.
 func (w *realWindow) clipboard() string {
 	c := exec.Command("xclip", "-o", "-selection", "clipboard")

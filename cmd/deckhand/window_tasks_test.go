@@ -1,9 +1,7 @@
 package main
 
 import (
-	"strings"
 	"testing"
-	"time"
 
 	"deckhand/gui"
 	"deckhand/testutil"
@@ -31,19 +29,11 @@ func TestWindowSelectsTasks(t *testing.T) {
 	tasks, _ := find(s, "text", "a done task")
 	end, _ := find(s, "text", "That is all")
 
-	copied := func(what string) string {
-		t.Helper()
-		w.key("ctrl+c")
-		var got string
-		testutil.Eventually(t, 5*time.Second, func() bool { got = w.clipboard(); return got != "" && got != w.lastClip }, "nothing copied (%s)", what)
-		w.lastClip = got
-		return strings.TrimRight(got, "\n")
-	}
 	want := "Some tasks for today:\n\n• [ ] an open task\n• [x] a done task\n• [x] go test passes\n\nThat is all."
 
 	// A drag from the paragraph's start to the end of the last line.
 	w.drag(para.Window, para.X+1, para.Y+para.H/2, end.X+end.W-1, end.Y+end.H/2)
-	if got := copied("the drag"); got != want {
+	if got := w.copied("the drag"); got != want {
 		t.Errorf("a drag over the tasks copied %q, want %q", got, want)
 	}
 	if _, ok := find(w.screen(), "highlight", "a done task"); !ok {
@@ -52,14 +42,14 @@ func TestWindowSelectsTasks(t *testing.T) {
 
 	// A drag that ends in the list, on the middle task's line.
 	w.drag(para.Window, para.X+1, para.Y+para.H/2, tasks.X+tasks.W-1, tasks.Y+tasks.H/2)
-	if got, want := copied("the drag into the list"), "Some tasks for today:\n\n• [ ] an open task\n• [x] a done task"; got != want {
+	if got, want := w.copied("the drag into the list"), "Some tasks for today:\n\n• [ ] an open task\n• [x] a done task"; got != want {
 		t.Errorf("a drag into the tasks copied %q, want %q", got, want)
 	}
 
 	// Right-click on a task ▸ Select all: the whole message.
 	w.click(tasks, "3")
 	w.clickText("menuitem", "Select all")
-	if got := copied("Select all"); got != want {
+	if got := w.copied("Select all"); got != want {
 		t.Errorf("Select all copied %q, want %q", got, want)
 	}
 }

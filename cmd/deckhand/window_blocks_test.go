@@ -15,11 +15,7 @@ import (
 // Select all copies the whole message; a click elsewhere clears the
 // highlight.
 func TestWindowSelectsAcrossBlocks(t *testing.T) {
-	for _, p := range []string{"xdotool", "xclip"} {
-		if !hasProgram(p) {
-			t.Skip("no " + p)
-		}
-	}
+	needPrograms(t, "xdotool", "xclip")
 	answer := "Here is a short paragraph that introduces the steps.\n\n" +
 		"- first item\n- second item\n- third item\n\n" +
 		"```sh\necho one\necho two\n```\n\nAnd a closing line after the code."

@@ -108,6 +108,16 @@ func screenshot(tb testing.TB, display, path string) bool {
 
 func hasProgram(name string) bool { _, err := exec.LookPath(name); return err == nil }
 
+// needPrograms skips the test when one of the programs is not installed.
+func needPrograms(t *testing.T, names ...string) {
+	t.Helper()
+	for _, p := range names {
+		if !hasProgram(p) {
+			t.Skip("no " + p)
+		}
+	}
+}
+
 // colours counts the distinct colours of a PNG, up to limit: a window
 // that drew nothing is a single colour.
 func colours(tb testing.TB, path string, limit int) int {

@@ -15,11 +15,7 @@ import (
 // clipboard (xclip), exactly: it put the first row's 2,011 characters
 // there.
 func TestWindowLongCodeCopies(t *testing.T) {
-	for _, p := range []string{"xdotool", "xclip"} {
-		if !hasProgram(p) {
-			t.Skip("no " + p)
-		}
-	}
+	needPrograms(t, "xdotool", "xclip")
 	var b strings.Builder
 	for i := 0; b.Len() < 6*1024; i++ {
 		fmt.Fprintf(&b, "fmt.Println(\"line %d of a long program\", %d)\n", i, i*i)

@@ -20,11 +20,7 @@ import (
 // And it wraps as one: the line before the cut is full, as every line is
 // (each row was wrapped alone, and that line ended half way).
 func TestWindowLongParagraphIsOne(t *testing.T) {
-	for _, p := range []string{"xdotool", "xclip"} {
-		if !hasProgram(p) {
-			t.Skip("no " + p)
-		}
-	}
+	needPrograms(t, "xdotool", "xclip")
 	var b strings.Builder
 	for i := 1; i <= 79; i++ {
 		if i > 1 {

@@ -19,11 +19,7 @@ import (
 // streams slowly is stopped with Escape, and the log says the run was
 // stopped.
 func TestWindowSelectCopyAndEscape(t *testing.T) {
-	for _, p := range []string{"xdotool", "xclip"} {
-		if !hasProgram(p) {
-			t.Skip("no " + p)
-		}
-	}
+	needPrograms(t, "xdotool", "xclip")
 	var slow []string
 	for i := range 400 {
 		slow = append(slow, fmt.Sprintf("word%d ", i))

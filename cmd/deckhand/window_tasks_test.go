@@ -12,11 +12,7 @@ import (
 // out as a bare "• " (new user report 7, problem 3b), and a task that
 // began with code crashed the window.
 func TestWindowSelectsTasks(t *testing.T) {
-	for _, p := range []string{"xdotool", "xclip"} {
-		if !hasProgram(p) {
-			t.Skip("no " + p)
-		}
-	}
+	needPrograms(t, "xdotool", "xclip")
 	answer := "Some tasks for today:\n\n- [ ] an open task\n- [x] a done task\n- [x] `go test` passes\n\nThat is all."
 	model := testutil.NewModelServer(t, testutil.ModelResponse{Body: testutil.TextChunks(answer)})
 	w := startRealWindow(t, scriptedConfig(model.URL), nil)

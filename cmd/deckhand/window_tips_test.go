@@ -17,11 +17,7 @@ import (
 // shows "Delete message" beside it, in the window, and the name goes
 // when the pointer leaves (hovering showed only a hover fill).
 func TestWindowSmallChatLinesAndTips(t *testing.T) {
-	for _, p := range []string{"xdotool", "xclip"} {
-		if !hasProgram(p) {
-			t.Skip("no " + p)
-		}
-	}
+	needPrograms(t, "xdotool", "xclip")
 	poem := "Roses are red,\nthe zebrafinch sings,\nsugar is sweet."
 	model := testutil.NewModelServer(t, testutil.ModelResponse{Body: testutil.TextChunks(poem)})
 	w := startRealWindow(t, scriptedConfig(model.URL, "[ui]\ntext_scale = 1.28\n"), nil, withDisplay("640x480"))

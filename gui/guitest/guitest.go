@@ -88,6 +88,22 @@ func FinishCall(tr *transcript.Transcript, call, tool, output string, media *too
 	tr.ToolMedia(call, media)
 }
 
+// TapTop taps the visible button labelled label in c's top overlay (a
+// dialog's), and fails the test when there is none.
+func TapTop(t testing.TB, c fyne.Canvas, label string) {
+	t.Helper()
+	var found *widget.Button
+	Walk(c.Overlays().Top(), func(o fyne.CanvasObject) {
+		if b, ok := o.(*widget.Button); ok && b.Text == label && b.Visible() {
+			found = b
+		}
+	})
+	if found == nil {
+		t.Fatalf("no %q button on top of the window", label)
+	}
+	test.Tap(found)
+}
+
 // Walk visits the visible objects under o.
 func Walk(o fyne.CanvasObject, f func(fyne.CanvasObject)) {
 	if o == nil || !o.Visible() {

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
 	"deckhand/export"
@@ -38,19 +37,7 @@ func TestExportOverwriteEscape(t *testing.T) {
 			f(ev)
 		}
 	}
-	tap := func(label string) {
-		t.Helper()
-		var found *widget.Button
-		guitest.Walk(c.Overlays().Top(), func(o fyne.CanvasObject) {
-			if b, ok := o.(*widget.Button); ok && b.Text == label && b.Visible() {
-				found = b
-			}
-		})
-		if found == nil {
-			t.Fatalf("no %q button on top of the window", label)
-		}
-		test.Tap(found)
-	}
+	tap := func(label string) { t.Helper(); guitest.TapTop(t, c, label) }
 	if err := os.WriteFile(filepath.Join(home, "a chat.md"), []byte("before"), 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/storage"
-	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
 	"deckhand/gui/guitest"
@@ -91,19 +90,7 @@ func TestImageSaveDialogKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	img := &tools.Image{MIME: "image/png", Data: b.Bytes(), Size: b.Len()}
-	tap := func(label string) {
-		t.Helper()
-		var found *widget.Button
-		guitest.Walk(c.Overlays().Top(), func(o fyne.CanvasObject) {
-			if b, ok := o.(*widget.Button); ok && b.Text == label && b.Visible() {
-				found = b
-			}
-		})
-		if found == nil {
-			t.Fatalf("no %q button on top of the window", label)
-		}
-		test.Tap(found)
-	}
+	tap := func(label string) { t.Helper(); guitest.TapTop(t, c, label) }
 	open := func() (view, dlg fyne.CanvasObject) {
 		t.Helper()
 		h.cards.showImage(img, "get-tiny-image")

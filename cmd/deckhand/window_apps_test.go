@@ -53,7 +53,31 @@ func openTimeView(t *testing.T, more ...testutil.ModelResponse) (w *realWindow, 
 	w.keep("app-card.png")
 	w.clickText("button", "Open view")
 	view = w.windowID("app.get-time")
+	waitViewConnected(t, w, view)
 	return w, view, stableWindowShot(t, w, view)
+}
+
+// waitViewConnected waits until the view of window wid has connected to
+// Deckhand, which the view's window shows by its height: it opens at
+// 640x600, and once connected the view reports its height (429 for
+// server-basic-vanillajs's), to which Deckhand fits the window. Before
+// that the window may be mapped and not drawn (its picture is then
+// Deckhand's window beneath it, which a settled screenshot took for the
+// view) or drawn before the page's script has run, and a click in it is
+// lost: under load, TestWindowAppViewAfterRestart's click on Send Message
+// in a view still 600 high never reached Deckhand, 1 run in 8.
+func waitViewConnected(t *testing.T, w *realWindow, wid string) {
+	t.Helper()
+	var geometry string
+	testutil.Eventually(t, 30*time.Second, func() bool {
+		geometry = w.xdo("getwindowgeometry", "--shell", wid)
+		for _, l := range strings.Split(geometry, "\n") {
+			if h, ok := strings.CutPrefix(l, "HEIGHT="); ok {
+				return h != "600"
+			}
+		}
+		return false
+	}, "the view never reported its height, so never connected; its window:\n%s", stringer(func() string { return geometry }))
 }
 
 // viewHelperBeside builds deckhand-view into the folder of the deckhand

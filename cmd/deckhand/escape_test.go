@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -20,7 +21,7 @@ import (
 )
 
 // sessionTools are what a real desktop session needs here.
-var sessionTools = []string{"Xvfb", "dbus-run-session", "gnome-keyring-daemon", "ssh-agent", "ssh-keygen", "ssh-add", "script", "keyctl"}
+var sessionTools = []string{"Xvfb", "dbus-run-session", "dbus-send", "gnome-keyring-daemon", "ssh-agent", "ssh-keygen", "ssh-add", "script", "keyctl"}
 
 // sessionKey is the secret of the kernel session keyring's key
 // "deckhand-test", as a desktop login's keyring holds keys.
@@ -120,8 +121,17 @@ func (s *escapeSession) writeHome(rel, content string) {
 	}
 }
 
-// run runs script inside the session and returns its output.
-func (s *escapeSession) run(script string) string {
+// run runs script inside the session and returns what it printed on
+// stdout (its lines in order, with what the commands it runs under script
+// print to their terminal) and on stderr, where the session's daemons
+// write too, when they like: dbus-daemon and the services it starts. The
+// keyring owns its name on the bus before anything asks for it: asked
+// before (keyring-set, as soon as gnome-keyring-daemon --unlock had
+// printed its address), the bus started a second gnome-keyring (D-Bus
+// activation; 9 sessions in 30), whose "discover_other_daemon: 1", with
+// no line break, landed anywhere in the output: before "=== control",
+// and TestEscapes found no report from control.
+func (s *escapeSession) run(script string) (stdout, stderr string) {
 	s.t.Helper()
 	full := fmt.Sprintf(`set -u
 cd "$HOME"
@@ -133,6 +143,7 @@ keyctl session - dbus-run-session -- bash -c '
 set -u
 keyctl add user deckhand-test %[4]s @s >/dev/null
 eval "$(printf pw | gnome-keyring-daemon --unlock --components=secrets)" >/dev/null
+for i in $(seq 100); do dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets 2>/dev/null | grep -q "boolean true" && break; sleep 0.1; done
 eval "$(ssh-agent -s)" >/dev/null
 mkdir -p ~/.ssh && ssh-keygen -q -t ed25519 -N "" -f ~/.ssh/id_ed25519 && ssh-add -q ~/.ssh/id_ed25519 2>/dev/null
 %[2]s keyring-set deckhand http://model.test/v1 sk-the-model-key
@@ -151,11 +162,12 @@ kill $XVFB 2>/dev/null
 	if testutil.Unprivileged(s.t) != "" {
 		exec.Command("chown", "-R", testutil.UnprivilegedUser+":", s.home).Run()
 	}
-	out, err := cmd.CombinedOutput()
-	if err != nil {
+	var out, errs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errs
+	if err := cmd.Run(); err != nil {
 		s.t.Logf("session ended with %v", err)
 	}
-	return string(out)
+	return out.String(), errs.String()
 }
 
 type findings map[string]struct {
@@ -290,13 +302,13 @@ enabled = true
 	call := func(alias string) string {
 		return fmt.Sprintf("echo '=== %s'; script -qec '%s %s.escape' /dev/null; %s", alias, callScript, alias, plantedCheck(alias))
 	}
-	out := s.run(strings.Join([]string{
+	out, errs := s.run(strings.Join([]string{
 		fmt.Sprintf("echo '=== control'; script -qec '%s probe --tcp %s --udp %s --self %s' /dev/null; %s", s.escape, s.tcp, s.udp, selfArg, plantedCheck("control")),
 		call("loose"), call("hostile"), call("offline"), call("listed"),
 		fmt.Sprintf("echo '=== shell'; script -qec '%s chat -p go --approve=auto' /dev/null; %s", s.bin, plantedCheck("shell")),
 	}, "\n"))
 	got := reports(t, out)
-	t.Logf("session output:\n%s", out)
+	t.Logf("session output:\n%s\nits stderr:\n%s", out, errs)
 
 	// The controls: each probe works where nothing confines it.
 	mustEscape := map[string][]string{
@@ -323,7 +335,7 @@ enabled = true
 			t.Errorf("%s planted a key in the person's session keyring: %s", name, got[name]["keyring-plant"].Detail)
 		}
 	}
-	if strings.Contains(out, sessionKey) {
+	if strings.Contains(out+errs, sessionKey) {
 		t.Errorf("the session keyring's secret was printed")
 	}
 	// A listed name that leads to this machine: the proxy refused it,
@@ -373,7 +385,7 @@ enabled = true
 			}
 		}
 	}
-	if strings.Contains(out, "sk-the-model-key") {
+	if strings.Contains(out+errs, "sk-the-model-key") {
 		t.Errorf("the model's key was printed")
 	}
 }
@@ -479,7 +491,7 @@ enabled = true
 	call := func(alias string) string {
 		return fmt.Sprintf("echo '=== %s'; %s mcp call %s.ownlog '{\"marker\":%q}' 2>&1", alias, s.bin, alias, marker)
 	}
-	out := s.run(strings.Join([]string{
+	out, errs := s.run(strings.Join([]string{
 		fmt.Sprintf("%s chat -p %q </dev/null >/dev/null 2>&1 || echo 'the first chat failed'", s.bin, marker),
 		fmt.Sprintf("echo '=== stored'; grep -c %q ~/.local/share/deckhand/deckhand.db ~/.local/share/deckhand/deckhand.db-wal", marker),
 		call("reader"), call("dotlocal"), call("writer"), call("loose"),
@@ -488,7 +500,7 @@ enabled = true
 		fmt.Sprintf("echo '=== approvals'; %s approvals list 2>&1", s.bin),
 		"echo '=== end'",
 	}, "\n"))
-	t.Logf("session output:\n%s", out)
+	t.Logf("session output:\n%s\nits stderr:\n%s", out, errs)
 	section := func(name string) string {
 		_, rest, ok := strings.Cut(out, "=== "+name+"\n")
 		if !ok {

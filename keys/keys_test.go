@@ -140,6 +140,14 @@ func TestNoSessionBusIsUnavailable(t *testing.T) {
 // realChild marks the test binary run again inside dbus-run-session.
 const realChild = "DECKHAND_KEYRING_SESSION"
 
+// ownsSecrets waits (up to 20 s) until the keyring started in the session
+// owns its name on the bus: gnome-keyring-daemon --unlock prints its
+// address before that, and a test asking at once makes the bus start a
+// second keyring, without the login keyring the test unlocked.
+const ownsSecrets = `i=0; until dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus ` +
+	`org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets 2>/dev/null | grep -q 'boolean true'; do ` +
+	`i=$((i+1)); [ $i -lt 400 ] || { echo 'gnome-keyring never owned org.freedesktop.secrets' >&2; exit 1; }; sleep 0.05; done`
+
 // TestRealGnomeKeyring stores, reads and removes a key in a real
 // gnome-keyring, in a D-Bus session of its own: the test binary runs
 // itself again inside dbus-run-session, after unlocking a fresh keyring
@@ -150,13 +158,13 @@ func TestRealGnomeKeyring(t *testing.T) {
 		realKeyring(t)
 		return
 	}
-	for _, p := range []string{"dbus-run-session", "gnome-keyring-daemon"} {
+	for _, p := range []string{"dbus-run-session", "dbus-send", "gnome-keyring-daemon"} {
 		if _, err := exec.LookPath(p); err != nil {
 			t.Skipf("%s is not installed (apt-get install dbus-x11 gnome-keyring; make test installs them): the real keyring is not tested", p)
 		}
 	}
 	home := t.TempDir()
-	script := `printf '\n' | gnome-keyring-daemon --unlock --components=secrets >/dev/null && exec "$0" -test.run='^TestRealGnomeKeyring$' -test.v`
+	script := `printf '\n' | gnome-keyring-daemon --unlock --components=secrets >/dev/null && ` + ownsSecrets + ` && exec "$0" -test.run='^TestRealGnomeKeyring$' -test.v`
 	cmd := exec.Command("dbus-run-session", "--", "sh", "-c", script, os.Args[0])
 	cmd.Env = append(os.Environ(), realChild+"=1", "HOME="+home, "XDG_DATA_HOME="+home+"/.local/share",
 		"XDG_RUNTIME_DIR="+home, "XDG_CONFIG_HOME="+home+"/.config", "DBUS_SESSION_BUS_ADDRESS=")
@@ -243,13 +251,13 @@ func TestRealKeyringWithoutCollection(t *testing.T) {
 	if os.Getenv(realChild) != "" {
 		t.Skip("inside another keyring's session")
 	}
-	for _, p := range []string{"dbus-run-session", "gnome-keyring-daemon"} {
+	for _, p := range []string{"dbus-run-session", "dbus-send", "gnome-keyring-daemon"} {
 		if _, err := exec.LookPath(p); err != nil {
 			t.Skipf("%s is not installed (apt-get install dbus-x11 gnome-keyring; make test installs them): the real keyring is not tested", p)
 		}
 	}
 	home := t.TempDir()
-	script := `: | gnome-keyring-daemon --unlock --components=secrets >/dev/null && exec "$0" -test.run='^TestRealKeyringWithoutCollection$' -test.v`
+	script := `: | gnome-keyring-daemon --unlock --components=secrets >/dev/null && ` + ownsSecrets + ` && exec "$0" -test.run='^TestRealKeyringWithoutCollection$' -test.v`
 	cmd := exec.Command("dbus-run-session", "--", "sh", "-c", script, os.Args[0])
 	cmd.Env = append(os.Environ(), realChild+"=nocollection", "HOME="+home, "XDG_DATA_HOME="+home+"/.local/share",
 		"XDG_RUNTIME_DIR="+home, "XDG_CONFIG_HOME="+home+"/.config", "DBUS_SESSION_BUS_ADDRESS=")

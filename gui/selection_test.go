@@ -215,3 +215,48 @@ func TestSelectDragScrolls(t *testing.T) {
 		t.Errorf("a drag past the bottom edge selected %.300q, want from paragraph 0 to past 40", got)
 	}
 }
+
+// A selection belongs to the rows it was made on: in another chat (a new
+// one, or one opened from the sidebar) nothing is marked, and Copy copies
+// nothing. (Issue 29: a drag over an answer, then another chat, showed
+// the other chat's words at the same rows marked, and Copy copied them.)
+func TestSelectionStaysInItsChat(t *testing.T) {
+	h := newHarness(t, harnessOptions{responses: []testutil.ModelResponse{
+		{Body: testutil.TextChunks("Once upon a time a small fox lived in a wood.")},
+		{Body: testutil.TextChunks("I have no fixture for that, but here is an answer.")},
+	}})
+	h.say("first")
+	h.until("the first answer", func() bool { return h.selTextWith("small fox") != nil })
+	first := h.ui.conv
+	st := h.selTextWith("small fox")
+	h.ui.chat.Sel.SelectMessage(st.Row())
+	if h.ui.chat.Sel.Text() == "" {
+		t.Fatal("Select all selected nothing")
+	}
+	marked := func() []string {
+		var out []string
+		for _, r := range h.visibleRows() {
+			if s := r.Selectable(); s != nil && len(s.Marks.Objects) > 0 {
+				out = append(out, r.Row.Text)
+			}
+		}
+		return out
+	}
+	h.ui.tell(&uiNewChat{})
+	h.say("second")
+	h.until("the second answer", func() bool { return h.selTextWith("no fixture") != nil })
+	if got := h.ui.chat.Sel.Text(); got != "" {
+		t.Errorf("in a new chat, %q is selected", got)
+	}
+	if m := marked(); len(m) > 0 {
+		t.Errorf("in a new chat, rows are marked: %q", m)
+	}
+	// Back in the first chat: its selection was left with it.
+	second := h.ui.conv
+	h.ui.chat.Sel.SelectMessage(h.selTextWith("no fixture").Row())
+	h.ui.tell(&uiOpenSession{id: first})
+	h.until("the first chat", func() bool { return h.ui.conv == first && h.selTextWith("small fox") != nil })
+	if got := h.ui.chat.Sel.Text(); got != "" || len(marked()) > 0 {
+		t.Errorf("back in the first chat (from %s), %q is selected, rows marked: %q", second, got, marked())
+	}
+}

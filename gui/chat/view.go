@@ -255,6 +255,9 @@ func (cv *View) Reset(conv string, rows []transcript.Row) {
 	if switched {
 		clear(cv.leads) // another chat's rows: kept, they would be kept for nothing
 	}
+	// The selection is kept by row number: over other rows it would mark,
+	// and copy, words the person never selected (another chat's answer).
+	cv.Sel.Clear()
 	cv.Tips.Dismiss()
 	cv.conv = conv
 	cv.Rows = rows

@@ -90,7 +90,7 @@ func (t *MDText) Find(runs []TextRun, q, before, after []rune) []Match {
 // after a space, a new paragraph, list item, line or table row after a
 // line break; at[k] is where run k starts in it.
 func (t *MDText) Read(runs []TextRun) (text []rune, at []int) {
-	breaks := t.Breaks(runs)
+	breaks, glued := t.Breaks(runs)
 	at = make([]int, len(runs))
 	for i, r := range runs {
 		if i > 0 {
@@ -102,6 +102,7 @@ func (t *MDText) Read(runs []TextRun) (text []rune, at []int) {
 				}
 			case r.Cell && prev.Cell, r.Pos.Y-(prev.Pos.Y+prev.Size.Height) > 0.5, r.Cell != prev.Cell, isBullet(r.Text), breaks[i]:
 				text = append(text, '\n')
+			case glued[i]: // a long word wrapped inside it
 			case (len(text) == 0 || text[len(text)-1] != ' ') && (len(r.Text) == 0 || r.Text[0] != ' '):
 				text = append(text, ' ') // a wrapped line
 			}

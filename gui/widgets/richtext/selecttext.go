@@ -155,24 +155,27 @@ func (t *MDText) Runs() []TextRun {
 
 // Breaks reports, for each of runs (Runs), whether it begins a line
 // after a line break in its text, not after a wrap: both start a new
-// row with no gap. Each run is found in the segments' text in order; a
-// run not found there next (a bullet, a table's cell) is no break.
-func (t *MDText) Breaks(runs []TextRun) []bool {
+// row with no gap (breaks); and whether it goes on from the run before
+// with nothing between them in its text (glued): a word longer than the
+// line, which Fyne wraps inside it, is copied whole, not with a space
+// where it was cut. Each run is found in the segments' text in order; a
+// run not found there next (a bullet, a table's cell) is neither.
+func (t *MDText) Breaks(runs []TextRun) (breaks, glued []bool) {
 	text := SegmentsText(t.Segments)
-	out := make([]bool, len(runs))
-	if !strings.Contains(text, "\n") {
-		return out
-	}
-	at := 0
+	breaks, glued = make([]bool, len(runs)), make([]bool, len(runs))
+	at, prevFound := 0, false
 	for i, r := range runs {
 		j := strings.Index(text[at:], string(r.Text))
 		if j < 0 || strings.TrimSpace(text[at:at+j]) != "" {
+			prevFound = false
 			continue
 		}
-		out[i] = strings.Contains(text[at:at+j], "\n")
+		breaks[i] = strings.Contains(text[at:at+j], "\n")
+		glued[i] = j == 0 && prevFound
 		at += j + len(string(r.Text))
+		prevFound = true
 	}
-	return out
+	return breaks, glued
 }
 
 // boxedText is the text of inline code, which Fyne's rich text draws as
@@ -433,7 +436,7 @@ func (s *SelText) cut(lo, hi mark) string {
 			return text
 		}
 	}
-	breaks := s.Rich.Breaks(runs)
+	breaks, glued := s.Rich.Breaks(runs)
 	var b strings.Builder
 	for i := lo.run; i <= hi.run; i++ {
 		r := runs[i]
@@ -463,6 +466,7 @@ func (s *SelText) cut(lo, hi mark) string {
 				switch {
 				case gap > 0.5 || r.Cell != prev.Cell || isBullet(r.Text) || breaks[i]:
 					b.WriteString("\n")
+				case glued[i]: // a long word wrapped inside it
 				case !strings.HasSuffix(b.String(), " ") && !strings.HasPrefix(piece, " "):
 					b.WriteString(" ")
 				}

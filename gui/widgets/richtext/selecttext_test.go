@@ -34,6 +34,10 @@ func TestSelectAllCopiesEachBlock(t *testing.T) {
 		{name: "link and styles", segs: MarkdownSegments("see [a link](https://example.com), `code` and **bold**"), want: "see a link, code and bold"},
 		{name: "image", segs: MarkdownSegments("see ![a chart](https://example.com/c.png) here"), want: "see Image: a chart here"},
 		{name: "code block", segs: Highlight(code, "go"), src: code, want: code},
+		// A word wider than the line is wrapped inside it: copied whole
+		// (new-user pass 8 copied "in_the_window_at_ small_sizes_ok"),
+		// and the wrapped words around it with a space.
+		{name: "long word", segs: MarkdownSegments(longWord), want: longWord},
 		{name: "indented code", segs: MarkdownSegments("Text:\n\n    func main() {\n        x := 1\n    }\n\nafter"), want: "Text:\nfunc main() {\n    x := 1\n}\nafter"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -69,6 +73,10 @@ func TestSelectAllCopiesEachBlock(t *testing.T) {
 		})
 	}
 }
+
+// longWord is a paragraph with a word wider than a 500 px line.
+var longWord = "Words before it wrap as words do, then " + strings.Repeat("in_the_window_at_small_sizes_", 5) +
+	"ok and after it more words, enough of them to wrap at least once more at this width."
 
 // marked reports whether a mark of s covers all of run r's text.
 func marked(s *SelText, r TextRun) bool {

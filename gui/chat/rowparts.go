@@ -510,8 +510,68 @@ func newNoticeView(r *RowView) *noticeView {
 	})
 	n.actions = container.NewHBox(n.cont, n.key, n.retry)
 	n.actions.Hide()
-	n.obj = indented(container.NewBorder(nil, nil, container.NewCenter(n.icon), container.NewCenter(n.actions), n.rt))
+	n.obj = indented(container.New(&noticeLayout{}, n.icon, n.rt, n.actions))
 	return n
+}
+
+// noticeLayout puts a notice's icon, its text and its buttons side by
+// side, or, where the buttons would leave the text less than half again
+// their width, the buttons under the text: at 640×480 a model's error
+// wrapped into a column of 14 lines 190 px wide beside Settings and
+// Retry, taller than the chat. Its height is the text's wrapped at the
+// width laid out last (the chat measures a row by laying it out).
+type noticeLayout struct{ w float32 }
+
+// stacked reports whether, at width w, the buttons go under the text.
+func (l *noticeLayout) stacked(objs []fyne.CanvasObject, w float32) bool {
+	icon, actions := objs[0].MinSize(), objs[2]
+	if !actions.Visible() {
+		return false
+	}
+	aw := actions.MinSize().Width
+	return w-icon.Width-2*theme.Padding()-aw < 1.5*aw
+}
+
+func (l *noticeLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	l.w = size.Width
+	icon, rt, actions := objs[0], objs[1], objs[2]
+	pad, is, as := theme.Padding(), icon.MinSize(), actions.MinSize()
+	left := is.Width + pad
+	if l.stacked(objs, size.Width) {
+		rt.Resize(fyne.NewSize(size.Width-left, rt.MinSize().Height))
+		rt.Resize(fyne.NewSize(size.Width-left, rt.MinSize().Height)) // wrapped at its width
+		rt.Move(fyne.NewPos(left, 0))
+		icon.Resize(is)
+		icon.Move(fyne.NewPos(0, (rt.Size().Height-is.Height)/2))
+		actions.Resize(as)
+		actions.Move(fyne.NewPos(left, rt.Size().Height+pad))
+		return
+	}
+	var right float32
+	if actions.Visible() {
+		right = as.Width + pad
+		actions.Resize(as)
+		actions.Move(fyne.NewPos(size.Width-as.Width, (size.Height-as.Height)/2))
+	}
+	rt.Resize(fyne.NewSize(size.Width-left-right, size.Height))
+	rt.Move(fyne.NewPos(left, 0))
+	icon.Resize(is)
+	icon.Move(fyne.NewPos(0, (size.Height-is.Height)/2))
+}
+
+func (l *noticeLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	icon, rt, actions := objs[0].MinSize(), objs[1].MinSize(), objs[2]
+	pad := theme.Padding()
+	if l.w > 0 && l.stacked(objs, l.w) {
+		as := actions.MinSize()
+		return fyne.NewSize(icon.Width+pad+max(rt.Width, as.Width), rt.Height+pad+as.Height)
+	}
+	w, h := icon.Width+pad+rt.Width, max(icon.Height, rt.Height)
+	if actions.Visible() {
+		as := actions.MinSize()
+		w, h = w+pad+as.Width, max(h, as.Height)
+	}
+	return fyne.NewSize(w, h)
 }
 
 func (n *noticeView) view() fyne.CanvasObject { return n.obj }

@@ -94,6 +94,10 @@ type Answer struct {
 	First                     time.Time
 	InputTokens, OutputTokens int
 	Estimated                 bool
+	// Ended is when a continued answer (Continue after Stop) ended, zero
+	// for any other; First and the tokens are then its continuation's,
+	// as the live window tells them.
+	Ended time.Time
 	// Partial: the answer was cut off (the stream broke, the run was
 	// stopped, or Deckhand stopped while it streamed); Text is what had
 	// arrived, which the person saw.
@@ -200,6 +204,8 @@ func Read(events []store.Event) Session {
 					last.Text = Continued(last.Text, a.Text)
 					last.Partial = a.Partial
 					last.ToolCalls = a.ToolCalls
+					last.First, last.Ended = a.First, a.Time
+					last.InputTokens, last.OutputTokens, last.Estimated = a.InputTokens, a.OutputTokens, a.Estimated
 					return last
 				}
 			}

@@ -90,7 +90,11 @@ func (t *Transcript) addRun(run replay.Run, attached []Attachment, views []repla
 		a := step.Answer
 		if a.Text != "" {
 			t.Assistant(a.Text, a.Time)
-			t.SetInfo(run.Model, a.InputTokens, a.OutputTokens, a.Estimated, a.First, a.Time)
+			end := a.Time
+			if !a.Ended.IsZero() {
+				end = a.Ended // a continued answer: its continuation's
+			}
+			t.SetInfo(run.Model, a.InputTokens, a.OutputTokens, a.Estimated, a.First, end)
 		}
 		for _, c := range a.Calls {
 			t.ToolRequested(c.ID, c.Tool, c.Arguments)

@@ -45,3 +45,45 @@ func TestInfoFromEvents(t *testing.T) {
 		})
 	}
 }
+
+// An answer stopped and continued (Continue) tells the speed of its
+// continuation: its tokens over the time from its own first text to its
+// end, live and reopened from the log. (New-user pass 8: a continued
+// answer that streamed for seconds showed no speed.)
+func TestInfoOfAContinuedAnswer(t *testing.T) {
+	t0 := time.UnixMilli(1_700_000_000_000)
+	live := New()
+	live.StartRun("r1")
+	live.User("q", t0)
+	live.Delta("Once upon a time", t0.Add(time.Second))
+	live.Delta(" there was", t0.Add(2*time.Second))
+	live.Assistant("Once upon a time there was", t0.Add(2*time.Second)) // what was said when stopped
+	live.Continue("r2")
+	t1 := t0.Add(time.Minute)
+	live.Delta(" a fox", t1)
+	live.Delta(" in a wood.", t1.Add(time.Second))
+	live.Assistant(" a fox in a wood.", t1.Add(2*time.Second))
+	live.SetInfo("m1", 10, 20, false, time.Time{}, t1.Add(2*time.Second))
+
+	events := []store.Event{
+		{RunID: "r1", Kind: store.KindRunStarted, Data: json.RawMessage(`{"text":"q","parent":"","model":"m1"}`), Time: t0},
+		{RunID: "r1", Kind: store.KindAssistantDelta, Data: json.RawMessage(`{"text":"Once upon a time there was"}`), Time: t0.Add(time.Second)},
+		{RunID: "r1", Kind: store.KindAssistantMessage, Data: json.RawMessage(`{"text":"Once upon a time there was","incomplete":true}`), Time: t0.Add(2 * time.Second)},
+		{RunID: "r1", Kind: store.KindRunStopped, Data: json.RawMessage(`{}`), Time: t0.Add(2 * time.Second)},
+		{RunID: "r2", Kind: store.KindRunStarted, Data: json.RawMessage(`{"text":"","parent":"r1","continues":"r1","model":"m1"}`), Time: t1},
+		{RunID: "r2", Kind: store.KindAssistantDelta, Data: json.RawMessage(`{"text":" a fox"}`), Time: t1},
+		{RunID: "r2", Kind: store.KindAssistantMessage, Data: json.RawMessage(`{"text":" a fox in a wood.","usage":{"input_tokens":10,"output_tokens":20}}`), Time: t1.Add(2 * time.Second)},
+		{RunID: "r2", Kind: store.KindRunSucceeded, Data: json.RawMessage(`{}`), Time: t1.Add(2 * time.Second)},
+	}
+	for name, tr := range map[string]*Transcript{"live": live, "reopened": FromEvents(events)} {
+		var infos []string
+		for i := range tr.Len() {
+			if r := tr.Row(i); r.Kind == Header && r.Role == "assistant" {
+				infos = append(infos, r.Info)
+			}
+		}
+		if want := "m1 · 10 in, 20 out tokens · 10.0 tokens/s"; len(infos) != 1 || infos[0] != want {
+			t.Errorf("%s: the answers' Info = %q, want one, %q", name, infos, want)
+		}
+	}
+}

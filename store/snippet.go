@@ -123,6 +123,54 @@ func (db *DB) PhraseRun(ctx context.Context, session, phrase string, skip []stri
 	return "", nil
 }
 
+// markup reports whether text[i] is a mark of Markdown's, not shown in
+// the chat: an emphasis or code mark (*, _, `) at a word's edge ("**bold**",
+// "`code`", "_this_;", not "snake_case" or "2 * 3"), or a heading's # at a line's
+// start. (The sidebar showed "**bold**" where the chat shows "bold".)
+func markup(text []rune, i int) bool {
+	edge := func(j int) bool {
+		return j < 0 || j >= len(text) || unicode.IsSpace(text[j]) || unicode.IsPunct(text[j]) || unicode.IsSymbol(text[j])
+	}
+	switch c := text[i]; {
+	case c == '#':
+		j := i
+		for j > 0 && text[j-1] == '#' {
+			j--
+		}
+		k := i
+		for k+1 < len(text) && text[k+1] == '#' {
+			k++
+		}
+		return (j == 0 || text[j-1] == '\n') && k+1 < len(text) && text[k+1] == ' '
+	case isMark(c):
+		// A run of marks touching a word on one side only.
+		j, k := i, i
+		for j > 0 && isMark(text[j-1]) {
+			j--
+		}
+		for k+1 < len(text) && isMark(text[k+1]) {
+			k++
+		}
+		return edge(j-1) != edge(k+1)
+	}
+	return false
+}
+
+// shown is text as the chat shows it, as far as a snippet goes: valid
+// UTF-8, without Markdown's marks.
+func shown(text string) []rune {
+	in := []rune(strings.ToValidUTF8(text, "\uFFFD"))
+	out := make([]rune, 0, len(in))
+	for i, c := range in {
+		if !markup(in, i) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func isMark(c rune) bool { return c == '*' || c == '_' || c == '`' }
+
 // snippet cuts a piece of text around where the search found it, and
 // marks what it found there. The phrase (the query as typed, folded; ""
 // for none) found whole is the place, as the chat's find bar finds it
@@ -134,7 +182,7 @@ func (db *DB) PhraseRun(ctx context.Context, session, phrase string, skip []stri
 // rune, so a place in the folded text is a place in the text. The piece
 // is on one line: each run of spaces and line breaks is one space.
 func snippet(text string, words []string, phrase string) Match {
-	orig := []rune(strings.ToValidUTF8(text, "\uFFFD"))
+	orig := shown(text)
 	// r is the text on one line, at[i] where orig[i] is in it (a space
 	// run's every rune at its one space).
 	r := make([]rune, 0, len(orig))

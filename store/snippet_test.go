@@ -35,6 +35,9 @@ func TestSnippet(t *testing.T) {
 		want   Match
 	}{
 		{"none", "nothing here", []string{"zebra"}, "", Match{}},
+		// As the chat shows it: "**bold**" showed in the sidebar.
+		{"markdown's marks", "## Notes\nA **bold** zebra, `code` and _this_; snake_case and 2 * 3 stay.", []string{"zebra"}, "", Match{
+			Snippet: "Notes A bold zebra, code and this; snake_case and 2 * 3 stay.", Marks: [][2]int{{13, 18}}}},
 		{"short", "a Zebra!", []string{"zebra"}, "", Match{Snippet: "a Zebra!", Marks: [][2]int{{2, 7}}}},
 		{"two words, lines joined", "Train to\nthe ALPS", []string{"alps", "train"}, "",
 			Match{Snippet: "Train to the ALPS", Marks: [][2]int{{0, 5}, {13, 17}}}},
@@ -102,7 +105,7 @@ func FuzzSnippet(f *testing.F) {
 		if !utf8.ValidString(m.Snippet) {
 			t.Fatalf("snippet(%q, %q) = %q: not UTF-8", text, query, m.Snippet)
 		}
-		joined := strings.Join(strings.Fields(strings.ToValidUTF8(text, "\uFFFD")), " ")
+		joined := strings.Join(strings.Fields(string(shown(text))), " ")
 		piece := m.Snippet
 		if strings.HasPrefix(piece, "…") && !strings.HasPrefix(joined, piece) {
 			piece = strings.TrimPrefix(piece, "…")
@@ -124,7 +127,7 @@ func FuzzSnippet(f *testing.F) {
 		}
 		lowText := strings.Map(unicode.ToLower, joined)
 		together := strings.Join(strings.Fields(phrase), " ") // as the piece shows it
-		if together != "" && strings.Contains(fold(text), phrase) && utf8.RuneCountInString(phrase) <= snippetRunes {
+		if together != "" && strings.Contains(fold(string(shown(text))), phrase) && utf8.RuneCountInString(phrase) <= snippetRunes {
 			if len(m.Marks) == 0 {
 				t.Fatalf("snippet(%q, %q) = %q marks nothing, the text holding the phrase", text, query, m.Snippet)
 			}

@@ -114,7 +114,8 @@ type bridge struct {
 	sessDirty    bool
 	approvals    []*conversation.ApprovalRequested
 	apprDirty    bool
-	reset        bool // the current conversation changed: redraw all its rows
+	timedOut     []string // approvals gone from the list since the last frame because nobody answered in time
+	reset        bool     // the current conversation changed: redraw all its rows
 	statusDirty  bool
 	quickDirty   bool
 	notices      []string // errors to show the person once
@@ -387,7 +388,11 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 				cs.tr.ToolQuestionClosed(b.approvals[i].Request.ID, m.Reason)
 			}
 		}
-		if b.dropApproval(m.ID) && !m.Reason.IsAnswered() {
+		dropped := b.dropApproval(m.ID)
+		if dropped && m.Reason.IsTimedOut() {
+			b.timedOut = append(b.timedOut, m.ID) // its notification says so
+		}
+		if dropped && !m.Reason.IsAnswered() {
 			if cs := conv(m.Conversation); cs != nil {
 				// A timeout is the gate's deny; Stop (or a failed
 				// conversation) denies no one's call: it just never runs.
@@ -506,7 +511,8 @@ type update struct {
 	title        string // the current conversation's, with sessions
 	approvals    []*conversation.ApprovalRequested
 	approvalsSet bool
-	quickConv    string // the quick prompt's conversation
+	timedOut     []string // of those gone from approvals, the ones nobody answered in time
+	quickConv    string   // the quick prompt's conversation
 	quick        *tray.Update
 	notices      []string
 }
@@ -563,8 +569,8 @@ func (b *bridge) flush() {
 	}
 	u.quickConv = b.quick
 	if b.apprDirty {
-		u.approvals, u.approvalsSet = slices.Clone(b.approvals), true
-		b.apprDirty = false
+		u.approvals, u.approvalsSet, u.timedOut = slices.Clone(b.approvals), true, b.timedOut
+		b.apprDirty, b.timedOut = false, nil
 	}
 	if b.quickDirty {
 		if cs := b.convs[b.quick]; cs != nil {

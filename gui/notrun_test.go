@@ -78,3 +78,26 @@ func TestApprovalClosedNote(t *testing.T) {
 		})
 	}
 }
+
+// An approval notified while Deckhand was behind, and not answered in
+// time, is not just withdrawn: a notification says the call was denied
+// (new-user pass 8: the question vanished from the notifications, and
+// only the chat said what became of it). One answered is withdrawn.
+func TestApprovalTimedOutIsNotified(t *testing.T) {
+	h := approvalHarness(t, func(c *config.Config) { c.MCP.ApprovalTimeout = 300 * time.Millisecond })
+	h.ui.foreground = false // another window is in front
+	h.say("echo hi")
+	h.until("the approval notified", func() bool { live, _ := h.notes.shown(); return len(live) == 1 })
+	h.until("the denied card", func() bool {
+		c := h.card("t.echo")
+		return c != nil && c.Row.State == transcript.Denied
+	})
+	h.until("the notification that says so", func() bool { live, _ := h.notes.shown(); return len(live) == 1 && live[0].Title != "Deckhand: Allow t.echo?" })
+	live, all := h.notes.shown()
+	if n := live[0]; n.Title != "Deckhand denied t.echo" || !strings.Contains(n.Body, "denied") || len(n.Actions) != 0 {
+		t.Errorf("after the timeout the notification says %q: %q (actions %v)", n.Title, n.Body, n.Actions)
+	}
+	if len(all) != 2 {
+		t.Errorf("%d notifications sent, want the question and the denial", len(all))
+	}
+}

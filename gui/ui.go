@@ -544,7 +544,7 @@ func (u *UI) apply(up *update) {
 		u.goTo(false)
 	}
 	if up.approvalsSet {
-		u.dialogs.Approvals.Set(up.approvals)
+		u.dialogs.Approvals.Set(up.approvals, up.timedOut...)
 	}
 	for _, n := range up.notices {
 		u.showError(n)

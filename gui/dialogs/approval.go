@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -77,8 +78,9 @@ func (a *Approvals) Shown() *conversation.ApprovalRequested {
 	return nil
 }
 
-// Set takes the bridge's list of requests waiting.
-func (a *Approvals) Set(list []*conversation.ApprovalRequested) {
+// Set takes the bridge's list of requests waiting; timedOut are the ids
+// of those gone from it because nobody answered in time.
+func (a *Approvals) Set(list []*conversation.ApprovalRequested, timedOut ...string) {
 	live := map[string]bool{}
 	for _, r := range list {
 		live[r.ID] = true
@@ -91,7 +93,11 @@ func (a *Approvals) Set(list []*conversation.ApprovalRequested) {
 			delete(a.Answered, id)
 			if a.notified[id] {
 				delete(a.notified, id)
-				a.d.notes.withdraw(id) // answered, here or anywhere else, or gone with its run
+				if slices.Contains(timedOut, id) {
+					a.deniedNote(q.r) // in its place
+				} else {
+					a.d.notes.withdraw(id) // answered, here or anywhere else, or gone with its run
+				}
 			}
 		}
 	}
@@ -162,6 +168,21 @@ func (a *Approvals) notify(r *conversation.ApprovalRequested) {
 		}
 		n.OnAction = func(key string) { a.FromNotification(id, conv, key, whole) }
 		return n
+	})
+}
+
+// deniedNote replaces the notification that asked about r, which nobody
+// answered in time, with one saying the call was denied: withdrawn with
+// nothing said, the person who looked away never learned what became of
+// it (new-user pass 8).
+func (a *Approvals) deniedNote(r *conversation.ApprovalRequested) {
+	title := clean.Line(r.Request.Display)
+	if r.Request.Command != "" {
+		title = "a shell command"
+	}
+	a.d.notes.send(r.ID, func(bool) notify.Notification {
+		return notify.Notification{Title: "Deckhand denied " + title,
+			Body: "Nobody answered in time, so the call was denied; the chat goes on without it."}
 	})
 }
 

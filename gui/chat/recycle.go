@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 )
 
@@ -65,9 +66,47 @@ func (cv *View) nearRows() (first, last int) {
 // pool is empty, and it empties the pool at each full refresh, which every
 // SetItemHeight is: a message sent (a row added, the list scrolled)
 // made new views, with their widgets, icons and renderers, and let the old
-// ones go. After a full refresh the list holds only the views it shows, so
-// the chat view knows the others are free, and hands them back when the
-// list asks for a view.
+// ones go. After a full refresh the list shows only the views it updated,
+// so the chat view takes the others back and hands them out again.
+//
+// It hands out row views, never the items the list holds: the list's
+// items are slots (a stack of one row view, or none), made new each time
+// the list asks. Fyne's pool is a sync.Pool, and its drain at a full
+// refresh misses an item put while the UI goroutine ran on another P (a
+// P's private item is out of reach of the others): that item comes out of
+// the pool later, and had it been the row view itself, taken back and
+// handed out meanwhile, one view stood in two places of the list, showing
+// one row twice and the other not at all. A view taken back leaves its
+// slot, so a slot that comes back from Fyne's pool is empty, and is given
+// a view of its own when the list shows a row in it.
+
+// slot is a list item: the row view it shows, if it has one.
+type slot = fyne.Container
+
+// viewIn is the row view of the list's item o, a free one (or a new one)
+// put in it if it has none.
+func (cv *View) viewIn(o fyne.CanvasObject) *RowView {
+	s := o.(*slot)
+	if len(s.Objects) > 0 {
+		return s.Objects[0].(*RowView)
+	}
+	v := cv.freeView()
+	v.slot = s
+	s.Add(v) // laid out at the slot's size
+	return v
+}
+
+// release takes v back from the list: out of its slot, into the free
+// views if there is room.
+func (cv *View) release(v *RowView) {
+	if v.slot != nil {
+		v.slot.RemoveAll()
+		v.slot = nil
+	}
+	if len(cv.free) < keepFree {
+		cv.free = append(cv.free, v)
+	}
+}
 
 // recycle is the chat view's own pool of row views.
 type recycle struct {
@@ -76,7 +115,7 @@ type recycle struct {
 	free      []*RowView // views the list holds no more
 	freeTheme fyne.Theme // the theme they were drawn in
 	freeDark  fyne.ThemeVariant
-	tmpl      *RowView // the template the list measures at each refresh
+	tmpl      *slot // the template the list measures at each refresh
 }
 
 // keepFree bounds the free views: a screenful.
@@ -105,8 +144,8 @@ func (r *listRenderer) Refresh() {
 	for _, v := range cv.Views {
 		if v.seen == cv.epoch {
 			kept = append(kept, v)
-		} else if len(cv.free) < keepFree {
-			cv.free = append(cv.free, v)
+		} else {
+			cv.release(v)
 		}
 	}
 	cv.Views = kept
@@ -114,16 +153,24 @@ func (r *listRenderer) Refresh() {
 	cv.freeTheme, cv.freeDark = s.Theme(), s.ThemeVariant()
 }
 
-// createItem is the list's CreateItem: a free view, or a new one.
+// createItem is the list's CreateItem: an empty slot, or for the
+// template the list measures at each refresh, the same slot holding an
+// empty view.
 func (cv *View) createItem() fyne.CanvasObject {
 	if cv.template {
 		// Measured and dropped: an empty view, the same each time.
 		cv.template = false
 		if cv.tmpl == nil {
-			cv.tmpl = newRowView(cv)
+			v := newRowView(cv)
+			cv.tmpl = container.NewStack(v)
 		}
 		return cv.tmpl
 	}
+	return container.NewStack()
+}
+
+// freeView is a view the list let go of, or a new one.
+func (cv *View) freeView() *RowView {
 	if n := len(cv.free); n > 0 {
 		s := fyne.CurrentApp().Settings()
 		if s.Theme() == cv.freeTheme && s.ThemeVariant() == cv.freeDark {

@@ -31,7 +31,8 @@ type RowView struct {
 	// seen is the list refresh (View.epoch) in which the list last
 	// showed it (recycle.go).
 	seen uint64
-	flow flow // how its text row flows with its neighbours' (flow.go)
+	slot *slot // the list's item it is in (recycle.go)
+	flow flow  // how its text row flows with its neighbours' (flow.go)
 
 	Parts [transcript.Notice + 1]rowPart // by kind, made when first needed
 }

@@ -157,7 +157,7 @@ func (cv *View) newList() *List {
 	l.Length = func() int { return len(cv.Rows) }
 	l.CreateItem = cv.createItem
 	l.UpdateItem = func(id widget.ListItemID, o fyne.CanvasObject) {
-		v := o.(*RowView)
+		v := cv.viewIn(o)
 		v.seen = cv.epoch
 		if id >= len(cv.Rows) {
 			return

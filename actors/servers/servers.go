@@ -237,11 +237,24 @@ func (a *serversActor) spawn(c actor.Context, alias string, srv config.Server) e
 	a.status[alias] = st
 	deps, line := a.deps, &serverLine{}
 	cachedTools := len(a.deps.cached[alias])
+	// The registry is told of the server before its actor runs (OnInit is
+	// called within the spawn, before the actor's mailbox starts): what the
+	// server sends it, its tools first, then always comes after. Told once
+	// the spawn returned, it could hear first from a server that connects
+	// in milliseconds (an in-process one) while this goroutine waited for
+	// a core, and dropped its tools as a removed server's: the catalog
+	// never had them. The tools of its last connection are offered until it
+	// lists its own: a slow start loses no call (a call waits for the
+	// connection). (The props keep register for the actor's life: it
+	// looks them up rather than hold them.)
+	register := func(child actor.Context) {
+		c.Send(a.deps.registry, &serverSpawned{alias: alias, server: srv, pid: child.Self(), line: line, cached: a.deps.cached[alias]})
+	}
 	pid, err := c.SpawnNamed(actor.PropsFromProducer(func() actor.Actor {
 		s := newServer(alias, srv, deps, line)
 		s.cachedTools = cachedTools
 		return s
-	}), alias)
+	}, actor.WithOnInit(register)), alias)
 	if err != nil {
 		serr := &StartError{Alias: alias, Err: err}
 		st.State, st.Reason = StateFailed, "starting its actor: "+err.Error()
@@ -249,9 +262,6 @@ func (a *serversActor) spawn(c actor.Context, alias string, srv config.Server) e
 		return serr
 	}
 	a.children[alias] = pid
-	// The tools of its last connection are offered until it lists its own:
-	// a slow start loses no call (a call waits for the connection).
-	c.Send(a.deps.registry, &serverSpawned{alias: alias, server: srv, pid: pid, line: line, cached: a.deps.cached[alias]})
 	return nil
 }
 

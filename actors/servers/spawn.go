@@ -90,6 +90,12 @@ func SpawnRegistry(root *actor.RootContext, log *slog.Logger, pins *Pins, r *Rou
 // and keeps the servers it supervises and their statuses, which a restart
 // would stop and forget.
 func Spawn(root *actor.RootContext, o Options) *actor.PID {
+	return root.Spawn(serversProps(o))
+}
+
+// serversProps are the servers supervisor's, with opts added (a test's
+// middleware).
+func serversProps(o Options, opts ...actor.PropsOption) *actor.Props {
 	log := o.Logger
 	deps := serverDeps{
 		mcp:      o.MCP,
@@ -126,11 +132,13 @@ func Spawn(root *actor.RootContext, o Options) *actor.PID {
 		saveTools:  o.SaveTools,
 	}
 	servers := o.Servers
-	return root.Spawn(actor.PropsFromProducer(
+	return actor.PropsFromProducer(
 		func() actor.Actor { return newServers(servers, deps) },
-		actor.WithSupervisor(actor.NewExponentialBackoffStrategy(time.Minute, 500*time.Millisecond)),
-		actor.WithGuardian(Resume),
-	))
+		append([]actor.PropsOption{
+			actor.WithSupervisor(actor.NewExponentialBackoffStrategy(time.Minute, 500*time.Millisecond)),
+			actor.WithGuardian(Resume),
+		}, opts...)...,
+	)
 }
 
 // Resume is the supervision of a long-lived top-level actor whose state is

@@ -251,6 +251,8 @@ var lockedRing struct {
 // unlocks it; false or a nil prompt is the prompt dismissed, ErrLocked).
 // Prompts counts those asks.
 func MockLocked(saved map[string]string, prompt func() bool) {
+	serial.Lock() // as MockInit
+	defer serial.Unlock()
 	keyring.MockInit()
 	for b, k := range saved {
 		keyring.Set(Service, Account(b), k)
@@ -290,6 +292,11 @@ func mockUnlock() error {
 // MockInit keeps keys in memory for the rest of the process, for tests
 // (go-keyring's MockInit).
 func MockInit() {
+	// The keyring is swapped between operations: one started earlier may
+	// still run (an earlier test's window reading a key on a goroutine of
+	// its own), and go-keyring's provider is a variable it reads unguarded.
+	serial.Lock()
+	defer serial.Unlock()
 	keyring.MockInit()
 	mock.Store(mockMemory)
 }

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/godbus/dbus/v5"
@@ -302,4 +303,26 @@ func TestKeyFile(t *testing.T) {
 	if _, err := GetFile(path, "https://other.example/v1"); err == nil || !strings.Contains(err.Error(), "chmod 600") {
 		t.Errorf("a file others may read: %v", err)
 	}
+}
+
+// The keyring can be swapped for a mock while an operation started
+// earlier still runs (in the window's tests, an earlier test's settings
+// reading its key on a goroutine of their own): under -race, the swap
+// raced with go-keyring reading its provider (TestSettingsAPIKeyInKeyring,
+// in a full run of package gui). Operations and swaps at once, a few
+// hundred times: without the serial swap, -race finds the two accesses
+// with nothing ordering them.
+func TestMockWhileAnOperationRuns(t *testing.T) {
+	MockInit()
+	var wg sync.WaitGroup
+	for i := range 300 {
+		wg.Go(func() { Get("https://api.example.com") })
+		if i%2 == 0 {
+			MockInit()
+		} else {
+			MockLocked(nil, func() bool { return true })
+		}
+	}
+	wg.Wait()
+	MockInit()
 }

@@ -61,7 +61,7 @@ func New(host Host) *Panel {
 	heading.SizeName = theme.SizeNameSubHeadingText
 	intro := widget.NewLabel("Deckhand works with any OpenAI-compatible chat API: a model running on this machine " +
 		"(Ollama, llama.cpp, LM Studio) or a provider such as OpenAI or OpenRouter. " +
-		"Start a local server and pick it above, or open Settings, choose the provider, the model and paste your API key.")
+		"Start a local server and press Look again to find it, or open Settings, choose the provider, the model and paste your API key.")
 	intro.Wrapping = fyne.TextWrapWord
 	settings := widget.NewButtonWithIcon("Open settings", theme.SettingsIcon(), host.ShowSettings)
 	again := widget.NewButtonWithIcon("Look again", theme.ViewRefreshIcon(), p.Probe)

@@ -92,7 +92,10 @@ func TestApprovalTimedOutIsNotified(t *testing.T) {
 		c := h.card("t.echo")
 		return c != nil && c.Row.State == transcript.Denied
 	})
-	h.until("the notification that says so", func() bool { live, _ := h.notes.shown(); return len(live) == 1 && live[0].Title != "Deckhand: Allow t.echo?" })
+	h.until("the notification that says so", func() bool {
+		live, _ := h.notes.shown()
+		return len(live) == 1 && live[0].Title != "Deckhand: Allow t.echo?"
+	})
 	live, all := h.notes.shown()
 	if n := live[0]; n.Title != "Deckhand denied t.echo" || !strings.Contains(n.Body, "denied") || len(n.Actions) != 0 {
 		t.Errorf("after the timeout the notification says %q: %q (actions %v)", n.Title, n.Body, n.Actions)

@@ -33,6 +33,9 @@ type RowView struct {
 	seen uint64
 	slot *slot // the list's item it is in (recycle.go)
 	flow flow  // how its text row flows with its neighbours' (flow.go)
+	// running is the chat's state its header was drawn in: a header shows
+	// Retry, Edit and Delete only once the answer is over.
+	running bool
 
 	Parts [transcript.Notice + 1]rowPart // by kind, made when first needed
 }
@@ -110,10 +113,14 @@ func (r *RowView) ScreenChildren() []fyne.CanvasObject { return []fyne.CanvasObj
 // show draws row (number id; -1 when measuring), a text row after a blank
 // flowing with its neighbours as f says (View.flowOf).
 func (r *RowView) show(id int, row transcript.Row, f flow) {
-	if id >= 0 && id == r.ID && row == r.Row && f == r.flow {
+	// Drawn alike, unless it is a header drawn while the chat ran and the
+	// run is over: SetRunning redraws the views the chat holds, and one
+	// the list kept out of sight came back without its Retry, Edit and
+	// Delete (new-user pass 8, at 640×480).
+	if id >= 0 && id == r.ID && row == r.Row && f == r.flow && (row.Kind != transcript.Header || r.running == r.cv.running) {
 		return
 	}
-	r.ID, r.Row, r.flow = id, row, f
+	r.ID, r.Row, r.flow, r.running = id, row, f, r.cv.running
 	k := min(row.Kind, transcript.Notice)
 	if r.Parts[k] == nil {
 		r.Parts[k] = r.newPart(k)

@@ -559,6 +559,7 @@ func (cv *View) SetRunning(running bool) {
 	for _, v := range cv.Views {
 		if h, ok := v.Parts[transcript.Header].(*HeaderView); ok && v.ID >= 0 && v.Row.Kind == transcript.Header {
 			h.set(v.Row)
+			v.running = running
 			widgets.Relayout(v.box)
 		}
 	}

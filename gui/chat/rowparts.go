@@ -183,9 +183,41 @@ func (h *HeaderView) fit(width float32) bool {
 func (h *HeaderView) showInfo() {
 	text := ""
 	if h.hovered {
-		text = h.infoText
+		text = fitInfo(h.infoText, h.Info.Size().Width, func(s string) float32 {
+			return fyne.MeasureText(s, theme.Size(h.Info.SizeName), h.Info.TextStyle).Width + 2*theme.InnerPadding()
+		})
 	}
 	widgets.SetText(h.Info, text)
+}
+
+// fitInfo is an answer's info (model · tokens · speed) as it fits in
+// width: whole, else without the model (the status line names it), then
+// in short words, then the speed alone; cut only if even that does not
+// fit. At 640×480 and 128% the line was cut before the speed.
+func fitInfo(info string, width float32, measure func(string) float32) string {
+	if width <= 0 || measure(info) <= width {
+		return info
+	}
+	parts := strings.Split(info, " · ")
+	var tries []string
+	if len(parts) > 1 {
+		rest := parts[1:]
+		tries = append(tries, strings.Join(rest, " · "))
+		short := strings.NewReplacer(" out tokens", " out", " tokens/s", " tok/s").Replace(strings.Join(rest, " · "))
+		tries = append(tries, short)
+		if last := rest[len(rest)-1]; strings.HasSuffix(last, "tokens/s") {
+			tries = append(tries, last)
+		}
+	}
+	for _, t := range tries {
+		if measure(t) <= width {
+			return t
+		}
+	}
+	if len(tries) > 0 {
+		return tries[len(tries)-1]
+	}
+	return info
 }
 
 func setEnabled(b *widget.Button, on bool) {

@@ -35,3 +35,29 @@ func TestHeaderDrawnWhileRunningIsRedrawnAfter(t *testing.T) {
 		}
 	}
 }
+
+// An answer's info fits its header's line: whole where there is room,
+// else shortened so that the speed shows (at 640×480 and 128% it was cut
+// before it).
+func TestInfoFitsTheLine(t *testing.T) {
+	const info = "gpt-4o · 284 in, 78 out tokens · 24.2 tokens/s"
+	measure := func(s string) float32 { return float32(len(s)) }
+	for _, c := range []struct {
+		width float32
+		want  string
+	}{
+		{0, info},
+		{100, info},
+		{float32(len("284 in, 78 out tokens · 24.2 tokens/s")), "284 in, 78 out tokens · 24.2 tokens/s"},
+		{30, "284 in, 78 out · 24.2 tok/s"},
+		{20, "24.2 tokens/s"},
+		{5, "24.2 tokens/s"},
+	} {
+		if got := fitInfo(info, c.width, measure); got != c.want {
+			t.Errorf("fitInfo at %v = %q, want %q", c.width, got, c.want)
+		}
+	}
+	if got := fitInfo("gpt-4o", 3, measure); got != "gpt-4o" {
+		t.Errorf("a model alone is shortened to %q", got)
+	}
+}

@@ -260,3 +260,30 @@ func TestSelectionStaysInItsChat(t *testing.T) {
 		t.Errorf("back in the first chat (from %s), %q is selected, rows marked: %q", second, got, marked())
 	}
 }
+
+// A drag held still past the transcript's bottom edge goes on scrolling,
+// and the selection with it: it scrolled only while the pointer moved
+// (new-user pass 8). Let go, it stops.
+func TestSelectDragHeldPastTheEdgeScrollsOn(t *testing.T) {
+	h, _ := longAnswer(t)
+	h.ui.chat.List.ScrollToTop()
+	h.until("the answer's start", func() bool { return h.selTextWith("number 0.") != nil })
+	drv := fyne.CurrentApp().Driver()
+	first := h.selTextWith("number 0.")
+	from, _ := pointAt(t, first, "Paragraph")
+	abs := drv.AbsolutePositionForObject(first)
+	first.MouseDown(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: from.Subtract(abs)}, Button: desktop.MouseButtonPrimary})
+	below := drv.AbsolutePositionForObject(h.ui.chat.List).AddXY(100, h.ui.chat.List.Size().Height+20)
+	first.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: below.Subtract(abs), AbsolutePosition: below}})
+	once := h.ui.chat.List.GetScrollOffset()
+	// No more moves: the list scrolls on, and the selection follows.
+	h.until("the list to scroll on, held", func() bool { return h.ui.chat.List.GetScrollOffset() > once+100 })
+	h.until("the selection to follow", func() bool { return strings.Contains(h.ui.chat.Sel.Text(), "Paragraph number 20.") })
+	first.DragEnd()
+	h.queue.Settle()
+	stopped := h.ui.chat.List.GetScrollOffset()
+	h.queue.Settle()
+	if got := h.ui.chat.List.GetScrollOffset(); got != stopped {
+		t.Errorf("the list scrolled on after the drag ended: %v, then %v", stopped, got)
+	}
+}

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -40,6 +41,7 @@ type View struct {
 	est      estimator
 	icons    widgets.StatusIcons
 	Sel      richtext.Selection // the selected text, across blocks
+	edgeTick chan struct{}      // a drag held past the list's edge scrolls on (dragScroll); closed when it ends
 	Find     *find.Finder       // the find bar (find.go)
 	// Tips names the icon buttons (a message's, the find bar's) while the
 	// pointer rests on one, over the transcript.
@@ -566,22 +568,68 @@ func (cv *View) SetRunning(running bool) {
 }
 
 // dragScroll scrolls the transcript as far as a selecting drag went past
-// its top or bottom edge, so that a selection can run beyond the screen
-// (each move of the pointer out there scrolls on).
+// its top or bottom edge, so that a selection can run beyond the screen,
+// and goes on scrolling while the pointer is held there, without moving
+// (it scrolled only as the pointer moved: new-user pass 8).
 func (cv *View) dragScroll(abs fyne.Position) {
-	top := fyne.CurrentApp().Driver().AbsolutePositionForObject(cv.List).Y
-	bottom := top + cv.List.Size().Height
-	var by float32
-	switch {
-	case abs.Y < top:
-		by = abs.Y - top
-	case abs.Y > bottom:
-		by = abs.Y - bottom
-	default:
+	by := cv.pastEdge(abs)
+	if by == 0 {
 		return
 	}
 	cv.Follow = false
 	cv.List.ScrollToOffset(max(0, cv.List.GetScrollOffset()+by))
+	if cv.edgeTick == nil {
+		cv.edgeTick = make(chan struct{})
+		go cv.scrollOn(cv.edgeTick)
+	}
+}
+
+// pastEdge is how far abs is above the list's top (negative) or below its
+// bottom; 0 inside.
+func (cv *View) pastEdge(abs fyne.Position) float32 {
+	top := fyne.CurrentApp().Driver().AbsolutePositionForObject(cv.List).Y
+	bottom := top + cv.List.Size().Height
+	switch {
+	case abs.Y < top:
+		return abs.Y - top
+	case abs.Y > bottom:
+		return abs.Y - bottom
+	}
+	return 0
+}
+
+// edgeRepeat is how often a drag held past the list's edge scrolls on.
+const edgeRepeat = 50 * time.Millisecond
+
+// scrollOn drags again, on the UI goroutine, every edgeRepeat while the
+// drag goes on past the list's edge; it ends (closing stop) once the drag
+// ends or comes back inside.
+func (cv *View) scrollOn(stop chan struct{}) {
+	t := time.NewTicker(edgeRepeat)
+	defer t.Stop()
+	var queued atomic.Bool // one at a time: a UI goroutine that stops running them is not flooded
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+			if !queued.CompareAndSwap(false, true) {
+				continue
+			}
+			cv.host.Post(func() {
+				queued.Store(false)
+				if cv.edgeTick != stop {
+					return
+				}
+				if on, abs := cv.Sel.Dragging(); !on || cv.pastEdge(abs) == 0 {
+					close(stop)
+					cv.edgeTick = nil
+					return
+				}
+				cv.Sel.DragAgain()
+			})
+		}
+	}
 }
 
 // shownBlocks are the selectable blocks of the rows near the screen, in

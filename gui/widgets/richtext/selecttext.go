@@ -599,6 +599,7 @@ type Selection struct {
 	anchor, focus spot
 	active        bool // anchor and focus are set (they may be equal)
 	dragging      bool
+	last          fyne.Position // where the drag's pointer was last (absolute)
 	// Shown are the selectable blocks on screen, in row order.
 	Shown func() []*SelText
 	// Block is the selectable block of row i laid out off screen (to copy
@@ -662,6 +663,7 @@ func (h *Selection) dragTo(abs fyne.Position) {
 	if !h.active || h.Shown == nil {
 		return
 	}
+	h.last = abs
 	if h.Edge != nil {
 		h.Edge(abs)
 	}
@@ -751,6 +753,19 @@ func (h *Selection) SelectMessage(i int) {
 	}
 	first, last := h.Message(i)
 	h.set(spot{first, mark{}}, spot{last, endMark})
+}
+
+// Dragging reports whether a drag is selecting, and where its pointer
+// was last (absolute in the window).
+func (h *Selection) Dragging() (bool, fyne.Position) { return h.active && h.dragging, h.last }
+
+// DragAgain goes on with the drag as if the pointer moved where it is:
+// with the pointer held past the list's edge, Edge scrolls on and the
+// selection follows, with no move of the pointer.
+func (h *Selection) DragAgain() {
+	if h.active && h.dragging {
+		h.dragTo(h.last)
+	}
 }
 
 // Clear forgets the selection (a click elsewhere).

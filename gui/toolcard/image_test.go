@@ -42,6 +42,13 @@ func TestImageSaveConfirmsAndCloses(t *testing.T) {
 	if want := tools.Size(b.Len()); !slices.ContainsFunc(info, func(s string) bool { return strings.HasSuffix(s, " · "+want) }) {
 		t.Errorf("the view does not show the file's size %s: %q", want, info)
 	}
+	// Shown whole, not cut beside the buttons: a 20×20 image's view
+	// showed "get-t…".
+	guitest.Walk(u.Win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
+		if l, ok := o.(*widget.Label); ok && strings.HasPrefix(l.Text, "get-tiny-image") && l.Truncation != fyne.TextTruncateOff {
+			t.Errorf("the image's name and size are cut to fit: %q", l.Text)
+		}
+	})
 	path := filepath.Join(t.TempDir(), "get-tiny-image.png")
 	wc, err := storage.Writer(storage.NewFileURI(path))
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
@@ -52,11 +53,13 @@ func ShowImage(c fyne.Canvas, img Image, post func(func()), failed func(error)) 
 		v.pic.ScaleMode = canvas.ImageScalePixels // a small image enlarged: crisp, not blurred
 	}
 	v.pic.SetMinSize(size)
+	// The name, size and bytes on a line of their own, wrapped, over the
+	// buttons: beside them, a small image's view cut them to "get-t…".
 	info := widget.NewLabel(img.Info)
-	info.Truncation = fyne.TextTruncateEllipsis
+	info.Wrapping = fyne.TextWrapWord
 	save := widget.NewButtonWithIcon("Save…", theme.DocumentSaveIcon(), img.Save)
 	closeB := widget.NewButtonWithIcon("Close", theme.CancelIcon(), v.Close)
-	bar := container.NewBorder(nil, nil, nil, container.NewHBox(save, closeB), info)
+	bar := container.NewVBox(info, container.NewHBox(layout.NewSpacer(), save, closeB))
 	v.pop = widget.NewModalPopUp(container.NewBorder(nil, bar, nil, nil, container.NewCenter(v.pic)), c)
 	c.Unfocus()
 	c.SetOnTypedKey(func(k *fyne.KeyEvent) {

@@ -5,6 +5,7 @@ import (
 	"image"
 	"strings"
 	"testing"
+	"time"
 
 	"deckhand/gui"
 	"deckhand/testutil"
@@ -51,8 +52,19 @@ func TestWindowFindShowsTheMatchSmall(t *testing.T) {
 		if !ok || !ok2 {
 			t.Fatalf("no find bar or message box:\n%s", s.ScreenText())
 		}
-		img := w.windowShot("Deckhand", fmt.Sprintf("find-small-%d.png", i))
-		if n := orangeRows(img, int(bar.Y+bar.H), int(box.Y)); n < 20 {
+		// The screen's widgets say "1 of 11" a frame before its pixels
+		// may (CI, under load, took a shot of none of the mark): the
+		// mark is looked for in shots for up to 10 s. Before the fix it
+		// never came into view.
+		n, deadline := 0, time.Now().Add(10*time.Second)
+		for shot := 0; ; shot++ {
+			img := w.windowShot("Deckhand", fmt.Sprintf("find-small-%d-%d.png", i, shot))
+			if n = orangeRows(img, int(bar.Y+bar.H), int(box.Y)); n >= 20 || time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+		if n < 20 {
 			t.Errorf("after %q (%s) the transcript (y %.0f to %.0f) shows %d px of the current match's mark, want it in view", step.key, step.count, bar.Y+bar.H, box.Y, n)
 		}
 	}

@@ -191,21 +191,29 @@ func TestSelectAllOfALongMessage(t *testing.T) {
 	}
 }
 
-// A drag past the transcript's bottom edge scrolls it, and the selection
-// runs on into what comes into view.
-func TestSelectDragScrolls(t *testing.T) {
+// pressAtTheTop is longAnswer's window scrolled to its top, with the
+// mouse pressed on its first paragraph's first word: the first block, and
+// where it is in the window.
+func pressAtTheTop(t *testing.T) (*harness, *richtext.SelText, fyne.Position) {
+	t.Helper()
 	h, _ := longAnswer(t)
 	h.ui.chat.List.ScrollToTop()
 	h.until("the answer's start", func() bool { return h.selTextWith("number 0.") != nil })
+	first := h.selTextWith("number 0.")
+	from, _ := pointAt(t, first, "Paragraph")
+	abs := fyne.CurrentApp().Driver().AbsolutePositionForObject(first)
+	first.MouseDown(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: from.Subtract(abs)}, Button: desktop.MouseButtonPrimary})
+	return h, first, abs
+}
+
+// A drag past the transcript's bottom edge scrolls it, and the selection
+// runs on into what comes into view.
+func TestSelectDragScrolls(t *testing.T) {
+	h, first, abs := pressAtTheTop(t)
 	if h.selTextWith("number 40.") != nil {
 		t.Fatalf("paragraph 40 is on screen at the top: the test proves nothing")
 	}
-	drv := fyne.CurrentApp().Driver()
-	first := h.selTextWith("number 0.")
-	from, _ := pointAt(t, first, "Paragraph")
-	abs := drv.AbsolutePositionForObject(first)
-	first.MouseDown(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: from.Subtract(abs)}, Button: desktop.MouseButtonPrimary})
-	below := drv.AbsolutePositionForObject(h.ui.chat.List).AddXY(100, h.ui.chat.List.Size().Height+150)
+	below := fyne.CurrentApp().Driver().AbsolutePositionForObject(h.ui.chat.List).AddXY(100, h.ui.chat.List.Size().Height+150)
 	for range 20 {
 		first.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: below.Subtract(abs), AbsolutePosition: below}})
 	}
@@ -265,15 +273,8 @@ func TestSelectionStaysInItsChat(t *testing.T) {
 // and the selection with it: it scrolled only while the pointer moved
 // (new-user pass 8). Let go, it stops.
 func TestSelectDragHeldPastTheEdgeScrollsOn(t *testing.T) {
-	h, _ := longAnswer(t)
-	h.ui.chat.List.ScrollToTop()
-	h.until("the answer's start", func() bool { return h.selTextWith("number 0.") != nil })
-	drv := fyne.CurrentApp().Driver()
-	first := h.selTextWith("number 0.")
-	from, _ := pointAt(t, first, "Paragraph")
-	abs := drv.AbsolutePositionForObject(first)
-	first.MouseDown(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: from.Subtract(abs)}, Button: desktop.MouseButtonPrimary})
-	below := drv.AbsolutePositionForObject(h.ui.chat.List).AddXY(100, h.ui.chat.List.Size().Height+20)
+	h, first, abs := pressAtTheTop(t)
+	below := fyne.CurrentApp().Driver().AbsolutePositionForObject(h.ui.chat.List).AddXY(100, h.ui.chat.List.Size().Height+20)
 	first.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: below.Subtract(abs), AbsolutePosition: below}})
 	once := h.ui.chat.List.GetScrollOffset()
 	// No more moves: the list scrolls on, and the selection follows.

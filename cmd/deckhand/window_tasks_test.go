@@ -16,10 +16,7 @@ func TestWindowSelectsTasks(t *testing.T) {
 	answer := "Some tasks for today:\n\n- [ ] an open task\n- [x] a done task\n- [x] `go test` passes\n\nThat is all."
 	model := testutil.NewModelServer(t, testutil.ModelResponse{Body: testutil.TextChunks(answer)})
 	w := startRealWindow(t, scriptedConfig(model.URL), nil)
-	box, _ := findEntry(w.screen(), "Message Deckhand")
-	w.click(box)
-	w.typeText("tasks")
-	w.key("Return")
+	w.say("tasks")
 	s := w.waitScreen("the answer", func(s gui.Screen) bool { return shows(s, "That is all") && shows(s, "a done task") })
 	para, _ := find(s, "text", "Some tasks")
 	tasks, _ := find(s, "text", "a done task")

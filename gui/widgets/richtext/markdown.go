@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/storage"
@@ -125,15 +126,7 @@ func plainTasks(src string) string {
 	if len(at) == 0 {
 		return src
 	}
-	var out strings.Builder
-	prev := 0
-	for _, i := range at {
-		out.Write(b[prev:i])
-		out.WriteRune(boxMark)
-		prev = i
-	}
-	out.Write(b[prev:])
-	return out.String()
+	return insertAt(b, at, boxMark)
 }
 
 // dropMarks takes boxMark out of segs' text.
@@ -253,13 +246,17 @@ func markBreaks(src string) string {
 		return src
 	}
 	slices.Sort(at)
-	at = slices.Compact(at)
+	return insertAt(b, slices.Compact(at), lineSep)
+}
+
+// insertAt is b with r put before each byte offset of at (ascending).
+func insertAt(b []byte, at []int, r rune) string {
 	var out strings.Builder
-	out.Grow(len(src) + 3*len(at))
+	out.Grow(len(b) + utf8.RuneLen(r)*len(at))
 	prev := 0
 	for _, i := range at {
 		out.Write(b[prev:i])
-		out.WriteRune(lineSep)
+		out.WriteRune(r)
 		prev = i
 	}
 	out.Write(b[prev:])

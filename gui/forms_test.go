@@ -6,9 +6,9 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
-	"fyne.io/fyne/v2/test"
 
 	"deckhand/config"
+	"deckhand/gui/guitest"
 )
 
 // trayApp is the test app with a system tray, which the test driver lacks.
@@ -24,7 +24,7 @@ func (a *trayApp) SetSystemTrayWindow(w fyne.Window) {}
 var _ desktop.App = (*trayApp)(nil)
 
 func TestTrayMenu(t *testing.T) {
-	a := &trayApp{App: test.NewTempApp(t)}
+	a := &trayApp{App: guitest.NewApp(t)}
 	u := New(Deps{App: a, Config: &config.Config{}, Tray: true})
 	u.installTray()
 	if a.menu == nil {

@@ -99,7 +99,7 @@ type harnessOptions struct {
 
 func newHarness(t *testing.T, o harnessOptions) *harness {
 	t.Helper()
-	h := &harness{t: t, app: test.NewTempApp(t), queue: guitest.NewQueue()}
+	h := &harness{t: t, app: guitest.NewApp(t), queue: guitest.NewQueue()}
 	h.model = testutil.NewModelServer(t, o.responses...)
 	h.model.Fallback = o.fallback
 	cfg := &config.Config{Path: filepath.Join(t.TempDir(), "config.toml")}

@@ -6,13 +6,14 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+
+	"deckhand/gui/guitest"
 )
 
 // A Screen holds what every window shows, dialogs included.
 func TestScreenHoldsDialogs(t *testing.T) {
-	a := test.NewTempApp(t)
+	a := guitest.NewApp(t)
 	w := a.NewWindow("Main")
 	w.SetContent(widget.NewButton("Press me", nil))
 	w.Resize(fyne.NewSize(400, 300))

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
 	"deckhand/config"
@@ -17,7 +16,7 @@ import (
 // queued for the UI goroutine, as the app's loop would.
 func bareUI(t testing.TB) (u *UI, drain func()) {
 	t.Helper()
-	test.NewTempApp(t)
+	guitest.NewApp(t)
 	queue := guitest.NewQueue()
 	u = New(Deps{App: fyne.CurrentApp(), Config: &config.Config{Model: config.Model{BaseURL: "http://x/v1", Name: "m"}},
 		Post: queue.Post})

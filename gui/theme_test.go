@@ -23,7 +23,7 @@ import (
 // without a theme override (whose fonts Fyne would load and keep once per
 // caption).
 func TestCaptionColour(t *testing.T) {
-	test.NewTempApp(t)
+	guitest.NewApp(t)
 	l, obj := widgets.Caption("first")
 	test.NewTempWindow(t, obj)
 	colour := func() string {
@@ -128,7 +128,7 @@ func textColour(o fyne.CanvasObject, text string) (color.Color, bool) {
 // warnings, errors) reads at 4.5:1 or more on the background (Fyne's green
 // was 1.5:1).
 func TestLightThemeTextContrast(t *testing.T) {
-	test.NewTempApp(t)
+	guitest.NewApp(t)
 	l := newLook(config.UI{Theme: config.ThemeLight})
 	bg := l.Color(theme.ColorNameBackground, theme.VariantLight)
 	for _, n := range []fyne.ThemeColorName{theme.ColorNameSuccess, theme.ColorNameWarning, theme.ColorNameError, theme.ColorNameForeground} {

@@ -165,3 +165,17 @@ func Texts(w fyne.Window) []string {
 func Shows(w fyne.Window, text string) bool {
 	return slices.ContainsFunc(Texts(w), func(s string) bool { return strings.Contains(s, text) })
 }
+
+// NewApp is Fyne's test app for t, with Fyne's cache clock set to now.
+// The cache stamps each renderer it hands out with a clock sample taken
+// at its last clean, which the real driver takes every frame and the test
+// driver only at a Capture. In a full run of a package, a minute can pass
+// between two captures: every renderer the test's window makes is then
+// stamped as expired, the window's first Capture drops them, and those made
+// again in their place are never laid out (an entry's border has no size,
+// so taking the focus changes no pixel of it).
+func NewApp(t testing.TB) fyne.App {
+	a := test.NewTempApp(t)
+	test.NewCanvas().Capture() // its clean takes a new clock sample
+	return a
+}

@@ -35,7 +35,7 @@ type Host struct {
 // NewHost is a Host with a window titled title, not shown yet.
 func NewHost(t testing.TB, title string) *Host {
 	t.Helper()
-	h := &Host{FyneApp: test.NewTempApp(t), Queue: NewQueue(), Ready: map[string]bool{}}
+	h := &Host{FyneApp: NewApp(t), Queue: NewQueue(), Ready: map[string]bool{}}
 	h.Win = h.FyneApp.NewWindow(title)
 	return h
 }

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/test"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/tools"

@@ -44,7 +44,21 @@ type harness struct {
 	cfg   *config.Config
 	queue guitest.Queue
 	notes *noteRecorder // the desktop notifications sent
+	// primary stands in for the desktop's primary selection.
+	primary *primaryRecorder
 }
+
+// primaryRecorder stands in for the desktop's primary selection (X11's
+// PRIMARY): the real one is driven in cmd/deckhand's
+// TestWindowPrimarySelection. It is touched on the UI goroutine only,
+// which the test goroutine plays.
+type primaryRecorder struct {
+	sets []string // every Set, in order
+	text string   // what Get gives: the last Set, or another program's
+}
+
+func (r *primaryRecorder) Set(text string) { r.sets = append(r.sets, text); r.text = text }
+func (r *primaryRecorder) Get() string     { return r.text }
 
 // noteRecorder stands in for the session's notification server: the real
 // one (dunst, on a real bus) is driven in cmd/deckhand's
@@ -99,7 +113,7 @@ type harnessOptions struct {
 
 func newHarness(t *testing.T, o harnessOptions) *harness {
 	t.Helper()
-	h := &harness{t: t, app: guitest.NewApp(t), queue: guitest.NewQueue()}
+	h := &harness{t: t, app: guitest.NewApp(t), queue: guitest.NewQueue(), primary: &primaryRecorder{}}
 	h.model = testutil.NewModelServer(t, o.responses...)
 	h.model.Fallback = o.fallback
 	cfg := &config.Config{Path: filepath.Join(t.TempDir(), "config.toml")}
@@ -148,6 +162,7 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 		},
 		LookupEnv: func(string) (string, bool) { return "", false },
 		Post:      h.queue.Post,
+		Primary:   h.primary,
 	})
 	h.notes = &noteRecorder{}
 	h.ui.dialogs.SetNotifier(func() (dialogs.Notifier, error) { return h.notes, nil })

@@ -60,6 +60,11 @@ type Deps struct {
 	// Post runs a function on the UI goroutine. Default fyne.Do; tests
 	// give a queue they drain.
 	Post func(func())
+	// Primary is the desktop's primary selection (X11's PRIMARY): text
+	// selected in the transcript or the message box becomes it, and a
+	// middle click in the message box pastes it. Nil: none (Fyne's test
+	// driver; package desktop's is a no-op where there is none).
+	Primary widgets.PrimarySelection
 	// Quiet runs, on its own goroutine, once the window has been at rest
 	// for a minute after being used, and has let go of what left the
 	// screen (sweep.go): a moment to give freed memory back. Optional.
@@ -328,6 +333,10 @@ func (u *UI) build() {
 	u.comp = composer.New(composerHost{u}, u.log, u.sendInput)
 	u.input = u.comp.Entry
 	u.input.OnPress = func() { u.chat.Sel.Clear() }
+	if p := u.d.Primary; p != nil {
+		u.chat.Sel.Primary = p.Set
+		u.input.Primary = p
+	}
 	u.send = widgets.NewRingButtonWithIcon("Send", theme.MailSendIcon(), u.sendInput)
 	u.send.Importance = widget.HighImportance
 	u.stop = widgets.NewRingButtonWithIcon("Stop", theme.MediaStopIcon(), func() { u.tell(&uiStop{}) })

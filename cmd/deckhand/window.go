@@ -95,6 +95,7 @@ func runWindow(ctx context.Context, e *env, args []string) error {
 		Tray:      bus != nil,
 		LookupEnv: e.getenv,
 		Notices:   notices,
+		Primary:   desktop.NewPrimary(e.log),
 		Quiet: func() {
 			// At rest: the catalog builders' indexes go too, made again
 			// by the next server's change (see chat's), and so do the

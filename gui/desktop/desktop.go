@@ -1,7 +1,8 @@
 // Package desktop is the window's Fyne app on a real display: the one part
 // of the window that needs cgo and a GL driver (fyne.io/fyne/v2/app), kept
 // out of package gui so that gui's tests run headless on Fyne's test
-// driver. With package gui it is the only code that imports Fyne.
+// driver. With package gui it is the only code that imports Fyne; it also
+// has the desktop's primary selection (Primary), through Fyne's GLFW.
 //
 // Quit and Do may be called from any goroutine; Run blocks on the calling
 // goroutine (the process's main one) until the app quits.

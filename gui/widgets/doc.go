@@ -6,7 +6,8 @@
 // status icons, an entry that takes Escape (EscEntry), a select, a check
 // box and a radio that hand Escape to the window (EscSelect, EscCheck,
 // EscRadio), a box to write a
-// message in where Enter sends (MessageEntry), a find bar's box
+// message in where Enter sends and a middle click pastes the primary
+// selection (MessageEntry, PrimarySelection), a find bar's box
 // (FindEntry), an image that fits its width (FitImage), content told of
 // the pointer (HoverArea), buttons that name themselves on hover
 // (TipButton, on a Tips layer), half the paddings for a compact line

@@ -12,7 +12,9 @@ import (
 // Shift+Enter starts a new line, Escape does what OnEscape says, Tab and
 // Shift+Tab move the focus on (a tab character is never what a message
 // needs), and the window's shortcuts work while it has the focus: a
-// focused entry would otherwise take every shortcut for itself.
+// focused entry would otherwise take every shortcut for itself. With a
+// Primary, text selected in it becomes the desktop's primary selection,
+// and a middle click pastes that where it clicks.
 type MessageEntry struct {
 	widget.Entry
 	OnSend func()
@@ -27,9 +29,13 @@ type MessageEntry struct {
 	// every key.
 	OnLongPaste func(text string)
 	LongPaste   int
-	// OnPress, if set, is told of a press of the mouse in the box.
+	// OnPress, if set, is told of a press of the mouse in the box (not of
+	// the middle button's, which pastes).
 	OnPress func()
+	// Primary, if set, is the desktop's primary selection.
+	Primary PrimarySelection
 	shift   bool
+	middle  bool // the middle button is down: its drag selects nothing
 }
 
 var _ desktop.Keyable = (*MessageEntry)(nil)
@@ -52,10 +58,11 @@ func (e *MessageEntry) KeyDown(k *fyne.KeyEvent) {
 }
 
 func (e *MessageEntry) KeyUp(k *fyne.KeyEvent) {
+	e.Entry.KeyUp(k)
 	if k.Name == desktop.KeyShiftLeft || k.Name == desktop.KeyShiftRight {
 		e.shift = false
+		e.ownSelection() // Shift with the arrows selected
 	}
-	e.Entry.KeyUp(k)
 }
 
 func (e *MessageEntry) TypedKey(k *fyne.KeyEvent) {
@@ -92,13 +99,79 @@ func (e *MessageEntry) TypedShortcut(s fyne.Shortcut) {
 		}
 	}
 	e.Entry.TypedShortcut(s)
+	if _, ok := s.(*fyne.ShortcutSelectAll); ok {
+		e.ownSelection()
+	}
 }
 
 func (e *MessageEntry) MouseDown(m *desktop.MouseEvent) {
+	if m.Button == desktop.MouseButtonTertiary && e.Primary != nil {
+		e.middle = true
+		e.pastePrimary(m)
+		return
+	}
 	if e.OnPress != nil {
 		e.OnPress()
 	}
 	e.Entry.MouseDown(m)
+}
+
+// pastePrimary pastes the primary selection where the middle button was
+// pressed, as GTK's and Qt's boxes do, by the rules of a paste (one too
+// long for the box goes to OnLongPaste) and undone as one. OnPress is not
+// told: a selection elsewhere (the transcript's) stays, as it is what is
+// being pasted.
+func (e *MessageEntry) pastePrimary(m *desktop.MouseEvent) {
+	if e.Disabled() {
+		return
+	}
+	text := e.Primary.Get() // once: it may ask another program
+	// A press of the first button there: the caret goes where the
+	// pointer is, and a selection in the box ends rather than being
+	// pasted over.
+	at := *m
+	at.Button, at.Modifier = desktop.MouseButtonPrimary, 0
+	e.Entry.MouseDown(&at)
+	if text != "" {
+		e.TypedShortcut(&fyne.ShortcutPaste{Clipboard: textClipboard(text)})
+	}
+}
+
+// MouseUp ends a drag that selected (the primary selection is what it
+// selected) or the middle button's paste.
+func (e *MessageEntry) MouseUp(m *desktop.MouseEvent) {
+	e.Entry.MouseUp(m)
+	if e.middle {
+		e.middle = false
+		return
+	}
+	e.ownSelection()
+}
+
+// Dragged selects, but not with the middle button held: it pasted.
+func (e *MessageEntry) Dragged(d *fyne.DragEvent) {
+	if e.middle {
+		return
+	}
+	e.Entry.Dragged(d)
+}
+
+// DoubleTapped selects the word (the entry's), which becomes the primary
+// selection.
+func (e *MessageEntry) DoubleTapped(p *fyne.PointEvent) {
+	e.Entry.DoubleTapped(p)
+	e.ownSelection()
+}
+
+// ownSelection makes what is selected in the box the primary selection,
+// if anything is.
+func (e *MessageEntry) ownSelection() {
+	if e.Primary == nil {
+		return
+	}
+	if t := e.SelectedText(); t != "" {
+		e.Primary.Set(t)
+	}
 }
 
 // FocusLost forgets Shift: its KeyUp may go to another widget.

@@ -6,7 +6,8 @@
 // (Highlight), Markdown tables that scroll sideways only when they must
 // (FitTables, TableBox), and over them a
 // selection that runs across blocks and rows (MDText, SelText,
-// Selection: a drag, a double click, Select all, Copy), the search of
+// Selection: a drag, a double click, Select all, Copy, and the primary
+// selection a middle click pastes), the search of
 // what a block drew (MDText.Find, FoldRunes, FindRunes), and a block that
 // goes on on the last line of the one before (WithLead).
 //

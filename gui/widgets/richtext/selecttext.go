@@ -24,7 +24,9 @@ import (
 // across blocks (a paragraph, a list, a code block): a drag goes on into
 // the blocks below or above, and Select all takes the whole message. Ctrl+C copies the selection: the window's
 // canvas has the shortcut, and a press on a text takes the focus
-// from the message box so that the shortcut reaches it.
+// from the message box so that the shortcut reaches it. A selection once
+// made (not each step of a drag) is also the desktop's primary selection
+// (Selection.Primary), which a middle click pastes in another program.
 
 // MDText is a rich text that keeps its renderer, to read what it drew.
 type MDText struct {
@@ -335,7 +337,11 @@ func (s *SelText) Dragged(e *fyne.DragEvent) {
 	s.host.dragTo(abs)
 }
 
-func (s *SelText) DragEnd() { s.host.dragging = false }
+// DragEnd ends the drag: what it selected is the primary selection.
+func (s *SelText) DragEnd() {
+	s.host.dragging = false
+	s.host.own()
+}
 
 // Tapped (a click without a drag) clears the selection.
 func (s *SelText) Tapped(*fyne.PointEvent) { s.host.Clear() }
@@ -356,6 +362,7 @@ func (s *SelText) DoubleTapped(e *fyne.PointEvent) {
 		end++
 	}
 	s.host.set(spot{s.Row(), mark{m.run, start}}, spot{s.Row(), mark{m.run, end}})
+	s.host.own()
 }
 
 func wordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }
@@ -612,6 +619,10 @@ type Selection struct {
 	Unfocus func()
 	// Clip sets the clipboard.
 	Clip func(string)
+	// Primary, if set, is given the selection once it is made (a drag's
+	// end, a double click, Select all), not at each step of a drag: the
+	// desktop's primary selection, which a middle click pastes.
+	Primary func(string)
 	// Found, if set, marks what a search found in a block.
 	Found func(*SelText)
 	// Edge, if set, scrolls the list when a drag goes past its top
@@ -753,6 +764,7 @@ func (h *Selection) SelectMessage(i int) {
 	}
 	first, last := h.Message(i)
 	h.set(spot{first, mark{}}, spot{last, endMark})
+	h.own()
 }
 
 // Dragging reports whether a drag is selecting, and where its pointer
@@ -835,6 +847,18 @@ func (h *Selection) Text() string {
 		prev = i
 	}
 	return b.String()
+}
+
+// own gives Primary what is selected, if anything is: a press and a
+// release with no drag between selects nothing, and leaves the primary
+// selection to whoever had it.
+func (h *Selection) own() {
+	if h.Primary == nil {
+		return
+	}
+	if t := h.Text(); t != "" {
+		h.Primary(t)
+	}
 }
 
 // Copy puts the selection on the clipboard; false if nothing is selected.

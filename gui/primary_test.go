@@ -1,0 +1,115 @@
+package gui
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+
+	"deckhand/testutil"
+)
+
+// What a person selects in the transcript becomes the desktop's primary
+// selection once it is made: a drag across blocks at its end (not at each
+// step), exactly what Ctrl+C copies; a double click, its word; Select all,
+// the whole message. A click that selects nothing leaves it as it was.
+func TestPrimarySelectionFromTranscript(t *testing.T) {
+	h := newHarness(t, harnessOptions{responses: []testutil.ModelResponse{{Body: testutil.TextChunks(
+		"An opening paragraph.\n\n- first item\n- second item\n\n```sh\necho one\necho two\n```\n")}}})
+	h.say("hello")
+	h.until("the answer", func() bool { return h.selTextWith("opening") != nil && h.selTextWith("echo two") != nil })
+	drv := fyne.CurrentApp().Driver()
+	para, code := h.selTextWith("opening"), h.selTextWith("echo two")
+	from, _ := pointAt(t, para, "An")
+	mid, _ := pointAt(t, h.selTextWith("second item"), "second")
+	to, _ := pointAt(t, code, " two") // after "echo"
+	abs := drv.AbsolutePositionForObject(para)
+	para.MouseDown(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: from.Subtract(abs)}, Button: desktop.MouseButtonPrimary})
+	for _, p := range []fyne.Position{mid, to} {
+		para.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: p.Subtract(abs), AbsolutePosition: p}})
+	}
+	if len(h.primary.sets) != 0 {
+		t.Errorf("the primary selection was set during the drag: %q", h.primary.sets)
+	}
+	para.DragEnd()
+	want := "An opening paragraph.\n\n• first item\n• second item\n\necho one\necho"
+	if !slices.Equal(h.primary.sets, []string{want}) {
+		t.Errorf("after the drag the primary selection was set to %q, want once %q", h.primary.sets, want)
+	}
+	typeOnCanvas(h.ui.win.Canvas(), &fyne.ShortcutCopy{})
+	if got := h.app.Clipboard().Content(); got != h.primary.text {
+		t.Errorf("Ctrl+C copied %q, the primary selection holds %q", got, h.primary.text)
+	}
+
+	// A double click: the word.
+	p, _ := pointAt(t, code, "echo")
+	code.DoubleTapped(&fyne.PointEvent{Position: p.Subtract(drv.AbsolutePositionForObject(code)).AddXY(3, 0)})
+	if got := h.primary.text; got != "echo" {
+		t.Errorf("after a double click on echo, the primary selection = %q, want %q", got, "echo")
+	}
+
+	// A click (a press and a release, no drag) selects nothing: the
+	// primary selection stays what it was.
+	n := len(h.primary.sets)
+	para.MouseDown(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: from.Subtract(abs)}, Button: desktop.MouseButtonPrimary})
+	para.MouseUp(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: from.Subtract(abs)}, Button: desktop.MouseButtonPrimary})
+	para.Tapped(&fyne.PointEvent{Position: from.Subtract(abs)})
+	if len(h.primary.sets) != n {
+		t.Errorf("a click set the primary selection to %q", h.primary.sets[n:])
+	}
+
+	// Select all: the whole message.
+	h.ui.chat.Sel.SelectMessage(para.Row())
+	want = "An opening paragraph.\n\n• first item\n• second item\n\necho one\necho two"
+	if got := h.primary.text; got != want {
+		t.Errorf("after Select all, the primary selection = %q, want %q", got, want)
+	}
+}
+
+// A middle click in the message box pastes the primary selection where
+// it clicks, not at the caret, undone as one paste; one too long for the
+// box is offered as a file, as a paste is. Text selected in the box
+// becomes the primary selection.
+func TestMiddleClickPastesPrimary(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	in := h.ui.input
+	h.ui.win.Canvas().Focus(in)
+	test.Type(in, "hello world") // the caret is at its end
+	h.primary.text = "pasted "   // selected in another program
+	// The start of the box's first line.
+	start := fyne.NewPos(2, theme.InnerPadding()+2)
+	middle := &desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: start}, Button: desktop.MouseButtonTertiary}
+	in.MouseDown(middle)
+	in.MouseUp(middle)
+	if got, want := in.Text, "pasted hello world"; got != want {
+		t.Errorf("after a middle click at the start, the box holds %q, want %q", got, want)
+	}
+	if len(h.primary.sets) != 0 {
+		t.Errorf("the middle click set the primary selection to %q", h.primary.sets)
+	}
+	// Undone as one paste.
+	in.TypedShortcut(&fyne.ShortcutUndo{})
+	if got, want := in.Text, "hello world"; got != want {
+		t.Errorf("after Ctrl+Z, the box holds %q, want %q", got, want)
+	}
+
+	// More than the box takes: the paste's notice, and the box as it was.
+	h.primary.text = strings.Repeat("x", 100_000)
+	in.MouseDown(middle)
+	in.MouseUp(middle)
+	h.until("the long paste's notice", func() bool { return h.shows(h.ui.win, "Attach it to the message as a text file") })
+	if got, want := in.Text, "hello world"; got != want {
+		t.Errorf("after a middle click with 100 KB selected, the box holds %q, want %q", got, want)
+	}
+	h.ui.win.Canvas().Overlays().Top().Hide()
+
+	// Ctrl+A in the box: its text is the primary selection.
+	in.TypedShortcut(&fyne.ShortcutSelectAll{})
+	if got := h.primary.text; got != "hello world" {
+		t.Errorf("after Ctrl+A in the box, the primary selection = %q, want %q", got, "hello world")
+	}
+}

@@ -456,9 +456,29 @@ func (w *realWindow) copied(what string) string {
 }
 
 // clipboard is what the display's clipboard holds.
-func (w *realWindow) clipboard() string {
-	c := exec.Command("xclip", "-o", "-selection", "clipboard")
+func (w *realWindow) clipboard() string { return w.selection("clipboard") }
+
+// selection is what one of the display's selections (clipboard,
+// primary) holds, exactly.
+func (w *realWindow) selection(name string) string {
+	c := exec.Command("xclip", "-o", "-selection", name)
 	c.Env = append(os.Environ(), "DISPLAY="+w.display)
 	out, _ := c.Output()
 	return string(out)
+}
+
+// setSelection puts text in one of the display's selections (clipboard,
+// primary), which xclip serves.
+func (w *realWindow) setSelection(name, text string) {
+	w.t.Helper()
+	cmd := exec.Command("xclip", "-selection", name, "-i")
+	cmd.Env = append(os.Environ(), "DISPLAY="+w.display)
+	cmd.Stdin = strings.NewReader(text)
+	// xclip stays to serve the selection: its output is not waited for.
+	if err := cmd.Run(); err != nil {
+		w.t.Fatalf("xclip: %v", err)
+	}
+	// xclip serves it from a child once that owns the selection: wait for
+	// that, or a paste may get what was there before.
+	testutil.Eventually(w.t, 10*time.Second, func() bool { return w.selection(name) == text }, "the %s selection to hold %d bytes", name, len(text))
 }

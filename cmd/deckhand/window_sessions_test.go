@@ -2,11 +2,9 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"os/exec"
 	"strings"
 	"testing"
-	"time"
 
 	"deckhand/gui"
 	"deckhand/testutil"
@@ -104,16 +102,7 @@ func (w *realWindow) windowHeight() int {
 // setClipboard puts text on the display's clipboard (xclip serves it).
 func (w *realWindow) setClipboard(text string) {
 	w.t.Helper()
-	cmd := exec.Command("xclip", "-selection", "clipboard", "-i")
-	cmd.Env = append(os.Environ(), "DISPLAY="+w.display)
-	cmd.Stdin = strings.NewReader(text)
-	// xclip stays to serve the clipboard: its output is not waited for.
-	if err := cmd.Run(); err != nil {
-		w.t.Fatalf("xclip: %v", err)
-	}
-	// xclip serves it from a child once that owns the clipboard: wait for
-	// that, or a paste may get what was there before.
-	testutil.Eventually(w.t, 10*time.Second, func() bool { return w.clipboard() == text }, "the clipboard to hold %d bytes", len(text))
+	w.setSelection("clipboard", text)
 }
 
 // A multi-line first message makes a one-line title and keeps its line

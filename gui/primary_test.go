@@ -68,6 +68,20 @@ func TestPrimarySelectionFromTranscript(t *testing.T) {
 	if got := h.primary.text; got != want {
 		t.Errorf("after Select all, the primary selection = %q, want %q", got, want)
 	}
+
+	// A middle click in the message box pastes it, and the transcript's
+	// selection (what it pasted) stays, as a press of the first button
+	// there would clear it.
+	h.ui.input.SetText("")
+	middle := &desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(2, theme.InnerPadding()+2)}, Button: desktop.MouseButtonTertiary}
+	h.ui.input.MouseDown(middle)
+	h.ui.input.MouseUp(middle)
+	if got := h.ui.input.Text; got != want {
+		t.Errorf("a middle click in the message box pasted %q, want %q", got, want)
+	}
+	if got := h.ui.chat.Sel.Text(); got != want {
+		t.Errorf("after the middle click the transcript's selection is %q, want %q", got, want)
+	}
 }
 
 // A middle click in the message box pastes the primary selection where
@@ -107,9 +121,33 @@ func TestMiddleClickPastesPrimary(t *testing.T) {
 	}
 	h.ui.win.Canvas().Overlays().Top().Hide()
 
-	// Ctrl+A in the box: its text is the primary selection.
+	// A drag with the middle button held pastes, and selects nothing.
+	h.primary.text = "more "
+	end := start.AddXY(in.Size().Width/2, 0)
+	in.MouseDown(middle)
+	in.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: end}, Dragged: fyne.Delta{DX: end.X - start.X}})
+	in.MouseUp(middle)
+	in.DragEnd()
+	if got, want := in.Text, "more hello world"; got != want || in.SelectedText() != "" || len(h.primary.sets) != 0 {
+		t.Errorf("after a middle drag, the box holds %q (want %q) with %q selected, and the primary selection was set to %q",
+			got, want, in.SelectedText(), h.primary.sets)
+	}
+
+	// A drag in the box selects: its text is the primary selection; so
+	// is Ctrl+A's.
+	in.MouseDown(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: start}, Button: desktop.MouseButtonPrimary})
+	in.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: end}, Dragged: fyne.Delta{DX: end.X - start.X}})
+	if len(h.primary.sets) != 0 {
+		t.Errorf("the primary selection was set during the drag: %q", h.primary.sets)
+	}
+	in.MouseUp(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: end}, Button: desktop.MouseButtonPrimary})
+	in.DragEnd()
+	if got := h.primary.text; got != "more hello world" {
+		t.Errorf("after a drag across the box's text, the primary selection = %q, want %q", got, "more hello world")
+	}
+	in.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEnd}) // no selection
 	in.TypedShortcut(&fyne.ShortcutSelectAll{})
-	if got := h.primary.text; got != "hello world" {
-		t.Errorf("after Ctrl+A in the box, the primary selection = %q, want %q", got, "hello world")
+	if got, n := h.primary.text, len(h.primary.sets); got != "more hello world" || n != 2 {
+		t.Errorf("after Ctrl+A in the box, the primary selection = %q after %d sets, want %q after 2", got, n, "more hello world")
 	}
 }

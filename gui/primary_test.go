@@ -28,6 +28,16 @@ func TestPrimarySelectionFromTranscript(t *testing.T) {
 	mid, _ := pointAt(t, h.selTextWith("second item"), "second")
 	to, _ := pointAt(t, code, " two") // after "echo"
 	abs := drv.AbsolutePositionForObject(para)
+	// A drag with the middle button (the driver sends it as a drag too)
+	// selects nothing.
+	middle := &desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: from.Subtract(abs)}, Button: desktop.MouseButtonTertiary}
+	para.MouseDown(middle)
+	para.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: to.Subtract(abs), AbsolutePosition: to}, Dragged: fyne.Delta{DX: to.X - from.X, DY: to.Y - from.Y}})
+	para.MouseUp(middle)
+	para.DragEnd()
+	if got := h.ui.chat.Sel.Text(); got != "" || len(h.primary.sets) != 0 {
+		t.Errorf("a drag with the middle button selected %q and set the primary selection to %q", got, h.primary.sets)
+	}
 	para.MouseDown(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: from.Subtract(abs)}, Button: desktop.MouseButtonPrimary})
 	for _, p := range []fyne.Position{mid, to} {
 		para.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: p.Subtract(abs), AbsolutePosition: p}})
@@ -73,7 +83,7 @@ func TestPrimarySelectionFromTranscript(t *testing.T) {
 	// selection (what it pasted) stays, as a press of the first button
 	// there would clear it.
 	h.ui.input.SetText("")
-	middle := &desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(2, theme.InnerPadding()+2)}, Button: desktop.MouseButtonTertiary}
+	middle.Position = fyne.NewPos(2, theme.InnerPadding()+2)
 	h.ui.input.MouseDown(middle)
 	h.ui.input.MouseUp(middle)
 	if got := h.ui.input.Text; got != want {

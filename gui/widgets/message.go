@@ -105,8 +105,10 @@ func (e *MessageEntry) TypedShortcut(s fyne.Shortcut) {
 }
 
 func (e *MessageEntry) MouseDown(m *desktop.MouseEvent) {
-	if m.Button == desktop.MouseButtonTertiary && e.Primary != nil {
-		e.middle = true
+	// A press of another button forgets the middle one, whose release
+	// another widget may have had.
+	e.middle = m.Button == desktop.MouseButtonTertiary && e.Primary != nil
+	if e.middle {
 		e.pastePrimary(m)
 		return
 	}

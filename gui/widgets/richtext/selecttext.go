@@ -302,6 +302,9 @@ func (s *SelText) hit(p fyne.Position) mark {
 }
 
 func (s *SelText) MouseDown(e *desktop.MouseEvent) {
+	// A press of another button forgets the middle one, whose release
+	// another widget may have had.
+	s.host.middle = e.Button == desktop.MouseButtonTertiary
 	if e.Button != desktop.MouseButtonPrimary {
 		return
 	}
@@ -320,12 +323,19 @@ func (s *SelText) begins(p fyne.Position) bool {
 	return p.Y >= first.Pos.Y && (p.Y >= first.Pos.Y+first.Size.Height || p.X >= first.Pos.X)
 }
 
-func (s *SelText) MouseUp(*desktop.MouseEvent) {}
+func (s *SelText) MouseUp(e *desktop.MouseEvent) {
+	if e.Button == desktop.MouseButtonTertiary {
+		s.host.middle = false
+	}
+}
 
 // Dragged extends the selection to the place under the pointer, in this
 // block or any other on screen: the driver sends every move of a drag to
 // the widget it began on, with the pointer's place relative to it.
 func (s *SelText) Dragged(e *fyne.DragEvent) {
+	if s.host.middle {
+		return // the driver drags with the middle button too: it selects nothing
+	}
 	if !s.host.dragging {
 		b, m := s.host.at(s, e.Position.Subtract(e.Dragged))
 		s.host.press(spot{b.Row(), m})
@@ -339,6 +349,9 @@ func (s *SelText) Dragged(e *fyne.DragEvent) {
 
 // DragEnd ends the drag: what it selected is the primary selection.
 func (s *SelText) DragEnd() {
+	if !s.host.dragging {
+		return // the middle button's drag
+	}
 	s.host.dragging = false
 	s.host.own()
 }
@@ -606,6 +619,7 @@ type Selection struct {
 	anchor, focus spot
 	active        bool // anchor and focus are set (they may be equal)
 	dragging      bool
+	middle        bool          // the middle button is down (its drag selects nothing)
 	last          fyne.Position // where the drag's pointer was last (absolute)
 	// Shown are the selectable blocks on screen, in row order.
 	Shown func() []*SelText

@@ -60,7 +60,8 @@
 //     and keys, the windows' keys, the message box, the find bar's box;
 //     widgets/richtext: Markdown and code as text a person selects
 //     across blocks, searches and copies, and tables.
-//   - desktop: the Fyne app on a real display.
+//   - desktop: the Fyne app on a real display, and the desktop's primary
+//     selection (X11's PRIMARY), which Fyne has no API for.
 //
 // The subpackages never see the bridge. The UI is the Host of each
 // screen's package (chat, composer, dialogs, settings, sidebar, servers,

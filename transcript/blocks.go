@@ -174,8 +174,11 @@ func isFence(line string) bool {
 	return strings.HasPrefix(line, "```") || strings.HasPrefix(line, "~~~")
 }
 
-// splitAll cuts a whole message into rows.
-func splitAll(text string) []Row {
+// Blocks cuts a whole message into the rows the chat shows it in:
+// paragraphs (Text) and fenced code blocks (Code, with their language),
+// a block longer than MaxBlock cut in rows that go on (Row.Cont). The
+// quick prompt draws an answer by them too.
+func Blocks(text string) []Row {
 	var s splitter
 	full := text + "\n" // the last line is complete (as when a stream ends)
 	var rows []Row

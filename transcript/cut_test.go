@@ -42,9 +42,9 @@ func TestLongParagraphGoesOn(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			text := "Before.\n\n" + tt.text + "\n\nAfter."
-			got := splitAll(text)
+			got := Blocks(text)
 			if len(got) < 4 {
-				t.Fatalf("splitAll: %d rows, want the paragraph in 2 or more", len(got))
+				t.Fatalf("Blocks: %d rows, want the paragraph in 2 or more", len(got))
 			}
 			if got[0].Cont || got[1].Cont || got[len(got)-1].Cont {
 				t.Errorf("a row after a blank line goes on from the one before: %+v", got)
@@ -104,10 +104,10 @@ func TestLongCodeGoesOn(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			text := "Before.\n\n```go\n" + tt.code + "\n```\n\nAfter."
-			got := splitAll(text)
+			got := Blocks(text)
 			code := got[1 : len(got)-1]
 			if len(code) < 2 && len(tt.code) > MaxBlock {
-				t.Fatalf("splitAll: %d rows of code, want 2 or more: %+v", len(code), got)
+				t.Fatalf("Blocks: %d rows of code, want 2 or more: %+v", len(code), got)
 			}
 			var b strings.Builder
 			for i, r := range code {

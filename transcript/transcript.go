@@ -325,7 +325,7 @@ func (t *Transcript) User(text string, at time.Time) {
 		h.Run, h.Last = t.runs[n-1].id, true
 	}
 	t.add(h)
-	for _, b := range splitAll(text) {
+	for _, b := range Blocks(text) {
 		b.Role, b.Plain = "user", b.Kind == Text
 		t.add(b)
 	}
@@ -420,7 +420,7 @@ func (t *Transcript) Assistant(text string, at time.Time) {
 		t.streaming = false
 	}
 	t.add(Row{Kind: Header, Role: "assistant", Text: text, Time: at})
-	for _, b := range splitAll(text) {
+	for _, b := range Blocks(text) {
 		b.Role = "assistant"
 		t.add(b)
 	}

@@ -23,7 +23,7 @@ func rows(t *Transcript) []Row {
 }
 
 func TestSplitAll(t *testing.T) {
-	got := splitAll(answer)
+	got := Blocks(answer)
 	want := []Row{
 		{Kind: Text, Text: "Here is the plan."},
 		{Kind: Text, Text: "First, list the files:"},
@@ -31,7 +31,7 @@ func TestSplitAll(t *testing.T) {
 		{Kind: Text, Text: "Then read **todo.txt**:\n- one\n- two"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("splitAll (-want +got):\n%s", diff)
+		t.Errorf("Blocks (-want +got):\n%s", diff)
 	}
 }
 
@@ -53,7 +53,7 @@ func TestStreaming(t *testing.T) {
 		}
 		tr.Assistant(answer, now)
 		got := rows(tr)
-		want := append([]Row{{Kind: Header, Role: "assistant", Text: answer, Time: now}}, splitAll(answer)...)
+		want := append([]Row{{Kind: Header, Role: "assistant", Text: answer, Time: now}}, Blocks(answer)...)
 		for i := range want[1:] {
 			want[i+1].Role = "assistant"
 		}
@@ -136,7 +136,7 @@ func FuzzStreaming(f *testing.F) {
 		if text == "" {
 			return
 		}
-		want := append([]Row{{Kind: Header, Role: "assistant", Text: text}}, splitAll(text)...)
+		want := append([]Row{{Kind: Header, Role: "assistant", Text: text}}, Blocks(text)...)
 		for i := range want[1:] {
 			want[i+1].Role = "assistant"
 		}

@@ -8,7 +8,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -402,38 +401,29 @@ func plainSegments(text string) []widget.RichTextSegment {
 	return segs
 }
 
-// codeView: a code block, monospace and highlighted by its language, with
-// the language and a copy button. A block longer than transcript.MaxBlock
-// is cut in rows at line ends: the rows after the first (Row.Cont) are
-// drawn as the same box, with no header and no gap (codeLayout), and the
-// first's Copy copies the whole block.
+// codeView: a code block, drawn as richtext.CodeBox draws one (the quick
+// prompt draws its answers' code so too), selectable with the chat's
+// selection. A block longer than transcript.MaxBlock is cut in rows at
+// line ends: the rows after the first (Row.Cont) are drawn as the same
+// box, with no header and no gap, and the first's Copy copies the whole
+// block.
 type codeView struct {
-	obj  fyne.CanvasObject
-	lang *widget.Label
-	rt   *richtext.MDText
-	sel  *richtext.SelText
-	bg   *canvas.Rectangle
-	top  *fyne.Container // the language and Copy: the first row's alone
-	text string
-	hl   string // the language text was highlighted as
-	cont bool   // goes on with the code of the row before (Row.Cont)
+	obj fyne.CanvasObject
+	box *richtext.CodeBox
+	sel *richtext.SelText
+	bg  *canvas.Rectangle
+	top *fyne.Container // the language and Copy: the first row's alone
 }
 
 func newCodeView(r *RowView) *codeView {
-	c := &codeView{rt: richtext.NewMDText()}
-	var lang fyne.CanvasObject
-	c.lang, lang = widgets.Caption("")
-	// Lines break between words; a word longer than the line is cut.
-	c.rt.Wrapping = fyne.TextWrapWord
-	c.sel = richtext.NewSelText(&r.cv.Sel, c.rt, func() int { return r.ID })
-	c.sel.Source = func() string { return c.text }
-	cp := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), nil)
-	cp.OnTapped = func() { r.copy(r.cv.wholeCode(r.ID, c.text), cp) }
-	cp.Importance = widget.LowImportance
-	c.bg = canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
-	c.bg.CornerRadius = theme.InputRadiusSize()
-	c.top = container.NewHBox(lang, layout.NewSpacer(), cp)
-	c.obj = indented(container.New(codeLayout{c}, c.bg, c.top, c.sel))
+	rt := richtext.NewMDText()
+	c := &codeView{}
+	c.sel = richtext.NewSelText(&r.cv.Sel, rt, func() int { return r.ID })
+	c.box = richtext.NewCodeBox(rt, c.sel)
+	c.sel.Source = c.box.Text
+	c.box.Copy.OnTapped = func() { r.copy(r.cv.wholeCode(r.ID, c.box.Text()), c.box.Copy) }
+	c.bg, c.top = c.box.Bg, c.box.Top
+	c.obj = indented(c.box.Object())
 	return c
 }
 
@@ -453,58 +443,15 @@ func (cv *View) wholeCode(i int, text string) string {
 	return b.String()
 }
 
-// codeLayout lays a code block out: its background, its header line
-// (language and Copy) and its code below it. The rows after a cut have no
-// header, their code is drawn on from the row before's last line at the
-// code's line pitch (pull), and their background reaches up to the row
-// before's, over the list's gap and its rounded corners: one box.
-type codeLayout struct{ c *codeView }
-
-func (l codeLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	bg, top, code := objs[0], objs[1], objs[2]
-	var up, bgUp, topH float32
-	if l.c.cont {
-		up, bgUp = pull(), theme.Padding()+l.c.bg.CornerRadius
-	} else {
-		topH = top.MinSize().Height
-	}
-	bg.Move(fyne.NewPos(0, -bgUp))
-	bg.Resize(fyne.NewSize(size.Width, size.Height+bgUp))
-	top.Move(fyne.NewPos(0, 0))
-	top.Resize(fyne.NewSize(size.Width, topH))
-	code.Move(fyne.NewPos(0, topH-up))
-	code.Resize(fyne.NewSize(size.Width, size.Height-topH+up))
-}
-
-func (l codeLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
-	top, code := objs[1].MinSize(), objs[2].MinSize()
-	if l.c.cont {
-		return fyne.NewSize(code.Width, max(code.Height-pull(), 0))
-	}
-	return fyne.NewSize(max(top.Width, code.Width), top.Height+code.Height)
-}
-
 func (c *codeView) selectable() *richtext.SelText { return c.sel }
 
 func (c *codeView) view() fyne.CanvasObject { return c.obj }
 
+// set shows row r; a row after a cut goes on from the row before's last
+// line at the code's line pitch (pull), over the list's gap.
 func (c *codeView) set(r transcript.Row) {
-	lang := r.Lang
-	if lang == "" {
-		lang = "code"
-	}
-	widgets.SetText(c.lang, lang)
-	if r.Cont != c.cont {
-		c.cont = r.Cont
-		widgets.SetVisible(c.top, !r.Cont)
-		widgets.Relayout(c.obj)
-	}
-	if r.Text == c.text && r.Lang == c.hl && c.rt.Segments != nil {
-		return
-	}
-	c.text, c.hl = r.Text, r.Lang
-	c.rt.Segments = richtext.Highlight(r.Text, r.Lang)
-	c.rt.Refresh()
+	c.box.SetCont(r.Cont, pull())
+	c.box.Set(r.Text, r.Lang)
 }
 
 // noticeView: a note from Deckhand, an error in the error colour; the

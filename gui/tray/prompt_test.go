@@ -1,6 +1,8 @@
 package tray
 
 import (
+	"image/color"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -8,6 +10,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 	"github.com/google/go-cmp/cmp"
 
 	"deckhand/approval"
@@ -117,5 +121,77 @@ func TestPromptKeepsAnswerLineBreaks(t *testing.T) {
 	want := []string{"Roses are red,", "the zebrafinch sings,", "sugar is sweet."}
 	if diff := cmp.Diff(want, rows); diff != "" {
 		t.Errorf("the answer's rows (-want +got):\n%s", diff)
+	}
+}
+
+// An answer's fenced code block is drawn in the quick prompt as the main
+// window draws it (richtext.CodeBox): its tokens in more than one colour,
+// on the code background, under its language and a Copy that copies the
+// code as written. It was plain text in one colour with no background.
+func TestPromptDrawsCodeAsTheChatDoes(t *testing.T) {
+	code := "func main() {\n\tfmt.Println(\"hi\", 42) // greet\n}"
+	q := newPrompt(t, "some go")
+	q.win.Resize(fyne.NewSize(560, 400))
+	q.Update(&Update{Asked: "some go", Text: "Here it is:\n\n```go\n" + code + "\n```\n\nRun it."})
+	q.win.Content().Refresh()
+
+	d := fyne.CurrentApp().Driver()
+	colours := map[color.Color]bool{}
+	var codeTexts []*canvas.Text
+	var bgs []*canvas.Rectangle
+	var lang, copyButton bool
+	guitest.Walk(q.Answer, func(o fyne.CanvasObject) {
+		switch o := o.(type) {
+		case *canvas.Text:
+			if o.TextStyle.Monospace && strings.TrimSpace(o.Text) != "" {
+				codeTexts = append(codeTexts, o)
+				colours[o.Color] = true
+			}
+			lang = lang || o.Text == "go"
+		case *canvas.Rectangle:
+			if o.FillColor == theme.Color(theme.ColorNameInputBackground) {
+				bgs = append(bgs, o)
+			}
+		case *widget.Button:
+			if o.Text == "Copy" {
+				copyButton = true
+				test.Tap(o)
+			}
+		}
+	})
+	var drawn strings.Builder
+	for _, txt := range codeTexts {
+		drawn.WriteString(txt.Text)
+	}
+	for _, word := range []string{"func", "main", `"hi"`, "42", "// greet"} {
+		if !strings.Contains(drawn.String(), word) {
+			t.Errorf("the code's %q is not drawn in monospace; drawn: %q", word, drawn.String())
+		}
+	}
+	if len(colours) < 3 {
+		t.Errorf("the code is drawn in %d colours, want its tokens highlighted (3 or more)", len(colours))
+	}
+	// One background behind every line of the code.
+	behind := func(bg *canvas.Rectangle) bool {
+		p, s := d.AbsolutePositionForObject(bg), bg.Size()
+		for _, txt := range codeTexts {
+			tp := d.AbsolutePositionForObject(txt)
+			if tp.X < p.X || tp.Y < p.Y || tp.X+txt.Size().Width > p.X+s.Width || tp.Y+txt.Size().Height > p.Y+s.Height {
+				return false
+			}
+		}
+		return len(codeTexts) > 0
+	}
+	if !slices.ContainsFunc(bgs, behind) {
+		t.Errorf("no code background behind the code (%d rectangles of its colour)", len(bgs))
+	}
+	if !lang || !copyButton {
+		t.Errorf("the code's header: its language shown %v, Copy shown %v; want both", lang, copyButton)
+	}
+	if got := fyne.CurrentApp().Clipboard().Content(); got != code {
+		t.Errorf("Copy put %q on the clipboard, want the code %q", got, code)
+	}
+	if got, want := q.Answer.String(), "Here it is:\n"+code+"\nRun it."; got != want {
+		t.Errorf("the answer reads %q, want %q", got, want)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"deckhand/gui/widgets"
-	"deckhand/gui/widgets/richtext"
 	"deckhand/transcript"
 )
 
@@ -39,7 +38,7 @@ type Prompt struct {
 	Entry    *widgets.EscEntry
 	Question *widget.Label
 	Calls    *fyne.Container // the tool calls' lines, above the answer
-	Answer   *widget.RichText
+	Answer   *Answer
 	Status   *widget.Label
 	open     *widget.Button
 	visible  bool
@@ -59,8 +58,7 @@ func New(app fyne.App, icon fyne.Resource, host Host) *Prompt {
 	q.Entry.OnQuit = app.Quit
 	q.Entry.SetPlaceHolder("Ask anything, then press Enter")
 	q.Entry.OnSubmitted = q.submit
-	q.Answer = widget.NewRichText()
-	q.Answer.Wrapping = fyne.TextWrapWord
+	q.Answer = newAnswer(app.Clipboard)
 	var status fyne.CanvasObject
 	q.Status, status = widgets.Caption("")
 	q.Question = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
@@ -117,7 +115,7 @@ func (q *Prompt) submit(text string) {
 	q.Question.SetText(text)
 	q.Question.Show()
 	q.text = ""
-	q.Answer.ParseMarkdown("")
+	q.Answer.Set("")
 	q.setCalls(nil)
 	q.Status.SetText("Asking…")
 	q.open.Enable()
@@ -154,10 +152,7 @@ func (q *Prompt) Update(up *Update) {
 	} // else the bridge has not seen the run of the question asked yet
 	if up.Text != q.text {
 		q.text = up.Text
-		// Markdown, its line breaks kept, as the main window shows an
-		// answer (ParseMarkdown joined a poem's lines into one).
-		q.Answer.Segments = richtext.MarkdownSegments(up.Text)
-		q.Answer.Refresh()
+		q.Answer.Set(up.Text)
 	}
 	if up.Running {
 		q.Status.SetText("Answering…")
@@ -173,7 +168,7 @@ func (q *Prompt) clear() {
 	q.Question.SetText("")
 	q.Question.Hide()
 	q.text = ""
-	q.Answer.ParseMarkdown("")
+	q.Answer.Set("")
 	q.setCalls(nil)
 	q.Status.SetText("")
 	q.open.Disable()

@@ -3,7 +3,7 @@
 // as Fyne's rich text with its line breaks kept, its tasks as text and
 // its images as links, never fetched (MarkdownSegments: Markdown is
 // untrusted input, the model's), code with its tokens coloured
-// (Highlight), Markdown tables that scroll sideways only when they must
+// (Highlight) in a box with its language and Copy (CodeBox), Markdown tables that scroll sideways only when they must
 // (FitTables, TableBox), and over them a
 // selection that runs across blocks and rows (MDText, SelText,
 // Selection: a drag, a double click, Select all, Copy, and the primary

@@ -1,0 +1,134 @@
+package tray
+
+import (
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"deckhand/gui/widgets/richtext"
+	"deckhand/transcript"
+)
+
+// Answer is the quick prompt's answer, drawn as the main window draws
+// one: cut in blocks as the chat cuts it (transcript.Blocks), its
+// paragraphs Markdown with their line breaks kept
+// (richtext.MarkdownSegments), and each fenced code block the chat's code
+// box (richtext.CodeBox): highlighted by its language, on the code
+// background, with its language and Copy. The whole answer was one rich
+// text, its code plain text with no background.
+type Answer struct {
+	widget.BaseWidget
+	box       *fyne.Container
+	blocks    []answerBlock
+	clip      func() fyne.Clipboard
+	copiedFor time.Duration // how long Copy says Copied
+}
+
+// answerBlock is one block on screen: a paragraph's rich text or a code
+// box.
+type answerBlock struct {
+	text *widget.RichText
+	code *richtext.CodeBox
+	src  string // the paragraph's Markdown
+}
+
+func newAnswer(clip func() fyne.Clipboard) *Answer {
+	a := &Answer{box: container.NewVBox(), clip: clip, copiedFor: 2 * time.Second}
+	a.ExtendBaseWidget(a)
+	return a
+}
+
+func (a *Answer) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(a.box) }
+
+// Set shows text (Markdown), reusing the blocks it shows where it can: it
+// is called each frame as the answer streams in.
+func (a *Answer) Set(text string) {
+	rows := joinCuts(transcript.Blocks(text))
+	for i, r := range rows {
+		code := r.Kind == transcript.Code
+		if i == len(a.blocks) || (a.blocks[i].code != nil) != code {
+			a.blocks = append(a.blocks[:i], a.newBlock(code))
+			a.box.Objects = append(a.box.Objects[:i], a.blocks[i].object())
+			a.box.Refresh()
+		}
+		b := &a.blocks[i]
+		if code {
+			b.code.Set(r.Text, r.Lang)
+			continue
+		}
+		if r.Text != b.src {
+			b.src = r.Text
+			b.text.Segments = richtext.MarkdownSegments(r.Text)
+			b.text.Refresh()
+		}
+	}
+	if len(rows) < len(a.blocks) {
+		a.blocks = a.blocks[:len(rows)]
+		a.box.Objects = a.box.Objects[:len(rows)]
+		a.box.Refresh()
+	}
+}
+
+func (a *Answer) newBlock(code bool) answerBlock {
+	if !code {
+		t := widget.NewRichText()
+		t.Wrapping = fyne.TextWrapWord
+		return answerBlock{text: t}
+	}
+	b := richtext.NewCodeBox(richtext.NewMDText(), nil)
+	b.Copy.OnTapped = func() { a.copy(b) }
+	return answerBlock{code: b}
+}
+
+func (b answerBlock) object() fyne.CanvasObject {
+	if b.code != nil {
+		return b.code.Object()
+	}
+	return b.text
+}
+
+// copy puts a code box's code on the clipboard; its Copy says Copied a
+// moment, as the chat's does.
+func (a *Answer) copy(b *richtext.CodeBox) {
+	a.clip().SetContent(b.Text())
+	b.Copy.SetText("Copied")
+	b.Copy.SetIcon(theme.ConfirmIcon())
+	time.AfterFunc(a.copiedFor, func() {
+		fyne.Do(func() {
+			b.Copy.SetText("Copy")
+			b.Copy.SetIcon(theme.ContentCopyIcon())
+		})
+	})
+}
+
+// String is the answer as shown: its blocks' text, a line apart.
+func (a *Answer) String() string {
+	parts := make([]string, len(a.blocks))
+	for i, b := range a.blocks {
+		if b.code != nil {
+			parts[i] = b.code.Text()
+		} else {
+			parts[i] = b.text.String()
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// joinCuts joins the rows a long block was cut in (Row.Cont) back into
+// one: the chat draws them as one, and the prompt has no rows to recycle.
+func joinCuts(rows []transcript.Row) []transcript.Row {
+	out := rows[:0:0]
+	for _, r := range rows {
+		if n := len(out); r.Cont && n > 0 && out[n-1].Kind == r.Kind {
+			out[n-1].Text += r.Join + r.Text
+			continue
+		}
+		r.Cont, r.Join = false, ""
+		out = append(out, r)
+	}
+	return out
+}

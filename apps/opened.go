@@ -28,6 +28,7 @@ type Viewer interface {
 	SetResult(*sdk.CallToolResult)
 	Cancel(reason string)
 	SetTheme(theme string)
+	Raise()
 	Close()
 }
 
@@ -95,6 +96,12 @@ func (o *Opened) Cancelled(conv, run, call, reason string) {
 // SetTheme tells every open view the window's new theme.
 func (o *Opened) SetTheme(theme string) {
 	o.each(func(Card) bool { return true }, func(v Viewer) { v.SetTheme(theme) })
+}
+
+// Raise brings the views of conversation conv's cards of tool (its
+// display name, server.tool) in front.
+func (o *Opened) Raise(conv, tool string) {
+	o.each(func(c Card) bool { return c.Conversation == conv && c.Tool == tool }, func(v Viewer) { v.Raise() })
 }
 
 // CloseAll closes every open view (Deckhand quits).

@@ -26,6 +26,7 @@ func (v noteViewer) SetResult(r *sdk.CallToolResult) {
 }
 func (v noteViewer) Cancel(reason string)  { v.note("cancelled: " + reason) }
 func (v noteViewer) SetTheme(theme string) { v.note("theme " + theme) }
+func (v noteViewer) Raise()                { v.note("raised") }
 func (v noteViewer) Close()                { v.note("closed") }
 
 // What happens to a card's call, run or chat reaches the view opened from
@@ -35,9 +36,9 @@ func TestOpenedViewsFollowTheirCards(t *testing.T) {
 	var log []string
 	var o Opened
 	cards := map[string]Card{
-		"a": {Conversation: "c1", Run: "r1", Call: "x"},
-		"b": {Conversation: "c1", Run: "r2", Call: "x"}, // the same call id in another run
-		"c": {Conversation: "c2", Run: "r3", Call: "y"},
+		"a": {Conversation: "c1", Run: "r1", Call: "x", Tool: "s.show"},
+		"b": {Conversation: "c1", Run: "r2", Call: "x", Tool: "s.other"}, // the same call id in another run
+		"c": {Conversation: "c2", Run: "r3", Call: "y", Tool: "s.show"},
 	}
 	for name, card := range cards {
 		if !o.Add(card, noteViewer{name, &mu, &log}) {
@@ -57,6 +58,7 @@ func TestOpenedViewsFollowTheirCards(t *testing.T) {
 		}, []string{"b result 42"}},
 		{"cancelled", func() { o.Cancelled("c1", "r1", "x", "stopped") }, []string{"a cancelled: stopped"}},
 		{"theme", func() { o.SetTheme("dark") }, []string{"a theme dark", "b theme dark", "c theme dark"}},
+		{"raised", func() { o.Raise("c1", "s.show") }, []string{"a raised"}},
 		{"run deleted", func() { o.CloseRun("c1", "r1") }, []string{"a closed"}},
 		{"chat deleted", func() { o.CloseConversation("c2") }, []string{"c closed"}},
 		{"another chat", func() { o.CloseConversation("c3") }, nil},

@@ -218,6 +218,11 @@ func (s *Session) Cancel(reason string) {
 	s.end(func() { s.cancelled = reason })
 }
 
+// Raise asks the helper to bring the view's window in front: the person
+// answered, in Deckhand's window (which came in front to ask), a question
+// the view asked, and goes on in the view.
+func (s *Session) Raise() { s.write(Frame{Raise: true}) }
+
 // end records the call's end with set, under s.mu, unless it has one
 // already (the first of result and cancellation wins), and tells the view
 // at once if it is initialized (else its initialization does).

@@ -104,6 +104,9 @@ func (w *Window) Cancel(reason string) { w.session.Cancel(reason) }
 // SetTheme tells the view the host's theme changed (see Session.SetTheme).
 func (w *Window) SetTheme(theme string) { w.session.SetTheme(theme) }
 
+// Raise brings the view's window in front (see Session.Raise).
+func (w *Window) Raise() { w.session.Raise() }
+
 // Close ends the view.
 func (w *Window) Close() { w.cancel() }
 

@@ -10,6 +10,9 @@ type Frame struct {
 	Open    *OpenView       `json:"open,omitempty"`    // first frame: what to show
 	Deliver json.RawMessage `json:"deliver,omitempty"` // a JSON-RPC message for the view
 	Resize  *Size           `json:"resize,omitempty"`  // the window's new size
+	// Raise brings the window in front: the person answered, in
+	// Deckhand's window, a question the view asked (Window.Raise).
+	Raise bool `json:"raise,omitempty"`
 
 	// Helper → Deckhand.
 	Message string `json:"message,omitempty"` // a JSON-RPC message the view posted, as its text

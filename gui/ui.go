@@ -300,10 +300,15 @@ func (h dialogHost) Front() fyne.Window {
 	}
 	return h.u.win
 }
-func (h dialogHost) QuickConv() string           { return h.u.quickID }
-func (h dialogHost) Hidden() bool                { return h.u.hidden }
-func (h dialogHost) ShowMain()                   { h.u.showMain() }
-func (h dialogHost) ShowQuick()                  { h.u.showQuick() }
+func (h dialogHost) QuickConv() string { return h.u.quickID }
+func (h dialogHost) Hidden() bool      { return h.u.hidden }
+func (h dialogHost) ShowMain()         { h.u.showMain() }
+func (h dialogHost) ShowQuick()        { h.u.showQuick() }
+func (h dialogHost) BackToView(conv, tool string) {
+	if h.u.views != nil {
+		h.u.views.Raise(conv, tool)
+	}
+}
 func (h dialogHost) Tell(msg any)                { h.u.tell(msg) }
 func (h dialogHost) Post(f func())               { h.u.post(f) }
 func (h dialogHost) ShowError(msg string)        { h.u.showError(msg) }

@@ -133,6 +133,8 @@ func read(in *bufio.Reader) {
 			C.free(unsafe.Pointer(c))
 		case f.Resize != nil:
 			C.dv_resize(C.int(f.Resize.Width), C.int(f.Resize.Height))
+		case f.Raise:
+			C.dv_raise()
 		}
 	}
 	C.dv_quit()

@@ -1,6 +1,7 @@
 // The web view of one MCP App, over WebKitGTK's C API. Everything here runs
-// on GTK's main thread; Go feeds it through dv_deliver, dv_resize and
-// dv_quit, which only queue work with g_idle_add (safe from any thread).
+// on GTK's main thread; Go feeds it through dv_eval, dv_resize, dv_raise
+// and dv_quit, which only queue work with g_idle_add (safe from any
+// thread).
 #include <string.h>
 #include <gtk/gtk.h>
 #include <webkit2/webkit2.h>
@@ -202,6 +203,15 @@ void dv_resize(int w, int h) {
 	s->w = w; s->h = h;
 	g_idle_add(do_resize, s);
 }
+
+// do_raise asks the window manager to bring the window in front and give
+// it the keyboard (_NET_ACTIVE_WINDOW, as Deckhand's own window asks).
+static gboolean do_raise(gpointer data) {
+	if (window != NULL) gtk_window_present(GTK_WINDOW(window));
+	return G_SOURCE_REMOVE;
+}
+
+void dv_raise(void) { g_idle_add(do_raise, NULL); }
 
 static gboolean do_quit(gpointer data) {
 	gtk_main_quit();

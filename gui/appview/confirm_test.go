@@ -3,13 +3,17 @@ package appview
 import (
 	"context"
 	"net/url"
+	"slices"
 	"testing"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"deckhand/apps"
+	"deckhand/gui/guitest"
 	"deckhand/tools"
 )
 
@@ -87,6 +91,89 @@ func TestViewQuestionsTakeTheKeys(t *testing.T) {
 			case m := <-h.told:
 				t.Errorf("the view's message was sent: %+v", m)
 			default:
+			}
+		})
+	}
+}
+
+// Once the person answers what a view asked (send this message? open
+// this link?) in the main window, which came in front to ask, the view
+// comes back in front: they go on in it. It stayed behind the main
+// window after every answer. A link opened is the exception: the browser
+// comes in front with the page, which the view would cover.
+func TestViewQuestionAnsweredBringsViewBack(t *testing.T) {
+	test.NewTempApp(t)
+	tests := []struct {
+		name   string
+		link   bool         // Open this link?, else Send this message?
+		key    fyne.KeyName // the answer by key, else a click on yes
+		raised bool
+	}{
+		{name: "send, Enter", key: fyne.KeyReturn, raised: true},
+		{name: "send, Escape", key: fyne.KeyEscape, raised: true},
+		{name: "send, Send", raised: true},
+		{name: "link, Escape", link: true, key: fyne.KeyEscape, raised: true},
+		{name: "link, Open", link: true, raised: false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := &confirmHost{win: test.NewWindow(nil), posts: make(chan func(), 8), told: make(chan any, 8)}
+			t.Cleanup(h.win.Close)
+			h.win.Resize(fyne.NewSize(800, 600))
+			v := New(h, nil)
+			win := &toldWindow{done: make(chan struct{})}
+			other := &toldWindow{done: make(chan struct{})}
+			v.open.Add(apps.Card{Conversation: "c", Run: "r", Call: "x", Tool: "s.tool"}, win)
+			v.open.Add(apps.Card{Conversation: "c", Run: "r", Call: "y", Tool: "s.other"}, other)
+			vh := &viewHost{v: v, conv: "c", view: "s.tool"}
+			answered := make(chan struct{})
+			go func() {
+				defer close(answered)
+				if tt.link {
+					vh.OpenLink(t.Context(), "https://example.com/")
+				} else {
+					vh.Propose(t.Context(), "hello")
+				}
+			}()
+			select {
+			case f := <-h.posts:
+				f()
+			case <-time.After(10 * time.Second):
+				t.Fatal("the question was never asked")
+			}
+			c := h.win.Canvas()
+			if c.Overlays().Top() == nil {
+				t.Fatal("no dialog shown")
+			}
+			if tt.key != "" {
+				c.OnTypedKey()(&fyne.KeyEvent{Name: tt.key})
+			} else {
+				yes := "Send"
+				if tt.link {
+					yes = "Open"
+				}
+				var b *widget.Button
+				guitest.Walk(c.Overlays().Top(), func(o fyne.CanvasObject) {
+					if x, ok := o.(*widget.Button); ok && x.Text == yes {
+						b = x
+					}
+				})
+				if b == nil {
+					t.Fatalf("the dialog has no %s", yes)
+				}
+				test.Tap(b)
+			}
+			select {
+			case <-answered:
+			case <-time.After(10 * time.Second):
+				t.Fatal("no answer")
+			}
+			raised := slices.Contains(win.got(), "raised")
+			if raised != tt.raised {
+				t.Errorf("after the answer the view was brought back in front: %v, want %v (told %q)", raised, tt.raised, win.got())
+			}
+			if slices.Contains(other.got(), "raised") {
+				t.Errorf("another tool's view was brought in front")
 			}
 		})
 	}

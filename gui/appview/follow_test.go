@@ -59,6 +59,7 @@ func (w *toldWindow) SetResult(r *sdk.CallToolResult) {
 }
 func (w *toldWindow) Cancel(reason string)  { w.note("cancelled: " + reason) }
 func (w *toldWindow) SetTheme(theme string) { w.note("theme " + theme) }
+func (w *toldWindow) Raise()                { w.note("raised") }
 func (w *toldWindow) Close()                { w.note("closed") }
 func (w *toldWindow) Done() <-chan struct{} { return w.done }
 func (w *toldWindow) got() []string {

@@ -154,6 +154,13 @@ func (v *Views) CloseAll() {
 // each is killed two seconds after it is told to close.
 const quitGrace = 5 * time.Second
 
+// Raise brings the views of conversation conv's cards of tool (its
+// display name, server.tool) back in front: the person answered, in the
+// main window, which came in front to ask, a question one of them asked
+// (its tool call's approval: package dialogs), and goes on in the view.
+// It stayed behind the main window, hidden there at 640x480.
+func (v *Views) Raise(conv, tool string) { v.open.Raise(conv, tool) }
+
 // CloseConversation closes the views of a deleted chat's cards.
 func (v *Views) CloseConversation(conv string) { v.open.CloseConversation(conv) }
 
@@ -349,8 +356,12 @@ func (h *viewHost) CallTool(ctx context.Context, name string, args json.RawMessa
 	}
 }
 
+// Propose asks whether to send the view's text to the chat; whatever the
+// answer, the view comes back in front, where the person was.
 func (h *viewHost) Propose(ctx context.Context, text string) (bool, error) {
-	if !h.v.confirm("Send this message?", fmt.Sprintf("The view of %s proposes this message for the chat:\n\n%s", h.view, text), "Send") {
+	send := h.v.confirm("Send this message?", fmt.Sprintf("The view of %s proposes this message for the chat:\n\n%s", h.view, text), "Send")
+	h.v.Raise(h.conv, h.view)
+	if !send {
 		return false, nil
 	}
 	h.v.host.Tell(&Propose{Conv: h.conv, Text: text})
@@ -363,7 +374,9 @@ func (h *viewHost) OpenLink(ctx context.Context, link string) (bool, error) {
 		return false, err
 	}
 	if !h.v.confirm("Open this link?", fmt.Sprintf("The view of %s asks to open this link in your browser:\n\n%s", h.view, link), "Open") {
+		h.v.Raise(h.conv, h.view)
 		return false, nil
 	}
+	// The browser comes in front with the page: the view would cover it.
 	return true, h.v.host.OpenURL(u)
 }

@@ -531,6 +531,23 @@ func (a *Approvals) answer(r *conversation.ApprovalRequested, ans approval.Answe
 	if q := a.asks[r.ID]; q != nil {
 		a.d.modals.drop(q)
 	}
+	a.backToView(r)
+}
+
+// backToView brings the view whose call r is back in front once none of
+// its calls waits for an answer any more: its approval brought the main
+// window in front of it (fromView), and the person, answered, goes on
+// in the view, which shows the call's result. It stayed behind.
+func (a *Approvals) backToView(r *conversation.ApprovalRequested) {
+	if !fromView(r.Request) {
+		return
+	}
+	for _, m := range a.d.modals.queue {
+		if q, ok := m.(*approvalAsk); ok && q.r.Conversation == r.Conversation && q.r.Request.Origin == r.Request.Origin && !a.Answered[q.r.ID] {
+			return // the next of its calls is asked first
+		}
+	}
+	a.d.host.BackToView(r.Conversation, strings.TrimPrefix(r.Request.Origin, conversation.ViewOrigin))
 }
 
 // hintImportance colours what the server claims of a tool: a claim that it

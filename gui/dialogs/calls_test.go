@@ -25,6 +25,7 @@ func (h testHost) Front() fyne.Window        { return h.Win }
 func (h testHost) Hidden() bool              { return false }
 func (h testHost) ShowMain()                 {}
 func (h testHost) ShowQuick()                {}
+func (h testHost) BackToView(string, string) {}
 func (h testHost) Clipboard() fyne.Clipboard { return h.FyneApp.Clipboard() }
 
 // The calls of one answer are asked one after the other: the first one's

@@ -32,6 +32,10 @@ type Host interface {
 	ShowMain()
 	// ShowQuick brings the quick prompt in front; the person is at it.
 	ShowQuick()
+	// BackToView brings the view of tool (server.tool) of conversation
+	// conv back in front: the person answered the approval of the last
+	// call it made, which brought the main window in front of it.
+	BackToView(conv, tool string)
 	// Tell sends the bridge a message (QuestionAnswer). An approval's
 	// answer does not go through it: it goes to the run that asked, by
 	// the request's Reply.

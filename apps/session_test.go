@@ -182,6 +182,16 @@ func TestSessionProtocol(t *testing.T) {
 			break
 		}
 	}
+	// Raise reaches the helper as a frame of its own.
+	s.Raise()
+	select {
+	case f := <-v.seen:
+		if !f.Raise {
+			t.Errorf("after Raise the helper got %+v, want the raise frame", f)
+		}
+	case <-time.After(10 * time.Second):
+		t.Error("Raise sent the helper nothing")
+	}
 
 	tests := []struct {
 		name, send, want string

@@ -471,6 +471,13 @@ func TestWindowAppViewAfterRestart(t *testing.T) {
 	w.keep("app-view-question-in-front.png")
 	w.key("Escape")
 	w.waitScreen("the question answered Cancel", func(s gui.Screen) bool { return !shows(s, "proposes this message") })
+	// Answered, the person goes on in the view: it comes back in front.
+	viewInFront := func(after string) {
+		t.Helper()
+		testutil.Eventually(t, 10*time.Second, func() bool { return firstField(w.xdo("getactivewindow")) == view },
+			"the view stayed behind Deckhand's window after "+after)
+	}
+	viewInFront("its question was answered")
 
 	// Get Server Time, allowed: the view's call is a card of the chat.
 	w.xdo("windowactivate", "--sync", view)
@@ -484,6 +491,7 @@ func TestWindowAppViewAfterRestart(t *testing.T) {
 	testutil.Eventually(t, 10*time.Second, func() bool { return firstField(w.xdo("getactivewindow")) == w.win },
 		"the view's approval waits behind the view: Deckhand's window never came in front")
 	w.clickText("button", "Allow once")
+	viewInFront("its call was allowed")
 	viewsCard := func(s gui.Screen) bool {
 		return shows(s, "Called from the view of app.get-time, not by the model")
 	}

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
+	"image/png"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -436,5 +438,62 @@ func TestWindowLockedKeyringKeyNeeded(t *testing.T) {
 				t.Errorf("the settings say the model needs no key:\n%s", s.ScreenText())
 			}
 		})
+	}
+}
+
+// An answer's code block shows in the quick prompt as in the main
+// window: in its box, under its language and Copy, on the code background,
+// its tokens in colour. It was plain grey text with no background.
+func TestWindowQuickPromptDrawsCode(t *testing.T) {
+	const code = "func main() {\n\tfmt.Println(\"hello\", 42)\n}"
+	model := testutil.NewModelServer(t,
+		testutil.ModelResponse{Body: testutil.TextChunks("Here it is:\n\n```go\n"+code+"\n```\n", "\nRun it.")})
+	w := startRealWindow(t, scriptedConfig(model.URL), nil)
+	w.openQuickPrompt()
+	w.typeText("some go")
+	w.key("Return")
+	const title = "Deckhand: quick prompt"
+	in := func(s gui.Screen, kind, text string) (gui.ScreenItem, bool) {
+		for _, it := range s.Items {
+			if it.Visible && it.Window == title && it.Kind == kind && strings.Contains(it.Text, text) {
+				return it, true
+			}
+		}
+		return gui.ScreenItem{}, false
+	}
+	s := w.waitScreen("the answer in the quick prompt", func(s gui.Screen) bool {
+		_, done := in(s, "text", "Run it.")
+		return done
+	})
+	w.keep("quick-prompt-code.png")
+	codeItem, ok := in(s, "text", "fmt.Println(")
+	_, lang := in(s, "label", "go")
+	_, copyButton := in(s, "button", "Copy")
+	if !ok || !lang || !copyButton {
+		t.Fatalf("the quick prompt shows the code as a block of its own %v, its language %v, Copy %v; want all three:\n%s", ok, lang, copyButton, s.ScreenText())
+	}
+	shot, err := png.Decode(bytes.NewReader(windowShot(t, w, w.windowID(title))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The background: inside the code's box, left of its text, against
+	// the window's beside the box.
+	x, y := int(codeItem.X), int(codeItem.Y+codeItem.H/2)
+	if inside, outside := shot.At(x+2, y), shot.At(x-3, y); inside == outside {
+		t.Errorf("the code has no background of its own: %v inside its box and beside it", inside)
+	}
+	// Highlighted: some of its text is in a colour (keywords, strings,
+	// numbers), not all the grey of plain text.
+	coloured := 0
+	for py := int(codeItem.Y); py < int(codeItem.Y+codeItem.H); py++ {
+		for px := int(codeItem.X); px < int(codeItem.X+codeItem.W); px++ {
+			r, g, b, _ := shot.At(px, py).RGBA()
+			if max(r, g, b)-min(r, g, b) > 0x5000 {
+				coloured++
+			}
+		}
+	}
+	if coloured < 20 {
+		t.Errorf("the code's text has %d coloured pixels, want its tokens highlighted", coloured)
 	}
 }

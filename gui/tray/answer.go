@@ -44,6 +44,10 @@ func newAnswer(clip func() fyne.Clipboard) *Answer {
 
 func (a *Answer) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(a.box) }
 
+// ScreenChildren is what the window's screen dump (package gui) walks in
+// the answer: its blocks.
+func (a *Answer) ScreenChildren() []fyne.CanvasObject { return []fyne.CanvasObject{a.box} }
+
 // Set shows text (Markdown), reusing the blocks it shows where it can: it
 // is called each frame as the answer streams in.
 func (a *Answer) Set(text string) {

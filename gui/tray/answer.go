@@ -44,6 +44,18 @@ func newAnswer(clip func() fyne.Clipboard) *Answer {
 
 func (a *Answer) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(a.box) }
 
+// Refresh redraws the answer, its code boxes in the theme's colours: Fyne
+// refreshes every widget when the theme changes, and a box's background
+// kept the colour it was made with.
+func (a *Answer) Refresh() {
+	for _, b := range a.blocks {
+		if b.code != nil {
+			b.code.Restyle()
+		}
+	}
+	a.BaseWidget.Refresh()
+}
+
 // ScreenChildren is what the window's screen dump (package gui) walks in
 // the answer: its blocks.
 func (a *Answer) ScreenChildren() []fyne.CanvasObject { return []fyne.CanvasObject{a.box} }

@@ -195,3 +195,20 @@ func TestPromptDrawsCodeAsTheChatDoes(t *testing.T) {
 		t.Errorf("the answer reads %q, want %q", got, want)
 	}
 }
+
+// A code box in the quick prompt takes the new theme's background when
+// the theme changes while it shows (the chat makes its rows anew).
+func TestPromptCodeFollowsTheme(t *testing.T) {
+	q := newPrompt(t, "some go")
+	q.Update(&Update{Asked: "some go", Text: "```go\nx := 1\n```"})
+	box := q.Answer.blocks[0].code
+	before := box.Bg.FillColor
+	fyne.CurrentApp().Settings().SetTheme(test.NewTheme())
+	want := theme.Color(theme.ColorNameInputBackground)
+	if want == before {
+		t.Fatalf("the new theme's code background is the old one's, %v: the test shows nothing", want)
+	}
+	if got := box.Bg.FillColor; got != want {
+		t.Errorf("after the theme changed the code background is %v, want the new theme's %v", got, want)
+	}
+}

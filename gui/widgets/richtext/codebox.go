@@ -76,6 +76,14 @@ func (b *CodeBox) Set(code, lang string) {
 	b.Code.Refresh()
 }
 
+// Restyle takes the theme's code background again (the theme changed).
+func (b *CodeBox) Restyle() {
+	if c := theme.Color(theme.ColorNameInputBackground); c != b.Bg.FillColor {
+		b.Bg.FillColor = c
+		b.Bg.Refresh()
+	}
+}
+
 // SetCont makes the box go on from the one above (cont), its code drawn
 // up by up, or stand alone.
 func (b *CodeBox) SetCont(cont bool, up float32) {

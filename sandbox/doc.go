@@ -9,7 +9,9 @@
 // On Linux a confined program is started by Deckhand's own binary in a
 // hidden helper mode, which builds new user, mount, PID, IPC and (unless
 // the network is on) network namespaces, applies Landlock as a second
-// wall, leaves the person's kernel keyring for a new anonymous one,
+// wall, keeps the descriptors it inherited from the program and caps its
+// processes (limits_linux.go), leaves the person's kernel keyring for a
+// new anonymous one,
 // installs a seccomp filter (seccomp_linux.go: the kernel's keyrings,
 // io_uring, ptrace, namespaces from inside and the rest of Flatpak's and
 // Docker's lists), and then becomes the program: Command starts one such

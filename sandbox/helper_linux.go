@@ -44,6 +44,9 @@ func helper(argv []string) int {
 		fmt.Fprintf(os.Stderr, "deckhand sandbox: %v\n", err)
 		return 126
 	}
+	if err := closeInherited(); err != nil {
+		return fail(fmt.Errorf("closing inherited descriptors: %w", err))
+	}
 	raw := os.Getenv(planEnv)
 	os.Unsetenv(planEnv) // the program never sees it
 	var p plan
@@ -77,6 +80,9 @@ func helper(argv []string) int {
 		return fail(err)
 	}
 	dropCapabilities()
+	if err := limitTasks(); err != nil {
+		return fail(err)
+	}
 	if err := os.Chdir(p.Dir); err != nil {
 		return fail(fmt.Errorf("entering %s: %w", p.Dir, err))
 	}

@@ -91,7 +91,8 @@ var minimalEnv = []string{"HOME", "LOGNAME", "SHELL", "TERM", "USER", "LANG", "L
 var secretRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
 
 // Env is the environment of a child: the minimal set (with LC_*
-// variables), PATH, tmp (as TMPDIR, when not ""), the server's env (with
+// variables), PATH, tmp (as TMPDIR, when not ""), a sandboxed server's
+// package caches in its state folder (cacheEnv), the server's env (with
 // "${NAME}" references to allowed secrets filled in), and the secrets it
 // names that the policy allows. The model's key is never passed. alias
 // names the server in errors ("" for a shell command).
@@ -118,6 +119,11 @@ func (p *Policy) Env(alias string, srv config.Server, path, tmp string) ([]strin
 		set["TMPDIR"] = tmp
 	} else if v, ok := os.LookupEnv("TMPDIR"); ok {
 		set["TMPDIR"] = v
+	}
+	if srv.SandboxOn() && alias != "" {
+		for k, dir := range cacheEnv {
+			set[k] = filepath.Join(p.StateDir(alias), "cache", dir)
+		}
 	}
 	if srv.SandboxOn() {
 		for _, name := range srv.Sockets {
@@ -193,16 +199,30 @@ var homeRead = []string{".nvm", ".volta", ".local/share/fnm", ".bun", ".pyenv", 
 	".local/share/mise", ".local/share/uv/python", ".local/share/uv/tools", ".local/share/pipx", ".cargo/bin",
 	"go/bin", ".local/bin", ".linuxbrew", ".deno/bin", ".sdkman/candidates"}
 
-// homeWrite are the package caches npx and uvx write.
-var homeWrite = []string{".npm", ".cache/uv", ".local/share/uv", ".cache/node-gyp", ".cache/pip", ".bun/install/cache"}
+// cacheEnv are the variables that place the package managers' caches
+// (npx's, uvx's, pip's, bun's, node-gyp's) and uv's Python downloads, each
+// set for a sandboxed server to a folder of its own state folder. The
+// person's (~/.npm, ~/.cache/uv, ~/.local/share/uv, …) are never written
+// from a sandbox: what a server left there, the person's own npx or uvx,
+// or a server running unconfined, would run as the person (a package in
+// ~/.npm/_npx, a Python of ~/.local/share/uv that their venvs run), and
+// one server could plant code another runs with more rights.
+var cacheEnv = map[string]string{
+	"npm_config_cache":      "npm",
+	"npm_config_devdir":     "node-gyp",
+	"UV_CACHE_DIR":          "uv",
+	"UV_PYTHON_INSTALL_DIR": "uv-python",
+	"PIP_CACHE_DIR":         "pip",
+	"BUN_INSTALL_CACHE_DIR": "bun",
+}
 
 // ServerSpec is the sandbox of a stdio server whose resolved command is
 // command and whose PATH is path, or nil when its sandbox is off. It
 // reads the system, the command's install folder (a version manager's
 // whole folder for its shims), the folders of its PATH outside the home
 // folder's sensitive ones, the read roots and its own read paths; it
-// writes the write roots, its write paths, its state folder and the
-// package caches. Its network and the sockets it is granted come from its
+// writes the write roots, its write paths and its state folder (which
+// holds its package caches: see cacheEnv). Its network and the sockets it is granted come from its
 // config; the secret folders inside what it sees stay hidden unless named
 // exactly, and Deckhand's own places (see Own) stay hidden always: a root
 // naming one or inside one is refused. An error says what in the config
@@ -238,9 +258,6 @@ func (p *Policy) ServerSpec(alias string, srv config.Server, command, path strin
 		s.Read = append(s.Read, cwd)
 	} else if err := p.workspaceReachable(alias, srv); err != nil {
 		return nil, err
-	}
-	for _, h := range homeWrite {
-		s.Write = append(s.Write, filepath.Join(p.home, h))
 	}
 	s.Write = append(s.Write, p.Write...)
 	s.Write = append(s.Write, config.ExpandPaths(srv.Write)...)

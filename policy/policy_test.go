@@ -98,7 +98,7 @@ func TestEnvAndSecrets(t *testing.T) {
 	cfg := &config.Config{Model: config.Model{APIKeyEnv: "KEY"}}
 	cfg.Policy.Secrets.Keys = []string{"TOKEN", "KEY"}
 	p := New(cfg, func(k string) (string, bool) { v, ok := vars[k]; return v, ok })
-	env, err := p.Env("s", config.Server{Secrets: []string{"TOKEN"}, Env: map[string]string{"A": "x-${TOKEN}-y", "B": "$LEAK"}}, "", "/tmp/s")
+	env, err := p.Env("s", config.Server{Command: "srv", Secrets: []string{"TOKEN"}, Env: map[string]string{"A": "x-${TOKEN}-y", "B": "$LEAK"}}, "", "/tmp/s")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,6 +111,12 @@ func TestEnvAndSecrets(t *testing.T) {
 	}
 	if strings.Contains(joined, "sk") || strings.Contains(joined, "LEAK=") {
 		t.Errorf("env leaks:\n%s", joined)
+	}
+	// A sandboxed server's package caches are its own.
+	for _, want := range []string{"npm_config_cache=" + filepath.Join(p.StateDir("s"), "cache", "npm"), "UV_CACHE_DIR=" + filepath.Join(p.StateDir("s"), "cache", "uv")} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("env lacks %s:\n%s", want, joined)
+		}
 	}
 	if _, err := p.Env("s", config.Server{Secrets: []string{"LEAK"}}, "", ""); err == nil || !strings.Contains(err.Error(), "policy.secrets.keys does not allow") {
 		t.Errorf("LEAK: %v", err)
@@ -142,9 +148,18 @@ func TestServerSpec(t *testing.T) {
 			t.Errorf("the spec does not read %s: %v", want, s.Read)
 		}
 	}
-	for _, want := range []string{p.Workspace, p.StateDir("x"), filepath.Join(home, ".npm")} {
+	for _, want := range []string{p.Workspace, p.StateDir("x")} {
 		if !slices.Contains(s.Write, want) {
 			t.Errorf("the spec does not write %s: %v", want, s.Write)
+		}
+	}
+	// The person's package caches: what a server left there, their own
+	// npx or uvx would run unconfined.
+	for _, c := range []string{".npm", ".cache/uv", ".local/share/uv", ".cache/pip", ".cache/node-gyp", ".bun/install/cache"} {
+		if slices.ContainsFunc(s.Write, func(w string) bool {
+			return w == filepath.Join(home, c) || strings.HasPrefix(filepath.Join(home, c), w+"/")
+		}) {
+			t.Errorf("the spec writes the person's cache ~/%s: %v", c, s.Write)
 		}
 	}
 	if s, _ := p.ServerSpec("x", config.Server{Command: "srv", Sandbox: "off"}, "/usr/bin/srv", ""); s != nil {

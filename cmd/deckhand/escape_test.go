@@ -24,8 +24,42 @@ import (
 var sessionTools = []string{"Xvfb", "dbus-run-session", "dbus-send", "gnome-keyring-daemon", "ssh-agent", "ssh-keygen", "ssh-add", "script", "keyctl"}
 
 // sessionKey is the secret of the kernel session keyring's key
-// "deckhand-test", as a desktop login's keyring holds keys.
-const sessionKey = "deckhand-kernel-keyring-secret"
+// "deckhand-test", as a desktop login's keyring holds keys; sessionToken,
+// of the session's variable DECKHAND_TEST_TOKEN, as a person exports one
+// in a shell's start-up file.
+const (
+	sessionKey   = "deckhand-kernel-keyring-secret"
+	sessionToken = "deckhand-session-token-secret"
+)
+
+// persistPlaces are where the escape probe's persist leaves its token
+// (testutil/escape's persistPlaces; %s is the token), as the session
+// looks for them: relative paths are in the home folder.
+var persistPlaces = []string{
+	".bashrc", ".profile",
+	".config/autostart/%s.desktop", ".config/systemd/user/%s.service", ".local/share/applications/%s.desktop",
+	".config/deckhand/config.toml", ".local/share/deckhand/%s",
+	"/tmp/%s", "/var/tmp/%s", "/dev/shm/%s",
+	".npm/%s", ".npm/_npx/%s", ".cache/uv/%s", ".local/share/uv/%s", ".cache/pip/%s", ".cache/node-gyp/%s", ".bun/install/cache/%s",
+}
+
+// persistCheck is a shell line that says in which of persistPlaces the
+// host finds token, left by who, and removes it for the next: a file
+// named by the token goes, a line holding it is deleted.
+func persistCheck(token, who string) string {
+	var files []string
+	for _, p := range persistPlaces {
+		if strings.Contains(p, "%s") {
+			p = fmt.Sprintf(p, token)
+		}
+		if !filepath.IsAbs(p) {
+			p = "$HOME/" + p
+		}
+		files = append(files, `"`+p+`"`)
+	}
+	return fmt.Sprintf(`f=$(grep -lF %[1]s %[2]s 2>/dev/null | tr '\n' ' '); if [ -n "$f" ]; then echo "host sees what %[3]s persisted: $f"; for x in $f; do case "$x" in *%[1]s*) rm -f "$x";; *) sed -i "/%[1]s/d" "$x";; esac; done; fi`,
+		token, strings.Join(files, " "), who)
+}
 
 // plantedCheck is a shell line that says whether the session sees a key
 // "deckhand-planted" that who planted in its session keyring, and
@@ -38,7 +72,9 @@ func plantedCheck(who string) string {
 // unprivileged account: an X display, a session bus with an unlocked
 // gnome-keyring holding Deckhand's API key, an ssh-agent holding a key, a
 // terminal (a pty), host listeners for TCP and UDP, and secrets in the
-// home folder. run runs a shell line in it and returns what it printed.
+// home folder; a token in its environment (DECKHAND_TEST_TOKEN), and the
+// ssh key open on descriptor 7 of everything it starts, as a launcher or
+// a terminal may leak one. run runs a shell line in it and returns what it printed.
 type escapeSession struct {
 	t             *testing.T
 	home, runtime string
@@ -146,12 +182,14 @@ eval "$(printf pw | gnome-keyring-daemon --unlock --components=secrets)" >/dev/n
 for i in $(seq 100); do dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets 2>/dev/null | grep -q "boolean true" && break; sleep 0.1; done
 eval "$(ssh-agent -s)" >/dev/null
 mkdir -p ~/.ssh && ssh-keygen -q -t ed25519 -N "" -f ~/.ssh/id_ed25519 && ssh-add -q ~/.ssh/id_ed25519 2>/dev/null
+exec 7<~/.ssh/id_ed25519
+export DECKHAND_TEST_TOKEN=%[5]s
 %[2]s keyring-set deckhand http://model.test/v1 sk-the-model-key
 %[3]s
 kill $SSH_AGENT_PID 2>/dev/null
 '
 kill $XVFB 2>/dev/null
-`, s.display, s.escape, strings.ReplaceAll(script, "'", `'"'"'`), sessionKey)
+`, s.display, s.escape, strings.ReplaceAll(script, "'", `'"'"'`), sessionKey, sessionToken)
 	cmd := exec.Command("bash", "-c", full)
 	// A PATH entry the account cannot open (another user's folder) must
 	// not stop its servers.
@@ -224,17 +262,31 @@ func reports(t *testing.T, out string) map[string]findings {
 // The kernel's keyring too: no confined program reads the key of the
 // session keyring, plants one the session sees, or has the host's key
 // helper resolve a name (request_key); io_uring, userfaultfd and perf
-// events are closed to it.
+// events are closed to it. Nor does it read the key through the
+// descriptor the session leaked to everything it starts, find the
+// session's variables or token in any environment, read or write outside
+// through a link it plants, build a user namespace, trace, read or signal
+// another process, type into a terminal, have room for a fork bomb, or
+// leave a file where the person's session would run it or Deckhand read
+// it (start-up files, autostart, user services, Deckhand's config and
+// data, /tmp and /dev/shm, the package caches npx and uvx run from).
 func TestEscapes(t *testing.T) {
 	s := newEscapeSession(t)
 	s.writeHome(".aws/credentials", "[default]\naws_secret_access_key = AKIASECRET\n")
 	s.writeHome(".local/state/deckhand/deckhand.db", "the log")
+	s.writeHome(".bashrc", "# the person's\n")
+	s.writeHome(".profile", "# the person's\n")
+	// The package caches of a person who has run npx and uvx.
+	for _, d := range []string{".npm/_npx", ".cache/uv", ".local/share/uv", ".cache/pip"} {
+		os.MkdirAll(filepath.Join(s.home, d), 0o755)
+	}
+	token := fmt.Sprintf("deckhand-escape-%d", rand.Int64())
 	// The shell runs what is in the workspace.
 	os.MkdirAll(filepath.Join(s.home, "Deckhand"), 0o755)
 	testutil.CopyExecutable(t, s.escape, filepath.Join(s.home, "Deckhand"))
 	model := testutil.NewModelServer(t,
 		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "a", Name: "local__shell",
-			Arguments: fmt.Sprintf(`{"command":%q}`, fmt.Sprintf("./escape probe --tcp %s --udp %s", s.tcp, s.udp))})},
+			Arguments: fmt.Sprintf(`{"command":%q}`, fmt.Sprintf("./escape probe --tcp %s --udp %s --persist %s", s.tcp, s.udp, token))})},
 		testutil.ModelResponse{Body: testutil.TextChunks("done")},
 	)
 	// A service on every address of this machine, and the names that
@@ -298,27 +350,30 @@ allow_exec = true # the built-in shell is offered only with it
 enabled = true
 `, model.URL, s.escape))
 	callScript := filepath.Join(s.shared, "call.sh")
-	os.WriteFile(callScript, []byte(fmt.Sprintf("#!/bin/sh\nexec %s mcp call \"$1\" '{\"tcp\":\"%s\",\"udp\":\"%s\",\"self\":\"%s\"}'\n", s.bin, s.tcp, s.udp, selfArg)), 0o755)
+	os.WriteFile(callScript, []byte(fmt.Sprintf("#!/bin/sh\nexec %s mcp call \"$1\" '{\"tcp\":\"%s\",\"udp\":\"%s\",\"self\":\"%s\",\"persist\":\"%s\"}'\n", s.bin, s.tcp, s.udp, selfArg, token)), 0o755)
 	call := func(alias string) string {
-		return fmt.Sprintf("echo '=== %s'; script -qec '%s %s.escape' /dev/null; %s", alias, callScript, alias, plantedCheck(alias))
+		return fmt.Sprintf("echo '=== %s'; script -qec '%s %s.escape' /dev/null; %s; %s", alias, callScript, alias, plantedCheck(alias), persistCheck(token, alias))
 	}
 	out, errs := s.run(strings.Join([]string{
-		fmt.Sprintf("echo '=== control'; script -qec '%s probe --tcp %s --udp %s --self %s' /dev/null; %s", s.escape, s.tcp, s.udp, selfArg, plantedCheck("control")),
+		fmt.Sprintf("echo '=== control'; script -qec '%s probe --tcp %s --udp %s --self %s --persist %s' /dev/null; %s; %s", s.escape, s.tcp, s.udp, selfArg, token, plantedCheck("control"), persistCheck(token, "control")),
 		call("loose"), call("hostile"), call("offline"), call("listed"),
-		fmt.Sprintf("echo '=== shell'; script -qec '%s chat -p go --approve=auto' /dev/null; %s", s.bin, plantedCheck("shell")),
+		fmt.Sprintf("echo '=== shell'; script -qec '%s chat -p go --approve=auto' /dev/null; %s; %s", s.bin, plantedCheck("shell"), persistCheck(token, "shell")),
 	}, "\n"))
 	got := reports(t, out)
 	t.Logf("session output:\n%s\nits stderr:\n%s", out, errs)
 
 	// The controls: each probe works where nothing confines it.
 	mustEscape := map[string][]string{
-		"control": {"x11", "session-bus", "ssh-agent", "sockets", "tcp", "mptcp", "udp", "tty", "files", "keyring", "request-key", "proxy-self"},
-		"loose":   {"x11", "session-bus", "ssh-agent", "sockets", "tcp", "mptcp", "udp", "files", "processes", "keyring", "request-key", "proxy-self"},
+		"control": {"x11", "session-bus", "ssh-agent", "sockets", "tcp", "mptcp", "udp", "tty", "files", "keyring", "request-key", "proxy-self",
+			"inherited-fds", "environment", "links", "ptrace", "proc-mem", "signals", "process-limit"},
+		"loose": {"x11", "session-bus", "ssh-agent", "sockets", "tcp", "mptcp", "udp", "files", "processes", "keyring", "request-key", "proxy-self",
+			"inherited-fds", "links", "ptrace", "proc-mem", "signals", "process-limit"},
 	}
 	// The kernel interfaces the filter denies: the kernel's own settings
-	// may deny them too (kernel.io_uring_disabled, perf_event_paranoid),
-	// and then the probe shows nothing here.
-	for _, p := range []string{"io_uring", "userfaultfd", "perf-event"} {
+	// may deny them too (kernel.io_uring_disabled, perf_event_paranoid,
+	// dev.tty.legacy_tiocsti, user namespaces), and then the probe shows
+	// nothing here.
+	for _, p := range []string{"io_uring", "userfaultfd", "perf-event", "tiocsti", "userns"} {
 		if f, ok := got["control"]; ok && !f[p].Escaped {
 			t.Logf("this kernel refuses %s to anyone (%s): its probe proves nothing here", p, f[p].Detail)
 		}
@@ -335,8 +390,24 @@ enabled = true
 			t.Errorf("%s planted a key in the person's session keyring: %s", name, got[name]["keyring-plant"].Detail)
 		}
 	}
+	// What persists: the controls leave the token where the person's
+	// session runs it or Deckhand reads it; no confined program does.
+	for _, name := range []string{"control", "loose"} {
+		if !strings.Contains(out, "host sees what "+name+" persisted") {
+			t.Errorf("control %s: the host finds nothing it persisted (%s), so the test shows nothing", name, got[name]["persist"].Detail)
+		}
+	}
+	for _, name := range []string{"hostile", "offline", "shell", "listed"} {
+		if _, line, ok := strings.Cut(out, "host sees what "+name+" persisted: "); ok {
+			line, _, _ = strings.Cut(line, "\n")
+			t.Errorf("%s left something where the person's session runs it or Deckhand reads it: %s", name, line)
+		}
+	}
 	if strings.Contains(out+errs, sessionKey) {
 		t.Errorf("the session keyring's secret was printed")
+	}
+	if strings.Contains(out+errs, sessionToken) {
+		t.Errorf("the session's token was printed")
 	}
 	// A listed name that leads to this machine: the proxy refused it,
 	// saying where it led.

@@ -36,6 +36,24 @@
 //   - proxy-self: services of this machine reached by a name that leads
 //     to it (localhost, the machine's own name), through Deckhand's
 //     egress proxy when one is set (HTTPS_PROXY), directly otherwise.
+//   - inherited-fds: descriptors beyond 0-2 it was started with (a file
+//     or socket of the session opened outside), read.
+//   - environment: the session's variables (its bus, agent, display) and
+//     secrets by name, in its own environment or any /proc/PID/environ.
+//   - links: a symbolic and a hard link in its folder to the home
+//     folder's key and start-up file, read and written through.
+//   - persist: a token left where the session runs it or Deckhand reads
+//     it (--persist; see persistPlaces): never an escape by itself, the
+//     session looks on the host.
+//   - userns: new user, mount and PID namespaces from inside, and a proc
+//     and a tmpfs mounted there.
+//   - ptrace, proc-mem, signals: a process of its own traced and read
+//     (the calls the filter denies); other processes' memory and
+//     environment through /proc; signal 0 to every pid.
+//   - tiocsti: a space typed into any terminal it can open, its own
+//     included.
+//   - process-limit: room for a fork bomb (RLIMIT_NPROC above
+//     processBound, or raised).
 package main
 
 import (
@@ -74,11 +92,12 @@ type targets struct {
 	UDP     string `json:"udp,omitempty" jsonschema:"a host UDP echo listener to reach (host:port)"`
 	Resolve string `json:"resolve,omitempty" jsonschema:"the name request_key asks the host's dns_resolver for (default localhost)"`
 	Self    string `json:"self,omitempty" jsonschema:"host:port targets, comma-separated, named by this machine's names (through the proxy when one is set)"`
+	Persist string `json:"persist,omitempty" jsonschema:"a token to leave where programs persist (see persistPlaces)"`
 }
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: escape serve | probe [--tcp A] [--udp A] [--resolve NAME] [--self A,B] | keyring-set SERVICE USER SECRET | orphan PIDFILE")
+		fmt.Fprintln(os.Stderr, "usage: escape serve | probe [--tcp A] [--udp A] [--resolve NAME] [--self A,B] [--persist TOKEN] | keyring-set SERVICE USER SECRET | orphan PIDFILE")
 		os.Exit(2)
 	}
 	switch os.Args[1] {
@@ -91,6 +110,7 @@ func main() {
 		fs.StringVar(&t.UDP, "udp", "", "")
 		fs.StringVar(&t.Resolve, "resolve", "", "")
 		fs.StringVar(&t.Self, "self", "", "")
+		fs.StringVar(&t.Persist, "persist", "", "")
 		fs.Parse(os.Args[2:])
 		out, _ := json.MarshalIndent(probeAll(t), "", "  ")
 		fmt.Println(string(out))
@@ -101,6 +121,10 @@ func main() {
 		}
 	case "orphan":
 		orphan(os.Args[2])
+	case "newns":
+		newns()
+	case "tiocsti":
+		tiocsti()
 	default:
 		os.Exit(2)
 	}
@@ -201,6 +225,18 @@ func probeAll(t targets) map[string]finding {
 	r["io_uring"] = probeIOUring()
 	r["userfaultfd"] = probeUserfaultfd()
 	r["perf-event"] = probePerf()
+	r["inherited-fds"] = probeInheritedFDs()
+	r["environment"] = probeEnvironment()
+	r["links"] = probeLinks()
+	if t.Persist != "" {
+		r["persist"] = probePersist(t.Persist)
+	}
+	r["userns"] = probeUserns()
+	r["ptrace"] = probePtrace()
+	r["proc-mem"] = probeProcMem()
+	r["signals"] = probeSignals()
+	r["tiocsti"] = probeTIOCSTI()
+	r["process-limit"] = probeProcessLimit()
 	return r
 }
 
@@ -288,7 +324,7 @@ func probeKeyring() finding {
 	for _, ring := range []struct {
 		id   int
 		name string
-	}{{unix.KEY_SPEC_SESSION_KEYRING, "session keyring"}, {unix.KEY_SPEC_USER_KEYRING, "user keyring"}} {
+	}{{unix.KEY_SPEC_SESSION_KEYRING, "session keyring"}, {unix.KEY_SPEC_USER_KEYRING, "user keyring"}, {unix.KEY_SPEC_USER_SESSION_KEYRING, "user session keyring"}} {
 		id, err := unix.KeyctlSearch(ring.id, "user", keyringProbe, 0)
 		if err != nil {
 			tried = append(tried, ring.name+": "+err.Error())
@@ -573,7 +609,11 @@ func probeSockets(socks []string, tried map[string]bool) (finding, finding) {
 		}
 		c, err := dialUnix(s)
 		if err != nil {
-			continue
+			// A datagram socket (journald's, a notify socket) takes
+			// a connect of its own type.
+			if c, err = net.DialTimeout("unixgram", s, 2*time.Second); err != nil {
+				continue
+			}
 		}
 		c.Close()
 		if strings.HasPrefix(s, "@") {

@@ -10,11 +10,11 @@
 // hidden helper mode, which builds new user, mount, PID, IPC and (unless
 // the network is on) network namespaces, applies Landlock as a second
 // wall, keeps the descriptors it inherited from the program and caps its
-// processes (limits_linux.go), leaves the person's kernel keyring for a
-// new anonymous one,
-// installs a seccomp filter (seccomp_linux.go: the kernel's keyrings,
-// io_uring, ptrace, namespaces from inside and the rest of Flatpak's and
-// Docker's lists), and then becomes the program: Command starts one such
+// processes and memory file systems (limits_linux.go), leaves the
+// person's kernel keyring for a new anonymous one, installs a seccomp
+// filter (seccomp_linux.go: the kernel's keyrings, io_uring, ptrace,
+// namespaces from inside and the rest of Flatpak's and Docker's lists),
+// and then becomes the program: Command starts one such
 // program, a Runner keeps one sandbox for many short commands (each in a
 // PID namespace of its own, killed with everything it started). On macOS
 // a sandbox-exec profile is written instead (Profile); elsewhere programs

@@ -177,7 +177,7 @@ func (m mountEntry) apply() error {
 		if err := os.MkdirAll(m.Path, 0o755); err != nil {
 			return err
 		}
-		return unix.Mount("tmpfs", m.Path, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777")
+		return unix.Mount("tmpfs", m.Path, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777,"+tmpfsLimits())
 	case mountHide:
 		// Empty and writable (for the mount points of what is bound
 		// inside it); what is written there stays in memory.

@@ -73,3 +73,18 @@ func closeInherited() error {
 	}
 	return nil
 }
+
+// tmpfsLimits are the size and inode count of each memory file system a
+// sandbox may write (its /tmp and /dev/shm): a tenth of the machine's
+// memory, at least 512 MiB, and one inode per 8 KiB of it. Without them
+// each would take half the memory (the kernel's default), and what is
+// written there belongs to no process: the OOM killer, finding none to
+// free it, would kill the person's programs instead.
+func tmpfsLimits() string {
+	size := uint64(512 << 20)
+	var si unix.Sysinfo_t
+	if unix.Sysinfo(&si) == nil {
+		size = max(size, si.Totalram*uint64(si.Unit)/10)
+	}
+	return fmt.Sprintf("size=%d,nr_inodes=%d", size, size/8192)
+}

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,5 +62,30 @@ func TestTaskLimit(t *testing.T) {
 	}
 	if f := strings.Fields(out); len(f) < 4 || f[2] != itoa(maxTasks) || f[3] != itoa(maxTasks) {
 		t.Errorf("limits inside = %q, want %d processes, soft and hard", out, maxTasks)
+	}
+}
+
+// The memory file systems a confined program may write (/tmp, /dev/shm)
+// are each a tenth of the machine's memory (at least 512 MiB), not the
+// half each the kernel gives by default.
+func TestTmpfsBounded(t *testing.T) {
+	requireSandbox(t)
+	out, err := shell(t, &Spec{Read: systemDirs, Write: []string{t.TempDir()}}, "", "stat -f -c '%n %b %S %c' /tmp /dev/shm")
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	var si syscall.Sysinfo_t
+	syscall.Sysinfo(&si)
+	want := max(512<<20, si.Totalram*uint64(si.Unit)/10)
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var name string
+		var blocks, bsize, inodes uint64
+		if _, err := fmt.Sscan(line, &name, &blocks, &bsize, &inodes); err != nil {
+			t.Fatalf("stat -f: %q: %v", line, err)
+		}
+		// The kernel rounds the size up to whole pages.
+		if size := blocks * bsize; size > want+uint64(os.Getpagesize()) || inodes > want/8192+1 {
+			t.Errorf("%s inside holds %d MiB and %d files, want at most %d MiB and %d", name, size>>20, inodes, want>>20, want/8192)
+		}
 	}
 }

@@ -306,3 +306,44 @@ func limitText(n uint64) string {
 	}
 	return strconv.FormatUint(n, 10)
 }
+
+// probeTmpfsMemory adds up the memory file systems it may write (their
+// size, as statfs says): what is written there is memory no process owns,
+// which the OOM killer cannot free by killing the writer, so it kills the
+// person's programs instead. More than a quarter of the machine's memory
+// is an escape.
+func probeTmpfsMemory() finding {
+	var si unix.Sysinfo_t
+	if err := unix.Sysinfo(&si); err != nil {
+		return finding{Detail: "sysinfo: " + err.Error()}
+	}
+	ram := si.Totalram * uint64(si.Unit)
+	data, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return finding{Detail: "mountinfo: " + err.Error()}
+	}
+	var total uint64
+	var parts []string
+	seen := map[string]bool{}
+	for _, line := range strings.Split(string(data), "\n") {
+		// id parent major:minor root mountpoint options ... - fstype source superoptions
+		pre, post, ok := strings.Cut(line, " - ")
+		f, g := strings.Fields(pre), strings.Fields(post)
+		if !ok || len(f) < 6 || len(g) < 1 || g[0] != "tmpfs" || !strings.HasPrefix(f[5], "rw") || seen[f[4]] {
+			continue
+		}
+		if unix.Access(f[4], unix.W_OK) != nil {
+			continue
+		}
+		var st unix.Statfs_t
+		if unix.Statfs(f[4], &st) != nil {
+			continue
+		}
+		seen[f[4]] = true // statfs sees the top one of those mounted here
+		size := st.Blocks * uint64(st.Bsize)
+		total += size
+		parts = append(parts, fmt.Sprintf("%s %d MiB", f[4], size>>20))
+	}
+	detail := fmt.Sprintf("%d MiB of memory file systems it may fill (%s), of %d MiB of memory", total>>20, strings.Join(parts, ", "), ram>>20)
+	return finding{Escaped: total > ram/4, Detail: detail}
+}

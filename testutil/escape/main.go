@@ -54,6 +54,8 @@
 //     included.
 //   - process-limit: room for a fork bomb (RLIMIT_NPROC above
 //     processBound, or raised).
+//   - tmpfs-memory: memory file systems it may fill, above a quarter of
+//     the machine's memory.
 package main
 
 import (
@@ -237,6 +239,7 @@ func probeAll(t targets) map[string]finding {
 	r["signals"] = probeSignals()
 	r["tiocsti"] = probeTIOCSTI()
 	r["process-limit"] = probeProcessLimit()
+	r["tmpfs-memory"] = probeTmpfsMemory()
 	return r
 }
 

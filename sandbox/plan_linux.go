@@ -164,6 +164,25 @@ func buildPlan(spec *Spec, dir string, unixSockets []string) (*plan, error) {
 		}
 		kept = append(kept, pinAncestors(kept, real)...)
 	}
+	// Protected places inside what the program may write are bound onto
+	// themselves read-only (a mount point can be neither renamed nor
+	// removed), and so is each folder between them and the writable bind,
+	// as for hidden ones.
+	for _, pr := range spec.Protect {
+		_, real, err := resolve(pr)
+		if err != nil || slices.ContainsFunc(kept, func(k mountEntry) bool { return k.Path == real }) {
+			continue
+		}
+		if !slices.ContainsFunc(kept, func(k mountEntry) bool { return k.Kind == mountRW && within(real, k.Path) }) {
+			continue // not writable here: nothing to protect
+		}
+		st, err := os.Stat(real)
+		if err != nil {
+			continue
+		}
+		kept = append(kept, mountEntry{Path: real, Kind: mountRO, Src: real, Dir: st.IsDir()})
+		kept = append(kept, pinAncestors(kept, real)...)
+	}
 	// Granted sockets are bound where they are; every other socket of the
 	// host inside what is shown is covered with an empty file.
 	granted := map[string]bool{}

@@ -207,3 +207,44 @@ mv `+other+` `+root+`/notes-moved && echo moved-other
 		t.Errorf("the hidden file after the run: %q, %v", data, err)
 	}
 }
+
+// A protected place inside a write folder (a repository's hooks and
+// config) can be read but not written, created in, replaced, renamed or
+// removed, nor moved aside with the folder that holds it; the rest of the
+// repository stays writable (a commit writes objects, the index, refs).
+func TestProtectedPlace(t *testing.T) {
+	requireSandbox(t)
+	root := t.TempDir()
+	git := filepath.Join(root, "repo", ".git")
+	os.MkdirAll(filepath.Join(git, "hooks"), 0o755)
+	os.MkdirAll(filepath.Join(git, "objects"), 0o755)
+	os.WriteFile(filepath.Join(git, "config"), []byte("[core]\n"), 0o644)
+	spec := &Spec{Read: systemDirs, Write: []string{root}, Protect: []string{filepath.Join(git, "hooks"), filepath.Join(git, "config"), filepath.Join(root, "missing", ".git", "config")}}
+	out, err := shell(t, spec, root, `
+cd repo
+cat .git/config >/dev/null && echo read-config
+echo x > .git/hooks/post-checkout 2>/dev/null && echo wrote-hook
+echo x >> .git/config 2>/dev/null && echo wrote-config
+echo x > .git/config.new && mv .git/config.new .git/config 2>/dev/null && echo replaced-config
+rm -rf .git/hooks 2>/dev/null; test -d .git/hooks || echo removed-hooks
+mv .git .git-moved 2>/dev/null && echo moved-git
+mv ../repo ../repo-moved 2>/dev/null && echo moved-repo
+echo x > .git/objects/x && echo wrote-object
+`)
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	for _, bad := range []string{"wrote-hook", "wrote-config", "replaced-config", "removed-hooks", "moved-git", "moved-repo"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("confined program could: %s\n%s", bad, out)
+		}
+	}
+	for _, good := range []string{"read-config", "wrote-object"} {
+		if !strings.Contains(out, good) {
+			t.Errorf("confined program lacks %s:\n%s", good, out)
+		}
+	}
+	if data, _ := os.ReadFile(filepath.Join(git, "config")); string(data) != "[core]\n" {
+		t.Errorf(".git/config after the run: %q", data)
+	}
+}

@@ -36,6 +36,11 @@ type Spec struct {
 	// program must not see (keys, tokens, Deckhand's own data): each is
 	// replaced by an empty one.
 	Hide []string `json:"hide,omitempty"`
+	// Protect are folders and files inside what Write shows that the
+	// program may read but not change, create in, rename or remove: what
+	// the person's own tools run once it is written (a repository's
+	// .git/hooks and .git/config). Missing ones are skipped.
+	Protect []string `json:"protect,omitempty"`
 }
 
 // noLandlockEnv, set to 1, makes this process act as if the kernel had no
@@ -58,7 +63,7 @@ var ErrNested = errors.New("sandboxes do not nest here")
 // Check reports a spec that cannot be applied: paths must be absolute and
 // hosts plain names.
 func (s *Spec) Check() error {
-	for _, p := range slices.Concat(s.Read, s.Write, s.Sockets, s.Hide) {
+	for _, p := range slices.Concat(s.Read, s.Write, s.Sockets, s.Hide, s.Protect) {
 		if !filepath.IsAbs(p) {
 			return fmt.Errorf("sandbox path %q is not absolute", p)
 		}

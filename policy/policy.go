@@ -223,8 +223,9 @@ var cacheEnv = map[string]string{
 // folder's sensitive ones, the read roots and its own read paths; it
 // writes the write roots, its write paths and its state folder (which
 // holds its package caches: see cacheEnv). Its network and the sockets it is granted come from its
-// config; the secret folders inside what it sees stay hidden unless named
-// exactly, and Deckhand's own places (see Own) stay hidden always: a root
+// config; the hooks and config of the repositories in what it writes
+// are read-only (protectedInRepos); the secret folders inside what it
+// sees stay hidden unless named exactly, and Deckhand's own places (see Own) stay hidden always: a root
 // naming one or inside one is refused. An error says what in the config
 // cannot be honoured.
 func (p *Policy) ServerSpec(alias string, srv config.Server, command, path string) (*sandbox.Spec, error) {
@@ -264,6 +265,7 @@ func (p *Policy) ServerSpec(alias string, srv config.Server, command, path strin
 	s.Write = append(s.Write, p.StateDir(alias))
 	s.Read, s.Write = p.withoutOwn(dedupe(s.Read)), p.withoutOwn(dedupe(s.Write))
 	s.Hide = p.hidden(config.ExpandPaths(slices.Concat(srv.Read, srv.Write)))
+	s.Protect = protectedInRepos(s.Write, p.StateDir(alias))
 	for _, name := range srv.Sockets {
 		sock, err := SocketPath(name)
 		if err != nil {
@@ -290,7 +292,8 @@ func (p *Policy) workspaceReachable(alias string, srv config.Server) error {
 }
 
 // CommandSpec is the sandbox of a shell command: the system, and the
-// workspace to read and write; no network, no socket.
+// workspace to read and write (its repositories' hooks and config only
+// to read: see protectedInRepos); no network, no socket.
 func (p *Policy) CommandSpec(shell string) *sandbox.Spec {
 	s := &sandbox.Spec{Network: false}
 	s.Read = append(append(s.Read, systemRead...), p.installDirs(shell)...)
@@ -301,6 +304,7 @@ func (p *Policy) CommandSpec(shell string) *sandbox.Spec {
 	s.Read, s.Write = p.withoutOwn(dedupe(s.Read)), p.withoutOwn(dedupe(s.Write))
 	p.makeOwnFolders()
 	s.Hide = p.hidden(nil)
+	s.Protect = protectedInRepos(s.Write, p.StateDir("local"))
 	return s
 }
 

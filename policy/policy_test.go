@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/config"
@@ -286,5 +287,37 @@ func TestWorkspaceOutsideRoots(t *testing.T) {
 	p, _ = testPolicy(t, func(c *config.Config) { c.Policy.FS.ReadRoots = []string{other} })
 	if _, err := p.ServerSpec("ev", config.Server{Command: "srv"}, "/usr/bin/srv", ""); err != nil {
 		t.Errorf("the workspace in the write roots (the default): %v", err)
+	}
+}
+
+// The hooks and config of the repositories a confined program may write
+// in (the workspace's own, one a level down, a submodule's) are
+// read-only to it, for a server and a shell command alike: git runs what
+// they name when the person next works there. Its state folder holds
+// none of the person's.
+func TestReposProtected(t *testing.T) {
+	p, _ := testPolicy(t, nil)
+	var want []string
+	for _, repo := range []string{p.Workspace, filepath.Join(p.Workspace, "project"), filepath.Join(p.Workspace, ".git", "modules", "lib")} {
+		git := filepath.Join(repo, ".git")
+		if strings.Contains(repo, "modules") {
+			git = repo
+		}
+		os.MkdirAll(filepath.Join(git, "hooks"), 0o755)
+		os.WriteFile(filepath.Join(git, "config"), nil, 0o644)
+		want = append(want, filepath.Join(git, "hooks"), filepath.Join(git, "config"))
+	}
+	os.MkdirAll(filepath.Join(p.StateDir("x"), ".git", "hooks"), 0o755)
+	os.MkdirAll(filepath.Join(p.Workspace, "a", "b", ".git", "hooks"), 0o755) // two levels down: not looked for
+	s, err := p.ServerSpec("x", config.Server{Command: "srv"}, "/usr/bin/srv", "/usr/bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, got := range map[string][]string{"server": s.Protect, "shell": p.CommandSpec("/bin/sh").Protect} {
+		slices.Sort(got)
+		slices.Sort(want)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: Protect (-want +got):\n%s", name, diff)
+		}
 	}
 }

@@ -21,7 +21,7 @@ import (
 )
 
 // sessionTools are what a real desktop session needs here.
-var sessionTools = []string{"Xvfb", "dbus-run-session", "dbus-send", "gnome-keyring-daemon", "ssh-agent", "ssh-keygen", "ssh-add", "script", "keyctl"}
+var sessionTools = []string{"git", "Xvfb", "dbus-run-session", "dbus-send", "gnome-keyring-daemon", "ssh-agent", "ssh-keygen", "ssh-add", "script", "keyctl"}
 
 // sessionKey is the secret of the kernel session keyring's key
 // "deckhand-test", as a desktop login's keyring holds keys; sessionToken,
@@ -41,6 +41,7 @@ var persistPlaces = []string{
 	".config/deckhand/config.toml", ".local/share/deckhand/%s",
 	"/tmp/%s", "/var/tmp/%s", "/dev/shm/%s",
 	".npm/%s", ".npm/_npx/%s", ".cache/uv/%s", ".local/share/uv/%s", ".cache/pip/%s", ".cache/node-gyp/%s", ".bun/install/cache/%s",
+	"Deckhand/.git/config", "Deckhand/.git/hooks/%s", "Deckhand/project/.git/config", "Deckhand/project/.git/hooks/%s",
 }
 
 // persistCheck is a shell line that says in which of persistPlaces the
@@ -270,7 +271,8 @@ func reports(t *testing.T, out string) map[string]findings {
 // memory file systems to fill the machine's memory with, or
 // leave a file where the person's session would run it or Deckhand read
 // it (start-up files, autostart, user services, Deckhand's config and
-// data, /tmp and /dev/shm, the package caches npx and uvx run from).
+// data, /tmp and /dev/shm, the package caches npx and uvx run from, the
+// hooks and config of the repositories in the workspace).
 func TestEscapes(t *testing.T) {
 	s := newEscapeSession(t)
 	s.writeHome(".aws/credentials", "[default]\naws_secret_access_key = AKIASECRET\n")
@@ -282,9 +284,15 @@ func TestEscapes(t *testing.T) {
 		os.MkdirAll(filepath.Join(s.home, d), 0o755)
 	}
 	token := fmt.Sprintf("deckhand-escape-%d", rand.Int64())
-	// The shell runs what is in the workspace.
-	os.MkdirAll(filepath.Join(s.home, "Deckhand"), 0o755)
+	// The shell runs what is in the workspace; the workspace is a
+	// repository, and holds another.
+	os.MkdirAll(filepath.Join(s.home, "Deckhand", "project"), 0o755)
 	testutil.CopyExecutable(t, s.escape, filepath.Join(s.home, "Deckhand"))
+	for _, repo := range []string{"Deckhand", "Deckhand/project"} {
+		if out, err := exec.Command("git", "init", "-q", filepath.Join(s.home, repo)).CombinedOutput(); err != nil {
+			t.Fatalf("git init: %v: %s", err, out)
+		}
+	}
 	model := testutil.NewModelServer(t,
 		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "a", Name: "local__shell",
 			Arguments: fmt.Sprintf(`{"command":%q}`, fmt.Sprintf("./escape probe --tcp %s --udp %s --persist %s", s.tcp, s.udp, token))})},

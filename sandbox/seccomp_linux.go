@@ -27,6 +27,12 @@ import (
 //   - attack surface that programs do not need: io_uring, userfaultfd,
 //     perf_event_open, bpf, NUMA calls, modify_ldt, uselib, the old
 //     syscalls;
+//   - SysV shared memory (shmget): a segment outlives the processes that
+//     made it, holding memory no process owns (the OOM killer, unable to
+//     free it, kills the person's programs), and in the sandbox's IPC
+//     namespace nothing bounds it (kernel.shmall is the namespace root's
+//     to set, and the sandbox maps no root); POSIX shared memory
+//     (/dev/shm, memfd) stays, bounded;
 //   - other processes' memory and files (ptrace, process_vm_readv/writev,
 //     kcmp, pidfd_getfd);
 //   - changing the system (kexec, modules, reboot, swap, the clock, quotas,
@@ -60,6 +66,8 @@ var seccompList = struct {
 		"modify_ldt", "uselib", "ustat", "sysfs", "_sysctl", "vm86", "vm86old", "lookup_dcookie",
 		"nfsservctl", "create_module", "get_kernel_syms", "query_module", "name_to_handle_at", "open_by_handle_at",
 		"fanotify_init", "vhangup",
+		// Memory no process owns.
+		"shmget",
 		// Other processes.
 		"ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "pidfd_getfd",
 		// The system.

@@ -51,6 +51,8 @@ var probeCalls = []struct {
 	{"kexec_file_load", unix.EPERM, func() syscall.Errno { return raw(unix.SYS_KEXEC_FILE_LOAD, uintptr(negOne(-1)), 0, 0) }},
 	{"unshare", unix.EPERM, func() syscall.Errno { return raw(unix.SYS_UNSHARE, 0, 0, 0) }},
 	{"clone3", unix.ENOSYS, func() syscall.Errno { return raw(unix.SYS_CLONE3, 0, 0, 0) }},
+	// IPC_PRIVATE, size 0: unconfined, EINVAL.
+	{"shmget", unix.EPERM, func() syscall.Errno { return raw(unix.SYS_SHMGET, 0, 0, unix.IPC_CREAT|0o600) }},
 	// The upper half of ioctl's request is ignored by the kernel: the
 	// filter must not be talked past with it.
 	{"ioctl TIOCSTI", unix.EPERM, func() syscall.Errno { return raw(unix.SYS_IOCTL, uintptr(negOne(-1)), 1<<32|tiocsti, 0) }},
@@ -119,9 +121,9 @@ func runCalls(t *testing.T, spec *Spec) map[string]int {
 
 // A confined program meets the filter: the kernel's keyrings, io_uring,
 // userfaultfd, perf, bpf, ptrace, another process's memory, kexec,
-// namespaces from inside, clone3, faking terminal input (even with the
-// upper half of the request set), other personalities and socket families
-// are denied, each with its errno; what programs need is not. The
+// namespaces from inside, clone3, SysV shared memory, faking terminal
+// input (even with the upper half of the request set), other
+// personalities and socket families are denied, each with its errno; what programs need is not. The
 // control runs the same calls unconfined, where none of them gets the
 // filter's answer (or the test proves nothing).
 func TestSeccomp(t *testing.T) {

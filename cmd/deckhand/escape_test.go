@@ -268,7 +268,8 @@ func reports(t *testing.T, out string) map[string]findings {
 // session's variables or token in any environment, read or write outside
 // through a link it plants, build a user namespace, trace, read or signal
 // another process, type into a terminal, have room for a fork bomb or
-// memory file systems to fill the machine's memory with, or
+// memory file systems or SysV shared memory to fill the machine's memory
+// with, or
 // leave a file where the person's session would run it or Deckhand read
 // it (start-up files, autostart, user services, Deckhand's config and
 // data, /tmp and /dev/shm, the package caches npx and uvx run from, the
@@ -381,8 +382,9 @@ enabled = true
 	// The kernel interfaces the filter denies: the kernel's own settings
 	// may deny them too (kernel.io_uring_disabled, perf_event_paranoid,
 	// dev.tty.legacy_tiocsti, user namespaces), and then the probe shows
-	// nothing here; so with memory file systems the machine keeps small.
-	for _, p := range []string{"io_uring", "userfaultfd", "perf-event", "tiocsti", "userns", "tmpfs-memory"} {
+	// nothing here; so with memory file systems and SysV shared memory the
+	// machine keeps small.
+	for _, p := range []string{"io_uring", "userfaultfd", "perf-event", "tiocsti", "userns", "tmpfs-memory", "sysv-shm"} {
 		if f, ok := got["control"]; ok && !f[p].Escaped {
 			t.Logf("this kernel refuses %s to anyone (%s): its probe proves nothing here", p, f[p].Detail)
 		}

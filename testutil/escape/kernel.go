@@ -347,3 +347,29 @@ func probeTmpfsMemory() finding {
 	detail := fmt.Sprintf("%d MiB of memory file systems it may fill (%s), of %d MiB of memory", total>>20, strings.Join(parts, ", "), ram>>20)
 	return finding{Escaped: total > ram/4, Detail: detail}
 }
+
+// probeSysVShm makes a SysV shared memory segment (1 MiB, never touched,
+// removed at once) and reads how much the IPC namespace lets such
+// segments hold: a segment outlives the processes that made it, holding
+// memory no process owns, as a tmpfs does. Above a quarter of the
+// machine's memory is an escape.
+func probeSysVShm() finding {
+	id, err := unix.SysvShmGet(unix.IPC_PRIVATE, 1<<20, unix.IPC_CREAT|0o600)
+	if err != nil {
+		return finding{Detail: "shmget: " + err.Error()}
+	}
+	unix.SysvShmCtl(id, unix.IPC_RMID, nil)
+	var si unix.Sysinfo_t
+	unix.Sysinfo(&si)
+	ram := si.Totalram * uint64(si.Unit)
+	data, _ := os.ReadFile("/proc/sys/kernel/shmall")
+	pages, err := strconv.ParseUint(strings.TrimSpace(string(data)), 10, 64)
+	if err != nil {
+		return finding{Escaped: true, Detail: "made a segment; kernel.shmall unreadable: " + string(data)}
+	}
+	limit := pages * uint64(os.Getpagesize())
+	if pages > ram || limit > ram/4 {
+		return finding{Escaped: true, Detail: fmt.Sprintf("made a segment; segments may hold %d pages (kernel.shmall), of %d MiB of memory", pages, ram>>20)}
+	}
+	return finding{Detail: fmt.Sprintf("made a segment; segments may hold %d MiB", limit>>20)}
+}

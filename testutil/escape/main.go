@@ -54,8 +54,9 @@
 //     included.
 //   - process-limit: room for a fork bomb (RLIMIT_NPROC above
 //     processBound, or raised).
-//   - tmpfs-memory: memory file systems it may fill, above a quarter of
-//     the machine's memory.
+//   - tmpfs-memory, sysv-shm: memory file systems it may fill, and SysV
+//     shared memory it may hold, above a quarter of the machine's memory
+//     (memory no process owns, which the OOM killer cannot free).
 package main
 
 import (
@@ -240,6 +241,7 @@ func probeAll(t targets) map[string]finding {
 	r["tiocsti"] = probeTIOCSTI()
 	r["process-limit"] = probeProcessLimit()
 	r["tmpfs-memory"] = probeTmpfsMemory()
+	r["sysv-shm"] = probeSysVShm()
 	return r
 }
 

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
@@ -51,6 +52,14 @@ func (p *plan) landlock(proxyPort int) error {
 		landlock.RWFiles(writeFiles...).IgnoreIfMissing(),
 	}
 	for _, m := range p.Mounts {
+		if m.Kind == mountPts && slices.Contains(writeDirs, m.Path) {
+			// The terminals of the devpts instance the sandbox mounts
+			// (its own, none of the person's): from ABI 5 Landlock
+			// refuses a device's ioctls, which a terminal is made and
+			// used with, unless a rule allows them. TIOCSTI and TIOCLINUX
+			// stay refused by seccomp.
+			rules = append(rules, landlock.RWDirs(m.Path).WithIoctlDev().IgnoreIfMissing())
+		}
 		if m.Kind == mountSock {
 			// From ABI 9, Landlock also guards pathname sockets.
 			rules = append(rules, landlock.RWFiles(m.Path).WithResolveUnix().IgnoreIfMissing())

@@ -326,8 +326,11 @@ func (p *Policy) managerRoot(dir string) []string {
 
 // installDirs are the folders a command needs to read to run: its own
 // folder and, through a symlink, its target's; for a folder named bin, its
-// parent (the install prefix: lib/ beside bin/), unless that is a
-// sensitive part of the home folder.
+// parent (the install prefix: lib/ beside bin/; a virtualenv's folder for
+// its bin/), unless that is a sensitive part of the home folder; for a
+// command inside node_modules (node_modules/.bin/x, a link to the package's
+// script), the node_modules folders its imports are looked up in
+// (nodeModules).
 func (p *Policy) installDirs(command string) []string {
 	if command == "" || !filepath.IsAbs(command) {
 		return nil
@@ -342,6 +345,7 @@ func (p *Policy) installDirs(command string) []string {
 		if filepath.Base(dir) == "bin" && !p.sensitive(filepath.Dir(dir)) {
 			out = append(out, filepath.Dir(dir))
 		}
+		out = append(out, p.unsensitive(nodeModules(dir))...)
 	}
 	add(command)
 	if real, err := filepath.EvalSymlinks(command); err == nil && real != command {
@@ -352,8 +356,9 @@ func (p *Policy) installDirs(command string) []string {
 
 // argDirs are the folders named by a server's arguments that exist: a
 // script's folder (node /opt/x/dist/index.js), and for a script inside
-// node_modules the outermost node_modules (its dependencies), or a folder
-// given as it is (uv run --directory /srv/x). Sensitive ones are skipped.
+// node_modules the node_modules folders of its dependencies (nodeModules),
+// or a folder given as it is (uv run --directory /srv/x). Sensitive ones
+// are skipped.
 func (p *Policy) argDirs(args []string) []string {
 	var out []string
 	for _, a := range args {
@@ -371,13 +376,52 @@ func (p *Policy) argDirs(args []string) []string {
 		if !st.IsDir() {
 			dir = filepath.Dir(dir)
 		}
-		if i := strings.Index(dir, "/node_modules"); i >= 0 {
-			if rest := dir[i+len("/node_modules"):]; rest == "" || strings.HasPrefix(rest, "/") {
-				dir = dir[:i+len("/node_modules")]
-			}
+		if nms := nodeModules(dir); len(nms) > 0 {
+			dir = nms[0]
+			out = append(out, p.unsensitive(nms[1:])...)
 		}
 		if !p.sensitive(dir) {
 			out = append(out, dir)
+		}
+	}
+	return out
+}
+
+// nodeModules are, for a folder inside a node_modules tree, the folders
+// node looks a script's imports up in: the outermost node_modules holding
+// it (npm and yarn hoist a package's dependencies to it, beside the
+// package; pnpm keeps them in its .pnpm, inside it), which holds every
+// node_modules nearer the script, then the node_modules of each folder
+// above it that has one (a workspace's root, where its members'
+// dependencies are hoisted). Nothing else: node reads the package.json of
+// the package it runs, which is inside, and neither the project's
+// package.json nor its lockfile. Nil for a folder outside node_modules.
+func nodeModules(dir string) []string {
+	dir = filepath.Clean(dir)
+	parts := strings.Split(dir, string(filepath.Separator))
+	i := slices.Index(parts, "node_modules")
+	if i < 0 {
+		return nil
+	}
+	outer := strings.Join(parts[:i+1], string(filepath.Separator))
+	out := []string{outer}
+	for up := filepath.Dir(filepath.Dir(outer)); ; up = filepath.Dir(up) {
+		nm := filepath.Join(up, "node_modules")
+		if st, err := os.Stat(nm); err == nil && st.IsDir() {
+			out = append(out, nm)
+		}
+		if up == filepath.Dir(up) {
+			return out
+		}
+	}
+}
+
+// unsensitive is dirs without the sensitive ones.
+func (p *Policy) unsensitive(dirs []string) []string {
+	var out []string
+	for _, d := range dirs {
+		if !p.sensitive(d) {
+			out = append(out, d)
 		}
 	}
 	return out

@@ -321,3 +321,67 @@ func TestReposProtected(t *testing.T) {
 		}
 	}
 }
+
+// A command inside node_modules, or a script there given as an argument,
+// reads the node_modules folders node looks its imports up in: the
+// outermost holding it (npm hoists the package's dependencies there), and
+// those of the folders above (a workspace's root); not the project around
+// them, nor the home folder. A virtualenv's command reads the virtualenv.
+func TestServerSpecPackages(t *testing.T) {
+	p, home := testPolicy(t, nil)
+	mk := func(file string) string {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, []byte("#!/usr/bin/env node\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return file
+	}
+	repo := filepath.Join(home, "src", "repo")
+	rootModules := filepath.Join(repo, "node_modules")
+	os.MkdirAll(rootModules, 0o755)
+	member := filepath.Join(repo, "packages", "app")
+	modules := filepath.Join(member, "node_modules")
+	script := mk(filepath.Join(modules, "@acme", "server", "dist", "index.js"))
+	bin := filepath.Join(modules, ".bin", "acme-server")
+	os.MkdirAll(filepath.Dir(bin), 0o755)
+	if err := os.Symlink("../@acme/server/dist/index.js", bin); err != nil {
+		t.Fatal(err)
+	}
+	pnpm := mk(filepath.Join(member, "node_modules", ".pnpm", "x@1.0.0", "node_modules", "x", "bin", "x.js"))
+	venv := filepath.Join(home, "tool", ".venv")
+	py := mk(filepath.Join(venv, "bin", "tool-server"))
+	mk(filepath.Join(venv, "lib", "python3.12", "site-packages", "tool", "__init__.py"))
+
+	tests := []struct {
+		name          string
+		command       string
+		args          []string
+		want, notWant []string
+	}{
+		{"node_modules/.bin link", bin, nil, []string{modules, rootModules, filepath.Dir(script)}, []string{member, repo, home, filepath.Join(home, "node_modules")}},
+		{"script as an argument", "/usr/bin/node", []string{script}, []string{modules, rootModules}, []string{member, repo}},
+		{"pnpm's store", pnpm, nil, []string{modules, rootModules}, []string{member, repo}},
+		{"virtualenv", py, nil, []string{venv}, []string{filepath.Dir(venv)}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := p.ServerSpec("x", config.Server{Command: tc.command, Args: tc.args}, tc.command, "/usr/bin")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, want := range tc.want {
+				if !slices.Contains(s.Read, want) {
+					t.Errorf("ServerSpec(%s).Read = %v, want %s in it", tc.command, s.Read, want)
+				}
+			}
+			for _, bad := range tc.notWant {
+				if slices.Contains(s.Read, bad) || slices.Contains(s.Write, bad) {
+					t.Errorf("ServerSpec(%s) opens %s:\nread %v\nwrite %v", tc.command, bad, s.Read, s.Write)
+				}
+			}
+		})
+	}
+}

@@ -1,8 +1,10 @@
 package servers_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"deckhand/actors/servers"
@@ -56,4 +58,46 @@ func TestNodeModulesBinServerSandboxed(t *testing.T) {
 		t.Fatalf("everything = %s, %d tools (%s), want ready with its tools", st.State, st.Tools, st.Reason)
 	}
 	t.Logf("%s: %d tools, sandboxed", bin, st.Tools)
+}
+
+// A sandboxed server that stops at start saying it could not open a file
+// is told, after its stderr, that the sandbox lets it read only some
+// folders and where to grant one; neither a server outside the sandbox
+// saying the same, nor a sandboxed one stopping for another reason, is.
+func TestSandboxedStartFailureHint(t *testing.T) {
+	sandboxedHome(t)
+	hidden := filepath.Join(t.TempDir(), "notes.txt") // not granted: the sandbox's /tmp is its own
+	if err := os.WriteFile(hidden, []byte("notes"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(t.TempDir(), "missing.txt")
+	// The path comes in the environment: a path in the arguments is granted.
+	reader := func(path, sandbox string) config.Server {
+		return config.Server{Command: "sh", Args: []string{"-c", `cat "$NOTES" >/dev/null && exit 3; exit 1`}, Env: map[string]string{"NOTES": path}, Sandbox: sandbox}
+	}
+	hint := "It runs in Deckhand's sandbox, which lets it read only some folders (deckhand policy lists them): if what it could not open is elsewhere, grant that folder in mcp.servers.%s.read (Also reads, in the window)."
+	tests := []struct {
+		name   string
+		srv    config.Server
+		stderr string // in the reason, before the hint
+		hint   bool
+	}{
+		{"sandboxed, a file it cannot see", reader(hidden, ""), "No such file or directory", true},
+		{"unconfined, a file missing", reader(missing, "off"), "No such file or directory", false},
+		{"sandboxed, another error", config.Server{Command: "sh", Args: []string{"-c", "echo 'Error: unknown flag --bogus' >&2; exit 2"}}, "unknown flag --bogus", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := serverstest.Start(t, servers.Options{Servers: map[string]config.Server{"notes": tc.srv}})
+			st := settled(t, s, "notes")
+			if st.State != servers.StateFailed || !strings.Contains(st.Reason, tc.stderr) {
+				t.Fatalf("notes = %s: %s; want failed with %q", st.State, st.Reason, tc.stderr)
+			}
+			t.Logf("notes: %s", st.Reason)
+			want := fmt.Sprintf(hint, "notes")
+			if got := strings.HasSuffix(st.Reason, ". "+want); got != tc.hint {
+				t.Errorf("notes' Reason = %q; ends with the sandbox's hint: %v, want %v", st.Reason, got, tc.hint)
+			}
+		})
+	}
 }

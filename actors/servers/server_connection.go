@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -116,7 +117,7 @@ func (a *serverActor) onDialed(c actor.Context, m *dialed) {
 		a.log.Debug("connect failed", "attempt", a.status.Attempts, "err", m.err)
 		a.status.Failure = mcp.Classify(m.err)
 		a.scheduleRetry(c)
-		a.setState(c, state, unreachable(a.status.Endpoint, m.err))
+		a.setState(c, state, withSandboxHint(a.alias, unreachable(a.status.Endpoint, m.err), m.err))
 		return
 	}
 	a.conn = m.conn
@@ -162,7 +163,7 @@ func (a *serverActor) onLost(c actor.Context, reason error) {
 	a.status.Attempts = 1
 	a.status.Failure = mcp.Classify(reason)
 	a.scheduleRetry(c)
-	a.setState(c, StateReconnecting, reason.Error())
+	a.setState(c, StateReconnecting, withSandboxHint(a.alias, reason.Error(), reason))
 }
 
 // failWaiting answers the calls waiting for a first connection with err.
@@ -353,6 +354,22 @@ func sameTools(a, b []*sdk.Tool) bool {
 
 // unreachable is a failed connection's reason, in plain words when the
 // server could not be reached at all.
+// withSandboxHint is the reason of a failure, and when a sandboxed server
+// stopped saying it could not find or open a file or module, a sentence
+// after it: the sandbox may be hiding the file, or it may really be
+// missing, so the sentence says how to grant a folder without blaming the
+// sandbox.
+func withSandboxHint(alias, reason string, err error) string {
+	var exit *mcp.ExitError
+	if !errors.As(err, &exit) || !exit.MayBeSandbox() {
+		return reason
+	}
+	if !strings.HasSuffix(reason, ".") {
+		reason += "."
+	}
+	return reason + fmt.Sprintf(" It runs in Deckhand's sandbox, which lets it read only some folders (deckhand policy lists them): if what it could not open is elsewhere, grant that folder in mcp.servers.%s.read (Also reads, in the window).", alias)
+}
+
 func unreachable(endpoint string, err error) string {
 	if why, ok := netwhy.Why(err); ok && endpoint != "" {
 		return fmt.Sprintf("not reachable: %s. Is the server running at %s?", why, endpoint)

@@ -102,6 +102,11 @@ func failureHint(err error, srv config.Server) string {
 			return fmt.Sprintf("Is %s installed? Give its full path if it is not on PATH.", filepath.Base(srv.Command))
 		}
 	case mcp.FailureExited:
+		var exit *mcp.ExitError
+		if errors.As(err, &exit) && exit.MayBeSandbox() {
+			return "The command stopped at start: its stderr below usually says why. " +
+				"It runs in Deckhand's sandbox, which lets it read only some folders: if what it could not open is elsewhere, add that folder under Also reads."
+		}
 		return "The command stopped at start: its stderr below usually says why."
 	case mcp.FailureTimeout:
 		return "No answer in time: the server may be slow to start (raise connect_timeout) or stuck."

@@ -113,7 +113,7 @@ func (c *Conn) deathReason(err error) error {
 	}
 	if c.cmd != nil {
 		if st := c.cmd.ProcessState; st != nil {
-			return &ExitError{Command: c.command, Status: st.String(), Stderr: c.stderr.Reason(3)}
+			return &ExitError{Command: c.command, Status: st.String(), Stderr: c.stderr.Reason(3), Sandboxed: c.sandboxed}
 		}
 	}
 	if err == nil || errors.Is(err, io.EOF) {

@@ -327,7 +327,7 @@ func (c *Conn) stdioFailure(ctx context.Context, err error) error {
 	}
 	tail := c.stderr.Reason(3)
 	if st := c.cmd.ProcessState; st != nil && !st.Success() && ctx.Err() == nil {
-		return &ExitError{Command: c.command, Status: st.String(), Stderr: tail}
+		return &ExitError{Command: c.command, Status: st.String(), Stderr: tail, Sandboxed: c.sandboxed}
 	}
 	if ctx.Err() != nil {
 		err = fmt.Errorf("no answer to initialize: %w", ctx.Err())

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"net/http"
 	"os/exec"
+	"regexp"
 	"strings"
 )
 
@@ -36,6 +37,22 @@ type ExitError struct {
 	Command string
 	Status  string // "exit status 1", "signal: killed"
 	Stderr  string // its lines that say error, else its last ones; cleaned; or ""
+	// Sandboxed: it ran in Deckhand's sandbox, which shows it only the
+	// folders its policy grants.
+	Sandboxed bool
+}
+
+// unreadableRE matches what a program writes when it could not find or
+// open a file or module: an errno (node's ENOENT, EACCES), node's module
+// errors, the C library's messages, Python's import errors, the dynamic
+// loader's.
+var unreadableRE = regexp.MustCompile(`\bE(NOENT|ACCES|PERM)\b|\bERR_MODULE_NOT_FOUND\b|\bMODULE_NOT_FOUND\b|ModuleNotFoundError|ImportError|(?i:cannot find (module|package)|no such file or directory|permission denied|operation not permitted|cannot open shared object file)`)
+
+// MayBeSandbox reports whether the process ran sandboxed and what it wrote
+// says it could not find or open a file or module: one the sandbox hides
+// from it, or one really missing, which only the person can tell apart.
+func (e *ExitError) MayBeSandbox() bool {
+	return e.Sandboxed && unreadableRE.MatchString(e.Stderr)
 }
 
 func (e *ExitError) Error() string {

@@ -104,7 +104,7 @@ func failureHint(err error, srv config.Server) string {
 	case mcp.FailureExited:
 		var exit *mcp.ExitError
 		if errors.As(err, &exit) && exit.MayBeSandbox() {
-			return "The command stopped at start: its stderr below usually says why. " +
+			return "The command stopped at start: its stderr below usually says why.\n" +
 				"It runs in Deckhand's sandbox, which lets it read only some folders: if what it could not open is elsewhere, add that folder under Also reads."
 		}
 		return "The command stopped at start: its stderr below usually says why."

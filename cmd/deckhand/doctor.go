@@ -239,6 +239,10 @@ func advice(st servers.ServerStatus, srv config.Server, cfg *config.Config, gete
 	case mcp.FailureTimeout:
 		return fmt.Sprintf("no answer within %v: the server may be slow to start (raise %s.connect_timeout) or stuck", cfg.MCP.DialTimeout(srv), key)
 	case mcp.FailureExited:
+		if srv.SandboxOn() {
+			// Unconfined in a terminal, it may read what the sandbox hides.
+			return fmt.Sprintf("the command stops at start; run it in a terminal to see why, where it runs outside Deckhand's sandbox (if it works there, it may need a folder granted in %s.read): %s", key, srv.Endpoint())
+		}
 		return fmt.Sprintf("the command stops at start; run it in a terminal to see why: %s", srv.Endpoint())
 	case mcp.FailureConfig:
 		return fmt.Sprintf("change %s or [policy] as the reason above says (deckhand policy shows what each server may reach); the server was not started", key)

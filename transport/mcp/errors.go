@@ -44,9 +44,10 @@ type ExitError struct {
 
 // unreadableRE matches what a program writes when it could not find or
 // open a file or module: an errno (node's ENOENT, EACCES), node's module
-// errors, the C library's messages, Python's import errors, the dynamic
-// loader's.
-var unreadableRE = regexp.MustCompile(`\bE(NOENT|ACCES|PERM)\b|\bERR_MODULE_NOT_FOUND\b|\bMODULE_NOT_FOUND\b|ModuleNotFoundError|ImportError|(?i:cannot find (module|package)|no such file or directory|permission denied|operation not permitted|cannot open shared object file)`)
+// errors, the C library's messages, Python's ModuleNotFoundError, the
+// dynamic loader's. Not EPERM: the sandbox's seccomp filter answers it to
+// the system calls it refuses, which granting a folder does not change.
+var unreadableRE = regexp.MustCompile(`\bE(NOENT|ACCES)\b|\bERR_MODULE_NOT_FOUND\b|\bMODULE_NOT_FOUND\b|ModuleNotFoundError|(?i:cannot find (module|package)|no such file or directory|permission denied|cannot open shared object file)`)
 
 // MayBeSandbox reports whether the process ran sandboxed and what it wrote
 // says it could not find or open a file or module: one the sandbox hides

@@ -330,7 +330,8 @@ func (p *Policy) managerRoot(dir string) []string {
 // its bin/), unless that is a sensitive part of the home folder; for a
 // command inside node_modules (node_modules/.bin/x, a link to the package's
 // script), the node_modules folders its imports are looked up in
-// (nodeModules).
+// (nodeModules), and for a node script outside them (a workspace's member
+// linked there), what node reads of its package (nodeScript).
 func (p *Policy) installDirs(command string) []string {
 	if command == "" || !filepath.IsAbs(command) {
 		return nil
@@ -346,6 +347,7 @@ func (p *Policy) installDirs(command string) []string {
 			out = append(out, filepath.Dir(dir))
 		}
 		out = append(out, p.unsensitive(nodeModules(dir))...)
+		out = append(out, p.nodeScript(file)...)
 	}
 	add(command)
 	if real, err := filepath.EvalSymlinks(command); err == nil && real != command {
@@ -379,6 +381,8 @@ func (p *Policy) argDirs(args []string) []string {
 		if nms := nodeModules(dir); len(nms) > 0 {
 			dir = nms[0]
 			out = append(out, p.unsensitive(nms[1:])...)
+		} else if !st.IsDir() {
+			out = append(out, p.nodeScript(a)...)
 		}
 		if !p.sensitive(dir) {
 			out = append(out, dir)
@@ -414,6 +418,45 @@ func nodeModules(dir string) []string {
 			return out
 		}
 	}
+}
+
+// nodeScript is, for a node script outside any node_modules (a workspace's
+// member, or a package put there with npm link, run through
+// node_modules/.bin; a checkout run as node ~/src/x/dist/index.js), what
+// node reads of its package besides the script's folder: the package.json
+// of the nearest folder above holding one (its "type", its "imports"), and
+// the node_modules of that folder and of each folder above that has one.
+// Not the package's other folders (its sources, its tests), nor the
+// project around it. Nil for a file that is not a node script (.js, .mjs,
+// .cjs), one inside node_modules (see nodeModules), or one with no
+// package.json above it short of a sensitive folder.
+func (p *Policy) nodeScript(file string) []string {
+	switch filepath.Ext(file) {
+	case ".js", ".mjs", ".cjs":
+	default:
+		return nil
+	}
+	dir := filepath.Dir(filepath.Clean(file))
+	if nodeModules(dir) != nil {
+		return nil
+	}
+	for ; !p.sensitive(dir); dir = filepath.Dir(dir) {
+		manifest := filepath.Join(dir, "package.json")
+		if st, err := os.Stat(manifest); err != nil || !st.Mode().IsRegular() {
+			continue
+		}
+		out := []string{manifest}
+		for up := dir; ; up = filepath.Dir(up) {
+			nm := filepath.Join(up, "node_modules")
+			if st, err := os.Stat(nm); err == nil && st.IsDir() && !p.sensitive(nm) {
+				out = append(out, nm)
+			}
+			if up == filepath.Dir(up) {
+				return out
+			}
+		}
+	}
+	return nil
 }
 
 // unsensitive is dirs without the sensitive ones.

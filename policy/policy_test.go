@@ -326,7 +326,10 @@ func TestReposProtected(t *testing.T) {
 // reads the node_modules folders node looks its imports up in: the
 // outermost holding it (npm hoists the package's dependencies there), and
 // those of the folders above (a workspace's root); not the project around
-// them, nor the home folder. A virtualenv's command reads the virtualenv.
+// them, nor the home folder. A node script outside node_modules (a
+// workspace's member linked there, a checkout) reads its package.json and
+// the node_modules of its package and the folders above, not the
+// package's other folders. A virtualenv's command reads the virtualenv.
 func TestServerSpecPackages(t *testing.T) {
 	p, home := testPolicy(t, nil)
 	mk := func(file string) string {
@@ -351,6 +354,22 @@ func TestServerSpecPackages(t *testing.T) {
 		t.Fatal(err)
 	}
 	pnpm := mk(filepath.Join(member, "node_modules", ".pnpm", "x@1.0.0", "node_modules", "x", "bin", "x.js"))
+	// A workspace's member, linked into its node_modules, with
+	// dependencies of its own and hoisted ones.
+	linked := filepath.Join(repo, "packages", "lib")
+	mk(filepath.Join(linked, "package.json"))
+	mk(filepath.Join(linked, "src", "secret-plan.md"))
+	linkedModules := filepath.Join(linked, "node_modules")
+	os.MkdirAll(linkedModules, 0o755)
+	linkedScript := mk(filepath.Join(linked, "dist", "cli.js"))
+	if err := os.Symlink("../packages/lib", filepath.Join(rootModules, "lib")); err != nil {
+		t.Fatal(err)
+	}
+	linkedBin := filepath.Join(rootModules, ".bin", "lib")
+	os.MkdirAll(filepath.Dir(linkedBin), 0o755)
+	if err := os.Symlink("../lib/dist/cli.js", linkedBin); err != nil {
+		t.Fatal(err)
+	}
 	venv := filepath.Join(home, "tool", ".venv")
 	py := mk(filepath.Join(venv, "bin", "tool-server"))
 	mk(filepath.Join(venv, "lib", "python3.12", "site-packages", "tool", "__init__.py"))
@@ -365,6 +384,12 @@ func TestServerSpecPackages(t *testing.T) {
 		{"script as an argument", "/usr/bin/node", []string{script}, []string{modules, rootModules}, []string{member, repo}},
 		{"pnpm's store", pnpm, nil, []string{modules, rootModules}, []string{member, repo}},
 		{"virtualenv", py, nil, []string{venv}, []string{filepath.Dir(venv)}},
+		{"a workspace's member through .bin", linkedBin, nil,
+			[]string{filepath.Dir(linkedScript), filepath.Join(linked, "package.json"), linkedModules, rootModules},
+			[]string{linked, filepath.Join(linked, "src"), filepath.Join(repo, "packages"), repo}},
+		{"a checkout's script as an argument", "/usr/bin/node", []string{linkedScript},
+			[]string{filepath.Dir(linkedScript), filepath.Join(linked, "package.json"), linkedModules, rootModules},
+			[]string{linked, repo}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -3,6 +3,7 @@ package servers_test
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -99,5 +100,64 @@ func TestSandboxedStartFailureHint(t *testing.T) {
 				t.Errorf("notes' Reason = %q; ends with the sandbox's hint: %v, want %v", st.Reason, got, tc.hint)
 			}
 		})
+	}
+}
+
+// linkedServer is a workspace's member package, a stdio MCP server in node
+// with nothing but node's own modules and one dependency of its own (in
+// the member's node_modules, not hoisted): its one tool says what the
+// dependency exports.
+var linkedServer = map[string]string{
+	"package.json": `{"name": "greeter", "version": "1.0.0", "type": "module", "bin": {"greeter": "dist/index.js"}}`,
+	"dist/index.js": `#!/usr/bin/env node
+import { createInterface } from "node:readline";
+import { greeting } from "greeting";
+const send = (m) => process.stdout.write(JSON.stringify(m) + "\n");
+createInterface({ input: process.stdin }).on("line", (line) => {
+  const m = JSON.parse(line);
+  if (m.method === "initialize") send({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "greeter", version: "1.0.0" } } });
+  else if (m.method === "tools/list") send({ jsonrpc: "2.0", id: m.id, result: { tools: [{ name: "greet", description: greeting, inputSchema: { type: "object" } }] } });
+  else if (m.id !== undefined) send({ jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "no such method" } });
+});
+`,
+	"node_modules/greeting/package.json": `{"name": "greeting", "version": "1.0.0", "type": "module", "exports": "./index.js"}`,
+	"node_modules/greeting/index.js":     `export const greeting = "hello from the member's own dependency";`,
+}
+
+// A workspace's member, linked into the workspace's node_modules (as npm
+// does for workspaces and npm link) and started as node_modules/.bin/x,
+// runs in the sandbox: node runs it from its own folder, outside
+// node_modules, and imports its dependencies from the member's
+// node_modules, which the sandbox lets it read.
+func TestLinkedPackageServerSandboxed(t *testing.T) {
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("no node")
+	}
+	home := sandboxedHome(t)
+	repo := filepath.Join(home, "src", "repo")
+	member := filepath.Join(repo, "packages", "greeter")
+	for name, text := range linkedServer {
+		path := filepath.Join(member, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bin := filepath.Join(repo, "node_modules", ".bin", "greeter")
+	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../packages/greeter", filepath.Join(repo, "node_modules", "greeter")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../greeter/dist/index.js", bin); err != nil {
+		t.Fatal(err)
+	}
+	s := serverstest.Start(t, servers.Options{Servers: map[string]config.Server{"greeter": {Command: bin}}})
+	st := settled(t, s, "greeter")
+	if st.State != servers.StateReady || st.Tools != 1 {
+		t.Fatalf("greeter = %s, %d tools (%s), want ready with its tool", st.State, st.Tools, st.Reason)
 	}
 }

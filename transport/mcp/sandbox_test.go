@@ -60,8 +60,17 @@ func TestServerEnvironment(t *testing.T) {
 	}
 	names := strings.Fields(callText(t, c, "environ", map[string]any{}))
 	t.Logf("the server's environment: %v", names)
-	if len(names) > 14 {
-		t.Errorf("the server got %d variables: %v", len(names), names)
+	// The minimal environment, what its config gave it, and the places of
+	// its package managers' caches, in its own state folder (policy's
+	// cacheEnv): nothing else of Deckhand's.
+	given := map[string]bool{"PATH": true, "HOME": true, "LANG": true, "SHELL": true, "TERM": true, "TMPDIR": true,
+		"GH_TOKEN": true, "FROM_REF": true, "GREETING": true,
+		"npm_config_cache": true, "npm_config_devdir": true, "UV_CACHE_DIR": true, "UV_PYTHON_INSTALL_DIR": true,
+		"PIP_CACHE_DIR": true, "BUN_INSTALL_CACHE_DIR": true}
+	for _, n := range names {
+		if !given[n] {
+			t.Errorf("the server got %s, which nothing gave it: %v", n, names)
+		}
 	}
 
 	for _, tc := range []struct {

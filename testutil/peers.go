@@ -124,6 +124,27 @@ func BuildProgramWith(t testing.TB, pkg, tags string) string {
 	return b.path
 }
 
+// BuildBeside builds the main package at pkg with BuildTags into the
+// folder of BuildProgram's binary of beside, once per test process, and
+// returns its path: a helper the program looks for beside itself
+// (Deckhand's deckhand-view). Each test process builds it again (go build
+// brings it up to date): the folder is the checkout's, kept from run to
+// run, and a helper kept from an earlier run lacked what the program asked
+// of it later.
+func BuildBeside(t testing.TB, beside, pkg string) string {
+	t.Helper()
+	dir := filepath.Dir(BuildProgram(t, beside))
+	v, _ := builds.LoadOrStore(pkg+" beside "+beside, &build{})
+	b := v.(*build)
+	b.once.Do(func() {
+		b.path, b.err = buildInto(dir, ModuleRoot(t), pkg, BuildTags)
+	})
+	if b.err != nil {
+		t.Fatalf("building %s: %v", pkg, b.err)
+	}
+	return b.path
+}
+
 // binDir is where BuildProgram keeps pkg's binary built with tags from
 // the module at root: one folder per checkout, package and tags, reused by
 // every test process (go build brings it up to date), so that test runs

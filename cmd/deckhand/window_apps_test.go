@@ -85,16 +85,7 @@ func waitViewConnected(t *testing.T, w *realWindow, wid string) {
 // it beside bin/deckhand).
 func viewHelperBeside(t *testing.T) {
 	t.Helper()
-	bin := testutil.BuildProgram(t, "./cmd/deckhand")
-	out := filepath.Join(filepath.Dir(bin), "deckhand-view")
-	if _, err := os.Stat(out); err == nil {
-		return
-	}
-	cmd := exec.Command("go", "build", "-tags="+testutil.BuildTags, "-o", out, "./cmd/deckhand-view")
-	cmd.Dir = testutil.ModuleRoot(t)
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("building deckhand-view: %v\n%s", err, msg)
-	}
+	testutil.BuildBeside(t, "./cmd/deckhand", "./cmd/deckhand-view")
 }
 
 // An MCP App in the window: server-basic-vanillajs's get-time names a

@@ -145,16 +145,24 @@ func fitSnippet(m store.Match, width float32, measure func(s string, bold bool) 
 const ellipsis = "…"
 
 // setHeights gives the rows showing a snippet their height (a list's rows
-// are otherwise all the height of its first).
+// are otherwise all the height of its first), and every other row the
+// plain height. Fyne's list keeps a height given to an index until it is
+// given another (it has no way to forget one), so once any row was given
+// a height, every index ever given one is given its height at each Set: a
+// search with no match (no rows) then a cleared box left the first chat
+// at a snippet's height, its rows below shifted, and a right-click at a
+// row's place opened another chat's menu.
 func (s *Sidebar) setHeights(items []Item) {
 	any := false
 	for _, it := range items {
 		any = any || it.Match.Snippet != ""
 	}
-	if !any && !s.sized {
+	if !any && s.sized == 0 {
 		return // every row the height of the first: nothing to set
 	}
-	s.sized = any
+	if any {
+		s.sized = max(s.sized, len(items))
+	}
 	if s.measure == nil {
 		s.measure = newRow(s)
 	}
@@ -163,9 +171,9 @@ func (s *Sidebar) setHeights(items []Item) {
 	plain := m.MinSize().Height
 	m.set(Item{Title: "x", Match: store.Match{Snippet: "x"}})
 	tall := m.MinSize().Height
-	for i, it := range items {
+	for i := range max(s.sized, len(items)) {
 		h := plain
-		if it.Match.Snippet != "" {
+		if i < len(items) && items[i].Match.Snippet != "" {
 			h = tall
 		}
 		s.List.SetItemHeight(i, h)

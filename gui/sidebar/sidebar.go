@@ -174,7 +174,7 @@ type Sidebar struct {
 	hintObj    fyne.CanvasObject
 	timer      *time.Timer // the search waiting for typing to pause
 	measure    *Row        // measures a row with and without a snippet
-	sized      bool        // rows were given heights of their own
+	sized      int         // how many indices of the list were given heights (row.go)
 	// The order held while the person points at the list (hold.go):
 	// pointing, the pointer is on it (1) or not (0); latest, the
 	// bridge's last list, shown in its order once the list lets go.

@@ -598,3 +598,63 @@ func TestSnippetShowsThePhraseWhole(t *testing.T) {
 		}
 	}
 }
+
+// rowAt is the row on screen under the canvas position at, as the window
+// finds the target of a click.
+func rowAt(t *testing.T, s *Sidebar, at fyne.Position) *Row {
+	t.Helper()
+	drv := fyne.CurrentApp().Driver()
+	for _, r := range s.rows {
+		p, size := drv.AbsolutePositionForObject(r), r.Size()
+		if r.Visible() && at.X >= p.X && at.Y >= p.Y && at.X < p.X+size.Width && at.Y < p.Y+size.Height {
+			return r
+		}
+	}
+	t.Fatalf("no row at %v", at)
+	return nil
+}
+
+// TestRowsBackToTheirHeightAfterASearch: a search whose match shows a
+// snippet, then one with no match, then the box cleared: every row is
+// the height of a row without a snippet again, each where the list puts
+// it, and a secondary tap in the top quarter of row i's place opens the menu
+// of chat i (the first chat kept the snippet's height, and a right-click
+// at the second's place opened the first's menu).
+func TestRowsBackToTheirHeightAfterASearch(t *testing.T) {
+	h, s := newFake(t)
+	all := []Item{{ID: "a", Title: "add 17 and 25"}, {ID: "b", Title: "second"}, {ID: "c", Title: "third"}, {ID: "d", Title: "fourth"}}
+	s.Set(all)
+	plain := s.rows[0].MinSize().Height
+	match := all[0]
+	match.Match = store.Match{Snippet: "what is 17 + 25?", Marks: [][2]int{{8, 10}, {13, 15}}}
+	s.Set([]Item{match}) // "17 + 25"
+	if h := s.rows[0].Size().Height; h <= plain {
+		t.Fatalf("the row with a snippet is %v high, want more than %v", h, plain)
+	}
+	s.Set(nil) // "zzqq"
+	s.Set(all) // cleared
+	sep := theme.SeparatorThicknessSize()
+	list := fyne.CurrentApp().Driver().AbsolutePositionForObject(s.List)
+	for i, it := range all {
+		at := list.AddXY(20, float32(i)*(plain+sep)+plain/4)
+		row := rowAt(t, s, at)
+		if row.Item().ID != it.ID {
+			t.Errorf("at row %d's place (%v) is the row of %q, want %q", i, at, row.Item().ID, it.ID)
+			continue
+		}
+		if h := row.Size().Height; h != plain {
+			t.Errorf("row %d (%s) is %v high, want %v", i, it.Title, h, plain)
+		}
+		drv := fyne.CurrentApp().Driver()
+		test.TapSecondaryAt(row, at.Subtract(drv.AbsolutePositionForObject(row)))
+		if s.Menu == nil || !s.Menu.Visible() {
+			t.Fatalf("no menu after a secondary tap on row %d", i)
+		}
+		s.Menu.Hide()
+		s.Menu.OnDismiss()
+		s.MenuItems.Items[0].Action() // Pin: whose menu it was
+		if p, ok := h.last().(*Pin); !ok || p.ID != it.ID {
+			t.Errorf("the menu opened at row %d's place pins %+v, want %q", i, h.last(), it.ID)
+		}
+	}
+}

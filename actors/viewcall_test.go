@@ -12,6 +12,7 @@ import (
 	"deckhand/actors/conversation"
 	"deckhand/approval"
 	"deckhand/config"
+	"deckhand/export"
 	"deckhand/store"
 	"deckhand/testutil"
 )
@@ -224,5 +225,74 @@ func TestAppOnlyToolNotForTheModel(t *testing.T) {
 	case name := <-ran:
 		t.Errorf("%s ran", name)
 	default:
+	}
+}
+
+// An export holds the calls a tool's view made, marked as the view's, in
+// Markdown and JSON, read from the SQLite log the writer wrote (it held
+// only the model's calls).
+func TestExportHoldsViewCalls(t *testing.T) {
+	db := openLog(t)
+	srv := sdk.NewServer(&sdk.Implementation{Name: "app", Version: "1"}, nil)
+	srv.AddTool(&sdk.Tool{Name: "get-time", InputSchema: map[string]any{"type": "object",
+		"properties": map[string]any{"zone": map[string]any{"type": "string"}}},
+		Meta: sdk.Meta{"ui": map[string]any{"resourceUri": "ui://get-time/view.html"}}},
+		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "12:00 in the view"}}}, nil
+		})
+	model := testutil.NewModelServer(t, answer("hello"))
+	c := startChatWith(t, func(o *Options) { o.Log = db }, model, map[string]*sdk.Server{"app": srv},
+		func(cfg *config.Config) { cfg.MCP.AutoApprove = map[string]bool{"app.get-time": true} })
+	c.send("what time is it")
+	expect[*conversation.RunFinished](c)
+	reply := make(chan conversation.ViewCallResult, 1)
+	c.sys.Root.Send(c.conv, &conversation.CallFromView{View: "app.get-time", Tool: "get-time", Args: json.RawMessage(`{"zone":"UTC"}`), Reply: reply})
+	if got := testutil.Receive(t, reply, wait, "the view's result"); got.Err != nil || got.Result.IsError {
+		t.Fatalf("CallFromView: %+v", got)
+	}
+	expect[*conversation.ViewCallFinished](c)
+	syncLog(t, c)
+
+	chat, err := export.Load(t.Context(), db, c.conversationID(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var md strings.Builder
+	if err := export.WriteMarkdown(&md, chat); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"### Tool call `app.get-time` from the view of app.get-time, not by the model: done", `"zone": "UTC"`, "12:00 in the view"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("the Markdown export lacks %q:\n%s", want, md.String())
+		}
+	}
+	if a, v := strings.Index(md.String(), "hello"), strings.Index(md.String(), "12:00 in the view"); a < 0 || v < a {
+		t.Errorf("the view's call is not after the answer it followed:\n%s", md.String())
+	}
+	var js strings.Builder
+	if err := export.WriteJSON(&js, chat); err != nil {
+		t.Fatal(err)
+	}
+	var out struct {
+		Messages []struct {
+			Role      string `json:"role"`
+			ToolCalls []struct {
+				Tool, Outcome, Result, Origin string
+				Arguments                     map[string]string
+			} `json:"tool_calls"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal([]byte(js.String()), &out); err != nil {
+		t.Fatalf("the JSON export does not parse: %v", err)
+	}
+	found := false
+	for _, m := range out.Messages {
+		for _, tc := range m.ToolCalls {
+			found = found || m.Role == "view" && tc.Tool == "app.get-time" && tc.Origin == "the view of app.get-time" &&
+				tc.Outcome == "done" && tc.Result == "12:00 in the view" && tc.Arguments["zone"] == "UTC"
+		}
+	}
+	if !found {
+		t.Errorf("the JSON export lacks the view's call, marked as the view's:\n%s", js.String())
 	}
 }

@@ -2,7 +2,8 @@
 // keep or share: Markdown, or JSON for programs. It holds what the person
 // saw (the version of each message shown, as replay reads it): each
 // message, each answer with the model that wrote it, each tool call with its
-// arguments and result, and the tokens and cost; and it says so when the
+// arguments and result (the model's, and those a tool's view made, marked
+// so, where the chat shows them), and the tokens and cost; and it says so when the
 // session's record was changed outside Deckhand (its chain is broken), or
 // events or other versions of messages were left out.
 //
@@ -33,13 +34,16 @@ type Chat struct {
 	// Left is how many events were left out as not Deckhand's.
 	Left int
 	Runs []replay.Run
+	// Views are the calls tools' views made (MCP Apps): no run's, and
+	// written where the chat shows them (viewsAt).
+	Views []replay.ViewCall
 }
 
 // Read reads a session's events (and its chain's breaks, from
 // store.DB.VerifySession) for export.
 func Read(s store.Session, events []store.Event, breaks []store.Break) Chat {
 	r := replay.Read(events)
-	c := Chat{ID: s.ID, Title: s.Title, Model: s.Model, Created: s.Created, Updated: s.Updated, Usage: s.Usage, Left: r.Left, Runs: r.Runs}
+	c := Chat{ID: s.ID, Title: s.Title, Model: s.Model, Created: s.Created, Updated: s.Updated, Usage: s.Usage, Left: r.Left, Runs: r.Runs, Views: r.Views}
 	if len(breaks) > 0 {
 		c.Broken = store.Tampered(breaks)
 	}
@@ -125,12 +129,16 @@ func WriteMarkdown(w io.Writer, c Chat) error {
 	if n := c.OtherVersions(); n > 0 {
 		fmt.Fprintf(&b, "- Versions: only the version of each message shown in Deckhand; %s not in this file (the log keeps them; ‹ › on a message in Deckhand shows them)\n", versionsLeft(n))
 	}
+	views := c.viewsAt()
+	viewCallsMarkdown(&b, views.before)
 	for _, r := range c.Runs {
 		fmt.Fprintf(&b, "\n## You\n\n%s\n", quote(r.Text))
 		// One heading for the turn's answer, however many steps (a tool
 		// call, then the text) it took, as Deckhand shows one answer.
 		headed := false
-		for _, st := range r.Steps {
+		at := views.runs[r.ID]
+		for i, st := range r.Steps {
+			viewCallsMarkdown(&b, at.steps[i])
 			if n := st.Notice; n != nil {
 				fmt.Fprintf(&b, "\n> *Note:* %s\n", inline(n.Text))
 				continue
@@ -162,6 +170,7 @@ func WriteMarkdown(w io.Writer, c Chat) error {
 				fmt.Fprintf(&b, "\nResult:\n\n%s\n", fenced(call.Result(), ""))
 			}
 		}
+		viewCallsMarkdown(&b, at.steps[len(r.Steps)])
 		if e := r.End; e.Status != store.RunSucceeded {
 			fmt.Fprintf(&b, "\n> *Run %s*", e.Status)
 			if e.Error != "" {
@@ -176,9 +185,77 @@ func WriteMarkdown(w io.Writer, c Chat) error {
 			}
 			b.WriteString("*\n")
 		}
+		viewCallsMarkdown(&b, at.after)
 	}
+	viewCallsMarkdown(&b, views.rest)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// viewCallsMarkdown writes calls a tool's view made, each said to be the
+// view's, not the model's (as its card in the chat says).
+func viewCallsMarkdown(b *strings.Builder, calls []replay.ViewCall) {
+	for _, v := range calls {
+		fmt.Fprintf(b, "\n### Tool call `%s` from %s, not by the model: %s\n\n", code(v.Tool), inline(v.Origin), viewOutcome(v))
+		args := string(v.Arguments)
+		if args == "" {
+			args = "{}"
+		}
+		fmt.Fprintf(b, "Arguments:\n\n%s\n", fenced(tools.PrettyArgs(json.RawMessage(args)), "json"))
+		fmt.Fprintf(b, "\nResult:\n\n%s\n", fenced(v.Output, ""))
+	}
+}
+
+// viewPlaces are a chat's views' calls by where the chat shows them
+// (package transcript's FromEvents places them alike).
+type viewPlaces struct {
+	before []replay.ViewCall // made before any run
+	runs   map[string]runViews
+	rest   []replay.ViewCall // after a run not shown (another version's): last
+}
+
+// runViews are the views' calls made during and after one run.
+type runViews struct {
+	// steps[i] were made before the run's step i; steps[len(Steps)] after
+	// its last step, while it went on.
+	steps map[int][]replay.ViewCall
+	after []replay.ViewCall // made after it ended
+}
+
+// viewsAt places the chat's views' calls.
+func (c Chat) viewsAt() viewPlaces {
+	p := viewPlaces{runs: map[string]runViews{}}
+	steps := map[string]int{}
+	for _, r := range c.Runs {
+		p.runs[r.ID] = runViews{steps: map[int][]replay.ViewCall{}}
+		steps[r.ID] = len(r.Steps)
+	}
+	for _, v := range c.Views {
+		rv, shown := p.runs[v.After]
+		switch {
+		case v.After == "":
+			p.before = append(p.before, v)
+		case !shown:
+			p.rest = append(p.rest, v)
+		case v.Step < 0:
+			rv.after = append(rv.after, v)
+			p.runs[v.After] = rv
+		default:
+			i := min(v.Step, steps[v.After])
+			rv.steps[i] = append(rv.steps[i], v)
+		}
+	}
+	return p
+}
+
+func viewOutcome(v replay.ViewCall) string {
+	switch {
+	case v.Denied:
+		return "denied"
+	case v.IsError:
+		return "failed"
+	}
+	return "done"
 }
 
 func estimated(yes bool) string {
@@ -296,7 +373,9 @@ type (
 		Messages      []msgJSON `json:"messages"`
 	}
 	msgJSON struct {
-		Role         string     `json:"role"` // user, assistant or notice
+		// user, assistant, notice, or view: a tool's view's call (its
+		// tool_calls' origin says which view), not the model's
+		Role         string     `json:"role"`
 		Text         string     `json:"text"`
 		Time         time.Time  `json:"time"`
 		Run          string     `json:"run"`
@@ -317,6 +396,9 @@ type (
 		Outcome   string          `json:"outcome"`
 		Result    string          `json:"result"`
 		ElapsedMS int64           `json:"elapsed_ms"`
+		// Origin: who made the call when not the model ("the view of
+		// server.tool").
+		Origin string `json:"origin,omitempty"`
 	}
 )
 
@@ -325,10 +407,20 @@ func WriteJSON(w io.Writer, c Chat) error {
 	out := chatJSON{ID: c.ID, Title: c.Title, Model: c.Model, Created: c.Created, LastActivity: c.Updated,
 		InputTokens: c.Usage.InputTokens, OutputTokens: c.Usage.OutputTokens, CostUSD: c.Usage.CostUSD, Estimated: c.Usage.Estimated,
 		ChainBroken: c.Broken, LeftOut: c.Left, OtherVersions: c.OtherVersions(), Messages: []msgJSON{}}
+	views := c.viewsAt()
+	viewCallsJSON := func(calls []replay.ViewCall, run string) {
+		for _, v := range calls {
+			out.Messages = append(out.Messages, msgJSON{Role: "view", Time: v.Time, Run: run, ToolCalls: []callJSON{
+				{ID: v.ID, Tool: v.Tool, Arguments: jsonArgs(v.Arguments), Outcome: viewOutcome(v), Result: v.Output, Origin: v.Origin}}})
+		}
+	}
+	viewCallsJSON(views.before, "")
 	for _, r := range c.Runs {
+		at := views.runs[r.ID]
 		out.Messages = append(out.Messages, msgJSON{Role: "user", Text: r.Text, Time: r.Time, Run: r.ID, Status: r.End.Status, Error: r.End.Error,
 			InputTokens: r.End.InputTokens, OutputTokens: r.End.OutputTokens, CostUSD: r.End.CostUSD})
-		for _, st := range r.Steps {
+		for i, st := range r.Steps {
+			viewCallsJSON(at.steps[i], r.ID)
 			if n := st.Notice; n != nil {
 				out.Messages = append(out.Messages, msgJSON{Role: "notice", Text: n.Text, Time: n.Time, Run: r.ID})
 				continue
@@ -337,19 +429,26 @@ func WriteJSON(w io.Writer, c Chat) error {
 			m := msgJSON{Role: "assistant", Text: a.Text, Time: a.Time, Run: r.ID, Model: c.modelOf(r), Partial: a.Partial,
 				InputTokens: a.InputTokens, OutputTokens: a.OutputTokens}
 			for _, call := range a.Calls {
-				args := call.Arguments
-				if !json.Valid(args) {
-					args, _ = json.Marshal(string(args))
-				}
-				m.ToolCalls = append(m.ToolCalls, callJSON{ID: call.ID, Tool: call.Tool, Arguments: args, Outcome: outcome(call),
+				m.ToolCalls = append(m.ToolCalls, callJSON{ID: call.ID, Tool: call.Tool, Arguments: jsonArgs(call.Arguments), Outcome: outcome(call),
 					Result: call.Result(), ElapsedMS: call.Elapsed.Milliseconds()})
 			}
 			out.Messages = append(out.Messages, m)
 		}
+		viewCallsJSON(at.steps[len(r.Steps)], r.ID)
+		viewCallsJSON(at.after, r.ID)
 	}
+	viewCallsJSON(views.rest, "")
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// jsonArgs is a call's arguments as JSON: a string when they are not.
+func jsonArgs(args json.RawMessage) json.RawMessage {
+	if !json.Valid(args) {
+		args, _ = json.Marshal(string(args))
+	}
+	return args
 }
 
 // Load reads session id (or a prefix of it, as store.DB.Session takes)

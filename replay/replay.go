@@ -59,6 +59,7 @@ type ViewCall struct {
 	// steps came before it, or -1 when it came after the run ended.
 	After string
 	Step  int
+	Time  time.Time // when it ended
 }
 
 // Summary is a summary of a conversation's first turns (compaction).
@@ -269,7 +270,7 @@ func Read(events []store.Event) Session {
 				step = len(run.Steps) // an answer streaming then comes after it
 			}
 			s.Views = append(s.Views, ViewCall{ID: d.Call, Tool: d.Tool, Origin: d.Origin, Arguments: d.Arguments,
-				Output: d.Output, IsError: e.Kind != store.KindToolSucceeded, Denied: d.Denied, After: last, Step: step})
+				Output: d.Output, IsError: e.Kind != store.KindToolSucceeded, Denied: d.Denied, After: last, Step: step, Time: e.Time})
 			continue
 		}
 		if e.RunID == "" && d.Origin != "" && e.Kind == store.KindApprovalAsked {

@@ -44,6 +44,7 @@ func (u *UI) shortcuts() []shortcut {
 		{keys: "Up, Down", what: "In the chat list: open the chat above, below"},
 		{keys: "F2", what: "In the chat list: rename the chat"},
 		{keys: "Delete", what: "In the chat list: delete the chat"},
+		{keys: "Shift+F10, Menu", what: "In the chat list: the chat's menu (pin, export, rename, delete)"},
 		{keys: "Ctrl+W", what: "Close the Servers or Settings panel"},
 	}
 }

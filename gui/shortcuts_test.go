@@ -28,6 +28,7 @@ func TestShortcutsListMatchesKeys(t *testing.T) {
 		{name: "Enter sends an edit", keys: "Enter", has: "Edit"},
 		{name: "Shift+Enter does not send", keys: "Shift+Enter", lacks: "send"},
 		{name: "Ctrl+W closes a panel", keys: "Ctrl+W", has: "panel", lacks: "window"},
+		{name: "Shift+F10 opens a chat's menu", keys: "Shift+F10, Menu", has: "pin, export"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

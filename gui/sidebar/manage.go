@@ -2,6 +2,7 @@ package sidebar
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"deckhand/export"
@@ -91,7 +93,35 @@ func (s *Sidebar) open(i widget.ListItemID) {
 }
 
 // showMenu shows a session's menu where the person tapped.
-func (s *Sidebar) showMenu(item Item, at fyne.Position) {
+func (s *Sidebar) showMenu(item Item, at fyne.Position) { s.popMenu(item, at, false) }
+
+// menuFromKeys shows the menu of the chat the list's keyboard is on
+// (Shift+F10 or the Menu key), under its row, as a right-click on it
+// would: Fyne's pop-up menu takes the keyboard (Up, Down, Enter, Escape),
+// and gives it back to the list when it closes. Pin and Export had no
+// key at all.
+func (s *Sidebar) menuFromKeys() {
+	i := s.List.highlight
+	if i < 0 || i >= len(s.Items) {
+		i = slices.IndexFunc(s.Items, func(it Item) bool { return it.Current })
+	}
+	if i < 0 {
+		return
+	}
+	s.List.ScrollTo(i)
+	drv := fyne.CurrentApp().Driver()
+	at := drv.AbsolutePositionForObject(s.List).AddXY(theme.Padding(), theme.Padding())
+	for _, r := range s.rows {
+		if r.index == i && r.seen == s.epoch && r.item.ID == s.Items[i].ID {
+			at = drv.AbsolutePositionForObject(r).AddXY(2*theme.Padding(), r.Size().Height)
+		}
+	}
+	s.popMenu(s.Items[i], at, true)
+}
+
+// popMenu shows a session's menu at at; keys: opened by the keyboard,
+// which goes back to the list when the menu closes.
+func (s *Sidebar) popMenu(item Item, at fyne.Position, keys bool) {
 	pin := fyne.NewMenuItem("Pin", func() { s.host.Tell(&Pin{ID: item.ID, Pinned: true}) })
 	if item.Pinned {
 		pin = fyne.NewMenuItem("Unpin", func() { s.host.Tell(&Pin{ID: item.ID}) })
@@ -116,6 +146,12 @@ func (s *Sidebar) showMenu(item Item, at fyne.Position) {
 	s.Menu.OnDismiss = func() {
 		s.menuClosing() // before it goes, with its items' places
 		hide()
+		if keys {
+			// Not the pointer's: the list needn't hold still for it.
+			s.pointing = 0
+			s.host.Post(s.release)
+			s.host.Window().Canvas().Focus(s.List)
+		}
 	}
 	s.Menu.ShowAtPosition(at)
 }
@@ -228,12 +264,31 @@ func fileName(title string) string {
 // List is the sidebar's list. With the focus, the arrows move to a
 // session and open it, Enter (or Space) opens the highlighted one and
 // gives the message box the keyboard, F2 renames and Delete (or
-// Backspace) deletes the open one.
+// Backspace) deletes the open one, Shift+F10 or the Menu key opens its
+// menu.
 type List struct {
 	widget.List
 	side      *Sidebar
 	highlight widget.ListItemID // where the keyboard is (Fyne keeps its own unexported)
 	focused   bool
+	// shift: a Shift key is down. Fyne gives F10 to TypedKey with no
+	// modifiers (Shift alone makes no shortcut), so the list hears Shift
+	// itself (desktop.Keyable).
+	shift bool
+}
+
+var _ desktop.Keyable = (*List)(nil)
+
+func (l *List) KeyDown(k *fyne.KeyEvent) {
+	if k.Name == desktop.KeyShiftLeft || k.Name == desktop.KeyShiftRight {
+		l.shift = true
+	}
+}
+
+func (l *List) KeyUp(k *fyne.KeyEvent) {
+	if k.Name == desktop.KeyShiftLeft || k.Name == desktop.KeyShiftRight {
+		l.shift = false
+	}
 }
 
 // CreateRenderer is the list's with a ring while it has the keyboard:
@@ -253,7 +308,7 @@ func (l *List) FocusGained() {
 }
 
 func (l *List) FocusLost() {
-	l.focused = false
+	l.focused, l.shift = false, false
 	l.List.FocusLost()
 	l.Refresh()
 }
@@ -275,6 +330,12 @@ func (l *List) TypedKey(k *fyne.KeyEvent) {
 	case fyne.KeyDelete, fyne.KeyBackspace: // a Mac's Delete is Backspace
 		if it, ok := l.side.selected(); ok {
 			l.side.askDelete(it)
+		}
+	case desktop.KeyMenu:
+		l.side.menuFromKeys()
+	case fyne.KeyF10:
+		if l.shift {
+			l.side.menuFromKeys()
 		}
 	default:
 		l.List.TypedKey(k)

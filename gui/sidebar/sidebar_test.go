@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -656,5 +657,79 @@ func TestRowsBackToTheirHeightAfterASearch(t *testing.T) {
 		if p, ok := h.last().(*Pin); !ok || p.ID != it.ID {
 			t.Errorf("the menu opened at row %d's place pins %+v, want %q", i, h.last(), it.ID)
 		}
+	}
+}
+
+// Shift+F10 and the Menu key open the menu of the chat the list's
+// keyboard is on (they opened nothing: Pin and Export had no key); the
+// menu has the keyboard (Down, Enter choose an item; Escape closes it),
+// and gives it back to the list. F10 alone opens nothing.
+func TestMenuFromKeys(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		keys  []fyne.KeyName // pressed in the list, a Shift held before the last when shift
+		shift bool
+		menu  bool
+	}{
+		{name: "Shift+F10", keys: []fyne.KeyName{fyne.KeyF10}, shift: true, menu: true},
+		{name: "the Menu key", keys: []fyne.KeyName{desktop.KeyMenu}, menu: true},
+		{name: "F10 alone", keys: []fyne.KeyName{fyne.KeyF10}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h, s := newFake(t)
+			s.Set([]Item{{ID: "a", Title: "first", Current: true}, {ID: "b", Title: "second"}, {ID: "c", Title: "third"}})
+			c := h.win.Canvas()
+			c.Focus(s.List)
+			s.List.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown}) // the keyboard on "second"
+			if tt.shift {
+				s.List.KeyDown(&fyne.KeyEvent{Name: desktop.KeyShiftLeft})
+			}
+			for _, k := range tt.keys {
+				c.Focused().TypedKey(&fyne.KeyEvent{Name: k})
+			}
+			if tt.shift {
+				s.List.KeyUp(&fyne.KeyEvent{Name: desktop.KeyShiftLeft})
+			}
+			if !tt.menu {
+				if s.Menu != nil && s.Menu.Visible() {
+					t.Fatal("a menu opened")
+				}
+				return
+			}
+			if s.Menu == nil || !s.Menu.Visible() {
+				t.Fatal("no menu")
+			}
+			if c.Focused() != s.Menu {
+				t.Fatalf("the keyboard is on %T, not the menu", c.Focused())
+			}
+			// Under the row of "second".
+			var row *Row
+			for _, r := range s.rows {
+				if r.Item().ID == "b" {
+					row = r
+				}
+			}
+			drv := fyne.CurrentApp().Driver()
+			if at, r := s.Menu.Position(), drv.AbsolutePositionForObject(row); at.Y < r.Y || at.Y > r.Y+row.Size().Height+theme.Padding() {
+				t.Errorf("the menu is at %v, the row at %v (%v high)", at, r, row.Size().Height)
+			}
+			c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown}) // Pin
+			c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+			if diff := cmp.Diff(&Pin{ID: "b", Pinned: true}, h.last()); diff != "" {
+				t.Errorf("Down, Enter in the menu told (-want +got):\n%s", diff)
+			}
+			if s.Menu.Visible() || c.Focused() != s.List {
+				t.Errorf("after the choice: the menu shown %v, the keyboard on %T", s.Menu.Visible(), c.Focused())
+			}
+			// Again, and Escape closes it, the keyboard back on the list.
+			s.List.TypedKey(&fyne.KeyEvent{Name: desktop.KeyMenu})
+			if !s.Menu.Visible() || c.Focused() != s.Menu {
+				t.Fatalf("the second time: the menu shown %v, the keyboard on %T", s.Menu.Visible(), c.Focused())
+			}
+			c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+			if s.Menu.Visible() || c.Focused() != s.List {
+				t.Errorf("after Escape: the menu shown %v, the keyboard on %T", s.Menu.Visible(), c.Focused())
+			}
+		})
 	}
 }

@@ -1,12 +1,16 @@
 package gui
 
 import (
+	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2/test"
 
+	"deckhand/config"
 	"deckhand/gui/chat/find"
+	"deckhand/gui/sidebar"
 	"deckhand/gui/widgets"
 	"deckhand/testutil"
 )
@@ -144,4 +148,39 @@ func TestNewChatEndsTheSearch(t *testing.T) {
 	if got := h.ui.side.Search.Text; got != "" {
 		t.Errorf("the search box holds %q after a new chat, want it cleared", got)
 	}
+}
+
+// TestSearchFindsToolResults: a word that is only in a tool's result (as
+// the chat's card shows it, and Ctrl+F finds it) finds the chat from the
+// sidebar's search, its snippet saying it is a tool's result, and the
+// chat opens with the word counted in the find bar. The search read only
+// the messages: "No chats match".
+func TestSearchFindsToolResults(t *testing.T) {
+	echo := toolThenText(testutil.ToolCallSpec{ID: "c1", Name: "t__echo", Arguments: `{"text": "the quokka smiles"}`}, "Echoed.")
+	h := newHarness(t, harnessOptions{log: true,
+		cfg: func(c *config.Config) { c.MCP.AutoApprove = map[string]bool{"t.echo": true} },
+		fallback: func(req map[string]any) testutil.ModelResponse {
+			if b, _ := json.Marshal(req["messages"]); strings.Contains(string(b), "no tool") {
+				return testutil.ModelResponse{Body: testutil.TextChunks("A plain answer.")}
+			}
+			return echo(req)
+		},
+	})
+	h.say("echo something")
+	h.until("the answer", func() bool { return h.shows(h.ui.win, "Echoed.") && h.card("t.echo") != nil && !h.ui.running })
+	h.chat("no tool here", "A plain answer.")
+	h.until("both listed", func() bool { return len(h.titles()) == 2 })
+
+	test.Type(h.ui.side.Search, "QUOKKA")
+	h.until("the chat found", func() bool { return slices.Equal(h.titles(), []string{"echo something"}) })
+	row := h.sessionRowOf("echo something")
+	if m := row.Item().Match; m.Tool != "t.echo" || !strings.Contains(m.Snippet, "quokka") {
+		t.Errorf("the match is %+v, want a snippet of t.echo's result", m)
+	}
+	if !h.shows(h.ui.win, strings.TrimSpace(sidebar.ResultLabel)) {
+		t.Errorf("the row does not say its snippet is a tool's result")
+	}
+	test.Tap(row)
+	// Found twice: in the call's arguments and in its result.
+	h.until("the word counted in the find bar", func() bool { return h.ui.chat.Find.Count.Text == "1 of 2" })
 }

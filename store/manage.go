@@ -5,6 +5,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -176,9 +177,33 @@ func contains(list []string, s string) bool {
 func fold(s string) string { return strings.ToLower(strings.ToValidUTF8(s, "\uFFFD")) }
 
 // SearchedKinds are the events whose text search reads: what the person
-// wrote, and what the model answered (streamed text is kept as
-// assistant.delta when a run ended before the whole message).
-var SearchedKinds = []string{KindRunStarted, KindAssistantMessage, KindAssistantDelta}
+// wrote, what the model answered (streamed text is kept as
+// assistant.delta when a run ended before the whole message), and the
+// tools' results (ResultKinds), which the chat shows and its find bar
+// finds in: a person looks for what a tool returned too.
+var SearchedKinds = append(slices.Clone(MessageKinds), ResultKinds...)
+
+// MessageKinds are the searched events that are a message, their text
+// the data's text.
+var MessageKinds = []string{KindRunStarted, KindAssistantMessage, KindAssistantDelta}
+
+// ResultKinds are the searched events that are a tool's result, its text
+// the data's output (the log holds it with secrets already removed, as
+// every event).
+var ResultKinds = []string{KindToolSucceeded, KindToolFailed}
+
+// searchResultRunes is how much of a tool's result search reads: its
+// start, as its card shows first, so that a result of megabytes does
+// not slow every search.
+const searchResultRunes = 16 << 10
+
+// searchedText is the SQL for the text search reads in an event (of the
+// table or alias e, its data valid JSON): a message's text, or the start
+// of a tool's result. The kinds are constants of this package, not input.
+func searchedText(e string) string {
+	return fmt.Sprintf(`CASE WHEN %[1]s.kind IN ('%[2]s', '%[3]s') THEN substr(json_extract(%[1]s.data_json, '$.output'), 1, %[4]d)
+		ELSE json_extract(%[1]s.data_json, '$.text') END`, e, ResultKinds[0], ResultKinds[1], searchResultRunes)
+}
 
 func init() {
 	// deckhand_fold(x) is fold for SQL: SQLite's own lower() and LIKE
@@ -198,7 +223,8 @@ func init() {
 }
 
 // SearchSessions lists the sessions, most recently active first, whose
-// title or messages (the person's and the model's) contain every word of
+// title, messages (the person's and the model's) or tools' results
+// (their first searchResultRunes) contain every word of
 // query, ignoring case (see SearchWords). An empty query lists them all, as
 // Sessions does. The query only ever reaches SQLite as parameters of
 // instr(), which has no wildcards: %, _ and \ are plain characters.
@@ -212,13 +238,21 @@ func (db *DB) SearchSessions(ctx context.Context, query string, limit int) ([]Se
 	}
 	var where []string
 	var args []any
-	kinds := strings.Repeat("?, ", len(SearchedKinds)-1) + "?"
+	// The messages are read first, the tools' results (longer, and
+	// more of them) only for a word no message holds.
+	messages, results := strings.Repeat("?, ", len(MessageKinds)-1)+"?", strings.Repeat("?, ", len(ResultKinds)-1)+"?"
 	for _, w := range words {
 		where = append(where, `(instr(deckhand_fold(coalesce(title, '')), ?) > 0 OR EXISTS (
-			SELECT 1 FROM events e WHERE e.session_id = sessions.session_id AND e.kind IN (`+kinds+`)
-			AND instr(deckhand_fold(CASE WHEN json_valid(e.data_json) THEN json_extract(e.data_json, '$.text') END), ?) > 0))`)
+			SELECT 1 FROM events e WHERE e.session_id = sessions.session_id AND e.kind IN (`+messages+`)
+			AND instr(deckhand_fold(CASE WHEN json_valid(e.data_json) THEN json_extract(e.data_json, '$.text') END), ?) > 0) OR EXISTS (
+			SELECT 1 FROM events e WHERE e.session_id = sessions.session_id AND e.kind IN (`+results+`)
+			AND instr(deckhand_fold(CASE WHEN json_valid(e.data_json) THEN `+searchedText("e")+` END), ?) > 0))`)
 		args = append(args, w)
-		for _, k := range SearchedKinds {
+		for _, k := range MessageKinds {
+			args = append(args, k)
+		}
+		args = append(args, w)
+		for _, k := range ResultKinds {
 			args = append(args, k)
 		}
 		args = append(args, w)

@@ -26,7 +26,7 @@ func twoSessions(t testing.TB, db *DB) {
 		Events: []Event{
 			ev("e1", "s1", "", KindSessionCreated, 0, map[string]any{"model": "m"}),
 			ev("e2", "s1", "r1", KindRunStarted, 1, map[string]any{"text": "Plan the trip to Zürich, \"quoted\" and C:\\path"}),
-			ev("e3", "s1", "r1", KindToolSucceeded, 2, map[string]any{"call": "c1", "tool": "t.search", "output": "hidden-in-tool-output"}),
+			ev("e3", "s1", "r1", KindToolSucceeded, 2, map[string]any{"call": "c1", "tool": "t.search", "output": "found-in-tool-output: a train at 9"}),
 			ev("e4", "s1", "r1", KindAssistantMessage, 3, map[string]any{"text": "Take the TRAIN over the Alps."}),
 			ev("e5", "s1", "r1", KindRunSucceeded, 4, map[string]any{"text": "only-in-run-succeeded"}),
 			ev("e6", "s2", "r2", KindRunStarted, time.Second, map[string]any{"text": "cheese please"}),
@@ -177,7 +177,8 @@ func TestSearchSessions(t *testing.T) {
 		{`\"`, nil},                                          // JSON's escapes are not text
 		{"text", nil},                                        // nor are its keys
 		{"model", nil},                                       //
-		{"hidden-in-tool-output", nil},                       // tool results are not messages
+		{"in-tool-output", []string{"s1"}},                   // a tool's result, as the chat shows it
+		{"t.search", nil},                                    // not its tool's name
 		{"only-in-run-succeeded", nil},                       //
 		{"only-in-a-notice", nil},                            //
 		{"e", []string{"s2", "s1"}},                          // most recent first
@@ -201,6 +202,16 @@ func TestSearchSessions(t *testing.T) {
 	if got, _ := db.SearchSessions(ctx, "alps zürich train", 0); len(got) != 1 || got[0].Match.Snippet != "Take the TRAIN over the Alps." ||
 		len(got[0].Match.Marks) != 2 {
 		t.Errorf("SearchSessions(alps zürich train) = %+v, want s1 with the answer's snippet, two words marked", got)
+	}
+	// One found in a tool's result says so: the snippet names the tool.
+	if got, _ := db.SearchSessions(ctx, "TOOL-output", 0); len(got) != 1 || got[0].Match.Snippet != "found-in-tool-output: a train at 9" ||
+		got[0].Match.Tool != "t.search" || got[0].Match.Run != "r1" {
+		t.Errorf("SearchSessions(TOOL-output) = %+v, want s1 with the result's snippet, from t.search", got)
+	}
+	// A message is the match before a tool's result holding as many
+	// words, even an earlier one.
+	if got, _ := db.SearchSessions(ctx, "train", 0); len(got) != 1 || got[0].Match.Tool != "" || got[0].Match.Snippet != "Take the TRAIN over the Alps." {
+		t.Errorf("SearchSessions(train) = %+v, want the model's answer", got)
 	}
 	if got, _ := db.SearchSessions(ctx, "e", 1); !slices.Equal(ids(got), []string{"s2"}) {
 		t.Errorf("limit 1 = %v", ids(got))
@@ -248,7 +259,7 @@ func FuzzSearchSessions(f *testing.F) {
 	f.Cleanup(func() { db.Close() })
 	twoSessions(f, db)
 	texts := map[string][]string{
-		"s1": {"Plan the trip", "Plan the trip to Zürich, \"quoted\" and C:\\path", "Take the TRAIN over the Alps."},
+		"s1": {"Plan the trip", "Plan the trip to Zürich, \"quoted\" and C:\\path", "found-in-tool-output: a train at 9", "Take the TRAIN over the Alps."},
 		"s2": {"Käse 100% _sure_", "cheese please", "Gruyère, cut off mid"},
 	}
 	f.Fuzz(func(t *testing.T, query string) {

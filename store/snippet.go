@@ -20,6 +20,9 @@ type Match struct {
 	// Run is the run whose message or answer the snippet is from ("" when
 	// unknown): it may be a version of a message other than the one shown.
 	Run string
+	// Tool names the tool whose result the snippet is from; "" for a
+	// message.
+	Tool string
 }
 
 // snippetRunes is about how long a snippet is; snippetBefore how much of
@@ -37,50 +40,71 @@ const (
 // and looks for the words there: "write a poem" chose a version holding
 // the three words apart, where the find bar could only find "a".
 func (db *DB) searchMatch(ctx context.Context, id string, words []string, phrase string) (Match, error) {
-	kinds := strings.Repeat("?, ", len(SearchedKinds)-1) + "?"
-	var ors []string
-	args := []any{id}
-	for _, k := range SearchedKinds {
-		args = append(args, k)
-	}
-	for _, w := range words {
-		ors = append(ors, `instr(deckhand_fold(json_extract(data_json, '$.text')), ?) > 0`)
-		args = append(args, w)
-	}
-	args = append(args, matchScan)
-	rows, err := db.sql.QueryContext(ctx, `SELECT json_extract(data_json, '$.text'), coalesce(run_id, '') FROM events
-		WHERE session_id = ? AND kind IN (`+kinds+`) AND json_valid(data_json) AND (`+strings.Join(ors, " OR ")+`)
-		ORDER BY ts, rowid LIMIT ?`, args...)
-	if err != nil {
-		return Match{}, fmt.Errorf("finding the match in session %s: %w", id, err)
-	}
-	defer rows.Close()
-	best, run, most := "", "", 0
-	for rows.Next() {
-		var text, in string
-		if err := rows.Scan(&text, &in); err != nil {
+	var best, run string
+	var tool *string
+	most := 0
+	// The messages first; the tools' results (longer, and more of them)
+	// only when no message holds every word: a message is the match
+	// before a result holding as many, what the person or the model wrote
+	// saying more of the chat.
+	for _, kinds := range [][]string{MessageKinds, ResultKinds} {
+		if most >= len(words) {
+			break
+		}
+		args := []any{id}
+		for _, k := range kinds {
+			args = append(args, k)
+		}
+		text := searchedText("events")
+		var ors []string
+		for _, w := range words {
+			ors = append(ors, `instr(deckhand_fold(`+text+`), ?) > 0`)
+			args = append(args, w)
+		}
+		args = append(args, matchScan)
+		rows, err := db.sql.QueryContext(ctx, `SELECT `+text+`, coalesce(run_id, ''), CASE WHEN kind IN ('`+ResultKinds[0]+`', '`+ResultKinds[1]+`')
+			THEN coalesce(json_extract(data_json, '$.tool'), '') END FROM events
+			WHERE session_id = ? AND kind IN (`+strings.Repeat("?, ", len(kinds)-1)+`?) AND json_valid(data_json) AND (`+strings.Join(ors, " OR ")+`)
+			ORDER BY ts, rowid LIMIT ?`, args...)
+		if err != nil {
 			return Match{}, fmt.Errorf("finding the match in session %s: %w", id, err)
 		}
-		n := 0
-		f := fold(text)
-		for _, w := range words {
-			if strings.Contains(f, w) {
-				n++
+		for rows.Next() {
+			var text, in string
+			var from *string // the tool, for a result
+			if err := rows.Scan(&text, &in, &from); err != nil {
+				rows.Close()
+				return Match{}, fmt.Errorf("finding the match in session %s: %w", id, err)
+			}
+			n := 0
+			f := fold(text)
+			for _, w := range words {
+				if strings.Contains(f, w) {
+					n++
+				}
+			}
+			if n == len(words) && phrase != "" && strings.Contains(f, phrase) {
+				n++ // the words together, as typed
+			}
+			if n > most {
+				best, run, tool, most = text, in, from, n
 			}
 		}
-		if n == len(words) && phrase != "" && strings.Contains(f, phrase) {
-			n++ // the words together, as typed
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return Match{}, fmt.Errorf("finding the match in session %s: %w", id, err)
 		}
-		if n > most {
-			best, run, most = text, in, n
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return Match{}, fmt.Errorf("finding the match in session %s: %w", id, err)
 	}
 	m := snippet(best, words, phrase)
 	if m.Snippet != "" {
 		m.Run = run
+		if tool != nil {
+			m.Tool = *tool
+			if m.Tool == "" {
+				m.Tool = "a tool" // a log that did not name it
+			}
+		}
 	}
 	return m, nil
 }
@@ -102,7 +126,7 @@ func (db *DB) PhraseRun(ctx context.Context, session, phrase string, skip []stri
 	args = append(args, phrase)
 	rows, err := db.sql.QueryContext(ctx, `SELECT coalesce(run_id, '') FROM events
 		WHERE session_id = ? AND kind IN (`+kinds+`) AND json_valid(data_json)
-		AND instr(deckhand_fold(json_extract(data_json, '$.text')), ?) > 0
+		AND instr(deckhand_fold(`+searchedText("events")+`), ?) > 0
 		ORDER BY ts, rowid`, args...)
 	if err != nil {
 		return "", fmt.Errorf("finding %q in session %s: %w", phrase, session, err)

@@ -92,7 +92,11 @@ func (r *Row) fitSnippet() {
 	m := r.item.Match
 	if w := r.Size().Width; w > 0 {
 		size := theme.CaptionTextSize()
-		m = fitSnippet(m, w-2*theme.InnerPadding(), func(s string, bold bool) float32 {
+		label := float32(0)
+		if m.Tool != "" {
+			label = fyne.MeasureText(ResultLabel, size, fyne.TextStyle{Italic: true}).Width
+		}
+		m = fitSnippet(m, w-2*theme.InnerPadding()-label, func(s string, bold bool) float32 {
 			return fyne.MeasureText(s, size, fyne.TextStyle{Bold: bold}).Width
 		})
 	}
@@ -131,7 +135,7 @@ func fitSnippet(m store.Match, width float32, measure func(s string, bold bool) 
 	if cut == 0 {
 		return m
 	}
-	out := store.Match{Snippet: ellipsis + m.Snippet[cut:], Run: m.Run}
+	out := store.Match{Snippet: ellipsis + m.Snippet[cut:], Run: m.Run, Tool: m.Tool}
 	shift := len(ellipsis) - cut
 	for _, mk := range m.Marks {
 		if mk[0] >= cut {
@@ -180,12 +184,21 @@ func (s *Sidebar) setHeights(items []Item) {
 	}
 }
 
+// ResultLabel begins the snippet of a match in a tool's result, not a
+// message.
+const ResultLabel = "Tool result: "
+
 // snippetSegments shows a search's snippet, its words marked (bold, in
-// the primary colour).
+// the primary colour), after ResultLabel when it is from a tool's result.
 func snippetSegments(m store.Match) []widget.RichTextSegment {
 	plain := widget.RichTextStyle{Inline: true, SizeName: theme.SizeNameCaptionText, ColorName: theme.ColorNamePlaceHolder}
 	marked := widget.RichTextStyle{Inline: true, SizeName: theme.SizeNameCaptionText, ColorName: theme.ColorNamePrimary, TextStyle: fyne.TextStyle{Bold: true}}
 	var segs []widget.RichTextSegment
+	if m.Tool != "" {
+		label := plain
+		label.TextStyle.Italic = true
+		segs = append(segs, &widget.TextSegment{Text: ResultLabel, Style: label})
+	}
 	at := 0
 	for _, mk := range m.Marks {
 		if mk[0] < at || mk[1] > len(m.Snippet) || mk[0] > mk[1] {

@@ -204,6 +204,7 @@ func TestSnippetSegments(t *testing.T) {
 		{name: "two words", match: store.Match{Snippet: "a red fox ran", Marks: [][2]int{{2, 5}, {10, 13}}}, want: []string{"a ", "[red]", " fox ", "[ran]"}},
 		{name: "out of range", match: store.Match{Snippet: "short", Marks: [][2]int{{2, 40}}}, want: []string{"short"}},
 		{name: "overlapping", match: store.Match{Snippet: "abcdef", Marks: [][2]int{{0, 3}, {2, 4}}}, want: []string{"[abc]", "def"}},
+		{name: "a tool's result", match: store.Match{Snippet: "The sum of 40", Marks: [][2]int{{11, 13}}, Tool: "everything.get-sum"}, want: []string{ResultLabel, "The sum of ", "[40]"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []string

@@ -70,7 +70,7 @@ func TestToolCardSaysTheCallWasStopped(t *testing.T) {
 			r.card.Set(row)
 			c := r.card
 			if !tt.stopped {
-				if want := "failed after 4.8s"; c.State.Text != want || c.icon.Resource != h.cards.icons.Failed {
+				if want := "failed after 4.8 s"; c.State.Text != want || c.icon.Resource != h.cards.icons.Failed {
 					t.Errorf("a failed call's card says %q (error icon %v), want %q", c.State.Text, c.icon.Resource == h.cards.icons.Failed, want)
 				}
 				return

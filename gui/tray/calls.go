@@ -49,7 +49,12 @@ type callView struct {
 	icon    *widget.Icon
 	spinner *widget.Activity
 	name    *widget.Label
-	detail  *widget.Label
+	// head is its server and state ("everything · done in 2 ms"), whole;
+	// detail the rest (why it failed, its arguments), cut to the width.
+	// One label cut at the end showed "done in 2 m…" at 640×480, which
+	// read as minutes.
+	head   *widget.Label
+	detail *widget.Label
 	// answer brings up the call's approval while it waits for one: the
 	// dialog may be on the main window, where the person took it.
 	answer   *widget.Button
@@ -63,12 +68,13 @@ func newCallView(host Host) *callView {
 	v.answer.Importance = widget.HighImportance
 	v.answer.Hide()
 	v.name = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	var detail fyne.CanvasObject
+	var head, detail fyne.CanvasObject
+	v.head, head = widgets.Subtle("")
 	v.detail, detail = widgets.Subtle("")
 	v.detail.Truncation = fyne.TextTruncateEllipsis // one line each, however wide
 	v.spinner.Hide()
 	left := container.NewHBox(container.NewStack(v.icon, v.spinner), v.name)
-	v.obj = container.NewBorder(nil, nil, left, v.answer, detail)
+	v.obj = container.NewBorder(nil, nil, left, v.answer, container.New(&lineLayout{}, head, detail))
 	return v
 }
 
@@ -84,7 +90,7 @@ func (v *callView) set(r transcript.Row, icons *widgets.StatusIcons) {
 	v.call = r.Call
 	widgets.SetVisible(v.answer, r.State == transcript.Asked)
 	var icon fyne.Resource
-	state := ""
+	state, why := "", "" // why: after the state, cut with the arguments
 	switch r.State {
 	case transcript.Asked:
 		icon, state = theme.QuestionIcon(), "waiting for approval"
@@ -94,7 +100,7 @@ func (v *callView) set(r transcript.Row, icons *widgets.StatusIcons) {
 			state += fmt.Sprintf(" (%d%%)", int(100*r.Progress/r.Total))
 		}
 		if r.Status != "" {
-			state += ": " + widgets.Shorten(r.Status, 40)
+			why = ": " + widgets.Shorten(r.Status, 40)
 		}
 	case transcript.Succeeded:
 		icon, state = icons.Succeeded, "done in "+widgets.Elapsed(r.Elapsed)
@@ -106,7 +112,7 @@ func (v *callView) set(r transcript.Row, icons *widgets.StatusIcons) {
 			// The person stopped it, as its card says: not a failure.
 			icon, state = theme.MediaStopIcon(), "stopped after "+widgets.Elapsed(r.Elapsed)
 		} else if r.Output != "" {
-			state += ": " + widgets.Shorten(r.Output, 80)
+			why = ": " + widgets.Shorten(r.Output, 80)
 		}
 	case transcript.Denied:
 		icon, state = icons.Denied, "denied"
@@ -114,20 +120,20 @@ func (v *callView) set(r transcript.Row, icons *widgets.StatusIcons) {
 	if r.NotRun != "" && !r.RefusedByPolicy() {
 		// It never ran: why, as its card says, not a duration, which
 		// would say it ran and failed.
-		icon, state = icons.Denied, "not run: "+r.NotRun
-		if why, ok := strings.CutSuffix(state, transcript.SeeBelow); ok && r.Output != "" {
-			state = why + ": " + widgets.Shorten(r.Output, 80)
+		icon, state, why = icons.Denied, "not run", ": "+r.NotRun
+		if w, ok := strings.CutSuffix(why, transcript.SeeBelow); ok && r.Output != "" {
+			why = w + ": " + widgets.Shorten(r.Output, 80)
 		}
 	}
-	parts := make([]string, 0, 3)
 	if server != "" {
-		parts = append(parts, server)
+		state = widgets.Shorten(server, 24) + " · " + state
 	}
-	parts = append(parts, state)
 	if args := argSummary(r.Args, 90); args != "" {
-		parts = append(parts, args)
+		why += " · " + args
 	}
-	widgets.SetText(v.detail, strings.Join(parts, " · "))
+	widgets.SetText(v.head, state)
+	widgets.SetText(v.detail, why)
+	widgets.SetVisible(v.detail, why != "")
 	if icon != nil {
 		widgets.SetIcon(v.icon, icon)
 	}
@@ -244,7 +250,7 @@ func (q *Prompt) Lines() []string {
 	}
 	for _, v := range q.callViews {
 		if v.obj.Visible() {
-			out = append(out, v.name.Text+" | "+v.detail.Text)
+			out = append(out, v.name.Text+" | "+v.head.Text+v.detail.Text)
 		}
 	}
 	return out
@@ -262,4 +268,26 @@ func (q *Prompt) AnswerButton(i int) *widget.Button {
 		return nil
 	}
 	return q.callViews[i].answer
+}
+
+// lineLayout lays a call's head and the rest of its line side by side:
+// the head its whole width, the rest what is left (cut), with no gap
+// beyond the labels' own padding between them, so that they read as one
+// line.
+type lineLayout struct{}
+
+func (lineLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	head, rest := objs[0], objs[1]
+	w := min(head.MinSize().Width, size.Width)
+	head.Move(fyne.NewPos(0, 0))
+	head.Resize(fyne.NewSize(w, size.Height))
+	// The labels' padding meet: the rest begins where the head's text ends.
+	gap := theme.InnerPadding()
+	rest.Move(fyne.NewPos(w-gap, 0))
+	rest.Resize(fyne.NewSize(max(size.Width-w+gap, 0), size.Height))
+}
+
+func (lineLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	head, rest := objs[0].MinSize(), objs[1].MinSize()
+	return fyne.NewSize(head.Width, max(head.Height, rest.Height))
 }

@@ -16,6 +16,7 @@ import (
 
 	"deckhand/approval"
 	"deckhand/gui/guitest"
+	"deckhand/gui/widgets"
 	"deckhand/toolcall"
 	"deckhand/transcript"
 )
@@ -210,5 +211,60 @@ func TestPromptCodeFollowsTheme(t *testing.T) {
 	}
 	if got := box.Bg.FillColor; got != want {
 		t.Errorf("after the theme changed the code background is %v, want the new theme's %v", got, want)
+	}
+}
+
+// bigText is the default theme with the text at 128%, as Settings sets it.
+type bigText struct{ fyne.Theme }
+
+func (b bigText) Size(n fyne.ThemeSizeName) float32 {
+	s := b.Theme.Size(n)
+	if n == theme.SizeNameText || n == theme.SizeNameCaptionText {
+		s *= 1.28
+	}
+	return s
+}
+
+// TestPromptShowsTheDurationWhole: a call's line keeps its state whole
+// ("done in 2 ms"), on screen, in the quick prompt at its size with the
+// text at 128% and a long tool name and arguments: only what comes after
+// it (the arguments) is cut. It showed "everything · done in 2 m…",
+// which read as minutes.
+func TestPromptShowsTheDurationWhole(t *testing.T) {
+	q := newPrompt(t, "what time is it")
+	fyne.CurrentApp().Settings().SetTheme(bigText{theme.DefaultTheme()})
+	tr := transcript.New()
+	tr.User("what time is it", time.Now())
+	tr.StartRun("r1")
+	args := []byte(`{"zone":"Europe/Amsterdam","format":"a long format string that cannot fit on the line"}`)
+	tr.ToolRequested("c1", "everything.get-the-time-of-the-server", args)
+	tr.ToolStarted("c1", "everything.get-the-time-of-the-server", args)
+	tr.ToolFinished("c1", "everything.get-the-time-of-the-server", nil, "12:00", false, false, 2*time.Millisecond)
+	asked, calls := Calls(tr)
+	q.Update(&Update{Asked: asked, Calls: calls})
+	q.win.Content().Refresh()
+	var state *widget.Label
+	for _, l := range guitest.All[*widgets.DimLabel](q.win.Content()) {
+		if strings.Contains(l.Text, "done in") {
+			state = &l.Label
+		}
+	}
+	if state == nil {
+		t.Fatal("no label says done in")
+	}
+	if !strings.HasSuffix(state.Text, "done in 2 ms") {
+		t.Errorf("the state's label is %q, want it to end with the duration", state.Text)
+	}
+	size := fyne.CurrentApp().Settings().Theme().Size(theme.SizeNameText)
+	need := fyne.MeasureText(state.Text, size, state.TextStyle).Width + 2*theme.InnerPadding()
+	at := fyne.CurrentApp().Driver().AbsolutePositionForObject(state)
+	if state.Size().Width+0.5 < need {
+		t.Errorf("%q is cut: %.0f px shown of %.0f", state.Text, state.Size().Width, need)
+	}
+	if right, win := at.X+need, q.win.Canvas().Size().Width; right > win+0.5 {
+		t.Errorf("%q ends at x=%.0f, past the window's %.0f", state.Text, right, win)
+	}
+	if l := q.Lines(); len(l) != 1 || !strings.Contains(l[0], "done in 2 ms · zone: ") {
+		t.Errorf("the line reads %q", l)
 	}
 }

@@ -19,15 +19,26 @@ func Shorten(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// Elapsed is a duration as a person reads it: "<1 ms", "340 ms", "2.3s".
+// Elapsed is a duration as a person reads it, its unit a word of its
+// own that cannot be taken for another: "<1 ms", "340 ms", "2.3 s",
+// "12 s", "2 min 5 s", "1 h 3 min". (Go's "2m5.3s" and a cut "2 m…"
+// read as minutes what were milliseconds.)
 func Elapsed(d time.Duration) string {
 	switch {
 	case d < time.Millisecond:
 		return "<1 ms"
 	case d < time.Second:
 		return fmt.Sprintf("%d ms", d.Milliseconds())
+	case d < 10*time.Second:
+		return fmt.Sprintf("%.1f s", d.Round(100*time.Millisecond).Seconds())
+	case d < time.Minute:
+		return fmt.Sprintf("%d s", int(d.Round(time.Second).Seconds()))
+	case d < time.Hour:
+		d = d.Round(time.Second)
+		return strings.TrimSuffix(fmt.Sprintf("%d min %d s", int(d.Minutes()), int(d.Seconds())%60), " 0 s")
 	}
-	return d.Round(100 * time.Millisecond).String()
+	d = d.Round(time.Minute)
+	return strings.TrimSuffix(fmt.Sprintf("%d h %d min", int(d.Hours()), int(d.Minutes())%60), " 0 min")
 }
 
 // Plural is one when n is 1, else many.

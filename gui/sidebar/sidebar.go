@@ -17,6 +17,7 @@ package sidebar
 import (
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -242,9 +243,21 @@ func (s *Sidebar) Set(items []Item) {
 	s.show(items)
 }
 
-// show shows items, in their order.
+// show shows items, in their order. The keyboard's place in the list
+// (its highlight) stays on its chat when the chat moves (pinned, or a
+// message came): it stayed at the index, and Shift+F10 then opened the
+// menu of the chat that took its place.
 func (s *Sidebar) show(items []Item) {
+	var on string
+	if h := s.List.highlight; h >= 0 && h < len(s.Items) {
+		on = s.Items[h].ID
+	}
 	s.Items = items
+	if on != "" {
+		if i := slices.IndexFunc(items, func(it Item) bool { return it.ID == on }); i >= 0 && i != s.List.highlight {
+			s.List.Highlight(i)
+		}
+	}
 	s.selecting = true
 	s.List.UnselectAll()
 	for i, it := range items {

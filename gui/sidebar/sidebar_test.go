@@ -722,10 +722,16 @@ func TestMenuFromKeys(t *testing.T) {
 			if s.Menu.Visible() || c.Focused() != s.List {
 				t.Errorf("after the choice: the menu shown %v, the keyboard on %T", s.Menu.Visible(), c.Focused())
 			}
+			// The bridge lists "second" first, pinned: the keyboard stays on
+			// it (it stayed at the index, and the menu was "first"'s).
+			s.Set([]Item{{ID: "b", Title: "second", Pinned: true, Current: true}, {ID: "a", Title: "first"}, {ID: "c", Title: "third"}})
 			// Again, and Escape closes it, the keyboard back on the list.
 			s.List.TypedKey(&fyne.KeyEvent{Name: desktop.KeyMenu})
 			if !s.Menu.Visible() || c.Focused() != s.Menu {
 				t.Fatalf("the second time: the menu shown %v, the keyboard on %T", s.Menu.Visible(), c.Focused())
+			}
+			if got := s.MenuItems.Items[0].Label; got != "Unpin" {
+				t.Errorf("the menu after the pin begins with %q, want Unpin (the pinned chat's)", got)
 			}
 			c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
 			if s.Menu.Visible() || c.Focused() != s.List {

@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -104,4 +106,80 @@ func TestWindowChatMenuFromKeys(t *testing.T) {
 		f, ok := focused(s)
 		return !menu && ok && f.Kind == "sessions"
 	})
+}
+
+// After a search whose match showed a snippet, then one with no match,
+// then the box cleared, every chat's row is its own height again, the
+// rows evenly spaced, and a right-click on a row opens that chat's menu
+// (Rename… holds its title). The first row kept the snippet's height,
+// the rows below shifted, and a right-click opened another chat's menu.
+func TestWindowRowsBackAfterASearch(t *testing.T) {
+	if !hasProgram("xdotool") {
+		t.Skip("no xdotool")
+	}
+	model := testutil.NewModelServer(t,
+		testutil.ModelResponse{Body: testutil.TextChunks("17 + 25 = 42.")},
+		testutil.ModelResponse{Body: testutil.TextChunks("Second answer.")},
+		testutil.ModelResponse{Body: testutil.TextChunks("Third answer.")},
+	)
+	w := startRealWindow(t, scriptedConfig(model.URL), nil)
+	titles := []string{"add 17 and 25", "the second chat", "the third chat"}
+	for i, answer := range []string{"17 + 25 = 42.", "Second answer.", "Third answer."} {
+		if i > 0 {
+			w.key("ctrl+n")
+		}
+		w.say(titles[i])
+		w.waitScreen(answer, func(s gui.Screen) bool { return shows(s, answer) })
+	}
+	search, _ := findEntry(w.screen(), "Search")
+	w.click(search)
+	w.typeText("17 + 25")
+	w.waitScreen("the match's snippet", func(s gui.Screen) bool {
+		_, other := find(s, "row", "the second chat")
+		return !other && shows(s, "17 + 25 = 42")
+	})
+	w.key("ctrl+a")
+	w.typeText("zzqq")
+	w.waitScreen("no match", func(s gui.Screen) bool { return shows(s, "No chats match") })
+	w.key("Escape")
+	s := w.waitScreen("every chat again", func(s gui.Screen) bool {
+		n := 0
+		for _, it := range s.Items {
+			if it.Kind == "row" && it.Visible {
+				n++
+			}
+		}
+		return n == 3
+	})
+	var rows []gui.ScreenItem
+	for _, it := range s.Items {
+		if it.Kind == "row" && it.Visible {
+			rows = append(rows, it)
+		}
+	}
+	slices.SortFunc(rows, func(a, b gui.ScreenItem) int { return int(a.Y - b.Y) })
+	for i, r := range rows {
+		if math.Abs(float64(r.H-rows[len(rows)-1].H)) > 0.5 {
+			t.Errorf("row %d (%s) is %.0f px high, the last %.0f", i, r.Text, r.H, rows[len(rows)-1].H)
+		}
+	}
+	if a, b := rows[1].Y-rows[0].Y, rows[2].Y-rows[1].Y; math.Abs(float64(a-b)) > 0.5 {
+		t.Errorf("the rows are %.0f then %.0f px apart", a, b)
+	}
+	w.keep("rows-after-search.png")
+	// A right-click a quarter down the second row's place, below the first
+	// row as a row of its height ends.
+	at := rows[1]
+	at.CX, at.CY = at.X+at.W/2, rows[0].Y+(rows[2].Y-rows[1].Y)+at.H/4
+	w.click(at, "3")
+	w.clickText("menuitem", "Rename…")
+	w.waitScreen("the rename dialog holding "+at.Text, func(s gui.Screen) bool {
+		for _, it := range s.Items {
+			if it.Kind == "entry" && it.Visible && it.Text == at.Text {
+				return true
+			}
+		}
+		return false
+	})
+	w.key("Escape")
 }

@@ -206,20 +206,70 @@ func searchedText(e string) string {
 }
 
 func init() {
-	// deckhand_fold(x) is fold for SQL: SQLite's own lower() and LIKE
-	// fold ASCII only.
-	sqlite.MustRegisterDeterministicScalarFunction("deckhand_fold", 1, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+	// deckhand_has(x, word) is whether fold(x) holds word (folded), for
+	// SQL: SQLite's own lower() and LIKE fold ASCII only. One call that
+	// answers yes or no, where instr(deckhand_fold(x), word) copied each
+	// text folded back into SQLite to scan it there.
+	sqlite.MustRegisterDeterministicScalarFunction("deckhand_has", 2, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+		// The word comes as a blob: a text's value stops at its first NUL.
+		var word string
+		switch v := args[1].(type) {
+		case []byte:
+			word = string(v)
+		case string:
+			word = v
+		}
+		var text string
 		switch v := args[0].(type) {
 		case string:
-			return fold(v), nil
+			text = v
 		case []byte:
-			return fold(string(v)), nil
+			text = string(v)
 		case nil:
-			return "", nil
 		default:
-			return fold(fmt.Sprint(v)), nil
+			text = fmt.Sprint(v)
 		}
+		if containsFold(text, word) {
+			return int64(1), nil
+		}
+		return int64(0), nil
 	})
+}
+
+// containsFold is strings.Contains(fold(s), word) for a folded word,
+// without folding s when it is ASCII (most text): there it compares
+// s's bytes in lower case as it goes.
+func containsFold(s, word string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return strings.Contains(fold(s), word)
+		}
+	}
+	n := len(word)
+	if n == 0 {
+		return true
+	}
+	first := word[0]
+	for i := 0; i+n <= len(s); i++ {
+		if lowerASCII(s[i]) != first {
+			continue
+		}
+		j := 1
+		for j < n && lowerASCII(s[i+j]) == word[j] {
+			j++
+		}
+		if j == n {
+			return true
+		}
+	}
+	return false
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 // SearchSessions lists the sessions, most recently active first, whose
@@ -227,7 +277,7 @@ func init() {
 // (their first searchResultRunes) contain every word of
 // query, ignoring case (see SearchWords). An empty query lists them all, as
 // Sessions does. The query only ever reaches SQLite as parameters of
-// instr(), which has no wildcards: %, _ and \ are plain characters.
+// deckhand_has, which has no wildcards: %, _ and \ are plain characters.
 func (db *DB) SearchSessions(ctx context.Context, query string, limit int) ([]Session, error) {
 	words := SearchWords(query)
 	if len(words) == 0 {
@@ -242,20 +292,20 @@ func (db *DB) SearchSessions(ctx context.Context, query string, limit int) ([]Se
 	// more of them) only for a word no message holds.
 	messages, results := strings.Repeat("?, ", len(MessageKinds)-1)+"?", strings.Repeat("?, ", len(ResultKinds)-1)+"?"
 	for _, w := range words {
-		where = append(where, `(instr(deckhand_fold(coalesce(title, '')), ?) > 0 OR EXISTS (
+		where = append(where, `(deckhand_has(title, ?) OR EXISTS (
 			SELECT 1 FROM events e WHERE e.session_id = sessions.session_id AND e.kind IN (`+messages+`)
-			AND instr(deckhand_fold(CASE WHEN json_valid(e.data_json) THEN json_extract(e.data_json, '$.text') END), ?) > 0) OR EXISTS (
+			AND deckhand_has(CASE WHEN json_valid(e.data_json) THEN json_extract(e.data_json, '$.text') END, ?)) OR EXISTS (
 			SELECT 1 FROM events e WHERE e.session_id = sessions.session_id AND e.kind IN (`+results+`)
-			AND instr(deckhand_fold(CASE WHEN json_valid(e.data_json) THEN `+searchedText("e")+` END), ?) > 0))`)
-		args = append(args, w)
+			AND deckhand_has(CASE WHEN json_valid(e.data_json) THEN `+searchedText("e")+` END, ?)))`)
+		args = append(args, []byte(w)) // a blob: a text parameter stops at a NUL
 		for _, k := range MessageKinds {
 			args = append(args, k)
 		}
-		args = append(args, w)
+		args = append(args, []byte(w))
 		for _, k := range ResultKinds {
 			args = append(args, k)
 		}
-		args = append(args, w)
+		args = append(args, []byte(w))
 	}
 	args = append(args, limit)
 	out, err := db.querySessions(ctx, `SELECT `+sessionCols+` FROM sessions WHERE `+strings.Join(where, " AND ")+

@@ -364,3 +364,17 @@ func TestLastActivityNotMovedByPinOrVersion(t *testing.T) {
 		t.Errorf("after choosing a version, last activity = %v, want %v", got, before)
 	}
 }
+
+// FuzzContainsFold: the search's comparison without folding ASCII text
+// finds exactly what folding it would.
+func FuzzContainsFold(f *testing.F) {
+	for _, s := range [][2]string{{"Take the TRAIN", "train"}, {"ZÜRICH", "zürich"}, {"abc", ""}, {"", "a"}, {"aaab", "aab"}, {"\xff\xfeA", "a"}, {"İ", "i"}} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, s, w string) {
+		w = fold(w)
+		if got, want := containsFold(s, w), strings.Contains(fold(s), w); got != want {
+			t.Errorf("containsFold(%q, %q) = %v, want %v", s, w, got, want)
+		}
+	})
+}

@@ -58,8 +58,8 @@ func (db *DB) searchMatch(ctx context.Context, id string, words []string, phrase
 		text := searchedText("events")
 		var ors []string
 		for _, w := range words {
-			ors = append(ors, `instr(deckhand_fold(`+text+`), ?) > 0`)
-			args = append(args, w)
+			ors = append(ors, `deckhand_has(`+text+`, ?)`)
+			args = append(args, []byte(w))
 		}
 		args = append(args, matchScan)
 		rows, err := db.sql.QueryContext(ctx, `SELECT `+text+`, coalesce(run_id, ''), CASE WHEN kind IN ('`+ResultKinds[0]+`', '`+ResultKinds[1]+`')
@@ -123,10 +123,10 @@ func (db *DB) PhraseRun(ctx context.Context, session, phrase string, skip []stri
 	for _, k := range SearchedKinds {
 		args = append(args, k)
 	}
-	args = append(args, phrase)
+	args = append(args, []byte(phrase))
 	rows, err := db.sql.QueryContext(ctx, `SELECT coalesce(run_id, '') FROM events
 		WHERE session_id = ? AND kind IN (`+kinds+`) AND json_valid(data_json)
-		AND instr(deckhand_fold(`+searchedText("events")+`), ?) > 0
+		AND deckhand_has(`+searchedText("events")+`, ?)
 		ORDER BY ts, rowid`, args...)
 	if err != nil {
 		return "", fmt.Errorf("finding %q in session %s: %w", phrase, session, err)

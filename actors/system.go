@@ -28,6 +28,7 @@ import (
 	"deckhand/redact"
 	"deckhand/store"
 	"deckhand/toolcall"
+	"deckhand/tools"
 	"deckhand/toolserver"
 	"deckhand/transport/mcp"
 )
@@ -61,6 +62,9 @@ type Options struct {
 	// built-in tools server: tens of milliseconds and megabytes saved at
 	// every start).
 	BuildInProcess map[string]func() (*sdk.Server, error)
+	// NotLoaded say which tools an in-process server left out, and why
+	// (servers.Options.NotLoaded).
+	NotLoaded map[string]func() []tools.Rejected
 	// SignIn configures OAuth sign-in for HTTP servers that ask for it;
 	// nil: tokens in the keyring, the system browser (signin.go).
 	SignIn *servers.SignInOptions
@@ -251,6 +255,7 @@ func Start(opts Options) *System {
 		LookupEnv:  opts.LookupEnv,
 		Paths:      paths,
 		InProcess:  inProcess,
+		NotLoaded:  opts.NotLoaded,
 		Policy:     s.policy.Load,
 		Exiting:    s.exiting,
 		SignIn:     s.signIn,

@@ -26,6 +26,7 @@ import (
 	"deckhand/notify"
 	"deckhand/store"
 	"deckhand/testutil"
+	"deckhand/tools"
 	"deckhand/transcript"
 	"deckhand/transport/llm"
 )
@@ -109,6 +110,7 @@ type harnessOptions struct {
 	noModel   bool
 	probe     func(*harness) []llm.Endpoint
 	inProcess map[string]*sdk.Server // more in-process servers, beside "t"
+	notLoaded map[string]func() []tools.Rejected
 }
 
 func newHarness(t *testing.T, o harnessOptions) *harness {
@@ -146,6 +148,7 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 		Config:    cfg,
 		Log:       h.db,
 		InProcess: inProcess,
+		NotLoaded: o.notLoaded,
 	})
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

@@ -36,6 +36,13 @@ func Resolve(cat *tools.Catalog, name string, lazy bool) (t tools.Tool, refusal 
 	if t, ok := cat.Lookup(name); ok {
 		return t, "", true
 	}
+	if r, ok := cat.LeftOut(name); ok && r.NotLoaded {
+		// The server knows the tool and why it is not offered (a
+		// mistake in its definition, a program not installed): the
+		// model is told, and can tell the person, rather than hunt for
+		// another name.
+		return tools.Tool{}, fmt.Sprintf("Error: %s is not loaded: %s", name, r.Reason), false
+	}
 	refusal = fmt.Sprintf("Error: there is no tool named %q. Use one of the tools in this request's tools field, by its exact name.", name)
 	if lazy {
 		refusal = fmt.Sprintf("Error: there is no tool named %q. Call tool_search to find the tool you need, then call it by the name it gives.", name)

@@ -156,6 +156,7 @@ func (b *Builder) Set(alias string, src Source) *Catalog {
 	})
 	slices.SortStableFunc(entries, func(x, y *entry) int { return strings.Compare(x.t.Name, y.t.Name) })
 	entries = slices.CompactFunc(entries, func(x, y *entry) bool { return x.t.Name == y.t.Name })
+	rejected = append(rejected, notLoaded(alias, src)...)
 	sortRejected(rejected)
 
 	for _, e := range old.entries {

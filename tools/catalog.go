@@ -89,6 +89,10 @@ type Source struct {
 	// Cached: the tools are those of the server's last connection (see
 	// Tool.Cached).
 	Cached bool
+	// NotLoaded are the tools the server itself left out, and why
+	// (Deckhand's built-in server: its definitions' mistakes); Server and
+	// NotLoaded are set by the catalog.
+	NotLoaded []Rejected
 }
 
 // Rejected is a tool left out of the catalog, and why.
@@ -96,6 +100,18 @@ type Rejected struct {
 	Server string
 	Name   string // quoted safely (clean.Quote)
 	Reason string
+	// NotLoaded: the server left it out itself (Source.NotLoaded), not
+	// the catalog for breaking the MCP rules for names.
+	NotLoaded bool
+}
+
+// notLoaded is src's NotLoaded as the catalog keeps them.
+func notLoaded(alias string, src Source) []Rejected {
+	out := make([]Rejected, 0, len(src.NotLoaded))
+	for _, r := range src.NotLoaded {
+		out = append(out, Rejected{Server: alias, Name: clean.Quote(r.Name), Reason: clean.Line(r.Reason), NotLoaded: true})
+	}
+	return out
 }
 
 // Catalog is the set of tools of every server, with lookups both ways.
@@ -159,6 +175,7 @@ func NewCatalogMemo(servers map[string]Source, memo *Memo) *Catalog {
 				c.rejected = append(c.rejected, *rej)
 			}
 		}
+		c.rejected = append(c.rejected, notLoaded(alias, src)...)
 	}
 	// Stable: of two definitions with one name, the server's first is kept.
 	slices.SortStableFunc(c.tools, func(a, b Tool) int { return strings.Compare(a.Display, b.Display) })
@@ -190,7 +207,8 @@ func NewCatalogMemo(servers map[string]Source, memo *Memo) *Catalog {
 }
 
 // Rejected lists the tools left out because their names break the MCP
-// specification's rules, by server then name.
+// specification's rules, and those their servers left out (NotLoaded), by
+// server then name.
 func (c *Catalog) Rejected() []Rejected {
 	if c == nil {
 		return nil
@@ -275,6 +293,26 @@ func (c *Catalog) Lookup(name string) (Tool, bool) {
 		return c.tools[i], true
 	}
 	return Tool{}, false
+}
+
+// LeftOut finds why a tool that is not in the catalog was left out, by
+// display name (alias.tool) or wire name (alias__tool), the first reason
+// when there are several.
+func (c *Catalog) LeftOut(name string) (Rejected, bool) {
+	alias, tool, ok := strings.Cut(name, "__")
+	if !ok {
+		alias, tool, ok = strings.Cut(name, ".")
+	}
+	if !ok {
+		return Rejected{}, false
+	}
+	q := clean.Quote(tool)
+	for _, r := range c.Rejected() {
+		if r.Server == alias && r.Name == q {
+			return r, true
+		}
+	}
+	return Rejected{}, false
 }
 
 // Tools returns every tool, sorted by display name. The slice is shared:

@@ -82,11 +82,12 @@ type Server struct {
 	mu          sync.Mutex
 	builtin     []*File
 	builtinBad  []Problem
-	user        map[string]*File     // the last good version of each file, by path
-	broken      map[string][]Problem // why a file's current version is not used
-	live        map[string]*liveTool // registered tools, by name
-	unavailable map[string]string    // tools not offered, and why
-	checks      map[string]string    // availability checks run: command line -> why it failed ("" : fine)
+	user        map[string]*File      // the last good version of each file, by path
+	broken      map[string][]Problem  // why a file's current version is not used
+	live        map[string]*liveTool  // registered tools, by name
+	unavailable map[string]notOffered // tools not offered, and why
+	assembled   []Problem             // the catalog's own (a definition replacing another wrongly)
+	checks      map[string]string     // availability checks run: command line -> why it failed ("" : fine)
 	watchers    []func(Event)
 }
 
@@ -155,7 +156,7 @@ func New(opts Options) (*Server, error) {
 	base, stop := context.WithCancel(context.Background())
 	s := &Server{opts: opts, runner: runner, ops: newOperations(base), log: log, stop: stop,
 		user: map[string]*File{}, broken: map[string][]Problem{}, live: map[string]*liveTool{},
-		unavailable: map[string]string{}, checks: map[string]string{}}
+		unavailable: map[string]notOffered{}, checks: map[string]string{}}
 	s.MCP = sdk.NewServer(&sdk.Implementation{Name: "deckhand-tools", Title: "Deckhand's built-in tools", Version: opts.Version},
 		&sdk.ServerOptions{Logger: log, Instructions: instructions(scope)})
 	if !opts.NoBuiltin {
@@ -230,7 +231,7 @@ func (s *Server) List() []Listed {
 			Synchronous: lt.t.Sync || s.opts.Sync, Available: true, Annotations: def.Annotations, InputSchema: def.InputSchema})
 	}
 	for _, name := range sortedKeys(s.unavailable) {
-		out = append(out, Listed{Name: name, Why: s.unavailable[name]})
+		out = append(out, Listed{Name: name, File: s.unavailable[name].file, Why: s.unavailable[name].why})
 	}
 	slices.SortFunc(out, func(a, b Listed) int { return strings.Compare(a.Name, b.Name) })
 	return out
@@ -260,12 +261,12 @@ func (s *Server) apply() Event {
 		s.log.Warn("tool definition rejected", "file", p.File, "path", p.Path, "reason", p.Reason)
 	}
 	want := map[string]*Tool{}
-	unavailable := map[string]string{}
+	unavailable := map[string]notOffered{}
 	s.checks = map[string]string{} // a reload checks again: something may have been installed
 	for _, t := range cat.Tools {
 		run, why := s.available(t)
 		if run == nil {
-			unavailable[t.Name] = why
+			unavailable[t.Name] = notOffered{t.File, why}
 			continue
 		}
 		want[t.Name] = run
@@ -302,6 +303,7 @@ func (s *Server) apply() Event {
 		delete(s.live, name)
 	}
 	s.unavailable = unavailable
+	s.assembled = cat.Problems
 	watchers := slices.Clone(s.watchers)
 	s.mu.Unlock()
 	if len(remove) > 0 {
@@ -310,8 +312,8 @@ func (s *Server) apply() Event {
 	for _, a := range adds {
 		s.MCP.AddTool(a.def, a.h)
 	}
-	for name, why := range unavailable {
-		s.log.Info("tool not offered", "tool", name, "why", why)
+	for name, no := range unavailable {
+		s.log.Info("tool not offered", "tool", name, "why", no.why)
 	}
 	for _, f := range watchers {
 		f(ev)

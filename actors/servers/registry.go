@@ -21,6 +21,9 @@ type ServerTools struct {
 	Server config.Server
 	PID    *actor.PID
 	Tools  []*sdk.Tool
+	// NotLoaded are the tools the server left out itself, and why
+	// (Options.NotLoaded).
+	NotLoaded []tools.Rejected
 }
 
 // GetCatalog asks the registry for the merged catalog; the answer is a
@@ -78,12 +81,13 @@ type (
 )
 
 type registryEntry struct {
-	pid    *actor.PID
-	line   *serverLine
-	server config.Server
-	tools  []*sdk.Tool
-	listed bool // tools have been listed at least once (or come from the last connection)
-	cached bool // tools come from the last connection: not listed by this one yet
+	pid       *actor.PID
+	line      *serverLine
+	server    config.Server
+	tools     []*sdk.Tool
+	notLoaded []tools.Rejected
+	listed    bool // tools have been listed at least once (or come from the last connection)
+	cached    bool // tools come from the last connection: not listed by this one yet
 }
 
 // registryActor keeps the merged catalog: when a server's tools change it
@@ -155,7 +159,7 @@ func (a *registryActor) Receive(c actor.Context) {
 		if !ok || !e.pid.Equal(m.PID) {
 			return // from a server that has been removed (or replaced)
 		}
-		e.tools, e.listed, e.cached = m.Tools, true, false
+		e.tools, e.notLoaded, e.listed, e.cached = m.Tools, m.NotLoaded, true, false
 		a.rebuild(c, m.Alias)
 	case *SetDisabledTools:
 		if e, ok := a.servers[m.Alias]; ok {
@@ -302,7 +306,7 @@ func (a *registryActor) rebuild(c actor.Context, alias string) {
 
 // source is a server's tools for the full catalog.
 func (a *registryActor) source(e *registryEntry) tools.Source {
-	return tools.Source{Tools: e.tools, Trusted: e.server.Trusted, ReadOnly: e.server.ReadOnly.Has, Cached: e.cached}
+	return tools.Source{Tools: e.tools, Trusted: e.server.Trusted, ReadOnly: e.server.ReadOnly.Has, Cached: e.cached, NotLoaded: e.notLoaded}
 }
 
 // offered is a server's tools for the catalog the model is offered, and

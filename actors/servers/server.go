@@ -115,6 +115,11 @@ type CancelCall struct {
 	Tool string // alias.tool, for routing
 }
 
+// RelistTools has a connected server's tools listed again, with what it
+// left out (Options.NotLoaded): for an in-process server whose reasons
+// changed while its tools did not, which announces nothing.
+type RelistTools struct{ Alias string }
+
 // ReconnectServer drops a server's connection (if any) and connects again
 // at once.
 type ReconnectServer struct{ Alias string }
@@ -149,6 +154,8 @@ type serverDeps struct {
 	// saveTools keeps a server's tools for the next start; nil without a
 	// log.
 	saveTools func(alias string, tools []*sdk.Tool)
+	// notLoaded are Options.NotLoaded.
+	notLoaded map[string]func() []tools.Rejected
 	// signIn configures OAuth sign-in (signin.go); addSecrets makes new
 	// tokens secrets; store, if set, logs elicitations (elicit.go).
 	signIn     *SignInOptions
@@ -187,6 +194,7 @@ type serverActor struct {
 	// listed is the last listing published; listing says one is under
 	// way, relist that another announcement came meanwhile.
 	listed          []*sdk.Tool
+	notLoaded       []tools.Rejected // with listed
 	listing, relist bool
 	auth            authState // signing in (signin.go)
 	// pending are resource and prompt requests waiting for a connection;
@@ -277,6 +285,10 @@ func (a *serverActor) Receive(c actor.Context) {
 			a.live.cancel(m.ID)
 		}
 		a.cancelWaiting(c, m.ID)
+	case *RelistTools:
+		if a.conn != nil {
+			a.listTools(c)
+		}
 	case *toolsChanged:
 		m.pending.Store(false)
 		if m.gen == a.gen && a.conn != nil {
@@ -303,7 +315,7 @@ func (a *serverActor) Receive(c actor.Context) {
 			a.log.Warn("refreshing tools", "err", m.err)
 			return
 		}
-		a.publishTools(c, m.tools)
+		a.publishTools(c, m.tools, m.notLoaded)
 	case *SignIn, *SignOut, *signInURL, *signInNeeded, *signedOut, *elicitAsk:
 		a.authReceive(c, m)
 	case *actor.Restarting, *actor.Stopping:

@@ -20,16 +20,18 @@ import (
 	"deckhand/config"
 	"deckhand/netwhy"
 	"deckhand/toolcall"
+	"deckhand/tools"
 	"deckhand/transport/mcp"
 )
 
 // Internal continuations, tagged with the connection generation they belong to.
 type (
 	dialed struct {
-		gen   int
-		conn  *tracked
-		tools []*sdk.Tool
-		err   error
+		gen       int
+		conn      *tracked
+		tools     []*sdk.Tool
+		notLoaded []tools.Rejected
+		err       error
 	}
 	connLost struct {
 		gen int
@@ -44,9 +46,10 @@ type (
 		pending *atomic.Bool
 	}
 	toolsListed struct {
-		gen   int
-		tools []*sdk.Tool
-		err   error
+		gen       int
+		tools     []*sdk.Tool
+		notLoaded []tools.Rejected
+		err       error
 	}
 	relistNow struct{ gen int }
 )
@@ -92,7 +95,7 @@ func (a *serverActor) dial(c actor.Context) {
 			root.Send(self, &dialed{gen: gen, err: fmt.Errorf("listing tools: %w", err)})
 			return
 		}
-		root.Send(self, &dialed{gen: gen, conn: t, tools: tools})
+		root.Send(self, &dialed{gen: gen, conn: t, tools: tools, notLoaded: a.listNotLoaded()})
 	}()
 }
 
@@ -139,7 +142,7 @@ func (a *serverActor) onDialed(c actor.Context, m *dialed) {
 		<-conn.Done()
 		root.Send(self, &connLost{gen: gen, err: conn.Err()})
 	}()
-	a.publishTools(c, m.tools)
+	a.publishTools(c, m.tools, m.notLoaded)
 	a.signedIn(conn)
 	a.setState(c, StateReady, "")
 	a.signInDone(c)
@@ -276,16 +279,25 @@ func (a *serverActor) setState(c actor.Context, s State, reason string) {
 	c.Send(c.Parent(), &st)
 }
 
-func (a *serverActor) publishTools(c actor.Context, list []*sdk.Tool) {
-	if a.status.State == StateReady && sameTools(a.listed, list) {
+// listNotLoaded is what the server left out, after a listing (on the
+// listing's goroutine: it may wait for the server's lock).
+func (a *serverActor) listNotLoaded() []tools.Rejected {
+	if f := a.deps.notLoaded[a.alias]; f != nil {
+		return f()
+	}
+	return nil
+}
+
+func (a *serverActor) publishTools(c actor.Context, list []*sdk.Tool, notLoaded []tools.Rejected) {
+	if a.status.State == StateReady && sameTools(a.listed, list) && slices.Equal(a.notLoaded, notLoaded) {
 		return // announced as changed, but it is not: nothing to rebuild
 	}
-	a.listed = list
+	a.listed, a.notLoaded = list, notLoaded
 	a.status.Tools = len(list)
 	if a.deps.saveTools != nil {
 		a.deps.saveTools(a.alias, list)
 	}
-	c.Send(a.deps.registry, &ServerTools{Alias: a.alias, Server: a.srv, PID: c.Self(), Tools: list})
+	c.Send(a.deps.registry, &ServerTools{Alias: a.alias, Server: a.srv, PID: c.Self(), Tools: list, NotLoaded: notLoaded})
 	if a.status.State == StateReady {
 		st := a.status
 		c.Send(c.Parent(), &st)
@@ -309,7 +321,7 @@ func (a *serverActor) listTools(c actor.Context) {
 	go func() {
 		defer cancel()
 		tools, err := conn.ListTools(ctx)
-		root.Send(self, &toolsListed{gen: gen, tools: tools, err: err})
+		root.Send(self, &toolsListed{gen: gen, tools: tools, notLoaded: a.listNotLoaded(), err: err})
 	}()
 }
 

@@ -160,6 +160,10 @@ func (a *serversActor) Receive(c actor.Context) {
 		if pid := a.children[m.Alias]; pid != nil {
 			c.Send(pid, m)
 		}
+	case *RelistTools:
+		if pid := a.children[m.Alias]; pid != nil {
+			c.Send(pid, m)
+		}
 	case *WatchServers:
 		// Once per watcher: one that asks again gets the statuses again,
 		// and each change once.

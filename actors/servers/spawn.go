@@ -13,6 +13,7 @@ import (
 	"deckhand/config"
 	"deckhand/policy"
 	"deckhand/redact"
+	"deckhand/tools"
 	"deckhand/transport/mcp"
 )
 
@@ -38,6 +39,11 @@ type Options struct {
 	// InProcess are servers that run inside Deckhand, by alias: each is
 	// built (or handed over) by its func at each connection.
 	InProcess map[string]func() (*sdk.Server, error)
+	// NotLoaded say, by alias, which tools an in-process server left out
+	// and why (the built-in server's definitions with mistakes): read
+	// each time the server's tools are listed, shown with its tools and
+	// told to the model that calls one.
+	NotLoaded map[string]func() []tools.Rejected
 	// Policy is the capability policy a connection starts under, read at
 	// each connection (a change of config replaces it).
 	Policy func() *policy.Policy
@@ -124,6 +130,7 @@ func serversProps(o Options, opts ...actor.PropsOption) *actor.Props {
 				Exiting:           o.Exiting,
 			})
 		},
+		notLoaded:  o.NotLoaded,
 		signIn:     o.SignIn.WithDefaults(),
 		store:      o.Store,
 		secrets:    o.Secrets,

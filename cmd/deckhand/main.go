@@ -31,6 +31,7 @@ import (
 	"deckhand/config"
 	"deckhand/policy"
 	"deckhand/store"
+	"deckhand/tools"
 	"deckhand/transport/mcp"
 )
 
@@ -364,6 +365,12 @@ func (e *env) startSystem(cfg *config.Config) *actors.System {
 			}
 			return map[string]func() (*sdk.Server, error){config.LocalAlias: e.local.build}
 		}(),
+		NotLoaded: func() map[string]func() []tools.Rejected {
+			if e.local == nil {
+				return nil
+			}
+			return map[string]func() []tools.Rejected{config.LocalAlias: e.local.notLoaded}
+		}(),
 	})
 }
 
@@ -376,6 +383,7 @@ func (e *env) startApp(cfg *config.Config) *actors.System {
 	e.local = e.localTools(cfg)
 	sys := e.startSystem(cfg)
 	if e.local != nil {
+		e.local.sys.Store(sys)
 		e.local.followPolicy(sys)
 		e.local.wake(sys, e.logDB)
 	}

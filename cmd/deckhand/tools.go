@@ -23,6 +23,7 @@ import (
 	"deckhand/policy"
 	"deckhand/sandbox"
 	"deckhand/store"
+	"deckhand/tools"
 	"deckhand/toolserver"
 )
 
@@ -355,6 +356,9 @@ type lazyLocal struct {
 	// allowExec is policy.allow_exec as it is now: the shell is offered
 	// only with it (followPolicy).
 	allowExec atomic.Bool
+	// sys is the system the server is connected in, once started: a
+	// reload that changes only what is left out has it listed again.
+	sys atomic.Pointer[actors.System]
 }
 
 // localTools returns the built-in tools server, not yet built; nil when the
@@ -415,6 +419,14 @@ func (l *lazyLocal) build() (*sdk.Server, error) {
 			var ctx context.Context
 			ctx, l.cancel = context.WithCancel(context.Background())
 			l.srv = srv
+			srv.OnReload(func(ev toolserver.Event) {
+				// A change of tools announces itself (tools/list_changed);
+				// a definition newly broken, or mended into what was
+				// offered already, does not.
+				if sys := l.sys.Load(); sys != nil && len(ev.Added)+len(ev.Removed)+len(ev.Changed) == 0 {
+					sys.Root.Send(sys.Servers, &servers.RelistTools{Alias: config.LocalAlias})
+				}
+			})
 			go srv.Watch(ctx)
 		}
 	})
@@ -492,6 +504,18 @@ func changedSince(dir string, t time.Time) bool {
 		}
 	}
 	return false
+}
+
+// notLoaded are the definitions the server left out, and why, for the
+// catalog (none before it is built).
+func (l *lazyLocal) notLoaded() []tools.Rejected {
+	l.mu.Lock()
+	srv := l.srv
+	l.mu.Unlock()
+	if srv == nil {
+		return nil
+	}
+	return srv.LeftOut()
 }
 
 // isBuilt reports whether the server has been built.

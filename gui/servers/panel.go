@@ -196,6 +196,10 @@ func (s *Panel) row(st servers.ServerStatus) fyne.CanvasObject {
 		}
 		details = append(details, count)
 	}
+	rejected, notLoaded := s.leftOut(st.Alias)
+	if n := len(notLoaded); n > 0 {
+		details = append(details, fmt.Sprintf("%d %s not loaded", n, widgets.Plural(n, "definition", "definitions")))
+	}
 	infoLabel, info := widgets.Subtle(strings.Join(details, "  ·  "))
 	infoLabel.Wrapping = fyne.TextWrapWord // a long server name wraps, rather than widening the window
 	endpoint, endpointObj := widgets.Caption(st.Endpoint)
@@ -216,8 +220,21 @@ func (s *Panel) row(st servers.ServerStatus) fyne.CanvasObject {
 	r.LeftOut = widget.NewLabel("")
 	r.LeftOut.Wrapping = fyne.TextWrapWord
 	r.LeftOut.Importance = widget.WarningImportance
-	if n := len(s.rejected(st.Alias)); n > 0 {
-		r.LeftOut.SetText(fmt.Sprintf("%d %s left out for breaking the MCP rules for names: see Tools.", n, widgets.Plural(n, "tool", "tools")))
+	var leftOut []string
+	if n := len(rejected); n > 0 {
+		leftOut = append(leftOut, fmt.Sprintf("%d %s left out for breaking the MCP rules for names: see Tools.", n, widgets.Plural(n, "tool", "tools")))
+	}
+	// The server's own reasons (the built-in server's definitions: file,
+	// key, why) are what a person fixes: shown on the row, the first few.
+	for i, r := range notLoaded {
+		if i == maxNotLoaded && len(notLoaded) > maxNotLoaded+1 {
+			leftOut = append(leftOut, fmt.Sprintf("and %d more: see Tools.", len(notLoaded)-i))
+			break
+		}
+		leftOut = append(leftOut, "Not loaded: "+r.Reason)
+	}
+	if len(leftOut) > 0 {
+		r.LeftOut.SetText(strings.Join(leftOut, "\n"))
 	} else {
 		r.LeftOut.Hide()
 	}
@@ -338,6 +355,23 @@ func stateColor(s servers.State) color.Color {
 		return theme.Color(theme.ColorNamePrimary)
 	}
 	return theme.Color(theme.ColorNameDisabled)
+}
+
+// maxNotLoaded is how many definitions not loaded a row lists; the Tools
+// page lists them all.
+const maxNotLoaded = 3
+
+// leftOut splits what rejected lists: the tools the catalog left out for
+// their names, and those the server itself did not load.
+func (s *Panel) leftOut(alias string) (rejected, notLoaded []tools.Rejected) {
+	for _, r := range s.rejected(alias) {
+		if r.NotLoaded {
+			notLoaded = append(notLoaded, r)
+		} else {
+			rejected = append(rejected, r)
+		}
+	}
+	return rejected, notLoaded
 }
 
 // rejected lists the tools of alias the catalog left out, with why.

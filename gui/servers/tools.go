@@ -222,7 +222,11 @@ func (tw *ToolsPage) fill(listing *servers.ServerListing) {
 	}
 	var notes []string
 	for _, r := range s.rejected(tw.alias) {
-		notes = append(notes, fmt.Sprintf("Left out: %s (%s)", r.Name, r.Reason))
+		if r.NotLoaded {
+			notes = append(notes, "Not loaded: "+r.Reason)
+		} else {
+			notes = append(notes, fmt.Sprintf("Left out: %s (%s)", r.Name, r.Reason))
+		}
 	}
 	if sys := u.System(); sys != nil {
 		for _, g := range sys.Gone(tw.alias) {

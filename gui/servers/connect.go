@@ -47,6 +47,9 @@ type Form struct {
 	read     *formEntry
 	write    *formEntry
 	secrets  *formEntry
+	// Enabled: connected at start (config's disabled, inverted); only
+	// when editing: a new server is tried, then saved on.
+	Enabled *widgets.EscCheck
 	// The form's items: those of every server, and those of one kind.
 	common, commandOnly, urlOnly []*widget.FormItem
 
@@ -124,6 +127,8 @@ func (s *Panel) openForm(editing string, base config.Server, values config.Serve
 	f.write = newFormEntry(f, true)
 	f.write.SetPlaceHolder("~/projects/site (one folder a line; optional)")
 	f.write.SetMinRowsVisible(2)
+	f.Enabled = widgets.NewEscCheck("Enabled: connect it at start")
+	f.Enabled.SetChecked(!base.Disabled)
 	f.secrets = newFormEntry(f, false)
 	f.secrets.SetPlaceHolder("GITHUB_TOKEN (names of variables; optional)")
 
@@ -152,6 +157,10 @@ func (s *Panel) openForm(editing string, base config.Server, values config.Serve
 		&widget.FormItem{Text: "URL or command", Widget: widgets.OverPage(f.Target, page), HintText: "a command is split into arguments like a shell would"},
 		widget.NewFormItem("Alias", container.NewVBox(widgets.OverPage(f.Alias, page), f.AliasNote)),
 	)
+	if editing != "" {
+		f.common = append(f.common, widgets.WrappedHints(&widget.FormItem{Text: "On", Widget: f.Enabled,
+			HintText: "off: kept in the config, not started until turned on (disabled = true)"})...)
+	}
 	f.form = widget.NewForm(append(slices.Clone(f.common), f.urlOnly...)...)
 
 	f.busy = widget.NewLabel("")
@@ -170,8 +179,18 @@ func (s *Panel) openForm(editing string, base config.Server, values config.Serve
 	if editing != "" {
 		title, action = "Edit "+editing, "Save and reconnect"
 	}
+	if base.Disabled {
+		action = "Save"
+	}
 	f.Submit = formButton(action, theme.ConfirmIcon(), f.trySubmit)
 	f.Submit.Importance = widget.HighImportance
+	f.Enabled.OnChanged = func(on bool) {
+		if on {
+			f.Submit.SetText("Save and reconnect")
+		} else {
+			f.Submit.SetText("Save")
+		}
+	}
 	cancel := formButton("Cancel", theme.CancelIcon(), f.cancel)
 	f.busy.Truncation = fyne.TextTruncateEllipsis
 	buttons := container.NewBorder(nil, nil, f.activity, container.NewHBox(cancel, f.Submit), f.busy)
@@ -363,6 +382,14 @@ func (f *Form) trySubmit() {
 		return
 	}
 	u := f.s.host
+	if f.editing != "" {
+		srv.Disabled = !f.Enabled.Checked
+	}
+	if srv.Disabled {
+		// Off: saved as it is, and stopped; it is tried when turned on.
+		f.tried(alias, srv, trialResult{})
+		return
+	}
 	// A folder its arguments name outside what it may use (server-filesystem
 	// for ~/Documents) would be refused or silently replaced by the
 	// workspace: ask, in the form, whether to grant it.

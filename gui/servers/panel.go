@@ -247,6 +247,16 @@ func (s *Panel) row(st servers.ServerStatus) fyne.CanvasObject {
 	r.Reconnect = widget.NewButtonWithIcon("Reconnect", theme.ViewRefreshIcon(), func() { s.host.Tell(&Reconnect{Alias: alias}) })
 	r.Disconnect = widget.NewButtonWithIcon("Disconnect", theme.MediaStopIcon(), func() { s.host.Tell(&Disconnect{Alias: alias}) })
 	r.Connect = widget.NewButtonWithIcon("Connect", theme.MediaPlayIcon(), func() { s.host.Tell(&Reconnect{Alias: alias}) })
+	if off := configured && srv.Disabled; off && st.State == servers.StateStopped {
+		// Turned off in the config (its form's On, disabled = true): said
+		// as such, and Connect turns it on for good, as it was turned off.
+		r.State.SetText("off")
+		r.Reason.SetText("Turned off: not connected at start. Turn on connects it and saves that.")
+		r.Reason.Importance = widget.MediumImportance
+		r.Reason.Show()
+		r.Connect.SetText("Turn on")
+		r.Connect.OnTapped = func() { s.turnOn(alias) }
+	}
 	// Edit and Remove are icons (a pencil, a bin): the row has room for
 	// the server's details that way.
 	r.Edit = widgets.NewTipButton("", theme.DocumentCreateIcon(), "Edit "+alias, s.Tips, func() { s.showEdit(alias) })
@@ -355,6 +365,18 @@ func stateColor(s servers.State) color.Color {
 		return theme.Color(theme.ColorNamePrimary)
 	}
 	return theme.Color(theme.ColorNameDisabled)
+}
+
+// turnOn saves a server turned off as on, and starts it.
+func (s *Panel) turnOn(alias string) {
+	srv, ok := s.host.Config().MCP.Servers[alias]
+	if !ok {
+		return
+	}
+	srv.Disabled = false
+	if err := s.save(alias, alias, srv); err != nil {
+		widgets.ShowError(err, s.Win)
+	}
 }
 
 // maxNotLoaded is how many definitions not loaded a row lists; the Tools

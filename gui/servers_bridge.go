@@ -118,6 +118,9 @@ func (u *UI) runByHand(run *conversation.ToolRun) {
 		b.show(id)
 		b.sessDirty = true
 	}))
+	// The chat it makes is where it goes on (its approval, its card):
+	// shown in place of the Tools page it was run from.
+	u.toChat()
 	u.win.Show()
 	u.win.RequestFocus()
 }

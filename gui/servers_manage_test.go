@@ -106,7 +106,7 @@ func TestServersFailedConnectSavesNothing(t *testing.T) {
 	if sw.Form != f || f.Closed || !f.Problems.Visible() {
 		t.Fatalf("the form closed or says nothing: open %v, problem %q", sw.Form == f, f.Problem.Text)
 	}
-	if got := f.Problem.Text; !strings.Contains(got, "/nonexistent/mcp-server-nothing") || !strings.Contains(got, "Is mcp-server-nothing installed?") {
+	if got := f.Problem.Text; !strings.Contains(got, "/nonexistent/mcp-server-nothing") || !strings.Contains(got, "No program at /nonexistent/mcp-server-nothing: check the spelling of the path.") {
 		t.Errorf("the reason for a missing command = %q", got)
 	}
 	if f.Target.Text != "/nonexistent/mcp-server-nothing --port 1" || f.Alias.Text != "nothing" {
@@ -175,7 +175,7 @@ func TestServersAliasClashInTheForm(t *testing.T) {
 		t.Errorf("the clash is not said as typed: %q", f.AliasNote.Text)
 	}
 	test.Tap(f.Submit)
-	if f.Trying() || f.Closed || !strings.Contains(f.Problem.Text, `a server named "h" already exists`) {
+	if f.Trying() || f.Closed || !strings.Contains(f.Problem.Text, `A server named "h" already exists`) {
 		t.Errorf("a clashing alias was tried, or the form closed: %q", f.Problem.Text)
 	}
 	f.Alias.SetText("a__b")
@@ -183,7 +183,7 @@ func TestServersAliasClashInTheForm(t *testing.T) {
 		t.Errorf("a bad alias is not said: %q", f.AliasNote.Text)
 	}
 	f.Alias.SetText("h2")
-	if f.AliasNote.Visible() {
+	if f.AliasNote.Text != "" {
 		t.Errorf("a good alias still has a note: %q", f.AliasNote.Text)
 	}
 	f.Close()
@@ -198,7 +198,7 @@ func TestServersAliasClashInTheForm(t *testing.T) {
 	if f.Alias.Text != "h" || f.Target.Text != up.StreamableURL || f.Kind.Selected != "URL" {
 		t.Errorf("the edit form holds %q %q %q", f.Kind.Selected, f.Target.Text, f.Alias.Text)
 	}
-	if f.AliasNote.Visible() {
+	if f.AliasNote.Text != "" {
 		t.Errorf("keeping its own alias is a clash: %q", f.AliasNote.Text)
 	}
 	f.Close()

@@ -70,6 +70,9 @@ func TestServersToolRunByHand(t *testing.T) {
 		t.Fatalf("the form was not sent: problem %q", rf.Problem.Text)
 	}
 	h.until("the approval", func() bool { return h.ui.dialogs.Approvals.Shown() != nil })
+	if p := h.ui.panel; p != nil {
+		t.Errorf("Run left the window on the panel %q, not on the chat it made", p.title)
+	}
 	if !h.shows(h.ui.win, "t.add") || !h.shows(h.ui.win, "not by the model") {
 		t.Errorf("the approval does not name t.add, run by the person:\n%s", strings.Join(h.texts(h.ui.win), "\n"))
 	}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -58,6 +60,7 @@ type Form struct {
 	busy     *widget.Label // "Connecting to …"
 	activity *widget.Activity
 	Problem  *widget.Label     // why the last try failed: selectable, scrolled, copyable
+	Heading  *widget.Label     // the problem's: "Could not connect", or the form's mistake
 	Problems fyne.CanvasObject // its box, hidden until a failure
 	scroll   *container.Scroll // the fields and the reason
 	Copy     *widgets.RingButton
@@ -171,8 +174,8 @@ func (s *Panel) openForm(editing string, base config.Server, values config.Serve
 	f.Problem.Selectable = true
 	f.Problem.Importance = widget.DangerImportance
 	f.Copy = formButton("Copy", theme.ContentCopyIcon(), f.copyProblem)
-	heading := widget.NewLabelWithStyle("Could not connect", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	f.Problems = container.NewVBox(container.NewBorder(widget.NewSeparator(), nil, heading, f.Copy), f.Problem)
+	f.Heading = widget.NewLabelWithStyle(headingTried, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	f.Problems = container.NewVBox(container.NewBorder(widget.NewSeparator(), nil, f.Heading, f.Copy), f.Problem)
 	f.Problems.Hide()
 
 	title, action := "Connect a server", "Connect and save"
@@ -332,11 +335,8 @@ func (f *Form) note(text string, err error) {
 		f.AliasNote.SetText(text)
 		f.AliasNote.Importance = widget.LowImportance
 	}
-	if f.AliasNote.Text == "" {
-		f.AliasNote.Hide()
-	} else {
-		f.AliasNote.Show()
-	}
+	// Always shown, empty or not: its line is kept, so that the fields
+	// below do not move as the alias is typed or cleared.
 	f.AliasNote.Refresh()
 }
 
@@ -378,7 +378,9 @@ func (f *Form) trySubmit() {
 		}
 	}
 	if err != nil {
-		f.fail(err.Error())
+		// Nothing was tried: a mistake in what was typed, said as such
+		// ("Environment, line 2: …").
+		f.failWith(headingForm, sentence(err.Error()))
 		return
 	}
 	u := f.s.host
@@ -405,6 +407,9 @@ func (f *Form) trySubmit() {
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	f.stop = stop
+	// The last try's reason is about what was typed then: it goes as the
+	// new try starts.
+	f.Problems.Hide()
 	f.Submit.Disable()
 	f.busy.SetText("Connecting to " + srv.Endpoint() + "…")
 	f.activity.Show()
@@ -444,8 +449,29 @@ func (f *Form) tried(alias string, srv config.Server, r trialResult) {
 	}
 }
 
-// fail shows why, in the form, which stays open.
-func (f *Form) fail(why string) {
+// The problem's headings: a try that failed, or a mistake found before
+// trying.
+const (
+	headingTried = "Could not connect"
+	headingForm  = "Not tried: fix this in the form"
+)
+
+// sentence is an error as the start of a sentence: its first letter
+// capitalised.
+func sentence(s string) string {
+	if s == "" {
+		return s
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
+}
+
+// fail shows why a try failed, in the form, which stays open.
+func (f *Form) fail(why string) { f.failWith(headingTried, why) }
+
+// failWith shows a problem under heading.
+func (f *Form) failWith(heading, why string) {
+	f.Heading.SetText(heading)
 	f.Problem.SetText(why)
 	f.Problems.Show()
 	// Lay the page out with the reason, then bring the reason's start into

@@ -58,6 +58,7 @@ type Row struct {
 	State                                 *widget.Label
 	Reason                                *widget.Label
 	LeftOut                               *widget.Label // tools left out of the catalog
+	Unconfined                            *widget.Label // a command server with the sandbox off, said so
 	Tools, Reconnect, Disconnect, Connect *widget.Button
 	Resources                             *widget.Button     // its resources (resources.go)
 	Edit, Remove                          *widgets.TipButton // configured servers only
@@ -239,6 +240,14 @@ func (s *Panel) row(st servers.ServerStatus) fyne.CanvasObject {
 		r.LeftOut.Hide()
 	}
 
+	// `deckhand policy` warns of it; the row does too, with the way back.
+	r.Unconfined = widget.NewLabel("Not sandboxed: it can read and change everything you can. Its edit form's Sandbox box confines it.")
+	r.Unconfined.Wrapping = fyne.TextWrapWord
+	r.Unconfined.Importance = widget.WarningImportance
+	if !configured || !srv.IsStdio() || srv.SandboxOn() {
+		r.Unconfined.Hide()
+	}
+
 	alias := st.Alias
 	r.Refused, r.Allow = s.refusedPart(alias, srv, configured, st.Refused)
 
@@ -288,7 +297,7 @@ func (s *Panel) row(st servers.ServerStatus) fyne.CanvasObject {
 	// they held the whole window wider than the screen allows).
 	actions := container.New(layout.NewRowWrapLayout(), append(signInButtons, r.Tools, r.Resources, r.Reconnect, r.Disconnect, r.Connect)...)
 	head := container.NewBorder(nil, nil, container.NewHBox(container.NewCenter(dotBox), name, r.State), container.NewHBox(r.Edit, r.Remove))
-	body := container.NewVBox(head, info, endpointObj, r.Reason, r.LeftOut, container.NewHBox(r.Refused, r.Allow))
+	body := container.NewVBox(head, info, endpointObj, r.Reason, r.LeftOut, r.Unconfined, container.NewHBox(r.Refused, r.Allow))
 	if signIn != nil {
 		body.Add(signIn)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -98,6 +99,10 @@ func (r trialResult) failure(cfg *config.Config, alias string, srv config.Server
 func failureHint(err error, srv config.Server) string {
 	switch mcp.Classify(err) {
 	case mcp.FailureNotFound:
+		if srv.IsStdio() && strings.ContainsRune(srv.Command, '/') {
+			// A path was given: it is the path that is wrong.
+			return fmt.Sprintf("No program at %s: check the spelling of the path.", srv.Command)
+		}
 		if srv.IsStdio() {
 			return fmt.Sprintf("Is %s installed? Give its full path if it is not on PATH.", filepath.Base(srv.Command))
 		}
@@ -117,6 +122,15 @@ func failureHint(err error, srv config.Server) string {
 		return "The server wants a token: name the variable holding it in Token variable."
 	case mcp.FailureUnreachable:
 		return "Nothing answers there: is the server running? Check the host and port."
+	case mcp.FailureHTTP:
+		var h *mcp.HTTPError
+		if errors.As(err, &h) && (h.Status == http.StatusNotFound || h.Status == http.StatusMethodNotAllowed) {
+			said := fmt.Sprintf("HTTP %d %s", h.Status, http.StatusText(h.Status))
+			if h.Body != "" {
+				said += ": " + clean.Quote(widgets.Shorten(h.Body, 80))
+			}
+			return fmt.Sprintf("A web server answers there (%s), but not as an MCP server: is this the server's MCP endpoint? It often ends in /mcp (older servers: /sse).", said)
+		}
 	}
 	return ""
 }

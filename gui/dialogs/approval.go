@@ -35,13 +35,16 @@ type Approvals struct {
 
 	// The open dialog's parts, for tests.
 	Buttons map[approval.Answer]*widget.Button
-	hints   *widget.Label    // what the server claims
-	Title   string           // the dialog's title
-	Args    []*argRow        // the arguments, one row each (none for a shell command)
-	ArgKeys *widget.Label    // every key and its value's start, below the scroll, when the rows do not all fit; nil else
-	command *widget.RichText // a shell command
-	foot    *widget.Label    // the deadline, and how many more wait
-	footObj fyne.CanvasObject
+	hints   *widget.Label // what the server claims
+	// LocalNote says where a built-in tool's claims come from; nil for
+	// another server's.
+	LocalNote *widget.Label
+	Title     string           // the dialog's title
+	Args      []*argRow        // the arguments, one row each (none for a shell command)
+	ArgKeys   *widget.Label    // every key and its value's start, below the scroll, when the rows do not all fit; nil else
+	command   *widget.RichText // a shell command
+	foot      *widget.Label    // the deadline, and how many more wait
+	footObj   fyne.CanvasObject
 }
 
 func newApprovals(d *Dialogs) *Approvals {
@@ -312,12 +315,25 @@ func (a *Approvals) dialog(r *conversation.ApprovalRequested, parent fyne.Window
 		l.Importance = widget.DangerImportance
 		items = append(items, l)
 	}
+	a.LocalNote = nil
 	if hints := approval.Claims(r.Request); hints != "" {
 		h := widget.NewLabel(hints)
 		h.Wrapping = fyne.TextWrapWord
 		h.Importance = hintImportance(req)
 		claims = append(claims, h)
 		a.hints = h
+		if req.Server == config.LocalAlias {
+			// The built-in server's tools are a person's own definitions:
+			// what they claim is what the definition says, and a tool
+			// written without annotations is taken to change things.
+			// Where that is set, so that its own author is not left
+			// wondering why their echo looks dangerous.
+			l := widget.NewLabel(localHintsNote)
+			l.Wrapping = fyne.TextWrapWord
+			l.Importance = widget.LowImportance
+			claims = append(claims, l)
+			a.LocalNote = l
+		}
 	}
 	if len(req.Access) > 0 {
 		// What the policy found the call may touch, in Deckhand's words
@@ -549,6 +565,11 @@ func (a *Approvals) backToView(r *conversation.ApprovalRequested) {
 	}
 	a.d.host.BackToView(r.Conversation, strings.TrimPrefix(r.Request.Origin, conversation.ViewOrigin))
 }
+
+// localHintsNote says where a built-in tool's claims come from.
+const localHintsNote = "This tool comes from a definition file of Deckhand's built-in tools; its \"annotations\" say this. " +
+	"Without them a tool is taken to change things: \"annotations\": {\"read_only\": true} marks one that changes nothing, " +
+	"\"open_world\": false one that stays on this machine (`deckhand tools list` names its file)."
 
 // hintImportance colours what the server claims of a tool: a claim that it
 // may change or delete things stands out (red from a trusted server, amber

@@ -568,7 +568,7 @@ func (t *Transcript) Collapse(i int, collapsed bool) {
 // Long reports whether a card's text (arguments or output) is long enough
 // to show only its Preview until expanded.
 func Long(s string) bool {
-	return len(s) > previewBytes || strings.Count(s, "\n") >= CollapseAfter
+	return (len(s) > previewBytes || strings.Count(s, "\n") >= CollapseAfter) && len(s)-len(previewHead(s)) >= minHidden
 }
 
 // Note adds a notice; isError marks a failure.
@@ -619,9 +619,24 @@ func (t *Transcript) Calls() {
 // previewBytes bounds a Preview.
 const previewBytes = 1500
 
+// minHidden is the least a Preview hides: a text with less beyond its
+// head is shown whole ("… 2 B more" hid a line end and a character behind
+// an ellipsis, and saved nothing).
+const minHidden = 120
+
 // Preview is the head of a long text: its first CollapseAfter lines, and
-// how much is hidden.
+// how much is hidden (Show all, on the card, shows the rest); a text
+// whose rest is under minHidden, whole.
 func Preview(output string) string {
+	head := previewHead(output)
+	if rest := len(output) - len(head); rest >= minHidden {
+		return head + fmt.Sprintf("\n… %s more (Show all)", tools.Size(rest))
+	}
+	return output
+}
+
+// previewHead is what a Preview shows of a long text.
+func previewHead(output string) string {
 	lines := strings.SplitN(output, "\n", CollapseAfter+1)
 	head := strings.Join(lines[:min(len(lines), CollapseAfter)], "\n")
 	if len(head) > previewBytes {
@@ -629,9 +644,6 @@ func Preview(output string) string {
 		for len(head) > 0 && !utf8.RuneStart(output[len(head)]) {
 			head = head[:len(head)-1]
 		}
-	}
-	if rest := len(output) - len(head); rest > 0 {
-		head += fmt.Sprintf("\n… %s more", tools.Size(rest))
 	}
 	return head
 }

@@ -65,6 +65,7 @@ type Card struct {
 	icon     *widget.Icon
 	Spinner  *widget.Activity
 	name     *widget.Label
+	head     *header
 	State    *widget.Label
 	stateObj fyne.CanvasObject // State's subdued wrapper, in the header's layout
 	Expand   *widget.Button
@@ -132,7 +133,8 @@ func (cs *Cards) NewCard(r Row) *Card {
 	})
 	t.Answer.Importance = widget.HighImportance
 	t.name.Wrapping, t.State.Wrapping = fyne.TextWrapWord, fyne.TextWrapWord
-	title := container.New(&header{name: t.name, state: t.State},
+	t.head = &header{name: t.name, state: t.State}
+	title := container.New(t.head,
 		container.NewHBox(t.Fold, container.NewStack(t.icon, t.Spinner)), t.name, t.stateObj, container.NewHBox(t.OpenView, t.Expand))
 	// Below the title, on a line of its own: beside it, it widened the
 	// card past a narrow window.
@@ -164,7 +166,7 @@ func (t *Card) onScreen() bool {
 func (t *Card) Set(r transcript.Row) {
 	icons := &t.cards.icons
 	_, listed := t.row.Shown()
-	widgets.SetText(t.name, r.Tool)
+	t.head.setName(r.Tool)
 	stroke := theme.ColorNameSeparator
 	var icon fyne.Resource
 	var state string

@@ -1,9 +1,13 @@
 package toolcard
 
 import (
+	"strings"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"deckhand/gui/widgets"
 )
 
 // header lays out a card's title line: the lead (the fold chevron and
@@ -20,6 +24,36 @@ import (
 type header struct {
 	name, state *widget.Label // the labels of objs[headName] and objs[headState]
 	width       float32       // the last laid out at; 0 before the first layout
+	plain       string        // the tool's name as set; the label may hold it with breaks (breakable)
+}
+
+// setName sets the tool's name, drawn on one line until the next layout
+// finds it too wide.
+func (l *header) setName(name string) {
+	if name == l.plain {
+		return
+	}
+	l.plain = name
+	widgets.SetText(l.name, name)
+}
+
+// hairSpace is where a name may break: a space to Fyne's word wrap
+// (unicode.IsSpace), all but invisible.
+const hairSpace = "\u200a"
+
+// Breakable is a tool's name with a place to break after each separator
+// (. - _ /): wrapped at a word's end, "basic-vanillajs.get-time" broke as
+// "get-tim" over "e", since it has no spaces; now it breaks as
+// "basic-vanillajs." over "get-time".
+func Breakable(name string) string {
+	var b strings.Builder
+	for i, r := range name {
+		b.WriteRune(r)
+		if strings.ContainsRune(".-_/", r) && i+1 < len(name) {
+			b.WriteString(hairSpace)
+		}
+	}
+	return b.String()
 }
 
 // The title line's objects, in order.
@@ -39,6 +73,14 @@ func natural(o fyne.CanvasObject, l *widget.Label) float32 {
 	return fyne.MeasureText(l.Text, theme.TextSize(), l.TextStyle).Width + 2*theme.InnerPadding()
 }
 
+// nameWidth is the name's natural width, on one line as set.
+func (l *header) nameWidth(o fyne.CanvasObject) float32 {
+	if !o.Visible() || l.plain == "" {
+		return natural(o, l.name)
+	}
+	return fyne.MeasureText(l.plain, theme.TextSize(), l.name.TextStyle).Width + 2*theme.InnerPadding()
+}
+
 // plan is where the title's parts go at width w: whether the state shares
 // the name's line, and the name's and the state's widths.
 func (l *header) plan(objs []fyne.CanvasObject, w float32) (oneLine bool, nameW, stateW, tailW, leadW float32) {
@@ -47,7 +89,7 @@ func (l *header) plan(objs []fyne.CanvasObject, w float32) (oneLine bool, nameW,
 	if objs[headTail].Visible() {
 		tailW = objs[headTail].MinSize().Width
 	}
-	nameNat := natural(objs[headName], l.name)
+	nameNat := l.nameWidth(objs[headName])
 	stateNat := natural(objs[headState], l.state)
 	gaps := pad // after the lead
 	if tailW > 0 {
@@ -70,6 +112,15 @@ func (l *header) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	pad := theme.Padding()
 	oneLine, nameW, stateW, tailW, leadW := l.plan(objs, size.Width)
 	lead, name, state, tail := objs[headLead], objs[headName], objs[headState], objs[headTail]
+	// A name wider than its room wraps at its separators, not inside a
+	// word; one that fits keeps its plain text (found and copied as it is).
+	if l.plain != "" {
+		text := l.plain
+		if l.nameWidth(name) > nameW {
+			text = Breakable(l.plain)
+		}
+		widgets.SetText(l.name, text)
+	}
 	x := leadW + pad
 	name.Resize(fyne.NewSize(nameW, name.MinSize().Height))
 	state.Resize(fyne.NewSize(stateW, state.MinSize().Height))

@@ -6,8 +6,11 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/theme"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"deckhand/gui/guitest"
 	"deckhand/tools"
 )
 
@@ -90,5 +93,50 @@ func TestToolCardHeaderNeverOverlaps(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestToolCardNameBreaksAtSeparators: a tool's name too wide for its
+// room wraps after a separator (. - _), never inside a word: at 640×480
+// "basic-vanillajs.get-time" was drawn "basic-vanillajs.get-tim" over "e".
+func TestToolCardNameBreaksAtSeparators(t *testing.T) {
+	h := newHarness(t)
+	h.host.Tools = tools.NewCatalog(map[string]tools.Source{"basic-vanillajs": {Tools: []*sdk.Tool{
+		{Name: "get-time", InputSchema: map[string]any{"type": "object"}, Meta: sdk.Meta{"ui": map[string]any{"resourceUri": "ui://get-time/view.html"}}},
+	}}})
+	h.finished("c1", "basic-vanillajs.get-time", "2026-11-27T10:58:34.132Z", nil)
+	h.frame()
+	c := h.card("basic-vanillajs.get-time")
+	wrapped := false
+	for width := float32(180); width <= 600; width += 5 {
+		v := c.View()
+		v.Resize(fyne.NewSize(width, v.MinSize().Height))
+		v.Refresh()
+		v.Resize(fyne.NewSize(width, v.MinSize().Height))
+		var lines []string
+		guitest.Walk(c.name, func(o fyne.CanvasObject) {
+			if tx, ok := o.(*canvas.Text); ok && strings.TrimSpace(tx.Text) != "" {
+				lines = append(lines, strings.TrimSpace(strings.ReplaceAll(tx.Text, "\u200a", "")))
+			}
+		})
+		if got := strings.Join(lines, ""); got != "basic-vanillajs.get-time" {
+			t.Fatalf("at %v the name reads %q", width, lines)
+		}
+		// Where no part between separators fits its line, a word must
+		// break.
+		widest := fyne.MeasureText("vanillajs.", theme.TextSize(), c.name.TextStyle).Width + 2*theme.InnerPadding()
+		if c.name.Size().Width < widest {
+			continue
+		}
+		wrapped = wrapped || len(lines) > 1
+		for _, l := range lines[:len(lines)-1] {
+			if !strings.ContainsAny(l[len(l)-1:], ".-_") {
+				t.Errorf("at %v the name breaks inside a word: %q", width, lines)
+				break
+			}
+		}
+	}
+	if !wrapped {
+		t.Error("the name never wrapped: the widths tried are too wide")
 	}
 }

@@ -338,6 +338,12 @@ func (tw *ToolsPage) ShowDetail() {
 		return
 	}
 	md := tools.Markdown(tw.List[i])
+	// The heading, the tool's name in large type, wraps at its
+	// separators, not inside a word, in a narrow window.
+	heading := "## " + tools.EscapeMarkdown(tw.List[i].Display) + "\n"
+	if strings.HasPrefix(md, heading) {
+		md = "## " + tools.EscapeMarkdown(widgets.Breakable(tw.List[i].Display)) + "\n" + md[len(heading):]
+	}
 	if i < len(tw.states) {
 		switch st := tw.states[i]; {
 		case st.Changed:

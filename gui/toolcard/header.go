@@ -1,8 +1,6 @@
 package toolcard
 
 import (
-	"strings"
-
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -35,25 +33,6 @@ func (l *header) setName(name string) {
 	}
 	l.plain = name
 	widgets.SetText(l.name, name)
-}
-
-// hairSpace is where a name may break: a space to Fyne's word wrap
-// (unicode.IsSpace), all but invisible.
-const hairSpace = "\u200a"
-
-// Breakable is a tool's name with a place to break after each separator
-// (. - _ /): wrapped at a word's end, "basic-vanillajs.get-time" broke as
-// "get-tim" over "e", since it has no spaces; now it breaks as
-// "basic-vanillajs." over "get-time".
-func Breakable(name string) string {
-	var b strings.Builder
-	for i, r := range name {
-		b.WriteRune(r)
-		if strings.ContainsRune(".-_/", r) && i+1 < len(name) {
-			b.WriteString(hairSpace)
-		}
-	}
-	return b.String()
 }
 
 // The title line's objects, in order.
@@ -117,7 +96,7 @@ func (l *header) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	if l.plain != "" {
 		text := l.plain
 		if l.nameWidth(name) > nameW {
-			text = Breakable(l.plain)
+			text = widgets.Breakable(l.plain)
 		}
 		widgets.SetText(l.name, text)
 	}

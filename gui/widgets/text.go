@@ -54,3 +54,23 @@ func Plural(n int, one, many string) string {
 type Sentence string
 
 func (s Sentence) Error() string { return string(s) }
+
+// hairSpace is where a name may break: a space to Fyne's word wrap
+// (unicode.IsSpace), all but invisible.
+const hairSpace = "\u200a"
+
+// Breakable is a tool's name with a place to break after each separator
+// (. - _ /): wrapped at a word's end, "basic-vanillajs.get-time" broke as
+// "get-tim" over "e", since it has no spaces; now it breaks as
+// "basic-vanillajs." over "get-time" (the tool card's title, the
+// servers' Tools page).
+func Breakable(name string) string {
+	var b strings.Builder
+	for i, r := range name {
+		b.WriteRune(r)
+		if strings.ContainsRune(".-_/", r) && i+1 < len(name) {
+			b.WriteString(hairSpace)
+		}
+	}
+	return b.String()
+}

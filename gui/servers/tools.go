@@ -340,8 +340,16 @@ func (tw *ToolsPage) ShowDetail() {
 	md := tools.Markdown(tw.List[i])
 	// The heading, the tool's name in large type, wraps at its
 	// separators, not inside a word, in a narrow window.
+	// A name that fits keeps its plain text (found and copied as it is).
 	heading := "## " + tools.EscapeMarkdown(tw.List[i].Display) + "\n"
-	if strings.HasPrefix(md, heading) {
+	room := tw.Detail.Size().Width - 2*theme.InnerPadding()
+	if tw.Detail.Size().Width == 0 {
+		// Not laid out yet: the page's width bounds it (the whole of it
+		// in a narrow window, where the list goes above).
+		room = tw.Win.Canvas().Size().Width - 4*theme.InnerPadding()
+	}
+	wide := room > 0 && fyne.MeasureText(tw.List[i].Display, theme.TextHeadingSize(), fyne.TextStyle{Bold: true}).Width > room
+	if strings.HasPrefix(md, heading) && wide {
 		md = "## " + tools.EscapeMarkdown(widgets.Breakable(tw.List[i].Display)) + "\n" + md[len(heading):]
 	}
 	if i < len(tw.states) {

@@ -22,7 +22,9 @@ func TestServersToolNameBreaksAtSeparators(t *testing.T) {
 		})
 	h := newHarness(t, harnessOptions{inProcess: map[string]*sdk.Server{"basic-vanillajs": srv}})
 	h.ui.win.Resize(fyne.NewSize(640, 480))
-	h.until("the tool", func() bool { return h.ui.catalog != nil && hasTool(h, "basic-vanillajs.trigger-long-running-operation-with-progress-notifications") })
+	h.until("the tool", func() bool {
+		return h.ui.catalog != nil && hasTool(h, "basic-vanillajs.trigger-long-running-operation-with-progress-notifications")
+	})
 	h.ui.showServers()
 	sw := h.ui.serversW
 	sw.ShowTools("basic-vanillajs")

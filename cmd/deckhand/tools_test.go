@@ -397,3 +397,30 @@ func TestToolsServerNestedInSandbox(t *testing.T) {
 		})
 	}
 }
+
+// A call of a built-in tool whose definition was not loaded (its program
+// is not installed) tells the model why, with the file: Deckhand knows,
+// and "there is no tool named" sent the model hunting for another name.
+func TestToolsNotLoadedInChat(t *testing.T) {
+	ws := toolsWorkspace(t)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "frob.json"), []byte(`{"name": "frob", "description": "d", "command": "frobnicator-not-installed"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	model := testutil.NewModelServer(t,
+		testutil.ModelResponse{Body: testutil.ToolCallChunks(testutil.ToolCallSpec{ID: "c1", Name: "local__frob", Arguments: `{}`})},
+		testutil.ModelResponse{Body: testutil.TextChunks("Told.")},
+	)
+	cfg := writeConfig(t, fmt.Sprintf("[model]\nbase_url = %q\nname = \"m\"\n\n[policy]\nworkspace = %q\n\n[tools]\nenabled = true\ndir = %q\n",
+		model.URL, ws, dir))
+	r := deckhand(t, nil, "", "--config", cfg, "chat", "-p", "frob it", "--approve=auto", "--wait", "60s")
+	if r.code != exitOK || !strings.Contains(r.stdout, "Told.") {
+		t.Fatalf("chat: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	reqs := model.Requests()
+	last := string(reqs[len(reqs)-1])
+	want := "local__frob is not loaded: " + filepath.Join(dir, "frob.json") + ": frobnicator-not-installed is not installed"
+	if !strings.Contains(last, want) {
+		t.Errorf("the model was not told %q:\n%s", want, last)
+	}
+}

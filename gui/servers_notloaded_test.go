@@ -22,7 +22,7 @@ func TestServersShowDefinitionsNotLoaded(t *testing.T) {
 	dir := t.TempDir()
 	for name, doc := range map[string]string{
 		"frob.json":       `{"name": "frob", "description": "d", "command": "frobnicator-not-installed"}`,
-		"countwords.json": `{"name": "countwords", "description": "d", "command": "wc", "positional_args": [{"name": "f", "type": "strng"}]}`,
+		"countwords.json": `{"name": "countwords", "description": "d", "command": "wc", "positional_args": [{"name": "f", "type": "strng"}], "extra": 1}`,
 		"greet.json":      `{"name": "greet", "description": "d", "command": "echo"}`,
 	} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(doc), 0o644); err != nil {
@@ -49,6 +49,9 @@ func TestServersShowDefinitionsNotLoaded(t *testing.T) {
 		t.Errorf("local's row does not say 2 definitions not loaded:\n%s", all)
 	}
 	left := sw.Rows[config.LocalAlias].LeftOut.Text
+	if n := strings.Count(left, "Not loaded: "); n != 3 {
+		t.Errorf("local's row lists %d reasons, want 3 (countwords.json has two):\n%s", n, left)
+	}
 	for _, want := range []string{
 		"Not loaded: " + filepath.Join(dir, "countwords.json") + `: key "positional_args[0]": argument "type"`,
 		"Not loaded: " + filepath.Join(dir, "frob.json") + ": frobnicator-not-installed is not installed",

@@ -198,7 +198,12 @@ func (s *Panel) row(st servers.ServerStatus) fyne.CanvasObject {
 		details = append(details, count)
 	}
 	rejected, notLoaded := s.leftOut(st.Alias)
-	if n := len(notLoaded); n > 0 {
+	// A definition with three mistakes is one not loaded.
+	defs := map[string]bool{}
+	for _, r := range notLoaded {
+		defs[r.Name] = true
+	}
+	if n := len(defs); n > 0 {
 		details = append(details, fmt.Sprintf("%d %s not loaded", n, widgets.Plural(n, "definition", "definitions")))
 	}
 	infoLabel, info := widgets.Subtle(strings.Join(details, "  ·  "))

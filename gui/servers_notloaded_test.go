@@ -22,8 +22,9 @@ func TestServersShowDefinitionsNotLoaded(t *testing.T) {
 	dir := t.TempDir()
 	for name, doc := range map[string]string{
 		"frob.json":       `{"name": "frob", "description": "d", "command": "frobnicator-not-installed"}`,
-		"countwords.json": `{"name": "countwords", "description": "d", "command": "wc", "positional_args": [{"name": "f", "type": "strng"}], "extra": 1}`,
+		"countwords.json": `{"name": "countwords", "description": "d", "command": "wc", "positional_args": [{"name": "f", "type": "strng"}]}`,
 		"greet.json":      `{"name": "greet", "description": "d", "command": "echo"}`,
+		"peek.json":       `{"name": "peek", "description": "d", "command": "cat", "env": {"LD_PRELOAD": "/x.so"}, "sandbox_read": ["~/.ssh"]}`,
 	} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(doc), 0o644); err != nil {
 			t.Fatal(err)
@@ -45,12 +46,12 @@ func TestServersShowDefinitionsNotLoaded(t *testing.T) {
 		r := sw.Rows[config.LocalAlias]
 		return r != nil && h.serverState(sw, config.LocalAlias) == "ready" && r.LeftOut.Visible()
 	})
-	if all := strings.Join(h.texts(sw.Win), "\n"); !strings.Contains(all, "4 tools  ·  2 definitions not loaded") {
-		t.Errorf("local's row does not say 2 definitions not loaded:\n%s", all)
+	if all := strings.Join(h.texts(sw.Win), "\n"); !strings.Contains(all, "4 tools  ·  3 definitions not loaded") {
+		t.Errorf("local's row does not say 3 definitions not loaded:\n%s", all)
 	}
 	left := sw.Rows[config.LocalAlias].LeftOut.Text
-	if n := strings.Count(left, "Not loaded: "); n != 3 {
-		t.Errorf("local's row lists %d reasons, want 3 (countwords.json has two):\n%s", n, left)
+	if n := strings.Count(left, "Not loaded: "); n != 4 {
+		t.Errorf("local's row lists %d reasons, want 4 (peek.json has two):\n%s", n, left)
 	}
 	for _, want := range []string{
 		"Not loaded: " + filepath.Join(dir, "countwords.json") + `: key "positional_args[0]": argument "type"`,

@@ -343,7 +343,7 @@ func (tw *ToolsPage) ShowDetail() {
 	// A name that fits keeps its plain text (found and copied as it is).
 	heading := "## " + tools.EscapeMarkdown(tw.List[i].Display) + "\n"
 	room := tw.Detail.Size().Width - 2*theme.InnerPadding()
-	if tw.Detail.Size().Width == 0 {
+	if tw.Detail.Size().Width == 0 && tw.Win != nil {
 		// Not laid out yet: the page's width bounds it (the whole of it
 		// in a narrow window, where the list goes above).
 		room = tw.Win.Canvas().Size().Width - 4*theme.InnerPadding()

@@ -390,6 +390,12 @@ func TestServersPanel(t *testing.T) {
 	if !sw.Rows["h"].Connect.Visible() || sw.Rows["h"].Disconnect.Visible() {
 		t.Errorf("a disconnected server should offer Connect, not Disconnect")
 	}
+	// No empty line between its name and its reason (its details, which
+	// a stopped server has none of).
+	texts := h.texts(sw.Win)
+	if i := slices.Index(texts, "disconnected"); i > 0 && texts[i-1] == "" || slices.Contains(texts, "") {
+		t.Errorf("the disconnected row draws an empty line:\n%q", texts)
+	}
 	test.Tap(sw.Rows["h"].Connect)
 	h.until("h ready again", func() bool { return state("h") == "ready" })
 

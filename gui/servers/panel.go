@@ -208,6 +208,9 @@ func (s *Panel) row(st servers.ServerStatus) fyne.CanvasObject {
 	}
 	infoLabel, info := widgets.Subtle(strings.Join(details, "  ·  "))
 	infoLabel.Wrapping = fyne.TextWrapWord // a long server name wraps, rather than widening the window
+	if len(details) == 0 {
+		info.Hide() // a stopped server has none: an empty line sat between its name and its reason
+	}
 	endpoint, endpointObj := widgets.Caption(st.Endpoint)
 	endpoint.Truncation = fyne.TextTruncateEllipsis
 	if st.Endpoint == "" || st.Endpoint == st.Transport {

@@ -2,17 +2,13 @@ package servers
 
 import (
 	"context"
-	"log/slog"
 	"runtime"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"deckhand/config"
-	"deckhand/policy"
 	"deckhand/tools"
 )
 
@@ -27,20 +23,9 @@ func TestNotLoadedFollowsRelist(t *testing.T) {
 	})
 	var left atomic.Pointer[[]tools.Rejected]
 	left.Store(&[]tools.Rejected{})
-	log := slog.New(slog.DiscardHandler)
-	router := &Router{}
-	registry := SpawnRegistry(as.Root, log, nil, router)
-	conns := &sync.WaitGroup{}
-	sup := Spawn(as.Root, Options{
-		Registry:  registry,
-		Logger:    log,
-		Conns:     conns,
-		Policy:    func() *policy.Policy { return nil },
-		Servers:   map[string]config.Server{"local": {}},
-		InProcess: map[string]func() (*sdk.Server, error){"local": func() (*sdk.Server, error) { return srv, nil }},
-		NotLoaded: map[string]func() []tools.Rejected{"local": func() []tools.Rejected { return *left.Load() }},
+	sup, _, router := startInProcess(t, as, "local", srv, func(o *Options) {
+		o.NotLoaded = map[string]func() []tools.Rejected{"local": func() []tools.Rejected { return *left.Load() }}
 	})
-	t.Cleanup(func() { as.Root.PoisonFuture(sup).Wait(); conns.Wait() })
 	wait := func(what string, ok func(*tools.Catalog) bool) {
 		t.Helper()
 		for deadline := time.Now().Add(10 * time.Second); !ok(router.Catalog()); runtime.Gosched() {

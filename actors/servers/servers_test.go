@@ -17,6 +17,31 @@ import (
 	"deckhand/policy"
 )
 
+// startInProcess starts a registry and a servers supervisor with one
+// in-process server, srv as alias, with no policy; more sets further
+// options. They end with the test.
+func startInProcess(t *testing.T, as *actor.ActorSystem, alias string, srv *sdk.Server, more func(*Options)) (sup, registry *actor.PID, router *Router) {
+	t.Helper()
+	log := slog.New(slog.DiscardHandler)
+	router = &Router{}
+	registry = SpawnRegistry(as.Root, log, nil, router)
+	conns := &sync.WaitGroup{}
+	o := Options{
+		Registry:  registry,
+		Logger:    log,
+		Conns:     conns,
+		Policy:    func() *policy.Policy { return nil },
+		Servers:   map[string]config.Server{alias: {}},
+		InProcess: map[string]func() (*sdk.Server, error){alias: func() (*sdk.Server, error) { return srv, nil }},
+	}
+	if more != nil {
+		more(&o)
+	}
+	sup = Spawn(as.Root, o)
+	t.Cleanup(func() { as.Root.PoisonFuture(sup).Wait(); conns.Wait() })
+	return sup, registry, router
+}
+
 // startServers starts a registry and a servers supervisor whose servers
 // connect on demand (none dials here): each alias in cached has a tool.
 func startServers(t *testing.T, as *actor.ActorSystem, cached ...string) (sup, registry *actor.PID) {
@@ -114,20 +139,7 @@ func TestCachedToolsLetGoOnceListed(t *testing.T) {
 	})
 	cachedTool := &sdk.Tool{Name: "echo", Description: "an older echo", InputSchema: object}
 	cached := weak.Make(cachedTool)
-	log := slog.New(slog.DiscardHandler)
-	router := &Router{}
-	registry := SpawnRegistry(as.Root, log, nil, router)
-	conns := &sync.WaitGroup{}
-	sup := Spawn(as.Root, Options{
-		Registry:  registry,
-		Logger:    log,
-		Conns:     conns,
-		Policy:    func() *policy.Policy { return nil },
-		Servers:   map[string]config.Server{"s": {}},
-		InProcess: map[string]func() (*sdk.Server, error){"s": func() (*sdk.Server, error) { return srv, nil }},
-		Cached:    map[string][]*sdk.Tool{"s": {cachedTool}},
-	})
-	t.Cleanup(func() { as.Root.PoisonFuture(sup).Wait(); conns.Wait() })
+	sup, registry, router := startInProcess(t, as, "s", srv, func(o *Options) { o.Cached = map[string][]*sdk.Tool{"s": {cachedTool}} })
 	cachedTool = nil
 	// Ready, and the registry has the server's own listing.
 	for deadline := time.Now().Add(10 * time.Second); ; {

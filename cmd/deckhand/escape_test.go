@@ -18,6 +18,7 @@ import (
 
 	"deckhand/sandbox"
 	"deckhand/testutil"
+	"deckhand/testutil/escape/places"
 )
 
 // sessionTools are what a real desktop session needs here.
@@ -32,24 +33,12 @@ const (
 	sessionToken = "deckhand-session-token-secret"
 )
 
-// persistPlaces are where the escape probe's persist leaves its token
-// (testutil/escape's persistPlaces; %s is the token), as the session
-// looks for them: relative paths are in the home folder.
-var persistPlaces = []string{
-	".bashrc", ".profile",
-	".config/autostart/%s.desktop", ".config/systemd/user/%s.service", ".local/share/applications/%s.desktop",
-	".config/deckhand/config.toml", ".local/share/deckhand/%s",
-	"/tmp/%s", "/var/tmp/%s", "/dev/shm/%s",
-	".npm/%s", ".npm/_npx/%s", ".cache/uv/%s", ".local/share/uv/%s", ".cache/pip/%s", ".cache/node-gyp/%s", ".bun/install/cache/%s",
-	"Deckhand/.git/config", "Deckhand/.git/hooks/%s", "Deckhand/project/.git/config", "Deckhand/project/.git/hooks/%s",
-}
-
-// persistCheck is a shell line that says in which of persistPlaces the
+// persistCheck is a shell line that says in which of places.Persist the
 // host finds token, left by who, and removes it for the next: a file
 // named by the token goes, a line holding it is deleted.
 func persistCheck(token, who string) string {
 	var files []string
-	for _, p := range persistPlaces {
+	for _, p := range places.Persist {
 		if strings.Contains(p, "%s") {
 			p = fmt.Sprintf(p, token)
 		}

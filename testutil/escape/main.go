@@ -43,7 +43,7 @@
 //   - links: a symbolic and a hard link in its folder to the home
 //     folder's key and start-up file, read and written through.
 //   - persist: a token left where the session runs it or Deckhand reads
-//     it (--persist; see persistPlaces): never an escape by itself, the
+//     it (--persist; see places.Persist): never an escape by itself, the
 //     session looks on the host.
 //   - userns: new user, mount and PID namespaces from inside, and a proc
 //     and a tmpfs mounted there.
@@ -95,7 +95,7 @@ type targets struct {
 	UDP     string `json:"udp,omitempty" jsonschema:"a host UDP echo listener to reach (host:port)"`
 	Resolve string `json:"resolve,omitempty" jsonschema:"the name request_key asks the host's dns_resolver for (default localhost)"`
 	Self    string `json:"self,omitempty" jsonschema:"host:port targets, comma-separated, named by this machine's names (through the proxy when one is set)"`
-	Persist string `json:"persist,omitempty" jsonschema:"a token to leave where programs persist (see persistPlaces)"`
+	Persist string `json:"persist,omitempty" jsonschema:"a token to leave where programs persist (see places.Persist)"`
 }
 
 func main() {

@@ -5,37 +5,22 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"deckhand/testutil/escape/places"
 )
 
-// persistPlaces are where a program leaves something that runs, or is
-// read as Deckhand's, once the person logs in or starts a program
-// unconfined: shell start-up files, autostart entries, user services,
-// desktop entries, Deckhand's config and data, the folders shared with
-// the host (/tmp, /var/tmp, /dev/shm, the runtime folder), the package
-// caches npx and uvx run from, and the config and hooks of the
-// repositories in the default workspace (~/Deckhand and a project in it),
-// which git runs. Relative paths are in the home folder.
-var persistPlaces = []string{
-	".bashrc", ".profile",
-	".config/autostart/%s.desktop", ".config/systemd/user/%s.service", ".local/share/applications/%s.desktop",
-	".config/deckhand/config.toml", ".local/share/deckhand/%s",
-	"/tmp/%s", "/var/tmp/%s", "/dev/shm/%s",
-	".npm/%s", ".npm/_npx/%s", ".cache/uv/%s", ".local/share/uv/%s", ".cache/pip/%s", ".cache/node-gyp/%s", ".bun/install/cache/%s",
-	"Deckhand/.git/config", "Deckhand/.git/hooks/%s", "Deckhand/project/.git/config", "Deckhand/project/.git/hooks/%s",
-}
-
-// probePersist appends a line holding token to each of persistPlaces
+// probePersist appends a line holding token to each of places.Persist
 // (creating the file and its folders where needed; %s is token). It is
 // never an escape by itself (a write may land in the sandbox's own
 // copy): the session looks for token on the host.
 func probePersist(token string) finding {
 	home := os.Getenv("HOME")
 	var wrote, failed []string
-	places := persistPlaces
+	list := places.Persist
 	if rt := os.Getenv("XDG_RUNTIME_DIR"); rt != "" {
-		places = append(places, filepath.Join(rt, "%s"))
+		list = append(list, filepath.Join(rt, "%s"))
 	}
-	for _, p := range places {
+	for _, p := range list {
 		if strings.Contains(p, "%s") {
 			p = fmt.Sprintf(p, token)
 		}

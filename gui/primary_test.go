@@ -9,8 +9,6 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
-
-	"deckhand/testutil"
 )
 
 // What a person selects in the transcript becomes the desktop's primary
@@ -18,12 +16,8 @@ import (
 // step), exactly what Ctrl+C copies; a double click, its word; Select all,
 // the whole message. A click that selects nothing leaves it as it was.
 func TestPrimarySelectionFromTranscript(t *testing.T) {
-	h := newHarness(t, harnessOptions{responses: []testutil.ModelResponse{{Body: testutil.TextChunks(
-		"An opening paragraph.\n\n- first item\n- second item\n\n```sh\necho one\necho two\n```\n")}}})
-	h.say("hello")
-	h.until("the answer", func() bool { return h.selTextWith("opening") != nil && h.selTextWith("echo two") != nil })
+	h, para, code := blocksAnswer(t)
 	drv := fyne.CurrentApp().Driver()
-	para, code := h.selTextWith("opening"), h.selTextWith("echo two")
 	from, _ := pointAt(t, para, "An")
 	mid, _ := pointAt(t, h.selTextWith("second item"), "second")
 	to, _ := pointAt(t, code, " two") // after "echo"

@@ -108,16 +108,23 @@ func TestSelectAndCopyAnswerText(t *testing.T) {
 	}
 }
 
+// blocksAnswer is a window showing an answer of a paragraph, a list and a
+// code block, with the paragraph's and the code's selectable texts.
+func blocksAnswer(t *testing.T) (h *harness, para, code *richtext.SelText) {
+	t.Helper()
+	h = newHarness(t, harnessOptions{responses: []testutil.ModelResponse{{Body: testutil.TextChunks(
+		"An opening paragraph.\n\n- first item\n- second item\n\n```sh\necho one\necho two\n```\n")}}})
+	h.say("hello")
+	h.until("the answer", func() bool { return h.selTextWith("opening") != nil && h.selTextWith("echo two") != nil })
+	return h, h.selTextWith("opening"), h.selTextWith("echo two")
+}
+
 // A drag that starts in a paragraph and goes on into a list and a code
 // block below selects the three blocks; Ctrl+C copies them in order, a
 // blank line between blocks, a line break between list items.
 func TestSelectAcrossBlocks(t *testing.T) {
-	h := newHarness(t, harnessOptions{responses: []testutil.ModelResponse{{Body: testutil.TextChunks(
-		"An opening paragraph.\n\n- first item\n- second item\n\n```sh\necho one\necho two\n```\n")}}})
-	h.say("hello")
-	h.until("the answer", func() bool { return h.selTextWith("opening") != nil && h.selTextWith("echo two") != nil })
+	h, para, code := blocksAnswer(t)
 	drv := fyne.CurrentApp().Driver()
-	para, code := h.selTextWith("opening"), h.selTextWith("echo two")
 	from, _ := pointAt(t, para, "An")
 	to, _ := pointAt(t, code, " two") // after "echo"
 	abs := drv.AbsolutePositionForObject(para)

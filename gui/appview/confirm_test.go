@@ -26,9 +26,26 @@ type confirmHost struct {
 	shown int // ShowMain's calls, on the UI goroutine
 }
 
-func (h *confirmHost) App() fyne.App           { return fyne.CurrentApp() }
-func (h *confirmHost) Window() fyne.Window     { return h.win }
-func (h *confirmHost) Post(f func())           { h.posts <- f }
+func (h *confirmHost) App() fyne.App       { return fyne.CurrentApp() }
+func (h *confirmHost) Window() fyne.Window { return h.win }
+func (h *confirmHost) Post(f func())       { h.posts <- f }
+
+// asked runs, as the UI goroutine, the question a view's host posted, and
+// returns the window's canvas with the question's dialog on top.
+func (h *confirmHost) asked(t *testing.T) fyne.Canvas {
+	t.Helper()
+	select {
+	case f := <-h.posts:
+		f()
+	case <-time.After(10 * time.Second):
+		t.Fatal("the question was never asked")
+	}
+	c := h.win.Canvas()
+	if c.Overlays().Top() == nil {
+		t.Fatal("no dialog shown")
+	}
+	return c
+}
 func (h *confirmHost) ShowMain()               { h.shown++ }
 func (h *confirmHost) Tell(msg any)            { h.told <- msg }
 func (h *confirmHost) OpenURL(*url.URL) error  { return nil }
@@ -58,16 +75,7 @@ func TestViewQuestionsTakeTheKeys(t *testing.T) {
 				ok, _ := vh.Propose(t.Context(), "rm -rf ~")
 				answer <- ok
 			}()
-			select {
-			case f := <-h.posts:
-				f()
-			case <-time.After(10 * time.Second):
-				t.Fatal("the question was never asked")
-			}
-			c := h.win.Canvas()
-			if c.Overlays().Top() == nil {
-				t.Fatal("no dialog shown")
-			}
+			c := h.asked(t)
 			if h.shown != 1 {
 				t.Errorf("the main window was brought in front %d times with the question, want 1", h.shown)
 			}
@@ -135,16 +143,7 @@ func TestViewQuestionAnsweredBringsViewBack(t *testing.T) {
 					vh.Propose(t.Context(), "hello")
 				}
 			}()
-			select {
-			case f := <-h.posts:
-				f()
-			case <-time.After(10 * time.Second):
-				t.Fatal("the question was never asked")
-			}
-			c := h.win.Canvas()
-			if c.Overlays().Top() == nil {
-				t.Fatal("no dialog shown")
-			}
+			c := h.asked(t)
 			if tt.key != "" {
 				c.OnTypedKey()(&fyne.KeyEvent{Name: tt.key})
 			} else {

@@ -154,6 +154,15 @@ func (p Price) CostCached(input, output, cacheRead, cacheWrite int) float64 {
 // AnthropicBaseURL is model.base_url's default for provider anthropic.
 const AnthropicBaseURL = "https://api.anthropic.com/v1"
 
+// ImpliedProvider is model.provider's default for base_url: anthropic
+// for Anthropic's own address, else openai.
+func ImpliedProvider(baseURL string) string {
+	if u, err := url.Parse(strings.TrimSpace(baseURL)); err == nil && strings.EqualFold(u.Hostname(), "api.anthropic.com") {
+		return "anthropic"
+	}
+	return "openai"
+}
+
 // Configured reports whether a model is set up.
 func (m Model) Configured() bool { return m.BaseURL != "" && m.Name != "" }
 
@@ -389,10 +398,7 @@ func (c *Config) ApplyDefaults() {
 	}
 	md := &c.Model
 	if md.Provider == "" {
-		md.Provider = "openai"
-		if u, err := url.Parse(strings.TrimSpace(md.BaseURL)); err == nil && strings.EqualFold(u.Hostname(), "api.anthropic.com") {
-			md.Provider = "anthropic"
-		}
+		md.Provider = ImpliedProvider(md.BaseURL)
 	}
 	if md.Provider == "anthropic" && md.BaseURL == "" {
 		md.BaseURL = AnthropicBaseURL

@@ -149,13 +149,19 @@ func ParseRules(text string) (map[string]any, error) {
 // SettingsForm is what the settings form holds, as typed.
 type SettingsForm struct {
 	BaseURL, Model, APIKeyEnv string
-	ContextBudget             string // tokens
-	ApprovalTimeout           string // a duration: 90s, 2m
-	AutoApprove               string // ParseRules' text
-	SystemPrompt              string // the person's instructions, any number of lines
-	Temperature               string // 0 to 2; "": the model's default
-	MaxOutputTokens           string // "" or 0: the model's default
-	UI                        UI     // how the window looks
+	// Provider is the wire format the service chosen speaks (model.provider:
+	// openai or anthropic; "" is openai). It is written only where
+	// base_url does not imply it, and with base_url whenever either
+	// changes: an Anthropic service at a local address kept no provider
+	// and was spoken to in OpenAI's format.
+	Provider        string
+	ContextBudget   string // tokens
+	ApprovalTimeout string // a duration: 90s, 2m
+	AutoApprove     string // ParseRules' text
+	SystemPrompt    string // the person's instructions, any number of lines
+	Temperature     string // 0 to 2; "": the model's default
+	MaxOutputTokens string // "" or 0: the model's default
+	UI              UI     // how the window looks
 }
 
 // Edits reads the settings form into edits of the config file (an empty
@@ -200,7 +206,19 @@ func (f SettingsForm) Edits() ([]Edit, map[string]map[string]any, error) {
 		}
 		return nil
 	}
+	provider := strings.TrimSpace(f.Provider)
+	if provider == "" {
+		provider = "openai"
+	}
+	if provider != "openai" && provider != "anthropic" {
+		return nil, nil, fmt.Errorf("API format: %q is neither openai nor anthropic", f.Provider)
+	}
+	var prov any
+	if provider != ImpliedProvider(f.BaseURL) {
+		prov = provider
+	}
 	edits := []Edit{
+		{Table: "model", Key: "provider", Value: prov},
 		{Table: "model", Key: "base_url", Value: orNil(f.BaseURL)},
 		{Table: "model", Key: "name", Value: orNil(f.Model)},
 		{Table: "model", Key: "api_key_env", Value: orNil(f.APIKeyEnv)},
@@ -232,9 +250,23 @@ func (f SettingsForm) EditsSince(was SettingsForm) ([]Edit, map[string]map[strin
 	for _, e := range before {
 		old[e.Table+"\x00"+e.Key] = e.Value
 	}
+	differs := func(e Edit) bool {
+		v, ok := old[e.Table+"\x00"+e.Key]
+		return !ok || !reflect.DeepEqual(v, e.Value)
+	}
+	// The provider and the address are one choice: where either changed,
+	// both are written. The file may say provider = "anthropic" where
+	// the address implies it, and a move to OpenAI's address, the form's
+	// provider now implied by it, would else leave that line in place.
+	service := false
+	for _, e := range edits {
+		if e.Table == "model" && (e.Key == "provider" || e.Key == "base_url") && differs(e) {
+			service = true
+		}
+	}
 	changed := edits[:0:0]
 	for _, e := range edits {
-		if v, ok := old[e.Table+"\x00"+e.Key]; !ok || !reflect.DeepEqual(v, e.Value) {
+		if differs(e) || service && e.Table == "model" && (e.Key == "provider" || e.Key == "base_url") {
 			changed = append(changed, e)
 		}
 	}

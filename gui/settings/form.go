@@ -31,7 +31,11 @@ type Form struct {
 	Tabs *container.AppTabs
 
 	// General: the model, its key, how it answers, the look.
-	service   *widget.Select
+	Service *widget.Select // the service by name: its address, format and first model
+	// modelFor is the service whose model the Model field holds: choosing
+	// another puts that one's model there (gpt-4o stayed under Anthropic).
+	modelFor  string
+	urlHint   *widget.Label // under the model's URL: the format it speaks
 	Model     *widget.SelectEntry
 	APIKey    *widget.Entry // typed, kept in the keyring on Save; never shown again
 	KeyStatus *widget.Label
@@ -76,6 +80,7 @@ type Form struct {
 
 	// Advanced.
 	BaseURL, APIKeyEnv, maxOut, Budget, Timeout *widget.Entry
+	urlBox                                      fyne.CanvasObject // the URL and its hint
 	Rules                                       *widget.Entry
 
 	save    *widget.Button
@@ -110,7 +115,7 @@ func Open(h Host) *Form {
 	var keyBox *fyne.Container
 	keyBox, f.keyHint = widgets.WithHint(container.NewBorder(nil, nil, nil, f.RemoveKey, widgets.OverPage(f.APIKey, f.page(0))), keyHintKeyring)
 	model := widget.NewForm(widgets.WrappedHints(
-		&widget.FormItem{Text: "Service", Widget: f.service, HintText: "where the model runs: on this computer, or a provider on the internet"},
+		&widget.FormItem{Text: "Service", Widget: f.Service, HintText: "where the model runs: on this computer, or a provider on the internet"},
 		&widget.FormItem{Text: "Model", Widget: container.NewBorder(nil, nil, nil, check, widgets.OverPage(f.Model, f.page(0))), HintText: "the model's name; Check asks the service which it offers"},
 		&widget.FormItem{Text: "API key", Widget: keyBox},
 	)...)
@@ -157,7 +162,7 @@ func Open(h Host) *Form {
 	advanced := container.NewVBox(
 		note("For developers and unusual setups. Most people never need these."),
 		widget.NewForm(widgets.WrappedHints(
-			&widget.FormItem{Text: "Model URL", Widget: widgets.OverPage(f.BaseURL, f.page(2)), HintText: "any OpenAI-compatible API root, ending in /v1"},
+			&widget.FormItem{Text: "Model URL", Widget: f.urlBox},
 			&widget.FormItem{Text: "API key variable", Widget: widgets.OverPage(f.APIKeyEnv, f.page(2)), HintText: "an environment variable holding the key; when set, it wins over the saved key"},
 			&widget.FormItem{Text: "Longest answer", Widget: widgets.OverPage(f.maxOut, f.page(2)), HintText: "max_tokens, in tokens; empty: the model's own limit"},
 			&widget.FormItem{Text: "Context budget", Widget: widgets.OverPage(f.Budget, f.page(2)), HintText: "tokens per request; the oldest turns are dropped to fit"},
@@ -220,17 +225,28 @@ func newForm(h Host, w fyne.Window) *Form {
 	for _, s := range services {
 		names = append(names, s.name)
 	}
-	f.service = widget.NewSelect(append(names, otherService), func(name string) {
+	f.Service = widget.NewSelect(append(names, otherService), func(name string) {
 		if f.syncing {
 			return
 		}
-		for _, s := range services {
-			if s.name == name {
-				f.syncing = true
-				f.BaseURL.SetText(s.url)
-				f.syncing = false
+		url, set := f.BaseURL.Text, false
+		if s, ok := serviceNamed(name); ok {
+			url, set = s.url, true
+		} else if serviceTyped(url, "") != otherService {
+			// Other, from a named service: not its address, but the
+			// one saved for Other if any, else one to type.
+			url, set = "", true
+			if serviceOf(f.opened.BaseURL, f.opened.Provider) == otherService {
+				url = f.opened.BaseURL
 			}
 		}
+		if set {
+			f.syncing = true
+			f.BaseURL.SetText(url)
+			f.syncing = false
+		}
+		f.modelOf(name)
+		f.showFormat()
 		if name == otherService && f.Tabs != nil {
 			f.Tabs.SelectIndex(2)
 			w.Canvas().Focus(f.BaseURL)
@@ -242,13 +258,17 @@ func newForm(h Host, w fyne.Window) *Form {
 			return
 		}
 		f.syncing = true
-		f.service.SetSelected(serviceOf(f.BaseURL.Text))
+		f.Service.SetSelected(serviceTyped(f.BaseURL.Text, f.Service.Selected))
 		f.syncing = false
+		f.showFormat()
 		f.refreshKey()
 	}
+	var urlBox *fyne.Container
+	urlBox, f.urlHint = widgets.WithHint(widgets.OverPage(f.BaseURL, f.page(2)), "")
+	f.urlBox = urlBox
 	f.BaseURL.SetPlaceHolder("http://127.0.0.1:11434/v1")
 	if m.BaseURL == "" {
-		f.service.PlaceHolder = "choose one"
+		f.Service.PlaceHolder = "choose one"
 	}
 	f.Model.SetPlaceHolder("llama3.2, gpt-4o-mini, …")
 	f.APIKey.SetPlaceHolder("paste the key here")
@@ -256,7 +276,6 @@ func newForm(h Host, w fyne.Window) *Form {
 	f.RemoveKey.Hide()
 	f.keyFile = widget.NewButtonWithIcon("Keep the key in a file…", theme.DocumentSaveIcon(), f.askKeyFile)
 	f.keyFile.Hide()
-	f.APIKeyEnv.SetPlaceHolder("OPENAI_API_KEY")
 	f.APIKeyEnv.OnChanged = func(string) { f.refreshKey() }
 	f.maxOut.SetPlaceHolder("the model's own")
 	widgets.Growing(f.Rules, 4)
@@ -318,8 +337,21 @@ func newForm(h Host, w fyne.Window) *Form {
 func (f *Form) fill() {
 	cfg := f.host.Config()
 	m, p := cfg.Model, cfg.Policy
+	provider := m.Provider
+	if provider == "" {
+		provider = config.ImpliedProvider(m.BaseURL)
+	}
+	f.syncing = true
 	f.BaseURL.SetText(m.BaseURL)
+	if m.BaseURL == "" && provider != "anthropic" {
+		f.Service.ClearSelected()
+	} else {
+		f.Service.SetSelected(serviceOf(m.BaseURL, provider))
+	}
+	f.syncing = false
+	f.modelFor = f.Service.Selected
 	f.Model.SetText(m.Name)
+	f.showFormat()
 	f.APIKey.SetText("")
 	f.APIKeyEnv.SetText(m.APIKeyEnv)
 	f.maxOut.SetText("")
@@ -556,7 +588,7 @@ func (f *Form) relayoutPage(i int) {
 // form is what the form holds.
 func (f *Form) form() config.SettingsForm {
 	return config.SettingsForm{
-		BaseURL: f.BaseURL.Text, Model: f.Model.Text, APIKeyEnv: f.APIKeyEnv.Text,
+		BaseURL: f.BaseURL.Text, Provider: f.provider(), Model: f.Model.Text, APIKeyEnv: f.APIKeyEnv.Text,
 		ContextBudget: f.Budget.Text, ApprovalTimeout: f.Timeout.Text, AutoApprove: f.Rules.Text,
 		SystemPrompt: f.Prompt.Text, Temperature: f.temperature(), MaxOutputTokens: f.maxOut.Text,
 		UI: f.look(),
@@ -610,7 +642,8 @@ func (f *Form) checkModel() {
 		return
 	}
 	typed := strings.TrimSpace(f.APIKey.Text)
-	m := config.Model{BaseURL: base, APIKeyEnv: strings.TrimSpace(f.APIKeyEnv.Text)}
+	provider := f.provider()
+	m := config.Model{Provider: provider, BaseURL: base, APIKeyEnv: strings.TrimSpace(f.APIKeyEnv.Text)}
 	f.checks++
 	n := f.checks
 	f.checking = true
@@ -627,7 +660,7 @@ func (f *Form) checkModel() {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			var err error
-			models, err = llm.ListModelsFor(ctx, "", base, k)
+			models, err = llm.ListModelsFor(ctx, provider, base, k)
 			return err
 		}
 		var err error
@@ -734,3 +767,43 @@ func (f *Form) FocusAddress() {
 
 // FocusKey puts the focus in the API key's field.
 func (f *Form) FocusKey() { f.w.Canvas().Focus(f.APIKey) }
+
+// provider is the wire format of the service chosen.
+func (f *Form) provider() string { return providerOf(f.Service.Selected) }
+
+// modelOf puts in Model the model of the service called name, chosen in
+// place of another: the model saved, if name is the service saved, else
+// the service's own first choice, or none (Check lists them). Its list
+// and what Check said were the other service's.
+func (f *Form) modelOf(name string) {
+	if name == f.modelFor {
+		return
+	}
+	f.modelFor = name
+	switch s, _ := serviceNamed(name); {
+	case name == serviceOf(f.opened.BaseURL, f.opened.Provider) && f.opened.BaseURL != "":
+		f.Model.SetText(f.opened.Model)
+	default:
+		f.Model.SetText(s.model)
+	}
+	f.Model.SetOptions(nil)
+	if !f.checking {
+		f.Checked.SetText("")
+		f.Checked.Hide()
+		f.relayout()
+	}
+}
+
+// showFormat says under the model's URL which format it is spoken to in,
+// and offers the variable that service's tools name its key by.
+func (f *Form) showFormat() {
+	hint, env := "any OpenAI-compatible API root, ending in /v1 (Service: Anthropic for the Messages API)", "OPENAI_API_KEY"
+	if f.provider() == "anthropic" {
+		hint, env = "spoken to in Anthropic's Messages API (provider = \"anthropic\"), at Anthropic or any server of that API", "ANTHROPIC_API_KEY"
+	}
+	if f.urlHint != nil && f.urlHint.Text != hint {
+		f.urlHint.SetText(hint)
+		f.relayoutPage(2)
+	}
+	f.APIKeyEnv.SetPlaceHolder(env)
+}

@@ -66,6 +66,38 @@ func TestDialogsTakeEnterAndEscape(t *testing.T) {
 			},
 		},
 		{
+			// Issue 29: Remove key removed the key at once, without asking.
+			name: "settings: remove the saved key",
+			open: func(t *testing.T, h *harness) {
+				if err := keys.Store(h.model.URL, "sk-saved-4c1d"); err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { keys.Remove(h.model.URL) })
+				f := h.openSettings()
+				h.until("Remove key", func() bool { return !f.RemoveKey.Hidden })
+				h.tap(f.Window(), "Remove key")
+				h.drain()
+				if _, err := keys.Get(h.model.URL); err != nil {
+					t.Fatalf("Remove key removed the key before it was confirmed: %v", err)
+				}
+				if got := strings.Join(h.texts(f.Window()), "\n"); !strings.Contains(got, "Remove the saved API key for ") {
+					t.Errorf("the question does not name the service's key:\n%s", got)
+				}
+			},
+			enter: func(t *testing.T, h *harness) {
+				f := h.ui.settingsF
+				h.until("the key to be removed", func() bool { return strings.Contains(f.KeyStatus.Text, "No key saved") })
+				if _, err := keys.Get(h.model.URL); err == nil {
+					t.Error("Enter (Remove) left the key in the keyring")
+				}
+			},
+			escape: func(t *testing.T, h *harness) {
+				if v, err := keys.Get(h.model.URL); err != nil || v != "sk-saved-4c1d" {
+					t.Errorf("Escape (Cancel) removed the key: %v", err)
+				}
+			},
+		},
+		{
 			name: "settings: keep the key in a file",
 			open: func(t *testing.T, h *harness) {
 				keys.MockUnavailable()

@@ -123,6 +123,7 @@ func TestSettingsAPIKeyInKeyring(t *testing.T) {
 	// Remove key: the next request goes without it.
 	h.ui.showSettings()
 	h.tap(f.Window(), "Remove key")
+	h.tap(f.Window(), "Remove") // the question's button
 	h.until("the key to be removed", func() bool { return strings.Contains(f.KeyStatus.Text, "No key saved") })
 	if _, err := keys.Get(h.model.URL); err == nil {
 		t.Fatal("the keyring still holds the key")

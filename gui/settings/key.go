@@ -204,10 +204,31 @@ func (f *Form) askKeyFile() {
 	widgets.ShowConfirm(d, f.w)
 }
 
-// forgetKey removes the saved key for the form's service; conversations
-// stop using it from their next request.
+// forgetKey asks first, then removes the saved key for the form's
+// service: the key went at once, with no Save and no way back, unlike
+// every other removal in the window.
 func (f *Form) forgetKey() {
 	base := strings.TrimSpace(f.BaseURL.Text)
+	name := f.Service.Selected
+	if name == "" || name == otherService {
+		name = keys.Account(base)
+	}
+	where := "this computer's keyring"
+	if f.useFile {
+		where = "the key file"
+	}
+	widgets.ConfirmDanger("Remove the saved API key?",
+		"Remove the saved API key for "+name+" from "+where+"? Deckhand stops sending it from the next request; to use the service again, paste the key anew.",
+		"Remove", func(ok bool) {
+			if ok {
+				f.removeKey(base)
+			}
+		}, f.w)
+}
+
+// removeKey removes the saved key for base; conversations stop using it
+// from their next request.
+func (f *Form) removeKey(base string) {
 	f.RemoveKey.Disable()
 	useFile := f.useFile
 	go func() {

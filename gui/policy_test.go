@@ -181,7 +181,7 @@ func TestFailedCardIsNotRefused(t *testing.T) {
 // settingsEntries are the settings window's entries, in the form's order.
 func (h *harness) settingsEntries() ([]*widget.Entry, *widget.Check) {
 	f := h.ui.settingsF
-	return []*widget.Entry{f.BaseURL, &f.Model.Entry, f.APIKeyEnv, f.Budget, f.Timeout, f.Rules, f.Workspace, f.ReadRoots, f.WriteRoots}, f.AllowExec
+	return []*widget.Entry{&f.BaseURL.Entry, &f.Model.Entry, &f.APIKeyEnv.Entry, &f.Budget.Entry, &f.Timeout.Entry, &f.Rules.Entry, &f.Workspace.Entry, &f.ReadRoots.Entry, &f.WriteRoots.Entry}, &f.AllowExec.Check
 }
 
 // TestSettingsWriteThePolicy: the settings window widens the roots and

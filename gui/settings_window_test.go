@@ -18,6 +18,7 @@ import (
 	"deckhand/config"
 	"deckhand/gui/guitest"
 	"deckhand/gui/settings"
+	"deckhand/gui/widgets"
 	"deckhand/keys"
 	"deckhand/testutil"
 )
@@ -295,7 +296,15 @@ func TestSettingsCheckResultInSight(t *testing.T) {
 		t.Errorf("what Check found is at %v–%v of the page, which shows 0–%v (scrolled %v): out of sight",
 			top, bottom, page.Size().Height, page.Offset.Y)
 	}
-	check := h.button(f.Window(), "Check")
+	var check fyne.CanvasObject // a ring button, whose place is its own
+	for _, r := range guitest.All[*widgets.RingButton](f.Window().Canvas().Content()) {
+		if r.Text == "Check" {
+			check = r
+		}
+	}
+	if check == nil {
+		t.Fatal("no Check button")
+	}
 	if y := d.AbsolutePositionForObject(check).Y - d.AbsolutePositionForObject(page).Y; y+check.Size().Height < 0 {
 		t.Errorf("Check scrolled out of sight (at %v)", y)
 	}

@@ -46,6 +46,7 @@ func (u *UI) shortcuts() []shortcut {
 		{keys: "Delete", what: "In the chat list: delete the chat"},
 		{keys: "Shift+F10, Menu", what: "In the chat list: the chat's menu (pin, export, rename, delete)"},
 		{keys: "Ctrl+W", what: "Close the Servers or Settings panel"},
+		{keys: "Ctrl+Tab, Ctrl+Page Down", what: "In Settings: the next tab (Ctrl+Shift+Tab, Ctrl+Page Up: the one before)"},
 	}
 }
 

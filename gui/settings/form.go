@@ -31,13 +31,13 @@ type Form struct {
 	Tabs *container.AppTabs
 
 	// General: the model, its key, how it answers, the look.
-	Service *widget.Select // the service by name: its address, format and first model
+	Service *widgets.PageSelect // the service by name: its address, format and first model
 	// modelFor is the service whose model the Model field holds: choosing
 	// another puts that one's model there (gpt-4o stayed under Anthropic).
 	modelFor  string
 	urlHint   *widget.Label // under the model's URL: the format it speaks
-	Model     *widget.SelectEntry
-	APIKey    *widget.Entry // typed, kept in the keyring on Save; never shown again
+	Model     *widgets.PageSelectEntry
+	APIKey    *widgets.PageEntry // typed, kept in the keyring on Save; never shown again
 	KeyStatus *widget.Label
 	keyHint   *widget.Label       // under the key: where a key typed here is kept
 	Checked   *widget.Label       // what Check found
@@ -45,11 +45,11 @@ type Form struct {
 	checking  bool                // the last Check asked has not answered yet
 	pages     []*container.Scroll // the tabs' scrollers, in order
 	opened    config.SettingsForm // the form as it opened (or was last saved): only changes are written
-	RemoveKey *widget.Button
+	RemoveKey *widgets.RingButton
 	// useFile: no keyring runs, and the person chose the key file (asked
 	// first, told it is less safe); keyFile offers it.
 	useFile  bool
-	keyFile  *widget.Button
+	keyFile  *widgets.RingButton
 	keyCheck int // the key status asked last: older answers are dropped
 	// keyWanted is the model URL (keys.Account) a Check found asking for
 	// a key: the key status does not say it needs none.
@@ -62,12 +62,12 @@ type Form struct {
 		base, env string
 		ok        bool
 	}
-	Prompt    *widget.Entry
-	TempAuto  *widget.Check
-	Temp      *widget.Slider
+	Prompt    *widgets.PageEntry
+	TempAuto  *widgets.PageCheck
+	Temp      *widgets.PageSlider
 	tempLabel *widget.Label
 	Theme     *widget.RadioGroup
-	TextSize  *widget.Slider
+	TextSize  *widgets.PageSlider
 	// settingLook: setLook is putting a look in the form, not the person
 	// choosing one (see setLook).
 	settingLook bool
@@ -75,15 +75,16 @@ type Form struct {
 
 	// Permissions: grants and rules (permissions.go), the policy.
 	grants, RulesList                *fyne.Container
-	Workspace, ReadRoots, WriteRoots *widget.Entry
-	AllowExec                        *widget.Check
+	Workspace, ReadRoots, WriteRoots *widgets.PageEntry
+	AllowExec                        *widgets.PageCheck
 
 	// Advanced.
-	BaseURL, APIKeyEnv, maxOut, Budget, Timeout *widget.Entry
+	BaseURL, APIKeyEnv, maxOut, Budget, Timeout *widgets.PageEntry
 	urlBox                                      fyne.CanvasObject // the URL and its hint
-	Rules                                       *widget.Entry
+	Rules                                       *widgets.PageEntry
 
 	save    *widget.Button
+	check   *widgets.RingButton
 	Saving  bool // a key is on its way to the keyring
 	syncing bool // the service and the URL are being matched
 }
@@ -111,7 +112,8 @@ func Open(h Host) *Form {
 	f := newForm(h, w)
 
 	// General.
-	check := widget.NewButtonWithIcon("Check", theme.SearchIcon(), f.checkModel)
+	f.check = widgets.NewRingButtonWithIcon("Check", theme.SearchIcon(), f.checkModel)
+	check := f.check
 	var keyBox *fyne.Container
 	keyBox, f.keyHint = widgets.WithHint(container.NewBorder(nil, nil, nil, f.RemoveKey, widgets.OverPage(f.APIKey, f.page(0))), keyHintKeyring)
 	model := widget.NewForm(widgets.WrappedHints(
@@ -181,6 +183,7 @@ func Open(h Host) *Form {
 		container.NewTabItemWithIcon("Permissions", theme.AccountIcon(), pad(permissions)),
 		container.NewTabItemWithIcon("Advanced", theme.ComputerIcon(), pad(advanced)),
 	)
+	f.followFocus()
 	f.Tabs.OnSelected = func(t *container.TabItem) {
 		if t.Text == "Permissions" {
 			f.listGrants()
@@ -206,17 +209,17 @@ func newForm(h Host, w fyne.Window) *Form {
 	f := &Form{
 		host:      h,
 		w:         w,
-		BaseURL:   widget.NewEntry(),
-		Model:     widget.NewSelectEntry(nil),
-		APIKey:    widget.NewPasswordEntry(),
+		BaseURL:   widgets.NewPageEntry(false, false),
+		Model:     widgets.NewPageSelectEntry(nil),
+		APIKey:    widgets.NewPageEntry(false, true),
 		KeyStatus: note(""),
 		Checked:   note(""),
-		APIKeyEnv: widget.NewEntry(),
-		maxOut:    widget.NewEntry(),
-		Budget:    widget.NewEntry(),
-		Timeout:   widget.NewEntry(),
-		Rules:     widget.NewMultiLineEntry(),
-		Prompt:    widget.NewMultiLineEntry(),
+		APIKeyEnv: widgets.NewPageEntry(false, false),
+		maxOut:    widgets.NewPageEntry(false, false),
+		Budget:    widgets.NewPageEntry(false, false),
+		Timeout:   widgets.NewPageEntry(false, false),
+		Rules:     widgets.NewPageEntry(true, false),
+		Prompt:    widgets.NewPageEntry(true, false),
 		grants:    container.NewVBox(),
 		RulesList: container.NewVBox(),
 	}
@@ -225,7 +228,7 @@ func newForm(h Host, w fyne.Window) *Form {
 	for _, s := range services {
 		names = append(names, s.name)
 	}
-	f.Service = widget.NewSelect(append(names, otherService), func(name string) {
+	f.Service = widgets.NewPageSelect(append(names, otherService), func(name string) {
 		if f.syncing {
 			return
 		}
@@ -272,22 +275,22 @@ func newForm(h Host, w fyne.Window) *Form {
 	}
 	f.Model.SetPlaceHolder("llama3.2, gpt-4o-mini, …")
 	f.APIKey.SetPlaceHolder("paste the key here")
-	f.RemoveKey = widget.NewButtonWithIcon("Remove key", theme.DeleteIcon(), f.forgetKey)
+	f.RemoveKey = widgets.NewRingButtonWithIcon("Remove key", theme.DeleteIcon(), f.forgetKey)
 	f.RemoveKey.Hide()
-	f.keyFile = widget.NewButtonWithIcon("Keep the key in a file…", theme.DocumentSaveIcon(), f.askKeyFile)
+	f.keyFile = widgets.NewRingButtonWithIcon("Keep the key in a file…", theme.DocumentSaveIcon(), f.askKeyFile)
 	f.keyFile.Hide()
 	f.APIKeyEnv.OnChanged = func(string) { f.refreshKey() }
 	f.maxOut.SetPlaceHolder("the model's own")
-	widgets.Growing(f.Rules, 4)
+	widgets.Growing(&f.Rules.Entry, 4)
 
 	f.Prompt.SetPlaceHolder("Optional. For example: Answer in British English. Explain commands before you run them.")
 	f.Prompt.Wrapping = fyne.TextWrapWord
-	widgets.Growing(f.Prompt, 4)
-	f.Temp = widget.NewSlider(0, 2)
+	widgets.Growing(&f.Prompt.Entry, 4)
+	f.Temp = widgets.NewPageSlider(0, 2)
 	f.Temp.Step = 0.1
 	f.tempLabel = widget.NewLabel("")
 	f.Temp.OnChanged = func(v float64) { f.tempLabel.SetText(fmt.Sprintf("%.1f", v)) }
-	f.TempAuto = widget.NewCheck("The model's default", func(on bool) {
+	f.TempAuto = widgets.NewPageCheck("The model's default", func(on bool) {
 		if on {
 			f.Temp.Disable()
 			f.tempLabel.SetText("")
@@ -304,10 +307,12 @@ func newForm(h Host, w fyne.Window) *Form {
 	})
 	f.Theme.Horizontal = true
 	f.Theme.Required = true
-	f.TextSize = widget.NewSlider(config.MinTextScale*100, config.MaxTextScale*100)
+	f.TextSize = widgets.NewPageSlider(config.MinTextScale*100, config.MaxTextScale*100)
 	// No steps: the thumb follows the pointer; the size is applied,
-	// rounded to a percent, when the thumb is let go.
+	// rounded to a percent, when the thumb is let go. The arrow keys move
+	// it by 5%, each press applied.
 	f.TextSize.Step = 0
+	f.TextSize.KeyStep = 5
 	f.TextLabel = widget.NewLabel("")
 	f.TextSize.OnChanged = func(v float64) { f.TextLabel.SetText(fmt.Sprintf("%.0f%%", v)) }
 	f.TextSize.OnChangeEnded = func(float64) {
@@ -317,12 +322,12 @@ func newForm(h Host, w fyne.Window) *Form {
 		f.keepInSight(f.TextSize, func() { h.ApplyLook(f.look()) })
 	}
 
-	f.Workspace = widget.NewEntry()
+	f.Workspace = widgets.NewPageEntry(false, false)
 	f.Workspace.SetPlaceHolder(config.DefaultWorkspace)
-	f.ReadRoots, f.WriteRoots = widget.NewMultiLineEntry(), widget.NewMultiLineEntry()
-	widgets.Growing(f.ReadRoots, 3)
-	widgets.Growing(f.WriteRoots, 3)
-	f.AllowExec = widget.NewCheck("Allow shell commands (CMD: lines)", nil)
+	f.ReadRoots, f.WriteRoots = widgets.NewPageEntry(true, false), widgets.NewPageEntry(true, false)
+	widgets.Growing(&f.ReadRoots.Entry, 3)
+	widgets.Growing(&f.WriteRoots.Entry, 3)
+	f.AllowExec = widgets.NewPageCheck("Allow shell commands (CMD: lines)", nil)
 	f.save = widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), f.saveAndClose)
 	f.save.Importance = widget.HighImportance
 	f.fill()
@@ -373,7 +378,7 @@ func (f *Form) fill() {
 	f.setLook(cfg.UI)
 	f.Workspace.SetText(p.Workspace)
 	for _, r := range []struct {
-		e     *widget.Entry
+		e     *widgets.PageEntry
 		roots []string
 		none  string
 	}{
@@ -806,4 +811,101 @@ func (f *Form) showFormat() {
 		f.relayoutPage(2)
 	}
 	f.APIKeyEnv.SetPlaceHolder(env)
+}
+
+// followFocus makes each field's focus bring it into its page's view,
+// and Ctrl+Tab, Ctrl+Page Down (Ctrl+Shift+Tab, Ctrl+Page Up) switch the
+// tab: Permissions and Advanced were out of the keyboard's reach, and
+// Tab went on below the fold with nothing coming into view.
+func (f *Form) followFocus() {
+	type inPage interface {
+		InPage(func() *container.Scroll, ...fyne.CanvasObject)
+	}
+	// The theme's choices are the radio group's own widgets, out of
+	// reach: the controls on either side bring the group with them (the
+	// temperature's slider is passed over while the check box disables it).
+	f.TempAuto.InPage(f.page(0), f.Theme)
+	f.Temp.InPage(f.page(0), f.Theme)
+	f.TextSize.InPage(f.page(0), f.Theme)
+	for i, fields := range [][]inPage{
+		{f.Service, f.Model, f.APIKey, f.Prompt},
+		{f.Workspace, f.ReadRoots, f.WriteRoots, f.AllowExec},
+		{f.BaseURL, f.APIKeyEnv, f.maxOut, f.Budget, f.Timeout, f.Rules},
+	} {
+		for _, o := range fields {
+			o.InPage(f.page(i))
+		}
+	}
+	for _, b := range []*widgets.RingButton{f.check, f.RemoveKey, f.keyFile} {
+		widgets.ScrolledIn(f.pages[0], b)
+	}
+	tabKey := func(s fyne.Shortcut) bool {
+		for _, k := range widgets.TabKeys() {
+			if s.ShortcutName() == k.Key.ShortcutName() {
+				f.switchTab(k.Forward)
+				return true
+			}
+		}
+		return false
+	}
+	for _, e := range []*widgets.PageEntry{f.APIKey, f.Prompt, f.Workspace, f.ReadRoots, f.WriteRoots, f.BaseURL, f.APIKeyEnv, f.maxOut, f.Budget, f.Timeout, f.Rules} {
+		e.PageShortcuts(tabKey)
+	}
+	f.Model.PageShortcuts(tabKey)
+	for _, k := range widgets.TabKeys() {
+		f.w.Canvas().AddShortcut(k.Key, func(fyne.Shortcut) { f.switchTab(k.Forward) })
+	}
+}
+
+// switchTab shows the next tab (or the one before), at its top, with the
+// keyboard on its first control.
+func (f *Form) switchTab(forward bool) {
+	c := f.w.Canvas()
+	if c.Overlays().Top() != nil {
+		return // the keys are a dialog's
+	}
+	n, i := len(f.Tabs.Items), f.Tabs.SelectedIndex()
+	if forward {
+		i = (i + 1) % n
+	} else {
+		i = (i + n - 1) % n
+	}
+	f.Tabs.SelectIndex(i)
+	f.pages[i].ScrollToTop()
+	var first fyne.Focusable
+	switch i {
+	case 0:
+		first = f.Service
+	case 1:
+		first = firstButton(f.grants)
+		if first == nil {
+			first = firstButton(f.RulesList)
+		}
+		if first == nil {
+			first = f.Workspace
+		}
+	default:
+		first = f.BaseURL
+	}
+	c.Focus(first)
+}
+
+// firstButton is the first button shown in c, or nil.
+func firstButton(c *fyne.Container) fyne.Focusable {
+	for _, o := range c.Objects {
+		if !o.Visible() {
+			continue
+		}
+		switch x := o.(type) {
+		case *widget.Button:
+			return x
+		case *widgets.RingButton:
+			return x
+		case *fyne.Container:
+			if b := firstButton(x); b != nil {
+				return b
+			}
+		}
+	}
+	return nil
 }

@@ -1,0 +1,228 @@
+package widgets
+
+import (
+	"math"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/widget"
+)
+
+// The fields of a page that scrolls (the settings' tabs): Tab onto one
+// brings it into view. Fyne's Scroll does not follow the keyboard's
+// focus, and Fyne tells no one but the widget that it has the focus: at
+// 640x480 the tenth Tab of the settings went below the fold, and sixty
+// Tabs later nothing had come into view. So each kind of field the pages
+// hold is Fyne's, with a FocusGained that scrolls its page to it. (A
+// RadioGroup's choices are its own widgets, out of reach: a field may
+// bring its neighbours into view with it, see InPage.)
+
+// pageFocus is what a field knows of its page.
+type pageFocus struct {
+	page     func() *container.Scroll
+	also     []fyne.CanvasObject
+	shortcut func(fyne.Shortcut) bool
+}
+
+// InPage makes the field's focus scroll page (made later: a func) so
+// that it shows, with also (its neighbours out of Tab's reach) if they
+// fit.
+func (p *pageFocus) InPage(page func() *container.Scroll, also ...fyne.CanvasObject) {
+	p.page, p.also = page, also
+}
+
+// PageShortcuts gives the page's own shortcuts (switching the tab) the
+// first go at a shortcut typed in a field that would else keep it (an
+// entry keeps every shortcut it is given).
+func (p *pageFocus) PageShortcuts(f func(fyne.Shortcut) bool) { p.shortcut = f }
+
+func (p *pageFocus) reveal(o fyne.CanvasObject) {
+	if p.page == nil {
+		return
+	}
+	s := p.page()
+	if s == nil {
+		return
+	}
+	for _, a := range p.also {
+		InView(s, a)
+	}
+	InView(s, o)
+}
+
+// InView scrolls s, as little as it takes, so that o (in s's content)
+// shows whole: its top, if it is taller than s.
+func InView(s *container.Scroll, o fyne.CanvasObject) {
+	if s == nil || s.Content == nil || s.Size().Height <= 0 || !o.Visible() {
+		return
+	}
+	d := fyne.CurrentApp().Driver()
+	if d.CanvasForObject(o) == nil {
+		return
+	}
+	top := d.AbsolutePositionForObject(o).Y - d.AbsolutePositionForObject(s.Content).Y
+	bottom := top + o.Size().Height
+	y := s.Offset.Y
+	switch {
+	case top < y:
+		y = top
+	case bottom > y+s.Size().Height:
+		y = min(top, bottom-s.Size().Height)
+	default:
+		return
+	}
+	s.ScrollToOffset(fyne.NewPos(s.Offset.X, max(0, min(y, s.Content.Size().Height-s.Size().Height))))
+}
+
+// PageEntry is an entry that scrolls its page to it when focused.
+type PageEntry struct {
+	widget.Entry
+	pageFocus
+}
+
+// NewPageEntry is widget.NewEntry's; multi and password make it
+// NewMultiLineEntry's and NewPasswordEntry's.
+func NewPageEntry(multi, password bool) *PageEntry {
+	e := &PageEntry{}
+	e.MultiLine, e.Password = multi, password
+	e.Wrapping = fyne.TextWrap(fyne.TextTruncateClip)
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+func (e *PageEntry) FocusGained() { e.Entry.FocusGained(); e.reveal(e) }
+
+func (e *PageEntry) TypedShortcut(s fyne.Shortcut) {
+	if e.shortcut != nil && e.shortcut(s) {
+		return
+	}
+	e.Entry.TypedShortcut(s)
+}
+
+// PageSelectEntry is a select entry that scrolls its page to it when
+// focused.
+type PageSelectEntry struct {
+	widget.SelectEntry
+	pageFocus
+}
+
+func NewPageSelectEntry(options []string) *PageSelectEntry {
+	e := &PageSelectEntry{}
+	e.ExtendBaseWidget(e)
+	e.Wrapping = fyne.TextWrap(fyne.TextTruncateClip)
+	e.SetOptions(options)
+	return e
+}
+
+func (e *PageSelectEntry) FocusGained() { e.SelectEntry.FocusGained(); e.reveal(e) }
+
+func (e *PageSelectEntry) TypedShortcut(s fyne.Shortcut) {
+	if e.shortcut != nil && e.shortcut(s) {
+		return
+	}
+	e.SelectEntry.TypedShortcut(s)
+}
+
+// PageSelect is a select that scrolls its page to it when focused.
+type PageSelect struct {
+	widget.Select
+	pageFocus
+}
+
+func NewPageSelect(options []string, changed func(string)) *PageSelect {
+	s := &PageSelect{}
+	s.Options, s.OnChanged, s.PlaceHolder = options, changed, "(Select one)"
+	s.ExtendBaseWidget(s)
+	return s
+}
+
+func (s *PageSelect) FocusGained() { s.Select.FocusGained(); s.reveal(s) }
+
+// PageCheck is a check box that scrolls its page to it when focused.
+type PageCheck struct {
+	widget.Check
+	pageFocus
+}
+
+func NewPageCheck(label string, changed func(bool)) *PageCheck {
+	c := &PageCheck{}
+	c.Text, c.OnChanged = label, changed
+	c.ExtendBaseWidget(c)
+	return c
+}
+
+func (c *PageCheck) FocusGained() { c.Check.FocusGained(); c.reveal(c) }
+
+// PageSlider is a slider that scrolls its page to it when focused, and
+// that the arrow keys move: Left and Down less, Right and Up more, by
+// Step, or by KeyStep where Step is 0 (a slider whose thumb follows the
+// pointer: Fyne's moved by 0, and took no Up and Down), each press a
+// change ended (OnChangeEnded, which Fyne's keys never called).
+type PageSlider struct {
+	widget.Slider
+	pageFocus
+	KeyStep float64
+}
+
+func NewPageSlider(lo, hi float64) *PageSlider {
+	s := &PageSlider{}
+	s.Min, s.Max, s.Value, s.Step = lo, hi, lo, 1
+	s.Orientation = widget.Horizontal
+	s.ExtendBaseWidget(s)
+	return s
+}
+
+func (s *PageSlider) FocusGained() { s.Slider.FocusGained(); s.reveal(s) }
+
+func (s *PageSlider) TypedKey(k *fyne.KeyEvent) {
+	step := s.Step
+	if step == 0 {
+		step = s.KeyStep
+	}
+	var by float64
+	switch k.Name {
+	case fyne.KeyLeft, fyne.KeyDown:
+		by = -step
+	case fyne.KeyRight, fyne.KeyUp:
+		by = step
+	}
+	if s.Disabled() || by == 0 {
+		s.Slider.TypedKey(k)
+		return
+	}
+	// From where the thumb is to the next step's mark: a value dragged to
+	// 127 goes to 130 and 125, not 132 and 122.
+	v := s.Value + by
+	if by > 0 {
+		v = math.Floor(math.Round(v/step*1e6)/1e6) * step
+	} else {
+		v = math.Ceil(math.Round(v/step*1e6)/1e6) * step
+	}
+	v = max(s.Min, min(s.Max, v))
+	if v == s.Value {
+		return
+	}
+	s.SetValue(v)
+	if s.OnChangeEnded != nil {
+		s.OnChangeEnded(s.Value)
+	}
+}
+
+// TabKey is a shortcut that switches a page's tabs.
+type TabKey struct {
+	Key     *desktop.CustomShortcut
+	Forward bool // to the next tab, else the one before
+}
+
+// TabKeys are the shortcuts that switch a page's tabs, as in browsers and
+// GNOME: Ctrl+Tab and Ctrl+Page Down the next, Ctrl+Shift+Tab and
+// Ctrl+Page Up the one before.
+func TabKeys() []TabKey {
+	return []TabKey{
+		{&desktop.CustomShortcut{KeyName: fyne.KeyTab, Modifier: fyne.KeyModifierControl}, true},
+		{&desktop.CustomShortcut{KeyName: fyne.KeyPageDown, Modifier: fyne.KeyModifierControl}, true},
+		{&desktop.CustomShortcut{KeyName: fyne.KeyTab, Modifier: fyne.KeyModifierControl | fyne.KeyModifierShift}, false},
+		{&desktop.CustomShortcut{KeyName: fyne.KeyPageUp, Modifier: fyne.KeyModifierControl}, false},
+	}
+}

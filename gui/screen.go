@@ -148,9 +148,15 @@ func leaf(o fyne.CanvasObject) (kind, text string, extra func(*ScreenItem), ok b
 		return "button", x.Text, nil, true
 	case *widget.Check:
 		return "check", x.Text, func(it *ScreenItem) { it.Checked = x.Checked }, true
+	case *widgets.PageCheck:
+		return "check", x.Text, func(it *ScreenItem) { it.Checked = x.Checked }, true
 	case *widget.Select:
 		return "select", x.Selected, nil, true
+	case *widgets.PageSelect:
+		return "select", x.Selected, nil, true
 	case *widget.Slider:
+		return "slider", strconv.FormatFloat(x.Value, 'f', 2, 64), nil, true
+	case *widgets.PageSlider:
 		return "slider", strconv.FormatFloat(x.Value, 'f', 2, 64), nil, true
 	case *widget.RadioGroup:
 		return "radio", x.Selected, nil, true

@@ -31,12 +31,12 @@ func TestSettingsServiceSavesItsFormat(t *testing.T) {
 	}{
 		{
 			name: "Anthropic at a local address", file: `base_url = "` + local + `"` + "\nname = \"gpt-4o\"",
-			shown: "Other (its address is under Advanced)", choose: "Anthropic", url: local,
+			shown: "Other (see Advanced)", choose: "Anthropic", url: local,
 			want: config.Model{Provider: "anthropic", BaseURL: local, Name: "claude-sonnet-4-5"}, line: true, reshown: "Anthropic",
 		},
 		{
 			name: "Anthropic's own address", file: `base_url = "` + local + `"` + "\nname = \"gpt-4o\"",
-			shown: "Other (its address is under Advanced)", choose: "Anthropic",
+			shown: "Other (see Advanced)", choose: "Anthropic",
 			want: config.Model{Provider: "anthropic", BaseURL: config.AnthropicBaseURL, Name: "claude-sonnet-4-5"}, reshown: "Anthropic",
 		},
 		{
@@ -51,8 +51,8 @@ func TestSettingsServiceSavesItsFormat(t *testing.T) {
 		},
 		{
 			name: "Other from Anthropic", file: `provider = "anthropic"` + "\n" + `base_url = "` + local + `"` + "\nname = \"claude-sonnet-4-5\"",
-			shown: "Anthropic", choose: "Other (its address is under Advanced)", url: other,
-			want: config.Model{Provider: "openai", BaseURL: other}, reshown: "Other (its address is under Advanced)",
+			shown: "Anthropic", choose: "Other (see Advanced)", url: other,
+			want: config.Model{Provider: "openai", BaseURL: other}, reshown: "Other (see Advanced)",
 		},
 		{
 			name: "Ollama from Anthropic", file: `base_url = "` + config.AnthropicBaseURL + `"` + "\nname = \"claude-sonnet-4-5\"",

@@ -115,7 +115,9 @@ func Open(h Host) *Form {
 	f.check = widgets.NewRingButtonWithIcon("Check", theme.SearchIcon(), f.checkModel)
 	check := f.check
 	var keyBox *fyne.Container
-	keyBox, f.keyHint = widgets.WithHint(container.NewBorder(nil, nil, nil, f.RemoveKey, widgets.OverPage(f.APIKey, f.page(0))), keyHintKeyring)
+	// Remove key is under the key's status, not beside the field: there it
+	// cut the placeholder at 640x480 (the field was 179 px wide).
+	keyBox, f.keyHint = widgets.WithHint(widgets.OverPage(f.APIKey, f.page(0)), keyHintKeyring)
 	model := widget.NewForm(widgets.WrappedHints(
 		&widget.FormItem{Text: "Service", Widget: f.Service, HintText: "where the model runs: on this computer, or a provider on the internet"},
 		&widget.FormItem{Text: "Model", Widget: container.NewBorder(nil, nil, nil, check, widgets.OverPage(f.Model, f.page(0))), HintText: "the model's name; Check asks the service which it offers"},
@@ -130,7 +132,10 @@ func Open(h Host) *Form {
 		&widget.FormItem{Text: "Text size", Widget: container.NewBorder(nil, nil, nil, widgets.FixedWidth(f.TextLabel, "150%"), f.TextSize)},
 	)
 	general := container.NewVBox(
-		heading("Language model"), model, f.Checked, f.KeyStatus, container.NewHBox(f.keyFile),
+		// Labels above the fields where the pane is too narrow for both
+		// side by side: the Service's name was cut ("Other (its address
+		// is under Adva…") at 640x480 and 128%.
+		heading("Language model"), widgets.NarrowForm(model, f.relayout), f.Checked, f.KeyStatus, container.NewHBox(f.RemoveKey, f.keyFile),
 		widget.NewSeparator(), heading("Answers"), answers,
 		widget.NewSeparator(), heading("Appearance"), look,
 	)
@@ -191,7 +196,9 @@ func Open(h Host) *Form {
 	}
 	cancel := widget.NewButton("Close", f.Close)
 	path, pathObj := widgets.Caption("Saved in " + f.host.Config().Path)
-	path.Truncation = fyne.TextTruncateEllipsis
+	// Broken anywhere, shown whole: a path has no spaces to wrap at, and
+	// cut short it named no file ("…/.config/deckhand/con…").
+	path.Wrapping = fyne.TextWrapBreak
 	buttons := container.NewHBox(layout.NewSpacer(), cancel, f.save)
 	w.SetContent(container.NewBorder(nil, container.NewPadded(container.NewVBox(pathObj, buttons)), nil, nil, f.Tabs))
 	w.Resize(fyne.NewSize(760, 680))

@@ -159,7 +159,7 @@ func (f *Form) showKey(st keyState, base, env string) {
 	f.KeyStatus.Refresh()
 	if st.source == keys.Keyring || st.source == keys.File {
 		f.RemoveKey.Show()
-		f.APIKey.SetPlaceHolder("saved (hidden); paste a new key to replace it")
+		f.APIKey.SetPlaceHolder("saved (hidden); paste to replace")
 	} else {
 		f.RemoveKey.Hide()
 		f.APIKey.SetPlaceHolder("paste the key here")

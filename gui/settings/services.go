@@ -25,7 +25,7 @@ var services = []service{
 }
 
 const (
-	otherService     = "Other (its address is under Advanced)"
+	otherService     = "Other (see Advanced)"
 	anthropicService = "Anthropic"
 )
 

@@ -93,6 +93,9 @@ func NewPageEntry(multi, password bool) *PageEntry {
 
 func (e *PageEntry) FocusGained() { e.Entry.FocusGained(); e.reveal(e) }
 
+// EntryWidget is the entry, for the window's screen dump.
+func (e *PageEntry) EntryWidget() *widget.Entry { return &e.Entry }
+
 func (e *PageEntry) TypedShortcut(s fyne.Shortcut) {
 	if e.shortcut != nil && e.shortcut(s) {
 		return
@@ -116,6 +119,9 @@ func NewPageSelectEntry(options []string) *PageSelectEntry {
 }
 
 func (e *PageSelectEntry) FocusGained() { e.SelectEntry.FocusGained(); e.reveal(e) }
+
+// EntryWidget is the entry, for the window's screen dump.
+func (e *PageSelectEntry) EntryWidget() *widget.Entry { return &e.Entry }
 
 func (e *PageSelectEntry) TypedShortcut(s fyne.Shortcut) {
 	if e.shortcut != nil && e.shortcut(s) {

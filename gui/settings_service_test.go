@@ -1,6 +1,9 @@
 package gui
 
 import (
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"strings"
 	"testing"
@@ -129,5 +132,31 @@ func TestSettingsServiceSwitchKeepsModelApart(t *testing.T) {
 	}
 	if f.BaseURL.Text != h.model.URL {
 		t.Errorf("back at the saved service (Other) the URL is %q, want %q", f.BaseURL.Text, h.model.URL)
+	}
+}
+
+// TestSettingsCheckSpeaksTheServicesFormat: Check asks Anthropic at a
+// local address for its models in Anthropic's format (anthropic-version,
+// x-api-key), not OpenAI's, which it inferred from the address alone.
+func TestSettingsCheckSpeaksTheServicesFormat(t *testing.T) {
+	keys.MockInit()
+	asked := make(chan http.Header, 8)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case asked <- r.Header.Clone():
+		default:
+		}
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"data":[{"id":"claude-sonnet-4-5"}]}`)
+	}))
+	t.Cleanup(srv.Close)
+	h := newHarness(t, harnessOptions{})
+	f := h.openSettings()
+	f.Service.SetSelected("Anthropic")
+	f.BaseURL.SetText(srv.URL + "/v1")
+	h.tap(f.Window(), "Check")
+	h.until("what Check found", func() bool { return strings.Contains(f.Checked.Text, "answers with 1 model") })
+	if got := (<-asked).Get("anthropic-version"); got == "" {
+		t.Error("Check asked Anthropic at a local address without anthropic-version: in OpenAI's format")
 	}
 }

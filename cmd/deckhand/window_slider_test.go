@@ -110,8 +110,11 @@ func TestWindowTextSizeKeepsTheWindowOnScreen(t *testing.T) {
 	s := w.waitScreen("the settings", func(s gui.Screen) bool { return shows(s, "Language model") })
 	any, _ := find(s, "label", "Language model")
 	s = w.wheelUntil("the text-size slider", any, func(s gui.Screen) bool {
+		// Above the row under the page ("Saved in", which wraps, and the
+		// buttons), not behind it.
 		sl := sliders(s)
-		return len(sl) == 2 && sl[1].Y > 0 && sl[1].Y+sl[1].H < s.Windows[0].H-40
+		foot, ok := find(s, "label", "Saved in")
+		return ok && len(sl) == 2 && sl[1].Y > 0 && sl[1].Y+sl[1].H < foot.Y
 	})
 	sl := sliders(s)[1]
 	closeB, _ := find(s, "button", "Close")

@@ -23,6 +23,7 @@ type pageFocus struct {
 	page     func() *container.Scroll
 	also     []fyne.CanvasObject
 	shortcut func(fyne.Shortcut) bool
+	hovered  bool // the pointer is over the field
 }
 
 // InPage makes the field's focus scroll page (made later: a func) so
@@ -45,10 +46,27 @@ func (p *pageFocus) reveal(o fyne.CanvasObject) {
 	if s == nil {
 		return
 	}
+	// A field under the pointer stays where it is: a press focuses it too
+	// (a slider, as its drag starts), and the page moved under the
+	// pointer, the drag missing its thumb. One in view stays too,
+	// neighbours or not.
+	if p.hovered || shown(s, o) {
+		return
+	}
 	for _, a := range p.also {
 		InView(s, a)
 	}
 	InView(s, o)
+}
+
+// shown reports whether o shows whole in s's view.
+func shown(s *container.Scroll, o fyne.CanvasObject) bool {
+	d := fyne.CurrentApp().Driver()
+	if s.Content == nil || d.CanvasForObject(o) == nil {
+		return true
+	}
+	top := d.AbsolutePositionForObject(o).Y - d.AbsolutePositionForObject(s.Content).Y
+	return top >= s.Offset.Y && top+o.Size().Height <= s.Offset.Y+s.Size().Height
 }
 
 // InView scrolls s, as little as it takes, so that o (in s's content)
@@ -214,6 +232,19 @@ func (s *PageSlider) TypedKey(k *fyne.KeyEvent) {
 		s.OnChangeEnded(s.Value)
 	}
 }
+
+// The fields that Fyne tells when the pointer is over them know it (see
+// reveal): the pointer focuses a check box, a select or a slider as it is
+// pressed, an entry as it is clicked.
+
+func (x *PageSelect) MouseIn(e *desktop.MouseEvent) { x.hovered = true; x.Select.MouseIn(e) }
+func (x *PageSelect) MouseOut()                     { x.hovered = false; x.Select.MouseOut() }
+
+func (x *PageCheck) MouseIn(e *desktop.MouseEvent) { x.hovered = true; x.Check.MouseIn(e) }
+func (x *PageCheck) MouseOut()                     { x.hovered = false; x.Check.MouseOut() }
+
+func (x *PageSlider) MouseIn(e *desktop.MouseEvent) { x.hovered = true; x.Slider.MouseIn(e) }
+func (x *PageSlider) MouseOut()                     { x.hovered = false; x.Slider.MouseOut() }
 
 // TabKey is a shortcut that switches a page's tabs.
 type TabKey struct {

@@ -209,8 +209,8 @@ func (f *Form) askKeyFile() {
 // every other removal in the window.
 func (f *Form) forgetKey() {
 	base := strings.TrimSpace(f.BaseURL.Text)
-	name := f.Service.Selected
-	if name == "" || name == otherService {
+	name, _, _ := strings.Cut(f.Service.Selected, ",") // "Ollama", not "Ollama, on this computer"
+	if name == "" || f.Service.Selected == otherService {
 		name = keys.Account(base)
 	}
 	where := "this computer's keyring"

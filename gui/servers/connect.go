@@ -139,6 +139,16 @@ func (s *Panel) openForm(editing string, base config.Server, values config.Serve
 	// field's own scroller); the multi-line ones grow with their text, so
 	// they never need to scroll themselves.
 	page := func() *container.Scroll { return f.scroll }
+	// And Tab onto any field brings it into view (at 640x480 the fields
+	// below the fold took the keys unseen).
+	for _, e := range []*formEntry{f.Target, f.Alias, f.authEnv, f.Env, f.cwd, f.hosts, f.read, f.write, f.secrets} {
+		e.InPage(page)
+	}
+	f.Kind.InPage(page)
+	f.transport.InPage(page)
+	f.network.InPage(page)
+	f.confined.InPage(page)
+	f.Enabled.InPage(page)
 	widgets.Growing(&f.Env.Entry, 3)
 	widgets.Growing(&f.read.Entry, 2)
 	widgets.Growing(&f.write.Entry, 2)
@@ -488,6 +498,9 @@ func (f *Form) copyProblem() {
 
 // Trying reports whether a try of the server is under way.
 func (f *Form) Trying() bool { return f.stop != nil }
+
+// Scroll is the scroller of the fields and the reason, for tests.
+func (f *Form) Scroll() *container.Scroll { return f.scroll }
 
 // cancel is Cancel, Escape and Ctrl+W: the form closes, unless a
 // question or an error shows over it (its keys are its own then).

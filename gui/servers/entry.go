@@ -4,6 +4,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
+
+	"deckhand/gui/widgets"
 )
 
 // formEntry is a field of the connect and edit form in which Escape and
@@ -12,8 +14,8 @@ import (
 // the form opens with a field focused: neither key closed it, though they
 // close the tools and the resources.
 type formEntry struct {
-	widget.Entry
-	f *Form
+	widgets.PageEntry // Tab onto it scrolls the form to it: InPage
+	f                 *Form
 }
 
 func newFormEntry(f *Form, multiLine bool) *formEntry {
@@ -21,6 +23,7 @@ func newFormEntry(f *Form, multiLine bool) *formEntry {
 	e.MultiLine = multiLine
 	e.Wrapping = fyne.TextWrap(fyne.TextTruncateClip) // as widget.NewEntry and NewMultiLineEntry
 	e.ExtendBaseWidget(e)
+	e.Outer(e)
 	return e
 }
 
@@ -43,7 +46,7 @@ func (e *formEntry) TypedShortcut(s fyne.Shortcut) {
 			return
 		}
 	}
-	e.Entry.TypedShortcut(s)
+	e.PageEntry.TypedShortcut(s)
 }
 
 // EntryWidget is the entry under it, for the window's screen dump.

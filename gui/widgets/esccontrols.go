@@ -27,13 +27,15 @@ func EscapeToWindow(o fyne.CanvasObject, k *fyne.KeyEvent) bool {
 	return true
 }
 
-// EscSelect is a select that hands Escape to the window.
-type EscSelect struct{ widget.Select }
+// EscSelect is a select that hands Escape to the window (and, given its
+// page, InPage, scrolls it into view when focused).
+type EscSelect struct{ PageSelect }
 
 func NewEscSelect(options []string) *EscSelect {
 	s := &EscSelect{}
 	s.Options = options
 	s.ExtendBaseWidget(s)
+	s.Outer(s)
 	return s
 }
 
@@ -46,13 +48,15 @@ func (s *EscSelect) TypedKey(k *fyne.KeyEvent) {
 // ScreenItem: the window's screen dump lists it as the select it is.
 func (s *EscSelect) ScreenItem() (kind, text string, leaf bool) { return "select", s.Selected, true }
 
-// EscCheck is a check box that hands Escape to the window.
-type EscCheck struct{ widget.Check }
+// EscCheck is a check box that hands Escape to the window (and, given its
+// page, InPage, scrolls it into view when focused).
+type EscCheck struct{ PageCheck }
 
 func NewEscCheck(label string) *EscCheck {
 	c := &EscCheck{}
 	c.Text = label
 	c.ExtendBaseWidget(c)
+	c.Outer(c)
 	return c
 }
 
@@ -67,9 +71,11 @@ func (c *EscCheck) ScreenItem() (kind, text string, leaf bool) { return "check",
 // EscRadio is a choice of one of its options, drawn as Fyne's RadioGroup
 // (an option's circle filled when chosen, ringed in the focus colour
 // while it has the keyboard), side by side. Tab stops on each option,
-// Space chooses it.
+// Space chooses it; given its page (InPage), an option focused scrolls
+// the radio into view.
 type EscRadio struct {
 	widget.BaseWidget
+	pageFocus
 	Options  []string
 	Selected string
 	// OnChanged is told the option chosen, when it changes.
@@ -161,7 +167,13 @@ func (o *radioOption) Tapped(*fyne.PointEvent) {
 	}
 }
 
-func (o *radioOption) FocusGained()   { o.focused = true; o.Refresh() }
+func (o *radioOption) FocusGained() {
+	o.focused = true
+	o.Refresh()
+	o.r.hovered = o.hovered
+	o.r.reveal(o.r)
+}
+
 func (o *radioOption) FocusLost()     { o.focused = false; o.Refresh() }
 func (o *radioOption) TypedRune(rune) {}
 

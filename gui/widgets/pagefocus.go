@@ -24,7 +24,12 @@ type pageFocus struct {
 	also     []fyne.CanvasObject
 	shortcut func(fyne.Shortcut) bool
 	hovered  bool // the pointer is over the field
+	outer    fyne.CanvasObject
 }
+
+// Outer names the widget that embeds the field (and is what the page
+// holds): the one brought into view, not the field inside it.
+func (p *pageFocus) Outer(o fyne.CanvasObject) { p.outer = o }
 
 // InPage makes the field's focus scroll page (made later: a func) so
 // that it shows, with also (its neighbours out of Tab's reach) if they
@@ -41,6 +46,9 @@ func (p *pageFocus) PageShortcuts(f func(fyne.Shortcut) bool) { p.shortcut = f }
 func (p *pageFocus) reveal(o fyne.CanvasObject) {
 	if p.page == nil {
 		return
+	}
+	if p.outer != nil {
+		o = p.outer
 	}
 	s := p.page()
 	if s == nil {

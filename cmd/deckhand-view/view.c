@@ -115,6 +115,19 @@ static void on_destroy(GtkWidget *w, gpointer data) {
 	gtk_main_quit();
 }
 
+// on_key closes the window on Ctrl+W, as its ✕ does (delete-event, then
+// destroy: the helper quits, which tells Deckhand). It runs before the
+// window hands the key to the page; every other key, Escape with them,
+// goes on to the page (apps use Escape).
+static gboolean on_key(GtkWidget *w, GdkEventKey *e, gpointer data) {
+	guint mods = e->state & gtk_accelerator_get_default_mod_mask();
+	if (mods == GDK_CONTROL_MASK && (e->keyval == GDK_KEY_w || e->keyval == GDK_KEY_W)) {
+		gtk_window_close(GTK_WINDOW(w));
+		return TRUE;
+	}
+	return FALSE;
+}
+
 int dv_run(char *title, char *html, char *csp, int width, int height, int sandbox, char *proxy) {
 	if (!gtk_init_check(NULL, NULL)) return 1;
 	page_html = html;
@@ -175,6 +188,7 @@ int dv_run(char *title, char *html, char *csp, int width, int height, int sandbo
 	gtk_window_set_default_size(GTK_WINDOW(window), width, height);
 	gtk_container_add(GTK_CONTAINER(window), GTK_WIDGET(view));
 	g_signal_connect(window, "destroy", G_CALLBACK(on_destroy), NULL);
+	g_signal_connect(window, "key-press-event", G_CALLBACK(on_key), NULL);
 	gtk_widget_show_all(window);
 	webkit_web_view_load_uri(view, VIEW_URI);
 	gtk_main();

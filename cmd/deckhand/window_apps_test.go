@@ -165,6 +165,25 @@ func TestWindowAppView(t *testing.T) {
 		"the view's processes outlived Deckhand")
 }
 
+// TestWindowAppViewClosesWithCtrlW: Ctrl+W in a view's window closes it
+// as its ✕ does: the window and its helper gone, and the card still
+// offers Open view. (Issue 29: only the ✕ closed it.)
+func TestWindowAppViewClosesWithCtrlW(t *testing.T) {
+	w, view, _ := openTimeView(t)
+	helper := viewHelper(t, w)
+	w.xdo("windowactivate", "--sync", view)
+	w.key("ctrl+w")
+	testutil.Eventually(t, 20*time.Second, func() bool {
+		return firstField(w.xdo("search", "--name", "^app\\.get-time$")) == ""
+	}, "the view's window is still open after Ctrl+W")
+	testutil.Eventually(t, 20*time.Second, func() bool { return testutil.ProcessGone(helper) && !groupAlive(helper) },
+		"the view's helper outlived its window")
+	w.xdo("windowactivate", "--sync", w.win)
+	w.waitScreen("the card, which offers its view again", func(s gui.Screen) bool { return shows(s, "Open view") })
+	w.clickText("button", "Open view")
+	waitViewConnected(t, w, w.windowID("app.get-time"))
+}
+
 // viewHelper is the process id of Deckhand's view helper (its window
 // names the id it has in its own PID namespace, where Deckhand's sandbox
 // confines it: not this one).

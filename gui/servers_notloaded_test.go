@@ -68,3 +68,46 @@ func TestServersShowDefinitionsNotLoaded(t *testing.T) {
 	sw.Win.Close()
 	h.until("the card told why", func() bool { return h.shows(h.ui.win, "local__frob is not loaded") })
 }
+
+// The built-in shell with shell commands off (the default) is kept out as
+// the person's settings ask: the row warns of no definition not loaded
+// (every start said "1 definition not loaded" in orange, its reason twice,
+// once for the shell and once for its fallback), and a model that calls it
+// is still told why, once.
+func TestServersShellOffIsNoWarning(t *testing.T) {
+	srv, err := toolserver.New(toolserver.Options{Dir: t.TempDir(), Scope: t.TempDir(), NoSandbox: true, Shell: func() bool { return false }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	var shell []tools.Rejected
+	for _, r := range srv.LeftOut() {
+		if r.Name == "shell" {
+			shell = append(shell, r)
+		}
+	}
+	if len(shell) != 1 || !shell[0].Off || strings.Count(shell[0].Reason, "shell commands are off") != 1 {
+		t.Fatalf("the shell left out = %+v, want once, off, its reason once", shell)
+	}
+	h := newHarness(t, harnessOptions{
+		inProcess: map[string]*sdk.Server{config.LocalAlias: srv.MCP},
+		notLoaded: map[string]func() []tools.Rejected{config.LocalAlias: srv.LeftOut},
+	})
+	h.ui.showServers()
+	sw := h.ui.serversW
+	h.until("local ready", func() bool {
+		return sw.Rows[config.LocalAlias] != nil && h.serverState(sw, config.LocalAlias) == "ready"
+	})
+	h.until("the catalog knows the shell is off", func() bool {
+		r, ok := h.ui.catalog.LeftOut("local__shell")
+		return ok && r.Off
+	})
+	h.ui.serversW.Refresh()
+	h.drain()
+	if r := sw.Rows[config.LocalAlias]; r.LeftOut.Visible() {
+		t.Errorf("local's row warns of the shell kept out by the settings: %s", r.LeftOut.Text)
+	}
+	if all := strings.Join(h.texts(sw.Win), "\n"); strings.Contains(all, "not loaded") {
+		t.Errorf("local's row says a definition is not loaded:\n%s", all)
+	}
+}

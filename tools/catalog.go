@@ -103,13 +103,17 @@ type Rejected struct {
 	// NotLoaded: the server left it out itself (Source.NotLoaded), not
 	// the catalog for breaking the MCP rules for names.
 	NotLoaded bool
+	// Off: the server left it out as the person's settings ask (the
+	// built-in shell with shell commands off): no mistake, nothing to warn
+	// of.
+	Off bool
 }
 
 // notLoaded is src's NotLoaded as the catalog keeps them.
 func notLoaded(alias string, src Source) []Rejected {
 	out := make([]Rejected, 0, len(src.NotLoaded))
 	for _, r := range src.NotLoaded {
-		out = append(out, Rejected{Server: alias, Name: clean.Quote(r.Name), Reason: clean.Line(r.Reason), NotLoaded: true})
+		out = append(out, Rejected{Server: alias, Name: clean.Quote(r.Name), Reason: clean.Line(r.Reason), NotLoaded: true, Off: r.Off})
 	}
 	return out
 }

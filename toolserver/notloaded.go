@@ -9,8 +9,11 @@ import (
 )
 
 // notOffered is a tool of the definitions that cannot run here: its file,
-// and why.
-type notOffered struct{ file, why string }
+// and why; off when the person's settings keep it out (shell commands off).
+type notOffered struct {
+	file, why string
+	off       bool
+}
 
 // NotLoaded is one definition the server does not offer now, and why: a
 // definition file it rejected (one entry per problem), or a tool whose
@@ -28,6 +31,9 @@ type NotLoaded struct {
 	// Kept: the file's previous good version is still in use (an edit
 	// broke it while the server ran); its tool is offered as it was.
 	Kept bool
+	// Off: the person's settings keep the tool out (shell commands are
+	// off), which is no mistake to fix.
+	Off bool
 }
 
 // String is file: key "command": reason, the key left out when the
@@ -64,7 +70,7 @@ func (s *Server) NotLoaded() []NotLoaded {
 	}
 	for _, name := range sortedKeys(s.unavailable) {
 		no := s.unavailable[name]
-		out = append(out, NotLoaded{Tool: name, File: no.file, Reason: no.why})
+		out = append(out, NotLoaded{Tool: name, File: no.file, Reason: no.why, Off: no.off})
 	}
 	return out
 }
@@ -78,7 +84,7 @@ func (s *Server) LeftOut() []tools.Rejected {
 		if n.Kept {
 			reason += " (its previous version is still offered)"
 		}
-		out = append(out, tools.Rejected{Name: n.Tool, Reason: reason})
+		out = append(out, tools.Rejected{Name: n.Tool, Reason: reason, Off: n.Off})
 	}
 	return out
 }

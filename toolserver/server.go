@@ -266,7 +266,7 @@ func (s *Server) apply() Event {
 	for _, t := range cat.Tools {
 		run, why := s.available(t)
 		if run == nil {
-			unavailable[t.Name] = notOffered{t.File, why}
+			unavailable[t.Name] = notOffered{file: t.File, why: why, off: why == shellOff}
 			continue
 		}
 		want[t.Name] = run
@@ -343,7 +343,9 @@ func (s *Server) available(t *Tool) (*Tool, string) {
 			}
 			return c, ""
 		}
-		whys = append(whys, why)
+		if !slices.Contains(whys, why) { // a shell fallback is off for the same reason
+			whys = append(whys, why)
+		}
 	}
 	why := strings.Join(whys, "; ")
 	if t.Install != "" {
@@ -352,10 +354,14 @@ func (s *Server) available(t *Tool) (*Tool, string) {
 	return nil, why
 }
 
+// shellOff is why a tool that runs the model's scripts is not offered: the
+// person's settings, not a mistake.
+const shellOff = "it runs the model's scripts, and shell commands are off (policy.allow_exec is false, or shell.disabled is set)"
+
 // check says why t cannot run here, or "".
 func (s *Server) check(t *Tool) string {
 	if t.Shell && s.opts.Shell != nil && !s.opts.Shell() {
-		return "it runs the model's scripts, and shell commands are off (policy.allow_exec is false, or shell.disabled is set)"
+		return shellOff
 	}
 	if len(t.Sequence) > 0 {
 		return ""

@@ -401,9 +401,14 @@ func (s *Panel) turnOn(alias string) {
 const maxNotLoaded = 3
 
 // leftOut splits what rejected lists: the tools the catalog left out for
-// their names, and those the server itself did not load.
+// their names, and those the server itself did not load for a mistake
+// (not those the person's settings keep out: the built-in shell with shell
+// commands off is no warning; the Tools page lists it).
 func (s *Panel) leftOut(alias string) (rejected, notLoaded []tools.Rejected) {
 	for _, r := range s.rejected(alias) {
+		if r.Off {
+			continue
+		}
 		if r.NotLoaded {
 			notLoaded = append(notLoaded, r)
 		} else {

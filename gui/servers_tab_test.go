@@ -7,7 +7,6 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"deckhand/config"
-	"deckhand/gui/guitest"
 	"deckhand/testutil"
 )
 
@@ -21,7 +20,6 @@ func TestServersFormTabKeepsTheFocusInView(t *testing.T) {
 	h, sw := serversHarnessWith(t, map[string]config.Server{"h": {URL: up.StreamableURL}},
 		func(c *config.Config) { c.UI.TextScale = 1.28 })
 	h.ui.win.Resize(fyne.NewSize(640, 480))
-	c := h.ui.win.Canvas()
 	for _, form := range []struct {
 		name string
 		open func()
@@ -36,33 +34,7 @@ func TestServersFormTabKeepsTheFocusInView(t *testing.T) {
 		page := f.Scroll()
 		page.Refresh() // laid out anew with the command's fields, as a frame of the driver does
 		page.ScrollToTop()
-		inPage := func(o fyne.Focusable) bool {
-			found := false
-			guitest.Walk(page.Content, func(x fyne.CanvasObject) { found = found || x == o.(fyne.CanvasObject) })
-			return found
-		}
-		for _, back := range []bool{false, true} {
-			seen := 0
-			for range 40 {
-				if back {
-					c.FocusPrevious()
-				} else {
-					c.FocusNext()
-				}
-				h.drain()
-				o := c.Focused()
-				if o == nil || !inPage(o) {
-					continue
-				}
-				seen++
-				if !inView(h.ui.win, o.(fyne.CanvasObject)) {
-					t.Errorf("%s, Tab %d (back %v): the focus is on %s, out of view (the form's offset %v)", form.name, seen, back, describe(o), page.Offset)
-				}
-			}
-			if seen < 10 {
-				t.Errorf("%s: Tab stopped on %d controls of the form, want 10 at least", form.name, seen)
-			}
-		}
+		tabsStayInView(t, h, page, form.name, 10)
 		f.Close()
 		h.drain()
 	}

@@ -30,38 +30,45 @@ func TestSettingsTabKeepsTheFocusInView(t *testing.T) {
 	t.Cleanup(func() { keys.Remove(h.model.URL) })
 	f.Show() // the key's status anew: Remove key shows
 	h.until("Remove key", func() bool { return !f.RemoveKey.Hidden })
-	c := h.ui.win.Canvas()
 	for i := range f.Tabs.Items {
 		f.Tabs.SelectIndex(i)
 		h.drain()
 		page := f.Tabs.Items[i].Content.(*container.Scroll)
 		page.ScrollToTop()
-		inPage := func(o fyne.Focusable) bool {
-			found := false
-			guitest.Walk(page.Content, func(x fyne.CanvasObject) { found = found || x == o.(fyne.CanvasObject) })
-			return found
+		tabsStayInView(t, h, page, f.Tabs.Items[i].Text, 4)
+	}
+}
+
+// tabsStayInView presses Tab 40 times, then Shift+Tab 40 times, and checks
+// that each stop inside page is in view: at least least of them each way.
+func tabsStayInView(t *testing.T, h *harness, page *container.Scroll, name string, least int) {
+	t.Helper()
+	c := h.ui.win.Canvas()
+	inPage := func(o fyne.Focusable) bool {
+		found := false
+		guitest.Walk(page.Content, func(x fyne.CanvasObject) { found = found || x == o.(fyne.CanvasObject) })
+		return found
+	}
+	for _, back := range []bool{false, true} {
+		seen := 0
+		for range 40 {
+			if back {
+				c.FocusPrevious()
+			} else {
+				c.FocusNext()
+			}
+			h.drain()
+			o := c.Focused()
+			if o == nil || !inPage(o) {
+				continue
+			}
+			seen++
+			if !inView(h.ui.win, o.(fyne.CanvasObject)) {
+				t.Errorf("%s, Tab %d (back %v): the focus is on %s, out of view (the offset %v)", name, seen, back, describe(o), page.Offset)
+			}
 		}
-		for _, back := range []bool{false, true} {
-			seen := 0
-			for range 40 {
-				if back {
-					c.FocusPrevious()
-				} else {
-					c.FocusNext()
-				}
-				h.drain()
-				o := c.Focused()
-				if o == nil || !inPage(o) {
-					continue
-				}
-				seen++
-				if !inView(h.ui.win, o.(fyne.CanvasObject)) {
-					t.Errorf("%s, Tab %d (back %v): the focus is on %s, out of view (the page's offset %v)", f.Tabs.Items[i].Text, seen, back, describe(o), page.Offset)
-				}
-			}
-			if seen < 4 {
-				t.Errorf("%s: Tab stopped on %d controls of the page, want 4 at least", f.Tabs.Items[i].Text, seen)
-			}
+		if seen < least {
+			t.Errorf("%s: Tab stopped on %d controls, want %d at least", name, seen, least)
 		}
 	}
 }

@@ -5,11 +5,14 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/theme"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/actors/conversation"
 	"deckhand/approval"
 	"deckhand/config"
+	"deckhand/gui/guitest"
 )
 
 // A built-in tool's approval says where its claims ("may change or delete
@@ -43,6 +46,23 @@ func TestApprovalSaysWhereLocalClaimsComeFrom(t *testing.T) {
 				t.Error("the note is not shown")
 			case !c.note && note != nil:
 				t.Errorf("another server's tool is told of the built-in definitions: %q", note.Text)
+			}
+			if c.note {
+				// Readable: it was drawn in the disabled colour, 1.3:1 on
+				// the light theme's background.
+				bg := theme.Color(theme.ColorNameBackground)
+				seen := 0
+				for _, x := range guitest.All[*canvas.Text](h.ui.win.Canvas().Overlays().Top()) {
+					if len(x.Text) > 10 && strings.Contains(note.Text, x.Text) {
+						seen++
+						if r := contrast(x.Color, bg); r < 3 {
+							t.Errorf("the note's %q is drawn at %.1f:1 against the background, want 3:1 at least", x.Text, r)
+						}
+					}
+				}
+				if seen == 0 {
+					t.Error("no line of the note drawn")
+				}
 			}
 		})
 	}

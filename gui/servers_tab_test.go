@@ -5,8 +5,10 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"deckhand/config"
+	"deckhand/gui/guitest"
 	"deckhand/testutil"
 )
 
@@ -37,5 +39,46 @@ func TestServersFormTabKeepsTheFocusInView(t *testing.T) {
 		tabsStayInView(t, h, page, form.name, 10)
 		f.Close()
 		h.drain()
+	}
+}
+
+// TestNoFieldKeepsTab: no field of Settings or of the server form takes
+// Tab as a character (Fyne's window moves the focus on Tab unless the
+// focused widget accepts it: a multi-line entry does). The Instructions
+// and Environment boxes kept it, Shift+Tab and Ctrl+Tab too, and the
+// fields after them were reached only round the window backwards (new-user
+// pass 11).
+func TestNoFieldKeepsTab(t *testing.T) {
+	h, sw := serversHarnessWith(t, nil, nil)
+	keeps := func(where string, o fyne.CanvasObject) {
+		t.Helper()
+		multi := 0
+		guitest.Walk(o, func(x fyne.CanvasObject) {
+			e, ok := x.(fyne.Tabbable)
+			if !ok {
+				return
+			}
+			if w, ok := x.(interface{ EntryWidget() *widget.Entry }); ok && w.EntryWidget().MultiLine {
+				multi++
+			}
+			if e.AcceptsTab() {
+				t.Errorf("%s: %T takes Tab as a character", where, e)
+			}
+		})
+		if multi == 0 {
+			t.Errorf("%s: no multi-line box found, so the test shows nothing", where)
+		}
+	}
+	sw.ShowConnect()
+	sw.Form.Kind.SetSelected("Command")
+	h.drain()
+	keeps("Connect a server", sw.Form.Scroll().Content)
+	sw.Form.Close()
+	h.drain()
+	f := h.openSettings()
+	for i := range f.Tabs.Items {
+		f.Tabs.SelectIndex(i)
+		h.drain()
+		keeps("Settings ▸ "+f.Tabs.Items[i].Text, f.Tabs.Items[i].Content)
 	}
 }

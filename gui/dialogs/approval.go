@@ -328,10 +328,9 @@ func (a *Approvals) dialog(r *conversation.ApprovalRequested, parent fyne.Window
 			// written without annotations is taken to change things.
 			// Where that is set, so that its own author is not left
 			// wondering why their echo looks dangerous.
-			l := widget.NewLabel(localHintsNote)
+			l, dim := widgets.Subtle(localHintsNote) // the placeholder's colour: the disabled one was all but unreadable
 			l.Wrapping = fyne.TextWrapWord
-			l.Importance = widget.LowImportance
-			claims = append(claims, l)
+			claims = append(claims, dim)
 			a.LocalNote = l
 		}
 	}

@@ -343,7 +343,7 @@ func (f *Form) note(text string, err error) {
 		f.AliasNote.Importance = widget.DangerImportance
 	} else {
 		f.AliasNote.SetText(text)
-		f.AliasNote.Importance = widget.LowImportance
+		f.AliasNote.Importance = widget.MediumImportance // the disabled colour of LowImportance was all but unreadable
 	}
 	// Always shown, empty or not: its line is kept, so that the fields
 	// below do not move as the alias is typed or cleared.

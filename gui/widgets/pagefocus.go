@@ -119,6 +119,14 @@ func NewPageEntry(multi, password bool) *PageEntry {
 
 func (e *PageEntry) FocusGained() { e.Entry.FocusGained(); e.reveal(e) }
 
+// AcceptsTab is false, a multi-line one's too: Tab and Shift+Tab go on to
+// the page's next and previous fields, as in a form of any other
+// program. Fyne's multi-line entry takes Tab as a character, and the
+// fields after it could then be reached only by going round the whole
+// window backwards (the Instructions box in Settings, the Environment box
+// in the server form).
+func (e *PageEntry) AcceptsTab() bool { return false }
+
 // EntryWidget is the entry, for the window's screen dump.
 func (e *PageEntry) EntryWidget() *widget.Entry { return &e.Entry }
 

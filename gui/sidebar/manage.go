@@ -301,8 +301,15 @@ func (l *List) CreateRenderer() fyne.WidgetRenderer {
 	return widgets.NewRing(l, &rowsRenderer{WidgetRenderer: l.List.CreateRenderer(), side: l.side}, func() bool { return l.focused })
 }
 
+// FocusGained puts the list's keyboard on the open chat: Fyne keeps it
+// where it last was (a row clicked or moved to), and a chat opened another
+// way (New chat, the search, Ctrl+K) left it on another row, so Tab into
+// the list and Shift+F10 acted on a chat not open (new-user pass 11).
 func (l *List) FocusGained() {
 	l.focused = true
+	if i := slices.IndexFunc(l.side.Items, func(it Item) bool { return it.Current }); i >= 0 {
+		l.List.Highlight(i)
+	}
 	l.List.FocusGained()
 	l.Refresh()
 }

@@ -740,3 +740,26 @@ func TestMenuFromKeys(t *testing.T) {
 		})
 	}
 }
+
+// The keyboard comes into the list on the open chat, whichever row it was
+// on before: a chat opened another way (New chat, the search) left it on
+// another row, and the Menu key then pinned, renamed or deleted a chat not
+// open (new-user pass 11).
+func TestKeyboardComesInOnTheOpenChat(t *testing.T) {
+	h, s := newFake(t)
+	s.Set([]Item{{ID: "a", Title: "first"}, {ID: "b", Title: "second"}, {ID: "c", Title: "third"}})
+	c := h.win.Canvas()
+	c.Focus(s.List)
+	s.List.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown}) // the keyboard on "second"
+	c.Unfocus()
+	s.Set([]Item{{ID: "a", Title: "first"}, {ID: "b", Title: "second"}, {ID: "c", Title: "third", Current: true}})
+	c.Focus(s.List)
+	s.List.TypedKey(&fyne.KeyEvent{Name: desktop.KeyMenu})
+	if s.Menu == nil || !s.Menu.Visible() {
+		t.Fatal("no menu")
+	}
+	s.MenuItems.Items[0].Action() // Pin: whose menu it is
+	if p, ok := h.last().(*Pin); !ok || p.ID != "c" {
+		t.Errorf("the Menu key on coming into the list acts on %+v, want the open chat c", h.last())
+	}
+}

@@ -15,7 +15,6 @@ package transcript
 
 import (
 	"encoding/json"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -101,7 +100,7 @@ type Row struct {
 	Output   string
 	Elapsed  time.Duration
 	// Expanded: the person asked to see all of a long card (Long arguments
-	// or output); until then the card shows their Preview.
+	// or output); until then the card shows their Cut.
 	Expanded bool
 	// Collapsed: the card shows its one-line header alone. The finished
 	// cards of a run of CollapseRun calls or more collapse when the run
@@ -566,7 +565,7 @@ func (t *Transcript) Collapse(i int, collapsed bool) {
 }
 
 // Long reports whether a card's text (arguments or output) is long enough
-// to show only its Preview until expanded.
+// to show only its Cut until expanded.
 func Long(s string) bool {
 	return (len(s) > previewBytes || strings.Count(s, "\n") >= CollapseAfter) && len(s)-len(previewHead(s)) >= minHidden
 }
@@ -616,26 +615,27 @@ func (t *Transcript) Calls() {
 	clear(t.questions)
 }
 
-// previewBytes bounds a Preview.
+// previewBytes bounds a Cut's head.
 const previewBytes = 1500
 
-// minHidden is the least a Preview hides: a text with less beyond its
+// minHidden is the least a Cut hides: a text with less beyond its
 // head is shown whole ("… 2 B more" hid a line end and a character behind
 // an ellipsis, and saved nothing).
 const minHidden = 120
 
-// Preview is the head of a long text: its first CollapseAfter lines, and
-// how much is hidden (Show all, on the card, shows the rest); a text
-// whose rest is under minHidden, whole.
-func Preview(output string) string {
-	head := previewHead(output)
-	if rest := len(output) - len(head); rest >= minHidden {
-		return head + fmt.Sprintf("\n… %s more (Show all)", tools.Size(rest))
+// Cut is what a card shows of a long text until the person asks for all
+// of it: its head (its first CollapseAfter lines, at most previewBytes)
+// and how many bytes are hidden after it; a text that is not Long, whole,
+// with none hidden (a rest under minHidden is not worth a control).
+func Cut(s string) (head string, hidden int) {
+	if !Long(s) {
+		return s, 0
 	}
-	return output
+	head = previewHead(s)
+	return head, len(s) - len(head)
 }
 
-// previewHead is what a Preview shows of a long text.
+// previewHead is what a Cut shows of a long text.
 func previewHead(output string) string {
 	lines := strings.SplitN(output, "\n", CollapseAfter+1)
 	head := strings.Join(lines[:min(len(lines), CollapseAfter)], "\n")

@@ -106,8 +106,8 @@ func TestToolCard(t *testing.T) {
 	if r.State != Succeeded || !Long(r.Output) || r.Expanded || r.Elapsed != time.Second {
 		t.Errorf("finished card = %+v", r)
 	}
-	if p := Preview(r.Output); strings.Count(p, "line") != CollapseAfter || !strings.Contains(p, "more") {
-		t.Errorf("Preview = %q", p)
+	if head, hidden := Cut(r.Output); strings.Count(head, "line") != CollapseAfter || hidden != len(long)-len(head) {
+		t.Errorf("Cut = %q, %d hidden", head, hidden)
 	}
 	tr.Expand(0, true)
 	if !tr.Row(0).Expanded {

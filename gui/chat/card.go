@@ -40,11 +40,11 @@ func (p *cardPart) Copy(text string, b *widget.Button) {
 	p.r.copy(text, b)
 }
 
-func (p *cardPart) Expand(expanded bool) {
+func (p *cardPart) Expand(expanded, keepEnd bool) {
 	r := p.r
 	row := r.Row
 	row.Expanded, row.Collapsed = expanded, false
-	p.apply(row)
+	p.apply(row, keepEnd)
 	r.cv.host.Tell(&Expand{Conv: r.cv.conv, Row: r.ID, Expanded: expanded})
 }
 
@@ -52,15 +52,17 @@ func (p *cardPart) Collapse(collapsed bool) {
 	r := p.r
 	row := r.Row
 	row.Collapsed = collapsed
-	p.apply(row)
+	p.apply(row, false)
 	r.cv.host.Tell(&Collapse{Conv: r.cv.conv, Row: r.ID, Collapsed: collapsed})
 }
 
 // apply shows a change the person made to the card (folded, Show all) at
 // once, and gives the row its new height, keeping the view where it is: the
-// card grows or shrinks below its header. The bridge's copy of the row,
+// card grows or shrinks below its header; keepEnd, above its end, which
+// stays where it was on screen (Show less at a long result's end left the
+// person in whatever came below the card). The bridge's copy of the row,
 // when it comes, is the same, and changes nothing.
-func (p *cardPart) apply(row transcript.Row) {
+func (p *cardPart) apply(row transcript.Row, keepEnd bool) {
 	r, cv := p.r, p.r.cv
 	id := r.ID
 	if id < 0 || id >= len(cv.Rows) {
@@ -72,6 +74,9 @@ func (p *cardPart) apply(row transcript.Row) {
 	h := cv.heightOf(r, id)
 	cv.measured[id] = true
 	if h != cv.Heights[id] {
+		if keepEnd {
+			offset = max(offset-(cv.Heights[id]-h), 0)
+		}
 		cv.Heights[id] = h
 		cv.List.SetItemHeight(id, h)
 	}

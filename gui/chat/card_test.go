@@ -2,6 +2,7 @@ package chat
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 
 	"deckhand/testutil"
 	"deckhand/tools"
+	"deckhand/transcript"
 )
 
 // TestToolCardFoldResizesItsRow: a card folded shrinks its row to the
@@ -86,5 +88,76 @@ func TestToolCardShowAllKeepsTheView(t *testing.T) {
 	}
 	if after := cv.List.GetScrollOffset(); after != before {
 		t.Errorf("Show all moved the view from %v to %v", before, after)
+	}
+}
+
+// TestToolCardEndKeepsThePlace: the control at a long result's end keeps
+// the person's place. Show all there leaves the view where it is (the
+// text goes on under the pointer, where it was cut); Show less there,
+// at the end of the whole result, keeps the card's end where it was on
+// screen, the card shrinking above it: the view stayed where it was, and
+// the person was left in whatever came below the card, or at the chat's
+// end.
+func TestToolCardEndKeepsThePlace(t *testing.T) {
+	h := newCardHarness(t)
+	h.tr.User("go", time.Now())
+	for i := range 6 { // above the card: room to keep its end where it was
+		h.tr.Note(strings.Repeat(fmt.Sprintf("filler %d ", i), 30), false)
+	}
+	long := strings.Repeat("a line of output\n", 200)
+	h.finished("c1", "t.echo", long, nil)
+	for i := range 12 { // below it: more than a view, the chat's end out of sight
+		h.tr.Note(strings.Repeat(fmt.Sprintf("filler %d ", i), 30), false)
+	}
+	h.tr.Assistant("Done.", time.Now())
+	h.frame()
+	h.drain()
+	cv := h.ui.chat
+	id := slices.IndexFunc(cv.Rows, func(r transcript.Row) bool { return r.Kind == transcript.Tool })
+	cv.List.ScrollTo(id)
+	var c *RowView
+	h.until("the long card", func() bool { c = h.card("t.echo"); return c != nil && c.Tool().OutMore.Visible() })
+	d := h.ui.FyneApp.Driver()
+	end := c.Tool().OutMore
+	if !strings.HasPrefix(end.Text, "Show the whole result (") {
+		t.Fatalf("the cut result ends in %q", end.Text)
+	}
+	before := cv.List.GetScrollOffset()
+	test.Tap(end)
+	h.drain()
+	h.tr.Expand(c.ID, true) // the bridge's copy of the row, a frame later
+	h.frame()
+	h.drain()
+	if after := cv.List.GetScrollOffset(); after != before {
+		t.Errorf("Show all at the result's end moved the view from %v to %v", before, after)
+	}
+	if c = h.card("t.echo"); c == nil || strings.Count(c.Tool().Out.String(), "a line of output") != 200 || c.Tool().OutMore.Text != "Show less" {
+		t.Fatal("Show all at the result's end did not show the whole result, with Show less after it")
+	}
+
+	// Down to the whole result's end, half way down the view, then Show
+	// less there.
+	inList := func() float32 {
+		return d.AbsolutePositionForObject(c.Tool().OutMore).Y - d.AbsolutePositionForObject(cv.List).Y
+	}
+	cv.List.ScrollToOffset(cv.List.GetScrollOffset() + inList() - cv.List.Size().Height/2)
+	h.drain()
+	at := inList()
+	if at <= 0 || at >= cv.List.Size().Height {
+		t.Fatalf("the whole result's end is at %v in a list %v high", at, cv.List.Size().Height)
+	}
+	test.Tap(c.Tool().OutMore)
+	h.drain()
+	h.tr.Expand(c.ID, false)
+	h.frame()
+	h.drain()
+	if c = h.card("t.echo"); c == nil {
+		t.Fatalf("Show less at the result's end left the card out of view (offset %v)", cv.List.GetScrollOffset())
+	}
+	if !strings.HasPrefix(c.Tool().OutMore.Text, "Show the whole result (") {
+		t.Fatalf("Show less at the result's end did not cut it again: it says %q", c.Tool().OutMore.Text)
+	}
+	if now := inList(); now < at-1 || now > at+1 {
+		t.Errorf("Show less at the result's end moved it from %v to %v in the list (offset %v)", at, now, cv.List.GetScrollOffset())
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"deckhand/gui/appview"
 	"deckhand/gui/widgets"
+	"deckhand/tools"
 	"deckhand/transcript"
 )
 
@@ -68,20 +69,29 @@ type Card struct {
 	head     *header
 	State    *widget.Label
 	stateObj fyne.CanvasObject // State's subdued wrapper, in the header's layout
-	Expand   *widget.Button
+	Expand   *widget.Button    // Show all (Show less) in the header
 	Args     *widget.RichText
 	argsSeg  *widget.TextSegment
-	Progress *widget.ProgressBar
-	Status   *widget.Label
-	Out      *widget.RichText
-	outSeg   *widget.TextSegment
-	OutLabel *widget.Label
-	Media    *Media
-	OpenView *widget.Button // the tool's view (an MCP App), in a window of its own
+	// ArgsMore and OutMore end the arguments and the result where they
+	// are cut: "Show the whole result (482 B more)". The cut's line
+	// "… 482 B more (Show all)" was text that no click reached, and the
+	// header's Show all was out of sight above a long result. Once the
+	// card shows all, the one at the card's end says Show less. Their
+	// boxes take them out of the layout.
+	ArgsMore, OutMore       *widgets.RingButton
+	argsMoreBox, outMoreBox fyne.CanvasObject
+	Progress                *widget.ProgressBar
+	Status                  *widget.Label
+	Out                     *widget.RichText
+	outSeg                  *widget.TextSegment
+	OutLabel                *widget.Label
+	Media                   *Media
+	OpenView                *widget.Button // the tool's view (an MCP App), in a window of its own
 	// Answer brings up the approval the call waits for, wherever its
 	// dialog was (the quick prompt's window, behind this one).
 	Answer    *widget.Button
 	answerBox fyne.CanvasObject // its line (hidden, it takes no room)
+	outNoun   string            // what OutMore calls the result: result, error, text
 	spinning  bool
 	// The captions' theme wrappers: hiding those, not the labels inside,
 	// takes them out of the layout.
@@ -96,9 +106,22 @@ func (cs *Cards) NewCard(r Row) *Card {
 	t.State, t.stateObj = widgets.Subtle("")
 	t.Expand = widget.NewButton("Show all", func() {
 		row, _ := r.Shown()
-		r.Expand(!row.Expanded)
+		r.Expand(!row.Expanded, false)
 	})
 	t.Expand.Importance = widget.LowImportance
+	// Show less at the card's end keeps the end where it is on screen:
+	// the person is there, and the card shrinks above them.
+	more := func() {
+		row, _ := r.Shown()
+		r.Expand(!row.Expanded, row.Expanded)
+	}
+	t.ArgsMore, t.OutMore = widgets.NewRingButton("", more), widgets.NewRingButton("", more)
+	t.ArgsMore.Importance, t.OutMore.Importance = widget.LowImportance, widget.LowImportance
+	t.ArgsMore.KeepFocus, t.OutMore.KeepFocus = true, true
+	t.ArgsMore.Alignment, t.OutMore.Alignment = widget.ButtonAlignLeading, widget.ButtonAlignLeading
+	t.argsMoreBox, t.outMoreBox = container.NewHBox(t.ArgsMore), container.NewHBox(t.OutMore)
+	t.argsMoreBox.Hide()
+	t.outMoreBox.Hide()
 	t.Fold = widgets.NewTipButton("", theme.MenuDropDownIcon(), foldTip, cs.Tips, func() {
 		row, _ := r.Shown()
 		r.Collapse(!row.Collapsed)
@@ -140,7 +163,7 @@ func (cs *Cards) NewCard(r Row) *Card {
 	// card past a narrow window.
 	t.answerBox = container.NewHBox(t.Answer)
 	t.answerBox.Hide()
-	body := container.NewVBox(title, t.answerBox, t.Args, t.Progress, t.StatusBox, t.outLabelBox, t.Out, t.Media.obj)
+	body := container.NewVBox(title, t.answerBox, t.Args, t.argsMoreBox, t.Progress, t.StatusBox, t.outLabelBox, t.Out, t.outMoreBox, t.Media.obj)
 	t.obj = container.NewStack(t.Border, container.NewPadded(body))
 	return t
 }
@@ -234,8 +257,10 @@ func (t *Card) Set(r transcript.Row) {
 	t.Fold.Tip = tip
 	long := transcript.Long(r.Args) || transcript.Long(r.Output)
 	args, out := r.Args, r.Output
-	if long && !r.Expanded {
-		args, out = transcript.Preview(args), transcript.Preview(out)
+	var argsHidden, outHidden int
+	if !r.Expanded {
+		args, argsHidden = transcript.Cut(args)
+		out, outHidden = transcript.Cut(out)
 	}
 	if long {
 		if r.Expanded {
@@ -271,27 +296,75 @@ func (t *Card) Set(r transcript.Row) {
 	widgets.SetVisible(t.StatusBox, open && (r.State == transcript.Running && r.Status != "" || refused || r.Origin != ""))
 	finished := r.State == transcript.Succeeded || r.State == transcript.Failed || r.State == transcript.Denied
 	if finished && out != "" {
-		label, color := "Result", theme.ColorNameForeground
+		label, color, noun := "Result", theme.ColorNameForeground, "result"
 		switch r.State {
 		case transcript.Failed:
-			label, color = "Error", theme.ColorNameError
+			label, color, noun = "Error", theme.ColorNameError, "error"
 			if refused || r.Cancelled {
-				label, color = "Why (what the model was told)", theme.ColorNameForeground
+				label, color, noun = "Why (what the model was told)", theme.ColorNameForeground, "text"
 			}
 		case transcript.Denied:
-			label = "Why"
+			label, noun = "Why", "text"
 		}
 		if notRun {
-			label, color = "Why (what the model was told)", theme.ColorNameForeground
+			label, color, noun = "Why (what the model was told)", theme.ColorNameForeground, "text"
 		}
 		widgets.SetText(t.OutLabel, label)
+		t.outNoun = noun
 		widgets.SetSegment(t.Out, t.outSeg, out, color)
 	}
-	widgets.SetVisible(t.outLabelBox, open && finished && out != "")
-	widgets.SetVisible(t.Out, open && finished && out != "")
+	shown := open && finished && out != ""
+	widgets.SetVisible(t.outLabelBox, shown)
+	widgets.SetVisible(t.Out, shown)
+	t.setMore(r, open, shown, argsHidden, outHidden)
 	media := r.Media
 	if !open || !finished {
 		media = nil
 	}
 	t.Media.set(media, t.onScreen())
+}
+
+// setMore shows the controls at the ends of the cut texts (hidden: the
+// bytes each hides) or, when the card shows all of a long text, Show
+// less at the card's end: after the result when it is shown (out), else
+// after the arguments.
+func (t *Card) setMore(r transcript.Row, open, out bool, argsHidden, outHidden int) {
+	argsLabel, outLabel := "", ""
+	switch {
+	case !open:
+	case r.Expanded && (transcript.Long(r.Args) || transcript.Long(r.Output)):
+		if out {
+			outLabel = "Show less"
+		} else {
+			argsLabel = "Show less"
+		}
+	default:
+		if argsHidden > 0 {
+			argsLabel = "Show all the arguments (" + tools.Size(argsHidden) + " more)"
+		}
+		if outHidden > 0 && out {
+			outLabel = "Show the whole " + t.outNoun + " (" + tools.Size(outHidden) + " more)"
+		}
+	}
+	setMore(t.ArgsMore, t.argsMoreBox, argsLabel)
+	setMore(t.OutMore, t.outMoreBox, outLabel)
+}
+
+// setMore shows b (in box) saying label, or hides it when label is "".
+func setMore(b *widgets.RingButton, box fyne.CanvasObject, label string) {
+	if label == "" {
+		widgets.SetVisible(box, false)
+		widgets.SetVisible(b, false)
+		return
+	}
+	icon := theme.MoreHorizontalIcon()
+	if label == "Show less" {
+		icon = theme.MenuDropUpIcon()
+	}
+	if b.Text != label || b.Icon != icon {
+		b.Text, b.Icon = label, icon
+		b.Refresh()
+	}
+	widgets.SetVisible(b, true)
+	widgets.SetVisible(box, true)
 }

@@ -3,6 +3,7 @@ package toolcard
 import (
 	"image/color"
 	"log/slog"
+	"slices"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -54,9 +55,10 @@ func (r *testRow) Copy(text string, _ *widget.Button) {
 	r.h.host.FyneApp.Clipboard().SetContent(text)
 }
 func (r *testRow) FindMark() color.Color { return r.mark }
-func (r *testRow) Expand(expanded bool) {
+func (r *testRow) Expand(expanded, _ bool) {
 	r.row.Expanded, r.row.Collapsed = expanded, false
 	r.card.Set(r.row)
+	r.h.tr.Expand(slices.Index(r.h.rows, r), expanded) // as the bridge keeps it
 }
 func (r *testRow) Collapse(collapsed bool) {
 	r.row.Collapsed = collapsed

@@ -45,10 +45,12 @@ type Row interface {
 	Shown() (row transcript.Row, listed bool)
 	// Conv is the conversation the row is of.
 	Conv() string
-	// Expand shows the card's arguments and result whole (or previewed),
-	// and Collapse folds it to its header (or opens it): the row is
-	// drawn again at its new height, and the bridge keeps the change.
-	Expand(expanded bool)
+	// Expand shows the card's arguments and result whole (or cut), and
+	// Collapse folds it to its header (or opens it): the row is drawn
+	// again at its new height, and the bridge keeps the change. The card's
+	// top stays where it is on screen, or its end when keepEnd (Show less
+	// pressed there, where the person is).
+	Expand(expanded, keepEnd bool)
 	Collapse(collapsed bool)
 	// Remeasure gives the row the height of what the card now shows (a
 	// note in an image's place), keeping the view where it is.

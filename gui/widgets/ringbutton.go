@@ -26,8 +26,12 @@ type RingButton struct {
 	// OnFocus, if set, is told when the button gains (true) and loses
 	// the keyboard's focus: a dialog moves its default's fill with it.
 	OnFocus func(bool)
-	ringed  bool              // it has the keyboard's focus
-	scroll  *container.Scroll // the scroll it is in, if any (scrolledIn)
+	// KeepFocus: pressed from the keyboard, it keeps the focus (Fyne's
+	// button lets it go): a control that stays where it is, which the
+	// person may press again (a tool card's Show all, then Show less).
+	KeepFocus bool
+	ringed    bool              // it has the keyboard's focus
+	scroll    *container.Scroll // the scroll it is in, if any (scrolledIn)
 }
 
 // NewRingButtonWithIcon is NewRingButton with an icon before the label.
@@ -103,6 +107,9 @@ func (b *RingButton) TypedKey(ev *fyne.KeyEvent) {
 	switch ev.Name {
 	case fyne.KeySpace, fyne.KeyReturn, fyne.KeyEnter:
 		b.Tapped(&fyne.PointEvent{})
+		if c := fyne.CurrentApp().Driver().CanvasForObject(b); b.KeepFocus && c != nil && b.Visible() {
+			c.Focus(b)
+		}
 		return
 	}
 	if c := fyne.CurrentApp().Driver().CanvasForObject(b); c != nil && c.OnTypedKey() != nil {

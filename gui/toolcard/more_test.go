@@ -1,0 +1,68 @@
+package toolcard
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+)
+
+// TestToolCardShowAllAtTheArgumentsEnd: long arguments end in their own
+// control while cut; once all is shown, Show less is at the card's end,
+// after the result, and only there.
+func TestToolCardShowAllAtTheArgumentsEnd(t *testing.T) {
+	h := newHarness(t)
+	args := fmt.Sprintf(`{"text": %q}`, strings.Repeat("a long argument\n", 200))
+	h.tr.ToolRequested("c1", "t.write", []byte(args))
+	h.tr.ToolStarted("c1", "t.write", nil)
+	h.frame()
+	c := h.card("t.write")
+	if !c.ArgsMore.Visible() || !strings.HasPrefix(c.ArgsMore.Text, "Show all the arguments (") || !below(c.Args, c.ArgsMore) {
+		t.Fatalf("running, the cut arguments end in %q (shown %v)", c.ArgsMore.Text, c.ArgsMore.Visible())
+	}
+	test.Tap(c.ArgsMore)
+	if c.ArgsMore.Text != "Show less" {
+		t.Errorf("running and shown whole, the arguments end in %q, want Show less", c.ArgsMore.Text)
+	}
+	h.tr.ToolFinished("c1", "t.write", []byte(args), "ok", false, false, 0)
+	h.frame()
+	if c.ArgsMore.Visible() || c.OutMore.Text != "Show less" || !c.OutMore.Visible() {
+		t.Errorf("finished and shown whole: the arguments end in %q (shown %v), the result in %q (shown %v); want Show less after the result alone",
+			c.ArgsMore.Text, c.ArgsMore.Visible(), c.OutMore.Text, c.OutMore.Visible())
+	}
+	test.Tap(c.OutMore)
+	if !c.ArgsMore.Visible() || c.OutMore.Visible() {
+		t.Errorf("cut again: the arguments' control shown %v, the short result's %v", c.ArgsMore.Visible(), c.OutMore.Visible())
+	}
+}
+
+// TestToolCardCutIsBounded: what a server sends cannot make a cut card
+// large: a result of one 10 MB line, or of many lines, shows at most a
+// head of previewBytes and one control; escape sequences never reach the
+// card (the transcript cleans them).
+func TestToolCardCutIsBounded(t *testing.T) {
+	for _, tt := range []struct {
+		name, output string
+	}{
+		{name: "one huge line", output: strings.Repeat("x", 10<<20)},
+		{name: "many lines", output: strings.Repeat("line\n", 2<<20)},
+		{name: "escape sequences", output: strings.Repeat("\x1b[2J\x1b]0;pwned\x07\x1b[31mred\x1b[0m\r\n", 5000)},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t)
+			h.finished("c1", "t.big", tt.output, nil)
+			c := h.card("t.big")
+			out := c.Out.String()
+			if len(out) > 1500 || strings.ContainsAny(out, "\x1b\x07\r") {
+				t.Errorf("the cut result shows %d bytes (%q…)", len(out), out[:min(len(out), 40)])
+			}
+			if !c.OutMore.Visible() || !strings.HasPrefix(c.OutMore.Text, "Show the whole result (") {
+				t.Errorf("the result ends in %q", c.OutMore.Text)
+			}
+			if hgt := c.View().MinSize().Height; hgt > 600 {
+				t.Errorf("the cut card is %v high", hgt)
+			}
+		})
+	}
+}

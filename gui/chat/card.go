@@ -40,11 +40,11 @@ func (p *cardPart) Copy(text string, b *widget.Button) {
 	p.r.copy(text, b)
 }
 
-func (p *cardPart) Expand(expanded, keepEnd bool) {
+func (p *cardPart) Expand(expanded bool, keep fyne.CanvasObject) {
 	r := p.r
 	row := r.Row
 	row.Expanded, row.Collapsed = expanded, false
-	p.apply(row, keepEnd)
+	p.apply(row, keep)
 	r.cv.host.Tell(&Expand{Conv: r.cv.conv, Row: r.ID, Expanded: expanded})
 }
 
@@ -52,31 +52,44 @@ func (p *cardPart) Collapse(collapsed bool) {
 	r := p.r
 	row := r.Row
 	row.Collapsed = collapsed
-	p.apply(row, false)
+	p.apply(row, nil)
 	r.cv.host.Tell(&Collapse{Conv: r.cv.conv, Row: r.ID, Collapsed: collapsed})
 }
 
 // apply shows a change the person made to the card (folded, Show all) at
 // once, and gives the row its new height, keeping the view where it is: the
-// card grows or shrinks below its header; keepEnd, above its end, which
-// stays where it was on screen (Show less at a long result's end left the
-// person in whatever came below the card). The bridge's copy of the row,
-// when it comes, is the same, and changes nothing.
-func (p *cardPart) apply(row transcript.Row, keepEnd bool) {
+// card grows or shrinks below its header, or around keep (the control
+// pressed at a cut text's end), which stays where it was on screen: Show
+// less there kept the view's offset, and left the person in whatever came
+// below the card. The bridge's copy of the row, when it comes, is the
+// same, and changes nothing; nor does it scroll to the chat's end, as a
+// Reset's pending Follow had it do (the view jumped from the header's
+// Show all to the chat's end).
+func (p *cardPart) apply(row transcript.Row, keep fyne.CanvasObject) {
 	r, cv := p.r, p.r.cv
 	id := r.ID
 	if id < 0 || id >= len(cv.Rows) {
 		return
 	}
+	cv.Follow = false
 	offset := cv.List.GetScrollOffset()
+	var at float32
+	if keep != nil {
+		at = p.yOf(keep)
+	}
 	cv.Rows[id] = row
 	r.show(id, row, flow{})
 	h := cv.heightOf(r, id)
 	cv.measured[id] = true
+	if keep != nil && keep.Visible() {
+		// Laid out at its new height, the card says where keep went (before
+		// the list has it: at the old offset, a card shrunk may be out of
+		// the list's view, its row given to another).
+		r.Resize(fyne.NewSize(r.Size().Width, h))
+		widgets.Relayout(r.box)
+		offset = max(offset+p.yOf(keep)-at, 0)
+	}
 	if h != cv.Heights[id] {
-		if keepEnd {
-			offset = max(offset-(cv.Heights[id]-h), 0)
-		}
 		cv.Heights[id] = h
 		cv.List.SetItemHeight(id, h)
 	}
@@ -102,4 +115,10 @@ func (p *cardPart) Remeasure() {
 	if cv.List.GetScrollOffset() != offset {
 		cv.List.ScrollToOffset(offset)
 	}
+}
+
+// yOf is where o is down the card's row.
+func (p *cardPart) yOf(o fyne.CanvasObject) float32 {
+	d := fyne.CurrentApp().Driver()
+	return d.AbsolutePositionForObject(o).Y - d.AbsolutePositionForObject(p.r).Y
 }

@@ -91,13 +91,11 @@ func TestToolCardShowAllKeepsTheView(t *testing.T) {
 	}
 }
 
-// TestToolCardEndKeepsThePlace: the control at a long result's end keeps
-// the person's place. Show all there leaves the view where it is (the
-// text goes on under the pointer, where it was cut); Show less there,
-// at the end of the whole result, keeps the card's end where it was on
-// screen, the card shrinking above it: the view stayed where it was, and
-// the person was left in whatever came below the card, or at the chat's
-// end.
+// TestToolCardEndKeepsThePlace: the control at a cut result's end stays
+// where it is on screen when pressed, the card growing above it (Show
+// all) and shrinking above it (Show less, which it then says): the person
+// presses it again in the same place. Show less there kept the view's
+// offset, and left the person in whatever came below the card.
 func TestToolCardEndKeepsThePlace(t *testing.T) {
 	h := newCardHarness(t)
 	h.tr.User("go", time.Now())
@@ -118,46 +116,37 @@ func TestToolCardEndKeepsThePlace(t *testing.T) {
 	var c *RowView
 	h.until("the long card", func() bool { c = h.card("t.echo"); return c != nil && c.Tool().OutMore.Visible() })
 	d := h.ui.FyneApp.Driver()
-	end := c.Tool().OutMore
-	if !strings.HasPrefix(end.Text, "Show the whole result (") {
-		t.Fatalf("the cut result ends in %q", end.Text)
-	}
-	before := cv.List.GetScrollOffset()
-	test.Tap(end)
-	h.drain()
-	h.tr.Expand(c.ID, true) // the bridge's copy of the row, a frame later
-	h.frame()
-	h.drain()
-	if after := cv.List.GetScrollOffset(); after != before {
-		t.Errorf("Show all at the result's end moved the view from %v to %v", before, after)
-	}
-	if c = h.card("t.echo"); c == nil || strings.Count(c.Tool().Out.String(), "a line of output") != 200 || c.Tool().OutMore.Text != "Show less" {
-		t.Fatal("Show all at the result's end did not show the whole result, with Show less after it")
-	}
-
-	// Down to the whole result's end, half way down the view, then Show
-	// less there.
 	inList := func() float32 {
 		return d.AbsolutePositionForObject(c.Tool().OutMore).Y - d.AbsolutePositionForObject(cv.List).Y
 	}
+	// The cut result's end half way down the view.
 	cv.List.ScrollToOffset(cv.List.GetScrollOffset() + inList() - cv.List.Size().Height/2)
 	h.drain()
-	at := inList()
-	if at <= 0 || at >= cv.List.Size().Height {
-		t.Fatalf("the whole result's end is at %v in a list %v high", at, cv.List.Size().Height)
-	}
-	test.Tap(c.Tool().OutMore)
-	h.drain()
-	h.tr.Expand(c.ID, false)
-	h.frame()
-	h.drain()
-	if c = h.card("t.echo"); c == nil {
-		t.Fatalf("Show less at the result's end left the card out of view (offset %v)", cv.List.GetScrollOffset())
-	}
-	if !strings.HasPrefix(c.Tool().OutMore.Text, "Show the whole result (") {
-		t.Fatalf("Show less at the result's end did not cut it again: it says %q", c.Tool().OutMore.Text)
-	}
-	if now := inList(); now < at-1 || now > at+1 {
-		t.Errorf("Show less at the result's end moved it from %v to %v in the list (offset %v)", at, now, cv.List.GetScrollOffset())
+	for _, tt := range []struct {
+		name, says string
+		expanded   bool
+		lines      int
+	}{
+		{name: "Show all", says: "Show less", expanded: true, lines: 200},
+		{name: "Show less", says: "Show the whole result (", lines: transcript.CollapseAfter},
+	} {
+		at := inList()
+		if at <= 0 || at >= cv.List.Size().Height {
+			t.Fatalf("before %s the result's end is at %v in a list %v high", tt.name, at, cv.List.Size().Height)
+		}
+		test.Tap(c.Tool().OutMore)
+		h.drain()
+		h.tr.Expand(c.ID, tt.expanded) // the bridge's copy of the row, a frame later
+		h.frame()
+		h.drain()
+		if c = h.card("t.echo"); c == nil {
+			t.Fatalf("%s at the result's end left the card out of view (offset %v)", tt.name, cv.List.GetScrollOffset())
+		}
+		if got := strings.Count(c.Tool().Out.String(), "a line of output"); got != tt.lines || !strings.HasPrefix(c.Tool().OutMore.Text, tt.says) {
+			t.Fatalf("after %s at the result's end it shows %d lines, and ends in %q", tt.name, got, c.Tool().OutMore.Text)
+		}
+		if now := inList(); now < at-1 || now > at+1 {
+			t.Errorf("%s at the result's end moved it from %v to %v in the list (offset %v)", tt.name, at, now, cv.List.GetScrollOffset())
+		}
 	}
 }

@@ -76,8 +76,8 @@ type Card struct {
 	// are cut: "Show the whole result (482 B more)". The cut's line
 	// "… 482 B more (Show all)" was text that no click reached, and the
 	// header's Show all was out of sight above a long result. Once the
-	// card shows all, the one at the card's end says Show less. Their
-	// boxes take them out of the layout.
+	// card shows all, they say Show less. Their boxes take them out of
+	// the layout.
 	ArgsMore, OutMore       *widgets.RingButton
 	argsMoreBox, outMoreBox fyne.CanvasObject
 	Progress                *widget.ProgressBar
@@ -106,16 +106,20 @@ func (cs *Cards) NewCard(r Row) *Card {
 	t.State, t.stateObj = widgets.Subtle("")
 	t.Expand = widget.NewButton("Show all", func() {
 		row, _ := r.Shown()
-		r.Expand(!row.Expanded, false)
+		r.Expand(!row.Expanded, nil)
 	})
 	t.Expand.Importance = widget.LowImportance
-	// Show less at the card's end keeps the end where it is on screen:
-	// the person is there, and the card shrinks above them.
-	more := func() {
-		row, _ := r.Shown()
-		r.Expand(!row.Expanded, row.Expanded)
+	// Pressed, a cut text's control stays where it is on screen (the
+	// person is there, the pointer on it), and says Show less.
+	more := func() *widgets.RingButton {
+		b := widgets.NewRingButton("", nil)
+		b.OnTapped = func() {
+			row, _ := r.Shown()
+			r.Expand(!row.Expanded, b)
+		}
+		return b
 	}
-	t.ArgsMore, t.OutMore = widgets.NewRingButton("", more), widgets.NewRingButton("", more)
+	t.ArgsMore, t.OutMore = more(), more()
 	t.ArgsMore.Importance, t.OutMore.Importance = widget.LowImportance, widget.LowImportance
 	t.ArgsMore.KeepFocus, t.OutMore.KeepFocus = true, true
 	t.ArgsMore.Alignment, t.OutMore.Alignment = widget.ButtonAlignLeading, widget.ButtonAlignLeading
@@ -325,18 +329,18 @@ func (t *Card) Set(r transcript.Row) {
 }
 
 // setMore shows the controls at the ends of the cut texts (hidden: the
-// bytes each hides) or, when the card shows all of a long text, Show
-// less at the card's end: after the result when it is shown (out), else
-// after the arguments.
+// bytes each hides) or, when the card shows all, Show less at the end of
+// each long text; out: the result is shown.
 func (t *Card) setMore(r transcript.Row, open, out bool, argsHidden, outHidden int) {
 	argsLabel, outLabel := "", ""
 	switch {
 	case !open:
-	case r.Expanded && (transcript.Long(r.Args) || transcript.Long(r.Output)):
-		if out {
-			outLabel = "Show less"
-		} else {
+	case r.Expanded:
+		if transcript.Long(r.Args) {
 			argsLabel = "Show less"
+		}
+		if transcript.Long(r.Output) && out {
+			outLabel = "Show less"
 		}
 	default:
 		if argsHidden > 0 {

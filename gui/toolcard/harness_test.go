@@ -55,7 +55,7 @@ func (r *testRow) Copy(text string, _ *widget.Button) {
 	r.h.host.FyneApp.Clipboard().SetContent(text)
 }
 func (r *testRow) FindMark() color.Color { return r.mark }
-func (r *testRow) Expand(expanded, _ bool) {
+func (r *testRow) Expand(expanded bool, _ fyne.CanvasObject) {
 	r.row.Expanded, r.row.Collapsed = expanded, false
 	r.card.Set(r.row)
 	r.h.tr.Expand(slices.Index(r.h.rows, r), expanded) // as the bridge keeps it

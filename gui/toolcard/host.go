@@ -47,10 +47,11 @@ type Row interface {
 	Conv() string
 	// Expand shows the card's arguments and result whole (or cut), and
 	// Collapse folds it to its header (or opens it): the row is drawn
-	// again at its new height, and the bridge keeps the change. The card's
-	// top stays where it is on screen, or its end when keepEnd (Show less
-	// pressed there, where the person is).
-	Expand(expanded, keepEnd bool)
+	// again at its new height, and the bridge keeps the change. keep, if
+	// not nil, is the control pressed (at a cut text's end): it stays
+	// where it is on screen, under the pointer, and the card grows or
+	// shrinks around it; nil keeps the card's top where it is.
+	Expand(expanded bool, keep fyne.CanvasObject)
 	Collapse(collapsed bool)
 	// Remeasure gives the row the height of what the card now shows (a
 	// note in an image's place), keeping the view where it is.

@@ -9,8 +9,8 @@ import (
 )
 
 // TestToolCardShowAllAtTheArgumentsEnd: long arguments end in their own
-// control while cut; once all is shown, Show less is at the card's end,
-// after the result, and only there.
+// control while cut, and in Show less once all is shown; a short result
+// in none.
 func TestToolCardShowAllAtTheArgumentsEnd(t *testing.T) {
 	h := newHarness(t)
 	args := fmt.Sprintf(`{"text": %q}`, strings.Repeat("a long argument\n", 200))
@@ -22,18 +22,18 @@ func TestToolCardShowAllAtTheArgumentsEnd(t *testing.T) {
 		t.Fatalf("running, the cut arguments end in %q (shown %v)", c.ArgsMore.Text, c.ArgsMore.Visible())
 	}
 	test.Tap(c.ArgsMore)
-	if c.ArgsMore.Text != "Show less" {
+	if c.ArgsMore.Text != "Show less" || !strings.HasSuffix(c.Args.String(), "a long argument\\n\"\n}") {
 		t.Errorf("running and shown whole, the arguments end in %q, want Show less", c.ArgsMore.Text)
 	}
 	h.tr.ToolFinished("c1", "t.write", []byte(args), "ok", false, false, 0)
 	h.frame()
-	if c.ArgsMore.Visible() || c.OutMore.Text != "Show less" || !c.OutMore.Visible() {
-		t.Errorf("finished and shown whole: the arguments end in %q (shown %v), the result in %q (shown %v); want Show less after the result alone",
+	if !c.ArgsMore.Visible() || c.ArgsMore.Text != "Show less" || c.OutMore.Visible() {
+		t.Errorf("finished and shown whole: the arguments end in %q (shown %v), the short result in %q (shown %v); want Show less after the arguments alone",
 			c.ArgsMore.Text, c.ArgsMore.Visible(), c.OutMore.Text, c.OutMore.Visible())
 	}
-	test.Tap(c.OutMore)
-	if !c.ArgsMore.Visible() || c.OutMore.Visible() {
-		t.Errorf("cut again: the arguments' control shown %v, the short result's %v", c.ArgsMore.Visible(), c.OutMore.Visible())
+	test.Tap(c.ArgsMore)
+	if !strings.HasPrefix(c.ArgsMore.Text, "Show all the arguments (") || c.OutMore.Visible() {
+		t.Errorf("cut again: the arguments end in %q, the short result's control shown %v", c.ArgsMore.Text, c.OutMore.Visible())
 	}
 }
 

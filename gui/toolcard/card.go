@@ -12,7 +12,6 @@ import (
 
 	"deckhand/gui/appview"
 	"deckhand/gui/widgets"
-	"deckhand/tools"
 	"deckhand/transcript"
 )
 
@@ -72,26 +71,23 @@ type Card struct {
 	Expand   *widget.Button    // Show all (Show less) in the header
 	Args     *widget.RichText
 	argsSeg  *widget.TextSegment
-	// ArgsMore and OutMore end the arguments and the result where they
-	// are cut: "Show the whole result (482 B more)". The cut's line
-	// "… 482 B more (Show all)" was text that no click reached, and the
-	// header's Show all was out of sight above a long result. Once the
-	// card shows all, they say Show less. Their boxes take them out of
-	// the layout.
-	ArgsMore, OutMore       *widgets.RingButton
-	argsMoreBox, outMoreBox fyne.CanvasObject
-	Progress                *widget.ProgressBar
-	Status                  *widget.Label
-	Out                     *widget.RichText
-	outSeg                  *widget.TextSegment
-	OutLabel                *widget.Label
-	Media                   *Media
-	OpenView                *widget.Button // the tool's view (an MCP App), in a window of its own
+	Progress *widget.ProgressBar
+	Status   *widget.Label
+	Out      *widget.RichText
+	outSeg   *widget.TextSegment
+	// The ends of the arguments and of the result (textEnd): their
+	// controls are ArgsMore and OutMore (Show all, Show less) and
+	// ArgsCopy and OutCopy (Copy all, when they are too long to draw).
+	argsEnd, outEnd                      *textEnd
+	ArgsMore, OutMore, ArgsCopy, OutCopy *widgets.RingButton
+	OutLabel                             *widget.Label
+	Media                                *Media
+	OpenView                             *widget.Button // the tool's view (an MCP App), in a window of its own
 	// Answer brings up the approval the call waits for, wherever its
 	// dialog was (the quick prompt's window, behind this one).
 	Answer    *widget.Button
 	answerBox fyne.CanvasObject // its line (hidden, it takes no room)
-	outNoun   string            // what OutMore calls the result: result, error, text
+	outNoun   string            // what the result's end calls it: result, error, text
 	spinning  bool
 	// The captions' theme wrappers: hiding those, not the labels inside,
 	// takes them out of the layout.
@@ -109,23 +105,9 @@ func (cs *Cards) NewCard(r Row) *Card {
 		r.Expand(!row.Expanded, nil)
 	})
 	t.Expand.Importance = widget.LowImportance
-	// Pressed, a cut text's control stays where it is on screen (the
-	// person is there, the pointer on it), and says Show less.
-	more := func() *widgets.RingButton {
-		b := widgets.NewRingButton("", nil)
-		b.OnTapped = func() {
-			row, _ := r.Shown()
-			r.Expand(!row.Expanded, b)
-		}
-		return b
-	}
-	t.ArgsMore, t.OutMore = more(), more()
-	t.ArgsMore.Importance, t.OutMore.Importance = widget.LowImportance, widget.LowImportance
-	t.ArgsMore.KeepFocus, t.OutMore.KeepFocus = true, true
-	t.ArgsMore.Alignment, t.OutMore.Alignment = widget.ButtonAlignLeading, widget.ButtonAlignLeading
-	t.argsMoreBox, t.outMoreBox = container.NewHBox(t.ArgsMore), container.NewHBox(t.OutMore)
-	t.argsMoreBox.Hide()
-	t.outMoreBox.Hide()
+	t.argsEnd, t.outEnd = newTextEnd(r), newTextEnd(r)
+	t.ArgsMore, t.ArgsCopy = t.argsEnd.more, t.argsEnd.copy
+	t.OutMore, t.OutCopy = t.outEnd.more, t.outEnd.copy
 	t.Fold = widgets.NewTipButton("", theme.MenuDropDownIcon(), foldTip, cs.Tips, func() {
 		row, _ := r.Shown()
 		r.Collapse(!row.Collapsed)
@@ -167,7 +149,7 @@ func (cs *Cards) NewCard(r Row) *Card {
 	// card past a narrow window.
 	t.answerBox = container.NewHBox(t.Answer)
 	t.answerBox.Hide()
-	body := container.NewVBox(title, t.answerBox, t.Args, t.argsMoreBox, t.Progress, t.StatusBox, t.outLabelBox, t.Out, t.outMoreBox, t.Media.obj)
+	body := container.NewVBox(title, t.answerBox, t.Args, t.argsEnd.obj, t.Progress, t.StatusBox, t.outLabelBox, t.Out, t.outEnd.obj, t.Media.obj)
 	t.obj = container.NewStack(t.Border, container.NewPadded(body))
 	return t
 }
@@ -261,8 +243,11 @@ func (t *Card) Set(r transcript.Row) {
 	t.Fold.Tip = tip
 	long := transcript.Long(r.Args) || transcript.Long(r.Output)
 	args, out := r.Args, r.Output
-	var argsHidden, outHidden int
-	if !r.Expanded {
+	var argsHidden, outHidden, argsUndrawn, outUndrawn int
+	if r.Expanded {
+		args, argsUndrawn = transcript.Whole(args)
+		out, outUndrawn = transcript.Whole(out)
+	} else {
 		args, argsHidden = transcript.Cut(args)
 		out, outHidden = transcript.Cut(out)
 	}
@@ -320,55 +305,11 @@ func (t *Card) Set(r transcript.Row) {
 	shown := open && finished && out != ""
 	widgets.SetVisible(t.outLabelBox, shown)
 	widgets.SetVisible(t.Out, shown)
-	t.setMore(r, open, shown, argsHidden, outHidden)
+	t.argsEnd.set(r.Args, open, r.Expanded, argsHidden, argsUndrawn, "arguments")
+	t.outEnd.set(r.Output, shown, r.Expanded, outHidden, outUndrawn, t.outNoun)
 	media := r.Media
 	if !open || !finished {
 		media = nil
 	}
 	t.Media.set(media, t.onScreen())
-}
-
-// setMore shows the controls at the ends of the cut texts (hidden: the
-// bytes each hides) or, when the card shows all, Show less at the end of
-// each long text; out: the result is shown.
-func (t *Card) setMore(r transcript.Row, open, out bool, argsHidden, outHidden int) {
-	argsLabel, outLabel := "", ""
-	switch {
-	case !open:
-	case r.Expanded:
-		if transcript.Long(r.Args) {
-			argsLabel = "Show less"
-		}
-		if transcript.Long(r.Output) && out {
-			outLabel = "Show less"
-		}
-	default:
-		if argsHidden > 0 {
-			argsLabel = "Show all the arguments (" + tools.Size(argsHidden) + " more)"
-		}
-		if outHidden > 0 && out {
-			outLabel = "Show the whole " + t.outNoun + " (" + tools.Size(outHidden) + " more)"
-		}
-	}
-	setMore(t.ArgsMore, t.argsMoreBox, argsLabel)
-	setMore(t.OutMore, t.outMoreBox, outLabel)
-}
-
-// setMore shows b (in box) saying label, or hides it when label is "".
-func setMore(b *widgets.RingButton, box fyne.CanvasObject, label string) {
-	if label == "" {
-		widgets.SetVisible(box, false)
-		widgets.SetVisible(b, false)
-		return
-	}
-	icon := theme.MoreHorizontalIcon()
-	if label == "Show less" {
-		icon = theme.MenuDropUpIcon()
-	}
-	if b.Text != label || b.Icon != icon {
-		b.Text, b.Icon = label, icon
-		b.Refresh()
-	}
-	widgets.SetVisible(b, true)
-	widgets.SetVisible(box, true)
 }

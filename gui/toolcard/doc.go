@@ -14,7 +14,8 @@
 // nor the actors.
 //
 // Files: card.go, the Cards and a Card; header.go, the card's title
-// line (name, state and buttons apart at any width); media.go, the images (decoded
+// line (name, state and buttons apart at any width); end.go, the controls
+// at the end of a long text (Show all, Show less, Copy all); media.go, the images (decoded
 // off screen, a few bitmaps per window) and links; image.go, an image
 // shown large and saved; host.go, the Host and the Row.
 //

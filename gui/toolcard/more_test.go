@@ -6,6 +6,9 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2/test"
+
+	"deckhand/tools"
+	"deckhand/transcript"
 )
 
 // TestToolCardShowAllAtTheArgumentsEnd: long arguments end in their own
@@ -37,10 +40,13 @@ func TestToolCardShowAllAtTheArgumentsEnd(t *testing.T) {
 	}
 }
 
-// TestToolCardCutIsBounded: what a server sends cannot make a cut card
-// large: a result of one 10 MB line, or of many lines, shows at most a
-// head of previewBytes and one control; escape sequences never reach the
-// card (the transcript cleans them).
+// TestToolCardCutIsBounded: what a server sends cannot make a card
+// large: a result of one 10 MB line, of many lines, of escape sequences
+// shows, cut, at most a head of 1500 bytes and one control, and shown
+// whole at most transcript.WholeBytes, with a note that says how much is
+// not drawn and Copy all, which copies all of it. Escape sequences never
+// reach the card (the transcript cleans them). Drawn whole, 256 KiB of
+// short lines froze the window for over a minute.
 func TestToolCardCutIsBounded(t *testing.T) {
 	for _, tt := range []struct {
 		name, output string
@@ -57,11 +63,24 @@ func TestToolCardCutIsBounded(t *testing.T) {
 			if len(out) > 1500 || strings.ContainsAny(out, "\x1b\x07\r") {
 				t.Errorf("the cut result shows %d bytes (%q…)", len(out), out[:min(len(out), 40)])
 			}
-			if !c.OutMore.Visible() || !strings.HasPrefix(c.OutMore.Text, "Show the whole result (") {
-				t.Errorf("the result ends in %q", c.OutMore.Text)
+			if !c.OutMore.Visible() || !strings.HasPrefix(c.OutMore.Text, "Show the whole result (") || c.OutCopy.Visible() {
+				t.Errorf("the result ends in %q (Copy all shown %v)", c.OutMore.Text, c.OutCopy.Visible())
 			}
 			if hgt := c.View().MinSize().Height; hgt > 600 {
 				t.Errorf("the cut card is %v high", hgt)
+			}
+			test.Tap(c.OutMore)
+			whole := h.rows[0].row.Output
+			if out := c.Out.String(); len(out) > transcript.WholeBytes || strings.Count(out, "\n") >= transcript.WholeLines || !strings.HasPrefix(whole, out) {
+				t.Errorf("shown whole, the card draws %d bytes in %d lines", len(out), strings.Count(out, "\n")+1)
+			}
+			note := c.outEnd.note.Text
+			if !c.OutCopy.Visible() || !c.outEnd.box.Visible() || !strings.Contains(note, "not drawn") || !strings.Contains(note, tools.Size(len(whole))) {
+				t.Errorf("shown whole but not all drawn: Copy all shown %v, the note %q", c.OutCopy.Visible(), note)
+			}
+			test.Tap(c.OutCopy)
+			if got := h.host.FyneApp.Clipboard().Content(); got != whole {
+				t.Errorf("Copy all copied %d bytes, want the result's %d", len(got), len(whole))
 			}
 		})
 	}

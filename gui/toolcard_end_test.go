@@ -20,12 +20,13 @@ import (
 // TestToolCardEndInTheWindow: in the window at 640×480 and 1280×800, a
 // long result's card ends, in view above the chat's last answer, in its
 // control ("Show the whole result (… more)"), whole and inside the card;
-// pressed with Space, the whole result shows and the control, now Show
-// less, stays where it was, with the focus; pressed again, the result is
-// cut again, the control still there. With DECKHAND_SHOTS set, the window is written there as PNGs to
-// look at.
+// pressed with Space, the whole result shows (its first thousand lines,
+// and a note with Copy all for the rest) and the control, now Show less,
+// stays where it was, with the focus; pressed again, the result is cut
+// again, the control still there. With DECKHAND_SHOTS set, the window is
+// written there as PNGs to look at.
 func TestToolCardEndInTheWindow(t *testing.T) {
-	long := strings.Repeat("a line of output\n", 60)
+	long := strings.Repeat("a line of output\n", 1100)
 	for _, size := range []fyne.Size{{Width: 640, Height: 480}, {Width: 1280, Height: 800}} {
 		t.Run(fmt.Sprintf("%.0fx%.0f", size.Width, size.Height), func(t *testing.T) {
 			h := newHarness(t, harnessOptions{
@@ -85,6 +86,9 @@ func TestToolCardEndInTheWindow(t *testing.T) {
 				})
 				h.queue.Settle()
 				end = c.Tool().OutMore
+				if tt.name == "whole" && (!c.Tool().OutCopy.Visible() || !inView(c.Tool().OutCopy)) {
+					t.Error("shown whole, the result's first thousand lines end without Copy all in view")
+				}
 				if now := d.AbsolutePositionForObject(end).Y; now < at-1 || now > at+1 || !inView(end) || cv.Focused() != fyne.Focusable(end) {
 					t.Errorf("%s: the control pressed moved from %v to %v (in view %v, focused %v)", tt.name, at, now, inView(end), cv.Focused() == fyne.Focusable(end))
 				}

@@ -79,6 +79,12 @@ func (p *cardPart) apply(row transcript.Row, keep fyne.CanvasObject) {
 	}
 	cv.Rows[id] = row
 	r.show(id, row, flow{})
+	// Laid out at the list's width first: a label that wraps (the note
+	// under a text too long to draw) is as high as its lines only once it
+	// has its width (measured before, the row was a line short, and keep
+	// moved by as much).
+	r.Resize(fyne.NewSize(r.Size().Width, r.MinSize().Height))
+	widgets.Relayout(r.box)
 	h := cv.heightOf(r, id)
 	cv.measured[id] = true
 	if keep != nil && keep.Visible() {

@@ -71,10 +71,25 @@ func TestToolCardEndInTheWindow(t *testing.T) {
 			}
 			shot("cut")
 			at := d.AbsolutePositionForObject(end).Y
-			// Pressed with the keyboard, as by a person who came to it with
-			// Tab (package toolcard's test): the focus stays on it.
+			// Tab from the message box, round the window and into the
+			// chat, reaches it, and its ring shows; pressed with Space, the
+			// focus stays on it.
 			cv := h.ui.win.Canvas()
-			cv.Focus(end)
+			cv.Focus(h.ui.input)
+			var seen []string
+			for range 40 {
+				if cv.Focused() == fyne.Focusable(end) {
+					break
+				}
+				cv.FocusNext()
+				seen = append(seen, fmt.Sprintf("%T", cv.Focused()))
+			}
+			if cv.Focused() != fyne.Focusable(end) {
+				t.Fatalf("Tab from the message box never reached the result's end; it went through %q", seen)
+			}
+			if shown, has := ringShown(end); !has || !shown {
+				t.Error("the focused control at the result's end shows no ring")
+			}
 			for _, tt := range []struct{ name, says string }{
 				{name: "whole", says: "Show less"},
 				{name: "cut-again", says: "Show the whole result ("},

@@ -21,6 +21,7 @@ import (
 
 	"deckhand/replay"
 	"deckhand/store"
+	"deckhand/toolcall"
 	"deckhand/tools"
 )
 
@@ -161,7 +162,7 @@ func WriteMarkdown(w io.Writer, c Chat) error {
 				b.WriteString("\n*(cut off)*\n")
 			}
 			for _, call := range a.Calls {
-				fmt.Fprintf(&b, "\n### Tool call `%s`: %s\n\n", code(call.Tool), outcome(call))
+				fmt.Fprintf(&b, "\n### Tool call `%s`: %s\n\n", code(call.Tool), heading(call))
 				args := string(call.Arguments)
 				if args == "" {
 					args = "{}"
@@ -273,10 +274,34 @@ func outcome(c *replay.Call) string {
 		return "outcome unknown"
 	case c.Denied:
 		return "denied"
+	case c.Refused:
+		return "refused"
 	case c.IsError:
 		return "failed"
 	}
 	return "done"
+}
+
+// refusedWhy is why Deckhand refused a call of a tool it keeps from the
+// model (quarantined, unchecked, ...), in the person's words, as its card
+// says; "" for any other call.
+func refusedWhy(c *replay.Call) string {
+	if !c.Refused {
+		return ""
+	}
+	if w, ok := toolcall.WithheldIn(c.Output); ok {
+		return w.Why()
+	}
+	return ""
+}
+
+// heading is a call's outcome for its Markdown heading: with why, when
+// Deckhand refused it for a reason the person can act on.
+func heading(c *replay.Call) string {
+	if why := refusedWhy(c); why != "" {
+		return outcome(c) + ": " + inline(why)
+	}
+	return outcome(c)
 }
 
 // fenced puts text in a fenced block no run of backticks in it can close.
@@ -394,8 +419,11 @@ type (
 		Tool      string          `json:"tool"`
 		Arguments json.RawMessage `json:"arguments"`
 		Outcome   string          `json:"outcome"`
-		Result    string          `json:"result"`
-		ElapsedMS int64           `json:"elapsed_ms"`
+		// Why: why Deckhand refused the call (Outcome "refused") of a
+		// tool it keeps from the model, in the person's words.
+		Why       string `json:"why,omitempty"`
+		Result    string `json:"result"`
+		ElapsedMS int64  `json:"elapsed_ms"`
 		// Origin: who made the call when not the model ("the view of
 		// server.tool").
 		Origin string `json:"origin,omitempty"`
@@ -429,7 +457,7 @@ func WriteJSON(w io.Writer, c Chat) error {
 			m := msgJSON{Role: "assistant", Text: a.Text, Time: a.Time, Run: r.ID, Model: c.modelOf(r), Partial: a.Partial,
 				InputTokens: a.InputTokens, OutputTokens: a.OutputTokens}
 			for _, call := range a.Calls {
-				m.ToolCalls = append(m.ToolCalls, callJSON{ID: call.ID, Tool: call.Tool, Arguments: jsonArgs(call.Arguments), Outcome: outcome(call),
+				m.ToolCalls = append(m.ToolCalls, callJSON{ID: call.ID, Tool: call.Tool, Arguments: jsonArgs(call.Arguments), Outcome: outcome(call), Why: refusedWhy(call),
 					Result: call.Result(), ElapsedMS: call.Elapsed.Milliseconds()})
 			}
 			out.Messages = append(out.Messages, m)

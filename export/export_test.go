@@ -1,11 +1,15 @@
 package export
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"deckhand/replay"
 	"deckhand/store"
+	"deckhand/toolcall"
 )
 
 // What the person, the model and the tools wrote cannot change the
@@ -92,5 +96,69 @@ func TestMarkdownOneHeadingPerTurn(t *testing.T) {
 	call, answer := strings.Index(md, "### Tool call"), strings.Index(md, "The sum is 42.")
 	if head := strings.Index(md, "## Deckhand"); head < 0 || call < head || answer < call {
 		t.Errorf("want the heading, the call, then the answer:\n%s", md)
+	}
+}
+
+// A call Deckhand refused before the gate is "refused", not "failed";
+// one refused for a tool Deckhand keeps from the model says why in the
+// person's words, as its card does (the Markdown heading, the JSON's why).
+func TestExportSaysWhyACallWasRefused(t *testing.T) {
+	quarantined := toolcall.Withheld{Held: toolcall.Quarantined, Server: "bad", Tool: "escape"}.Refusal()
+	unknown := `Error: there is no tool named "bad__nope". Use one of the tools in this request's tools field, by its exact name.`
+	c := Chat{ID: "s1", Title: "calls",
+		Runs: []replay.Run{{ID: "r1", Text: "go", End: replay.End{Status: store.RunSucceeded},
+			Steps: []replay.Step{{Answer: &replay.Answer{Calls: []*replay.Call{
+				{ID: "q", Tool: "bad.escape", Outcome: replay.Finished, Output: quarantined, IsError: true, Refused: true},
+				{ID: "u", Tool: "bad__nope", Outcome: replay.Finished, Output: unknown, IsError: true, Refused: true},
+				{ID: "f", Tool: "bad.crash", Outcome: replay.Finished, Output: "Error: the tool call failed: boom", IsError: true, Sent: true},
+				{ID: "o", Tool: "bad.old", Outcome: replay.Finished, Output: quarantined, IsError: true}, // a log from before "refused" was kept
+			}}}}}}}
+	var md strings.Builder
+	if err := WriteMarkdown(&md, c); err != nil {
+		t.Fatal(err)
+	}
+	var headings []string
+	for line := range strings.SplitSeq(md.String(), "\n") {
+		if strings.HasPrefix(line, "### Tool call") {
+			headings = append(headings, line)
+		}
+	}
+	want := []string{
+		"### Tool call `bad.escape`: refused: bad.escape is quarantined \\(its definition has high-risk flags you have not reviewed\\); review it in Servers ▸ bad ▸ Tools to offer it to the model",
+		"### Tool call `bad__nope`: refused",
+		"### Tool call `bad.crash`: failed",
+		"### Tool call `bad.old`: failed",
+	}
+	if diff := cmp.Diff(want, headings); diff != "" {
+		t.Errorf("WriteMarkdown's tool call headings (-want +got):\n%s", diff)
+	}
+
+	var js strings.Builder
+	if err := WriteJSON(&js, c); err != nil {
+		t.Fatal(err)
+	}
+	var out struct {
+		Messages []struct {
+			ToolCalls []struct{ ID, Outcome, Why, Result string } `json:"tool_calls"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal([]byte(js.String()), &out); err != nil {
+		t.Fatal(err)
+	}
+	type call struct{ ID, Outcome, Why, Result string }
+	var got []call
+	for _, m := range out.Messages {
+		for _, c := range m.ToolCalls {
+			got = append(got, call(c))
+		}
+	}
+	wantJSON := []call{
+		{"q", "refused", "bad.escape is quarantined (its definition has high-risk flags you have not reviewed); review it in Servers ▸ bad ▸ Tools to offer it to the model", quarantined},
+		{"u", "refused", "", unknown},
+		{"f", "failed", "", "Error: the tool call failed: boom"},
+		{"o", "failed", "", quarantined},
+	}
+	if diff := cmp.Diff(wantJSON, got); diff != "" {
+		t.Errorf("WriteJSON's tool calls (-want +got):\n%s", diff)
 	}
 }

@@ -127,8 +127,12 @@ type Call struct {
 	Meta       json.RawMessage // the result's _meta, as Structured
 	IsError    bool
 	Denied     bool
-	Cancelled  bool // the person's Stop ended it (Output says so)
-	Elapsed    time.Duration
+	// Refused: Deckhand refused it before the gate (an unknown or withheld
+	// tool, bad arguments, the policy): it never ran. Absent (false) in
+	// logs written before it was recorded.
+	Refused   bool
+	Cancelled bool // the person's Stop ended it (Output says so)
+	Elapsed   time.Duration
 	// Asked: an approval was asked about it. Sent: it was sent to its
 	// server (or run) at all; a Finished call that was not ended before
 	// it ran (denied, stopped while asked, refused).
@@ -449,7 +453,7 @@ func (s *Session) late(e store.Event, d store.EventData) {
 
 // finish notes how a call ended, from its tool.succeeded or tool.failed.
 func (c *Call) finish(kind string, d store.EventData) {
-	c.Outcome, c.Output, c.Denied, c.Cancelled = Finished, d.Output, d.Denied, d.Cancelled
+	c.Outcome, c.Output, c.Denied, c.Cancelled, c.Refused = Finished, d.Output, d.Denied, d.Cancelled, d.Refused
 	c.IsError = kind != store.KindToolSucceeded
 	c.Elapsed = time.Duration(d.ElapsedMS) * time.Millisecond
 	c.Structured, c.Meta = object(d.Structured), object(d.Meta)

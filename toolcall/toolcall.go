@@ -30,18 +30,16 @@ import (
 
 // Resolve finds the tool a call names (wire or display name) in the catalog
 // the model was offered. When there is none, refusal is what the model is
-// told: how to find the right name (lazy: with tool_search), and the
-// closest names.
+// told: why, when the catalog left the tool out (LeftOut); else how to find
+// the right name (lazy: with tool_search), and the closest names. (The
+// tools the catalog has but keeps from the model, a router knows:
+// servers.Router.Withheld.)
 func Resolve(cat *tools.Catalog, name string, lazy bool) (t tools.Tool, refusal string, ok bool) {
 	if t, ok := cat.Lookup(name); ok {
 		return t, "", true
 	}
-	if r, ok := cat.LeftOut(name); ok && r.NotLoaded {
-		// The server knows the tool and why it is not offered (a
-		// mistake in its definition, a program not installed): the
-		// model is told, and can tell the person, rather than hunt for
-		// another name.
-		return tools.Tool{}, fmt.Sprintf("Error: %s is not loaded: %s", name, r.Reason), false
+	if w, ok := LeftOut(cat, name); ok {
+		return tools.Tool{}, w.Refusal(), false
 	}
 	refusal = fmt.Sprintf("Error: there is no tool named %q. Use one of the tools in this request's tools field, by its exact name.", name)
 	if lazy {

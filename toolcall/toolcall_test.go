@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"deckhand/config"
 	"deckhand/tools"
 )
 
@@ -149,5 +150,133 @@ func TestIsShell(t *testing.T) {
 		if d.Allowed || d.Target != "local.shell" || !strings.HasPrefix(d.Rule, "off: ") {
 			t.Errorf("ShellOff(%v) = %+v", disabled, d)
 		}
+	}
+}
+
+// A tool Deckhand knows but keeps from the model is refused saying which
+// reason, to the model and, read back from what the model was told, to the
+// person; neither holds the tool's own text.
+func TestWithheld(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		w            Withheld
+		model, ofPer string
+	}{
+		{"quarantined", Withheld{Held: Quarantined, Server: "bad", Tool: "escape"},
+			"Refused (not run): bad.escape is quarantined: its definition has not been reviewed by the person, so it is not offered to you. Do not retry it; tell the person they can review it in Servers ▸ bad ▸ Tools (or with `deckhand mcp review bad.escape`) if it is needed.",
+			"bad.escape is quarantined (its definition has high-risk flags you have not reviewed); review it in Servers ▸ bad ▸ Tools to offer it to the model"},
+		{"unchecked", Withheld{Held: Unchecked, Server: "fs", Tool: "write_file"},
+			"Refused (not run): fs.write_file is turned off by the person (unchecked in Servers ▸ fs ▸ Tools), so it is not offered to you. Do not retry it; tell the person they can check it there if it is needed.",
+			"fs.write_file is unchecked in Servers ▸ fs ▸ Tools; check it there to offer it to the model"},
+		{"server off", Withheld{Held: ServerOff, Server: "fs"},
+			"Refused (not run): the server fs is turned off by the person, so none of its tools is offered to you. Do not retry it; tell the person they can turn fs on in Servers if it is needed.",
+			"the server fs is turned off; turn it on in Servers to offer its tools to the model"},
+		{"bad name", Withheld{Held: BadName, Server: "bad"},
+			"Refused (not run): the server bad has a tool of that name, but its name breaks the MCP rules for tool names (1 to 128 letters, digits, _, - or .), so it is left out and not offered to you. Do not retry it.",
+			"the server bad's tool of this name is left out, as its name breaks the MCP rules for tool names (Servers ▸ bad says how)"},
+		{"not loaded", Withheld{Held: NotLoaded, Server: "local", Tool: "frob", Reason: "/t/frob.json: frob is not installed. Install it."},
+			"Refused (not run): local.frob is not offered to you, and retrying will not help; tell the person why if it is needed. local.frob is not loaded: /t/frob.json: frob is not installed. Install it.",
+			"local.frob is not loaded: /t/frob.json: frob is not installed. Install it."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := tc.w.Refusal()
+			if diff := cmp.Diff(tc.model, got); diff != "" {
+				t.Errorf("Refusal() (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tc.ofPer, tc.w.Why()); diff != "" {
+				t.Errorf("Why() (-want +got):\n%s", diff)
+			}
+			back, ok := WithheldIn(got)
+			if diff := cmp.Diff(tc.w, back); !ok || diff != "" {
+				t.Errorf("WithheldIn(Refusal()) = _, %v (-want +got):\n%s", ok, diff)
+			}
+		})
+	}
+}
+
+// What is not such a refusal is not read as one: the refusal of an
+// unknown tool, the policy's, a tool's result, and a refusal whose names
+// do not agree.
+func TestWithheldInOther(t *testing.T) {
+	for _, output := range []string{
+		"",
+		`Error: there is no tool named "bad__nope". Use one of the tools in this request's tools field, by its exact name.`,
+		PolicyRefusal("fs.write", "/etc/passwd", "outside the roots"),
+		DeniedText,
+		"Refused (not run): bad.escape is quarantined",
+		"Refused (not run): good.escape is quarantined: its definition has not been reviewed by the person, so it is not offered to you. Do not retry it; tell the person they can review it in Servers ▸ bad ▸ Tools (or with `deckhand mcp review bad.escape`) if it is needed.",
+		"Refused (not run): the server fs is turned off by the person, so none of its tools is offered to you. Do not retry it; tell the person they can turn gs on in Servers if it is needed.",
+	} {
+		if w, ok := WithheldIn(output); ok {
+			t.Errorf("WithheldIn(%q) = %+v, want none", output, w)
+		}
+	}
+}
+
+func FuzzWithheldIn(f *testing.F) {
+	f.Add(int(Quarantined), "bad", "escape", "")
+	f.Add(int(NotLoaded), "local", "frob", "a: b. c")
+	f.Fuzz(func(t *testing.T, held int, server, tool, reason string) {
+		w := Withheld{Held: Held(held), Server: server, Tool: tool, Reason: reason}
+		if _, known := withheldText[w.Held]; !known || config.ValidAlias(server) != nil {
+			return
+		}
+		back, ok := WithheldIn(w.Refusal())
+		if !ok {
+			return // names with spaces or dots in the alias are not read back: the card says it generically
+		}
+		if back.Held != w.Held || back.Server != w.Server {
+			t.Fatalf("WithheldIn(%q) = %+v, from %+v", w.Refusal(), back, w)
+		}
+		if back.Refusal() != w.Refusal() {
+			t.Fatalf("WithheldIn(%q).Refusal() = %q", w.Refusal(), back.Refusal())
+		}
+	})
+}
+
+// Off refuses a call of a server turned off in the config, whatever the
+// tool; a server on, or not configured, is not Off's to say.
+func TestOff(t *testing.T) {
+	servers := map[string]config.Server{"off": {Command: "x", Disabled: true}, "on": {Command: "x"}}
+	for _, tc := range []struct {
+		call string
+		want Withheld
+		ok   bool
+	}{
+		{"off__anything", Withheld{Held: ServerOff, Server: "off"}, true},
+		{"off.anything", Withheld{Held: ServerOff, Server: "off"}, true},
+		{"on__anything", Withheld{}, false},
+		{"nope__anything", Withheld{}, false},
+		{"off", Withheld{}, false},
+	} {
+		got, ok := Off(servers, tc.call)
+		if diff := cmp.Diff(tc.want, got); ok != tc.ok || diff != "" {
+			t.Errorf("Off(%q) = _, %v, want %v (-want +got):\n%s", tc.call, ok, tc.ok, diff)
+		}
+	}
+}
+
+// Resolve says why a tool its catalog left out is not offered (its
+// server's reason, or its name), and keeps "no tool named" for a name no
+// server listed.
+func TestResolveLeftOut(t *testing.T) {
+	long := strings.Repeat("x", 200)
+	cat := tools.NewCatalog(map[string]tools.Source{
+		"bad":   {Tools: []*sdk.Tool{{Name: long, InputSchema: map[string]any{"type": "object"}}, {Name: "ok", InputSchema: map[string]any{"type": "object"}}}},
+		"local": {NotLoaded: []tools.Rejected{{Name: "frob", Reason: "/t/frob.json: frobnicator is not installed"}}},
+	})
+	for _, tc := range []struct {
+		name, call, want string
+	}{
+		{"bad name", "bad__" + long, Withheld{Held: BadName, Server: "bad"}.Refusal()},
+		{"not loaded", "local__frob", "Refused (not run): local.frob is not offered to you, and retrying will not help; tell the person why if it is needed. local.frob is not loaded: /t/frob.json: frobnicator is not installed"},
+		{"unknown", "bad__nope", `Error: there is no tool named "bad__nope". Use one of the tools in this request's tools field, by its exact name.`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, got, ok := Resolve(cat, tc.call, false)
+			if diff := cmp.Diff(tc.want, got); ok || diff != "" {
+				t.Errorf("Resolve(%q) = _, _, %v (-want +got):\n%s", tc.call, ok, diff)
+			}
+		})
 	}
 }

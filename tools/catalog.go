@@ -303,10 +303,7 @@ func (c *Catalog) Lookup(name string) (Tool, bool) {
 // display name (alias.tool) or wire name (alias__tool), the first reason
 // when there are several.
 func (c *Catalog) LeftOut(name string) (Rejected, bool) {
-	alias, tool, ok := strings.Cut(name, "__")
-	if !ok {
-		alias, tool, ok = strings.Cut(name, ".")
-	}
+	alias, tool, ok := SplitName(name)
 	if !ok {
 		return Rejected{}, false
 	}
@@ -317,6 +314,16 @@ func (c *Catalog) LeftOut(name string) (Rejected, bool) {
 		}
 	}
 	return Rejected{}, false
+}
+
+// SplitName splits a wire name (alias__tool) or a display name
+// (alias.tool) into the server's alias and its name for the tool, as a
+// name not in the catalog would be (aliases hold neither "__" nor ".").
+func SplitName(name string) (alias, tool string, ok bool) {
+	if alias, tool, ok = strings.Cut(name, "__"); ok {
+		return alias, tool, true
+	}
+	return strings.Cut(name, ".")
 }
 
 // Tools returns every tool, sorted by display name. The slice is shared:

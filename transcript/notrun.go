@@ -75,10 +75,22 @@ func NotRunWhy(output string, isError, denied, asked bool, closed string) string
 		return "Deckhand stopped before it was made"
 	case output == toolcall.DepthText:
 		return "the run reached its tool-call depth limit"
+	case isError && withheld(output) != "":
+		return "Deckhand refused it: " + withheld(output)
 	case isError:
 		return "Deckhand refused it" + SeeBelow
 	}
 	return "answered by Deckhand"
+}
+
+// withheld is why Deckhand keeps from the model the tool a call refused
+// for it named (quarantined, unchecked, ...), in the person's words; ""
+// when output is no such refusal.
+func withheld(output string) string {
+	if w, ok := toolcall.WithheldIn(output); ok {
+		return w.Why()
+	}
+	return ""
 }
 
 // SeeBelow ends a NotRun whose why is the call's output, which its card

@@ -38,6 +38,19 @@ func TestToolNotRun(t *testing.T) {
 		{name: "depth limit", output: toolcall.DepthText, isError: true, want: "the run reached its tool-call depth limit"},
 		{name: "unknown tool (its server gone)", output: `unknown tool "gone.echo": no server named "gone"`, isError: true,
 			want: "Deckhand refused it (see why below)"},
+		{name: "unknown tool", output: `Error: there is no tool named "bad__nope". Call tool_search to find the tool you need, then call it by the name it gives.`, isError: true,
+			want: "Deckhand refused it (see why below)"},
+		{name: "quarantined tool", output: "Refused (not run): bad.escape is quarantined: its definition has not been reviewed by the person, so it is not offered to you. Do not retry it; tell the person they can review it in Servers ▸ bad ▸ Tools (or with `deckhand mcp review bad.escape`) if it is needed.", isError: true,
+			want: "Deckhand refused it: bad.escape is quarantined (its definition has high-risk flags you have not reviewed); review it in Servers ▸ bad ▸ Tools to offer it to the model"},
+		{name: "unchecked tool", output: "Refused (not run): fs.write_file is turned off by the person (unchecked in Servers ▸ fs ▸ Tools), so it is not offered to you. Do not retry it; tell the person they can check it there if it is needed.", isError: true,
+			want: "Deckhand refused it: fs.write_file is unchecked in Servers ▸ fs ▸ Tools; check it there to offer it to the model"},
+		{name: "server turned off", output: "Refused (not run): the server fs is turned off by the person, so none of its tools is offered to you. Do not retry it; tell the person they can turn fs on in Servers if it is needed.", isError: true,
+			want: "Deckhand refused it: the server fs is turned off; turn it on in Servers to offer its tools to the model"},
+		{name: "tool with a bad name", output: "Refused (not run): the server bad has a tool of that name, but its name breaks the MCP rules for tool names (1 to 128 letters, digits, _, - or .), so it is left out and not offered to you. Do not retry it.", isError: true,
+			want: "Deckhand refused it: the server bad's tool of this name is left out, as its name breaks the MCP rules for tool names (Servers ▸ bad says how)"},
+		{name: "tool not loaded", output: "Refused (not run): local.frob is not offered to you, and retrying will not help; tell the person why if it is needed. local.frob is not loaded: frob.json: frob is not installed", isError: true,
+			want: "Deckhand refused it: local.frob is not loaded: frob.json: frob is not installed"},
+		{name: "a withheld tool's words in a result it ran with", started: true, output: "Refused (not run): bad.escape is quarantined: its definition has not been reviewed by the person, so it is not offered to you. Do not retry it; tell the person they can review it in Servers ▸ bad ▸ Tools (or with `deckhand mcp review bad.escape`) if it is needed.", isError: true},
 		{name: "ran and failed", asked: true, closed: approval.Answered, started: true, output: "boom", isError: true},
 		{name: "ran and was stopped", started: true, output: toolcall.CancelledText, isError: true},
 		{name: "ran", started: true, output: "ok"},
@@ -64,12 +77,13 @@ func TestToolNotRun(t *testing.T) {
 }
 
 // Read back from the log, a call stopped while its approval was asked, a
-// denied one and one that timed out say they never ran; one that ran
-// does not.
+// denied one, one that timed out and one refused for a quarantined tool
+// say they never ran, and why; one that ran does not.
 func TestToolNotRunFromEvents(t *testing.T) {
 	t0 := time.UnixMilli(1_700_000_000_000)
 	denied, _ := json.Marshal(toolcall.DeniedBecause(string(approval.TimedOut(time.Minute))))
 	cancelled, _ := json.Marshal(toolcall.CancelledText)
+	quarantined, _ := json.Marshal("Refused (not run): s.q is quarantined: its definition has not been reviewed by the person, so it is not offered to you. Do not retry it; tell the person they can review it in Servers ▸ s ▸ Tools (or with `deckhand mcp review s.q`) if it is needed.")
 	var events []store.Event
 	for i, e := range [][2]string{
 		{store.KindRunStarted, `{"text":"q","parent":""}`},
@@ -85,6 +99,8 @@ func TestToolNotRunFromEvents(t *testing.T) {
 		{store.KindApprovalAsked, `{"call":"c","tool":"s.t"}`},
 		{store.KindToolFailed, `{"call":"c","tool":"s.t","output":` + string(cancelled) + `,"cancelled":true}`},
 		{store.KindToolFailed, `{"call":"d","tool":"s.t","output":` + string(cancelled) + `,"cancelled":true}`},
+		{store.KindToolRequested, `{"call":"e","tool":"s.q"}`},
+		{store.KindToolFailed, `{"call":"e","tool":"s.q","output":` + string(quarantined) + `,"refused":true}`},
 		{store.KindRunStopped, `{}`},
 	} {
 		events = append(events, store.Event{RunID: "r1", Kind: e[0], Data: json.RawMessage(e[1]), Time: t0.Add(time.Duration(i))})
@@ -95,6 +111,7 @@ func TestToolNotRunFromEvents(t *testing.T) {
 		"b": "no answer came in time (no answer within 1m0s)",
 		"c": "the run was stopped before it was approved",
 		"d": "the run was stopped before it started",
+		"e": "Deckhand refused it: s.q is quarantined (its definition has high-risk flags you have not reviewed); review it in Servers ▸ s ▸ Tools to offer it to the model",
 	} {
 		r, ok := tr.Card("r1", call)
 		if !ok {

@@ -136,11 +136,19 @@ func (r *run) check(v *view, calls []llm.ToolCall, commands []string) ([]*callSt
 		}
 		t, refusal, ok := toolcall.Resolve(v.catalog, tc.Name, lazy)
 		if !ok {
+			// Not offered, but known: said plainly, with why (and, on
+			// the card, in the person's words: transcript.NotRunWhy),
+			// rather than "no such tool", which sends the model hunting
+			// for another name.
 			if app, found := r.deps.router.Full().Lookup(tc.Name); found && !app.Visibility.ForModel() {
-				// Not offered, but named: said plainly, by the gate's own
-				// refusal, rather than "no such tool".
+				// By the gate's own refusal.
 				cs.req = toolcall.Request(tc.ID, app, cs.args)
 				refusal = approval.Decide(cs.req, app, approval.Pin{}, nil, approval.Granted{}, nil).Err.Error()
+			} else if w, held := withheld(r.deps.router, v.cfg.MCP.Servers, tc.Name); held {
+				if w.Tool != "" {
+					cs.req.Server, cs.req.Tool, cs.req.Display = w.Server, w.Tool, w.Display()
+				}
+				refusal = w.Refusal()
 			}
 			cs.refuse(refusal)
 			continue
@@ -184,6 +192,16 @@ func (r *run) check(v *view, calls []llm.ToolCall, commands []string) ([]*callSt
 		out = append(out, cs)
 	}
 	return out, loaded
+}
+
+// withheld says why the model may not call name, a tool Deckhand knows
+// but does not offer: the router knows the tools listed and kept back
+// (quarantined, unchecked), the config the servers turned off.
+func withheld(router *servers.Router, configured map[string]config.Server, name string) (toolcall.Withheld, bool) {
+	if w, ok := router.Withheld(name); ok {
+		return w, true
+	}
+	return toolcall.Off(configured, name)
 }
 
 // checkPaths applies the policy to the paths a call of a local server's

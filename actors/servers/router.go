@@ -160,6 +160,30 @@ func (r *Router) AppTool(display string) (t tools.Tool, ok bool) {
 	return t, true
 }
 
+// Withheld says why the model may not call name (a display or wire name)
+// though its server listed the tool: the tool is quarantined, or the
+// person unchecked it (disabled_tools, also of a server not listed yet).
+// ok is false for a tool offered, unknown, or for its server's views only
+// (the gate says so: approval.VisibilityError).
+func (r *Router) Withheld(name string) (w toolcall.Withheld, ok bool) {
+	rs := r.load()
+	t, listed := rs.full.Lookup(name)
+	if !listed {
+		alias, tool, split := tools.SplitName(name)
+		if split && rs.disabled(alias, tool) {
+			return toolcall.Withheld{Held: toolcall.Unchecked, Server: alias, Tool: tool}, true
+		}
+		return toolcall.Withheld{}, false
+	}
+	switch {
+	case rs.disabled(t.Server, t.Name): // the person's choice first
+		return toolcall.Withheld{Held: toolcall.Unchecked, Server: t.Server, Tool: t.Name}, true
+	case rs.quarantined[t.Display]:
+		return toolcall.Withheld{Held: toolcall.Quarantined, Server: t.Server, Tool: t.Name}, true
+	}
+	return toolcall.Withheld{}, false
+}
+
 // HowToRelease says how a person releases a quarantined tool.
 func HowToRelease(display string) string {
 	return "run `deckhand mcp review " + display + "`, or open it in the window's servers panel"

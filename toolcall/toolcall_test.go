@@ -174,8 +174,8 @@ func TestWithheld(t *testing.T) {
 		{"bad name", Withheld{Held: BadName, Server: "bad"},
 			"Refused (not run): the server bad has a tool of that name, but its name breaks the MCP rules for tool names (1 to 128 letters, digits, _, - or .), so it is left out and not offered to you. Do not retry it.",
 			"the server bad's tool of this name is left out, as its name breaks the MCP rules for tool names (Servers ▸ bad says how)"},
-		{"not loaded", Withheld{Held: NotLoaded, Server: "local", Tool: "frob", Reason: "/t/frob.json: frob is not installed. Install it."},
-			"Refused (not run): local.frob is not offered to you, and retrying will not help; tell the person why if it is needed. local.frob is not loaded: /t/frob.json: frob is not installed. Install it.",
+		{"not loaded", Withheld{Held: NotLoaded, Server: "local", Tool: "frob", Reason: "/t/frob.json: frob is not installed. Install it.", Called: "local__frob"},
+			"Error: local__frob is not loaded: /t/frob.json: frob is not installed. Install it.",
 			"local.frob is not loaded: /t/frob.json: frob is not installed. Install it."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -216,8 +216,12 @@ func TestWithheldInOther(t *testing.T) {
 func FuzzWithheldIn(f *testing.F) {
 	f.Add(int(Quarantined), "bad", "escape", "")
 	f.Add(int(NotLoaded), "local", "frob", "a: b. c")
+	f.Add(int(NotLoaded), "local", "a.b", "is not loaded: x")
 	f.Fuzz(func(t *testing.T, held int, server, tool, reason string) {
 		w := Withheld{Held: Held(held), Server: server, Tool: tool, Reason: reason}
+		if w.Held == NotLoaded {
+			w.Called = server + "__" + tool
+		}
 		if _, known := withheldText[w.Held]; !known || config.ValidAlias(server) != nil {
 			return
 		}
@@ -225,7 +229,10 @@ func FuzzWithheldIn(f *testing.F) {
 		if !ok {
 			return // names with spaces or dots in the alias are not read back: the card says it generically
 		}
-		if back.Held != w.Held || back.Server != w.Server {
+		// NotLoaded's server is read from the name as called, which an
+		// alias ending in _ makes ambiguous ("a___b"): only its text must
+		// come back.
+		if back.Held != w.Held || back.Server != w.Server && w.Held != NotLoaded {
 			t.Fatalf("WithheldIn(%q) = %+v, from %+v", w.Refusal(), back, w)
 		}
 		if back.Refusal() != w.Refusal() {
@@ -269,7 +276,8 @@ func TestResolveLeftOut(t *testing.T) {
 		name, call, want string
 	}{
 		{"bad name", "bad__" + long, Withheld{Held: BadName, Server: "bad"}.Refusal()},
-		{"not loaded", "local__frob", "Refused (not run): local.frob is not offered to you, and retrying will not help; tell the person why if it is needed. local.frob is not loaded: /t/frob.json: frobnicator is not installed"},
+		{"not loaded", "local__frob", "Error: local__frob is not loaded: /t/frob.json: frobnicator is not installed"},
+		{"not loaded, by its display name", "local.frob", "Error: local.frob is not loaded: /t/frob.json: frobnicator is not installed"},
 		{"unknown", "bad__nope", `Error: there is no tool named "bad__nope". Use one of the tools in this request's tools field, by its exact name.`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -43,6 +43,9 @@ type Withheld struct {
 	Server string // the server's alias
 	Tool   string // the server's name for the tool; "" for BadName (the name is what breaks the rules)
 	Reason string // NotLoaded's: the server's reason, one line
+	// Called is NotLoaded's: the name the model called the tool by, which
+	// its refusal says as it was (alias__tool or alias.tool).
+	Called string
 }
 
 // Display is the tool's name for people (alias.tool), or the server's
@@ -56,9 +59,10 @@ func (w Withheld) Display() string {
 
 // withheldText is what the model is told (model) and the person is shown
 // (person) of each kind of withheld tool: %[1]s is the tool's display
-// name, %[2]s the server's alias, %[3]s the reason. WithheldIn reads the
-// model's text back, so each begins differently and says its values
-// where they cannot run into the words around them (%[3]s last).
+// name, %[2]s the server's alias, %[3]s the reason, %[4]s the name as
+// called. WithheldIn reads the model's text back, so each begins
+// differently and says its values where they cannot run into the words
+// around them (%[3]s last).
 var withheldText = map[Held]struct{ model, person string }{
 	Quarantined: {
 		model:  "Refused (not run): %[1]s is quarantined: its definition has not been reviewed by the person, so it is not offered to you. Do not retry it; tell the person they can review it in Servers ▸ %[2]s ▸ Tools (or with `deckhand mcp review %[1]s`) if it is needed.",
@@ -77,19 +81,19 @@ var withheldText = map[Held]struct{ model, person string }{
 		person: "the server %[2]s's tool of this name is left out, as its name breaks the MCP rules for tool names (Servers ▸ %[2]s says how)",
 	},
 	NotLoaded: {
-		model:  "Refused (not run): %[1]s is not offered to you, and retrying will not help; tell the person why if it is needed. %[1]s is not loaded: %[3]s",
+		model:  "Error: %[4]s is not loaded: %[3]s", // as before there was Withheld
 		person: "%[1]s is not loaded: %[3]s",
 	},
 }
 
 // Refusal is what the model is told of the call.
 func (w Withheld) Refusal() string {
-	return fmt.Sprintf(withheldText[w.Held].model, w.Display(), w.Server, w.Reason)
+	return fmt.Sprintf(withheldText[w.Held].model, w.Display(), w.Server, w.Reason, w.Called)
 }
 
 // Why is what the person is shown of the call, after "not run: ".
 func (w Withheld) Why() string {
-	return fmt.Sprintf(withheldText[w.Held].person, w.Display(), w.Server, w.Reason)
+	return fmt.Sprintf(withheldText[w.Held].person, w.Display(), w.Server, w.Reason, w.Called)
 }
 
 // withheldRead reads each kind's model text back: the verbs of its format
@@ -100,7 +104,8 @@ var withheldRead = func() map[Held]*regexp.Regexp {
 	verbs := strings.NewReplacer(
 		regexp.QuoteMeta("%[1]s"), `(?P<tool>\S+)`,
 		regexp.QuoteMeta("%[2]s"), `(?P<server>[^\s.]+)`,
-		regexp.QuoteMeta("%[3]s"), `(?P<reason>.*)`)
+		regexp.QuoteMeta("%[3]s"), `(?P<reason>.*)`,
+		regexp.QuoteMeta("%[4]s"), `(?P<called>\S+)`)
 	for held, text := range withheldText {
 		out[held] = regexp.MustCompile("^" + verbs.Replace(regexp.QuoteMeta(text.model)) + "$")
 	}
@@ -111,9 +116,6 @@ var withheldRead = func() map[Held]*regexp.Regexp {
 // model was told (a call's output, live or from the log): how a tool card,
 // or the export, says why in the person's words.
 func WithheldIn(output string) (Withheld, bool) {
-	if !strings.HasPrefix(output, "Refused (not run): ") {
-		return Withheld{}, false
-	}
 	for held, re := range withheldRead {
 		m := re.FindStringSubmatch(output)
 		if m == nil {
@@ -126,7 +128,12 @@ func WithheldIn(output string) (Withheld, bool) {
 			}
 			got[name] = m[i]
 		}
-		w := Withheld{Held: held, Server: got["server"], Reason: got["reason"]}
+		w := Withheld{Held: held, Server: got["server"], Reason: got["reason"], Called: got["called"]}
+		if w.Called != "" {
+			server, tool, split := tools.SplitName(w.Called)
+			w.Server, w.Tool = server, tool
+			agree = agree && split && server != "" && tool != ""
+		}
 		if display, ok := got["tool"]; ok {
 			server, tool, split := strings.Cut(display, ".")
 			if _, said := got["server"]; !said {
@@ -168,7 +175,9 @@ func LeftOut(cat *tools.Catalog, name string) (Withheld, bool) {
 	}
 	_, tool, _ := tools.SplitName(name)
 	if clean.Name(tool) != nil {
-		tool = clean.Quote(tool) // the model's, as it sent it: shown safely
+		// The model's, as it sent it, shown safely (the card says it
+		// generically: WithheldIn reads no name with a space).
+		tool, name = clean.Quote(tool), clean.Quote(name)
 	}
-	return Withheld{Held: NotLoaded, Server: r.Server, Tool: tool, Reason: r.Reason}, true
+	return Withheld{Held: NotLoaded, Server: r.Server, Tool: tool, Reason: r.Reason, Called: name}, true
 }

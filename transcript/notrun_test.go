@@ -48,7 +48,7 @@ func TestToolNotRun(t *testing.T) {
 			want: "Deckhand refused it: the server fs is turned off; turn it on in Servers to offer its tools to the model"},
 		{name: "tool with a bad name", output: "Refused (not run): the server bad has a tool of that name, but its name breaks the MCP rules for tool names (1 to 128 letters, digits, _, - or .), so it is left out and not offered to you. Do not retry it.", isError: true,
 			want: "Deckhand refused it: the server bad's tool of this name is left out, as its name breaks the MCP rules for tool names (Servers ▸ bad says how)"},
-		{name: "tool not loaded", output: "Refused (not run): local.frob is not offered to you, and retrying will not help; tell the person why if it is needed. local.frob is not loaded: frob.json: frob is not installed", isError: true,
+		{name: "tool not loaded", output: "Error: local__frob is not loaded: frob.json: frob is not installed", isError: true,
 			want: "Deckhand refused it: local.frob is not loaded: frob.json: frob is not installed"},
 		{name: "a withheld tool's words in a result it ran with", started: true, output: "Refused (not run): bad.escape is quarantined: its definition has not been reviewed by the person, so it is not offered to you. Do not retry it; tell the person they can review it in Servers ▸ bad ▸ Tools (or with `deckhand mcp review bad.escape`) if it is needed.", isError: true},
 		{name: "ran and failed", asked: true, closed: approval.Answered, started: true, output: "boom", isError: true},

@@ -147,10 +147,12 @@ func buildPlan(spec *Spec, dir string, unixSockets []string) (*plan, error) {
 		}
 	}
 	// Hidden places inside what is shown are replaced by empty ones, unless
-	// a bind names them exactly.
-	for _, h := range spec.Hide {
+	// a bind names them exactly; the outer ones first, so that a place
+	// inside one already hidden is left to it (there is nothing there to
+	// mount on: the folder that hides it is empty).
+	for _, h := range slices.Sorted(slices.Values(spec.Hide)) {
 		_, real, err := resolve(h)
-		if err != nil || !shows(real) || slices.ContainsFunc(kept, func(k mountEntry) bool { return k.Path == real }) {
+		if err != nil || !shows(real) || inHidden(kept, real) || slices.ContainsFunc(kept, func(k mountEntry) bool { return k.Path == real }) {
 			continue
 		}
 		st, err := os.Stat(real)
@@ -173,8 +175,8 @@ func buildPlan(spec *Spec, dir string, unixSockets []string) (*plan, error) {
 		if err != nil || slices.ContainsFunc(kept, func(k mountEntry) bool { return k.Path == real }) {
 			continue
 		}
-		if !slices.ContainsFunc(kept, func(k mountEntry) bool { return k.Kind == mountRW && within(real, k.Path) }) {
-			continue // not writable here: nothing to protect
+		if !slices.ContainsFunc(kept, func(k mountEntry) bool { return k.Kind == mountRW && within(real, k.Path) }) || inHidden(kept, real) {
+			continue // not writable here, or out of sight: nothing to protect
 		}
 		st, err := os.Stat(real)
 		if err != nil {
@@ -204,7 +206,7 @@ func buildPlan(spec *Spec, dir string, unixSockets []string) (*plan, error) {
 	}
 	for _, s := range unixSockets {
 		real, err := filepath.EvalSymlinks(s)
-		if err != nil || granted[real] || !shows(real) {
+		if err != nil || granted[real] || !shows(real) || inHidden(kept, real) {
 			continue
 		}
 		if st, err := os.Stat(real); err != nil || st.Mode()&os.ModeSocket == 0 {
@@ -269,6 +271,25 @@ func buildPlan(spec *Spec, dir string, unixSockets []string) (*plan, error) {
 	}
 	p.Dir = dir
 	return p, nil
+}
+
+// inHidden reports whether path lies inside a hidden place (an empty
+// folder in the sandbox) with no bind between: it is out of sight already,
+// and not there to cover. A folder granted inside a hidden one is bound
+// into it, and what is inside that bind is in sight again.
+func inHidden(kept []mountEntry, path string) bool {
+	var holder *mountEntry
+	for i, k := range kept {
+		switch k.Kind {
+		case mountRO, mountRW, mountSock, mountHide:
+		default:
+			continue
+		}
+		if k.Path != path && within(path, k.Path) && (holder == nil || len(k.Path) > len(holder.Path)) {
+			holder = &kept[i]
+		}
+	}
+	return holder != nil && holder.Kind == mountHide
 }
 
 // pinAncestors are the binds that keep a hidden place where it is: in a

@@ -1,6 +1,9 @@
 package sandbox
 
 import (
+	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -30,4 +33,48 @@ func FuzzParseUnixSockets(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A hidden place inside another, in a folder the program may write (a
+// token file of Deckhand's kept in the session's runtime folder): the
+// outer one is hidden whole, and nothing inside it is bound from the
+// host, neither the inner one's cover nor the folders that would pin it
+// (binding them would show the outer one's content again); a socket inside
+// is not covered, as there is nothing there to cover.
+func TestPlanHiddenInsideHidden(t *testing.T) {
+	root := t.TempDir()
+	rt := filepath.Join(root, "run")
+	token := filepath.Join(rt, "deck", "token")
+	sock := filepath.Join(rt, "keyring", "control")
+	for _, d := range []string{filepath.Dir(token), filepath.Dir(sock)} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(token, []byte("secret"), 0o600)
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	p, err := buildPlan(&Spec{Write: []string{root}, Hide: []string{token, rt}, Protect: []string{filepath.Join(rt, "deck")}}, root, []string{sock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var inside []string
+	hidden := false
+	for _, m := range p.Mounts {
+		switch {
+		case m.Path == rt && m.Kind == mountHide:
+			hidden = true
+		case within(m.Path, rt):
+			inside = append(inside, m.Kind+" "+m.Path)
+		}
+	}
+	if !hidden {
+		t.Errorf("buildPlan: %s is not hidden: %+v", rt, p.Mounts)
+	}
+	if len(inside) > 0 {
+		t.Errorf("buildPlan mounts inside the hidden %s: %q", rt, inside)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -246,5 +247,89 @@ echo x > .git/objects/x && echo wrote-object
 	}
 	if data, _ := os.ReadFile(filepath.Join(git, "config")); string(data) != "[core]\n" {
 		t.Errorf(".git/config after the run: %q", data)
+	}
+}
+
+// listen serves a unix socket at path that answers "reached", until the
+// test ends.
+func listen(t *testing.T, path string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Write([]byte("reached"))
+			c.Close()
+		}
+	}()
+}
+
+// A folder granted whole that holds the session's runtime folder (hidden,
+// an empty one in its place) with live sockets in it, such as
+// gnome-keyring's control socket and the bus, and other sockets beside it
+// (an agent's, covered): the program starts, sees the rest of the folder,
+// and none of the sockets. The runtime folder named exactly is shown,
+// its sockets covered; a folder granted inside the hidden one is shown,
+// its sockets covered too. New-user pass 12 met the first as "cover
+// …/keyring/control: no such file or directory" at every start.
+func TestWideGrantHoldingTheRuntimeFolder(t *testing.T) {
+	requireSandbox(t)
+	root := t.TempDir()
+	rt := filepath.Join(root, "run")
+	control := filepath.Join(rt, "keyring", "control")
+	bus := filepath.Join(rt, "bus")
+	agent := filepath.Join(root, "ssh-x", "agent.1")
+	for _, s := range []string{control, bus, agent} {
+		listen(t, s)
+	}
+	os.WriteFile(filepath.Join(root, "notes.txt"), []byte("notes"), 0o644)
+	os.WriteFile(filepath.Join(rt, "keyring", "note"), []byte("kept"), 0o644)
+	probe := `
+cat ` + root + `/notes.txt >/dev/null && echo read-notes
+for s in ` + control + ` ` + bus + ` ` + agent + `; do test -S $s && echo socket-visible $s; done
+ls ` + rt + ` | grep -q . && echo runtime-listed
+cat ` + rt + `/keyring/note 2>/dev/null && echo read-keyring-note
+true`
+	tests := []struct {
+		name      string
+		spec      *Spec
+		want, bad []string
+	}{
+		{"the parent", &Spec{Read: append(slices.Clone(systemDirs), root), Hide: []string{rt}},
+			[]string{"read-notes"}, []string{"socket-visible", "runtime-listed", "read-keyring-note"}},
+		{"the parent, writable", &Spec{Read: systemDirs, Write: []string{root}, Hide: []string{rt}},
+			[]string{"read-notes"}, []string{"socket-visible", "runtime-listed", "read-keyring-note"}},
+		{"the runtime folder itself", &Spec{Read: append(slices.Clone(systemDirs), root, rt)},
+			[]string{"read-notes", "runtime-listed", "kept"}, []string{"socket-visible"}},
+		{"a folder inside the hidden one", &Spec{Read: append(slices.Clone(systemDirs), root), Write: []string{filepath.Join(rt, "keyring")}, Hide: []string{rt}},
+			[]string{"read-notes", "kept"}, []string{"socket-visible"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := shell(t, tc.spec, root, probe)
+			if err != nil {
+				t.Fatalf("the program did not run: %v: %s", err, out)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("the confined program lacks %s:\n%s", w, out)
+				}
+			}
+			for _, b := range tc.bad {
+				if strings.Contains(out, b) {
+					t.Errorf("the confined program could: %s\n%s", b, out)
+				}
+			}
+		})
 	}
 }

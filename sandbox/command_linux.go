@@ -3,6 +3,7 @@ package sandbox
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -32,6 +33,13 @@ type Cmd struct {
 
 	mu    sync.Mutex
 	proxy *Proxy
+	// report is where the helper says why it failed, if it does, before
+	// the program runs (see BuildFailure); reported is closed once it has
+	// been read to its end.
+	report   string
+	reported chan struct{}
+	// breakPlan, in tests, changes the plan before the helper gets it.
+	breakPlan func(*plan)
 }
 
 // Command returns the command that runs path with args and the
@@ -72,6 +80,9 @@ func (c *Cmd) Start() error {
 	if err != nil {
 		return err
 	}
+	if c.breakPlan != nil {
+		c.breakPlan(p)
+	}
 	var parentEnd, childEnd *os.File
 	if p.Proxy {
 		if parentEnd, childEnd, err = socketPair(); err != nil {
@@ -79,6 +90,19 @@ func (c *Cmd) Start() error {
 		}
 		c.ExtraFiles = []*os.File{childEnd}
 	}
+	// A pipe the helper writes its failure to and that closes, empty, as
+	// the program starts (close-on-exec): unlike its stderr or exit
+	// status, nothing the program does can write to it.
+	reportEnd, reportChild, err := os.Pipe()
+	if err != nil {
+		if childEnd != nil {
+			childEnd.Close()
+			parentEnd.Close()
+		}
+		return err
+	}
+	c.ExtraFiles = append(c.ExtraFiles, reportChild)
+	p.Report = 2 + len(c.ExtraFiles)
 	c.Env = append(slices.DeleteFunc(slices.Clone(c.Env), func(kv string) bool { return strings.HasPrefix(kv, planEnv+"=") }),
 		planEnv+"="+encodeJSON(p))
 	c.SysProcAttr = namespaces(p.NewNet)
@@ -86,12 +110,21 @@ func (c *Cmd) Start() error {
 	if childEnd != nil {
 		childEnd.Close()
 	}
+	reportChild.Close()
 	if err != nil {
 		if parentEnd != nil {
 			parentEnd.Close()
 		}
+		reportEnd.Close()
 		return err
 	}
+	c.reported = make(chan struct{})
+	go func() {
+		defer close(c.reported)
+		defer reportEnd.Close()
+		data, _ := io.ReadAll(io.LimitReader(reportEnd, 4<<10))
+		c.report = strings.TrimSpace(string(data))
+	}()
 	if p.Proxy {
 		ln, err := receiveListener(parentEnd)
 		parentEnd.Close()
@@ -105,6 +138,20 @@ func (c *Cmd) Start() error {
 		go c.proxy.Serve(ln)
 	}
 	return nil
+}
+
+// BuildFailure is a *BuildError when the helper could not build the
+// program's sandbox (the program never ran), or nil. It waits until the
+// program started or the helper ended: call it once the process is gone.
+func (c *Cmd) BuildFailure() error {
+	if c.reported == nil {
+		return nil
+	}
+	<-c.reported
+	if c.report == "" {
+		return nil
+	}
+	return &BuildError{Reason: c.report}
 }
 
 // Wait waits for the program and closes its proxy.

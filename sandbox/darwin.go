@@ -33,6 +33,10 @@ type Cmd struct {
 // Wait waits for the program.
 func (c *Cmd) Wait() error { return c.Cmd.Wait() }
 
+// BuildFailure is nil: nothing here builds a sandbox before the program
+// runs.
+func (c *Cmd) BuildFailure() error { return nil }
+
 // Close does nothing: hosts are not proxied on macOS yet.
 func (c *Cmd) Close() {}
 

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -40,7 +41,14 @@ func init() {
 // the plan's sandbox. It returns only on failure, with 126 after saying why
 // on stderr.
 func helper(argv []string) int {
+	var p plan
 	fail := func(err error) int {
+		if p.Report > 0 {
+			report := os.NewFile(uintptr(p.Report), "report")
+			if _, werr := report.WriteString(err.Error()); werr == nil {
+				return 126
+			}
+		}
 		fmt.Fprintf(os.Stderr, "deckhand sandbox: %v\n", err)
 		return 126
 	}
@@ -49,8 +57,8 @@ func helper(argv []string) int {
 	}
 	raw := os.Getenv(planEnv)
 	os.Unsetenv(planEnv) // the program never sees it
-	var p plan
 	if err := json.Unmarshal([]byte(raw), &p); err != nil {
+		p.Report = 0
 		return fail(fmt.Errorf("reading the plan: %w", err))
 	}
 	if err := p.mount(); err != nil {
@@ -133,7 +141,12 @@ func (p *plan) mount() error {
 	}
 	for _, m := range p.Mounts {
 		if err := m.apply(); err != nil {
-			return fmt.Errorf("%s %s: %w", m.Kind, m.Path, err)
+			if m.Kind == mountCover && errors.Is(err, unix.ENOENT) {
+				if _, err := os.Lstat(m.Path); os.IsNotExist(err) {
+					continue // gone since the plan (a socket closed): nothing there to hide
+				}
+			}
+			return p.mountError(m, err)
 		}
 	}
 	if err := unix.Unmount("/oldroot", unix.MNT_DETACH); err != nil {
@@ -149,6 +162,29 @@ func (p *plan) mount() error {
 }
 
 const oldRoot = "/oldroot"
+
+// mountError says what of m could not be done. A place to hide names the
+// folder granted around it, which the person can narrow: Deckhand will
+// not show that folder with it in sight.
+func (p *plan) mountError(m mountEntry, err error) error {
+	if m.Kind != mountCover && m.Kind != mountHide {
+		return fmt.Errorf("%s %s: %w", m.Kind, m.Path, err)
+	}
+	var holder *mountEntry
+	for i, k := range p.Mounts {
+		if (k.Kind == mountRO || k.Kind == mountRW) && k.Path != m.Path && within(m.Path, k.Path) && (holder == nil || len(k.Path) > len(holder.Path)) {
+			holder = &p.Mounts[i]
+		}
+	}
+	if holder == nil {
+		return fmt.Errorf("could not hide %s (%w)", m.Path, err)
+	}
+	may := "read"
+	if holder.Kind == mountRW {
+		may = "write"
+	}
+	return fmt.Errorf("could not hide %s inside %s, a folder granted to %s (%w): grant a narrower folder, one that leaves %s out", m.Path, holder.Path, may, err, m.Path)
+}
 
 func (m mountEntry) apply() error {
 	switch m.Kind {

@@ -26,6 +26,10 @@ type Cmd struct {
 // Wait waits for the program.
 func (c *Cmd) Wait() error { return c.Cmd.Wait() }
 
+// BuildFailure is nil: nothing here builds a sandbox before the program
+// runs.
+func (c *Cmd) BuildFailure() error { return nil }
+
 // Close does nothing: there is no proxy here.
 func (c *Cmd) Close() {}
 

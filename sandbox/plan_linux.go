@@ -31,6 +31,9 @@ type plan struct {
 	// Serve: the helper stays and runs commands sent over fd 3 (a
 	// runner) instead of becoming the program.
 	Serve bool `json:"serve,omitempty"`
+	// Report is the descriptor the helper writes why it failed to,
+	// instead of stderr (0: stderr); it closes as the program starts.
+	Report int `json:"report,omitempty"`
 }
 
 // Kinds of mountEntry.

@@ -333,3 +333,57 @@ true`
 		})
 	}
 }
+
+// Where the helper cannot hide a place inside a granted folder, the
+// program does not run, and Deckhand learns why from the helper itself
+// (BuildFailure), saying which place inside which folder and what to do;
+// a program that ends the way the helper does, with its words on stderr,
+// is not taken for it.
+func TestBuildFailure(t *testing.T) {
+	requireSandbox(t)
+	root := t.TempDir()
+	notes := filepath.Join(root, "notes.txt")
+	os.WriteFile(notes, []byte("notes"), 0o644)
+	spec := &Spec{Read: append(slices.Clone(systemDirs), root)}
+	run := func(script string, breakPlan func(*plan)) (*Cmd, string, error) {
+		cmd, err := Command("/bin/sh", []string{"-c", script}, []string{"PATH=/usr/bin:/bin"}, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd.breakPlan = breakPlan
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		err = cmd.Wait()
+		return cmd, out.String(), err
+	}
+	// A place under a file: there is nothing to mount on, and no way
+	// to hide it.
+	bad := filepath.Join(notes, "sock")
+	cmd, out, err := run("echo ran", func(p *plan) { p.Mounts = append(p.Mounts, mountEntry{Path: bad, Kind: mountCover}) })
+	if err == nil || strings.Contains(out, "ran") {
+		t.Fatalf("the program ran (%v): %s", err, out)
+	}
+	var be *BuildError
+	if !errors.As(cmd.BuildFailure(), &be) {
+		t.Fatalf("BuildFailure() = %v, want a *BuildError (stderr %q)", cmd.BuildFailure(), out)
+	}
+	for _, want := range []string{"could not hide " + bad + " inside " + root + ", a folder granted to read", "grant a narrower folder"} {
+		if !strings.Contains(be.Error(), want) {
+			t.Errorf("BuildFailure() = %q, want it to say %q", be.Error(), want)
+		}
+	}
+	if out != "" {
+		t.Errorf("the helper's failure also went to stderr: %q", out)
+	}
+
+	cmd, out, err = run("echo 'deckhand sandbox: could not hide /x inside /' >&2; exit 126", nil)
+	if err == nil || !strings.Contains(out, "deckhand sandbox") {
+		t.Fatalf("the program did not run (%v): %s", err, out)
+	}
+	if f := cmd.BuildFailure(); f != nil {
+		t.Errorf("a program's own exit 126 with the helper's words: BuildFailure() = %v, want nil", f)
+	}
+}

@@ -55,6 +55,16 @@ const (
 // ErrUnavailable means the kernel cannot confine a program here.
 var ErrUnavailable = errors.New("the kernel cannot sandbox programs here")
 
+// BuildError is the helper's failure to build a program's sandbox (see
+// Cmd.BuildFailure): the program never ran, so nothing it did or lacked
+// is the cause. Reason says what could not be done; for a place it could
+// not hide, inside which granted folder, to narrow.
+type BuildError struct {
+	Reason string
+}
+
+func (e *BuildError) Error() string { return "Deckhand could not build its sandbox: " + e.Reason }
+
 // ErrNested is wrapped by an ErrUnavailable that comes from running inside
 // another sandbox (see Nested): the outer one confines what runs here, or
 // nothing does, and only the person can say to rely on it.

@@ -244,6 +244,9 @@ func advice(st servers.ServerStatus, srv config.Server, cfg *config.Config, gete
 			return fmt.Sprintf("the command stops at start; run it in a terminal to see why, where it runs outside Deckhand's sandbox (if it works there, it may need a folder granted in %s.read): %s", key, srv.Endpoint())
 		}
 		return fmt.Sprintf("the command stops at start; run it in a terminal to see why: %s", srv.Endpoint())
+	case mcp.FailureSandbox:
+		// Deckhand's own failure: the command never ran.
+		return fmt.Sprintf("Deckhand could not build the server's sandbox, and the command never ran: narrow %s.read or %s.write (or [policy]) as the reason above says", key, key)
 	case mcp.FailureConfig:
 		return fmt.Sprintf("change %s or [policy] as the reason above says (deckhand policy shows what each server may reach); the server was not started", key)
 	}

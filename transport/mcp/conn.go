@@ -113,6 +113,9 @@ func (c *Conn) deathReason(err error) error {
 	}
 	if c.cmd != nil {
 		if st := c.cmd.ProcessState; st != nil {
+			if f := c.cmd.BuildFailure(); f != nil {
+				return fmt.Errorf("starting %s: %w", c.command, f)
+			}
 			return &ExitError{Command: c.command, Status: st.String(), Stderr: c.stderr.Reason(3), Sandboxed: c.sandboxed}
 		}
 	}

@@ -325,6 +325,9 @@ func (c *Conn) stdioFailure(ctx context.Context, err error) error {
 	if c.cmd.Process == nil { // never started
 		return fmt.Errorf("starting %s: %w", c.command, unwrapExec(err))
 	}
+	if f := c.cmd.BuildFailure(); f != nil {
+		return fmt.Errorf("starting %s: %w", c.command, f)
+	}
 	tail := c.stderr.Reason(3)
 	if st := c.cmd.ProcessState; st != nil && !st.Success() && ctx.Err() == nil {
 		return &ExitError{Command: c.command, Status: st.String(), Stderr: tail, Sandboxed: c.sandboxed}

@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"regexp"
 	"strings"
+
+	"deckhand/sandbox"
 )
 
 // ErrClosed is the cause of calls cut short because the connection was closed
@@ -79,6 +81,7 @@ const (
 	FailureProtocol    Failure = "protocol"    // it answered, but not with MCP
 	FailureSignIn      Failure = "sign_in"     // the server wants the person to sign in (OAuth)
 	FailureConfig      Failure = "config"      // the config asks what the sandbox cannot honour; the error says what to change
+	FailureSandbox     Failure = "sandbox"     // Deckhand could not build the sandbox, and the server never ran; the error says why
 )
 
 // ErrConfig is wrapped (silently) by errors found before a server starts,
@@ -92,8 +95,9 @@ var ErrAuthEnv = errors.New("auth_env variable missing")
 // Classify says what kind of failure err is.
 func Classify(err error) Failure {
 	var (
-		httpErr *HTTPError
-		exitErr *ExitError
+		httpErr  *HTTPError
+		exitErr  *ExitError
+		buildErr *sandbox.BuildError
 	)
 	switch {
 	case err == nil:
@@ -102,6 +106,8 @@ func Classify(err error) Failure {
 		return FailureNotFound
 	case errors.Is(err, ErrConfig):
 		return FailureConfig
+	case errors.As(err, &buildErr):
+		return FailureSandbox
 	case errors.Is(err, ErrAuthEnv):
 		return FailureAuth
 	case errors.Is(err, ErrSignInRequired):

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"errors"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -270,5 +271,30 @@ func TestShimServer(t *testing.T) {
 	}
 	if got := callText(t, c, "read_file", map[string]any{"path": filepath.Join(home, ".ssh", "id_ed25519")}); !refused(got) {
 		t.Errorf("the shim's server read ~/.ssh: %s", got)
+	}
+}
+
+// When Deckhand cannot build a server's sandbox, the server never ran:
+// the failure is Deckhand's (FailureSandbox, with the helper's reason),
+// not the server's exit, and no advice to grant it a folder follows. The
+// helper is made to fail by telling it, through the server's environment,
+// that the kernel has no Landlock.
+func TestSandboxBuildFailure(t *testing.T) {
+	if err := sandbox.Available(); err != nil {
+		t.Skip(err)
+	}
+	sandboxHome(t)
+	srv := stdioServer(t, "-probe")
+	srv.Env = map[string]string{"DECKHAND_TEST_NO_LANDLOCK": "1"}
+	_, err := Dial(t.Context(), "test", srv, Options{Policy: policy.New(&config.Config{}, nil)})
+	if got := Classify(err); got != FailureSandbox {
+		t.Fatalf("Classify(%v) = %q, want %q", err, got, FailureSandbox)
+	}
+	var exit *ExitError
+	if errors.As(err, &exit) {
+		t.Errorf("Dial = %v: an ExitError, as if the server had run and stopped", err)
+	}
+	if msg := err.Error(); !strings.Contains(msg, "Deckhand could not build its sandbox") || !strings.Contains(msg, "no Landlock") {
+		t.Errorf("Dial = %q, want it to say Deckhand could not build the sandbox, and why", msg)
 	}
 }

@@ -78,7 +78,9 @@ func (c *Cmd) Start() error {
 	}
 	p, err := buildPlan(c.spec, c.Dir, socketPaths())
 	if err != nil {
-		return err
+		// A grant the sandbox refuses (the whole file system, a socket
+		// that is not one): Deckhand's refusal, not the program's.
+		return &BuildError{Reason: err.Error(), err: err}
 	}
 	if c.breakPlan != nil {
 		c.breakPlan(p)

@@ -65,7 +65,7 @@ var devices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/d
 var ownedElsewhere = []string{"/proc", "/dev"}
 
 // errRoot: binding / would show everything, every socket included.
-var errRoot = errors.New("the sandbox cannot show the whole file system (/): name the folders it needs")
+var errRoot = errors.New("the sandbox cannot show the whole file system (/): grant the folders it needs instead")
 
 // buildPlan turns spec into a plan for a program whose working directory
 // is dir ("" : the first write folder, or /). unixSockets lists the

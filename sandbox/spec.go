@@ -56,14 +56,16 @@ const (
 var ErrUnavailable = errors.New("the kernel cannot sandbox programs here")
 
 // BuildError is the helper's failure to build a program's sandbox (see
-// Cmd.BuildFailure): the program never ran, so nothing it did or lacked
+// Cmd.BuildFailure, Cmd.Start): the program never ran, so nothing it did or lacked
 // is the cause. Reason says what could not be done; for a place it could
 // not hide, inside which granted folder, to narrow.
 type BuildError struct {
 	Reason string
+	err    error // the plan's refusal, when it is one
 }
 
 func (e *BuildError) Error() string { return "Deckhand could not build its sandbox: " + e.Reason }
+func (e *BuildError) Unwrap() error { return e.err }
 
 // ErrNested is wrapped by an ErrUnavailable that comes from running inside
 // another sandbox (see Nested): the outer one confines what runs here, or

@@ -275,26 +275,38 @@ func TestShimServer(t *testing.T) {
 }
 
 // When Deckhand cannot build a server's sandbox, the server never ran:
-// the failure is Deckhand's (FailureSandbox, with the helper's reason),
-// not the server's exit, and no advice to grant it a folder follows. The
-// helper is made to fail by telling it, through the server's environment,
-// that the kernel has no Landlock.
+// the failure is Deckhand's (FailureSandbox, with the reason), not the
+// server's exit, and no advice to grant it a folder follows: a grant the
+// sandbox refuses (the whole file system), and a helper that fails (told,
+// through the server's environment, that the kernel has no Landlock).
 func TestSandboxBuildFailure(t *testing.T) {
 	if err := sandbox.Available(); err != nil {
 		t.Skip(err)
 	}
 	sandboxHome(t)
-	srv := stdioServer(t, "-probe")
-	srv.Env = map[string]string{"DECKHAND_TEST_NO_LANDLOCK": "1"}
-	_, err := Dial(t.Context(), "test", srv, Options{Policy: policy.New(&config.Config{}, nil)})
-	if got := Classify(err); got != FailureSandbox {
-		t.Fatalf("Classify(%v) = %q, want %q", err, got, FailureSandbox)
+	tests := []struct {
+		name string
+		mod  func(*config.Server)
+		want string
+	}{
+		{"the whole file system", func(s *config.Server) { s.Read = []string{"/"} }, "the sandbox cannot show the whole file system (/): grant the folders it needs instead"},
+		{"the helper fails", func(s *config.Server) { s.Env = map[string]string{"DECKHAND_TEST_NO_LANDLOCK": "1"} }, "no Landlock"},
 	}
-	var exit *ExitError
-	if errors.As(err, &exit) {
-		t.Errorf("Dial = %v: an ExitError, as if the server had run and stopped", err)
-	}
-	if msg := err.Error(); !strings.Contains(msg, "Deckhand could not build its sandbox") || !strings.Contains(msg, "no Landlock") {
-		t.Errorf("Dial = %q, want it to say Deckhand could not build the sandbox, and why", msg)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := stdioServer(t, "-probe")
+			tc.mod(&srv)
+			_, err := Dial(t.Context(), "test", srv, Options{Policy: policy.New(&config.Config{}, nil)})
+			if got := Classify(err); got != FailureSandbox {
+				t.Fatalf("Classify(%v) = %q, want %q", err, got, FailureSandbox)
+			}
+			var exit *ExitError
+			if errors.As(err, &exit) {
+				t.Errorf("Dial = %v: an ExitError, as if the server had run and stopped", err)
+			}
+			if msg := err.Error(); !strings.Contains(msg, "Deckhand could not build its sandbox") || !strings.Contains(msg, tc.want) {
+				t.Errorf("Dial = %q, want it to say Deckhand could not build the sandbox, and %q", msg, tc.want)
+			}
+		})
 	}
 }

@@ -39,7 +39,8 @@ func init() {
 
 // helper runs argv (or, with no argv and a serving plan, a runner) inside
 // the plan's sandbox. It returns only on failure, with 126 after saying why
-// on stderr.
+// on the plan's report descriptor (see Cmd.BuildFailure), or on stderr
+// where it has none.
 func helper(argv []string) int {
 	var p plan
 	fail := func(err error) int {

@@ -175,6 +175,9 @@ func probeSignals() finding {
 		}
 		switch err := unix.Kill(pid, 0); err {
 		case nil:
+			if descends(pid, own) {
+				continue // a child an earlier probe left, still ending: its own
+			}
 			signalled = append(signalled, pid)
 		case unix.EPERM:
 			seen++
@@ -184,6 +187,33 @@ func probeSignals() finding {
 		return finding{Detail: fmt.Sprintf("no other process answers signal 0 (pids 1-%d; %d seen but refused)", max, seen)}
 	}
 	return finding{Escaped: true, Detail: fmt.Sprintf("may signal %d processes (%v…), %d more seen", len(signalled), signalled[:min(5, len(signalled))], seen)}
+}
+
+// descends reports whether pid is a descendant of one of own, by its
+// parents in /proc (a process it cannot see there is not).
+func descends(pid int, own map[int]bool) bool {
+	for range 64 {
+		data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			return false
+		}
+		// The name, in parentheses, may hold spaces: the fields after
+		// its closing one are the state, then the parent.
+		i := strings.LastIndexByte(string(data), ')')
+		f := strings.Fields(string(data[i+1:]))
+		if i < 0 || len(f) < 2 {
+			return false
+		}
+		ppid, err := strconv.Atoi(f[1])
+		if err != nil || ppid <= 0 {
+			return false
+		}
+		if own[ppid] {
+			return true
+		}
+		pid = ppid
+	}
+	return false
 }
 
 // probeTIOCSTI types a space into every terminal it can open: the

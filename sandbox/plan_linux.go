@@ -279,7 +279,9 @@ func buildPlan(spec *Spec, dir string, unixSockets []string) (*plan, error) {
 // inHidden reports whether path lies inside a hidden place (an empty
 // folder in the sandbox) with no bind between: it is out of sight already,
 // and not there to cover. A folder granted inside a hidden one is bound
-// into it, and what is inside that bind is in sight again.
+// into it, and what is inside that bind is in sight again; so is a file
+// granted there by name (a socket named in write is bound, and must be
+// covered still).
 func inHidden(kept []mountEntry, path string) bool {
 	var holder *mountEntry
 	for i, k := range kept {
@@ -288,7 +290,7 @@ func inHidden(kept []mountEntry, path string) bool {
 		default:
 			continue
 		}
-		if k.Path != path && within(path, k.Path) && (holder == nil || len(k.Path) > len(holder.Path)) {
+		if within(path, k.Path) && (holder == nil || len(k.Path) > len(holder.Path)) {
 			holder = &kept[i]
 		}
 	}

@@ -311,6 +311,8 @@ true`
 			[]string{"read-notes"}, []string{"socket-visible", "runtime-listed", "read-keyring-note"}},
 		{"the runtime folder itself", &Spec{Read: append(slices.Clone(systemDirs), root, rt)},
 			[]string{"read-notes", "runtime-listed", "kept"}, []string{"socket-visible"}},
+		{"a socket inside the hidden one, named in write", &Spec{Read: append(slices.Clone(systemDirs), root), Write: []string{bus}, Hide: []string{rt}},
+			[]string{"read-notes"}, []string{"socket-visible", "read-keyring-note"}},
 		{"a folder inside the hidden one", &Spec{Read: append(slices.Clone(systemDirs), root), Write: []string{filepath.Join(rt, "keyring")}, Hide: []string{rt}},
 			[]string{"read-notes", "kept"}, []string{"socket-visible"}},
 	}

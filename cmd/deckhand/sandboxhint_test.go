@@ -39,3 +39,45 @@ func TestSandboxedReadFailureHint(t *testing.T) {
 		t.Errorf("mcp connect: exit %d, stderr %q; want the sandbox's hint", r.code, r.stderr)
 	}
 }
+
+// A server whose sandbox Deckhand cannot build never ran: doctor says it
+// is Deckhand's failure, with the reason and what to narrow, and neither
+// doctor nor mcp call tells the person the server could not open a
+// file (new-user pass 12 read "add that folder under Also reads" under
+// Deckhand's own "cover …: no such file or directory"). Made to fail
+// here by a grant of the whole file system, and by a helper told the
+// kernel has no Landlock.
+func TestSandboxBuildFailureHint(t *testing.T) {
+	if err := sandbox.Available(); err != nil {
+		t.Skip(err)
+	}
+	cfg := writeConfig(t, `
+[mcp.servers.whole]
+command = "sh"
+args = ["-c", "exit 1"]
+read = ["/"]
+
+[mcp.servers.nolandlock]
+command = "sh"
+args = ["-c", "exit 1"]
+env = { DECKHAND_TEST_NO_LANDLOCK = "1" }
+`)
+	blame := "It runs in Deckhand's sandbox, which lets it read only some folders"
+	r := deckhand(t, nil, "", "--config", cfg, "doctor")
+	for _, want := range []string{
+		"✗ whole: starting /usr/bin/sh: Deckhand could not build its sandbox: the sandbox cannot show the whole file system (/): grant the folders it needs instead",
+		"fix: Deckhand could not build the server's sandbox, and the command never ran: narrow mcp.servers.whole.read or mcp.servers.whole.write (or [policy]) as the reason above says",
+		"✗ nolandlock: starting /usr/bin/sh: Deckhand could not build its sandbox: ",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("doctor output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if strings.Contains(r.stdout, blame) || strings.Contains(r.stdout, "run it in a terminal") {
+		t.Errorf("doctor blames the server:\n%s", r.stdout)
+	}
+	r = deckhand(t, nil, "", "--config", cfg, "mcp", "call", "nolandlock.x", "{}")
+	if r.code == exitOK || !strings.Contains(r.stderr, "Deckhand could not build its sandbox") || strings.Contains(r.stderr, blame) {
+		t.Errorf("mcp call: exit %d, stderr %q; want Deckhand's failure, not the server blamed", r.code, r.stderr)
+	}
+}

@@ -242,8 +242,8 @@ func (s *System) AcceptPin(ctx context.Context, tool string) error {
 	return nil
 }
 
-// ReviewTool records that the person has looked at a quarantined tool
-// (alias.tool) as it is now: it is offered to the model from the next
+// ReviewTool records that the person releases a quarantined tool
+// (alias.tool) as it is now, by an explicit choice (not by looking): it is offered to the model from the next
 // catalog on, and the log keeps the review (written with the next batch;
 // SyncLog waits). A tool not quarantined is left as it is.
 func (s *System) ReviewTool(ctx context.Context, tool string) error {
@@ -255,7 +255,7 @@ func (s *System) ReviewTool(ctx context.Context, tool string) error {
 }
 
 // Quarantined lists the tools kept from the model until the person has
-// looked at them (high-risk flags), by display name.
+// released them (high-risk flags), by display name.
 func (s *System) Quarantined(ctx context.Context) ([]tools.Tool, error) {
 	if _, err := s.Catalog(ctx); err != nil { // what was sent before is applied
 		return nil, err

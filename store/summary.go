@@ -93,7 +93,7 @@ func Summary(e Event) string {
 	case KindRunRemoved:
 		return quote(d.Text) + " taken out of the conversation"
 	case KindToolReviewed:
-		return d.Tool + " looked at in quarantine: offered to the model from now on"
+		return d.Tool + " released from quarantine: offered to the model from now on"
 	case KindRunChosen:
 		return "this version of the message chosen"
 	case KindElicitationAsked:

@@ -43,7 +43,7 @@ const (
 	// from, the run the kept turns begin with).
 	KindContextCompacted = "context.compacted"
 	KindToolChanged      = "tool.definition_changed"
-	KindToolReviewed     = "tool.reviewed" // the person looked at a quarantined tool: it is offered (data: tool, hash; no session)
+	KindToolReviewed     = "tool.reviewed" // the person released a quarantined tool: it is offered (data: tool, hash; no session)
 	// A server asked the person something (MCP elicitation), and how it
 	// ended: the fields asked and answered, never the values.
 	KindElicitationAsked    = "elicitation.asked"

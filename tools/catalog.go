@@ -50,7 +50,7 @@ type Tool struct {
 	Raw *sdk.Tool
 	// Flags say what in the definition looks like an attempt to steer the
 	// model or fool a person (see warnings.go); a high-risk one keeps the
-	// tool from the model until the person has looked at it (quarantine,
+	// tool from the model until the person releases it (quarantine,
 	// decided by the registry), the others are shown where it is.
 	Flags []Flag
 	// Cached: offered from its server's last connection, kept in the log;

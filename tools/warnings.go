@@ -24,7 +24,7 @@ type Flag struct {
 
 // The kinds of flag. All but KindCollision and KindCleaned are high risk:
 // a tool so flagged is quarantined (not offered to the model) until the
-// person has looked at it (see servers.Pins.Quarantined).
+// person releases it (see servers.Pins.Quarantined).
 const (
 	KindHidden       = "hidden"       // invisible or control characters in a schema, which the model gets as sent
 	KindCleaned      = "cleaned"      // the same in a title or description, removed before anyone reads it

@@ -8,7 +8,7 @@
 //	               resources.go); owns one transport/mcp connection
 //	registry       builds the merged catalog (registry.go) and swaps it into
 //	               the Router; pins tool definitions and keeps which
-//	               quarantined ones the person has looked at (Pins, router.go):
+//	               quarantined ones the person has released (Pins, router.go):
 //	               a tool with a high-risk flag (tools.Flag) is left out
 //	               of what the model is offered, as a disabled one is,
 //	               until then

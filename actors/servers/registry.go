@@ -44,8 +44,10 @@ type SetDisabledTools struct {
 	Tools []string
 }
 
-// ReviewTool says the person has looked at a quarantined tool (by display
-// name) as it is now: it is offered to the model from now on. The answer
+// ReviewTool says the person releases a quarantined tool (by display
+// name) as it is now, having read it: it is offered to the model from now
+// on. Only an explicit choice sends it (mcp review's yes, the tools page's
+// Offer it to the model), never showing the tool. The answer
 // is a *Done (Err when the tool is unknown).
 type ReviewTool struct{ Tool string }
 
@@ -103,7 +105,7 @@ type registryActor struct {
 	catalog *tools.Catalog // what the model is offered: disabled, quarantined and app-only tools left out
 	full    *tools.Catalog // every listed tool: for pins and the servers panel
 	// quarantined: tools of full with a high-risk flag the person has not
-	// looked at (by display name); replaced, never changed, once published.
+	// released (by display name); replaced, never changed, once published.
 	quarantined map[string]bool
 	// quarantinedBy: the same by server, to replace one server's share.
 	quarantinedBy map[string][]string
@@ -178,7 +180,7 @@ func (a *registryActor) Receive(c actor.Context) {
 		}
 		if a.pins != nil && a.pins.Quarantined(t) {
 			a.pins.Review(t)
-			a.log.Info("a quarantined tool was reviewed: offered from now on", "tool", t.Display)
+			a.log.Info("a quarantined tool was released: offered from now on", "tool", t.Display)
 			a.rebuild(c, t.Server)
 		}
 		c.Respond(&Done{})

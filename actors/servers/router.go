@@ -36,7 +36,7 @@ type routes struct {
 	catalog *tools.Catalog // what the model is offered: disabled, quarantined and app-only tools left out
 	full    *tools.Catalog // every listed tool
 	// quarantined: tools of full kept from the model until the person has
-	// looked at them (by display name; read only).
+	// released them (by display name; read only).
 	quarantined map[string]bool
 	servers     map[string]route
 }
@@ -139,7 +139,7 @@ func errDisabled(display string) error {
 
 // ErrQuarantined says why a tool is not offered, and how to release it.
 func ErrQuarantined(display string) error {
-	return fmt.Errorf("tool %s is quarantined: its definition has high-risk flags and has not been looked at (%s)", display, HowToRelease(display))
+	return fmt.Errorf("tool %s is quarantined: its definition has high-risk flags and you have not offered it to the model (%s)", display, HowToRelease(display))
 }
 
 // ErrAppOnly says why the model may not call a tool an MCP App's server
@@ -186,11 +186,11 @@ func (r *Router) Withheld(name string) (w toolcall.Withheld, ok bool) {
 
 // HowToRelease says how a person releases a quarantined tool.
 func HowToRelease(display string) string {
-	return "run `deckhand mcp review " + display + "`, or open it in the window's servers panel"
+	return "run `deckhand mcp review " + display + "`, or press Offer it to the model on its page in the window's servers panel"
 }
 
 // Quarantined lists the tools kept from the model until the person has
-// looked at them, by display name.
+// released them, by display name.
 func (r *Router) Quarantined() []tools.Tool {
 	rs := r.load()
 	var out []tools.Tool
@@ -353,20 +353,21 @@ func (r *Router) FollowTask(ctx context.Context, call, display, id string) (*Too
 // concurrent use (the registry pins, conversations check and accept).
 //
 // It also keeps which definitions of quarantined tools the person has
-// looked at (Review): a tool with a high-risk flag is not offered to the
-// model until then, and a changed definition is quarantined again. Reviews
+// released (Review: read, and chose to offer; looking alone releases
+// nothing): a tool with a high-risk flag is not offered to the model
+// until then, and a changed definition is quarantined again. Reviews
 // are events of the log (tool.reviewed), read back at start.
 type Pins struct {
 	mu       sync.Mutex
 	pins     map[string]store.Pin // by alias.tool
-	reviewed map[string]string    // by alias.tool: the hash of the definition looked at
+	reviewed map[string]string    // by alias.tool: the hash of the definition released
 	save     func(store.Pin)      // nil without a log
 	// saveReview logs a review (nil without a log).
 	saveReview func(*ToolReviewed)
 }
 
-// ToolReviewed is the person having looked at a quarantined tool's
-// definition (hash): an event for the log (tool.reviewed).
+// ToolReviewed is the person having released a quarantined tool's
+// definition (hash) to the model: an event for the log (tool.reviewed).
 type ToolReviewed struct {
 	Tool string // alias.tool
 	Hash string
@@ -402,7 +403,7 @@ func NewPins(ctx context.Context, db *store.DB, save func(store.Pin)) (*Pins, er
 func (b *Pins) OnReview(save func(*ToolReviewed)) { b.saveReview = save }
 
 // Quarantined reports whether t is kept from the model: a high-risk flag
-// on a definition the person has not looked at (a trusted server's tools
+// on a definition the person has not released (a trusted server's tools
 // never are: its definitions are accepted as they come).
 func (b *Pins) Quarantined(t tools.Tool) bool {
 	if b == nil || t.Trusted || !t.Risky() {
@@ -413,7 +414,7 @@ func (b *Pins) Quarantined(t tools.Tool) bool {
 	return b.reviewed[t.Display] != t.Hash
 }
 
-// Review records that the person has looked at t's definition as it is
+// Review records that the person has released t's definition as it is
 // now: it is offered to the model from the next catalog on.
 func (b *Pins) Review(t tools.Tool) {
 	b.mu.Lock()

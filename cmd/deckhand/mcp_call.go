@@ -52,7 +52,7 @@ func mcpCall(ctx context.Context, e *env, args []string) error {
 	if len(rest) < 1 || len(rest) > 2 {
 		return usagef("usage: deckhand mcp call ALIAS.TOOL [JSON_ARGS | -]")
 	}
-	openLogQuietly(ctx, e) // a quarantined tool the person looked at may be called
+	openLogQuietly(ctx, e) // a quarantined tool the person released may be called
 	if e.logDB != nil {
 		defer e.logDB.Close()
 	}

@@ -40,7 +40,7 @@ func mcpScan(ctx context.Context, e *env, args []string) error {
 	if *maxWait == 0 {
 		*maxWait = defaultWait(cfg) // every server: a scan that skips one says nothing of it
 	}
-	// The log holds which quarantined tools were looked at already.
+	// The log holds which quarantined tools were released already.
 	if db, err := e.openLog(ctx); err != nil {
 		fmt.Fprintf(e.stderr, "(%v: every flagged tool is shown as quarantined)\n", err)
 	} else {
@@ -90,6 +90,6 @@ func mcpScan(ctx context.Context, e *env, args []string) error {
 			fmt.Fprintf(w, "  %-13s %s\n", f.Kind+":", clean.Line(f.Text))
 		}
 	}
-	fmt.Fprintf(w, "%d of %d %s flagged, %d quarantined (not offered to the model until looked at).\n", flagged, all.Len(), plural(all.Len(), "tool", "tools"), len(q))
+	fmt.Fprintf(w, "%d of %d %s flagged, %d quarantined (not offered to the model until released).\n", flagged, all.Len(), plural(all.Len(), "tool", "tools"), len(q))
 	return nil
 }

@@ -50,7 +50,7 @@ func mcpTool(ctx context.Context, e *env, args []string) error {
 	if len(rest) != 1 {
 		return usagef("usage: deckhand mcp tool ALIAS.TOOL")
 	}
-	openLogQuietly(ctx, e) // which quarantined tools were looked at
+	openLogQuietly(ctx, e) // which quarantined tools were released
 	if e.logDB != nil {
 		defer e.logDB.Close()
 	}
@@ -74,7 +74,7 @@ func mcpTool(ctx context.Context, e *env, args []string) error {
 	}
 	printTool(e.stdout, t, cfg.MCP.Servers[t.Server].Trusted)
 	if q, err := sys.Quarantined(ctx); err == nil && slices.ContainsFunc(q, func(x tools.Tool) bool { return x.Display == t.Display }) {
-		fmt.Fprintf(e.stdout, "\nquarantined: not offered to the model until you look at it: %s\n", servers.HowToRelease(t.Display))
+		fmt.Fprintf(e.stdout, "\nquarantined: not offered to the model until you release it: %s\n", servers.HowToRelease(t.Display))
 	}
 	return nil
 }

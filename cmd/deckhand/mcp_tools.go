@@ -117,7 +117,7 @@ func mcpTools(ctx context.Context, e *env, args []string) error {
 type listedToolJSON struct {
 	toolJSON
 	Disabled    bool `json:"disabled,omitempty"`
-	Quarantined bool `json:"quarantined,omitempty"` // high-risk flags, not looked at: not offered to the model
+	Quarantined bool `json:"quarantined,omitempty"` // high-risk flags, not released: not offered to the model
 }
 
 func quarantinedIn(list []tools.Tool, keep map[string]bool) []tools.Tool {
@@ -131,12 +131,12 @@ func quarantinedIn(list []tools.Tool, keep map[string]bool) []tools.Tool {
 }
 
 // printQuarantined says which tools are kept from the model until the
-// person has looked at them, why, and how to release each.
+// person releases them, why, and how to release each.
 func printQuarantined(w io.Writer, list []tools.Tool) {
 	if len(list) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "Quarantined, not offered to the model until you have looked at them (run `deckhand mcp review ALIAS.TOOL`, or open them in the window's servers panel):\n")
+	fmt.Fprintf(w, "Quarantined, not offered to the model until you release them (run `deckhand mcp review ALIAS.TOOL`, or press Offer it to the model on the tool's page in the window's servers panel):\n")
 	for _, t := range list {
 		why := ""
 		for _, f := range t.Flags {

@@ -61,10 +61,13 @@ type ToolsPage struct {
 	List     []tools.Tool
 	states   []actors.PinState
 	disabled map[string]bool
-	// quarantined: tools kept from the model until the person has looked
-	// at them (high-risk flags), by the server's name for the tool;
-	// showing one's page releases it.
+	// quarantined: tools kept from the model until the person releases
+	// them (high-risk flags), by the server's name for the tool. Showing
+	// one's page releases nothing: looking is not consenting, and arrowing
+	// through the list showed every page. Its page's Release button does.
 	quarantined map[string]bool
+	// released: the tools released on this page, whose page says so.
+	released map[string]bool
 	// editable: the server is in the config file, which keeps the choice.
 	editable bool
 	ToolList *widget.List
@@ -79,6 +82,10 @@ type ToolsPage struct {
 	// RunButton runs the page's tool by hand; Run is its open form (run.go).
 	RunButton *widget.Button
 	Run       *RunForm
+	// Release offers the page's quarantined tool to the model; it shows,
+	// with what it does, above the page of a quarantined tool only.
+	Release    *widgets.RingButton
+	releaseBar fyne.CanvasObject
 }
 
 // back shows the servers list again.
@@ -156,7 +163,7 @@ func (tw *ToolsPage) fill(listing *servers.ServerListing) {
 	srv, editable := u.Config().MCP.Servers[tw.alias]
 	tw.editable = editable
 	tw.List, tw.states, tw.selected = nil, nil, -1
-	tw.disabled, tw.Checks, tw.quarantined = map[string]bool{}, map[string]*widget.Check{}, map[string]bool{}
+	tw.disabled, tw.Checks, tw.quarantined, tw.released = map[string]bool{}, map[string]*widget.Check{}, map[string]bool{}, map[string]bool{}
 	if listing != nil {
 		tw.List = listing.Tools
 		for name := range listing.Disabled {
@@ -176,6 +183,7 @@ func (tw *ToolsPage) fill(listing *servers.ServerListing) {
 	}
 	tw.Detail = widget.NewRichText()
 	tw.Detail.Wrapping = fyne.TextWrapWord
+	tw.releaseBar = tw.newReleaseBar()
 	tw.ToolList = widget.NewList(
 		func() int { return len(tw.List) },
 		func() fyne.CanvasObject {
@@ -260,7 +268,7 @@ func (tw *ToolsPage) fill(listing *servers.ServerListing) {
 	// The page's title is the panel's (with its back button, to the
 	// servers). The tool's page scrolls up and down only: its words wrap
 	// at the view's width, and a code block scrolls sideways on its own.
-	split := container.NewHSplit(tw.ToolList, container.NewBorder(nil, tw.runBar(), nil, nil, container.NewVScroll(tw.Detail)))
+	split := container.NewHSplit(tw.ToolList, container.NewBorder(tw.releaseBar, tw.runBar(), nil, nil, container.NewVScroll(tw.Detail)))
 	page := container.New(&listBesideOrAbove{split: split, need: tw.listWidth}, split)
 	tw.Win.SetContent(container.NewBorder(hintObj, bottom, nil, nil, page))
 	tw.Loaded = true
@@ -363,34 +371,65 @@ func (tw *ToolsPage) ShowDetail() {
 	if tw.disabled[tw.List[i].Name] {
 		md = "**Disabled**: not offered to the model, and its calls are refused. Check it to enable it.\n\n" + md
 	}
-	if t := tw.List[i]; tw.quarantined[t.Name] {
-		md = "**Quarantined until now**: its definition has the high-risk warnings below, so it was not offered to the model. " +
-			"Now that you have seen it, it is offered from now on (until its definition changes); uncheck it to keep it from the model.\n\n" + md
-		tw.review(t)
+	switch t := tw.List[i]; {
+	case tw.quarantined[t.Name]:
+		md = "**Quarantined**: its definition has the high-risk warnings below, so it is not offered to the model, " +
+			"not found by tool_search, and its calls are refused. Reading this page does not change that: " +
+			"press **Offer it to the model** above once you trust it.\n\n" + md
+	case tw.released[t.Name]:
+		md = "**Released from quarantine**: offered to the model from now on, until its definition changes; " +
+			"uncheck it to keep it from the model.\n\n" + md
+	}
+	if tw.releaseBar != nil {
+		widgets.SetVisible(tw.releaseBar, tw.quarantined[tw.List[i].Name])
 	}
 	tw.Detail.ParseMarkdown(md)
 }
 
-// review tells the registry the person has seen a quarantined tool's page
-// (kept in the log), off the UI thread; the list then shows it released.
-func (tw *ToolsPage) review(t tools.Tool) {
+// newReleaseBar is the Release button, with what it does beside it.
+func (tw *ToolsPage) newReleaseBar() fyne.CanvasObject {
+	tw.Release = widgets.NewRingButtonWithIcon("Offer it to the model", theme.ConfirmIcon(), func() {
+		if i := tw.selected; i >= 0 && i < len(tw.List) && tw.quarantined[tw.List[i].Name] {
+			tw.release(tw.List[i])
+		}
+	})
+	l, note := widgets.Caption("Quarantined: kept from the model until you offer it (kept in the log; a changed definition is quarantined again).")
+	l.Wrapping = fyne.TextWrapWord
+	bar := container.NewBorder(nil, nil, nil, tw.Release, note)
+	bar.Hide()
+	return bar
+}
+
+// release tells the registry the person offers a quarantined tool to the
+// model (kept in the log), off the UI thread; the page then shows it
+// released.
+func (tw *ToolsPage) release(t tools.Tool) {
 	u := tw.s.host
 	sys := u.System()
 	if sys == nil {
 		return
 	}
+	tw.Release.Disable() // one press, one release
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		err := sys.ReviewTool(ctx, t.Display)
 		u.Post(func() {
+			tw.Release.Enable()
 			if err != nil {
-				u.Logger().Warn("releasing a quarantined tool", "tool", t.Display, "err", err)
+				widgets.ShowError(fmt.Errorf("releasing %s: %w", t.Display, err), tw.Win)
 				return
 			}
 			delete(tw.quarantined, t.Name)
+			tw.released[t.Name] = true
+			c := tw.Win.Canvas()
+			onButton := c.Focused() == fyne.Focusable(tw.Release)
 			if tw.ToolList != nil {
 				tw.ToolList.Refresh()
+			}
+			tw.ShowDetail()
+			if onButton || c.Focused() == nil {
+				c.Focus(tw.ToolList) // the button is gone: the keyboard stays on the page
 			}
 		})
 	}()

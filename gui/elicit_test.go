@@ -76,7 +76,7 @@ func TestElicitFormAccept(t *testing.T) {
 	if sel := field(t, e, "legacyTitledEnum").Select; sel == nil || sel.Selected != "Cats" || len(sel.Options) != 5 {
 		t.Errorf("an enum with titles is a select of its titles, its default chosen: %+v", sel)
 	}
-	if g := field(t, e, "titledMultipleSelectEnum").Group; g == nil || len(g.Selected) != 1 || g.Selected[0] != "Tuna" {
+	if g := field(t, e, "titledMultipleSelectEnum").Group; g == nil || len(g.Selected()) != 1 || g.Selected()[0] != "Tuna" {
 		t.Errorf("a multiple choice is a check group, its default chosen: %+v", g)
 	}
 

@@ -80,6 +80,13 @@ type screenItem interface {
 // entryOf is one of Deckhand's entries (here or in a subpackage).
 type entryOf interface{ EntryWidget() *widget.Entry }
 
+// checkOf and selectOf are a check box and a select inside a widget that
+// embeds them (a question form's fields).
+type (
+	checkOf  interface{ CheckWidget() *widget.Check }
+	selectOf interface{ SelectWidget() *widget.Select }
+)
+
 // WriteScreen writes what every window of the app shows, as JSON. It
 // waits for the Fyne thread.
 func WriteScreen(w io.Writer) error {
@@ -171,6 +178,11 @@ func leaf(o fyne.CanvasObject) (kind, text string, extra func(*ScreenItem), ok b
 	case entryOf:
 		e := x.EntryWidget()
 		return "entry", e.Text, func(it *ScreenItem) { it.Hint = e.PlaceHolder }, true
+	case checkOf:
+		c := x.CheckWidget()
+		return "check", c.Text, func(it *ScreenItem) { it.Checked = c.Checked }, true
+	case selectOf:
+		return "select", x.SelectWidget().Selected, nil, true
 	case *richtext.MDText:
 		return "text", richString(&x.RichText), nil, true
 	case *widget.RichText:

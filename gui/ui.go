@@ -173,6 +173,7 @@ func (u *UI) Start() {
 	lc := u.app.Lifecycle()
 	lc.SetOnEnteredForeground(func() {
 		u.foreground = true
+		u.dialogs.Back()
 		u.tell(&uiRefresh{}) // another Deckhand may have run, or died mid-run, meanwhile
 	})
 	lc.SetOnExitedForeground(func() {

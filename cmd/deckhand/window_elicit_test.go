@@ -46,6 +46,21 @@ func elicitationForm(t *testing.T, display string) {
 	if !shows(s, "legal name") {
 		t.Fatalf("the form does not ask for the name:\n%s", s.ScreenText())
 	}
+	// Tab goes down the form with the focus in sight: new-user pass 12
+	// tabbed below the fold with nothing coming into view.
+	var last gui.ScreenItem
+	for i := 1; i <= 14; i++ {
+		w.key("Tab")
+		s = w.waitScreen(fmt.Sprintf("the focus moved by Tab %d", i), func(s gui.Screen) bool {
+			f, ok := focused(s)
+			return ok && (f.Kind != last.Kind || f.Text != last.Text || f.X != last.X || f.Y != last.Y)
+		})
+		last, _ = focused(s)
+		if !last.Visible {
+			t.Errorf("Tab %d: the focus is on %s %q, out of sight (y=%.0f)", i, last.Kind, last.Text, last.Y)
+		}
+	}
+	w.keep("elicit-tabbed-" + display + ".png")
 	w.clickText("button", "Accept")
 	s = w.waitScreen("what is missing", func(s gui.Screen) bool {
 		for _, it := range s.Items {

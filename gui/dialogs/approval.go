@@ -479,6 +479,12 @@ func (a *Approvals) recount(r *conversation.ApprovalRequested) {
 // window. pinned (what must stay in sight, as a form's problem) goes
 // between them, outside the scroll.
 func fitDialog(win fyne.Size, body fyne.CanvasObject, buttons []fyne.CanvasObject, pinned ...fyne.CanvasObject) fyne.CanvasObject {
+	o, _ := fitDialogScroll(win, body, buttons, pinned...)
+	return o
+}
+
+// fitDialogScroll is fitDialog, with the scroll the body is in.
+func fitDialogScroll(win fyne.Size, body fyne.CanvasObject, buttons []fyne.CanvasObject, pinned ...fyne.CanvasObject) (fyne.CanvasObject, *container.Scroll) {
 	pad := theme.Padding()
 	// A dialog has its title, its own padding and a margin to the window.
 	width := min(640, win.Width-12*pad)
@@ -494,7 +500,7 @@ func fitDialog(win fyne.Size, body fyne.CanvasObject, buttons []fyne.CanvasObjec
 	scroll := container.NewVScroll(body)
 	widgets.ScrolledIn(scroll, body) // Tab onto a button below the fold scrolls to it
 	scroll.SetMinSize(fyne.NewSize(max(width, 100), max(min(body.MinSize().Height, room), 60)))
-	return container.NewBorder(nil, bottom, nil, nil, scroll)
+	return container.NewBorder(nil, bottom, nil, nil, scroll), scroll
 }
 
 // buttonRows lays out a dialog's buttons for a window of size win: columns

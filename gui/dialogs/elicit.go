@@ -2,14 +2,17 @@ package dialogs
 
 import (
 	"fmt"
+	"image/color"
 	"net/url"
 	"slices"
 	"strings"
 	"unicode"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -244,7 +247,13 @@ func (e *Questions) dialog(it *Question, parent fyne.Window) *dialog.CustomDialo
 	// The dialog fits the window, whatever its size: the question and the
 	// form scroll; what is wrong with the answers and the deadline stay in
 	// sight above the buttons.
-	content := fitDialog(parent.Canvas().Size(), container.NewVBox(items...), buttons, e.Problem, choices, e.footObj)
+	// The wheel anywhere over the question moves it as over its form.
+	page := &formPage{}
+	content, scroll := fitDialogScroll(parent.Canvas().Size(), underWheel(container.NewVBox(items...), page), buttons, e.Problem, choices, e.footObj)
+	page.scroll = scroll
+	if e.Form != nil {
+		e.Form.scrollIn(scroll)
+	}
 	return dialog.NewCustomWithoutButtons(e.Title, content, parent)
 }
 
@@ -262,7 +271,9 @@ func elicitMessage(msg string) fyne.CanvasObject {
 	}
 	l := widget.NewLabel(msg)
 	l.Wrapping = fyne.TextWrapWord
-	l.Selectable = true
+	// Not selectable: Fyne's selectable label takes the keyboard, showing
+	// no focus, and the first Tab into a form went there, before its
+	// first field: what was typed then was lost (new-user pass 12).
 	if len([]rune(msg)) < 300 && strings.Count(msg, "\n") < 5 {
 		return l
 	}
@@ -377,6 +388,8 @@ type elicitForm struct {
 	form   *mcp.Form
 	Fields []*FormField
 	box    *fyne.Container
+	whole  fyne.CanvasObject // box, over the wheel
+	page   *formPage         // the scroll it is in, once known
 }
 
 // FormField is one field's widget: an entry (text, numbers), a check
@@ -386,17 +399,19 @@ type FormField struct {
 	Field   mcp.Field
 	title   string // cleaned, bounded
 	Entry   *elicitEntry
-	Check   *widget.Check
+	Check   *formCheck
 	touched bool // the check was changed: an answer even when unchecked
-	Select  *widget.Select
-	Group   *widget.CheckGroup
+	Select  *formSelect
+	Group   *optionGroup
 	List    *choiceList
 	Labels  []string // the options' labels as shown
 }
 
 func newElicitForm(f *mcp.Form, submit, escape func()) *elicitForm {
-	ef := &elicitForm{form: f}
+	ef := &elicitForm{form: f, page: &formPage{}}
 	if f == nil {
+		ef.box = container.NewVBox()
+		ef.whole = ef.box
 		return ef
 	}
 	objs := []fyne.CanvasObject{}
@@ -417,14 +432,14 @@ func newElicitForm(f *mcp.Form, submit, escape func()) *elicitForm {
 		objs = append(objs, note)
 	}
 	for _, fl := range fields {
-		x := newFormField(fl, submit, escape)
+		x := newFormField(fl, submit, escape, ef.page)
 		ef.Fields = append(ef.Fields, x)
 		title := widget.NewLabelWithStyle(x.title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 		title.Wrapping = fyne.TextWrapBreak
 		if fl.Required {
 			title.SetText(x.title + " *")
 		}
-		objs = append(objs, title, x.object())
+		objs = append(objs, title, x.object(ef.page))
 		if d := strings.TrimSpace(clean.Text(fl.Description)); d != "" {
 			dl, dobj := widgets.Caption(widgets.Shorten(d, elicitDescMax))
 			dl.Wrapping = fyne.TextWrapWord
@@ -432,11 +447,19 @@ func newElicitForm(f *mcp.Form, submit, escape func()) *elicitForm {
 		}
 	}
 	ef.box = container.NewVBox(objs...)
+	// Room on the left for a field's ring, and on the right for the
+	// scroll bar, which covered the fields' right edges and their rings.
+	pad := layout.NewCustomPaddedLayout(0, 0, 2*theme.InputBorderSize(), theme.ScrollBarSize())
+	ef.whole = underWheel(container.New(pad, ef.box), ef.page)
 	return ef
 }
 
 // object is the form; the dialog's scroll carries it when long.
-func (ef *elicitForm) object() fyne.CanvasObject { return ef.box }
+func (ef *elicitForm) object() fyne.CanvasObject { return ef.whole }
+
+// scrollIn says which scroll the form is in: the focus of a field brings
+// it into that scroll's view, and the wheel over the form moves it.
+func (ef *elicitForm) scrollIn(s *container.Scroll) { ef.page.scroll = s }
 
 // first is the first field that takes the focus.
 func (ef *elicitForm) first() fyne.Focusable {
@@ -472,14 +495,14 @@ func (ef *elicitForm) Collect() (map[string]any, fyne.Focusable, error) {
 	return checked, nil, nil
 }
 
-func newFormField(fl mcp.Field, submit, escape func()) *FormField {
+func newFormField(fl mcp.Field, submit, escape func(), p *formPage) *FormField {
 	x := &FormField{Field: fl, title: widgets.Shorten(clean.Line(fl.Title), elicitTitleMax)}
 	if x.title == "" {
 		x.title = widgets.Shorten(clean.Line(fl.Name), elicitTitleMax)
 	}
 	switch fl.Kind {
 	case mcp.FieldBoolean:
-		x.Check = widget.NewCheck("Yes", func(bool) { x.touched = true })
+		x.Check = newFormCheck("Yes", func(bool) { x.touched = true }, p)
 		if b, ok := fl.Default.(bool); ok {
 			x.Check.SetChecked(b)
 		}
@@ -497,16 +520,14 @@ func newFormField(fl mcp.Field, submit, escape func()) *FormField {
 		defaults := x.defaultIndexes()
 		switch {
 		case len(fl.Options) > elicitBigChoice:
-			x.List = newChoiceList(x.Labels, fl.Kind == mcp.FieldMulti, defaults)
+			x.List = newChoiceList(x.Labels, fl.Kind == mcp.FieldMulti, defaults, submit, escape, p)
 		case fl.Kind == mcp.FieldEnum:
-			x.Select = widget.NewSelect(x.Labels, nil)
-			x.Select.PlaceHolder = "(choose one)"
+			x.Select = newFormSelect(x.Labels, p)
 			if len(defaults) > 0 {
 				x.Select.SetSelectedIndex(defaults[0])
 			}
 		default:
-			x.Group = widget.NewCheckGroup(x.Labels, nil)
-			x.Group.Horizontal = len(x.Labels) <= 5
+			x.Group = newOptionGroup(x.Labels, p)
 			var sel []string
 			for _, i := range defaults {
 				sel = append(sel, x.Labels[i])
@@ -514,7 +535,7 @@ func newFormField(fl mcp.Field, submit, escape func()) *FormField {
 			x.Group.SetSelected(sel)
 		}
 	default:
-		x.Entry = newElicitEntry(submit, escape)
+		x.Entry = newElicitEntry(submit, escape, p)
 		x.Entry.PlaceHolder = fieldHint(fl)
 		x.Entry.Password = fl.Sensitive() // not shown on the screen as it is typed
 		if fl.Default != nil {
@@ -582,16 +603,16 @@ func fieldHint(fl mcp.Field) string {
 	return h
 }
 
-func (x *FormField) object() fyne.CanvasObject {
+func (x *FormField) object(p *formPage) fyne.CanvasObject {
 	switch {
 	case x.Entry != nil:
-		return x.Entry
+		return overWheel(x.Entry, p)
 	case x.Check != nil:
 		return x.Check
 	case x.Select != nil:
 		return x.Select
 	case x.Group != nil:
-		return x.Group
+		return x.Group.object
 	}
 	return x.List.object
 }
@@ -604,6 +625,8 @@ func (x *FormField) focusable() fyne.Focusable {
 		return x.Check
 	case x.Select != nil:
 		return x.Select
+	case x.Group != nil && len(x.Group.Checks) > 0:
+		return x.Group.Checks[0]
 	case x.List != nil:
 		return x.List.Filter
 	}
@@ -629,7 +652,7 @@ func (x *FormField) value() (any, error) {
 	case x.Group != nil:
 		var out []any
 		for i, l := range x.Labels {
-			for _, s := range x.Group.Selected {
+			for _, s := range x.Group.Selected() {
 				if s == l {
 					out = append(out, x.Field.Options[i])
 				}
@@ -654,19 +677,29 @@ func (x *FormField) value() (any, error) {
 	return out, nil
 }
 
-// elicitEntry is a form's entry: Enter sends the form, Escape cancels.
+// elicitEntry is a form's entry: Enter sends the form, Escape cancels;
+// its focus brings it into the form's view, ringed (formfields.go).
 type elicitEntry struct {
-	widget.Entry
+	widgets.PageEntry
+	ring
 	submit, escape func()
 }
 
-func newElicitEntry(submit, escape func()) *elicitEntry {
+func newElicitEntry(submit, escape func(), p *formPage) *elicitEntry {
 	e := &elicitEntry{submit: submit, escape: escape}
 	e.Wrapping = fyne.TextWrapOff
 	e.Scroll = container.ScrollHorizontalOnly
 	e.ExtendBaseWidget(e)
+	e.Outer(e)
+	e.InPage(p.get)
 	e.OnSubmitted = func(string) { e.submit() }
 	return e
+}
+
+func (e *elicitEntry) FocusGained() { e.on = true; e.PageEntry.FocusGained(); e.Refresh() }
+func (e *elicitEntry) FocusLost()   { e.on = false; e.PageEntry.FocusLost(); e.Refresh() }
+func (e *elicitEntry) CreateRenderer() fyne.WidgetRenderer {
+	return widgets.NewRing(e, e.PageEntry.CreateRenderer(), e.shown)
 }
 
 func (e *elicitEntry) TypedKey(k *fyne.KeyEvent) {
@@ -684,13 +717,13 @@ type choiceList struct {
 	multi  bool
 	chosen map[int]bool
 	Shown  []int // the options the filter keeps
-	Filter *widget.Entry
-	list   *widget.List
+	Filter *elicitEntry
+	list   *formList
 	count  *widget.Label
 	object fyne.CanvasObject
 }
 
-func newChoiceList(labels []string, multi bool, defaults []int) *choiceList {
+func newChoiceList(labels []string, multi bool, defaults []int, submit, escape func(), p *formPage) *choiceList {
 	l := &choiceList{labels: labels, multi: multi, chosen: map[int]bool{}}
 	for _, i := range defaults {
 		l.chosen[i] = true
@@ -698,26 +731,57 @@ func newChoiceList(labels []string, multi bool, defaults []int) *choiceList {
 			break
 		}
 	}
-	l.Filter = widget.NewEntry()
+	l.Filter = newElicitEntry(submit, escape, p)
 	l.Filter.PlaceHolder = fmt.Sprintf("Filter %d %s", len(labels), widgets.Plural(len(labels), "option", "options"))
-	l.list = widget.NewList(
-		func() int { return len(l.Shown) },
-		func() fyne.CanvasObject { return widget.NewCheck("", nil) },
-		func(id widget.ListItemID, o fyne.CanvasObject) {
-			c := o.(*widget.Check)
-			i := l.Shown[id]
-			c.OnChanged = nil
-			c.Text = l.labels[i]
-			c.SetChecked(l.chosen[i])
-			c.OnChanged = func(on bool) { l.Choose(i, on) }
-		})
+	l.list = &formList{page: p}
+	l.list.Length = func() int { return len(l.Shown) }
+	// A row is a mark and a label, not a check box: the list takes the
+	// keyboard as one field (the arrows move, Space chooses), where check
+	// boxes made every row shown a stop of Tab.
+	l.list.CreateItem = func() fyne.CanvasObject {
+		label := widget.NewLabel("")
+		label.Truncation = fyne.TextTruncateEllipsis // a long option ends in "…" at the list's edge
+		return container.NewBorder(nil, nil, widget.NewIcon(theme.CheckButtonIcon()), nil, label)
+	}
+	l.list.UpdateItem = func(id widget.ListItemID, o fyne.CanvasObject) {
+		row := o.(*fyne.Container)
+		label, icon := row.Objects[0].(*widget.Label), row.Objects[1].(*widget.Icon)
+		i := l.Shown[id]
+		label.SetText(l.labels[i])
+		icon.SetResource(l.mark(l.chosen[i]))
+	}
+	l.list.OnSelected = func(id widget.ListItemID) { // Space on the highlighted option, or a tap on its row
+		if id >= 0 && id < len(l.Shown) {
+			l.Choose(l.Shown[id], !l.chosen[l.Shown[id]])
+		}
+		l.list.UnselectAll()
+	}
+	l.list.ExtendBaseWidget(l.list)
 	l.count = widget.NewLabel("")
 	l.count.SizeName = theme.SizeNameCaptionText
 	l.Filter.OnChanged = func(string) { l.apply() }
 	l.apply()
-	box := container.NewGridWrap(fyne.NewSize(600, 180), l.list)
-	l.object = container.NewVBox(container.NewBorder(nil, nil, nil, l.count, l.Filter), box)
+	// As wide as the form, 180 high: a fixed 600 px made the dialog wider
+	// than a 640×480 window, its left cut off.
+	tall := canvas.NewRectangle(color.Transparent)
+	tall.SetMinSize(fyne.NewSize(0, 180))
+	box := container.NewStack(tall, l.list)
+	l.object = container.NewVBox(container.NewBorder(nil, nil, nil, l.count, overWheel(l.Filter, p)), box)
 	return l
+}
+
+// mark is an option's mark: a check box, or a radio button for one of
+// many.
+func (l *choiceList) mark(on bool) fyne.Resource {
+	switch {
+	case l.multi && on:
+		return theme.CheckButtonCheckedIcon()
+	case l.multi:
+		return theme.CheckButtonIcon()
+	case on:
+		return theme.RadioButtonCheckedIcon()
+	}
+	return theme.RadioButtonIcon()
 }
 
 func (l *choiceList) Choose(i int, on bool) {
@@ -756,13 +820,30 @@ func (l *choiceList) chosenIndexes() []int {
 	return out
 }
 
-// toFront brings the window a question is asked in to the front: the
-// person clicked its notification.
+// toFront brings the window a question is asked in to the front, with
+// the keyboard in its form: the person clicked its notification.
 func (e *Questions) toFront(id string) {
 	if it := e.Asks[id]; it != nil && !e.answered[id] {
 		e.d.modals.toFront(it)
+		if e.Shown() == it {
+			e.intoForm()
+		}
 	}
 }
 
-// EntryWidget is the entry under it, for the window's screen dump.
-func (e *elicitEntry) EntryWidget() *widget.Entry { return &e.Entry }
+// intoForm puts the keyboard in the open form's first field when nothing
+// has it: the person came to the question (its notification's Open
+// Deckhand, or the window brought to the front). A dialog opens with the
+// keyboard nowhere, in case it opened under someone typing; but after
+// Open Deckhand the first Tab went to the server's message (a selectable
+// label, which shows no focus) and the name typed then was lost
+// (new-user pass 12).
+func (e *Questions) intoForm() {
+	p := e.d.modals.parent
+	if e.Shown() == nil || e.first == nil || p == nil {
+		return
+	}
+	if c := p.Canvas(); c.Focused() == nil {
+		c.Focus(e.first)
+	}
+}

@@ -2,6 +2,7 @@ package dialogs
 
 import (
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 
 	"deckhand/transport/mcp"
 )
@@ -19,6 +20,10 @@ func NewForm(f *mcp.Form, submit, escape func()) *Form {
 
 // Object is the form, to put in a dialog.
 func (f *Form) Object() fyne.CanvasObject { return f.ef.object() }
+
+// ScrollIn says which scroll the form is in: a field's focus brings it
+// into view there, and the wheel over the form moves it.
+func (f *Form) ScrollIn(s *container.Scroll) { f.ef.scrollIn(s) }
 
 // First is the first field that takes the focus, or nil.
 func (f *Form) First() fyne.Focusable { return f.ef.first() }

@@ -164,6 +164,11 @@ func (d *Dialogs) Away() {
 	}
 }
 
+// Back is the window come to the front again: a question open there
+// has the keyboard in its form (Questions.intoForm). It runs on the UI
+// goroutine (Fyne's lifecycle callbacks).
+func (d *Dialogs) Back() { d.Questions.intoForm() }
+
 // noteAway notifies a server's question: one that comes while Deckhand
 // is behind (elicitor.add), or one open when the window goes behind.
 func (e *Questions) noteAway(it *Question) {

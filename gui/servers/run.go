@@ -101,7 +101,11 @@ func (tw *ToolsPage) openRun(t tools.Tool) {
 	run := widget.NewButtonWithIcon("Run", theme.MediaPlayIcon(), submit)
 	run.Importance = widget.HighImportance
 	cancelBtn := widget.NewButton("Cancel", cancel)
-	content := container.NewBorder(nil, rf.Problem, nil, nil, container.NewVScroll(body))
+	sc := container.NewVScroll(body)
+	if rf.Form != nil {
+		rf.Form.ScrollIn(sc) // Tab onto a field below the fold brings it into view
+	}
+	content := container.NewBorder(nil, rf.Problem, nil, nil, sc)
 	rf.dlg = dialog.NewCustomWithoutButtons("Run "+t.Display, content, tw.Win)
 	rf.dlg.SetButtons([]fyne.CanvasObject{cancelBtn, run})
 	rf.dlg.Resize(fyne.NewSize(480, 420))

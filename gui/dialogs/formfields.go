@@ -1,0 +1,227 @@
+package dialogs
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"deckhand/gui/widgets"
+)
+
+// The fields of a question's form (and of a tool's Run form) as the
+// keyboard and the wheel meet them. A long form scrolls in its dialog,
+// and Fyne's scroll neither follows the focus nor takes the wheel over an
+// entry (each has a scroller of its own, which ate the turn): new-user
+// pass 12 tabbed below the fold of server-everything's form with nothing
+// coming into view and no focus mark to be seen, and ten wheel notches
+// moved it 25 px. So each field is a Page* field of package widgets (its
+// focus scrolls the form to it, as in Settings), ringed while it has the
+// keyboard (a line in the text's colour, as the dialogs' buttons: Fyne's
+// own marks are a tint), and the wheel anywhere over the form moves it
+// three lines a notch, as it moves the chat.
+
+// formPage is the scroll a form is in, known once its dialog is made.
+type formPage struct{ scroll *container.Scroll }
+
+func (p *formPage) get() *container.Scroll { return p.scroll }
+
+// wheelLines is how far one wheel notch moves a form, in the driver's
+// steps (a line each): as the chat (chat.wheelStep).
+const wheelLines = 3
+
+// formWheel takes the wheel over a form, under its fields and over its
+// entries, and moves the form's scroll by wheelLines a notch. It takes
+// nothing else: taps, drags and keys go through to what is under it.
+type formWheel struct {
+	widget.BaseWidget
+	page *formPage
+}
+
+var _ fyne.Scrollable = (*formWheel)(nil)
+
+func newFormWheel(p *formPage) *formWheel {
+	w := &formWheel{page: p}
+	w.ExtendBaseWidget(w)
+	return w
+}
+
+func (w *formWheel) Scrolled(ev *fyne.ScrollEvent) {
+	if s := w.page.get(); s != nil {
+		s.Scrolled(&fyne.ScrollEvent{PointEvent: ev.PointEvent, Scrolled: fyne.Delta{DY: ev.Scrolled.DY * wheelLines}})
+	}
+}
+
+func (w *formWheel) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(&fyne.Container{})
+}
+
+// underWheel lays o over a formWheel: the wheel over its gaps and
+// labels moves the form.
+func underWheel(o fyne.CanvasObject, p *formPage) fyne.CanvasObject {
+	return container.NewStack(newFormWheel(p), o)
+}
+
+// overWheel lays a formWheel over o (an entry, whose scroller would take
+// the wheel).
+func overWheel(o fyne.CanvasObject, p *formPage) fyne.CanvasObject {
+	return container.NewStack(o, newFormWheel(p))
+}
+
+// escapeToDialog gives Escape, typed in a field that would drop it (a
+// check box, a select, a list), to the window's handler: the dialog's,
+// which cancels the question, as Escape in an entry does.
+func escapeToDialog(o fyne.CanvasObject, k *fyne.KeyEvent) bool {
+	if k.Name != fyne.KeyEscape {
+		return false
+	}
+	if c := fyne.CurrentApp().Driver().CanvasForObject(o); c != nil && c.OnTypedKey() != nil {
+		c.OnTypedKey()(k)
+	}
+	return true
+}
+
+// ring is a field's focus ring: shown while it has the keyboard.
+type ring struct{ on bool }
+
+func (r *ring) shown() bool { return r.on }
+
+// formCheck is a check box of a form (a yes/no field, or one option of a
+// few to choose several of).
+type formCheck struct {
+	widgets.PageCheck
+	ring
+}
+
+func newFormCheck(label string, changed func(bool), p *formPage) *formCheck {
+	c := &formCheck{}
+	c.Text, c.OnChanged = label, changed
+	c.ExtendBaseWidget(c)
+	c.Outer(c)
+	c.InPage(p.get)
+	return c
+}
+
+// CheckWidget is the check box, for the window's screen dump.
+func (c *formCheck) CheckWidget() *widget.Check { return &c.Check }
+
+func (c *formCheck) TypedKey(k *fyne.KeyEvent) {
+	if !escapeToDialog(c, k) {
+		c.PageCheck.TypedKey(k)
+	}
+}
+
+func (c *formCheck) FocusGained() { c.on = true; c.PageCheck.FocusGained(); c.Refresh() }
+func (c *formCheck) FocusLost()   { c.on = false; c.PageCheck.FocusLost(); c.Refresh() }
+func (c *formCheck) CreateRenderer() fyne.WidgetRenderer {
+	return widgets.NewRing(c, c.PageCheck.CreateRenderer(), c.shown)
+}
+
+// formSelect is a select of a form (one of a few options).
+type formSelect struct {
+	widgets.PageSelect
+	ring
+}
+
+func newFormSelect(options []string, p *formPage) *formSelect {
+	s := &formSelect{}
+	s.Options, s.PlaceHolder = options, "(choose one)"
+	s.ExtendBaseWidget(s)
+	s.Outer(s)
+	s.InPage(p.get)
+	return s
+}
+
+// SelectWidget is the select, for the window's screen dump.
+func (s *formSelect) SelectWidget() *widget.Select { return &s.Select }
+
+func (s *formSelect) TypedKey(k *fyne.KeyEvent) {
+	if !escapeToDialog(s, k) {
+		s.PageSelect.TypedKey(k)
+	}
+}
+
+func (s *formSelect) FocusGained() { s.on = true; s.PageSelect.FocusGained(); s.Refresh() }
+func (s *formSelect) FocusLost()   { s.on = false; s.PageSelect.FocusLost(); s.Refresh() }
+func (s *formSelect) CreateRenderer() fyne.WidgetRenderer {
+	return widgets.NewRing(s, s.PageSelect.CreateRenderer(), s.shown)
+}
+
+// formList is the list of a choiceList (one or several of many options):
+// its focus brings it into the form's view, ringed; the arrows and Space
+// choose in it, as in Fyne's list. The wheel over it moves the list.
+type formList struct {
+	widget.List
+	ring
+	page *formPage
+}
+
+func (l *formList) FocusGained() {
+	l.on = true
+	l.List.FocusGained()
+	widgets.InView(l.page.get(), l)
+	l.Refresh()
+}
+
+func (l *formList) TypedKey(k *fyne.KeyEvent) {
+	if !escapeToDialog(l, k) {
+		l.List.TypedKey(k)
+	}
+}
+
+func (l *formList) FocusLost() { l.on = false; l.List.FocusLost(); l.Refresh() }
+func (l *formList) CreateRenderer() fyne.WidgetRenderer {
+	return widgets.NewRing(l, l.List.CreateRenderer(), l.shown)
+}
+
+// optionGroup is the options of a field that takes several of a few: a
+// check box each, side by side when they are few. (Fyne's CheckGroup
+// keeps its boxes to itself: Tab onto one could neither scroll the form
+// to it nor ring it.)
+type optionGroup struct {
+	Checks []*formCheck
+	object fyne.CanvasObject
+}
+
+func newOptionGroup(labels []string, p *formPage) *optionGroup {
+	g := &optionGroup{}
+	objs := make([]fyne.CanvasObject, len(labels))
+	for i, l := range labels {
+		c := newFormCheck(l, nil, p)
+		g.Checks = append(g.Checks, c)
+		objs[i] = c
+	}
+	// Side by side when few and short (Fyne's CheckGroup put five of any
+	// length in a row, as wide as they made it).
+	total := 0
+	for _, l := range labels {
+		total += len([]rune(l))
+	}
+	if len(labels) <= 5 && total <= 40 {
+		g.object = container.NewHBox(objs...)
+	} else {
+		g.object = container.NewVBox(objs...)
+	}
+	return g
+}
+
+// Selected is the labels of the options checked, in order.
+func (g *optionGroup) Selected() []string {
+	var out []string
+	for _, c := range g.Checks {
+		if c.Checked {
+			out = append(out, c.Text)
+		}
+	}
+	return out
+}
+
+// SetSelected checks the options labelled so, and unchecks the others.
+func (g *optionGroup) SetSelected(labels []string) {
+	for _, c := range g.Checks {
+		on := false
+		for _, l := range labels {
+			on = on || l == c.Text
+		}
+		c.SetChecked(on)
+	}
+}

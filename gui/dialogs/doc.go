@@ -1,6 +1,7 @@
 // Package dialogs is what asks the person in a dialog: tool calls to
 // approve (approval.go, with their arguments) and servers'
-// questions (MCP elicitation: forms, and pages to open; elicit.go), in
+// questions (MCP elicitation: forms, and pages to open; elicit.go, its
+// fields as the keyboard and the wheel meet them in formfields.go), in
 // one queue that shows one dialog at a time in arrival order, whatever
 // its kind (modal.go), with desktop notifications while Deckhand is not
 // in front, withdrawn once answered (notes.go).

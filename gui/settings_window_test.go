@@ -45,6 +45,9 @@ func (h *harness) saveSettings(f *settings.Form) {
 func (h *harness) textsOf(o fyne.CanvasObject) []string {
 	var out []string
 	guitest.Walk(o, func(o fyne.CanvasObject) {
+		if r, ok := o.(*widgets.RingButton); ok {
+			o = &r.Button
+		}
 		switch x := o.(type) {
 		case *widget.Label:
 			out = append(out, x.Text)
@@ -59,6 +62,9 @@ func (h *harness) textsOf(o fyne.CanvasObject) []string {
 func (h *harness) buttonIn(o fyne.CanvasObject, label string) *widget.Button {
 	var found *widget.Button
 	guitest.Walk(o, func(o fyne.CanvasObject) {
+		if r, ok := o.(*widgets.RingButton); ok {
+			o = &r.Button
+		}
 		if b, ok := o.(*widget.Button); ok && b.Text == label && found == nil {
 			found = b
 		}

@@ -66,7 +66,7 @@ type Form struct {
 	TempAuto  *widgets.PageCheck
 	Temp      *widgets.PageSlider
 	tempLabel *widget.Label
-	Theme     *widget.RadioGroup
+	Theme     *widgets.EscRadio
 	TextSize  *widgets.PageSlider
 	// settingLook: setLook is putting a look in the form, not the person
 	// choosing one (see setLook).
@@ -83,7 +83,7 @@ type Form struct {
 	urlBox                                      fyne.CanvasObject // the URL and its hint
 	Rules                                       *widgets.PageEntry
 
-	save    *widget.Button
+	save    *widgets.RingButton
 	check   *widgets.RingButton
 	Saving  bool // a key is on its way to the keyring
 	syncing bool // the service and the URL are being matched
@@ -194,7 +194,8 @@ func Open(h Host) *Form {
 			f.listGrants()
 		}
 	}
-	cancel := widget.NewButton("Close", f.Close)
+	// Ring buttons: Fyne's kept Escape while focused (see CloseKeys).
+	cancel := widgets.NewRingButton("Close", f.Close)
 	path, pathObj := widgets.Caption("Saved in " + f.host.Config().Path)
 	// Broken anywhere, shown whole: a path has no spaces to wrap at, and
 	// cut short it named no file ("…/.config/deckhand/con…").
@@ -307,13 +308,13 @@ func newForm(h Host, w fyne.Window) *Form {
 		}
 	})
 
-	f.Theme = widget.NewRadioGroup([]string{"System", "Light", "Dark"}, func(string) {
+	// Its options hand Escape to the window (Fyne's RadioGroup kept it).
+	f.Theme = widgets.NewEscRadio([]string{"System", "Light", "Dark"})
+	f.Theme.OnChanged = func(string) {
 		if !f.settingLook {
 			h.ApplyLook(f.look())
 		}
-	})
-	f.Theme.Horizontal = true
-	f.Theme.Required = true
+	}
 	f.TextSize = widgets.NewPageSlider(config.MinTextScale*100, config.MaxTextScale*100)
 	// No steps: the thumb follows the pointer; the size is applied,
 	// rounded to a percent, when the thumb is let go. The arrow keys move
@@ -335,7 +336,7 @@ func newForm(h Host, w fyne.Window) *Form {
 	widgets.Growing(&f.ReadRoots.Entry, 3)
 	widgets.Growing(&f.WriteRoots.Entry, 3)
 	f.AllowExec = widgets.NewPageCheck("Allow shell commands (CMD: lines)", nil)
-	f.save = widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), f.saveAndClose)
+	f.save = widgets.NewRingButtonWithIcon("Save", theme.DocumentSaveIcon(), f.saveAndClose)
 	f.save.Importance = widget.HighImportance
 	f.fill()
 	return f

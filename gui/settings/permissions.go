@@ -26,7 +26,7 @@ func (f *Form) listGrants() {
 
 // permissionRow is one grant or rule: what it allows, in words, and its
 // button.
-func permissionRow(what, detail string, button *widget.Button) fyne.CanvasObject {
+func permissionRow(what, detail string, button fyne.CanvasObject) fyne.CanvasObject {
 	// Wrapped, the name whole and the detail too: the row is as narrow
 	// as the pane and its button shows whole (at 640x480 and 128% the
 	// detail made the row wider than the pane, and Revoke was "× Revo").
@@ -56,8 +56,8 @@ func (f *Form) showGrants(list []store.Grant, err error) {
 		if g.Foreign {
 			detail = "not written by Deckhand: ignored (something that could write Deckhand's log put it there)"
 		}
-		var revoke *widget.Button
-		revoke = widget.NewButtonWithIcon("Revoke", theme.CancelIcon(), func() {
+		var revoke *widgets.RingButton
+		revoke = widgets.NewRingButtonWithIcon("Revoke", theme.CancelIcon(), func() {
 			revoke.Disable()
 			f.host.RevokeGrant(tool, func(err error) {
 				if err != nil {
@@ -83,7 +83,7 @@ func (f *Form) showRules() {
 		rows = append(rows, none)
 	}
 	for _, rule := range slices.Sorted(maps.Keys(rules)) {
-		rows = append(rows, permissionRow(rule, ruleText(rule, rules[rule]), widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), func() {
+		rows = append(rows, permissionRow(rule, ruleText(rule, rules[rule]), widgets.NewRingButtonWithIcon("Remove", theme.DeleteIcon(), func() {
 			if err := f.removeRule(rule); err != nil {
 				widgets.ShowError(err, f.w)
 			}

@@ -16,7 +16,10 @@ import (
 // Tabs later nothing had come into view. So each kind of field the pages
 // hold is Fyne's, with a FocusGained that scrolls its page to it. (A
 // RadioGroup's choices are its own widgets, out of reach: a field may
-// bring its neighbours into view with it, see InPage.)
+// bring its neighbours into view with it, see InPage.) Each also gives
+// Escape to the window's handler (the page's Close), which Fyne's kept:
+// Escape with a field of the settings focused left them open. A list a
+// select opened has the keyboard while it shows, and takes Escape first.
 
 // pageFocus is what a field knows of its page.
 type pageFocus struct {
@@ -119,6 +122,13 @@ func NewPageEntry(multi, password bool) *PageEntry {
 
 func (e *PageEntry) FocusGained() { e.Entry.FocusGained(); e.reveal(e) }
 
+// TypedKey gives Escape to the window (see the page's fields above).
+func (e *PageEntry) TypedKey(k *fyne.KeyEvent) {
+	if !EscapeToWindow(e, k) {
+		e.Entry.TypedKey(k)
+	}
+}
+
 // AcceptsTab is false, a multi-line one's too: Tab and Shift+Tab go on to
 // the page's next and previous fields, as in a form of any other
 // program. Fyne's multi-line entry takes Tab as a character, and the
@@ -149,10 +159,25 @@ func NewPageSelectEntry(options []string) *PageSelectEntry {
 	e.ExtendBaseWidget(e)
 	e.Wrapping = fyne.TextWrap(fyne.TextTruncateClip)
 	e.SetOptions(options)
+	// Its arrow, Fyne's button, kept Escape while focused: a ring button
+	// that does what it did, and hands Escape to the window.
+	if arrow, ok := e.ActionItem.(*widget.Button); ok {
+		ring := NewRingButtonWithIcon("", arrow.Icon, arrow.OnTapped)
+		ring.Importance = arrow.Importance
+		e.ActionItem = ring
+	}
 	return e
 }
 
 func (e *PageSelectEntry) FocusGained() { e.SelectEntry.FocusGained(); e.reveal(e) }
+
+// TypedKey gives Escape to the window; with its list open, the list has
+// the keyboard and Escape closes it alone.
+func (e *PageSelectEntry) TypedKey(k *fyne.KeyEvent) {
+	if !EscapeToWindow(e, k) {
+		e.SelectEntry.TypedKey(k)
+	}
+}
 
 // EntryWidget is the entry, for the window's screen dump.
 func (e *PageSelectEntry) EntryWidget() *widget.Entry { return &e.Entry }
@@ -179,6 +204,14 @@ func NewPageSelect(options []string, changed func(string)) *PageSelect {
 
 func (s *PageSelect) FocusGained() { s.Select.FocusGained(); s.reveal(s) }
 
+// TypedKey gives Escape to the window; with its list open, the list has
+// the keyboard and Escape closes it alone.
+func (s *PageSelect) TypedKey(k *fyne.KeyEvent) {
+	if !EscapeToWindow(s, k) {
+		s.Select.TypedKey(k)
+	}
+}
+
 // PageCheck is a check box that scrolls its page to it when focused.
 type PageCheck struct {
 	widget.Check
@@ -193,6 +226,13 @@ func NewPageCheck(label string, changed func(bool)) *PageCheck {
 }
 
 func (c *PageCheck) FocusGained() { c.Check.FocusGained(); c.reveal(c) }
+
+// TypedKey gives Escape to the window.
+func (c *PageCheck) TypedKey(k *fyne.KeyEvent) {
+	if !EscapeToWindow(c, k) {
+		c.Check.TypedKey(k)
+	}
+}
 
 // PageSlider is a slider that scrolls its page to it when focused, and
 // that the arrow keys move: Left and Down less, Right and Up more, by
@@ -216,6 +256,9 @@ func NewPageSlider(lo, hi float64) *PageSlider {
 func (s *PageSlider) FocusGained() { s.Slider.FocusGained(); s.reveal(s) }
 
 func (s *PageSlider) TypedKey(k *fyne.KeyEvent) {
+	if EscapeToWindow(s, k) {
+		return
+	}
 	step := s.Step
 	if step == 0 {
 		step = s.KeyStep

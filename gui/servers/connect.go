@@ -36,7 +36,7 @@ type Form struct {
 	Target    *formEntry
 	Alias     *formEntry
 	AliasNote *widget.Label // what the alias will be, or why it cannot be
-	authEnv   *formEntry
+	AuthEnv   *formEntry
 	transport *widgets.EscSelect
 	Env       *formEntry
 	cwd       *formEntry
@@ -61,6 +61,8 @@ type Form struct {
 	activity *widget.Activity
 	Problem  *widget.Label     // why the last try failed: selectable, scrolled, copyable
 	Heading  *widget.Label     // the problem's: "Could not connect", or the form's mistake
+	heading  string            // Heading's text as the problem was found
+	stale    bool              // a field the problem is about changed since
 	Problems fyne.CanvasObject // its box, hidden until a failure
 	scroll   *container.Scroll // the fields and the reason
 	Copy     *widgets.RingButton
@@ -104,8 +106,8 @@ func (s *Panel) openForm(editing string, base config.Server, values config.Serve
 	f.Alias.SetPlaceHolder("derived from the URL or command")
 	f.AliasNote = widget.NewLabel("")
 	f.AliasNote.Wrapping = fyne.TextWrapWord
-	f.authEnv = newFormEntry(f, false)
-	f.authEnv.SetPlaceHolder("EXAMPLE_TOKEN (optional)")
+	f.AuthEnv = newFormEntry(f, false)
+	f.AuthEnv.SetPlaceHolder("EXAMPLE_TOKEN (optional)")
 	f.transport = widgets.NewEscSelect([]string{config.TransportAuto, config.TransportStreamable, config.TransportSSE})
 	f.Env = newFormEntry(f, true)
 	f.Env.SetPlaceHolder("NAME=value, one a line (optional)")
@@ -118,6 +120,7 @@ func (s *Panel) openForm(editing string, base config.Server, values config.Serve
 	f.hosts = newFormEntry(f, false)
 	f.hosts.SetPlaceHolder("api.github.com, *.example.com")
 	f.network.OnChanged = func(choice string) {
+		f.edited()
 		if choice == networkHosts {
 			f.hosts.Enable()
 		} else {
@@ -141,7 +144,7 @@ func (s *Panel) openForm(editing string, base config.Server, values config.Serve
 	page := func() *container.Scroll { return f.scroll }
 	// And Tab onto any field brings it into view (at 640x480 the fields
 	// below the fold took the keys unseen).
-	for _, e := range []*formEntry{f.Target, f.Alias, f.authEnv, f.Env, f.cwd, f.hosts, f.read, f.write, f.secrets} {
+	for _, e := range []*formEntry{f.Target, f.Alias, f.AuthEnv, f.Env, f.cwd, f.hosts, f.read, f.write, f.secrets} {
 		e.InPage(page)
 	}
 	f.Kind.InPage(page)
@@ -161,7 +164,7 @@ func (s *Panel) openForm(editing string, base config.Server, values config.Serve
 		{Text: "Also writes", Widget: widgets.OverPage(f.write, page)},
 		{Text: "Secrets", Widget: widgets.OverPage(f.secrets, page), HintText: "variables of Deckhand's environment passed on; each must be in policy.secrets.keys"},
 	}
-	authItem := &widget.FormItem{Text: "Token variable", Widget: widgets.OverPage(f.authEnv, page), HintText: "sent as Authorization: Bearer; the token itself is never saved"}
+	authItem := &widget.FormItem{Text: "Token variable", Widget: widgets.OverPage(f.AuthEnv, page), HintText: "sent as Authorization: Bearer; the token itself is never saved"}
 	transportItem := widget.NewFormItem("Transport", f.transport)
 	f.commandOnly = widgets.WrappedHints(append([]*widget.FormItem{envItem, cwdItem}, sandboxItems...)...)
 	f.urlOnly = widgets.WrappedHints(authItem, transportItem)
@@ -198,6 +201,7 @@ func (s *Panel) openForm(editing string, base config.Server, values config.Serve
 	f.Submit = formButton(action, theme.ConfirmIcon(), f.trySubmit)
 	f.Submit.Importance = widget.HighImportance
 	f.Enabled.OnChanged = func(on bool) {
+		f.edited()
 		if on {
 			f.Submit.SetText("Save and reconnect")
 		} else {
@@ -223,8 +227,9 @@ func (s *Panel) openForm(editing string, base config.Server, values config.Serve
 	// with Cancel, and with Escape in the settings.
 	widgets.CloseKeys(f.Win, f.cancel, s.host.App())
 
-	f.Kind.OnChanged = func(string) { f.kindChanged(); f.checkAlias() }
+	f.Kind.OnChanged = func(string) { f.kindChanged(); f.checkAlias(); f.edited() }
 	f.Target.OnChanged = func(text string) {
+		f.edited()
 		// What is typed says what kind it is: an address is a URL, anything
 		// else a command (the choice above follows, and can be changed).
 		if t := strings.TrimSpace(text); len(t) > 3 {
@@ -239,8 +244,15 @@ func (s *Panel) openForm(editing string, base config.Server, values config.Serve
 		f.checkAlias()
 	}
 	f.Alias.OnChanged = func(string) { f.checkAlias() }
+	// Every other field bears on the try: the last reason is marked as
+	// the last try's once one changes (the alias names the server only).
+	for _, e := range []*formEntry{f.AuthEnv, f.Env, f.cwd, f.hosts, f.read, f.write, f.secrets} {
+		e.OnChanged = func(string) { f.edited() }
+	}
+	f.transport.OnChanged = func(string) { f.edited() }
+	f.confined.OnChanged = func(bool) { f.edited() }
 	// Enter in a one-line field connects, as the button does.
-	for _, e := range []*formEntry{f.Target, f.Alias, f.authEnv, f.cwd, f.hosts, f.secrets} {
+	for _, e := range []*formEntry{f.Target, f.Alias, f.AuthEnv, f.cwd, f.hosts, f.secrets} {
 		e.OnSubmitted = func(string) { f.trySubmit() }
 	}
 	f.fill(values)
@@ -259,7 +271,7 @@ func (f *Form) fill(v config.ServerForm) {
 	}
 	f.Target.SetText(v.Target)
 	f.Alias.SetText(v.Alias)
-	f.authEnv.SetText(v.AuthEnv)
+	f.AuthEnv.SetText(v.AuthEnv)
 	f.transport.SetSelected(v.Transport)
 	f.Env.SetText(v.Env)
 	f.cwd.SetText(v.Cwd)
@@ -305,7 +317,7 @@ func (f *Form) values() config.ServerForm {
 		v.Network = map[string]string{networkNone: config.FormNetworkNone, networkHosts: config.FormNetworkHosts}[f.network.Selected]
 		v.Hosts, v.Read, v.Write, v.Secrets = f.hosts.Text, f.read.Text, f.write.Text, f.secrets.Text
 	} else {
-		v.AuthEnv, v.Transport = f.authEnv.Text, f.transport.Selected
+		v.AuthEnv, v.Transport = f.AuthEnv.Text, f.transport.Selected
 	}
 	return v
 }
@@ -481,13 +493,33 @@ func (f *Form) fail(why string) { f.failWith(headingTried, why) }
 
 // failWith shows a problem under heading.
 func (f *Form) failWith(heading, why string) {
+	f.heading, f.stale = heading, false
 	f.Heading.SetText(heading)
+	f.Problem.Importance = widget.DangerImportance
 	f.Problem.SetText(why)
 	f.Problems.Show()
 	// Lay the page out with the reason, then bring the reason's start into
 	// view (a long one reads on below).
 	f.scroll.Refresh()
 	f.scroll.ScrollToOffset(fyne.NewPos(0, f.Problems.Position().Y))
+}
+
+// edited marks the problem shown, if any, as the last try's: a field it
+// is about changed, and what it says may no longer hold (the red reason
+// stayed under the form, headed as now, after the command was mended).
+// It stays to be read, no longer red, until the next try.
+func (f *Form) edited() {
+	if f.Problems == nil || !f.Problems.Visible() || f.stale {
+		return
+	}
+	f.stale = true
+	if f.heading == headingForm {
+		f.Heading.SetText("Found before your change: try again to check it")
+	} else {
+		f.Heading.SetText(f.heading + " (the last try, before your change)")
+	}
+	f.Problem.Importance = widget.MediumImportance
+	f.Problem.Refresh()
 }
 
 func (f *Form) copyProblem() {

@@ -77,8 +77,12 @@ func (r trialResult) failure(cfg *config.Config, alias string, srv config.Server
 		short.Stderr = "" // all of it follows
 		msg = short.Error()
 	}
+	if errors.Is(r.err, mcp.ErrAuthEnv) {
+		// The config's words (auth_env) are not the form's.
+		msg = tokenVariableProblem(srv.AuthEnv, lookup)
+	}
 	b.WriteString(clean.Text(msg))
-	if hint := failureHint(r.err, srv); hint != "" {
+	if hint := failureHint(r.err, srv); hint != "" && !errors.Is(r.err, mcp.ErrAuthEnv) {
 		b.WriteString("\n\n" + hint)
 	}
 	if len(r.stderr) > 0 {
@@ -93,6 +97,20 @@ func (r trialResult) failure(cfg *config.Config, alias string, srv config.Server
 	one.MCP.Servers = map[string]config.Server{alias: srv}
 	secrets := redact.New(append(cfg.Secrets(lookup), one.Secrets(lookup)...)...)
 	return secrets.String(b.String())
+}
+
+// tokenVariableProblem says, in the form's words, why the variable
+// Token variable names gave no token, and what to do.
+func tokenVariableProblem(name string, lookup func(string) (string, bool)) string {
+	what := "is not set"
+	if lookup != nil {
+		if _, ok := lookup(name); ok {
+			what = "is empty"
+		}
+	}
+	return fmt.Sprintf("Token variable: %s %s in the environment Deckhand was started from, so there is no token to send. "+
+		"Set it there (a line %s=… in ~/.config/environment.d/deckhand.conf, then log out and back in), "+
+		"or clear Token variable if the server needs no token.", name, what, name)
 }
 
 // failureHint says what to do about the common failures.

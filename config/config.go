@@ -321,9 +321,17 @@ type Server struct {
 	// socket of the session. "on" (the default) or "off" (unconfined,
 	// shown as a warning).
 	Sandbox string `toml:"sandbox,omitempty" validate:"omitempty,oneof=on off"`
-	// Secrets names variables of Deckhand's environment passed on to this
-	// server; each must also be in policy.secrets.keys.
+	// Secrets names variables passed on to this server: each must also be
+	// in policy.secrets.keys (then read from Deckhand's environment), or
+	// in AllowSecrets.
 	Secrets []string `toml:"secrets,omitempty" validate:"dive,env_name"`
+	// AllowSecrets are the Secrets the person granted this server alone
+	// in the servers form: each is passed on from the system keyring,
+	// where the form keeps its value (never in this file), or else from
+	// Deckhand's environment, whatever policy.secrets.keys says. No other
+	// server gets them (a value in the keyring is kept under this
+	// server's alias).
+	AllowSecrets []string `toml:"allow_secrets,omitempty" validate:"dive,env_name"`
 	// Read and Write add folders this server may read, or read and write,
 	// besides the policy's roots ("~/" expands).
 	Read  []string `toml:"read,omitempty"`

@@ -293,10 +293,11 @@ func TestServerForm(t *testing.T) {
 	}
 }
 
-// The form's sandbox settings read back as the config has them.
+// The form's sandbox settings read back as the config has them; the
+// secrets it names are granted to the server (allow_secrets).
 func TestServerFormSandbox(t *testing.T) {
 	base := Server{Command: "srv", Args: []string{}, Sandbox: SandboxOff, Network: NetworkHosts("api.github.com", "*.example.com"),
-		Read: []string{"~/a", "/b"}, Write: []string{"~/c"}, Secrets: []string{"GH_TOKEN", "X"}}
+		Read: []string{"~/a", "/b"}, Write: []string{"~/c"}, Secrets: []string{"GH_TOKEN", "X"}, AllowSecrets: []string{"GH_TOKEN", "X"}}
 	f := FormOf("s", base)
 	if !f.Unconfined || f.Network != FormNetworkHosts || f.Hosts != "api.github.com, *.example.com" || f.Read != "~/a\n/b" || f.Secrets != "GH_TOKEN, X" {
 		t.Errorf("FormOf = %+v", f)

@@ -84,7 +84,7 @@ func (f ServerForm) Server(base Server) (Server, string, error) {
 		if srv.AuthEnv != "" {
 			srv.AuthToken = ""
 		}
-		srv.Sandbox, srv.Secrets, srv.Read, srv.Write, srv.Network, srv.Sockets = "", nil, nil, nil, Network{}, nil
+		srv.Sandbox, srv.Secrets, srv.AllowSecrets, srv.Read, srv.Write, srv.Network, srv.Sockets = "", nil, nil, nil, nil, Network{}, nil
 	} else {
 		if strings.TrimSpace(f.AuthEnv) != "" {
 			return Server{}, "", fmt.Errorf("a token variable applies to URL servers; pass secrets to a command through its environment")
@@ -139,6 +139,9 @@ func (f ServerForm) sandbox(srv *Server) error {
 	}
 	srv.Read, srv.Write = lines(f.Read), lines(f.Write)
 	srv.Secrets = fields(f.Secrets)
+	// Naming a secret in the form is the person's grant of it to this
+	// server (see Server.AllowSecrets).
+	srv.AllowSecrets = srv.Secrets
 	return nil
 }
 

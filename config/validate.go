@@ -171,6 +171,9 @@ func validateServer(sl validator.StructLevel) {
 		if len(s.Secrets) > 0 {
 			report("Secrets", "secrets", "command_only")
 		}
+		if len(s.AllowSecrets) > 0 {
+			report("AllowSecrets", "allow_secrets", "command_only")
+		}
 		if len(s.Read) > 0 || len(s.Write) > 0 {
 			report("Read", "read", "command_only")
 		}

@@ -99,6 +99,7 @@ func writeServer(b *strings.Builder, alias string, s Server) {
 		}
 	}
 	list("secrets", s.Secrets)
+	list("allow_secrets", s.AllowSecrets)
 	list("read", s.Read)
 	list("write", s.Write)
 	if s.Network.Set {

@@ -146,7 +146,11 @@ func Resolve(m config.Model, lookupEnv func(string) (string, bool)) (Key, error)
 // Get reads the keyring's key for the model at baseURL: "" with
 // keyring.ErrNotFound when there is none, ErrUnavailable without a keyring.
 func Get(baseURL string) (string, error) {
-	account := Account(baseURL)
+	return getAccount(Account(baseURL))
+}
+
+// getAccount reads the keyring's value for account.
+func getAccount(account string) (string, error) {
 	if account == "" {
 		return "", keyring.ErrNotFound
 	}

@@ -14,7 +14,11 @@ import (
 // a prompt for a key nobody needs yet; Try asks only when the server
 // wants one). ErrUnavailable without a keyring.
 func Saved(baseURL string) (saved, locked bool, err error) {
-	account := Account(baseURL)
+	return savedAccount(Account(baseURL))
+}
+
+// savedAccount is Saved for any of Deckhand's keyring users.
+func savedAccount(account string) (saved, locked bool, err error) {
 	if mock.Load() == mockLocked {
 		_, err := keyring.Get(Service, account) // the mock's, with no prompt
 		lockedRing.Lock()
@@ -25,7 +29,7 @@ func Saved(baseURL string) (saved, locked bool, err error) {
 		if account == "" {
 			return false, false, nil
 		}
-		_, err := Get(baseURL)
+		_, err := getAccount(account)
 		if errors.Is(err, keyring.ErrNotFound) {
 			return false, false, nil
 		}

@@ -14,6 +14,7 @@
 package policy
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -21,7 +22,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/zalando/go-keyring"
+
 	"deckhand/config"
+	"deckhand/keys"
 	"deckhand/sandbox"
 )
 
@@ -40,6 +44,10 @@ type Policy struct {
 	stateHome   string
 	configPath  string // the config file ("" when none was read)
 	toolsDir    string // the built-in tools server's definitions
+	// typed are the secrets typed into the servers form for the server
+	// typedFor, not saved yet (WithTyped).
+	typedFor string
+	typed    map[string]string
 }
 
 // New reads cfg's policy. lookupEnv reads Deckhand's environment (secrets
@@ -136,7 +144,7 @@ func (p *Policy) Env(alias string, srv config.Server, path, tmp string) ([]strin
 		}
 	}
 	for _, name := range srv.Secrets {
-		v, err := p.secret(alias, name, "secrets")
+		v, err := p.secret(alias, srv, name, "secrets")
 		if err != nil {
 			return nil, err
 		}
@@ -146,7 +154,7 @@ func (p *Policy) Env(alias string, srv config.Server, path, tmp string) ([]strin
 		var failed error
 		set[k] = secretRef.ReplaceAllStringFunc(v, func(ref string) string {
 			name := secretRef.FindStringSubmatch(ref)[1]
-			val, err := p.secret(alias, name, "env."+k)
+			val, err := p.secret(alias, srv, name, "env."+k)
 			if err != nil && failed == nil {
 				failed = err
 			}
@@ -164,16 +172,36 @@ func (p *Policy) Env(alias string, srv config.Server, path, tmp string) ([]strin
 	return env, nil
 }
 
-// secret is the value of the variable name of Deckhand's environment, if
-// the policy lets it be passed on; key says where the server asked for it.
-func (p *Policy) secret(alias, name, key string) (string, error) {
+// secret is the value of the secret name for the server alias, if the
+// policy lets it be passed on; key says where the server asked for it. A
+// secret the person granted this server in the servers form
+// (srv.AllowSecrets) comes from the keyring, kept there under this
+// server's alias, or else from Deckhand's environment; any other from
+// Deckhand's environment, if policy.secrets.keys allows it. The keyring is
+// asked only for a granted secret: a server that needs none never waits on
+// a locked or absent one.
+func (p *Policy) secret(alias string, srv config.Server, name, key string) (string, error) {
 	where := "mcp.servers." + alias + "." + key
 	if alias == "" {
 		where = key
 	}
+	granted := alias != "" && slices.Contains(srv.AllowSecrets, name)
 	switch {
 	case name == p.modelKeyEnv:
 		return "", fmt.Errorf("%s asks for %s, the model's API key, which is never passed on", where, name)
+	case granted:
+		v, _, err := p.SavedSecret(alias, name)
+		if err == nil {
+			return v, nil
+		}
+		if v, ok := p.lookupEnv(name); ok {
+			return v, nil
+		}
+		if !errors.Is(err, errNotSaved) {
+			// Said without the value: the keyring's errors never hold it.
+			return "", fmt.Errorf("%s asks for %s, whose value is kept in the keyring, which could not give it: %w", where, name, err)
+		}
+		return "", fmt.Errorf("%s asks for %s, which is saved neither in the keyring nor in Deckhand's environment: give its value in the server's form (Servers ▸ Edit ▸ Secrets)", where, name)
 	case !slices.Contains(p.Secrets, name):
 		return "", fmt.Errorf("%s asks for %s, which policy.secrets.keys does not allow: add %q there to pass it on", where, name, name)
 	}
@@ -182,6 +210,43 @@ func (p *Policy) secret(alias, name, key string) (string, error) {
 		return "", fmt.Errorf("%s asks for %s, which is not set in Deckhand's environment", where, name)
 	}
 	return v, nil
+}
+
+// errNotSaved: the keyring keeps no value of that secret.
+var errNotSaved = errors.New("not saved")
+
+// Where a server's secret comes from (SecretSource).
+const (
+	FromKeyring = "saved in the keyring"
+	FromEnv     = "from the environment"
+	NotSet      = "not set"
+)
+
+// SavedSecret is the value of the server alias's secret name kept in the
+// keyring (errNotSaved when none is: no keyring, or none kept), and where
+// it came from: the form's values typed and not yet saved (WithTyped),
+// else the keyring.
+func (p *Policy) SavedSecret(alias, name string) (value, from string, err error) {
+	if v, ok := p.typed[name]; ok && alias == p.typedFor {
+		return v, FromKeyring, nil
+	}
+	v, err := keys.ServerSecret(alias, name)
+	switch {
+	case err == nil && v != "":
+		return v, FromKeyring, nil
+	case err == nil, errors.Is(err, keyring.ErrNotFound), errors.Is(err, keys.ErrUnavailable):
+		return "", "", errNotSaved
+	}
+	return "", "", err
+}
+
+// WithTyped is p with values typed into the servers form for the server
+// alias and not saved yet: a try of the server gets them as if they were
+// in the keyring, where they go once it connected.
+func (p *Policy) WithTyped(alias string, values map[string]string) *Policy {
+	q := *p
+	q.typedFor, q.typed = alias, values
+	return &q
 }
 
 // systemRead are the folders a confined program may read and execute:

@@ -128,6 +128,7 @@ func serversProps(o Options, opts ...actor.PropsOption) *actor.Props {
 				InProcess:         inProcess,
 				Policy:            o.Policy(),
 				Exiting:           o.Exiting,
+				OnSecrets:         o.AddSecrets,
 			})
 		},
 		notLoaded:  o.NotLoaded,

@@ -9,6 +9,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -56,6 +57,7 @@ func main() {
 	tasks := flag.String("tasks", "", "be testutil/taskpeer in this mode (complete, fail, input, never, bad-status, ...): a tool research answered with a task")
 	tasksPolls := flag.Int("tasks-polls", 0, "with -tasks, how many tasks/get say working before the end (0: 2, negative: none)")
 	tasksCrash := flag.String("tasks-crash", "", "with -tasks, exit at the first tasks/get unless this file exists (and create it)")
+	hasEnv := flag.Bool("hasenv", false, "add a tool hasenv {name} that says whether the variable is set and the SHA-256 of its value, never the value: a secret passed on is checked without being shown")
 	hold := flag.String("hold", "", "add a tool hold {text} that opens this FIFO and reads it to its end before it answers \"held <text>\": the test that opens it to write knows the call is running, and ends it by closing it")
 	flag.Parse()
 
@@ -163,6 +165,16 @@ func main() {
 	}
 	if *probe {
 		addProbe(s)
+	}
+	if *hasEnv {
+		sdk.AddTool(s, &sdk.Tool{Name: "hasenv", Description: "Whether an environment variable is set, and the SHA-256 of its value"},
+			func(_ context.Context, _ *sdk.CallToolRequest, in probeArgs) (*sdk.CallToolResult, any, error) {
+				said := in.Name + " is not set"
+				if v, ok := os.LookupEnv(in.Name); ok {
+					said = fmt.Sprintf("%s is set, sha256 %x", in.Name, sha256.Sum256([]byte(v)))
+				}
+				return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: said}}}, nil, nil
+			})
 	}
 	if *appView != "" {
 		addAppView(s, *appView, *appNotes)

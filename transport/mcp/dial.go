@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -79,6 +80,10 @@ type Options struct {
 	// it was allowed and the rule that decided (sandbox.Proxy.OnConnect);
 	// called from the proxy's goroutines.
 	OnEgress func(target string, allowed bool, rule string)
+	// OnSecrets, if set, is told the values of the secrets a stdio server
+	// is given (some read from the keyring as it starts), to be removed
+	// wherever its output goes.
+	OnSecrets func(values ...string)
 }
 
 // ExitGrace is how long a stdio server has to end after its input closes
@@ -213,6 +218,19 @@ func Dial(ctx context.Context, alias string, srv config.Server, opts Options) (*
 	return c, nil
 }
 
+// secretValues are the values env (NAME=value lines) gives the variables
+// names.
+func secretValues(env, names []string) []string {
+	var out []string
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		if v != "" && slices.Contains(names, k) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 func bearerToken(srv config.Server, lookup func(string) (string, bool)) (string, error) {
 	if srv.AuthToken != "" {
 		return srv.AuthToken, nil
@@ -277,6 +295,14 @@ func (c *Conn) dialStdio(ctx context.Context, client *sdk.Client, srv config.Ser
 	env, err := pol.Env(c.alias, srv, childPath, tmp)
 	if err != nil {
 		return err
+	}
+	// The secrets passed on are secrets wherever the server echoes them:
+	// those read from the keyring are known nowhere else.
+	if values := secretValues(env, srv.Secrets); len(values) > 0 {
+		c.redact = c.redact.With(values...)
+		if opts.OnSecrets != nil {
+			opts.OnSecrets(values...)
+		}
 	}
 	cmd, err := sandbox.Command(path, srv.Args, env, spec)
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 
 	"deckhand/config"
 	"deckhand/gui/widgets"
+	"deckhand/keys"
 	"deckhand/policy"
 )
 
@@ -48,7 +49,10 @@ type Form struct {
 	hosts    *formEntry
 	read     *formEntry
 	write    *formEntry
-	secrets  *formEntry
+	Secrets  *formEntry
+	// SecretBox holds a row for each secret Secrets names (secrets.go).
+	SecretBox  *fyne.Container
+	secretRows map[string]*secretRow
 	// Enabled: connected at start (config's disabled, inverted); only
 	// when editing: a new server is tried, then saved on.
 	Enabled *widgets.EscCheck
@@ -135,8 +139,9 @@ func (s *Panel) openForm(editing string, base config.Server, values config.Serve
 	f.write.SetMinRowsVisible(2)
 	f.Enabled = widgets.NewEscCheck("Enabled: connect it at start")
 	f.Enabled.SetChecked(!base.Disabled)
-	f.secrets = newFormEntry(f, false)
-	f.secrets.SetPlaceHolder("GITHUB_TOKEN (names of variables; optional)")
+	f.Secrets = newFormEntry(f, false)
+	f.Secrets.SetPlaceHolder("GITHUB_TOKEN (names of variables; optional)")
+	f.SecretBox = container.NewVBox()
 
 	// The wheel over any field moves the form (Fyne gives it to the
 	// field's own scroller); the multi-line ones grow with their text, so
@@ -144,7 +149,7 @@ func (s *Panel) openForm(editing string, base config.Server, values config.Serve
 	page := func() *container.Scroll { return f.scroll }
 	// And Tab onto any field brings it into view (at 640x480 the fields
 	// below the fold took the keys unseen).
-	for _, e := range []*formEntry{f.Target, f.Alias, f.AuthEnv, f.Env, f.cwd, f.hosts, f.read, f.write, f.secrets} {
+	for _, e := range []*formEntry{f.Target, f.Alias, f.AuthEnv, f.Env, f.cwd, f.hosts, f.read, f.write, f.Secrets} {
 		e.InPage(page)
 	}
 	f.Kind.InPage(page)
@@ -162,7 +167,7 @@ func (s *Panel) openForm(editing string, base config.Server, values config.Serve
 		{Text: "Network", Widget: container.NewBorder(nil, nil, f.network, nil, widgets.OverPage(f.hosts, page)), HintText: "only these hosts: through Deckhand's proxy, each connection logged"},
 		{Text: "Also reads", Widget: widgets.OverPage(f.read, page)},
 		{Text: "Also writes", Widget: widgets.OverPage(f.write, page)},
-		{Text: "Secrets", Widget: widgets.OverPage(f.secrets, page), HintText: "variables of Deckhand's environment passed on; each must be in policy.secrets.keys"},
+		{Text: "Secrets", Widget: container.NewVBox(widgets.OverPage(f.Secrets, page), f.SecretBox), HintText: "the variables the server reads its secrets from; paste each value: it is kept in the system keyring for this server alone, never in the config file"},
 	}
 	authItem := &widget.FormItem{Text: "Token variable", Widget: widgets.OverPage(f.AuthEnv, page), HintText: "sent as Authorization: Bearer; the token itself is never saved"}
 	transportItem := widget.NewFormItem("Transport", f.transport)
@@ -246,13 +251,14 @@ func (s *Panel) openForm(editing string, base config.Server, values config.Serve
 	f.Alias.OnChanged = func(string) { f.checkAlias() }
 	// Every other field bears on the try: the last reason is marked as
 	// the last try's once one changes (the alias names the server only).
-	for _, e := range []*formEntry{f.AuthEnv, f.Env, f.cwd, f.hosts, f.read, f.write, f.secrets} {
+	for _, e := range []*formEntry{f.AuthEnv, f.Env, f.cwd, f.hosts, f.read, f.write} {
 		e.OnChanged = func(string) { f.edited() }
 	}
+	f.Secrets.OnChanged = func(string) { f.edited(); f.showSecrets() }
 	f.transport.OnChanged = func(string) { f.edited() }
 	f.confined.OnChanged = func(bool) { f.edited() }
 	// Enter in a one-line field connects, as the button does.
-	for _, e := range []*formEntry{f.Target, f.Alias, f.AuthEnv, f.cwd, f.hosts, f.secrets} {
+	for _, e := range []*formEntry{f.Target, f.Alias, f.AuthEnv, f.cwd, f.hosts, f.Secrets} {
 		e.OnSubmitted = func(string) { f.trySubmit() }
 	}
 	f.fill(values)
@@ -283,7 +289,8 @@ func (f *Form) fill(v config.ServerForm) {
 	f.hosts.SetText(v.Hosts)
 	f.read.SetText(v.Read)
 	f.write.SetText(v.Write)
-	f.secrets.SetText(v.Secrets)
+	f.Secrets.SetText(v.Secrets)
+	f.showSecrets()
 	f.Kind.SetSelected(v.Kind) // calls kindChanged
 	f.kindChanged()
 	f.checkAlias()
@@ -315,7 +322,7 @@ func (f *Form) values() config.ServerForm {
 		v.Env, v.Cwd = f.Env.Text, f.cwd.Text
 		v.Unconfined = !f.confined.Checked
 		v.Network = map[string]string{networkNone: config.FormNetworkNone, networkHosts: config.FormNetworkHosts}[f.network.Selected]
-		v.Hosts, v.Read, v.Write, v.Secrets = f.hosts.Text, f.read.Text, f.write.Text, f.secrets.Text
+		v.Hosts, v.Read, v.Write, v.Secrets = f.hosts.Text, f.read.Text, f.write.Text, f.Secrets.Text
 	} else {
 		v.AuthEnv, v.Transport = f.AuthEnv.Text, f.transport.Selected
 	}
@@ -437,8 +444,30 @@ func (f *Form) trySubmit() {
 	f.activity.Show()
 	f.activity.Start()
 	cfg := u.Config()
+	typed, editing := f.typedSecrets(), f.editing
 	go func() {
-		r := f.s.trial(ctx, cfg, alias, srv)
+		// A server renamed takes its saved secrets with it.
+		var moved []string
+		if editing != "" && editing != alias {
+			for _, name := range srv.AllowSecrets {
+				if _, ok := typed[name]; ok {
+					continue
+				}
+				if v, err := keys.ServerSecret(editing, name); err == nil {
+					typed[name] = v
+					moved = append(moved, name)
+				}
+			}
+		}
+		r := f.s.trial(ctx, cfg, alias, srv, typed)
+		if r.err == nil {
+			r.err = keepSecrets(alias, typed)
+		}
+		if r.err == nil {
+			for _, name := range moved {
+				keys.RemoveSecret(editing, name)
+			}
+		}
 		u.Post(func() { f.tried(alias, srv, r) })
 	}()
 }
@@ -457,6 +486,11 @@ func (f *Form) tried(alias string, srv config.Server, r trialResult) {
 	f.busy.SetText("")
 	f.Submit.Enable()
 	u := f.s.host
+	var nk *notKept
+	if errors.As(r.err, &nk) {
+		f.failWith(headingNotKept, nk.Error())
+		return
+	}
 	if r.err != nil {
 		f.fail(r.failure(u.Config(), alias, srv, u.LookupEnv))
 		return
@@ -476,6 +510,8 @@ func (f *Form) tried(alias string, srv config.Server, r trialResult) {
 const (
 	headingTried = "Could not connect"
 	headingForm  = "Not tried: fix this in the form"
+	// The server connected, but a secret's value could not be kept.
+	headingNotKept = "Connected, but not saved"
 )
 
 // sentence is an error as the start of a sentence: its first letter
@@ -566,7 +602,7 @@ func (s *Panel) Connect(alias string, srv config.Server) {
 	u := s.host
 	cfg := u.Config()
 	go func() {
-		r := s.trial(context.Background(), cfg, alias, srv)
+		r := s.trial(context.Background(), cfg, alias, srv, nil)
 		u.Post(func() {
 			if r.err != nil {
 				widgets.ShowError(errors.New(r.failure(u.Config(), alias, srv, u.LookupEnv)), s.Win)

@@ -18,6 +18,7 @@ import (
 	"deckhand/actors/servers"
 	"deckhand/config"
 	"deckhand/gui/widgets"
+	"deckhand/keys"
 	"deckhand/tools"
 )
 
@@ -36,10 +37,19 @@ func (s *Panel) confirmRemove(alias string) {
 // remove deletes a server from the config file, then stops it.
 func (s *Panel) remove(alias string) {
 	u := s.host
+	granted := u.Config().MCP.Servers[alias].AllowSecrets
 	if err := config.RemoveServer(u.Config().Path, alias); err != nil {
 		widgets.ShowError(err, s.Win)
 		return
 	}
+	// Its secrets' values go from the keyring with it (off the UI
+	// goroutine: the keyring may be slow); a server added later under the
+	// same alias does not inherit them.
+	go func() {
+		for _, name := range granted {
+			keys.RemoveSecret(alias, name)
+		}
+	}()
 	cfg, err := config.Load(u.Config().Path)
 	if err != nil {
 		widgets.ShowError(fmt.Errorf("removed, but reading the config back: %w", err), s.Win)

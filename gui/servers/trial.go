@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -14,6 +16,7 @@ import (
 	"deckhand/clean"
 	"deckhand/config"
 	"deckhand/gui/widgets"
+	"deckhand/keys"
 	"deckhand/policy"
 	"deckhand/redact"
 	"deckhand/transport/mcp"
@@ -34,6 +37,9 @@ type trialResult struct {
 	// stderr is what the server wrote on stderr (its last lines), cleaned.
 	stderr  []string
 	earlier int // lines before those, not kept
+	// secrets are the values of the secrets the server was given (typed,
+	// or read from the keyring): removed from what the failure says.
+	secrets []string
 }
 
 // maxStderrLines bounds the stderr a failure shows.
@@ -41,30 +47,56 @@ const maxStderrLines = 200
 
 // trial connects to srv, lists its tools and closes the connection. It
 // blocks; run it off the UI goroutine.
-func (s *Panel) trial(ctx context.Context, cfg *config.Config, alias string, srv config.Server) trialResult {
+// typed are the secrets' values typed into the form, not saved yet: the
+// server gets them as it would from the keyring.
+func (s *Panel) trial(ctx context.Context, cfg *config.Config, alias string, srv config.Server, typed map[string]string) trialResult {
 	capture := &stderrCapture{}
 	ctx, cancel := context.WithTimeout(ctx, cfg.MCP.DialTimeout(srv))
 	defer cancel()
+	var mu sync.Mutex
+	var given []string
+	for _, v := range typed {
+		given = append(given, v)
+	}
 	conn, err := mcp.Dial(ctx, alias, srv, mcp.Options{
 		Logger:    slog.New(capture),
 		LookupEnv: s.host.LookupEnv,
-		Policy:    policy.New(cfg, s.host.LookupEnv),
+		Policy:    policy.New(cfg, s.host.LookupEnv).WithTyped(alias, typed),
+		OnSecrets: func(v ...string) { mu.Lock(); given = append(given, v...); mu.Unlock() },
 	})
+	mu.Lock()
+	defer mu.Unlock()
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
 			err = fmt.Errorf("timed out after %v: %w", cfg.MCP.DialTimeout(srv), err)
 		}
 		lines, earlier := capture.tail()
-		return trialResult{err: err, stderr: lines, earlier: earlier}
+		return trialResult{err: err, stderr: lines, earlier: earlier, secrets: given}
 	}
 	defer conn.Close()
 	list, err := conn.ListTools(ctx)
 	if err != nil {
 		lines, earlier := capture.tail()
-		return trialResult{err: fmt.Errorf("listing tools: %w", err), stderr: lines, earlier: earlier}
+		return trialResult{err: fmt.Errorf("listing tools: %w", err), stderr: lines, earlier: earlier, secrets: given}
 	}
-	return trialResult{tools: len(list)}
+	return trialResult{tools: len(list), secrets: given}
 }
+
+// keepSecrets keeps the values typed into the form in the keyring, under
+// the server's alias, once the server connected with them: an error in
+// the form's words when the keyring cannot (a *notKept).
+func keepSecrets(alias string, typed map[string]string) error {
+	for _, name := range slices.Sorted(maps.Keys(typed)) {
+		if err := keys.StoreSecret(alias, name, typed[name]); err != nil {
+			return &notKept{secretKeyringError(name, err)}
+		}
+	}
+	return nil
+}
+
+// notKept is a server that connected, whose secret the keyring did not
+// keep: it is not saved.
+type notKept struct{ error }
 
 // failure is the whole reason a trial failed, for people: the error, a hint
 // where one helps, and the server's stderr. Known secrets are removed.
@@ -95,7 +127,7 @@ func (r trialResult) failure(cfg *config.Config, alias string, srv config.Server
 	}
 	one := *cfg
 	one.MCP.Servers = map[string]config.Server{alias: srv}
-	secrets := redact.New(append(cfg.Secrets(lookup), one.Secrets(lookup)...)...)
+	secrets := redact.New(slices.Concat(cfg.Secrets(lookup), one.Secrets(lookup), r.secrets)...)
 	return secrets.String(b.String())
 }
 

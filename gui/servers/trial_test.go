@@ -43,7 +43,7 @@ func TestTrialSandboxHint(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := config.Server{Command: "sh", Args: []string{"-c", `cat "$NOTES" >/dev/null && exit 3; exit 1`}, Env: map[string]string{"NOTES": tc.path}, Sandbox: tc.sandbox}
-			r := p.trial(t.Context(), cfg, "notes", srv)
+			r := p.trial(t.Context(), cfg, "notes", srv, nil)
 			if r.err == nil {
 				t.Fatal("the trial succeeded")
 			}

@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"net"
@@ -16,6 +17,7 @@ import (
 	"deckhand/actors/servers"
 	"deckhand/approval"
 	"deckhand/config"
+	"deckhand/redact"
 	"deckhand/sandbox"
 	"deckhand/store"
 	"deckhand/testutil"
@@ -160,7 +162,7 @@ func TestServersGetTheConfigsPolicy(t *testing.T) {
 		t.Skip(err)
 	}
 	extra := t.TempDir()
-	srv := stdio(t, "-probe")
+	srv := stdio(t, "-probe", "-hasenv")
 	srv.Secrets = []string{"LMCP_TOKEN"}
 	sys := start(t, map[string]config.Server{"p": srv}, func(cfg *config.Config) {
 		cfg.Policy.Secrets.Keys = []string{"LMCP_TOKEN"}
@@ -169,8 +171,14 @@ func TestServersGetTheConfigsPolicy(t *testing.T) {
 	if st := statuses(t, sys, true)["p"]; st.State != servers.StateReady {
 		t.Fatalf("status = %+v", st)
 	}
-	if got := text(t, call(t, sys, "p.getenv", `{"name":"LMCP_TOKEN"}`)); got != "lmcp-secret-token" {
-		t.Errorf("the allowed secret = %q", got)
+	// The value reached the process (its SHA-256 says so), and echoed back
+	// it is removed as a secret, whether or not the caller listed it.
+	sum := fmt.Sprintf("%x", sha256.Sum256([]byte("lmcp-secret-token")))
+	if got := text(t, call(t, sys, "p.hasenv", `{"name":"LMCP_TOKEN"}`)); got != "LMCP_TOKEN is set, sha256 "+sum {
+		t.Errorf("the allowed secret: %q", got)
+	}
+	if got := text(t, call(t, sys, "p.getenv", `{"name":"LMCP_TOKEN"}`)); got != redact.Mark {
+		t.Errorf("the allowed secret echoed back = %q, want %q", got, redact.Mark)
 	}
 	if got := text(t, call(t, sys, "p.getenv", `{"name":"WRONG_TOKEN"}`)); got != "(unset)" {
 		t.Errorf("a secret nobody named = %q", got)

@@ -38,8 +38,11 @@ type policyServer struct {
 	Network string           `json:"network,omitempty"` // all, none, hosts
 	Sandbox *sandbox.Summary `json:"sandbox,omitempty"`
 	Secrets []string         `json:"secrets,omitempty"`
-	Hosts   []string         `json:"hosts,omitempty"`
-	Roots   []string         `json:"roots,omitempty"`
+	// Granted are the secrets granted it in the servers form
+	// (allow_secrets): from the keyring, else the environment.
+	Granted []string `json:"granted_secrets,omitempty"`
+	Hosts   []string `json:"hosts,omitempty"`
+	Roots   []string `json:"roots,omitempty"`
 	// OwnHidden are Deckhand's own places inside what the server sees,
 	// each replaced by an empty one.
 	OwnHidden []policy.OwnPath `json:"own_hidden,omitempty"`
@@ -73,7 +76,7 @@ func runPolicy(ctx context.Context, e *env, args []string) error {
 	paths := &mcp.PathResolver{}
 	for _, alias := range slices.Sorted(maps.Keys(cfg.MCP.Servers)) {
 		srv := cfg.MCP.Servers[alias]
-		ps := policyServer{Alias: alias, Secrets: srv.Secrets}
+		ps := policyServer{Alias: alias, Secrets: srv.Secrets, Granted: srv.AllowSecrets}
 		switch {
 		case srv.Disabled:
 			ps.Kind = "disabled"
@@ -175,6 +178,9 @@ func printPolicy(e *env, rep policyReport) {
 			}
 			if len(s.Secrets) > 0 {
 				fmt.Fprintf(w, "      secrets passed on: %s\n", strings.Join(s.Secrets, ", "))
+			}
+			if len(s.Granted) > 0 {
+				fmt.Fprintf(w, "      granted in the servers form (from the keyring, else Deckhand's environment): %s\n", strings.Join(s.Granted, ", "))
 			}
 			if s.Unresolve != "" {
 				fmt.Fprintf(w, "      %s\n", s.Unresolve)

@@ -19,7 +19,8 @@ write_roots = ["~"]
 
 [mcp.servers.boxed]
 command = %q
-secrets = ["GH_TOKEN"]
+secrets = ["GH_TOKEN", "FORM_TOKEN"]
+allow_secrets = ["FORM_TOKEN"]
 
 [mcp.servers.loose]
 command = %q
@@ -40,7 +41,7 @@ url = "https://mcp.example.com/mcp"
 		"Workspace:", "/Deckhand", "Shell (CMD:):  off", "none are passed on", "Landlock ABI",
 		"boxed: sandboxed, network: all", "namespaces user, mount, pid, ipc; Landlock ABI", "sockets: none of the session's",
 		"narrow: sandboxed, network: only api.github.com, *.example.com (through Deckhand's proxy)", "namespaces user, mount, pid, ipc, net;",
-		"secrets passed on: GH_TOKEN", "loose: UNCONFINED", "far: remote, reached only at mcp.example.com",
+		"secrets passed on: GH_TOKEN, FORM_TOKEN", "granted in the servers form (from the keyring, else Deckhand's environment): FORM_TOKEN", "loose: UNCONFINED", "far: remote, reached only at mcp.example.com",
 		"loose runs unconfined", "policy.fs.write_roots includes", "whole home folder",
 	} {
 		if !strings.Contains(r.stdout, want) {

@@ -323,7 +323,7 @@ func (c *Conn) dialStdio(ctx context.Context, client *sdk.Client, srv config.Ser
 			return fmt.Errorf("cwd %s is not a directory", cmd.Dir)
 		}
 	}
-	c.stderr = newTailBuffer(8<<10, func(line string) { c.log.Debug("server stderr", "line", line) })
+	c.stderr = newTailBuffer(8<<10, func(line string) { c.log.Debug("server stderr", "line", c.redact.String(line)) })
 	cmd.Stderr = c.stderr
 	cmd.OnConnect = opts.OnEgress
 	grace := opts.TerminateGrace

@@ -3,6 +3,7 @@ package servers
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -28,8 +29,8 @@ import (
 // secretRow is one secret's row.
 type secretRow struct {
 	name   string
-	Status *widget.Label
-	Value  *formEntry
+	status *widget.Label
+	value  *formEntry
 	remove *widgets.RingButton
 	box    fyne.CanvasObject
 	// saved: the keyring holds a value for the server edited; locked: it
@@ -43,20 +44,11 @@ type secretRow struct {
 func secretNames(text string) []string {
 	var out []string
 	for _, n := range strings.FieldsFunc(text, func(r rune) bool { return r == ',' || r == ' ' || r == '\n' || r == '\t' }) {
-		if !containsString(out, n) {
+		if !slices.Contains(out, n) {
 			out = append(out, n)
 		}
 	}
 	return out
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // showSecrets makes a row for each secret the Secrets field names,
@@ -82,20 +74,20 @@ func (f *Form) showSecrets() {
 }
 
 func (f *Form) newSecretRow(name string) *secretRow {
-	r := &secretRow{name: name, Status: widget.NewLabel("")}
-	r.Status.Wrapping = fyne.TextWrapWord
-	r.Value = newFormEntry(f, false)
-	r.Value.Password = true
-	r.Value.SetPlaceHolder("paste the value to keep it in the keyring")
-	r.Value.InPage(func() *container.Scroll { return f.scroll })
-	r.Value.OnChanged = func(string) { f.edited(); f.sayStatus(r) }
-	r.Value.OnSubmitted = func(string) { f.trySubmit() }
+	r := &secretRow{name: name, status: widget.NewLabel("")}
+	r.status.Wrapping = fyne.TextWrapWord
+	r.value = newFormEntry(f, false)
+	r.value.Password = true
+	r.value.SetPlaceHolder("paste the value to keep it in the keyring")
+	r.value.InPage(func() *container.Scroll { return f.scroll })
+	r.value.OnChanged = func(string) { f.edited(); f.sayStatus(r) }
+	r.value.OnSubmitted = func(string) { f.trySubmit() }
 	r.remove = formButton("Remove", theme.DeleteIcon(), func() { f.askRemoveSecret(r) })
 	r.remove.Hide()
 	label := widget.NewLabelWithStyle(name, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 	r.box = container.NewVBox(
-		container.NewBorder(nil, nil, label, r.remove, widgets.OverPage(r.Value, func() *container.Scroll { return f.scroll })),
-		r.Status)
+		container.NewBorder(nil, nil, label, r.remove, widgets.OverPage(r.value, func() *container.Scroll { return f.scroll })),
+		r.status)
 	f.sayStatus(r)
 	return r
 }
@@ -126,7 +118,7 @@ func (f *Form) askSecret(r *secretRow) {
 // form has no row for it.
 func (f *Form) SecretStatus(name string) string {
 	if r := f.secretRows[name]; r != nil {
-		return r.Status.Text
+		return r.status.Text
 	}
 	return ""
 }
@@ -135,7 +127,7 @@ func (f *Form) SecretStatus(name string) string {
 // nil when the form has no row for it.
 func (f *Form) SecretValue(name string) *widget.Entry {
 	if r := f.secretRows[name]; r != nil {
-		return &r.Value.Entry
+		return &r.value.Entry
 	}
 	return nil
 }
@@ -153,7 +145,7 @@ func (f *Form) sayStatus(r *secretRow) {
 	var text string
 	_, inEnv := f.s.host.LookupEnv(r.name)
 	switch {
-	case strings.TrimSpace(r.Value.Text) != "":
+	case strings.TrimSpace(r.value.Text) != "":
 		text = "Typed: kept in the keyring once the server connects."
 	case !r.asked:
 		text = "Looking in the keyring…"
@@ -168,7 +160,7 @@ func (f *Form) sayStatus(r *secretRow) {
 	default:
 		text = policy.NotSet + ": paste its value above."
 	}
-	r.Status.SetText(sentence(text))
+	r.status.SetText(sentence(text))
 	if r.saved && f.editing != "" {
 		r.remove.Show()
 	} else {
@@ -202,12 +194,16 @@ func (f *Form) askRemoveSecret(r *secretRow) {
 		}, f.Win)
 }
 
-// typedSecrets are the values typed in the rows, by name.
+// typedSecrets are the values typed in the rows, by name (none for a URL
+// server: its rows are hidden, and a token goes by Token variable).
 func (f *Form) typedSecrets() map[string]string {
 	out := map[string]string{}
+	if f.Kind.Selected != "Command" {
+		return out
+	}
 	for _, name := range secretNames(f.Secrets.Text) {
 		if r := f.secretRows[name]; r != nil {
-			if v := strings.TrimSpace(r.Value.Text); v != "" {
+			if v := strings.TrimSpace(r.value.Text); v != "" {
 				out[name] = v
 			}
 		}

@@ -187,3 +187,62 @@ func TestServersFormSecretWithoutKeyring(t *testing.T) {
 	}
 	h.until("plain ready", func() bool { return h.serverState(sw, "plain") == "ready" })
 }
+
+// TestServersFormSecretMovesWithItsServer: a server renamed in Edit takes
+// the values saved for it along (its process gets them under the new
+// alias, the old alias keeps none); values typed in a Secrets row and
+// then left hidden by choosing URL are not kept.
+func TestServersFormSecretMovesWithItsServer(t *testing.T) {
+	keys.MockInit()
+	t.Cleanup(keys.MockInit)
+	const name, value = "DECKHAND_TEST_MOVING", "s3cr3t-moving-0c4f"
+	sum := fmt.Sprintf("%x", sha256.Sum256([]byte(value)))
+	// Made first, closed last: Deckhand's stream to it ends first.
+	up := testutil.ServeHTTP(t, testutil.NewServer("h"))
+	if err := keys.StoreSecret("old", name, value); err != nil {
+		t.Fatal(err)
+	}
+	srv := testutil.StdioServer(t, "-hasenv")
+	srv.Secrets, srv.AllowSecrets = []string{name}, []string{name}
+	h, sw := serversHarness(t, map[string]config.Server{"old": srv})
+	h.until("old ready", func() bool { return h.serverState(sw, "old") == "ready" })
+
+	test.Tap(sw.Rows["old"].Edit)
+	f := sw.Form
+	f.Alias.SetText("renamed")
+	test.Tap(f.Submit)
+	h.until("the try to end", func() bool { return !f.Trying() })
+	if !f.Closed {
+		t.Fatalf("the renamed server was not saved: %s", f.Problem.Text)
+	}
+	if v, err := keys.ServerSecret("renamed", name); err != nil || v != value {
+		t.Errorf("the value under the new alias: %v", err)
+	}
+	if _, err := keys.ServerSecret("old", name); err == nil {
+		t.Error("the old alias still holds the value")
+	}
+	h.until("renamed ready", func() bool { return h.serverState(sw, "renamed") == "ready" })
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	res, err := h.sys.CallTool(ctx, "renamed.hasenv", json.RawMessage(`{"name":"`+name+`"}`), nil)
+	if data, _ := json.Marshal(res); err != nil || !strings.Contains(string(data), "is set, sha256 "+sum) {
+		t.Errorf("the renamed server's process: %s, %v", data, err)
+	}
+
+	sw.ShowConnect()
+	f = sw.Form
+	f.Kind.SetSelected("Command")
+	f.Secrets.SetText("URL_HIDDEN")
+	f.SecretValue("URL_HIDDEN").SetText("typed-then-hidden")
+	f.Kind.SetSelected("URL")
+	f.Target.SetText(up.StreamableURL)
+	f.Alias.SetText("web")
+	test.Tap(f.Submit)
+	h.until("the try to end", func() bool { return !f.Trying() })
+	if !f.Closed {
+		t.Fatalf("the URL server was not saved: %s", f.Problem.Text)
+	}
+	if _, err := keys.ServerSecret("web", "URL_HIDDEN"); err == nil {
+		t.Error("a value typed in a row the URL server hides was kept")
+	}
+}

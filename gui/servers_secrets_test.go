@@ -246,3 +246,43 @@ func TestServersFormSecretMovesWithItsServer(t *testing.T) {
 		t.Error("a value typed in a row the URL server hides was kept")
 	}
 }
+
+// TestServersSecretInALockedKeyring: with the keyring locked, a server
+// that needs no secret starts; the one whose secret is kept there asks
+// the keyring to unlock as it starts (once), and, not unlocked, says so
+// and what to do; its form says the value is saved in a locked keyring
+// without asking to unlock it.
+func TestServersSecretInALockedKeyring(t *testing.T) {
+	const name, value = "DECKHAND_TEST_LOCKED", "s3cr3t-locked-9e1d"
+	keys.MockLocked(map[string]string{keys.SecretAccount("locked", name): value}, nil)
+	t.Cleanup(keys.MockInit)
+	locked := testutil.StdioServer(t, "-hasenv")
+	locked.Secrets, locked.AllowSecrets = []string{name}, []string{name}
+	h, sw := serversHarness(t, map[string]config.Server{"locked": locked, "plain": testutil.StdioServer(t)})
+	h.until("plain ready", func() bool { return h.serverState(sw, "plain") == "ready" })
+	var reason string
+	h.until("locked's reason", func() bool {
+		for _, st := range h.ui.servers {
+			if st.Alias == "locked" && st.Reason != "" {
+				reason = st.Reason
+				return true
+			}
+		}
+		return false
+	})
+	if !strings.Contains(reason, "the keyring, which is locked and was not unlocked: unlock it") || strings.Contains(reason, value) {
+		t.Errorf("the locked server says: %s", reason)
+	}
+	prompts := keys.Prompts()
+	if prompts == 0 {
+		t.Error("the server's start did not ask the keyring to unlock")
+	}
+
+	test.Tap(sw.Rows["locked"].Edit)
+	f := sw.Form
+	h.until("the keyring's answer", func() bool { return strings.Contains(f.SecretStatus(name), "locked") })
+	if !strings.HasPrefix(f.SecretStatus(name), "Saved in the keyring") || keys.Prompts() != prompts {
+		t.Errorf("the form says %q and asked to unlock %d times", f.SecretStatus(name), keys.Prompts()-prompts)
+	}
+	f.Close()
+}

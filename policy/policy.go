@@ -197,7 +197,10 @@ func (p *Policy) secret(alias string, srv config.Server, name, key string) (stri
 		if v, ok := p.lookupEnv(name); ok {
 			return v, nil
 		}
-		if !errors.Is(err, errNotSaved) {
+		switch {
+		case errors.Is(err, keys.ErrLocked):
+			return "", fmt.Errorf("%s asks for %s, whose value is kept in the keyring, which is locked and was not unlocked: unlock it (in Passwords and Keys, or by logging in again), then reconnect the server", where, name)
+		case !errors.Is(err, errNotSaved):
 			// Said without the value: the keyring's errors never hold it.
 			return "", fmt.Errorf("%s asks for %s, whose value is kept in the keyring, which could not give it: %w", where, name, err)
 		}

@@ -116,7 +116,7 @@ func TestSettingsCheckNotFound(t *testing.T) {
 	f := h.openSettings()
 	f.BaseURL.SetText(srv.URL + "/v1")
 	h.tap(f.Window(), "Check")
-	h.until("what Check found", func() bool { return strings.Contains(f.Checked.Text, "404") })
+	h.until("what Check found", func() bool { return strings.Contains(f.Checked.Text, "404 Not Found") })
 	for _, want := range []string{
 		"GET " + srv.URL + "/v1/models: 404 Not Found: 404 page not found.",
 		"the Model URL is likely wrong, with /v1 missing or one too many",

@@ -48,8 +48,15 @@ func TestServerSecretsLockedOrAbsent(t *testing.T) {
 	if err := StoreSecret("gh", "T", "v"); !errors.Is(err, ErrUnavailable) {
 		t.Errorf("StoreSecret without a keyring: %v", err)
 	}
-	MockLocked(nil, func() bool { return false })
+	MockLocked(map[string]string{SecretAccount("kept", "T"): "v"}, func() bool { return false })
 	if _, err := ServerSecret("gh", "T"); !errors.Is(err, keyring.ErrNotFound) || Prompts() != 0 {
 		t.Errorf("a secret not kept: %v, %d prompts", err, Prompts())
+	}
+	// The form's question: searched as it is, never asked to unlock.
+	if saved, locked, err := SecretSaved("kept", "T"); !saved || !locked || err != nil || Prompts() != 0 {
+		t.Errorf("SecretSaved in a locked keyring = %v, %v, %v; %d prompts", saved, locked, err, Prompts())
+	}
+	if _, err := ServerSecret("kept", "T"); !errors.Is(err, ErrLocked) || Prompts() != 1 {
+		t.Errorf("reading a kept secret, the unlock dismissed: %v, %d prompts", err, Prompts())
 	}
 }

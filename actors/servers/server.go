@@ -55,6 +55,20 @@ type ServerStatus struct {
 	// list of hosts asked for and was refused (network = [...] would
 	// allow them).
 	Refused []string
+	// Stops counts the times its connection died unasked (the process
+	// exited, the stream broke) since its actor started; LastStop is the
+	// last of them. A server that comes back is ready again with nothing
+	// else to show it is unstable.
+	Stops    int
+	LastStop Stop
+}
+
+// Stop is a connection that died unasked.
+type Stop struct {
+	At     time.Time // when it died
+	Back   time.Time // when the server was ready again; zero until then
+	Exit   string    // a process's exit status ("exit status 3", "signal: killed"), or ""
+	Reason string    // why, as Reason said then (with stderr's last lines): one clean, bounded line
 }
 
 // Settled reports whether the first connection attempt has an outcome.

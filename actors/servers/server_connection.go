@@ -144,6 +144,9 @@ func (a *serverActor) onDialed(c actor.Context, m *dialed) {
 	}()
 	a.publishTools(c, m.tools, m.notLoaded)
 	a.signedIn(conn)
+	if st := &a.status.LastStop; !st.At.IsZero() && st.Back.IsZero() {
+		st.Back = time.Now()
+	}
 	a.setState(c, StateReady, "")
 	a.signInDone(c)
 	a.log.Info("connected", "transport", a.status.Transport, "protocol", a.status.ProtocolVersion, "tools", len(m.tools))
@@ -166,7 +169,14 @@ func (a *serverActor) onLost(c actor.Context, reason error) {
 	a.status.Attempts = 1
 	a.status.Failure = mcp.Classify(reason)
 	a.scheduleRetry(c)
-	a.setState(c, StateReconnecting, withSandboxHint(a.alias, reason.Error(), reason))
+	why := withSandboxHint(a.alias, reason.Error(), reason)
+	a.status.Stops++
+	a.status.LastStop = Stop{At: time.Now(), Reason: clean.Line(why)}
+	var exit *mcp.ExitError
+	if errors.As(reason, &exit) {
+		a.status.LastStop.Exit = clean.Line(exit.Status)
+	}
+	a.setState(c, StateReconnecting, why)
 }
 
 // failWaiting answers the calls waiting for a first connection with err.

@@ -65,6 +65,10 @@ type Row struct {
 	SignIn                                *SignInRow         // signing in (signin.go)
 	Refused                               *widget.Label      // hosts its network list refused
 	Allow                                 *widget.Button     // adds the last of them to the list
+	// Restarted says it stopped and was restarted (restart.go), with the
+	// last stop's reason and a Copy for it; hidden when it never stopped.
+	Restarted, StopReason *widget.Label
+	CopyStop              *widget.Button
 	// Marked says the row is marked as the server just saved.
 	Marked bool
 }
@@ -179,6 +183,7 @@ func (s *Panel) row(st servers.ServerStatus) fyne.CanvasObject {
 	dotBox := container.NewGridWrap(fyne.NewSize(12, 12), dot)
 	name := widget.NewLabelWithStyle(st.Alias, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	r.State = widget.NewLabel(stateLabel(st))
+	restarted := s.restartPart(st, r)
 	var details []string
 	if st.Transport != "" {
 		details = append(details, st.Transport)
@@ -305,7 +310,7 @@ func (s *Panel) row(st servers.ServerStatus) fyne.CanvasObject {
 	// they held the whole window wider than the screen allows).
 	actions := container.New(layout.NewRowWrapLayout(), append(signInButtons, r.Tools, r.Resources, r.Reconnect, r.Disconnect, r.Connect)...)
 	head := container.NewBorder(nil, nil, container.NewHBox(container.NewCenter(dotBox), name, r.State), container.NewHBox(r.Edit, r.Remove))
-	body := container.NewVBox(head, info, endpointObj, r.Reason, r.LeftOut, r.Unconfined, container.NewHBox(r.Refused, r.Allow))
+	body := container.NewVBox(head, info, endpointObj, r.Reason, restarted, r.LeftOut, r.Unconfined, container.NewHBox(r.Refused, r.Allow))
 	if signIn != nil {
 		body.Add(signIn)
 	}

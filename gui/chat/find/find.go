@@ -375,6 +375,10 @@ func (f *Finder) Draw(s *richtext.SelText) {
 		}
 		s.Found++
 		for k, p := range m.Parts {
+			if p.Run.InCode() {
+				s.MarkCode(p, fill) // its own colour on the mark hard to read
+				continue
+			}
 			x0, x1 := p.Run.Width(p.From), p.Run.Width(p.To)
 			if m.Lead && k == 0 && p.From == 0 {
 				x0 -= s.Gap // the space joining it to the row before, on one line

@@ -1,6 +1,14 @@
 package richtext
 
-import "unicode"
+import (
+	"image/color"
+	"math"
+	"unicode"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/theme"
+)
 
 // FoldRunes is s in lower case, rune by rune (so that a place in it is a
 // place in s).
@@ -111,4 +119,70 @@ func (t *MDText) Read(runs []TextRun) (text []rune, at []int) {
 		text = append(text, r.Text...)
 	}
 	return text, at
+}
+
+// MarkCode marks a match's part p in fill, the mark (translucent) laid on
+// the code's background. The code's colours (a keyword in the primary
+// blue, a string in green) were drawn on it as on the background, "echo"
+// at 2.3:1 on the orange of the current match (1.4:1 in the dark theme):
+// the part is drawn again over an opaque mark, in black or white,
+// whichever stands out more on the mark, as a browser draws its find's
+// (the theme's foreground, Fyne's grey #565656, reads at 3.8:1 on the
+// orange of the light theme; black at 10:1, and at 5:1 in the dark).
+func (s *SelText) MarkCode(p RunPart, fill color.Color) {
+	x0, x1 := p.Run.Width(p.From), p.Run.Width(p.To)
+	under := theme.Color(theme.ColorNameInputBackground) // the code box's (CodeBox.Bg)
+	mark := over(fill, under)
+	rect := canvas.NewRectangle(mark)
+	rect.Move(p.Run.Pos.AddXY(x0, 0))
+	rect.Resize(fyne.NewSize(x1-x0, p.Run.Size.Height))
+	var ink color.Color = color.Black
+	if contrast(color.White, mark) > contrast(ink, mark) {
+		ink = color.White
+	}
+	text := canvas.NewText(string(p.Run.Text[p.From:p.To]), ink)
+	text.TextSize, text.TextStyle = p.Run.TextSize, p.Run.Style
+	text.Move(rect.Position())
+	text.Resize(rect.Size())
+	s.Over.Objects = append(s.Over.Objects, rect, text)
+}
+
+// InCode reports whether a run is a code block's token drawn in a colour
+// of its own, which a mark behind it leaves hard to read (MarkCode).
+func (r TextRun) InCode() bool {
+	return r.Style.Monospace && !r.Boxed && !r.Cell && r.Color != nil && !sameColor(r.Color, theme.Color(theme.ColorNameForeground))
+}
+
+func sameColor(a, b color.Color) bool {
+	r1, g1, b1, a1 := a.RGBA()
+	r2, g2, b2, a2 := b.RGBA()
+	return r1 == r2 && g1 == g2 && b1 == b2 && a1 == a2
+}
+
+// over is fill (translucent) laid on the opaque colour under.
+func over(fill, under color.Color) color.Color {
+	fr, fg, fb, fa := fill.RGBA()
+	ur, ug, ub, _ := under.RGBA()
+	mix := func(f, u uint32) uint8 { return uint8((f + u*(0xffff-fa)/0xffff) >> 8) } // RGBA's are premultiplied
+	return color.NRGBA{R: mix(fr, ur), G: mix(fg, ug), B: mix(fb, ub), A: 0xff}
+}
+
+// contrast is WCAG's contrast ratio of two colours.
+func contrast(a, b color.Color) float64 {
+	lum := func(c color.Color) float64 {
+		r, g, b, _ := c.RGBA()
+		ch := func(v uint32) float64 {
+			x := float64(v) / 0xffff
+			if x <= 0.03928 {
+				return x / 12.92
+			}
+			return math.Pow((x+0.055)/1.055, 2.4)
+		}
+		return 0.2126*ch(r) + 0.7152*ch(g) + 0.0722*ch(b)
+	}
+	la, lb := lum(a), lum(b)
+	if la < lb {
+		la, lb = lb, la
+	}
+	return (la + 0.05) / (lb + 0.05)
 }

@@ -1,6 +1,7 @@
 package richtext
 
 import (
+	"image/color"
 	"math"
 	"slices"
 	"strings"
@@ -63,6 +64,8 @@ type TextRun struct {
 	// Boxed: drawn on a fill of its own (inline code), which hid a mark
 	// behind it.
 	Boxed bool
+	// Color is what its text is drawn in (nil: not known, a link's).
+	Color color.Color
 }
 
 // sameRow reports whether two runs are on one row: their heights overlap
@@ -116,7 +119,7 @@ func (t *MDText) Runs() []TextRun {
 			switch o := o.(type) {
 			case *canvas.Text:
 				if o.Text != "" {
-					out = append(out, TextRun{Text: []rune(o.Text), Pos: p, Size: o.Size(), TextSize: o.TextSize, Style: o.TextStyle})
+					out = append(out, TextRun{Text: []rune(o.Text), Pos: p, Size: o.Size(), TextSize: o.TextSize, Style: o.TextStyle, Color: o.Color})
 				}
 			case *widget.Hyperlink:
 				if o.Text != "" {

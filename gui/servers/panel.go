@@ -46,6 +46,10 @@ type Panel struct {
 	// Resources is a server's resources, once opened (one page serves
 	// every server).
 	Resources *Resources
+	// ages say the rows' restarts again as time passes (restart.go);
+	// ticking, that they are due.
+	ages    []func()
+	ticking bool
 	// writes orders the tools page's writes of the config file.
 	writes configWrites
 	// Tips is the layer over the panel its rows' icon buttons (Edit, the
@@ -115,6 +119,7 @@ func (s *Panel) Show() {
 func (s *Panel) Refresh() {
 	s.Tips.Dismiss() // its button goes with the rows
 	s.Rows, s.rowObjs = map[string]*Row{}, map[string]fyne.CanvasObject{}
+	s.ages = nil
 	objs := make([]fyne.CanvasObject, 0, len(s.host.Statuses())+1)
 	if len(s.host.Statuses()) == 0 {
 		empty := widget.NewLabel("No servers yet. Connect one with the button above, or import those of Claude Desktop or VS Code with `deckhand import FILE`.")
@@ -125,6 +130,7 @@ func (s *Panel) Refresh() {
 		objs = append(objs, s.row(st), widget.NewSeparator())
 	}
 	s.list.Objects = objs
+	s.tickAges()
 	s.keepInList()
 	s.revealSaved()
 }

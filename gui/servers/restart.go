@@ -48,22 +48,32 @@ func (s *Panel) restartPart(st servers.ServerStatus, r *Row) fyne.CanvasObject {
 		obj.Hide()
 		return obj
 	}
-	ago := time.Since(stop.Back)
-	after := "after it stopped"
-	if stop.Exit != "" {
-		after += " (" + stop.Exit + ")"
+	state := r.State.Text
+	ages := func() {
+		ago := time.Since(stop.Back)
+		after := "after it stopped"
+		if stop.Exit != "" {
+			after += " (" + stop.Exit + ")"
+		}
+		times := ""
+		if st.Stops > 1 {
+			times = fmt.Sprintf(" It has stopped %d times since it was started.", st.Stops)
+		}
+		if ago < calmAfter {
+			widgets.SetText(r.State, state+" · restarted "+agoText(ago))
+			widgets.SetText(r.Restarted, fmt.Sprintf("Restarted %s %s.%s", agoText(ago), after, times))
+			r.Restarted.Importance = widget.WarningImportance
+			return
+		}
+		widgets.SetText(r.State, state)
+		if r.Restarted.Importance != widget.MediumImportance {
+			r.Restarted.Importance = widget.MediumImportance
+			r.Restarted.Refresh()
+		}
+		widgets.SetText(r.Restarted, fmt.Sprintf("Running fine for %s since it was restarted %s.%s", widgets.Elapsed(ago.Truncate(time.Minute)), after, times))
 	}
-	times := ""
-	if st.Stops > 1 {
-		times = fmt.Sprintf(" It has stopped %d times since it was started.", st.Stops)
-	}
-	if ago < calmAfter {
-		r.State.SetText(r.State.Text + " · restarted " + agoText(ago))
-		r.Restarted.SetText(fmt.Sprintf("Restarted %s %s.%s", agoText(ago), after, times))
-		r.Restarted.Importance = widget.WarningImportance
-	} else {
-		r.Restarted.SetText(fmt.Sprintf("Running fine for %s since it was restarted %s.%s", widgets.Elapsed(ago.Truncate(time.Minute)), after, times))
-	}
+	ages()
+	s.ages = append(s.ages, ages)
 	r.StopReason.SetText("Last stop: " + widgets.Shorten(stop.Reason, maxStopShown))
 	return obj
 }
@@ -75,4 +85,28 @@ func agoText(d time.Duration) string {
 		return "just now"
 	}
 	return widgets.Elapsed(d.Truncate(time.Minute)) + " ago"
+}
+
+// ageTick is how often the rows' "restarted 2 min ago" are said again
+// while a row says one.
+const ageTick = 20 * time.Second
+
+// tickAges has the rows' ages said again in ageTick, and again after
+// that, while a row says one (Refresh rebuilds the list of them). Only
+// the texts change: a rebuilt row would take the keyboard's focus from
+// its buttons.
+func (s *Panel) tickAges() {
+	if len(s.ages) == 0 || s.ticking {
+		return
+	}
+	s.ticking = true
+	time.AfterFunc(ageTick, func() {
+		s.host.Post(func() {
+			s.ticking = false
+			for _, f := range s.ages {
+				f()
+			}
+			s.tickAges()
+		})
+	})
 }

@@ -72,6 +72,10 @@ type Form struct {
 	// choosing one (see setLook).
 	settingLook bool
 	TextLabel   *widget.Label
+	// sizeQueued: the slider's size is to be applied once the keys typed
+	// with it are in (see applySize).
+	sizeQueued bool
+	visits     int // Close counts them: a size queued before is dropped
 
 	// Permissions: grants and rules (permissions.go), the policy.
 	grants, RulesList                *fyne.Container
@@ -83,15 +87,21 @@ type Form struct {
 	urlBox                                      fyne.CanvasObject // the URL and its hint
 	Rules                                       *widgets.PageEntry
 
+	// Save and Close are ringed when Tab lands on them, and Return or
+	// Space presses them: Fyne's Save (an accent button) looked the same
+	// focused or not, and took only Space (new-user pass 12: Tab from
+	// Close showed no ring anywhere, and Return saved nothing).
 	save    *widgets.RingButton
 	check   *widgets.RingButton
 	Saving  bool // a key is on its way to the keyring
 	syncing bool // the service and the URL are being matched
 }
 
-// heading is a section's title in the settings.
+// heading is a section's title in the settings. It wraps: "Policy: what
+// tools may touch" alone needed 403 px at 150%, in a pane of 401.
 func heading(text string) *widget.Label {
 	l := widget.NewLabelWithStyle(text, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	l.Wrapping = fyne.TextWrapWord
 	l.SizeName = theme.SizeNameSubHeadingText
 	return l
 }
@@ -136,8 +146,12 @@ func Open(h Host) *Form {
 		// side by side: the Service's name was cut ("Other (its address
 		// is under Adva…") at 640x480 and 128%.
 		heading("Language model"), widgets.NarrowForm(model, f.relayout), f.Checked, f.KeyStatus, container.NewHBox(f.RemoveKey, f.keyFile),
-		widget.NewSeparator(), heading("Answers"), answers,
-		widget.NewSeparator(), heading("Appearance"), look,
+		// These two as well: at 640x480 and the largest text (150%) the
+		// theme's choices beside their label and Creativity's row made
+		// the page 460 px wide in a pane of 401, the text size's value
+		// cut to "1…" and "Dark" to "Da" (new-user pass 12).
+		widget.NewSeparator(), heading("Answers"), widgets.NarrowForm(answers, f.relayout),
+		widget.NewSeparator(), heading("Appearance"), widgets.NarrowForm(look, f.relayout),
 	)
 
 	// Permissions.
@@ -327,7 +341,7 @@ func newForm(h Host, w fyne.Window) *Form {
 		if f.settingLook {
 			return
 		}
-		f.keepInSight(f.TextSize, func() { h.ApplyLook(f.look()) })
+		f.applySize()
 	}
 
 	f.Workspace = widgets.NewPageEntry(false, false)
@@ -436,6 +450,7 @@ func (f *Form) setLook(ui config.UI) {
 // look tried, and every field typed or chosen (a key on its way to the
 // keyring is being saved with the form: that save fills them).
 func (f *Form) Close() {
+	f.visits++
 	if !f.Saving {
 		f.fill()
 	}
@@ -517,6 +532,29 @@ func (f *Form) page(i int) func() *container.Scroll {
 		}
 		return nil
 	}
+}
+
+// applySize applies the text size the slider shows, after the keys that
+// came with this one and the frame that shows the new value: a new size
+// redraws every window (every widget's theme, Fyne's font caches), and
+// done at each key press it held each next key and frame back by as
+// long. Keys typed quickly were then seen to act late, a step or more
+// behind, as if lost, doubled or reversed (new-user pass 12: six Rights
+// showed 105%, a Left made the text bigger, the value read 140, 140,
+// 130). Keys typed together are applied as one size.
+func (f *Form) applySize() {
+	if f.sizeQueued {
+		return
+	}
+	f.sizeQueued = true
+	visit := f.visits
+	f.host.Post(func() {
+		f.sizeQueued = false
+		if visit != f.visits {
+			return // closed meanwhile: Close put the saved look back
+		}
+		f.keepInSight(f.TextSize, func() { f.host.ApplyLook(f.look()) })
+	})
 }
 
 // keepInSight runs change (a new text size, which grows or shrinks all

@@ -238,7 +238,8 @@ func (c *PageCheck) TypedKey(k *fyne.KeyEvent) {
 // that the arrow keys move: Left and Down less, Right and Up more, by
 // Step, or by KeyStep where Step is 0 (a slider whose thumb follows the
 // pointer: Fyne's moved by 0, and took no Up and Down), each press a
-// change ended (OnChangeEnded, which Fyne's keys never called).
+// change ended (Fyne's SetValue calls OnChangeEnded once: it was called
+// a second time here, and the text size laid the page out twice a key).
 type PageSlider struct {
 	widget.Slider
 	pageFocus
@@ -287,9 +288,6 @@ func (s *PageSlider) TypedKey(k *fyne.KeyEvent) {
 		return
 	}
 	s.SetValue(v)
-	if s.OnChangeEnded != nil {
-		s.OnChangeEnded(s.Value)
-	}
 }
 
 // The fields that Fyne tells when the pointer is over them know it (see

@@ -67,23 +67,30 @@ func TestWindowTextSizeByKeys(t *testing.T) {
 	w.key("Left")
 	say("then Left", "145.00")
 	w.keep("text-size-keys-145.png")
-	// Tab onto Close, then Save; Return on Save saves.
+	// Tab onto Close, then once more onto Save; Return on Save saves.
 	for i := 0; ; i++ {
 		if i == 10 {
-			t.Fatalf("10 Tabs from the slider did not reach Save:\n%s", s.ScreenText())
+			t.Fatalf("10 Tabs from the slider did not reach Close:\n%s", s.ScreenText())
 		}
 		w.key("Tab")
 		s = w.screen()
-		if f, ok := focused(s); ok && f.Kind == "button" && strings.Contains(f.Text, "Save") {
+		if f, ok := focused(s); ok && f.Kind == "button" && strings.Contains(f.Text, "Close") {
 			break
 		}
 	}
+	w.key("Tab")
+	w.waitScreen("Save focused, one Tab after Close", func(s gui.Screen) bool {
+		f, ok := focused(s)
+		return ok && f.Kind == "button" && strings.Contains(f.Text, "Save")
+	})
 	w.keep("text-size-keys-save.png")
 	w.key("Return")
 	path := filepath.Join(w.dir, "config", "deckhand", "config.toml")
-	w.waitScreen("the settings closed", func(s gui.Screen) bool { return !shows(s, "Language model") })
-	data, _ := os.ReadFile(path)
-	if !strings.Contains(string(data), "text_scale = 1.45") {
-		t.Errorf("Return on Save: the config holds\n%s\nwant text_scale = 1.45", data)
+	var data []byte
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(150 * time.Millisecond) {
+		if data, _ = os.ReadFile(path); strings.Contains(string(data), "text_scale = 1.45") {
+			return
+		}
 	}
+	t.Errorf("Return on Save: the config holds\n%s\nwant text_scale = 1.45", data)
 }

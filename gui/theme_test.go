@@ -2,7 +2,6 @@ package gui
 
 import (
 	"image/color"
-	"math"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"deckhand/config"
 	"deckhand/gui/guitest"
 	"deckhand/gui/widgets"
+	"deckhand/gui/widgets/richtext"
 	"deckhand/transcript"
 )
 
@@ -138,25 +138,9 @@ func TestLightThemeTextContrast(t *testing.T) {
 	}
 }
 
-// contrast is WCAG's contrast ratio of two colours.
-func contrast(a, b color.Color) float64 {
-	lum := func(c color.Color) float64 {
-		r, g, b, _ := c.RGBA()
-		ch := func(v uint32) float64 {
-			x := float64(v) / 0xffff
-			if x <= 0.03928 {
-				return x / 12.92
-			}
-			return math.Pow((x+0.055)/1.055, 2.4)
-		}
-		return 0.2126*ch(r) + 0.7152*ch(g) + 0.0722*ch(b)
-	}
-	la, lb := lum(a), lum(b)
-	if la < lb {
-		la, lb = lb, la
-	}
-	return (la + 0.05) / (lb + 0.05)
-}
+// contrast is WCAG's contrast ratio of two colours, as the find marks
+// choose their ink by.
+var contrast = richtext.Contrast
 
 // TestUncheckedBoxContrast: on the light theme an unchecked check box's
 // outline (Fyne draws it in the input border's colour) stands out from

@@ -56,21 +56,7 @@ func TestConfinedView(t *testing.T) {
 	os.WriteFile(filepath.Join(secret, "key"), []byte("hunter2"), 0o600)
 	// A socket inside the workspace, as a session's would be: covered.
 	sock := filepath.Join(ws, "agent.sock")
-	ln, err := net.Listen("unix", sock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Write([]byte("reached"))
-			c.Close()
-		}
-	}()
+	listen(t, sock)
 	spec := &Spec{Read: systemDirs, Write: []string{ws}}
 	out, err := shell(t, spec, ws, `
 echo pid=$$

@@ -137,7 +137,7 @@ func (s *SelText) MarkCode(p RunPart, fill color.Color) {
 	rect.Move(p.Run.Pos.AddXY(x0, 0))
 	rect.Resize(fyne.NewSize(x1-x0, p.Run.Size.Height))
 	var ink color.Color = color.Black
-	if contrast(color.White, mark) > contrast(ink, mark) {
+	if Contrast(color.White, mark) > Contrast(ink, mark) {
 		ink = color.White
 	}
 	text := canvas.NewText(string(p.Run.Text[p.From:p.To]), ink)
@@ -167,8 +167,9 @@ func over(fill, under color.Color) color.Color {
 	return color.NRGBA{R: mix(fr, ur), G: mix(fg, ug), B: mix(fb, ub), A: 0xff}
 }
 
-// contrast is WCAG's contrast ratio of two colours.
-func contrast(a, b color.Color) float64 {
+// Contrast is WCAG's contrast ratio of two colours (1 to 21): the
+// window's tests measure drawn text with it too.
+func Contrast(a, b color.Color) float64 {
 	lum := func(c color.Color) float64 {
 		r, g, b, _ := c.RGBA()
 		ch := func(v uint32) float64 {

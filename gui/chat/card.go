@@ -8,6 +8,7 @@ import (
 
 	"deckhand/gui/toolcard"
 	"deckhand/gui/widgets"
+	"deckhand/gui/widgets/richtext"
 	"deckhand/transcript"
 )
 
@@ -33,8 +34,11 @@ func newCardPart(r *RowView) *cardPart {
 func (p *cardPart) set(row transcript.Row)  { p.card.Set(row) }
 func (p *cardPart) view() fyne.CanvasObject { return p.obj }
 
+func (p *cardPart) selectables() []*richtext.SelText { return p.card.Selectables() }
+
 func (p *cardPart) Shown() (transcript.Row, bool) { return p.r.Row, p.r.ID >= 0 }
 func (p *cardPart) Conv() string                  { return p.r.cv.conv }
+func (p *cardPart) ID() int                       { return p.r.ID }
 func (p *cardPart) FindMark() color.Color         { return p.r.cv.Find.CardMark(p.r.ID) }
 func (p *cardPart) Copy(text string, b *widget.Button) {
 	p.r.copy(text, b)

@@ -141,7 +141,7 @@ func (r *RowView) show(id int, row transcript.Row, f flow) {
 		widgets.Relayout(r.box)
 	}
 	// The selection is kept by row: this view draws its row's part.
-	if s := r.Selectable(); s != nil {
+	for _, s := range r.Selectables() {
 		s.Draw()
 	}
 }
@@ -156,6 +156,21 @@ func (r *RowView) Selectable() *richtext.SelText {
 		if s, ok := p.(interface{ selectable() *richtext.SelText }); ok && p.view() == r.box.Objects[0] {
 			return s.selectable()
 		}
+	}
+	return nil
+}
+
+// Selectables are the selectable blocks the view shows, in reading
+// order: a text or code row's, or a tool card's arguments and result.
+func (r *RowView) Selectables() []*richtext.SelText {
+	if s := r.Selectable(); s != nil {
+		return []*richtext.SelText{s}
+	}
+	if len(r.box.Objects) != 1 {
+		return nil
+	}
+	if p, ok := r.Parts[transcript.Tool].(*cardPart); ok && p.view() == r.box.Objects[0] {
+		return p.selectables()
 	}
 	return nil
 }

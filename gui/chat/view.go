@@ -80,13 +80,14 @@ type View struct {
 // views in apps.
 func New(host Host, apps *appview.Views) *View {
 	cv := &View{host: host, cards: toolcard.New(host, apps), Follow: true, fixes: map[int]bool{}, icons: widgets.NewStatusIcons(), CopiedFor: 1500 * time.Millisecond}
+	cv.cards.Sel = &cv.Sel // a drag runs on through the cards, a copy takes them in
 	cv.Sel.Unfocus = func() {
 		if w := host.Window(); w != nil {
 			w.Canvas().Unfocus()
 		}
 	}
 	cv.Sel.Clip = func(s string) { host.App().Clipboard().SetContent(s) }
-	cv.Sel.Shown, cv.Sel.Block, cv.Sel.Message = cv.shownBlocks, cv.offscreenBlock, cv.messageRows
+	cv.Sel.Shown, cv.Sel.Blocks, cv.Sel.Message = cv.shownBlocks, cv.offscreenBlocks, cv.messageRows
 	cv.Sel.Join = func(i int) (string, bool) {
 		if find.GoesOn(cv.Rows, i) {
 			return cv.Rows[i].Join, true // one paragraph or code block, cut in rows
@@ -96,7 +97,13 @@ func New(host Host, apps *appview.Views) *View {
 	cv.Sel.InView = cv.blockInView
 	cv.Tips = cv.cards.Tips // one layer for the messages' buttons and the tool cards'
 	cv.Find = find.New(findHost{cv}, cv.Tips)
-	cv.Sel.Found = func(s *richtext.SelText) { cv.Find.Draw(s) }
+	cv.Sel.Found = func(s *richtext.SelText) {
+		// A card's matches are marked by its border (Finder.CardMark),
+		// counted over its name, arguments and result together.
+		if i := s.Row(); i < 0 || i >= len(cv.Rows) || cv.Rows[i].Kind != transcript.Tool {
+			cv.Find.Draw(s)
+		}
+	}
 	cv.Sel.Edge = cv.dragScroll
 	cv.measure = newRowView(cv)
 	cv.List = cv.newList()
@@ -642,9 +649,7 @@ func (cv *View) shownBlocks() []*richtext.SelText {
 		if v.ID < 0 || v.ID >= len(cv.Rows) || v.Row != cv.Rows[v.ID] {
 			continue
 		}
-		if s := v.Selectable(); s != nil {
-			out = append(out, s)
-		}
+		out = append(out, v.Selectables()...)
 	}
 	return out
 }
@@ -668,22 +673,28 @@ func (cv *View) blockInView(s *richtext.SelText) bool {
 	return top < off+cv.List.Size().Height && top+cv.Heights[id] > off
 }
 
-// offscreenBlock is row i's selectable block laid out off screen at the
-// list's width (the same runs as on screen), or nil.
-func (cv *View) offscreenBlock(i int) *richtext.SelText {
+// offscreenBlocks are row i's selectable blocks laid out off screen at
+// the list's width (the same runs as on screen), in order.
+func (cv *View) offscreenBlocks(i int) []*richtext.SelText {
 	if i < 0 || i >= len(cv.Rows) {
 		return nil
 	}
-	if k := cv.Rows[i].Kind; k != transcript.Text && k != transcript.Code {
+	if k := cv.Rows[i].Kind; k != transcript.Text && k != transcript.Code && k != transcript.Tool {
 		return nil
 	}
 	cv.measureRow(cv.Rows[i], cv.flowOf(i))
-	return cv.measure.Selectable()
+	return cv.measure.Selectables()
 }
 
 // messageRows are the first and last selectable rows of the message row i
-// is part of: from its header to the next.
+// is part of: from its header to the next; of a tool card's row, that row
+// alone (Select all in a card selects the call's arguments and result: the
+// cards of an answer are drawn after the person's message, before the
+// answer's header).
 func (cv *View) messageRows(i int) (first, last int) {
+	if i >= 0 && i < len(cv.Rows) && cv.Rows[i].Kind == transcript.Tool {
+		return i, i
+	}
 	start, end := i, i
 	for start > 0 && cv.Rows[start].Kind != transcript.Header {
 		start--

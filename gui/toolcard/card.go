@@ -12,6 +12,7 @@ import (
 
 	"deckhand/gui/appview"
 	"deckhand/gui/widgets"
+	"deckhand/gui/widgets/richtext"
 	"deckhand/transcript"
 )
 
@@ -43,13 +44,18 @@ type Cards struct {
 	// the chat lays it over its list (and shares it with its messages'
 	// buttons). Set it, if at all, before the first NewCard.
 	Tips *widgets.Tips
+	// Sel is the selection the cards' arguments and results are selected
+	// in: the chat's, which runs across its messages, so that a drag goes
+	// on through a card. Set it, if at all, before the first NewCard
+	// (New makes one of the cards' own).
+	Sel *richtext.Selection
 }
 
 // New makes the cards of the window host; they open the tools' views in
 // apps.
 func New(host Host, apps *appview.Views) *Cards {
 	cs := &Cards{host: host, apps: apps, icons: widgets.NewStatusIcons(), stopped: theme.MediaStopIcon(), bitmaps: newBitmaps(),
-		decodes: make(chan struct{}, 2), Tips: widgets.NewTips(host.Post)}
+		decodes: make(chan struct{}, 2), Tips: widgets.NewTips(host.Post), Sel: &richtext.Selection{}}
 	cs.undecodable, _ = lru.New[string, string](64)
 	return cs
 }
@@ -69,12 +75,20 @@ type Card struct {
 	State    *widget.Label
 	stateObj fyne.CanvasObject // State's subdued wrapper, in the header's layout
 	Expand   *widget.Button    // Show all (Show less) in the header
-	Args     *widget.RichText
-	argsSeg  *widget.TextSegment
-	Progress *widget.ProgressBar
-	Status   *widget.Label
-	Out      *widget.RichText
-	outSeg   *widget.TextSegment
+	// Args and Out, the arguments and the result (or error), are
+	// selected as the chat's text is (ArgsSel, OutSel: a drag, a double
+	// click, Select all, Ctrl+C, the primary selection), what is drawn of
+	// them.
+	Args, Out       *richtext.MDText
+	ArgsSel, OutSel *richtext.SelText
+	argsSeg         *widget.TextSegment
+	Progress        *widget.ProgressBar
+	Status          *widget.Label
+	outSeg          *widget.TextSegment
+	// Copy copies the call as a person pastes it (CallText): the tool,
+	// the arguments and the result or error, whole however much of them
+	// is drawn.
+	Copy *widgets.TipButton
 	// The ends of the arguments and of the result (textEnd): their
 	// controls are ArgsMore and OutMore (Show all, Show less) and
 	// ArgsCopy and OutCopy (Copy all, when they are too long to draw).
@@ -116,15 +130,24 @@ func (cs *Cards) NewCard(r Row) *Card {
 	// Monospace text wraps at spaces; a token longer than the line is
 	// broken where it reaches the edge.
 	t.argsSeg = &widget.TextSegment{Style: widget.RichTextStyleCodeBlock}
-	t.Args = widget.NewRichText(t.argsSeg)
+	t.Args = richtext.NewMDText(t.argsSeg)
 	t.Args.Wrapping = fyne.TextWrapWord
+	t.ArgsSel = t.selectable(t.Args, 0)
 	t.Progress = widget.NewProgressBar()
 	t.Status, t.StatusBox = widgets.Subtle("")
 	t.Status.Wrapping = fyne.TextWrapWord
 	t.OutLabel, t.outLabelBox = widgets.Caption("Result")
 	t.outSeg = &widget.TextSegment{Style: widget.RichTextStyleCodeBlock}
-	t.Out = widget.NewRichText(t.outSeg)
+	t.Out = richtext.NewMDText(t.outSeg)
 	t.Out.Wrapping = fyne.TextWrapWord
+	t.OutSel = t.selectable(t.Out, 1)
+	// An icon: a word beside Open view and Show all left a narrow card's
+	// name no room.
+	t.Copy = widgets.NewRingTipButton("", theme.ContentCopyIcon(), copyTip, cs.Tips, func() {
+		row, _ := r.Shown()
+		r.Copy(CallText(row, t.OutLabel.Text), &t.Copy.Button)
+	})
+	t.Copy.Importance = widget.LowImportance
 	t.Media = newMedia(t)
 	t.Border = canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	t.Border.CornerRadius = theme.InputRadiusSize()
@@ -144,12 +167,12 @@ func (cs *Cards) NewCard(r Row) *Card {
 	t.name.Wrapping, t.State.Wrapping = fyne.TextWrapWord, fyne.TextWrapWord
 	t.head = &header{name: t.name, state: t.State}
 	title := container.New(t.head,
-		container.NewHBox(t.Fold, container.NewStack(t.icon, t.Spinner)), t.name, t.stateObj, container.NewHBox(t.OpenView, t.Expand))
+		container.NewHBox(t.Fold, container.NewStack(t.icon, t.Spinner)), t.name, t.stateObj, container.NewHBox(t.OpenView, t.Expand, t.Copy))
 	// Below the title, on a line of its own: beside it, it widened the
 	// card past a narrow window.
 	t.answerBox = container.NewHBox(t.Answer)
 	t.answerBox.Hide()
-	body := container.NewVBox(title, t.answerBox, t.Args, t.argsEnd.obj, t.Progress, t.StatusBox, t.outLabelBox, t.Out, t.outEnd.obj, t.Media.obj)
+	body := container.NewVBox(title, t.answerBox, t.ArgsSel, t.argsEnd.obj, t.Progress, t.StatusBox, t.outLabelBox, t.OutSel, t.outEnd.obj, t.Media.obj)
 	t.obj = container.NewStack(t.Border, container.NewPadded(body))
 	return t
 }
@@ -157,8 +180,32 @@ func (cs *Cards) NewCard(r Row) *Card {
 // What the fold chevron says of itself, open and folded.
 const (
 	foldTip   = "Fold the card to its header"
+	copyTip   = "Copy the call: the tool, its arguments and its result"
 	unfoldTip = "Open the card"
 )
+
+// selectable makes text, drawn in the card as its part-th block,
+// selectable in the cards' selection.
+func (t *Card) selectable(text *richtext.MDText, part int) *richtext.SelText {
+	s := richtext.NewSelText(t.cards.Sel, text, t.row.ID)
+	s.Part = part
+	// What is copied is cut from the text as drawn: its line breaks, and
+	// none where a line was wrapped.
+	s.Source = func() string { return text.Segments[0].(*widget.TextSegment).Text }
+	return s
+}
+
+// Selectables are the card's texts shown, in reading order, for the
+// chat's selection.
+func (t *Card) Selectables() []*richtext.SelText {
+	var out []*richtext.SelText
+	for _, s := range []*richtext.SelText{t.ArgsSel, t.OutSel} {
+		if s.Visible() && s.Rich.Visible() {
+			out = append(out, s)
+		}
+	}
+	return out
+}
 
 // View is the card's canvas object.
 func (t *Card) View() fyne.CanvasObject { return t.obj }
@@ -263,8 +310,10 @@ func (t *Card) Set(r transcript.Row) {
 	// A view's own call: the view that made it has its result already,
 	// and another would be told a result it never asked to show.
 	widgets.SetVisible(t.OpenView, view != "" && r.Origin == "")
+	widgets.SetVisible(t.Copy, open)
 	widgets.SetVisible(t.Args, open)
-	widgets.SetSegment(t.Args, t.argsSeg, args, theme.ColorNameForeground)
+	widgets.SetVisible(t.ArgsSel, open)
+	widgets.SetSegment(&t.Args.RichText, t.argsSeg, args, theme.ColorNameForeground)
 	progress := r.State == transcript.Running && r.Total > 0
 	if progress && (t.Progress.Max != r.Total || t.Progress.Value != r.Progress) {
 		t.Progress.Max = r.Total
@@ -300,11 +349,12 @@ func (t *Card) Set(r transcript.Row) {
 		}
 		widgets.SetText(t.OutLabel, label)
 		t.outNoun = noun
-		widgets.SetSegment(t.Out, t.outSeg, out, color)
+		widgets.SetSegment(&t.Out.RichText, t.outSeg, out, color)
 	}
 	shown := open && finished && out != ""
 	widgets.SetVisible(t.outLabelBox, shown)
 	widgets.SetVisible(t.Out, shown)
+	widgets.SetVisible(t.OutSel, shown)
 	t.argsEnd.set(r.Args, open, r.Expanded, argsHidden, argsUndrawn, "arguments")
 	t.outEnd.set(r.Output, shown, r.Expanded, outHidden, outUndrawn, t.outNoun)
 	media := r.Media
@@ -312,4 +362,27 @@ func (t *Card) Set(r transcript.Row) {
 		media = nil
 	}
 	t.Media.set(media, t.onScreen())
+}
+
+// CallText is a call as a person pastes it: the tool's name, its
+// arguments (JSON), and its result or error under label (what the card
+// calls it: Result, Error, Why), each whole, however much of them the
+// card draws. Both texts were cleaned of escape sequences when the
+// transcript took them.
+func CallText(r transcript.Row, label string) string {
+	var b strings.Builder
+	b.WriteString(r.Tool)
+	if r.Args != "" {
+		b.WriteString("\n\nArguments:\n")
+		b.WriteString(r.Args)
+	}
+	finished := r.State == transcript.Succeeded || r.State == transcript.Failed || r.State == transcript.Denied
+	if finished && r.Output != "" {
+		if label == "" {
+			label = "Result"
+		}
+		b.WriteString("\n\n" + label + ":\n")
+		b.WriteString(r.Output)
+	}
+	return b.String()
 }

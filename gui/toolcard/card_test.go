@@ -186,7 +186,7 @@ func TestToolCardWrapsAtSpaces(t *testing.T) {
 	h := newHarness(t)
 	h.finished("c1", "t.echo", "alpha beta gamma "+strings.Repeat("x", 400), nil)
 	c := h.card("t.echo")
-	for _, rt := range []*widget.RichText{c.Args, c.Out} {
+	for _, rt := range []*widget.RichText{&c.Args.RichText, &c.Out.RichText} {
 		if rt.Wrapping != fyne.TextWrapWord {
 			t.Errorf("%q wraps with %v, want TextWrapWord", rt.String(), rt.Wrapping)
 		}

@@ -16,7 +16,7 @@ import (
 
 // TestToolCardHeaderNeverOverlaps: at every width, from a narrow
 // window's card to a wide one, the header's parts (the tool's name, its
-// state, Open view, Show all) stay whole, inside the card and apart:
+// state, Open view, Show all, Copy) stay whole, inside the card and apart:
 // at 640×480 (128%) Open view was drawn over "done in 7 ms", Show all
 // over "done in <1 ms", and "running" and a long name were cut at the
 // card's edge. Where one line is too narrow, the state goes under the
@@ -77,6 +77,7 @@ func TestToolCardHeaderNeverOverlaps(t *testing.T) {
 				add("state", c.stateObj, c.State.Text, false)
 				add("Open view", c.OpenView, c.OpenView.Text, true)
 				add("Show all", c.Expand, c.Expand.Text, true)
+				add("Copy", c.Copy, "Copy", true)
 				for i, p := range parts {
 					if p.min.Height > p.size.Height+0.5 || p.min.Width > p.size.Width+0.5 {
 						t.Errorf("the %s %q is cut: needs %v, has %v", p.what, p.text, p.min, p.size)

@@ -43,6 +43,9 @@ type Row interface {
 	// call's: the list reuses views), and whether the view is in the list
 	// rather than the one that measures rows off screen.
 	Shown() (row transcript.Row, listed bool)
+	// ID is the row's number in the chat's list (its place in the chat's
+	// selection); -1 for the view that measures rows off screen.
+	ID() int
 	// Conv is the conversation the row is of.
 	Conv() string
 	// Expand shows the card's arguments and result whole (or cut), and

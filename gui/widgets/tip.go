@@ -145,6 +145,34 @@ type TipButton struct {
 	widget.Button
 	Tip  string
 	tips *Tips
+	// ring: its keyboard focus shows as RingButton's does (NewRing), not
+	// by Fyne's faint tint alone; ringed: it has the focus.
+	ring, ringed bool
+}
+
+// NewRingTipButton is NewTipButton whose keyboard focus shows as a ring,
+// as a RingButton's does: a control among RingButtons (a tool card's).
+func NewRingTipButton(label string, icon fyne.Resource, tip string, tips *Tips, tapped func()) *TipButton {
+	b := NewTipButton(label, icon, tip, tips, tapped)
+	b.ring = true
+	return b
+}
+
+func (b *TipButton) CreateRenderer() fyne.WidgetRenderer {
+	if !b.ring {
+		return b.Button.CreateRenderer()
+	}
+	return NewRing(b, b.Button.CreateRenderer(), func() bool { return b.ringed })
+}
+
+func (b *TipButton) FocusGained() {
+	b.ringed = true
+	b.Button.FocusGained()
+}
+
+func (b *TipButton) FocusLost() {
+	b.ringed = false
+	b.Button.FocusLost()
 }
 
 var _ desktop.Hoverable = (*TipButton)(nil)

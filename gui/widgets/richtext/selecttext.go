@@ -233,6 +233,9 @@ type SelText struct {
 	// Row is the number of the list's row it shows (-1: none, or
 	// measuring off screen).
 	Row func() int
+	// Part is its place among the blocks of its row, in reading order: 0
+	// in a row of one block; a tool card's arguments 0, its result 1.
+	Part int
 	// Source, when set, is the text as written (a code block's, the
 	// person's own message): what is copied is cut from it, so that line
 	// breaks and blank lines are exactly the source's.
@@ -312,7 +315,7 @@ func (s *SelText) MouseDown(e *desktop.MouseEvent) {
 		return
 	}
 	b, m := s.host.at(s, e.Position)
-	s.host.press(spot{b.Row(), m})
+	s.host.press(spot{b.Row(), b.Part, m})
 }
 
 // begins reports whether p (relative to the block) is at or after its
@@ -341,7 +344,7 @@ func (s *SelText) Dragged(e *fyne.DragEvent) {
 	}
 	if !s.host.dragging {
 		b, m := s.host.at(s, e.Position.Subtract(e.Dragged))
-		s.host.press(spot{b.Row(), m})
+		s.host.press(spot{b.Row(), b.Part, m})
 	}
 	abs := e.AbsolutePosition
 	if abs.IsZero() {
@@ -377,7 +380,7 @@ func (s *SelText) DoubleTapped(e *fyne.PointEvent) {
 	for end < len(text) && wordRune(text[end]) {
 		end++
 	}
-	s.host.set(spot{s.Row(), mark{m.run, start}}, spot{s.Row(), mark{m.run, end}})
+	s.host.set(spot{s.Row(), s.Part, mark{m.run, start}}, spot{s.Row(), s.Part, mark{m.run, end}})
 	s.host.own()
 }
 
@@ -401,14 +404,15 @@ func (s *SelText) TappedSecondary(e *fyne.PointEvent) {
 func (s *SelText) part() (lo, hi mark, ok bool) {
 	row := s.Row()
 	a, b, any := s.host.span()
-	if !any || row < 0 || row < a.row || row > b.row {
+	at := spot{row: row, part: s.Part}
+	if !any || row < 0 || at.blockBefore(a) || b.blockBefore(at) {
 		return mark{}, mark{}, false
 	}
 	lo, hi = mark{}, endMark
-	if row == a.row {
+	if at.sameBlock(a) {
 		lo = a.m
 	}
-	if row == b.row {
+	if at.sameBlock(b) {
 		hi = b.m
 	}
 	runs := s.Rich.Runs()
@@ -606,13 +610,25 @@ func (s *SelText) Mark(r TextRun, rect *canvas.Rectangle) {
 	s.Marks.Objects = append(s.Marks.Objects, rect)
 }
 
-// spot is a place in the list: a row and a place in its block.
+// spot is a place in the list: a row, a block of it (SelText.Part) and a
+// place in that block.
 type spot struct {
-	row int
-	m   mark
+	row, part int
+	m         mark
 }
 
-func (a spot) before(b spot) bool { return a.row < b.row || a.row == b.row && a.m.before(b.m) }
+func (a spot) before(b spot) bool {
+	return a.blockBefore(b) || a.sameBlock(b) && a.m.before(b.m)
+}
+
+// blockBefore: a is in a block above b's.
+func (a spot) blockBefore(b spot) bool { return a.row < b.row || a.row == b.row && a.part < b.part }
+
+func (a spot) sameBlock(b spot) bool { return a.row == b.row && a.part == b.part }
+
+// lastPart is the part of a spot at the end of its row, whatever blocks
+// the row has.
+const lastPart = math.MaxInt32
 
 // Selection is the window's one selection in the list of rows: from the
 // place a drag began (anchor) to where it is (focus), across any number
@@ -626,9 +642,9 @@ type Selection struct {
 	last          fyne.Position // where the drag's pointer was last (absolute)
 	// Shown are the selectable blocks on screen, in row order.
 	Shown func() []*SelText
-	// Block is the selectable block of row i laid out off screen (to copy
-	// a row scrolled out of view), or nil if the row has none.
-	Block func(i int) *SelText
+	// Blocks are the selectable blocks of row i laid out off screen (to
+	// copy a row scrolled out of view), in order; none if it has none.
+	Blocks func(i int) []*SelText
 	// Message is the first and last row of the message row i is part of.
 	Message func(i int) (int, int)
 	// Unfocus takes the focus from the message box, so that Ctrl+C
@@ -700,7 +716,8 @@ func (h *Selection) dragTo(abs fyne.Position) {
 		return
 	}
 	drv := fyne.CurrentApp().Driver()
-	to := spot{blocks[len(blocks)-1].Row(), endMark}
+	last := blocks[len(blocks)-1]
+	to := spot{last.Row(), last.Part, endMark}
 	for k, b := range blocks {
 		if h.InView != nil && !h.InView(b) {
 			continue
@@ -710,10 +727,10 @@ func (h *Selection) dragTo(abs fyne.Position) {
 			continue
 		}
 		if abs.Y < pos.Y {
-			to = spot{b.Row(), mark{}}
+			to = spot{b.Row(), b.Part, mark{}}
 		} else {
 			b, pos = h.over(blocks[k+1:], b, pos, abs)
-			to = spot{b.Row(), b.hit(abs.Subtract(pos))}
+			to = spot{b.Row(), b.Part, b.hit(abs.Subtract(pos))}
 		}
 		break
 	}
@@ -780,7 +797,7 @@ func (h *Selection) SelectMessage(i int) {
 		return
 	}
 	first, last := h.Message(i)
-	h.set(spot{first, mark{}}, spot{last, endMark})
+	h.set(spot{first, 0, mark{}}, spot{last, lastPart, endMark})
 	h.own()
 }
 
@@ -823,45 +840,49 @@ func (h *Selection) Text() string {
 	if !ok {
 		return ""
 	}
-	onScreen := map[int]*SelText{}
+	onScreen := map[int][]*SelText{}
 	if h.Shown != nil {
 		for _, b := range h.Shown() {
-			onScreen[b.Row()] = b
+			onScreen[b.Row()] = append(onScreen[b.Row()], b)
 		}
 	}
 	var b strings.Builder
 	prev := -1
 	for i := lo.row; i <= hi.row; i++ {
-		from, to := mark{}, endMark
-		if i == lo.row {
-			from = lo.m
+		blocks := onScreen[i]
+		if blocks == nil && h.Blocks != nil {
+			blocks = h.Blocks(i)
 		}
-		if i == hi.row {
-			to = hi.m
-		}
-		blk := onScreen[i]
-		if blk == nil && h.Block != nil {
-			blk = h.Block(i)
-		}
-		if blk == nil {
-			continue
-		}
-		t := blk.cut(from, to)
-		if t == "" {
-			continue
-		}
-		if prev >= 0 {
-			sep, ok := "", false
-			if h.Join != nil && prev == i-1 {
-				sep, ok = h.Join(i)
+		first := true // the first block of the row copied
+		for _, blk := range blocks {
+			at := spot{row: i, part: blk.Part}
+			if at.blockBefore(lo) || hi.blockBefore(at) {
+				continue
 			}
-			if !ok {
-				sep = "\n\n"
+			from, to := mark{}, endMark
+			if at.sameBlock(lo) {
+				from = lo.m
 			}
-			b.WriteString(sep)
+			if at.sameBlock(hi) {
+				to = hi.m
+			}
+			t := blk.cut(from, to)
+			if t == "" {
+				continue
+			}
+			if prev >= 0 {
+				sep, ok := "", false
+				if h.Join != nil && prev == i-1 && first {
+					sep, ok = h.Join(i)
+				}
+				if !ok {
+					sep = "\n\n"
+				}
+				b.WriteString(sep)
+			}
+			b.WriteString(t)
+			prev, first = i, false
 		}
-		b.WriteString(t)
-		prev = i
 	}
 	return b.String()
 }

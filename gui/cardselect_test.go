@@ -153,21 +153,29 @@ func TestSelectAcrossToolCard(t *testing.T) {
 }
 
 // The card's Copy copies the call: the tool, its arguments as JSON and
-// its result; Tab from the message box reaches it.
+// its result; Tab from the message box reaches it, and at 640×480 brings
+// it into view whole (two pixels of it showed under the list's edge).
 func TestToolCardCopyInTheChat(t *testing.T) {
 	h, c := cardChat(t)
+	h.ui.win.Resize(fyne.NewSize(640, 480))
+	h.queue.Settle()
 	cv := h.ui.win.Canvas()
 	cv.Focus(h.ui.input)
 	var seen []string
 	for range 40 {
-		if cv.Focused() == fyne.Focusable(c.Tool().Copy) {
+		if c = h.card("t.echo"); c != nil && cv.Focused() == fyne.Focusable(c.Tool().Copy) {
 			break
 		}
 		cv.FocusNext()
+		h.queue.Settle()
 		seen = append(seen, fmt.Sprintf("%T", cv.Focused()))
 	}
-	if cv.Focused() != fyne.Focusable(c.Tool().Copy) {
+	if c == nil || cv.Focused() != fyne.Focusable(c.Tool().Copy) {
 		t.Fatalf("Tab from the message box never reached the card's Copy; it went through %q", seen)
+	}
+	d, list, cp := fyne.CurrentApp().Driver(), h.ui.chat.List, c.Tool().Copy
+	if y := d.AbsolutePositionForObject(cp).Y - d.AbsolutePositionForObject(list).Y; y < 0 || y+cp.Size().Height > list.Size().Height {
+		t.Errorf("the focused Copy is at %v to %v in a list %v high: not whole in view", y, y+cp.Size().Height, list.Size().Height)
 	}
 	cv.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
 	want := "t.echo\n\nArguments:\n{\n  \"text\": \"" + sumText + "\"\n}\n\nResult:\nEcho: " + sumText

@@ -35,7 +35,7 @@ type ScreenItem struct {
 	Focused  bool    `json:"focused,omitempty"`
 	Disabled bool    `json:"disabled,omitempty"`
 	Checked  bool    `json:"checked,omitempty"`
-	Hint     string  `json:"hint,omitempty"` // an entry's placeholder
+	Hint     string  `json:"hint,omitempty"` // an entry's placeholder; an icon button's tip
 	// MinW is the width it needs (a button narrower than that cuts its
 	// text), in pixels.
 	MinW float32 `json:"min_w,omitempty"`
@@ -258,7 +258,11 @@ func (w *screenWalker) walkAt(o fyne.CanvasObject, clip rect, depth int) {
 		w.add(o, "sessions", "", clip, nil)
 	case screenItem:
 		kind, text, leaf := x.ScreenItem()
-		w.add(o, kind, text, clip, nil)
+		var extra func(*ScreenItem)
+		if b, ok := o.(*widgets.TipButton); ok && b.Tip != "" {
+			extra = func(it *ScreenItem) { it.Hint = b.Tip } // an icon's name, as its tip shows it
+		}
+		w.add(o, kind, text, clip, extra)
 		if leaf {
 			return
 		}

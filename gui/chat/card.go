@@ -127,6 +127,29 @@ func (p *cardPart) Remeasure() {
 	}
 }
 
+// Reveal scrolls the list so that o (a control of the card's, just
+// focused) shows whole: above the view, to its top; below it, to its
+// bottom.
+func (p *cardPart) Reveal(o fyne.CanvasObject) {
+	r, cv := p.r, p.r.cv
+	id := r.ID
+	if id < 0 || id >= len(cv.Rows) || !cv.List.Drawn {
+		return
+	}
+	y := cv.rowTop(id) + p.yOf(o)
+	h, view, off := o.Size().Height, cv.List.Size().Height, cv.List.GetScrollOffset()
+	switch {
+	case y < off:
+		off = y
+	case y+h > off+view:
+		off = y + h - view
+	default:
+		return
+	}
+	cv.Follow = false
+	cv.List.ScrollToOffset(max(off, 0))
+}
+
 // yOf is where o is down the card's row.
 func (p *cardPart) yOf(o fyne.CanvasObject) float32 {
 	d := fyne.CurrentApp().Driver()

@@ -148,6 +148,14 @@ func (cs *Cards) NewCard(r Row) *Card {
 		r.Copy(CallText(row, t.OutLabel.Text), &t.Copy.Button)
 	})
 	t.Copy.Importance = widget.LowImportance
+	// Tab brings the card's controls into view: the chat's Tab goes
+	// through the rows the list draws, and the card's header showed two
+	// pixels of a focused Copy under the list's edge at 640×480.
+	t.Fold.OnFocus = t.reveal(t.Fold)
+	t.Copy.OnFocus = t.reveal(t.Copy)
+	for _, b := range []*widgets.RingButton{t.ArgsMore, t.ArgsCopy, t.OutMore, t.OutCopy} {
+		b.OnFocus = t.reveal(b)
+	}
 	t.Media = newMedia(t)
 	t.Border = canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	t.Border.CornerRadius = theme.InputRadiusSize()
@@ -183,6 +191,24 @@ const (
 	copyTip   = "Copy the call: the tool, its arguments and its result"
 	unfoldTip = "Open the card"
 )
+
+// reveal is what o does when it takes the keyboard's focus: it asks the
+// chat to show it whole, once the chat is laid out (a control pressed at
+// a text's end takes the focus again as the card grows or shrinks around
+// it, and is where it was only then).
+func (t *Card) reveal(o fyne.CanvasObject) func(bool) {
+	return func(on bool) {
+		if !on {
+			return
+		}
+		t.cards.host.Post(func() {
+			c := fyne.CurrentApp().Driver().CanvasForObject(o)
+			if f, ok := o.(fyne.Focusable); ok && c != nil && c.Focused() == f && o.Visible() {
+				t.row.Reveal(o)
+			}
+		})
+	}
+}
 
 // selectable makes text, drawn in the card as its part-th block,
 // selectable in the cards' selection.

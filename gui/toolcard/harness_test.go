@@ -52,6 +52,7 @@ func (r *testRow) Shown() (transcript.Row, bool) { return r.row, true }
 func (r *testRow) Conv() string                  { return "c1" }
 func (r *testRow) ID() int                       { return slices.Index(r.h.rows, r) }
 func (r *testRow) Remeasure()                    { r.remeasured++ }
+func (r *testRow) Reveal(fyne.CanvasObject)      {}
 func (r *testRow) Copy(text string, _ *widget.Button) {
 	r.h.host.FyneApp.Clipboard().SetContent(text)
 }

@@ -59,6 +59,9 @@ type Row interface {
 	// Remeasure gives the row the height of what the card now shows (a
 	// note in an image's place), keeping the view where it is.
 	Remeasure()
+	// Reveal scrolls the chat so that o, a control of the card's that
+	// has just taken the keyboard's focus, shows whole.
+	Reveal(o fyne.CanvasObject)
 	// Copy puts text on the clipboard and says so on b.
 	Copy(text string, b *widget.Button)
 	// FindMark is the colour of the card's border when it holds a match

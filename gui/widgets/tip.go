@@ -148,6 +148,9 @@ type TipButton struct {
 	// ring: its keyboard focus shows as RingButton's does (NewRing), not
 	// by Fyne's faint tint alone; ringed: it has the focus.
 	ring, ringed bool
+	// OnFocus, if set, is told when the button gains (true) and loses the
+	// keyboard's focus.
+	OnFocus func(bool)
 }
 
 // NewRingTipButton is NewTipButton whose keyboard focus shows as a ring,
@@ -168,11 +171,17 @@ func (b *TipButton) CreateRenderer() fyne.WidgetRenderer {
 func (b *TipButton) FocusGained() {
 	b.ringed = true
 	b.Button.FocusGained()
+	if b.OnFocus != nil {
+		b.OnFocus(true)
+	}
 }
 
 func (b *TipButton) FocusLost() {
 	b.ringed = false
 	b.Button.FocusLost()
+	if b.OnFocus != nil {
+		b.OnFocus(false)
+	}
 }
 
 var _ desktop.Hoverable = (*TipButton)(nil)

@@ -3,7 +3,9 @@
 // its progress, done, failed, denied or refused by policy), its result,
 // the images and links the result holds, an image shown large over the
 // window and saved (widgets.ImageView), and the button that opens the
-// tool's view (an MCP App, package appview).
+// tool's view (an MCP App, package appview). Its arguments and result are
+// text of the chat's selection (Cards.Sel, package richtext: a drag runs
+// on through a card), and its Copy copies the whole call (CallText).
 //
 // The chat (package chat) draws a card in a row of its list: it makes a
 // window's Cards with the window as Host, a Card for each row view that

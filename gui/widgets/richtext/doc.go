@@ -19,7 +19,9 @@
 //
 // State: the window's one Selection is kept by its user (package chat
 // holds it in its View) and told which blocks are on screen through its
-// hooks (Shown, Block, Message); each SelText draws its part of it.
+// hooks (Shown, Blocks, Message); each SelText draws its part of it. A row
+// may hold several blocks (a tool card's arguments and result), told apart
+// by SelText.Part.
 //
 // Concurrency: like every Fyne widget, these are touched only on Fyne's
 // goroutine.

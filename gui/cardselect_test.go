@@ -154,7 +154,7 @@ func TestSelectAcrossToolCard(t *testing.T) {
 
 // The card's Copy copies the call: the tool, its arguments as JSON and
 // its result; Tab from the message box reaches it, and at 640×480 brings
-// it into view whole (two pixels of it showed under the list's edge).
+// it into view whole (9 of its 36 pixels showed above the list's edge).
 func TestToolCardCopyInTheChat(t *testing.T) {
 	h, c := cardChat(t)
 	h.ui.win.Resize(fyne.NewSize(640, 480))

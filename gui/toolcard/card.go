@@ -149,8 +149,8 @@ func (cs *Cards) NewCard(r Row) *Card {
 	})
 	t.Copy.Importance = widget.LowImportance
 	// Tab brings the card's controls into view: the chat's Tab goes
-	// through the rows the list draws, and the card's header showed two
-	// pixels of a focused Copy under the list's edge at 640×480.
+	// through the rows the list draws, and at 640×480 a focused Copy
+	// showed 9 of its 36 pixels above the list's bottom edge.
 	t.Fold.OnFocus = t.reveal(t.Fold)
 	t.Copy.OnFocus = t.reveal(t.Copy)
 	for _, b := range []*widgets.RingButton{t.ArgsMore, t.ArgsCopy, t.OutMore, t.OutCopy} {

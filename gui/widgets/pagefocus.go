@@ -137,6 +137,10 @@ func (e *PageEntry) TypedKey(k *fyne.KeyEvent) {
 // in the server form).
 func (e *PageEntry) AcceptsTab() bool { return false }
 
+// entry is the field itself, for NarrowForm (which measures its
+// placeholder).
+func (e *PageEntry) entry() *widget.Entry { return &e.Entry }
+
 // EntryWidget is the entry, for the window's screen dump.
 func (e *PageEntry) EntryWidget() *widget.Entry { return &e.Entry }
 

@@ -61,7 +61,9 @@ func placeHeldExtra(o fyne.CanvasObject) float32 {
 		default:
 			return
 		}
-		if e.PlaceHolder == "" || e.Disabled() {
+		// A text box's placeholder goes on more lines (Settings'
+		// Instructions: a sentence, which stacked them at 900 px).
+		if e.PlaceHolder == "" || e.Disabled() || e.MultiLine {
 			return
 		}
 		text := fyne.MeasureText(e.PlaceHolder, theme.TextSize(), e.TextStyle).Width

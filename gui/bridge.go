@@ -355,6 +355,7 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 		if cs := conv(m.Conversation); cs != nil {
 			cs.tr.ToolFinished(m.Call, m.Tool, m.Arguments, m.Output, m.IsError, m.Denied, m.Elapsed)
 			cs.tr.ToolMedia(m.Call, m.Media)
+			cs.tr.ToolCut(m.Call, m.Cut)
 			cs.tr.ToolStructured(m.Call, m.Structured, m.Meta)
 			if m.Cancelled {
 				cs.tr.ToolCancelled(m.Call)

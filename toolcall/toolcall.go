@@ -88,17 +88,24 @@ func Unresolved(id, name string, args json.RawMessage) approval.Request {
 // content capped at limit bytes, marked when the tool failed; or a short
 // error when no result came (so that every call id is answered).
 func Output(res *sdk.CallToolResult, err error, limit int) (text string, isError bool) {
+	text, isError, _ = OutputCut(res, err, limit)
+	return text, isError
+}
+
+// OutputCut is Output, and what the cap cut of the rendered result (the
+// zero Cut when nothing was): the fact a card tells a person by.
+func OutputCut(res *sdk.CallToolResult, err error, limit int) (text string, isError bool, cut tools.Cut) {
 	if err != nil {
-		return "Error: the tool call failed: " + err.Error(), true
+		return "Error: the tool call failed: " + err.Error(), true, cut
 	}
 	if res == nil {
-		return "Error: the tool call failed: the server sent no result", true
+		return "Error: the tool call failed: the server sent no result", true, cut
 	}
-	text = tools.Cap(tools.RenderResult(res), limit)
+	text, cut = tools.CapCut(tools.RenderResult(res), limit)
 	if res.IsError {
-		return "The tool reported an error:\n" + text, true
+		return "The tool reported an error:\n" + text, true, cut
 	}
-	return text, false
+	return text, false, cut
 }
 
 // ResultShare is the part of the context budget one result may take.

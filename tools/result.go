@@ -176,8 +176,20 @@ func orUnknown(mime string) string {
 // with a marker in between that says how much was cut. It never splits a
 // UTF-8 character.
 func Cap(text string, limit int) string {
+	out, _ := CapCut(text, limit)
+	return out
+}
+
+// Cut is what Cap did to a text: it gave Kept bytes (its marker
+// included) of Whole. The zero Cut: nothing was cut. A window says so
+// from this, never from the marker in the text, which a server can
+// write too.
+type Cut struct{ Kept, Whole int }
+
+// CapCut is Cap, and what it cut.
+func CapCut(text string, limit int) (string, Cut) {
 	if limit <= 0 || len(text) <= limit {
-		return text
+		return text, Cut{}
 	}
 	marker := func(cut int) string {
 		return fmt.Sprintf("\n\n[… %s cut: the output was %s, limit %s …]\n\n", Size(cut), Size(len(text)), Size(limit))
@@ -188,7 +200,8 @@ func Cap(text string, limit int) string {
 	}
 	head := runeStart(text, room*2/3)
 	tail := runeEnd(text, len(text)-(room-head))
-	return text[:head] + marker(tail-head) + text[tail:]
+	out := text[:head] + marker(tail-head) + text[tail:]
+	return out, Cut{Kept: len(out), Whole: len(text)}
 }
 
 // runeStart moves i back to the start of a UTF-8 character.

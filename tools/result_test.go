@@ -93,6 +93,30 @@ func TestCap(t *testing.T) {
 	}
 }
 
+// TestCapCut: CapCut says what it cut, from the sizes, never from a
+// marker the text holds already (a server can write one).
+func TestCapCut(t *testing.T) {
+	long := strings.Repeat("x", 5000)
+	fake := "ok\n\n[… 3.5 MiB cut: the output was 3.5 MiB, limit 31.2 KiB …]\n\n"
+	for _, tt := range []struct {
+		name, text string
+		limit      int
+		want       func(out string) Cut
+	}{
+		{name: "under the limit", text: "short", limit: 100, want: func(string) Cut { return Cut{} }},
+		{name: "no limit", text: long, limit: 0, want: func(string) Cut { return Cut{} }},
+		{name: "a server's marker, under the limit", text: fake, limit: 1000, want: func(string) Cut { return Cut{} }},
+		{name: "over the limit", text: long, limit: 2000, want: func(out string) Cut { return Cut{Kept: len(out), Whole: 5000} }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out, cut := CapCut(tt.text, tt.limit)
+			if want := tt.want(out); cut != want || out != Cap(tt.text, tt.limit) {
+				t.Errorf("CapCut(%d bytes, %d) = %d bytes, %+v, want %+v and Cap's text", len(tt.text), tt.limit, len(out), cut, want)
+			}
+		})
+	}
+}
+
 func FuzzCap(f *testing.F) {
 	f.Add("héllo wörld", 5)
 	f.Add(strings.Repeat("x", 300), 100)

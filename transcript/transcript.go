@@ -15,6 +15,7 @@ package transcript
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -106,6 +107,10 @@ type Row struct {
 	// cards of a run of CollapseRun calls or more collapse when the run
 	// is over (Calls).
 	Collapsed bool
+	// Cut is what the result limit cut of the result before the model
+	// was given Output (the zero Cut: nothing), as Deckhand cut it: a
+	// marker in Output alone may be a server's (ToolCut).
+	Cut tools.Cut
 	// Media is the result's images and resource links (nil: none), their
 	// names and URIs cleaned. An image's bytes are dropped, oldest first,
 	// once the transcript keeps more than MaxMediaBytes of them.
@@ -503,6 +508,18 @@ func (t *Transcript) ToolFinished(call, tool string, args json.RawMessage, outpu
 	t.set(i, r)
 }
 
+// ToolCut records what the result limit cut of a finished call's result
+// before the model saw it.
+func (t *Transcript) ToolCut(call string, c tools.Cut) {
+	i, ok := t.calls[call]
+	if !ok || t.rows[i].Cut == c {
+		return
+	}
+	r := t.rows[i]
+	r.Cut = c
+	t.set(i, r)
+}
+
 // ToolMedia gives a finished call's card the images and links of its
 // result. Names and URIs are cleaned; image bytes past MaxMediaBytes in the
 // whole transcript are dropped from the oldest cards first.
@@ -790,4 +807,15 @@ func (t *Transcript) ViewCall(call, tool, origin string, args json.RawMessage, o
 		t.dirty[i] = true
 	}
 	return true
+}
+
+// CutNote is what a card says of a result the limit cut before the model
+// saw it (Row.Cut); "" when nothing was cut.
+func CutNote(c tools.Cut) string {
+	if c.Whole <= c.Kept || c.Kept <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("The model saw %s of this %s result: the rest was cut from its middle, where the marker below is, by the result limit "+
+		"(mcp.max_output_bytes in the config file, and at most a quarter of the model's context).",
+		tools.Size(c.Kept), tools.Size(c.Whole))
 }

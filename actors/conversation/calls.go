@@ -70,7 +70,8 @@ type callState struct {
 	meta       json.RawMessage // the result's _meta, for the log and the tool's view
 	inServer   time.Duration   // ToolCallFinished.ServerElapsed
 	start      time.Time
-	cancelled  bool // ended by Stop: ToolCallFinished.Cancelled
+	cancelled  bool      // ended by Stop: ToolCallFinished.Cancelled
+	cut        tools.Cut // ToolCallFinished.Cut
 }
 
 func (cs *callState) isCommand() bool { return cs.command != "" }
@@ -407,6 +408,7 @@ type called struct {
 	meta       json.RawMessage
 	inServer   time.Duration
 	cancelled  bool // the run was stopped before the call ended
+	cut        tools.Cut
 }
 
 // dispatch answers the denied calls of seg and runs the allowed ones: one
@@ -457,7 +459,7 @@ func (r *run) dispatch(ctx context.Context, seg []*callState) bool {
 
 // collect answers a call with its result.
 func (r *run) collect(res called) {
-	res.cs.media, res.cs.structured, res.cs.meta, res.cs.inServer, res.cs.cancelled = res.media, res.structured, res.meta, res.inServer, res.cancelled
+	res.cs.media, res.cs.structured, res.cs.meta, res.cs.inServer, res.cs.cancelled, res.cs.cut = res.media, res.structured, res.meta, res.inServer, res.cancelled, res.cut
 	r.finishCall(res.cs, r.deps.secrets.Get().String(res.output), res.failed)
 }
 
@@ -490,8 +492,8 @@ func (r *run) callOne(ctx context.Context, v *view, cs *callState) called {
 	if err != nil { // ctx: the run was stopped
 		return called{cs: cs, output: toolcall.CancelledText, failed: true, cancelled: true}
 	}
-	output, isError := toolcall.Output(res.Result, res.Err, toolcall.Limit(v.cfg.MCP.MaxOutputBytes, v.cfg.Model.MaxContextTokens))
-	out := called{cs: cs, output: output, failed: isError, inServer: res.Elapsed}
+	output, isError, cut := toolcall.OutputCut(res.Result, res.Err, toolcall.Limit(v.cfg.MCP.MaxOutputBytes, v.cfg.Model.MaxContextTokens))
+	out := called{cs: cs, output: output, failed: isError, inServer: res.Elapsed, cut: cut}
 	if res.Err == nil {
 		out.media = tools.ResultMedia(res.Result).Map(r.deps.secrets.Get().String)
 		out.structured = structuredOf(res.Result, r.deps.secrets.Get().String)
@@ -563,7 +565,7 @@ func (r *run) finished(cs *callState, output string, isError, denied bool) {
 	}
 	r.emit(&ToolCallFinished{Conversation: r.conv, Run: r.id, Call: cs.id, Tool: cs.req.Display, Arguments: cs.args,
 		Output: output, IsError: isError, Denied: denied, Elapsed: elapsed, ServerElapsed: cs.inServer, Media: cs.media,
-		Structured: cs.structured, Meta: cs.meta, Origin: r.origin(), Cancelled: cs.cancelled})
+		Structured: cs.structured, Meta: cs.meta, Origin: r.origin(), Cancelled: cs.cancelled, Cut: cs.cut})
 }
 
 // appendResults adds one tool message per call, in the model's order, and

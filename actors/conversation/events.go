@@ -133,6 +133,11 @@ type (
 		// Media is the result's images and resource links, for the window
 		// (the model and the log get Output alone); nil when none.
 		Media *tools.Media
+		// Cut is what the result limit cut of the result before the
+		// model was given Output (the zero Cut: nothing), for a card to
+		// say so plainly: Deckhand's own fact, where the marker in Output
+		// could be a server's.
+		Cut tools.Cut
 	}
 	// CapabilityDecided is one decision of the capability policy about a
 	// call: a path it names, a command it would run.

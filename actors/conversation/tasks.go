@@ -109,9 +109,9 @@ func (a *conversationActor) taskEnded(c actor.Context, m *taskFollowed) {
 		return
 	}
 	v := a.view.Load()
-	output, isError := toolcall.Output(m.res.Result, m.res.Err, toolcall.Limit(v.cfg.MCP.MaxOutputBytes, v.cfg.Model.MaxContextTokens))
+	output, isError, cut := toolcall.OutputCut(m.res.Result, m.res.Err, toolcall.Limit(v.cfg.MCP.MaxOutputBytes, v.cfg.Model.MaxContextTokens))
 	fin := &ToolCallFinished{Conversation: a.id, Run: t.Run, Call: t.Call, Tool: t.Tool, Output: output, IsError: isError,
-		Elapsed: m.res.Elapsed, ServerElapsed: m.res.Elapsed}
+		Elapsed: m.res.Elapsed, ServerElapsed: m.res.Elapsed, Cut: cut}
 	if m.res.Err == nil {
 		fin.Media = tools.ResultMedia(m.res.Result).Map(a.deps.secrets.Get().String)
 		fin.Structured = structuredOf(m.res.Result, a.deps.secrets.Get().String)

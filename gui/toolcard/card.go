@@ -95,8 +95,11 @@ type Card struct {
 	argsEnd, outEnd                      *textEnd
 	ArgsMore, OutMore, ArgsCopy, OutCopy *widgets.RingButton
 	OutLabel                             *widget.Label
-	Media                                *Media
-	OpenView                             *widget.Button // the tool's view (an MCP App), in a window of its own
+	// CutNote says, at the result's top, that the result limit cut the
+	// result before the model saw it (Row.Cut), and by how much.
+	CutNote  *widget.Label
+	Media    *Media
+	OpenView *widget.Button // the tool's view (an MCP App), in a window of its own
 	// Answer brings up the approval the call waits for, wherever its
 	// dialog was (the quick prompt's window, behind this one).
 	Answer    *widget.Button
@@ -137,6 +140,9 @@ func (cs *Cards) NewCard(r Row) *Card {
 	t.Status, t.StatusBox = widgets.Subtle("")
 	t.Status.Wrapping = fyne.TextWrapWord
 	t.OutLabel, t.outLabelBox = widgets.Caption("Result")
+	t.CutNote = widget.NewLabel("")
+	t.CutNote.Wrapping = fyne.TextWrapWord
+	t.CutNote.Hide()
 	t.outSeg = &widget.TextSegment{Style: widget.RichTextStyleCodeBlock}
 	t.Out = richtext.NewMDText(t.outSeg)
 	t.Out.Wrapping = fyne.TextWrapWord
@@ -180,7 +186,7 @@ func (cs *Cards) NewCard(r Row) *Card {
 	// card past a narrow window.
 	t.answerBox = container.NewHBox(t.Answer)
 	t.answerBox.Hide()
-	body := container.NewVBox(title, t.answerBox, t.ArgsSel, t.argsEnd.obj, t.Progress, t.StatusBox, t.outLabelBox, t.OutSel, t.outEnd.obj, t.Media.obj)
+	body := container.NewVBox(title, t.answerBox, t.ArgsSel, t.argsEnd.obj, t.Progress, t.StatusBox, t.outLabelBox, t.CutNote, t.OutSel, t.outEnd.obj, t.Media.obj)
 	t.obj = container.NewStack(t.Border, container.NewPadded(body))
 	return t
 }
@@ -260,6 +266,10 @@ func (t *Card) Set(r transcript.Row) {
 		state, stroke = "running", theme.ColorNamePrimary
 	case transcript.Succeeded:
 		icon, state = icons.Succeeded, "done in "+widgets.Elapsed(r.Elapsed)
+		if transcript.CutNote(r.Cut) != "" {
+			// Folded too, the card says the model saw a part.
+			state += " · cut for the model"
+		}
 	case transcript.Failed:
 		icon, state, stroke = icons.Failed, "failed after "+widgets.Elapsed(r.Elapsed), theme.ColorNameError
 		switch {
@@ -379,6 +389,9 @@ func (t *Card) Set(r transcript.Row) {
 	}
 	shown := open && finished && out != ""
 	widgets.SetVisible(t.outLabelBox, shown)
+	note := transcript.CutNote(r.Cut)
+	widgets.SetText(t.CutNote, note)
+	widgets.SetVisible(t.CutNote, shown && note != "")
 	widgets.SetVisible(t.Out, shown)
 	widgets.SetVisible(t.OutSel, shown)
 	t.argsEnd.set(r.Args, open, r.Expanded, argsHidden, argsUndrawn, "arguments")

@@ -1,6 +1,7 @@
 package gui
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 
 	"deckhand/config"
 	"deckhand/gui/chat"
+	"deckhand/store"
 	"deckhand/testutil"
 	"deckhand/transcript"
 )
@@ -34,6 +36,7 @@ func TestToolCardSaysTheResultWasCut(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			h := newHarness(t, harnessOptions{
+				log: true,
 				cfg: func(c *config.Config) {
 					c.MCP.AutoApprove = map[string]bool{"t.*": true}
 					c.MCP.MaxOutputBytes = 4 << 10
@@ -47,6 +50,21 @@ func TestToolCardSaysTheResultWasCut(t *testing.T) {
 				return c != nil && c.Row.State == transcript.Succeeded && h.shows(h.ui.win, "Done.")
 			})
 			h.queue.Settle()
+			// The log keeps the fact: the chat reopened says the same.
+			want := c.Row.Cut
+			if (want.Whole > 0) != tt.cut {
+				t.Errorf("the card's row says %+v of the cut", want)
+			}
+			h.until("the log", func() bool {
+				events, _ := h.db.Events(context.Background(), store.Filter{SessionID: h.ui.conv})
+				tr := transcript.FromEvents(events)
+				for i := range tr.Len() {
+					if r := tr.Row(i); r.Kind == transcript.Tool && r.State == transcript.Succeeded {
+						return r.Cut == want
+					}
+				}
+				return false
+			})
 			card := c.Tool()
 			note, state := card.CutNote, card.State.Text
 			if !tt.cut {

@@ -132,7 +132,10 @@ type Call struct {
 	// logs written before it was recorded.
 	Refused   bool
 	Cancelled bool // the person's Stop ended it (Output says so)
-	Elapsed   time.Duration
+	// CutKept and CutWhole: the result limit cut the result to CutKept
+	// bytes of CutWhole before the model was given Output; 0 when not.
+	CutKept, CutWhole int
+	Elapsed           time.Duration
 	// Asked: an approval was asked about it. Sent: it was sent to its
 	// server (or run) at all; a Finished call that was not ended before
 	// it ran (denied, stopped while asked, refused).
@@ -457,6 +460,7 @@ func (c *Call) finish(kind string, d store.EventData) {
 	c.IsError = kind != store.KindToolSucceeded
 	c.Elapsed = time.Duration(d.ElapsedMS) * time.Millisecond
 	c.Structured, c.Meta = object(d.Structured), object(d.Meta)
+	c.CutKept, c.CutWhole = d.CutKept, d.CutWhole
 }
 
 // object is raw if it is a JSON object, else nil.

@@ -32,6 +32,11 @@ type EventData struct {
 	// Cancelled: tool.failed of a call the person's Stop ended; absent
 	// (false) in logs written before it was recorded.
 	Cancelled bool `json:"cancelled"`
+	// CutKept and CutWhole: a tool.succeeded or tool.failed's result was
+	// cut by the result limit before the model saw it, to CutKept bytes
+	// of CutWhole; absent when it was not (or before it was recorded).
+	CutKept  int `json:"cut_kept"`
+	CutWhole int `json:"cut_whole"`
 	// Retry: a notice that the model request is tried again.
 	Retry bool `json:"retry"`
 	// Structured is a tool.succeeded or tool.failed's structured content

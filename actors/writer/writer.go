@@ -457,6 +457,9 @@ func (a *storeActor) record(c actor.Context, msg any) {
 		if len(m.Meta) > 0 && (a.limit <= 0 || len(m.Meta) <= a.limit) {
 			data["meta"] = m.Meta
 		}
+		if m.Cut.Whole > 0 {
+			data["cut_kept"], data["cut_whole"] = m.Cut.Kept, m.Cut.Whole
+		}
 		if m.Cancelled {
 			data["cancelled"] = true // the person's Stop ended it; absent: not cancelled
 		}

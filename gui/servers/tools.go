@@ -96,6 +96,10 @@ type ToolsPage struct {
 	// with what it does, above the page of a quarantined tool only.
 	Release    *widgets.RingButton
 	releaseBar fyne.CanvasObject
+	// NotesLabel is the notes under the page, one line until NotesShow
+	// opens them (notesBar).
+	NotesLabel *widget.Label
+	NotesShow  *widget.Button
 }
 
 // back shows the servers list again.
@@ -263,11 +267,8 @@ func (tw *ToolsPage) fill(listing *servers.ServerListing) {
 	}
 	var bottom fyne.CanvasObject
 	if len(notes) > 0 {
-		l := widget.NewLabel(strings.Join(notes, "\n"))
-		l.Wrapping = fyne.TextWrapWord
-		l.Importance = widget.WarningImportance
-		bottom = container.NewVBox(widget.NewSeparator(), l)
-		s.Notes = l.Text
+		bottom = tw.notesBar(notes)
+		s.Notes = strings.Join(notes, "\n")
 	}
 	hint := "Unchecked tools are disabled: not offered to the model, not found by tool_search, and their calls are refused."
 	if !tw.editable {
@@ -282,6 +283,36 @@ func (tw *ToolsPage) fill(listing *servers.ServerListing) {
 	page := container.New(&listBesideOrAbove{split: split, need: tw.listWidth}, split)
 	tw.Win.SetContent(container.NewBorder(hintObj, bottom, nil, nil, page))
 	tw.Loaded = true
+}
+
+// notesBar is the notes under the page (tools left out, gone, disabled
+// but not listed), folded to one line with Show, which opens them whole:
+// at 640×480 with the text at 125%, four notes wrapped took about 90 px
+// fixed under a page left three lines for the tool's details.
+func (tw *ToolsPage) notesBar(notes []string) fyne.CanvasObject {
+	l := widget.NewLabel("")
+	l.Importance = widget.WarningImportance
+	tw.NotesLabel = l
+	var show *widget.Button
+	set := func(open bool) {
+		if open {
+			l.Truncation, l.Wrapping = fyne.TextTruncateOff, fyne.TextWrapWord
+			l.SetText(strings.Join(notes, "\n"))
+			show.SetText("Show less")
+			return
+		}
+		l.Wrapping, l.Truncation = fyne.TextWrapOff, fyne.TextTruncateEllipsis
+		l.SetText(strings.Join(notes, " · "))
+		show.SetText(fmt.Sprintf("Show all %d", len(notes)))
+	}
+	show = widget.NewButton("", func() { set(show.Text != "Show less") })
+	show.Importance = widget.LowImportance
+	tw.NotesShow = show
+	set(len(notes) == 1 && !strings.Contains(notes[0], "\n") && len(notes[0]) < 80)
+	if len(notes) == 1 && show.Text == "Show less" {
+		show.Hide() // one short note: nothing to fold
+	}
+	return container.NewVBox(widget.NewSeparator(), container.NewBorder(nil, nil, nil, show, l))
 }
 
 // listWidth is the width the list needs to show its widest row whole: a
@@ -305,6 +336,7 @@ type listBesideOrAbove struct {
 	split  *container.Split
 	need   func() float32 // the list's width
 	turned bool           // laid out once
+	offset float64        // the offset last set: the split's until dragged
 }
 
 // readingWidth is the narrowest the detail beside the list is given, in
@@ -314,15 +346,25 @@ const readingWidth = 24
 func (l *listBesideOrAbove) Layout(_ []fyne.CanvasObject, size fyne.Size) {
 	need := l.need()
 	beside := need+readingWidth*theme.TextSize() <= size.Width
-	if !l.turned || l.split.Horizontal != beside {
+	// The offset follows the size until the person drags the divider
+	// (the first layouts come at sizes other than the window's).
+	if !l.turned || l.split.Horizontal != beside || l.split.Offset == l.offset {
 		l.turned = true
 		l.split.Horizontal = beside
 		if beside {
-			l.split.Offset = float64(min(max(need/size.Width, 0.3), 0.5))
+			l.offset = min(max(float64(need/size.Width), 0.3), 0.5)
 		} else {
-			l.split.Offset = 0.4
+			// Two rows of the list and a half (the half says it
+			// scrolls), the rest for the tool's details, which hold the
+			// run bar too: at 640×480 with the text at 125%, 0.4 gave the
+			// details about three lines.
+			rows := 2.5 * (widget.NewCheck("", nil).MinSize().Height + theme.Padding())
+			l.offset = min(max(float64(rows/max(size.Height, 1)), 0.25), 0.4)
 		}
-		l.split.Refresh()
+		if l.split.Offset != l.offset {
+			l.split.Offset = l.offset
+			l.split.Refresh()
+		}
 	}
 	l.split.Move(fyne.Position{})
 	l.split.Resize(size)

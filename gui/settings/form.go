@@ -608,20 +608,7 @@ func (f *Form) reveal(o fyne.CanvasObject) {
 	// the taller page, and the content places o.
 	page.Refresh()
 	page.Content.Refresh()
-	d := fyne.CurrentApp().Driver()
-	top := d.AbsolutePositionForObject(o).Y - d.AbsolutePositionForObject(page.Content).Y
-	bottom := top + o.Size().Height
-	y := page.Offset.Y
-	switch {
-	case top < y:
-		y = top
-	case bottom > y+page.Size().Height:
-		y = min(top, bottom-page.Size().Height) // its start, if it is taller than the page
-	default:
-		return
-	}
-	page.Offset.Y = min(max(0, y), max(0, page.Content.Size().Height-page.Size().Height))
-	page.Refresh()
+	widgets.InView(page, o)
 }
 
 // relayout lays the General page out again. A label shown (or hidden) in

@@ -60,24 +60,7 @@ func (b *RingButton) FocusGained() {
 
 // intoView scrolls the button's scroll so that it shows whole: Tab onto a
 // folded value's button below the fold would else ring what no one sees.
-func (b *RingButton) intoView() {
-	s := b.scroll
-	if s == nil || s.Content == nil {
-		return
-	}
-	d := fyne.CurrentApp().Driver()
-	y := d.AbsolutePositionForObject(b).Y - d.AbsolutePositionForObject(s.Content).Y // within the content
-	h, view, off := b.Size().Height, s.Size().Height, s.Offset.Y
-	switch {
-	case y < off:
-		off = y
-	case y+h > off+view:
-		off = y + h - view
-	default:
-		return
-	}
-	s.ScrollToOffset(fyne.NewPos(s.Offset.X, off))
-}
+func (b *RingButton) intoView() { InView(b.scroll, b) }
 
 // ScrolledIn tells the ring buttons in o (through its containers) that
 // they are in s.

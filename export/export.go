@@ -197,7 +197,7 @@ func WriteMarkdown(w io.Writer, c Chat) error {
 // view's, not the model's (as its card in the chat says).
 func viewCallsMarkdown(b *strings.Builder, calls []replay.ViewCall) {
 	for _, v := range calls {
-		fmt.Fprintf(b, "\n### Tool call `%s` from %s, not by the model: %s\n\n", code(v.Tool), inline(v.Origin), viewOutcome(v))
+		fmt.Fprintf(b, "\n### Tool call `%s` from %s, not by the model: %s\n\n", code(v.Tool), inline(v.Origin), viewHeading(v))
 		args := string(v.Arguments)
 		if args == "" {
 			args = "{}"
@@ -253,6 +253,8 @@ func viewOutcome(v replay.ViewCall) string {
 	switch {
 	case v.Denied:
 		return "denied"
+	case v.Refused:
+		return "refused"
 	case v.IsError:
 		return "failed"
 	}
@@ -293,6 +295,15 @@ func refusedWhy(c *replay.Call) string {
 		return w.Why()
 	}
 	return ""
+}
+
+// viewHeading is a view's call's outcome for its Markdown heading, with
+// why as heading's.
+func viewHeading(v replay.ViewCall) string {
+	if w, ok := toolcall.WithheldIn(v.Output); ok && v.Refused {
+		return viewOutcome(v) + ": " + inline(w.Why())
+	}
+	return viewOutcome(v)
 }
 
 // heading is a call's outcome for its Markdown heading: with why, when

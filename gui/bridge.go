@@ -362,7 +362,7 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 			}
 		}
 	case *conversation.ViewCallFinished:
-		if cs := conv(m.Conversation); cs != nil && cs.tr.ViewCall(m.Call, m.Tool, m.Origin, m.Arguments, m.Output, m.IsError, m.Denied) {
+		if cs := conv(m.Conversation); cs != nil && cs.tr.ViewCall(m.Call, m.Tool, m.Origin, m.Arguments, m.Output, m.IsError, m.Denied, m.Refused) {
 			b.reset = b.reset || m.Conversation == b.current // the answer streaming moved down
 		}
 	case *conversation.RunRemoved:

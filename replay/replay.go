@@ -54,6 +54,7 @@ type ViewCall struct {
 	Output    string
 	IsError   bool
 	Denied    bool
+	Refused   bool // Deckhand refused it before it could run (not a denial)
 	// After is the run whose rows it follows: the last run begun before
 	// it ("" when it came before any); Step is how many of that run's
 	// steps came before it, or -1 when it came after the run ended.
@@ -277,7 +278,7 @@ func Read(events []store.Event) Session {
 				step = len(run.Steps) // an answer streaming then comes after it
 			}
 			s.Views = append(s.Views, ViewCall{ID: d.Call, Tool: d.Tool, Origin: d.Origin, Arguments: d.Arguments,
-				Output: d.Output, IsError: e.Kind != store.KindToolSucceeded, Denied: d.Denied, After: last, Step: step, Time: e.Time})
+				Output: d.Output, IsError: e.Kind != store.KindToolSucceeded, Denied: d.Denied, Refused: d.Refused, After: last, Step: step, Time: e.Time})
 			continue
 		}
 		if e.RunID == "" && d.Origin != "" && e.Kind == store.KindApprovalAsked {

@@ -66,7 +66,7 @@ func attachedFiles(events []store.Event) map[string][]Attachment {
 func (t *Transcript) viewCalls(views []replay.ViewCall, step int) {
 	for _, v := range views {
 		if v.Step == step || step == -1 {
-			t.ViewCall(v.ID, v.Tool, v.Origin, v.Arguments, v.Output, v.IsError, v.Denied)
+			t.ViewCall(v.ID, v.Tool, v.Origin, v.Arguments, v.Output, v.IsError, v.Denied, v.Refused)
 		}
 	}
 }
@@ -128,7 +128,7 @@ func (t *Transcript) addRun(run replay.Run, attached []Attachment, views []repla
 	}
 	for _, v := range views {
 		if v.Step >= len(run.Steps) {
-			t.ViewCall(v.ID, v.Tool, v.Origin, v.Arguments, v.Output, v.IsError, v.Denied)
+			t.ViewCall(v.ID, v.Tool, v.Origin, v.Arguments, v.Output, v.IsError, v.Denied, v.Refused)
 		}
 	}
 	switch run.End.Status {
@@ -151,7 +151,7 @@ func (t *Transcript) addRun(run replay.Run, attached []Attachment, views []repla
 	t.Calls()
 	for _, v := range views {
 		if v.Step < 0 {
-			t.ViewCall(v.ID, v.Tool, v.Origin, v.Arguments, v.Output, v.IsError, v.Denied)
+			t.ViewCall(v.ID, v.Tool, v.Origin, v.Arguments, v.Output, v.IsError, v.Denied, v.Refused)
 		}
 	}
 }

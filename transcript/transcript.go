@@ -772,12 +772,15 @@ func (t *Transcript) ToolStructured(call string, s, meta json.RawMessage) {
 // While an answer streams, the card goes before it (the streaming rows
 // are placed by their place after the answer's header), and moved says
 // the rows after it moved: the caller redraws the whole view.
-func (t *Transcript) ViewCall(call, tool, origin string, args json.RawMessage, output string, isError, denied bool) (moved bool) {
+func (t *Transcript) ViewCall(call, tool, origin string, args json.RawMessage, output string, isError, denied, refused bool) (moved bool) {
 	r := Row{Kind: Tool, Call: call, Tool: clean.Line(tool), Origin: clean.Line(origin),
 		Args: clean.Text(readableJSON(tools.PrettyArgs(args))), Output: clean.Text(output), State: Succeeded}
 	switch {
 	case denied:
 		r.State, r.NotRun = Denied, "denied"
+	case refused:
+		// As a model's call Deckhand refused: why, in the person's words.
+		r.State, r.NotRun = Failed, NotRunWhy(output, true, false, false, "")
 	case isError:
 		r.State = Failed
 	}

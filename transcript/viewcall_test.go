@@ -52,11 +52,11 @@ func TestViewCallCard(t *testing.T) {
 	live.ToolStarted("a", "app.get-time", nil)
 	live.ToolFinished("a", "app.get-time", nil, "12:00", false, false, time.Millisecond)
 	live.Delta("It is ", time.Time{})
-	live.ViewCall("view-1", "app.get-time", origin, json.RawMessage(`{}`), "12:00", false, false)
+	live.ViewCall("view-1", "app.get-time", origin, json.RawMessage(`{}`), "12:00", false, false, false)
 	live.Delta("noon.", time.Time{})
 	live.Assistant("It is noon.", time.Time{})
 	live.Calls()
-	live.ViewCall("view-2", "app.get-time", origin, json.RawMessage(`{}`), "12:01", false, false)
+	live.ViewCall("view-2", "app.get-time", origin, json.RawMessage(`{}`), "12:01", false, false, false)
 	if diff := cmp.Diff(want, summary(live)); diff != "" {
 		t.Errorf("live rows (-want +got):\n%s", diff)
 	}

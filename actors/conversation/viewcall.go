@@ -55,6 +55,10 @@ type (
 		Arguments                json.RawMessage
 		Output                   string
 		IsError, Denied          bool
+		// Refused: Deckhand refused it before it could run (a tool it
+		// does not know or withholds, arguments its schema refuses, the
+		// policy, the gate), as ToolCallFinished.Refused; not a denial.
+		Refused bool
 	}
 	// viewGranted: the person allowed a view's call for this session.
 	viewGranted struct{ tool string }
@@ -158,7 +162,7 @@ func (r *viewCallRun) run(ctx context.Context) {
 	args := m.Args
 	refuse := func(output string, denied bool) {
 		r.emit(&ViewCallFinished{Conversation: r.conv, Call: r.id, Tool: display, Origin: origin, Arguments: args,
-			Output: output, IsError: true, Denied: denied})
+			Output: output, IsError: true, Denied: denied, Refused: !denied})
 		m.Reply <- viewRefusal(output)
 	}
 	t, ok := r.v.catalog.Lookup(display)
@@ -166,6 +170,13 @@ func (r *viewCallRun) run(ctx context.Context) {
 		t, ok = r.deps.router.AppTool(display) // for its views only: the model is not offered it
 	}
 	if !ok || t.Server != server {
+		if w, held := r.withheld(server, display); held {
+			// Known but withheld: said with why, in the words the
+			// model is told (names only, never the tool's text), which
+			// the card and the export read back.
+			refuse(w.Refusal(), false)
+			return
+		}
 		refuse(fmt.Sprintf("%s has no tool %q", server, m.Tool), false)
 		return
 	}
@@ -225,6 +236,21 @@ func (r *viewCallRun) run(ctx context.Context) {
 		}
 	}
 	r.dispatch(ctx, t, args, origin)
+}
+
+// withheld says why the view may not call display, a tool of its own
+// server (server) that Deckhand knows but withholds, as the model's call
+// is told (run.resolve): left out of the catalog (its name, not loaded),
+// quarantined, unchecked, or its server turned off. Of another server's
+// tools it says nothing.
+func (r *viewCallRun) withheld(server, display string) (toolcall.Withheld, bool) {
+	w, ok := toolcall.LeftOut(r.v.catalog, display)
+	if !ok && r.deps.router != nil {
+		w, ok = withheld(r.deps.router, r.v.cfg.MCP.Servers, display)
+	} else if !ok {
+		w, ok = toolcall.Off(r.v.cfg.MCP.Servers, display)
+	}
+	return w, ok && w.Server == server
 }
 
 // paths are the policy's decisions on the paths the call names (a local

@@ -427,7 +427,7 @@ func (a *storeActor) record(c actor.Context, msg any) {
 			kind = store.KindToolFailed
 		}
 		ev(m.Conversation, "", kind, map[string]any{"call": m.Call, "tool": m.Tool, "origin": m.Origin,
-			"arguments": a.capped(m.Arguments), "output": tools.Cap(m.Output, a.limit), "denied": m.Denied})
+			"arguments": a.capped(m.Arguments), "output": tools.Cap(m.Output, a.limit), "denied": m.Denied, "refused": m.Refused})
 	case *conversation.ApprovalDecided:
 		if m.Allowed {
 			ev(m.Conversation, m.Run, store.KindApprovalGranted, map[string]any{"call": m.Call, "tool": m.Tool, "scope": m.Scope, "by": m.By})

@@ -310,7 +310,7 @@ func TestViewsCallCard(t *testing.T) {
 	h.host.Tools = tools.NewCatalog(map[string]tools.Source{"app": {Tools: []*sdk.Tool{
 		{Name: "get-time", InputSchema: map[string]any{"type": "object"}, Meta: sdk.Meta{"ui": map[string]any{"resourceUri": "ui://get-time/view.html"}}},
 	}}})
-	h.tr.ViewCall("view-1", "app.get-time", "the view of app.get-time", []byte(`{}`), "12:00", false, false)
+	h.tr.ViewCall("view-1", "app.get-time", "the view of app.get-time", []byte(`{}`), "12:00", false, false, false)
 	h.frame()
 	c := h.card("app.get-time")
 	if c == nil {

@@ -3,6 +3,7 @@ package terminal
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"deckhand/approval"
 	"deckhand/clean"
 	"deckhand/tools"
+	"deckhand/transcript"
 )
 
 // Messages to the terminal actor.
@@ -285,19 +287,50 @@ func (t *chat) printResult(m *conversation.ToolCallFinished) {
 	case m.IsError:
 		mark, color = "  ✗", red
 	}
-	body := m.Output
-	lines := strings.Split(strings.TrimRight(body, "\n"), "\n")
-	if len(lines) > 12 {
-		lines = append(lines[:12], fmt.Sprintf("… (%d more lines)", len(lines)-12))
-	}
+	cut := transcript.CutNote(m.Cut)
+	lines := resultLines(m.Output, cut != "")
 	head := fmt.Sprintf("%s %s", mark, m.Tool)
 	if m.Elapsed > 0 {
 		head += fmt.Sprintf(" (%v)", m.Elapsed.Round(time.Millisecond))
 	}
-	fmt.Fprintf(t.info, "%s\n%s\n", t.paint(color, head), t.paint(dim, Indent(strings.Join(lines, "\n"), "    ")))
+	if cut != "" {
+		head += " · cut for the model" // as the window's card says
+	}
+	fmt.Fprintf(t.info, "%s\n", t.paint(color, head))
+	if cut != "" {
+		// How much the model saw of how much, before the result.
+		fmt.Fprintf(t.info, "%s\n", t.paint(yellow, Indent(cut, "    ")))
+	}
+	fmt.Fprintf(t.info, "%s\n", t.paint(dim, Indent(strings.Join(lines, "\n"), "    ")))
 	if hint := t.viewHint(m.Tool); hint != "" {
 		fmt.Fprintf(t.info, "%s\n", t.paint(dim, Indent(hint, "    ")))
 	}
+}
+
+// resultLines are the lines of a result the chat shows: the first 12,
+// then how many more; of a result the limit cut (cut), the marker where
+// it was cut too, which the note above it points to.
+func resultLines(output string, cut bool) []string {
+	const shown = 12
+	lines := strings.Split(strings.TrimRight(output, "\n"), "\n")
+	if len(lines) <= shown {
+		return lines
+	}
+	more := func(n int) string { return fmt.Sprintf("… (%d more lines)", n) }
+	at := -1
+	if cut {
+		at = slices.IndexFunc(lines, func(l string) bool {
+			return strings.HasPrefix(l, "[… ") && strings.Contains(l, " cut: the output was ")
+		})
+	}
+	if at < shown {
+		return append(lines[:shown:shown], more(len(lines)-shown))
+	}
+	out := append(lines[:shown:shown], more(at-shown), lines[at])
+	if rest := len(lines) - at - 1; rest > 0 {
+		out = append(out, more(rest))
+	}
+	return out
 }
 
 func (t *chat) runFinished(m *conversation.RunFinished) {

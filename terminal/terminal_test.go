@@ -12,6 +12,8 @@ import (
 	"deckhand/actors/conversation"
 	"deckhand/actors/servers"
 	"deckhand/approval"
+	"deckhand/tools"
+	"deckhand/transcript"
 	"deckhand/transport/mcp"
 )
 
@@ -197,5 +199,29 @@ func TestProgressGate(t *testing.T) {
 	var g ProgressGate
 	if !g.Due("r/c1") || g.Due("r/c1") || !g.Due("r/c2") {
 		t.Error("the gate lets a call's progress through more than once per ProgressEvery, or not the first time")
+	}
+}
+
+// A result the result limit cut before the model saw it says so, as its
+// card in the window does: how much the model saw of how much, and the
+// marker where it was cut (past the first lines shown); a whole result
+// says nothing of it.
+func TestCutResultSaysSo(t *testing.T) {
+	ch, out := newChat(ApproveAuto, false)
+	c := &fakeContext{}
+	whole := strings.Repeat("a line of the result\n", 2000)
+	kept, cut := tools.CapCut(whole, 4<<10)
+	c.deliver(ch, &conversation.ToolCallFinished{Call: "a", Tool: "fs.read", Output: kept, Cut: cut})
+	got := out.String()
+	for _, want := range []string{"✓ fs.read · cut for the model", transcript.CutNote(cut),
+		"The model saw " + tools.Size(cut.Kept) + " of this " + tools.Size(len(whole)) + " result", " cut: the output was " + tools.Size(len(whole))} {
+		if !strings.Contains(got, want) {
+			t.Errorf("a cut result does not say %q:\n%s", want, got)
+		}
+	}
+	out.Reset()
+	c.deliver(ch, &conversation.ToolCallFinished{Call: "b", Tool: "fs.read", Output: whole})
+	if got := out.String(); strings.Contains(got, "cut") {
+		t.Errorf("a whole result is said to be cut:\n%s", got)
 	}
 }

@@ -215,7 +215,7 @@ func Open(h Host) *Form {
 	// cut short it named no file ("…/.config/deckhand/con…").
 	path.Wrapping = fyne.TextWrapBreak
 	buttons := container.NewHBox(layout.NewSpacer(), cancel, f.save)
-	w.SetContent(container.NewBorder(nil, container.NewPadded(container.NewVBox(pathObj, buttons)), nil, nil, f.Tabs))
+	w.SetContent(container.NewBorder(nil, container.NewPadded(container.NewVBox(pathObj, buttons)), nil, nil, fitTabs(f.Tabs)))
 	w.Resize(fyne.NewSize(760, 680))
 	w.SetCloseIntercept(f.Close)
 	widgets.CloseKeys(w, f.Close, h.App())

@@ -35,8 +35,10 @@ type RunForm struct {
 	Sent    bool
 }
 
-// runBar is the Run button under a tool's page.
-func (tw *ToolsPage) runBar() fyne.CanvasObject {
+// runBar is the Run button under a tool's page, beside its note; the
+// bar's layout lays out the page's detail (its parent) again when the
+// note needs another height.
+func (tw *ToolsPage) runBar() (*fyne.Container, *noteBeside) {
 	tw.RunButton = widget.NewButtonWithIcon("Run…", theme.MediaPlayIcon(), func() {
 		if i := tw.selected; i >= 0 && i < len(tw.List) {
 			tw.openRun(tw.List[i])
@@ -45,7 +47,43 @@ func (tw *ToolsPage) runBar() fyne.CanvasObject {
 	tw.RunButton.Importance = widget.HighImportance
 	noteLabel, note := widgets.Caption("Run it yourself: it goes through the same approval as the model's calls, in a chat of its own.")
 	noteLabel.Wrapping = fyne.TextWrapWord // on one line it made the page as wide as it (823 px at 128%)
-	return container.NewBorder(nil, nil, nil, tw.RunButton, note)
+	fit := &noteBeside{note: noteLabel, button: tw.RunButton}
+	return container.New(fit, note, tw.RunButton), fit
+}
+
+// noteBeside lays out a wrapped note beside a button (the run bar) as
+// high as the note needs at the width it gets, the button at its own
+// height beside it. A Border gives its bottom the height the note needed
+// at its last width, one layout late: at 640×480 with the text at 125%,
+// back from a wider window, the note's second line was cut (the bar 41
+// px high for 54), and wider the bar kept 92 px for 54; the button was
+// stretched to the note's height.
+type noteBeside struct {
+	note   *widget.Label
+	button fyne.CanvasObject
+	height float32 // the height MinSize last gave: the note's at its last width
+	// relayout lays out the bar's parent again, which then asks MinSize
+	// for the note's height at its new width.
+	relayout func()
+}
+
+func (l *noteBeside) MinSize(objects []fyne.CanvasObject) fyne.Size {
+	note, button := objects[0].MinSize(), l.button.MinSize()
+	l.height = max(note.Height, button.Height)
+	return fyne.NewSize(note.Width+theme.Padding()+button.Width, l.height)
+}
+
+func (l *noteBeside) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	note, button := objects[0], l.button.MinSize()
+	width := max(size.Width-button.Width-theme.Padding(), 0)
+	note.Move(fyne.Position{})
+	note.Resize(fyne.NewSize(width, size.Height))
+	l.button.Move(fyne.NewPos(width+theme.Padding(), max(size.Height-button.Height, 0)/2))
+	l.button.Resize(button)
+	if need := max(note.MinSize().Height, button.Height); need != l.height && l.relayout != nil {
+		l.height = need
+		l.relayout()
+	}
 }
 
 // runnable reports whether the page's tool can be run: it must be in the

@@ -279,7 +279,10 @@ func (tw *ToolsPage) fill(listing *servers.ServerListing) {
 	// The page's title is the panel's (with its back button, to the
 	// servers). The tool's page scrolls up and down only: its words wrap
 	// at the view's width, and a code block scrolls sideways on its own.
-	split := container.NewHSplit(tw.ToolList, container.NewBorder(tw.releaseBar, tw.runBar(), nil, nil, container.NewVScroll(tw.Detail)))
+	bar, fit := tw.runBar()
+	detail := container.NewBorder(tw.releaseBar, bar, nil, nil, container.NewVScroll(tw.Detail))
+	fit.relayout = detail.Refresh
+	split := container.NewHSplit(tw.ToolList, detail)
 	page := container.New(&listBesideOrAbove{split: split, need: tw.listWidth}, split)
 	tw.Win.SetContent(container.NewBorder(hintObj, bottom, nil, nil, page))
 	tw.Loaded = true

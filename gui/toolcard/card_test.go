@@ -16,6 +16,7 @@ import (
 
 	"deckhand/gui/guitest"
 	"deckhand/testutil"
+	"deckhand/toolcall"
 	"deckhand/tools"
 )
 
@@ -321,5 +322,22 @@ func TestViewsCallCard(t *testing.T) {
 	}
 	if c.OpenView.Visible() {
 		t.Error("the card of a view's own call offers Open view")
+	}
+}
+
+// The card of a view's call Deckhand refused, for a tool it withholds,
+// says it was not run and why, in the person's words, as a model's call's
+// card does; it said "failed".
+func TestViewsRefusedCallCard(t *testing.T) {
+	h := newHarness(t)
+	w := toolcall.Withheld{Held: toolcall.Quarantined, Server: "app", Tool: "wipe"}
+	h.tr.ViewCall("view-1", "app.wipe", "the view of app.get-time", []byte(`{}`), w.Refusal(), true, false, true)
+	h.frame()
+	c := h.card("app.wipe")
+	if c == nil {
+		t.Fatal("no card for the view's call")
+	}
+	if want := "not run: Deckhand refused it: " + w.Why(); c.State.Text != want {
+		t.Errorf("the card says %q, want %q", c.State.Text, want)
 	}
 }

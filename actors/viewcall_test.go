@@ -424,6 +424,27 @@ func TestWithheldViewCallsSayWhy(t *testing.T) {
 			t.Errorf("the export lacks %q:\n%s", h, md.String())
 		}
 	}
+	var js strings.Builder
+	if err := export.WriteJSON(&js, chat); err != nil {
+		t.Fatal(err)
+	}
+	var out struct {
+		Messages []struct {
+			ToolCalls []struct{ ID, Outcome, Why string } `json:"tool_calls"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal([]byte(js.String()), &out); err != nil {
+		t.Fatal(err)
+	}
+	whys := map[string]string{}
+	for _, m := range out.Messages {
+		for _, tc := range m.ToolCalls {
+			whys[tc.ID] = tc.Outcome + ": " + tc.Why
+		}
+	}
+	if got, want := whys[ids["quarantined"]], "refused: "+strings.TrimPrefix(want["quarantined"].Card, "Deckhand refused it: "); got != want {
+		t.Errorf("the JSON export's quarantined call = %q, want %q", got, want)
+	}
 }
 
 // cardOf is the card of call in tr.

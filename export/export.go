@@ -297,11 +297,19 @@ func refusedWhy(c *replay.Call) string {
 	return ""
 }
 
+// viewWhy is refusedWhy of a view's call.
+func viewWhy(v replay.ViewCall) string {
+	if w, ok := toolcall.WithheldIn(v.Output); ok && v.Refused {
+		return w.Why()
+	}
+	return ""
+}
+
 // viewHeading is a view's call's outcome for its Markdown heading, with
 // why as heading's.
 func viewHeading(v replay.ViewCall) string {
-	if w, ok := toolcall.WithheldIn(v.Output); ok && v.Refused {
-		return viewOutcome(v) + ": " + inline(w.Why())
+	if why := viewWhy(v); why != "" {
+		return viewOutcome(v) + ": " + inline(why)
 	}
 	return viewOutcome(v)
 }
@@ -450,7 +458,7 @@ func WriteJSON(w io.Writer, c Chat) error {
 	viewCallsJSON := func(calls []replay.ViewCall, run string) {
 		for _, v := range calls {
 			out.Messages = append(out.Messages, msgJSON{Role: "view", Time: v.Time, Run: run, ToolCalls: []callJSON{
-				{ID: v.ID, Tool: v.Tool, Arguments: jsonArgs(v.Arguments), Outcome: viewOutcome(v), Result: v.Output, Origin: v.Origin}}})
+				{ID: v.ID, Tool: v.Tool, Arguments: jsonArgs(v.Arguments), Outcome: viewOutcome(v), Why: viewWhy(v), Result: v.Output, Origin: v.Origin}}})
 		}
 	}
 	viewCallsJSON(views.before, "")

@@ -56,6 +56,7 @@ test: setup setup-test-apt lint
 
 lint: setup-go
 	$(GO) vet -tags $(TAGS) ./...
+	cd testutil/barewindow && $(GO) vet -tags $(TAGS) .
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './testutil/node_modules/*')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 
@@ -165,6 +166,7 @@ setup-apt:
 
 setup-go:
 	$(GO) mod download
+	cd testutil/barewindow && $(GO) mod download
 
 setup-peers: $(PEERS_STAMP)
 

@@ -171,6 +171,12 @@ func buildInto(dir, root, pkg, tags string) (string, error) {
 	defer os.Remove(tmp.Name())
 	cmd := exec.Command("go", "build", "-tags="+tags, "-o", tmp.Name(), pkg)
 	cmd.Dir = root
+	if _, err := os.Stat(filepath.Join(root, pkg, "go.mod")); err == nil {
+		// A module of its own (testutil/barewindow): built with its own
+		// go.mod, so with what it requires rather than Deckhand's replaces.
+		cmd.Args[len(cmd.Args)-1] = "."
+		cmd.Dir = filepath.Join(root, pkg)
+	}
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", &buildError{pkg: pkg, out: string(out), err: err}
 	}

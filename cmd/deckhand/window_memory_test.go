@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -77,6 +78,7 @@ type memFigures map[string]float64
 func (m memFigures) String() string {
 	var b strings.Builder
 	for _, k := range []string{"bare-rss-MB", "bare-end-rss-MB", "bare-spread-MB", "idle-rss-MB", "idle-ratio", "idle-ratio-max", "idle-heap-MB",
+		"bare-patched-rss-MB", "idle-ratio-same-fyne",
 		"bare-trimmed-rss-MB", "bare-end-trimmed-rss-MB", "idle-ratio-trimmed",
 		"bare-anon-MB", "bare-binary-MB", "bare-file-MB", "bare-heap-MB", "bare-end-anon-MB", "bare-end-binary-MB", "bare-end-file-MB", "bare-end-heap-MB",
 		"idle-anon-MB", "idle-binary-MB", "idle-file-MB", "gap-binary-MB", "gap-libraries-MB", "gap-anon-MB", "gap-heap-MB", "first-rss-MB", "first-heap-MB", "messages-rss-MB", "messages-heap-MB",
@@ -221,6 +223,12 @@ func windowMemoryRun(b *testing.B, bare, server string, l memLook) memFigures {
 	w.cmd.Wait()
 
 	measureBare(b, bare, l, m, "bare-end")
+	// The same bare window built with Deckhand's patched Fyne
+	// (third_party/fyne parses its fallback fonts when a rune first needs
+	// them): what Deckhand adds over the toolkit it ships with, where
+	// idle-ratio is what it costs over Fyne as Fyne ships.
+	measureBare(b, barePatched(b, bare), l, m, "bare-patched")
+	m["idle-ratio-same-fyne"] = m["idle-rss-MB"] / m["bare-patched-rss-MB"]
 	mean := (m["bare-rss-MB"] + m["bare-end-rss-MB"]) / 2
 	m["bare-spread-MB"] = max(m["bare-rss-MB"], m["bare-end-rss-MB"]) - min(m["bare-rss-MB"], m["bare-end-rss-MB"])
 	m["idle-ratio"] = m["idle-rss-MB"] / mean
@@ -265,6 +273,63 @@ func measureBare(b *testing.B, bare string, l memLook, m memFigures, stage strin
 	m[stage+"-trimmed-rss-MB"] = rssMB(b, bw.Process.Pid)
 	b.Logf("%s: rss %.1f MB (anonymous %.1f, its binary %.1f, other files %.1f), heap %.1f MB; %.1f MB once it gives memory back as Deckhand does", stage, m[stage+"-rss-MB"],
 		m[stage+"-anon-MB"], m[stage+"-binary-MB"], m[stage+"-file-MB"]-m[stage+"-binary-MB"], m[stage+"-heap-MB"], m[stage+"-trimmed-rss-MB"])
+}
+
+var barePatchedBuild struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// barePatched builds testutil/barewindow (a module of its own, requiring
+// Fyne v2.8.1 as published) with Deckhand's copy of Fyne in its place,
+// through a go.mod beside the build: the module's own go.mod plus the
+// replace Deckhand's go.mod has, into a folder beside the bare window's
+// own build (bare).
+func barePatched(b *testing.B, bare string) string {
+	b.Helper()
+	barePatchedBuild.once.Do(func() {
+		root := testutil.ModuleRoot(b)
+		src := filepath.Join(root, "testutil", "barewindow")
+		dir := filepath.Join(filepath.Dir(bare), "patched")
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			barePatchedBuild.err = err
+			return
+		}
+		mod, err := os.ReadFile(filepath.Join(src, "go.mod"))
+		if err != nil {
+			barePatchedBuild.err = err
+			return
+		}
+		sum, err := os.ReadFile(filepath.Join(src, "go.sum"))
+		if err != nil {
+			barePatchedBuild.err = err
+			return
+		}
+		mod = fmt.Appendf(mod, "\nreplace fyne.io/fyne/v2 => %s\n", filepath.Join(root, "third_party", "fyne"))
+		if err := os.WriteFile(filepath.Join(dir, "bare.mod"), mod, 0o600); err != nil {
+			barePatchedBuild.err = err
+			return
+		}
+		if err := os.WriteFile(filepath.Join(dir, "bare.sum"), sum, 0o600); err != nil {
+			barePatchedBuild.err = err
+			return
+		}
+		path := filepath.Join(dir, "barewindow")
+		tmp := fmt.Sprintf("%s.%d.tmp", path, os.Getpid()) // another test process may run the one there
+		defer os.Remove(tmp)
+		cmd := exec.Command("go", "build", "-tags="+testutil.BuildTags, "-modfile="+filepath.Join(dir, "bare.mod"), "-o", tmp, ".")
+		cmd.Dir = src
+		if out, err := cmd.CombinedOutput(); err != nil {
+			barePatchedBuild.err = fmt.Errorf("%w\n%s", err, out)
+			return
+		}
+		barePatchedBuild.path, barePatchedBuild.err = path, os.Rename(tmp, path)
+	})
+	if barePatchedBuild.err != nil {
+		b.Fatalf("building the bare window with Deckhand's Fyne: %v", barePatchedBuild.err)
+	}
+	return barePatchedBuild.path
 }
 
 // memParts records the parts of process pid's RSS under stage: anonymous

@@ -46,6 +46,26 @@ func FontFaces() []string {
 	return slices.Compact(out)
 }
 
+// fyneBundledFaces is the parse of each of Fyne's bundled fonts that
+// Deckhand's copy of Fyne (third_party/fyne) shares between text styles,
+// keyed by the font's resource: the emoji and symbol fonts are parsed the
+// first time a rune needs them, not once for each style.
+//
+//go:linkname fyneBundledFaces fyne.io/fyne/v2/internal/painter.bundledFaces
+var fyneBundledFaces struct{ sync.Map }
+
+// BundledFontParses names the bundled fonts Fyne has parsed (by their
+// resources' names, sorted), once each for the life of the process.
+func BundledFontParses() []string {
+	var out []string
+	fyneBundledFaces.Range(func(k, _ any) bool {
+		out = append(out, k.(fyne.Resource).Name())
+		return true
+	})
+	slices.Sort(out)
+	return out
+}
+
 // StyleName names a text style for a test's failure: "regular", "bold
 // italic", "monospace"…
 func StyleName(s fyne.TextStyle) string {

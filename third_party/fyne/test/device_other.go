@@ -1,0 +1,7 @@
+//go:build !mobile
+
+package test
+
+func (d *device) IsMobile() bool {
+	return false
+}

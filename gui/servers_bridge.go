@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"os"
 	"time"
 
@@ -161,6 +162,7 @@ func (h serversHost) Statuses() []servers.ServerStatus     { return h.u.servers 
 func (h serversHost) Catalog() *tools.Catalog              { return h.u.catalog }
 func (h serversHost) LookupEnv(name string) (string, bool) { return h.u.lookupEnv(name) }
 func (h serversHost) RunByHand(run *conversation.ToolRun)  { h.u.runByHand(run) }
+func (h serversHost) OpenURL(link *url.URL) error          { return h.u.openURL(link) }
 
 func (h serversHost) System() serverspanel.System {
 	if h.u.d.System == nil {

@@ -3,6 +3,7 @@ package servers
 import (
 	"context"
 	"log/slog"
+	"net/url"
 
 	"fyne.io/fyne/v2"
 
@@ -43,6 +44,9 @@ type Host interface {
 	// RunByHand starts a chat of its own for a call the person runs, and
 	// shows it.
 	RunByHand(run *conversation.ToolRun)
+	// OpenURL opens a link in the browser, or a file: URL's folder in the
+	// file manager.
+	OpenURL(link *url.URL) error
 	// AttachResource attaches a server's resource to the next message.
 	AttachResource(alias, uri string)
 }

@@ -75,6 +75,10 @@ type Row struct {
 	CopyStop              *widget.Button
 	// Marked says the row is marked as the server just saved.
 	Marked bool
+	// About says what the built-in server is and where its definitions
+	// go; OpenFolder opens that folder (local.go). Nil for other servers.
+	About      *widget.Label
+	OpenFolder *widget.Button
 }
 
 // New makes the servers panel; Show shows it.
@@ -314,9 +318,17 @@ func (s *Panel) row(st servers.ServerStatus) fyne.CanvasObject {
 	// The row fits the panel whatever its width: the actions go under the
 	// details and wrap to more lines when the window is narrow (beside them,
 	// they held the whole window wider than the screen allows).
-	actions := container.New(layout.NewRowWrapLayout(), append(signInButtons, r.Tools, r.Resources, r.Reconnect, r.Disconnect, r.Connect)...)
+	about, openFolder := s.localPart(alias, r)
+	buttons := append(signInButtons, r.Tools, r.Resources, r.Reconnect, r.Disconnect, r.Connect)
+	if openFolder != nil {
+		buttons = append(buttons, openFolder)
+	}
+	actions := container.New(layout.NewRowWrapLayout(), buttons...)
 	head := container.NewBorder(nil, nil, container.NewHBox(container.NewCenter(dotBox), name, r.State), container.NewHBox(r.Edit, r.Remove))
 	body := container.NewVBox(head, info, endpointObj, r.Reason, restarted, r.LeftOut, r.Unconfined, container.NewHBox(r.Refused, r.Allow))
+	if about != nil {
+		body.Add(about)
+	}
 	if signIn != nil {
 		body.Add(signIn)
 	}

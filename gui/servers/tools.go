@@ -244,7 +244,9 @@ func (tw *ToolsPage) fill(listing *servers.ServerListing) {
 	}
 	var notes []string
 	for _, r := range s.rejected(tw.alias) {
-		if r.NotLoaded {
+		if r.Off {
+			notes = append(notes, offNote(u.Config(), r))
+		} else if r.NotLoaded {
 			notes = append(notes, "Not loaded: "+r.Reason)
 		} else {
 			notes = append(notes, fmt.Sprintf("Left out: %s (%s)", r.Name, r.Reason))
@@ -271,7 +273,10 @@ func (tw *ToolsPage) fill(listing *servers.ServerListing) {
 		s.Notes = strings.Join(notes, "\n")
 	}
 	hint := "Unchecked tools are disabled: not offered to the model, not found by tool_search, and their calls are refused."
-	if !tw.editable {
+	switch {
+	case tw.alias == config.LocalAlias && !tw.editable:
+		hint = localAbout(u.Config().Tools.DefinitionsDir()) + ". Its tools are turned off in their definitions (\"enabled\": false), not here."
+	case !tw.editable:
 		hint = "This server is not in the config file: its tools cannot be disabled here."
 	}
 	hintLabel, hintObj := widgets.Caption(hint)

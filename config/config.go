@@ -7,6 +7,7 @@
 package config
 
 import (
+	"net"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -129,6 +130,31 @@ func (m Model) PriceFor(name string) Price {
 		return p
 	}
 	return m.Price
+}
+
+// PriceKnown reports whether the named model has a price: its own entry
+// in Prices, or Price given (a price of 0 typed for a free model is
+// known).
+func (m Model) PriceKnown(name string) bool {
+	if _, ok := m.Prices[name]; ok {
+		return true
+	}
+	return m.Price != (Price{})
+}
+
+// OnThisComputer reports whether the model's server is at a loopback
+// address (Ollama, llama.cpp): a model that costs nothing, whose cost
+// is not unknown for want of a price.
+func (m Model) OnThisComputer() bool {
+	u, err := url.Parse(m.BaseURL)
+	if err != nil || u.Hostname() == "" {
+		return false
+	}
+	if u.Hostname() == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(u.Hostname())
+	return ip != nil && ip.IsLoopback()
 }
 
 // Cost is what input and output tokens cost at this price.

@@ -82,7 +82,7 @@ func section(lines []string, table string) (start, end int, err error) {
 			if start >= 0 {
 				return start, i, nil
 			}
-			if name == table {
+			if name == normalizeKey(table) { // a model's price: [model.prices."claude-3.5"]
 				start = i
 			}
 			continue

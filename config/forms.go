@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"math"
 	"net/url"
 	"reflect"
 	"slices"
@@ -162,6 +163,38 @@ type SettingsForm struct {
 	Temperature     string // 0 to 2; "": the model's default
 	MaxOutputTokens string // "" or 0: the model's default
 	UI              UI     // how the window looks
+	// PriceIn and PriceOut are the price of Model in US dollars per
+	// million tokens, input and output ("": unknown), written as its
+	// entry in model.prices (see PriceEdits).
+	PriceIn, PriceOut string
+}
+
+// PriceEdits reads a price per million tokens, input and output, typed for
+// the model named: its entry in model.prices (an empty field removes its
+// key), or an error naming the field. Every model keeps its own: a price
+// typed for one is not charged for another chosen later.
+func PriceEdits(model, in, out string) ([]Edit, error) {
+	var vals [2]any
+	for i, f := range []struct{ name, text string }{{"input", in}, {"output", out}} {
+		t := strings.TrimSpace(f.text)
+		if t == "" {
+			continue
+		}
+		v, err := strconv.ParseFloat(t, 64)
+		if err != nil || v < 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+			return nil, fmt.Errorf("price per million %s tokens: %q is not a number of dollars, 0 or more", f.name, f.text)
+		}
+		vals[i] = v
+	}
+	model = strings.TrimSpace(model)
+	if model == "" {
+		if vals[0] == nil && vals[1] == nil {
+			return nil, nil
+		}
+		return nil, errors.New("price per million tokens: choose a model first: the price is that model's")
+	}
+	table := "model.prices." + quoteKey(model)
+	return []Edit{{Table: table, Key: "input_per_mtok", Value: vals[0]}, {Table: table, Key: "output_per_mtok", Value: vals[1]}}, nil
 }
 
 // Edits reads the settings form into edits of the config file (an empty
@@ -229,6 +262,11 @@ func (f SettingsForm) Edits() ([]Edit, map[string]map[string]any, error) {
 		{Table: "mcp", Key: "approval_timeout", Value: timeout},
 	}
 	edits = append(edits, f.UI.Edits()...)
+	prices, err := PriceEdits(f.Model, f.PriceIn, f.PriceOut)
+	if err != nil {
+		return nil, nil, err
+	}
+	edits = append(edits, prices...)
 	return edits, map[string]map[string]any{"mcp.auto_approve": rules}, nil
 }
 
@@ -264,8 +302,15 @@ func (f SettingsForm) EditsSince(was SettingsForm) ([]Edit, map[string]map[strin
 			service = true
 		}
 	}
+	// A price is written when it was typed, not because the model
+	// changed: the price shown was the model's as the settings opened,
+	// and another model's own price is not to be overwritten with it.
+	samePrice := f.PriceIn == was.PriceIn && f.PriceOut == was.PriceOut
 	changed := edits[:0:0]
 	for _, e := range edits {
+		if strings.HasPrefix(e.Table, "model.prices.") && samePrice {
+			continue
+		}
 		if differs(e) || service && e.Table == "model" && (e.Key == "provider" || e.Key == "base_url") {
 			changed = append(changed, e)
 		}

@@ -607,14 +607,28 @@ func (b *bridge) status() string {
 		if u.InputTokens+u.OutputTokens > 0 {
 			parts = append(parts, fmt.Sprintf("%s%s tokens in, %s%s out", mark, store.Count(u.InputTokens), mark, store.Count(u.OutputTokens)))
 		}
-		if u.CostUSD > 0 {
-			parts = append(parts, fmt.Sprintf("$%.4f", u.CostUSD))
+		if c := costPart(b.cfg.Model, model, u); c != "" {
+			parts = append(parts, c)
 		}
 		if cs.running {
 			parts = append(parts, "working…")
 		}
 	}
 	return strings.Join(parts, "  ·  ")
+}
+
+// costPart is the status line's cost of a chat's tokens u with the model
+// named: the dollars, or, where no price is known (model.prices is set in
+// Settings ▸ Advanced), the way to give one; nothing before any token, nor
+// for a model on this computer.
+func costPart(m config.Model, name string, u store.Usage) string {
+	switch {
+	case u.CostUSD > 0:
+		return fmt.Sprintf("$%.4f", u.CostUSD)
+	case u.InputTokens+u.OutputTokens == 0, m.PriceKnown(name), m.OnThisComputer():
+		return ""
+	}
+	return "cost unknown: set a price in Settings"
 }
 
 // serverSummary says how the servers are, for the status line: how many

@@ -11,8 +11,10 @@ import (
 
 // AnswerInfo is what an answer's header tells on hover: the model, the
 // request's tokens in and out (~ when estimated), and how fast the answer
-// came (output tokens over the time from its first text to its end; none
-// when it did not stream).
+// came (output tokens over the time from its first text to its end; "all
+// at once" when that took under 100 ms, too short to measure: a new user's
+// short answer from a fast server showed tokens and no speed, as if the
+// README's promise of one were not kept; none when it did not stream).
 func AnswerInfo(model string, in, out int, estimated bool, from, to time.Time) string {
 	var parts []string
 	if model = clean.Line(model); model != "" {
@@ -25,8 +27,12 @@ func AnswerInfo(model string, in, out int, estimated bool, from, to time.Time) s
 		}
 		parts = append(parts, fmt.Sprintf("%s%s in, %s%s out tokens", mark, store.Count(in), mark, store.Count(out)))
 	}
-	if d := to.Sub(from); out > 0 && !from.IsZero() && d >= 100*time.Millisecond {
-		parts = append(parts, fmt.Sprintf("%.1f tokens/s", float64(out)/d.Seconds()))
+	if d := to.Sub(from); out > 0 && !from.IsZero() && !to.Before(from) {
+		if d >= 100*time.Millisecond {
+			parts = append(parts, fmt.Sprintf("%.1f tokens/s", float64(out)/d.Seconds()))
+		} else {
+			parts = append(parts, "all at once")
+		}
 	}
 	return strings.Join(parts, " · ")
 }

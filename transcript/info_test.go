@@ -87,3 +87,27 @@ func TestInfoOfAContinuedAnswer(t *testing.T) {
 		}
 	}
 }
+
+// An answer's info says its speed whenever it streamed: tokens per second
+// over a stream long enough to measure, else that it came all at once.
+func TestAnswerInfoSpeed(t *testing.T) {
+	at := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name     string
+		out      int
+		from, to time.Time
+		want     string
+	}{
+		{"streamed", 40, at, at.Add(2 * time.Second), "gpt-4o · 351 in, 40 out tokens · 20.0 tokens/s"},
+		{"in one burst", 6, at, at.Add(20 * time.Millisecond), "gpt-4o · 351 in, 6 out tokens · all at once"},
+		{"not streamed", 6, time.Time{}, at, "gpt-4o · 351 in, 6 out tokens"},
+		{"no tokens out", 0, at, at.Add(time.Second), "gpt-4o · 351 in, 0 out tokens"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := AnswerInfo("gpt-4o", 351, tt.out, false, tt.from, tt.to); got != tt.want {
+				t.Errorf("AnswerInfo() = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -84,8 +84,11 @@ type Form struct {
 
 	// Advanced.
 	BaseURL, APIKeyEnv, maxOut, Budget, Timeout *widgets.PageEntry
-	urlBox                                      fyne.CanvasObject // the URL and its hint
-	Rules                                       *widgets.PageEntry
+	// PriceIn and PriceOut are the model's price per million tokens,
+	// input and output, in US dollars: the cost shown beside the tokens.
+	PriceIn, PriceOut *widgets.PageEntry
+	urlBox            fyne.CanvasObject // the URL and its hint
+	Rules             *widgets.PageEntry
 
 	// Save and Close are ringed when Tab lands on them, and Return or
 	// Space presses them: Fyne's Save (an accent button) looked the same
@@ -186,6 +189,10 @@ func Open(h Host) *Form {
 			&widget.FormItem{Text: "Model URL", Widget: f.urlBox},
 			&widget.FormItem{Text: "API key variable", Widget: widgets.OverPage(f.APIKeyEnv, f.page(2)), HintText: "an environment variable holding the key; when set, it wins over the saved key"},
 			&widget.FormItem{Text: "Longest answer", Widget: widgets.OverPage(f.maxOut, f.page(2)), HintText: "max_tokens, in tokens; empty: the model's own limit"},
+			// The model's price, one field a row: side by side, with their
+			// labels, they made the page 510 px wide at 640x480.
+			&widget.FormItem{Text: "Input price", Widget: widgets.OverPage(f.PriceIn, f.page(2)), HintText: "US dollars per million tokens in, for the model named under General; empty: cost unknown"},
+			&widget.FormItem{Text: "Output price", Widget: widgets.OverPage(f.PriceOut, f.page(2)), HintText: "US dollars per million tokens out; the cost shows beside the tokens"},
 			&widget.FormItem{Text: "Context budget", Widget: widgets.OverPage(f.Budget, f.page(2)), HintText: "tokens per request; the oldest turns are dropped to fit"},
 			&widget.FormItem{Text: "Approval timeout", Widget: widgets.OverPage(f.Timeout, f.page(2)), HintText: "unanswered approvals are denied after this (e.g. 2m)"},
 			&widget.FormItem{Text: "Auto-approve", Widget: widgets.OverPage(f.Rules, f.page(2)), HintText: "one rule a line: alias.tool or alias.* (= false to always ask)"},
@@ -238,6 +245,8 @@ func newForm(h Host, w fyne.Window) *Form {
 		Checked:   note(""),
 		APIKeyEnv: widgets.NewPageEntry(false, false),
 		maxOut:    widgets.NewPageEntry(false, false),
+		PriceIn:   widgets.NewPageEntry(false, false),
+		PriceOut:  widgets.NewPageEntry(false, false),
 		Budget:    widgets.NewPageEntry(false, false),
 		Timeout:   widgets.NewPageEntry(false, false),
 		Rules:     widgets.NewPageEntry(true, false),
@@ -303,6 +312,8 @@ func newForm(h Host, w fyne.Window) *Form {
 	f.keyFile.Hide()
 	f.APIKeyEnv.OnChanged = func(string) { f.refreshKey() }
 	f.maxOut.SetPlaceHolder("the model's own")
+	f.PriceIn.SetPlaceHolder("unknown")
+	f.PriceOut.SetPlaceHolder("unknown")
 	widgets.Growing(&f.Rules.Entry, 4)
 
 	f.Prompt.SetPlaceHolder("Optional. For example: Answer in British English. Explain commands before you run them.")
@@ -384,6 +395,13 @@ func (f *Form) fill() {
 	f.maxOut.SetText("")
 	if m.MaxOutputTokens > 0 {
 		f.maxOut.SetText(strconv.Itoa(m.MaxOutputTokens))
+	}
+	f.PriceIn.SetText("")
+	f.PriceOut.SetText("")
+	if _, own := m.Prices[m.Name]; own || m.Price != (config.Price{}) {
+		price := m.PriceFor(m.Name)
+		f.PriceIn.SetText(strconv.FormatFloat(price.InputPerMTok, 'f', -1, 64))
+		f.PriceOut.SetText(strconv.FormatFloat(price.OutputPerMTok, 'f', -1, 64))
 	}
 	f.Budget.SetText(strconv.Itoa(m.MaxContextTokens))
 	f.Timeout.SetText(cfg.MCP.ApprovalTimeout.String())
@@ -629,7 +647,7 @@ func (f *Form) form() config.SettingsForm {
 		BaseURL: f.BaseURL.Text, Provider: f.provider(), Model: f.Model.Text, APIKeyEnv: f.APIKeyEnv.Text,
 		ContextBudget: f.Budget.Text, ApprovalTimeout: f.Timeout.Text, AutoApprove: f.Rules.Text,
 		SystemPrompt: f.Prompt.Text, Temperature: f.temperature(), MaxOutputTokens: f.maxOut.Text,
-		UI: f.look(),
+		UI: f.look(), PriceIn: f.PriceIn.Text, PriceOut: f.PriceOut.Text,
 	}
 }
 
@@ -863,7 +881,7 @@ func (f *Form) followFocus() {
 	for i, fields := range [][]inPage{
 		{f.Service, f.Model, f.APIKey, f.Prompt},
 		{f.Workspace, f.ReadRoots, f.WriteRoots, f.AllowExec},
-		{f.BaseURL, f.APIKeyEnv, f.maxOut, f.Budget, f.Timeout, f.Rules},
+		{f.BaseURL, f.APIKeyEnv, f.maxOut, f.PriceIn, f.PriceOut, f.Budget, f.Timeout, f.Rules},
 	} {
 		for _, o := range fields {
 			o.InPage(f.page(i))
@@ -881,7 +899,7 @@ func (f *Form) followFocus() {
 		}
 		return false
 	}
-	for _, e := range []*widgets.PageEntry{f.APIKey, f.Prompt, f.Workspace, f.ReadRoots, f.WriteRoots, f.BaseURL, f.APIKeyEnv, f.maxOut, f.Budget, f.Timeout, f.Rules} {
+	for _, e := range []*widgets.PageEntry{f.APIKey, f.Prompt, f.Workspace, f.ReadRoots, f.WriteRoots, f.BaseURL, f.APIKeyEnv, f.maxOut, f.PriceIn, f.PriceOut, f.Budget, f.Timeout, f.Rules} {
 		e.PageShortcuts(tabKey)
 	}
 	f.Model.PageShortcuts(tabKey)

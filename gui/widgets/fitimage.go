@@ -102,6 +102,17 @@ type fitImageRenderer struct {
 
 func (r *fitImageRenderer) Layout(size fyne.Size) {
 	f := r.c.fit(size.Width)
+	// A small image enlarged 2 times or more is drawn with square pixels,
+	// as ImageView draws it: smoothed, a 20×20 icon at 160 px was a blur.
+	// One reduced, or barely enlarged, keeps the smooth scaling.
+	mode := canvas.ImageScaleSmooth
+	if r.c.w > 0 && f.Width >= 2*r.c.w {
+		mode = canvas.ImageScalePixels
+	}
+	if r.c.Pic.ScaleMode != mode {
+		r.c.Pic.ScaleMode = mode
+		r.c.Pic.Refresh()
+	}
 	for _, o := range r.objs {
 		o.Move(fyne.NewPos(0, 0))
 		o.Resize(f)

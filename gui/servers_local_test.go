@@ -70,6 +70,9 @@ func TestServersLocalSaysHowToAddATool(t *testing.T) {
 	if !strings.Contains(sw.Notes, "Settings ▸ Permissions ▸ Allow shell commands") {
 		t.Errorf("the tools page's note on the shell names no place in Settings:\n%s", sw.Notes)
 	}
+	if tw.NotesShow != nil && tw.NotesShow.Visible() {
+		t.Errorf("the note on the shell is cut (%q): its place in Settings is lost", tw.NotesLabel.Text)
+	}
 	if !h.shows(tw.Win, "deckhand tools schema") {
 		t.Errorf("local's tools page does not say how to add a tool:\n%s", strings.Join(h.texts(tw.Win), "\n"))
 	}

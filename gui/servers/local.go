@@ -76,8 +76,10 @@ func (s *Panel) localPart(alias string, r *Row) (fyne.CanvasObject, *widget.Butt
 // settings ask (the built-in shell with shell commands off): the place in
 // the window that turns them on, not only the config key.
 func offNote(cfg *config.Config, r tools.Rejected) string {
+	// Short enough to show whole on the page's one line (notesBar folds
+	// a note of 80 characters or more): cut, the place was lost.
 	if cfg.Shell.Disabled {
-		return fmt.Sprintf("Off: %s runs the model's scripts, and shell.disabled is set in the config file: shell commands stay off until it is removed", r.Name)
+		return fmt.Sprintf("%s is off: shell.disabled is set in the config file", r.Name)
 	}
-	return fmt.Sprintf("Off: %s runs the model's scripts, and shell commands are off: Settings ▸ Permissions ▸ Allow shell commands turns them on", r.Name)
+	return fmt.Sprintf("%s is off: turn on Settings ▸ Permissions ▸ Allow shell commands", r.Name)
 }

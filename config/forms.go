@@ -182,7 +182,7 @@ func PriceEdits(model, in, out string) ([]Edit, error) {
 		}
 		v, err := strconv.ParseFloat(t, 64)
 		if err != nil || v < 0 || math.IsInf(v, 0) || math.IsNaN(v) {
-			return nil, fmt.Errorf("price per million %s tokens: %q is not a number of dollars, 0 or more", f.name, f.text)
+			return nil, fmt.Errorf("%s price: %q is not a number of dollars per million tokens, 0 or more", f.name, f.text)
 		}
 		vals[i] = v
 	}
@@ -191,7 +191,7 @@ func PriceEdits(model, in, out string) ([]Edit, error) {
 		if vals[0] == nil && vals[1] == nil {
 			return nil, nil
 		}
-		return nil, errors.New("price per million tokens: choose a model first: the price is that model's")
+		return nil, errors.New("input and output price: choose a model first: the price is that model's")
 	}
 	table := "model.prices." + quoteKey(model)
 	return []Edit{{Table: table, Key: "input_per_mtok", Value: vals[0]}, {Table: table, Key: "output_per_mtok", Value: vals[1]}}, nil

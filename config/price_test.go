@@ -20,8 +20,8 @@ func TestPriceEdits(t *testing.T) {
 		{name: "dotted name", model: "claude-3.5-sonnet", in: "3", out: " 15 ", wantIn: 3, wantOut: 15},
 		{name: "slashed name", model: "meta-llama/Llama-3.1-8B", in: "0", out: "0.2", wantOut: 0.2},
 		{name: "only output", model: "m", out: "1", wantOut: 1},
-		{name: "negative", model: "m", in: "-1", wantErr: `price per million input tokens: "-1" is not a number`},
-		{name: "words", model: "m", in: "1", out: "ten", wantErr: `price per million output tokens: "ten" is not a number`},
+		{name: "negative", model: "m", in: "-1", wantErr: `input price: "-1" is not a number`},
+		{name: "words", model: "m", in: "1", out: "ten", wantErr: `output price: "ten" is not a number`},
 		{name: "no model", in: "1", wantErr: "choose a model first"},
 	}
 	for _, tt := range tests {

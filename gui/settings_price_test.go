@@ -31,7 +31,7 @@ func TestSettingsPricePerMillionTokens(t *testing.T) {
 	test.Type(&f.PriceIn.Entry, "-2")
 	test.Type(&f.PriceOut.Entry, "10")
 	h.tap(f.Window(), "Save")
-	if top := f.Window().Canvas().Overlays().Top(); top == nil || !h.shows(f.Window(), `Price per million input tokens: "-2" is not a number`) {
+	if top := f.Window().Canvas().Overlays().Top(); top == nil || !h.shows(f.Window(), `Input price: "-2" is not a number`) {
 		t.Fatalf("-2 was not refused with the field named:\n%s", strings.Join(h.texts(f.Window()), "\n"))
 	}
 	f.Window().Canvas().Overlays().Top().Hide()

@@ -353,23 +353,23 @@ func (u *UI) build() {
 	u.status.Truncation = fyne.TextTruncateEllipsis
 	inputRow := u.comp.Content(container.NewStack(u.send, u.stop))
 	u.setup = setup.New(setupHost{u})
+	u.setup.Bar().Hide()
 	u.body = container.NewStack(u.chat.Content())
 	head := container.NewVBox(container.NewPadded(u.title), widget.NewSeparator(), u.chat.Find.Bar)
 	area := container.NewBorder(
 		head,
-		container.NewVBox(widget.NewSeparator(), container.NewPadded(inputRow), statusObj),
+		container.NewVBox(u.setup.Bar(), widget.NewSeparator(), container.NewPadded(inputRow), statusObj),
 		nil, nil,
 		u.body,
 	)
 	u.chatArea = area
+	u.setup.Resized = area.Refresh // the set-up notice's servers found
 	u.chat.Find.Relayout = func() {
 		head.Refresh()
 		area.Layout.Layout(area.Objects, area.Size())
 	}
 	u.mainArea = container.NewStack(u.chatArea) // or a panel (panel.go)
-	if !u.cfg.Model.Configured() {
-		u.body.Objects = []fyne.CanvasObject{u.setup.Content()}
-	}
+	u.showSetup()
 
 	// What needs more than the window (a panel at 150% text on a 640-pixel
 	// screen) scrolls in it: Fyne grows a window to its content's minimum,
@@ -515,6 +515,7 @@ func (u *UI) apply(up *update) {
 		} else {
 			u.chat.Update(up.n, up.changed)
 		}
+		u.showSetup() // an empty chat, or one with messages
 		if up.running != u.running {
 			u.running = up.running
 			u.chat.SetRunning(up.running)
@@ -657,14 +658,44 @@ const maxNotices = 6
 
 // setConfig makes cfg the config of the window and of every conversation.
 func (u *UI) setConfig(cfg *config.Config) {
+	was := u.cfg.Model.Configured()
 	u.cfg = cfg
 	u.tell(&uiConfigChanged{cfg: cfg})
-	if cfg.Model.Configured() {
-		u.body.Objects = []fyne.CanvasObject{u.chat.Content()}
-	} else {
-		u.body.Objects = []fyne.CanvasObject{u.setup.Content()}
+	u.showSetup()
+	if was && !cfg.Model.Configured() {
+		u.setup.Probe() // the servers on this machine, to choose from again
 	}
-	u.body.Refresh()
+}
+
+// showSetup shows the chat, and while no model is set up says so: in
+// the place of an empty chat (the first-run panel), or above the message
+// box under a chat with messages, which stay readable. (New-user pass 13:
+// with the model's name gone from the config, every past chat opened
+// showed the panel instead of its messages.)
+func (u *UI) showSetup() {
+	var want fyne.CanvasObject = u.chat.Content()
+	bar := false
+	if !u.cfg.Model.Configured() {
+		if len(u.chat.Rows) == 0 {
+			want = u.setup.Content()
+		} else {
+			bar = true
+		}
+	}
+	if len(u.body.Objects) != 1 || u.body.Objects[0] != want {
+		u.body.Objects = []fyne.CanvasObject{want}
+		u.body.Refresh()
+	}
+	if b := u.setup.Bar(); b.Visible() != bar {
+		if bar {
+			b.Show()
+		} else {
+			b.Hide()
+		}
+		if c, ok := u.chatArea.(*fyne.Container); ok {
+			c.Refresh() // the message box's row, under it, moves
+		}
+	}
 }
 
 // keepFocus notes where the keyboard focus is, before a dialog takes it;

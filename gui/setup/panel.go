@@ -1,8 +1,9 @@
 // Package setup is what a person meets before the first chat: the
-// first-run panel, in the chat's place until a model is set up (the model
-// servers found on this machine, Look again, Open settings), and the
-// window shown instead of Deckhand's when its config cannot be read
-// (ShowConfigProblem).
+// first-run panel, in an empty chat's place until a model is set up (the
+// model servers found on this machine, Look again, Open settings), its
+// short form above the message box under a chat that has messages (Bar:
+// the chat stays readable), and the window shown instead of Deckhand's
+// when its config cannot be read (ShowConfigProblem).
 //
 // The window (package gui) is the panel's Host: the panel writes the
 // config and opens the settings through it, and never sees the bridge.
@@ -44,19 +45,26 @@ type Host interface {
 	Post(f func())
 }
 
-// Panel replaces the chat until a model is set up: it says what to do
-// and offers the model servers it finds on this machine.
+// Panel replaces an empty chat until a model is set up: it says what to
+// do and offers the model servers it finds on this machine. Its Bar says
+// the same in short above the message box, under a chat with messages.
 type Panel struct {
 	host    Host
 	content fyne.CanvasObject
 	// Found holds the model servers found (or why none), for tests.
-	Found   *fyne.Container
+	Found *fyne.Container
+	// bar is the short form; barFound, the servers found, in it.
+	bar      fyne.CanvasObject
+	barFound *fyne.Container
+	// Resized, if set, is called when the bar's height may have changed
+	// (servers found): the window lays out what is around it again.
+	Resized func()
 	probing bool
 }
 
 // New makes the panel; Probe fills it.
 func New(host Host) *Panel {
-	p := &Panel{host: host, Found: container.NewVBox()}
+	p := &Panel{host: host, Found: container.NewVBox(), barFound: container.NewVBox()}
 	heading := widget.NewLabelWithStyle("Choose a language model", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	heading.SizeName = theme.SizeNameSubHeadingText
 	intro := widget.NewLabel("Deckhand works with any OpenAI-compatible chat API: a model running on this machine " +
@@ -71,11 +79,28 @@ func New(host Host) *Panel {
 	// Below the explanation, they were past the window's bottom at 120%.
 	page := container.NewVScroll(container.NewPadded(container.NewVBox(p.Found, widget.NewSeparator(), intro)))
 	p.content = container.NewBorder(container.NewPadded(heading), container.NewPadded(container.NewHBox(again, settings)), nil, nil, page)
+
+	// The bar: the chat above it stays readable (new-user pass 13: a
+	// past chat opened with no model set showed this panel, not its
+	// messages). The buttons under the words, not beside: beside them
+	// the words had a third of a small window's chat.
+	say := widget.NewLabel("No language model is set up: this chat can be read, and sending needs a model. " +
+		"Open settings to choose one, or start a model server on this computer and press Look again.")
+	say.Wrapping = fyne.TextWrapWord
+	say.Importance = widget.WarningImportance
+	barAgain := widget.NewButtonWithIcon("Look again", theme.ViewRefreshIcon(), p.Probe)
+	barSettings := widget.NewButtonWithIcon("Open settings", theme.SettingsIcon(), host.ShowSettings)
+	p.bar = container.NewVBox(widget.NewSeparator(), container.NewPadded(container.NewVBox(say, p.barFound, container.NewHBox(barAgain, barSettings))))
 	return p
 }
 
-// Content is what the window shows in the chat's place.
+// Content is what the window shows in an empty chat's place.
 func (p *Panel) Content() fyne.CanvasObject { return p.content }
+
+// Bar is what the window shows above the message box under a chat with
+// messages: the panel's words in short, the servers found, Look again
+// and Open settings.
+func (p *Panel) Bar() fyne.CanvasObject { return p.bar }
 
 // Probe asks the usual local ports for models, off the UI goroutine.
 func (p *Panel) Probe() {
@@ -83,8 +108,9 @@ func (p *Panel) Probe() {
 		return
 	}
 	p.probing = true
-	p.Found.Objects = []fyne.CanvasObject{widget.NewLabel("Looking for model servers on this machine…")}
-	p.Found.Refresh()
+	p.fill(func() []fyne.CanvasObject {
+		return []fyne.CanvasObject{widget.NewLabel("Looking for model servers on this machine…")}
+	})
 	go func() {
 		found := p.host.Probe(context.Background())
 		p.host.Post(func() {
@@ -94,7 +120,26 @@ func (p *Panel) Probe() {
 	}()
 }
 
+// show lists the servers found, in the panel and in its bar.
 func (p *Panel) show(found []llm.Endpoint) {
+	p.fill(func() []fyne.CanvasObject { return p.servers(found) })
+}
+
+// fill puts rows made by rows in the panel and in its bar (each its own:
+// a widget has one parent).
+func (p *Panel) fill(rows func() []fyne.CanvasObject) {
+	for _, c := range []*fyne.Container{p.Found, p.barFound} {
+		c.Objects = rows()
+		c.Refresh()
+	}
+	if p.Resized != nil {
+		p.Resized()
+	}
+}
+
+// servers are the rows of the servers found (or why none), each with its
+// models and Use this.
+func (p *Panel) servers(found []llm.Endpoint) []fyne.CanvasObject {
 	var objs []fyne.CanvasObject
 	if len(found) == 0 {
 		var where []string
@@ -138,6 +183,5 @@ func (p *Panel) show(found []llm.Endpoint) {
 		label.Wrapping = fyne.TextWrapBreak
 		objs = append(objs, container.NewVBox(container.NewBorder(nil, nil, nil, use, models), label))
 	}
-	p.Found.Objects = objs
-	p.Found.Refresh()
+	return objs
 }

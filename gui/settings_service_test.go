@@ -55,12 +55,12 @@ func TestSettingsServiceSavesItsFormat(t *testing.T) {
 		{
 			name: "Other from Anthropic", file: `provider = "anthropic"` + "\n" + `base_url = "` + local + `"` + "\nname = \"claude-sonnet-4-5\"",
 			shown: "Anthropic", choose: "Other (see Advanced)", url: other,
-			want: config.Model{Provider: "openai", BaseURL: other}, reshown: "Other (see Advanced)",
+			want: config.Model{Provider: "openai", BaseURL: other, Name: "claude-sonnet-4-5"}, reshown: "Other (see Advanced)",
 		},
 		{
 			name: "Ollama from Anthropic", file: `base_url = "` + config.AnthropicBaseURL + `"` + "\nname = \"claude-sonnet-4-5\"",
 			shown: "Anthropic", choose: "Ollama, on this computer",
-			want: config.Model{Provider: "openai", BaseURL: "http://127.0.0.1:11434/v1"}, reshown: "Ollama, on this computer",
+			want: config.Model{Provider: "openai", BaseURL: "http://127.0.0.1:11434/v1", Name: "claude-sonnet-4-5"}, reshown: "Ollama, on this computer",
 		},
 	}
 	for _, tc := range tests {
@@ -110,10 +110,12 @@ func TestSettingsServiceSavesItsFormat(t *testing.T) {
 	}
 }
 
-// TestSettingsServiceSwitchKeepsModelApart: a model name belongs to its
-// service: choosing another puts that one's first model (or none) in
-// Model, and choosing the saved service again brings its saved model
-// back. (Issue 29: gpt-4o stayed under Anthropic, Claude's under OpenAI.)
+// TestSettingsServiceSwitchKeepsModelApart: OpenAI's and Anthropic's
+// model names are their own: choosing either puts its first model in
+// Model; another service (Groq here) keeps the name (Check says whether
+// it has it: emptied, it was saved as no model, new-user pass 13); and
+// choosing the saved service again brings its saved model back. (Issue
+// 29: gpt-4o stayed under Anthropic, Claude's under OpenAI.)
 func TestSettingsServiceSwitchKeepsModelApart(t *testing.T) {
 	keys.MockInit()
 	h := newHarness(t, harnessOptions{cfg: func(c *config.Config) { c.Model.Name = "gpt-4o" }})
@@ -122,7 +124,7 @@ func TestSettingsServiceSwitchKeepsModelApart(t *testing.T) {
 	for _, step := range []struct{ choose, model string }{
 		{"Anthropic", "claude-sonnet-4-5"},
 		{"OpenAI", "gpt-4o-mini"},
-		{"Groq", ""},
+		{"Groq", "gpt-4o-mini"},
 		{saved, "gpt-4o"},
 	} {
 		f.Service.SetSelected(step.choose)

@@ -488,7 +488,7 @@ func (f *Form) temperature() string {
 // keyring: off the UI goroutine, since the keyring may ask to be
 // unlocked) and closes the window, or shows what is wrong.
 func (f *Form) saveAndClose() {
-	if f.Saving {
+	if f.Saving || f.modelMissing() {
 		return
 	}
 	key := strings.TrimSpace(f.APIKey.Text)
@@ -540,6 +540,34 @@ func (f *Form) saveAndClose() {
 			f.w.Hide()
 		})
 	}()
+}
+
+// modelMissing says under Model, on General, what a model chosen lacks
+// (its name, or Other's address), and reports whether it lacks one: Save
+// wrote a service with no model, and every chat then lost its model
+// (new-user pass 13). No service and no address is no model set up yet,
+// which the window handles: saved as it is.
+func (f *Form) modelMissing() bool {
+	url := strings.TrimSpace(f.BaseURL.Text)
+	if url == "" && f.Service.Selected == "" {
+		return false
+	}
+	var why string
+	switch name, _, _ := strings.Cut(f.Service.Selected, ","); {
+	case url == "":
+		why = "Model URL, under Advanced, is empty: give the address of the service's API there (such as http://127.0.0.1:11434/v1), or choose a Service by name."
+	case strings.TrimSpace(f.Model.Text) == "":
+		if name == "" || f.Service.Selected == otherService {
+			name = url
+		}
+		why = "Model is empty: type the name of the model to use, or press Check to list the ones " + name + " offers, then Save."
+	default:
+		return false
+	}
+	f.Tabs.SelectIndex(0)
+	f.say(why, widget.DangerImportance)
+	f.w.Canvas().Focus(f.Model)
+	return true
 }
 
 // page is the scroller of tab i, once made.
@@ -767,7 +795,10 @@ func (f *Form) checkModel() {
 			}
 			f.Model.SetOptions(models)
 			msg := fmt.Sprintf("%s answers with %d %s.", base, len(models), widgets.Plural(len(models), "model", "models"))
-			if len(models) > 0 && !slices.Contains(models, strings.TrimSpace(f.Model.Text)) {
+			if name := strings.TrimSpace(f.Model.Text); len(models) > 0 && !slices.Contains(models, name) {
+				if name != "" {
+					msg += " " + name + " is not one of them."
+				}
 				msg += " Pick one in Model."
 			}
 			say(msg, widget.SuccessImportance)
@@ -829,17 +860,20 @@ func (f *Form) provider() string { return providerOf(f.Service.Selected) }
 
 // modelOf puts in Model the model of the service called name, chosen in
 // place of another: the model saved, if name is the service saved, else
-// the service's own first choice, or none (Check lists them). Its list
-// and what Check said were the other service's.
+// the service's own first choice where it has one (OpenAI and Anthropic
+// serve their own models only), else the name the field held, kept: a
+// local server, a router or Other may well serve it, and Check says
+// whether it does (emptied, it was saved as no model at all: new-user
+// pass 13). Its list and what Check said were the other service's.
 func (f *Form) modelOf(name string) {
 	if name == f.modelFor {
 		return
 	}
 	f.modelFor = name
 	switch s, _ := serviceNamed(name); {
-	case name == serviceOf(f.opened.BaseURL, f.opened.Provider) && f.opened.BaseURL != "":
+	case name == serviceOf(f.opened.BaseURL, f.opened.Provider) && f.opened.BaseURL != "" && f.opened.Model != "":
 		f.Model.SetText(f.opened.Model)
-	default:
+	case s.model != "":
 		f.Model.SetText(s.model)
 	}
 	f.Model.SetOptions(nil)

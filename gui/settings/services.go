@@ -7,7 +7,8 @@ import (
 
 // A service is a model provider the settings know by name: its address,
 // the wire format it speaks (model.provider) and the model a new choice
-// of it starts with ("": none, the person picks one after Check).
+// of it starts with ("": the name in Model is kept, and Check says
+// whether the service has it).
 type service struct{ name, url, provider, model string }
 
 // services are offered by name; any other URL is "Other", set under

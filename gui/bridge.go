@@ -1,6 +1,7 @@
 package gui
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -456,7 +457,9 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 					action = transcript.ActionKey // the key was refused: Settings, at the key
 				case fix == llm.FixAddress:
 					action = transcript.ActionAddress // a 404, or nothing listens: Settings, at the model's address
-				case fix == llm.FixModel:
+				case fix == llm.FixModel, errors.Is(m.Err, conversation.ErrNoModel):
+					// The server does not know the model, or none is set
+					// up (Retry or Edit in a past chat): Settings, at Model.
 					action = transcript.ActionModel
 				case cs.cut:
 					// The answer broke off (the connection dropped, the

@@ -39,9 +39,13 @@ func (u *UI) showKeySettings() {
 
 // showModelSettings opens the settings at the model's address or name
 // (transcript.ActionAddress, ActionModel): the model server answered 404
-// there, or nothing answers.
+// there, or nothing answers, or no model is set up.
 func (u *UI) showModelSettings(at string) {
 	u.showSettings()
+	if at == transcript.ActionModel && !u.cfg.Model.Configured() {
+		u.settingsF.ChooseModel("Choose a service and a model first, then Save: then Retry the message.")
+		return
+	}
 	if at == transcript.ActionModel {
 		u.settingsF.ChooseModel("The model server does not know this model: Check lists the ones it has.")
 		return

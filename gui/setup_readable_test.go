@@ -4,6 +4,7 @@ import (
 	"os"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 	"strings"
 	"testing"
@@ -112,4 +113,29 @@ func (h *harness) labelWith(text string) *widget.Label {
 		}
 	}
 	return nil
+}
+
+// TestRetryWithoutAModel: Retry in a chat while no model is set up fails
+// with Settings beside the error, which opens the settings at Model saying
+// what to do; the answer before is kept, as the message's first version.
+func TestRetryWithoutAModel(t *testing.T) {
+	h := newHarness(t, harnessOptions{responses: []testutil.ModelResponse{{Body: testutil.TextChunks("The first answer.")}}})
+	h.say("the question")
+	h.until("the answer", func() bool { return h.shows(h.ui.win, "The first answer.") && !h.ui.running })
+	h.ui.setConfig(&config.Config{Path: h.cfg.Path, Model: config.Model{BaseURL: h.model.URL}})
+	h.drain()
+	h.until("the message's Retry", func() bool { hs := h.userHeaders(); return len(hs) == 1 && hs[0].Retry.Visible() })
+	test.Tap(h.userHeaders()[0].Retry)
+	h.until("the failure, with Settings", func() bool { return !h.ui.running && h.chatButton("Settings") != nil })
+	test.Tap(h.chatButton("Settings"))
+	h.until("the settings at Model, saying why", func() bool {
+		f := h.ui.settingsF
+		return f != nil && f.Checked.Visible() && strings.Contains(f.Checked.Text, "Choose a service and a model first") &&
+			f.Window().Canvas().Focused() == f.Model
+	})
+	h.tap(h.ui.win, "Back to the chat")
+	h.versionTo("1/2")
+	if !h.shows(h.ui.win, "The first answer.") {
+		t.Errorf("the first version lost its answer:\n%s", strings.Join(h.texts(h.ui.win), "\n"))
+	}
 }

@@ -70,6 +70,17 @@ func TestChatsReadableWithoutAModel(t *testing.T) {
 		}
 	}
 	readable("the open chat", "The second answer.")
+	// On a small screen the notice leaves the chat room to read: no
+	// taller than the chat (its first form, the panel's words whole and
+	// what Look again found under them, took 184 px and left it 85).
+	size := h.ui.win.Canvas().Size()
+	h.ui.win.Resize(fyne.NewSize(640, 480))
+	h.drain()
+	if bar, list := h.ui.setup.Bar().Size().Height, h.ui.chat.List.Size().Height; bar > list {
+		t.Errorf("at 640x480 the notice is %v px high, the chat above it %v", bar, list)
+	}
+	h.ui.win.Resize(size)
+	h.drain()
 
 	h.ui.side.List.Select(1)
 	h.until("the first chat", func() bool { return h.ui.title.Text == "the first question" })

@@ -56,6 +56,7 @@ type Panel struct {
 	// bar is the short form; barFound, the servers found, in it.
 	bar      fyne.CanvasObject
 	barFound *fyne.Container
+	barNote  *widget.Label // beside its buttons: looking, or none found
 	// Resized, if set, is called when the bar's height may have changed
 	// (servers found): the window lays out what is around it again.
 	Resized func()
@@ -82,15 +83,17 @@ func New(host Host) *Panel {
 
 	// The bar: the chat above it stays readable (new-user pass 13: a
 	// past chat opened with no model set showed this panel, not its
-	// messages). The buttons under the words, not beside: beside them
-	// the words had a third of a small window's chat.
-	say := widget.NewLabel("No language model is set up: this chat can be read, and sending needs a model. " +
-		"Open settings to choose one, or start a model server on this computer and press Look again.")
+	// messages). It is short, for a small window's chat: the words in a
+	// line, what Look again found (or not) beside the buttons.
+	say := widget.NewLabel("No language model is set up: this chat can be read, and sending needs one.")
 	say.Wrapping = fyne.TextWrapWord
 	say.Importance = widget.WarningImportance
+	p.barNote = widget.NewLabel("")
+	p.barNote.Wrapping = fyne.TextWrapWord
 	barAgain := widget.NewButtonWithIcon("Look again", theme.ViewRefreshIcon(), p.Probe)
 	barSettings := widget.NewButtonWithIcon("Open settings", theme.SettingsIcon(), host.ShowSettings)
-	p.bar = container.NewVBox(widget.NewSeparator(), container.NewPadded(container.NewVBox(say, p.barFound, container.NewHBox(barAgain, barSettings))))
+	p.bar = container.NewVBox(widget.NewSeparator(), container.NewPadded(container.NewVBox(say, p.barFound,
+		container.NewBorder(nil, nil, container.NewHBox(barAgain, barSettings), nil, p.barNote))))
 	return p
 }
 
@@ -108,9 +111,7 @@ func (p *Panel) Probe() {
 		return
 	}
 	p.probing = true
-	p.fill(func() []fyne.CanvasObject {
-		return []fyne.CanvasObject{widget.NewLabel("Looking for model servers on this machine…")}
-	})
+	p.fill([]fyne.CanvasObject{widget.NewLabel("Looking for model servers on this machine…")}, nil, "Looking…")
 	go func() {
 		found := p.host.Probe(context.Background())
 		p.host.Post(func() {
@@ -122,26 +123,31 @@ func (p *Panel) Probe() {
 
 // show lists the servers found, in the panel and in its bar.
 func (p *Panel) show(found []llm.Endpoint) {
-	p.fill(func() []fyne.CanvasObject { return p.servers(found) })
+	note := ""
+	if len(found) == 0 {
+		note = "No model server answered on this computer."
+	}
+	p.fill(p.servers(found, true), p.servers(found, false), note)
 }
 
-// fill puts rows made by rows in the panel and in its bar (each its own:
-// a widget has one parent).
-func (p *Panel) fill(rows func() []fyne.CanvasObject) {
-	for _, c := range []*fyne.Container{p.Found, p.barFound} {
-		c.Objects = rows()
-		c.Refresh()
-	}
+// fill puts rows in the panel, barRows and note in its bar (each its own
+// widgets: a widget has one parent).
+func (p *Panel) fill(rows, barRows []fyne.CanvasObject, note string) {
+	p.Found.Objects = rows
+	p.Found.Refresh()
+	p.barFound.Objects = barRows
+	p.barFound.Refresh()
+	p.barNote.SetText(note)
 	if p.Resized != nil {
 		p.Resized()
 	}
 }
 
-// servers are the rows of the servers found (or why none), each with its
-// models and Use this.
-func (p *Panel) servers(found []llm.Endpoint) []fyne.CanvasObject {
+// servers are the rows of the servers found, each with its models and
+// Use this; with why, where none was found, where none answered.
+func (p *Panel) servers(found []llm.Endpoint, why bool) []fyne.CanvasObject {
 	var objs []fyne.CanvasObject
-	if len(found) == 0 {
+	if len(found) == 0 && why {
 		var where []string
 		for _, e := range llm.LocalEndpoints {
 			where = append(where, fmt.Sprintf("%s (%s)", e.Name, e.Where()))

@@ -51,8 +51,9 @@
 //   - servers: the servers panel: the servers' states, a server's tools
 //     (enable, pins, Run by hand), the form that adds or edits a server
 //     (tried before it is saved), signing in, a server's resources.
-//   - setup: the first-run panel (a model to choose) and the window shown
-//     when the config cannot be read.
+//   - setup: the first-run panel (a model to choose), in an empty chat's
+//     place, its short notice above the message box under a chat with
+//     messages, and the window shown when the config cannot be read.
 //   - tray: the tray menu and the quick prompt's window, with its
 //     one-line tool activity.
 //   - widgets: widgets that know nothing of Deckhand: the image view,

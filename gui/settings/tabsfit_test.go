@@ -8,6 +8,8 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"deckhand/gui/guitest"
 )
 
 // The settings' tabs keep every title in sight as the panel narrows:
@@ -46,25 +48,9 @@ func TestTabsFit(t *testing.T) {
 			t.Errorf("%.0f px wide: the tabs at %v, want %v", step.width, l.loc, step.loc)
 		}
 		overflow := false
-		var walk func(fyne.CanvasObject)
-		walk = func(o fyne.CanvasObject) {
-			if !o.Visible() {
-				return
-			}
-			switch x := o.(type) {
-			case *widget.Button:
-				overflow = overflow || x.Icon != nil && x.Icon.Name() == theme.MoreHorizontalIcon().Name()
-			case *fyne.Container:
-				for _, c := range x.Objects {
-					walk(c)
-				}
-			case fyne.Widget:
-				for _, c := range test.WidgetRenderer(x).Objects() {
-					walk(c)
-				}
-			}
+		for _, b := range guitest.All[*widget.Button](tabs) {
+			overflow = overflow || b.Icon != nil && b.Icon.Name() == theme.MoreHorizontalIcon().Name()
 		}
-		walk(tabs)
 		if overflow {
 			t.Errorf("%.0f px wide: the tab bar puts tabs behind its \"…\"", step.width)
 		}

@@ -31,9 +31,17 @@ func FindHelper() (string, error) {
 	}
 	p := filepath.Join(filepath.Dir(exe), HelperName)
 	if _, err := os.Stat(p); err != nil {
-		return "", fmt.Errorf("no view helper at %s (make build builds it beside deckhand)", p)
+		return "", &NoHelperError{Path: p}
 	}
 	return p, nil
+}
+
+// NoHelperError is FindHelper's error when the helper is not beside the
+// running binary: Path is where it was looked for.
+type NoHelperError struct{ Path string }
+
+func (e *NoHelperError) Error() string {
+	return fmt.Sprintf("no view helper at %s (make build builds it beside deckhand)", e.Path)
 }
 
 // Sandboxed reports whether a view can be confined here beyond its

@@ -31,11 +31,15 @@ import (
 // is deleted (Hear, CloseConversation). Of and Open are called on the UI
 // goroutine, Hear and CloseConversation from any.
 type Views struct {
-	host   Host
-	log    *slog.Logger
-	mu     sync.Mutex
-	book   *apps.Views    // the views accepted, by tool
-	open   apps.Opened    // by card
+	host Host
+	log  *slog.Logger
+	mu   sync.Mutex
+	book *apps.Views // the views accepted, by tool
+	open apps.Opened // by card
+	// cannot says, by card, why its last Open view could not start (no
+	// helper beside deckhand, the tool not offered now): the card shows
+	// it until an Open gets past it (mu).
+	cannot map[apps.Card]string
 	listen sync.Once      // to the theme, from the first view
 	closed bool           // Deckhand quits: no view opens any more (mu)
 	shown  sync.WaitGroup // the views registered, until their helper has ended
@@ -72,27 +76,77 @@ func (v *Views) Of(display string) (tools.Tool, string) {
 }
 
 // Open shows the view of the tool of a card of conversation conv, told
-// the card's call.
-func (v *Views) Open(conv string, row transcript.Row) {
-	t, uri := v.Of(row.Tool)
-	if uri == "" {
-		return
-	}
+// the card's call. What stands in the way at once (the view helper not
+// beside deckhand, the tool not offered now) is not a notice that may go
+// unseen: the card shows it (Cannot) from the frame after, and a later
+// Open tries again. It reports whether the card has something new to say
+// (a reason it cannot, or that one is gone), and must be drawn again.
+func (v *Views) Open(conv string, row transcript.Row) bool {
 	// A model may give two calls of two runs one id: the card is its
 	// run and call (and tool and arguments).
-	card := apps.Card{Conversation: conv, Run: row.Run, Call: row.Call, Tool: row.Tool, Args: row.Args}
+	card := cardOf(conv, row)
+	t, uri := v.Of(row.Tool)
+	if uri == "" {
+		return v.setCannot(card, fmt.Sprintf("The view cannot open: %s is not offered now (turned off or quarantined in Servers, or its server is not connected).", row.Tool))
+	}
+	helper, err := apps.FindHelper()
+	if err != nil {
+		return v.setCannot(card, fmt.Sprintf("The view cannot open: views need Deckhand's view helper, %s, beside deckhand, and there is none at %s. `make build` builds both; then press Open view again.", apps.HelperName, helperPath(err)))
+	}
+	changed := v.setCannot(card, "")
 	v.mu.Lock()
 	if v.book == nil {
 		v.book = apps.NewViews()
 	}
 	v.mu.Unlock()
 	if v.open.Has(card) {
-		return
+		return changed
 	}
 	v.listen.Do(func() {
 		v.host.App().Settings().AddListener(func(fyne.Settings) { v.open.SetTheme(v.theme()) })
 	})
-	go v.run(conv, card, t, uri, row, v.theme())
+	go v.run(conv, card, t, uri, helper, row, v.theme())
+	return changed
+}
+
+// Cannot is why the last Open view of the card of row (of conversation
+// conv) could not start, or "".
+func (v *Views) Cannot(conv string, row transcript.Row) string {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.cannot[cardOf(conv, row)]
+}
+
+// setCannot keeps why card's view cannot open ("": it can), and reports
+// whether that changed.
+func (v *Views) setCannot(card apps.Card, why string) bool {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.cannot[card] == why {
+		return false
+	}
+	if why == "" {
+		delete(v.cannot, card)
+		return true
+	}
+	if v.cannot == nil {
+		v.cannot = map[apps.Card]string{}
+	}
+	v.cannot[card] = why
+	return true
+}
+
+func cardOf(conv string, row transcript.Row) apps.Card {
+	return apps.Card{Conversation: conv, Run: row.Run, Call: row.Call, Tool: row.Tool, Args: row.Args}
+}
+
+// helperPath is the path FindHelper looked at, from its error.
+func helperPath(err error) string {
+	var missing *apps.NoHelperError
+	if errors.As(err, &missing) {
+		return missing.Path
+	}
+	return "(" + err.Error() + ")"
 }
 
 // theme is the window's theme as a view is told it: the one the person
@@ -165,13 +219,8 @@ func (v *Views) Raise(conv, tool string) { v.open.Raise(conv, tool) }
 func (v *Views) CloseConversation(conv string) { v.open.CloseConversation(conv) }
 
 // run runs a view's window until it closes; it blocks.
-func (v *Views) run(conv string, card apps.Card, t tools.Tool, uri string, row transcript.Row, theme string) {
+func (v *Views) run(conv string, card apps.Card, t tools.Tool, uri, helper string, row transcript.Row, theme string) {
 	fail := func(err error) { v.tellNotice(fmt.Sprintf("Could not open the view of %s: %v", t.Display, err)) }
-	helper, err := apps.FindHelper()
-	if err != nil {
-		fail(err)
-		return
-	}
 	ctx := context.Background()
 	view, changed, err := v.book.Get(ctx, t.Display, t.Hash, uri, func(ctx context.Context, uri string) ([]*sdk.ResourceContents, error) {
 		return v.host.ReadResource(ctx, t.Server, uri)

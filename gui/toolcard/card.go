@@ -169,7 +169,12 @@ func (cs *Cards) NewCard(r Row) *Card {
 	t.Spinner.Hide()
 	t.OpenView = widget.NewButtonWithIcon("Open view", theme.ComputerIcon(), func() {
 		row, _ := r.Shown()
-		cs.apps.Open(r.Conv(), row)
+		if cs.apps.Open(r.Conv(), row) {
+			// Why the view cannot open (no helper), or that it now
+			// can, is said on the card: a notice said nothing at all.
+			t.Set(row)
+			r.Remeasure()
+		}
 	})
 	t.OpenView.Importance = widget.LowImportance
 	t.OpenView.Hide()
@@ -366,8 +371,18 @@ func (t *Card) Set(r transcript.Row) {
 	if r.Origin != "" {
 		status = "Called from " + r.Origin + ", not by the model (the model does not see it)."
 	}
+	said := r.State == transcript.Running && r.Status != "" || refused || r.Origin != ""
+	if !said {
+		status = ""
+	}
+	if t.OpenView.Visible() {
+		// Why its Open view could not open the view, till one can.
+		if cannot := t.cards.apps.Cannot(t.row.Conv(), r); cannot != "" {
+			status = strings.TrimSpace(status + "\n" + cannot)
+		}
+	}
 	widgets.SetText(t.Status, status)
-	widgets.SetVisible(t.StatusBox, open && (r.State == transcript.Running && r.Status != "" || refused || r.Origin != ""))
+	widgets.SetVisible(t.StatusBox, open && status != "")
 	finished := r.State == transcript.Succeeded || r.State == transcript.Failed || r.State == transcript.Denied
 	if finished && out != "" {
 		label, color, noun := "Result", theme.ColorNameForeground, "result"

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"image/color"
 	"net/url"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -14,6 +16,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"deckhand/apps"
+	"deckhand/gui/appview"
 	"deckhand/gui/guitest"
 	"deckhand/testutil"
 	"deckhand/toolcall"
@@ -339,5 +343,60 @@ func TestViewsRefusedCallCard(t *testing.T) {
 	}
 	if want := "not run: Deckhand refused it: " + w.Why(); c.State.Text != want {
 		t.Errorf("the card says %q, want %q", c.State.Text, want)
+	}
+}
+
+// Open view with no view helper beside deckhand (a plain `go build` of
+// cmd/deckhand) says so on the card: the path looked at and how to get
+// it. It did nothing at all, and the notice it meant to show never showed.
+// Once the helper is there, the same card's Open view tries again (here it
+// goes on to read the view from its server, which tests have none of) and
+// the card's words go.
+func TestOpenViewSaysTheHelperIsMissing(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if exe, err = filepath.EvalSymlinks(exe); err != nil {
+		t.Fatal(err)
+	}
+	helper := filepath.Join(filepath.Dir(exe), apps.HelperName)
+	if _, err := os.Stat(helper); err == nil {
+		t.Skipf("a view helper is beside the test binary: %s", helper)
+	}
+	h := newHarness(t)
+	h.host.Tools = tools.NewCatalog(map[string]tools.Source{"app": {Tools: []*sdk.Tool{
+		{Name: "get-time", InputSchema: map[string]any{"type": "object"}, Meta: sdk.Meta{"ui": map[string]any{"resourceUri": "ui://get-time/view.html"}}},
+	}}})
+	h.finished("c1", "app.get-time", "12:00", nil)
+	c := h.card("app.get-time")
+	test.Tap(c.OpenView)
+	h.drain()
+	if !c.StatusBox.Visible() || !strings.Contains(c.Status.Text, helper) || !strings.Contains(c.Status.Text, "make build") {
+		t.Fatalf("with no helper, the card says %q (shown %v); want the path looked at, %s, and make build", c.Status.Text, c.StatusBox.Visible(), helper)
+	}
+	remeasured := h.rows[0].remeasured
+	if remeasured == 0 {
+		t.Error("the card's row was not given its new height")
+	}
+
+	if err := os.WriteFile(helper, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Remove(helper) })
+	test.Tap(c.OpenView)
+	h.until("the second Open view to read the view", func() bool {
+		for _, m := range h.host.Told() {
+			if n, ok := m.(*appview.Notice); ok && strings.Contains(n.Text, "no servers in tests") {
+				return true
+			}
+		}
+		return false
+	})
+	if c.StatusBox.Visible() {
+		t.Errorf("with the helper there, the card still says %q", c.Status.Text)
+	}
+	if h.rows[0].remeasured == remeasured {
+		t.Error("the card's row was not given its new height once its words went")
 	}
 }

@@ -267,7 +267,7 @@ func Start(opts Options) *System {
 	})
 	s.always = always
 	s.secrets.Add(opts.Secrets...)
-	s.Conversations = conversation.Spawn(as.Root, conversation.Deps{
+	deps := conversation.Deps{
 		Config:    opts.Config,
 		LookupEnv: opts.LookupEnv,
 		Registry:  s.Registry,
@@ -282,7 +282,12 @@ func Start(opts Options) *System {
 		Logger:    log,
 		Log:       s.Store,
 		OnMessage: opts.conversationHook,
-	})
+	}
+	if opts.Log != nil {
+		// A cut result is kept whole beside the log, for the person.
+		deps.KeepResult = opts.Log.KeepResult
+	}
+	s.Conversations = conversation.Spawn(as.Root, deps)
 	return s
 }
 

@@ -143,6 +143,14 @@ func (h chatHost) ServerReady(alias string) bool {
 	})
 }
 func (h chatHost) AttachResource(alias, uri string) { h.u.comp.AttachResource(alias, uri) }
+
+// ResultFile is where the log keeps a cut result whole (store.KeepResult).
+func (h chatHost) ResultFile(conv, run, call string) string {
+	if h.u.d.Log == nil {
+		return ""
+	}
+	return h.u.d.Log.ResultPath(conv, run, call)
+}
 func (h chatHost) ReadResource(ctx context.Context, server, uri string) ([]*sdk.ResourceContents, error) {
 	r, err := h.u.d.System.ReadResource(ctx, server, uri)
 	if err != nil {

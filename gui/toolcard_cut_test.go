@@ -2,6 +2,9 @@ package gui
 
 import (
 	"context"
+	"errors"
+	"io/fs"
+	"os"
 	"strings"
 	"testing"
 
@@ -82,6 +85,26 @@ func TestToolCardSaysTheResultWasCut(t *testing.T) {
 			}
 			if !strings.HasSuffix(state, " · cut for the model") {
 				t.Errorf("the cut card's header says %q, want it to end in \" · cut for the model\"", state)
+			}
+			// The whole result is kept for the person beside the log, and
+			// the card offers it; what Show shows is said to be what the
+			// model saw (it said "the whole result": new-user pass 13, F3).
+			kept, err := os.ReadFile(h.db.ResultPath(h.ui.conv, c.Row.Run, c.Row.Call))
+			if err != nil || string(kept) != "Echo: "+tt.text {
+				t.Errorf("the whole result kept: %d bytes, want the %d the tool sent (%v)", len(kept), len("Echo: "+tt.text), err)
+			}
+			if !want.Saved || !card.SaveWhole.Visible() || !strings.Contains(note.Text, "kept the whole result") {
+				t.Errorf("the card of a kept result: saved %v, Save the whole result… shown %v, note %q", want.Saved, card.SaveWhole.Visible(), note.Text)
+			}
+			if more := card.OutMore.Text; !strings.HasPrefix(more, "Show all the model saw (") {
+				t.Errorf("the cut result's end says %q, want Show all the model saw (…)", more)
+			}
+			// Deleting the chat removes what was kept for it.
+			if err := h.db.DeleteSession(context.Background(), h.ui.conv); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Stat(h.db.ResultPath(h.ui.conv, c.Row.Run, c.Row.Call)); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("the chat deleted, its kept result: %v", err)
 			}
 			test.Tap(card.Fold)
 			h.queue.Settle()

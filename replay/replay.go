@@ -136,7 +136,9 @@ type Call struct {
 	// CutKept and CutWhole: the result limit cut the result to CutKept
 	// bytes of CutWhole before the model was given Output; 0 when not.
 	CutKept, CutWhole int
-	Elapsed           time.Duration
+	// CutSaved: the whole result was kept for the person (store.KeepResult).
+	CutSaved bool
+	Elapsed  time.Duration
 	// Asked: an approval was asked about it. Sent: it was sent to its
 	// server (or run) at all; a Finished call that was not ended before
 	// it ran (denied, stopped while asked, refused).
@@ -461,7 +463,7 @@ func (c *Call) finish(kind string, d store.EventData) {
 	c.IsError = kind != store.KindToolSucceeded
 	c.Elapsed = time.Duration(d.ElapsedMS) * time.Millisecond
 	c.Structured, c.Meta = object(d.Structured), object(d.Meta)
-	c.CutKept, c.CutWhole = d.CutKept, d.CutWhole
+	c.CutKept, c.CutWhole, c.CutSaved = d.CutKept, d.CutWhole, d.CutSaved
 }
 
 // object is raw if it is a JSON object, else nil.

@@ -37,6 +37,9 @@ type EventData struct {
 	// of CutWhole; absent when it was not (or before it was recorded).
 	CutKept  int `json:"cut_kept"`
 	CutWhole int `json:"cut_whole"`
+	// CutSaved: the whole result was kept for the person, beside the
+	// log (KeepResult).
+	CutSaved bool `json:"cut_saved"`
 	// Retry: a notice that the model request is tried again.
 	Retry bool `json:"retry"`
 	// Structured is a tool.succeeded or tool.failed's structured content

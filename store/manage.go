@@ -76,7 +76,8 @@ func (db *DB) PinSession(ctx context.Context, id string, pinned bool) error {
 }
 
 // DeleteSession removes a session from the log, in one transaction: its
-// events, its runs and its row. Other sessions, their totals and the
+// events, its runs and its row; then the whole results kept for it
+// (KeepResult). Other sessions, their totals and the
 // "always allow" grants are untouched. A session with a run still running
 // (in a live process) is refused with ErrSessionRunning; a run whose
 // process is gone does not hold it.
@@ -133,7 +134,8 @@ func (db *DB) DeleteSession(ctx context.Context, id string) error {
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("deleting the session: %w", err)
 	}
-	return nil
+	// Its tools' whole results, kept beside the log, go with it.
+	return db.removeResults(id)
 }
 
 // Search limits: a query's words beyond maxSearchWords, and the bytes of a

@@ -3,6 +3,8 @@ package store
 import (
 	"encoding/json"
 	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -377,4 +379,36 @@ func FuzzContainsFold(f *testing.F) {
 			t.Errorf("containsFold(%q, %q) = %v, want %v", s, w, got, want)
 		}
 	})
+}
+
+// A session's kept whole results (KeepResult) are files beside the log,
+// named by hashes of the ids (a model's call id such as "../../x" writes
+// nowhere else), readable by the person alone, and go with the session;
+// another session's stay.
+func TestKeptResultsGoWithTheirSession(t *testing.T) {
+	dir := t.TempDir()
+	db := open(t, filepath.Join(dir, "log.db"))
+	ctx := t.Context()
+	twoSessions(t, db)
+	for _, s := range []string{"s1", "s2"} {
+		if err := db.KeepResult(s, "r1", "../../x", "the whole of "+s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p1, p2 := db.ResultPath("s1", "r1", "../../x"), db.ResultPath("s2", "r1", "../../x")
+	if rel, err := filepath.Rel(ResultsDir(db.path), p1); err != nil || strings.Contains(rel, "..") {
+		t.Errorf("the kept result is at %s, outside %s", p1, ResultsDir(db.path))
+	}
+	if fi, err := os.Stat(p1); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("the kept result's file: %v, %v; want mode 0600", fi, err)
+	}
+	if err := db.DeleteSession(ctx, "s1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Dir(p1)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the deleted session's kept results: %v", err)
+	}
+	if b, err := os.ReadFile(p2); err != nil || string(b) != "the whole of s2" {
+		t.Errorf("the other session's kept result: %q, %v", b, err)
+	}
 }

@@ -183,8 +183,12 @@ func Cap(text string, limit int) string {
 // Cut is what Cap did to a text: it gave Kept bytes (its marker
 // included) of Whole. The zero Cut: nothing was cut. A window says so
 // from this, never from the marker in the text, which a server can
-// write too.
-type Cut struct{ Kept, Whole int }
+// write too. Saved: the whole text was kept for the person (a tool's
+// result: store.KeepResult), where the model saw Kept of it.
+type Cut struct {
+	Kept, Whole int
+	Saved       bool
+}
 
 // CapCut is Cap, and what it cut.
 func CapCut(text string, limit int) (string, Cut) {

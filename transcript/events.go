@@ -118,7 +118,7 @@ func (t *Transcript) addRun(run replay.Run, attached []Attachment, views []repla
 					t.ToolStarted(c.ID, c.Tool, c.Arguments)
 				}
 				t.ToolFinished(c.ID, c.Tool, nil, c.Output, c.IsError, c.Denied, c.Elapsed)
-				t.ToolCut(c.ID, tools.Cut{Kept: c.CutKept, Whole: c.CutWhole})
+				t.ToolCut(c.ID, tools.Cut{Kept: c.CutKept, Whole: c.CutWhole, Saved: c.CutSaved})
 				t.ToolStructured(c.ID, c.Structured, c.Meta) // its view is given it, as when the call ended
 				if c.Cancelled {
 					t.ToolCancelled(c.ID)

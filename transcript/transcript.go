@@ -818,7 +818,11 @@ func CutNote(c tools.Cut) string {
 	if c.Whole <= c.Kept || c.Kept <= 0 {
 		return ""
 	}
+	kept := "The rest was not kept."
+	if c.Saved {
+		kept = "Deckhand kept the whole result for you (not for the model) until the chat is deleted."
+	}
 	return fmt.Sprintf("The model saw %s of this %s result: the rest was cut from its middle, where the marker below is, by the result limit "+
-		"(mcp.max_output_bytes in the config file, and at most a quarter of the model's context).",
-		tools.Size(c.Kept), tools.Size(c.Whole))
+		"(mcp.max_output_bytes in the config file, and at most a quarter of the model's context). %s",
+		tools.Size(c.Kept), tools.Size(c.Whole), kept)
 }

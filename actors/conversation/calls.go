@@ -493,6 +493,7 @@ func (r *run) callOne(ctx context.Context, v *view, cs *callState) called {
 		return called{cs: cs, output: toolcall.CancelledText, failed: true, cancelled: true}
 	}
 	output, isError, cut := toolcall.OutputCut(res.Result, res.Err, toolcall.Limit(v.cfg.MCP.MaxOutputBytes, v.cfg.Model.MaxContextTokens))
+	cut = r.deps.keepWhole(r.conv, r.id, cs.id, res.Result, cut)
 	out := called{cs: cs, output: output, failed: isError, inServer: res.Elapsed, cut: cut}
 	if res.Err == nil {
 		out.media = tools.ResultMedia(res.Result).Map(r.deps.secrets.Get().String)
@@ -500,6 +501,25 @@ func (r *run) callOne(ctx context.Context, v *view, cs *callState) called {
 		out.meta = metaOf(res.Result, r.deps.secrets.Get().String)
 	}
 	return out
+}
+
+// keepWhole keeps the whole of a result the result limit cut (cut), as
+// the model would have been given it but for the limit, secrets removed,
+// and says so in the Cut it returns (Saved), if it could; nothing when
+// nothing was cut. What it failed to keep is logged, and the card says
+// the rest was not kept.
+func (d *convDeps) keepWhole(conv, run, call string, res *sdk.CallToolResult, cut tools.Cut) tools.Cut {
+	if cut.Whole == 0 || res == nil || d.keep == nil {
+		return cut
+	}
+	if err := d.keep(conv, run, call, d.secrets.Get().String(tools.RenderResult(res))); err != nil {
+		if d.log != nil {
+			d.log.Warn("the whole result was not kept", "conversation", conv, "call", call, "err", err)
+		}
+		return cut
+	}
+	cut.Saved = true
+	return cut
 }
 
 // origin is what the log says of where the run's calls come from: "" for

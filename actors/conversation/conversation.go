@@ -142,6 +142,8 @@ type convDeps struct {
 	// commands runs the CMD: route's commands, in sandboxes kept between
 	// them (shared by every conversation).
 	commands *toolserver.Runner
+	// keep keeps a cut result whole for the person (Deps.KeepResult).
+	keep func(conv, run, call, text string) error
 	// stream makes one model request (streamModel; a script in tests),
 	// call one tool call (the router's Call; a stand-in in tests).
 	stream streamFunc

@@ -42,6 +42,11 @@ type Deps struct {
 	Logger   *slog.Logger
 	// Log, if set, is the store actor: it watches every conversation.
 	Log *actor.PID
+	// KeepResult, if set, keeps a call's whole result (secrets removed)
+	// for the person when the result limit cut what the model was given
+	// (store.DB.KeepResult): a card offers to save it. Nil: only the part
+	// the model saw is kept, and the card says so.
+	KeepResult func(conv, run, call, text string) error
 	// OnMessage, when set (by tests), sees every message of every
 	// conversation first.
 	OnMessage func(any)
@@ -75,6 +80,7 @@ func Spawn(root *actor.RootContext, d Deps) *actor.PID {
 		log:       d.Logger,
 		onMessage: d.OnMessage,
 		commands:  d.Commands,
+		keep:      d.KeepResult,
 		stream:    streamModel,
 	}
 	store := d.Log

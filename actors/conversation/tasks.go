@@ -110,6 +110,7 @@ func (a *conversationActor) taskEnded(c actor.Context, m *taskFollowed) {
 	}
 	v := a.view.Load()
 	output, isError, cut := toolcall.OutputCut(m.res.Result, m.res.Err, toolcall.Limit(v.cfg.MCP.MaxOutputBytes, v.cfg.Model.MaxContextTokens))
+	cut = a.deps.keepWhole(a.id, t.Run, t.Call, m.res.Result, cut)
 	fin := &ToolCallFinished{Conversation: a.id, Run: t.Run, Call: t.Call, Tool: t.Tool, Output: output, IsError: isError,
 		Elapsed: m.res.Elapsed, ServerElapsed: m.res.Elapsed, Cut: cut}
 	if m.res.Err == nil {

@@ -459,6 +459,9 @@ func (a *storeActor) record(c actor.Context, msg any) {
 		}
 		if m.Cut.Whole > 0 {
 			data["cut_kept"], data["cut_whole"] = m.Cut.Kept, m.Cut.Whole
+			if m.Cut.Saved {
+				data["cut_saved"] = true // the whole result is kept beside the log (store.KeepResult)
+			}
 		}
 		if m.Cancelled {
 			data["cancelled"] = true // the person's Stop ended it; absent: not cancelled

@@ -44,6 +44,8 @@ type Host interface {
 	AttachResource(alias, uri string)
 	// AnswerCall brings up a waiting call's approval (package toolcard).
 	AnswerCall(conv, call string)
+	// ResultFile is where a cut result is kept whole (package toolcard).
+	ResultFile(conv, run, call string) string
 }
 
 // Action is what a message control asks of a run.

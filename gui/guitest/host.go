@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/url"
+	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
@@ -26,6 +27,9 @@ type Host struct {
 	Tools   *tools.Catalog       // Catalog's answer
 	Browser func(*url.URL) error // OpenURL's; nil is no browser
 	Ready   map[string]bool      // the servers connected
+	// Results is ResultFile's answer: the folder of kept results, a
+	// file per call named conv-run-call.txt; "" is no log.
+	Results string
 
 	mu   sync.Mutex
 	told []any
@@ -71,7 +75,15 @@ func (h *Host) OpenURL(link *url.URL) error {
 	return h.Browser(link)
 }
 
-func (h *Host) Catalog() *tools.Catalog          { return h.Tools }
+func (h *Host) Catalog() *tools.Catalog { return h.Tools }
+
+// ResultFile is a file of Results, or "".
+func (h *Host) ResultFile(conv, run, call string) string {
+	if h.Results == "" {
+		return ""
+	}
+	return filepath.Join(h.Results, conv+"-"+run+"-"+call+".txt")
+}
 func (h *Host) ServerReady(alias string) bool    { return h.Ready[alias] }
 func (h *Host) AttachResource(alias, uri string) { h.Tell([2]string{alias, uri}) }
 

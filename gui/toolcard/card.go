@@ -97,9 +97,13 @@ type Card struct {
 	OutLabel                             *widget.Label
 	// CutNote says, at the result's top, that the result limit cut the
 	// result before the model saw it (Row.Cut), and by how much.
-	CutNote  *widget.Label
-	Media    *Media
-	OpenView *widget.Button // the tool's view (an MCP App), in a window of its own
+	CutNote *widget.Label
+	// SaveWhole saves the whole result the limit cut, which Deckhand kept
+	// beside its log (Row.Cut.Saved), to a file the person picks.
+	SaveWhole *widgets.RingButton
+	saveBox   fyne.CanvasObject
+	Media     *Media
+	OpenView  *widget.Button // the tool's view (an MCP App), in a window of its own
 	// Answer brings up the approval the call waits for, wherever its
 	// dialog was (the quick prompt's window, behind this one).
 	Answer    *widget.Button
@@ -143,6 +147,13 @@ func (cs *Cards) NewCard(r Row) *Card {
 	t.CutNote = widget.NewLabel("")
 	t.CutNote.Wrapping = fyne.TextWrapWord
 	t.CutNote.Hide()
+	t.SaveWhole = widgets.NewRingButtonWithIcon("Save the whole result…", theme.DocumentSaveIcon(), func() {
+		row, _ := r.Shown()
+		cs.saveWhole(r.Conv(), row)
+	})
+	t.SaveWhole.Importance, t.SaveWhole.KeepFocus = widget.LowImportance, true
+	t.saveBox = container.NewHBox(t.SaveWhole)
+	t.saveBox.Hide()
 	t.outSeg = &widget.TextSegment{Style: widget.RichTextStyleCodeBlock}
 	t.Out = richtext.NewMDText(t.outSeg)
 	t.Out.Wrapping = fyne.TextWrapWord
@@ -191,7 +202,7 @@ func (cs *Cards) NewCard(r Row) *Card {
 	// card past a narrow window.
 	t.answerBox = container.NewHBox(t.Answer)
 	t.answerBox.Hide()
-	body := container.NewVBox(title, t.answerBox, t.ArgsSel, t.argsEnd.obj, t.Progress, t.StatusBox, t.outLabelBox, t.CutNote, t.OutSel, t.outEnd.obj, t.Media.obj)
+	body := container.NewVBox(title, t.answerBox, t.ArgsSel, t.argsEnd.obj, t.Progress, t.StatusBox, t.outLabelBox, t.CutNote, t.saveBox, t.OutSel, t.outEnd.obj, t.Media.obj)
 	t.obj = container.NewStack(t.Border, container.NewPadded(body))
 	return t
 }
@@ -407,6 +418,12 @@ func (t *Card) Set(r transcript.Row) {
 	note := transcript.CutNote(r.Cut)
 	widgets.SetText(t.CutNote, note)
 	widgets.SetVisible(t.CutNote, shown && note != "")
+	saved := shown && note != "" && r.Cut.Saved
+	widgets.SetVisible(t.saveBox, saved)
+	widgets.SetVisible(t.SaveWhole, saved)
+	// What Show all shows of a cut result is what the model saw: the
+	// whole result is the file Save the whole result… writes.
+	t.outEnd.partial = note != ""
 	widgets.SetVisible(t.Out, shown)
 	widgets.SetVisible(t.OutSel, shown)
 	t.argsEnd.set(r.Args, open, r.Expanded, argsHidden, argsUndrawn, "arguments")

@@ -25,6 +25,9 @@ type textEnd struct {
 	note *widget.Label
 	box  fyne.CanvasObject // note's
 	text string            // all of the text, for Copy all
+	// partial: the text is the part of a result the model saw (the
+	// result limit cut it): its Show says so, not "the whole result".
+	partial bool
 }
 
 // newTextEnd makes the end of a text of the card's row r. Its controls
@@ -58,6 +61,8 @@ func (e *textEnd) set(text string, shown, expanded bool, hidden, undrawn int, no
 		label = "Show less"
 	case hidden > 0 && noun == "arguments":
 		label = "Show all the arguments (" + tools.Size(hidden) + " more)"
+	case hidden > 0 && e.partial:
+		label = "Show all the model saw (" + tools.Size(hidden) + " more)"
 	case hidden > 0:
 		label = "Show the whole " + noun + " (" + tools.Size(hidden) + " more)"
 	}

@@ -33,6 +33,10 @@ type Host interface {
 	// model's id) waits for, in the window the card is in: the dialog may
 	// be open on the quick prompt's.
 	AnswerCall(conv, call string)
+	// ResultFile is the file that keeps the whole result of call call of
+	// run run of conversation conv, when the result limit cut it and
+	// Deckhand kept it (store.DB.ResultPath); "" with no log.
+	ResultFile(conv, run, call string) string
 }
 
 // Row is the chat's row a card is drawn in (package chat): the list

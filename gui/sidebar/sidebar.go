@@ -255,7 +255,14 @@ func (s *Sidebar) show(items []Item) {
 	s.Items = items
 	if on != "" {
 		if i := slices.IndexFunc(items, func(it Item) bool { return it.ID == on }); i >= 0 && i != s.List.highlight {
+			// Fyne's Highlight scrolls to the row: the list stays where
+			// it is. New chats pushed the chat the keyboard was on down
+			// and out of sight, the list followed it, and the open
+			// chat's selection below scrolled back only to that chat,
+			// one row short of the top (the pinned chat hidden).
+			off := s.List.GetScrollOffset()
 			s.List.Highlight(i)
+			s.List.ScrollToOffset(off)
 		}
 	}
 	s.selecting = true

@@ -763,3 +763,33 @@ func TestKeyboardComesInOnTheOpenChat(t *testing.T) {
 		t.Errorf("the Menu key on coming into the list acts on %+v, want the open chat c", h.last())
 	}
 }
+
+// After many new chats, the list still shows its top, the pinned chat
+// first: the keyboard's place (highlight), kept on the chat it was on as
+// the new ones pushed that chat down, scrolled the list to it (Fyne's
+// Highlight scrolls), and the new chat's selection then scrolled back
+// only as far as the new chat, one row short of the top: the pinned chat
+// hidden above while the scrollbar looked at the top (new-user pass 13,
+// F9).
+func TestManyNewChatsKeepTheTopInView(t *testing.T) {
+	_, s := newFake(t)
+	pinned := Item{ID: "p", Title: "pinned", Pinned: true}
+	var rest []Item
+	for i := range 20 {
+		for j := range rest {
+			rest[j].Current = false
+		}
+		id := fmt.Sprintf("c%d", i)
+		rest = append([]Item{{ID: id, Title: "chat " + id, Current: true}}, rest...)
+		s.Set(append([]Item{pinned}, rest...))
+		if i == 0 {
+			s.List.Highlight(1) // the keyboard on the first chat (a click, Tab)
+		}
+		if off := s.List.GetScrollOffset(); off != 0 {
+			t.Fatalf("after %d new chats the list is scrolled %v down: the pinned chat is out of sight", i+1, off)
+		}
+	}
+	if got := s.Items[s.List.highlight].ID; got != "c0" {
+		t.Errorf("the keyboard's place is on %s, want c0, the chat it was on", got)
+	}
+}

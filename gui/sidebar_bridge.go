@@ -532,8 +532,13 @@ func (h sidebarHost) ShowServers()          { h.u.showPlace(h.u.showServers) }
 func (h sidebarHost) ShowSettings()         { h.u.showPlace(h.u.showSettings) }
 func (h sidebarHost) KeepFocus() func()     { return h.u.keepFocus() }
 func (h sidebarHost) ShowError(text string) { h.u.showError(text) }
-func (h sidebarHost) FocusInput()           { h.u.focusInput() }
-func (h sidebarHost) Post(f func())         { h.u.post(f) }
+func (h sidebarHost) FocusInput() {
+	h.u.focusInput()
+	// Delete pressed next in the empty box is for the chat opened from
+	// the list (gui/sidebar.Sidebar.AskDeleteOpened), as in the list.
+	h.u.input.ArmDelete()
+}
+func (h sidebarHost) Post(f func()) { h.u.post(f) }
 
 // NewChat (the button, Ctrl+N) gives the message box the keyboard at
 // once: on the new chat already shown nothing changes on screen, and a

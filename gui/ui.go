@@ -383,6 +383,7 @@ func (u *UI) build() {
 
 	u.input.Shortcuts = u.ctrlShortcuts() // shortcuts.go
 	u.input.OnHelp = u.showShortcuts
+	u.input.OnDeleteEmpty = u.side.AskDeleteOpened // right after a click on a chat in the list
 	u.input.OnEscape = func() {
 		if u.running {
 			u.tell(&uiStop{})

@@ -79,6 +79,21 @@ func (s *Sidebar) selected() (Item, bool) {
 	return Item{}, false
 }
 
+// AskDeleteOpened asks, as Delete in the list does, whether to delete
+// the chat last opened from the list (a click on it gave the message box
+// the keyboard, and Delete pressed next in the empty box is for the
+// chat); false when it is not listed any more. The chat is the one
+// clicked, not the one the list shows open: the list learns which is
+// open a moment after the click.
+func (s *Sidebar) AskDeleteOpened() bool {
+	i := slices.IndexFunc(s.Items, func(it Item) bool { return it.ID == s.opened })
+	if s.opened == "" || i < 0 {
+		return false
+	}
+	s.askDelete(s.Items[i])
+	return true
+}
+
 // open opens the session at index i of the list (if it is not the one
 // open already), and shows it selected.
 func (s *Sidebar) open(i widget.ListItemID) {
@@ -86,6 +101,7 @@ func (s *Sidebar) open(i widget.ListItemID) {
 		return
 	}
 	s.host.Open(s.Items[i])
+	s.opened = s.Items[i].ID
 	s.selecting = true
 	s.List.Select(i)
 	s.selecting = false

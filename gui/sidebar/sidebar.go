@@ -166,6 +166,7 @@ type Sidebar struct {
 	List       *List
 	Search     *SearchEntry
 	selecting  bool              // the list's selection is being set, not chosen
+	opened     string            // the chat last opened from the list (open), by ID
 	noSessions fyne.CanvasObject // in the list's place while it is empty
 	rows       []*Row            // the rows the list shows (rows.go)
 	tmpl       *Row              // the row the list measures at each full refresh

@@ -34,9 +34,21 @@ type MessageEntry struct {
 	OnPress func()
 	// Primary, if set, is the desktop's primary selection.
 	Primary PrimarySelection
-	shift   bool
-	middle  bool // the middle button is down: its drag selects nothing
+	// OnDeleteEmpty, if set, is Delete pressed in the empty box as the
+	// first thing done in it since ArmDelete (a click on a chat in the
+	// window's list gave the box the keyboard, and Delete then means the
+	// chat, as it does in the list); it reports whether it took the key.
+	// Delete anywhere else in the box deletes text, as ever.
+	OnDeleteEmpty func() bool
+	shift         bool
+	middle        bool // the middle button is down: its drag selects nothing
+	deleteArmed   bool // ArmDelete, and nothing done in the box since
 }
+
+// ArmDelete makes a Delete pressed next, in the empty box, OnDeleteEmpty:
+// any other key, a letter, a shortcut, a click or the focus gone first
+// forget it.
+func (e *MessageEntry) ArmDelete() { e.deleteArmed = true }
 
 var _ desktop.Keyable = (*MessageEntry)(nil)
 
@@ -66,7 +78,13 @@ func (e *MessageEntry) KeyUp(k *fyne.KeyEvent) {
 }
 
 func (e *MessageEntry) TypedKey(k *fyne.KeyEvent) {
+	armed := e.deleteArmed
+	e.deleteArmed = false
 	switch {
+	case k.Name == fyne.KeyDelete && armed && e.Text == "" && e.OnDeleteEmpty != nil:
+		if e.OnDeleteEmpty() {
+			return
+		}
 	case (k.Name == fyne.KeyReturn || k.Name == fyne.KeyEnter) && !e.shift:
 		e.OnSend()
 		return
@@ -86,6 +104,7 @@ func (e *MessageEntry) AcceptsTab() bool { return false }
 // TypedShortcut runs the window's own shortcuts, and gives the rest (copy,
 // paste, select all, undo) to the entry.
 func (e *MessageEntry) TypedShortcut(s fyne.Shortcut) {
+	e.deleteArmed = false
 	if cs, ok := s.(*desktop.CustomShortcut); ok && cs.Modifier == fyne.KeyModifierShortcutDefault {
 		if f := e.Shortcuts[cs.KeyName]; f != nil {
 			f()
@@ -105,6 +124,7 @@ func (e *MessageEntry) TypedShortcut(s fyne.Shortcut) {
 }
 
 func (e *MessageEntry) MouseDown(m *desktop.MouseEvent) {
+	e.deleteArmed = false
 	// A press of another button forgets the middle one, whose release
 	// another widget may have had.
 	e.middle = m.Button == desktop.MouseButtonTertiary && e.Primary != nil
@@ -178,8 +198,14 @@ func (e *MessageEntry) ownSelection() {
 
 // FocusLost forgets Shift: its KeyUp may go to another widget.
 func (e *MessageEntry) FocusLost() {
-	e.shift = false
+	e.shift, e.deleteArmed = false, false
 	e.Entry.FocusLost()
+}
+
+// TypedRune types r, and forgets ArmDelete.
+func (e *MessageEntry) TypedRune(r rune) {
+	e.deleteArmed = false
+	e.Entry.TypedRune(r)
 }
 
 // Blank reports whether the box holds nothing but spaces.

@@ -268,10 +268,18 @@ func (s *Sidebar) show(items []Item) {
 	}
 	s.selecting = true
 	s.List.UnselectAll()
+	before := s.List.GetScrollOffset()
 	for i, it := range items {
 		if it.Current {
 			s.List.Select(i)
 		}
+	}
+	// The selection scrolls the list up to the open chat when it was
+	// above the view, and no further: a chat just pinned, now above the
+	// open one, stayed hidden a row above. Less than half the list hidden
+	// above it, the list shows its top.
+	if off := s.List.GetScrollOffset(); off < before && off > 0 && off <= s.List.Size().Height/2 {
+		s.List.ScrollToTop()
 	}
 	s.selecting = false
 	s.setHeights(items)

@@ -793,3 +793,37 @@ func TestManyNewChatsKeepTheTopInView(t *testing.T) {
 		t.Errorf("the keyboard's place is on %s, want c0, the chat it was on", got)
 	}
 }
+
+// Pinning a chat with the list scrolled down to it brings it to the top
+// in view: the open chat's selection scrolled the list up only as far as
+// the open chat, now under the pinned one, which stayed hidden a row
+// above (seen in the window after new-user pass 13's F9). The list
+// scrolls to its top when less than half of it would stay hidden above.
+func TestPinnedChatInViewAfterThePin(t *testing.T) {
+	_, s := newFake(t)
+	var items []Item
+	for i := range 20 {
+		items = append(items, Item{ID: fmt.Sprintf("c%d", i), Title: fmt.Sprintf("chat %d", i), Current: i == 0})
+	}
+	s.Set(items)
+	s.List.ScrollToBottom()
+	if s.List.GetScrollOffset() == 0 {
+		t.Fatal("the list did not scroll down")
+	}
+	last := items[len(items)-1]
+	last.Pinned = true
+	s.Set(append([]Item{last}, items[:len(items)-1]...))
+	if off := s.List.GetScrollOffset(); off != 0 {
+		t.Errorf("after the pin the list is scrolled %v down: the pinned chat is out of sight", off)
+	}
+	// Far down the list, the open chat is shown where it is, as before.
+	s.List.ScrollToTop()
+	far := slices.Clone(s.Items)
+	for i := range far {
+		far[i].Current = i == 15
+	}
+	s.Set(far)
+	if off := s.List.GetScrollOffset(); off == 0 {
+		t.Error("the open chat far down the list was not scrolled to")
+	}
+}

@@ -39,7 +39,7 @@ type Views struct {
 	// cannot says, by card, why its last Open view could not start (no
 	// helper beside deckhand, the tool not offered now): the card shows
 	// it until an Open gets past it (mu).
-	cannot map[apps.Card]string
+	cannot map[apps.Card]cannot
 	listen sync.Once      // to the theme, from the first view
 	closed bool           // Deckhand quits: no view opens any more (mu)
 	shown  sync.WaitGroup // the views registered, until their helper has ended
@@ -87,13 +87,15 @@ func (v *Views) Open(conv string, row transcript.Row) bool {
 	card := cardOf(conv, row)
 	t, uri := v.Of(row.Tool)
 	if uri == "" {
-		return v.setCannot(card, fmt.Sprintf("The view cannot open: %s is not offered now (turned off or quarantined in Servers, or its server is not connected).", row.Tool))
+		// The card offered Open view when the tool was there: its server
+		// since disconnected, or the tool turned off. (Said nothing.)
+		return v.setCannot(card, cannot{why: fmt.Sprintf("The view cannot open: %s is not offered now (turned off or quarantined in Servers, or its server is not connected).", row.Tool), untilOffered: true})
 	}
 	helper, err := apps.FindHelper()
 	if err != nil {
-		return v.setCannot(card, fmt.Sprintf("The view cannot open: views need Deckhand's view helper, %s, beside deckhand, and there is none at %s. `make build` builds both; then press Open view again.", apps.HelperName, helperPath(err)))
+		return v.setCannot(card, cannot{why: fmt.Sprintf("The view cannot open: views need Deckhand's view helper, %s, beside deckhand, and there is none at %s. `make build` builds both; then press Open view again.", apps.HelperName, helperPath(err))})
 	}
-	changed := v.setCannot(card, "")
+	changed := v.setCannot(card, cannot{})
 	v.mu.Lock()
 	if v.book == nil {
 		v.book = apps.NewViews()
@@ -109,30 +111,49 @@ func (v *Views) Open(conv string, row transcript.Row) bool {
 	return changed
 }
 
-// Cannot is why the last Open view of the card of row (of conversation
-// conv) could not start, or "".
-func (v *Views) Cannot(conv string, row transcript.Row) string {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	return v.cannot[cardOf(conv, row)]
+// cannot is why a card's view could not open.
+type cannot struct {
+	why string
+	// untilOffered: the tool was not offered; once it is again (its
+	// server back), the card's Open view may work, and why is not said.
+	untilOffered bool
 }
 
-// setCannot keeps why card's view cannot open ("": it can), and reports
-// whether that changed.
-func (v *Views) setCannot(card apps.Card, why string) bool {
+// Cannot is why the last Open view of the card of row (of conversation
+// conv) could not start, or "". Called on the UI goroutine.
+func (v *Views) Cannot(conv string, row transcript.Row) string {
+	card := cardOf(conv, row)
+	v.mu.Lock()
+	c, ok := v.cannot[card]
+	v.mu.Unlock()
+	if !ok {
+		return ""
+	}
+	if c.untilOffered {
+		if _, uri := v.Of(row.Tool); uri != "" {
+			v.setCannot(card, cannot{})
+			return ""
+		}
+	}
+	return c.why
+}
+
+// setCannot keeps why card's view cannot open (the zero cannot: it can),
+// and reports whether that changed.
+func (v *Views) setCannot(card apps.Card, c cannot) bool {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if v.cannot[card] == why {
+	if v.cannot[card] == c {
 		return false
 	}
-	if why == "" {
+	if c.why == "" {
 		delete(v.cannot, card)
 		return true
 	}
 	if v.cannot == nil {
-		v.cannot = map[apps.Card]string{}
+		v.cannot = map[apps.Card]cannot{}
 	}
-	v.cannot[card] = why
+	v.cannot[card] = c
 	return true
 }
 

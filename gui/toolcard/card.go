@@ -386,8 +386,9 @@ func (t *Card) Set(r transcript.Row) {
 	if !said {
 		status = ""
 	}
-	if t.OpenView.Visible() {
-		// Why its Open view could not open the view, till one can.
+	if r.Origin == "" {
+		// Why its Open view could not open the view, till one can (or,
+		// the tool gone, till it is back and Open view with it).
 		if cannot := t.cards.apps.Cannot(t.row.Conv(), r); cannot != "" {
 			status = strings.TrimSpace(status + "\n" + cannot)
 		}

@@ -400,3 +400,31 @@ func TestOpenViewSaysTheHelperIsMissing(t *testing.T) {
 		t.Error("the card's row was not given its new height once its words went")
 	}
 }
+
+// Open view on a card whose tool is not offered any more (its server
+// disconnected, the tool turned off since the card was drawn) says so on
+// the card, in Open view's place: it did nothing at all. With the tool
+// back, the card offers Open view again and says nothing of it.
+func TestOpenViewSaysTheToolIsGone(t *testing.T) {
+	h := newHarness(t)
+	withView := tools.NewCatalog(map[string]tools.Source{"app": {Tools: []*sdk.Tool{
+		{Name: "get-time", InputSchema: map[string]any{"type": "object"}, Meta: sdk.Meta{"ui": map[string]any{"resourceUri": "ui://get-time/view.html"}}},
+	}}})
+	h.host.Tools = withView
+	h.finished("c1", "app.get-time", "12:00", nil)
+	c := h.card("app.get-time")
+	if !c.OpenView.Visible() {
+		t.Fatal("the card offers no Open view")
+	}
+	h.host.Tools = tools.NewCatalog(nil) // its server disconnected
+	test.Tap(c.OpenView)
+	h.drain()
+	if !c.StatusBox.Visible() || !strings.Contains(c.Status.Text, "app.get-time is not offered now") || c.OpenView.Visible() {
+		t.Errorf("Open view of a tool gone: the card says %q (shown %v), Open view shown %v", c.Status.Text, c.StatusBox.Visible(), c.OpenView.Visible())
+	}
+	h.host.Tools = withView
+	c.Set(h.rows[0].row)
+	if c.StatusBox.Visible() || !c.OpenView.Visible() {
+		t.Errorf("the tool back: the card says %q (shown %v), Open view shown %v", c.Status.Text, c.StatusBox.Visible(), c.OpenView.Visible())
+	}
+}

@@ -543,6 +543,7 @@ func (u *UI) apply(up *update) {
 		if u.serversW != nil {
 			u.serversW.Refresh()
 		}
+		u.chat.ToolsChanged() // their cards' Open view
 	}
 	if up.sessionsSet {
 		u.side.Set(up.sessions)

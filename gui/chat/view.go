@@ -386,6 +386,37 @@ func (cv *View) Update(n int, changed map[int]transcript.Row) {
 	cv.forget()
 }
 
+// ToolsChanged redraws the chat's tool cards: the tools offered changed
+// (a server connected or went, a tool was turned off or on), and with
+// them a card's Open view, which showed on as its server went and stayed
+// away once it was back.
+// The rows did not change: the cards of the views the list holds are set
+// again (Update's views skip a row they show already) and measured; the
+// others are drawn afresh when the list shows them. Only those: a server
+// that changes its tools often costs a few cards, not every card of a
+// long chat.
+func (cv *View) ToolsChanged() {
+	for _, v := range cv.free {
+		v.ID = -1 // kept its row: shown it again, it would skip the drawing
+	}
+	for _, v := range cv.Views {
+		i := v.ID
+		if i < 0 || i >= len(cv.Rows) || v.Row != cv.Rows[i] || v.Row.Kind != transcript.Tool {
+			continue
+		}
+		p := v.Parts[transcript.Tool]
+		if p == nil {
+			continue
+		}
+		p.set(v.Row)
+		widgets.Relayout(v.box)
+		if h := v.MinSize().Height; h != cv.Heights[i] {
+			cv.Heights[i] = h
+			cv.List.SetItemHeight(i, h)
+		}
+	}
+}
+
 // flowOn redraws the rows after a changed row that go on with its
 // paragraph, and the row before it if it goes on from it: each begins
 // after a blank as wide as the last line of the row before, and a row

@@ -291,6 +291,16 @@ func Start(opts Options) *System {
 	return s
 }
 
+// ResultPath is the file that keeps the whole result of call call of run
+// run of conversation conv when the result limit cut it
+// (store.DB.KeepResult); "" with no log.
+func (s *System) ResultPath(conv, run, call string) string {
+	if s == nil || s.db == nil {
+		return ""
+	}
+	return s.db.ResultPath(conv, run, call)
+}
+
 // AddSecrets makes the conversations and the log remove these values too
 // (a key typed into the settings).
 func (s *System) AddSecrets(values ...string) {

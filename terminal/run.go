@@ -101,7 +101,7 @@ func Run(ctx context.Context, o Options) error {
 	sys := o.System
 	oneShot := o.Prompt != ""
 	t := &chat{
-		sys: sys, approve: o.Approve, interactive: o.Interactive, oneShot: oneShot, color: o.Color,
+		sys: sys, resultFile: sys.ResultPath, approve: o.Approve, interactive: o.Interactive, oneShot: oneShot, color: o.Color,
 		stdout: o.Stdout, stderr: o.Stderr, info: o.Stdout,
 		connecting: connectingOf(o.Statuses),
 		done:       make(chan struct{}),

@@ -37,7 +37,10 @@ type (
 // commands and approval answers. All printing happens here, on the actor's
 // goroutine, so that lines never interleave.
 type chat struct {
-	sys            *actors.System
+	sys *actors.System
+	// resultFile is where a cut result is kept whole (store.KeepResult),
+	// "" with no log.
+	resultFile     func(conv, run, call string) string
 	conv           *actor.PID
 	convID         string
 	approve        Approve
@@ -300,6 +303,11 @@ func (t *chat) printResult(m *conversation.ToolCallFinished) {
 	if cut != "" {
 		// How much the model saw of how much, before the result.
 		fmt.Fprintf(t.info, "%s\n", t.paint(yellow, Indent(cut, "    ")))
+		if m.Cut.Saved && t.resultFile != nil {
+			if p := t.resultFile(m.Conversation, m.Run, m.Call); p != "" {
+				fmt.Fprintf(t.info, "%s\n", t.paint(yellow, Indent("The whole result: "+p, "    ")))
+			}
+		}
 	}
 	fmt.Fprintf(t.info, "%s\n", t.paint(dim, Indent(strings.Join(lines, "\n"), "    ")))
 	if hint := t.viewHint(m.Tool); hint != "" {

@@ -219,6 +219,14 @@ func TestCutResultSaysSo(t *testing.T) {
 			t.Errorf("a cut result does not say %q:\n%s", want, got)
 		}
 	}
+	// Kept whole for the person, it says where.
+	ch.resultFile = func(conv, run, call string) string { return "/data/results/" + conv + "/" + run + "-" + call + ".txt" }
+	out.Reset()
+	cut.Saved = true
+	c.deliver(ch, &conversation.ToolCallFinished{Conversation: "c1", Run: "r1", Call: "k", Tool: "fs.read", Output: kept, Cut: cut})
+	if got := out.String(); !strings.Contains(got, "kept the whole result") || !strings.Contains(got, "The whole result: /data/results/c1/r1-k.txt") {
+		t.Errorf("a result kept whole does not say where:\n%s", got)
+	}
 	out.Reset()
 	c.deliver(ch, &conversation.ToolCallFinished{Call: "b", Tool: "fs.read", Output: whole})
 	if got := out.String(); strings.Contains(got, "cut") {

@@ -99,3 +99,97 @@ func BenchmarkRedact(b *testing.B) {
 		}
 	})
 }
+
+// A server that echoes part of a key (its first 18 of 24 characters, its
+// last 8, its first 20 and last 4, a middle) gets none of it shown: any run
+// of PieceLen bytes of a secret of PieceMinLen or more is removed. Shorter
+// runs, and the pieces of a short secret, stay (ordinary text).
+func TestPieces(t *testing.T) {
+	const key = "sk-test-SECRETKEY-424242" // 24 characters
+	s := New(key, "short-pw-123"[:11])
+	for _, tc := range []struct{ in, want string }{
+		{"Incorrect API key provided: sk-test-SECRETKEY-.", "Incorrect API key provided: [redacted]."}, // a prefix, 18
+		{"key ending in -424242 and KEY-424242.", "key ending in -424242 and [redacted]."},             // 7 stays, 10 goes
+		{"provided: sk-test-SECRE****4242", "provided: [redacted]****4242"},                            // first 13 + last 4
+		{"provided: sk-test-SECRETKEY-****4242", "provided: [redacted]****4242"},                       // first 20 + last 4
+		{"the middle: SECRETKEY here", "the middle: [redacted] here"},                                  // a middle 9
+		{"twice: sk-test-S and sk-test-S", "twice: [redacted] and [redacted]"},                         // 8, twice
+		{"sk-test-SECRETKEY-424242sk-test-SECRETKEY-", "[redacted][redacted]"},                         // whole, then a prefix
+		{`{"m":"sk-test-SECRETKE"}`, `{"m":"[redacted]"}`},                                             // inside JSON
+		{"é sk-test-SECRETKEY é", "é [redacted] é"},                                                    // beside multibyte text
+		{"a short secret: short-pw-12 short-pw", "a short secret: [redacted] short-pw"},                // 11: whole only
+		{"nothing here: sk-test plus SECRET", "nothing here: sk-test plus SECRET"},                     // 7 and 6
+		{"", ""},
+	} {
+		if got := s.String(tc.in); got != tc.want {
+			t.Errorf("String(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+		if got := string(s.Bytes([]byte(tc.in))); got != tc.want {
+			t.Errorf("Bytes(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	// A Set grows: a secret added later is removed in part too.
+	var set Set
+	set.Add("tok-0123456789abcdef")
+	set.Add(key)
+	if got := set.Get().String("a: tok-01234567, b: KEY-4242"); got != "a: [redacted], b: [redacted]" {
+		t.Errorf("Set: %q", got)
+	}
+	// The JSON-escaped form of a secret is removed in part as well.
+	esc := New(`pass"word\with-quotes`)
+	if got := esc.String(`{"v":"my word\\with-q"}`); got != `{"v":"my [redacted]"}` {
+		t.Errorf("escaped: %q", got)
+	}
+}
+
+// FuzzPieces: after redaction, no run of PieceLen bytes of a secret of
+// PieceMinLen bytes or more survives anywhere in the text (the marks put
+// in its place aside).
+func FuzzPieces(f *testing.F) {
+	f.Add("sk-test-SECRETKEY-424242", "Incorrect API key provided: ", 0, 18, ".")
+	f.Add("sk-test-SECRETKEY-424242", "key ", 16, 24, " end")
+	f.Add("ééééééééé-key", "x", 3, 15, "y")
+	f.Add("[redacted]-and-more", "", 0, 19, "[redacted]")
+	f.Fuzz(func(t *testing.T, secret, text string, from, to int, tail string) {
+		if len(secret) < PieceMinLen || strings.Contains(secret, "\x00") {
+			return
+		}
+		// The text holds a piece of the secret, between text and tail.
+		from, to = min(max(from, 0), len(secret)), min(max(to, 0), len(secret))
+		if from > to {
+			from, to = to, from
+		}
+		in := text + secret[from:to] + tail
+		s := New("another-secret-0001", secret)
+		outs := map[string]string{"String": s.String(in), "Bytes": string(s.Bytes([]byte(in)))}
+		for how, out := range outs {
+			rest := strings.ReplaceAll(out, Mark, "\x00")
+			for i := 0; i+PieceLen <= len(secret); i++ {
+				if strings.Contains(rest, secret[i:i+PieceLen]) {
+					t.Fatalf("%s(%q) with secret %q = %q: holds %q", how, in, secret, out, secret[i:i+PieceLen])
+				}
+			}
+		}
+	})
+}
+
+// BenchmarkPieces: the cost of looking for pieces of long secrets in a
+// large text with none (a 1 MiB tool result), against the whole-secret
+// search alone of the same text (secrets too short to be cut into pieces):
+// compare the two ns/op.
+func BenchmarkPieces(b *testing.B) {
+	text := strings.Repeat("some ordinary text of a tool result, line after line, and so on\n", 1<<20/64)
+	long := New("sk-live-0123456789abcdefXYZ", "ghp_abcdefghijklmnopqrstuvwxyz0123456789", strings.Repeat("k", 160))
+	whole := New("sk-live-01", "ghp_abcdef", "kkkkkkkkkk")
+	b.SetBytes(int64(len(text)))
+	b.Run("whole", func(b *testing.B) {
+		for b.Loop() {
+			whole.String(text)
+		}
+	})
+	b.Run("pieces", func(b *testing.B) {
+		for b.Loop() {
+			long.String(text)
+		}
+	})
+}

@@ -24,6 +24,7 @@ import (
 
 	"deckhand/clean"
 	"deckhand/keys"
+	"deckhand/redact"
 )
 
 // OAuth configures signing in to HTTP servers that ask for it: a 401 (or a
@@ -102,6 +103,11 @@ type oauthHandler struct {
 
 	needed atomic.Pointer[SignInError] // a sign-in was needed and could not happen
 	signed atomic.Bool                 // signed in during this connection
+
+	// known are the secrets of this sign-in seen so far (tokens, the
+	// client's secret), removed whole or in part from its errors and log
+	// lines: an authorization server's refusal may echo them.
+	known redact.Set
 }
 
 var _ auth.OAuthHandler = (*oauthHandler)(nil)
@@ -112,6 +118,9 @@ func newOAuthHandler(cfg *OAuth, server string, log *slog.Logger) (*oauthHandler
 		base = defaultHTTPTransport
 	}
 	h := &oauthHandler{cfg: cfg, server: server, log: log, client: &http.Client{Transport: base, Timeout: time.Minute}}
+	if cfg.ClientSecret != "" {
+		h.secrets(cfg.ClientSecret)
+	}
 	tok, err := cfg.Tokens.Load(server)
 	if err != nil {
 		return nil, fmt.Errorf("reading the sign-in from the keyring: %w", err)
@@ -127,6 +136,7 @@ func newOAuthHandler(cfg *OAuth, server string, log *slog.Logger) (*oauthHandler
 }
 
 func (h *oauthHandler) secrets(v ...string) {
+	h.known.Add(v...)
 	if h.cfg.OnSecrets != nil {
 		h.cfg.OnSecrets(v...)
 	}
@@ -224,6 +234,7 @@ func (h *oauthHandler) Authorize(ctx context.Context, req *http.Request, resp *h
 		return err
 	}
 	if err := inner.Authorize(ctx, req, resp); err != nil {
+		err = h.known.Get().Error(err)
 		h.log.Debug("signing in failed", "err", err)
 		return fmt.Errorf("signing in: %w", err)
 	}
@@ -312,7 +323,7 @@ func (r *refresher) Token() (*oauth2.Token, error) {
 			// Only the error code: the response body may echo a token.
 			return nil, &oauth2.RetrieveError{Response: re.Response, ErrorCode: re.ErrorCode, ErrorDescription: "refreshing the sign-in was refused"}
 		}
-		return nil, fmt.Errorf("refreshing the sign-in: %w", err)
+		return nil, fmt.Errorf("refreshing the sign-in: %w", h.known.Get().Error(err))
 	}
 	next := *tok
 	next.AccessToken, next.TokenType, next.Expiry = t.AccessToken, t.TokenType, t.Expiry

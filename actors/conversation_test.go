@@ -607,6 +607,29 @@ func TestModelErrors(t *testing.T) {
 			t.Errorf("RunFinished = %+v", fin)
 		}
 	})
+	// Each retry's notice (which replaces the one before in the window)
+	// says its own try and the time it goes: the same "trying again in
+	// 20s" twice read as frozen (new-user pass 13, F5).
+	t.Run("429 twice: each notice says its try", func(t *testing.T) {
+		busy := testutil.ModelResponse{Status: 429, Header: map[string]string{"Retry-After": "0.05"}, Body: `{"error":{"message":"Rate limit reached"}}`}
+		model := testutil.NewModelServer(t, busy, busy, answer("finally"))
+		c := startChat(t, model, nil)
+		c.send("hi")
+		var texts []string
+		for _, want := range []string{"(try 2 of 3, at ", "(try 3 of 3, at "} {
+			n := expect[*conversation.Notice](c)
+			texts = append(texts, n.Text)
+			if !n.Retry || !strings.Contains(n.Text, "429") || !strings.Contains(n.Text, want) {
+				t.Errorf("Notice = %q, want %q in it", n.Text, want)
+			}
+		}
+		if texts[0] == texts[1] {
+			t.Errorf("the two retries said the same: %q", texts[0])
+		}
+		if fin := expect[*conversation.RunFinished](c); fin.Err != nil || fin.Text != "finally" {
+			t.Errorf("RunFinished = %+v", fin)
+		}
+	})
 	t.Run("cut connection keeps the text", func(t *testing.T) {
 		model := testutil.NewModelServer(t, testutil.ModelResponse{Cut: true, Body: "data: {\"choices\":[{\"delta\":{\"content\":\"partial answ\"}}]}\n\n"}, answer("whole"))
 		c := startChat(t, model, nil)

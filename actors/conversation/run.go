@@ -669,8 +669,8 @@ type (
 		account string
 	}
 	streamRetrying struct {
-		err  error
-		wait time.Duration
+		llm.Retrying
+		at time.Time // when the next try goes
 	}
 	streamDone struct {
 		turn llm.Turn
@@ -699,8 +699,8 @@ func streamModel(ctx context.Context, v *view, model string, req *llm.Request, r
 			client.Model = model // chosen for this conversation (SetModel)
 		}
 		var err error
-		s, err = client.StreamRetried(ctx, req, retries, func(err error, wait time.Duration) {
-			report(&streamRetrying{err: err, wait: wait})
+		s, err = client.StreamRetried(ctx, req, retries, func(r llm.Retrying) {
+			report(&streamRetrying{Retrying: r, at: time.Now().Add(r.Wait)})
 		})
 		return err
 	}, func(account string) { report(&keyAsked{account: account}) })
@@ -715,8 +715,11 @@ func streamModel(ctx context.Context, v *view, model string, req *llm.Request, r
 	})
 }
 
+// retryNotice says the error, which try comes next and when: the
+// notice is replaced by the next retry's, so each says its own try and
+// time (the same "trying again in 20s" twice read as frozen).
 func retryNotice(m *streamRetrying) string {
-	return fmt.Sprintf("%v; trying again in %v", m.err, m.wait.Round(100*time.Millisecond))
+	return fmt.Sprintf("%v; trying again in %v (try %d of %d, at %s)", m.Err, m.Wait.Round(100*time.Millisecond), m.Next, m.Tries, m.at.Format("15:04:05"))
 }
 
 // plural is one when n is 1, else many.

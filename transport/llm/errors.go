@@ -35,8 +35,9 @@ type HTTPError struct {
 	Message    string
 	RetryAfter time.Duration // from Retry-After, when given
 	// Key is where the key that was refused came from, for a 401 or 403
-	// (Client.KeyFrom).
-	Key string
+	// (Client.KeyFrom); NoKey, that none was sent.
+	Key   string
+	NoKey bool
 	// Method and URL are the request refused, the URL without credentials,
 	// query or fragment (Shown).
 	Method, URL string
@@ -60,9 +61,12 @@ func (e *HTTPError) Error() string {
 	var hint string
 	switch e.Fix() {
 	case FixKey:
-		if e.Key != "" {
+		switch {
+		case e.Key != "" && e.NoKey:
+			hint = "Deckhand sent " + e.Key + ": add one in Settings"
+		case e.Key != "":
 			hint = "Deckhand sent " + e.Key + ": check or replace it in Settings"
-		} else {
+		default:
 			hint = "It wants an API key, and Deckhand sent none: give one in Settings"
 		}
 	case FixModel:

@@ -21,6 +21,8 @@ func TestRefusedSaysWhereAndWhatToFix(t *testing.T) {
 		wantFix  Fix
 		want     []string
 		dontWant []string
+		keyFrom  string // Client.KeyFrom
+		apiKey   string // Client.APIKey
 	}{
 		{
 			name: "a wrong path: Go's 404 page", status: 404, body: "404 page not found\n", path: "/v1",
@@ -48,6 +50,22 @@ func TestRefusedSaysWhereAndWhatToFix(t *testing.T) {
 			want:    []string{"401 Unauthorized from POST http://127.0.0.1:PORT/v1/chat/completions: Missing bearer authentication in header", "give one in Settings"},
 		},
 		{
+			// The person has no key yet: add one, not "check or replace it"
+			// (new-user pass 13, F5).
+			name: "no key, looked for", status: 401, body: `{"error":{"message":"Incorrect API key provided"}}`, path: "/v1",
+			keyFrom:  "no key for http://127.0.0.1:PORT/v1",
+			wantFix:  FixKey,
+			want:     []string{"Deckhand sent no key for http://127.0.0.1:PORT/v1: add one in Settings"},
+			dontWant: []string{"check or replace"},
+		},
+		{
+			name: "a key refused", status: 401, body: `{"error":{"message":"Incorrect API key provided"}}`, path: "/v1",
+			keyFrom: "the key in $MODEL_KEY", apiKey: "sk-some-key-0123456789",
+			wantFix:  FixKey,
+			want:     []string{"Deckhand sent the key in $MODEL_KEY: check or replace it in Settings"},
+			dontWant: []string{"add one"},
+		},
+		{
 			name: "a server error", status: 500, body: `{"error":{"message":"CUDA out of memory"}}`, path: "/v1",
 			wantFix: FixNone,
 			want:    []string{"500 Internal Server Error from POST http://127.0.0.1:PORT/v1/chat/completions: CUDA out of memory"},
@@ -64,7 +82,7 @@ func TestRefusedSaysWhereAndWhatToFix(t *testing.T) {
 			port := u.Port()
 			// Secrets a person may have pasted into the address.
 			base := "http://someone:hunter2@127.0.0.1:" + port + tt.path
-			c := &Client{BaseURL: base, Model: "no-such-model"}
+			c := &Client{BaseURL: base, Model: "no-such-model", APIKey: tt.apiKey, KeyFrom: strings.ReplaceAll(tt.keyFrom, "PORT", port)}
 			_, err := c.Stream(t.Context(), &Request{Messages: []Message{{Role: RoleUser, Content: "hi"}}})
 			if err == nil {
 				t.Fatal("Stream() succeeded, want a refusal")
@@ -76,6 +94,11 @@ func TestRefusedSaysWhereAndWhatToFix(t *testing.T) {
 			for _, w := range tt.want {
 				if !strings.Contains(msg, w) {
 					t.Errorf("Stream() = %q, want it to contain %q", msg, w)
+				}
+			}
+			for _, w := range tt.dontWant {
+				if strings.Contains(msg, w) {
+					t.Errorf("Stream() = %q, want no %q", msg, w)
 				}
 			}
 			for _, secret := range []string{"hunter2", "someone"} {

@@ -94,7 +94,12 @@ func TestStreamRetried(t *testing.T) {
 				var waits []time.Duration
 				start := time.Now()
 				s, err := c.StreamRetried(t.Context(), &Request{Messages: []Message{{Role: RoleUser, Content: "hi"}}}, tt.retries,
-					func(_ error, wait time.Duration) { waits = append(waits, wait) })
+					func(r Retrying) {
+						waits = append(waits, r.Wait)
+						if want := (Retrying{Err: r.Err, Wait: r.Wait, Next: len(waits) + 1, Tries: tt.retries + 1}); r != want {
+							t.Errorf("retry %d: told %+v, want %+v", len(waits), r, want)
+						}
+					})
 				if diff := cmp.Diff(tt.waits, waits); diff != "" {
 					t.Errorf("waits (-want +got):\n%s", diff)
 				}
@@ -135,7 +140,7 @@ func TestStreamRetriedStopped(t *testing.T) {
 		c := &Client{BaseURL: "http://model.test/v1", Model: "m", HTTPClient: &http.Client{Transport: &rt}}
 		ctx, cancel := context.WithCancel(t.Context())
 		start := time.Now()
-		_, err := c.StreamRetried(ctx, &Request{}, 3, func(error, time.Duration) {
+		_, err := c.StreamRetried(ctx, &Request{}, 3, func(Retrying) {
 			time.AfterFunc(time.Second, cancel)
 		})
 		var he *HTTPError

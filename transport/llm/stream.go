@@ -155,7 +155,7 @@ func (c *Client) stream(ctx context.Context, req *Request, prefix bool) (*Stream
 			Model:      c.Model,
 		}
 		if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
-			herr.Key = c.KeyFrom
+			herr.Key, herr.NoKey = c.KeyFrom, c.APIKey == ""
 			if herr.Key == "" && c.APIKey != "" {
 				herr.Key = "an API key"
 			}
@@ -337,7 +337,7 @@ func (s *Stream) readError(err error) error {
 // before it. A request whose answer had begun streaming is never sent
 // again: its errors come from reading the Stream. Cancelling ctx ends the
 // wait and the request.
-func (c *Client) StreamRetried(ctx context.Context, req *Request, retries int, waiting func(err error, wait time.Duration)) (*Stream, error) {
+func (c *Client) StreamRetried(ctx context.Context, req *Request, retries int, waiting func(Retrying)) (*Stream, error) {
 	for attempt := 0; ; attempt++ {
 		s, err := c.Stream(ctx, req)
 		if err == nil {
@@ -345,7 +345,7 @@ func (c *Client) StreamRetried(ctx context.Context, req *Request, retries int, w
 		}
 		if wait, ok := retryable(err, attempt); ok && attempt < retries && ctx.Err() == nil {
 			if waiting != nil {
-				waiting(err, wait)
+				waiting(Retrying{Err: err, Wait: wait, Next: attempt + 2, Tries: retries + 1})
 			}
 			t := time.NewTimer(wait)
 			select {
@@ -357,6 +357,15 @@ func (c *Client) StreamRetried(ctx context.Context, req *Request, retries int, w
 		}
 		return nil, err
 	}
+}
+
+// Retrying is a refused try that StreamRetried follows with another after
+// Wait: Next is that try's number (2 for the first one again), of Tries in
+// all.
+type Retrying struct {
+	Err         error
+	Wait        time.Duration
+	Next, Tries int
 }
 
 // maxRetryWait caps how long a Retry-After may hold a request.

@@ -85,6 +85,9 @@ type convState struct {
 	// cut: the run's last answer broke off with text kept (the stream
 	// dropped, stalled or ended early), until the run finishes.
 	cut bool
+	// silent: how long the model has sent nothing while it answers
+	// (conversation.ModelSilent); 0 while it sends, or no answer streams.
+	silent time.Duration
 }
 
 // unsent reports whether the person has not said anything in this
@@ -319,8 +322,16 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 		if cs := conv(m.Conversation); cs != nil {
 			cs.tr.Note(fmt.Sprintf("Waiting: %q runs after the current answer.", widgets.Shorten(m.Text, 60)), false)
 		}
+	case *conversation.ModelSilent:
+		if cs := conv(m.Conversation); cs != nil {
+			cs.silent = 0
+			if cs.running {
+				cs.silent = m.For
+			}
+		}
 	case *conversation.AssistantDelta:
 		if cs := conv(m.Conversation); cs != nil {
+			cs.silent = 0
 			cs.tr.Delta(m.Text, now)
 			if cs.quick {
 				cs.answer.WriteString(m.Text)
@@ -508,6 +519,7 @@ type update struct {
 	running bool
 
 	status       string
+	quiet        string // beside Stop: "nothing from the model for 20 s", or ""; with status
 	servers      []servers.ServerStatus
 	catalog      *tools.Catalog
 	sessions     []sidebar.Item
@@ -553,6 +565,7 @@ func (b *bridge) flush() {
 	}
 	if b.statusDirty {
 		u.status = b.status()
+		u.quiet = b.quiet()
 		b.statusDirty = false
 	}
 	if b.serversDirty {
@@ -632,6 +645,15 @@ func costPart(m config.Model, name string, u store.Usage) string {
 		return ""
 	}
 	return "cost unknown: set a price in Settings"
+}
+
+// quiet is the note beside Stop while the current conversation's model
+// sends nothing: "" while it sends, or no answer streams.
+func (b *bridge) quiet() string {
+	if cs := b.convs[b.current]; cs != nil && cs.running && cs.silent > 0 {
+		return fmt.Sprintf("nothing from the model for %d s", int(cs.silent.Round(time.Second)/time.Second))
+	}
+	return ""
 }
 
 // serverSummary says how the servers are, for the status line: how many

@@ -531,6 +531,7 @@ func (u *UI) apply(up *update) {
 	}
 	if up.status != "" {
 		u.status.SetText(up.status)
+		u.comp.SetQuiet(up.quiet)
 	}
 	if up.servers != nil {
 		u.servers = up.servers

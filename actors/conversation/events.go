@@ -215,6 +215,13 @@ type (
 		Conversation, Run, Call, Tool string
 		Change                        string // what changed, for people
 	}
+	// ModelSilent says the model has sent nothing for For while its
+	// answer streams (llm.SilenceAfter, then every llm.SilenceEvery);
+	// For 0: it sends again, or the request ended. Not logged.
+	ModelSilent struct {
+		Conversation, Run string
+		For               time.Duration
+	}
 	// Notice is something the person should see: a retry, the depth limit.
 	// Retry: the model request is tried again after Text's error; the
 	// run's next notice (a retry again, or the failure) takes its place,

@@ -401,6 +401,8 @@ func (r *run) streamed(m any) {
 		r.emit(&Notice{Conversation: r.conv, Run: r.id, Text: retryNotice(m), Retry: true})
 	case *keyAsked:
 		r.emit(&Notice{Conversation: r.conv, Run: r.id, Text: keyNotice(m)})
+	case *streamSilent:
+		r.emit(&ModelSilent{Conversation: r.conv, Run: r.id, For: m.silent})
 	}
 }
 
@@ -672,6 +674,11 @@ type (
 		llm.Retrying
 		at time.Time // when the next try goes
 	}
+	// streamSilent: the model has sent nothing for silent (0: it sends
+	// again, or the request ended); reported from a timer's goroutine.
+	streamSilent struct {
+		silent time.Duration
+	}
 	streamDone struct {
 		turn llm.Turn
 		err  error
@@ -698,6 +705,7 @@ func streamModel(ctx context.Context, v *view, model string, req *llm.Request, r
 		if model != "" && model != client.Model {
 			client.Model = model // chosen for this conversation (SetModel)
 		}
+		client.Silence = func(d time.Duration) { report(&streamSilent{silent: d}) }
 		var err error
 		s, err = client.StreamRetried(ctx, req, retries, func(r llm.Retrying) {
 			report(&streamRetrying{Retrying: r, at: time.Now().Add(r.Wait)})

@@ -47,11 +47,15 @@ type Composer struct {
 	Entry *widgets.MessageEntry
 
 	// Attach is the paperclip: an icon alone, named on Tips.
-	Attach  *widgets.TipButton
-	Chips   *fyne.Container // the prompt suggestions and the attachments; hidden while neither shows
-	chipRow *fyne.Container // the attached files and resources
-	Files   []*attachedFile
-	Picker  *ModelPicker
+	Attach *widgets.TipButton
+	Chips  *fyne.Container // the prompt suggestions and the attachments; hidden while neither shows
+	// quiet says, above Stop, that the model has sent nothing for a while
+	// (SetQuiet); hidden otherwise.
+	quiet    *widget.Label
+	quietObj fyne.CanvasObject
+	chipRow  *fyne.Container // the attached files and resources
+	Files    []*attachedFile
+	Picker   *ModelPicker
 	// KeyNotice says why the keyring asks to be unlocked while the
 	// picker waits on it for the model's key.
 	KeyNotice *widget.Label
@@ -100,6 +104,9 @@ func New(host Host, log *slog.Logger, onSend func()) *Composer {
 	p.Entry.OnLongPaste, p.Entry.LongPaste = p.pasted, longPaste
 	p.Attach = widgets.NewTipButton("", theme.MailAttachmentIcon(), "Attach files…", p.Tips, p.choose)
 	p.Attach.Importance = widget.LowImportance
+	p.quiet, p.quietObj = widgets.Caption("")
+	p.quiet.Alignment = fyne.TextAlignTrailing
+	p.quietObj.Hide()
 	p.chipRow = container.New(layout.NewRowWrapLayout())
 	p.Slash = newSlashState(p)
 	p.KeyNotice = widget.NewLabel("")
@@ -581,12 +588,34 @@ func (p *Composer) chip(f *attachedFile) fyne.CanvasObject {
 // attach button, the message box, the model picker and sendStop (the
 // window's Send and Stop).
 func (p *Composer) Content(sendStop fyne.CanvasObject) fyne.CanvasObject {
-	buttons := container.NewVBox(layout.NewSpacer(), container.NewHBox(p.pickerBox, sendStop))
+	buttons := container.NewVBox(layout.NewSpacer(), p.quietObj, container.NewHBox(p.pickerBox, sendStop))
 	attach := container.NewVBox(layout.NewSpacer(), p.Attach)
 	l := &boxLayout{entry: p.Entry, relayout: func() { p.host.Post(p.host.Relayout) }}
 	box := container.New(l, attach, p.Entry, buttons)
 	l.owner = box
 	return container.NewStack(container.NewBorder(p.Chips, nil, nil, nil, box), p.Tips)
+}
+
+// SetQuiet shows text above Send and Stop ("nothing from the model for
+// 20 s"), or hides it when text is "".
+func (p *Composer) SetQuiet(text string) {
+	if text == p.quiet.Text && p.quietObj.Visible() == (text != "") {
+		return
+	}
+	p.quiet.SetText(text)
+	if text == "" {
+		p.quietObj.Hide()
+	} else {
+		p.quietObj.Show()
+	}
+}
+
+// Quiet is the text SetQuiet shows, "" when hidden.
+func (p *Composer) Quiet() string {
+	if !p.quietObj.Visible() {
+		return ""
+	}
+	return p.quiet.Text
 }
 
 // focus gives the message box the keyboard.

@@ -52,7 +52,19 @@ type Client struct {
 	// only): ToolResultsAuto (the default), ToolResultsRole or
 	// ToolResultsPrefix.
 	ToolResults string
+	// Silence, if set, is told how long the server has sent nothing once
+	// that is SilenceAfter, and again every SilenceEvery while it lasts;
+	// then 0 when a byte comes again, or the stream ends. Called from a
+	// timer's goroutine or a reader's, one call at a time.
+	Silence func(silent time.Duration)
 }
+
+// SilenceAfter is how long a model may send nothing before
+// Client.Silence hears of it, and SilenceEvery how often after that.
+const (
+	SilenceAfter = 20 * time.Second
+	SilenceEvery = 10 * time.Second
+)
 
 // Stream starts a streamed completion. A refused request is an *HTTPError
 // with the status and the server's message. The stream must be closed.
@@ -104,9 +116,11 @@ func (c *Client) stream(ctx context.Context, req *Request, prefix bool) (*Stream
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	watchdog := time.AfterFunc(timeout, func() { cancel(ErrStreamTimeout) })
+	quiet := newSilence(c.Silence)
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
 	if err != nil {
 		watchdog.Stop()
+		quiet.stop()
 		cancel(nil)
 		return nil, err
 	}
@@ -128,6 +142,7 @@ func (c *Client) stream(ctx context.Context, req *Request, prefix bool) (*Stream
 	resp, err := hc.Do(hreq)
 	if err != nil {
 		watchdog.Stop()
+		quiet.stop()
 		if cause := context.Cause(ctx); errors.Is(cause, ErrStreamTimeout) {
 			err = cause
 		}
@@ -141,6 +156,7 @@ func (c *Client) stream(ctx context.Context, req *Request, prefix bool) (*Stream
 		defer resp.Body.Close()
 		defer cancel(nil)
 		watchdog.Stop()
+		quiet.stop()
 		data, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 		msg := errbody.Summary(data)
 		if anthropic {
@@ -171,7 +187,7 @@ func (c *Client) stream(ctx context.Context, req *Request, prefix bool) (*Stream
 		// The server ignored stream:true and sent the whole completion.
 		s.whole = true
 	}
-	s.idle = &idleReader{r: resp.Body, timer: watchdog, timeout: timeout}
+	s.idle = &idleReader{r: resp.Body, timer: watchdog, timeout: timeout, quiet: quiet}
 	s.events = newEventReader(s.idle)
 	s.watchdog = watchdog
 	s.ctx = ctx
@@ -193,14 +209,16 @@ type idleReader struct {
 	r       io.Reader
 	timer   *time.Timer
 	timeout time.Duration
-	tail    []byte // the last bytes read, up to 4
-	ended   bool   // a read returned an error (io.EOF too)
+	quiet   *silence // nil when no one listens
+	tail    []byte   // the last bytes read, up to 4
+	ended   bool     // a read returned an error (io.EOF too)
 }
 
 func (r *idleReader) Read(p []byte) (int, error) {
 	n, err := r.r.Read(p)
 	if n > 0 {
 		r.timer.Reset(r.timeout)
+		r.quiet.data()
 		r.tail = append(r.tail, p[:n]...)
 		r.tail = r.tail[max(0, len(r.tail)-4):]
 	}
@@ -418,6 +436,9 @@ func (s *Stream) Turn(each func(Delta)) (Turn, error) {
 func (s *Stream) Close() error {
 	s.once.Do(func() {
 		s.watchdog.Stop()
+		if s.idle != nil {
+			s.idle.quiet.stop()
+		}
 		if s.done {
 			// Read what little follows [DONE] (the end of the chunked body), so
 			// that the connection can carry the next request.
@@ -568,4 +589,72 @@ func (a *Accumulator) Turn() (Turn, error) {
 		return t, ErrIncomplete
 	}
 	return t, nil
+}
+
+// silence tells Client.Silence how long the server has sent nothing: a
+// model that stalls mid-answer shows more than "working…" until the
+// stream's timeout. A nil *silence does nothing.
+type silence struct {
+	tell  func(time.Duration)
+	mu    sync.Mutex
+	last  time.Time // the last byte, or the request
+	timer *time.Timer
+	told  bool // a silence was told and not yet its end
+	done  bool
+}
+
+func newSilence(tell func(time.Duration)) *silence {
+	if tell == nil {
+		return nil
+	}
+	s := &silence{tell: tell, last: time.Now()}
+	s.timer = time.AfterFunc(SilenceAfter, s.fire)
+	return s
+}
+
+func (s *silence) fire() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.done {
+		return
+	}
+	s.told = true
+	s.tell(time.Since(s.last).Round(time.Second))
+	s.timer.Reset(SilenceEvery)
+}
+
+// data: a byte came.
+func (s *silence) data() {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.done {
+		return
+	}
+	s.last = time.Now()
+	s.timer.Reset(SilenceAfter)
+	if s.told {
+		s.told = false
+		s.tell(0)
+	}
+}
+
+// stop: the stream ended; a silence told ends with it.
+func (s *silence) stop() {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.done {
+		return
+	}
+	s.done = true
+	s.timer.Stop()
+	if s.told {
+		s.told = false
+		s.tell(0)
+	}
 }

@@ -10,7 +10,10 @@
 // a middle), as a server that echoes "the key you sent, sk-proj-abcd…",
 // or its first 20 and last 4 characters, would show. Each run becomes one
 // Mark. Shorter secrets are removed only whole: their pieces would be
-// too short to tell from ordinary text. Finding the pieces costs one
+// too short to tell from ordinary text. So are values that are not
+// tokens (Pieced: ones holding a space, a URL, a path), which a server's
+// env may pass on as secrets: the pieces of "postgres://…@localhost:5432"
+// or "/home/me/…" are everywhere in ordinary results. Finding the pieces costs one
 // lookup per byte of text (an index of the secrets' PieceLen-grams), not
 // a search per secret.
 //
@@ -64,13 +67,14 @@ func (s Secrets) With(values ...string) Secrets {
 			continue
 		}
 		forms = append(forms, v)
-		if len(v) >= PieceMinLen {
+		pieced := Pieced(v)
+		if pieced {
 			long = append(long, v)
 		}
 		if esc, err := json.Marshal(v); err == nil {
 			if e := string(esc[1 : len(esc)-1]); e != v {
 				forms = append(forms, e)
-				if len(v) >= PieceMinLen {
+				if pieced {
 					long = append(long, e)
 				}
 			}
@@ -78,6 +82,14 @@ func (s Secrets) With(values ...string) Secrets {
 	}
 	slices.SortFunc(forms, func(a, b string) int { return len(b) - len(a) })
 	return Secrets{forms: slices.Compact(forms), grams: s.grams.with(long)}
+}
+
+// Pieced reports whether v is removed in part as well as whole: a token
+// of PieceMinLen bytes or more, without whitespace, "://" or a leading
+// "/" or "~" (a URL or a path, whose pieces are ordinary text).
+func Pieced(v string) bool {
+	return len(v) >= PieceMinLen && !strings.ContainsAny(v, " \t\r\n") && !strings.Contains(v, "://") &&
+		!strings.HasPrefix(v, "/") && !strings.HasPrefix(v, "~")
 }
 
 // Empty reports whether there is nothing to remove.

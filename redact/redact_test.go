@@ -135,6 +135,17 @@ func TestPieces(t *testing.T) {
 	if got := set.Get().String("a: tok-01234567, b: KEY-4242"); got != "a: [redacted], b: [redacted]" {
 		t.Errorf("Set: %q", got)
 	}
+	// Values that are not tokens (a URL, a path, words) are removed only
+	// whole: their pieces are ordinary text.
+	other := New("postgres://me:pw@localhost:5432/db", "/home/me/projects/secret", "correct horse battery staple")
+	for _, text := range []string{"listening on localhost:5432", "/home/me/projects/other", "a horse battery"} {
+		if got := other.String(text); got != text {
+			t.Errorf("String(%q) = %q with secrets that are not tokens", text, got)
+		}
+	}
+	if got := other.String("url postgres://me:pw@localhost:5432/db"); got != "url [redacted]" {
+		t.Errorf("a URL secret whole: %q", got)
+	}
 	// The JSON-escaped form of a secret is removed in part as well.
 	esc := New(`pass"word\with-quotes`)
 	if got := esc.String(`{"v":"my word\\with-q"}`); got != `{"v":"my [redacted]"}` {
@@ -151,7 +162,7 @@ func FuzzPieces(f *testing.F) {
 	f.Add("ééééééééé-key", "x", 3, 15, "y")
 	f.Add("[redacted]-and-more", "", 0, 19, "[redacted]")
 	f.Fuzz(func(t *testing.T, secret, text string, from, to int, tail string) {
-		if len(secret) < PieceMinLen || strings.Contains(secret, "\x00") {
+		if !Pieced(secret) || strings.Contains(secret, "\x00") {
 			return
 		}
 		// The text holds a piece of the secret, between text and tail.

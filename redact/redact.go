@@ -92,6 +92,19 @@ func Pieced(v string) bool {
 		!strings.HasPrefix(v, "/") && !strings.HasPrefix(v, "~")
 }
 
+// Join returns the secrets of s and o together.
+func (s Secrets) Join(o Secrets) Secrets {
+	switch {
+	case o.Empty():
+		return s
+	case s.Empty():
+		return o
+	}
+	forms := append(slices.Clone(s.forms), o.forms...)
+	slices.SortFunc(forms, func(a, b string) int { return len(b) - len(a) })
+	return Secrets{forms: slices.Compact(forms), grams: s.grams.join(o.grams)}
+}
+
 // Empty reports whether there is nothing to remove.
 func (s Secrets) Empty() bool { return len(s.forms) == 0 }
 
@@ -195,6 +208,27 @@ func (g *grams) with(secrets []string) *grams {
 			f := filterBit(x)
 			next.filter[f>>6] |= 1 << (f & 63)
 		}
+	}
+	return next
+}
+
+// join returns the runs of g and o together.
+func (g *grams) join(o *grams) *grams {
+	switch {
+	case o == nil:
+		return g
+	case g == nil:
+		return o
+	}
+	next := &grams{set: make(map[uint64]struct{}, len(g.set)+len(o.set))}
+	for x := range g.set {
+		next.set[x] = struct{}{}
+	}
+	for x := range o.set {
+		next.set[x] = struct{}{}
+	}
+	for i := range next.filter {
+		next.filter[i] = g.filter[i] | o.filter[i]
 	}
 	return next
 }

@@ -135,6 +135,11 @@ func TestPieces(t *testing.T) {
 	if got := set.Get().String("a: tok-01234567, b: KEY-4242"); got != "a: [redacted], b: [redacted]" {
 		t.Errorf("Set: %q", got)
 	}
+	// Join: two sets' secrets, whole and in part.
+	joined := New("sk-first-0123456789").Join(New("short", "tok-second-abcdefgh"))
+	if got := joined.String("sk-first-01 tok-second short"); got != "[redacted] [redacted] [redacted]" {
+		t.Errorf("Join: %q", got)
+	}
 	// Values that are not tokens (a URL, a path, words) are removed only
 	// whole: their pieces are ordinary text.
 	other := New("postgres://me:pw@localhost:5432/db", "/home/me/projects/secret", "correct horse battery staple")

@@ -129,7 +129,7 @@ func (c *Conn) deathReason(err error) error {
 // Done is closed, and the session and any process are cleaned up.
 func (c *Conn) die(reason error) {
 	c.once.Do(func() {
-		reason = c.redact.Error(reason)
+		reason = c.secrets().Error(reason)
 		c.end(reason)
 		close(c.done)
 		go c.release()
@@ -388,16 +388,16 @@ func (c *Conn) callError(ctx context.Context, what string, err error) error {
 		// A refused POST: give the status and body rather than the SDK's summary.
 		if refusal, _ := c.http.failure(); refusal != nil && strings.Contains(err.Error(), http.StatusText(refusal.Status)) {
 			c.http.resetFailure()
-			return c.redact.Error(fmt.Errorf("%s: %w", what, refusal))
+			return c.secrets().Error(fmt.Errorf("%s: %w", what, refusal))
 		}
 	}
 	var wire *jsonrpc.Error
 	if errors.As(err, &wire) {
 		// The server's (or the frame guard's) answer, without the SDK's
 		// `calling "tools/call"` in front of it.
-		return c.redact.Error(fmt.Errorf("%s: %w", what, wire))
+		return c.secrets().Error(fmt.Errorf("%s: %w", what, wire))
 	}
-	return c.redact.Error(fmt.Errorf("%s: %w", what, err))
+	return c.secrets().Error(fmt.Errorf("%s: %w", what, err))
 }
 
 func (c *Conn) onProgress(_ context.Context, req *sdk.ProgressNotificationClientRequest) {

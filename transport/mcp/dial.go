@@ -212,7 +212,7 @@ func Dial(ctx context.Context, alias string, srv config.Server, opts Options) (*
 	if err != nil {
 		c.end(err)
 		c.sessionCancel()
-		return nil, c.redact.Error(err)
+		return nil, c.secrets().Error(err)
 	}
 	go c.watch()
 	return c, nil
@@ -398,6 +398,9 @@ func (c *Conn) dialHTTP(ctx context.Context, client *sdk.Client, endpoint string
 		st := &sdk.StreamableClientTransport{Endpoint: endpoint, HTTPClient: hc}
 		if err := c.withOAuth(st, token, opts); err != nil {
 			return err
+		}
+		if c.oauth != nil {
+			ht.known = &c.oauth.known // a refusal may echo a sign-in's token
 		}
 		t = st
 	}

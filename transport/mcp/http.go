@@ -27,7 +27,8 @@ type httpTransport struct {
 	base   http.RoundTripper
 	token  string
 	redact redact.Secrets
-	limit  int // bytes in one message; MaxMessageBytes when 0
+	known  *redact.Set // more to remove: the sign-in's tokens as they come; may be nil
+	limit  int         // bytes in one message; MaxMessageBytes when 0
 	// dropped notes a message over the limit; may be nil.
 	dropped func(*FrameError)
 	// allowHost says whether a host may be reached (policy.net); nil: any.
@@ -49,6 +50,9 @@ type httpTransport struct {
 }
 
 var _ http.RoundTripper = (*httpTransport)(nil)
+
+// secrets are those removed from what the transport says of a failure.
+func (t *httpTransport) secrets() redact.Secrets { return t.redact.Join(t.known.Get()) }
 
 func (t *httpTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if t.allowHost != nil && !t.allowHost(req.URL.Hostname()) {
@@ -77,7 +81,7 @@ func (t *httpTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := t.base.RoundTrip(req)
 	if err != nil {
 		t.tap.forget(watched)
-		err = t.redact.Error(err)
+		err = t.secrets().Error(err)
 		t.mu.Lock()
 		t.lastErr = err
 		onDead := t.onDead
@@ -99,7 +103,7 @@ func (t *httpTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		// connection closed; this keeps the reason.
 		head := peek(resp)
 		err := fmt.Errorf("POST %s: unsupported content type %q (is this an MCP endpoint?): %s",
-			redactedURL(req.URL), ct, t.redact.String(errbody.Summary(head)))
+			redactedURL(req.URL), ct, t.secrets().String(errbody.Summary(head)))
 		t.mu.Lock()
 		t.lastErr = err
 		t.mu.Unlock()
@@ -199,7 +203,7 @@ func (t *httpTransport) recordRefusal(req *http.Request, resp *http.Response) {
 		Method: req.Method,
 		URL:    redactedURL(req.URL),
 		Status: resp.StatusCode,
-		Body:   t.redact.String(errbody.Summary(head)),
+		Body:   t.secrets().String(errbody.Summary(head)),
 	}
 	t.mu.Lock()
 	t.lastRefusal = refusal

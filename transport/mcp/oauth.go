@@ -473,6 +473,15 @@ func (c *Conn) withOAuth(t *sdk.StreamableClientTransport, token string, opts Op
 	return nil
 }
 
+// secrets are those removed from the connection's errors: its token and
+// the values it passed on, and its sign-in's tokens once known.
+func (c *Conn) secrets() redact.Secrets {
+	if c.oauth == nil {
+		return c.redact
+	}
+	return c.redact.Join(c.oauth.known.Get())
+}
+
 // signInNeeded is the reason a connection attempt needs the person to sign
 // in, or nil.
 func (c *Conn) signInNeeded() error {

@@ -103,7 +103,7 @@ func (c *Conn) Subscribe(ctx context.Context, uri string) error {
 	if c.ProtocolVersion() >= newProtocol {
 		go func() {
 			if err := c.session.Subscribe(c.life, &sdk.SubscribeParams{URI: uri}); err != nil && c.life.Err() == nil {
-				c.log.Debug("resource subscription ended", "uri", uri, "err", c.redact.Error(err))
+				c.log.Debug("resource subscription ended", "uri", uri, "err", c.secrets().Error(err))
 			}
 		}()
 		return nil

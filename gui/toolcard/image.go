@@ -113,6 +113,13 @@ func (cs *Cards) writeImage(wc fyne.URIWriteCloser, img *tools.Image) {
 // with it). Without it, Escape went to the large view behind the dialog,
 // then to the window, where it stops the answer being written.
 func (cs *Cards) saveImage(img *tools.Image, name string) {
+	cs.saveAs(name, "the image", func(wc fyne.URIWriteCloser) { cs.writeImage(wc, img) })
+}
+
+// saveAs asks where to save a file offered as name, in the person's home
+// folder first, and gives write the file chosen; what names the thing
+// saved in an error ("the image").
+func (cs *Cards) saveAs(name, what string, write func(fyne.URIWriteCloser)) {
 	win := cs.host.Window()
 	var d *dialog.FileDialog
 	restore, shown := widgets.FileDialogKeys(win, func() { d.Dismiss() })
@@ -122,13 +129,13 @@ func (cs *Cards) saveImage(img *tools.Image, name string) {
 		// OnClosed when it asked Overwrite?, after it otherwise.
 		restore()
 		if err != nil {
-			cs.host.ShowError("Could not save the image: " + err.Error())
+			cs.host.ShowError("Could not save " + what + ": " + err.Error())
 			return
 		}
 		if wc == nil {
 			return // cancelled
 		}
-		cs.writeImage(wc, img)
+		write(wc)
 	}, win)
 	d.SetOnClosed(restore)
 	d.SetFileName(name)

@@ -9,10 +9,7 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/storage"
 
-	"deckhand/gui/widgets"
 	"deckhand/tools"
 	"deckhand/transcript"
 )
@@ -27,30 +24,7 @@ func (cs *Cards) saveWhole(conv string, row transcript.Row) {
 		cs.host.ShowError("The whole result was not kept: Deckhand has no log here.")
 		return
 	}
-	win := cs.host.Window()
-	var d *dialog.FileDialog
-	restore, shown := widgets.FileDialogKeys(win, func() { d.Dismiss() })
-	d = dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
-		restore()
-		if err != nil {
-			cs.host.ShowError("Could not save the whole result: " + err.Error())
-			return
-		}
-		if wc == nil {
-			return // cancelled
-		}
-		cs.writeWhole(wc, src)
-	}, win)
-	d.SetOnClosed(restore)
-	d.SetFileName(wholeName(row.Tool))
-	if home, err := os.UserHomeDir(); err == nil {
-		if l, err := storage.ListerForURI(storage.NewFileURI(home)); err == nil {
-			d.SetLocation(l)
-		}
-	}
-	d.Show()
-	shown()
-	d.Resize(fyne.NewSize(820, 560))
+	cs.saveAs(wholeName(row.Tool), "the whole result", func(wc fyne.URIWriteCloser) { cs.writeWhole(wc, src) })
 }
 
 // writeWhole copies the kept result at src to wc, and says how it went.

@@ -286,6 +286,7 @@ func Start(opts Options) *System {
 	if opts.Log != nil {
 		// A cut result is kept whole beside the log, for the person.
 		deps.KeepResult = opts.Log.KeepResult
+		deps.KeepImage = opts.Log.KeepImage // and a result's images, for the chat read back
 	}
 	s.Conversations = conversation.Spawn(as.Root, deps)
 	return s

@@ -84,7 +84,11 @@ func (b *bridge) opened(c actor.Context, m *sessionLoaded) {
 	}
 	opts := conversation.Rebuild(m.events)
 	opts.ID, opts.Watchers = m.id, []*actor.PID{c.Self()}
-	cs := &convState{id: m.id, tr: transcript.FromEvents(m.events), starting: true}
+	// A tool's images come back from their files beside the log, checked
+	// against the SHA-256 the log names (store.DB.KeptImage).
+	db, id := b.db, m.id
+	tr := transcript.FromEventsImages(m.events, func(sum string) []byte { return db.KeptImage(id, sum) })
+	cs := &convState{id: m.id, tr: tr, starting: true}
 	for _, s := range b.sessions {
 		if s.ID == m.id {
 			cs.title, cs.usage = s.Title, s.Usage

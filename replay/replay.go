@@ -138,7 +138,10 @@ type Call struct {
 	CutKept, CutWhole int
 	// CutSaved: the whole result was kept for the person (store.KeepResult).
 	CutSaved bool
-	Elapsed  time.Duration
+	// Images are the result's images as the log names them, each with
+	// the SHA-256 of its file beside the log when kept.
+	Images  []store.LoggedImage
+	Elapsed time.Duration
 	// Asked: an approval was asked about it. Sent: it was sent to its
 	// server (or run) at all; a Finished call that was not ended before
 	// it ran (denied, stopped while asked, refused).
@@ -464,6 +467,7 @@ func (c *Call) finish(kind string, d store.EventData) {
 	c.Elapsed = time.Duration(d.ElapsedMS) * time.Millisecond
 	c.Structured, c.Meta = object(d.Structured), object(d.Meta)
 	c.CutKept, c.CutWhole, c.CutSaved = d.CutKept, d.CutWhole, d.CutSaved
+	c.Images = d.Images
 }
 
 // object is raw if it is a JSON object, else nil.

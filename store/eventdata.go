@@ -40,6 +40,9 @@ type EventData struct {
 	// CutSaved: the whole result was kept for the person, beside the
 	// log (KeepResult).
 	CutSaved bool `json:"cut_saved"`
+	// Images are a tool.succeeded's images, each with the SHA-256 of its
+	// file beside the log when kept (KeepImage); absent when none.
+	Images []LoggedImage `json:"images"`
 	// Retry: a notice that the model request is tried again.
 	Retry bool `json:"retry"`
 	// Structured is a tool.succeeded or tool.failed's structured content

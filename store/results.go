@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 )
@@ -69,4 +70,86 @@ func (db *DB) removeResults(session string) error {
 		return fmt.Errorf("removing the session's kept results: %w", err)
 	}
 	return nil
+}
+
+// A tool's images, as a call's whole result: files of its session's
+// (results/<session>/<SHA-256>.img), named by the SHA-256 of their bytes
+// (one image a session's calls return again is kept once), removed with
+// the session. The log names each by that hash (EventData.Images); a
+// file whose bytes no longer match it is not read back.
+
+// MaxKeptImage is the largest image file read back: a tool's image is
+// at most 16 MiB of base64 (tools.MaxImageBase64).
+const MaxKeptImage = 12 << 20
+
+// LoggedImage is what the log keeps of one image of a tool's result.
+type LoggedImage struct {
+	MIME string `json:"mime"`
+	Size int    `json:"size"`
+	// SHA256 is the hex SHA-256 of its bytes, when they were kept
+	// (KeepImage); "" when not.
+	SHA256 string `json:"sha256,omitempty"`
+}
+
+// ImagePath is the file that keeps session's image of hex SHA-256 sum,
+// or "" when sum is not one (the log's word is not a path).
+func (db *DB) ImagePath(session, sum string) string {
+	if b, err := hex.DecodeString(sum); err != nil || len(b) != sha256.Size || sum != hex.EncodeToString(b) {
+		return ""
+	}
+	return filepath.Join(db.sessionResults(session), sum+".img")
+}
+
+// KeepImage writes data, an image of a tool's result, to its file of
+// session's, readable by the person alone, unless it is there already,
+// and returns its hex SHA-256.
+func (db *DB) KeepImage(session string, data []byte) (string, error) {
+	sum := sha256.Sum256(data)
+	name := hex.EncodeToString(sum[:])
+	p := db.ImagePath(session, name)
+	if fi, err := os.Stat(p); err == nil && fi.Size() == int64(len(data)) {
+		return name, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		return "", fmt.Errorf("keeping the image: %w", err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(p), ".image-*")
+	if err != nil {
+		return "", fmt.Errorf("keeping the image: %w", err)
+	}
+	_, err = tmp.Write(data)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), p)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return "", fmt.Errorf("keeping the image: %w", err)
+	}
+	return name, nil
+}
+
+// KeptImage reads session's image of hex SHA-256 sum back: nil when it
+// is not kept, too large, or its bytes no longer match sum (changed on
+// disk).
+func (db *DB) KeptImage(session, sum string) []byte {
+	p := db.ImagePath(session, sum)
+	if p == "" {
+		return nil
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxKeptImage+1))
+	if err != nil || len(data) > MaxKeptImage {
+		return nil
+	}
+	if got := sha256.Sum256(data); hex.EncodeToString(got[:]) != sum {
+		return nil
+	}
+	return data
 }

@@ -244,6 +244,9 @@ type Image struct {
 	Data    []byte
 	Size    int // bytes the server sent
 	Refused string
+	// SHA256 is the hex SHA-256 of Data when it is kept beside the log
+	// (store.DB.KeepImage): how a chat read back from the log finds it.
+	SHA256 string
 }
 
 // Link is a resource a tool result names: a resource_link, or an embedded

@@ -10,8 +10,15 @@ import (
 
 // FromEvents rebuilds a session's transcript from its logged events, read
 // the same way as when the conversation is resumed (package replay).
-func FromEvents(events []store.Event) *Transcript {
+func FromEvents(events []store.Event) *Transcript { return FromEventsImages(events, nil) }
+
+// FromEventsImages is FromEvents with the images of tools' results the
+// log names read back by their SHA-256 (image: store.DB.KeptImage, nil
+// when the file is missing or changed), shown as when the call ended; an
+// image not read back is named on its card with why.
+func FromEventsImages(events []store.Event, image func(sum string) []byte) *Transcript {
 	t := New()
+	t.image = image
 	attached := attachedFiles(events)
 	s := replay.Read(events)
 	// The views' calls go where they were made: among the steps of the
@@ -34,6 +41,7 @@ func FromEvents(events []store.Event) *Transcript {
 	// The runs of the versions not shown wait aside, for ‹ and ›.
 	for _, run := range s.Other {
 		o := New()
+		o.image = image
 		o.addRun(run, attached[run.ID], nil)
 		if t.hidden == nil {
 			t.hidden = map[string][]Row{}
@@ -120,6 +128,9 @@ func (t *Transcript) addRun(run replay.Run, attached []Attachment, views []repla
 				t.ToolFinished(c.ID, c.Tool, nil, c.Output, c.IsError, c.Denied, c.Elapsed)
 				t.ToolCut(c.ID, tools.Cut{Kept: c.CutKept, Whole: c.CutWhole, Saved: c.CutSaved})
 				t.ToolStructured(c.ID, c.Structured, c.Meta) // its view is given it, as when the call ended
+				if m := t.keptMedia(c.Images); m != nil {
+					t.ToolMedia(c.ID, m)
+				}
 				if c.Cancelled {
 					t.ToolCancelled(c.ID)
 				}
@@ -154,4 +165,26 @@ func (t *Transcript) addRun(run replay.Run, attached []Attachment, views []repla
 			t.ViewCall(v.ID, v.Tool, v.Origin, v.Arguments, v.Output, v.IsError, v.Denied, v.Refused)
 		}
 	}
+}
+
+// keptMedia is the Media of a call's images as the log names them, their
+// bytes read back (t.image); nil when none.
+func (t *Transcript) keptMedia(logged []store.LoggedImage) *tools.Media {
+	if len(logged) == 0 {
+		return nil
+	}
+	m := &tools.Media{Images: make([]tools.Image, len(logged))}
+	for i, l := range logged {
+		img := tools.Image{MIME: l.MIME, Size: l.Size, SHA256: l.SHA256}
+		switch {
+		case l.SHA256 == "" || t.image == nil:
+			img.Refused = "not kept"
+		default:
+			if img.Data = t.image(l.SHA256); img.Data == nil {
+				img.Refused = "its kept file is missing or was changed"
+			}
+		}
+		m.Images[i] = img
+	}
+	return m
 }

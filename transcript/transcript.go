@@ -153,7 +153,10 @@ const MaxMediaBytes = 48 << 20
 
 // Transcript is one conversation's rows.
 type Transcript struct {
-	rows  []Row
+	rows []Row
+	// image reads back a tool's image kept beside the log by its SHA-256
+	// (FromEventsImages); nil: none is.
+	image func(sum string) []byte
 	runs  []runStart // where each run's rows begin
 	dirty map[int]bool
 	calls map[string]int // call id -> row

@@ -496,7 +496,7 @@ func (r *run) callOne(ctx context.Context, v *view, cs *callState) called {
 	cut = r.deps.keepWhole(r.conv, r.id, cs.id, res.Result, cut)
 	out := called{cs: cs, output: output, failed: isError, inServer: res.Elapsed, cut: cut}
 	if res.Err == nil {
-		out.media = tools.ResultMedia(res.Result).Map(r.deps.secrets.Get().String)
+		out.media = r.deps.keepImages(r.conv, tools.ResultMedia(res.Result).Map(r.deps.secrets.Get().String))
 		out.structured = structuredOf(res.Result, r.deps.secrets.Get().String)
 		out.meta = metaOf(res.Result, r.deps.secrets.Get().String)
 	}
@@ -520,6 +520,35 @@ func (d *convDeps) keepWhole(conv, run, call string, res *sdk.CallToolResult, cu
 	}
 	cut.Saved = true
 	return cut
+}
+
+// keepImages keeps beside the log each image of media that a window
+// shows (checked: tools.CheckImage), so that the chat read back from the
+// log shows it too, and notes its SHA-256 in the Media it returns (media
+// is not yet shared). What it failed to keep is logged; that image is
+// then named alone.
+func (d *convDeps) keepImages(conv string, media *tools.Media) *tools.Media {
+	if media == nil || d.keepImage == nil {
+		return media
+	}
+	for i := range media.Images {
+		img := &media.Images[i]
+		if img.Data == nil {
+			continue
+		}
+		if _, _, _, err := tools.CheckImage(img.MIME, img.Data); err != nil {
+			continue
+		}
+		sum, err := d.keepImage(conv, img.Data)
+		if err != nil {
+			if d.log != nil {
+				d.log.Warn("the image was not kept", "conversation", conv, "err", err)
+			}
+			continue
+		}
+		img.SHA256 = sum
+	}
+	return media
 }
 
 // origin is what the log says of where the run's calls come from: "" for

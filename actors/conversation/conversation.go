@@ -144,6 +144,8 @@ type convDeps struct {
 	commands *toolserver.Runner
 	// keep keeps a cut result whole for the person (Deps.KeepResult).
 	keep func(conv, run, call, text string) error
+	// keepImage keeps a result's image beside the log (Deps.KeepImage).
+	keepImage func(conv string, data []byte) (string, error)
 	// stream makes one model request (streamModel; a script in tests),
 	// call one tool call (the router's Call; a stand-in in tests).
 	stream streamFunc

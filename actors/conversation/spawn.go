@@ -47,6 +47,10 @@ type Deps struct {
 	// (store.DB.KeepResult): a card offers to save it. Nil: only the part
 	// the model saw is kept, and the card says so.
 	KeepResult func(conv, run, call, text string) error
+	// KeepImage, if set, keeps an image of a call's result beside the log
+	// and returns its hex SHA-256 (store.DB.KeepImage), for a chat read
+	// back from the log to show it. Nil: the log names it alone.
+	KeepImage func(conv string, data []byte) (string, error)
 	// OnMessage, when set (by tests), sees every message of every
 	// conversation first.
 	OnMessage func(any)
@@ -81,6 +85,7 @@ func Spawn(root *actor.RootContext, d Deps) *actor.PID {
 		onMessage: d.OnMessage,
 		commands:  d.Commands,
 		keep:      d.KeepResult,
+		keepImage: d.KeepImage,
 		stream:    streamModel,
 	}
 	store := d.Log

@@ -114,7 +114,7 @@ func (a *conversationActor) taskEnded(c actor.Context, m *taskFollowed) {
 	fin := &ToolCallFinished{Conversation: a.id, Run: t.Run, Call: t.Call, Tool: t.Tool, Output: output, IsError: isError,
 		Elapsed: m.res.Elapsed, ServerElapsed: m.res.Elapsed, Cut: cut}
 	if m.res.Err == nil {
-		fin.Media = tools.ResultMedia(m.res.Result).Map(a.deps.secrets.Get().String)
+		fin.Media = a.deps.keepImages(a.id, tools.ResultMedia(m.res.Result).Map(a.deps.secrets.Get().String))
 		fin.Structured = structuredOf(m.res.Result, a.deps.secrets.Get().String)
 		fin.Meta = metaOf(m.res.Result, a.deps.secrets.Get().String)
 	}

@@ -457,6 +457,13 @@ func (a *storeActor) record(c actor.Context, msg any) {
 		if len(m.Meta) > 0 && (a.limit <= 0 || len(m.Meta) <= a.limit) {
 			data["meta"] = m.Meta
 		}
+		if m.Media != nil && len(m.Media.Images) > 0 {
+			imgs := make([]store.LoggedImage, len(m.Media.Images))
+			for i, img := range m.Media.Images {
+				imgs[i] = store.LoggedImage{MIME: img.MIME, Size: img.Size, SHA256: img.SHA256}
+			}
+			data["images"] = imgs // the bytes are kept beside the log (store.KeepImage)
+		}
 		if m.Cut.Whole > 0 {
 			data["cut_kept"], data["cut_whole"] = m.Cut.Kept, m.Cut.Whole
 			if m.Cut.Saved {

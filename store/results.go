@@ -101,13 +101,13 @@ func (db *DB) ImagePath(session, sum string) string {
 }
 
 // KeepImage writes data, an image of a tool's result, to its file of
-// session's, readable by the person alone, unless it is there already,
-// and returns its hex SHA-256.
+// session's, readable by the person alone, unless it is there already
+// (a file changed on disk is written again), and returns its hex SHA-256.
 func (db *DB) KeepImage(session string, data []byte) (string, error) {
 	sum := sha256.Sum256(data)
 	name := hex.EncodeToString(sum[:])
 	p := db.ImagePath(session, name)
-	if fi, err := os.Stat(p); err == nil && fi.Size() == int64(len(data)) {
+	if db.KeptImage(session, name) != nil { // kept already, intact (else written again)
 		return name, nil
 	}
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {

@@ -60,6 +60,10 @@ type (
 		// breaks: where the session's record was changed outside
 		// Deckhand (store.VerifySession).
 		breaks []store.Break
+		// tr is the session's transcript, built from events where they
+		// were read, its tools' images read back from their files
+		// (readBack): file reads stay out of the bridge's Receive.
+		tr *transcript.Transcript
 	}
 	serverCommandFailed struct{ err error }
 	// bridgeDo runs f in the bridge (tests: a message that panics).

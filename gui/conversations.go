@@ -61,8 +61,20 @@ func (b *bridge) open(c actor.Context, id string) {
 		if err == nil {
 			breaks, err = db.VerifySession(ctx, id)
 		}
-		root.Send(self, &sessionLoaded{id: id, events: events, err: err, breaks: breaks})
+		var tr *transcript.Transcript
+		if err == nil {
+			tr = readBack(db, id, events)
+		}
+		root.Send(self, &sessionLoaded{id: id, events: events, err: err, breaks: breaks, tr: tr})
 	}()
+}
+
+// readBack is the transcript of session id from its events, a tool's
+// images read back from their files beside the log, checked against the
+// SHA-256 the log names (store.DB.KeptImage). It reads files: called where
+// the log was read, never in the bridge's Receive.
+func readBack(db *store.DB, id string, events []store.Event) *transcript.Transcript {
+	return transcript.FromEventsImages(events, func(sum string) []byte { return db.KeptImage(id, sum) })
 }
 
 func (b *bridge) opened(c actor.Context, m *sessionLoaded) {
@@ -84,11 +96,7 @@ func (b *bridge) opened(c actor.Context, m *sessionLoaded) {
 	}
 	opts := conversation.Rebuild(m.events)
 	opts.ID, opts.Watchers = m.id, []*actor.PID{c.Self()}
-	// A tool's images come back from their files beside the log, checked
-	// against the SHA-256 the log names (store.DB.KeptImage).
-	db, id := b.db, m.id
-	tr := transcript.FromEventsImages(m.events, func(sum string) []byte { return db.KeptImage(id, sum) })
-	cs := &convState{id: m.id, tr: tr, starting: true}
+	cs := &convState{id: m.id, tr: m.tr, starting: true}
 	for _, s := range b.sessions {
 		if s.ID == m.id {
 			cs.title, cs.usage = s.Title, s.Usage
@@ -154,7 +162,11 @@ func (b *bridge) reopen(c actor.Context, id string) {
 		if err == nil {
 			events, err = db.Events(ctx, store.Filter{SessionID: id})
 		}
-		root.Send(self, &sessionLoaded{id: id, events: events, err: err, reopen: true})
+		var tr *transcript.Transcript
+		if err == nil {
+			tr = readBack(db, id, events)
+		}
+		root.Send(self, &sessionLoaded{id: id, events: events, err: err, reopen: true, tr: tr})
 	}()
 }
 

@@ -16,7 +16,6 @@ import (
 	"deckhand/export"
 	"deckhand/store"
 	"deckhand/testutil"
-	"deckhand/tools"
 	"deckhand/transcript"
 )
 
@@ -311,18 +310,7 @@ func TestWithheldViewCallsSayWhy(t *testing.T) {
 	long := strings.Repeat("x", 200) // the stdio server's -hostile name over 128 bytes
 	db := openLog(t)
 	model := testutil.NewModelServer(t, answer("hello"))
-	c := startChatWith(t, func(o *Options) { o.Log = db }, model, nil, func(cfg *config.Config) {
-		bad := testutil.StdioServer(t, "-describe", poison, "-hostile")
-		bad.DisabledTools = []string{"echo"}
-		off := testutil.StdioServer(t)
-		off.Disabled = true
-		cfg.MCP.Servers = map[string]config.Server{"bad": bad, "off": off}
-		cfg.MCP.Lazy = config.LazyNever
-	}, autoApprove("bad.*", "off.*"))
-	testutil.Eventually(t, wait, func() bool {
-		q, _ := c.sys.Quarantined(t.Context())
-		return slices.ContainsFunc(q, func(tl tools.Tool) bool { return tl.Display == "bad.mutable" })
-	}, "bad.mutable was never listed and quarantined")
+	c := startWithheld(t, db, model, poison)
 	if _, err := c.sys.Catalog(t.Context()); err != nil {
 		t.Fatal(err)
 	}

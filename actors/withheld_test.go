@@ -37,18 +37,7 @@ func TestWithheldToolCallsSayWhy(t *testing.T) {
 			testutil.ToolCallSpec{ID: "unknown", Name: "bad__zzzq", Arguments: `{}`},
 		),
 		answer("told"))
-	c := startChatWith(t, func(o *Options) { o.Log = db }, model, nil, func(cfg *config.Config) {
-		bad := testutil.StdioServer(t, "-describe", poison, "-hostile")
-		bad.DisabledTools = []string{"echo"}
-		off := testutil.StdioServer(t)
-		off.Disabled = true
-		cfg.MCP.Servers = map[string]config.Server{"bad": bad, "off": off}
-		cfg.MCP.Lazy = config.LazyNever
-	}, autoApprove("bad.*", "off.*"))
-	testutil.Eventually(t, wait, func() bool {
-		q, _ := c.sys.Quarantined(t.Context())
-		return slices.ContainsFunc(q, func(tl tools.Tool) bool { return tl.Display == "bad.mutable" })
-	}, "bad.mutable was never listed and quarantined")
+	c := startWithheld(t, db, model, poison)
 	if _, err := c.sys.Catalog(t.Context()); err != nil { // the conversation has the catalog before the message (see TestCallPathFiles)
 		t.Fatal(err)
 	}
@@ -142,4 +131,25 @@ func TestWithheldToolCallsSayWhy(t *testing.T) {
 	if strings.Contains(md.String(), ": failed") {
 		t.Errorf("the export calls a refused call failed:\n%s", md.String())
 	}
+}
+
+// startWithheld starts a chat logged to db whose servers hold a tool of
+// each kind Deckhand withholds: bad (described as poison, with -hostile's
+// bad names) has echo unchecked and mutable quarantined once listed; off
+// is turned off. It returns once bad.mutable is quarantined.
+func startWithheld(t *testing.T, db *store.DB, model *testutil.ModelServer, poison string) *chat {
+	t.Helper()
+	c := startChatWith(t, func(o *Options) { o.Log = db }, model, nil, func(cfg *config.Config) {
+		bad := testutil.StdioServer(t, "-describe", poison, "-hostile")
+		bad.DisabledTools = []string{"echo"}
+		off := testutil.StdioServer(t)
+		off.Disabled = true
+		cfg.MCP.Servers = map[string]config.Server{"bad": bad, "off": off}
+		cfg.MCP.Lazy = config.LazyNever
+	}, autoApprove("bad.*", "off.*"))
+	testutil.Eventually(t, wait, func() bool {
+		q, _ := c.sys.Quarantined(t.Context())
+		return slices.ContainsFunc(q, func(tl tools.Tool) bool { return tl.Display == "bad.mutable" })
+	}, "bad.mutable was never listed and quarantined")
+	return c
 }

@@ -154,7 +154,7 @@ func New(d Deps) *UI {
 		post = fyne.Do
 	}
 	u := &UI{d: d, log: log.With("actor", "window"), app: d.App, cfg: d.Config, post: post, foreground: true}
-	u.openURL = d.App.OpenURL
+	u.openURL = openWith(d.App)
 	u.dialogs = dialogs.New(dialogHost{u}, u.log)
 	applyLook(d.App, d.Config.UI) // the theme and text size of the settings
 	u.build()

@@ -63,6 +63,7 @@ func runSessions(ctx context.Context, e *env, args []string) error {
 		return nil
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	unpriced := false
 	fmt.Fprintln(tw, "ID\tLAST ACTIVITY\tRUNS\tLAST RUN\tTOKENS IN/OUT\tCOST\tTITLE")
 	for _, s := range list {
 		title := terminal.Shorten(s.Title, 50)
@@ -70,8 +71,12 @@ func runSessions(ctx context.Context, e *env, args []string) error {
 			title = pinMark + title // listed first, as in the window's sidebar
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\n", s.ID, s.Updated.Local().Format("2006-01-02 15:04"), s.Runs, s.LastRun, tokens(s.Usage), cost(s.Usage), title)
+		unpriced = unpriced || cost(s.Usage) == costUnknown
 	}
 	tw.Flush()
+	if unpriced {
+		fmt.Fprintln(e.stdout, "\nCost unknown: no price was set for the model (model.price or model.prices in the config, or Settings ▸ Advanced in the window); a model on this computer costs nothing.")
+	}
 	return nil
 }
 
@@ -86,12 +91,22 @@ func tokens(u store.Usage) string {
 	return fmt.Sprintf("%s%s/%s%s", mark, store.Count(u.InputTokens), mark, store.Count(u.OutputTokens))
 }
 
+// cost is a session's or run's cost: "-" before any token, "unknown"
+// for tokens spent with no price known for the model (the window's status
+// line says "cost unknown" too; a run of a model on this computer costs
+// nothing and reads the same, the log not knowing where its model ran).
 func cost(u store.Usage) string {
-	if u.CostUSD == 0 {
+	switch {
+	case u.CostUSD > 0:
+		return fmt.Sprintf("$%.4f", u.CostUSD)
+	case u.InputTokens+u.OutputTokens == 0:
 		return "-"
 	}
-	return fmt.Sprintf("$%.4f", u.CostUSD)
+	return costUnknown
 }
+
+// costUnknown is cost's word for tokens spent at no known price.
+const costUnknown = "unknown"
 
 // runSessionsExport writes a session out as Markdown or JSON: its messages,
 // answers, tool calls with their arguments and results, the model and the

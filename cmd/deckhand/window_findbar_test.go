@@ -79,15 +79,18 @@ func searchResultFindBarSmall(t *testing.T, retry bool) {
 		w.xdo("mousemove", "--window", w.win, fmt.Sprint(int(line.CX)), fmt.Sprint(int(line.CY)))
 		// On to the top, where the wheel moves Retry no further: found
 		// sooner, it may lie above the transcript, under the chat's title.
+		// Ten notches a look: under load a look at the screen takes a
+		// second or two, and one notch a look did not reach the top of
+		// 40 paragraphs in a minute.
 		prev := float32(-1)
-		testutil.Eventually(t, 60*time.Second, func() bool {
+		testutil.Eventually(t, 120*time.Second, func() bool {
 			if b, ok := find(w.screen(), "button", "Retry"); ok {
 				if b.Y == prev {
 					return true
 				}
 				prev = b.Y
 			}
-			w.xdo("click", "4")
+			w.xdo("click", "--repeat", "10", "--delay", "30", "4")
 			return false
 		}, "Retry never came into view")
 		w.clickText("button", "Retry")

@@ -361,8 +361,29 @@ func (w *realWindow) key(keys ...string) {
 }
 
 // typeText types text as a person would.
+//
+// Typed into the entry that has the keyboard, it returns once the entry
+// holds the text (for up to 15 s): under load the window takes the keys
+// in well after xdotool has sent them, and a test that read the screen at
+// once saw the start of what it typed (a find for the first words of a
+// query marked fewer words than the whole).
 func (w *realWindow) typeText(text string) {
+	w.t.Helper()
+	before, ok := focused(w.screen())
 	w.xdo("type", "--delay", "20", text)
+	if !ok || before.Kind != "entry" || strings.ContainsAny(text, "\n\r\t") {
+		return
+	}
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		it, ok := focused(w.screen())
+		if !ok || it.Kind != "entry" || strings.Contains(it.Text, text) {
+			return // typed in, or the keys moved the focus (the test reads what followed)
+		}
+		if time.Now().After(deadline) {
+			w.t.Logf("typed %q into the entry %q; after 15 s it holds %q", text, before.Hint, it.Text)
+			return
+		}
+	}
 }
 
 // clickMessageBox clicks the message box, which takes the keyboard; a

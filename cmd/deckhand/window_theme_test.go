@@ -72,7 +72,7 @@ func (w *realWindow) clickTheme(t *testing.T, at float32) {
 	page, _ := find(s, "label", "Language model")
 	w.xdo("mousemove", "--window", w.win, fmt.Sprint(int(page.CX)), fmt.Sprint(int(page.CY)))
 	var radio gui.ScreenItem
-	testutil.Eventually(t, 30*time.Second, func() bool {
+	testutil.Eventually(t, 90*time.Second, func() bool { // a notch a look; a look may take seconds under load
 		var ok bool
 		if radio, ok = find(w.screen(), "radio", ""); ok && radio.H > 0 && radio.CY >= radio.Y+radio.H/2-1 {
 			return true // all of it in sight

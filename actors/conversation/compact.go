@@ -66,10 +66,12 @@ func (r *run) compact(ctx context.Context, v *view) {
 	req := request.SummaryRequest(prior, kept[:plan.At], budget, maxOut)
 	req.Temperature = v.cfg.Model.Temperature
 	r.requests++
-	turn, err := r.deps.stream(ctx, v, r.model, req, func(m any) {
+	turn, err := r.deps.stream(ctx, v, r.model, req, r.now, func(m any) {
 		switch m := m.(type) {
 		case *streamRetrying:
 			r.emit(&Notice{Conversation: r.conv, Run: r.id, Text: retryNotice(m), Retry: true})
+		case *streamTrying:
+			r.emit(triedNotice(r.conv, r.id, m))
 		case *keyAsked:
 			r.emit(&Notice{Conversation: r.conv, Run: r.id, Text: keyNotice(m)})
 		}

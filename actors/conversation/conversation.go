@@ -56,6 +56,11 @@ type (
 	// StopRun cancels the run: the model request, tool calls in flight and
 	// pending approvals. Messages queued behind it still run.
 	StopRun struct{}
+	// RetryNow ends the wait of run Run of Conversation before it asks
+	// the model again after a refusal that may pass (a 429, a 503, a
+	// server not yet listening): the next try goes at once, in the wait's
+	// place. It is dropped when that run is over, stopping or not waiting.
+	RetryNow struct{ Conversation, Run string }
 	// RemoveRun takes a finished run (the person's message and all that
 	// followed it; Run "" is the last) out of the conversation: the model
 	// no longer sees it, the window no longer shows it, and the log keeps
@@ -211,6 +216,7 @@ type runHandle struct {
 	id       string
 	cancel   context.CancelCauseFunc // nil: Stop; an error: the conversation failed
 	failure  error                   // why the conversation failed, told once the run has ended
+	now      chan<- struct{}         // RetryNow, to the run's wait (buffer of one)
 	stopping bool                    // cancelled: its runEnded is on its way
 }
 
@@ -320,6 +326,8 @@ func (a *conversationActor) Receive(c actor.Context) {
 		a.model = strings.TrimSpace(m.Name)
 	case *StopRun:
 		a.stop()
+	case *RetryNow:
+		a.retryNow(m)
 	case *RemoveRun:
 		if m.Resend {
 			a.newVersion(c, m.Run, "")

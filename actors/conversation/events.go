@@ -230,6 +230,15 @@ type (
 		Conversation, Run, Text string
 		Retry                   bool
 	}
+	// RetryStarted says the try a retry's Notice announced has gone (its
+	// wait is over, or RetryNow cut it short): try Try of Tries. Text says
+	// so, the notice's error with it, to take the notice's place. Not
+	// logged.
+	RetryStarted struct {
+		Conversation, Run string
+		Try, Tries        int
+		Text              string
+	}
 	RunFinished struct {
 		Conversation, Run string
 		Text              string // the model's last answer

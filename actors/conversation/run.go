@@ -84,14 +84,15 @@ func (a *conversationActor) startRunOf(c actor.Context, text string, attached []
 	model := a.modelName()
 	a.emit(c, &RunStarted{Conversation: a.id, Run: id, Text: text, Model: model, Parent: parent, Continues: continues, Attachments: infos})
 	ctx, cancel := context.WithCancelCause(context.Background())
-	h := &runHandle{id: id, cancel: cancel}
+	now := make(chan struct{}, 1) // RetryNow: see retryNow
+	h := &runHandle{id: id, cancel: cancel, now: now}
 	a.run = h
 	root, self := c.ActorSystem().Root, c.Self()
 	r := &run{
 		id: id, conv: a.id, model: model, deps: a.deps, log: a.log.With("run", id),
 		view:    &a.view,
 		history: a.history, grants: a.grants, loaded: a.loaded, summary: a.summary,
-		marks: turnMarks(a.marks, a.conts), send: root.Send, hand: hand,
+		marks: turnMarks(a.marks, a.conts), send: root.Send, hand: hand, now: now,
 	}
 	if r.deps.call == nil {
 		router := a.deps.router
@@ -155,6 +156,23 @@ func (a *conversationActor) stop() {
 	}
 }
 
+// retryNow cuts short the wait of run id before it asks the model again
+// (RetryNow): a signal on the run's channel, sent without blocking; the
+// run's goroutine, waiting in llm.Client.StreamRetried, sends the next
+// try at once. A RetryNow for a run that is over, stopping or another is
+// dropped; one that comes when the run does not wait is dropped by the
+// next wait.
+func (a *conversationActor) retryNow(m *RetryNow) {
+	r := a.run
+	if r == nil || r.id != m.Run || m.Conversation != a.id || r.stopping {
+		return
+	}
+	select {
+	case r.now <- struct{}{}:
+	default: // one is waiting already
+	}
+}
+
 // ended takes the state of a run that is over back, and starts the next.
 func (a *conversationActor) ended(c actor.Context, m *runEnded) {
 	if a.run == nil || a.run.id != m.id {
@@ -205,6 +223,7 @@ type run struct {
 	view            *atomic.Pointer[view]
 	send            func(*actor.PID, any) // to a watcher
 	hand            *ToolRun              // a run by hand: its one call, no model (byhand.go)
+	now             <-chan struct{}       // the person's Retry now, while a refused request waits (retryNow)
 
 	// Taken from the actor at the start, handed back at the end.
 	history []llm.Message
@@ -279,7 +298,7 @@ func (r *run) steps(ctx context.Context) (err error, stopped bool) {
 			return stopCause(ctx)
 		}
 		req, estimate := r.request(v)
-		turn, err := r.deps.stream(ctx, v, r.model, req, r.streamed)
+		turn, err := r.deps.stream(ctx, v, r.model, req, r.now, r.streamed)
 		if ctx.Err() != nil {
 			r.keepStreamed()
 			return stopCause(ctx)
@@ -399,6 +418,8 @@ func (r *run) streamed(m any) {
 		r.emit(&AssistantDelta{Conversation: r.conv, Run: r.id, Text: m.text, Reasoning: m.reasoning})
 	case *streamRetrying:
 		r.emit(&Notice{Conversation: r.conv, Run: r.id, Text: retryNotice(m), Retry: true})
+	case *streamTrying:
+		r.emit(triedNotice(r.conv, r.id, m))
 	case *keyAsked:
 		r.emit(&Notice{Conversation: r.conv, Run: r.id, Text: keyNotice(m)})
 	case *streamSilent:
@@ -674,6 +695,12 @@ type (
 		llm.Retrying
 		at time.Time // when the next try goes
 	}
+	// streamTrying: the wait is over (its time came, or the person's
+	// Retry now), and the try it waited for goes.
+	streamTrying struct {
+		llm.Retrying
+		at time.Time // when it went
+	}
 	// streamSilent: the model has sent nothing for silent (0: it sends
 	// again, or the request ended); reported from a timer's goroutine.
 	streamSilent struct {
@@ -686,8 +713,9 @@ type (
 )
 
 // streamFunc makes one model request for a run (streamModel; a script in
-// tests), reporting *streamText and *streamRetrying as they come.
-type streamFunc func(ctx context.Context, v *view, model string, req *llm.Request, report func(any)) (llm.Turn, error)
+// tests), reporting *streamText, *streamRetrying and *streamTrying as they
+// come; a value from now cuts a wait between tries short.
+type streamFunc func(ctx context.Context, v *view, model string, req *llm.Request, now <-chan struct{}, report func(any)) (llm.Turn, error)
 
 // streamModel makes one model request on the run's goroutine and reports
 // the answer as it streams: text as it arrives, then the whole turn.
@@ -697,8 +725,9 @@ type streamFunc func(ctx context.Context, v *view, model string, req *llm.Reques
 // request goes first without a key unless model.api_key_env gives one,
 // and again with the keyring's when the model refuses it (v.client.try);
 // a key that cannot be had is the error. model is the model this run asks
-// (SetModel), if not the client's.
-func streamModel(ctx context.Context, v *view, model string, req *llm.Request, report func(any)) (llm.Turn, error) {
+// (SetModel), if not the client's. A value from now ends a wait between
+// tries at once (RetryNow).
+func streamModel(ctx context.Context, v *view, model string, req *llm.Request, now <-chan struct{}, report func(any)) (llm.Turn, error) {
 	retries := v.cfg.Model.Retries()
 	var s *llm.Stream
 	err := v.client.try(ctx, func(client *llm.Client) error {
@@ -707,8 +736,15 @@ func streamModel(ctx context.Context, v *view, model string, req *llm.Request, r
 		}
 		client.Silence = func(d time.Duration) { report(&streamSilent{silent: d}) }
 		var err error
-		s, err = client.StreamRetried(ctx, req, retries, func(r llm.Retrying) {
-			report(&streamRetrying{Retrying: r, at: time.Now().Add(r.Wait)})
+		s, err = client.StreamRetried(ctx, req, llm.Retries{
+			Max: retries,
+			Now: now,
+			Waiting: func(r llm.Retrying) {
+				report(&streamRetrying{Retrying: r, at: time.Now().Add(r.Wait)})
+			},
+			Trying: func(r llm.Retrying) {
+				report(&streamTrying{Retrying: r, at: time.Now()})
+			},
 		})
 		return err
 	}, func(account string) { report(&keyAsked{account: account}) })
@@ -728,6 +764,14 @@ func streamModel(ctx context.Context, v *view, model string, req *llm.Request, r
 // time (the same "trying again in 20s" twice read as frozen).
 func retryNotice(m *streamRetrying) string {
 	return fmt.Sprintf("%v; trying again in %v (try %d of %d, at %s)", m.Err, m.Wait.Round(100*time.Millisecond), m.Next, m.Tries, m.at.Format("15:04:05"))
+}
+
+// triedNotice says that the try a retry's notice announced went, and
+// when: the notice's "trying again in 1m0s" is over (Retry now may have
+// sent it sooner than it said).
+func triedNotice(conv, run string, m *streamTrying) *RetryStarted {
+	return &RetryStarted{Conversation: conv, Run: run, Try: m.Next, Tries: m.Tries,
+		Text: fmt.Sprintf("%v; tried again at %s (try %d of %d)", m.Err, m.at.Format("15:04:05"), m.Next, m.Tries)}
 }
 
 // plural is one when n is 1, else many.

@@ -93,13 +93,26 @@ func TestStreamRetried(t *testing.T) {
 				c := &Client{BaseURL: "http://model.test/v1", Model: "m", HTTPClient: &http.Client{Transport: &rt}}
 				var waits []time.Duration
 				start := time.Now()
-				s, err := c.StreamRetried(t.Context(), &Request{Messages: []Message{{Role: RoleUser, Content: "hi"}}}, tt.retries,
-					func(r Retrying) {
+				var tried []int
+				s, err := c.StreamRetried(t.Context(), &Request{Messages: []Message{{Role: RoleUser, Content: "hi"}}}, Retries{
+					Max: tt.retries,
+					Waiting: func(r Retrying) {
 						waits = append(waits, r.Wait)
 						if want := (Retrying{Err: r.Err, Wait: r.Wait, Next: len(waits) + 1, Tries: tt.retries + 1}); r != want {
 							t.Errorf("retry %d: told %+v, want %+v", len(waits), r, want)
 						}
-					})
+					},
+					Trying: func(r Retrying) { tried = append(tried, r.Next) },
+				})
+				// Each wait's end is told, but for the last when the
+				// retries ran out.
+				var wantTried []int
+				for i := range tt.waits {
+					wantTried = append(wantTried, i+2)
+				}
+				if diff := cmp.Diff(wantTried, tried); diff != "" {
+					t.Errorf("tries told (-want +got):\n%s", diff)
+				}
 				if diff := cmp.Diff(tt.waits, waits); diff != "" {
 					t.Errorf("waits (-want +got):\n%s", diff)
 				}
@@ -140,9 +153,9 @@ func TestStreamRetriedStopped(t *testing.T) {
 		c := &Client{BaseURL: "http://model.test/v1", Model: "m", HTTPClient: &http.Client{Transport: &rt}}
 		ctx, cancel := context.WithCancel(t.Context())
 		start := time.Now()
-		_, err := c.StreamRetried(ctx, &Request{}, 3, func(Retrying) {
+		_, err := c.StreamRetried(ctx, &Request{}, Retries{Max: 3, Waiting: func(Retrying) {
 			time.AfterFunc(time.Second, cancel)
-		})
+		}})
 		var he *HTTPError
 		if !errors.As(err, &he) || he.Status != 503 {
 			t.Errorf("StreamRetried() = %v, want the 503", err)
@@ -151,4 +164,53 @@ func TestStreamRetriedStopped(t *testing.T) {
 			t.Errorf("StreamRetried returned after %v, want 1s (at Stop)", got)
 		}
 	})
+}
+
+// Retry now: a signal during a wait sends the next try at once, in the
+// wait's place (one request at a time); a signal left from before the
+// wait began is dropped, and the wait runs its course.
+func TestStreamRetriedNow(t *testing.T) {
+	tests := []struct {
+		name   string
+		before bool // signalled before StreamRetried, not during its wait
+		want   time.Duration
+	}{
+		{name: "during the wait: the try goes at once", want: 0},
+		{name: "before the wait: dropped", before: true, want: 60 * time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				rt := answers{answer(429, "Retry-After: 60", "slow down"), answer(200, "", okBody)}
+				c := &Client{BaseURL: "http://model.test/v1", Model: "m", HTTPClient: &http.Client{Transport: &rt}}
+				now := make(chan struct{}, 1)
+				if tt.before {
+					now <- struct{}{}
+				}
+				var tried []int
+				start := time.Now()
+				s, err := c.StreamRetried(t.Context(), &Request{}, Retries{Max: 2, Now: now,
+					Waiting: func(Retrying) {
+						if !tt.before {
+							now <- struct{}{}
+						}
+					},
+					Trying: func(r Retrying) { tried = append(tried, r.Next) },
+				})
+				if err != nil {
+					t.Fatalf("StreamRetried() = %v, want the second answer", err)
+				}
+				defer s.Close()
+				if got := time.Since(start); got != tt.want {
+					t.Errorf("the second try went after %v, want %v", got, tt.want)
+				}
+				if diff := cmp.Diff([]int{2}, tried); diff != "" {
+					t.Errorf("tries told (-want +got):\n%s", diff)
+				}
+				if len(rt) != 0 {
+					t.Errorf("%d answers left, want both used", len(rt))
+				}
+			})
+		})
+	}
 }

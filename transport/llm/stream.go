@@ -350,31 +350,70 @@ func (s *Stream) readError(err error) error {
 
 // StreamRetried is Stream, asked again after a refusal that may pass
 // (a 429 or 5xx, a server not yet listening, a connection closed before
-// any answer) up to retries times, after the server's Retry-After or 1 s,
-// 2 s, 4 s… (at most a minute); waiting, if not nil, is told of each wait
-// before it. A request whose answer had begun streaming is never sent
-// again: its errors come from reading the Stream. Cancelling ctx ends the
-// wait and the request.
-func (c *Client) StreamRetried(ctx context.Context, req *Request, retries int, waiting func(Retrying)) (*Stream, error) {
+// any answer) up to retry.Max times, after the server's Retry-After or 1 s,
+// 2 s, 4 s… (at most a minute), or at once when retry.Now says so. A
+// request whose answer had begun streaming is never sent again: its
+// errors come from reading the Stream. Cancelling ctx ends the wait and
+// the request. Only one request is in flight at a time: a wait cut short
+// sends the next try in its place.
+func (c *Client) StreamRetried(ctx context.Context, req *Request, retry Retries) (*Stream, error) {
 	for attempt := 0; ; attempt++ {
 		s, err := c.Stream(ctx, req)
 		if err == nil {
 			return s, nil
 		}
-		if wait, ok := retryable(err, attempt); ok && attempt < retries && ctx.Err() == nil {
-			if waiting != nil {
-				waiting(Retrying{Err: err, Wait: wait, Next: attempt + 2, Tries: retries + 1})
-			}
-			t := time.NewTimer(wait)
-			select {
-			case <-t.C:
-				continue
-			case <-ctx.Done():
-				t.Stop()
-			}
+		wait, ok := retryable(err, attempt)
+		if !ok || attempt >= retry.Max || ctx.Err() != nil {
+			return nil, err
 		}
-		return nil, err
+		r := Retrying{Err: err, Wait: wait, Next: attempt + 2, Tries: retry.Max + 1}
+		// A signal sent before this wait was told of was meant for one
+		// that is over (a click as the try went): it is dropped.
+		select {
+		case <-retry.Now:
+		default:
+		}
+		if retry.Waiting != nil {
+			retry.Waiting(r)
+		}
+		if !pause(ctx, wait, retry.Now) {
+			return nil, err
+		}
+		if retry.Trying != nil {
+			retry.Trying(r)
+		}
 	}
+}
+
+// pause waits d, or until now can be received from; false when ctx ended
+// first.
+func pause(ctx context.Context, d time.Duration, now <-chan struct{}) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-now:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// Retries says how StreamRetried asks again.
+type Retries struct {
+	// Max is how many times a refused request is asked again (0: never).
+	Max int
+	// Waiting, if set, is told of each wait before it begins; Trying,
+	// if set, when it is over, just before the try it waited for. Both
+	// are called on StreamRetried's goroutine.
+	Waiting, Trying func(Retrying)
+	// Now, if set, cuts a wait short: a value received from it while
+	// StreamRetried waits sends the next try at once (the person's
+	// "Retry now"). Its sender sends without blocking on a channel with a
+	// buffer of one; a value left from before a wait is dropped when the
+	// next wait begins.
+	Now <-chan struct{}
 }
 
 // Retrying is a refused try that StreamRetried follows with another after

@@ -1,0 +1,108 @@
+package conversation
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"deckhand/actors/conversation/conversationtest"
+	"deckhand/config"
+	"deckhand/testutil"
+	"deckhand/transport/llm"
+)
+
+// Retry now, through the real model request: a 429 asking for a minute,
+// and the person's RetryNow sends the next request at once (the test
+// waits conversationtest.Wait, 10 s, for the answer, far less than the
+// minute asked).
+func TestRetryNowSendsTheNextTry(t *testing.T) {
+	model := testutil.NewModelServer(t,
+		testutil.ModelResponse{Status: 429, Header: map[string]string{"Retry-After": "60"}, Body: `{"error":{"message":"Rate limit reached"}}`},
+		testutil.ModelResponse{Body: testutil.TextChunks("finally")})
+	root, conv, w := startWith(t, streamModel, wrote, func(d *convDeps) {
+		cfg := &config.Config{Model: config.Model{BaseURL: model.URL, Name: "m"}}
+		cfg.ApplyDefaults()
+		d.cfg, d.client = cfg, modelClient(cfg.Model, func(string) (string, bool) { return "", false }, nil, nil)
+	})
+	root.Send(conv, &UserMessage{Text: "hi"})
+	started := conversationtest.Expect[*RunStarted](t, w)
+	if n := conversationtest.Expect[*Notice](t, w); !n.Retry || n.Run != started.Run {
+		t.Fatalf("Notice = %+v, want the retry's of %s", n, started.Run)
+	}
+	root.Send(conv, &RetryNow{Conversation: "conv-1", Run: started.Run})
+	if got := conversationtest.Expect[*RetryStarted](t, w); got.Run != started.Run || got.Try != 2 || got.Tries != 3 {
+		t.Errorf("RetryStarted = %+v, want try 2 of 3 of %s", got, started.Run)
+	}
+	if fin := conversationtest.Expect[*RunFinished](t, w); fin.Err != nil || fin.Text != "finally" {
+		t.Errorf("RunFinished = %+v, want the second try's answer", fin)
+	}
+	if n := model.Count(); n != 2 {
+		t.Errorf("%d requests, want 2", n)
+	}
+}
+
+// A RetryNow reaches only the run it names, in its conversation, while it
+// waits; any other is dropped without blocking the actor. The model here
+// is a stand-in that waits as StreamRetried does, for the signal or Stop,
+// and says which came.
+func TestRetryNowOnlyForItsRun(t *testing.T) {
+	tests := []struct {
+		name string
+		// retry is the RetryNow sent while the second run waits, given
+		// the first run (over) and the second.
+		retry      func(first, second string) *RetryNow
+		wantSignal bool
+	}{
+		{name: "its run: the try goes", retry: func(_, second string) *RetryNow { return &RetryNow{Conversation: "conv-1", Run: second} }, wantSignal: true},
+		{name: "a run that is over", retry: func(first, _ string) *RetryNow { return &RetryNow{Conversation: "conv-1", Run: first} }},
+		{name: "another run", retry: func(_, _ string) *RetryNow { return &RetryNow{Conversation: "conv-1", Run: "run-other"} }},
+		{name: "another conversation", retry: func(_, second string) *RetryNow { return &RetryNow{Conversation: "conv-2", Run: second} }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			signalled := make(chan bool, 1)
+			requests := 0
+			stream := func(ctx context.Context, _ *view, _ string, _ *llm.Request, now <-chan struct{}, report func(any)) (llm.Turn, error) {
+				if requests++; requests == 1 {
+					return llm.Turn{Text: "one", FinishReason: "stop"}, nil
+				}
+				report(&streamRetrying{Retrying: llm.Retrying{Err: errors.New("429 Too Many Requests"), Wait: time.Minute, Next: 2, Tries: 3}, at: time.Now().Add(time.Minute)})
+				select {
+				case <-now:
+					signalled <- true
+					return llm.Turn{Text: "two", FinishReason: "stop"}, nil
+				case <-ctx.Done():
+					// A RetryNow forwarded before the Stop is in the
+					// channel by now: the actor sends one, then cancels.
+					select {
+					case <-now:
+						signalled <- true
+					default:
+						signalled <- false
+					}
+					return llm.Turn{}, ctx.Err()
+				}
+			}
+			root, conv, w := startWith(t, stream, wrote)
+			root.Send(conv, &UserMessage{Text: "first"})
+			first := conversationtest.Expect[*RunStarted](t, w).Run
+			conversationtest.Expect[*RunFinished](t, w)
+			root.Send(conv, &RetryNow{Conversation: "conv-1", Run: first}) // nothing waits
+			root.Send(conv, &UserMessage{Text: "second"})
+			second := conversationtest.Expect[*RunStarted](t, w).Run
+			conversationtest.Expect[*Notice](t, w)
+			root.Send(conv, tt.retry(first, second))
+			if !tt.wantSignal {
+				root.Send(conv, &StopRun{})
+			}
+			fin := conversationtest.Expect[*RunFinished](t, w)
+			if got := <-signalled; got != tt.wantSignal {
+				t.Errorf("the wait was cut short: %v, want %v (RunFinished %+v)", got, tt.wantSignal, fin)
+			}
+			if tt.wantSignal && (fin.Stopped || fin.Text != "two") {
+				t.Errorf("RunFinished = %+v, want the try's answer", fin)
+			}
+		})
+	}
+}

@@ -423,7 +423,7 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 	case *conversation.Notice:
 		if cs := conv(m.Conversation); cs != nil {
 			if m.Retry {
-				cs.tr.Retrying(m.Text)
+				cs.tr.RetryWaiting(m.Run, m.Text) // with Retry now
 			} else {
 				cs.tr.Note(m.Text, false)
 			}
@@ -454,9 +454,14 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 			b.sessDirty = true
 			b.deleteStopped(c, cs) // Stop and delete (sidebar_bridge.go)
 		}
+	case *conversation.RetryStarted:
+		if cs := conv(m.Conversation); cs != nil {
+			cs.tr.Retried(m.Run, m.Text) // Retry now goes
+		}
 	case *conversation.RunFinished:
 		if cs := conv(m.Conversation); cs != nil {
 			cs.running = false
+			cs.tr.Retried(m.Run, "") // stopped while it waited: Retry now goes
 			cs.usage.InputTokens += m.Usage.PromptTokens
 			cs.usage.OutputTokens += m.Usage.CompletionTokens
 			cs.usage.CostUSD += m.CostUSD

@@ -95,6 +95,10 @@ func (b *bridge) runAction(c actor.Context, m *chat.RunAction) {
 		c.Send(cs.pid, &conversation.RemoveRun{Run: m.Run})
 	case chat.Continue:
 		c.Send(cs.pid, &conversation.ContinueRun{})
+	case chat.RetryNow:
+		// For that run of this chat alone: the conversation drops it
+		// when the run is over or no longer waits.
+		c.Send(cs.pid, &conversation.RetryNow{Conversation: cs.id, Run: m.Run})
 	}
 }
 

@@ -70,7 +70,8 @@ type Row struct {
 
 	// Run is the run a user message's header begins, and Last says it is
 	// the conversation's last: the header offers Retry, Edit and Delete.
-	// A tool card's Run is the run that made its call (for its view).
+	// A tool card's Run is the run that made its call (for its view); a
+	// notice offering Retry now, the run that waits (RetryWaiting).
 	Run  string
 	Last bool
 	// Version is which of the Versions of its message a header's run
@@ -241,6 +242,10 @@ const (
 	// ActionModel offers the settings at the model's name (the server
 	// does not know it), besides Retry.
 	ActionModel = "model"
+	// ActionRetryNow offers Retry now on a retry's notice while its run
+	// waits to ask the model again (RetryWaiting), until the try goes
+	// (Retried).
+	ActionRetryNow = "retry now"
 )
 
 // StartRun begins run id: the rows added from here to the next run's are
@@ -607,6 +612,35 @@ func (t *Transcript) NoteAction(text string, isError bool, action string) {
 // retries follow one another.
 func (t *Transcript) Retrying(text string) {
 	t.notice(Row{Kind: Notice, Text: clean.Text(text), Retrying: true})
+}
+
+// RetryWaiting is Retrying for run, which waits to ask the model again:
+// the notice offers Retry now (ActionRetryNow) until the try goes or the
+// run ends (Retried).
+func (t *Transcript) RetryWaiting(run, text string) {
+	t.notice(Row{Kind: Notice, Text: clean.Text(text), Retrying: true, Action: ActionRetryNow, Run: run})
+}
+
+// Retried says that run no longer waits to try again (the try went, or
+// the run ended): its notice offers Retry now no more, and says text
+// instead of what it said, unless text is "".
+func (t *Transcript) Retried(run, text string) {
+	from := 0 // the last run's rows: a run in progress is the last
+	if n := len(t.runs); n > 0 {
+		from = t.runs[n-1].row
+	}
+	for i := len(t.rows) - 1; i >= from; i-- {
+		r := t.rows[i]
+		if r.Kind != Notice || r.Action != ActionRetryNow || r.Run != run {
+			continue
+		}
+		r.Action = ""
+		if text != "" {
+			r.Text = clean.Text(text)
+		}
+		t.set(i, r)
+		return
+	}
 }
 
 func (t *Transcript) notice(r Row) {

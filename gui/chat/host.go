@@ -56,8 +56,9 @@ const (
 	Retry    Action = "retry"
 	Remove   Action = "remove" // Delete
 	Continue Action = "continue"
-	Choose   Action = "choose" // ‹ or ›: Run is the version to show
-	Edit     Action = "edit"   // Text is the message as edited
+	Choose   Action = "choose"    // ‹ or ›: Run is the version to show
+	Edit     Action = "edit"      // Text is the message as edited
+	RetryNow Action = "retry now" // Run waits to ask the model again: the try goes at once
 )
 
 // Messages to the bridge, through Host.Tell.

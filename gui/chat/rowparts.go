@@ -455,7 +455,8 @@ func (c *codeView) set(r transcript.Row) {
 }
 
 // noticeView: a note from Deckhand, an error in the error colour; the
-// last run's failure offers Retry, its Stop Continue and Retry.
+// last run's failure offers Retry, its Stop Continue and Retry, and a
+// retry's notice, while its run waits to try again, Retry now.
 type noticeView struct {
 	obj         fyne.CanvasObject
 	icons       *widgets.StatusIcons
@@ -465,7 +466,9 @@ type noticeView struct {
 	actions     *fyne.Container
 	cont, retry *widget.Button
 	key         *widget.Button // the settings, at the API key or the model's address or name
+	now         *widget.Button // Retry now: the run's next try goes at once
 	action      string
+	run         string // the run that waits, for now
 }
 
 func newNoticeView(r *RowView) *noticeView {
@@ -487,7 +490,8 @@ func newNoticeView(r *RowView) *noticeView {
 			r.cv.host.ShowModelSettings(n.action)
 		}
 	})
-	n.actions = container.NewHBox(n.cont, n.key, n.retry)
+	n.now = widget.NewButtonWithIcon("Retry now", theme.MediaFastForwardIcon(), func() { r.cv.Control(RetryNow, n.run, "") })
+	n.actions = container.NewHBox(n.cont, n.key, n.retry, n.now)
 	n.actions.Hide()
 	n.obj = indented(container.New(&noticeLayout{}, n.icon, n.rt, n.actions))
 	return n
@@ -564,7 +568,9 @@ func (n *noticeView) set(r transcript.Row) {
 	}
 	widgets.SetSegment(n.rt, n.seg, strings.TrimSpace(r.Text), color)
 	widgets.SetVisible(n.cont, r.Action == transcript.ActionContinue)
-	n.action = r.Action
+	n.action, n.run = r.Action, r.Run
+	widgets.SetVisible(n.retry, r.Action != transcript.ActionRetryNow)
+	widgets.SetVisible(n.now, r.Action == transcript.ActionRetryNow)
 	widgets.SetVisible(n.key, r.Action == transcript.ActionKey || r.Action == transcript.ActionAddress || r.Action == transcript.ActionModel)
 	widgets.SetVisible(n.actions, r.Action != "")
 }

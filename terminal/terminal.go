@@ -66,6 +66,11 @@ type chat struct {
 	result   error
 	done     chan struct{}
 
+	// waiting is the run that waits to ask the model again after a
+	// refusal (a retry's Notice), until the try goes: an empty line
+	// (Enter) sends it now (conversation.RetryNow).
+	waiting string
+
 	// resources are attached to the next message (:attach; resources.go);
 	// held are lines typed while one is being read, taken in turn after.
 	resources []*chatResource
@@ -153,8 +158,18 @@ func (t *chat) Receive(c actor.Context) {
 		}
 	case *conversation.Notice:
 		t.endLine()
-		fmt.Fprintf(t.info, "%s\n", t.paint(yellow, "! "+m.Text))
+		text := "! " + m.Text
+		if m.Retry && t.interactive && !t.oneShot {
+			t.waiting = m.Run
+			text += " (Enter: try now)"
+		}
+		fmt.Fprintf(t.info, "%s\n", t.paint(yellow, text))
+	case *conversation.RetryStarted:
+		if m.Run == t.waiting {
+			t.waiting = ""
+		}
 	case *conversation.RunFinished:
+		t.waiting = ""
 		t.runFinished(m)
 	case *writer.LogFailed:
 		if !t.logFailing {
@@ -269,6 +284,10 @@ func (t *chat) input(c actor.Context, text string) {
 	}
 	text = strings.TrimSpace(text)
 	switch {
+	case text == "" && t.waiting != "":
+		c.Send(t.conv, &conversation.RetryNow{Conversation: t.convID, Run: t.waiting})
+		t.waiting = "" // once: the try goes
+		t.note("(trying again now)")
 	case text == "":
 		t.prompt()
 	case strings.HasPrefix(text, ":"):

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
+	"github.com/google/go-cmp/cmp"
 
 	"deckhand/actors/conversation"
 	"deckhand/actors/servers"
@@ -231,5 +232,44 @@ func TestCutResultSaysSo(t *testing.T) {
 	c.deliver(ch, &conversation.ToolCallFinished{Call: "b", Tool: "fs.read", Output: whole})
 	if got := out.String(); strings.Contains(got, "cut") {
 		t.Errorf("a whole result is said to be cut:\n%s", got)
+	}
+}
+
+// While a refused model request waits to be tried again, Enter on an
+// empty line tries it now, once; after the try went, or in a chat not
+// typed into (-p), an empty line sends nothing.
+func TestEnterRetriesNow(t *testing.T) {
+	notice := &conversation.Notice{Conversation: "conv-1", Run: "r1", Text: "429 Too Many Requests; trying again in 1m0s", Retry: true}
+	enter := &inputLine{text: ""}
+	tests := []struct {
+		name        string
+		interactive bool
+		before      []any // after the notice, before Enter
+		want        []any
+	}{
+		{name: "waiting", interactive: true, want: []any{&conversation.RetryNow{Conversation: "conv-1", Run: "r1"}}},
+		{name: "pressed twice", interactive: true, before: []any{enter}},
+		{name: "the try went", interactive: true, before: []any{&conversation.RetryStarted{Conversation: "conv-1", Run: "r1", Try: 2, Tries: 3}}},
+		{name: "another run's try", interactive: true, before: []any{&conversation.RetryStarted{Conversation: "conv-1", Run: "r0", Try: 2, Tries: 3}},
+			want: []any{&conversation.RetryNow{Conversation: "conv-1", Run: "r1"}}},
+		{name: "not typed into", interactive: false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ch, out := newChat(ApproveDeny, tt.interactive)
+			ch.convID = "conv-1"
+			c := &fakeContext{}
+			c.deliver(ch, notice)
+			if hint := strings.Contains(out.String(), "(Enter: try now)"); hint != tt.interactive {
+				t.Errorf("the notice %q offers Enter: %v, want %v", out, hint, tt.interactive)
+			}
+			for _, m := range tt.before {
+				c.deliver(ch, m)
+			}
+			got := c.deliver(ch, enter)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("sent on Enter (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

@@ -2,7 +2,7 @@
 // conversation in a virtualized list (only the rows on screen have
 // widgets), its messages with their controls (copy, Retry, Edit, Delete,
 // Continue, the versions ‹ ›, an answer's model, tokens and speed on
-// hover), the tool calls' rows (their cards: package toolcard), the find
+// hover, Retry now on the notice of a run waiting to ask the model again), the tool calls' rows (their cards: package toolcard), the find
 // bar (Ctrl+F: package find) and the selection of text across messages
 // (package richtext's Selection, which the View holds).
 //
@@ -32,7 +32,7 @@
 //   - find.go: the View as the find bar's Chat (package find): its
 //     rows, scrolling a match into view, the versions of a message.
 //   - runactions.go: retry, edit, delete, continue and the versions of a
-//     message.
+//     message; retry now.
 //   - host.go: the Host and the messages to the bridge.
 //
 // Concurrency: everything here belongs to the UI goroutine; the cards'

@@ -26,6 +26,10 @@ type Answer struct {
 	blocks    []answerBlock
 	clip      func() fyne.Clipboard
 	copiedFor time.Duration // how long Copy says Copied
+	// later runs f on the UI goroutine after d. Tests run it themselves:
+	// Fyne's test driver runs fyne.Do at once on the calling goroutine, and
+	// a timer's change of a button raced the next test's drawing.
+	later func(d time.Duration, f func())
 }
 
 // answerBlock is one block on screen: a paragraph's rich text or a code
@@ -37,7 +41,9 @@ type answerBlock struct {
 }
 
 func newAnswer(clip func() fyne.Clipboard) *Answer {
-	a := &Answer{box: container.NewVBox(), clip: clip, copiedFor: 2 * time.Second}
+	a := &Answer{box: container.NewVBox(), clip: clip, copiedFor: 2 * time.Second, later: func(d time.Duration, f func()) {
+		time.AfterFunc(d, func() { fyne.Do(f) })
+	}}
 	a.ExtendBaseWidget(a)
 	return a
 }
@@ -113,11 +119,9 @@ func (a *Answer) copy(b *richtext.CodeBox) {
 	a.clip().SetContent(b.Text())
 	b.Copy.SetText("Copied")
 	b.Copy.SetIcon(theme.ConfirmIcon())
-	time.AfterFunc(a.copiedFor, func() {
-		fyne.Do(func() {
-			b.Copy.SetText("Copy")
-			b.Copy.SetIcon(theme.ContentCopyIcon())
-		})
+	a.later(a.copiedFor, func() {
+		b.Copy.SetText("Copy")
+		b.Copy.SetIcon(theme.ContentCopyIcon())
 	})
 }
 

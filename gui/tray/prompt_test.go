@@ -35,6 +35,7 @@ func newPrompt(t *testing.T, asked string) *Prompt {
 	t.Helper()
 	q := New(test.NewTempApp(t), nil, host{})
 	t.Cleanup(q.win.Close)
+	q.Answer.later = func(time.Duration, func()) {} // never after the test; a test that needs it sets its own
 	q.submit(asked)
 	return q
 }
@@ -132,6 +133,8 @@ func TestPromptKeepsAnswerLineBreaks(t *testing.T) {
 func TestPromptDrawsCodeAsTheChatDoes(t *testing.T) {
 	code := "func main() {\n\tfmt.Println(\"hi\", 42) // greet\n}"
 	q := newPrompt(t, "some go")
+	var later []func()
+	q.Answer.later = func(_ time.Duration, f func()) { later = append(later, f) }
 	q.win.Resize(fyne.NewSize(560, 400))
 	q.Update(&Update{Asked: "some go", Text: "Here it is:\n\n```go\n" + code + "\n```\n\nRun it."})
 	q.win.Content().Refresh()
@@ -157,6 +160,11 @@ func TestPromptDrawsCodeAsTheChatDoes(t *testing.T) {
 			if o.Text == "Copy" {
 				copyButton = true
 				test.Tap(o)
+				if o.Text != "Copied" || len(later) != 1 {
+					t.Errorf("after a tap Copy says %q with %d changes to come, want Copied and one", o.Text, len(later))
+				} else if later[0](); o.Text != "Copy" {
+					t.Errorf("a moment after Copied, Copy says %q", o.Text)
+				}
 			}
 		}
 	})

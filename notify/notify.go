@@ -131,7 +131,42 @@ func newNotifier(conn *dbus.Conn) (*Notifier, error) {
 // notification can only tell the person where to answer.
 func (n *Notifier) Actions() bool { return slices.Contains(n.caps, "actions") }
 
-// Send shows a notification and returns its id, for Withdraw.
+// ErrNotShown wraps the error of a Send that certainly showed nothing:
+// no notification server owns its name on the bus (none started yet, or
+// the one there is restarting), or the connection to the bus is gone.
+// Sending it again, on a new connection once a server is there, shows it
+// once. Any other error (a server that did not answer in time) may have
+// shown it: sent again, it could show twice, once with no way to
+// withdraw it.
+var ErrNotShown = errors.New("not shown")
+
+// notShown reports whether err says the call never reached a
+// notification server.
+func notShown(err error) bool {
+	if errors.Is(err, dbus.ErrClosed) {
+		return true
+	}
+	var name string
+	var de dbus.Error
+	var dp *dbus.Error
+	switch {
+	case errors.As(err, &de):
+		name = de.Name
+	case errors.As(err, &dp) && dp != nil:
+		name = dp.Name
+	}
+	switch name {
+	case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner",
+		"org.freedesktop.DBus.Error.Disconnected":
+		return true
+	}
+	// The bus started a server for the call (activation) and that
+	// failed: the server it started never got the call.
+	return strings.HasPrefix(name, "org.freedesktop.DBus.Error.Spawn.")
+}
+
+// Send shows a notification and returns its id, for Withdraw. An error
+// that wraps ErrNotShown showed nothing.
 func (n *Notifier) Send(no Notification) (uint32, error) {
 	body := clean.Text(no.Body)
 	if len([]rune(body)) > maxBody {
@@ -171,11 +206,14 @@ func (n *Notifier) Send(no Notification) (uint32, error) {
 	n.mu.Lock()
 	if n.closed {
 		n.mu.Unlock()
-		return 0, errors.New("notifications: closed")
+		return 0, fmt.Errorf("notifications: %w: closed", ErrNotShown)
 	}
 	n.mu.Unlock()
 	var id uint32
 	err := n.call("Notify", appName, uint32(0), "", title, body, actions, hints, expire).Store(&id)
+	if notShown(err) {
+		return 0, fmt.Errorf("notifications: %w: %w", ErrNotShown, err)
+	}
 	if err != nil {
 		return 0, fmt.Errorf("notifications: %w", err)
 	}

@@ -1,12 +1,15 @@
 package notify
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/godbus/dbus/v5"
 
 	"deckhand/testutil"
 )
@@ -159,5 +162,69 @@ func TestConnectWithoutServer(t *testing.T) {
 func TestEscapeMarkup(t *testing.T) {
 	if got := escapeMarkup(`<a href="x">&</a>`); got != "&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;" {
 		t.Errorf("escapeMarkup: %q", got)
+	}
+}
+
+// fakeServer owns the notification server's name on conn, answering
+// GetCapabilities and Notify.
+type fakeServer struct{}
+
+func (fakeServer) GetCapabilities() ([]string, *dbus.Error) { return []string{"body"}, nil }
+func (fakeServer) Notify(string, uint32, string, string, string, []string, map[string]dbus.Variant, int32) (uint32, *dbus.Error) {
+	return 7, nil
+}
+
+// A server that left the bus after Deckhand connected (one restarting):
+// Send says it showed nothing (ErrNotShown), so it can be sent again on
+// a new connection once a server is back, and it is.
+func TestSendServerGone(t *testing.T) {
+	// Without a display, a server the bus starts for a call (dunst has a
+	// service file) fails at once, as activation does on a desktop whose
+	// server cannot start.
+	t.Setenv("DISPLAY", "")
+	t.Setenv("WAYLAND_DISPLAY", "")
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", testutil.SessionBus(t))
+	own := func() *dbus.Conn {
+		t.Helper()
+		c, err := dbus.ConnectSessionBus()
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Export(fakeServer{}, busPath, iface)
+		if r, err := c.RequestName(busName, dbus.NameFlagDoNotQueue); err != nil || r != dbus.RequestNameReplyPrimaryOwner {
+			t.Fatalf("owning %s: %v %v", busName, r, err)
+		}
+		return c
+	}
+	server := own()
+	n, err := Connect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close()
+	if id, err := n.Send(Notification{Title: "first"}); err != nil || id != 7 {
+		t.Fatalf("Send with the server there: %d %v", id, err)
+	}
+	server.Close()
+	testutil.Eventually(t, 10*time.Second, func() bool {
+		var has bool
+		n.conn.BusObject().Call("org.freedesktop.DBus.NameHasOwner", 0, busName).Store(&has)
+		return !has
+	}, "the server gone from the bus")
+	if _, err := n.Send(Notification{Title: "second"}); !errors.Is(err, ErrNotShown) {
+		t.Errorf("Send with the server gone: %v, want ErrNotShown", err)
+	}
+	n.Close()
+	if _, err := n.Send(Notification{Title: "third"}); !errors.Is(err, ErrNotShown) {
+		t.Errorf("Send after Close: %v, want ErrNotShown", err)
+	}
+	defer own().Close()
+	again, err := Connect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	if _, err := again.Send(Notification{Title: "second"}); err != nil {
+		t.Errorf("Send on a new connection with a server back: %v", err)
 	}
 }

@@ -1,9 +1,11 @@
 package dialogs
 
 import (
+	"errors"
 	"log/slog"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"deckhand/clean"
@@ -25,10 +27,17 @@ type notes struct {
 	// its key as it is (set by Away, on the UI goroutine).
 	keep bool
 
+	// retry is the pause before a notification that was not shown (no
+	// server on the bus yet) is sent once more.
+	retry time.Duration
+	// closed: Deckhand is ending, nothing more is sent (set by close, at
+	// once, so that a send waiting to try again stops).
+	closed atomic.Bool
+
 	// Only the worker goroutine touches these.
-	n      Notifier
-	failed bool
-	ids    map[string]uint32 // by what the notification is about
+	n    Notifier
+	lost bool              // the last notification was not shown (said once, at Warn)
+	ids  map[string]uint32 // by what the notification is about
 }
 
 // Notifier is what notes needs of a *notify.Notifier.
@@ -41,7 +50,7 @@ type Notifier interface {
 
 func newNotes(log *slog.Logger, post func(func())) *notes {
 	connect := func() (Notifier, error) { return notify.Connect() }
-	return &notes{log: log, post: post, ops: make(chan func(), 256), ids: map[string]uint32{}, Connect: connect}
+	return &notes{log: log, post: post, ops: make(chan func(), 256), ids: map[string]uint32{}, Connect: connect, retry: time.Second}
 }
 
 func (s *notes) do(op func()) {
@@ -59,56 +68,109 @@ func (s *notes) do(op func()) {
 	}
 }
 
-// connected connects on first use; it runs on the worker.
-func (s *notes) connected() Notifier {
-	if s.n == nil && !s.failed {
+// connected connects on first use, and again after a failure: a
+// notification server that starts after Deckhand (a session whose
+// autostart runs Deckhand first, or one slow to answer under load) is
+// used once it is there; one failed try no longer turned notifications
+// off until Deckhand restarted. It runs on the worker.
+func (s *notes) connected() (Notifier, error) {
+	if s.n == nil {
+		if s.closed.Load() {
+			return nil, errors.New("notifications: Deckhand is ending")
+		}
 		n, err := s.Connect()
 		if err != nil {
-			s.failed = true
-			s.log.Info("no desktop notifications", "err", err)
-			return nil
+			return nil, err
 		}
 		s.n = n
 	}
-	return s.n
+	return s.n, nil
+}
+
+// drop forgets the connection, whose server or bus went away: the next
+// send connects again. The notifications it showed went with it.
+func (s *notes) drop() {
+	if s.n != nil {
+		s.n.Close()
+		s.n = nil
+	}
+	clear(s.ids)
 }
 
 // send shows n about key (an approval's or a question's id), replacing
 // one already shown about it. build gets whether the notification server
-// shows actions; its callbacks run on the UI goroutine.
+// shows actions; its callbacks run on the UI goroutine. One that could
+// not be shown because no server was on the bus (none yet, or one
+// restarting) is tried once more a moment later, on a new connection; one
+// still not shown is logged at Warn, never dropped without a word.
 func (s *notes) send(key string, build func(actions bool) notify.Notification) {
 	keep := s.keep
 	s.do(func() {
-		n := s.connected()
-		if n == nil {
+		if s.closed.Load() {
 			return
 		}
-		if id, ok := s.ids[key]; ok {
+		if id, ok := s.ids[key]; ok && s.n != nil {
 			if keep {
 				return
 			}
-			n.Withdraw(id)
+			s.n.Withdraw(id)
 			delete(s.ids, key)
 		}
-		no := build(n.Actions())
-		if f := no.OnAction; f != nil {
-			no.OnAction = func(k string) { s.post(func() { f(k) }) }
-		}
-		var sent uint32
-		no.OnClosed = func() {
-			s.do(func() {
-				if s.ids[key] == sent {
-					delete(s.ids, key)
+		var err error
+		for try := range 2 {
+			if try > 0 {
+				time.Sleep(s.retry)
+				if s.closed.Load() {
+					return
 				}
-			})
+			}
+			var n Notifier
+			if n, err = s.connected(); err != nil {
+				continue // nothing was shown: try again
+			}
+			if err = s.sendOn(n, key, build); err == nil {
+				if s.lost {
+					s.lost = false
+					s.log.Info("desktop notifications are shown again")
+				}
+				return
+			}
+			if !errors.Is(err, notify.ErrNotShown) {
+				break // it may have been shown: sent again, it could show twice
+			}
+			s.drop()
 		}
-		id, err := n.Send(no)
-		if err != nil {
-			s.log.Info("desktop notification not shown", "err", err)
-			return
+		// Said at Warn once, until one is shown again: a desktop without
+		// a notification server would otherwise say it at every approval.
+		if !s.lost {
+			s.lost = true
+			s.log.Warn("desktop notification not shown: what asks for an answer waits in the window", "err", err)
+		} else {
+			s.log.Debug("desktop notification not shown", "err", err)
 		}
-		sent, s.ids[key] = id, id
 	})
+}
+
+// sendOn shows build's notification about key on n.
+func (s *notes) sendOn(n Notifier, key string, build func(actions bool) notify.Notification) error {
+	no := build(n.Actions())
+	if f := no.OnAction; f != nil {
+		no.OnAction = func(k string) { s.post(func() { f(k) }) }
+	}
+	var sent uint32
+	no.OnClosed = func() {
+		s.do(func() {
+			if s.ids[key] == sent {
+				delete(s.ids, key)
+			}
+		})
+	}
+	id, err := n.Send(no)
+	if err != nil {
+		return err
+	}
+	sent, s.ids[key] = id, id
+	return nil
 }
 
 // withdraw takes back the notification about key, if one is shown.
@@ -124,11 +186,12 @@ func (s *notes) withdraw(key string) {
 // close withdraws what is still shown (Deckhand is ending: nobody is left
 // to answer it) and waits for that, at most a second.
 func (s *notes) close() {
+	s.closed.Store(true)
 	done := make(chan struct{})
 	s.do(func() {
 		if s.n != nil {
 			s.n.Close()
-			s.n, s.failed = nil, true
+			s.n = nil
 		}
 		close(done)
 	})

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/godbus/dbus/v5"
 )
 
 // Xvfb starts a virtual X display of size WxH ("" for 1280x800) for the
@@ -139,8 +141,33 @@ func Dunst(tb testing.TB, display, bus, dmenu string) func(args ...string) (stri
 		out, err := c.CombinedOutput()
 		return strings.TrimSpace(string(out)), err
 	}
+	// Only once this dunst owns the name is dunstctl asked anything: the
+	// bus starts a notification server for a call to the name while
+	// nobody owns it (dunst's D-Bus service file), a second dunst, on the
+	// test process's display and config, racing this one for the name.
+	Eventually(tb, 20*time.Second, func() bool {
+		if ProcessGone(cmd.Process.Pid) {
+			tb.Fatalf("dunst exited before it owned org.freedesktop.Notifications:\n%s", log)
+		}
+		return nameOwner(bus, "org.freedesktop.Notifications") == cmd.Process.Pid
+	}, "dunst (pid %d) owning org.freedesktop.Notifications on the bus (owner: pid %d):\n%s", cmd.Process.Pid, nameOwner(bus, "org.freedesktop.Notifications"), log)
 	Eventually(tb, 20*time.Second, func() bool { _, err := ctl("is-paused"); return err == nil }, "dunst on the bus:\n%s", log)
 	return ctl
+}
+
+// nameOwner is the pid of the process owning name on the bus at addr, or
+// 0 when nobody does. It never starts a service for the name.
+func nameOwner(addr, name string) int {
+	conn, err := dbus.Connect(addr)
+	if err != nil {
+		return 0
+	}
+	defer conn.Close()
+	var pid uint32
+	if err := conn.BusObject().Call("org.freedesktop.DBus.GetConnectionUnixProcessID", 0, name).Store(&pid); err != nil {
+		return 0
+	}
+	return int(pid)
 }
 
 // need skips the test when program is missing (fails it under CI, where

@@ -45,19 +45,30 @@ func TestWindowApprovalNotification(t *testing.T) {
 	os.WriteFile(dmenu, []byte(fmt.Sprintf("#!/bin/sh\ntee %q | grep -F -- \"$(cat %q)\" | head -n1\n", seen, want)), 0o755)
 	ctl := testutil.Dunst(t, w.display, bus, dmenu)
 	shown := func() string { out, _ := ctl("count", "displayed"); return out }
+	// The model calls the server's tool in its first request, which has
+	// the tool only once the server is ready: sent before (the server
+	// slow to start under load), the call was refused as no such tool,
+	// nothing asked for approval, and no notification came.
+	w.waitServerReady()
 
 	// Another application, in front while Deckhand works.
 	otherWin := w.otherWindow()
+	nc := notifyCheck{w: w, ctl: ctl, model: model, other: otherWin}
+	asked := 0
 	ask := func(text string) {
 		t.Helper()
 		w.xdo("windowactivate", "--sync", w.win)
+		testutil.Eventually(t, 10*time.Second, func() bool { return firstField(w.xdo("getactivewindow")) == w.win }, "Deckhand in front")
 		box := w.waitScreen("the message box", func(s gui.Screen) bool { _, ok := findEntry(s, "Message Deckhand"); return ok })
 		b, _ := findEntry(box, "Message Deckhand")
 		w.click(b)
 		w.typeText(text)
 		w.key("Return")
 		w.xdo("windowactivate", "--sync", otherWin)
-		testutil.Eventually(t, 20*time.Second, func() bool { return shown() == "1" }, "the approval's notification; stderr:\n%s", w.stderr)
+		asked++
+		// Each ask is two requests (the call, then the answer after it).
+		nc.wait(20*time.Second, func() bool { return model.Count() >= 2*asked-1 }, fmt.Sprintf("ask %q: the message sent to the model", text))
+		nc.wait(20*time.Second, func() bool { return shown() == "1" }, fmt.Sprintf("ask %q: the approval's notification", text))
 	}
 
 	// 1. Allow once, from the notification.
@@ -71,7 +82,7 @@ func TestWindowApprovalNotification(t *testing.T) {
 	if m := string(menu); !strings.Contains(m, "Deny") || !strings.Contains(m, "Allow once") || strings.Contains(m, "Always") || strings.Contains(m, "session") {
 		t.Errorf("the notification offers, in dunst's menu:\n%s\nwant Allow once and Deny, never a grant", m)
 	}
-	testutil.Eventually(t, 10*time.Second, func() bool { return shown() == "0" }, "the answered notification gone")
+	nc.wait(10*time.Second, func() bool { return shown() == "0" }, "the answered notification gone")
 	if a := firstField(w.xdo("getactivewindow")); a != otherWin {
 		t.Errorf("answering from the notification raised window %s over the one in front (%s)", a, otherWin)
 	}
@@ -82,7 +93,7 @@ func TestWindowApprovalNotification(t *testing.T) {
 	w.waitScreen("the approval dialog", func(s gui.Screen) bool { _, ok := find(s, "button", "Allow once"); return ok })
 	w.key("Escape") // Deny
 	w.waitScreen("the second answered", func(s gui.Screen) bool { return shows(s, "second answered") })
-	testutil.Eventually(t, 10*time.Second, func() bool { return shown() == "0" }, "the notification withdrawn once answered in the window")
+	nc.wait(10*time.Second, func() bool { return shown() == "0" }, "the notification withdrawn once answered in the window")
 
 	// 3. A click on the body brings Deckhand to the front, at the dialog.
 	ask("third")
@@ -93,7 +104,7 @@ func TestWindowApprovalNotification(t *testing.T) {
 	testutil.Eventually(t, 10*time.Second, func() bool { return firstField(w.xdo("getactivewindow")) == w.win }, "Deckhand in front after a click on the notification")
 	w.clickText("button", "Allow once")
 	w.waitScreen("the third answered", func(s gui.Screen) bool { return shows(s, "third answered") })
-	testutil.Eventually(t, 10*time.Second, func() bool { return shown() == "0" }, "the notification gone")
+	nc.wait(10*time.Second, func() bool { return shown() == "0" }, "the notification gone")
 }
 
 // An approval already on screen is notified as soon as the person looks
@@ -119,8 +130,10 @@ func TestWindowApprovalNotifiedWhenLeft(t *testing.T) {
 	w := startRealWindow(t, cfg, nil, withEnv("DBUS_SESSION_BUS_ADDRESS="+bus))
 	ctl := testutil.Dunst(t, w.display, bus, "/bin/true")
 	shown := func() string { out, _ := ctl("count", "displayed"); return out }
+	w.waitServerReady() // the model's first request needs the server's tool
 
 	otherWin := w.otherWindow()
+	nc := notifyCheck{w: w, ctl: ctl, model: model, other: otherWin}
 	// The window manager gives a new window the focus once it is mapped,
 	// which may come after Deckhand was brought in front (the typing then
 	// went to the other window): have that happen first.
@@ -146,20 +159,20 @@ func TestWindowApprovalNotifiedWhenLeft(t *testing.T) {
 	// 1. Another window comes in front.
 	ask("first")
 	w.xdo("windowactivate", "--sync", otherWin)
-	testutil.Eventually(t, 20*time.Second, func() bool { return shown() == "1" }, "the approval notified once another window is in front; stderr:\n%s", w.stderr)
+	nc.wait(20*time.Second, func() bool { return shown() == "1" }, "the approval notified once another window is in front")
 	w.xdo("windowactivate", "--sync", w.win)
 	w.clickText("button", "Allow once")
 	w.waitScreen("the first answered", func(s gui.Screen) bool { return shows(s, "first answered") })
-	testutil.Eventually(t, 10*time.Second, func() bool { return shown() == "0" }, "the notification withdrawn once answered")
+	nc.wait(10*time.Second, func() bool { return shown() == "0" }, "the notification withdrawn once answered")
 
 	// 2. Deckhand minimized.
 	ask("second")
 	restore := w.minimize()
-	testutil.Eventually(t, 20*time.Second, func() bool { return shown() == "1" }, "the approval notified once Deckhand is minimized; stderr:\n%s", w.stderr)
+	nc.wait(20*time.Second, func() bool { return shown() == "1" }, "the approval notified once Deckhand is minimized")
 	restore()
 	w.clickText("button", "Allow once")
 	w.waitScreen("the second answered", func(s gui.Screen) bool { return shows(s, "second answered") })
-	testutil.Eventually(t, 10*time.Second, func() bool { return shown() == "0" }, "the notification withdrawn once answered")
+	nc.wait(10*time.Second, func() bool { return shown() == "0" }, "the notification withdrawn once answered")
 }
 
 // A server's question already on screen is notified too when Deckhand is
@@ -175,6 +188,7 @@ func TestWindowQuestionNotifiedWhenLeft(t *testing.T) {
 	w := startRealWindow(t, cfg, nil, withEnv("DBUS_SESSION_BUS_ADDRESS="+bus))
 	ctl := testutil.Dunst(t, w.display, bus, "/bin/true")
 	shown := func() string { out, _ := ctl("count", "displayed"); return out }
+	nc := notifyCheck{w: w, ctl: ctl}
 	w.waitServerReady()
 	w.typeText("ask me a question")
 	w.key("Return")
@@ -182,15 +196,15 @@ func TestWindowQuestionNotifiedWhenLeft(t *testing.T) {
 	// The call's approval.
 	w.waitScreen("the approval", func(s gui.Screen) bool { _, ok := find(s, "button", "Allow once"); return ok })
 	restore := w.minimize()
-	testutil.Eventually(t, 20*time.Second, func() bool { return shown() == "1" }, "the approval notified once Deckhand is minimized; stderr:\n%s", w.stderr)
+	nc.wait(20*time.Second, func() bool { return shown() == "1" }, "the approval notified once Deckhand is minimized")
 	restore()
 	w.clickText("button", "Allow once")
 
 	// The server's question.
 	w.waitScreen("the form", func(s gui.Screen) bool { _, ok := find(s, "button", "Accept"); return ok })
-	testutil.Eventually(t, 10*time.Second, func() bool { return shown() == "0" }, "the approval's notification withdrawn once allowed")
+	nc.wait(10*time.Second, func() bool { return shown() == "0" }, "the approval's notification withdrawn once allowed")
 	restore = w.minimize()
-	testutil.Eventually(t, 20*time.Second, func() bool { return shown() == "1" }, "the question notified once Deckhand is minimized; stderr:\n%s", w.stderr)
+	nc.wait(20*time.Second, func() bool { return shown() == "1" }, "the question notified once Deckhand is minimized")
 	restore()
 	w.clickText("button", "Decline")
 	w.waitScreen("the question declined and the answer in", func(s gui.Screen) bool {
@@ -201,7 +215,7 @@ func TestWindowQuestionNotifiedWhenLeft(t *testing.T) {
 	if !strings.Contains(strings.ToLower(sent), "decline") {
 		t.Errorf("the server did not get the decline; tool results:\n%s", sent)
 	}
-	testutil.Eventually(t, 10*time.Second, func() bool { return shown() == "0" }, "the question's notification withdrawn once declined")
+	nc.wait(10*time.Second, func() bool { return shown() == "0" }, "the question's notification withdrawn once declined")
 }
 
 // otherWindow opens another application's window (ImageMagick's display)
@@ -219,5 +233,67 @@ func (w *realWindow) otherWindow() string {
 		id = firstField(w.xdo("search", "--name", "^Another application$"))
 		return id != ""
 	}, "the other window")
+	// The window is found before it is mapped (by up to a tenth of a
+	// second unloaded); once mapped the window manager gives it the focus,
+	// which came after Deckhand was brought in front, and the typing went
+	// to it (TestWindowApprovalNotifiedWhenLeft once). Wait for that first
+	// focus.
+	testutil.Eventually(w.t, 20*time.Second, func() bool { return firstField(w.xdo("getactivewindow")) == id },
+		"the other window (%s) in front once mapped (in front: %s)", id, w.xdo("getactivewindow"))
 	return id
+}
+
+// notifyCheck says, when a notification test fails, which step it was
+// and what the person would have seen: what the window shows (the
+// approval's dialog up? the message sent?), the window in front, what
+// the model was asked, Deckhand's stderr and dunst's state.
+type notifyCheck struct {
+	w     *realWindow
+	ctl   func(args ...string) (string, error)
+	model *testutil.ModelServer
+	other string // the other application's window
+}
+
+// wait polls cond until timeout, then fails the test saying what and the
+// state of everything.
+func (c notifyCheck) wait(timeout time.Duration, cond func() bool, what string) {
+	c.w.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for !cond() {
+		if time.Now().After(deadline) {
+			c.fail(fmt.Sprintf("after %v: %s", timeout, what))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func (c notifyCheck) fail(what string) {
+	c.w.t.Helper()
+	t := c.w.t
+	count, err := c.ctl("count")
+	history, _ := c.ctl("history")
+	if len(history) > 4000 {
+		history = history[:4000] + "…"
+	}
+	front := firstField(c.w.xdo("getactivewindow"))
+	who := "neither"
+	switch front {
+	case c.w.win:
+		who = "Deckhand"
+	case c.other:
+		who = "the other application"
+	}
+	var asked string
+	if c.model != nil {
+		asked = fmt.Sprintf("%d request(s)", c.model.Count())
+	}
+	// Said before the screen is read, which may fail the test on its own.
+	t.Logf("%s\nin front: %s (%s; Deckhand is %s, the other %s)\nthe model got %s\ndunstctl count (%v):\n%s\ndunstctl history:\n%s\nDeckhand's stderr:\n%s",
+		what, front, who, c.w.win, c.other, asked, err, count, history, c.w.stderr)
+	c.w.keep("notification-missing.png")
+	s := c.w.screen()
+	_, dialog := find(s, "button", "Allow once")
+	f, _ := focused(s)
+	t.Fatalf("%s; the approval's dialog up in the window: %v; the focus on %s %q; the window shows:\n%s",
+		what, dialog, f.Kind, f.Text+f.Hint, s.ScreenText())
 }

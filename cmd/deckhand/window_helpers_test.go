@@ -403,7 +403,19 @@ func (w *realWindow) clickMessageBox() {
 // tools in that request.
 func (w *realWindow) waitServerReady() {
 	w.t.Helper()
-	w.waitScreen("the server ready", func(s gui.Screen) bool { return shows(s, "1 server ready") })
+	w.waitServersReady(1)
+}
+
+// waitServersReady waits until the window says n servers are ready (the
+// local tools server counts when it is on).
+func (w *realWindow) waitServersReady(n int) {
+	w.t.Helper()
+	noun := "servers"
+	if n == 1 {
+		noun = "server"
+	}
+	want := fmt.Sprintf("%d %s ready", n, noun)
+	w.waitScreen(want, func(s gui.Screen) bool { return shows(s, want) })
 }
 
 // openQuickPrompt calls up the quick prompt (Ctrl+K), and waits for its

@@ -29,6 +29,7 @@ func TestWindowShowsPolicy(t *testing.T) {
 	cfg := fmt.Sprintf("[model]\nbase_url = %q\nname = \"scripted\"\n\n[policy]\nallow_exec = true\n\n[mcp.servers.s]\ncommand = %q\nargs = [\"-probe\"]\n\n[mcp.auto_approve]\n\"s.*\" = true\n", model.URL, stdioServerBin(t))
 	w := startRealWindow(t, cfg, nil)
 	xdo, stderr := w.xdo, w.stderr
+	w.waitServersReady(2) // s and the local tools (allow_exec); the model's first answer calls s's tool
 	xdo("type", "--delay", "20", "show me the secrets")
 	xdo("key", "Return")
 	testutil.Eventually(t, 30*time.Second, func() bool { return len(model.Requests()) >= 2 }, "two model requests; stderr:\n%s", stderr)

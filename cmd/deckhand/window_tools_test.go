@@ -47,6 +47,7 @@ func TestWindowFreshInstallTools(t *testing.T) {
 		}
 	})
 	xdo, stderr := w.xdo, w.stderr
+	w.waitServerReady() // the model's first answer calls its tool
 	xdo("type", "--delay", "20", "look at my workspace")
 	xdo("key", "Return")
 	for i := 1; i <= 3; i++ {

@@ -18,7 +18,12 @@ import (
 // message box), and so do Enter and Shift+Enter. The bar said "1 of 11"
 // and showed the end of the paragraph: the match, at its start, was above
 // the view (the scroll to it waited for the mark's place, which the
-// window did not know yet).
+// window did not know yet). In CI, under load, the search typed at once
+// ran before the transcript was laid out again at the width its column
+// takes as the answer ends (51 px wider): that re-measure kept the view's
+// offset, not the match, and the match stayed above the view
+// (chat.TestFindOutlastsARemeasure). On failure the message says what the
+// window shows: the bar's count, the current match's block, the text.
 func TestWindowFindShowsTheMatchSmall(t *testing.T) {
 	if !hasProgram("xdotool") || !hasProgram("import") {
 		t.Skip("no xdotool or import")
@@ -65,7 +70,23 @@ func TestWindowFindShowsTheMatchSmall(t *testing.T) {
 			time.Sleep(200 * time.Millisecond)
 		}
 		if n < 20 {
-			t.Errorf("after %q (%s) the transcript (y %.0f to %.0f) shows %d px of the current match's mark, want it in view", step.key, step.count, bar.Y+bar.H, box.Y, n)
+			// What the window shows now: the bar's count, the block
+			// holding the current match and where it is (the list's rows
+			// near the view are in the dump, seen or not), the text.
+			now := w.screen()
+			count := "none"
+			if c, ok := find(now, "", " of 11"); ok {
+				count = c.Text
+			}
+			var cur gui.ScreenItem
+			for _, it := range now.Items {
+				if it.Kind == "found" && strings.HasSuffix(it.Text, "current") {
+					cur = it
+				}
+			}
+			t.Errorf("after %q (%s) the transcript (y %.0f to %.0f) shows %d px of the current match's mark, want it in view; "+
+				"the bar says %q, the current match's block is at y %.0f to %.0f (visible: %v); the window shows:\n%s",
+				step.key, step.count, bar.Y+bar.H, box.Y, n, count, cur.Y, cur.Y+cur.H, cur.Visible, now.ScreenText())
 		}
 	}
 }

@@ -47,6 +47,22 @@ func (h findHost) ShowMatch(hit find.Hit) {
 	cv.aimed++
 	cv.List.ScrollTo(hit.Row)
 	cv.matchIntoView(hit)
+	cv.aim, cv.aiming = hit, true
+	cv.aimOff = cv.List.GetScrollOffset()
+}
+
+// held reports whether the view is where the find put it (ShowMatch):
+// at its current match, not scrolled since.
+func (cv *View) held() bool {
+	return cv.aiming && cv.Find.Current() == cv.aim && cv.List.GetScrollOffset() == cv.aimOff
+}
+
+// reaim brings the match the view was put at into view again, after the
+// heights around it changed: its place is now better known (rows
+// measured) or another (laid out at a new width).
+func (cv *View) reaim() {
+	cv.matchIntoView(cv.aim)
+	cv.aimOff = cv.List.GetScrollOffset()
 }
 
 // FindAt opens the find bar at a search's words, found by the search in

@@ -54,6 +54,16 @@ type View struct {
 	// end (the find's match): a second scroll to the end asked before
 	// is then not made.
 	aimed int
+	// aim is the find's match the view was put at (ShowMatch), and
+	// aimOff the list's offset it was left at: while the view stays
+	// there and the match is the find's current one, the view brings it
+	// into view again whenever the heights around it change (rows
+	// measured, or laid out again at a new width). It kept the offset
+	// alone, and a re-measure after the scroll moved the match out of
+	// view (held, reaim: find.go).
+	aim    find.Hit
+	aimOff float32
+	aiming bool
 
 	// The theme and variant the rows were drawn in (restyle).
 	theme   fyne.Theme
@@ -268,6 +278,7 @@ func (cv *View) Reset(conv string, rows []transcript.Row) {
 	// and copy, words the person never selected (another chat's answer).
 	cv.Sel.Clear()
 	cv.Tips.Dismiss()
+	cv.aiming = false
 	cv.conv = conv
 	cv.Rows = rows
 	widgets.SetVisible(cv.Empty, len(rows) == 0)
@@ -295,6 +306,7 @@ func (cv *View) ScrollToRun(run string) {
 	for i, r := range cv.Rows {
 		if r.Kind == transcript.Header && r.Run == run {
 			cv.Follow = false
+			cv.aiming = false
 			cv.List.ScrollTo(i)
 			return
 		}
@@ -347,6 +359,7 @@ func (cv *View) Update(n int, changed map[int]transcript.Row) {
 		return
 	}
 	follow := cv.AtEnd()
+	held := cv.held()
 	widgets.SetVisible(cv.Empty, n == 0)
 	if n < len(cv.Rows) {
 		cv.Rows, cv.Heights, cv.measured = cv.Rows[:n], cv.Heights[:n], cv.measured[:n]
@@ -382,6 +395,8 @@ func (cv *View) Update(n int, changed map[int]transcript.Row) {
 	if follow || cv.Follow {
 		cv.Follow = false
 		cv.toBottom()
+	} else if held && cv.Find.Current() == cv.aim {
+		cv.reaim() // rows above the match may have changed height
 	}
 	cv.forget()
 }
@@ -452,6 +467,7 @@ func (cv *View) flowOn(changed map[int]transcript.Row) {
 // (a long paste sent) stops short of the end, and the next rows would then
 // not follow.
 func (cv *View) toBottom() {
+	cv.aiming = false
 	cv.List.ScrollToBottom()
 	if !cv.settling {
 		cv.settling = true
@@ -483,6 +499,7 @@ func (cv *View) fixHeights() {
 		return
 	}
 	end := cv.AtEnd()
+	held := cv.held()
 	offset := cv.List.GetScrollOffset()
 	pad := theme.Padding()
 	var top, shift float32
@@ -504,6 +521,9 @@ func (cv *View) fixHeights() {
 	switch {
 	case end:
 		cv.toBottom()
+	case held:
+		cv.List.ScrollToOffset(offset + shift)
+		cv.reaim()
 	case shift != 0:
 		cv.List.ScrollToOffset(offset + shift)
 	}
@@ -753,15 +773,22 @@ func (cv *View) messageRows(i int) (first, last int) {
 // where it was: at the end if it was there, else at the same offset.
 func (cv *View) relayout() {
 	end := cv.AtEnd()
+	held := cv.held()
 	offset := cv.List.GetScrollOffset()
 	cv.estimateAll()
 	if end {
 		cv.measureEnd()
 	}
 	cv.replaceList()
-	if end {
+	switch {
+	case end:
 		cv.List.ScrollToBottom()
-	} else {
+	case held:
+		// The heights above the match are estimates now: the same
+		// offset no longer shows it.
+		cv.List.ScrollToOffset(offset)
+		cv.reaim()
+	default:
 		cv.List.ScrollToOffset(offset)
 	}
 }

@@ -1,0 +1,70 @@
+package chat
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+
+	"deckhand/gui/chat/find"
+	"deckhand/gui/guitest"
+	"deckhand/gui/widgets"
+	"deckhand/gui/widgets/richtext"
+)
+
+// TestFindOutlastsARemeasure: the find bar's match stays in view when the
+// transcript's width changed just before the find, and its rows are laid
+// out again at the new width after it (widthChanged waits for the width
+// to settle). In the real window at 640×480 the chat's column widens by
+// 51 px as an answer ends, and under load the search typed at once ran
+// before that: the re-measure kept the view's offset, the heights above
+// the match became estimates, and "1 of 11" was drawn with the match
+// above the view (TestWindowFindShowsTheMatchSmall, in CI).
+func TestFindOutlastsARemeasure(t *testing.T) {
+	h := newCardHarness(t)
+	h.ui.Win.Resize(fyne.NewSize(640, 300))
+	f := h.ui.chat.Find
+	f.Relayout = func() { widgets.Relayout(h.ui.Win.Content().(*fyne.Container)) }
+	var essay []string
+	for i := 1; i <= 40; i++ {
+		essay = append(essay, fmt.Sprintf("Paragraph %d. ", i)+strings.Repeat("The quick brown fox jumps over the lazy dog. ", 10))
+	}
+	h.tr.User("long essay please", time.Now())
+	h.tr.Assistant(strings.Join(essay, "\n\n"), time.Now())
+	h.frame()
+	h.drain()
+	h.ui.Win.Content().Refresh()
+	h.drain()
+	list := h.ui.chat.List
+	h.ui.Win.Resize(fyne.NewSize(700, 300)) // re-measured 150 ms later
+	f.Open("Paragraph 3")
+	h.until("the rows re-measured at the new width", func() bool { return h.ui.chat.List != list })
+	h.drain()
+	h.ui.Win.Content().Refresh()
+	h.drain()
+	if f.Count.Text != "1 of 11" {
+		t.Fatalf("the bar says %q, want 1 of 11", f.Count.Text)
+	}
+	var mark fyne.CanvasObject
+	guitest.Walk(h.ui.Win.Content(), func(o fyne.CanvasObject) {
+		if s, ok := o.(*richtext.SelText); ok && s.FoundCur {
+			for _, m := range s.Marks.Objects {
+				if r, ok := m.(*canvas.Rectangle); ok && r.FillColor == find.Current {
+					mark = r
+				}
+			}
+		}
+	})
+	d := fyne.CurrentApp().Driver()
+	l := h.ui.chat.List
+	top, bottom := d.AbsolutePositionForObject(l).Y, d.AbsolutePositionForObject(l).Y+l.Size().Height
+	if mark == nil {
+		t.Fatalf("the match is not drawn: the view is at %.0f px of the transcript", l.GetScrollOffset())
+	}
+	if y := d.AbsolutePositionForObject(mark).Y; y < top || y+mark.Size().Height > bottom {
+		t.Errorf("the match is at y %.0f–%.0f, out of the transcript's %.0f–%.0f", y, y+mark.Size().Height, top, bottom)
+	}
+}

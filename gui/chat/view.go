@@ -57,10 +57,10 @@ type View struct {
 	// aim is the find's match the view was put at (ShowMatch), and
 	// aimOff the list's offset it was left at: while the view stays
 	// there and the match is the find's current one, the view brings it
-	// into view again whenever the heights around it change (rows
-	// measured, or laid out again at a new width). It kept the offset
-	// alone, and a re-measure after the scroll moved the match out of
-	// view (held, reaim: find.go).
+	// into view again when the heights around it change (rows shown
+	// with estimated heights measured, or all laid out again at a new
+	// width). It kept the offset alone, and a re-measure after the
+	// scroll moved the match out of view (held, reaim: find.go).
 	aim    find.Hit
 	aimOff float32
 	aiming bool
@@ -359,7 +359,6 @@ func (cv *View) Update(n int, changed map[int]transcript.Row) {
 		return
 	}
 	follow := cv.AtEnd()
-	held := cv.held()
 	widgets.SetVisible(cv.Empty, n == 0)
 	if n < len(cv.Rows) {
 		cv.Rows, cv.Heights, cv.measured = cv.Rows[:n], cv.Heights[:n], cv.measured[:n]
@@ -395,8 +394,6 @@ func (cv *View) Update(n int, changed map[int]transcript.Row) {
 	if follow || cv.Follow {
 		cv.Follow = false
 		cv.toBottom()
-	} else if held && cv.Find.Current() == cv.aim {
-		cv.reaim() // rows above the match may have changed height
 	}
 	cv.forget()
 }

@@ -76,3 +76,41 @@ func checkMatchInView(t *testing.T, h *cardHarness, count string) {
 		t.Errorf("the match is at y %.0f–%.0f, out of the transcript's %.0f–%.0f", y, y+mark.Size().Height, top, bottom)
 	}
 }
+
+// TestRowsRemeasuredAfterAFrame: the rows are laid out again at a new
+// width also when a frame measured a row at it before the re-measure ran
+// (widthChanged waits 150 ms for the width to settle). Measuring one row
+// took its width for the width of all, and the re-measure was skipped:
+// the rows measured before kept the old width's heights, and in the real
+// window at 640×480, whose chat column widens by 51 px as an answer ends,
+// the paragraphs above the last screenful kept a gap under their text.
+func TestRowsRemeasuredAfterAFrame(t *testing.T) {
+	h := newCardHarness(t)
+	h.ui.Win.Resize(fyne.NewSize(640, 300))
+	var essay []string
+	for i := 1; i <= 20; i++ {
+		essay = append(essay, fmt.Sprintf("Paragraph %d. ", i)+strings.Repeat("The quick brown fox jumps over the lazy dog. ", 10))
+	}
+	h.tr.User("long essay please", time.Now())
+	h.tr.Delta(strings.Join(essay, "\n\n"), time.Now())
+	h.frame()
+	h.drain()
+	h.ui.Win.Content().Refresh()
+	h.drain()
+	cv := h.ui.chat
+	h.ui.Win.Resize(fyne.NewSize(760, 300))
+	// The answer ends: its header, out of view, is measured at the new
+	// width.
+	h.tr.Assistant(strings.Join(essay, "\n\n"), time.Now())
+	h.frame()
+	time.Sleep(300 * time.Millisecond) // widthChanged's wait
+	h.drain()
+	for i, r := range cv.Rows {
+		if !cv.measured[i] {
+			continue // an estimate, measured when shown
+		}
+		if got, want := cv.Heights[i], cv.measureRow(r, cv.flowOf(i)); got != want {
+			t.Errorf("row %d (%.20q) is %.1f px high, measured %.1f at the width shown", i, r.Text, got, want)
+		}
+	}
+}

@@ -99,12 +99,7 @@ const headLen = 256
 // lastLine lays row out off screen at width w after a blank of lead, and
 // reads where its last line ends and how wide a line is.
 func (cv *View) lastLine(row transcript.Row, lead, w float32) (leadMemo, bool) {
-	// Not a measure of the rows' heights at w: remeasure must still see
-	// the width as new (this runs as rows come into view, also just
-	// after the window was resized).
-	was := cv.width
 	cv.measureRow(row, flow{lead: lead})
-	cv.width = was
 	s := cv.measure.Selectable()
 	if s == nil {
 		return leadMemo{}, false

@@ -319,6 +319,7 @@ func (cv *View) estimateAll() {
 	cv.measured = make([]bool, len(cv.Rows))
 	clear(cv.fixes)
 	w := cv.listWidth()
+	cv.width = cv.List.Size().Width // what the heights are for (0: not laid out, remeasure lays them out again once it is)
 	for i, r := range cv.Rows {
 		cv.Heights[i] = cv.est.height(cv, r, w)
 	}
@@ -594,10 +595,11 @@ func (cv *View) heightOf(v *RowView, i int) float32 {
 
 // measureRow lays a row out at the list's width, a text row after a blank
 // flowing with its neighbours' as f says (flow.go), and returns its
-// height.
+// height. It does not make the list's width the rows' (width): one row
+// measured at a new width (a frame's, just after the window was resized)
+// made remeasure skip the others, which kept the old width's heights.
 func (cv *View) measureRow(r transcript.Row, f flow) float32 {
 	w := cv.listWidth()
-	cv.width = w
 	m := cv.measure
 	m.show(-1, r, f)
 	m.Resize(fyne.NewSize(w, m.MinSize().Height))

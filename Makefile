@@ -54,8 +54,8 @@ build: setup-apt setup-go
 # could come later than any wait a person would accept. They take 10–15
 # minutes: the timeout is a guard against a hang, not a speed limit.
 test: setup setup-test-apt lint
-	$(GO) test -tags $(TAGS) -race -timeout 30m $$($(GO) list ./... | grep -vx 'deckhand/cmd/deckhand')
-	$(GO) test -tags $(TAGS) -race -timeout 30m ./cmd/deckhand
+	$(GO) test -tags $(TAGS) -race -timeout 45m $$($(GO) list ./... | grep -vx 'deckhand/cmd/deckhand')
+	$(GO) test -tags $(TAGS) -race -timeout 45m ./cmd/deckhand
 
 lint: setup-go
 	$(GO) vet -tags $(TAGS) ./...

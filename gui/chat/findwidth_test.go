@@ -28,16 +28,9 @@ func TestFindOutlastsARemeasure(t *testing.T) {
 	h.ui.Win.Resize(fyne.NewSize(640, 300))
 	f := h.ui.chat.Find
 	f.Relayout = func() { widgets.Relayout(h.ui.Win.Content().(*fyne.Container)) }
-	var essay []string
-	for i := 1; i <= 40; i++ {
-		essay = append(essay, fmt.Sprintf("Paragraph %d. ", i)+strings.Repeat("The quick brown fox jumps over the lazy dog. ", 10))
-	}
 	h.tr.User("long essay please", time.Now())
-	h.tr.Assistant(strings.Join(essay, "\n\n"), time.Now())
-	h.frame()
-	h.drain()
-	h.ui.Win.Content().Refresh()
-	h.drain()
+	h.tr.Assistant(essay(40), time.Now())
+	h.drawn()
 	list := h.ui.chat.List
 	h.ui.Win.Resize(fyne.NewSize(700, 300)) // re-measured 150 ms later
 	f.Open("Paragraph 3")
@@ -87,21 +80,14 @@ func checkMatchInView(t *testing.T, h *cardHarness, count string) {
 func TestRowsRemeasuredAfterAFrame(t *testing.T) {
 	h := newCardHarness(t)
 	h.ui.Win.Resize(fyne.NewSize(640, 300))
-	var essay []string
-	for i := 1; i <= 20; i++ {
-		essay = append(essay, fmt.Sprintf("Paragraph %d. ", i)+strings.Repeat("The quick brown fox jumps over the lazy dog. ", 10))
-	}
 	h.tr.User("long essay please", time.Now())
-	h.tr.Delta(strings.Join(essay, "\n\n"), time.Now())
-	h.frame()
-	h.drain()
-	h.ui.Win.Content().Refresh()
-	h.drain()
+	h.tr.Delta(essay(20), time.Now())
+	h.drawn()
 	cv := h.ui.chat
 	h.ui.Win.Resize(fyne.NewSize(760, 300))
 	// The answer ends: its header, out of view, is measured at the new
 	// width.
-	h.tr.Assistant(strings.Join(essay, "\n\n"), time.Now())
+	h.tr.Assistant(essay(20), time.Now())
 	h.frame()
 	time.Sleep(300 * time.Millisecond) // widthChanged's wait
 	h.drain()
@@ -113,4 +99,21 @@ func TestRowsRemeasuredAfterAFrame(t *testing.T) {
 			t.Errorf("row %d (%.20q) is %.1f px high, measured %.1f at the width shown", i, r.Text, got, want)
 		}
 	}
+}
+
+// essay is n paragraphs, "Paragraph i. " and ten sentences each.
+func essay(n int) string {
+	var paras []string
+	for i := 1; i <= n; i++ {
+		paras = append(paras, fmt.Sprintf("Paragraph %d. ", i)+strings.Repeat("The quick brown fox jumps over the lazy dog. ", 10))
+	}
+	return strings.Join(paras, "\n\n")
+}
+
+// drawn hands the transcript to the view and lays the window out.
+func (h *cardHarness) drawn() {
+	h.frame()
+	h.drain()
+	h.ui.Win.Content().Refresh()
+	h.drain()
 }

@@ -77,7 +77,8 @@
 //
 // The window and the bridge:
 //   - ui.go: the UI, New and Start, the main window's layout, notices,
-//     showing and hiding the window.
+//     showing and hiding the window; openurl.go: links and folders
+//     opened in the desktop's program (xdg-open reaped when it ends).
 //   - bridge.go: the bridge actor's state, messages and Receive, and one
 //     frame's changes, from the bridge to the UI (flush).
 //   - conversations.go: opening, switching and starting conversations

@@ -42,15 +42,23 @@ func hashName(s string) string {
 // KeepResult writes text, a call's whole result, to its file
 // (ResultPath), readable by the person alone.
 func (db *DB) KeepResult(session, run, call, text string) error {
-	p := db.ResultPath(session, run, call)
+	if err := writeKept(db.ResultPath(session, run, call), ".result-*", []byte(text)); err != nil {
+		return fmt.Errorf("keeping the whole result: %w", err)
+	}
+	return nil
+}
+
+// writeKept writes data to p whole (a file of pattern beside it, renamed
+// into place), its folder made readable by the person alone.
+func writeKept(p, pattern string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-		return fmt.Errorf("keeping the whole result: %w", err)
+		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), ".result-*")
+	tmp, err := os.CreateTemp(filepath.Dir(p), pattern)
 	if err != nil {
-		return fmt.Errorf("keeping the whole result: %w", err)
+		return err
 	}
-	_, err = tmp.WriteString(text)
+	_, err = tmp.Write(data)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
@@ -59,9 +67,8 @@ func (db *DB) KeepResult(session, run, call, text string) error {
 	}
 	if err != nil {
 		os.Remove(tmp.Name())
-		return fmt.Errorf("keeping the whole result: %w", err)
 	}
-	return nil
+	return err
 }
 
 // removeResults removes session's kept results.
@@ -110,22 +117,7 @@ func (db *DB) KeepImage(session string, data []byte) (string, error) {
 	if db.KeptImage(session, name) != nil { // kept already, intact (else written again)
 		return name, nil
 	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-		return "", fmt.Errorf("keeping the image: %w", err)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), ".image-*")
-	if err != nil {
-		return "", fmt.Errorf("keeping the image: %w", err)
-	}
-	_, err = tmp.Write(data)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), p)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
+	if err := writeKept(p, ".image-*", data); err != nil {
 		return "", fmt.Errorf("keeping the image: %w", err)
 	}
 	return name, nil

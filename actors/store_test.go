@@ -139,6 +139,21 @@ func TestLogEveryKind(t *testing.T) {
 	if diff := cmp.Diff(want, kindsOf(second)); diff != "" {
 		t.Errorf("second run's events (-want +got):\n%s", diff)
 	}
+	// The third run's 429: its notice, then the notice that the try went,
+	// which a reopened chat shows in its place.
+	third, _ := db.Events(t.Context(), store.Filter{RunID: runs[2].ID})
+	var notices []string
+	for _, e := range third {
+		if e.Kind == store.KindNotice {
+			var d store.EventData
+			json.Unmarshal(e.Data, &d)
+			notices = append(notices, fmt.Sprintf("%s retry=%v tried=%v", d.Text, d.Retry, d.Tried))
+		}
+	}
+	if len(notices) != 2 || !strings.Contains(notices[0], "trying again in") || !strings.HasSuffix(notices[0], "retry=true tried=false") ||
+		!strings.Contains(notices[1], "tried again at") || !strings.HasSuffix(notices[1], "retry=true tried=true") {
+		t.Errorf("the 429's notices in the log: %q, want the retry's, then that its try went", notices)
+	}
 	s, _ := db.Session(t.Context(), c.conversationID(t))
 	if s.Title != "look" || s.Runs != 4 || s.Usage.InputTokens == 0 {
 		t.Errorf("session = %+v", s)

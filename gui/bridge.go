@@ -423,7 +423,7 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 	case *conversation.Notice:
 		if cs := conv(m.Conversation); cs != nil {
 			if m.Retry {
-				cs.tr.RetryWaiting(m.Run, m.Text) // with Retry now
+				cs.tr.RetryWaiting(m.Run, m.Text, m.Try) // with Retry now
 			} else {
 				cs.tr.Note(m.Text, false)
 			}

@@ -96,9 +96,10 @@ func (b *bridge) runAction(c actor.Context, m *chat.RunAction) {
 	case chat.Continue:
 		c.Send(cs.pid, &conversation.ContinueRun{})
 	case chat.RetryNow:
-		// For that run of this chat alone: the conversation drops it
-		// when the run is over or no longer waits.
-		c.Send(cs.pid, &conversation.RetryNow{Conversation: cs.id, Run: m.Run})
+		// For that run of this chat alone, and the try its notice
+		// announced: the conversation drops it when the run is over or no
+		// longer waits for that try.
+		c.Send(cs.pid, &conversation.RetryNow{Conversation: cs.id, Run: m.Run, Try: m.Try})
 	}
 }
 

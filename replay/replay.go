@@ -174,7 +174,8 @@ const (
 )
 
 // Notice is something the person was told during a run; Retry: that the
-// model request was tried again after an error.
+// model request was tried again after an error (a retry's notice whose
+// try went says so, and when, in place of when it would go).
 type Notice struct {
 	Text  string
 	Time  time.Time
@@ -379,7 +380,12 @@ func Read(events []store.Event) Session {
 		case store.KindToolsLoaded, store.KindToolsUnloaded, store.KindContextCompacted:
 			s.tools(e.Kind, d)
 		case store.KindNotice:
-			run.Steps = append(run.Steps, Step{Notice: &Notice{Text: d.Text, Time: e.Time, Retry: d.Retry}})
+			n := &Notice{Text: d.Text, Time: e.Time, Retry: d.Retry}
+			if last := len(run.Steps) - 1; d.Tried && last >= 0 && run.Steps[last].Notice != nil && run.Steps[last].Notice.Retry {
+				run.Steps[last].Notice = n // the try it announced went: said in its place
+				break
+			}
+			run.Steps = append(run.Steps, Step{Notice: n})
 		case store.KindRunSucceeded, store.KindRunFailed, store.KindRunStopped, store.KindRunInterrupted:
 			settle()
 			in, out, cost := d.InputTokens, d.OutputTokens, d.CostUSD

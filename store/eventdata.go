@@ -43,8 +43,11 @@ type EventData struct {
 	// Images are a tool.succeeded's images, each with the SHA-256 of its
 	// file beside the log when kept (KeepImage); absent when none.
 	Images []LoggedImage `json:"images"`
-	// Retry: a notice that the model request is tried again.
+	// Retry: a notice that the model request is tried again. Tried: a
+	// retry's notice saying that the try it announced went (when), which
+	// takes the announcement's place.
 	Retry bool `json:"retry"`
+	Tried bool `json:"tried"`
 	// Structured is a tool.succeeded or tool.failed's structured content
 	// (the result's, for the tool's view); absent when none.
 	Structured json.RawMessage `json:"structured"`

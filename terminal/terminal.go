@@ -69,7 +69,8 @@ type chat struct {
 	// waiting is the run that waits to ask the model again after a
 	// refusal (a retry's Notice), until the try goes: an empty line
 	// (Enter) sends it now (conversation.RetryNow).
-	waiting string
+	waiting    string
+	waitingTry int // the try it waits for, which Enter asks for
 
 	// resources are attached to the next message (:attach; resources.go);
 	// held are lines typed while one is being read, taken in turn after.
@@ -160,7 +161,7 @@ func (t *chat) Receive(c actor.Context) {
 		t.endLine()
 		text := "! " + m.Text
 		if m.Retry && t.interactive && !t.oneShot {
-			t.waiting = m.Run
+			t.waiting, t.waitingTry = m.Run, m.Try
 			text += " (Enter: try now)"
 		}
 		fmt.Fprintf(t.info, "%s\n", t.paint(yellow, text))
@@ -285,7 +286,7 @@ func (t *chat) input(c actor.Context, text string) {
 	text = strings.TrimSpace(text)
 	switch {
 	case text == "" && t.waiting != "":
-		c.Send(t.conv, &conversation.RetryNow{Conversation: t.convID, Run: t.waiting})
+		c.Send(t.conv, &conversation.RetryNow{Conversation: t.convID, Run: t.waiting, Try: t.waitingTry})
 		t.waiting = "" // once: the try goes
 		t.note("(trying again now)")
 	case text == "":

@@ -239,7 +239,7 @@ func TestCutResultSaysSo(t *testing.T) {
 // empty line tries it now, once; after the try went, or in a chat not
 // typed into (-p), an empty line sends nothing.
 func TestEnterRetriesNow(t *testing.T) {
-	notice := &conversation.Notice{Conversation: "conv-1", Run: "r1", Text: "429 Too Many Requests; trying again in 1m0s", Retry: true}
+	notice := &conversation.Notice{Conversation: "conv-1", Run: "r1", Text: "429 Too Many Requests; trying again in 1m0s", Retry: true, Try: 2}
 	enter := &inputLine{text: ""}
 	tests := []struct {
 		name        string
@@ -247,11 +247,11 @@ func TestEnterRetriesNow(t *testing.T) {
 		before      []any // after the notice, before Enter
 		want        []any
 	}{
-		{name: "waiting", interactive: true, want: []any{&conversation.RetryNow{Conversation: "conv-1", Run: "r1"}}},
+		{name: "waiting", interactive: true, want: []any{&conversation.RetryNow{Conversation: "conv-1", Run: "r1", Try: 2}}},
 		{name: "pressed twice", interactive: true, before: []any{enter}},
 		{name: "the try went", interactive: true, before: []any{&conversation.RetryStarted{Conversation: "conv-1", Run: "r1", Try: 2, Tries: 3}}},
 		{name: "another run's try", interactive: true, before: []any{&conversation.RetryStarted{Conversation: "conv-1", Run: "r0", Try: 2, Tries: 3}},
-			want: []any{&conversation.RetryNow{Conversation: "conv-1", Run: "r1"}}},
+			want: []any{&conversation.RetryNow{Conversation: "conv-1", Run: "r1", Try: 2}}},
 		{name: "not typed into", interactive: false},
 	}
 	for _, tt := range tests {

@@ -86,6 +86,9 @@ type Row struct {
 	// error; the next retry or failure, when it follows at once, takes its
 	// place (Retrying, NoteAction), so that the error shows once.
 	Retrying bool
+	// Try is the try a notice offering Retry now waits for (RetryWaiting):
+	// the one its button asks for, and no later one.
+	Try int
 	// Action is what a notice offers: "retry" (after a failure) or
 	// "continue" (after Stop, which also offers Retry). Only the last
 	// run's notices keep theirs.
@@ -614,11 +617,11 @@ func (t *Transcript) Retrying(text string) {
 	t.notice(Row{Kind: Notice, Text: clean.Text(text), Retrying: true})
 }
 
-// RetryWaiting is Retrying for run, which waits to ask the model again:
-// the notice offers Retry now (ActionRetryNow) until the try goes or the
-// run ends (Retried).
-func (t *Transcript) RetryWaiting(run, text string) {
-	t.notice(Row{Kind: Notice, Text: clean.Text(text), Retrying: true, Action: ActionRetryNow, Run: run})
+// RetryWaiting is Retrying for run, which waits to ask the model again
+// (try try): the notice offers Retry now (ActionRetryNow) until the try
+// goes or the run ends (Retried).
+func (t *Transcript) RetryWaiting(run, text string, try int) {
+	t.notice(Row{Kind: Notice, Text: clean.Text(text), Retrying: true, Action: ActionRetryNow, Run: run, Try: try})
 }
 
 // Retried says that run no longer waits to try again (the try went, or
@@ -634,7 +637,7 @@ func (t *Transcript) Retried(run, text string) {
 		if r.Kind != Notice || r.Action != ActionRetryNow || r.Run != run {
 			continue
 		}
-		r.Action = ""
+		r.Action, r.Try = "", 0
 		if text != "" {
 			r.Text = clean.Text(text)
 		}

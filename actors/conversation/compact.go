@@ -69,7 +69,7 @@ func (r *run) compact(ctx context.Context, v *view) {
 	turn, err := r.deps.stream(ctx, v, r.model, req, r.now, func(m any) {
 		switch m := m.(type) {
 		case *streamRetrying:
-			r.emit(&Notice{Conversation: r.conv, Run: r.id, Text: retryNotice(m), Retry: true})
+			r.emit(&Notice{Conversation: r.conv, Run: r.id, Text: retryNotice(m), Retry: true, Try: m.Next})
 		case *streamTrying:
 			r.emit(triedNotice(r.conv, r.id, m))
 		case *keyAsked:

@@ -59,8 +59,13 @@ type (
 	// RetryNow ends the wait of run Run of Conversation before it asks
 	// the model again after a refusal that may pass (a 429, a 503, a
 	// server not yet listening): the next try goes at once, in the wait's
-	// place. It is dropped when that run is over, stopping or not waiting.
-	RetryNow struct{ Conversation, Run string }
+	// place. Try is the try it asks for, as the retry's Notice said: it is
+	// dropped when that run is over, stopping, or not waiting for that try
+	// (a click on a notice whose try went never cuts the next wait short).
+	RetryNow struct {
+		Conversation, Run string
+		Try               int
+	}
 	// RemoveRun takes a finished run (the person's message and all that
 	// followed it; Run "" is the last) out of the conversation: the model
 	// no longer sees it, the window no longer shows it, and the log keeps
@@ -216,7 +221,7 @@ type runHandle struct {
 	id       string
 	cancel   context.CancelCauseFunc // nil: Stop; an error: the conversation failed
 	failure  error                   // why the conversation failed, told once the run has ended
-	now      chan<- struct{}         // RetryNow, to the run's wait (buffer of one)
+	now      chan int                // RetryNow, to the run's wait (buffer of one; the actor sends and drains)
 	stopping bool                    // cancelled: its runEnded is on its way
 }
 

@@ -57,7 +57,7 @@ func script(turns ...llm.Turn) streamFunc {
 	for _, t := range turns {
 		next <- t
 	}
-	return func(ctx context.Context, _ *view, _ string, _ *llm.Request, _ <-chan struct{}, report func(any)) (llm.Turn, error) {
+	return func(ctx context.Context, _ *view, _ string, _ *llm.Request, _ <-chan int, report func(any)) (llm.Turn, error) {
 		select {
 		case t := <-next:
 			return t, nil

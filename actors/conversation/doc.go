@@ -32,8 +32,9 @@
 // hands it and takes back with runEnded; Stop cancels the run's context,
 // which ends the model request, the question and the calls in flight;
 // RetryNow signals the run's own channel (a buffer of one, sent to
-// without blocking), which ends its wait before a refused model request
-// is tried again (llm.Retries.Now). What
+// without blocking) with the try it asks for, which ends the wait for
+// that try before a refused model request is tried again
+// (llm.Retries.Now). What
 // a run reads of the actor as it changes (the config, the catalog, the
 // watchers) is a view, an immutable value the actor swaps whole.
 //

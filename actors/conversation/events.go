@@ -225,15 +225,17 @@ type (
 	// Notice is something the person should see: a retry, the depth limit.
 	// Retry: the model request is tried again after Text's error; the
 	// run's next notice (a retry again, or the failure) takes its place,
-	// so that the error is said once.
+	// so that the error is said once; Try is the try it waits for (the
+	// one a RetryNow names).
 	Notice struct {
 		Conversation, Run, Text string
 		Retry                   bool
+		Try                     int
 	}
 	// RetryStarted says the try a retry's Notice announced has gone (its
 	// wait is over, or RetryNow cut it short): try Try of Tries. Text says
-	// so, the notice's error with it, to take the notice's place. Not
-	// logged.
+	// so, the notice's error with it, to take the notice's place, in the
+	// window and in the log (a notice marked tried).
 	RetryStarted struct {
 		Conversation, Run string
 		Try, Tries        int

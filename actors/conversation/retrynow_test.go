@@ -27,10 +27,11 @@ func TestRetryNowSendsTheNextTry(t *testing.T) {
 	})
 	root.Send(conv, &UserMessage{Text: "hi"})
 	started := conversationtest.Expect[*RunStarted](t, w)
-	if n := conversationtest.Expect[*Notice](t, w); !n.Retry || n.Run != started.Run {
-		t.Fatalf("Notice = %+v, want the retry's of %s", n, started.Run)
+	n := conversationtest.Expect[*Notice](t, w)
+	if !n.Retry || n.Run != started.Run || n.Try != 2 {
+		t.Fatalf("Notice = %+v, want the retry's of %s, for try 2", n, started.Run)
 	}
-	root.Send(conv, &RetryNow{Conversation: "conv-1", Run: started.Run})
+	root.Send(conv, &RetryNow{Conversation: "conv-1", Run: started.Run, Try: n.Try})
 	if got := conversationtest.Expect[*RetryStarted](t, w); got.Run != started.Run || got.Try != 2 || got.Tries != 3 {
 		t.Errorf("RetryStarted = %+v, want try 2 of 3 of %s", got, started.Run)
 	}
@@ -54,41 +55,47 @@ func TestRetryNowOnlyForItsRun(t *testing.T) {
 		retry      func(first, second string) *RetryNow
 		wantSignal bool
 	}{
-		{name: "its run: the try goes", retry: func(_, second string) *RetryNow { return &RetryNow{Conversation: "conv-1", Run: second} }, wantSignal: true},
-		{name: "a run that is over", retry: func(first, _ string) *RetryNow { return &RetryNow{Conversation: "conv-1", Run: first} }},
-		{name: "another run", retry: func(_, _ string) *RetryNow { return &RetryNow{Conversation: "conv-1", Run: "run-other"} }},
-		{name: "another conversation", retry: func(_, second string) *RetryNow { return &RetryNow{Conversation: "conv-2", Run: second} }},
+		{name: "its run: the try goes", retry: func(_, second string) *RetryNow { return &RetryNow{Conversation: "conv-1", Run: second, Try: 2} }, wantSignal: true},
+		{name: "its run, a try that went", retry: func(_, second string) *RetryNow { return &RetryNow{Conversation: "conv-1", Run: second, Try: 1} }},
+		{name: "a run that is over", retry: func(first, _ string) *RetryNow { return &RetryNow{Conversation: "conv-1", Run: first, Try: 2} }},
+		{name: "another run", retry: func(_, _ string) *RetryNow { return &RetryNow{Conversation: "conv-1", Run: "run-other", Try: 2} }},
+		{name: "another conversation", retry: func(_, second string) *RetryNow { return &RetryNow{Conversation: "conv-2", Run: second, Try: 2} }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			signalled := make(chan bool, 1)
 			requests := 0
-			stream := func(ctx context.Context, _ *view, _ string, _ *llm.Request, now <-chan struct{}, report func(any)) (llm.Turn, error) {
+			stream := func(ctx context.Context, _ *view, _ string, _ *llm.Request, now <-chan int, report func(any)) (llm.Turn, error) {
 				if requests++; requests == 1 {
 					return llm.Turn{Text: "one", FinishReason: "stop"}, nil
 				}
 				report(&streamRetrying{Retrying: llm.Retrying{Err: errors.New("429 Too Many Requests"), Wait: time.Minute, Next: 2, Tries: 3}, at: time.Now().Add(time.Minute)})
-				select {
-				case <-now:
-					signalled <- true
-					return llm.Turn{Text: "two", FinishReason: "stop"}, nil
-				case <-ctx.Done():
-					// A RetryNow forwarded before the Stop is in the
-					// channel by now: the actor sends one, then cancels.
+				for {
 					select {
-					case <-now:
+					case n := <-now:
+						if n != 2 {
+							continue // another try's, as StreamRetried drops it
+						}
 						signalled <- true
-					default:
-						signalled <- false
+						return llm.Turn{Text: "two", FinishReason: "stop"}, nil
+					case <-ctx.Done():
+						// A RetryNow forwarded before the Stop is in the
+						// channel by now: the actor sends one, then cancels.
+						select {
+						case n := <-now:
+							signalled <- n == 2
+						default:
+							signalled <- false
+						}
+						return llm.Turn{}, ctx.Err()
 					}
-					return llm.Turn{}, ctx.Err()
 				}
 			}
 			root, conv, w := startWith(t, stream, wrote)
 			root.Send(conv, &UserMessage{Text: "first"})
 			first := conversationtest.Expect[*RunStarted](t, w).Run
 			conversationtest.Expect[*RunFinished](t, w)
-			root.Send(conv, &RetryNow{Conversation: "conv-1", Run: first}) // nothing waits
+			root.Send(conv, &RetryNow{Conversation: "conv-1", Run: first, Try: 2}) // nothing waits
 			root.Send(conv, &UserMessage{Text: "second"})
 			second := conversationtest.Expect[*RunStarted](t, w).Run
 			conversationtest.Expect[*Notice](t, w)

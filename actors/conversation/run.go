@@ -84,7 +84,7 @@ func (a *conversationActor) startRunOf(c actor.Context, text string, attached []
 	model := a.modelName()
 	a.emit(c, &RunStarted{Conversation: a.id, Run: id, Text: text, Model: model, Parent: parent, Continues: continues, Attachments: infos})
 	ctx, cancel := context.WithCancelCause(context.Background())
-	now := make(chan struct{}, 1) // RetryNow: see retryNow
+	now := make(chan int, 1) // RetryNow: see retryNow
 	h := &runHandle{id: id, cancel: cancel, now: now}
 	a.run = h
 	root, self := c.ActorSystem().Root, c.Self()
@@ -157,19 +157,27 @@ func (a *conversationActor) stop() {
 }
 
 // retryNow cuts short the wait of run id before it asks the model again
-// (RetryNow): a signal on the run's channel, sent without blocking; the
-// run's goroutine, waiting in llm.Client.StreamRetried, sends the next
-// try at once. A RetryNow for a run that is over, stopping or another is
-// dropped; one that comes when the run does not wait is dropped by the
-// next wait.
+// (RetryNow): the try it asks for, on the run's channel, sent without
+// blocking (an earlier value still there gives way); the run's goroutine,
+// waiting in llm.Client.StreamRetried, sends that try at once. A RetryNow
+// for a run that is over, stopping or another is dropped; one for another
+// try than the run waits for (the notice's try went as it was clicked) is
+// dropped by the wait.
 func (a *conversationActor) retryNow(m *RetryNow) {
 	r := a.run
 	if r == nil || r.id != m.Run || m.Conversation != a.id || r.stopping {
 		return
 	}
-	select {
-	case r.now <- struct{}{}:
-	default: // one is waiting already
+	for {
+		select {
+		case r.now <- m.Try:
+			return
+		default: // an earlier one waits: this one takes its place
+			select {
+			case <-r.now:
+			default:
+			}
+		}
 	}
 }
 
@@ -223,7 +231,7 @@ type run struct {
 	view            *atomic.Pointer[view]
 	send            func(*actor.PID, any) // to a watcher
 	hand            *ToolRun              // a run by hand: its one call, no model (byhand.go)
-	now             <-chan struct{}       // the person's Retry now, while a refused request waits (retryNow)
+	now             <-chan int            // the person's Retry now, while a refused request waits (retryNow)
 
 	// Taken from the actor at the start, handed back at the end.
 	history []llm.Message
@@ -417,7 +425,7 @@ func (r *run) streamed(m any) {
 		r.text.WriteString(m.text)
 		r.emit(&AssistantDelta{Conversation: r.conv, Run: r.id, Text: m.text, Reasoning: m.reasoning})
 	case *streamRetrying:
-		r.emit(&Notice{Conversation: r.conv, Run: r.id, Text: retryNotice(m), Retry: true})
+		r.emit(&Notice{Conversation: r.conv, Run: r.id, Text: retryNotice(m), Retry: true, Try: m.Next})
 	case *streamTrying:
 		r.emit(triedNotice(r.conv, r.id, m))
 	case *keyAsked:
@@ -715,7 +723,7 @@ type (
 // streamFunc makes one model request for a run (streamModel; a script in
 // tests), reporting *streamText, *streamRetrying and *streamTrying as they
 // come; a value from now cuts a wait between tries short.
-type streamFunc func(ctx context.Context, v *view, model string, req *llm.Request, now <-chan struct{}, report func(any)) (llm.Turn, error)
+type streamFunc func(ctx context.Context, v *view, model string, req *llm.Request, now <-chan int, report func(any)) (llm.Turn, error)
 
 // streamModel makes one model request on the run's goroutine and reports
 // the answer as it streams: text as it arrives, then the whole turn.
@@ -727,7 +735,7 @@ type streamFunc func(ctx context.Context, v *view, model string, req *llm.Reques
 // a key that cannot be had is the error. model is the model this run asks
 // (SetModel), if not the client's. A value from now ends a wait between
 // tries at once (RetryNow).
-func streamModel(ctx context.Context, v *view, model string, req *llm.Request, now <-chan struct{}, report func(any)) (llm.Turn, error) {
+func streamModel(ctx context.Context, v *view, model string, req *llm.Request, now <-chan int, report func(any)) (llm.Turn, error) {
 	retries := v.cfg.Model.Retries()
 	var s *llm.Stream
 	err := v.client.try(ctx, func(client *llm.Client) error {

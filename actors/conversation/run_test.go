@@ -240,7 +240,7 @@ func runLoop(t *testing.T, tc loopCase) []string {
 	}
 	// The model: the case's calls, then a last answer.
 	turns := []llm.Turn{{ToolCalls: tc.calls}, {Text: "done"}}
-	stream := func(ctx context.Context, _ *view, _ string, _ *llm.Request, _ <-chan struct{}, report func(any)) (llm.Turn, error) {
+	stream := func(ctx context.Context, _ *view, _ string, _ *llm.Request, _ <-chan int, report func(any)) (llm.Turn, error) {
 		turn := turns[0]
 		turns = turns[1:]
 		report(&streamText{text: turn.Text})

@@ -480,6 +480,10 @@ func (a *storeActor) record(c actor.Context, msg any) {
 			data["retry"] = true
 		}
 		ev(m.Conversation, m.Run, store.KindNotice, data)
+	case *conversation.RetryStarted:
+		// The retry's notice as the person last saw it: "tried again at",
+		// in place of "trying again in" (replay.Notice).
+		ev(m.Conversation, m.Run, store.KindNotice, map[string]any{"text": m.Text, "retry": true, "tried": true})
 	case *conversation.CapabilityDecided:
 		kind := store.KindCapabilityGranted
 		if !m.Decision.Allowed {

@@ -92,5 +92,6 @@ type (
 		Action Action
 		Run    string
 		Text   string
+		Try    int // RetryNow: the try the notice announced
 	}
 )

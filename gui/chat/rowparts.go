@@ -469,6 +469,7 @@ type noticeView struct {
 	now         *widget.Button // Retry now: the run's next try goes at once
 	action      string
 	run         string // the run that waits, for now
+	try         int    // the try it waits for
 }
 
 func newNoticeView(r *RowView) *noticeView {
@@ -490,7 +491,7 @@ func newNoticeView(r *RowView) *noticeView {
 			r.cv.host.ShowModelSettings(n.action)
 		}
 	})
-	n.now = widget.NewButtonWithIcon("Retry now", theme.MediaFastForwardIcon(), func() { r.cv.Control(RetryNow, n.run, "") })
+	n.now = widget.NewButtonWithIcon("Retry now", theme.MediaFastForwardIcon(), func() { r.cv.retryNow(n.run, n.try) })
 	n.actions = container.NewHBox(n.cont, n.key, n.retry, n.now)
 	n.actions.Hide()
 	n.obj = indented(container.New(&noticeLayout{}, n.icon, n.rt, n.actions))
@@ -568,7 +569,7 @@ func (n *noticeView) set(r transcript.Row) {
 	}
 	widgets.SetSegment(n.rt, n.seg, strings.TrimSpace(r.Text), color)
 	widgets.SetVisible(n.cont, r.Action == transcript.ActionContinue)
-	n.action, n.run = r.Action, r.Run
+	n.action, n.run, n.try = r.Action, r.Run, r.Try
 	widgets.SetVisible(n.retry, r.Action != transcript.ActionRetryNow)
 	widgets.SetVisible(n.now, r.Action == transcript.ActionRetryNow)
 	widgets.SetVisible(n.key, r.Action == transcript.ActionKey || r.Action == transcript.ActionAddress || r.Action == transcript.ActionModel)

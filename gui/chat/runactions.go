@@ -54,6 +54,15 @@ func (cv *View) Control(action Action, run, text string) {
 	}
 }
 
+// retryNow is Retry now on the notice of run, which waits for try: that
+// try goes at once; a click that comes as it goes on its own asks for no
+// later one.
+func (cv *View) retryNow(run string, try int) {
+	cv.Follow = true
+	cv.host.Tell(&RunAction{Action: RetryNow, Run: run, Try: try})
+	cv.host.FocusInput()
+}
+
 // editMessage opens the message of run to edit; Send (or Enter, as in
 // the message box, Shift+Enter starting a new line) sends it as a new
 // version of the message, the old one kept; Escape cancels.

@@ -166,33 +166,37 @@ func TestStreamRetriedStopped(t *testing.T) {
 	})
 }
 
-// Retry now: a signal during a wait sends the next try at once, in the
-// wait's place (one request at a time); a signal left from before the
-// wait began is dropped, and the wait runs its course.
+// Retry now: a signal during a wait that names the try waited for sends
+// it at once, in the wait's place (one request at a time); a signal left
+// from before the wait began, or naming another try (a click on a notice
+// whose try has gone), is dropped, and the wait runs its course.
 func TestStreamRetriedNow(t *testing.T) {
 	tests := []struct {
 		name   string
 		before bool // signalled before StreamRetried, not during its wait
+		try    int  // the try named by the signal during the wait
 		want   time.Duration
 	}{
-		{name: "during the wait: the try goes at once", want: 0},
+		{name: "during the wait: the try goes at once", try: 2, want: 0},
 		{name: "before the wait: dropped", before: true, want: 60 * time.Second},
+		{name: "another try's: dropped", try: 1, want: 60 * time.Second},
+		{name: "a later try's: dropped", try: 3, want: 60 * time.Second},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				rt := answers{answer(429, "Retry-After: 60", "slow down"), answer(200, "", okBody)}
 				c := &Client{BaseURL: "http://model.test/v1", Model: "m", HTTPClient: &http.Client{Transport: &rt}}
-				now := make(chan struct{}, 1)
+				now := make(chan int, 1)
 				if tt.before {
-					now <- struct{}{}
+					now <- 2
 				}
 				var tried []int
 				start := time.Now()
 				s, err := c.StreamRetried(t.Context(), &Request{}, Retries{Max: 2, Now: now,
 					Waiting: func(Retrying) {
 						if !tt.before {
-							now <- struct{}{}
+							now <- tt.try
 						}
 					},
 					Trying: func(r Retrying) { tried = append(tried, r.Next) },

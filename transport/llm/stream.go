@@ -351,7 +351,8 @@ func (s *Stream) readError(err error) error {
 // StreamRetried is Stream, asked again after a refusal that may pass
 // (a 429 or 5xx, a server not yet listening, a connection closed before
 // any answer) up to retry.Max times, after the server's Retry-After or 1 s,
-// 2 s, 4 s… (at most a minute), or at once when retry.Now says so. A
+// 2 s, 4 s… (at most a minute), or at once when retry.Now names the try
+// waited for. A
 // request whose answer had begun streaming is never sent again: its
 // errors come from reading the Stream. Cancelling ctx ends the wait and
 // the request. Only one request is in flight at a time: a wait cut short
@@ -376,7 +377,7 @@ func (c *Client) StreamRetried(ctx context.Context, req *Request, retry Retries)
 		if retry.Waiting != nil {
 			retry.Waiting(r)
 		}
-		if !pause(ctx, wait, retry.Now) {
+		if !pause(ctx, wait, retry.Now, r.Next) {
 			return nil, err
 		}
 		if retry.Trying != nil {
@@ -385,18 +386,23 @@ func (c *Client) StreamRetried(ctx context.Context, req *Request, retry Retries)
 	}
 }
 
-// pause waits d, or until now can be received from; false when ctx ended
-// first.
-func pause(ctx context.Context, d time.Duration, now <-chan struct{}) bool {
+// pause waits d, or until try is received from now (any other number
+// was meant for a wait that is over, and is dropped); false when ctx
+// ended first.
+func pause(ctx context.Context, d time.Duration, now <-chan int, try int) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-now:
-		return true
-	case <-ctx.Done():
-		return false
+	for {
+		select {
+		case <-t.C:
+			return true
+		case n := <-now:
+			if n == try {
+				return true
+			}
+		case <-ctx.Done():
+			return false
+		}
 	}
 }
 
@@ -408,12 +414,14 @@ type Retries struct {
 	// if set, when it is over, just before the try it waited for. Both
 	// are called on StreamRetried's goroutine.
 	Waiting, Trying func(Retrying)
-	// Now, if set, cuts a wait short: a value received from it while
-	// StreamRetried waits sends the next try at once (the person's
-	// "Retry now"). Its sender sends without blocking on a channel with a
-	// buffer of one; a value left from before a wait is dropped when the
-	// next wait begins.
-	Now <-chan struct{}
+	// Now, if set, cuts a wait short: the number of the try waited for
+	// (Retrying.Next), received from it while StreamRetried waits, sends
+	// that try at once (the person's "Retry now" on the notice that
+	// announced it). Any other number, or a value left from before a wait,
+	// is dropped: a click on a notice whose try has gone never cuts the
+	// next wait. Its sender sends without blocking on a channel with a
+	// buffer of one.
+	Now <-chan int
 }
 
 // Retrying is a refused try that StreamRetried follows with another after

@@ -41,6 +41,10 @@ type (
 	uiOpenSession   struct{ id string }
 	uiQuickPrompt   struct{ text string }
 	uiQuickToMain   struct{}
+	uiQuickRetryNow struct {
+		run string
+		try int
+	}
 	uiConfigChanged struct{ cfg *config.Config }
 	uiRefresh       struct{} // sessions may have changed on disk
 )
@@ -82,10 +86,11 @@ type convState struct {
 	answer   strings.Builder
 	queued   []string // messages sent before the conversation started
 	starting bool
-	result   string // how the last run ended, for the quick prompt
-	lastRun  string // the status of its last run here (store.RunRunning, …); "" before one
-	failed   bool   // its actor failed: the next message reopens it from the log
-	model    string // the model of its run in progress (or last), for its answers' info
+	result   string         // how the last run ended, for the quick prompt
+	retrying *tray.Retrying // the run waits to ask the model again (for the quick prompt); nil: it does not
+	lastRun  string         // the status of its last run here (store.RunRunning, …); "" before one
+	failed   bool           // its actor failed: the next message reopens it from the log
+	model    string         // the model of its run in progress (or last), for its answers' info
 	// cut: the run's last answer broke off with text kept (the stream
 	// dropped, stalled or ended early), until the run finishes.
 	cut bool
@@ -198,6 +203,12 @@ func (b *bridge) Receive(c actor.Context) {
 		cs.answer.Reset()
 		b.quickDirty = true
 		b.send(c, b.quick, m.text)
+	case *uiQuickRetryNow:
+		if cs := b.convs[b.quick]; cs != nil && cs.pid != nil {
+			// The conversation drops it if that run no longer waits for
+			// that try.
+			c.Send(cs.pid, &conversation.RetryNow{Conversation: cs.id, Run: m.run, Try: m.try})
+		}
 	case *uiQuickToMain:
 		if cs := b.convs[b.quick]; cs != nil {
 			cs.quick = false // a session like the others now, in the sidebar
@@ -424,6 +435,8 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 		if cs := conv(m.Conversation); cs != nil {
 			if m.Retry {
 				cs.tr.RetryWaiting(m.Run, m.Text, m.Try) // with Retry now
+				cs.retrying = &tray.Retrying{Run: m.Run, Text: m.Text, Try: m.Try}
+				b.quickDirty = b.quickDirty || cs.quick
 			} else {
 				cs.tr.Note(m.Text, false)
 			}
@@ -457,11 +470,16 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 	case *conversation.RetryStarted:
 		if cs := conv(m.Conversation); cs != nil {
 			cs.tr.Retried(m.Run, m.Text) // Retry now goes
+			if cs.retrying != nil {
+				cs.retrying = nil
+				b.quickDirty = b.quickDirty || cs.quick
+			}
 		}
 	case *conversation.RunFinished:
 		if cs := conv(m.Conversation); cs != nil {
 			cs.running = false
 			cs.tr.Retried(m.Run, "") // stopped while it waited: Retry now goes
+			cs.retrying = nil
 			cs.usage.InputTokens += m.Usage.PromptTokens
 			cs.usage.OutputTokens += m.Usage.CompletionTokens
 			cs.usage.CostUSD += m.CostUSD
@@ -600,7 +618,7 @@ func (b *bridge) flush() {
 	}
 	if b.quickDirty {
 		if cs := b.convs[b.quick]; cs != nil {
-			u.quick = &tray.Update{Text: cs.answer.String(), Running: cs.running || cs.starting, Status: cs.result}
+			u.quick = &tray.Update{Text: cs.answer.String(), Running: cs.running || cs.starting, Status: cs.result, Retrying: cs.retrying}
 			u.quick.Asked, u.quick.Calls = tray.Calls(cs.tr)
 		} else {
 			u.quick = &tray.Update{Gone: true} // its chat was deleted

@@ -1,10 +1,12 @@
 package gui
 
 import (
+	"strings"
 	"sync"
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
 
 	"deckhand/testutil"
 )
@@ -65,5 +67,33 @@ func TestRetryNow(t *testing.T) {
 	}
 	if h.chatButton("Retry now") != nil {
 		t.Error("Retry now is back after the answer")
+	}
+}
+
+// TestQuickPromptRetryNow: a 429 asking for a minute, in the quick
+// prompt: its status says the retry's notice and offers Retry now, which
+// sends the try at once through the bridge and the conversation (the
+// harness's waits give up after 15 s, well before the minute); the button
+// goes as the try goes, and the answer comes.
+func TestQuickPromptRetryNow(t *testing.T) {
+	h := newHarness(t, harnessOptions{
+		responses: []testutil.ModelResponse{
+			{Status: 429, Header: map[string]string{"Retry-After": "60"}, Body: `{"error":{"message":"Rate limit reached"}}`},
+			{Body: testutil.TextChunks("finally")},
+		},
+	})
+	h.ui.showQuick()
+	q := h.ui.quick
+	h.quickSay("hello")
+	h.until("the retry's notice in the quick prompt", func() bool {
+		return q.Now.Visible() && strings.Contains(q.Notice.Text, "trying again in 1m0s (try 2 of 3, at ")
+	})
+	test.Tap(q.Now)
+	h.until("the answer", func() bool { return q.Answer.String() == "finally" && q.Status.Text == "Done." })
+	if q.Now.Visible() {
+		t.Error("Retry now is still offered after the answer")
+	}
+	if n := h.model.Count(); n != 2 {
+		t.Errorf("the model was asked %d times, want 2", n)
 	}
 }

@@ -273,6 +273,8 @@ func (h quickHost) ToMain() {
 // while it asked) moves to the main window.
 func (h quickHost) Hidden() { h.u.goTo(false) }
 
+func (h quickHost) RetryNow(run string, try int) { h.u.tell(&uiQuickRetryNow{run: run, try: try}) }
+
 // Answer brings up, in the quick prompt, the approval of its call
 // (the model's id), from its line's Approve or deny….
 func (h quickHost) Answer(call string) {

@@ -24,11 +24,12 @@ import (
 // host is a Host that is set up and sends nowhere.
 type host struct{}
 
-func (host) Configured() bool { return true }
-func (host) Ask(string)       {}
-func (host) ToMain()          {}
-func (host) Hidden()          {}
-func (host) Answer(string)    {}
+func (host) Configured() bool     { return true }
+func (host) Ask(string)           {}
+func (host) ToMain()              {}
+func (host) Hidden()              {}
+func (host) Answer(string)        {}
+func (host) RetryNow(string, int) {}
 
 // newPrompt is a quick prompt that has asked "asked".
 func newPrompt(t *testing.T, asked string) *Prompt {

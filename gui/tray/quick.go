@@ -27,6 +27,9 @@ type Host interface {
 	// Answer brings up, in the quick prompt, the approval of its call
 	// (the model's id): the person pressed Approve or deny… on its line.
 	Answer(call string)
+	// RetryNow sends try try of run at once: the person pressed Retry now
+	// while the run waited to ask the model again (Update.Retrying).
+	RetryNow(run string, try int)
 }
 
 // Prompt is the small window the tray opens: one line to ask, the answer
@@ -40,9 +43,14 @@ type Prompt struct {
 	Calls    *fyne.Container // the tool calls' lines, above the answer
 	Answer   *Answer
 	Status   *widget.Label
+	Notice   *widget.Label   // a retry's notice, under the calls, while the run waits to ask the model again
+	Now      *widget.Button  // Retry now, at the same time
+	bottom   *fyne.Container // the status and the buttons
+	column   *fyne.Container // the question, its calls, the notice, the answer
 	open     *widget.Button
 	visible  bool
 	text     string
+	retrying *Retrying // what Now asks for
 
 	callViews []*callView
 	icons     widgets.StatusIcons
@@ -71,8 +79,22 @@ func New(app fyne.App, icon fyne.Resource, host Host) *Prompt {
 		host.ToMain()
 	})
 	q.open.Disable()
-	bottom := container.NewHBox(status, layout.NewSpacer(), q.open)
-	answer := container.NewVScroll(container.NewVBox(q.Question, q.Calls, q.Answer))
+	q.Now = widget.NewButtonWithIcon("Retry now", theme.MediaFastForwardIcon(), func() {
+		if r := q.retrying; r != nil {
+			q.host.RetryNow(r.Run, r.Try)
+		}
+	})
+	q.Now.Hide()
+	// The notice says the error, the try and when: more than one line at
+	// the prompt's width, so it goes with the answer, which wraps.
+	q.Notice = widget.NewLabel("")
+	q.Notice.Wrapping = fyne.TextWrapWord
+	q.Notice.Importance = widget.WarningImportance
+	q.Notice.Hide()
+	q.bottom = container.NewHBox(status, layout.NewSpacer(), q.Now, q.open)
+	bottom := q.bottom
+	q.column = container.NewVBox(q.Question, q.Calls, q.Notice, q.Answer)
+	answer := container.NewVScroll(q.column)
 	q.win.SetContent(container.NewPadded(container.NewBorder(q.Entry, bottom, nil, nil, answer)))
 	q.win.Resize(fyne.NewSize(560, 340))
 	// Near the middle of the screen, where a person looks when they call
@@ -136,6 +158,9 @@ type Update struct {
 	Running bool             // still answering
 	Status  string           // how the run ended
 	Calls   []transcript.Row // the tool calls made for it (Calls)
+	// Retrying: the run waits to ask the model again after a refusal that
+	// may pass (a 429, a 503); nil when it does not wait.
+	Retrying *Retrying
 	// Gone: its chat was deleted. The prompt shows nothing of it, and the
 	// next question starts a new chat.
 	Gone bool
@@ -154,11 +179,38 @@ func (q *Prompt) Update(up *Update) {
 		q.text = up.Text
 		q.Answer.Set(up.Text)
 	}
-	if up.Running {
+	q.retrying = nil
+	switch {
+	case up.Running && up.Retrying != nil:
+		q.retrying = up.Retrying
+		q.Status.SetText("Waiting to ask again…")
+		q.Notice.SetText(up.Retrying.Text)
+	case up.Running:
 		q.Status.SetText("Answering…")
-	} else {
+	default:
 		q.Status.SetText(up.Status)
 	}
+	q.showRetry()
+}
+
+// showRetry shows the retry's notice and Retry now while the run waits,
+// and lays their containers out again (what is shown in one takes no
+// room until then).
+func (q *Prompt) showRetry() {
+	if q.Now.Visible() == (q.retrying != nil) {
+		return
+	}
+	widgets.SetVisible(q.Now, q.retrying != nil)
+	widgets.SetVisible(q.Notice, q.retrying != nil)
+	q.bottom.Refresh()
+	q.column.Refresh()
+}
+
+// Retrying is a retry's notice in the quick prompt: Text says the error,
+// which try comes and when; Run waits for try Try, which Retry now sends.
+type Retrying struct {
+	Run, Text string
+	Try       int
 }
 
 // clear empties the prompt: its chat was deleted (in the main window).
@@ -171,5 +223,7 @@ func (q *Prompt) clear() {
 	q.Answer.Set("")
 	q.setCalls(nil)
 	q.Status.SetText("")
+	q.retrying = nil
+	q.showRetry()
 	q.open.Disable()
 }

@@ -49,8 +49,9 @@
 //   - sidebar: the sessions sidebar: New chat, the search, the list with
 //     each row's menu (pin, export, rename, delete) and keys.
 //   - servers: the servers panel: the servers' states, a server's tools
-//     (enable, pins, Run by hand), the form that adds or edits a server
-//     (tried before it is saved), signing in, a server's resources.
+//     (enable, pins, Run by hand), signing in, a server's resources;
+//     servers/connect: the form that adds or edits a server (tried
+//     before it is saved).
 //   - setup: the first-run panel (a model to choose), in an empty chat's
 //     place, its short notice above the message box under a chat with
 //     messages, and the window shown when the config cannot be read.

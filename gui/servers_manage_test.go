@@ -15,6 +15,7 @@ import (
 	"deckhand/actors/servers"
 	"deckhand/config"
 	serverspanel "deckhand/gui/servers"
+	"deckhand/gui/servers/connect"
 	"deckhand/testutil"
 )
 
@@ -76,7 +77,7 @@ func (h *harness) serverState(sw *serverspanel.Panel, alias string) string {
 
 // submitForm fills the open form and submits it, then waits for the try
 // to end.
-func (h *harness) submitForm(sw *serverspanel.Panel, v config.ServerForm) *serverspanel.Form {
+func (h *harness) submitForm(sw *serverspanel.Panel, v config.ServerForm) *connect.Form {
 	h.t.Helper()
 	f := sw.Form
 	if f == nil {

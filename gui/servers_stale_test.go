@@ -8,7 +8,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"deckhand/config"
-	serverspanel "deckhand/gui/servers"
+	"deckhand/gui/servers/connect"
 	"deckhand/testutil"
 )
 
@@ -25,14 +25,14 @@ func TestServersFormProblemGoesStale(t *testing.T) {
 		name    string
 		form    config.ServerForm
 		heading string
-		change  func(f *serverspanel.Form)
+		change  func(f *connect.Form)
 	}{
 		{"a failed try, the command corrected", config.ServerForm{Kind: "Command", Target: "/nonexistent/mcp-thing", Alias: "thing"}, "Could not connect",
-			func(f *serverspanel.Form) { f.Target.SetText("/nonexistent/mcp-thing2") }},
+			func(f *connect.Form) { f.Target.SetText("/nonexistent/mcp-thing2") }},
 		{"a failed try, the environment changed", config.ServerForm{Kind: "Command", Target: "/nonexistent/mcp-thing", Alias: "thing"}, "Could not connect",
-			func(f *serverspanel.Form) { f.Env.SetText("A=1") }},
+			func(f *connect.Form) { f.Env.SetText("A=1") }},
 		{"a mistake, mended", config.ServerForm{Kind: "Command", Target: testutil.StdioServer(t).Command, Alias: "envy", Env: "A=1\nBADLINE"}, "Not tried: fix this in the form",
-			func(f *serverspanel.Form) { f.Env.SetText("A=1") }},
+			func(f *connect.Form) { f.Env.SetText("A=1") }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if sw.Form == nil {

@@ -15,6 +15,7 @@ import (
 
 	"deckhand/actors/servers"
 	"deckhand/config"
+	"deckhand/gui/servers/connect"
 	"deckhand/gui/widgets"
 	"deckhand/tools"
 )
@@ -41,7 +42,7 @@ type Panel struct {
 	Notes string
 	// Form is the connect or edit form while it is open; Tools the last
 	// tools page.
-	Form  *Form
+	Form  *connect.Form
 	Tools *ToolsPage
 	// Resources is a server's resources, once opened (one page serves
 	// every server).

@@ -1,4 +1,4 @@
-package servers
+package connect
 
 import (
 	"os"
@@ -9,12 +9,6 @@ import (
 	"deckhand/config"
 	"deckhand/sandbox"
 )
-
-// envHost is a Host whose environment is the test's; the trial uses
-// nothing else of it.
-type envHost struct{ Host }
-
-func (envHost) LookupEnv(name string) (string, bool) { return os.LookupEnv(name) }
 
 // A server tried in the connect form that stops at start, sandboxed,
 // unable to open a file is told that the sandbox lets it read only some
@@ -32,7 +26,6 @@ func TestTrialSandboxHint(t *testing.T) {
 		t.Fatal(err)
 	}
 	hint := "It runs in Deckhand's sandbox, which lets it read only some folders: if what it could not open is elsewhere, add that folder under Also reads."
-	p := &Panel{host: envHost{}}
 	cfg := &config.Config{}
 	for _, tc := range []struct {
 		name, sandbox, path string
@@ -43,7 +36,7 @@ func TestTrialSandboxHint(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := config.Server{Command: "sh", Args: []string{"-c", `cat "$NOTES" >/dev/null && exit 3; exit 1`}, Env: map[string]string{"NOTES": tc.path}, Sandbox: tc.sandbox}
-			r := p.trial(t.Context(), cfg, "notes", srv, nil)
+			r := trial(t.Context(), os.LookupEnv, cfg, "notes", srv, nil)
 			if r.err == nil {
 				t.Fatal("the trial succeeded")
 			}

@@ -1,4 +1,4 @@
-package servers
+package connect
 
 import (
 	"fyne.io/fyne/v2"
@@ -42,7 +42,7 @@ func (e *formEntry) TypedShortcut(s fyne.Shortcut) {
 			e.f.cancel()
 			return
 		case fyne.KeyQ:
-			e.f.s.host.App().Quit()
+			e.f.h.App().Quit()
 			return
 		}
 	}

@@ -1,4 +1,4 @@
-package servers
+package connect
 
 import (
 	"context"
@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"fyne.io/fyne/v2"
 
 	"deckhand/clean"
 	"deckhand/config"
@@ -46,10 +48,11 @@ type trialResult struct {
 const maxStderrLines = 200
 
 // trial connects to srv, lists its tools and closes the connection. It
-// blocks; run it off the UI goroutine.
+// blocks; run it off the UI goroutine. lookup reads the environment the
+// servers are started with (Host.LookupEnv).
 // typed are the secrets' values typed into the form, not saved yet: the
 // server gets them as it would from the keyring.
-func (s *Panel) trial(ctx context.Context, cfg *config.Config, alias string, srv config.Server, typed map[string]string) trialResult {
+func trial(ctx context.Context, lookup func(string) (string, bool), cfg *config.Config, alias string, srv config.Server, typed map[string]string) trialResult {
 	capture := &stderrCapture{}
 	ctx, cancel := context.WithTimeout(ctx, cfg.MCP.DialTimeout(srv))
 	defer cancel()
@@ -60,8 +63,8 @@ func (s *Panel) trial(ctx context.Context, cfg *config.Config, alias string, srv
 	}
 	conn, err := mcp.Dial(ctx, alias, srv, mcp.Options{
 		Logger:    slog.New(capture),
-		LookupEnv: s.host.LookupEnv,
-		Policy:    policy.New(cfg, s.host.LookupEnv).WithTyped(alias, typed),
+		LookupEnv: lookup,
+		Policy:    policy.New(cfg, lookup).WithTyped(alias, typed),
 		OnSecrets: func(v ...string) { mu.Lock(); given = append(given, v...); mu.Unlock() },
 	})
 	mu.Lock()
@@ -80,6 +83,28 @@ func (s *Panel) trial(ctx context.Context, cfg *config.Config, alias string, srv
 		return trialResult{err: fmt.Errorf("listing tools: %w", err), stderr: lines, earlier: earlier, secrets: given}
 	}
 	return trialResult{tools: len(list), secrets: given}
+}
+
+// Connect tries a server, then saves it to the config and starts it
+// (Host.Save); without the form (a failure is shown in a dialog over win).
+func Connect(h Host, win fyne.Window, alias string, srv config.Server) {
+	if err := aliasProblem(h, alias, ""); err != nil {
+		widgets.ShowError(err, win)
+		return
+	}
+	cfg := h.Config()
+	go func() {
+		r := trial(context.Background(), h.LookupEnv, cfg, alias, srv, nil)
+		h.Post(func() {
+			if r.err != nil {
+				widgets.ShowError(errors.New(r.failure(h.Config(), alias, srv, h.LookupEnv)), win)
+				return
+			}
+			if err := h.Save("", alias, srv); err != nil {
+				widgets.ShowError(err, win)
+			}
+		})
+	}()
 }
 
 // keepSecrets keeps the values typed into the form in the keyring, under

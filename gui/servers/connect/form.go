@@ -1,4 +1,4 @@
-package servers
+package connect
 
 import (
 	"context"
@@ -28,7 +28,7 @@ import (
 // written to the config, and the whole reason is shown in the form, with
 // what was typed kept to fix it.
 type Form struct {
-	s       *Panel
+	h       Host
 	editing string        // the alias of the server edited; "" for a new one
 	base    config.Server // the edited server, for the settings the form does not show
 
@@ -87,23 +87,10 @@ const (
 	networkHosts = "Only these hosts:"
 )
 
-// showConnect opens the form for a new server.
-func (s *Panel) ShowConnect() {
-	s.openForm("", config.Server{}, config.ServerForm{Kind: "URL", Transport: config.TransportAuto})
-}
-
-// showEdit opens the form on a configured server.
-func (s *Panel) showEdit(alias string) {
-	srv, ok := s.host.Config().MCP.Servers[alias]
-	if !ok {
-		widgets.ShowError(fmt.Errorf("%q is not in %s", alias, s.host.Config().Path), s.Win)
-		return
-	}
-	s.openForm(alias, srv, config.FormOf(alias, srv))
-}
-
-func (s *Panel) openForm(editing string, base config.Server, values config.ServerForm) {
-	f := &Form{s: s, editing: editing, base: base}
+// Open opens the form: for a new server (editing "", base empty), or on
+// the configured server editing, with values the fields it shows.
+func Open(h Host, editing string, base config.Server, values config.ServerForm) *Form {
+	f := &Form{h: h, editing: editing, base: base}
 	f.Kind = widgets.NewEscRadio([]string{"URL", "Command"})
 	f.Target = newFormEntry(f, false)
 	f.Alias = newFormEntry(f, false)
@@ -218,9 +205,9 @@ func (s *Panel) openForm(editing string, base config.Server, values config.Serve
 	buttons := container.NewBorder(nil, nil, f.activity, container.NewHBox(cancel, f.Submit), f.busy)
 	// A panel, not a dialog: as big as the window, with the servers a
 	// click away.
-	f.Win = s.host.NewPanel("Deckhand: " + strings.ToLower(title[:1]) + title[1:])
-	if s.host.Icon() != nil {
-		f.Win.SetIcon(s.host.Icon())
+	f.Win = h.NewPanel("Deckhand: " + strings.ToLower(title[:1]) + title[1:])
+	if h.Icon() != nil {
+		f.Win.SetIcon(h.Icon())
 	}
 	// The fields and the reason scroll; the buttons stay at the bottom,
 	// in reach on any screen (the form alone is taller than a small one).
@@ -230,7 +217,7 @@ func (s *Panel) openForm(editing string, base config.Server, values config.Serve
 	// Escape and Ctrl+W cancel, as they close the other panels (the
 	// fields take them too: formEntry). What was typed goes, as it goes
 	// with Cancel, and with Escape in the settings.
-	widgets.CloseKeys(f.Win, f.cancel, s.host.App())
+	widgets.CloseKeys(f.Win, f.cancel, h.App())
 
 	f.Kind.OnChanged = func(string) { f.kindChanged(); f.checkAlias(); f.edited() }
 	f.Target.OnChanged = func(text string) {
@@ -262,10 +249,10 @@ func (s *Panel) openForm(editing string, base config.Server, values config.Serve
 		e.OnSubmitted = func(string) { f.trySubmit() }
 	}
 	f.fill(values)
-	s.Form = f
 	f.Win.Resize(fyne.NewSize(700, f.Win.Content().MinSize().Height))
 	f.Win.Show()
 	f.Win.Canvas().Focus(f.Target)
+	return f
 }
 
 func (f *Form) fill(v config.ServerForm) {
@@ -344,7 +331,7 @@ func (f *Form) checkAlias() error {
 		}
 		alias, derived = config.DeriveAlias(srv), true
 	}
-	err := f.s.aliasProblem(alias, f.editing)
+	err := aliasProblem(f.h, alias, f.editing)
 	switch {
 	case err != nil:
 		f.note("", err)
@@ -371,7 +358,7 @@ func (f *Form) note(text string, err error) {
 
 // aliasProblem says why alias cannot name a new server (or the server
 // being edited, which may keep its own).
-func (s *Panel) aliasProblem(alias, editing string) error {
+func aliasProblem(h Host, alias, editing string) error {
 	if err := config.ValidAlias(alias); err != nil {
 		return fmt.Errorf("alias %q: %w", alias, err)
 	}
@@ -379,10 +366,10 @@ func (s *Panel) aliasProblem(alias, editing string) error {
 		return nil
 	}
 	taken := false
-	if _, ok := s.host.Config().MCP.Servers[alias]; ok {
+	if _, ok := h.Config().MCP.Servers[alias]; ok {
 		taken = true
 	}
-	for _, st := range s.host.Statuses() {
+	for _, st := range h.Statuses() {
 		if st.Alias == alias {
 			taken = true
 		}
@@ -401,7 +388,7 @@ func (f *Form) trySubmit() {
 	}
 	srv, alias, err := f.values().Server(f.base)
 	if err == nil {
-		err = f.s.aliasProblem(alias, f.editing)
+		err = aliasProblem(f.h, alias, f.editing)
 		if err != nil {
 			f.note("", err)
 		}
@@ -412,7 +399,7 @@ func (f *Form) trySubmit() {
 		f.failWith(headingForm, sentence(err.Error()))
 		return
 	}
-	u := f.s.host
+	u := f.h
 	if f.editing != "" {
 		srv.Disabled = !f.Enabled.Checked
 	}
@@ -459,7 +446,7 @@ func (f *Form) trySubmit() {
 				}
 			}
 		}
-		r := f.s.trial(ctx, cfg, alias, srv, typed)
+		r := trial(ctx, u.LookupEnv, cfg, alias, srv, typed)
 		if r.err == nil {
 			r.err = keepSecrets(alias, typed)
 		}
@@ -485,7 +472,7 @@ func (f *Form) tried(alias string, srv config.Server, r trialResult) {
 	f.activity.Hide()
 	f.busy.SetText("")
 	f.Submit.Enable()
-	u := f.s.host
+	u := f.h
 	var nk *notKept
 	if errors.As(r.err, &nk) {
 		f.failWith(headingNotKept, nk.Error())
@@ -495,7 +482,7 @@ func (f *Form) tried(alias string, srv config.Server, r trialResult) {
 		f.fail(r.failure(u.Config(), alias, srv, u.LookupEnv))
 		return
 	}
-	if err := f.s.save(f.editing, alias, srv); err != nil {
+	if err := u.Save(f.editing, alias, srv); err != nil {
 		f.fail(err.Error())
 		return
 	}
@@ -559,7 +546,7 @@ func (f *Form) edited() {
 }
 
 func (f *Form) copyProblem() {
-	f.s.host.App().Clipboard().SetContent(f.Problem.Text)
+	f.h.App().Clipboard().SetContent(f.Problem.Text)
 	f.Copy.SetText("Copied")
 	f.Copy.SetIcon(theme.ConfirmIcon())
 }
@@ -587,150 +574,5 @@ func (f *Form) Close() {
 		f.stop = nil
 	}
 	f.Win.Close()
-	if f.s.Form == f {
-		f.s.Form = nil
-	}
-}
-
-// connect tries a server, then saves it to the config and starts it;
-// without the form (a failure is shown in a dialog).
-func (s *Panel) Connect(alias string, srv config.Server) {
-	if err := s.aliasProblem(alias, ""); err != nil {
-		widgets.ShowError(err, s.Win)
-		return
-	}
-	u := s.host
-	cfg := u.Config()
-	go func() {
-		r := s.trial(context.Background(), cfg, alias, srv, nil)
-		u.Post(func() {
-			if r.err != nil {
-				widgets.ShowError(errors.New(r.failure(u.Config(), alias, srv, u.LookupEnv)), s.Win)
-				return
-			}
-			if err := s.save("", alias, srv); err != nil {
-				widgets.ShowError(err, s.Win)
-			}
-		})
-	}()
-}
-
-// save writes a server that connected to the config (in place of editing,
-// if set), reloads the config, and has the bridge (re)start it.
-func (s *Panel) save(editing, alias string, srv config.Server) error {
-	u := s.host
-	var err error
-	if editing == "" {
-		err = config.AddServers(u.Config().Path, map[string]config.Server{alias: srv})
-	} else {
-		err = config.ReplaceServer(u.Config().Path, editing, alias, srv)
-	}
-	if err != nil {
-		return err
-	}
-	cfg, err := config.Load(u.Config().Path)
-	if err != nil {
-		return fmt.Errorf("saved, but reading the config back: %w", err)
-	}
-	u.SetConfig(cfg)
-	saved := cfg.MCP.Servers[alias]
-	u.Tell(&Changed{Old: editing, Alias: alias, Server: &saved})
-	s.saved(alias)
-	return nil
-}
-
-// grantText is the grant dialog's question, in short sentences: what the
-// server's arguments asked for, then what each answer lets it do. Without
-// a grant the sandbox lets it at most read there (policy.ServerSpec
-// writes only the write roots and its own write paths); what a server
-// does without the folder Deckhand cannot know: server-filesystem, given
-// no folder it can reach, stops ("None of the specified directories are
-// accessible"). noneLeft: Neither leaves the server none of the folders
-// its command line names.
-func grantText(list string, n int, noneLeft bool) string {
-	that, it := "That folder is", "it"
-	if n > 1 {
-		that, it = "Those folders are", "them"
-	}
-	text := fmt.Sprintf("This server's command line names %s. %s outside the folders servers may use "+
-		"(the workspace and the policy's roots).\n\n"+
-		"Read only: the server may read %s, but not change anything there.\n"+
-		"Read and write: the server may also create, change and delete files there.\n"+
-		"Neither: nothing is granted. The server can neither read nor write there. "+
-		"It may refuse to start without %s.",
-		list, that, it, it)
-	if noneLeft {
-		text += "\n\nThis server names no other folder: with Neither, it may not start at all."
-	}
-	return text
-}
-
-// askGrant asks whether the server may use the folders its arguments
-// name, outside the policy's roots: read and write them, only read them,
-// or neither (it may then refuse to start; noneLeft: it names no other
-// folder). The answer goes into the form's fields, and the try goes on.
-func (f *Form) askGrant(folders []string, noneLeft bool) {
-	if f.granted == nil {
-		f.granted = map[string]bool{}
-	}
-	list := strings.Join(folders, ", ")
-	msg := widget.NewLabel(grantText(list, len(folders), noneLeft))
-	msg.Wrapping = fyne.TextWrapWord
-	answer := func(read, write bool) {
-		for _, a := range folders {
-			f.granted[a] = true
-			switch {
-			case write:
-				f.write.SetText(strings.TrimSpace(f.write.Text + "\n" + a))
-			case read:
-				f.read.SetText(strings.TrimSpace(f.read.Text + "\n" + a))
-			}
-		}
-		f.grant.Hide()
-		f.grant = nil
-		f.trySubmit()
-	}
-	// The default (marked, and what Enter answers) is the narrowest grant
-	// that still serves the folder: Read only. Writing is a choice made
-	// on purpose; Escape grants nothing.
-	rw := widget.NewButton("Read and write", func() { answer(true, true) })
-	ro := widget.NewButton("Read only", func() { answer(true, false) })
-	ro.Importance = widget.HighImportance
-	no := widget.NewButton("Neither", func() { answer(false, false) })
-	// The title does not repeat the folders (the question names them): a
-	// long path in it made the dialog as wide as the window, or wider.
-	title := "Grant this folder?"
-	if len(folders) > 1 {
-		title = "Grant these folders?"
-	}
-	view := container.NewVScroll(msg)
-	f.grant = dialog.NewCustomWithoutButtons(title, view, f.Win)
-	f.grant.SetButtons([]fyne.CanvasObject{no, rw, ro})
-	fitDialogText(f.grant, view, msg, f.Win.Canvas().Size())
-	widgets.WithDialogKeys(f.grant, f.Win, func() { answer(true, false) }, func() { answer(false, false) })
-}
-
-// fitDialogText sizes a dialog whose content is a wrapped label in a
-// scroller so that every line of it shows: the dialog is as high as the
-// text at the dialog's width (560 px, or the window's width when the
-// text is too high for the window at 560), and the text scrolls when even
-// that does not fit. Fyne sized the dialog from the label's height before
-// it wrapped at its width, and squeezed it into a small window, where its
-// last lines went under the buttons ("sta t at all").
-func fitDialogText(d *dialog.CustomDialog, view *container.Scroll, msg *widget.Label, canvas fyne.Size) {
-	const padWidth = 32 // the dialog's margins about its content (Fyne's dialog.padWidth)
-	pad := theme.Padding()
-	view.SetMinSize(fyne.NewSize(1, 0))
-	chrome := d.MinSize().Height - view.MinSize().Height // title, buttons and margins
-	room := canvas.Height - 2*pad - chrome
-	var width, need float32
-	for _, w := range []float32{min(560, canvas.Width-2*pad), canvas.Width - 2*pad} {
-		width = w
-		msg.Resize(fyne.NewSize(w-padWidth, msg.MinSize().Height)) // its height at that width
-		if need = msg.MinSize().Height; need <= room {
-			break
-		}
-	}
-	view.SetMinSize(fyne.NewSize(width-padWidth, max(min(need, room), 0)))
-	d.Resize(fyne.NewSize(width, 0))
+	f.h.Closed(f)
 }

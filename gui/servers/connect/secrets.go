@@ -1,4 +1,4 @@
-package servers
+package connect
 
 import (
 	"errors"
@@ -103,7 +103,7 @@ func (f *Form) askSecret(r *secretRow) {
 	}
 	go func() {
 		saved, locked, err := keys.SecretSaved(alias, r.name)
-		f.s.host.Post(func() {
+		f.h.Post(func() {
 			r.saved, r.locked, r.asked = saved, locked, true
 			r.problem = nil
 			if err != nil && !errors.Is(err, keys.ErrUnavailable) {
@@ -143,7 +143,7 @@ func (f *Form) SecretRemove(name string) *widgets.RingButton {
 // sayStatus says where the server will get the secret from.
 func (f *Form) sayStatus(r *secretRow) {
 	var text string
-	_, inEnv := f.s.host.LookupEnv(r.name)
+	_, inEnv := f.h.LookupEnv(r.name)
 	switch {
 	case strings.TrimSpace(r.value.Text) != "":
 		text = "Typed: kept in the keyring once the server connects."
@@ -181,7 +181,7 @@ func (f *Form) askRemoveSecret(r *secretRow) {
 			r.remove.Disable()
 			go func() {
 				err := keys.RemoveSecret(alias, r.name)
-				f.s.host.Post(func() {
+				f.h.Post(func() {
 					r.remove.Enable()
 					if err != nil {
 						widgets.ShowError(secretKeyringError(r.name, err), f.Win)

@@ -1,4 +1,4 @@
-package servers
+package connect
 
 import (
 	"fyne.io/fyne/v2"

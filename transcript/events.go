@@ -16,11 +16,18 @@ func FromEvents(events []store.Event) *Transcript { return FromEventsImages(even
 // log names read back by their SHA-256 (image: store.DB.KeptImage, nil
 // when the file is missing or changed), shown as when the call ended; an
 // image not read back is named on its card with why.
+//
+// Only the images the transcript would keep are read: the last ones, up
+// to MaxMediaBytes, the versions shown first; the earlier are named "no
+// longer kept", as they would have been while the chat went on (a long
+// chat read every image file at open, to keep the last 48 MiB).
 func FromEventsImages(events []store.Event, image func(sum string) []byte) *Transcript {
 	t := New()
 	t.image = image
 	attached := attachedFiles(events)
 	s := replay.Read(events)
+	keep := keptImages(s)
+	t.keep = keep
 	// The views' calls go where they were made: among the steps of the
 	// run going on, or after the run begun before them; those after a
 	// run not shown (another version's) come last.
@@ -41,7 +48,7 @@ func FromEventsImages(events []store.Event, image func(sum string) []byte) *Tran
 	// The runs of the versions not shown wait aside, for ‹ and ›.
 	for _, run := range s.Other {
 		o := New()
-		o.image = image
+		o.image, o.keep = image, keep
 		o.addRun(run, attached[run.ID], nil)
 		if t.hidden == nil {
 			t.hidden = map[string][]Row{}
@@ -167,8 +174,48 @@ func (t *Transcript) addRun(run replay.Run, attached []Attachment, views []repla
 	}
 }
 
+// keptImages says which logged images a transcript read back from s
+// keeps (by the SHA-256 of their files), at most MaxMediaBytes of them
+// by their logged sizes: the last calls' first, those of the versions
+// shown, then of the others.
+func keptImages(s replay.Session) map[string]bool {
+	var shown []store.LoggedImage
+	calls := func(runs []replay.Run) []store.LoggedImage {
+		var out []store.LoggedImage
+		for _, run := range runs {
+			for _, st := range run.Steps {
+				if st.Answer == nil {
+					continue
+				}
+				for _, c := range st.Answer.Calls {
+					out = append(out, c.Images...)
+				}
+			}
+		}
+		return out
+	}
+	shown = calls(s.Runs)
+	keep, budget := map[string]bool{}, MaxMediaBytes
+	take := func(list []store.LoggedImage) {
+		for i := len(list) - 1; i >= 0; i-- {
+			l := list[i]
+			if l.SHA256 == "" || keep[l.SHA256] {
+				continue
+			}
+			if l.Size > budget {
+				return
+			}
+			keep[l.SHA256], budget = true, budget-l.Size
+		}
+	}
+	take(shown)
+	take(calls(s.Other))
+	return keep
+}
+
 // keptMedia is the Media of a call's images as the log names them, their
-// bytes read back (t.image); nil when none.
+// bytes read back (t.image) if the transcript keeps them (t.keep); nil
+// when none.
 func (t *Transcript) keptMedia(logged []store.LoggedImage) *tools.Media {
 	if len(logged) == 0 {
 		return nil
@@ -179,6 +226,8 @@ func (t *Transcript) keptMedia(logged []store.LoggedImage) *tools.Media {
 		switch {
 		case l.SHA256 == "" || t.image == nil:
 			img.Refused = "not kept"
+		case t.keep != nil && !t.keep[l.SHA256]:
+			img.Refused = noLongerKept
 		default:
 			if img.Data = t.image(l.SHA256); img.Data == nil {
 				img.Refused = "its kept file is missing or was changed"

@@ -2,10 +2,15 @@ package transcript
 
 import (
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
+	"deckhand/store"
 	"deckhand/tools"
 )
 
@@ -99,5 +104,56 @@ func TestReadableArgs(t *testing.T) {
 		if got := tr.Row(0).Args; !strings.Contains(got, want) {
 			t.Errorf("args %s shown as %q, want it to contain %q", in, got, want)
 		}
+	}
+}
+
+// A chat read back from the log reads only the images it keeps: the last
+// ones, up to MaxMediaBytes by their logged sizes; the earlier are named
+// "no longer kept" without their files being read (every file was read at
+// open, and all but the last 48 MiB dropped).
+func TestReadBackReadsOnlyKeptImages(t *testing.T) {
+	const n, size = 12, 10 << 20 // 120 MiB logged, 48 MiB kept: the last 4
+	t0 := time.UnixMilli(1_700_000_000_000)
+	var events []store.Event
+	add := func(kind, data string) {
+		events = append(events, store.Event{RunID: "r1", Kind: kind, Data: json.RawMessage(data), Time: t0.Add(time.Duration(len(events)))})
+	}
+	add(store.KindRunStarted, `{"text":"shots"}`)
+	for i := range n {
+		add(store.KindAssistantMessage, fmt.Sprintf(`{"text":"","tool_calls":[{"id":"c%d","name":"m__shot","arguments":"{}"}]}`, i))
+		add(store.KindToolRequested, fmt.Sprintf(`{"call":"c%d","tool":"m.shot","arguments":{}}`, i))
+		add(store.KindToolInvoked, fmt.Sprintf(`{"call":"c%d","tool":"m.shot"}`, i))
+		add(store.KindToolSucceeded, fmt.Sprintf(`{"call":"c%d","tool":"m.shot","output":"img","images":[{"mime":"image/png","size":%d,"sha256":"%064x"}]}`, i, size, i))
+	}
+	add(store.KindRunSucceeded, `{}`)
+	var read []string
+	tr := FromEventsImages(events, func(sum string) []byte {
+		read = append(read, sum)
+		return make([]byte, size)
+	})
+	want := []string{fmt.Sprintf("%064x", 11), fmt.Sprintf("%064x", 10), fmt.Sprintf("%064x", 9), fmt.Sprintf("%064x", 8)}
+	slices.Sort(want)
+	slices.Sort(read)
+	if diff := cmp.Diff(want, read); diff != "" {
+		t.Errorf("image files read (-want +got):\n%s", diff)
+	}
+	var shown, refused int
+	for _, r := range rows(tr) {
+		if r.Media == nil {
+			continue
+		}
+		for _, img := range r.Media.Images {
+			switch {
+			case img.Data != nil:
+				shown++
+			case img.Refused == noLongerKept:
+				refused++
+			default:
+				t.Errorf("an image neither shown nor no longer kept: %+v", img)
+			}
+		}
+	}
+	if shown != 4 || refused != n-4 {
+		t.Errorf("%d images shown, %d no longer kept; want 4 and %d", shown, refused, n-4)
 	}
 }

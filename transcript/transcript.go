@@ -155,12 +155,17 @@ const CollapseRun = 4
 // MaxMediaBytes bounds the image bytes a transcript keeps.
 const MaxMediaBytes = 48 << 20
 
+// noLongerKept is why an image past MaxMediaBytes is not shown.
+const noLongerKept = "no longer kept (later images took its place)"
+
 // Transcript is one conversation's rows.
 type Transcript struct {
 	rows []Row
 	// image reads back a tool's image kept beside the log by its SHA-256
 	// (FromEventsImages); nil: none is.
 	image func(sum string) []byte
+	// keep names the images image reads (keptImages); nil: all.
+	keep  map[string]bool
 	runs  []runStart // where each run's rows begin
 	dirty map[int]bool
 	calls map[string]int // call id -> row
@@ -563,7 +568,7 @@ func (t *Transcript) ToolMedia(call string, m *tools.Media) {
 		for k := range dropped.Images {
 			if dropped.Images[k].Data != nil {
 				dropped.Images[k].Data = nil
-				dropped.Images[k].Refused = "no longer kept (later images took its place)"
+				dropped.Images[k].Refused = noLongerKept
 			}
 		}
 		old.Media = dropped

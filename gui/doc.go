@@ -57,11 +57,12 @@
 //     messages, and the window shown when the config cannot be read.
 //   - tray: the tray menu and the quick prompt's window, with its
 //     one-line tool activity.
-//   - widgets: widgets that know nothing of Deckhand: the image view,
-//     form pages under the wheel, captions, the dialogs' ringed buttons
-//     and keys, the windows' keys, the message box, the find bar's box;
-//     widgets/richtext: Markdown and code as text a person selects
-//     across blocks, searches and copies, and tables.
+//   - widgets: widgets that know nothing of Deckhand: form pages under
+//     the wheel, captions, the dialogs' ringed buttons and keys, the
+//     windows' keys, the message box, the find bar's box;
+//     widgets/imageview: an image shown large over a window, or fitted
+//     to its width; widgets/richtext: Markdown and code as text a person
+//     selects across blocks, searches and copies, and tables.
 //   - desktop: the Fyne app on a real display, and the desktop's primary
 //     selection (X11's PRIMARY), which Fyne has no API for.
 //

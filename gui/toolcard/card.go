@@ -12,6 +12,7 @@ import (
 
 	"deckhand/gui/appview"
 	"deckhand/gui/widgets"
+	"deckhand/gui/widgets/imageview"
 	"deckhand/gui/widgets/richtext"
 	"deckhand/transcript"
 )
@@ -37,7 +38,7 @@ type Cards struct {
 	// to tools.MaxImageSide² pixels of memory until it is scaled down.
 	decodes chan struct{}
 
-	image *widgets.ImageView // a tool's image shown large (image.go)
+	image *imageview.View // a tool's image shown large (image.go)
 
 	// Tips is the layer the cards' icon buttons (the fold chevron, the
 	// images' ‹ ›) name themselves on while the pointer rests on them:

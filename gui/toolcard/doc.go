@@ -2,7 +2,7 @@
 // arguments and how the call is going (waiting for approval, running with
 // its progress, done, failed, denied or refused by policy), its result,
 // the images and links the result holds, an image shown large over the
-// window and saved (widgets.ImageView), and the button that opens the
+// window and saved (imageview.View), and the button that opens the
 // tool's view (an MCP App, package appview). Its arguments and result are
 // text of the chat's selection (Cards.Sel, package richtext: a drag runs
 // on through a card), and its Copy copies the whole call (CallText).

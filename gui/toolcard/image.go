@@ -11,11 +11,12 @@ import (
 	"fyne.io/fyne/v2/storage"
 
 	"deckhand/gui/widgets"
+	"deckhand/gui/widgets/imageview"
 	"deckhand/tools"
 )
 
 // A tool's image, shown large over the window when its card's picture is
-// clicked (widgets.ImageView), checked against Deckhand's limits first.
+// clicked (imageview.View), checked against Deckhand's limits first.
 
 // enlarge shows the card's image large.
 func (m *Media) enlarge() {
@@ -37,7 +38,7 @@ func (cs *Cards) showImage(img *tools.Image, tool string) {
 	}
 	cs.closeImage()
 	name := imageFileName(tool, format)
-	v := widgets.ShowImage(cs.host.Window().Canvas(), widgets.Image{
+	v := imageview.Show(cs.host.Window().Canvas(), imageview.Image{
 		Width: w, Height: h,
 		// The size of the file Save… writes (a PNG's broken chunk
 		// dropped): the view said 3.9 KiB of a file of 1,285 bytes.

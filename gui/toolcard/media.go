@@ -14,6 +14,7 @@ import (
 	lru "github.com/hashicorp/golang-lru/v2"
 
 	"deckhand/gui/widgets"
+	"deckhand/gui/widgets/imageview"
 	"deckhand/tools"
 )
 
@@ -50,7 +51,7 @@ type Media struct {
 	head       *fyne.Container // the pager: ‹ 2 of 3 ›
 	prev, next *widgets.TipButton
 	count      *widget.Label
-	Pic        *widgets.FitImage
+	Pic        *imageview.Fit
 	note       *widget.Label // why an image is not shown
 	noteBox    fyne.CanvasObject
 	Links      *fyne.Container
@@ -62,7 +63,7 @@ type Media struct {
 }
 
 func newMedia(t *Card) *Media {
-	m := &Media{t: t, Pic: widgets.NewFitImage(imageMaxHeight, imageMinSide, imageMaxEnlarge), Links: container.NewVBox()}
+	m := &Media{t: t, Pic: imageview.NewFit(imageMaxHeight, imageMinSide, imageMaxEnlarge), Links: container.NewVBox()}
 	m.Pic.OnTap = m.enlarge
 	m.prev = widgets.NewTipButton("", theme.NavigateBackIcon(), "Previous image", t.cards.Tips, func() { m.turn(-1) })
 	m.next = widgets.NewTipButton("", theme.NavigateNextIcon(), "Next image", t.cards.Tips, func() { m.turn(1) })

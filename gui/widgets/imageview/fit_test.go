@@ -1,4 +1,4 @@
-package widgets
+package imageview
 
 import (
 	"image"
@@ -28,7 +28,7 @@ func TestFitImageEnlargedIsSharp(t *testing.T) {
 			board.Set(x, y, c)
 		}
 	}
-	fi := NewFitImage(200, 32, 8) // 4 px → 32: 8 times
+	fi := NewFit(200, 32, 8) // 4 px → 32: 8 times
 	fi.SetSize(4, 4)
 	fi.SetBitmap(board)
 	w := test.NewWindow(container.NewWithoutLayout(fi))
@@ -53,7 +53,7 @@ func TestFitImageEnlargedIsSharp(t *testing.T) {
 		t.Errorf("the 4×4 board enlarged 8 times has %d pixels of neither colour (scale mode %v), want square pixels", greys, fi.Pic.ScaleMode)
 	}
 
-	big := NewFitImage(100, 32, 8)
+	big := NewFit(100, 32, 8)
 	big.SetSize(400, 400)
 	big.Resize(fyne.NewSize(400, 400))
 	big.Refresh()

@@ -1,4 +1,4 @@
-package widgets
+package imageview
 
 import (
 	"image"
@@ -10,13 +10,13 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// FitImage shows an image scaled to fit its width and at most maxHeight
+// Fit shows an image scaled to fit its width and at most maxHeight
 // high, its aspect kept; a small one is enlarged to minSide (at most
 // maxEnlarge times). Its height follows its width, like wrapped text. Its
 // size is set apart from its bitmap (SetSize, from the image's header), so
 // laying it out needs no decoding; a placeholder shows until the bitmap
 // comes. A click on it runs OnTap.
-type FitImage struct {
+type Fit struct {
 	widget.BaseWidget
 	w, h                           float32
 	maxHeight, minSide, maxEnlarge float32
@@ -26,22 +26,22 @@ type FitImage struct {
 }
 
 var (
-	_ fyne.Tappable      = (*FitImage)(nil)
-	_ desktop.Cursorable = (*FitImage)(nil)
+	_ fyne.Tappable      = (*Fit)(nil)
+	_ desktop.Cursorable = (*Fit)(nil)
 )
 
-func (c *FitImage) Tapped(*fyne.PointEvent) {
+func (c *Fit) Tapped(*fyne.PointEvent) {
 	if c.OnTap != nil {
 		c.OnTap()
 	}
 }
 
-func (c *FitImage) Cursor() desktop.Cursor { return desktop.PointerCursor }
+func (c *Fit) Cursor() desktop.Cursor { return desktop.PointerCursor }
 
-// NewFitImage shows an image at most maxHeight high, enlarging a small one
+// NewFit shows an image at most maxHeight high, enlarging a small one
 // to minSide, at most maxEnlarge times.
-func NewFitImage(maxHeight, minSide, maxEnlarge float32) *FitImage {
-	c := &FitImage{maxHeight: maxHeight, minSide: minSide, maxEnlarge: maxEnlarge, Pic: canvas.NewImageFromImage(nil), bg: canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))}
+func NewFit(maxHeight, minSide, maxEnlarge float32) *Fit {
+	c := &Fit{maxHeight: maxHeight, minSide: minSide, maxEnlarge: maxEnlarge, Pic: canvas.NewImageFromImage(nil), bg: canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))}
 	c.Pic.FillMode = canvas.ImageFillContain
 	c.Pic.ScaleMode = canvas.ImageScaleSmooth
 	c.ExtendBaseWidget(c)
@@ -49,7 +49,7 @@ func NewFitImage(maxHeight, minSide, maxEnlarge float32) *FitImage {
 }
 
 // ScreenItem: the image on the screen dump, decoded or not yet.
-func (c *FitImage) ScreenItem() (kind, text string, leaf bool) {
+func (c *Fit) ScreenItem() (kind, text string, leaf bool) {
 	if c.Pic.Image != nil {
 		return "image", "bitmap", true
 	}
@@ -57,7 +57,7 @@ func (c *FitImage) ScreenItem() (kind, text string, leaf bool) {
 }
 
 // SetSize sets the image's size in pixels.
-func (c *FitImage) SetSize(w, h int) {
+func (c *Fit) SetSize(w, h int) {
 	if c.w != float32(w) || c.h != float32(h) {
 		c.w, c.h = float32(w), float32(h)
 		c.Refresh()
@@ -65,16 +65,22 @@ func (c *FitImage) SetSize(w, h int) {
 }
 
 // SetBitmap shows img (nil: the placeholder).
-func (c *FitImage) SetBitmap(img image.Image) {
+func (c *Fit) SetBitmap(img image.Image) {
 	if c.Pic.Image != img {
 		c.Pic.Image = img
 		c.Pic.Refresh()
 	}
-	SetVisible(c.bg, img == nil) // a placeholder while it decodes
+	// A placeholder while it decodes.
+	switch {
+	case img == nil && !c.bg.Visible():
+		c.bg.Show()
+	case img != nil && c.bg.Visible():
+		c.bg.Hide()
+	}
 }
 
 // fit is the image's size in a width (0: any).
-func (c *FitImage) fit(width float32) fyne.Size {
+func (c *Fit) fit(width float32) fyne.Size {
 	if c.w <= 0 || c.h <= 0 {
 		return fyne.Size{}
 	}
@@ -91,19 +97,19 @@ func (c *FitImage) fit(width float32) fyne.Size {
 	return fyne.NewSize(c.w*s, c.h*s)
 }
 
-func (c *FitImage) CreateRenderer() fyne.WidgetRenderer {
-	return &fitImageRenderer{c: c, objs: []fyne.CanvasObject{c.bg, c.Pic}}
+func (c *Fit) CreateRenderer() fyne.WidgetRenderer {
+	return &fitRenderer{c: c, objs: []fyne.CanvasObject{c.bg, c.Pic}}
 }
 
-type fitImageRenderer struct {
-	c    *FitImage
+type fitRenderer struct {
+	c    *Fit
 	objs []fyne.CanvasObject
 }
 
-func (r *fitImageRenderer) Layout(size fyne.Size) {
+func (r *fitRenderer) Layout(size fyne.Size) {
 	f := r.c.fit(size.Width)
 	// A small image enlarged 2 times or more is drawn with square pixels,
-	// as ImageView draws it: smoothed, a 20×20 icon at 160 px was a blur.
+	// as View draws it: smoothed, a 20×20 icon at 160 px was a blur.
 	// One reduced, or barely enlarged, keeps the smooth scaling.
 	mode := canvas.ImageScaleSmooth
 	if r.c.w > 0 && f.Width >= 2*r.c.w {
@@ -119,17 +125,17 @@ func (r *fitImageRenderer) Layout(size fyne.Size) {
 	}
 }
 
-func (r *fitImageRenderer) MinSize() fyne.Size {
+func (r *fitRenderer) MinSize() fyne.Size {
 	f := r.c.fit(r.c.Size().Width)
 	return fyne.NewSize(min(f.Width, 32), f.Height)
 }
 
-func (r *fitImageRenderer) Refresh() {
+func (r *fitRenderer) Refresh() {
 	r.Layout(r.c.Size())
 	for _, o := range r.objs {
 		o.Refresh()
 	}
 }
 
-func (r *fitImageRenderer) Objects() []fyne.CanvasObject { return r.objs }
-func (r *fitImageRenderer) Destroy()                     {}
+func (r *fitRenderer) Objects() []fyne.CanvasObject { return r.objs }
+func (r *fitRenderer) Destroy()                     {}

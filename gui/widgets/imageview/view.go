@@ -1,4 +1,4 @@
-package widgets
+package imageview
 
 import (
 	"image"
@@ -11,10 +11,10 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// maxEnlarge is the most a small image is enlarged in an ImageView.
+// maxEnlarge is the most a small image is enlarged in a View.
 const maxEnlarge = 24
 
-// Image is what an ImageView shows.
+// Image is what a View shows.
 type Image struct {
 	Width, Height int    // its size in pixels
 	Info          string // the line under it (its name, size, ...)
@@ -25,11 +25,11 @@ type Image struct {
 	Save func()
 }
 
-// ImageView is an image shown large over a window: as large as the window
+// View is an image shown large over a window: as large as the window
 // allows (a small image enlarged up to maxEnlarge times, its pixels kept
 // sharp), with Save… and Close; Escape closes it. It is decoded again for
 // the size shown, off the UI goroutine. It belongs to the UI goroutine.
-type ImageView struct {
+type View struct {
 	c      fyne.Canvas
 	pop    *widget.PopUp
 	pic    *canvas.Image
@@ -39,14 +39,14 @@ type ImageView struct {
 	OnClosed func()
 }
 
-// ShowImage shows img over c. post runs a function on the UI goroutine;
+// Show shows img over c. post runs a function on the UI goroutine;
 // failed, if the image cannot be decoded, is told why once the view has
 // closed.
-func ShowImage(c fyne.Canvas, img Image, post func(func()), failed func(error)) *ImageView {
+func Show(c fyne.Canvas, img Image, post func(func()), failed func(error)) *View {
 	room := c.Size().SubtractWidthHeight(80, 160)
 	s := min(room.Width/float32(img.Width), room.Height/float32(img.Height), maxEnlarge)
 	size := fyne.NewSize(float32(img.Width)*s, float32(img.Height)*s)
-	v := &ImageView{c: c, pic: canvas.NewImageFromImage(nil), keys: c.OnTypedKey()}
+	v := &View{c: c, pic: canvas.NewImageFromImage(nil), keys: c.OnTypedKey()}
 	v.pic.FillMode = canvas.ImageFillContain
 	v.pic.ScaleMode = canvas.ImageScaleSmooth
 	if s >= 2 {
@@ -89,7 +89,7 @@ func ShowImage(c fyne.Canvas, img Image, post func(func()), failed func(error)) 
 }
 
 // Close closes the view, and gives the window its keys back.
-func (v *ImageView) Close() {
+func (v *View) Close() {
 	if v.closed {
 		return
 	}

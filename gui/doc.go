@@ -42,7 +42,8 @@
 //     commands.
 //   - dialogs: the dialogs that ask the person, in one queue: tool calls
 //     to approve, servers' questions (elicitation), and their desktop
-//     notifications while Deckhand is not in front.
+//     notifications while Deckhand is not in front; dialogs/form: a
+//     question's form, built from its schema.
 //   - settings: the settings window: the model and its API key (in the
 //     keyring), answers and look, the Permissions page (grants, rules,
 //     policy) and Advanced.

@@ -14,6 +14,7 @@ import (
 	"deckhand/actors/servers"
 	"deckhand/config"
 	"deckhand/gui/dialogs"
+	"deckhand/gui/dialogs/form"
 	"deckhand/gui/guitest"
 	"deckhand/gui/widgets"
 	"deckhand/testutil"
@@ -38,7 +39,7 @@ func elicitHarness(t *testing.T, tool, args string, cfg func(*config.Config)) *h
 }
 
 // field is the open form's field named name.
-func field(t *testing.T, e *dialogs.Questions, name string) *dialogs.FormField {
+func field(t *testing.T, e *dialogs.Questions, name string) *form.Field {
 	t.Helper()
 	for _, x := range e.Form.Fields {
 		if x.Field.Name == name {
@@ -255,13 +256,13 @@ func TestElicitHostileForm(t *testing.T) {
 		},
 		"required": []any{"pick"},
 	}
-	form, err := mcp.ParseForm(schema)
+	parsed, err := mcp.ParseForm(schema)
 	if err != nil {
 		t.Fatal(err)
 	}
 	msg := "\x1b[2J\x1b[HPlease \x1b]8;;https://evil.example\x07click\x1b]8;;\x07 " + strings.Repeat("very long message ", 3000)
 	reqs := []*servers.ElicitationRequested{
-		{ID: "h1", Server: "t", Mode: "form", Message: msg, Form: form, Deadline: time.Now().Add(time.Minute)},
+		{ID: "h1", Server: "t", Mode: "form", Message: msg, Form: parsed, Deadline: time.Now().Add(time.Minute)},
 		{ID: "h2", Server: "t", Mode: "url", URL: "http://user@xn--80ak6aa92e.com/x", Host: "xn--80ak6aa92e.com", Deadline: time.Now().Add(time.Minute)},
 	}
 	h.ui.foreground = false
@@ -287,7 +288,7 @@ func TestElicitHostileForm(t *testing.T) {
 	if pick.List == nil || pick.Select != nil {
 		t.Fatalf("5000 options are not a filtered list")
 	}
-	if n := len(pick.Labels[0]); n > 4*dialogs.OptionMax {
+	if n := len(pick.Labels[0]); n > 4*form.OptionMax {
 		t.Errorf("an option's label is %d bytes", n)
 	}
 	if d := h.ui.win.Canvas().Overlays().Top(); d == nil || d.MinSize().Width > 1000 || d.MinSize().Height > 720 {

@@ -147,7 +147,7 @@ func TestElicitFormKeyboardAndWheel(t *testing.T) {
 						t.Errorf("Tab (back %v) onto a %s: no focus ring shown (has one: %v)", back, kind, has)
 					}
 				}
-				for _, want := range []string{"*dialogs.elicitEntry", "*dialogs.formCheck", "*dialogs.formSelect", "*dialogs.formList"} {
+				for _, want := range []string{"*form.elicitEntry", "*form.formCheck", "*form.formSelect", "*form.formList"} {
 					if !kinds[want] {
 						t.Errorf("Tab (back %v) never reached a %s in the form; it reached %v", back, want, kinds)
 					}
@@ -156,7 +156,7 @@ func TestElicitFormKeyboardAndWheel(t *testing.T) {
 
 			// The long list is chosen in by the keyboard: Down, then Space.
 			for range 40 {
-				if fmt.Sprintf("%T", c.Focused()) == "*dialogs.formList" {
+				if fmt.Sprintf("%T", c.Focused()) == "*form.formList" {
 					break
 				}
 				c.FocusNext()

@@ -10,7 +10,7 @@ import (
 
 	"deckhand/actors/conversation"
 	"deckhand/approval"
-	"deckhand/gui/dialogs"
+	"deckhand/gui/dialogs/form"
 	"deckhand/store"
 	"deckhand/tools"
 	"deckhand/transcript"
@@ -39,7 +39,7 @@ func TestServersToolRunByHand(t *testing.T) {
 	if rf == nil || rf.Form == nil {
 		t.Fatalf("Run opened no form for add; the window shows:\n%s", strings.Join(h.texts(tw.Win), "\n"))
 	}
-	field := func(name string) *dialogs.FormField {
+	field := func(name string) *form.Field {
 		for _, x := range rf.Form.Fields() {
 			if x.Field.Name == name {
 				return x

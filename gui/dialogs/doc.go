@@ -1,10 +1,19 @@
 // Package dialogs is what asks the person in a dialog: tool calls to
-// approve (approval.go, with their arguments) and servers'
-// questions (MCP elicitation: forms, and pages to open; elicit.go, its
-// fields as the keyboard and the wheel meet them in formfields.go), in
-// one queue that shows one dialog at a time in arrival order, whatever
-// its kind (modal.go), with desktop notifications while Deckhand is not
-// in front, withdrawn once answered (notes.go).
+// approve (with their arguments) and servers' questions (MCP
+// elicitation: forms, and pages to open), in one queue that shows one
+// dialog at a time in arrival order, whatever its kind, with desktop
+// notifications while Deckhand is not in front, withdrawn once answered.
+// A question's form is its subpackage form.
+//
+// Files:
+//   - dialogs.go: the Dialogs, their Host, and the messages to the bridge.
+//   - modal.go: the one queue, one dialog at a time, of either kind.
+//   - approval.go: a tool call to approve, with its arguments.
+//   - elicit.go: a server's question: its form (package form) or the
+//     page it asks to open, and its answers.
+//   - form.go: a question's form for other screens (Form: the servers
+//     panel's Run).
+//   - notes.go: the desktop notifications, withdrawn once answered.
 //
 // The window (package gui) is the Host: it hands in the bridge's list of
 // approvals once per frame (Approvals.Set) and each question as it comes

@@ -2,24 +2,20 @@ package dialogs
 
 import (
 	"fmt"
-	"image/color"
 	"net/url"
-	"slices"
 	"strings"
 	"unicode"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"deckhand/actors/servers"
 	"deckhand/clean"
+	"deckhand/gui/dialogs/form"
 	"deckhand/gui/widgets"
-	"deckhand/transport/mcp"
 )
 
 // Servers' questions (MCP elicitation), asked in the same queue as
@@ -43,11 +39,7 @@ import (
 
 // Bounds on what a server's question may take of the dialog.
 const (
-	elicitTitleMax   = 80   // a field's title
-	elicitDescMax    = 400  // a field's description
-	OptionMax        = 100  // an option's label
 	elicitMessageMax = 4000 // the message (it scrolls past a few lines)
-	elicitBigChoice  = 12   // more options than this: a list with a filter
 )
 
 // Questions is the servers' questions waiting for the person. Each joins
@@ -61,7 +53,7 @@ type Questions struct {
 
 	// The open dialog's parts, for tests.
 	Title   string
-	Form    *elicitForm
+	Form    *form.Form
 	first   fyne.Focusable            // the form's first field, if it has one
 	Buttons map[string]*widget.Button // by action; URL mode's accept is Open
 	Problem *widget.Label             // what is wrong with the form's answers
@@ -180,7 +172,7 @@ func (e *Questions) dialog(it *Question, parent fyne.Window) *dialog.CustomDialo
 		// Before anything the server says: the MCP spec forbids asking
 		// for these through a form.
 		for i, s := range secret {
-			secret[i] = "\u201c" + widgets.Shorten(clean.Line(s), elicitTitleMax) + "\u201d"
+			secret[i] = "\u201c" + widgets.Shorten(clean.Line(s), form.TitleMax) + "\u201d"
 		}
 		e.secret = widget.NewLabel("Warning: this form asks for a password, token or key (" + strings.Join(secret, ", ") +
 			"), which the MCP specification forbids servers to ask through a form. Type one only if you are sure where it goes.")
@@ -227,11 +219,11 @@ func (e *Questions) dialog(it *Question, parent fyne.Window) *dialog.CustomDialo
 		decline.Importance = widget.HighImportance // the default: Enter and Escape decline
 		buttons = append(buttons, open)
 	} else {
-		f := newElicitForm(r.Form, func() { e.submit(it) }, func() { e.answer(it, servers.ElicitCancel, nil) })
+		f := form.New(r.Form, func() { e.submit(it) }, func() { e.answer(it, servers.ElicitCancel, nil) })
 		e.Form = f
 		if len(f.Fields) > 0 {
-			items = append(items, f.object())
-			e.first = f.first()
+			items = append(items, f.Object())
+			e.first = f.First()
 		}
 		send := mk("Accept", servers.ElicitAccept, func() { e.submit(it) })
 		send.Importance = widget.HighImportance
@@ -248,11 +240,11 @@ func (e *Questions) dialog(it *Question, parent fyne.Window) *dialog.CustomDialo
 	// form scroll; what is wrong with the answers and the deadline stay in
 	// sight above the buttons.
 	// The wheel anywhere over the question moves it as over its form.
-	page := &formPage{}
-	content, scroll := fitDialogScroll(parent.Canvas().Size(), underWheel(container.NewVBox(items...), page), buttons, e.Problem, choices, e.footObj)
-	page.scroll = scroll
+	page := &form.Page{}
+	content, scroll := fitDialogScroll(parent.Canvas().Size(), form.UnderWheel(container.NewVBox(items...), page), buttons, e.Problem, choices, e.footObj)
+	page.Scroll = scroll
 	if e.Form != nil {
-		e.Form.scrollIn(scroll)
+		e.Form.ScrollIn(scroll)
 	}
 	return dialog.NewCustomWithoutButtons(e.Title, content, parent)
 }
@@ -381,443 +373,6 @@ func (e *Questions) send(it *Question, m *QuestionAnswer) {
 	e.answered[it.Req.ID] = true
 	e.d.host.Tell(m)
 	e.d.modals.drop(it)
-}
-
-// elicitForm is a form's fields as widgets.
-type elicitForm struct {
-	form   *mcp.Form
-	Fields []*FormField
-	box    *fyne.Container
-	whole  fyne.CanvasObject // box, over the wheel
-	page   *formPage         // the scroll it is in, once known
-}
-
-// FormField is one field's widget: an entry (text, numbers), a check
-// (yes/no), a select or check group (few options), or a list with a
-// filter (many).
-type FormField struct {
-	Field   mcp.Field
-	title   string // cleaned, bounded
-	Entry   *elicitEntry
-	Check   *formCheck
-	touched bool // the check was changed: an answer even when unchecked
-	Select  *formSelect
-	Group   *optionGroup
-	List    *choiceList
-	Labels  []string // the options' labels as shown
-}
-
-func newElicitForm(f *mcp.Form, submit, escape func()) *elicitForm {
-	ef := &elicitForm{form: f, page: &formPage{}}
-	if f == nil {
-		ef.box = container.NewVBox()
-		ef.whole = ef.box
-		return ef
-	}
-	objs := []fyne.CanvasObject{}
-	// Required fields first, then the others, each in the form's order
-	// (which the SDK may have lost: it hands the schema over as a map).
-	fields := slices.Clone(f.Fields)
-	slices.SortStableFunc(fields, func(a, b mcp.Field) int {
-		switch {
-		case a.Required == b.Required:
-			return 0
-		case a.Required:
-			return -1
-		}
-		return 1
-	})
-	if slices.ContainsFunc(fields, func(fl mcp.Field) bool { return fl.Required }) {
-		_, note := widgets.Caption("Fields marked * are required.")
-		objs = append(objs, note)
-	}
-	for _, fl := range fields {
-		x := newFormField(fl, submit, escape, ef.page)
-		ef.Fields = append(ef.Fields, x)
-		title := widget.NewLabelWithStyle(x.title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-		title.Wrapping = fyne.TextWrapBreak
-		if fl.Required {
-			title.SetText(x.title + " *")
-		}
-		objs = append(objs, title, x.object(ef.page))
-		if d := strings.TrimSpace(clean.Text(fl.Description)); d != "" {
-			dl, dobj := widgets.Caption(widgets.Shorten(d, elicitDescMax))
-			dl.Wrapping = fyne.TextWrapWord
-			objs = append(objs, dobj)
-		}
-	}
-	ef.box = container.NewVBox(objs...)
-	// Room on the left for a field's ring, and on the right for the
-	// scroll bar, which covered the fields' right edges and their rings.
-	pad := layout.NewCustomPaddedLayout(0, 0, 2*theme.InputBorderSize(), theme.ScrollBarSize())
-	ef.whole = underWheel(container.New(pad, ef.box), ef.page)
-	return ef
-}
-
-// object is the form; the dialog's scroll carries it when long.
-func (ef *elicitForm) object() fyne.CanvasObject { return ef.whole }
-
-// scrollIn says which scroll the form is in: the focus of a field brings
-// it into that scroll's view, and the wheel over the form moves it.
-func (ef *elicitForm) scrollIn(s *container.Scroll) { ef.page.scroll = s }
-
-// first is the first field that takes the focus.
-func (ef *elicitForm) first() fyne.Focusable {
-	for _, x := range ef.Fields {
-		if f := x.focusable(); f != nil {
-			return f
-		}
-	}
-	return nil
-}
-
-// Collect reads the answers, checked against the form: the content to
-// send, or what is wrong (and the field to focus).
-func (ef *elicitForm) Collect() (map[string]any, fyne.Focusable, error) {
-	content := map[string]any{}
-	for _, x := range ef.Fields {
-		v, err := x.value()
-		if err != nil {
-			return nil, x.focusable(), fmt.Errorf("%s: %v", x.title, clean.Line(err.Error()))
-		}
-		if v == nil {
-			if x.Field.Required {
-				return nil, x.focusable(), widgets.Sentence(x.title + " is required.")
-			}
-			continue
-		}
-		content[x.Field.Name] = v
-	}
-	checked, err := ef.form.Check(content)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s", widgets.Shorten(clean.Line(err.Error()), 200))
-	}
-	return checked, nil, nil
-}
-
-func newFormField(fl mcp.Field, submit, escape func(), p *formPage) *FormField {
-	x := &FormField{Field: fl, title: widgets.Shorten(clean.Line(fl.Title), elicitTitleMax)}
-	if x.title == "" {
-		x.title = widgets.Shorten(clean.Line(fl.Name), elicitTitleMax)
-	}
-	switch fl.Kind {
-	case mcp.FieldBoolean:
-		x.Check = newFormCheck("Yes", func(bool) { x.touched = true }, p)
-		if b, ok := fl.Default.(bool); ok {
-			x.Check.SetChecked(b)
-		}
-		x.touched = false
-	case mcp.FieldEnum, mcp.FieldMulti:
-		seen := map[string]bool{}
-		for i := range fl.Options {
-			l := widgets.Shorten(clean.Line(fl.Label(i)), OptionMax)
-			if l == "" || seen[l] {
-				l = fmt.Sprintf("%s (%d)", l, i+1) // labels tell options apart
-			}
-			seen[l] = true
-			x.Labels = append(x.Labels, l)
-		}
-		defaults := x.defaultIndexes()
-		switch {
-		case len(fl.Options) > elicitBigChoice:
-			x.List = newChoiceList(x.Labels, fl.Kind == mcp.FieldMulti, defaults, submit, escape, p)
-		case fl.Kind == mcp.FieldEnum:
-			x.Select = newFormSelect(x.Labels, p)
-			if len(defaults) > 0 {
-				x.Select.SetSelectedIndex(defaults[0])
-			}
-		default:
-			x.Group = newOptionGroup(x.Labels, p)
-			var sel []string
-			for _, i := range defaults {
-				sel = append(sel, x.Labels[i])
-			}
-			x.Group.SetSelected(sel)
-		}
-	default:
-		x.Entry = newElicitEntry(submit, escape, p)
-		x.Entry.PlaceHolder = fieldHint(fl)
-		x.Entry.Password = fl.Sensitive() // not shown on the screen as it is typed
-		if fl.Default != nil {
-			x.Entry.SetText(fmt.Sprint(fl.Default))
-		}
-	}
-	return x
-}
-
-// defaultIndexes are the options the field's default chooses.
-func (x *FormField) defaultIndexes() []int {
-	var vals []string
-	switch d := x.Field.Default.(type) {
-	case nil:
-	case []any:
-		for _, v := range d {
-			vals = append(vals, fmt.Sprint(v))
-		}
-	default:
-		vals = []string{fmt.Sprint(d)}
-	}
-	var out []int
-	for _, v := range vals {
-		for i, o := range x.Field.Options {
-			if o == v {
-				out = append(out, i)
-				break
-			}
-		}
-	}
-	return out
-}
-
-// fieldHint is what an empty entry says it wants.
-func fieldHint(fl mcp.Field) string {
-	var h string
-	switch fl.Kind {
-	case mcp.FieldInteger:
-		h = "a whole number"
-	case mcp.FieldNumber:
-		h = "a number"
-	default:
-		switch fl.Format {
-		case "email":
-			h = "an email address"
-		case "uri":
-			h = "a web address"
-		case "date":
-			h = "a date, YYYY-MM-DD"
-		case "date-time":
-			h = "a date and time, YYYY-MM-DDThh:mm:ssZ"
-		}
-	}
-	switch {
-	case fl.Min != nil && fl.Max != nil:
-		h += fmt.Sprintf(" from %v to %v", *fl.Min, *fl.Max)
-	case fl.Min != nil:
-		h = strings.TrimPrefix(h+fmt.Sprintf(", at least %v", *fl.Min), ", ")
-	case fl.Max != nil:
-		h = strings.TrimPrefix(h+fmt.Sprintf(", at most %v", *fl.Max), ", ")
-	}
-	if fl.MaxLen != nil {
-		h = strings.TrimPrefix(h+fmt.Sprintf(", up to %d characters", *fl.MaxLen), ", ")
-	}
-	return h
-}
-
-func (x *FormField) object(p *formPage) fyne.CanvasObject {
-	switch {
-	case x.Entry != nil:
-		return overWheel(x.Entry, p)
-	case x.Check != nil:
-		return x.Check
-	case x.Select != nil:
-		return x.Select
-	case x.Group != nil:
-		return x.Group.object
-	}
-	return x.List.object
-}
-
-func (x *FormField) focusable() fyne.Focusable {
-	switch {
-	case x.Entry != nil:
-		return x.Entry
-	case x.Check != nil:
-		return x.Check
-	case x.Select != nil:
-		return x.Select
-	case x.Group != nil && len(x.Group.Checks) > 0:
-		return x.Group.Checks[0]
-	case x.List != nil:
-		return x.List.Filter
-	}
-	return nil
-}
-
-// value is the field's answer, typed; nil for none.
-func (x *FormField) value() (any, error) {
-	switch {
-	case x.Entry != nil:
-		return x.Field.Parse(x.Entry.Text)
-	case x.Check != nil:
-		if !x.touched && !x.Field.Required && x.Field.Default == nil {
-			return nil, nil // not answered
-		}
-		return x.Check.Checked, nil
-	case x.Select != nil:
-		i := x.Select.SelectedIndex()
-		if i < 0 {
-			return nil, nil
-		}
-		return x.Field.Options[i], nil
-	case x.Group != nil:
-		var out []any
-		for i, l := range x.Labels {
-			for _, s := range x.Group.Selected() {
-				if s == l {
-					out = append(out, x.Field.Options[i])
-				}
-			}
-		}
-		if out == nil {
-			return nil, nil
-		}
-		return out, nil
-	}
-	chosen := x.List.chosenIndexes()
-	if len(chosen) == 0 {
-		return nil, nil
-	}
-	if x.Field.Kind == mcp.FieldEnum {
-		return x.Field.Options[chosen[0]], nil
-	}
-	out := make([]any, len(chosen))
-	for j, i := range chosen {
-		out[j] = x.Field.Options[i]
-	}
-	return out, nil
-}
-
-// elicitEntry is a form's entry: Enter sends the form, Escape cancels;
-// its focus brings it into the form's view, ringed (formfields.go).
-type elicitEntry struct {
-	widgets.PageEntry
-	ring
-	submit, escape func()
-}
-
-func newElicitEntry(submit, escape func(), p *formPage) *elicitEntry {
-	e := &elicitEntry{submit: submit, escape: escape}
-	e.Wrapping = fyne.TextWrapOff
-	e.Scroll = container.ScrollHorizontalOnly
-	e.ExtendBaseWidget(e)
-	e.Outer(e)
-	e.InPage(p.get)
-	e.OnSubmitted = func(string) { e.submit() }
-	return e
-}
-
-func (e *elicitEntry) FocusGained() { e.on = true; e.PageEntry.FocusGained(); e.Refresh() }
-func (e *elicitEntry) FocusLost()   { e.on = false; e.PageEntry.FocusLost(); e.Refresh() }
-func (e *elicitEntry) CreateRenderer() fyne.WidgetRenderer {
-	return widgets.NewRing(e, e.PageEntry.CreateRenderer(), e.shown)
-}
-
-func (e *elicitEntry) TypedKey(k *fyne.KeyEvent) {
-	if k.Name == fyne.KeyEscape {
-		e.escape()
-		return
-	}
-	e.Entry.TypedKey(k)
-}
-
-// choiceList is a long list of options, filtered as the person types: a
-// server may offer thousands, which a select's menu would draw all at once.
-type choiceList struct {
-	labels []string
-	multi  bool
-	chosen map[int]bool
-	Shown  []int // the options the filter keeps
-	Filter *elicitEntry
-	list   *formList
-	count  *widget.Label
-	object fyne.CanvasObject
-}
-
-func newChoiceList(labels []string, multi bool, defaults []int, submit, escape func(), p *formPage) *choiceList {
-	l := &choiceList{labels: labels, multi: multi, chosen: map[int]bool{}}
-	for _, i := range defaults {
-		l.chosen[i] = true
-		if !multi {
-			break
-		}
-	}
-	l.Filter = newElicitEntry(submit, escape, p)
-	l.Filter.PlaceHolder = fmt.Sprintf("Filter %d %s", len(labels), widgets.Plural(len(labels), "option", "options"))
-	l.list = &formList{page: p}
-	l.list.Length = func() int { return len(l.Shown) }
-	// A row is a mark and a label, not a check box: the list takes the
-	// keyboard as one field (the arrows move, Space chooses), where check
-	// boxes made every row shown a stop of Tab.
-	l.list.CreateItem = func() fyne.CanvasObject {
-		label := widget.NewLabel("")
-		label.Truncation = fyne.TextTruncateEllipsis // a long option ends in "…" at the list's edge
-		return container.NewBorder(nil, nil, widget.NewIcon(theme.CheckButtonIcon()), nil, label)
-	}
-	l.list.UpdateItem = func(id widget.ListItemID, o fyne.CanvasObject) {
-		row := o.(*fyne.Container)
-		label, icon := row.Objects[0].(*widget.Label), row.Objects[1].(*widget.Icon)
-		i := l.Shown[id]
-		label.SetText(l.labels[i])
-		icon.SetResource(l.mark(l.chosen[i]))
-	}
-	l.list.OnSelected = func(id widget.ListItemID) { // Space on the highlighted option, or a tap on its row
-		if id >= 0 && id < len(l.Shown) {
-			l.Choose(l.Shown[id], !l.chosen[l.Shown[id]])
-		}
-		l.list.UnselectAll()
-	}
-	l.list.ExtendBaseWidget(l.list)
-	l.count = widget.NewLabel("")
-	l.count.SizeName = theme.SizeNameCaptionText
-	l.Filter.OnChanged = func(string) { l.apply() }
-	l.apply()
-	// As wide as the form, 180 high: a fixed 600 px made the dialog wider
-	// than a 640×480 window, its left cut off.
-	tall := canvas.NewRectangle(color.Transparent)
-	tall.SetMinSize(fyne.NewSize(0, 180))
-	box := container.NewStack(tall, l.list)
-	l.object = container.NewVBox(container.NewBorder(nil, nil, nil, l.count, overWheel(l.Filter, p)), box)
-	return l
-}
-
-// mark is an option's mark: a check box, or a radio button for one of
-// many.
-func (l *choiceList) mark(on bool) fyne.Resource {
-	switch {
-	case l.multi && on:
-		return theme.CheckButtonCheckedIcon()
-	case l.multi:
-		return theme.CheckButtonIcon()
-	case on:
-		return theme.RadioButtonCheckedIcon()
-	}
-	return theme.RadioButtonIcon()
-}
-
-func (l *choiceList) Choose(i int, on bool) {
-	if !l.multi && on {
-		clear(l.chosen)
-	}
-	if on {
-		l.chosen[i] = true
-	} else {
-		delete(l.chosen, i)
-	}
-	l.list.Refresh()
-	l.apply()
-}
-
-// apply keeps the options the filter matches.
-func (l *choiceList) apply() {
-	q := strings.ToLower(strings.TrimSpace(l.Filter.Text))
-	l.Shown = l.Shown[:0]
-	for i, s := range l.labels {
-		if q == "" || strings.Contains(strings.ToLower(s), q) {
-			l.Shown = append(l.Shown, i)
-		}
-	}
-	l.count.SetText(fmt.Sprintf("%d shown, %d chosen", len(l.Shown), len(l.chosen)))
-	l.list.Refresh()
-}
-
-func (l *choiceList) chosenIndexes() []int {
-	var out []int
-	for i := range l.labels {
-		if l.chosen[i] {
-			out = append(out, i)
-		}
-	}
-	return out
 }
 
 // toFront brings the window a question is asked in to the front, with

@@ -1,8 +1,14 @@
-package dialogs
+package form
 
 import (
+	"fmt"
+	"image/color"
+	"strings"
+
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"deckhand/gui/widgets"
@@ -20,10 +26,10 @@ import (
 // own marks are a tint), and the wheel anywhere over the form moves it
 // three lines a notch, as it moves the chat.
 
-// formPage is the scroll a form is in, known once its dialog is made.
-type formPage struct{ scroll *container.Scroll }
+// Page is the scroll a form is in, known once its dialog is made.
+type Page struct{ Scroll *container.Scroll }
 
-func (p *formPage) get() *container.Scroll { return p.scroll }
+func (p *Page) get() *container.Scroll { return p.Scroll }
 
 // wheelLines is how far one wheel notch moves a form, in the driver's
 // steps (a line each): as the chat (chat.wheelStep).
@@ -34,12 +40,12 @@ const wheelLines = 3
 // nothing else: taps, drags and keys go through to what is under it.
 type formWheel struct {
 	widget.BaseWidget
-	page *formPage
+	page *Page
 }
 
 var _ fyne.Scrollable = (*formWheel)(nil)
 
-func newFormWheel(p *formPage) *formWheel {
+func newFormWheel(p *Page) *formWheel {
 	w := &formWheel{page: p}
 	w.ExtendBaseWidget(w)
 	return w
@@ -55,15 +61,15 @@ func (w *formWheel) CreateRenderer() fyne.WidgetRenderer {
 	return widget.NewSimpleRenderer(&fyne.Container{})
 }
 
-// underWheel lays o over a formWheel: the wheel over its gaps and
+// UnderWheel lays o over a formWheel: the wheel over its gaps and
 // labels moves the form.
-func underWheel(o fyne.CanvasObject, p *formPage) fyne.CanvasObject {
+func UnderWheel(o fyne.CanvasObject, p *Page) fyne.CanvasObject {
 	return container.NewStack(newFormWheel(p), o)
 }
 
 // overWheel lays a formWheel over o (an entry, whose scroller would take
 // the wheel).
-func overWheel(o fyne.CanvasObject, p *formPage) fyne.CanvasObject {
+func overWheel(o fyne.CanvasObject, p *Page) fyne.CanvasObject {
 	return container.NewStack(o, newFormWheel(p))
 }
 
@@ -92,7 +98,7 @@ type formCheck struct {
 	ring
 }
 
-func newFormCheck(label string, changed func(bool), p *formPage) *formCheck {
+func newFormCheck(label string, changed func(bool), p *Page) *formCheck {
 	c := &formCheck{}
 	c.Text, c.OnChanged = label, changed
 	c.ExtendBaseWidget(c)
@@ -122,7 +128,7 @@ type formSelect struct {
 	ring
 }
 
-func newFormSelect(options []string, p *formPage) *formSelect {
+func newFormSelect(options []string, p *Page) *formSelect {
 	s := &formSelect{}
 	s.Options, s.PlaceHolder = options, "(choose one)"
 	s.ExtendBaseWidget(s)
@@ -152,7 +158,7 @@ func (s *formSelect) CreateRenderer() fyne.WidgetRenderer {
 type formList struct {
 	widget.List
 	ring
-	page *formPage
+	page *Page
 }
 
 func (l *formList) FocusGained() {
@@ -182,7 +188,7 @@ type optionGroup struct {
 	object fyne.CanvasObject
 }
 
-func newOptionGroup(labels []string, p *formPage) *optionGroup {
+func newOptionGroup(labels []string, p *Page) *optionGroup {
 	g := &optionGroup{}
 	objs := make([]fyne.CanvasObject, len(labels))
 	for i, l := range labels {
@@ -224,4 +230,147 @@ func (g *optionGroup) SetSelected(labels []string) {
 		}
 		c.SetChecked(on)
 	}
+}
+
+// elicitEntry is a form's entry: Enter sends the form, Escape cancels;
+// its focus brings it into the form's view, ringed (fields.go).
+type elicitEntry struct {
+	widgets.PageEntry
+	ring
+	submit, escape func()
+}
+
+func newElicitEntry(submit, escape func(), p *Page) *elicitEntry {
+	e := &elicitEntry{submit: submit, escape: escape}
+	e.Wrapping = fyne.TextWrapOff
+	e.Scroll = container.ScrollHorizontalOnly
+	e.ExtendBaseWidget(e)
+	e.Outer(e)
+	e.InPage(p.get)
+	e.OnSubmitted = func(string) { e.submit() }
+	return e
+}
+
+func (e *elicitEntry) FocusGained() { e.on = true; e.PageEntry.FocusGained(); e.Refresh() }
+func (e *elicitEntry) FocusLost()   { e.on = false; e.PageEntry.FocusLost(); e.Refresh() }
+func (e *elicitEntry) CreateRenderer() fyne.WidgetRenderer {
+	return widgets.NewRing(e, e.PageEntry.CreateRenderer(), e.shown)
+}
+
+func (e *elicitEntry) TypedKey(k *fyne.KeyEvent) {
+	if k.Name == fyne.KeyEscape {
+		e.escape()
+		return
+	}
+	e.Entry.TypedKey(k)
+}
+
+// choiceList is a long list of options, filtered as the person types: a
+// server may offer thousands, which a select's menu would draw all at once.
+type choiceList struct {
+	labels []string
+	multi  bool
+	chosen map[int]bool
+	Shown  []int // the options the filter keeps
+	Filter *elicitEntry
+	list   *formList
+	count  *widget.Label
+	object fyne.CanvasObject
+}
+
+func newChoiceList(labels []string, multi bool, defaults []int, submit, escape func(), p *Page) *choiceList {
+	l := &choiceList{labels: labels, multi: multi, chosen: map[int]bool{}}
+	for _, i := range defaults {
+		l.chosen[i] = true
+		if !multi {
+			break
+		}
+	}
+	l.Filter = newElicitEntry(submit, escape, p)
+	l.Filter.PlaceHolder = fmt.Sprintf("Filter %d %s", len(labels), widgets.Plural(len(labels), "option", "options"))
+	l.list = &formList{page: p}
+	l.list.Length = func() int { return len(l.Shown) }
+	// A row is a mark and a label, not a check box: the list takes the
+	// keyboard as one field (the arrows move, Space chooses), where check
+	// boxes made every row shown a stop of Tab.
+	l.list.CreateItem = func() fyne.CanvasObject {
+		label := widget.NewLabel("")
+		label.Truncation = fyne.TextTruncateEllipsis // a long option ends in "…" at the list's edge
+		return container.NewBorder(nil, nil, widget.NewIcon(theme.CheckButtonIcon()), nil, label)
+	}
+	l.list.UpdateItem = func(id widget.ListItemID, o fyne.CanvasObject) {
+		row := o.(*fyne.Container)
+		label, icon := row.Objects[0].(*widget.Label), row.Objects[1].(*widget.Icon)
+		i := l.Shown[id]
+		label.SetText(l.labels[i])
+		icon.SetResource(l.mark(l.chosen[i]))
+	}
+	l.list.OnSelected = func(id widget.ListItemID) { // Space on the highlighted option, or a tap on its row
+		if id >= 0 && id < len(l.Shown) {
+			l.Choose(l.Shown[id], !l.chosen[l.Shown[id]])
+		}
+		l.list.UnselectAll()
+	}
+	l.list.ExtendBaseWidget(l.list)
+	l.count = widget.NewLabel("")
+	l.count.SizeName = theme.SizeNameCaptionText
+	l.Filter.OnChanged = func(string) { l.apply() }
+	l.apply()
+	// As wide as the form, 180 high: a fixed 600 px made the dialog wider
+	// than a 640×480 window, its left cut off.
+	tall := canvas.NewRectangle(color.Transparent)
+	tall.SetMinSize(fyne.NewSize(0, 180))
+	box := container.NewStack(tall, l.list)
+	l.object = container.NewVBox(container.NewBorder(nil, nil, nil, l.count, overWheel(l.Filter, p)), box)
+	return l
+}
+
+// mark is an option's mark: a check box, or a radio button for one of
+// many.
+func (l *choiceList) mark(on bool) fyne.Resource {
+	switch {
+	case l.multi && on:
+		return theme.CheckButtonCheckedIcon()
+	case l.multi:
+		return theme.CheckButtonIcon()
+	case on:
+		return theme.RadioButtonCheckedIcon()
+	}
+	return theme.RadioButtonIcon()
+}
+
+func (l *choiceList) Choose(i int, on bool) {
+	if !l.multi && on {
+		clear(l.chosen)
+	}
+	if on {
+		l.chosen[i] = true
+	} else {
+		delete(l.chosen, i)
+	}
+	l.list.Refresh()
+	l.apply()
+}
+
+// apply keeps the options the filter matches.
+func (l *choiceList) apply() {
+	q := strings.ToLower(strings.TrimSpace(l.Filter.Text))
+	l.Shown = l.Shown[:0]
+	for i, s := range l.labels {
+		if q == "" || strings.Contains(strings.ToLower(s), q) {
+			l.Shown = append(l.Shown, i)
+		}
+	}
+	l.count.SetText(fmt.Sprintf("%d shown, %d chosen", len(l.Shown), len(l.chosen)))
+	l.list.Refresh()
+}
+
+func (l *choiceList) chosenIndexes() []int {
+	var out []int
+	for i := range l.labels {
+		if l.chosen[i] {
+			out = append(out, i)
+		}
+	}
+	return out
 }

@@ -32,7 +32,9 @@
 //
 // Subpackages, found by what a person sees:
 //   - chat: the transcript of the conversation shown, its messages and
-//     their controls; chat/find: the find bar (Ctrl+F).
+//     their controls; chat/block: a message's text and code blocks, a
+//     long one drawn on from row to row as one; chat/notice: Deckhand's
+//     notes in it, with their buttons; chat/find: the find bar (Ctrl+F).
 //   - toolcard: a tool call's card in the chat: its arguments, progress
 //     and result, its images (shown large, saved) and links, Open view.
 //   - appview: a tool's view (an MCP App) in a window of its own, opened

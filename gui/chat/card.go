@@ -6,6 +6,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
 
+	"deckhand/gui/chat/block"
 	"deckhand/gui/toolcard"
 	"deckhand/gui/widgets"
 	"deckhand/gui/widgets/richtext"
@@ -27,12 +28,12 @@ var _ toolcard.Row = (*cardPart)(nil)
 func newCardPart(r *RowView) *cardPart {
 	p := &cardPart{r: r}
 	p.card = r.cv.cards.NewCard(p)
-	p.obj = indented(p.card.View())
+	p.obj = block.Indented(p.card.View())
 	return p
 }
 
-func (p *cardPart) set(row transcript.Row)  { p.card.Set(row) }
-func (p *cardPart) view() fyne.CanvasObject { return p.obj }
+func (p *cardPart) Set(row transcript.Row)  { p.card.Set(row) }
+func (p *cardPart) View() fyne.CanvasObject { return p.obj }
 
 func (p *cardPart) selectables() []*richtext.SelText { return p.card.Selectables() }
 
@@ -82,7 +83,7 @@ func (p *cardPart) apply(row transcript.Row, keep fyne.CanvasObject) {
 		at = p.yOf(keep)
 	}
 	cv.Rows[id] = row
-	r.show(id, row, flow{})
+	r.show(id, row, block.Flow{})
 	// Laid out at the list's width first: a label that wraps (the note
 	// under a text too long to draw) is as high as its lines only once it
 	// has its width (measured before, the row was a line short, and keep

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"deckhand/gui/chat/block"
 	"deckhand/gui/widgets/richtext"
 	"deckhand/transcript"
 )
@@ -57,37 +58,37 @@ func TestLongCodeIsOne(t *testing.T) {
 		if above == nil || below == nil {
 			t.Fatalf("rows %d and %d are not both on screen", i-1, i)
 		}
-		if below.top.Visible() {
+		if below.Top.Visible() {
 			t.Errorf("row %d shows a header (language, Copy) in the middle of the code", i)
 		}
 		// One box: the background below reaches up to the one above.
-		aBottom := d.AbsolutePositionForObject(above.bg).Y + above.bg.Size().Height
-		bTop := d.AbsolutePositionForObject(below.bg).Y
+		aBottom := d.AbsolutePositionForObject(above.Bg).Y + above.Bg.Size().Height
+		bTop := d.AbsolutePositionForObject(below.Bg).Y
 		if bTop > aBottom {
 			t.Errorf("a %.1f px gap between the boxes of rows %d and %d", bTop-aBottom, i-1, i)
 		}
-		if bl, al := d.AbsolutePositionForObject(below.bg).X, d.AbsolutePositionForObject(above.bg).X; bl != al || below.bg.Size().Width != above.bg.Size().Width {
-			t.Errorf("row %d's box is not under row %d's: x %.1f, %.1f wide; want x %.1f, %.1f wide", i, i-1, bl, below.bg.Size().Width, al, above.bg.Size().Width)
+		if bl, al := d.AbsolutePositionForObject(below.Bg).X, d.AbsolutePositionForObject(above.Bg).X; bl != al || below.Bg.Size().Width != above.Bg.Size().Width {
+			t.Errorf("row %d's box is not under row %d's: x %.1f, %.1f wide; want x %.1f, %.1f wide", i, i-1, bl, below.Bg.Size().Width, al, above.Bg.Size().Width)
 		}
-		ra, rb := lineRuns(above.sel.Rich.Runs()), lineRuns(below.sel.Rich.Runs())
+		ra, rb := lineRuns(above.Sel.Rich.Runs()), lineRuns(below.Sel.Rich.Runs())
 		if len(ra) < 2 || len(rb) == 0 {
 			t.Fatalf("row %d drew %d lines, row %d %d", i-1, len(ra), i, len(rb))
 		}
 		la, lb := ra[len(ra)-1], rb[0]
 		pitch := la[0].Pos.Y - ra[len(ra)-2][0].Pos.Y
-		last := d.AbsolutePositionForObject(above.sel).Y + la[0].Pos.Y
-		next := d.AbsolutePositionForObject(below.sel).Y + lb[0].Pos.Y
+		last := d.AbsolutePositionForObject(above.Sel).Y + la[0].Pos.Y
+		next := d.AbsolutePositionForObject(below.Sel).Y + lb[0].Pos.Y
 		if got := next - last; math.Abs(float64(got-pitch)) > 0.5 {
 			t.Errorf("row %d's first line is %.1f px below row %d's last, want the code's pitch %.1f", i, got, i-1, pitch)
 		}
 		// A drag from the start of the last line above the cut to the
 		// end of the first line below copies the two lines.
-		fromAbs := d.AbsolutePositionForObject(above.sel)
+		fromAbs := d.AbsolutePositionForObject(above.Sel)
 		from := fromAbs.Add(la[0].Pos).AddXY(0.5, la[0].Size.Height/2)
 		end := lb[len(lb)-1]
-		to := d.AbsolutePositionForObject(below.sel).Add(end.Pos).AddXY(end.Size.Width+2, end.Size.Height/2)
-		above.sel.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: to.Subtract(fromAbs), AbsolutePosition: to}, Dragged: fyne.Delta{DX: to.X - from.X, DY: to.Y - from.Y}})
-		above.sel.DragEnd()
+		to := d.AbsolutePositionForObject(below.Sel).Add(end.Pos).AddXY(end.Size.Width+2, end.Size.Height/2)
+		above.Sel.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: to.Subtract(fromAbs), AbsolutePosition: to}, Dragged: fyne.Delta{DX: to.X - from.X, DY: to.Y - from.Y}})
+		above.Sel.DragEnd()
 		aboveText, belowText := cv.Rows[i-1].Text, cv.Rows[i].Text
 		want := aboveText[strings.LastIndexByte(aboveText, '\n')+1:] + "\n" + belowText[:strings.IndexByte(belowText, '\n')]
 		if got := cv.Sel.Text(); got != want {
@@ -104,12 +105,12 @@ func TestLongCodeIsOne(t *testing.T) {
 		t.Fatalf("the code's first row %d is not on screen", first)
 	}
 	var cp *widget.Button
-	for _, o := range c.top.Objects {
+	for _, o := range c.Top.Objects {
 		if b, ok := o.(*widget.Button); ok {
 			cp = b
 		}
 	}
-	if cp == nil || !c.top.Visible() {
+	if cp == nil || !c.Top.Visible() {
 		t.Fatal("the code's first row shows no Copy")
 	}
 	test.Tap(cp)
@@ -133,10 +134,10 @@ func TestLongCodeIsOne(t *testing.T) {
 }
 
 // codeView is the code block of row i on screen, or nil.
-func (h *cardHarness) codeView(i int) *codeView {
+func (h *cardHarness) codeView(i int) *block.Code {
 	for _, v := range h.visibleRows() {
 		if v.ID == i && v.Row == h.ui.chat.Rows[i] {
-			c, _ := v.Parts[transcript.Code].(*codeView)
+			c, _ := v.Parts[transcript.Code].(*block.Code)
 			return c
 		}
 	}

@@ -2,7 +2,9 @@
 // conversation in a virtualized list (only the rows on screen have
 // widgets), its messages with their controls (copy, Retry, Edit, Delete,
 // Continue, the versions ‹ ›, an answer's model, tokens and speed on
-// hover, Retry now on the notice of a run waiting to ask the model again), the tool calls' rows (their cards: package toolcard), the find
+// hover, Retry now on the notice of a run waiting to ask the model
+// again: package notice), its text and code blocks (package block), the
+// tool calls' rows (their cards: package toolcard), the find
 // bar (Ctrl+F: package find) and the selection of text across messages
 // (package richtext's Selection, which the View holds).
 //
@@ -19,14 +21,13 @@
 //     recycle.go: which row views it keeps (those near the screen, never
 //     those the list let go); estimate.go: row heights guessed before a
 //     row is measured; wheel.go: the mouse wheel over the transcript.
-//   - row.go: one row, of any kind; rowparts.go: a message's header
-//     (with an answer's model, tokens and speed, on hover), text and code
-//     blocks and notes; a paragraph longer than a row's 2 KiB, cut in
-//     rows, is drawn on from row to row as one (goOn), a code block as
-//     one box (codeLayout) with one Copy for the whole, and find and
-//     copy read their rows as one text. flow.go: such a paragraph's
-//     rows wrap as one text, each going on on the last line of the one
-//     before.
+//   - row.go: one row, of any kind: a message's text and code blocks
+//     (package block: a paragraph or code block longer than a row's
+//     2 KiB, cut in rows, is drawn on from row to row as one, and find
+//     and copy read its rows as one text), a note from Deckhand (package
+//     notice); rowparts.go: a message's header (with an answer's model,
+//     tokens and speed, on hover). flow.go: the widths a paragraph's
+//     rows go on after, kept by the View (block.Leads).
 //   - card.go: a tool call's row, its card (package toolcard) indented
 //     under its message; the row as the card's Row (folded, Show all).
 //   - find.go: the View as the find bar's Chat (package find): its

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 
+	"deckhand/gui/chat/block"
 	"deckhand/transcript"
 )
 
@@ -22,17 +23,17 @@ type estimator struct {
 
 func (e *estimator) calibrate(cv *View, w float32) {
 	e.width = w
-	e.header = cv.measureRow(transcript.Row{Kind: transcript.Header, Role: "assistant", Text: "x"}, flow{})
-	e.text = cv.measureRow(transcript.Row{Kind: transcript.Text, Text: "x"}, flow{})
-	e.code = cv.measureRow(transcript.Row{Kind: transcript.Code, Text: "x"}, flow{})
-	e.notice = cv.measureRow(transcript.Row{Kind: transcript.Notice, Text: "x"}, flow{})
-	e.codeTop = e.code - cv.measureRow(transcript.Row{Kind: transcript.Code, Text: "x", Cont: true}, flow{})
-	e.line = cv.measureRow(transcript.Row{Kind: transcript.Code, Text: "x\nx"}, flow{}) - e.code
+	e.header = cv.measureRow(transcript.Row{Kind: transcript.Header, Role: "assistant", Text: "x"}, block.Flow{})
+	e.text = cv.measureRow(transcript.Row{Kind: transcript.Text, Text: "x"}, block.Flow{})
+	e.code = cv.measureRow(transcript.Row{Kind: transcript.Code, Text: "x"}, block.Flow{})
+	e.notice = cv.measureRow(transcript.Row{Kind: transcript.Notice, Text: "x"}, block.Flow{})
+	e.codeTop = e.code - cv.measureRow(transcript.Row{Kind: transcript.Code, Text: "x", Cont: true}, block.Flow{})
+	e.line = cv.measureRow(transcript.Row{Kind: transcript.Code, Text: "x\nx"}, block.Flow{}) - e.code
 	const sample = "The quick brown fox jumps over the lazy dog, then rests."
 	size := theme.TextSize()
 	e.charW = fyne.MeasureText(sample, size, fyne.TextStyle{}).Width / float32(len(sample))
 	e.monoW = fyne.MeasureText("M", size, fyne.TextStyle{Monospace: true}).Width
-	e.textInnerW = w - inset - 4*theme.Padding() - 2*theme.InnerPadding()
+	e.textInnerW = w - block.Inset - 4*theme.Padding() - 2*theme.InnerPadding()
 }
 
 // lines is how many lines text takes at charW per character.
@@ -55,7 +56,7 @@ func (e *estimator) height(cv *View, r transcript.Row, w float32) float32 {
 	case transcript.Text:
 		h := e.text + (e.lines(r.Text, e.charW)-1)*e.line
 		if r.Cont {
-			h -= pull() // drawn on from the row before (goOn)
+			h -= block.Pull() // drawn on from the row before (block.Text)
 		}
 		return h
 	case transcript.Code:
@@ -67,5 +68,5 @@ func (e *estimator) height(cv *View, r transcript.Row, w float32) float32 {
 	case transcript.Notice:
 		return e.notice + (e.lines(r.Text, e.charW)-1)*e.line
 	}
-	return cv.measureRow(r, flow{}) // tool cards are few, and too varied to guess
+	return cv.measureRow(r, block.Flow{}) // tool cards are few, and too varied to guess
 }

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"deckhand/gui/chat/block"
 	"deckhand/gui/chat/find"
 	"deckhand/gui/widgets/richtext"
 	"deckhand/transcript"
@@ -137,7 +138,7 @@ func (h *cardHarness) wrapsAsOne(t *testing.T, when, role string) {
 				// below the line they share, where the row before's
 				// reaches.
 				bgA, bgB := h.view(i-1).Text().Bg, h.view(i).Text().Bg
-				lineEnd := lastY + linePitch()
+				lineEnd := lastY + block.LinePitch()
 				topB := d.AbsolutePositionForObject(bgB).Y
 				endA := d.AbsolutePositionForObject(bgA).Y + bgA.Size().Height
 				if topB < lineEnd-0.5 || endA < topB {
@@ -152,7 +153,7 @@ func (h *cardHarness) wrapsAsOne(t *testing.T, when, role string) {
 	}
 
 	// One rich text of the whole paragraph, as wide as the rows' text.
-	one := richtext.NewMDText(rowSegments(cv.Rows[first].Plain, text.String())...)
+	one := richtext.NewMDText(block.Segments(cv.Rows[first].Plain, text.String())...)
 	one.Wrapping = fyne.TextWrapWord
 	test.WidgetRenderer(one)
 	one.Resize(fyne.NewSize(width, 100))

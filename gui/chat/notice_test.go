@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"deckhand/gui/chat/notice"
 	"deckhand/transcript"
 )
 
@@ -29,30 +30,30 @@ func TestNoticeButtonsGoUnderANarrowText(t *testing.T) {
 				"is likely wrong, with /v1 missing or one too many, or not the root of an OpenAI-compatible or Anthropic API.", true, transcript.ActionAddress)
 			h.tr.Note("after the error", false)
 			h.frame()
-			var notice *noticeView
+			var note *notice.Notice
 			var after *RowView
 			h.until("the notice", func() bool {
-				notice, after = nil, nil
+				note, after = nil, nil
 				for _, r := range h.visibleRows() {
-					if n, ok := r.Parts[transcript.Notice].(*noticeView); ok && r.box.Objects[0] == n.view() && strings.Contains(n.seg.Text, "404") {
-						notice = n
+					if n, ok := r.Parts[transcript.Notice].(*notice.Notice); ok && r.box.Objects[0] == n.View() && strings.Contains(n.Seg.Text, "404") {
+						note = n
 					}
 					if strings.Contains(r.Row.Text, "after the error") {
 						after = r
 					}
 				}
-				return notice != nil && after != nil
+				return note != nil && after != nil
 			})
 			d := fyne.CurrentApp().Driver()
-			text, actions := d.AbsolutePositionForObject(notice.rt), d.AbsolutePositionForObject(notice.actions)
-			under := actions.Y >= text.Y+notice.rt.Size().Height
+			text, actions := d.AbsolutePositionForObject(note.RT), d.AbsolutePositionForObject(note.Buttons)
+			under := actions.Y >= text.Y+note.RT.Size().Height
 			if under != c.stacked {
-				t.Errorf("the buttons under the text: %v, want %v (text %v at %v, buttons at %v)", under, c.stacked, notice.rt.Size(), text, actions)
+				t.Errorf("the buttons under the text: %v, want %v (text %v at %v, buttons at %v)", under, c.stacked, note.RT.Size(), text, actions)
 			}
-			if c.stacked && notice.rt.Size().Width < 300 {
-				t.Errorf("the text is %v wide over its buttons", notice.rt.Size().Width)
+			if c.stacked && note.RT.Size().Width < 300 {
+				t.Errorf("the text is %v wide over its buttons", note.RT.Size().Width)
 			}
-			if bottom := actions.Y + notice.actions.Size().Height; bottom > d.AbsolutePositionForObject(after).Y+1 {
+			if bottom := actions.Y + note.Buttons.Size().Height; bottom > d.AbsolutePositionForObject(after).Y+1 {
 				t.Errorf("the buttons end at %v, below the next row's top %v", bottom, d.AbsolutePositionForObject(after).Y)
 			}
 		})

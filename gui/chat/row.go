@@ -10,6 +10,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"deckhand/gui/chat/block"
+	"deckhand/gui/chat/notice"
 	"deckhand/gui/toolcard"
 	"deckhand/gui/widgets"
 	"deckhand/gui/widgets/richtext"
@@ -31,8 +33,8 @@ type RowView struct {
 	// seen is the list refresh (View.epoch) in which the list last
 	// showed it (recycle.go).
 	seen uint64
-	slot *slot // the list's item it is in (recycle.go)
-	flow flow  // how its text row flows with its neighbours' (flow.go)
+	slot *slot      // the list's item it is in (recycle.go)
+	flow block.Flow // how its text row flows with its neighbours' (flow.go)
 	// running is the chat's state its header was drawn in: a header shows
 	// Retry, Edit and Delete only once the answer is over.
 	running bool
@@ -42,8 +44,8 @@ type RowView struct {
 
 // rowPart draws one kind of row.
 type rowPart interface {
-	set(transcript.Row)
-	view() fyne.CanvasObject
+	Set(transcript.Row)
+	View() fyne.CanvasObject
 }
 
 // newPart makes the part that draws rows of kind k.
@@ -52,13 +54,31 @@ func (r *RowView) newPart(k transcript.Kind) rowPart {
 	case transcript.Header:
 		return newHeaderView(r)
 	case transcript.Text:
-		return newTextView(r)
+		return block.NewText(blockRow{r})
 	case transcript.Code:
-		return newCodeView(r)
+		return block.NewCode(blockRow{r})
 	case transcript.Tool:
 		return newCardPart(r)
 	}
-	return newNoticeView(r)
+	cv := r.cv
+	return notice.New(&cv.icons, notice.Actions{
+		Continue:      func() { cv.Control(Continue, "", "") },
+		Retry:         func() { cv.Control(Retry, "", "") },
+		RetryNow:      cv.retryNow,
+		KeySettings:   func() { cv.host.ShowKeySettings() },
+		ModelSettings: func(at string) { cv.host.ShowModelSettings(at) },
+	})
+}
+
+// blockRow is a row view as its text and code blocks' Row.
+type blockRow struct{ r *RowView }
+
+func (b blockRow) ID() int                        { return b.r.ID }
+func (b blockRow) Flow() block.Flow               { return b.r.flow }
+func (b blockRow) Selection() *richtext.Selection { return &b.r.cv.Sel }
+func (b blockRow) Scrolled(e *fyne.ScrollEvent)   { b.r.Wheel.Scrolled(e) }
+func (b blockRow) CopyCode(text string, w *widget.Button) {
+	b.r.copy(block.WholeCode(b.r.cv.Rows, b.r.ID, text), w)
 }
 
 // Tool is the row's tool card, if it has drawn one.
@@ -70,8 +90,8 @@ func (r *RowView) Tool() *toolcard.Card {
 }
 
 // Text is the row's Text part, if it has drawn one.
-func (r *RowView) Text() *TextView {
-	t, _ := r.Parts[transcript.Text].(*TextView)
+func (r *RowView) Text() *block.Text {
+	t, _ := r.Parts[transcript.Text].(*block.Text)
 	return t
 }
 
@@ -112,7 +132,7 @@ func (r *RowView) ScreenChildren() []fyne.CanvasObject { return []fyne.CanvasObj
 
 // show draws row (number id; -1 when measuring), a text row after a blank
 // flowing with its neighbours as f says (View.flowOf).
-func (r *RowView) show(id int, row transcript.Row, f flow) {
+func (r *RowView) show(id int, row transcript.Row, f block.Flow) {
 	// Drawn alike, unless it is a header drawn while the chat ran and the
 	// run is over: SetRunning redraws the views the chat holds, and one
 	// the list kept out of sight came back without its Retry, Edit and
@@ -125,8 +145,8 @@ func (r *RowView) show(id int, row transcript.Row, f flow) {
 	if r.Parts[k] == nil {
 		r.Parts[k] = r.newPart(k)
 	}
-	r.Parts[k].set(row)
-	obj := r.Parts[k].view()
+	r.Parts[k].Set(row)
+	obj := r.Parts[k].View()
 	if len(r.box.Objects) != 1 || r.box.Objects[0] != obj {
 		// Another kind of row: its part goes in and is laid out. Not
 		// r.box.Refresh(): that refreshes every widget of the part, and a
@@ -153,8 +173,8 @@ func (r *RowView) Selectable() *richtext.SelText {
 		return nil
 	}
 	for _, p := range r.Parts {
-		if s, ok := p.(interface{ selectable() *richtext.SelText }); ok && p.view() == r.box.Objects[0] {
-			return s.selectable()
+		if s, ok := p.(interface{ Selectable() *richtext.SelText }); ok && p.View() == r.box.Objects[0] {
+			return s.Selectable()
 		}
 	}
 	return nil
@@ -169,7 +189,7 @@ func (r *RowView) Selectables() []*richtext.SelText {
 	if len(r.box.Objects) != 1 {
 		return nil
 	}
-	if p, ok := r.Parts[transcript.Tool].(*cardPart); ok && p.view() == r.box.Objects[0] {
+	if p, ok := r.Parts[transcript.Tool].(*cardPart); ok && p.View() == r.box.Objects[0] {
 		return p.selectables()
 	}
 	return nil
@@ -196,11 +216,4 @@ func (r *RowView) copy(text string, b *widget.Button) {
 			b.SetIcon(theme.ContentCopyIcon())
 		})
 	})
-}
-
-// inset indents a message's blocks under its header.
-const inset = 34
-
-func indented(o fyne.CanvasObject) *fyne.Container {
-	return container.New(widgets.Inset{Left: inset, Right: theme.Padding() * 2}, o)
 }

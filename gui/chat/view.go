@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"deckhand/gui/appview"
+	"deckhand/gui/chat/block"
 	"deckhand/gui/chat/find"
 	"deckhand/gui/toolcard"
 	"deckhand/gui/widgets"
@@ -69,10 +70,10 @@ type View struct {
 	theme   fyne.Theme
 	variant fyne.ThemeVariant
 
-	resizing bool             // a re-measure at a new width is scheduled
-	fixes    map[int]bool     // rows shown with an estimated height
-	fixing   bool             // fixHeights is scheduled
-	leads    map[int]leadMemo // the rows a paragraph flows on into (flow.go)
+	resizing bool         // a re-measure at a new width is scheduled
+	fixes    map[int]bool // rows shown with an estimated height
+	fixing   bool         // fixHeights is scheduled
+	leads    block.Leads  // the rows a paragraph flows on into (flow.go)
 
 	cards     *toolcard.Cards // what the tool cards share: images, the tools' views
 	findAfter string          // words to find once the version chosen for them shows
@@ -152,7 +153,7 @@ func (cv *View) restyle() {
 		return
 	}
 	cv.theme, cv.variant = s.Theme(), s.ThemeVariant()
-	clear(cv.leads) // measured at the old text size
+	cv.leads.Clear() // measured at the old text size
 	cv.measure = newRowView(cv)
 	cv.tmpl, cv.free = nil, nil
 	cv.relayout()
@@ -272,7 +273,7 @@ func (l *List) Select(widget.ListItemID) {}
 func (cv *View) Reset(conv string, rows []transcript.Row) {
 	switched := conv != cv.conv
 	if switched {
-		clear(cv.leads) // another chat's rows: kept, they would be kept for nothing
+		cv.leads.Clear() // another chat's rows: kept, they would be kept for nothing
 	}
 	// The selection is kept by row number: over other rows it would mark,
 	// and copy, words the person never selected (another chat's answer).
@@ -421,7 +422,7 @@ func (cv *View) ToolsChanged() {
 		if p == nil {
 			continue
 		}
-		p.set(v.Row)
+		p.Set(v.Row)
 		widgets.Relayout(v.box)
 		if h := v.MinSize().Height; h != cv.Heights[i] {
 			cv.Heights[i] = h
@@ -598,7 +599,7 @@ func (cv *View) heightOf(v *RowView, i int) float32 {
 // height. It does not make the list's width the rows' (width): one row
 // measured at a new width (a frame's, just after the window was resized)
 // made remeasure skip the others, which kept the old width's heights.
-func (cv *View) measureRow(r transcript.Row, f flow) float32 {
+func (cv *View) measureRow(r transcript.Row, f block.Flow) float32 {
 	w := cv.listWidth()
 	m := cv.measure
 	m.show(-1, r, f)
@@ -617,7 +618,7 @@ func (cv *View) SetRunning(running bool) {
 	cv.Tips.Dismiss() // the messages' buttons hide or show
 	for _, v := range cv.Views {
 		if h, ok := v.Parts[transcript.Header].(*HeaderView); ok && v.ID >= 0 && v.Row.Kind == transcript.Header {
-			h.set(v.Row)
+			h.Set(v.Row)
 			v.running = running
 			widgets.Relayout(v.box)
 		}

@@ -23,7 +23,7 @@ const wheelStep = 3
 // with nothing in it. The row itself does not take the wheel: Fyne's
 // painter clips what a scrollable thing holds to its bounds, and the
 // next row of a paragraph cut in rows draws its first line above its own
-// bounds (goOn), where it was cut off.
+// bounds (package block), where it was cut off.
 type rowWheel struct {
 	widget.BaseWidget
 	cv *View

@@ -20,7 +20,9 @@
 //   - view.go: the View and its list;
 //     recycle.go: which row views it keeps (those near the screen, never
 //     those the list let go); estimate.go: row heights guessed before a
-//     row is measured; wheel.go: the mouse wheel over the transcript.
+//     row is measured; wheel.go: the mouse wheel over the transcript;
+//     tabedge.go: Tab's stops before and after the list, which take the
+//     keyboard on through the rows out of view.
 //   - row.go: one row, of any kind: a message's text and code blocks
 //     (package block: a paragraph or code block longer than a row's
 //     2 KiB, cut in rows, is drawn on from row to row as one, and find

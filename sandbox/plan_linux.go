@@ -89,6 +89,14 @@ func buildPlan(spec *Spec, dir string, unixSockets []string) (*plan, error) {
 	}
 	links := map[string]string{}
 	best := map[string]mountEntry{} // by real path
+	// named are the places the spec names, as it writes them: only a
+	// bind it names exactly, not one it reaches through a symbolic link,
+	// shows a hidden place or opens a protected one (a link in a folder a
+	// program could write may be one it planted on an earlier run).
+	named := map[string]bool{}
+	for _, w := range wants {
+		named[w.path] = true
+	}
 	for _, w := range wants {
 		if w.path == "/" {
 			return nil, errRoot
@@ -144,18 +152,28 @@ func buildPlan(spec *Spec, dir string, unixSockets []string) (*plan, error) {
 	shows := func(path string) bool {
 		return slices.ContainsFunc(kept, func(k mountEntry) bool { return within(path, k.Path) })
 	}
+	// boundAsNamed: a bind of the place's real path that the spec names,
+	// by the place's path or its real path.
+	boundAsNamed := func(place, real string) bool {
+		return (named[filepath.Clean(place)] || named[real]) && slices.ContainsFunc(kept, func(k mountEntry) bool {
+			return k.Path == real && (k.Kind == mountRO || k.Kind == mountRW)
+		})
+	}
 	for path, target := range links {
 		if !shows(path) {
 			kept = append(kept, mountEntry{Path: path, Kind: mountLink, Target: target})
 		}
 	}
 	// Hidden places inside what is shown are replaced by empty ones, unless
-	// a bind names them exactly; the outer ones first, so that a place
-	// inside one already hidden is left to it (there is nothing there to
-	// mount on: the folder that hides it is empty).
+	// a bind names them exactly (a bind reached through a symbolic link
+	// does not: see named); the outer ones first, so that a place inside
+	// one already hidden is left to it (there is nothing there to mount
+	// on: the folder that hides it is empty).
 	for _, h := range slices.Sorted(slices.Values(spec.Hide)) {
 		_, real, err := resolve(h)
-		if err != nil || !shows(real) || inHidden(kept, real) || slices.ContainsFunc(kept, func(k mountEntry) bool { return k.Path == real }) {
+		if err != nil || !shows(real) || inHidden(kept, real) || boundAsNamed(h, real) || slices.ContainsFunc(kept, func(k mountEntry) bool {
+			return k.Path == real && (k.Kind == mountHide || k.Kind == mountCover)
+		}) {
 			continue
 		}
 		st, err := os.Stat(real)
@@ -175,7 +193,7 @@ func buildPlan(spec *Spec, dir string, unixSockets []string) (*plan, error) {
 	// as for hidden ones.
 	for _, pr := range spec.Protect {
 		_, real, err := resolve(pr)
-		if err != nil || slices.ContainsFunc(kept, func(k mountEntry) bool { return k.Path == real }) {
+		if err != nil || boundAsNamed(pr, real) || slices.ContainsFunc(kept, func(k mountEntry) bool { return k.Path == real && k.Kind != mountRW }) {
 			continue
 		}
 		if !slices.ContainsFunc(kept, func(k mountEntry) bool { return k.Kind == mountRW && within(real, k.Path) }) || inHidden(kept, real) {

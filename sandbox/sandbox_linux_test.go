@@ -375,3 +375,46 @@ func TestBuildFailure(t *testing.T) {
 		t.Errorf("a program's own exit 126 with the helper's words: BuildFailure() = %v, want nil", f)
 	}
 }
+
+// A folder the program may read that is a symbolic link a program planted
+// (in a folder it could write, on an earlier run) to a hidden place, such
+// as a version manager's ~/.cargo/bin, which every server reads, made a
+// link to ~/.ssh by a server granted ~/.cargo: the hidden place stays
+// hidden on the next run, through the link and by its own path. Only a
+// grant that names the hidden place itself (or its real path) shows it.
+// The plan showed it: it left out a hidden place that a bind named
+// exactly, and the link's target was bound by its real path (real pass:
+// a server with write = ["~/.cargo"] read ~/.ssh/id_ed25519, 399 bytes).
+func TestHiddenPlaceBehindAPlantedLink(t *testing.T) {
+	requireSandbox(t)
+	root := t.TempDir()
+	secret := filepath.Join(root, ".ssh")
+	cargo := filepath.Join(root, ".cargo")
+	for _, d := range []string{secret, filepath.Join(cargo, "bin")} {
+		os.MkdirAll(d, 0o755)
+	}
+	os.WriteFile(filepath.Join(secret, "id_ed25519"), []byte("the key"), 0o600)
+	bin := filepath.Join(cargo, "bin")
+	spec := &Spec{Read: append(slices.Clone(systemDirs), bin), Write: []string{cargo}, Hide: []string{secret}}
+	// The first run plants the link.
+	out, err := shell(t, spec, cargo, `mv bin bin.old && ln -s `+secret+` bin && echo planted`)
+	if err != nil || !strings.Contains(out, "planted") {
+		t.Fatalf("the first run could not plant the link (the test shows nothing): %v: %s", err, out)
+	}
+	// The next run: the link is among what it reads.
+	out, err = shell(t, spec, cargo, `cat `+bin+`/id_ed25519 2>/dev/null && echo read-through-link; cat `+secret+`/id_ed25519 2>/dev/null && echo read-by-path; echo ran`)
+	if err != nil || !strings.Contains(out, "ran") {
+		t.Fatalf("the second run failed: %v: %s", err, out)
+	}
+	for _, bad := range []string{"the key", "read-through-link", "read-by-path"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("confined program reached the hidden place behind the link it planted (%s):\n%s", bad, out)
+		}
+	}
+	// Named exactly, it is shown.
+	s := &Spec{Read: append(slices.Clone(systemDirs), secret), Hide: []string{secret}}
+	out, err = shell(t, s, "/", `cat `+secret+`/id_ed25519`)
+	if err != nil || !strings.Contains(out, "the key") {
+		t.Errorf("a hidden place named exactly is not shown: %v: %s", err, out)
+	}
+}

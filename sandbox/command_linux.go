@@ -58,13 +58,37 @@ func Command(path string, args, env []string, spec *Spec) (*Cmd, error) {
 	if err := spec.Check(); err != nil {
 		return nil, err
 	}
+	cmd, err := helperCommand(append([]string{path}, args...)...)
+	if err != nil {
+		return nil, err
+	}
+	c.Cmd = cmd
+	c.Cmd.Env = env
+	return c, nil
+}
+
+// ownBinary is how the helper is started: the binary this process runs,
+// by its inode (/proc/self/exe), never by its path. A program that may
+// write the folder Deckhand's binary is in (~/.local/bin, ~/go/bin, under
+// a server granted the home folder) can remove it and put one of its own
+// there; os.Executable would name that path (it drops " (deleted)"), and
+// the next sandbox would start the planted program, unconfined, as the
+// person.
+const ownBinary = "/proc/self/exe"
+
+// helperCommand is Deckhand's own binary in helper mode, with args after
+// helperArg. Its argv[0] is the binary's path, for ps.
+func helperCommand(args ...string) (*exec.Cmd, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("the sandbox needs Deckhand's own binary: %w", err)
 	}
-	c.Cmd = exec.Command(self, append([]string{helperArg, path}, args...)...)
-	c.Cmd.Env = env
-	return c, nil
+	if _, err := os.Stat(ownBinary); err != nil {
+		return nil, fmt.Errorf("the sandbox needs Deckhand's own binary (%s): %w", ownBinary, err)
+	}
+	cmd := exec.Command(ownBinary, append([]string{helperArg}, args...)...)
+	cmd.Args[0] = self
+	return cmd, nil
 }
 
 // Start starts the program. A confined one's plan is made here, from the
@@ -250,15 +274,14 @@ var probe struct {
 }
 
 func runProbe() error {
-	self, err := os.Executable()
+	cmd, err := helperCommand()
 	if err != nil {
-		return fmt.Errorf("%w: the sandbox needs Deckhand's own binary: %v", ErrUnavailable, err)
+		return fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}
 	p, err := buildPlan(&Spec{Read: []string{"/usr"}}, "/", nil)
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}
-	cmd := exec.Command(self, helperArg)
 	cmd.Env = []string{planEnv + "=" + encodeJSON(p)}
 	cmd.SysProcAttr = namespaces(true)
 	out, err := cmd.CombinedOutput()

@@ -204,21 +204,20 @@ func (r *Runner) startLocked() error {
 	if err := Available(); err != nil {
 		return err
 	}
-	self, err := os.Executable()
-	if err != nil {
-		return fmt.Errorf("the sandbox needs Deckhand's own binary: %w", err)
-	}
 	p, err := buildPlan(r.spec, "", socketPaths())
 	if err != nil {
 		return err
 	}
 	p.Serve = true
+	cmd, err := helperCommand()
+	if err != nil {
+		return err
+	}
 	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return err
 	}
 	parent, child := os.NewFile(uintptr(fds[0]), "runner"), os.NewFile(uintptr(fds[1]), "runner-child")
-	cmd := exec.Command(self, helperArg)
 	cmd.Env = []string{planEnv + "=" + encodeJSON(p)}
 	cmd.ExtraFiles = []*os.File{child}
 	cmd.Stderr = os.Stderr

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -416,5 +417,69 @@ func TestHiddenPlaceBehindAPlantedLink(t *testing.T) {
 	out, err = shell(t, s, "/", `cat `+secret+`/id_ed25519`)
 	if err != nil || !strings.Contains(out, "the key") {
 		t.Errorf("a hidden place named exactly is not shown: %v: %s", err, out)
+	}
+}
+
+// selfReplaceEnv, in TestHelperIsTheRunningBinary's child, is the folder
+// its copy of the test binary runs from.
+const selfReplaceEnv = "DECKHAND_TEST_SELF_REPLACE"
+
+// The helper that builds each sandbox is the binary Deckhand runs, not
+// whatever is at its path now: a confined program that may write the
+// folder Deckhand's binary is in (~/.local/bin/deckhand, ~/go/bin, under
+// a server granted write = ["~"]) removes it and puts a program of its
+// own there, and the next sandbox Deckhand builds (a server started, the
+// built-in shell's runner) must not start that program, unconfined, as
+// the person. The test runs a copy of its binary as "Deckhand", from a
+// folder the confined program may write. Before, both started the
+// planted one (os.Executable names the path, and drops " (deleted)").
+func TestHelperIsTheRunningBinary(t *testing.T) {
+	requireSandbox(t)
+	if dir := os.Getenv(selfReplaceEnv); dir != "" {
+		spec := &Spec{Read: systemDirs, Write: []string{dir}}
+		out, err := shell(t, spec, dir, `rm -f deckhand && printf '#!/bin/sh\necho planted >> `+dir+`/ran\n' > deckhand && chmod 755 deckhand && echo replaced`)
+		if err != nil || !strings.Contains(out, "replaced") {
+			t.Fatalf("the confined program could not replace the binary (the test shows nothing): %v: %s", err, out)
+		}
+		out, err = shell(t, spec, dir, `echo confined-ran`)
+		if err != nil || !strings.Contains(out, "confined-ran") {
+			t.Errorf("the next sandbox did not run its program: %v: %q", err, out)
+		}
+		r := NewRunner(spec)
+		defer r.Close()
+		var buf bytes.Buffer
+		pr, pw, _ := os.Pipe()
+		done := make(chan struct{})
+		go func() { buf.ReadFrom(pr); close(done) }()
+		_, err = r.Run(context.Background(), Job{Path: "/bin/sh", Args: []string{"-c", "echo runner-ran"}, Stdout: pw, Dir: dir})
+		pw.Close()
+		<-done
+		if err != nil || !strings.Contains(buf.String(), "runner-ran") {
+			t.Errorf("the runner did not run its command: %v: %q", err, buf.String())
+		}
+		return
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	os.Chmod(dir, 0o755)
+	data, err := os.ReadFile(self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copyPath := filepath.Join(dir, "deckhand")
+	if err := os.WriteFile(copyPath, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(copyPath, "-test.run=^TestHelperIsTheRunningBinary$", "-test.count=1", "-test.v")
+	cmd.Env = append(os.Environ(), selfReplaceEnv+"="+dir)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Errorf("the copy as Deckhand: %v\n%s", err, out)
+	}
+	if ran, err := os.ReadFile(filepath.Join(dir, "ran")); err == nil {
+		t.Errorf("Deckhand ran the program planted where its binary was, unconfined (%d time(s)):\n%s", strings.Count(string(ran), "planted"), out)
 	}
 }

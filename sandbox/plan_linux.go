@@ -190,10 +190,17 @@ func buildPlan(spec *Spec, dir string, unixSockets []string) (*plan, error) {
 	// Protected places inside what the program may write are bound onto
 	// themselves read-only (a mount point can be neither renamed nor
 	// removed), and so is each folder between them and the writable bind,
-	// as for hidden ones.
-	for _, pr := range spec.Protect {
+	// as for hidden ones. Deckhand's own binary always is, whatever the
+	// spec names: replaced, it would run as the person the next time
+	// Deckhand starts (or restarts its window).
+	protect := slices.Clone(spec.Protect)
+	self := ownExecutable()
+	if self != "" {
+		protect = append(protect, self)
+	}
+	for _, pr := range protect {
 		_, real, err := resolve(pr)
-		if err != nil || boundAsNamed(pr, real) || slices.ContainsFunc(kept, func(k mountEntry) bool { return k.Path == real && k.Kind != mountRW }) {
+		if err != nil || pr != self && boundAsNamed(pr, real) || slices.ContainsFunc(kept, func(k mountEntry) bool { return k.Path == real && k.Kind != mountRW }) {
 			continue
 		}
 		if !slices.ContainsFunc(kept, func(k mountEntry) bool { return k.Kind == mountRW && within(real, k.Path) }) || inHidden(kept, real) {
@@ -438,4 +445,17 @@ func within(path, root string) bool {
 		return true
 	}
 	return strings.HasPrefix(path, root+"/")
+}
+
+// ownExecutable is the path of the binary this process runs ("" when it
+// cannot be told, or the binary is gone from it).
+func ownExecutable() string {
+	self, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	if _, err := os.Stat(self); err != nil {
+		return ""
+	}
+	return self
 }

@@ -424,22 +424,35 @@ func TestHiddenPlaceBehindAPlantedLink(t *testing.T) {
 // its copy of the test binary runs from.
 const selfReplaceEnv = "DECKHAND_TEST_SELF_REPLACE"
 
-// The helper that builds each sandbox is the binary Deckhand runs, not
-// whatever is at its path now: a confined program that may write the
+// Deckhand's own binary is out of a confined program's reach, and the
+// helper that builds each sandbox is the binary Deckhand runs, not
+// whatever is at its path now. A confined program that may write the
 // folder Deckhand's binary is in (~/.local/bin/deckhand, ~/go/bin, under
-// a server granted write = ["~"]) removes it and puts a program of its
-// own there, and the next sandbox Deckhand builds (a server started, the
-// built-in shell's runner) must not start that program, unconfined, as
-// the person. The test runs a copy of its binary as "Deckhand", from a
-// folder the confined program may write. Before, both started the
-// planted one (os.Executable names the path, and drops " (deleted)").
+// a server granted write = ["~"]) can neither remove, rename nor write
+// it; and replaced all the same (from outside), the next sandbox Deckhand
+// builds (a server started, the built-in shell's runner) does not start
+// what was put there. The test runs a copy of its binary as "Deckhand",
+// from a folder the confined program may write. Before, the confined
+// program replaced it, and both sandboxes started the planted program,
+// unconfined (os.Executable names the path, and drops " (deleted)").
 func TestHelperIsTheRunningBinary(t *testing.T) {
 	requireSandbox(t)
 	if dir := os.Getenv(selfReplaceEnv); dir != "" {
 		spec := &Spec{Read: systemDirs, Write: []string{dir}}
-		out, err := shell(t, spec, dir, `rm -f deckhand && printf '#!/bin/sh\necho planted >> `+dir+`/ran\n' > deckhand && chmod 755 deckhand && echo replaced`)
-		if err != nil || !strings.Contains(out, "replaced") {
-			t.Fatalf("the confined program could not replace the binary (the test shows nothing): %v: %s", err, out)
+		plant := `rm -f deckhand && printf '#!/bin/sh\necho planted >> ` + dir + `/ran\n' > deckhand && chmod 755 deckhand && echo replaced`
+		out, err := shell(t, spec, dir, `(`+plant+`) 2>/dev/null; mv deckhand deckhand.old 2>/dev/null && echo moved; echo x >> deckhand 2>/dev/null && echo wrote; echo tried`)
+		if err != nil || !strings.Contains(out, "tried") {
+			t.Fatalf("the confined program failed: %v: %s", err, out)
+		}
+		for _, bad := range []string{"replaced", "moved", "wrote"} {
+			if strings.Contains(out, bad) {
+				t.Errorf("a confined program %s Deckhand's binary: %s", bad, out)
+			}
+		}
+		// Replaced all the same (by a program of the person's, unconfined),
+		// the next sandbox is built by the binary that runs.
+		if out, err := exec.Command("/bin/sh", "-c", plant).CombinedOutput(); err != nil || !strings.Contains(string(out), "replaced") {
+			t.Fatalf("the binary could not be replaced from outside (the test shows nothing): %v: %s", err, out)
 		}
 		out, err = shell(t, spec, dir, `echo confined-ran`)
 		if err != nil || !strings.Contains(out, "confined-ran") {
@@ -475,6 +488,7 @@ func TestHelperIsTheRunningBinary(t *testing.T) {
 	}
 	cmd := exec.Command(copyPath, "-test.run=^TestHelperIsTheRunningBinary$", "-test.count=1", "-test.v")
 	cmd.Env = append(os.Environ(), selfReplaceEnv+"="+dir)
+	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Errorf("the copy as Deckhand: %v\n%s", err, out)

@@ -159,6 +159,7 @@ func serve() {
 			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "spawned"}}}, nil, nil
 		})
 	addOwnLogTool(s)
+	addPlantTools(s)
 	// A tool that says it only reads, and writes.
 	type noteArgs struct {
 		Path string `json:"path"`

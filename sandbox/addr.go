@@ -4,6 +4,7 @@ import (
 	"net"
 	"net/netip"
 	"slices"
+	"strings"
 )
 
 // What the egress proxy makes of an address a name resolved to. A name on
@@ -12,7 +13,8 @@ import (
 // subdomains) may point it at this machine or its network. So after
 // resolving, an address is judged by what it is, and one of the special
 // kinds below is reached only when an entry of the list names the address
-// itself or a CIDR holding it.
+// itself or a CIDR holding it that lies inside a special or private range
+// (addrOpened).
 type addrKind int
 
 const (
@@ -177,6 +179,47 @@ func embedded(a netip.Addr) []netip.Addr {
 		out = append(out, v4(b[12:16]))
 	}
 	return out
+}
+
+// addrOpened reports whether an entry of patterns opens a, an address of
+// kind k that the kind alone refuses: an entry naming the address, or a
+// CIDR prefix holding it that lies inside one of the special or private
+// ranges itself ("127.0.0.0/8", "10.1.0.0/16", "fe80::/10"). A wider
+// prefix ("0.0.0.0/0" or "::/0" for any host, NAT64's "64:ff9b::/96")
+// names the public addresses it holds, not this machine or what lies
+// beside it; the metadata service and this machine's own addresses are
+// opened only by naming them (or a prefix of that one address).
+func addrOpened(patterns []string, a netip.Addr, k addrKind) bool {
+	a = a.Unmap()
+	for _, p := range patterns {
+		p = strings.TrimSpace(p)
+		if ip, err := netip.ParseAddr(p); err == nil && ip.Unmap() == a {
+			return true
+		}
+		pre, err := netip.ParsePrefix(p)
+		if err != nil || !pre.Contains(a) {
+			continue
+		}
+		if pre.IsSingleIP() || k != addrMetadata && k != addrOwn && insideRange(pre.Masked()) {
+			return true
+		}
+	}
+	return false
+}
+
+// insideRange reports whether every address of pre lies in one of the
+// special or private ranges (v4Ranges, v6Ranges, and ::1).
+func insideRange(pre netip.Prefix) bool {
+	ranges := v6Ranges
+	if pre.Addr().Is4() {
+		ranges = v4Ranges
+	}
+	for _, r := range ranges {
+		if r.p.Bits() <= pre.Bits() && r.p.Contains(pre.Addr()) {
+			return true
+		}
+	}
+	return false
 }
 
 func broadcast(p netip.Prefix) netip.Addr {

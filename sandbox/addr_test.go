@@ -341,3 +341,45 @@ func FuzzClassify(f *testing.F) {
 		}
 	})
 }
+
+// A wide CIDR on the list ("0.0.0.0/0" or "::/0" for any host, NAT64's
+// "64:ff9b::/96" on an IPv6-only network) opens the public addresses it
+// holds, not this machine, its loopback, the metadata service or the
+// special addresses inside it: a prefix opens a special address only when
+// it lies inside a range of special or private addresses itself
+// ("127.0.0.0/8", "10.0.0.0/8"), and the metadata service and this
+// machine's own addresses only when named. Before, a list of
+// ["0.0.0.0/0", "::/0"] reached 127.0.0.1, ::1, 0.0.0.0, ::, the metadata
+// service and this machine's address, and "64:ff9b::/96" the loopback
+// through 64:ff9b::7f00:1.
+func TestProxyWidePrefixes(t *testing.T) {
+	for _, c := range []struct {
+		hosts   []string
+		open    []string
+		refused []string
+	}{
+		{[]string{"0.0.0.0/0", "::/0"}, []string{"93.184.216.34", "2606:2800:220:1::1"},
+			[]string{"127.0.0.1", "::1", "0.0.0.0", "::", "169.254.169.254", "192.0.2.2", "fd00::2", "::ffff:127.0.0.1", "100.64.1.1"}},
+		{[]string{"64:ff9b::/96"}, []string{"64:ff9b::5db8:d822"}, []string{"64:ff9b::7f00:1", "64:ff9b::a9fe:a9fe"}},
+		{[]string{"127.0.0.0/8", "10.0.0.0/8", "fe80::/10", "169.254.0.0/16"}, []string{"127.0.0.5", "::ffff:127.0.0.5", "10.1.2.3", "fe80::5", "169.254.1.1"},
+			[]string{"169.254.169.254", "192.0.2.2", "8.8.8.8"}},
+		{[]string{"169.254.169.254", "192.0.2.2", "::1"}, []string{"169.254.169.254", "192.0.2.2", "::1"}, []string{"127.0.0.1"}},
+	} {
+		for _, want := range []struct {
+			addrs []string
+			open  bool
+		}{{c.open, true}, {c.refused, false}} {
+			for _, a := range want.addrs {
+				fn := &fakeNet{}
+				p := &Proxy{Hosts: c.hosts, Dial: fn.dial, Interfaces: testInterfaces}
+				conn, err := p.open(t.Context(), a, 443)
+				if conn != nil {
+					conn.Close()
+				}
+				if got := err == nil && len(fn.dialed) == 1; got != want.open {
+					t.Errorf("list %q, %s: reached %v (err %v), want %v", c.hosts, a, got, err, want.open)
+				}
+			}
+		}
+	}
+}

@@ -25,8 +25,10 @@ import (
 // addresses, loopback, link-local, metadata, carrier-grade NAT and the
 // like, in any IPv4-embedding form, are reached only when an entry names
 // the address (or a CIDR holding it), and private ones not through a
-// wildcard. The connection goes to an address so judged, never to the
-// name again (no second lookup to rebind). No
+// wildcard; a CIDR opens them only when it lies inside such a range
+// itself ("127.0.0.0/8", not "0.0.0.0/0"). The connection goes to an
+// address so judged, never to the name again (no second lookup to
+// rebind). No
 // library here serves both protocols with a check before the dial, so this
 // is written by hand, and fuzzed.
 type Proxy struct {
@@ -213,7 +215,7 @@ func (p *Proxy) dial(ctx context.Context, host string, port int) (net.Conn, erro
 			return true
 		}
 		kind := classify(a, own)
-		if !kind.refusedFor(wild) || addrNamed(p.Hosts, a) {
+		if !kind.refusedFor(wild) || addrOpened(p.Hosts, a, kind) {
 			return false
 		}
 		if first == nil {

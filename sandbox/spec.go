@@ -26,7 +26,8 @@ type Spec struct {
 	// network): "api.github.com", "*.example.com" (subdomains),
 	// ".example.com" (the domain and its subdomains), an address or a
 	// CIDR prefix. A name's addresses must be public (or, for a name
-	// listed exactly, private), unless an address entry names them.
+	// listed exactly, private), unless an address entry names them (a
+	// CIDR only from inside a special or private range: see addrOpened).
 	Hosts []string `json:"hosts,omitempty"`
 	// Sockets are unix sockets of the person's session it may connect to,
 	// by path (granted by name in the config). Every other socket of the

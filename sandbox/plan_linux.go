@@ -190,17 +190,14 @@ func buildPlan(spec *Spec, dir string, unixSockets []string) (*plan, error) {
 	// Protected places inside what the program may write are bound onto
 	// themselves read-only (a mount point can be neither renamed nor
 	// removed), and so is each folder between them and the writable bind,
-	// as for hidden ones. Deckhand's own binary always is, whatever the
-	// spec names: replaced, it would run as the person the next time
-	// Deckhand starts (or restarts its window).
+	// as for hidden ones. Deckhand's own binary and its helpers always are,
+	// whatever the spec names (ownBinaries).
 	protect := slices.Clone(spec.Protect)
-	self := ownExecutable()
-	if self != "" {
-		protect = append(protect, self)
-	}
+	own := ownBinaries()
+	protect = append(protect, own...)
 	for _, pr := range protect {
 		_, real, err := resolve(pr)
-		if err != nil || pr != self && boundAsNamed(pr, real) || slices.ContainsFunc(kept, func(k mountEntry) bool { return k.Path == real && k.Kind != mountRW }) {
+		if err != nil || !slices.Contains(own, pr) && boundAsNamed(pr, real) || slices.ContainsFunc(kept, func(k mountEntry) bool { return k.Path == real && k.Kind != mountRW }) {
 			continue
 		}
 		if !slices.ContainsFunc(kept, func(k mountEntry) bool { return k.Kind == mountRW && within(real, k.Path) }) || inHidden(kept, real) {
@@ -447,15 +444,23 @@ func within(path, root string) bool {
 	return strings.HasPrefix(path, root+"/")
 }
 
-// ownExecutable is the path of the binary this process runs ("" when it
-// cannot be told, or the binary is gone from it).
-func ownExecutable() string {
+// ownBinaries are what a sandbox protects of Deckhand's own programs:
+// the binary this process runs (its real path) and the deckhand-*
+// programs beside it (the window's view helper, deckhand-view, run with
+// the display). Replaced, the binary would run as the person at Deckhand's
+// next start, or when the window restarts itself. None when the binary
+// cannot be told, or is gone from its path. (Its folder is left writable
+// where a grant makes it so: a developer's checkout in the workspace
+// builds there.)
+func ownBinaries() []string {
 	self, err := os.Executable()
 	if err != nil {
-		return ""
+		return nil
 	}
-	if _, err := os.Stat(self); err != nil {
-		return ""
+	real, err := filepath.EvalSymlinks(self)
+	if err != nil {
+		return nil
 	}
-	return self
+	siblings, _ := filepath.Glob(filepath.Join(filepath.Dir(real), "deckhand-*"))
+	return append([]string{real}, siblings...)
 }

@@ -429,7 +429,8 @@ const selfReplaceEnv = "DECKHAND_TEST_SELF_REPLACE"
 // whatever is at its path now. A confined program that may write the
 // folder Deckhand's binary is in (~/.local/bin/deckhand, ~/go/bin, under
 // a server granted write = ["~"]) can neither remove, rename nor write
-// it; and replaced all the same (from outside), the next sandbox Deckhand
+// it, nor the deckhand-* programs beside it (deckhand-view, which the
+// window runs with the display); and replaced all the same (from outside), the next sandbox Deckhand
 // builds (a server started, the built-in shell's runner) does not start
 // what was put there. The test runs a copy of its binary as "Deckhand",
 // from a folder the confined program may write. Before, the confined
@@ -440,11 +441,11 @@ func TestHelperIsTheRunningBinary(t *testing.T) {
 	if dir := os.Getenv(selfReplaceEnv); dir != "" {
 		spec := &Spec{Read: systemDirs, Write: []string{dir}}
 		plant := `rm -f deckhand && printf '#!/bin/sh\necho planted >> ` + dir + `/ran\n' > deckhand && chmod 755 deckhand && echo replaced`
-		out, err := shell(t, spec, dir, `(`+plant+`) 2>/dev/null; mv deckhand deckhand.old 2>/dev/null && echo moved; echo x >> deckhand 2>/dev/null && echo wrote; echo tried`)
+		out, err := shell(t, spec, dir, `(`+plant+`) 2>/dev/null; mv deckhand deckhand.old 2>/dev/null && echo moved; echo x >> deckhand 2>/dev/null && echo wrote; (rm -f deckhand-view && echo x > deckhand-view) 2>/dev/null && echo replaced-helper; echo tried`)
 		if err != nil || !strings.Contains(out, "tried") {
 			t.Fatalf("the confined program failed: %v: %s", err, out)
 		}
-		for _, bad := range []string{"replaced", "moved", "wrote"} {
+		for _, bad := range []string{"replaced", "moved", "wrote", "replaced-helper"} {
 			if strings.Contains(out, bad) {
 				t.Errorf("a confined program %s Deckhand's binary: %s", bad, out)
 			}
@@ -486,6 +487,8 @@ func TestHelperIsTheRunningBinary(t *testing.T) {
 	if err := os.WriteFile(copyPath, data, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// The window's view helper beside it.
+	os.WriteFile(filepath.Join(dir, "deckhand-view"), []byte("#!/bin/sh\n"), 0o755)
 	cmd := exec.Command(copyPath, "-test.run=^TestHelperIsTheRunningBinary$", "-test.count=1", "-test.v")
 	cmd.Env = append(os.Environ(), selfReplaceEnv+"="+dir)
 	cmd.Dir = dir

@@ -143,3 +143,49 @@ cwd = "~"
 		t.Errorf("the server reached a socket made after it started")
 	}
 }
+
+// A folder every server reads (~/.cargo/bin), made by a server that may
+// write its parent (write = ["~/.cargo"]) a link to the whole home folder,
+// shows the next start nothing it was not granted: not ~/.bashrc, not the
+// workspace.
+//
+// Defect, not fixed: it shows them (read-only; the secret places and
+// Deckhand's own stay hidden). The folders a server reads without being
+// granted them (policy's homeRead, its PATH and install folders) are
+// followed through symbolic links wherever they lead, and a link in a
+// folder some server may write may be one it planted. Real session: a
+// server with write = ["~/.cargo"] read ~/.bashrc (3529 bytes) and the
+// workspace after making ~/.cargo/bin a link to ~. The fix belongs in
+// policy: an implicit read folder is shown only where its real path stays
+// inside it or outside the home folder (a version manager's link to /opt
+// is kept), or a link met in a folder a server may write is not followed.
+func TestPlantedLinkToHomeOutOfReach(t *testing.T) {
+	t.Skip("defect: a folder every server reads (~/.cargo/bin), made a link to ~ by a server granted write = [\"~/.cargo\"], shows it the whole home folder (read-only) at its next start")
+	s := newEscapeSession(t)
+	os.MkdirAll(filepath.Join(s.home, ".cargo", "bin"), 0o755)
+	s.writeHome(".bashrc", "# the person's\n")
+	s.writeHome(".config/deckhand/config.toml", fmt.Sprintf(`
+[mcp.servers.cargo]
+command = %[1]q
+args = ["serve"]
+write = ["~/.cargo"]
+cwd = "~/.cargo"
+network = false
+`, s.escape))
+	cargoBin := filepath.Join(s.home, ".cargo", "bin")
+	lookup := fmt.Sprintf(`{"a":%q,"b":%q}`, filepath.Join(s.home, ".bashrc"), filepath.Join(cargoBin, ".bashrc"))
+	out, errs := s.run(strings.Join([]string{
+		fmt.Sprintf(`echo '=== before'; %s mcp call cargo.lookup '%s' 2>&1`, s.bin, lookup),
+		fmt.Sprintf(`echo '=== plant'; %s mcp call cargo.plant_link '{"link":%q,"target":%q}' 2>&1`, s.bin, cargoBin, s.home),
+		fmt.Sprintf(`echo '=== through'; %s mcp call cargo.lookup '%s' 2>&1`, s.bin, lookup),
+		"echo '=== end'",
+	}, "\n"))
+	t.Logf("session output:\n%s\nits stderr:\n%s", out, errs)
+	if !strings.Contains(out, "now links to") {
+		t.Fatalf("the server could not plant the link (the test shows nothing)")
+	}
+	_, through, _ := strings.Cut(out, "=== through\n")
+	if strings.Contains(through, "bytes") {
+		t.Errorf("the server read what it was not granted through the link it planted: %s", through)
+	}
+}

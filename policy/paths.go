@@ -246,3 +246,42 @@ func (d Decision) Describe() string {
 	}
 	return fmt.Sprintf("%s %s (%s)", verb, d.Target, d.Rule)
 }
+
+// linkIn reports whether resolving path (absolute) meets a symbolic link
+// inside one of roots (a link that is a root itself does not count), as
+// RealPath resolves it: a link that a program allowed to write there may
+// have planted.
+func linkIn(path string, roots []string) bool {
+	parts := strings.Split(path, "/")
+	cur := "/"
+	for hops, i := 0, 0; i < len(parts); i++ {
+		switch part := parts[i]; part {
+		case "", ".":
+		case "..":
+			cur = filepath.Dir(cur)
+		default:
+			next := filepath.Join(cur, part)
+			st, err := os.Lstat(next)
+			if err != nil {
+				return false
+			}
+			if st.Mode()&os.ModeSymlink == 0 {
+				cur = next
+				continue
+			}
+			if slices.ContainsFunc(roots, func(r string) bool { return next != r && within(next, r) }) {
+				return true
+			}
+			target, err := os.Readlink(next)
+			if hops++; err != nil || hops > 40 {
+				return false
+			}
+			if filepath.IsAbs(target) {
+				cur = "/"
+			}
+			parts = append(strings.Split(target, "/"), parts[i+1:]...)
+			i = -1
+		}
+	}
+	return false
+}

@@ -44,6 +44,9 @@ type Policy struct {
 	stateHome   string
 	configPath  string // the config file ("" when none was read)
 	toolsDir    string // the built-in tools server's definitions
+	// serverWrites are the write folders of the config's sandboxed
+	// servers (see plantable).
+	serverWrites []string
 	// typed are the secrets typed into the servers form for the server
 	// typedFor, not saved yet (WithTyped).
 	typedFor string
@@ -69,6 +72,11 @@ func New(cfg *config.Config, lookupEnv func(string) (string, bool)) *Policy {
 		p.configPath, _ = filepath.Abs(cfg.Path)
 	}
 	p.Read, p.Write = cfg.Policy.Roots()
+	for _, srv := range cfg.MCP.Servers {
+		if srv.SandboxOn() {
+			p.serverWrites = append(p.serverWrites, config.ExpandPaths(srv.Write)...)
+		}
+	}
 	p.home, _ = os.UserHomeDir()
 	p.stateHome = os.Getenv("XDG_STATE_HOME")
 	if p.stateHome == "" && p.home != "" {
@@ -308,14 +316,23 @@ func (p *Policy) ServerSpec(alias string, srv config.Server, command, path strin
 	s.Read = append(s.Read, systemRead...)
 	s.Read = append(s.Read, p.installDirs(command)...)
 	s.Read = append(s.Read, p.argDirs(srv.Args)...)
+	// The folders it reads without being granted them, but any reached
+	// through a link a sandboxed program may have planted (plantable).
+	plantable := p.plantable()
 	for _, d := range filepath.SplitList(path) {
-		if d != "" && filepath.IsAbs(d) && !p.sensitive(d) {
+		if d != "" && filepath.IsAbs(d) && !p.sensitive(d) && !linkIn(d, plantable) {
 			s.Read = append(s.Read, filepath.Clean(d))
-			s.Read = append(s.Read, p.managerRoot(d)...)
+			for _, m := range p.managerRoot(d) {
+				if !linkIn(m, plantable) {
+					s.Read = append(s.Read, m)
+				}
+			}
 		}
 	}
 	for _, h := range homeRead {
-		s.Read = append(s.Read, filepath.Join(p.home, h))
+		if d := filepath.Join(p.home, h); !linkIn(d, plantable) {
+			s.Read = append(s.Read, d)
+		}
 	}
 	s.Read = append(s.Read, p.Read...)
 	s.Read = append(s.Read, config.ExpandPaths(srv.Read)...)
@@ -342,6 +359,27 @@ func (p *Policy) ServerSpec(alias string, srv config.Server, command, path strin
 		s.Sockets = append(s.Sockets, sock)
 	}
 	return s, nil
+}
+
+// plantable are the folders some sandboxed program may write: the
+// policy's write roots and workspace, every sandboxed server's write
+// folders and the servers' state folders (their real paths too). A
+// symbolic link inside one may be one a program planted on an earlier run
+// (~/.cargo/bin made a link to the home folder by a server granted
+// ~/.cargo), so the folders a server reads without being granted them
+// (homeRead, its PATH) are not followed through one: the next sandbox
+// would show what the link leads to.
+func (p *Policy) plantable() []string {
+	roots := slices.Concat(p.Write, []string{p.Workspace}, p.serverWrites)
+	if p.stateHome != "" {
+		roots = append(roots, filepath.Join(p.stateHome, "deckhand", "servers"))
+	}
+	for _, r := range slices.Clone(roots) {
+		if r != "" {
+			roots = append(roots, RealPath(filepath.Clean(r)))
+		}
+	}
+	return dedupe(slices.DeleteFunc(roots, func(r string) bool { return r == "" || r == "/" }))
 }
 
 // workspaceReachable checks that a sandboxed server with no cwd, which

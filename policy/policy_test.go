@@ -410,3 +410,36 @@ func TestServerSpecPackages(t *testing.T) {
 		})
 	}
 }
+
+// The folders a server reads without being granted them (a version
+// manager's ~/.cargo/bin, its PATH's ~/bin) are not followed through a
+// symbolic link inside a folder a sandboxed server may write: a server
+// granted ~/.cargo that made ~/.cargo/bin a link to the home folder would
+// be shown it at its next start (TestPlantedLinkToHomeOutOfReach). A
+// link elsewhere (a version manager kept on another disk) is followed,
+// and so is one a server could not have planted.
+func TestServerSpecSkipsPlantedLinks(t *testing.T) {
+	p, home := testPolicy(t, func(cfg *config.Config) {
+		cfg.MCP.Servers = map[string]config.Server{"cargo": {Command: "srv", Write: []string{"~/.cargo"}}}
+	})
+	other := t.TempDir()
+	os.MkdirAll(filepath.Join(home, ".cargo"), 0o755)
+	os.MkdirAll(filepath.Join(home, "bin"), 0o755)
+	os.Symlink(home, filepath.Join(home, ".cargo", "bin"))  // planted
+	os.Symlink(other, filepath.Join(home, ".nvm"))          // the person's
+	os.Symlink(home, filepath.Join(home, "Deckhand", "up")) // in the workspace, which the shell writes
+	s, err := p.ServerSpec("x", config.Server{Command: "srv"}, "/usr/bin/srv", "/usr/bin:"+filepath.Join(home, "Deckhand", "up")+":"+filepath.Join(home, "bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{filepath.Join(home, ".cargo", "bin"), filepath.Join(home, "Deckhand", "up")} {
+		if slices.Contains(s.Read, bad) {
+			t.Errorf("the spec reads %s, a link a server may have planted: %v", bad, s.Read)
+		}
+	}
+	for _, want := range []string{filepath.Join(home, ".nvm"), filepath.Join(home, "bin")} {
+		if !slices.Contains(s.Read, want) {
+			t.Errorf("the spec does not read %s: %v", want, s.Read)
+		}
+	}
+}

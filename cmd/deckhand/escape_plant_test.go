@@ -147,20 +147,13 @@ cwd = "~"
 // A folder every server reads (~/.cargo/bin), made by a server that may
 // write its parent (write = ["~/.cargo"]) a link to the whole home folder,
 // shows the next start nothing it was not granted: not ~/.bashrc, not the
-// workspace.
-//
-// Defect, not fixed: it shows them (read-only; the secret places and
-// Deckhand's own stay hidden). The folders a server reads without being
-// granted them (policy's homeRead, its PATH and install folders) are
-// followed through symbolic links wherever they lead, and a link in a
-// folder some server may write may be one it planted. Real session: a
-// server with write = ["~/.cargo"] read ~/.bashrc (3529 bytes) and the
-// workspace after making ~/.cargo/bin a link to ~. The fix belongs in
-// policy: an implicit read folder is shown only where its real path stays
-// inside it or outside the home folder (a version manager's link to /opt
-// is kept), or a link met in a folder a server may write is not followed.
+// workspace. The folders a server reads without being granted them
+// (policy's homeRead, its PATH) were followed through symbolic links
+// wherever they led, and a link in a folder some server may write may be
+// one it planted: in the real session, such a server read ~/.bashrc (3529
+// bytes) and the workspace, read-only (the secret places and Deckhand's
+// own stayed hidden). Policy no longer follows such a link.
 func TestPlantedLinkToHomeOutOfReach(t *testing.T) {
-	t.Skip("defect: a folder every server reads (~/.cargo/bin), made a link to ~ by a server granted write = [\"~/.cargo\"], shows it the whole home folder (read-only) at its next start")
 	s := newEscapeSession(t)
 	os.MkdirAll(filepath.Join(s.home, ".cargo", "bin"), 0o755)
 	s.writeHome(".bashrc", "# the person's\n")

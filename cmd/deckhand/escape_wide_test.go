@@ -33,6 +33,7 @@ func TestEscapesWideGrant(t *testing.T) {
 	}
 	t.Cleanup(func() { os.RemoveAll(parent) })
 	os.Chmod(parent, 0o755)
+	os.RemoveAll(s.runtime) // the session's own, replaced (its cleanup removes the new one)
 	s.runtime = filepath.Join(parent, "run")
 	if err := os.Mkdir(s.runtime, 0o700); err != nil {
 		t.Fatal(err)

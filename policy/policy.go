@@ -351,6 +351,15 @@ func (p *Policy) ServerSpec(alias string, srv config.Server, command, path strin
 	s.Read, s.Write = p.withoutOwn(dedupe(s.Read)), p.withoutOwn(dedupe(s.Write))
 	s.Hide = p.hidden(config.ExpandPaths(slices.Concat(srv.Read, srv.Write)))
 	s.Protect = protectedInRepos(s.Write, p.StateDir(alias))
+	// The folder of Deckhand's own binary, inside a folder the server may
+	// write: a program put there beside it (deckhand-view, the window's
+	// view helper, which runs with the display, looked for there when it
+	// is missing) would run as the person. (The sandbox protects the
+	// binary and the helpers that are there; a folder granted exactly
+	// stays writable.)
+	if dir := ownBinaryDir(); dir != "" && slices.ContainsFunc(s.Write, func(w string) bool { w = RealPath(w); return dir != w && within(dir, w) }) {
+		s.Protect = append(s.Protect, dir)
+	}
 	for _, name := range srv.Sockets {
 		sock, err := SocketPath(name)
 		if err != nil {
@@ -359,6 +368,20 @@ func (p *Policy) ServerSpec(alias string, srv config.Server, command, path strin
 		s.Sockets = append(s.Sockets, sock)
 	}
 	return s, nil
+}
+
+// ownBinaryDir is the folder of the binary this process runs (its real
+// path), "" when it cannot be told.
+func ownBinaryDir() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	real, err := filepath.EvalSymlinks(exe)
+	if err != nil {
+		return ""
+	}
+	return filepath.Dir(real)
 }
 
 // plantable are the folders some sandboxed program may write: the

@@ -443,3 +443,30 @@ func TestServerSpecSkipsPlantedLinks(t *testing.T) {
 		}
 	}
 }
+
+// The folder of Deckhand's own binary is read-only to a server that may
+// write the folder holding it (write = ["~"] with deckhand in
+// ~/.local/bin): nothing can be put beside the binary (deckhand-view, the
+// window's view helper, is run from there with the display). A server
+// granted that folder exactly still writes it.
+func TestServerSpecProtectsOwnBinaryFolder(t *testing.T) {
+	p, _ := testPolicy(t, nil)
+	dir := ownBinaryDir()
+	if dir == "" {
+		t.Skip("this test binary's folder cannot be told")
+	}
+	s, err := p.ServerSpec("x", config.Server{Command: "srv", Write: []string{filepath.Dir(dir)}}, "/usr/bin/srv", "/usr/bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(s.Protect, dir) {
+		t.Errorf("write = [%q]: the binary's folder %s is not protected: %v", filepath.Dir(dir), dir, s.Protect)
+	}
+	s, err = p.ServerSpec("x", config.Server{Command: "srv", Write: []string{dir}}, "/usr/bin/srv", "/usr/bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(s.Protect, dir) {
+		t.Errorf("write = [%q], the folder itself: protected all the same", dir)
+	}
+}

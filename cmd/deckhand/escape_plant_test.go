@@ -21,7 +21,8 @@ import (
 //     script of its own there, which would run as the person, unconfined,
 //     at Deckhand's next start (and, started by Deckhand's helper path, at
 //     its next sandbox): it cannot (before: it did, and the next
-//     `deckhand --version` ran the script).
+//     `deckhand --version` ran the script); nor can it put a
+//     deckhand-view there, which the window would run with the display.
 //
 // The positive controls, a server with sandbox = "off": it reads the key
 // through the link, and replaces the binary (last, as nothing runs after).
@@ -63,11 +64,13 @@ sandbox = "off"
 	marker := filepath.Join(s.runtime, "planted-ran")
 	lookup := fmt.Sprintf(`{"a":%q,"b":%q}`, key, filepath.Join(cargoBin, "id_ed25519"))
 	replace := fmt.Sprintf(`{"path":%q,"marker":%q}`, bin, marker)
+	view := filepath.Join(bindir, "deckhand-view")
 	out, errs := s.run(strings.Join([]string{
 		fmt.Sprintf(`echo '=== before'; %s mcp call cargo.lookup '%s' 2>&1`, bin, lookup),
 		fmt.Sprintf(`echo '=== plant'; %s mcp call cargo.plant_link '{"link":%q,"target":%q}' 2>&1`, bin, cargoBin, filepath.Dir(key)),
 		fmt.Sprintf(`echo '=== through'; %s mcp call cargo.lookup '%s' 2>&1`, bin, lookup),
 		fmt.Sprintf(`echo '=== loose-through'; %s mcp call loose.lookup '%s' 2>&1`, bin, lookup),
+		fmt.Sprintf(`echo '=== view'; %s mcp call writer.peek '{"path":%q,"text":"#!/bin/sh\n"}' 2>&1; ls %s 2>&1`, bin, view, view),
 		fmt.Sprintf(`echo '=== replace'; %s mcp call writer.replace_binary '%s' 2>&1; %s --version >/dev/null 2>&1; cat %s 2>&1`, bin, replace, bin, marker),
 		fmt.Sprintf(`echo '=== loose-replace'; %s mcp call loose.replace_binary '%s' 2>&1; %s --version >/dev/null 2>&1; cat %s 2>&1`, bin, replace, bin, marker),
 		"echo '=== end'",
@@ -92,6 +95,9 @@ sandbox = "off"
 	}
 	if got := section("through"); strings.Contains(got, "bytes") {
 		t.Errorf("the server read the hidden key through the link it planted: %s", got)
+	}
+	if _, err := os.Stat(view); err == nil {
+		t.Errorf("a server put a view helper beside Deckhand's binary: %s", section("view"))
 	}
 	if got := section("replace"); strings.Contains(got, "ran unconfined") {
 		t.Errorf("the program a server put where Deckhand's binary was ran as the person: %s", got)

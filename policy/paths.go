@@ -10,6 +10,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"deckhand/clean"
 	"deckhand/config"
 )
 
@@ -46,7 +47,13 @@ var pathNames = map[string]bool{
 // tool's paths must be within the read roots, any other's within the
 // write roots (the server's own read and write paths count too);
 // readOnly must come from the person's config or a trusted server, never
-// from an untrusted server's hint. Paths are resolved as the kernel would
+// from an untrusted server's hint. That hint counts for one thing only:
+// a path of a sandboxed server's tool that marks itself read-only may be
+// within the read roots (a read the person granted) — its sandbox lets it
+// write only within the write roots, whatever the tool does — and the
+// decision says on whose word. Without it, "Read only" granted to an
+// untrusted server served nothing: each of its reads was refused as a
+// write. Paths are resolved as the kernel would
 // (a symbolic link before the .. after it), relative ones from the
 // server's folder (its cwd, or the workspace). A path in one of
 // Deckhand's own places (Own: its log, config, keys) is refused always; a
@@ -63,10 +70,12 @@ func (p *Policy) CheckPaths(srv config.Server, def *sdk.Tool, args json.RawMessa
 	if srv.Cwd != "" {
 		base = config.ExpandPath(srv.Cwd)
 	}
+	readRoots := slices.Concat(p.Read, config.ExpandPaths(srv.Read), config.ExpandPaths(srv.Write))
 	capability, roots, kind := CapWrite, slices.Concat(p.Write, config.ExpandPaths(srv.Write)), "write roots"
 	if readOnly {
-		capability, roots, kind = CapRead, slices.Concat(p.Read, config.ExpandPaths(srv.Read), config.ExpandPaths(srv.Write)), "read roots"
+		capability, roots, kind = CapRead, readRoots, "read roots"
 	}
+	hinted := !readOnly && def != nil && def.Annotations != nil && def.Annotations.ReadOnlyHint
 	var out []Decision
 	walkStrings(obj, false, func(v string, named bool) {
 		if !named && !p.looksLikePath(v, base) {
@@ -91,7 +100,21 @@ func (p *Policy) CheckPaths(srv config.Server, def *sdk.Tool, args json.RawMessa
 			out = append(out, Decision{Capability: capability, Target: path, Rule: fmt.Sprintf("inside %s, a secret folder, which only a root naming it exactly opens", p.short(secret))})
 			return
 		}
-		out = append(out, decide(capability, path, roots, kind))
+		d := decide(capability, path, roots, kind)
+		if !d.Allowed && capability == CapWrite {
+			if r := decide(CapRead, path, readRoots, "read roots"); r.Allowed {
+				switch {
+				case hinted && srv.SandboxOn():
+					r.Rule += " (read-only by its server's own mark; its sandbox lets it write only within the write roots)"
+					d = r
+				case hinted:
+					d.Rule += fmt.Sprintf("; it is within the read roots, but %s's read-only mark is its server's own, which counts only for a sandboxed or trusted server, so what it names is checked as a write (read_only in its server's config marks it)", clean.Line(def.Name))
+				case def != nil:
+					d.Rule += fmt.Sprintf("; it is within the read roots, but %s is not marked read-only, so what it names is checked as a write (read_only in its server's config marks it; a sandboxed server's own mark counts)", clean.Line(def.Name))
+				}
+			}
+		}
+		out = append(out, d)
 	}, declared)
 	return out
 }

@@ -470,3 +470,44 @@ func TestServerSpecProtectsOwnBinaryFolder(t *testing.T) {
 		t.Errorf("write = [%q], the folder itself: protected all the same", dir)
 	}
 }
+
+// A read in the read roots by a tool that marks itself read-only: its
+// server's own mark counts when the kernel confines the server (a
+// sandboxed command server, which can write only within the write roots
+// whatever the tool does), and the decision says so; an unconfined or
+// unmarked tool's path there is checked as a write, and the refusal says
+// why (the folder granted "Read only" served nothing, and was refused as
+// "outside the write roots" alone). Writes and paths outside every root
+// are refused as before.
+func TestReadOnlyMarkUnderTheSandbox(t *testing.T) {
+	p, _ := testPolicy(t, func(c *config.Config) { c.Policy.FS.ReadRoots = []string{"~/Documents"} })
+	marked := &sdk.Tool{Name: "read_text_file", Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}}
+	unmarked := &sdk.Tool{Name: "write_file"}
+	sandboxed, off := config.Server{Command: "x"}, config.Server{Command: "x", Sandbox: config.SandboxOff}
+	cases := []struct {
+		name    string
+		srv     config.Server
+		def     *sdk.Tool
+		path    string
+		allowed bool
+		cap     string
+		rule    string // in the decision's rule
+	}{
+		{"sandboxed, marked, read root", sandboxed, marked, "~/Documents/a.txt", true, CapRead, "read-only by its server's own mark; its sandbox lets it write only within the write roots"},
+		{"sandboxed, marked, workspace", sandboxed, marked, "~/Deckhand/a.txt", true, CapWrite, "within"},
+		{"sandboxed, marked, outside", sandboxed, marked, "/etc/passwd", false, CapWrite, "outside the write roots"},
+		{"sandboxed, unmarked, read root", sandboxed, unmarked, "~/Documents/a.txt", false, CapWrite, "write_file is not marked read-only"},
+		{"unconfined, marked, read root", off, marked, "~/Documents/a.txt", false, CapWrite, "read_text_file's read-only mark is its server's own, which counts only for a sandboxed or trusted server"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := p.CheckPaths(tc.srv, tc.def, json.RawMessage(`{"path":"`+tc.path+`"}`), false)
+			if len(got) != 1 {
+				t.Fatalf("decisions %+v, want one", got)
+			}
+			if d := got[0]; d.Allowed != tc.allowed || d.Capability != tc.cap || !strings.Contains(d.Rule, tc.rule) {
+				t.Errorf("decision %+v, want allowed %v, %s, a rule with %q", d, tc.allowed, tc.cap, tc.rule)
+			}
+		})
+	}
+}

@@ -22,10 +22,12 @@ func chatRun(t *testing.T, home, cfg, db string, env ...string) (int, string, st
 	return r.code, r.stdout, r.stderr
 }
 
-// Four ways a call once read /etc/passwd past the path check, and an
-// untrusted server's readOnlyHint that moved its check to the read roots:
-// each is refused before the server hears of it, and the log records the
-// lying tool's call as the write it is.
+// Four ways a call once read /etc/passwd past the path check: each is
+// refused before the server hears of it. And an untrusted server's tool
+// that marks itself read-only but writes: its mark lets its path be in
+// the read roots (the folder the person granted "Read only"), because the
+// server is sandboxed, and the kernel refuses the write; the log says
+// the read was allowed on the server's own word.
 func TestPathPolicyEscapes(t *testing.T) {
 	home := t.TempDir()
 	ws := filepath.Join(home, "Deckhand")
@@ -62,19 +64,23 @@ args = ["serve"]
 	if code != 0 {
 		t.Fatalf("chat exit %d:\n%s", code, stderr)
 	}
-	if n := strings.Count(stderr, "Refused by Deckhand's policy"); n != len(calls) {
-		t.Errorf("%d of %d calls refused:\n%s", n, len(calls), stderr)
+	if n := strings.Count(stderr, "Refused by Deckhand's policy"); n != len(calls)-1 {
+		t.Errorf("%d of %d calls refused by the policy:\n%s", n, len(calls)-1, stderr)
 	}
-	if strings.Contains(stderr, "read: /") || strings.Contains(stderr, "wrote ") {
-		t.Errorf("a call reached the server:\n%s", stderr)
+	if strings.Contains(stderr, "read: /") {
+		t.Errorf("a refused call reached the server:\n%s", stderr)
 	}
-	if _, err := os.Stat(filepath.Join(home, "Documents", "planted")); err == nil {
+	planted := filepath.Join(home, "Documents", "planted")
+	if _, err := os.Stat(planted); err == nil {
 		t.Errorf("the lying read-only tool wrote ~/Documents/planted")
+	}
+	if !strings.Contains(stderr, "wrote "+planted+": open "+planted) {
+		t.Errorf("the lying tool's write did not fail in its sandbox:\n%s", stderr)
 	}
 	bin := testutil.BuildProgram(t, "./cmd/deckhand")
 	out, _ := exec.Command(bin, "--db", db, "logs", "--session", lastSession(t, bin, db)).CombinedOutput()
-	if !strings.Contains(string(out), "hostile.peek: fs.write") || strings.Contains(string(out), "hostile.peek: fs.read") {
-		t.Errorf("the lying tool's call is not logged as a write:\n%s", out)
+	if !strings.Contains(string(out), "read-only by its server's own mark") {
+		t.Errorf("the log does not say on whose word the lying tool's read was allowed:\n%s", out)
 	}
 }
 

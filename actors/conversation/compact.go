@@ -66,7 +66,7 @@ func (r *run) compact(ctx context.Context, v *view) {
 	req := request.SummaryRequest(prior, kept[:plan.At], budget, maxOut)
 	req.Temperature = v.cfg.Model.Temperature
 	r.requests++
-	turn, err := r.deps.stream(ctx, v, r.model, req, r.now, func(m any) {
+	turn, err := r.stream(ctx, v, req, func(m any) {
 		switch m := m.(type) {
 		case *streamRetrying:
 			r.emit(&Notice{Conversation: r.conv, Run: r.id, Text: retryNotice(m), Retry: true, Try: m.Next})

@@ -233,12 +233,14 @@ type (
 		Try                     int
 	}
 	// RetryStarted says the try a retry's Notice announced has gone (its
-	// wait is over, or RetryNow cut it short): try Try of Tries. Text says
+	// wait is over, or RetryNow cut it short): try Try of Tries; Stopped,
+	// that it never will (the run was stopped while it waited). Text says
 	// so, the notice's error with it, to take the notice's place, in the
 	// window and in the log (a notice marked tried).
 	RetryStarted struct {
 		Conversation, Run string
 		Try, Tries        int
+		Stopped           bool
 		Text              string
 	}
 	RunFinished struct {

@@ -113,3 +113,29 @@ func TestRetryNowOnlyForItsRun(t *testing.T) {
 		})
 	}
 }
+
+// Stop while a refused request waits to be tried again: the try announced
+// never goes, and a RetryStarted marked Stopped says so in the notice's
+// place ("trying again in 1m0s" stayed above "Stopped.", in the window,
+// the log and the export, for a try never made).
+func TestStopWhileWaitingSaysNoTry(t *testing.T) {
+	due := time.Date(2026, 11, 28, 5, 19, 39, 0, time.Local)
+	stream := func(ctx context.Context, _ *view, _ string, _ *llm.Request, _ <-chan int, report func(any)) (llm.Turn, error) {
+		report(&streamRetrying{Retrying: llm.Retrying{Err: errors.New("429 Too Many Requests"), Wait: time.Minute, Next: 2, Tries: 3}, at: due})
+		<-ctx.Done()
+		return llm.Turn{}, ctx.Err()
+	}
+	root, conv, w := startWith(t, stream, wrote)
+	root.Send(conv, &UserMessage{Text: "hi"})
+	started := conversationtest.Expect[*RunStarted](t, w)
+	conversationtest.Expect[*Notice](t, w)
+	root.Send(conv, &StopRun{})
+	got := conversationtest.Expect[*RetryStarted](t, w)
+	want := "429 Too Many Requests; not tried again: stopped (try 2 of 3 was due at 05:19:39)"
+	if got.Run != started.Run || !got.Stopped || got.Try != 2 || got.Text != want {
+		t.Errorf("RetryStarted = %+v, want Stopped, try 2, %q", got, want)
+	}
+	if fin := conversationtest.Expect[*RunFinished](t, w); !fin.Stopped {
+		t.Errorf("RunFinished = %+v, want stopped", fin)
+	}
+}

@@ -306,7 +306,7 @@ func (r *run) steps(ctx context.Context) (err error, stopped bool) {
 			return stopCause(ctx)
 		}
 		req, estimate := r.request(v)
-		turn, err := r.deps.stream(ctx, v, r.model, req, r.now, r.streamed)
+		turn, err := r.stream(ctx, v, req, r.streamed)
 		if ctx.Err() != nil {
 			r.keepStreamed()
 			return stopCause(ctx)
@@ -765,6 +765,28 @@ func streamModel(ctx context.Context, v *view, model string, req *llm.Request, n
 			report(&streamText{text: d.Text, reasoning: d.Reasoning})
 		}
 	})
+}
+
+// stream is deps.stream with the model chosen and the person's Retry now,
+// reporting to report; a run stopped while it waited to try again says
+// that the try announced never went (RetryStarted, Stopped), in the
+// place of the notice that said when it would.
+func (r *run) stream(ctx context.Context, v *view, req *llm.Request, report func(any)) (llm.Turn, error) {
+	var waiting *streamRetrying // the wait announced, until its try goes
+	turn, err := r.deps.stream(ctx, v, r.model, req, r.now, func(m any) {
+		switch m := m.(type) {
+		case *streamRetrying:
+			waiting = m
+		case *streamTrying:
+			waiting = nil
+		}
+		report(m)
+	})
+	if waiting != nil && ctx.Err() != nil {
+		r.emit(&RetryStarted{Conversation: r.conv, Run: r.id, Try: waiting.Next, Tries: waiting.Tries, Stopped: true,
+			Text: fmt.Sprintf("%v; not tried again: stopped (try %d of %d was due at %s)", waiting.Err, waiting.Next, waiting.Tries, waiting.at.Format("15:04:05"))})
+	}
+	return turn, err
 }
 
 // retryNotice says the error, which try comes next and when: the

@@ -46,6 +46,25 @@ type HTTPError struct {
 	Model string
 }
 
+// GaveUp is the refusal of a request's last try, after Tries in all
+// (StreamRetried): its text says so, without the server's "retry after"
+// (read beside a Retry button, it said Deckhand would try again).
+type GaveUp struct {
+	Err   error
+	Tries int
+}
+
+func (e *GaveUp) Error() string {
+	msg := e.Err.Error()
+	var he *HTTPError
+	if errors.As(e.Err, &he) && he.RetryAfter > 0 {
+		msg = strings.Replace(msg, fmt.Sprintf(" (retry after %v)", he.RetryAfter), "", 1)
+	}
+	return fmt.Sprintf("%s; gave up after %d tries", msg, e.Tries)
+}
+
+func (e *GaveUp) Unwrap() error { return e.Err }
+
 func (e *HTTPError) Error() string {
 	status := fmt.Sprintf("%d %s", e.Status, statusText(e.Status))
 	msg := "model server: " + status

@@ -77,7 +77,20 @@ func TestStreamRetried(t *testing.T) {
 			answers: []*http.Response{answer(503, "", ""), answer(503, "", ""), answer(503, "", "")},
 			retries: 2,
 			waits:   []time.Duration{time.Second, 2 * time.Second},
-			wantErr: "model server: 503 Service Unavailable",
+			wantErr: "model server: 503 Service Unavailable from POST http://model.test/v1/chat/completions; gave up after 3 tries",
+		},
+		{
+			name:    "the retries run out after a Retry-After: given up, not to be retried",
+			answers: []*http.Response{answer(429, "Retry-After: 5", "slow down"), answer(429, "Retry-After: 5", "slow down")},
+			retries: 1,
+			waits:   []time.Duration{5 * time.Second},
+			wantErr: "model server: 429 Too Many Requests from POST http://model.test/v1/chat/completions: slow down; gave up after 2 tries",
+		},
+		{
+			name:    "no retries: not given up",
+			answers: []*http.Response{answer(429, "Retry-After: 5", "slow down")},
+			retries: 0,
+			wantErr: "model server: 429 Too Many Requests from POST http://model.test/v1/chat/completions: slow down (retry after 5s)",
 		},
 		{
 			name:    "a 400 is not asked again",
@@ -126,6 +139,9 @@ func TestStreamRetried(t *testing.T) {
 				if tt.wantErr != "" {
 					if err == nil || !strings.HasPrefix(err.Error(), tt.wantErr) {
 						t.Fatalf("StreamRetried() = %v, want %q", err, tt.wantErr)
+					}
+					if he := (*HTTPError)(nil); !errors.As(err, &he) {
+						t.Errorf("StreamRetried() = %v, not an *HTTPError underneath", err)
 					}
 					return
 				}

@@ -364,6 +364,9 @@ func (c *Client) StreamRetried(ctx context.Context, req *Request, retry Retries)
 			return s, nil
 		}
 		wait, ok := retryable(err, attempt)
+		if ok && attempt > 0 && attempt >= retry.Max && ctx.Err() == nil {
+			return nil, &GaveUp{Err: err, Tries: attempt + 1}
+		}
 		if !ok || attempt >= retry.Max || ctx.Err() != nil {
 			return nil, err
 		}

@@ -88,6 +88,8 @@ type convState struct {
 	starting bool
 	result   string         // how the last run ended, for the quick prompt
 	retrying *tray.Retrying // the run waits to ask the model again (for the quick prompt); nil: it does not
+	failure  string         // why its last run failed, for the quick prompt; "" when it did not
+	behind   int            // messages queued behind the run (RunQueued), for the quick prompt
 	lastRun  string         // the status of its last run here (store.RunRunning, …); "" before one
 	failed   bool           // its actor failed: the next message reopens it from the log
 	model    string         // the model of its run in progress (or last), for its answers' info
@@ -201,6 +203,7 @@ func (b *bridge) Receive(c actor.Context) {
 		}
 		cs := b.convs[b.quick]
 		cs.answer.Reset()
+		cs.failure = "" // the run before's, said no more under the new question
 		b.quickDirty = true
 		b.send(c, b.quick, m.text)
 	case *uiQuickRetryNow:
@@ -319,6 +322,11 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 	case *conversation.RunStarted:
 		if cs := conv(m.Conversation); cs != nil {
 			cs.running, cs.lastRun, cs.model = true, store.RunRunning, m.Model
+			cs.failure = ""
+			if cs.behind > 0 {
+				cs.behind--
+			}
+			b.quickDirty = b.quickDirty || cs.quick
 			b.sessDirty = true
 			cs.tr.Calls()
 			if m.Continues != "" {
@@ -336,6 +344,8 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 	case *conversation.RunQueued:
 		if cs := conv(m.Conversation); cs != nil {
 			cs.tr.Note(fmt.Sprintf("Waiting: %q runs after the current answer.", widgets.Shorten(m.Text, 60)), false)
+			cs.behind++
+			b.quickDirty = b.quickDirty || cs.quick
 		}
 	case *conversation.ModelSilent:
 		if cs := conv(m.Conversation); cs != nil {
@@ -506,7 +516,7 @@ func (b *bridge) conversationEvent(c actor.Context, msg any) {
 					action = transcript.ActionContinue
 				}
 				cs.tr.NoteAction(m.Err.Error(), true, action)
-				cs.result, cs.lastRun = "Failed: "+m.Err.Error(), store.RunFailed
+				cs.result, cs.lastRun, cs.failure = "Failed.", store.RunFailed, m.Err.Error()
 			default:
 				cs.result, cs.lastRun = "Done.", store.RunSucceeded
 			}
@@ -618,7 +628,8 @@ func (b *bridge) flush() {
 	}
 	if b.quickDirty {
 		if cs := b.convs[b.quick]; cs != nil {
-			u.quick = &tray.Update{Text: cs.answer.String(), Running: cs.running || cs.starting, Status: cs.result, Retrying: cs.retrying}
+			u.quick = &tray.Update{Text: cs.answer.String(), Running: cs.running || cs.starting, Status: cs.result, Retrying: cs.retrying,
+				Failed: cs.failure, Behind: cs.behind > 0}
 			u.quick.Asked, u.quick.Calls = tray.Calls(cs.tr)
 		} else {
 			u.quick = &tray.Update{Gone: true} // its chat was deleted

@@ -3,7 +3,6 @@ package tray
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -91,7 +90,12 @@ func New(app fyne.App, icon fyne.Resource, host Host) *Prompt {
 	q.Notice.Wrapping = fyne.TextWrapWord
 	q.Notice.Importance = widget.WarningImportance
 	q.Notice.Hide()
-	q.bottom = container.NewHBox(status, layout.NewSpacer(), q.Now, q.open)
+	// The status takes what the buttons leave, cut short: it never
+	// widens the window (a failure's whole text, on one line, made it
+	// 2,309 px wide on a 640 px screen). What must be read whole goes
+	// in the notice, which wraps.
+	q.Status.Truncation = fyne.TextTruncateEllipsis
+	q.bottom = container.NewBorder(nil, nil, nil, container.NewHBox(q.Now, q.open), status)
 	bottom := q.bottom
 	q.column = container.NewVBox(q.Question, q.Calls, q.Notice, q.Answer)
 	answer := container.NewVScroll(q.column)
@@ -140,6 +144,8 @@ func (q *Prompt) submit(text string) {
 	q.Answer.Set("")
 	q.setCalls(nil)
 	q.Status.SetText("Asking…")
+	q.retrying = nil
+	q.showNotice("", false)
 	q.open.Enable()
 	q.host.Ask(text)
 }
@@ -161,6 +167,12 @@ type Update struct {
 	// Retrying: the run waits to ask the model again after a refusal that
 	// may pass (a 429, a 503); nil when it does not wait.
 	Retrying *Retrying
+	// Failed is why the last run failed ("" when it did not), said in
+	// whole under the question; Status is then short.
+	Failed string
+	// Behind: the question asked waits behind a run still going (the
+	// question before, RunQueued).
+	Behind bool
 	// Gone: its chat was deleted. The prompt shows nothing of it, and the
 	// next question starts a new chat.
 	Gone bool
@@ -180,28 +192,45 @@ func (q *Prompt) Update(up *Update) {
 		q.Answer.Set(up.Text)
 	}
 	q.retrying = nil
+	notice, failed := "", false
 	switch {
+	case up.Running && up.Behind:
+		// The run going is the question before's: this one goes after.
+		q.Status.SetText("Your question goes when the one before is answered…")
+		if up.Retrying != nil {
+			q.retrying = up.Retrying
+			notice = "The question before waits: " + up.Retrying.Text
+		}
 	case up.Running && up.Retrying != nil:
 		q.retrying = up.Retrying
 		q.Status.SetText("Waiting to ask again…")
-		q.Notice.SetText(up.Retrying.Text)
+		notice = up.Retrying.Text
 	case up.Running:
 		q.Status.SetText("Answering…")
+	case up.Failed != "":
+		q.Status.SetText(up.Status)
+		notice, failed = up.Failed, true
 	default:
 		q.Status.SetText(up.Status)
 	}
-	q.showRetry()
+	q.showNotice(notice, failed)
 }
 
-// showRetry shows the retry's notice and Retry now while the run waits,
-// and lays their containers out again (what is shown in one takes no
-// room until then).
-func (q *Prompt) showRetry() {
-	if q.Now.Visible() == (q.retrying != nil) {
+// showNotice shows notice (a retry's, or a failure) under the question,
+// "" none, and Retry now while the run waits; it lays their containers
+// out again when they show or hide (what is shown in one takes no room
+// until then).
+func (q *Prompt) showNotice(notice string, failed bool) {
+	q.Notice.Importance = widget.WarningImportance
+	if failed {
+		q.Notice.Importance = widget.DangerImportance
+	}
+	q.Notice.SetText(notice)
+	if q.Now.Visible() == (q.retrying != nil) && q.Notice.Visible() == (notice != "") {
 		return
 	}
 	widgets.SetVisible(q.Now, q.retrying != nil)
-	widgets.SetVisible(q.Notice, q.retrying != nil)
+	widgets.SetVisible(q.Notice, notice != "")
 	q.bottom.Refresh()
 	q.column.Refresh()
 }
@@ -224,6 +253,6 @@ func (q *Prompt) clear() {
 	q.setCalls(nil)
 	q.Status.SetText("")
 	q.retrying = nil
-	q.showRetry()
+	q.showNotice("", false)
 	q.open.Disable()
 }

@@ -1,9 +1,11 @@
 package tray
 
 import (
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -53,5 +55,40 @@ func TestPromptRetryNow(t *testing.T) {
 	}
 	if len(asked) != 1 {
 		t.Errorf("Retry now asked %d times, want once: %+v", len(asked), asked)
+	}
+}
+
+// A failure is said whole under the question, wrapped, and the status
+// line short: the window keeps its width (a failure's text on the status
+// line made the window 2,309 px wide on a 640 px screen, and so it
+// stayed). A question asked while the one before still runs says it
+// waits for it, and the run before's retry is offered as that one's.
+func TestPromptFailureAndQuestionBehind(t *testing.T) {
+	q := New(test.NewTempApp(t), nil, host{})
+	t.Cleanup(q.win.Close)
+	q.submit("hello")
+	width := q.win.Canvas().Size().Width
+	failure := "model server: 401 Unauthorized from POST https://api.example.com/v1/chat/completions: Incorrect API key provided; " +
+		"Deckhand sent the key of the keyring: check or replace it in Settings"
+	q.Update(&Update{Asked: "hello", Status: "Failed.", Failed: failure})
+	if q.Status.Text != "Failed." || q.Notice.Text != failure || !q.Notice.Visible() || q.Notice.Importance != widget.DangerImportance {
+		t.Errorf("failed: status %q, notice %q (shown %v, %v); want Failed. and the error under the question", q.Status.Text, q.Notice.Text, q.Notice.Visible(), q.Notice.Importance)
+	}
+	if min := q.win.Content().MinSize().Width; min > width {
+		t.Errorf("the prompt needs %v px for its failure, wider than its %v", min, width)
+	}
+	q.submit("and now?")
+	if q.Notice.Visible() {
+		t.Errorf("the failure before stays under the new question: %q", q.Notice.Text)
+	}
+	// "and now?" is asked while the run before waits to try again.
+	const notice = "429 Too Many Requests; trying again in 1m0s (try 2 of 3, at 10:01:00)"
+	q.Update(&Update{Asked: "hello", Running: true, Behind: true, Retrying: &Retrying{Run: "r1", Text: notice, Try: 2}})
+	if !strings.Contains(q.Status.Text, "when the one before is answered") || q.Notice.Text != "The question before waits: "+notice || !q.Now.Visible() {
+		t.Errorf("behind: status %q, notice %q, Retry now %v", q.Status.Text, q.Notice.Text, q.Now.Visible())
+	}
+	q.Update(&Update{Asked: "and now?", Running: true})
+	if q.Status.Text != "Answering…" || q.Notice.Visible() || q.Now.Visible() {
+		t.Errorf("its own run: status %q, notice shown %v, Retry now %v", q.Status.Text, q.Notice.Visible(), q.Now.Visible())
 	}
 }

@@ -51,8 +51,9 @@
 //   - a server's live connection: published by its server actor (it makes
 //     it and ends it); the calls in flight on it are a set under a mutex,
 //     shared by the calls' goroutines and the actor (left so);
-//   - the pinned definitions (servers.Pins): a book under a mutex, written
-//     by the registry and by the runs that accept a change (left so);
+//   - the pinned definitions (servers.Pins): immutable, swapped whole (by
+//     server) by the registry and by the runs that accept a change, whose
+//     writes a lock of their own serializes;
 //   - the "always allow" grants (approval.Always, beside the gate that
 //     reads them): immutable, swapped whole by a grant (a run) and by the
 //     store actor, which loads and saves them;

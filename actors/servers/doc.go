@@ -28,10 +28,13 @@
 // mutex, shared by the calls and the actor, which fails them all when the
 // connection dies. The registry actor owns the catalog and swaps it whole
 // into the Router (immutable once stored); it owns the tools.Builder that
-// makes each new catalog from the last by the one server that changed. Pins is a book under a mutex,
-// written by the registry (first definitions) and by conversations (a
-// change the person accepted): the one shared object here not yet owned by
-// one actor or swapped whole.
+// makes each new catalog from the last by the one server that changed.
+// Pins is an immutable book swapped whole: readers (the gate and the run,
+// on every call) load it with no lock; its writers, the registry (first
+// definitions, reviews) and conversations and the client (a change the
+// person accepted), are serialized by a lock of their own and each swaps
+// in a new book that copies only the part of the one server it changed,
+// before it returns.
 //
 // Receive never blocks: connecting, listing, calling and signing in run in
 // goroutines that report back to their actor by message, tagged with a

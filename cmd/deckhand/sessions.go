@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"deckhand/config"
 	"deckhand/export"
 	"deckhand/store"
 	"deckhand/terminal"
@@ -62,6 +63,14 @@ func runSessions(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "No sessions yet in %s. Start one with: deckhand chat\n", db.Path())
 		return nil
 	}
+	// The model on this computer costs nothing, as the window's status
+	// line says: the log does not say where a session's model ran, so a
+	// session of the configured model counts as there when it is (a
+	// config that cannot be read: none does).
+	var local config.Model
+	if cfg, err := e.loadConfig(); err == nil && cfg.Model.OnThisComputer() {
+		local = cfg.Model
+	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	unpriced := false
 	fmt.Fprintln(tw, "ID\tLAST ACTIVITY\tRUNS\tLAST RUN\tTOKENS IN/OUT\tCOST\tTITLE")
@@ -70,8 +79,9 @@ func runSessions(ctx context.Context, e *env, args []string) error {
 		if s.Pinned {
 			title = pinMark + title // listed first, as in the window's sidebar
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\n", s.ID, s.Updated.Local().Format("2006-01-02 15:04"), s.Runs, s.LastRun, tokens(s.Usage), cost(s.Usage), title)
-		unpriced = unpriced || cost(s.Usage) == costUnknown
+		c := sessionCost(s.Usage, s.Model, local)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\n", s.ID, s.Updated.Local().Format("2006-01-02 15:04"), s.Runs, s.LastRun, tokens(s.Usage), c, title)
+		unpriced = unpriced || c == costUnknown
 	}
 	tw.Flush()
 	if unpriced {
@@ -105,8 +115,24 @@ func cost(u store.Usage) string {
 	return costUnknown
 }
 
-// costUnknown is cost's word for tokens spent at no known price.
-const costUnknown = "unknown"
+// sessionCost is cost, but for tokens of model when it is local's (the
+// model configured on this computer; zero when none is), which cost
+// nothing.
+func sessionCost(u store.Usage, model string, local config.Model) string {
+	c := cost(u)
+	if c == costUnknown && local.Name != "" && model == local.Name {
+		return costLocal
+	}
+	return c
+}
+
+// costUnknown is cost's word for tokens spent at no known price;
+// costLocal, the sessions list's for those of the model configured on this
+// computer, which cost nothing.
+const (
+	costUnknown = "unknown"
+	costLocal   = "$0 (local)"
+)
 
 // runSessionsExport writes a session out as Markdown or JSON: its messages,
 // answers, tool calls with their arguments and results, the model and the

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -492,6 +494,16 @@ func (b *bridge) exportSession(c actor.Context, m *sidebar.Export) {
 		var chat export.Chat
 		if err == nil {
 			chat, err = export.Load(ctx, db, m.ID)
+		}
+		if err == nil {
+			// The person's own, as the log's files are (and `deckhand
+			// sessions export -o`'s): the file dialog made it readable by
+			// anyone (0644). Before a byte of the chat is in it.
+			if m.Name != "" {
+				if cerr := os.Chmod(m.Name, 0o600); cerr != nil && !errors.Is(cerr, fs.ErrNotExist) {
+					err = cerr
+				}
+			}
 		}
 		if err == nil {
 			err = export.Write(m.W, chat, m.Format)

@@ -58,6 +58,9 @@ func TestSessionPinAndExport(t *testing.T) {
 	if l := logged.String(); !strings.Contains(l, "level=INFO") || strings.Contains(l, "level=WARN") {
 		t.Errorf("the export is logged as:\n%s", l)
 	}
+	if st, err := os.Stat(out); err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("the export's file: %v, %v; want it the person's own (0600), as the log's files", st.Mode(), err)
+	}
 	data, _ := os.ReadFile(out)
 	for _, want := range []string{"# the first question", "> the first question", "The first answer.", "scripted"} {
 		if !strings.Contains(string(data), want) {

@@ -795,13 +795,16 @@ func (f *Form) checkModel() {
 			}
 			f.Model.SetOptions(models)
 			msg := fmt.Sprintf("%s answers with %d %s.", base, len(models), widgets.Plural(len(models), "model", "models"))
+			importance := widget.SuccessImportance
 			if name := strings.TrimSpace(f.Model.Text); len(models) > 0 && !slices.Contains(models, name) {
 				if name != "" {
 					msg += " " + name + " is not one of them."
 				}
 				msg += " Pick one in Model."
+				// Something to do: not said in the colour of all good.
+				importance = widget.WarningImportance
 			}
-			say(msg, widget.SuccessImportance)
+			say(msg, importance)
 		})
 	}()
 }

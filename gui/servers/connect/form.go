@@ -162,7 +162,7 @@ func Open(h Host, editing string, base config.Server, values config.ServerForm) 
 	f.urlOnly = widgets.WrappedHints(authItem, transportItem)
 	f.common = widgets.WrappedHints(
 		widget.NewFormItem("Kind", f.Kind),
-		&widget.FormItem{Text: "URL or command", Widget: widgets.OverPage(f.Target, page), HintText: "a command is split into arguments like a shell would"},
+		&widget.FormItem{Text: "URL or command", Widget: widgets.OverPage(f.Target, page), HintText: "a URL (https://…), or a command, split into arguments as a shell would"},
 		widget.NewFormItem("Alias", container.NewVBox(widgets.OverPage(f.Alias, page), f.AliasNote)),
 	)
 	if editing != "" {

@@ -230,6 +230,14 @@ func resolve(v, base string) string {
 // the link. From the first component that does not exist, the rest is
 // taken as written (cleaned).
 func RealPath(path string) string {
+	real, _ := resolveLinks(path, nil)
+	return real
+}
+
+// resolveLinks resolves path as RealPath does, telling stop of each
+// symbolic link met (the link's own path, before it is followed); it
+// ends where stop says true, and says so.
+func resolveLinks(path string, stop func(link string) bool) (string, bool) {
 	parts := strings.Split(path, "/")
 	cur := "/"
 	for hops, i := 0, 0; i < len(parts); i++ {
@@ -241,15 +249,18 @@ func RealPath(path string) string {
 			next := filepath.Join(cur, part)
 			st, err := os.Lstat(next)
 			if err != nil {
-				return filepath.Join(cur, filepath.Clean(strings.Join(parts[i:], "/")))
+				return filepath.Join(cur, filepath.Clean(strings.Join(parts[i:], "/"))), false
 			}
 			if st.Mode()&os.ModeSymlink == 0 {
 				cur = next
 				continue
 			}
+			if stop != nil && stop(next) {
+				return next, true
+			}
 			target, err := os.Readlink(next)
 			if hops++; err != nil || hops > 40 {
-				return filepath.Join(cur, filepath.Clean(strings.Join(parts[i:], "/")))
+				return filepath.Join(cur, filepath.Clean(strings.Join(parts[i:], "/"))), false
 			}
 			if filepath.IsAbs(target) {
 				cur = "/"
@@ -258,7 +269,7 @@ func RealPath(path string) string {
 			i = -1
 		}
 	}
-	return cur
+	return cur, false
 }
 
 // Describe says what the decision lets a call do, for the approval prompt.
@@ -275,36 +286,8 @@ func (d Decision) Describe() string {
 // RealPath resolves it: a link that a program allowed to write there may
 // have planted.
 func linkIn(path string, roots []string) bool {
-	parts := strings.Split(path, "/")
-	cur := "/"
-	for hops, i := 0, 0; i < len(parts); i++ {
-		switch part := parts[i]; part {
-		case "", ".":
-		case "..":
-			cur = filepath.Dir(cur)
-		default:
-			next := filepath.Join(cur, part)
-			st, err := os.Lstat(next)
-			if err != nil {
-				return false
-			}
-			if st.Mode()&os.ModeSymlink == 0 {
-				cur = next
-				continue
-			}
-			if slices.ContainsFunc(roots, func(r string) bool { return next != r && within(next, r) }) {
-				return true
-			}
-			target, err := os.Readlink(next)
-			if hops++; err != nil || hops > 40 {
-				return false
-			}
-			if filepath.IsAbs(target) {
-				cur = "/"
-			}
-			parts = append(strings.Split(target, "/"), parts[i+1:]...)
-			i = -1
-		}
-	}
-	return false
+	_, met := resolveLinks(path, func(link string) bool {
+		return slices.ContainsFunc(roots, func(r string) bool { return link != r && within(link, r) })
+	})
+	return met
 }

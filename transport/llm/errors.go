@@ -58,12 +58,16 @@ func (e *GaveUp) Error() string {
 	msg := e.Err.Error()
 	var he *HTTPError
 	if errors.As(e.Err, &he) && he.RetryAfter > 0 {
-		msg = strings.Replace(msg, fmt.Sprintf(" (retry after %v)", he.RetryAfter), "", 1)
+		msg = strings.Replace(msg, retryAfterNote(he.RetryAfter), "", 1)
 	}
 	return fmt.Sprintf("%s; gave up after %d tries", msg, e.Tries)
 }
 
 func (e *GaveUp) Unwrap() error { return e.Err }
+
+// retryAfterNote is how an HTTPError's text gives the server's
+// Retry-After (GaveUp takes it out again, from text already redacted).
+func retryAfterNote(d time.Duration) string { return fmt.Sprintf(" (retry after %v)", d) }
 
 func (e *HTTPError) Error() string {
 	status := fmt.Sprintf("%d %s", e.Status, statusText(e.Status))
@@ -75,7 +79,7 @@ func (e *HTTPError) Error() string {
 		msg += ": " + e.Message
 	}
 	if e.RetryAfter > 0 {
-		msg += fmt.Sprintf(" (retry after %v)", e.RetryAfter)
+		msg += retryAfterNote(e.RetryAfter)
 	}
 	var hint string
 	switch e.Fix() {

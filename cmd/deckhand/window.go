@@ -275,11 +275,21 @@ func (e *env) configProblem(ctx context.Context, problem error) error {
 	}
 	// Start over as a new process: the tray, the log and the servers come
 	// up as on any start.
-	self, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	return syscall.Exec(self, os.Args, os.Environ())
+	return restartSelf()
+}
+
+// runningBinary is the file this process runs, by its inode: the kernel's
+// link to it stays on that file when its path is given another (a program
+// that may write the folder of Deckhand's binary removed it and put one
+// of its own there; os.Executable would name that path, dropping
+// " (deleted)").
+const runningBinary = "/proc/self/exe"
+
+// restartSelf becomes a new run of the binary this process runs (never
+// what is at its path now), with the same arguments (argv[0] as it was)
+// and environment. It returns only on failure.
+func restartSelf() error {
+	return syscall.Exec(runningBinary, os.Args, os.Environ())
 }
 
 // startSettle is how long the window's start waits for its servers before

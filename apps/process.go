@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,9 +20,47 @@ import (
 // own binary.
 const HelperName = "deckhand-view"
 
-// FindHelper is the view helper beside the running binary, or an error
-// that says where it was looked for.
+// The view helper is looked for once, at Deckhand's start (OpenHelper),
+// and opened then: every view runs that file, from its descriptor (or a
+// copy of it, in the sandbox: see sandbox.Cmd.Program), never what is at
+// its path later. The folder of Deckhand's binary may be one a program
+// can write (a server granted it, the built-in shell in a workspace that
+// holds it): a helper put there, or in the place of one, would run with
+// the display, as the person.
+var opened struct {
+	once sync.Once
+	path string
+	file *os.File
+	err  error
+}
+
+// OpenHelper finds the view helper beside the running binary and opens it,
+// once per process: the window calls it at its start, before any server
+// runs. Its error is FindHelper's.
+func OpenHelper() error {
+	opened.once.Do(func() {
+		opened.path, opened.err = helperPath()
+		if opened.err == nil {
+			opened.file, opened.err = openHelper(opened.path)
+		}
+	})
+	return opened.err
+}
+
+// FindHelper is the path of the view helper OpenHelper opened (it calls
+// it if nothing has), or the error that says why there is none: one
+// missing then stays missing (see NoHelperError) until Deckhand starts
+// again.
 func FindHelper() (string, error) {
+	if err := OpenHelper(); err != nil {
+		return "", err
+	}
+	return opened.path, nil
+}
+
+// helperPath is where the view helper should be: beside the running
+// binary (its real path).
+func helperPath() (string, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return "", fmt.Errorf("finding the view helper: %w", err)
@@ -29,19 +68,69 @@ func FindHelper() (string, error) {
 	if real, err := filepath.EvalSymlinks(exe); err == nil {
 		exe = real
 	}
-	p := filepath.Join(filepath.Dir(exe), HelperName)
-	if _, err := os.Stat(p); err != nil {
-		return "", &NoHelperError{Path: p}
-	}
-	return p, nil
+	return filepath.Join(filepath.Dir(exe), HelperName), nil
 }
 
-// NoHelperError is FindHelper's error when the helper is not beside the
-// running binary: Path is where it was looked for.
+// openHelper opens the helper at path for running, if it is one Deckhand
+// may run: a regular file, executable, owned by the person or by root and
+// writable by no one else. The file, not its folder, is what is checked:
+// once open, what is done at the path changes nothing, but a file another
+// account (or anyone) may write could be changed in place, under the
+// descriptor.
+func openHelper(path string) (*os.File, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, &NoHelperError{Path: path}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("opening the view helper: %w", err)
+	}
+	st, err := f.Stat()
+	if err == nil {
+		err = runnable(st)
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("the view helper %s is not run: %w", path, err)
+	}
+	return f, nil
+}
+
+func runnable(st fs.FileInfo) error {
+	switch uid, known := owner(st); {
+	case !st.Mode().IsRegular():
+		return errors.New("it is not a regular file")
+	case st.Mode().Perm()&0o111 == 0:
+		return errors.New("it is not executable")
+	case known && uid != 0 && uid != os.Geteuid():
+		return fmt.Errorf("it belongs to another account (uid %d)", uid)
+	case st.Mode().Perm()&0o022 != 0:
+		return fmt.Errorf("others may write it (mode %v): chmod go-w it", st.Mode().Perm())
+	}
+	return nil
+}
+
+// helperFile is the open helper to run for path: the one OpenHelper
+// opened when path is its, else path opened now, with the same checks (a
+// test's own helper); done closes what was opened here, once the process
+// has started.
+func helperFile(path string) (f *os.File, done func(), err error) {
+	if OpenHelper() == nil && path == opened.path {
+		return opened.file, func() {}, nil
+	}
+	f, err = openHelper(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, func() { f.Close() }, nil
+}
+
+// NoHelperError is FindHelper's error when the helper was not beside the
+// running binary at Deckhand's start: Path is where it was looked for.
 type NoHelperError struct{ Path string }
 
 func (e *NoHelperError) Error() string {
-	return fmt.Sprintf("no view helper at %s (make build builds it beside deckhand)", e.Path)
+	return fmt.Sprintf("no view helper at %s when Deckhand started (make build builds it beside deckhand; then start Deckhand again)", e.Path)
 }
 
 // Sandboxed reports whether a view can be confined here beyond its
@@ -77,11 +166,19 @@ var _ Conn = (*Process)(nil)
 // by WebKit's own sandbox alone (open.Sandbox); StartConfined runs it in
 // Deckhand's.
 func Start(path string, open OpenView, env []string) (*Process, error) {
-	cmd := exec.Command(path)
-	cmd.Env = append(os.Environ(), env...)
-	confine(cmd)
+	file, done, err := helperFile(path)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	cmd, err := sandbox.Command(path, nil, append(os.Environ(), env...), nil)
+	if err != nil {
+		return nil, err
+	}
+	cmd.Program = file
+	confine(cmd.Cmd)
 	open.Confined = false
-	return start(cmd, cmd.Start, cmd.Wait, nil, open)
+	return start(cmd.Cmd, cmd.Start, cmd.Wait, nil, open)
 }
 
 // StartConfined runs the helper at path showing open in Deckhand's own
@@ -101,12 +198,18 @@ func StartConfined(path string, open OpenView, csp CSP, onConnect func(target st
 		return nil, fmt.Errorf("making the view's home: %w", err)
 	}
 	cleanup := func() { os.RemoveAll(home) }
+	file, done, err := helperFile(path)
+	if err != nil {
+		cleanup()
+		return nil, err
+	}
+	defer done()
 	cmd, err := sandbox.Command(path, nil, viewEnv(home, os.Getenv), ViewSpec(path, csp, home, os.Getenv))
 	if err != nil {
 		cleanup()
 		return nil, fmt.Errorf("confining the view helper: %w", err)
 	}
-	cmd.Port, cmd.OnConnect = csp.allowPort, onConnect
+	cmd.Port, cmd.OnConnect, cmd.Program = csp.allowPort, onConnect, file
 	open.Sandbox, open.Confined = false, true
 	p, err := start(cmd.Cmd, cmd.Start, cmd.Wait, cleanup, open)
 	if err != nil {
@@ -126,7 +229,7 @@ func start(cmd *exec.Cmd, run func() error, wait func() error, cleanup func(), o
 		return nil, err
 	}
 	if err := run(); err != nil {
-		return nil, fmt.Errorf("starting the view helper %s: %w", cmd.Path, err)
+		return nil, fmt.Errorf("starting the view helper %s: %w", cmd.Args[0], err)
 	}
 	p := &Process{pid: cmd.Process.Pid, in: in, enc: json.NewEncoder(in), out: bufio.NewScanner(out), done: make(chan struct{})}
 	p.out.Buffer(make([]byte, 64<<10), 2*MaxMessageBytes+4096)

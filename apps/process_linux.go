@@ -2,6 +2,7 @@ package apps
 
 import (
 	"bytes"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +16,14 @@ import (
 // processes are ended with it) that dies with Deckhand.
 func confine(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+}
+
+// owner is the account a file belongs to.
+func owner(st fs.FileInfo) (uid int, known bool) {
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+		return int(sys.Uid), true
+	}
+	return 0, false
 }
 
 // kill ends the helper's process group (a confined helper leads a

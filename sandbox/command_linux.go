@@ -30,6 +30,15 @@ type Cmd struct {
 	// Port, when set before Start, narrows the spec's hosts to origins:
 	// see Proxy.Port.
 	Port func(host string, port int) bool
+	// Program, when set before Start, is the program's file, opened by
+	// the caller (a regular file, not a script): what runs is this file,
+	// whatever is at Command's path by then. A program that may write its
+	// folder could have put another there, or one where it was missing.
+	// Unconfined, it runs from its descriptor (which it keeps open, read
+	// only); confined, from its path inside the sandbox where that shows
+	// this file, else from a copy of it (see plan.pinProgram). Command's
+	// path stays its argv[0].
+	Program *os.File
 
 	mu    sync.Mutex
 	proxy *Proxy
@@ -95,6 +104,12 @@ func helperCommand(args ...string) (*exec.Cmd, error) {
 // files as they are now and Dir.
 func (c *Cmd) Start() error {
 	if c.spec == nil {
+		if c.Program != nil {
+			// Executed through the kernel's link to the descriptor, as
+			// the child has it: the file itself, not a path.
+			c.ExtraFiles = append(c.ExtraFiles, c.Program)
+			c.Path = "/proc/self/fd/" + strconv.Itoa(2+len(c.ExtraFiles))
+		}
 		return c.Cmd.Start()
 	}
 	if err := Available(); err != nil {
@@ -129,6 +144,10 @@ func (c *Cmd) Start() error {
 	}
 	c.ExtraFiles = append(c.ExtraFiles, reportChild)
 	p.Report = 2 + len(c.ExtraFiles)
+	if c.Program != nil && !p.Serve {
+		c.ExtraFiles = append(c.ExtraFiles, c.Program)
+		p.Program = 2 + len(c.ExtraFiles)
+	}
 	c.Env = append(slices.DeleteFunc(slices.Clone(c.Env), func(kv string) bool { return strings.HasPrefix(kv, planEnv+"=") }),
 		planEnv+"="+encodeJSON(p))
 	c.SysProcAttr = namespaces(p.NewNet)

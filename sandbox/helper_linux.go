@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -62,7 +63,11 @@ func helper(argv []string) int {
 		p.Report = 0
 		return fail(fmt.Errorf("reading the plan: %w", err))
 	}
-	if err := p.mount(); err != nil {
+	program := ""
+	if len(argv) > 0 && !p.Serve {
+		program = argv[0]
+	}
+	if err := p.mount(program); err != nil {
 		return fail(err)
 	}
 	port := 0
@@ -109,7 +114,11 @@ func helper(argv []string) int {
 	if len(argv) == 0 {
 		return 0 // a probe: the sandbox can be built here
 	}
-	err := unix.Exec(argv[0], argv, os.Environ())
+	run := argv[0]
+	if p.run != "" {
+		run = p.run
+	}
+	err := unix.Exec(run, argv, os.Environ())
 	// As exec.Command would say it: 127 for a program that is not there.
 	fmt.Fprintf(os.Stderr, "%s: %v\n", filepath.Base(argv[0]), err)
 	if os.IsNotExist(err) {
@@ -120,8 +129,9 @@ func helper(argv []string) int {
 
 // mount builds the new root: a tmpfs on /tmp becomes / (pivot_root, the
 // old root kept at /oldroot while the plan's mounts are bound from it),
-// then the old root is detached and the new one made read-only.
-func (p *plan) mount() error {
+// then the old root is detached and the new one made read-only. program
+// is the path the program is run by, "" for none (see pinProgram).
+func (p *plan) mount(program string) error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("making mounts private: %w", err)
 	}
@@ -150,6 +160,11 @@ func (p *plan) mount() error {
 			return p.mountError(m, err)
 		}
 	}
+	if p.Program > 0 && program != "" {
+		if err := p.pinProgram(program); err != nil {
+			return fmt.Errorf("the program Deckhand opened: %w", err)
+		}
+	}
 	if err := unix.Unmount("/oldroot", unix.MNT_DETACH); err != nil {
 		return fmt.Errorf("detaching the old root: %w", err)
 	}
@@ -163,6 +178,83 @@ func (p *plan) mount() error {
 }
 
 const oldRoot = "/oldroot"
+
+// pinnedProgram is the folder, a memory file system of its own, that holds
+// the copy pinProgram makes.
+const pinnedProgram = "/.deckhand-program"
+
+// pinProgram makes the program that runs the file Deckhand opened (the
+// descriptor Program). What is at path inside is bound from the path as it
+// was when the plan was made (or shows it live, through a folder bound
+// whole), and a program that may write that folder could have put another
+// file there since Deckhand opened it. The bind cannot be made from the
+// descriptor: its mount is in Deckhand's mount namespace, and the kernel
+// binds only from this one's. So path is opened here: where that is the
+// same file (device and inode), it runs, from this descriptor (nothing
+// done at a path from now on changes it); else a copy of the opened file
+// runs, read from Deckhand's descriptor into a read-only memory file
+// system at pinnedProgram (readable and executable under Landlock as the
+// plan's files are). Either way argv[0] stays path. A script cannot be run
+// so (its interpreter would be given a descriptor closed on exec).
+func (p *plan) pinProgram(path string) error {
+	var want unix.Stat_t
+	if err := unix.Fstat(p.Program, &want); err != nil {
+		return err
+	}
+	if want.Mode&unix.S_IFMT != unix.S_IFREG {
+		return errors.New("not a regular file")
+	}
+	same := func(fd int) bool {
+		var got unix.Stat_t
+		return unix.Fstat(fd, &got) == nil && got.Dev == want.Dev && got.Ino == want.Ino
+	}
+	fd, err := unix.Open(path, unix.O_PATH|unix.O_CLOEXEC, 0)
+	if err == nil && same(fd) {
+		p.run = "/proc/self/fd/" + strconv.Itoa(fd)
+		return nil
+	}
+	if err == nil {
+		unix.Close(fd)
+	}
+	copied, err := p.copyProgram(path, want.Size)
+	if err != nil {
+		return err
+	}
+	if fd, err = unix.Open(copied, unix.O_PATH|unix.O_CLOEXEC, 0); err != nil {
+		return err
+	}
+	p.Read = append(p.Read, copied)
+	p.run = "/proc/self/fd/" + strconv.Itoa(fd)
+	return nil
+}
+
+// copyProgram copies the program Deckhand opened, of size bytes, into a
+// read-only memory file system of its own at pinnedProgram, and returns
+// the copy's path.
+func (p *plan) copyProgram(path string, size int64) (string, error) {
+	if err := os.Mkdir(pinnedProgram, 0o755); err != nil {
+		return "", err
+	}
+	opts := fmt.Sprintf("mode=0755,size=%d,nr_inodes=4", size+1<<20)
+	if err := unix.Mount("tmpfs", pinnedProgram, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, opts); err != nil {
+		return "", fmt.Errorf("mounting a file system for a copy of it: %w", err)
+	}
+	copied := filepath.Join(pinnedProgram, filepath.Base(path))
+	out, err := os.OpenFile(copied, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o555)
+	if err != nil {
+		return "", err
+	}
+	// ReadAt (pread): the descriptor's offset is shared with Deckhand's.
+	in := io.NewSectionReader(os.NewFile(uintptr(p.Program), "program"), 0, size)
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return "", fmt.Errorf("copying it: %w", err)
+	}
+	if err := out.Close(); err != nil {
+		return "", err
+	}
+	return copied, readOnly(pinnedProgram)
+}
 
 // mountError says what of m could not be done. A place to hide names the
 // folder granted around it, which the person can narrow: Deckhand will

@@ -4,6 +4,7 @@ package sandbox
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"runtime"
 )
@@ -21,6 +22,7 @@ type Cmd struct {
 	*exec.Cmd
 	OnConnect func(target string, allowed bool, rule string)
 	Port      func(host string, port int) bool // unused here: no proxy
+	Program   *os.File                         // unused here: the program runs by its path
 }
 
 // Wait waits for the program.

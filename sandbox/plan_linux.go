@@ -34,6 +34,13 @@ type plan struct {
 	// Report is the descriptor the helper writes why it failed to,
 	// instead of stderr (0: stderr); it closes as the program starts.
 	Report int `json:"report,omitempty"`
+	// Program is the descriptor of the program's file as Deckhand opened
+	// it (Cmd.Program), 0 for none: the helper runs that file (see
+	// pinProgram).
+	Program int `json:"program,omitempty"`
+
+	// run is what the helper executes in place of argv[0], when set.
+	run string
 }
 
 // Kinds of mountEntry.

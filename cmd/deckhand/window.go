@@ -14,6 +14,7 @@ import (
 	"github.com/godbus/dbus/v5"
 
 	"deckhand/actors"
+	"deckhand/apps"
 	"deckhand/assets"
 	"deckhand/config"
 	"deckhand/gui"
@@ -72,6 +73,10 @@ func runWindow(ctx context.Context, e *env, args []string) error {
 		defer db.Close()
 		e.logDB = db
 	}
+	// Before any server runs: views run the helper opened now, whatever
+	// a program that may write its folder puts there later. Where it is
+	// missing, a card's Open view says so.
+	apps.OpenHelper()
 	sys := e.startApp(cfg)
 	defer e.stopSystem(sys)
 	go settleStart(ctx, e.log, sys)

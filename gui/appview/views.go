@@ -93,7 +93,7 @@ func (v *Views) Open(conv string, row transcript.Row) bool {
 	}
 	helper, err := apps.FindHelper()
 	if err != nil {
-		return v.setCannot(card, cannot{why: fmt.Sprintf("The view cannot open: views need Deckhand's view helper, %s, beside deckhand, and there is none at %s. `make build` builds both; then press Open view again.", apps.HelperName, helperPath(err))})
+		return v.setCannot(card, cannot{why: fmt.Sprintf("The view cannot open: views need Deckhand's view helper, %s, beside deckhand, and there was none at %s when Deckhand started. `make build` builds both; then start Deckhand again.", apps.HelperName, helperPath(err))})
 	}
 	changed := v.setCannot(card, cannot{})
 	v.mu.Lock()

@@ -353,8 +353,8 @@ func (p *Policy) ServerSpec(alias string, srv config.Server, command, path strin
 	s.Protect = protectedInRepos(s.Write, p.StateDir(alias))
 	// The folder of Deckhand's own binary, inside a folder the server may
 	// write: a program put there beside it (deckhand-view, the window's
-	// view helper, which runs with the display, looked for there when it
-	// is missing) would run as the person. (The sandbox protects the
+	// view helper, which runs with the display, looked for there when
+	// Deckhand next starts) would run as the person. (The sandbox protects the
 	// binary and the helpers that are there; a folder granted exactly
 	// stays writable.)
 	if dir := ownBinaryDir(); dir != "" && slices.ContainsFunc(s.Write, func(w string) bool { w = RealPath(w); return dir != w && within(dir, w) }) {

@@ -93,7 +93,7 @@ func (v *Views) Open(conv string, row transcript.Row) bool {
 	}
 	helper, err := apps.FindHelper()
 	if err != nil {
-		return v.setCannot(card, cannot{why: fmt.Sprintf("The view cannot open: views need Deckhand's view helper, %s, beside deckhand, and there was none at %s when Deckhand started. `make build` builds both; then start Deckhand again.", apps.HelperName, helperPath(err))})
+		return v.setCannot(card, cannot{why: helperMissing(err)})
 	}
 	changed := v.setCannot(card, cannot{})
 	v.mu.Lock()
@@ -161,13 +161,15 @@ func cardOf(conv string, row transcript.Row) apps.Card {
 	return apps.Card{Conversation: conv, Run: row.Run, Call: row.Call, Tool: row.Tool, Args: row.Args}
 }
 
-// helperPath is the path FindHelper looked at, from its error.
-func helperPath(err error) string {
+// helperMissing says why a view cannot open without its helper: none was
+// beside deckhand when Deckhand started (it is looked for then only), or
+// the one there is not run.
+func helperMissing(err error) string {
 	var missing *apps.NoHelperError
 	if errors.As(err, &missing) {
-		return missing.Path
+		return fmt.Sprintf("The view cannot open: views need Deckhand's view helper, %s, beside deckhand, and there was none at %s when Deckhand started. `make build` builds both; then start Deckhand again.", apps.HelperName, missing.Path)
 	}
-	return "(" + err.Error() + ")"
+	return fmt.Sprintf("The view cannot open: %v. Deckhand checks its view helper when it starts; start it again once that is mended.", err)
 }
 
 // theme is the window's theme as a view is told it: the one the person

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -66,7 +67,11 @@ func appendTool(b []byte, d *sdk.Tool) ([]byte, bool) {
 	}
 	if d.Annotations != nil {
 		field("annotations")
-		marshal(d.Annotations)
+		if annotationsPlain() {
+			b = appendAnnotations(b, d.Annotations)
+		} else {
+			marshal(d.Annotations)
+		}
 	}
 	if d.Description != "" {
 		field("description")
@@ -90,6 +95,45 @@ func appendTool(b []byte, d *sdk.Tool) ([]byte, bool) {
 	}
 	return append(b, '}'), ok
 }
+
+// appendAnnotations appends a as the SDK's ToolAnnotations.MarshalJSON
+// writes it by default (both hints that are not pointers always written):
+// through reflection, a twentieth of a catalog's time.
+func appendAnnotations(b []byte, a *sdk.ToolAnnotations) []byte {
+	b = append(b, '{')
+	if a.DestructiveHint != nil {
+		b = append(b, `"destructiveHint":`...)
+		b = strconv.AppendBool(b, *a.DestructiveHint)
+		b = append(b, ',')
+	}
+	b = append(b, `"idempotentHint":`...)
+	b = strconv.AppendBool(b, a.IdempotentHint)
+	if a.OpenWorldHint != nil {
+		b = append(b, `,"openWorldHint":`...)
+		b = strconv.AppendBool(b, *a.OpenWorldHint)
+	}
+	b = append(b, `,"readOnlyHint":`...)
+	b = strconv.AppendBool(b, a.ReadOnlyHint)
+	if a.Title != "" {
+		b = append(b, `,"title":`...)
+		b = appendJSONString(b, a.Title)
+	}
+	return append(b, '}')
+}
+
+// annotationsPlain says whether the SDK writes annotations in the form
+// appendAnnotations writes: not when MCPGODEBUG=hintomitempty=1 asks for
+// the older one (false hints left out), nor should a later SDK change it.
+var annotationsPlain = sync.OnceValue(func() bool {
+	t := true
+	for _, a := range []sdk.ToolAnnotations{{}, {DestructiveHint: &t, OpenWorldHint: &t, ReadOnlyHint: true, IdempotentHint: true, Title: "<a & b>"}} {
+		want, err := json.Marshal(&a)
+		if err != nil || string(appendAnnotations(nil, &a)) != string(want) {
+			return false
+		}
+	}
+	return true
+})
 
 // appendJSON appends v as json.Marshal writes it (HTML characters escaped,
 // map keys sorted), for the values json.Unmarshal makes into an any; false

@@ -96,3 +96,30 @@ func TestToolFields(t *testing.T) {
 		t.Errorf("sdk.Tool has a MarshalJSON: appendTool must write what it writes")
 	}
 }
+
+// The annotations are written as the SDK writes them, whichever hints are
+// set and whatever their title holds.
+func FuzzHashAnnotations(f *testing.F) {
+	f.Add(byte(0), "")
+	f.Add(byte(0xff), "<a & b>\u2028\xff")
+	f.Fuzz(func(t *testing.T, hints byte, title string) {
+		yes, no := true, false
+		a := &sdk.ToolAnnotations{IdempotentHint: hints&1 != 0, ReadOnlyHint: hints&2 != 0, Title: title}
+		switch hints >> 2 & 3 {
+		case 1:
+			a.DestructiveHint = &yes
+		case 2:
+			a.DestructiveHint = &no
+		}
+		switch hints >> 4 & 3 {
+		case 1:
+			a.OpenWorldHint = &yes
+		case 2:
+			a.OpenWorldHint = &no
+		}
+		d := &sdk.Tool{Name: "t", Annotations: a}
+		if got, want := Hash(d), hashByMarshal(d); got != want {
+			t.Errorf("Hash with annotations %+v = %s, want %s (json.Marshal's)", a, got, want)
+		}
+	})
+}

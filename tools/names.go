@@ -188,7 +188,16 @@ func isAlnum(b byte) bool {
 func (ix *nameIndex) namesOther(alias, text string) string {
 	lowerAlias := strings.ToLower(alias)
 	var mentioned map[string]bool // other servers' aliases named in text (made for the first)
-	var buf [64]byte
+	// One pass over the words (two took a tenth of a catalog's time): a
+	// wire name anywhere wins; otherwise the first word that names a tool,
+	// as alias.tool or distinctively (found), or, before it, a plain name
+	// of a tool whose server the text mentions anywhere (pending, decided
+	// once every word is read).
+	found := ""
+	var pending [][]*Tool
+	var buf, prevBuf [64]byte
+	var prev []byte // the word before, lower case, when it ends just before one of "./:"
+	prevEnd := -2
 	for i, j := range wordSpans(text) {
 		w := lowerInto(buf[:], text[i:j])
 		if a := ix.aliasOf(w); a != "" && string(w) != lowerAlias {
@@ -203,38 +212,37 @@ func (ix *nameIndex) namesOther(alias, text string) string {
 				return d
 			}
 		}
-	}
-	var prevBuf [64]byte
-	var prev []byte // the word before, lower case, when it ends just before one of "./:"
-	prevEnd := -2
-	for i, j := range wordSpans(text) {
-		w := lowerInto(buf[:], text[i:j])
+		if found != "" {
+			continue
+		}
 		// alias.tool, alias/tool, alias:tool (the alias word just before).
 		if i > 0 && prevEnd == i-1 && strings.IndexByte("./:", text[i-1]) >= 0 {
 			if a := ix.aliasOf(prev); a != "" && string(prev) != lowerAlias {
 				if d := ix.toolOf(a, w); d != "" {
-					return d
+					found = d
+					continue
 				}
 			}
 		}
 		prev, prevEnd = append(prevBuf[:0], w...), j
 		idx, ok := ix.byName[string(w)]
-		if !ok {
+		if !ok || slices.ContainsFunc(idx, func(o *Tool) bool { return o.Server == alias }) {
 			continue
 		}
-		own := slices.ContainsFunc(idx, func(o *Tool) bool { return o.Server == alias })
-		if own {
+		if orig := text[i:j]; strings.ContainsAny(orig, "_-") || hasInnerUpper(orig) {
+			found = idx[0].Display
 			continue
 		}
-		orig := text[i:j]
-		distinctive := strings.ContainsAny(orig, "_-") || hasInnerUpper(orig)
+		pending = append(pending, idx)
+	}
+	for _, idx := range pending {
 		for _, o := range idx {
-			if distinctive || mentioned[o.Server] {
+			if mentioned[o.Server] {
 				return o.Display
 			}
 		}
 	}
-	return ""
+	return found
 }
 
 func hasInnerUpper(s string) bool {

@@ -61,22 +61,24 @@ var paramWords = []string{"your", "you ", "the user", "assistant", " ai", "llm",
 // user's own).
 func checkParam(words, desc string, sc *toolScope) (string, bool) {
 	lw, ld := lowerASCII(words), lowerASCII(desc)
-	if outOfScopeName.MatchString(lw) && !sc.get().conversation {
+	pw, pd := pairsOf(lw), pairsOf(ld)
+	if outOfScopeName.match(lw, pw) && !sc.get().conversation {
 		return words, true
 	}
-	if !slices.ContainsFunc(paramWords, func(w string) bool { return strings.Contains(ld, w) }) {
+	if !slices.ContainsFunc(paramWords, func(w string) bool { return pd.contains(ld, w) }) {
 		ld = ""
 	}
 	if ld != "" {
-		if m := outOfScope.FindString(ld); m != "" && !sc.get().conversation {
-			return m, true
+		if m := outOfScope.findIndex(ld, pd); m != nil && !sc.get().conversation {
+			return ld[m[0]:m[1]], true
 		}
 	}
-	if ld != "" && credentialText.MatchString(ld) && !notCredential.MatchString(ld) && !sc.get().credentials {
-		return credentialText.FindString(ld), true
+	if ld != "" && credentialText.match(ld, pd) && !notCredential.match(ld, pd) && !sc.get().credentials {
+		m := credentialText.findIndex(ld, pd)
+		return ld[m[0]:m[1]], true
 	}
 	users := strings.Contains(ld, "the user's") || strings.Contains(ld, "of the user") || strings.Contains(ld, "for the user") || strings.HasPrefix(ld, "your ")
-	if credentialName.MatchString(lw) || users && credentialText.MatchString(ld) {
+	if credentialName.match(lw, pw) || users && credentialText.match(ld, pd) {
 		if users || !sc.get().credentials {
 			return words, true
 		}

@@ -37,7 +37,7 @@ func TestFlagsGolden(t *testing.T) {
 			for _, f := range tool.Flags {
 				fmt.Fprintf(&b, "\tflag %s: %q\n", f.Kind, f.Text)
 			}
-			for _, f := range fields(&tool) {
+			for _, f := range fields(&tool, nil) {
 				texts := []string{f.text}
 				if f.name {
 					texts = append(texts, nameWords(f.text))

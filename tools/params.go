@@ -61,7 +61,8 @@ var paramWords = []string{"your", "you ", "the user", "assistant", " ai", "llm",
 // user's own).
 func checkParam(words, desc string, sc *toolScope) (string, bool) {
 	lw, ld := lowerASCII(words), lowerASCII(desc)
-	pw, pd := pairsOf(lw), pairsOf(ld)
+	var dw, dd pairSet
+	pw, pd := dw.of(lw), dd.of(ld)
 	if outOfScopeName.match(lw, pw) && !sc.get().conversation {
 		return words, true
 	}

@@ -203,6 +203,7 @@ func allSigns(text string, found []Flag) []match {
 	}
 	lower := lowerASCII(text)
 	var out []match
+	var digest pairSet
 	var ps *pairSet // made for the first sign tried
 	for _, s := range candidates(lower) {
 		if slices.ContainsFunc(out, func(m match) bool { return m.kind == s.kind }) ||
@@ -210,7 +211,7 @@ func allSigns(text string, found []Flag) []match {
 			continue
 		}
 		if ps == nil {
-			ps = pairsOf(lower)
+			ps = digest.of(lower)
 		}
 		var m []int
 		if s.re == nil {
@@ -252,7 +253,8 @@ func ordersReader(lower string) []int {
 	start := 0
 	for _, end := range append(sentenceEnd.FindAllStringIndex(lower, -1), []int{len(lower), len(lower)}) {
 		sent := lower[start:end[0]]
-		ps := pairsOf(sent)
+		var digest pairSet
+		ps := digest.of(sent)
 		if readerWords.match(sent, ps) {
 			n := len(beyondWords.FindAllStringIndex(sent, 3))
 			ordered := orderWords.match(sent, ps)
@@ -371,14 +373,16 @@ type pairSet [16]uint64
 
 func pairBit(a, b byte) uint { return (uint(a)<<5 ^ uint(b)) & 1023 }
 
-// pairsOf is the digest of s's pairSet.
-func pairsOf(s string) *pairSet {
-	var p pairSet
+// of makes p the digest of s's pairs, and returns p (a digest is made in
+// its caller's frame: on the heap, one a text was a tenth of a catalog's
+// garbage).
+func (p *pairSet) of(s string) *pairSet {
+	*p = pairSet{}
 	for i := 0; i+1 < len(s); i++ {
 		h := pairBit(s[i], s[i+1])
 		p[h>>6] |= 1 << (h & 63)
 	}
-	return &p
+	return p
 }
 
 // contains is strings.Contains(s, lit), for the s whose digest is p.
@@ -395,7 +399,8 @@ func (p *pairSet) contains(s, lit string) bool {
 // branch, the earliest branch's at a tie (an alternation prefers its first
 // alternative that matches at a position).
 func (f *filtered) FindStringIndex(s string) []int {
-	return f.findIndex(s, pairsOf(s))
+	var digest pairSet
+	return f.findIndex(s, digest.of(s))
 }
 
 // findIndex is FindStringIndex for the s whose digest is ps.
@@ -416,7 +421,8 @@ func (f *filtered) findIndex(s string, ps *pairSet) []int {
 
 // MatchString says whether any branch matches.
 func (f *filtered) MatchString(s string) bool {
-	return f.match(s, pairsOf(s))
+	var digest pairSet
+	return f.match(s, digest.of(s))
 }
 
 // match is MatchString for the s whose digest is ps.

@@ -72,7 +72,7 @@ func testdataTexts(t *testing.T) []string {
 	var out []string
 	for _, d := range defs {
 		tool := Tool{Name: d.Name, Raw: d}
-		for _, f := range fields(&tool) {
+		for _, f := range fields(&tool, nil) {
 			text := lowerASCII(f.text)
 			out = append(out, text)
 			if f.name {
@@ -106,7 +106,7 @@ func TestFilteredSameAsWhole(t *testing.T) {
 			bs := f.branches()
 			for i := range bs {
 				tried++
-				if bs[i].possible(text, pairsOf(text)) {
+				if bs[i].possible(text, new(pairSet).of(text)) {
 					ran++
 				}
 			}
@@ -185,8 +185,8 @@ func FuzzPairSetContains(f *testing.F) {
 	f.Add("", "")
 	f.Add("\xff\x00A", "\x00a")
 	f.Fuzz(func(t *testing.T, s, lit string) {
-		if got, want := pairsOf(s).contains(s, lit), strings.Contains(s, lit); got != want {
-			t.Errorf("pairsOf(%q).contains(%q) = %v, want %v", s, lit, got, want)
+		if got, want := new(pairSet).of(s).contains(s, lit), strings.Contains(s, lit); got != want {
+			t.Errorf("the digest of %q: contains(%q) = %v, want %v", s, lit, got, want)
 		}
 	})
 }

@@ -85,10 +85,9 @@ func (f *field) where() string {
 // description, annotations' title, and, in the input and output schemas
 // (nested ones too), each parameter's name, title and description, and
 // enum, const, default and example values.
-func fields(t *Tool) []field {
+func fields(t *Tool, out []field) []field {
 	d := t.Raw
-	out := make([]field, 2, 16)
-	out[0], out[1] = field{key: "title", text: d.Title}, field{key: "description", text: d.Description}
+	out = append(out[:0], field{key: "title", text: d.Title}, field{key: "description", text: d.Description})
 	if d.Annotations != nil {
 		out = append(out, field{key: "annotations' title", text: d.Annotations.Title})
 	}
@@ -357,7 +356,13 @@ func ownFlags(t *Tool) own {
 			out.flags = append(out.flags, Flag{Kind: kind, Text: text})
 		}
 	}
-	fs := fields(t)
+	buf := fieldBufs.Get().(*[]field)
+	fs := fields(t, *buf)
+	defer func() {
+		clear(fs) // holds none of t's strings while pooled
+		*buf = fs[:0]
+		fieldBufs.Put(buf)
+	}()
 	descs := map[string]string{} // each parameter's description
 	for _, f := range fs {
 		if f.param != "" && !f.name && f.key == "description" {
@@ -367,6 +372,7 @@ func ownFlags(t *Tool) own {
 		}
 	}
 	scope := &toolScope{tool: t}
+	kept := 0
 	for _, f := range fs {
 		if f.text == "" {
 			continue
@@ -395,9 +401,11 @@ func ownFlags(t *Tool) own {
 			add(m.kind, "its "+f.where()+" "+kindSays[m.kind]+" ("+quote(m.text)+")")
 		}
 		if text != "" {
-			at := f
-			at.text = text
-			out.texts = append(out.texts, at)
+			// Kept in fs itself, before where the loop reads (the
+			// memo keeps them: copied at the end, to their number).
+			fs[kept] = f
+			fs[kept].text = text
+			kept++
 		}
 		if f.name {
 			if m, ok := checkParam(nameWords(f.text), descs[f.param], scope); ok {
@@ -405,8 +413,15 @@ func ownFlags(t *Tool) own {
 			}
 		}
 	}
+	if kept > 0 {
+		out.texts = slices.Clone(fs[:kept])
+	}
 	return out
 }
+
+// fieldBufs are the lists ownFlags reads a definition's strings into (a
+// list made for each was a sixth of a catalog's garbage).
+var fieldBufs = sync.Pool{New: func() any { return new([]field) }}
 
 // Memo keeps what each definition earns by itself (ownFlags), by its
 // hash, across the catalogs a registry builds: when one server's tools

@@ -26,22 +26,49 @@ type nameIndex struct {
 	tools     map[string]int
 	aliases   map[string][]string
 	aliasSkel map[string][]string
+	// known has two bits set for each lower-case name and alias ever
+	// added (see maybe): most words of a text are neither, and looking
+	// each up in byName and aliases (maps of thousands, out of the cache)
+	// was a tenth of a catalog's time. Removals leave their bits: a
+	// word that only may be known is looked up.
+	known *[knownWords]uint64
+}
+
+const knownWords = 1 << 12 // 256K bits: 32 KB
+
+func knownBits(key uint64) (uint64, uint64) {
+	return key & (knownWords*64 - 1), key >> 32 & (knownWords*64 - 1)
+}
+
+func (ix *nameIndex) know(lower string) {
+	a, b := knownBits(wordKey(lower))
+	ix.known[a>>6] |= 1 << (a & 63)
+	ix.known[b>>6] |= 1 << (b & 63)
+}
+
+// maybe says whether the word whose wordKey is key may be a name or an
+// alias of the index (false: it is neither).
+func (ix *nameIndex) maybe(key uint64) bool {
+	a, b := knownBits(key)
+	return ix.known[a>>6]&(1<<(a&63)) != 0 && ix.known[b>>6]&(1<<(b&63)) != 0
 }
 
 func newNameIndex() *nameIndex {
 	return &nameIndex{byName: map[string][]*Tool{}, bySkel: map[string][]*Tool{}, samePlace: map[[2]string][]*Tool{},
-		tools: map[string]int{}, aliases: map[string][]string{}, aliasSkel: map[string][]string{}}
+		tools: map[string]int{}, aliases: map[string][]string{}, aliasSkel: map[string][]string{}, known: new([knownWords]uint64)}
 }
 
 // add indexes t, whose Server, Name and Def must not change while it is
 // indexed.
 func (ix *nameIndex) add(t *Tool) {
+	ix.know(strings.ToLower(t.Name))
 	insertTool(ix.byName, strings.ToLower(t.Name), t)
 	sk := skeleton(t.Name)
 	insertTool(ix.bySkel, sk, t)
 	insertTool(ix.samePlace, [2]string{t.Server, sk}, t)
 	ix.tools[t.Server]++
 	if ix.tools[t.Server] == 1 {
+		ix.know(strings.ToLower(t.Server))
 		insertAlias(ix.aliases, strings.ToLower(t.Server), t.Server)
 		insertAlias(ix.aliasSkel, skeleton(t.Server), t.Server)
 	}
@@ -200,11 +227,14 @@ func (ix *nameIndex) namesOther(alias, text string) string {
 	prevEnd := -2
 	for i, j := range wordSpans(text) {
 		w := lowerInto(buf[:], text[i:j])
-		if a := ix.aliasOf(w); a != "" && string(w) != lowerAlias {
-			if mentioned == nil {
-				mentioned = map[string]bool{}
+		known := ix.maybe(wordKey(text[i:j])) // wordKey lowers as it reads
+		if known {
+			if a := ix.aliasOf(w); a != "" && string(w) != lowerAlias {
+				if mentioned == nil {
+					mentioned = map[string]bool{}
+				}
+				mentioned[a] = true
 			}
-			mentioned[a] = true
 		}
 		// A wire name: alias__tool.
 		if a, tool, ok := bytes.Cut(w, []byte("__")); ok && string(a) != lowerAlias {
@@ -225,6 +255,9 @@ func (ix *nameIndex) namesOther(alias, text string) string {
 			}
 		}
 		prev, prevEnd = append(prevBuf[:0], w...), j
+		if !known {
+			continue
+		}
 		idx, ok := ix.byName[string(w)]
 		if !ok || slices.ContainsFunc(idx, func(o *Tool) bool { return o.Server == alias }) {
 			continue

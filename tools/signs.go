@@ -292,7 +292,117 @@ type filtered struct {
 type branch struct {
 	re   *regexp.Regexp
 	need [][]string
+	head *head // nil: the branch starts otherwise
 }
+
+// A head is how a branch starts when it starts with a word boundary and
+// one of a few words (`\b(send|upload|mail)\b…`): one of them must stand
+// there, at a word boundary, for the branch to match. Most text that
+// holds such a word holds it inside another ("mail" in "gmail"), and
+// proving that no match starts there took the branch's expression (large,
+// with its bounded repeats) a sixth of a catalog's time.
+type head struct {
+	words []string
+	end   bool // a word boundary after the word too
+}
+
+// headOf is re's head, or nil.
+func headOf(re *syntax.Regexp) *head {
+	if re.Op != syntax.OpConcat || len(re.Sub) < 2 || re.Sub[0].Op != syntax.OpWordBoundary {
+		return nil
+	}
+	words, ok := finite(re.Sub[1], 64)
+	if !ok || slices.Contains(words, "") {
+		return nil
+	}
+	return &head{words: words, end: len(re.Sub) > 2 && re.Sub[2].Op == syntax.OpWordBoundary}
+}
+
+// finite is every string re matches, when they are at most limit (false
+// for more, or for an expression it does not read).
+func finite(re *syntax.Regexp, limit int) ([]string, bool) {
+	switch re.Op {
+	case syntax.OpEmptyMatch:
+		return []string{""}, true
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase != 0 {
+			return nil, false
+		}
+		return []string{string(re.Rune)}, true
+	case syntax.OpCharClass:
+		var out []string
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			for r := re.Rune[i]; r <= re.Rune[i+1]; r++ {
+				if len(out) == limit {
+					return nil, false
+				}
+				out = append(out, string(r))
+			}
+		}
+		return out, true
+	case syntax.OpCapture:
+		return finite(re.Sub[0], limit)
+	case syntax.OpQuest:
+		out, ok := finite(re.Sub[0], limit-1)
+		return append(out, ""), ok
+	case syntax.OpAlternate:
+		var out []string
+		for _, sub := range re.Sub {
+			more, ok := finite(sub, limit-len(out))
+			if !ok {
+				return nil, false
+			}
+			out = append(out, more...)
+		}
+		return out, true
+	case syntax.OpConcat:
+		out := []string{""}
+		for _, sub := range re.Sub {
+			more, ok := finite(sub, limit)
+			if !ok || len(out)*len(more) > limit {
+				return nil, false
+			}
+			var next []string
+			for _, a := range out {
+				for _, b := range more {
+					next = append(next, a+b)
+				}
+			}
+			out = next
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// at says whether one of h's words stands in s (whose digest is ps) as a
+// match of the branch would start.
+func (h *head) at(s string, ps *pairSet) bool {
+	for _, w := range h.words {
+		if !ps.contains(s, w) {
+			continue
+		}
+		for i := 0; ; {
+			j := strings.Index(s[i:], w)
+			if j < 0 {
+				break
+			}
+			j += i
+			if wordBoundary(s, j) && (!h.end || wordBoundary(s, j+len(w))) {
+				return true
+			}
+			i = j + 1
+		}
+	}
+	return false
+}
+
+// wordBoundary is \b at i in s: an ASCII word character on one side only.
+func wordBoundary(s string, i int) bool {
+	return (i > 0 && isWordByte(s[i-1])) != (i < len(s) && isWordByte(s[i]))
+}
+
+func isWordByte(c byte) bool { return isAlnum(c) || c == '_' }
 
 // filters is every filter made (at init, by mustFilter; not changed after):
 // what ReleaseFilters lets go of.
@@ -325,7 +435,7 @@ func (f *filtered) branches() []branch {
 		need := required(re)
 		// The likeliest to be missing first: most text fails there.
 		slices.SortStableFunc(need, func(a, b []string) int { return setScore(b) - setScore(a) })
-		bs = append(bs, branch{re: regexp.MustCompile(alt), need: need})
+		bs = append(bs, branch{re: regexp.MustCompile(alt), need: need, head: headOf(re)})
 	}
 	f.compiled.Store(&bs)
 	return bs
@@ -354,14 +464,14 @@ func ReleaseFilters() {
 }
 
 // possible says whether s (whose digest is ps) holds a literal of each
-// set b needs.
+// set b needs, and b's head, if it has one.
 func (b *branch) possible(s string, ps *pairSet) bool {
 	for _, set := range b.need {
 		if !slices.ContainsFunc(set, func(lit string) bool { return ps.contains(s, lit) }) {
 			return false
 		}
 	}
-	return true
+	return b.head == nil || b.head.at(s, ps)
 }
 
 // pairSet is a digest of the two-byte sequences a text holds (each hashed to

@@ -374,7 +374,7 @@ func TestTimeoutAndCancel(t *testing.T) {
 	statuses(t, sys, true)
 
 	res := call(t, sys, "s.hang", `{}`)
-	if res.Err == nil || res.Err.Error() != "s.hang timed out after 100ms" {
+	if res.Err == nil || res.Err.Error() != "s.hang timed out after 100ms (mcp.servers.s.timeout gives a call more time)" {
 		t.Errorf("hang = %v, want a timeout", res.Err)
 	}
 

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"slices"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -86,6 +87,7 @@ type (
 		id     string
 		params *sdk.ElicitParams
 		reply  chan *sdk.ElicitResult
+		open   *questionOpen
 	}
 	// elicitEnded: no answer within the deadline, or the server stopped
 	// waiting.
@@ -104,7 +106,9 @@ func (a *serverActor) elicitor(c actor.Context) func(context.Context, *sdk.Elici
 	return func(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
 		id := store.NewID("elicit")
 		reply := make(chan *sdk.ElicitResult, 1)
-		root.Send(self, &elicitAsk{id: id, params: req.Params, reply: reply})
+		open := &questionOpen{}
+		defer open.end()
+		root.Send(self, &elicitAsk{id: id, params: req.Params, reply: reply, open: open})
 		select {
 		case r := <-reply:
 			return r, nil
@@ -112,6 +116,43 @@ func (a *serverActor) elicitor(c actor.Context) func(context.Context, *sdk.Elici
 			root.Send(servers, &elicitEnded{id: id, reason: "the server stopped waiting", action: ElicitCancel})
 			return nil, ctx.Err()
 		}
+	}
+}
+
+// questionOpen ties a server's question to the clock of its call: held
+// from when the question is tied to the call (hold) until the server has
+// its answer or stops waiting (end), whichever order they come in.
+type questionOpen struct {
+	mu      sync.Mutex
+	ended   bool
+	release func()
+}
+
+// hold holds clock until end (at once released when end came first).
+func (q *questionOpen) hold(clock *callClock) {
+	if q == nil || clock == nil {
+		return
+	}
+	release := clock.hold()
+	q.mu.Lock()
+	if q.ended {
+		q.mu.Unlock()
+		release()
+		return
+	}
+	q.release = release
+	q.mu.Unlock()
+}
+
+// end releases the clock held, if any.
+func (q *questionOpen) end() {
+	q.mu.Lock()
+	q.ended = true
+	release := q.release
+	q.release = nil
+	q.mu.Unlock()
+	if release != nil {
+		release()
 	}
 }
 
@@ -160,6 +201,10 @@ func (a *serverActor) elicitAsked(c actor.Context, m *elicitAsk) {
 	}
 	if call != nil {
 		r.Conversation, r.Run, r.Call = callOrigin(call)
+		// The call's time stops while the question waits for the person
+		// (its own deadline is approval_timeout); a question that cannot
+		// be tied to one call leaves every clock as it is.
+		m.open.hold(call.clock)
 	}
 	r.callDone, r.closed = done, make(chan struct{})
 	c.Send(c.Parent(), r)

@@ -80,6 +80,7 @@ type liveConn struct {
 	conn    *mcp.Conn
 	alias   string
 	timeout time.Duration // a call's, unless it sets its own
+	setting string        // the setting timeout comes from ("mcp.tool_timeout", …)
 	secrets *redact.Set
 	workers *workers
 	line    *serverLine // where the server's next connection is published
@@ -96,6 +97,7 @@ type inflight struct {
 	cancel context.CancelCauseFunc
 	done   chan struct{} // closed when the call has ended
 	asked  int           // the server's questions during it (guarded by liveConn.mu)
+	clock  *callClock    // its timeout, stopped while a question of its waits for the person
 }
 
 // errCancelled is the cause of calls cancelled with CancelCall.
@@ -112,34 +114,52 @@ func (e *callsLost) Unwrap() error { return e.err }
 // timeoutError is the cause of a call that ran out of time; formatted only
 // when read.
 type timeoutError struct {
-	tool  string
-	after time.Duration
+	tool    string
+	after   time.Duration
+	held    time.Duration // the time its questions waited for the person, not counted
+	setting string        // the setting that gives it more time ("" when none does)
 }
 
-func (e *timeoutError) Error() string { return fmt.Sprintf("%s timed out after %v", e.tool, e.after) }
+func (e *timeoutError) Error() string {
+	s := fmt.Sprintf("%s timed out after %v", e.tool, e.after)
+	if e.held > 0 {
+		held := e.held.Round(time.Second)
+		if held == 0 {
+			held = e.held.Round(time.Millisecond)
+		}
+		s += fmt.Sprintf(", not counting the %v it waited for your answer", held)
+	}
+	if e.setting != "" {
+		s += " (" + e.setting + " gives a call more time)"
+	}
+	return s
+}
 
 // Is lets errors.Is(err, context.DeadlineExceeded) hold.
 func (e *timeoutError) Is(target error) bool { return target == context.DeadlineExceeded }
 
 // begin registers a call, or reports false when the connection is closed.
 func (l *liveConn) begin(ctx context.Context, sender *actor.PID, req *CallTool, display string) (context.Context, *inflight, context.CancelFunc, bool) {
-	timeout := req.Timeout
+	timeout, setting := req.Timeout, req.setting
 	if timeout <= 0 {
-		timeout = l.timeout
+		timeout, setting = l.timeout, l.setting
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
-	ctx, cancelTimeout := context.WithTimeoutCause(ctx, timeout, &timeoutError{tool: display, after: timeout})
-	call := &inflight{sender: sender, req: req, cancel: cancel, done: make(chan struct{})}
+	// The call's clock, which its questions to the person stop (hold).
+	clock := startClock(timeout, func(held time.Duration) {
+		cancel(&timeoutError{tool: display, after: timeout, held: held, setting: setting})
+	})
+	call := &inflight{sender: sender, req: req, cancel: cancel, clock: clock, done: make(chan struct{})}
 	l.mu.Lock()
 	if l.closed {
 		l.mu.Unlock()
-		cancelTimeout()
+		clock.stop()
 		cancel(nil)
 		return nil, nil, nil, false
 	}
 	l.calls[call] = struct{}{}
 	l.mu.Unlock()
-	return ctx, call, cancelTimeout, true
+	return ctx, call, clock.stop, true
 }
 
 // run makes the call and forgets it. parent is the caller's context (ctx
@@ -161,7 +181,7 @@ func (l *liveConn) run(parent, ctx context.Context, call *inflight, cancelTimeou
 	} else {
 		res, err = l.conn.CallTask(ctx, tool, args, progress, func(t *mcp.Task) { task = t })
 	}
-	deadline, _ := ctx.Deadline()
+	deadline := time.Now().Add(call.clock.remaining())
 	// The connection's end may reach the call first (the conn's own life)
 	// or through fail (callsLost); the call's own end (Stop, its timeout)
 	// is not a reason to follow the task again.
@@ -244,6 +264,9 @@ func (l *liveConn) resume(parent context.Context, req *CallTool, tool, display, 
 	}
 	again := *req
 	again.Timeout = time.Until(deadline)
+	if again.setting == "" {
+		again.setting = l.setting // the time left is the original's
+	}
 	if again.Timeout <= 0 {
 		return nil
 	}

@@ -96,6 +96,8 @@ type CallTool struct {
 	// NoWait: when the server makes a task of the call, answer at once
 	// with the task (ToolResult.Task) rather than following it to its end.
 	NoWait bool
+
+	setting string // with Timeout: the setting it comes from, to name when it runs out
 }
 
 // CallOrigin is where a tool call comes from, when a conversation makes it.

@@ -125,7 +125,11 @@ func (a *serverActor) onDialed(c actor.Context, m *dialed) {
 	}
 	a.conn = m.conn
 	conn := m.conn.conn
-	a.live = &liveConn{conn: conn, alias: a.alias, timeout: a.deps.mcp.CallTimeout(a.srv), secrets: a.deps.secrets,
+	setting := "mcp.tool_timeout"
+	if a.srv.Timeout > 0 {
+		setting = "mcp.servers." + a.alias + ".timeout"
+	}
+	a.live = &liveConn{conn: conn, alias: a.alias, timeout: a.deps.mcp.CallTimeout(a.srv), setting: setting, secrets: a.deps.secrets,
 		workers: a.deps.workers, calls: map[*inflight]struct{}{}}
 	a.line.publish(a.live)
 	a.status.Attempts = 0

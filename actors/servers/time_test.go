@@ -2,6 +2,7 @@ package servers_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync/atomic"
@@ -47,13 +48,13 @@ func TestCallTimeout(t *testing.T) {
 		wantElapsed   time.Duration
 	}{
 		{name: "server's", serverTimeout: 100 * time.Millisecond, sleep: time.Hour,
-			wantErr: "s.sleep timed out after 100ms", wantElapsed: 100 * time.Millisecond},
+			wantErr: "s.sleep timed out after 100ms (mcp.servers.s.timeout gives a call more time)", wantElapsed: 100 * time.Millisecond},
 		{name: "every server's", toolTimeout: 300 * time.Millisecond, sleep: time.Hour,
-			wantErr: "s.sleep timed out after 300ms", wantElapsed: 300 * time.Millisecond},
+			wantErr: "s.sleep timed out after 300ms (mcp.tool_timeout gives a call more time)", wantElapsed: 300 * time.Millisecond},
 		{name: "call's own over the server's", serverTimeout: time.Minute, callTimeout: 2 * time.Second, sleep: time.Hour,
 			wantErr: "s.sleep timed out after 2s", wantElapsed: 2 * time.Second},
 		{name: "default", sleep: time.Hour,
-			wantErr: fmt.Sprintf("s.sleep timed out after %v", config.DefaultToolTimeout), wantElapsed: config.DefaultToolTimeout},
+			wantErr: fmt.Sprintf("s.sleep timed out after %v (mcp.tool_timeout gives a call more time)", config.DefaultToolTimeout), wantElapsed: config.DefaultToolTimeout},
 		{name: "answered in time", serverTimeout: 100 * time.Millisecond, sleep: 99 * time.Millisecond,
 			wantElapsed: 99 * time.Millisecond},
 	}
@@ -279,6 +280,101 @@ func TestConnectionEnds(t *testing.T) {
 				}
 				if res := s.Call(t.Context(), &servers.CallTool{ID: "c2", Tool: "s.sleep", Args: []byte(`{"ms": 1}`)}); res.Err != nil {
 					t.Errorf("a call once connected again: %v", res.Err)
+				}
+			})
+		})
+	}
+}
+
+// asker is an in-process server with one tool, ask, that asks the person
+// which topic (elicitation, as an input request of the newest protocol:
+// the client asks, then calls again with the answer), then works then_ms
+// milliseconds (or until its call is cancelled) and answers with what the
+// person did and said.
+func asker() *sdk.Server {
+	srv := sdk.NewServer(&sdk.Implementation{Name: "asker", Version: "1"}, nil)
+	srv.AddTool(&sdk.Tool{Name: "ask", InputSchema: map[string]any{"type": "object"}}, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		answer, ok := req.Params.InputResponses["q"].(*sdk.ElicitResult)
+		if !ok {
+			return &sdk.CallToolResult{InputRequests: sdk.InputRequestMap{"q": &sdk.ElicitParams{Message: "Which topic?",
+				RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{"topic": map[string]any{"type": "string"}}}}}}, nil
+		}
+		var in struct {
+			ThenMS int `json:"then_ms"`
+		}
+		if err := json.Unmarshal(req.Params.Arguments, &in); err != nil {
+			return nil, err
+		}
+		select {
+		case <-time.After(time.Duration(in.ThenMS) * time.Millisecond):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: fmt.Sprintf("%s %v", answer.Action, answer.Content["topic"])}}}, nil
+	})
+	return srv
+}
+
+// A call's clock stops while the question its server asked during it
+// waits for the person: answered after the call's timeout, the call goes
+// on; the server's own time still counts (before and after), and the
+// error says the wait was not counted and which setting gives more time;
+// a question never answered ends by approval_timeout's decline, not by
+// the call's timeout.
+func TestQuestionStopsTheCallsClock(t *testing.T) {
+	tests := []struct {
+		name          string
+		serverTimeout time.Duration // config.Server.Timeout
+		answerAfter   time.Duration // 0: never
+		then          time.Duration // the tool's work after the answer
+		wantText      string        // the result's, when it has one
+		wantErr       string
+		wantElapsed   time.Duration
+	}{
+		{name: "answered after the call's timeout", answerAfter: 3 * time.Second, then: time.Second,
+			wantText: "accept go", wantElapsed: 4 * time.Second},
+		{name: "the server's time still counts", answerAfter: 3 * time.Second, then: time.Hour,
+			wantErr:     "s.ask timed out after 2s, not counting the 3s it waited for your answer (mcp.tool_timeout gives a call more time)",
+			wantElapsed: 5 * time.Second},
+		{name: "the server's own timeout", serverTimeout: time.Second, answerAfter: 3 * time.Second, then: time.Hour,
+			wantErr:     "s.ask timed out after 1s, not counting the 3s it waited for your answer (mcp.servers.s.timeout gives a call more time)",
+			wantElapsed: 4 * time.Second},
+		{name: "never answered", wantText: "decline <nil>", wantElapsed: 10 * time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				s := serverstest.Start(t, servers.Options{
+					MCP:       config.MCP{ToolTimeout: 2 * time.Second, ApprovalTimeout: 10 * time.Second},
+					Servers:   map[string]config.Server{"s": {Timeout: tt.serverTimeout}},
+					InProcess: map[string]func() (*sdk.Server, error){"s": serverstest.InProcess(asker())},
+				})
+				s.Await(t, "s", servers.StateReady)
+				results := make(chan *servers.ToolResult, 1)
+				go func() {
+					results <- s.Call(t.Context(), &servers.CallTool{ID: "c1", Tool: "s.ask",
+						Args: fmt.Appendf(nil, `{"then_ms": %d}`, tt.then.Milliseconds())})
+				}()
+				q := serverstest.Expect[*servers.ElicitationRequested](t, s.Events)
+				if tt.answerAfter > 0 {
+					time.Sleep(tt.answerAfter) // the bubble's clock
+					s.AS.Root.Send(s.Servers, &servers.ElicitationAnswer{ID: q.ID, Action: servers.ElicitAccept, Content: map[string]any{"topic": "go"}})
+				}
+				res := <-results
+				gotErr, gotText := "", ""
+				if res.Err != nil {
+					gotErr = res.Err.Error()
+				}
+				if res.Result != nil && len(res.Result.Content) == 1 {
+					if tc, ok := res.Result.Content[0].(*sdk.TextContent); ok {
+						gotText = tc.Text
+					}
+				}
+				if gotErr != tt.wantErr || gotText != tt.wantText {
+					t.Errorf("the call ended with %q, error %q; want %q, error %q", gotText, gotErr, tt.wantText, tt.wantErr)
+				}
+				if res.Elapsed != tt.wantElapsed {
+					t.Errorf("the call took %v, want %v", res.Elapsed, tt.wantElapsed)
 				}
 			})
 		})

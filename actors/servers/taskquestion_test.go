@@ -1,0 +1,66 @@
+package servers_test
+
+import (
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"deckhand/actors/servers"
+	"deckhand/actors/servers/serverstest"
+	"deckhand/config"
+	"deckhand/testutil"
+	"deckhand/testutil/taskpeer"
+)
+
+// A task's question (tasks/result's elicitation, input_required) stops its
+// call's clock as any call's question does: a real server over stdio whose
+// task asks at once; answered after the call's timeout, the call ends with
+// the task's result; never answered, it ends by approval_timeout's decline
+// (the task's report on it), not by the call's timeout. Real time: the
+// server is a process, outside any synctest bubble.
+func TestTaskQuestionStopsTheCallsClock(t *testing.T) {
+	const timeout = 3 * time.Second
+	tests := []struct {
+		name        string
+		answerAfter time.Duration // 0: never
+		want        string
+	}{
+		{name: "answered after the call's timeout", answerAfter: timeout + time.Second, want: "report on go"},
+		{name: "never answered", want: "report on decline"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := testutil.StdioServer(t, "-tasks", taskpeer.Input, "-tasks-polls", "-1")
+			s := serverstest.Start(t, servers.Options{
+				MCP:     config.MCP{ToolTimeout: timeout, ApprovalTimeout: timeout + 2*time.Second},
+				Servers: map[string]config.Server{"s": srv},
+			})
+			s.Await(t, "s", servers.StateReady)
+			results := make(chan *servers.ToolResult, 1)
+			go func() {
+				results <- s.Call(t.Context(), &servers.CallTool{ID: "c1", Tool: "s.research", Args: []byte(`{"topic":"python"}`)})
+			}()
+			q := serverstest.Expect[*servers.ElicitationRequested](t, s.Events)
+			if tt.answerAfter > 0 {
+				time.Sleep(tt.answerAfter) // past the call's timeout: not a wait for an event
+				s.AS.Root.Send(s.Servers, &servers.ElicitationAnswer{ID: q.ID, Action: servers.ElicitAccept, Content: map[string]any{"topic": "go"}})
+			}
+			var res *servers.ToolResult
+			select {
+			case res = <-results:
+			case <-time.After(time.Minute):
+				t.Fatal("the call did not end")
+			}
+			got := ""
+			if res.Result != nil && len(res.Result.Content) == 1 {
+				if tc, ok := res.Result.Content[0].(*sdk.TextContent); ok {
+					got = tc.Text
+				}
+			}
+			if res.Err != nil || got != tt.want {
+				t.Errorf("the call ended with %q, error %v; want %q", got, res.Err, tt.want)
+			}
+		})
+	}
+}

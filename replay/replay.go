@@ -140,7 +140,11 @@ type Call struct {
 	CutSaved bool
 	// Images are the result's images as the log names them, each with
 	// the SHA-256 of its file beside the log when kept.
-	Images  []store.LoggedImage
+	Images []store.LoggedImage
+	// Elapsed is how long the call took; for an Unknown call whose run
+	// has ended, how long the log saw it running (from its sending to the
+	// run's last event before Deckhand stopped): at least that, perhaps
+	// much more.
 	Elapsed time.Duration
 	// Asked: an approval was asked about it. Sent: it was sent to its
 	// server (or run) at all; a Finished call that was not ended before
@@ -256,6 +260,11 @@ func Read(events []store.Event) Session {
 		}
 		return c
 	}
+	// sentAt: when each call of the run was sent; seen: the time of the
+	// run's last event logged while it ran (run.interrupted is written
+	// when Deckhand next starts, and is not one of them).
+	sentAt := map[*Call]time.Time{}
+	var seen time.Time
 	removed := map[string]bool{}
 	s.Tree = NewTree()
 	for _, e := range events {
@@ -300,9 +309,13 @@ func Read(events []store.Event) Session {
 			s.tools(e.Kind, d)
 			continue
 		}
+		if e.Kind != store.KindRunInterrupted {
+			seen = e.Time
+		}
 		switch e.Kind {
 		case store.KindRunStarted:
 			settle()
+			clear(sentAt) // a run the log left running: nothing says how long its calls ran
 			parent := ""
 			if d.Parent != nil {
 				parent = *d.Parent
@@ -364,6 +377,7 @@ func Read(events []store.Event) Session {
 			c.Sent = true
 			if c.Outcome == NeverStarted {
 				c.Outcome = Unknown
+				sentAt[c] = e.Time
 			}
 		case store.KindCapabilityDenied:
 			if d.Capability != "" {
@@ -397,6 +411,12 @@ func Read(events []store.Event) Session {
 				in, out, cost = in+run.End.InputTokens, out+run.End.OutputTokens, cost+run.End.CostUSD
 			}
 			run.End = End{Status: endStatus(e.Kind), Error: d.Error, InputTokens: in, OutputTokens: out, CostUSD: cost}
+			for c, at := range sentAt {
+				if c.Outcome == Unknown && seen.After(at) {
+					c.Elapsed = seen.Sub(at)
+				}
+			}
+			clear(sentAt)
 			run = nil
 		}
 	}

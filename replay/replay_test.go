@@ -219,3 +219,47 @@ func TestTaskAfterItsRun(t *testing.T) {
 		t.Errorf("expired after the run: call = %+v, want its outcome unknown, no task pending", c)
 	}
 }
+
+// A call whose outcome is unknown (Deckhand stopped before its result came
+// back) ran at least from its sending to its run's last event logged before
+// Deckhand stopped; run.interrupted, written when Deckhand next starts, and
+// what came after it (the task's expiry) do not count, and a run the log
+// left running says nothing of how long its calls ran.
+func TestUnknownCallRanAtLeast(t *testing.T) {
+	t0 := time.UnixMilli(1_700_000_000_000)
+	at := func(ms int, kind, data string) store.Event {
+		return store.Event{Kind: kind, Data: json.RawMessage(data), RunID: "r", Time: t0.Add(time.Duration(ms) * time.Millisecond)}
+	}
+	begin := []store.Event{
+		at(0, store.KindRunStarted, `{"text":"go"}`),
+		at(1000, store.KindAssistantMessage, `{"text":"","tool_calls":[{"id":"a","name":"t__research","arguments":"{}"}]}`),
+		at(1500, store.KindApprovalAsked, `{"call":"a","tool":"t.research"}`),
+		at(4000, store.KindToolInvoked, `{"call":"a","tool":"t.research"}`),
+		at(4100, store.KindToolTask, `{"call":"a","tool":"t.research","task":"task-1","status":"working"}`),
+		at(9200, store.KindToolTask, `{"call":"a","tool":"t.research","task":"task-1","status":"input_required"}`),
+	}
+	tests := []struct {
+		name string
+		more []store.Event
+		want time.Duration
+	}{
+		{name: "interrupted", more: []store.Event{
+			at(60_000, store.KindRunInterrupted, `{}`),
+			at(61_000, store.KindToolTask, `{"call":"a","tool":"t.research","task":"task-1","status":"expired"}`),
+		}, want: 5200 * time.Millisecond},
+		{name: "left running"},
+		{name: "left running, another run after it", more: []store.Event{
+			{Kind: store.KindRunStarted, Data: json.RawMessage(`{"text":"again"}`), RunID: "r2", Time: t0.Add(70 * time.Second)},
+			{Kind: store.KindRunSucceeded, Data: json.RawMessage(`{}`), RunID: "r2", Time: t0.Add(71 * time.Second)},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := Read(append(append([]store.Event(nil), begin...), tt.more...))
+			c := s.Runs[0].Steps[0].Answer.Calls[0]
+			if c.Outcome != Unknown || c.Elapsed != tt.want {
+				t.Errorf("call = outcome %v, elapsed %v; want unknown, %v", c.Outcome, c.Elapsed, tt.want)
+			}
+		})
+	}
+}

@@ -124,7 +124,9 @@ func (t *Transcript) addRun(run replay.Run, attached []Attachment, views []repla
 			case c.Outcome == replay.Unknown:
 				t.ToolStarted(c.ID, c.Tool, c.Arguments)
 				if ended {
-					t.ToolFinished(c.ID, c.Tool, nil, c.Result(), true, false, 0)
+					// How long the log saw it running: at least that.
+					t.ToolFinished(c.ID, c.Tool, nil, c.Result(), true, false, c.Elapsed)
+					t.ToolUnknown(c.ID)
 				}
 			case c.Outcome == replay.Finished:
 				// Denied, stopped while asked or refused: it never ran, and

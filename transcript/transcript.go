@@ -129,6 +129,10 @@ type Row struct {
 	// Output says so; State is Failed): its view is told tool-cancelled,
 	// not that result.
 	Cancelled bool
+	// Unknown: the call was sent and Deckhand stopped before its result
+	// came back (Output says so; State is Failed): Elapsed is how long the
+	// log saw it running, at least (0: not known).
+	Unknown bool
 	// NotRun says, in words, why a finished call never ran ("denied",
 	// "the run was stopped before it was approved"; NotRunWhy); "" when
 	// it ran or has not ended. Its card says so, not how long it took.
@@ -520,8 +524,35 @@ func (t *Transcript) ToolFinished(call, tool string, args json.RawMessage, outpu
 	default:
 		r.State = Succeeded
 	}
-	r.Output, r.Elapsed = output, elapsed
+	r.Output, r.Elapsed, r.Unknown = output, elapsed, false
 	t.set(i, r)
+}
+
+// ToolUnknown marks a finished call's outcome unknown: Deckhand stopped
+// before its result came back, and its Elapsed is a lower bound. A later
+// ToolFinished (its task followed to its end) clears it.
+func (t *Transcript) ToolUnknown(call string) {
+	i, ok := t.calls[call]
+	if !ok {
+		return
+	}
+	r := t.rows[i]
+	r.Unknown = true
+	t.set(i, r)
+}
+
+// FailedState is what a failed call's card says of its end, its duration
+// written by elapsed: "failed after 1.2 s"; for a call whose outcome is
+// unknown, how long it was seen running, "outcome unknown · ran at least
+// 5.2 s", or no duration when the log saw none.
+func (r Row) FailedState(elapsed func(time.Duration) string) string {
+	switch {
+	case !r.Unknown:
+		return "failed after " + elapsed(r.Elapsed)
+	case r.Elapsed < time.Millisecond:
+		return "outcome unknown"
+	}
+	return "outcome unknown · ran at least " + elapsed(r.Elapsed)
 }
 
 // ToolCut records what the result limit cut of a finished call's result

@@ -288,7 +288,7 @@ func (t *Card) Set(r transcript.Row) {
 			state += " · cut for the model"
 		}
 	case transcript.Failed:
-		icon, state, stroke = icons.Failed, "failed after "+widgets.Elapsed(r.Elapsed), theme.ColorNameError
+		icon, state, stroke = icons.Failed, r.FailedState(widgets.Elapsed), theme.ColorNameError
 		switch {
 		case refused:
 			icon, state, stroke = icons.Denied, "refused by policy (not run)", theme.ColorNameWarning

@@ -11,6 +11,7 @@ import (
 	"deckhand/config"
 	"deckhand/testutil"
 	"deckhand/testutil/taskpeer"
+	"deckhand/transport/mcp"
 )
 
 // A task's question (tasks/result's elicitation, input_required) stops its
@@ -62,5 +63,48 @@ func TestTaskQuestionStopsTheCallsClock(t *testing.T) {
 				t.Errorf("the call ended with %q, error %v; want %q", got, res.Err, tt.want)
 			}
 		})
+	}
+}
+
+// The same with server-everything's simulate-research-query {ambiguous:
+// true}, the new-user pass's case: a task that works a few seconds, then
+// asks (input_required, tasks/result's elicitation) and waits. Answered
+// after the call's timeout, the call ends with the report.
+func TestEverythingTaskQuestionStopsTheCallsClock(t *testing.T) {
+	p := testutil.RequirePeers(t)
+	const timeout = 8 * time.Second // the task works about 5 s before it asks
+	s := serverstest.Start(t, servers.Options{
+		MCP:     config.MCP{ToolTimeout: timeout},
+		Servers: map[string]config.Server{"ev": {Command: p.Node, Args: []string{p.Everything, "stdio"}}},
+	})
+	s.Await(t, "ev", servers.StateReady)
+	results := make(chan *servers.ToolResult, 1)
+	go func() {
+		results <- s.Call(t.Context(), &servers.CallTool{ID: "c1", Tool: "ev.simulate-research-query", Args: []byte(`{"topic":"python","ambiguous":true}`)})
+	}()
+	q := serverstest.Expect[*servers.ElicitationRequested](t, s.Events)
+	answer := map[string]any{}
+	for _, f := range q.Form.Fields {
+		switch {
+		case len(f.Options) > 0:
+			answer[f.Name] = f.Options[0]
+		case f.Kind == mcp.FieldBoolean:
+			answer[f.Name] = true
+		case f.Kind == mcp.FieldNumber || f.Kind == mcp.FieldInteger:
+			answer[f.Name] = 1
+		default:
+			answer[f.Name] = "the language"
+		}
+	}
+	time.Sleep(timeout) // past the call's timeout: not a wait for an event
+	s.AS.Root.Send(s.Servers, &servers.ElicitationAnswer{ID: q.ID, Action: servers.ElicitAccept, Content: answer})
+	var res *servers.ToolResult
+	select {
+	case res = <-results:
+	case <-time.After(time.Minute):
+		t.Fatal("the call did not end")
+	}
+	if res.Err != nil || res.Result == nil || res.Result.IsError {
+		t.Fatalf("the call ended with %+v, error %v; want the report", res.Result, res.Err)
 	}
 }

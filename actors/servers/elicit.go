@@ -191,7 +191,7 @@ func (a *serverActor) elicitAsked(c actor.Context, m *elicitAsk) {
 		m.reply <- &sdk.ElicitResult{Action: ElicitDecline}
 		return
 	}
-	call, done, err := a.live.question()
+	call, done, err := a.live.question(relatedTask(p.Meta))
 	if err != nil {
 		// A question with no call to belong to (the call has ended), or one
 		// too many during it: declined before anyone sees it.
@@ -208,6 +208,15 @@ func (a *serverActor) elicitAsked(c actor.Context, m *elicitAsk) {
 	}
 	r.callDone, r.closed = done, make(chan struct{})
 	c.Send(c.Parent(), r)
+}
+
+// relatedTask is the task a request says it is about (the 2025-11-25
+// tasks' io.modelcontextprotocol/related-task), "" when none. The server
+// says it: it can only name one of its own calls.
+func relatedTask(meta sdk.Meta) string {
+	rel, _ := meta["io.modelcontextprotocol/related-task"].(map[string]any)
+	id, _ := rel["taskId"].(string)
+	return id
 }
 
 // callOrigin is the conversation, run and call of a tool call, when a

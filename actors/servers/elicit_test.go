@@ -16,11 +16,11 @@ import (
 // most MaxQuestionsPerCall, and the call's end is signalled.
 func TestQuestionsPerCall(t *testing.T) {
 	var l *liveConn
-	if _, _, err := l.question(); !errors.Is(err, ErrNoCall) {
+	if _, _, err := l.question(""); !errors.Is(err, ErrNoCall) {
 		t.Fatalf("no connection: %v, want ErrNoCall", err)
 	}
 	l = &liveConn{calls: map[*inflight]struct{}{}}
-	if _, _, err := l.question(); !errors.Is(err, ErrNoCall) {
+	if _, _, err := l.question(""); !errors.Is(err, ErrNoCall) {
 		t.Fatalf("no call: %v, want ErrNoCall", err)
 	}
 	_, call, cancel, ok := l.begin(context.Background(), nil, &CallTool{ID: "c1"}, "s.ask")
@@ -30,13 +30,13 @@ func TestQuestionsPerCall(t *testing.T) {
 	defer cancel()
 	var done <-chan struct{}
 	for i := range MaxQuestionsPerCall {
-		only, d, err := l.question()
+		only, d, err := l.question("")
 		if err != nil || only != call {
 			t.Fatalf("question %d: %v, %v", i+1, only, err)
 		}
 		done = d
 	}
-	if _, _, err := l.question(); !errors.Is(err, ErrTooManyQuestions) {
+	if _, _, err := l.question(""); !errors.Is(err, ErrTooManyQuestions) {
 		t.Fatalf("question %d: %v, want ErrTooManyQuestions", MaxQuestionsPerCall+1, err)
 	}
 	l.mu.Lock()
@@ -47,6 +47,32 @@ func TestQuestionsPerCall(t *testing.T) {
 	case <-done:
 	case <-time.After(5 * time.Second):
 		t.Fatal("the call's end was not signalled")
+	}
+}
+
+// A question that names its task (related-task) counts against that
+// task's call alone, and is tied to it, even with other calls in flight;
+// one that names none, or a task no call has, counts against them all.
+func TestQuestionOfATask(t *testing.T) {
+	l := &liveConn{calls: map[*inflight]struct{}{}, timeout: time.Hour}
+	_, plain, cancel1, _ := l.begin(context.Background(), nil, &CallTool{ID: "c1"}, "s.a")
+	defer cancel1()
+	_, tasked, cancel2, _ := l.begin(context.Background(), nil, &CallTool{ID: "c2"}, "s.b")
+	defer cancel2()
+	l.taskOf(tasked, "task-7")
+	if only, _, err := l.question("task-7"); err != nil || only != tasked {
+		t.Errorf("naming task-7: %v, %v; want c2's call", only, err)
+	}
+	for _, related := range []string{"", "task-8"} {
+		if only, _, err := l.question(related); err != nil || only != nil {
+			t.Errorf("naming %q: %v, %v; want no one call", related, only, err)
+		}
+	}
+	if plain.asked != 2 || tasked.asked != 3 {
+		t.Errorf("questions counted: c1 %d, c2 %d; want 2, 3", plain.asked, tasked.asked)
+	}
+	if _, _, err := l.question("task-7"); !errors.Is(err, ErrTooManyQuestions) {
+		t.Errorf("c2's fourth: %v, want ErrTooManyQuestions", err)
 	}
 }
 

@@ -98,6 +98,7 @@ type inflight struct {
 	done   chan struct{} // closed when the call has ended
 	asked  int           // the server's questions during it (guarded by liveConn.mu)
 	clock  *callClock    // its timeout, stopped while a question of its waits for the person
+	task   string        // the task its server made of it, once known (guarded by liveConn.mu)
 }
 
 // errCancelled is the cause of calls cancelled with CancelCall.
@@ -179,7 +180,10 @@ func (l *liveConn) run(parent, ctx context.Context, call *inflight, cancelTimeou
 	if call.req.NoWait {
 		res, task, err = l.conn.StartTool(ctx, tool, args, progress)
 	} else {
-		res, err = l.conn.CallTask(ctx, tool, args, progress, func(t *mcp.Task) { task = t })
+		res, err = l.conn.CallTask(ctx, tool, args, progress, func(t *mcp.Task) {
+			task = t
+			l.taskOf(call, t.ID)
+		})
 	}
 	deadline := time.Now().Add(call.clock.remaining())
 	// The connection's end may reach the call first (the conn's own life)
@@ -274,6 +278,7 @@ func (l *liveConn) resume(parent context.Context, req *CallTool, tool, display, 
 	if !ok {
 		return nil
 	}
+	next.taskOf(call, id)
 	if progress != nil {
 		progress(mcp.Progress{Message: "the server is back: following task " + id + " again"})
 	}
@@ -357,12 +362,21 @@ var (
 // ask during one tool call; the next are declined unseen.
 const MaxQuestionsPerCall = 3
 
+// taskOf notes the task the server made of call.
+func (l *liveConn) taskOf(call *inflight, id string) {
+	l.mu.Lock()
+	call.task = id
+	l.mu.Unlock()
+}
+
 // question counts a server's question against the calls in flight: the
-// one call it came during, or, when several are in flight and nothing says
-// which, every one of them. It returns the call when there is exactly one,
-// and a channel closed once every call it counted against has ended; an
-// error when no call is in flight or one of them has had its questions.
-func (l *liveConn) question() (only *inflight, done <-chan struct{}, err error) {
+// one call it came during (the only one, or the one whose task the
+// question names, related), or, when several are in flight and nothing
+// says which, every one of them. It returns the call when there is
+// exactly one, and a channel closed once every call it counted against has
+// ended; an error when no call is in flight or one of them has had its
+// questions.
+func (l *liveConn) question(related string) (only *inflight, done <-chan struct{}, err error) {
 	if l == nil {
 		return nil, nil, ErrNoCall
 	}
@@ -370,6 +384,18 @@ func (l *liveConn) question() (only *inflight, done <-chan struct{}, err error) 
 	defer l.mu.Unlock()
 	if len(l.calls) == 0 {
 		return nil, nil, ErrNoCall
+	}
+	if related != "" {
+		for call := range l.calls {
+			if call.task != related {
+				continue
+			}
+			if call.asked >= MaxQuestionsPerCall {
+				return nil, nil, ErrTooManyQuestions
+			}
+			call.asked++
+			return call, call.done, nil
+		}
 	}
 	var chans []chan struct{}
 	for call := range l.calls {

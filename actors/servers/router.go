@@ -337,6 +337,7 @@ func (r *Router) FollowTask(ctx context.Context, call, display, id string) (*Too
 			}
 			continue
 		}
+		l.taskOf(inflight, id)
 		res, err := l.conn.AwaitTask(cctx, &mcp.Task{ID: id}, nil)
 		return l.end(cctx, inflight, cancelTimeout, res, err, display, time.Now()), nil
 	}

@@ -108,3 +108,51 @@ func TestEverythingTaskQuestionStopsTheCallsClock(t *testing.T) {
 		t.Fatalf("the call ended with %+v, error %v; want the report", res.Result, res.Err)
 	}
 }
+
+// Two tasks of one server in flight, each asking its question (which names
+// its task, related-task): each question stops its own call's clock, though
+// the server has more than one call in flight. The questions come one at a
+// time; the first is answered after the calls' timeout, the second as soon
+// as it shows: both calls end with their task's report.
+func TestTwoTasksQuestionsStopTheirClocks(t *testing.T) {
+	const timeout = 3 * time.Second
+	s := serverstest.Start(t, servers.Options{
+		MCP:     config.MCP{ToolTimeout: timeout},
+		Servers: map[string]config.Server{"s": testutil.StdioServer(t, "-tasks", taskpeer.Input, "-tasks-polls", "-1")},
+	})
+	s.Await(t, "s", servers.StateReady)
+	results := make(chan *servers.ToolResult, 2)
+	for _, id := range []string{"c1", "c2"} {
+		go func() {
+			results <- s.Call(t.Context(), &servers.CallTool{ID: id, Tool: "s.research", Args: []byte(`{"topic":"python"}`)})
+		}()
+	}
+	for i, topic := range []string{"go", "rust"} {
+		q := serverstest.Expect[*servers.ElicitationRequested](t, s.Events)
+		if i == 0 {
+			time.Sleep(timeout + time.Second) // past the calls' timeout: not a wait for an event
+		}
+		s.AS.Root.Send(s.Servers, &servers.ElicitationAnswer{ID: q.ID, Action: servers.ElicitAccept, Content: map[string]any{"topic": topic}})
+	}
+	got := map[string]string{}
+	for range 2 {
+		var res *servers.ToolResult
+		select {
+		case res = <-results:
+		case <-time.After(time.Minute):
+			t.Fatal("a call did not end")
+		}
+		text := ""
+		if res.Err != nil {
+			text = res.Err.Error()
+		} else if res.Result != nil && len(res.Result.Content) == 1 {
+			if tc, ok := res.Result.Content[0].(*sdk.TextContent); ok {
+				text = tc.Text
+			}
+		}
+		got[res.ID] = text
+	}
+	if reports := []string{got["c1"], got["c2"]}; !(reports[0] == "report on go" && reports[1] == "report on rust" || reports[0] == "report on rust" && reports[1] == "report on go") {
+		t.Errorf("the calls ended with %q; want the reports on go and on rust", got)
+	}
+}

@@ -42,11 +42,11 @@ type Prompt struct {
 	Calls    *fyne.Container // the tool calls' lines, above the answer
 	Answer   *Answer
 	Status   *widget.Label
-	Notice   *widget.Label   // a retry's notice, under the calls, while the run waits to ask the model again
-	Now      *widget.Button  // Retry now, at the same time
-	bottom   *fyne.Container // the status and the buttons
-	column   *fyne.Container // the question, its calls, the notice, the answer
-	open     *widget.Button
+	Notice   *widget.Label       // a retry's notice, under the calls, while the run waits to ask the model again
+	Now      *widgets.RingButton // Retry now, at the same time
+	bottom   *fyne.Container     // the status and the buttons
+	column   *fyne.Container     // the question, its calls, the notice, the answer
+	open     *widgets.RingButton
 	visible  bool
 	text     string
 	retrying *Retrying // what Now asks for
@@ -73,12 +73,15 @@ func New(app fyne.App, icon fyne.Resource, host Host) *Prompt {
 	q.Question.Hide()
 	q.Calls = container.NewVBox()
 	q.Calls.Hide()
-	q.open = widget.NewButtonWithIcon("Open in main window", theme.ComputerIcon(), func() {
+	// Ring buttons: focused with Tab, Enter presses them as Space does,
+	// and Escape still closes the prompt (Fyne's button took Space alone
+	// and kept the other keys: Enter on Retry now did nothing).
+	q.open = widgets.NewRingButtonWithIcon("Open in main window", theme.ComputerIcon(), func() {
 		q.hide()
 		host.ToMain()
 	})
 	q.open.Disable()
-	q.Now = widget.NewButtonWithIcon("Retry now", theme.MediaFastForwardIcon(), func() {
+	q.Now = widgets.NewRingButtonWithIcon("Retry now", theme.MediaFastForwardIcon(), func() {
 		if r := q.retrying; r != nil {
 			q.host.RetryNow(r.Run, r.Try)
 		}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 	"github.com/google/go-cmp/cmp"
@@ -92,3 +93,64 @@ func TestPromptFailureAndQuestionBehind(t *testing.T) {
 		t.Errorf("its own run: status %q, notice shown %v, Retry now %v", q.Status.Text, q.Notice.Visible(), q.Now.Visible())
 	}
 }
+
+// Retry now, reached with Tab, is pressed by Enter as by Space, as any
+// focused button; and Escape there still closes the prompt. Fyne's button
+// took Space alone and kept every other key: Enter on the focused Retry
+// now did nothing, and Escape did not close the prompt.
+func TestPromptRetryNowFromKeys(t *testing.T) {
+	var asked []Retrying
+	hidden := 0
+	q := New(test.NewTempApp(t), nil, retryHost{host: host{}, asked: &asked})
+	t.Cleanup(q.win.Close)
+	q.host = hiddenHost{q.host, &hidden}
+	q.Show()
+	q.submit("hello")
+	const notice = "429 Too Many Requests; trying again in 1m0s (try 2 of 3, at 10:01:00)"
+	waits := func(try int) {
+		q.Update(&Update{Asked: "hello", Running: true, Retrying: &Retrying{Run: "r1", Text: notice, Try: try}})
+	}
+	c := q.win.Canvas()
+	// key is a key typed as the driver gives it: to the focused control,
+	// else to the window.
+	key := func(name fyne.KeyName) {
+		if f := c.Focused(); f != nil {
+			f.TypedKey(&fyne.KeyEvent{Name: name})
+		} else if c.OnTypedKey() != nil {
+			c.OnTypedKey()(&fyne.KeyEvent{Name: name})
+		}
+	}
+	tabToNow := func() {
+		t.Helper()
+		c.Focus(q.Entry)
+		for range 20 {
+			if c.FocusNext(); c.Focused() == fyne.Focusable(q.Now) {
+				return
+			}
+		}
+		t.Fatalf("Tab from the box never reaches Retry now (focus on %T)", c.Focused())
+	}
+	for i, k := range []fyne.KeyName{fyne.KeyReturn, fyne.KeyEnter, fyne.KeySpace} {
+		waits(2 + i)
+		tabToNow()
+		asked = nil
+		key(k)
+		if len(asked) != 1 || asked[0] != (Retrying{Run: "r1", Try: 2 + i}) {
+			t.Errorf("%s on the focused Retry now: asked %+v, want try %d of r1", k, asked, 2+i)
+		}
+	}
+	waits(5)
+	tabToNow()
+	key(fyne.KeyEscape)
+	if q.Visible() || hidden != 1 {
+		t.Errorf("Escape on the focused Retry now: the prompt shown %v, hidden %d times; want it closed", q.Visible(), hidden)
+	}
+}
+
+// hiddenHost counts the prompt's closings.
+type hiddenHost struct {
+	Host
+	n *int
+}
+
+func (h hiddenHost) Hidden() { *h.n++ }

@@ -150,6 +150,7 @@ type bridge struct {
 	// What the window shows of the current conversation.
 	shownRows    int
 	shownRunning bool
+	shownBusy    []string // the chats with a run going, as last told (quit.go)
 }
 
 func (b *bridge) Receive(c actor.Context) {
@@ -568,11 +569,15 @@ type update struct {
 	quickConv    string   // the quick prompt's conversation
 	quick        *tray.Update
 	notices      []string
+	// busy names the chats with a run going (busyNames), when that
+	// changed: quitting asks first while there is one (quit.go).
+	busy    []string
+	busySet bool
 }
 
 func (u *update) empty() bool {
 	return u.conv == "" && u.status == "" && u.servers == nil && u.catalog == nil && !u.sessionsSet &&
-		!u.approvalsSet && u.quick == nil && len(u.notices) == 0
+		!u.approvalsSet && u.quick == nil && len(u.notices) == 0 && !u.busySet
 }
 
 // flush hands what changed since the last frame to the window, in one
@@ -635,6 +640,9 @@ func (b *bridge) flush() {
 			u.quick = &tray.Update{Gone: true} // its chat was deleted
 		}
 		b.quickDirty = false
+	}
+	if busy := b.busyNames(); !slices.Equal(busy, b.shownBusy) {
+		u.busy, u.busySet, b.shownBusy = busy, true, busy
 	}
 	u.notices, b.notices = b.notices, nil
 	if u.empty() {

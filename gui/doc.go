@@ -92,7 +92,8 @@
 //     draft, set aside on switching and kept in the log.
 //   - theme.go: the app's look (theme variant, text size);
 //     shortcuts.go: the main window's shortcuts, one table, and their
-//     list (F1).
+//     list (F1); quit.go: quitting (Ctrl+Q, the tray's Quit, closing
+//     the window without a tray), which asks first while a run is going.
 //   - screen.go: what the windows show, as data, for the real-window tests
 //     in cmd/deckhand.
 //   - panel.go: a panel drawn in the main window in the chat's place (the

@@ -111,11 +111,15 @@ type harnessOptions struct {
 	probe     func(*harness) []llm.Endpoint
 	inProcess map[string]*sdk.Server // more in-process servers, beside "t"
 	notLoaded map[string]func() []tools.Rejected
+	app       func(fyne.App) fyne.App // wraps the test app (to see it quit)
 }
 
 func newHarness(t *testing.T, o harnessOptions) *harness {
 	t.Helper()
 	h := &harness{t: t, app: guitest.NewApp(t), queue: guitest.NewQueue(), primary: &primaryRecorder{}}
+	if o.app != nil {
+		h.app = o.app(h.app)
+	}
 	h.model = testutil.NewModelServer(t, o.responses...)
 	h.model.Fallback = o.fallback
 	cfg := &config.Config{Path: filepath.Join(t.TempDir(), "config.toml")}

@@ -151,6 +151,7 @@ func (u *UI) showServers() {
 type serversHost struct{ u *UI }
 
 func (h serversHost) App() fyne.App                        { return h.u.app }
+func (h serversHost) Quit()                                { h.u.quit() }
 func (h serversHost) Icon() fyne.Resource                  { return h.u.d.Icon }
 func (h serversHost) NewPanel(title string) fyne.Window    { return h.u.newPanel(title) }
 func (h serversHost) Post(f func())                        { h.u.post(f) }

@@ -128,6 +128,7 @@ func (h settingsHost) WriteConfig(edits []config.Edit, tables map[string]map[str
 func (h settingsHost) ReuseConfig()                         { h.u.setConfig(h.u.cfg) }
 func (h settingsHost) ApplyLook(ui config.UI)               { applyLook(h.u.app, ui) }
 func (h settingsHost) App() fyne.App                        { return h.u.app }
+func (h settingsHost) Quit()                                { h.u.quit() }
 func (h settingsHost) NewPanel(title string) fyne.Window    { return h.u.newPanel(title) }
 func (h settingsHost) Icon() fyne.Resource                  { return h.u.d.Icon }
 func (h settingsHost) LookupEnv(name string) (string, bool) { return h.u.d.LookupEnv(name) }

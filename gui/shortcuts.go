@@ -35,7 +35,7 @@ func (u *UI) shortcuts() []shortcut {
 		{keys: "Ctrl+,", what: "Settings", ctrl: fyne.KeyComma, run: func() { u.showPlace(u.showSettings) }},
 		{keys: "Ctrl+/", what: "This list of shortcuts", ctrl: fyne.KeySlash, run: u.showShortcuts},
 		{keys: "F1", what: "This list of shortcuts"},
-		{keys: "Ctrl+Q", what: "Quit Deckhand", ctrl: fyne.KeyQ, run: u.app.Quit},
+		{keys: "Ctrl+Q", what: "Quit Deckhand", ctrl: fyne.KeyQ, run: u.quit},
 		{keys: "Enter", what: "Send the message, or the edited message in Edit"},
 		{keys: "Shift+Enter", what: "A new line in the message, and in Edit"},
 		{keys: "Escape", what: "Stop the answer being written; close a dialog"},

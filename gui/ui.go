@@ -133,6 +133,12 @@ type UI struct {
 	relay   *widgets.KeyRelay    // the keys typed while the quick prompt opens (quickFromKeys)
 
 	drafts drafts // each chat's unsent text (conversations_drafts.go)
+
+	// busy names the chats with a run going, as the bridge last told;
+	// quitting asks first while there is one (quit.go), and quitAsked is
+	// that question while it shows.
+	busy      []string
+	quitAsked *dialog.CustomDialog
 }
 
 func (u *UI) quickConv() string { return u.quickID }
@@ -227,7 +233,7 @@ func (u *UI) installTray() {
 	// The tray's menu opened: the pointer left the window for the tray
 	// without a word from Fyne, and an answer's hover info stayed beside
 	// the menu.
-	tray.Install(u.app, u.d.Icon, u.showMain, u.showQuick, func() { u.post(u.chat.Away) })
+	tray.Install(u.app, u.d.Icon, u.showMain, u.showQuick, u.quit, func() { u.post(u.chat.Away) })
 }
 
 // showQuick opens the quick prompt (from the tray, or Ctrl+K).
@@ -272,6 +278,9 @@ func (h quickHost) ToMain() {
 // Hidden: a dialog still open on the quick prompt (its window closed
 // while it asked) moves to the main window.
 func (h quickHost) Hidden() { h.u.goTo(false) }
+
+// Quit is Ctrl+Q in the quick prompt: asked there while a run goes.
+func (h quickHost) Quit() { h.u.quitOn(h.u.quick.Window()) }
 
 func (h quickHost) RetryNow(run string, try int) { h.u.tell(&uiQuickRetryNow{run: run, try: try}) }
 
@@ -410,8 +419,9 @@ func (u *UI) mainShortcuts() {
 	for key, f := range u.input.Shortcuts {
 		u.win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: key, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) {
 			// Not under a dialog or notice: Ctrl+, opened the settings
-			// behind it.
-			if u.win.Canvas().Overlays().Top() == nil {
+			// behind it. Ctrl+Q quits (or asks) from under one too: an
+			// approval waiting is a run going, which it asks about.
+			if u.win.Canvas().Overlays().Top() == nil || key == fyne.KeyQ {
 				f()
 			}
 		})
@@ -438,7 +448,7 @@ func (u *UI) closeMain() {
 		u.dialogs.Away()
 		return
 	}
-	u.app.Quit()
+	u.quit() // asks first while a run is going (quit.go)
 }
 
 func (u *UI) sendInput() {
@@ -566,6 +576,9 @@ func (u *UI) apply(up *update) {
 	}
 	if up.approvalsSet {
 		u.dialogs.Approvals.Set(up.approvals, up.timedOut...)
+	}
+	if up.busySet {
+		u.busy = up.busy
 	}
 	for _, n := range up.notices {
 		u.showError(n)

@@ -102,7 +102,7 @@ func New(host Host) *Panel {
 	s.Win.SetContent(container.NewStack(container.NewBorder(container.NewVBox(top, widget.NewSeparator()), nil, nil, nil, s.scroll), s.Tips))
 	s.Win.Resize(fyne.NewSize(820, 640))
 	s.Win.SetCloseIntercept(s.Win.Hide)
-	widgets.CloseKeys(s.Win, s.Win.Hide, s.host.App())
+	widgets.CloseKeys(s.Win, s.Win.Hide, s.host.Quit)
 	return s
 }
 

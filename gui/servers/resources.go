@@ -148,7 +148,7 @@ func newResources(s *Panel) *Resources {
 	rw.Win.SetContent(container.NewBorder(top, nil, nil, nil, split))
 	rw.Win.Resize(fyne.NewSize(900, 580))
 	rw.Win.SetCloseIntercept(rw.Win.Hide)
-	widgets.CloseKeys(rw.Win, rw.Win.Hide, rw.s.host.App())
+	widgets.CloseKeys(rw.Win, rw.Win.Hide, rw.s.host.Quit)
 	return rw
 }
 

@@ -113,7 +113,7 @@ func (tw *ToolsPage) back() {
 	s.Win.SetContent(tw.listContent)
 	s.Win.SetCloseIntercept(s.Win.Hide)
 	setBackLabel(s.Win, "")
-	widgets.CloseKeys(s.Win, s.Win.Hide, s.host.App())
+	widgets.CloseKeys(s.Win, s.Win.Hide, s.host.Quit)
 }
 
 // backLabeler is a panel whose back button's words a view sets (package
@@ -148,7 +148,7 @@ func (s *Panel) ShowTools(alias string) {
 	tw.fill(nil)
 	s.Win.SetCloseIntercept(tw.back)
 	setBackLabel(s.Win, "Servers")
-	widgets.CloseKeys(s.Win, tw.back, s.host.App())
+	widgets.CloseKeys(s.Win, tw.back, s.host.Quit)
 	tw.Win.Show()
 	tw.Win.RequestFocus()
 	sys := u.System()

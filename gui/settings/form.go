@@ -225,7 +225,7 @@ func Open(h Host) *Form {
 	w.SetContent(container.NewBorder(nil, container.NewPadded(container.NewVBox(pathObj, buttons)), nil, nil, fitTabs(f.Tabs)))
 	w.Resize(fyne.NewSize(760, 680))
 	w.SetCloseIntercept(f.Close)
-	widgets.CloseKeys(w, f.Close, h.App())
+	widgets.CloseKeys(w, f.Close, h.Quit)
 	f.showRules()
 	f.listGrants()
 	f.refreshKey()

@@ -22,6 +22,9 @@ type Host interface {
 	ApplyLook(ui config.UI)
 	// App is the Fyne app.
 	App() fyne.App
+	// Quit quits Deckhand as Ctrl+Q does: asking first while a run is
+	// going.
+	Quit()
 	// NewPanel opens a panel drawn in the main window in the chat's place.
 	NewPanel(title string) fyne.Window
 	// Icon is the app's icon, or nil.

@@ -7,7 +7,8 @@ import (
 )
 
 // Install puts Deckhand's menu in the system tray: Show Deckhand (show),
-// Quick prompt… (quick) and Quit. icon may be nil. An app without a tray
+// Quick prompt… (quick) and Quit (quit, which asks first while a run is
+// going). icon may be nil. An app without a tray
 // (Fyne's test driver) gets none.
 //
 // opened is called, on a goroutine of its own, each time the tray host
@@ -18,16 +19,16 @@ import (
 // Fyne's tray (fyne.io/systray) passes on in TrayOpenedCh, as it does
 // macOS's menu opening; a host that sends none (gtk-sni-tray and others on
 // libdbusmenu-gtk, which only ask AboutToShowGroup) leaves opened uncalled.
-func Install(app fyne.App, icon fyne.Resource, show, quick, opened func()) {
+func Install(app fyne.App, icon fyne.Resource, show, quick, quit, opened func()) {
 	da, ok := app.(desktop.App)
 	if !ok {
 		return
 	}
 	showItem := fyne.NewMenuItem("Show Deckhand", show)
 	quickItem := fyne.NewMenuItem("Quick prompt…", quick)
-	quit := fyne.NewMenuItem("Quit", app.Quit)
-	quit.IsQuit = true
-	da.SetSystemTrayMenu(fyne.NewMenu("Deckhand", showItem, quickItem, fyne.NewMenuItemSeparator(), quit))
+	quitItem := fyne.NewMenuItem("Quit", quit)
+	quitItem.IsQuit = true
+	da.SetSystemTrayMenu(fyne.NewMenu("Deckhand", showItem, quickItem, fyne.NewMenuItemSeparator(), quitItem))
 	if icon != nil {
 		da.SetSystemTrayIcon(icon)
 	}

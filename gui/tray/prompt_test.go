@@ -30,6 +30,7 @@ func (host) ToMain()              {}
 func (host) Hidden()              {}
 func (host) Answer(string)        {}
 func (host) RetryNow(string, int) {}
+func (host) Quit()                {}
 
 // newPrompt is a quick prompt that has asked "asked".
 func newPrompt(t *testing.T, asked string) *Prompt {

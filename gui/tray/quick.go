@@ -29,6 +29,9 @@ type Host interface {
 	// RetryNow sends try try of run at once: the person pressed Retry now
 	// while the run waited to ask the model again (Update.Retrying).
 	RetryNow(run string, try int)
+	// Quit is Ctrl+Q (Cmd+Q) in the prompt: Deckhand quits, asking
+	// first while a run is going.
+	Quit()
 }
 
 // Prompt is the small window the tray opens: one line to ask, the answer
@@ -62,7 +65,7 @@ func New(app fyne.App, icon fyne.Resource, host Host) *Prompt {
 		q.win.SetIcon(icon)
 	}
 	q.Entry = widgets.NewEscEntry(q.hide) // Escape closes it, from the box too
-	q.Entry.OnQuit = app.Quit
+	q.Entry.OnQuit = host.Quit
 	q.Entry.SetPlaceHolder("Ask anything, then press Enter")
 	q.Entry.OnSubmitted = q.submit
 	q.Answer = newAnswer(app.Clipboard)
@@ -108,7 +111,7 @@ func New(app fyne.App, icon fyne.Resource, host Host) *Prompt {
 	// it up (the window manager put it in the bottom-left corner).
 	q.win.CenterOnScreen()
 	q.win.SetCloseIntercept(q.hide)
-	widgets.QuitKey(q.win, app)
+	widgets.QuitKey(q.win, host.Quit)
 	q.win.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) {
 		if k.Name == fyne.KeyEscape {
 			q.hide()

@@ -10,7 +10,7 @@ import (
 // being typed in keeps its keys: Escape there leaves the field first.
 // Neither closes the window under a dialog, which the keys are for (the
 // window went, and the dialog stayed over the chat).
-func CloseKeys(w fyne.Window, close func(), app fyne.App) {
+func CloseKeys(w fyne.Window, close, quit func()) {
 	c := w.Canvas()
 	closeUncovered := func() {
 		if c.Overlays().Top() == nil {
@@ -23,11 +23,12 @@ func CloseKeys(w fyne.Window, close func(), app fyne.App) {
 		}
 	})
 	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyW, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { closeUncovered() })
-	QuitKey(w, app)
+	QuitKey(w, quit)
 }
 
-// QuitKey makes Ctrl+Q (Cmd+Q) in w quit the app, as in any desktop
-// application.
-func QuitKey(w fyne.Window, app fyne.App) {
-	w.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyQ, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { app.Quit() })
+// QuitKey makes Ctrl+Q (Cmd+Q) in w call quit (the window's, which quits
+// the app, asking first while a run is going), as in any desktop
+// application; under a dialog too.
+func QuitKey(w fyne.Window, quit func()) {
+	w.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyQ, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { quit() })
 }

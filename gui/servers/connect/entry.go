@@ -42,7 +42,7 @@ func (e *formEntry) TypedShortcut(s fyne.Shortcut) {
 			e.f.cancel()
 			return
 		case fyne.KeyQ:
-			e.f.h.App().Quit()
+			e.f.h.Quit()
 			return
 		}
 	}

@@ -217,7 +217,7 @@ func Open(h Host, editing string, base config.Server, values config.ServerForm) 
 	// Escape and Ctrl+W cancel, as they close the other panels (the
 	// fields take them too: formEntry). What was typed goes, as it goes
 	// with Cancel, and with Escape in the settings.
-	widgets.CloseKeys(f.Win, f.cancel, h.App())
+	widgets.CloseKeys(f.Win, f.cancel, h.Quit)
 
 	f.Kind.OnChanged = func(string) { f.kindChanged(); f.checkAlias(); f.edited() }
 	f.Target.OnChanged = func(text string) {

@@ -13,6 +13,9 @@ import (
 type Host interface {
 	// App is the Fyne app (its clipboard, the windows' keys).
 	App() fyne.App
+	// Quit quits Deckhand as Ctrl+Q does: asking first while a run is
+	// going.
+	Quit()
 	// Icon is the app's icon, or nil.
 	Icon() fyne.Resource
 	// NewPanel opens a panel drawn in the main window in the chat's place.

@@ -111,8 +111,8 @@ func (b *RingButton) CreateRenderer() fyne.WidgetRenderer {
 func NewRing(w fyne.Widget, inner fyne.WidgetRenderer, shown func() bool) fyne.WidgetRenderer {
 	ring := canvas.NewRectangle(color.Transparent)
 	ring.Hide()
-	// Inner's parts are fixed (a button's: background, label and icon; a
-	// list's: its scroller).
+	// Inner's parts (a button's: background, label and icon; a list's:
+	// its scroller); Objects takes them again if they change.
 	objs := append(slices.Clone(inner.Objects()), ring)
 	return &ringRenderer{WidgetRenderer: inner, w: w, shown: shown, ring: ring, objs: objs}
 }
@@ -131,8 +131,13 @@ func (r *ringRenderer) Layout(size fyne.Size) {
 	r.ring.Move(fyne.NewPos(0, 0))
 }
 
-// Objects are inner's, then the ring, on top.
+// Objects are inner's, then the ring, on top. Inner's parts can grow: a
+// button made hidden makes its icon once shown (Fyne's updateIconAndText),
+// which was laid out and never drawn.
 func (r *ringRenderer) Objects() []fyne.CanvasObject {
+	if inner := r.WidgetRenderer.Objects(); len(inner)+1 != len(r.objs) {
+		r.objs = append(slices.Clone(inner), r.ring)
+	}
 	return r.objs
 }
 

@@ -84,9 +84,18 @@ func (f *Form) newSecretRow(name string) *secretRow {
 	r.value.OnSubmitted = func(string) { f.trySubmit() }
 	r.remove = formButton("Remove", theme.DeleteIcon(), func() { f.askRemoveSecret(r) })
 	r.remove.Hide()
+	// The name on a line of its own, wrapped anywhere (a variable's name
+	// has no spaces), the field under it taking what Remove leaves: the
+	// row asks for no more width than a short field and the button, which
+	// shows whole. Beside the field, the name made the row as wide as
+	// itself: a long one (56 letters) pushed Remove past the pane's right
+	// edge in the 1100-pixel window of a 1280×800 screen, and at 640×480
+	// the whole form scrolled sideways.
 	label := widget.NewLabelWithStyle(name, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+	label.Wrapping = fyne.TextWrapBreak
 	r.box = container.NewVBox(
-		container.NewBorder(nil, nil, label, r.remove, widgets.OverPage(r.value, func() *container.Scroll { return f.scroll })),
+		label,
+		container.NewBorder(nil, nil, nil, r.remove, widgets.OverPage(r.value, func() *container.Scroll { return f.scroll })),
 		r.status)
 	f.sayStatus(r)
 	return r

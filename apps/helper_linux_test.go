@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"deckhand/sandbox"
+	"deckhand/testutil"
 )
 
 // A copy of this test binary named deckhand-view is a stand-in view
@@ -51,9 +52,7 @@ func TestViewRunsTheHelperOpenedAtStart(t *testing.T) {
 				}
 			}
 			path := filepath.Join(t.TempDir(), HelperName)
-			if err := copyFile(self, path); err != nil {
-				t.Fatal(err)
-			}
+			testutil.CopyProgram(t, self, path)
 			openedAt(t, path)
 			planted := path + ".planted"
 			if err := os.WriteFile(planted, []byte("#!/bin/sh\necho '{\"event\":\"planted\"}'\ncat >/dev/null\n"), 0o755); err != nil {
@@ -148,21 +147,4 @@ func startedWith(t *testing.T, path string, f *os.File, err error) {
 			opened.err = was[2].(error)
 		}
 	})
-}
-
-func copyFile(from, to string) error {
-	in, err := os.Open(from)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(to, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o755)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
 }

@@ -1,6 +1,7 @@
 package testutil
 
 import (
+	"io"
 	"os"
 	"os/exec"
 	"os/user"
@@ -82,13 +83,29 @@ func Shared(t testing.TB) string {
 // CopyExecutable copies the program at src into dir, runnable by anyone.
 func CopyExecutable(t testing.TB, src, dir string) string {
 	t.Helper()
-	data, err := os.ReadFile(src)
+	dst := filepath.Join(dir, filepath.Base(src))
+	CopyProgram(t, src, dst)
+	return dst
+}
+
+// CopyProgram copies the program at src to dst, a new file runnable by
+// anyone (a test binary copied to run as another program).
+func CopyProgram(t testing.TB, src, dst string) {
+	t.Helper()
+	in, err := os.Open(src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dst := filepath.Join(dir, filepath.Base(src))
-	if err := os.WriteFile(dst, data, 0o755); err != nil {
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o755)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return dst
+	_, err = io.Copy(out, in)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
 }

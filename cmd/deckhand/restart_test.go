@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"deckhand/testutil"
 )
 
 // TestRestartRunsTheRunningBinary: the window's restart (after a settings
@@ -39,30 +41,11 @@ func TestRestartRunsTheRunningBinary(t *testing.T) {
 		t.Fatal(err)
 	}
 	copied := filepath.Join(t.TempDir(), "deckhand")
-	if err := copyFile(self, copied); err != nil {
-		t.Fatal(err)
-	}
+	testutil.CopyProgram(t, self, copied)
 	cmd := exec.Command(copied, "-test.run=^TestRestartRunsTheRunningBinary$")
 	cmd.Env = append(os.Environ(), "DECKHAND_TEST_RESTART=replace")
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "original argv0="+copied+"\n") {
 		t.Fatalf("the restart ran something else than the running binary (or lost its argv[0]) (%v):\n%s", err, out)
 	}
-}
-
-func copyFile(from, to string) error {
-	in, err := os.Open(from)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(to, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o755)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
 }

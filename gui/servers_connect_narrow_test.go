@@ -1,6 +1,8 @@
 package gui
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -8,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"deckhand/gui/guitest"
+	"deckhand/gui/widgets"
 
 	"deckhand/config"
 )
@@ -90,4 +93,66 @@ func TestServersConnectFitsASmallWindowFromTheStart(t *testing.T) {
 	h.ui.win.Resize(fyne.NewSize(640, 480))
 	h.drain()
 	fits("back to 640 px from 1100")
+}
+
+// TestServersConnectFitsAfterAFailureAndAKindSwitch: at 640×480 in the
+// light theme with the text at 125%, a try that failed and then a switch
+// of Kind (URL to Command and back) leave the connect form in its pane:
+// its labels above the fields, the hints wrapped, Cancel and Connect and
+// save whole inside the window. (New-user pass 15, N3: the failure's
+// heading, grown to "Could not connect (the last try, before your
+// change)" by the switch, was one bold line wider than the pane; the
+// form grew with it, "Connect and save" was cut to "Co", and the form
+// went to its labels-beside layout, cut at the right.)
+func TestServersConnectFitsAfterAFailureAndAKindSwitch(t *testing.T) {
+	bad := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "Internal Server Error: upstream database unreachable (pool exhausted after 30s)", http.StatusInternalServerError)
+	}))
+	t.Cleanup(bad.Close)
+	h := newHarness(t, harnessOptions{cfg: func(c *config.Config) { c.UI.TextScale = 1.25; c.UI.Theme = "light" }})
+	h.ui.win.Resize(fyne.NewSize(640, 480))
+	h.ui.showServers()
+	h.drain()
+	sw := h.ui.serversW
+	sw.ShowConnect()
+	f := sw.Form
+	f.Target.SetText(bad.URL + "/mcp")
+	h.tap(f.Win, "Connect and save")
+	h.until("the try to end", func() bool { return !f.Trying() && f.Problems.Visible() })
+	h.drain()
+	d := fyne.CurrentApp().Driver()
+	edge := h.ui.win.Canvas().Size().Width
+	check := func(when string) {
+		t.Helper()
+		h.ui.pane.Refresh()
+		h.drain()
+		for _, label := range []string{"Cancel", "Connect and save"} {
+			var b fyne.CanvasObject
+			guitest.Walk(h.ui.win.Content(), func(o fyne.CanvasObject) {
+				if r, ok := o.(*widgets.RingButton); ok && r.Text == label && b == nil {
+					b = r
+				}
+			})
+			if b == nil {
+				t.Fatalf("%s: no button %q", when, label)
+			}
+			if right := d.AbsolutePositionForObject(b).X + b.Size().Width; right > edge+0.5 {
+				t.Errorf("%s: %q ends at %.0f px, past the window's edge at %.0f", when, label, right, edge)
+			}
+		}
+		if need, have := h.ui.mainArea.MinSize().Width, h.ui.pane.Size().Width; need > have {
+			t.Errorf("%s: the form needs %.0f px wide, the pane is %.0f", when, need, have)
+		}
+		guitest.Walk(f.Win.Content(), func(o fyne.CanvasObject) {
+			if form, ok := o.(*widget.Form); ok && form.Orientation != widget.Vertical {
+				t.Errorf("%s: the form's labels are beside its fields at 640 px", when)
+			}
+		})
+	}
+	check("after the failure")
+	for _, kind := range []string{"Command", "URL", "Command"} {
+		f.Kind.SetSelected(kind)
+		h.drain()
+		check("after the failure and choosing " + kind)
+	}
 }

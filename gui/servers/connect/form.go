@@ -180,7 +180,13 @@ func Open(h Host, editing string, base config.Server, values config.ServerForm) 
 	f.Problem.Importance = widget.DangerImportance
 	f.Copy = formButton("Copy", theme.ContentCopyIcon(), f.copyProblem)
 	f.Heading = widget.NewLabelWithStyle(headingTried, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	f.Problems = container.NewVBox(container.NewBorder(widget.NewSeparator(), nil, f.Heading, f.Copy), f.Problem)
+	// Wrapped, beside Copy: once a field changed it reads "Could not
+	// connect (the last try, before your change)", one bold line 579 px
+	// wide with Copy at 125%, and the form grew past a 640 px window's
+	// pane with it ("Connect and save" cut to "Co", the labels put beside
+	// the fields for the width).
+	f.Heading.Wrapping = fyne.TextWrapWord
+	f.Problems = container.NewVBox(container.NewBorder(widget.NewSeparator(), nil, nil, f.Copy, f.Heading), f.Problem)
 	f.Problems.Hide()
 
 	title, action := "Connect a server", "Connect and save"

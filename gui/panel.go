@@ -3,6 +3,7 @@ package gui
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
@@ -44,7 +45,9 @@ func (u *UI) newPanel(title string) *panel {
 	p.back.Importance = widget.LowImportance
 	top := container.NewVBox(container.NewBorder(nil, nil, p.back, nil, container.NewPadded(p.heading)), widget.NewSeparator())
 	p.body = container.NewStack()
-	p.view = container.NewBorder(top, nil, nil, nil, p.body)
+	// top first among the objects, as drawn: Tab follows their order, and
+	// "Back to the chat" came after everything in the panel.
+	p.view = container.New(layout.NewBorderLayout(top, nil, nil, nil), top, p.body)
 	return p
 }
 

@@ -1,6 +1,7 @@
 package gui
 
 import (
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -80,5 +81,53 @@ func TestNoFieldKeepsTab(t *testing.T) {
 		f.Tabs.SelectIndex(i)
 		h.drain()
 		keeps("Settings ▸ "+f.Tabs.Items[i].Text, f.Tabs.Items[i].Content)
+	}
+}
+
+// TestServersConnectButtonTabAndRing: in the Servers panel, Tab goes from
+// "Back to the chat" to "Connect a server…", where both are drawn (at the
+// top), before the servers' rows, and the button is ringed while it has
+// the focus. (New-user pass 15, N4: it was the stop after every row's
+// buttons, and its focus, Fyne's tint on the accent fill, could not be
+// seen.)
+func TestServersConnectButtonTabAndRing(t *testing.T) {
+	up := testutil.ServeHTTP(t, testutil.NewServer("h"))
+	h, sw := serversHarnessWith(t, map[string]config.Server{"h": {URL: up.StreamableURL}},
+		func(c *config.Config) { c.UI.TextScale = 1.25; c.UI.Theme = "light" })
+	h.ui.win.Resize(fyne.NewSize(640, 480))
+	h.ui.showServers()
+	h.until("the server's row", func() bool { return sw.Rows["h"] != nil })
+	h.drain()
+	c := h.ui.win.Canvas()
+	c.Unfocus()
+	var names []string
+	back, connect := -1, -1
+	var first fyne.Focusable
+	for i := range 80 {
+		c.FocusNext()
+		f := c.Focused()
+		if f == nil || f == first {
+			break
+		}
+		if first == nil {
+			first = f
+		}
+		name := stopName(f)
+		names = append(names, name)
+		switch {
+		case strings.Contains(name, `"Back to the chat"`):
+			back = i
+		case strings.Contains(name, `"Connect a server…"`):
+			connect = i
+			if shown, has := ringShown(f.(fyne.CanvasObject)); !has || !shown {
+				t.Errorf("Tab onto Connect a server…: no ring drawn (%T, can ring: %v)", f, has)
+			}
+		}
+	}
+	if back < 0 || connect < 0 {
+		t.Fatalf("Tab did not reach Back to the chat (%d) and Connect a server… (%d): %q", back, connect, names)
+	}
+	if connect != back+1 {
+		t.Errorf("Tab goes to Connect a server… %d stops after Back to the chat, want the next: %q", connect-back, names)
 	}
 }

@@ -88,7 +88,9 @@ func New(host Host) *Panel {
 	if icon := host.Icon(); icon != nil {
 		s.Win.SetIcon(icon)
 	}
-	connect := widget.NewButtonWithIcon("Connect a server…", theme.ContentAddIcon(), s.ShowConnect)
+	// Ringed while it has the focus, as the dialogs' accent buttons: Fyne's
+	// own mark, a tint of the accent fill, could not be seen.
+	connect := widgets.NewRingButtonWithIcon("Connect a server…", theme.ContentAddIcon(), s.ShowConnect)
 	connect.Importance = widget.HighImportance
 	heading := widget.NewLabelWithStyle("MCP servers", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	top := container.NewPadded(container.NewBorder(nil, nil, heading, connect))
@@ -99,7 +101,12 @@ func New(host Host) *Panel {
 			s.reveal = "" // the person scrolled: the list is theirs
 		}
 	}
-	s.Win.SetContent(container.NewStack(container.NewBorder(container.NewVBox(top, widget.NewSeparator()), nil, nil, nil, s.scroll), s.Tips))
+	// The heading's row first among the objects, as it is drawn: Tab
+	// follows their order, and Connect a server… came after every row's
+	// buttons (container.NewBorder puts the centre first).
+	head := container.NewVBox(top, widget.NewSeparator())
+	page := container.New(layout.NewBorderLayout(head, nil, nil, nil), head, s.scroll)
+	s.Win.SetContent(container.NewStack(page, s.Tips))
 	s.Win.Resize(fyne.NewSize(820, 640))
 	s.Win.SetCloseIntercept(s.Win.Hide)
 	widgets.CloseKeys(s.Win, s.Win.Hide, s.host.Quit)

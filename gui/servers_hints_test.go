@@ -89,3 +89,20 @@ func TestServersRowSaysNotSandboxed(t *testing.T) {
 		t.Error("the confined server's row says it is not sandboxed")
 	}
 }
+
+// A saved server whose command is not installed says on its row in the
+// Servers panel what the connect form says of it: is it installed, give
+// its full path (new-user pass 15, N10: the row had only "exec: …:
+// executable file not found in $PATH").
+func TestServersRowHintsAMissingCommand(t *testing.T) {
+	h, sw := serversHarness(t, map[string]config.Server{"weather": {Command: "mcp-server-weather-nu15", Args: []string{"--stdio"}}})
+	h.ui.showServers()
+	h.until("the row's failure", func() bool {
+		r := sw.Rows["weather"]
+		return r != nil && strings.Contains(r.Reason.Text, "executable file not found")
+	})
+	want := "Is mcp-server-weather-nu15 installed? Give its full path if it is not on PATH."
+	if r := sw.Rows["weather"]; !r.Reason.Visible() || !strings.Contains(r.Reason.Text, want) {
+		t.Errorf("the row says %q (shown %v), want the hint %q", r.Reason.Text, r.Reason.Visible(), want)
+	}
+}

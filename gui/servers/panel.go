@@ -243,6 +243,13 @@ func (s *Panel) row(st servers.ServerStatus) fyne.CanvasObject {
 	r.Reason.Wrapping = fyne.TextWrapWord
 	if st.State == servers.StateFailed || st.State == servers.StateReconnecting {
 		r.Reason.Importance = widget.DangerImportance
+		// What to do about it, as the connect form says it ("Is
+		// mcp-server-weather installed? …"): the row had only the error.
+		if srv, ok := s.host.Config().MCP.Servers[st.Alias]; ok && st.Reason != "" {
+			if hint := connect.Hint(st.Failure, nil, srv); hint != "" {
+				r.Reason.SetText(st.Reason + "\n" + hint)
+			}
+		}
 	}
 	// Signing in: a state to act on, in plain words (signin.go).
 	signIn, signInButtons := s.signInPart(st, r)

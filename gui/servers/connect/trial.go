@@ -139,7 +139,7 @@ func (r trialResult) failure(cfg *config.Config, alias string, srv config.Server
 		msg = tokenVariableProblem(srv.AuthEnv, lookup)
 	}
 	b.WriteString(clean.Text(msg))
-	if hint := failureHint(r.err, srv); hint != "" && !errors.Is(r.err, mcp.ErrAuthEnv) {
+	if hint := Hint(mcp.Classify(r.err), r.err, srv); hint != "" && !errors.Is(r.err, mcp.ErrAuthEnv) {
 		b.WriteString("\n\n" + hint)
 	}
 	if len(r.stderr) > 0 {
@@ -170,9 +170,13 @@ func tokenVariableProblem(name string, lookup func(string) (string, bool)) strin
 		"or clear Token variable if the server needs no token.", name, what, name)
 }
 
-// failureHint says what to do about the common failures.
-func failureHint(err error, srv config.Server) string {
-	switch mcp.Classify(err) {
+// Hint says what to do about the common failures of srv: kind is the
+// failure's (mcp.Classify), err the error itself when known. The form
+// knows the error; the servers panel only the kind its row was told,
+// and is given the hints that need no more (the kinds that do, a command
+// that stopped at start and an HTTP answer, get none without err).
+func Hint(kind mcp.Failure, err error, srv config.Server) string {
+	switch kind {
 	case mcp.FailureNotFound:
 		if srv.IsStdio() && strings.ContainsRune(srv.Command, '/') {
 			// A path was given: it is the path that is wrong.
@@ -182,6 +186,9 @@ func failureHint(err error, srv config.Server) string {
 			return fmt.Sprintf("Is %s installed? Give its full path if it is not on PATH.", filepath.Base(srv.Command))
 		}
 	case mcp.FailureExited:
+		if err == nil {
+			return "" // "its stderr below": the form's
+		}
 		var exit *mcp.ExitError
 		if errors.As(err, &exit) && exit.MayBeSandbox() {
 			return "The command stopped at start: its stderr below usually says why.\n" +

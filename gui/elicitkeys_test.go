@@ -248,3 +248,69 @@ func TestElicitOpenDeckhandFocusesTheForm(t *testing.T) {
 		})
 	}
 }
+
+// TestElicitSelectInViewAndEnterAccepts: at 640×480 in the light theme
+// with the text at 125%, a question whose only field is a select (as
+// server-everything's ambiguous research query asks) opens with that
+// field in the form's view; Enter on the select with nothing chosen says
+// what is missing, and with a choice made it accepts, as Enter in an
+// entry does. (New-user pass 15, N6: the field opened below the fold,
+// and Enter on the completed select did nothing though Accept is the
+// default.)
+func TestElicitSelectInViewAndEnterAccepts(t *testing.T) {
+	h := newHarness(t, harnessOptions{cfg: func(c *config.Config) { c.UI.TextScale = 1.25; c.UI.Theme = "light" }})
+	h.ui.win.Resize(fyne.NewSize(640, 480))
+	f, err := mcp.ParseForm(map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"clarification": map[string]any{"type": "string", "title": "Clarification",
+				"enum": []any{"Python programming language", "Python snake species", "Monty Python comedy group"}},
+		},
+		"required": []any{"clarification"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := h.ui.dialogs.Questions
+	e.Add(&dialogs.Question{Tool: "everything.simulate-research-query", Conv: "ambig at six forty",
+		Req: &servers.ElicitationRequested{ID: "q1", Server: "everything", Mode: "form",
+			Message: `The research query "python" could have multiple interpretations. Please clarify what you're looking for:`,
+			Form:    f, Deadline: time.Now().Add(time.Hour)}})
+	h.until("the question", func() bool { return e.Shown() != nil })
+	h.drain()
+	sel := e.Form.Fields[0].Select
+	if sel == nil {
+		t.Fatal("the field is not a select")
+	}
+	var sc *container.Scroll
+	for _, s := range guitest.All[*container.Scroll](h.ui.win.Canvas().Overlays().Top()) {
+		in := false
+		guitest.Walk(s.Content, func(o fyne.CanvasObject) { in = in || o == fyne.CanvasObject(sel) })
+		if in && sc == nil {
+			sc = s
+		}
+	}
+	if sc == nil {
+		t.Fatal("the form is in no scroll")
+	}
+	if !inScrollView(sc, sel) {
+		t.Errorf("the dialog opened with its only field out of view (scrolled %v of %v, view %v high)", sc.Offset.Y, sc.Content.Size().Height, sc.Size().Height)
+	}
+	c := h.ui.win.Canvas()
+	c.Focus(sel)
+	enter := func() { c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) }
+	enter()
+	h.drain()
+	if e.Shown() == nil {
+		t.Fatal("Enter on the select with nothing chosen closed the question")
+	}
+	if !e.Problem.Visible() || e.Problem.Text != "Clarification is required." {
+		t.Errorf("Enter on the empty select says %q (shown %v)", e.Problem.Text, e.Problem.Visible())
+	}
+	sel.SetSelected("Python programming language")
+	enter()
+	h.drain()
+	if e.Shown() != nil {
+		t.Errorf("Enter on the completed select did not accept the form")
+	}
+}

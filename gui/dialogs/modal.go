@@ -126,6 +126,9 @@ func (m *modals) next() {
 		}
 	})
 	m.dlg.Show()
+	if o, ok := r.(interface{ opened() }); ok {
+		o.opened()
+	}
 }
 
 // close hides the open dialog without answering, and gives the window its

@@ -91,15 +91,31 @@ type ring struct{ on bool }
 
 func (r *ring) shown() bool { return r.on }
 
+// enterSubmits sends the form on Enter, typed in a field that would drop
+// it (a check box, a select, a list), as Enter in an entry does: with a
+// question's only field a select, Enter after choosing did nothing though
+// Accept is the default (new-user pass 15). An open select's menu takes
+// its own Enter, which chooses.
+func enterSubmits(k *fyne.KeyEvent, submit func()) bool {
+	if k.Name != fyne.KeyReturn && k.Name != fyne.KeyEnter {
+		return false
+	}
+	if submit != nil {
+		submit()
+	}
+	return true
+}
+
 // formCheck is a check box of a form (a yes/no field, or one option of a
 // few to choose several of).
 type formCheck struct {
 	widgets.PageCheck
 	ring
+	submit func()
 }
 
-func newFormCheck(label string, changed func(bool), p *Page) *formCheck {
-	c := &formCheck{}
+func newFormCheck(label string, changed func(bool), submit func(), p *Page) *formCheck {
+	c := &formCheck{submit: submit}
 	c.Text, c.OnChanged = label, changed
 	c.ExtendBaseWidget(c)
 	c.Outer(c)
@@ -111,7 +127,7 @@ func newFormCheck(label string, changed func(bool), p *Page) *formCheck {
 func (c *formCheck) CheckWidget() *widget.Check { return &c.Check }
 
 func (c *formCheck) TypedKey(k *fyne.KeyEvent) {
-	if !escapeToDialog(c, k) {
+	if !escapeToDialog(c, k) && !enterSubmits(k, c.submit) {
 		c.PageCheck.TypedKey(k)
 	}
 }
@@ -126,10 +142,11 @@ func (c *formCheck) CreateRenderer() fyne.WidgetRenderer {
 type formSelect struct {
 	widgets.PageSelect
 	ring
+	submit func()
 }
 
-func newFormSelect(options []string, p *Page) *formSelect {
-	s := &formSelect{}
+func newFormSelect(options []string, submit func(), p *Page) *formSelect {
+	s := &formSelect{submit: submit}
 	s.Options, s.PlaceHolder = options, "(choose one)"
 	s.ExtendBaseWidget(s)
 	s.Outer(s)
@@ -141,7 +158,7 @@ func newFormSelect(options []string, p *Page) *formSelect {
 func (s *formSelect) SelectWidget() *widget.Select { return &s.Select }
 
 func (s *formSelect) TypedKey(k *fyne.KeyEvent) {
-	if !escapeToDialog(s, k) {
+	if !escapeToDialog(s, k) && !enterSubmits(k, s.submit) {
 		s.PageSelect.TypedKey(k)
 	}
 }
@@ -158,7 +175,8 @@ func (s *formSelect) CreateRenderer() fyne.WidgetRenderer {
 type formList struct {
 	widget.List
 	ring
-	page *Page
+	page   *Page
+	submit func()
 }
 
 func (l *formList) FocusGained() {
@@ -169,7 +187,7 @@ func (l *formList) FocusGained() {
 }
 
 func (l *formList) TypedKey(k *fyne.KeyEvent) {
-	if !escapeToDialog(l, k) {
+	if !escapeToDialog(l, k) && !enterSubmits(k, l.submit) {
 		l.List.TypedKey(k)
 	}
 }
@@ -188,11 +206,11 @@ type optionGroup struct {
 	object fyne.CanvasObject
 }
 
-func newOptionGroup(labels []string, p *Page) *optionGroup {
+func newOptionGroup(labels []string, submit func(), p *Page) *optionGroup {
 	g := &optionGroup{}
 	objs := make([]fyne.CanvasObject, len(labels))
 	for i, l := range labels {
-		c := newFormCheck(l, nil, p)
+		c := newFormCheck(l, nil, submit, p)
 		g.Checks = append(g.Checks, c)
 		objs[i] = c
 	}
@@ -288,7 +306,7 @@ func newChoiceList(labels []string, multi bool, defaults []int, submit, escape f
 	}
 	l.Filter = newElicitEntry(submit, escape, p)
 	l.Filter.PlaceHolder = fmt.Sprintf("Filter %d %s", len(labels), widgets.Plural(len(labels), "option", "options"))
-	l.list = &formList{page: p}
+	l.list = &formList{page: p, submit: submit}
 	l.list.Length = func() int { return len(l.Shown) }
 	// A row is a mark and a label, not a check box: the list takes the
 	// keyboard as one field (the arrows move, Space chooses), where check

@@ -143,7 +143,7 @@ func newField(fl mcp.Field, submit, escape func(), p *Page) *Field {
 	}
 	switch fl.Kind {
 	case mcp.FieldBoolean:
-		x.Check = newFormCheck("Yes", func(bool) { x.touched = true }, p)
+		x.Check = newFormCheck("Yes", func(bool) { x.touched = true }, submit, p)
 		if b, ok := fl.Default.(bool); ok {
 			x.Check.SetChecked(b)
 		}
@@ -163,12 +163,12 @@ func newField(fl mcp.Field, submit, escape func(), p *Page) *Field {
 		case len(fl.Options) > bigChoice:
 			x.List = newChoiceList(x.Labels, fl.Kind == mcp.FieldMulti, defaults, submit, escape, p)
 		case fl.Kind == mcp.FieldEnum:
-			x.Select = newFormSelect(x.Labels, p)
+			x.Select = newFormSelect(x.Labels, submit, p)
 			if len(defaults) > 0 {
 				x.Select.SetSelectedIndex(defaults[0])
 			}
 		default:
-			x.Group = newOptionGroup(x.Labels, p)
+			x.Group = newOptionGroup(x.Labels, submit, p)
 			var sel []string
 			for _, i := range defaults {
 				sel = append(sel, x.Labels[i])

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
 	"deckhand/config"
@@ -183,4 +184,53 @@ func TestSearchFindsToolResults(t *testing.T) {
 	test.Tap(row)
 	// Found twice: in the call's arguments and in its result.
 	h.until("the word counted in the find bar", func() bool { return h.ui.chat.Find.Count.Text == "1 of 2" })
+}
+
+// TestEnterOpensTheFirstResult: with a chat open that the search does not
+// find, Tab into its fresh results puts the keyboard on the first result,
+// highlighted, Enter opens it, and Down goes on to the next. The list's
+// keyboard stayed at the index it had before the search: Enter opened the
+// result at that index (the 4th chat clicked, the 4th result opened), or,
+// past the results' end, nothing (new-user pass 15, N2).
+func TestEnterOpensTheFirstResult(t *testing.T) {
+	h := newHarness(t, harnessOptions{log: true, fallback: func(map[string]any) testutil.ModelResponse {
+		return testutil.ModelResponse{Body: testutil.TextChunks("Noted.")}
+	}})
+	for _, title := range []string{"python one", "python two", "python three", "other four", "other five"} {
+		h.chat(title, "Noted.")
+		h.until(title+" listed", func() bool { return slices.Contains(h.titles(), title) && !h.ui.running })
+	}
+	// The list: other five, other four, python three, python two, python
+	// one. The keyboard goes to "other four", the second row.
+	test.Tap(h.sessionRowOf("other four"))
+	h.until("other four open", func() bool { return h.ui.title.Text == "other four" })
+	h.ui.win.Canvas().Focus(h.ui.side.List)
+
+	for _, query := range []string{"python", "python t"} {
+		h.ui.win.Canvas().Focus(h.ui.side.Search)
+		h.ui.side.Search.SetText("")
+		h.until("every chat listed", func() bool { return len(h.titles()) == 5 })
+		test.Type(h.ui.side.Search, query)
+		var want []string
+		h.until("the results of "+query, func() bool {
+			want = h.titles()
+			return len(want) >= 2 && !slices.Contains(want, "other four") && !slices.Contains(want, "other five")
+		})
+		h.ui.win.Canvas().FocusNext() // Tab, from the search box to the list
+		if f := h.ui.win.Canvas().Focused(); f != h.ui.side.List {
+			t.Fatalf("Tab from the search box went to %T, want the list", f)
+		}
+		if got := h.ui.side.Highlighted(); got != 0 {
+			t.Errorf("%s: Tab into the results highlights row %d, want the first", query, got)
+		}
+		before := h.ui.title.Text
+		h.key(fyne.KeyReturn)
+		h.until("a result open", func() bool { return h.ui.title.Text != before })
+		if got := h.ui.title.Text; got != want[0] {
+			t.Errorf("%s: Enter in the results opened %q, want the first result %q (results %q)", query, got, want[0], want)
+		}
+		h.ui.win.Canvas().Focus(h.ui.side.List)
+		h.key(fyne.KeyDown)
+		h.until("the second result open", func() bool { return h.ui.title.Text == want[1] })
+	}
 }

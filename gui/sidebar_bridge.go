@@ -313,8 +313,8 @@ func (b *bridge) showSearch(query string, list []store.Session) {
 	st := b.search()
 	st.query, st.results = query, list
 	b.sessDirty = true
-	side, searching := b.ui.side, query != ""
-	b.ui.post(func() { side.Searching(searching) })
+	side := b.ui.side
+	b.ui.post(func() { side.Searching(query) })
 }
 
 // matchesTitle reports whether title holds every word of query, as the

@@ -58,13 +58,18 @@ func (s *Sidebar) ClearSearch() {
 	}
 }
 
-// Searching says whether the list shows a search's matches; the bridge
-// calls it just before the frame that shows them.
-func (s *Sidebar) Searching(yes bool) {
-	if yes {
+// Searching says which search's matches the list shows ("" none, every
+// chat); the bridge calls it just before the frame that shows them. A
+// search other than the one shown puts the list's keyboard on its first
+// result when its matches come (show).
+func (s *Sidebar) Searching(query string) {
+	if query != "" {
 		s.hint.SetText(HintNoMatch)
 	} else {
 		s.hint.SetText(HintNoSessions)
+	}
+	if query != s.query {
+		s.query, s.newResults = query, true
 	}
 }
 
@@ -101,7 +106,7 @@ func (s *Sidebar) open(i widget.ListItemID) {
 		return
 	}
 	s.host.Open(s.Items[i])
-	s.opened = s.Items[i].ID
+	s.opened, s.fresh = s.Items[i].ID, false
 	s.selecting = true
 	s.List.Select(i)
 	s.selecting = false
@@ -320,10 +325,14 @@ func (l *List) CreateRenderer() fyne.WidgetRenderer {
 // FocusGained puts the list's keyboard on the open chat: Fyne keeps it
 // where it last was (a row clicked or moved to), and a chat opened another
 // way (New chat, the search, Ctrl+K) left it on another row, so Tab into
-// the list and Shift+F10 acted on a chat not open (new-user pass 11).
+// the list and Shift+F10 acted on a chat not open (new-user pass 11). A
+// search's fresh results, none opened from the list yet, take it on their
+// first (Tab from the search box, then Enter, opens the best match).
 func (l *List) FocusGained() {
 	l.focused = true
-	if i := slices.IndexFunc(l.side.Items, func(it Item) bool { return it.Current }); i >= 0 {
+	if l.side.fresh && len(l.side.Items) > 0 {
+		l.List.Highlight(0)
+	} else if i := slices.IndexFunc(l.side.Items, func(it Item) bool { return it.Current }); i >= 0 {
 		l.List.Highlight(i)
 	}
 	l.List.FocusGained()
@@ -394,3 +403,7 @@ func (e *SearchEntry) TypedShortcut(s fyne.Shortcut) {
 	}
 	e.Entry.TypedShortcut(s)
 }
+
+// Highlighted is the row the list's keyboard is on (where Enter opens),
+// for tests.
+func (s *Sidebar) Highlighted() int { return s.List.highlight }

@@ -183,6 +183,13 @@ type Sidebar struct {
 	pointing int
 	latest   []Item
 	menuOff  []bool // the menu's items that lay off the list as it went
+	// The search the list shows the matches of ("" none), as the bridge
+	// last said (Searching); newResults: the next list shown is its
+	// matches, another search's than those shown; fresh: the list shows a
+	// search's matches, none opened from the list since they came.
+	query      string
+	newResults bool
+	fresh      bool
 
 	// The row menu and dialogs shown, for tests.
 	MenuItems *fyne.Menu
@@ -247,24 +254,40 @@ func (s *Sidebar) Set(items []Item) {
 // show shows items, in their order. The keyboard's place in the list
 // (its highlight) stays on its chat when the chat moves (pinned, or a
 // message came): it stayed at the index, and Shift+F10 then opened the
-// menu of the chat that took its place.
+// menu of the chat that took its place. A new search's matches take it
+// on their first, and a chat no longer listed leaves it on the open one
+// (else the first): it stayed at its index, and Enter in a search's
+// matches opened the one at the index the keyboard had before the search
+// (or, past their end, nothing; new-user pass 15, N2).
 func (s *Sidebar) show(items []Item) {
 	var on string
 	if h := s.List.highlight; h >= 0 && h < len(s.Items) {
 		on = s.Items[h].ID
 	}
 	s.Items = items
+	at := -1 // where the keyboard goes
 	if on != "" {
-		if i := slices.IndexFunc(items, func(it Item) bool { return it.ID == on }); i >= 0 && i != s.List.highlight {
-			// Fyne's Highlight scrolls to the row: the list stays where
-			// it is. New chats pushed the chat the keyboard was on down
-			// and out of sight, the list followed it, and the open
-			// chat's selection below scrolled back only to that chat,
-			// one row short of the top (the pinned chat hidden).
-			off := s.List.GetScrollOffset()
-			s.List.Highlight(i)
-			s.List.ScrollToOffset(off)
+		at = slices.IndexFunc(items, func(it Item) bool { return it.ID == on })
+	}
+	if s.newResults {
+		s.newResults, s.fresh = false, s.query != ""
+		at = -1
+		if s.fresh {
+			at = 0
 		}
+	}
+	if at < 0 {
+		at = max(slices.IndexFunc(items, func(it Item) bool { return it.Current }), 0)
+	}
+	if len(items) > 0 && at != s.List.highlight {
+		// Fyne's Highlight scrolls to the row: the list stays where it
+		// is. New chats pushed the chat the keyboard was on down and out
+		// of sight, the list followed it, and the open chat's selection
+		// below scrolled back only to that chat, one row short of the top
+		// (the pinned chat hidden).
+		off := s.List.GetScrollOffset()
+		s.List.Highlight(at)
+		s.List.ScrollToOffset(off)
 	}
 	s.selecting = true
 	s.List.UnselectAll()

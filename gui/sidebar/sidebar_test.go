@@ -2,6 +2,8 @@ package sidebar
 
 import (
 	"fmt"
+	"image"
+	"image/color"
 	"slices"
 	"strings"
 	"testing"
@@ -378,7 +380,7 @@ func TestSnippetShowsTheMatch(t *testing.T) {
 			t.Errorf("at 640 px the snippet is %q, want it whole", text)
 		}
 	}
-	s.Searching(true)
+	s.Searching("wide table")
 	if s.hint.Text != "No chats match" {
 		t.Errorf("an empty search says %q", s.hint.Text)
 	}
@@ -826,4 +828,94 @@ func TestPinnedChatInViewAfterThePin(t *testing.T) {
 	if off := s.List.GetScrollOffset(); off == 0 {
 		t.Error("the open chat far down the list was not scrolled to")
 	}
+}
+
+// A search's fresh matches take the list's keyboard on their first: Tab
+// into them lights the first row, Enter opens it, Down the next. A chat
+// gone from the list leaves the keyboard on the open one. The keyboard
+// stayed at its index from before the search: no row lit, and Enter
+// opened the match at that index, or none past their end (new-user pass
+// 15, N2).
+func TestFreshResultsTakeTheKeyboard(t *testing.T) {
+	h, s := newFake(t)
+	c := h.win.Canvas()
+	var all []Item
+	for _, id := range []string{"a", "b", "c", "d", "e"} {
+		all = append(all, Item{ID: id, Title: "chat " + id})
+	}
+	all[3].Current = true
+	s.Set(all)
+	c.Focus(s.List) // the keyboard on d, the fourth row
+	c.Focus(s.Search)
+
+	for _, tc := range []struct {
+		query   string
+		results []Item
+	}{
+		{"one", []Item{{ID: "b", Title: "chat b", Query: "one"}, {ID: "e", Title: "chat e", Query: "one"}}},
+		{"one two", []Item{{ID: "x", Title: "chat x", Query: "one two"}, {ID: "y", Title: "chat y", Query: "one two"}, {ID: "z", Title: "chat z", Query: "one two"}, {ID: "w", Title: "chat w", Query: "one two"}, {ID: "v", Title: "chat v", Query: "one two"}}},
+	} {
+		h.opened = nil
+		s.Searching(tc.query)
+		s.Set(tc.results)
+		before := c.Capture()
+		c.Focus(s.List)
+		if got := s.Highlighted(); got != 0 {
+			t.Errorf("%s: Tab into the matches puts the keyboard on row %d, want the first", tc.query, got)
+		}
+		if lit := litRows(h, s, before); !slices.Equal(lit, []int{0}) {
+			t.Errorf("%s: the rows lit are %v, want the first alone", tc.query, lit)
+		}
+		s.List.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+		s.List.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+		want := []string{tc.results[0].ID, tc.results[1].ID}
+		if diff := cmp.Diff(want, h.opened); diff != "" {
+			t.Errorf("%s: Enter, then Down opened (-want +got):\n%s", tc.query, diff)
+		}
+		c.Focus(s.Search)
+	}
+
+	// The same search's matches again (a message came): the keyboard
+	// stays on its chat, not back on the first.
+	c.Focus(s.List)
+	s.Searching("one two")
+	res := []Item{{ID: "x", Title: "chat x"}, {ID: "y", Title: "chat y", Current: true}, {ID: "z", Title: "chat z"}}
+	s.Set(res)
+	if got := s.Highlighted(); got != 1 {
+		t.Errorf("the same search again moved the keyboard to row %d, want it on y (1)", got)
+	}
+	// y is deleted: the keyboard goes to the open chat, not the index.
+	s.List.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	s.Set([]Item{{ID: "x", Title: "chat x", Current: true}, {ID: "y", Title: "chat y"}})
+	s.Set([]Item{{ID: "x", Title: "chat x", Current: true}})
+	if got := s.Highlighted(); got != 0 {
+		t.Errorf("with its chat gone the keyboard is on row %d, want the open chat's (0)", got)
+	}
+}
+
+// litRows are the list's rows drawn otherwise with the list focused than
+// in before, a capture of the window without.
+func litRows(h *fakeHost, s *Sidebar, before image.Image) []int {
+	img := h.win.Canvas().Capture()
+	scale := float32(img.Bounds().Dx()) / h.win.Canvas().Size().Width
+	drv := fyne.CurrentApp().Driver()
+	var lit []int
+	for _, r := range s.rows {
+		if r.seen != s.epoch {
+			continue
+		}
+		at := drv.AbsolutePositionForObject(r)
+		x, y := int((at.X+2)*scale), int((at.Y+r.Size().Height/2)*scale)
+		if !sameColor(img.At(x, y), before.At(x, y)) {
+			lit = append(lit, r.index)
+		}
+	}
+	slices.Sort(lit)
+	return lit
+}
+
+func sameColor(a, b color.Color) bool {
+	r1, g1, b1, a1 := a.RGBA()
+	r2, g2, b2, a2 := b.RGBA()
+	return r1 == r2 && g1 == g2 && b1 == b2 && a1 == a2
 }

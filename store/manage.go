@@ -199,12 +199,21 @@ var ResultKinds = []string{KindToolSucceeded, KindToolFailed}
 // not slow every search.
 const searchResultRunes = 16 << 10
 
-// searchedText is the SQL for the text search reads in an event (of the
-// table or alias e, its data valid JSON): a message's text, or the start
-// of a tool's result. The kinds are constants of this package, not input.
+// searchedText is the SQL for the text of an event that search reads (of
+// the table or alias e, its data valid JSON): a message's text, or the
+// start of a tool's result. The kinds are constants of this package, not
+// input.
 func searchedText(e string) string {
 	return fmt.Sprintf(`CASE WHEN %[1]s.kind IN ('%[2]s', '%[3]s') THEN substr(json_extract(%[1]s.data_json, '$.output'), 1, %[4]d)
 		ELSE json_extract(%[1]s.data_json, '$.text') END`, e, ResultKinds[0], ResultKinds[1], searchResultRunes)
+}
+
+// searchedProse is searchedText as search reads it: a message without its
+// fence lines, as the chat's find bar reads it (deckhand_prose); a tool's
+// result as its card shows it, whole.
+func searchedProse(e string) string {
+	return fmt.Sprintf(`CASE WHEN %[1]s.kind IN ('%[2]s', '%[3]s') THEN substr(json_extract(%[1]s.data_json, '$.output'), 1, %[4]d)
+		ELSE deckhand_prose(json_extract(%[1]s.data_json, '$.text')) END`, e, ResultKinds[0], ResultKinds[1], searchResultRunes)
 }
 
 func init() {
@@ -214,28 +223,26 @@ func init() {
 	// text folded back into SQLite to scan it there.
 	sqlite.MustRegisterDeterministicScalarFunction("deckhand_has", 2, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
 		// The word comes as a blob: a text's value stops at its first NUL.
-		var word string
-		switch v := args[1].(type) {
-		case []byte:
-			word = string(v)
-		case string:
-			word = v
-		}
-		var text string
-		switch v := args[0].(type) {
-		case string:
-			text = v
-		case []byte:
-			text = string(v)
-		case nil:
-		default:
-			text = fmt.Sprint(v)
-		}
-		if containsFold(text, word) {
+		if containsFold(argText(args[0]), argText(args[1])) {
 			return int64(1), nil
 		}
 		return int64(0), nil
 	})
+}
+
+// argText is an SQL function's argument as text: a text, a blob's bytes,
+// "" for NULL.
+func argText(v driver.Value) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case []byte:
+		return string(v)
+	case nil:
+		return ""
+	default:
+		return fmt.Sprint(v)
+	}
 }
 
 // containsFold is strings.Contains(fold(s), word) for a folded word,
@@ -296,7 +303,7 @@ func (db *DB) SearchSessions(ctx context.Context, query string, limit int) ([]Se
 	for _, w := range words {
 		where = append(where, `(deckhand_has(title, ?) OR EXISTS (
 			SELECT 1 FROM events e WHERE e.session_id = sessions.session_id AND e.kind IN (`+messages+`)
-			AND deckhand_has(CASE WHEN json_valid(e.data_json) THEN json_extract(e.data_json, '$.text') END, ?)) OR EXISTS (
+			AND deckhand_has_prose(CASE WHEN json_valid(e.data_json) THEN json_extract(e.data_json, '$.text') END, ?)) OR EXISTS (
 			SELECT 1 FROM events e WHERE e.session_id = sessions.session_id AND e.kind IN (`+results+`)
 			AND deckhand_has(CASE WHEN json_valid(e.data_json) THEN `+searchedText("e")+` END, ?)))`)
 		args = append(args, []byte(w)) // a blob: a text parameter stops at a NUL

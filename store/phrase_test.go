@@ -3,9 +3,12 @@ package store
 import (
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // versions logs one session whose first message has three versions (runs
@@ -124,6 +127,64 @@ func TestSearchSnippetShowsThePhrase(t *testing.T) {
 		}
 		if !strings.Contains(m.Snippet, "Sentence number 78 of a slow story.") || m.Run != "r" {
 			t.Errorf("SearchSessions(%q) = snippet %q of run %q, want sentence 78 in it, of run r", query, m.Snippet, m.Run)
+		}
+	}
+}
+
+// TestSearchAsTheFindBarReads: a code block's language ("python" after
+// its fence) is not searched, as the chat's find bar does not find it,
+// while the code is, in a message; the sidebar's search found a chat by
+// it, which then opened on "No matches" (new-user pass 15, N8). A tool's
+// result is searched as its card shows it, fences and all.
+func TestSearchAsTheFindBarReads(t *testing.T) {
+	db := open(t, filepath.Join(t.TempDir(), "log.db"))
+	versions(t, db) // v3's answer: ```python, def add(a, b): …
+	t0 := time.UnixMilli(1_800_000_000_000)
+	ev := func(id, session, kind string, data map[string]any) Event {
+		raw, _ := json.Marshal(data)
+		return Event{ID: id, SessionID: session, RunID: "r" + session, Time: t0, Kind: kind, Data: raw}
+	}
+	if err := db.Write(t.Context(), &Batch{
+		NewSessions: []NewSession{{ID: "p", Time: t0}, {ID: "t", Time: t0}, {ID: "r", Time: t0}},
+		NewRuns:     []NewRun{{ID: "rp", SessionID: "p", Time: t0}, {ID: "rt", SessionID: "t", Time: t0}, {ID: "rr", SessionID: "r", Time: t0}},
+		Events: []Event{
+			ev("p1", "p", KindRunStarted, map[string]any{"text": "I like python, the language"}),
+			ev("t1", "t", KindRunStarted, map[string]any{"text": "a tilde block"}),
+			ev("t2", "t", KindAssistantMessage, map[string]any{"text": "~~~ ruby\nputs 1\n~~~\n```go\nnot a fence inside\n````"}),
+			ev("r1", "r", KindRunStarted, map[string]any{"text": "read it"}),
+			ev("r2", "r", KindToolSucceeded, map[string]any{"tool": "fs.read", "output": "```haskell\nmain = pure ()\n```"}),
+		},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		query string
+		want  []string
+	}{
+		{"python", []string{"p"}},
+		{"return a", []string{"s"}},
+		{"ruby", nil},
+		{"puts", []string{"t"}},
+		{"go", nil},
+		{"not a fence inside", []string{"t"}},
+		{"haskell", []string{"r"}}, // a result shows its fences
+	} {
+		list, err := db.SearchSessions(t.Context(), c.query, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, s := range list {
+			got = append(got, s.ID)
+		}
+		slices.Sort(got)
+		if diff := cmp.Diff(c.want, got); diff != "" {
+			t.Errorf("SearchSessions(%q) (-want +got):\n%s", c.query, diff)
+		}
+	}
+	for _, c := range []struct{ phrase, want string }{{"python", ""}, {"```python", ""}, {"def add", "v3"}} {
+		if got, err := db.PhraseRun(t.Context(), "s", c.phrase, nil); err != nil || got != c.want {
+			t.Errorf("PhraseRun(%q) = %q, %v; want %q", c.phrase, got, err, c.want)
 		}
 	}
 }

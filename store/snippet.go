@@ -55,10 +55,10 @@ func (db *DB) searchMatch(ctx context.Context, id string, words []string, phrase
 		for _, k := range kinds {
 			args = append(args, k)
 		}
-		text := searchedText("events")
+		text, prose := searchedText("events"), searchedProse("events")
 		var ors []string
 		for _, w := range words {
-			ors = append(ors, `deckhand_has(`+text+`, ?)`)
+			ors = append(ors, `deckhand_has(`+prose+`, ?)`)
 			args = append(args, []byte(w))
 		}
 		args = append(args, matchScan)
@@ -78,6 +78,9 @@ func (db *DB) searchMatch(ctx context.Context, id string, words []string, phrase
 			}
 			n := 0
 			f := fold(text)
+			if from == nil { // a message: as search read it
+				f = fold(withoutFences(text))
+			}
 			for _, w := range words {
 				if strings.Contains(f, w) {
 					n++
@@ -126,7 +129,7 @@ func (db *DB) PhraseRun(ctx context.Context, session, phrase string, skip []stri
 	args = append(args, []byte(phrase))
 	rows, err := db.sql.QueryContext(ctx, `SELECT coalesce(run_id, '') FROM events
 		WHERE session_id = ? AND kind IN (`+kinds+`) AND json_valid(data_json)
-		AND deckhand_has(`+searchedText("events")+`, ?)
+		AND deckhand_has(`+searchedProse("events")+`, ?)
 		ORDER BY ts, rowid`, args...)
 	if err != nil {
 		return "", fmt.Errorf("finding %q in session %s: %w", phrase, session, err)
@@ -181,13 +184,23 @@ func markup(text []rune, i int) bool {
 }
 
 // shown is text as the chat shows it, as far as a snippet goes: valid
-// UTF-8, without Markdown's marks.
+// UTF-8, without Markdown's marks (a code block's code as written, without
+// its fence lines; a table's cells apart, without its pipes).
 func shown(text string) []rune {
-	in := []rune(strings.ToValidUTF8(text, "\uFFFD"))
-	out := make([]rune, 0, len(in))
-	for i, c := range in {
-		if !markup(in, i) {
-			out = append(out, c)
+	var out []rune
+	for _, p := range codeParts(strings.ToValidUTF8(text, "\uFFFD")) {
+		if len(out) > 0 && out[len(out)-1] != '\n' {
+			out = append(out, '\n')
+		}
+		if p.code {
+			out = append(out, []rune(p.text)...)
+			continue
+		}
+		in := []rune(untable(p.text))
+		for i, c := range in {
+			if !markup(in, i) {
+				out = append(out, c)
+			}
 		}
 	}
 	return out
@@ -251,6 +264,9 @@ func snippet(text string, words []string, phrase string) Match {
 	start := max(0, first.from-snippetBefore)
 	for start > 0 && start < first.from && r[start-1] != ' ' { // begin at a word
 		start++
+	}
+	if sep := []rune(cellSep)[1:]; start > 0 && start+len(sep) <= first.from && slices.Equal(r[start:start+len(sep)], sep) {
+		start += len(sep) // at a table's cell, not the mark between two
 	}
 	end := min(len(r), start+snippetRunes)
 	for end < len(r) && end > first.to && r[end] != ' ' { // end at a word

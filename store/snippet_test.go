@@ -38,6 +38,23 @@ func TestSnippet(t *testing.T) {
 		// As the chat shows it: "**bold**" showed in the sidebar.
 		{"markdown's marks", "## Notes\nA **bold** zebra, `code` and _this_; snake_case and 2 * 3 stay.", []string{"zebra"}, "", Match{
 			Snippet: "Notes A bold zebra, code and this; snake_case and 2 * 3 stay.", Marks: [][2]int{{13, 18}}}},
+		// A table as the chat shows it, its cells apart, not its pipes:
+		// "| Mars | 2 | no | | Saturn | 146 |" (new-user pass 15, N8).
+		{"a table's cells", "Moons:\n\n| Planet | Moons | Rings |\n|:-------|------:|:-----:|\n| Mars | 2 | no |\n| Saturn | 146 | yes |\n\nThat is all.",
+			[]string{"saturn", "146"}, "saturn 146", Match{
+				Snippet: "…Moons · Rings Mars · 2 · no Saturn · 146 · yes That is all.", Marks: [][2]int{{34, 40}, {44, 47}}}},
+		{"a table without its outer pipes", "a | b\n--- | ---\nzebra \\| horse | 3", []string{"zebra"}, "", Match{
+			Snippet: "a · b zebra | horse · 3", Marks: [][2]int{{7, 12}}}},
+		{"pipes that are no table", "a | b and c | d", []string{"b"}, "", Match{Snippet: "a | b and c | d", Marks: [][2]int{{4, 5}}}},
+		// A code block as the chat shows it: its code, as written, without
+		// the fences and their language ("print(add(2, 3)) ```").
+		{"a code block", "Here:\n```python\ndef add(a, b):\n    return a + b\nprint(add(2, 3))\n```\nDone.", []string{"print(add"}, "", Match{
+			Snippet: "…def add(a, b): return a + b print(add(2, 3)) Done.", Marks: [][2]int{{31, 40}}}},
+		{"a code block keeps its marks", "~~~\ndef f(*args, **kwargs): _x = `y`\n~~~", []string{"kwargs"}, "", Match{
+			Snippet: "def f(*args, **kwargs): _x = `y`", Marks: [][2]int{{15, 21}}}},
+		{"a code block's language", "```python\nx = 1\n```", []string{"python"}, "", Match{}},
+		{"a table in a code block", "```\n| a | b |\n|---|---|\n| zebra | 1 |\n```", []string{"zebra"}, "", Match{
+			Snippet: "| a | b | |---|---| | zebra | 1 |", Marks: [][2]int{{22, 27}}}},
 		{"short", "a Zebra!", []string{"zebra"}, "", Match{Snippet: "a Zebra!", Marks: [][2]int{{2, 7}}}},
 		{"two words, lines joined", "Train to\nthe ALPS", []string{"alps", "train"}, "",
 			Match{Snippet: "Train to the ALPS", Marks: [][2]int{{0, 5}, {13, 17}}}},
@@ -98,6 +115,7 @@ func FuzzSnippet(f *testing.F) {
 	f.Add("Train to\n  the ALPS", "to the")
 	f.Add("İstanbul KELVIN \xff\xfe bad", "i̇stanbul kelvin")
 	f.Add("aaaa aaaa", "aa a")
+	f.Add("| Mars | 2 |\n|---|--:|\n| Saturn \\| x | 146 |\n```go\n**kw** | a |\n````\ntail", "saturn 146")
 	f.Fuzz(func(t *testing.T, text, query string) {
 		words := SearchWords(query)
 		phrase := fold(strings.TrimSpace(query))

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -39,6 +40,8 @@ func (u *UI) shortcuts() []shortcut {
 		{keys: "Enter", what: "Send the message, or the edited message in Edit"},
 		{keys: "Shift+Enter", what: "A new line in the message, and in Edit"},
 		{keys: "Escape", what: "Stop the answer being written; close a dialog"},
+		{keys: "Page Up, Page Down", what: "Scroll the chat by a screen (from the message box too, unless its text is taller than the box)"},
+		{keys: "Ctrl+Home, Ctrl+End", what: "The chat's first message, its end (from the message box when it is empty)"},
 		{keys: "Ctrl+C", what: "Copy the text selected in the chat"},
 		{keys: "Tab, Shift+Tab", what: "Move to the next, the previous control"},
 		{keys: "Up, Down", what: "In the chat list: open the chat above, below"},
@@ -47,7 +50,65 @@ func (u *UI) shortcuts() []shortcut {
 		{keys: "Shift+F10, Menu", what: "In the chat list: the chat's menu (pin, export, rename, delete)"},
 		{keys: "Ctrl+W", what: "Close the Servers or Settings panel"},
 		{keys: "Ctrl+Tab, Ctrl+Page Down", what: "In Settings: the next tab (Ctrl+Shift+Tab, Ctrl+Page Up: the one before)"},
+		{keys: "Up, Down, Page Up, Page Down", what: "In this list: scroll it (Home, End: its start, its end)"},
 	}
+}
+
+// reading reports whether the chat is what the window shows, with no
+// dialog over it: the keys that read it (readingKey) are its.
+func (u *UI) reading() bool { return u.panel == nil && u.win.Canvas().Overlays().Top() == nil }
+
+// readingKey is a key pressed with nothing focused (a click in the
+// transcript took the keyboard from the message box): Page Up and Page
+// Down scroll the chat by a screen, Home and End go to its start and end.
+func (u *UI) readingKey(key fyne.KeyName) {
+	if !u.reading() {
+		return
+	}
+	switch key {
+	case fyne.KeyPageUp, fyne.KeyPageDown:
+		u.chat.Page(key == fyne.KeyPageUp)
+	case fyne.KeyHome, fyne.KeyEnd:
+		u.chatEnds(key == fyne.KeyHome)
+	}
+}
+
+// chatEnds shows the chat's first message (top), or its end.
+func (u *UI) chatEnds(top bool) {
+	if top {
+		u.chat.Top()
+	} else {
+		u.chat.End()
+	}
+}
+
+// scrollKey scrolls the shortcuts' list for key: a line for Up and Down,
+// a screen for Page Up and Page Down, to the start and end for Home and
+// End; false for another key.
+func scrollKey(s *container.Scroll, key fyne.KeyName) bool {
+	line := fyne.MeasureText("M", theme.TextSize(), fyne.TextStyle{}).Height + 2*theme.Padding()
+	page := max(s.Size().Height-line, line)
+	var dy float32
+	switch key {
+	case fyne.KeyUp:
+		dy = line
+	case fyne.KeyDown:
+		dy = -line
+	case fyne.KeyPageUp:
+		dy = page
+	case fyne.KeyPageDown:
+		dy = -page
+	case fyne.KeyHome:
+		s.ScrollToTop()
+		return true
+	case fyne.KeyEnd:
+		s.ScrollToBottom()
+		return true
+	default:
+		return false
+	}
+	s.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.Delta{DY: dy}})
+	return true
 }
 
 // ctrlShortcuts are the table's Ctrl (Cmd) shortcuts, by key.
@@ -115,6 +176,8 @@ func (u *UI) showShortcuts() {
 		switch k.Name {
 		case fyne.KeyEscape, fyne.KeyF1, fyne.KeyReturn, fyne.KeyEnter:
 			d.Hide()
+		default:
+			scrollKey(scroll, k.Name) // it did not move for Down or Page Down (new-user pass 15, N5)
 		}
 	})
 }

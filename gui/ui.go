@@ -400,6 +400,8 @@ func (u *UI) build() {
 			u.tell(&uiStop{})
 		}
 	}
+	u.input.OnPage = u.chat.Page // shortcuts.go
+	u.input.OnEnds = u.chatEnds
 	u.mainShortcuts()
 	u.win.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) {
 		switch {
@@ -407,6 +409,8 @@ func (u *UI) build() {
 			u.tell(&uiStop{})
 		case k.Name == fyne.KeyF1:
 			u.showShortcuts()
+		default:
+			u.readingKey(k.Name)
 		}
 	})
 	u.win.SetCloseIntercept(u.closeMain)
@@ -429,6 +433,15 @@ func (u *UI) mainShortcuts() {
 	// Ctrl+C copies the text selected in the transcript (a press there
 	// takes the focus from the message box).
 	u.win.Canvas().AddShortcut(&fyne.ShortcutCopy{}, func(fyne.Shortcut) { u.chat.Sel.Copy() })
+	// Ctrl+Home and Ctrl+End outside the message box (a click in the
+	// transcript, a message's button): the chat's start and end.
+	for _, key := range []fyne.KeyName{fyne.KeyHome, fyne.KeyEnd} {
+		u.win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: key, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) {
+			if u.reading() {
+				u.chatEnds(key == fyne.KeyHome)
+			}
+		})
+	}
 }
 
 // toChat brings the chat back in place of a panel, if one is shown.

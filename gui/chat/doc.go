@@ -21,6 +21,8 @@
 //     recycle.go: which row views it keeps (those near the screen, never
 //     those the list let go); estimate.go: row heights guessed before a
 //     row is measured; wheel.go: the mouse wheel over the transcript;
+//     pagekeys.go: Page Up and Down, the start and the end, for the
+//     window's keys;
 //     tabedge.go: Tab's stops before and after the list, which take the
 //     keyboard on through the rows out of view.
 //   - row.go: one row, of any kind: a message's text and code blocks

@@ -1,10 +1,12 @@
 package widgets
 
 import (
+	"math"
 	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -40,9 +42,17 @@ type MessageEntry struct {
 	// chat, as it does in the list); it reports whether it took the key.
 	// Delete anywhere else in the box deletes text, as ever.
 	OnDeleteEmpty func() bool
-	shift         bool
-	middle        bool // the middle button is down: its drag selects nothing
-	deleteArmed   bool // ArmDelete, and nothing done in the box since
+	// OnPage, if set, is Page Up (up) or Page Down pressed in the box
+	// while its text fits in it (the box has nothing to page through): the
+	// chat above pages, as in other chat apps. With a text taller than the
+	// box they move in it, as ever.
+	OnPage func(up bool)
+	// OnEnds, if set, is Ctrl+Home (top) or Ctrl+End pressed in the empty
+	// box: the chat's start, its end.
+	OnEnds      func(top bool)
+	shift       bool
+	middle      bool // the middle button is down: its drag selects nothing
+	deleteArmed bool // ArmDelete, and nothing done in the box since
 }
 
 // ArmDelete makes a Delete pressed next, in the empty box, OnDeleteEmpty:
@@ -94,8 +104,34 @@ func (e *MessageEntry) TypedKey(k *fyne.KeyEvent) {
 	case k.Name == fyne.KeyF1 && e.OnHelp != nil:
 		e.OnHelp()
 		return
+	case (k.Name == fyne.KeyPageUp || k.Name == fyne.KeyPageDown) && e.OnPage != nil && !e.overflows():
+		e.OnPage(k.Name == fyne.KeyPageUp)
+		return
 	}
 	e.Entry.TypedKey(k)
+}
+
+// overflows reports whether the box's text is taller than the box (it
+// scrolls in it), as near as its lines measured at its width tell: each
+// line takes its width over the box's, rounded up, in rows.
+func (e *MessageEntry) overflows() bool {
+	size, pad := e.Size(), theme.InnerPadding()
+	text := theme.TextSize()
+	width := size.Width - 2*pad
+	row := fyne.MeasureText("M", text, e.TextStyle).Height
+	if width <= 0 || row <= 0 {
+		return false
+	}
+	shown := int((size.Height - 2*pad) / row)
+	rows := 0
+	for line := range strings.SplitSeq(e.Text, "\n") {
+		w := fyne.MeasureText(line, text, e.TextStyle).Width
+		rows += max(1, int(math.Ceil(float64(w/width))))
+		if rows > shown {
+			return true
+		}
+	}
+	return false
 }
 
 // AcceptsTab is false: Tab leaves the box, as in a form.
@@ -106,6 +142,10 @@ func (e *MessageEntry) AcceptsTab() bool { return false }
 func (e *MessageEntry) TypedShortcut(s fyne.Shortcut) {
 	e.deleteArmed = false
 	if cs, ok := s.(*desktop.CustomShortcut); ok && cs.Modifier == fyne.KeyModifierShortcutDefault {
+		if (cs.KeyName == fyne.KeyHome || cs.KeyName == fyne.KeyEnd) && e.Text == "" && e.OnEnds != nil {
+			e.OnEnds(cs.KeyName == fyne.KeyHome)
+			return
+		}
 		if f := e.Shortcuts[cs.KeyName]; f != nil {
 			f()
 			return

@@ -96,11 +96,13 @@ func New(app fyne.App, icon fyne.Resource, host Host) *Prompt {
 	q.Notice.Wrapping = fyne.TextWrapWord
 	q.Notice.Importance = widget.WarningImportance
 	q.Notice.Hide()
-	// The status takes what the buttons leave, cut short: it never
-	// widens the window (a failure's whole text, on one line, made it
-	// 2,309 px wide on a 640 px screen). What must be read whole goes
-	// in the notice, which wraps.
-	q.Status.Truncation = fyne.TextTruncateEllipsis
+	// The status takes what the buttons leave, wrapped: it never widens
+	// the window (a failure's whole text, on one line, made it 2,309 px
+	// wide on a 640 px screen), and is read whole (cut short, a question
+	// behind another read "Your question goes when the one befor…" beside
+	// Retry now). Its texts are short; a failure's whole text goes in the
+	// notice.
+	q.Status.Wrapping = fyne.TextWrapWord
 	q.bottom = container.NewBorder(nil, nil, nil, container.NewHBox(q.Now, q.open), status)
 	bottom := q.bottom
 	q.column = container.NewVBox(q.Question, q.Calls, q.Notice, q.Answer)

@@ -5,9 +5,12 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 	"github.com/google/go-cmp/cmp"
+
+	"deckhand/gui/guitest"
 )
 
 // retryHost is a Host that keeps what Retry now asked for.
@@ -154,3 +157,24 @@ type hiddenHost struct {
 }
 
 func (h hiddenHost) Hidden() { *h.n++ }
+
+// The status of a question behind another is read whole, wrapped, at the
+// prompt's 560 px, and the prompt asks for no more width: it was cut to
+// "Your question goes when the one befor…" (a status on one line,
+// truncated so that it never widened the window).
+func TestPromptBehindStatusWraps(t *testing.T) {
+	q := newPrompt(t, "hello")
+	q.Update(&Update{Asked: "hello", Running: true, Behind: true, Retrying: &Retrying{Run: "r1", Text: "429 Too Many Requests; trying again in 1m0s", Try: 2}})
+	q.win.Resize(fyne.NewSize(560, 340))
+	q.win.Canvas().Content().Refresh()
+	var drawn []string
+	for _, x := range guitest.All[*canvas.Text](q.bottom) {
+		drawn = append(drawn, strings.TrimSpace(x.Text))
+	}
+	if got, want := strings.Join(drawn, " "), q.Status.Text; !strings.Contains(got, want) {
+		t.Errorf("the status drawn %q, want %q whole", got, want)
+	}
+	if min := q.win.Content().MinSize(); min.Width > 560 || min.Height > 340 {
+		t.Errorf("the prompt needs %v for its status, more than its 560x340", min)
+	}
+}

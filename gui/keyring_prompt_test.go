@@ -168,3 +168,37 @@ func TestCheckSaysWhyTheKeyringAsks(t *testing.T) {
 	answer <- true
 	h.until("the models", func() bool { return strings.Contains(f.Checked.Text, "answers with 2 models") })
 }
+
+// TestKeyStatusTypedKeyNotSaved: a key typed and not saved yet is said so
+// under it, before and after a Check that the server refuses; "No key
+// saved" comes back when the field is emptied. (Check with a wrong key
+// typed said "refused the API key sent", and under the typed key "No key
+// saved. Models on this computer need none.")
+func TestKeyStatusTypedKeyNotSaved(t *testing.T) {
+	url := keyedModels(t, "sk-right", "big")
+	keys.MockInit()
+	t.Cleanup(keys.MockInit)
+	h := newHarness(t, harnessOptions{cfg: func(c *config.Config) { c.Model.BaseURL = url }})
+	f := h.openSettings()
+	h.until("the key's status", func() bool { return strings.HasPrefix(f.KeyStatus.Text, "No key saved") })
+	f.APIKey.SetText("sk-wrong-1234")
+	h.drain()
+	const typed = "Not saved yet: Save keeps it in this computer's keyring."
+	if f.KeyStatus.Text != typed {
+		t.Errorf("with a key typed, the key's status says %q, want %q", f.KeyStatus.Text, typed)
+	}
+	h.tap(f.Window(), "Check")
+	h.until("what Check found", func() bool { return !strings.Contains(f.Checked.Text, "for its models…") })
+	if !strings.Contains(f.Checked.Text, "refused the API key sent") {
+		t.Errorf("Check says %q, want the key refused", f.Checked.Text)
+	}
+	h.drain()
+	if f.KeyStatus.Text != typed {
+		t.Errorf("after Check, under the typed key the status says %q, want %q", f.KeyStatus.Text, typed)
+	}
+	f.APIKey.SetText("")
+	h.drain()
+	if !strings.HasPrefix(f.KeyStatus.Text, "No key saved") {
+		t.Errorf("with the field emptied, the key's status says %q, want No key saved…", f.KeyStatus.Text)
+	}
+}

@@ -311,6 +311,7 @@ func newForm(h Host, w fyne.Window) *Form {
 	f.keyFile = widgets.NewRingButtonWithIcon("Keep the key in a file…", theme.DocumentSaveIcon(), f.askKeyFile)
 	f.keyFile.Hide()
 	f.APIKeyEnv.OnChanged = func(string) { f.refreshKey() }
+	f.APIKey.OnChanged = func(string) { f.sayKey() } // typed, not saved yet
 	f.maxOut.SetPlaceHolder("the model's own")
 	f.PriceIn.SetPlaceHolder("unknown")
 	f.PriceOut.SetPlaceHolder("unknown")

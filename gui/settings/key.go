@@ -148,15 +148,28 @@ func (f *Form) refreshKey() {
 	}()
 }
 
+// typedText is the key's status while a key is typed in the field and not
+// saved yet, "" where the status says the same typed or not (a variable
+// that wins, a keyring that fails). Under a typed key, "No key saved.
+// Models on this computer need none." read as if the key were ignored.
+func (s keyState) typedText(base string, useFile bool) string {
+	if s.source == keys.Env || s.err != nil || s.unavailable && !useFile || keys.Account(base) == "" {
+		return ""
+	}
+	where := "this computer's keyring"
+	if useFile || s.source == keys.File {
+		where = "the key file"
+	}
+	if s.source == keys.Keyring || s.source == keys.File {
+		return "Not saved yet: Save replaces the key saved in " + where + " for " + keys.Account(base) + "."
+	}
+	return "Not saved yet: Save keeps it in " + where + "."
+}
+
 func (f *Form) showKey(st keyState, base, env string) {
 	f.shown.st, f.shown.base, f.shown.env, f.shown.ok = st, base, env, true
 	f.useFile = f.useFile || st.source == keys.File
-	f.KeyStatus.SetText(st.text(base, env, f.useFile, f.keyWanted == keys.Account(base) && base != ""))
-	f.KeyStatus.Importance = widget.MediumImportance
-	if (st.unavailable || st.err != nil && !st.quiet(base)) && !st.toFile(base, f.useFile) {
-		f.KeyStatus.Importance = widget.WarningImportance
-	}
-	f.KeyStatus.Refresh()
+	f.sayKey()
 	if st.source == keys.Keyring || st.source == keys.File {
 		f.RemoveKey.Show()
 		f.APIKey.SetPlaceHolder("saved (hidden); paste to replace")
@@ -179,6 +192,31 @@ func (f *Form) showKey(st keyState, base, env string) {
 	} else {
 		f.APIKey.Enable()
 	}
+	f.relayout()
+}
+
+// sayKey says the key's status last read (showKey), for the key typed or
+// not: called again as the key field is typed in or emptied.
+func (f *Form) sayKey() {
+	sh := f.shown
+	if !sh.ok {
+		return
+	}
+	text := sh.st.text(sh.base, sh.env, f.useFile, f.keyWanted == keys.Account(sh.base) && sh.base != "")
+	if strings.TrimSpace(f.APIKey.Text) != "" {
+		if typed := sh.st.typedText(sh.base, f.useFile); typed != "" {
+			text = typed
+		}
+	}
+	importance := widget.MediumImportance
+	if (sh.st.unavailable || sh.st.err != nil && !sh.st.quiet(sh.base)) && !sh.st.toFile(sh.base, f.useFile) {
+		importance = widget.WarningImportance
+	}
+	if f.KeyStatus.Text == text && f.KeyStatus.Importance == importance {
+		return
+	}
+	f.KeyStatus.Importance = importance
+	f.KeyStatus.SetText(text)
 	f.relayout()
 }
 

@@ -5,15 +5,18 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"deckhand/actors/conversation"
 	"deckhand/approval"
+	"deckhand/config"
 	"deckhand/gui/guitest"
 	"deckhand/gui/widgets"
 	"deckhand/transcript"
@@ -245,4 +248,47 @@ func renderedLines(rt *widget.RichText) []string {
 		}
 	}
 	return out
+}
+
+// TestApprovalDeadlineInSight: at 640×480 with text at 125%, the line
+// saying when the call is denied unanswered is in sight as the dialog
+// opens, without scrolling, however long what the server says of its
+// tool. It was the last line of the scrolled body, below the fold under
+// the server's description and hints.
+func TestApprovalDeadlineInSight(t *testing.T) {
+	h := newHarness(t, harnessOptions{cfg: func(c *config.Config) { c.UI.TextScale = 1.25 }})
+	h.ui.win.Resize(fyne.NewSize(640, 480))
+	a := h.ui.dialogs.Approvals
+	yes := false
+	deadline := time.Now().Add(2 * time.Minute)
+	a.Set([]*conversation.ApprovalRequested{{Conversation: "c", ID: "x", Deadline: deadline, Request: approval.Request{
+		Server: "everything", Tool: "get-tiny-image", Display: "everything.get-tiny-image", Title: "Get Tiny Image Tool",
+		Description: "Returns a tiny MCP logo image. Use it to check that a client shows an image a tool returns, " +
+			"and that the image keeps its size and colours when it is drawn in the chat.", Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &yes}}}})
+	h.until("the dialog", func() bool { return a.Shown() != nil })
+	top := h.ui.win.Canvas().Overlays().Top()
+	var foot fyne.CanvasObject
+	var scroll *container.Scroll
+	guitest.Walk(top, func(o fyne.CanvasObject) {
+		if x, ok := o.(*canvas.Text); ok && strings.Contains(x.Text, "Denied if not answered") && foot == nil {
+			foot = x
+		}
+		if s, ok := o.(*container.Scroll); ok && scroll == nil {
+			scroll = s
+		}
+	})
+	if foot == nil || scroll == nil {
+		t.Fatalf("no deadline (%v) or no scroll (%v) in the dialog:\n%s", foot != nil, scroll != nil, strings.Join(guitest.Texts(h.ui.win), "\n"))
+	}
+	d := fyne.CurrentApp().Driver()
+	y := d.AbsolutePositionForObject(foot).Y + foot.Size().Height
+	inScroll := false
+	guitest.Walk(scroll, func(o fyne.CanvasObject) { inScroll = inScroll || o == foot })
+	bottom := h.ui.win.Canvas().Size().Height
+	if inScroll {
+		bottom = d.AbsolutePositionForObject(scroll).Y + scroll.Size().Height
+	}
+	if y > bottom+1 {
+		t.Errorf("the deadline ends at %v, below %v (in the scroll: %v): not in sight without scrolling", y, bottom, inScroll)
+	}
 }

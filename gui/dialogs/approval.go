@@ -371,9 +371,12 @@ func (a *Approvals) dialog(r *conversation.ApprovalRequested, parent fyne.Window
 		l.Wrapping = fyne.TextWrapWord
 		items = append(items, l)
 	}
+	// The deadline, and how many more wait, above the buttons, out of
+	// the scroll: the last line of the call's body, it was below the fold
+	// at 640x480 (and 125%) under the server's description and claims.
 	a.foot, a.footObj = widgets.Caption(a.footText(r))
+	a.foot.Wrapping = fyne.TextWrapWord
 	widgets.SetVisible(a.footObj, a.foot.Text != "")
-	items = append(items, a.footObj)
 
 	title := "Allow this tool call?"
 	if command {
@@ -425,7 +428,9 @@ func (a *Approvals) dialog(r *conversation.ApprovalRequested, parent fyne.Window
 	var pinned []fyne.CanvasObject
 	// (Measured in a VBox of their own: what the server says of its tool
 	// may run below the fold; the call may not.)
-	if len(a.Args) > 1 && container.NewVBox(items[:callEnd]...).MinSize().Height > dialogRoom(parent.Canvas().Size(), buttonRows(parent.Canvas().Size(), buttons)) {
+	under := container.NewVBox(a.footObj, buttonRows(parent.Canvas().Size(), buttons))
+	under.Resize(fyne.NewSize(min(640, parent.Canvas().Size().Width-12*theme.Padding()), under.MinSize().Height))
+	if len(a.Args) > 1 && container.NewVBox(items[:callEnd]...).MinSize().Height > dialogRoom(parent.Canvas().Size(), under) {
 		// More arguments than the window holds in sight: their keys and
 		// the start of each value stay in sight below the scroll, so that
 		// none hides (argStartsLine, below).
@@ -435,6 +440,7 @@ func (a *Approvals) dialog(r *conversation.ApprovalRequested, parent fyne.Window
 	} else {
 		a.ArgKeys = nil
 	}
+	pinned = append(pinned, a.footObj)
 	content := fitDialog(parent.Canvas().Size(), body, buttons, pinned...)
 	return dialog.NewCustomWithoutButtons(title, content, parent)
 }

@@ -2,15 +2,18 @@ package gui
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 
 	"deckhand/config"
 	"deckhand/gui/guitest"
+	"deckhand/gui/widgets"
 	"deckhand/keys"
 )
 
@@ -154,6 +157,80 @@ func TestSettingsTextSizeByArrows(t *testing.T) {
 		}
 		if got, want := h.app.Settings().Theme().Size(theme.SizeNameText)/theme.DefaultTheme().Size(theme.SizeNameText), float32(f.TextSize.Value/100); got < want-0.01 || got > want+0.01 {
 			t.Errorf("%s: the text is drawn at %.2f of its size, want %.2f", step.key, got, want)
+		}
+	}
+}
+
+// TestSettingsByKeyboard: Ctrl+, opens the settings with the keyboard on
+// Service, the first field of General, and the next Tab goes to Model; a
+// click on Check (Fyne's driver takes the focus from wherever it was,
+// then taps) leaves the keyboard on Check; Ctrl+S saves and closes, from
+// a field and from elsewhere. (New-user pass 15, N7: nothing was focused,
+// the first Tab rang New chat in the sidebar and Service was the sixth;
+// after Check the focus went back to the sidebar's start; Ctrl+S did
+// nothing, Save the 18th Tab stop of 19.)
+func TestSettingsByKeyboard(t *testing.T) {
+	keys.MockInit()
+	h := newHarness(t, harnessOptions{})
+	c := h.ui.win.Canvas()
+	// As the driver does: to a focused widget that takes shortcuts, else
+	// to the canvas.
+	press := func(s fyne.Shortcut) {
+		if sc, ok := c.Focused().(fyne.Shortcutable); ok {
+			sc.TypedShortcut(s)
+			return
+		}
+		typeOnCanvas(c, s)
+	}
+	ctrl := func(k fyne.KeyName) fyne.Shortcut {
+		return &desktop.CustomShortcut{KeyName: k, Modifier: fyne.KeyModifierShortcutDefault}
+	}
+	for _, from := range []string{"a field", "the Service list"} {
+		h.ui.focusInput()
+		press(ctrl(fyne.KeyComma))
+		h.drain()
+		f := h.ui.settingsF
+		if f == nil || h.ui.panel == nil {
+			t.Fatal("Ctrl+, did not open the settings")
+		}
+		h.until("the key's status", func() bool { return f.KeyStatus.Text != "" })
+		if got := c.Focused(); got != fyne.Focusable(f.Service) {
+			t.Fatalf("opened, the keyboard is on %T, want Service", got)
+		}
+		c.FocusNext()
+		if got := c.Focused(); got != fyne.Focusable(f.Model) {
+			t.Errorf("the first Tab goes to %T, want Model", got)
+		}
+		var check *widgets.RingButton
+		for _, b := range guitest.All[*widgets.RingButton](f.Window().Canvas().Content()) {
+			if b.Text == "Check" {
+				check = b
+			}
+		}
+		if check == nil {
+			t.Fatal("no Check button")
+		}
+		c.Unfocus() // the press
+		test.Tap(check)
+		h.until("what Check found", func() bool { return f.Checked.Visible() && !strings.Contains(f.Checked.Text, "for its models…") })
+		if got := c.Focused(); got != fyne.Focusable(check) {
+			t.Errorf("after Check, the keyboard is on %T, want Check", got)
+		}
+		name := "other-" + strings.Fields(from)[1]
+		f.Model.SetText(name)
+		if from == "a field" {
+			c.Focus(f.Model)
+		} else {
+			c.Focus(f.Service)
+		}
+		press(ctrl(fyne.KeyS))
+		h.drain()
+		if h.ui.cfg.Model.Name != name {
+			t.Errorf("Ctrl+S from %s: the model saved is %q, want %q", from, h.ui.cfg.Model.Name, name)
+		}
+		if h.ui.panel != nil {
+			t.Errorf("Ctrl+S from %s: the settings are still shown", from)
+			h.ui.toChat()
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -230,6 +231,7 @@ func Open(h Host) *Form {
 	f.listGrants()
 	f.refreshKey()
 	w.Show()
+	f.focusStart()
 	return f
 }
 
@@ -721,6 +723,12 @@ func (f *Form) checkModel() {
 	// The answer is said under the model, where the person looks next: no
 	// box to dismiss before picking one.
 	say := f.say
+	// The keyboard stays on Check: a click on it takes the focus from
+	// wherever it was (Fyne's), and the next Tab went to New chat in the
+	// sidebar, the start of the window.
+	if c := f.w.Canvas(); c.Focused() == nil && c.Overlays().Top() == nil {
+		c.Focus(f.check)
+	}
 	base := strings.TrimSpace(f.BaseURL.Text)
 	if base == "" {
 		say("Choose a service first (or give the model URL under Advanced, such as http://127.0.0.1:11434/v1).", widget.DangerImportance)
@@ -839,6 +847,7 @@ func (f *Form) NewVisit() {
 func (f *Form) Show() {
 	f.w.Show()
 	f.w.RequestFocus()
+	f.focusStart()
 	f.refreshKey()
 	f.listGrants()
 }
@@ -929,6 +938,12 @@ func (f *Form) followFocus() {
 		widgets.ScrolledIn(f.pages[0], b)
 	}
 	tabKey := func(s fyne.Shortcut) bool {
+		if s.ShortcutName() == saveKey.ShortcutName() {
+			// A focused field takes the window's shortcuts: Ctrl+S is
+			// handed on from it.
+			f.saveKeyed()
+			return true
+		}
 		for _, k := range widgets.TabKeys() {
 			if s.ShortcutName() == k.Key.ShortcutName() {
 				f.switchTab(k.Forward)
@@ -944,6 +959,20 @@ func (f *Form) followFocus() {
 	for _, k := range widgets.TabKeys() {
 		f.w.Canvas().AddShortcut(k.Key, func(fyne.Shortcut) { f.switchTab(k.Forward) })
 	}
+	f.w.Canvas().AddShortcut(saveKey, func(fyne.Shortcut) { f.saveKeyed() })
+}
+
+// saveKey is Ctrl+S (Cmd+S): Save, from anywhere in the settings. Save
+// was the 18th Tab stop of 19, eight after the API key.
+var saveKey = &desktop.CustomShortcut{KeyName: fyne.KeyS, Modifier: fyne.KeyModifierShortcutDefault}
+
+// saveKeyed is Ctrl+S: Save, as the button does, unless a dialog is up
+// (its keys are its own).
+func (f *Form) saveKeyed() {
+	if f.w.Canvas().Overlays().Top() != nil {
+		return
+	}
+	f.saveAndClose()
 }
 
 // switchTab shows the next tab (or the one before), at its top, with the
@@ -961,22 +990,37 @@ func (f *Form) switchTab(forward bool) {
 	}
 	f.Tabs.SelectIndex(i)
 	f.pages[i].ScrollToTop()
-	var first fyne.Focusable
+	c.Focus(f.firstControl(i))
+}
+
+// firstControl is tab i's first control, where the keyboard starts in it.
+func (f *Form) firstControl(i int) fyne.Focusable {
 	switch i {
 	case 0:
-		first = f.Service
+		return f.Service
 	case 1:
-		first = firstButton(f.grants)
-		if first == nil {
-			first = firstButton(f.RulesList)
+		if b := firstButton(f.grants); b != nil {
+			return b
 		}
-		if first == nil {
-			first = f.Workspace
+		if b := firstButton(f.RulesList); b != nil {
+			return b
 		}
+		return f.Workspace
 	default:
-		first = f.BaseURL
+		return f.BaseURL
 	}
-	c.Focus(first)
+}
+
+// focusStart puts the keyboard on the first control of the tab shown
+// (Service, on General), unless it is already somewhere: opened by
+// Ctrl+, the settings had nothing focused, and the first Tab went to New
+// chat in the sidebar, Service the sixth.
+func (f *Form) focusStart() {
+	c := f.w.Canvas()
+	if c.Focused() != nil || c.Overlays().Top() != nil {
+		return
+	}
+	c.Focus(f.firstControl(f.Tabs.SelectedIndex()))
 }
 
 // firstButton is the first button shown in c, or nil.

@@ -81,7 +81,6 @@ func (p *preferences) saveToStorage(writer writeSyncCloser) error {
 	p.prefLock.Unlock()
 	defer p.resetSavedRecently()
 
-	defer writer.Close()
 	encode := json.NewEncoder(writer)
 
 	var err error
@@ -92,6 +91,9 @@ func (p *preferences) saveToStorage(writer writeSyncCloser) error {
 	err2 := writer.Sync()
 	if err == nil {
 		err = err2
+	}
+	if err3 := writer.Close(); err == nil { // a file is renamed into place as it closes
+		err = err3
 	}
 	return err
 }
@@ -121,7 +123,9 @@ func (p *preferences) loadFromStorage(storage io.ReadCloser) (err error) {
 		}
 		convertLists(values)
 	})
-
+	if err == io.EOF { // an empty file: no preferences
+		err = errEmptyPreferencesStore
+	}
 	return err
 }
 

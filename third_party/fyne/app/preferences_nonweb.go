@@ -21,17 +21,31 @@ func (p *preferences) storageWriterForPath(path string) (writeSyncCloser, error)
 	if err != nil { // this is not an exists error according to docs
 		return nil, err
 	}
-	file, err := os.Create(path)
+	// Written to a file of its own, renamed over path when closed: path
+	// is never seen truncated or half written (the folder's watcher
+	// reloads it at any change, and read it empty while it was written).
+	file, err := os.CreateTemp(filepath.Dir(path), ".preferences-*.json")
 	if err != nil {
-		if !os.IsExist(err) {
-			return nil, err
-		}
-		file, err = os.Open(path) // #nosec
-		if err != nil {
-			return nil, err
-		}
+		return nil, err
 	}
-	return file, nil
+	return &renamedFile{File: file, path: path}, nil
+}
+
+// renamedFile is a new file that takes path's place when closed.
+type renamedFile struct {
+	*os.File
+	path string
+}
+
+func (f *renamedFile) Close() error {
+	err := f.File.Close()
+	if err == nil {
+		err = os.Rename(f.File.Name(), f.path)
+	}
+	if err != nil {
+		os.Remove(f.File.Name())
+	}
+	return err
 }
 
 func (p *preferences) storageReaderForPath(path string) (io.ReadCloser, error) {

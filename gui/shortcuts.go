@@ -36,7 +36,7 @@ func (u *UI) shortcuts() []shortcut {
 		{keys: "Ctrl+,", what: "Settings", ctrl: fyne.KeyComma, run: func() { u.showPlace(u.showSettings) }},
 		{keys: "Ctrl+/", what: "This list of shortcuts", ctrl: fyne.KeySlash, run: u.showShortcuts},
 		{keys: "F1", what: "This list of shortcuts"},
-		{keys: "Ctrl+Q", what: "Quit Deckhand", ctrl: fyne.KeyQ, run: u.quit},
+		{keys: "Ctrl+Q", what: "Quit Deckhand (asks first while a run is going)", ctrl: fyne.KeyQ, run: u.quit},
 		{keys: "Enter", what: "Send the message, or the edited message in Edit"},
 		{keys: "Shift+Enter", what: "A new line in the message, and in Edit"},
 		{keys: "Escape", what: "Stop the answer being written; close a dialog"},
@@ -50,6 +50,7 @@ func (u *UI) shortcuts() []shortcut {
 		{keys: "Shift+F10, Menu", what: "In the chat list: the chat's menu (pin, export, rename, delete)"},
 		{keys: "Ctrl+W", what: "Close the Servers or Settings panel"},
 		{keys: "Ctrl+Tab, Ctrl+Page Down", what: "In Settings: the next tab (Ctrl+Shift+Tab, Ctrl+Page Up: the one before)"},
+		{keys: "Ctrl+S", what: "In Settings: save (as Save does)"},
 		{keys: "Up, Down, Page Up, Page Down", what: "In this list: scroll it (Home, End: its start, its end)"},
 	}
 }
